@@ -1,0 +1,99 @@
+import type { Article } from "../../article.ts";
+import type { Param } from "../../sign.ts";
+import type { CommandContext } from "../context.ts";
+import { usage } from "../errors.ts";
+
+const FIELD_FLAGS = ["id", "code", "tag", "title", "description", "url", "picurl", "keywords"] as const;
+
+function fieldsFrom(c: CommandContext, skip: string[] = []): Param[] {
+  const out: Param[] = [];
+  for (const f of FIELD_FLAGS) {
+    if (skip.includes(f)) continue;
+    const v = c.str(`--${f}`);
+    if (v !== undefined) out.push([f, v]);
+  }
+  return out;
+}
+
+export function describe(a: Article): string {
+  return [
+    `id          ${a.id}${a.deleted ? "  (deleted)" : ""}`,
+    `code        ${a.code ?? "-"}`,
+    `tag         ${a.tag ?? "-"}`,
+    `title       ${a.title}`,
+    `description ${a.description || "-"}`,
+    `url         ${a.url}`,
+    `picurl      ${a.picurl ?? "-"}`,
+    `keywords    ${a.keywords.length ? a.keywords.join(", ") : "-"}`,
+    `rev         ${a.rev}`,
+    `created     ${a.created_at}`,
+    `updated     ${a.updated_at}`,
+  ].join("\n");
+}
+
+export async function ls(c: CommandContext): Promise<void> {
+  const fields: Param[] = [];
+  const tag = c.str("--tag");
+  const q = c.str("--q", "-q") ?? c.args.join(" ");
+  const code = c.str("--code");
+  if (code !== undefined) {
+    const a = await c.client().call<Article>({ method: "GET", path: "/api/cli", fields: [["code", code]] });
+    return c.print(a, () => describe(a));
+  }
+  if (tag !== undefined) fields.push(["tag", tag]);
+  if (q || tag === undefined) fields.push(["q", q]);
+  const deleted = c.str("--deleted");
+  if (deleted !== undefined) fields.push(["deleted", deleted]);
+  else if (c.flags.all) fields.push(["deleted", "all"]);
+  for (const n of ["limit", "offset"]) {
+    const v = c.str(`--${n}`);
+    if (v !== undefined) fields.push([n, v]);
+  }
+  const page = await c.client().call<{ items: Article[]; total: number; limit: number; offset: number }>({ method: "GET", path: "/api/cli", fields });
+  c.print(page, () => {
+    if (!page.items.length) return page.total ? `no articles at offset ${page.offset} (of ${page.total})` : "no articles";
+    const rows = page.items.map((a) => [a.id, a.code ?? "-", a.tag ?? "-", String(a.rev), (a.deleted ? "[deleted] " : "") + a.title]);
+    const head = ["ID", "CODE", "TAG", "REV", "TITLE"];
+    const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
+    const line = (r: string[]) => r.map((v, i) => (i < r.length - 1 ? v.padEnd(widths[i] as number) : v)).join("  ");
+    const shown = `${page.offset + 1}–${page.offset + page.items.length} of ${page.total}`;
+    return [line(head), ...rows.map(line), "", shown].join("\n");
+  });
+}
+
+export async function show(c: CommandContext): Promise<void> {
+  const id = c.args[0];
+  if (!id) throw usage("show needs an article id");
+  const a = await c.client().call<Article>({ method: "GET", path: "/api/cli", fields: [["id", id]] });
+  c.print(a, () => describe(a));
+}
+
+export async function add(c: CommandContext): Promise<void> {
+  const fields = fieldsFrom(c);
+  if (!fields.some(([k]) => k === "title") || !fields.some(([k]) => k === "url")) throw usage("add needs at least --title and --url");
+  const r = await c.client().call<{ article: Article }>({ method: "POST", path: "/api/cli", fields });
+  c.print(r, () => `added ${r.article.id} (rev ${r.article.rev})\n${describe(r.article)}`);
+}
+
+export async function set(c: CommandContext): Promise<void> {
+  const id = c.args[0];
+  if (!id) throw usage("set needs an article id");
+  const fields: Param[] = [["id", id], ...fieldsFrom(c, ["id"])];
+  const rev = c.str("--rev");
+  if (rev !== undefined) fields.push(["rev", rev]);
+  if (c.flags.undelete) fields.push(["deleted", "0"]);
+  if (fields.length === 1 + (rev !== undefined ? 1 : 0)) throw usage("set needs at least one field to change, e.g. --title or --url");
+  const r = await c.client().call<{ created: boolean; changed: boolean; article: Article }>({ method: "PUT", path: "/api/cli", fields });
+  c.print(r, () =>
+    r.created ? `created ${r.article.id} (rev 1)` : r.changed ? `revised ${r.article.id}: now rev ${r.article.rev}` : `unchanged ${r.article.id} (rev ${r.article.rev})`,
+  );
+}
+
+export async function rm(c: CommandContext): Promise<void> {
+  const id = c.args[0];
+  if (!id) throw usage("rm needs an article id");
+  const fields: Param[] = [["id", id]];
+  if (c.flags.purge) fields.push(["purge", "1"]);
+  const r = await c.client().call<{ purged: boolean; changed?: boolean }>({ method: "DELETE", path: "/api/cli", fields });
+  c.print(r, () => (r.purged ? `purged ${id} for good` : r.changed ? `deleted ${id} (restore it with: replyd set ${id} --undelete)` : `${id} was already deleted`));
+}

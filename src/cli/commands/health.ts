@@ -1,0 +1,35 @@
+import { formatBytes } from "../args.ts";
+import type { CommandContext } from "../context.ts";
+
+interface Health {
+  status: string;
+  version: string;
+  uptime_s: number;
+  server_time: string;
+  counts: { articles_live: number; articles_deleted: number; tags: number; rules: number; texts: number };
+  db_bytes: number;
+  newest_backup: { id: string; created_at: string; size: number } | null;
+  key: { appkey: string; scope: string };
+}
+
+const duration = (s: number) =>
+  s < 60 ? `${s}s` : s < 3600 ? `${Math.floor(s / 60)}m ${s % 60}s` : `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
+
+export async function health(c: CommandContext): Promise<void> {
+  const client = c.client();
+  const t0 = performance.now();
+  const h = await client.call<Health>({ method: "GET", path: "/api/cli" });
+  const ms = performance.now() - t0;
+  c.print(h, () =>
+    [
+      `${h.status} — replyd ${h.version} at ${client.config.url} (${ms.toFixed(0)} ms)`,
+      `uptime         ${duration(h.uptime_s)}`,
+      `server time    ${h.server_time}`,
+      `articles       ${h.counts.articles_live} live, ${h.counts.articles_deleted} deleted`,
+      `tags/rules/texts ${h.counts.tags} / ${h.counts.rules} / ${h.counts.texts}`,
+      `database       ${formatBytes(h.db_bytes)}`,
+      `newest backup  ${h.newest_backup ? `${h.newest_backup.id} (${formatBytes(h.newest_backup.size)})` : "none"}`,
+      `key            ${h.key.appkey} (${h.key.scope})`,
+    ].join("\n"),
+  );
+}

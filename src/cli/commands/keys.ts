@@ -1,0 +1,32 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { generateKey, parseKeys, writeKeys, type Scope } from "../../store/keys.ts";
+import type { CommandContext } from "../context.ts";
+import { CLIError, usage } from "../errors.ts";
+
+/** Manages keys.json in a local data folder (run it on the server host; the server picks changes up within a second). */
+export async function keys(c: CommandContext): Promise<void> {
+  const [action = "ls", appkey] = c.args;
+  const dir = resolve(c.io.cwd, c.str("--data") ?? c.io.env.REPLYD_DATA ?? "replyd-data");
+  const path = join(dir, "keys.json");
+  const current = existsSync(path) ? parseKeys(readFileSync(path, "utf8"), path) : [];
+  if (action === "ls") {
+    const rows = current.map((k) => ({ appkey: k.appkey, scope: k.scope, created_at: k.created_at ?? null, note: k.note ?? null }));
+    return c.print(rows, () => (rows.length ? rows.map((k) => `${k.appkey}  ${k.scope.padEnd(5)}  ${k.created_at ?? ""}  ${k.note ?? ""}`).join("\n") : `no keys in ${path}`));
+  }
+  if (action === "add") {
+    const scope = (c.str("--scope") ?? "admin") as Scope;
+    if (scope !== "admin" && scope !== "read") throw usage("--scope is admin or read");
+    if (!existsSync(dir)) throw new CLIError("no_data", `${dir} does not exist; run replyd serve there first or pass --data`);
+    const key = generateKey(scope, new Date(), c.str("--note"));
+    writeKeys(path, [...current, key]);
+    return c.print(key, () => `added ${scope} key to ${path}; the secret is shown this once:\n\n  REPLYD_APPKEY=${key.appkey} REPLYD_SECRET=${key.secret}`);
+  }
+  if (action === "rm") {
+    if (!appkey) throw usage("keys rm needs the appkey to revoke");
+    if (!current.some((k) => k.appkey === appkey)) throw new CLIError("not_found", `no key "${appkey}" in ${path}`);
+    writeKeys(path, current.filter((k) => k.appkey !== appkey));
+    return c.print({ removed: appkey }, () => `revoked ${appkey}`);
+  }
+  throw usage(`unknown keys action "${action}"; use ls, add or rm`);
+}

@@ -1,0 +1,56 @@
+import { resolve } from "node:path";
+import { canonicalQuery, fileParamValue, formatTs, newNonce, signRequest, type Param } from "../../sign.ts";
+import type { CommandContext } from "../context.ts";
+import { CLIError, usage } from "../errors.ts";
+import { readLocal } from "../files.ts";
+
+const shq = (s: string) => (/^[A-Za-z0-9_\-.:/@=%,+]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+/** Prints signed parameters for a request sent by another tool (curl, httpie, a script). */
+export async function sign(c: CommandContext): Promise<void> {
+  const [methodRaw, path, ...rest] = c.args;
+  if (!methodRaw || !path) throw usage("sign needs METHOD and PATH: replyd sign GET /api/cli [k=v …] [json@file]");
+  const method = methodRaw.toUpperCase();
+  if (!["GET", "POST", "PUT", "DELETE"].includes(method)) throw usage("METHOD must be GET, POST, PUT or DELETE");
+  if (!path.startsWith("/api/cli")) throw usage("PATH starts with /api/cli");
+  const appkey = c.str("--appkey") ?? c.io.env.REPLYD_APPKEY;
+  const secret = c.str("--secret") ?? c.io.env.REPLYD_SECRET;
+  if (!appkey || !secret) throw new CLIError("missing_config", "set --appkey (REPLYD_APPKEY) and --secret (REPLYD_SECRET)", 2);
+
+  const fields: Param[] = [];
+  const files: { name: string; file: string; md5: string }[] = [];
+  for (const arg of rest) {
+    const eq = arg.indexOf("=");
+    const at = arg.indexOf("@");
+    if (at > 0 && (eq < 0 || at < eq)) {
+      if (method !== "POST" && method !== "PUT") throw usage("file parts go with POST or PUT");
+      const name = arg.slice(0, at);
+      const file = arg.slice(at + 1);
+      files.push({ name, file: resolve(c.io.cwd, file), md5: fileParamValue(readLocal(c.io, file).bytes) });
+    } else if (eq > 0) fields.push([arg.slice(0, eq), arg.slice(eq + 1)]);
+    else throw usage(`"${arg}" is neither k=v nor name@file`);
+  }
+  const params: Param[] = [...fields, ["appkey", appkey], ["ts", c.str("--ts") ?? formatTs(Date.now())], ["nonce", c.str("--nonce") ?? newNonce()]];
+  const signed: Param[] = [...params, ...files.map((f) => [f.name, f.md5] as Param)];
+  const { canonical, sign } = signRequest({ method, path, params: signed, secret });
+  const all: Param[] = [...params, ["sign", sign]];
+  const query = canonicalQuery(all);
+  const base = (c.str("--url") ?? c.io.env.REPLYD_URL ?? "$REPLYD_URL").replace(/\/+$/, "");
+  const url = base + path;
+
+  if (c.json) return c.io.out(JSON.stringify({ method, path, params: all, files, canonical, sign, query }, null, 2));
+  if (c.flags.curl) {
+    if (method === "GET" || method === "DELETE") return c.io.out(`curl -sS -X ${method} "${url}?${query}"`);
+    if (!files.length) return c.io.out(`curl -sS -X ${method} --data ${shq(query)} "${url}"`);
+    const parts = [...all.map(([k, v]) => `-F ${shq(`${k}=${v}`)}`), ...files.map((f) => `-F ${shq(`${f.name}=@${f.file}`)}`)];
+    return c.io.out(`curl -sS -X ${method} ${parts.join(" ")} "${url}"`);
+  }
+  if (c.flags.httpie) {
+    const form = method === "GET" || method === "DELETE" ? "" : files.length ? "-f " : "-f ";
+    const sep = method === "GET" || method === "DELETE" ? "==" : "=";
+    const parts = [...all.map(([k, v]) => shq(`${k}${sep}${v}`)), ...files.map((f) => shq(`${f.name}@${f.file}`))];
+    return c.io.out(`http ${form}${method} "${url}" ${parts.join(" ")}`);
+  }
+  c.io.out(query);
+  if (c.flags.verbose) c.io.err(`canonical string:\n${canonical}`);
+}

@@ -1,0 +1,117 @@
+import { resolve } from "node:path";
+import { isMatter, MATTERS, parseDocument, requireSections, type Matter } from "../../doc.ts";
+import { ReplydError } from "../../errors.ts";
+import type { BackupInfo } from "../../store/backups.ts";
+import type { ImportResult, RestoreResult } from "../../store/store.ts";
+import { formatBytes } from "../args.ts";
+import type { CommandContext } from "../context.ts";
+import { CLIError, usage } from "../errors.ts";
+import { download, readLocal } from "../files.ts";
+
+function matterArg(raw: string | undefined, fallback: Matter): Matter {
+  if (raw === undefined) return fallback;
+  if (!isMatter(raw)) throw usage(`unknown matter "${raw}"; expected one of ${MATTERS.join(", ")}`);
+  return raw;
+}
+
+/** Checks a document before it leaves the laptop, with the same rules the server applies. */
+function checkLocally(file: string, bytes: Uint8Array) {
+  try {
+    return parseDocument(new TextDecoder().decode(bytes));
+  } catch (e) {
+    if (!(e instanceof ReplydError)) throw e;
+    const problems = (e.details?.problems ?? []) as { section?: string; index?: number; field: string; reason: string }[];
+    const lines = problems.map((p) => `  ${p.section ?? ""}${p.index !== undefined ? `[${p.index}]` : ""}${p.section || p.index !== undefined ? "." : ""}${p.field}: ${p.reason}`);
+    const total = Number(e.details?.total_problems ?? problems.length);
+    if (total > lines.length) lines.push(`  … and ${total - lines.length} more`);
+    throw new CLIError(e.code, `${file}: ${e.message} [${e.code}]`, 1, lines);
+  }
+}
+
+const counts = (r: Record<string, unknown>) =>
+  (["articles", "tags", "rules", "texts"] as const)
+    .filter((k) => typeof r[k] === "number")
+    .map((k) => `${r[k]} ${k}`)
+    .join(", ");
+
+export async function importCmd(c: CommandContext): Promise<void> {
+  const file = c.args[0];
+  if (!file) throw usage("import needs a file: replyd import articles.json [--init]");
+  const { path, bytes } = readLocal(c.io, file);
+  checkLocally(file, bytes);
+  const mode = c.flags.init ? "init" : "merge";
+  const r = await c
+    .client()
+    .call<ImportResult & { mode: string }>(
+      { method: "POST", path: "/api/cli", fields: [["mode", mode]], files: [{ name: "json", filename: path.split("/").pop() ?? "import.json", bytes, type: "application/json" }] },
+      "upload",
+    );
+  c.print(r, () =>
+    [
+      `imported ${file} (${mode}): ${r.added} added, ${r.updated} updated, ${r.unchanged} unchanged${mode === "init" ? `, ${r.removed} removed` : ""} of ${r.total}`,
+      ...(r.backup ? [`previous articles saved as backup ${r.backup.id}`] : []),
+    ].join("\n"),
+  );
+}
+
+export async function backup(c: CommandContext): Promise<void> {
+  const matter = matterArg(c.args[0], "all");
+  const client = c.client();
+  const info = await client.call<BackupInfo & { counts: Record<string, number> }>({ method: "POST", path: `/api/cli/revert/${matter}` });
+  const target = resolve(c.io.cwd, c.str("-o", "--output") ?? `replyd-${info.id}.json`);
+  const res = await client.send({ method: "GET", path: `/api/cli/revert/${matter}`, fields: [["id", info.id]] }, "download");
+  const got = await download(c.io, res, target, "download");
+  // The file must be the document the server just hashed, whole.
+  const doc = checkLocally(target, Buffer.concat(got.bytes));
+  if (doc.sha256 !== info.sha256)
+    throw new CLIError("checksum_mismatch", `the downloaded backup does not match the server's sha256 (${info.sha256}); ${target} is not to be trusted`);
+  c.print({ ...info, file: target }, () => `backup ${info.id}: ${counts(info.counts)}\nsaved ${target} (${formatBytes(got.size)}, sha256 ${info.sha256})`);
+}
+
+export async function backups(c: CommandContext): Promise<void> {
+  const matters = c.args[0] ? [matterArg(c.args[0], "all")] : MATTERS;
+  const client = c.client();
+  const all: BackupInfo[] = [];
+  for (const m of matters) all.push(...(await client.call<{ backups: BackupInfo[] }>({ method: "GET", path: `/api/cli/revert/${m}` })).backups);
+  all.sort((a, b) => (a.created_at < b.created_at ? 1 : -1));
+  c.print(all, () => (all.length ? all.map((b) => `${b.id}  ${b.kind.padEnd(6)}  ${formatBytes(b.size).padStart(9)}  ${b.created_at}`).join("\n") : "no backups"));
+}
+
+export async function restore(c: CommandContext): Promise<void> {
+  const file = c.args[0];
+  const serverId = c.str("--id");
+  if (!file && !serverId) throw usage("restore needs a file (or --id of a server backup): replyd restore backup.json [--matter m] [--yes]");
+  if (file && serverId) throw usage("give a file or --id, not both");
+  const client = c.client();
+  let matter: Matter;
+  let summary: string;
+  let upload: { name: string; filename: string; bytes: Uint8Array; type: string } | undefined;
+  if (file) {
+    const { bytes } = readLocal(c.io, file);
+    const doc = checkLocally(file, bytes);
+    matter = matterArg(c.str("--matter"), doc.matter);
+    try {
+      requireSections(doc, matter);
+    } catch (e) {
+      throw new CLIError("matter_mismatch", (e as Error).message);
+    }
+    summary = `${file} (${counts({ articles: doc.articles?.length, tags: doc.tags && Object.keys(doc.tags).length, rules: doc.rules?.length, texts: doc.texts && Object.keys(doc.texts).length })})`;
+    upload = { name: "json", filename: file.split("/").pop() ?? "restore.json", bytes, type: "application/json" };
+  } else {
+    matter = matterArg(c.str("--matter"), (serverId as string).split("-")[0] as Matter);
+    summary = `server backup ${serverId}`;
+  }
+  if (!c.flags.yes) {
+    if (!c.io.interactive) throw new CLIError("not_confirmed", `restore replaces ${matter} on ${client.config.url}; pass --yes to confirm without a terminal`);
+    const answer = await c.io.ask(`Replace ${matter} on ${client.config.url} with ${summary}? A backup of the current state is taken first. [y/N] `);
+    if (!/^y(es)?$/i.test(answer.trim())) throw new CLIError("not_confirmed", "restore cancelled; nothing was changed");
+  }
+  const r = await client.call<RestoreResult>(
+    upload
+      ? { method: "PUT", path: `/api/cli/revert/${matter}`, files: [upload] }
+      : { method: "PUT", path: `/api/cli/revert/${matter}`, fields: [["id", serverId as string]] },
+    "upload",
+  );
+  c.print(r, () => `restored ${matter}: ${counts(r as unknown as Record<string, unknown>)}\nthe state before is saved as backup ${r.backup.id}`);
+}
+

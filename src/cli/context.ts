@@ -1,0 +1,32 @@
+import { rawOption } from "./args.ts";
+import { Client, resolveConfig } from "./client.ts";
+import type { IO } from "./io.ts";
+
+/** What every command receives: its arguments, the raw argv for string options, I/O, a lazily built client. */
+export interface CommandContext {
+  io: IO;
+  argv: readonly string[];
+  args: string[];
+  flags: Record<string, unknown>;
+  json: boolean;
+  client(): Client;
+  /** A text option read from the raw argv (never coerced to a number). */
+  str(...names: string[]): string | undefined;
+  print(data: unknown, human: () => string): void;
+}
+
+export function makeContext(io: IO, argv: readonly string[], args: string[], flags: Record<string, unknown>): CommandContext {
+  let client: Client | undefined;
+  const json = Boolean(flags.json);
+  const str = (...names: string[]) => rawOption(argv, ...names);
+  return {
+    io,
+    argv,
+    args,
+    flags,
+    json,
+    str,
+    client: () => (client ??= new Client(resolveConfig({ url: str("--url"), appkey: str("--appkey"), secret: str("--secret") }, io.env), io)),
+    print: (data, human) => io.out(json ? JSON.stringify(data, null, 2) : human()),
+  };
+}

@@ -1,0 +1,117 @@
+import { cac } from "cac";
+import { VERSION } from "../version.ts";
+import { add, ls, rm, set, show } from "./commands/articles.ts";
+import { health } from "./commands/health.ts";
+import { keys } from "./commands/keys.ts";
+import { serve } from "./commands/serve.ts";
+import { sign } from "./commands/sign.ts";
+import { backup, backups, importCmd, restore } from "./commands/transfer.ts";
+import { makeContext, type CommandContext } from "./context.ts";
+import { CLIError } from "./errors.ts";
+import type { IO } from "./io.ts";
+
+type Command = (c: CommandContext) => Promise<void>;
+
+const ARTICLE_FIELDS = (cmd: ReturnType<ReturnType<typeof cac>["command"]>) =>
+  cmd
+    .option("--code <code>", "what followers type to get the article")
+    .option("--tag <tag>", "category, [a-z0-9]{1,16}")
+    .option("--title <title>", "1–64 characters")
+    .option("--description <text>", "0–512 characters")
+    .option("--url <url>", "absolute http(s) URL of the article")
+    .option("--picurl <url>", "cover picture URL")
+    .option("--keywords <words>", "comma-separated words that also find it");
+
+/** Runs one replyd command line; answers the exit status. Never calls process.exit, so tests can drive it. */
+export async function run(argv: string[], io: IO): Promise<number> {
+  const cli = cac("replyd");
+  let chosen: Command | null = null;
+  const on = (fn: Command) => () => void (chosen = fn);
+
+  cli.option("--url <url>", "server address (env REPLYD_URL)");
+  cli.option("--appkey <appkey>", "admin key id (env REPLYD_APPKEY)");
+  cli.option("--secret <secret>", "admin key secret (env REPLYD_SECRET)");
+  cli.option("--json", "machine-readable output");
+
+  cli
+    .command("serve", "run the server")
+    .option("--data <dir>", "data folder (env REPLYD_DATA)", { default: "./replyd-data" })
+    .option("--host <host>", "address to listen on", { default: "0.0.0.0" })
+    .option("--port <port>", "port to listen on", { default: 8080 })
+    .option("--window <seconds>", "accepted clock difference of signed requests", { default: 5 })
+    .option("--keep <n>", "server backups kept per matter", { default: 30 })
+    .option("--max-upload <size>", "largest upload, e.g. 64M", { default: "64M" })
+    .option("--max-auth-failures <n>", "failed signatures per address per minute before a 429 lock-out", { default: 10 })
+    .option("--trust-proxy", "take the client address from X-Forwarded-For")
+    .action(on(serve));
+  cli.command("health", "check the server: status, counts, newest backup").action(on(health));
+  cli
+    .command("ls [...words]", "list articles (all, or matching words)")
+    .option("--tag <tag>", "only this tag")
+    .option("--code <code>", "the live article with this code")
+    .option("-q, --q <words>", "words in title, description, keywords or code")
+    .option("--deleted <which>", "live (default), all or only")
+    .option("--all", "include deleted articles")
+    .option("--limit <n>", "page size, up to 1000")
+    .option("--offset <n>", "skip this many")
+    .action(on(ls));
+  cli.command("show <id>", "show one article").action(on(show));
+  ARTICLE_FIELDS(cli.command("add", "add one article").option("--id <id>", "id; generated when absent")).action(on(add));
+  ARTICLE_FIELDS(cli.command("set <id>", "revise an article (only the fields given change; creates it if unknown)"))
+    .option("--rev <rev>", "only if the article is still at this rev")
+    .option("--undelete", "bring a deleted article back")
+    .action(on(set));
+  cli.command("rm <id>", "delete an article (restorable)").option("--purge", "remove it for good").action(on(rm));
+  cli.command("import <file>", "bulk add articles from a document or a JSON array").option("--init", "replace all articles with the file's").action(on(importCmd));
+  cli.command("backup [matter]", "back up all|articles|rules|texts on the server, then download it").option("-o, --output <file>", "where to save it").action(on(backup));
+  cli.command("backups [matter]", "list server backups").action(on(backups));
+  cli
+    .command("restore [file]", "replace data on the server from a document")
+    .option("--matter <matter>", "what to restore from it (default: the document's matter)")
+    .option("--id <backup>", "restore a server backup instead of a local file")
+    .option("--yes", "do not ask for confirmation")
+    .action(on(restore));
+  cli
+    .command("sign <method> <path> [...params]", "print signed parameters for curl or httpie (k=v, name@file)")
+    .option("--curl", "print a curl command")
+    .option("--httpie", "print an httpie command")
+    .option("--ts <ts>", "sign with this ts instead of now")
+    .option("--nonce <nonce>", "sign with this nonce instead of a fresh one")
+    .option("--verbose", "also print the canonical string on stderr")
+    .action(on(sign));
+  cli
+    .command("keys [action] [appkey]", "manage admin keys in the local data folder: ls, add, rm")
+    .option("--data <dir>", "data folder (env REPLYD_DATA)")
+    .option("--scope <scope>", "admin or read (with add)")
+    .option("--note <text>", "a note stored with the key (with add)")
+    .action(on(keys));
+  cli.help();
+  cli.version(VERSION);
+
+  try {
+    const parsed = cli.parse(["replyd", "replyd", ...argv], { run: false });
+    if (parsed.options.help || parsed.options.version) return 0;
+    if (!cli.matchedCommand) {
+      if (parsed.args.length) throw new CLIError("unknown_command", `unknown command "${parsed.args[0]}"; run replyd --help`, 2);
+      cli.outputHelp();
+      return 2;
+    }
+    await cli.runMatchedCommand();
+    if (!chosen) return 0;
+    const args = (parsed.args as unknown[]).flat().map(String);
+    await (chosen as Command)(makeContext(io, argv, args, parsed.options));
+    return 0;
+  } catch (e) {
+    if (e instanceof CLIError) {
+      io.err(`replyd: ${e.message}`);
+      for (const line of e.detailLines) io.err(line);
+      return e.exitCode;
+    }
+    if ((e as Error)?.name === "CACError") {
+      io.err(`replyd: ${(e as Error).message}; run replyd --help`);
+      return 2;
+    }
+    io.err(`replyd: unexpected error: ${(e as Error)?.message ?? String(e)}`);
+    return 1;
+  }
+}

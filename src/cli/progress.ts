@@ -1,0 +1,28 @@
+import { formatBytes } from "./args.ts";
+import type { IO } from "./io.ts";
+
+/** A one-line transfer meter on a terminal; silent otherwise, so pipes and logs stay clean. */
+export class Progress {
+  private last = 0;
+  private shown = false;
+
+  constructor(
+    private readonly io: IO,
+    private readonly label: string,
+    private readonly total: number | null,
+  ) {}
+
+  update(done: number): void {
+    if (!this.io.interactive) return;
+    const now = performance.now();
+    if (now - this.last < 100 && done !== this.total) return;
+    this.last = now;
+    this.shown = true;
+    const pct = this.total ? ` (${Math.floor((done / this.total) * 100)}%)` : "";
+    process.stderr.write(`\r${this.label} ${formatBytes(done)}${this.total ? " / " + formatBytes(this.total) : ""}${pct}\x1b[K`);
+  }
+
+  done(): void {
+    if (this.shown) process.stderr.write("\n");
+  }
+}

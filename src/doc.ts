@@ -1,0 +1,206 @@
+/**
+ * The one JSON document format behind import, backup and restore (DESIGN §2).
+ * A document's sha256 is the hex digest of its compact JSON with the `sha256` field removed,
+ * keys in the order written, which is what JSON.stringify(JSON.parse(text)) reproduces.
+ */
+import { validateArticle, type Article, type ArticleInput } from "./article.ts";
+import { InvalidDocumentError, ReplydError, type Problem } from "./errors.ts";
+import { validateRule, validateTags, validateTexts, type Rule, type Tags, type Texts } from "./rule.ts";
+
+export const FORMAT = "replyd/1";
+export const MATTERS = ["all", "articles", "rules", "texts"] as const;
+export type Matter = (typeof MATTERS)[number];
+export const isMatter = (m: unknown): m is Matter => typeof m === "string" && (MATTERS as readonly string[]).includes(m);
+
+/** Which sections each matter holds; tags travel with the articles they describe. */
+export const SECTIONS: Record<Matter, readonly Section[]> = {
+  all: ["articles", "tags", "rules", "texts"],
+  articles: ["articles", "tags"],
+  rules: ["rules"],
+  texts: ["texts"],
+};
+export type Section = "articles" | "tags" | "rules" | "texts";
+
+export interface ReplydDocument {
+  format: string;
+  matter: Matter;
+  created_at: string;
+  articles?: ArticleInput[];
+  tags?: Tags;
+  rules?: Rule[];
+  texts?: Texts;
+  sha256?: string;
+}
+
+const TOP_LEVEL = new Set(["format", "matter", "created_at", "articles", "tags", "rules", "texts", "sha256"]);
+
+export function sha256hex(data: string | Uint8Array): string {
+  return new Bun.CryptoHasher("sha256").update(data).digest("hex");
+}
+
+export function documentDigest(doc: object): string {
+  const { sha256: _omit, ...rest } = doc as Record<string, unknown>;
+  return sha256hex(JSON.stringify(rest));
+}
+
+/** Parses and validates a whole document; throws with every problem found, or returns it whole. */
+export function parseDocument(text: string): ReplydDocument {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new ReplydError("bad_json", 400, `the file is not valid JSON: ${(e as Error).message}`);
+  }
+  return validateDocument(raw);
+}
+
+export function validateDocument(raw: unknown): ReplydDocument {
+  if (Array.isArray(raw)) raw = { format: FORMAT, matter: "articles", created_at: new Date().toISOString(), articles: raw };
+  if (typeof raw !== "object" || raw === null)
+    throw new InvalidDocumentError([{ field: "(document)", reason: 'must be an object with "format": "replyd/1", or an array of articles' }]);
+
+  const r = raw as Record<string, unknown>;
+  const problems: Problem[] = [];
+  for (const key of Object.keys(r)) if (!TOP_LEVEL.has(key)) problems.push({ field: key, reason: "unknown top-level field" });
+  if (r.format !== FORMAT) problems.push({ field: "format", reason: `must be "${FORMAT}"` });
+  if (!isMatter(r.matter)) problems.push({ field: "matter", reason: `must be one of ${MATTERS.join(", ")}` });
+  if (r.created_at !== undefined && (typeof r.created_at !== "string" || Number.isNaN(Date.parse(r.created_at))))
+    problems.push({ field: "created_at", reason: "must be an ISO-8601 time" });
+  if (r.sha256 !== undefined) {
+    if (typeof r.sha256 !== "string" || !/^[0-9a-f]{64}$/.test(r.sha256)) problems.push({ field: "sha256", reason: "must be 64 lowercase hex digits" });
+    else if (documentDigest(r) !== r.sha256)
+      throw new ReplydError("checksum_mismatch", 400, "the document's sha256 does not match its content: it was truncated or edited; nothing was written");
+  }
+
+  const matter = isMatter(r.matter) ? r.matter : "all";
+  const allowed = SECTIONS[matter];
+  for (const section of ["articles", "tags", "rules", "texts"] as const)
+    if (r[section] !== undefined && !allowed.includes(section))
+      problems.push({ field: section, reason: `a document of matter "${matter}" cannot hold ${section}` });
+
+  const doc: ReplydDocument = {
+    format: FORMAT,
+    matter,
+    created_at: typeof r.created_at === "string" ? r.created_at : new Date().toISOString(),
+  };
+
+  if (r.articles !== undefined) {
+    if (!Array.isArray(r.articles)) problems.push({ field: "articles", reason: "must be an array" });
+    else {
+      const articles: ArticleInput[] = [];
+      r.articles.forEach((rec, index) => {
+        const { value, problems: p } = validateArticle(rec, { index, section: "articles" });
+        if (value) articles.push(value);
+        else problems.push(...p);
+      });
+      if (articles.length === r.articles.length) problems.push(...duplicateArticleProblems(articles));
+      doc.articles = articles;
+    }
+  }
+  if (r.tags !== undefined) {
+    const { value, problems: p } = validateTags(r.tags);
+    problems.push(...p);
+    if (value) doc.tags = value;
+  }
+  if (r.rules !== undefined) {
+    if (!Array.isArray(r.rules)) problems.push({ field: "rules", reason: "must be an array" });
+    else {
+      const rules: Rule[] = [];
+      const seen = new Map<string, number>();
+      r.rules.forEach((rec, index) => {
+        const { value, problems: p } = validateRule(rec, index);
+        if (!value) return void problems.push(...p);
+        const first = seen.get(value.id);
+        if (first !== undefined) problems.push({ section: "rules", index, field: "id", reason: `duplicates rule ${first}` });
+        seen.set(value.id, index);
+        rules.push(value);
+      });
+      doc.rules = rules;
+    }
+  }
+  if (r.texts !== undefined) {
+    const { value, problems: p } = validateTexts(r.texts);
+    problems.push(...p);
+    if (value) doc.texts = value;
+  }
+
+  if (problems.length) throw new InvalidDocumentError(problems);
+  if (typeof r.sha256 === "string") doc.sha256 = r.sha256;
+  return doc;
+}
+
+/** Ids unique in the document; codes unique among its live articles, ignoring case. */
+function duplicateArticleProblems(articles: ArticleInput[]): Problem[] {
+  const problems: Problem[] = [];
+  const ids = new Map<string, number>();
+  const codes = new Map<string, number>();
+  articles.forEach((a, index) => {
+    if (a.id !== undefined) {
+      const first = ids.get(a.id);
+      if (first !== undefined) problems.push({ section: "articles", index, field: "id", reason: `"${a.id}" is also the id of record ${first}` });
+      else ids.set(a.id, index);
+    }
+    if (a.code && !a.deleted) {
+      const key = a.code.toLowerCase();
+      const first = codes.get(key);
+      if (first !== undefined) problems.push({ section: "articles", index, field: "code", reason: `"${a.code}" is also the code of record ${first}` });
+      else codes.set(key, index);
+    }
+  });
+  return problems;
+}
+
+/** Which sections a restore of `matter` replaces, and that the document holds the ones it needs. */
+export function requireSections(doc: ReplydDocument, matter: Matter): void {
+  const needed = SECTIONS[matter].filter((s) => s !== "tags");
+  const missing = needed.filter((s) => doc[s] === undefined);
+  if (missing.length)
+    throw new ReplydError(
+      "matter_mismatch",
+      400,
+      `a restore of "${matter}" needs the document's ${missing.join(", ")}; this document is of matter "${doc.matter}"`,
+    );
+}
+
+/**
+ * Writes a document piece by piece, hashing as it goes, so a backup of any size streams through
+ * a bounded buffer. The output parses back to the same keys in the same order, so its sha256 verifies.
+ */
+export class DocumentWriter {
+  private readonly hasher = new Bun.CryptoHasher("sha256");
+
+  constructor(
+    private readonly sink: (chunk: string) => void,
+    matter: Matter,
+    createdAt: string,
+  ) {
+    this.emit(`{"format":${JSON.stringify(FORMAT)},"matter":${JSON.stringify(matter)},"created_at":${JSON.stringify(createdAt)}`);
+  }
+
+  private emit(chunk: string): void {
+    this.hasher.update(chunk);
+    this.sink(chunk);
+  }
+
+  field(name: Section, value: unknown): void {
+    this.emit(`,${JSON.stringify(name)}:${JSON.stringify(value)}`);
+  }
+
+  array<T>(name: Section, items: Iterable<T>, encode: (item: T) => unknown = (x) => x): number {
+    this.emit(`,${JSON.stringify(name)}:[`);
+    let n = 0;
+    for (const item of items) this.emit((n++ ? "," : "") + JSON.stringify(encode(item)));
+    this.emit("]");
+    return n;
+  }
+
+  /** Closes the document and returns its sha256. */
+  finish(): string {
+    this.hasher.update("}");
+    const sha = this.hasher.digest("hex");
+    this.sink(`,"sha256":"${sha}"}`);
+    return sha;
+  }
+}
+
+export type { Article };

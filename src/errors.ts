@@ -1,0 +1,39 @@
+/** Every failure the service reports: a stable machine `code`, an HTTP `status`, a human message. */
+export class ReplydError extends Error {
+  constructor(
+    readonly code: string,
+    readonly status: number,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = "ReplydError";
+  }
+}
+
+export interface Problem {
+  /** Record index inside its section, when the problem belongs to one record. */
+  index?: number;
+  section?: string;
+  field: string;
+  reason: string;
+}
+
+/** The most problems one error carries; a document with more says how many were left out. */
+export const MAX_PROBLEMS_LISTED = 1000;
+
+export class InvalidDocumentError extends ReplydError {
+  constructor(readonly problems: Problem[], message = "the document is invalid; nothing was written") {
+    const listed = problems.slice(0, MAX_PROBLEMS_LISTED);
+    super("invalid_document", 400, `${message} (${problems.length} problem${problems.length === 1 ? "" : "s"})`, {
+      problems: listed,
+      total_problems: problems.length,
+    });
+  }
+}
+
+export const badRequest = (message: string, code = "bad_request", details?: Record<string, unknown>) =>
+  new ReplydError(code, 400, message, details);
+export const notFound = (message: string, code = "not_found") => new ReplydError(code, 404, message);
+export const conflict = (message: string, code = "conflict", details?: Record<string, unknown>) =>
+  new ReplydError(code, 409, message, details);

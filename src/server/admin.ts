@@ -1,0 +1,165 @@
+import { articleJson, CONTENT_FIELDS, contentOf, sameContent, validateArticle, type Article } from "../article.ts";
+import { parseDocument } from "../doc.ts";
+import { badRequest, conflict, InvalidDocumentError, notFound, ReplydError } from "../errors.ts";
+import { newArticleId } from "../store/store.ts";
+import { SCHEMA_VERSION } from "../store/db.ts";
+import { VERSION } from "../version.ts";
+import type { SignedRequest } from "./auth.ts";
+import type { AppContext } from "./context.ts";
+import { Fields } from "./fields.ts";
+
+const FORM_FIELDS = ["id", ...CONTENT_FIELDS] as const;
+
+/** GET /api/cli: health, or with id/code/tag/q the articles. */
+export function getCli(ctx: AppContext, req: SignedRequest) {
+  const f = new Fields(req.fields).only(["id", "code", "tag", "q", "deleted", "limit", "offset"]);
+  if (f.has("id")) {
+    const a = ctx.store.articles.get(f.require("id"));
+    if (!a) throw notFound(`no article with id "${f.get("id")}"`);
+    return articleJson(a);
+  }
+  if (f.has("code") && !f.has("tag") && !f.has("q")) {
+    const a = ctx.store.articles.getLiveByCode(f.require("code"));
+    if (!a) throw notFound(`no live article with code "${f.get("code")}"`);
+    return articleJson(a);
+  }
+  if (f.has("tag") || f.has("q")) {
+    const deleted = f.get("deleted") ?? "live";
+    if (deleted !== "live" && deleted !== "all" && deleted !== "only") throw badRequest('"deleted" must be live, all or only');
+    const limit = f.int("limit", 1, 1000, 100);
+    const offset = f.int("offset", 0, Number.MAX_SAFE_INTEGER, 0);
+    const { items, total } = ctx.store.articles.list({
+      ...(f.get("tag") ? { tag: f.get("tag") } : {}),
+      ...(f.get("q") ? { q: f.get("q") } : {}),
+      deleted,
+      limit,
+      offset,
+    });
+    return { items: items.map(articleJson), total, limit, offset };
+  }
+  if (f.names().length) throw badRequest("deleted, limit and offset go with tag= or q= (q= with no words lists everything)");
+  return health(ctx, req);
+}
+
+export function health(ctx: AppContext, req: SignedRequest) {
+  const now = ctx.clock.now();
+  const a = ctx.store.articles.counts();
+  const c = ctx.store.content.counts();
+  return {
+    status: "ok",
+    version: VERSION,
+    schema: SCHEMA_VERSION,
+    uptime_s: Math.round((now - ctx.startedAt) / 1000),
+    server_time: new Date(now).toISOString(),
+    counts: { articles_live: a.live, articles_deleted: a.deleted, tags: c.tags, rules: c.rules, texts: c.texts },
+    db_bytes: ctx.store.dbSize(),
+    newest_backup: ctx.store.backups.newest(),
+    key: { appkey: req.key.appkey, scope: req.key.scope },
+    window_s: ctx.windowMs / 1000,
+  };
+}
+
+/** Turns form fields into an article record: keywords comma-separated or repeated, deleted as 0/1. */
+function recordFromForm(f: Fields): Record<string, unknown> {
+  const rec: Record<string, unknown> = {};
+  for (const name of ["id", "code", "tag", "title", "description", "url", "picurl"] as const) {
+    const v = f.get(name);
+    if (v !== undefined) rec[name] = v;
+  }
+  if (f.has("keywords"))
+    rec.keywords = f
+      .all("keywords")
+      .flatMap((v) => v.split(","))
+      .map((w) => w.trim())
+      .filter(Boolean);
+  const deleted = f.bool("deleted");
+  if (deleted !== undefined) rec.deleted = deleted;
+  return rec;
+}
+
+function invalidArticle(problems: InvalidDocumentError["problems"]) {
+  const e = new InvalidDocumentError(problems, "the article is invalid; nothing was written");
+  return new ReplydError("invalid_article", 400, e.message, e.details);
+}
+
+/** A live code may belong to one article only. */
+function assertCodeFree(ctx: AppContext, a: Pick<Article, "id" | "code" | "deleted">): void {
+  if (!a.code || a.deleted) return;
+  const owner = ctx.store.articles.getLiveByCode(a.code);
+  if (owner && owner.id !== a.id) throw conflict(`the code "${a.code}" is already used by live article "${owner.id}"`, "code_taken", { id: owner.id });
+}
+
+/** POST /api/cli: a `json` file part is a bulk import; plain fields add one article. */
+export async function postCli(ctx: AppContext, req: SignedRequest) {
+  const file = req.files.get("json");
+  if (file) {
+    const f = new Fields(req.fields).only(["mode", "json"]);
+    const mode = f.get("mode") ?? "merge";
+    if (mode !== "merge" && mode !== "init") throw badRequest('"mode" must be merge or init');
+    const unexpected = [...req.files.keys()].filter((k) => k !== "json");
+    if (unexpected.length) throw badRequest(`unexpected file part: ${unexpected.join(", ")}`);
+    const doc = parseDocument(await file.text());
+    return { mode, ...ctx.store.importDocument(doc, mode) };
+  }
+  if (req.files.size) throw badRequest(`unexpected file part: ${[...req.files.keys()].join(", ")}; a bulk import is a file part named "json"`);
+  const f = new Fields(req.fields).only(FORM_FIELDS);
+  const { value, problems } = validateArticle(recordFromForm(f));
+  if (!value) throw invalidArticle(problems);
+  if (value.id && ctx.store.articles.get(value.id)) throw conflict(`an article with id "${value.id}" already exists; use PUT to revise it`, "id_exists");
+  const content = contentOf(value);
+  const id = value.id ?? newArticleId(content.code, ctx.store.articles.ids());
+  assertCodeFree(ctx, { id, code: content.code, deleted: content.deleted });
+  const now = new Date(ctx.clock.now()).toISOString();
+  const article: Article = { id, ...content, rev: 1, created_at: now, updated_at: now };
+  ctx.store.putArticle(article, true);
+  return { created: true, article: articleJson(article) };
+}
+
+/** PUT /api/cli: revise the fields sent; `rev` makes it conditional; an unknown id creates the article. */
+export function putCli(ctx: AppContext, req: SignedRequest) {
+  if (req.files.size) throw badRequest("PUT /api/cli takes form fields only; restore a document with PUT /api/cli/revert/<matter>");
+  const f = new Fields(req.fields).only([...FORM_FIELDS, "rev"]);
+  const id = f.require("id");
+  const rev = f.has("rev") ? f.int("rev", 1, Number.MAX_SAFE_INTEGER, 0) : undefined;
+  const current = ctx.store.articles.get(id);
+  const rec = recordFromForm(f);
+  const now = new Date(ctx.clock.now()).toISOString();
+
+  if (!current) {
+    if (rev !== undefined) throw conflict(`no article "${id}" exists, so rev ${rev} cannot match`, "rev_mismatch", { current_rev: null });
+    const { value, problems } = validateArticle(rec);
+    if (!value) throw invalidArticle(problems);
+    const article: Article = { id, ...contentOf(value), rev: 1, created_at: now, updated_at: now };
+    assertCodeFree(ctx, article);
+    ctx.store.putArticle(article, true);
+    return { created: true, changed: true, article: articleJson(article) };
+  }
+  if (rev !== undefined && rev !== current.rev)
+    throw conflict(`article "${id}" is at rev ${current.rev}, not ${rev}: someone changed it since you read it`, "rev_mismatch", { current_rev: current.rev });
+
+  const { value, problems } = validateArticle(rec, { partial: true });
+  if (!value) throw invalidArticle(problems);
+  const { id: _id, rev: _rev, created_at: _c, updated_at: _u, ...changes } = value;
+  const next = { ...contentOf(current), ...changes };
+  if (sameContent(contentOf(current), next)) return { created: false, changed: false, article: articleJson(current) };
+  const article: Article = { ...current, ...next, rev: current.rev + 1, updated_at: now };
+  assertCodeFree(ctx, article);
+  ctx.store.putArticle(article, false);
+  return { created: false, changed: true, article: articleJson(article) };
+}
+
+/** DELETE /api/cli?id=: soft delete (restorable with PUT deleted=0), or purge=1 for good. */
+export function deleteCli(ctx: AppContext, req: SignedRequest) {
+  const f = new Fields(req.fields).only(["id", "purge"]);
+  const id = f.require("id");
+  const current = ctx.store.articles.get(id);
+  if (!current) throw notFound(`no article with id "${id}"`);
+  if (f.bool("purge")) {
+    ctx.store.articles.purge(id);
+    return { purged: true, id };
+  }
+  if (current.deleted) return { purged: false, changed: false, article: articleJson(current) };
+  const article: Article = { ...current, deleted: true, rev: current.rev + 1, updated_at: new Date(ctx.clock.now()).toISOString() };
+  ctx.store.putArticle(article, false);
+  return { purged: false, changed: true, article: articleJson(article) };
+}

@@ -1,0 +1,10 @@
+import type { Clock } from "../clock.ts";
+import type { Store } from "../store/store.ts";
+
+/** What route handlers share: the store, the clock, and the settings they report. */
+export interface AppContext {
+  store: Store;
+  clock: Clock;
+  startedAt: number;
+  windowMs: number;
+}

@@ -1,0 +1,34 @@
+import { ReplydError } from "../errors.ts";
+
+const JSON_HEADERS = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" };
+
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
+}
+
+export const ok = (data: unknown) => json(200, { ok: true, data });
+
+/** Storage failures an operator can act on, told apart from bugs. */
+function storageError(e: unknown): ReplydError | null {
+  const code = (e as { code?: unknown })?.code;
+  if (code === "ENOSPC" || code === "SQLITE_FULL" || code === "EDQUOT")
+    return new ReplydError("disk_full", 507, "the data folder is full; nothing was written");
+  if (code === "EROFS" || code === "EACCES" || code === "EPERM" || (typeof code === "string" && code.startsWith("SQLITE_READONLY")))
+    return new ReplydError("read_only", 500, "the data folder is not writable; nothing was written");
+  if (typeof code === "string" && (code === "SQLITE_IOERR" || code.startsWith("SQLITE_IOERR_") || code === "EIO"))
+    return new ReplydError("io_error", 500, "the data folder could not be written (I/O error); nothing was written");
+  return null;
+}
+
+export function errorResponse(e: unknown, logError: (msg: string) => void): Response {
+  const err = e instanceof ReplydError ? e : storageError(e);
+  if (!err) {
+    logError(e instanceof Error ? `${e.name}: ${e.message}` : String(e));
+    return json(500, { ok: false, error: { code: "internal", message: "internal error; the server log has the details" } });
+  }
+  if (!(e instanceof ReplydError)) logError(`${err.code}: ${(e as Error).message}`);
+  const headers: Record<string, string> = {};
+  const retry = err.details?.retry_after;
+  if (err.status === 429 && typeof retry === "number") headers["retry-after"] = String(retry);
+  return json(err.status, { ok: false, error: { code: err.code, message: err.message, ...err.details } }, headers);
+}

@@ -1,0 +1,60 @@
+import { readFileSync } from "node:fs";
+import { isMatter, MATTERS, parseDocument, requireSections, type Matter } from "../doc.ts";
+import { badRequest, notFound } from "../errors.ts";
+import type { SignedRequest } from "./auth.ts";
+import type { AppContext } from "./context.ts";
+import { Fields } from "./fields.ts";
+
+/** Only a known matter gets anywhere near the disk. */
+export function matterOf(raw: string): Matter {
+  if (!isMatter(raw)) throw badRequest(`unknown matter "${raw.slice(0, 64)}"; expected one of ${MATTERS.join(", ")}`, "bad_matter");
+  return raw;
+}
+
+/** GET: list backups of the matter, newest first; with id= the backup document itself. */
+export function getRevert(ctx: AppContext, matter: Matter, req: SignedRequest): unknown {
+  const f = new Fields(req.fields).only(["id"]);
+  const id = f.get("id");
+  if (id === undefined) return { matter, keep: ctx.store.backups.keep, backups: ctx.store.backups.list(matter) };
+  const info = ctx.store.backups.get(matter, id);
+  if (!info) throw notFound(`no ${matter} backup with id "${id}"`);
+  return new Response(Bun.file(ctx.store.backups.pathOf(id)), {
+    headers: {
+      "content-type": "application/json; charset=utf-8",
+      "content-disposition": `attachment; filename="replyd-${id}.json"`,
+      ...(info.sha256 ? { "x-replyd-sha256": info.sha256 } : {}),
+    },
+  });
+}
+
+/** POST: a consistent snapshot of the matter, written on the server. */
+export function postRevert(ctx: AppContext, matter: Matter, req: SignedRequest) {
+  new Fields(req.fields).only([]);
+  if (req.files.size) throw badRequest("a backup takes no file; to restore, PUT the document");
+  return ctx.store.backup(matter, "manual");
+}
+
+/** PUT: replace the matter from an uploaded document (file part json) or a server backup (id=). */
+export async function putRevert(ctx: AppContext, matter: Matter, req: SignedRequest) {
+  const f = new Fields(req.fields).only(["id", "json"]);
+  const file = req.files.get("json");
+  const id = f.get("id");
+  if (file && id !== undefined) throw badRequest("send either a json file part or id=, not both");
+  let text: string;
+  if (file) text = await file.text();
+  else if (id !== undefined) {
+    if (!ctx.store.backups.get(matter, id)) throw notFound(`no ${matter} backup with id "${id}"`);
+    text = readFileSync(ctx.store.backups.pathOf(id), "utf8");
+  } else throw badRequest('a restore needs the document as a file part named "json" (or id= of a server backup)');
+  const doc = parseDocument(text);
+  requireSections(doc, matter);
+  return ctx.store.restore(doc, matter);
+}
+
+/** DELETE: remove one server backup. */
+export function deleteRevert(ctx: AppContext, matter: Matter, req: SignedRequest) {
+  const id = new Fields(req.fields).only(["id"]).require("id");
+  if (!ctx.store.backups.get(matter, id)) throw notFound(`no ${matter} backup with id "${id}"`);
+  ctx.store.backups.remove(id);
+  return { deleted: id };
+}

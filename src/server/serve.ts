@@ -1,0 +1,148 @@
+import type { Server } from "bun";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { systemClock, type Clock } from "../clock.ts";
+import { APPKEY_PATTERN } from "../sign.ts";
+import { generateKey, KeyRing, KeysError, MIN_SECRET_LENGTH, writeKeys, type AdminKey } from "../store/keys.ts";
+import { Store } from "../store/store.ts";
+import { createApp, DEFAULTS } from "./app.ts";
+
+export interface ServeOptions {
+  dataDir: string;
+  host: string;
+  port: number;
+  windowMs: number;
+  keep: number;
+  maxUpload: number;
+  maxAuthFailures: number;
+  /** Take the client address from X-Forwarded-For (only behind a proxy you run). */
+  trustProxy: boolean;
+  env: Record<string, string | undefined>;
+  clock?: Clock;
+  /** One JSON line per request. */
+  log?: (line: string) => void;
+  /** Human messages: the first-start key, warnings. */
+  say?: (line: string) => void;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  store: Store;
+  /** Stops accepting, lets in-flight requests finish, closes the store. */
+  stop(): Promise<void>;
+  inFlight(): number;
+}
+
+export class StartupError extends Error {}
+
+function envKey(env: ServeOptions["env"]): AdminKey | null {
+  const appkey = env.REPLYD_APPKEY;
+  const secret = env.REPLYD_SECRET;
+  if (!appkey && !secret) return null;
+  if (!appkey || !secret) throw new StartupError("REPLYD_APPKEY and REPLYD_SECRET go together: set both or neither");
+  if (!APPKEY_PATTERN.test(appkey)) throw new StartupError("REPLYD_APPKEY must match [A-Za-z0-9_.-]{1,64}");
+  if (secret.length < MIN_SECRET_LENGTH) throw new StartupError(`REPLYD_SECRET must be at least ${MIN_SECRET_LENGTH} characters`);
+  return { appkey, secret, scope: "admin" };
+}
+
+export async function startServer(opts: ServeOptions): Promise<RunningServer> {
+  const clock = opts.clock ?? systemClock;
+  const log = opts.log ?? ((line) => process.stdout.write(line + "\n"));
+  const say = opts.say ?? ((line) => process.stderr.write(line + "\n"));
+
+  const store = Store.open(opts.dataDir, { clock, keep: opts.keep });
+  let keys: KeyRing;
+  let created: AdminKey | null = null;
+  try {
+    const fromEnv = envKey(opts.env);
+    const keysPath = join(opts.dataDir, "keys.json");
+    if (!existsSync(keysPath) && !fromEnv) {
+      created = generateKey("admin", new Date(clock.now()), "created on first start");
+      writeKeys(keysPath, [created]);
+    }
+    keys = new KeyRing(keysPath, fromEnv ? [fromEnv] : []);
+  } catch (e) {
+    store.close();
+    throw e instanceof KeysError || e instanceof StartupError ? new StartupError(e.message) : e;
+  }
+
+  const addresses = new WeakMap<Request, string>();
+  const app = createApp({
+    store,
+    keys,
+    clock,
+    windowMs: opts.windowMs,
+    maxUpload: opts.maxUpload,
+    limiter: { ...DEFAULTS.limiter, maxFailures: opts.maxAuthFailures },
+    clientAddress: (req) => addresses.get(req) ?? "unknown",
+    logError: (msg) => log(JSON.stringify({ t: new Date().toISOString(), level: "error", msg })),
+  });
+
+  let inFlight = 0;
+  const server: Server<undefined> = Bun.serve({
+    hostname: opts.host,
+    port: opts.port,
+    // Bun's own limit is a backstop for bodies without Content-Length; the app answers the rest with a JSON 413.
+    maxRequestBodySize: opts.maxUpload + 1024 * 1024,
+    async fetch(request, srv) {
+      const started = performance.now();
+      inFlight++;
+      let addr = srv.requestIP(request)?.address ?? "unknown";
+      if (opts.trustProxy) addr = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || addr;
+      addresses.set(request, addr);
+      let status = 500;
+      try {
+        const response = await app.handle(request);
+        status = response.status;
+        return response;
+      } finally {
+        inFlight--;
+        // Path only: the query carries signatures and must never reach a log.
+        const path = new URL(request.url).pathname;
+        log(JSON.stringify({ t: new Date().toISOString(), method: request.method, path, status, ms: +(performance.now() - started).toFixed(2), ip: addr }));
+      }
+    },
+    error(e) {
+      log(JSON.stringify({ t: new Date().toISOString(), level: "error", msg: e.message }));
+      return new Response(JSON.stringify({ ok: false, error: { code: "internal", message: "internal error" } }), {
+        status: 500,
+        headers: { "content-type": "application/json" },
+      });
+    },
+  });
+
+  const displayHost = opts.host === "0.0.0.0" || opts.host === "::" ? "127.0.0.1" : opts.host;
+  const url = `http://${displayHost.includes(":") ? `[${displayHost}]` : displayHost}:${server.port}`;
+  if (created) {
+    say(
+      [
+        `replyd: created an admin key in ${join(opts.dataDir, "keys.json")} (mode 0600).`,
+        `The secret is shown this once. On the machine you administer from, run:`,
+        ``,
+        `  export REPLYD_URL=${url} REPLYD_APPKEY=${created.appkey} REPLYD_SECRET=${created.secret}`,
+        `  replyd health`,
+        ``,
+      ].join("\n"),
+    );
+  }
+  log(JSON.stringify({ t: new Date().toISOString(), event: "listening", url, data: opts.dataDir, keys: keys.size }));
+
+  let stopping: Promise<void> | null = null;
+  return {
+    url,
+    port: server.port as number,
+    store,
+    inFlight: () => inFlight,
+    stop() {
+      stopping ??= (async () => {
+        // stop(false): no new connections; the promise settles once in-flight requests are answered.
+        await server.stop(false);
+        while (inFlight > 0) await Bun.sleep(10);
+        store.close();
+        log(JSON.stringify({ t: new Date().toISOString(), event: "stopped" }));
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,172 @@
+import type { Database, Statement } from "bun:sqlite";
+import type { Article, ArticleContent } from "../article.ts";
+
+interface Row {
+  id: string;
+  code: string | null;
+  tag: string | null;
+  title: string;
+  description: string;
+  url: string;
+  picurl: string | null;
+  keywords: string;
+  deleted: number;
+  rev: number;
+  created_at: string;
+  updated_at: string;
+}
+
+const fromRow = (r: Row): Article => ({
+  id: r.id,
+  code: r.code,
+  tag: r.tag,
+  title: r.title,
+  description: r.description,
+  url: r.url,
+  picurl: r.picurl,
+  keywords: JSON.parse(r.keywords) as string[],
+  deleted: r.deleted === 1,
+  rev: r.rev,
+  created_at: r.created_at,
+  updated_at: r.updated_at,
+});
+
+const toParams = (a: Article) => ({
+  id: a.id,
+  code: a.code,
+  tag: a.tag,
+  title: a.title,
+  description: a.description,
+  url: a.url,
+  picurl: a.picurl,
+  keywords: JSON.stringify(a.keywords),
+  deleted: a.deleted ? 1 : 0,
+  rev: a.rev,
+  created_at: a.created_at,
+  updated_at: a.updated_at,
+});
+
+export interface ListQuery {
+  tag?: string;
+  code?: string;
+  /** Words that must all appear in the title, description or keywords. */
+  q?: string;
+  /** live (default), all, or only the soft-deleted. */
+  deleted?: "live" | "all" | "only";
+  limit: number;
+  offset: number;
+}
+
+/** Queries over the articles table; every write goes through here. */
+export class ArticleRepo {
+  private readonly byId: Statement<Row, [string]>;
+  private readonly byLiveCode: Statement<Row, [string]>;
+  private readonly insertStmt: Statement;
+  private readonly updateStmt: Statement;
+  private readonly deleteStmt: Statement<unknown, [string]>;
+
+  constructor(private readonly db: Database) {
+    this.byId = db.query("SELECT * FROM articles WHERE id = ?");
+    this.byLiveCode = db.query("SELECT * FROM articles WHERE lower(code) = lower(?) AND deleted = 0 AND code IS NOT NULL");
+    const cols = "id, code, tag, title, description, url, picurl, keywords, deleted, rev, created_at, updated_at";
+    this.insertStmt = db.query(
+      `INSERT INTO articles (${cols}) VALUES ($id, $code, $tag, $title, $description, $url, $picurl, $keywords, $deleted, $rev, $created_at, $updated_at)`,
+    );
+    this.updateStmt = db.query(
+      `UPDATE articles SET code=$code, tag=$tag, title=$title, description=$description, url=$url, picurl=$picurl,
+         keywords=$keywords, deleted=$deleted, rev=$rev, created_at=$created_at, updated_at=$updated_at WHERE id=$id`,
+    );
+    this.deleteStmt = db.query("DELETE FROM articles WHERE id = ?");
+  }
+
+  get(id: string): Article | null {
+    const row = this.byId.get(id);
+    return row ? fromRow(row) : null;
+  }
+
+  getLiveByCode(code: string): Article | null {
+    const row = this.byLiveCode.get(code);
+    return row ? fromRow(row) : null;
+  }
+
+  insert(a: Article): void {
+    this.insertStmt.run(toParams(a) as never);
+  }
+
+  /** Writes a whole article row; the caller has already worked out rev and times. */
+  update(a: Article): void {
+    this.updateStmt.run(toParams(a) as never);
+  }
+
+  /** Clears a code for the rest of a transaction that is about to write it again. */
+  releaseCode(id: string): void {
+    this.db.run("UPDATE articles SET code = NULL WHERE id = ?", [id]);
+  }
+
+  purge(id: string): boolean {
+    return this.deleteStmt.run(id).changes > 0;
+  }
+
+  deleteAll(): number {
+    return this.db.run("DELETE FROM articles").changes;
+  }
+
+  list(q: ListQuery): { items: Article[]; total: number } {
+    const where: string[] = [];
+    const args: (string | number)[] = [];
+    if (q.deleted === "live" || q.deleted === undefined) where.push("deleted = 0");
+    else if (q.deleted === "only") where.push("deleted = 1");
+    if (q.tag !== undefined) {
+      where.push("tag = ?");
+      args.push(q.tag);
+    }
+    if (q.code !== undefined) {
+      where.push("lower(code) = lower(?)");
+      args.push(q.code);
+    }
+    for (const word of (q.q ?? "").split(/\s+/).filter(Boolean)) {
+      // LIKE with ESCAPE so % and _ typed by an operator match themselves.
+      const pattern = "%" + word.toLowerCase().replace(/[\\%_]/g, (c) => "\\" + c) + "%";
+      where.push("(lower(title) LIKE ? ESCAPE '\\' OR lower(description) LIKE ? ESCAPE '\\' OR lower(keywords) LIKE ? ESCAPE '\\' OR lower(code) LIKE ? ESCAPE '\\')");
+      args.push(pattern, pattern, pattern, pattern);
+    }
+    const clause = where.length ? "WHERE " + where.join(" AND ") : "";
+    const total = (this.db.query(`SELECT count(*) AS n FROM articles ${clause}`).get(...args) as { n: number }).n;
+    const rows = this.db
+      .query(`SELECT * FROM articles ${clause} ORDER BY tag IS NULL, tag, lower(code), id LIMIT ? OFFSET ?`)
+      .all(...args, q.limit, q.offset) as Row[];
+    return { items: rows.map(fromRow), total };
+  }
+
+  /** Every article, soft-deleted included, in id order, without holding them all in memory. */
+  *iterateAll(): Generator<Article> {
+    for (const row of this.db.query("SELECT * FROM articles ORDER BY id").iterate() as IterableIterator<Row>) yield fromRow(row);
+  }
+
+  /** Live codes (lower-cased) → article id, for conflict checks over a whole import. */
+  liveCodes(): Map<string, string> {
+    const map = new Map<string, string>();
+    for (const row of this.db.query("SELECT id, lower(code) AS code FROM articles WHERE deleted = 0 AND code IS NOT NULL").iterate() as IterableIterator<{
+      id: string;
+      code: string;
+    }>)
+      map.set(row.code, row.id);
+    return map;
+  }
+
+  ids(): Set<string> {
+    const set = new Set<string>();
+    for (const row of this.db.query("SELECT id FROM articles").iterate() as IterableIterator<{ id: string }>) set.add(row.id);
+    return set;
+  }
+
+  counts(): { live: number; deleted: number } {
+    const row = this.db.query("SELECT sum(deleted = 0) AS live, sum(deleted = 1) AS deleted FROM articles").get() as {
+      live: number | null;
+      deleted: number | null;
+    };
+    return { live: row.live ?? 0, deleted: row.deleted ?? 0 };
+  }
+}
+
+export type { ArticleContent };

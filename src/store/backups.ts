@@ -1,0 +1,113 @@
+import { closeSync, mkdirSync, openSync, readdirSync, readSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { Clock } from "../clock.ts";
+import { isMatter, type Matter } from "../doc.ts";
+import { atomicWrite } from "../fsutil.ts";
+
+export type BackupKind = "manual" | "auto";
+
+export interface BackupInfo {
+  id: string;
+  matter: Matter;
+  kind: BackupKind;
+  created_at: string;
+  size: number;
+  sha256: string | null;
+}
+
+/** `<matter>-<UTC stamp to the ms>-<kind>-<4 random>`: sortable, and never a path. */
+const ID_RE = /^(all|articles|rules|texts)-(\d{8}T\d{9}Z)-(manual|auto)-([a-z0-9]{4})$/;
+
+export const isBackupId = (id: string) => ID_RE.test(id);
+
+const stampOf = (ms: number) => new Date(ms).toISOString().replace(/[-:.]/g, "");
+const isoOfStamp = (s: string) =>
+  `${s.slice(0, 4)}-${s.slice(4, 6)}-${s.slice(6, 8)}T${s.slice(9, 11)}:${s.slice(11, 13)}:${s.slice(13, 15)}.${s.slice(15, 18)}Z`;
+
+/** Server-side backups: one JSON document per file in `<data>/backups`, kept to `keep` per matter. */
+export class BackupStore {
+  private lastStamp = 0;
+
+  constructor(
+    readonly dir: string,
+    private readonly clock: Clock,
+    readonly keep: number,
+  ) {
+    mkdirSync(dir, { recursive: true });
+  }
+
+  /** Writes a backup atomically: `write` gets a sink and must return the document's sha256. */
+  create(matter: Matter, kind: BackupKind, write: (sink: (chunk: string) => void, createdAt: string) => string): BackupInfo {
+    // Strictly increasing stamps keep "newest first" exact even for two backups in one millisecond.
+    const ms = Math.max(this.clock.now(), this.lastStamp + 1);
+    this.lastStamp = ms;
+    const rand = Array.from(crypto.getRandomValues(new Uint8Array(4)), (b) => "abcdefghijklmnopqrstuvwxyz0123456789"[b % 36]).join("");
+    const id = `${matter}-${stampOf(ms)}-${kind}-${rand}`;
+    const createdAt = new Date(ms).toISOString();
+    let sha = "";
+    const size = atomicWrite(this.pathOf(id), (sink) => {
+      sha = write(sink, createdAt);
+    });
+    this.prune(matter);
+    return { id, matter, kind, created_at: createdAt, size, sha256: sha };
+  }
+
+  pathOf(id: string): string {
+    if (!isBackupId(id)) throw new Error(`not a backup id: ${id}`);
+    return join(this.dir, `${id}.json`);
+  }
+
+  /** Newest first; `matter` omitted lists every matter. */
+  list(matter?: Matter): BackupInfo[] {
+    const out: BackupInfo[] = [];
+    for (const name of readdirSync(this.dir)) {
+      if (!name.endsWith(".json")) continue;
+      const m = ID_RE.exec(name.slice(0, -5));
+      if (!m || !isMatter(m[1])) continue;
+      if (matter && m[1] !== matter) continue;
+      const id = name.slice(0, -5);
+      let size: number;
+      try {
+        size = statSync(join(this.dir, name)).size;
+      } catch {
+        continue; // deleted while listing
+      }
+      out.push({ id, matter: m[1], kind: m[3] as BackupKind, created_at: isoOfStamp(m[2] as string), size, sha256: this.readSha(id) });
+    }
+    return out.sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : a.id < b.id ? 1 : -1));
+  }
+
+  get(matter: Matter, id: string): BackupInfo | null {
+    if (!isBackupId(id) || !id.startsWith(matter + "-")) return null;
+    return this.list(matter).find((b) => b.id === id) ?? null;
+  }
+
+  remove(id: string): void {
+    rmSync(this.pathOf(id), { force: true });
+  }
+
+  newest(): BackupInfo | null {
+    return this.list()[0] ?? null;
+  }
+
+  private prune(matter: Matter): void {
+    for (const old of this.list(matter).slice(this.keep)) this.remove(old.id);
+  }
+
+  /** A backup's sha256 is its last field; read only the tail rather than the whole file. */
+  private readSha(id: string): string | null {
+    let fd: number | undefined;
+    try {
+      fd = openSync(this.pathOf(id), "r");
+      const size = statSync(this.pathOf(id)).size;
+      const len = Math.min(size, 96);
+      const buf = Buffer.alloc(len);
+      readSync(fd, buf, 0, len, size - len);
+      return /"sha256":"([0-9a-f]{64})"\}\s*$/.exec(buf.toString("latin1"))?.[1] ?? null;
+    } catch {
+      return null;
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
+  }
+}

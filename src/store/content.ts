@@ -1,0 +1,80 @@
+import type { Database } from "bun:sqlite";
+import { TEXT_KEYS, type Rule, type Tags, type TextKey, type Texts } from "../rule.ts";
+
+/** Tags, rules and texts: small tables read whole and replaced or merged whole. */
+export class ContentRepo {
+  constructor(private readonly db: Database) {}
+
+  tags(): Tags {
+    const out: Tags = {};
+    for (const r of this.db.query("SELECT tag, description FROM tags ORDER BY tag").all() as { tag: string; description: string }[])
+      out[r.tag] = r.description;
+    return out;
+  }
+
+  mergeTags(tags: Tags): void {
+    const stmt = this.db.query("INSERT INTO tags (tag, description) VALUES (?, ?) ON CONFLICT(tag) DO UPDATE SET description = excluded.description");
+    for (const [tag, desc] of Object.entries(tags)) stmt.run(tag, desc);
+  }
+
+  replaceTags(tags: Tags): void {
+    this.db.run("DELETE FROM tags");
+    this.mergeTags(tags);
+  }
+
+  rules(): Rule[] {
+    return (this.db.query("SELECT body FROM rules ORDER BY position").all() as { body: string }[]).map((r) => JSON.parse(r.body) as Rule);
+  }
+
+  replaceRules(rules: Rule[]): void {
+    this.db.run("DELETE FROM rules");
+    const stmt = this.db.query("INSERT INTO rules (id, position, body) VALUES (?, ?, ?)");
+    rules.forEach((rule, i) => stmt.run(rule.id, i, JSON.stringify(rule)));
+  }
+
+  /** Same id: replaced where it stands. New ids: appended in document order. */
+  mergeRules(incoming: Rule[]): { added: number; updated: number; unchanged: number } {
+    const current = this.rules();
+    const index = new Map(current.map((r, i) => [r.id, i]));
+    let added = 0,
+      updated = 0,
+      unchanged = 0;
+    for (const rule of incoming) {
+      const at = index.get(rule.id);
+      if (at === undefined) {
+        index.set(rule.id, current.length);
+        current.push(rule);
+        added++;
+      } else if (JSON.stringify(current[at]) === JSON.stringify(rule)) unchanged++;
+      else {
+        current[at] = rule;
+        updated++;
+      }
+    }
+    if (added || updated) this.replaceRules(current);
+    return { added, updated, unchanged };
+  }
+
+  texts(): Texts {
+    const out: Texts = {};
+    for (const r of this.db.query("SELECT key, value FROM texts").all() as { key: string; value: string }[])
+      if ((TEXT_KEYS as readonly string[]).includes(r.key)) out[r.key as TextKey] = r.value;
+    // Stable key order so documents written from the same data hash the same.
+    return Object.fromEntries(TEXT_KEYS.filter((k) => out[k] !== undefined).map((k) => [k, out[k]])) as Texts;
+  }
+
+  mergeTexts(texts: Texts): void {
+    const stmt = this.db.query("INSERT INTO texts (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value");
+    for (const [k, v] of Object.entries(texts)) stmt.run(k, v);
+  }
+
+  replaceTexts(texts: Texts): void {
+    this.db.run("DELETE FROM texts");
+    this.mergeTexts(texts);
+  }
+
+  counts(): { tags: number; rules: number; texts: number } {
+    const n = (table: string) => (this.db.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    return { tags: n("tags"), rules: n("rules"), texts: n("texts") };
+  }
+}

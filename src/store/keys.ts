@@ -1,0 +1,116 @@
+import { chmodSync, existsSync, readFileSync, statSync } from "node:fs";
+import { APPKEY_PATTERN } from "../sign.ts";
+import { atomicWrite } from "../fsutil.ts";
+
+export type Scope = "admin" | "read";
+
+export interface AdminKey {
+  appkey: string;
+  secret: string;
+  scope: Scope;
+  created_at?: string;
+  note?: string;
+}
+
+export const MIN_SECRET_LENGTH = 16;
+
+export class KeysError extends Error {}
+
+function checkKey(k: unknown, where: string): AdminKey {
+  const r = k as Record<string, unknown>;
+  if (typeof r !== "object" || r === null) throw new KeysError(`${where}: must be an object`);
+  if (typeof r.appkey !== "string" || !APPKEY_PATTERN.test(r.appkey)) throw new KeysError(`${where}: appkey must match [A-Za-z0-9_.-]{1,64}`);
+  if (typeof r.secret !== "string" || r.secret.length < MIN_SECRET_LENGTH)
+    throw new KeysError(`${where}: secret must be a string of at least ${MIN_SECRET_LENGTH} characters`);
+  if (r.scope !== "admin" && r.scope !== "read") throw new KeysError(`${where}: scope must be "admin" or "read"`);
+  return {
+    appkey: r.appkey,
+    secret: r.secret,
+    scope: r.scope,
+    ...(typeof r.created_at === "string" ? { created_at: r.created_at } : {}),
+    ...(typeof r.note === "string" ? { note: r.note } : {}),
+  };
+}
+
+export function parseKeys(text: string, where = "keys.json"): AdminKey[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw new KeysError(`${where} is not valid JSON`);
+  }
+  const list = (raw as { keys?: unknown })?.keys;
+  if (!Array.isArray(list)) throw new KeysError(`${where} must be {"keys": [ … ]}`);
+  const keys = list.map((k, i) => checkKey(k, `${where} key ${i}`));
+  const seen = new Set<string>();
+  for (const k of keys) {
+    if (seen.has(k.appkey)) throw new KeysError(`${where}: appkey "${k.appkey}" appears twice`);
+    seen.add(k.appkey);
+  }
+  return keys;
+}
+
+export function generateKey(scope: Scope, now: Date, note?: string): AdminKey {
+  const hex = Buffer.from(crypto.getRandomValues(new Uint8Array(6))).toString("hex");
+  const secret = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
+  return { appkey: `rk_${hex}`, secret, scope, created_at: now.toISOString(), ...(note ? { note } : {}) };
+}
+
+export function writeKeys(path: string, keys: AdminKey[]): void {
+  atomicWrite(path, (w) => w(JSON.stringify({ keys }, null, 2) + "\n"), 0o600);
+  chmodSync(path, 0o600);
+}
+
+/**
+ * keys.json, re-read when it changes on disk (checked at most once a second) so an operator
+ * can add or revoke a key without restarting the server.
+ */
+export class KeyRing {
+  private keys = new Map<string, AdminKey>();
+  private mtimeMs = -1;
+  private checkedAt = 0;
+
+  constructor(
+    readonly path: string | null,
+    private readonly extra: AdminKey[] = [],
+  ) {
+    this.reload(true);
+  }
+
+  /** Throws when keys.json is unreadable, invalid or readable by others. */
+  private reload(strict: boolean): void {
+    const next = new Map<string, AdminKey>();
+    if (this.path && existsSync(this.path)) {
+      const st = statSync(this.path);
+      if (st.mtimeMs === this.mtimeMs) return;
+      if ((st.mode & 0o077) !== 0) {
+        const msg = `${this.path} is readable by other users (mode ${(st.mode & 0o777).toString(8)}); run: chmod 600 ${this.path}`;
+        if (strict) throw new KeysError(msg);
+        console.error(JSON.stringify({ t: new Date().toISOString(), level: "error", msg: "keys.json not reloaded: " + msg }));
+        return;
+      }
+      try {
+        for (const k of parseKeys(readFileSync(this.path, "utf8"), this.path)) next.set(k.appkey, k);
+      } catch (e) {
+        if (strict) throw e;
+        console.error(JSON.stringify({ t: new Date().toISOString(), level: "error", msg: "keys.json not reloaded: " + (e as Error).message }));
+        return;
+      }
+      this.mtimeMs = st.mtimeMs;
+    }
+    for (const k of this.extra) next.set(k.appkey, k);
+    this.keys = next;
+  }
+
+  lookup(appkey: string, nowMs = Date.now()): AdminKey | undefined {
+    if (this.path && nowMs - this.checkedAt >= 1000) {
+      this.checkedAt = nowMs;
+      this.reload(false);
+    }
+    return this.keys.get(appkey);
+  }
+
+  get size(): number {
+    return this.keys.size;
+  }
+}

@@ -1,0 +1,265 @@
+import type { Database } from "bun:sqlite";
+import { mkdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { articleJson, contentOf, ID_PATTERN, sameContent, type Article, type ArticleInput } from "../article.ts";
+import type { Clock } from "../clock.ts";
+import { DocumentWriter, SECTIONS, type Matter, type ReplydDocument } from "../doc.ts";
+import { InvalidDocumentError, type Problem } from "../errors.ts";
+import { ArticleRepo } from "./articles.ts";
+import { BackupStore, type BackupInfo, type BackupKind } from "./backups.ts";
+import { ContentRepo } from "./content.ts";
+import { openDatabase } from "./db.ts";
+
+export interface StoreOptions {
+  clock: Clock;
+  /** Backups kept per matter. */
+  keep: number;
+}
+
+export interface ImportResult {
+  added: number;
+  updated: number;
+  unchanged: number;
+  removed: number;
+  total: number;
+  tags: number;
+  rules: { added: number; updated: number; unchanged: number };
+  texts: number;
+  /** The automatic backup taken before an init replaced the articles. */
+  backup?: BackupInfo;
+}
+
+export interface RestoreResult {
+  matter: Matter;
+  articles?: number;
+  tags?: number;
+  rules?: number;
+  texts?: number;
+  /** The automatic backup of what the restore replaced. */
+  backup: BackupInfo;
+}
+
+/** The data folder: SQLite for live data, backups/ for documents, media/ for public files. */
+export class Store {
+  readonly articles: ArticleRepo;
+  readonly content: ContentRepo;
+  readonly backups: BackupStore;
+  readonly dbPath: string;
+  readonly mediaDir: string;
+
+  private constructor(
+    readonly dir: string,
+    readonly db: Database,
+    private readonly opts: StoreOptions,
+  ) {
+    this.dbPath = join(dir, "replyd.db");
+    this.articles = new ArticleRepo(db);
+    this.content = new ContentRepo(db);
+    this.backups = new BackupStore(join(dir, "backups"), opts.clock, opts.keep);
+    this.mediaDir = join(dir, "media");
+    mkdirSync(this.mediaDir, { recursive: true });
+  }
+
+  static open(dir: string, opts: StoreOptions): Store {
+    mkdirSync(dir, { recursive: true });
+    return new Store(dir, openDatabase(join(dir, "replyd.db")), opts);
+  }
+
+  close(): void {
+    // A clean close checkpoints the WAL so the data folder is one file again.
+    this.db.close(false);
+  }
+
+  private nowIso(): string {
+    return new Date(this.opts.clock.now()).toISOString();
+  }
+
+  /** Bytes on disk of the database, its WAL included. */
+  dbSize(): number {
+    let size = 0;
+    for (const f of [this.dbPath, this.dbPath + "-wal"]) {
+      try {
+        size += statSync(f).size;
+      } catch {}
+    }
+    return size;
+  }
+
+  /** A consistent snapshot of `matter` written as a server-side backup. */
+  backup(matter: Matter, kind: BackupKind = "manual"): BackupInfo & { counts: Record<string, number> } {
+    const counts: Record<string, number> = {};
+    // One read transaction: every section comes from the same instant even if a write is waiting.
+    const info = this.db.transaction(() =>
+      this.backups.create(matter, kind, (sink, createdAt) => {
+        const w = new DocumentWriter(sink, matter, createdAt);
+        const sections = SECTIONS[matter];
+        if (sections.includes("articles")) counts.articles = w.array("articles", this.articles.iterateAll(), articleJson);
+        if (sections.includes("tags")) {
+          const tags = this.content.tags();
+          counts.tags = Object.keys(tags).length;
+          w.field("tags", tags);
+        }
+        if (sections.includes("rules")) counts.rules = w.array("rules", this.content.rules());
+        if (sections.includes("texts")) {
+          const texts = this.content.texts();
+          counts.texts = Object.keys(texts).length;
+          w.field("texts", texts);
+        }
+        return w.finish();
+      }),
+    )();
+    return { ...info, counts };
+  }
+
+  /**
+   * Bulk add (merge: upsert by id, or by code when a record has no id) or initialize (init: the
+   * document's articles become the only ones; an automatic backup is taken first). The whole
+   * document is checked against the final state before anything is written, then written in one transaction.
+   */
+  importDocument(doc: ReplydDocument, mode: "merge" | "init"): ImportResult {
+    const records = doc.articles ?? [];
+    const existingIds = this.articles.ids();
+    // A record without id takes the id of the live article with its code, in both modes, so a re-import keeps ids.
+    const resolved = this.resolveIds(records, true, existingIds);
+    this.checkCodes(resolved, mode === "merge" ? this.articles.liveCodes() : new Map());
+
+    const backup = mode === "init" && doc.articles ? this.backup("articles", "auto") : undefined;
+    const now = this.nowIso();
+    const result: ImportResult = {
+      added: 0,
+      updated: 0,
+      unchanged: 0,
+      removed: 0,
+      total: records.length,
+      tags: 0,
+      rules: { added: 0, updated: 0, unchanged: 0 },
+      texts: 0,
+      ...(backup ? { backup } : {}),
+    };
+
+    this.db.transaction(() => {
+      if (doc.articles) {
+        const keep = new Set(resolved.map((r) => r.id));
+        // Purge first in init mode: a document may give a removed article's code to a new id.
+        if (mode === "init") for (const id of existingIds) if (!keep.has(id) && this.articles.purge(id)) result.removed++;
+        const plans = resolved.map((rec) => ({
+          rec,
+          content: contentOf(rec),
+          current: existingIds.has(rec.id) ? this.articles.get(rec.id) : null,
+        }));
+        // Live codes are unique per statement, so release the codes that move before writing any:
+        // two articles may swap codes within one document.
+        for (const { rec, content, current } of plans)
+          if (current && !current.deleted && current.code !== null && current.code !== content.code) this.articles.releaseCode(rec.id);
+        for (const { rec, content, current } of plans) {
+          if (!current) {
+            this.articles.insert({ id: rec.id, ...content, rev: 1, created_at: now, updated_at: now });
+            result.added++;
+          } else if (sameContent(contentOf(current), content)) result.unchanged++;
+          else {
+            this.articles.update({ ...current, ...content, rev: current.rev + 1, updated_at: now });
+            result.updated++;
+          }
+        }
+      }
+      if (doc.tags) {
+        if (mode === "init") this.content.replaceTags(doc.tags);
+        else this.content.mergeTags(doc.tags);
+        result.tags = Object.keys(doc.tags).length;
+      }
+      if (doc.rules) result.rules = this.content.mergeRules(doc.rules);
+      if (doc.texts) {
+        this.content.mergeTexts(doc.texts);
+        result.texts = Object.keys(doc.texts).length;
+      }
+    })();
+    return result;
+  }
+
+  /**
+   * Replaces `matter` with the document's content, exactly (revs and times included), after an
+   * automatic backup of what it replaces. One transaction: a crash leaves the old state or the new.
+   */
+  restore(doc: ReplydDocument, matter: Matter): RestoreResult {
+    const sections = SECTIONS[matter];
+    const resolved = sections.includes("articles") ? this.resolveIds(doc.articles ?? [], false, new Set()) : [];
+    if (sections.includes("articles")) this.checkCodes(resolved, new Map());
+    const backup = this.backup(matter, "auto");
+    const now = this.nowIso();
+    const result: RestoreResult = { matter, backup };
+    this.db.transaction(() => {
+      if (sections.includes("articles")) {
+        this.articles.deleteAll();
+        for (const rec of resolved)
+          this.articles.insert({
+            id: rec.id,
+            ...contentOf(rec),
+            rev: rec.rev ?? 1,
+            created_at: rec.created_at ?? now,
+            updated_at: rec.updated_at ?? rec.created_at ?? now,
+          });
+        result.articles = resolved.length;
+        this.content.replaceTags(doc.tags ?? {});
+        result.tags = Object.keys(doc.tags ?? {}).length;
+      }
+      if (sections.includes("rules")) {
+        this.content.replaceRules(doc.rules ?? []);
+        result.rules = (doc.rules ?? []).length;
+      }
+      if (sections.includes("texts")) {
+        this.content.replaceTexts(doc.texts ?? {});
+        result.texts = Object.keys(doc.texts ?? {}).length;
+      }
+    })();
+    return result;
+  }
+
+  /** Gives every record an id: its own, the id of the live article with its code, or a new one. */
+  private resolveIds(records: ArticleInput[], matchByCode: boolean, taken: Set<string>): (ArticleInput & { id: string })[] {
+    const used = new Set(taken);
+    for (const r of records) if (r.id) used.add(r.id);
+    return records.map((r) => {
+      if (r.id) return r as ArticleInput & { id: string };
+      if (matchByCode && r.code) {
+        const live = this.articles.getLiveByCode(r.code);
+        if (live) return { ...r, id: live.id };
+      }
+      const id = newArticleId(r.code ?? null, used);
+      used.add(id);
+      return { ...r, id };
+    });
+  }
+
+  /** After the write, live codes must still be unique: check the document against the articles it leaves in place. */
+  private checkCodes(records: (ArticleInput & { id: string })[], liveCodes: Map<string, string>): void {
+    const touched = new Set(records.map((r) => r.id));
+    const owner = new Map<string, string>();
+    for (const [code, id] of liveCodes) if (!touched.has(id)) owner.set(code, id);
+    const problems: Problem[] = [];
+    records.forEach((r, index) => {
+      if (!r.code || r.deleted) return;
+      const key = r.code.toLowerCase();
+      const other = owner.get(key);
+      if (other !== undefined && other !== r.id)
+        problems.push({ section: "articles", index, field: "code", reason: `"${r.code}" is already the code of live article "${other}"` });
+      else owner.set(key, r.id);
+    });
+    if (problems.length) throw new InvalidDocumentError(problems);
+  }
+
+  /** Stores one article exactly as given (the caller has set rev and times). */
+  putArticle(a: Article, isNew: boolean): void {
+    if (isNew) this.articles.insert(a);
+    else this.articles.update(a);
+  }
+}
+
+/** A readable id from the code when it fits and is free, otherwise a random one. */
+export function newArticleId(code: string | null, used: Set<string>): string {
+  const fromCode = code?.toLowerCase();
+  if (fromCode && ID_PATTERN.test(fromCode) && !used.has(fromCode)) return fromCode;
+  for (;;) {
+    const id = "a" + Array.from(crypto.getRandomValues(new Uint8Array(9)), (b) => (b % 36).toString(36)).join("");
+    if (!used.has(id)) return id;
+  }
+}
