@@ -1,0 +1,131 @@
+import { describe, expect, test } from "bun:test";
+import { validateArticle } from "../src/article.ts";
+import { documentDigest, DocumentWriter, parseDocument, requireSections } from "../src/doc.ts";
+import { ReplydError } from "../src/errors.ts";
+import { article, doc } from "./helpers.ts";
+
+function problemsOf(fn: () => unknown): { field: string; reason: string; index?: number; section?: string }[] {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof ReplydError) return (e.details?.problems ?? []) as never;
+    throw e;
+  }
+  throw new Error("expected the document to be refused");
+}
+
+describe("article validation", () => {
+  const ok = { title: "T", url: "https://example.com/x" };
+  test("title and url are required; the rest is optional", () => {
+    expect(validateArticle(ok).value).toEqual(ok);
+    expect(validateArticle({}).problems.map((p) => p.field).sort()).toEqual(["title", "url"]);
+  });
+  test.each([
+    ["id", "Upper"],
+    ["id", "-lead"],
+    ["id", "x".repeat(65)],
+    ["tag", "Tag"],
+    ["tag", "x".repeat(17)],
+    ["code", "two words"],
+    ["code", "h"],
+    ["code", "HELP"],
+    ["title", ""],
+    ["title", "x".repeat(65)],
+    ["description", "x".repeat(513)],
+    ["url", "ftp://example.com/"],
+    ["url", "/relative"],
+    ["url", "javascript:alert(1)"],
+    ["picurl", "data:image/png;base64,AAAA"],
+  ])("%s = %p is refused", (field, value) => {
+    const { problems } = validateArticle({ ...ok, [field]: value });
+    expect(problems.map((p) => p.field)).toContain(field);
+  });
+  test("64-character titles count characters, not UTF-16 units", () => {
+    expect(validateArticle({ ...ok, title: "🎉".repeat(64) }).value).toBeDefined();
+    expect(validateArticle({ ...ok, title: "🎉".repeat(65) }).value).toBeUndefined();
+  });
+  test("unknown fields and wrong types are reported, all at once", () => {
+    const { problems } = validateArticle({ ...ok, titel: "x", keywords: "a,b", deleted: "yes", rev: 0 });
+    expect(problems.map((p) => p.field).sort()).toEqual(["deleted", "keywords", "rev", "titel"]);
+  });
+});
+
+describe("documents", () => {
+  test("a bare array is a document of articles", () => {
+    const d = parseDocument(JSON.stringify([article(1)]));
+    expect(d.matter).toBe("articles");
+    expect(d.articles?.[0]?.id).toBe("a1");
+  });
+  test("malformed JSON is bad_json", () => {
+    expect(() => parseDocument("{")).toThrow(expect.objectContaining({ code: "bad_json", status: 400 }));
+  });
+  test("every problem is listed with its index and field", () => {
+    const problems = problemsOf(() => parseDocument(doc([article(1), { title: "", url: "x" }, article(3, { tag: "BAD" })])));
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ section: "articles", index: 1, field: "title" }),
+        expect.objectContaining({ section: "articles", index: 1, field: "url" }),
+        expect.objectContaining({ section: "articles", index: 2, field: "tag" }),
+      ]),
+    );
+    expect(problems).toHaveLength(3);
+  });
+  test("duplicate ids and case-insensitive duplicate codes are refused", () => {
+    const problems = problemsOf(() => parseDocument(doc([article(1), article(1, { code: "x1" }), article(3, { code: "C1" })])));
+    expect(problems.map((p) => `${p.index}.${p.field}`).sort()).toEqual(["1.id", "2.code"]);
+  });
+  test("a deleted article's code may repeat a live one", () => {
+    expect(() => parseDocument(doc([article(1), article(2, { code: "c1", deleted: true })]))).not.toThrow();
+  });
+  test("sections must fit the matter", () => {
+    const text = JSON.stringify({ format: "replyd/1", matter: "texts", created_at: "2026-11-21T10:00:00.000Z", articles: [] });
+    expect(problemsOf(() => parseDocument(text)).map((p) => p.field)).toContain("articles");
+  });
+  test("format, matter and unknown top-level fields are checked", () => {
+    const problems = problemsOf(() => parseDocument(JSON.stringify({ format: "replyd/2", matter: "stuff", extra: 1 })));
+    expect(problems.map((p) => p.field).sort()).toEqual(["extra", "format", "matter"]);
+  });
+  test("rules and texts are validated too", () => {
+    const text = doc([], {
+      rules: [
+        { id: "r1", match: "regex", pattern: "(", reply: { type: "text", text: "x" } },
+        { id: "r2", match: "fuzzy", pattern: "x", reply: { type: "tag", tag: "news" } },
+        { id: "r1", match: "exact", pattern: "x", reply: { type: "articles", ids: [] } },
+      ],
+      texts: { welcome: "hi", bogus: "x" },
+    });
+    const problems = problemsOf(() => parseDocument(text));
+    expect(problems.map((p) => `${p.section}.${p.index ?? ""}.${p.field}`).sort()).toEqual(["rules.0.pattern", "rules.1.match", "rules.2.reply.ids", "texts..bogus"]);
+  });
+
+  test("sha256 covers the document without the field, keys in the order written", () => {
+    const base = JSON.parse(doc([article(1)], { tags: { news: "News", "2024": "Year" } }));
+    const sha = documentDigest(base);
+    const text = JSON.stringify({ ...base, sha256: sha });
+    expect(parseDocument(text).sha256).toBe(sha);
+    const edited = text.replace("Article 1", "Article 2");
+    expect(() => parseDocument(edited)).toThrow(expect.objectContaining({ code: "checksum_mismatch" }));
+    const truncated = JSON.stringify({ ...base, articles: [], sha256: sha });
+    expect(() => parseDocument(truncated)).toThrow(expect.objectContaining({ code: "checksum_mismatch" }));
+  });
+
+  test("DocumentWriter output parses back and verifies", () => {
+    let text = "";
+    const w = new DocumentWriter((c) => (text += c), "all", "2026-11-21T10:00:00.000Z");
+    w.array("articles", [article(1), article(2)]);
+    w.field("tags", { news: "News", "7": "seven" });
+    w.array("rules", []);
+    w.field("texts", { welcome: "hi" });
+    const sha = w.finish();
+    const parsed = parseDocument(text);
+    expect(parsed.sha256).toBe(sha);
+    expect(parsed.articles).toHaveLength(2);
+    expect(documentDigest(JSON.parse(text))).toBe(sha);
+  });
+
+  test("requireSections refuses a restore of more than the document holds", () => {
+    const d = parseDocument(JSON.stringify([article(1)]));
+    expect(() => requireSections(d, "all")).toThrow(expect.objectContaining({ code: "matter_mismatch" }));
+    expect(() => requireSections(d, "articles")).not.toThrow();
+  });
+});

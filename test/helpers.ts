@@ -1,0 +1,111 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fixedClock } from "../src/clock.ts";
+import { createApp, type AppOptions } from "../src/server/app.ts";
+import { canonicalQuery, fileParamValue, formatTs, newNonce, signRequest, type Param } from "../src/sign.ts";
+import { KeyRing, type AdminKey } from "../src/store/keys.ts";
+import { Store } from "../src/store/store.ts";
+import type { IO } from "../src/cli/io.ts";
+
+export const ADMIN: AdminKey = { appkey: "admin1", secret: "admin-secret-0123456789", scope: "admin" };
+export const READER: AdminKey = { appkey: "reader1", secret: "reader-secret-0123456789", scope: "read" };
+export const T0 = Date.parse("2026-11-21T10:00:00.000Z");
+
+export function tempDir(prefix = "replyd-test-"): { dir: string; cleanup(): void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** An app on a temp data folder with an injected clock and two keys. */
+export function testApp(opts: Partial<AppOptions> = {}) {
+  const { dir, cleanup } = tempDir();
+  const clock = fixedClock(T0);
+  const store = Store.open(dir, { clock, keep: 5 });
+  const keys = new KeyRing(null, [ADMIN, READER]);
+  const app = createApp({ store, keys, clock, ...opts });
+  return {
+    dir,
+    clock,
+    store,
+    app,
+    handle: (req: Request) => app.handle(req),
+    close() {
+      store.close();
+      cleanup();
+    },
+  };
+}
+
+export interface SignOpts {
+  fields?: Param[];
+  files?: { name: string; content: string | Uint8Array; filename?: string }[];
+  key?: AdminKey;
+  ts?: string;
+  nowMs?: number;
+  nonce?: string;
+  base?: string;
+  /** Changes the parameters after signing (attack simulations). */
+  tamper?: (params: Param[]) => Param[];
+  /** Sign as this method but send as `method`. */
+  signMethod?: string;
+  signPath?: string;
+  /** Replace file contents after signing. */
+  swapFiles?: Record<string, string>;
+}
+
+/** Builds a signed request exactly as DESIGN §4 says, with hooks to break it on purpose. */
+export function signedRequest(method: string, path: string, o: SignOpts = {}): Request {
+  const key = o.key ?? ADMIN;
+  const params: Param[] = [...(o.fields ?? []), ["appkey", key.appkey], ["ts", o.ts ?? formatTs(o.nowMs ?? T0)], ["nonce", o.nonce ?? newNonce()]];
+  const files = o.files ?? [];
+  const bytes = (c: string | Uint8Array) => (typeof c === "string" ? new TextEncoder().encode(c) : c);
+  const signed: Param[] = [...params, ...files.map((f) => [f.name, fileParamValue(bytes(f.content))] as Param)];
+  const { sign } = signRequest({ method: o.signMethod ?? method, path: o.signPath ?? path, params: signed, secret: key.secret });
+  let all: Param[] = [...params, ["sign", sign]];
+  if (o.tamper) all = o.tamper(all);
+  const url = (o.base ?? "http://localhost") + path;
+  if (method === "GET" || method === "DELETE") return new Request(url + "?" + canonicalQuery(all), { method });
+  if (!files.length)
+    return new Request(url, { method, body: canonicalQuery(all), headers: { "content-type": "application/x-www-form-urlencoded" } });
+  const form = new FormData();
+  for (const [k, v] of all) form.append(k, v);
+  for (const f of files) form.append(f.name, new File([o.swapFiles?.[f.name] ?? bytes(f.content)], f.filename ?? "doc.json"));
+  return new Request(url, { method, body: form });
+}
+
+export async function body(res: Response): Promise<{ ok: boolean; data?: any; error?: any }> {
+  return (await res.json()) as { ok: boolean; data?: any; error?: any };
+}
+
+export function doc(articles: unknown[], extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({ format: "replyd/1", matter: "all", created_at: "2026-11-21T10:00:00.000Z", articles, ...extra });
+}
+
+export const article = (n: number, extra: Record<string, unknown> = {}) => ({
+  id: `a${n}`,
+  code: `c${n}`,
+  tag: "news",
+  title: `Article ${n}`,
+  url: `https://example.com/${n}`,
+  ...extra,
+});
+
+/** Captures a command's output for client tests. */
+export function captureIO(env: Record<string, string | undefined> = {}, cwd = process.cwd()): IO & { stdout: string[]; stderr: string[] } {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  return {
+    stdout,
+    stderr,
+    out: (t) => void stdout.push(t),
+    err: (t) => void stderr.push(t),
+    env,
+    cwd,
+    interactive: false,
+    ask: async () => "",
+    fetch: globalThis.fetch,
+  };
+}
+
+export const nonce = () => newNonce();

@@ -1,0 +1,232 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Param } from "../../src/sign.ts";
+import { article, body, doc, signedRequest, testApp } from "../helpers.ts";
+
+let t: ReturnType<typeof testApp>;
+beforeEach(() => (t = testApp()));
+afterEach(() => t.close());
+
+const call = async (method: string, path: string, fields: Param[] = [], files?: { name: string; content: string }[]) => {
+  t.clock.advance(1); // each call signs at "now"
+  const res = await t.handle(signedRequest(method, path, { fields, nowMs: t.clock.now(), ...(files ? { files } : {}) }));
+  return { status: res.status, res, ...(await body(res.clone())) };
+};
+const importDoc = (text: string, mode = "merge") => call("POST", "/api/cli", [["mode", mode]], [{ name: "json", content: text }]);
+
+describe("GET /api/cli", () => {
+  test("health reports status, version, counts, database size and newest backup", async () => {
+    await importDoc(doc([article(1), article(2, { deleted: true })], { tags: { news: "News" } }));
+    await call("POST", "/api/cli/revert/all");
+    const r = await call("GET", "/api/cli");
+    expect(r.status).toBe(200);
+    expect(r.data).toMatchObject({
+      status: "ok",
+      counts: { articles_live: 1, articles_deleted: 1, tags: 1, rules: 0, texts: 0 },
+      key: { appkey: "admin1", scope: "admin" },
+    });
+    expect(r.data.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(r.data.db_bytes).toBeGreaterThan(0);
+    expect(r.data.newest_backup.id).toMatch(/^all-/);
+  });
+
+  test("id, code, tag and q queries, paginated", async () => {
+    await importDoc(doc([article(1, { keywords: ["alpha"] }), article(2, { tag: "tips" }), article(3), article(4, { deleted: true })]));
+    expect((await call("GET", "/api/cli", [["id", "a2"]])).data.tag).toBe("tips");
+    expect((await call("GET", "/api/cli", [["code", "C3"]])).data.id).toBe("a3");
+    expect((await call("GET", "/api/cli", [["id", "nope"]])).status).toBe(404);
+    const tag = await call("GET", "/api/cli", [["tag", "news"]]);
+    expect(tag.data.items.map((a: { id: string }) => a.id)).toEqual(["a1", "a3"]);
+    expect((await call("GET", "/api/cli", [["q", "ALPHA"]])).data.items.map((a: { id: string }) => a.id)).toEqual(["a1"]);
+    const page = await call("GET", "/api/cli", [["q", ""], ["limit", "2"], ["offset", "1"]]);
+    expect(page.data).toMatchObject({ total: 3, limit: 2, offset: 1 });
+    expect(page.data.items).toHaveLength(2);
+    expect((await call("GET", "/api/cli", [["q", ""], ["deleted", "only"]])).data.items.map((a: { id: string }) => a.id)).toEqual(["a4"]);
+    expect((await call("GET", "/api/cli", [["q", ""], ["limit", "0"]])).status).toBe(400);
+    expect((await call("GET", "/api/cli", [["bogus", "1"]])).error.code).toBe("unknown_field");
+  });
+});
+
+describe("POST /api/cli", () => {
+  test("bulk merge upserts by id, or by code when a record has none", async () => {
+    const first = await importDoc(doc([article(1), article(2)]));
+    expect(first.data).toMatchObject({ mode: "merge", added: 2, updated: 0, unchanged: 0, total: 2 });
+    const again = await importDoc(JSON.stringify([article(1), { code: "C2", title: "Two!", url: "https://example.com/2" }, article(3)]));
+    expect(again.data).toMatchObject({ added: 1, updated: 1, unchanged: 1, total: 3 });
+    const a2 = t.store.articles.get("a2");
+    expect(a2).toMatchObject({ title: "Two!", rev: 2 });
+  });
+
+  test("two articles may swap codes in one import", async () => {
+    await importDoc(doc([article(1), article(2)]));
+    const r = await importDoc(doc([article(1, { code: "c2" }), article(2, { code: "c1" })]));
+    expect(r.data.updated).toBe(2);
+    expect(t.store.articles.getLiveByCode("c1")?.id).toBe("a2");
+  });
+
+  test("a code already used by another live article refuses the whole document", async () => {
+    await importDoc(doc([article(1)]));
+    const r = await importDoc(doc([article(5), article(2, { code: "C1" })]));
+    expect(r.status).toBe(400);
+    expect(r.error.problems).toEqual([expect.objectContaining({ index: 1, field: "code" })]);
+    expect(t.store.articles.get("a5")).toBeNull();
+  });
+
+  test("an invalid document is refused whole, every problem listed, nothing written", async () => {
+    const r = await importDoc(doc([article(1), { title: "", url: "ftp://x" }, article(3, { tag: "!" })]));
+    expect(r.status).toBe(400);
+    expect(r.error.code).toBe("invalid_document");
+    expect(r.error.total_problems).toBe(3);
+    expect(t.store.articles.counts().live).toBe(0);
+  });
+
+  test("malformed JSON is 400 bad_json", async () => {
+    expect((await importDoc("{oops")).error.code).toBe("bad_json");
+  });
+
+  test("mode=init replaces all articles after an automatic backup; restoring that backup brings back the exact data", async () => {
+    await importDoc(doc([article(1), article(2), article(3, { deleted: true })], { tags: { news: "News" } }));
+    await call("PUT", "/api/cli", [["id", "a1"], ["title", "Revised"]]);
+    const before = [...t.store.articles.iterateAll()];
+    const init = await importDoc(JSON.stringify([article(9)]), "init");
+    expect(init.data).toMatchObject({ mode: "init", added: 1, removed: 3, total: 1 });
+    expect([...t.store.articles.iterateAll()].map((a) => a.id)).toEqual(["a9"]);
+    const backupId = init.data.backup.id as string;
+    const download = await call("GET", "/api/cli/revert/articles", [["id", backupId]]);
+    const restored = await call("PUT", "/api/cli/revert/articles", [], [{ name: "json", content: await download.res.text() }]);
+    expect(restored.status).toBe(200);
+    expect([...t.store.articles.iterateAll()]).toEqual(before);
+    expect(t.store.content.tags()).toEqual({ news: "News" });
+  });
+
+  test("add one article; 409 when its id or code exists", async () => {
+    const r = await call("POST", "/api/cli", [["code", "fv3"], ["title", "Hello, 世界"], ["url", "https://e.com/x"], ["keywords", "a, b"]]);
+    expect(r.status).toBe(200);
+    expect(r.data.article).toMatchObject({ id: "fv3", code: "fv3", keywords: ["a", "b"], rev: 1 });
+    expect((await call("POST", "/api/cli", [["id", "fv3"], ["title", "x"], ["url", "https://e.com/"]])).error.code).toBe("id_exists");
+    expect((await call("POST", "/api/cli", [["code", "FV3"], ["title", "x"], ["url", "https://e.com/"]])).error.code).toBe("code_taken");
+    expect((await call("POST", "/api/cli", [["title", "x"]])).error).toMatchObject({ code: "invalid_article", problems: [expect.objectContaining({ field: "url" })] });
+  });
+
+  test("an oversized body is 413 before it is read", async () => {
+    const small = testApp({ maxUpload: 1024 });
+    try {
+      const req = signedRequest("POST", "/api/cli", { files: [{ name: "json", content: doc([article(1, { description: "x".repeat(200) })]).repeat(1) + " ".repeat(80_000) }] });
+      const res = await small.handle(req);
+      expect(res.status).toBe(413);
+      expect((await body(res)).error.code).toBe("too_large");
+    } finally {
+      small.close();
+    }
+  });
+});
+
+describe("PUT and DELETE /api/cli", () => {
+  beforeEach(async () => void (await importDoc(doc([article(1), article(2)]))));
+
+  test("revise changes only the fields sent, and bumps rev", async () => {
+    const r = await call("PUT", "/api/cli", [["id", "a1"], ["title", "New"]]);
+    expect(r.data).toMatchObject({ changed: true, article: { title: "New", url: "https://example.com/1", rev: 2 } });
+    const same = await call("PUT", "/api/cli", [["id", "a1"], ["title", "New"]]);
+    expect(same.data).toMatchObject({ changed: false, article: { rev: 2 } });
+  });
+
+  test("rev= makes it conditional: 409 when stale", async () => {
+    expect((await call("PUT", "/api/cli", [["id", "a1"], ["title", "X"], ["rev", "1"]])).status).toBe(200);
+    const stale = await call("PUT", "/api/cli", [["id", "a1"], ["title", "Y"], ["rev", "1"]]);
+    expect(stale).toMatchObject({ status: 409, error: { code: "rev_mismatch", current_rev: 2 } });
+    expect(t.store.articles.get("a1")?.title).toBe("X");
+  });
+
+  test("an unknown id creates the article; a taken code is 409", async () => {
+    const r = await call("PUT", "/api/cli", [["id", "new-1"], ["title", "N"], ["url", "https://e.com/n"]]);
+    expect(r.data).toMatchObject({ created: true, article: { id: "new-1", rev: 1 } });
+    expect((await call("PUT", "/api/cli", [["id", "a2"], ["code", "c1"]])).status).toBe(409);
+    expect((await call("PUT", "/api/cli", [["title", "no id"]])).status).toBe(400);
+  });
+
+  test("DELETE soft-deletes (restorable), purge=1 removes for good, unknown id is 404", async () => {
+    const del = await call("DELETE", "/api/cli", [["id", "a1"]]);
+    expect(del.data.article).toMatchObject({ deleted: true, rev: 2 });
+    expect(t.store.articles.getLiveByCode("c1")).toBeNull();
+    const back = await call("PUT", "/api/cli", [["id", "a1"], ["deleted", "0"]]);
+    expect(back.data.article).toMatchObject({ deleted: false, rev: 3 });
+    expect((await call("DELETE", "/api/cli", [["id", "a1"], ["purge", "1"]])).data.purged).toBe(true);
+    expect(t.store.articles.get("a1")).toBeNull();
+    expect((await call("DELETE", "/api/cli", [["id", "a1"]])).status).toBe(404);
+  });
+});
+
+describe("/api/cli/revert/<matter>", () => {
+  beforeEach(async () => {
+    await importDoc(doc([article(1), article(2)], { tags: { news: "News" }, rules: [{ id: "r1", match: "exact", pattern: "hi", reply: { type: "text", text: "hello" } }], texts: { welcome: "Welcome!" } }));
+  });
+
+  test("POST backs up, GET lists newest first and downloads, DELETE removes", async () => {
+    const b1 = await call("POST", "/api/cli/revert/articles");
+    expect(b1.data).toMatchObject({ matter: "articles", kind: "manual", counts: { articles: 2, tags: 1 } });
+    expect(b1.data.sha256).toMatch(/^[0-9a-f]{64}$/);
+    const b2 = await call("POST", "/api/cli/revert/articles");
+    const list = await call("GET", "/api/cli/revert/articles");
+    expect(list.data.backups.map((b: { id: string }) => b.id)).toEqual([b2.data.id, b1.data.id]);
+    const dl = await call("GET", "/api/cli/revert/articles", [["id", b1.data.id]]);
+    expect(dl.res.headers.get("x-replyd-sha256")).toBe(b1.data.sha256);
+    const text = await dl.res.text();
+    expect(JSON.parse(text).sha256).toBe(b1.data.sha256);
+    expect((await call("GET", "/api/cli/revert/rules", [["id", b1.data.id]])).status).toBe(404);
+    expect((await call("DELETE", "/api/cli/revert/articles", [["id", b1.data.id]])).data.deleted).toBe(b1.data.id);
+    expect((await call("DELETE", "/api/cli/revert/articles", [["id", b1.data.id]])).status).toBe(404);
+  });
+
+  test("backups are written atomically and pruned to keep per matter", async () => {
+    for (let i = 0; i < 7; i++) await call("POST", "/api/cli/revert/texts");
+    const files = readdirSync(join(t.dir, "backups"));
+    expect(files.filter((f) => f.startsWith("texts-"))).toHaveLength(5);
+    expect(files.filter((f) => f.endsWith(".tmp"))).toHaveLength(0);
+  });
+
+  test("PUT restores one matter from a document, after an automatic backup", async () => {
+    const backup = await call("POST", "/api/cli/revert/all");
+    const text = await (await call("GET", "/api/cli/revert/all", [["id", backup.data.id]])).res.text();
+    await call("PUT", "/api/cli", [["id", "a1"], ["title", "Changed"]]);
+    await importDoc(doc([], { rules: [{ id: "r2", match: "prefix", pattern: "x", reply: { type: "tag", tag: "news" } }], texts: { help: "Help!" } }));
+    const r = await call("PUT", "/api/cli/revert/rules", [], [{ name: "json", content: text }]);
+    expect(r.data).toMatchObject({ matter: "rules", rules: 1, backup: { matter: "rules", kind: "auto" } });
+    expect(t.store.content.rules().map((x) => x.id)).toEqual(["r1"]);
+    expect(t.store.articles.get("a1")?.title).toBe("Changed"); // only the rules were restored
+    const all = await call("PUT", "/api/cli/revert/all", [], [{ name: "json", content: text }]);
+    expect(all.status).toBe(200);
+    expect(t.store.articles.get("a1")?.title).toBe("Article 1");
+    expect(t.store.content.texts()).toEqual({ welcome: "Welcome!" });
+  });
+
+  test("PUT with id= restores a server backup", async () => {
+    const backup = await call("POST", "/api/cli/revert/articles");
+    await importDoc(JSON.stringify([article(7)]), "init");
+    const r = await call("PUT", "/api/cli/revert/articles", [["id", backup.data.id]]);
+    expect(r.data.articles).toBe(2);
+    expect(t.store.articles.get("a7")).toBeNull();
+  });
+
+  test("a restore that fails validation or its checksum changes nothing", async () => {
+    const backup = await call("POST", "/api/cli/revert/all");
+    const text = await (await call("GET", "/api/cli/revert/all", [["id", backup.data.id]])).res.text();
+    const edited = text.replace("Article 1", "Article X");
+    const r = await call("PUT", "/api/cli/revert/all", [], [{ name: "json", content: edited }]);
+    expect(r).toMatchObject({ status: 400, error: { code: "checksum_mismatch" } });
+    const articlesOnly = await call("PUT", "/api/cli/revert/all", [], [{ name: "json", content: JSON.stringify([article(1)]) }]);
+    expect(articlesOnly.error.code).toBe("matter_mismatch");
+    expect((await call("GET", "/api/cli/revert/all")).data.backups).toHaveLength(1); // no auto backup was taken either
+  });
+
+  test("any other matter is 400 and never touches the disk", async () => {
+    for (const matter of ["keys", "..%2F..%2Fetc%2Fpasswd", "ALL", "all.json"]) {
+      const r = await call("GET", `/api/cli/revert/${matter}`);
+      expect(r).toMatchObject({ status: 400, error: { code: "bad_matter" } });
+      expect((await call("POST", `/api/cli/revert/${matter}`)).status).toBe(400);
+    }
+    expect(existsSync(join(t.dir, "backups"))).toBe(true);
+    expect(readdirSync(join(t.dir, "backups"))).toHaveLength(0);
+  });
+});
