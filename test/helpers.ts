@@ -74,7 +74,7 @@ export function signedRequest(method: string, path: string, o: SignOpts = {}): R
   return new Request(url, { method, body: form });
 }
 
-export async function body(res: Response): Promise<{ ok: boolean; data?: any; error?: any }> {
+export async function body(res: { json(): Promise<unknown> }): Promise<{ ok: boolean; data?: any; error?: any }> {
   return (await res.json()) as { ok: boolean; data?: any; error?: any };
 }
 
@@ -105,6 +105,7 @@ export function captureIO(env: Record<string, string | undefined> = {}, cwd = pr
     interactive: false,
     ask: async () => "",
     fetch: globalThis.fetch,
+    now: () => Date.now(),
   };
 }
 

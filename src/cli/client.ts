@@ -57,7 +57,7 @@ export class Client {
     if (res.status === 401) {
       const body = (await res.clone().json().catch(() => null)) as { error?: { code?: string; server_time?: string } } | null;
       if (body?.error?.code === "stale_timestamp" && body.error.server_time) {
-        this.offsetMs = parseTs(body.error.server_time) - Date.now();
+        this.offsetMs = parseTs(body.error.server_time) - this.io.now();
         res = await this.sendOnce(opts, progressLabel);
       }
     }
@@ -78,7 +78,7 @@ export class Client {
     const params: Param[] = [
       ...(opts.fields ?? []),
       ["appkey", this.config.appkey],
-      ["ts", formatTs(Date.now() + this.offsetMs)],
+      ["ts", formatTs(this.io.now() + this.offsetMs)],
       ["nonce", newNonce()],
     ];
     const signedParams: Param[] = [...params, ...files.map((f) => [f.name, fileParamValue(f.bytes)] as Param)];

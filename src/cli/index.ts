@@ -12,16 +12,6 @@ import type { IO } from "./io.ts";
 
 type Command = (c: CommandContext) => Promise<void>;
 
-const ARTICLE_FIELDS = (cmd: ReturnType<ReturnType<typeof cac>["command"]>) =>
-  cmd
-    .option("--code <code>", "what followers type to get the article")
-    .option("--tag <tag>", "category, [a-z0-9]{1,16}")
-    .option("--title <title>", "1–64 characters")
-    .option("--description <text>", "0–512 characters")
-    .option("--url <url>", "absolute http(s) URL of the article")
-    .option("--picurl <url>", "cover picture URL")
-    .option("--keywords <words>", "comma-separated words that also find it");
-
 /** Runs one replyd command line; answers the exit status. Never calls process.exit, so tests can drive it. */
 export async function run(argv: string[], io: IO): Promise<number> {
   const cli = cac("replyd");
@@ -56,9 +46,9 @@ export async function run(argv: string[], io: IO): Promise<number> {
     .option("--offset <n>", "skip this many")
     .action(on(ls));
   cli.command("show <id>", "show one article").action(on(show));
-  ARTICLE_FIELDS(cli.command("add", "add one article").option("--id <id>", "id; generated when absent")).action(on(add));
-  ARTICLE_FIELDS(cli.command("set <id>", "revise an article (only the fields given change; creates it if unknown)"))
-    .option("--rev <rev>", "only if the article is still at this rev")
+  cli.command("add [...fields]", "add one article: title=… url=… [id= code= tag= description= picurl= keywords=a,b]").action(on(add));
+  cli
+    .command("set <id> [...fields]", "revise an article: only the fields given change (rev=N: only if still at rev N); an unknown id is created")
     .option("--undelete", "bring a deleted article back")
     .action(on(set));
   cli.command("rm <id>", "delete an article (restorable)").option("--purge", "remove it for good").action(on(rm));

@@ -8,6 +8,8 @@ export interface IO {
   interactive: boolean;
   ask(question: string): Promise<string>;
   fetch: typeof fetch;
+  /** The client's clock (ms); signing timestamps come from it. */
+  now(): number;
 }
 
 export function processIO(): IO {
@@ -23,5 +25,6 @@ export function processIO(): IO {
       return "";
     },
     fetch: globalThis.fetch,
+    now: () => Date.now(),
   };
 }

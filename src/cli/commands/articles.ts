@@ -3,16 +3,19 @@ import type { Param } from "../../sign.ts";
 import type { CommandContext } from "../context.ts";
 import { usage } from "../errors.ts";
 
-const FIELD_FLAGS = ["id", "code", "tag", "title", "description", "url", "picurl", "keywords"] as const;
+const FIELDS = ["id", "code", "tag", "title", "description", "url", "picurl", "keywords", "rev"] as const;
 
-function fieldsFrom(c: CommandContext, skip: string[] = []): Param[] {
-  const out: Param[] = [];
-  for (const f of FIELD_FLAGS) {
-    if (skip.includes(f)) continue;
-    const v = c.str(`--${f}`);
-    if (v !== undefined) out.push([f, v]);
-  }
-  return out;
+/**
+ * Article fields are given as `name=value` arguments (`title="Hello" url=https://…`): `--url` is
+ * already the server address, and values stay text exactly as typed (cac would turn `007` into 7).
+ */
+function fieldsFrom(args: string[], allowed: readonly string[]): Param[] {
+  return args.map((arg) => {
+    const eq = arg.indexOf("=");
+    const name = eq > 0 ? arg.slice(0, eq) : "";
+    if (!allowed.includes(name)) throw usage(`"${arg}" is not a field=value; fields: ${allowed.join(", ")}`);
+    return [name, arg.slice(eq + 1)] as Param;
+  });
 }
 
 export function describe(a: Article): string {
@@ -69,20 +72,18 @@ export async function show(c: CommandContext): Promise<void> {
 }
 
 export async function add(c: CommandContext): Promise<void> {
-  const fields = fieldsFrom(c);
-  if (!fields.some(([k]) => k === "title") || !fields.some(([k]) => k === "url")) throw usage("add needs at least --title and --url");
+  const fields = fieldsFrom(c.args, FIELDS.filter((f) => f !== "rev"));
+  if (!fields.some(([k]) => k === "title") || !fields.some(([k]) => k === "url")) throw usage('add needs at least title=… and url=…');
   const r = await c.client().call<{ article: Article }>({ method: "POST", path: "/api/cli", fields });
   c.print(r, () => `added ${r.article.id} (rev ${r.article.rev})\n${describe(r.article)}`);
 }
 
 export async function set(c: CommandContext): Promise<void> {
-  const id = c.args[0];
+  const [id, ...rest] = c.args;
   if (!id) throw usage("set needs an article id");
-  const fields: Param[] = [["id", id], ...fieldsFrom(c, ["id"])];
-  const rev = c.str("--rev");
-  if (rev !== undefined) fields.push(["rev", rev]);
+  const fields: Param[] = [["id", id], ...fieldsFrom(rest, FIELDS.filter((f) => f !== "id"))];
   if (c.flags.undelete) fields.push(["deleted", "0"]);
-  if (fields.length === 1 + (rev !== undefined ? 1 : 0)) throw usage("set needs at least one field to change, e.g. --title or --url");
+  if (!fields.some(([k]) => k !== "id" && k !== "rev")) throw usage("set needs at least one field to change, e.g. title=… or --undelete");
   const r = await c.client().call<{ created: boolean; changed: boolean; article: Article }>({ method: "PUT", path: "/api/cli", fields });
   c.print(r, () =>
     r.created ? `created ${r.article.id} (rev 1)` : r.changed ? `revised ${r.article.id}: now rev ${r.article.rev}` : `unchanged ${r.article.id} (rev ${r.article.rev})`,

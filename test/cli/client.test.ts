@@ -1,0 +1,148 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { run } from "../../src/cli/index.ts";
+import { startServer, type RunningServer } from "../../src/server/serve.ts";
+import { ADMIN, article, captureIO, doc, READER, tempDir } from "../helpers.ts";
+
+let server: RunningServer;
+let tmp: ReturnType<typeof tempDir>;
+const logs: string[] = [];
+
+beforeAll(async () => {
+  tmp = tempDir();
+  server = await startServer({
+    dataDir: join(tmp.dir, "data"),
+    host: "127.0.0.1",
+    port: 0,
+    windowMs: 420, // the 0.42 s of the original requirements, on loopback
+    keep: 30,
+    maxUpload: 256 * 1024,
+    maxAuthFailures: 10,
+    trustProxy: false,
+    env: { REPLYD_APPKEY: ADMIN.appkey, REPLYD_SECRET: ADMIN.secret },
+    log: (l) => void logs.push(l),
+    say: (l) => void logs.push(l),
+  });
+});
+afterAll(async () => {
+  await server.stop();
+  tmp.cleanup();
+});
+
+/** Runs a client command line against the listening server. */
+async function cli(...argv: string[]) {
+  const io = captureIO({ REPLYD_URL: server.url, REPLYD_APPKEY: ADMIN.appkey, REPLYD_SECRET: ADMIN.secret }, tmp.dir);
+  const code = await run(argv, io);
+  return { code, out: io.stdout.join("\n"), err: io.stderr.join("\n") };
+}
+
+describe("client commands against a listening server (window 0.42 s)", () => {
+  test("health", async () => {
+    const r = await cli("health");
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("ok — replyd");
+    const j = await cli("health", "--json");
+    expect(JSON.parse(j.out)).toMatchObject({ status: "ok", key: { appkey: ADMIN.appkey } });
+  });
+
+  test("import, ls, show, add, set, rm", async () => {
+    writeFileSync(join(tmp.dir, "a.json"), doc([article(1), article(2, { tag: "tips" })], { tags: { news: "News" } }));
+    let r = await cli("import", "a.json");
+    expect(r).toMatchObject({ code: 0 });
+    expect(r.out).toContain("2 added");
+    r = await cli("ls", "--tag", "tips", "--json");
+    expect(JSON.parse(r.out).items.map((a: { id: string }) => a.id)).toEqual(["a2"]);
+    r = await cli("add", "code=007", "title=Bond", "url=https://example.com/007");
+    expect(r.err).toBe("");
+    expect(r.code).toBe(0);
+    r = await cli("show", "007", "--json");
+    expect(JSON.parse(r.out)).toMatchObject({ id: "007", code: "007" }); // never coerced to the number 7
+    r = await cli("set", "007", "title=Bond, James", "rev=1");
+    expect(r.out).toContain("now rev 2");
+    r = await cli("set", "007", "title=Other", "rev=1");
+    expect(r.code).toBe(1);
+    expect(r.err).toContain("rev_mismatch");
+    r = await cli("rm", "007");
+    expect(r.out).toContain("deleted 007");
+    r = await cli("ls", "--code", "007");
+    expect(r.code).toBe(1);
+  });
+
+  test("import of an invalid file fails with every problem listed and sends nothing", async () => {
+    writeFileSync(join(tmp.dir, "bad.json"), JSON.stringify([{ title: "" }, article(3, { url: "ftp://x" })]));
+    const r = await cli("import", "bad.json");
+    expect(r.code).toBe(1);
+    expect(r.err.split("\n")[0]).toContain("invalid_document");
+    expect(r.err).toContain("articles[0].title");
+    expect(r.err).toContain("articles[1].url");
+  });
+
+  test("backup downloads a verified copy; restore needs --yes without a terminal, then brings it back", async () => {
+    const b = await cli("backup", "all", "-o", "snap.json", "--json");
+    expect(b.code).toBe(0);
+    const info = JSON.parse(b.out);
+    const saved = JSON.parse(readFileSync(join(tmp.dir, "snap.json"), "utf8"));
+    expect(saved.sha256).toBe(info.sha256);
+    await cli("import", "a.json", "--init");
+    await cli("set", "a1", "title=Changed");
+    const refused = await cli("restore", "snap.json");
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain("--yes");
+    const r = await cli("restore", "snap.json", "--yes");
+    expect(r.code).toBe(0);
+    expect(JSON.parse((await cli("show", "a1", "--json")).out).title).toBe("Article 1");
+    const list = await cli("backups", "--json");
+    expect(JSON.parse(list.out).length).toBeGreaterThanOrEqual(3);
+  });
+
+  test("a client whose clock is off corrects it from stale_timestamp and retries once", async () => {
+    const io = captureIO({ REPLYD_URL: server.url, REPLYD_APPKEY: ADMIN.appkey, REPLYD_SECRET: ADMIN.secret }, tmp.dir);
+    const behind = { ...io, now: () => Date.now() - 120_000 }; // two minutes behind the server
+    const code = await run(["health"], behind);
+    expect(io.stderr.join("\n")).toBe("");
+    expect(code).toBe(0);
+  });
+
+  test("a read key can look but not touch", async () => {
+    // READER is not configured on this server: a key the server does not know is refused like a wrong secret.
+    const io = captureIO({ REPLYD_URL: server.url, REPLYD_APPKEY: READER.appkey, REPLYD_SECRET: READER.secret }, tmp.dir);
+    expect(await run(["health"], io)).toBe(1);
+    expect(io.stderr.join("")).toContain("bad_signature");
+  });
+
+  test("an upload over --max-upload is refused with 413 over a real socket", async () => {
+    writeFileSync(join(tmp.dir, "big.json"), JSON.stringify([article(1, { description: "x".repeat(500) })]) + " ".repeat(400 * 1024));
+    const r = await cli("import", "big.json");
+    expect(r.code).toBe(1);
+    expect(r.err).toContain("too_large");
+  });
+
+  test("unknown commands, missing config and bad options fail with one line and non-zero status", async () => {
+    expect((await cli("frobnicate")).code).toBe(2);
+    const io = captureIO({}, tmp.dir);
+    expect(await run(["health"], io)).toBe(2);
+    expect(io.stderr[0]).toContain("REPLYD_URL");
+    expect((await cli("health", "--no-such-flag")).code).toBe(2);
+  });
+
+  test("sign prints parameters that the server accepts", async () => {
+    const r = await cli("sign", "GET", "/api/cli", "id=a2");
+    const res = await fetch(`${server.url}/api/cli?${r.out.trim()}`);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { data: { id: string } }).data.id).toBe("a2");
+  });
+
+  test("the request log has one JSON line per request and never a secret or signature", () => {
+    const lines = logs.filter((l) => l.startsWith("{") && l.includes('"method"'));
+    expect(lines.length).toBeGreaterThan(10);
+    for (const l of lines) {
+      const entry = JSON.parse(l);
+      expect(Object.keys(entry).sort()).toEqual(["ip", "method", "ms", "path", "status", "t"]);
+    }
+    const all = logs.join("\n");
+    expect(all).not.toContain(ADMIN.secret);
+    expect(all).not.toContain("sign=");
+    expect(all).not.toContain("nonce");
+  });
+});
