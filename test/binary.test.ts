@@ -1,0 +1,148 @@
+/**
+ * The single binary operators download (dist/replyd, built by ./scripts/build): started as a server,
+ * driven as a client, by curl and httpie through the documented recipes, and stopped with SIGTERM.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, statSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { article, doc, signedRequest, tempDir } from "./helpers.ts";
+
+const ROOT = resolve(import.meta.dir, "..");
+const BIN = join(ROOT, "dist", "replyd");
+let tmp: ReturnType<typeof tempDir>;
+let server: ReturnType<typeof Bun.spawn>;
+let env: Record<string, string>;
+let stdoutText = "";
+let stderrText = "";
+
+async function readLines(stream: ReadableStream<Uint8Array>, onText: (t: string) => void) {
+  const decoder = new TextDecoder();
+  for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) onText(decoder.decode(chunk, { stream: true }));
+}
+
+async function waitFor(check: () => boolean, what: string, ms = 15_000) {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}; stdout: ${stdoutText} stderr: ${stderrText.replace(/REPLYD_SECRET=\S+/, "REPLYD_SECRET=…")}`);
+    await Bun.sleep(20);
+  }
+}
+
+function replyd(args: string[], extraEnv: Record<string, string> = {}) {
+  const p = Bun.spawnSync([BIN, ...args], { cwd: tmp.dir, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env, ...extraEnv } });
+  return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
+}
+
+beforeAll(async () => {
+  if (!existsSync(BIN)) {
+    const build = Bun.spawnSync(["bash", join(ROOT, "scripts", "build")], { cwd: ROOT, stderr: "inherit" });
+    if (build.exitCode !== 0) throw new Error("scripts/build failed");
+  }
+  tmp = tempDir("replyd-bin-");
+  server = Bun.spawn([BIN, "serve", "--data", join(tmp.dir, "data"), "--host", "127.0.0.1", "--port", "0", "--window", "0.42"], {
+    cwd: tmp.dir,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  void readLines(server.stdout as ReadableStream<Uint8Array>, (t) => (stdoutText += t));
+  void readLines(server.stderr as ReadableStream<Uint8Array>, (t) => (stderrText += t));
+  await waitFor(() => stdoutText.includes('"event":"listening"') && stderrText.includes("REPLYD_SECRET="), "the server to start");
+  const m = /export REPLYD_URL=(\S+) REPLYD_APPKEY=(\S+) REPLYD_SECRET=(\S+)/.exec(stderrText);
+  if (!m) throw new Error("the first start did not print the key");
+  env = { REPLYD_URL: m[1] as string, REPLYD_APPKEY: m[2] as string, REPLYD_SECRET: m[3] as string };
+});
+
+afterAll(() => {
+  if (server.exitCode === null) server.kill("SIGKILL");
+  tmp.cleanup();
+});
+
+describe("dist/replyd", () => {
+  test("first start wrote keys.json with mode 0600", () => {
+    expect(statSync(join(tmp.dir, "data", "keys.json")).mode & 0o777).toBe(0o600);
+  });
+
+  test("--version and a signed health request", () => {
+    expect(replyd(["--version"]).out).toMatch(/\d+\.\d+\.\d+/);
+    const r = replyd(["health", "--json"]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ status: "ok", key: { appkey: env.REPLYD_APPKEY, scope: "admin" } });
+  });
+
+  test("import, set, backup, restore through the binary", () => {
+    writeFileSync(join(tmp.dir, "a.json"), doc([article(1), article(2)]));
+    expect(replyd(["import", "a.json"]).code).toBe(0);
+    expect(replyd(["set", "a1", "title=Changed"]).code).toBe(0);
+    expect(replyd(["backup", "articles", "-o", "b.json"]).code).toBe(0);
+    expect(replyd(["import", "a.json", "--init"]).code).toBe(0);
+    const r = replyd(["restore", "b.json", "--yes"]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(replyd(["show", "a1", "--json"]).out).title).toBe("Changed");
+  });
+
+  test("unknown command and wrong secret fail with one line and a non-zero status", () => {
+    const unknown = replyd(["frobnicate"]);
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.err.trim().split("\n")).toHaveLength(1);
+    const wrong = replyd(["health", "--secret", "0123456789012345678"]);
+    expect(wrong.code).toBe(1);
+    expect(wrong.err).toContain("bad_signature");
+    expect(wrong.err).not.toContain("0123456789012345678");
+  });
+
+  test("the curl + md5sum recipe signs requests the server accepts", () => {
+    const sh = (args: string[]) => Bun.spawnSync(["sh", join(ROOT, "docs/recipes/curl.sh"), ...args], { cwd: tmp.dir, env: { PATH: process.env.PATH ?? "", ...env } });
+    const health = sh(["health"]);
+    expect(JSON.parse(health.stdout.toString())).toMatchObject({ ok: true, data: { status: "ok" } });
+    writeFileSync(join(tmp.dir, "c.json"), JSON.stringify([article(30)]));
+    expect(JSON.parse(sh(["import", "c.json"]).stdout.toString())).toMatchObject({ ok: true, data: { added: 1 } });
+    expect(JSON.parse(sh(["backup", "texts"]).stdout.toString())).toMatchObject({ ok: true, data: { matter: "texts" } });
+  });
+
+  test("the httpie recipe (http -f POST … json@file) signs requests the server accepts", () => {
+    const which = Bun.spawnSync(["sh", "-c", "command -v http"]);
+    if (which.exitCode !== 0) throw new Error("httpie is not installed: apt-get install httpie (./scripts/test installs it when it can)");
+    const sh = (args: string[]) => Bun.spawnSync(["sh", join(ROOT, "docs/recipes/httpie.sh"), ...args], { cwd: tmp.dir, env: { PATH: process.env.PATH ?? "", ...env } });
+    expect(JSON.parse(sh(["health"]).stdout.toString())).toMatchObject({ ok: true, data: { status: "ok" } });
+    writeFileSync(join(tmp.dir, "h.json"), JSON.stringify([article(40)]));
+    expect(JSON.parse(sh(["import", "h.json"]).stdout.toString())).toMatchObject({ ok: true, data: { added: 1 } });
+  });
+
+  test("SIGTERM lets an in-flight request finish, then exits 0", async () => {
+    // Half the upload is sent, then SIGTERM, then the rest: the request was in flight when the signal came.
+    const key = { appkey: env.REPLYD_APPKEY as string, secret: env.REPLYD_SECRET as string, scope: "admin" as const };
+    const signed = signedRequest("POST", "/api/cli", { key, nowMs: Date.now(), base: env.REPLYD_URL, files: [{ name: "json", content: JSON.stringify([article(50)]) }] });
+    const type = signed.headers.get("content-type") as string; // Bun forgets it once the body is read
+    const bytes = new Uint8Array(await signed.arrayBuffer());
+    const half = Math.floor(bytes.length / 2);
+    let sendRest!: () => void;
+    const rest = new Promise<void>((r) => (sendRest = r));
+    const response = fetch(signed.url, {
+      method: "POST",
+      headers: { "content-type": type, "content-length": String(bytes.length) },
+      body: new ReadableStream({
+        async start(c) {
+          c.enqueue(bytes.subarray(0, half));
+          await rest;
+          c.enqueue(bytes.subarray(half));
+          c.close();
+        },
+      }),
+      duplex: "half",
+    } as RequestInit);
+    await Bun.sleep(200);
+    server.kill("SIGTERM");
+    await Bun.sleep(200);
+    expect(server.exitCode).toBeNull(); // still draining
+    sendRest();
+    const res = await response;
+    const answer = (await res.json()) as { data: { added: number }; error?: unknown };
+    expect(answer.error).toBeUndefined();
+    expect(res.status).toBe(200);
+    expect(answer.data.added).toBe(1);
+    expect(await server.exited).toBe(0);
+    expect(stdoutText).toContain('"event":"stopped"');
+    expect(stdoutText + stderrText.replace(/REPLYD_SECRET=\S+/, "")).not.toContain(env.REPLYD_SECRET as string);
+  });
+});
