@@ -37,3 +37,13 @@ export const badRequest = (message: string, code = "bad_request", details?: Reco
 export const notFound = (message: string, code = "not_found") => new ReplydError(code, 404, message);
 export const conflict = (message: string, code = "conflict", details?: Record<string, unknown>) =>
   new ReplydError(code, 409, message, details);
+
+/** `articles[3].url: must be an absolute http(s) URL`, one line per problem, with the count left out. */
+export function formatProblems(problems: readonly Problem[], total = problems.length): string[] {
+  const lines = problems.map((p) => {
+    const where = `${p.section ?? ""}${p.index !== undefined ? `[${p.index}]` : ""}${p.section || p.index !== undefined ? "." : ""}${p.field}`;
+    return `  ${where}: ${p.reason}`;
+  });
+  if (total > lines.length) lines.push(`  … and ${total - lines.length} more`);
+  return lines;
+}

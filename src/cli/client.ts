@@ -1,4 +1,5 @@
-import { canonicalQuery, fileParamValue, formatTs, newNonce, parseTs, rfc3986, signRequest, type Param } from "../sign.ts";
+import { formatProblems, type Problem } from "../errors.ts";
+import { canonicalQuery, fileParamValue, formatTs, newNonce, parseTs, signRequest, type Param } from "../sign.ts";
 import { CLIError } from "./errors.ts";
 import type { IO } from "./io.ts";
 import { Progress } from "./progress.ts";
@@ -110,13 +111,8 @@ async function errorFrom(res: Response): Promise<CLIError> {
   const body = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string; problems?: unknown[]; total_problems?: number } } | null;
   const code = body?.error?.code ?? `http_${res.status}`;
   const message = body?.error?.message ?? `the server answered HTTP ${res.status}`;
-  const details: string[] = [];
-  for (const p of (body?.error?.problems ?? []) as { section?: string; index?: number; field: string; reason: string }[]) {
-    const where = `${p.section ?? ""}${p.index !== undefined ? `[${p.index}]` : ""}${p.section || p.index !== undefined ? "." : ""}${p.field}`;
-    details.push(`  ${where}: ${p.reason}`);
-  }
-  const total = body?.error?.total_problems;
-  if (typeof total === "number" && total > details.length) details.push(`  … and ${total - details.length} more`);
+  const problems = (body?.error?.problems ?? []) as Problem[];
+  const details = formatProblems(problems, body?.error?.total_problems ?? problems.length);
   return new CLIError(code, `${message} [${code}]`, 1, details);
 }
 
@@ -165,4 +161,3 @@ function streamWithProgress(body: Uint8Array, progress: Progress): ReadableStrea
   });
 }
 
-export { rfc3986 };

@@ -31,6 +31,7 @@ export function getCli(ctx: AppContext, req: SignedRequest) {
     const { items, total } = ctx.store.articles.list({
       ...(f.get("tag") ? { tag: f.get("tag") } : {}),
       ...(f.get("q") ? { q: f.get("q") } : {}),
+      ...(f.get("code") ? { code: f.get("code") } : {}),
       deleted,
       limit,
       offset,

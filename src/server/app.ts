@@ -1,6 +1,5 @@
 import { Elysia } from "elysia";
 import { systemClock, type Clock } from "../clock.ts";
-import { ReplydError } from "../errors.ts";
 import type { KeyRing } from "../store/keys.ts";
 import type { Store } from "../store/store.ts";
 import { deleteCli, getCli, postCli, putCli } from "./admin.ts";
@@ -77,7 +76,6 @@ export function createApp(opts: AppOptions) {
     })
     .onError(({ code, error }) => {
       if (code === "NOT_FOUND") return json(404, { ok: false, error: { code: "not_found", message: "no such route" } });
-      if (error instanceof ReplydError) return errorResponse(error, logError);
       return errorResponse(error, logError);
     })
     .get("/healthz", () => ok({ status: "ok" }))

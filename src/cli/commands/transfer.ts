@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { isMatter, MATTERS, parseDocument, requireSections, type Matter } from "../../doc.ts";
-import { ReplydError } from "../../errors.ts";
+import { formatProblems, ReplydError, type Problem } from "../../errors.ts";
 import type { BackupInfo } from "../../store/backups.ts";
 import type { ImportResult, RestoreResult } from "../../store/store.ts";
 import { formatBytes } from "../args.ts";
@@ -20,10 +20,8 @@ function checkLocally(file: string, bytes: Uint8Array) {
     return parseDocument(new TextDecoder().decode(bytes));
   } catch (e) {
     if (!(e instanceof ReplydError)) throw e;
-    const problems = (e.details?.problems ?? []) as { section?: string; index?: number; field: string; reason: string }[];
-    const lines = problems.map((p) => `  ${p.section ?? ""}${p.index !== undefined ? `[${p.index}]` : ""}${p.section || p.index !== undefined ? "." : ""}${p.field}: ${p.reason}`);
-    const total = Number(e.details?.total_problems ?? problems.length);
-    if (total > lines.length) lines.push(`  … and ${total - lines.length} more`);
+    const problems = (e.details?.problems ?? []) as Problem[];
+    const lines = formatProblems(problems, Number(e.details?.total_problems ?? problems.length));
     throw new CLIError(e.code, `${file}: ${e.message} [${e.code}]`, 1, lines);
   }
 }

@@ -1,0 +1,110 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { readFileSync, statSync, writeFileSync, chmodSync, mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { run } from "../../src/cli/index.ts";
+import { parseKeys } from "../../src/store/keys.ts";
+import { startServer } from "../../src/server/serve.ts";
+import { captureIO, tempDir } from "../helpers.ts";
+
+let tmp: ReturnType<typeof tempDir>;
+beforeEach(() => (tmp = tempDir()));
+afterEach(() => tmp.cleanup());
+
+const quiet = { log: () => {}, say: () => {} };
+const serveOpts = (dataDir: string) => ({
+  dataDir,
+  host: "127.0.0.1",
+  port: 0,
+  windowMs: 5000,
+  keep: 30,
+  maxUpload: 1 << 20,
+  maxAuthFailures: 10,
+  trustProxy: false,
+  env: {},
+  ...quiet,
+});
+
+describe("keys (local data folder)", () => {
+  test("add prints a new key once, ls lists without secrets, rm revokes; a running server picks changes up", async () => {
+    const data = join(tmp.dir, "data");
+    const server = await startServer(serveOpts(data));
+    try {
+      const io = captureIO({}, tmp.dir);
+      expect(await run(["keys", "add", "--data", data, "--scope", "read", "--note", "ci", "--json"], io)).toBe(0);
+      const key = JSON.parse(io.stdout[0] as string);
+      expect(key).toMatchObject({ scope: "read", note: "ci" });
+      expect(statSync(join(data, "keys.json")).mode & 0o777).toBe(0o600);
+      expect(parseKeys(readFileSync(join(data, "keys.json"), "utf8")).map((k) => k.scope)).toEqual(["admin", "read"]);
+
+      const ls = captureIO({}, tmp.dir);
+      expect(await run(["keys", "ls", "--data", data], ls)).toBe(0);
+      expect(ls.stdout.join("\n")).toContain(key.appkey);
+      expect(ls.stdout.join("\n")).not.toContain(key.secret);
+
+      await Bun.sleep(1100); // the server re-reads keys.json at most once a second
+      const env = { REPLYD_URL: server.url, REPLYD_APPKEY: key.appkey, REPLYD_SECRET: key.secret };
+      expect(await run(["health"], captureIO(env, tmp.dir))).toBe(0);
+      const write = captureIO(env, tmp.dir);
+      expect(await run(["rm", "x1"], write)).toBe(1);
+      expect(write.stderr.join("")).toContain("forbidden");
+
+      expect(await run(["keys", "rm", key.appkey, "--data", data], captureIO({}, tmp.dir))).toBe(0);
+      await Bun.sleep(1100);
+      const after = captureIO(env, tmp.dir);
+      expect(await run(["health"], after)).toBe(1);
+      expect(after.stderr.join("")).toContain("bad_signature");
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test("the server refuses to start when keys.json is readable by others", async () => {
+    const data = join(tmp.dir, "data");
+    mkdirSync(data);
+    writeFileSync(join(data, "keys.json"), JSON.stringify({ keys: [{ appkey: "k1", secret: "0123456789abcdef0", scope: "admin" }] }));
+    chmodSync(join(data, "keys.json"), 0o644);
+    await expect(startServer(serveOpts(data))).rejects.toThrow(/chmod 600/);
+  });
+
+  test("an env key with a short secret is refused at start", async () => {
+    await expect(startServer({ ...serveOpts(join(tmp.dir, "d")), env: { REPLYD_APPKEY: "k", REPLYD_SECRET: "short" } })).rejects.toThrow(/at least 16/);
+  });
+});
+
+describe("sign and restore --id against a running server", () => {
+  test("sign --curl prints a command that works; restore --id restores a server backup", async () => {
+    const data = join(tmp.dir, "data");
+    const server = await startServer({ ...serveOpts(data), env: { REPLYD_APPKEY: "ops", REPLYD_SECRET: "0123456789abcdef0123" } });
+    try {
+      const env = { REPLYD_URL: server.url, REPLYD_APPKEY: "ops", REPLYD_SECRET: "0123456789abcdef0123" };
+      writeFileSync(join(tmp.dir, "a.json"), JSON.stringify([{ id: "a1", code: "c1", title: "One", url: "https://example.com/1" }]));
+      const printed = captureIO(env, tmp.dir);
+      expect(await run(["sign", "POST", "/api/cli", "mode=merge", "json@a.json", "--curl"], printed)).toBe(0);
+      // Async spawn: the server runs in this process and must keep answering while curl waits.
+      const curl = Bun.spawn(["sh", "-c", printed.stdout[0] as string], { cwd: tmp.dir, stdout: "pipe" });
+      expect(JSON.parse(await new Response(curl.stdout).text())).toMatchObject({ ok: true, data: { added: 1 } });
+
+      const backup = captureIO(env, tmp.dir);
+      expect(await run(["backup", "articles", "--json", "-o", "b.json"], backup)).toBe(0);
+      const id = JSON.parse(backup.stdout.join("")).id as string;
+      expect(await run(["set", "a1", "title=Changed"], captureIO(env, tmp.dir))).toBe(0);
+      const restore = captureIO(env, tmp.dir);
+      expect(await run(["restore", "--id", id, "--yes"], restore)).toBe(0);
+      expect(restore.stdout.join("")).toContain("restored articles");
+      const show = captureIO(env, tmp.dir);
+      await run(["show", "a1", "--json"], show);
+      expect(JSON.parse(show.stdout.join("")).title).toBe("One");
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe("scripts/replyd", () => {
+  test("runs the CLI from source with the pinned Bun", () => {
+    const root = resolve(import.meta.dir, "../..");
+    const p = Bun.spawnSync(["bash", join(root, "scripts/replyd"), "--version"], { cwd: tmp.dir, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root" } });
+    expect(p.exitCode).toBe(0);
+    expect(p.stdout.toString()).toMatch(/replyd\/\d+\.\d+\.\d+/);
+  });
+});
