@@ -18,12 +18,12 @@ export function tempDir(prefix = "replyd-test-"): { dir: string; cleanup(): void
 }
 
 /** An app on a temp data folder with an injected clock and two keys. */
-export function testApp(opts: Partial<AppOptions> = {}) {
+export async function testApp(opts: Partial<AppOptions> = {}) {
   const { dir, cleanup } = tempDir();
   const clock = fixedClock(T0);
   const store = Store.open(dir, { clock, keep: 5 });
   const keys = new KeyRing(null, [ADMIN, READER]);
-  const app = createApp({ store, keys, clock, ...opts });
+  const app = await createApp({ store, keys, clock, ...opts });
   return {
     dir,
     clock,

@@ -2,6 +2,7 @@ import { cac } from "cac";
 import { VERSION } from "../version.ts";
 import { add, ls, rm, set, show } from "./commands/articles.ts";
 import { health } from "./commands/health.ts";
+import { inbox, media } from "./commands/messages.ts";
 import { keys } from "./commands/keys.ts";
 import { serve } from "./commands/serve.ts";
 import { sign } from "./commands/sign.ts";
@@ -33,8 +34,22 @@ export async function run(argv: string[], io: IO): Promise<number> {
     .option("--max-upload <size>", "largest upload, e.g. 64M", { default: "64M" })
     .option("--max-auth-failures <n>", "failed signatures per address per minute before a 429 lock-out", { default: 10 })
     .option("--trust-proxy", "take the client address from X-Forwarded-For")
+    .option("--wx-token <token>", "messaging callback token (env REPLYD_WX_TOKEN)")
+    .option("--wx-aeskey <key>", "43-character EncodingAESKey for safe mode (env REPLYD_WX_AESKEY)")
+    .option("--wx-appid <appid>", "the account's appid, checked in safe mode (env REPLYD_WX_APPID)")
+    .option("--wx-path <path>", "callback path", { default: "/wechat" })
+    .option("--public-url <url>", "public address for media URLs (env REPLYD_PUBLIC_URL)")
+    .option("--max-media <size>", "largest image upload", { default: "10M" })
+    .option("--log-days <n>", "days of follower messages kept", { default: 30 })
     .action(on(serve));
   cli.command("health", "check the server: status, counts, newest backup").action(on(health));
+  cli
+    .command("inbox", "follower messages that matched nothing, newest first")
+    .option("--all", "every logged message, not only the unmatched")
+    .option("--limit <n>", "how many (up to 1000)")
+    .option("--offset <n>", "skip this many")
+    .action(on(inbox));
+  cli.command("media <action> <file>", "upload an image (media put FILE) and print its URL for picurl").action(on(media));
   cli
     .command("ls [...words]", "list articles (all, or matching words)")
     .option("--tag <tag>", "only this tag")

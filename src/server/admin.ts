@@ -7,12 +7,20 @@ import { VERSION } from "../version.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";
+import { storeMedia } from "./media.ts";
 
 const FORM_FIELDS = ["id", ...CONTENT_FIELDS] as const;
 
 /** GET /api/cli: health, or with id/code/tag/q the articles. */
 export function getCli(ctx: AppContext, req: SignedRequest) {
-  const f = new Fields(req.fields).only(["id", "code", "tag", "q", "deleted", "limit", "offset"]);
+  const f = new Fields(req.fields).only(["id", "code", "tag", "q", "deleted", "limit", "offset", "inbox"]);
+  if (f.has("inbox")) {
+    const which = f.get("inbox");
+    if (which !== "unmatched" && which !== "all") throw badRequest('"inbox" must be unmatched or all');
+    const limit = f.int("limit", 1, 1000, 50);
+    const offset = f.int("offset", 0, Number.MAX_SAFE_INTEGER, 0);
+    return { ...ctx.store.messages.list({ unmatchedOnly: which === "unmatched", limit, offset }), limit, offset };
+  }
   if (f.has("id")) {
     const a = ctx.store.articles.get(f.require("id"));
     if (!a) throw notFound(`no article with id "${f.get("id")}"`);
@@ -90,8 +98,14 @@ function assertCodeFree(ctx: AppContext, a: Pick<Article, "id" | "code" | "delet
   if (owner && owner.id !== a.id) throw conflict(`the code "${a.code}" is already used by live article "${owner.id}"`, "code_taken", { id: owner.id });
 }
 
-/** POST /api/cli: a `json` file part is a bulk import; plain fields add one article. */
-export async function postCli(ctx: AppContext, req: SignedRequest) {
+/** POST /api/cli: a `json` file part is a bulk import; a `media` part an image upload; plain fields add one article. */
+export async function postCli(ctx: AppContext, req: SignedRequest, request: Request) {
+  const image = req.files.get("media");
+  if (image) {
+    new Fields(req.fields).only(["media"]);
+    if (req.files.size > 1) throw badRequest("send one file part: media or json");
+    return storeMedia(ctx.store.mediaDir, new Uint8Array(await image.arrayBuffer()), ctx.maxMedia, ctx.publicUrl ?? new URL(request.url).origin);
+  }
   const file = req.files.get("json");
   if (file) {
     const f = new Fields(req.fields).only(["mode", "json"]);

@@ -1,4 +1,7 @@
+import { staticPlugin } from "@elysiajs/static";
 import { Elysia } from "elysia";
+import { statSync } from "node:fs";
+import { join } from "node:path";
 import { systemClock, type Clock } from "../clock.ts";
 import type { KeyRing } from "../store/keys.ts";
 import type { Store } from "../store/store.ts";
@@ -9,6 +12,10 @@ import { FailureLimiter, type LimiterOptions } from "./limiter.ts";
 import { NonceCache } from "./nonces.ts";
 import { errorResponse, json, ok } from "./respond.ts";
 import { deleteRevert, getRevert, matterOf, postRevert, putRevert } from "./revert.ts";
+import { isSafeMediaPath } from "./media.ts";
+import { WECHAT_DEFAULTS, WechatHandler, type WechatOptions } from "../wechat/handler.ts";
+import { RegexMatcher } from "../wechat/regex.ts";
+import { Responder } from "../wechat/responder.ts";
 
 export interface AppOptions {
   store: Store;
@@ -22,23 +29,40 @@ export interface AppOptions {
   /** The client's address for failure counting; the listening server passes the socket's. */
   clientAddress?: (request: Request) => string;
   logError?: (msg: string) => void;
+  /** The messaging callback; without a token it answers 503. */
+  wechat?: Partial<WechatOptions> & { path?: string };
+  /** Replaces the reply logic (tests inject a slow one to exercise the deadline). */
+  responder?: Pick<Responder, "respond">;
+  /** Public address used in media URLs; default: the address the upload was sent to. */
+  publicUrl?: string;
+  /** Largest media (image) upload, in bytes. */
+  maxMedia?: number;
 }
 
 export const DEFAULTS = {
   windowMs: 5000,
   maxUpload: 64 * 1024 * 1024,
   limiter: { maxFailures: 10, periodMs: 60_000, lockMs: 60_000 },
+  maxMedia: 10 * 1024 * 1024,
+  wxPath: "/wechat",
 } as const;
 
 type Handler = (ctx: AppContext, req: SignedRequest, request: Request, params: Record<string, string>) => unknown;
 
-export function createApp(opts: AppOptions) {
+export async function createApp(opts: AppOptions) {
   const clock = opts.clock ?? systemClock;
   const windowMs = opts.windowMs ?? DEFAULTS.windowMs;
   const maxUpload = opts.maxUpload ?? DEFAULTS.maxUpload;
   const logError = opts.logError ?? ((msg) => console.error(JSON.stringify({ t: new Date().toISOString(), level: "error", msg })));
   const startedAt = clock.now();
-  const ctx: AppContext = { store: opts.store, clock, startedAt, windowMs };
+  const ctx: AppContext = {
+    store: opts.store,
+    clock,
+    startedAt,
+    windowMs,
+    maxMedia: opts.maxMedia ?? DEFAULTS.maxMedia,
+    publicUrl: opts.publicUrl ?? null,
+  };
   const auth = {
     keys: opts.keys,
     clock,
@@ -68,17 +92,52 @@ export function createApp(opts: AppOptions) {
     (c, req, _request, params) =>
       fn(c, matterOf(decodeURIComponent(params.matter ?? "")), req);
 
+  const regex = new RegexMatcher(100, (patterns) => logError(`a regex rule took over 100 ms and was treated as not matching: ${patterns.join(" | ")}`));
+  const wechat = new WechatHandler(
+    { ...WECHAT_DEFAULTS, ...opts.wechat },
+    opts.store,
+    (opts.responder ?? new Responder(opts.store, regex)) as Responder,
+    clock,
+    logError,
+  );
+  const wxPath = opts.wechat?.path ?? DEFAULTS.wxPath;
+  const media = await staticPlugin({
+    assets: opts.store.mediaDir,
+    prefix: "/media",
+    alwaysStatic: false,
+    indexHTML: false,
+    ignorePatterns: [],
+    directive: "public",
+    maxAge: 86400,
+    silent: true,
+  });
+
   // Admin routes read their own body (parse: "none") so that nothing is parsed or validated before the signature is checked.
   const none = { parse: "none" } as const;
   return new Elysia()
     .onRequest(({ request }) => {
       arrivals.set(request, clock.now());
+      const path = new URL(request.url).pathname;
+      // Checked before the static plugin joins the path onto the media folder.
+      if (path.startsWith("/media/") && (request.method !== "GET" && request.method !== "HEAD" ? true : !isSafeMediaPath(path)))
+        return json(404, { ok: false, error: { code: "not_found", message: "no such file" } });
+    })
+    .onAfterHandle(({ request, response }) => {
+      const path = new URL(request.url).pathname;
+      if (!path.startsWith("/media/") || !(response instanceof Response) || response.status !== 200) return;
+      try {
+        response.headers.set("last-modified", statSync(join(opts.store.mediaDir, decodeURIComponent(path.slice(7)))).mtime.toUTCString());
+        response.headers.set("x-content-type-options", "nosniff");
+      } catch {}
     })
     .onError(({ code, error }) => {
       if (code === "NOT_FOUND") return json(404, { ok: false, error: { code: "not_found", message: "no such route" } });
       return errorResponse(error, logError);
     })
     .get("/healthz", () => ok({ status: "ok" }))
+    .use(media)
+    .get(wxPath, ({ request }) => wechat.verify(request))
+    .post(wxPath, ({ request }) => wechat.receive(request), none)
     .get("/api/cli", signed(getCli), none)
     .post("/api/cli", signed(postCli), none)
     .put("/api/cli", signed(putCli), none)
@@ -89,4 +148,4 @@ export function createApp(opts: AppOptions) {
     .delete("/api/cli/revert/:matter", signed(withMatter(deleteRevert)), none);
 }
 
-export type App = ReturnType<typeof createApp>;
+export type App = Awaited<ReturnType<typeof createApp>>;

@@ -7,4 +7,6 @@ export interface AppContext {
   clock: Clock;
   startedAt: number;
   windowMs: number;
+  maxMedia: number;
+  publicUrl: string | null;
 }

@@ -17,6 +17,13 @@ export interface ServeOptions {
   maxAuthFailures: number;
   /** Take the client address from X-Forwarded-For (only behind a proxy you run). */
   trustProxy: boolean;
+  /** The messaging callback: token, EncodingAESKey, appid, path. */
+  wechat?: { token?: string; aesKey?: string; appid?: string; path?: string };
+  /** Public address for media URLs (https://replyd.example.com). */
+  publicUrl?: string;
+  maxMedia?: number;
+  /** Days of message log kept. */
+  logDays?: number;
   env: Record<string, string | undefined>;
   clock?: Clock;
   /** One JSON line per request. */
@@ -68,7 +75,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   }
 
   const addresses = new WeakMap<Request, string>();
-  const app = createApp({
+  const app = await createApp({
     store,
     keys,
     clock,
@@ -77,7 +84,25 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     limiter: { ...DEFAULTS.limiter, maxFailures: opts.maxAuthFailures },
     clientAddress: (req) => addresses.get(req) ?? "unknown",
     logError: (msg) => log(JSON.stringify({ t: new Date().toISOString(), level: "error", msg })),
+    ...(opts.wechat ? { wechat: opts.wechat } : {}),
+    ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
+    ...(opts.maxMedia ? { maxMedia: opts.maxMedia } : {}),
   });
+  if (!opts.wechat?.token)
+    log(JSON.stringify({ t: new Date().toISOString(), level: "warn", msg: "no --wx-token (REPLYD_WX_TOKEN): the messaging callback answers 503 until one is set" }));
+
+  // The message log keeps --log-days; pruned at start and every hour.
+  const logDays = opts.logDays ?? 30;
+  const prune = () => {
+    try {
+      store.messages.prune(logDays, clock.now());
+    } catch (e) {
+      log(JSON.stringify({ t: new Date().toISOString(), level: "error", msg: `message log prune failed: ${(e as Error).message}` }));
+    }
+  };
+  prune();
+  const pruneTimer = setInterval(prune, 3600_000);
+  pruneTimer.unref();
 
   let inFlight = 0;
   const server: Server<undefined> = Bun.serve({
@@ -126,7 +151,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       ].join("\n"),
     );
   }
-  log(JSON.stringify({ t: new Date().toISOString(), event: "listening", url, data: opts.dataDir, keys: keys.size }));
+  log(JSON.stringify({ t: new Date().toISOString(), event: "listening", url, data: opts.dataDir, keys: keys.size, wechat: opts.wechat?.path ?? "/wechat" }));
 
   let stopping: Promise<void> | null = null;
   return {
@@ -139,6 +164,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         // stop(false): no new connections; the promise settles once in-flight requests are answered.
         await server.stop(false);
         while (inFlight > 0) await Bun.sleep(10);
+        clearInterval(pruneTimer);
         store.close();
         log(JSON.stringify({ t: new Date().toISOString(), event: "stopped" }));
       })();

@@ -2,6 +2,7 @@ import type { Database, Statement } from "bun:sqlite";
 import type { Article, ArticleContent } from "../article.ts";
 
 interface Row {
+  seq?: number;
   id: string;
   code: string | null;
   tag: string | null;
@@ -15,6 +16,9 @@ interface Row {
   created_at: string;
   updated_at: string;
 }
+
+/** A LIKE pattern matching `word` anywhere, with % _ \\ matching themselves (use with ESCAPE '\\'). */
+const containing = (word: string) => "%" + word.replace(/[\\%_]/g, (c) => "\\" + c) + "%";
 
 const fromRow = (r: Row): Article => ({
   id: r.id,
@@ -125,8 +129,7 @@ export class ArticleRepo {
       args.push(q.code);
     }
     for (const word of (q.q ?? "").split(/\s+/).filter(Boolean)) {
-      // LIKE with ESCAPE so % and _ typed by an operator match themselves.
-      const pattern = "%" + word.toLowerCase().replace(/[\\%_]/g, (c) => "\\" + c) + "%";
+      const pattern = containing(word.toLowerCase());
       where.push("(lower(title) LIKE ? ESCAPE '\\' OR lower(description) LIKE ? ESCAPE '\\' OR lower(keywords) LIKE ? ESCAPE '\\' OR lower(code) LIKE ? ESCAPE '\\')");
       args.push(pattern, pattern, pattern, pattern);
     }
@@ -136,6 +139,48 @@ export class ArticleRepo {
       .query(`SELECT * FROM articles ${clause} ORDER BY tag IS NULL, tag, lower(code), id LIMIT ? OFFSET ?`)
       .all(...args, q.limit, q.offset) as Row[];
     return { items: rows.map(fromRow), total };
+  }
+
+  /**
+   * The live article that best matches a follower's words: title counts most, then keywords, then
+   * description. Words of 3+ characters use the trigram index; shorter ones (common in Chinese)
+   * fall back to a substring scan.
+   */
+  search(words: string[], limit = 1): Article[] {
+    const terms = words.map((w) => w.trim().toLowerCase()).filter(Boolean).slice(0, 8);
+    if (!terms.length) return [];
+    if (terms.every((t) => [...t].length >= 3)) {
+      const match = terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(" AND ");
+      const rows = this.db
+        .query(
+          `SELECT a.* FROM articles_fts f JOIN articles a ON a.seq = f.rowid
+           WHERE articles_fts MATCH ? AND a.deleted = 0 ORDER BY bm25(articles_fts, 10.0, 5.0, 1.0), a.id LIMIT ?`,
+        )
+        .all(match, limit) as Row[];
+      return rows.map(fromRow);
+    }
+    const score = terms
+      .map(() => `(CASE WHEN lower(title) LIKE ? ESCAPE '\\' THEN 10 ELSE 0 END + CASE WHEN lower(keywords) LIKE ? ESCAPE '\\' THEN 5 ELSE 0 END + CASE WHEN lower(description) LIKE ? ESCAPE '\\' THEN 1 ELSE 0 END)`)
+      .join(" + ");
+    const every = terms.map(() => `(lower(title) LIKE ? ESCAPE '\\' OR lower(keywords) LIKE ? ESCAPE '\\' OR lower(description) LIKE ? ESCAPE '\\')`).join(" AND ");
+    const args = terms.flatMap((t) => [containing(t), containing(t), containing(t)]);
+    const rows = this.db
+      .query(`SELECT *, ${score} AS score FROM articles WHERE deleted = 0 AND ${every} ORDER BY score DESC, id LIMIT ?`)
+      .all(...args, ...args, limit) as Row[];
+    return rows.map(fromRow);
+  }
+
+  /** Live articles of a tag, in code order. */
+  byTag(tag: string, limit: number): Article[] {
+    return (this.db.query("SELECT * FROM articles WHERE tag = ? AND deleted = 0 ORDER BY lower(code), id LIMIT ?").all(tag, limit) as Row[]).map(fromRow);
+  }
+
+  /** Live articles per tag, for the help text. */
+  tagCounts(): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const r of this.db.query("SELECT tag, count(*) AS n FROM articles WHERE deleted = 0 AND tag IS NOT NULL GROUP BY tag ORDER BY tag").all() as { tag: string; n: number }[])
+      out.set(r.tag, r.n);
+    return out;
   }
 
   /** Every article, soft-deleted included, in id order, without holding them all in memory. */

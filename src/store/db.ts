@@ -6,7 +6,8 @@ import { Database } from "bun:sqlite";
  */
 const MIGRATIONS: readonly string[] = [
   `CREATE TABLE articles (
-     id          TEXT PRIMARY KEY,
+     seq         INTEGER PRIMARY KEY,  -- stable rowid for the full-text index
+     id          TEXT NOT NULL UNIQUE,
      code        TEXT,
      tag         TEXT,
      title       TEXT NOT NULL,
@@ -18,12 +19,39 @@ const MIGRATIONS: readonly string[] = [
      rev         INTEGER NOT NULL DEFAULT 1,
      created_at  TEXT NOT NULL,
      updated_at  TEXT NOT NULL
-   ) WITHOUT ROWID;
+   );
    CREATE UNIQUE INDEX articles_live_code ON articles (lower(code)) WHERE deleted = 0 AND code IS NOT NULL;
    CREATE INDEX articles_tag ON articles (tag);
    CREATE TABLE tags (tag TEXT PRIMARY KEY, description TEXT NOT NULL) WITHOUT ROWID;
    CREATE TABLE rules (id TEXT PRIMARY KEY, position INTEGER NOT NULL, body TEXT NOT NULL) WITHOUT ROWID;
    CREATE TABLE texts (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;`,
+
+  // Follower search (trigram: substrings match, Chinese included) and the message log.
+  `CREATE VIRTUAL TABLE articles_fts USING fts5(title, keywords, description, content='articles', content_rowid='seq', tokenize='trigram');
+   INSERT INTO articles_fts (rowid, title, keywords, description) SELECT seq, title, keywords, description FROM articles;
+   CREATE TRIGGER articles_fts_insert AFTER INSERT ON articles BEGIN
+     INSERT INTO articles_fts (rowid, title, keywords, description) VALUES (new.seq, new.title, new.keywords, new.description);
+   END;
+   CREATE TRIGGER articles_fts_delete AFTER DELETE ON articles BEGIN
+     INSERT INTO articles_fts (articles_fts, rowid, title, keywords, description) VALUES ('delete', old.seq, old.title, old.keywords, old.description);
+   END;
+   CREATE TRIGGER articles_fts_update AFTER UPDATE OF title, keywords, description ON articles BEGIN
+     INSERT INTO articles_fts (articles_fts, rowid, title, keywords, description) VALUES ('delete', old.seq, old.title, old.keywords, old.description);
+     INSERT INTO articles_fts (rowid, title, keywords, description) VALUES (new.seq, new.title, new.keywords, new.description);
+   END;
+   CREATE TABLE messages (
+     seq         INTEGER PRIMARY KEY,
+     received_at TEXT NOT NULL,
+     msg_key     TEXT NOT NULL UNIQUE,
+     from_user   TEXT NOT NULL,
+     type        TEXT NOT NULL,
+     event       TEXT,
+     content     TEXT,
+     answer      TEXT NOT NULL,  -- how it was answered: rule:<id>, help, code, tag, search, welcome, fallback, not_found, none
+     unmatched   INTEGER NOT NULL DEFAULT 0
+   );
+   CREATE INDEX messages_unmatched ON messages (seq) WHERE unmatched = 1;
+   CREATE INDEX messages_received ON messages (received_at);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -8,6 +8,7 @@ import { InvalidDocumentError, type Problem } from "../errors.ts";
 import { ArticleRepo } from "./articles.ts";
 import { BackupStore, type BackupInfo, type BackupKind } from "./backups.ts";
 import { ContentRepo } from "./content.ts";
+import { MessageLog } from "./messages.ts";
 import { openDatabase } from "./db.ts";
 
 export interface StoreOptions {
@@ -44,6 +45,7 @@ export class Store {
   readonly articles: ArticleRepo;
   readonly content: ContentRepo;
   readonly backups: BackupStore;
+  readonly messages: MessageLog;
   readonly dbPath: string;
   readonly mediaDir: string;
 
@@ -55,6 +57,7 @@ export class Store {
     this.dbPath = join(dir, "replyd.db");
     this.articles = new ArticleRepo(db);
     this.content = new ContentRepo(db);
+    this.messages = new MessageLog(db);
     this.backups = new BackupStore(join(dir, "backups"), opts.clock, opts.keep);
     this.mediaDir = join(dir, "media");
     mkdirSync(this.mediaDir, { recursive: true });
@@ -66,6 +69,7 @@ export class Store {
   }
 
   close(): void {
+    this.messages.flush();
     // A clean close checkpoints the WAL so the data folder is one file again.
     this.db.close(false);
   }

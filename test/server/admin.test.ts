@@ -4,8 +4,8 @@ import { join } from "node:path";
 import type { Param } from "../../src/sign.ts";
 import { article, body, doc, signedRequest, testApp } from "../helpers.ts";
 
-let t: ReturnType<typeof testApp>;
-beforeEach(() => (t = testApp()));
+let t: Awaited<ReturnType<typeof testApp>>;
+beforeEach(async () => (t = await testApp()));
 afterEach(() => t.close());
 
 const call = async (method: string, path: string, fields: Param[] = [], files?: { name: string; content: string }[]) => {
@@ -110,7 +110,7 @@ describe("POST /api/cli", () => {
   });
 
   test("an oversized body is 413 before it is read", async () => {
-    const small = testApp({ maxUpload: 1024 });
+    const small = await testApp({ maxUpload: 1024 });
     try {
       const req = signedRequest("POST", "/api/cli", { files: [{ name: "json", content: doc([article(1, { description: "x".repeat(200) })]).repeat(1) + " ".repeat(80_000) }] });
       const res = await small.handle(req);

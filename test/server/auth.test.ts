@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { formatTs } from "../../src/sign.ts";
 import { ADMIN, article, body, doc, READER, signedRequest, T0, testApp } from "../helpers.ts";
 
-let t: ReturnType<typeof testApp>;
-beforeEach(() => (t = testApp()));
+let t: Awaited<ReturnType<typeof testApp>>;
+beforeEach(async () => (t = await testApp()));
 afterEach(() => t.close());
 
 const status = async (req: Request) => {

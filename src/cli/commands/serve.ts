@@ -17,8 +17,23 @@ export async function serve(c: CommandContext): Promise<void> {
     maxUpload: sizeOption(argv, "--max-upload", DEFAULTS.maxUpload),
     maxAuthFailures: numberOption(argv, "--max-auth-failures", DEFAULTS.limiter.maxFailures, 1, 1_000_000),
     trustProxy: Boolean(c.flags.trustProxy),
+    wechat: {
+      token: c.str("--wx-token") ?? c.io.env.REPLYD_WX_TOKEN,
+      aesKey: c.str("--wx-aeskey") ?? c.io.env.REPLYD_WX_AESKEY,
+      appid: c.str("--wx-appid") ?? c.io.env.REPLYD_WX_APPID,
+      path: c.str("--wx-path") ?? "/wechat",
+    },
+    publicUrl: c.str("--public-url") ?? c.io.env.REPLYD_PUBLIC_URL,
+    maxMedia: sizeOption(argv, "--max-media", DEFAULTS.maxMedia),
+    logDays: numberOption(argv, "--log-days", 30, 1, 3650),
     env: c.io.env,
   };
+  const wx = opts.wechat;
+  if (wx.path && !/^\/[A-Za-z0-9._~\/-]*$/.test(wx.path)) throw new CLIError("usage", "--wx-path must be a path like /wechat", 2);
+  if (wx.token !== undefined && !/^[A-Za-z0-9]{3,32}$/.test(wx.token)) throw new CLIError("usage", "--wx-token must be 3–32 letters or digits (as the platform requires)", 2);
+  if (wx.aesKey !== undefined && !/^[A-Za-z0-9+/]{43}$/.test(wx.aesKey)) throw new CLIError("usage", "--wx-aeskey must be the 43-character EncodingAESKey", 2);
+  if (wx.aesKey && !wx.appid) throw new CLIError("usage", "--wx-aeskey needs --wx-appid: encrypted messages carry the appid and are checked against it", 2);
+  if (opts.publicUrl && !/^https?:\/\/[^/]+/.test(opts.publicUrl)) throw new CLIError("usage", "--public-url must be an http(s) address", 2);
   let server;
   try {
     server = await startServer(opts);

@@ -1,0 +1,174 @@
+import type { Clock } from "../clock.ts";
+import type { Store } from "../store/store.ts";
+import { verifyWxSignature, WxCrypto, WxError, wxSignature } from "./crypto.ts";
+import { dedupeKey, renderReply, toInbound, type Inbound } from "./message.ts";
+import type { Responder } from "./responder.ts";
+import { RetryCache } from "./retries.ts";
+import { cdata, parseXml, XmlError } from "./xml.ts";
+
+export interface WechatOptions {
+  token?: string;
+  aesKey?: string;
+  appid?: string;
+  /** Largest accepted body. */
+  maxBody: number;
+  /** Answer "success" rather than nothing when the reply is not ready by then (the platform waits 5 s). */
+  deadlineMs: number;
+  /** Accepted |server time − timestamp|. */
+  skewMs: number;
+}
+
+export const WECHAT_DEFAULTS = { maxBody: 64 * 1024, deadlineMs: 4500, skewMs: 5 * 60_000 } as const;
+
+const TEXT = { "content-type": "text/plain; charset=utf-8" };
+const XML = { "content-type": "application/xml; charset=utf-8" };
+const SUCCESS = "success";
+
+const plain = (status: number, body = "") => new Response(body, { status, headers: TEXT });
+
+/** Reads at most `max` bytes of the body; more is a refusal, not a truncation. */
+async function readCapped(request: Request, max: number): Promise<string> {
+  const declared = Number(request.headers.get("content-length") ?? 0);
+  if (declared > max) throw new WxError("too_large", 413, "body too large");
+  if (!request.body) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.length;
+    if (size > max) throw new WxError("too_large", 413, "body too large");
+    chunks.push(chunk);
+  }
+  // fatal: invalid UTF-8 is bad input, not something to guess about.
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw new WxError("bad_encoding", 400, "the body is not UTF-8");
+  }
+}
+
+/** The messaging callback (DESIGN §5): URL verification, signed plain and safe-mode messages. */
+export class WechatHandler {
+  private readonly crypto: WxCrypto | null;
+  private readonly retries = new RetryCache();
+
+  constructor(
+    private readonly opts: WechatOptions,
+    private readonly store: Store,
+    private readonly responder: Responder,
+    private readonly clock: Clock,
+    private readonly log: (msg: string) => void,
+  ) {
+    this.crypto = opts.aesKey ? new WxCrypto(opts.aesKey, opts.appid ?? "") : null;
+  }
+
+  get enabled(): boolean {
+    return Boolean(this.opts.token);
+  }
+
+  private disabled(): Response {
+    this.log("wechat callback called but no token is configured: start replyd serve with --wx-token (or REPLYD_WX_TOKEN)");
+    return plain(503, "callback not configured");
+  }
+
+  private checkTimestamp(timestamp: string | null): void {
+    if (!timestamp || !/^\d{1,12}$/.test(timestamp)) throw new WxError("unsigned", 401, "timestamp missing");
+    if (Math.abs(this.clock.now() - Number(timestamp) * 1000) > this.opts.skewMs) throw new WxError("stale_timestamp", 401, "timestamp too far from server time");
+  }
+
+  /** GET: the platform's server URL verification. */
+  verify(request: Request): Response {
+    if (!this.opts.token) return this.disabled();
+    const q = new URL(request.url).searchParams;
+    const timestamp = q.get("timestamp");
+    const nonce = q.get("nonce") ?? "";
+    const echostr = q.get("echostr");
+    if (!timestamp || !echostr || !verifyWxSignature(wxSignature(this.opts.token, timestamp, nonce), q.get("signature"))) return plain(401);
+    try {
+      this.checkTimestamp(timestamp);
+    } catch {
+      return plain(401);
+    }
+    return plain(200, echostr);
+  }
+
+  /** POST: a follower's message or event. Bad input gets 4xx; a failure of ours gets "success", never an error page. */
+  async receive(request: Request): Promise<Response> {
+    const token = this.opts.token;
+    if (!token) return this.disabled();
+    try {
+      const q = new URL(request.url).searchParams;
+      const timestamp = q.get("timestamp");
+      const nonce = q.get("nonce") ?? "";
+      const encrypted = q.get("encrypt_type") === "aes";
+      // Plain mode: the signature covers only the query, so it is checked before the body is read.
+      if (!encrypted && !verifyWxSignature(wxSignature(token, timestamp ?? "", nonce), q.get("signature")))
+        throw new WxError("bad_signature", 401, "bad signature");
+      this.checkTimestamp(timestamp);
+      const body = await readCapped(request, this.opts.maxBody);
+
+      let xml: string;
+      if (encrypted) {
+        if (!this.crypto) {
+          this.log("a safe-mode (encrypted) message arrived but no EncodingAESKey is configured: set --wx-aeskey and --wx-appid");
+          return plain(503, "encryption not configured");
+        }
+        const outer = parseXml(body);
+        const enc = typeof outer.Encrypt === "string" ? outer.Encrypt.trim() : "";
+        if (!enc) throw new XmlError("no Encrypt element");
+        if (!verifyWxSignature(wxSignature(token, timestamp as string, nonce, enc), q.get("msg_signature")))
+          throw new WxError("bad_signature", 401, "bad msg_signature");
+        xml = this.crypto.decrypt(enc);
+      } else xml = body;
+
+      const message = toInbound(parseXml(xml));
+      const { answer } = this.retries.get(dedupeKey(message), this.clock.now(), () => this.answer(message, encrypted));
+      const out = await answer;
+      return new Response(out, { headers: out === SUCCESS ? TEXT : XML });
+    } catch (e) {
+      if (e instanceof WxError) return plain(e.status, e.status === 413 ? "too large" : "");
+      if (e instanceof XmlError) return plain(400, "bad xml");
+      this.log(`wechat callback failed: ${(e as Error).message}`);
+      return plain(200, SUCCESS);
+    }
+  }
+
+  /** Computes and logs the answer once; past the deadline the follower gets "success" instead. */
+  private answer(m: Inbound, encrypt: boolean): Promise<string> {
+    const work = (async () => {
+      const decision = await this.responder.respond(m);
+      this.store.messages.add({
+        received_at: new Date(this.clock.now()).toISOString(),
+        msg_key: dedupeKey(m),
+        from_user: m.from,
+        type: m.type,
+        event: m.event ?? null,
+        content: (m.content ?? m.eventKey ?? null)?.slice(0, 1024) ?? null,
+        answer: decision.answer,
+        unmatched: decision.unmatched,
+      });
+      if (!decision.reply) return SUCCESS;
+      const xml = renderReply(decision.reply, m, Math.floor(this.clock.now() / 1000));
+      return encrypt ? this.seal(xml) : xml;
+    })().catch((e) => {
+      this.log(`wechat reply failed: ${(e as Error).message}`);
+      return SUCCESS;
+    });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<string>((resolve) => {
+      timer = setTimeout(() => {
+        this.log(`wechat reply not ready in ${this.opts.deadlineMs} ms; answered "success"`);
+        resolve(SUCCESS);
+      }, this.opts.deadlineMs);
+    });
+    return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+  }
+
+  /** The encrypted reply envelope, signed with a fresh nonce. */
+  private seal(xml: string): string {
+    const encrypted = (this.crypto as WxCrypto).encrypt(xml);
+    const timestamp = String(Math.floor(this.clock.now() / 1000));
+    const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(8))).toString("hex");
+    const signature = wxSignature(this.opts.token as string, timestamp, nonce, encrypted);
+    return `<xml><Encrypt>${cdata(encrypted)}</Encrypt><MsgSignature>${cdata(signature)}</MsgSignature><TimeStamp>${timestamp}</TimeStamp><Nonce>${cdata(nonce)}</Nonce></xml>`;
+  }
+}

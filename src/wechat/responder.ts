@@ -1,0 +1,155 @@
+import type { Article } from "../article.ts";
+import type { Rule, TextKey } from "../rule.ts";
+import type { Store } from "../store/store.ts";
+import { MAX_NEWS_FOR_EVENT, MAX_NEWS_FOR_MESSAGE, MAX_TEXT_BYTES, truncateUtf8, type Inbound, type NewsItem, type Reply } from "./message.ts";
+import { MAX_INPUT, type RegexMatcher } from "./regex.ts";
+
+/** What an account says before the operator sets its own texts. */
+export const DEFAULT_TEXTS: Record<TextKey, string> = {
+  welcome: "Welcome! Send h for help.",
+  help: "Send an article's code to read it, a tag to list its articles, or s followed by words to search.",
+  fallback: "Sorry, I did not understand that. Send h for help.",
+  not_found: "Nothing matched your search. Send h for help.",
+};
+
+export interface Decision {
+  reply: Reply | null;
+  /** How it was answered, for the log: rule:<id>, help, code, tag, search, welcome, fallback, not_found, none. */
+  answer: string;
+  /** A follower's text that nothing matched: listed by `replyd inbox` so operators can add rules. */
+  unmatched: boolean;
+}
+
+const HELP_WORDS = new Set(["h", "help", "?", "？"]);
+const none: Decision = { reply: null, answer: "none", unmatched: false };
+
+const news = (a: Article): NewsItem => ({ title: a.title, description: a.description, picurl: a.picurl, url: a.url });
+
+/** DESIGN §5: operator rules, then help, code, tag, search, then the fallback texts. */
+export class Responder {
+  constructor(
+    private readonly store: Store,
+    private readonly regex: RegexMatcher,
+  ) {}
+
+  private text(key: TextKey): string {
+    return this.store.content.texts()[key] ?? DEFAULT_TEXTS[key];
+  }
+
+  async respond(m: Inbound): Promise<Decision> {
+    if (m.type === "event") return this.onEvent(m);
+    if (m.type === "text" || (m.type === "voice" && m.content)) return this.onText(m, (m.content ?? "").trim());
+    if (["image", "voice", "video", "shortvideo", "location", "link"].includes(m.type))
+      return { reply: { type: "text", content: this.text("fallback") }, answer: "fallback", unmatched: false };
+    return none;
+  }
+
+  private async onEvent(m: Inbound): Promise<Decision> {
+    switch (m.event) {
+      case "subscribe":
+        return { reply: { type: "text", content: this.text("welcome") }, answer: "welcome", unmatched: false };
+      case "CLICK":
+      case "SCAN": {
+        // Menu keys and QR scene keys can be answered by rules, with up to 8 articles.
+        const key = (m.eventKey ?? "").trim();
+        const hit = key ? await this.matchRule(key, true) : null;
+        return hit ?? none;
+      }
+      default:
+        return none;
+    }
+  }
+
+  private async onText(m: Inbound, text: string): Promise<Decision> {
+    if (!text) return { reply: { type: "text", content: this.text("fallback") }, answer: "fallback", unmatched: true };
+    const rule = await this.matchRule(text, false);
+    if (rule) return rule;
+
+    const lower = text.toLowerCase();
+    if (HELP_WORDS.has(lower)) return { reply: { type: "text", content: this.helpText() }, answer: "help", unmatched: false };
+
+    const byCode = this.store.articles.getLiveByCode(text);
+    if (byCode) return { reply: { type: "news", articles: [news(byCode)] }, answer: "code", unmatched: false };
+
+    if (/^[a-z0-9]{1,16}$/.test(lower)) {
+      const list = this.tagList(lower);
+      if (list) return { reply: { type: "text", content: list }, answer: "tag", unmatched: false };
+    }
+
+    const explicit = /^s\s+(.+)$/is.exec(text);
+    const words = (explicit ? (explicit[1] as string) : text).slice(0, MAX_INPUT).split(/\s+/).filter(Boolean);
+    const [best] = this.store.articles.search(words, 1);
+    if (best) return { reply: { type: "news", articles: [news(best)] }, answer: "search", unmatched: false };
+    const key = explicit ? "not_found" : "fallback";
+    return { reply: { type: "text", content: this.text(key) }, answer: key, unmatched: true };
+  }
+
+  /** The first rule whose pattern matches, as a reply; rules whose articles are all gone are passed over. */
+  private async matchRule(text: string, isEvent: boolean): Promise<Decision | null> {
+    const rules = this.store.content.rules();
+    if (!rules.length) return null;
+    const lower = text.slice(0, MAX_INPUT).toLowerCase();
+    const regexRules = rules.filter((r) => r.match === "regex");
+    const regexHits = regexRules.length ? await this.regex.match(regexRules.map((r) => r.pattern), text) : new Set<number>();
+    const regexIndex = new Map(regexRules.map((r, i) => [r, i]));
+    for (const rule of rules) {
+      const p = rule.pattern.trim().toLowerCase();
+      const hit =
+        rule.match === "exact"
+          ? lower === p
+          : rule.match === "prefix"
+            ? lower.startsWith(p)
+            : rule.match === "contains"
+              ? lower.includes(p)
+              : regexHits.has(regexIndex.get(rule) as number);
+      if (!hit) continue;
+      const reply = this.ruleReply(rule, isEvent);
+      if (reply) return { reply, answer: `rule:${rule.id}`, unmatched: false };
+    }
+    return null;
+  }
+
+  private ruleReply(rule: Rule, isEvent: boolean): Reply | null {
+    if (rule.reply.type === "text") return { type: "text", content: rule.reply.text };
+    const articles =
+      rule.reply.type === "tag"
+        ? this.store.articles.byTag(rule.reply.tag, MAX_NEWS_FOR_EVENT)
+        : rule.reply.ids.map((id) => this.store.articles.get(id)).filter((a): a is Article => a !== null && !a.deleted);
+    if (!articles.length) return null;
+    const limit = isEvent ? MAX_NEWS_FOR_EVENT : MAX_NEWS_FOR_MESSAGE;
+    if (articles.length <= limit) return { type: "news", articles: articles.map(news) };
+    // More articles than a reply to a message may carry: list them so the follower can pick by code.
+    return { type: "text", content: this.articleList(articles, rule.reply.type === "tag" ? rule.reply.tag : null) };
+  }
+
+  private helpText(): string {
+    const counts = this.store.articles.tagCounts();
+    const described = this.store.content.tags();
+    const tags = [...new Set([...Object.keys(described), ...counts.keys()])].filter((t) => (counts.get(t) ?? 0) > 0).sort();
+    const lines = tags.map((t) => `${t} — ${described[t] ?? t} (${counts.get(t)})`);
+    return truncateUtf8(lines.length ? `${this.text("help")}\n\n${lines.join("\n")}` : this.text("help"), MAX_TEXT_BYTES);
+  }
+
+  private tagList(tag: string): string | null {
+    const articles = this.store.articles.byTag(tag, 100);
+    if (!articles.length) return null;
+    return this.articleList(articles, tag);
+  }
+
+  private articleList(articles: Article[], tag: string | null): string {
+    const described = tag ? this.store.content.tags()[tag] : undefined;
+    const head = tag ? `${described ?? tag} (${tag}):` : "Send a code to read the article:";
+    const lines = [head];
+    let bytes = Buffer.byteLength(head);
+    let shown = 0;
+    for (const a of articles) {
+      const line = `${a.code ?? "·"}  ${a.title}`;
+      bytes += Buffer.byteLength(line) + 1;
+      if (bytes > MAX_TEXT_BYTES - 40) break;
+      lines.push(line);
+      shown++;
+    }
+    if (shown < articles.length) lines.push(`… and ${articles.length - shown} more`);
+    return lines.join("\n");
+  }
+}
