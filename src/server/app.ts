@@ -125,10 +125,23 @@ export async function createApp(opts: AppOptions) {
     .onAfterHandle(({ request, response }) => {
       const path = new URL(request.url).pathname;
       if (!path.startsWith("/media/") || !(response instanceof Response) || response.status !== 200) return;
+      let mtime: Date;
       try {
-        response.headers.set("last-modified", statSync(join(opts.store.mediaDir, decodeURIComponent(path.slice(7)))).mtime.toUTCString());
-        response.headers.set("x-content-type-options", "nosniff");
-      } catch {}
+        mtime = statSync(join(opts.store.mediaDir, decodeURIComponent(path.slice("/media/".length)))).mtime;
+      } catch {
+        return;
+      }
+      const lastModified = mtime.toUTCString();
+      response.headers.set("last-modified", lastModified);
+      response.headers.set("x-content-type-options", "nosniff");
+      // The static plugin answers repeat requests from its cache without looking at conditional headers.
+      const etag = response.headers.get("etag");
+      const ifNoneMatch = request.headers.get("if-none-match");
+      const ifModifiedSince = Date.parse(request.headers.get("if-modified-since") ?? "");
+      const fresh = ifNoneMatch
+        ? etag !== null && ifNoneMatch.split(",").some((v) => v.trim() === etag || v.trim() === "*")
+        : !Number.isNaN(ifModifiedSince) && Math.floor(mtime.getTime() / 1000) * 1000 <= ifModifiedSince;
+      if (fresh) return new Response(null, { status: 304, headers: { ...(etag ? { etag } : {}), "last-modified": lastModified } });
     })
     .onError(({ code, error }) => {
       if (code === "NOT_FOUND") return json(404, { ok: false, error: { code: "not_found", message: "no such route" } });

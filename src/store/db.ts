@@ -4,7 +4,7 @@ import { Database } from "bun:sqlite";
  * Each entry moves the schema one version forward; PRAGMA user_version records where a file is.
  * Append only: a released migration is never edited.
  */
-const MIGRATIONS: readonly string[] = [
+export const MIGRATIONS: readonly string[] = [
   `CREATE TABLE articles (
      seq         INTEGER PRIMARY KEY,  -- stable rowid for the full-text index
      id          TEXT NOT NULL UNIQUE,

@@ -13,19 +13,30 @@ const MAX_ELEMENTS = 256;
 const NAME = /[A-Za-z_][A-Za-z0-9_.-]*/y;
 const PREDEFINED: Record<string, string> = { lt: "<", gt: ">", amp: "&", quot: '"', apos: "'" };
 
+const REFERENCE = /&(#x[0-9a-fA-F]{1,6}|#[0-9]{1,7}|[A-Za-z][A-Za-z0-9]{0,15});/y;
+
+/** One pass over the text: every & must start a predefined entity or a character reference. */
 function decodeText(raw: string): string {
-  return raw.replace(/&(#x[0-9a-fA-F]{1,6}|#[0-9]{1,7}|[a-z]{2,4});/g, (m, ref: string) => {
+  let out = "";
+  let from = 0;
+  for (let at = raw.indexOf("&"); at >= 0; at = raw.indexOf("&", from)) {
+    out += raw.slice(from, at);
+    REFERENCE.lastIndex = at;
+    const m = REFERENCE.exec(raw);
+    if (!m) throw new XmlError("a bare & in text");
+    const ref = m[1] as string;
     if (ref[0] === "#") {
       const code = ref[1] === "x" ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
-      if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff) || code === 0) throw new XmlError("bad character reference");
-      return String.fromCodePoint(code);
+      if (code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) throw new XmlError("bad character reference");
+      out += String.fromCodePoint(code);
+    } else {
+      const v = PREDEFINED[ref];
+      if (v === undefined) throw new XmlError(`undeclared entity &${ref};`);
+      out += v;
     }
-    const v = PREDEFINED[ref];
-    if (v === undefined) throw new XmlError(`undeclared entity &${ref};`);
-    return v;
-  }).replace(/&(?![#a-zA-Z])/g, () => {
-    throw new XmlError("bare & in text");
-  });
+    from = at + m[0].length;
+  }
+  return out + raw.slice(from);
 }
 
 export function parseXml(text: string): XmlNode {

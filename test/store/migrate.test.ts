@@ -1,0 +1,39 @@
+import { expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { join } from "node:path";
+import { fixedClock } from "../../src/clock.ts";
+import { MIGRATIONS, SCHEMA_VERSION } from "../../src/store/db.ts";
+import { Store } from "../../src/store/store.ts";
+import { T0, tempDir } from "../helpers.ts";
+
+test("a version-1 data folder is migrated in place: its articles become searchable", () => {
+  const tmp = tempDir();
+  try {
+    const db = new Database(join(tmp.dir, "replyd.db"), { create: true });
+    db.exec(MIGRATIONS[0] as string);
+    db.exec("PRAGMA user_version = 1");
+    db.run(
+      `INSERT INTO articles (id, code, tag, title, url, created_at, updated_at) VALUES ('x1', 'c1', 't', 'Migrated holiday article', 'https://e.com/', ?, ?)`,
+      ["2026-01-01T00:00:00.000Z", "2026-01-01T00:00:00.000Z"],
+    );
+    db.close();
+    const store = Store.open(tmp.dir, { clock: fixedClock(T0), keep: 5 });
+    expect((store.db.query("PRAGMA user_version").get() as { user_version: number }).user_version).toBe(SCHEMA_VERSION);
+    expect(store.articles.search(["holiday"]).map((a) => a.id)).toEqual(["x1"]);
+    store.close();
+  } finally {
+    tmp.cleanup();
+  }
+});
+
+test("a database from a newer replyd is refused, not touched", () => {
+  const tmp = tempDir();
+  try {
+    const db = new Database(join(tmp.dir, "replyd.db"), { create: true });
+    db.exec(`PRAGMA user_version = ${SCHEMA_VERSION + 1}`);
+    db.close();
+    expect(() => Store.open(tmp.dir, { clock: fixedClock(T0), keep: 5 })).toThrow(/newer than this replyd/);
+  } finally {
+    tmp.cleanup();
+  }
+});

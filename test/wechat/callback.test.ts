@@ -1,0 +1,291 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { wxSignature } from "../../src/wechat/crypto.ts";
+import { Responder } from "../../src/wechat/responder.ts";
+import { parseXml, type XmlNode } from "../../src/wechat/xml.ts";
+import type { Inbound } from "../../src/wechat/message.ts";
+import { article, body, doc, signedRequest, T0, testApp } from "../helpers.ts";
+import { AESKEY, APPID, eventMsg, openReply, otherMsg, textMsg, TOKEN, wxPost } from "./helpers.ts";
+
+const NOW = Math.floor(T0 / 1000);
+let t: Awaited<ReturnType<typeof testApp>>;
+const wechat = { token: TOKEN, aesKey: AESKEY, appid: APPID };
+
+async function load(app: typeof t) {
+  const articles = [
+    article(1, { code: "fv3", tag: "fv", title: "Founder's view 3", keywords: ["founder", "vision"], picurl: "https://example.com/p.png" }),
+    article(2, { code: "fv4", tag: "fv", title: "Founder's view 4" }),
+    article(3, { code: "tip1", tag: "tips", title: "春节快乐 holiday tips", description: "how to rest" }),
+    article(4, { code: "old", tag: "tips", title: "Removed", deleted: true }),
+    ...Array.from({ length: 10 }, (_, i) => article(10 + i, { code: `m${i}`, tag: "many", title: `Many ${i}` })),
+  ];
+  const res = await app.handle(
+    signedRequest("POST", "/api/cli", {
+      files: [
+        {
+          name: "json",
+          content: doc(articles, {
+            tags: { fv: "Founder's view", tips: "Tips" },
+            texts: { welcome: "Welcome aboard!", fallback: "Say h for help." },
+            rules: [
+              { id: "hi", match: "exact", pattern: "Hello", reply: { type: "text", text: "Hi there" } },
+              { id: "pre", match: "prefix", pattern: "price", reply: { type: "articles", ids: ["a2"] } },
+              { id: "con", match: "contains", pattern: "refund", reply: { type: "text", text: "Refunds: see the menu" } },
+              { id: "re", match: "regex", pattern: "^order\\s*#?\\d{4,}$", reply: { type: "text", text: "Order received" } },
+              { id: "slow", match: "regex", pattern: "^(a+)+$", reply: { type: "text", text: "never" } },
+              { id: "fvtag", match: "exact", pattern: "founders", reply: { type: "tag", tag: "fv" } },
+              { id: "menu", match: "exact", pattern: "MENU_MANY", reply: { type: "tag", tag: "many" } },
+              { id: "gone", match: "exact", pattern: "ghost", reply: { type: "articles", ids: ["a4"] } },
+            ],
+          }),
+        },
+      ],
+      nowMs: app.clock.now(),
+    }),
+  );
+  expect(res.status).toBe(200);
+}
+
+beforeEach(async () => {
+  t = await testApp({ wechat });
+  await load(t);
+});
+afterEach(() => t.close());
+
+async function send(xml: string, o: Parameters<typeof wxPost>[2] = {}): Promise<{ status: number; text: string; xml: XmlNode | null }> {
+  const res = await t.handle(wxPost(xml, Math.floor(t.clock.now() / 1000), o));
+  const text = await res.text();
+  if (res.status !== 200 || text === "success") return { status: res.status, text, xml: null };
+  return { status: res.status, text, xml: o.encrypt ? openReply(text) : parseXml(text) };
+}
+const say = async (content: string, o: Parameters<typeof wxPost>[2] = {}) => (await send(textMsg(content, NOW), o)).xml as XmlNode;
+const items = (x: XmlNode) => x.Articles as XmlNode;
+
+describe("URL verification (GET)", () => {
+  const verify = (sig: string, ts = String(NOW)) =>
+    t.handle(new Request(`http://localhost/wechat?signature=${sig}&timestamp=${ts}&nonce=42&echostr=hello123`));
+  test("echoes echostr only for a correct signature", async () => {
+    const ok = await verify(wxSignature(TOKEN, String(NOW), "42"));
+    expect(ok.status).toBe(200);
+    expect(await ok.text()).toBe("hello123");
+    const bad = await verify("0".repeat(40));
+    expect(bad.status).toBe(401);
+    expect(await bad.text()).not.toContain("hello123");
+  });
+  test("a correctly signed but stale verification is refused", async () => {
+    const ts = String(NOW - 600);
+    expect((await verify(wxSignature(TOKEN, ts, "42"), ts)).status).toBe(401);
+  });
+});
+
+describe("plain-mode replies", () => {
+  test("an article code gets a 1-article news reply, To/From swapped, CreateTime in seconds", async () => {
+    const x = await say("FV3");
+    expect(x).toMatchObject({ ToUserName: "o_follower", FromUserName: "gh_account", MsgType: "news", ArticleCount: "1", CreateTime: String(NOW) });
+    expect(items(x).item).toEqual({ Title: "Founder's view 3", Description: "", PicUrl: "https://example.com/p.png", Url: "https://example.com/1" });
+  });
+  test("help lists the tags with descriptions and counts", async () => {
+    for (const word of ["h", "help", "?"]) {
+      const x = await say(word);
+      expect(x.MsgType).toBe("text");
+      expect(x.Content).toContain("fv — Founder's view (2)");
+      expect(x.Content).toContain("tips — Tips (1)");
+    }
+  });
+  test("a tag lists its live articles' codes and titles", async () => {
+    const x = await say("fv");
+    expect(x.Content).toBe("Founder's view (fv):\nfv3  Founder's view 3\nfv4  Founder's view 4");
+  });
+  test("free text and s <words> find the best article by title, keywords, description", async () => {
+    expect(items(await say("vision")).item).toMatchObject({ Title: "Founder's view 3" });
+    expect(items(await say("s holiday")).item).toMatchObject({ Title: "春节快乐 holiday tips" });
+    expect(items(await say("春节")).item).toMatchObject({ Title: "春节快乐 holiday tips" }); // 2-character Chinese word
+    expect(items(await say("s rest")).item).toMatchObject({ Title: "春节快乐 holiday tips" });
+  });
+  test("nothing found: not_found for s <words>, the fallback text otherwise; deleted articles are never served", async () => {
+    expect((await say("s zzzzzz")).Content).toBe("Nothing matched your search. Send h for help.");
+    expect((await say("qqqqqq")).Content).toBe("Say h for help.");
+    expect((await say("old")).Content).toBe("Say h for help.");
+  });
+  test("subscribe gets the welcome text, with or without a qrscene key", async () => {
+    expect((await send(eventMsg("subscribe", NOW))).xml?.Content).toBe("Welcome aboard!");
+    expect((await send(eventMsg("subscribe", NOW + 1, "qrscene_123"))).xml?.Content).toBe("Welcome aboard!");
+  });
+  test("unknown types, unknown events and unsubscribe get success; media messages the fallback", async () => {
+    expect((await send(otherMsg("miniprogrampage", NOW))).text).toBe("success");
+    expect((await send(eventMsg("TEMPLATESENDJOBFINISH", NOW))).text).toBe("success");
+    expect((await send(eventMsg("unsubscribe", NOW))).text).toBe("success");
+    expect((await send(eventMsg("VIEW", NOW, "https://example.com"))).text).toBe("success");
+    expect((await send(otherMsg("image", NOW))).xml?.Content).toBe("Say h for help.");
+  });
+});
+
+describe("operator rules (first match wins, before the built-ins)", () => {
+  test("exact, prefix, contains and regex", async () => {
+    expect((await say("hello")).Content).toBe("Hi there");
+    expect(items(await say("price list")).item).toMatchObject({ Title: "Founder's view 4" });
+    expect((await say("I want a refund now")).Content).toBe("Refunds: see the menu");
+    expect((await say("order #12345")).Content).toBe("Order received");
+  });
+  test("a tag reply to a message: more than 1 article becomes a text list", async () => {
+    expect((await say("founders")).Content).toBe("Founder's view (fv):\nfv3  Founder's view 3\nfv4  Founder's view 4");
+  });
+  test("a tag reply to an event (menu click): up to 8 articles as news", async () => {
+    const x = (await send(eventMsg("CLICK", NOW, "MENU_MANY"))).xml as XmlNode;
+    expect(x.MsgType).toBe("news");
+    expect(x.ArticleCount).toBe("8");
+  });
+  test("a rule whose articles are all gone is passed over", async () => {
+    expect((await say("ghost")).Content).toBe("Say h for help.");
+  });
+  test("a catastrophic regex is cut off and treated as not matching", async () => {
+    expect((await say("a".repeat(40) + "!")).Content).toBe("Say h for help.");
+  });
+});
+
+describe("safe mode (encrypted)", () => {
+  test("text → news and event → text round trips, opened and verified by the peer implementation", async () => {
+    const x = await say("fv3", { encrypt: true });
+    expect(x).toMatchObject({ MsgType: "news", ArticleCount: "1" });
+    expect((await send(eventMsg("subscribe", NOW + 5), { encrypt: true })).xml?.Content).toBe("Welcome aboard!");
+  });
+  test("the encrypted reply carries TimeStamp in seconds and a fresh nonce", async () => {
+    const a = await t.handle(wxPost(textMsg("help", NOW), NOW, { encrypt: true }));
+    const b = await t.handle(wxPost(textMsg("help", NOW), NOW, { encrypt: true }));
+    const [oa, ob] = [parseXml(await a.text()), parseXml(await b.text())];
+    expect(oa.TimeStamp).toBe(String(NOW));
+    expect(oa.Nonce).not.toBe(ob.Nonce);
+    expect(oa.Encrypt).not.toBe(ob.Encrypt); // fresh random prefix
+  });
+  test("a bad msg_signature or a wrong appid is refused", async () => {
+    expect((await send(textMsg("fv3", NOW), { encrypt: true, badSignature: true })).status).toBe(401);
+    // @ts-expect-error: untyped peer
+    const { default: WX } = await import("wechat-crypto");
+    const other = new WX(TOKEN, AESKEY, "wx0000000000000000");
+    const encrypted = other.encrypt(textMsg("fv3", NOW));
+    const q = new URLSearchParams({ timestamp: String(NOW), nonce: "1", encrypt_type: "aes", msg_signature: other.getSignature(String(NOW), "1", encrypted) });
+    const res = await t.handle(new Request(`http://localhost/wechat?${q}`, { method: "POST", body: `<xml><Encrypt><![CDATA[${encrypted}]]></Encrypt></xml>` }));
+    expect(res.status).toBe(401);
+  });
+});
+
+describe("fail-closed checks on every POST", () => {
+  test("bad signature and stale timestamp are refused", async () => {
+    expect((await send(textMsg("fv3", NOW), { badSignature: true })).status).toBe(401);
+    t.clock.advance(6 * 60_000);
+    const res = await t.handle(wxPost(textMsg("fv3", NOW), NOW));
+    expect(res.status).toBe(401);
+  });
+  test("hostile and malformed XML gets 400 or 413, never a 5xx; the server stays up", async () => {
+    const cases: [string, number][] = [
+      ['<!DOCTYPE x [<!ENTITY a "b">]><xml><A>&a;</A></xml>', 400],
+      ["<xml><ToUserName>x</ToUserName><Content>&xxe;</Content></xml>", 400],
+      ["<xml><unclosed></xml>", 400],
+      ["not xml at all", 400],
+      ["<xml></xml>", 400],
+      ["<xml>" + "<a>".repeat(1000) + "</a>".repeat(1000) + "</xml>", 400], // too deep, under the size cap
+      ["<xml>" + "<a>".repeat(10_000) + "</a>".repeat(10_000) + "</xml>", 413],
+      ["<xml><Content><![CDATA[" + "x".repeat(70_000) + "]]></Content></xml>", 413],
+    ];
+    for (const [xml, status] of cases) expect((await send("", { body: xml })).status).toBe(status);
+    const invalidUtf8 = new Request(wxPost("", NOW).url, { method: "POST", body: new Uint8Array([0x3c, 0x78, 0x6d, 0x6c, 0x3e, 0xff, 0xfe, 0x3c]) });
+    expect((await t.handle(invalidUtf8)).status).toBe(400);
+    expect((await t.handle(new Request("http://localhost/healthz"))).status).toBe(200);
+  });
+  test("without a token the callback answers 503 and the admin interface still works", async () => {
+    const bare = await testApp();
+    try {
+      expect((await bare.handle(wxPost(textMsg("fv3", NOW), NOW))).status).toBe(503);
+      expect((await bare.handle(new Request("http://localhost/wechat?echostr=x"))).status).toBe(503);
+      expect((await bare.handle(signedRequest("GET", "/api/cli"))).status).toBe(200);
+    } finally {
+      bare.close();
+    }
+  });
+  test("the callback path follows --wx-path", async () => {
+    const custom = await testApp({ wechat: { ...wechat, path: "/cb/wx" } });
+    try {
+      const res = await custom.handle(wxPost(textMsg("h", NOW), NOW, { path: "/cb/wx" }));
+      expect(parseXml(await res.text()).MsgType).toBe("text");
+    } finally {
+      custom.close();
+    }
+  });
+});
+
+describe("retries and the deadline", () => {
+  async function slowApp(delayMs: number, deadlineMs = 4500) {
+    let calls = 0;
+    const app = await testApp({
+      wechat: { ...wechat, deadlineMs },
+      responder: {
+        async respond(m: Inbound) {
+          calls++;
+          await Bun.sleep(delayMs);
+          return new Responder(app.store, { match: async () => new Set<number>() } as never).respond(m);
+        },
+      },
+    });
+    await load(app);
+    return { app, calls: () => calls };
+  }
+
+  test("concurrent duplicates wait for the first answer, get it byte for byte, and are processed and logged once", async () => {
+    const { app, calls } = await slowApp(100);
+    try {
+      const xml = textMsg("fv3", NOW, "777");
+      const replies = await Promise.all([0, 1, 2].map(() => app.handle(wxPost(xml, NOW, { encrypt: true })).then((r) => r.text())));
+      expect(new Set(replies).size).toBe(1);
+      expect(openReply(replies[0] as string).MsgType).toBe("news");
+      const later = await (await app.handle(wxPost(xml, NOW, { encrypt: true }))).text();
+      expect(later).toBe(replies[0] as string);
+      expect(calls()).toBe(1);
+      app.store.messages.flush();
+      expect(app.store.messages.list({ unmatchedOnly: false, limit: 10, offset: 0 }).items.filter((m) => m.msg_key === "m:777")).toHaveLength(1);
+    } finally {
+      app.close();
+    }
+  });
+
+  test("events are deduplicated by sender + CreateTime + event + key", async () => {
+    const { app, calls } = await slowApp(0);
+    try {
+      await app.handle(wxPost(eventMsg("subscribe", NOW), NOW));
+      await app.handle(wxPost(eventMsg("subscribe", NOW), NOW));
+      await app.handle(wxPost(eventMsg("subscribe", NOW + 1), NOW));
+      expect(calls()).toBe(2);
+    } finally {
+      app.close();
+    }
+  });
+
+  test("an answer not ready by the deadline becomes success, for the retries too", async () => {
+    const { app, calls } = await slowApp(400, 100);
+    try {
+      const xml = textMsg("fv3", NOW, "888");
+      expect(await (await app.handle(wxPost(xml, NOW))).text()).toBe("success");
+      expect(await (await app.handle(wxPost(xml, NOW))).text()).toBe("success");
+      expect(calls()).toBe(1);
+      await Bun.sleep(450); // the slow work still finishes and is logged once
+      app.store.messages.flush();
+      expect(app.store.messages.list({ unmatchedOnly: false, limit: 10, offset: 0 }).items.map((m) => m.msg_key)).toContain("m:888");
+    } finally {
+      app.close();
+    }
+  });
+});
+
+describe("inbox", () => {
+  test("messages that matched nothing are listed newest first through the signed API", async () => {
+    await say("first unknown thing");
+    await say("fv3");
+    t.clock.advance(1000);
+    await send(textMsg("second unknown thing", NOW + 1));
+    await say("s nothing-like-this");
+    const res = await t.handle(signedRequest("GET", "/api/cli", { fields: [["inbox", "unmatched"]], nowMs: t.clock.now() }));
+    const data = (await body(res)).data;
+    expect(data.items.map((m: { content: string }) => m.content)).toEqual(["s nothing-like-this", "second unknown thing", "first unknown thing"]);
+    expect(data.items[0]).toMatchObject({ answer: "not_found", unmatched: true, from_user: "o_follower" });
+    const all = await body(await t.handle(signedRequest("GET", "/api/cli", { fields: [["inbox", "all"]], nowMs: t.clock.now() })));
+    expect(all.data.total).toBe(4);
+  });
+});
