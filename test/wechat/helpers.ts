@@ -33,11 +33,11 @@ export function wxPost(xml: string, nowSec: number, o: { encrypt?: boolean; path
 }
 
 /** Opens an encrypted reply with the peer implementation, checking its signature. */
-export function openReply(text: string): XmlNode {
+export function openReply(text: string, with_ = peer): XmlNode {
   const outer = parseXml(text);
   const { Encrypt, MsgSignature, TimeStamp, Nonce } = outer as Record<string, string>;
-  if (peer.getSignature(TimeStamp, Nonce, Encrypt) !== MsgSignature) throw new Error("reply signature does not verify");
-  const { message, id } = peer.decrypt(Encrypt) as { message: string; id: string };
+  if (with_.getSignature(TimeStamp, Nonce, Encrypt) !== MsgSignature) throw new Error("reply signature does not verify");
+  const { message, id } = with_.decrypt(Encrypt) as { message: string; id: string };
   if (id !== APPID) throw new Error("reply appid mismatch");
   return parseXml(message);
 }

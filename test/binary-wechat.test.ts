@@ -1,0 +1,91 @@
+/** dist/replyd as the platform sees it: a real socket, a numeric token, safe mode; media and inbox from the binary client. */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { wxSignature } from "../src/wechat/crypto.ts";
+import { parseXml } from "../src/wechat/xml.ts";
+import { article, tempDir } from "./helpers.ts";
+import { AESKEY, APPID, openReply, textMsg } from "./wechat/helpers.ts";
+// @ts-expect-error: untyped peer
+import WXBizMsgCrypt from "wechat-crypto";
+
+const ROOT = resolve(import.meta.dir, "..");
+const BIN = join(ROOT, "dist", "replyd");
+const TOKEN = "20261121"; // digits only: must reach the server as text, not as a number
+const ENV = { REPLYD_APPKEY: "ops", REPLYD_SECRET: "0123456789abcdef0123" };
+let tmp: ReturnType<typeof tempDir>;
+let server: ReturnType<typeof Bun.spawn>;
+let url = "";
+let out = "";
+
+const run = (args: string[]) => {
+  const p = Bun.spawnSync([BIN, ...args], { cwd: tmp.dir, env: { PATH: process.env.PATH ?? "", REPLYD_URL: url, ...ENV } });
+  return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
+};
+
+beforeAll(async () => {
+  if (!existsSync(BIN)) Bun.spawnSync(["bash", join(ROOT, "scripts", "build")], { cwd: ROOT, stderr: "inherit" });
+  tmp = tempDir("replyd-binwx-");
+  server = Bun.spawn(
+    [BIN, "serve", "--data", "data", "--host", "127.0.0.1", "--port", "0", "--wx-token", TOKEN, "--wx-aeskey", AESKEY, "--wx-appid", APPID],
+    { cwd: tmp.dir, env: { PATH: process.env.PATH ?? "", ...ENV }, stdout: "pipe", stderr: "pipe" },
+  );
+  void (async () => {
+    for await (const c of server.stdout as unknown as AsyncIterable<Uint8Array>) out += new TextDecoder().decode(c);
+  })();
+  const until = Date.now() + 15_000;
+  while (!/"url":"([^"]+)"/.test(out)) {
+    if (Date.now() > until) throw new Error("server did not start: " + out);
+    await Bun.sleep(20);
+  }
+  url = (/"url":"([^"]+)"/.exec(out) as RegExpExecArray)[1] as string;
+  writeFileSync(join(tmp.dir, "a.json"), JSON.stringify([article(1, { code: "fv3", title: "Founder's view 3" })]));
+  expect(run(["import", "a.json"]).code).toBe(0);
+});
+
+afterAll(async () => {
+  server.kill("SIGTERM");
+  await server.exited;
+  tmp.cleanup();
+});
+
+describe("dist/replyd as the callback server", () => {
+  test("URL verification with a digits-only token", async () => {
+    const ts = String(Math.floor(Date.now() / 1000));
+    const res = await fetch(`${url}/wechat?signature=${wxSignature(TOKEN, ts, "9")}&timestamp=${ts}&nonce=9&echostr=abc`);
+    expect(await res.text()).toBe("abc");
+  });
+
+  test("an encrypted message over a real socket gets an encrypted news reply the peer can open", async () => {
+    const peer = new WXBizMsgCrypt(TOKEN, AESKEY, APPID);
+    const ts = String(Math.floor(Date.now() / 1000));
+    const encrypted = peer.encrypt(textMsg("fv3", Number(ts)));
+    const q = new URLSearchParams({ timestamp: ts, nonce: "5", signature: wxSignature(TOKEN, ts, "5"), encrypt_type: "aes", msg_signature: peer.getSignature(ts, "5", encrypted) });
+    const res = await fetch(`${url}/wechat?${q}`, { method: "POST", body: `<xml><Encrypt><![CDATA[${encrypted}]]></Encrypt></xml>` });
+    const inner = openReply(await res.text(), peer);
+    expect(inner).toMatchObject({ MsgType: "news", ArticleCount: "1" });
+  });
+
+  test("an unmatched plain message shows up in replyd inbox", async () => {
+    const ts = String(Math.floor(Date.now() / 1000));
+    const q = new URLSearchParams({ timestamp: ts, nonce: "6", signature: wxSignature(TOKEN, ts, "6") });
+    const res = await fetch(`${url}/wechat?${q}`, { method: "POST", body: textMsg("where is my parcel", Number(ts)) });
+    expect(parseXml(await res.text()).MsgType).toBe("text");
+    const inbox = run(["inbox", "--json"]);
+    expect(inbox.code).toBe(0);
+    expect(JSON.parse(inbox.out).items[0]).toMatchObject({ content: "where is my parcel", unmatched: true });
+  });
+
+  test("media put prints a URL that serves the image over the socket", async () => {
+    const png = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0));
+    writeFileSync(join(tmp.dir, "cover.png"), png);
+    const r = run(["media", "put", "cover.png", "--json"]);
+    expect(r.code).toBe(0);
+    const media = JSON.parse(r.out);
+    const res = await fetch(media.url);
+    expect(res.status).toBe(200);
+    expect(new Uint8Array(await res.arrayBuffer())).toEqual(png);
+    expect((await fetch(`${url}/media/..%2fkeys.json`)).status).toBe(404);
+    expect((await fetch(`${url}/media/%2e%2e/replyd.db`)).status).toBe(404);
+  });
+});
