@@ -119,7 +119,8 @@ export async function createApp(opts: AppOptions) {
       arrivals.set(request, clock.now());
       const path = new URL(request.url).pathname;
       // Checked before the static plugin joins the path onto the media folder.
-      if (path.startsWith("/media/") && (request.method !== "GET" && request.method !== "HEAD" ? true : !isSafeMediaPath(path)))
+      const readOnly = request.method === "GET" || request.method === "HEAD";
+      if (path.startsWith("/media/") && (!readOnly || !isSafeMediaPath(path)))
         return json(404, { ok: false, error: { code: "not_found", message: "no such file" } });
     })
     .onAfterHandle(({ request, response }) => {

@@ -1,11 +1,25 @@
 import type { Database } from "bun:sqlite";
 import { TEXT_KEYS, type Rule, type Tags, type TextKey, type Texts } from "../rule.ts";
 
-/** Tags, rules and texts: small tables read whole and replaced or merged whole. */
+/**
+ * Tags, rules and texts: small tables read whole and replaced or merged whole. Every follower
+ * message needs them, so reads are cached; every write goes through here and drops the cache
+ * (also when its transaction later rolls back: the next read simply reloads).
+ */
 export class ContentRepo {
+  private cache: { tags?: Tags; rules?: Rule[]; texts?: Texts } = {};
+
   constructor(private readonly db: Database) {}
 
+  private changed(): void {
+    this.cache = {};
+  }
+
   tags(): Tags {
+    return (this.cache.tags ??= this.loadTags());
+  }
+
+  private loadTags(): Tags {
     const out: Tags = {};
     for (const r of this.db.query("SELECT tag, description FROM tags ORDER BY tag").all() as { tag: string; description: string }[])
       out[r.tag] = r.description;
@@ -13,20 +27,27 @@ export class ContentRepo {
   }
 
   mergeTags(tags: Tags): void {
+    this.changed();
     const stmt = this.db.query("INSERT INTO tags (tag, description) VALUES (?, ?) ON CONFLICT(tag) DO UPDATE SET description = excluded.description");
     for (const [tag, desc] of Object.entries(tags)) stmt.run(tag, desc);
   }
 
   replaceTags(tags: Tags): void {
+    this.changed();
     this.db.run("DELETE FROM tags");
     this.mergeTags(tags);
   }
 
   rules(): Rule[] {
+    return (this.cache.rules ??= this.loadRules());
+  }
+
+  private loadRules(): Rule[] {
     return (this.db.query("SELECT body FROM rules ORDER BY position").all() as { body: string }[]).map((r) => JSON.parse(r.body) as Rule);
   }
 
   replaceRules(rules: Rule[]): void {
+    this.changed();
     this.db.run("DELETE FROM rules");
     const stmt = this.db.query("INSERT INTO rules (id, position, body) VALUES (?, ?, ?)");
     rules.forEach((rule, i) => stmt.run(rule.id, i, JSON.stringify(rule)));
@@ -34,7 +55,7 @@ export class ContentRepo {
 
   /** Same id: replaced where it stands. New ids: appended in document order. */
   mergeRules(incoming: Rule[]): { added: number; updated: number; unchanged: number } {
-    const current = this.rules();
+    const current = [...this.rules()];
     const index = new Map(current.map((r, i) => [r.id, i]));
     let added = 0,
       updated = 0,
@@ -56,6 +77,10 @@ export class ContentRepo {
   }
 
   texts(): Texts {
+    return (this.cache.texts ??= this.loadTexts());
+  }
+
+  private loadTexts(): Texts {
     const out: Texts = {};
     for (const r of this.db.query("SELECT key, value FROM texts").all() as { key: string; value: string }[])
       if ((TEXT_KEYS as readonly string[]).includes(r.key)) out[r.key as TextKey] = r.value;
@@ -64,11 +89,13 @@ export class ContentRepo {
   }
 
   mergeTexts(texts: Texts): void {
+    this.changed();
     const stmt = this.db.query("INSERT INTO texts (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value");
     for (const [k, v] of Object.entries(texts)) stmt.run(k, v);
   }
 
   replaceTexts(texts: Texts): void {
+    this.changed();
     this.db.run("DELETE FROM texts");
     this.mergeTexts(texts);
   }

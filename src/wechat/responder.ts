@@ -133,10 +133,11 @@ export class Responder {
   private tagList(tag: string): string | null {
     const articles = this.store.articles.byTag(tag, 100);
     if (!articles.length) return null;
-    return this.articleList(articles, tag);
+    return this.articleList(articles, tag, this.store.articles.tagCounts().get(tag));
   }
 
-  private articleList(articles: Article[], tag: string | null): string {
+  /** As many `code  title` lines as fit in one text reply, then how many were left out. */
+  private articleList(articles: Article[], tag: string | null, total = articles.length): string {
     const described = tag ? this.store.content.tags()[tag] : undefined;
     const head = tag ? `${described ?? tag} (${tag}):` : "Send a code to read the article:";
     const lines = [head];
@@ -149,7 +150,7 @@ export class Responder {
       lines.push(line);
       shown++;
     }
-    if (shown < articles.length) lines.push(`… and ${articles.length - shown} more`);
+    if (shown < total) lines.push(`… and ${total - shown} more`);
     return lines.join("\n");
   }
 }
