@@ -52,6 +52,8 @@ export interface SignOpts {
   signPath?: string;
   /** Replace file contents after signing. */
   swapFiles?: Record<string, string>;
+  /** Send a file part under another name than the one signed. */
+  renameFiles?: Record<string, string>;
 }
 
 /** Builds a signed request exactly as DESIGN §4 says, with hooks to break it on purpose. */
@@ -70,7 +72,7 @@ export function signedRequest(method: string, path: string, o: SignOpts = {}): R
     return new Request(url, { method, body: canonicalQuery(all), headers: { "content-type": "application/x-www-form-urlencoded" } });
   const form = new FormData();
   for (const [k, v] of all) form.append(k, v);
-  for (const f of files) form.append(f.name, new File([o.swapFiles?.[f.name] ?? bytes(f.content)], f.filename ?? "doc.json"));
+  for (const f of files) form.append(o.renameFiles?.[f.name] ?? f.name, new File([o.swapFiles?.[f.name] ?? bytes(f.content)], f.filename ?? "doc.json"));
   return new Request(url, { method, body: form });
 }
 

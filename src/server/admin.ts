@@ -68,17 +68,17 @@ export function health(ctx: AppContext, req: SignedRequest) {
   };
 }
 
-/** Turns form fields into an article record: keywords comma-separated or repeated, deleted as 0/1. */
+/** Turns form fields into an article record: keywords comma-separated, deleted as 0/1. */
 function recordFromForm(f: Fields): Record<string, unknown> {
   const rec: Record<string, unknown> = {};
   for (const name of ["id", "code", "tag", "title", "description", "url", "picurl"] as const) {
     const v = f.get(name);
     if (v !== undefined) rec[name] = v;
   }
-  if (f.has("keywords"))
-    rec.keywords = f
-      .all("keywords")
-      .flatMap((v) => v.split(","))
+  const keywords = f.get("keywords");
+  if (keywords !== undefined)
+    rec.keywords = keywords
+      .split(",")
       .map((w) => w.trim())
       .filter(Boolean);
   const deleted = f.bool("deleted");

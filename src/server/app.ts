@@ -11,6 +11,7 @@ import type { AppContext } from "./context.ts";
 import { FailureLimiter, type LimiterOptions } from "./limiter.ts";
 import { NonceCache } from "./nonces.ts";
 import { errorResponse, json, ok } from "./respond.ts";
+import { badRequest } from "../errors.ts";
 import { deleteRevert, getRevert, matterOf, postRevert, putRevert } from "./revert.ts";
 import { isSafeMediaPath } from "./media.ts";
 import { WECHAT_DEFAULTS, WechatHandler, type WechatOptions } from "../wechat/handler.ts";
@@ -47,6 +48,18 @@ export const DEFAULTS = {
   wxPath: "/wechat",
 } as const;
 
+/**
+ * The canonical string sorts repeated keys by value, so their order is not signed: a request with a
+ * field sent twice could be reordered in transit and still verify. No route takes a repeated field.
+ */
+function rejectRepeatedFields(req: SignedRequest): void {
+  const seen = new Set<string>();
+  for (const [k] of req.fields) {
+    if (seen.has(k)) throw badRequest(`"${k}" was sent more than once; send each field once (keywords: comma-separated)`, "repeated_field");
+    seen.add(k);
+  }
+}
+
 type Handler = (ctx: AppContext, req: SignedRequest, request: Request, params: Record<string, string>) => unknown;
 
 export async function createApp(opts: AppOptions) {
@@ -81,6 +94,7 @@ export async function createApp(opts: AppOptions) {
       try {
         const arrivedAt = arrivals.get(request) ?? clock.now();
         const req = await authenticate(request, arrivedAt, opts.clientAddress?.(request) ?? "local", auth);
+        rejectRepeatedFields(req);
         const data = await handler(ctx, req, request, params);
         return data instanceof Response ? data : ok(data);
       } catch (e) {

@@ -9,15 +9,9 @@ export class Fields {
     return this.params.some(([k]) => k === name);
   }
 
-  all(name: string): string[] {
-    return this.params.filter(([k]) => k === name).map(([, v]) => v);
-  }
-
-  /** The one value of `name`, or undefined; a field sent twice is a mistake worth reporting. */
+  /** The value of `name`, or undefined (repeated fields were refused before any route ran). */
   get(name: string): string | undefined {
-    const values = this.all(name);
-    if (values.length > 1) throw badRequest(`"${name}" was sent ${values.length} times; send it once`);
-    return values[0];
+    return this.params.find(([k]) => k === name)?.[1];
   }
 
   require(name: string): string {
