@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { formatTs } from "../../src/sign.ts";
-import { ADMIN, article, body, doc, READER, signedRequest, T0, testApp } from "../helpers.ts";
+import { ADMIN, article, body, doc, signedRequest, T0, testApp } from "../helpers.ts";
 
 let t: Awaited<ReturnType<typeof testApp>>;
 beforeEach(async () => (t = await testApp()));
