@@ -1,5 +1,5 @@
 import type { Server } from "bun";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { systemClock, type Clock } from "../clock.ts";
 import { APPKEY_PATTERN } from "../sign.ts";
@@ -53,12 +53,31 @@ function envKey(env: ServeOptions["env"]): AdminKey | null {
   return { appkey, secret, scope: "admin" };
 }
 
+/** Opens the data folder, turning the usual failures into one clear sentence. */
+function openStore(dir: string, clock: Clock, keep: number): Store {
+  try {
+    mkdirSync(dir, { recursive: true });
+    const probe = join(dir, `.write-test-${process.pid}`);
+    writeFileSync(probe, "");
+    rmSync(probe);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === "EROFS" ? "it is on a read-only file system" : code === "EACCES" || code === "EPERM" ? "permission denied" : code === "ENOSPC" ? "the disk is full" : (e as Error).message;
+    throw new StartupError(`the data folder ${dir} is not writable: ${why}`);
+  }
+  try {
+    return Store.open(dir, { clock, keep });
+  } catch (e) {
+    throw new StartupError(`cannot open the database in ${dir}: ${(e as Error).message}`);
+  }
+}
+
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const clock = opts.clock ?? systemClock;
   const log = opts.log ?? ((line) => process.stdout.write(line + "\n"));
   const say = opts.say ?? ((line) => process.stderr.write(line + "\n"));
 
-  const store = Store.open(opts.dataDir, { clock, keep: opts.keep });
+  const store = openStore(opts.dataDir, clock, opts.keep);
   let keys: KeyRing;
   let created: AdminKey | null = null;
   try {

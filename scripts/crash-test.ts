@@ -1,0 +1,120 @@
+/**
+ * Crash safety: kill -9 in the middle of a bulk write, restart, and check the store holds either the
+ * old state or the new one, whole, and still accepts writes.
+ *
+ *   ./scripts/crash-test [--trials 50] [--articles 20000] [--bin dist/replyd]
+ *
+ * Each trial: start `replyd serve` on a fresh data folder, load set A (codes a0…), then start an
+ * `import --init` of set B (codes b0…) or a `restore` of B — alternating — and SIGKILL the server
+ * after a random delay drawn from [0, 1.3 × the measured duration of that write]. Restart on the same
+ * folder and read the live codes straight from SQLite: they must be exactly A or exactly B.
+ */
+import { Database } from "bun:sqlite";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const args = process.argv.slice(2);
+const flag = (name: string, fallback: number) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const TRIALS = flag("--trials", 50);
+const ARTICLES = flag("--articles", 20000);
+const binIndex = args.indexOf("--bin");
+const BIN = resolve(binIndex >= 0 ? (args[binIndex + 1] as string) : "dist/replyd");
+const ENV = { PATH: process.env.PATH ?? "/usr/bin:/bin", REPLYD_APPKEY: "crash", REPLYD_SECRET: "crash-test-secret-0123456789" };
+
+const set = (prefix: string) =>
+  Array.from({ length: ARTICLES }, (_, i) => ({ id: `${prefix}${i}`, code: `${prefix}${i}`, tag: prefix, title: `${prefix} article ${i}`, url: `https://example.com/${prefix}/${i}`, description: "x".repeat(200) }));
+
+async function start(dir: string) {
+  const proc = Bun.spawn([BIN, "serve", "--data", join(dir, "data"), "--host", "127.0.0.1", "--port", "0", "--max-upload", "512M"], { env: ENV, stdout: "pipe", stderr: "pipe" });
+  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
+  let out = "";
+  const until = Date.now() + 20_000;
+  while (!/"url":"([^"]+)"/.test(out)) {
+    if (Date.now() > until) throw new Error("server did not start: " + out);
+    const { value, done } = await reader.read();
+    if (done) throw new Error("server exited at start: " + out + (await new Response(proc.stderr as ReadableStream).text()));
+    out += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  void (proc.stdout as ReadableStream).pipeTo(new WritableStream());
+  return { proc, url: (/"url":"([^"]+)"/.exec(out) as RegExpExecArray)[1] as string };
+}
+
+function client(url: string, args: string[]) {
+  return Bun.spawn([BIN, ...args, ...(args[0] === "restore" ? ["--yes"] : [])], { env: { ...ENV, REPLYD_URL: url }, stdout: "pipe", stderr: "pipe" });
+}
+
+function liveCodes(dir: string): { a: number; b: number; other: number; integrity: string } {
+  const db = new Database(join(dir, "data", "replyd.db"), { readonly: true });
+  try {
+    const rows = db.query("SELECT code FROM articles WHERE deleted = 0").all() as { code: string }[];
+    const integrity = (db.query("PRAGMA integrity_check").get() as { integrity_check: string }).integrity_check;
+    let a = 0, b = 0, other = 0;
+    for (const r of rows) r.code?.startsWith("a") ? a++ : r.code?.startsWith("b") ? b++ : other++;
+    return { a, b, other, integrity };
+  } finally {
+    db.close();
+  }
+}
+
+const root = mkdtempSync(join(tmpdir(), "replyd-crash-"));
+writeFileSync(join(root, "a.json"), JSON.stringify(set("a")));
+const b = set("b");
+writeFileSync(join(root, "b.json"), JSON.stringify(b));
+writeFileSync(join(root, "b-all.json"), JSON.stringify({ format: "replyd/1", matter: "all", created_at: new Date().toISOString(), articles: b, tags: {}, rules: [], texts: {} }));
+
+const outcomes = { old: 0, new: 0 };
+const failures: string[] = [];
+const durations: Record<string, number> = {};
+try {
+  for (let trial = 0; trial < TRIALS; trial++) {
+    const dir = join(root, `t${trial}`);
+    const kind = trial % 2 === 0 ? "init" : "restore";
+    let { proc, url } = await start(dir);
+    const load = client(url, ["import", join(root, "a.json"), "--init"]);
+    if ((await load.exited) !== 0) throw new Error("loading set A failed: " + (await new Response(load.stderr).text()));
+
+    const writeArgs = kind === "init" ? ["import", join(root, "b.json"), "--init"] : ["restore", join(root, "b-all.json")];
+    if (durations[kind] === undefined) {
+      // Time one uninterrupted run of this write under the same conditions (set A loaded) to aim the kills.
+      const scratch = await start(join(root, `measure-${kind}`));
+      await client(scratch.url, ["import", join(root, "a.json"), "--init"]).exited;
+      const t0 = performance.now();
+      const measured = client(scratch.url, writeArgs);
+      if ((await measured.exited) !== 0) throw new Error(`the ${kind} write failed: ${await new Response(measured.stderr).text()}`);
+      durations[kind] = performance.now() - t0;
+      scratch.proc.kill("SIGTERM");
+      await scratch.proc.exited;
+    }
+    const delay = Math.random() * (durations[kind] as number) * 1.3;
+    const write = client(url, writeArgs);
+    await Bun.sleep(delay);
+    proc.kill("SIGKILL");
+    await proc.exited;
+    await write.exited;
+
+    ({ proc, url } = await start(dir));
+    const state = liveCodes(dir);
+    const ok = state.integrity === "ok" && state.other === 0 && ((state.a === ARTICLES && state.b === 0) || (state.b === ARTICLES && state.a === 0));
+    if (!ok) failures.push(`trial ${trial} (${kind}, kill at ${delay.toFixed(0)} ms): ${JSON.stringify(state)}`);
+    else state.a === ARTICLES ? outcomes.old++ : outcomes.new++;
+    const add = Bun.spawn([BIN, "add", `title=after crash ${trial}`, "url=https://example.com/after", `code=z${trial}`], { env: { ...ENV, REPLYD_URL: url }, stderr: "pipe" });
+    if ((await add.exited) !== 0) failures.push(`trial ${trial}: store not writable after restart: ${await new Response(add.stderr).text()}`);
+    proc.kill("SIGTERM");
+    if ((await proc.exited) !== 0) failures.push(`trial ${trial}: server did not exit 0 on SIGTERM`);
+    rmSync(dir, { recursive: true, force: true });
+    process.stderr.write(`\rtrial ${trial + 1}/${TRIALS}: ${outcomes.old} old, ${outcomes.new} new, ${failures.length} failed`);
+  }
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}
+process.stderr.write("\n");
+console.log(
+  JSON.stringify({ trials: TRIALS, articles: ARTICLES, old_state: outcomes.old, new_state: outcomes.new, failures: failures.length, write_ms: Object.fromEntries(Object.entries(durations).map(([k, v]) => [k, Math.round(v)])) }),
+);
+for (const f of failures) console.error(f);
+process.exit(failures.length ? 1 : 0);

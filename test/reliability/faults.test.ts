@@ -1,0 +1,128 @@
+/**
+ * Faults on the data folder. The full-disk and read-only cases use real filesystems (a 64 KiB tmpfs,
+ * a read-only bind mount), which needs root, as CI has.
+ */
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { article, body, doc, signedRequest, testApp } from "../helpers.ts";
+
+let t: Awaited<ReturnType<typeof testApp>>;
+beforeEach(async () => {
+  t = await testApp();
+  await call("POST", "/api/cli", [], [{ name: "json", content: doc(Array.from({ length: 200 }, (_, i) => article(i)), { texts: { welcome: "hi" } }) }]);
+});
+afterEach(() => t.close());
+
+async function call(method: string, path: string, fields: [string, string][] = [], files?: { name: string; content: string }[]) {
+  t.clock.advance(1);
+  const res = await t.handle(signedRequest(method, path, { fields, nowMs: t.clock.now(), ...(files ? { files } : {}) }));
+  return { status: res.status, ...(await body(res)) };
+}
+const snapshot = () => JSON.stringify([...t.store.articles.iterateAll()]);
+
+function sh(cmd: string): void {
+  const p = Bun.spawnSync(["sh", "-c", cmd], { stderr: "pipe" });
+  if (p.exitCode !== 0) throw new Error(`${cmd}: ${p.stderr.toString()} (this test needs root for mount, as CI has)`);
+}
+
+describe("backup files damaged on disk", () => {
+  test("a truncated backup is detected and refused for restore; nothing changes", async () => {
+    const b = await call("POST", "/api/cli/revert/all");
+    const path = t.store.backups.pathOf(b.data.id);
+    truncateSync(path, Math.floor(readFileSync(path).length / 2));
+    const before = snapshot();
+    await call("PUT", "/api/cli", [["id", "a1"], ["title", "Changed"]]);
+    const changed = snapshot();
+    const r = await call("PUT", "/api/cli/revert/all", [["id", b.data.id]]);
+    expect(r.status).toBe(400);
+    expect(["bad_json", "checksum_mismatch"]).toContain(r.error.code);
+    expect(snapshot()).toBe(changed);
+    expect(before).not.toBe(changed);
+  });
+
+  test("a backup edited on disk fails its sha256 and is refused", async () => {
+    const b = await call("POST", "/api/cli/revert/articles");
+    const path = t.store.backups.pathOf(b.data.id);
+    writeFileSync(path, readFileSync(path, "utf8").replace("Article 7", "Article 8"));
+    const r = await call("PUT", "/api/cli/revert/articles", [["id", b.data.id]]);
+    expect(r).toMatchObject({ status: 400, error: { code: "checksum_mismatch" } });
+  });
+});
+
+describe("a full disk", () => {
+  test("the database cannot grow (SQLITE_FULL): 507 disk_full, nothing written, writable again once there is room", async () => {
+    const before = snapshot();
+    const pages = (t.store.db.query("PRAGMA page_count").get() as { page_count: number }).page_count;
+    t.store.db.exec(`PRAGMA max_page_count = ${pages + 2}`);
+    const big = doc(Array.from({ length: 3000 }, (_, i) => article(1000 + i, { description: "y".repeat(400) })));
+    const r = await call("POST", "/api/cli", [], [{ name: "json", content: big }]);
+    expect(r).toMatchObject({ status: 507, error: { code: "disk_full" } });
+    expect(snapshot()).toBe(before);
+    expect((t.store.db.query("PRAGMA integrity_check").get() as { integrity_check: string }).integrity_check).toBe("ok");
+    t.store.db.exec("PRAGMA max_page_count = 1073741823");
+    expect((await call("POST", "/api/cli", [], [{ name: "json", content: big }])).status).toBe(200);
+  });
+
+  test("backups on a full filesystem: 507, no partial file, and a restore refuses to run without its safety backup", async () => {
+    const dir = t.store.backups.dir;
+    const good = await call("POST", "/api/cli/revert/all");
+    const text = readFileSync(t.store.backups.pathOf(good.data.id), "utf8");
+    sh(`mount -t tmpfs -o size=64k tmpfs ${dir}`);
+    try {
+      writeFileSync(join(dir, "filler"), Buffer.alloc(60 * 1024));
+      const r = await call("POST", "/api/cli/revert/all");
+      expect(r).toMatchObject({ status: 507, error: { code: "disk_full" } });
+      expect(readdirSync(dir).filter((f) => f !== "filler")).toEqual([]);
+      await call("PUT", "/api/cli", [["id", "a1"], ["title", "Changed"]]);
+      const before = snapshot();
+      const restore = await call("PUT", "/api/cli/revert/all", [], [{ name: "json", content: text }]);
+      expect(restore.status).toBe(507);
+      expect(snapshot()).toBe(before);
+    } finally {
+      sh(`umount ${dir}`);
+    }
+  });
+});
+
+describe("a read-only data folder", () => {
+  test("the backups folder turning read-only: backups and restores get read_only, data unchanged, reads work", async () => {
+    const dir = t.store.backups.dir;
+    const good = await call("POST", "/api/cli/revert/all");
+    const text = readFileSync(t.store.backups.pathOf(good.data.id), "utf8");
+    await call("PUT", "/api/cli", [["id", "a1"], ["title", "Changed"]]);
+    const before = snapshot();
+    sh(`mount --bind ${dir} ${dir} && mount -o remount,ro,bind ${dir}`);
+    try {
+      const backup = await call("POST", "/api/cli/revert/all");
+      expect(backup).toMatchObject({ status: 500, error: { code: "read_only" } });
+      expect(backup.error.message).toContain("nothing was written");
+      const restore = await call("PUT", "/api/cli/revert/all", [], [{ name: "json", content: text }]);
+      expect(restore).toMatchObject({ status: 500, error: { code: "read_only" } });
+      expect((await call("GET", "/api/cli", [["id", "a1"]])).data.title).toBe("Changed");
+    } finally {
+      sh(`umount ${dir}`);
+    }
+    expect(snapshot()).toBe(before);
+    expect((await call("POST", "/api/cli/revert/all")).status).toBe(200);
+  });
+
+  test("a data folder that is read-only at start: a clear one-line error, nothing touched", async () => {
+    const { startServer } = await import("../../src/server/serve.ts");
+    const { tempDir } = await import("../helpers.ts");
+    const tmp = tempDir();
+    try {
+      sh(`mount --bind ${tmp.dir} ${tmp.dir} && mount -o remount,ro,bind ${tmp.dir}`);
+      try {
+        await expect(
+          startServer({ dataDir: tmp.dir, host: "127.0.0.1", port: 0, windowMs: 5000, keep: 5, maxUpload: 1 << 20, maxAuthFailures: 10, trustProxy: false, env: {}, log: () => {}, say: () => {} }),
+        ).rejects.toThrow(/not writable: it is on a read-only file system/);
+      } finally {
+        sh(`umount ${tmp.dir}`);
+      }
+      expect(readdirSync(tmp.dir)).toEqual([]);
+    } finally {
+      tmp.cleanup();
+    }
+  });
+});
