@@ -101,10 +101,12 @@ export async function createApp(opts: AppOptions) {
         return errorResponse(e, logError);
       }
     };
+  // The matter is compared as sent, never decoded: valid matters are plain words, and decoding
+  // twice (the router already decodes its params) is how "%25" once became a 500.
   const withMatter =
     (fn: (ctx: AppContext, matter: ReturnType<typeof matterOf>, req: SignedRequest) => unknown): Handler =>
-    (c, req, _request, params) =>
-      fn(c, matterOf(decodeURIComponent(params.matter ?? "")), req);
+    (c, req, request) =>
+      fn(c, matterOf(new URL(request.url).pathname.slice("/api/cli/revert/".length)), req);
 
   const regex = new RegexMatcher(100, (patterns) => logError(`a regex rule took over 100 ms and was treated as not matching: ${patterns.join(" | ")}`));
   const wechat = new WechatHandler(

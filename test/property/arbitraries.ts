@@ -30,8 +30,10 @@ export const documentArb = fc
     const seen = new Set<string>();
     const cleaned = articles.map((a) => {
       const out: Record<string, unknown> = Object.fromEntries(Object.entries(a).filter(([, v]) => v !== undefined));
-      if (a.code && !a.deleted) {
-        if (seen.has(a.code.toLowerCase()) || ["h", "help", "?"].includes(a.code.toLowerCase())) delete out.code;
+      // Help words are reserved on any article; live codes are unique ignoring case.
+      if (a.code && ["h", "help", "?"].includes(a.code.toLowerCase())) delete out.code;
+      else if (a.code && !a.deleted) {
+        if (seen.has(a.code.toLowerCase())) delete out.code;
         else seen.add(a.code.toLowerCase());
       }
       return out;
