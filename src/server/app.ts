@@ -130,7 +130,7 @@ export async function createApp(opts: AppOptions) {
 
   // Admin routes read their own body (parse: "none") so that nothing is parsed or validated before the signature is checked.
   const none = { parse: "none" } as const;
-  return new Elysia()
+  const app = new Elysia()
     .onRequest(({ request }) => {
       arrivals.set(request, clock.now());
       const path = new URL(request.url).pathname;
@@ -176,6 +176,9 @@ export async function createApp(opts: AppOptions) {
     .post("/api/cli/revert/:matter", signed(withMatter(postRevert)), none)
     .put("/api/cli/revert/:matter", signed(withMatter(putRevert)), none)
     .delete("/api/cli/revert/:matter", signed(withMatter(deleteRevert)), none);
+  // The listening server sends the callback straight to its handler (no per-request router context):
+  // it is the hot path. app.handle() reaches the same handler through the routes above.
+  return Object.assign(app, { wechat, wxPath });
 }
 
 export type App = Awaited<ReturnType<typeof createApp>>;

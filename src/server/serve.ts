@@ -6,6 +6,7 @@ import { APPKEY_PATTERN } from "../sign.ts";
 import { generateKey, KeyRing, KeysError, MIN_SECRET_LENGTH, writeKeys, type AdminKey } from "../store/keys.ts";
 import { Store } from "../store/store.ts";
 import { createApp, DEFAULTS } from "./app.ts";
+import { LineSink } from "./logsink.ts";
 
 export interface ServeOptions {
   dataDir: string;
@@ -74,7 +75,8 @@ function openStore(dir: string, clock: Clock, keep: number): Store {
 
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const clock = opts.clock ?? systemClock;
-  const log = opts.log ?? ((line) => process.stdout.write(line + "\n"));
+  const sink = opts.log ? null : new LineSink();
+  const log = opts.log ?? ((line: string) => (sink as LineSink).line(line));
   const say = opts.say ?? ((line) => process.stderr.write(line + "\n"));
 
   const store = openStore(opts.dataDir, clock, opts.keep);
@@ -124,29 +126,38 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   pruneTimer.unref();
 
   let inFlight = 0;
+  /** Counts the request in flight, logs one line for it (path only: queries carry signatures). */
+  const served = async (request: Request, srv: Server<undefined>, path: string | null, handle: () => Promise<Response>): Promise<Response> => {
+    const started = performance.now();
+    inFlight++;
+    let addr = srv.requestIP(request)?.address ?? "unknown";
+    if (opts.trustProxy) addr = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || addr;
+    addresses.set(request, addr);
+    let status = 500;
+    try {
+      const response = await handle();
+      status = response.status;
+      return response;
+    } finally {
+      inFlight--;
+      log(
+        `{"t":"${new Date().toISOString()}","method":"${request.method}","path":${JSON.stringify(path ?? new URL(request.url).pathname)},"status":${status},"ms":${+(performance.now() - started).toFixed(2)},"ip":${JSON.stringify(addr)}}`,
+      );
+    }
+  };
+  const wxPath = app.wxPath;
   const server: Server<undefined> = Bun.serve({
     hostname: opts.host,
     port: opts.port,
     // Bun's own limit is a backstop for bodies without Content-Length; the app answers the rest with a JSON 413.
     maxRequestBodySize: opts.maxUpload + 1024 * 1024,
-    async fetch(request, srv) {
-      const started = performance.now();
-      inFlight++;
-      let addr = srv.requestIP(request)?.address ?? "unknown";
-      if (opts.trustProxy) addr = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || addr;
-      addresses.set(request, addr);
-      let status = 500;
-      try {
-        const response = await app.handle(request);
-        status = response.status;
-        return response;
-      } finally {
-        inFlight--;
-        // Path only: the query carries signatures and must never reach a log.
-        const path = new URL(request.url).pathname;
-        log(JSON.stringify({ t: new Date().toISOString(), method: request.method, path, status, ms: +(performance.now() - started).toFixed(2), ip: addr }));
-      }
+    routes: {
+      [wxPath]: {
+        GET: (request: Request, srv: Server<undefined>) => served(request, srv, wxPath, async () => app.wechat.verify(request)),
+        POST: (request: Request, srv: Server<undefined>) => served(request, srv, wxPath, () => app.wechat.receive(request)),
+      },
     },
+    fetch: (request, srv) => served(request, srv, null, () => app.handle(request)),
     error(e) {
       log(JSON.stringify({ t: new Date().toISOString(), level: "error", msg: e.message }));
       return new Response(JSON.stringify({ ok: false, error: { code: "internal", message: "internal error" } }), {
@@ -184,8 +195,10 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         await server.stop(false);
         while (inFlight > 0) await Bun.sleep(10);
         clearInterval(pruneTimer);
+        sink?.flush();
         store.close();
         log(JSON.stringify({ t: new Date().toISOString(), event: "stopped" }));
+        sink?.flush();
       })();
       return stopping;
     },

@@ -23,24 +23,32 @@ export const WECHAT_DEFAULTS = { maxBody: 64 * 1024, deadlineMs: 4500, skewMs: 5
 const TEXT = { "content-type": "text/plain; charset=utf-8" };
 const XML = { "content-type": "application/xml; charset=utf-8" };
 const SUCCESS = "success";
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 const plain = (status: number, body = "") => new Response(body, { status, headers: TEXT });
 
 /** Reads at most `max` bytes of the body; more is a refusal, not a truncation. */
 async function readCapped(request: Request, max: number): Promise<string> {
-  const declared = Number(request.headers.get("content-length") ?? 0);
-  if (declared > max) throw new WxError("too_large", 413, "body too large");
-  if (!request.body) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.length;
-    if (size > max) throw new WxError("too_large", 413, "body too large");
-    chunks.push(chunk);
+  const declared = request.headers.get("content-length");
+  if (declared !== null && Number(declared) > max) throw new WxError("too_large", 413, "body too large");
+  let bytes: Uint8Array;
+  if (declared !== null) bytes = new Uint8Array(await request.arrayBuffer()); // the length is known and small: one read
+  else {
+    // No length (chunked): count as it arrives and stop at the cap.
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    if (request.body)
+      for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
+        size += chunk.length;
+        if (size > max) throw new WxError("too_large", 413, "body too large");
+        chunks.push(chunk);
+      }
+    bytes = Buffer.concat(chunks);
   }
+  if (bytes.length > max) throw new WxError("too_large", 413, "body too large");
   // fatal: invalid UTF-8 is bad input, not something to guess about.
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+    return UTF8.decode(bytes);
   } catch {
     throw new WxError("bad_encoding", 400, "the body is not UTF-8");
   }

@@ -1,0 +1,260 @@
+/**
+ * The side-by-side benchmark (issue 5). Loopback only, bounded, one machine, one run:
+ *   1. follower replies: replyd vs node-webot `wechat` on Express (the peer) vs a bare Bun.serve (the limit),
+ *      measured in turn A B C A B C …, medians reported;
+ *   2. signed admin GET throughput;
+ *   3. bulk import (init), backup + download, restore at each size, with server peak RSS, against raw
+ *      bun:sqlite prepared inserts of the same rows in one transaction;
+ *   4. start-up: exec → first /healthz 200, and `replyd --version`.
+ *
+ *   ./scripts/bench [--duration 10] [--connections 64] [--rounds 3] [--sizes 10000,100000,1000000]
+ */
+import { Database } from "bun:sqlite";
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { cpus, tmpdir, totalmem } from "node:os";
+import { join, resolve } from "node:path";
+import { Client } from "../src/cli/client.ts";
+import type { IO } from "../src/cli/io.ts";
+import { canonicalQuery, formatTs, newNonce, signRequest, type Param } from "../src/sign.ts";
+import { openDatabase } from "../src/store/db.ts";
+import { wxSignature } from "../src/wechat/crypto.ts";
+
+const args = process.argv.slice(2);
+const opt = (name: string, fallback: string) => (args.includes(name) ? (args[args.indexOf(name) + 1] as string) : fallback);
+const DURATION = Number(opt("--duration", "10"));
+const CONNECTIONS = Number(opt("--connections", "64"));
+const ROUNDS = Number(opt("--rounds", "3"));
+const SIZES = opt("--sizes", "10000,100000,1000000").split(",").filter(Boolean).map(Number);
+const ONLY = opt("--only", "reply,admin,bulk,startup").split(",");
+const ROOT = resolve(import.meta.dir, "..");
+const BIN = join(ROOT, "dist/replyd");
+const TOKEN = "benchtoken";
+const KEY = { appkey: "bench", secret: "bench-secret-0123456789abcdef" };
+const tmp = mkdtempSync(join(tmpdir(), "replyd-bench-"));
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+const ms = (s: string) => (s.endsWith("us") ? Number(s.slice(0, -2)) / 1000 : s.endsWith("ms") ? Number(s.slice(0, -2)) : s.endsWith("s") ? Number(s.slice(0, -1)) * 1000 : NaN);
+const proc = (pid: number, field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+let nextPort = 18400 + Math.floor(Math.random() * 1000);
+
+async function waitHealthy(url: string, ms = 20_000): Promise<void> {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {}
+    if (Date.now() > until) throw new Error(`${url} did not come up`);
+    await Bun.sleep(5);
+  }
+}
+
+function startReplyd(dir: string, extra: string[] = []) {
+  const port = nextPort++;
+  const p = Bun.spawn([BIN, "serve", "--data", join(dir, "data"), "--host", "127.0.0.1", "--port", String(port), "--wx-token", TOKEN, "--window", "300", ...extra], {
+    env: { PATH: process.env.PATH ?? "", REPLYD_APPKEY: KEY.appkey, REPLYD_SECRET: KEY.secret },
+    stdout: Bun.file(join(dir, `replyd-${port}.log`)),
+    stderr: "inherit",
+  });
+  return { p, url: `http://127.0.0.1:${port}` };
+}
+
+const io: IO = { out: () => {}, err: () => {}, env: {}, cwd: tmp, interactive: false, ask: async () => "", fetch, now: () => Date.now() };
+const clientFor = (url: string) => new Client({ url, ...KEY }, io);
+const articles = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `a${i}`, code: `c${i}`, tag: `t${i % 20}`, title: `Article number ${i}`, description: `About topic ${i % 97}`, url: `https://example.com/articles/${i}`, keywords: ["bench", `k${i % 13}`] }));
+
+function wrk(url: string, script: string, env: Record<string, string>, seconds = DURATION, connections = CONNECTIONS) {
+  const p = Bun.spawnSync(["wrk", "-t", "2", "-c", String(connections), "-d", `${seconds}s`, "--latency", "-s", join(ROOT, "bench", script), url], { env: { ...process.env, ...env } });
+  const out = p.stdout.toString();
+  return {
+    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0),
+    p50: ms(/^\s+50%\s+(\S+)/m.exec(out)?.[1] ?? "NaN"),
+    p99: ms(/^\s+99%\s+(\S+)/m.exec(out)?.[1] ?? "NaN"),
+    non2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0),
+    errors: (/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out)?.slice(1) ?? []).reduce((n, x) => n + Number(x), 0),
+  };
+}
+
+const results: Record<string, unknown> = {
+  when: new Date().toISOString(),
+  machine: { cpus: cpus().length, model: cpus()[0]?.model, memory_gb: Math.round(totalmem() / 2 ** 30), bun: Bun.version, node: Bun.spawnSync(["node", "--version"]).stdout.toString().trim() },
+  settings: { duration_s: DURATION, connections: CONNECTIONS, rounds: ROUNDS, wrk_threads: 2 },
+};
+const table: string[] = [];
+
+try {
+  const corpus = articles(1000);
+  writeFileSync(join(tmp, "articles.json"), JSON.stringify(corpus));
+  const codes = Array.from({ length: 200 }, (_, i) => `c${(i * 37) % 1000}`).join(",");
+
+  const dir = join(tmp, "reply");
+  mkdirSync(dir);
+  const replyd = startReplyd(dir);
+  await waitHealthy(`${replyd.url}/healthz`);
+  await clientFor(replyd.url).call({ method: "POST", path: "/api/cli", fields: [["mode", "init"]], files: [{ name: "json", filename: "a.json", bytes: readFileSync(join(tmp, "articles.json")) }] });
+
+  if (ONLY.includes("reply")) {
+    const peerPort = nextPort++;
+    const peer = Bun.spawn(["node", join(ROOT, "bench/peer/server.js"), String(peerPort), TOKEN, join(tmp, "articles.json")], { stdout: "ignore", stderr: "inherit" });
+    const limitPort = nextPort++;
+    const limit = Bun.spawn([process.execPath, join(ROOT, "bench/limit.ts"), String(limitPort)], { stdout: "ignore", stderr: "inherit" });
+    const servers = { replyd: replyd.url, peer: `http://127.0.0.1:${peerPort}`, limit: `http://127.0.0.1:${limitPort}` };
+    await waitHealthy(`${servers.peer}/`, 20_000).catch(() => {}); // express answers 404 on /, which is fine
+    await Bun.sleep(500);
+    const samples: Record<string, ReturnType<typeof wrk>[]> = { replyd: [], peer: [], limit: [] };
+    // Check the peer really answers with news before timing it.
+    const ts0 = String(Math.floor(Date.now() / 1000));
+    const probe = await fetch(`${servers.peer}/wechat?signature=${wxSignature(TOKEN, ts0, "n")}&timestamp=${ts0}&nonce=n`, {
+      method: "POST",
+      body: `<xml><ToUserName><![CDATA[gh]]></ToUserName><FromUserName><![CDATA[o]]></FromUserName><CreateTime>${ts0}</CreateTime><MsgType><![CDATA[text]]></MsgType><Content><![CDATA[c5]]></Content><MsgId>1</MsgId></xml>`,
+    });
+    if (!(await probe.text()).includes("news")) throw new Error("the peer does not answer codes with news");
+    for (let round = 0; round < ROUNDS; round++)
+      for (const [name, url] of Object.entries(servers)) {
+        const ts = String(Math.floor(Date.now() / 1000));
+        const path = `/wechat?signature=${wxSignature(TOKEN, ts, "bench")}&timestamp=${ts}&nonce=bench`;
+        const r = wrk(url, "reply.lua", { BENCH_PATH: path, BENCH_TS: ts, BENCH_CODES: codes });
+        (samples[name] as ReturnType<typeof wrk>[]).push(r);
+        process.stderr.write(`reply ${name} round ${round + 1}: ${r.rps.toFixed(0)} req/s p99 ${r.p99} ms\n`);
+      }
+    peer.kill();
+    limit.kill();
+    const summary = Object.fromEntries(
+      Object.entries(samples).map(([k, v]) => [k, { rps: median(v.map((s) => s.rps)), p50_ms: median(v.map((s) => s.p50)), p99_ms: median(v.map((s) => s.p99)), non2xx: v.reduce((n, s) => n + s.non2xx, 0), errors: v.reduce((n, s) => n + s.errors, 0), samples_rps: v.map((s) => Math.round(s.rps)) }]),
+    ) as Record<string, { rps: number; p50_ms: number; p99_ms: number; non2xx: number; errors: number }>;
+    results.reply = { ...summary, ratio_replyd_peer: +(summary.replyd!.rps / summary.peer!.rps).toFixed(2), ratio_replyd_limit: +(summary.replyd!.rps / summary.limit!.rps).toFixed(2) };
+    table.push(`reply (code → 1-article news, ${CONNECTIONS} connections, median of ${ROUNDS})`);
+    for (const [k, v] of Object.entries(summary)) table.push(`  ${k.padEnd(7)} ${v.rps.toFixed(0).padStart(8)} req/s   p50 ${v.p50_ms.toFixed(2)} ms   p99 ${v.p99_ms.toFixed(2)} ms   non-2xx ${v.non2xx}`);
+    table.push(`  replyd/peer ${(results.reply as { ratio_replyd_peer: number }).ratio_replyd_peer}×   replyd/limit ${(results.reply as { ratio_replyd_limit: number }).ratio_replyd_limit}×`);
+  }
+
+  if (ONLY.includes("admin")) {
+    // Pre-signed health requests, one nonce each, valid for the whole run (--window 300).
+    const n = Math.max(50_000, 40_000 * DURATION);
+    const file = join(tmp, "signed.txt");
+    const fd = openSync(file, "w");
+    const ts = formatTs(Date.now() + 60_000);
+    let chunk = "";
+    for (let i = 0; i < n; i++) {
+      const params: Param[] = [["appkey", KEY.appkey], ["ts", ts], ["nonce", newNonce()]];
+      const { sign } = signRequest({ method: "GET", path: "/api/cli", params, secret: KEY.secret });
+      chunk += canonicalQuery([...params, ["sign", sign]]) + "\n";
+      if (chunk.length > 1 << 20) {
+        writeSync(fd, chunk);
+        chunk = "";
+      }
+    }
+    writeSync(fd, chunk);
+    closeSync(fd);
+    const r = wrk(replyd.url, "admin.lua", { BENCH_SIGNED: file });
+    const reply = (results.reply as { replyd?: { rps: number } } | undefined)?.replyd?.rps;
+    results.admin = { ...r, presigned: n, ratio_to_reply: reply ? +(r.rps / reply).toFixed(2) : null };
+    table.push(`signed admin GET /api/cli (health): ${r.rps.toFixed(0)} req/s   p50 ${r.p50.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms   non-2xx ${r.non2xx}${reply ? `   (${(r.rps / reply).toFixed(2)}× reply)` : ""}`);
+  }
+  replyd.p.kill("SIGTERM");
+  await replyd.p.exited;
+
+  if (ONLY.includes("bulk")) {
+    results.bulk = [];
+    table.push("bulk (wall time; server peak RSS)");
+    for (const size of SIZES) {
+      const d = join(tmp, `bulk-${size}`);
+      mkdirSync(d);
+      const docPath = join(d, "doc.json");
+      // Written in pieces: a million articles is ~200 MB of JSON.
+      const fd = openSync(docPath, "w");
+      writeSync(fd, "[");
+      for (let i = 0; i < size; i += 10_000) {
+        const part = articles(Math.min(10_000, size - i)).map((a, j) => ({ ...a, id: `a${i + j}`, code: `c${i + j}` }));
+        writeSync(fd, (i ? "," : "") + JSON.stringify(part).slice(1, -1));
+      }
+      writeSync(fd, "]");
+      closeSync(fd);
+      const bytes = readFileSync(docPath);
+
+      const s = startReplyd(d, ["--max-upload", "2G"]);
+      await waitHealthy(`${s.url}/healthz`);
+      const c = clientFor(s.url);
+      const rss0 = proc(s.p.pid, "VmRSS");
+      let t0 = performance.now();
+      await c.call({ method: "POST", path: "/api/cli", fields: [["mode", "init"]], files: [{ name: "json", filename: "doc.json", bytes }] });
+      const importMs = performance.now() - t0;
+      const hwmImport = proc(s.p.pid, "VmHWM");
+      t0 = performance.now();
+      const b = await c.call<{ id: string; size: number }>({ method: "POST", path: "/api/cli/revert/articles" });
+      const res = await c.send({ method: "GET", path: "/api/cli/revert/articles", fields: [["id", b.id]] });
+      let downloaded = 0;
+      for await (const part of res.body as unknown as AsyncIterable<Uint8Array>) downloaded += part.length;
+      const backupMs = performance.now() - t0;
+      const hwmBackup = proc(s.p.pid, "VmHWM");
+      t0 = performance.now();
+      await c.call({ method: "PUT", path: "/api/cli/revert/articles", fields: [["id", b.id]] });
+      const restoreMs = performance.now() - t0;
+      const hwmRestore = proc(s.p.pid, "VmHWM");
+      s.p.kill("SIGTERM");
+      await s.p.exited;
+
+      // The limit: the same rows into the same schema with one prepared statement in one transaction.
+      const rawDb = openDatabase(join(d, "raw.db"));
+      const insert = rawDb.query("INSERT INTO articles (id, code, tag, title, description, url, picurl, keywords, deleted, rev, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, 0, 1, ?, ?)");
+      const rows = JSON.parse(bytes.toString()) as ReturnType<typeof articles>;
+      t0 = performance.now();
+      const now = new Date().toISOString();
+      rawDb.transaction(() => {
+        for (const a of rows) insert.run(a.id, a.code, a.tag, a.title, a.description, a.url, JSON.stringify(a.keywords), now, now);
+      })();
+      const rawMs = performance.now() - t0;
+      rawDb.close();
+      rmSync(d, { recursive: true, force: true });
+
+      const row = {
+        size,
+        doc_mb: +(bytes.length / 2 ** 20).toFixed(1),
+        import_ms: Math.round(importMs),
+        raw_insert_ms: Math.round(rawMs),
+        import_vs_raw: +(importMs / rawMs).toFixed(2),
+        backup_download_ms: Math.round(backupMs),
+        backup_mb: +(downloaded / 2 ** 20).toFixed(1),
+        restore_ms: Math.round(restoreMs),
+        rss_start_mb: Math.round(rss0),
+        peak_rss_mb: { import: Math.round(hwmImport), backup: Math.round(hwmBackup), restore: Math.round(hwmRestore) },
+      };
+      (results.bulk as unknown[]).push(row);
+      table.push(
+        `  ${String(size).padStart(8)}: import ${row.import_ms} ms (raw inserts ${row.raw_insert_ms} ms, ${row.import_vs_raw}×)   backup+download ${row.backup_download_ms} ms (${row.backup_mb} MB)   restore ${row.restore_ms} ms   peak RSS ${row.rss_start_mb} → ${row.peak_rss_mb.import}/${row.peak_rss_mb.backup}/${row.peak_rss_mb.restore} MB`,
+      );
+      process.stderr.write(table[table.length - 1] + "\n");
+    }
+  }
+
+  if (ONLY.includes("startup")) {
+    const startups: number[] = [];
+    const versions: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      const d = join(tmp, `start-${i}`);
+      mkdirSync(d);
+      const t0 = performance.now();
+      const s = startReplyd(d);
+      const url = `${s.url}/healthz`;
+      for (;;) {
+        try {
+          if ((await fetch(url)).ok) break;
+        } catch {}
+        await Bun.sleep(1);
+      }
+      startups.push(performance.now() - t0);
+      s.p.kill("SIGTERM");
+      await s.p.exited;
+      const v0 = performance.now();
+      Bun.spawnSync([BIN, "--version"]);
+      versions.push(performance.now() - v0);
+    }
+    results.startup = { serve_to_healthz_ms: +median(startups).toFixed(1), version_ms: +median(versions).toFixed(1), samples_ms: startups.map((x) => Math.round(x)) };
+    table.push(`start-up: exec → first /healthz 200 ${median(startups).toFixed(0)} ms (median of 7); replyd --version ${median(versions).toFixed(0)} ms`);
+  }
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
+
+mkdirSync(join(ROOT, "bench/results"), { recursive: true });
+writeFileSync(join(ROOT, "bench/results/latest.json"), JSON.stringify(results, null, 2) + "\n");
+console.log(table.join("\n"));
+console.log(`\nwritten: bench/results/latest.json`);
