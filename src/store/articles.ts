@@ -61,8 +61,15 @@ export interface ListQuery {
   offset: number;
 }
 
-/** Queries over the articles table; every write goes through here. */
+/**
+ * Queries over the articles table; every write goes through here, which is what makes the
+ * code cache exact: any write drops it (a rolled-back write too; the next read reloads).
+ */
 export class ArticleRepo {
+  /** Live article by lower-cased code, for the follower hot path. Misses are not cached. */
+  private readonly codeCache = new Map<string, Article>();
+  private static readonly CODE_CACHE_MAX = 50_000;
+
   private readonly byId: Statement<Row, [string]>;
   private readonly byLiveCode: Statement<Row, [string]>;
   private readonly insertStmt: Statement;
@@ -89,29 +96,45 @@ export class ArticleRepo {
   }
 
   getLiveByCode(code: string): Article | null {
-    const row = this.byLiveCode.get(code);
-    return row ? fromRow(row) : null;
+    const key = code.toLowerCase();
+    const cached = this.codeCache.get(key);
+    if (cached) return cached;
+    const row = this.byLiveCode.get(key);
+    if (!row) return null;
+    const article = fromRow(row);
+    if (this.codeCache.size >= ArticleRepo.CODE_CACHE_MAX) this.codeCache.clear();
+    this.codeCache.set(key, article);
+    return article;
+  }
+
+  private changed(): void {
+    this.codeCache.clear();
   }
 
   insert(a: Article): void {
+    this.changed();
     this.insertStmt.run(toParams(a) as never);
   }
 
   /** Writes a whole article row; the caller has already worked out rev and times. */
   update(a: Article): void {
+    this.changed();
     this.updateStmt.run(toParams(a) as never);
   }
 
   /** Clears a code for the rest of a transaction that is about to write it again. */
   releaseCode(id: string): void {
+    this.changed();
     this.db.run("UPDATE articles SET code = NULL WHERE id = ?", [id]);
   }
 
   purge(id: string): boolean {
+    this.changed();
     return this.deleteStmt.run(id).changes > 0;
   }
 
   deleteAll(): number {
+    this.changed();
     return this.db.run("DELETE FROM articles").changes;
   }
 

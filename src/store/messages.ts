@@ -28,7 +28,7 @@ export class MessageLog {
   ) {
     this.insert = db.query(
       `INSERT OR IGNORE INTO messages (received_at, msg_key, from_user, type, event, content, answer, unmatched)
-       VALUES ($received_at, $msg_key, $from_user, $type, $event, $content, $answer, $unmatched)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
   }
 
@@ -46,7 +46,7 @@ export class MessageLog {
     this.queue = [];
     try {
       this.db.transaction(() => {
-        for (const m of batch) this.insert.run({ ...m, unmatched: m.unmatched ? 1 : 0 } as never);
+        for (const m of batch) this.insert.run(m.received_at, m.msg_key, m.from_user, m.type, m.event, m.content, m.answer, m.unmatched ? 1 : 0);
       })();
     } catch (e) {
       // Keep the batch for the next flush rather than lose it (e.g. the disk was briefly full).

@@ -10,7 +10,6 @@ export class XmlError extends Error {}
 
 const MAX_DEPTH = 4;
 const MAX_ELEMENTS = 256;
-const NAME = /[A-Za-z_][A-Za-z0-9_.-]*/y;
 const PREDEFINED: Record<string, string> = { lt: "<", gt: ">", amp: "&", quot: '"', apos: "'" };
 
 const REFERENCE = /&(#x[0-9a-fA-F]{1,6}|#[0-9]{1,7}|[A-Za-z][A-Za-z0-9]{0,15});/y;
@@ -43,19 +42,21 @@ export function parseXml(text: string): XmlNode {
   if (/<!DOCTYPE|<!ENTITY|<!ATTLIST|<!ELEMENT/i.test(text)) throw new XmlError("DOCTYPE and entity declarations are not accepted");
   let pos = 0;
   let elements = 0;
+  // Character codes, not regexes: this runs for every byte of every follower message.
   const skipSpace = () => {
-    while (pos < text.length && /\s/.test(text[pos] as string)) pos++;
+    for (let c = text.charCodeAt(pos); c === 32 || c === 10 || c === 13 || c === 9; c = text.charCodeAt(++pos));
   };
   const expect = (s: string) => {
     if (!text.startsWith(s, pos)) throw new XmlError(`expected ${s} at ${pos}`);
     pos += s.length;
   };
+  const isNameChar = (c: number, first: boolean) =>
+    (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || (!first && ((c >= 48 && c <= 57) || c === 46 || c === 45));
   const readName = (): string => {
-    NAME.lastIndex = pos;
-    const m = NAME.exec(text);
-    if (!m) throw new XmlError(`expected a name at ${pos}`);
-    pos += m[0].length;
-    return m[0];
+    const start = pos;
+    if (!isNameChar(text.charCodeAt(pos), true)) throw new XmlError(`expected a name at ${pos}`);
+    while (isNameChar(text.charCodeAt(++pos), false));
+    return text.slice(start, pos);
   };
   const skipComments = () => {
     for (;;) {
@@ -133,5 +134,5 @@ export function parseXml(text: string): XmlNode {
 
 /** CDATA that stays CDATA whatever the text holds (a "]]>" inside is split across two sections). */
 export function cdata(s: string): string {
-  return `<![CDATA[${s.replace(/]]>/g, "]]]]><![CDATA[>")}]]>`;
+  return s.includes("]]>") ? `<![CDATA[${s.replaceAll("]]>", "]]]]><![CDATA[>")}]]>` : `<![CDATA[${s}]]>`;
 }
