@@ -62,6 +62,7 @@ export function health(ctx: AppContext, req: SignedRequest) {
     server_time: new Date(now).toISOString(),
     counts: { articles_live: a.live, articles_deleted: a.deleted, tags: c.tags, rules: c.rules, texts: c.texts },
     db_bytes: ctx.store.dbSize(),
+    search_index: ctx.store.articles.indexComplete ? "ready" : `rebuilding (${Math.floor(ctx.store.articles.indexProgress() * 100)}%)`,
     newest_backup: ctx.store.backups.newest(),
     key: { appkey: req.key.appkey, scope: req.key.scope },
     window_s: ctx.windowMs / 1000,

@@ -74,7 +74,11 @@ export class ArticleRepo {
   private readonly byLiveCode: Statement<Row, [string]>;
   private readonly insertStmt: Statement;
   private readonly updateStmt: Statement;
-  private readonly deleteStmt: Statement<unknown, [string]>;
+  private readonly deleteStmt: Statement<{ seq: number }, [string]>;
+  /** Articles with seq above this still await indexing; null when the search index is complete. */
+  private ftsPendingFrom: number | null;
+  /** Set during bulk writes: the index is rebuilt afterwards instead of row by row. */
+  private bulk = false;
 
   constructor(private readonly db: Database) {
     this.byId = db.query("SELECT * FROM articles WHERE id = ?");
@@ -85,9 +89,85 @@ export class ArticleRepo {
     );
     this.updateStmt = db.query(
       `UPDATE articles SET code=$code, tag=$tag, title=$title, description=$description, url=$url, picurl=$picurl,
-         keywords=$keywords, deleted=$deleted, rev=$rev, created_at=$created_at, updated_at=$updated_at WHERE id=$id`,
+         keywords=$keywords, deleted=$deleted, rev=$rev, created_at=$created_at, updated_at=$updated_at WHERE id=$id RETURNING seq`,
     );
-    this.deleteStmt = db.query("DELETE FROM articles WHERE id = ?");
+    this.deleteStmt = db.query("DELETE FROM articles WHERE id = ? RETURNING seq");
+    const pending = db.query("SELECT value FROM meta WHERE key = 'fts_rebuild_from'").get() as { value: string } | null;
+    this.ftsPendingFrom = pending ? Number(pending.value) : null;
+  }
+
+  /** Keeps one article's search entry in step with its row (delete + insert by rowid is always safe). */
+  private index(seq: number, a: Pick<Article, "title" | "keywords" | "description"> | null): void {
+    if (this.bulk) return;
+    this.db.run("DELETE FROM articles_fts WHERE rowid = ?", [seq]);
+    if (a) this.db.run("INSERT INTO articles_fts (rowid, title, keywords, description) VALUES (?, ?, ?, ?)", [seq, a.title, JSON.stringify(a.keywords), a.description]);
+  }
+
+  /** Runs `fn` without per-row indexing, then empties the index for a rebuild (inside the caller's transaction). */
+  withoutIndexing<T>(fn: () => T): T {
+    this.bulk = true;
+    try {
+      return fn();
+    } finally {
+      this.bulk = false;
+    }
+  }
+
+  /** Empties the search index and schedules a full rebuild; call inside the bulk write's transaction. */
+  resetIndex(): void {
+    this.db.exec(`DROP TABLE articles_fts; CREATE VIRTUAL TABLE articles_fts USING fts5(title, keywords, description, tokenize='trigram');`);
+    this.db.run("INSERT INTO meta (key, value) VALUES ('fts_rebuild_from', '0') ON CONFLICT(key) DO UPDATE SET value = '0'");
+    this.ftsPendingFrom = 0;
+  }
+
+  /** Rereads the index state after a rolled-back transaction. */
+  reloadIndexState(): void {
+    const pending = this.db.query("SELECT value FROM meta WHERE key = 'fts_rebuild_from'").get() as { value: string } | null;
+    this.ftsPendingFrom = pending ? Number(pending.value) : null;
+  }
+
+  /** Share of live and deleted articles indexed, for health: 1 when complete. */
+  indexProgress(): number {
+    if (this.ftsPendingFrom === null) return 1;
+    const row = this.db.query("SELECT (SELECT count(*) FROM articles WHERE seq <= ?) AS done, (SELECT count(*) FROM articles) AS total").get(this.ftsPendingFrom) as {
+      done: number;
+      total: number;
+    };
+    return row.total ? row.done / row.total : 1;
+  }
+
+  /**
+   * Indexes the next `limit` articles in one small transaction (crash-safe: the progress marker
+   * commits with the entries). Answers true when the index is complete.
+   */
+  indexBatch(limit: number): boolean {
+    if (this.ftsPendingFrom === null) return true;
+    return this.db.transaction(() => {
+      const from = this.ftsPendingFrom as number;
+      const rows = this.db.query("SELECT seq, title, keywords, description FROM articles WHERE seq > ? ORDER BY seq LIMIT ?").all(from, limit) as {
+        seq: number;
+        title: string;
+        keywords: string;
+        description: string;
+      }[];
+      const last = rows.length ? (rows[rows.length - 1] as { seq: number }).seq : from;
+      // Entries a single write made meanwhile in this range are replaced, not duplicated.
+      if (rows.length) this.db.run("DELETE FROM articles_fts WHERE rowid > ? AND rowid <= ?", [from, last]);
+      const insert = this.db.query("INSERT INTO articles_fts (rowid, title, keywords, description) VALUES (?, ?, ?, ?)");
+      for (const r of rows) insert.run(r.seq, r.title, r.keywords, r.description);
+      if (rows.length < limit) {
+        this.db.run("DELETE FROM meta WHERE key = 'fts_rebuild_from'");
+        this.ftsPendingFrom = null;
+        return true;
+      }
+      this.db.run("UPDATE meta SET value = ? WHERE key = 'fts_rebuild_from'", [String(last)]);
+      this.ftsPendingFrom = last;
+      return false;
+    })();
+  }
+
+  get indexComplete(): boolean {
+    return this.ftsPendingFrom === null;
   }
 
   get(id: string): Article | null {
@@ -113,13 +193,15 @@ export class ArticleRepo {
 
   insert(a: Article): void {
     this.changed();
-    this.insertStmt.run(toParams(a) as never);
+    const { lastInsertRowid } = this.insertStmt.run(toParams(a) as never);
+    this.index(Number(lastInsertRowid), a);
   }
 
   /** Writes a whole article row; the caller has already worked out rev and times. */
   update(a: Article): void {
     this.changed();
-    this.updateStmt.run(toParams(a) as never);
+    const row = this.updateStmt.get(toParams(a) as never) as { seq: number } | null;
+    if (row) this.index(row.seq, a);
   }
 
   /** Clears a code for the rest of a transaction that is about to write it again. */
@@ -130,7 +212,9 @@ export class ArticleRepo {
 
   purge(id: string): boolean {
     this.changed();
-    return this.deleteStmt.run(id).changes > 0;
+    const row = this.deleteStmt.get(id);
+    if (row) this.index(row.seq, null);
+    return row !== null;
   }
 
   deleteAll(): number {
@@ -172,7 +256,8 @@ export class ArticleRepo {
   search(words: string[], limit = 1): Article[] {
     const terms = words.map((w) => w.trim().toLowerCase()).filter(Boolean).slice(0, 8);
     if (!terms.length) return [];
-    if (terms.every((t) => [...t].length >= 3)) {
+    // Until a rebuild after a bulk write completes, search scans instead (slower, never wrong).
+    if (this.ftsPendingFrom === null && terms.every((t) => [...t].length >= 3)) {
       const match = terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(" AND ");
       const rows = this.db
         .query(

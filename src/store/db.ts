@@ -52,6 +52,17 @@ export const MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX messages_unmatched ON messages (seq) WHERE unmatched = 1;
    CREATE INDEX messages_received ON messages (received_at);`,
+
+  // The search index leaves the write path: a plain FTS5 table keyed by articles.seq, kept by the
+  // article queries for single writes and rebuilt in the background after bulk writes.
+  // meta.fts_rebuild_from = the seq after which articles still need indexing (absent: complete).
+  `DROP TRIGGER articles_fts_insert;
+   DROP TRIGGER articles_fts_delete;
+   DROP TRIGGER articles_fts_update;
+   DROP TABLE articles_fts;
+   CREATE VIRTUAL TABLE articles_fts USING fts5(title, keywords, description, tokenize='trigram');
+   CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+   INSERT INTO meta (key, value) VALUES ('fts_rebuild_from', '0');`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -11,6 +11,9 @@ import { ContentRepo } from "./content.ts";
 import { MessageLog } from "./messages.ts";
 import { openDatabase } from "./db.ts";
 
+/** Bulk writes above this many records rebuild the search index afterwards instead of row by row. */
+export const BULK_INDEX_THRESHOLD = 2000;
+
 export interface StoreOptions {
   clock: Clock;
   /** Backups kept per matter. */
@@ -65,10 +68,14 @@ export class Store {
 
   static open(dir: string, opts: StoreOptions): Store {
     mkdirSync(dir, { recursive: true });
-    return new Store(dir, openDatabase(join(dir, "replyd.db")), opts);
+    const store = new Store(dir, openDatabase(join(dir, "replyd.db")), opts);
+    // An index rebuild cut short (a crash, a restart) resumes where it stopped.
+    store.indexInBackground();
+    return store;
   }
 
   close(): void {
+    this.closed = true;
     this.messages.flush();
     // A clean close checkpoints the WAL so the data folder is one file again.
     this.db.close(false);
@@ -141,7 +148,9 @@ export class Store {
       ...(backup ? { backup } : {}),
     };
 
-    this.db.transaction(() => {
+    // Past a few thousand records the search index is rebuilt afterwards rather than row by row.
+    const bulk = records.length > BULK_INDEX_THRESHOLD || (mode === "init" && existingIds.size > BULK_INDEX_THRESHOLD);
+    this.writeArticles(bulk, () => {
       if (doc.articles) {
         const keep = new Set(resolved.map((r) => r.id));
         // Purge first in init mode: a document may give a removed article's code to a new id.
@@ -176,7 +185,7 @@ export class Store {
         this.content.mergeTexts(doc.texts);
         result.texts = Object.keys(doc.texts).length;
       }
-    })();
+    });
     return result;
   }
 
@@ -191,7 +200,7 @@ export class Store {
     const backup = this.backup(matter, "auto");
     const now = this.nowIso();
     const result: RestoreResult = { matter, backup };
-    this.db.transaction(() => {
+    this.writeArticles(sections.includes("articles"), () => {
       if (sections.includes("articles")) {
         this.articles.deleteAll();
         for (const rec of resolved)
@@ -214,8 +223,52 @@ export class Store {
         this.content.replaceTexts(doc.texts ?? {});
         result.texts = Object.keys(doc.texts ?? {}).length;
       }
-    })();
+    });
     return result;
+  }
+
+  /**
+   * One transaction of article writes. In bulk, rows are written without search indexing and the
+   * index is emptied in the same transaction, then rebuilt in the background after the commit.
+   */
+  private writeArticles(bulk: boolean, write: () => void): void {
+    try {
+      this.db.transaction(() => {
+        if (!bulk) return write();
+        this.articles.withoutIndexing(write);
+        this.articles.resetIndex();
+      })();
+    } catch (e) {
+      this.articles.reloadIndexState();
+      throw e;
+    }
+    if (bulk) this.indexInBackground();
+  }
+
+  private indexing = false;
+  private closed = false;
+
+  /** Rebuilds the search index in small batches, yielding between them so requests keep flowing. */
+  indexInBackground(): void {
+    if (this.indexing || this.articles.indexComplete) return;
+    this.indexing = true;
+    const step = () => {
+      if (this.closed) return void (this.indexing = false);
+      try {
+        if (this.articles.indexBatch(2000)) return void (this.indexing = false);
+        setTimeout(step, 0);
+      } catch {
+        // The disk may be full or busy: try again a little later; search scans meanwhile.
+        setTimeout(step, 1000);
+      }
+    };
+    setTimeout(step, 0);
+  }
+
+  /** Waits until the search index is complete (tests, benchmarks). */
+  async indexed(): Promise<void> {
+    this.indexInBackground();
+    while (!this.articles.indexComplete) await Bun.sleep(5);
   }
 
   /** Gives every record an id: its own, the id of the live article with its code, or a new one. */

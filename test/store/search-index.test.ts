@@ -1,0 +1,51 @@
+import { expect, test } from "bun:test";
+import { fixedClock } from "../../src/clock.ts";
+import { parseDocument } from "../../src/doc.ts";
+import { BULK_INDEX_THRESHOLD, Store } from "../../src/store/store.ts";
+import { T0, tempDir } from "../helpers.ts";
+
+const docOf = (n: number, word: (i: number) => string) =>
+  parseDocument(JSON.stringify(Array.from({ length: n }, (_, i) => ({ id: `a${i}`, code: `c${i}`, title: `${word(i)} article ${i}`, url: `https://e.com/${i}` }))));
+
+test("a bulk import rebuilds the search index in the background; search is right before, during and after", async () => {
+  const tmp = tempDir();
+  try {
+    const store = Store.open(tmp.dir, { clock: fixedClock(T0), keep: 5 });
+    const n = BULK_INDEX_THRESHOLD * 3;
+    store.importDocument(docOf(n, (i) => (i === n - 7 ? "zebra" : "plain")), "init");
+    expect(store.articles.indexComplete).toBe(false);
+    expect(store.articles.search(["zebra"]).map((a) => a.id)).toEqual([`a${n - 7}`]); // scanning
+    await store.indexed();
+    expect(store.articles.indexComplete).toBe(true);
+    expect(store.articles.search(["zebra"]).map((a) => a.id)).toEqual([`a${n - 7}`]); // the index
+    // Single writes keep the index in step.
+    store.putArticle({ ...(store.articles.get("a1") as NonNullable<ReturnType<typeof store.articles.get>>), title: "giraffe one", rev: 2 }, false);
+    expect(store.articles.search(["giraffe"]).map((a) => a.id)).toEqual(["a1"]);
+    expect(store.articles.search(["plain", "article", "1"]).map((a) => a.id)).not.toContain("a1");
+    store.articles.purge("a1");
+    expect(store.articles.search(["giraffe"])).toEqual([]);
+    store.close();
+  } finally {
+    tmp.cleanup();
+  }
+});
+
+test("a rebuild cut short by a restart resumes where it stopped", async () => {
+  const tmp = tempDir();
+  try {
+    let store = Store.open(tmp.dir, { clock: fixedClock(T0), keep: 5 });
+    store.importDocument(docOf(BULK_INDEX_THRESHOLD * 4, (i) => (i % 2 ? "odd" : "even")), "init");
+    store.close(); // before the background rebuild ran
+    store = Store.open(tmp.dir, { clock: fixedClock(T0), keep: 5 });
+    expect(store.articles.indexBatch(2000)).toBe(false);
+    store.close(); // after one batch
+    store = Store.open(tmp.dir, { clock: fixedClock(T0), keep: 5 });
+    await store.indexed();
+    const rows = store.db.query("SELECT count(*) AS n FROM articles_fts").get() as { n: number };
+    expect(rows.n).toBe(BULK_INDEX_THRESHOLD * 4); // every article once, none twice
+    expect(store.articles.search(["even"], 10_000)).toHaveLength(BULK_INDEX_THRESHOLD * 2);
+    store.close();
+  } finally {
+    tmp.cleanup();
+  }
+});
