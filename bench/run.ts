@@ -170,14 +170,32 @@ try {
       closeSync(fd);
       const bytes = readFileSync(docPath);
 
-      const s = startReplyd(d, ["--max-upload", "2G"]);
-      await waitHealthy(`${s.url}/healthz`);
-      const c = clientFor(s.url);
-      const rss0 = proc(s.p.pid, "VmRSS");
+      // Each operation on a freshly started server, so its peak RSS (VmHWM) is its own.
+      const fresh = async () => {
+        const s = startReplyd(d, ["--max-upload", "2G"]);
+        await waitHealthy(`${s.url}/healthz`);
+        return { s, c: clientFor(s.url), rss: proc(s.p.pid, "VmRSS") };
+      };
+      const stop = async (s: ReturnType<typeof startReplyd>) => {
+        s.p.kill("SIGTERM");
+        await s.p.exited;
+      };
+      let { s, c, rss: rss0 } = await fresh();
       let t0 = performance.now();
       await c.call({ method: "POST", path: "/api/cli", fields: [["mode", "init"]], files: [{ name: "json", filename: "doc.json", bytes }] });
       const importMs = performance.now() - t0;
       const hwmImport = proc(s.p.pid, "VmHWM");
+      // The search index is rebuilt in the background after a bulk write; time until it is ready.
+      for (;;) {
+        const h = await c.call<{ search_index: string }>({ method: "GET", path: "/api/cli" });
+        if (h.search_index === "ready") break;
+        await Bun.sleep(50);
+      }
+      const indexMs = performance.now() - t0;
+      await stop(s);
+
+      ({ s, c } = await fresh());
+      const rssBackup0 = proc(s.p.pid, "VmRSS");
       t0 = performance.now();
       const b = await c.call<{ id: string; size: number }>({ method: "POST", path: "/api/cli/revert/articles" });
       const res = await c.send({ method: "GET", path: "/api/cli/revert/articles", fields: [["id", b.id]] });
@@ -185,12 +203,15 @@ try {
       for await (const part of res.body as unknown as AsyncIterable<Uint8Array>) downloaded += part.length;
       const backupMs = performance.now() - t0;
       const hwmBackup = proc(s.p.pid, "VmHWM");
+      await stop(s);
+
+      ({ s, c } = await fresh());
+      const rssRestore0 = proc(s.p.pid, "VmRSS");
       t0 = performance.now();
       await c.call({ method: "PUT", path: "/api/cli/revert/articles", fields: [["id", b.id]] });
       const restoreMs = performance.now() - t0;
       const hwmRestore = proc(s.p.pid, "VmHWM");
-      s.p.kill("SIGTERM");
-      await s.p.exited;
+      await stop(s);
 
       // The limit: the same rows into the same schema with one prepared statement in one transaction.
       const rawDb = openDatabase(join(d, "raw.db"));
@@ -211,15 +232,17 @@ try {
         import_ms: Math.round(importMs),
         raw_insert_ms: Math.round(rawMs),
         import_vs_raw: +(importMs / rawMs).toFixed(2),
+        search_index_ready_ms: Math.round(indexMs),
         backup_download_ms: Math.round(backupMs),
         backup_mb: +(downloaded / 2 ** 20).toFixed(1),
         restore_ms: Math.round(restoreMs),
         rss_start_mb: Math.round(rss0),
         peak_rss_mb: { import: Math.round(hwmImport), backup: Math.round(hwmBackup), restore: Math.round(hwmRestore) },
+        rss_growth_mb: { import: Math.round(hwmImport - rss0), backup: Math.round(hwmBackup - rssBackup0), restore: Math.round(hwmRestore - rssRestore0) },
       };
       (results.bulk as unknown[]).push(row);
       table.push(
-        `  ${String(size).padStart(8)}: import ${row.import_ms} ms (raw inserts ${row.raw_insert_ms} ms, ${row.import_vs_raw}×)   backup+download ${row.backup_download_ms} ms (${row.backup_mb} MB)   restore ${row.restore_ms} ms   peak RSS ${row.rss_start_mb} → ${row.peak_rss_mb.import}/${row.peak_rss_mb.backup}/${row.peak_rss_mb.restore} MB`,
+        `  ${String(size).padStart(8)}: import ${row.import_ms} ms (raw inserts ${row.raw_insert_ms} ms, ${row.import_vs_raw}×; search index ready at ${row.search_index_ready_ms} ms)   backup+download ${row.backup_download_ms} ms (${row.backup_mb} MB)   restore ${row.restore_ms} ms   RSS growth import/backup/restore ${row.rss_growth_mb.import}/${row.rss_growth_mb.backup}/${row.rss_growth_mb.restore} MB`,
       );
       process.stderr.write(table[table.length - 1] + "\n");
     }

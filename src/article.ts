@@ -54,8 +54,15 @@ export const charLength = (s: string) => {
   return n;
 };
 
+/** charLength(s) <= max, without counting when the UTF-16 length already settles it. */
+const withinChars = (s: string, max: number) => s.length <= max || (s.length <= 2 * max && charLength(s) <= max);
+
+// A URL this plain is certainly an absolute http(s) URL with a host; others go through the URL parser.
+const PLAIN_HTTP_URL = /^https?:\/\/[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*(?::\d{1,5})?(?:\/[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*)?(?:\?[A-Za-z0-9\-._~!$&'()*+,;=:@%/?]*)?(?:#[A-Za-z0-9\-._~!$&'()*+,;=:@%/?]*)?$/;
+
 export function checkHttpUrl(value: string): string | null {
   if (value.length > LIMITS.url) return `must be at most ${LIMITS.url} characters`;
+  if (PLAIN_HTTP_URL.test(value)) return null;
   let url: URL;
   try {
     url = new URL(value);
@@ -127,15 +134,14 @@ export function validateArticle(
   const title = str("title");
   if (title === null) at("title", "is required");
   else if (title !== undefined) {
-    const n = charLength(title.trim());
-    if (n < 1 || charLength(title) > LIMITS.title) at("title", `must be 1–${LIMITS.title} characters`);
+    if (title.trim().length < 1 || !withinChars(title, LIMITS.title)) at("title", `must be 1–${LIMITS.title} characters`);
     else out.title = title;
   } else if (!opts.partial) at("title", "is required");
 
   const description = str("description");
   if (description === null) out.description = "";
   else if (description !== undefined) {
-    if (charLength(description) > LIMITS.description) at("description", `must be at most ${LIMITS.description} characters`);
+    if (!withinChars(description, LIMITS.description)) at("description", `must be at most ${LIMITS.description} characters`);
     else out.description = description;
   }
 
@@ -162,7 +168,7 @@ export function validateArticle(
     else if (k.length > LIMITS.keywords) at("keywords", `must have at most ${LIMITS.keywords} words`);
     else {
       const words = (k as string[]).map((w) => w.trim());
-      const bad = words.find((w) => w.length === 0 || charLength(w) > LIMITS.keyword);
+      const bad = words.find((w) => w.length === 0 || !withinChars(w, LIMITS.keyword));
       if (bad !== undefined) at("keywords", `each word must be 1–${LIMITS.keyword} characters`);
       else out.keywords = words;
     }

@@ -35,20 +35,9 @@ const fromRow = (r: Row): Article => ({
   updated_at: r.updated_at,
 });
 
-const toParams = (a: Article) => ({
-  id: a.id,
-  code: a.code,
-  tag: a.tag,
-  title: a.title,
-  description: a.description,
-  url: a.url,
-  picurl: a.picurl,
-  keywords: JSON.stringify(a.keywords),
-  deleted: a.deleted ? 1 : 0,
-  rev: a.rev,
-  created_at: a.created_at,
-  updated_at: a.updated_at,
-});
+/** Positional values in column order: binding by position is measurably cheaper than by name in bulk. */
+const toParams = (a: Article) =>
+  [a.code, a.tag, a.title, a.description, a.url, a.picurl, JSON.stringify(a.keywords), a.deleted ? 1 : 0, a.rev, a.created_at, a.updated_at, a.id] as const;
 
 export interface ListQuery {
   tag?: string;
@@ -83,13 +72,12 @@ export class ArticleRepo {
   constructor(private readonly db: Database) {
     this.byId = db.query("SELECT * FROM articles WHERE id = ?");
     this.byLiveCode = db.query("SELECT * FROM articles WHERE lower(code) = lower(?) AND deleted = 0 AND code IS NOT NULL");
-    const cols = "id, code, tag, title, description, url, picurl, keywords, deleted, rev, created_at, updated_at";
     this.insertStmt = db.query(
-      `INSERT INTO articles (${cols}) VALUES ($id, $code, $tag, $title, $description, $url, $picurl, $keywords, $deleted, $rev, $created_at, $updated_at)`,
+      "INSERT INTO articles (code, tag, title, description, url, picurl, keywords, deleted, rev, created_at, updated_at, id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
     );
     this.updateStmt = db.query(
-      `UPDATE articles SET code=$code, tag=$tag, title=$title, description=$description, url=$url, picurl=$picurl,
-         keywords=$keywords, deleted=$deleted, rev=$rev, created_at=$created_at, updated_at=$updated_at WHERE id=$id RETURNING seq`,
+      `UPDATE articles SET code=?1, tag=?2, title=?3, description=?4, url=?5, picurl=?6, keywords=?7, deleted=?8, rev=?9,
+         created_at=?10, updated_at=?11 WHERE id=?12 RETURNING seq`,
     );
     this.deleteStmt = db.query("DELETE FROM articles WHERE id = ? RETURNING seq");
     const pending = db.query("SELECT value FROM meta WHERE key = 'fts_rebuild_from'").get() as { value: string } | null;
@@ -193,14 +181,14 @@ export class ArticleRepo {
 
   insert(a: Article): void {
     this.changed();
-    const { lastInsertRowid } = this.insertStmt.run(toParams(a) as never);
+    const { lastInsertRowid } = this.insertStmt.run(...(toParams(a) as unknown as never[]));
     this.index(Number(lastInsertRowid), a);
   }
 
   /** Writes a whole article row; the caller has already worked out rev and times. */
   update(a: Article): void {
     this.changed();
-    const row = this.updateStmt.get(toParams(a) as never) as { seq: number } | null;
+    const row = this.updateStmt.get(...(toParams(a) as unknown as never[])) as { seq: number } | null;
     if (row) this.index(row.seq, a);
   }
 

@@ -273,13 +273,17 @@ export class Store {
 
   /** Gives every record an id: its own, the id of the live article with its code, or a new one. */
   private resolveIds(records: ArticleInput[], matchByCode: boolean, taken: Set<string>): (ArticleInput & { id: string })[] {
-    const used = new Set(taken);
-    for (const r of records) if (r.id) used.add(r.id);
+    // The set of ids in use is only needed to mint new ones; most documents carry every id.
+    let used: Set<string> | null = null;
     return records.map((r) => {
       if (r.id) return r as ArticleInput & { id: string };
       if (matchByCode && r.code) {
         const live = this.articles.getLiveByCode(r.code);
         if (live) return { ...r, id: live.id };
+      }
+      if (!used) {
+        used = new Set(taken);
+        for (const x of records) if (x.id) used.add(x.id);
       }
       const id = newArticleId(r.code ?? null, used);
       used.add(id);
@@ -289,6 +293,8 @@ export class Store {
 
   /** After the write, live codes must still be unique: check the document against the articles it leaves in place. */
   private checkCodes(records: (ArticleInput & { id: string })[], liveCodes: Map<string, string>): void {
+    // Nothing outside the document holds a code: its own duplicates were refused when it was validated.
+    if (liveCodes.size === 0) return;
     const touched = new Set(records.map((r) => r.id));
     const owner = new Map<string, string>();
     for (const [code, id] of liveCodes) if (!touched.has(id)) owner.set(code, id);
