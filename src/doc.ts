@@ -34,6 +34,17 @@ export interface ReplydDocument {
 
 const TOP_LEVEL = new Set(["format", "matter", "created_at", "articles", "tags", "rules", "texts", "sha256"]);
 
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/** An uploaded document's text; bytes that are not UTF-8 are refused rather than guessed at. */
+export function decodeUtf8(bytes: Uint8Array): string {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    throw new ReplydError("bad_encoding", 400, "the file is not UTF-8 text");
+  }
+}
+
 export function sha256hex(data: string | Uint8Array): string {
   return new Bun.CryptoHasher("sha256").update(data).digest("hex");
 }

@@ -1,5 +1,5 @@
 import { articleJson, CONTENT_FIELDS, contentOf, sameContent, validateArticle, type Article } from "../article.ts";
-import { parseDocument } from "../doc.ts";
+import { decodeUtf8, parseDocument } from "../doc.ts";
 import { badRequest, conflict, InvalidDocumentError, notFound, ReplydError } from "../errors.ts";
 import { newArticleId } from "../store/store.ts";
 import { SCHEMA_VERSION } from "../store/db.ts";
@@ -105,7 +105,7 @@ export async function postCli(ctx: AppContext, req: SignedRequest, request: Requ
   if (image) {
     new Fields(req.fields).only(["media"]);
     if (req.files.size > 1) throw badRequest("send one file part: media or json");
-    return storeMedia(ctx.store.mediaDir, new Uint8Array(await image.arrayBuffer()), ctx.maxMedia, ctx.publicUrl ?? new URL(request.url).origin);
+    return storeMedia(ctx.store.mediaDir, image, ctx.maxMedia, ctx.publicUrl ?? new URL(request.url).origin);
   }
   const file = req.files.get("json");
   if (file) {
@@ -114,7 +114,7 @@ export async function postCli(ctx: AppContext, req: SignedRequest, request: Requ
     if (mode !== "merge" && mode !== "init") throw badRequest('"mode" must be merge or init');
     const unexpected = [...req.files.keys()].filter((k) => k !== "json");
     if (unexpected.length) throw badRequest(`unexpected file part: ${unexpected.join(", ")}`);
-    const doc = parseDocument(await file.text());
+    const doc = parseDocument(decodeUtf8(file));
     return { mode, ...ctx.store.importDocument(doc, mode) };
   }
   if (req.files.size) throw badRequest(`unexpected file part: ${[...req.files.keys()].join(", ")}; a bulk import is a file part named "json"`);

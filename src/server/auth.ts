@@ -22,7 +22,8 @@ export interface SignedRequest {
   key: AdminKey;
   /** Query parameters and form fields, auth fields removed, in the order sent. */
   fields: Param[];
-  files: Map<string, File>;
+  /** File parts' bytes, read once: the same bytes were hashed for the signature. */
+  files: Map<string, Uint8Array>;
 }
 
 export interface AuthOptions {
@@ -45,9 +46,9 @@ const DUMMY_SECRET = "replyd-no-such-key-" + crypto.randomUUID();
 const unauthorized = (code: string, message: string, details?: Record<string, unknown>) => new ReplydError(code, 401, message, details);
 
 /** Reads the request's parameters without trusting any of them yet. */
-async function readParams(request: Request, url: URL, maxUpload: number): Promise<{ params: Param[]; files: Map<string, File> }> {
+async function readParams(request: Request, url: URL, maxUpload: number): Promise<{ params: Param[]; files: Map<string, Uint8Array> }> {
   const params: Param[] = [...url.searchParams.entries()];
-  const files = new Map<string, File>();
+  const files = new Map<string, Uint8Array>();
   if (request.method !== "POST" && request.method !== "PUT") return { params, files };
 
   const type = (request.headers.get("content-type") ?? "").toLowerCase();
@@ -68,8 +69,9 @@ async function readParams(request: Request, url: URL, maxUpload: number): Promis
     else {
       if (value.size > maxUpload) throw new ReplydError("too_large", 413, `the file part "${name}" is larger than the ${maxUpload}-byte upload limit`);
       if (files.has(name)) throw new ReplydError("bad_request", 400, `more than one file part named "${name}"`);
-      files.set(name, value);
-      params.push([name, fileParamValue(await value.arrayBuffer())]);
+      const bytes = new Uint8Array(await value.arrayBuffer());
+      files.set(name, bytes);
+      params.push([name, fileParamValue(bytes)]);
     }
   }
   return { params, files };

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { isMatter, MATTERS, parseDocument, requireSections, type Matter } from "../doc.ts";
+import { decodeUtf8, isMatter, MATTERS, parseDocument, requireSections, type Matter } from "../doc.ts";
 import { badRequest, notFound } from "../errors.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
@@ -41,7 +41,7 @@ export async function putRevert(ctx: AppContext, matter: Matter, req: SignedRequ
   const id = f.get("id");
   if (file && id !== undefined) throw badRequest("send either a json file part or id=, not both");
   let text: string;
-  if (file) text = await file.text();
+  if (file) text = decodeUtf8(file);
   else if (id !== undefined) {
     if (!ctx.store.backups.get(matter, id)) throw notFound(`no ${matter} backup with id "${id}"`);
     text = readFileSync(ctx.store.backups.pathOf(id), "utf8");

@@ -175,8 +175,11 @@ export class ArticleRepo {
     return article;
   }
 
+  private counted: { live: number; deleted: number } | null = null;
+
   private changed(): void {
     this.codeCache.clear();
+    this.counted = null;
   }
 
   insert(a: Article): void {
@@ -301,7 +304,12 @@ export class ArticleRepo {
     return set;
   }
 
+  /** Cached between writes: health is asked for often and a count scans the table. */
   counts(): { live: number; deleted: number } {
+    return (this.counted ??= this.countNow());
+  }
+
+  private countNow(): { live: number; deleted: number } {
     const row = this.db.query("SELECT sum(deleted = 0) AS live, sum(deleted = 1) AS deleted FROM articles").get() as {
       live: number | null;
       deleted: number | null;

@@ -86,8 +86,13 @@ export class BackupStore {
     rmSync(this.pathOf(id), { force: true });
   }
 
+  private newestCache: { dirMtimeMs: number; info: BackupInfo | null } | null = null;
+
+  /** Cached until the folder changes (its mtime moves on every file created, renamed or removed). */
   newest(): BackupInfo | null {
-    return this.list()[0] ?? null;
+    const dirMtimeMs = statSync(this.dir).mtimeMs;
+    if (this.newestCache?.dirMtimeMs !== dirMtimeMs) this.newestCache = { dirMtimeMs, info: this.list()[0] ?? null };
+    return this.newestCache.info;
   }
 
   private prune(matter: Matter): void {

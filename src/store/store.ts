@@ -155,20 +155,27 @@ export class Store {
         const keep = new Set(resolved.map((r) => r.id));
         // Purge first in init mode: a document may give a removed article's code to a new id.
         if (mode === "init") for (const id of existingIds) if (!keep.has(id) && this.articles.purge(id)) result.removed++;
-        const plans = resolved.map((rec) => ({
-          rec,
-          content: contentOf(rec),
-          current: existingIds.has(rec.id) ? this.articles.get(rec.id) : null,
-        }));
+        const currents = new Map<string, Article>();
+        for (const rec of resolved)
+          if (existingIds.has(rec.id)) {
+            const current = this.articles.get(rec.id);
+            if (current) currents.set(rec.id, current);
+          }
         // Live codes are unique per statement, so release the codes that move before writing any:
         // two articles may swap codes within one document.
-        for (const { rec, content, current } of plans)
-          if (current && !current.deleted && current.code !== null && current.code !== content.code) this.articles.releaseCode(rec.id);
-        for (const { rec, content, current } of plans) {
+        for (const rec of resolved) {
+          const current = currents.get(rec.id);
+          if (current && !current.deleted && current.code !== null && current.code !== (rec.code ?? null)) this.articles.releaseCode(rec.id);
+        }
+        for (const rec of resolved) {
+          const current = currents.get(rec.id);
           if (!current) {
-            this.articles.insert({ id: rec.id, ...content, rev: 1, created_at: now, updated_at: now });
+            this.articles.insert(articleFrom(rec, 1, now, now));
             result.added++;
-          } else if (sameContent(contentOf(current), content)) result.unchanged++;
+            continue;
+          }
+          const content = contentOf(rec);
+          if (sameContent(contentOf(current), content)) result.unchanged++;
           else {
             this.articles.update({ ...current, ...content, rev: current.rev + 1, updated_at: now });
             result.updated++;
@@ -203,14 +210,7 @@ export class Store {
     this.writeArticles(sections.includes("articles"), () => {
       if (sections.includes("articles")) {
         this.articles.deleteAll();
-        for (const rec of resolved)
-          this.articles.insert({
-            id: rec.id,
-            ...contentOf(rec),
-            rev: rec.rev ?? 1,
-            created_at: rec.created_at ?? now,
-            updated_at: rec.updated_at ?? rec.created_at ?? now,
-          });
+        for (const rec of resolved) this.articles.insert(articleFrom(rec, rec.rev ?? 1, rec.created_at ?? now, rec.updated_at ?? rec.created_at ?? now));
         result.articles = resolved.length;
         this.content.replaceTags(doc.tags ?? {});
         result.tags = Object.keys(doc.tags ?? {}).length;
@@ -315,6 +315,24 @@ export class Store {
     if (isNew) this.articles.insert(a);
     else this.articles.update(a);
   }
+}
+
+/** One article object straight from a validated record (bulk writes make a million of these). */
+function articleFrom(rec: ArticleInput & { id: string }, rev: number, createdAt: string, updatedAt: string): Article {
+  return {
+    id: rec.id,
+    code: rec.code ?? null,
+    tag: rec.tag ?? null,
+    title: rec.title ?? "",
+    description: rec.description ?? "",
+    url: rec.url ?? "",
+    picurl: rec.picurl ?? null,
+    keywords: rec.keywords ?? [],
+    deleted: rec.deleted ?? false,
+    rev,
+    created_at: createdAt,
+    updated_at: updatedAt,
+  };
 }
 
 /** A readable id from the code when it fits and is free, otherwise a random one. */
