@@ -2,7 +2,7 @@ import type { Clock } from "../clock.ts";
 import type { Store } from "../store/store.ts";
 import { verifyWxSignature, WxCrypto, WxError, wxSignature } from "./crypto.ts";
 import { dedupeKey, renderReply, toInbound, type Inbound } from "./message.ts";
-import type { Responder } from "./responder.ts";
+import type { Decision, Responder } from "./responder.ts";
 import { RetryCache } from "./retries.ts";
 import { cdata, parseXml, XmlError } from "./xml.ts";
 
@@ -142,25 +142,19 @@ export class WechatHandler {
 
   /** Computes and logs the answer once; past the deadline the follower gets "success" instead. */
   private answer(m: Inbound, encrypt: boolean): Promise<string> {
-    const work = (async () => {
-      const decision = await this.responder.respond(m);
-      this.store.messages.add({
-        received_at: new Date(this.clock.now()).toISOString(),
-        msg_key: dedupeKey(m),
-        from_user: m.from,
-        type: m.type,
-        event: m.event ?? null,
-        content: (m.content ?? m.eventKey ?? null)?.slice(0, 1024) ?? null,
-        answer: decision.answer,
-        unmatched: decision.unmatched,
-      });
-      if (!decision.reply) return SUCCESS;
-      const xml = renderReply(decision.reply, m, Math.floor(this.clock.now() / 1000));
-      return encrypt ? this.seal(xml) : xml;
-    })().catch((e) => {
+    const failed = (e: unknown) => {
       this.log(`wechat reply failed: ${(e as Error).message}`);
       return SUCCESS;
-    });
+    };
+    let decided: Decision | Promise<Decision>;
+    try {
+      decided = this.responder.respond(m);
+      // Answered at once (no regex rule had to run): no deadline to race.
+      if (!(decided instanceof Promise)) return Promise.resolve(this.finish(m, decided, encrypt));
+    } catch (e) {
+      return Promise.resolve(failed(e));
+    }
+    const work = decided.then((d) => this.finish(m, d, encrypt)).catch(failed);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<string>((resolve) => {
       timer = setTimeout(() => {
@@ -169,6 +163,23 @@ export class WechatHandler {
       }, this.opts.deadlineMs);
     });
     return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+  }
+
+  /** Logs the message and renders (and seals) its reply. */
+  private finish(m: Inbound, decision: Decision, encrypt: boolean): string {
+    this.store.messages.add({
+      received_at: new Date(this.clock.now()).toISOString(),
+      msg_key: dedupeKey(m),
+      from_user: m.from,
+      type: m.type,
+      event: m.event ?? null,
+      content: (m.content ?? m.eventKey ?? null)?.slice(0, 1024) ?? null,
+      answer: decision.answer,
+      unmatched: decision.unmatched,
+    });
+    if (!decision.reply) return SUCCESS;
+    const xml = renderReply(decision.reply, m, Math.floor(this.clock.now() / 1000));
+    return encrypt ? this.seal(xml) : xml;
   }
 
   /** The encrypted reply envelope, signed with a fresh nonce. */

@@ -23,6 +23,9 @@ export interface Decision {
 const HELP_WORDS = new Set(["h", "help", "?", "？"]);
 const none: Decision = { reply: null, answer: "none", unmatched: false };
 
+/** Applies `fn` now to a plain value, or later to a promise's. */
+const then = <T, U>(v: T | Promise<T>, fn: (x: T) => U | Promise<U>): U | Promise<U> => (v instanceof Promise ? v.then(fn) : fn(v));
+
 const news = (a: Article): NewsItem => ({ title: a.title, description: a.description, picurl: a.picurl, url: a.url });
 
 /** DESIGN §5: operator rules, then help, code, tag, search, then the fallback texts. */
@@ -36,7 +39,11 @@ export class Responder {
     return this.store.content.texts()[key] ?? DEFAULT_TEXTS[key];
   }
 
-  async respond(m: Inbound): Promise<Decision> {
+  /**
+   * Synchronous unless a regex rule has to run in the worker: the common message then costs no
+   * promise and no deadline timer.
+   */
+  respond(m: Inbound): Decision | Promise<Decision> {
     if (m.type === "event") return this.onEvent(m);
     if (m.type === "text" || (m.type === "voice" && m.content)) return this.onText(m, (m.content ?? "").trim());
     if (["image", "voice", "video", "shortvideo", "location", "link"].includes(m.type))
@@ -44,7 +51,7 @@ export class Responder {
     return none;
   }
 
-  private async onEvent(m: Inbound): Promise<Decision> {
+  private onEvent(m: Inbound): Decision | Promise<Decision> {
     switch (m.event) {
       case "subscribe":
         return { reply: { type: "text", content: this.text("welcome") }, answer: "welcome", unmatched: false };
@@ -52,19 +59,21 @@ export class Responder {
       case "SCAN": {
         // Menu keys and QR scene keys can be answered by rules, with up to 8 articles.
         const key = (m.eventKey ?? "").trim();
-        const hit = key ? await this.matchRule(key, true) : null;
-        return hit ?? none;
+        if (!key) return none;
+        return then(this.matchRule(key, true), (hit) => hit ?? none);
       }
       default:
         return none;
     }
   }
 
-  private async onText(m: Inbound, text: string): Promise<Decision> {
+  private onText(_m: Inbound, text: string): Decision | Promise<Decision> {
     if (!text) return { reply: { type: "text", content: this.text("fallback") }, answer: "fallback", unmatched: true };
-    const rule = await this.matchRule(text, false);
-    if (rule) return rule;
+    return then(this.matchRule(text, false), (rule) => rule ?? this.builtIn(text));
+  }
 
+  /** Help, code, tag, search, then the fallback texts. */
+  private builtIn(text: string): Decision {
     const lower = text.toLowerCase();
     if (HELP_WORDS.has(lower)) return { reply: { type: "text", content: this.helpText() }, answer: "help", unmatched: false };
 
@@ -85,13 +94,17 @@ export class Responder {
   }
 
   /** The first rule whose pattern matches, as a reply; rules whose articles are all gone are passed over. */
-  private async matchRule(text: string, isEvent: boolean): Promise<Decision | null> {
+  private matchRule(text: string, isEvent: boolean): Decision | null | Promise<Decision | null> {
     const rules = this.store.content.rules();
     if (!rules.length) return null;
-    const lower = text.slice(0, MAX_INPUT).toLowerCase();
     const regexRules = rules.filter((r) => r.match === "regex");
-    const regexHits = regexRules.length ? await this.regex.match(regexRules.map((r) => r.pattern), text) : new Set<number>();
+    if (!regexRules.length) return this.firstRule(rules, text, isEvent, new Set(), new Map());
     const regexIndex = new Map(regexRules.map((r, i) => [r, i]));
+    return this.regex.match(regexRules.map((r) => r.pattern), text).then((hits) => this.firstRule(rules, text, isEvent, hits, regexIndex));
+  }
+
+  private firstRule(rules: Rule[], text: string, isEvent: boolean, regexHits: Set<number>, regexIndex: Map<Rule, number>): Decision | null {
+    const lower = text.slice(0, MAX_INPUT).toLowerCase();
     for (const rule of rules) {
       const p = rule.pattern.trim().toLowerCase();
       const hit =
