@@ -23,8 +23,8 @@ export class MessageLog {
 
   constructor(
     private readonly db: Database,
-    private readonly flushAfterMs = 50,
-    private readonly maxQueue = 500,
+    private readonly flushAfterMs = 10,
+    private readonly maxQueue = 256,
   ) {
     this.insert = db.query(
       `INSERT OR IGNORE INTO messages (received_at, msg_key, from_user, type, event, content, answer, unmatched)
