@@ -3,7 +3,7 @@
  * A document's sha256 is the hex digest of its compact JSON with the `sha256` field removed,
  * keys in the order written, which is what JSON.stringify(JSON.parse(text)) reproduces.
  */
-import { validateArticle, type Article, type ArticleInput } from "./article.ts";
+import { validateArticle, type ArticleInput } from "./article.ts";
 import { InvalidDocumentError, ReplydError, type Problem } from "./errors.ts";
 import { validateRule, validateTags, validateTexts, type Rule, type Tags, type Texts } from "./rule.ts";
 
@@ -214,4 +214,3 @@ export class DocumentWriter {
   }
 }
 
-export type { Article };

@@ -111,4 +111,3 @@ export function captureIO(env: Record<string, string | undefined> = {}, cwd = pr
   };
 }
 
-export const nonce = () => newNonce();

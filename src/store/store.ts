@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { articleJson, contentOf, ID_PATTERN, sameContent, type Article, type ArticleInput } from "../article.ts";
+import { articleFrom, articleJson, contentOf, ID_PATTERN, sameContent, type Article, type ArticleInput } from "../article.ts";
 import type { Clock } from "../clock.ts";
 import { DocumentWriter, SECTIONS, type Matter, type ReplydDocument } from "../doc.ts";
 import { InvalidDocumentError, type Problem } from "../errors.ts";
@@ -315,24 +315,6 @@ export class Store {
     if (isNew) this.articles.insert(a);
     else this.articles.update(a);
   }
-}
-
-/** One article object straight from a validated record (bulk writes make a million of these). */
-function articleFrom(rec: ArticleInput & { id: string }, rev: number, createdAt: string, updatedAt: string): Article {
-  return {
-    id: rec.id,
-    code: rec.code ?? null,
-    tag: rec.tag ?? null,
-    title: rec.title ?? "",
-    description: rec.description ?? "",
-    url: rec.url ?? "",
-    picurl: rec.picurl ?? null,
-    keywords: rec.keywords ?? [],
-    deleted: rec.deleted ?? false,
-    rev,
-    created_at: createdAt,
-    updated_at: updatedAt,
-  };
 }
 
 /** A readable id from the code when it fits and is free, otherwise a random one. */
