@@ -158,4 +158,17 @@ describe("constant-time compare", () => {
     expect(a1.reads() + b1.reads()).toBe(64);
     expect(a2.reads() + b2.reads()).toBe(64);
   });
+
+  test("the string compare the verifier uses reads every character either way too", () => {
+    const counting = (s: string) => {
+      let reads = 0;
+      return { src: { length: s.length, charCodeAt: (i: number) => (reads++, s.charCodeAt(i)) }, reads: () => reads };
+    };
+    const good = "263e9f383bb2d9e9f8d3ffdf5ede2260";
+    for (const other of ["363e9f383bb2d9e9f8d3ffdf5ede2260", "263e9f383bb2d9e9f8d3ffdf5ede2261"]) {
+      const a = counting(good), b = counting(other);
+      expect(timingSafeEqual(a.src, b.src)).toBe(false);
+      expect(a.reads() + b.reads()).toBe(64);
+    }
+  });
 });

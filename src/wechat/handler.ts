@@ -32,7 +32,7 @@ async function readCapped(request: Request, max: number): Promise<string> {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > max) throw new WxError("too_large", 413, "body too large");
   let bytes: Uint8Array;
-  if (declared !== null) bytes = new Uint8Array(await request.arrayBuffer()); // the length is known and small: one read
+  if (declared !== null) bytes = await request.bytes(); // the length is known and small: one read
   else {
     // No length (chunked): count as it arrives and stop at the cap.
     const chunks: Uint8Array[] = [];
