@@ -60,7 +60,7 @@ function rejectRepeatedFields(req: SignedRequest): void {
   }
 }
 
-type Handler = (ctx: AppContext, req: SignedRequest, request: Request, params: Record<string, string>) => unknown;
+type Handler = (ctx: AppContext, req: SignedRequest, request: Request) => unknown;
 
 export async function createApp(opts: AppOptions) {
   const clock = opts.clock ?? systemClock;
@@ -90,12 +90,12 @@ export async function createApp(opts: AppOptions) {
 
   const signed =
     (handler: Handler) =>
-    async ({ request, params }: { request: Request; params: Record<string, string> }) => {
+    async ({ request }: { request: Request }) => {
       try {
         const arrivedAt = arrivals.get(request) ?? clock.now();
         const req = await authenticate(request, arrivedAt, opts.clientAddress?.(request) ?? "local", auth);
         rejectRepeatedFields(req);
-        const data = await handler(ctx, req, request, params);
+        const data = await handler(ctx, req, request);
         return data instanceof Response ? data : ok(data);
       } catch (e) {
         return errorResponse(e, logError);

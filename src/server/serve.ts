@@ -39,7 +39,6 @@ export interface RunningServer {
   store: Store;
   /** Stops accepting, lets in-flight requests finish, closes the store. */
   stop(): Promise<void>;
-  inFlight(): number;
 }
 
 export class StartupError extends Error {}
@@ -77,6 +76,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const clock = opts.clock ?? systemClock;
   const sink = opts.log ? null : new LineSink();
   const log = opts.log ?? ((line: string) => (sink as LineSink).line(line));
+  /** One JSON log line for an event or an error (request lines are built by hand below: they are the hot path). */
+  const emit = (fields: Record<string, unknown>) => log(JSON.stringify({ t: new Date().toISOString(), ...fields }));
   const say = opts.say ?? ((line) => process.stderr.write(line + "\n"));
 
   const store = openStore(opts.dataDir, clock, opts.keep);
@@ -104,13 +105,13 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     maxUpload: opts.maxUpload,
     limiter: { ...DEFAULTS.limiter, maxFailures: opts.maxAuthFailures },
     clientAddress: (req) => addresses.get(req) ?? "unknown",
-    logError: (msg) => log(JSON.stringify({ t: new Date().toISOString(), level: "error", msg })),
+    logError: (msg) => emit({ level: "error", msg }),
     ...(opts.wechat ? { wechat: opts.wechat } : {}),
     ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
     ...(opts.maxMedia ? { maxMedia: opts.maxMedia } : {}),
   });
   if (!opts.wechat?.token)
-    log(JSON.stringify({ t: new Date().toISOString(), level: "warn", msg: "no --wx-token (REPLYD_WX_TOKEN): the messaging callback answers 503 until one is set" }));
+    emit({ level: "warn", msg: "no --wx-token (REPLYD_WX_TOKEN): the messaging callback answers 503 until one is set" });
 
   // The message log keeps --log-days; pruned at start and every hour.
   const logDays = opts.logDays ?? 30;
@@ -118,7 +119,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     try {
       store.messages.prune(logDays, clock.now());
     } catch (e) {
-      log(JSON.stringify({ t: new Date().toISOString(), level: "error", msg: `message log prune failed: ${(e as Error).message}` }));
+      emit({ level: "error", msg: `message log prune failed: ${(e as Error).message}` });
     }
   };
   prune();
@@ -159,7 +160,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     },
     fetch: (request, srv) => served(request, srv, null, () => app.handle(request)),
     error(e) {
-      log(JSON.stringify({ t: new Date().toISOString(), level: "error", msg: e.message }));
+      emit({ level: "error", msg: e.message });
       return new Response(JSON.stringify({ ok: false, error: { code: "internal", message: "internal error" } }), {
         status: 500,
         headers: { "content-type": "application/json" },
@@ -181,14 +182,13 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       ].join("\n"),
     );
   }
-  log(JSON.stringify({ t: new Date().toISOString(), event: "listening", url, data: opts.dataDir, keys: keys.size, wechat: opts.wechat?.path ?? "/wechat" }));
+  emit({ event: "listening", url, data: opts.dataDir, keys: keys.size, wechat: wxPath });
 
   let stopping: Promise<void> | null = null;
   return {
     url,
     port: server.port as number,
     store,
-    inFlight: () => inFlight,
     stop() {
       stopping ??= (async () => {
         // stop(false): no new connections; the promise settles once in-flight requests are answered.
@@ -197,7 +197,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         clearInterval(pruneTimer);
         sink?.flush();
         store.close();
-        log(JSON.stringify({ t: new Date().toISOString(), event: "stopped" }));
+        emit({ event: "stopped" });
         sink?.flush();
       })();
       return stopping;

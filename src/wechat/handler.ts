@@ -69,10 +69,6 @@ export class WechatHandler {
     this.crypto = opts.aesKey ? new WxCrypto(opts.aesKey, opts.appid ?? "") : null;
   }
 
-  get enabled(): boolean {
-    return Boolean(this.opts.token);
-  }
-
   private disabled(): Response {
     this.log("wechat callback called but no token is configured: start replyd serve with --wx-token (or REPLYD_WX_TOKEN)");
     return plain(503, "callback not configured");
@@ -129,7 +125,8 @@ export class WechatHandler {
       } else xml = body;
 
       const message = toInbound(parseXml(xml));
-      const { answer } = this.retries.get(dedupeKey(message), this.clock.now(), () => this.answer(message, encrypted));
+      const key = dedupeKey(message);
+      const { answer } = this.retries.get(key, this.clock.now(), () => this.answer(message, key, encrypted));
       const out = await answer;
       return new Response(out, { headers: out === SUCCESS ? TEXT : XML });
     } catch (e) {
@@ -141,7 +138,7 @@ export class WechatHandler {
   }
 
   /** Computes and logs the answer once; past the deadline the follower gets "success" instead. */
-  private answer(m: Inbound, encrypt: boolean): Promise<string> {
+  private answer(m: Inbound, key: string, encrypt: boolean): Promise<string> {
     const failed = (e: unknown) => {
       this.log(`wechat reply failed: ${(e as Error).message}`);
       return SUCCESS;
@@ -150,11 +147,11 @@ export class WechatHandler {
     try {
       decided = this.responder.respond(m);
       // Answered at once (no regex rule had to run): no deadline to race.
-      if (!(decided instanceof Promise)) return Promise.resolve(this.finish(m, decided, encrypt));
+      if (!(decided instanceof Promise)) return Promise.resolve(this.finish(m, key, decided, encrypt));
     } catch (e) {
       return Promise.resolve(failed(e));
     }
-    const work = decided.then((d) => this.finish(m, d, encrypt)).catch(failed);
+    const work = decided.then((d) => this.finish(m, key, d, encrypt)).catch(failed);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<string>((resolve) => {
       timer = setTimeout(() => {
@@ -166,10 +163,10 @@ export class WechatHandler {
   }
 
   /** Logs the message and renders (and seals) its reply. */
-  private finish(m: Inbound, decision: Decision, encrypt: boolean): string {
+  private finish(m: Inbound, key: string, decision: Decision, encrypt: boolean): string {
     this.store.messages.add({
       received_at: new Date(this.clock.now()).toISOString(),
-      msg_key: dedupeKey(m),
+      msg_key: key,
       from_user: m.from,
       type: m.type,
       event: m.event ?? null,

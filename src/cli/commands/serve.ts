@@ -21,7 +21,7 @@ export async function serve(c: CommandContext): Promise<void> {
       token: c.str("--wx-token") ?? c.io.env.REPLYD_WX_TOKEN,
       aesKey: c.str("--wx-aeskey") ?? c.io.env.REPLYD_WX_AESKEY,
       appid: c.str("--wx-appid") ?? c.io.env.REPLYD_WX_APPID,
-      path: c.str("--wx-path") ?? "/wechat",
+      path: c.str("--wx-path") ?? DEFAULTS.wxPath,
     },
     publicUrl: c.str("--public-url") ?? c.io.env.REPLYD_PUBLIC_URL,
     maxMedia: sizeOption(argv, "--max-media", DEFAULTS.maxMedia),
