@@ -65,7 +65,7 @@ export class ArticleRepo {
   private readonly updateStmt: Statement;
   private readonly deleteStmt: Statement<{ seq: number }, [string]>;
   /** Articles with seq above this still await indexing; null when the search index is complete. */
-  private ftsPendingFrom: number | null;
+  private ftsPendingFrom: number | null = null;
   /** Set during bulk writes: the index is rebuilt afterwards instead of row by row. */
   private bulk = false;
 
@@ -80,8 +80,7 @@ export class ArticleRepo {
          created_at=?10, updated_at=?11 WHERE id=?12 RETURNING seq`,
     );
     this.deleteStmt = db.query("DELETE FROM articles WHERE id = ? RETURNING seq");
-    const pending = db.query("SELECT value FROM meta WHERE key = 'fts_rebuild_from'").get() as { value: string } | null;
-    this.ftsPendingFrom = pending ? Number(pending.value) : null;
+    this.loadIndexState();
   }
 
   /** Keeps one article's search entry in step with its row (delete + insert by rowid is always safe). */
@@ -91,7 +90,7 @@ export class ArticleRepo {
     if (a) this.db.run("INSERT INTO articles_fts (rowid, title, keywords, description) VALUES (?, ?, ?, ?)", [seq, a.title, JSON.stringify(a.keywords), a.description]);
   }
 
-  /** Runs `fn` without per-row indexing, then empties the index for a rebuild (inside the caller's transaction). */
+  /** Runs `fn` without per-row indexing; the caller then calls resetIndex() in the same transaction. */
   withoutIndexing<T>(fn: () => T): T {
     this.bulk = true;
     try {
@@ -108,8 +107,8 @@ export class ArticleRepo {
     this.ftsPendingFrom = 0;
   }
 
-  /** Rereads the index state after a rolled-back transaction. */
-  reloadIndexState(): void {
+  /** Reads the index state from the database (at start, and after a rolled-back transaction). */
+  loadIndexState(): void {
     const pending = this.db.query("SELECT value FROM meta WHERE key = 'fts_rebuild_from'").get() as { value: string } | null;
     this.ftsPendingFrom = pending ? Number(pending.value) : null;
   }

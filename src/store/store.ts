@@ -202,8 +202,8 @@ export class Store {
    */
   restore(doc: ReplydDocument, matter: Matter): RestoreResult {
     const sections = SECTIONS[matter];
+    // The document replaces every article, and its own duplicate codes were refused when it was validated.
     const resolved = sections.includes("articles") ? this.resolveIds(doc.articles ?? [], false, new Set()) : [];
-    if (sections.includes("articles")) this.checkCodes(resolved, new Map());
     const backup = this.backup(matter, "auto");
     const now = this.nowIso();
     const result: RestoreResult = { matter, backup };
@@ -239,7 +239,7 @@ export class Store {
         this.articles.resetIndex();
       })();
     } catch (e) {
-      this.articles.reloadIndexState();
+      this.articles.loadIndexState();
       throw e;
     }
     if (bulk) this.indexInBackground();
