@@ -12,6 +12,8 @@ export interface CommandContext {
   client(): Client;
   /** A text option read from the raw argv (never coerced to a number). */
   str(...names: string[]): string | undefined;
+  /** `[name, value]` for each of these `--name` options that was given, for a request's fields. */
+  given(...names: string[]): [string, string][];
   print(data: unknown, human: () => string): void;
 }
 
@@ -26,6 +28,10 @@ export function makeContext(io: IO, argv: readonly string[], args: string[], fla
     flags,
     json,
     str,
+    given: (...names) => names.flatMap((n) => {
+      const v = str(`--${n}`);
+      return v === undefined ? [] : [[n, v] as [string, string]];
+    }),
     client: () => (client ??= new Client(resolveConfig({ url: str("--url"), appkey: str("--appkey"), secret: str("--secret") }, io.env), io)),
     print: (data, human) => io.out(json ? JSON.stringify(data, null, 2) : human()),
   };

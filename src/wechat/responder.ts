@@ -39,22 +39,26 @@ export class Responder {
     return this.store.content.texts()[key] ?? DEFAULT_TEXTS[key];
   }
 
+  /** Answers with one of the operator's texts, logged under its name. */
+  private says(key: TextKey, unmatched: boolean): Decision {
+    return { reply: { type: "text", content: this.text(key) }, answer: key, unmatched };
+  }
+
   /**
    * Synchronous unless a regex rule has to run in the worker: the common message then costs no
    * promise and no deadline timer.
    */
   respond(m: Inbound): Decision | Promise<Decision> {
     if (m.type === "event") return this.onEvent(m);
-    if (m.type === "text" || (m.type === "voice" && m.content)) return this.onText(m, (m.content ?? "").trim());
-    if (["image", "voice", "video", "shortvideo", "location", "link"].includes(m.type))
-      return { reply: { type: "text", content: this.text("fallback") }, answer: "fallback", unmatched: false };
+    if (m.type === "text" || (m.type === "voice" && m.content)) return this.onText((m.content ?? "").trim());
+    if (["image", "voice", "video", "shortvideo", "location", "link"].includes(m.type)) return this.says("fallback", false);
     return none;
   }
 
   private onEvent(m: Inbound): Decision | Promise<Decision> {
     switch (m.event) {
       case "subscribe":
-        return { reply: { type: "text", content: this.text("welcome") }, answer: "welcome", unmatched: false };
+        return this.says("welcome", false);
       case "CLICK":
       case "SCAN": {
         // Menu keys and QR scene keys can be answered by rules, with up to 8 articles.
@@ -67,8 +71,8 @@ export class Responder {
     }
   }
 
-  private onText(_m: Inbound, text: string): Decision | Promise<Decision> {
-    if (!text) return { reply: { type: "text", content: this.text("fallback") }, answer: "fallback", unmatched: true };
+  private onText(text: string): Decision | Promise<Decision> {
+    if (!text) return this.says("fallback", true);
     return then(this.matchRule(text, false), (rule) => rule ?? this.builtIn(text));
   }
 
@@ -89,8 +93,7 @@ export class Responder {
     const words = (explicit ? (explicit[1] as string) : text).slice(0, MAX_INPUT).split(/\s+/).filter(Boolean);
     const [best] = this.store.articles.search(words, 1);
     if (best) return { reply: { type: "news", articles: [news(best)] }, answer: "search", unmatched: false };
-    const key = explicit ? "not_found" : "fallback";
-    return { reply: { type: "text", content: this.text(key) }, answer: key, unmatched: true };
+    return this.says(explicit ? "not_found" : "fallback", true);
   }
 
   /** The first rule whose pattern matches, as a reply; rules whose articles are all gone are passed over. */

@@ -48,10 +48,7 @@ export async function ls(c: CommandContext): Promise<void> {
   const deleted = c.str("--deleted");
   if (deleted !== undefined) fields.push(["deleted", deleted]);
   else if (c.flags.all) fields.push(["deleted", "all"]);
-  for (const n of ["limit", "offset"]) {
-    const v = c.str(`--${n}`);
-    if (v !== undefined) fields.push([n, v]);
-  }
+  fields.push(...c.given("limit", "offset"));
   const page = await c.client().call<{ items: Article[]; total: number; limit: number; offset: number }>({ method: "GET", path: "/api/cli", fields });
   c.print(page, () => {
     if (!page.items.length) return page.total ? `no articles at offset ${page.offset} (of ${page.total})` : "no articles";

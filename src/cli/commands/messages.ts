@@ -8,11 +8,7 @@ import { usage } from "../errors.ts";
 import { readLocal } from "../files.ts";
 
 export async function inbox(c: CommandContext): Promise<void> {
-  const fields: Param[] = [["inbox", c.flags.all ? "all" : "unmatched"]];
-  for (const n of ["limit", "offset"]) {
-    const v = c.str(`--${n}`);
-    if (v !== undefined) fields.push([n, v]);
-  }
+  const fields: Param[] = [["inbox", c.flags.all ? "all" : "unmatched"], ...c.given("limit", "offset")];
   const page = await c.client().call<{ items: (LoggedMessage & { seq: number })[]; total: number }>({ method: "GET", path: "/api/cli", fields });
   c.print(page, () => {
     if (!page.items.length) return c.flags.all ? "no messages logged" : "nothing unmatched: every follower message found an answer";
