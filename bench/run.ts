@@ -18,6 +18,7 @@ import type { IO } from "../src/cli/io.ts";
 import { canonicalQuery, formatTs, newNonce, signRequest, type Param } from "../src/sign.ts";
 import { openDatabase } from "../src/store/db.ts";
 import { wxSignature } from "../src/wechat/crypto.ts";
+import { parseWrk } from "./wrk.ts";
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: string) => (args.includes(name) ? (args[args.indexOf(name) + 1] as string) : fallback);
@@ -32,7 +33,6 @@ const TOKEN = "benchtoken";
 const KEY = { appkey: "bench", secret: "bench-secret-0123456789abcdef" };
 const tmp = mkdtempSync(join(tmpdir(), "replyd-bench-"));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-const ms = (s: string) => (s.endsWith("us") ? Number(s.slice(0, -2)) / 1000 : s.endsWith("ms") ? Number(s.slice(0, -2)) : s.endsWith("s") ? Number(s.slice(0, -1)) * 1000 : NaN);
 const proc = (pid: number, field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
 let nextPort = 18400 + Math.floor(Math.random() * 1000);
 
@@ -63,14 +63,8 @@ const articles = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `a${i
 
 function wrk(url: string, script: string, env: Record<string, string>, seconds = DURATION, connections = CONNECTIONS) {
   const p = Bun.spawnSync(["wrk", "-t", "2", "-c", String(connections), "-d", `${seconds}s`, "--latency", "-s", join(ROOT, "bench", script), url], { env: { ...process.env, ...env } });
-  const out = p.stdout.toString();
-  return {
-    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0),
-    p50: ms(/^\s+50%\s+(\S+)/m.exec(out)?.[1] ?? "NaN"),
-    p99: ms(/^\s+99%\s+(\S+)/m.exec(out)?.[1] ?? "NaN"),
-    non2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0),
-    errors: (/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out)?.slice(1) ?? []).reduce((n, x) => n + Number(x), 0),
-  };
+  const r = parseWrk(p.stdout.toString());
+  return { rps: r.rps, p50: r.p50_ms, p99: r.p99_ms, non2xx: r.non2xx, errors: r.socketErrors };
 }
 
 const results: Record<string, unknown> = {

@@ -27,6 +27,17 @@ if ! bun_ok; then
   export PATH="$TOOLS/node_modules/.bin:$PATH"
 fi
 
+# ensure CMD PACKAGE: a Debian package some scripts and tests drive (httpie, wrk); installed with
+# apt-get when missing and we are root, else left for the caller to report.
+ensure() {
+  command -v "$1" >/dev/null 2>&1 && return 0
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "replyd: installing $2" >&2
+    apt-get install -y -qq "$2" >/dev/null 2>&1 || { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq "$2" >/dev/null 2>&1; } || true
+  fi
+  command -v "$1" >/dev/null 2>&1
+}
+
 # Install dependencies when the lockfile changed since the last install.
 stamp="$ROOT/node_modules/.replyd-lock"
 if [ ! -f "$stamp" ] || ! cmp -s "$ROOT/bun.lock" "$stamp"; then

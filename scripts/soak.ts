@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Client } from "../src/cli/client.ts";
 import type { IO } from "../src/cli/io.ts";
+import { parseWrk } from "../bench/wrk.ts";
 import { wxSignature } from "../src/wechat/crypto.ts";
 
 const args = process.argv.slice(2);
@@ -99,13 +100,13 @@ for (let left = DURATION; left > 0; left -= 120) {
   });
   const out = await new Response(w.stdout).text();
   wrkOut += out;
-  wrkStats.requests += Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
-  wrkStats.non2xx += Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
-  const sock = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
-  if (sock) wrkStats.socketErrors += sock.slice(1).reduce((n, x) => n + Number(x), 0);
-  wrkStats.p50 = /^\s+50%\s+(\S+)/m.exec(out)?.[1] ?? "";
-  wrkStats.p99 = /^\s+99%\s+(\S+)/m.exec(out)?.[1] ?? "";
-  wrkStats.rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0);
+  const r = parseWrk(out);
+  wrkStats.requests += r.requests;
+  wrkStats.non2xx += r.non2xx;
+  wrkStats.socketErrors += r.socketErrors;
+  wrkStats.p50 = r.p50;
+  wrkStats.p99 = r.p99;
+  wrkStats.rps = r.rps;
 }
 await middle;
 running = false;
