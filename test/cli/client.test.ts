@@ -42,6 +42,7 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     const r = await cli("health");
     expect(r.code).toBe(0);
     expect(r.out).toContain("ok — replyd");
+    expect(r.out).toContain("search index   ready");
     const j = await cli("health", "--json");
     expect(JSON.parse(j.out)).toMatchObject({ status: "ok", key: { appkey: ADMIN.appkey } });
   });

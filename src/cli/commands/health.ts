@@ -8,6 +8,7 @@ interface Health {
   server_time: string;
   counts: { articles_live: number; articles_deleted: number; tags: number; rules: number; texts: number };
   db_bytes: number;
+  search_index: string;
   newest_backup: { id: string; created_at: string; size: number } | null;
   key: { appkey: string; scope: string };
 }
@@ -28,6 +29,7 @@ export async function health(c: CommandContext): Promise<void> {
       `articles       ${h.counts.articles_live} live, ${h.counts.articles_deleted} deleted`,
       `tags/rules/texts ${h.counts.tags} / ${h.counts.rules} / ${h.counts.texts}`,
       `database       ${formatBytes(h.db_bytes)}`,
+      `search index   ${h.search_index}`,
       `newest backup  ${h.newest_backup ? `${h.newest_backup.id} (${formatBytes(h.newest_backup.size)})` : "none"}`,
       `key            ${h.key.appkey} (${h.key.scope})`,
     ].join("\n"),
