@@ -111,6 +111,11 @@ export class ArticleRepo {
   loadIndexState(): void {
     const pending = this.db.query("SELECT value FROM meta WHERE key = 'fts_rebuild_from'").get() as { value: string } | null;
     this.ftsPendingFrom = pending ? Number(pending.value) : null;
+    // Nothing left beyond the marker (a new or emptied store): the index is complete already.
+    if (this.ftsPendingFrom !== null && !this.db.query("SELECT 1 FROM articles WHERE seq > ? LIMIT 1").get(this.ftsPendingFrom)) {
+      this.db.run("DELETE FROM meta WHERE key = 'fts_rebuild_from'");
+      this.ftsPendingFrom = null;
+    }
   }
 
   /** Share of live and deleted articles indexed, for health: 1 when complete. */

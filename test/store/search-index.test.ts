@@ -49,3 +49,14 @@ test("a rebuild cut short by a restart resumes where it stopped", async () => {
     tmp.cleanup();
   }
 });
+
+test("a new store's search index is complete from the start (nothing to rebuild)", () => {
+  const tmp = tempDir();
+  try {
+    const store = Store.open(tmp.dir, { clock: fixedClock(T0), keep: 5 });
+    expect(store.articles.indexComplete).toBe(true);
+    store.close();
+  } finally {
+    tmp.cleanup();
+  }
+});
