@@ -3,61 +3,167 @@
  * about 15 s). The first arrival computes the answer; every later arrival of the same message (also
  * one that comes while the first is still being answered) gets the first answer, byte for byte.
  *
- * Every entry lives the same `ttlMs`, so insertion order is expiry order: expired entries are
- * dropped from the front in O(1) each, and the cache is also bounded in entries and bytes.
+ * Settled answers live outside the JavaScript heap: key and answer bytes in one ring buffer, a
+ * linear-probing hash table over it, entry metadata in typed arrays. Measured on the callback
+ * (docs/performance.md), 100k remembered answers as heap strings in a Map cost a quarter of the
+ * throughput in garbage collection (an old Map written on every message is rescanned by every young
+ * collection); typed arrays hold no pointers, so the collector never looks inside them.
+ *
+ * Every entry gets the same TTL, so the ring's oldest entry is the next to expire: entries leave from
+ * the front in O(1), also when the entry or byte bound needs room. Answers still being computed sit
+ * in a small map of promises until they settle.
  */
-const ENTRY_BYTES = 1024;
+
+export type Answer = string | Promise<string>;
+
+const EMPTY = 0;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 export class RetryCache {
-  private readonly entries = new Map<string, { answer: Promise<string>; expires: number; bytes: number }>();
-  /** Keys in insertion (= expiry) order; `head` is the oldest still possibly present. */
-  private order: string[] = [];
+  private readonly pending = new Map<string, Promise<string>>();
+  // Ring of entries: entry i's key and answer bytes are data[start[i] .. start[i] + size[i]).
+  private readonly hashes: Uint32Array;
+  private readonly expires: Float64Array;
+  private readonly start: Uint32Array;
+  private readonly keySize: Uint32Array;
+  private readonly size_: Uint32Array;
   private head = 0;
-  private bytes = 0;
+  private count = 0;
+  /** Slots hold entry index + 1 (0 = empty); at most half full. */
+  private readonly slots: Int32Array;
+  private readonly mask: number;
+  private readonly data: Uint8Array;
+  private dataTail = 0;
+  private scratch = new Uint8Array(4096);
 
   constructor(
     private readonly ttlMs = 30_000,
     // 100k entries cover the platform's ~15 s retry window up to ~6,600 messages a second.
     private readonly maxEntries = 100_000,
-    private readonly maxBytes = 256 * 1024 * 1024,
-  ) {}
-
-  /** `first` is true for the arrival that ran `compute`. */
-  get(key: string, now: number, compute: () => Promise<string>): { answer: Promise<string>; first: boolean } {
-    this.expire(now);
-    const hit = this.entries.get(key);
-    if (hit) return { answer: hit.answer, first: false };
-    // A reply is typically 0.5–1 KB (longest: a 2048-byte text or 8 news items).
-    const entry = { answer: compute(), expires: now + this.ttlMs, bytes: key.length * 2 + ENTRY_BYTES };
-    this.entries.set(key, entry);
-    this.order.push(key);
-    this.bytes += entry.bytes;
-    while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) this.dropOldest();
-    return { answer: entry.answer, first: true };
+    // A reply is typically 0.5–1 KB (longest: a 2048-byte text or 8 news items, sealed: ~4 KB).
+    maxBytes = 64 * 1024 * 1024,
+  ) {
+    this.hashes = new Uint32Array(maxEntries);
+    this.expires = new Float64Array(maxEntries);
+    this.start = new Uint32Array(maxEntries);
+    this.keySize = new Uint32Array(maxEntries);
+    this.size_ = new Uint32Array(maxEntries);
+    let slots = 1;
+    while (slots < maxEntries * 2) slots *= 2;
+    this.slots = new Int32Array(slots);
+    this.mask = slots - 1;
+    this.data = new Uint8Array(maxBytes);
   }
 
-  private expire(now: number): void {
-    while (this.head < this.order.length) {
-      const e = this.entries.get(this.order[this.head] as string);
-      if (e && e.expires > now) break;
-      this.dropOldest();
+  /** The answer remembered for `key`, or `compute()`'s, remembered from now on. */
+  get(key: string, now: number, compute: () => Answer): Answer {
+    while (this.count > 0 && (this.expires[this.head] as number) <= now) this.dropOldest();
+    const inFlight = this.pending.get(key);
+    if (inFlight) return inFlight;
+    const keyBytes = this.encodeKey(key);
+    const hash = fnv1a(keyBytes);
+    const hit = this.find(keyBytes, hash);
+    if (hit >= 0) {
+      const from = (this.start[hit] as number) + (this.keySize[hit] as number);
+      return decoder.decode(this.data.subarray(from, (this.start[hit] as number) + (this.size_[hit] as number)));
     }
-    // Reclaim the consumed front of the queue now and then rather than shifting on every drop.
-    if (this.head > 4096 && this.head * 2 > this.order.length) {
-      this.order = this.order.slice(this.head);
-      this.head = 0;
+    const answer = compute();
+    const expires = now + this.ttlMs;
+    if (typeof answer === "string") this.store(key, answer, expires);
+    else {
+      this.pending.set(key, answer);
+      answer.then(
+        (s) => {
+          this.pending.delete(key);
+          this.store(key, s, expires);
+        },
+        // The caller sees the rejection; the next arrival computes again.
+        () => this.pending.delete(key),
+      );
     }
-  }
-
-  private dropOldest(): void {
-    const key = this.order[this.head++] as string;
-    const e = this.entries.get(key);
-    if (!e) return;
-    this.entries.delete(key);
-    this.bytes -= e.bytes;
+    return answer;
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.count + this.pending.size;
   }
+
+  private encodeKey(key: string): Uint8Array {
+    // UTF-8 needs at most 3 bytes per UTF-16 unit.
+    if (key.length * 3 > this.scratch.length) this.scratch = new Uint8Array(key.length * 3);
+    const { written } = encoder.encodeInto(key, this.scratch);
+    return this.scratch.subarray(0, written);
+  }
+
+  private find(keyBytes: Uint8Array, hash: number): number {
+    for (let i = hash & this.mask; ; i = (i + 1) & this.mask) {
+      const slot = this.slots[i] as number;
+      if (slot === EMPTY) return -1;
+      const e = slot - 1;
+      if (this.hashes[e] === hash && this.keySize[e] === keyBytes.length && this.sameBytes(this.start[e] as number, keyBytes)) return e;
+    }
+  }
+
+  private sameBytes(from: number, bytes: Uint8Array): boolean {
+    for (let i = 0; i < bytes.length; i++) if (this.data[from + i] !== bytes[i]) return false;
+    return true;
+  }
+
+  private store(key: string, answer: string, expires: number): void {
+    const keyBytes = this.encodeKey(key);
+    const keyLength = keyBytes.length;
+    const hash = fnv1a(keyBytes);
+    if (this.find(keyBytes, hash) >= 0) return; // settled twice (cannot happen: one computation per key)
+    const need = keyLength + answer.length * 3;
+    if (need > this.data.length) return; // larger than the whole buffer: answered, not remembered
+    if (this.count === this.maxEntries) this.dropOldest();
+    // Contiguous bytes: start over at 0 when the end of the buffer is too close.
+    let at = this.count === 0 ? 0 : this.dataTail;
+    if (at + need > this.data.length) at = 0;
+    // The oldest entries sit right after the tail: drop them until the new bytes fit.
+    while (this.count > 0 && this.overlaps(this.head, at, need)) this.dropOldest();
+    this.data.set(keyBytes, at);
+    const { written } = encoder.encodeInto(answer, this.data.subarray(at + keyLength, at + need));
+    const e = (this.head + this.count) % this.maxEntries;
+    this.hashes[e] = hash;
+    this.expires[e] = expires;
+    this.start[e] = at;
+    this.keySize[e] = keyLength;
+    this.size_[e] = keyLength + written;
+    this.count++;
+    this.dataTail = at + keyLength + written;
+    let i = hash & this.mask;
+    while (this.slots[i] !== EMPTY) i = (i + 1) & this.mask;
+    this.slots[i] = e + 1;
+  }
+
+  private overlaps(e: number, at: number, length: number): boolean {
+    const s = this.start[e] as number;
+    return s < at + length && at < s + (this.size_[e] as number);
+  }
+
+  private dropOldest(): void {
+    const e = this.head;
+    let hole = (this.hashes[e] as number) & this.mask;
+    while (this.slots[hole] !== e + 1) hole = (hole + 1) & this.mask;
+    // Backward-shift deletion: later members of the probe run move up so lookups never stop early.
+    for (let k = (hole + 1) & this.mask; this.slots[k] !== EMPTY; k = (k + 1) & this.mask) {
+      const home = (this.hashes[(this.slots[k] as number) - 1] as number) & this.mask;
+      const stays = hole <= k ? hole < home && home <= k : hole < home || home <= k;
+      if (stays) continue;
+      this.slots[hole] = this.slots[k] as number;
+      hole = k;
+    }
+    this.slots[hole] = EMPTY;
+    this.head = (this.head + 1) % this.maxEntries;
+    this.count--;
+  }
+}
+
+/** 32-bit FNV-1a: fast and well spread for short keys such as MsgIds. */
+function fnv1a(bytes: Uint8Array): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ (bytes[i] as number), 0x01000193);
+  return h >>> 0;
 }
