@@ -38,98 +38,133 @@ function decodeText(raw: string): string {
   return out + raw.slice(from);
 }
 
-export function parseXml(text: string): XmlNode {
-  if (/<!DOCTYPE|<!ENTITY|<!ATTLIST|<!ELEMENT/i.test(text)) throw new XmlError("DOCTYPE and entity declarations are not accepted");
-  let pos = 0;
-  let elements = 0;
-  // Character codes, not regexes: this runs for every byte of every follower message.
-  const skipSpace = () => {
-    for (let c = text.charCodeAt(pos); c === 32 || c === 10 || c === 13 || c === 9; c = text.charCodeAt(++pos));
-  };
-  const expect = (s: string) => {
-    if (!text.startsWith(s, pos)) throw new XmlError(`expected ${s} at ${pos}`);
-    pos += s.length;
-  };
-  const isNameChar = (c: number, first: boolean) =>
-    (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || (!first && ((c >= 48 && c <= 57) || c === 46 || c === 45));
-  const readName = (): string => {
-    const start = pos;
-    if (!isNameChar(text.charCodeAt(pos), true)) throw new XmlError(`expected a name at ${pos}`);
-    while (isNameChar(text.charCodeAt(++pos), false));
-    return text.slice(start, pos);
-  };
-  const skipComments = () => {
-    for (;;) {
-      skipSpace();
-      if (!text.startsWith("<!--", pos)) return;
-      const end = text.indexOf("-->", pos + 4);
-      if (end < 0) throw new XmlError("unterminated comment");
-      pos = end + 3;
-    }
-  };
+// The reader's cursor. Module state rather than closures: no allocation per call beyond the result.
+let src = "";
+let at = 0;
+let elements = 0;
+/** The name of the element readElement() just read (returned beside its value without a tuple). */
+let lastName = "";
 
-  // Returns the element's content: text, or a node of children.
-  const readElement = (depth: number): [string, string | XmlNode] => {
-    if (++elements > MAX_ELEMENTS) throw new XmlError("too many elements");
-    if (depth > MAX_DEPTH) throw new XmlError("nested too deeply");
-    expect("<");
-    const name = readName();
+const LT = 60; // <
+const GT = 62; // >
+const SLASH = 47;
+const BANG = 33;
+const QUESTION = 63;
+
+const isSpace = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
+const isNameStart = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+const isNameChar = (c: number) => isNameStart(c) || (c >= 48 && c <= 57) || c === 46 || c === 45;
+
+function skipSpace(): void {
+  while (isSpace(src.charCodeAt(at))) at++;
+}
+
+function readName(): string {
+  const start = at;
+  if (!isNameStart(src.charCodeAt(at))) throw new XmlError(`expected a name at ${at}`);
+  while (isNameChar(src.charCodeAt(++at)));
+  return src.slice(start, at);
+}
+
+function skipComment(): void {
+  const end = src.indexOf("-->", at + 4);
+  if (end < 0) throw new XmlError("unterminated comment");
+  at = end + 3;
+}
+
+function skipComments(): void {
+  for (;;) {
     skipSpace();
-    if (text.startsWith("/>", pos)) {
-      pos += 2;
-      return [name, ""];
-    }
-    expect(">");
-    let textContent = "";
-    const children: XmlNode = {};
-    let hasChildren = false;
-    for (;;) {
-      if (pos >= text.length) throw new XmlError(`unterminated <${name}>`);
-      if (text.startsWith("<![CDATA[", pos)) {
-        const end = text.indexOf("]]>", pos + 9);
-        if (end < 0) throw new XmlError("unterminated CDATA");
-        textContent += text.slice(pos + 9, end);
-        pos = end + 3;
-      } else if (text.startsWith("<!--", pos)) skipComments();
-      else if (text.startsWith("</", pos)) {
-        pos += 2;
-        const close = readName();
-        if (close !== name) throw new XmlError(`</${close}> closes <${name}>`);
-        skipSpace();
-        expect(">");
-        if (hasChildren) {
-          if (textContent.trim()) throw new XmlError(`<${name}> mixes text and elements`);
-          return [name, children];
-        }
-        return [name, textContent];
-      } else if (text[pos] === "<") {
-        if (text[pos + 1] === "?" || text[pos + 1] === "!") throw new XmlError("markup declarations are not accepted");
-        const [childName, value] = readElement(depth + 1);
-        // Repeated elements (news <item>s) are not part of inbound messages; the first one wins.
-        if (!(childName in children)) children[childName] = value;
-        hasChildren = true;
-      } else {
-        const next = text.indexOf("<", pos);
-        if (next < 0) throw new XmlError(`unterminated <${name}>`);
-        textContent += decodeText(text.slice(pos, next));
-        pos = next;
-      }
-    }
-  };
-
-  skipSpace();
-  if (text.startsWith("<?xml", pos)) {
-    const end = text.indexOf("?>", pos);
-    if (end < 0) throw new XmlError("unterminated XML declaration");
-    pos = end + 2;
+    if (!src.startsWith("<!--", at)) return;
+    skipComment();
   }
-  skipComments();
-  const [root, value] = readElement(1);
-  if (root !== "xml") throw new XmlError("the root element must be <xml>");
-  skipComments();
+}
+
+/** Reads one element at the cursor; its name is left in `lastName`, its text or children returned. */
+function readElement(depth: number): string | XmlNode {
+  if (++elements > MAX_ELEMENTS) throw new XmlError("too many elements");
+  if (depth > MAX_DEPTH) throw new XmlError("nested too deeply");
+  if (src.charCodeAt(at) !== LT) throw new XmlError(`expected < at ${at}`);
+  at++;
+  const name = readName();
   skipSpace();
-  if (pos !== text.length) throw new XmlError("content after the root element");
-  return typeof value === "string" ? {} : value;
+  if (src.charCodeAt(at) === SLASH && src.charCodeAt(at + 1) === GT) {
+    at += 2;
+    lastName = name;
+    return "";
+  }
+  if (src.charCodeAt(at) !== GT) throw new XmlError(`expected > at ${at}`);
+  at++;
+  let textContent = "";
+  let children: XmlNode | null = null;
+  for (;;) {
+    const c = src.charCodeAt(at);
+    if (c !== LT) {
+      if (at >= src.length) throw new XmlError(`unterminated <${name}>`);
+      const next = src.indexOf("<", at);
+      if (next < 0) throw new XmlError(`unterminated <${name}>`);
+      textContent += decodeText(src.slice(at, next));
+      at = next;
+      continue;
+    }
+    const c1 = src.charCodeAt(at + 1);
+    if (c1 === BANG) {
+      if (src.startsWith("<![CDATA[", at)) {
+        const end = src.indexOf("]]>", at + 9);
+        if (end < 0) throw new XmlError("unterminated CDATA");
+        textContent += src.slice(at + 9, end);
+        at = end + 3;
+      } else if (src.startsWith("<!--", at)) skipComment();
+      else throw new XmlError("markup declarations are not accepted");
+    } else if (c1 === SLASH) {
+      at += 2;
+      // The closing name must be exactly the opening one, not merely start with it.
+      if (!src.startsWith(name, at) || isNameChar(src.charCodeAt(at + name.length))) throw new XmlError(`<${name}> is not closed by its own end tag`);
+      at += name.length;
+      skipSpace();
+      if (src.charCodeAt(at) !== GT) throw new XmlError(`expected > at ${at}`);
+      at++;
+      lastName = name;
+      if (children === null) return textContent;
+      if (textContent.trim()) throw new XmlError(`<${name}> mixes text and elements`);
+      return children;
+    } else if (c1 === QUESTION) throw new XmlError("processing instructions are not accepted");
+    else {
+      const value = readElement(depth + 1);
+      // No prototype: an element named __proto__ or constructor is just a field.
+      children ??= Object.create(null) as XmlNode;
+      // Repeated elements (news <item>s) are not part of inbound messages; the first one wins.
+      if (!(lastName in children)) children[lastName] = value;
+    }
+  }
+}
+
+/**
+ * Reads the platform's message XML. DOCTYPE, entity declarations and processing instructions are
+ * refused where markup may stand (outside CDATA and comments); text may hold only the predefined
+ * entities and character references.
+ */
+export function parseXml(text: string): XmlNode {
+  src = text;
+  at = 0;
+  elements = 0;
+  try {
+    skipSpace();
+    if (src.startsWith("<?xml", at)) {
+      const end = src.indexOf("?>", at);
+      if (end < 0) throw new XmlError("unterminated XML declaration");
+      at = end + 2;
+    }
+    skipComments();
+    if (src.charCodeAt(at) === LT && src.charCodeAt(at + 1) === BANG) throw new XmlError("DOCTYPE and entity declarations are not accepted");
+    const value = readElement(1);
+    if (lastName !== "xml") throw new XmlError("the root element must be <xml>");
+    skipComments();
+    if (at !== src.length) throw new XmlError("content after the root element");
+    return typeof value === "string" ? {} : value;
+  } finally {
+    src = ""; // let the collector have the body
+  }
 }
 
 /** CDATA that stays CDATA whatever the text holds (a "]]>" inside is split across two sections). */

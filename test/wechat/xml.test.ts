@@ -37,3 +37,33 @@ describe("strict XML reader", () => {
     expect(parseXml(`<xml><A>${cdata(s)}</A></xml>`).A).toBe(s);
   });
 });
+
+describe("strict XML reader, edges", () => {
+  test("markup-looking text inside CDATA is the follower's text, not markup", () => {
+    expect(parseXml("<xml><Content><![CDATA[<!DOCTYPE x [<!ENTITY a 'b'>]> <?php ?>]]></Content></xml>").Content).toBe("<!DOCTYPE x [<!ENTITY a 'b'>]> <?php ?>");
+  });
+  test("an element named __proto__ or constructor is an ordinary field", () => {
+    const node = parseXml("<xml><__proto__><A>1</A></__proto__><constructor>c</constructor><MsgType>text</MsgType></xml>");
+    expect(Object.getPrototypeOf(node)).toBe(null);
+    expect(node.__proto__).toEqual({ A: "1" } as never);
+    expect(node.constructor).toBe("c" as never);
+    expect((node as Record<string, unknown>).A).toBeUndefined();
+  });
+  test.each([
+    ["a close tag that only starts with the name", "<xml><A>1</AB></xml>"],
+    ["a close tag longer than the name", "<xml><AB>1</A></xml>"],
+    ["a DOCTYPE after a comment", "<!-- c --><!DOCTYPE x><xml></xml>"],
+    ["a declaration between elements", "<xml><A>1</A><!ENTITY x 'y'></xml>"],
+    ["an unterminated CDATA", "<xml><A><![CDATA[x</A></xml>"],
+    ["an unterminated comment", "<xml><!-- x</xml>"],
+    ["an unterminated close tag", "<xml><A>1</A"],
+    ["text and elements mixed", "<xml>text<A>1</A></xml>"],
+    ["too many elements", "<xml>" + "<A>1</A>".repeat(300) + "</xml>"],
+  ])("refuses %s", (_name, text) => {
+    expect(() => parseXml(text)).toThrow(XmlError);
+  });
+  test("a failed read leaves the reader ready for the next document", () => {
+    expect(() => parseXml("<xml><A>")).toThrow(XmlError);
+    expect(parseXml("<xml><A>ok</A><B/></xml>")).toEqual({ A: "ok", B: "" } as never);
+  });
+});
