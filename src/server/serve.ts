@@ -127,24 +127,54 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   pruneTimer.unref();
 
   let inFlight = 0;
-  /** Counts the request in flight, logs one line for it (path only: queries carry signatures). */
-  const served = async (request: Request, srv: Server<undefined>, path: string | null, handle: () => Promise<Response>): Promise<Response> => {
+  // Requests in the same millisecond share one timestamp string: at tens of thousands of requests a
+  // second, formatting a date per line is a visible share of the callback's cost.
+  let stampMs = 0;
+  let stamp = "";
+  const now = () => {
+    const ms = Date.now();
+    if (ms !== stampMs) {
+      stampMs = ms;
+      stamp = new Date(ms).toISOString();
+    }
+    return stamp;
+  };
+  const clientOf = (request: Request, srv: Server<undefined>) => {
+    const addr = srv.requestIP(request)?.address ?? "unknown";
+    return opts.trustProxy ? request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || addr : addr;
+  };
+  /** Counts the request in flight and logs one line for it (path only: queries carry signatures). */
+  const served = (
+    request: Request,
+    addr: string,
+    path: string | null,
+    handle: () => Response | Promise<Response>,
+  ): Response | Promise<Response> => {
     const started = performance.now();
     inFlight++;
-    let addr = srv.requestIP(request)?.address ?? "unknown";
-    if (opts.trustProxy) addr = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || addr;
-    addresses.set(request, addr);
-    let status = 500;
-    try {
-      const response = await handle();
-      status = response.status;
-      return response;
-    } finally {
+    const done = (status: number) => {
       inFlight--;
-      log(
-        `{"t":"${new Date().toISOString()}","method":"${request.method}","path":${JSON.stringify(path ?? new URL(request.url).pathname)},"status":${status},"ms":${+(performance.now() - started).toFixed(2)},"ip":${JSON.stringify(addr)}}`,
-      );
+      const ms = Math.round((performance.now() - started) * 100) / 100;
+      log(`{"t":"${now()}","method":"${request.method}","path":${JSON.stringify(path ?? new URL(request.url).pathname)},"status":${status},"ms":${ms},"ip":${JSON.stringify(addr)}}`);
+    };
+    const failed = (e: unknown): never => {
+      done(500);
+      throw e;
+    };
+    let result: Response | Promise<Response>;
+    try {
+      result = handle();
+    } catch (e) {
+      return failed(e);
     }
+    // A plain .then, not an async wrapper: one promise fewer per request on the callback's hot path.
+    if (result instanceof Promise)
+      return result.then((response) => {
+        done(response.status);
+        return response;
+      }, failed);
+    done(result.status);
+    return result;
   };
   const wxPath = app.wxPath;
   const server: Server<undefined> = Bun.serve({
@@ -154,11 +184,15 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     maxRequestBodySize: opts.maxUpload + 1024 * 1024,
     routes: {
       [wxPath]: {
-        GET: (request: Request, srv: Server<undefined>) => served(request, srv, wxPath, async () => app.wechat.verify(request)),
-        POST: (request: Request, srv: Server<undefined>) => served(request, srv, wxPath, () => app.wechat.receive(request)),
+        GET: (request: Request, srv: Server<undefined>) => served(request, clientOf(request, srv), wxPath, () => app.wechat.verify(request)),
+        POST: (request: Request, srv: Server<undefined>) => served(request, clientOf(request, srv), wxPath, () => app.wechat.receive(request)),
       },
     },
-    fetch: (request, srv) => served(request, srv, null, () => app.handle(request)),
+    fetch: (request, srv) => {
+      const addr = clientOf(request, srv);
+      addresses.set(request, addr); // the admin API's rate limit and logs read it
+      return served(request, addr, null, () => app.handle(request));
+    },
     error(e) {
       emit({ level: "error", msg: e.message });
       return new Response(JSON.stringify({ ok: false, error: { code: "internal", message: "internal error" } }), {

@@ -3,7 +3,8 @@ import type { Store } from "../store/store.ts";
 import { verifyWxSignature, WxCrypto, WxError, wxSignature } from "./crypto.ts";
 import { dedupeKey, renderReply, toInbound, type Inbound } from "./message.ts";
 import type { Decision, Responder } from "./responder.ts";
-import { RetryCache } from "./retries.ts";
+import { queryOf } from "./query.ts";
+import { RetryCache, type Answer } from "./retries.ts";
 import { cdata, parseXml, XmlError } from "./xml.ts";
 
 export interface WechatOptions {
@@ -20,8 +21,9 @@ export interface WechatOptions {
 
 export const WECHAT_DEFAULTS = { maxBody: 64 * 1024, deadlineMs: 4500, skewMs: 5 * 60_000 } as const;
 
-const TEXT = { "content-type": "text/plain; charset=utf-8" };
-const XML = { "content-type": "application/xml; charset=utf-8" };
+// Shared Headers: a Response copies them, which is cheaper than building them from an object each time.
+const TEXT = new Headers({ "content-type": "text/plain; charset=utf-8" });
+const XML = new Headers({ "content-type": "application/xml; charset=utf-8" });
 const SUCCESS = "success";
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
@@ -74,7 +76,7 @@ export class WechatHandler {
     return plain(503, "callback not configured");
   }
 
-  private checkTimestamp(timestamp: string | null): void {
+  private checkTimestamp(timestamp: string | undefined): void {
     if (!timestamp || !/^\d{1,12}$/.test(timestamp)) throw new WxError("unsigned", 401, "timestamp missing");
     if (Math.abs(this.clock.now() - Number(timestamp) * 1000) > this.opts.skewMs) throw new WxError("stale_timestamp", 401, "timestamp too far from server time");
   }
@@ -82,11 +84,11 @@ export class WechatHandler {
   /** GET: the platform's server URL verification. */
   verify(request: Request): Response {
     if (!this.opts.token) return this.disabled();
-    const q = new URL(request.url).searchParams;
-    const timestamp = q.get("timestamp");
-    const nonce = q.get("nonce") ?? "";
-    const echostr = q.get("echostr");
-    if (!timestamp || !echostr || !verifyWxSignature(wxSignature(this.opts.token, timestamp, nonce), q.get("signature"))) return plain(401);
+    const q = queryOf(request.url);
+    const timestamp = q.timestamp;
+    const nonce = q.nonce ?? "";
+    const echostr = q.echostr;
+    if (!timestamp || !echostr || !verifyWxSignature(wxSignature(this.opts.token, timestamp, nonce), q.signature)) return plain(401);
     try {
       this.checkTimestamp(timestamp);
     } catch {
@@ -100,12 +102,12 @@ export class WechatHandler {
     const token = this.opts.token;
     if (!token) return this.disabled();
     try {
-      const q = new URL(request.url).searchParams;
-      const timestamp = q.get("timestamp");
-      const nonce = q.get("nonce") ?? "";
-      const encrypted = q.get("encrypt_type") === "aes";
+      const q = queryOf(request.url);
+      const timestamp = q.timestamp;
+      const nonce = q.nonce ?? "";
+      const encrypted = q.encrypt_type === "aes";
       // Plain mode: the signature covers only the query, so it is checked before the body is read.
-      if (!encrypted && !verifyWxSignature(wxSignature(token, timestamp ?? "", nonce), q.get("signature")))
+      if (!encrypted && !verifyWxSignature(wxSignature(token, timestamp ?? "", nonce), q.signature))
         throw new WxError("bad_signature", 401, "bad signature");
       this.checkTimestamp(timestamp);
       const body = await readCapped(request, this.opts.maxBody);
@@ -119,15 +121,15 @@ export class WechatHandler {
         const outer = parseXml(body);
         const enc = typeof outer.Encrypt === "string" ? outer.Encrypt.trim() : "";
         if (!enc) throw new XmlError("no Encrypt element");
-        if (!verifyWxSignature(wxSignature(token, timestamp as string, nonce, enc), q.get("msg_signature")))
+        if (!verifyWxSignature(wxSignature(token, timestamp as string, nonce, enc), q.msg_signature))
           throw new WxError("bad_signature", 401, "bad msg_signature");
         xml = this.crypto.decrypt(enc);
       } else xml = body;
 
       const message = toInbound(parseXml(xml));
       const key = dedupeKey(message);
-      const { answer } = this.retries.get(key, this.clock.now(), () => this.answer(message, key, encrypted));
-      const out = await answer;
+      const answer = this.retries.get(key, this.clock.now(), () => this.answer(message, key, encrypted));
+      const out = typeof answer === "string" ? answer : await answer;
       return new Response(out, { headers: out === SUCCESS ? TEXT : XML });
     } catch (e) {
       if (e instanceof WxError) return plain(e.status, e.status === 413 ? "too large" : "");
@@ -138,7 +140,7 @@ export class WechatHandler {
   }
 
   /** Computes and logs the answer once; past the deadline the follower gets "success" instead. */
-  private answer(m: Inbound, key: string, encrypt: boolean): Promise<string> {
+  private answer(m: Inbound, key: string, encrypt: boolean): Answer {
     const failed = (e: unknown) => {
       this.log(`wechat reply failed: ${(e as Error).message}`);
       return SUCCESS;
@@ -147,9 +149,9 @@ export class WechatHandler {
     try {
       decided = this.responder.respond(m);
       // Answered at once (no regex rule had to run): no deadline to race.
-      if (!(decided instanceof Promise)) return Promise.resolve(this.finish(m, key, decided, encrypt));
+      if (!(decided instanceof Promise)) return this.finish(m, key, decided, encrypt);
     } catch (e) {
-      return Promise.resolve(failed(e));
+      return failed(e);
     }
     const work = decided.then((d) => this.finish(m, key, d, encrypt)).catch(failed);
     let timer: ReturnType<typeof setTimeout> | undefined;
