@@ -54,7 +54,7 @@ function envKey(env: ServeOptions["env"]): AdminKey | null {
 }
 
 /** Opens the data folder, turning the usual failures into one clear sentence. */
-function openStore(dir: string, clock: Clock, keep: number): Store {
+function openStore(dir: string, clock: Clock, keep: number, logError: (message: string) => void): Store {
   try {
     mkdirSync(dir, { recursive: true });
     const probe = join(dir, `.write-test-${process.pid}`);
@@ -66,7 +66,7 @@ function openStore(dir: string, clock: Clock, keep: number): Store {
     throw new StartupError(`the data folder ${dir} is not writable: ${why}`);
   }
   try {
-    return Store.open(dir, { clock, keep });
+    return Store.open(dir, { clock, keep, logError });
   } catch (e) {
     throw new StartupError(`cannot open the database in ${dir}: ${(e as Error).message}`);
   }
@@ -80,7 +80,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const emit = (fields: Record<string, unknown>) => log(JSON.stringify({ t: new Date().toISOString(), ...fields }));
   const say = opts.say ?? ((line) => process.stderr.write(line + "\n"));
 
-  const store = openStore(opts.dataDir, clock, opts.keep);
+  const store = openStore(opts.dataDir, clock, opts.keep, (msg) => emit({ level: "error", msg }));
   let keys: KeyRing;
   let created: AdminKey | null = null;
   try {

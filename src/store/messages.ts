@@ -1,4 +1,5 @@
-import type { Database, Statement } from "bun:sqlite";
+import type { Database } from "bun:sqlite";
+import { ROW_WIDTH, type LogWriter } from "./logwriter.ts";
 
 export interface LoggedMessage {
   received_at: string;
@@ -13,56 +14,54 @@ export interface LoggedMessage {
 }
 
 /**
- * The follower message log. Writes are queued and committed in batches (one transaction per flush)
- * so logging never costs an fsync per message; `flush()` on shutdown keeps every answered message.
+ * The follower message log. Messages are queued as flat rows and handed to the writer thread
+ * (logwriter.ts) every 10 ms or 256 rows, so logging costs the event loop neither an insert nor an
+ * fsync per message. Reading the log, pruning it and closing first wait until everything queued is
+ * committed: a message that was answered is in the log by the time anyone can look.
  */
 export class MessageLog {
-  private queue: LoggedMessage[] = [];
+  private rows: unknown[] = [];
   private timer: ReturnType<typeof setTimeout> | null = null;
-  private readonly insert: Statement;
 
   constructor(
     private readonly db: Database,
+    private readonly writer: LogWriter,
     private readonly flushAfterMs = 10,
     private readonly maxQueue = 256,
-  ) {
-    this.insert = db.query(
-      `INSERT OR IGNORE INTO messages (received_at, msg_key, from_user, type, event, content, answer, unmatched)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-  }
+  ) {}
 
   add(m: LoggedMessage): void {
-    this.queue.push(m);
-    if (this.queue.length >= this.maxQueue) this.flush();
+    this.rows.push(m.received_at, m.msg_key, m.from_user, m.type, m.event, m.content, m.answer, m.unmatched ? 1 : 0);
+    if (this.rows.length >= this.maxQueue * ROW_WIDTH) this.flush();
     else this.timer ??= setTimeout(() => this.flush(), this.flushAfterMs);
   }
 
+  /** Hands the queued rows to the writer. */
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    if (!this.queue.length) return;
-    const batch = this.queue;
-    this.queue = [];
-    // The log needs to survive a crash of the process and a SIGTERM, which WAL with synchronous=NORMAL
-    // guarantees; not a power cut, which would cost an fsync every 50 ms on the event loop. Admin
-    // writes keep synchronous=FULL.
-    this.db.exec("PRAGMA synchronous = NORMAL");
+    if (!this.rows.length) return;
+    const batch = this.rows;
+    this.rows = [];
+    this.writer.write(batch);
+  }
+
+  /** Returns once every message added so far is committed. */
+  sync(): void {
+    this.flush();
+    this.writer.sync();
+  }
+
+  close(): void {
     try {
-      this.db.transaction(() => {
-        for (const m of batch) this.insert.run(m.received_at, m.msg_key, m.from_user, m.type, m.event, m.content, m.answer, m.unmatched ? 1 : 0);
-      })();
-    } catch (e) {
-      // Keep the batch for the next flush rather than lose it (e.g. the disk was briefly full).
-      this.queue = batch.concat(this.queue);
-      throw e;
+      this.sync();
     } finally {
-      this.db.exec("PRAGMA synchronous = FULL");
+      this.writer.close();
     }
   }
 
   list(opts: { unmatchedOnly: boolean; limit: number; offset: number }): { items: (LoggedMessage & { seq: number })[]; total: number } {
-    this.flush();
+    this.sync();
     const where = opts.unmatchedOnly ? "WHERE unmatched = 1" : "";
     const total = (this.db.query(`SELECT count(*) AS n FROM messages ${where}`).get() as { n: number }).n;
     type Row = Omit<LoggedMessage, "unmatched"> & { seq: number; unmatched: number };
@@ -72,12 +71,8 @@ export class MessageLog {
 
   /** Removes entries older than `days`; answers how many. */
   prune(days: number, nowMs: number): number {
-    this.flush();
+    this.sync();
     const cutoff = new Date(nowMs - days * 86_400_000).toISOString();
     return this.db.run("DELETE FROM messages WHERE received_at < ?", [cutoff]).changes;
-  }
-
-  count(): number {
-    return (this.db.query("SELECT count(*) AS n FROM messages").get() as { n: number }).n + this.queue.length;
   }
 }

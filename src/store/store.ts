@@ -8,6 +8,7 @@ import { InvalidDocumentError, type Problem } from "../errors.ts";
 import { ArticleRepo } from "./articles.ts";
 import { BackupStore, type BackupInfo, type BackupKind } from "./backups.ts";
 import { ContentRepo } from "./content.ts";
+import { LogWriter } from "./logwriter.ts";
 import { MessageLog } from "./messages.ts";
 import { openDatabase } from "./db.ts";
 
@@ -18,6 +19,8 @@ export interface StoreOptions {
   clock: Clock;
   /** Backups kept per matter. */
   keep: number;
+  /** Failures of background work (the message log writer); stderr when not given. */
+  logError?: (message: string) => void;
 }
 
 export interface ImportResult {
@@ -60,7 +63,8 @@ export class Store {
     this.dbPath = join(dir, "replyd.db");
     this.articles = new ArticleRepo(db);
     this.content = new ContentRepo(db);
-    this.messages = new MessageLog(db);
+    const logError = opts.logError ?? ((message: string) => process.stderr.write(`${message}\n`));
+    this.messages = new MessageLog(db, new LogWriter(this.dbPath, logError));
     this.backups = new BackupStore(join(dir, "backups"), opts.clock, opts.keep);
     this.mediaDir = join(dir, "media");
     mkdirSync(this.mediaDir, { recursive: true });
@@ -76,7 +80,11 @@ export class Store {
 
   close(): void {
     this.closed = true;
-    this.messages.flush();
+    try {
+      this.messages.close();
+    } catch (e) {
+      (this.opts.logError ?? ((m: string) => process.stderr.write(`${m}\n`)))((e as Error).message);
+    }
     // A clean close checkpoints the WAL so the data folder is one file again.
     this.db.close(false);
   }

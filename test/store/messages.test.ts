@@ -1,3 +1,4 @@
+import { Database } from "bun:sqlite";
 import { expect, test } from "bun:test";
 import { fixedClock } from "../../src/clock.ts";
 import { Store } from "../../src/store/store.ts";
@@ -40,6 +41,66 @@ test("a message key is logged once; entries older than --log-days are pruned", (
     store.messages.add(entry("m:new", T0 - 29 * day));
     expect(store.messages.prune(30, T0)).toBe(1);
     expect(store.messages.list({ unmatchedOnly: false, limit: 10, offset: 0 }).items.map((m) => m.msg_key)).toEqual(["m:new"]);
+    store.close();
+  } finally {
+    tmp.cleanup();
+  }
+});
+
+test("the writer thread waits out another connection's write lock; reading the log waits for the writer", async () => {
+  const tmp = tempDir();
+  try {
+    const store = Store.open(tmp.dir, { clock: fixedClock(T0), keep: 5 });
+    const other = new Database(`${tmp.dir}/replyd.db`);
+    other.exec("BEGIN IMMEDIATE");
+    for (let i = 0; i < 600; i++) store.messages.add(entry(`m:${i}`, T0));
+    await Bun.sleep(300); // the writer is stuck behind the lock meanwhile
+    other.exec("COMMIT");
+    other.close();
+    expect(store.messages.list({ unmatchedOnly: false, limit: 1, offset: 0 }).total).toBe(600);
+    store.close();
+  } finally {
+    tmp.cleanup();
+  }
+});
+
+test("a batch that fails is reported once, kept, and committed when the cause is gone", async () => {
+  const tmp = tempDir();
+  const errors: string[] = [];
+  try {
+    const store = Store.open(tmp.dir, { clock: fixedClock(T0), keep: 5, logError: (m) => errors.push(m) });
+    store.messages.add(entry("m:before", T0));
+    store.messages.sync();
+    const other = new Database(`${tmp.dir}/replyd.db`);
+    other.exec("ALTER TABLE messages RENAME TO messages_away");
+    store.messages.add(entry("m:during", T0));
+    store.messages.flush();
+    await Bun.sleep(700); // several retries, 200 ms apart
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain("no such table");
+    other.exec("ALTER TABLE messages_away RENAME TO messages");
+    other.close();
+    expect(store.messages.list({ unmatchedOnly: false, limit: 10, offset: 0 }).items.map((m) => m.msg_key)).toEqual(["m:during", "m:before"]);
+    store.close();
+  } finally {
+    tmp.cleanup();
+  }
+});
+
+test("a writer thread that dies is replaced and given the batches it had not confirmed", async () => {
+  const tmp = tempDir();
+  const errors: string[] = [];
+  try {
+    const store = Store.open(tmp.dir, { clock: fixedClock(T0), keep: 5, logError: (m) => errors.push(m) });
+    for (let i = 0; i < 300; i++) store.messages.add(entry(`m:${i}`, T0));
+    store.messages.flush();
+    // Reach in and make the worker throw outside its error handling (an uncaught RangeError).
+    const writer = (store.messages as unknown as { writer: { worker: Worker } }).writer;
+    writer.worker.postMessage({ open: "x", committed: -1 });
+    for (let i = 300; i < 400; i++) store.messages.add(entry(`m:${i}`, T0));
+    await Bun.sleep(200);
+    expect(errors.some((e) => e.includes("restarting"))).toBe(true);
+    expect(store.messages.list({ unmatchedOnly: false, limit: 1, offset: 0 }).total).toBe(400);
     store.close();
   } finally {
     tmp.cleanup();
