@@ -17,8 +17,6 @@
 export type Answer = string | Promise<string>;
 
 const EMPTY = 0;
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 
 export class RetryCache {
   private readonly pending = new Map<string, Promise<string>>();
@@ -33,9 +31,10 @@ export class RetryCache {
   /** Slots hold entry index + 1 (0 = empty); at most half full. */
   private readonly slots: Int32Array;
   private readonly mask: number;
-  private readonly data: Uint8Array;
+  /** A Buffer for its allocation-free write(string, offset). */
+  private readonly data: Buffer;
   private dataTail = 0;
-  private scratch = new Uint8Array(4096);
+  private scratch = Buffer.alloc(4096);
 
   constructor(
     private readonly ttlMs = 30_000,
@@ -53,7 +52,7 @@ export class RetryCache {
     while (slots < maxEntries * 2) slots *= 2;
     this.slots = new Int32Array(slots);
     this.mask = slots - 1;
-    this.data = new Uint8Array(maxBytes);
+    this.data = Buffer.alloc(maxBytes);
   }
 
   /** The answer remembered for `key`, or `compute()`'s, remembered from now on. */
@@ -61,13 +60,9 @@ export class RetryCache {
     while (this.count > 0 && (this.expires[this.head] as number) <= now) this.dropOldest();
     const inFlight = this.pending.get(key);
     if (inFlight) return inFlight;
-    const keyBytes = this.encodeKey(key);
-    const hash = fnv1a(keyBytes);
-    const hit = this.find(keyBytes, hash);
-    if (hit >= 0) {
-      const from = (this.start[hit] as number) + (this.keySize[hit] as number);
-      return decoder.decode(this.data.subarray(from, (this.start[hit] as number) + (this.size_[hit] as number)));
-    }
+    const hash = fnv1a(key);
+    const hit = this.find(key, hash);
+    if (hit >= 0) return this.data.toString("utf8", (this.start[hit] as number) + (this.keySize[hit] as number), (this.start[hit] as number) + (this.size_[hit] as number));
     const answer = compute();
     const expires = now + this.ttlMs;
     if (typeof answer === "string") this.store(key, answer, expires);
@@ -89,33 +84,28 @@ export class RetryCache {
     return this.count + this.pending.size;
   }
 
-  private encodeKey(key: string): Uint8Array {
-    // UTF-8 needs at most 3 bytes per UTF-16 unit.
-    if (key.length * 3 > this.scratch.length) this.scratch = new Uint8Array(key.length * 3);
-    const { written } = encoder.encodeInto(key, this.scratch);
-    return this.scratch.subarray(0, written);
-  }
-
-  private find(keyBytes: Uint8Array, hash: number): number {
+  /** The entry holding `key`, or -1. The key is encoded only when a stored hash matches. */
+  private find(key: string, hash: number): number {
+    let keyLength = -1;
     for (let i = hash & this.mask; ; i = (i + 1) & this.mask) {
       const slot = this.slots[i] as number;
       if (slot === EMPTY) return -1;
       const e = slot - 1;
-      if (this.hashes[e] === hash && this.keySize[e] === keyBytes.length && this.sameBytes(this.start[e] as number, keyBytes)) return e;
+      if (this.hashes[e] !== hash) continue;
+      if (keyLength < 0) {
+        // UTF-8 needs at most 3 bytes per UTF-16 unit.
+        if (key.length * 3 > this.scratch.length) this.scratch = Buffer.alloc(key.length * 3);
+        keyLength = this.scratch.write(key, 0);
+      }
+      const from = this.start[e] as number;
+      if (this.keySize[e] === keyLength && this.scratch.compare(this.data, from, from + keyLength, 0, keyLength) === 0) return e;
     }
   }
 
-  private sameBytes(from: number, bytes: Uint8Array): boolean {
-    for (let i = 0; i < bytes.length; i++) if (this.data[from + i] !== bytes[i]) return false;
-    return true;
-  }
-
   private store(key: string, answer: string, expires: number): void {
-    const keyBytes = this.encodeKey(key);
-    const keyLength = keyBytes.length;
-    const hash = fnv1a(keyBytes);
-    if (this.find(keyBytes, hash) >= 0) return; // settled twice (cannot happen: one computation per key)
-    const need = keyLength + answer.length * 3;
+    // Not present: get() looked it up, and the pending map keeps a computing key from being computed twice.
+    const hash = fnv1a(key);
+    const need = (key.length + answer.length) * 3;
     if (need > this.data.length) return; // larger than the whole buffer: answered, not remembered
     if (this.count === this.maxEntries) this.dropOldest();
     // Contiguous bytes: start over at 0 when the end of the buffer is too close.
@@ -123,8 +113,8 @@ export class RetryCache {
     if (at + need > this.data.length) at = 0;
     // The oldest entries sit right after the tail: drop them until the new bytes fit.
     while (this.count > 0 && this.overlaps(this.head, at, need)) this.dropOldest();
-    this.data.set(keyBytes, at);
-    const { written } = encoder.encodeInto(answer, this.data.subarray(at + keyLength, at + need));
+    const keyLength = this.data.write(key, at);
+    const written = this.data.write(answer, at + keyLength);
     const e = (this.head + this.count) % this.maxEntries;
     this.hashes[e] = hash;
     this.expires[e] = expires;
@@ -161,9 +151,9 @@ export class RetryCache {
   }
 }
 
-/** 32-bit FNV-1a: fast and well spread for short keys such as MsgIds. */
-function fnv1a(bytes: Uint8Array): number {
+/** 32-bit FNV-1a over UTF-16 code units: fast and well spread for short keys such as MsgIds. */
+function fnv1a(key: string): number {
   let h = 0x811c9dc5;
-  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ (bytes[i] as number), 0x01000193);
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
   return h >>> 0;
 }
