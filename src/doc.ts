@@ -4,6 +4,7 @@
  * keys in the order written, which is what JSON.stringify(JSON.parse(text)) reproduces.
  */
 import { validateArticle, type ArticleInput } from "./article.ts";
+import { repeatedKeys } from "./duplicates.ts";
 import { InvalidDocumentError, ReplydError, type Problem } from "./errors.ts";
 import { validateRule, validateTags, validateTexts, type Rule, type Tags, type Texts } from "./rule.ts";
 
@@ -142,23 +143,14 @@ export function validateDocument(raw: unknown): ReplydDocument {
 
 /** Ids unique in the document; codes unique among its live articles, ignoring case. */
 function duplicateArticleProblems(articles: ArticleInput[]): Problem[] {
-  const problems: Problem[] = [];
-  const ids = new Map<string, number>();
-  const codes = new Map<string, number>();
-  articles.forEach((a, index) => {
-    if (a.id !== undefined) {
-      const first = ids.get(a.id);
-      if (first !== undefined) problems.push({ section: "articles", index, field: "id", reason: `"${a.id}" is also the id of record ${first}` });
-      else ids.set(a.id, index);
-    }
-    if (a.code && !a.deleted) {
-      const key = a.code.toLowerCase();
-      const first = codes.get(key);
-      if (first !== undefined) problems.push({ section: "articles", index, field: "code", reason: `"${a.code}" is also the code of record ${first}` });
-      else codes.set(key, index);
-    }
-  });
-  return problems;
+  const problems: (Problem & { index: number })[] = [];
+  for (const [index, first] of repeatedKeys(articles.map((a) => a.id)))
+    problems.push({ section: "articles", index, field: "id", reason: `"${articles[index]?.id}" is also the id of record ${first}` });
+  const codes = articles.map((a) => (a.code && !a.deleted ? a.code.toLowerCase() : undefined));
+  for (const [index, first] of repeatedKeys(codes))
+    problems.push({ section: "articles", index, field: "code", reason: `"${articles[index]?.code}" is also the code of record ${first}` });
+  // Record by record, as a reader goes through the document.
+  return problems.sort((a, b) => a.index - b.index);
 }
 
 /** Which sections a restore of `matter` replaces, and that the document holds the ones it needs. */
