@@ -160,9 +160,11 @@ export class Store {
     const bulk = records.length > BULK_INDEX_THRESHOLD || (mode === "init" && existingIds.size > BULK_INDEX_THRESHOLD);
     this.writeArticles(bulk, () => {
       if (doc.articles) {
-        const keep = new Set(resolved.map((r) => r.id));
         // Purge first in init mode: a document may give a removed article's code to a new id.
-        if (mode === "init") for (const id of existingIds) if (!keep.has(id) && this.articles.purge(id)) result.removed++;
+        if (mode === "init" && existingIds.size) {
+          const keep = new Set(resolved.map((r) => r.id));
+          for (const id of existingIds) if (!keep.has(id) && this.articles.purge(id)) result.removed++;
+        }
         const currents = new Map<string, Article>();
         for (const rec of resolved)
           if (existingIds.has(rec.id)) {
