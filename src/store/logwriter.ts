@@ -20,7 +20,8 @@ const queue = [];
 let retrying = false;
 function open(path) {
   db = new Database(path, { strict: true });
-  db.exec("PRAGMA busy_timeout = 5000");
+  // A long import or restore holds the write lock for seconds: wait it out rather than report it.
+  db.exec("PRAGMA busy_timeout = 60000");
   // The log must survive a crash of the process (WAL with synchronous=NORMAL does); an fsync per
   // batch for power cuts is what admin writes pay, not follower traffic.
   db.exec("PRAGMA synchronous = NORMAL");
@@ -36,7 +37,7 @@ function drain() {
           insert.run(rows[i], rows[i + 1], rows[i + 2], rows[i + 3], rows[i + 4], rows[i + 5], rows[i + 6], rows[i + 7]);
       })();
     } catch (e) {
-      // Disk full, a long admin transaction holding the lock: keep the batch and try again.
+      // Disk full, the lock held for over a minute: keep the batch and try again.
       self.postMessage({ error: String(e && e.message || e) });
       if (!retrying) { retrying = true; setTimeout(() => { retrying = false; drain(); }, 200); }
       return;

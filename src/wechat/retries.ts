@@ -3,7 +3,7 @@
  * about 15 s). The first arrival computes the answer; every later arrival of the same message (also
  * one that comes while the first is still being answered) gets the first answer, byte for byte.
  *
- * Settled answers live outside the JavaScript heap: key and answer bytes in one ring buffer, a
+ * Settled answers live outside the JavaScript heap: key and answer bytes in one ring of bytes, a
  * linear-probing hash table over it, entry metadata in typed arrays. Measured on the callback
  * (docs/performance.md), 100k remembered answers as heap strings in a Map cost a quarter of the
  * throughput in garbage collection (an old Map written on every message is rescanned by every young
@@ -31,8 +31,14 @@ export class RetryCache {
   /** Slots hold entry index + 1 (0 = empty); at most half full. */
   private readonly slots: Int32Array;
   private readonly mask: number;
-  /** A Buffer for its allocation-free write(string, offset). */
-  private readonly data: Buffer;
+  /**
+   * The byte ring, in chunks allocated when first written (Buffers, for their allocation-free
+   * write(string, offset)). Allocating all 64 MiB up front made the collector let the heap grow by
+   * ~140 MB more during a backup: it sizes its headroom by what the process holds.
+   */
+  private readonly chunks: (Buffer | undefined)[];
+  private readonly chunkSize: number;
+  private readonly capacity: number;
   private dataTail = 0;
   private scratch = Buffer.alloc(4096);
 
@@ -52,7 +58,9 @@ export class RetryCache {
     while (slots < maxEntries * 2) slots *= 2;
     this.slots = new Int32Array(slots);
     this.mask = slots - 1;
-    this.data = Buffer.alloc(maxBytes);
+    this.chunkSize = Math.min(1 << 20, maxBytes);
+    this.chunks = new Array(Math.ceil(maxBytes / this.chunkSize));
+    this.capacity = this.chunks.length * this.chunkSize;
   }
 
   /** The answer remembered for `key`, or `compute()`'s, remembered from now on. */
@@ -62,7 +70,11 @@ export class RetryCache {
     if (inFlight) return inFlight;
     const hash = fnv1a(key);
     const hit = this.find(key, hash);
-    if (hit >= 0) return this.data.toString("utf8", (this.start[hit] as number) + (this.keySize[hit] as number), (this.start[hit] as number) + (this.size_[hit] as number));
+    if (hit >= 0) {
+      const at = this.start[hit] as number;
+      const offset = at % this.chunkSize;
+      return this.chunk(at).toString("utf8", offset + (this.keySize[hit] as number), offset + (this.size_[hit] as number));
+    }
     const answer = compute();
     const expires = now + this.ttlMs;
     if (typeof answer === "string") this.store(key, answer, expires);
@@ -97,8 +109,9 @@ export class RetryCache {
         if (key.length * 3 > this.scratch.length) this.scratch = Buffer.alloc(key.length * 3);
         keyLength = this.scratch.write(key, 0);
       }
-      const from = this.start[e] as number;
-      if (this.keySize[e] === keyLength && this.scratch.compare(this.data, from, from + keyLength, 0, keyLength) === 0) return e;
+      const at = this.start[e] as number;
+      const offset = at % this.chunkSize;
+      if (this.keySize[e] === keyLength && this.scratch.compare(this.chunk(at), offset, offset + keyLength, 0, keyLength) === 0) return e;
     }
   }
 
@@ -106,15 +119,19 @@ export class RetryCache {
     // Not present: get() looked it up, and the pending map keeps a computing key from being computed twice.
     const hash = fnv1a(key);
     const need = (key.length + answer.length) * 3;
-    if (need > this.data.length) return; // larger than the whole buffer: answered, not remembered
+    if (need > this.chunkSize) return; // larger than a chunk (1 MiB): answered, not remembered
     if (this.count === this.maxEntries) this.dropOldest();
     // Contiguous bytes: start over at 0 when the end of the buffer is too close.
     let at = this.count === 0 ? 0 : this.dataTail;
-    if (at + need > this.data.length) at = 0;
+    // Within one chunk: move to the next chunk's start, or wrap to the first.
+    if ((at % this.chunkSize) + need > this.chunkSize) at = (Math.floor(at / this.chunkSize) + 1) * this.chunkSize;
+    if (at + need > this.capacity) at = 0;
     // The oldest entries sit right after the tail: drop them until the new bytes fit.
     while (this.count > 0 && this.overlaps(this.head, at, need)) this.dropOldest();
-    const keyLength = this.data.write(key, at);
-    const written = this.data.write(answer, at + keyLength);
+    const chunk = this.chunk(at);
+    const offset = at % this.chunkSize;
+    const keyLength = chunk.write(key, offset);
+    const written = chunk.write(answer, offset + keyLength);
     const e = (this.head + this.count) % this.maxEntries;
     this.hashes[e] = hash;
     this.expires[e] = expires;
@@ -126,6 +143,11 @@ export class RetryCache {
     let i = hash & this.mask;
     while (this.slots[i] !== EMPTY) i = (i + 1) & this.mask;
     this.slots[i] = e + 1;
+  }
+
+  private chunk(at: number): Buffer {
+    const i = Math.floor(at / this.chunkSize);
+    return (this.chunks[i] ??= Buffer.allocUnsafe(this.chunkSize));
   }
 
   private overlaps(e: number, at: number, length: number): boolean {

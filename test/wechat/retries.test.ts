@@ -103,3 +103,19 @@ test("the ring wraps around many times and keeps exactly the live window", () =>
   expect(cache.get("k9999", 10_000, () => "new")).toBe("a9999");
   expect(cache.get("k9950", 10_000, () => "new")).toBe("new"); // expired at 10_000
 });
+
+test("answers are exact across chunk boundaries and wrap-arounds of a multi-chunk ring", () => {
+  const cache = new RetryCache(60_000, 100_000, 3 * (1 << 20) + 100); // 4 chunks of 1 MiB
+  const answerOf = (i: number) => `<xml>${String(i).repeat(600 + ((i * 7919) % 1500))}</xml>`;
+  for (let i = 0; i < 3000; i++) expect(cache.get(`m:${i}`, 0, () => answerOf(i))).toBe(answerOf(i));
+  let held = 0;
+  for (let i = 2999; i >= 0; i--) {
+    const got = cache.get(`m:${i}`, 0, () => "recomputed");
+    if (got === "recomputed") break; // the newest run of entries is held; older ones were evicted
+    expect(got).toBe(answerOf(i));
+    held++;
+  }
+  // Each answer reserves 3 bytes per character: 4 MiB holds a few hundred of these.
+  expect(held).toBeGreaterThan(150);
+  expect(held).toBeLessThan(3000);
+});
