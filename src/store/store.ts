@@ -54,6 +54,7 @@ export class Store {
   readonly messages: MessageLog;
   readonly dbPath: string;
   readonly mediaDir: string;
+  private readonly logError: (message: string) => void;
 
   private constructor(
     readonly dir: string,
@@ -63,8 +64,8 @@ export class Store {
     this.dbPath = join(dir, "replyd.db");
     this.articles = new ArticleRepo(db);
     this.content = new ContentRepo(db);
-    const logError = opts.logError ?? ((message: string) => process.stderr.write(`${message}\n`));
-    this.messages = new MessageLog(db, new LogWriter(this.dbPath, logError));
+    this.logError = opts.logError ?? ((message: string) => process.stderr.write(`${message}\n`));
+    this.messages = new MessageLog(db, new LogWriter(this.dbPath, this.logError));
     this.backups = new BackupStore(join(dir, "backups"), opts.clock, opts.keep);
     this.mediaDir = join(dir, "media");
     mkdirSync(this.mediaDir, { recursive: true });
@@ -83,7 +84,7 @@ export class Store {
     try {
       this.messages.close();
     } catch (e) {
-      (this.opts.logError ?? ((m: string) => process.stderr.write(`${m}\n`)))((e as Error).message);
+      this.logError((e as Error).message);
     }
     // A clean close checkpoints the WAL so the data folder is one file again.
     this.db.close(false);
