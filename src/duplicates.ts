@@ -4,6 +4,7 @@
  * typed array, sorting that natively and looking closer only at the rare hash values that occur
  * twice costs a tenth of that.
  */
+import { fnv1a } from "./fnv.ts";
 
 /** For every index whose key equals an earlier key: [index, index of the first occurrence], ascending. Absent keys never match. */
 export function repeatedKeys(keys: readonly (string | undefined)[]): [number, number][] {
@@ -27,11 +28,4 @@ export function repeatedKeys(keys: readonly (string | undefined)[]): [number, nu
     else out.push([i, earlier]);
   }
   return out;
-}
-
-/** 32-bit FNV-1a over UTF-16 code units. */
-export function fnv1a(key: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
-  return h >>> 0;
 }

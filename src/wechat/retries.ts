@@ -14,6 +14,8 @@
  * in a small map of promises until they settle.
  */
 
+import { fnv1a } from "../fnv.ts";
+
 export type Answer = string | Promise<string>;
 
 const EMPTY = 0;
@@ -25,7 +27,7 @@ export class RetryCache {
   private readonly expires: Float64Array;
   private readonly start: Uint32Array;
   private readonly keySize: Uint32Array;
-  private readonly size_: Uint32Array;
+  private readonly entrySize: Uint32Array;
   private head = 0;
   private count = 0;
   /** Slots hold entry index + 1 (0 = empty); at most half full. */
@@ -53,7 +55,7 @@ export class RetryCache {
     this.expires = new Float64Array(maxEntries);
     this.start = new Uint32Array(maxEntries);
     this.keySize = new Uint32Array(maxEntries);
-    this.size_ = new Uint32Array(maxEntries);
+    this.entrySize = new Uint32Array(maxEntries);
     let slots = 1;
     while (slots < maxEntries * 2) slots *= 2;
     this.slots = new Int32Array(slots);
@@ -73,7 +75,7 @@ export class RetryCache {
     if (hit >= 0) {
       const at = this.start[hit] as number;
       const offset = at % this.chunkSize;
-      return this.chunk(at).toString("utf8", offset + (this.keySize[hit] as number), offset + (this.size_[hit] as number));
+      return this.chunk(at).toString("utf8", offset + (this.keySize[hit] as number), offset + (this.entrySize[hit] as number));
     }
     const answer = compute();
     const expires = now + this.ttlMs;
@@ -137,7 +139,7 @@ export class RetryCache {
     this.expires[e] = expires;
     this.start[e] = at;
     this.keySize[e] = keyLength;
-    this.size_[e] = keyLength + written;
+    this.entrySize[e] = keyLength + written;
     this.count++;
     this.dataTail = at + keyLength + written;
     let i = hash & this.mask;
@@ -152,7 +154,7 @@ export class RetryCache {
 
   private overlaps(e: number, at: number, length: number): boolean {
     const s = this.start[e] as number;
-    return s < at + length && at < s + (this.size_[e] as number);
+    return s < at + length && at < s + (this.entrySize[e] as number);
   }
 
   private dropOldest(): void {
@@ -171,11 +173,4 @@ export class RetryCache {
     this.head = (this.head + 1) % this.maxEntries;
     this.count--;
   }
-}
-
-/** 32-bit FNV-1a over UTF-16 code units: fast and well spread for short keys such as MsgIds. */
-function fnv1a(key: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
-  return h >>> 0;
 }
