@@ -24,8 +24,9 @@ export function queryOf(url: string): Query {
     if (amp < 0) amp = query.length;
     if (amp > from) {
       const eq = query.indexOf("=", from);
-      const [k, v] = eq >= 0 && eq < amp ? [query.slice(from, eq), query.slice(eq + 1, amp)] : [query.slice(from, amp), ""];
-      if (!(k in out)) out[k] = v;
+      const hasValue = eq >= 0 && eq < amp;
+      const key = query.slice(from, hasValue ? eq : amp);
+      if (!(key in out)) out[key] = hasValue ? query.slice(eq + 1, amp) : "";
     }
     from = amp + 1;
   }
