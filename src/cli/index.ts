@@ -18,6 +18,9 @@ export async function run(argv: string[], io: IO): Promise<number> {
   const cli = cac("replyd");
   let chosen: Command | null = null;
   const on = (fn: Command) => () => void (chosen = fn);
+  /** The listing commands' paging options (the server caps a page at 1000). */
+  const paged = (command: ReturnType<typeof cli.command>) =>
+    command.option("--limit <n>", "how many, up to 1000").option("--offset <n>", "skip this many");
 
   cli.option("--url <url>", "server address (env REPLYD_URL)");
   cli.option("--appkey <appkey>", "admin key id (env REPLYD_APPKEY)");
@@ -43,23 +46,19 @@ export async function run(argv: string[], io: IO): Promise<number> {
     .option("--log-days <n>", "days of follower messages kept", { default: 30 })
     .action(on(serve));
   cli.command("health", "check the server: status, counts, newest backup").action(on(health));
-  cli
-    .command("inbox", "follower messages that matched nothing, newest first")
-    .option("--all", "every logged message, not only the unmatched")
-    .option("--limit <n>", "how many (up to 1000)")
-    .option("--offset <n>", "skip this many")
-    .action(on(inbox));
+  paged(cli.command("inbox", "follower messages that matched nothing, newest first").option("--all", "every logged message, not only the unmatched")).action(
+    on(inbox),
+  );
   cli.command("media <action> <file>", "upload an image (media put FILE) and print its URL for picurl").action(on(media));
-  cli
-    .command("ls [...words]", "list articles (all, or matching words)")
-    .option("--tag <tag>", "only this tag")
-    .option("--code <code>", "the live article with this code")
-    .option("-q, --q <words>", "words in title, description, keywords or code")
-    .option("--deleted <which>", "live (default), all or only")
-    .option("--all", "include deleted articles")
-    .option("--limit <n>", "page size, up to 1000")
-    .option("--offset <n>", "skip this many")
-    .action(on(ls));
+  paged(
+    cli
+      .command("ls [...words]", "list articles (all, or matching words)")
+      .option("--tag <tag>", "only this tag")
+      .option("--code <code>", "the live article with this code")
+      .option("-q, --q <words>", "words in title, description, keywords or code")
+      .option("--deleted <which>", "live (default), all or only")
+      .option("--all", "include deleted articles"),
+  ).action(on(ls));
   cli.command("show <id>", "show one article").action(on(show));
   cli.command("add [...fields]", "add one article: title=… url=… [id= code= tag= description= picurl= keywords=a,b]").action(on(add));
   cli
