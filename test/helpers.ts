@@ -5,7 +5,7 @@ import { fixedClock } from "../src/clock.ts";
 import { createApp, type AppOptions } from "../src/server/app.ts";
 import { canonicalQuery, fileParamValue, formatTs, newNonce, signRequest, type Param } from "../src/sign.ts";
 import { KeyRing, type AdminKey } from "../src/store/keys.ts";
-import { Store } from "../src/store/store.ts";
+import { Store, type StoreOptions } from "../src/store/store.ts";
 import type { IO } from "../src/cli/io.ts";
 
 export const ADMIN: AdminKey = { appkey: "admin1", secret: "admin-secret-0123456789", scope: "admin" };
@@ -17,11 +17,16 @@ export function tempDir(prefix = "replyd-test-"): { dir: string; cleanup(): void
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** A store in `dir` with the tests' fixed clock and retention; `extra` overrides either or adds options. */
+export function openStore(dir: string, extra: Partial<StoreOptions> = {}): Store {
+  return Store.open(dir, { clock: fixedClock(T0), keep: 5, ...extra });
+}
+
 /** An app on a temp data folder with an injected clock and two keys. */
 export async function testApp(opts: Partial<AppOptions> = {}) {
   const { dir, cleanup } = tempDir();
   const clock = fixedClock(T0);
-  const store = Store.open(dir, { clock, keep: 5 });
+  const store = openStore(dir, { clock });
   const keys = new KeyRing(null, [ADMIN, READER]);
   const app = await createApp({ store, keys, clock, ...opts });
   return {

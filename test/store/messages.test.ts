@@ -1,8 +1,6 @@
 import { Database } from "bun:sqlite";
 import { expect, test } from "bun:test";
-import { fixedClock } from "../../src/clock.ts";
-import { Store } from "../../src/store/store.ts";
-import { T0, tempDir } from "../helpers.ts";
+import { openStore, T0, tempDir } from "../helpers.ts";
 
 const entry = (key: string, at: number, unmatched = false) => ({
   received_at: new Date(at).toISOString(),
@@ -18,11 +16,11 @@ const entry = (key: string, at: number, unmatched = false) => ({
 test("queued log entries survive a clean close (what SIGTERM does)", () => {
   const tmp = tempDir();
   try {
-    let store = Store.open(tmp.dir, { clock: fixedClock(T0), keep: 5 });
+    let store = openStore(tmp.dir);
     store.messages.add(entry("m:1", T0));
     store.messages.add(entry("m:2", T0, true));
     store.close();
-    store = Store.open(tmp.dir, { clock: fixedClock(T0), keep: 5 });
+    store = openStore(tmp.dir);
     expect(store.messages.list({ unmatchedOnly: false, limit: 10, offset: 0 }).items.map((m) => m.msg_key)).toEqual(["m:2", "m:1"]);
     expect(store.messages.list({ unmatchedOnly: true, limit: 10, offset: 0 }).total).toBe(1);
     store.close();
@@ -34,7 +32,7 @@ test("queued log entries survive a clean close (what SIGTERM does)", () => {
 test("a message key is logged once; entries older than --log-days are pruned", () => {
   const tmp = tempDir();
   try {
-    const store = Store.open(tmp.dir, { clock: fixedClock(T0), keep: 5 });
+    const store = openStore(tmp.dir);
     const day = 86_400_000;
     store.messages.add(entry("m:old", T0 - 31 * day));
     store.messages.add(entry("m:new", T0 - 29 * day));
@@ -50,7 +48,7 @@ test("a message key is logged once; entries older than --log-days are pruned", (
 test("the writer thread waits out another connection's write lock; reading the log waits for the writer", async () => {
   const tmp = tempDir();
   try {
-    const store = Store.open(tmp.dir, { clock: fixedClock(T0), keep: 5 });
+    const store = openStore(tmp.dir);
     const other = new Database(`${tmp.dir}/replyd.db`);
     other.exec("BEGIN IMMEDIATE");
     for (let i = 0; i < 600; i++) store.messages.add(entry(`m:${i}`, T0));
@@ -68,7 +66,7 @@ test("a batch that fails is reported once, kept, and committed when the cause is
   const tmp = tempDir();
   const errors: string[] = [];
   try {
-    const store = Store.open(tmp.dir, { clock: fixedClock(T0), keep: 5, logError: (m) => errors.push(m) });
+    const store = openStore(tmp.dir, { logError: (m) => errors.push(m) });
     store.messages.add(entry("m:before", T0));
     store.messages.sync();
     const other = new Database(`${tmp.dir}/replyd.db`);
@@ -91,7 +89,7 @@ test("a writer thread that dies is replaced and given the batches it had not con
   const tmp = tempDir();
   const errors: string[] = [];
   try {
-    const store = Store.open(tmp.dir, { clock: fixedClock(T0), keep: 5, logError: (m) => errors.push(m) });
+    const store = openStore(tmp.dir, { logError: (m) => errors.push(m) });
     for (let i = 0; i < 300; i++) store.messages.add(entry(`m:${i}`, T0));
     store.messages.flush();
     // Reach in and make the worker throw outside its error handling (an uncaught RangeError).

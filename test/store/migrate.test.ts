@@ -1,10 +1,8 @@
 import { expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
-import { fixedClock } from "../../src/clock.ts";
 import { MIGRATIONS, SCHEMA_VERSION } from "../../src/store/db.ts";
-import { Store } from "../../src/store/store.ts";
-import { T0, tempDir } from "../helpers.ts";
+import { openStore, tempDir } from "../helpers.ts";
 
 test("a version-1 data folder is migrated in place: its articles become searchable", () => {
   const tmp = tempDir();
@@ -17,7 +15,7 @@ test("a version-1 data folder is migrated in place: its articles become searchab
       ["2026-01-01T00:00:00.000Z", "2026-01-01T00:00:00.000Z"],
     );
     db.close();
-    const store = Store.open(tmp.dir, { clock: fixedClock(T0), keep: 5 });
+    const store = openStore(tmp.dir);
     expect((store.db.query("PRAGMA user_version").get() as { user_version: number }).user_version).toBe(SCHEMA_VERSION);
     expect(store.articles.search(["holiday"]).map((a) => a.id)).toEqual(["x1"]);
     store.close();
@@ -32,7 +30,7 @@ test("a database from a newer replyd is refused, not touched", () => {
     const db = new Database(join(tmp.dir, "replyd.db"), { create: true });
     db.exec(`PRAGMA user_version = ${SCHEMA_VERSION + 1}`);
     db.close();
-    expect(() => Store.open(tmp.dir, { clock: fixedClock(T0), keep: 5 })).toThrow(/newer than this replyd/);
+    expect(() => openStore(tmp.dir)).toThrow(/newer than this replyd/);
   } finally {
     tmp.cleanup();
   }

@@ -1,8 +1,7 @@
 import { expect, test } from "bun:test";
-import { fixedClock } from "../../src/clock.ts";
 import { parseDocument } from "../../src/doc.ts";
-import { BULK_INDEX_THRESHOLD, Store } from "../../src/store/store.ts";
-import { T0, tempDir } from "../helpers.ts";
+import { BULK_INDEX_THRESHOLD } from "../../src/store/store.ts";
+import { openStore, tempDir } from "../helpers.ts";
 
 const docOf = (n: number, word: (i: number) => string) =>
   parseDocument(JSON.stringify(Array.from({ length: n }, (_, i) => ({ id: `a${i}`, code: `c${i}`, title: `${word(i)} article ${i}`, url: `https://e.com/${i}` }))));
@@ -10,7 +9,7 @@ const docOf = (n: number, word: (i: number) => string) =>
 test("a bulk import rebuilds the search index in the background; search is right before, during and after", async () => {
   const tmp = tempDir();
   try {
-    const store = Store.open(tmp.dir, { clock: fixedClock(T0), keep: 5 });
+    const store = openStore(tmp.dir);
     const n = BULK_INDEX_THRESHOLD * 3;
     store.importDocument(docOf(n, (i) => (i === n - 7 ? "zebra" : "plain")), "init");
     expect(store.articles.indexComplete).toBe(false);
@@ -33,13 +32,13 @@ test("a bulk import rebuilds the search index in the background; search is right
 test("a rebuild cut short by a restart resumes where it stopped", async () => {
   const tmp = tempDir();
   try {
-    let store = Store.open(tmp.dir, { clock: fixedClock(T0), keep: 5 });
+    let store = openStore(tmp.dir);
     store.importDocument(docOf(BULK_INDEX_THRESHOLD * 4, (i) => (i % 2 ? "odd" : "even")), "init");
     store.close(); // before the background rebuild ran
-    store = Store.open(tmp.dir, { clock: fixedClock(T0), keep: 5 });
+    store = openStore(tmp.dir);
     expect(store.articles.indexBatch(2000)).toBe(false);
     store.close(); // after one batch
-    store = Store.open(tmp.dir, { clock: fixedClock(T0), keep: 5 });
+    store = openStore(tmp.dir);
     await store.indexed();
     const rows = store.db.query("SELECT count(*) AS n FROM articles_fts").get() as { n: number };
     expect(rows.n).toBe(BULK_INDEX_THRESHOLD * 4); // every article once, none twice
@@ -53,7 +52,7 @@ test("a rebuild cut short by a restart resumes where it stopped", async () => {
 test("a new store's search index is complete from the start (nothing to rebuild)", () => {
   const tmp = tempDir();
   try {
-    const store = Store.open(tmp.dir, { clock: fixedClock(T0), keep: 5 });
+    const store = openStore(tmp.dir);
     expect(store.articles.indexComplete).toBe(true);
     store.close();
   } finally {
