@@ -33,6 +33,8 @@ export const TAG_PATTERN = /^[a-z0-9]{1,16}$/;
 export const CODE_PATTERN = /^[^\s\p{C}]{1,32}$/u;
 /** What a follower types for help; a code equal to one of these could never be reached. */
 export const RESERVED_CODES = new Set(["h", "help", "?"]);
+// Lower-casing never shortens a string, so longer codes cannot be reserved; the margin is for safety.
+const RESERVED_SPAN = 2 * Math.max(...[...RESERVED_CODES].map((c) => c.length));
 export const CONTENT_FIELDS = ["code", "tag", "title", "description", "url", "picurl", "keywords", "deleted"] as const;
 const SERVER_FIELDS = ["id", "rev", "created_at", "updated_at"] as const;
 const KNOWN_FIELDS = new Set<string>([...CONTENT_FIELDS, ...SERVER_FIELDS]);
@@ -77,123 +79,147 @@ export function checkHttpUrl(value: string): string | null {
 
 export type RecordSource = "document" | "form";
 
+interface RecordPlace {
+  index?: number;
+  section?: string;
+  partial?: boolean;
+}
+
+/** Appends a problem, creating the list on the first: a valid record allocates none (imports check a million). */
+function noted(problems: Problem[] | null, place: RecordPlace, field: string, reason: string): Problem[] {
+  const list = problems ?? [];
+  list.push({ ...(place.section ? { section: place.section } : {}), ...(place.index !== undefined ? { index: place.index } : {}), field, reason });
+  return list;
+}
+
+/** Marks a field present but not a string. */
+const NOT_STRING = Symbol("not a string");
+
+function stringField(r: Record<string, unknown>, field: string): string | null | undefined | typeof NOT_STRING {
+  const v = r[field];
+  return v === undefined || v === null || typeof v === "string" ? v : NOT_STRING;
+}
+
+/** Trimmed keywords, or null when one is not a string or is empty or too long once trimmed. */
+function keywordList(k: unknown[]): string[] | null {
+  const words = new Array<string>(k.length);
+  for (let i = 0; i < k.length; i++) {
+    const w = k[i];
+    if (typeof w !== "string") return null;
+    const t = w.trim();
+    if (t.length === 0 || !withinChars(t, LIMITS.keyword)) return null;
+    words[i] = t;
+  }
+  return words;
+}
+
 /**
  * Validates one incoming article record, collecting every problem instead of stopping at the first.
  * `partial` is for revisions: absent fields are fine, present ones must be valid.
  */
-export function validateArticle(
-  raw: unknown,
-  opts: { index?: number; section?: string; partial?: boolean } = {},
-): { value?: ArticleInput; problems: Problem[] } {
-  const problems: Problem[] = [];
-  const at = (field: string, reason: string) =>
-    problems.push({ ...(opts.section ? { section: opts.section } : {}), ...(opts.index !== undefined ? { index: opts.index } : {}), field, reason });
-
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    at("(record)", "must be an object");
-    return { problems };
-  }
+export function validateArticle(raw: unknown, place: RecordPlace = {}): { value?: ArticleInput; problems: Problem[] } {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return { problems: noted(null, place, "(record)", "must be an object") };
   const r = raw as Record<string, unknown>;
   const out: ArticleInput = {};
+  let problems: Problem[] | null = null;
 
-  for (const key of Object.keys(r)) if (!KNOWN_FIELDS.has(key)) at(key, "unknown field");
+  for (const key in r) if (!KNOWN_FIELDS.has(key)) problems = noted(problems, place, key, "unknown field");
 
-  const str = (field: string): string | undefined | null => {
-    const v = r[field];
-    if (v === undefined) return undefined;
-    if (v === null) return null;
-    if (typeof v !== "string") {
-      at(field, "must be a string");
-      return undefined;
-    }
-    return v;
-  };
-
-  const id = str("id");
-  if (id === null) at("id", "must be a string");
+  const id = stringField(r, "id");
+  if (id === null || id === NOT_STRING) problems = noted(problems, place, "id", "must be a string");
   else if (id !== undefined) {
-    if (!ID_PATTERN.test(id)) at("id", "must match [a-z0-9][a-z0-9_-]{0,63}");
+    if (!ID_PATTERN.test(id)) problems = noted(problems, place, "id", "must match [a-z0-9][a-z0-9_-]{0,63}");
     else out.id = id;
   }
 
-  const code = str("code");
-  if (code === null || code === "") out.code = null;
+  const code = stringField(r, "code");
+  if (code === NOT_STRING) problems = noted(problems, place, "code", "must be a string");
+  else if (code === null || code === "") out.code = null;
   else if (code !== undefined) {
-    if (!CODE_PATTERN.test(code)) at("code", "must be 1–32 characters with no spaces or control characters");
-    else if (RESERVED_CODES.has(code.toLowerCase())) at("code", `"${code}" is reserved for the help command`);
+    if (!CODE_PATTERN.test(code)) problems = noted(problems, place, "code", "must be 1–32 characters with no spaces or control characters");
+    else if (code.length <= RESERVED_SPAN && RESERVED_CODES.has(code.toLowerCase())) problems = noted(problems, place, "code", `"${code}" is reserved for the help command`);
     else out.code = code;
   }
 
-  const tag = str("tag");
-  if (tag === null || tag === "") out.tag = null;
+  const tag = stringField(r, "tag");
+  if (tag === NOT_STRING) problems = noted(problems, place, "tag", "must be a string");
+  else if (tag === null || tag === "") out.tag = null;
   else if (tag !== undefined) {
-    if (!TAG_PATTERN.test(tag)) at("tag", "must match [a-z0-9]{1,16}");
+    if (!TAG_PATTERN.test(tag)) problems = noted(problems, place, "tag", "must match [a-z0-9]{1,16}");
     else out.tag = tag;
   }
 
-  const title = str("title");
-  if (title === null) at("title", "is required");
+  const title = stringField(r, "title");
+  if (title === NOT_STRING) problems = noted(problems, place, "title", "must be a string");
+  else if (title === null) problems = noted(problems, place, "title", "is required");
   else if (title !== undefined) {
-    if (title.trim().length < 1 || !withinChars(title, LIMITS.title)) at("title", `must be 1–${LIMITS.title} characters`);
+    if (title.trim().length < 1 || !withinChars(title, LIMITS.title)) problems = noted(problems, place, "title", `must be 1–${LIMITS.title} characters`);
     else out.title = title;
-  } else if (!opts.partial) at("title", "is required");
+  } else if (!place.partial) problems = noted(problems, place, "title", "is required");
 
-  const description = str("description");
-  if (description === null) out.description = "";
+  const description = stringField(r, "description");
+  if (description === NOT_STRING) problems = noted(problems, place, "description", "must be a string");
+  else if (description === null) out.description = "";
   else if (description !== undefined) {
-    if (!withinChars(description, LIMITS.description)) at("description", `must be at most ${LIMITS.description} characters`);
+    if (!withinChars(description, LIMITS.description)) problems = noted(problems, place, "description", `must be at most ${LIMITS.description} characters`);
     else out.description = description;
   }
 
-  const url = str("url");
-  if (url === null) at("url", "is required");
+  const url = stringField(r, "url");
+  if (url === NOT_STRING) problems = noted(problems, place, "url", "must be a string");
+  else if (url === null) problems = noted(problems, place, "url", "is required");
   else if (url !== undefined) {
     const why = checkHttpUrl(url);
-    if (why) at("url", why);
+    if (why) problems = noted(problems, place, "url", why);
     else out.url = url;
-  } else if (!opts.partial) at("url", "is required");
+  } else if (!place.partial) problems = noted(problems, place, "url", "is required");
 
-  const picurl = str("picurl");
-  if (picurl === null || picurl === "") out.picurl = null;
+  const picurl = stringField(r, "picurl");
+  if (picurl === NOT_STRING) problems = noted(problems, place, "picurl", "must be a string");
+  else if (picurl === null || picurl === "") out.picurl = null;
   else if (picurl !== undefined) {
     const why = checkHttpUrl(picurl);
-    if (why) at("picurl", why);
+    if (why) problems = noted(problems, place, "picurl", why);
     else out.picurl = picurl;
   }
 
-  if (r.keywords !== undefined) {
-    const k = r.keywords;
-    if (k === null) out.keywords = [];
-    else if (!Array.isArray(k) || k.some((w) => typeof w !== "string")) at("keywords", "must be an array of strings");
-    else if (k.length > LIMITS.keywords) at("keywords", `must have at most ${LIMITS.keywords} words`);
+  const k = r.keywords;
+  if (k === null) out.keywords = [];
+  else if (k !== undefined) {
+    if (!Array.isArray(k) || k.some((w) => typeof w !== "string")) problems = noted(problems, place, "keywords", "must be an array of strings");
+    else if (k.length > LIMITS.keywords) problems = noted(problems, place, "keywords", `must have at most ${LIMITS.keywords} words`);
     else {
-      const words = (k as string[]).map((w) => w.trim());
-      const bad = words.find((w) => w.length === 0 || !withinChars(w, LIMITS.keyword));
-      if (bad !== undefined) at("keywords", `each word must be 1–${LIMITS.keyword} characters`);
+      const words = keywordList(k);
+      if (!words) problems = noted(problems, place, "keywords", `each word must be 1–${LIMITS.keyword} characters`);
       else out.keywords = words;
     }
   }
 
   if (r.deleted !== undefined) {
-    if (typeof r.deleted !== "boolean") at("deleted", "must be true or false");
+    if (typeof r.deleted !== "boolean") problems = noted(problems, place, "deleted", "must be true or false");
     else out.deleted = r.deleted;
   }
 
   if (r.rev !== undefined) {
-    if (typeof r.rev !== "number" || !Number.isSafeInteger(r.rev) || r.rev < 1) at("rev", "must be a positive integer");
+    if (typeof r.rev !== "number" || !Number.isSafeInteger(r.rev) || r.rev < 1) problems = noted(problems, place, "rev", "must be a positive integer");
     else out.rev = r.rev;
   }
-  for (const f of ["created_at", "updated_at"] as const) {
-    const v = str(f);
-    if (v === null) at(f, "must be an ISO-8601 UTC time");
+  for (const f of TIME_FIELDS) {
+    const v = stringField(r, f);
+    if (v === NOT_STRING) problems = noted(problems, place, f, "must be a string");
+    else if (v === null) problems = noted(problems, place, f, "must be an ISO-8601 UTC time");
     else if (v !== undefined) {
-      if (!ISO_UTC.test(v) || Number.isNaN(Date.parse(v))) at(f, "must be an ISO-8601 UTC time like 2026-11-21T10:00:00.000Z");
+      if (!ISO_UTC.test(v) || Number.isNaN(Date.parse(v))) problems = noted(problems, place, f, "must be an ISO-8601 UTC time like 2026-11-21T10:00:00.000Z");
       else out[f] = v;
     }
   }
 
-  return problems.length ? { problems } : { value: out, problems };
+  return problems ? { problems } : { value: out, problems: NO_PROBLEMS };
 }
+
+const TIME_FIELDS = ["created_at", "updated_at"] as const;
+/** Shared by every valid record; never written to. */
+const NO_PROBLEMS: Problem[] = Object.freeze([]) as unknown as Problem[];
 
 /** Normalised content for comparison and storage; absent fields take their defaults. */
 export function contentOf(a: ArticleInput): ArticleContent {

@@ -100,11 +100,11 @@ export function validateDocument(raw: unknown): ReplydDocument {
     if (!Array.isArray(r.articles)) problems.push({ field: "articles", reason: "must be an array" });
     else {
       const articles: ArticleInput[] = [];
-      r.articles.forEach((rec, index) => {
-        const { value, problems: p } = validateArticle(rec, { index, section: "articles" });
+      for (let index = 0; index < r.articles.length; index++) {
+        const { value, problems: p } = validateArticle(r.articles[index], { index, section: "articles" });
         if (value) articles.push(value);
-        else problems.push(...p);
-      });
+        else for (const problem of p) problems.push(problem);
+      }
       if (articles.length === r.articles.length) problems.push(...duplicateArticleProblems(articles));
       doc.articles = articles;
     }

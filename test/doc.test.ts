@@ -48,6 +48,33 @@ describe("article validation", () => {
     const { problems } = validateArticle({ ...ok, titel: "x", keywords: "a,b", deleted: "yes", rev: 0 });
     expect(problems.map((p) => p.field).sort()).toEqual(["deleted", "keywords", "rev", "titel"]);
   });
+  test("a field of the wrong type is one problem, saying so", () => {
+    const { value, problems } = validateArticle({ id: 7, code: 1, tag: [], title: 5, description: {}, url: true, picurl: 0, created_at: 1, updated_at: null });
+    expect(value).toBeUndefined();
+    expect(problems.map((p) => `${p.field}: ${p.reason}`)).toEqual([
+      "id: must be a string",
+      "code: must be a string",
+      "tag: must be a string",
+      "title: must be a string",
+      "description: must be a string",
+      "url: must be a string",
+      "picurl: must be a string",
+      "created_at: must be a string",
+      "updated_at: must be an ISO-8601 UTC time",
+    ]);
+  });
+  test("a valid record is normalised: empty code, tag and picurl become null, keywords are trimmed", () => {
+    const { value, problems } = validateArticle({ ...ok, code: "", tag: null, picurl: "", description: null, keywords: [" a ", "b"], deleted: false });
+    expect(problems).toEqual([]);
+    expect(value).toEqual({ ...ok, code: null, tag: null, picurl: null, description: "", keywords: ["a", "b"], deleted: false });
+    expect(validateArticle({ ...ok, keywords: ["a", "  "] }).problems.map((p) => p.reason)).toEqual(["each word must be 1–32 characters"]);
+    expect(validateArticle({ ...ok, keywords: ["a", 1] }).problems.map((p) => p.reason)).toEqual(["must be an array of strings"]);
+  });
+  test("problems carry the record's place in a document", () => {
+    expect(validateArticle({ url: "https://example.com/" }, { index: 4, section: "articles" }).problems).toEqual([
+      { section: "articles", index: 4, field: "title", reason: "is required" },
+    ]);
+  });
 });
 
 describe("documents", () => {
