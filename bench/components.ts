@@ -46,7 +46,7 @@ time("retry-cache lookup + insert (off-heap)", (i) => cache.get(`m:${i}`, Date.n
 time("article by code (cached)", (i) => store.articles.getLiveByCode(`c${i % 1000}`));
 time("render the news reply", () => renderReply({ type: "news", articles: [{ title: article.title, description: article.description, picurl: article.picurl, url: article.url }] }, msg, Number(ts)));
 time("message-log entry (queued for the writer thread)", (i) =>
-  store.messages.add({ received_at: new Date().toISOString(), msg_key: `m:${2e12 + i}`, from_user: "o_1", type: "text", event: null, content: "c5", answer: "code", unmatched: false }),
+  store.messages.add({ received_ms: Date.now(), msg_key: `m:${2e12 + i}`, from_user: "o_1", type: "text", event: null, content: "c5", answer: "code", unmatched: false }),
 );
 store.messages.sync();
 time("request log line", (i) => `{"t":"${new Date().toISOString()}","method":"POST","path":"/wechat","status":200,"ms":${(i % 7) / 3},"ip":"127.0.0.1"}`);

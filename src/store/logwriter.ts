@@ -34,7 +34,7 @@ function drain() {
     try {
       db.transaction(() => {
         for (let i = 0; i < rows.length; i += ${ROW_WIDTH})
-          insert.run(rows[i], rows[i + 1], rows[i + 2], rows[i + 3], rows[i + 4], rows[i + 5], rows[i + 6], rows[i + 7]);
+          insert.run(new Date(rows[i]).toISOString(), rows[i + 1], rows[i + 2], rows[i + 3], rows[i + 4], rows[i + 5], rows[i + 6], rows[i + 7]);
       })();
     } catch (e) {
       // Disk full, the lock held for over a minute: keep the batch and try again.

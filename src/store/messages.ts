@@ -13,6 +13,11 @@ export interface LoggedMessage {
   unmatched: boolean;
 }
 
+/** A message as the callback hands it to the log: the time is epoch ms, formatted by the writer thread. */
+export interface NewMessage extends Omit<LoggedMessage, "received_at"> {
+  received_ms: number;
+}
+
 /**
  * The follower message log. Messages are queued as flat rows and handed to the writer thread
  * (logwriter.ts) every 10 ms or 256 rows, so logging costs the event loop neither an insert nor an
@@ -30,8 +35,8 @@ export class MessageLog {
     private readonly maxQueue = 256,
   ) {}
 
-  add(m: LoggedMessage): void {
-    this.rows.push(m.received_at, m.msg_key, m.from_user, m.type, m.event, m.content, m.answer, m.unmatched ? 1 : 0);
+  add(m: NewMessage): void {
+    this.rows.push(m.received_ms, m.msg_key, m.from_user, m.type, m.event, m.content, m.answer, m.unmatched ? 1 : 0);
     if (this.rows.length >= this.maxQueue * ROW_WIDTH) this.flush();
     else this.timer ??= setTimeout(() => this.flush(), this.flushAfterMs);
   }

@@ -167,7 +167,7 @@ export class WechatHandler {
   /** Logs the message and renders (and seals) its reply. */
   private finish(m: Inbound, key: string, decision: Decision, encrypt: boolean): string {
     this.store.messages.add({
-      received_at: new Date(this.clock.now()).toISOString(),
+      received_ms: this.clock.now(),
       msg_key: key,
       from_user: m.from,
       type: m.type,

@@ -3,7 +3,7 @@ import { expect, test } from "bun:test";
 import { openStore, T0, tempDir } from "../helpers.ts";
 
 const entry = (key: string, at: number, unmatched = false) => ({
-  received_at: new Date(at).toISOString(),
+  received_ms: at,
   msg_key: key,
   from_user: "o_1",
   type: "text",
@@ -23,6 +23,8 @@ test("queued log entries survive a clean close (what SIGTERM does)", () => {
     store = openStore(tmp.dir);
     expect(store.messages.list({ unmatchedOnly: false, limit: 10, offset: 0 }).items.map((m) => m.msg_key)).toEqual(["m:2", "m:1"]);
     expect(store.messages.list({ unmatchedOnly: true, limit: 10, offset: 0 }).total).toBe(1);
+    // The callback hands over epoch ms; the writer thread stores the ISO time.
+    expect(store.messages.list({ unmatchedOnly: false, limit: 1, offset: 1 }).items[0]?.received_at).toBe(new Date(T0).toISOString());
     store.close();
   } finally {
     tmp.cleanup();
