@@ -235,24 +235,6 @@ export function contentOf(a: ArticleInput): ArticleContent {
   };
 }
 
-/** A whole article from a validated record, with contentOf's defaults spelled out: bulk writes make a million of these, so no intermediate objects. */
-export function articleFrom(rec: ArticleInput & { id: string }, rev: number, createdAt: string, updatedAt: string): Article {
-  return {
-    id: rec.id,
-    code: rec.code ?? null,
-    tag: rec.tag ?? null,
-    title: rec.title ?? "",
-    description: rec.description ?? "",
-    url: rec.url ?? "",
-    picurl: rec.picurl ?? null,
-    keywords: rec.keywords ?? [],
-    deleted: rec.deleted ?? false,
-    rev,
-    created_at: createdAt,
-    updated_at: updatedAt,
-  };
-}
-
 export function sameContent(a: ArticleContent, b: ArticleContent): boolean {
   return (
     a.code === b.code &&

@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { articleFrom, articleJson, contentOf, ID_PATTERN, sameContent, type Article, type ArticleInput } from "../article.ts";
+import { articleJson, contentOf, ID_PATTERN, sameContent, type Article, type ArticleInput } from "../article.ts";
 import type { Clock } from "../clock.ts";
 import { DocumentWriter, SECTIONS, type Matter, type ReplydDocument } from "../doc.ts";
 import { InvalidDocumentError, type Problem } from "../errors.ts";
@@ -181,7 +181,7 @@ export class Store {
         for (const rec of resolved) {
           const current = currents.get(rec.id);
           if (!current) {
-            this.articles.insert(articleFrom(rec, 1, now, now));
+            this.articles.insertRecord(rec, 1, now, now);
             result.added++;
             continue;
           }
@@ -221,7 +221,7 @@ export class Store {
     this.writeArticles(sections.includes("articles"), () => {
       if (sections.includes("articles")) {
         this.articles.deleteAll();
-        for (const rec of resolved) this.articles.insert(articleFrom(rec, rec.rev ?? 1, rec.created_at ?? now, rec.updated_at ?? rec.created_at ?? now));
+        for (const rec of resolved) this.articles.insertRecord(rec, rec.rev ?? 1, rec.created_at ?? now, rec.updated_at ?? rec.created_at ?? now);
         result.articles = resolved.length;
         this.content.replaceTags(doc.tags ?? {});
         result.tags = Object.keys(doc.tags ?? {}).length;
