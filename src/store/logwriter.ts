@@ -27,6 +27,12 @@ function open(path) {
   db.exec("PRAGMA synchronous = NORMAL");
   insert = db.query("INSERT OR IGNORE INTO messages (received_at, msg_key, from_user, type, event, content, answer, unmatched) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
 }
+// A time that cannot be formatted must not fail the batch: a failed batch is retried forever and
+// holds up every message behind it. The row is kept with the time it was written.
+function isoTime(ms) {
+  const at = typeof ms === "number" ? new Date(ms) : null;
+  return (at && !Number.isNaN(at.getTime()) ? at : new Date()).toISOString();
+}
 function drain() {
   while (queue.length) {
     const { seq, json } = queue[0];
@@ -34,7 +40,7 @@ function drain() {
     try {
       db.transaction(() => {
         for (let i = 0; i < rows.length; i += ${ROW_WIDTH})
-          insert.run(new Date(rows[i]).toISOString(), rows[i + 1], rows[i + 2], rows[i + 3], rows[i + 4], rows[i + 5], rows[i + 6], rows[i + 7]);
+          insert.run(isoTime(rows[i]), rows[i + 1], rows[i + 2], rows[i + 3], rows[i + 4], rows[i + 5], rows[i + 6], rows[i + 7]);
       })();
     } catch (e) {
       // Disk full, the lock held for over a minute: keep the batch and try again.

@@ -106,3 +106,20 @@ test("a writer thread that dies is replaced and given the batches it had not con
     tmp.cleanup();
   }
 });
+
+test("a message whose time cannot be formatted is logged with the write time, and does not hold up the rest", () => {
+  const tmp = tempDir();
+  try {
+    const store = openStore(tmp.dir);
+    // NaN crosses to the writer as null; 1e20 ms is past the last date JavaScript can represent.
+    store.messages.add(entry("m:nan", Number.NaN));
+    store.messages.add(entry("m:far", 1e20));
+    store.messages.add(entry("m:next", T0));
+    const items = store.messages.list({ unmatchedOnly: false, limit: 10, offset: 0 }).items;
+    expect(items.map((m) => m.msg_key)).toEqual(["m:next", "m:far", "m:nan"]);
+    for (const m of items.slice(1)) expect(Date.parse(m.received_at)).toBeGreaterThan(Date.parse("2020-01-01T00:00:00Z"));
+    store.close();
+  } finally {
+    tmp.cleanup();
+  }
+});
