@@ -27,21 +27,42 @@ function open(path) {
   db.exec("PRAGMA synchronous = NORMAL");
   insert = db.query("INSERT OR IGNORE INTO messages (received_at, msg_key, from_user, type, event, content, answer, unmatched) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
 }
-// A time that cannot be formatted must not fail the batch: a failed batch is retried forever and
-// holds up every message behind it. The row is kept with the time it was written.
+// A time that cannot be formatted must not fail the row: the row is kept with the time it was written.
 function isoTime(ms) {
   const at = typeof ms === "number" ? new Date(ms) : null;
   return (at && !Number.isNaN(at.getTime()) ? at : new Date()).toISOString();
+}
+function put(rows, i) {
+  insert.run(isoTime(rows[i]), rows[i + 1], rows[i + 2], rows[i + 3], rows[i + 4], rows[i + 5], rows[i + 6], rows[i + 7]);
+}
+// A row SQLite or the binding refuses fails the same way on every retry: only such rows are dropped.
+function refusesRow(e) {
+  const code = String((e && e.code) || "");
+  return code.startsWith("SQLITE_CONSTRAINT") || code === "SQLITE_MISMATCH" || code === "SQLITE_TOOBIG" || e instanceof TypeError || e instanceof RangeError;
 }
 function drain() {
   while (queue.length) {
     const { seq, json } = queue[0];
     const rows = JSON.parse(json);
     try {
-      db.transaction(() => {
-        for (let i = 0; i < rows.length; i += ${ROW_WIDTH})
-          insert.run(isoTime(rows[i]), rows[i + 1], rows[i + 2], rows[i + 3], rows[i + 4], rows[i + 5], rows[i + 6], rows[i + 7]);
-      })();
+      try {
+        db.transaction(() => {
+          for (let i = 0; i < rows.length; i += ${ROW_WIDTH}) put(rows, i);
+        })();
+      } catch (e) {
+        if (!refusesRow(e)) throw e;
+        // Keep every row that can be written; report the ones that cannot, once per batch.
+        let dropped = 0, reason = "";
+        db.transaction(() => {
+          for (let i = 0; i < rows.length; i += ${ROW_WIDTH})
+            try { put(rows, i); } catch (rowError) {
+              if (!refusesRow(rowError)) throw rowError;
+              dropped++;
+              reason ||= String(rowError.message || rowError);
+            }
+        })();
+        if (dropped) self.postMessage({ error: dropped + " message(s) could not be logged: " + reason });
+      }
     } catch (e) {
       // Disk full, the lock held for over a minute: keep the batch and try again.
       self.postMessage({ error: String(e && e.message || e) });

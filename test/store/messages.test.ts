@@ -123,3 +123,23 @@ test("a message whose time cannot be formatted is logged with the write time, an
     tmp.cleanup();
   }
 });
+
+test("a row the database refuses is dropped and reported once; the rest of its batch is logged", async () => {
+  const tmp = tempDir();
+  const errors: string[] = [];
+  try {
+    const store = openStore(tmp.dir, { logError: (m: string) => errors.push(m) });
+    store.messages.add(entry("m:1", T0));
+    // Not something the callback sends (content is text), but a row like it must not wedge the log.
+    store.messages.add({ ...entry("m:2", T0), content: { text: "x" } as unknown as string });
+    store.messages.add(entry("m:3", T0));
+    expect(store.messages.list({ unmatchedOnly: false, limit: 10, offset: 0 }).items.map((m) => m.msg_key)).toEqual(["m:3", "m:1"]);
+    // The report comes back from the writer thread as an event.
+    for (let i = 0; i < 200 && !errors.length; i++) await Bun.sleep(10);
+    store.close();
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain("1 message(s) could not be logged");
+  } finally {
+    tmp.cleanup();
+  }
+});
