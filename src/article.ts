@@ -100,13 +100,11 @@ function stringField(r: Record<string, unknown>, field: string): string | null |
   return v === undefined || v === null || typeof v === "string" ? v : NOT_STRING;
 }
 
-/** Trimmed keywords, or null when one is not a string or is empty or too long once trimmed. */
-function keywordList(k: unknown[]): string[] | null {
+/** Trimmed keywords, or null when one is empty or too long once trimmed. */
+function keywordList(k: string[]): string[] | null {
   const words = new Array<string>(k.length);
   for (let i = 0; i < k.length; i++) {
-    const w = k[i];
-    if (typeof w !== "string") return null;
-    const t = w.trim();
+    const t = (k[i] as string).trim();
     if (t.length === 0 || !withinChars(t, LIMITS.keyword)) return null;
     words[i] = t;
   }
@@ -189,7 +187,7 @@ export function validateArticle(raw: unknown, place: RecordPlace = {}): { value?
     if (!Array.isArray(k) || k.some((w) => typeof w !== "string")) problems = noted(problems, place, "keywords", "must be an array of strings");
     else if (k.length > LIMITS.keywords) problems = noted(problems, place, "keywords", `must have at most ${LIMITS.keywords} words`);
     else {
-      const words = keywordList(k);
+      const words = keywordList(k as string[]);
       if (!words) problems = noted(problems, place, "keywords", `each word must be 1–${LIMITS.keyword} characters`);
       else out.keywords = words;
     }
