@@ -147,6 +147,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const served = (
     request: Request,
     addr: string,
+    /** The path as a JSON string when it is known in advance; null: from the request. */
     path: string | null,
     handle: () => Response | Promise<Response>,
   ): Response | Promise<Response> => {
@@ -155,7 +156,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     const done = (status: number) => {
       inFlight--;
       const ms = Math.round((performance.now() - started) * 100) / 100;
-      log(`{"t":"${now()}","method":"${request.method}","path":${JSON.stringify(path ?? new URL(request.url).pathname)},"status":${status},"ms":${ms},"ip":${JSON.stringify(addr)}}`);
+      log(`{"t":"${now()}","method":"${request.method}","path":${path ?? JSON.stringify(new URL(request.url).pathname)},"status":${status},"ms":${ms},"ip":${JSON.stringify(addr)}}`);
     };
     const failed = (e: unknown): never => {
       done(500);
@@ -177,6 +178,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     return result;
   };
   const wxPath = app.wxPath;
+  const wxPathJson = JSON.stringify(wxPath);
   const server: Server<undefined> = Bun.serve({
     hostname: opts.host,
     port: opts.port,
@@ -184,8 +186,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     maxRequestBodySize: opts.maxUpload + 1024 * 1024,
     routes: {
       [wxPath]: {
-        GET: (request: Request, srv: Server<undefined>) => served(request, clientOf(request, srv), wxPath, () => app.wechat.verify(request)),
-        POST: (request: Request, srv: Server<undefined>) => served(request, clientOf(request, srv), wxPath, () => app.wechat.receive(request)),
+        GET: (request: Request, srv: Server<undefined>) => served(request, clientOf(request, srv), wxPathJson, () => app.wechat.verify(request)),
+        POST: (request: Request, srv: Server<undefined>) => served(request, clientOf(request, srv), wxPathJson, () => app.wechat.receive(request)),
       },
     },
     fetch: (request, srv) => {

@@ -29,26 +29,32 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 const plain = (status: number, body = "") => new Response(body, { status, headers: TEXT });
 
-/** Reads at most `max` bytes of the body; more is a refusal, not a truncation. */
-async function readCapped(request: Request, max: number): Promise<string> {
+/**
+ * The body's bytes, refused (not truncated) past `max`. Not an async function: with a declared
+ * length the body is one read, and the callback awaits that read itself, one promise fewer.
+ */
+function bodyBytes(request: Request, max: number): Promise<Uint8Array> {
   const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > max) throw new WxError("too_large", 413, "body too large");
-  let bytes: Uint8Array;
-  if (declared !== null) bytes = await request.bytes(); // the length is known and small: one read
-  else {
-    // No length (chunked): count as it arrives and stop at the cap.
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    if (request.body)
-      for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
-        size += chunk.length;
-        if (size > max) throw new WxError("too_large", 413, "body too large");
-        chunks.push(chunk);
-      }
-    bytes = Buffer.concat(chunks);
-  }
-  if (bytes.length > max) throw new WxError("too_large", 413, "body too large");
-  // fatal: invalid UTF-8 is bad input, not something to guess about.
+  if (declared === null) return readChunked(request, max);
+  if (Number(declared) > max) throw new WxError("too_large", 413, "body too large");
+  return request.bytes();
+}
+
+/** No length (chunked): count as it arrives and stop at the cap. */
+async function readChunked(request: Request, max: number): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body)
+    for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
+      size += chunk.length;
+      if (size > max) throw new WxError("too_large", 413, "body too large");
+      chunks.push(chunk);
+    }
+  return Buffer.concat(chunks);
+}
+
+/** fatal: invalid UTF-8 is bad input, not something to guess about. */
+function utf8(bytes: Uint8Array): string {
   try {
     return UTF8.decode(bytes);
   } catch {
@@ -110,7 +116,10 @@ export class WechatHandler {
       if (!encrypted && !verifyWxSignature(wxSignature(token, timestamp ?? "", nonce), q.signature))
         throw new WxError("bad_signature", 401, "bad signature");
       this.checkTimestamp(timestamp);
-      const body = await readCapped(request, this.opts.maxBody);
+      const bytes = await bodyBytes(request, this.opts.maxBody);
+      // A declared length is checked before reading; the bytes are checked too (a lying header).
+      if (bytes.length > this.opts.maxBody) throw new WxError("too_large", 413, "body too large");
+      const body = utf8(bytes);
 
       let xml: string;
       if (encrypted) {

@@ -191,6 +191,32 @@ describe("fail-closed checks on every POST", () => {
     expect((await t.handle(invalidUtf8)).status).toBe(400);
     expect((await t.handle(new Request("http://localhost/healthz"))).status).toBe(200);
   });
+  test("the body cap holds with a declared length and with a streamed body of no declared length", async () => {
+    const signed = wxPost(textMsg("fv3", NOW), NOW);
+    const declared = (xml: string, length: number) =>
+      new Request(signed.url, { method: "POST", body: xml, headers: { "content-length": String(length) } });
+    const streamed = (xml: string, pieces: number) => {
+      const bytes = new TextEncoder().encode(xml);
+      const step = Math.ceil(bytes.length / pieces);
+      return new Request(signed.url, {
+        method: "POST",
+        body: new ReadableStream({
+          start(c) {
+            for (let at = 0; at < bytes.length; at += step) c.enqueue(bytes.subarray(at, at + step));
+            c.close();
+          },
+        }),
+      });
+    };
+    const big = `<xml><Content><![CDATA[${"x".repeat(70_000)}]]></Content></xml>`;
+    expect((await t.handle(declared(textMsg("fv3", NOW), 70_000))).status).toBe(413); // refused on the header alone
+    expect((await t.handle(streamed(big, 9))).status).toBe(413);
+    // Under the cap, both ways are answered: the news reply for the code.
+    for (const res of [await t.handle(declared(textMsg("fv3", NOW), Buffer.byteLength(textMsg("fv3", NOW)))), await t.handle(streamed(textMsg("fv4", NOW), 3))]) {
+      expect(res.status).toBe(200);
+      expect(parseXml(await res.text()).MsgType).toBe("news");
+    }
+  });
   test("without a token the callback answers 503 and the admin interface still works", async () => {
     const bare = await testApp();
     try {
