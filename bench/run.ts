@@ -61,10 +61,36 @@ const io: IO = { out: () => {}, err: () => {}, env: {}, cwd: tmp, interactive: f
 const clientFor = (url: string) => new Client({ url, ...KEY }, io);
 const articles = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `a${i}`, code: `c${i}`, tag: `t${i % 20}`, title: `Article number ${i}`, description: `About topic ${i % 97}`, url: `https://example.com/articles/${i}`, keywords: ["bench", `k${i % 13}`] }));
 
-function wrk(url: string, script: string, env: Record<string, string>, seconds = DURATION, connections = CONNECTIONS) {
+const CLK_TCK = Number(Bun.spawnSync(["getconf", "CLK_TCK"]).stdout.toString().trim()) || 100;
+
+/** CPU time (µs) a process has used so far, all its threads (Linux /proc; null elsewhere). */
+function cpuOf(pid: number | undefined): { user: number; sys: number } | null {
+  if (pid === undefined) return null;
+  try {
+    // Fields after "pid (comm) ": utime and stime are the 12th and 13th, in clock ticks.
+    const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    return { user: (Number(f[11]) * 1e6) / CLK_TCK, sys: (Number(f[12]) * 1e6) / CLK_TCK };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * One wrk run. With `serverPid`, also the CPU each request cost: the server's (user and kernel, all
+ * its threads) and wrk's own — on a machine the load generator shares, what the server may use is
+ * what wrk leaves (docs/performance.md, "CPU per request").
+ */
+function wrk(url: string, script: string, env: Record<string, string>, seconds = DURATION, connections = CONNECTIONS, serverPid?: number) {
+  const before = cpuOf(serverPid);
   const p = Bun.spawnSync(["wrk", "-t", "2", "-c", String(connections), "-d", `${seconds}s`, "--latency", "-s", join(ROOT, "bench", script), url], { env: { ...process.env, ...env } });
+  const after = cpuOf(serverPid);
   const r = parseWrk(p.stdout.toString());
-  return { rps: r.rps, p50: r.p50_ms, p99: r.p99_ms, non2xx: r.non2xx, errors: r.socketErrors };
+  const per = (us: number) => (r.requests > 0 ? +(us / r.requests).toFixed(2) : NaN);
+  const cpu =
+    before && after
+      ? { server_user_us: per(after.user - before.user), server_sys_us: per(after.sys - before.sys), wrk_us: per(Number(p.resourceUsage.cpuTime.total)) }
+      : null;
+  return { rps: r.rps, p50: r.p50_ms, p99: r.p99_ms, non2xx: r.non2xx, errors: r.socketErrors, cpu };
 }
 
 const results: Record<string, unknown> = {
@@ -93,6 +119,7 @@ try {
     const servers = { replyd: replyd.url, peer: `http://127.0.0.1:${peerPort}`, limit: `http://127.0.0.1:${limitPort}` };
     await waitHealthy(`${servers.peer}/`, 20_000).catch(() => {}); // express answers 404 on /, which is fine
     await Bun.sleep(500);
+    const pids: Record<string, number> = { replyd: replyd.p.pid, peer: peer.pid, limit: limit.pid };
     const samples: Record<string, ReturnType<typeof wrk>[]> = { replyd: [], peer: [], limit: [] };
     // Check the peer really answers with news before timing it.
     const ts0 = String(Math.floor(Date.now() / 1000));
@@ -105,18 +132,27 @@ try {
       for (const [name, url] of Object.entries(servers)) {
         const ts = String(Math.floor(Date.now() / 1000));
         const path = `/wechat?signature=${wxSignature(TOKEN, ts, "bench")}&timestamp=${ts}&nonce=bench`;
-        const r = wrk(url, "reply.lua", { BENCH_PATH: path, BENCH_TS: ts, BENCH_CODES: codes });
+        const r = wrk(url, "reply.lua", { BENCH_PATH: path, BENCH_TS: ts, BENCH_CODES: codes }, DURATION, CONNECTIONS, pids[name]);
         (samples[name] as ReturnType<typeof wrk>[]).push(r);
         process.stderr.write(`reply ${name} round ${round + 1}: ${r.rps.toFixed(0)} req/s p99 ${r.p99} ms\n`);
       }
     peer.kill();
     limit.kill();
     const summary = Object.fromEntries(
-      Object.entries(samples).map(([k, v]) => [k, { rps: median(v.map((s) => s.rps)), p50_ms: median(v.map((s) => s.p50)), p99_ms: median(v.map((s) => s.p99)), non2xx: v.reduce((n, s) => n + s.non2xx, 0), errors: v.reduce((n, s) => n + s.errors, 0), samples_rps: v.map((s) => Math.round(s.rps)) }]),
-    ) as Record<string, { rps: number; p50_ms: number; p99_ms: number; non2xx: number; errors: number }>;
+      Object.entries(samples).map(([k, v]) => {
+        const cpu = v.every((s) => s.cpu)
+          ? { server_user_us: median(v.map((s) => s.cpu!.server_user_us)), server_sys_us: median(v.map((s) => s.cpu!.server_sys_us)), wrk_us: median(v.map((s) => s.cpu!.wrk_us)) }
+          : null;
+        return [k, { rps: median(v.map((s) => s.rps)), p50_ms: median(v.map((s) => s.p50)), p99_ms: median(v.map((s) => s.p99)), non2xx: v.reduce((n, s) => n + s.non2xx, 0), errors: v.reduce((n, s) => n + s.errors, 0), samples_rps: v.map((s) => Math.round(s.rps)), cpu_per_request: cpu }];
+      }),
+    ) as Record<string, { rps: number; p50_ms: number; p99_ms: number; non2xx: number; errors: number; cpu_per_request: { server_user_us: number; server_sys_us: number; wrk_us: number } | null }>;
     results.reply = { ...summary, ratio_replyd_peer: +(summary.replyd!.rps / summary.peer!.rps).toFixed(2), ratio_replyd_limit: +(summary.replyd!.rps / summary.limit!.rps).toFixed(2) };
     table.push(`reply (code → 1-article news, ${CONNECTIONS} connections, median of ${ROUNDS})`);
-    for (const [k, v] of Object.entries(summary)) table.push(`  ${k.padEnd(7)} ${v.rps.toFixed(0).padStart(8)} req/s   p50 ${v.p50_ms.toFixed(2)} ms   p99 ${v.p99_ms.toFixed(2)} ms   non-2xx ${v.non2xx}`);
+    for (const [k, v] of Object.entries(summary)) {
+      const c = v.cpu_per_request;
+      const cpu = c ? `   CPU/req: server ${c.server_user_us.toFixed(1)} user + ${c.server_sys_us.toFixed(1)} sys µs, wrk ${c.wrk_us.toFixed(1)} µs` : "";
+      table.push(`  ${k.padEnd(7)} ${v.rps.toFixed(0).padStart(8)} req/s   p50 ${v.p50_ms.toFixed(2)} ms   p99 ${v.p99_ms.toFixed(2)} ms   non-2xx ${v.non2xx}${cpu}`);
+    }
     table.push(`  replyd/peer ${(results.reply as { ratio_replyd_peer: number }).ratio_replyd_peer}×   replyd/limit ${(results.reply as { ratio_replyd_limit: number }).ratio_replyd_limit}×`);
   }
 
