@@ -61,14 +61,21 @@ const io: IO = { out: () => {}, err: () => {}, env: {}, cwd: tmp, interactive: f
 const clientFor = (url: string) => new Client({ url, ...KEY }, io);
 const articles = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `a${i}`, code: `c${i}`, tag: `t${i % 20}`, title: `Article number ${i}`, description: `About topic ${i % 97}`, url: `https://example.com/articles/${i}`, keywords: ["bench", `k${i % 13}`] }));
 
-const CLK_TCK = Number(Bun.spawnSync(["getconf", "CLK_TCK"]).stdout.toString().trim()) || 100;
+const CLK_TCK = (() => {
+  try {
+    return Number(Bun.spawnSync(["getconf", "CLK_TCK"]).stdout.toString().trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
 
 /** CPU time (µs) a process has used so far, all its threads (Linux /proc; null elsewhere). */
 function cpuOf(pid: number | undefined): { user: number; sys: number } | null {
   if (pid === undefined) return null;
   try {
     // Fields after "pid (comm) ": utime and stime are the 12th and 13th, in clock ticks.
-    const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const f = stat.slice(stat.lastIndexOf(") ") + 2).split(" "); // the name in parentheses may hold spaces
     return { user: (Number(f[11]) * 1e6) / CLK_TCK, sys: (Number(f[12]) * 1e6) / CLK_TCK };
   } catch {
     return null;
@@ -174,10 +181,10 @@ try {
     }
     writeSync(fd, chunk);
     closeSync(fd);
-    const r = wrk(replyd.url, "admin.lua", { BENCH_SIGNED: file });
+    const r = wrk(replyd.url, "admin.lua", { BENCH_SIGNED: file }, DURATION, CONNECTIONS, replyd.p.pid);
     const reply = (results.reply as { replyd?: { rps: number } } | undefined)?.replyd?.rps;
     results.admin = { ...r, presigned: n, ratio_to_reply: reply ? +(r.rps / reply).toFixed(2) : null };
-    table.push(`signed admin GET /api/cli (health): ${r.rps.toFixed(0)} req/s   p50 ${r.p50.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms   non-2xx ${r.non2xx}${reply ? `   (${(r.rps / reply).toFixed(2)}× reply)` : ""}`);
+    table.push(`signed admin GET /api/cli (health): ${r.rps.toFixed(0)} req/s   p50 ${r.p50.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms   non-2xx ${r.non2xx}${reply ? `   (${(r.rps / reply).toFixed(2)}× reply)` : ""}${r.cpu ? `   CPU/req: server ${r.cpu.server_user_us.toFixed(1)} user + ${r.cpu.server_sys_us.toFixed(1)} sys µs, wrk ${r.cpu.wrk_us.toFixed(1)} µs` : ""}`);
   }
   replyd.p.kill("SIGTERM");
   await replyd.p.exited;
