@@ -28,6 +28,7 @@ const SUCCESS = "success";
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 const plain = (status: number, body = "") => new Response(body, { status, headers: TEXT });
+const tooLarge = () => new WxError("too_large", 413, "body too large");
 
 /**
  * The body's bytes, refused (not truncated) past `max`. Not an async function: with a declared
@@ -36,7 +37,7 @@ const plain = (status: number, body = "") => new Response(body, { status, header
 function bodyBytes(request: Request, max: number): Promise<Uint8Array> {
   const declared = request.headers.get("content-length");
   if (declared === null) return readChunked(request, max);
-  if (Number(declared) > max) throw new WxError("too_large", 413, "body too large");
+  if (Number(declared) > max) throw tooLarge();
   return request.bytes();
 }
 
@@ -47,7 +48,7 @@ async function readChunked(request: Request, max: number): Promise<Uint8Array> {
   if (request.body)
     for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
       size += chunk.length;
-      if (size > max) throw new WxError("too_large", 413, "body too large");
+      if (size > max) throw tooLarge();
       chunks.push(chunk);
     }
   return Buffer.concat(chunks);
@@ -118,7 +119,7 @@ export class WechatHandler {
       this.checkTimestamp(timestamp);
       const bytes = await bodyBytes(request, this.opts.maxBody);
       // A declared length is checked before reading; the bytes are checked too (a lying header).
-      if (bytes.length > this.opts.maxBody) throw new WxError("too_large", 413, "body too large");
+      if (bytes.length > this.opts.maxBody) throw tooLarge();
       const body = utf8(bytes);
 
       let xml: string;
