@@ -59,10 +59,26 @@ function skipSpace(): void {
   while (isSpace(src.charCodeAt(at))) at++;
 }
 
+/**
+ * The element names the platform sends, by first character. readName() returns these constants
+ * rather than a fresh slice: a slice used as a property key is looked up in the engine's table of
+ * key strings on every store, which was half the cost of reading a message (docs/performance.md).
+ */
+const KNOWN_NAMES: string[][] = Array.from({ length: 128 }, () => []);
+for (const name of [
+  "xml", "ToUserName", "FromUserName", "CreateTime", "MsgType", "MsgId", "MsgID", "MsgDataId", "Idx", "Content", "Recognition",
+  "PicUrl", "MediaId", "Format", "ThumbMediaId", "Location_X", "Location_Y", "Scale", "Label", "Title", "Description", "Url",
+  "Event", "EventKey", "Ticket", "Latitude", "Longitude", "Precision", "Encrypt", "AgentID",
+])
+  (KNOWN_NAMES[name.charCodeAt(0)] as string[]).push(name);
+
 function readName(): string {
   const start = at;
-  if (!isNameStart(src.charCodeAt(at))) throw new XmlError(`expected a name at ${at}`);
+  const first = src.charCodeAt(at);
+  if (!isNameStart(first)) throw new XmlError(`expected a name at ${at}`);
   while (isNameChar(src.charCodeAt(++at)));
+  const length = at - start;
+  for (const name of KNOWN_NAMES[first] as string[]) if (name.length === length && src.startsWith(name, start)) return name;
   return src.slice(start, at);
 }
 
@@ -80,6 +96,32 @@ function skipComments(): void {
   }
 }
 
+/**
+ * The common case, read without building text: the element holds exactly one CDATA section or one
+ * run of text without references, followed at once by `</name>`. Null (cursor unmoved) otherwise,
+ * and the general reader takes over.
+ */
+function readLeaf(name: string): string | null {
+  let value: string;
+  let end: number;
+  if (src.charCodeAt(at) === LT) {
+    if (!src.startsWith("<![CDATA[", at)) return null;
+    const close = src.indexOf("]]>", at + 9);
+    if (close < 0) return null;
+    value = src.slice(at + 9, close);
+    end = close + 3;
+  } else {
+    end = src.indexOf("<", at);
+    if (end < 0) return null;
+    value = src.slice(at, end);
+    if (value.includes("&")) return null;
+  }
+  if (src.charCodeAt(end + 1) !== SLASH || src.charCodeAt(end) !== LT || !src.startsWith(name, end + 2) || src.charCodeAt(end + 2 + name.length) !== GT) return null;
+  at = end + 3 + name.length;
+  lastName = name;
+  return value;
+}
+
 /** Reads one element at the cursor; its name is left in `lastName`, its text or children returned. */
 function readElement(depth: number): string | XmlNode {
   if (++elements > MAX_ELEMENTS) throw new XmlError("too many elements");
@@ -95,6 +137,8 @@ function readElement(depth: number): string | XmlNode {
   }
   if (src.charCodeAt(at) !== GT) throw new XmlError(`expected > at ${at}`);
   at++;
+  const leaf = readLeaf(name);
+  if (leaf !== null) return leaf;
   let textContent = "";
   let children: XmlNode | null = null;
   for (;;) {

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import fc from "fast-check";
 import { cdata, parseXml, XmlError } from "../../src/wechat/xml.ts";
 
 describe("strict XML reader", () => {
@@ -65,5 +66,47 @@ describe("strict XML reader, edges", () => {
   test("a failed read leaves the reader ready for the next document", () => {
     expect(() => parseXml("<xml><A>")).toThrow(XmlError);
     expect(parseXml("<xml><A>ok</A><B/></xml>")).toEqual({ A: "ok", B: "" } as never);
+  });
+});
+
+describe("strict XML reader, generated documents", () => {
+  // Names the reader knows (and returns as constants), names that only share a prefix with one, and others.
+  const name = fc.constantFrom("MsgType", "Msg", "MsgTypeX", "Content", "ContentX", "Conten", "Event", "EventKey", "xml", "A", "item", "MsgId", "MsgID");
+  const text = fc.string({ unit: fc.constantFrom("a", "b", " ", "\n", "你", "]", ">", "<", "&", "'", '"'), maxLength: 8 });
+  const escape = (s: string) => s.replaceAll("&", "&amp;").replaceAll("<", "&lt;");
+  // One piece of an element's content: its text value and how it is written.
+  const piece = fc.oneof(
+    text.filter((s) => !s.includes("]]>")).map((s) => ({ value: s, xml: `<![CDATA[${s}]]>` })),
+    text.filter((s) => s.length > 0).map((s) => ({ value: s, xml: escape(s) })),
+    text.map((s) => ({ value: s, xml: [...s].map((c) => ({ a: "&#97;", b: "&#x62;", "你": "&#x4F60;" })[c] ?? escape(c)).join("") })),
+    fc.constant({ value: "", xml: "<!-- c -->" }),
+  );
+  type Element = { name: string; pieces: { value: string; xml: string }[]; children: Element[]; closeSpace: boolean };
+  const leaf: fc.Arbitrary<Element> = fc.record({ name, pieces: fc.array(piece, { maxLength: 3 }), children: fc.constant([]), closeSpace: fc.boolean() });
+  const element: fc.Arbitrary<Element> = fc.oneof(
+    leaf,
+    fc.record({ name, pieces: fc.constant([]), children: fc.array(leaf, { minLength: 1, maxLength: 3 }), closeSpace: fc.boolean() }),
+  );
+  const write = (e: Element): string => `<${e.name}>${e.pieces.map((p) => p.xml).join("")}${e.children.map(write).join("")}</${e.name}${e.closeSpace ? " " : ""}>`;
+  const model = (e: Element): unknown => {
+    if (!e.children.length) return e.pieces.map((p) => p.value).join("");
+    const out: Record<string, unknown> = {};
+    for (const c of e.children) if (!(c.name in out)) out[c.name] = model(c);
+    return out;
+  };
+
+  test("every field reads back as written, whatever mix of CDATA, text, references and comments holds it", () => {
+    fc.assert(
+      fc.property(fc.array(element, { minLength: 1, maxLength: 6 }), (children) => {
+        const doc = `<xml>${children.map(write).join("")}</xml>`;
+        expect({ ...parseXml(doc) }).toEqual(model({ name: "xml", pieces: [], children, closeSpace: false }) as never);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  test("a close tag that is a known name's prefix or extension does not close it", () => {
+    for (const doc of ["<xml><MsgType>text</MsgTypeX></xml>", "<xml><MsgType>text</Msg></xml>", "<xml><MsgTypeX><![CDATA[t]]></MsgType></xml>"])
+      expect(() => parseXml(doc)).toThrow(XmlError);
   });
 });
