@@ -7,6 +7,18 @@
  */
 export type Query = Record<string, string | undefined>;
 
+/**
+ * The platform's parameter names, returned as these constants rather than slices: a fresh string
+ * used as a property key costs a lookup in the engine's table of key strings (half of queryOf's time).
+ */
+const KNOWN_KEYS = ["signature", "timestamp", "nonce", "openid", "encrypt_type", "msg_signature", "echostr"];
+
+function knownKey(query: string, from: number, end: number): string | undefined {
+  const length = end - from;
+  for (const key of KNOWN_KEYS) if (key.length === length && query.startsWith(key, from)) return key;
+  return undefined;
+}
+
 export function queryOf(url: string): Query {
   const out: Query = Object.create(null);
   const start = url.indexOf("?");
@@ -25,7 +37,8 @@ export function queryOf(url: string): Query {
     if (amp > from) {
       const eq = query.indexOf("=", from);
       const hasValue = eq >= 0 && eq < amp;
-      const key = query.slice(from, hasValue ? eq : amp);
+      const end = hasValue ? eq : amp;
+      const key = knownKey(query, from, end) ?? query.slice(from, end);
       if (!(key in out)) out[key] = hasValue ? query.slice(eq + 1, amp) : "";
     }
     from = amp + 1;

@@ -34,3 +34,8 @@ test("any query agrees with URLSearchParams (escapes, plus signs, unicode, stray
     { numRuns: 2000 },
   );
 });
+
+test("the platform's names, and names that only share a prefix or length with them, are read alike", () => {
+  const url = "http://h/wechat?nonce=1&nonceX=2&nonc=3&noncf=4&timestamp=5&timestamq=6&openid=7&echostr=8&encrypt_type=aes&msg_signature=9&signaturE=10";
+  expect({ ...queryOf(url) }).toEqual(standard(url));
+});
