@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { run } from "../../src/cli/index.ts";
 import { startServer, type RunningServer } from "../../src/server/serve.ts";
 import { ADMIN, article, captureIO, doc, READER, tempDir } from "../helpers.ts";
+import { TOKEN, textMsg, wxPost } from "../wechat/helpers.ts";
 
 let server: RunningServer;
 let tmp: ReturnType<typeof tempDir>;
@@ -20,6 +21,7 @@ beforeAll(async () => {
     maxUpload: 256 * 1024,
     maxAuthFailures: 10,
     trustProxy: false,
+    wechat: { token: TOKEN },
     env: { REPLYD_APPKEY: ADMIN.appkey, REPLYD_SECRET: ADMIN.secret },
     log: (l) => void logs.push(l),
     say: (l) => void logs.push(l),
@@ -134,12 +136,25 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect(((await res.json()) as { data: { id: string } }).data.id).toBe("a2");
   });
 
-  test("the request log has one JSON line per request and never a secret or signature", () => {
+  test("the request log has one JSON line per request and never a secret or signature", async () => {
+    // Callback lines carry the client address only when the request was refused.
+    const now = Math.floor(Date.now() / 1000);
+    for (const o of [{}, { badSignature: true }]) {
+      const r = wxPost(textMsg("hello", now), now, o);
+      const res = await fetch(`${server.url}${new URL(r.url).pathname}${new URL(r.url).search}`, { method: "POST", body: await r.text() });
+      expect(res.status).toBe("badSignature" in o ? 401 : 200);
+    }
     const lines = logs.filter((l) => l.startsWith("{") && l.includes('"method"'));
     expect(lines.length).toBeGreaterThan(10);
+    const callback = lines.map((l) => JSON.parse(l)).filter((e) => e.path === "/wechat");
+    expect(callback.map((e) => [e.status, e.ip])).toEqual([
+      [200, undefined],
+      [401, "127.0.0.1"],
+    ]);
     for (const l of lines) {
       const entry = JSON.parse(l);
-      expect(Object.keys(entry).sort()).toEqual(["ip", "method", "ms", "path", "status", "t"]);
+      const keys = ["method", "ms", "path", "status", "t"];
+      expect(Object.keys(entry).sort()).toEqual(entry.path === "/wechat" && entry.status < 400 ? keys : ["ip", ...keys]);
     }
     const all = logs.join("\n");
     expect(all).not.toContain(ADMIN.secret);
