@@ -155,7 +155,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     addr: string | null,
     /** The path as a JSON string when it is known in advance; null: from the request. */
     path: string | null,
-    handle: () => Response | Promise<Response>,
+    handle: (request: Request) => Response | Promise<Response>,
   ): Response | Promise<Response> => {
     const started = performance.now();
     inFlight++;
@@ -171,7 +171,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     };
     let result: Response | Promise<Response>;
     try {
-      result = handle();
+      result = handle(request);
     } catch (e) {
       return failed(e);
     }
@@ -186,6 +186,10 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   };
   const wxPath = app.wxPath;
   const wxPathJson = JSON.stringify(wxPath);
+  // Made once, not a closure per request.
+  const verify = (request: Request) => app.wechat.verify(request);
+  const receive = (request: Request) => app.wechat.receive(request);
+  const handle = (request: Request) => app.handle(request);
   const server: Server<undefined> = Bun.serve({
     hostname: opts.host,
     port: opts.port,
@@ -193,14 +197,14 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     maxRequestBodySize: opts.maxUpload + 1024 * 1024,
     routes: {
       [wxPath]: {
-        GET: (request: Request, srv: Server<undefined>) => served(request, srv, null, wxPathJson, () => app.wechat.verify(request)),
-        POST: (request: Request, srv: Server<undefined>) => served(request, srv, null, wxPathJson, () => app.wechat.receive(request)),
+        GET: (request: Request, srv: Server<undefined>) => served(request, srv, null, wxPathJson, verify),
+        POST: (request: Request, srv: Server<undefined>) => served(request, srv, null, wxPathJson, receive),
       },
     },
     fetch: (request, srv) => {
       const addr = clientOf(request, srv);
       addresses.set(request, addr); // the admin API's rate limit and logs read it
-      return served(request, srv, addr, null, () => app.handle(request));
+      return served(request, srv, addr, null, handle);
     },
     error(e) {
       emit({ level: "error", msg: e.message });

@@ -24,6 +24,9 @@ export const WECHAT_DEFAULTS = { maxBody: 64 * 1024, deadlineMs: 4500, skewMs: 5
 // Shared Headers: a Response copies them, which is cheaper than building them from an object each time.
 const TEXT = new Headers({ "content-type": "text/plain; charset=utf-8" });
 const XML = new Headers({ "content-type": "application/xml; charset=utf-8" });
+// The 200 answers' init objects, shared too: Response reads them and keeps nothing of them.
+const TEXT_200 = { headers: TEXT };
+const XML_200 = { headers: XML };
 const SUCCESS = "success";
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
@@ -140,7 +143,7 @@ export class WechatHandler {
       const key = dedupeKey(message);
       const answer = this.retries.get(key, this.clock.now(), () => this.answer(message, key, encrypted));
       const out = typeof answer === "string" ? answer : await answer;
-      return new Response(out, { headers: out === SUCCESS ? TEXT : XML });
+      return new Response(out, out === SUCCESS ? TEXT_200 : XML_200);
     } catch (e) {
       if (e instanceof WxError) return plain(e.status, e.status === 413 ? "too large" : "");
       if (e instanceof XmlError) return plain(400, "bad xml");

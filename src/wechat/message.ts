@@ -89,13 +89,10 @@ export function renderReply(reply: Reply, m: Inbound, nowSec: number): string {
     return `<xml>${head}<MsgType>${cdata("text")}</MsgType><Content>${cdata(content)}</Content></xml>`;
   }
   const limit = m.type === "event" ? MAX_NEWS_FOR_EVENT : MAX_NEWS_FOR_MESSAGE;
-  const items = reply.articles.slice(0, limit);
+  const items = reply.articles.length > limit ? reply.articles.slice(0, limit) : reply.articles;
   if (!items.length) throw new Error("a news reply needs an article");
-  const xmlItems = items
-    .map(
-      (a) =>
-        `<item><Title>${cdata(a.title)}</Title><Description>${cdata(a.description)}</Description><PicUrl>${cdata(a.picurl ?? "")}</PicUrl><Url>${cdata(a.url)}</Url></item>`,
-    )
-    .join("");
+  let xmlItems = "";
+  for (const a of items)
+    xmlItems += `<item><Title>${cdata(a.title)}</Title><Description>${cdata(a.description)}</Description><PicUrl>${cdata(a.picurl ?? "")}</PicUrl><Url>${cdata(a.url)}</Url></item>`;
   return `<xml>${head}<MsgType>${cdata("news")}</MsgType><ArticleCount>${items.length}</ArticleCount><Articles>${xmlItems}</Articles></xml>`;
 }

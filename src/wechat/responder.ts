@@ -73,7 +73,9 @@ export class Responder {
 
   private onText(text: string): Decision | Promise<Decision> {
     if (!text) return this.says("fallback", true);
-    return then(this.matchRule(text, false), (rule) => rule ?? this.builtIn(text));
+    const rule = this.matchRule(text, false);
+    if (rule instanceof Promise) return rule.then((r) => r ?? this.builtIn(text));
+    return rule ?? this.builtIn(text);
   }
 
   /** Help, code, tag, search, then the fallback texts. */
