@@ -1,13 +1,14 @@
 /**
  * The side-by-side benchmark (issue 5). Loopback only, bounded, one machine, one run:
- *   1. follower replies: replyd vs node-webot `wechat` on Express (the peer) vs a bare Bun.serve (the limit),
- *      measured in turn A B C A B C …, medians reported;
+ *   1. follower replies: replyd vs node-webot `wechat` on Express (the peer) vs a bare Bun.serve (the limit)
+ *      vs the floor (bench/floor.ts: the required work, flat, nothing else), each warmed up, then measured in
+ *      turn A B C D A B C D …, medians reported;
  *   2. signed admin GET throughput;
  *   3. bulk import (init), backup + download, restore at each size, with server peak RSS, against raw
  *      bun:sqlite prepared inserts of the same rows in one transaction;
  *   4. start-up: exec → first /healthz 200, and `replyd --version`.
  *
- *   ./scripts/bench [--duration 10] [--connections 64] [--rounds 3] [--sizes 10000,100000,1000000]
+ *   ./scripts/bench [--duration 10] [--warmup 3] [--connections 64] [--rounds 3] [--sizes 10000,100000,1000000]
  */
 import { Database } from "bun:sqlite";
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
@@ -23,6 +24,9 @@ import { parseWrk } from "./wrk.ts";
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: string) => (args.includes(name) ? (args[args.indexOf(name) + 1] as string) : fallback);
 const DURATION = Number(opt("--duration", "10"));
+// Seconds of load per reply server before its first measured round (JIT tiers, caches and the retry
+// ring filled), the same for all; not recorded.
+const WARMUP = Number(opt("--warmup", "3"));
 const CONNECTIONS = Number(opt("--connections", "64"));
 const ROUNDS = Number(opt("--rounds", "3"));
 const SIZES = opt("--sizes", "10000,100000,1000000").split(",").filter(Boolean).map(Number);
@@ -103,7 +107,7 @@ function wrk(url: string, script: string, env: Record<string, string>, seconds =
 const results: Record<string, unknown> = {
   when: new Date().toISOString(),
   machine: { cpus: cpus().length, model: cpus()[0]?.model, memory_gb: Math.round(totalmem() / 2 ** 30), bun: Bun.version, node: Bun.spawnSync(["node", "--version"]).stdout.toString().trim() },
-  settings: { duration_s: DURATION, connections: CONNECTIONS, rounds: ROUNDS, wrk_threads: 2 },
+  settings: { duration_s: DURATION, warmup_s: WARMUP, connections: CONNECTIONS, rounds: ROUNDS, wrk_threads: 2 },
 };
 const table: string[] = [];
 
@@ -123,11 +127,16 @@ try {
     const peer = Bun.spawn(["node", join(ROOT, "bench/peer/server.js"), String(peerPort), TOKEN, join(tmp, "articles.json")], { stdout: "ignore", stderr: "inherit" });
     const limitPort = nextPort++;
     const limit = Bun.spawn([process.execPath, join(ROOT, "bench/limit.ts"), String(limitPort)], { stdout: "ignore", stderr: "inherit" });
-    const servers = { replyd: replyd.url, peer: `http://127.0.0.1:${peerPort}`, limit: `http://127.0.0.1:${limitPort}` };
+    const floorPort = nextPort++;
+    const floor = Bun.spawn([process.execPath, join(ROOT, "bench/floor.ts"), String(floorPort), TOKEN, join(tmp, "articles.json"), join(tmp, "floor-log.db")], {
+      stdout: Bun.file(join(tmp, "floor.log")),
+      stderr: "ignore",
+    });
+    const servers = { replyd: replyd.url, peer: `http://127.0.0.1:${peerPort}`, limit: `http://127.0.0.1:${limitPort}`, floor: `http://127.0.0.1:${floorPort}` };
     await waitHealthy(`${servers.peer}/`, 20_000).catch(() => {}); // express answers 404 on /, which is fine
     await Bun.sleep(500);
-    const pids: Record<string, number> = { replyd: replyd.p.pid, peer: peer.pid, limit: limit.pid };
-    const samples: Record<string, ReturnType<typeof wrk>[]> = { replyd: [], peer: [], limit: [] };
+    const pids: Record<string, number> = { replyd: replyd.p.pid, peer: peer.pid, limit: limit.pid, floor: floor.pid };
+    const samples: Record<string, ReturnType<typeof wrk>[]> = { replyd: [], peer: [], limit: [], floor: [] };
     // Check the peer really answers with news before timing it.
     const ts0 = String(Math.floor(Date.now() / 1000));
     const probe = await fetch(`${servers.peer}/wechat?signature=${wxSignature(TOKEN, ts0, "n")}&timestamp=${ts0}&nonce=n`, {
@@ -135,16 +144,24 @@ try {
       body: `<xml><ToUserName><![CDATA[gh]]></ToUserName><FromUserName><![CDATA[o]]></FromUserName><CreateTime>${ts0}</CreateTime><MsgType><![CDATA[text]]></MsgType><Content><![CDATA[c5]]></Content><MsgId>1</MsgId></xml>`,
     });
     if (!(await probe.text()).includes("news")) throw new Error("the peer does not answer codes with news");
+    const signedPath = () => {
+      const ts = String(Math.floor(Date.now() / 1000));
+      return { BENCH_PATH: `/wechat?signature=${wxSignature(TOKEN, ts, "bench")}&timestamp=${ts}&nonce=bench`, BENCH_TS: ts, BENCH_CODES: codes };
+    };
+    if (WARMUP > 0)
+      for (const [name, url] of Object.entries(servers)) {
+        const r = wrk(url, "reply.lua", signedPath(), WARMUP, CONNECTIONS);
+        if (r.non2xx || r.errors || !r.rps) throw new Error(`warm-up of ${name} failed: ${r.non2xx} non-2xx, ${r.errors} errors`);
+      }
     for (let round = 0; round < ROUNDS; round++)
       for (const [name, url] of Object.entries(servers)) {
-        const ts = String(Math.floor(Date.now() / 1000));
-        const path = `/wechat?signature=${wxSignature(TOKEN, ts, "bench")}&timestamp=${ts}&nonce=bench`;
-        const r = wrk(url, "reply.lua", { BENCH_PATH: path, BENCH_TS: ts, BENCH_CODES: codes }, DURATION, CONNECTIONS, pids[name]);
+        const r = wrk(url, "reply.lua", signedPath(), DURATION, CONNECTIONS, pids[name]);
         (samples[name] as ReturnType<typeof wrk>[]).push(r);
         process.stderr.write(`reply ${name} round ${round + 1}: ${r.rps.toFixed(0)} req/s p99 ${r.p99} ms\n`);
       }
     peer.kill();
     limit.kill();
+    floor.kill();
     const summary = Object.fromEntries(
       Object.entries(samples).map(([k, v]) => {
         const cpu = v.every((s) => s.cpu)
@@ -153,14 +170,21 @@ try {
         return [k, { rps: median(v.map((s) => s.rps)), p50_ms: median(v.map((s) => s.p50)), p99_ms: median(v.map((s) => s.p99)), non2xx: v.reduce((n, s) => n + s.non2xx, 0), errors: v.reduce((n, s) => n + s.errors, 0), samples_rps: v.map((s) => Math.round(s.rps)), cpu_per_request: cpu }];
       }),
     ) as Record<string, { rps: number; p50_ms: number; p99_ms: number; non2xx: number; errors: number; cpu_per_request: { server_user_us: number; server_sys_us: number; wrk_us: number } | null }>;
-    results.reply = { ...summary, ratio_replyd_peer: +(summary.replyd!.rps / summary.peer!.rps).toFixed(2), ratio_replyd_limit: +(summary.replyd!.rps / summary.limit!.rps).toFixed(2) };
+    results.reply = {
+      ...summary,
+      ratio_replyd_peer: +(summary.replyd!.rps / summary.peer!.rps).toFixed(2),
+      ratio_replyd_limit: +(summary.replyd!.rps / summary.limit!.rps).toFixed(2),
+      ratio_replyd_floor: +(summary.replyd!.rps / summary.floor!.rps).toFixed(2),
+      ratio_floor_limit: +(summary.floor!.rps / summary.limit!.rps).toFixed(2),
+    };
     table.push(`reply (code → 1-article news, ${CONNECTIONS} connections, median of ${ROUNDS})`);
     for (const [k, v] of Object.entries(summary)) {
       const c = v.cpu_per_request;
       const cpu = c ? `   CPU/req: server ${c.server_user_us.toFixed(1)} user + ${c.server_sys_us.toFixed(1)} sys µs, wrk ${c.wrk_us.toFixed(1)} µs` : "";
       table.push(`  ${k.padEnd(7)} ${v.rps.toFixed(0).padStart(8)} req/s   p50 ${v.p50_ms.toFixed(2)} ms   p99 ${v.p99_ms.toFixed(2)} ms   non-2xx ${v.non2xx}${cpu}`);
     }
-    table.push(`  replyd/peer ${(results.reply as { ratio_replyd_peer: number }).ratio_replyd_peer}×   replyd/limit ${(results.reply as { ratio_replyd_limit: number }).ratio_replyd_limit}×`);
+    const ratios = results.reply as Record<`ratio_${string}`, number>;
+    table.push(`  replyd/peer ${ratios.ratio_replyd_peer}×   replyd/limit ${ratios.ratio_replyd_limit}×   replyd/floor ${ratios.ratio_replyd_floor}×   floor/limit ${ratios.ratio_floor_limit}×`);
   }
 
   if (ONLY.includes("admin")) {
