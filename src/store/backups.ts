@@ -48,6 +48,7 @@ export class BackupStore {
     const size = atomicWrite(this.pathOf(id), (sink) => {
       sha = write(sink, createdAt);
     });
+    this.newestCache = null;
     this.prune(matter);
     return { id, matter, kind, created_at: createdAt, size, sha256: sha };
   }
@@ -84,12 +85,21 @@ export class BackupStore {
 
   remove(id: string): void {
     rmSync(this.pathOf(id), { force: true });
+    this.newestCache = null;
   }
 
   private newestCache: { dirMtimeMs: number; info: BackupInfo | null } | null = null;
+  private newestCheckedAt = -Infinity;
 
-  /** Cached until the folder changes (its mtime moves on every file created, renamed or removed). */
+  /**
+   * Cached until the folder changes (its mtime moves on every file created, renamed or removed).
+   * Health asks on every call: the folder is looked at once a second at most, and at once after
+   * this server's own backups and removals; a file copied in by hand shows within a second.
+   */
   newest(): BackupInfo | null {
+    const at = performance.now();
+    if (this.newestCache && at - this.newestCheckedAt < 1000) return this.newestCache.info;
+    this.newestCheckedAt = at;
     const dirMtimeMs = statSync(this.dir).mtimeMs;
     if (this.newestCache?.dirMtimeMs !== dirMtimeMs) this.newestCache = { dirMtimeMs, info: this.list()[0] ?? null };
     return this.newestCache.info;

@@ -94,14 +94,19 @@ export class Store {
     return new Date(this.opts.clock.now()).toISOString();
   }
 
-  /** Bytes on disk of the database, its WAL included. */
+  private dbSizeCache = { at: -Infinity, size: 0 };
+
+  /** Bytes on disk of the database, its WAL included; looked up once a second at most (health asks on every call). */
   dbSize(): number {
+    const at = performance.now();
+    if (at - this.dbSizeCache.at < 1000) return this.dbSizeCache.size;
     let size = 0;
     for (const f of [this.dbPath, this.dbPath + "-wal"]) {
       try {
         size += statSync(f).size;
       } catch {}
     }
+    this.dbSizeCache = { at, size };
     return size;
   }
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Param } from "../../src/sign.ts";
 import { article, body, doc, signedRequest, testApp } from "../helpers.ts";
@@ -177,6 +177,23 @@ describe("/api/cli/revert/<matter>", () => {
     expect((await call("GET", "/api/cli/revert/rules", [["id", b1.data.id]])).status).toBe(404);
     expect((await call("DELETE", "/api/cli/revert/articles", [["id", b1.data.id]])).data.deleted).toBe(b1.data.id);
     expect((await call("DELETE", "/api/cli/revert/articles", [["id", b1.data.id]])).status).toBe(404);
+  });
+
+  test("health's newest backup follows this server's backups and removals at once, and a file copied in within a second", async () => {
+    const health = async () => (await call("GET", "/api/cli")).data.newest_backup?.id ?? null;
+    const first = await health();
+    const b1 = await call("POST", "/api/cli/revert/articles");
+    expect(await health()).toBe(b1.data.id);
+    const b2 = await call("POST", "/api/cli/revert/rules");
+    expect(await health()).toBe(b2.data.id);
+    await call("DELETE", "/api/cli/revert/rules", [["id", b2.data.id]]);
+    expect(await health()).toBe(b1.data.id);
+    // By hand: a newer backup file appears in the folder.
+    const copied = b1.data.id.replace(/-\d{8}T\d{9}Z-/, "-29991231T235959999Z-");
+    writeFileSync(join(t.dir, "backups", `${copied}.json`), readFileSync(join(t.dir, "backups", `${b1.data.id}.json`)));
+    await Bun.sleep(1100);
+    expect(await health()).toBe(copied);
+    expect(first).not.toBe(copied);
   });
 
   test("backups are written atomically and pruned to keep per matter", async () => {
