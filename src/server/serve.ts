@@ -147,7 +147,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
    * Counts the request in flight and logs one line for it (path only: queries carry signatures).
    * `addr` null: a callback request, whose line carries the address only when it was refused. An
    * accepted callback is signed by the platform and comes from its servers; reading the address
-   * is a system call per request, 7 % of the callback's throughput (docs/performance.md).
+   * is a system call per request, ≈ 3.5 % of the callback's throughput (docs/performance.md).
    */
   const served = (
     request: Request,
