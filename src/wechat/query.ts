@@ -5,19 +5,12 @@
  * `new URL()`. A query with any escape (`%` or `+`) goes through URLSearchParams, so decoding is
  * exactly the standard's.
  */
+import { knownNames } from "./names.ts";
+
 export type Query = Record<string, string | undefined>;
 
-/**
- * The platform's parameter names, returned as these constants rather than slices: a fresh string
- * used as a property key costs a lookup in the engine's table of key strings (half of queryOf's time).
- */
-const KNOWN_KEYS = ["signature", "timestamp", "nonce", "openid", "encrypt_type", "msg_signature", "echostr"];
-
-function knownKey(query: string, from: number, end: number): string | undefined {
-  const length = end - from;
-  for (const key of KNOWN_KEYS) if (key.length === length && query.startsWith(key, from)) return key;
-  return undefined;
-}
+/** The platform's parameter names (see names.ts for why they are returned as constants). */
+const knownKey = knownNames(["signature", "timestamp", "nonce", "openid", "encrypt_type", "msg_signature", "echostr"]);
 
 export function queryOf(url: string): Query {
   const out: Query = Object.create(null);

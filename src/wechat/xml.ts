@@ -4,6 +4,8 @@
  * the XML declaration: hostile input is refused, never expanded.
  */
 
+import { knownNames } from "./names.ts";
+
 export type XmlNode = { [name: string]: string | XmlNode };
 
 export class XmlError extends Error {}
@@ -59,27 +61,18 @@ function skipSpace(): void {
   while (isSpace(src.charCodeAt(at))) at++;
 }
 
-/**
- * The element names the platform sends, by first character. readName() returns these constants
- * rather than a fresh slice: a slice used as a property key is looked up in the engine's table of
- * key strings on every store, which was half the cost of reading a message (docs/performance.md).
- */
-const KNOWN_NAMES: string[][] = Array.from({ length: 128 }, () => []);
-for (const name of [
+/** The element names the platform sends (see names.ts for why they are returned as constants). */
+const knownName = knownNames([
   "xml", "ToUserName", "FromUserName", "CreateTime", "MsgType", "MsgId", "MsgID", "MsgDataId", "Idx", "Content", "Recognition",
   "PicUrl", "MediaId", "Format", "ThumbMediaId", "Location_X", "Location_Y", "Scale", "Label", "Title", "Description", "Url",
   "Event", "EventKey", "Ticket", "Latitude", "Longitude", "Precision", "Encrypt", "AgentID",
-])
-  (KNOWN_NAMES[name.charCodeAt(0)] as string[]).push(name);
+]);
 
 function readName(): string {
   const start = at;
-  const first = src.charCodeAt(at);
-  if (!isNameStart(first)) throw new XmlError(`expected a name at ${at}`);
+  if (!isNameStart(src.charCodeAt(at))) throw new XmlError(`expected a name at ${at}`);
   while (isNameChar(src.charCodeAt(++at)));
-  const length = at - start;
-  for (const name of KNOWN_NAMES[first] as string[]) if (name.length === length && src.startsWith(name, start)) return name;
-  return src.slice(start, at);
+  return knownName(src, start, at) ?? src.slice(start, at);
 }
 
 function skipComment(): void {
