@@ -7,21 +7,19 @@
 // 401/413, rules, help, tags, search, safe mode, the client address.
 //   bun bench/floor.ts PORT TOKEN ARTICLES.json LOGDB
 import { readFileSync } from "node:fs";
+import { openDatabase } from "../src/store/db.ts";
 import { RetryCache } from "../src/wechat/retries.ts";
 
 const [portArg, token = "", articlesFile = "", logDb = ""] = process.argv.slice(2);
 const byCode = new Map<string, { title: string; description?: string; url: string }>();
 for (const a of JSON.parse(readFileSync(articlesFile, "utf8"))) byCode.set(a.code.toLowerCase(), a);
 
+// replyd's own schema (its migrations), so the rows go into the same table and indexes.
+openDatabase(logDb).close();
 const WORKER = `
 const { Database } = require("bun:sqlite");
 const db = new Database(${JSON.stringify(logDb)});
-db.exec("PRAGMA journal_mode = WAL");
 db.exec("PRAGMA synchronous = NORMAL");
-db.exec(\`CREATE TABLE IF NOT EXISTS messages (seq INTEGER PRIMARY KEY, received_at TEXT NOT NULL, msg_key TEXT NOT NULL UNIQUE,
-  from_user TEXT NOT NULL, type TEXT NOT NULL, event TEXT, content TEXT, answer TEXT NOT NULL, unmatched INTEGER NOT NULL DEFAULT 0);
-  CREATE INDEX IF NOT EXISTS messages_unmatched ON messages (seq) WHERE unmatched = 1;
-  CREATE INDEX IF NOT EXISTS messages_received ON messages (received_at);\`);
 const insert = db.query("INSERT OR IGNORE INTO messages (received_at, msg_key, from_user, type, event, content, answer, unmatched) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
 const write = db.transaction((r) => { for (let i = 0; i < r.length; i += 8) insert.run(new Date(r[i]).toISOString(), r[i + 1], r[i + 2], r[i + 3], r[i + 4], r[i + 5], r[i + 6], r[i + 7]); });
 self.onmessage = (e) => write(JSON.parse(e.data));
