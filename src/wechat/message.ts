@@ -1,8 +1,5 @@
 import { cdata, XmlError, type XmlNode } from "./xml.ts";
 
-export const MESSAGE_TYPES = ["text", "image", "voice", "video", "shortvideo", "location", "link", "event"] as const;
-export const EVENTS = ["subscribe", "unsubscribe", "SCAN", "LOCATION", "CLICK", "VIEW"] as const;
-
 /** A follower's message or event, as far as replyd reads it. */
 export interface Inbound {
   to: string;
@@ -47,9 +44,12 @@ export function toInbound(node: XmlNode): Inbound {
   return m;
 }
 
-/** Identifies a message across the platform's retries (DESIGN §5). */
+/**
+ * Identifies a message across the platform's retries (DESIGN §5). The sender is part of it:
+ * MsgIds from different followers have been seen to collide.
+ */
 export function dedupeKey(m: Inbound): string {
-  if (m.type !== "event" && m.msgId) return `m:${m.msgId}`;
+  if (m.type !== "event" && m.msgId) return `m:${m.from}:${m.msgId}`;
   return `e:${m.from}:${m.createTime}:${m.event ?? m.type}:${m.eventKey ?? ""}`;
 }
 

@@ -60,8 +60,10 @@ export class Responder {
       case "subscribe":
         return this.says("welcome", false);
       case "CLICK":
-      case "SCAN": {
-        // Menu keys and QR scene keys can be answered by rules, with up to 8 articles.
+      case "SCAN":
+      case "scancode_waitmsg": {
+        // Menu keys and QR scene keys can be answered by rules, with up to 8 articles (a
+        // scancode_waitmsg button shows "receiving…" until the reply comes).
         const key = (m.eventKey ?? "").trim();
         if (!key) return none;
         return then(this.matchRule(key, true), (hit) => hit ?? none);

@@ -1,7 +1,12 @@
 /**
  * A strict reader for the platform's message XML: one <xml> root, elements holding text or CDATA,
  * nesting at most MAX_DEPTH. No DOCTYPE, no entity declarations, no processing instructions beyond
- * the XML declaration: hostile input is refused, never expanded.
+ * the XML declaration, no character XML 1.0 forbids: hostile input is refused, never expanded.
+ *
+ * The platform's deepest documented message nests five levels (the photo menu events'
+ * <xml><SendPicsInfo><PicList><item><PicMd5Sum>, the mass-send report's
+ * <xml><CopyrightCheckResult><ResultList><item>…); MAX_DEPTH leaves room for more without letting
+ * recursion grow with the body.
  */
 
 import { knownNames } from "./names.ts";
@@ -10,8 +15,8 @@ export type XmlNode = { [name: string]: string | XmlNode };
 
 export class XmlError extends Error {}
 
-const MAX_DEPTH = 4;
-const MAX_ELEMENTS = 256;
+export const MAX_DEPTH = 8;
+export const MAX_ELEMENTS = 512;
 const PREDEFINED: Record<string, string> = { lt: "<", gt: ">", amp: "&", quot: '"', apos: "'" };
 
 const REFERENCE = /&(#x[0-9a-fA-F]{1,6}|#[0-9]{1,7}|[A-Za-z][A-Za-z0-9]{0,15});/y;
@@ -28,7 +33,7 @@ function decodeText(raw: string): string {
     const ref = m[1] as string;
     if (ref[0] === "#") {
       const code = ref[1] === "x" ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
-      if (code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) throw new XmlError("bad character reference");
+      if (!isXmlChar(code)) throw new XmlError("a character reference to a character XML forbids");
       out += String.fromCodePoint(code);
     } else {
       const v = PREDEFINED[ref];
@@ -39,6 +44,19 @@ function decodeText(raw: string): string {
   }
   return out + raw.slice(from);
 }
+
+/** XML 1.0's Char production: tab, LF, CR, and the rest of Unicode from U+0020 but surrogates, U+FFFE and U+FFFF. */
+function isXmlChar(code: number): boolean {
+  if (code < 0x20) return code === 9 || code === 10 || code === 13;
+  return code <= 0xd7ff || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff);
+}
+
+/**
+ * Characters XML 1.0 forbids anywhere in a document (CDATA included): C0 controls but tab, LF and
+ * CR, and U+FFFE/U+FFFF. An ESC in a follower's text would reach an operator's terminal through the
+ * inbox. (Lone surrogates cannot occur: the body was decoded as strict UTF-8.)
+ */
+const FORBIDDEN_CHAR = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/;
 
 // The reader's cursor. Module state rather than closures: no allocation per call beyond the result.
 let src = "";
@@ -65,7 +83,8 @@ function skipSpace(): void {
 const knownName = knownNames([
   "xml", "ToUserName", "FromUserName", "CreateTime", "MsgType", "MsgId", "MsgID", "MsgDataId", "Idx", "Content", "Recognition",
   "PicUrl", "MediaId", "Format", "ThumbMediaId", "Location_X", "Location_Y", "Scale", "Label", "Title", "Description", "Url",
-  "Event", "EventKey", "Ticket", "Latitude", "Longitude", "Precision", "Encrypt", "AgentID",
+  "Event", "EventKey", "Ticket", "Latitude", "Longitude", "Precision", "Encrypt", "AgentID", "MenuId", "ScanCodeInfo", "ScanType",
+  "ScanResult", "SendPicsInfo", "Count", "PicList", "item", "PicMd5Sum", "SendLocationInfo", "Poiname", "Status", "MediaId16K",
 ]);
 
 function readName(): string {
@@ -162,15 +181,14 @@ function readElement(depth: number): string | XmlNode {
       if (src.charCodeAt(at) !== GT) throw new XmlError(`expected > at ${at}`);
       at++;
       lastName = name;
-      if (children === null) return textContent;
-      if (textContent.trim()) throw new XmlError(`<${name}> mixes text and elements`);
-      return children;
+      // Text beside child elements (seen in messages relayed from the web client) is not a field: dropped.
+      return children === null ? textContent : children;
     } else if (c1 === QUESTION) throw new XmlError("processing instructions are not accepted");
     else {
       const value = readElement(depth + 1);
       // No prototype: an element named __proto__ or constructor is just a field.
       children ??= Object.create(null) as XmlNode;
-      // Repeated elements (news <item>s) are not part of inbound messages; the first one wins.
+      // Repeated elements (a PicList's <item>s, a report's <List>s): the first one is kept.
       if (!(lastName in children)) children[lastName] = value;
     }
   }
@@ -182,6 +200,7 @@ function readElement(depth: number): string | XmlNode {
  * entities and character references.
  */
 export function parseXml(text: string): XmlNode {
+  if (FORBIDDEN_CHAR.test(text)) throw new XmlError("a character XML 1.0 forbids (a control character)");
   src = text;
   at = 0;
   elements = 0;

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { cdata, parseXml, XmlError } from "../../src/wechat/xml.ts";
+import { cdata, MAX_DEPTH, MAX_ELEMENTS, parseXml, XmlError } from "../../src/wechat/xml.ts";
 
 describe("strict XML reader", () => {
   test("reads a platform message with CDATA and plain text", () => {
@@ -58,10 +58,23 @@ describe("strict XML reader, edges", () => {
     ["an unterminated CDATA", "<xml><A><![CDATA[x</A></xml>"],
     ["an unterminated comment", "<xml><!-- x</xml>"],
     ["an unterminated close tag", "<xml><A>1</A"],
-    ["text and elements mixed", "<xml>text<A>1</A></xml>"],
-    ["too many elements", "<xml>" + "<A>1</A>".repeat(300) + "</xml>"],
+    ["too many elements (one past the bound)", "<xml>" + "<A>1</A>".repeat(MAX_ELEMENTS) + "</xml>"],
+    ["a reference to a control character", "<xml><A>&#x1b;]0;title&#x07;</A></xml>"],
+    ["a raw control character in CDATA", "<xml><A><![CDATA[\u001b[2J]]></A></xml>"],
+    ["U+FFFF", "<xml><A>\uffff</A></xml>"],
+    ["nesting one past the bound", "<xml>" + "<a>".repeat(MAX_DEPTH) + "x" + "</a>".repeat(MAX_DEPTH) + "</xml>"],
   ])("refuses %s", (_name, text) => {
     expect(() => parseXml(text)).toThrow(XmlError);
+  });
+  test("the bounds themselves are accepted: MAX_ELEMENTS elements, nesting MAX_DEPTH deep", () => {
+    expect(Object.keys(parseXml("<xml>" + "<A>1</A>".repeat(MAX_ELEMENTS - 1) + "</xml>"))).toEqual(["A"]);
+    expect(() => parseXml("<xml>" + "<a>".repeat(MAX_DEPTH - 1) + "x" + "</a>".repeat(MAX_DEPTH - 1) + "</xml>")).not.toThrow();
+  });
+  test("tab, LF and CR are text; text between elements is dropped, not refused", () => {
+    expect(parseXml("<xml>\tstray\r\n<A>a\tb\r\nc</A> more </xml>")).toEqual({ A: "a\tb\r\nc" } as never);
+  });
+  test("repeated elements keep the first (a PicList's items)", () => {
+    expect(parseXml("<xml><L><item><M>1</M></item><item><M>2</M></item></L></xml>").L).toEqual({ item: { M: "1" } } as never);
   });
   test("a failed read leaves the reader ready for the next document", () => {
     expect(() => parseXml("<xml><A>")).toThrow(XmlError);
