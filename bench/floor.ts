@@ -1,13 +1,15 @@
 // The floor: the least code that does the work the callback must do, flat in one function, to
 // show what that work costs on this runtime apart from how replyd is built. Per message: signature
 // and timestamp check, body cap, strict UTF-8, the six fields read by indexOf, the answer
-// remembered for retries (replyd's own RetryCache: the cheapest store found), the code looked up in
+// remembered for retries (replyd's own RetryCache: the cheapest store found), the signature bound to
+// its one message (replyd's own SignatureLedger), the code looked up in
 // a Map, the news reply rendered, one message-log row handed to a SQLite writer thread (same table
 // and indexes as replyd's), one request-log line. Not done: XML validation, error answers beyond
 // 401/413, rules, help, tags, search, safe mode, the client address.
 //   bun bench/floor.ts PORT TOKEN ARTICLES.json LOGDB
 import { readFileSync } from "node:fs";
 import { openDatabase } from "../src/store/db.ts";
+import { SignatureLedger } from "../src/wechat/ledger.ts";
 import { RetryCache } from "../src/wechat/retries.ts";
 
 const [portArg, token = "", articlesFile = "", logDb = ""] = process.argv.slice(2);
@@ -44,6 +46,7 @@ let stampMs = 0;
 let stamp = "";
 
 const retries = new RetryCache();
+const ledger = new SignatureLedger(300_000);
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
 const TEXT = { headers: { "content-type": "text/plain; charset=utf-8" } };
 const XML = { headers: { "content-type": "application/xml; charset=utf-8" } };
@@ -72,7 +75,8 @@ async function receive(req: Request): Promise<Response> {
   const to = field(body, "ToUserName");
   const type = field(body, "MsgType");
   const content = field(body, "Content");
-  const key = `m:${field(body, "MsgId")}`;
+  const key = `m:${from}:${field(body, "MsgId")}`;
+  if (!ledger.admit(ts, q.nonce ?? "", key, Date.now())) return new Response("", { status: 401, ...TEXT });
   const out = retries.get(key, Date.now(), () => {
     const a = byCode.get(content.trim().toLowerCase());
     const now = Date.now();

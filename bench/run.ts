@@ -139,15 +139,13 @@ try {
     const samples: Record<string, ReturnType<typeof wrk>[]> = { replyd: [], peer: [], limit: [], floor: [] };
     // Check the peer really answers with news before timing it.
     const ts0 = String(Math.floor(Date.now() / 1000));
-    const probe = await fetch(`${servers.peer}/wechat?signature=${wxSignature(TOKEN, ts0, "n")}&timestamp=${ts0}&nonce=n`, {
+    const probe = await fetch(`${servers.peer}/wechat?signature=${wxSignature(TOKEN, ts0, "probe")}&timestamp=${ts0}&nonce=probe`, {
       method: "POST",
       body: `<xml><ToUserName><![CDATA[gh]]></ToUserName><FromUserName><![CDATA[o]]></FromUserName><CreateTime>${ts0}</CreateTime><MsgType><![CDATA[text]]></MsgType><Content><![CDATA[c5]]></Content><MsgId>1</MsgId></xml>`,
     });
     if (!(await probe.text()).includes("news")) throw new Error("the peer does not answer codes with news");
-    const signedPath = () => {
-      const ts = String(Math.floor(Date.now() / 1000));
-      return { BENCH_PATH: `/wechat?signature=${wxSignature(TOKEN, ts, "bench")}&timestamp=${ts}&nonce=bench`, BENCH_TS: ts, BENCH_CODES: codes };
-    };
+    // Each request is signed in wrk with a nonce of its own (bench/wxsign.lua), as the platform does.
+    const signedPath = () => ({ BENCH_WX_PATH: "/wechat", BENCH_TOKEN: TOKEN, BENCH_CODES: codes, WX_SIGN_LUA: join(ROOT, "bench/wxsign.lua") });
     if (WARMUP > 0)
       for (const [name, url] of Object.entries(servers)) {
         const r = wrk(url, "reply.lua", signedPath(), WARMUP, CONNECTIONS);

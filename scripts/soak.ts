@@ -85,16 +85,14 @@ const middle = (async () => {
   report.backup_bytes = b.size;
 })();
 
-// Follower messages with wrk, in segments so the callback signature (±5 min) stays valid.
+// Follower messages with wrk, each signed with a nonce of its own (bench/wxsign.lua), in segments.
 let wrkOut = "";
 const wrkStats = { requests: 0, non2xx: 0, socketErrors: 0, p50: "", p99: "", rps: 0 };
 for (let left = DURATION; left > 0; left -= 120) {
   const seconds = Math.min(left, 120);
-  const ts = String(Math.floor(Date.now() / 1000));
-  const path = `/wechat?signature=${wxSignature(TOKEN, ts, "soak")}&timestamp=${ts}&nonce=soak`;
   const codes = Array.from({ length: 50 }, (_, i) => `c${i * 7}`).concat(["h", "s soak", "hello there"]).join(",");
   const w = Bun.spawn(["wrk", "-t", "2", "-c", String(CONNECTIONS), "-d", `${seconds}s`, "--latency", "-s", join(ROOT, "scripts/soak.lua"), url], {
-    env: { ...process.env, SOAK_PATH: path, SOAK_TS: ts, SOAK_CODES: codes },
+    env: { ...process.env, SOAK_TOKEN: TOKEN, SOAK_CODES: codes, WX_SIGN_LUA: join(ROOT, "bench/wxsign.lua") },
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -116,14 +114,15 @@ const rssEnd = rssMb(server.pid);
 // SIGTERM with requests in flight: each has sent half its body when the signal goes out.
 const inFlight = 20;
 const ts = String(Math.floor(Date.now() / 1000));
-const q = `signature=${wxSignature(TOKEN, ts, "term")}&timestamp=${ts}&nonce=term`;
+// One signature per message, as the platform sends them.
+const q = (i: number) => `signature=${wxSignature(TOKEN, ts, `term${i}`)}&timestamp=${ts}&nonce=term${i}`;
 let release!: () => void;
 const gate = new Promise<void>((r) => (release = r));
 const probes = Array.from({ length: inFlight }, (_, i) => {
   const bytes = new TextEncoder().encode(
     `<xml><ToUserName><![CDATA[gh]]></ToUserName><FromUserName><![CDATA[o_term]]></FromUserName><CreateTime>${ts}</CreateTime><MsgType><![CDATA[text]]></MsgType><Content><![CDATA[c7]]></Content><MsgId>9${String(i).padStart(9, "0")}</MsgId></xml>`,
   );
-  return fetch(`${url}/wechat?${q}`, {
+  return fetch(`${url}/wechat?${q(i)}`, {
     method: "POST",
     headers: { "content-length": String(bytes.length) },
     body: new ReadableStream({

@@ -41,6 +41,7 @@ export async function run(argv: string[], io: IO): Promise<number> {
     .option("--wx-aeskey <key>", "43-character EncodingAESKey for safe mode (env REPLYD_WX_AESKEY)")
     .option("--wx-appid <appid>", "the account's appid, checked in safe mode (env REPLYD_WX_APPID)")
     .option("--wx-path <path>", "callback path", { default: "/wechat" })
+    .option("--wx-mode <mode>", "with --wx-aeskey: safe (encrypted only) or compatible (plaintext too, weaker) (env REPLYD_WX_MODE)", { default: "safe" })
     .option("--public-url <url>", "public address for media URLs (env REPLYD_PUBLIC_URL)")
     .option("--max-media <size>", "largest image upload", { default: "10M" })
     .option("--log-days <n>", "days of follower messages kept", { default: 30 })

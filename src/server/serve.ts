@@ -19,7 +19,7 @@ export interface ServeOptions {
   /** Take the client address from X-Forwarded-For (only behind a proxy you run). */
   trustProxy: boolean;
   /** The messaging callback: token, EncodingAESKey, appid, path. */
-  wechat?: { token?: string; aesKey?: string; appid?: string; path?: string };
+  wechat?: { token?: string; aesKey?: string; appid?: string; path?: string; mode?: "safe" | "compatible" };
   /** Public address for media URLs (https://replyd.example.com). */
   publicUrl?: string;
   maxMedia?: number;

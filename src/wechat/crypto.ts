@@ -57,7 +57,10 @@ export class WxCrypto {
     return Buffer.concat([cipher.update(padded), cipher.final()]).toString("base64");
   }
 
-  /** Decrypts and checks padding, length and appid; any failure is the same refusal. */
+  /**
+   * Decrypts and checks padding, length and appid. Any failure is the same refusal (one code, one
+   * status, no body), so an answer never tells which check failed.
+   */
   decrypt(encrypted: string): string {
     const bad = () => new WxError("bad_encryption", 400, "the encrypted message could not be decrypted");
     if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encrypted)) throw bad();
@@ -77,7 +80,7 @@ export class WxCrypto {
     const length = content.readUInt32BE(0);
     if (length > content.length - 4) throw bad();
     const appid = content.subarray(4 + length).toString("utf8");
-    if (appid !== this.appid) throw new WxError("wrong_appid", 401, "the message is for another appid");
+    if (appid !== this.appid) throw bad();
     return content.subarray(4, 4 + length).toString("utf8");
   }
 }

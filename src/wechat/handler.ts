@@ -3,6 +3,7 @@ import type { Store } from "../store/store.ts";
 import { verifyWxSignature, WxCrypto, WxError, wxSignature } from "./crypto.ts";
 import { dedupeKey, renderReply, toInbound, type Inbound } from "./message.ts";
 import type { Decision, Responder } from "./responder.ts";
+import { SignatureLedger } from "./ledger.ts";
 import { queryOf } from "./query.ts";
 import { RetryCache, type Answer } from "./retries.ts";
 import { cdata, parseXml, XmlError } from "./xml.ts";
@@ -11,6 +12,11 @@ export interface WechatOptions {
   token?: string;
   aesKey?: string;
   appid?: string;
+  /**
+   * With an EncodingAESKey: "safe" (default) accepts only encrypted messages; "compatible" accepts
+   * plaintext too, which lets anyone holding one captured callback URL post a message (weaker).
+   */
+  mode: "safe" | "compatible";
   /** Largest accepted body. */
   maxBody: number;
   /** Answer "success" rather than nothing when the reply is not ready by then (the platform waits 5 s). */
@@ -19,7 +25,7 @@ export interface WechatOptions {
   skewMs: number;
 }
 
-export const WECHAT_DEFAULTS = { maxBody: 64 * 1024, deadlineMs: 4500, skewMs: 5 * 60_000 } as const;
+export const WECHAT_DEFAULTS = { mode: "safe", maxBody: 64 * 1024, deadlineMs: 4500, skewMs: 5 * 60_000 } as const;
 
 // Shared Headers: a Response copies them, which is cheaper than building them from an object each time.
 const TEXT = new Headers({ "content-type": "text/plain; charset=utf-8" });
@@ -70,6 +76,7 @@ function utf8(bytes: Uint8Array): string {
 export class WechatHandler {
   private readonly crypto: WxCrypto | null;
   private readonly retries = new RetryCache();
+  private readonly ledger: SignatureLedger;
 
   constructor(
     private readonly opts: WechatOptions,
@@ -79,6 +86,7 @@ export class WechatHandler {
     private readonly log: (msg: string) => void,
   ) {
     this.crypto = opts.aesKey ? new WxCrypto(opts.aesKey, opts.appid ?? "") : null;
+    this.ledger = new SignatureLedger(opts.skewMs);
   }
 
   private disabled(): Response {
@@ -107,19 +115,27 @@ export class WechatHandler {
     return plain(200, echostr);
   }
 
-  /** POST: a follower's message or event. Bad input gets 4xx; a failure of ours gets "success", never an error page. */
+  /**
+   * POST: a follower's message or event. Bad input gets 4xx; a failure of ours gets "success", never
+   * an error page. The checks run cheapest first, and nothing is decrypted or parsed before the
+   * query's signature (token, timestamp, nonce) has passed: the platform sends it in every mode.
+   */
   async receive(request: Request): Promise<Response> {
     const token = this.opts.token;
     if (!token) return this.disabled();
     try {
       const q = queryOf(request.url);
-      const timestamp = q.timestamp;
+      const timestamp = q.timestamp ?? "";
       const nonce = q.nonce ?? "";
-      const encrypted = q.encrypt_type === "aes";
-      // Plain mode: the signature covers only the query, so it is checked before the body is read.
-      if (!encrypted && !verifyWxSignature(wxSignature(token, timestamp ?? "", nonce), q.signature))
-        throw new WxError("bad_signature", 401, "bad signature");
+      if (!verifyWxSignature(wxSignature(token, timestamp, nonce), q.signature)) throw new WxError("bad_signature", 401, "bad signature");
       this.checkTimestamp(timestamp);
+      const encrypted = q.encrypt_type === "aes";
+      if (encrypted && !this.crypto) {
+        this.log("a safe-mode (encrypted) message arrived but no EncodingAESKey is configured: set --wx-aeskey and --wx-appid");
+        return plain(503, "encryption not configured");
+      }
+      // With a key, a plaintext body is signed by nothing: only compatible mode takes one.
+      if (!encrypted && this.crypto && this.opts.mode !== "compatible") throw new WxError("plaintext_refused", 401, "safe mode takes encrypted messages only");
       const bytes = await bodyBytes(request, this.opts.maxBody);
       // A declared length is checked before reading; the bytes are checked too (a lying header).
       if (bytes.length > this.opts.maxBody) throw tooLarge();
@@ -127,20 +143,19 @@ export class WechatHandler {
 
       let xml: string;
       if (encrypted) {
-        if (!this.crypto) {
-          this.log("a safe-mode (encrypted) message arrived but no EncodingAESKey is configured: set --wx-aeskey and --wx-appid");
-          return plain(503, "encryption not configured");
-        }
         const outer = parseXml(body);
         const enc = typeof outer.Encrypt === "string" ? outer.Encrypt.trim() : "";
         if (!enc) throw new XmlError("no Encrypt element");
-        if (!verifyWxSignature(wxSignature(token, timestamp as string, nonce, enc), q.msg_signature))
+        if (!verifyWxSignature(wxSignature(token, timestamp, nonce, enc), q.msg_signature))
           throw new WxError("bad_signature", 401, "bad msg_signature");
-        xml = this.crypto.decrypt(enc);
+        xml = (this.crypto as WxCrypto).decrypt(enc);
       } else xml = body;
 
       const message = toInbound(parseXml(xml));
+      // The platform names the sender in the query too; a body that says otherwise was not its.
+      if (q.openid !== undefined && q.openid !== message.from) throw new WxError("wrong_sender", 401, "openid does not match FromUserName");
       const key = dedupeKey(message);
+      if (!this.ledger.admit(timestamp, nonce, key, this.clock.now())) throw new WxError("signature_reused", 401, "this signature carried another message");
       const answer = this.retries.get(key, this.clock.now(), () => this.answer(message, key, encrypted));
       const out = typeof answer === "string" ? answer : await answer;
       return new Response(out, out === SUCCESS ? TEXT_200 : XML_200);

@@ -8,7 +8,9 @@ import { AESKEY, APPID, eventMsg, openReply, otherMsg, textMsg, TOKEN, wxPost } 
 
 const NOW = Math.floor(T0 / 1000);
 let t: Awaited<ReturnType<typeof testApp>>;
-const wechat = { token: TOKEN, aesKey: AESKEY, appid: APPID };
+// Compatible mode: the reply logic is exercised with plain and encrypted messages alike; safe mode's
+// refusal of plaintext is tested in test/security/callback.test.ts.
+const wechat = { token: TOKEN, aesKey: AESKEY, appid: APPID, mode: "compatible" as const };
 
 async function load(app: typeof t) {
   const articles = [
@@ -192,13 +194,14 @@ describe("fail-closed checks on every POST", () => {
     expect((await t.handle(new Request("http://localhost/healthz"))).status).toBe(200);
   });
   test("the body cap holds with a declared length and with a streamed body of no declared length", async () => {
-    const signed = wxPost(textMsg("fv3", NOW), NOW);
+    // A fresh signature per message: one signature carries one message.
+    const signedUrl = () => wxPost("", NOW).url;
     const declared = (xml: string, length: number) =>
-      new Request(signed.url, { method: "POST", body: xml, headers: { "content-length": String(length) } });
+      new Request(signedUrl(), { method: "POST", body: xml, headers: { "content-length": String(length) } });
     const streamed = (xml: string, pieces: number) => {
       const bytes = new TextEncoder().encode(xml);
       const step = Math.ceil(bytes.length / pieces);
-      return new Request(signed.url, {
+      return new Request(signedUrl(), {
         method: "POST",
         body: new ReadableStream({
           start(c) {
@@ -266,7 +269,7 @@ describe("retries and the deadline", () => {
       expect(later).toBe(replies[0] as string);
       expect(calls()).toBe(1);
       app.store.messages.flush();
-      expect(app.store.messages.list({ unmatchedOnly: false, limit: 10, offset: 0 }).items.filter((m) => m.msg_key === "m:777")).toHaveLength(1);
+      expect(app.store.messages.list({ unmatchedOnly: false, limit: 10, offset: 0 }).items.filter((m) => m.msg_key === "m:o_follower:777")).toHaveLength(1);
     } finally {
       app.close();
     }
@@ -293,7 +296,7 @@ describe("retries and the deadline", () => {
       expect(calls()).toBe(1);
       await Bun.sleep(450); // the slow work still finishes and is logged once
       app.store.messages.flush();
-      expect(app.store.messages.list({ unmatchedOnly: false, limit: 10, offset: 0 }).items.map((m) => m.msg_key)).toContain("m:888");
+      expect(app.store.messages.list({ unmatchedOnly: false, limit: 10, offset: 0 }).items.map((m) => m.msg_key)).toContain("m:o_follower:888");
     } finally {
       app.close();
     }

@@ -25,9 +25,9 @@ describe("safe-mode crypto", () => {
     expect(wxSignature("token123", "1409659813", "1372623149", "abc")).toBe(peer.getSignature("1409659813", "1372623149", "abc"));
   });
 
-  test("a message for another appid is refused", () => {
+  test("a message for another appid is refused with the same code and status as bad padding", () => {
     const other = new WxCrypto(KEY, "wx0000000000000000");
-    expect(() => new WxCrypto(KEY, APPID).decrypt(other.encrypt("hi"))).toThrow(expect.objectContaining({ code: "wrong_appid" }));
+    expect(() => new WxCrypto(KEY, APPID).decrypt(other.encrypt("hi"))).toThrow(expect.objectContaining({ code: "bad_encryption", status: 400 }));
   });
 
   test("padding is checked: a pad byte outside 1–32 or inconsistent padding is refused", () => {

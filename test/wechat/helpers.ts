@@ -19,7 +19,8 @@ export const otherMsg = (type: string, createTime: number) =>
 /** A platform POST: plain, or encrypted by the peer implementation. */
 export function wxPost(xml: string, nowSec: number, o: { encrypt?: boolean; path?: string; badSignature?: boolean; nonce?: string; body?: string } = {}): Request {
   const timestamp = String(nowSec);
-  const nonce = o.nonce ?? "1372623149";
+  // A fresh nonce per request, as the platform signs: one signature carries one message.
+  const nonce = o.nonce ?? String(1e9 + Math.floor(Math.random() * 9e9));
   const q = new URLSearchParams({ timestamp, nonce, openid: "o_follower", signature: wxSignature(TOKEN, timestamp, nonce) });
   let body = o.body ?? xml;
   if (o.encrypt) {

@@ -22,6 +22,7 @@ export async function serve(c: CommandContext): Promise<void> {
       aesKey: c.str("--wx-aeskey") ?? c.io.env.REPLYD_WX_AESKEY,
       appid: c.str("--wx-appid") ?? c.io.env.REPLYD_WX_APPID,
       path: c.str("--wx-path") ?? DEFAULTS.wxPath,
+      mode: (c.str("--wx-mode") ?? c.io.env.REPLYD_WX_MODE ?? "safe") as "safe" | "compatible",
     },
     publicUrl: c.str("--public-url") ?? c.io.env.REPLYD_PUBLIC_URL,
     maxMedia: sizeOption(argv, "--max-media", DEFAULTS.maxMedia),
@@ -33,6 +34,8 @@ export async function serve(c: CommandContext): Promise<void> {
   if (wx.token !== undefined && !/^[A-Za-z0-9]{3,32}$/.test(wx.token)) throw new CLIError("usage", "--wx-token must be 3–32 letters or digits (as the platform requires)", 2);
   if (wx.aesKey !== undefined && !/^[A-Za-z0-9+/]{43}$/.test(wx.aesKey)) throw new CLIError("usage", "--wx-aeskey must be the 43-character EncodingAESKey", 2);
   if (wx.aesKey && !wx.appid) throw new CLIError("usage", "--wx-aeskey needs --wx-appid: encrypted messages carry the appid and are checked against it", 2);
+  if (wx.mode !== "safe" && wx.mode !== "compatible") throw new CLIError("usage", "--wx-mode must be safe (encrypted messages only) or compatible (plaintext too)", 2);
+  if (wx.mode === "compatible" && !wx.aesKey) throw new CLIError("usage", "--wx-mode compatible needs --wx-aeskey: without a key every message is plaintext", 2);
   if (opts.publicUrl && !/^https?:\/\/[^/]+/.test(opts.publicUrl)) throw new CLIError("usage", "--public-url must be an http(s) address", 2);
   let server;
   try {
