@@ -66,11 +66,15 @@ describe("dist/replyd as the callback server", () => {
     expect(inner).toMatchObject({ MsgType: "news", ArticleCount: "1" });
   });
 
-  test("an unmatched plain message shows up in replyd inbox", async () => {
+  test("safe mode refuses a plaintext message; the same message encrypted shows up in replyd inbox", async () => {
     const ts = String(Math.floor(Date.now() / 1000));
-    const q = new URLSearchParams({ timestamp: ts, nonce: "6", signature: wxSignature(TOKEN, ts, "6") });
-    const res = await fetch(`${url}/wechat?${q}`, { method: "POST", body: textMsg("where is my parcel", Number(ts)) });
-    expect(parseXml(await res.text()).MsgType).toBe("text");
+    const plainQ = new URLSearchParams({ timestamp: ts, nonce: "6", signature: wxSignature(TOKEN, ts, "6") });
+    expect((await fetch(`${url}/wechat?${plainQ}`, { method: "POST", body: textMsg("where is my parcel", Number(ts)) })).status).toBe(401);
+    const peer = new WXBizMsgCrypt(TOKEN, AESKEY, APPID);
+    const encrypted = peer.encrypt(textMsg("where is my parcel", Number(ts)));
+    const q = new URLSearchParams({ timestamp: ts, nonce: "7", signature: wxSignature(TOKEN, ts, "7"), encrypt_type: "aes", msg_signature: peer.getSignature(ts, "7", encrypted) });
+    const res = await fetch(`${url}/wechat?${q}`, { method: "POST", body: `<xml><Encrypt><![CDATA[${encrypted}]]></Encrypt></xml>` });
+    expect(openReply(await res.text(), peer).MsgType).toBe("text");
     const inbox = run(["inbox", "--json"]);
     expect(inbox.code).toBe(0);
     expect(JSON.parse(inbox.out).items[0]).toMatchObject({ content: "where is my parcel", unmatched: true });

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import vectors from "./vectors/signing.json";
 import { fixedClock } from "../src/clock.ts";
 import { authenticate } from "../src/server/auth.ts";
+import { DoorBudget } from "../src/server/form.ts";
 import { FailureLimiter } from "../src/server/limiter.ts";
 import { NonceCache } from "../src/server/nonces.ts";
 import {
@@ -67,7 +68,8 @@ describe("signing vectors (test/vectors/signing.json, made by an independent Pyt
         clock,
         windowMs: 5000,
         nonces: new NonceCache(),
-        limiter: new FailureLimiter({ maxFailures: 100, periodMs: 60_000, lockMs: 60_000 }),
+        limiter: new FailureLimiter({ maxFailures: 100, periodMs: 60_000, lockMs: 60_000, maxEntries: 1000 }),
+        budget: new DoorBudget(1 << 24),
         maxUpload: 1 << 20,
         notBefore: 0,
       };

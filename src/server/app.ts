@@ -8,6 +8,7 @@ import type { Store } from "../store/store.ts";
 import { deleteCli, getCli, postCli, putCli } from "./admin.ts";
 import { authenticate, type SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
+import { DoorBudget, FORM_BODY_SLACK } from "./form.ts";
 import { FailureLimiter, type LimiterOptions } from "./limiter.ts";
 import { NonceCache } from "./nonces.ts";
 import { errorResponse, json, ok } from "./respond.ts";
@@ -26,6 +27,8 @@ export interface AppOptions {
   windowMs?: number;
   /** Largest accepted upload, in bytes. */
   maxUpload?: number;
+  /** Bytes all unauthenticated requests may hold together (default: 4 largest uploads). */
+  preAuthBytes?: number;
   limiter?: Partial<LimiterOptions>;
   /** The client's address for failure counting; the listening server passes the socket's. */
   clientAddress?: (request: Request) => string;
@@ -43,7 +46,9 @@ export interface AppOptions {
 export const DEFAULTS = {
   windowMs: 5000,
   maxUpload: 64 * 1024 * 1024,
-  limiter: { maxFailures: 10, periodMs: 60_000, lockMs: 60_000 },
+  limiter: { maxFailures: 10, periodMs: 60_000, lockMs: 60_000, maxEntries: 10_000 },
+  /** How many largest uploads the door may be receiving at once, unauthenticated. */
+  preAuthUploads: 4,
   maxMedia: 10 * 1024 * 1024,
   wxPath: "/wechat",
 } as const;
@@ -83,6 +88,7 @@ export async function createApp(opts: AppOptions) {
     maxUpload,
     nonces: new NonceCache(),
     limiter: new FailureLimiter({ ...DEFAULTS.limiter, ...opts.limiter }),
+    budget: new DoorBudget(opts.preAuthBytes ?? DEFAULTS.preAuthUploads * (maxUpload + FORM_BODY_SLACK)),
     notBefore: startedAt,
   };
   // Taken when the request line arrives, before any body is read: the timestamp check uses it.

@@ -4,7 +4,6 @@ import {
   APPKEY_PATTERN,
   canonicalString,
   computeSign,
-  fileParamValue,
   formatTs,
   NONCE_PATTERN,
   parseTs,
@@ -14,6 +13,7 @@ import {
   type Param,
 } from "../sign.ts";
 import type { AdminKey, KeyRing } from "../store/keys.ts";
+import { FORM_BODY_SLACK, readForm, type DoorBudget, type ReadForm } from "./form.ts";
 import type { FailureLimiter } from "./limiter.ts";
 import type { NonceCache } from "./nonces.ts";
 
@@ -33,6 +33,8 @@ export interface AuthOptions {
   nonces: NonceCache;
   limiter: FailureLimiter;
   maxUpload: number;
+  /** Bytes all requests not yet authenticated may hold together. */
+  budget: DoorBudget;
   /**
    * Requests signed before this instant are refused as stale: the nonces they used died with the
    * previous process, so a replay across a restart would otherwise pass.
@@ -45,38 +47,6 @@ const DUMMY_SECRET = "replyd-no-such-key-" + crypto.randomUUID();
 
 const unauthorized = (code: string, message: string, details?: Record<string, unknown>) => new ReplydError(code, 401, message, details);
 
-/** Reads the request's parameters without trusting any of them yet. */
-async function readParams(request: Request, url: URL, maxUpload: number): Promise<{ params: Param[]; files: Map<string, Uint8Array> }> {
-  const params: Param[] = [...url.searchParams.entries()];
-  const files = new Map<string, Uint8Array>();
-  if (request.method !== "POST" && request.method !== "PUT") return { params, files };
-
-  const type = (request.headers.get("content-type") ?? "").toLowerCase();
-  if (!type.startsWith("multipart/form-data") && !type.startsWith("application/x-www-form-urlencoded")) {
-    if (request.body && (await request.arrayBuffer()).byteLength > 0)
-      throw unauthorized("unsigned", "POST and PUT carry their fields as application/x-www-form-urlencoded or multipart/form-data");
-    return { params, files };
-  }
-  let form: Awaited<ReturnType<Request["formData"]>>;
-  try {
-    form = await request.formData();
-  } catch {
-    throw unauthorized("unsigned", "the request body is not a readable form, so its signature cannot be checked");
-  }
-  for (const [name, entry] of form.entries()) {
-    const value = entry as string | File;
-    if (typeof value === "string") params.push([name, value]);
-    else {
-      if (value.size > maxUpload) throw new ReplydError("too_large", 413, `the file part "${name}" is larger than the ${maxUpload}-byte upload limit`);
-      if (files.has(name)) throw new ReplydError("bad_request", 400, `more than one file part named "${name}"`);
-      const bytes = new Uint8Array(await value.arrayBuffer());
-      files.set(name, bytes);
-      params.push([name, fileParamValue(bytes)]);
-    }
-  }
-  return { params, files };
-}
-
 function single(params: Param[], name: string): string {
   const values = params.filter(([k]) => k === name);
   if (values.length === 0) throw unauthorized("unsigned", `the request is not signed: "${name}" is missing`);
@@ -85,24 +55,25 @@ function single(params: Param[], name: string): string {
 }
 
 /**
- * DESIGN §4, in this order: key lookup, recomputed signature, constant-time compare, then the
- * timestamp (against the time the request arrived), then the nonce. Nothing is read from the
- * parameters for any other purpose until all of them passed.
+ * DESIGN §4, in this order: the body read within bounds (form.ts), key lookup, recomputed
+ * signature, constant-time compare, then the timestamp (against the time the request arrived), then
+ * the nonce. Nothing is read from the parameters for any other purpose until all of them passed.
+ *
+ * Every refusal before the signature has passed counts against the client's address (413s, 400s
+ * and a busy door included); so does a replayed nonce. An address past the limit gets 429 for its
+ * failures, but a valid signature is never refused for the lock-out: the lock-out slows guessing,
+ * it must not let strangers shut the operator out.
  */
 export async function authenticate(request: Request, arrivedAt: number, addr: string, opts: AuthOptions): Promise<SignedRequest> {
-  const lockedMs = opts.limiter.lockedFor(addr, opts.clock.now());
-  if (lockedMs > 0)
-    throw new ReplydError("too_many_failures", 429, "too many failed attempts from this address; try again later", {
-      retry_after: Math.ceil(lockedMs / 1000),
-    });
-
-  const length = Number(request.headers.get("content-length") ?? 0);
-  if (length > opts.maxUpload + 64 * 1024)
-    throw new ReplydError("too_large", 413, `the request body is larger than the ${opts.maxUpload}-byte upload limit`);
-
+  let verified = false;
+  let form: ReadForm | null = null;
   try {
+    const length = Number(request.headers.get("content-length") ?? 0);
+    if (length > opts.maxUpload + FORM_BODY_SLACK)
+      throw new ReplydError("too_large", 413, `the request body is larger than the ${opts.maxUpload}-byte upload limit`);
     const url = new URL(request.url);
-    const { params, files } = await readParams(request, url, opts.maxUpload);
+    form = await readForm(request, url, opts.maxUpload, opts.budget);
+    const params = form.params;
     const appkey = single(params, "appkey");
     const ts = single(params, "ts");
     const nonce = single(params, "nonce");
@@ -116,6 +87,7 @@ export async function authenticate(request: Request, arrivedAt: number, addr: st
     const signed = params.filter(([k]) => k !== "sign");
     const expected = computeSign(canonicalString(request.method, url.pathname, signed), key?.secret ?? DUMMY_SECRET);
     if (!timingSafeEqual(expected, sign) || !key) throw unauthorized("bad_signature", "the signature does not match");
+    verified = true;
 
     const tsMs = parseTs(ts);
     if (Math.abs(arrivedAt - tsMs) > opts.windowMs || tsMs < opts.notBefore) {
@@ -125,18 +97,30 @@ export async function authenticate(request: Request, arrivedAt: number, addr: st
         window_s: opts.windowMs / 1000,
       });
     }
-    if (!opts.nonces.remember(nonce, tsMs + opts.windowMs + 1000, opts.clock.now()))
+    if (!opts.nonces.remember(nonce, tsMs + opts.windowMs + 1000, opts.clock.now())) {
+      // A captured request sent again: an attack, counted like a bad signature.
+      verified = false;
       throw unauthorized("replayed", "this nonce was already used; sign every request afresh");
+    }
 
     if (key.scope === "read" && request.method !== "GET")
       throw new ReplydError("forbidden", 403, `the key "${key.appkey}" is read-only; it may only GET`);
 
-    opts.limiter.succeed(addr);
+    opts.limiter.succeed(addr, opts.clock.now());
     const fields = params.filter(([k]) => k !== "appkey" && k !== "ts" && k !== "nonce" && k !== "sign");
+    const files = new Map<string, Uint8Array>();
+    for (const [name, file] of form.files) files.set(name, file.bytes);
     return { key, fields, files };
   } catch (e) {
-    // A correctly signed but stale request is a clock problem, not an attack: it does not count.
-    if (e instanceof ReplydError && e.status === 401 && e.code !== "stale_timestamp") opts.limiter.fail(addr, opts.clock.now());
+    if (!verified) {
+      const now = opts.clock.now();
+      const lockedMs = opts.limiter.lockedFor(addr, now);
+      opts.limiter.fail(addr, now);
+      if (lockedMs > 0)
+        throw new ReplydError("too_many_failures", 429, "too many failed attempts from this address; try again later", { retry_after: Math.ceil(lockedMs / 1000) });
+    }
     throw e;
+  } finally {
+    if (form) opts.budget.give(form.held);
   }
 }

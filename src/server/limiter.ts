@@ -4,6 +4,8 @@ export interface LimiterOptions {
   periodMs: number;
   /** How long an address stays locked out. */
   lockMs: number;
+  /** Addresses remembered at once; past it the oldest is forgotten (memory stays bounded). */
+  maxEntries: number;
 }
 
 interface Entry {
@@ -12,38 +14,77 @@ interface Entry {
   lockedUntil: number;
 }
 
-/** Counts failed authentications per client address and locks out an address that keeps failing. */
+/**
+ * Which address a failure counts against: an IPv4 address as it is (also when IPv4-mapped), an
+ * IPv6 address by its /64, the smallest block one subscriber is given, so that rotating through a
+ * prefix's addresses does not escape the count.
+ */
+export function limiterKey(addr: string): string {
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(addr);
+  if (mapped) return mapped[1] as string;
+  if (!addr.includes(":")) return addr;
+  const [head = "", tail] = addr.toLowerCase().split("::", 2);
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const groups = tail === undefined ? left : [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right];
+  return groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":") + "::/64";
+}
+
+/**
+ * Counts failed authentications per client address and locks out an address that keeps failing.
+ * A lock-out never refuses a valid signature (the caller checks the signature first); it turns an
+ * address's further failures into 429s. Memory and per-request cost are bounded: at most
+ * `maxEntries` addresses (the oldest forgotten first, in O(1)), and expired entries are swept at most
+ * once a period.
+ */
 export class FailureLimiter {
   private readonly entries = new Map<string, Entry>();
+  private nextSweep = 0;
+  /** Sweeps run so far (each visits every entry once): how tests see the sweep is not per request. */
+  sweeps = 0;
 
   constructor(readonly opts: LimiterOptions) {}
 
-  /** Milliseconds left on a lock-out, or 0 when the address may try. */
+  /** Milliseconds left on a lock-out, or 0 when the address is not locked out. */
   lockedFor(addr: string, now: number): number {
-    const e = this.entries.get(addr);
+    const e = this.entries.get(limiterKey(addr));
     return e && e.lockedUntil > now ? e.lockedUntil - now : 0;
   }
 
   fail(addr: string, now: number): void {
-    let e = this.entries.get(addr);
+    const key = limiterKey(addr);
+    let e = this.entries.get(key);
     if (!e || now - e.since > this.opts.periodMs) {
-      e = { failures: 0, since: now, lockedUntil: 0 };
-      this.entries.set(addr, e);
+      if (!e) {
+        if (now >= this.nextSweep) this.sweep(now);
+        if (this.entries.size >= this.opts.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+      }
+      e = { failures: 0, since: now, lockedUntil: e?.lockedUntil ?? 0 };
+      this.entries.set(key, e);
     }
+    if (e.lockedUntil > now) return; // already locked out: the lock runs its course
     e.failures++;
     if (e.failures >= this.opts.maxFailures) {
       e.lockedUntil = now + this.opts.lockMs;
       e.failures = 0;
       e.since = e.lockedUntil;
     }
-    if (this.entries.size > 10_000) this.sweep(now);
   }
 
-  succeed(addr: string): void {
-    this.entries.delete(addr);
+  /** A valid signature clears the address's count, not a lock in force (others may share the address). */
+  succeed(addr: string, now: number): void {
+    const key = limiterKey(addr);
+    const e = this.entries.get(key);
+    if (e && e.lockedUntil <= now) this.entries.delete(key);
+  }
+
+  get size(): number {
+    return this.entries.size;
   }
 
   private sweep(now: number): void {
-    for (const [addr, e] of this.entries) if (e.lockedUntil <= now && now - e.since > this.opts.periodMs) this.entries.delete(addr);
+    this.sweeps++;
+    this.nextSweep = now + this.opts.periodMs;
+    for (const [key, e] of this.entries) if (e.lockedUntil <= now && now - e.since > this.opts.periodMs) this.entries.delete(key);
   }
 }

@@ -43,6 +43,17 @@ export interface RunningServer {
 
 export class StartupError extends Error {}
 
+/**
+ * The client's address: the socket's, or behind a proxy you run (--trust-proxy) the rightmost
+ * X-Forwarded-For entry, the one that proxy appended. Entries to its left are written by the client
+ * and prove nothing (as nginx's realip and Express's "trust proxy" read it).
+ */
+export function clientAddress(socket: string, forwardedFor: string | null): string {
+  if (!forwardedFor) return socket;
+  const last = forwardedFor.slice(forwardedFor.lastIndexOf(",") + 1).trim();
+  return last || socket;
+}
+
 function envKey(env: ServeOptions["env"]): AdminKey | null {
   const appkey = env.REPLYD_APPKEY;
   const secret = env.REPLYD_SECRET;
@@ -139,10 +150,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     }
     return stamp;
   };
-  const clientOf = (request: Request, srv: Server<undefined>) => {
-    const addr = srv.requestIP(request)?.address ?? "unknown";
-    return opts.trustProxy ? request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || addr : addr;
-  };
+  const clientOf = (request: Request, srv: Server<undefined>) =>
+    clientAddress(srv.requestIP(request)?.address ?? "unknown", opts.trustProxy ? request.headers.get("x-forwarded-for") : null);
   /**
    * Counts the request in flight and logs one line for it (path only: queries carry signatures).
    * `addr` null: a callback request, whose line carries the address only when it was refused. An

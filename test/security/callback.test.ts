@@ -23,7 +23,7 @@ const reuse = (captured: Request, body: string) => new Request(captured.url, { m
 const withQuery = (req: Request, set: Record<string, string | null>, body: string) => {
   const url = new URL(req.url);
   for (const [k, v] of Object.entries(set)) v === null ? url.searchParams.delete(k) : url.searchParams.set(k, v);
-  return new Request(url, { method: "POST", body });
+  return new Request(url.toString(), { method: "POST", body });
 };
 
 describe("one signature carries one message", () => {

@@ -194,16 +194,26 @@ describe("scope and lock-out", () => {
     });
   }
 
-  test("repeated failures from one address: 429, then recovery after the cool-down", async () => {
+  test("repeated failures from one address: 429 for further failures, then recovery after the cool-down", async () => {
     const bad = () => signedRequest("GET", "/api/cli", { nowMs: now(), key: { ...ADMIN, secret: "wrong-wrong-wrong-wrong" } });
     for (let i = 0; i < 10; i++) await refused(bad(), 401, "bad_signature");
-    const locked = await t.handle(signedRequest("GET", "/api/cli", { nowMs: now() }));
+    const locked = await t.handle(bad());
     expect(locked.status).toBe(429);
     expect(locked.headers.get("retry-after")).toBe("60");
     t.clock.advance(59_000);
-    expect((await t.handle(signedRequest("GET", "/api/cli", { nowMs: now() }))).status).toBe(429);
+    await refused(bad(), 429, "too_many_failures");
     t.clock.advance(2_000);
+    await refused(bad(), 401, "bad_signature");
+  });
+
+  test("a valid signature is never refused for the lock-out", async () => {
+    const bad = () => signedRequest("GET", "/api/cli", { nowMs: now(), key: { ...ADMIN, secret: "wrong-wrong-wrong-wrong" } });
+    for (let i = 0; i < 11; i++) await t.handle(bad());
+    await refused(bad(), 429, "too_many_failures");
     await accepted(signedRequest("GET", "/api/cli", { nowMs: now() }));
+    await accepted(signedRequest("POST", "/api/cli", { nowMs: now(), fields: [["code", "x1"], ["title", "T"], ["url", "https://example.com/x"]] }));
+    // A success behind the same address does not lift the lock for the failures that come from it.
+    await refused(bad(), 429, "too_many_failures");
   });
 
   test("the lock-out is per address", async () => {
@@ -214,9 +224,10 @@ describe("scope and lock-out", () => {
         const r = signedRequest("GET", "/api/cli", { nowMs: app.clock.now(), ...o });
         return new Request(r.url, { headers: { "x-test-addr": addr } });
       };
-      for (let i = 0; i < 10; i++) await app.handle(from("10.0.0.1", { key: { ...ADMIN, secret: "wrong-wrong-wrong-wrong" } }));
-      expect((await app.handle(from("10.0.0.1"))).status).toBe(429);
-      expect((await app.handle(from("10.0.0.2"))).status).toBe(200);
+      const wrong = { key: { ...ADMIN, secret: "wrong-wrong-wrong-wrong" } };
+      for (let i = 0; i < 10; i++) await app.handle(from("10.0.0.1", wrong));
+      expect((await app.handle(from("10.0.0.1", wrong))).status).toBe(429);
+      expect((await app.handle(from("10.0.0.2", wrong))).status).toBe(401);
     } finally {
       app.close();
     }

@@ -88,7 +88,7 @@ test("the retry key includes the sender: two followers with the same MsgId each 
       const req = wxPost(msg(from, content), NOW);
       const url = new URL(req.url);
       url.searchParams.set("openid", from);
-      return parseXml(await (await app.handle(new Request(url, { method: "POST", body: await req.text() }))).text());
+      return parseXml(await (await app.handle(new Request(url.toString(), { method: "POST", body: await req.text() }))).text());
     };
     const a = await send("o_alice", "h");
     const b = await send("o_bob", "nothing like this");
