@@ -5,7 +5,7 @@
  */
 import { validateArticle, type ArticleInput } from "./article.ts";
 import { repeatedKeys } from "./duplicates.ts";
-import { InvalidDocumentError, ReplydError, type Problem } from "./errors.ts";
+import { InvalidDocumentError, ProblemList, ReplydError, type Problem } from "./errors.ts";
 import { validateRule, validateTags, validateTexts, type Rule, type Tags, type Texts } from "./rule.ts";
 
 export const FORMAT = "replyd/1";
@@ -72,7 +72,7 @@ export function validateDocument(raw: unknown): ReplydDocument {
     throw new InvalidDocumentError([{ field: "(document)", reason: 'must be an object with "format": "replyd/1", or an array of articles' }]);
 
   const r = raw as Record<string, unknown>;
-  const problems: Problem[] = [];
+  const problems = new ProblemList();
   for (const key of Object.keys(r)) if (!TOP_LEVEL.has(key)) problems.push({ field: key, reason: "unknown top-level field" });
   if (r.format !== FORMAT) problems.push({ field: "format", reason: `must be "${FORMAT}"` });
   if (!isMatter(r.matter)) problems.push({ field: "matter", reason: `must be one of ${MATTERS.join(", ")}` });
@@ -103,9 +103,9 @@ export function validateDocument(raw: unknown): ReplydDocument {
       for (let index = 0; index < r.articles.length; index++) {
         const { value, problems: p } = validateArticle(r.articles[index], { index, section: "articles" });
         if (value) articles.push(value);
-        else for (const problem of p) problems.push(problem);
+        else problems.push(...p);
       }
-      if (articles.length === r.articles.length) problems.push(...duplicateArticleProblems(articles));
+      if (articles.length === r.articles.length) duplicateArticleProblems(articles, problems);
       doc.articles = articles;
     }
   }
@@ -142,15 +142,16 @@ export function validateDocument(raw: unknown): ReplydDocument {
 }
 
 /** Ids unique in the document; codes unique among its live articles, ignoring case. */
-function duplicateArticleProblems(articles: ArticleInput[]): Problem[] {
-  const problems: (Problem & { index: number })[] = [];
+function duplicateArticleProblems(articles: ArticleInput[], into: ProblemList): void {
+  const found = new ProblemList();
   for (const [index, first] of repeatedKeys(articles.map((a) => a.id)))
-    problems.push({ section: "articles", index, field: "id", reason: `"${articles[index]?.id}" is also the id of record ${first}` });
+    found.push({ section: "articles", index, field: "id", reason: `"${articles[index]?.id}" is also the id of record ${first}` });
   const codes = articles.map((a) => (a.code && !a.deleted ? a.code.toLowerCase() : undefined));
   for (const [index, first] of repeatedKeys(codes))
-    problems.push({ section: "articles", index, field: "code", reason: `"${articles[index]?.code}" is also the code of record ${first}` });
-  // Record by record, as a reader goes through the document.
-  return problems.sort((a, b) => a.index - b.index);
+    found.push({ section: "articles", index, field: "code", reason: `"${articles[index]?.code}" is also the code of record ${first}` });
+  // Record by record, as a reader goes through the document; past the listed bound, only counted.
+  into.push(...found.listed.sort((a, b) => (a.index as number) - (b.index as number)));
+  into.total += found.total - found.listed.length;
 }
 
 /** Which sections a restore of `matter` replaces, and that the document holds the ones it needs. */

@@ -22,13 +22,33 @@ export interface Problem {
 /** The most problems one error carries; a document with more says how many were left out. */
 export const MAX_PROBLEMS_LISTED = 1000;
 
+/**
+ * Problems found while checking a document: the first MAX_PROBLEMS_LISTED are kept, the rest only
+ * counted, so a document of a million bad records costs a counter, not a list of millions.
+ */
+export class ProblemList {
+  readonly listed: Problem[] = [];
+  total = 0;
+
+  push(...problems: Problem[]): void {
+    for (const p of problems) {
+      this.total++;
+      if (this.listed.length < MAX_PROBLEMS_LISTED) this.listed.push(p);
+    }
+  }
+
+  get length(): number {
+    return this.total;
+  }
+}
+
 export class InvalidDocumentError extends ReplydError {
-  constructor(readonly problems: Problem[], message = "the document is invalid; nothing was written") {
-    const listed = problems.slice(0, MAX_PROBLEMS_LISTED);
-    super("invalid_document", 400, `${message} (${problems.length} problem${problems.length === 1 ? "" : "s"})`, {
-      problems: listed,
-      total_problems: problems.length,
-    });
+  readonly problems: Problem[];
+  constructor(problems: Problem[] | ProblemList, message = "the document is invalid; nothing was written") {
+    const listed = problems instanceof ProblemList ? problems.listed : problems.slice(0, MAX_PROBLEMS_LISTED);
+    const total = problems.length;
+    super("invalid_document", 400, `${message} (${total} problem${total === 1 ? "" : "s"})`, { problems: listed, total_problems: total });
+    this.problems = listed;
   }
 }
 

@@ -1,5 +1,24 @@
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
 import { dirname, join, basename } from "node:path";
+
+/**
+ * The data folder holds follower OpenIDs and texts: readable by the server's user only. Folders are
+ * created 0700 and files 0600, and whatever an older version left wider is narrowed when opened.
+ */
+export const PRIVATE_FILE = 0o600;
+export const PRIVATE_DIR = 0o700;
+
+/** Creates the folder if needed and makes it (and the files directly in it, with `files`) private. */
+export function privateDir(dir: string, files = false): void {
+  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR });
+  chmodSync(dir, PRIVATE_DIR);
+  if (files) for (const e of readdirSync(dir, { withFileTypes: true })) if (e.isFile()) chmodSync(join(dir, e.name), PRIVATE_FILE);
+}
+
+/** Narrows these files to 0600 where they exist. */
+export function privateFiles(...paths: string[]): void {
+  for (const p of paths) if (existsSync(p)) chmodSync(p, PRIVATE_FILE);
+}
 
 /** Flushes a directory entry so a rename inside it survives a power cut. */
 export function fsyncDir(dir: string): void {
@@ -19,7 +38,7 @@ export function fsyncDir(dir: string): void {
  * temp file beside the target, fsync, rename, fsync the directory.
  * `fill` receives a write function; chunks are buffered into large writes.
  */
-export function atomicWrite(path: string, fill: (write: (chunk: string | Uint8Array) => void) => void, mode = 0o644): number {
+export function atomicWrite(path: string, fill: (write: (chunk: string | Uint8Array) => void) => void, mode = PRIVATE_FILE): number {
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
   const fd = openSync(tmp, "wx", mode);
   let size = 0;

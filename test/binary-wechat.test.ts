@@ -80,6 +80,21 @@ describe("dist/replyd as the callback server", () => {
     expect(JSON.parse(inbox.out).items[0]).toMatchObject({ content: "where is my parcel", unmatched: true });
   });
 
+  test("a follower's C1 control character (allowed by XML) is printed escaped by replyd inbox, never raw", async () => {
+    const ts = String(Math.floor(Date.now() / 1000));
+    const peer = new WXBizMsgCrypt(TOKEN, AESKEY, APPID);
+    const encrypted = peer.encrypt(textMsg("csi \u009b2J here", Number(ts)));
+    const q = new URLSearchParams({ timestamp: ts, nonce: "8", signature: wxSignature(TOKEN, ts, "8"), encrypt_type: "aes", msg_signature: peer.getSignature(ts, "8", encrypted) });
+    expect((await fetch(`${url}/wechat?${q}`, { method: "POST", body: `<xml><Encrypt><![CDATA[${encrypted}]]></Encrypt></xml>` })).status).toBe(200);
+    const human = run(["inbox"]);
+    expect(human.code).toBe(0);
+    expect(human.out).toContain("csi \\u009b2J here");
+    expect(human.out).not.toContain("\u009b");
+    const json = run(["inbox", "--json"]);
+    expect(json.out).not.toContain("\u009b");
+    expect(JSON.parse(json.out).items[0].content).toBe("csi \u009b2J here");
+  });
+
   test("media put prints a URL that serves the image over the socket", async () => {
     const png = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0));
     writeFileSync(join(tmp.dir, "cover.png"), png);

@@ -12,10 +12,22 @@ export interface IO {
   now(): number;
 }
 
+/**
+ * Control characters a terminal would act on (C0 but tab and line feed, DEL, C1) and the bidi
+ * controls that reorder what is shown, written as \uXXXX: server strings (follower texts, titles,
+ * error messages) must not set the window title, clear the screen or write the clipboard. The
+ * escape is valid inside JSON strings too, so --json output stays parseable.
+ */
+const UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+export const printable = (text: string): string =>
+  text.replace(UNPRINTABLE, (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"));
+
 export function processIO(): IO {
+  // Everything printed passes here: the one place where the terminal is protected.
+  const line = (t: string) => printable(t.endsWith("\n") ? t : t + "\n");
   return {
-    out: (t) => void process.stdout.write(t.endsWith("\n") ? t : t + "\n"),
-    err: (t) => void process.stderr.write(t.endsWith("\n") ? t : t + "\n"),
+    out: (t) => void process.stdout.write(line(t)),
+    err: (t) => void process.stderr.write(line(t)),
     env: process.env,
     cwd: process.cwd(),
     interactive: Boolean(process.stderr.isTTY && process.stdin.isTTY),

@@ -10,6 +10,8 @@ import { Fields } from "./fields.ts";
 import { storeMedia } from "./media.ts";
 
 const FORM_FIELDS = ["id", ...CONTENT_FIELDS] as const;
+/** Each word of q= is a condition over four columns: SQLite refuses expression trees past ~1,000 terms. */
+export const MAX_QUERY_WORDS = 32;
 
 /** GET /api/cli: health, or with id/code/tag/q the articles. */
 export function getCli(ctx: AppContext, req: SignedRequest) {
@@ -32,6 +34,8 @@ export function getCli(ctx: AppContext, req: SignedRequest) {
     return articleJson(a);
   }
   if (f.has("tag") || f.has("q")) {
+    const words = (f.get("q") ?? "").split(/\s+/).filter(Boolean).length;
+    if (words > MAX_QUERY_WORDS) throw badRequest(`q may hold at most ${MAX_QUERY_WORDS} words (it has ${words})`, "too_many_words");
     const deleted = f.get("deleted") ?? "live";
     if (deleted !== "live" && deleted !== "all" && deleted !== "only") throw badRequest('"deleted" must be live, all or only');
     const limit = f.int("limit", 1, 1000, 100);
@@ -100,12 +104,13 @@ function assertCodeFree(ctx: AppContext, a: Pick<Article, "id" | "code" | "delet
 }
 
 /** POST /api/cli: a `json` file part is a bulk import; a `media` part an image upload; plain fields add one article. */
-export async function postCli(ctx: AppContext, req: SignedRequest, request: Request) {
+export async function postCli(ctx: AppContext, req: SignedRequest) {
   const image = req.files.get("media");
   if (image) {
     new Fields(req.fields).only(["media"]);
     if (req.files.size > 1) throw badRequest("send one file part: media or json");
-    return storeMedia(ctx.store.mediaDir, image, ctx.maxMedia, ctx.publicUrl ?? new URL(request.url).origin);
+    // Never from the request's Host header: it is not signed.
+    return storeMedia(ctx.store.mediaDir, image, ctx.maxMedia, ctx.publicUrl);
   }
   const file = req.files.get("json");
   if (file) {

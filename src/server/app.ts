@@ -15,6 +15,7 @@ import { errorResponse, json, ok } from "./respond.ts";
 import { badRequest } from "../errors.ts";
 import { deleteRevert, getRevert, matterOf, postRevert, putRevert } from "./revert.ts";
 import { isSafeMediaPath } from "./media.ts";
+import { pathOf } from "./door.ts";
 import { WECHAT_DEFAULTS, WechatHandler, type WechatOptions } from "../wechat/handler.ts";
 import { RegexMatcher } from "../wechat/regex.ts";
 import { Responder } from "../wechat/responder.ts";
@@ -37,7 +38,7 @@ export interface AppOptions {
   wechat?: Partial<WechatOptions> & { path?: string };
   /** Replaces the reply logic (tests inject a slow one to exercise the deadline). */
   responder?: Pick<Responder, "respond">;
-  /** Public address used in media URLs; default: the address the upload was sent to. */
+  /** Public address used in media URLs; default: the listening address (http://localhost without one). */
   publicUrl?: string;
   /** Largest media (image) upload, in bytes. */
   maxMedia?: number;
@@ -79,7 +80,7 @@ export async function createApp(opts: AppOptions) {
     startedAt,
     windowMs,
     maxMedia: opts.maxMedia ?? DEFAULTS.maxMedia,
-    publicUrl: opts.publicUrl ?? null,
+    publicUrl: opts.publicUrl ?? "http://localhost",
   };
   const auth = {
     keys: opts.keys,
@@ -112,7 +113,7 @@ export async function createApp(opts: AppOptions) {
   const withMatter =
     (fn: (ctx: AppContext, matter: ReturnType<typeof matterOf>, req: SignedRequest) => unknown): Handler =>
     (c, req, request) =>
-      fn(c, matterOf(new URL(request.url).pathname.slice("/api/cli/revert/".length)), req);
+      fn(c, matterOf(pathOf(request.url).slice("/api/cli/revert/".length)), req);
 
   const regex = new RegexMatcher(100, (patterns) => logError(`a regex rule took over 100 ms and was treated as not matching: ${patterns.join(" | ")}`));
   const wechat = new WechatHandler(
@@ -139,14 +140,14 @@ export async function createApp(opts: AppOptions) {
   const app = new Elysia()
     .onRequest(({ request }) => {
       arrivals.set(request, clock.now());
-      const path = new URL(request.url).pathname;
+      const path = pathOf(request.url);
       // Checked before the static plugin joins the path onto the media folder.
       const readOnly = request.method === "GET" || request.method === "HEAD";
       if (path.startsWith("/media/") && (!readOnly || !isSafeMediaPath(path)))
         return json(404, { ok: false, error: { code: "not_found", message: "no such file" } });
     })
     .onAfterHandle(({ request, response }) => {
-      const path = new URL(request.url).pathname;
+      const path = pathOf(request.url);
       if (!path.startsWith("/media/") || !(response instanceof Response) || response.status !== 200) return;
       let mtime: Date;
       try {
@@ -184,7 +185,7 @@ export async function createApp(opts: AppOptions) {
     .delete("/api/cli/revert/:matter", signed(withMatter(deleteRevert)), none);
   // The listening server sends the callback straight to its handler (no per-request router context):
   // it is the hot path. app.handle() reaches the same handler through the routes above.
-  return Object.assign(app, { wechat, wxPath });
+  return Object.assign(app, { wechat, wxPath, ctx });
 }
 
 export type App = Awaited<ReturnType<typeof createApp>>;

@@ -8,5 +8,6 @@ export interface AppContext {
   startedAt: number;
   windowMs: number;
   maxMedia: number;
-  publicUrl: string | null;
+  /** Base of media URLs: --public-url, else the address the server listens on (set once it does). */
+  publicUrl: string;
 }

@@ -6,6 +6,7 @@ import { APPKEY_PATTERN } from "../sign.ts";
 import { generateKey, KeyRing, KeysError, MIN_SECRET_LENGTH, writeKeys, type AdminKey } from "../store/keys.ts";
 import { Store } from "../store/store.ts";
 import { createApp, DEFAULTS } from "./app.ts";
+import { checkRequest, pathOf } from "./door.ts";
 import { LineSink } from "./logsink.ts";
 
 export interface ServeOptions {
@@ -172,7 +173,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       inFlight--;
       const ms = Math.round((performance.now() - started) * 100) / 100;
       const ip = addr ?? (status >= 400 ? clientOf(request, srv) : null);
-      log(`{"t":"${now()}","method":"${request.method}","path":${path ?? JSON.stringify(new URL(request.url).pathname)},"status":${status},"ms":${ms}${ip === null ? "" : `,"ip":${JSON.stringify(ip)}`}}`);
+      log(`{"t":"${now()}","method":"${request.method}","path":${path ?? JSON.stringify(pathOf(request.url))},"status":${status},"ms":${ms}${ip === null ? "" : `,"ip":${JSON.stringify(ip)}`}}`);
     };
     const failed = (e: unknown): never => {
       done(500);
@@ -198,7 +199,14 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   // Made once, not a closure per request.
   const verify = (request: Request) => app.wechat.verify(request);
   const receive = (request: Request) => app.wechat.receive(request);
-  const handle = (request: Request) => app.handle(request);
+  const badHost = (message: string) =>
+    new Response(JSON.stringify({ ok: false, error: { code: "bad_host", message } }), { status: 400, headers: { "content-type": "application/json; charset=utf-8" } });
+  const handle = (request: Request) => {
+    const door = checkRequest(request);
+    if (!door.ok) return badHost(door.message);
+    if (door.request !== request) addresses.set(door.request, addresses.get(request) as string);
+    return app.handle(door.request);
+  };
   const server: Server<undefined> = Bun.serve({
     hostname: opts.host,
     port: opts.port,
@@ -226,6 +234,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
 
   const displayHost = opts.host === "0.0.0.0" || opts.host === "::" ? "127.0.0.1" : opts.host;
   const url = `http://${displayHost.includes(":") ? `[${displayHost}]` : displayHost}:${server.port}`;
+  if (!opts.publicUrl) app.ctx.publicUrl = url;
   if (created) {
     say(
       [

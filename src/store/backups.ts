@@ -1,8 +1,8 @@
-import { closeSync, mkdirSync, openSync, readdirSync, readSync, rmSync, statSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Clock } from "../clock.ts";
 import { isMatter, type Matter } from "../doc.ts";
-import { atomicWrite } from "../fsutil.ts";
+import { atomicWrite, privateDir } from "../fsutil.ts";
 
 export type BackupKind = "manual" | "auto";
 
@@ -33,7 +33,7 @@ export class BackupStore {
     private readonly clock: Clock,
     readonly keep: number,
   ) {
-    mkdirSync(dir, { recursive: true });
+    privateDir(dir, true);
   }
 
   /** Writes a backup atomically: `write` gets a sink and must return the document's sha256. */

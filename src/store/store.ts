@@ -1,10 +1,11 @@
 import type { Database } from "bun:sqlite";
-import { mkdirSync, statSync } from "node:fs";
+import { closeSync, openSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { PRIVATE_FILE, privateDir, privateFiles } from "../fsutil.ts";
 import { articleJson, contentOf, ID_PATTERN, sameContent, type Article, type ArticleInput } from "../article.ts";
 import type { Clock } from "../clock.ts";
 import { DocumentWriter, SECTIONS, type Matter, type ReplydDocument } from "../doc.ts";
-import { InvalidDocumentError, type Problem } from "../errors.ts";
+import { InvalidDocumentError, ProblemList } from "../errors.ts";
 import { ArticleRepo } from "./articles.ts";
 import { BackupStore, type BackupInfo, type BackupKind } from "./backups.ts";
 import { ContentRepo } from "./content.ts";
@@ -68,12 +69,16 @@ export class Store {
     this.messages = new MessageLog(db, new LogWriter(this.dbPath, this.logError));
     this.backups = new BackupStore(join(dir, "backups"), opts.clock, opts.keep);
     this.mediaDir = join(dir, "media");
-    mkdirSync(this.mediaDir, { recursive: true });
+    privateDir(this.mediaDir);
   }
 
   static open(dir: string, opts: StoreOptions): Store {
-    mkdirSync(dir, { recursive: true });
-    const store = new Store(dir, openDatabase(join(dir, "replyd.db")), opts);
+    privateDir(dir);
+    const path = join(dir, "replyd.db");
+    // Created 0600 before SQLite opens it: SQLite gives the WAL and shared-memory files the database's mode.
+    closeSync(openSync(path, "a", PRIVATE_FILE));
+    privateFiles(path, `${path}-wal`, `${path}-shm`);
+    const store = new Store(dir, openDatabase(path), opts);
     // An index rebuild cut short (a crash, a restart) resumes where it stopped.
     store.indexInBackground();
     return store;
@@ -314,7 +319,7 @@ export class Store {
     const touched = new Set(records.map((r) => r.id));
     const owner = new Map<string, string>();
     for (const [code, id] of liveCodes) if (!touched.has(id)) owner.set(code, id);
-    const problems: Problem[] = [];
+    const problems = new ProblemList();
     records.forEach((r, index) => {
       if (!r.code || r.deleted) return;
       const key = r.code.toLowerCase();
