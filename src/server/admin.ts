@@ -67,6 +67,9 @@ export function health(ctx: AppContext, req: SignedRequest) {
     counts: { articles_live: a.live, articles_deleted: a.deleted, tags: c.tags, rules: c.rules, texts: c.texts },
     db_bytes: ctx.store.dbSize(),
     search_index: ctx.store.articles.indexComplete ? "ready" : `rebuilding (${Math.floor(ctx.store.articles.indexProgress() * 100)}%)`,
+    // Follower searches waiting now, and since start answered "busy" or past their deadline.
+    search: { queued: ctx.store.searcher.queued, ...ctx.store.searcher.counts },
+    regex_rules_disabled: ctx.regex.disabled(),
     newest_backup: ctx.store.backups.newest(),
     key: { appkey: req.key.appkey, scope: req.key.scope },
     window_s: ctx.windowMs / 1000,

@@ -74,6 +74,7 @@ export async function createApp(opts: AppOptions) {
   const maxUpload = opts.maxUpload ?? DEFAULTS.maxUpload;
   const logError = opts.logError ?? ((msg) => console.error(JSON.stringify({ t: new Date().toISOString(), level: "error", msg })));
   const startedAt = clock.now();
+  const regex = new RegexMatcher(100, logError, () => clock.now());
   const ctx: AppContext = {
     store: opts.store,
     clock,
@@ -81,6 +82,7 @@ export async function createApp(opts: AppOptions) {
     windowMs,
     maxMedia: opts.maxMedia ?? DEFAULTS.maxMedia,
     publicUrl: opts.publicUrl ?? "http://localhost",
+    regex,
   };
   const auth = {
     keys: opts.keys,
@@ -115,7 +117,6 @@ export async function createApp(opts: AppOptions) {
     (c, req, request) =>
       fn(c, matterOf(pathOf(request.url).slice("/api/cli/revert/".length)), req);
 
-  const regex = new RegexMatcher(100, (patterns) => logError(`a regex rule took over 100 ms and was treated as not matching: ${patterns.join(" | ")}`));
   const wechat = new WechatHandler(
     { ...WECHAT_DEFAULTS, ...opts.wechat },
     opts.store,

@@ -1,5 +1,6 @@
 import type { Clock } from "../clock.ts";
 import type { Store } from "../store/store.ts";
+import type { RegexMatcher } from "../wechat/regex.ts";
 
 /** What route handlers share: the store, the clock, and the settings they report. */
 export interface AppContext {
@@ -10,4 +11,6 @@ export interface AppContext {
   maxMedia: number;
   /** Base of media URLs: --public-url, else the address the server listens on (set once it does). */
   publicUrl: string;
+  /** For health: the regex rules disabled for timing out. */
+  regex: Pick<RegexMatcher, "disabled">;
 }

@@ -1,4 +1,6 @@
 import type { Database, Statement } from "bun:sqlite";
+import { gramsOf } from "./grams.ts";
+import { containing, findArticles } from "./search.ts";
 import type { Article, ArticleContent, ArticleInput } from "../article.ts";
 
 interface Row {
@@ -17,8 +19,6 @@ interface Row {
   updated_at: string;
 }
 
-/** A LIKE pattern matching `word` anywhere, with % _ \\ matching themselves (use with ESCAPE '\\'). */
-const containing = (word: string) => "%" + word.replace(/[\\%_]/g, (c) => "\\" + c) + "%";
 
 const fromRow = (r: Row): Article => ({
   id: r.id,
@@ -83,11 +83,15 @@ export class ArticleRepo {
     this.loadIndexState();
   }
 
-  /** Keeps one article's search entry in step with its row (delete + insert by rowid is always safe). */
+  /** Keeps one article's search entries in step with its row (delete + insert by rowid is always safe). */
   private index(seq: number, a: Pick<Article, "title" | "keywords" | "description"> | null): void {
     if (this.bulk) return;
     this.db.run("DELETE FROM articles_fts WHERE rowid = ?", [seq]);
-    if (a) this.db.run("INSERT INTO articles_fts (rowid, title, keywords, description) VALUES (?, ?, ?, ?)", [seq, a.title, JSON.stringify(a.keywords), a.description]);
+    this.db.run("DELETE FROM articles_grams WHERE rowid = ?", [seq]);
+    if (!a) return;
+    const keywords = JSON.stringify(a.keywords);
+    this.db.run("INSERT INTO articles_fts (rowid, title, keywords, description) VALUES (?, ?, ?, ?)", [seq, a.title, keywords, a.description]);
+    this.db.run("INSERT INTO articles_grams (rowid, grams) VALUES (?, ?)", [seq, gramsOf(`${a.title} ${keywords}`)]);
   }
 
   /** Runs `fn` without per-row indexing; the caller then calls resetIndex() in the same transaction. */
@@ -102,7 +106,8 @@ export class ArticleRepo {
 
   /** Empties the search index and schedules a full rebuild; call inside the bulk write's transaction. */
   resetIndex(): void {
-    this.db.exec(`DROP TABLE articles_fts; CREATE VIRTUAL TABLE articles_fts USING fts5(title, keywords, description, tokenize='trigram');`);
+    this.db.exec(`DROP TABLE articles_fts; CREATE VIRTUAL TABLE articles_fts USING fts5(title, keywords, description, tokenize='trigram');
+                  DROP TABLE articles_grams; CREATE VIRTUAL TABLE articles_grams USING fts5(grams, detail=none, tokenize='unicode61 remove_diacritics 0');`);
     this.db.run("INSERT INTO meta (key, value) VALUES ('fts_rebuild_from', '0') ON CONFLICT(key) DO UPDATE SET value = '0'");
     this.ftsPendingFrom = 0;
   }
@@ -130,11 +135,12 @@ export class ArticleRepo {
 
   /**
    * Indexes the next `limit` articles in one small transaction (crash-safe: the progress marker
-   * commits with the entries). Answers true when the index is complete.
+   * commits with the entries). Answers true when the index is complete. The position kept in
+   * memory moves only once the transaction has committed: a batch whose commit fails is done again.
    */
   indexBatch(limit: number): boolean {
     if (this.ftsPendingFrom === null) return true;
-    return this.db.transaction(() => {
+    const next = this.db.transaction((): number | null => {
       const from = this.ftsPendingFrom as number;
       const rows = this.db.query("SELECT seq, title, keywords, description FROM articles WHERE seq > ? ORDER BY seq LIMIT ?").all(from, limit) as {
         seq: number;
@@ -144,18 +150,25 @@ export class ArticleRepo {
       }[];
       const last = rows.length ? (rows[rows.length - 1] as { seq: number }).seq : from;
       // Entries a single write made meanwhile in this range are replaced, not duplicated.
-      if (rows.length) this.db.run("DELETE FROM articles_fts WHERE rowid > ? AND rowid <= ?", [from, last]);
-      const insert = this.db.query("INSERT INTO articles_fts (rowid, title, keywords, description) VALUES (?, ?, ?, ?)");
-      for (const r of rows) insert.run(r.seq, r.title, r.keywords, r.description);
+      if (rows.length) {
+        this.db.run("DELETE FROM articles_fts WHERE rowid > ? AND rowid <= ?", [from, last]);
+        this.db.run("DELETE FROM articles_grams WHERE rowid > ? AND rowid <= ?", [from, last]);
+      }
+      const fts = this.db.query("INSERT INTO articles_fts (rowid, title, keywords, description) VALUES (?, ?, ?, ?)");
+      const grams = this.db.query("INSERT INTO articles_grams (rowid, grams) VALUES (?, ?)");
+      for (const r of rows) {
+        fts.run(r.seq, r.title, r.keywords, r.description);
+        grams.run(r.seq, gramsOf(`${r.title} ${r.keywords}`));
+      }
       if (rows.length < limit) {
         this.db.run("DELETE FROM meta WHERE key = 'fts_rebuild_from'");
-        this.ftsPendingFrom = null;
-        return true;
+        return null;
       }
       this.db.run("UPDATE meta SET value = ? WHERE key = 'fts_rebuild_from'", [String(last)]);
-      this.ftsPendingFrom = last;
-      return false;
+      return last;
     })();
+    this.ftsPendingFrom = next;
+    return next === null;
   }
 
   get indexComplete(): boolean {
@@ -265,34 +278,11 @@ export class ArticleRepo {
     return { items: rows.map(fromRow), total };
   }
 
-  /**
-   * The live article that best matches a follower's words: title counts most, then keywords, then
-   * description. Words of 3+ characters use the trigram index; shorter ones (common in Chinese)
-   * fall back to a substring scan.
-   */
+  /** The live articles that best match these words, best first (search.ts; followers' searches run in the search worker). */
   search(words: string[], limit = 1): Article[] {
-    const terms = words.map((w) => w.trim().toLowerCase()).filter(Boolean).slice(0, 8);
-    if (!terms.length) return [];
-    // Until a rebuild after a bulk write completes, search scans instead (slower, never wrong).
-    if (this.ftsPendingFrom === null && terms.every((t) => [...t].length >= 3)) {
-      const match = terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(" AND ");
-      const rows = this.db
-        .query(
-          `SELECT a.* FROM articles_fts f JOIN articles a ON a.seq = f.rowid
-           WHERE articles_fts MATCH ? AND a.deleted = 0 ORDER BY bm25(articles_fts, 10.0, 5.0, 1.0), a.id LIMIT ?`,
-        )
-        .all(match, limit) as Row[];
-      return rows.map(fromRow);
-    }
-    const score = terms
-      .map(() => `(CASE WHEN lower(title) LIKE ? ESCAPE '\\' THEN 10 ELSE 0 END + CASE WHEN lower(keywords) LIKE ? ESCAPE '\\' THEN 5 ELSE 0 END + CASE WHEN lower(description) LIKE ? ESCAPE '\\' THEN 1 ELSE 0 END)`)
-      .join(" + ");
-    const every = terms.map(() => `(lower(title) LIKE ? ESCAPE '\\' OR lower(keywords) LIKE ? ESCAPE '\\' OR lower(description) LIKE ? ESCAPE '\\')`).join(" AND ");
-    const args = terms.flatMap((t) => [containing(t), containing(t), containing(t)]);
-    const rows = this.db
-      .query(`SELECT *, ${score} AS score FROM articles WHERE deleted = 0 AND ${every} ORDER BY score DESC, id LIMIT ?`)
-      .all(...args, ...args, limit) as Row[];
-    return rows.map(fromRow);
+    return findArticles(this.db, words, limit)
+      .map((id) => this.get(id))
+      .filter((a): a is Article => a !== null);
   }
 
   /** Live articles of a tag, in code order. */

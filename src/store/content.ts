@@ -8,6 +8,8 @@ import { TEXT_KEYS, type Rule, type Tags, type TextKey, type Texts } from "../ru
  */
 export class ContentRepo {
   private cache: { tags?: Tags; rules?: Rule[]; texts?: Texts } = {};
+  /** Moves on every write of the rules (an import of unchanged rules too): the operator acted on them. */
+  rulesVersion = 0;
 
   constructor(private readonly db: Database) {}
 
@@ -48,6 +50,7 @@ export class ContentRepo {
 
   replaceRules(rules: Rule[]): void {
     this.changed();
+    this.rulesVersion++;
     this.db.run("DELETE FROM rules");
     const stmt = this.db.query("INSERT INTO rules (id, position, body) VALUES (?, ?, ?)");
     rules.forEach((rule, i) => stmt.run(rule.id, i, JSON.stringify(rule)));
@@ -55,6 +58,7 @@ export class ContentRepo {
 
   /** Same id: replaced where it stands. New ids: appended in document order. */
   mergeRules(incoming: Rule[]): { added: number; updated: number; unchanged: number } {
+    this.rulesVersion++;
     const current = [...this.rules()];
     const index = new Map(current.map((r, i) => [r.id, i]));
     let added = 0,

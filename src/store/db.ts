@@ -63,6 +63,12 @@ export const MIGRATIONS: readonly string[] = [
    CREATE VIRTUAL TABLE articles_fts USING fts5(title, keywords, description, tokenize='trigram');
    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
    INSERT INTO meta (key, value) VALUES ('fts_rebuild_from', '0');`,
+
+  // The short-word index (grams.ts): title and keywords as character bigrams, rowid = articles.seq.
+  // Both indexes are rebuilt in the background from here (the trigram one emptied to stay in step).
+  `CREATE VIRTUAL TABLE articles_grams USING fts5(grams, detail=none, tokenize='unicode61 remove_diacritics 0');
+   DELETE FROM articles_fts;
+   INSERT INTO meta (key, value) VALUES ('fts_rebuild_from', '0') ON CONFLICT(key) DO UPDATE SET value = '0';`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -11,6 +11,7 @@ import { BackupStore, type BackupInfo, type BackupKind } from "./backups.ts";
 import { ContentRepo } from "./content.ts";
 import { LogWriter } from "./logwriter.ts";
 import { MessageLog } from "./messages.ts";
+import { Searcher } from "./searcher.ts";
 import { openDatabase } from "./db.ts";
 
 /** Bulk writes above this many records rebuild the search index afterwards instead of row by row. */
@@ -53,6 +54,8 @@ export class Store {
   readonly content: ContentRepo;
   readonly backups: BackupStore;
   readonly messages: MessageLog;
+  /** Follower searches, off the event loop. */
+  readonly searcher: Searcher;
   readonly dbPath: string;
   readonly mediaDir: string;
   private readonly logError: (message: string) => void;
@@ -67,6 +70,7 @@ export class Store {
     this.content = new ContentRepo(db);
     this.logError = opts.logError ?? ((message: string) => process.stderr.write(`${message}\n`));
     this.messages = new MessageLog(db, new LogWriter(this.dbPath, this.logError));
+    this.searcher = new Searcher(this.dbPath, this.logError);
     this.backups = new BackupStore(join(dir, "backups"), opts.clock, opts.keep);
     this.mediaDir = join(dir, "media");
     privateDir(this.mediaDir);
@@ -86,6 +90,7 @@ export class Store {
 
   close(): void {
     this.closed = true;
+    this.searcher.close();
     try {
       this.messages.close();
     } catch (e) {

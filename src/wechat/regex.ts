@@ -1,18 +1,30 @@
 /**
  * Operator regex rules run in a worker with a deadline: a pathological pattern (catastrophic
- * backtracking) costs at most `timeoutMs`, then the worker is replaced and the rules count as
- * not matching. Input is capped at MAX_INPUT characters before it is matched.
+ * backtracking) costs at most `timeoutMs`, then the worker is replaced. Input is capped at MAX_INPUT
+ * characters before it is matched.
+ *
+ * The worker marks in shared memory which request and which pattern it is testing, so a timeout
+ * names its culprit. The other matches that were waiting are sent again to the new worker (they
+ * are not answered "no match"), and so is the timed-out message without its culprit. A pattern that
+ * times out STRIKES times is disabled: skipped, reported in health and the log, until the operator
+ * writes the rules again.
  */
 
 export const MAX_INPUT = 512;
+/** Timeouts after which a pattern is disabled. */
+export const STRIKES = 2;
 
 // Inline so the compiled single binary needs no second file.
 const WORKER_SOURCE = `
 const cache = new Map();
+let progress = null;
 self.onmessage = (event) => {
+  if (event.data.progress) { progress = new Int32Array(event.data.progress); return; }
   const { id, patterns, text } = event.data;
   const matched = [];
   for (let i = 0; i < patterns.length; i++) {
+    Atomics.store(progress, 0, id);
+    Atomics.store(progress, 1, i);
     let re = cache.get(patterns[i]);
     if (!re) {
       try { re = new RegExp(patterns[i], "iu"); } catch { re = null; }
@@ -26,8 +38,19 @@ self.onmessage = (event) => {
 `;
 
 interface Pending {
+  /** The patterns sent, as positions in the caller's list. */
+  positions: number[];
+  patterns: string[];
+  text: string;
   resolve(matched: Set<number>): void;
-  timer: ReturnType<typeof setTimeout>;
+  timer: ReturnType<typeof setTimeout> | null;
+  retried: boolean;
+}
+
+export interface DisabledPattern {
+  pattern: string;
+  timeouts: number;
+  since: string;
 }
 
 export class RegexMatcher {
@@ -35,10 +58,15 @@ export class RegexMatcher {
   private url: string | null = null;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
+  private readonly progress = new Int32Array(new SharedArrayBuffer(8));
+  private readonly strikes = new Map<string, number>();
+  private readonly disabledPatterns = new Map<string, DisabledPattern>();
+  private rulesVersion = -1;
 
   constructor(
     private readonly timeoutMs = 100,
-    private readonly onTimeout: (patterns: string[]) => void = () => {},
+    private readonly log: (message: string) => void = () => {},
+    private readonly now: () => number = Date.now,
   ) {}
 
   private ensureWorker(): Worker {
@@ -48,38 +76,86 @@ export class RegexMatcher {
     w.onmessage = (e: MessageEvent<{ id: number; matched: number[] }>) => {
       const p = this.pending.get(e.data.id);
       if (!p) return;
-      clearTimeout(p.timer);
+      if (p.timer) clearTimeout(p.timer);
       this.pending.delete(e.data.id);
-      p.resolve(new Set(e.data.matched));
+      p.resolve(new Set(e.data.matched.map((i) => p.positions[i] as number)));
     };
     // A worker does not keep the process alive: shutdown must not wait for it.
     w.unref();
+    w.postMessage({ progress: this.progress.buffer });
     this.worker = w;
     return w;
   }
 
-  /** Indexes of the patterns that match `text`; none when the deadline passes. */
-  match(patterns: string[], text: string): Promise<Set<number>> {
-    if (!patterns.length) return Promise.resolve(new Set());
-    const id = this.nextId++;
-    const worker = this.ensureWorker();
+  /** Patterns disabled for timing out, for health. */
+  disabled(): DisabledPattern[] {
+    return [...this.disabledPatterns.values()];
+  }
+
+  /**
+   * Positions (in `patterns`) of the patterns that match `text`; none when the deadline passes
+   * twice. `rulesVersion` changes whenever the operator writes the rules: disabled patterns are
+   * given another chance then.
+   */
+  match(patterns: string[], text: string, rulesVersion = 0): Promise<Set<number>> {
+    if (rulesVersion !== this.rulesVersion) {
+      if (this.disabledPatterns.size) this.log(`the rules were written: ${this.disabledPatterns.size} disabled regex rule(s) enabled again`);
+      this.rulesVersion = rulesVersion;
+      this.disabledPatterns.clear();
+      this.strikes.clear();
+    }
+    const positions = patterns.flatMap((p, i) => (this.disabledPatterns.has(p) ? [] : [i]));
+    if (!positions.length) return Promise.resolve(new Set());
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        // The worker is stuck in a match: kill it; requests queued behind it are answered "no match".
-        worker.terminate();
-        if (this.worker === worker) this.worker = null;
-        for (const [otherId, p] of this.pending) {
-          clearTimeout(p.timer);
-          p.resolve(new Set());
-          this.pending.delete(otherId);
-        }
-        this.onTimeout(patterns);
-        resolve(new Set());
-      }, this.timeoutMs);
-      this.pending.set(id, { resolve, timer });
-      worker.postMessage({ id, patterns, text: text.slice(0, MAX_INPUT) });
+      const p: Pending = { positions, patterns: positions.map((i) => patterns[i] as string), text: text.slice(0, MAX_INPUT), resolve, timer: null, retried: false };
+      this.dispatch(this.nextId++, p);
     });
+  }
+
+  private dispatch(id: number, p: Pending): void {
+    this.pending.set(id, p);
+    p.timer = setTimeout(() => this.timedOut(id), this.timeoutMs);
+    this.ensureWorker().postMessage({ id, patterns: p.patterns, text: p.text });
+  }
+
+  private timedOut(id: number): void {
+    const p = this.pending.get(id);
+    if (!p) return;
+    this.pending.delete(id);
+    // The worker is stuck in a match: replace it, and name the pattern it was stuck in.
+    const stuck = Atomics.load(this.progress, 0) === id ? Atomics.load(this.progress, 1) : -1;
+    this.worker?.terminate();
+    this.worker = null;
+    const culprit = stuck >= 0 ? (p.patterns[stuck] as string) : null;
+    if (culprit !== null) this.strike(culprit);
+    else this.log(`a regex match took over ${this.timeoutMs} ms and was treated as not matching`);
+    // Everything that was waiting behind it goes to the new worker with a fresh deadline.
+    const waiting = [...this.pending];
+    this.pending.clear();
+    for (const [otherId, other] of waiting) {
+      if (other.timer) clearTimeout(other.timer);
+      this.dispatch(otherId, other);
+    }
+    // The message itself, once more without its culprit.
+    if (culprit !== null && !p.retried) {
+      const keep = p.patterns.flatMap((pattern, i) => (i === stuck ? [] : [i]));
+      if (keep.length) {
+        this.dispatch(this.nextId++, { ...p, positions: keep.map((i) => p.positions[i] as number), patterns: keep.map((i) => p.patterns[i] as string), retried: true });
+        return;
+      }
+    }
+    p.resolve(new Set());
+  }
+
+  private strike(pattern: string): void {
+    const n = (this.strikes.get(pattern) ?? 0) + 1;
+    this.strikes.set(pattern, n);
+    if (n < STRIKES) {
+      this.log(`a regex rule took over ${this.timeoutMs} ms and was treated as not matching: ${pattern}`);
+      return;
+    }
+    this.disabledPatterns.set(pattern, { pattern, timeouts: n, since: new Date(this.now()).toISOString() });
+    this.log(`a regex rule timed out ${n} times and is disabled until the rules are written again: ${pattern}`);
   }
 
   close(): void {

@@ -80,8 +80,8 @@ export class Responder {
     return rule ?? this.builtIn(text);
   }
 
-  /** Help, code, tag, search, then the fallback texts. */
-  private builtIn(text: string): Decision {
+  /** Help, code, tag, search, then the fallback texts. Synchronous unless it has to search. */
+  private builtIn(text: string): Decision | Promise<Decision> {
     const lower = text.toLowerCase();
     if (HELP_WORDS.has(lower)) return { reply: { type: "text", content: this.helpText() }, answer: "help", unmatched: false };
 
@@ -95,9 +95,14 @@ export class Responder {
 
     const explicit = /^s\s+(.+)$/is.exec(text);
     const words = (explicit ? (explicit[1] as string) : text).slice(0, MAX_INPUT).split(/\s+/).filter(Boolean);
-    const [best] = this.store.articles.search(words, 1);
-    if (best) return { reply: { type: "news", articles: [news(best)] }, answer: "search", unmatched: false };
-    return this.says(explicit ? "not_found" : "fallback", true);
+    const nothing = explicit ? "not_found" : "fallback";
+    return this.store.searcher.search(words).then((found) => {
+      // Too many searches waiting: answered at once, listed in the inbox like any unmatched text.
+      if (found === "busy") return { ...this.says(nothing, true), answer: "search_busy" };
+      const best = found.id === null ? null : this.store.articles.get(found.id);
+      if (best && !best.deleted) return { reply: { type: "news", articles: [news(best)] }, answer: "search", unmatched: false };
+      return this.says(nothing, true);
+    });
   }
 
   /** The first rule whose pattern matches, as a reply; rules whose articles are all gone are passed over. */
@@ -107,7 +112,7 @@ export class Responder {
     const regexRules = rules.filter((r) => r.match === "regex");
     if (!regexRules.length) return this.firstRule(rules, text, isEvent, new Set(), new Map());
     const regexIndex = new Map(regexRules.map((r, i) => [r, i]));
-    return this.regex.match(regexRules.map((r) => r.pattern), text).then((hits) => this.firstRule(rules, text, isEvent, hits, regexIndex));
+    return this.regex.match(regexRules.map((r) => r.pattern), text, this.store.content.rulesVersion).then((hits) => this.firstRule(rules, text, isEvent, hits, regexIndex));
   }
 
   private firstRule(rules: Rule[], text: string, isEvent: boolean, regexHits: Set<number>, regexIndex: Map<Rule, number>): Decision | null {

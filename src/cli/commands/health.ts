@@ -11,6 +11,8 @@ interface Health {
   search_index: string;
   newest_backup: { id: string; created_at: string; size: number } | null;
   key: { appkey: string; scope: string };
+  search?: { queued: number; busy: number; late: number };
+  regex_rules_disabled?: { pattern: string; timeouts: number; since: string }[];
 }
 
 const duration = (s: number) =>
@@ -32,6 +34,8 @@ export async function health(c: CommandContext): Promise<void> {
       `search index   ${h.search_index}`,
       `newest backup  ${h.newest_backup ? `${h.newest_backup.id} (${formatBytes(h.newest_backup.size)})` : "none"}`,
       `key            ${h.key.appkey} (${h.key.scope})`,
+      ...(h.search && (h.search.busy || h.search.late) ? [`searches        ${h.search.busy} answered busy, ${h.search.late} past the deadline since start`] : []),
+      ...(h.regex_rules_disabled ?? []).map((d) => `DISABLED rule   /${d.pattern}/ timed out ${d.timeouts} times (since ${d.since}); write the rules again to retry it`),
     ].join("\n"),
   );
 }

@@ -1,0 +1,74 @@
+/**
+ * Follower search: the live article that best matches a follower's words, in bounded work whatever
+ * the words are. No query reads more than SEARCH_LIMITS.candidates index entries, and the scan of
+ * articles an index rebuild has not reached yet reads at most SEARCH_LIMITS.tailRows rows: a flood
+ * of the costliest messages costs each of them a bounded amount (measured in docs/performance.md).
+ * It runs on the search worker's own connection (searcher.ts), never on the event loop.
+ *
+ * Candidates come from an index: the trigram index over title, keywords and description when every
+ * word has three or more characters, otherwise the short-word index (grams.ts) over title and
+ * keywords. While the indexes are rebuilt after a bulk write, the articles not yet indexed are
+ * scanned too, up to tailRows of them. The candidates are checked (every word must occur) and
+ * scored alike: per word 10 for the title, 5 for the keywords, 1 for the description; then the
+ * shorter title, then the id. (FTS5's bm25 is not used: it counts each word's documents over the
+ * whole index, which for a common word is a scan of a million entries.) A word that matches more
+ * than `candidates` articles is ranked among the first `candidates` it matches.
+ */
+import type { Database } from "bun:sqlite";
+import { termGrams } from "./grams.ts";
+
+export const SEARCH_LIMITS = {
+  /** Words of a message that take part. */
+  terms: 8,
+  /** Index entries read per search. */
+  candidates: 512,
+  /** Articles not yet indexed that one search scans. */
+  tailRows: 20_000,
+} as const;
+
+/** A LIKE pattern matching `word` anywhere, with % _ \\ matching themselves (use with ESCAPE '\\'). */
+export const containing = (word: string) => "%" + word.replace(/[\\%_]/g, (c) => "\\" + c) + "%";
+
+/** The words that take part: lower-cased, each once, at most SEARCH_LIMITS.terms. */
+export function searchTerms(words: readonly string[]): string[] {
+  return [...new Set(words.map((w) => w.trim().toLowerCase()).filter(Boolean))].slice(0, SEARCH_LIMITS.terms);
+}
+
+const quoted = (token: string) => `"${token.replace(/"/g, '""')}"`;
+const long = (t: string) => [...t].length >= 3;
+
+/** Where the background rebuild stands: articles with seq above it are not indexed yet (null: all are). */
+function pendingFrom(db: Database): number | null {
+  const row = db.query("SELECT value FROM meta WHERE key = 'fts_rebuild_from'").get() as { value: string } | null;
+  return row ? Number(row.value) : null;
+}
+
+/** The score and the every-word condition over these columns, with one LIKE pattern per column and word. */
+function scored(terms: string[], withDescription: boolean): { score: string; every: string; args: string[] } {
+  const cols = withDescription ? ["title", "keywords", "description"] : ["title", "keywords"];
+  const weights = [10, 5, 1];
+  const score = terms.map(() => "(" + cols.map((c, i) => `CASE WHEN lower(a.${c}) LIKE ? ESCAPE '\\' THEN ${weights[i]} ELSE 0 END`).join(" + ") + ")").join(" + ");
+  const every = terms.map(() => "(" + cols.map((c) => `lower(a.${c}) LIKE ? ESCAPE '\\'`).join(" OR ") + ")").join(" AND ");
+  return { score, every, args: terms.flatMap((t) => cols.map(() => containing(t))) };
+}
+
+/** Ids of the best live articles for these words, best first. */
+export function findArticles(db: Database, words: readonly string[], limit = 1): string[] {
+  let terms = searchTerms(words);
+  const allLong = terms.length > 0 && terms.every(long);
+  // Short words that the short-word index cannot look up (a single Latin letter) say nothing: dropped.
+  if (!allLong) terms = terms.filter((t) => long(t) || termGrams(t).length > 0);
+  if (!terms.length) return [];
+  const pending = pendingFrom(db);
+  const [index, match] = allLong
+    ? ["articles_fts", terms.map(quoted).join(" AND ")]
+    : ["articles_grams", terms.flatMap(termGrams).map(quoted).join(" AND ")];
+  const tail = pending === null ? "" : ` UNION SELECT seq FROM (SELECT seq FROM articles WHERE seq > ? ORDER BY seq LIMIT ${SEARCH_LIMITS.tailRows})`;
+  const { score, every, args } = scored(terms, allLong);
+  const sql = `SELECT a.id, ${score} AS score
+               FROM (SELECT seq FROM (SELECT rowid AS seq FROM ${index} WHERE ${index} MATCH ? LIMIT ${SEARCH_LIMITS.candidates})${tail}) c
+               JOIN articles a ON a.seq = c.seq
+               WHERE a.deleted = 0 AND ${every} ORDER BY score DESC, length(a.title), a.id LIMIT ?`;
+  const params: (string | number)[] = [...args, match, ...(pending === null ? [] : [pending]), ...args, limit];
+  return (db.query(sql).all(...params) as { id: string }[]).map((r) => r.id);
+}

@@ -1,0 +1,105 @@
+/**
+ * Follower searches leave the event loop: they run one at a time in a worker with its own read-only
+ * connection (search-worker.ts), each bounded in the rows it reads (search.ts). The event loop only
+ * hands the words over, so code replies and /healthz never wait behind a search. At most `maxQueued`
+ * searches wait; past that a search is answered "busy" at once (the follower gets the fallback text),
+ * and one that takes longer than `deadlineMs` counts as finding nothing.
+ */
+import type { SearchReply, SearchRequest } from "./search-worker.ts";
+
+/**
+ * The worker's entry point. In the single binary every bundled module reports the binary's own URL
+ * (file:///$bunfs/root/replyd), and a worker entry point is found by its path below the entry
+ * points' common folder, src/ (scripts/build names it).
+ */
+const WORKER_ENTRY = import.meta.url.includes("/$bunfs/") ? "./store/search-worker.ts" : new URL("./search-worker.ts", import.meta.url).href;
+
+export type SearchResult = { id: string | null } | "busy";
+
+export const SEARCHER_DEFAULTS = { maxQueued: 64, deadlineMs: 2000 } as const;
+
+interface Pending {
+  resolve(result: SearchResult): void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+export class Searcher {
+  private worker: Worker | null = null;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  /** Searches answered "busy" and searches past the deadline, for health. */
+  readonly counts = { busy: 0, late: 0 };
+
+  constructor(
+    private readonly dbPath: string,
+    private readonly log: (message: string) => void,
+    private readonly opts: { maxQueued: number; deadlineMs: number } = SEARCHER_DEFAULTS,
+  ) {}
+
+  private send(m: SearchRequest): void {
+    this.ensureWorker().postMessage(m);
+  }
+
+  private ensureWorker(): Worker {
+    if (this.worker) return this.worker;
+    const w = new Worker(WORKER_ENTRY);
+    w.onmessage = (e: MessageEvent<SearchReply>) => {
+      const p = this.pending.get(e.data.id);
+      if (!p) return;
+      clearTimeout(p.timer);
+      this.pending.delete(e.data.id);
+      if ("error" in e.data) {
+        this.log(`search failed: ${e.data.error}`);
+        p.resolve({ id: null });
+      } else p.resolve({ id: e.data.ids[0] ?? null });
+    };
+    w.onerror = (e) => {
+      this.log(`the search worker failed: ${e.message}; starting another`);
+      if (this.worker === w) this.worker = null;
+      for (const [id, p] of this.pending) {
+        clearTimeout(p.timer);
+        this.pending.delete(id);
+        p.resolve({ id: null });
+      }
+    };
+    // Shutdown must not wait for it.
+    w.unref();
+    this.worker = w;
+    w.postMessage({ type: "open", path: this.dbPath } satisfies SearchRequest);
+    return w;
+  }
+
+  /** The best live article's id for these words, null when none matched, or "busy". */
+  search(words: string[]): Promise<SearchResult> {
+    if (this.pending.size >= this.opts.maxQueued) {
+      this.counts.busy++;
+      return Promise.resolve("busy");
+    }
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        this.counts.late++;
+        this.log(`a search took over ${this.opts.deadlineMs} ms and was answered as finding nothing`);
+        resolve({ id: null });
+      }, this.opts.deadlineMs);
+      this.pending.set(id, { resolve, timer });
+      this.send({ type: "search", id, words });
+    });
+  }
+
+  get queued(): number {
+    return this.pending.size;
+  }
+
+  close(): void {
+    for (const p of this.pending.values()) {
+      clearTimeout(p.timer);
+      p.resolve({ id: null });
+    }
+    this.pending.clear();
+    // The worker closes its connection and ends itself; terminating it could leave the file open.
+    this.worker?.postMessage({ type: "close" } satisfies SearchRequest);
+    this.worker = null;
+  }
+}
