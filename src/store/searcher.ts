@@ -27,8 +27,10 @@ export class Searcher {
   private worker: Worker | null = null;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
-  /** Searches answered "busy" and searches past the deadline, for health. */
-  readonly counts = { busy: 0, late: 0 };
+  /** The highest search id given up on: the worker skips those still queued instead of running them. */
+  private readonly abandoned = new Int32Array(new SharedArrayBuffer(4));
+  /** Searches answered "busy", past the deadline, and given up ones the worker skipped unrun, for health. */
+  readonly counts = { busy: 0, late: 0, skipped: 0 };
 
   constructor(
     private readonly dbPath: string,
@@ -44,6 +46,7 @@ export class Searcher {
     if (this.worker) return this.worker;
     const w = new Worker(WORKER_ENTRY);
     w.onmessage = (e: MessageEvent<SearchReply>) => {
+      if ("skipped" in e.data) return void this.counts.skipped++;
       const p = this.pending.get(e.data.id);
       if (!p) return;
       clearTimeout(p.timer);
@@ -65,7 +68,7 @@ export class Searcher {
     // Shutdown must not wait for it.
     w.unref();
     this.worker = w;
-    w.postMessage({ type: "open", path: this.dbPath } satisfies SearchRequest);
+    w.postMessage({ type: "open", path: this.dbPath, abandoned: this.abandoned.buffer as SharedArrayBuffer } satisfies SearchRequest);
     return w;
   }
 
@@ -79,6 +82,8 @@ export class Searcher {
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
+        // Deadlines fire in the order searches were sent: everything up to this one is given up.
+        Atomics.store(this.abandoned, 0, Math.max(Atomics.load(this.abandoned, 0), id));
         this.counts.late++;
         this.log(`a search took over ${this.opts.deadlineMs} ms and was answered as finding nothing`);
         resolve({ id: null });

@@ -129,22 +129,25 @@ export class RegexMatcher {
     const culprit = stuck >= 0 ? (p.patterns[stuck] as string) : null;
     if (culprit !== null) this.strike(culprit);
     else this.log(`a regex match took over ${this.timeoutMs} ms and was treated as not matching`);
-    // Everything that was waiting behind it goes to the new worker with a fresh deadline.
+    // Everything that was waiting behind it goes to the new worker with a fresh deadline, without
+    // the patterns disabled by now: a disabled pattern never runs again, not even for requests that
+    // were already queued when it was disabled.
     const waiting = [...this.pending];
     this.pending.clear();
     for (const [otherId, other] of waiting) {
       if (other.timer) clearTimeout(other.timer);
-      this.dispatch(otherId, other);
+      this.redispatch(otherId, other, (pattern) => !this.disabledPatterns.has(pattern), other.retried);
     }
     // The message itself, once more without its culprit.
-    if (culprit !== null && !p.retried) {
-      const keep = p.patterns.flatMap((pattern, i) => (i === stuck ? [] : [i]));
-      if (keep.length) {
-        this.dispatch(this.nextId++, { ...p, positions: keep.map((i) => p.positions[i] as number), patterns: keep.map((i) => p.patterns[i] as string), retried: true });
-        return;
-      }
-    }
-    p.resolve(new Set());
+    if (culprit !== null && !p.retried) this.redispatch(this.nextId++, p, (pattern, i) => i !== stuck && !this.disabledPatterns.has(pattern), true);
+    else p.resolve(new Set());
+  }
+
+  /** Sends `p` again with only the patterns `keep` accepts; with none left, it matched nothing. */
+  private redispatch(id: number, p: Pending, keep: (pattern: string, i: number) => boolean, retried: boolean): void {
+    const kept = p.patterns.flatMap((pattern, i) => (keep(pattern, i) ? [i] : []));
+    if (!kept.length) return p.resolve(new Set());
+    this.dispatch(id, { ...p, positions: kept.map((i) => p.positions[i] as number), patterns: kept.map((i) => p.patterns[i] as string), retried });
   }
 
   private strike(pattern: string): void {

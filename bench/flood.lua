@@ -1,0 +1,30 @@
+-- The costliest follower messages found (docs/performance.md, "Flood"), each with its own MsgId and
+-- signature: short words whose index entries rarely meet, common long words, a catastrophic regex
+-- input. Env: BENCH_TOKEN, WX_SIGN_LUA.
+dofile(os.getenv("WX_SIGN_LUA"))
+local token = os.getenv("BENCH_TOKEN")
+local headers = { ["Content-Type"] = "text/xml" }
+local costly = {
+  "nu mb er 99 98 97 96 95",
+  "ar rt ti ic cl le nu um",
+  "article number about topic",
+  "s 12 34 56 78",
+  string.rep("a", 60) .. "!",
+}
+-- FLOOD_ONLY=n sends only the n-th (1-based) of them, to measure one kind alone.
+local only = tonumber(os.getenv("FLOOD_ONLY") or "")
+if only then costly = { costly[only] } end
+local threads = 0
+function setup(thread)
+  threads = threads + 1
+  thread:set("tid", threads)
+end
+local counter = 0
+function request()
+  counter = counter + 1
+  local signed, ts = wx_signed("/wechat", token, tid, counter)
+  local body = string.format(
+    "<xml><ToUserName><![CDATA[gh_flood]]></ToUserName><FromUserName><![CDATA[o_flood_%d]]></FromUserName><CreateTime>%s</CreateTime><MsgType><![CDATA[text]]></MsgType><Content><![CDATA[%s]]></Content><MsgId>7%d%012d</MsgId></xml>",
+    counter % 500, ts, costly[(counter % #costly) + 1], tid, counter)
+  return wrk.format("POST", signed, headers, body)
+end

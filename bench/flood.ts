@@ -1,0 +1,102 @@
+/**
+ * The flood (issue 12 E): at 1M articles, a flood of the costliest follower messages found
+ * (bench/flood.lua) while other followers send article codes and a monitor polls /healthz, one
+ * request at a time each (bench/probe.lua). Target: their p99 ≤ 100 ms. Loopback only, bounded.
+ * The server is pinned to core 0 (its search and regex workers share it), the load to core 1.
+ *
+ *   ./scripts/flood [--articles 1000000] [--duration 30] [--connections 64]
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { Client } from "../src/cli/client.ts";
+import type { IO } from "../src/cli/io.ts";
+import { systemClock } from "../src/clock.ts";
+import { parseDocument } from "../src/doc.ts";
+import { Store } from "../src/store/store.ts";
+import { parseWrk } from "./wrk.ts";
+
+const args = process.argv.slice(2);
+const opt = (name: string, fallback: string) => (args.includes(name) ? (args[args.indexOf(name) + 1] as string) : fallback);
+const ARTICLES = Number(opt("--articles", "1000000"));
+const DURATION = Number(opt("--duration", "30"));
+const CONNECTIONS = Number(opt("--connections", "64"));
+const ROOT = resolve(import.meta.dir, "..");
+const TOKEN = "benchtoken";
+const KEY = { appkey: "bench", secret: "bench-secret-0123456789abcdef" };
+const TARGET_P99_MS = 100;
+const tmp = mkdtempSync(join(tmpdir(), "replyd-flood-"));
+const dataDir = join(tmp, "data");
+const say = (s: string) => process.stderr.write(s + "\n");
+
+let server: ReturnType<typeof Bun.spawn> | null = null;
+try {
+  say(`flood: building ${ARTICLES} articles and their indexes in-process…`);
+  mkdirSync(dataDir);
+  const store = Store.open(dataDir, { clock: systemClock, keep: 5 });
+  const articles = Array.from({ length: ARTICLES }, (_, i) => ({ id: `a${i}`, code: `c${i}`, tag: `t${i % 20}`, title: `Article number ${i}`, description: `About topic ${i % 97}`, url: `https://example.com/articles/${i}`, keywords: ["bench", `k${i % 13}`] }));
+  store.importDocument(parseDocument(JSON.stringify(articles)), "init");
+  await store.indexed();
+  store.close();
+
+  const port = 18900 + Math.floor(Math.random() * 100);
+  const url = `http://127.0.0.1:${port}`;
+  server = Bun.spawn(["taskset", "-c", "0", join(ROOT, "dist/replyd"), "serve", "--data", dataDir, "--host", "127.0.0.1", "--port", String(port), "--wx-token", TOKEN], {
+    env: { PATH: process.env.PATH ?? "", REPLYD_APPKEY: KEY.appkey, REPLYD_SECRET: KEY.secret },
+    stdout: Bun.file(join(tmp, "replyd.log")),
+    stderr: "inherit",
+  });
+  for (let until = Date.now() + 30_000; ; await Bun.sleep(20)) {
+    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) break;
+    if (Date.now() > until) throw new Error("replyd did not start");
+  }
+  const io: IO = { out: () => {}, err: () => {}, env: {}, cwd: tmp, interactive: false, ask: async () => "", fetch, now: () => Date.now() };
+  const client = new Client({ url, ...KEY }, io);
+  // A catastrophic regex rule, as an operator might write by mistake, beside a legitimate one.
+  const rules = [
+    { id: "slow", match: "regex", pattern: "^(a+)+$", reply: { type: "text", text: "never" } },
+    { id: "order", match: "regex", pattern: "^order\\s*#?\\d{6}$", reply: { type: "text", text: "We have your order number." } },
+  ];
+  await client.call({ method: "POST", path: "/api/cli", files: [{ name: "json", filename: "rules.json", bytes: new TextEncoder().encode(JSON.stringify({ format: "replyd/1", matter: "rules", rules })) }] });
+
+  const env = { ...process.env, BENCH_TOKEN: TOKEN, PROBE_ARTICLES: String(ARTICLES), WX_SIGN_LUA: join(ROOT, "bench/wxsign.lua") };
+  const wrk = (script: string, connections: number, extra: Record<string, string> = {}) =>
+    Bun.spawn(["taskset", "-c", "1", "wrk", "-t", "1", "-c", String(connections), "-d", `${DURATION}s`, "--latency", "-s", join(ROOT, "bench", script), url], { env: { ...env, ...extra }, stdout: "pipe", stderr: "pipe" });
+  say(`flood: ${CONNECTIONS} connections of costly messages for ${DURATION} s, with a code-reply probe and a /healthz probe…`);
+  const flood = wrk("flood.lua", CONNECTIONS);
+  await Bun.sleep(500);
+  const code = wrk("probe.lua", 1, { PROBE: "code" });
+  const healthz = wrk("probe.lua", 1, { PROBE: "healthz" });
+  const [floodOut = "", codeOut = "", healthzOut = ""] = await Promise.all([flood, code, healthz].map((p) => new Response(p.stdout).text()));
+  const health = await client.call<{ search: unknown; regex_rules_disabled: unknown }>({ method: "GET", path: "/api/cli" });
+
+  // What the server logged as errors during the flood, by kind (first words of the message).
+  const logged: Record<string, number> = {};
+  for (const line of (await Bun.file(join(tmp, "replyd.log")).text()).split("\n")) {
+    if (!line.includes('"level":"error"')) continue;
+    const kind = String((JSON.parse(line) as { msg: string }).msg).split(/[:;,]/)[0] as string;
+    logged[kind] = (logged[kind] ?? 0) + 1;
+  }
+  const f = parseWrk(floodOut);
+  const c = parseWrk(codeOut);
+  const h = parseWrk(healthzOut);
+  const result = {
+    when: new Date().toISOString(),
+    articles: ARTICLES,
+    duration_s: DURATION,
+    flood: { connections: CONNECTIONS, rps: f.rps, p50_ms: f.p50_ms, p99_ms: f.p99_ms, non2xx: f.non2xx, errors: f.socketErrors },
+    code_replies: { requests: c.requests, p50_ms: c.p50_ms, p99_ms: c.p99_ms, non2xx: c.non2xx },
+    healthz: { requests: h.requests, p50_ms: h.p50_ms, p99_ms: h.p99_ms, non2xx: h.non2xx },
+    server_health: { search: health.search, regex_rules_disabled: health.regex_rules_disabled },
+    server_errors_logged: logged,
+    target_p99_ms: TARGET_P99_MS,
+    met: c.p99_ms <= TARGET_P99_MS && h.p99_ms <= TARGET_P99_MS && c.non2xx === 0 && h.non2xx === 0,
+  };
+  writeFileSync(join(ROOT, "bench/results/flood.json"), JSON.stringify(result, null, 2) + "\n");
+  console.log(JSON.stringify(result, null, 2));
+  if (!result.met) process.exitCode = 1;
+} finally {
+  server?.kill("SIGTERM");
+  await server?.exited;
+  rmSync(tmp, { recursive: true, force: true });
+}
