@@ -14,11 +14,6 @@ local costly = {
 -- FLOOD_ONLY=n sends only the n-th (1-based) of them, to measure one kind alone.
 local only = tonumber(os.getenv("FLOOD_ONLY") or "")
 if only then costly = { costly[only] } end
-local threads = 0
-function setup(thread)
-  threads = threads + 1
-  thread:set("tid", threads)
-end
 local counter = 0
 function request()
   counter = counter + 1

@@ -2,14 +2,8 @@
 -- with its own nonce; every 10th request repeats the previous message, as the platform does when it
 -- retries. Set by scripts/soak.ts through env: SOAK_TOKEN, SOAK_CODES (comma-separated), WX_SIGN_LUA.
 dofile(os.getenv("WX_SIGN_LUA"))
-local threads = {}
 local codes = {}
 for c in string.gmatch(os.getenv("SOAK_CODES") or "x", "[^,]+") do codes[#codes + 1] = c end
-
-function setup(thread)
-  thread:set("tid", #threads + 1)
-  table.insert(threads, thread)
-end
 
 local counter = 0
 local token = os.getenv("SOAK_TOKEN")

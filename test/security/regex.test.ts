@@ -2,7 +2,7 @@
 import { expect, test } from "bun:test";
 import { RegexMatcher, STRIKES } from "../../src/wechat/regex.ts";
 import { body, signedRequest, doc, testApp } from "../helpers.ts";
-import { textMsg, TOKEN, wxPost } from "./helpers.ts";
+import { textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
 
 const CATASTROPHIC = "^(a+)+$";
 const ORDER = "^order\\s*#?\\d{4,}$";

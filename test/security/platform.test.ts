@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseXml, type XmlNode } from "../../src/wechat/xml.ts";
 import { T0, testApp } from "../helpers.ts";
-import { AESKEY, APPID, openReply, TOKEN, wxPost } from "./helpers.ts";
+import { AESKEY, APPID, openReply, TOKEN, wxPost } from "../wechat/helpers.ts";
 
 const DIR = join(import.meta.dir, "../fixtures/platform");
 const fixtures = readdirSync(DIR).filter((f) => f.endsWith(".xml")).sort();
