@@ -57,10 +57,22 @@ async function* chunks(request: Request, max: number, what: string): AsyncGenera
   if (declared !== null && Number(declared) > max) throw tooLarge(what);
   if (!request.body) return;
   let size = 0;
-  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.length;
-    if (size > max) throw tooLarge(what);
-    yield chunk;
+  const reader = (request.body as ReadableStream<Uint8Array>).getReader();
+  for (;;) {
+    let next: ReadableStreamReadResult<Uint8Array>;
+    try {
+      next = await reader.read();
+    } catch {
+      // The client went away or broke the framing mid-body: a refusal, not an error of ours.
+      throw malformed("the body could not be read to its end");
+    }
+    if (next.done) return;
+    size += next.value.length;
+    if (size > max) {
+      void reader.cancel().catch(() => {});
+      throw tooLarge(what);
+    }
+    yield next.value;
   }
 }
 
