@@ -59,7 +59,7 @@ async function* chunks(request: Request, max: number, what: string): AsyncGenera
   let size = 0;
   const reader = (request.body as ReadableStream<Uint8Array>).getReader();
   for (;;) {
-    let next: ReadableStreamReadResult<Uint8Array>;
+    let next: Awaited<ReturnType<typeof reader.read>>;
     try {
       next = await reader.read();
     } catch {
