@@ -283,9 +283,9 @@ try {
       const rssBackup0 = proc(s.p.pid, "VmRSS");
       t0 = performance.now();
       const b = await c.call<{ id: string; size: number }>({ method: "POST", path: "/api/cli/revert/articles" });
-      const res = await c.send({ method: "GET", path: "/api/cli/revert/articles", fields: [["id", b.id]] });
-      let downloaded = 0;
-      for await (const part of res.body as unknown as AsyncIterable<Uint8Array>) downloaded += part.length;
+      // Streamed to a temp file through the client's door (signature and bounds checked), as `replyd backup` does.
+      const got = await c.download({ method: "GET", path: "/api/cli/revert/articles", fields: [["id", b.id]] }, tmp, "download");
+      rmSync(got.tmp, { force: true });
       const backupMs = performance.now() - t0;
       const hwmBackup = proc(s.p.pid, "VmHWM");
       await stop(s);
@@ -319,7 +319,7 @@ try {
         import_vs_raw: +(importMs / rawMs).toFixed(2),
         search_index_ready_ms: Math.round(indexMs),
         backup_download_ms: Math.round(backupMs),
-        backup_mb: +(downloaded / 2 ** 20).toFixed(1),
+        backup_mb: +(got.size / 2 ** 20).toFixed(1),
         restore_ms: Math.round(restoreMs),
         rss_start_mb: Math.round(rss0),
         peak_rss_mb: { import: Math.round(hwmImport), backup: Math.round(hwmBackup), restore: Math.round(hwmRestore) },

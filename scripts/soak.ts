@@ -79,8 +79,7 @@ const middle = (async () => {
   await Bun.sleep(DURATION * 200);
   const t1 = performance.now();
   const b = await client.call<{ id: string; size: number }>({ method: "POST", path: "/api/cli/revert/all" });
-  const res = await client.send({ method: "GET", path: "/api/cli/revert/all", fields: [["id", b.id]] });
-  await res.arrayBuffer();
+  await client.send({ method: "GET", path: "/api/cli/revert/all", fields: [["id", b.id]] });
   report.backup_ms = Math.round(performance.now() - t1);
   report.backup_bytes = b.size;
 })();

@@ -49,6 +49,14 @@ export const LIMITS = {
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
 
+/**
+ * Control characters a terminal acts on (C0 but tab, LF and CR; DEL; C1): refused in every text an
+ * operator stores, as the callback refuses them in follower messages, so that no stored text can
+ * carry an escape sequence to a screen (the client escapes what it prints besides).
+ */
+export const CONTROL_CHAR = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+export const NO_CONTROL = "must not contain control characters";
+
 /** Length in characters as a person counts them (code points), not UTF-16 units. */
 export const charLength = (s: string) => {
   let n = 0;
@@ -152,6 +160,7 @@ export function validateArticle(raw: unknown, place: RecordPlace = {}): { value?
   else if (title === null) problems = noted(problems, place, "title", "is required");
   else if (title !== undefined) {
     if (title.trim().length < 1 || !withinChars(title, LIMITS.title)) problems = noted(problems, place, "title", `must be 1–${LIMITS.title} characters`);
+    else if (CONTROL_CHAR.test(title)) problems = noted(problems, place, "title", NO_CONTROL);
     else out.title = title;
   } else if (!place.partial) problems = noted(problems, place, "title", "is required");
 
@@ -160,6 +169,7 @@ export function validateArticle(raw: unknown, place: RecordPlace = {}): { value?
   else if (description === null) out.description = "";
   else if (description !== undefined) {
     if (!withinChars(description, LIMITS.description)) problems = noted(problems, place, "description", `must be at most ${LIMITS.description} characters`);
+    else if (CONTROL_CHAR.test(description)) problems = noted(problems, place, "description", NO_CONTROL);
     else out.description = description;
   }
 
@@ -189,6 +199,7 @@ export function validateArticle(raw: unknown, place: RecordPlace = {}): { value?
     else {
       const words = keywordList(k as string[]);
       if (!words) problems = noted(problems, place, "keywords", `each word must be 1–${LIMITS.keyword} characters`);
+      else if (words.some((w) => CONTROL_CHAR.test(w))) problems = noted(problems, place, "keywords", NO_CONTROL);
       else out.keywords = words;
     }
   }

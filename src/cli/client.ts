@@ -1,5 +1,7 @@
 import { formatProblems, type Problem } from "../errors.ts";
-import { canonicalQuery, fileParamValue, formatTs, newNonce, parseTs, signRequest, type Param } from "../sign.ts";
+import { canonicalQuery, fileParamValue, formatTs, newNonce, parseTs, signRequest, TS_PATTERN, type Param } from "../sign.ts";
+import { ANSWER_DEFAULTS, memorySink, readAnswer, scrub, type AnswerLimits, type Exchange } from "./answer.ts";
+import { fileSink } from "./files.ts";
 import { CLIError } from "./errors.ts";
 import type { IO } from "./io.ts";
 import { Progress } from "./progress.ts";
@@ -42,78 +44,161 @@ export function resolveConfig(flags: { url?: string; appkey?: string; secret?: s
   return { url: (url as string).replace(/\/+$/, ""), appkey: appkey as string, secret: secret as string };
 }
 
-/** Signs every request (DESIGN §4); on stale_timestamp it learns the server's clock and tries once more. */
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+let warnedPlain = false;
+
+/** A download received whole, signed and bounded, in a temp file beside where it will go. */
+export interface Downloaded {
+  tmp: string;
+  size: number;
+  sha256: string;
+}
+
+/**
+ * Signs every request (DESIGN §4) and reads every answer through the client's door (answer.ts):
+ * only a signed answer is used. On a signed stale_timestamp it learns the server's clock (within
+ * limits.maxOffsetMs) and tries once more.
+ */
 export class Client {
-  /** Server clock minus ours, learned from a stale_timestamp answer. */
+  /** Server clock minus ours, learned from a signed stale_timestamp answer. */
   offsetMs = 0;
 
   constructor(
     readonly config: ClientConfig,
     private readonly io: IO,
-  ) {}
-
-  /** Sends a signed request; answers the raw response when it is a 2xx, throws CLIError otherwise. */
-  async send(opts: CallOptions, progressLabel?: string): Promise<Response> {
-    let res = await this.sendOnce(opts, progressLabel);
-    if (res.status === 401) {
-      const body = (await res.clone().json().catch(() => null)) as { error?: { code?: string; server_time?: string } } | null;
-      if (body?.error?.code === "stale_timestamp" && body.error.server_time) {
-        this.offsetMs = parseTs(body.error.server_time) - this.io.now();
-        res = await this.sendOnce(opts, progressLabel);
-      }
+    readonly limits: AnswerLimits = ANSWER_DEFAULTS,
+  ) {
+    const url = new URL(config.url);
+    if (url.protocol === "http:" && !LOOPBACK.test(url.hostname) && !warnedPlain) {
+      warnedPlain = true;
+      io.err(`replyd: warning: ${url.origin} is plain HTTP to another host: requests and answers are signed, not secret — anyone on the way can read them`);
     }
-    if (!res.ok) throw await errorFrom(res);
-    return res;
   }
 
-  /** Sends and returns the `data` of a JSON answer. */
+  /** Sends a signed request and answers the body of its signed 2xx answer; throws CLIError otherwise. */
+  async send(opts: CallOptions, progressLabel?: string): Promise<Uint8Array> {
+    let r = await this.exchange(opts, progressLabel);
+    if (r.status === 401 && r.signed) {
+      const err = parse(r.bytes) as { error?: { code?: string; server_time?: string } } | null;
+      if (err?.error?.code === "stale_timestamp" && typeof err.error.server_time === "string" && TS_PATTERN.test(err.error.server_time)) {
+        this.adoptOffset(parseTs(err.error.server_time) - this.io.now());
+        r = await this.exchange(opts, progressLabel);
+      }
+    }
+    if (r.status < 200 || r.status >= 300 || !r.signed) throw errorFrom(r.status, r.bytes, r.signed);
+    return r.bytes;
+  }
+
+  /** Sends and returns the `data` of a signed JSON answer. */
   async call<T = unknown>(opts: CallOptions, progressLabel?: string): Promise<T> {
-    const res = await this.send(opts, progressLabel);
-    const body = (await res.json().catch(() => null)) as { ok?: boolean; data?: T } | null;
+    const body = parse(await this.send(opts, progressLabel)) as { ok?: boolean; data?: T } | null;
     if (!body || body.ok !== true) throw new CLIError("bad_response", `the server at ${this.config.url} did not answer as replyd does`);
     return body.data as T;
   }
 
-  private async sendOnce(opts: CallOptions, progressLabel?: string): Promise<Response> {
+  /**
+   * Downloads a signed answer into a new temp file in `dir` (mode 0600), bounded by limits.maxDownload
+   * and the idle limit. The caller checks it and places it; on any failure nothing is left behind.
+   */
+  async download(opts: CallOptions, dir: string, label: string): Promise<Downloaded> {
+    const { res, x, started } = await this.request(opts);
+    if (res.status < 200 || res.status >= 300) {
+      const r = await this.readToMemory(res, x, started);
+      throw errorFrom(r.status, r.bytes, r.signed);
+    }
+    const file = fileSink(dir, this.limits.maxDownload);
+    const progress = new Progress(this.io, label, Number(res.headers.get("content-length")) || null);
+    try {
+      const r = await readAnswer(res, x, file, this.limits, null, (n) => progress.update(n));
+      file.finish();
+      if (!r.signed) throw new CLIError("unsigned_answer", "the download is not signed by the server's key (or was altered on the way); nothing was written");
+      return { tmp: file.path, size: r.size, sha256: r.sha256 };
+    } catch (e) {
+      file.discard();
+      throw e;
+    } finally {
+      progress.done();
+    }
+  }
+
+  private adoptOffset(offsetMs: number): void {
+    if (Math.abs(offsetMs) > this.limits.maxOffsetMs)
+      throw new CLIError("clock_offset", `the server's clock differs from this machine's by ${Math.round(offsetMs / 1000)} s, more than the ${this.limits.maxOffsetMs / 1000} s the client adopts; set one of the clocks right (NTP)`);
+    this.offsetMs = offsetMs;
+  }
+
+  /** One signed request and its answer, read into memory through the door. */
+  private async exchange(opts: CallOptions, progressLabel?: string) {
+    const { res, x, started } = await this.request(opts, progressLabel);
+    return this.readToMemory(res, x, started);
+  }
+
+  private async readToMemory(res: Response, x: Exchange, started: number) {
+    const memory = memorySink(this.limits.maxAnswer);
+    const r = await readAnswer(res, x, memory, this.limits, started + this.limits.timeoutMs);
+    return { ...r, bytes: memory.bytes() };
+  }
+
+  /** Signs and sends; answers the response as soon as its head arrived (within --timeout). */
+  private async request(opts: CallOptions, progressLabel?: string): Promise<{ res: Response; x: Exchange; started: number }> {
     const files = opts.files ?? [];
-    const params: Param[] = [
-      ...(opts.fields ?? []),
-      ["appkey", this.config.appkey],
-      ["ts", formatTs(this.io.now() + this.offsetMs)],
-      ["nonce", newNonce()],
-    ];
+    const nonce = newNonce();
+    const params: Param[] = [...(opts.fields ?? []), ["appkey", this.config.appkey], ["ts", formatTs(this.io.now() + this.offsetMs)], ["nonce", nonce]];
     const signedParams: Param[] = [...params, ...files.map((f) => [f.name, fileParamValue(f.bytes)] as Param)];
     const { sign } = signRequest({ method: opts.method, path: opts.path, params: signedParams, secret: this.config.secret });
     params.push(["sign", sign]);
 
-    const target = this.config.url + opts.path;
-    const init: RequestInit & { duplex?: "half" } = { method: opts.method };
-    let url = target;
+    const abort = new AbortController();
+    // Bun-specific: `decompress: false` leaves a compressed answer compressed (the door refuses it).
+    const init: RequestInit & { duplex?: "half"; decompress?: boolean } = { method: opts.method, redirect: "manual", signal: abort.signal, decompress: false };
+    const headers: Record<string, string> = { "accept-encoding": "identity" };
+    let url = this.config.url + opts.path;
     if (opts.method === "GET" || opts.method === "DELETE") url += "?" + canonicalQuery(params);
     else if (!files.length) {
       init.body = canonicalQuery(params);
-      init.headers = { "content-type": "application/x-www-form-urlencoded" };
+      headers["content-type"] = "application/x-www-form-urlencoded";
     } else {
       const { body, type } = multipart(params, files);
-      init.headers = { "content-type": type, "content-length": String(body.length) };
+      headers["content-type"] = type;
+      headers["content-length"] = String(body.length);
       init.body = progressLabel ? streamWithProgress(body, new Progress(this.io, progressLabel, body.length)) : body;
       if (progressLabel) init.duplex = "half";
     }
+    init.headers = headers;
+    const started = Date.now();
+    const timer = setTimeout(() => abort.abort(), this.limits.timeoutMs);
+    let res: Response;
     try {
-      return await this.io.fetch(url, init);
+      res = await this.io.fetch(url, init);
     } catch (e) {
-      throw new CLIError("unreachable", `cannot reach ${this.config.url}: ${(e as Error).message}`);
+      if (abort.signal.aborted) throw new CLIError("timeout", `no answer from ${this.config.url} within ${this.limits.timeoutMs / 1000} s (--timeout)`);
+      throw new CLIError("unreachable", `cannot reach ${this.config.url}: ${scrub((e as Error).message)}`);
+    } finally {
+      clearTimeout(timer);
     }
+    return { res, x: { method: opts.method, path: opts.path, nonce, secret: this.config.secret }, started };
   }
 }
 
-async function errorFrom(res: Response): Promise<CLIError> {
-  const body = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string; problems?: unknown[]; total_problems?: number } } | null;
-  const code = body?.error?.code ?? `http_${res.status}`;
-  const message = body?.error?.message ?? `the server answered HTTP ${res.status}`;
-  const problems = (body?.error?.problems ?? []) as Problem[];
-  const details = formatProblems(problems, body?.error?.total_problems ?? problems.length);
-  return new CLIError(code, `${message} [${code}]`, 1, details);
+const parse = (bytes: Uint8Array): unknown => {
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return null;
+  }
+};
+
+/** A refusal, told apart from one that came unsigned (a refusal before the key was known, or a forgery). */
+function errorFrom(status: number, bytes: Uint8Array, signed: boolean): CLIError {
+  const body = parse(bytes) as { error?: { code?: unknown; message?: unknown; problems?: unknown; total_problems?: unknown } } | null;
+  const text = (v: unknown, max: number) => (typeof v === "string" ? v.slice(0, max) : undefined);
+  const code = text(body?.error?.code, 64) ?? `http_${status}`;
+  const message = text(body?.error?.message, 500) ?? `the server answered HTTP ${status}`;
+  if (!signed && status >= 200 && status < 300)
+    return new CLIError("unsigned_answer", `the answer is not signed by the server's key (or was altered on the way); not used`);
+  const problems = (Array.isArray(body?.error?.problems) ? body.error.problems : []).slice(0, 1000) as Problem[];
+  const details = signed ? formatProblems(problems, typeof body?.error?.total_problems === "number" ? body.error.total_problems : problems.length) : [];
+  return new CLIError(code, signed ? `${message} [${code}]` : `${message} [${code}, HTTP ${status}; unsigned answer]`, 1, details);
 }
 
 const encoder = new TextEncoder();

@@ -1,4 +1,5 @@
-import { rawOption } from "./args.ts";
+import { ANSWER_DEFAULTS } from "./answer.ts";
+import { numberOption, rawOption, sizeOption } from "./args.ts";
 import { Client, resolveConfig } from "./client.ts";
 import type { IO } from "./io.ts";
 
@@ -32,7 +33,14 @@ export function makeContext(io: IO, argv: readonly string[], args: string[], fla
       const v = str(`--${n}`);
       return v === undefined ? [] : [[n, v] as [string, string]];
     }),
-    client: () => (client ??= new Client(resolveConfig({ url: str("--url"), appkey: str("--appkey"), secret: str("--secret") }, io.env), io)),
+    client: () =>
+      (client ??= new Client(resolveConfig({ url: str("--url"), appkey: str("--appkey"), secret: str("--secret") }, io.env), io, {
+        ...ANSWER_DEFAULTS,
+        timeoutMs: numberOption(argv, "--timeout", ANSWER_DEFAULTS.timeoutMs / 1000, 0.1, 86_400) * 1000,
+        idleMs: numberOption(argv, "--idle-timeout", ANSWER_DEFAULTS.idleMs / 1000, 0.1, 86_400) * 1000,
+        maxAnswer: sizeOption(argv, "--max-answer", ANSWER_DEFAULTS.maxAnswer),
+        maxDownload: sizeOption(argv, "--max-download", ANSWER_DEFAULTS.maxDownload),
+      })),
     print: (data, human) => io.out(json ? JSON.stringify(data, null, 2) : human()),
   };
 }

@@ -1,9 +1,9 @@
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { closeSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { fsyncDir } from "../fsutil.ts";
+import { newNonce } from "../sign.ts";
 import { CLIError } from "./errors.ts";
 import type { IO } from "./io.ts";
-import { Progress } from "./progress.ts";
 
 export function readLocal(io: IO, file: string): { path: string; bytes: Uint8Array } {
   const path = resolve(io.cwd, file);
@@ -14,37 +14,80 @@ export function readLocal(io: IO, file: string): { path: string; bytes: Uint8Arr
   }
 }
 
-/** Streams a response body to a file atomically (temp, fsync, rename), hashing it on the way. */
-export async function download(io: IO, res: Response, target: string, label: string): Promise<{ size: number; sha256: string; bytes: Uint8Array[] }> {
-  const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.part`);
-  const total = Number(res.headers.get("content-length")) || null;
-  const progress = new Progress(io, label, total);
-  const hasher = new Bun.CryptoHasher("sha256");
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const fd = openSync(tmp, "w", 0o600);
+/** Temp files of downloads in progress: removed if the process is interrupted (Ctrl-C, SIGTERM). */
+const partial = new Set<string>();
+const interrupted = (signal: NodeJS.Signals) => {
+  for (const path of partial) rmSync(path, { force: true });
+  process.exit(signal === "SIGINT" ? 130 : 143);
+};
+
+/** A new, private temp file in `dir` receiving a download, at most `limit` bytes. */
+export function fileSink(dir: string, limit: number) {
+  const path = join(dir, `.replyd-${newNonce()}.part`);
+  let fd: number;
   try {
-    if (res.body)
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        let off = 0;
-        while (off < chunk.length) off += writeSync(fd, chunk, off, chunk.length - off);
-        hasher.update(chunk);
-        chunks.push(chunk);
-        size += chunk.length;
-        progress.update(size);
-      }
-    fsyncSync(fd);
-    closeSync(fd);
+    fd = openSync(path, "wx", 0o600);
   } catch (e) {
-    try {
-      closeSync(fd);
-    } catch {}
-    rmSync(tmp, { force: true });
-    throw new CLIError("download_failed", `download interrupted: ${(e as Error).message}`);
-  } finally {
-    progress.done();
+    throw new CLIError("cannot_write", `cannot write in ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
-  renameSync(tmp, target);
+  if (partial.size === 0) {
+    process.on("SIGINT", interrupted);
+    process.on("SIGTERM", interrupted);
+  }
+  partial.add(path);
+  const forget = () => {
+    partial.delete(path);
+    if (partial.size === 0) {
+      process.off("SIGINT", interrupted);
+      process.off("SIGTERM", interrupted);
+    }
+  };
+  let open = true;
+  const close = () => {
+    if (!open) return;
+    open = false;
+    closeSync(fd);
+  };
+  return {
+    path,
+    limit,
+    write(chunk: Uint8Array) {
+      let off = 0;
+      while (off < chunk.length) off += writeSync(fd, chunk, off, chunk.length - off);
+    },
+    /** All written: flushed to disk, still a temp file (place() or discard() next). */
+    finish() {
+      fsyncSync(fd);
+      close();
+      forget();
+    },
+    discard() {
+      try {
+        close();
+      } catch {}
+      rmSync(path, { force: true });
+      forget();
+    },
+  };
+}
+
+/**
+ * Moves a checked temp file to `target`. An existing file is never replaced unless `force`: without
+ * it the file is linked in (which fails if the name exists) and the temp name removed. The temp file
+ * is gone afterwards either way.
+ */
+export function placeFile(tmp: string, target: string, force: boolean): void {
+  try {
+    if (force) renameSync(tmp, target);
+    else {
+      linkSync(tmp, target);
+      rmSync(tmp, { force: true });
+    }
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") throw new CLIError("file_exists", `${target} exists; nothing was written (--force replaces it)`);
+    throw new CLIError("cannot_write", `cannot write ${target}: ${code ?? (e as Error).message}`);
+  }
   fsyncDir(dirname(target));
-  return { size, sha256: hasher.digest("hex"), bytes: chunks };
 }

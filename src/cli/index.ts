@@ -26,6 +26,10 @@ export async function run(argv: string[], io: IO): Promise<number> {
   cli.option("--appkey <appkey>", "admin key id (env REPLYD_APPKEY)");
   cli.option("--secret <secret>", "admin key secret (env REPLYD_SECRET)");
   cli.option("--json", "machine-readable output");
+  cli.option("--timeout <seconds>", "longest wait for an answer to start, and for a whole answer that is not a download", { default: 120 });
+  cli.option("--idle-timeout <seconds>", "longest silence while an answer arrives (downloads are bounded by this)", { default: 30 });
+  cli.option("--max-answer <size>", "largest answer read into memory", { default: "32M" });
+  cli.option("--max-download <size>", "largest backup download", { default: "8G" });
 
   cli
     .command("serve", "run the server")
@@ -68,7 +72,11 @@ export async function run(argv: string[], io: IO): Promise<number> {
     .action(on(set));
   cli.command("rm <id>", "delete an article (restorable)").option("--purge", "remove it for good").action(on(rm));
   cli.command("import <file>", "bulk add articles from a document or a JSON array").option("--init", "replace all articles with the file's").action(on(importCmd));
-  cli.command("backup [matter]", "back up all|articles|rules|texts on the server, then download it").option("-o, --output <file>", "where to save it").action(on(backup));
+  cli
+    .command("backup [matter]", "back up all|articles|rules|texts on the server, then download it")
+    .option("-o, --output <file>", "where to save it")
+    .option("--force", "replace the file if it exists")
+    .action(on(backup));
   cli.command("backups [matter]", "list server backups").action(on(backups));
   cli
     .command("restore [file]", "replace data on the server from a document")

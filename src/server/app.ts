@@ -3,7 +3,7 @@ import { Elysia } from "elysia";
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { systemClock, type Clock } from "../clock.ts";
-import type { KeyRing } from "../store/keys.ts";
+import type { AdminKey, KeyRing } from "../store/keys.ts";
 import type { Store } from "../store/store.ts";
 import { deleteCli, getCli, postCli, putCli } from "./admin.ts";
 import { authenticate, type SignedRequest } from "./auth.ts";
@@ -11,7 +11,7 @@ import type { AppContext } from "./context.ts";
 import { DoorBudget, FORM_BODY_SLACK } from "./form.ts";
 import { FailureLimiter, type LimiterOptions } from "./limiter.ts";
 import { NonceCache } from "./nonces.ts";
-import { errorResponse, json, ok } from "./respond.ts";
+import { errorResponse, json, ok, signAnswer } from "./respond.ts";
 import { badRequest } from "../errors.ts";
 import { deleteRevert, getRevert, matterOf, postRevert, putRevert } from "./revert.ts";
 import { isSafeMediaPath } from "./media.ts";
@@ -97,18 +97,22 @@ export async function createApp(opts: AppOptions) {
   // Taken when the request line arrives, before any body is read: the timestamp check uses it.
   const arrivals = new WeakMap<Request, number>();
 
+  // Every answer to a request whose signature passed is signed too, refusals included.
   const signed =
     (handler: Handler) =>
     async ({ request }: { request: Request }) => {
+      const verified: { key?: AdminKey; nonce?: string } = {};
+      let res: Response;
       try {
         const arrivedAt = arrivals.get(request) ?? clock.now();
-        const req = await authenticate(request, arrivedAt, opts.clientAddress?.(request) ?? "local", auth);
+        const req = await authenticate(request, arrivedAt, opts.clientAddress?.(request) ?? "local", auth, verified);
         rejectRepeatedFields(req);
         const data = await handler(ctx, req, request);
-        return data instanceof Response ? data : ok(data);
+        res = data instanceof Response ? data : ok(data);
       } catch (e) {
-        return errorResponse(e, logError);
+        res = errorResponse(e, logError);
       }
+      return verified.key ? signAnswer(res, request.method, new URL(request.url).pathname, verified.nonce as string, verified.key.secret) : res;
     };
   // The matter is compared as sent, never decoded: valid matters are plain words, and decoding
   // twice (the router already decodes its params) is how "%25" once became a 500.

@@ -20,6 +20,8 @@ import type { NonceCache } from "./nonces.ts";
 /** What a request carried besides its signature, once the signature has been verified. */
 export interface SignedRequest {
   key: AdminKey;
+  /** The request's nonce: its answer is signed bound to it. */
+  nonce: string;
   /** Query parameters and form fields, auth fields removed, in the order sent. */
   fields: Param[];
   /** File parts' bytes, read once: the same bytes were hashed for the signature. */
@@ -64,7 +66,14 @@ function single(params: Param[], name: string): string {
  * failures, but a valid signature is never refused for the lock-out: the lock-out slows guessing,
  * it must not let strangers shut the operator out.
  */
-export async function authenticate(request: Request, arrivedAt: number, addr: string, opts: AuthOptions): Promise<SignedRequest> {
+export async function authenticate(
+  request: Request,
+  arrivedAt: number,
+  addr: string,
+  opts: AuthOptions,
+  /** Filled in once the signature has passed, so that the answer (a refusal too) can be signed. */
+  verifiedAs: { key?: AdminKey; nonce?: string } = {},
+): Promise<SignedRequest> {
   let verified = false;
   let form: ReadForm | null = null;
   try {
@@ -88,6 +97,8 @@ export async function authenticate(request: Request, arrivedAt: number, addr: st
     const expected = computeSign(canonicalString(request.method, url.pathname, signed), key?.secret ?? DUMMY_SECRET);
     if (!timingSafeEqual(expected, sign) || !key) throw unauthorized("bad_signature", "the signature does not match");
     verified = true;
+    verifiedAs.key = key;
+    verifiedAs.nonce = nonce;
 
     const tsMs = parseTs(ts);
     if (Math.abs(arrivedAt - tsMs) > opts.windowMs || tsMs < opts.notBefore) {
@@ -98,8 +109,9 @@ export async function authenticate(request: Request, arrivedAt: number, addr: st
       });
     }
     if (!opts.nonces.remember(nonce, tsMs + opts.windowMs + 1000, opts.clock.now())) {
-      // A captured request sent again: an attack, counted like a bad signature.
+      // A captured request sent again: an attack, counted like a bad signature, its answer unsigned.
       verified = false;
+      delete verifiedAs.key;
       throw unauthorized("replayed", "this nonce was already used; sign every request afresh");
     }
 
@@ -110,7 +122,7 @@ export async function authenticate(request: Request, arrivedAt: number, addr: st
     const fields = params.filter(([k]) => k !== "appkey" && k !== "ts" && k !== "nonce" && k !== "sign");
     const files = new Map<string, Uint8Array>();
     for (const [name, file] of form.files) files.set(name, file.bytes);
-    return { key, fields, files };
+    return { key, nonce, fields, files };
   } catch (e) {
     if (!verified) {
       const now = opts.clock.now();

@@ -4,6 +4,7 @@ import { badRequest, notFound } from "../errors.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";
+import { BODY_SHA256_HEADER } from "./respond.ts";
 
 /** Only a known matter gets anywhere near the disk. */
 export function matterOf(raw: string): Matter {
@@ -12,16 +13,22 @@ export function matterOf(raw: string): Matter {
 }
 
 /** GET: list backups of the matter, newest first; with id= the backup document itself. */
-export function getRevert(ctx: AppContext, matter: Matter, req: SignedRequest): unknown {
+export async function getRevert(ctx: AppContext, matter: Matter, req: SignedRequest): Promise<unknown> {
   const f = new Fields(req.fields).only(["id"]);
   const id = f.get("id");
   if (id === undefined) return { matter, keep: ctx.store.backups.keep, backups: ctx.store.backups.list(matter) };
   const info = ctx.store.backups.get(matter, id);
   if (!info) throw notFound(`no ${matter} backup with id "${id}"`);
-  return new Response(Bun.file(ctx.store.backups.pathOf(id)), {
+  // The answer's signature covers the file's bytes: hashed here as a stream (chunk by chunk, the
+  // event loop free between chunks), then sent from the file.
+  const file = Bun.file(ctx.store.backups.pathOf(id));
+  const hasher = new Bun.CryptoHasher("sha256");
+  for await (const chunk of file.stream() as unknown as AsyncIterable<Uint8Array>) hasher.update(chunk);
+  return new Response(file, {
     headers: {
       "content-type": "application/json; charset=utf-8",
       "content-disposition": `attachment; filename="replyd-${id}.json"`,
+      [BODY_SHA256_HEADER]: hasher.digest("hex"),
       ...(info.sha256 ? { "x-replyd-sha256": info.sha256 } : {}),
     },
   });

@@ -15,10 +15,10 @@ export interface BackupInfo {
   sha256: string | null;
 }
 
-/** `<matter>-<UTC stamp to the ms>-<kind>-<4 random>`: sortable, and never a path. */
-const ID_RE = /^(all|articles|rules|texts)-(\d{8}T\d{9}Z)-(manual|auto)-([a-z0-9]{4})$/;
+/** `<matter>-<UTC stamp to the ms>-<kind>-<4 random>`: sortable, never a path, and the only shape the client accepts (docs/protocol.md). */
+export const BACKUP_ID = /^(all|articles|rules|texts)-(\d{8}T\d{9}Z)-(manual|auto)-([a-z0-9]{4})$/;
 
-export const isBackupId = (id: string) => ID_RE.test(id);
+export const isBackupId = (id: string) => BACKUP_ID.test(id);
 
 const stampOf = (ms: number) => new Date(ms).toISOString().replace(/[-:.]/g, "");
 const isoOfStamp = (s: string) =>
@@ -63,7 +63,7 @@ export class BackupStore {
     const out: BackupInfo[] = [];
     for (const name of readdirSync(this.dir)) {
       if (!name.endsWith(".json")) continue;
-      const m = ID_RE.exec(name.slice(0, -5));
+      const m = BACKUP_ID.exec(name.slice(0, -5));
       if (!m || !isMatter(m[1])) continue;
       if (matter && m[1] !== matter) continue;
       const id = name.slice(0, -5);

@@ -1,8 +1,9 @@
 import fc from "fast-check";
+import { CONTROL_CHAR } from "../../src/article.ts";
 
-/** Text as operators write it: any Unicode except lone surrogates and NUL, trimmed non-empty where required. */
+/** Text as operators write it: any Unicode except lone surrogates and control characters, trimmed non-empty where required. */
 const text = (min: number, max: number) =>
-  fc.string({ unit: "grapheme", minLength: min, maxLength: max }).filter((s) => [...s].length <= max && (min === 0 || s.trim().length > 0));
+  fc.string({ unit: "grapheme", minLength: min, maxLength: max }).filter((s) => [...s].length <= max && (min === 0 || s.trim().length > 0) && !CONTROL_CHAR.test(s));
 
 export const articleArb = fc.record(
   {

@@ -61,3 +61,20 @@ here = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(here, "signing.json"), "w") as f:
     json.dump(out, f, ensure_ascii=False, indent=2); f.write("\n")
 print(len(out), "vectors")
+
+# Signed answers (docs/protocol.md): md5 of "replyd-answer/1\nMETHOD\nPATH\nNONCE\nSTATUS\nsha256(body)" + SECRET.
+answers = [
+    ("health answer", "GET", "/api/cli", "abcdefghijklmnop", 200, '{"ok":true,"data":{"status":"ok"}}'),
+    ("stale_timestamp refusal", "GET", "/api/cli", "abcdefghijklmnop", 401, '{"ok":false,"error":{"code":"stale_timestamp","message":"x","server_time":"1763719260.000","window_s":5}}'),
+    ("empty body", "DELETE", "/api/cli/revert/all", "nonce-0123456789", 200, ""),
+    ("UTF-8 body", "PUT", "/api/cli", "zyxwvutsrqponmlk", 409, '{"ok":false,"error":{"code":"rev_mismatch","message":"世界"}}'),
+]
+aout = []
+for name, method, path, nonce, status, body in answers:
+    digest = hashlib.sha256(body.encode()).hexdigest()
+    c = "replyd-answer/1\n" + method + "\n" + path + "\n" + nonce + "\n" + str(status) + "\n" + digest
+    aout.append({"name": name, "method": method, "path": path, "nonce": nonce, "status": status, "body": body,
+                 "body_sha256": digest, "secret": "s3cret", "canonical": c, "signature": hashlib.md5((c + "s3cret").encode()).hexdigest()})
+with open(os.path.join(here, "answers.json"), "w") as f:
+    json.dump(aout, f, ensure_ascii=False, indent=2); f.write("\n")
+print(len(aout), "answer vectors")

@@ -52,7 +52,9 @@ export async function ls(c: CommandContext): Promise<void> {
   const page = await c.client().call<{ items: Article[]; total: number; limit: number; offset: number }>({ method: "GET", path: "/api/cli", fields });
   c.print(page, () => {
     if (!page.items.length) return page.total ? `no articles at offset ${page.offset} (of ${page.total})` : "no articles";
-    const rows = page.items.map((a) => [a.id, a.code ?? "-", a.tag ?? "-", String(a.rev), (a.deleted ? "[deleted] " : "") + a.title]);
+    // A column is as wide as its widest value up to a cap: a server's 1 MiB id is cut, not padded into every row.
+    const cut = (v: string, max: number) => (v.length > max ? v.slice(0, max - 1) + "…" : v);
+    const rows = page.items.map((a) => [cut(String(a.id), 64), cut(a.code ?? "-", 32), cut(a.tag ?? "-", 16), cut(String(a.rev), 12), cut((a.deleted ? "[deleted] " : "") + a.title, 200)]);
     const head = ["ID", "CODE", "TAG", "REV", "TITLE"];
     const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
     const line = (r: string[]) => r.map((v, i) => (i < r.length - 1 ? v.padEnd(widths[i] as number) : v)).join("  ");

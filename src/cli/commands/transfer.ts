@@ -1,12 +1,13 @@
-import { resolve } from "node:path";
+import { readFileSync, rmSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { isMatter, MATTERS, parseDocument, requireSections, type Matter } from "../../doc.ts";
 import { formatProblems, ReplydError, type Problem } from "../../errors.ts";
-import type { BackupInfo } from "../../store/backups.ts";
+import { BACKUP_ID, type BackupInfo } from "../../store/backups.ts";
 import type { ImportResult, RestoreResult } from "../../store/store.ts";
 import { formatBytes } from "../args.ts";
 import type { CommandContext } from "../context.ts";
 import { CLIError, usage } from "../errors.ts";
-import { download, readLocal } from "../files.ts";
+import { placeFile, readLocal } from "../files.ts";
 
 function matterArg(raw: string | undefined, fallback: Matter): Matter {
   if (raw === undefined) return fallback;
@@ -52,18 +53,32 @@ export async function importCmd(c: CommandContext): Promise<void> {
   );
 }
 
+/**
+ * Snapshot on the server, then download it. The server's answers are signed, so the download is
+ * authenticated, not only complete. The file goes where the operator said (-o) or, named from an
+ * id of the documented shape, into the current folder; it is checked whole (signature, document,
+ * sha256) in a temp file before it takes its name, and an existing file is never replaced without
+ * --force. On any failure, Ctrl-C included, nothing is left behind.
+ */
 export async function backup(c: CommandContext): Promise<void> {
   const matter = matterArg(c.args[0], "all");
   const client = c.client();
   const info = await client.call<BackupInfo & { counts: Record<string, number> }>({ method: "POST", path: `/api/cli/revert/${matter}` });
-  const target = resolve(c.io.cwd, c.str("-o", "--output") ?? `replyd-${info.id}.json`);
-  const res = await client.send({ method: "GET", path: `/api/cli/revert/${matter}`, fields: [["id", info.id]] }, "download");
-  const got = await download(c.io, res, target, "download");
-  // The file must be the document the server just hashed, whole.
-  const doc = checkLocally(target, Buffer.concat(got.bytes));
-  if (doc.sha256 !== info.sha256)
-    throw new CLIError("checksum_mismatch", `the downloaded backup does not match the server's sha256 (${info.sha256}); ${target} is not to be trusted`);
-  c.print({ ...info, file: target }, () => `backup ${info.id}: ${counts(info.counts)}\nsaved ${target} (${formatBytes(got.size)}, sha256 ${info.sha256})`);
+  if (typeof info.id !== "string" || !BACKUP_ID.test(info.id) || !info.id.startsWith(`${matter}-`))
+    throw new CLIError("bad_response", `the server named its backup ${JSON.stringify(String(info.id).slice(0, 80))}, which is not a backup id; nothing was written`);
+  const output = c.str("-o", "--output");
+  const target = output !== undefined ? resolve(c.io.cwd, output) : join(c.io.cwd, `replyd-${info.id}.json`);
+  const got = await client.download({ method: "GET", path: `/api/cli/revert/${matter}`, fields: [["id", info.id]] }, dirname(target), "download");
+  try {
+    // The file must be the document the server just hashed, whole.
+    const doc = checkLocally(target, readFileSync(got.tmp));
+    if (doc.sha256 !== info.sha256) throw new CLIError("checksum_mismatch", `the downloaded backup does not match the server's sha256 (${info.sha256}); nothing was written`);
+  } catch (e) {
+    rmSync(got.tmp, { force: true });
+    throw e;
+  }
+  placeFile(got.tmp, target, Boolean(c.flags.force));
+  c.print({ ...info, file: target }, () => `backup ${info.id}: ${counts(info.counts)}\nsaved ${target} (${formatBytes(got.size)}, sha256 ${info.sha256}, signed by the server)`);
 }
 
 export async function backups(c: CommandContext): Promise<void> {
