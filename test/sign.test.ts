@@ -71,7 +71,7 @@ describe("signing vectors (test/vectors/signing.json, made by an independent Pyt
         limiter: new FailureLimiter({ maxFailures: 100, periodMs: 60_000, lockMs: 60_000, maxEntries: 1000 }),
         budget: new DoorBudget(1 << 24),
         maxUpload: 1 << 20,
-        notBefore: 0,
+        notBefore: () => 0,
       };
       const signed = await authenticate(request, clock.now(), "test", opts);
       expect(signed.key.appkey).toBe("demo");

@@ -14,14 +14,14 @@ const FORM_FIELDS = ["id", ...CONTENT_FIELDS] as const;
 export const MAX_QUERY_WORDS = 32;
 
 /** GET /api/cli: health, or with id/code/tag/q the articles. */
-export function getCli(ctx: AppContext, req: SignedRequest) {
+export async function getCli(ctx: AppContext, req: SignedRequest) {
   const f = new Fields(req.fields).only(["id", "code", "tag", "q", "deleted", "limit", "offset", "inbox"]);
   if (f.has("inbox")) {
     const which = f.get("inbox");
     if (which !== "unmatched" && which !== "all") throw badRequest('"inbox" must be unmatched or all');
     const limit = f.int("limit", 1, 1000, 50);
     const offset = f.int("offset", 0, Number.MAX_SAFE_INTEGER, 0);
-    return { ...ctx.store.messages.list({ unmatchedOnly: which === "unmatched", limit, offset }), limit, offset };
+    return { ...(await ctx.store.messages.list({ unmatchedOnly: which === "unmatched", limit, offset })), limit, offset };
   }
   if (f.has("id")) {
     const a = ctx.store.articles.get(f.require("id"));
@@ -70,6 +70,7 @@ export function health(ctx: AppContext, req: SignedRequest) {
     // Follower searches waiting now, and since start answered "busy" or past their deadline.
     search: { queued: ctx.store.searcher.queued, ...ctx.store.searcher.counts },
     regex_rules_disabled: ctx.regex.disabled(),
+    ...(ctx.clockWarning ? { clock_warning: ctx.clockWarning } : {}),
     newest_backup: ctx.store.backups.newest(),
     key: { appkey: req.key.appkey, scope: req.key.scope },
     window_s: ctx.windowMs / 1000,

@@ -74,6 +74,7 @@ export async function createApp(opts: AppOptions) {
   const maxUpload = opts.maxUpload ?? DEFAULTS.maxUpload;
   const logError = opts.logError ?? ((msg) => console.error(JSON.stringify({ t: new Date().toISOString(), level: "error", msg })));
   const startedAt = clock.now();
+  const startedMono = clock.monotonic();
   const regex = new RegexMatcher(100, logError, () => clock.now());
   const ctx: AppContext = {
     store: opts.store,
@@ -83,6 +84,7 @@ export async function createApp(opts: AppOptions) {
     maxMedia: opts.maxMedia ?? DEFAULTS.maxMedia,
     publicUrl: opts.publicUrl ?? "http://localhost",
     regex,
+    clockWarning: null,
   };
   const auth = {
     keys: opts.keys,
@@ -92,7 +94,7 @@ export async function createApp(opts: AppOptions) {
     nonces: new NonceCache(),
     limiter: new FailureLimiter({ ...DEFAULTS.limiter, ...opts.limiter }),
     budget: new DoorBudget(opts.preAuthBytes ?? DEFAULTS.preAuthUploads * (maxUpload + FORM_BODY_SLACK)),
-    notBefore: startedAt,
+    notBefore: () => clock.now() - (clock.monotonic() - startedMono),
   };
   // Taken when the request line arrives, before any body is read: the timestamp check uses it.
   const arrivals = new WeakMap<Request, number>();

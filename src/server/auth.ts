@@ -38,10 +38,12 @@ export interface AuthOptions {
   /** Bytes all requests not yet authenticated may hold together. */
   budget: DoorBudget;
   /**
-   * Requests signed before this instant are refused as stale: the nonces they used died with the
-   * previous process, so a replay across a restart would otherwise pass.
+   * When the process started, in the current wall clock: requests signed before it are refused as
+   * stale (the nonces they used died with the previous process, so a replay across a restart would
+   * otherwise pass). A function, not a number: measured on the monotonic clock, so a wall clock
+   * stepped back after the start moves it back too instead of refusing every request until a restart.
    */
-  notBefore: number;
+  notBefore: () => number;
 }
 
 // Used when the appkey is unknown, so the work done (and its time) does not tell whether it exists.
@@ -101,7 +103,7 @@ export async function authenticate(
     verifiedAs.nonce = nonce;
 
     const tsMs = parseTs(ts);
-    if (Math.abs(arrivedAt - tsMs) > opts.windowMs || tsMs < opts.notBefore) {
+    if (Math.abs(arrivedAt - tsMs) > opts.windowMs || tsMs < opts.notBefore()) {
       const now = opts.clock.now();
       throw new ReplydError("stale_timestamp", 401, "the timestamp is outside the accepted window; correct the clock offset and sign again", {
         server_time: formatTs(now),

@@ -11,6 +11,8 @@ export interface AppContext {
   maxMedia: number;
   /** Base of media URLs: --public-url, else the address the server listens on (set once it does). */
   publicUrl: string;
+  /** Set when the clock disagrees with the newest stored data (health says so). */
+  clockWarning: string | null;
   /** For health: the regex rules disabled for timing out. */
   regex: Pick<RegexMatcher, "disabled">;
 }

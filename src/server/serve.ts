@@ -125,17 +125,22 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   if (!opts.wechat?.token)
     emit({ level: "warn", msg: "no --wx-token (REPLYD_WX_TOKEN): the messaging callback answers 503 until one is set" });
 
-  // The message log keeps --log-days; pruned at start and every hour.
+  // The message log keeps --log-days; pruned at start and every hour, never waiting on the event loop.
   const logDays = opts.logDays ?? 30;
-  const prune = () => {
+  const prune = async () => {
     try {
-      store.messages.prune(logDays, clock.now());
+      const { newest } = await store.messages.prune(logDays, clock.now());
+      // The newest message logged is from the future: this clock is behind, or was ahead before.
+      const skew = newest === null ? 0 : Date.parse(newest) - clock.now();
+      app.ctx.clockWarning =
+        skew > 60_000 ? `the newest logged message (${newest}) is ${Math.round(skew / 1000)} s after this server's clock: the clock is behind, or ran ahead earlier; check NTP` : null;
+      if (app.ctx.clockWarning) emit({ level: "warn", msg: app.ctx.clockWarning });
     } catch (e) {
       emit({ level: "error", msg: `message log prune failed: ${(e as Error).message}` });
     }
   };
-  prune();
-  const pruneTimer = setInterval(prune, 3600_000);
+  void prune();
+  const pruneTimer = setInterval(() => void prune(), 3600_000);
   pruneTimer.unref();
 
   let inFlight = 0;

@@ -65,7 +65,7 @@ function drain() {
       }
     } catch (e) {
       // Disk full, the lock held for over a minute: keep the batch and try again.
-      self.postMessage({ error: String(e && e.message || e) });
+      self.postMessage({ error: String(e && e.message || e), code: String((e && e.code) || ""), retrying: true });
       if (!retrying) { retrying = true; setTimeout(() => { retrying = false; drain(); }, 200); }
       return;
     }
@@ -95,6 +95,8 @@ export class LogWriter {
   /** Batches handed over but not yet confirmed, oldest first. */
   private readonly unconfirmed: { seq: number; json: string }[] = [];
   private lastError: string | null = null;
+  /** A batch is failing and being retried (disk full, a lock held too long): the code it failed with. */
+  private failing: string | null = null;
 
   constructor(
     private readonly dbPath: string,
@@ -105,11 +107,12 @@ export class LogWriter {
     if (this.worker) return this.worker;
     workerUrl ??= URL.createObjectURL(new Blob([WORKER_SOURCE], { type: "application/javascript" }));
     const w = new Worker(workerUrl);
-    w.onmessage = (e: MessageEvent<{ error?: string }>) => {
+    w.onmessage = (e: MessageEvent<{ error?: string; code?: string; retrying?: boolean }>) => {
       if (e.data.error) {
         // One line per distinct failure, not one per retry.
         if (e.data.error !== this.lastError) this.onError(`message log: ${e.data.error}`);
         this.lastError = e.data.error;
+        if (e.data.retrying) this.failing = e.data.code || "SQLITE_IOERR";
       }
     };
     w.onerror = (e) => {
@@ -139,10 +142,35 @@ export class LogWriter {
   /** Drops the batches the worker has committed. Sequence numbers wrap: compare by difference. */
   private confirm(): void {
     const done = Atomics.load(this.committed, 0);
+    const before = this.unconfirmed.length;
     while (this.unconfirmed.length && ((done - (this.unconfirmed[0] as { seq: number }).seq) | 0) >= 0) this.unconfirmed.shift();
+    if (this.unconfirmed.length < before) this.failing = null; // a commit went through
   }
 
-  /** Blocks until every batch handed over is committed; throws after `timeoutMs`. */
+  private get caughtUp(): boolean {
+    return ((Atomics.load(this.committed, 0) - this.posted) | 0) >= 0;
+  }
+
+  /**
+   * Resolves once every batch handed over is committed, without blocking the event loop. While the
+   * writer is failing (the disk is full) it waits one more retry of the writer's (it retries every
+   * 200 ms), then rejects with that failure's code (507 disk_full for a full disk): nobody waits
+   * for a disk to empty.
+   */
+  async settled(timeoutMs = 10_000): Promise<void> {
+    const started = performance.now();
+    const until = started + timeoutMs;
+    for (;;) {
+      this.confirm();
+      if (this.caughtUp) return;
+      if (this.failing && performance.now() - started > 500)
+        throw Object.assign(new Error(`the message log cannot be written: ${this.lastError}`), { code: this.failing });
+      if (performance.now() > until) throw new Error(`the message log could not be written in ${timeoutMs} ms${this.lastError ? `: ${this.lastError}` : ""}`);
+      await Bun.sleep(5);
+    }
+  }
+
+  /** Blocks until every batch handed over is committed; throws after `timeoutMs`. Shutdown only: it holds the thread. */
   sync(timeoutMs = 10_000): void {
     const until = performance.now() + timeoutMs;
     for (;;) {

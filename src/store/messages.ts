@@ -65,8 +65,10 @@ export class MessageLog {
     }
   }
 
-  list(opts: { unmatchedOnly: boolean; limit: number; offset: number }): { items: (LoggedMessage & { seq: number })[]; total: number } {
-    this.sync();
+  /** What was logged, newest first, once everything added so far is committed (awaited, never blocking). */
+  async list(opts: { unmatchedOnly: boolean; limit: number; offset: number }): Promise<{ items: (LoggedMessage & { seq: number })[]; total: number }> {
+    this.flush();
+    await this.writer.settled();
     const where = opts.unmatchedOnly ? "WHERE unmatched = 1" : "";
     const total = (this.db.query(`SELECT count(*) AS n FROM messages ${where}`).get() as { n: number }).n;
     type Row = Omit<LoggedMessage, "unmatched"> & { seq: number; unmatched: number };
@@ -74,10 +76,17 @@ export class MessageLog {
     return { items: rows.map((r) => ({ ...r, unmatched: r.unmatched === 1 })), total };
   }
 
-  /** Removes entries older than `days`; answers how many. */
-  prune(days: number, nowMs: number): number {
-    this.sync();
-    const cutoff = new Date(nowMs - days * 86_400_000).toISOString();
-    return this.db.run("DELETE FROM messages WHERE received_at < ?", [cutoff]).changes;
+  /**
+   * Removes entries more than `days` older than the earlier of now and the newest entry, so a clock
+   * running ahead cannot erase the log (a server started once 40 days ahead would otherwise delete
+   * everything). Answers how many went, and the newest entry's time.
+   */
+  async prune(days: number, nowMs: number): Promise<{ removed: number; newest: string | null }> {
+    this.flush();
+    await this.writer.settled();
+    const newest = (this.db.query("SELECT max(received_at) AS t FROM messages").get() as { t: string | null }).t;
+    const base = newest === null ? nowMs : Math.min(nowMs, Date.parse(newest));
+    const cutoff = new Date(base - days * 86_400_000).toISOString();
+    return { removed: this.db.run("DELETE FROM messages WHERE received_at < ?", [cutoff]).changes, newest };
   }
 }

@@ -12,7 +12,7 @@ afterEach(() => t.close());
 
 const sha256 = (b: ArrayBuffer) => new Bun.CryptoHasher("sha256").update(new Uint8Array(b)).digest("hex");
 /** Whether `res` carries a valid signature for the request with this nonce. */
-async function signedFor(res: Response, method: string, path: string, nonce: string) {
+async function signedFor(res: { arrayBuffer(): Promise<ArrayBuffer>; status: number; headers: { get(name: string): string | null } }, method: string, path: string, nonce: string) {
   const bytes = await res.arrayBuffer();
   return res.headers.get("x-replyd-signature") === answerSignature(method, path, nonce, res.status, sha256(bytes), ADMIN.secret);
 }

@@ -13,7 +13,7 @@ const entry = (key: string, at: number, unmatched = false) => ({
   unmatched,
 });
 
-test("queued log entries survive a clean close (what SIGTERM does)", () => {
+test("queued log entries survive a clean close (what SIGTERM does)", async () => {
   const tmp = tempDir();
   try {
     let store = openStore(tmp.dir);
@@ -21,26 +21,45 @@ test("queued log entries survive a clean close (what SIGTERM does)", () => {
     store.messages.add(entry("m:2", T0, true));
     store.close();
     store = openStore(tmp.dir);
-    expect(store.messages.list({ unmatchedOnly: false, limit: 10, offset: 0 }).items.map((m) => m.msg_key)).toEqual(["m:2", "m:1"]);
-    expect(store.messages.list({ unmatchedOnly: true, limit: 10, offset: 0 }).total).toBe(1);
+    expect((await store.messages.list({ unmatchedOnly: false, limit: 10, offset: 0 })).items.map((m) => m.msg_key)).toEqual(["m:2", "m:1"]);
+    expect((await store.messages.list({ unmatchedOnly: true, limit: 10, offset: 0 })).total).toBe(1);
     // The callback hands over epoch ms; the writer thread stores the ISO time.
-    expect(store.messages.list({ unmatchedOnly: false, limit: 1, offset: 1 }).items[0]?.received_at).toBe(new Date(T0).toISOString());
+    expect((await store.messages.list({ unmatchedOnly: false, limit: 1, offset: 1 })).items[0]?.received_at).toBe(new Date(T0).toISOString());
     store.close();
   } finally {
     tmp.cleanup();
   }
 });
 
-test("a message key is logged once; entries older than --log-days are pruned", () => {
+test("a message key is logged once; entries older than --log-days are pruned", async () => {
   const tmp = tempDir();
   try {
     const store = openStore(tmp.dir);
     const day = 86_400_000;
     store.messages.add(entry("m:old", T0 - 31 * day));
-    store.messages.add(entry("m:new", T0 - 29 * day));
-    store.messages.add(entry("m:new", T0 - 29 * day));
-    expect(store.messages.prune(30, T0)).toBe(1);
-    expect(store.messages.list({ unmatchedOnly: false, limit: 10, offset: 0 }).items.map((m) => m.msg_key)).toEqual(["m:new"]);
+    store.messages.add(entry("m:new", T0));
+    store.messages.add(entry("m:new", T0));
+    expect((await store.messages.prune(30, T0)).removed).toBe(1);
+    expect((await store.messages.list({ unmatchedOnly: false, limit: 10, offset: 0 })).items.map((m) => m.msg_key)).toEqual(["m:new"]);
+    store.close();
+  } finally {
+    tmp.cleanup();
+  }
+});
+
+test("a clock running ahead does not erase the log: the prune counts back from the newest entry", async () => {
+  const tmp = tempDir();
+  try {
+    const store = openStore(tmp.dir);
+    const day = 86_400_000;
+    for (let i = 0; i < 50; i++) store.messages.add(entry(`m:${i}`, T0 - i * 3600_000));
+    const ahead = await store.messages.prune(30, T0 + 40 * day); // started once with the clock 40 days ahead
+    expect(ahead.removed).toBe(0);
+    expect(ahead.newest).toBe(new Date(T0).toISOString());
+    expect((await store.messages.list({ unmatchedOnly: false, limit: 1, offset: 0 })).total).toBe(50);
+    // With the right clock, only what is really older than --log-days goes.
+    store.messages.add(entry("m:ancient", T0 - 31 * day));
+    expect((await store.messages.prune(30, T0)).removed).toBe(1);
     store.close();
   } finally {
     tmp.cleanup();
@@ -57,7 +76,7 @@ test("the writer thread waits out another connection's write lock; reading the l
     await Bun.sleep(300); // the writer is stuck behind the lock meanwhile
     other.exec("COMMIT");
     other.close();
-    expect(store.messages.list({ unmatchedOnly: false, limit: 1, offset: 0 }).total).toBe(600);
+    expect((await store.messages.list({ unmatchedOnly: false, limit: 1, offset: 0 })).total).toBe(600);
     store.close();
   } finally {
     tmp.cleanup();
@@ -80,7 +99,7 @@ test("a batch that fails is reported once, kept, and committed when the cause is
     expect(errors[0]).toContain("no such table");
     other.exec("ALTER TABLE messages_away RENAME TO messages");
     other.close();
-    expect(store.messages.list({ unmatchedOnly: false, limit: 10, offset: 0 }).items.map((m) => m.msg_key)).toEqual(["m:during", "m:before"]);
+    expect((await store.messages.list({ unmatchedOnly: false, limit: 10, offset: 0 })).items.map((m) => m.msg_key)).toEqual(["m:during", "m:before"]);
     store.close();
   } finally {
     tmp.cleanup();
@@ -100,14 +119,14 @@ test("a writer thread that dies is replaced and given the batches it had not con
     for (let i = 300; i < 400; i++) store.messages.add(entry(`m:${i}`, T0));
     await Bun.sleep(200);
     expect(errors.some((e) => e.includes("restarting"))).toBe(true);
-    expect(store.messages.list({ unmatchedOnly: false, limit: 1, offset: 0 }).total).toBe(400);
+    expect((await store.messages.list({ unmatchedOnly: false, limit: 1, offset: 0 })).total).toBe(400);
     store.close();
   } finally {
     tmp.cleanup();
   }
 });
 
-test("a message whose time cannot be formatted is logged with the write time, and does not hold up the rest", () => {
+test("a message whose time cannot be formatted is logged with the write time, and does not hold up the rest", async () => {
   const tmp = tempDir();
   try {
     const store = openStore(tmp.dir);
@@ -115,7 +134,7 @@ test("a message whose time cannot be formatted is logged with the write time, an
     store.messages.add(entry("m:nan", Number.NaN));
     store.messages.add(entry("m:far", 1e20));
     store.messages.add(entry("m:next", T0));
-    const items = store.messages.list({ unmatchedOnly: false, limit: 10, offset: 0 }).items;
+    const items = (await store.messages.list({ unmatchedOnly: false, limit: 10, offset: 0 })).items;
     expect(items.map((m) => m.msg_key)).toEqual(["m:next", "m:far", "m:nan"]);
     for (const m of items.slice(1)) expect(Date.parse(m.received_at)).toBeGreaterThan(Date.parse("2020-01-01T00:00:00Z"));
     store.close();
@@ -133,7 +152,7 @@ test("a row the database refuses is dropped and reported once; the rest of its b
     // Not something the callback sends (content is text), but a row like it must not wedge the log.
     store.messages.add({ ...entry("m:2", T0), content: { text: "x" } as unknown as string });
     store.messages.add(entry("m:3", T0));
-    expect(store.messages.list({ unmatchedOnly: false, limit: 10, offset: 0 }).items.map((m) => m.msg_key)).toEqual(["m:3", "m:1"]);
+    expect((await store.messages.list({ unmatchedOnly: false, limit: 10, offset: 0 })).items.map((m) => m.msg_key)).toEqual(["m:3", "m:1"]);
     // The report comes back from the writer thread as an event.
     for (let i = 0; i < 200 && !errors.length; i++) await Bun.sleep(10);
     store.close();
