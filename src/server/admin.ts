@@ -72,6 +72,8 @@ export function health(ctx: AppContext, req: SignedRequest) {
     regex_rules_disabled: ctx.regex.disabled(),
     ...(ctx.clockWarning ? { clock_warning: ctx.clockWarning } : {}),
     newest_backup: ctx.store.backups.newest(),
+    // Temp files of backups cut short (kill -9) found and removed when the server started.
+    backup_temp_files_removed_at_start: ctx.store.backups.tempRemovedAtStart,
     key: { appkey: req.key.appkey, scope: req.key.scope },
     window_s: ctx.windowMs / 1000,
   };

@@ -24,9 +24,21 @@ const stampOf = (ms: number) => new Date(ms).toISOString().replace(/[-:.]/g, "")
 const isoOfStamp = (s: string) =>
   `${s.slice(0, 4)}-${s.slice(4, 6)}-${s.slice(6, 8)}T${s.slice(9, 11)}:${s.slice(11, 13)}:${s.slice(13, 15)}.${s.slice(15, 18)}Z`;
 
-/** Server-side backups: one JSON document per file in `<data>/backups`, kept to `keep` per matter. */
+/** Temp files of backups being written (fsutil's atomicWrite): what a kill -9 mid-backup leaves. */
+const TEMP_FILE = /^\..+\.tmp$/;
+
+/**
+ * Server-side backups: one JSON document per file in `<data>/backups`, kept to `keep` per matter.
+ *
+ * A backup's stamp (in its id, and its created_at) is the time it was taken, or 1 ms after the
+ * newest backup's when the clock is behind that (a dead RTC, NTP not yet synced, backups taken while
+ * the clock was ahead): stamps never go back, so the backup just written is always the newest and
+ * pruning, which goes by stamp, can never delete it.
+ */
 export class BackupStore {
   private lastStamp = 0;
+  /** Temp files left by a backup cut short (kill -9), removed when the store opened. */
+  readonly tempRemovedAtStart: number;
 
   constructor(
     readonly dir: string,
@@ -34,11 +46,21 @@ export class BackupStore {
     readonly keep: number,
   ) {
     privateDir(dir, true);
+    let removed = 0;
+    for (const name of readdirSync(dir))
+      if (TEMP_FILE.test(name)) {
+        rmSync(join(dir, name), { force: true });
+        removed++;
+      }
+    this.tempRemovedAtStart = removed;
+    const newest = this.list()[0];
+    this.lastStamp = newest ? Date.parse(newest.created_at) : 0;
   }
 
   /** Writes a backup atomically: `write` gets a sink and must return the document's sha256. */
   create(matter: Matter, kind: BackupKind, write: (sink: (chunk: string) => void, createdAt: string) => string): BackupInfo {
-    // Strictly increasing stamps keep "newest first" exact even for two backups in one millisecond.
+    // The folder may have been deleted under the running server: made again, not a 500.
+    privateDir(this.dir);
     const ms = Math.max(this.clock.now(), this.lastStamp + 1);
     this.lastStamp = ms;
     const rand = Array.from(crypto.getRandomValues(new Uint8Array(4)), (b) => "abcdefghijklmnopqrstuvwxyz0123456789"[b % 36]).join("");
@@ -61,7 +83,14 @@ export class BackupStore {
   /** Newest first; `matter` omitted lists every matter. */
   list(matter?: Matter): BackupInfo[] {
     const out: BackupInfo[] = [];
-    for (const name of readdirSync(this.dir)) {
+    let names: string[];
+    try {
+      names = readdirSync(this.dir);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "ENOENT") return []; // deleted under us: no backups
+      throw e;
+    }
+    for (const name of names) {
       if (!name.endsWith(".json")) continue;
       const m = BACKUP_ID.exec(name.slice(0, -5));
       if (!m || !isMatter(m[1])) continue;
@@ -100,13 +129,21 @@ export class BackupStore {
     const at = performance.now();
     if (this.newestCache && at - this.newestCheckedAt < 1000) return this.newestCache.info;
     this.newestCheckedAt = at;
-    const dirMtimeMs = statSync(this.dir).mtimeMs;
+    let dirMtimeMs: number;
+    try {
+      dirMtimeMs = statSync(this.dir).mtimeMs;
+    } catch {
+      return (this.newestCache = { dirMtimeMs: -1, info: null }).info;
+    }
     if (this.newestCache?.dirMtimeMs !== dirMtimeMs) this.newestCache = { dirMtimeMs, info: this.list()[0] ?? null };
     return this.newestCache.info;
   }
 
+  /** Keeps the newest `keep`, and whatever else the newest automatic backup is: it holds a state some restore or --init replaced. */
   private prune(matter: Matter): void {
-    for (const old of this.list(matter).slice(this.keep)) this.remove(old.id);
+    const all = this.list(matter);
+    const newestAuto = all.find((b) => b.kind === "auto")?.id;
+    for (const old of all.slice(this.keep)) if (old.id !== newestAuto) this.remove(old.id);
   }
 
   /** A backup's sha256 is its last field; read only the tail rather than the whole file. */
