@@ -182,7 +182,7 @@ export function deleteCli(ctx: AppContext, req: SignedRequest) {
   const current = ctx.store.articles.get(id);
   if (!current) throw notFound(`no article with id "${id}"`);
   if (f.bool("purge")) {
-    ctx.store.articles.purge(id);
+    ctx.store.purgeArticle(id);
     return { purged: true, id };
   }
   if (current.deleted) return { purged: false, changed: false, article: articleJson(current) };

@@ -259,11 +259,14 @@ export class Store {
    */
   private writeArticles(bulk: boolean, write: () => void): void {
     try {
+      // IMMEDIATE: the write lock is taken at BEGIN. A deferred transaction that reads first can
+      // fail at once with SQLITE_BUSY_SNAPSHOT when the log writer commits between its read and its
+      // first write; an immediate one waits its turn (busy_timeout) instead.
       this.db.transaction(() => {
         if (!bulk) return write();
         this.articles.withoutIndexing(write);
         this.articles.resetIndex();
-      })();
+      }).immediate();
     } catch (e) {
       this.articles.loadIndexState();
       throw e;
@@ -337,9 +340,16 @@ export class Store {
   }
 
   /** Stores one article exactly as given (the caller has set rev and times). */
+  /** One article written with its search entries, in one immediate transaction. */
   putArticle(a: Article, isNew: boolean): void {
-    if (isNew) this.articles.insert(a);
-    else this.articles.update(a);
+    this.writeArticles(false, () => (isNew ? this.articles.insert(a) : this.articles.update(a)));
+  }
+
+  /** Removes an article for good, with its search entries. */
+  purgeArticle(id: string): boolean {
+    let removed = false;
+    this.writeArticles(false, () => void (removed = this.articles.purge(id)));
+    return removed;
   }
 }
 

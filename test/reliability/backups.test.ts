@@ -98,3 +98,27 @@ test("temp files a kill -9 left in backups/ are removed at start and counted in 
     tmp.cleanup();
   }
 });
+
+test("an admin write while another connection holds the write lock waits for it and succeeds (BEGIN IMMEDIATE)", async () => {
+  const tmp = tempDir();
+  try {
+    const store = openStore(tmp.dir);
+    store.importDocument(parseDocument(doc([article(1)])), "merge");
+    const a1 = store.articles.get("a1") as NonNullable<ReturnType<typeof store.articles.get>>;
+    // Another process takes the write lock, writes, and commits 300 ms later (as the log writer may).
+    const holder = Bun.spawn(
+      [process.execPath, "-e", `const { Database } = require("bun:sqlite"); const db = new Database(${JSON.stringify(join(tmp.dir, "replyd.db"))}); db.exec("BEGIN IMMEDIATE"); db.exec("INSERT INTO meta (key, value) VALUES ('probe', '1')"); console.log("locked"); setTimeout(() => { db.exec("COMMIT"); db.close(); }, 300);`],
+      { stdout: "pipe" },
+    );
+    const reader = (holder.stdout as ReadableStream<Uint8Array>).getReader();
+    await reader.read(); // "locked"
+    // An import reads inside its transaction (what exists, which codes are live) before it writes.
+    store.importDocument(parseDocument(doc([article(1, { title: "changed" }), article(2)])), "merge");
+    expect(store.articles.get("a1")?.title).toBe("changed");
+    expect(a1.rev).toBe(1);
+    await holder.exited;
+    store.close();
+  } finally {
+    tmp.cleanup();
+  }
+});
