@@ -76,6 +76,8 @@ export async function authenticate(
   /** Filled in once the signature has passed, so that the answer (a refusal too) can be signed. */
   verifiedAs: { key?: AdminKey; nonce?: string } = {},
 ): Promise<SignedRequest> {
+  // Not a failure of the client's: refused before anything is read or counted.
+  opts.keys.check(opts.clock.now());
   let verified = false;
   let form: ReadForm | null = null;
   try {

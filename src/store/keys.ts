@@ -1,3 +1,4 @@
+import { ReplydError } from "../errors.ts";
 import { chmodSync, existsSync, readFileSync, statSync } from "node:fs";
 import { APPKEY_PATTERN } from "../sign.ts";
 import { atomicWrite } from "../fsutil.ts";
@@ -65,10 +66,19 @@ export function writeKeys(path: string, keys: AdminKey[]): void {
  * keys.json, re-read when it changes on disk (checked at most once a second) so an operator
  * can add or revoke a key without restarting the server.
  */
+/**
+ * The admin keys, re-read within a second of any change to keys.json. A keys file that changed and
+ * cannot be loaded (readable by others, invalid) fails closed: every admin request is refused 503
+ * `keys_unavailable` until the file is fixed, because the change may have been a revocation — the
+ * old keys must not keep working. `replyd keys rm` is the way that cannot go wrong.
+ */
 export class KeyRing {
   private keys = new Map<string, AdminKey>();
-  private mtimeMs = -1;
+  /** The file as last looked at (inode, change time, modification time): a chmod counts too. */
+  private seen = "";
   private checkedAt = 0;
+  /** Why the keys are unusable, when keys.json changed and could not be loaded. */
+  broken: string | null = null;
 
   constructor(
     readonly path: string | null,
@@ -77,36 +87,45 @@ export class KeyRing {
     this.reload(true);
   }
 
-  /** Throws when keys.json is unreadable, invalid or readable by others. */
+  /** Throws when keys.json is unreadable, invalid or readable by others (strict: at start). */
   private reload(strict: boolean): void {
     const next = new Map<string, AdminKey>();
     if (this.path && existsSync(this.path)) {
       const st = statSync(this.path);
-      if (st.mtimeMs === this.mtimeMs) return;
-      if ((st.mode & 0o077) !== 0) {
-        const msg = `${this.path} is readable by other users (mode ${(st.mode & 0o777).toString(8)}); run: chmod 600 ${this.path}`;
+      const seen = `${st.ino}:${st.ctimeMs}:${st.mtimeMs}`;
+      if (seen === this.seen) return;
+      this.seen = seen;
+      const fail = (msg: string) => {
         if (strict) throw new KeysError(msg);
-        console.error(JSON.stringify({ t: new Date().toISOString(), level: "error", msg: "keys.json not reloaded: " + msg }));
-        return;
-      }
+        if (this.broken !== msg)
+          console.error(JSON.stringify({ t: new Date().toISOString(), level: "error", msg: `keys.json changed and cannot be loaded: ${msg}; every admin request is refused (503 keys_unavailable) until it is fixed` }));
+        this.broken = msg;
+        this.keys = new Map();
+      };
+      if ((st.mode & 0o077) !== 0) return fail(`${this.path} is readable by other users (mode ${(st.mode & 0o777).toString(8)}); run: chmod 600 ${this.path}`);
       try {
         for (const k of parseKeys(readFileSync(this.path, "utf8"), this.path)) next.set(k.appkey, k);
       } catch (e) {
-        if (strict) throw e;
-        console.error(JSON.stringify({ t: new Date().toISOString(), level: "error", msg: "keys.json not reloaded: " + (e as Error).message }));
-        return;
+        return fail((e as Error).message);
       }
-      this.mtimeMs = st.mtimeMs;
     }
+    if (this.broken) console.error(JSON.stringify({ t: new Date().toISOString(), level: "info", msg: "keys.json loaded again: admin requests are accepted" }));
+    this.broken = null;
     for (const k of this.extra) next.set(k.appkey, k);
     this.keys = next;
   }
 
-  lookup(appkey: string, nowMs = Date.now()): AdminKey | undefined {
+  /** Re-reads keys.json when due; throws 503 keys_unavailable while it cannot be loaded. */
+  check(nowMs = Date.now()): void {
     if (this.path && nowMs - this.checkedAt >= 1000) {
       this.checkedAt = nowMs;
       this.reload(false);
     }
+    if (this.broken) throw new ReplydError("keys_unavailable", 503, "the server's keys file changed and cannot be loaded; the operator must fix it on the server (replyd keys, chmod 600)");
+  }
+
+  lookup(appkey: string, nowMs = Date.now()): AdminKey | undefined {
+    this.check(nowMs);
     return this.keys.get(appkey);
   }
 
