@@ -66,7 +66,11 @@ export function health(ctx: AppContext, req: SignedRequest) {
     server_time: new Date(now).toISOString(),
     counts: { articles_live: a.live, articles_deleted: a.deleted, tags: c.tags, rules: c.rules, texts: c.texts },
     db_bytes: ctx.store.dbSize(),
-    search_index: ctx.store.articles.indexComplete ? "ready" : `rebuilding (${Math.floor(ctx.store.articles.indexProgress() * 100)}%)`,
+    search_index: !ctx.store.articles.indexComplete
+      ? `rebuilding (${Math.floor(ctx.store.articles.indexProgress() * 100)}%)`
+      : ctx.store.indexVerified === "checking"
+        ? "checking"
+        : "ready",
     // Follower searches waiting now, and since start answered "busy" or past their deadline.
     search: { queued: ctx.store.searcher.queued, ...ctx.store.searcher.counts },
     regex_rules_disabled: ctx.regex.disabled(),

@@ -123,6 +123,11 @@ export class ArticleRepo {
     }
   }
 
+  /** Empties the indexes and starts over (they were found not to agree with the articles). */
+  rebuildIndex(): void {
+    this.db.transaction(() => this.resetIndex()).immediate();
+  }
+
   /** Share of live and deleted articles indexed, for health: 1 when complete. */
   indexProgress(): number {
     if (this.ftsPendingFrom === null) return 1;

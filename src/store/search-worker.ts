@@ -7,8 +7,19 @@ import { findArticles } from "./search.ts";
 
 declare const self: Worker;
 
-export type SearchRequest = { type: "open"; path: string; abandoned: SharedArrayBuffer } | { type: "close" } | { type: "search"; id: number; words: string[] };
-export type SearchReply = { id: number; ids: string[] } | { id: number; error: string } | { id: number; skipped: true };
+export type SearchRequest =
+  | { type: "open"; path: string; abandoned: SharedArrayBuffer }
+  | { type: "close" }
+  | { type: "search"; id: number; words: string[] }
+  | { type: "count"; id: number };
+export type SearchReply = { id: number; ids: string[] } | { id: number; error: string } | { id: number; skipped: true } | { id: number; counts: IndexCounts };
+export interface IndexCounts {
+  articles: number;
+  fts: number;
+  grams: number;
+  /** The rebuild marker, when a rebuild is under way (the counts then say nothing). */
+  pending: string | null;
+}
 
 let db: Database | null = null;
 /** [0]: searches up to this id were given up by the event loop (past their deadline): skipped unrun. */
@@ -24,6 +35,19 @@ self.onmessage = (event: MessageEvent<SearchRequest>) => {
     db?.close();
     db = null;
     process.exit(0); // ends this worker only
+  } else if (m.type === "count") {
+    // One read transaction: the three counts and the marker come from the same instant.
+    try {
+      const d = db as Database;
+      const counts = d.transaction(() => {
+        const n = (sql: string) => (d.query(sql).get() as { n: number }).n;
+        const pending = (d.query("SELECT value FROM meta WHERE key = 'fts_rebuild_from'").get() as { value: string } | null)?.value ?? null;
+        return { articles: n("SELECT count(*) AS n FROM articles"), fts: n("SELECT count(*) AS n FROM articles_fts"), grams: n("SELECT count(*) AS n FROM articles_grams"), pending };
+      })();
+      postMessage({ id: m.id, counts } satisfies SearchReply);
+    } catch (e) {
+      postMessage({ id: m.id, error: (e as Error).message } satisfies SearchReply);
+    }
   } else if (m.id <= Atomics.load(abandoned, 0)) {
     postMessage({ id: m.id, skipped: true } satisfies SearchReply);
   } else {

@@ -5,7 +5,7 @@
  * searches wait; past that a search is answered "busy" at once (the follower gets the fallback text),
  * and one that takes longer than `deadlineMs` counts as finding nothing.
  */
-import type { SearchReply, SearchRequest } from "./search-worker.ts";
+import type { IndexCounts, SearchReply, SearchRequest } from "./search-worker.ts";
 
 /**
  * The worker's entry point. In the single binary every bundled module reports the binary's own URL
@@ -20,7 +20,9 @@ export const SEARCHER_DEFAULTS = { maxQueued: 64, deadlineMs: 2000 } as const;
 
 interface Pending {
   resolve(result: SearchResult): void;
-  timer: ReturnType<typeof setTimeout>;
+  /** For a count request. */
+  counted?(counts: IndexCounts | null): void;
+  timer: ReturnType<typeof setTimeout> | undefined;
 }
 
 export class Searcher {
@@ -51,9 +53,10 @@ export class Searcher {
       if (!p) return;
       clearTimeout(p.timer);
       this.pending.delete(e.data.id);
-      if ("error" in e.data) {
+      if ("counts" in e.data) p.counted?.(e.data.counts);
+      else if ("error" in e.data) {
         this.log(`search failed: ${e.data.error}`);
-        p.resolve({ id: null });
+        p.counted ? p.counted(null) : p.resolve({ id: null });
       } else p.resolve({ id: e.data.ids[0] ?? null });
     };
     w.onerror = (e) => {
@@ -90,6 +93,16 @@ export class Searcher {
       }, this.opts.deadlineMs);
       this.pending.set(id, { resolve, timer });
       this.send({ type: "search", id, words });
+    });
+  }
+
+  /** The rows in the articles table and in each search index, counted off the event loop (null: could not). */
+  countIndex(): Promise<IndexCounts | null> {
+    const id = this.nextId++;
+    return new Promise((counted) => {
+      // No deadline: counting a million rows on a cold disk takes seconds, and nothing waits for it.
+      this.pending.set(id, { resolve: () => counted(null), counted, timer: undefined });
+      this.send({ type: "count", id });
     });
   }
 

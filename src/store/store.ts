@@ -83,8 +83,10 @@ export class Store {
     closeSync(openSync(path, "a", PRIVATE_FILE));
     privateFiles(path, `${path}-wal`, `${path}-shm`);
     const store = new Store(dir, openDatabase(path), opts);
-    // An index rebuild cut short (a crash, a restart) resumes where it stopped.
+    // A rebuild cut short (a crash, a restart) resumes where it stopped; a complete index is counted
+    // against the articles off the event loop, and rebuilt if they disagree.
     store.indexInBackground();
+    void store.verifyIndex();
     return store;
   }
 
@@ -292,6 +294,21 @@ export class Store {
       }
     };
     setTimeout(step, 0);
+  }
+
+  /** "checking" until the index has been counted against the articles after start. */
+  indexVerified: "checking" | "ok" | "rebuilt" | "unknown" = "checking";
+
+  private async verifyIndex(): Promise<void> {
+    const c = await this.searcher.countIndex();
+    if (this.closed) return;
+    if (!c) return void (this.indexVerified = "unknown");
+    // A rebuild was under way when counted, or has begun since: it makes the index whole anyway.
+    if (c.pending !== null || !this.articles.indexComplete || (c.fts === c.articles && c.grams === c.articles)) return void (this.indexVerified = "ok");
+    this.logError(`the search index does not match the articles (${c.articles} articles, ${c.fts} and ${c.grams} index entries); rebuilding it`);
+    this.articles.rebuildIndex();
+    this.indexVerified = "rebuilt";
+    this.indexInBackground();
   }
 
   /** Waits until the search index is complete (tests, benchmarks). */

@@ -62,3 +62,33 @@ test("a new store's search index is complete from the start (nothing to rebuild)
     tmp.cleanup();
   }
 });
+
+test("an index that lost entries is found at start (counted against the articles) and rebuilt", async () => {
+  const tmp = tempDir();
+  try {
+    let store = openStore(tmp.dir);
+    store.importDocument(docOf(300, (i) => (i === 250 ? "zebra" : "plain")), "init");
+    await store.indexed();
+    // A batch lost without the bookkeeping noticing (what a commit failing mid-rebuild once did).
+    store.db.run("DELETE FROM articles_fts WHERE rowid > 200");
+    store.close();
+    const errors: string[] = [];
+    store = openStore(tmp.dir, { logError: (m) => errors.push(m) });
+    // Counted off the event loop after start; health says "checking" meanwhile.
+    while (store.indexVerified === "checking") await Bun.sleep(5);
+    expect(store.indexVerified).toBe("rebuilt");
+    expect(errors.some((e) => e.includes("rebuilding"))).toBe(true);
+    await store.indexed();
+    expect(store.articles.search(["zebra"]).map((a) => a.id)).toEqual(["a250"]);
+    store.close();
+    // Control: an intact index is left alone.
+    const again: string[] = [];
+    store = openStore(tmp.dir, { logError: (m) => again.push(m) });
+    while (store.indexVerified === "checking") await Bun.sleep(5);
+    expect(store.indexVerified).toBe("ok");
+    expect(again).toEqual([]);
+    store.close();
+  } finally {
+    tmp.cleanup();
+  }
+});
