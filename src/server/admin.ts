@@ -143,7 +143,8 @@ export async function postCli(ctx: AppContext, req: SignedRequest) {
   const now = new Date(ctx.clock.now()).toISOString();
   const article: Article = { id, ...content, rev: 1, created_at: now, updated_at: now };
   ctx.store.putArticle(article, true);
-  return { created: true, article: articleJson(article) };
+  // Read back: an id used before continues above its old revs.
+  return { created: true, article: articleJson(ctx.store.articles.get(id) ?? article) };
 }
 
 /** PUT /api/cli: revise the fields sent; `rev` makes it conditional; an unknown id creates the article. */
@@ -163,7 +164,7 @@ export function putCli(ctx: AppContext, req: SignedRequest) {
     const article: Article = { id, ...contentOf(value), rev: 1, created_at: now, updated_at: now };
     assertCodeFree(ctx, article);
     ctx.store.putArticle(article, true);
-    return { created: true, changed: true, article: articleJson(article) };
+    return { created: true, changed: true, article: articleJson(ctx.store.articles.get(id) ?? article) };
   }
   if (rev !== undefined && rev !== current.rev)
     throw conflict(`article "${id}" is at rev ${current.rev}, not ${rev}: someone changed it since you read it`, "rev_mismatch", { current_rev: current.rev });

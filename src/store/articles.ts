@@ -63,7 +63,11 @@ export class ArticleRepo {
   private readonly byLiveCode: Statement<Row, [string]>;
   private readonly insertStmt: Statement;
   private readonly updateStmt: Statement;
-  private readonly deleteStmt: Statement<{ seq: number }, [string]>;
+  private readonly deleteStmt: Statement<{ seq: number; rev: number }, [string]>;
+  private readonly revHighOf: Statement<{ rev: number }, [string]>;
+  private readonly keepRevHigh: Statement;
+  /** Whether any id was ever removed: until then, inserts need not look up rev_high. */
+  private anyRevHigh: boolean;
   /** Articles with seq above this still await indexing; null when the search index is complete. */
   private ftsPendingFrom: number | null = null;
   /** Set during bulk writes: the index is rebuilt afterwards instead of row by row. */
@@ -79,7 +83,10 @@ export class ArticleRepo {
       `UPDATE articles SET code=?1, tag=?2, title=?3, description=?4, url=?5, picurl=?6, keywords=?7, deleted=?8, rev=?9,
          created_at=?10, updated_at=?11 WHERE id=?12 RETURNING seq`,
     );
-    this.deleteStmt = db.query("DELETE FROM articles WHERE id = ? RETURNING seq");
+    this.deleteStmt = db.query("DELETE FROM articles WHERE id = ? RETURNING seq, rev");
+    this.revHighOf = db.query("SELECT rev FROM rev_high WHERE id = ?");
+    this.keepRevHigh = db.query("INSERT INTO rev_high (id, rev) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET rev = max(rev, excluded.rev)");
+    this.anyRevHigh = db.query("SELECT 1 FROM rev_high LIMIT 1").get() !== null;
     this.loadIndexState();
   }
 
@@ -204,16 +211,20 @@ export class ArticleRepo {
     this.counted = null;
   }
 
-  insert(a: Article): void {
-    this.insertRecord(a, a.rev, a.created_at, a.updated_at);
+  /** Answers the rev the article got (above any rev its id had before it was removed). */
+  insert(a: Article): number {
+    return this.insertRecord(a, a.rev, a.created_at, a.updated_at);
   }
 
   /**
    * A new row straight from a validated record, with contentOf's defaults: bulk writes insert a
    * million of these, and binding the values directly spares an Article and a parameter array per row.
    */
-  insertRecord(rec: ArticleInput & { id: string }, rev: number, createdAt: string, updatedAt: string): void {
+  insertRecord(rec: ArticleInput & { id: string }, wantedRev: number, createdAt: string, updatedAt: string): number {
     this.changed();
+    // An id that existed before continues above the highest rev it had: a stale rev=N never matches again.
+    const high = this.anyRevHigh ? this.revHighOf.get(rec.id)?.rev : undefined;
+    const rev = high !== undefined && wantedRev <= high ? high + 1 : wantedRev;
     const keywords = rec.keywords ?? [];
     const { lastInsertRowid } = this.insertStmt.run(
       rec.code ?? null,
@@ -230,6 +241,7 @@ export class ArticleRepo {
       rec.id,
     );
     this.index(Number(lastInsertRowid), { title: rec.title ?? "", description: rec.description ?? "", keywords });
+    return rev;
   }
 
   /** Writes a whole article row; the caller has already worked out rev and times. */
@@ -248,12 +260,18 @@ export class ArticleRepo {
   purge(id: string): boolean {
     this.changed();
     const row = this.deleteStmt.get(id);
-    if (row) this.index(row.seq, null);
+    if (row) {
+      this.index(row.seq, null);
+      this.keepRevHigh.run(id, row.rev);
+      this.anyRevHigh = true;
+    }
     return row !== null;
   }
 
   deleteAll(): number {
     this.changed();
+    const kept = this.db.run("INSERT INTO rev_high (id, rev) SELECT id, rev FROM articles WHERE true ON CONFLICT(id) DO UPDATE SET rev = max(rev, excluded.rev)").changes;
+    if (kept) this.anyRevHigh = true;
     return this.db.run("DELETE FROM articles").changes;
   }
 

@@ -69,6 +69,10 @@ export const MIGRATIONS: readonly string[] = [
   `CREATE VIRTUAL TABLE articles_grams USING fts5(grams, detail=none, tokenize='unicode61 remove_diacritics 0');
    DELETE FROM articles_fts;
    INSERT INTO meta (key, value) VALUES ('fts_rebuild_from', '0') ON CONFLICT(key) DO UPDATE SET value = '0';`,
+
+  // The highest rev an id had when its row was removed (purge, --init, restore): a row made again
+  // under that id continues above it, so a revision never repeats for an id within a store.
+  `CREATE TABLE rev_high (id TEXT PRIMARY KEY, rev INTEGER NOT NULL) WITHOUT ROWID;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -85,7 +85,7 @@ describe("POST /api/cli", () => {
     expect((await importDoc("{oops")).error.code).toBe("bad_json");
   });
 
-  test("mode=init replaces all articles after an automatic backup; restoring that backup brings back the exact data", async () => {
+  test("mode=init replaces all articles after an automatic backup; restoring that backup brings back the exact data, revs moving on", async () => {
     await importDoc(doc([article(1), article(2), article(3, { deleted: true })], { tags: { news: "News" } }));
     await call("PUT", "/api/cli", [["id", "a1"], ["title", "Revised"]]);
     const before = [...t.store.articles.iterateAll()];
@@ -96,8 +96,22 @@ describe("POST /api/cli", () => {
     const download = await call("GET", "/api/cli/revert/articles", [["id", backupId]]);
     const restored = await call("PUT", "/api/cli/revert/articles", [], [{ name: "json", content: await download.res.text() }]);
     expect(restored.status).toBe(200);
-    expect([...t.store.articles.iterateAll()]).toEqual(before);
+    // Everything as it was, but a revision never repeats for an id in a store: each id continues
+    // one above the rev it had when --init removed it, so a stale rev= can never match (ABA).
+    expect([...t.store.articles.iterateAll()]).toEqual(before.map((a) => ({ ...a, rev: a.rev + 1 })));
     expect(t.store.content.tags()).toEqual({ news: "News" });
+    expect((await call("PUT", "/api/cli", [["id", "a1"], ["title", "Stale"], ["rev", "2"]])).error.code).toBe("rev_mismatch");
+  });
+
+  test("a purged id made again continues above its old revs: a stale rev=1 does not overwrite the new article", async () => {
+    await call("POST", "/api/cli", [["id", "x1"], ["title", "First"], ["url", "https://e.com/1"]]);
+    await call("PUT", "/api/cli", [["id", "x1"], ["title", "First, revised"]]);
+    await call("DELETE", "/api/cli", [["id", "x1"], ["purge", "1"]]);
+    const again = await call("POST", "/api/cli", [["id", "x1"], ["title", "Someone else's"], ["url", "https://e.com/2"]]);
+    expect(again.data.article.rev).toBe(3);
+    expect((await call("PUT", "/api/cli", [["id", "x1"], ["title", "Stale"], ["rev", "1"]])).error.code).toBe("rev_mismatch");
+    // Control: the current rev is accepted.
+    expect((await call("PUT", "/api/cli", [["id", "x1"], ["title", "Fresh"], ["rev", "3"]])).status).toBe(200);
   });
 
   test("add one article; 409 when its id or code exists", async () => {
