@@ -71,6 +71,8 @@ export function health(ctx: AppContext, req: SignedRequest) {
       : ctx.store.indexVerified === "checking"
         ? "checking"
         : "ready",
+    // Follower messages waiting for the log writer, and those not logged because its queue was full.
+    message_log: ctx.store.messages.backlog,
     // Follower searches waiting now, and since start answered "busy" or past their deadline.
     search: { queued: ctx.store.searcher.queued, ...ctx.store.searcher.counts },
     regex_rules_disabled: ctx.regex.disabled(),

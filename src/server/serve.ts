@@ -38,8 +38,11 @@ export interface RunningServer {
   url: string;
   port: number;
   store: Store;
-  /** Stops accepting, lets in-flight requests finish, closes the store. */
-  stop(): Promise<void>;
+  /**
+   * Stops accepting, lets in-flight requests finish, closes the store. Answers how many follower
+   * messages could be neither logged nor kept (the caller exits non-zero when any were lost).
+   */
+  stop(): Promise<{ lost: number }>;
 }
 
 export class StartupError extends Error {}
@@ -254,7 +257,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   }
   emit({ event: "listening", url, data: opts.dataDir, keys: keys.size, wechat: wxPath });
 
-  let stopping: Promise<void> | null = null;
+  let stopping: Promise<{ lost: number }> | null = null;
   return {
     url,
     port: server.port as number,
@@ -266,9 +269,10 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         while (inFlight > 0) await Bun.sleep(10);
         clearInterval(pruneTimer);
         sink?.flush();
-        store.close();
-        emit({ event: "stopped" });
+        const closed = store.close();
+        emit({ event: "stopped", ...(closed.spilled ? { messages_kept_in: closed.file, messages_kept: closed.spilled } : {}), ...(closed.lost ? { messages_lost: closed.lost } : {}) });
         sink?.flush();
+        return { lost: closed.lost };
       })();
       return stopping;
     },

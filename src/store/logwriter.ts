@@ -15,7 +15,7 @@ export const ROW_WIDTH = 8;
 // Inline so the compiled single binary needs no second file.
 const WORKER_SOURCE = `
 const { Database } = require("bun:sqlite");
-let db = null, insert = null, committed = null;
+let db = null, insert = null, committed = null, path = null;
 const queue = [];
 let retrying = false;
 function open(path) {
@@ -40,7 +40,17 @@ function refusesRow(e) {
   const code = String((e && e.code) || "");
   return code.startsWith("SQLITE_CONSTRAINT") || code === "SQLITE_MISMATCH" || code === "SQLITE_TOOBIG" || e instanceof TypeError || e instanceof RangeError;
 }
+function retryLater() {
+  if (!retrying) { retrying = true; setTimeout(() => { retrying = false; drain(); }, 200); }
+}
 function drain() {
+  // Not open (the database could not be opened, or its table prepared): keep the batches and retry.
+  if (!insert) {
+    try { open(path); } catch (e) {
+      self.postMessage({ error: "cannot open the message log: " + (e && e.message || e), code: String((e && e.code) || ""), retrying: true });
+      return retryLater();
+    }
+  }
   while (queue.length) {
     const { seq, json } = queue[0];
     const rows = JSON.parse(json);
@@ -66,8 +76,7 @@ function drain() {
     } catch (e) {
       // Disk full, the lock held for over a minute: keep the batch and try again.
       self.postMessage({ error: String(e && e.message || e), code: String((e && e.code) || ""), retrying: true });
-      if (!retrying) { retrying = true; setTimeout(() => { retrying = false; drain(); }, 200); }
-      return;
+      return retryLater();
     }
     queue.shift();
     Atomics.store(committed, 0, seq);
@@ -78,22 +87,29 @@ self.onmessage = (event) => {
   const m = event.data;
   if (m.open) {
     committed = new Int32Array(m.committed);
-    try { open(m.open); } catch (e) { self.postMessage({ error: "cannot open the message log: " + (e && e.message || e) }); }
+    path = m.open;
+    try { open(path); } catch (e) { insert = null; self.postMessage({ error: "cannot open the message log: " + (e && e.message || e), code: String((e && e.code) || ""), retrying: true }); }
     return;
   }
   queue.push(m);
-  if (!retrying && db) drain();
+  if (!retrying) drain();
 };
 `;
 
 let workerUrl: string | null = null;
 
+/** Messages the writer may hold unwritten (≈ 100 MB of queue at the worst); past it new ones are counted, not kept. */
+export const MAX_UNWRITTEN = 250_000;
+
 export class LogWriter {
   private worker: Worker | null = null;
+  /** Messages not logged because the queue was full while the writer could not write. */
+  dropped = 0;
+  private unwrittenRows = 0;
   private readonly committed = new Int32Array(new SharedArrayBuffer(4));
   private posted = 0;
   /** Batches handed over but not yet confirmed, oldest first. */
-  private readonly unconfirmed: { seq: number; json: string }[] = [];
+  private readonly unconfirmed: { seq: number; json: string; rows: number }[] = [];
   private lastError: string | null = null;
   /** A batch is failing and being retried (disk full, a lock held too long): the code it failed with. */
   private failing: string | null = null;
@@ -101,6 +117,7 @@ export class LogWriter {
   constructor(
     private readonly dbPath: string,
     private readonly onError: (message: string) => void,
+    private readonly maxUnwritten = MAX_UNWRITTEN,
   ) {}
 
   private ensureWorker(): Worker {
@@ -133,8 +150,16 @@ export class LogWriter {
   /** Hands a batch of rows (ROW_WIDTH values each) to the writer. */
   write(rows: unknown[]): void {
     this.confirm();
+    const n = rows.length / ROW_WIDTH;
+    if (this.unwrittenRows + n > this.maxUnwritten) {
+      // The writer has been failing long enough to fill the queue (a full disk): memory stays bounded.
+      if (this.dropped === 0) this.onError(`message log: ${this.maxUnwritten} messages wait to be written; further ones are answered but not logged (counted in health) until the writer catches up`);
+      this.dropped += n;
+      return;
+    }
+    this.unwrittenRows += n;
     // One string: structured-cloning 2,000 values costs the event loop about three times as much.
-    const batch = { seq: (this.posted = (this.posted + 1) | 0), json: JSON.stringify(rows) };
+    const batch = { seq: (this.posted = (this.posted + 1) | 0), json: JSON.stringify(rows), rows: n };
     this.unconfirmed.push(batch);
     this.ensureWorker().postMessage(batch);
   }
@@ -143,7 +168,8 @@ export class LogWriter {
   private confirm(): void {
     const done = Atomics.load(this.committed, 0);
     const before = this.unconfirmed.length;
-    while (this.unconfirmed.length && ((done - (this.unconfirmed[0] as { seq: number }).seq) | 0) >= 0) this.unconfirmed.shift();
+    while (this.unconfirmed.length && ((done - (this.unconfirmed[0] as { seq: number }).seq) | 0) >= 0)
+      this.unwrittenRows -= (this.unconfirmed.shift() as { rows: number }).rows;
     if (this.unconfirmed.length < before) this.failing = null; // a commit went through
   }
 
@@ -182,6 +208,18 @@ export class LogWriter {
     }
     this.confirm();
     this.lastError = null;
+  }
+
+  /** Messages handed over and not yet written. */
+  get unwritten(): number {
+    this.confirm();
+    return this.unwrittenRows;
+  }
+
+  /** The rows of every batch not yet written (ROW_WIDTH values each), for a spill file at shutdown. */
+  unwrittenRowsList(): unknown[] {
+    this.confirm();
+    return this.unconfirmed.flatMap((b) => JSON.parse(b.json) as unknown[]);
   }
 
   close(): void {

@@ -1,4 +1,6 @@
 import type { Database } from "bun:sqlite";
+import { readFileSync, rmSync } from "node:fs";
+import { atomicWrite } from "../fsutil.ts";
 import { ROW_WIDTH, type LogWriter } from "./logwriter.ts";
 
 export interface LoggedMessage {
@@ -57,12 +59,55 @@ export class MessageLog {
     this.writer.sync();
   }
 
-  close(): void {
+  /** Messages waiting for the writer, and those not logged because that queue was full. */
+  get backlog(): { unwritten: number; dropped: number } {
+    return { unwritten: this.writer.unwritten + this.rows.length / ROW_WIDTH, dropped: this.writer.dropped };
+  }
+
+  /**
+   * Writes what is queued and stops the writer. What cannot be written in `waitMs` (the disk is
+   * full) is kept in a spill file `spillPath` (JSON lines; logged at the next start) when that can
+   * be written; answers what was not logged and where it went.
+   */
+  close(spillPath?: string, waitMs = 10_000): { unwritten: number; spilled: string | null; error: string | null } {
     try {
-      this.sync();
+      this.flush();
+      try {
+        this.writer.sync(waitMs);
+        return { unwritten: 0, spilled: null, error: null };
+      } catch (e) {
+        const rows = this.writer.unwrittenRowsList();
+        const count = rows.length / ROW_WIDTH;
+        if (!count) return { unwritten: 0, spilled: null, error: null };
+        if (!spillPath) return { unwritten: count, spilled: null, error: (e as Error).message };
+        try {
+          atomicWrite(spillPath, (w) => {
+            for (let i = 0; i < rows.length; i += ROW_WIDTH) w(JSON.stringify(rows.slice(i, i + ROW_WIDTH)) + "\n");
+          });
+          return { unwritten: count, spilled: spillPath, error: null };
+        } catch (spillError) {
+          return { unwritten: count, spilled: null, error: (spillError as Error).message };
+        }
+      }
     } finally {
       this.writer.close();
     }
+  }
+
+  /** Logs the messages a spill file kept (a shutdown while the disk was full), then removes it. */
+  replaySpill(path: string): number {
+    let n = 0;
+    for (const line of readFileSync(path, "utf8").split("\n")) {
+      if (!line) continue;
+      const r = JSON.parse(line) as unknown[];
+      if (r.length !== ROW_WIDTH) continue;
+      this.rows.push(...r);
+      n++;
+    }
+    this.flush();
+    this.writer.sync();
+    rmSync(path, { force: true });
+    return n;
   }
 
   /** What was logged, newest first, once everything added so far is committed (awaited, never blocking). */

@@ -28,9 +28,13 @@ let abandoned: Int32Array<ArrayBufferLike> = new Int32Array(1);
 self.onmessage = (event: MessageEvent<SearchRequest>) => {
   const m = event.data;
   if (m.type === "open") {
-    db = new Database(m.path, { readonly: true });
-    db.exec("PRAGMA busy_timeout = 1000");
     abandoned = new Int32Array(m.abandoned);
+    try {
+      db = new Database(m.path, { readonly: true });
+      db.exec("PRAGMA busy_timeout = 1000");
+    } catch {
+      db = null; // each search then answers its error (the store was closed, or its folder removed)
+    }
   } else if (m.type === "close") {
     db?.close();
     db = null;
@@ -38,7 +42,8 @@ self.onmessage = (event: MessageEvent<SearchRequest>) => {
   } else if (m.type === "count") {
     // One read transaction: the three counts and the marker come from the same instant.
     try {
-      const d = db as Database;
+      if (!db) throw new Error("the database could not be opened");
+      const d = db;
       const counts = d.transaction(() => {
         const n = (sql: string) => (d.query(sql).get() as { n: number }).n;
         const pending = (d.query("SELECT value FROM meta WHERE key = 'fts_rebuild_from'").get() as { value: string } | null)?.value ?? null;
@@ -52,7 +57,8 @@ self.onmessage = (event: MessageEvent<SearchRequest>) => {
     postMessage({ id: m.id, skipped: true } satisfies SearchReply);
   } else {
     try {
-      postMessage({ id: m.id, ids: findArticles(db as Database, m.words, 1) } satisfies SearchReply);
+      if (!db) throw new Error("the database could not be opened");
+      postMessage({ id: m.id, ids: findArticles(db, m.words, 1) } satisfies SearchReply);
     } catch (e) {
       postMessage({ id: m.id, error: (e as Error).message } satisfies SearchReply);
     }

@@ -1,5 +1,5 @@
 import type { Database } from "bun:sqlite";
-import { closeSync, openSync, statSync } from "node:fs";
+import { closeSync, openSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { PRIVATE_FILE, privateDir, privateFiles } from "../fsutil.ts";
 import { articleJson, contentOf, ID_PATTERN, sameContent, type Article, type ArticleInput } from "../article.ts";
@@ -83,6 +83,15 @@ export class Store {
     closeSync(openSync(path, "a", PRIVATE_FILE));
     privateFiles(path, `${path}-wal`, `${path}-shm`);
     const store = new Store(dir, openDatabase(path), opts);
+    // Messages a shutdown could not write (the disk was full) are logged now.
+    for (const name of readdirSync(dir))
+      if (/^messages-unwritten-\d+\.jsonl$/.test(name)) {
+        try {
+          store.logError(`logged ${store.messages.replaySpill(join(dir, name))} follower messages kept in ${name} by a shutdown that could not write them`);
+        } catch (e) {
+          store.logError(`the messages kept in ${name} could not be logged yet: ${(e as Error).message}`);
+        }
+      }
     // A rebuild cut short (a crash, a restart) resumes where it stopped; a complete index is counted
     // against the articles off the event loop, and rebuilt if they disagree.
     store.indexInBackground();
@@ -90,16 +99,31 @@ export class Store {
     return store;
   }
 
-  close(): void {
+  /**
+   * Closes the store. Follower messages the log could not write (the disk is full) are kept in a
+   * spill file in the data folder, logged at the next start; answers how many were not logged and
+   * whether they were kept (`lost` > 0: not even the spill file could be written).
+   */
+  close(logWaitMs = 10_000): { spilled: number; lost: number; file: string | null } {
     this.closed = true;
     this.searcher.close();
+    let outcome = { spilled: 0, lost: 0, file: null as string | null };
     try {
-      this.messages.close();
+      const r = this.messages.close(join(this.dir, `messages-unwritten-${Date.now()}.jsonl`), logWaitMs);
+      if (r.unwritten) {
+        outcome = r.spilled ? { spilled: r.unwritten, lost: 0, file: r.spilled } : { spilled: 0, lost: r.unwritten, file: null };
+        this.logError(
+          r.spilled
+            ? `${r.unwritten} follower messages could not be written to the log; kept in ${r.spilled}, logged at the next start`
+            : `${r.unwritten} follower messages could not be written to the log and are lost: ${r.error}`,
+        );
+      }
     } catch (e) {
       this.logError((e as Error).message);
     }
     // A clean close checkpoints the WAL so the data folder is one file again.
     this.db.close(false);
+    return outcome;
   }
 
   private nowIso(): string {

@@ -1,3 +1,6 @@
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { LogWriter } from "../../src/store/logwriter.ts";
 import { Database } from "bun:sqlite";
 import { expect, test } from "bun:test";
 import { openStore, T0, tempDir } from "../helpers.ts";
@@ -158,6 +161,92 @@ test("a row the database refuses is dropped and reported once; the rest of its b
     store.close();
     expect(errors).toHaveLength(1);
     expect(errors[0]).toContain("1 message(s) could not be logged");
+  } finally {
+    tmp.cleanup();
+  }
+});
+
+test("closing while the log cannot be written keeps the messages in a spill file, logged at the next start", async () => {
+  const tmp = tempDir();
+  try {
+    let store = openStore(tmp.dir, { logError: () => {} });
+    store.messages.add(entry("m:before", T0));
+    store.messages.sync();
+    const other = new Database(`${tmp.dir}/replyd.db`);
+    other.exec("PRAGMA busy_timeout = 5000"); // the writer, stopped at close, may still be letting go of its lock
+    other.exec("ALTER TABLE messages RENAME TO messages_away"); // the writer fails from here on, as on a full disk
+    for (let i = 0; i < 5; i++) store.messages.add(entry(`m:kept${i}`, T0 + i));
+    const closed = store.close(300);
+    expect(closed).toMatchObject({ spilled: 5, lost: 0 });
+    expect(readdirSync(tmp.dir).filter((n) => n.startsWith("messages-unwritten-"))).toHaveLength(1);
+    other.exec("ALTER TABLE messages_away RENAME TO messages");
+    other.close();
+    const errors: string[] = [];
+    store = openStore(tmp.dir, { logError: (m) => errors.push(m) });
+    expect(errors.some((e) => e.includes("logged 5 follower messages"))).toBe(true);
+    expect((await store.messages.list({ unmatchedOnly: false, limit: 10, offset: 0 })).total).toBe(6);
+    expect(readdirSync(tmp.dir).filter((n) => n.startsWith("messages-unwritten-"))).toEqual([]);
+    store.close();
+  } finally {
+    tmp.cleanup();
+  }
+});
+
+test("when not even the spill file can be written, close says how many were lost (serve then exits non-zero)", () => {
+  const tmp = tempDir();
+  try {
+    const store = openStore(tmp.dir, { logError: () => {} });
+    store.messages.add(entry("m:before", T0));
+    store.messages.sync();
+    const other = new Database(`${tmp.dir}/replyd.db`);
+    other.exec("ALTER TABLE messages RENAME TO messages_away");
+    for (let i = 0; i < 3; i++) store.messages.add(entry(`m:${i}`, T0));
+    const r = store.messages.close(join(tmp.dir, "no-such-folder", "spill.jsonl"), 300);
+    expect(r).toMatchObject({ unwritten: 3, spilled: null });
+    expect(r.error).toBeTruthy();
+    other.close();
+    store.db.close();
+  } finally {
+    tmp.cleanup();
+  }
+});
+
+test("a writer that cannot open the log keeps its batches and retries, instead of dropping them", async () => {
+  const tmp = tempDir();
+  try {
+    const store = openStore(tmp.dir, { logError: () => {} });
+    const other = new Database(`${tmp.dir}/replyd.db`);
+    other.exec("ALTER TABLE messages RENAME TO messages_away"); // before the writer thread first opens it
+    store.messages.add(entry("m:early", T0));
+    store.messages.flush();
+    await Bun.sleep(300);
+    other.exec("ALTER TABLE messages_away RENAME TO messages");
+    other.close();
+    expect((await store.messages.list({ unmatchedOnly: false, limit: 10, offset: 0 })).items.map((m) => m.msg_key)).toEqual(["m:early"]);
+    store.close();
+  } finally {
+    tmp.cleanup();
+  }
+});
+
+test("the writer's queue is bounded: past it messages are counted as dropped, not kept", async () => {
+  const tmp = tempDir();
+  try {
+    const store = openStore(tmp.dir, { logError: () => {} });
+    const errors: string[] = [];
+    const writer = new LogWriter(`${tmp.dir}/replyd.db`, (m) => errors.push(m), 10);
+    const other = new Database(`${tmp.dir}/replyd.db`);
+    other.exec("ALTER TABLE messages RENAME TO messages_away");
+    const row = (k: string) => [T0, k, "o", "text", null, "x", "fallback", 1];
+    writer.write(Array.from({ length: 6 }, (_, i) => row(`a${i}`)).flat());
+    writer.write(Array.from({ length: 4 }, (_, i) => row(`b${i}`)).flat()); // 10: at the bound, kept
+    writer.write(row("c0")); // one past it
+    expect(writer.dropped).toBe(1);
+    expect(writer.unwritten).toBe(10);
+    expect(errors.some((e) => e.includes("not logged"))).toBe(true);
+    writer.close();
+    other.close();
+    store.close(0);
   } finally {
     tmp.cleanup();
   }

@@ -46,13 +46,15 @@ export async function serve(c: CommandContext): Promise<void> {
     if (code === "EADDRINUSE") throw new CLIError("startup", `port ${opts.port} on ${opts.host} is already in use`);
     throw e;
   }
-  await new Promise<void>((done) => {
+  const { lost } = await new Promise<{ lost: number }>((done) => {
     const stop = () => {
       process.off("SIGTERM", stop);
       process.off("SIGINT", stop);
-      server.stop().then(done, done);
+      server.stop().then(done, () => done({ lost: 0 }));
     };
     process.on("SIGTERM", stop);
     process.on("SIGINT", stop);
   });
+  // Never exit 0 having dropped messages that followers were answered for.
+  if (lost) throw new CLIError("messages_lost", `${lost} follower messages were answered but could not be logged or kept (the disk is full)`);
 }
