@@ -2,17 +2,23 @@
  * Crash safety: kill -9 in the middle of a bulk write, restart, and check the store holds either the
  * old state or the new one, whole, and still accepts writes.
  *
- *   ./scripts/crash-test [--trials 50] [--articles 20000] [--bin dist/replyd]
+ *   ./scripts/crash-test [--trials 50] [--articles 20000] [--log-trials 10] [--bin dist/replyd]
  *
  * Each trial: start `replyd serve` on a fresh data folder, load set A (codes a0…), then start an
  * `import --init` of set B (codes b0…) or a `restore` of B — alternating — and SIGKILL the server
  * after a random delay drawn from [0, 1.3 × the measured duration of that write]. Restart on the same
  * folder and read the live codes straight from SQLite: they must be exactly A or exactly B.
+ * Then --log-trials of kill -9 during a flood of follower messages (scripts/crash-log.ts): the
+ * answered messages the log lost, and how long before the kill the oldest of them was answered.
  */
 import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { logKillTrials } from "./crash-log.ts";
+
+/** The longest a message answered 200 may wait to be committed to the log (docs/reliability.md). */
+const LOG_WINDOW_BOUND_MS = 250;
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: number) => {
@@ -21,6 +27,7 @@ const flag = (name: string, fallback: number) => {
 };
 const TRIALS = flag("--trials", 50);
 const ARTICLES = flag("--articles", 20000);
+const LOG_TRIALS = flag("--log-trials", 10);
 const binIndex = args.indexOf("--bin");
 const BIN = resolve(binIndex >= 0 ? (args[binIndex + 1] as string) : "dist/replyd");
 const ENV = { PATH: process.env.PATH ?? "/usr/bin:/bin", REPLYD_APPKEY: "crash", REPLYD_SECRET: "crash-test-secret-0123456789" };
@@ -28,8 +35,8 @@ const ENV = { PATH: process.env.PATH ?? "/usr/bin:/bin", REPLYD_APPKEY: "crash",
 const set = (prefix: string) =>
   Array.from({ length: ARTICLES }, (_, i) => ({ id: `${prefix}${i}`, code: `${prefix}${i}`, tag: prefix, title: `${prefix} article ${i}`, url: `https://example.com/${prefix}/${i}`, description: "x".repeat(200) }));
 
-async function start(dir: string) {
-  const proc = Bun.spawn([BIN, "serve", "--data", join(dir, "data"), "--host", "127.0.0.1", "--port", "0", "--max-upload", "512M"], { env: ENV, stdout: "pipe", stderr: "pipe" });
+async function start(dir: string, extra: string[] = []) {
+  const proc = Bun.spawn([BIN, "serve", "--data", join(dir, "data"), "--host", "127.0.0.1", "--port", "0", "--max-upload", "512M", ...extra], { env: ENV, stdout: "pipe", stderr: "pipe" });
   const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
   let out = "";
   const until = Date.now() + 20_000;
@@ -68,6 +75,7 @@ writeFileSync(join(root, "b.json"), JSON.stringify(b));
 writeFileSync(join(root, "b-all.json"), JSON.stringify({ format: "replyd/1", matter: "all", created_at: new Date().toISOString(), articles: b, tags: {}, rules: [], texts: {} }));
 
 const outcomes = { old: 0, new: 0 };
+let log: Awaited<ReturnType<typeof logKillTrials>> | null = null;
 const failures: string[] = [];
 const durations: Record<string, number> = {};
 try {
@@ -109,12 +117,16 @@ try {
     rmSync(dir, { recursive: true, force: true });
     process.stderr.write(`\rtrial ${trial + 1}/${TRIALS}: ${outcomes.old} old, ${outcomes.new} new, ${failures.length} failed`);
   }
+  log = await logKillTrials(LOG_TRIALS, root, start);
+  // The log's batching bounds the loss: a crash may cost the batch being handed over (10 ms) and the
+  // one being committed; far more than that means a message was held somewhere it should not be.
+  if (log.max_window_ms > LOG_WINDOW_BOUND_MS) failures.push(`log: answered messages lost from ${log.max_window_ms} ms before the kill (bound ${LOG_WINDOW_BOUND_MS} ms)`);
 } finally {
   rmSync(root, { recursive: true, force: true });
 }
 process.stderr.write("\n");
 console.log(
-  JSON.stringify({ trials: TRIALS, articles: ARTICLES, old_state: outcomes.old, new_state: outcomes.new, failures: failures.length, write_ms: Object.fromEntries(Object.entries(durations).map(([k, v]) => [k, Math.round(v)])) }),
+  JSON.stringify({ trials: TRIALS, articles: ARTICLES, old_state: outcomes.old, new_state: outcomes.new, failures: failures.length, write_ms: Object.fromEntries(Object.entries(durations).map(([k, v]) => [k, Math.round(v)])), ...log }),
 );
 for (const f of failures) console.error(f);
 process.exit(failures.length ? 1 : 0);
