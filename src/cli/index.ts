@@ -2,6 +2,7 @@ import { cac } from "cac";
 import { VERSION } from "../version.ts";
 import { add, ls, rm, set, show } from "./commands/articles.ts";
 import { health } from "./commands/health.ts";
+import { token } from "./commands/token.ts";
 import { inbox, media } from "./commands/messages.ts";
 import { keys } from "./commands/keys.ts";
 import { serve } from "./commands/serve.ts";
@@ -45,12 +46,15 @@ export async function run(argv: string[], io: IO): Promise<number> {
     .option("--wx-aeskey <key>", "43-character EncodingAESKey for safe mode (env REPLYD_WX_AESKEY)")
     .option("--wx-appid <appid>", "the account's appid, checked in safe mode (env REPLYD_WX_APPID)")
     .option("--wx-path <path>", "callback path", { default: "/wechat" })
+    .option("--wx-secret <secret>", "the account's AppSecret: turns on the platform API and the token keeper (env REPLYD_WX_SECRET)")
+    .option("--wx-api <url>", "the platform API's base address (env REPLYD_WX_API)", { default: "https://api.weixin.qq.com" })
     .option("--wx-mode <mode>", "with --wx-aeskey: safe (encrypted only) or compatible (plaintext too, weaker) (env REPLYD_WX_MODE)", { default: "safe" })
     .option("--public-url <url>", "public address for media URLs (env REPLYD_PUBLIC_URL)")
     .option("--max-media <size>", "largest image upload", { default: "10M" })
     .option("--log-days <n>", "days of follower messages kept", { default: 30 })
     .action(on(serve));
   cli.command("health", "check the server: status, counts, newest backup").action(on(health));
+  cli.command("token", "print the account's current access token (the server keeps it; a token or admin key)").action(on(token));
   paged(cli.command("inbox", "follower messages that matched nothing, newest first").option("--all", "every logged message, not only the unmatched")).action(
     on(inbox),
   );

@@ -76,6 +76,8 @@ export function health(ctx: AppContext, req: SignedRequest) {
     // Follower searches waiting now, and since start answered "busy" or past their deadline.
     search: { queued: ctx.store.searcher.queued, ...ctx.store.searcher.counts },
     regex_rules_disabled: ctx.regex.disabled(),
+    // The platform API: ok, or the last error with its code and what to do.
+    platform: ctx.platform ? ctx.platform.status : { link: "not configured" },
     ...(ctx.clockWarning ? { clock_warning: ctx.clockWarning } : {}),
     newest_backup: ctx.store.backups.newest(),
     // Temp files of backups cut short (kill -9) found and removed when the server started.

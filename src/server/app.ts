@@ -6,6 +6,8 @@ import { systemClock, type Clock } from "../clock.ts";
 import type { AdminKey, KeyRing } from "../store/keys.ts";
 import type { Store } from "../store/store.ts";
 import { deleteCli, getCli, postCli, putCli } from "./admin.ts";
+import { getToken } from "./token.ts";
+import type { TokenKeeper } from "../wechat/token.ts";
 import { authenticate, type SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 import { DoorBudget, FORM_BODY_SLACK } from "./form.ts";
@@ -42,6 +44,8 @@ export interface AppOptions {
   publicUrl?: string;
   /** Largest media (image) upload, in bytes. */
   maxMedia?: number;
+  /** The platform API and its access token (--wx-secret). */
+  platform?: TokenKeeper;
 }
 
 export const DEFAULTS = {
@@ -85,6 +89,7 @@ export async function createApp(opts: AppOptions) {
     publicUrl: opts.publicUrl ?? "http://localhost",
     regex,
     clockWarning: null,
+    platform: opts.platform ?? null,
   };
   const auth = {
     keys: opts.keys,
@@ -186,6 +191,7 @@ export async function createApp(opts: AppOptions) {
     .post("/api/cli", signed(postCli), none)
     .put("/api/cli", signed(putCli), none)
     .delete("/api/cli", signed(deleteCli), none)
+    .get("/api/cli/token", signed(getToken), none)
     .get("/api/cli/revert/:matter", signed(withMatter(getRevert)), none)
     .post("/api/cli/revert/:matter", signed(withMatter(postRevert)), none)
     .put("/api/cli/revert/:matter", signed(withMatter(putRevert)), none)

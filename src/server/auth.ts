@@ -121,6 +121,9 @@ export async function authenticate(
 
     if (key.scope === "read" && request.method !== "GET")
       throw new ReplydError("forbidden", 403, `the key "${key.appkey}" is read-only; it may only GET`);
+    // A token key hands out the platform token and nothing else: it cannot read or change data.
+    if (key.scope === "token" && (request.method !== "GET" || url.pathname !== "/api/cli/token"))
+      throw new ReplydError("forbidden", 403, `the key "${key.appkey}" may only GET /api/cli/token`);
 
     opts.limiter.succeed(addr, opts.clock.now());
     const fields = params.filter(([k]) => k !== "appkey" && k !== "ts" && k !== "nonce" && k !== "sign");

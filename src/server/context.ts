@@ -1,6 +1,7 @@
 import type { Clock } from "../clock.ts";
 import type { Store } from "../store/store.ts";
 import type { RegexMatcher } from "../wechat/regex.ts";
+import type { TokenKeeper } from "../wechat/token.ts";
 
 /** What route handlers share: the store, the clock, and the settings they report. */
 export interface AppContext {
@@ -13,6 +14,8 @@ export interface AppContext {
   publicUrl: string;
   /** Set when the clock disagrees with the newest stored data (health says so). */
   clockWarning: string | null;
+  /** The platform API (--wx-secret): null when not configured. */
+  platform: TokenKeeper | null;
   /** For health: the regex rules disabled for timing out. */
   regex: Pick<RegexMatcher, "disabled">;
 }

@@ -8,6 +8,7 @@ import { Store } from "../store/store.ts";
 import { createApp, DEFAULTS } from "./app.ts";
 import { checkRequest, pathOf } from "./door.ts";
 import { LineSink } from "./logsink.ts";
+import { TokenKeeper } from "../wechat/token.ts";
 
 export interface ServeOptions {
   dataDir: string;
@@ -20,7 +21,7 @@ export interface ServeOptions {
   /** Take the client address from X-Forwarded-For (only behind a proxy you run). */
   trustProxy: boolean;
   /** The messaging callback: token, EncodingAESKey, appid, path. */
-  wechat?: { token?: string; aesKey?: string; appid?: string; path?: string; mode?: "safe" | "compatible" };
+  wechat?: { token?: string; aesKey?: string; appid?: string; path?: string; mode?: "safe" | "compatible"; secret?: string | undefined; api?: string };
   /** Public address for media URLs (https://replyd.example.com). */
   publicUrl?: string;
   maxMedia?: number;
@@ -112,6 +113,10 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   }
 
   const addresses = new WeakMap<Request, string>();
+  const platform =
+    opts.wechat?.secret && opts.wechat.appid
+      ? new TokenKeeper({ api: opts.wechat.api ?? "https://api.weixin.qq.com", appid: opts.wechat.appid, secret: opts.wechat.secret, clock, log: (msg) => emit({ level: "error", msg }) })
+      : undefined;
   const app = await createApp({
     store,
     keys,
@@ -124,7 +129,10 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     ...(opts.wechat ? { wechat: opts.wechat } : {}),
     ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
     ...(opts.maxMedia ? { maxMedia: opts.maxMedia } : {}),
+    ...(platform ? { platform } : {}),
   });
+  // The first token at start, so health knows the link and other systems find one ready.
+  void platform?.token().catch(() => {});
   if (!opts.wechat?.token)
     emit({ level: "warn", msg: "no --wx-token (REPLYD_WX_TOKEN): the messaging callback answers 503 until one is set" });
 
@@ -268,6 +276,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         await server.stop(false);
         while (inFlight > 0) await Bun.sleep(10);
         clearInterval(pruneTimer);
+        platform?.stop();
         sink?.flush();
         const closed = store.close();
         emit({ event: "stopped", ...(closed.spilled ? { messages_kept_in: closed.file, messages_kept: closed.spilled } : {}), ...(closed.lost ? { messages_lost: closed.lost } : {}) });

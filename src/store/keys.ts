@@ -3,7 +3,9 @@ import { chmodSync, existsSync, readFileSync, statSync } from "node:fs";
 import { APPKEY_PATTERN } from "../sign.ts";
 import { atomicWrite } from "../fsutil.ts";
 
-export type Scope = "admin" | "read";
+/** admin: everything; read: GET only; token: only GET /api/cli/token (the platform access token). */
+export type Scope = "admin" | "read" | "token";
+export const SCOPES: readonly Scope[] = ["admin", "read", "token"];
 
 export interface AdminKey {
   appkey: string;
@@ -23,11 +25,11 @@ function checkKey(k: unknown, where: string): AdminKey {
   if (typeof r.appkey !== "string" || !APPKEY_PATTERN.test(r.appkey)) throw new KeysError(`${where}: appkey must match [A-Za-z0-9_.-]{1,64}`);
   if (typeof r.secret !== "string" || r.secret.length < MIN_SECRET_LENGTH)
     throw new KeysError(`${where}: secret must be a string of at least ${MIN_SECRET_LENGTH} characters`);
-  if (r.scope !== "admin" && r.scope !== "read") throw new KeysError(`${where}: scope must be "admin" or "read"`);
+  if (!SCOPES.includes(r.scope as Scope)) throw new KeysError(`${where}: scope must be "admin", "read" or "token"`);
   return {
     appkey: r.appkey,
     secret: r.secret,
-    scope: r.scope,
+    scope: r.scope as Scope,
     ...(typeof r.created_at === "string" ? { created_at: r.created_at } : {}),
     ...(typeof r.note === "string" ? { note: r.note } : {}),
   };

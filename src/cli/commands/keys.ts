@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { generateKey, parseKeys, writeKeys, type Scope } from "../../store/keys.ts";
+import { generateKey, parseKeys, writeKeys, SCOPES, type Scope } from "../../store/keys.ts";
 import type { CommandContext } from "../context.ts";
 import { CLIError, usage } from "../errors.ts";
 
@@ -16,7 +16,7 @@ export async function keys(c: CommandContext): Promise<void> {
   }
   if (action === "add") {
     const scope = (c.str("--scope") ?? "admin") as Scope;
-    if (scope !== "admin" && scope !== "read") throw usage("--scope is admin or read");
+    if (!SCOPES.includes(scope)) throw usage("--scope is admin, read or token");
     if (!existsSync(dir)) throw new CLIError("no_data", `${dir} does not exist; run replyd serve there first or pass --data`);
     const key = generateKey(scope, new Date(), c.str("--note"));
     writeKeys(path, [...current, key]);

@@ -23,6 +23,8 @@ export async function serve(c: CommandContext): Promise<void> {
       appid: c.str("--wx-appid") ?? c.io.env.REPLYD_WX_APPID,
       path: c.str("--wx-path") ?? DEFAULTS.wxPath,
       mode: (c.str("--wx-mode") ?? c.io.env.REPLYD_WX_MODE ?? "safe") as "safe" | "compatible",
+      secret: c.str("--wx-secret") ?? c.io.env.REPLYD_WX_SECRET,
+      api: (c.str("--wx-api") ?? c.io.env.REPLYD_WX_API ?? "https://api.weixin.qq.com").replace(/\/+$/, ""),
     },
     publicUrl: c.str("--public-url") ?? c.io.env.REPLYD_PUBLIC_URL,
     maxMedia: sizeOption(argv, "--max-media", DEFAULTS.maxMedia),
@@ -36,6 +38,9 @@ export async function serve(c: CommandContext): Promise<void> {
   if (wx.aesKey && !wx.appid) throw new CLIError("usage", "--wx-aeskey needs --wx-appid: encrypted messages carry the appid and are checked against it", 2);
   if (wx.mode !== "safe" && wx.mode !== "compatible") throw new CLIError("usage", "--wx-mode must be safe (encrypted messages only) or compatible (plaintext too)", 2);
   if (wx.mode === "compatible" && !wx.aesKey) throw new CLIError("usage", "--wx-mode compatible needs --wx-aeskey: without a key every message is plaintext", 2);
+  if (wx.secret !== undefined && !/^[A-Za-z0-9]{16,64}$/.test(wx.secret)) throw new CLIError("usage", "--wx-secret must be the account's AppSecret (letters and digits)", 2);
+  if (wx.secret && !wx.appid) throw new CLIError("usage", "--wx-secret needs --wx-appid: the access token is asked for with both", 2);
+  if (!/^https?:\/\/[^/]+/.test(wx.api)) throw new CLIError("usage", "--wx-api must be an http(s) address", 2);
   if (opts.publicUrl && !/^https?:\/\/[^/]+/.test(opts.publicUrl)) throw new CLIError("usage", "--public-url must be an http(s) address", 2);
   let server;
   try {

@@ -1,0 +1,152 @@
+/** The token keeper (issue 13 §1) against the fake platform. */
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { fixedClock } from "../../src/clock.ts";
+import { TokenKeeper } from "../../src/wechat/token.ts";
+import { ADMIN, body, READER, signedRequest, T0, tempDir, testApp } from "../helpers.ts";
+import { startFakePlatform, type FakePlatform } from "../platform/fake.ts";
+
+const APPID = "wx0123456789abcdef";
+const SECRET = "0123456789abcdef0123456789abcdef";
+let fake: FakePlatform;
+let clock: ReturnType<typeof fixedClock>;
+const logs: string[] = [];
+const keeper = (secret = SECRET) => new TokenKeeper({ api: fake.url, appid: APPID, secret, clock, log: (m) => logs.push(m) });
+beforeEach(() => {
+  fake = startFakePlatform(APPID, SECRET);
+  clock = fixedClock(T0);
+  logs.length = 0;
+});
+afterEach(() => fake.stop());
+const age = (ms: number) => {
+  clock.advance(ms);
+  fake.advance(ms);
+};
+
+describe("the access token", () => {
+  test("one request in flight however many ask; then served from memory", async () => {
+    const k = keeper();
+    const tokens = await Promise.all(Array.from({ length: 10 }, () => k.token()));
+    expect(new Set(tokens.map((t) => t.token)).size).toBe(1);
+    expect(fake.calls.normal).toBe(1);
+    await k.token();
+    expect(fake.calls.normal).toBe(1);
+    expect(k.status.link).toBe("ok");
+    k.stop();
+  });
+  test("asked for again once less than 6 minutes are left; the platform renews it then", async () => {
+    const k = keeper();
+    const first = await k.token();
+    age((7200 - 7 * 60) * 1000);
+    expect((await k.token()).token).toBe(first.token); // 7 minutes left: still served
+    age(2 * 60_000);
+    const renewed = await k.token(); // 5 minutes left: asked again, the platform renews
+    expect(renewed.token).not.toBe(first.token);
+    expect(fake.calls.normal).toBe(2);
+    k.stop();
+  });
+  test("a call refused for an invalid token (another system forced a refresh) is refreshed once and retried once", async () => {
+    const k = keeper();
+    await k.token();
+    fake.invalidate();
+    expect(await k.call<{ is_menu_open: number }>("/cgi-bin/get_current_selfmenu_info")).toEqual({ is_menu_open: 0 });
+    expect(fake.calls.api).toBe(2);
+    expect(fake.calls.forced).toBe(0);
+    k.stop();
+  });
+  test("forced refreshes keep the platform's limits: 30 s apart, 20 a day", async () => {
+    const k = keeper();
+    await k.refresh(true);
+    await expect(k.refresh(true)).rejects.toThrow("30 s apart");
+    for (let i = 1; i < 20; i++) {
+      age(31_000);
+      await k.refresh(true);
+    }
+    age(31_000);
+    await expect(k.refresh(true)).rejects.toThrow("20 forced");
+    expect(fake.calls.forced).toBe(20);
+    k.stop();
+  });
+  test("a wrong secret or a missing IP whitelist entry shows in the status with what to do; the secret never does", async () => {
+    const wrong = keeper("ffffffffffffffffffffffffffffffff");
+    await expect(wrong.token()).rejects.toThrow("40125");
+    expect(wrong.status).toMatchObject({ link: "error", errcode: 40125, advice: expect.stringContaining("--wx-secret") });
+    fake.whitelist(false);
+    const k = keeper();
+    await expect(k.token()).rejects.toThrow("40164");
+    expect(k.status.advice).toContain("IP whitelist");
+    for (const text of [JSON.stringify(wrong.status), JSON.stringify(k.status), ...logs]) {
+      expect(text).not.toContain(SECRET);
+      expect(text).not.toContain("ffffffffffffffffffffffffffffffff");
+    }
+  });
+});
+
+describe("the token route and the token scope", () => {
+  const TOKEN_KEY = { appkey: "tk1", secret: "token-secret-0123456789", scope: "token" as const };
+  test("a token key gets the token and nothing else; a read key may not; admin may; without --wx-secret 503", async () => {
+    const platform = keeper();
+    const { KeyRing } = await import("../../src/store/keys.ts");
+    const t = await testApp({ platform, keys: new KeyRing(null, [ADMIN, READER, TOKEN_KEY]), clock });
+    try {
+      clock.advance(10_000);
+      const get = async (path: string, key: typeof ADMIN) => {
+        const res = await t.handle(signedRequest("GET", path, { nowMs: clock.now(), key }));
+        return { status: res.status, ...(await body(res)) };
+      };
+      const byToken = await get("/api/cli/token", TOKEN_KEY);
+      expect(byToken.status).toBe(200);
+      expect(byToken.data.access_token).toStartWith(`tok-${APPID}-`);
+      expect(byToken.data.expires_in).toBeGreaterThan(7000);
+      expect((await get("/api/cli", TOKEN_KEY)).error.code).toBe("forbidden");
+      expect((await get("/api/cli/token", READER)).error.code).toBe("forbidden");
+      expect((await get("/api/cli/token", ADMIN)).data.access_token).toBe(byToken.data.access_token);
+      expect((await get("/api/cli", ADMIN)).data.platform).toMatchObject({ link: "ok" });
+    } finally {
+      t.close();
+      platform.stop();
+    }
+    const bare = await testApp();
+    try {
+      bare.clock.advance(10_000);
+      const res = await bare.handle(signedRequest("GET", "/api/cli/token", { nowMs: bare.clock.now() }));
+      expect((await body(res)).error.code).toBe("platform_not_configured");
+    } finally {
+      bare.close();
+    }
+  });
+});
+
+test("through the compiled binary: serve --wx-secret --wx-api, then replyd token and replyd health", async () => {
+  const BIN = join(import.meta.dir, "../../dist/replyd");
+  const tmp = tempDir();
+  const env = { PATH: process.env.PATH ?? "", REPLYD_APPKEY: ADMIN.appkey, REPLYD_SECRET: ADMIN.secret };
+  const server = Bun.spawn([BIN, "serve", "--data", join(tmp.dir, "d"), "--host", "127.0.0.1", "--port", "0", "--wx-appid", APPID, "--wx-secret", SECRET, "--wx-api", fake.url], { env, stdout: "pipe", stderr: "pipe" });
+  try {
+    let out = "";
+    const reader = (server.stdout as ReadableStream<Uint8Array>).getReader();
+    while (!/"url":"([^"]+)"/.test(out)) out += new TextDecoder().decode((await reader.read()).value);
+    const url = (/"url":"([^"]+)"/.exec(out) as RegExpExecArray)[1] as string;
+    const run = async (...args: string[]) => {
+      const p = Bun.spawn([BIN, ...args], { env: { ...env, REPLYD_URL: url }, stdout: "pipe", stderr: "pipe" });
+      return { code: await p.exited, out: await new Response(p.stdout).text() };
+    };
+    const tok = await run("token");
+    expect(tok.code).toBe(0);
+    expect(tok.out.trim()).toStartWith(`tok-${APPID}-`);
+    const health = await run("health", "--json");
+    expect(JSON.parse(health.out).platform.link).toBe("ok");
+    // The AppSecret appears nowhere in what the server printed.
+    server.kill("SIGTERM");
+    await server.exited;
+    for (;;) {
+      const chunk = await reader.read();
+      if (chunk.done) break;
+      out += new TextDecoder().decode(chunk.value);
+    }
+    expect(out + (await new Response(server.stderr).text())).not.toContain(SECRET);
+  } finally {
+    if (server.exitCode === null) server.kill("SIGKILL");
+    tmp.cleanup();
+  }
+});
