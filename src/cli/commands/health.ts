@@ -13,6 +13,7 @@ interface Health {
   key: { appkey: string; scope: string };
   search?: { queued: number; busy: number; late: number };
   regex_rules_disabled?: { pattern: string; timeouts: number; since: string }[];
+  platform?: { link: string; errcode?: number; message?: string; advice?: string };
 }
 
 const duration = (s: number) =>
@@ -34,6 +35,7 @@ export async function health(c: CommandContext): Promise<void> {
       `search index   ${h.search_index}`,
       `newest backup  ${h.newest_backup ? `${h.newest_backup.id} (${formatBytes(h.newest_backup.size)})` : "none"}`,
       `key            ${h.key.appkey} (${h.key.scope})`,
+      ...(h.platform ? [`platform       ${h.platform.link}${h.platform.errcode !== undefined ? ` (${h.platform.errcode}: ${h.platform.message ?? ""})` : ""}${h.platform.advice ? ` — ${h.platform.advice}` : ""}`] : []),
       ...(h.search && (h.search.busy || h.search.late) ? [`searches        ${h.search.busy} answered busy, ${h.search.late} past the deadline since start`] : []),
       ...(h.regex_rules_disabled ?? []).map((d) => `DISABLED rule   /${d.pattern}/ timed out ${d.timeouts} times (since ${d.since}); write the rules again to retry it`),
     ].join("\n"),
