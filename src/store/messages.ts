@@ -1,5 +1,6 @@
 import type { Database } from "bun:sqlite";
-import { readFileSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { atomicWrite } from "../fsutil.ts";
 import { ROW_WIDTH, type LogWriter } from "./logwriter.ts";
 
@@ -94,8 +95,19 @@ export class MessageLog {
     }
   }
 
-  /** Logs the messages a spill file kept (a shutdown while the disk was full), then removes it. */
-  replaySpill(path: string): number {
+  /** Logs what spill files in `dir` kept (shutdowns while the disk was full), each then removed. */
+  replaySpills(dir: string, report: (message: string) => void): void {
+    for (const name of readdirSync(dir))
+      if (/^messages-unwritten-\d+\.jsonl$/.test(name)) {
+        try {
+          report(`logged ${this.replaySpill(join(dir, name))} follower messages kept in ${name} by a shutdown that could not write them`);
+        } catch (e) {
+          report(`the messages kept in ${name} could not be logged yet: ${(e as Error).message}`);
+        }
+      }
+  }
+
+  private replaySpill(path: string): number {
     let n = 0;
     for (const line of readFileSync(path, "utf8").split("\n")) {
       if (!line) continue;

@@ -1,5 +1,5 @@
 import type { Database } from "bun:sqlite";
-import { closeSync, openSync, readdirSync, statSync } from "node:fs";
+import { closeSync, openSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { PRIVATE_FILE, privateDir, privateFiles } from "../fsutil.ts";
 import { articleJson, contentOf, ID_PATTERN, sameContent, type Article, type ArticleInput } from "../article.ts";
@@ -12,6 +12,7 @@ import { ContentRepo } from "./content.ts";
 import { LogWriter } from "./logwriter.ts";
 import { MessageLog } from "./messages.ts";
 import { Searcher } from "./searcher.ts";
+import { IndexKeeper } from "./indexer.ts";
 import { openDatabase } from "./db.ts";
 
 /** Bulk writes above this many records rebuild the search index afterwards instead of row by row. */
@@ -56,6 +57,7 @@ export class Store {
   readonly messages: MessageLog;
   /** Follower searches, off the event loop. */
   readonly searcher: Searcher;
+  private readonly indexer: IndexKeeper;
   readonly dbPath: string;
   readonly mediaDir: string;
   private readonly logError: (message: string) => void;
@@ -71,6 +73,7 @@ export class Store {
     this.logError = opts.logError ?? ((message: string) => process.stderr.write(`${message}\n`));
     this.messages = new MessageLog(db, new LogWriter(this.dbPath, this.logError));
     this.searcher = new Searcher(this.dbPath, this.logError);
+    this.indexer = new IndexKeeper(this.articles, this.searcher, this.logError);
     this.backups = new BackupStore(join(dir, "backups"), opts.clock, opts.keep);
     this.mediaDir = join(dir, "media");
     privateDir(this.mediaDir);
@@ -84,18 +87,11 @@ export class Store {
     privateFiles(path, `${path}-wal`, `${path}-shm`);
     const store = new Store(dir, openDatabase(path), opts);
     // Messages a shutdown could not write (the disk was full) are logged now.
-    for (const name of readdirSync(dir))
-      if (/^messages-unwritten-\d+\.jsonl$/.test(name)) {
-        try {
-          store.logError(`logged ${store.messages.replaySpill(join(dir, name))} follower messages kept in ${name} by a shutdown that could not write them`);
-        } catch (e) {
-          store.logError(`the messages kept in ${name} could not be logged yet: ${(e as Error).message}`);
-        }
-      }
+    store.messages.replaySpills(dir, store.logError);
     // A rebuild cut short (a crash, a restart) resumes where it stopped; a complete index is counted
     // against the articles off the event loop, and rebuilt if they disagree.
-    store.indexInBackground();
-    void store.verifyIndex();
+    store.indexer.inBackground();
+    void store.indexer.verify();
     return store;
   }
 
@@ -105,7 +101,7 @@ export class Store {
    * whether they were kept (`lost` > 0: not even the spill file could be written).
    */
   close(logWaitMs = 10_000): { spilled: number; lost: number; file: string | null } {
-    this.closed = true;
+    this.indexer.close();
     this.searcher.close();
     let outcome = { spilled: 0, lost: 0, file: null as string | null };
     try {
@@ -300,45 +296,19 @@ export class Store {
     if (bulk) this.indexInBackground();
   }
 
-  private indexing = false;
-  private closed = false;
-
-  /** Rebuilds the search index in small batches, yielding between them so requests keep flowing. */
+  /** Rebuilds the search indexes in the background (after a bulk write, at start). */
   indexInBackground(): void {
-    if (this.indexing || this.articles.indexComplete) return;
-    this.indexing = true;
-    const step = () => {
-      if (this.closed) return void (this.indexing = false);
-      try {
-        if (this.articles.indexBatch(2000)) return void (this.indexing = false);
-        setTimeout(step, 0);
-      } catch {
-        // The disk may be full or busy: try again a little later; search scans meanwhile.
-        setTimeout(step, 1000);
-      }
-    };
-    setTimeout(step, 0);
+    this.indexer.inBackground();
   }
 
   /** "checking" until the index has been counted against the articles after start. */
-  indexVerified: "checking" | "ok" | "rebuilt" | "unknown" = "checking";
-
-  private async verifyIndex(): Promise<void> {
-    const c = await this.searcher.countIndex();
-    if (this.closed) return;
-    if (!c) return void (this.indexVerified = "unknown");
-    // A rebuild was under way when counted, or has begun since: it makes the index whole anyway.
-    if (c.pending !== null || !this.articles.indexComplete || (c.fts === c.articles && c.grams === c.articles)) return void (this.indexVerified = "ok");
-    this.logError(`the search index does not match the articles (${c.articles} articles, ${c.fts} and ${c.grams} index entries); rebuilding it`);
-    this.articles.rebuildIndex();
-    this.indexVerified = "rebuilt";
-    this.indexInBackground();
+  get indexVerified(): IndexKeeper["verified"] {
+    return this.indexer.verified;
   }
 
   /** Waits until the search index is complete (tests, benchmarks). */
-  async indexed(): Promise<void> {
-    this.indexInBackground();
-    while (!this.articles.indexComplete) await Bun.sleep(5);
+  indexed(): Promise<void> {
+    return this.indexer.complete();
   }
 
   /** Gives every record an id: its own, the id of the live article with its code, or a new one. */

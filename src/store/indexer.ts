@@ -1,0 +1,60 @@
+import type { ArticleRepo } from "./articles.ts";
+import type { Searcher } from "./searcher.ts";
+
+/**
+ * The search indexes' upkeep: rebuilt in small batches in the background after a bulk write (the
+ * event loop keeps serving between batches), resumed where it stopped after a restart, and counted
+ * against the articles after start (off the event loop, on the search worker) — rebuilt when the
+ * counts disagree, so `ready` always means whole.
+ */
+export class IndexKeeper {
+  private indexing = false;
+  private closed = false;
+  /** "checking" until the index has been counted against the articles after start. */
+  verified: "checking" | "ok" | "rebuilt" | "unknown" = "checking";
+
+  constructor(
+    private readonly articles: ArticleRepo,
+    private readonly searcher: Searcher,
+    private readonly logError: (message: string) => void,
+  ) {}
+
+  /** Rebuilds in batches of 2,000, yielding between them. */
+  inBackground(): void {
+    if (this.indexing || this.articles.indexComplete) return;
+    this.indexing = true;
+    const step = () => {
+      if (this.closed) return void (this.indexing = false);
+      try {
+        if (this.articles.indexBatch(2000)) return void (this.indexing = false);
+        setTimeout(step, 0);
+      } catch {
+        // The disk may be full or busy: try again a little later; search scans the rest meanwhile.
+        setTimeout(step, 1000);
+      }
+    };
+    setTimeout(step, 0);
+  }
+
+  async verify(): Promise<void> {
+    const c = await this.searcher.countIndex();
+    if (this.closed) return;
+    if (!c) return void (this.verified = "unknown");
+    // A rebuild was under way when counted, or has begun since: it makes the index whole anyway.
+    if (c.pending !== null || !this.articles.indexComplete || (c.fts === c.articles && c.grams === c.articles)) return void (this.verified = "ok");
+    this.logError(`the search index does not match the articles (${c.articles} articles, ${c.fts} and ${c.grams} index entries); rebuilding it`);
+    this.articles.rebuildIndex();
+    this.verified = "rebuilt";
+    this.inBackground();
+  }
+
+  /** Waits until the index is complete (tests, benchmarks). */
+  async complete(): Promise<void> {
+    this.inBackground();
+    while (!this.articles.indexComplete) await Bun.sleep(5);
+  }
+
+  close(): void {
+    this.closed = true;
+  }
+}
