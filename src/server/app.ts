@@ -108,7 +108,7 @@ export async function createApp(opts: AppOptions) {
   const signed =
     (handler: Handler) =>
     async ({ request }: { request: Request }) => {
-      const verified: { key?: AdminKey; nonce?: string } = {};
+      const verified: { key?: AdminKey; nonce?: string; path?: string } = {};
       let res: Response;
       try {
         const arrivedAt = arrivals.get(request) ?? clock.now();
@@ -119,7 +119,8 @@ export async function createApp(opts: AppOptions) {
       } catch (e) {
         res = errorResponse(e, logError);
       }
-      return verified.key ? signAnswer(res, request.method, new URL(request.url).pathname, verified.nonce as string, verified.key.secret) : res;
+      // Bound to the request as it was signed: the same method, path and nonce authenticate checked.
+      return verified.key ? signAnswer(res, request.method, verified.path as string, verified.nonce as string, verified.key.secret) : res;
     };
   // The matter is compared as sent, never decoded: valid matters are plain words, and decoding
   // twice (the router already decodes its params) is how "%25" once became a 500.

@@ -74,7 +74,7 @@ export async function authenticate(
   addr: string,
   opts: AuthOptions,
   /** Filled in once the signature has passed, so that the answer (a refusal too) can be signed. */
-  verifiedAs: { key?: AdminKey; nonce?: string } = {},
+  verifiedAs: { key?: AdminKey; nonce?: string; path?: string } = {},
 ): Promise<SignedRequest> {
   // Not a failure of the client's: refused before anything is read or counted.
   opts.keys.check(opts.clock.now());
@@ -103,6 +103,7 @@ export async function authenticate(
     verified = true;
     verifiedAs.key = key;
     verifiedAs.nonce = nonce;
+    verifiedAs.path = url.pathname;
 
     const tsMs = parseTs(ts);
     if (Math.abs(arrivedAt - tsMs) > opts.windowMs || tsMs < opts.notBefore()) {
