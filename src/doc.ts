@@ -5,7 +5,7 @@
  */
 import { validateArticle, type ArticleInput } from "./article.ts";
 import { repeatedKeys } from "./duplicates.ts";
-import { InvalidDocumentError, ProblemList, ReplydError, type Problem } from "./errors.ts";
+import { InvalidDocumentError, ProblemList, ReplydError } from "./errors.ts";
 import { validateRule, validateTags, validateTexts, type Rule, type Tags, type Texts } from "./rule.ts";
 
 export const FORMAT = "replyd/1";

@@ -1,7 +1,7 @@
 import { articleJson, CONTENT_FIELDS, contentOf, sameContent, validateArticle, type Article } from "../article.ts";
 import { decodeUtf8, parseDocument } from "../doc.ts";
 import { badRequest, conflict, InvalidDocumentError, notFound, ReplydError } from "../errors.ts";
-import { newArticleId } from "../store/store.ts";
+import { newArticleId } from "../store/ids.ts";
 import { SCHEMA_VERSION } from "../store/db.ts";
 import { VERSION } from "../version.ts";
 import type { SignedRequest } from "./auth.ts";

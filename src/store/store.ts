@@ -2,10 +2,9 @@ import type { Database } from "bun:sqlite";
 import { closeSync, openSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { PRIVATE_FILE, privateDir, privateFiles } from "../fsutil.ts";
-import { articleJson, contentOf, ID_PATTERN, sameContent, type Article, type ArticleInput } from "../article.ts";
+import { articleJson, contentOf, sameContent, type Article } from "../article.ts";
 import type { Clock } from "../clock.ts";
 import { DocumentWriter, SECTIONS, type Matter, type ReplydDocument } from "../doc.ts";
-import { InvalidDocumentError, ProblemList } from "../errors.ts";
 import { ArticleRepo } from "./articles.ts";
 import { BackupStore, type BackupInfo, type BackupKind } from "./backups.ts";
 import { ContentRepo } from "./content.ts";
@@ -13,6 +12,7 @@ import { LogWriter } from "./logwriter.ts";
 import { MessageLog } from "./messages.ts";
 import { Searcher } from "./searcher.ts";
 import { IndexKeeper } from "./indexer.ts";
+import { checkCodes, resolveIds } from "./ids.ts";
 import { openDatabase } from "./db.ts";
 
 /** Bulk writes above this many records rebuild the search index afterwards instead of row by row. */
@@ -177,8 +177,8 @@ export class Store {
     const records = doc.articles ?? [];
     const existingIds = this.articles.ids();
     // A record without id takes the id of the live article with its code, in both modes, so a re-import keeps ids.
-    const resolved = this.resolveIds(records, true, existingIds);
-    this.checkCodes(resolved, mode === "merge" ? this.articles.liveCodes() : new Map());
+    const resolved = resolveIds(records, true, existingIds, (code) => this.articles.getLiveByCode(code)?.id);
+    checkCodes(resolved, mode === "merge" ? this.articles.liveCodes() : new Map());
 
     const backup = mode === "init" && doc.articles ? this.backup("articles", "auto") : undefined;
     const now = this.nowIso();
@@ -251,7 +251,7 @@ export class Store {
   restore(doc: ReplydDocument, matter: Matter): RestoreResult {
     const sections = SECTIONS[matter];
     // The document replaces every article, and its own duplicate codes were refused when it was validated.
-    const resolved = sections.includes("articles") ? this.resolveIds(doc.articles ?? [], false, new Set()) : [];
+    const resolved = sections.includes("articles") ? resolveIds(doc.articles ?? [], false, new Set(), () => undefined) : [];
     const backup = this.backup(matter, "auto");
     const now = this.nowIso();
     const result: RestoreResult = { matter, backup };
@@ -311,47 +311,7 @@ export class Store {
     return this.indexer.complete();
   }
 
-  /** Gives every record an id: its own, the id of the live article with its code, or a new one. */
-  private resolveIds(records: ArticleInput[], matchByCode: boolean, taken: Set<string>): (ArticleInput & { id: string })[] {
-    // The set of ids in use is only needed to mint new ones; most documents carry every id.
-    let used: Set<string> | null = null;
-    return records.map((r) => {
-      if (r.id) return r as ArticleInput & { id: string };
-      if (matchByCode && r.code) {
-        const live = this.articles.getLiveByCode(r.code);
-        if (live) return { ...r, id: live.id };
-      }
-      if (!used) {
-        used = new Set(taken);
-        for (const x of records) if (x.id) used.add(x.id);
-      }
-      const id = newArticleId(r.code ?? null, used);
-      used.add(id);
-      return { ...r, id };
-    });
-  }
-
-  /** After the write, live codes must still be unique: check the document against the articles it leaves in place. */
-  private checkCodes(records: (ArticleInput & { id: string })[], liveCodes: Map<string, string>): void {
-    // Nothing outside the document holds a code: its own duplicates were refused when it was validated.
-    if (liveCodes.size === 0) return;
-    const touched = new Set(records.map((r) => r.id));
-    const owner = new Map<string, string>();
-    for (const [code, id] of liveCodes) if (!touched.has(id)) owner.set(code, id);
-    const problems = new ProblemList();
-    records.forEach((r, index) => {
-      if (!r.code || r.deleted) return;
-      const key = r.code.toLowerCase();
-      const other = owner.get(key);
-      if (other !== undefined && other !== r.id)
-        problems.push({ section: "articles", index, field: "code", reason: `"${r.code}" is already the code of live article "${other}"` });
-      else owner.set(key, r.id);
-    });
-    if (problems.length) throw new InvalidDocumentError(problems);
-  }
-
-  /** Stores one article exactly as given (the caller has set rev and times). */
-  /** One article written with its search entries, in one immediate transaction. */
+  /** One article written exactly as given (the caller has set rev and times), with its search entries, in one immediate transaction. */
   putArticle(a: Article, isNew: boolean): void {
     this.writeArticles(false, () => (isNew ? this.articles.insert(a) : this.articles.update(a)));
   }
@@ -361,15 +321,5 @@ export class Store {
     let removed = false;
     this.writeArticles(false, () => void (removed = this.articles.purge(id)));
     return removed;
-  }
-}
-
-/** A readable id from the code when it fits and is free, otherwise a random one. */
-export function newArticleId(code: string | null, used: Set<string>): string {
-  const fromCode = code?.toLowerCase();
-  if (fromCode && ID_PATTERN.test(fromCode) && !used.has(fromCode)) return fromCode;
-  for (;;) {
-    const id = "a" + Array.from(crypto.getRandomValues(new Uint8Array(9)), (b) => (b % 36).toString(36)).join("");
-    if (!used.has(id)) return id;
   }
 }
