@@ -7,10 +7,18 @@ import { canonicalQuery, fileParamValue, formatTs, newNonce, signRequest, type P
 import { KeyRing, type AdminKey } from "../src/store/keys.ts";
 import { Store, type StoreOptions } from "../src/store/store.ts";
 import type { IO } from "../src/cli/io.ts";
+import type { ServeOptions } from "../src/server/serve.ts";
 
 export const ADMIN: AdminKey = { appkey: "admin1", secret: "admin-secret-0123456789", scope: "admin" };
 export const READER: AdminKey = { appkey: "reader1", secret: "reader-secret-0123456789", scope: "read" };
 export const T0 = Date.parse("2026-11-21T10:00:00.000Z");
+/** The server's environment that adds ADMIN as its key. */
+export const ADMIN_ENV = { REPLYD_APPKEY: ADMIN.appkey, REPLYD_SECRET: ADMIN.secret };
+
+/** startServer options: loopback, a free port, quiet, no keys from the environment; `extra` overrides any. */
+export function serveOpts(dataDir: string, extra: Partial<ServeOptions> = {}): ServeOptions {
+  return { dataDir, host: "127.0.0.1", port: 0, windowMs: 5000, keep: 30, maxUpload: 1 << 20, maxAuthFailures: 10, trustProxy: false, env: {}, log: () => {}, say: () => {}, ...extra };
+}
 
 export function tempDir(prefix = "replyd-test-"): { dir: string; cleanup(): void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));

@@ -4,25 +4,12 @@ import { join, resolve } from "node:path";
 import { run } from "../../src/cli/index.ts";
 import { parseKeys } from "../../src/store/keys.ts";
 import { startServer } from "../../src/server/serve.ts";
-import { captureIO, tempDir } from "../helpers.ts";
+import { captureIO, serveOpts, tempDir } from "../helpers.ts";
 
 let tmp: ReturnType<typeof tempDir>;
 beforeEach(() => (tmp = tempDir()));
 afterEach(() => tmp.cleanup());
 
-const quiet = { log: () => {}, say: () => {} };
-const serveOpts = (dataDir: string) => ({
-  dataDir,
-  host: "127.0.0.1",
-  port: 0,
-  windowMs: 5000,
-  keep: 30,
-  maxUpload: 1 << 20,
-  maxAuthFailures: 10,
-  trustProxy: false,
-  env: {},
-  ...quiet,
-});
 
 describe("keys (local data folder)", () => {
   test("add prints a new key once, ls lists without secrets, rm revokes; a running server picks changes up", async () => {

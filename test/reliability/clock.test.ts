@@ -3,7 +3,7 @@ import { Database } from "bun:sqlite";
 import { expect, test } from "bun:test";
 import { fixedClock } from "../../src/clock.ts";
 import { startServer } from "../../src/server/serve.ts";
-import { ADMIN, body, openStore, signedRequest, T0, tempDir, testApp } from "../helpers.ts";
+import { ADMIN_ENV, body, openStore, serveOpts, signedRequest, T0, tempDir, testApp } from "../helpers.ts";
 import { textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
 
 test("a wall clock stepped back after start: fresh requests still pass, one signed before the start is still stale", async () => {
@@ -27,7 +27,7 @@ test("health reports a clock behind the newest logged message", async () => {
     store.close();
     const clock = fixedClock(T0 - 2 * 3600_000);
     const lines: string[] = [];
-    const server = await startServer({ dataDir: tmp.dir, host: "127.0.0.1", port: 0, windowMs: 5000, keep: 5, maxUpload: 1 << 20, maxAuthFailures: 10, trustProxy: false, clock, env: { REPLYD_APPKEY: ADMIN.appkey, REPLYD_SECRET: ADMIN.secret }, log: (l) => lines.push(l), say: () => {} });
+    const server = await startServer(serveOpts(tmp.dir, { clock, env: ADMIN_ENV, log: (l) => lines.push(l) }));
     try {
       for (let i = 0; i < 100 && !lines.some((l) => l.includes('"warn"') && l.includes("newest logged message")); i++) await Bun.sleep(10);
       clock.advance(10_000);

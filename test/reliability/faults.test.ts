@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { article, body, doc, signedRequest, testApp } from "../helpers.ts";
+import { article, body, doc, serveOpts, signedRequest, testApp } from "../helpers.ts";
 
 let t: Awaited<ReturnType<typeof testApp>>;
 beforeEach(async () => {
@@ -115,7 +115,7 @@ describe("a read-only data folder", () => {
       sh(`mount --bind ${tmp.dir} ${tmp.dir} && mount -o remount,ro,bind ${tmp.dir}`);
       try {
         await expect(
-          startServer({ dataDir: tmp.dir, host: "127.0.0.1", port: 0, windowMs: 5000, keep: 5, maxUpload: 1 << 20, maxAuthFailures: 10, trustProxy: false, env: {}, log: () => {}, say: () => {} }),
+          startServer(serveOpts(tmp.dir)),
         ).rejects.toThrow(/not writable: it is on a read-only file system/);
       } finally {
         sh(`umount ${tmp.dir}`);

@@ -7,7 +7,7 @@ import { createCipheriv } from "node:crypto";
 import { wxSignature } from "../../src/wechat/crypto.ts";
 import { SignatureLedger } from "../../src/wechat/ledger.ts";
 import { parseXml } from "../../src/wechat/xml.ts";
-import { T0, testApp } from "../helpers.ts";
+import { serveOpts, T0, testApp } from "../helpers.ts";
 import { AESKEY, APPID, openReply, peer, textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
 
 const NOW = Math.floor(T0 / 1000);
@@ -178,7 +178,7 @@ test("a replayed signature with another message is refused through the listening
   const { startServer } = await import("../../src/server/serve.ts");
   const { tempDir } = await import("../helpers.ts");
   const { dir, cleanup } = tempDir();
-  const server = await startServer({ dataDir: dir, host: "127.0.0.1", port: 0, windowMs: 5000, keep: 5, maxUpload: 1 << 20, maxAuthFailures: 10, trustProxy: false, wechat: { token: TOKEN }, env: {}, log: () => {}, say: () => {} });
+  const server = await startServer(serveOpts(dir, { wechat: { token: TOKEN } }));
   try {
     const now = Math.floor(Date.now() / 1000);
     const first = wxPost(textMsg("h", now, "5401"), now);

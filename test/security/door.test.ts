@@ -9,7 +9,7 @@ import { FORM_BODY_SLACK, FORM_LIMITS } from "../../src/server/form.ts";
 import { FailureLimiter, limiterKey } from "../../src/server/limiter.ts";
 import { clientAddress, startServer } from "../../src/server/serve.ts";
 import { canonicalQuery, fileParamValue, formatTs, newNonce, signRequest, type Param } from "../../src/sign.ts";
-import { ADMIN, body, doc, article, signedRequest, tempDir, testApp } from "../helpers.ts";
+import { ADMIN, ADMIN_ENV, body, doc, article, serveOpts, signedRequest, tempDir, testApp } from "../helpers.ts";
 
 let t: Awaited<ReturnType<typeof testApp>>;
 const ADDR = "x-test-addr";
@@ -207,7 +207,7 @@ describe("the client address behind a trusted proxy", () => {
   });
   test("over a socket: a client can neither pick a victim's address nor escape by rotating the header", async () => {
     const { dir, cleanup } = tempDir();
-    const server = await startServer({ dataDir: dir, host: "127.0.0.1", port: 0, windowMs: 5000, keep: 5, maxUpload: 1 << 20, maxAuthFailures: 3, trustProxy: true, env: { REPLYD_APPKEY: ADMIN.appkey, REPLYD_SECRET: ADMIN.secret }, log: () => {}, say: () => {} });
+    const server = await startServer(serveOpts(dir, { maxAuthFailures: 3, trustProxy: true, env: ADMIN_ENV }));
     try {
       const bad = (xff: string) => fetch(`${server.url}/api/cli?appkey=x&ts=1&nonce=${"n".repeat(16)}&sign=${"0".repeat(32)}`, { headers: { "x-forwarded-for": xff } }).then((r) => r.status);
       // The attacker (appended by the proxy as 198.51.100.9) writes a different "client" each time.
@@ -230,7 +230,7 @@ describe("the client address behind a trusted proxy", () => {
 describe("a large upload is received as a stream", () => {
   test("while an 8 MiB upload is half received, /healthz answers every time; the finished upload is then refused as unsigned", async () => {
     const { dir, cleanup } = tempDir();
-    const server = await startServer({ dataDir: dir, host: "127.0.0.1", port: 0, windowMs: 5000, keep: 5, maxUpload: 16 << 20, maxAuthFailures: 10, trustProxy: false, env: { REPLYD_APPKEY: ADMIN.appkey, REPLYD_SECRET: ADMIN.secret }, log: () => {}, say: () => {} });
+    const server = await startServer(serveOpts(dir, { maxUpload: 16 << 20, env: ADMIN_ENV }));
     try {
       const m = multipart([{ name: "json", filename: "a", data: new Uint8Array(8 << 20) }]);
       let release!: () => void;

@@ -13,7 +13,7 @@ import { InvalidDocumentError, MAX_PROBLEMS_LISTED } from "../../src/errors.ts";
 import { MAX_QUERY_WORDS } from "../../src/server/admin.ts";
 import { startServer, type RunningServer } from "../../src/server/serve.ts";
 import { canonicalQuery, formatTs, newNonce, signRequest, type Param } from "../../src/sign.ts";
-import { ADMIN, body, openStore, signedRequest, T0, tempDir, testApp } from "../helpers.ts";
+import { ADMIN, ADMIN_ENV, body, openStore, serveOpts, signedRequest, T0, tempDir, testApp } from "../helpers.ts";
 import { textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
 
 const PNG = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0));
@@ -50,7 +50,7 @@ beforeAll(async () => {
   writeFileSync(join(tmp.dir, "media", ".env"), "SECRET");
   writeFileSync(join(tmp.dir, "media", "sub", "a.txt"), "SUB");
   writeFileSync(join(tmp.dir, "media", "ok.txt"), "OK");
-  server = await startServer({ dataDir: tmp.dir, host: "127.0.0.1", port: 0, windowMs: 5000, keep: 5, maxUpload: 1 << 20, maxAuthFailures: 100, trustProxy: false, wechat: { token: TOKEN }, env: { REPLYD_APPKEY: ADMIN.appkey, REPLYD_SECRET: ADMIN.secret }, log: (l) => lines.push(l), say: () => {} });
+  server = await startServer(serveOpts(tmp.dir, { maxAuthFailures: 100, wechat: { token: TOKEN }, env: ADMIN_ENV, log: (l) => lines.push(l) }));
 });
 afterAll(async () => {
   await server.stop();
@@ -103,7 +103,7 @@ describe("media URLs never come from an unsigned header", () => {
   });
   test("with --public-url, that address", async () => {
     const t = tempDir();
-    const s = await startServer({ dataDir: t.dir, host: "127.0.0.1", port: 0, windowMs: 5000, keep: 5, maxUpload: 1 << 20, maxAuthFailures: 10, trustProxy: false, publicUrl: "https://replyd.example.com", env: { REPLYD_APPKEY: ADMIN.appkey, REPLYD_SECRET: ADMIN.secret }, log: () => {}, say: () => {} });
+    const s = await startServer(serveOpts(t.dir, { publicUrl: "https://replyd.example.com", env: ADMIN_ENV }));
     try {
       expect((await upload(s.url, "evil.example")).data.url).toStartWith("https://replyd.example.com/media/");
     } finally {

@@ -4,7 +4,6 @@
  * test request. Times come from an injected clock.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { fixedClock } from "../../src/clock.ts";
 import { createApp } from "../../src/server/app.ts";
 import type { Param } from "../../src/sign.ts";
 import { KeyRing } from "../../src/store/keys.ts";
