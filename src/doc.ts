@@ -6,21 +6,25 @@
 import { validateArticle, type ArticleInput } from "./article.ts";
 import { repeatedKeys } from "./duplicates.ts";
 import { InvalidDocumentError, ProblemList, ReplydError } from "./errors.ts";
+import { validateMenu, type Menu } from "./menu.ts";
 import { validateRule, validateTags, validateTexts, type Rule, type Tags, type Texts } from "./rule.ts";
 
 export const FORMAT = "replyd/1";
-export const MATTERS = ["all", "articles", "rules", "texts"] as const;
+export const MATTERS = ["all", "articles", "rules", "texts", "menu"] as const;
 export type Matter = (typeof MATTERS)[number];
 export const isMatter = (m: unknown): m is Matter => typeof m === "string" && (MATTERS as readonly string[]).includes(m);
 
 /** Which sections each matter holds; tags travel with the articles they describe. */
 export const SECTIONS: Record<Matter, readonly Section[]> = {
-  all: ["articles", "tags", "rules", "texts"],
+  all: ["articles", "tags", "rules", "texts", "menu"],
   articles: ["articles", "tags"],
   rules: ["rules"],
   texts: ["texts"],
+  menu: ["menu"],
 };
-export type Section = "articles" | "tags" | "rules" | "texts";
+export type Section = "articles" | "tags" | "rules" | "texts" | "menu";
+/** Sections a document of its matter may leave out: tags travel with articles; `all` documents written before menus existed have none. */
+const OPTIONAL: Record<Matter, readonly Section[]> = { all: ["tags", "menu"], articles: ["tags"], rules: [], texts: [], menu: [] };
 
 export interface ReplydDocument {
   format: string;
@@ -30,10 +34,12 @@ export interface ReplydDocument {
   tags?: Tags;
   rules?: Rule[];
   texts?: Texts;
+  /** The account's menu; null: the account has none. */
+  menu?: Menu | null;
   sha256?: string;
 }
 
-const TOP_LEVEL = new Set(["format", "matter", "created_at", "articles", "tags", "rules", "texts", "sha256"]);
+const TOP_LEVEL = new Set(["format", "matter", "created_at", "articles", "tags", "rules", "texts", "menu", "sha256"]);
 
 const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
 
@@ -86,7 +92,7 @@ export function validateDocument(raw: unknown): ReplydDocument {
 
   const matter = isMatter(r.matter) ? r.matter : "all";
   const allowed = SECTIONS[matter];
-  for (const section of ["articles", "tags", "rules", "texts"] as const)
+  for (const section of ["articles", "tags", "rules", "texts", "menu"] as const)
     if (r[section] !== undefined && !allowed.includes(section))
       problems.push({ field: section, reason: `a document of matter "${matter}" cannot hold ${section}` });
 
@@ -136,6 +142,13 @@ export function validateDocument(raw: unknown): ReplydDocument {
     if (value) doc.texts = value;
   }
 
+  if (r.menu === null) doc.menu = null;
+  else if (r.menu !== undefined) {
+    const { value, problems: p } = validateMenu(r.menu);
+    problems.push(...p);
+    if (value) doc.menu = value;
+  }
+
   if (problems.length) throw new InvalidDocumentError(problems);
   if (typeof r.sha256 === "string") doc.sha256 = r.sha256;
   return doc;
@@ -156,7 +169,7 @@ function duplicateArticleProblems(articles: ArticleInput[], into: ProblemList): 
 
 /** Which sections a restore of `matter` replaces, and that the document holds the ones it needs. */
 export function requireSections(doc: ReplydDocument, matter: Matter): void {
-  const needed = SECTIONS[matter].filter((s) => s !== "tags");
+  const needed = SECTIONS[matter].filter((s) => !OPTIONAL[matter].includes(s));
   const missing = needed.filter((s) => doc[s] === undefined);
   if (missing.length)
     throw new ReplydError(

@@ -3,6 +3,8 @@ import { VERSION } from "../version.ts";
 import { add, ls, rm, set, show } from "./commands/articles.ts";
 import { health } from "./commands/health.ts";
 import { token } from "./commands/token.ts";
+import { menu } from "./commands/menu.ts";
+import { reply } from "./commands/reply.ts";
 import { inbox, media } from "./commands/messages.ts";
 import { keys } from "./commands/keys.ts";
 import { serve } from "./commands/serve.ts";
@@ -52,12 +54,23 @@ export async function run(argv: string[], io: IO): Promise<number> {
     .option("--public-url <url>", "public address for media URLs (env REPLYD_PUBLIC_URL)")
     .option("--max-media <size>", "largest image upload", { default: "10M" })
     .option("--log-days <n>", "days of follower messages kept", { default: 30 })
+    .option("--reply-limit <n>", "replies the platform allows per follower message, within 48 hours", { default: 5 })
     .action(on(serve));
   cli.command("health", "check the server: status, counts, newest backup").action(on(health));
   cli.command("token", "print the account's current access token (the server keeps it; a token or admin key)").action(on(token));
   paged(cli.command("inbox", "follower messages that matched nothing, newest first").option("--all", "every logged message, not only the unmatched")).action(
     on(inbox),
   );
+  cli
+    .command("menu [...action]", "the account's menu: show it, or pull | set FILE | push | rm")
+    .option("--live", "show the platform's live menu instead of the stored one")
+    .option("--no-push", "with set: store the menu without pushing it")
+    .option("--keep-live", "with rm: remove the stored menu only")
+    .action(on(menu));
+  cli
+    .command("reply <to> [...text]", "answer a follower (openid, or an inbox message's id) with a text or --article CODE")
+    .option("--article <code>", "send this article instead of a text")
+    .action(on(reply));
   cli.command("media <action> <file>", "upload an image (media put FILE) and print its URL for picurl").action(on(media));
   paged(
     cli
@@ -77,7 +90,7 @@ export async function run(argv: string[], io: IO): Promise<number> {
   cli.command("rm <id>", "delete an article (restorable)").option("--purge", "remove it for good").action(on(rm));
   cli.command("import <file>", "bulk add articles from a document or a JSON array").option("--init", "replace all articles with the file's").action(on(importCmd));
   cli
-    .command("backup [matter]", "back up all|articles|rules|texts on the server, then download it")
+    .command("backup [matter]", "back up all|articles|rules|texts|menu on the server, then download it")
     .option("-o, --output <file>", "where to save it")
     .option("--force", "replace the file if it exists")
     .action(on(backup));
@@ -87,6 +100,7 @@ export async function run(argv: string[], io: IO): Promise<number> {
     .option("--matter <matter>", "what to restore from it (default: the document's matter)")
     .option("--id <backup>", "restore a server backup instead of a local file")
     .option("--yes", "do not ask for confirmation")
+    .option("--push", "push the restored menu to the platform (matters all and menu)")
     .action(on(restore));
   cli
     .command("sign <method> <path> [...params]", "print signed parameters for curl or httpie (k=v, name@file)")

@@ -3,6 +3,7 @@ import { decodeUtf8, parseDocument } from "../doc.ts";
 import { badRequest, conflict, InvalidDocumentError, notFound, ReplydError } from "../errors.ts";
 import { newArticleId } from "../store/ids.ts";
 import { SCHEMA_VERSION } from "../store/db.ts";
+import type { ReplyWindow } from "../store/replies.ts";
 import { VERSION } from "../version.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
@@ -21,7 +22,13 @@ export async function getCli(ctx: AppContext, req: SignedRequest) {
     if (which !== "unmatched" && which !== "all") throw badRequest('"inbox" must be unmatched or all');
     const limit = f.int("limit", 1, 1000, 50);
     const offset = f.int("offset", 0, Number.MAX_SAFE_INTEGER, 0);
-    return { ...(await ctx.store.messages.list({ unmatchedOnly: which === "unmatched", limit, offset })), limit, offset };
+    const page = await ctx.store.messages.list({ unmatchedOnly: which === "unmatched", limit, offset });
+    // Whether each follower can still be answered, worked out once per follower on the page.
+    const now = ctx.clock.now();
+    const windows = new Map<string, ReplyWindow>();
+    for (const m of page.items) if (m.direction === "in" && !windows.has(m.from_user)) windows.set(m.from_user, ctx.store.replies.window(m.from_user, now));
+    const items = page.items.map((m) => (m.direction === "in" ? { ...m, reply_window: windows.get(m.from_user) } : m));
+    return { items, total: page.total, limit, offset, reply_limit: ctx.store.replies.limit };
   }
   if (f.has("id")) {
     const a = ctx.store.articles.get(f.require("id"));
@@ -78,6 +85,11 @@ export function health(ctx: AppContext, req: SignedRequest) {
     regex_rules_disabled: ctx.regex.disabled(),
     // The platform API: ok, or the last error with its code and what to do.
     platform: ctx.platform ? ctx.platform.status : { link: "not configured" },
+    // The stored menu, and whether the platform has it as it is now.
+    menu: (() => {
+      const m = ctx.store.content.menu();
+      return m ? { updated_at: m.updated_at, pushed_at: m.pushed_at } : null;
+    })(),
     ...(ctx.clockWarning ? { clock_warning: ctx.clockWarning } : {}),
     newest_backup: ctx.store.backups.newest(),
     // Temp files of backups cut short (kill -9) found and removed when the server started.

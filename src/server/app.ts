@@ -7,6 +7,8 @@ import type { AdminKey, KeyRing } from "../store/keys.ts";
 import type { Store } from "../store/store.ts";
 import { deleteCli, getCli, postCli, putCli } from "./admin.ts";
 import { getToken } from "./token.ts";
+import { deleteMenu, getMenu, postMenu, putMenu } from "./menu.ts";
+import { postReply } from "./reply.ts";
 import type { TokenKeeper } from "../wechat/token.ts";
 import { authenticate, type SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
@@ -80,6 +82,7 @@ export async function createApp(opts: AppOptions) {
   const startedAt = clock.now();
   const startedMono = clock.monotonic();
   const regex = new RegexMatcher(100, logError, () => clock.now());
+  const responder = new Responder(opts.store, regex);
   const ctx: AppContext = {
     store: opts.store,
     clock,
@@ -90,6 +93,7 @@ export async function createApp(opts: AppOptions) {
     regex,
     clockWarning: null,
     platform: opts.platform ?? null,
+    rules: responder,
   };
   const auth = {
     keys: opts.keys,
@@ -132,7 +136,7 @@ export async function createApp(opts: AppOptions) {
   const wechat = new WechatHandler(
     { ...WECHAT_DEFAULTS, ...opts.wechat },
     opts.store,
-    (opts.responder ?? new Responder(opts.store, regex)) as Responder,
+    (opts.responder ?? responder) as Responder,
     clock,
     logError,
   );
@@ -193,6 +197,11 @@ export async function createApp(opts: AppOptions) {
     .put("/api/cli", signed(putCli), none)
     .delete("/api/cli", signed(deleteCli), none)
     .get("/api/cli/token", signed(getToken), none)
+    .get("/api/cli/menu", signed(getMenu), none)
+    .put("/api/cli/menu", signed(putMenu), none)
+    .post("/api/cli/menu", signed(postMenu), none)
+    .delete("/api/cli/menu", signed(deleteMenu), none)
+    .post("/api/cli/reply", signed(postReply), none)
     .get("/api/cli/revert/:matter", signed(withMatter(getRevert)), none)
     .post("/api/cli/revert/:matter", signed(withMatter(postRevert)), none)
     .put("/api/cli/revert/:matter", signed(withMatter(putRevert)), none)

@@ -1,6 +1,7 @@
 import type { Clock } from "../clock.ts";
 import type { Store } from "../store/store.ts";
 import type { RegexMatcher } from "../wechat/regex.ts";
+import type { Responder } from "../wechat/responder.ts";
 import type { TokenKeeper } from "../wechat/token.ts";
 
 /** What route handlers share: the store, the clock, and the settings they report. */
@@ -18,4 +19,6 @@ export interface AppContext {
   platform: TokenKeeper | null;
   /** For health: the regex rules disabled for timing out. */
   regex: Pick<RegexMatcher, "disabled">;
+  /** The operator's rules as the callback applies them (which menu keys are answered). */
+  rules: Pick<Responder, "ruleFor">;
 }

@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
-import { decodeUtf8, isMatter, MATTERS, parseDocument, requireSections, type Matter } from "../doc.ts";
+import { decodeUtf8, isMatter, MATTERS, parseDocument, requireSections, SECTIONS, type Matter } from "../doc.ts";
+import { pushRestoredMenu } from "./menu.ts";
+import { platformOf } from "./platform.ts";
 import { badRequest, notFound } from "../errors.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
@@ -43,7 +45,8 @@ export function postRevert(ctx: AppContext, matter: Matter, req: SignedRequest) 
 
 /** PUT: replace the matter from an uploaded document (file part json) or a server backup (id=). */
 export async function putRevert(ctx: AppContext, matter: Matter, req: SignedRequest) {
-  const f = new Fields(req.fields).only(["id", "json"]);
+  const f = new Fields(req.fields).only(["id", "json", "push"]);
+  const push = f.bool("push") ?? false;
   const file = req.files.get("json");
   const id = f.get("id");
   if (file && id !== undefined) throw badRequest("send either a json file part or id=, not both");
@@ -55,7 +58,14 @@ export async function putRevert(ctx: AppContext, matter: Matter, req: SignedRequ
   } else throw badRequest('a restore needs the document as a file part named "json" (or id= of a server backup)');
   const doc = parseDocument(text);
   requireSections(doc, matter);
-  return ctx.store.restore(doc, matter);
+  if (push) {
+    if (!SECTIONS[matter].includes("menu") || doc.menu === undefined) throw badRequest(`push=1 pushes a restored menu, and this restore of "${matter}" brings none back`, "nothing_to_push");
+    // Refused before anything is replaced: a restore asked to push must be able to.
+    platformOf(ctx, "; restore without push");
+  }
+  const result = ctx.store.restore(doc, matter);
+  // The restore stands either way; a push that fails is reported with it.
+  return push ? { ...result, menu_push: await pushRestoredMenu(ctx) } : result;
 }
 
 /** DELETE: remove one server backup. */

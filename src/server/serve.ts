@@ -27,6 +27,8 @@ export interface ServeOptions {
   maxMedia?: number;
   /** Days of message log kept. */
   logDays?: number;
+  /** Replies the platform allows per follower interaction (5 in its documentation today). */
+  replyLimit?: number;
   env: Record<string, string | undefined>;
   clock?: Clock;
   /** One JSON line per request. */
@@ -70,7 +72,7 @@ function envKey(env: ServeOptions["env"]): AdminKey | null {
 }
 
 /** Opens the data folder, turning the usual failures into one clear sentence. */
-function openStore(dir: string, clock: Clock, keep: number, logError: (message: string) => void): Store {
+function openStore(dir: string, clock: Clock, keep: number, replyLimit: number | undefined, logError: (message: string) => void): Store {
   try {
     mkdirSync(dir, { recursive: true });
     const probe = join(dir, `.write-test-${process.pid}`);
@@ -82,7 +84,7 @@ function openStore(dir: string, clock: Clock, keep: number, logError: (message: 
     throw new StartupError(`the data folder ${dir} is not writable: ${why}`);
   }
   try {
-    return Store.open(dir, { clock, keep, logError });
+    return Store.open(dir, { clock, keep, logError, ...(replyLimit ? { replyLimit } : {}) });
   } catch (e) {
     throw new StartupError(`cannot open the database in ${dir}: ${(e as Error).message}`);
   }
@@ -96,7 +98,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const emit = (fields: Record<string, unknown>) => log(JSON.stringify({ t: new Date().toISOString(), ...fields }));
   const say = opts.say ?? ((line) => process.stderr.write(line + "\n"));
 
-  const store = openStore(opts.dataDir, clock, opts.keep, (msg) => emit({ level: "error", msg }));
+  const store = openStore(opts.dataDir, clock, opts.keep, opts.replyLimit, (msg) => emit({ level: "error", msg }));
   let keys: KeyRing;
   let created: AdminKey | null = null;
   try {

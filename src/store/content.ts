@@ -1,13 +1,21 @@
 import type { Database } from "bun:sqlite";
+import type { Menu } from "../menu.ts";
 import { TEXT_KEYS, type Rule, type Tags, type TextKey, type Texts } from "../rule.ts";
 
+export interface StoredMenu {
+  menu: Menu;
+  updated_at: string;
+  /** When the platform last took this menu; null: changed since (or never pushed). */
+  pushed_at: string | null;
+}
+
 /**
- * Tags, rules and texts: small tables read whole and replaced or merged whole. Every follower
+ * Tags, rules, texts and the menu: small tables read whole and replaced or merged whole. Every follower
  * message needs them, so reads are cached; every write goes through here and drops the cache
  * (also when its transaction later rolls back: the next read simply reloads).
  */
 export class ContentRepo {
-  private cache: { tags?: Tags; rules?: Rule[]; texts?: Texts } = {};
+  private cache: { tags?: Tags; rules?: Rule[]; texts?: Texts; menu?: StoredMenu | null } = {};
   /** Moves on every write of the rules (an import of unchanged rules too): the operator acted on them. */
   rulesVersion = 0;
 
@@ -102,6 +110,32 @@ export class ContentRepo {
     this.changed();
     this.db.run("DELETE FROM texts");
     this.mergeTexts(texts);
+  }
+
+  /** The stored menu, when there is one. */
+  menu(): StoredMenu | null {
+    if (this.cache.menu !== undefined) return this.cache.menu;
+    const row = this.db.query("SELECT body, updated_at, pushed_at FROM menu WHERE id = 1").get() as { body: string; updated_at: string; pushed_at: string | null } | null;
+    return (this.cache.menu = row ? { menu: JSON.parse(row.body) as Menu, updated_at: row.updated_at, pushed_at: row.pushed_at } : null);
+  }
+
+  /**
+   * Stores the menu (null: removes it). The same menu stored again keeps its times; a changed one
+   * counts as not pushed until `pushedAt` says the platform has it.
+   */
+  setMenu(menu: Menu | null, now: string, pushedAt: string | null = null): void {
+    this.changed();
+    if (menu === null) return void this.db.run("DELETE FROM menu");
+    const body = JSON.stringify(menu);
+    const current = this.db.query("SELECT body, pushed_at FROM menu WHERE id = 1").get() as { body: string; pushed_at: string | null } | null;
+    if (current?.body === body) {
+      if (pushedAt) this.db.run("UPDATE menu SET pushed_at = ? WHERE id = 1", [pushedAt]);
+      return;
+    }
+    this.db.run(
+      "INSERT INTO menu (id, body, updated_at, pushed_at) VALUES (1, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET body = excluded.body, updated_at = excluded.updated_at, pushed_at = excluded.pushed_at",
+      [body, now, pushedAt],
+    );
   }
 
   counts(): { tags: number; rules: number; texts: number } {

@@ -73,6 +73,21 @@ export const MIGRATIONS: readonly string[] = [
   // The highest rev an id had when its row was removed (purge, --init, restore): a row made again
   // under that id continues above it, so a revision never repeats for an id within a store.
   `CREATE TABLE rev_high (id TEXT PRIMARY KEY, rev INTEGER NOT NULL) WITHOUT ROWID;`,
+
+  // The account's menu (one row, in the platform's menu/create shape; pushed_at: null once it changed
+  // since the platform last took it) and replies to followers: outgoing messages in the same log,
+  // sent by an admin key, and the incoming ones they answered.
+  `CREATE TABLE menu (
+     id         INTEGER PRIMARY KEY CHECK (id = 1),
+     body       TEXT NOT NULL,
+     updated_at TEXT NOT NULL,
+     pushed_at  TEXT
+   );
+   ALTER TABLE messages ADD COLUMN direction TEXT NOT NULL DEFAULT 'in';
+   ALTER TABLE messages ADD COLUMN sent_by TEXT;
+   ALTER TABLE messages ADD COLUMN reply_to INTEGER;
+   ALTER TABLE messages ADD COLUMN answered_at TEXT;
+   CREATE INDEX messages_follower ON messages (from_user, seq);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -14,10 +14,18 @@ export interface LoggedMessage {
   /** How it was answered: rule:<id>, help, code, tag, search, welcome, fallback, not_found, none. */
   answer: string;
   unmatched: boolean;
+  /** in: from the follower; out: a reply sent to them (from_user is then the recipient). */
+  direction: "in" | "out";
+  /** The admin key that sent a reply. */
+  sent_by: string | null;
+  /** The inbox entry a reply answered. */
+  reply_to: number | null;
+  /** When a reply first answered this message. */
+  answered_at: string | null;
 }
 
 /** A message as the callback hands it to the log: the time is epoch ms, formatted by the writer thread. */
-export interface NewMessage extends Omit<LoggedMessage, "received_at"> {
+export interface NewMessage extends Omit<LoggedMessage, "received_at" | "direction" | "sent_by" | "reply_to" | "answered_at"> {
   received_ms: number;
 }
 
@@ -120,6 +128,12 @@ export class MessageLog {
     this.writer.sync();
     rmSync(path, { force: true });
     return n;
+  }
+
+  /** Returns once every message added so far is committed (awaited, never blocking). */
+  async settled(): Promise<void> {
+    this.flush();
+    await this.writer.settled();
   }
 
   /** What was logged, newest first, once everything added so far is committed (awaited, never blocking). */

@@ -2,7 +2,7 @@ import type { Database } from "bun:sqlite";
 import { closeSync, openSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { PRIVATE_FILE, privateDir, privateFiles } from "../fsutil.ts";
-import { articleJson, contentOf, sameContent, type Article } from "../article.ts";
+import { articleJson, type Article } from "../article.ts";
 import type { Clock } from "../clock.ts";
 import { DocumentWriter, SECTIONS, type Matter, type ReplydDocument } from "../doc.ts";
 import { ArticleRepo } from "./articles.ts";
@@ -10,43 +10,24 @@ import { BackupStore, type BackupInfo, type BackupKind } from "./backups.ts";
 import { ContentRepo } from "./content.ts";
 import { LogWriter } from "./logwriter.ts";
 import { MessageLog } from "./messages.ts";
+import { DEFAULT_REPLY_LIMIT, ReplyBook } from "./replies.ts";
+import type { Menu } from "../menu.ts";
+import type { Rule } from "../rule.ts";
 import { Searcher } from "./searcher.ts";
 import { IndexKeeper } from "./indexer.ts";
-import { checkCodes, resolveIds } from "./ids.ts";
+import { importDocument, restoreDocument, type ImportResult, type RestoreResult } from "./bulk.ts";
 import { openDatabase } from "./db.ts";
 
-/** Bulk writes above this many records rebuild the search index afterwards instead of row by row. */
-export const BULK_INDEX_THRESHOLD = 2000;
+export { BULK_INDEX_THRESHOLD, type ImportResult, type RestoreResult } from "./bulk.ts";
 
 export interface StoreOptions {
   clock: Clock;
   /** Backups kept per matter. */
   keep: number;
+  /** Replies allowed per follower interaction (--reply-limit). */
+  replyLimit?: number;
   /** Failures of background work (the message log writer); stderr when not given. */
   logError?: (message: string) => void;
-}
-
-export interface ImportResult {
-  added: number;
-  updated: number;
-  unchanged: number;
-  removed: number;
-  total: number;
-  tags: number;
-  rules: { added: number; updated: number; unchanged: number };
-  texts: number;
-  /** The automatic backup taken before an init replaced the articles. */
-  backup?: BackupInfo;
-}
-
-export interface RestoreResult {
-  matter: Matter;
-  articles?: number;
-  tags?: number;
-  rules?: number;
-  texts?: number;
-  /** The automatic backup of what the restore replaced. */
-  backup: BackupInfo;
 }
 
 /** The data folder: SQLite for live data, backups/ for documents, media/ for public files. */
@@ -55,6 +36,7 @@ export class Store {
   readonly content: ContentRepo;
   readonly backups: BackupStore;
   readonly messages: MessageLog;
+  readonly replies: ReplyBook;
   /** Follower searches, off the event loop. */
   readonly searcher: Searcher;
   private readonly indexer: IndexKeeper;
@@ -72,6 +54,7 @@ export class Store {
     this.content = new ContentRepo(db);
     this.logError = opts.logError ?? ((message: string) => process.stderr.write(`${message}\n`));
     this.messages = new MessageLog(db, new LogWriter(this.dbPath, this.logError));
+    this.replies = new ReplyBook(db, opts.replyLimit ?? DEFAULT_REPLY_LIMIT);
     this.searcher = new Searcher(this.dbPath, this.logError);
     this.indexer = new IndexKeeper(this.articles, this.searcher, this.logError);
     this.backups = new BackupStore(join(dir, "backups"), opts.clock, opts.keep);
@@ -122,7 +105,7 @@ export class Store {
     return outcome;
   }
 
-  private nowIso(): string {
+  nowIso(): string {
     return new Date(this.opts.clock.now()).toISOString();
   }
 
@@ -162,6 +145,11 @@ export class Store {
           counts.texts = Object.keys(texts).length;
           w.field("texts", texts);
         }
+        if (sections.includes("menu")) {
+          const menu = this.content.menu()?.menu ?? null;
+          counts.menu = menu ? 1 : 0;
+          w.field("menu", menu);
+        }
         return w.finish();
       }),
     )();
@@ -169,117 +157,38 @@ export class Store {
   }
 
   /**
-   * Bulk add (merge: upsert by id, or by code when a record has no id) or initialize (init: the
-   * document's articles become the only ones; an automatic backup is taken first). The whole
-   * document is checked against the final state before anything is written, then written in one transaction.
+   * Stores the menu (null: removes it) and the rules it needs in one transaction; a different menu
+   * it replaces is kept as an automatic backup first. `pushed`: the platform has just taken it.
    */
-  importDocument(doc: ReplydDocument, mode: "merge" | "init"): ImportResult {
-    const records = doc.articles ?? [];
-    const existingIds = this.articles.ids();
-    // A record without id takes the id of the live article with its code, in both modes, so a re-import keeps ids.
-    const resolved = resolveIds(records, true, existingIds, (code) => this.articles.getLiveByCode(code)?.id);
-    checkCodes(resolved, mode === "merge" ? this.articles.liveCodes() : new Map());
-
-    const backup = mode === "init" && doc.articles ? this.backup("articles", "auto") : undefined;
+  saveMenu(menu: Menu | null, opts: { pushed?: boolean; rules?: Rule[] } = {}): { backup?: BackupInfo; rules?: { added: number; updated: number; unchanged: number } } {
+    const current = this.content.menu();
+    const out: ReturnType<Store["saveMenu"]> = {};
+    if (current && JSON.stringify(current.menu) !== JSON.stringify(menu)) out.backup = this.backup("menu", "auto");
     const now = this.nowIso();
-    const result: ImportResult = {
-      added: 0,
-      updated: 0,
-      unchanged: 0,
-      removed: 0,
-      total: records.length,
-      tags: 0,
-      rules: { added: 0, updated: 0, unchanged: 0 },
-      texts: 0,
-      ...(backup ? { backup } : {}),
-    };
-
-    // Past a few thousand records the search index is rebuilt afterwards rather than row by row.
-    const bulk = records.length > BULK_INDEX_THRESHOLD || (mode === "init" && existingIds.size > BULK_INDEX_THRESHOLD);
-    this.writeArticles(bulk, () => {
-      if (doc.articles) {
-        // Purge first in init mode: a document may give a removed article's code to a new id.
-        if (mode === "init" && existingIds.size) {
-          const keep = new Set(resolved.map((r) => r.id));
-          for (const id of existingIds) if (!keep.has(id) && this.articles.purge(id)) result.removed++;
-        }
-        const currents = new Map<string, Article>();
-        for (const rec of resolved)
-          if (existingIds.has(rec.id)) {
-            const current = this.articles.get(rec.id);
-            if (current) currents.set(rec.id, current);
-          }
-        // Live codes are unique per statement, so release the codes that move before writing any:
-        // two articles may swap codes within one document.
-        for (const rec of resolved) {
-          const current = currents.get(rec.id);
-          if (current && !current.deleted && current.code !== null && current.code !== (rec.code ?? null)) this.articles.releaseCode(rec.id);
-        }
-        for (const rec of resolved) {
-          const current = currents.get(rec.id);
-          if (!current) {
-            this.articles.insertRecord(rec, 1, now, now);
-            result.added++;
-            continue;
-          }
-          const content = contentOf(rec);
-          if (sameContent(contentOf(current), content)) result.unchanged++;
-          else {
-            this.articles.update({ ...current, ...content, rev: current.rev + 1, updated_at: now });
-            result.updated++;
-          }
-        }
-      }
-      if (doc.tags) {
-        if (mode === "init") this.content.replaceTags(doc.tags);
-        else this.content.mergeTags(doc.tags);
-        result.tags = Object.keys(doc.tags).length;
-      }
-      if (doc.rules) result.rules = this.content.mergeRules(doc.rules);
-      if (doc.texts) {
-        this.content.mergeTexts(doc.texts);
-        result.texts = Object.keys(doc.texts).length;
-      }
-    });
-    return result;
+    this.db
+      .transaction(() => {
+        this.content.setMenu(menu, now, opts.pushed ? now : null);
+        if (opts.rules?.length) out.rules = this.content.mergeRules(opts.rules);
+      })
+      .immediate();
+    return out;
   }
 
-  /**
-   * Replaces `matter` with the document's content, exactly (revs and times included), after an
-   * automatic backup of what it replaces. One transaction: a crash leaves the old state or the new.
-   */
+  /** Bulk add (merge) or initialize (init): see bulk.ts. */
+  importDocument(doc: ReplydDocument, mode: "merge" | "init"): ImportResult {
+    return importDocument(this, doc, mode);
+  }
+
+  /** Replaces `matter` with the document's content: see bulk.ts. */
   restore(doc: ReplydDocument, matter: Matter): RestoreResult {
-    const sections = SECTIONS[matter];
-    // The document replaces every article, and its own duplicate codes were refused when it was validated.
-    const resolved = sections.includes("articles") ? resolveIds(doc.articles ?? [], false, new Set(), () => undefined) : [];
-    const backup = this.backup(matter, "auto");
-    const now = this.nowIso();
-    const result: RestoreResult = { matter, backup };
-    this.writeArticles(sections.includes("articles"), () => {
-      if (sections.includes("articles")) {
-        this.articles.deleteAll();
-        for (const rec of resolved) this.articles.insertRecord(rec, rec.rev ?? 1, rec.created_at ?? now, rec.updated_at ?? rec.created_at ?? now);
-        result.articles = resolved.length;
-        this.content.replaceTags(doc.tags ?? {});
-        result.tags = Object.keys(doc.tags ?? {}).length;
-      }
-      if (sections.includes("rules")) {
-        this.content.replaceRules(doc.rules ?? []);
-        result.rules = (doc.rules ?? []).length;
-      }
-      if (sections.includes("texts")) {
-        this.content.replaceTexts(doc.texts ?? {});
-        result.texts = Object.keys(doc.texts ?? {}).length;
-      }
-    });
-    return result;
+    return restoreDocument(this, doc, matter);
   }
 
   /**
    * One transaction of article writes. In bulk, rows are written without search indexing and the
    * index is emptied in the same transaction, then rebuilt in the background after the commit.
    */
-  private writeArticles(bulk: boolean, write: () => void): void {
+  writeArticles(bulk: boolean, write: () => void): void {
     try {
       // IMMEDIATE: the write lock is taken at BEGIN. A deferred transaction that reads first can
       // fail at once with SQLITE_BUSY_SNAPSHOT when the log writer commits between its read and its

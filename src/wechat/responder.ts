@@ -60,13 +60,18 @@ export class Responder {
       case "subscribe":
         return this.says("welcome", false);
       case "CLICK":
-      case "SCAN":
       case "scancode_waitmsg": {
-        // Menu keys and QR scene keys can be answered by rules, with up to 8 articles (a
-        // scancode_waitmsg button shows "receiving…" until the reply comes).
+        // A menu button the follower pressed expects an answer (a scancode_waitmsg button shows
+        // "receiving…" until it comes): a rule for its key, else the fallback, listed in the inbox.
+        const key = (m.eventKey ?? "").trim();
+        if (!key) return this.says("fallback", true);
+        return then(this.ruleFor(key, true), (hit) => hit ?? this.says("fallback", true));
+      }
+      case "SCAN": {
+        // QR scene keys can be answered by rules, with up to 8 articles; an unknown scene stays silent.
         const key = (m.eventKey ?? "").trim();
         if (!key) return none;
-        return then(this.matchRule(key, true), (hit) => hit ?? none);
+        return then(this.ruleFor(key, true), (hit) => hit ?? none);
       }
       default:
         return none;
@@ -75,7 +80,7 @@ export class Responder {
 
   private onText(text: string): Decision | Promise<Decision> {
     if (!text) return this.says("fallback", true);
-    const rule = this.matchRule(text, false);
+    const rule = this.ruleFor(text, false);
     if (rule instanceof Promise) return rule.then((r) => r ?? this.builtIn(text));
     return rule ?? this.builtIn(text);
   }
@@ -106,7 +111,7 @@ export class Responder {
   }
 
   /** The first rule whose pattern matches, as a reply; rules whose articles are all gone are passed over. */
-  private matchRule(text: string, isEvent: boolean): Decision | null | Promise<Decision | null> {
+  ruleFor(text: string, isEvent: boolean): Decision | null | Promise<Decision | null> {
     const rules = this.store.content.rules();
     if (!rules.length) return null;
     const regexRules = rules.filter((r) => r.match === "regex");

@@ -32,10 +32,38 @@ const ADVICE: Record<string, string> = {
   "45009": "the daily quota of this API is spent; it resets at midnight (Beijing time)",
   "45011": "calls are too frequent; slow down",
   "-1": "the platform is busy; try again",
+  "45015": "the follower's 48-hour reply window is closed, or they no longer follow the account",
+  "45047": "the replies allowed since the follower's last message are spent; they can be answered again after they write",
+  "40003": "the platform does not know this openid for this account",
+  "43004": "the follower does not follow the account",
+  "46003": "the account has no menu made through the API",
 };
 export const adviceFor = (errcode: number): string | undefined => ADVICE[String(errcode)];
 
 const INVALID_TOKEN = new Set([40001, 40014, 42001]);
+/** Refusals that say the link itself is broken (health shows them); others refuse one call on a working link. */
+const LINK_ERRORS = new Set([40164, 40125, 40013, 41004, 48001, -1, ...INVALID_TOKEN]);
+/** The platform's answers are small JSON; anything larger is not one. */
+const MAX_PLATFORM_ANSWER = 1 << 20;
+
+/** Reads a platform answer as JSON, bounded; a proxy's error page becomes a clear error. */
+async function readJson(res: Response): Promise<Record<string, unknown>> {
+  const declared = Number(res.headers.get("content-length") ?? 0);
+  if (declared > MAX_PLATFORM_ANSWER) throw new Error(`the platform's answer is too large (${declared} bytes)`);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of (res.body ?? new ReadableStream()) as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > MAX_PLATFORM_ANSWER) throw new Error("the platform's answer is too large");
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  try {
+    const v = JSON.parse(text) as unknown;
+    if (typeof v === "object" && v !== null && !Array.isArray(v)) return v as Record<string, unknown>;
+  } catch {}
+  throw new Error(`the platform answered HTTP ${res.status} with something that is not its JSON`);
+}
 /** The platform renews a stable token in its last 5 minutes: ask again once less than this is left. */
 const RENEW_BEFORE_MS = 6 * 60_000;
 const FORCED_PER_DAY = 20;
@@ -47,7 +75,7 @@ export class PlatformError extends Error {
     readonly errmsg: string,
   ) {
     const advice = adviceFor(errcode);
-    super(`the platform answered ${errcode}: ${errmsg}${advice ? ` — ${advice}` : ""}`);
+    super(`the platform answered ${errcode}: ${errmsg.slice(0, 200)}${advice ? ` — ${advice}` : ""}`);
     this.name = "PlatformError";
   }
 }
@@ -113,7 +141,7 @@ export class TokenKeeper {
         signal: AbortSignal.timeout(10_000),
         redirect: "manual",
       });
-      body = (await res.json()) as typeof body;
+      body = (await readJson(res)) as typeof body;
     } catch (e) {
       this.note(e);
       throw new Error(`the platform could not be reached: ${(e as Error).message}`);
@@ -146,13 +174,20 @@ export class TokenKeeper {
   async call<T extends object>(path: string, body?: unknown): Promise<T> {
     const attempt = async (token: string) => {
       const url = `${this.opts.api}${path}${path.includes("?") ? "&" : "?"}access_token=${encodeURIComponent(token)}`;
-      const res = await this.fetch(url, {
-        method: body === undefined ? "GET" : "POST",
-        ...(body === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
-        signal: AbortSignal.timeout(10_000),
-        redirect: "manual",
-      });
-      return (await res.json()) as T & { errcode?: number; errmsg?: string };
+      try {
+        const res = await this.fetch(url, {
+          method: body === undefined ? "GET" : "POST",
+          ...(body === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+          signal: AbortSignal.timeout(10_000),
+          redirect: "manual",
+        });
+        return (await readJson(res)) as T & { errcode?: number; errmsg?: string };
+      } catch (e) {
+        // Never the URL: it carries the token.
+        const err = new Error(`the platform could not be reached: ${(e as Error).message}`.replaceAll(token, "…"));
+        this.note(err);
+        throw err;
+      }
     };
     const first = await this.token();
     let answer = await attempt(first.token);
@@ -163,7 +198,8 @@ export class TokenKeeper {
     }
     if (typeof answer.errcode === "number" && answer.errcode !== 0) {
       const err = new PlatformError(answer.errcode, String(answer.errmsg ?? ""));
-      this.note(err);
+      if (LINK_ERRORS.has(answer.errcode)) this.note(err);
+      else this.status = { link: "ok", at: new Date(this.opts.clock.now()).toISOString() };
       throw err;
     }
     this.status = { link: "ok", at: new Date(this.opts.clock.now()).toISOString() };

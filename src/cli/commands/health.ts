@@ -14,6 +14,7 @@ interface Health {
   search?: { queued: number; busy: number; late: number };
   regex_rules_disabled?: { pattern: string; timeouts: number; since: string }[];
   platform?: { link: string; errcode?: number; message?: string; advice?: string };
+  menu?: { updated_at: string; pushed_at: string | null } | null;
 }
 
 const duration = (s: number) =>
@@ -36,6 +37,7 @@ export async function health(c: CommandContext): Promise<void> {
       `newest backup  ${h.newest_backup ? `${h.newest_backup.id} (${formatBytes(h.newest_backup.size)})` : "none"}`,
       `key            ${h.key.appkey} (${h.key.scope})`,
       ...(h.platform ? [`platform       ${h.platform.link}${h.platform.errcode !== undefined ? ` (${h.platform.errcode}: ${h.platform.message ?? ""})` : ""}${h.platform.advice ? ` — ${h.platform.advice}` : ""}`] : []),
+      ...(h.menu !== undefined ? [`menu           ${h.menu ? `stored ${h.menu.updated_at}, ${h.menu.pushed_at ? `pushed ${h.menu.pushed_at}` : "NOT pushed since it changed (replyd menu push)"}` : "none stored"}`] : []),
       ...(h.search && (h.search.busy || h.search.late) ? [`searches        ${h.search.busy} answered busy, ${h.search.late} past the deadline since start`] : []),
       ...(h.regex_rules_disabled ?? []).map((d) => `DISABLED rule   /${d.pattern}/ timed out ${d.timeouts} times (since ${d.since}); write the rules again to retry it`),
     ].join("\n"),

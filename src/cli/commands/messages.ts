@@ -1,5 +1,6 @@
 import { basename } from "node:path";
 import type { LoggedMessage } from "../../store/messages.ts";
+import type { ReplyWindow } from "../../store/replies.ts";
 import type { Param } from "../../sign.ts";
 import type { StoredMedia } from "../../server/media.ts";
 import { formatBytes } from "../args.ts";
@@ -7,13 +8,28 @@ import type { CommandContext } from "../context.ts";
 import { usage } from "../errors.ts";
 import { readLocal } from "../files.ts";
 
+type Entry = LoggedMessage & { seq: number; reply_window?: ReplyWindow };
+
+/** Whether an entry can still be answered: answered, open (until when, how many left), or closed. */
+function replyState(m: Entry): string {
+  if (m.direction === "out") return `→ sent by ${m.sent_by ?? "?"}${m.reply_to !== null ? ` for ${m.reply_to}` : ""}`;
+  const w = m.reply_window;
+  const answered = m.answered_at ? "answered" : "";
+  if (!w) return answered;
+  const open = w.open ? `open ${w.left} until ${w.until?.slice(5, 16).replace("T", " ")}` : "closed";
+  return answered ? `${answered}, ${open}` : open;
+}
+
 export async function inbox(c: CommandContext): Promise<void> {
   const fields: Param[] = [["inbox", c.flags.all ? "all" : "unmatched"], ...c.given("limit", "offset")];
-  const page = await c.client().call<{ items: (LoggedMessage & { seq: number })[]; total: number }>({ method: "GET", path: "/api/cli", fields });
+  const page = await c.client().call<{ items: Entry[]; total: number; reply_limit?: number }>({ method: "GET", path: "/api/cli", fields });
   c.print(page, () => {
     if (!page.items.length) return c.flags.all ? "no messages logged" : "nothing unmatched: every follower message found an answer";
-    const rows = page.items.map((m) => `${m.received_at}  ${m.from_user.slice(0, 12).padEnd(12)}  ${m.answer.padEnd(10)}  ${m.type === "event" ? `[${m.event}] ` : m.type === "text" ? "" : `[${m.type}] `}${(m.content ?? "").replace(/\s+/g, " ")}`);
-    return [...rows, "", `${page.items.length} of ${page.total}`].join("\n");
+    const rows = page.items.map((m) => {
+      const what = `${m.type === "event" ? `[${m.event}] ` : m.type === "text" || m.direction === "out" ? "" : `[${m.type}] `}${(m.content ?? "").replace(/\s+/g, " ")}`;
+      return `${String(m.seq).padStart(7)}  ${m.received_at.slice(0, 19).replace("T", " ")}  ${m.from_user.slice(0, 28).padEnd(28)}  ${m.answer.padEnd(10)}  ${replyState(m).padEnd(26)}  ${what}`;
+    });
+    return [...rows, "", `${page.items.length} of ${page.total}; answer one with: replyd reply <id> "text" (or --article CODE)`].join("\n");
   });
 }
 

@@ -29,6 +29,7 @@ export async function serve(c: CommandContext): Promise<void> {
     publicUrl: c.str("--public-url") ?? c.io.env.REPLYD_PUBLIC_URL,
     maxMedia: sizeOption(argv, "--max-media", DEFAULTS.maxMedia),
     logDays: numberOption(argv, "--log-days", 30, 1, 3650),
+    replyLimit: numberOption(argv, "--reply-limit", 5, 1, 1000),
     env: c.io.env,
   };
   const wx = opts.wechat;

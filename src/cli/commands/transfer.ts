@@ -28,10 +28,11 @@ function checkLocally(file: string, bytes: Uint8Array) {
 }
 
 const counts = (r: Record<string, unknown>) =>
-  (["articles", "tags", "rules", "texts"] as const)
-    .filter((k) => typeof r[k] === "number")
-    .map((k) => `${r[k]} ${k}`)
-    .join(", ");
+  [
+    ...(["articles", "tags", "rules", "texts"] as const).filter((k) => typeof r[k] === "number").map((k) => `${r[k]} ${k}`),
+    // A backup counts the menu (0 or 1); a restore says what became of it.
+    ...(typeof r.menu === "number" ? [r.menu ? "the menu" : "no menu"] : typeof r.menu === "string" ? [`menu ${r.menu}`] : []),
+  ].join(", ");
 
 export async function importCmd(c: CommandContext): Promise<void> {
   const file = c.args[0];
@@ -48,6 +49,7 @@ export async function importCmd(c: CommandContext): Promise<void> {
   c.print(r, () =>
     [
       `imported ${file} (${mode}): ${r.added} added, ${r.updated} updated, ${r.unchanged} unchanged${mode === "init" ? `, ${r.removed} removed` : ""} of ${r.total}`,
+      ...(r.menu ? ["the document's menu was stored (not pushed: replyd menu push)"] : []),
       ...(r.backup ? [`previous articles saved as backup ${r.backup.id}`] : []),
     ].join("\n"),
   );
@@ -119,12 +121,21 @@ export async function restore(c: CommandContext): Promise<void> {
     const answer = await c.io.ask(`Replace ${matter} on ${client.config.url} with ${summary}? A backup of the current state is taken first. [y/N] `);
     if (!/^y(es)?$/i.test(answer.trim())) throw new CLIError("not_confirmed", "restore cancelled; nothing was changed");
   }
-  const r = await client.call<RestoreResult>(
+  const push: [string, string][] = c.flags.push ? [["push", "1"]] : [];
+  const r = await client.call<RestoreResult & { menu_push?: { pushed: boolean; error?: string } }>(
     upload
-      ? { method: "PUT", path: `/api/cli/revert/${matter}`, files: [upload] }
-      : { method: "PUT", path: `/api/cli/revert/${matter}`, fields: [["id", serverId as string]] },
+      ? { method: "PUT", path: `/api/cli/revert/${matter}`, fields: push, files: [upload] }
+      : { method: "PUT", path: `/api/cli/revert/${matter}`, fields: [["id", serverId as string], ...push] },
     "upload",
   );
-  c.print(r, () => `restored ${matter}: ${counts(r as unknown as Record<string, unknown>)}\nthe state before is saved as backup ${r.backup.id}`);
+  c.print(r, () =>
+    [
+      `restored ${matter}: ${counts(r as unknown as Record<string, unknown>)}`,
+      `the state before is saved as backup ${r.backup.id}`,
+      ...(r.menu_push?.pushed ? ["the restored menu was pushed to the platform"] : []),
+      ...(r.menu === "stored" && !r.menu_push ? ["the restored menu is stored, not pushed (replyd menu push, or restore --push)"] : []),
+    ].join("\n"),
+  );
+  if (r.menu_push && !r.menu_push.pushed) throw new CLIError("push_failed", `restored, but the menu was not pushed: ${r.menu_push.error}`);
 }
 

@@ -1,0 +1,111 @@
+import { basename } from "node:path";
+import { formatProblems, type Problem } from "../../errors.ts";
+import { validateMenu, type Menu, type MenuButton } from "../../menu.ts";
+import { parseDocument } from "../../doc.ts";
+import type { CommandContext } from "../context.ts";
+import { CLIError, usage } from "../errors.ts";
+import { readLocal } from "../files.ts";
+
+interface MenuAnswer {
+  menu: Menu | null;
+  updated_at: string | null;
+  pushed_at: string | null;
+  warnings: string[];
+  pushed?: boolean;
+  rules_added?: string[];
+  backup?: { id: string };
+}
+
+const what = (b: MenuButton) =>
+  b.type === "view" ? b.url : b.type === "miniprogram" ? `${b.appid} ${b.pagepath} (else ${b.url})` : (b.key ?? b.media_id ?? b.article_id ?? "");
+
+/** The menu as a tree: each button with its kind and what it does. */
+export function menuTree(menu: Menu): string[] {
+  const lines: string[] = [];
+  menu.button.forEach((b, i) => {
+    lines.push(b.sub_button ? `${i + 1}  ${b.name}` : `${i + 1}  ${b.name.padEnd(12)}  ${(b.type ?? "").padEnd(12)}  ${what(b)}`);
+    b.sub_button?.forEach((s, j) => lines.push(`   ${i + 1}.${j + 1}  ${s.name.padEnd(20)}  ${(s.type ?? "").padEnd(12)}  ${what(s)}`));
+  });
+  return lines;
+}
+
+const state = (r: MenuAnswer) =>
+  r.menu ? `menu stored ${r.updated_at}; ${r.pushed_at ? `the platform has it (pushed ${r.pushed_at})` : "NOT on the platform since it changed: replyd menu push"}` : "no menu stored";
+
+const report = (r: MenuAnswer, head: string[]) =>
+  [...head, ...(r.menu ? menuTree(r.menu) : []), ...(r.backup ? [`the menu it replaced is kept as backup ${r.backup.id}`] : []), ...r.warnings.map((w) => `warning: ${w}`)].join("\n");
+
+/** Checks a menu file before it leaves the laptop: the platform's {"button": [...]}, or a document with a menu. */
+function checkLocally(file: string, bytes: Uint8Array): void {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(new TextDecoder().decode(bytes));
+  } catch (e) {
+    throw new CLIError("bad_json", `${file}: not valid JSON: ${(e as Error).message}`);
+  }
+  let problems: Problem[] = [];
+  if (typeof raw === "object" && raw !== null && "format" in raw) {
+    try {
+      const doc = parseDocument(new TextDecoder().decode(bytes));
+      if (!doc.menu) throw new CLIError("no_menu", `${file}: the document holds no menu`);
+      return;
+    } catch (e) {
+      if (e instanceof CLIError) throw e;
+      const d = (e as { details?: { problems?: Problem[] } }).details;
+      problems = d?.problems ?? [];
+      throw new CLIError("invalid_menu", `${file}: ${(e as Error).message}`, 1, formatProblems(problems));
+    }
+  }
+  problems = validateMenu(raw).problems;
+  if (problems.length) throw new CLIError("invalid_menu", `${file}: the menu is invalid; nothing was sent (${problems.length} problem${problems.length > 1 ? "s" : ""})`, 1, formatProblems(problems));
+}
+
+/** replyd menu [pull | set FILE | push | rm]: the account's menu, stored on the server and pushed to the platform. */
+export async function menu(c: CommandContext): Promise<void> {
+  const [action, file, ...extra] = c.args;
+  if (extra.length || (file && action !== "set")) throw usage("menu takes: menu, menu pull, menu set FILE, menu push, menu rm");
+  const client = c.client();
+  const path = "/api/cli/menu";
+  switch (action) {
+    case undefined: {
+      if (c.flags.live) {
+        const r = await client.call<{ live: Menu | null; as_live: boolean; warnings: string[] }>({ method: "GET", path, fields: [["live", "1"]] });
+        return c.print(r, () => (r.live ? [`the platform's live menu${r.as_live ? "" : " (as replyd would store it)"}:`, ...menuTree(r.live), ...r.warnings.map((w) => `warning: ${w}`)].join("\n") : "the account has no menu open on the platform"));
+      }
+      const r = await client.call<MenuAnswer>({ method: "GET", path });
+      return c.print(r, () => report(r, [state(r)]));
+    }
+    case "pull": {
+      const r = await client.call<MenuAnswer>({ method: "PUT", path, fields: [["pull", "1"]] });
+      const rules = r.rules_added?.length ? [`rules added for console text buttons: ${r.rules_added.join(", ")}`] : [];
+      return c.print(r, () => report(r, ["pulled the live menu from the platform and stored it", state(r), ...rules]));
+    }
+    case "set": {
+      if (!file) throw usage("menu set FILE: a menu in the platform's format {\"button\": [...]} or a replyd document with a menu");
+      const { bytes } = readLocal(c.io, file);
+      checkLocally(file, bytes);
+      const noPush = c.argv.includes("--no-push");
+      const r = await client.call<MenuAnswer>(
+        { method: "PUT", path, fields: noPush ? [["push", "0"]] : [], files: [{ name: "json", filename: basename(file), bytes, type: "application/json" }] },
+        "upload",
+      );
+      return c.print(r, () => report(r, [noPush ? "menu stored, not pushed (replyd menu push sends it)" : "menu pushed to the platform and stored"]));
+    }
+    case "push": {
+      const r = await client.call<MenuAnswer>({ method: "POST", path });
+      return c.print(r, () => report(r, ["the stored menu was pushed to the platform"]));
+    }
+    case "rm": {
+      const keepLive = c.argv.includes("--keep-live");
+      const r = await client.call<{ removed: boolean; live_deleted: boolean; backup?: { id: string } }>({ method: "DELETE", path, fields: keepLive ? [["keep_live", "1"]] : [] });
+      return c.print(r, () =>
+        [
+          r.live_deleted ? "the platform's menu was deleted" : "the platform's menu was left as it is",
+          r.removed ? `the stored menu was removed${r.backup ? ` (kept as backup ${r.backup.id})` : ""}` : "no menu was stored",
+        ].join("\n"),
+      );
+    }
+    default:
+      throw usage(`unknown menu action "${action}"; expected pull, set FILE, push or rm`);
+  }
+}

@@ -1,0 +1,24 @@
+import type { ReplyWindow } from "../../store/replies.ts";
+import type { CommandContext } from "../context.ts";
+import { usage } from "../errors.ts";
+
+/** replyd reply <openid|inbox-id> TEXT | --article CODE: a customer-service message to a follower. */
+export async function reply(c: CommandContext): Promise<void> {
+  const [to, ...words] = c.args;
+  const code = c.str("--article");
+  const text = words.join(" ");
+  if (!to || (code === undefined) === (text === "")) throw usage('reply needs a follower and one message: replyd reply <openid|inbox-id> "text", or replyd reply <openid|inbox-id> --article CODE');
+  // An inbox id is a number; openids never are.
+  const target: [string, string] = /^\d+$/.test(to) ? ["inbox", to] : ["openid", to];
+  const r = await c.client().call<{ openid: string; type: string; seq: number; reply_to: number | null; window: ReplyWindow }>({
+    method: "POST",
+    path: "/api/cli/reply",
+    fields: [target, code !== undefined ? ["code", code] : ["text", text]],
+  });
+  c.print(r, () =>
+    [
+      `sent to ${r.openid} (${r.type === "news" ? "article" : "text"}), logged as message ${r.seq}${r.reply_to !== null ? `, answering message ${r.reply_to}` : ""}`,
+      r.window.open ? `${r.window.left} more repl${r.window.left === 1 ? "y" : "ies"} allowed until ${r.window.until}` : `no more replies until the follower writes again: ${r.window.reason}`,
+    ].join("\n"),
+  );
+}

@@ -1,0 +1,129 @@
+import { decodeUtf8, parseDocument } from "../doc.ts";
+import { badRequest, InvalidDocumentError, notFound, ReplydError } from "../errors.ts";
+import { ANSWERED_TYPES, buttons, validateMenu, type Menu } from "../menu.ts";
+import { deleteLiveMenu, pullMenu, pushMenu } from "../wechat/menus.ts";
+import type { SignedRequest } from "./auth.ts";
+import type { AppContext } from "./context.ts";
+import { Fields } from "./fields.ts";
+import { onPlatform, platformOf } from "./platform.ts";
+
+/**
+ * /api/cli/menu, the method naming the action (docs/protocol.md): GET shows the stored menu (live=1:
+ * the platform's, read and converted, not stored); PUT stores one (a json file part, pushed first
+ * unless push=0; or pull=1: the live menu); POST pushes the stored menu; DELETE removes it, from the
+ * platform too unless keep_live=1.
+ */
+
+/** Buttons whose key no rule answers: a follower who presses one gets the fallback text. */
+export async function menuWarnings(ctx: AppContext, menu: Menu | null): Promise<string[]> {
+  if (!menu) return [];
+  const warnings: string[] = [];
+  for (const { button, path } of buttons(menu)) {
+    if (!button.type || !ANSWERED_TYPES.has(button.type) || !button.key) continue;
+    if (!(await ctx.rules.ruleFor(button.key, true)))
+      warnings.push(`${path} "${button.name}": no rule answers key "${button.key}"; followers who press it get the fallback text`);
+  }
+  return warnings;
+}
+
+const shown = (ctx: AppContext) => {
+  const s = ctx.store.content.menu();
+  return { menu: s?.menu ?? null, updated_at: s?.updated_at ?? null, pushed_at: s?.pushed_at ?? null };
+};
+
+export async function getMenu(ctx: AppContext, req: SignedRequest) {
+  const f = new Fields(req.fields).only(["live"]);
+  if (f.bool("live")) {
+    const platform = platformOf(ctx);
+    const pulled = await onPlatform("the live menu could not be read", () => pullMenu(platform));
+    return { live: pulled.menu, as_live: pulled.asLive, rules: pulled.rules, warnings: pulled.warnings };
+  }
+  const s = shown(ctx);
+  return { ...s, warnings: await menuWarnings(ctx, s.menu) };
+}
+
+/** A menu file: the platform's own {"button": [...]}, or a replyd document that holds a menu. */
+function menuFrom(bytes: Uint8Array): Menu {
+  const text = decodeUtf8(bytes);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw badRequest(`the file is not valid JSON: ${(e as Error).message}`, "bad_json");
+  }
+  if (typeof raw === "object" && raw !== null && "format" in raw) {
+    const doc = parseDocument(text);
+    if (!doc.menu) throw badRequest(`the document (matter "${doc.matter}") holds no menu`, "no_menu");
+    return doc.menu;
+  }
+  const { value, problems } = validateMenu(raw);
+  if (!value) {
+    const e = new InvalidDocumentError(problems, "the menu is invalid; nothing was stored or pushed");
+    throw new ReplydError("invalid_menu", 400, e.message, e.details);
+  }
+  return value;
+}
+
+export async function putMenu(ctx: AppContext, req: SignedRequest) {
+  const f = new Fields(req.fields).only(["json", "push", "pull"]);
+  const file = req.files.get("json");
+  const unexpected = [...req.files.keys()].filter((k) => k !== "json");
+  if (unexpected.length) throw badRequest(`unexpected file part: ${unexpected.join(", ")}`);
+  if (f.bool("pull")) {
+    if (file || f.has("push")) throw badRequest("pull=1 stores the live menu as it is: send no file and no push");
+    const platform = platformOf(ctx);
+    const pulled = await onPlatform("the live menu could not be read", () => pullMenu(platform), "; nothing was stored");
+    if (!pulled.menu) throw notFound("the account has no menu open on the platform; nothing was stored", "no_live_menu");
+    const saved = ctx.store.saveMenu(pulled.menu, { pushed: pulled.asLive, rules: pulled.rules });
+    return { ...shown(ctx), pulled: true, rules_added: pulled.rules.map((r) => r.id), ...(saved.backup ? { backup: saved.backup } : {}), warnings: [...pulled.warnings, ...(await menuWarnings(ctx, pulled.menu))] };
+  }
+  if (!file) throw badRequest('a menu is a file part named "json" (or pull=1 for the live menu)');
+  const menu = menuFrom(file);
+  const push = f.bool("push") ?? true;
+  if (push) {
+    const platform = platformOf(ctx, "; to store the menu without pushing it, send push=0 (menu set --no-push)");
+    // Pushed before it is stored: a menu the platform refuses (a url domain it does not allow, a
+    // mini program not linked to the account) is not kept as if it were live.
+    await onPlatform("the platform refused the menu", () => pushMenu(platform, menu), "; nothing was stored");
+  }
+  const saved = ctx.store.saveMenu(menu, { pushed: push });
+  return { ...shown(ctx), pushed: push, ...(saved.backup ? { backup: saved.backup } : {}), warnings: await menuWarnings(ctx, menu) };
+}
+
+export async function postMenu(ctx: AppContext, req: SignedRequest) {
+  new Fields(req.fields).only([]);
+  if (req.files.size) throw badRequest("POST /api/cli/menu pushes the stored menu and takes no file; PUT stores one");
+  const stored = ctx.store.content.menu();
+  if (!stored) throw notFound("no menu is stored: set one (replyd menu set FILE) or pull the live one (replyd menu pull)", "no_menu");
+  const platform = platformOf(ctx);
+  await onPlatform("the platform refused the menu", () => pushMenu(platform, stored.menu));
+  ctx.store.saveMenu(stored.menu, { pushed: true });
+  return { ...shown(ctx), pushed: true, warnings: await menuWarnings(ctx, stored.menu) };
+}
+
+export async function deleteMenu(ctx: AppContext, req: SignedRequest) {
+  const f = new Fields(req.fields).only(["keep_live"]);
+  const keepLive = f.bool("keep_live") ?? false;
+  const stored = ctx.store.content.menu();
+  if (!keepLive) {
+    const platform = platformOf(ctx, "; to remove the stored menu only, send keep_live=1 (menu rm --keep-live)");
+    await onPlatform("the platform did not delete the menu", () => deleteLiveMenu(platform), "; nothing was removed");
+  }
+  const saved = stored ? ctx.store.saveMenu(null) : {};
+  return { removed: stored !== null, live_deleted: !keepLive, ...(saved.backup ? { backup: saved.backup } : {}) };
+}
+
+/** After a restore that brought a menu back: push it (or delete the live one when the document had none). */
+export async function pushRestoredMenu(ctx: AppContext): Promise<{ pushed: boolean; error?: string }> {
+  const platform = platformOf(ctx, "; restore without push, then run replyd menu push");
+  const stored = ctx.store.content.menu();
+  try {
+    await onPlatform(stored ? "the platform refused the restored menu" : "the platform did not delete the menu", () =>
+      stored ? pushMenu(platform, stored.menu) : deleteLiveMenu(platform),
+    );
+  } catch (e) {
+    return { pushed: false, error: (e as Error).message };
+  }
+  if (stored) ctx.store.saveMenu(stored.menu, { pushed: true });
+  return { pushed: true };
+}

@@ -1,0 +1,84 @@
+import { CONTROL_CHAR } from "../article.ts";
+import { badRequest, conflict, notFound, ReplydError } from "../errors.ts";
+import { sendCustomMessage, type CustomMessage } from "../wechat/custom.ts";
+import { MAX_TEXT_BYTES } from "../wechat/message.ts";
+import type { SignedRequest } from "./auth.ts";
+import type { AppContext } from "./context.ts";
+import { Fields } from "./fields.ts";
+import { onPlatform, platformOf } from "./platform.ts";
+
+/** Replies to one follower are made one at a time, so two operators cannot both spend the last one. */
+const queues = new WeakMap<AppContext, Map<string, Promise<unknown>>>();
+
+function oneAtATime<T>(ctx: AppContext, openid: string, work: () => Promise<T>): Promise<T> {
+  let q = queues.get(ctx);
+  if (!q) queues.set(ctx, (q = new Map()));
+  const before = q.get(openid) ?? Promise.resolve();
+  const run = before.then(work, work);
+  const settled = run.then(
+    () => {},
+    () => {},
+  );
+  q.set(openid, settled);
+  void settled.then(() => q.get(openid) === settled && q.delete(openid));
+  return run;
+}
+
+/**
+ * POST /api/cli/reply: a customer-service message to a follower, named by openid= or by inbox= (a
+ * message's log entry), saying text= or sending the article with code=. Refused beforehand when
+ * the platform's window is closed or its count spent; logged (direction out, the admin key) and
+ * the answered messages marked once the platform took it.
+ */
+export async function postReply(ctx: AppContext, req: SignedRequest) {
+  const f = new Fields(req.fields).only(["openid", "inbox", "text", "code"]);
+  if (req.files.size) throw badRequest("a reply takes form fields only");
+  if (f.has("openid") === f.has("inbox")) throw badRequest("name the follower with openid= or the message with inbox=, one of the two");
+  if (f.has("text") === f.has("code")) throw badRequest("say text= or send an article with code=, one of the two");
+  const platform = platformOf(ctx);
+
+  let message: CustomMessage;
+  let logged: string;
+  if (f.has("text")) {
+    const text = f.require("text");
+    if (text.trim() === "") throw badRequest('"text" is empty');
+    if (Buffer.byteLength(text) > MAX_TEXT_BYTES) throw badRequest(`"text" must be at most ${MAX_TEXT_BYTES} bytes (${Buffer.byteLength(text)} given)`, "text_too_long");
+    if (CONTROL_CHAR.test(text)) throw badRequest('"text" must not contain control characters');
+    message = { type: "text", text };
+    logged = text;
+  } else {
+    const code = f.require("code");
+    const a = ctx.store.articles.getLiveByCode(code);
+    if (!a) throw notFound(`no live article with code "${code.slice(0, 64)}"`);
+    message = { type: "news", article: a };
+    logged = `${a.code}: ${a.title}`;
+  }
+
+  // The log must hold every message that arrived so far: the newest one opens the window.
+  await ctx.store.messages.settled();
+  let openid: string;
+  let replyTo: number | null = null;
+  if (f.has("inbox")) {
+    const seq = f.int("inbox", 1, Number.MAX_SAFE_INTEGER, 0);
+    const entry = ctx.store.replies.entry(seq);
+    if (!entry) throw notFound(`no message ${seq} in the log (it may have been pruned)`, "no_message");
+    if (entry.direction !== "in") throw badRequest(`message ${seq} is a reply the account sent, not a follower's message`, "not_a_follower_message");
+    openid = entry.from_user;
+    replyTo = seq;
+  } else openid = f.require("openid");
+  if (openid.length > 128 || /[\s\p{C}]/u.test(openid)) throw badRequest('"openid" is not an openid', "bad_openid");
+
+  return oneAtATime(ctx, openid, async () => {
+    const now = ctx.clock.now();
+    const window = ctx.store.replies.window(openid, now);
+    if (!window.open) throw conflict(`cannot reply to ${openid}: ${window.reason}`, window.left === 0 && window.sent >= ctx.store.replies.limit && Date.parse(window.until ?? "") > now ? "reply_limit" : "window_closed", { window });
+    await onPlatform("the platform refused the reply", () => sendCustomMessage(platform, openid, message), "; nothing was sent");
+    let seq: number;
+    try {
+      seq = ctx.store.replies.record({ openid, type: message.type, content: logged, sentBy: req.key.appkey, replyTo, nowMs: now });
+    } catch (e) {
+      throw new ReplydError("not_logged", 507, `the reply was sent to ${openid}, but could not be written to the log: ${(e as Error).message}`);
+    }
+    return { sent: true, openid, type: message.type, seq, reply_to: replyTo, window: ctx.store.replies.window(openid, ctx.clock.now()) };
+  });
+}

@@ -1,0 +1,98 @@
+import type { Database } from "bun:sqlite";
+import type { LoggedMessage } from "./messages.ts";
+
+/** The platform lets an account message a follower for 48 hours after the follower's last interaction. */
+export const REPLY_WINDOW_MS = 48 * 3_600_000;
+/** How many messages it allows per interaction, in today's documentation (--reply-limit). */
+export const DEFAULT_REPLY_LIMIT = 5;
+
+/**
+ * Interactions that open the window, per the platform's list: any message, and the events of
+ * following, scanning a QR code and the menu buttons that report to the account (click,
+ * scancode_push, scancode_waitmsg). Opening a link (VIEW), a location report or unfollowing do not.
+ */
+const OPENING_EVENTS = ["subscribe", "SCAN", "CLICK", "scancode_push", "scancode_waitmsg"];
+const OPENS = `direction = 'in' AND (type <> 'event' OR event IN (${OPENING_EVENTS.map((e) => `'${e}'`).join(", ")}))`;
+
+export interface ReplyWindow {
+  open: boolean;
+  /** The follower's last interaction, which opened the window. */
+  opened_at: string | null;
+  until: string | null;
+  /** Replies sent since it opened, and how many more the platform allows. */
+  sent: number;
+  left: number;
+  /** Why it is closed, in one line. */
+  reason?: string;
+}
+
+export interface NewReply {
+  openid: string;
+  type: "text" | "news";
+  /** What was said, for the log: the text, or the article's code and title. */
+  content: string;
+  sentBy: string;
+  /** The inbox entry answered, or null when the reply went to the follower directly. */
+  replyTo: number | null;
+  nowMs: number;
+}
+
+/**
+ * Replies to followers, kept in the message log beside what they answer (direction out). The log's
+ * pending rows must be committed before asking (MessageLog.settled), so a message that just
+ * arrived opens its window.
+ */
+export class ReplyBook {
+  constructor(
+    private readonly db: Database,
+    readonly limit = DEFAULT_REPLY_LIMIT,
+  ) {}
+
+  entry(seq: number): (LoggedMessage & { seq: number }) | null {
+    const r = this.db.query("SELECT * FROM messages WHERE seq = ?").get(seq) as (Omit<LoggedMessage, "unmatched"> & { seq: number; unmatched: number }) | null;
+    return r ? { ...r, unmatched: r.unmatched === 1 } : null;
+  }
+
+  window(openid: string, nowMs: number): ReplyWindow {
+    const last = this.db.query(`SELECT seq, received_at FROM messages WHERE from_user = ? AND ${OPENS} ORDER BY seq DESC LIMIT 1`).get(openid) as {
+      seq: number;
+      received_at: string;
+    } | null;
+    if (!last)
+      return { open: false, opened_at: null, until: null, sent: 0, left: 0, reason: "no message from this follower is in the log: the platform allows replies only for 48 hours after the follower writes" };
+    const until = Date.parse(last.received_at) + REPLY_WINDOW_MS;
+    const sent = (this.db.query("SELECT count(*) AS n FROM messages WHERE from_user = ? AND direction = 'out' AND seq > ?").get(openid, last.seq) as { n: number }).n;
+    const base = { opened_at: last.received_at, until: new Date(until).toISOString(), sent, left: Math.max(0, this.limit - sent) };
+    if (nowMs >= until) return { ...base, open: false, left: 0, reason: `the 48-hour reply window closed at ${base.until} (the follower's last message was at ${last.received_at}); it opens again when they write` };
+    if (sent >= this.limit)
+      return { ...base, open: false, reason: `the ${this.limit} replies allowed since the follower's last message (at ${last.received_at}) are spent; it opens again when they write` };
+    return { ...base, open: true };
+  }
+
+  /**
+   * Logs a reply that was sent and marks what it answered: the inbox entry named, or else every
+   * unanswered unmatched message of the follower's open window. Answers the reply's log entry.
+   */
+  record(r: NewReply): number {
+    const at = new Date(r.nowMs).toISOString();
+    return this.db
+      .transaction(() => {
+        const seq = Number(
+          this.db
+            .query(
+              "INSERT INTO messages (received_at, msg_key, from_user, type, event, content, answer, unmatched, direction, sent_by, reply_to) VALUES (?, ?, ?, ?, NULL, ?, 'reply', 0, 'out', ?, ?)",
+            )
+            .run(at, `out:${crypto.randomUUID()}`, r.openid, r.type, r.content, r.sentBy, r.replyTo).lastInsertRowid,
+        );
+        if (r.replyTo !== null) this.db.run("UPDATE messages SET answered_at = ? WHERE seq = ? AND answered_at IS NULL", [at, r.replyTo]);
+        else
+          this.db.run("UPDATE messages SET answered_at = ? WHERE from_user = ? AND direction = 'in' AND unmatched = 1 AND answered_at IS NULL AND received_at >= ?", [
+            at,
+            r.openid,
+            new Date(r.nowMs - REPLY_WINDOW_MS).toISOString(),
+          ]);
+        return seq;
+      })
+      .immediate();
+  }
+}
