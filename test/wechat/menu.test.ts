@@ -1,0 +1,174 @@
+/** Menus (issue 13 §2) through the admin routes, against the fake platform. */
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { TokenKeeper } from "../../src/wechat/token.ts";
+import { ADMIN, body, READER, signedRequest, testApp } from "../helpers.ts";
+import { startFakePlatform, type FakePlatform } from "../platform/fake.ts";
+import { eventMsg, TOKEN, wxPost } from "./helpers.ts";
+
+const APPID = "wx0123456789abcdef";
+const SECRET = "0123456789abcdef0123456789abcdef";
+const MENU = {
+  button: [
+    { type: "click", name: "Songs", key: "SONGS" },
+    { name: "More", sub_button: [{ type: "view", name: "Site", url: "https://example.com/" }, { type: "click", name: "Hello", key: "HELLO" }] },
+  ],
+};
+const RULES = { format: "replyd/1", matter: "rules", created_at: "2026-11-21T10:00:00.000Z", rules: [{ id: "songs", match: "exact", pattern: "songs", reply: { type: "text", text: "Today's songs" } }] };
+
+let fake: FakePlatform;
+let t: Awaited<ReturnType<typeof testApp>>;
+let platform: TokenKeeper;
+beforeEach(async () => {
+  fake = startFakePlatform(APPID, SECRET);
+  t = await testApp({ wechat: { token: TOKEN } });
+  platform = new TokenKeeper({ api: fake.url, appid: APPID, secret: SECRET, clock: t.clock, log: () => {} });
+  t.app.ctx.platform = platform;
+});
+afterEach(() => {
+  platform.stop();
+  t.close();
+  fake.stop();
+});
+
+const call = async (method: string, path: string, o: Parameters<typeof signedRequest>[2] = {}) => {
+  t.clock.advance(1000);
+  const res = await t.handle(signedRequest(method, path, { nowMs: t.clock.now(), ...o }));
+  return { status: res.status, ...(await body(res)) };
+};
+const setMenu = (menu: unknown, fields: [string, string][] = []) => call("PUT", "/api/cli/menu", { fields, files: [{ name: "json", content: JSON.stringify(menu) }] });
+
+describe("menu set, push, show, rm", () => {
+  test("set pushes the menu, then stores it as pushed; a click key no rule answers is a warning", async () => {
+    await call("PUT", "/api/cli/revert/rules", { files: [{ name: "json", content: JSON.stringify(RULES) }] });
+    const r = await setMenu(MENU);
+    expect(r.status).toBe(200);
+    expect(fake.menu).toEqual(MENU);
+    expect(r.data.pushed_at).toBeString();
+    expect(r.data.warnings).toEqual(['button[1].sub_button[1] "Hello": no rule answers key "HELLO"; followers who press it get the fallback text']);
+    const shown = await call("GET", "/api/cli/menu", { key: READER });
+    expect(shown.data).toMatchObject({ menu: MENU, pushed_at: r.data.pushed_at });
+  });
+  test("a menu the platform refuses (a url domain it does not allow) is not stored", async () => {
+    fake.refuseDomain("example.com");
+    const r = await setMenu(MENU);
+    expect(r.status).toBe(502);
+    expect(r.error.code).toBe("platform_refused");
+    expect(r.error.message).toBe("the platform refused the menu: the platform answered 40054: invalid sub button url domain; nothing was stored");
+    expect(r.error.errcode).toBe(40054);
+    expect((await call("GET", "/api/cli/menu")).data.menu).toBeNull();
+  });
+  test("an invalid menu lists every problem and reaches neither the store nor the platform", async () => {
+    const r = await setMenu({ button: [{ type: "click", name: "一二三四五六", key: "k" }, { type: "view", name: "v", url: "ftp://x" }] });
+    expect(r.status).toBe(400);
+    expect(r.error.code).toBe("invalid_menu");
+    expect(r.error.problems).toHaveLength(2);
+    expect(fake.calls.api).toBe(0);
+  });
+  test("push=0 stores without pushing (shown as not pushed); push sends the stored menu", async () => {
+    const r = await setMenu(MENU, [["push", "0"]]);
+    expect(r.data.pushed_at).toBeNull();
+    expect(fake.menu).toBeNull();
+    const pushed = await call("POST", "/api/cli/menu");
+    expect(pushed.data.pushed_at).toBeString();
+    expect(fake.menu).toEqual(MENU);
+    expect((await call("GET", "/api/cli")).data.menu).toMatchObject({ pushed_at: pushed.data.pushed_at });
+  });
+  test("rm deletes the live menu, then the stored one (kept as an automatic backup); keep_live=1 leaves the platform's", async () => {
+    await setMenu(MENU);
+    const r = await call("DELETE", "/api/cli/menu");
+    expect(r.data).toMatchObject({ removed: true, live_deleted: true, backup: { id: expect.stringMatching(/^menu-/) } });
+    expect(fake.menu).toBeNull();
+    await setMenu(MENU);
+    expect((await call("DELETE", "/api/cli/menu", { fields: [["keep_live", "1"]] })).data.live_deleted).toBe(false);
+    expect(fake.menu).toEqual(MENU);
+  });
+  test("without --wx-secret: set refuses (say push=0), push refuses, show works; a read key cannot change the menu", async () => {
+    t.app.ctx.platform = null;
+    expect((await setMenu(MENU)).error).toMatchObject({ code: "platform_not_configured", message: expect.stringContaining("push=0") });
+    expect((await setMenu(MENU, [["push", "0"]])).status).toBe(200);
+    expect((await call("POST", "/api/cli/menu")).error.code).toBe("platform_not_configured");
+    expect((await call("PUT", "/api/cli/menu", { key: READER, fields: [["pull", "1"]] })).status).toBe(403);
+  });
+});
+
+describe("menu pull", () => {
+  test("a console menu: text buttons become clicks answered by new rules, temporary media a click with a warning", async () => {
+    fake.consoleMenu({
+      button: [
+        { type: "text", name: "Hours", value: "Open 9–17, Monday to Friday" },
+        { name: "More", sub_button: { list: [{ type: "view", name: "Site", url: "https://example.com/" }, { type: "img", name: "Map", value: "TEMP_MEDIA" }, { type: "news", name: "Intro", value: "NEWS_MEDIA_ID", news_info: { list: [] } }] } },
+      ],
+    });
+    const r = await call("PUT", "/api/cli/menu", { fields: [["pull", "1"]] });
+    expect(r.status).toBe(200);
+    expect(r.data.menu).toEqual({
+      button: [
+        { type: "click", name: "Hours", key: "replyd_menu_1" },
+        { name: "More", sub_button: [{ type: "view", name: "Site", url: "https://example.com/" }, { type: "click", name: "Map", key: "replyd_menu_2" }, { type: "media_id", name: "Intro", media_id: "NEWS_MEDIA_ID" }] },
+      ],
+    });
+    expect(r.data.rules_added).toEqual(["menu-text-1"]);
+    // Changed from the console's: stored as not pushed, so the operator pushes replyd's version.
+    expect(r.data.pushed_at).toBeNull();
+    expect(r.data.warnings.join("\n")).toContain('"Map" sent an image chosen in the console');
+    expect(r.data.warnings.join("\n")).toContain('no rule answers key "replyd_menu_2"');
+    expect(r.data.warnings.join("\n")).not.toContain('key "replyd_menu_1"');
+    // The follower who presses "Hours" gets the text the console gave.
+    const res = await t.handle(wxPost(eventMsg("CLICK", Math.floor(t.clock.now() / 1000), "replyd_menu_1"), Math.floor(t.clock.now() / 1000)));
+    expect(await res.text()).toContain("Open 9–17, Monday to Friday");
+  });
+  test("an API menu comes back as it is (stored as pushed); conditional menus are named in a warning", async () => {
+    await setMenu(MENU);
+    await call("DELETE", "/api/cli/menu", { fields: [["keep_live", "1"]] });
+    fake.conditional(2);
+    const r = await call("PUT", "/api/cli/menu", { fields: [["pull", "1"]] });
+    expect(r.data.menu).toEqual(MENU);
+    expect(r.data.pushed_at).toBeString();
+    expect(r.data.warnings[0]).toContain("2 conditional menu(s)");
+  });
+  test("no menu open: 404 and nothing stored", async () => {
+    const r = await call("PUT", "/api/cli/menu", { fields: [["pull", "1"]] });
+    expect(r.status).toBe(404);
+    expect(r.error.code).toBe("no_live_menu");
+  });
+});
+
+describe("the menu in backups and restores", () => {
+  test("backups of all and menu carry it; a restore stores it and pushes only with push=1", async () => {
+    await setMenu(MENU);
+    const b = await call("POST", "/api/cli/revert/menu");
+    expect(b.data.counts).toEqual({ menu: 1 });
+    await call("DELETE", "/api/cli/menu");
+    expect(fake.menu).toBeNull();
+    const plain = await call("PUT", "/api/cli/revert/menu", { fields: [["id", b.data.id]] });
+    expect(plain.data.menu).toBe("stored");
+    expect(fake.menu).toBeNull();
+    expect((await call("GET", "/api/cli/menu")).data.pushed_at).toBeNull();
+    const pushed = await call("PUT", "/api/cli/revert/menu", { fields: [["id", b.data.id], ["push", "1"]] });
+    expect(pushed.data.menu_push).toEqual({ pushed: true });
+    expect(fake.menu).toEqual(MENU);
+    const all = await call("POST", "/api/cli/revert/all");
+    expect(all.data.counts.menu).toBe(1);
+  });
+  test("push=1 without a platform is refused before anything is replaced", async () => {
+    await setMenu(MENU);
+    const b = await call("POST", "/api/cli/revert/menu");
+    await call("DELETE", "/api/cli/menu");
+    t.app.ctx.platform = null;
+    const r = await call("PUT", "/api/cli/revert/menu", { fields: [["id", b.data.id], ["push", "1"]] });
+    expect(r.error.code).toBe("platform_not_configured");
+    expect((await call("GET", "/api/cli/menu")).data.menu).toBeNull();
+  });
+});
+
+test("a menu click no rule answers gets the fallback text and is listed in the inbox", async () => {
+  const now = Math.floor(t.clock.now() / 1000);
+  const res = await t.handle(wxPost(eventMsg("CLICK", now, "NOBODY"), now));
+  expect(await res.text()).toContain("Sorry, I did not understand that");
+  const inbox = await call("GET", "/api/cli", { fields: [["inbox", "unmatched"]] });
+  expect(inbox.data.items[0]).toMatchObject({ type: "event", event: "CLICK", answer: "fallback", unmatched: true });
+  // A QR scene nothing answers stays silent, as before.
+  const scan = await t.handle(wxPost(eventMsg("SCAN", now + 1, "scene9"), now + 1));
+  expect(await scan.text()).toBe("success");
+  void ADMIN;
+});

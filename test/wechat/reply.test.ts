@@ -1,0 +1,171 @@
+/** Answering followers (issue 13 §3) through the admin routes, against the fake platform. */
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { TokenKeeper } from "../../src/wechat/token.ts";
+import { article, body, doc, READER, signedRequest, testApp } from "../helpers.ts";
+import { startFakePlatform, type FakePlatform } from "../platform/fake.ts";
+import { textMsg, TOKEN, wxPost } from "./helpers.ts";
+
+const APPID = "wx0123456789abcdef";
+const SECRET = "0123456789abcdef0123456789abcdef";
+const FOLLOWER = "o_follower";
+const HOUR = 3_600_000;
+
+let fake: FakePlatform;
+let t: Awaited<ReturnType<typeof testApp>>;
+let platform: TokenKeeper;
+beforeEach(async () => {
+  fake = startFakePlatform(APPID, SECRET);
+  t = await testApp({ wechat: { token: TOKEN } });
+  platform = new TokenKeeper({ api: fake.url, appid: APPID, secret: SECRET, clock: t.clock, log: () => {} });
+  t.app.ctx.platform = platform;
+});
+afterEach(() => {
+  platform.stop();
+  t.close();
+  fake.stop();
+});
+
+/** Both clocks move: the server's and the platform's. */
+const age = (ms: number) => {
+  t.clock.advance(ms);
+  fake.advance(ms);
+};
+const call = async (method: string, path: string, o: Parameters<typeof signedRequest>[2] = {}) => {
+  age(1000);
+  const res = await t.handle(signedRequest(method, path, { nowMs: t.clock.now(), ...o }));
+  return { status: res.status, ...(await body(res)) };
+};
+/** The follower writes something nothing matches: it lands in the inbox, and their window opens on both sides. */
+const followerWrites = async (text = "where is my order?") => {
+  const now = Math.floor(t.clock.now() / 1000);
+  await (await t.handle(wxPost(textMsg(text, now), now))).text();
+  fake.interact(FOLLOWER);
+  const inbox = await call("GET", "/api/cli", { fields: [["inbox", "unmatched"]] });
+  return inbox.data.items[0] as { seq: number; reply_window: { open: boolean; left: number; until: string } };
+};
+const reply = (fields: [string, string][]) => call("POST", "/api/cli/reply", { fields });
+
+describe("replies", () => {
+  test("to an inbox entry: sent as a text, logged as direction out with the admin key, the entry marked answered", async () => {
+    const entry = await followerWrites();
+    expect(entry.reply_window).toMatchObject({ open: true, left: 5 });
+    const r = await reply([["inbox", String(entry.seq)], ["text", "It ships tomorrow.\nSorry for the wait."]]);
+    expect(r.status).toBe(200);
+    expect(fake.sent).toEqual([{ touser: FOLLOWER, msgtype: "text", text: { content: "It ships tomorrow.\nSorry for the wait." } }]);
+    expect(r.data).toMatchObject({ openid: FOLLOWER, reply_to: entry.seq, window: { open: true, left: 4 } });
+    const all = await call("GET", "/api/cli", { fields: [["inbox", "all"]] });
+    const [out, answered] = all.data.items;
+    expect(out).toMatchObject({ direction: "out", from_user: FOLLOWER, sent_by: "admin1", reply_to: entry.seq, content: "It ships tomorrow.\nSorry for the wait.", unmatched: false });
+    expect(answered).toMatchObject({ seq: entry.seq, answered_at: expect.any(String), reply_window: { left: 4 } });
+  });
+  test("to an openid with an article: a 1-article news; the follower's unanswered messages are marked", async () => {
+    await call("POST", "/api/cli", { files: [{ name: "json", content: doc([article(1, { picurl: "https://example.com/p.jpg" })]) }] });
+    await followerWrites("first");
+    await followerWrites("second");
+    const r = await reply([["openid", FOLLOWER], ["code", "c1"]]);
+    expect(r.status).toBe(200);
+    expect(fake.sent[0]).toEqual({ touser: FOLLOWER, msgtype: "news", news: { articles: [{ title: "Article 1", description: "", url: "https://example.com/1", picurl: "https://example.com/p.jpg" }] } });
+    const inbox = await call("GET", "/api/cli", { fields: [["inbox", "unmatched"]] });
+    expect(inbox.data.items.map((m: { answered_at: string | null }) => m.answered_at !== null)).toEqual([true, true]);
+  });
+  test("the count: the limit's replies go out, the next is refused before the platform is asked; a new message opens it again", async () => {
+    const entry = await followerWrites();
+    for (let i = 0; i < 5; i++) expect((await reply([["inbox", String(entry.seq)], ["text", `reply ${i}`]])).status).toBe(200);
+    const refused = await reply([["inbox", String(entry.seq)], ["text", "one more"]]);
+    expect(refused.status).toBe(409);
+    expect(refused.error.code).toBe("reply_limit");
+    expect(refused.error.message).toContain("the 5 replies allowed since the follower's last message");
+    expect(fake.sent).toHaveLength(5);
+    await followerWrites("hello again");
+    expect((await reply([["openid", FOLLOWER], ["text", "hi"]])).status).toBe(200);
+  });
+  test("the window: open until 48 hours after the follower's last message, refused beforehand from then on", async () => {
+    const entry = await followerWrites();
+    age(48 * HOUR - 5000);
+    expect((await reply([["inbox", String(entry.seq)], ["text", "just in time"]])).status).toBe(200);
+    age(5000);
+    const late = await reply([["inbox", String(entry.seq)], ["text", "too late"]]);
+    expect(late.status).toBe(409);
+    expect(late.error.code).toBe("window_closed");
+    expect(late.error.message).toContain("the 48-hour reply window closed at");
+    expect(fake.sent).toHaveLength(1);
+    const inbox = await call("GET", "/api/cli", { fields: [["inbox", "unmatched"]] });
+    expect(inbox.data.items[0].reply_window.open).toBe(false);
+  });
+  test("a follower with nothing in the log cannot be answered; a reply entry cannot be answered", async () => {
+    const r = await reply([["openid", "o_stranger"], ["text", "hi"]]);
+    expect(r.error.code).toBe("window_closed");
+    expect(r.error.message).toContain("no message from this follower is in the log");
+    const entry = await followerWrites();
+    const sent = await reply([["inbox", String(entry.seq)], ["text", "hi"]]);
+    expect((await reply([["inbox", String(sent.data.seq)], ["text", "hi"]])).error.code).toBe("not_a_follower_message");
+    expect((await reply([["inbox", "999999"], ["text", "hi"]])).error.code).toBe("no_message");
+  });
+  test("the platform's refusals are one-line reasons with its code: 45015, 45047, 43004, 40003, 48001", async () => {
+    const entry = await followerWrites();
+    const send = () => reply([["inbox", String(entry.seq)], ["text", "hi"]]);
+    const expectRefusal = async (errcode: number, words: string) => {
+      const r = await send();
+      expect(r.status).toBe(502);
+      expect(r.error).toMatchObject({ code: "platform_refused", errcode });
+      expect(r.error.message).toContain(words);
+      expect(r.error.message).not.toContain("\n");
+      expect(r.error.message).toEndWith("; nothing was sent");
+    };
+    fake.advance(49 * HOUR); // the platform's clock alone: replyd still counts the window open
+    await expectRefusal(45015, "48-hour reply window is closed");
+    fake.advance(-49 * HOUR);
+    for (let i = 0; i < 5; i++) fake.sent.push({ touser: "x", msgtype: "text" });
+    fake.interact(FOLLOWER);
+    fake.unfollow(FOLLOWER);
+    await expectRefusal(43004, "does not follow the account");
+    fake.interact(FOLLOWER);
+    fake.deny("/cgi-bin/message/custom/send");
+    await expectRefusal(48001, "lacks the permission");
+    // A refused reply is not logged and marks nothing.
+    const all = await call("GET", "/api/cli", { fields: [["inbox", "all"]] });
+    expect(all.data.items.filter((m: { direction: string }) => m.direction === "out")).toHaveLength(0);
+  });
+  test("40003 and 45047 as the platform words them", async () => {
+    await followerWrites();
+    const fresh = startFakePlatform(APPID, SECRET);
+    try {
+      platform.stop();
+      platform = new TokenKeeper({ api: fresh.url, appid: APPID, secret: SECRET, clock: t.clock, log: () => {} });
+      t.app.ctx.platform = platform;
+      const r = await reply([["openid", FOLLOWER], ["text", "hi"]]);
+      expect(r.error).toMatchObject({ code: "platform_refused", errcode: 40003 });
+      expect(r.error.message).toContain("does not know this openid");
+      fresh.interact(FOLLOWER);
+      for (let i = 0; i < 5; i++) await platform.call("/cgi-bin/message/custom/send", { touser: FOLLOWER, msgtype: "text", text: { content: "elsewhere" } });
+      const spent = await reply([["openid", FOLLOWER], ["text", "hi"]]);
+      expect(spent.error).toMatchObject({ code: "platform_refused", errcode: 45047 });
+      expect(spent.error.message).toContain("replies allowed since the follower's last message are spent");
+    } finally {
+      fresh.stop();
+    }
+  });
+  test("bad requests: both or neither of openid/inbox, text/code; text past 2048 bytes; a read key; no platform", async () => {
+    const entry = await followerWrites();
+    expect((await reply([["text", "hi"]])).status).toBe(400);
+    expect((await reply([["openid", FOLLOWER], ["inbox", String(entry.seq)], ["text", "hi"]])).status).toBe(400);
+    expect((await reply([["openid", FOLLOWER], ["text", "hi"], ["code", "c1"]])).status).toBe(400);
+    expect((await reply([["openid", FOLLOWER], ["text", "x".repeat(2048)]])).status).toBe(200);
+    expect((await reply([["openid", FOLLOWER], ["text", "x".repeat(2049)]])).error.code).toBe("text_too_long");
+    expect((await reply([["openid", FOLLOWER], ["text", "bell\u0007"]])).status).toBe(400);
+    expect((await call("POST", "/api/cli/reply", { key: READER, fields: [["openid", FOLLOWER], ["text", "hi"]] })).status).toBe(403);
+    t.app.ctx.platform = null;
+    expect((await reply([["openid", FOLLOWER], ["text", "hi"]])).error.code).toBe("platform_not_configured");
+    expect(fake.sent).toHaveLength(1);
+  });
+  test("two replies at once when one is left: one goes out, the other is refused", async () => {
+    const entry = await followerWrites();
+    for (let i = 0; i < 4; i++) await reply([["inbox", String(entry.seq)], ["text", `r${i}`]]);
+    age(1000);
+    const both = await Promise.all(
+      ["a", "b"].map(async (x) => (await t.handle(signedRequest("POST", "/api/cli/reply", { nowMs: t.clock.now(), fields: [["inbox", String(entry.seq)], ["text", x]] }))).status),
+    );
+    expect(both.sort()).toEqual([200, 409]);
+    expect(fake.sent).toHaveLength(5);
+  });
+});
