@@ -4,7 +4,7 @@ import { parseDocument, requireSections } from "../src/doc.ts";
 import { validateMenu } from "../src/menu.ts";
 
 const click = (name = "Songs", key = "K1") => ({ type: "click", name, key });
-const ok = (menu: unknown) => validateMenu(menu).value;
+const ok = (menu: unknown): unknown => validateMenu(menu).value;
 const reasons = (menu: unknown) => validateMenu(menu).problems.map((p) => `${p.field}: ${p.reason}`);
 
 describe("validateMenu", () => {
@@ -91,7 +91,7 @@ describe("the menu in documents", () => {
   const menu = { button: [click()] };
   const docOf = (matter: string, extra: Record<string, unknown>) => JSON.stringify({ format: "replyd/1", matter, created_at: "2026-11-21T10:00:00.000Z", ...extra });
   test("matter menu holds a menu (or null: none); it is validated with the document", () => {
-    expect(parseDocument(docOf("menu", { menu })).menu).toEqual(menu);
+    expect(parseDocument(docOf("menu", { menu })).menu as unknown).toEqual(menu);
     expect(parseDocument(docOf("menu", { menu: null })).menu).toBeNull();
     expect(() => parseDocument(docOf("menu", { menu: { button: [] } }))).toThrow("invalid");
     expect(() => parseDocument(docOf("rules", { rules: [], menu }))).toThrow("invalid");

@@ -110,7 +110,7 @@ export async function restore(c: CommandContext): Promise<void> {
     } catch (e) {
       throw new CLIError("matter_mismatch", (e as Error).message);
     }
-    summary = `${file} (${counts({ articles: doc.articles?.length, tags: doc.tags && Object.keys(doc.tags).length, rules: doc.rules?.length, texts: doc.texts && Object.keys(doc.texts).length })})`;
+    summary = `${file} (${counts({ articles: doc.articles?.length, tags: doc.tags && Object.keys(doc.tags).length, rules: doc.rules?.length, texts: doc.texts && Object.keys(doc.texts).length, menu: doc.menu === undefined ? undefined : doc.menu ? 1 : 0 })})`;
     upload = { name: "json", filename: file.split("/").pop() ?? "restore.json", bytes, type: "application/json" };
   } else {
     matter = matterArg(c.str("--matter"), (serverId as string).split("-")[0] as Matter);
