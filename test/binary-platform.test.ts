@@ -114,22 +114,23 @@ test("answering the inbox: inbox shows the window, reply sends and logs, the ent
   const line = inbox.out.split("\n").find((l) => l.includes("where is my order?")) as string;
   expect(line).toMatch(/open 5 until/);
   const id = (/^\s*(\d+)/.exec(line) as RegExpExecArray)[1] as string;
-  const sent = await run("reply", id, "It", "ships", "tomorrow.");
+  // Words that look like numbers stay as typed (never coerced).
+  const sent = await run("reply", id, "Order", "007", "ships", "tomorrow.");
   expect(sent.code).toBe(0);
   expect(sent.out).toContain(`sent to o_follower (text), logged as message`);
   expect(sent.out).toContain(`answering message ${id}`);
   expect(sent.out).toContain("4 more replies allowed until");
-  expect(fake.sent.at(-1)).toEqual({ touser: "o_follower", msgtype: "text", text: { content: "It ships tomorrow." } });
+  expect(fake.sent.at(-1)).toEqual({ touser: "o_follower", msgtype: "text", text: { content: "Order 007 ships tomorrow." } });
   const after = await run("inbox", "--all");
   expect(after.out).toContain("→ sent by admin1 for " + id);
   expect(after.out.split("\n").find((l) => l.includes("where is my order?"))).toContain("answered, open 4");
 
   const articles = join(tmp.dir, "articles.json");
-  writeFileSync(articles, doc([article(7)]));
+  writeFileSync(articles, doc([article(7, { code: "0070" })]));
   expect((await run("import", articles)).code).toBe(0);
-  const news = await run("reply", "o_follower", "--article", "c7");
+  const news = await run("reply", "o_follower", "--article", "0070");
   expect(news.code).toBe(0);
-  expect(fake.sent.at(-1)?.msgtype).toBe("news");
+  expect(fake.sent.at(-1)).toMatchObject({ msgtype: "news", news: { articles: [{ title: "Article 7" }] } });
 
   fake.unfollow("o_follower");
   const refused = await run("reply", "o_follower", "anyone there?");

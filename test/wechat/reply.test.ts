@@ -119,9 +119,13 @@ describe("replies", () => {
     fake.interact(FOLLOWER);
     fake.unfollow(FOLLOWER);
     await expectRefusal(43004, "does not follow the account");
+    // A refusal of one call on a working link leaves the link ok in health.
+    expect((await call("GET", "/api/cli")).data.platform.link).toBe("ok");
     fake.interact(FOLLOWER);
     fake.deny("/cgi-bin/message/custom/send");
     await expectRefusal(48001, "lacks the permission");
+    // The missing permission is the account's: health shows it.
+    expect((await call("GET", "/api/cli")).data.platform).toMatchObject({ link: "error", errcode: 48001 });
     // A refused reply is not logged and marks nothing.
     const all = await call("GET", "/api/cli", { fields: [["inbox", "all"]] });
     expect(all.data.items.filter((m: { direction: string }) => m.direction === "out")).toHaveLength(0);
