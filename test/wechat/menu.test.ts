@@ -1,12 +1,10 @@
 /** Menus (issue 13 §2) through the admin routes, against the fake platform. */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { TokenKeeper } from "../../src/wechat/token.ts";
-import { ADMIN, body, READER, signedRequest, testApp } from "../helpers.ts";
-import { startFakePlatform, type FakePlatform } from "../platform/fake.ts";
-import { eventMsg, TOKEN, wxPost } from "./helpers.ts";
+import { ADMIN, READER, signedRequest } from "../helpers.ts";
+import type { FakePlatform } from "../platform/fake.ts";
+import { platformApp, type Harness } from "../platform/harness.ts";
+import { eventMsg, wxPost } from "./helpers.ts";
 
-const APPID = "wx0123456789abcdef";
-const SECRET = "0123456789abcdef0123456789abcdef";
 const MENU = {
   button: [
     { type: "click", name: "Songs", key: "SONGS" },
@@ -15,26 +13,11 @@ const MENU = {
 };
 const RULES = { format: "replyd/1", matter: "rules", created_at: "2026-11-21T10:00:00.000Z", rules: [{ id: "songs", match: "exact", pattern: "songs", reply: { type: "text", text: "Today's songs" } }] };
 
-let fake: FakePlatform;
-let t: Awaited<ReturnType<typeof testApp>>;
-let platform: TokenKeeper;
-beforeEach(async () => {
-  fake = startFakePlatform(APPID, SECRET);
-  t = await testApp({ wechat: { token: TOKEN } });
-  platform = new TokenKeeper({ api: fake.url, appid: APPID, secret: SECRET, clock: t.clock, log: () => {} });
-  t.app.ctx.platform = platform;
-});
-afterEach(() => {
-  platform.stop();
-  t.close();
-  fake.stop();
-});
+let h: Harness, fake: FakePlatform, t: Harness["t"];
+beforeEach(async () => void ({ fake, t } = h = await platformApp()));
+afterEach(() => h.close());
 
-const call = async (method: string, path: string, o: Parameters<typeof signedRequest>[2] = {}) => {
-  t.clock.advance(1000);
-  const res = await t.handle(signedRequest(method, path, { nowMs: t.clock.now(), ...o }));
-  return { status: res.status, ...(await body(res)) };
-};
+const call = (method: string, path: string, o: Parameters<typeof signedRequest>[2] = {}) => h.call(method, path, o);
 const setMenu = (menu: unknown, fields: [string, string][] = []) => call("PUT", "/api/cli/menu", { fields, files: [{ name: "json", content: JSON.stringify(menu) }] });
 
 describe("menu set, push, show, rm", () => {

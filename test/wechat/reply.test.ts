@@ -1,40 +1,18 @@
 /** Answering followers (issue 13 §3) through the admin routes, against the fake platform. */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { TokenKeeper } from "../../src/wechat/token.ts";
-import { article, body, doc, READER, signedRequest, testApp } from "../helpers.ts";
+import { article, doc, READER, signedRequest } from "../helpers.ts";
 import { startFakePlatform, type FakePlatform } from "../platform/fake.ts";
-import { textMsg, TOKEN, wxPost } from "./helpers.ts";
+import { APPID, platformApp, SECRET, type Harness } from "../platform/harness.ts";
+import { textMsg, wxPost } from "./helpers.ts";
 
-const APPID = "wx0123456789abcdef";
-const SECRET = "0123456789abcdef0123456789abcdef";
 const FOLLOWER = "o_follower";
 const HOUR = 3_600_000;
 
-let fake: FakePlatform;
-let t: Awaited<ReturnType<typeof testApp>>;
-let platform: TokenKeeper;
-beforeEach(async () => {
-  fake = startFakePlatform(APPID, SECRET);
-  t = await testApp({ wechat: { token: TOKEN } });
-  platform = new TokenKeeper({ api: fake.url, appid: APPID, secret: SECRET, clock: t.clock, log: () => {} });
-  t.app.ctx.platform = platform;
-});
-afterEach(() => {
-  platform.stop();
-  t.close();
-  fake.stop();
-});
-
-/** Both clocks move: the server's and the platform's. */
-const age = (ms: number) => {
-  t.clock.advance(ms);
-  fake.advance(ms);
-};
-const call = async (method: string, path: string, o: Parameters<typeof signedRequest>[2] = {}) => {
-  age(1000);
-  const res = await t.handle(signedRequest(method, path, { nowMs: t.clock.now(), ...o }));
-  return { status: res.status, ...(await body(res)) };
-};
+let h: Harness, fake: FakePlatform, t: Harness["t"];
+beforeEach(async () => void ({ fake, t } = h = await platformApp()));
+afterEach(() => h.close());
+const age = (ms: number) => h.age(ms);
+const call = (method: string, path: string, o: Parameters<typeof signedRequest>[2] = {}) => h.call(method, path, o);
 /** The follower writes something nothing matches: it lands in the inbox, and their window opens on both sides. */
 const followerWrites = async (text = "where is my order?") => {
   const now = Math.floor(t.clock.now() / 1000);
@@ -134,9 +112,8 @@ describe("replies", () => {
     await followerWrites();
     const fresh = startFakePlatform(APPID, SECRET);
     try {
-      platform.stop();
-      platform = new TokenKeeper({ api: fresh.url, appid: APPID, secret: SECRET, clock: t.clock, log: () => {} });
-      t.app.ctx.platform = platform;
+      h.use(fresh);
+      const platform = h.platform;
       const r = await reply([["openid", FOLLOWER], ["text", "hi"]]);
       expect(r.error).toMatchObject({ code: "platform_refused", errcode: 40003 });
       expect(r.error.message).toContain("does not know this openid");
