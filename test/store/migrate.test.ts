@@ -35,3 +35,25 @@ test("a database from a newer replyd is refused, not touched", () => {
     tmp.cleanup();
   }
 });
+
+test("a version-5 message log is migrated in place: its messages are follower messages, open to replies", async () => {
+  const tmp = tempDir();
+  try {
+    const db = new Database(join(tmp.dir, "replyd.db"), { create: true });
+    for (const m of MIGRATIONS.slice(0, 5)) db.exec(m as string);
+    db.exec("PRAGMA user_version = 5");
+    db.run(
+      "INSERT INTO messages (received_at, msg_key, from_user, type, content, answer, unmatched) VALUES ('2026-11-21T09:00:00.000Z', 'm:1', 'o_old', 'text', 'still there?', 'fallback', 1)",
+    );
+    db.close();
+    const store = openStore(tmp.dir);
+    const page = await store.messages.list({ unmatchedOnly: true, limit: 10, offset: 0 });
+    expect(page.items[0]).toMatchObject({ from_user: "o_old", direction: "in", sent_by: null, reply_to: null, answered_at: null });
+    // T0 is an hour after the message: the window is open, nothing sent yet.
+    expect(store.replies.window("o_old", Date.parse("2026-11-21T10:00:00.000Z"))).toMatchObject({ open: true, sent: 0, left: 5 });
+    expect(store.content.menu()).toBeNull();
+    store.close();
+  } finally {
+    tmp.cleanup();
+  }
+});

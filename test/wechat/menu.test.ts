@@ -56,6 +56,18 @@ describe("menu set, push, show, rm", () => {
     expect(fake.menu).toEqual(MENU);
     expect((await call("GET", "/api/cli")).data.menu).toMatchObject({ pushed_at: pushed.data.pushed_at });
   });
+  test("another system invalidated the token (or it expired): the push is refreshed once and retried, unseen", async () => {
+    await setMenu(MENU, [["push", "0"]]);
+    await h.platform.token();
+    fake.invalidate();
+    expect((await call("POST", "/api/cli/menu")).status).toBe(200);
+    // The platform's clock alone: replyd believes its token good, the platform answers 42001.
+    fake.advance(7200_000);
+    const before = fake.calls.normal;
+    expect((await call("POST", "/api/cli/menu")).status).toBe(200);
+    expect(fake.calls.normal).toBe(before + 1);
+    expect(fake.menu).toEqual(MENU);
+  });
   test("rm deletes the live menu, then the stored one (kept as an automatic backup); keep_live=1 leaves the platform's", async () => {
     await setMenu(MENU);
     const r = await call("DELETE", "/api/cli/menu");

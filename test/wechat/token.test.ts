@@ -82,6 +82,46 @@ describe("the access token", () => {
   });
 });
 
+describe("the platform's answers are read through one bounded door", () => {
+  /** A keeper whose API calls (not the token request) get `answer`. */
+  const answering = (answer: () => Response) => {
+    const real = globalThis.fetch;
+    const fetch = (async (url: string | URL | Request, init?: RequestInit) =>
+      String(url).includes("/cgi-bin/stable_token") ? real(url, init) : answer()) as typeof globalThis.fetch;
+    return new TokenKeeper({ api: fake.url, appid: APPID, secret: SECRET, clock, log: (m) => logs.push(m), fetch });
+  };
+  test("a proxy's HTML error page is a clear error, not a JSON parse failure", async () => {
+    const k = answering(() => new Response("<html>502 Bad Gateway</html>", { status: 502 }));
+    await expect(k.call("/cgi-bin/menu/get")).rejects.toThrow("the platform answered HTTP 502 with something that is not its JSON");
+    expect(k.status).toMatchObject({ link: "error" });
+    k.stop();
+  });
+  test("an answer past 1 MiB is refused, whether it declares its length or streams it", async () => {
+    const big = "x".repeat((1 << 20) + 1);
+    const declared = answering(() => new Response(big, { headers: { "content-length": String(big.length) } }));
+    await expect(declared.call("/cgi-bin/menu/get")).rejects.toThrow("too large");
+    const streamed = answering(() => new Response(new Blob([big]).stream()));
+    await expect(streamed.call("/cgi-bin/menu/get")).rejects.toThrow("too large");
+    const fits = answering(() => Response.json({ pad: "x".repeat((1 << 20) - 20) }));
+    expect(await fits.call("/cgi-bin/menu/get")).toHaveProperty("pad");
+    for (const k of [declared, streamed, fits]) k.stop();
+  });
+  test("a network failure's message never carries the access token", async () => {
+    // A fetch whose error names the URL, as some do: the URL carries the token.
+    const k = answering(() => {
+      throw new Error(`could not connect to ${fake.url}/cgi-bin/menu/get?access_token=${current}`);
+    });
+    let current = (await k.token()).token;
+    const err = (await k.call("/cgi-bin/menu/get").catch((e) => e)) as Error;
+    expect(err.message).toStartWith("the platform could not be reached: could not connect to");
+    expect(err.message).toContain("access_token=…");
+    expect(err.message).not.toContain(current);
+    expect(JSON.stringify(k.status)).not.toContain(current);
+    current = "";
+    k.stop();
+  });
+});
+
 describe("the token route and the token scope", () => {
   const TOKEN_KEY = { appkey: "tk1", secret: "token-secret-0123456789", scope: "token" as const };
   test("a token key gets the token and nothing else; a read key may not; admin may; without --wx-secret 503", async () => {
