@@ -87,7 +87,18 @@ export const MIGRATIONS: readonly string[] = [
    ALTER TABLE messages ADD COLUMN sent_by TEXT;
    ALTER TABLE messages ADD COLUMN reply_to INTEGER;
    ALTER TABLE messages ADD COLUMN answered_at TEXT;
-   CREATE INDEX messages_follower ON messages (from_user, seq);`,
+   -- A reply window opens at the follower's last interaction (kept per follower by the log writer,
+   -- one upsert per follower per batch) and counts the replies since (an index of replies only):
+   -- an index of every message's sender would cost each logged message a B-tree insert at a
+   -- random place (bench/logindex.ts).
+   CREATE TABLE followers (openid TEXT PRIMARY KEY, last_seq INTEGER NOT NULL, last_at TEXT NOT NULL) WITHOUT ROWID;
+   INSERT INTO followers (openid, last_seq, last_at)
+     SELECT f.from_user, f.seq, m.received_at
+     FROM (SELECT from_user, max(seq) AS seq FROM messages
+           WHERE type <> 'event' OR event IN ('subscribe', 'SCAN', 'CLICK', 'scancode_push', 'scancode_waitmsg')
+           GROUP BY from_user) f
+     JOIN messages m ON m.seq = f.seq;
+   CREATE INDEX messages_replies ON messages (from_user, seq) WHERE direction = 'out';`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -12,10 +12,18 @@
 
 export const ROW_WIDTH = 8;
 
+/**
+ * Interactions that open a follower's reply window, per the platform's list: any message, and the
+ * events of following, scanning a QR code and the menu buttons that report to the account (click,
+ * scancode_push, scancode_waitmsg). Opening a link (VIEW), a location report or unfollowing do not.
+ */
+export const OPENING_EVENTS = ["subscribe", "SCAN", "CLICK", "scancode_push", "scancode_waitmsg"] as const;
+
 // Inline so the compiled single binary needs no second file.
 const WORKER_SOURCE = `
 const { Database } = require("bun:sqlite");
-let db = null, insert = null, committed = null, path = null;
+let db = null, insert = null, follower = null, committed = null, path = null;
+const OPENING = new Set(${JSON.stringify(OPENING_EVENTS)});
 const queue = [];
 let retrying = false;
 function open(path) {
@@ -26,14 +34,22 @@ function open(path) {
   // batch for power cuts is what admin writes pay, not follower traffic.
   db.exec("PRAGMA synchronous = NORMAL");
   insert = db.query("INSERT OR IGNORE INTO messages (received_at, msg_key, from_user, type, event, content, answer, unmatched) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+  // Each follower's last interaction, for reply windows: one row per follower, written once per
+  // batch (an index on the log's sender would cost every message another B-tree insert).
+  follower = db.query("INSERT INTO followers (openid, last_seq, last_at) VALUES (?, ?, ?) ON CONFLICT(openid) DO UPDATE SET last_seq = excluded.last_seq, last_at = excluded.last_at WHERE excluded.last_seq > followers.last_seq");
 }
 // A time that cannot be formatted must not fail the row: the row is kept with the time it was written.
 function isoTime(ms) {
   const at = typeof ms === "number" ? new Date(ms) : null;
   return (at && !Number.isNaN(at.getTime()) ? at : new Date()).toISOString();
 }
-function put(rows, i) {
-  insert.run(isoTime(rows[i]), rows[i + 1], rows[i + 2], rows[i + 3], rows[i + 4], rows[i + 5], rows[i + 6], rows[i + 7]);
+function put(rows, i, last) {
+  const at = isoTime(rows[i]);
+  const r = insert.run(at, rows[i + 1], rows[i + 2], rows[i + 3], rows[i + 4], rows[i + 5], rows[i + 6], rows[i + 7]);
+  if (r.changes && (rows[i + 3] !== "event" || OPENING.has(rows[i + 4]))) last.set(rows[i + 2], [Number(r.lastInsertRowid), at]);
+}
+function putFollowers(last) {
+  for (const [openid, [seq, at]] of last) follower.run(openid, seq, at);
 }
 // A row SQLite or the binding refuses fails the same way on every retry: only such rows are dropped.
 function refusesRow(e) {
@@ -57,19 +73,23 @@ function drain() {
     try {
       try {
         db.transaction(() => {
-          for (let i = 0; i < rows.length; i += ${ROW_WIDTH}) put(rows, i);
+          const last = new Map();
+          for (let i = 0; i < rows.length; i += ${ROW_WIDTH}) put(rows, i, last);
+          putFollowers(last);
         })();
       } catch (e) {
         if (!refusesRow(e)) throw e;
         // Keep every row that can be written; report the ones that cannot, once per batch.
         let dropped = 0, reason = "";
         db.transaction(() => {
+          const last = new Map();
           for (let i = 0; i < rows.length; i += ${ROW_WIDTH})
-            try { put(rows, i); } catch (rowError) {
+            try { put(rows, i, last); } catch (rowError) {
               if (!refusesRow(rowError)) throw rowError;
               dropped++;
               reason ||= String(rowError.message || rowError);
             }
+          putFollowers(last);
         })();
         if (dropped) self.postMessage({ error: dropped + " message(s) could not be logged: " + reason });
       }

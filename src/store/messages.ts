@@ -158,6 +158,9 @@ export class MessageLog {
     const newest = (this.db.query("SELECT max(received_at) AS t FROM messages").get() as { t: string | null }).t;
     const base = newest === null ? nowMs : Math.min(nowMs, Date.parse(newest));
     const cutoff = new Date(base - days * 86_400_000).toISOString();
-    return { removed: this.db.run("DELETE FROM messages WHERE received_at < ?", [cutoff]).changes, newest };
+    const removed = this.db.run("DELETE FROM messages WHERE received_at < ?", [cutoff]).changes;
+    // A follower last heard from before the cutoff has no window left to keep.
+    this.db.run("DELETE FROM followers WHERE last_at < ?", [cutoff]);
+    return { removed, newest };
   }
 }

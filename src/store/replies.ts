@@ -6,14 +6,6 @@ export const REPLY_WINDOW_MS = 48 * 3_600_000;
 /** How many messages it allows per interaction, in today's documentation (--reply-limit). */
 export const DEFAULT_REPLY_LIMIT = 5;
 
-/**
- * Interactions that open the window, per the platform's list: any message, and the events of
- * following, scanning a QR code and the menu buttons that report to the account (click,
- * scancode_push, scancode_waitmsg). Opening a link (VIEW), a location report or unfollowing do not.
- */
-const OPENING_EVENTS = ["subscribe", "SCAN", "CLICK", "scancode_push", "scancode_waitmsg"];
-const OPENS = `direction = 'in' AND (type <> 'event' OR event IN (${OPENING_EVENTS.map((e) => `'${e}'`).join(", ")}))`;
-
 export interface ReplyWindow {
   open: boolean;
   /** The follower's last interaction, which opened the window. */
@@ -54,10 +46,8 @@ export class ReplyBook {
   }
 
   window(openid: string, nowMs: number): ReplyWindow {
-    const last = this.db.query(`SELECT seq, received_at FROM messages WHERE from_user = ? AND ${OPENS} ORDER BY seq DESC LIMIT 1`).get(openid) as {
-      seq: number;
-      received_at: string;
-    } | null;
+    // The follower's last interaction, as the log writer keeps it (logwriter.ts: OPENING_EVENTS).
+    const last = this.db.query("SELECT last_seq AS seq, last_at AS received_at FROM followers WHERE openid = ?").get(openid) as { seq: number; received_at: string } | null;
     if (!last)
       return { open: false, opened_at: null, until: null, sent: 0, left: 0, reason: "no message from this follower is in the log: the platform allows replies only for 48 hours after the follower writes" };
     const until = Date.parse(last.received_at) + REPLY_WINDOW_MS;
@@ -85,12 +75,18 @@ export class ReplyBook {
             .run(at, `out:${crypto.randomUUID()}`, r.openid, r.type, r.content, r.sentBy, r.replyTo).lastInsertRowid,
         );
         if (r.replyTo !== null) this.db.run("UPDATE messages SET answered_at = ? WHERE seq = ? AND answered_at IS NULL", [at, r.replyTo]);
-        else
-          this.db.run("UPDATE messages SET answered_at = ? WHERE from_user = ? AND direction = 'in' AND unmatched = 1 AND answered_at IS NULL AND received_at >= ?", [
-            at,
-            r.openid,
-            new Date(r.nowMs - REPLY_WINDOW_MS).toISOString(),
-          ]);
+        else {
+          // The unmatched messages of the last 48 hours, walked in the inbox's own index from the
+          // first message of that time on: no index of senders on the log's write path.
+          const from = this.db.query("SELECT seq FROM messages WHERE received_at >= ? ORDER BY received_at LIMIT 1").get(new Date(r.nowMs - REPLY_WINDOW_MS).toISOString()) as {
+            seq: number;
+          } | null;
+          if (from)
+            this.db.run(
+              "UPDATE messages INDEXED BY messages_unmatched SET answered_at = ? WHERE unmatched = 1 AND seq >= ? AND seq < ? AND from_user = ? AND direction = 'in' AND answered_at IS NULL",
+              [at, from.seq, seq, r.openid],
+            );
+        }
         return seq;
       })
       .immediate();

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { article, doc, READER, signedRequest } from "../helpers.ts";
 import { startFakePlatform, type FakePlatform } from "../platform/fake.ts";
 import { APPID, platformApp, SECRET, type Harness } from "../platform/harness.ts";
-import { textMsg, wxPost } from "./helpers.ts";
+import { eventMsg, textMsg, wxPost } from "./helpers.ts";
 
 const FOLLOWER = "o_follower";
 const HOUR = 3_600_000;
@@ -69,6 +69,26 @@ describe("replies", () => {
     expect(fake.sent).toHaveLength(1);
     const inbox = await call("GET", "/api/cli", { fields: [["inbox", "unmatched"]] });
     expect(inbox.data.items[0].reply_window.open).toBe(false);
+  });
+  test("what opens the window: messages, follows, scans and menu clicks; not opening a link or a location report", async () => {
+    /** Sends the event now; answers the time it was received. */
+    const send = async (event: string, key?: string) => {
+      const at = t.clock.now();
+      const now = Math.floor(at / 1000);
+      await (await t.handle(wxPost(eventMsg(event, now, key), now))).text();
+      return new Date(at).toISOString();
+    };
+    const openedAt = async () => (await call("GET", "/api/cli", { fields: [["inbox", "all"]] })).data.items[0].reply_window.opened_at;
+    const followed = await send("subscribe");
+    expect(await openedAt()).toBe(followed);
+    age(HOUR);
+    await send("VIEW", "https://example.com/");
+    age(1000);
+    await send("LOCATION");
+    expect(await openedAt()).toBe(followed);
+    age(HOUR);
+    const clicked = await send("CLICK", "K");
+    expect(await openedAt()).toBe(clicked);
   });
   test("a follower with nothing in the log cannot be answered; a reply entry cannot be answered", async () => {
     const r = await reply([["openid", "o_stranger"], ["text", "hi"]]);
