@@ -42,6 +42,17 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const proc = (pid: number, field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
 let nextPort = 18400 + Math.floor(Math.random() * 1000);
 
+/** Every server this run starts: killed when the run ends, failed runs included (none left holding a port or a pipe). */
+const children = new Set<{ kill(signal?: number | NodeJS.Signals): void }>();
+process.on("exit", () => {
+  for (const c of children) c.kill("SIGKILL");
+});
+function spawn(cmd: string[], opts: NonNullable<Parameters<typeof Bun.spawn>[1]>) {
+  const p = Bun.spawn(cmd, opts);
+  children.add(p);
+  return p;
+}
+
 async function waitHealthy(url: string, ms = 20_000): Promise<void> {
   const until = Date.now() + ms;
   for (;;) {
@@ -55,7 +66,7 @@ async function waitHealthy(url: string, ms = 20_000): Promise<void> {
 
 function startReplyd(dir: string, extra: string[] = []) {
   const port = nextPort++;
-  const p = Bun.spawn([BIN, "serve", "--data", join(dir, "data"), "--host", "127.0.0.1", "--port", String(port), "--wx-token", TOKEN, "--window", "300", ...extra], {
+  const p = spawn([BIN, "serve", "--data", join(dir, "data"), "--host", "127.0.0.1", "--port", String(port), "--wx-token", TOKEN, "--window", "300", ...extra], {
     env: { PATH: process.env.PATH ?? "", REPLYD_APPKEY: KEY.appkey, REPLYD_SECRET: KEY.secret },
     stdout: Bun.file(join(dir, `replyd-${port}.log`)),
     stderr: "inherit",
@@ -126,11 +137,11 @@ try {
 
   if (ONLY.includes("reply")) {
     const peerPort = nextPort++;
-    const peer = Bun.spawn(["node", join(ROOT, "bench/peer/server.js"), String(peerPort), TOKEN, join(tmp, "articles.json")], { stdout: "ignore", stderr: "inherit" });
+    const peer = spawn(["node", join(ROOT, "bench/peer/server.js"), String(peerPort), TOKEN, join(tmp, "articles.json")], { stdout: "ignore", stderr: "inherit" });
     const limitPort = nextPort++;
-    const limit = Bun.spawn([process.execPath, join(ROOT, "bench/limit.ts"), String(limitPort)], { stdout: "ignore", stderr: "inherit" });
+    const limit = spawn([process.execPath, join(ROOT, "bench/limit.ts"), String(limitPort)], { stdout: "ignore", stderr: "inherit" });
     const floorPort = nextPort++;
-    const floor = Bun.spawn([process.execPath, join(ROOT, "bench/floor.ts"), String(floorPort), TOKEN, join(tmp, "articles.json"), join(tmp, "floor-log.db")], {
+    const floor = spawn([process.execPath, join(ROOT, "bench/floor.ts"), String(floorPort), TOKEN, join(tmp, "articles.json"), join(tmp, "floor-log.db")], {
       stdout: Bun.file(join(tmp, "floor.log")),
       stderr: "ignore",
     });
