@@ -6,6 +6,7 @@ import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";
 import { onPlatform, platformOf } from "./platform.ts";
+import { oneAtATime } from "./serial.ts";
 
 /**
  * /api/cli/menu, the method naming the action (docs/protocol.md): GET shows the stored menu (live=1:
@@ -64,7 +65,26 @@ function menuFrom(bytes: Uint8Array): Menu {
   return value;
 }
 
-export async function putMenu(ctx: AppContext, req: SignedRequest) {
+/** Menu changes one at a time: two pushes racing could leave the platform with one menu and the store with the other. */
+const serially =
+  <A extends unknown[], T>(fn: (ctx: AppContext, ...args: A) => Promise<T>) =>
+  (ctx: AppContext, ...args: A) =>
+    oneAtATime(ctx, "menu", () => fn(ctx, ...args));
+
+/**
+ * Stores a menu the platform has just taken. If that fails (a full disk), the answer must say the
+ * platform has it: "nothing was written" would be untrue.
+ */
+function storePushed(ctx: AppContext, menu: Menu, pushed: boolean) {
+  try {
+    return ctx.store.saveMenu(menu, { pushed });
+  } catch (e) {
+    if (!pushed) throw e;
+    throw new ReplydError("not_stored", 507, `the platform took the menu, but it could not be stored (${(e as Error).message}); replyd menu pull stores it once the data folder can be written`);
+  }
+}
+
+export const putMenu = serially(async (ctx: AppContext, req: SignedRequest) => {
   const f = new Fields(req.fields).only(["json", "push", "pull"]);
   const file = req.files.get("json");
   const unexpected = [...req.files.keys()].filter((k) => k !== "json");
@@ -86,22 +106,22 @@ export async function putMenu(ctx: AppContext, req: SignedRequest) {
     // mini program not linked to the account) is not kept as if it were live.
     await onPlatform("the platform refused the menu", () => pushMenu(platform, menu), "; nothing was stored");
   }
-  const saved = ctx.store.saveMenu(menu, { pushed: push });
+  const saved = storePushed(ctx, menu, push);
   return { ...shown(ctx), pushed: push, ...(saved.backup ? { backup: saved.backup } : {}), warnings: await menuWarnings(ctx, menu) };
-}
+});
 
-export async function postMenu(ctx: AppContext, req: SignedRequest) {
+export const postMenu = serially(async (ctx: AppContext, req: SignedRequest) => {
   new Fields(req.fields).only([]);
   if (req.files.size) throw badRequest("POST /api/cli/menu pushes the stored menu and takes no file; PUT stores one");
   const stored = ctx.store.content.menu();
   if (!stored) throw notFound("no menu is stored: set one (replyd menu set FILE) or pull the live one (replyd menu pull)", "no_menu");
   const platform = platformOf(ctx);
   await onPlatform("the platform refused the menu", () => pushMenu(platform, stored.menu));
-  ctx.store.saveMenu(stored.menu, { pushed: true });
+  storePushed(ctx, stored.menu, true);
   return { ...shown(ctx), pushed: true, warnings: await menuWarnings(ctx, stored.menu) };
-}
+});
 
-export async function deleteMenu(ctx: AppContext, req: SignedRequest) {
+export const deleteMenu = serially(async (ctx: AppContext, req: SignedRequest) => {
   const f = new Fields(req.fields).only(["keep_live"]);
   const keepLive = f.bool("keep_live") ?? false;
   const stored = ctx.store.content.menu();
@@ -111,11 +131,15 @@ export async function deleteMenu(ctx: AppContext, req: SignedRequest) {
   }
   const saved = stored ? ctx.store.saveMenu(null) : {};
   return { removed: stored !== null, live_deleted: !keepLive, ...(saved.backup ? { backup: saved.backup } : {}) };
-}
+});
 
 /** After a restore that brought a menu back: push it (or delete the live one when the document had none). */
 export async function pushRestoredMenu(ctx: AppContext): Promise<{ pushed: boolean; error?: string }> {
   const platform = platformOf(ctx, "; restore without push, then run replyd menu push");
+  return oneAtATime(ctx, "menu", () => pushStored(ctx, platform));
+}
+
+async function pushStored(ctx: AppContext, platform: ReturnType<typeof platformOf>): Promise<{ pushed: boolean; error?: string }> {
   const stored = ctx.store.content.menu();
   try {
     await onPlatform(stored ? "the platform refused the restored menu" : "the platform did not delete the menu", () =>

@@ -6,23 +6,7 @@ import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";
 import { onPlatform, platformOf } from "./platform.ts";
-
-/** Replies to one follower are made one at a time, so two operators cannot both spend the last one. */
-const queues = new WeakMap<AppContext, Map<string, Promise<unknown>>>();
-
-function oneAtATime<T>(ctx: AppContext, openid: string, work: () => Promise<T>): Promise<T> {
-  let q = queues.get(ctx);
-  if (!q) queues.set(ctx, (q = new Map()));
-  const before = q.get(openid) ?? Promise.resolve();
-  const run = before.then(work, work);
-  const settled = run.then(
-    () => {},
-    () => {},
-  );
-  q.set(openid, settled);
-  void settled.then(() => q.get(openid) === settled && q.delete(openid));
-  return run;
-}
+import { oneAtATime } from "./serial.ts";
 
 /**
  * POST /api/cli/reply: a customer-service message to a follower, named by openid= or by inbox= (a
@@ -68,7 +52,8 @@ export async function postReply(ctx: AppContext, req: SignedRequest) {
   } else openid = f.require("openid");
   if (openid.length > 128 || /[\s\p{C}]/u.test(openid)) throw badRequest('"openid" is not an openid', "bad_openid");
 
-  return oneAtATime(ctx, openid, async () => {
+  // One at a time per follower, so two operators cannot both spend the last reply allowed.
+  return oneAtATime(ctx, `reply:${openid}`, async () => {
     const now = ctx.clock.now();
     const window = ctx.store.replies.window(openid, now);
     if (!window.open) throw conflict(`cannot reply to ${openid}: ${window.reason}`, window.left === 0 && window.sent >= ctx.store.replies.limit && Date.parse(window.until ?? "") > now ? "reply_limit" : "window_closed", { window });

@@ -40,6 +40,8 @@ export interface FakePlatform {
   conditional(n: number): void;
   /** Refuse menu urls on this host (40055 / 40054: not a domain the account may link to). */
   refuseDomain(host: string): void;
+  /** The next API call takes effect at once, but its answer comes `ms` later (a slow network). */
+  slowAnswer(ms: number): void;
   /** The account lacks the permission for this API path (48001). */
   deny(path: string): void;
   /** A follower interacts (follows, writes): the reply window opens and the count starts again. */
@@ -116,6 +118,7 @@ export function startFakePlatform(appid: string, secret: string, expiresInS = 72
   const followers = new Map<string, { following: boolean; at: number; count: number }>();
   const sent: FakePlatform["sent"] = [];
   const REPLY_WINDOW_MS = 48 * 3_600_000;
+  let slow = 0;
   const issue = () => (current = { token: `tok-${appid}-${++serial}-${crypto.randomUUID().slice(0, 8)}`, expiresAt: now + expiresInS * 1000 });
   const json = (body: unknown) => Response.json(body);
   const server = Bun.serve({
@@ -147,63 +150,73 @@ export function startFakePlatform(appid: string, secret: string, expiresInS = 72
       }
       // Every other API: the token first, as the platform checks it.
       calls.api++;
-      const token = url.searchParams.get("access_token");
-      if (!token) return json({ errcode: 41001, errmsg: "access_token missing" });
-      if (!current || token !== current.token) return json({ errcode: 40001, errmsg: "invalid credential, access_token is invalid or not latest" });
-      if (current.expiresAt <= now) return json({ errcode: 42001, errmsg: "access_token expired" });
-      if (denied.has(url.pathname)) return json({ errcode: 48001, errmsg: "api unauthorized" });
-      const post = async () => {
-        if (req.method !== "POST") return { errcode: 43002, errmsg: "require POST method" };
-        try {
-          return (await req.json()) as Record<string, unknown>;
-        } catch {
-          return { errcode: 47001, errmsg: "data format error" };
-        }
-      };
-      switch (url.pathname) {
-        case "/cgi-bin/get_current_selfmenu_info":
-          if (apiMenu) return json({ is_menu_open: 1, selfmenu_info: selfmenuOf(apiMenu) });
-          if (console_) return json({ is_menu_open: 1, selfmenu_info: console_ });
-          return json({ is_menu_open: 0 });
-        case "/cgi-bin/menu/create": {
-          const b = await post();
-          if ("errcode" in b) return json(b);
-          const bad = checkMenu(b, refusedDomains);
-          if (bad) return json(bad);
-          apiMenu = structuredClone(b) as { button: Btn[] };
-          console_ = null;
-          return json({ errcode: 0, errmsg: "ok" });
-        }
-        case "/cgi-bin/menu/get":
-          if (!apiMenu) return json({ errcode: 46003, errmsg: "menu no exist" });
-          return json({
-            menu: { button: apiMenu.button.map((b) => ({ ...b, sub_button: (b.sub_button ?? []).map((s) => ({ ...s, sub_button: [] })) })), menuid: 208396938 },
-            ...(conditional ? { conditionalmenu: Array.from({ length: conditional }, (_, i) => ({ button: [], matchrule: { tag_id: String(i) }, menuid: 208396990 + i })) } : {}),
-          });
-        case "/cgi-bin/menu/delete":
-          apiMenu = null;
-          console_ = null;
-          conditional = 0;
-          return json({ errcode: 0, errmsg: "ok" });
-        case "/cgi-bin/message/custom/send": {
-          const b = (await post()) as Record<string, unknown> & { touser?: unknown; msgtype?: unknown; text?: { content?: unknown }; news?: { articles?: unknown } };
-          if ("errcode" in b) return json(b);
-          const f = followers.get(String(b.touser));
-          if (!f) return json({ errcode: 40003, errmsg: "invalid openid" });
-          if (!f.following) return json({ errcode: 43004, errmsg: "require subscribe" });
-          if (b.msgtype === "text" && (typeof b.text?.content !== "string" || !b.text.content)) return json({ errcode: 44004, errmsg: "empty content" });
-          if (b.msgtype === "news" && (!Array.isArray(b.news?.articles) || b.news.articles.length !== 1)) return json({ errcode: 45008, errmsg: "article size out of limit" });
-          if (b.msgtype !== "text" && b.msgtype !== "news") return json({ errcode: 40008, errmsg: "invalid message type" });
-          if (now - f.at >= REPLY_WINDOW_MS) return json({ errcode: 45015, errmsg: "response out of time limit or subscription is canceled" });
-          if (f.count >= 5) return json({ errcode: 45047, errmsg: "out of response count limit" });
-          f.count++;
-          sent.push(structuredClone(b) as FakePlatform["sent"][number]);
-          return json({ errcode: 0, errmsg: "ok" });
-        }
+      if (slow) {
+        const ms = slow;
+        slow = 0;
+        const answer = await api(req, url);
+        await Bun.sleep(ms);
+        return answer;
       }
-      return json({ errcode: 40066, errmsg: "invalid url" });
+      return api(req, url);
     },
   });
+  async function api(req: Request, url: URL): Promise<Response> {
+    const token = url.searchParams.get("access_token");
+    if (!token) return json({ errcode: 41001, errmsg: "access_token missing" });
+    if (!current || token !== current.token) return json({ errcode: 40001, errmsg: "invalid credential, access_token is invalid or not latest" });
+    if (current.expiresAt <= now) return json({ errcode: 42001, errmsg: "access_token expired" });
+    if (denied.has(url.pathname)) return json({ errcode: 48001, errmsg: "api unauthorized" });
+    const post = async () => {
+      if (req.method !== "POST") return { errcode: 43002, errmsg: "require POST method" };
+      try {
+        return (await req.json()) as Record<string, unknown>;
+      } catch {
+        return { errcode: 47001, errmsg: "data format error" };
+      }
+    };
+    switch (url.pathname) {
+      case "/cgi-bin/get_current_selfmenu_info":
+        if (apiMenu) return json({ is_menu_open: 1, selfmenu_info: selfmenuOf(apiMenu) });
+        if (console_) return json({ is_menu_open: 1, selfmenu_info: console_ });
+        return json({ is_menu_open: 0 });
+      case "/cgi-bin/menu/create": {
+        const b = await post();
+        if ("errcode" in b) return json(b);
+        const bad = checkMenu(b, refusedDomains);
+        if (bad) return json(bad);
+        apiMenu = structuredClone(b) as { button: Btn[] };
+        console_ = null;
+        return json({ errcode: 0, errmsg: "ok" });
+      }
+      case "/cgi-bin/menu/get":
+        if (!apiMenu) return json({ errcode: 46003, errmsg: "menu no exist" });
+        return json({
+          menu: { button: apiMenu.button.map((b) => ({ ...b, sub_button: (b.sub_button ?? []).map((s) => ({ ...s, sub_button: [] })) })), menuid: 208396938 },
+          ...(conditional ? { conditionalmenu: Array.from({ length: conditional }, (_, i) => ({ button: [], matchrule: { tag_id: String(i) }, menuid: 208396990 + i })) } : {}),
+        });
+      case "/cgi-bin/menu/delete":
+        apiMenu = null;
+        console_ = null;
+        conditional = 0;
+        return json({ errcode: 0, errmsg: "ok" });
+      case "/cgi-bin/message/custom/send": {
+        const b = (await post()) as Record<string, unknown> & { touser?: unknown; msgtype?: unknown; text?: { content?: unknown }; news?: { articles?: unknown } };
+        if ("errcode" in b) return json(b);
+        const f = followers.get(String(b.touser));
+        if (!f) return json({ errcode: 40003, errmsg: "invalid openid" });
+        if (!f.following) return json({ errcode: 43004, errmsg: "require subscribe" });
+        if (b.msgtype === "text" && (typeof b.text?.content !== "string" || !b.text.content)) return json({ errcode: 44004, errmsg: "empty content" });
+        if (b.msgtype === "news" && (!Array.isArray(b.news?.articles) || b.news.articles.length !== 1)) return json({ errcode: 45008, errmsg: "article size out of limit" });
+        if (b.msgtype !== "text" && b.msgtype !== "news") return json({ errcode: 40008, errmsg: "invalid message type" });
+        if (now - f.at >= REPLY_WINDOW_MS) return json({ errcode: 45015, errmsg: "response out of time limit or subscription is canceled" });
+        if (f.count >= 5) return json({ errcode: 45047, errmsg: "out of response count limit" });
+        f.count++;
+        sent.push(structuredClone(b) as FakePlatform["sent"][number]);
+        return json({ errcode: 0, errmsg: "ok" });
+      }
+    }
+    return json({ errcode: 40066, errmsg: "invalid url" });
+  }
   return {
     url: `http://127.0.0.1:${server.port}`,
     calls,
@@ -220,6 +233,7 @@ export function startFakePlatform(appid: string, secret: string, expiresInS = 72
     conditional: (n) => void (conditional = n),
     refuseDomain: (host) => void refusedDomains.add(host),
     deny: (path) => void denied.add(path),
+    slowAnswer: (ms) => void (slow = ms),
     interact: (openid) => void followers.set(openid, { following: true, at: now, count: 0 }),
     unfollow: (openid) => {
       const f = followers.get(openid);

@@ -68,6 +68,33 @@ describe("menu set, push, show, rm", () => {
     expect(fake.calls.normal).toBe(before + 1);
     expect(fake.menu).toEqual(MENU);
   });
+  test("two sets at once are made one after the other: the platform and the store end with the same menu", async () => {
+    const A = { button: [{ type: "click", name: "A", key: "A" }] };
+    const B = { button: [{ type: "click", name: "B", key: "B" }] };
+    fake.slowAnswer(150); // A takes effect on the platform at once, its answer comes late
+    h.age(1000);
+    const req = (m: unknown) => t.handle(signedRequest("PUT", "/api/cli/menu", { nowMs: t.clock.now(), files: [{ name: "json", content: JSON.stringify(m) }] }));
+    const first = req(A);
+    await Bun.sleep(20);
+    const second = req(B);
+    expect((await Promise.all([first, second])).map((r) => r.status)).toEqual([200, 200]);
+    expect(fake.menu).toEqual(B);
+    expect((await call("GET", "/api/cli/menu")).data.menu).toEqual(B);
+  });
+  test("the platform took the menu but the store cannot be written: the answer says the platform has it", async () => {
+    const full = () => {
+      throw Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
+    };
+    t.store.saveMenu = full;
+    const pushed = await setMenu(MENU);
+    expect(pushed.status).toBe(507);
+    expect(pushed.error.code).toBe("not_stored");
+    expect(pushed.error.message).toStartWith("the platform took the menu, but it could not be stored");
+    expect(fake.menu).toEqual(MENU);
+    // Not pushed: nothing reached the platform, so the usual "nothing was written".
+    const stored = await setMenu({ button: [{ type: "click", name: "X", key: "X" }] }, [["push", "0"]]);
+    expect(stored.error.code).toBe("disk_full");
+  });
   test("rm deletes the live menu, then the stored one (kept as an automatic backup); keep_live=1 leaves the platform's", async () => {
     await setMenu(MENU);
     const r = await call("DELETE", "/api/cli/menu");
