@@ -75,8 +75,8 @@ test("switching over: menu pull keeps the console menu (text buttons become rule
   expect(pulled.out).toContain('warning: "Map" sent an image chosen in the console');
   const shown = await run("menu");
   expect(shown.out).toContain("NOT on the platform since it changed");
-  expect(shown.out).toMatch(/1 {2}Hours +click +replyd_menu_1/);
-  expect(shown.out).toMatch(/2\.1 {2}Site +view +https:\/\/example\.com\//);
+  expect(shown.out).toMatch(/^1 +Hours +click +replyd_menu_1$/m);
+  expect(shown.out).toMatch(/^  2\.1 +Site +view +https:\/\/example\.com\/$/m);
   expect((await run("menu", "push")).code).toBe(0);
   expect(fake.menu).toMatchObject({ button: [{ type: "click", name: "Hours", key: "replyd_menu_1" }, { name: "More" }] });
   expect((await run("menu")).out).toContain("the platform has it (pushed ");

@@ -101,3 +101,10 @@ describe("the menu in documents", () => {
     expect(() => requireSections(parseDocument(docOf("all", { articles: [], rules: [], texts: {} })), "all")).not.toThrow();
   });
 });
+
+test("the client's menu tree lines up Chinese and Latin names in terminal columns", async () => {
+  const { menuTree } = await import("../src/cli/commands/menu.ts");
+  const lines = menuTree({ button: [{ type: "click", name: "营业时间", key: "k1" }, { name: "More", sub_button: [{ type: "view", name: "Site", url: "https://e.com/" }] }] });
+  const column = (line: string, word: string) => Bun.stringWidth(line.slice(0, line.indexOf(word)));
+  expect(column(lines[0] as string, "click")).toBe(column(lines[2] as string, "view"));
+});

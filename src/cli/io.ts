@@ -40,3 +40,6 @@ export function processIO(): IO {
     now: () => Date.now(),
   };
 }
+
+/** Pads to a width in terminal columns: a Chinese character takes two, as the terminal shows it. */
+export const padColumns = (text: string, width: number): string => text + " ".repeat(Math.max(0, width - Bun.stringWidth(text)));

@@ -5,6 +5,7 @@ import { parseDocument } from "../../doc.ts";
 import type { CommandContext } from "../context.ts";
 import { CLIError, usage } from "../errors.ts";
 import { readLocal } from "../files.ts";
+import { padColumns } from "../io.ts";
 
 interface MenuAnswer {
   menu: Menu | null;
@@ -23,8 +24,9 @@ const what = (b: MenuButton) =>
 export function menuTree(menu: Menu): string[] {
   const lines: string[] = [];
   menu.button.forEach((b, i) => {
-    lines.push(b.sub_button ? `${i + 1}  ${b.name}` : `${i + 1}  ${b.name.padEnd(12)}  ${(b.type ?? "").padEnd(12)}  ${what(b)}`);
-    b.sub_button?.forEach((s, j) => lines.push(`   ${i + 1}.${j + 1}  ${s.name.padEnd(20)}  ${(s.type ?? "").padEnd(12)}  ${what(s)}`));
+    const row = (at: string, x: MenuButton) => `${at.padEnd(8)}${padColumns(x.name, 24)}  ${(x.type ?? "").padEnd(20)}  ${what(x)}`;
+    lines.push(b.sub_button ? `${i + 1}       ${b.name}` : row(`${i + 1}`, b));
+    b.sub_button?.forEach((s, j) => lines.push(row(`  ${i + 1}.${j + 1}`, s)));
   });
   return lines;
 }
