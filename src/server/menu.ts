@@ -72,15 +72,16 @@ const serially =
     oneAtATime(ctx, "menu", () => fn(ctx, ...args));
 
 /**
- * Stores a menu the platform has just taken. If that fails (a full disk), the answer must say the
- * platform has it: "nothing was written" would be untrue.
+ * Stores what the platform now has (a menu it took, or none after a delete). If that fails (a full
+ * disk), the answer must say the platform changed: "nothing was written" would be untrue.
  */
-function storePushed(ctx: AppContext, menu: Menu, pushed: boolean) {
+function storePushed(ctx: AppContext, menu: Menu | null, platformChanged: boolean) {
   try {
-    return ctx.store.saveMenu(menu, { pushed });
+    return ctx.store.saveMenu(menu, { pushed: platformChanged && menu !== null });
   } catch (e) {
-    if (!pushed) throw e;
-    throw new ReplydError("not_stored", 507, `the platform took the menu, but it could not be stored (${(e as Error).message}); replyd menu pull stores it once the data folder can be written`);
+    if (!platformChanged) throw e;
+    const what = menu ? "the platform took the menu, but it could not be stored" : "the platform's menu was deleted, but the stored one could not be removed";
+    throw new ReplydError("not_stored", 507, `${what} (${(e as Error).message}); run the command again once the data folder can be written`);
   }
 }
 
@@ -129,7 +130,7 @@ export const deleteMenu = serially(async (ctx: AppContext, req: SignedRequest) =
     const platform = platformOf(ctx, "; to remove the stored menu only, send keep_live=1 (menu rm --keep-live)");
     await onPlatform("the platform did not delete the menu", () => deleteLiveMenu(platform), "; nothing was removed");
   }
-  const saved = stored ? ctx.store.saveMenu(null) : {};
+  const saved = stored ? storePushed(ctx, null, !keepLive) : {};
   return { removed: stored !== null, live_deleted: !keepLive, ...(saved.backup ? { backup: saved.backup } : {}) };
 });
 

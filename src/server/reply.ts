@@ -56,7 +56,7 @@ export async function postReply(ctx: AppContext, req: SignedRequest) {
   return oneAtATime(ctx, `reply:${openid}`, async () => {
     const now = ctx.clock.now();
     const window = ctx.store.replies.window(openid, now);
-    if (!window.open) throw conflict(`cannot reply to ${openid}: ${window.reason}`, window.left === 0 && window.sent >= ctx.store.replies.limit && Date.parse(window.until ?? "") > now ? "reply_limit" : "window_closed", { window });
+    if (!window.open) throw conflict(`cannot reply to ${openid}: ${window.reason}`, window.closed, { window });
     await onPlatform("the platform refused the reply", () => sendCustomMessage(platform, openid, message), "; nothing was sent");
     let seq: number;
     try {

@@ -14,7 +14,8 @@ export interface ReplyWindow {
   /** Replies sent since it opened, and how many more the platform allows. */
   sent: number;
   left: number;
-  /** Why it is closed, in one line. */
+  /** Why it is closed: the 48 hours are over (or nothing is known), or the count is spent; and in one line. */
+  closed?: "window_closed" | "reply_limit";
   reason?: string;
 }
 
@@ -49,13 +50,13 @@ export class ReplyBook {
     // The follower's last interaction, as the log writer keeps it (logwriter.ts: OPENING_EVENTS).
     const last = this.db.query("SELECT last_seq AS seq, last_at AS received_at FROM followers WHERE openid = ?").get(openid) as { seq: number; received_at: string } | null;
     if (!last)
-      return { open: false, opened_at: null, until: null, sent: 0, left: 0, reason: "no message from this follower is in the log: the platform allows replies only for 48 hours after the follower writes" };
+      return { open: false, opened_at: null, until: null, sent: 0, left: 0, closed: "window_closed", reason: "no message from this follower is in the log: the platform allows replies only for 48 hours after the follower writes" };
     const until = Date.parse(last.received_at) + REPLY_WINDOW_MS;
     const sent = (this.db.query("SELECT count(*) AS n FROM messages WHERE from_user = ? AND direction = 'out' AND seq > ?").get(openid, last.seq) as { n: number }).n;
     const base = { opened_at: last.received_at, until: new Date(until).toISOString(), sent, left: Math.max(0, this.limit - sent) };
-    if (nowMs >= until) return { ...base, open: false, left: 0, reason: `the 48-hour reply window closed at ${base.until} (the follower's last message was at ${last.received_at}); it opens again when they write` };
+    if (nowMs >= until) return { ...base, open: false, left: 0, closed: "window_closed", reason: `the 48-hour reply window closed at ${base.until} (the follower's last message was at ${last.received_at}); it opens again when they write` };
     if (sent >= this.limit)
-      return { ...base, open: false, reason: `the ${this.limit} replies allowed since the follower's last message (at ${last.received_at}) are spent; it opens again when they write` };
+      return { ...base, open: false, closed: "reply_limit", reason: `the ${this.limit} replies allowed since the follower's last message (at ${last.received_at}) are spent; it opens again when they write` };
     return { ...base, open: true };
   }
 
