@@ -1,0 +1,72 @@
+/**
+ * A throwaway PostgreSQL cluster on loopback for the tests that need one (issue 14): initdb into a
+ * temp folder, started on a free port, removed when stopped. PostgreSQL refuses to run as root, so
+ * as root (CI) the cluster belongs to the `postgres` user the Debian package creates and every
+ * command runs through `runuser`. `./scripts/test` installs the package when it is missing.
+ *
+ * The locale is C.UTF-8: under plain C, pg_trgm sees no letters in Chinese text and makes no
+ * trigrams of it.
+ */
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export interface Postgres {
+  /** postgres://postgres@127.0.0.1:PORT/replyd */
+  url: string;
+  port: number;
+  /** The cluster's folder (data, socket, log), removed by stop(). */
+  dir: string;
+  stop(): void;
+}
+
+/** The newest installed server's bin folder (Debian: /usr/lib/postgresql/<major>/bin). */
+function binDir(): string {
+  const root = "/usr/lib/postgresql";
+  const versions = existsSync(root) ? readdirSync(root).filter((v) => /^\d+$/.test(v) && existsSync(join(root, v, "bin", "initdb"))) : [];
+  if (!versions.length) throw new Error("PostgreSQL is not installed (initdb not found under /usr/lib/postgresql): ./scripts/test installs it with apt-get install postgresql");
+  return join(root, versions.sort((a, b) => Number(b) - Number(a))[0] as string, "bin");
+}
+
+function freePort(): number {
+  const s = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = s.port;
+  s.stop(true);
+  return port;
+}
+
+export function startPostgres(opts: { durable?: boolean } = {}): Postgres {
+  const bin = binDir();
+  const root = process.getuid?.() === 0;
+  const dir = mkdtempSync(join(tmpdir(), "replyd-pg-"));
+  const as = (cmd: string[]) => (root ? ["runuser", "-u", "postgres", "--", ...cmd] : cmd);
+  const run = (cmd: string[]) => {
+    const p = Bun.spawnSync(as(cmd), { stdout: "pipe", stderr: "pipe" });
+    if (p.exitCode !== 0) throw new Error(`${cmd[0]?.split("/").pop()} failed (${p.exitCode}): ${p.stderr.toString().trim().slice(-600)}`);
+    return p.stdout.toString();
+  };
+  if (root) {
+    const uid = Number(Bun.spawnSync(["id", "-u", "postgres"]).stdout.toString().trim());
+    const gid = Number(Bun.spawnSync(["id", "-g", "postgres"]).stdout.toString().trim());
+    if (!uid) throw new Error("running as root, but there is no postgres user to run PostgreSQL as (the Debian package creates it)");
+    chownSync(dir, uid, gid);
+    chmodSync(dir, 0o700);
+  }
+  const data = join(dir, "data");
+  run([join(bin, "initdb"), "-D", data, "--auth=trust", "--encoding=UTF8", "--locale=C.UTF-8", "-U", "postgres"]);
+  const port = freePort();
+  // Tests that kill the server to check durability need fsync; the others run faster without.
+  const settings = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=${opts.durable ? "on" : "off"} -c full_page_writes=${opts.durable ? "on" : "off"}`;
+  run([join(bin, "pg_ctl"), "-D", data, "-l", join(dir, "server.log"), "-o", settings, "-w", "-t", "30", "start"]);
+  const stop = () => {
+    Bun.spawnSync(as([join(bin, "pg_ctl"), "-D", data, "-m", "immediate", "-w", "stop"]), { stdout: "ignore", stderr: "ignore" });
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    run([join(bin, "psql"), "-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", "postgres", "-q", "-c", "CREATE DATABASE replyd"]);
+  } catch (e) {
+    stop();
+    throw e;
+  }
+  return { url: `postgres://postgres@127.0.0.1:${port}/replyd`, port, dir, stop };
+}
