@@ -1,6 +1,6 @@
 /**
  * The side-by-side benchmark (issue 5). Loopback only, bounded, one machine, one run:
- *   1. follower replies: replyd vs node-webot `wechat` on Express (the peer) vs a bare Bun.serve (the limit)
+ *   1. follower replies: replyd vs node-webot `wechat` on Express 5 (the peer) and on Express 4 (peer4) vs a bare Bun.serve (the limit)
  *      vs the floor (bench/floor.ts: the required work, flat, nothing else), each warmed up, then measured in
  *      turn A B C D A B C D …, medians reported;
  *   2. signed admin GET throughput;
@@ -138,6 +138,12 @@ try {
   if (ONLY.includes("reply")) {
     const peerPort = nextPort++;
     const peer = spawn(["node", join(ROOT, "bench/peer/server.js"), String(peerPort), TOKEN, join(tmp, "articles.json")], { stdout: "ignore", stderr: "inherit" });
+    // The same peer on Express 4, still the most deployed: the same server.js with Express 4's modules.
+    const peer4Port = nextPort++;
+    const peer4 = spawn(["node", join(ROOT, "bench/peer/server.js"), String(peer4Port), TOKEN, join(tmp, "articles.json"), join(ROOT, "bench/peer-express4")], {
+      stdout: "ignore",
+      stderr: "inherit",
+    });
     const limitPort = nextPort++;
     const limit = spawn([process.execPath, join(ROOT, "bench/limit.ts"), String(limitPort)], { stdout: "ignore", stderr: "inherit" });
     const floorPort = nextPort++;
@@ -145,18 +151,21 @@ try {
       stdout: Bun.file(join(tmp, "floor.log")),
       stderr: "ignore",
     });
-    const servers = { replyd: replyd.url, peer: `http://127.0.0.1:${peerPort}`, limit: `http://127.0.0.1:${limitPort}`, floor: `http://127.0.0.1:${floorPort}` };
-    await waitHealthy(`${servers.peer}/`, 20_000).catch(() => {}); // express answers 404 on /, which is fine
+    const servers = { replyd: replyd.url, peer: `http://127.0.0.1:${peerPort}`, peer4: `http://127.0.0.1:${peer4Port}`, limit: `http://127.0.0.1:${limitPort}`, floor: `http://127.0.0.1:${floorPort}` };
+    // Express answers 404 on /, which is fine: it is listening.
+    for (const url of [servers.peer, servers.peer4]) await waitHealthy(`${url}/`, 20_000).catch(() => {});
     await Bun.sleep(500);
-    const pids: Record<string, number> = { replyd: replyd.p.pid, peer: peer.pid, limit: limit.pid, floor: floor.pid };
-    const samples: Record<string, ReturnType<typeof wrk>[]> = { replyd: [], peer: [], limit: [], floor: [] };
-    // Check the peer really answers with news before timing it.
+    const pids: Record<string, number> = { replyd: replyd.p.pid, peer: peer.pid, peer4: peer4.pid, limit: limit.pid, floor: floor.pid };
+    const samples: Record<string, ReturnType<typeof wrk>[]> = { replyd: [], peer: [], peer4: [], limit: [], floor: [] };
+    // Check the peers really answer with news before timing them.
     const ts0 = String(Math.floor(Date.now() / 1000));
-    const probe = await fetch(`${servers.peer}/wechat?signature=${wxSignature(TOKEN, ts0, "probe")}&timestamp=${ts0}&nonce=probe`, {
-      method: "POST",
-      body: `<xml><ToUserName><![CDATA[gh]]></ToUserName><FromUserName><![CDATA[o]]></FromUserName><CreateTime>${ts0}</CreateTime><MsgType><![CDATA[text]]></MsgType><Content><![CDATA[c5]]></Content><MsgId>1</MsgId></xml>`,
-    });
-    if (!(await probe.text()).includes("news")) throw new Error("the peer does not answer codes with news");
+    for (const [name, url] of [["peer", servers.peer], ["peer4", servers.peer4]] as const) {
+      const probe = await fetch(`${url}/wechat?signature=${wxSignature(TOKEN, ts0, "probe")}&timestamp=${ts0}&nonce=probe`, {
+        method: "POST",
+        body: `<xml><ToUserName><![CDATA[gh]]></ToUserName><FromUserName><![CDATA[o]]></FromUserName><CreateTime>${ts0}</CreateTime><MsgType><![CDATA[text]]></MsgType><Content><![CDATA[c5]]></Content><MsgId>1</MsgId></xml>`,
+      });
+      if (!(await probe.text()).includes("news")) throw new Error(`the ${name} does not answer codes with news`);
+    }
     // Every request carries a signature of its own, as the platform sends them (replyd lets one
     // signature carry one message). Signed ahead of time into a pool (bench/reply.lua says why); one
     // pool serves one round of every server, each remembering only the signatures it was sent.
@@ -195,6 +204,7 @@ try {
       }
     }
     peer.kill();
+    peer4.kill();
     limit.kill();
     floor.kill();
     const summary = Object.fromEntries(
@@ -208,6 +218,7 @@ try {
     results.reply = {
       ...summary,
       ratio_replyd_peer: +(summary.replyd!.rps / summary.peer!.rps).toFixed(2),
+      ratio_replyd_peer4: +(summary.replyd!.rps / summary.peer4!.rps).toFixed(2),
       ratio_replyd_limit: +(summary.replyd!.rps / summary.limit!.rps).toFixed(2),
       ratio_replyd_floor: +(summary.replyd!.rps / summary.floor!.rps).toFixed(2),
       ratio_floor_limit: +(summary.floor!.rps / summary.limit!.rps).toFixed(2),
@@ -219,7 +230,7 @@ try {
       table.push(`  ${k.padEnd(7)} ${v.rps.toFixed(0).padStart(8)} req/s   p50 ${v.p50_ms.toFixed(2)} ms   p99 ${v.p99_ms.toFixed(2)} ms   non-2xx ${v.non2xx}${cpu}`);
     }
     const ratios = results.reply as Record<`ratio_${string}`, number>;
-    table.push(`  replyd/peer ${ratios.ratio_replyd_peer}×   replyd/limit ${ratios.ratio_replyd_limit}×   replyd/floor ${ratios.ratio_replyd_floor}×   floor/limit ${ratios.ratio_floor_limit}×`);
+    table.push(`  replyd/peer ${ratios.ratio_replyd_peer}×   replyd/peer4 ${ratios.ratio_replyd_peer4}×   replyd/limit ${ratios.ratio_replyd_limit}×   replyd/floor ${ratios.ratio_replyd_floor}×   floor/limit ${ratios.ratio_floor_limit}×`);
   }
 
   if (ONLY.includes("admin")) {
