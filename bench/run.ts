@@ -1,6 +1,6 @@
 /**
  * The side-by-side benchmark (issue 5). Loopback only, bounded, one machine, one run:
- *   1. follower replies: replyd vs node-webot `wechat` on Express 5 (the peer) and on Express 4 (peer4) vs a bare Bun.serve (the limit)
+ *   1. follower replies: replyd vs node-webot `wechat` on Express 5 (the peer) and on Express 4 (peer4), a Go standard-library server (go) vs a bare Bun.serve (the limit)
  *      vs the floor (bench/floor.ts: the required work, flat, nothing else), each warmed up, then measured in
  *      turn A B C D A B C D …, medians reported;
  *   2. signed admin GET throughput;
@@ -53,11 +53,13 @@ function spawn(cmd: string[], opts: NonNullable<Parameters<typeof Bun.spawn>[1]>
   return p;
 }
 
-async function waitHealthy(url: string, ms = 20_000): Promise<void> {
+/** Until `url` answers 2xx (or, with `anyAnswer`, answers at all: the peers answer 404 on /). */
+async function waitHealthy(url: string, ms = 20_000, anyAnswer = false): Promise<void> {
   const until = Date.now() + ms;
   for (;;) {
     try {
-      if ((await fetch(url)).ok) return;
+      const res = await fetch(url);
+      if (res.ok || anyAnswer) return;
     } catch {}
     if (Date.now() > until) throw new Error(`${url} did not come up`);
     await Bun.sleep(5);
@@ -144,6 +146,13 @@ try {
       stdout: "ignore",
       stderr: "inherit",
     });
+    // The Go peer on one core (GOMAXPROCS=1), as the Node peers and replyd's event loop run.
+    const goPort = nextPort++;
+    const goPeer = spawn([join(ROOT, "bench/peer-go/peer-go"), String(goPort), TOKEN, join(tmp, "articles.json")], {
+      env: { ...process.env, GOMAXPROCS: "1" },
+      stdout: "ignore",
+      stderr: "inherit",
+    });
     const limitPort = nextPort++;
     const limit = spawn([process.execPath, join(ROOT, "bench/limit.ts"), String(limitPort)], { stdout: "ignore", stderr: "inherit" });
     const floorPort = nextPort++;
@@ -151,15 +160,14 @@ try {
       stdout: Bun.file(join(tmp, "floor.log")),
       stderr: "ignore",
     });
-    const servers = { replyd: replyd.url, peer: `http://127.0.0.1:${peerPort}`, peer4: `http://127.0.0.1:${peer4Port}`, limit: `http://127.0.0.1:${limitPort}`, floor: `http://127.0.0.1:${floorPort}` };
-    // Express answers 404 on /, which is fine: it is listening.
-    for (const url of [servers.peer, servers.peer4]) await waitHealthy(`${url}/`, 20_000).catch(() => {});
+    const servers = { replyd: replyd.url, peer: `http://127.0.0.1:${peerPort}`, peer4: `http://127.0.0.1:${peer4Port}`, go: `http://127.0.0.1:${goPort}`, limit: `http://127.0.0.1:${limitPort}`, floor: `http://127.0.0.1:${floorPort}` };
+    for (const url of [servers.peer, servers.peer4, servers.go]) await waitHealthy(`${url}/`, 20_000, true);
     await Bun.sleep(500);
-    const pids: Record<string, number> = { replyd: replyd.p.pid, peer: peer.pid, peer4: peer4.pid, limit: limit.pid, floor: floor.pid };
-    const samples: Record<string, ReturnType<typeof wrk>[]> = { replyd: [], peer: [], peer4: [], limit: [], floor: [] };
+    const pids: Record<string, number> = { replyd: replyd.p.pid, peer: peer.pid, peer4: peer4.pid, go: goPeer.pid, limit: limit.pid, floor: floor.pid };
+    const samples: Record<string, ReturnType<typeof wrk>[]> = { replyd: [], peer: [], peer4: [], go: [], limit: [], floor: [] };
     // Check the peers really answer with news before timing them.
     const ts0 = String(Math.floor(Date.now() / 1000));
-    for (const [name, url] of [["peer", servers.peer], ["peer4", servers.peer4]] as const) {
+    for (const [name, url] of [["peer", servers.peer], ["peer4", servers.peer4], ["go", servers.go]] as const) {
       const probe = await fetch(`${url}/wechat?signature=${wxSignature(TOKEN, ts0, "probe")}&timestamp=${ts0}&nonce=probe`, {
         method: "POST",
         body: `<xml><ToUserName><![CDATA[gh]]></ToUserName><FromUserName><![CDATA[o]]></FromUserName><CreateTime>${ts0}</CreateTime><MsgType><![CDATA[text]]></MsgType><Content><![CDATA[c5]]></Content><MsgId>1</MsgId></xml>`,
@@ -205,6 +213,7 @@ try {
     }
     peer.kill();
     peer4.kill();
+    goPeer.kill();
     limit.kill();
     floor.kill();
     const summary = Object.fromEntries(
@@ -219,6 +228,7 @@ try {
       ...summary,
       ratio_replyd_peer: +(summary.replyd!.rps / summary.peer!.rps).toFixed(2),
       ratio_replyd_peer4: +(summary.replyd!.rps / summary.peer4!.rps).toFixed(2),
+      ratio_replyd_go: +(summary.replyd!.rps / summary.go!.rps).toFixed(2),
       ratio_replyd_limit: +(summary.replyd!.rps / summary.limit!.rps).toFixed(2),
       ratio_replyd_floor: +(summary.replyd!.rps / summary.floor!.rps).toFixed(2),
       ratio_floor_limit: +(summary.floor!.rps / summary.limit!.rps).toFixed(2),
@@ -230,7 +240,7 @@ try {
       table.push(`  ${k.padEnd(7)} ${v.rps.toFixed(0).padStart(8)} req/s   p50 ${v.p50_ms.toFixed(2)} ms   p99 ${v.p99_ms.toFixed(2)} ms   non-2xx ${v.non2xx}${cpu}`);
     }
     const ratios = results.reply as Record<`ratio_${string}`, number>;
-    table.push(`  replyd/peer ${ratios.ratio_replyd_peer}×   replyd/peer4 ${ratios.ratio_replyd_peer4}×   replyd/limit ${ratios.ratio_replyd_limit}×   replyd/floor ${ratios.ratio_replyd_floor}×   floor/limit ${ratios.ratio_floor_limit}×`);
+    table.push(`  replyd/peer ${ratios.ratio_replyd_peer}×   replyd/peer4 ${ratios.ratio_replyd_peer4}×   replyd/go ${ratios.ratio_replyd_go}×   replyd/limit ${ratios.ratio_replyd_limit}×   replyd/floor ${ratios.ratio_replyd_floor}×   floor/limit ${ratios.ratio_floor_limit}×`);
   }
 
   if (ONLY.includes("admin")) {

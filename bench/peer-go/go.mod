@@ -1,0 +1,3 @@
+module replyd.bench/peergo
+
+go 1.19
