@@ -18,6 +18,7 @@ import (
 	"log"
 	"net/http"
 	"os"
+	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -127,6 +128,6 @@ func main() {
 			log.Print(err)
 		}
 	})
-	fmt.Fprintf(os.Stderr, "{\"event\":\"peer\",\"go\":%q}\n", strings.TrimPrefix(runtimeVersion(), "go"))
+	fmt.Fprintf(os.Stderr, "{\"event\":\"peer\",\"go\":%q}\n", strings.TrimPrefix(runtime.Version(), "go"))
 	log.Fatal(http.ListenAndServe("127.0.0.1:"+port, nil))
 }

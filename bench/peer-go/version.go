@@ -1,5 +1,0 @@
-package main
-
-import "runtime"
-
-func runtimeVersion() string { return runtime.Version() }
