@@ -113,7 +113,7 @@ export async function run(argv: string[], io: IO): Promise<number> {
   cli
     .command("keys [action] [appkey]", "manage admin keys in the local data folder: ls, add, rm")
     .option("--data <dir>", "data folder (env REPLYD_DATA)")
-    .option("--scope <scope>", "admin or read (with add)")
+    .option("--scope <scope>", "admin, read or token (with add)")
     .option("--note <text>", "a note stored with the key (with add)")
     .action(on(keys));
   cli.help();
