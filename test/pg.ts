@@ -39,7 +39,9 @@ export function startPostgres(opts: { durable?: boolean } = {}): Postgres {
   const bin = binDir();
   const root = process.getuid?.() === 0;
   const dir = mkdtempSync(join(tmpdir(), "replyd-pg-"));
-  const as = (cmd: string[]) => (root ? ["runuser", "-u", "postgres", "--", ...cmd] : cmd);
+  // By its path: as root it lives in /usr/sbin, which a PATH like CI's may not hold.
+  const runuser = ["/usr/sbin/runuser", "/sbin/runuser", "/usr/bin/runuser"].find((p) => existsSync(p)) ?? "runuser";
+  const as = (cmd: string[]) => (root ? [runuser, "-u", "postgres", "--", ...cmd] : cmd);
   const run = (cmd: string[]) => {
     const p = Bun.spawnSync(as(cmd), { stdout: "pipe", stderr: "pipe" });
     if (p.exitCode !== 0) throw new Error(`${cmd[0]?.split("/").pop()} failed (${p.exitCode}): ${p.stderr.toString().trim().slice(-600)}`);
