@@ -4,6 +4,7 @@
  * keys in the order written, which is what JSON.stringify(JSON.parse(text)) reproduces.
  */
 import { validateArticle, type ArticleInput } from "./article.ts";
+import { splitDocument } from "./docbytes.ts";
 import { repeatedKeys } from "./duplicates.ts";
 import { InvalidDocumentError, ProblemList, ReplydError } from "./errors.ts";
 import { validateMenu, type Menu } from "./menu.ts";
@@ -72,28 +73,56 @@ export function parseDocument(text: string): ReplydDocument {
   return validateDocument(raw);
 }
 
+/**
+ * parseDocument() of an uploaded file's bytes, read article by article (docbytes.ts) so that the
+ * file is never one string and one object graph besides the validated records. Same answers.
+ */
+export function parseDocumentBytes(bytes: Uint8Array): ReplydDocument {
+  const split = splitDocument(bytes);
+  if (!split) return parseDocument(decodeUtf8(bytes));
+  if (split.bare)
+    return validateMembers({ format: FORMAT, matter: "articles", created_at: new Date().toISOString() }, { hasArticles: true, read: split.read });
+  return validateMembers(Object.fromEntries(split.members), split);
+}
+
+/** The articles of a document, handed over one by one; `read` answers the document's digest. */
+interface ArticleSource {
+  hasArticles: boolean;
+  read(each: (record: unknown, index: number) => void): string;
+}
+
 export function validateDocument(raw: unknown): ReplydDocument {
   if (Array.isArray(raw)) raw = { format: FORMAT, matter: "articles", created_at: new Date().toISOString(), articles: raw };
   if (typeof raw !== "object" || raw === null)
     throw new InvalidDocumentError([{ field: "(document)", reason: 'must be an object with "format": "replyd/1", or an array of articles' }]);
-
   const r = raw as Record<string, unknown>;
+  const list = r.articles;
+  const { articles: _articles, ...members } = r;
+  return validateMembers(Array.isArray(list) ? members : r, {
+    hasArticles: Array.isArray(list),
+    read: (each) => {
+      if (Array.isArray(list)) list.forEach(each);
+      return documentDigest(r);
+    },
+  });
+}
+
+/** Checks a document's members, with its articles (an array) coming from `source`. */
+function validateMembers(r: Record<string, unknown>, source: ArticleSource): ReplydDocument {
   const problems = new ProblemList();
-  for (const key of Object.keys(r)) if (!TOP_LEVEL.has(key)) problems.push({ field: key, reason: "unknown top-level field" });
+  const keys = source.hasArticles ? [...Object.keys(r), "articles"] : Object.keys(r);
+  for (const key of keys) if (!TOP_LEVEL.has(key)) problems.push({ field: key, reason: "unknown top-level field" });
   if (r.format !== FORMAT) problems.push({ field: "format", reason: `must be "${FORMAT}"` });
   if (!isMatter(r.matter)) problems.push({ field: "matter", reason: `must be one of ${MATTERS.join(", ")}` });
   if (r.created_at !== undefined && (typeof r.created_at !== "string" || Number.isNaN(Date.parse(r.created_at))))
     problems.push({ field: "created_at", reason: "must be an ISO-8601 time" });
-  if (r.sha256 !== undefined) {
-    if (typeof r.sha256 !== "string" || !/^[0-9a-f]{64}$/.test(r.sha256)) problems.push({ field: "sha256", reason: "must be 64 lowercase hex digits" });
-    else if (documentDigest(r) !== r.sha256)
-      throw new ReplydError("checksum_mismatch", 400, "the document's sha256 does not match its content: it was truncated or edited; nothing was written");
-  }
+  const sha256 = typeof r.sha256 === "string" && /^[0-9a-f]{64}$/.test(r.sha256) ? r.sha256 : undefined;
+  if (r.sha256 !== undefined && !sha256) problems.push({ field: "sha256", reason: "must be 64 lowercase hex digits" });
 
   const matter = isMatter(r.matter) ? r.matter : "all";
   const allowed = SECTIONS[matter];
   for (const section of ["articles", "tags", "rules", "texts", "menu"] as const)
-    if (r[section] !== undefined && !allowed.includes(section))
+    if ((section === "articles" ? source.hasArticles || r.articles !== undefined : r[section] !== undefined) && !allowed.includes(section))
       problems.push({ field: section, reason: `a document of matter "${matter}" cannot hold ${section}` });
 
   const doc: ReplydDocument = {
@@ -102,19 +131,25 @@ export function validateDocument(raw: unknown): ReplydDocument {
     created_at: typeof r.created_at === "string" ? r.created_at : new Date().toISOString(),
   };
 
-  if (r.articles !== undefined) {
-    if (!Array.isArray(r.articles)) problems.push({ field: "articles", reason: "must be an array" });
-    else {
-      const articles: ArticleInput[] = [];
-      for (let index = 0; index < r.articles.length; index++) {
-        const { value, problems: p } = validateArticle(r.articles[index], { index, section: "articles" });
-        if (value) articles.push(value);
-        else problems.push(...p);
-      }
-      if (articles.length === r.articles.length) duplicateArticleProblems(articles, problems);
-      doc.articles = articles;
-    }
-  }
+  // The articles are read (and the digest computed) whatever else is wrong: a wrong sha256 is said
+  // before the problems, as a truncated or edited file is what explains them.
+  const articles: ArticleInput[] = [];
+  const articleProblems = new ProblemList();
+  let count = 0;
+  const digest = source.read((record, index) => {
+    count++;
+    const { value, problems: p } = validateArticle(record, { index, section: "articles" });
+    if (value) articles.push(value);
+    else articleProblems.push(...p);
+  });
+  if (sha256 && digest !== sha256)
+    throw new ReplydError("checksum_mismatch", 400, "the document's sha256 does not match its content: it was truncated or edited; nothing was written");
+  if (source.hasArticles) {
+    problems.push(...articleProblems.listed);
+    problems.total += articleProblems.total - articleProblems.listed.length;
+    if (articles.length === count) duplicateArticleProblems(articles, problems);
+    doc.articles = articles;
+  } else if (r.articles !== undefined) problems.push({ field: "articles", reason: "must be an array" });
   if (r.tags !== undefined) {
     const { value, problems: p } = validateTags(r.tags);
     problems.push(...p);

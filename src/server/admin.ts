@@ -1,5 +1,5 @@
 import { articleJson, CONTENT_FIELDS, contentOf, sameContent, validateArticle, type Article } from "../article.ts";
-import { decodeUtf8, parseDocument } from "../doc.ts";
+import { parseDocumentBytes } from "../doc.ts";
 import { badRequest, conflict, InvalidDocumentError, notFound, ReplydError } from "../errors.ts";
 import { newArticleId } from "../store/ids.ts";
 import { SCHEMA_VERSION } from "../store/db.ts";
@@ -145,7 +145,7 @@ export async function postCli(ctx: AppContext, req: SignedRequest) {
     if (mode !== "merge" && mode !== "init") throw badRequest('"mode" must be merge or init');
     const unexpected = [...req.files.keys()].filter((k) => k !== "json");
     if (unexpected.length) throw badRequest(`unexpected file part: ${unexpected.join(", ")}`);
-    const doc = parseDocument(decodeUtf8(file));
+    const doc = parseDocumentBytes(file);
     return { mode, ...ctx.store.importDocument(doc, mode) };
   }
   if (req.files.size) throw badRequest(`unexpected file part: ${[...req.files.keys()].join(", ")}; a bulk import is a file part named "json"`);

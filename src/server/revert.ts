@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { decodeUtf8, isMatter, MATTERS, parseDocument, requireSections, SECTIONS, type Matter } from "../doc.ts";
+import { isMatter, MATTERS, parseDocumentBytes, requireSections, SECTIONS, type Matter } from "../doc.ts";
 import { pushRestoredMenu } from "./menu.ts";
 import { platformOf } from "./platform.ts";
 import { badRequest, notFound } from "../errors.ts";
@@ -50,13 +50,13 @@ export async function putRevert(ctx: AppContext, matter: Matter, req: SignedRequ
   const file = req.files.get("json");
   const id = f.get("id");
   if (file && id !== undefined) throw badRequest("send either a json file part or id=, not both");
-  let text: string;
-  if (file) text = decodeUtf8(file);
+  let bytes: Uint8Array;
+  if (file) bytes = file;
   else if (id !== undefined) {
     if (!ctx.store.backups.get(matter, id)) throw notFound(`no ${matter} backup with id "${id}"`);
-    text = readFileSync(ctx.store.backups.pathOf(id), "utf8");
+    bytes = readFileSync(ctx.store.backups.pathOf(id));
   } else throw badRequest('a restore needs the document as a file part named "json" (or id= of a server backup)');
-  const doc = parseDocument(text);
+  const doc = parseDocumentBytes(bytes);
   requireSections(doc, matter);
   if (push) {
     if (!SECTIONS[matter].includes("menu") || doc.menu === undefined) throw badRequest(`push=1 pushes a restored menu, and this restore of "${matter}" brings none back`, "nothing_to_push");

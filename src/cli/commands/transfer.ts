@@ -1,6 +1,6 @@
 import { readFileSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { isMatter, MATTERS, parseDocument, requireSections, type Matter } from "../../doc.ts";
+import { isMatter, MATTERS, parseDocumentBytes, requireSections, type Matter } from "../../doc.ts";
 import { formatProblems, ReplydError, type Problem } from "../../errors.ts";
 import { BACKUP_ID, type BackupInfo } from "../../store/backups.ts";
 import type { ImportResult, RestoreResult } from "../../store/store.ts";
@@ -18,7 +18,7 @@ function matterArg(raw: string | undefined, fallback: Matter): Matter {
 /** Checks a document before it leaves the laptop, with the same rules the server applies. */
 function checkLocally(file: string, bytes: Uint8Array) {
   try {
-    return parseDocument(new TextDecoder().decode(bytes));
+    return parseDocumentBytes(bytes);
   } catch (e) {
     if (!(e instanceof ReplydError)) throw e;
     const problems = (e.details?.problems ?? []) as Problem[];

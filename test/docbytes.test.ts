@@ -1,0 +1,97 @@
+/** Reading a document's bytes article by article (src/docbytes.ts) gives what parsing it whole gives. */
+import { describe, expect, test } from "bun:test";
+import fc from "fast-check";
+import { decodeUtf8, DocumentWriter, parseDocument, parseDocumentBytes } from "../src/doc.ts";
+import { splitDocument } from "../src/docbytes.ts";
+import { ReplydError } from "../src/errors.ts";
+import { documentArb } from "./property/arbitraries.ts";
+
+const enc = (s: string) => new TextEncoder().encode(s);
+
+/** The outcome of a parse: the document, or the error's code and message. */
+function outcome(parse: () => unknown): unknown {
+  try {
+    const doc = parse() as Record<string, unknown>;
+    // Bare arrays get the time of parsing: not part of what is compared.
+    return { ...doc, created_at: typeof doc.created_at === "string" ? "(time)" : doc.created_at };
+  } catch (e) {
+    if (!(e instanceof ReplydError)) throw e;
+    return { code: e.code, details: e.details };
+  }
+}
+/** As the server parsed uploads before: the bytes decoded whole (a BOM dropped), then parsed whole. */
+const same = (text: string) => expect(outcome(() => parseDocumentBytes(enc(text)))).toEqual(outcome(() => parseDocument(decodeUtf8(enc(text)))));
+
+/** A document as replyd writes it, sha256 last. */
+function written(members: Record<string, unknown>): string {
+  let out = "";
+  const w = new DocumentWriter((c) => void (out += c), "all", "2026-11-21T10:00:00.000Z");
+  for (const [k, v] of Object.entries(members)) w.field(k as "articles", v);
+  w.finish();
+  return out;
+}
+
+describe("the same answers as parsing the whole file", () => {
+  test("for generated valid documents, compact and pretty-printed, and with their sha256", () => {
+    fc.assert(
+      fc.property(documentArb, fc.boolean(), (raw, pretty) => {
+        same(pretty ? JSON.stringify(raw, null, 2) : JSON.stringify(raw));
+        same(written({ articles: (raw as { articles: unknown[] }).articles }));
+      }),
+      { numRuns: 150 },
+    );
+  });
+  test("for generated documents cut short or with bytes changed", () => {
+    fc.assert(
+      fc.property(documentArb, fc.nat(), fc.nat({ max: 40 }), fc.string({ maxLength: 8 }), (raw, at, cut, insert) => {
+        const text = written({ articles: (raw as { articles: unknown[] }).articles, tags: { a: "b" } });
+        const i = at % text.length;
+        same(text.slice(0, i) + insert + text.slice(i + cut));
+      }),
+      { numRuns: 300 },
+    );
+  });
+  test("strings holding brackets, quotes and escapes; nested arrays; a BOM; a bare array", () => {
+    const a = { id: "x1", code: "c]1", title: 'He said "}{][" \\ \u2028 \ud83d\ude00', url: "https://e.com/?q=[1]", keywords: ["a,b", "]", "\\\""] };
+    same(JSON.stringify({ format: "replyd/1", matter: "articles", articles: [a] }));
+    same("\ufeff" + JSON.stringify({ format: "replyd/1", matter: "articles", articles: [a] }));
+    same(`  [ ${JSON.stringify(a)} ,\n ${JSON.stringify({ ...a, id: "x2", code: "c2" })} ]  `);
+    same(written({ articles: [a] }));
+  });
+  test("what the reader leaves to the whole-file parser: repeated or integer-like top-level keys", () => {
+    const repeated = '{"format":"replyd/1","matter":"articles","articles":[],"articles":[{"id":"a","title":"t","url":"https://e.com/"}]}';
+    expect(splitDocument(enc(repeated))).toBeNull();
+    same(repeated);
+    expect(splitDocument(enc('{"1":2,"format":"replyd/1"}'))).toBeNull();
+  });
+  test("articles that is not an array, and documents that are no object", () => {
+    same('{"format":"replyd/1","matter":"articles","articles":{"id":"a"}}');
+    same("42");
+    same('"text"');
+    same("null");
+  });
+});
+
+describe("refusals", () => {
+  test("an edited article is a checksum mismatch, found from the pieces", () => {
+    const text = written({ articles: [{ id: "a1", title: "Title", url: "https://e.com/" }] });
+    expect(() => parseDocumentBytes(enc(text.replace("Title", "Tit1e")))).toThrow("does not match its content");
+    expect(parseDocumentBytes(enc(text)).articles).toHaveLength(1);
+  });
+  test("a backup pretty-printed by hand still verifies: its sha256 is over the canonical form, not the bytes", () => {
+    const text = written({ articles: [{ id: "a1", title: "Title", url: "https://e.com/", keywords: ["x", "y"] }], tags: { t: "T" } });
+    const pretty = JSON.stringify(JSON.parse(text), null, 2);
+    expect(parseDocumentBytes(enc(pretty)).articles).toHaveLength(1);
+    expect(() => parseDocumentBytes(enc(pretty.replace('"Title"', '"Tit1e"')))).toThrow("does not match its content");
+  });
+  test("invalid UTF-8 inside an article is refused as not UTF-8; truncated files and trailing data as not JSON", () => {
+    const text = written({ articles: [{ id: "a1", title: "Title", url: "https://e.com/" }] });
+    const bytes = enc(text);
+    const bad = bytes.slice();
+    bad.set([0xc3, 0x28], text.indexOf("Title"));
+    expect(outcome(() => parseDocumentBytes(bad))).toMatchObject({ code: "bad_encoding" });
+    expect(outcome(() => parseDocumentBytes(bytes.subarray(0, bytes.length - 5)))).toMatchObject({ code: "bad_json" });
+    expect(outcome(() => parseDocumentBytes(enc(text + " {}")))).toMatchObject({ code: "bad_json" });
+    expect(outcome(() => parseDocumentBytes(enc('{"format":"replyd/1" "matter":"all"}')))).toMatchObject({ code: "bad_json" });
+  });
+});
