@@ -1,4 +1,4 @@
-import { decodeUtf8, parseDocument } from "../doc.ts";
+import { decodeUtf8, parseDocumentBytes } from "../doc.ts";
 import { badRequest, InvalidDocumentError, notFound, ReplydError } from "../errors.ts";
 import { ANSWERED_TYPES, buttons, validateMenu, type Menu } from "../menu.ts";
 import { deleteLiveMenu, pullMenu, pushMenu } from "../wechat/menus.ts";
@@ -53,7 +53,7 @@ function menuFrom(bytes: Uint8Array): Menu {
     throw badRequest(`the file is not valid JSON: ${(e as Error).message}`, "bad_json");
   }
   if (typeof raw === "object" && raw !== null && "format" in raw) {
-    const doc = parseDocument(text);
+    const doc = parseDocumentBytes(bytes);
     if (!doc.menu) throw badRequest(`the document (matter "${doc.matter}") holds no menu`, "no_menu");
     return doc.menu;
   }

@@ -1,7 +1,7 @@
 import { basename } from "node:path";
 import { formatProblems, type Problem } from "../../errors.ts";
 import { validateMenu, type Menu, type MenuButton } from "../../menu.ts";
-import { parseDocument } from "../../doc.ts";
+import { parseDocumentBytes } from "../../doc.ts";
 import type { CommandContext } from "../context.ts";
 import { CLIError, usage } from "../errors.ts";
 import { readLocal } from "../files.ts";
@@ -48,7 +48,7 @@ function checkLocally(file: string, bytes: Uint8Array): void {
   let problems: Problem[] = [];
   if (typeof raw === "object" && raw !== null && "format" in raw) {
     try {
-      const doc = parseDocument(new TextDecoder().decode(bytes));
+      const doc = parseDocumentBytes(bytes);
       if (!doc.menu) throw new CLIError("no_menu", `${file}: the document holds no menu`);
       return;
     } catch (e) {
