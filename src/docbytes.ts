@@ -4,8 +4,8 @@
  * upload (300 MB) otherwise lives in memory four times over (the bytes, their string, the parsed
  * graph, the validated records). Each piece is decoded (strict UTF-8) and parsed with JSON.parse on
  * its own, so the pieces are exactly what JSON.parse of the whole would give; the scanner only
- * checks the structure between them. The document's sha256 is computed from the pieces as they
- * are parsed, over the same canonical form documentDigest() uses.
+ * checks the structure between them. The document's sha256 is computed from the pieces, over the
+ * same canonical form documentDigest() uses.
  */
 import { ReplydError } from "./errors.ts";
 
@@ -145,6 +145,7 @@ export function splitDocument(bytes: Uint8Array): SplitDocument | null {
   s.skipSpace();
   const members = new Map<string, unknown>();
   const order: string[] = [];
+  const seen = new Set<string>();
   let articles: [number, number] | null = null;
   // Not an object or an array: no document at all, which the whole-file parser words best.
   if (bytes[s.i] !== OPEN_OBJ && bytes[s.i] !== OPEN_ARR) return null;
@@ -160,7 +161,8 @@ export function splitDocument(bytes: Uint8Array): SplitDocument | null {
         if (bytes[s.i] !== QUOTE) throw badJson(`expected a member name at byte ${s.i}`);
         const [ks, ke] = s.value();
         const key = parse(bytes, ks, ke) as string;
-        if (order.includes(key) || INTEGER_LIKE.test(key)) return null;
+        if (seen.has(key) || INTEGER_LIKE.test(key)) return null;
+        seen.add(key);
         order.push(key);
         s.expect(COLON);
         const [vs, ve] = s.value();
