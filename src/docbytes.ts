@@ -98,18 +98,56 @@ class Scanner {
     return [start, this.i];
   }
 
+  /** Past a string. Most of a document's bytes are inside strings: the next quote is found natively. */
   private string(): void {
     const b = this.bytes;
-    this.i++;
-    while (this.i < b.length) {
-      const c = b[this.i] as number;
-      if (c === BACKSLASH) this.i += 2;
-      else if (c === QUOTE) {
-        this.i++;
+    let from = this.i + 1;
+    for (;;) {
+      const q = b.indexOf(QUOTE, from);
+      if (q < 0) throw badJson("unterminated string at the end of the file");
+      // Escaped when an odd number of backslashes stands before it.
+      let slashes = 0;
+      while (b[q - 1 - slashes] === BACKSLASH) slashes++;
+      if (slashes % 2 === 0) {
+        this.i = q + 1;
         return;
-      } else this.i++;
+      }
+      from = q + 1;
     }
-    throw badJson("unterminated string at the end of the file");
+  }
+
+  /**
+   * Past one element of an array, parsed. A document replyd wrote is compact, so an object element
+   * most likely ends at the next "}" before "," + "{" or "]": the bytes up to it are parsed, and if
+   * they parse, that was its end (an object ends where its braces close, so no shorter complete
+   * object starts at the same byte). A few misses (such brackets inside strings) and it is scanned.
+   */
+  element(): { start: number; end: number; value: unknown } {
+    this.skipSpace();
+    const b = this.bytes;
+    const start = this.i;
+    if (b[start] === OPEN_OBJ) {
+      let from = start + 1;
+      for (let tries = 0; tries < 8; ) {
+        const j = b.indexOf(CLOSE_OBJ, from);
+        if (j < 0) break;
+        from = j + 1;
+        const next = b[j + 1];
+        if (!((next === COMMA && b[j + 2] === OPEN_OBJ) || next === CLOSE_ARR)) continue;
+        tries++;
+        let value: unknown;
+        try {
+          value = JSON.parse(decode(b, start, j + 1));
+        } catch (e) {
+          if (e instanceof ReplydError) throw e; // not UTF-8: no other end would change that
+          continue;
+        }
+        this.i = j + 1;
+        return { start, end: j + 1, value };
+      }
+    }
+    const [s, e] = this.value();
+    return { start: s, end: e, value: parse(b, s, e) };
   }
 
   end(): void {
@@ -128,7 +166,7 @@ export interface SplitDocument {
   /**
    * Calls `each` with every element of the articles array, parsed, in order; answers the sha256 of
    * the document's canonical form (its compact JSON without `sha256`, as documentDigest() computes
-   * it). Once only.
+   * it) when the document carries a sha256 to check, else "". Once only.
    */
   read(each: (record: unknown, index: number) => void): string;
 }
@@ -179,10 +217,11 @@ export function splitDocument(bytes: Uint8Array): SplitDocument | null {
    * its pieces' bytes are hashed as they are; only when that does not give the sha256 it carries
    * (a document pretty-printed, or edited) are the pieces hashed again in canonical form.
    */
-  const digest = (canonical: boolean, each?: (record: unknown, index: number) => void): string => {
+  const digest = (mode: "none" | "bytes" | "canonical", each?: (record: unknown, index: number) => void): string => {
     const hasher = new Bun.CryptoHasher("sha256");
+    const canonical = mode === "canonical";
     let first = true;
-    const put = (chunk: string | Uint8Array) => void hasher.update(chunk);
+    const put = mode === "none" ? () => {} : (chunk: string | Uint8Array) => void hasher.update(chunk);
     if (!bare) put("{");
     for (const key of bare ? ["articles"] : order) {
       if (key === "sha256") continue;
@@ -199,20 +238,16 @@ export function splitDocument(bytes: Uint8Array): SplitDocument | null {
       if (bytes[a.i] === CLOSE_ARR) a.i++;
       else
         for (let n = 0; ; n++) {
-          const [es, ee] = a.value();
+          const { start: es, end: ee, value } = a.element();
           if (n) put(",");
-          if (each || canonical) {
-            const v = parse(bytes, es, ee);
-            each?.(v, n);
-            if (canonical) put(JSON.stringify(v));
-          }
-          if (!canonical) put(bytes.subarray(es, ee));
+          each?.(value, n);
+          put(canonical ? JSON.stringify(value) : bytes.subarray(es, ee));
           if (a.expect(COMMA, CLOSE_ARR) === CLOSE_ARR) break;
         }
       put("]");
     }
     if (!bare) put("}");
-    return hasher.digest("hex");
+    return mode === "none" ? "" : hasher.digest("hex");
   };
   const carried = members.get("sha256");
   return {
@@ -222,10 +257,10 @@ export function splitDocument(bytes: Uint8Array): SplitDocument | null {
     read(each) {
       if (read) throw new Error("a split document is read once");
       read = true;
-      const quick = digest(false, each);
-      // Without a sha256 to check, the digest is never compared; with one, the bytes usually match.
-      if (typeof carried !== "string" || quick === carried) return quick;
-      return digest(true);
+      // Without a sha256 to check there is nothing to compute; with one, the bytes usually match.
+      if (typeof carried !== "string") return digest("none", each);
+      const quick = digest("bytes", each);
+      return quick === carried ? quick : digest("canonical");
     },
   };
 }
