@@ -4,7 +4,7 @@
  * keys in the order written, which is what JSON.stringify(JSON.parse(text)) reproduces.
  */
 import { validateArticle, type ArticleInput } from "./article.ts";
-import { splitDocument } from "./docbytes.ts";
+import { decodeUtf8, splitDocument } from "./docbytes.ts";
 import { repeatedKeys } from "./duplicates.ts";
 import { InvalidDocumentError, ProblemList, ReplydError } from "./errors.ts";
 import { validateMenu, type Menu } from "./menu.ts";
@@ -42,16 +42,7 @@ export interface ReplydDocument {
 
 const TOP_LEVEL = new Set(["format", "matter", "created_at", "articles", "tags", "rules", "texts", "menu", "sha256"]);
 
-const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
-
-/** An uploaded document's text; bytes that are not UTF-8 are refused rather than guessed at. */
-export function decodeUtf8(bytes: Uint8Array): string {
-  try {
-    return STRICT_UTF8.decode(bytes);
-  } catch {
-    throw new ReplydError("bad_encoding", 400, "the file is not UTF-8 text");
-  }
-}
+export { decodeUtf8 };
 
 export function sha256hex(data: string | Uint8Array): string {
   return new Bun.CryptoHasher("sha256").update(data).digest("hex");
