@@ -50,25 +50,29 @@ export function startPostgres(opts: { durable?: boolean } = {}): Postgres {
   if (root) {
     const uid = Number(Bun.spawnSync(["id", "-u", "postgres"]).stdout.toString().trim());
     const gid = Number(Bun.spawnSync(["id", "-g", "postgres"]).stdout.toString().trim());
-    if (!uid) throw new Error("running as root, but there is no postgres user to run PostgreSQL as (the Debian package creates it)");
+    if (!uid) {
+      rmSync(dir, { recursive: true, force: true });
+      throw new Error("running as root, but there is no postgres user to run PostgreSQL as (the Debian package creates it)");
+    }
     chownSync(dir, uid, gid);
     chmodSync(dir, 0o700);
   }
   const data = join(dir, "data");
-  run([join(bin, "initdb"), "-D", data, "--auth=trust", "--encoding=UTF8", "--locale=C.UTF-8", "-U", "postgres"]);
-  const port = freePort();
-  // Tests that kill the server to check durability need fsync; the others run faster without.
-  const settings = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=${opts.durable ? "on" : "off"} -c full_page_writes=${opts.durable ? "on" : "off"}`;
-  run([join(bin, "pg_ctl"), "-D", data, "-l", join(dir, "server.log"), "-o", settings, "-w", "-t", "30", "start"]);
   const stop = () => {
     Bun.spawnSync(as([join(bin, "pg_ctl"), "-D", data, "-m", "immediate", "-w", "stop"]), { stdout: "ignore", stderr: "ignore" });
     rmSync(dir, { recursive: true, force: true });
   };
+  // A start that fails part-way (no runuser, initdb refused) leaves nothing behind either.
   try {
+    run([join(bin, "initdb"), "-D", data, "--auth=trust", "--encoding=UTF8", "--locale=C.UTF-8", "-U", "postgres"]);
+    const port = freePort();
+    // Tests that kill the server to check durability need fsync; the others run faster without.
+    const settings = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=${opts.durable ? "on" : "off"} -c full_page_writes=${opts.durable ? "on" : "off"}`;
+    run([join(bin, "pg_ctl"), "-D", data, "-l", join(dir, "server.log"), "-o", settings, "-w", "-t", "30", "start"]);
     run([join(bin, "psql"), "-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", "postgres", "-q", "-c", "CREATE DATABASE replyd"]);
+    return { url: `postgres://postgres@127.0.0.1:${port}/replyd`, port, dir, stop };
   } catch (e) {
     stop();
     throw e;
   }
-  return { url: `postgres://postgres@127.0.0.1:${port}/replyd`, port, dir, stop };
 }
