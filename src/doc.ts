@@ -246,3 +246,25 @@ export class DocumentWriter {
   }
 }
 
+/**
+ * A menu file (replyd menu set): the platform's own {"button": [...]}, or a replyd document that
+ * holds a menu. The same check on the laptop and on the server.
+ */
+export function menuFromBytes(bytes: Uint8Array): Menu {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(decodeUtf8(bytes));
+  } catch (e) {
+    if (e instanceof ReplydError) throw e;
+    throw new ReplydError("bad_json", 400, `the file is not valid JSON: ${(e as Error).message}`);
+  }
+  if (typeof raw === "object" && raw !== null && "format" in raw) {
+    const doc = validateDocument(raw);
+    if (!doc.menu) throw new ReplydError("no_menu", 400, `the document (matter "${doc.matter}") holds no menu`);
+    return doc.menu;
+  }
+  const { value, problems } = validateMenu(raw);
+  if (value) return value;
+  const e = new InvalidDocumentError(problems, "the menu is invalid; nothing was stored or pushed");
+  throw new ReplydError("invalid_menu", 400, e.message, e.details);
+}

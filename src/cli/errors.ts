@@ -1,3 +1,5 @@
+import { formatProblems, ReplydError, type Problem } from "../errors.ts";
+
 /** A client failure: printed as one line, exit status non-zero. */
 export class CLIError extends Error {
   constructor(
@@ -13,3 +15,17 @@ export class CLIError extends Error {
 }
 
 export const usage = (message: string) => new CLIError("usage", message, 2);
+
+/**
+ * Runs a check the server would make, before anything leaves the laptop: its refusal becomes the
+ * client's, naming the file, with every problem listed.
+ */
+export function checkedLocally<T>(file: string, check: () => T): T {
+  try {
+    return check();
+  } catch (e) {
+    if (!(e instanceof ReplydError)) throw e;
+    const problems = (e.details?.problems ?? []) as Problem[];
+    throw new CLIError(e.code, `${file}: ${e.message} [${e.code}]`, 1, formatProblems(problems, Number(e.details?.total_problems ?? problems.length)));
+  }
+}

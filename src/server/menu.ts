@@ -1,6 +1,6 @@
-import { decodeUtf8, parseDocumentBytes } from "../doc.ts";
-import { badRequest, InvalidDocumentError, notFound, ReplydError } from "../errors.ts";
-import { ANSWERED_TYPES, buttons, validateMenu, type Menu } from "../menu.ts";
+import { menuFromBytes } from "../doc.ts";
+import { badRequest, notFound, ReplydError } from "../errors.ts";
+import { ANSWERED_TYPES, buttons, type Menu } from "../menu.ts";
 import { deleteLiveMenu, pullMenu, pushMenu } from "../wechat/menus.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
@@ -43,28 +43,6 @@ export async function getMenu(ctx: AppContext, req: SignedRequest) {
   return { ...s, warnings: await menuWarnings(ctx, s.menu) };
 }
 
-/** A menu file: the platform's own {"button": [...]}, or a replyd document that holds a menu. */
-function menuFrom(bytes: Uint8Array): Menu {
-  const text = decodeUtf8(bytes);
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (e) {
-    throw badRequest(`the file is not valid JSON: ${(e as Error).message}`, "bad_json");
-  }
-  if (typeof raw === "object" && raw !== null && "format" in raw) {
-    const doc = parseDocumentBytes(bytes);
-    if (!doc.menu) throw badRequest(`the document (matter "${doc.matter}") holds no menu`, "no_menu");
-    return doc.menu;
-  }
-  const { value, problems } = validateMenu(raw);
-  if (!value) {
-    const e = new InvalidDocumentError(problems, "the menu is invalid; nothing was stored or pushed");
-    throw new ReplydError("invalid_menu", 400, e.message, e.details);
-  }
-  return value;
-}
-
 /** Menu changes one at a time: two pushes racing could leave the platform with one menu and the store with the other. */
 const serially =
   <A extends unknown[], T>(fn: (ctx: AppContext, ...args: A) => Promise<T>) =>
@@ -99,7 +77,7 @@ export const putMenu = serially(async (ctx: AppContext, req: SignedRequest) => {
     return { ...shown(ctx), pulled: true, rules_added: pulled.rules.map((r) => r.id), ...(saved.backup ? { backup: saved.backup } : {}), warnings: [...pulled.warnings, ...(await menuWarnings(ctx, pulled.menu))] };
   }
   if (!file) throw badRequest('a menu is a file part named "json" (or pull=1 for the live menu)');
-  const menu = menuFrom(file);
+  const menu = menuFromBytes(file);
   const push = f.bool("push") ?? true;
   if (push) {
     const platform = platformOf(ctx, "; to store the menu without pushing it, send push=0 (menu set --no-push)");

@@ -1,9 +1,8 @@
 import { basename } from "node:path";
-import { formatProblems, type Problem } from "../../errors.ts";
-import { validateMenu, type Menu, type MenuButton } from "../../menu.ts";
-import { parseDocumentBytes } from "../../doc.ts";
+import { type Menu, type MenuButton } from "../../menu.ts";
+import { menuFromBytes } from "../../doc.ts";
 import type { CommandContext } from "../context.ts";
-import { CLIError, usage } from "../errors.ts";
+import { checkedLocally, usage } from "../errors.ts";
 import { readLocal } from "../files.ts";
 import { padColumns } from "../io.ts";
 
@@ -37,31 +36,6 @@ const state = (r: MenuAnswer) =>
 const report = (r: MenuAnswer, head: string[]) =>
   [...head, ...(r.menu ? menuTree(r.menu) : []), ...(r.backup ? [`the menu it replaced is kept as backup ${r.backup.id}`] : []), ...r.warnings.map((w) => `warning: ${w}`)].join("\n");
 
-/** Checks a menu file before it leaves the laptop: the platform's {"button": [...]}, or a document with a menu. */
-function checkLocally(file: string, bytes: Uint8Array): void {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(new TextDecoder().decode(bytes));
-  } catch (e) {
-    throw new CLIError("bad_json", `${file}: not valid JSON: ${(e as Error).message}`);
-  }
-  let problems: Problem[] = [];
-  if (typeof raw === "object" && raw !== null && "format" in raw) {
-    try {
-      const doc = parseDocumentBytes(bytes);
-      if (!doc.menu) throw new CLIError("no_menu", `${file}: the document holds no menu`);
-      return;
-    } catch (e) {
-      if (e instanceof CLIError) throw e;
-      const d = (e as { details?: { problems?: Problem[] } }).details;
-      problems = d?.problems ?? [];
-      throw new CLIError("invalid_menu", `${file}: ${(e as Error).message}`, 1, formatProblems(problems));
-    }
-  }
-  problems = validateMenu(raw).problems;
-  if (problems.length) throw new CLIError("invalid_menu", `${file}: the menu is invalid; nothing was sent (${problems.length} problem${problems.length > 1 ? "s" : ""})`, 1, formatProblems(problems));
-}
-
 /** replyd menu [pull | set FILE | push | rm]: the account's menu, stored on the server and pushed to the platform. */
 export async function menu(c: CommandContext): Promise<void> {
   const [action, file, ...extra] = c.args;
@@ -85,7 +59,7 @@ export async function menu(c: CommandContext): Promise<void> {
     case "set": {
       if (!file) throw usage("menu set FILE: a menu in the platform's format {\"button\": [...]} or a replyd document with a menu");
       const { bytes } = readLocal(c.io, file);
-      checkLocally(file, bytes);
+      checkedLocally(file, () => menuFromBytes(bytes));
       const noPush = c.argv.includes("--no-push");
       const r = await client.call<MenuAnswer>(
         { method: "PUT", path, fields: noPush ? [["push", "0"]] : [], files: [{ name: "json", filename: basename(file), bytes, type: "application/json" }] },

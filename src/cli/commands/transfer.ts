@@ -1,12 +1,11 @@
 import { readFileSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { isMatter, MATTERS, parseDocumentBytes, requireSections, type Matter } from "../../doc.ts";
-import { formatProblems, ReplydError, type Problem } from "../../errors.ts";
 import { BACKUP_ID, type BackupInfo } from "../../store/backups.ts";
 import type { ImportResult, RestoreResult } from "../../store/store.ts";
 import { formatBytes } from "../args.ts";
 import type { CommandContext } from "../context.ts";
-import { CLIError, usage } from "../errors.ts";
+import { checkedLocally, CLIError, usage } from "../errors.ts";
 import { placeFile, readLocal } from "../files.ts";
 
 function matterArg(raw: string | undefined, fallback: Matter): Matter {
@@ -16,16 +15,7 @@ function matterArg(raw: string | undefined, fallback: Matter): Matter {
 }
 
 /** Checks a document before it leaves the laptop, with the same rules the server applies. */
-function checkLocally(file: string, bytes: Uint8Array) {
-  try {
-    return parseDocumentBytes(bytes);
-  } catch (e) {
-    if (!(e instanceof ReplydError)) throw e;
-    const problems = (e.details?.problems ?? []) as Problem[];
-    const lines = formatProblems(problems, Number(e.details?.total_problems ?? problems.length));
-    throw new CLIError(e.code, `${file}: ${e.message} [${e.code}]`, 1, lines);
-  }
-}
+const checkLocally = (file: string, bytes: Uint8Array) => checkedLocally(file, () => parseDocumentBytes(bytes));
 
 const counts = (r: Record<string, unknown>) =>
   [
