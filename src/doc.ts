@@ -4,8 +4,8 @@
  * keys in the order written, which is what JSON.stringify(JSON.parse(text)) reproduces.
  */
 import { validateArticle, type ArticleInput } from "./article.ts";
-import { decodeUtf8, splitDocument } from "./docbytes.ts";
-import { repeatedKeys } from "./duplicates.ts";
+import { decodeUtf8, memorySource, readAll, readArticles, scanDocument, trailingSha256, type ByteSource, type DocumentScan } from "./docbytes.ts";
+import { confirmRepeats, KeyHashes } from "./duplicates.ts";
 import { InvalidDocumentError, ProblemList, ReplydError } from "./errors.ts";
 import { validateMenu, type Menu } from "./menu.ts";
 import { validateRule, validateTags, validateTexts, type Rule, type Tags, type Texts } from "./rule.ts";
@@ -64,22 +64,66 @@ export function parseDocument(text: string): ReplydDocument {
   return validateDocument(raw);
 }
 
+/** A document's articles, validated; handed over again, one by one, whenever they are needed. */
+export interface Articles {
+  readonly count: number;
+  /** Records without an id (one is minted for each when they are written). */
+  readonly missingIds: number;
+  /** Every record, validated, in order (read again from the document's source when it is not in memory). */
+  each(fn: (record: ArticleInput, index: number) => void): void;
+}
+
+/** A validated document whose articles need not be in memory: what bulk writes take. */
+export interface BulkDocument extends Omit<ReplydDocument, "articles"> {
+  articles?: Articles;
+}
+
+/** A document in memory as a BulkDocument. */
+export function asBulk(doc: ReplydDocument): BulkDocument {
+  const list = doc.articles;
+  if (!list) return doc as BulkDocument;
+  return { ...doc, articles: { count: list.length, missingIds: list.filter((a) => !a.id).length, each: (fn) => list.forEach(fn) } };
+}
+
 /**
  * parseDocument() of an uploaded file's bytes, read article by article (docbytes.ts) so that the
  * file is never one string and one object graph besides the validated records. Same answers.
  */
 export function parseDocumentBytes(bytes: Uint8Array): ReplydDocument {
-  const split = splitDocument(bytes);
-  if (!split) return parseDocument(decodeUtf8(bytes));
-  if (split.bare)
-    return validateMembers({ format: FORMAT, matter: "articles", created_at: new Date().toISOString() }, { hasArticles: true, read: split.read });
-  return validateMembers(Object.fromEntries(split.members), split);
+  const doc = readDocument(memorySource(bytes), { keep: true });
+  if (!doc.articles) return doc as ReplydDocument;
+  const articles: ArticleInput[] = [];
+  doc.articles.each((a) => articles.push(a));
+  return { ...doc, articles };
 }
 
-/** The articles of a document, handed over one by one; `read` answers the document's digest. */
-interface ArticleSource {
-  hasArticles: boolean;
-  read(each: (record: unknown, index: number) => void): string;
+/**
+ * A document read from its source in bounded memory: one pass validates it (every record, its
+ * duplicates by hash, its sha256) and keeps nothing of the articles but their count; they are read
+ * again from the source when written. `keep` keeps them instead (a document already in memory).
+ */
+export function readDocument(src: ByteSource, opts: { keep?: boolean; window?: number } = {}): BulkDocument {
+  const check = new ArticleCheck(opts.keep ?? false);
+  const carried = trailingSha256(src);
+  const scan = scanDocument(src, { each: check.add, digest: carried ? "bytes" : "none", window: opts.window });
+  // What the piecewise reader leaves to JSON.parse (a top-level key repeated): read whole.
+  if (!scan) return asBulk(parseDocument(decodeUtf8(readAll(src))));
+  const members: Record<string, unknown> = scan.bare
+    ? { format: FORMAT, matter: "articles", created_at: new Date().toISOString() }
+    : Object.fromEntries(scan.members);
+  const again = (each: (record: unknown, index: number) => void) => readArticles(src, scan.articlesAt, each, opts.window);
+  return validateMembers(members, scan.articlesAt >= 0, check, {
+    // A document replyd wrote is compact: its bytes hash to its sha256. Otherwise the canonical form is.
+    digest: () =>
+      scan.digest && scan.digest === members.sha256 ? scan.digest : (scanDocument(src, { digest: "canonical", window: opts.window }) as DocumentScan).digest,
+    again,
+    articles: (each) =>
+      again((raw, index) => {
+        const { value } = validateArticle(raw, { index, section: "articles" });
+        if (!value) throw new Error("the document changed while it was being written");
+        each(value, index);
+      }),
+  });
 }
 
 export function validateDocument(raw: unknown): ReplydDocument {
@@ -89,19 +133,54 @@ export function validateDocument(raw: unknown): ReplydDocument {
   const r = raw as Record<string, unknown>;
   const list = r.articles;
   const { articles: _articles, ...members } = r;
-  return validateMembers(Array.isArray(list) ? members : r, {
-    hasArticles: Array.isArray(list),
-    read: (each) => {
-      if (Array.isArray(list)) list.forEach(each);
-      return documentDigest(r);
-    },
+  const check = new ArticleCheck(true);
+  if (Array.isArray(list)) list.forEach(check.add);
+  const doc = validateMembers(Array.isArray(list) ? members : r, Array.isArray(list), check, {
+    digest: () => documentDigest(r),
+    again: (each) => (list as unknown[]).forEach(each),
   });
+  if (!doc.articles) return doc as ReplydDocument;
+  return { ...doc, articles: check.kept as ArticleInput[] };
 }
 
-/** Checks a document's members, with its articles (an array) coming from `source`. */
-function validateMembers(r: Record<string, unknown>, source: ArticleSource): ReplydDocument {
+/** Every record of a document checked as it passes; only hashes of ids and codes kept (and the records, when `keep`). */
+class ArticleCheck {
+  count = 0;
+  missingIds = 0;
+  readonly problems = new ProblemList();
+  readonly ids = new KeyHashes();
+  readonly codes = new KeyHashes();
+  readonly kept: ArticleInput[] | null;
+
+  constructor(keep: boolean) {
+    this.kept = keep ? [] : null;
+  }
+
+  readonly add = (record: unknown, index: number): void => {
+    this.count++;
+    const { value, problems } = validateArticle(record, { index, section: "articles" });
+    if (!value) return void this.problems.push(...problems);
+    this.ids.add(value.id);
+    this.codes.add(liveCode(value));
+    if (!value.id) this.missingIds++;
+    this.kept?.push(value);
+  };
+}
+
+const liveCode = (a: ArticleInput) => (a.code && !a.deleted ? a.code.toLowerCase() : undefined);
+
+/** How a document's articles are reached again: its digest, the raw records, the validated ones. */
+interface ArticleAccess {
+  digest(): string;
+  again(each: (record: unknown, index: number) => void): void;
+  /** The validated records, when they are not kept in memory. */
+  articles?: (each: (record: ArticleInput, index: number) => void) => void;
+}
+
+/** Checks a document's members, its articles (an array) having been checked by `check`. */
+function validateMembers(r: Record<string, unknown>, hasArticles: boolean, check: ArticleCheck, access: ArticleAccess): BulkDocument {
   const problems = new ProblemList();
-  const keys = source.hasArticles ? [...Object.keys(r), "articles"] : Object.keys(r);
+  const keys = hasArticles ? [...Object.keys(r), "articles"] : Object.keys(r);
   for (const key of keys) if (!TOP_LEVEL.has(key)) problems.push({ field: key, reason: "unknown top-level field" });
   if (r.format !== FORMAT) problems.push({ field: "format", reason: `must be "${FORMAT}"` });
   if (!isMatter(r.matter)) problems.push({ field: "matter", reason: `must be one of ${MATTERS.join(", ")}` });
@@ -113,33 +192,25 @@ function validateMembers(r: Record<string, unknown>, source: ArticleSource): Rep
   const matter = isMatter(r.matter) ? r.matter : "all";
   const allowed = SECTIONS[matter];
   for (const section of ["articles", "tags", "rules", "texts", "menu"] as const)
-    if ((section === "articles" ? source.hasArticles || r.articles !== undefined : r[section] !== undefined) && !allowed.includes(section))
+    if ((section === "articles" ? hasArticles || r.articles !== undefined : r[section] !== undefined) && !allowed.includes(section))
       problems.push({ field: section, reason: `a document of matter "${matter}" cannot hold ${section}` });
 
-  const doc: ReplydDocument = {
+  const doc: BulkDocument = {
     format: FORMAT,
     matter,
     created_at: typeof r.created_at === "string" ? r.created_at : new Date().toISOString(),
   };
 
-  // The articles are read (and the digest computed) whatever else is wrong: a wrong sha256 is said
-  // before the problems, as a truncated or edited file is what explains them.
-  const articles: ArticleInput[] = [];
-  const articleProblems = new ProblemList();
-  let count = 0;
-  const digest = source.read((record, index) => {
-    count++;
-    const { value, problems: p } = validateArticle(record, { index, section: "articles" });
-    if (value) articles.push(value);
-    else articleProblems.push(...p);
-  });
-  if (sha256 && digest !== sha256)
+  // A wrong sha256 is said before the problems, as a truncated or edited file is what explains them.
+  if (sha256 && access.digest() !== sha256)
     throw new ReplydError("checksum_mismatch", 400, "the document's sha256 does not match its content: it was truncated or edited; nothing was written");
-  if (source.hasArticles) {
-    problems.push(...articleProblems.listed);
-    problems.total += articleProblems.total - articleProblems.listed.length;
-    if (articles.length === count) duplicateArticleProblems(articles, problems);
-    doc.articles = articles;
+  if (hasArticles) {
+    problems.push(...check.problems.listed);
+    problems.total += check.problems.total - check.problems.listed.length;
+    if (check.problems.total === 0) duplicateArticleProblems(check, access, problems);
+    const kept = check.kept;
+    const each = kept ? (fn: (record: ArticleInput, index: number) => void) => kept.forEach(fn) : access.articles;
+    if (each) doc.articles = { count: check.count, missingIds: check.missingIds, each };
   } else if (r.articles !== undefined) problems.push({ field: "articles", reason: "must be an array" });
   if (r.tags !== undefined) {
     const { value, problems: p } = validateTags(r.tags);
@@ -180,14 +251,19 @@ function validateMembers(r: Record<string, unknown>, source: ArticleSource): Rep
   return doc;
 }
 
-/** Ids unique in the document; codes unique among its live articles, ignoring case. */
-function duplicateArticleProblems(articles: ArticleInput[], into: ProblemList): void {
+/** Ids unique in the document; codes unique among its live articles, ignoring case. Only keys whose hash repeats are read again. */
+function duplicateArticleProblems(check: ArticleCheck, access: ArticleAccess, into: ProblemList): void {
   const found = new ProblemList();
-  for (const [index, first] of repeatedKeys(articles.map((a) => a.id)))
-    found.push({ section: "articles", index, field: "id", reason: `"${articles[index]?.id}" is also the id of record ${first}` });
-  const codes = articles.map((a) => (a.code && !a.deleted ? a.code.toLowerCase() : undefined));
-  for (const [index, first] of repeatedKeys(codes))
-    found.push({ section: "articles", index, field: "code", reason: `"${articles[index]?.code}" is also the code of record ${first}` });
+  const valid = (visit: (index: number, a: ArticleInput) => void) =>
+    check.kept
+      ? check.kept.forEach((a, index) => visit(index, a))
+      : access.again((raw, index) => visit(index, validateArticle(raw, { index, section: "articles" }).value as ArticleInput));
+  const repeats = (hashes: KeyHashes, key: (a: ArticleInput) => string | undefined, field: "id" | "code") => {
+    for (const [index, first, label] of confirmRepeats(hashes, (look) => valid((index, a) => look(index, key(a), (field === "id" ? a.id : a.code) ?? undefined))))
+      found.push({ section: "articles", index, field, reason: `"${label}" is also the ${field} of record ${first}` });
+  };
+  repeats(check.ids, (a) => a.id, "id");
+  repeats(check.codes, liveCode, "code");
   // Record by record, as a reader goes through the document; past the listed bound, only counted.
   into.push(...found.listed.sort((a, b) => (a.index as number) - (b.index as number)));
   into.total += found.total - found.listed.length;

@@ -1,13 +1,42 @@
 /**
- * Reads a document's bytes member by member, and its `articles` array element by element, without
- * decoding the whole file into one string or parsing it into one object graph: a 1M-article
- * upload (300 MB) otherwise lives in memory four times over (the bytes, their string, the parsed
- * graph, the validated records). Each piece is decoded (strict UTF-8) and parsed with JSON.parse on
- * its own, so the pieces are exactly what JSON.parse of the whole would give; the scanner only
- * checks the structure between them. The document's sha256 is computed from the pieces, over the
- * same canonical form documentDigest() uses.
+ * Reads a document member by member, and its `articles` array element by element, through a
+ * bounded window over its source (an upload spooled to disk, a backup file, or bytes already in
+ * memory), so a 1M-article file is never one buffer, one string or one object graph in memory.
+ * Each piece is decoded (strict UTF-8) and parsed with JSON.parse on its own, so the pieces are
+ * exactly what JSON.parse of the whole would give; the scanner only checks the structure between
+ * them. The document's sha256 is computed from the pieces, over the canonical form documentDigest()
+ * uses.
  */
+import { readSync } from "node:fs";
 import { ReplydError } from "./errors.ts";
+
+/** Where a document's bytes are read from. */
+export interface ByteSource {
+  readonly size: number;
+  /** Copies up to `length` bytes from `position` into `into` at `offset`; answers how many (0 at the end). */
+  read(into: Uint8Array, offset: number, length: number, position: number): number;
+  /** The whole content, when it is in memory already: scanned in place, never copied. */
+  readonly whole?: Uint8Array;
+}
+
+export const memorySource = (bytes: Uint8Array): ByteSource => ({
+  size: bytes.length,
+  whole: bytes,
+  read(into, offset, length, position) {
+    const piece = bytes.subarray(position, position + length);
+    into.set(piece, offset);
+    return piece.length;
+  },
+});
+
+/** A file open for reading (an upload's spool file, a backup). */
+export const fdSource = (fd: number, size: number): ByteSource => ({
+  size,
+  read: (into, offset, length, position) => readSync(fd, into, offset, length, position),
+});
+
+/** Bytes a reader holds at once, unless one piece (a member, a record) is larger. */
+export const WINDOW_BYTES = 1 << 20;
 
 const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
 const [QUOTE, BACKSLASH, COMMA, COLON, OPEN_OBJ, CLOSE_OBJ, OPEN_ARR, CLOSE_ARR] = [0x22, 0x5c, 0x2c, 0x3a, 0x7b, 0x7d, 0x5b, 0x5d];
@@ -23,48 +52,143 @@ export function decodeUtf8(bytes: Uint8Array): string {
   }
 }
 
-const decode = (bytes: Uint8Array, start: number, end: number): string => decodeUtf8(bytes.subarray(start, end));
+const isSpace = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
 
-function parse(bytes: Uint8Array, start: number, end: number): unknown {
-  const text = decode(bytes, start, end);
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw badJson(`${(e as Error).message} (in the value at byte ${start})`);
+/** Thrown when a scan runs off the window before the source ends: the step is tried again with more bytes. */
+const NEED_MORE = Symbol("need more");
+
+/** The part of the source being scanned: [base, base + len). */
+class Window {
+  buf: Uint8Array;
+  len: number;
+  base: number;
+  /** The window reaches the end of the source. */
+  final: boolean;
+
+  constructor(
+    private readonly src: ByteSource,
+    start: number,
+    size: number,
+  ) {
+    if (src.whole) {
+      this.buf = src.whole;
+      this.len = src.whole.length;
+      this.base = 0;
+      this.final = true;
+      return;
+    }
+    // One byte more than the rest of the file: its end is seen by the first fill.
+    this.buf = new Uint8Array(Math.max(16, Math.min(size, src.size - start + 1)));
+    this.len = 0;
+    this.base = start;
+    this.final = false;
+    this.fill();
+  }
+
+  view(): Uint8Array {
+    return this.buf.subarray(0, this.len);
+  }
+
+  /** Drops the bytes before `keep` (relative) and reads on; grows when one piece fills the window. */
+  more(keep: number): void {
+    if (keep > 0) {
+      this.buf.copyWithin(0, keep, this.len);
+      this.len -= keep;
+      this.base += keep;
+    }
+    if (this.len === this.buf.length) {
+      const bigger = new Uint8Array(this.buf.length * 2);
+      bigger.set(this.buf);
+      this.buf = bigger;
+    }
+    this.fill();
+  }
+
+  private fill(): void {
+    while (this.len < this.buf.length) {
+      const n = this.src.read(this.buf, this.len, this.buf.length - this.len, this.base + this.len);
+      if (n === 0) {
+        this.final = true;
+        return;
+      }
+      this.len += n;
+    }
   }
 }
 
-const isSpace = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
-
 class Scanner {
+  b: Uint8Array;
   i: number;
+
   constructor(
-    readonly bytes: Uint8Array,
+    readonly w: Window,
     start: number,
   ) {
-    this.i = start;
+    this.b = w.view();
+    this.i = start - w.base;
   }
 
-  skipSpace(): void {
-    while (this.i < this.bytes.length && isSpace(this.bytes[this.i] as number)) this.i++;
+  /** The absolute position, for messages. */
+  at(i = this.i): number {
+    return this.w.base + i;
+  }
+
+  /** Runs one restartable piece of the scan, with more of the source each time it runs off the window. */
+  step<T>(fn: () => T): T {
+    for (;;) {
+      const mark = this.i;
+      try {
+        return fn();
+      } catch (e) {
+        if (e !== NEED_MORE) throw e;
+        if (this.w.final) throw badJson("unexpected end of the file");
+        this.w.more(mark);
+        this.b = this.w.view();
+        this.i = 0;
+      }
+    }
+  }
+
+  decode(start: number, end: number): string {
+    return decodeUtf8(this.b.subarray(start, end));
+  }
+
+  parse(start: number, end: number): unknown {
+    const text = this.decode(start, end);
+    try {
+      return JSON.parse(text);
+    } catch (e) {
+      throw badJson(`${(e as Error).message} (in the value at byte ${this.at(start)})`);
+    }
+  }
+
+  private outOfBytes(): never {
+    if (!this.w.final) throw NEED_MORE;
+    throw badJson("unexpected end of the file");
+  }
+
+  /** The next non-space byte, not consumed; undefined at the end of the source. */
+  peek(): number | undefined {
+    while (this.i < this.b.length && isSpace(this.b[this.i] as number)) this.i++;
+    const c = this.b[this.i];
+    if (c === undefined && !this.w.final) throw NEED_MORE;
+    return c;
   }
 
   /** The next non-space byte, consumed only when it is `expected` (one of them). */
   expect(...expected: number[]): number {
-    this.skipSpace();
-    const b = this.bytes[this.i];
+    const b = this.peek();
     if (b === undefined) throw badJson("unexpected end of the file");
-    if (!expected.includes(b)) throw badJson(`unexpected ${JSON.stringify(String.fromCharCode(b))} at byte ${this.i}`);
+    if (!expected.includes(b)) throw badJson(`unexpected ${JSON.stringify(String.fromCharCode(b))} at byte ${this.at()}`);
     this.i++;
     return b;
   }
 
   /** Past one value: a string, an object or array (brackets counted outside strings), or a literal. Answers its range. */
   value(): [number, number] {
-    this.skipSpace();
+    const first = this.peek();
     const start = this.i;
-    const b = this.bytes;
-    const first = b[this.i];
+    const b = this.b;
     if (first === undefined) throw badJson("unexpected end of the file");
     if (first === QUOTE) {
       this.string();
@@ -88,7 +212,7 @@ class Scanner {
         }
         this.i++;
       }
-      throw badJson("unexpected end of the file");
+      this.outOfBytes();
     }
     // A number or true/false/null: up to the next delimiter; JSON.parse of the piece checks it.
     while (this.i < b.length) {
@@ -96,17 +220,21 @@ class Scanner {
       if (c === COMMA || c === CLOSE_OBJ || c === CLOSE_ARR || isSpace(c)) break;
       this.i++;
     }
-    if (this.i === start) throw badJson(`unexpected ${JSON.stringify(String.fromCharCode(first))} at byte ${start}`);
+    if (this.i === b.length && !this.w.final) throw NEED_MORE;
+    if (this.i === start) throw badJson(`unexpected ${JSON.stringify(String.fromCharCode(first))} at byte ${this.at(start)}`);
     return [start, this.i];
   }
 
   /** Past a string. Most of a document's bytes are inside strings: the next quote is found natively. */
   private string(): void {
-    const b = this.bytes;
+    const b = this.b;
     let from = this.i + 1;
     for (;;) {
       const q = b.indexOf(QUOTE, from);
-      if (q < 0) throw badJson("unterminated string at the end of the file");
+      if (q < 0) {
+        if (!this.w.final) throw NEED_MORE;
+        throw badJson("unterminated string at the end of the file");
+      }
       // Escaped when an odd number of backslashes stands before it.
       let slashes = 0;
       while (b[q - 1 - slashes] === BACKSLASH) slashes++;
@@ -125,8 +253,8 @@ class Scanner {
    * object starts at the same byte). A few misses (such brackets inside strings) and it is scanned.
    */
   element(): { start: number; end: number; value: unknown } {
-    this.skipSpace();
-    const b = this.bytes;
+    this.peek();
+    const b = this.b;
     const start = this.i;
     if (b[start] === OPEN_OBJ) {
       let from = start + 1;
@@ -135,11 +263,12 @@ class Scanner {
         if (j < 0) break;
         from = j + 1;
         const next = b[j + 1];
+        if (!this.w.final && (next === undefined || (next === COMMA && j + 2 >= b.length))) throw NEED_MORE;
         if (!((next === COMMA && b[j + 2] === OPEN_OBJ) || next === CLOSE_ARR)) continue;
         tries++;
         let value: unknown;
         try {
-          value = JSON.parse(decode(b, start, j + 1));
+          value = JSON.parse(this.decode(start, j + 1));
         } catch (e) {
           if (e instanceof ReplydError) throw e; // not UTF-8: no other end would change that
           continue;
@@ -149,120 +278,153 @@ class Scanner {
       }
     }
     const [s, e] = this.value();
-    return { start: s, end: e, value: parse(b, s, e) };
+    return { start: s, end: e, value: this.parse(s, e) };
   }
 
+  /** Only white space may follow the document. */
   end(): void {
-    this.skipSpace();
-    if (this.i < this.bytes.length) throw badJson(`unexpected data after the document at byte ${this.i}`);
+    for (;;) {
+      while (this.i < this.b.length && isSpace(this.b[this.i] as number)) this.i++;
+      if (this.i < this.b.length) throw badJson(`unexpected data after the document at byte ${this.at()}`);
+      if (this.w.final) return;
+      this.w.more(this.i);
+      this.b = this.w.view();
+      this.i = 0;
+    }
+  }
+
+  /**
+   * An array of articles, element by element: `each` gets every element parsed; `put` the pieces of
+   * its canonical form (the element's own bytes, or re-serialized when `canonical`).
+   */
+  articles(each: ((record: unknown, index: number) => void) | undefined, put: ((chunk: string | Uint8Array) => void) | null, canonical: boolean): void {
+    this.step(() => this.expect(OPEN_ARR));
+    put?.("[");
+    if (!this.step(() => (this.peek() === CLOSE_ARR ? (this.i++, true) : false)))
+      for (let n = 0; ; n++) {
+        const el = this.step(() => this.element());
+        each?.(el.value, n);
+        if (put) {
+          if (n) put(",");
+          put(canonical ? JSON.stringify(el.value) : this.b.subarray(el.start, el.end));
+        }
+        if (this.step(() => this.expect(COMMA, CLOSE_ARR)) === CLOSE_ARR) break;
+      }
+    put?.("]");
   }
 }
 
-export interface SplitDocument {
+export interface DocumentScan {
   /** The document was a bare JSON array of articles (no members, no digest). */
   bare: boolean;
   /** The members other than an `articles` array, parsed, in document order. */
   members: Map<string, unknown>;
-  /** Whether the document has an `articles` array (or is a bare one). */
-  hasArticles: boolean;
-  /**
-   * Calls `each` with every element of the articles array, parsed, in order; answers the sha256 of
-   * the document's canonical form (its compact JSON without `sha256`, as documentDigest() computes
-   * it) when the document carries a sha256 to check, else "". Once only.
-   */
-  read(each: (record: unknown, index: number) => void): string;
+  /** Where the `articles` array starts (its "["), to read it again; -1 when the document has none. */
+  articlesAt: number;
+  /** The sha256 of the document's canonical form (as documentDigest() computes it) when asked for, else "". */
+  digest: string;
 }
+
+export type DigestMode = "none" | "bytes" | "canonical";
 
 const INTEGER_LIKE = /^(0|[1-9]\d*)$/;
 
 /**
- * Splits a document's bytes. Answers null for what this reader does not take apart the way
- * JSON.parse of the whole would (a top-level key repeated, or integer-like — JSON puts those
- * first): the caller parses such a file whole, as before.
+ * One pass over a document: its members, and every article handed to `each`. With a digest mode,
+ * the document's canonical form is hashed on the way: "bytes" hashes the articles' bytes as they
+ * are, which is the canonical form for a document replyd wrote (compact); "canonical" re-serializes
+ * them (a document pretty-printed or edited). Answers null for what this reader does not take
+ * apart the way JSON.parse of the whole would (a top-level key repeated, or integer-like — JSON
+ * puts those first): the caller parses such a file whole.
  */
-export function splitDocument(bytes: Uint8Array): SplitDocument | null {
-  const s = new Scanner(bytes, bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0); // a BOM, as TextDecoder drops it
-  s.skipSpace();
-  const members = new Map<string, unknown>();
-  const order: string[] = [];
-  const seen = new Set<string>();
-  let articles: [number, number] | null = null;
+export function scanDocument(
+  src: ByteSource,
+  opts: { each?: (record: unknown, index: number) => void; digest?: DigestMode; window?: number } = {},
+): DocumentScan | null {
+  const s = new Scanner(new Window(src, 0, opts.window ?? WINDOW_BYTES), 0);
+  // A BOM, as TextDecoder drops it.
+  s.step(() => {
+    if (s.b.length - s.i < 3 && !s.w.final) throw NEED_MORE;
+    if (s.b[s.i] === 0xef && s.b[s.i + 1] === 0xbb && s.b[s.i + 2] === 0xbf) s.i += 3;
+  });
+  const first = s.step(() => s.peek());
   // Not an object or an array: no document at all, which the whole-file parser words best.
-  if (bytes[s.i] !== OPEN_OBJ && bytes[s.i] !== OPEN_ARR) return null;
-  const bare = bytes[s.i] === OPEN_ARR;
-  if (bare) articles = s.value();
-  else {
-    s.expect(OPEN_OBJ);
-    s.skipSpace();
-    if (bytes[s.i] === CLOSE_OBJ) s.i++;
-    else
-      for (;;) {
-        s.skipSpace();
-        if (bytes[s.i] !== QUOTE) throw badJson(`expected a member name at byte ${s.i}`);
-        const [ks, ke] = s.value();
-        const key = parse(bytes, ks, ke) as string;
-        if (seen.has(key) || INTEGER_LIKE.test(key)) return null;
-        seen.add(key);
-        order.push(key);
-        s.expect(COLON);
-        const [vs, ve] = s.value();
-        // An articles member that is not an array is parsed like the others, for validation to refuse.
-        if (key === "articles" && bytes[vs] === OPEN_ARR) articles = [vs, ve];
-        else members.set(key, parse(bytes, vs, ve));
-        if (s.expect(COMMA, CLOSE_OBJ) === CLOSE_OBJ) break;
-      }
+  if (first !== OPEN_OBJ && first !== OPEN_ARR) return null;
+  const members = new Map<string, unknown>();
+  if (first === OPEN_ARR) {
+    const articlesAt = s.at();
+    s.articles(opts.each, null, false);
+    s.end();
+    return { bare: true, members, articlesAt, digest: "" };
   }
-  s.end();
-  let read = false;
-  /**
-   * The digest over the document's canonical form. A document replyd wrote is compact already, so
-   * its pieces' bytes are hashed as they are; only when that does not give the sha256 it carries
-   * (a document pretty-printed, or edited) are the pieces hashed again in canonical form.
-   */
-  const digest = (mode: "none" | "bytes" | "canonical", each?: (record: unknown, index: number) => void): string => {
-    const hasher = new Bun.CryptoHasher("sha256");
-    const canonical = mode === "canonical";
-    let first = true;
-    const put = mode === "none" ? () => {} : (chunk: string | Uint8Array) => void hasher.update(chunk);
-    if (!bare) put("{");
-    for (const key of bare ? ["articles"] : order) {
-      if (key === "sha256") continue;
-      if (!bare) put(`${first ? "" : ","}${JSON.stringify(key)}:`);
-      first = false;
-      if (key !== "articles" || !articles) {
-        put(JSON.stringify(members.get(key)));
-        continue;
+  const mode = opts.digest ?? "none";
+  const hasher = mode === "none" ? null : new Bun.CryptoHasher("sha256");
+  const put = hasher && ((chunk: string | Uint8Array) => void hasher.update(chunk));
+  let articlesAt = -1;
+  let firstOut = true;
+  s.step(() => s.expect(OPEN_OBJ));
+  put?.("{");
+  if (!s.step(() => (s.peek() === CLOSE_OBJ ? (s.i++, true) : false)))
+    for (;;) {
+      const key = s.step(() => {
+        if (s.peek() !== QUOTE) throw badJson(`expected a member name at byte ${s.at()}`);
+        const [ks, ke] = s.value();
+        return s.parse(ks, ke) as string;
+      });
+      if (members.has(key) || (key === "articles" && articlesAt >= 0) || INTEGER_LIKE.test(key)) return null;
+      s.step(() => s.expect(COLON));
+      const isArray = s.step(() => s.peek() === OPEN_ARR);
+      // The digest leaves the sha256 member out.
+      if (key !== "sha256") {
+        put?.(`${firstOut ? "" : ","}${JSON.stringify(key)}:`);
+        firstOut = false;
       }
-      const a = new Scanner(bytes, articles[0]);
-      a.expect(OPEN_ARR);
-      put("[");
-      a.skipSpace();
-      if (bytes[a.i] === CLOSE_ARR) a.i++;
-      else
-        for (let n = 0; ; n++) {
-          const { start: es, end: ee, value } = a.element();
-          if (n) put(",");
-          each?.(value, n);
-          put(canonical ? JSON.stringify(value) : bytes.subarray(es, ee));
-          if (a.expect(COMMA, CLOSE_ARR) === CLOSE_ARR) break;
-        }
-      put("]");
+      // An articles member that is not an array is parsed like the others, for validation to refuse.
+      if (key === "articles" && isArray) {
+        articlesAt = s.at(s.i + 0);
+        s.articles(opts.each, put, mode === "canonical");
+      } else {
+        const value = s.step(() => {
+          const [vs, ve] = s.value();
+          return s.parse(vs, ve);
+        });
+        members.set(key, value);
+        if (key !== "sha256") put?.(JSON.stringify(value));
+      }
+      if (s.step(() => s.expect(COMMA, CLOSE_OBJ)) === CLOSE_OBJ) break;
     }
-    if (!bare) put("}");
-    return mode === "none" ? "" : hasher.digest("hex");
-  };
-  const carried = members.get("sha256");
-  return {
-    bare,
-    members,
-    hasArticles: articles !== null,
-    read(each) {
-      if (read) throw new Error("a split document is read once");
-      read = true;
-      // Without a sha256 to check there is nothing to compute; with one, the bytes usually match.
-      if (typeof carried !== "string") return digest("none", each);
-      const quick = digest("bytes", each);
-      return quick === carried ? quick : digest("canonical");
-    },
-  };
+  put?.("}");
+  s.end();
+  return { bare: false, members, articlesAt, digest: hasher ? hasher.digest("hex") : "" };
+}
+
+/** The articles array found at `at` by scanDocument, read again element by element. */
+export function readArticles(src: ByteSource, at: number, each: (record: unknown, index: number) => void, window = WINDOW_BYTES): void {
+  new Scanner(new Window(src, at, window), at).articles(each, null, false);
+}
+
+/** The sha256 a document replyd wrote carries as its last member, read from the last bytes alone. */
+export function trailingSha256(src: ByteSource): string | null {
+  const len = Math.min(src.size, 96);
+  const tail = new Uint8Array(len);
+  let got = 0;
+  while (got < len) {
+    const n = src.read(tail, got, len - got, src.size - len + got);
+    if (n === 0) break;
+    got += n;
+  }
+  return /"sha256":"([0-9a-f]{64})"\}\s*$/.exec(Buffer.from(tail.subarray(0, got)).toString("latin1"))?.[1] ?? null;
+}
+
+/** The whole source in memory (for the rare file the piecewise reader leaves to JSON.parse). */
+export function readAll(src: ByteSource): Uint8Array {
+  if (src.whole) return src.whole;
+  const out = new Uint8Array(src.size);
+  let got = 0;
+  while (got < src.size) {
+    const n = src.read(out, got, src.size - got, got);
+    if (n === 0) break;
+    got += n;
+  }
+  return out.subarray(0, got);
 }

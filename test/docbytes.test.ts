@@ -1,8 +1,8 @@
 /** Reading a document's bytes article by article (src/docbytes.ts) gives what parsing it whole gives. */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { decodeUtf8, DocumentWriter, parseDocument, parseDocumentBytes } from "../src/doc.ts";
-import { splitDocument } from "../src/docbytes.ts";
+import { decodeUtf8, DocumentWriter, parseDocument, parseDocumentBytes, readDocument, type ReplydDocument } from "../src/doc.ts";
+import { memorySource, scanDocument, type ByteSource } from "../src/docbytes.ts";
 import { ReplydError } from "../src/errors.ts";
 import { documentArb } from "./property/arbitraries.ts";
 
@@ -19,8 +19,30 @@ function outcome(parse: () => unknown): unknown {
     return { code: e.code, details: e.details };
   }
 }
-/** As the server parsed uploads before: the bytes decoded whole (a BOM dropped), then parsed whole. */
-const same = (text: string) => expect(outcome(() => parseDocumentBytes(enc(text)))).toEqual(outcome(() => parseDocument(decodeUtf8(enc(text)))));
+/** Bytes read the way a file is: a piece at a time, through a window of `window` bytes that grows only for a larger piece. */
+const asFile = (bytes: Uint8Array): ByteSource => {
+  const { size, read } = memorySource(bytes);
+  return { size, read };
+};
+/** A document read from a file in bounded memory, its articles then read again from it. */
+function fromFile(bytes: Uint8Array, window: number): ReplydDocument {
+  const doc = readDocument(asFile(bytes), { window });
+  if (!doc.articles) return doc as ReplydDocument;
+  const articles: NonNullable<ReplydDocument["articles"]> = [];
+  doc.articles.each((a) => articles.push(a));
+  return { ...doc, articles };
+}
+/**
+ * As the server parsed uploads before: the bytes decoded whole (a BOM dropped), then parsed whole;
+ * and the same again read from a "file" through windows of 16 bytes (every piece crosses an edge)
+ * and of 64.
+ */
+const same = (text: string) => {
+  const whole = outcome(() => parseDocument(decodeUtf8(enc(text))));
+  expect(outcome(() => parseDocumentBytes(enc(text)))).toEqual(whole);
+  expect(outcome(() => fromFile(enc(text), 16))).toEqual(whole);
+  expect(outcome(() => fromFile(enc(text), 64))).toEqual(whole);
+};
 
 /** A document as replyd writes it, sha256 last. */
 function written(members: Record<string, unknown>): string {
@@ -60,9 +82,14 @@ describe("the same answers as parsing the whole file", () => {
   });
   test("what the reader leaves to the whole-file parser: repeated or integer-like top-level keys", () => {
     const repeated = '{"format":"replyd/1","matter":"articles","articles":[],"articles":[{"id":"a","title":"t","url":"https://e.com/"}]}';
-    expect(splitDocument(enc(repeated))).toBeNull();
+    expect(scanDocument(memorySource(enc(repeated)))).toBeNull();
     same(repeated);
-    expect(splitDocument(enc('{"1":2,"format":"replyd/1"}'))).toBeNull();
+    expect(scanDocument(asFile(enc('{"1":2,"format":"replyd/1"}')), { window: 16 })).toBeNull();
+  });
+  test("repeated ids and codes (codes ignoring case, deleted ones aside) are found the same way, read again from the file", () => {
+    const rec = (id: string, code: string, deleted = false) => ({ id, code, title: "t", url: "https://e.com/", deleted });
+    same(written({ articles: [rec("a1", "Ab"), rec("a2", "ab"), rec("a1", "c"), rec("a3", "AB", true), rec("a4", "d"), rec("a2", "D")] }));
+    same(JSON.stringify({ format: "replyd/1", matter: "articles", articles: [rec("x", "q"), { title: "no id", url: "https://e.com/", code: "Q" }] }));
   });
   test("articles that is not an array, and documents that are no object", () => {
     same('{"format":"replyd/1","matter":"articles","articles":{"id":"a"}}');
