@@ -270,7 +270,7 @@ function duplicateArticleProblems(check: ArticleCheck, access: ArticleAccess, in
 }
 
 /** Which sections a restore of `matter` replaces, and that the document holds the ones it needs. */
-export function requireSections(doc: ReplydDocument, matter: Matter): void {
+export function requireSections(doc: BulkDocument | ReplydDocument, matter: Matter): void {
   const needed = SECTIONS[matter].filter((s) => !OPTIONAL[matter].includes(s));
   const missing = needed.filter((s) => doc[s] === undefined);
   if (missing.length)

@@ -1,5 +1,5 @@
 import { articleJson, CONTENT_FIELDS, contentOf, sameContent, validateArticle, type Article } from "../article.ts";
-import { parseDocumentBytes } from "../doc.ts";
+import { readDocument } from "../doc.ts";
 import { badRequest, conflict, InvalidDocumentError, notFound, ReplydError } from "../errors.ts";
 import { newArticleId } from "../store/ids.ts";
 import { SCHEMA_VERSION } from "../store/db.ts";
@@ -136,7 +136,7 @@ export async function postCli(ctx: AppContext, req: SignedRequest) {
     new Fields(req.fields).only(["media"]);
     if (req.files.size > 1) throw badRequest("send one file part: media or json");
     // Never from the request's Host header: it is not signed.
-    return storeMedia(ctx.store.mediaDir, image, ctx.maxMedia, ctx.publicUrl);
+    return storeMedia(ctx.store.mediaDir, image.bytes(), ctx.maxMedia, ctx.publicUrl);
   }
   const file = req.files.get("json");
   if (file) {
@@ -145,7 +145,7 @@ export async function postCli(ctx: AppContext, req: SignedRequest) {
     if (mode !== "merge" && mode !== "init") throw badRequest('"mode" must be merge or init');
     const unexpected = [...req.files.keys()].filter((k) => k !== "json");
     if (unexpected.length) throw badRequest(`unexpected file part: ${unexpected.join(", ")}`);
-    const doc = parseDocumentBytes(file);
+    const doc = readDocument(file.source());
     return { mode, ...ctx.store.importDocument(doc, mode) };
   }
   if (req.files.size) throw badRequest(`unexpected file part: ${[...req.files.keys()].join(", ")}; a bulk import is a file part named "json"`);
@@ -154,7 +154,7 @@ export async function postCli(ctx: AppContext, req: SignedRequest) {
   if (!value) throw invalidArticle(problems);
   if (value.id && ctx.store.articles.get(value.id)) throw conflict(`an article with id "${value.id}" already exists; use PUT to revise it`, "id_exists");
   const content = contentOf(value);
-  const id = value.id ?? newArticleId(content.code, ctx.store.articles.ids());
+  const id = value.id ?? newArticleId(content.code, { has: (taken) => ctx.store.articles.exists(taken) });
   assertCodeFree(ctx, { id, code: content.code, deleted: content.deleted });
   const now = new Date(ctx.clock.now()).toISOString();
   const article: Article = { id, ...content, rev: 1, created_at: now, updated_at: now };

@@ -12,7 +12,7 @@ import { postReply } from "./reply.ts";
 import type { TokenKeeper } from "../wechat/token.ts";
 import { authenticate, type SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
-import { DoorBudget, FORM_BODY_SLACK } from "./form.ts";
+import { closeFiles, DoorBudget, FORM_BODY_SLACK } from "./form.ts";
 import { FailureLimiter, type LimiterOptions } from "./limiter.ts";
 import { NonceCache } from "./nonces.ts";
 import { errorResponse, json, ok, signAnswer } from "./respond.ts";
@@ -103,6 +103,8 @@ export async function createApp(opts: AppOptions) {
     nonces: new NonceCache(),
     limiter: new FailureLimiter({ ...DEFAULTS.limiter, ...opts.limiter }),
     budget: new DoorBudget(opts.preAuthBytes ?? DEFAULTS.preAuthUploads * (maxUpload + FORM_BODY_SLACK)),
+    // On the disk the data is on: the system's temp folder may be small, or in memory (tmpfs).
+    spoolDir: opts.store.dir,
     notBefore: () => clock.now() - (clock.monotonic() - startedMono),
   };
   // Taken when the request line arrives, before any body is read: the timestamp check uses it.
@@ -114,14 +116,17 @@ export async function createApp(opts: AppOptions) {
     async ({ request }: { request: Request }) => {
       const verified: { key?: AdminKey; nonce?: string; path?: string } = {};
       let res: Response;
+      let req: SignedRequest | null = null;
       try {
         const arrivedAt = arrivals.get(request) ?? clock.now();
-        const req = await authenticate(request, arrivedAt, opts.clientAddress?.(request) ?? "local", auth, verified);
+        req = await authenticate(request, arrivedAt, opts.clientAddress?.(request) ?? "local", auth, verified);
         rejectRepeatedFields(req);
         const data = await handler(ctx, req, request);
         res = data instanceof Response ? data : ok(data);
       } catch (e) {
         res = errorResponse(e, logError);
+      } finally {
+        if (req) closeFiles(req.files);
       }
       // Bound to the request as it was signed: the same method, path and nonce authenticate checked.
       return verified.key ? signAnswer(res, request.method, verified.path as string, verified.nonce as string, verified.key.secret) : res;

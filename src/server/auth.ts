@@ -13,7 +13,8 @@ import {
   type Param,
 } from "../sign.ts";
 import type { AdminKey, KeyRing } from "../store/keys.ts";
-import { FORM_BODY_SLACK, readForm, type DoorBudget, type ReadForm } from "./form.ts";
+import { closeFiles, FORM_BODY_SLACK, readForm, type DoorBudget, type ReadForm } from "./form.ts";
+import type { Upload } from "./upload.ts";
 import type { FailureLimiter } from "./limiter.ts";
 import type { NonceCache } from "./nonces.ts";
 
@@ -24,8 +25,8 @@ export interface SignedRequest {
   nonce: string;
   /** Query parameters and form fields, auth fields removed, in the order sent. */
   fields: Param[];
-  /** File parts' bytes, read once: the same bytes were hashed for the signature. */
-  files: Map<string, Uint8Array>;
+  /** File parts, spooled to disk as they were hashed for the signature; closed once the request is answered. */
+  files: Map<string, Upload>;
 }
 
 export interface AuthOptions {
@@ -37,6 +38,8 @@ export interface AuthOptions {
   maxUpload: number;
   /** Bytes all requests not yet authenticated may hold together. */
   budget: DoorBudget;
+  /** Where file parts are spooled (the data folder; the system's temp folder when not given). */
+  spoolDir?: string;
   /**
    * When the process started, in the current wall clock: requests signed before it are refused as
    * stale (the nonces they used died with the previous process, so a replay across a restart would
@@ -85,7 +88,7 @@ export async function authenticate(
     if (length > opts.maxUpload + FORM_BODY_SLACK)
       throw new ReplydError("too_large", 413, `the request body is larger than the ${opts.maxUpload}-byte upload limit`);
     const url = new URL(request.url);
-    form = await readForm(request, url, opts.maxUpload, opts.budget);
+    form = await readForm(request, url, opts.maxUpload, opts.budget, opts.spoolDir);
     const params = form.params;
     const appkey = single(params, "appkey");
     const ts = single(params, "ts");
@@ -128,10 +131,9 @@ export async function authenticate(
 
     opts.limiter.succeed(addr, opts.clock.now());
     const fields = params.filter(([k]) => k !== "appkey" && k !== "ts" && k !== "nonce" && k !== "sign");
-    const files = new Map<string, Uint8Array>();
-    for (const [name, file] of form.files) files.set(name, file.bytes);
-    return { key, nonce, fields, files };
+    return { key, nonce, fields, files: form.files };
   } catch (e) {
+    if (form) closeFiles(form.files);
     if (!verified) {
       const now = opts.clock.now();
       const lockedMs = opts.limiter.lockedFor(addr, now);

@@ -3,12 +3,14 @@
  * and bounded memory and time, so the body is read here as a stream, never handed whole to a
  * general parser: a form body (url-encoded) may hold at most FORM_LIMITS.fieldBytes, a multipart
  * body at most FORM_LIMITS.fields fields, FORM_LIMITS.files file parts of at most `maxUpload` bytes
- * each; file parts are hashed (md5, for the signature) chunk by chunk as they arrive, so the event
- * loop is never held for more than one chunk's work, and every byte a request holds before it is
- * authenticated is counted against the server-wide `DoorBudget`.
+ * each; file parts are written to an unlinked spool file (upload.ts) and hashed (md5, for the
+ * signature) chunk by chunk as they arrive, so the event loop is never held for more than one
+ * chunk's work and a large upload is never in memory, and every byte a request holds before it is
+ * authenticated (in memory or on disk) is counted against the server-wide `DoorBudget`.
  */
 import { ReplydError } from "../errors.ts";
 import type { Param } from "../sign.ts";
+import { Upload } from "./upload.ts";
 
 export const FORM_LIMITS = {
   /** Bytes of a url-encoded body, and of all non-file multipart fields together. */
@@ -42,8 +44,8 @@ export class DoorBudget {
 
 export interface ReadForm {
   params: Param[];
-  /** File parts' bytes and their md5 (hex), computed as they arrived. */
-  files: Map<string, { bytes: Uint8Array; md5: string }>;
+  /** File parts, spooled to disk; their md5 is in `params`. Closed by whoever holds the form last. */
+  files: Map<string, Upload>;
   /** Bytes taken from the budget: give them back once the request is authenticated or refused. */
   held: number;
 }
@@ -91,7 +93,7 @@ function addParam(params: Param[], name: string, value: string): void {
 }
 
 /** The query's parameters, then the body's fields and file parts. */
-export async function readForm(request: Request, url: URL, maxUpload: number, budget: DoorBudget): Promise<ReadForm> {
+export async function readForm(request: Request, url: URL, maxUpload: number, budget: DoorBudget, spoolDir?: string): Promise<ReadForm> {
   const form: ReadForm = { params: [], files: new Map(), held: 0 };
   for (const [k, v] of url.searchParams) addParam(form.params, k, v);
   if (request.method !== "POST" && request.method !== "PUT") return form;
@@ -103,15 +105,20 @@ export async function readForm(request: Request, url: URL, maxUpload: number, bu
     for (const [k, v] of new URLSearchParams(text(Buffer.concat(parts)))) addParam(form.params, k, v);
   } else if (lower.startsWith("multipart/form-data")) {
     try {
-      await readMultipart(request, type, maxUpload, budget, form);
+      await readMultipart(request, type, maxUpload, budget, form, spoolDir);
     } catch (e) {
       budget.give(form.held);
+      closeFiles(form.files);
       throw e;
     }
   } else {
     for await (const chunk of chunks(request, 0, "POST and PUT carry their fields as application/x-www-form-urlencoded or multipart/form-data")) void chunk;
   }
   return form;
+}
+
+export function closeFiles(files: Map<string, Upload>): void {
+  for (const file of files.values()) file.close();
 }
 
 const CRLF_CRLF = Buffer.from("\r\n\r\n");
@@ -136,9 +143,9 @@ function disposition(header: string): { name: string; filename: string | null } 
 
 /**
  * A streaming multipart reader: the unread tail is kept only as long as a boundary could still
- * start in it, so memory is the file parts (bounded) plus a few KiB.
+ * start in it, so memory is the fields (bounded) plus a few KiB; file parts go to disk.
  */
-async function readMultipart(request: Request, type: string, maxUpload: number, budget: DoorBudget, form: ReadForm): Promise<void> {
+async function readMultipart(request: Request, type: string, maxUpload: number, budget: DoorBudget, form: ReadForm, spoolDir?: string): Promise<void> {
   const boundary = boundaryOf(type);
   const first = Buffer.from(`--${boundary}`);
   const delimiter = Buffer.from(`\r\n--${boundary}`);
@@ -148,7 +155,7 @@ async function readMultipart(request: Request, type: string, maxUpload: number, 
   type State = "preamble" | "after-boundary" | "header" | "body" | "done";
   let state = "preamble" as State;
   let fieldBytes = 0;
-  let part: { name: string; file: boolean; chunks: Buffer[]; size: number; md5: Bun.CryptoHasher | null } | null = null;
+  let part: { name: string; chunks: Buffer[]; size: number; upload: Upload | null } | null = null;
 
   const take = (data: Buffer) => {
     const p = part as NonNullable<typeof part>;
@@ -156,27 +163,27 @@ async function readMultipart(request: Request, type: string, maxUpload: number, 
     p.size += data.length;
     budget.take(data.length);
     form.held += data.length;
-    if (p.file) {
+    if (p.upload) {
       if (p.size > maxUpload) throw tooLarge(`the file part "${p.name}" is larger than the ${maxUpload}-byte upload limit`);
-      (p.md5 as Bun.CryptoHasher).update(data);
-    } else {
-      fieldBytes += data.length;
-      if (fieldBytes > FORM_LIMITS.fieldBytes) throw tooLarge(`the form's fields may hold at most ${FORM_LIMITS.fieldBytes} bytes together`);
+      p.upload.write(data);
+      return;
     }
+    fieldBytes += data.length;
+    if (fieldBytes > FORM_LIMITS.fieldBytes) throw tooLarge(`the form's fields may hold at most ${FORM_LIMITS.fieldBytes} bytes together`);
     // No copy: each chunk the body stream yields is a fresh buffer (and `pending`, when it was
-    // joined, a fresh one too), so a view of it stays valid; a 300 MB import is copied once less.
+    // joined, a fresh one too), so a view of it stays valid.
     p.chunks.push(data);
   };
   const finishPart = () => {
     const p = part as NonNullable<typeof part>;
-    const bytes = Buffer.concat(p.chunks, p.size);
-    if (p.file) {
-      if (form.files.has(p.name)) throw new ReplydError("bad_request", 400, `more than one file part named "${p.name}"`);
-      if (form.files.size >= FORM_LIMITS.files) throw new ReplydError("too_many_fields", 400, `a request may carry at most ${FORM_LIMITS.files} file parts`);
-      const md5 = (p.md5 as Bun.CryptoHasher).digest("hex");
-      form.files.set(p.name, { bytes, md5 });
-      addParam(form.params, p.name, "md5:" + md5);
-    } else addParam(form.params, p.name, text(bytes));
+    if (p.upload) {
+      if (form.files.has(p.name)) {
+        p.upload.close();
+        throw new ReplydError("bad_request", 400, `more than one file part named "${p.name}"`);
+      }
+      form.files.set(p.name, p.upload);
+      addParam(form.params, p.name, "md5:" + p.upload.md5());
+    } else addParam(form.params, p.name, text(Buffer.concat(p.chunks, p.size)));
     part = null;
   };
 
@@ -213,8 +220,14 @@ async function readMultipart(request: Request, type: string, maxUpload: number, 
         }
         if (end > FORM_LIMITS.partHeader) throw tooLarge(`a part's header lines may be at most ${FORM_LIMITS.partHeader} bytes`);
         const { name, filename } = disposition(pending.subarray(0, end).toString("latin1"));
-        const file = filename !== null;
-        part = { name, file, chunks: [], size: 0, md5: file ? new Bun.CryptoHasher("md5") : null };
+        let upload: Upload | null = null;
+        if (filename !== null) {
+          // Counted when it starts: a fifth file part is refused before it is written anywhere.
+          if (form.files.size >= FORM_LIMITS.files)
+            throw new ReplydError("too_many_fields", 400, `a request may carry at most ${FORM_LIMITS.files} file parts`);
+          upload = Upload.create(spoolDir);
+        }
+        part = { name, chunks: [], size: 0, upload };
         pending = pending.subarray(end + 4);
         state = "body";
         return true;
@@ -240,9 +253,15 @@ async function readMultipart(request: Request, type: string, maxUpload: number, 
     }
   };
 
-  for await (const chunk of chunks(request, maxBody, `the request body is larger than the ${maxUpload}-byte upload limit`)) {
-    pending = pending.length ? Buffer.concat([pending, chunk]) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
-    while (step());
+  try {
+    for await (const chunk of chunks(request, maxBody, `the request body is larger than the ${maxUpload}-byte upload limit`)) {
+      pending = pending.length ? Buffer.concat([pending, chunk]) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
+      while (step());
+    }
+    if ((state as State) !== "done") throw malformed("the body ends before the closing boundary");
+  } catch (e) {
+    // The part being received, not yet among the form's files (closing twice is harmless).
+    (part as { upload: Upload | null } | null)?.upload?.close();
+    throw e;
   }
-  if ((state as State) !== "done") throw malformed("the body ends before the closing boundary");
 }

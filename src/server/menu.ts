@@ -77,7 +77,7 @@ export const putMenu = serially(async (ctx: AppContext, req: SignedRequest) => {
     return { ...shown(ctx), pulled: true, rules_added: pulled.rules.map((r) => r.id), ...(saved.backup ? { backup: saved.backup } : {}), warnings: [...pulled.warnings, ...(await menuWarnings(ctx, pulled.menu))] };
   }
   if (!file) throw badRequest('a menu is a file part named "json" (or pull=1 for the live menu)');
-  const menu = menuFromBytes(file);
+  const menu = menuFromBytes(file.bytes());
   const push = f.bool("push") ?? true;
   if (push) {
     const platform = platformOf(ctx, "; to store the menu without pushing it, send push=0 (menu set --no-push)");

@@ -1,5 +1,6 @@
-import { readFileSync } from "node:fs";
-import { isMatter, MATTERS, parseDocumentBytes, requireSections, SECTIONS, type Matter } from "../doc.ts";
+import { closeSync, fstatSync, openSync } from "node:fs";
+import { isMatter, MATTERS, readDocument, requireSections, SECTIONS, type Matter } from "../doc.ts";
+import { fdSource } from "../docbytes.ts";
 import { pushRestoredMenu } from "./menu.ts";
 import { platformOf } from "./platform.ts";
 import { badRequest, notFound } from "../errors.ts";
@@ -50,22 +51,24 @@ export async function putRevert(ctx: AppContext, matter: Matter, req: SignedRequ
   const file = req.files.get("json");
   const id = f.get("id");
   if (file && id !== undefined) throw badRequest("send either a json file part or id=, not both");
-  let bytes: Uint8Array;
-  if (file) bytes = file;
-  else if (id !== undefined) {
-    if (!ctx.store.backups.get(matter, id)) throw notFound(`no ${matter} backup with id "${id}"`);
-    bytes = readFileSync(ctx.store.backups.pathOf(id));
-  } else throw badRequest('a restore needs the document as a file part named "json" (or id= of a server backup)');
-  const doc = parseDocumentBytes(bytes);
-  requireSections(doc, matter);
-  if (push) {
-    if (!SECTIONS[matter].includes("menu") || doc.menu === undefined) throw badRequest(`push=1 pushes a restored menu, and this restore of "${matter}" brings none back`, "nothing_to_push");
-    // Refused before anything is replaced: a restore asked to push must be able to.
-    platformOf(ctx, "; restore without push");
+  if (!file && id === undefined) throw badRequest('a restore needs the document as a file part named "json" (or id= of a server backup)');
+  if (id !== undefined && !ctx.store.backups.get(matter, id)) throw notFound(`no ${matter} backup with id "${id}"`);
+  // Read from the file in pieces, now to check it and again while it is written: never whole in memory.
+  const fd = file ? null : openSync(ctx.store.backups.pathOf(id as string), "r");
+  try {
+    const doc = readDocument(file ? file.source() : fdSource(fd as number, fstatSync(fd as number).size));
+    requireSections(doc, matter);
+    if (push) {
+      if (!SECTIONS[matter].includes("menu") || doc.menu === undefined) throw badRequest(`push=1 pushes a restored menu, and this restore of "${matter}" brings none back`, "nothing_to_push");
+      // Refused before anything is replaced: a restore asked to push must be able to.
+      platformOf(ctx, "; restore without push");
+    }
+    const result = ctx.store.restore(doc, matter);
+    // The restore stands either way; a push that fails is reported with it.
+    return push ? { ...result, menu_push: await pushRestoredMenu(ctx) } : result;
+  } finally {
+    if (fd !== null) closeSync(fd);
   }
-  const result = ctx.store.restore(doc, matter);
-  // The restore stands either way; a push that fails is reported with it.
-  return push ? { ...result, menu_push: await pushRestoredMenu(ctx) } : result;
 }
 
 /** DELETE: remove one server backup. */

@@ -65,6 +65,8 @@ export class ArticleRepo {
   private readonly updateStmt: Statement;
   private readonly deleteStmt: Statement<{ seq: number; rev: number }, [string]>;
   private readonly revHighOf: Statement<{ rev: number }, [string]>;
+  private readonly existsStmt: Statement<{ one: number }, [string]>;
+  private readonly liveIdStmt: Statement<{ id: string }, [string]>;
   private readonly keepRevHigh: Statement;
   /** Whether any id was ever removed: until then, inserts need not look up rev_high. */
   private anyRevHigh: boolean;
@@ -85,6 +87,8 @@ export class ArticleRepo {
     );
     this.deleteStmt = db.query("DELETE FROM articles WHERE id = ? RETURNING seq, rev");
     this.revHighOf = db.query("SELECT rev FROM rev_high WHERE id = ?");
+    this.existsStmt = db.query("SELECT 1 AS one FROM articles WHERE id = ?");
+    this.liveIdStmt = db.query("SELECT id FROM articles WHERE lower(code) = lower(?) AND deleted = 0 AND code IS NOT NULL");
     this.keepRevHigh = db.query("INSERT INTO rev_high (id, rev) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET rev = max(rev, excluded.rev)");
     this.anyRevHigh = db.query("SELECT 1 FROM rev_high LIMIT 1").get() !== null;
     this.loadIndexState();
@@ -326,21 +330,47 @@ export class ArticleRepo {
     for (const row of this.db.query("SELECT * FROM articles ORDER BY id").iterate() as IterableIterator<Row>) yield fromRow(row);
   }
 
-  /** Live codes (lower-cased) → article id, for conflict checks over a whole import. */
-  liveCodes(): Map<string, string> {
-    const map = new Map<string, string>();
-    for (const row of this.db.query("SELECT id, lower(code) AS code FROM articles WHERE deleted = 0 AND code IS NOT NULL").iterate() as IterableIterator<{
-      id: string;
-      code: string;
-    }>)
-      map.set(row.code, row.id);
-    return map;
+  /** Whether a row (live or soft-deleted) has this id. */
+  exists(id: string): boolean {
+    return this.existsStmt.get(id) !== null;
   }
 
-  ids(): Set<string> {
-    const set = new Set<string>();
-    for (const row of this.db.query("SELECT id FROM articles").iterate() as IterableIterator<{ id: string }>) set.add(row.id);
-    return set;
+  /** The id of the live article with this code (ignoring case), uncached: bulk writes ask once per record. */
+  liveIdByCode(code: string): string | undefined {
+    return this.liveIdStmt.get(code)?.id;
+  }
+
+  /** Rows, soft-deleted included. */
+  total(): number {
+    const { live, deleted } = this.counts();
+    return live + deleted;
+  }
+
+  /**
+   * The end of a bulk write that replaces every article: ids are noted as the document is written
+   * (in a temporary table, not in memory), then every article not noted is purged; answers how many.
+   * Per row (with its search entries) unless `bulk`, where the index is rebuilt afterwards anyway.
+   */
+  noteKept(): { keep(id: string): void; purgeRest(bulk: boolean): number } {
+    this.db.exec("CREATE TEMP TABLE IF NOT EXISTS kept_ids (id TEXT PRIMARY KEY) WITHOUT ROWID; DELETE FROM temp.kept_ids;");
+    const add = this.db.query("INSERT OR IGNORE INTO temp.kept_ids (id) VALUES (?)");
+    return {
+      keep: (id) => void add.run(id),
+      purgeRest: (bulk) => {
+        let removed = 0;
+        if (bulk) {
+          this.changed();
+          const rest = "FROM articles WHERE id NOT IN (SELECT id FROM temp.kept_ids)";
+          if (this.db.run(`INSERT INTO rev_high (id, rev) SELECT id, rev ${rest} ON CONFLICT(id) DO UPDATE SET rev = max(rev, excluded.rev)`).changes) this.anyRevHigh = true;
+          removed = this.db.run(`DELETE ${rest}`).changes;
+        } else {
+          const ids = (this.db.query("SELECT id FROM articles WHERE id NOT IN (SELECT id FROM temp.kept_ids)").all() as { id: string }[]).map((r) => r.id);
+          for (const id of ids) if (this.purge(id)) removed++;
+        }
+        this.db.exec("DELETE FROM temp.kept_ids");
+        return removed;
+      },
+    };
   }
 
   /** Cached between writes: health is asked for often and a count scans the table. */

@@ -1,12 +1,14 @@
 /**
  * Bulk writes of whole documents: import (merge or init) and restore. Each checks the whole document
  * against the final state first, then writes it in one transaction (a crash leaves the old state or
- * the new one) after an automatic backup of what it replaces.
+ * the new one) after an automatic backup of what it replaces. The articles are handed over again
+ * for each pass (doc.ts Articles: read again from the uploaded file), never held.
  */
-import { contentOf, sameContent, type Article } from "../article.ts";
-import { SECTIONS, type Matter, type ReplydDocument } from "../doc.ts";
+import { contentOf, sameContent, type ArticleInput } from "../article.ts";
+import { SECTIONS, type Articles, type BulkDocument, type Matter } from "../doc.ts";
+import { InvalidDocumentError, ProblemList } from "../errors.ts";
 import type { BackupInfo } from "./backups.ts";
-import { checkCodes, resolveIds } from "./ids.ts";
+import { DocumentIds } from "./ids.ts";
 import type { Store } from "./store.ts";
 
 /** Bulk writes above this many records rebuild the search index afterwards instead of row by row. */
@@ -39,26 +41,39 @@ export interface RestoreResult {
   backup: BackupInfo;
 }
 
+/** Where each record's id comes from: its own, or worked out once before writing (ids.ts). */
+type IdOf = (record: ArticleInput, index: number) => string;
+const ownId: IdOf = (r) => r.id as string;
+const withId = (rec: ArticleInput, id: string) => (id === rec.id ? rec : { ...rec, id }) as ArticleInput & { id: string };
+
 /**
  * Bulk add (merge: upsert by id, or by code when a record has no id) or initialize (init: the
  * document's articles become the only ones; an automatic backup is taken first). The whole
- * document is checked against the final state before anything is written, then written in one transaction.
+ * document is checked against the final state before anything is written, then written in one
+ * transaction, its articles read again from the document's source as they are written: memory
+ * holds a few bytes per record, never the records.
  */
-export function importDocument(store: Store, doc: ReplydDocument, mode: "merge" | "init"): ImportResult {
-  const records = doc.articles ?? [];
-  const existingIds = store.articles.ids();
+export function importDocument(store: Store, doc: BulkDocument, mode: "merge" | "init"): ImportResult {
+  const articles = doc.articles;
+  const count = articles?.count ?? 0;
+  const existing = store.articles.total();
+  const checkCodes = mode === "merge" && existing > 0;
   // A record without id takes the id of the live article with its code, in both modes, so a re-import keeps ids.
-  const resolved = resolveIds(records, true, existingIds, (code) => store.articles.getLiveByCode(code)?.id);
-  checkCodes(resolved, mode === "merge" ? store.articles.liveCodes() : new Map());
+  const ids =
+    articles && (articles.missingIds || checkCodes)
+      ? new DocumentIds(articles, true, (id) => store.articles.exists(id), (code) => store.articles.liveIdByCode(code))
+      : null;
+  const idOf: IdOf = ids ? (r, i) => ids.of(r, i) : ownId;
+  if (checkCodes && articles && ids) refuseTakenCodes(store, articles, ids);
 
-  const backup = mode === "init" && doc.articles ? store.backup("articles", "auto") : undefined;
+  const backup = mode === "init" && articles ? store.backup("articles", "auto") : undefined;
   const now = store.nowIso();
   const result: ImportResult = {
     added: 0,
     updated: 0,
     unchanged: 0,
     removed: 0,
-    total: records.length,
+    total: count,
     tags: 0,
     rules: { added: 0, updated: 0, unchanged: 0 },
     texts: 0,
@@ -67,40 +82,47 @@ export function importDocument(store: Store, doc: ReplydDocument, mode: "merge" 
   };
 
   // Past a few thousand records the search index is rebuilt afterwards rather than row by row.
-  const bulk = records.length > BULK_INDEX_THRESHOLD || (mode === "init" && existingIds.size > BULK_INDEX_THRESHOLD);
+  const bulk = count > BULK_INDEX_THRESHOLD || (mode === "init" && existing > BULK_INDEX_THRESHOLD);
   store.writeArticles(bulk, () => {
-    if (doc.articles) {
-      // Purge first in init mode: a document may give a removed article's code to a new id.
-      if (mode === "init" && existingIds.size) {
-        const keep = new Set(resolved.map((r) => r.id));
-        for (const id of existingIds) if (!keep.has(id) && store.articles.purge(id)) result.removed++;
-      }
-      const currents = new Map<string, Article>();
-      for (const rec of resolved)
-        if (existingIds.has(rec.id)) {
-          const current = store.articles.get(rec.id);
-          if (current) currents.set(rec.id, current);
+    if (articles) {
+      const replacing = mode === "init" && existing > 0;
+      const kept = replacing ? store.articles.noteKept() : null;
+      // Live codes are unique per statement, so the codes that move are released before any is
+      // written (two articles may swap codes within one document); released records are noted by
+      // index, a bit each, as their stored code no longer says whether they changed.
+      const released = existing ? new Uint8Array((count + 7) >>> 3) : null;
+      if (released)
+        articles.each((rec, index) => {
+          const current = store.articles.get(idOf(rec, index));
+          if (current && !current.deleted && current.code !== null && (current.code !== (rec.code ?? null) || rec.deleted)) {
+            store.articles.releaseCode(current.id);
+            released[index >>> 3] = (released[index >>> 3] as number) | (1 << (index & 7));
+          }
+        });
+      articles.each((rec, index) => {
+        const id = idOf(rec, index);
+        kept?.keep(id);
+        // On init, a live code still held here belongs to an article the document leaves out (one in
+        // it would have had its code released, or be a duplicate the document was refused for).
+        if (replacing && rec.code && !rec.deleted) {
+          const holder = store.articles.liveIdByCode(rec.code);
+          if (holder !== undefined && holder !== id && store.articles.purge(holder)) result.removed++;
         }
-      // Live codes are unique per statement, so release the codes that move before writing any:
-      // two articles may swap codes within one document.
-      for (const rec of resolved) {
-        const current = currents.get(rec.id);
-        if (current && !current.deleted && current.code !== null && current.code !== (rec.code ?? null)) store.articles.releaseCode(rec.id);
-      }
-      for (const rec of resolved) {
-        const current = currents.get(rec.id);
+        const current = existing ? store.articles.get(id) : null;
         if (!current) {
-          store.articles.insertRecord(rec, 1, now, now);
+          store.articles.insertRecord(withId(rec, id), 1, now, now);
           result.added++;
-          continue;
+          return;
         }
         const content = contentOf(rec);
-        if (sameContent(contentOf(current), content)) result.unchanged++;
+        const moved = released !== null && ((released[index >>> 3] as number) & (1 << (index & 7))) !== 0;
+        if (!moved && sameContent(contentOf(current), content)) result.unchanged++;
         else {
           store.articles.update({ ...current, ...content, rev: current.rev + 1, updated_at: now });
           result.updated++;
         }
-      }
+      });
+      if (kept) result.removed += kept.purgeRest(bulk);
     }
     if (doc.tags) {
       if (mode === "init") store.content.replaceTags(doc.tags);
@@ -121,21 +143,41 @@ export function importDocument(store: Store, doc: ReplydDocument, mode: "merge" 
 }
 
 /**
+ * A merge may not give a record a live code another article keeps: one the document leaves alone.
+ * An article the document holds too is writing its own code anew, so it does not keep it.
+ */
+function refuseTakenCodes(store: Store, articles: Articles, ids: DocumentIds): void {
+  const problems = new ProblemList();
+  articles.each((rec, index) => {
+    if (!rec.code || rec.deleted) return;
+    const holder = store.articles.liveIdByCode(rec.code);
+    if (holder !== undefined && holder !== ids.of(rec, index) && !ids.mayHold(holder))
+      problems.push({ section: "articles", index, field: "code", reason: `"${rec.code}" is already the code of live article "${holder}"` });
+  });
+  if (problems.length) throw new InvalidDocumentError(problems);
+}
+
+/**
  * Replaces `matter` with the document's content, exactly (revs and times included), after an
  * automatic backup of what it replaces. One transaction: a crash leaves the old state or the new.
  */
-export function restoreDocument(store: Store, doc: ReplydDocument, matter: Matter): RestoreResult {
+export function restoreDocument(store: Store, doc: BulkDocument, matter: Matter): RestoreResult {
   const sections = SECTIONS[matter];
+  const articles = sections.includes("articles") ? doc.articles : undefined;
   // The document replaces every article, and its own duplicate codes were refused when it was validated.
-  const resolved = sections.includes("articles") ? resolveIds(doc.articles ?? [], false, new Set(), () => undefined) : [];
+  const ids = articles?.missingIds ? new DocumentIds(articles, false, () => false, () => undefined) : null;
+  const idOf: IdOf = ids ? (r, i) => ids.of(r, i) : ownId;
   const backup = store.backup(matter, "auto");
   const now = store.nowIso();
   const result: RestoreResult = { matter, backup };
   store.writeArticles(sections.includes("articles"), () => {
     if (sections.includes("articles")) {
       store.articles.deleteAll();
-      for (const rec of resolved) store.articles.insertRecord(rec, rec.rev ?? 1, rec.created_at ?? now, rec.updated_at ?? rec.created_at ?? now);
-      result.articles = resolved.length;
+      articles?.each((rec, index) => {
+        const id = idOf(rec, index);
+        store.articles.insertRecord(withId(rec, id), rec.rev ?? 1, rec.created_at ?? now, rec.updated_at ?? rec.created_at ?? now);
+      });
+      result.articles = articles?.count ?? 0;
       store.content.replaceTags(doc.tags ?? {});
       result.tags = Object.keys(doc.tags ?? {}).length;
     }

@@ -1,62 +1,71 @@
 import type { ArticleInput } from "../article.ts";
 import { ID_PATTERN } from "../article.ts";
-import { InvalidDocumentError, ProblemList } from "../errors.ts";
+import type { Articles } from "../doc.ts";
+import { keyHash } from "../duplicates.ts";
 
-/**
- * Ids and codes of a bulk write's records: every record gets an id (its own, the id of the live
- * article that has its code, or a new one), and the codes the write leaves must stay unique.
- */
-
-/** Gives every record an id: its own, the id of the live article with its code (`liveIdOf`), or a new one. */
-export function resolveIds(
-  records: ArticleInput[],
-  matchByCode: boolean,
-  taken: Set<string>,
-  liveIdOf: (code: string) => string | undefined,
-): (ArticleInput & { id: string })[] {
-  // The set of ids in use is only needed to mint new ones; most documents carry every id.
-  let used: Set<string> | null = null;
-  return records.map((r) => {
-    if (r.id) return r as ArticleInput & { id: string };
-    if (matchByCode && r.code) {
-      const live = liveIdOf(r.code);
-      if (live) return { ...r, id: live };
-    }
-    if (!used) {
-      used = new Set(taken);
-      for (const x of records) if (x.id) used.add(x.id);
-    }
-    const id = newArticleId(r.code ?? null, used);
-    used.add(id);
-    return { ...r, id };
-  });
-}
-
-/** After the write, live codes must still be unique: the document is checked against the articles it leaves in place. */
-export function checkCodes(records: (ArticleInput & { id: string })[], liveCodes: Map<string, string>): void {
-  // Nothing outside the document holds a code: its own duplicates were refused when it was validated.
-  if (liveCodes.size === 0) return;
-  const touched = new Set(records.map((r) => r.id));
-  const owner = new Map<string, string>();
-  for (const [code, id] of liveCodes) if (!touched.has(id)) owner.set(code, id);
-  const problems = new ProblemList();
-  records.forEach((r, index) => {
-    if (!r.code || r.deleted) return;
-    const key = r.code.toLowerCase();
-    const other = owner.get(key);
-    if (other !== undefined && other !== r.id)
-      problems.push({ section: "articles", index, field: "code", reason: `"${r.code}" is already the code of live article "${other}"` });
-    else owner.set(key, r.id);
-  });
-  if (problems.length) throw new InvalidDocumentError(problems);
+/** Whether an id is taken. */
+export interface IdsInUse {
+  has(id: string): boolean;
 }
 
 /** A readable id from the code when it fits and is free, otherwise a random one. */
-export function newArticleId(code: string | null, used: Set<string>): string {
+export function newArticleId(code: string | null, used: IdsInUse): string {
   const fromCode = code?.toLowerCase();
   if (fromCode && ID_PATTERN.test(fromCode) && !used.has(fromCode)) return fromCode;
   for (;;) {
     const id = "a" + Array.from(crypto.getRandomValues(new Uint8Array(9)), (b) => (b % 36).toString(36)).join("");
     if (!used.has(id)) return id;
+  }
+}
+
+/**
+ * The ids a bulk write gives the document's records, worked out once before anything is written:
+ * a record's own id, the id of the live article with its code (`liveIdOf`, when matching by code),
+ * or a new one. Only the minted ones are held (by record index); every read of the document after
+ * that gives each record the same id.
+ */
+export class DocumentIds {
+  private readonly minted = new Map<number, string>();
+  /** Hashes of every record's id, sorted: "is this article in the document" in 8 bytes a record. */
+  private readonly hashes: Float64Array;
+
+  constructor(articles: Articles, matchByCode: boolean, exists: (id: string) => boolean, liveIdOf: (code: string) => string | undefined) {
+    this.hashes = new Float64Array(articles.count);
+    // Ids the document names itself, needed only to mint ids that collide with none of them.
+    let named: Set<string> | null = null;
+    if (articles.missingIds) {
+      named = new Set();
+      const into = named;
+      articles.each((r) => r.id && into.add(r.id));
+    }
+    const mintedIds = new Set<string>();
+    const used: IdsInUse = { has: (id) => (named as Set<string>).has(id) || mintedIds.has(id) || exists(id) };
+    articles.each((r, index) => {
+      let id = r.id;
+      if (!id) {
+        id = (matchByCode && r.code ? liveIdOf(r.code) : undefined) ?? newArticleId(r.code ?? null, used);
+        this.minted.set(index, id);
+        mintedIds.add(id);
+      }
+      this.hashes[index] = keyHash(id);
+    });
+    this.hashes.sort();
+  }
+
+  of(record: ArticleInput, index: number): string {
+    return record.id ?? (this.minted.get(index) as string);
+  }
+
+  /** False: not in the document, for certain. True: almost certainly (53-bit hashes). */
+  mayHold(id: string): boolean {
+    const h = keyHash(id);
+    let lo = 0;
+    let hi = this.hashes.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((this.hashes[mid] as number) < h) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.hashes[lo] === h;
   }
 }

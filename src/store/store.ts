@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { PRIVATE_FILE, privateDir, privateFiles } from "../fsutil.ts";
 import { articleJson, type Article } from "../article.ts";
 import type { Clock } from "../clock.ts";
-import { DocumentWriter, SECTIONS, type Matter, type ReplydDocument } from "../doc.ts";
+import { asBulk, DocumentWriter, SECTIONS, type BulkDocument, type Matter, type ReplydDocument } from "../doc.ts";
 import { ArticleRepo } from "./articles.ts";
 import { BackupStore, type BackupInfo, type BackupKind } from "./backups.ts";
 import { ContentRepo } from "./content.ts";
@@ -17,6 +17,8 @@ import { Searcher } from "./searcher.ts";
 import { IndexKeeper } from "./indexer.ts";
 import { importDocument, restoreDocument, type ImportResult, type RestoreResult } from "./bulk.ts";
 import { openDatabase } from "./db.ts";
+
+const bulkOf = (doc: BulkDocument | ReplydDocument): BulkDocument => (Array.isArray(doc.articles) ? asBulk(doc as ReplydDocument) : (doc as BulkDocument));
 
 export { BULK_INDEX_THRESHOLD, type ImportResult, type RestoreResult } from "./bulk.ts";
 
@@ -175,13 +177,13 @@ export class Store {
   }
 
   /** Bulk add (merge) or initialize (init): see bulk.ts. */
-  importDocument(doc: ReplydDocument, mode: "merge" | "init"): ImportResult {
-    return importDocument(this, doc, mode);
+  importDocument(doc: BulkDocument | ReplydDocument, mode: "merge" | "init"): ImportResult {
+    return importDocument(this, bulkOf(doc), mode);
   }
 
   /** Replaces `matter` with the document's content: see bulk.ts. */
-  restore(doc: ReplydDocument, matter: Matter): RestoreResult {
-    return restoreDocument(this, doc, matter);
+  restore(doc: BulkDocument | ReplydDocument, matter: Matter): RestoreResult {
+    return restoreDocument(this, bulkOf(doc), matter);
   }
 
   /**

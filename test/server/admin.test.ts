@@ -123,6 +123,17 @@ describe("POST /api/cli", () => {
     expect((await call("POST", "/api/cli", [["title", "x"]])).error).toMatchObject({ code: "invalid_article", problems: [expect.objectContaining({ field: "url" })] });
   });
 
+  test("uploads are spooled to the data folder's disk and leave nothing there, accepted or refused", async () => {
+    const spooled = () => readdirSync(t.dir).filter((n) => n.startsWith(".replyd-upload-"));
+    expect((await importDoc(doc([article(1)]))).status).toBe(200);
+    expect((await importDoc("{oops")).status).toBe(400);
+    // Refused by the door after the body was read: signed an hour ago.
+    const stale = signedRequest("POST", "/api/cli", { files: [{ name: "json", content: doc([article(2)]) }], nowMs: t.clock.now() - 3_600_000 });
+    expect((await body(await t.handle(stale))).error.code).toBe("stale_timestamp");
+    expect(spooled()).toEqual([]);
+    expect(t.store.articles.get("a1")).not.toBeNull();
+  });
+
   test("an oversized body is 413 before it is read", async () => {
     const small = await testApp({ maxUpload: 1024 });
     try {
