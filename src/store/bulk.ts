@@ -5,7 +5,7 @@
  * for each pass (doc.ts Articles: read again from the uploaded file), never held.
  */
 import { contentOf, sameContent, type ArticleInput } from "../article.ts";
-import { SECTIONS, type Articles, type BulkDocument, type Matter } from "../doc.ts";
+import { SECTIONS, type BulkDocument, type Matter } from "../doc.ts";
 import { InvalidDocumentError, ProblemList } from "../errors.ts";
 import type { BackupInfo } from "./backups.ts";
 import { DocumentIds } from "./ids.ts";
@@ -57,14 +57,31 @@ export function importDocument(store: Store, doc: BulkDocument, mode: "merge" | 
   const articles = doc.articles;
   const count = articles?.count ?? 0;
   const existing = store.articles.total();
-  const checkCodes = mode === "merge" && existing > 0;
-  // A record without id takes the id of the live article with its code, in both modes, so a re-import keeps ids.
+  // A record without id takes the id of the live article with its code, in both modes, so a re-import
+  // keeps ids. A merge may not give a record a live code that an article the document leaves alone
+  // keeps: each record's code is looked up as its id is worked out, and the holders checked after.
+  const taken: [index: number, code: string, holder: string][] = [];
   const ids =
-    articles && (articles.missingIds || checkCodes)
-      ? new DocumentIds(articles, true, (id) => store.articles.exists(id), (code) => store.articles.liveIdByCode(code))
+    articles && (articles.missingIds || existing)
+      ? new DocumentIds(
+          articles,
+          true,
+          (id) => store.articles.exists(id),
+          (code) => store.articles.liveIdByCode(code),
+          mode === "merge" && existing
+            ? (rec, index, id) => {
+                if (!rec.code || rec.deleted) return;
+                const holder = store.articles.liveIdByCode(rec.code);
+                if (holder !== undefined && holder !== id) taken.push([index, rec.code, holder]);
+              }
+            : undefined,
+        )
       : null;
   const idOf: IdOf = ids ? (r, i) => ids.of(r, i) : ownId;
-  if (checkCodes && articles && ids) refuseTakenCodes(store, articles, ids);
+  const problems = new ProblemList();
+  for (const [index, code, holder] of taken)
+    if (!ids?.mayHold(holder)) problems.push({ section: "articles", index, field: "code", reason: `"${code}" is already the code of live article "${holder}"` });
+  if (problems.length) throw new InvalidDocumentError(problems);
 
   const backup = mode === "init" && articles ? store.backup("articles", "auto") : undefined;
   const now = store.nowIso();
@@ -85,42 +102,41 @@ export function importDocument(store: Store, doc: BulkDocument, mode: "merge" | 
   const bulk = count > BULK_INDEX_THRESHOLD || (mode === "init" && existing > BULK_INDEX_THRESHOLD);
   store.writeArticles(bulk, () => {
     if (articles) {
-      const replacing = mode === "init" && existing > 0;
-      const kept = replacing ? store.articles.noteKept() : null;
-      // Live codes are unique per statement, so the codes that move are released before any is
-      // written (two articles may swap codes within one document); released records are noted by
-      // index, a bit each, as their stored code no longer says whether they changed.
-      const released = existing ? new Uint8Array((count + 7) >>> 3) : null;
-      if (released)
-        articles.each((rec, index) => {
-          const current = store.articles.get(idOf(rec, index));
-          if (current && !current.deleted && current.code !== null && (current.code !== (rec.code ?? null) || rec.deleted)) {
-            store.articles.releaseCode(current.id);
-            released[index >>> 3] = (released[index >>> 3] as number) | (1 << (index & 7));
-          }
-        });
+      const kept = mode === "init" && existing ? store.articles.noteKept() : null;
+      // Live codes are unique per statement: before a record takes a live code, the article holding
+      // it lets go. One the document holds too (two articles may swap codes) has its code released
+      // and is noted, as its stored code no longer says whether it changed; on init, one it leaves
+      // out is purged now rather than with the rest.
+      const released = new Set<string>();
+      const free = (code: string, id: string) => {
+        const holder = store.articles.liveIdByCode(code);
+        if (holder === undefined || holder === id) return;
+        if (kept && !ids?.mayHold(holder)) {
+          if (store.articles.purge(holder)) result.removed++;
+          return;
+        }
+        store.articles.releaseCode(holder);
+        released.add(holder);
+      };
       articles.each((rec, index) => {
         const id = idOf(rec, index);
         kept?.keep(id);
-        // On init, a live code still held here belongs to an article the document leaves out (one in
-        // it would have had its code released, or be a duplicate the document was refused for).
-        if (replacing && rec.code && !rec.deleted) {
-          const holder = store.articles.liveIdByCode(rec.code);
-          if (holder !== undefined && holder !== id && store.articles.purge(holder)) result.removed++;
-        }
         const current = existing ? store.articles.get(id) : null;
+        const content = contentOf(rec);
+        const takesCode = content.code !== null && !content.deleted;
         if (!current) {
+          if (takesCode && existing) free(content.code as string, id);
           store.articles.insertRecord(withId(rec, id), 1, now, now);
           result.added++;
           return;
         }
-        const content = contentOf(rec);
-        const moved = released !== null && ((released[index >>> 3] as number) & (1 << (index & 7))) !== 0;
-        if (!moved && sameContent(contentOf(current), content)) result.unchanged++;
-        else {
-          store.articles.update({ ...current, ...content, rev: current.rev + 1, updated_at: now });
-          result.updated++;
+        if (!released.has(id) && sameContent(contentOf(current), content)) {
+          result.unchanged++;
+          return;
         }
+        if (takesCode && (current.deleted || current.code?.toLowerCase() !== content.code?.toLowerCase())) free(content.code as string, id);
+        store.articles.update({ ...current, ...content, rev: current.rev + 1, updated_at: now });
+        result.updated++;
       });
       if (kept) result.removed += kept.purgeRest(bulk);
     }
@@ -140,21 +156,6 @@ export function importDocument(store: Store, doc: BulkDocument, mode: "merge" | 
     }
   });
   return result;
-}
-
-/**
- * A merge may not give a record a live code another article keeps: one the document leaves alone.
- * An article the document holds too is writing its own code anew, so it does not keep it.
- */
-function refuseTakenCodes(store: Store, articles: Articles, ids: DocumentIds): void {
-  const problems = new ProblemList();
-  articles.each((rec, index) => {
-    if (!rec.code || rec.deleted) return;
-    const holder = store.articles.liveIdByCode(rec.code);
-    if (holder !== undefined && holder !== ids.of(rec, index) && !ids.mayHold(holder))
-      problems.push({ section: "articles", index, field: "code", reason: `"${rec.code}" is already the code of live article "${holder}"` });
-  });
-  if (problems.length) throw new InvalidDocumentError(problems);
 }
 
 /**

@@ -29,7 +29,14 @@ export class DocumentIds {
   /** Hashes of every record's id, sorted: "is this article in the document" in 8 bytes a record. */
   private readonly hashes: Float64Array;
 
-  constructor(articles: Articles, matchByCode: boolean, exists: (id: string) => boolean, liveIdOf: (code: string) => string | undefined) {
+  constructor(
+    articles: Articles,
+    matchByCode: boolean,
+    exists: (id: string) => boolean,
+    liveIdOf: (code: string) => string | undefined,
+    /** Called with every record and its id, in the same pass. */
+    visit?: (record: ArticleInput, index: number, id: string) => void,
+  ) {
     this.hashes = new Float64Array(articles.count);
     // Ids the document names itself, needed only to mint ids that collide with none of them.
     let named: Set<string> | null = null;
@@ -48,6 +55,7 @@ export class DocumentIds {
         mintedIds.add(id);
       }
       this.hashes[index] = keyHash(id);
+      visit?.(r, index, id);
     });
     this.hashes.sort();
   }

@@ -1,0 +1,49 @@
+/**
+ * Where a 1M-article import spends its time, pass by pass, in-process (docs/performance.md):
+ * the validating read of the file, the reading alone, and the import's write. Run: bun bench/bulkparts.ts [n]
+ */
+import { closeSync, fstatSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { systemClock } from "../src/clock.ts";
+import { readDocument } from "../src/doc.ts";
+import { fdSource, scanDocument } from "../src/docbytes.ts";
+import { Store } from "../src/store/store.ts";
+
+const n = Number(process.argv[2] ?? 1_000_000);
+const dir = mkdtempSync(join(tmpdir(), "replyd-bulkparts-"));
+const path = join(dir, "doc.json");
+const out = openSync(path, "w");
+writeSync(out, "[");
+for (let i = 0; i < n; i += 10_000) {
+  const part = Array.from({ length: Math.min(10_000, n - i) }, (_, j) => ({
+    id: `a${i + j}`,
+    code: `c${i + j}`,
+    tag: "news",
+    title: `Article ${i + j} about things`,
+    description: "A description of moderate length, as articles have.",
+    url: `https://example.com/articles/${i + j}`,
+    keywords: ["alpha", "beta"],
+  }));
+  writeSync(out, (i ? "," : "") + JSON.stringify(part).slice(1, -1));
+}
+writeSync(out, "]");
+closeSync(out);
+
+const fd = openSync(path, "r");
+const src = fdSource(fd, fstatSync(fd).size);
+const time = <T>(name: string, fn: () => T): T => {
+  const t0 = performance.now();
+  const r = fn();
+  console.log(`${name.padEnd(40)} ${(performance.now() - t0).toFixed(0).padStart(6)} ms`);
+  return r;
+};
+time("scan only (JSON.parse per record)", () => scanDocument(src, { each: () => {} }));
+const doc = time("readDocument (scan + validate + hashes)", () => readDocument(src));
+time("articles.each (read again + validate)", () => doc.articles?.each(() => {}));
+const store = Store.open(join(dir, "data"), { clock: systemClock, keep: 5 });
+time("importDocument init into an empty store", () => store.importDocument(doc, "init"));
+time("importDocument merge, all unchanged", () => store.importDocument(doc, "merge"));
+store.close();
+closeSync(fd);
+rmSync(dir, { recursive: true, force: true });
