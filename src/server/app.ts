@@ -32,6 +32,8 @@ export interface AppOptions {
   windowMs?: number;
   /** Largest accepted upload, in bytes. */
   maxUpload?: number;
+  /** Where uploads are spooled while they arrive (default: the data folder). */
+  spoolDir?: string;
   /** Bytes all unauthenticated requests may hold together (default: 4 largest uploads). */
   preAuthBytes?: number;
   limiter?: Partial<LimiterOptions>;
@@ -104,7 +106,7 @@ export async function createApp(opts: AppOptions) {
     limiter: new FailureLimiter({ ...DEFAULTS.limiter, ...opts.limiter }),
     budget: new DoorBudget(opts.preAuthBytes ?? DEFAULTS.preAuthUploads * (maxUpload + FORM_BODY_SLACK)),
     // On the disk the data is on: the system's temp folder may be small, or in memory (tmpfs).
-    spoolDir: opts.store.dir,
+    spoolDir: opts.spoolDir ?? opts.store.dir,
     notBefore: () => clock.now() - (clock.monotonic() - startedMono),
   };
   // Taken when the request line arrives, before any body is read: the timestamp check uses it.

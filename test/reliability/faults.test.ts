@@ -3,7 +3,7 @@
  * a read-only bind mount), which needs root, as CI has.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { article, body, doc, serveOpts, signedRequest, testApp } from "../helpers.ts";
 
@@ -80,6 +80,47 @@ describe("a full disk", () => {
       expect(restore.status).toBe(507);
       expect(snapshot()).toBe(before);
     } finally {
+      sh(`umount ${dir}`);
+    }
+  });
+});
+
+describe("the folder uploads are spooled to", () => {
+  const spool = () => {
+    const dir = join(t.dir, "spool");
+    mkdirSync(dir);
+    return dir;
+  };
+  const upload = (app: Awaited<ReturnType<typeof testApp>>, content: string) =>
+    app.handle(signedRequest("POST", "/api/cli", { files: [{ name: "json", content }], nowMs: app.clock.now() })).then(async (res) => ({ status: res.status, ...(await body(res)) }));
+
+  test("full: the upload is refused 507 disk_full, nothing written; accepted once there is room", async () => {
+    const dir = spool();
+    sh(`mount -t tmpfs -o size=64k tmpfs ${dir}`);
+    const app = await testApp({ spoolDir: dir });
+    try {
+      const big = doc(Array.from({ length: 400 }, (_, i) => article(1000 + i, { description: "y".repeat(200) })));
+      expect(big.length).toBeGreaterThan(64 * 1024);
+      expect(await upload(app, big)).toMatchObject({ status: 507, error: { code: "disk_full" } });
+      expect(app.store.articles.counts().live).toBe(0);
+      expect(readdirSync(dir)).toEqual([]);
+      expect((await upload(app, doc([article(1)]))).status).toBe(200);
+    } finally {
+      app.close();
+      sh(`umount ${dir}`);
+    }
+  });
+
+  test("read-only: the upload is refused 503 upload_failed, saying why", async () => {
+    const dir = spool();
+    sh(`mount --bind ${dir} ${dir} && mount -o remount,ro,bind ${dir}`);
+    const app = await testApp({ spoolDir: dir });
+    try {
+      const r = await upload(app, doc([article(1)]));
+      expect(r).toMatchObject({ status: 503, error: { code: "upload_failed" } });
+      expect(r.error.message).toContain("EROFS");
+    } finally {
+      app.close();
       sh(`umount ${dir}`);
     }
   });
