@@ -1,0 +1,54 @@
+import { SQL } from "bun";
+import { generateKey, type AdminKey } from "../keys.ts";
+import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from "./schema.ts";
+
+/** Advisory lock ids (one 64-bit key space per database): migrating, and every write transaction. */
+export const LOCKS = { migrate: 0x7265_706c_7964_01n, write: 0x7265_706c_7964_02n } as const;
+
+/** The connection URL with its password replaced, for messages and logs. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return "(a malformed database URL)";
+  }
+}
+
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(url);
+}
+
+export interface Prepared {
+  /** The schema version the database was at before (0: empty). */
+  from: number;
+  /** The first admin key, when this start created it (an empty database); null otherwise. */
+  firstKey: AdminKey | null;
+}
+
+/**
+ * Brings the schema up to date and, on an empty database, creates the first admin key — under one
+ * advisory lock in one transaction, so two instances starting at once on an empty database do not
+ * race: the second waits, finds the schema current and a key present, and creates nothing.
+ * `firstKey` false: keys come from elsewhere (the environment), none is created.
+ */
+export async function prepareDatabase(sql: SQL, opts: { now: Date; firstKey: boolean }): Promise<Prepared> {
+  return sql.begin(async (tx) => {
+    await tx`SELECT pg_advisory_xact_lock(${LOCKS.migrate.toString()}::bigint)`;
+    await tx`CREATE TABLE IF NOT EXISTS replyd_schema (version integer NOT NULL)`;
+    const rows = await tx`SELECT version FROM replyd_schema`;
+    const from = rows.length ? Number((rows[0] as { version: number }).version) : 0;
+    if (from > PG_SCHEMA_VERSION)
+      throw new Error(`the database schema is version ${from}, newer than this replyd understands (${PG_SCHEMA_VERSION}); upgrade replyd`);
+    for (let v = from; v < PG_SCHEMA_VERSION; v++) await tx.unsafe(PG_MIGRATIONS[v] as string);
+    if (!rows.length) await tx`INSERT INTO replyd_schema (version) VALUES (${PG_SCHEMA_VERSION})`;
+    else if (from < PG_SCHEMA_VERSION) await tx`UPDATE replyd_schema SET version = ${PG_SCHEMA_VERSION}`;
+    let firstKey: AdminKey | null = null;
+    if (opts.firstKey && !(await tx`SELECT 1 FROM admin_keys LIMIT 1`).length) {
+      firstKey = generateKey("admin", opts.now, "created on first start");
+      await tx`INSERT INTO admin_keys (appkey, secret, scope, created_at, note) VALUES (${firstKey.appkey}, ${firstKey.secret}, ${firstKey.scope}, ${firstKey.created_at ?? null}, ${firstKey.note ?? null})`;
+    }
+    return { from, firstKey };
+  });
+}

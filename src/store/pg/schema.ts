@@ -1,0 +1,74 @@
+/**
+ * The PostgreSQL store's schema (issue 14): everything replyd keeps, and nothing on the host. Each
+ * entry moves the schema one version forward, recorded in replyd_schema; append only.
+ *
+ * Articles carry `gen`, taken from one sequence on every write, and a purged article leaves its id
+ * in `removals` under a gen of the same sequence: an instance keeps its local read copy (the
+ * follower path, search) by asking for what changed after the last gen it applied. Writers take
+ * one advisory lock per transaction, so gens become visible in the order they were taken and a
+ * reader never skips one.
+ */
+export const PG_MIGRATIONS: readonly string[] = [
+  `CREATE SEQUENCE change_gen;
+   CREATE TABLE articles (
+     id          text PRIMARY KEY,
+     code        text,
+     tag         text,
+     title       text NOT NULL,
+     description text NOT NULL DEFAULT '',
+     url         text NOT NULL,
+     picurl      text,
+     keywords    text NOT NULL DEFAULT '[]',
+     deleted     boolean NOT NULL DEFAULT false,
+     rev         bigint NOT NULL DEFAULT 1,
+     created_at  text NOT NULL,
+     updated_at  text NOT NULL,
+     gen         bigint NOT NULL DEFAULT nextval('change_gen')
+   );
+   CREATE UNIQUE INDEX articles_live_code ON articles (lower(code)) WHERE NOT deleted AND code IS NOT NULL;
+   CREATE INDEX articles_gen ON articles (gen);
+   CREATE INDEX articles_tag ON articles (tag);
+   CREATE TABLE removals (gen bigint PRIMARY KEY DEFAULT nextval('change_gen'), id text NOT NULL);
+   CREATE TABLE rev_high (id text PRIMARY KEY, rev bigint NOT NULL);
+   -- Tags, rules, texts and the menu are small: a write moves content_gen and readers reload them whole.
+   CREATE TABLE tags (tag text PRIMARY KEY, description text NOT NULL);
+   CREATE TABLE rules (id text PRIMARY KEY, position integer NOT NULL, body text NOT NULL);
+   CREATE TABLE texts (key text PRIMARY KEY, value text NOT NULL);
+   CREATE TABLE menu (id integer PRIMARY KEY CHECK (id = 1), body text NOT NULL, updated_at text NOT NULL, pushed_at text);
+   CREATE TABLE meta (key text PRIMARY KEY, value text NOT NULL);
+   INSERT INTO meta (key, value) VALUES ('content_gen', '0');
+   CREATE TABLE messages (
+     seq         bigserial PRIMARY KEY,
+     received_at text NOT NULL,
+     msg_key     text NOT NULL UNIQUE,
+     from_user   text NOT NULL,
+     type        text NOT NULL,
+     event       text,
+     content     text,
+     answer      text NOT NULL,
+     unmatched   boolean NOT NULL DEFAULT false,
+     direction   text NOT NULL DEFAULT 'in',
+     sent_by     text,
+     reply_to    bigint,
+     answered_at text
+   );
+   CREATE INDEX messages_unmatched ON messages (seq) WHERE unmatched;
+   CREATE INDEX messages_received ON messages (received_at);
+   CREATE INDEX messages_replies ON messages (from_user, seq) WHERE direction = 'out';
+   CREATE TABLE followers (openid text PRIMARY KEY, last_seq bigint NOT NULL, last_at text NOT NULL);
+   CREATE TABLE admin_keys (appkey text PRIMARY KEY, secret text NOT NULL, scope text NOT NULL, created_at text, note text);
+   -- A backup is the document as replyd writes it, gzip-compressed, with the sha256 it carries.
+   CREATE TABLE backups (
+     id         text PRIMARY KEY,
+     matter     text NOT NULL,
+     kind       text NOT NULL,
+     created_at text NOT NULL,
+     size       bigint NOT NULL,
+     sha256     text,
+     body       bytea NOT NULL
+   );
+   CREATE INDEX backups_matter ON backups (matter, created_at DESC);
+   CREATE TABLE media (name text PRIMARY KEY, type text NOT NULL, size integer NOT NULL, body bytea NOT NULL, created_at text NOT NULL);`,
+];
+
+export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;
