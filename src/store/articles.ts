@@ -255,6 +255,18 @@ export class ArticleRepo {
     if (row) this.index(row.seq, a);
   }
 
+  /**
+   * An article exactly as another store holds it (a read copy catching up): revs are that store's,
+   * so the rev kept for purged ids here plays no part.
+   */
+  putExact(a: Article): void {
+    this.changed();
+    const row = this.updateStmt.get(...(toParams(a) as unknown as never[])) as { seq: number } | null;
+    if (row) return this.index(row.seq, a);
+    const { lastInsertRowid } = this.insertStmt.run(...(toParams(a) as unknown as never[]));
+    this.index(Number(lastInsertRowid), a);
+  }
+
   /** Clears a code for the rest of a transaction that is about to write it again. */
   releaseCode(id: string): void {
     this.changed();

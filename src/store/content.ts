@@ -138,6 +138,13 @@ export class ContentRepo {
     );
   }
 
+  /** The menu exactly as another store holds it, times included (a read copy catching up). */
+  putMenuExact(stored: StoredMenu | null): void {
+    this.changed();
+    this.db.run("DELETE FROM menu");
+    if (stored) this.db.run("INSERT INTO menu (id, body, updated_at, pushed_at) VALUES (1, ?, ?, ?)", [JSON.stringify(stored.menu), stored.updated_at, stored.pushed_at]);
+  }
+
   counts(): { tags: number; rules: number; texts: number } {
     return { tags: Object.keys(this.tags()).length, rules: this.rules().length, texts: Object.keys(this.texts()).length };
   }

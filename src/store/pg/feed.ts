@@ -1,0 +1,69 @@
+import type { SQL } from "bun";
+import type { Article } from "../../article.ts";
+
+/** What changed in the articles after a generation, one page at a time. */
+export interface FeedPage {
+  /** Ids purged (their rows are gone), then rows as they are now: applied in this order, a page is right whatever happened between. */
+  removed: string[];
+  articles: Article[];
+}
+
+interface PgRow {
+  id: string;
+  code: string | null;
+  tag: string | null;
+  title: string;
+  description: string;
+  url: string;
+  picurl: string | null;
+  keywords: string;
+  deleted: boolean;
+  rev: string | number;
+  created_at: string;
+  updated_at: string;
+  gen: string | number;
+}
+
+export const articleOfRow = (r: PgRow): Article => ({
+  id: r.id,
+  code: r.code,
+  tag: r.tag,
+  title: r.title,
+  description: r.description,
+  url: r.url,
+  picurl: r.picurl,
+  keywords: JSON.parse(r.keywords) as string[],
+  deleted: r.deleted,
+  rev: Number(r.rev),
+  created_at: r.created_at,
+  updated_at: r.updated_at,
+});
+
+/**
+ * Hands `apply` every change after generation `from`, in pages of at most `pageSize` rows, all read
+ * from one snapshot (a repeatable-read transaction); answers the generation the snapshot reaches,
+ * which the caller keeps as its next `from`. Removals come before rows: an id purged and made
+ * again is deleted, then written as it is now. Memory is one page.
+ */
+export async function readChanges(sql: SQL, from: bigint, apply: (page: FeedPage) => void | Promise<void>, pageSize = 5000): Promise<bigint> {
+  return sql.begin(async (tx) => {
+    await tx`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`;
+    const [top] = await tx`SELECT greatest((SELECT max(gen) FROM articles), (SELECT max(gen) FROM removals), ${from.toString()}::bigint)::text AS gen`;
+    const to = BigInt((top as { gen: string }).gen);
+    if (to === from) return from;
+    for (let after = from; ; ) {
+      const rows = (await tx`SELECT gen::text AS gen, id FROM removals WHERE gen > ${after.toString()}::bigint AND gen <= ${to.toString()}::bigint ORDER BY gen LIMIT ${pageSize}`) as { gen: string; id: string }[];
+      if (!rows.length) break;
+      await apply({ removed: rows.map((r) => r.id), articles: [] });
+      after = BigInt((rows[rows.length - 1] as { gen: string }).gen);
+    }
+    for (let after = from; ; ) {
+      const rows = (await tx`SELECT id, code, tag, title, description, url, picurl, keywords, deleted, rev::text AS rev, created_at, updated_at, gen::text AS gen
+        FROM articles WHERE articles.gen > ${after.toString()}::bigint AND articles.gen <= ${to.toString()}::bigint ORDER BY articles.gen LIMIT ${pageSize}`) as PgRow[];
+      if (!rows.length) break;
+      await apply({ removed: [], articles: rows.map(articleOfRow) });
+      after = BigInt((rows[rows.length - 1] as PgRow).gen);
+    }
+    return to;
+  });
+}

@@ -1,0 +1,102 @@
+import type { SQL } from "bun";
+import type { Menu } from "../../menu.ts";
+import type { Rule, Tags, Texts } from "../../rule.ts";
+import { BULK_INDEX_THRESHOLD, type Store } from "../store.ts";
+import { readChanges, type FeedPage } from "./feed.ts";
+
+/**
+ * The local read copy of a PostgreSQL store: an SQLite store (in a temporary folder) that followers'
+ * replies, search and listings read from, as in SQLite mode, brought up to date from the database's
+ * change feed. It holds nothing that is not in PostgreSQL: deleted, it is loaded again.
+ *
+ * Catching up is idempotent (rows are written as they are now, removals deleted), so a catch-up cut
+ * short is simply done again from the last generation it completed.
+ */
+export class Replica {
+  private gen: bigint;
+  private contentGen: string;
+
+  constructor(
+    private readonly store: Store,
+    private readonly sql: SQL,
+  ) {
+    this.gen = BigInt(this.meta("pg_gen") ?? "0");
+    this.contentGen = this.meta("pg_content_gen") ?? "";
+  }
+
+  /** The database's generation this copy reflects. */
+  get generation(): bigint {
+    return this.gen;
+  }
+
+  private meta(key: string): string | null {
+    return (this.store.db.query("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | null)?.value ?? null;
+  }
+
+  private setMeta(key: string, value: string): void {
+    this.store.db.run("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [key, value]);
+  }
+
+  /** Applies everything that changed since the last catch-up; answers how many articles were written or removed. */
+  async catchUp(): Promise<number> {
+    let applied = 0;
+    const to = await readChanges(this.sql, this.gen, (page) => {
+      applied += page.removed.length + page.articles.length;
+      this.apply(page);
+    });
+    if (to !== this.gen) {
+      this.setMeta("pg_gen", to.toString());
+      this.gen = to;
+    }
+    await this.catchUpContent();
+    return applied;
+  }
+
+  /**
+   * One page, in one transaction. Rows come as they are now, not as they went: a code may have moved
+   * from one article to another through states the feed does not show (a swap), so a row that takes
+   * a live code first releases it from the local article holding it, whose own new state is in the
+   * same catch-up (it no longer holds that code in the database).
+   */
+  private apply(page: FeedPage): void {
+    const articles = this.store.articles;
+    this.store.writeArticles(page.articles.length + page.removed.length > BULK_INDEX_THRESHOLD, () => {
+      for (const id of page.removed) articles.purge(id);
+      for (const a of page.articles) {
+        if (a.code !== null && !a.deleted) {
+          const holder = articles.liveIdByCode(a.code);
+          if (holder !== undefined && holder !== a.id) articles.releaseCode(holder);
+        }
+        articles.putExact(a);
+      }
+    });
+  }
+
+  /** Tags, rules, texts and the menu, reloaded whole when the database's content generation moved. */
+  private async catchUpContent(): Promise<void> {
+    const content = await this.sql.begin(async (tx) => {
+      await tx`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`;
+      const [gen] = await tx`SELECT value FROM meta WHERE key = 'content_gen'`;
+      const value = (gen as { value: string } | undefined)?.value ?? "0";
+      if (value === this.contentGen) return null;
+      return {
+        gen: value,
+        tags: (await tx`SELECT tag, description FROM tags`) as { tag: string; description: string }[],
+        rules: (await tx`SELECT body FROM rules ORDER BY position`) as { body: string }[],
+        texts: (await tx`SELECT key, value FROM texts`) as { key: string; value: string }[],
+        menu: (await tx`SELECT body, updated_at, pushed_at FROM menu WHERE id = 1`) as { body: string; updated_at: string; pushed_at: string | null }[],
+      };
+    });
+    if (!content) return;
+    const c = this.store.content;
+    this.store.db.transaction(() => {
+      c.replaceTags(Object.fromEntries(content.tags.map((t) => [t.tag, t.description])) as Tags);
+      c.replaceRules(content.rules.map((r) => JSON.parse(r.body) as Rule));
+      c.replaceTexts(Object.fromEntries(content.texts.map((t) => [t.key, t.value])) as Texts);
+      const m = content.menu[0];
+      c.putMenuExact(m ? { menu: JSON.parse(m.body) as Menu, updated_at: m.updated_at, pushed_at: m.pushed_at } : null);
+      this.setMeta("pg_content_gen", content.gen);
+    }).immediate();
+    this.contentGen = content.gen;
+  }
+}
