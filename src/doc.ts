@@ -4,7 +4,7 @@
  * keys in the order written, which is what JSON.stringify(JSON.parse(text)) reproduces.
  */
 import { validateArticle, type ArticleInput } from "./article.ts";
-import { decodeUtf8, memorySource, readAll, readArticles, scanDocument, trailingSha256, type ByteSource, type DocumentScan } from "./docbytes.ts";
+import { articleValues, decodeUtf8, memorySource, readAll, readArticles, scanDocument, trailingSha256, type ByteSource, type DocumentScan } from "./docbytes.ts";
 import { confirmRepeats, KeyHashes } from "./duplicates.ts";
 import { InvalidDocumentError, ProblemList, ReplydError } from "./errors.ts";
 import { validateMenu, type Menu } from "./menu.ts";
@@ -71,6 +71,8 @@ export interface Articles {
   readonly missingIds: number;
   /** Every record, validated, in order (read again from the document's source when it is not in memory). */
   each(fn: (record: ArticleInput, index: number) => void): void;
+  /** The same, pulled one at a time (a writer that awaits between batches). */
+  values(): Iterable<ArticleInput>;
 }
 
 /** A validated document whose articles need not be in memory: what bulk writes take. */
@@ -82,7 +84,7 @@ export interface BulkDocument extends Omit<ReplydDocument, "articles"> {
 export function asBulk(doc: ReplydDocument): BulkDocument {
   const list = doc.articles;
   if (!list) return doc as BulkDocument;
-  return { ...doc, articles: { count: list.length, missingIds: list.filter((a) => !a.id).length, each: (fn) => list.forEach(fn) } };
+  return { ...doc, articles: { count: list.length, missingIds: list.filter((a) => !a.id).length, each: (fn) => list.forEach(fn), values: () => list } };
 }
 
 /**
@@ -112,17 +114,23 @@ export function readDocument(src: ByteSource, opts: { keep?: boolean; window?: n
     ? { format: FORMAT, matter: "articles", created_at: new Date().toISOString() }
     : Object.fromEntries(scan.members);
   const again = (each: (record: unknown, index: number) => void) => readArticles(src, scan.articlesAt, each, opts.window);
+  const validated = (raw: unknown, index: number): ArticleInput => {
+    const { value } = validateArticle(raw, { index, section: "articles" });
+    if (!value) throw new Error("the document changed while it was being written");
+    return value;
+  };
   return validateMembers(members, scan.articlesAt >= 0, check, {
     // A document replyd wrote is compact: its bytes hash to its sha256. Otherwise the canonical form is.
     digest: () =>
       scan.digest && scan.digest === members.sha256 ? scan.digest : (scanDocument(src, { digest: "canonical", window: opts.window }) as DocumentScan).digest,
     again,
-    articles: (each) =>
-      again((raw, index) => {
-        const { value } = validateArticle(raw, { index, section: "articles" });
-        if (!value) throw new Error("the document changed while it was being written");
-        each(value, index);
-      }),
+    articles: {
+      each: (each) => again((raw, index) => each(validated(raw, index), index)),
+      *values() {
+        let index = 0;
+        for (const raw of articleValues(src, scan.articlesAt, opts.window)) yield validated(raw, index++);
+      },
+    },
   });
 }
 
@@ -174,7 +182,7 @@ interface ArticleAccess {
   digest(): string;
   again(each: (record: unknown, index: number) => void): void;
   /** The validated records, when they are not kept in memory. */
-  articles?: (each: (record: ArticleInput, index: number) => void) => void;
+  articles?: Pick<Articles, "each" | "values">;
 }
 
 /** Checks a document's members, its articles (an array) having been checked by `check`. */
@@ -209,8 +217,8 @@ function validateMembers(r: Record<string, unknown>, hasArticles: boolean, check
     problems.total += check.problems.total - check.problems.listed.length;
     if (check.problems.total === 0) duplicateArticleProblems(check, access, problems);
     const kept = check.kept;
-    const each = kept ? (fn: (record: ArticleInput, index: number) => void) => kept.forEach(fn) : access.articles;
-    if (each) doc.articles = { count: check.count, missingIds: check.missingIds, each };
+    const read = kept ? { each: (fn: (record: ArticleInput, index: number) => void) => kept.forEach(fn), values: () => kept } : access.articles;
+    if (read) doc.articles = { count: check.count, missingIds: check.missingIds, ...read };
   } else if (r.articles !== undefined) problems.push({ field: "articles", reason: "must be an array" });
   if (r.tags !== undefined) {
     const { value, problems: p } = validateTags(r.tags);

@@ -298,19 +298,27 @@ class Scanner {
    * its canonical form (the element's own bytes, or re-serialized when `canonical`).
    */
   articles(each: ((record: unknown, index: number) => void) | undefined, put: ((chunk: string | Uint8Array) => void) | null, canonical: boolean): void {
-    this.step(() => this.expect(OPEN_ARR));
     put?.("[");
-    if (!this.step(() => (this.peek() === CLOSE_ARR ? (this.i++, true) : false)))
-      for (let n = 0; ; n++) {
-        const el = this.step(() => this.element());
-        each?.(el.value, n);
-        if (put) {
-          if (n) put(",");
-          put(canonical ? JSON.stringify(el.value) : this.b.subarray(el.start, el.end));
-        }
-        if (this.step(() => this.expect(COMMA, CLOSE_ARR)) === CLOSE_ARR) break;
+    let n = 0;
+    for (const el of this.elements()) {
+      each?.(el.value, n);
+      if (put) {
+        if (n) put(",");
+        put(canonical ? JSON.stringify(el.value) : this.b.subarray(el.start, el.end));
       }
+      n++;
+    }
     put?.("]");
+  }
+
+  /** The elements of the array starting here, parsed, one at a time (the window holds the one given out). */
+  *elements(): Generator<{ start: number; end: number; value: unknown }> {
+    this.step(() => this.expect(OPEN_ARR));
+    if (this.step(() => (this.peek() === CLOSE_ARR ? (this.i++, true) : false))) return;
+    for (;;) {
+      yield this.step(() => this.element());
+      if (this.step(() => this.expect(COMMA, CLOSE_ARR)) === CLOSE_ARR) return;
+    }
   }
 }
 
@@ -400,7 +408,13 @@ export function scanDocument(
 
 /** The articles array found at `at` by scanDocument, read again element by element. */
 export function readArticles(src: ByteSource, at: number, each: (record: unknown, index: number) => void, window = WINDOW_BYTES): void {
-  new Scanner(new Window(src, at, window), at).articles(each, null, false);
+  let n = 0;
+  for (const record of articleValues(src, at, window)) each(record, n++);
+}
+
+/** The same, pulled one at a time: a reader that awaits between records (a database write) holds one window. */
+export function* articleValues(src: ByteSource, at: number, window = WINDOW_BYTES): Generator<unknown> {
+  for (const el of new Scanner(new Window(src, at, window), at).elements()) yield el.value;
 }
 
 /** The sha256 a document replyd wrote carries as its last member, read from the last bytes alone. */
