@@ -14,6 +14,34 @@ export interface StoredMenu {
  * message needs them, so reads are cached; every write goes through here and drops the cache
  * (also when its transaction later rolls back: the next read simply reloads).
  */
+export interface RuleMerge {
+  added: number;
+  updated: number;
+  unchanged: number;
+}
+
+/** Rules merged by id (the same on every store): same id replaced where it stands, new ids appended in document order. */
+export function mergeRuleList(current: readonly Rule[], incoming: readonly Rule[]): RuleMerge & { rules: Rule[] } {
+  const rules = [...current];
+  const index = new Map(rules.map((r, i) => [r.id, i]));
+  let added = 0,
+    updated = 0,
+    unchanged = 0;
+  for (const rule of incoming) {
+    const at = index.get(rule.id);
+    if (at === undefined) {
+      index.set(rule.id, rules.length);
+      rules.push(rule);
+      added++;
+    } else if (JSON.stringify(rules[at]) === JSON.stringify(rule)) unchanged++;
+    else {
+      rules[at] = rule;
+      updated++;
+    }
+  }
+  return { rules, added, updated, unchanged };
+}
+
 export class ContentRepo {
   private cache: { tags?: Tags; rules?: Rule[]; texts?: Texts; menu?: StoredMenu | null } = {};
   /** Moves on every write of the rules (an import of unchanged rules too): the operator acted on them. */
@@ -65,27 +93,11 @@ export class ContentRepo {
   }
 
   /** Same id: replaced where it stands. New ids: appended in document order. */
-  mergeRules(incoming: Rule[]): { added: number; updated: number; unchanged: number } {
+  mergeRules(incoming: Rule[]): RuleMerge {
     this.rulesVersion++;
-    const current = [...this.rules()];
-    const index = new Map(current.map((r, i) => [r.id, i]));
-    let added = 0,
-      updated = 0,
-      unchanged = 0;
-    for (const rule of incoming) {
-      const at = index.get(rule.id);
-      if (at === undefined) {
-        index.set(rule.id, current.length);
-        current.push(rule);
-        added++;
-      } else if (JSON.stringify(current[at]) === JSON.stringify(rule)) unchanged++;
-      else {
-        current[at] = rule;
-        updated++;
-      }
-    }
-    if (added || updated) this.replaceRules(current);
-    return { added, updated, unchanged };
+    const merged = mergeRuleList(this.rules(), incoming);
+    if (merged.added || merged.updated) this.replaceRules(merged.rules);
+    return { added: merged.added, updated: merged.updated, unchanged: merged.unchanged };
   }
 
   texts(): Texts {

@@ -3,6 +3,8 @@ import type { Article } from "../../article.ts";
 
 /** What changed in the articles after a generation, one page at a time. */
 export interface FeedPage {
+  /** Every article was removed (a restore) before the ids and rows that follow. */
+  wiped?: boolean;
   /** Ids purged (their rows are gone), then rows as they are now: applied in this order, a page is right whatever happened between. */
   removed: string[];
   articles: Article[];
@@ -52,9 +54,11 @@ export async function readChanges(sql: SQL, from: bigint, apply: (page: FeedPage
     const to = BigInt((top as { gen: string }).gen);
     if (to === from) return from;
     for (let after = from; ; ) {
-      const rows = (await tx`SELECT gen::text AS gen, id FROM removals WHERE gen > ${after.toString()}::bigint AND gen <= ${to.toString()}::bigint ORDER BY gen LIMIT ${pageSize}`) as { gen: string; id: string }[];
+      const rows = (await tx`SELECT gen::text AS gen, id FROM removals WHERE removals.gen > ${after.toString()}::bigint AND removals.gen <= ${to.toString()}::bigint ORDER BY removals.gen LIMIT ${pageSize}`) as { gen: string; id: string | null }[];
       if (!rows.length) break;
-      await apply({ removed: rows.map((r) => r.id), articles: [] });
+      // A wipe removes everything before it: the ids removed before it in this page need not be.
+      const wipe = rows.findLastIndex((r) => r.id === null);
+      await apply({ ...(wipe >= 0 ? { wiped: true } : {}), removed: rows.slice(wipe + 1).map((r) => r.id as string), articles: [] });
       after = BigInt((rows[rows.length - 1] as { gen: string }).gen);
     }
     for (let after = from; ; ) {

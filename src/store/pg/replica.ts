@@ -60,7 +60,8 @@ export class Replica {
    */
   private apply(page: FeedPage): void {
     const articles = this.store.articles;
-    this.store.writeArticles(page.articles.length + page.removed.length > BULK_INDEX_THRESHOLD, () => {
+    this.store.writeArticles(page.wiped === true || page.articles.length + page.removed.length > BULK_INDEX_THRESHOLD, () => {
+      if (page.wiped) articles.deleteAll();
       for (const id of page.removed) articles.purge(id);
       for (const a of page.articles) {
         if (a.code !== null && !a.deleted) {

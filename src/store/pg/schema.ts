@@ -2,8 +2,8 @@
  * The PostgreSQL store's schema (issue 14): everything replyd keeps, and nothing on the host. Each
  * entry moves the schema one version forward, recorded in replyd_schema; append only.
  *
- * Articles carry `gen`, taken from one sequence on every write, and a purged article leaves its id
- * in `removals` under a gen of the same sequence: an instance keeps its local read copy (the
+ * Articles carry `gen`, taken from one sequence on every write (an UPDATE sets it anew), and a
+ * purged article leaves its id in `removals` under a gen of the same sequence: an instance keeps its local read copy (the
  * follower path, search) by asking for what changed after the last gen it applied. Writers take
  * one advisory lock per transaction, so gens become visible in the order they were taken and a
  * reader never skips one.
@@ -28,7 +28,8 @@ export const PG_MIGRATIONS: readonly string[] = [
    CREATE UNIQUE INDEX articles_live_code ON articles (lower(code)) WHERE NOT deleted AND code IS NOT NULL;
    CREATE INDEX articles_gen ON articles (gen);
    CREATE INDEX articles_tag ON articles (tag);
-   CREATE TABLE removals (gen bigint PRIMARY KEY DEFAULT nextval('change_gen'), id text NOT NULL);
+   -- id NULL: every article was removed (a restore), one row instead of one per article.
+   CREATE TABLE removals (gen bigint PRIMARY KEY DEFAULT nextval('change_gen'), id text);
    CREATE TABLE rev_high (id text PRIMARY KEY, rev bigint NOT NULL);
    -- Tags, rules, texts and the menu are small: a write moves content_gen and readers reload them whole.
    CREATE TABLE tags (tag text PRIMARY KEY, description text NOT NULL);

@@ -1,0 +1,70 @@
+/**
+ * The stores a parameterised suite runs against: SQLite, and PostgreSQL with its local read copy.
+ * Each target takes writes the way its store does and exposes the SQLite store replies read from
+ * (the store itself, or the copy after it caught up), so one test checks both.
+ */
+import { afterAll } from "bun:test";
+import { SQL } from "bun";
+import type { BulkDocument, Matter } from "../../src/doc.ts";
+import type { ImportResult, RestoreResult } from "../../src/store/bulk.ts";
+import { importDocumentPg, restoreDocumentPg } from "../../src/store/pg/bulk.ts";
+import { prepareDatabase } from "../../src/store/pg/connect.ts";
+import { Replica } from "../../src/store/pg/replica.ts";
+import type { Store } from "../../src/store/store.ts";
+import { openStore, tempDir } from "../helpers.ts";
+import { startPostgres, type Postgres } from "../pg.ts";
+
+export interface Target {
+  importDocument(doc: BulkDocument, mode: "merge" | "init"): Promise<ImportResult>;
+  restore(doc: BulkDocument, matter: Matter): Promise<Omit<RestoreResult, "backup">>;
+  /** What followers' replies read. */
+  store: Store;
+  close(): Promise<void>;
+}
+
+export const STORES = ["sqlite", "postgres"] as const;
+export type StoreKind = (typeof STORES)[number];
+
+let cluster: Postgres | null = null;
+let databases = 0;
+afterAll(() => {
+  cluster?.stop();
+  cluster = null;
+});
+
+export async function openTarget(kind: StoreKind): Promise<Target> {
+  const tmp = tempDir();
+  const store = openStore(tmp.dir);
+  if (kind === "sqlite")
+    return {
+      store,
+      importDocument: async (doc, mode) => store.importDocument(doc, mode),
+      restore: async (doc, matter) => store.restore(doc, matter),
+      close: async () => {
+        store.close();
+        tmp.cleanup();
+      },
+    };
+  cluster ??= startPostgres();
+  const name = `target${++databases}`;
+  const admin = new SQL(cluster.url);
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  await admin.close();
+  const sql = new SQL(cluster.url.replace(/\/replyd$/, `/${name}`));
+  await prepareDatabase(sql, { now: new Date(), firstKey: false });
+  const replica = new Replica(store, sql);
+  const caughtUp = async <T>(result: T) => {
+    await replica.catchUp();
+    return result;
+  };
+  return {
+    store,
+    importDocument: async (doc, mode) => caughtUp(await importDocumentPg(sql, doc, mode, store.nowIso())),
+    restore: async (doc, matter) => caughtUp(await restoreDocumentPg(sql, doc, matter, store.nowIso())),
+    close: async () => {
+      await sql.close();
+      store.close();
+      tmp.cleanup();
+    },
+  };
+}
