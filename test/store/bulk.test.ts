@@ -42,6 +42,15 @@ describe.each(STORES)("%s", (kind) => {
     expect(store.articles.get("a1")).toMatchObject({ deleted: true, code: "K", rev: 2 });
   });
 
+  test("merge: an article taking the code of one the document deletes (keeping it), written first or second", async () => {
+    await t.importDocument(fromFile([rec("a1", "K"), rec("a2", "L")]), "merge");
+    expect(await t.importDocument(fromFile([rec("a2", "K"), rec("a1", "K", { deleted: true })]), "merge")).toMatchObject({ updated: 2 });
+    expect(store.articles.getLiveByCode("k")?.id).toBe("a2");
+    expect(store.articles.get("a1")).toMatchObject({ deleted: true, code: "K" });
+    expect(await t.importDocument(fromFile([rec("a1", "K"), rec("a2", "K", { deleted: true })]), "merge")).toMatchObject({ updated: 2 });
+    expect(store.articles.getLiveByCode("k")?.id).toBe("a1");
+  });
+
   test("merge: a code dropped by the document is an update (rev moves on), not unchanged", async () => {
     await t.importDocument(fromFile([rec("a1", "K"), rec("a2", "L")]), "merge");
     const r = await t.importDocument(fromFile([rec("a1", null), rec("a2", "L")]), "merge");
