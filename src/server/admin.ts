@@ -1,6 +1,7 @@
 import { articleJson, CONTENT_FIELDS, contentOf, sameContent, validateArticle, type Article } from "../article.ts";
 import { readDocument } from "../doc.ts";
-import { badRequest, conflict, InvalidDocumentError, notFound, ReplydError } from "../errors.ts";
+import { badRequest, InvalidDocumentError, notFound, ReplydError } from "../errors.ts";
+import { codeTaken, idExists, revMismatch } from "../store/conflicts.ts";
 import { newArticleId } from "../store/ids.ts";
 import { SCHEMA_VERSION } from "../store/db.ts";
 import type { ReplyWindow } from "../store/replies.ts";
@@ -126,7 +127,7 @@ function invalidArticle(problems: InvalidDocumentError["problems"]) {
 function assertCodeFree(ctx: AppContext, a: Pick<Article, "id" | "code" | "deleted">): void {
   if (!a.code || a.deleted) return;
   const owner = ctx.store.articles.getLiveByCode(a.code);
-  if (owner && owner.id !== a.id) throw conflict(`the code "${a.code}" is already used by live article "${owner.id}"`, "code_taken", { id: owner.id });
+  if (owner && owner.id !== a.id) throw codeTaken(a.code, owner.id);
 }
 
 /** POST /api/cli: a `json` file part is a bulk import; a `media` part an image upload; plain fields add one article. */
@@ -152,15 +153,14 @@ export async function postCli(ctx: AppContext, req: SignedRequest) {
   const f = new Fields(req.fields).only(FORM_FIELDS);
   const { value, problems } = validateArticle(recordFromForm(f));
   if (!value) throw invalidArticle(problems);
-  if (value.id && ctx.store.articles.get(value.id)) throw conflict(`an article with id "${value.id}" already exists; use PUT to revise it`, "id_exists");
+  if (value.id && ctx.store.articles.get(value.id)) throw idExists(value.id);
   const content = contentOf(value);
   const id = value.id ?? newArticleId(content.code, { has: (taken) => ctx.store.articles.exists(taken) });
   assertCodeFree(ctx, { id, code: content.code, deleted: content.deleted });
   const now = new Date(ctx.clock.now()).toISOString();
   const article: Article = { id, ...content, rev: 1, created_at: now, updated_at: now };
-  ctx.store.putArticle(article, true);
-  // Read back: an id used before continues above its old revs.
-  return { created: true, article: articleJson(ctx.store.articles.get(id) ?? article) };
+  // As stored: an id used before continues above its old revs.
+  return { created: true, article: articleJson(ctx.store.putArticle(article, null)) };
 }
 
 /** PUT /api/cli: revise the fields sent; `rev` makes it conditional; an unknown id creates the article. */
@@ -174,16 +174,15 @@ export function putCli(ctx: AppContext, req: SignedRequest) {
   const now = new Date(ctx.clock.now()).toISOString();
 
   if (!current) {
-    if (rev !== undefined) throw conflict(`no article "${id}" exists, so rev ${rev} cannot match`, "rev_mismatch", { current_rev: null });
+    if (rev !== undefined) throw revMismatch(id, null, rev);
     const { value, problems } = validateArticle(rec);
     if (!value) throw invalidArticle(problems);
     const article: Article = { id, ...contentOf(value), rev: 1, created_at: now, updated_at: now };
     assertCodeFree(ctx, article);
-    ctx.store.putArticle(article, true);
-    return { created: true, changed: true, article: articleJson(ctx.store.articles.get(id) ?? article) };
+    return { created: true, changed: true, article: articleJson(ctx.store.putArticle(article, null)) };
   }
   if (rev !== undefined && rev !== current.rev)
-    throw conflict(`article "${id}" is at rev ${current.rev}, not ${rev}: someone changed it since you read it`, "rev_mismatch", { current_rev: current.rev });
+    throw revMismatch(id, current.rev, rev);
 
   const { value, problems } = validateArticle(rec, { partial: true });
   if (!value) throw invalidArticle(problems);
@@ -192,8 +191,7 @@ export function putCli(ctx: AppContext, req: SignedRequest) {
   if (sameContent(contentOf(current), next)) return { created: false, changed: false, article: articleJson(current) };
   const article: Article = { ...current, ...next, rev: current.rev + 1, updated_at: now };
   assertCodeFree(ctx, article);
-  ctx.store.putArticle(article, false);
-  return { created: false, changed: true, article: articleJson(article) };
+  return { created: false, changed: true, article: articleJson(ctx.store.putArticle(article, current.rev)) };
 }
 
 /** DELETE /api/cli?id=: soft delete (restorable with PUT deleted=0), or purge=1 for good. */
@@ -208,6 +206,5 @@ export function deleteCli(ctx: AppContext, req: SignedRequest) {
   }
   if (current.deleted) return { purged: false, changed: false, article: articleJson(current) };
   const article: Article = { ...current, deleted: true, rev: current.rev + 1, updated_at: new Date(ctx.clock.now()).toISOString() };
-  ctx.store.putArticle(article, false);
-  return { purged: false, changed: true, article: articleJson(article) };
+  return { purged: false, changed: true, article: articleJson(ctx.store.putArticle(article, current.rev)) };
 }

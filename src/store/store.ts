@@ -16,6 +16,7 @@ import type { Rule } from "../rule.ts";
 import { Searcher } from "./searcher.ts";
 import { IndexKeeper } from "./indexer.ts";
 import { importDocument, restoreDocument, type ImportResult, type RestoreResult } from "./bulk.ts";
+import { codeTaken, idExists, revMismatch } from "./conflicts.ts";
 import { openDatabase } from "./db.ts";
 
 const bulkOf = (doc: BulkDocument | ReplydDocument): BulkDocument => (Array.isArray(doc.articles) ? asBulk(doc as ReplydDocument) : (doc as BulkDocument));
@@ -222,9 +223,24 @@ export class Store {
     return this.indexer.complete();
   }
 
-  /** One article written exactly as given (the caller has set rev and times), with its search entries, in one immediate transaction. */
-  putArticle(a: Article, isNew: boolean): void {
-    this.writeArticles(false, () => (isNew ? this.articles.insert(a) : this.articles.update(a)));
+  /**
+   * One article written as given (the caller has set rev and times), with its search entries, in one
+   * immediate transaction — if the stored article is still at rev `base` (null: there is none) and
+   * its live code is free. Answers it as stored: an id made again continues above its old revs.
+   */
+  putArticle(a: Article, base: number | null): Article {
+    this.writeArticles(false, () => {
+      const current = this.articles.get(a.id);
+      if (base === null && current) throw idExists(a.id);
+      if (base !== null && current?.rev !== base) throw revMismatch(a.id, current?.rev ?? null, base);
+      if (a.code !== null && !a.deleted) {
+        const owner = this.articles.liveIdByCode(a.code);
+        if (owner !== undefined && owner !== a.id) throw codeTaken(a.code, owner);
+      }
+      if (current) this.articles.update(a);
+      else this.articles.insert(a);
+    });
+    return this.articles.get(a.id) as Article;
   }
 
   /** Removes an article for good, with its search entries. */

@@ -7,6 +7,8 @@ import { afterAll } from "bun:test";
 import { SQL } from "bun";
 import type { BulkDocument, Matter } from "../../src/doc.ts";
 import type { ImportResult, RestoreResult } from "../../src/store/bulk.ts";
+import type { Article } from "../../src/article.ts";
+import { putArticlePg, purgeArticlePg } from "../../src/store/pg/articles.ts";
 import { importDocumentPg, restoreDocumentPg } from "../../src/store/pg/bulk.ts";
 import { prepareDatabase } from "../../src/store/pg/connect.ts";
 import { Replica } from "../../src/store/pg/replica.ts";
@@ -15,6 +17,8 @@ import { openStore, tempDir } from "../helpers.ts";
 import { startPostgres, type Postgres } from "../pg.ts";
 
 export interface Target {
+  putArticle(a: Article, base: number | null): Promise<Article>;
+  purgeArticle(id: string): Promise<boolean>;
   importDocument(doc: BulkDocument, mode: "merge" | "init"): Promise<ImportResult>;
   restore(doc: BulkDocument, matter: Matter): Promise<Omit<RestoreResult, "backup">>;
   /** What followers' replies read. */
@@ -38,6 +42,8 @@ export async function openTarget(kind: StoreKind): Promise<Target> {
   if (kind === "sqlite")
     return {
       store,
+      putArticle: async (a, base) => store.putArticle(a, base),
+      purgeArticle: async (id) => store.purgeArticle(id),
       importDocument: async (doc, mode) => store.importDocument(doc, mode),
       restore: async (doc, matter) => store.restore(doc, matter),
       close: async () => {
@@ -59,6 +65,8 @@ export async function openTarget(kind: StoreKind): Promise<Target> {
   };
   return {
     store,
+    putArticle: async (a, base) => caughtUp(await putArticlePg(sql, a, base)),
+    purgeArticle: async (id) => caughtUp(await purgeArticlePg(sql, id)),
     importDocument: async (doc, mode) => caughtUp(await importDocumentPg(sql, doc, mode, store.nowIso())),
     restore: async (doc, matter) => caughtUp(await restoreDocumentPg(sql, doc, matter, store.nowIso())),
     close: async () => {
