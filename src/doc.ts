@@ -314,11 +314,24 @@ export class DocumentWriter {
   }
 
   array<T>(name: Section, items: Iterable<T>, encode: (item: T) => unknown = (x) => x): number {
+    const add = this.opened(name);
+    for (const item of items) add(encode(item));
+    return this.closed();
+  }
+
+  private count = 0;
+
+  /** An array written item by item, for items that arrive in pages (from another database): close it with closed(). */
+  opened(name: Section): (item: unknown) => void {
     this.emit(`,${JSON.stringify(name)}:[`);
-    let n = 0;
-    for (const item of items) this.emit((n++ ? "," : "") + JSON.stringify(encode(item)));
+    this.count = 0;
+    return (item) => this.emit((this.count++ ? "," : "") + JSON.stringify(item));
+  }
+
+  /** Closes the array opened last; answers how many items it holds. */
+  closed(): number {
     this.emit("]");
-    return n;
+    return this.count;
   }
 
   /** Closes the document and returns its sha256. */

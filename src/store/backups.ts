@@ -20,6 +20,12 @@ export const BACKUP_ID = /^(all|articles|rules|texts|menu)-(\d{8}T\d{9}Z)-(manua
 
 export const isBackupId = (id: string) => BACKUP_ID.test(id);
 
+/** A new backup's id, stamped `ms`. */
+export function backupId(matter: Matter, kind: BackupKind, ms: number): string {
+  const rand = Array.from(crypto.getRandomValues(new Uint8Array(4)), (b) => "abcdefghijklmnopqrstuvwxyz0123456789"[b % 36]).join("");
+  return `${matter}-${stampOf(ms)}-${kind}-${rand}`;
+}
+
 const stampOf = (ms: number) => new Date(ms).toISOString().replace(/[-:.]/g, "");
 const isoOfStamp = (s: string) =>
   `${s.slice(0, 4)}-${s.slice(4, 6)}-${s.slice(6, 8)}T${s.slice(9, 11)}:${s.slice(11, 13)}:${s.slice(13, 15)}.${s.slice(15, 18)}Z`;
@@ -63,8 +69,7 @@ export class BackupStore {
     privateDir(this.dir);
     const ms = Math.max(this.clock.now(), this.lastStamp + 1);
     this.lastStamp = ms;
-    const rand = Array.from(crypto.getRandomValues(new Uint8Array(4)), (b) => "abcdefghijklmnopqrstuvwxyz0123456789"[b % 36]).join("");
-    const id = `${matter}-${stampOf(ms)}-${kind}-${rand}`;
+    const id = backupId(matter, kind, ms);
     const createdAt = new Date(ms).toISOString();
     let sha = "";
     const size = atomicWrite(this.pathOf(id), (sink) => {

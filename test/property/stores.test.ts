@@ -2,7 +2,8 @@
  * The two stores agree: random sequences of imports (merge, init) and restores, drawn from a small
  * space of ids and codes so that documents overlap (codes move, swap, collide with articles left
  * alone, articles are deleted and made again), give the same answers and leave the same articles,
- * tags and texts on SQLite and on PostgreSQL (as its read copy sees them).
+ * tags and texts on SQLite and on PostgreSQL (as its read copy sees them), which back up to the
+ * same document.
  */
 import { afterAll, expect, test } from "bun:test";
 import fc from "fast-check";
@@ -68,6 +69,9 @@ test("SQLite and PostgreSQL give the same answers and end in the same state", as
           }
           expect(answers[1]).toEqual(answers[0]);
           expect(state(targets[1] as Target)).toEqual(state(targets[0] as Target));
+          // And the same backup document, byte for byte (automatic backups taken along the way included).
+          const [x, y] = [await (targets[0] as Target).backup("all"), await (targets[1] as Target).backup("all")];
+          expect(await (targets[1] as Target).readBackup(y.id)).toBe(await (targets[0] as Target).readBackup(x.id));
         }
       } finally {
         for (const t of targets.splice(0)) {

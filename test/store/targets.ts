@@ -4,12 +4,15 @@
  * (the store itself, or the copy after it caught up), so one test checks both.
  */
 import { afterAll } from "bun:test";
+import { readFileSync } from "node:fs";
 import { SQL } from "bun";
 import type { BulkDocument, Matter } from "../../src/doc.ts";
 import type { ImportResult, RestoreResult } from "../../src/store/bulk.ts";
 import type { Article } from "../../src/article.ts";
 import { putArticlePg, purgeArticlePg } from "../../src/store/pg/articles.ts";
+import { backupPg, listBackupsPg, readBackupPg } from "../../src/store/pg/backups.ts";
 import { importDocumentPg, restoreDocumentPg } from "../../src/store/pg/bulk.ts";
+import type { BackupInfo } from "../../src/store/backups.ts";
 import { prepareDatabase } from "../../src/store/pg/connect.ts";
 import { Replica } from "../../src/store/pg/replica.ts";
 import type { Store } from "../../src/store/store.ts";
@@ -20,7 +23,11 @@ export interface Target {
   putArticle(a: Article, base: number | null): Promise<Article>;
   purgeArticle(id: string): Promise<boolean>;
   importDocument(doc: BulkDocument, mode: "merge" | "init"): Promise<ImportResult>;
-  restore(doc: BulkDocument, matter: Matter): Promise<Omit<RestoreResult, "backup">>;
+  restore(doc: BulkDocument, matter: Matter): Promise<RestoreResult>;
+  backup(matter: Matter): Promise<BackupInfo & { counts: Record<string, number> }>;
+  listBackups(matter?: Matter): Promise<BackupInfo[]>;
+  /** A backup's document, whole. */
+  readBackup(id: string): Promise<string>;
   /** What followers' replies read. */
   store: Store;
   close(): Promise<void>;
@@ -28,6 +35,9 @@ export interface Target {
 
 export const STORES = ["sqlite", "postgres"] as const;
 export type StoreKind = (typeof STORES)[number];
+
+/** Backups kept per matter: what openStore gives the SQLite store. */
+const KEEP = 5;
 
 let cluster: Postgres | null = null;
 let databases = 0;
@@ -46,6 +56,9 @@ export async function openTarget(kind: StoreKind): Promise<Target> {
       purgeArticle: async (id) => store.purgeArticle(id),
       importDocument: async (doc, mode) => store.importDocument(doc, mode),
       restore: async (doc, matter) => store.restore(doc, matter),
+      backup: async (matter) => store.backup(matter),
+      listBackups: async (matter) => store.backups.list(matter),
+      readBackup: async (id) => readFileSync(store.backups.pathOf(id), "utf8"),
       close: async () => {
         store.close();
         tmp.cleanup();
@@ -59,6 +72,7 @@ export async function openTarget(kind: StoreKind): Promise<Target> {
   const sql = new SQL(cluster.url.replace(/\/replyd$/, `/${name}`));
   await prepareDatabase(sql, { now: new Date(), firstKey: false });
   const replica = new Replica(store, sql);
+  const at = () => ({ now: Date.parse(store.nowIso()), keep: KEEP });
   const caughtUp = async <T>(result: T) => {
     await replica.catchUp();
     return result;
@@ -67,8 +81,15 @@ export async function openTarget(kind: StoreKind): Promise<Target> {
     store,
     putArticle: async (a, base) => caughtUp(await putArticlePg(sql, a, base)),
     purgeArticle: async (id) => caughtUp(await purgeArticlePg(sql, id)),
-    importDocument: async (doc, mode) => caughtUp(await importDocumentPg(sql, doc, mode, store.nowIso())),
-    restore: async (doc, matter) => caughtUp(await restoreDocumentPg(sql, doc, matter, store.nowIso())),
+    importDocument: async (doc, mode) => caughtUp(await importDocumentPg(sql, doc, mode, at())),
+    restore: async (doc, matter) => caughtUp(await restoreDocumentPg(sql, doc, matter, at())),
+    backup: async (matter) => backupPg(sql, matter, Date.parse(store.nowIso()), KEEP),
+    listBackups: (matter) => listBackupsPg(sql, matter),
+    readBackup: async (id) => {
+      const parts: Uint8Array[] = [];
+      await readBackupPg(sql, id, (bytes) => void parts.push(bytes));
+      return Buffer.concat(parts).toString("utf8");
+    },
     close: async () => {
       await sql.close();
       store.close();

@@ -12,10 +12,14 @@ import { SECTIONS, type Articles, type BulkDocument, type Matter } from "../../d
 import { InvalidDocumentError, MAX_PROBLEMS_LISTED, ProblemList } from "../../errors.ts";
 import type { ImportResult, RestoreResult } from "../bulk.ts";
 import { newArticleId } from "../ids.ts";
+import type { BackupInfo } from "../backups.ts";
+import { createBackupPg } from "./backups.ts";
 import { LOCKS } from "./connect.ts";
 import * as content from "./content.ts";
 
 const BATCH = 1000;
+
+const stripCounts = ({ counts: _counts, ...info }: BackupInfo & { counts: Record<string, number> }): BackupInfo => info;
 
 export const lockWrites = (tx: TransactionSQL) => tx`SELECT pg_advisory_xact_lock(${LOCKS.write.toString()}::bigint)`;
 
@@ -116,9 +120,18 @@ const insertNew = (tx: TransactionSQL, asRestored: boolean, now: string) =>
                 CASE WHEN h.rev IS NOT NULL THEN h.rev + 1 ELSE 1 END, ${now}, ${now}
          FROM doc_in d LEFT JOIN rev_high h ON h.id = d.id WHERE d.status = 'new' ORDER BY d.idx`;
 
-export async function importDocumentPg(sql: SQL, doc: BulkDocument, mode: "merge" | "init", now: string): Promise<ImportResult> {
+/** When a bulk write happens (the clock's reading), and how many backups to keep per matter. */
+export interface BulkClock {
+  now: number;
+  keep: number;
+}
+
+export async function importDocumentPg(sql: SQL, doc: BulkDocument, mode: "merge" | "init", at: BulkClock): Promise<ImportResult> {
+  const now = new Date(at.now).toISOString();
   return sql.begin(async (tx) => {
     await lockWrites(tx);
+    // Of exactly what the init replaces: in its own transaction, after the lock.
+    const backup = mode === "init" && doc.articles ? await createBackupPg(tx, "articles", "auto", at.now, at.keep) : undefined;
     const articles = doc.articles;
     const result: ImportResult = {
       added: 0,
@@ -130,6 +143,7 @@ export async function importDocumentPg(sql: SQL, doc: BulkDocument, mode: "merge
       rules: { added: 0, updated: 0, unchanged: 0 },
       texts: 0,
       menu: false,
+      ...(backup ? { backup: stripCounts(backup) } : {}),
     };
     if (articles) {
       await loadRecords(tx, articles);
@@ -189,11 +203,12 @@ async function refuseTakenCodes(tx: TransactionSQL): Promise<void> {
 }
 
 /** Replaces `matter` with the document's content, exactly (revs and times included). One transaction. */
-export async function restoreDocumentPg(sql: SQL, doc: BulkDocument, matter: Matter, now: string): Promise<Omit<RestoreResult, "backup">> {
+export async function restoreDocumentPg(sql: SQL, doc: BulkDocument, matter: Matter, at: BulkClock): Promise<RestoreResult> {
+  const now = new Date(at.now).toISOString();
   return sql.begin(async (tx) => {
     await lockWrites(tx);
     const sections = SECTIONS[matter];
-    const result: Omit<RestoreResult, "backup"> = { matter };
+    const result: RestoreResult = { matter, backup: stripCounts(await createBackupPg(tx, matter, "auto", at.now, at.keep)) };
     if (sections.includes("articles")) {
       await purgeArticles(tx, false);
       if (doc.articles) {

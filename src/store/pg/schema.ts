@@ -58,17 +58,18 @@ export const PG_MIGRATIONS: readonly string[] = [
    CREATE INDEX messages_replies ON messages (from_user, seq) WHERE direction = 'out';
    CREATE TABLE followers (openid text PRIMARY KEY, last_seq bigint NOT NULL, last_at text NOT NULL);
    CREATE TABLE admin_keys (appkey text PRIMARY KEY, secret text NOT NULL, scope text NOT NULL, created_at text, note text);
-   -- A backup is the document as replyd writes it, gzip-compressed, with the sha256 it carries.
+   -- A backup is the document as replyd writes it, in chunks of about 1 MiB, each gzip-compressed on
+   -- its own, so it is written and read back a chunk at a time; with the sha256 it carries.
    CREATE TABLE backups (
      id         text PRIMARY KEY,
      matter     text NOT NULL,
      kind       text NOT NULL,
      created_at text NOT NULL,
      size       bigint NOT NULL,
-     sha256     text,
-     body       bytea NOT NULL
+     sha256     text
    );
    CREATE INDEX backups_matter ON backups (matter, created_at DESC);
+   CREATE TABLE backup_chunks (id text NOT NULL REFERENCES backups ON DELETE CASCADE, n integer NOT NULL, body bytea NOT NULL, PRIMARY KEY (id, n));
    CREATE TABLE media (name text PRIMARY KEY, type text NOT NULL, size integer NOT NULL, body bytea NOT NULL, created_at text NOT NULL);`,
 ];
 
