@@ -64,6 +64,7 @@ export class ArticleRepo {
   private readonly insertStmt: Statement;
   private readonly updateStmt: Statement;
   private readonly deleteStmt: Statement<{ seq: number; rev: number }, [string]>;
+  private readonly upsertStmt: Statement;
   private readonly revHighOf: Statement<{ rev: number }, [string]>;
   private readonly existsStmt: Statement<{ one: number }, [string]>;
   private readonly liveIdStmt: Statement<{ id: string }, [string]>;
@@ -86,6 +87,12 @@ export class ArticleRepo {
          created_at=?10, updated_at=?11 WHERE id=?12 RETURNING seq`,
     );
     this.deleteStmt = db.query("DELETE FROM articles WHERE id = ? RETURNING seq, rev");
+    this.upsertStmt = db.query(
+      `INSERT INTO articles (code, tag, title, description, url, picurl, keywords, deleted, rev, created_at, updated_at, id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+       ON CONFLICT(id) DO UPDATE SET code=excluded.code, tag=excluded.tag, title=excluded.title, description=excluded.description, url=excluded.url,
+         picurl=excluded.picurl, keywords=excluded.keywords, deleted=excluded.deleted, rev=excluded.rev, created_at=excluded.created_at, updated_at=excluded.updated_at
+       RETURNING seq`,
+    );
     this.revHighOf = db.query("SELECT rev FROM rev_high WHERE id = ?");
     this.existsStmt = db.query("SELECT 1 AS one FROM articles WHERE id = ?");
     this.liveIdStmt = db.query("SELECT id FROM articles WHERE lower(code) = lower(?) AND deleted = 0 AND code IS NOT NULL");
@@ -261,10 +268,8 @@ export class ArticleRepo {
    */
   putExact(a: Article): void {
     this.changed();
-    const row = this.updateStmt.get(...(toParams(a) as unknown as never[])) as { seq: number } | null;
-    if (row) return this.index(row.seq, a);
-    const { lastInsertRowid } = this.insertStmt.run(...(toParams(a) as unknown as never[]));
-    this.index(Number(lastInsertRowid), a);
+    const row = this.upsertStmt.get(...(toParams(a) as unknown as never[])) as { seq: number };
+    this.index(row.seq, a);
   }
 
   /** Clears a code for the rest of a transaction that is about to write it again. */

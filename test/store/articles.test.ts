@@ -1,7 +1,9 @@
 /** Single-article writes on each store: guarded by the rev they were based on and by live codes, ids made again continuing above old revs. */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
 import type { Article } from "../../src/article.ts";
-import { openTarget, STORES, type Target } from "./targets.ts";
+import { openTarget, STORES, stopTargets, type Target } from "./targets.ts";
+
+afterAll(stopTargets);
 
 const article = (id: string, more: Partial<Article> = {}): Article => ({
   id,

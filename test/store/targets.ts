@@ -3,7 +3,6 @@
  * Each target takes writes the way its store does and exposes the SQLite store replies read from
  * (the store itself, or the copy after it caught up), so one test checks both.
  */
-import { afterAll } from "bun:test";
 import { readFileSync } from "node:fs";
 import { SQL } from "bun";
 import type { BulkDocument, Matter } from "../../src/doc.ts";
@@ -41,10 +40,15 @@ const KEEP = 5;
 
 let cluster: Postgres | null = null;
 let databases = 0;
-afterAll(() => {
+
+/**
+ * Each file using these targets registers this with afterAll: hooks registered here, in a module
+ * every file shares, would run after the first file only.
+ */
+export function stopTargets(): void {
   cluster?.stop();
   cluster = null;
-});
+}
 
 export async function openTarget(kind: StoreKind): Promise<Target> {
   const tmp = tempDir();

@@ -58,17 +58,17 @@ export async function createBackupPg(tx: TransactionSQL, matter: Matter, kind: B
   if (sections.includes("articles")) {
     const add = w.opened("articles");
     // In id order, as SQLite's BINARY collation orders them: "C", whatever the database's locale.
-    for (let after = ""; ; ) {
-      const rows = await tx.unsafe(
-        `SELECT id, code, tag, title, description, url, picurl, keywords, deleted, rev::text AS rev, created_at, updated_at, gen::text AS gen
-         FROM articles WHERE id COLLATE "C" > $1 ORDER BY id COLLATE "C" LIMIT ${PAGE}`,
-        [after],
-      );
+    // One cursor, sorted once, fetched a page at a time.
+    await tx.unsafe(`DECLARE backup_articles NO SCROLL CURSOR FOR
+      SELECT id, code, tag, title, description, url, picurl, keywords, deleted, rev::text AS rev, created_at, updated_at, gen::text AS gen
+      FROM articles ORDER BY id COLLATE "C"`);
+    for (;;) {
+      const rows = await tx.unsafe(`FETCH ${PAGE} FROM backup_articles`);
       for (const r of rows) add(articleJson(articleOfRow(r)));
       await flush(false);
       if (rows.length < PAGE) break;
-      after = rows[rows.length - 1].id;
     }
+    await tx.unsafe("CLOSE backup_articles");
     counts.articles = w.closed();
   }
   if (sections.includes("tags")) {

@@ -17,11 +17,17 @@ import { createBackupPg } from "./backups.ts";
 import { LOCKS } from "./connect.ts";
 import * as content from "./content.ts";
 
-const BATCH = 1000;
+const BATCH = 2000;
 
 const stripCounts = ({ counts: _counts, ...info }: BackupInfo & { counts: Record<string, number> }): BackupInfo => info;
 
 export const lockWrites = (tx: TransactionSQL) => tx`SELECT pg_advisory_xact_lock(${LOCKS.write.toString()}::bigint)`;
+
+/** A batch as one JSON text: one parameter parsed by the server, rather than thirteen per row bound by the client. */
+const insertBatch = (tx: TransactionSQL, rows: Record<string, unknown>[]) =>
+  tx`INSERT INTO doc_in (idx, id, code, tag, title, description, url, picurl, keywords, deleted, rev, created_at, updated_at)
+     SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::text::jsonb) AS r(idx integer, id text, code text, tag text, title text,
+       description text, url text, picurl text, keywords text, deleted boolean, rev bigint, created_at text, updated_at text)`;
 
 /** The document's records into doc_in (dropped at commit), `rev` and times kept for a restore. */
 async function loadRecords(tx: TransactionSQL, articles: Articles): Promise<void> {
@@ -49,11 +55,11 @@ async function loadRecords(tx: TransactionSQL, articles: Articles): Promise<void
       updated_at: rec.updated_at ?? null,
     });
     if (rows.length === BATCH) {
-      await tx`INSERT INTO doc_in ${tx(rows)}`;
+      await insertBatch(tx, rows);
       rows = [];
     }
   }
-  if (rows.length) await tx`INSERT INTO doc_in ${tx(rows)}`;
+  if (rows.length) await insertBatch(tx, rows);
   await tx`CREATE INDEX ON doc_in (id)`;
   await tx`ANALYZE doc_in`;
 }

@@ -1,0 +1,76 @@
+/**
+ * The PostgreSQL store's bulk writes at scale, in-process (docs/performance.md): a generated
+ * document imported (init into an empty store), backed up, restored, and a read copy loaded from
+ * the change feed, with this process's RSS growth for each. Needs PostgreSQL installed (Debian's
+ * package; ./scripts/test installs it). Run: bun bench/pgbulk.ts [n]
+ */
+import { SQL } from "bun";
+import { closeSync, fstatSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { systemClock } from "../src/clock.ts";
+import { readDocument } from "../src/doc.ts";
+import { fdSource } from "../src/docbytes.ts";
+import { backupPg, readBackupPg } from "../src/store/pg/backups.ts";
+import { importDocumentPg, restoreDocumentPg } from "../src/store/pg/bulk.ts";
+import { prepareDatabase } from "../src/store/pg/connect.ts";
+import { Replica } from "../src/store/pg/replica.ts";
+import { Store } from "../src/store/store.ts";
+import { startPostgres } from "../test/pg.ts";
+
+const n = Number(process.argv[2] ?? 1_000_000);
+const dir = mkdtempSync(join(tmpdir(), "replyd-pgbulk-"));
+const path = join(dir, "doc.json");
+const out = openSync(path, "w");
+writeSync(out, "[");
+for (let i = 0; i < n; i += 10_000) {
+  const part = Array.from({ length: Math.min(10_000, n - i) }, (_, j) => ({
+    id: `a${i + j}`,
+    code: `c${i + j}`,
+    tag: "news",
+    title: `Article ${i + j} about things`,
+    description: "A description of moderate length, as articles have.",
+    url: `https://example.com/articles/${i + j}`,
+    keywords: ["alpha", "beta"],
+  }));
+  writeSync(out, (i ? "," : "") + JSON.stringify(part).slice(1, -1));
+}
+writeSync(out, "]");
+closeSync(out);
+
+const pg = startPostgres({ durable: true });
+const sql = new SQL(pg.url);
+await prepareDatabase(sql, { now: new Date(), firstKey: false });
+const rss = () => process.memoryUsage().rss / 2 ** 20;
+let peak = 0;
+const sampler = setInterval(() => (peak = Math.max(peak, rss())), 20);
+const time = async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
+  Bun.gc(true);
+  const base = rss();
+  peak = base;
+  const t0 = performance.now();
+  const r = await fn();
+  peak = Math.max(peak, rss());
+  console.log(`${name.padEnd(44)} ${(performance.now() - t0).toFixed(0).padStart(7)} ms   RSS growth ${(peak - base).toFixed(0).padStart(5)} MB`);
+  return r;
+};
+const at = () => ({ now: Date.now(), keep: 5 });
+try {
+  const fd = openSync(path, "r");
+  const src = fdSource(fd, fstatSync(fd).size);
+  const doc = await time("validate (read the file once)", async () => readDocument(src));
+  await time("import --init into an empty database", () => importDocumentPg(sql, doc, "init", at()));
+  const store = Store.open(join(dir, "copy"), { clock: systemClock, keep: 5 });
+  await time("read copy loaded from the change feed", () => new Replica(store, sql).catchUp());
+  const b = await time("backup (all)", () => backupPg(sql, "all", Date.now(), 5));
+  console.log(`   backup: ${(b.size / 2 ** 20).toFixed(1)} MB in ${((await sql`SELECT sum(length(body))::bigint AS n FROM backup_chunks WHERE id = ${b.id}`)[0].n / 2 ** 20).toFixed(1)} MB of chunks`);
+  await time("backup read back (download)", () => readBackupPg(sql, b.id, () => {}));
+  await time("restore (articles), with its automatic backup", () => restoreDocumentPg(sql, doc, "articles", at()));
+  store.close();
+  closeSync(fd);
+} finally {
+  clearInterval(sampler);
+  await sql.close();
+  pg.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
