@@ -26,8 +26,32 @@ export const lockWrites = (tx: TransactionSQL) => tx`SELECT pg_advisory_xact_loc
 /** A batch as one JSON text: one parameter parsed by the server, rather than thirteen per row bound by the client. */
 const insertBatch = (tx: TransactionSQL, rows: Record<string, unknown>[]) =>
   tx`INSERT INTO doc_in (idx, id, code, tag, title, description, url, picurl, keywords, deleted, rev, created_at, updated_at)
-     SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::text::jsonb) AS r(idx integer, id text, code text, tag text, title text,
+     SELECT * FROM json_to_recordset(${JSON.stringify(rows)}::text::json) AS r(idx integer, id text, code text, tag text, title text,
        description text, url text, picurl text, keywords text, deleted boolean, rev bigint, created_at text, updated_at text)`;
+
+/**
+ * An init into a store without articles, of a document whose records all have ids: nothing to
+ * compare, purge or mint, so the batches go straight into the articles (revs above any an id had).
+ */
+async function insertDirectly(tx: TransactionSQL, articles: Articles, now: string): Promise<void> {
+  let rows: Record<string, unknown>[] = [];
+  const flush = () =>
+    tx`INSERT INTO articles (id, code, tag, title, description, url, picurl, keywords, deleted, rev, created_at, updated_at)
+       SELECT r.id, r.code, r.tag, r.title, r.description, r.url, r.picurl, r.keywords, r.deleted, coalesce(h.rev + 1, 1), ${now}, ${now}
+       FROM json_to_recordset(${JSON.stringify(rows)}::text::json) AS r(idx integer, id text, code text, tag text, title text,
+         description text, url text, picurl text, keywords text, deleted boolean)
+       LEFT JOIN rev_high h ON h.id = r.id ORDER BY r.idx`;
+  let idx = 0;
+  for (const rec of articles.values()) {
+    const c = contentOf(rec);
+    rows.push({ idx: idx++, id: rec.id, code: c.code, tag: c.tag, title: c.title, description: c.description, url: c.url, picurl: c.picurl, keywords: JSON.stringify(c.keywords), deleted: c.deleted });
+    if (rows.length === BATCH) {
+      await flush();
+      rows = [];
+    }
+  }
+  if (rows.length) await flush();
+}
 
 /** The document's records into doc_in (dropped at commit), `rev` and times kept for a restore. */
 async function loadRecords(tx: TransactionSQL, articles: Articles): Promise<void> {
@@ -124,7 +148,7 @@ const insertNew = (tx: TransactionSQL, asRestored: boolean, now: string) =>
     : tx`INSERT INTO articles (id, code, tag, title, description, url, picurl, keywords, deleted, rev, created_at, updated_at)
          SELECT d.id, d.code, d.tag, d.title, d.description, d.url, d.picurl, d.keywords, d.deleted,
                 CASE WHEN h.rev IS NOT NULL THEN h.rev + 1 ELSE 1 END, ${now}, ${now}
-         FROM doc_in d LEFT JOIN rev_high h ON h.id = d.id WHERE d.status = 'new' ORDER BY d.idx`;
+         FROM doc_in d LEFT JOIN rev_high h ON h.id = d.id WHERE d.status IS NULL ORDER BY d.idx`;
 
 /** When a bulk write happens (the clock's reading), and how many backups to keep per matter. */
 export interface BulkClock {
@@ -151,7 +175,11 @@ export async function importDocumentPg(sql: SQL, doc: BulkDocument, mode: "merge
       menu: false,
       ...(backup ? { backup: stripCounts(backup) } : {}),
     };
-    if (articles) {
+    const empty = !(await tx`SELECT 1 FROM articles LIMIT 1`).length;
+    if (articles && mode === "init" && empty && !articles.missingIds) {
+      await insertDirectly(tx, articles, now);
+      result.added = articles.count;
+    } else if (articles) {
       await loadRecords(tx, articles);
       // A record without id takes the id of the live article with its code, in both modes.
       if (articles.missingIds) {
@@ -163,7 +191,6 @@ export async function importDocumentPg(sql: SQL, doc: BulkDocument, mode: "merge
                  AND a.description = d.description AND a.url = d.url AND a.picurl IS NOT DISTINCT FROM d.picurl AND a.keywords = d.keywords
                  AND a.deleted = d.deleted THEN 'same' ELSE 'changed' END
                FROM articles a WHERE a.id = d.id`;
-      await tx`UPDATE doc_in SET status = 'new' WHERE status IS NULL`;
       // Purge first in init mode: a document may give a removed article's code to a new id.
       if (mode === "init") result.removed = await purgeArticles(tx, true);
       // Live codes are unique per row written, so the codes that move are released before any is written.
@@ -173,8 +200,9 @@ export async function importDocumentPg(sql: SQL, doc: BulkDocument, mode: "merge
                  keywords = d.keywords, deleted = d.deleted, rev = a.rev + 1, updated_at = ${now}, gen = nextval('change_gen')
                FROM doc_in d WHERE a.id = d.id AND d.status = 'changed'`;
       await insertNew(tx, false, now);
-      for (const r of (await tx`SELECT status, count(*)::int AS n FROM doc_in GROUP BY status`) as { status: string; n: number }[]) {
-        if (r.status === "new") result.added = r.n;
+      // Status: null (new), same or changed.
+      for (const r of (await tx`SELECT status, count(*)::int AS n FROM doc_in GROUP BY status`) as { status: string | null; n: number }[]) {
+        if (r.status === null) result.added = r.n;
         else if (r.status === "changed") result.updated = r.n;
         else result.unchanged = r.n;
       }
