@@ -18,6 +18,9 @@ export interface Postgres {
   /** The cluster's folder (data, socket, log), removed by stop(). */
   dir: string;
   stop(): void;
+  /** Shuts the server down (fast: connections are cut), keeping its data; resume() starts it again on the same port. */
+  halt(): void;
+  resume(): void;
 }
 
 /** The newest installed server's bin folder (Debian: /usr/lib/postgresql/<major>/bin). */
@@ -68,9 +71,11 @@ export function startPostgres(opts: { durable?: boolean } = {}): Postgres {
     const port = freePort();
     // Tests that kill the server to check durability need fsync; the others run faster without.
     const settings = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=${opts.durable ? "on" : "off"} -c full_page_writes=${opts.durable ? "on" : "off"}`;
-    run([join(bin, "pg_ctl"), "-D", data, "-l", join(dir, "server.log"), "-o", settings, "-w", "-t", "30", "start"]);
+    const start = () => run([join(bin, "pg_ctl"), "-D", data, "-l", join(dir, "server.log"), "-o", settings, "-w", "-t", "30", "start"]);
+    start();
     run([join(bin, "psql"), "-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", "postgres", "-q", "-c", "CREATE DATABASE replyd"]);
-    return { url: `postgres://postgres@127.0.0.1:${port}/replyd`, port, dir, stop };
+    const halt = () => void run([join(bin, "pg_ctl"), "-D", data, "-m", "fast", "-w", "stop"]);
+    return { url: `postgres://postgres@127.0.0.1:${port}/replyd`, port, dir, stop, halt, resume: start };
   } catch (e) {
     stop();
     throw e;

@@ -30,6 +30,18 @@ export interface NewReply {
   nowMs: number;
 }
 
+/** The window a follower's last interaction (`openedAt`; null: none logged) and the replies since leave open. The same on every store. */
+export function windowOf(openedAt: string | null, sent: number, nowMs: number, limit: number): ReplyWindow {
+  if (openedAt === null)
+    return { open: false, opened_at: null, until: null, sent: 0, left: 0, closed: "window_closed", reason: "no message from this follower is in the log: the platform allows replies only for 48 hours after the follower writes" };
+  const until = Date.parse(openedAt) + REPLY_WINDOW_MS;
+  const base = { opened_at: openedAt, until: new Date(until).toISOString(), sent, left: Math.max(0, limit - sent) };
+  if (nowMs >= until) return { ...base, open: false, left: 0, closed: "window_closed", reason: `the 48-hour reply window closed at ${base.until} (the follower's last message was at ${openedAt}); it opens again when they write` };
+  if (sent >= limit)
+    return { ...base, open: false, closed: "reply_limit", reason: `the ${limit} replies allowed since the follower's last message (at ${openedAt}) are spent; it opens again when they write` };
+  return { ...base, open: true };
+}
+
 /**
  * Replies to followers, kept in the message log beside what they answer (direction out). The log's
  * pending rows must be committed before asking (MessageLog.settled), so a message that just
@@ -49,15 +61,9 @@ export class ReplyBook {
   window(openid: string, nowMs: number): ReplyWindow {
     // The follower's last interaction, as the log writer keeps it (logwriter.ts: OPENING_EVENTS).
     const last = this.db.query("SELECT last_seq AS seq, last_at AS received_at FROM followers WHERE openid = ?").get(openid) as { seq: number; received_at: string } | null;
-    if (!last)
-      return { open: false, opened_at: null, until: null, sent: 0, left: 0, closed: "window_closed", reason: "no message from this follower is in the log: the platform allows replies only for 48 hours after the follower writes" };
-    const until = Date.parse(last.received_at) + REPLY_WINDOW_MS;
+    if (!last) return windowOf(null, 0, nowMs, this.limit);
     const sent = (this.db.query("SELECT count(*) AS n FROM messages WHERE from_user = ? AND direction = 'out' AND seq > ?").get(openid, last.seq) as { n: number }).n;
-    const base = { opened_at: last.received_at, until: new Date(until).toISOString(), sent, left: Math.max(0, this.limit - sent) };
-    if (nowMs >= until) return { ...base, open: false, left: 0, closed: "window_closed", reason: `the 48-hour reply window closed at ${base.until} (the follower's last message was at ${last.received_at}); it opens again when they write` };
-    if (sent >= this.limit)
-      return { ...base, open: false, closed: "reply_limit", reason: `the ${this.limit} replies allowed since the follower's last message (at ${last.received_at}) are spent; it opens again when they write` };
-    return { ...base, open: true };
+    return windowOf(last.received_at, sent, nowMs, this.limit);
   }
 
   /**

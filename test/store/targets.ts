@@ -12,6 +12,9 @@ import { putArticlePg, purgeArticlePg } from "../../src/store/pg/articles.ts";
 import { backupPg, listBackupsPg, readBackupPg } from "../../src/store/pg/backups.ts";
 import { importDocumentPg, restoreDocumentPg } from "../../src/store/pg/bulk.ts";
 import type { BackupInfo } from "../../src/store/backups.ts";
+import type { LoggedMessage, NewMessage } from "../../src/store/messages.ts";
+import { PgMessageLog } from "../../src/store/pg/log.ts";
+import type { NewReply, ReplyWindow } from "../../src/store/replies.ts";
 import { prepareDatabase } from "../../src/store/pg/connect.ts";
 import { Replica } from "../../src/store/pg/replica.ts";
 import type { Store } from "../../src/store/store.ts";
@@ -27,9 +30,21 @@ export interface Target {
   listBackups(matter?: Matter): Promise<BackupInfo[]>;
   /** A backup's document, whole. */
   readBackup(id: string): Promise<string>;
+  /** The follower message log and the replies kept in it. */
+  log: Log;
   /** What followers' replies read. */
   store: Store;
   close(): Promise<void>;
+}
+
+export interface Log {
+  add(m: NewMessage): void;
+  settled(): Promise<void>;
+  list(opts: { unmatchedOnly: boolean; limit: number; offset: number }): Promise<{ items: (LoggedMessage & { seq: number })[]; total: number }>;
+  prune(days: number, nowMs: number): Promise<{ removed: number; newest: string | null }>;
+  window(openid: string, nowMs: number): Promise<ReplyWindow>;
+  record(r: NewReply): Promise<number>;
+  entry(seq: number): Promise<(LoggedMessage & { seq: number }) | null>;
 }
 
 export const STORES = ["sqlite", "postgres"] as const;
@@ -56,6 +71,18 @@ export async function openTarget(kind: StoreKind): Promise<Target> {
   if (kind === "sqlite")
     return {
       store,
+      log: {
+        add: (m) => store.messages.add(m),
+        settled: () => store.messages.settled(),
+        list: (opts) => store.messages.list(opts),
+        prune: (days, now) => store.messages.prune(days, now),
+        window: async (openid, now) => {
+          await store.messages.settled();
+          return store.replies.window(openid, now);
+        },
+        record: async (r) => store.replies.record(r),
+        entry: async (seq) => store.replies.entry(seq),
+      },
       putArticle: async (a, base) => store.putArticle(a, base),
       purgeArticle: async (id) => store.purgeArticle(id),
       importDocument: async (doc, mode) => store.importDocument(doc, mode),
@@ -81,8 +108,21 @@ export async function openTarget(kind: StoreKind): Promise<Target> {
     await replica.catchUp();
     return result;
   };
+  const log = new PgMessageLog(sql);
   return {
     store,
+    log: {
+      add: (m) => log.add(m),
+      settled: () => log.settled(),
+      list: (opts) => log.list(opts),
+      prune: (days, now) => log.prune(days, now),
+      window: async (openid, now) => {
+        await log.settled();
+        return log.window(openid, now);
+      },
+      record: (r) => log.record(r),
+      entry: (seq) => log.entry(seq),
+    },
     putArticle: async (a, base) => caughtUp(await putArticlePg(sql, a, base)),
     purgeArticle: async (id) => caughtUp(await purgeArticlePg(sql, id)),
     importDocument: async (doc, mode) => caughtUp(await importDocumentPg(sql, doc, mode, at())),
@@ -95,6 +135,7 @@ export async function openTarget(kind: StoreKind): Promise<Target> {
       return Buffer.concat(parts).toString("utf8");
     },
     close: async () => {
+      await log.close();
       await sql.close();
       store.close();
       tmp.cleanup();

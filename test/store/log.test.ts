@@ -1,0 +1,70 @@
+/** The follower message log and replies kept in it, on each store. */
+import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
+import type { NewMessage } from "../../src/store/messages.ts";
+import { T0 } from "../helpers.ts";
+import { openTarget, STORES, stopTargets, type Target } from "./targets.ts";
+
+afterAll(stopTargets);
+
+const HOUR = 3_600_000;
+const entry = (key: string, at: number, more: Partial<NewMessage> = {}): NewMessage => ({
+  received_ms: at,
+  msg_key: key,
+  from_user: "o_1",
+  type: "text",
+  event: null,
+  content: key,
+  answer: "code",
+  unmatched: false,
+  ...more,
+});
+
+describe.each(STORES)("%s", (kind) => {
+  let t: Target;
+  beforeEach(async () => void (t = await openTarget(kind)));
+  afterEach(() => t.close());
+
+  test("newest first, a message key logged once, the unmatched listed apart, times as ISO", async () => {
+    t.log.add(entry("m:1", T0));
+    t.log.add(entry("m:2", T0 + 1, { unmatched: true, answer: "fallback" }));
+    t.log.add(entry("m:2", T0 + 2));
+    const all = await t.log.list({ unmatchedOnly: false, limit: 10, offset: 0 });
+    expect(all.items.map((m) => [m.msg_key, m.unmatched, m.direction])).toEqual([
+      ["m:2", true, "in"],
+      ["m:1", false, "in"],
+    ]);
+    expect(all.items[1]?.received_at).toBe(new Date(T0).toISOString());
+    expect(await t.log.list({ unmatchedOnly: true, limit: 10, offset: 0 })).toMatchObject({ total: 1, items: [{ msg_key: "m:2" }] });
+    expect((await t.log.list({ unmatchedOnly: false, limit: 1, offset: 1 })).items.map((m) => m.msg_key)).toEqual(["m:1"]);
+  });
+
+  test("pruned from the newest entry back, not from a clock running ahead", async () => {
+    for (let i = 0; i < 5; i++) t.log.add(entry(`m:${i}`, T0 - i * 10 * 24 * HOUR));
+    expect(await t.log.prune(30, T0 + 40 * 24 * HOUR)).toEqual({ removed: 1, newest: new Date(T0).toISOString() });
+    expect((await t.log.list({ unmatchedOnly: false, limit: 10, offset: 0 })).total).toBe(4);
+  });
+
+  test("a reply window opens at a message or an opening event (not a link opened), counts replies, and marks what they answered", async () => {
+    expect(await t.log.window("o_1", T0)).toMatchObject({ open: false, closed: "window_closed" });
+    t.log.add(entry("m:view", T0, { type: "event", event: "VIEW", content: null }));
+    expect(await t.log.window("o_1", T0)).toMatchObject({ open: false, closed: "window_closed" });
+    t.log.add(entry("m:q", T0 + 1000, { unmatched: true, answer: "fallback" }));
+    t.log.add(entry("m:q2", T0 + 2000, { unmatched: true, answer: "fallback" }));
+    const open = await t.log.window("o_1", T0 + 3000);
+    expect(open).toMatchObject({ open: true, sent: 0, left: 5, opened_at: new Date(T0 + 2000).toISOString() });
+    const inbox = await t.log.list({ unmatchedOnly: true, limit: 10, offset: 0 });
+    const first = inbox.items.find((m) => m.msg_key === "m:q")!;
+    const seq = await t.log.record({ openid: "o_1", type: "text", content: "Answer", sentBy: "admin1", replyTo: first.seq, nowMs: T0 + 4000 });
+    expect(await t.log.entry(seq)).toMatchObject({ direction: "out", reply_to: first.seq, sent_by: "admin1", content: "Answer" });
+    expect((await t.log.entry(first.seq))?.answered_at).toBe(new Date(T0 + 4000).toISOString());
+    // Not naming one answers every unanswered unmatched message of the window.
+    await t.log.record({ openid: "o_1", type: "text", content: "Both", sentBy: "admin1", replyTo: null, nowMs: T0 + 5000 });
+    const after = await t.log.list({ unmatchedOnly: true, limit: 10, offset: 0 });
+    expect(after.items.map((m) => [m.msg_key, m.answered_at])).toEqual([
+      ["m:q2", new Date(T0 + 5000).toISOString()],
+      ["m:q", new Date(T0 + 4000).toISOString()],
+    ]);
+    expect(await t.log.window("o_1", T0 + 6000)).toMatchObject({ open: true, sent: 2, left: 3 });
+    expect(await t.log.window("o_1", T0 + 2000 + 48 * HOUR)).toMatchObject({ open: false, closed: "window_closed" });
+  });
+});
