@@ -46,7 +46,7 @@ export async function createBackupPg(tx: TransactionSQL, matter: Matter, kind: B
     pending = [];
     pendingLength = 0;
     size += bytes.length;
-    await tx`INSERT INTO backup_chunks (id, n, body) VALUES (${id}, ${n++}, ${Bun.gzipSync(bytes)})`;
+    await tx`INSERT INTO backup_chunks (id, n, body) VALUES (${id}, ${n++}, ${Bun.gzipSync(bytes, { level: 1 })})`;
   };
   const w = new DocumentWriter((chunk) => {
     pending.push(chunk);
