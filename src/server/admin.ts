@@ -147,7 +147,7 @@ export async function postCli(ctx: AppContext, req: SignedRequest) {
     const unexpected = [...req.files.keys()].filter((k) => k !== "json");
     if (unexpected.length) throw badRequest(`unexpected file part: ${unexpected.join(", ")}`);
     const doc = readDocument(file.source());
-    return { mode, ...ctx.store.importDocument(doc, mode) };
+    return { mode, ...(await ctx.data.importDocument(doc, mode)) };
   }
   if (req.files.size) throw badRequest(`unexpected file part: ${[...req.files.keys()].join(", ")}; a bulk import is a file part named "json"`);
   const f = new Fields(req.fields).only(FORM_FIELDS);
@@ -160,11 +160,11 @@ export async function postCli(ctx: AppContext, req: SignedRequest) {
   const now = new Date(ctx.clock.now()).toISOString();
   const article: Article = { id, ...content, rev: 1, created_at: now, updated_at: now };
   // As stored: an id used before continues above its old revs.
-  return { created: true, article: articleJson(ctx.store.putArticle(article, null)) };
+  return { created: true, article: articleJson(await ctx.data.putArticle(article, null)) };
 }
 
 /** PUT /api/cli: revise the fields sent; `rev` makes it conditional; an unknown id creates the article. */
-export function putCli(ctx: AppContext, req: SignedRequest) {
+export async function putCli(ctx: AppContext, req: SignedRequest) {
   if (req.files.size) throw badRequest("PUT /api/cli takes form fields only; restore a document with PUT /api/cli/revert/<matter>");
   const f = new Fields(req.fields).only([...FORM_FIELDS, "rev"]);
   const id = f.require("id");
@@ -179,7 +179,7 @@ export function putCli(ctx: AppContext, req: SignedRequest) {
     if (!value) throw invalidArticle(problems);
     const article: Article = { id, ...contentOf(value), rev: 1, created_at: now, updated_at: now };
     assertCodeFree(ctx, article);
-    return { created: true, changed: true, article: articleJson(ctx.store.putArticle(article, null)) };
+    return { created: true, changed: true, article: articleJson(await ctx.data.putArticle(article, null)) };
   }
   if (rev !== undefined && rev !== current.rev)
     throw revMismatch(id, current.rev, rev);
@@ -191,20 +191,20 @@ export function putCli(ctx: AppContext, req: SignedRequest) {
   if (sameContent(contentOf(current), next)) return { created: false, changed: false, article: articleJson(current) };
   const article: Article = { ...current, ...next, rev: current.rev + 1, updated_at: now };
   assertCodeFree(ctx, article);
-  return { created: false, changed: true, article: articleJson(ctx.store.putArticle(article, current.rev)) };
+  return { created: false, changed: true, article: articleJson(await ctx.data.putArticle(article, current.rev)) };
 }
 
 /** DELETE /api/cli?id=: soft delete (restorable with PUT deleted=0), or purge=1 for good. */
-export function deleteCli(ctx: AppContext, req: SignedRequest) {
+export async function deleteCli(ctx: AppContext, req: SignedRequest) {
   const f = new Fields(req.fields).only(["id", "purge"]);
   const id = f.require("id");
   const current = ctx.store.articles.get(id);
   if (!current) throw notFound(`no article with id "${id}"`);
   if (f.bool("purge")) {
-    ctx.store.purgeArticle(id);
+    await ctx.data.purgeArticle(id);
     return { purged: true, id };
   }
   if (current.deleted) return { purged: false, changed: false, article: articleJson(current) };
   const article: Article = { ...current, deleted: true, rev: current.rev + 1, updated_at: new Date(ctx.clock.now()).toISOString() };
-  return { purged: false, changed: true, article: articleJson(ctx.store.putArticle(article, current.rev)) };
+  return { purged: false, changed: true, article: articleJson(await ctx.data.putArticle(article, current.rev)) };
 }

@@ -4,6 +4,7 @@ import { statSync } from "node:fs";
 import { join } from "node:path";
 import { systemClock, type Clock } from "../clock.ts";
 import type { AdminKey, KeyRing } from "../store/keys.ts";
+import { sqliteData, type DataStore } from "../store/data.ts";
 import type { Store } from "../store/store.ts";
 import { deleteCli, getCli, postCli, putCli } from "./admin.ts";
 import { getToken } from "./token.ts";
@@ -26,6 +27,8 @@ import { Responder } from "../wechat/responder.ts";
 
 export interface AppOptions {
   store: Store;
+  /** Writes and backups (default: the SQLite store's own; on PostgreSQL, the database's). */
+  data?: DataStore;
   keys: KeyRing;
   clock?: Clock;
   /** Accepted |server time − ts|, in ms. */
@@ -87,6 +90,7 @@ export async function createApp(opts: AppOptions) {
   const responder = new Responder(opts.store, regex);
   const ctx: AppContext = {
     store: opts.store,
+    data: opts.data ?? sqliteData(opts.store),
     clock,
     startedAt,
     windowMs,

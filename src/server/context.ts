@@ -1,4 +1,5 @@
 import type { Clock } from "../clock.ts";
+import type { DataStore } from "../store/data.ts";
 import type { Store } from "../store/store.ts";
 import type { RegexMatcher } from "../wechat/regex.ts";
 import type { Responder } from "../wechat/responder.ts";
@@ -6,7 +7,10 @@ import type { TokenKeeper } from "../wechat/token.ts";
 
 /** What route handlers share: the store, the clock, and the settings they report. */
 export interface AppContext {
+  /** What the callback and listings read (on PostgreSQL: the local copy). */
   store: Store;
+  /** Writes, backups: the store's, or the database's. */
+  data: DataStore;
   clock: Clock;
   startedAt: number;
   windowMs: number;

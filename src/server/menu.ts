@@ -53,9 +53,9 @@ const serially =
  * Stores what the platform now has (a menu it took, or none after a delete). If that fails (a full
  * disk), the answer must say the platform changed: "nothing was written" would be untrue.
  */
-function storePushed(ctx: AppContext, menu: Menu | null, platformChanged: boolean) {
+async function storePushed(ctx: AppContext, menu: Menu | null, platformChanged: boolean) {
   try {
-    return ctx.store.saveMenu(menu, { pushed: platformChanged && menu !== null });
+    return await ctx.data.saveMenu(menu, { pushed: platformChanged && menu !== null });
   } catch (e) {
     if (!platformChanged) throw e;
     const what = menu ? "the platform took the menu, but it could not be stored" : "the platform's menu was deleted, but the stored one could not be removed";
@@ -73,7 +73,7 @@ export const putMenu = serially(async (ctx: AppContext, req: SignedRequest) => {
     const platform = platformOf(ctx);
     const pulled = await onPlatform("the live menu could not be read", () => pullMenu(platform), "; nothing was stored");
     if (!pulled.menu) throw notFound("the account has no menu open on the platform; nothing was stored", "no_live_menu");
-    const saved = ctx.store.saveMenu(pulled.menu, { pushed: pulled.asLive, rules: pulled.rules });
+    const saved = await ctx.data.saveMenu(pulled.menu, { pushed: pulled.asLive, rules: pulled.rules });
     return { ...shown(ctx), pulled: true, rules_added: pulled.rules.map((r) => r.id), ...(saved.backup ? { backup: saved.backup } : {}), warnings: [...pulled.warnings, ...(await menuWarnings(ctx, pulled.menu))] };
   }
   if (!file) throw badRequest('a menu is a file part named "json" (or pull=1 for the live menu)');
@@ -85,7 +85,7 @@ export const putMenu = serially(async (ctx: AppContext, req: SignedRequest) => {
     // mini program not linked to the account) is not kept as if it were live.
     await onPlatform("the platform refused the menu", () => pushMenu(platform, menu), "; nothing was stored");
   }
-  const saved = storePushed(ctx, menu, push);
+  const saved = await storePushed(ctx, menu, push);
   return { ...shown(ctx), pushed: push, ...(saved.backup ? { backup: saved.backup } : {}), warnings: await menuWarnings(ctx, menu) };
 });
 
@@ -96,7 +96,7 @@ export const postMenu = serially(async (ctx: AppContext, req: SignedRequest) => 
   if (!stored) throw notFound("no menu is stored: set one (replyd menu set FILE) or pull the live one (replyd menu pull)", "no_menu");
   const platform = platformOf(ctx);
   await onPlatform("the platform refused the menu", () => pushMenu(platform, stored.menu));
-  storePushed(ctx, stored.menu, true);
+  await storePushed(ctx, stored.menu, true);
   return { ...shown(ctx), pushed: true, warnings: await menuWarnings(ctx, stored.menu) };
 });
 
@@ -108,7 +108,7 @@ export const deleteMenu = serially(async (ctx: AppContext, req: SignedRequest) =
     const platform = platformOf(ctx, "; to remove the stored menu only, send keep_live=1 (menu rm --keep-live)");
     await onPlatform("the platform did not delete the menu", () => deleteLiveMenu(platform), "; nothing was removed");
   }
-  const saved = stored ? storePushed(ctx, null, !keepLive) : {};
+  const saved = stored ? await storePushed(ctx, null, !keepLive) : {};
   return { removed: stored !== null, live_deleted: !keepLive, ...(saved.backup ? { backup: saved.backup } : {}) };
 });
 
@@ -127,6 +127,6 @@ async function pushStored(ctx: AppContext, platform: ReturnType<typeof platformO
   } catch (e) {
     return { pushed: false, error: (e as Error).message };
   }
-  if (stored) ctx.store.saveMenu(stored.menu, { pushed: true });
+  if (stored) await ctx.data.saveMenu(stored.menu, { pushed: true });
   return { pushed: true };
 }

@@ -1,6 +1,4 @@
-import { closeSync, fstatSync, openSync } from "node:fs";
 import { isMatter, MATTERS, readDocument, requireSections, SECTIONS, type Matter } from "../doc.ts";
-import { fdSource } from "../docbytes.ts";
 import { pushRestoredMenu } from "./menu.ts";
 import { platformOf } from "./platform.ts";
 import { badRequest, notFound } from "../errors.ts";
@@ -19,17 +17,24 @@ export function matterOf(raw: string): Matter {
 export async function getRevert(ctx: AppContext, matter: Matter, req: SignedRequest): Promise<unknown> {
   const f = new Fields(req.fields).only(["id"]);
   const id = f.get("id");
-  if (id === undefined) return { matter, keep: ctx.store.backups.keep, backups: ctx.store.backups.list(matter) };
-  const info = ctx.store.backups.get(matter, id);
+  if (id === undefined) return { matter, keep: ctx.data.keep, backups: await ctx.data.listBackups(matter) };
+  const info = await ctx.data.getBackup(matter, id);
   if (!info) throw notFound(`no ${matter} backup with id "${id}"`);
-  // The answer's signature covers the file's bytes: hashed here as a stream (chunk by chunk, the
-  // event loop free between chunks), then sent from the file.
-  const file = Bun.file(ctx.store.backups.pathOf(id));
+  // The answer's signature covers the document's bytes: hashed here a piece at a time, then sent
+  // as a stream from the same open backup.
+  const backup = await ctx.data.openBackup(id);
   const hasher = new Bun.CryptoHasher("sha256");
-  for await (const chunk of file.stream() as unknown as AsyncIterable<Uint8Array>) hasher.update(chunk);
-  return new Response(file, {
+  const buf = new Uint8Array(256 * 1024);
+  for (let at = 0; at < backup.size; ) {
+    const n = backup.source.read(buf, 0, buf.length, at);
+    if (n === 0) break;
+    hasher.update(buf.subarray(0, n));
+    at += n;
+  }
+  return new Response(backup.stream(), {
     headers: {
       "content-type": "application/json; charset=utf-8",
+      "content-length": String(backup.size),
       "content-disposition": `attachment; filename="replyd-${id}.json"`,
       [BODY_SHA256_HEADER]: hasher.digest("hex"),
       ...(info.sha256 ? { "x-replyd-sha256": info.sha256 } : {}),
@@ -41,7 +46,7 @@ export async function getRevert(ctx: AppContext, matter: Matter, req: SignedRequ
 export function postRevert(ctx: AppContext, matter: Matter, req: SignedRequest) {
   new Fields(req.fields).only([]);
   if (req.files.size) throw badRequest("a backup takes no file; to restore, PUT the document");
-  return ctx.store.backup(matter, "manual");
+  return ctx.data.backup(matter);
 }
 
 /** PUT: replace the matter from an uploaded document (file part json) or a server backup (id=). */
@@ -52,29 +57,29 @@ export async function putRevert(ctx: AppContext, matter: Matter, req: SignedRequ
   const id = f.get("id");
   if (file && id !== undefined) throw badRequest("send either a json file part or id=, not both");
   if (!file && id === undefined) throw badRequest('a restore needs the document as a file part named "json" (or id= of a server backup)');
-  if (id !== undefined && !ctx.store.backups.get(matter, id)) throw notFound(`no ${matter} backup with id "${id}"`);
+  if (id !== undefined && !(await ctx.data.getBackup(matter, id))) throw notFound(`no ${matter} backup with id "${id}"`);
   // Read from the file in pieces, now to check it and again while it is written: never whole in memory.
-  const fd = file ? null : openSync(ctx.store.backups.pathOf(id as string), "r");
+  const backup = file ? null : await ctx.data.openBackup(id as string);
   try {
-    const doc = readDocument(file ? file.source() : fdSource(fd as number, fstatSync(fd as number).size));
+    const doc = readDocument(file ? file.source() : (backup as NonNullable<typeof backup>).source);
     requireSections(doc, matter);
     if (push) {
       if (!SECTIONS[matter].includes("menu") || doc.menu === undefined) throw badRequest(`push=1 pushes a restored menu, and this restore of "${matter}" brings none back`, "nothing_to_push");
       // Refused before anything is replaced: a restore asked to push must be able to.
       platformOf(ctx, "; restore without push");
     }
-    const result = ctx.store.restore(doc, matter);
+    const result = await ctx.data.restore(doc, matter);
     // The restore stands either way; a push that fails is reported with it.
     return push ? { ...result, menu_push: await pushRestoredMenu(ctx) } : result;
   } finally {
-    if (fd !== null) closeSync(fd);
+    backup?.close();
   }
 }
 
 /** DELETE: remove one server backup. */
-export function deleteRevert(ctx: AppContext, matter: Matter, req: SignedRequest) {
+export async function deleteRevert(ctx: AppContext, matter: Matter, req: SignedRequest) {
   const id = new Fields(req.fields).only(["id"]).require("id");
-  if (!ctx.store.backups.get(matter, id)) throw notFound(`no ${matter} backup with id "${id}"`);
-  ctx.store.backups.remove(id);
+  if (!(await ctx.data.getBackup(matter, id))) throw notFound(`no ${matter} backup with id "${id}"`);
+  await ctx.data.removeBackup(id);
   return { deleted: id };
 }

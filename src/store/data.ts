@@ -1,0 +1,93 @@
+/**
+ * What the server asks of the store beyond reading the articles and content the callback serves:
+ * the same for SQLite and for PostgreSQL (where writes go to the database, then to the local copy
+ * `local` reads come from). Asynchronous, as the database is; on SQLite each call is the store's own.
+ */
+import { closeSync, fstatSync, openSync } from "node:fs";
+import type { Article } from "../article.ts";
+import type { BulkDocument, Matter } from "../doc.ts";
+import { fdSource, type ByteSource } from "../docbytes.ts";
+import type { Menu } from "../menu.ts";
+import type { Rule } from "../rule.ts";
+import type { BackupInfo } from "./backups.ts";
+import type { ImportResult, RestoreResult } from "./bulk.ts";
+import type { RuleMerge } from "./content.ts";
+import type { Store } from "./store.ts";
+
+/** A backup's document, open for reading: as pieces (a restore, a hash) or as a stream (a download). */
+export interface OpenBackup {
+  size: number;
+  source: ByteSource;
+  /** The whole document, read from the start; closes the backup when it ends or is cancelled. */
+  stream(): ReadableStream<Uint8Array>;
+  close(): void;
+}
+
+/** An open file as a pull stream of 256 KiB reads, closed when it ends or is cancelled. */
+export function openFile(fd: number): OpenBackup {
+  const size = fstatSync(fd).size;
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    closeSync(fd);
+  };
+  const source = fdSource(fd, size);
+  return {
+    size,
+    source,
+    close,
+    stream: () => {
+      let at = 0;
+      return new ReadableStream<Uint8Array>({
+        pull(controller) {
+          const buf = new Uint8Array(Math.min(256 * 1024, size - at));
+          const n = buf.length ? source.read(buf, 0, buf.length, at) : 0;
+          if (n === 0) {
+            close();
+            return controller.close();
+          }
+          at += n;
+          controller.enqueue(buf.subarray(0, n));
+        },
+        cancel: close,
+      });
+    },
+  };
+}
+
+export interface DataStore {
+  /** What replies, search and listings read: the store itself, or the local copy of the database. */
+  readonly local: Store;
+  /** Backups kept per matter (--keep). */
+  readonly keep: number;
+  putArticle(a: Article, base: number | null): Promise<Article>;
+  purgeArticle(id: string): Promise<boolean>;
+  importDocument(doc: BulkDocument, mode: "merge" | "init"): Promise<ImportResult>;
+  restore(doc: BulkDocument, matter: Matter): Promise<RestoreResult>;
+  backup(matter: Matter): Promise<BackupInfo & { counts: Record<string, number> }>;
+  saveMenu(menu: Menu | null, opts?: { pushed?: boolean; rules?: Rule[] }): Promise<{ backup?: BackupInfo; rules?: RuleMerge }>;
+  listBackups(matter?: Matter): Promise<BackupInfo[]>;
+  getBackup(matter: Matter, id: string): Promise<BackupInfo | null>;
+  removeBackup(id: string): Promise<void>;
+  openBackup(id: string): Promise<OpenBackup>;
+}
+
+/** The SQLite store as a DataStore: every call is the store's own, its backups files in the data folder. */
+export function sqliteData(store: Store): DataStore {
+  return {
+    local: store,
+    keep: store.backups.keep,
+    putArticle: async (a, base) => store.putArticle(a, base),
+    purgeArticle: async (id) => store.purgeArticle(id),
+    importDocument: async (doc, mode) => store.importDocument(doc, mode),
+    restore: async (doc, matter) => store.restore(doc, matter),
+    backup: async (matter) => store.backup(matter, "manual"),
+    saveMenu: async (menu, opts) => store.saveMenu(menu, opts),
+    listBackups: async (matter) => store.backups.list(matter),
+    getBackup: async (matter, id) => store.backups.get(matter, id),
+    removeBackup: async (id) => store.backups.remove(id),
+    // Opened now: a backup pruned meanwhile stays readable through its descriptor.
+    openBackup: async (id) => openFile(openSync(store.backups.pathOf(id), "r")),
+  };
+}
