@@ -1,0 +1,67 @@
+import type { SQL } from "bun";
+import { constants, openSync, unlinkSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import type { Clock } from "../../clock.ts";
+import { openFile, type DataStore } from "../data.ts";
+import type { Store } from "../store.ts";
+import { putArticlePg, purgeArticlePg } from "./articles.ts";
+import { backupPg, createBackupPg, getBackupPg, listBackupsPg, readBackupPg, removeBackupPg } from "./backups.ts";
+import { importDocumentPg, lockWrites, restoreDocumentPg } from "./bulk.ts";
+import { mergeRules, setMenu } from "./content.ts";
+import type { Replica } from "./replica.ts";
+
+/**
+ * PostgreSQL behind the routes: each write goes to the database, and the local copy catches up
+ * before the answer, so what the operator reads next (and followers are answered from) includes it.
+ */
+export function pgData(sql: SQL, replica: Replica, local: Store, clock: Clock, keep: number): DataStore {
+  const caughtUp = async <T>(result: T): Promise<T> => {
+    await replica.catchUp();
+    return result;
+  };
+  const at = () => ({ now: clock.now(), keep });
+  return {
+    local,
+    keep,
+    putArticle: async (a, base) => caughtUp(await putArticlePg(sql, a, base)),
+    purgeArticle: async (id) => caughtUp(await purgeArticlePg(sql, id)),
+    importDocument: async (doc, mode) => caughtUp(await importDocumentPg(sql, doc, mode, at())),
+    restore: async (doc, matter) => caughtUp(await restoreDocumentPg(sql, doc, matter, at())),
+    backup: (matter) => backupPg(sql, matter, clock.now(), keep),
+    saveMenu: async (menu, opts = {}) =>
+      caughtUp(
+        await sql.begin(async (tx) => {
+          await lockWrites(tx);
+          const now = new Date(clock.now()).toISOString();
+          const [current] = (await tx`SELECT body FROM menu WHERE id = 1`) as { body: string }[];
+          const out: Awaited<ReturnType<DataStore["saveMenu"]>> = {};
+          // A different menu it replaces is kept as an automatic backup first, as on SQLite.
+          if (current && current.body !== JSON.stringify(menu)) {
+            const { counts: _counts, ...backup } = await createBackupPg(tx, "menu", "auto", clock.now(), keep);
+            out.backup = backup;
+          }
+          await setMenu(tx, menu, now, opts.pushed ? now : null);
+          if (opts.rules?.length) out.rules = await mergeRules(tx, opts.rules);
+          return out;
+        }),
+      ),
+    listBackups: (matter) => listBackupsPg(sql, matter),
+    getBackup: (matter, id) => getBackupPg(sql, matter, id),
+    removeBackup: async (id) => void (await removeBackupPg(sql, id)),
+    // Spooled to an unlinked file beside the local copy, a chunk at a time, then read like SQLite's.
+    openBackup: async (id) => {
+      const path = join(local.dir, `.replyd-backup-${crypto.randomUUID()}`);
+      const fd = openSync(path, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL, 0o600);
+      unlinkSync(path);
+      try {
+        await readBackupPg(sql, id, (bytes) => {
+          for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
+        });
+      } catch (e) {
+        openFile(fd).close();
+        throw e;
+      }
+      return openFile(fd);
+    },
+  };
+}
