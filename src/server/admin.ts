@@ -23,13 +23,13 @@ export async function getCli(ctx: AppContext, req: SignedRequest) {
     if (which !== "unmatched" && which !== "all") throw badRequest('"inbox" must be unmatched or all');
     const limit = f.int("limit", 1, 1000, 50);
     const offset = f.int("offset", 0, Number.MAX_SAFE_INTEGER, 0);
-    const page = await ctx.store.messages.list({ unmatchedOnly: which === "unmatched", limit, offset });
+    const page = await ctx.data.log.list({ unmatchedOnly: which === "unmatched", limit, offset });
     // Whether each follower can still be answered, worked out once per follower on the page.
     const now = ctx.clock.now();
     const windows = new Map<string, ReplyWindow>();
-    for (const m of page.items) if (m.direction === "in" && !windows.has(m.from_user)) windows.set(m.from_user, ctx.store.replies.window(m.from_user, now));
+    for (const m of page.items) if (m.direction === "in" && !windows.has(m.from_user)) windows.set(m.from_user, await ctx.data.log.window(m.from_user, now));
     const items = page.items.map((m) => (m.direction === "in" ? { ...m, reply_window: windows.get(m.from_user) } : m));
-    return { items, total: page.total, limit, offset, reply_limit: ctx.store.replies.limit };
+    return { items, total: page.total, limit, offset, reply_limit: ctx.data.log.replyLimit };
   }
   if (f.has("id")) {
     const a = ctx.store.articles.get(f.require("id"));
@@ -62,7 +62,7 @@ export async function getCli(ctx: AppContext, req: SignedRequest) {
   return health(ctx, req);
 }
 
-export function health(ctx: AppContext, req: SignedRequest) {
+export async function health(ctx: AppContext, req: SignedRequest) {
   const now = ctx.clock.now();
   const a = ctx.store.articles.counts();
   const c = ctx.store.content.counts();
@@ -80,7 +80,7 @@ export function health(ctx: AppContext, req: SignedRequest) {
         ? "checking"
         : "ready",
     // Follower messages waiting for the log writer, and those not logged because its queue was full.
-    message_log: ctx.store.messages.backlog,
+    message_log: ctx.data.log.backlog,
     // Follower searches waiting now, and since start answered "busy" or past their deadline.
     search: { queued: ctx.store.searcher.queued, ...ctx.store.searcher.counts },
     regex_rules_disabled: ctx.regex.disabled(),
@@ -92,7 +92,7 @@ export function health(ctx: AppContext, req: SignedRequest) {
       return m ? { updated_at: m.updated_at, pushed_at: m.pushed_at } : null;
     })(),
     ...(ctx.clockWarning ? { clock_warning: ctx.clockWarning } : {}),
-    newest_backup: ctx.store.backups.newest(),
+    newest_backup: await ctx.data.newestBackup(),
     // Temp files of backups cut short (kill -9) found and removed when the server started.
     backup_temp_files_removed_at_start: ctx.store.backups.tempRemovedAtStart,
     key: { appkey: req.key.appkey, scope: req.key.scope },

@@ -146,7 +146,7 @@ export async function createApp(opts: AppOptions) {
 
   const wechat = new WechatHandler(
     { ...WECHAT_DEFAULTS, ...opts.wechat },
-    opts.store,
+    ctx.data.log,
     (opts.responder ?? responder) as Responder,
     clock,
     logError,

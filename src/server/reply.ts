@@ -39,12 +39,12 @@ export async function postReply(ctx: AppContext, req: SignedRequest) {
   }
 
   // The log must hold every message that arrived so far: the newest one opens the window.
-  await ctx.store.messages.settled();
+  await ctx.data.log.settled();
   let openid: string;
   let replyTo: number | null = null;
   if (f.has("inbox")) {
     const seq = f.int("inbox", 1, Number.MAX_SAFE_INTEGER, 0);
-    const entry = ctx.store.replies.entry(seq);
+    const entry = await ctx.data.log.entry(seq);
     if (!entry) throw notFound(`no message ${seq} in the log (it may have been pruned)`, "no_message");
     if (entry.direction !== "in") throw badRequest(`message ${seq} is a reply the account sent, not a follower's message`, "not_a_follower_message");
     openid = entry.from_user;
@@ -55,15 +55,15 @@ export async function postReply(ctx: AppContext, req: SignedRequest) {
   // One at a time per follower, so two operators cannot both spend the last reply allowed.
   return oneAtATime(ctx, `reply:${openid}`, async () => {
     const now = ctx.clock.now();
-    const window = ctx.store.replies.window(openid, now);
+    const window = await ctx.data.log.window(openid, now);
     if (!window.open) throw conflict(`cannot reply to ${openid}: ${window.reason}`, window.closed, { window });
     await onPlatform("the platform refused the reply", () => sendCustomMessage(platform, openid, message), "; nothing was sent");
     let seq: number;
     try {
-      seq = ctx.store.replies.record({ openid, type: message.type, content: logged, sentBy: req.key.appkey, replyTo, nowMs: now });
+      seq = await ctx.data.log.record({ openid, type: message.type, content: logged, sentBy: req.key.appkey, replyTo, nowMs: now });
     } catch (e) {
       throw new ReplydError("not_logged", 507, `the reply was sent to ${openid}, but could not be written to the log: ${(e as Error).message}`);
     }
-    return { sent: true, openid, type: message.type, seq, reply_to: replyTo, window: ctx.store.replies.window(openid, ctx.clock.now()) };
+    return { sent: true, openid, type: message.type, seq, reply_to: replyTo, window: await ctx.data.log.window(openid, ctx.clock.now()) };
   });
 }

@@ -142,7 +142,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const logDays = opts.logDays ?? 30;
   const prune = async () => {
     try {
-      const { newest } = await store.messages.prune(logDays, clock.now());
+      const { newest } = await app.ctx.data.log.prune(logDays, clock.now());
       // The newest message logged is from the future: this clock is behind, or was ahead before.
       const skew = newest === null ? 0 : Date.parse(newest) - clock.now();
       app.ctx.clockWarning =

@@ -12,6 +12,8 @@ import type { Rule } from "../rule.ts";
 import type { BackupInfo } from "./backups.ts";
 import type { ImportResult, RestoreResult } from "./bulk.ts";
 import type { RuleMerge } from "./content.ts";
+import type { LoggedMessage, NewMessage } from "./messages.ts";
+import type { NewReply, ReplyWindow } from "./replies.ts";
 import type { Store } from "./store.ts";
 
 /** A backup's document, open for reading: as pieces (a restore, a hash) or as a stream (a download). */
@@ -56,9 +58,29 @@ export function openFile(fd: number): OpenBackup {
   };
 }
 
+/** The follower message log and the replies kept in it. */
+export interface LogStore {
+  /** Queued, written in batches: never waits. */
+  add(m: NewMessage): void;
+  /** Messages waiting to be written, and those not logged because that queue was full. */
+  readonly backlog: { unwritten: number; dropped: number };
+  /** Resolves once every message added so far is written. */
+  settled(): Promise<void>;
+  list(opts: { unmatchedOnly: boolean; limit: number; offset: number }): Promise<{ items: (LoggedMessage & { seq: number })[]; total: number }>;
+  prune(days: number, nowMs: number): Promise<{ removed: number; newest: string | null }>;
+  /** Replies allowed per follower interaction (--reply-limit). */
+  readonly replyLimit: number;
+  window(openid: string, nowMs: number): Promise<ReplyWindow>;
+  record(r: NewReply): Promise<number>;
+  entry(seq: number): Promise<(LoggedMessage & { seq: number }) | null>;
+}
+
 export interface DataStore {
   /** What replies, search and listings read: the store itself, or the local copy of the database. */
   readonly local: Store;
+  readonly log: LogStore;
+  /** The newest backup of any matter (health). */
+  newestBackup(): Promise<BackupInfo | null>;
   /** Backups kept per matter (--keep). */
   readonly keep: number;
   putArticle(a: Article, base: number | null): Promise<Article>;
@@ -77,6 +99,20 @@ export interface DataStore {
 export function sqliteData(store: Store): DataStore {
   return {
     local: store,
+    log: {
+      add: (m) => store.messages.add(m),
+      get backlog() {
+        return store.messages.backlog;
+      },
+      settled: () => store.messages.settled(),
+      list: (opts) => store.messages.list(opts),
+      prune: (days, now) => store.messages.prune(days, now),
+      replyLimit: store.replies.limit,
+      window: async (openid, now) => store.replies.window(openid, now),
+      record: async (r) => store.replies.record(r),
+      entry: async (seq) => store.replies.entry(seq),
+    },
+    newestBackup: async () => store.backups.newest(),
     keep: store.backups.keep,
     putArticle: async (a, base) => store.putArticle(a, base),
     purgeArticle: async (id) => store.purgeArticle(id),

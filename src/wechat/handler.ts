@@ -1,5 +1,5 @@
 import type { Clock } from "../clock.ts";
-import type { Store } from "../store/store.ts";
+import type { LogStore } from "../store/data.ts";
 import { verifyWxSignature, WxCrypto, WxError, wxSignature } from "./crypto.ts";
 import { dedupeKey, renderReply, toInbound, type Inbound } from "./message.ts";
 import type { Decision, Responder } from "./responder.ts";
@@ -80,7 +80,8 @@ export class WechatHandler {
 
   constructor(
     private readonly opts: WechatOptions,
-    private readonly store: Store,
+    /** The message log (the store's, or the database's). */
+    private readonly messages: Pick<LogStore, "add">,
     private readonly responder: Responder,
     private readonly clock: Clock,
     private readonly log: (msg: string) => void,
@@ -194,7 +195,7 @@ export class WechatHandler {
 
   /** Logs the message and renders (and seals) its reply. */
   private finish(m: Inbound, key: string, decision: Decision, encrypt: boolean): string {
-    this.store.messages.add({
+    this.messages.add({
       received_ms: this.clock.now(),
       msg_key: key,
       from_user: m.from,

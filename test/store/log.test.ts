@@ -7,6 +7,11 @@ import { openTarget, STORES, stopTargets, type Target } from "./targets.ts";
 afterAll(stopTargets);
 
 const HOUR = 3_600_000;
+/** As the reply route asks: once what arrived is written. */
+const settledWindow = async (t: Target, openid: string, now: number) => {
+  await t.log.settled();
+  return t.log.window(openid, now);
+};
 const entry = (key: string, at: number, more: Partial<NewMessage> = {}): NewMessage => ({
   received_ms: at,
   msg_key: key,
@@ -45,12 +50,12 @@ describe.each(STORES)("%s", (kind) => {
   });
 
   test("a reply window opens at a message or an opening event (not a link opened), counts replies, and marks what they answered", async () => {
-    expect(await t.log.window("o_1", T0)).toMatchObject({ open: false, closed: "window_closed" });
+    expect(await settledWindow(t, "o_1", T0)).toMatchObject({ open: false, closed: "window_closed" });
     t.log.add(entry("m:view", T0, { type: "event", event: "VIEW", content: null }));
-    expect(await t.log.window("o_1", T0)).toMatchObject({ open: false, closed: "window_closed" });
+    expect(await settledWindow(t, "o_1", T0)).toMatchObject({ open: false, closed: "window_closed" });
     t.log.add(entry("m:q", T0 + 1000, { unmatched: true, answer: "fallback" }));
     t.log.add(entry("m:q2", T0 + 2000, { unmatched: true, answer: "fallback" }));
-    const open = await t.log.window("o_1", T0 + 3000);
+    const open = await settledWindow(t, "o_1", T0 + 3000);
     expect(open).toMatchObject({ open: true, sent: 0, left: 5, opened_at: new Date(T0 + 2000).toISOString() });
     const inbox = await t.log.list({ unmatchedOnly: true, limit: 10, offset: 0 });
     const first = inbox.items.find((m) => m.msg_key === "m:q")!;
@@ -64,7 +69,7 @@ describe.each(STORES)("%s", (kind) => {
       ["m:q2", new Date(T0 + 5000).toISOString()],
       ["m:q", new Date(T0 + 4000).toISOString()],
     ]);
-    expect(await t.log.window("o_1", T0 + 6000)).toMatchObject({ open: true, sent: 2, left: 3 });
-    expect(await t.log.window("o_1", T0 + 2000 + 48 * HOUR)).toMatchObject({ open: false, closed: "window_closed" });
+    expect(await settledWindow(t, "o_1", T0 + 6000)).toMatchObject({ open: true, sent: 2, left: 3 });
+    expect(await settledWindow(t, "o_1", T0 + 2000 + 48 * HOUR)).toMatchObject({ open: false, closed: "window_closed" });
   });
 });

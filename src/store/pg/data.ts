@@ -8,13 +8,15 @@ import { putArticlePg, purgeArticlePg } from "./articles.ts";
 import { backupPg, createBackupPg, getBackupPg, listBackupsPg, readBackupPg, removeBackupPg } from "./backups.ts";
 import { importDocumentPg, lockWrites, restoreDocumentPg } from "./bulk.ts";
 import { mergeRules, setMenu } from "./content.ts";
+import { DEFAULT_REPLY_LIMIT } from "../replies.ts";
+import type { PgMessageLog } from "./log.ts";
 import type { Replica } from "./replica.ts";
 
 /**
  * PostgreSQL behind the routes: each write goes to the database, and the local copy catches up
  * before the answer, so what the operator reads next (and followers are answered from) includes it.
  */
-export function pgData(sql: SQL, replica: Replica, local: Store, clock: Clock, keep: number): DataStore {
+export function pgData(sql: SQL, replica: Replica, local: Store, clock: Clock, keep: number, log: PgMessageLog, replyLimit = DEFAULT_REPLY_LIMIT): DataStore {
   const caughtUp = async <T>(result: T): Promise<T> => {
     await replica.catchUp();
     return result;
@@ -22,6 +24,20 @@ export function pgData(sql: SQL, replica: Replica, local: Store, clock: Clock, k
   const at = () => ({ now: clock.now(), keep });
   return {
     local,
+    log: {
+      add: (m) => log.add(m),
+      get backlog() {
+        return log.backlog;
+      },
+      settled: () => log.settled(),
+      list: (opts) => log.list(opts),
+      prune: (days, now) => log.prune(days, now),
+      replyLimit,
+      window: (openid, now) => log.window(openid, now, replyLimit),
+      record: (r) => log.record(r),
+      entry: (seq) => log.entry(seq),
+    },
+    newestBackup: async () => (await listBackupsPg(sql))[0] ?? null,
     keep,
     putArticle: async (a, base) => caughtUp(await putArticlePg(sql, a, base)),
     purgeArticle: async (id) => caughtUp(await purgeArticlePg(sql, id)),
