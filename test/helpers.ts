@@ -1,3 +1,4 @@
+import { test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,6 +9,13 @@ import { KeyRing, type AdminKey } from "../src/store/keys.ts";
 import { Store, type StoreOptions } from "../src/store/store.ts";
 import type { IO } from "../src/cli/io.ts";
 import type { ServeOptions } from "../src/server/serve.ts";
+import { SQL } from "bun";
+import type { DataStore } from "../src/store/data.ts";
+import { prepareDatabase } from "../src/store/pg/connect.ts";
+import { pgData } from "../src/store/pg/data.ts";
+import { PgMessageLog } from "../src/store/pg/log.ts";
+import { Replica } from "../src/store/pg/replica.ts";
+import { testDatabase } from "./pg.ts";
 
 export const ADMIN: AdminKey = { appkey: "admin1", secret: "admin-secret-0123456789", scope: "admin" };
 export const READER: AdminKey = { appkey: "reader1", secret: "reader-secret-0123456789", scope: "read" };
@@ -30,22 +38,53 @@ export function openStore(dir: string, extra: Partial<StoreOptions> = {}): Store
   return Store.open(dir, { clock: fixedClock(T0), keep: 5, ...extra });
 }
 
-/** An app on a temp data folder with an injected clock and two keys. */
+/**
+ * Which store the apps tests make keep their data in: SQLite (the default), or with
+ * REPLYD_TEST_STORE=postgres a database of their own on a throwaway cluster, read through a local
+ * copy in the temp folder — the same suites, run once per store by ./scripts/test.
+ */
+export const TEST_STORE: "sqlite" | "postgres" = process.env.REPLYD_TEST_STORE === "postgres" ? "postgres" : "sqlite";
+
+/**
+ * A test of the SQLite store's own files (backup files damaged on disk, a data folder turning
+ * read-only, the log writer's locks): registered only when the apps keep their data in SQLite, as
+ * on PostgreSQL those files do not exist. The database's own faults have tests of their own.
+ */
+export const dataFolderTest = (TEST_STORE === "sqlite" ? test : () => {}) as typeof test;
+
+/** An app on a temp data folder with an injected clock and two keys (its data in TEST_STORE). */
 export async function testApp(opts: Partial<AppOptions> = {}) {
   const { dir, cleanup } = tempDir();
   const clock = fixedClock(T0);
-  const store = openStore(dir, { clock });
+  const store = opts.store ?? openStore(dir, { clock });
   const keys = new KeyRing(null, [ADMIN, READER]);
-  const app = await createApp({ store, keys, clock, ...opts });
+  let data: DataStore | undefined;
+  let closeDb = async () => {};
+  if (TEST_STORE === "postgres" && !opts.store && !opts.data) {
+    const db = await testDatabase();
+    const sql = new SQL(db.url);
+    await prepareDatabase(sql, { now: new Date(T0), firstKey: false });
+    const log = new PgMessageLog(sql);
+    data = pgData(sql, new Replica(store, sql), store, clock, 5, log, opts.store ? undefined : store.replies.limit);
+    closeDb = async () => {
+      await log.close(1000);
+      await sql.close();
+      await db.drop();
+    };
+  }
+  const app = await createApp({ store, keys, clock, ...(data ? { data } : {}), ...opts });
   return {
     dir,
     clock,
     store,
     app,
+    /** The message log as the app keeps it (in TEST_STORE). */
+    log: app.ctx.data.log,
     handle: (req: Request) => app.handle(req),
     close() {
       store.close();
       cleanup();
+      void closeDb();
     },
   };
 }

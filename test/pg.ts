@@ -81,3 +81,43 @@ export function startPostgres(opts: { durable?: boolean } = {}): Postgres {
     throw e;
   }
 }
+
+let shared: Postgres | null = null;
+let databases = 0;
+
+/** Stops the cluster testDatabase() started: test/setup.ts (preloaded) does, after the whole run. */
+export function stopSharedCluster(): void {
+  shared?.stop();
+  shared = null;
+}
+
+/**
+ * A fresh database on a cluster shared by the whole test run (started at the first call, stopped
+ * after the last file): for suites that run against PostgreSQL once per test.
+ */
+export async function testDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  shared ??= startPostgres();
+  const cluster = shared;
+  const name = `db${process.pid}_${++databases}`;
+  const { SQL } = await import("bun");
+  const admin = new SQL(shared.url);
+  try {
+    await admin.unsafe(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.close();
+  }
+  return {
+    url: shared.url.replace(/\/replyd$/, `/${name}`),
+    // Each database costs the cluster megabytes on disk: a run of hundreds keeps only the open ones.
+    drop: async () => {
+      const admin = new SQL(cluster.url);
+      try {
+        await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } catch {
+        // The cluster was stopped first (the end of the run): nothing is left to drop.
+      } finally {
+        await admin.close();
+      }
+    },
+  };
+}

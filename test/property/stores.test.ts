@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { readDocument } from "../../src/doc.ts";
 import { memorySource } from "../../src/docbytes.ts";
 import { ReplydError } from "../../src/errors.ts";
-import { openTarget, stopTargets, type Target } from "../store/targets.ts";
+import { openTarget, type Target } from "../store/targets.ts";
 
 const recordArb = fc.record(
   {
@@ -48,7 +48,6 @@ const state = (t: Target) => ({ articles: [...t.store.articles.iterateAll()], ta
 const open: Target[] = [];
 afterAll(async () => {
   for (const t of open) await t.close();
-  stopTargets();
 });
 
 test("SQLite and PostgreSQL give the same answers and end in the same state", async () => {

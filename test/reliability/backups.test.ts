@@ -4,7 +4,7 @@ import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fixedClock } from "../../src/clock.ts";
 import { parseDocument } from "../../src/doc.ts";
-import { article, body, doc, openStore, signedRequest, T0, tempDir, testApp } from "../helpers.ts";
+import { article, body, doc, openStore, signedRequest, T0, tempDir, testApp, dataFolderTest } from "../helpers.ts";
 
 const DAY = 86_400_000;
 
@@ -61,7 +61,7 @@ test("pruning keeps the newest automatic backup even when it is older than the n
   }
 });
 
-test("backups/ deleted under a running server: health, listing, backups and restores keep working", async () => {
+dataFolderTest("backups/ deleted under a running server: health, listing, backups and restores keep working", async () => {
   const t = await testApp();
   try {
     t.clock.advance(10_000);

@@ -3,7 +3,7 @@ import { Database } from "bun:sqlite";
 import { expect, test } from "bun:test";
 import { fixedClock } from "../../src/clock.ts";
 import { startServer } from "../../src/server/serve.ts";
-import { ADMIN_ENV, body, openStore, serveOpts, signedRequest, T0, tempDir, testApp } from "../helpers.ts";
+import { ADMIN_ENV, body, openStore, serveOpts, signedRequest, T0, tempDir, testApp, dataFolderTest } from "../helpers.ts";
 import { textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
 
 test("a wall clock stepped back after start: fresh requests still pass, one signed before the start is still stale", async () => {
@@ -44,17 +44,16 @@ test("health reports a clock behind the newest logged message", async () => {
   }
 });
 
-test("while the log writer cannot write, reading the inbox does not hold the event loop and is refused soon", async () => {
+dataFolderTest("while the log writer cannot write, reading the inbox does not hold the event loop and is refused soon", async () => {
   const t = await testApp({ wechat: { token: TOKEN } });
   try {
     t.clock.advance(10_000);
     const now = Math.floor(t.clock.now() / 1000);
     expect((await t.handle(wxPost(textMsg("first", now), now))).status).toBe(200);
-    await t.store.messages.list({ unmatchedOnly: false, limit: 1, offset: 0 });
+    await t.log.list({ unmatchedOnly: false, limit: 1, offset: 0 });
     const other = new Database(`${t.dir}/replyd.db`);
     other.exec("ALTER TABLE messages RENAME TO messages_away");
     expect((await t.handle(wxPost(textMsg("second", now), now))).status).toBe(200);
-    t.store.messages.flush();
     let inboxDone = false;
     const inbox = t.handle(signedRequest("GET", "/api/cli", { nowMs: t.clock.now(), fields: [["inbox", "all"]] })).then((r) => ((inboxDone = true), r));
     // Meanwhile the event loop serves others: a follower and /healthz are answered before the inbox.

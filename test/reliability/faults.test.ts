@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { article, body, doc, serveOpts, signedRequest, testApp } from "../helpers.ts";
+import { article, body, doc, serveOpts, signedRequest, testApp, dataFolderTest } from "../helpers.ts";
 
 let t: Awaited<ReturnType<typeof testApp>>;
 beforeEach(async () => {
@@ -27,7 +27,7 @@ function sh(cmd: string): void {
 }
 
 describe("backup files damaged on disk", () => {
-  test("a truncated backup is detected and refused for restore; nothing changes", async () => {
+  dataFolderTest("a truncated backup is detected and refused for restore; nothing changes", async () => {
     const b = await call("POST", "/api/cli/revert/all");
     const path = t.store.backups.pathOf(b.data.id);
     truncateSync(path, Math.floor(readFileSync(path).length / 2));
@@ -41,7 +41,7 @@ describe("backup files damaged on disk", () => {
     expect(before).not.toBe(changed);
   });
 
-  test("a backup edited on disk fails its sha256 and is refused", async () => {
+  dataFolderTest("a backup edited on disk fails its sha256 and is refused", async () => {
     const b = await call("POST", "/api/cli/revert/articles");
     const path = t.store.backups.pathOf(b.data.id);
     writeFileSync(path, readFileSync(path, "utf8").replace("Article 7", "Article 8"));
@@ -64,7 +64,7 @@ describe("a full disk", () => {
     expect((await call("POST", "/api/cli", [], [{ name: "json", content: big }])).status).toBe(200);
   });
 
-  test("backups on a full filesystem: 507, no partial file, and a restore refuses to run without its safety backup", async () => {
+  dataFolderTest("backups on a full filesystem: 507, no partial file, and a restore refuses to run without its safety backup", async () => {
     const dir = t.store.backups.dir;
     const good = await call("POST", "/api/cli/revert/all");
     const text = readFileSync(t.store.backups.pathOf(good.data.id), "utf8");
@@ -127,7 +127,7 @@ describe("the folder uploads are spooled to", () => {
 });
 
 describe("a read-only data folder", () => {
-  test("the backups folder turning read-only: backups and restores get read_only, data unchanged, reads work", async () => {
+  dataFolderTest("the backups folder turning read-only: backups and restores get read_only, data unchanged, reads work", async () => {
     const dir = t.store.backups.dir;
     const good = await call("POST", "/api/cli/revert/all");
     const text = readFileSync(t.store.backups.pathOf(good.data.id), "utf8");

@@ -52,7 +52,7 @@ describe("one signature carries one message", () => {
     const again = await a.handle(reuse(first, xml));
     expect(again.status).toBe(200);
     expect(await again.text()).toBe(answer);
-    expect((await a.store.messages.list({ unmatchedOnly: false, limit: 10, offset: 0 })).total).toBe(1);
+    expect((await a.log.list({ unmatchedOnly: false, limit: 10, offset: 0 })).total).toBe(1);
   });
   test("events: a captured URL with another event key is refused; the same event again is a retry", async () => {
     const a = await app({});

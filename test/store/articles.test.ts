@@ -1,9 +1,7 @@
 /** Single-article writes on each store: guarded by the rev they were based on and by live codes, ids made again continuing above old revs. */
-import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import type { Article } from "../../src/article.ts";
-import { openTarget, STORES, stopTargets, type Target } from "./targets.ts";
-
-afterAll(stopTargets);
+import { openTarget, STORES, type Target } from "./targets.ts";
 
 const article = (id: string, more: Partial<Article> = {}): Article => ({
   id,

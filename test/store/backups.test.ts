@@ -1,11 +1,9 @@
 /** Backups on each store: the same document for the same data, automatic ones before init and restore, pruned alike. */
-import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { readDocument } from "../../src/doc.ts";
 import { memorySource } from "../../src/docbytes.ts";
 import { doc } from "../helpers.ts";
-import { openTarget, STORES, stopTargets, type Target } from "./targets.ts";
-
-afterAll(stopTargets);
+import { openTarget, STORES, type Target } from "./targets.ts";
 
 const fromText = (text: string) => readDocument(memorySource(new TextEncoder().encode(text)));
 const rec = (i: number, more: Record<string, unknown> = {}) => ({ id: `a${i}`, code: `C${i}`, title: `Title ${i} 春`, url: `https://e.com/${i}`, keywords: ["k"], ...more });

@@ -4,14 +4,12 @@
  * record crossing an edge. On PostgreSQL the checks are made on the copy replies read from, after
  * it caught up.
  */
-import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { readDocument } from "../../src/doc.ts";
 import { memorySource, type ByteSource } from "../../src/docbytes.ts";
 import { BULK_INDEX_THRESHOLD, type Store } from "../../src/store/store.ts";
 import { doc } from "../helpers.ts";
-import { openTarget, STORES, stopTargets, type Target } from "./targets.ts";
-
-afterAll(stopTargets);
+import { openTarget, STORES, type Target } from "./targets.ts";
 
 describe.each(STORES)("%s", (kind) => {
   let t: Target;

@@ -1,10 +1,8 @@
 /** The follower message log and replies kept in it, on each store. */
-import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import type { NewMessage } from "../../src/store/messages.ts";
 import { T0 } from "../helpers.ts";
-import { openTarget, STORES, stopTargets, type Target } from "./targets.ts";
-
-afterAll(stopTargets);
+import { openTarget, STORES, type Target } from "./targets.ts";
 
 const HOUR = 3_600_000;
 /** As the reply route asks: once what arrived is written. */

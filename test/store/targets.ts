@@ -14,7 +14,7 @@ import { Replica } from "../../src/store/pg/replica.ts";
 import type { Store } from "../../src/store/store.ts";
 import { fixedClock } from "../../src/clock.ts";
 import { openStore, T0, tempDir } from "../helpers.ts";
-import { startPostgres, type Postgres } from "../pg.ts";
+import { testDatabase } from "../pg.ts";
 
 export interface Target extends DataStore {
   /** What followers' replies read. */
@@ -30,17 +30,6 @@ export type StoreKind = (typeof STORES)[number];
 /** Backups kept per matter: what openStore gives the SQLite store. */
 const KEEP = 5;
 
-let cluster: Postgres | null = null;
-let databases = 0;
-
-/**
- * Each file using these targets registers this with afterAll: hooks registered here, in a module
- * every file shares, would run after the first file only.
- */
-export function stopTargets(): void {
-  cluster?.stop();
-  cluster = null;
-}
 
 async function readBackup(data: DataStore, id: string): Promise<string> {
   const backup = await data.openBackup(id);
@@ -66,12 +55,8 @@ export async function openTarget(kind: StoreKind): Promise<Target> {
       },
     };
   }
-  cluster ??= startPostgres();
-  const name = `target${++databases}`;
-  const admin = new SQL(cluster.url);
-  await admin.unsafe(`CREATE DATABASE ${name}`);
-  await admin.close();
-  const sql = new SQL(cluster.url.replace(/\/replyd$/, `/${name}`));
+  const db = await testDatabase();
+  const sql = new SQL(db.url);
   await prepareDatabase(sql, { now: new Date(), firstKey: false });
   const log = new PgMessageLog(sql);
   const data = pgData(sql, new Replica(store, sql), store, fixedClock(T0), KEEP, log);
@@ -82,6 +67,7 @@ export async function openTarget(kind: StoreKind): Promise<Target> {
     close: async () => {
       await log.close();
       await sql.close();
+      await db.drop();
       store.close();
       tmp.cleanup();
     },

@@ -1,6 +1,6 @@
 /** Menus (issue 13 §2) through the admin routes, against the fake platform. */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { ADMIN, READER, signedRequest } from "../helpers.ts";
+import { ADMIN, READER, signedRequest, dataFolderTest } from "../helpers.ts";
 import type { FakePlatform } from "../platform/fake.ts";
 import { platformApp, type Harness } from "../platform/harness.ts";
 import { eventMsg, wxPost } from "./helpers.ts";
@@ -81,7 +81,7 @@ describe("menu set, push, show, rm", () => {
     expect(fake.menu).toEqual(B);
     expect((await call("GET", "/api/cli/menu")).data.menu).toEqual(B);
   });
-  test("the platform took the menu but the store cannot be written: the answer says the platform has it", async () => {
+  dataFolderTest("the platform took the menu but the store cannot be written: the answer says the platform has it", async () => {
     const full = () => {
       throw Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
     };
