@@ -111,8 +111,9 @@ export async function run(argv: string[], io: IO): Promise<number> {
     .option("--verbose", "also print the canonical string on stderr")
     .action(on(sign));
   cli
-    .command("keys [action] [appkey]", "manage admin keys in the local data folder: ls, add, rm")
+    .command("keys [action] [appkey]", "manage admin keys in the local data folder, or in the database with --db: ls, add, rm")
     .option("--data <dir>", "data folder (env REPLYD_DATA)")
+    .option("--db <url>", "the PostgreSQL database the servers share, postgres://… (env REPLYD_DB)")
     .option("--scope <scope>", "admin, read or token (with add)")
     .option("--note <text>", "a note stored with the key (with add)")
     .action(on(keys));

@@ -3,7 +3,7 @@ import { Elysia } from "elysia";
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { systemClock, type Clock } from "../clock.ts";
-import type { AdminKey, KeyRing } from "../store/keys.ts";
+import type { AdminKey, Keys } from "../store/keys.ts";
 import { sqliteData, type DataStore } from "../store/data.ts";
 import type { Store } from "../store/store.ts";
 import { deleteCli, getCli, postCli, putCli } from "./admin.ts";
@@ -29,7 +29,7 @@ export interface AppOptions {
   store: Store;
   /** Writes and backups (default: the SQLite store's own; on PostgreSQL, the database's). */
   data?: DataStore;
-  keys: KeyRing;
+  keys: Keys;
   clock?: Clock;
   /** Accepted |server time − ts|, in ms. */
   windowMs?: number;

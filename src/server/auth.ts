@@ -12,7 +12,7 @@ import {
   TS_PATTERN,
   type Param,
 } from "../sign.ts";
-import type { AdminKey, KeyRing } from "../store/keys.ts";
+import type { AdminKey, Keys } from "../store/keys.ts";
 import { closeFiles, FORM_BODY_SLACK, readForm, type DoorBudget, type ReadForm } from "./form.ts";
 import type { Upload } from "./upload.ts";
 import type { FailureLimiter } from "./limiter.ts";
@@ -30,7 +30,7 @@ export interface SignedRequest {
 }
 
 export interface AuthOptions {
-  keys: KeyRing;
+  keys: Keys;
   clock: Clock;
   windowMs: number;
   nonces: NonceCache;

@@ -74,7 +74,15 @@ export function writeKeys(path: string, keys: AdminKey[]): void {
  * `keys_unavailable` until the file is fixed, because the change may have been a revocation — the
  * old keys must not keep working. `replyd keys rm` is the way that cannot go wrong.
  */
-export class KeyRing {
+/** The admin keys as the door asks for them: from keys.json (KeyRing) or from the database (pg/keys.ts). */
+export interface Keys {
+  /** Throws 503 while the keys cannot be trusted to be current (a broken keys file, an unreachable database). */
+  check(nowMs?: number): void;
+  lookup(appkey: string, nowMs?: number): AdminKey | undefined;
+  readonly size: number;
+}
+
+export class KeyRing implements Keys {
   private keys = new Map<string, AdminKey>();
   /** The file as last looked at (inode, change time, modification time): a chmod counts too. */
   private seen = "";

@@ -5,11 +5,44 @@ import { run } from "../../src/cli/index.ts";
 import { parseKeys } from "../../src/store/keys.ts";
 import { startServer } from "../../src/server/serve.ts";
 import { captureIO, serveOpts, tempDir } from "../helpers.ts";
+import { testDatabase } from "../pg.ts";
 
 let tmp: ReturnType<typeof tempDir>;
 beforeEach(() => (tmp = tempDir()));
 afterEach(() => tmp.cleanup());
 
+
+describe("keys (database, --db)", () => {
+  test("add prints a new key once, ls lists without secrets, rm revokes; an empty database gets its schema", async () => {
+    const { url, drop } = await testDatabase();
+    try {
+      const add = captureIO({}, tmp.dir);
+      expect(await run(["keys", "add", "--db", url, "--scope", "token", "--note", "crm", "--json"], add)).toBe(0);
+      const key = JSON.parse(add.stdout[0] as string);
+      expect(key).toMatchObject({ scope: "token", note: "crm" });
+      const ls = captureIO({ REPLYD_DB: url }, tmp.dir);
+      expect(await run(["keys", "ls"], ls)).toBe(0);
+      expect(ls.stdout.join("\n")).toContain(key.appkey);
+      expect(ls.stdout.join("\n")).not.toContain(key.secret);
+      expect(await run(["keys", "rm", key.appkey, "--db", url], captureIO({}, tmp.dir))).toBe(0);
+      const again = captureIO({}, tmp.dir);
+      expect(await run(["keys", "rm", key.appkey, "--db", url], again)).toBe(1);
+      expect(again.stderr.join("")).toContain("no key");
+    } finally {
+      await drop();
+    }
+  });
+
+  test("a database that cannot be reached is said in one line, its password never shown", async () => {
+    const io = captureIO({}, tmp.dir);
+    expect(await run(["keys", "ls", "--db", "postgres://replyd:s3cret-pw@127.0.0.1:9/replyd"], io)).toBe(1);
+    const said = io.stderr.join("");
+    expect(said).toContain("cannot use the database at postgres://replyd:***@127.0.0.1:9/replyd");
+    expect(said).not.toContain("s3cret-pw");
+    const bad = captureIO({}, tmp.dir);
+    expect(await run(["keys", "ls", "--db", "mysql://x"], bad)).toBe(2);
+  });
+});
 
 describe("keys (local data folder)", () => {
   test("add prints a new key once, ls lists without secrets, rm revokes; a running server picks changes up", async () => {

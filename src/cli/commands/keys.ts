@@ -1,11 +1,18 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { generateKey, parseKeys, writeKeys, SCOPES, type Scope } from "../../store/keys.ts";
+import { SQL } from "bun";
+import { isPostgresUrl, prepareDatabase, redactUrl, scrubPassword } from "../../store/pg/connect.ts";
 import type { CommandContext } from "../context.ts";
 import { CLIError, usage } from "../errors.ts";
 
-/** Manages keys.json in a local data folder (run it on the server host; the server picks changes up within a second). */
+/**
+ * Manages keys.json in a local data folder (run it on the server host), or with --db (REPLYD_DB)
+ * the keys in the PostgreSQL database the servers share. Servers pick changes up within a second.
+ */
 export async function keys(c: CommandContext): Promise<void> {
+  const db = c.str("--db") ?? c.io.env.REPLYD_DB;
+  if (db) return keysInDatabase(c, db);
   const [action = "ls", appkey] = c.args;
   const dir = resolve(c.io.cwd, c.str("--data") ?? c.io.env.REPLYD_DATA ?? "replyd-data");
   const path = join(dir, "keys.json");
@@ -29,4 +36,39 @@ export async function keys(c: CommandContext): Promise<void> {
     return c.print({ removed: appkey }, () => `revoked ${appkey}`);
   }
   throw usage(`unknown keys action "${action}"; use ls, add or rm`);
+}
+
+/** The same three actions on the admin_keys table; the schema is brought up to date first (an empty database gets one). */
+async function keysInDatabase(c: CommandContext, url: string): Promise<void> {
+  const [action = "ls", appkey] = c.args;
+  if (!isPostgresUrl(url)) throw usage("--db takes a postgres:// URL");
+  const where = redactUrl(url);
+  const sql = new SQL(url);
+  try {
+    try {
+      await prepareDatabase(sql, { now: new Date(), firstKey: false });
+    } catch (e) {
+      throw new CLIError("database_unavailable", `cannot use the database at ${where}: ${scrubPassword((e as Error).message, url)}`);
+    }
+    if (action === "ls") {
+      const rows = (await sql`SELECT appkey, scope, created_at, note FROM admin_keys ORDER BY created_at, appkey`) as { appkey: string; scope: string; created_at: string | null; note: string | null }[];
+      return c.print(rows, () => (rows.length ? rows.map((k) => `${k.appkey}  ${k.scope.padEnd(5)}  ${k.created_at ?? ""}  ${k.note ?? ""}`).join("\n") : `no keys in ${where}`));
+    }
+    if (action === "add") {
+      const scope = (c.str("--scope") ?? "admin") as Scope;
+      if (!SCOPES.includes(scope)) throw usage("--scope is admin, read or token");
+      const key = generateKey(scope, new Date(), c.str("--note"));
+      await sql`INSERT INTO admin_keys (appkey, secret, scope, created_at, note) VALUES (${key.appkey}, ${key.secret}, ${key.scope}, ${key.created_at ?? null}, ${key.note ?? null})`;
+      return c.print(key, () => `added ${scope} key to ${where}; the secret is shown this once:\n\n  REPLYD_APPKEY=${key.appkey} REPLYD_SECRET=${key.secret}`);
+    }
+    if (action === "rm") {
+      if (!appkey) throw usage("keys rm needs the appkey to revoke");
+      const gone = await sql`DELETE FROM admin_keys WHERE appkey = ${appkey} RETURNING appkey`;
+      if (!gone.length) throw new CLIError("not_found", `no key "${appkey}" in ${where}`);
+      return c.print({ removed: appkey }, () => `revoked ${appkey}`);
+    }
+    throw usage(`unknown keys action "${action}"; use ls, add or rm`);
+  } finally {
+    await sql.close();
+  }
 }

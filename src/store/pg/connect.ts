@@ -16,6 +16,15 @@ export function redactUrl(url: string): string {
   }
 }
 
+/** A message that may quote the URL (a driver's error), its password removed. */
+export function scrubPassword(message: string, url: string): string {
+  let password = "";
+  try {
+    password = decodeURIComponent(new URL(url).password);
+  } catch {}
+  return password ? message.split(password).join("***") : message;
+}
+
 export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//i.test(url);
 }
