@@ -9,7 +9,7 @@ import { VERSION } from "../version.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";
-import { storeMedia } from "./media.ts";
+import { mediaUrl } from "../store/media.ts";
 
 const FORM_FIELDS = ["id", ...CONTENT_FIELDS] as const;
 /** Each word of q= is a condition over four columns: SQLite refuses expression trees past ~1,000 terms. */
@@ -137,7 +137,8 @@ export async function postCli(ctx: AppContext, req: SignedRequest) {
     new Fields(req.fields).only(["media"]);
     if (req.files.size > 1) throw badRequest("send one file part: media or json");
     // Never from the request's Host header: it is not signed.
-    return storeMedia(ctx.store.mediaDir, image.bytes(), ctx.maxMedia, ctx.publicUrl);
+    const stored = await ctx.data.storeMedia(image.bytes(), ctx.maxMedia);
+    return { name: stored.name, url: mediaUrl(ctx.publicUrl, stored.name), type: stored.type, size: stored.size, existed: stored.existed };
   }
   const file = req.files.get("json");
   if (file) {

@@ -19,7 +19,7 @@ import { NonceCache } from "./nonces.ts";
 import { errorResponse, json, ok, signAnswer } from "./respond.ts";
 import { badRequest } from "../errors.ts";
 import { deleteRevert, getRevert, matterOf, postRevert, putRevert } from "./revert.ts";
-import { isSafeMediaPath } from "./media.ts";
+import { isSafeMediaPath, MEDIA_NAME } from "./media.ts";
 import { pathOf } from "./door.ts";
 import { WECHAT_DEFAULTS, WechatHandler, type WechatOptions } from "../wechat/handler.ts";
 import { RegexMatcher } from "../wechat/regex.ts";
@@ -166,13 +166,16 @@ export async function createApp(opts: AppOptions) {
   // Admin routes read their own body (parse: "none") so that nothing is parsed or validated before the signature is checked.
   const none = { parse: "none" } as const;
   const app = new Elysia()
-    .onRequest(({ request }) => {
+    .onRequest(async ({ request }) => {
       arrivals.set(request, clock.now());
       const path = pathOf(request.url);
+      if (!path.startsWith("/media/")) return;
       // Checked before the static plugin joins the path onto the media folder.
       const readOnly = request.method === "GET" || request.method === "HEAD";
-      if (path.startsWith("/media/") && (!readOnly || !isSafeMediaPath(path)))
-        return json(404, { ok: false, error: { code: "not_found", message: "no such file" } });
+      if (!readOnly || !isSafeMediaPath(path)) return json(404, { ok: false, error: { code: "not_found", message: "no such file" } });
+      // Kept in the database: fetched into the local folder the first time it is asked for here.
+      const name = decodeURIComponent(path.slice("/media/".length));
+      if (MEDIA_NAME.test(name)) await ctx.data.fetchMedia(name).catch(() => false);
     })
     .onAfterHandle(({ request, response }) => {
       const path = pathOf(request.url);

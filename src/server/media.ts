@@ -1,41 +1,5 @@
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { ReplydError } from "../errors.ts";
-import { atomicWrite } from "../fsutil.ts";
-import { sha256hex } from "../doc.ts";
 
-/** Image types accepted for upload, recognised by their first bytes, never by name or declared type. */
-export function sniffImage(b: Uint8Array): { type: string; ext: string } | null {
-  const starts = (...sig: number[]) => sig.every((v, i) => b[i] === v);
-  if (starts(0xff, 0xd8, 0xff)) return { type: "image/jpeg", ext: "jpg" };
-  if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return { type: "image/png", ext: "png" };
-  if (starts(0x47, 0x49, 0x46, 0x38) && (b[4] === 0x37 || b[4] === 0x39) && b[5] === 0x61) return { type: "image/gif", ext: "gif" };
-  if (starts(0x52, 0x49, 0x46, 0x46) && b[8] === 0x57 && b[9] === 0x45 && b[10] === 0x42 && b[11] === 0x50) return { type: "image/webp", ext: "webp" };
-  return null;
-}
-
-/** Media names are generated: 32 hex digits of the content's sha256 and the sniffed extension. */
-export const MEDIA_NAME = /^[0-9a-f]{32}\.(jpg|png|gif|webp)$/;
-
-export interface StoredMedia {
-  name: string;
-  url: string;
-  type: string;
-  size: number;
-  existed: boolean;
-}
-
-/** Stores an uploaded image under a name derived from its content (uploading twice is harmless). */
-export function storeMedia(mediaDir: string, bytes: Uint8Array, maxBytes: number, publicBase: string): StoredMedia {
-  if (bytes.length > maxBytes) throw new ReplydError("too_large", 413, `the image is larger than the ${maxBytes}-byte media limit`);
-  const kind = sniffImage(bytes);
-  if (!kind) throw new ReplydError("bad_media", 400, "only JPEG, PNG, GIF and WebP images are accepted (checked by content)");
-  const name = `${sha256hex(bytes).slice(0, 32)}.${kind.ext}`;
-  const path = join(mediaDir, name);
-  const existed = existsSync(path);
-  if (!existed) atomicWrite(path, (w) => w(bytes));
-  return { name, url: `${publicBase.replace(/\/+$/, "")}/media/${name}`, type: kind.type, size: bytes.length, existed };
-}
+export { MEDIA_NAME, sniffImage, type StoredMedia } from "../store/media.ts";
 
 const SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
 

@@ -3,7 +3,8 @@
  * the same for SQLite and for PostgreSQL (where writes go to the database, then to the local copy
  * `local` reads come from). Asynchronous, as the database is; on SQLite each call is the store's own.
  */
-import { closeSync, fstatSync, openSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, openSync } from "node:fs";
+import { join } from "node:path";
 import type { Article } from "../article.ts";
 import type { BulkDocument, Matter } from "../doc.ts";
 import { fdSource, type ByteSource } from "../docbytes.ts";
@@ -12,6 +13,7 @@ import type { Rule } from "../rule.ts";
 import type { BackupInfo } from "./backups.ts";
 import type { ImportResult, RestoreResult } from "./bulk.ts";
 import type { RuleMerge } from "./content.ts";
+import { mediaOf, writeMediaFile } from "./media.ts";
 import type { LoggedMessage, NewMessage } from "./messages.ts";
 import type { NewReply, ReplyWindow } from "./replies.ts";
 import type { Store } from "./store.ts";
@@ -89,6 +91,10 @@ export interface DataStore {
   restore(doc: BulkDocument, matter: Matter): Promise<RestoreResult>;
   backup(matter: Matter): Promise<BackupInfo & { counts: Record<string, number> }>;
   saveMenu(menu: Menu | null, opts?: { pushed?: boolean; rules?: Rule[] }): Promise<{ backup?: BackupInfo; rules?: RuleMerge }>;
+  /** Keeps an uploaded image (checked by mediaOf), answers its name and whether it was kept already. */
+  storeMedia(bytes: Uint8Array, maxBytes: number): Promise<{ name: string; type: string; size: number; existed: boolean }>;
+  /** Makes sure the media file is in the local folder it is served from; false when there is no such media. */
+  fetchMedia(name: string): Promise<boolean>;
   listBackups(matter?: Matter): Promise<BackupInfo[]>;
   getBackup(matter: Matter, id: string): Promise<BackupInfo | null>;
   removeBackup(id: string): Promise<void>;
@@ -120,6 +126,11 @@ export function sqliteData(store: Store): DataStore {
     restore: async (doc, matter) => store.restore(doc, matter),
     backup: async (matter) => store.backup(matter, "manual"),
     saveMenu: async (menu, opts) => store.saveMenu(menu, opts),
+    storeMedia: async (bytes, maxBytes) => {
+      const { name, type } = mediaOf(bytes, maxBytes);
+      return { name, type, size: bytes.length, existed: writeMediaFile(store.mediaDir, name, bytes) };
+    },
+    fetchMedia: async (name) => existsSync(join(store.mediaDir, name)),
     listBackups: async (matter) => store.backups.list(matter),
     getBackup: async (matter, id) => store.backups.get(matter, id),
     removeBackup: async (id) => store.backups.remove(id),

@@ -1,8 +1,9 @@
 import type { SQL } from "bun";
-import { constants, openSync, unlinkSync, writeSync } from "node:fs";
+import { constants, existsSync, openSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { Clock } from "../../clock.ts";
 import { openFile, type DataStore } from "../data.ts";
+import { mediaOf, writeMediaFile } from "../media.ts";
 import type { Store } from "../store.ts";
 import { putArticlePg, purgeArticlePg } from "./articles.ts";
 import { backupPg, createBackupPg, getBackupPg, listBackupsPg, readBackupPg, removeBackupPg } from "./backups.ts";
@@ -61,6 +62,21 @@ export function pgData(sql: SQL, replica: Replica, local: Store, clock: Clock, k
           return out;
         }),
       ),
+    // Kept in the database; the local folder the files are served from is a cache of it.
+    storeMedia: async (bytes, maxBytes) => {
+      const { name, type } = mediaOf(bytes, maxBytes);
+      const inserted = await sql`INSERT INTO media (name, type, size, body, created_at) VALUES (${name}, ${type}, ${bytes.length}, ${bytes}, ${new Date(clock.now()).toISOString()})
+                                 ON CONFLICT (name) DO NOTHING RETURNING name`;
+      writeMediaFile(local.mediaDir, name, bytes);
+      return { name, type, size: bytes.length, existed: inserted.length === 0 };
+    },
+    fetchMedia: async (name) => {
+      if (existsSync(join(local.mediaDir, name))) return true;
+      const [row] = (await sql`SELECT body FROM media WHERE name = ${name}`) as { body: Uint8Array }[];
+      if (!row) return false;
+      writeMediaFile(local.mediaDir, name, row.body);
+      return true;
+    },
     listBackups: (matter) => listBackupsPg(sql, matter),
     getBackup: (matter, id) => getBackupPg(sql, matter, id),
     removeBackup: async (id) => void (await removeBackupPg(sql, id)),
