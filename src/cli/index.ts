@@ -37,6 +37,7 @@ export async function run(argv: string[], io: IO): Promise<number> {
   cli
     .command("serve", "run the server")
     .option("--data <dir>", "data folder (env REPLYD_DATA)", { default: "./replyd-data" })
+    .option("--db <url>", "keep everything in PostgreSQL instead, postgres://… (env REPLYD_DB); --data is then not used")
     .option("--host <host>", "address to listen on", { default: "0.0.0.0" })
     .option("--port <port>", "port to listen on", { default: 8080 })
     .option("--window <seconds>", "accepted clock difference of signed requests", { default: 5 })

@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { systemClock, type Clock } from "../clock.ts";
 import { APPKEY_PATTERN } from "../sign.ts";
-import { generateKey, KeyRing, KeysError, MIN_SECRET_LENGTH, writeKeys, type AdminKey } from "../store/keys.ts";
+import { generateKey, KeyRing, KeysError, MIN_SECRET_LENGTH, writeKeys, type AdminKey, type Keys } from "../store/keys.ts";
+import { DatabaseStartupError, openDatabase, type DatabaseBacking } from "./database.ts";
 import { Store } from "../store/store.ts";
 import { createApp, DEFAULTS } from "./app.ts";
 import { checkRequest, pathOf } from "./door.ts";
@@ -12,6 +13,8 @@ import { TokenKeeper } from "../wechat/token.ts";
 
 export interface ServeOptions {
   dataDir: string;
+  /** postgres://…: everything kept in that database, nothing in dataDir (--db, REPLYD_DB). */
+  db?: string;
   host: string;
   port: number;
   windowMs: number;
@@ -98,20 +101,31 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const emit = (fields: Record<string, unknown>) => log(JSON.stringify({ t: new Date().toISOString(), ...fields }));
   const say = opts.say ?? ((line) => process.stderr.write(line + "\n"));
 
-  const store = openStore(opts.dataDir, clock, opts.keep, opts.replyLimit, (msg) => emit({ level: "error", msg }));
-  let keys: KeyRing;
+  let store: Store;
+  let keys: Keys;
   let created: AdminKey | null = null;
-  try {
-    const fromEnv = envKey(opts.env);
-    const keysPath = join(opts.dataDir, "keys.json");
-    if (!existsSync(keysPath) && !fromEnv) {
-      created = generateKey("admin", new Date(clock.now()), "created on first start");
-      writeKeys(keysPath, [created]);
+  let database: DatabaseBacking | null = null;
+  if (opts.db) {
+    try {
+      database = await openDatabase(opts.db, { clock, keep: opts.keep, ...(opts.replyLimit ? { replyLimit: opts.replyLimit } : {}), envKey: envKey(opts.env), logError: (msg) => emit({ level: "error", msg }) });
+    } catch (e) {
+      throw e instanceof DatabaseStartupError ? new StartupError(e.message) : e;
     }
-    keys = new KeyRing(keysPath, fromEnv ? [fromEnv] : []);
-  } catch (e) {
-    store.close();
-    throw e instanceof KeysError || e instanceof StartupError ? new StartupError(e.message) : e;
+    ({ store, keys, created } = database);
+  } else {
+    store = openStore(opts.dataDir, clock, opts.keep, opts.replyLimit, (msg) => emit({ level: "error", msg }));
+    try {
+      const fromEnv = envKey(opts.env);
+      const keysPath = join(opts.dataDir, "keys.json");
+      if (!existsSync(keysPath) && !fromEnv) {
+        created = generateKey("admin", new Date(clock.now()), "created on first start");
+        writeKeys(keysPath, [created]);
+      }
+      keys = new KeyRing(keysPath, fromEnv ? [fromEnv] : []);
+    } catch (e) {
+      store.close();
+      throw e instanceof KeysError || e instanceof StartupError ? new StartupError(e.message) : e;
+    }
   }
 
   const addresses = new WeakMap<Request, string>();
@@ -121,6 +135,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       : undefined;
   const app = await createApp({
     store,
+    ...(database ? { data: database.data } : {}),
     keys,
     clock,
     windowMs: opts.windowMs,
@@ -256,7 +271,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   if (created) {
     say(
       [
-        `replyd: created an admin key in ${join(opts.dataDir, "keys.json")} (mode 0600).`,
+        database ? `replyd: created an admin key in the database at ${database.where}.` : `replyd: created an admin key in ${join(opts.dataDir, "keys.json")} (mode 0600).`,
         `The secret is shown this once. On the machine you administer from, run:`,
         ``,
         `  export REPLYD_URL=${url} REPLYD_APPKEY=${created.appkey} REPLYD_SECRET=${created.secret}`,
@@ -265,7 +280,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       ].join("\n"),
     );
   }
-  emit({ event: "listening", url, data: opts.dataDir, keys: keys.size, wechat: wxPath });
+  emit({ event: "listening", url, ...(database ? { db: database.where } : { data: opts.dataDir }), keys: keys.size, wechat: wxPath });
 
   let stopping: Promise<{ lost: number }> | null = null;
   return {
@@ -280,6 +295,12 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         clearInterval(pruneTimer);
         platform?.stop();
         sink?.flush();
+        if (database) {
+          const { lost } = await database.close();
+          emit({ event: "stopped", ...(lost ? { messages_lost: lost } : {}) });
+          sink?.flush();
+          return { lost };
+        }
         const closed = store.close();
         emit({ event: "stopped", ...(closed.spilled ? { messages_kept_in: closed.file, messages_kept: closed.spilled } : {}), ...(closed.lost ? { messages_lost: closed.lost } : {}) });
         sink?.flush();

@@ -1,0 +1,145 @@
+/**
+ * `replyd serve --db postgres://…` from the compiled binary: the first start creates the key in the
+ * database and prints it once; data written through one server process is there for the next one
+ * (nothing on the host: each keeps its read copy in a temporary folder, removed when it stops);
+ * the database stopped under a running server: followers are still answered, admin gets 503, and
+ * both work again when it is back, nothing restarted.
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { existsSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { article, doc, tempDir } from "./helpers.ts";
+import { startPostgres, type Postgres } from "./pg.ts";
+import { textMsg, TOKEN, wxPost } from "./wechat/helpers.ts";
+
+const ROOT = resolve(import.meta.dir, "..");
+const BIN = join(ROOT, "dist", "replyd");
+let pg: Postgres;
+let tmp: ReturnType<typeof tempDir>;
+beforeAll(() => {
+  if (!existsSync(BIN) && Bun.spawnSync(["bash", join(ROOT, "scripts", "build")], { cwd: ROOT, stderr: "inherit" }).exitCode !== 0) throw new Error("scripts/build failed");
+  pg = startPostgres();
+  tmp = tempDir("replyd-bin-pg-");
+});
+afterAll(() => {
+  pg?.stop();
+  tmp?.cleanup();
+});
+
+interface Running {
+  url: string;
+  out: () => string;
+  err: () => string;
+  stop(): Promise<number>;
+}
+
+async function serve(): Promise<Running> {
+  let out = "";
+  let err = "";
+  const p = Bun.spawn([BIN, "serve", "--db", pg.url, "--host", "127.0.0.1", "--port", "0", "--wx-token", TOKEN], {
+    cwd: tmp.dir,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const read = async (s: ReadableStream<Uint8Array>, on: (t: string) => void) => {
+    const d = new TextDecoder();
+    for await (const c of s as unknown as AsyncIterable<Uint8Array>) on(d.decode(c, { stream: true }));
+  };
+  void read(p.stdout as ReadableStream<Uint8Array>, (t) => (out += t));
+  void read(p.stderr as ReadableStream<Uint8Array>, (t) => (err += t));
+  const until = Date.now() + 30_000;
+  while (!out.includes('"event":"listening"')) {
+    if (Date.now() > until || p.exitCode !== null) throw new Error(`the server did not start: ${out} ${err.replace(/REPLYD_SECRET=\S+/, "REPLYD_SECRET=…")}`);
+    await Bun.sleep(20);
+  }
+  const url = (JSON.parse(out.split("\n").find((l) => l.includes('"event":"listening"')) as string) as { url: string }).url;
+  return {
+    url,
+    out: () => out,
+    err: () => err,
+    stop: async () => {
+      p.kill("SIGTERM");
+      return await p.exited;
+    },
+  };
+}
+
+function client(args: string[], env: Record<string, string>) {
+  const p = Bun.spawnSync([BIN, ...args], { cwd: tmp.dir, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env } });
+  return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
+}
+
+const copies = () => readdirSync(tmpdir()).filter((n) => n.startsWith("replyd-copy-")).length;
+
+test("serve --db: the first key once, the data in the database across processes, nothing left on the host", async () => {
+  const before = copies();
+  const first = await serve();
+  const m = /export REPLYD_URL=(\S+) REPLYD_APPKEY=(\S+) REPLYD_SECRET=(\S+)/.exec(first.err());
+  expect(m).not.toBeNull();
+  expect(first.err()).toContain("in the database at");
+  expect(first.out()).not.toContain(m![3] as string);
+  const env = { REPLYD_URL: first.url, REPLYD_APPKEY: m![2] as string, REPLYD_SECRET: m![3] as string };
+  Bun.write(join(tmp.dir, "doc.json"), doc([article(1), article(2, { keywords: ["春节"] })], { tags: { news: "News" }, texts: { welcome: "Hello from the database" } }));
+  await Bun.sleep(50);
+  const imported = client(["import", "doc.json", "--json"], env);
+  expect(imported.code).toBe(0);
+  expect(JSON.parse(imported.out)).toMatchObject({ added: 2 });
+  expect(client(["backup", "all"], env).code).toBe(0);
+  expect(await first.stop()).toBe(0);
+
+  // A second process: a new read copy, loaded from the database; no new key printed.
+  const second = await serve();
+  try {
+    expect(second.err()).not.toContain("REPLYD_SECRET=");
+    const env2 = { ...env, REPLYD_URL: second.url };
+    const got = client(["show", "a2", "--json"], env2);
+    expect(got.code).toBe(0);
+    expect(JSON.parse(got.out)).toMatchObject({ id: "a2", keywords: ["春节"] });
+    expect(JSON.parse(client(["backups", "all", "--json"], env2).out)).toHaveLength(1);
+    // The callback answers from the copy: the article's code.
+    const now = Math.floor(Date.now() / 1000);
+    const reply = await fetch(second.url + new URL(wxPost(textMsg("C1", now, "9001"), now).url).pathname + new URL(wxPost(textMsg("C1", now, "9001"), now).url).search, {
+      method: "POST",
+      body: textMsg("C1", now, "9001"),
+    });
+    expect(await reply.text()).toContain("Article 1");
+  } finally {
+    expect(await second.stop()).toBe(0);
+  }
+  expect(copies()).toBe(before);
+}, 90_000);
+
+test("serve --db with the database stopped under it: followers answered, admin 503, both back without a restart", async () => {
+  const server = await serve();
+  try {
+    const keyLine = client(["keys", "add", "--db", pg.url, "--json"], {});
+    const key = JSON.parse(keyLine.out) as { appkey: string; secret: string };
+    const env = { REPLYD_URL: server.url, REPLYD_APPKEY: key.appkey, REPLYD_SECRET: key.secret };
+    await Bun.sleep(1200); // keys are read again every second
+    expect(client(["health"], env).code).toBe(0);
+    pg.halt();
+    await Bun.sleep(6000); // keys stale past 5 s: admin refused
+    const health = client(["health"], env);
+    expect(health.code).not.toBe(0);
+    expect(health.err).toContain("database_unavailable");
+    const now = Math.floor(Date.now() / 1000);
+    const msg = textMsg("C2", now, "9101");
+    const req = wxPost(msg, now);
+    const answered = await fetch(server.url + new URL(req.url).pathname + new URL(req.url).search, { method: "POST", body: msg });
+    expect(answered.status).toBe(200);
+    expect(await answered.text()).toContain("Article 2");
+    pg.resume();
+    const until = Date.now() + 20_000;
+    while (client(["health"], env).code !== 0) {
+      if (Date.now() > until) throw new Error("admin did not come back");
+      await Bun.sleep(500);
+    }
+    // The message answered while the database was away is in the log now.
+    const inbox = JSON.parse(client(["inbox", "--all", "--json"], env).out) as { items: { msg_key: string }[] };
+    expect(inbox.items.some((m) => m.msg_key.includes("9101"))).toBe(true);
+  } finally {
+    await server.stop();
+  }
+}, 120_000);
