@@ -34,12 +34,12 @@ interface Running {
   stop(): Promise<number>;
 }
 
-async function serve(): Promise<Running> {
+async function serve(store: string[] = ["--db", pg.url], env: Record<string, string> = {}): Promise<Running> {
   let out = "";
   let err = "";
-  const p = Bun.spawn([BIN, "serve", "--db", pg.url, "--host", "127.0.0.1", "--port", "0", "--wx-token", TOKEN], {
+  const p = Bun.spawn([BIN, "serve", ...store, "--host", "127.0.0.1", "--port", "0", "--wx-token", TOKEN], {
     cwd: tmp.dir,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env },
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -143,3 +143,38 @@ test("serve --db with the database stopped under it: followers answered, admin 5
     await server.stop();
   }
 }, 120_000);
+
+test("moving a SQLite deployment to PostgreSQL: a backup of all from the one, restored into the other", async () => {
+  const key = { REPLYD_APPKEY: "mover", REPLYD_SECRET: "mover-secret-0123456789" };
+  const old = await serve(["--data", join(tmp.dir, "sqlite-data")], key);
+  let file: string;
+  try {
+    const env = { ...key, REPLYD_URL: old.url };
+    Bun.write(join(tmp.dir, "moving.json"), doc([article(31), article(32, { deleted: true })], { texts: { help: "Moved help" }, rules: [{ id: "r1", match: "exact", pattern: "hi", reply: { type: "text", text: "Hi!" } }] }));
+    await Bun.sleep(50);
+    expect(client(["import", "moving.json"], env).code).toBe(0);
+    expect(client(["set", "a31", "title=Revised on SQLite"], env).code).toBe(0);
+    const b = client(["backup", "all", "--json"], env);
+    expect(b.code).toBe(0);
+    file = (JSON.parse(b.out) as { file: string }).file;
+  } finally {
+    await old.stop();
+  }
+  const next = await serve(["--db", pg.url], key);
+  try {
+    const env = { ...key, REPLYD_URL: next.url };
+    expect(client(["restore", file, "--yes"], env).code).toBe(0);
+    const a31 = JSON.parse(client(["show", "a31", "--json"], env).out);
+    expect(a31).toMatchObject({ title: "Revised on SQLite", rev: 2 });
+    expect(JSON.parse(client(["show", "a32", "--json"], env).out)).toMatchObject({ deleted: true });
+    // The restored store backs up to the same articles, rules and texts.
+    const again = client(["backup", "all", "--json", "-o", "again.json"], env);
+    expect(again.code).toBe(0);
+    const [before, after] = [await Bun.file(file).json(), await Bun.file(join(tmp.dir, "again.json")).json()];
+    expect(after.articles.filter((a: { id: string }) => a.id.startsWith("a3"))).toEqual(before.articles);
+    expect(after.rules).toEqual(before.rules);
+    expect(after.texts).toEqual(before.texts);
+  } finally {
+    await next.stop();
+  }
+}, 90_000);
