@@ -2,10 +2,11 @@
  * Where a 1M-article import spends its time, pass by pass, in-process (docs/performance.md):
  * the validating read of the file, the reading alone, and the import's write. Run: bun bench/bulkparts.ts [n]
  */
-import { closeSync, fstatSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, mkdtempSync, openSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { systemClock } from "../src/clock.ts";
+import { writeBulkDocument } from "./bulkdoc.ts";
 import { readDocument } from "../src/doc.ts";
 import { fdSource, scanDocument } from "../src/docbytes.ts";
 import { Store } from "../src/store/store.ts";
@@ -13,22 +14,7 @@ import { Store } from "../src/store/store.ts";
 const n = Number(process.argv[2] ?? 1_000_000);
 const dir = mkdtempSync(join(tmpdir(), "replyd-bulkparts-"));
 const path = join(dir, "doc.json");
-const out = openSync(path, "w");
-writeSync(out, "[");
-for (let i = 0; i < n; i += 10_000) {
-  const part = Array.from({ length: Math.min(10_000, n - i) }, (_, j) => ({
-    id: `a${i + j}`,
-    code: `c${i + j}`,
-    tag: "news",
-    title: `Article ${i + j} about things`,
-    description: "A description of moderate length, as articles have.",
-    url: `https://example.com/articles/${i + j}`,
-    keywords: ["alpha", "beta"],
-  }));
-  writeSync(out, (i ? "," : "") + JSON.stringify(part).slice(1, -1));
-}
-writeSync(out, "]");
-closeSync(out);
+writeBulkDocument(path, n);
 
 const fd = openSync(path, "r");
 const src = fdSource(fd, fstatSync(fd).size);

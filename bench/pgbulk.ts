@@ -5,10 +5,11 @@
  * package; ./scripts/test installs it). Run: bun bench/pgbulk.ts [n]
  */
 import { SQL } from "bun";
-import { closeSync, fstatSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { systemClock } from "../src/clock.ts";
+import { writeBulkDocument } from "./bulkdoc.ts";
 import { readDocument } from "../src/doc.ts";
 import { fdSource } from "../src/docbytes.ts";
 import { backupPg, readBackupPg } from "../src/store/pg/backups.ts";
@@ -21,22 +22,7 @@ import { startPostgres } from "../test/pg.ts";
 const n = Number(process.argv[2] ?? 1_000_000);
 const dir = mkdtempSync(join(tmpdir(), "replyd-pgbulk-"));
 const path = join(dir, "doc.json");
-const out = openSync(path, "w");
-writeSync(out, "[");
-for (let i = 0; i < n; i += 10_000) {
-  const part = Array.from({ length: Math.min(10_000, n - i) }, (_, j) => ({
-    id: `a${i + j}`,
-    code: `c${i + j}`,
-    tag: "news",
-    title: `Article ${i + j} about things`,
-    description: "A description of moderate length, as articles have.",
-    url: `https://example.com/articles/${i + j}`,
-    keywords: ["alpha", "beta"],
-  }));
-  writeSync(out, (i ? "," : "") + JSON.stringify(part).slice(1, -1));
-}
-writeSync(out, "]");
-closeSync(out);
+writeBulkDocument(path, n);
 
 const pg = startPostgres({ durable: true });
 const sql = new SQL(pg.url);

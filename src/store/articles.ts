@@ -20,7 +20,8 @@ interface Row {
 }
 
 
-const fromRow = (r: Row): Article => ({
+/** A stored row as an article, from either store: keywords as stored (JSON text), deleted as 0/1 or a boolean, rev as a number or a bigint's text. */
+export const fromRow = (r: Omit<Row, "deleted" | "rev"> & { deleted: number | boolean; rev: number | string }): Article => ({
   id: r.id,
   code: r.code,
   tag: r.tag,
@@ -29,8 +30,8 @@ const fromRow = (r: Row): Article => ({
   url: r.url,
   picurl: r.picurl,
   keywords: JSON.parse(r.keywords) as string[],
-  deleted: r.deleted === 1,
-  rev: r.rev,
+  deleted: r.deleted === 1 || r.deleted === true,
+  rev: Number(r.rev),
   created_at: r.created_at,
   updated_at: r.updated_at,
 });

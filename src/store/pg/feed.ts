@@ -1,5 +1,6 @@
 import type { SQL } from "bun";
 import type { Article } from "../../article.ts";
+import { fromRow } from "../articles.ts";
 
 /** What changed in the articles after a generation, one page at a time. */
 export interface FeedPage {
@@ -10,36 +11,11 @@ export interface FeedPage {
   articles: Article[];
 }
 
-interface PgRow {
-  id: string;
-  code: string | null;
-  tag: string | null;
-  title: string;
-  description: string;
-  url: string;
-  picurl: string | null;
-  keywords: string;
-  deleted: boolean;
-  rev: string | number;
-  created_at: string;
-  updated_at: string;
-  gen: string | number;
-}
+/** An article row as PostgreSQL hands it over: keywords as stored (JSON text), bigints as text. */
+type PgRow = Omit<Article, "keywords" | "rev"> & { keywords: string; rev: string | number; gen: string | number };
 
-export const articleOfRow = (r: PgRow): Article => ({
-  id: r.id,
-  code: r.code,
-  tag: r.tag,
-  title: r.title,
-  description: r.description,
-  url: r.url,
-  picurl: r.picurl,
-  keywords: JSON.parse(r.keywords) as string[],
-  deleted: r.deleted,
-  rev: Number(r.rev),
-  created_at: r.created_at,
-  updated_at: r.updated_at,
-});
+/** An article row from PostgreSQL as an article (the same conversion as SQLite's). */
+export const articleOfRow = (r: PgRow): Article => fromRow(r);
 
 /**
  * Hands `apply` every change after generation `from`, in pages of at most `pageSize` rows, all read
