@@ -7,13 +7,14 @@ import { textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
 const CATASTROPHIC = "^(a+)+$";
 const ORDER = "^order\\s*#?\\d{4,}$";
 const evil = "a".repeat(40) + "!";
+// 300 ms per match, not 100: on a loaded 2-core machine a worker restarted after a timeout could
+// take most of 100 ms to start, and the innocent matches after it timed out too. The catastrophic
+// pattern runs for minutes on `evil`, so it times out whatever the budget.
+const BUDGET_MS = 300;
 
 test("messages queued behind a timed-out match are matched again, not answered 'no match'", async () => {
   const logs: string[] = [];
-  // 300 ms, not 100: on a loaded 2-core machine a worker restarted after the timeout could take
-  // most of 100 ms to start, and the queued messages would time out too. The catastrophic pattern
-  // runs for minutes on this input, so it times out whatever the budget.
-  const m = new RegexMatcher(300, (l) => logs.push(l));
+  const m = new RegexMatcher(BUDGET_MS, (l) => logs.push(l));
   try {
     const bad = m.match([CATASTROPHIC, ORDER], evil);
     const good = Array.from({ length: 53 }, (_, i) => m.match([CATASTROPHIC, ORDER], `order ${1000 + i}`));
@@ -27,7 +28,7 @@ test("messages queued behind a timed-out match are matched again, not answered '
 });
 
 test(`the timed-out message itself is matched again without its culprit`, async () => {
-  const m = new RegexMatcher(100);
+  const m = new RegexMatcher(BUDGET_MS);
   try {
     // Matches ORDER only after the catastrophic pattern is set aside.
     expect([...(await m.match([CATASTROPHIC, "a+!$"], evil))]).toEqual([1]);
@@ -38,7 +39,7 @@ test(`the timed-out message itself is matched again without its culprit`, async 
 
 test(`a pattern that times out ${STRIKES} times is disabled until the rules are written again`, async () => {
   const logs: string[] = [];
-  const m = new RegexMatcher(100, (l) => logs.push(l));
+  const m = new RegexMatcher(BUDGET_MS, (l) => logs.push(l));
   try {
     for (let i = 0; i < STRIKES - 1; i++) await m.match([CATASTROPHIC, ORDER], evil, 1);
     expect(m.disabled()).toEqual([]);
