@@ -15,7 +15,7 @@ import { prepareDatabase } from "../src/store/pg/connect.ts";
 import { pgData } from "../src/store/pg/data.ts";
 import { PgMessageLog } from "../src/store/pg/log.ts";
 import { Replica } from "../src/store/pg/replica.ts";
-import { testDatabase } from "./pg.ts";
+import { closingClient, testDatabase } from "./pg.ts";
 
 export const ADMIN: AdminKey = { appkey: "admin1", secret: "admin-secret-0123456789", scope: "admin" };
 export const READER: AdminKey = { appkey: "reader1", secret: "reader-secret-0123456789", scope: "read" };
@@ -84,7 +84,7 @@ export async function testApp(opts: Partial<AppOptions> = {}) {
     close() {
       store.close();
       cleanup();
-      void closeDb();
+      closingClient(closeDb());
     },
   };
 }

@@ -85,8 +85,20 @@ export function startPostgres(opts: { durable?: boolean } = {}): Postgres {
 let shared: Postgres | null = null;
 let databases = 0;
 
-/** Stops the cluster testDatabase() started: test/setup.ts (preloaded) does, after the whole run. */
-export function stopSharedCluster(): void {
+/** Clients still closing (a test's app closed without waiting): the cluster stops after them. */
+const closing = new Set<Promise<unknown>>();
+export function closingClient(done: Promise<unknown>): void {
+  closing.add(done);
+  void done.finally(() => closing.delete(done));
+}
+
+/**
+ * Stops the cluster testDatabase() started: test/setup.ts (preloaded) does, after the whole run —
+ * once the clients still closing are closed: stopping the server under a client that is closing
+ * was seen to hold pg_ctl for its full minute.
+ */
+export async function stopSharedCluster(): Promise<void> {
+  await Promise.race([Promise.allSettled([...closing]), Bun.sleep(15_000)]);
   shared?.stop();
   shared = null;
 }

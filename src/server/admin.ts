@@ -3,7 +3,6 @@ import { readDocument } from "../doc.ts";
 import { badRequest, InvalidDocumentError, notFound, ReplydError } from "../errors.ts";
 import { codeTaken, idExists, revMismatch } from "../store/conflicts.ts";
 import { newArticleId } from "../store/ids.ts";
-import { SCHEMA_VERSION } from "../store/db.ts";
 import type { ReplyWindow } from "../store/replies.ts";
 import { VERSION } from "../version.ts";
 import type { SignedRequest } from "./auth.ts";
@@ -69,11 +68,13 @@ export async function health(ctx: AppContext, req: SignedRequest) {
   return {
     status: "ok",
     version: VERSION,
-    schema: SCHEMA_VERSION,
+    // Where the data is kept: sqlite (the data folder) or postgres (--db), and its schema version.
+    store: ctx.data.kind,
+    schema: ctx.data.schema,
     uptime_s: Math.round((now - ctx.startedAt) / 1000),
     server_time: new Date(now).toISOString(),
     counts: { articles_live: a.live, articles_deleted: a.deleted, tags: c.tags, rules: c.rules, texts: c.texts },
-    db_bytes: ctx.store.dbSize(),
+    db_bytes: await ctx.data.size(),
     search_index: !ctx.store.articles.indexComplete
       ? `rebuilding (${Math.floor(ctx.store.articles.indexProgress() * 100)}%)`
       : ctx.store.indexVerified === "checking"

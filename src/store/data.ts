@@ -16,6 +16,7 @@ import type { RuleMerge } from "./content.ts";
 import { mediaOf, writeMediaFile } from "./media.ts";
 import type { LoggedMessage, NewMessage } from "./messages.ts";
 import type { NewReply, ReplyWindow } from "./replies.ts";
+import { SCHEMA_VERSION } from "./db.ts";
 import type { Store } from "./store.ts";
 
 /** A backup's document, open for reading: as pieces (a restore, a hash) or as a stream (a download). */
@@ -78,6 +79,11 @@ export interface LogStore {
 }
 
 export interface DataStore {
+  readonly kind: "sqlite" | "postgres";
+  /** The schema version the store is at. */
+  readonly schema: number;
+  /** Bytes the store takes (the database file and its WAL; the PostgreSQL database), looked up once a second at most. */
+  size(): Promise<number>;
   /** What replies, search and listings read: the store itself, or the local copy of the database. */
   readonly local: Store;
   readonly log: LogStore;
@@ -104,6 +110,9 @@ export interface DataStore {
 /** The SQLite store as a DataStore: every call is the store's own, its backups files in the data folder. */
 export function sqliteData(store: Store): DataStore {
   return {
+    kind: "sqlite",
+    schema: SCHEMA_VERSION,
+    size: async () => store.dbSize(),
     local: store,
     log: {
       add: (m) => store.messages.add(m),

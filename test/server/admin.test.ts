@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Param } from "../../src/sign.ts";
+import { SCHEMA_VERSION } from "../../src/store/db.ts";
+import { PG_SCHEMA_VERSION } from "../../src/store/pg/schema.ts";
 import { article, body, doc, signedRequest, testApp, TEST_STORE } from "../helpers.ts";
 
 let t: Awaited<ReturnType<typeof testApp>>;
@@ -16,7 +18,7 @@ const call = async (method: string, path: string, fields: Param[] = [], files?: 
 const importDoc = (text: string, mode = "merge") => call("POST", "/api/cli", [["mode", mode]], [{ name: "json", content: text }]);
 
 describe("GET /api/cli", () => {
-  test("health reports status, version, counts, database size and newest backup", async () => {
+  test("health reports status, version, the store and its schema, counts, database size and newest backup", async () => {
     await importDoc(doc([article(1), article(2, { deleted: true })], { tags: { news: "News" } }));
     await call("POST", "/api/cli/revert/all");
     const r = await call("GET", "/api/cli");
@@ -27,6 +29,7 @@ describe("GET /api/cli", () => {
       key: { appkey: "admin1", scope: "admin" },
     });
     expect(r.data.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(r.data).toMatchObject({ store: TEST_STORE, schema: TEST_STORE === "sqlite" ? SCHEMA_VERSION : PG_SCHEMA_VERSION });
     expect(r.data.db_bytes).toBeGreaterThan(0);
     expect(r.data.newest_backup.id).toMatch(/^all-/);
   });

@@ -12,6 +12,7 @@ import { mergeRules, setMenu } from "./content.ts";
 import { DEFAULT_REPLY_LIMIT } from "../replies.ts";
 import type { PgMessageLog } from "./log.ts";
 import type { Replica } from "./replica.ts";
+import { PG_SCHEMA_VERSION } from "./schema.ts";
 
 /**
  * PostgreSQL behind the routes: each write goes to the database, and the local copy catches up
@@ -23,7 +24,18 @@ export function pgData(sql: SQL, replica: Replica, local: Store, clock: Clock, k
     return result;
   };
   const at = () => ({ now: clock.now(), keep });
+  // Health asks on every call: the database's size is looked up once a second at most.
+  let sized = { at: -Infinity, bytes: 0 };
   return {
+    kind: "postgres",
+    schema: PG_SCHEMA_VERSION,
+    size: async () => {
+      if (performance.now() - sized.at >= 1000) {
+        const [{ n }] = (await sql`SELECT pg_database_size(current_database())::text AS n`) as [{ n: string }];
+        sized = { at: performance.now(), bytes: Number(n) };
+      }
+      return sized.bytes;
+    },
     local,
     log: {
       add: (m) => log.add(m),
