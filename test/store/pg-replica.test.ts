@@ -8,7 +8,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from "bun:te
 import { SQL, type TransactionSQL } from "bun";
 import { articleJson } from "../../src/article.ts";
 import { LOCKS, prepareDatabase } from "../../src/store/pg/connect.ts";
-import { articleOfRow, readChanges } from "../../src/store/pg/feed.ts";
+import { fromRow } from "../../src/store/articles.ts";
+import { readChanges, type PgRow } from "../../src/store/pg/feed.ts";
 import { Replica } from "../../src/store/pg/replica.ts";
 import { BULK_INDEX_THRESHOLD, type Store } from "../../src/store/store.ts";
 import { openStore, tempDir } from "../helpers.ts";
@@ -62,7 +63,7 @@ const purge = async (tx: Tx, id: string) => {
   await tx`INSERT INTO removals (id) VALUES (${id})`;
 };
 /** The database's articles and the copy's, in the same shape. */
-const inDb = async () => ((await sql`SELECT * FROM articles ORDER BY id`) as Parameters<typeof articleOfRow>[0][]).map((r) => articleJson(articleOfRow(r)));
+const inDb = async () => ((await sql`SELECT * FROM articles ORDER BY id`) as PgRow[]).map((r) => articleJson(fromRow(r)));
 const inCopy = () => [...store.articles.iterateAll()].map(articleJson);
 
 test("rows written, revised, purged and made again: the copy ends as the database is", async () => {

@@ -2,14 +2,14 @@ import type { SQL, TransactionSQL } from "bun";
 import type { Article } from "../../article.ts";
 import { codeTaken, idExists, revMismatch } from "../conflicts.ts";
 import { lockWrites } from "./bulk.ts";
-import { articleOfRow } from "./feed.ts";
+import { fromRow } from "../articles.ts";
 
 const ROW = "id, code, tag, title, description, url, picurl, keywords, deleted, rev::text AS rev, created_at, updated_at, gen::text AS gen";
 
 /** The article as stored, read inside a writer's transaction. */
 async function current(tx: TransactionSQL, id: string): Promise<Article | null> {
   const [row] = await tx.unsafe(`SELECT ${ROW} FROM articles WHERE id = $1`, [id]);
-  return row ? articleOfRow(row) : null;
+  return row ? fromRow(row) : null;
 }
 
 /**

@@ -10,7 +10,7 @@ import { DocumentWriter, SECTIONS, type Matter } from "../../doc.ts";
 import type { Menu } from "../../menu.ts";
 import { TEXT_KEYS, type Rule } from "../../rule.ts";
 import { backupId, type BackupInfo, type BackupKind } from "../backups.ts";
-import { articleOfRow } from "./feed.ts";
+import { fromRow } from "../articles.ts";
 
 const CHUNK = 1 << 20;
 const PAGE = 5000;
@@ -64,7 +64,7 @@ export async function createBackupPg(tx: TransactionSQL, matter: Matter, kind: B
       FROM articles ORDER BY id COLLATE "C"`);
     for (;;) {
       const rows = await tx.unsafe(`FETCH ${PAGE} FROM backup_articles`);
-      for (const r of rows) add(articleJson(articleOfRow(r)));
+      for (const r of rows) add(articleJson(fromRow(r)));
       await flush(false);
       if (rows.length < PAGE) break;
     }

@@ -12,10 +12,8 @@ export interface FeedPage {
 }
 
 /** An article row as PostgreSQL hands it over: keywords as stored (JSON text), bigints as text. */
-type PgRow = Omit<Article, "keywords" | "rev"> & { keywords: string; rev: string | number; gen: string | number };
+export type PgRow = Omit<Article, "keywords" | "rev"> & { keywords: string; rev: string | number; gen: string | number };
 
-/** An article row from PostgreSQL as an article (the same conversion as SQLite's). */
-export const articleOfRow = (r: PgRow): Article => fromRow(r);
 
 /**
  * Hands `apply` every change after generation `from`, in pages of at most `pageSize` rows, all read
@@ -41,7 +39,7 @@ export async function readChanges(sql: SQL, from: bigint, apply: (page: FeedPage
       const rows = (await tx`SELECT id, code, tag, title, description, url, picurl, keywords, deleted, rev::text AS rev, created_at, updated_at, gen::text AS gen
         FROM articles WHERE articles.gen > ${after.toString()}::bigint AND articles.gen <= ${to.toString()}::bigint ORDER BY articles.gen LIMIT ${pageSize}`) as PgRow[];
       if (!rows.length) break;
-      await apply({ removed: [], articles: rows.map(articleOfRow) });
+      await apply({ removed: [], articles: rows.map(fromRow) });
       after = BigInt((rows[rows.length - 1] as PgRow).gen);
     }
     return to;
