@@ -1,24 +1,26 @@
 /**
  * The side-by-side benchmark (issue 5). Loopback only, bounded, one machine, one run:
- *   1. follower replies: replyd vs node-webot `wechat` on Express 5 (the peer) and on Express 4 (peer4), a Go standard-library server (go) vs a bare Bun.serve (the limit)
+ *   1. follower replies: replyd (on SQLite, and with --db on PostgreSQL: replyd_pg) vs node-webot `wechat` on Express 5 (the peer) and on Express 4 (peer4), a Go standard-library server (go) vs a bare Bun.serve (the limit)
  *      vs the floor (bench/floor.ts: the required work, flat, nothing else), each warmed up, then measured in
  *      turn A B C D A B C D …, medians reported;
  *   2. signed admin GET throughput;
- *   3. bulk import (init), backup + download, restore at each size, with server peak RSS, against raw
- *      bun:sqlite prepared inserts of the same rows in one transaction;
+ *   3. bulk import (init), backup + download, restore at each size on each store, with server peak RSS
+ *      growth, against raw bun:sqlite prepared inserts of the same rows in one transaction (bench/bulk.ts);
  *   4. start-up: exec → first /healthz 200, and `replyd --version`.
  *
- *   ./scripts/bench [--duration 10] [--warmup 3] [--connections 64] [--rounds 3] [--sizes 10000,100000,1000000]
+ *   ./scripts/bench [--duration 10] [--warmup 3] [--connections 64] [--rounds 3] [--sizes 10000,100000,1000000] [--stores sqlite,postgres]
+ *
+ * PostgreSQL runs as a throwaway cluster on loopback with fsync on (test/pg.ts), as production would.
  */
-import { Database } from "bun:sqlite";
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
-import { join, resolve } from "node:path";
-import { Client } from "../src/cli/client.ts";
-import type { IO } from "../src/cli/io.ts";
+import { join } from "node:path";
+import { SQL } from "bun";
 import { canonicalQuery, formatTs, newNonce, signRequest, type Param } from "../src/sign.ts";
-import { openDatabase } from "../src/store/db.ts";
 import { wxSignature } from "../src/wechat/crypto.ts";
+import { startPostgres, type Postgres } from "../test/pg.ts";
+import { bulkBench, type BulkStore } from "./bulk.ts";
+import { articles, BIN, clientFor, KEY, median, port, ROOT, spawn, startReplyd, TOKEN, waitHealthy, type StoreArgs } from "./servers.ts";
 import { parseWrk } from "./wrk.ts";
 
 const args = process.argv.slice(2);
@@ -31,54 +33,27 @@ const CONNECTIONS = Number(opt("--connections", "64"));
 const ROUNDS = Number(opt("--rounds", "3"));
 const SIZES = opt("--sizes", "10000,100000,1000000").split(",").filter(Boolean).map(Number);
 const ONLY = opt("--only", "reply,admin,bulk,startup").split(",");
-const ROOT = resolve(import.meta.dir, "..");
-const BIN = join(ROOT, "dist/replyd");
-const TOKEN = "benchtoken";
+const STORES = opt("--stores", "sqlite,postgres").split(",");
 /** Signed callback queries written per second of a reply run: above the fastest server's rate. */
 const POOL_PER_SECOND = 160_000;
-const KEY = { appkey: "bench", secret: "bench-secret-0123456789abcdef" };
 const tmp = mkdtempSync(join(tmpdir(), "replyd-bench-"));
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-const proc = (pid: number, field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
-let nextPort = 18400 + Math.floor(Math.random() * 1000);
 
-/** Every server this run starts: killed when the run ends, failed runs included (none left holding a port or a pipe). */
-const children = new Set<{ kill(signal?: number | NodeJS.Signals): void }>();
-process.on("exit", () => {
-  for (const c of children) c.kill("SIGKILL");
-});
-function spawn(cmd: string[], opts: NonNullable<Parameters<typeof Bun.spawn>[1]>) {
-  const p = Bun.spawn(cmd, opts);
-  children.add(p);
-  return p;
+/** The PostgreSQL cluster, started on first use; each call an empty database of its own. */
+let pg: Postgres | null = null;
+function stopPostgres() {
+  stopPostgres();
 }
-
-/** Until `url` answers 2xx (or, with `anyAnswer`, answers at all: the peers answer 404 on /). */
-async function waitHealthy(url: string, ms = 20_000, anyAnswer = false): Promise<void> {
-  const until = Date.now() + ms;
-  for (;;) {
-    try {
-      const res = await fetch(url);
-      if (res.ok || anyAnswer) return;
-    } catch {}
-    if (Date.now() > until) throw new Error(`${url} did not come up`);
-    await Bun.sleep(5);
+process.on("exit", stopPostgres);
+async function newDatabase(name: string): Promise<StoreArgs> {
+  pg ??= startPostgres({ durable: true });
+  const admin = new SQL(pg.url);
+  try {
+    await admin.unsafe(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.close();
   }
+  return { kind: "postgres", url: pg.url.replace(/\/replyd$/, `/${name}`) };
 }
-
-function startReplyd(dir: string, extra: string[] = []) {
-  const port = nextPort++;
-  const p = spawn([BIN, "serve", "--data", join(dir, "data"), "--host", "127.0.0.1", "--port", String(port), "--wx-token", TOKEN, "--window", "300", ...extra], {
-    env: { PATH: process.env.PATH ?? "", REPLYD_APPKEY: KEY.appkey, REPLYD_SECRET: KEY.secret },
-    stdout: Bun.file(join(dir, `replyd-${port}.log`)),
-    stderr: "inherit",
-  });
-  return { p, url: `http://127.0.0.1:${port}` };
-}
-
-const io: IO = { out: () => {}, err: () => {}, env: {}, cwd: tmp, interactive: false, ask: async () => "", fetch, now: () => Date.now() };
-const clientFor = (url: string) => new Client({ url, ...KEY }, io);
-const articles = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `a${i}`, code: `c${i}`, tag: `t${i % 20}`, title: `Article number ${i}`, description: `About topic ${i % 97}`, url: `https://example.com/articles/${i}`, keywords: ["bench", `k${i % 13}`] }));
 
 const CLK_TCK = (() => {
   try {
@@ -133,38 +108,44 @@ try {
 
   const dir = join(tmp, "reply");
   mkdirSync(dir);
-  const replyd = startReplyd(dir);
-  await waitHealthy(`${replyd.url}/healthz`);
-  await clientFor(replyd.url).call({ method: "POST", path: "/api/cli", fields: [["mode", "init"]], files: [{ name: "json", filename: "a.json", bytes: readFileSync(join(tmp, "articles.json")) }] });
+  const loaded = async (store: StoreArgs) => {
+    const r = startReplyd(dir, [], store);
+    await waitHealthy(`${r.url}/healthz`);
+    await clientFor(r.url, tmp).call({ method: "POST", path: "/api/cli", fields: [["mode", "init"]], files: [{ name: "json", filename: "a.json", bytes: readFileSync(join(tmp, "articles.json")) }] });
+    return r;
+  };
+  const replyd = await loaded({ kind: "sqlite" });
+  // The same server with its data in PostgreSQL: replies come from its read copy, the log is batched to the database.
+  const replydPg = STORES.includes("postgres") && ONLY.includes("reply") ? await loaded(await newDatabase("bench_reply")) : null;
 
   if (ONLY.includes("reply")) {
-    const peerPort = nextPort++;
+    const peerPort = port();
     const peer = spawn(["node", join(ROOT, "bench/peer/server.js"), String(peerPort), TOKEN, join(tmp, "articles.json")], { stdout: "ignore", stderr: "inherit" });
     // The same peer on Express 4, still the most deployed: the same server.js with Express 4's modules.
-    const peer4Port = nextPort++;
+    const peer4Port = port();
     const peer4 = spawn(["node", join(ROOT, "bench/peer/server.js"), String(peer4Port), TOKEN, join(tmp, "articles.json"), join(ROOT, "bench/peer-express4")], {
       stdout: "ignore",
       stderr: "inherit",
     });
     // The Go peer on one core (GOMAXPROCS=1), as the Node peers and replyd's event loop run.
-    const goPort = nextPort++;
+    const goPort = port();
     const goPeer = spawn([join(ROOT, "bench/peer-go/peer-go"), String(goPort), TOKEN, join(tmp, "articles.json")], {
       env: { ...process.env, GOMAXPROCS: "1" },
       stdout: "ignore",
       stderr: "inherit",
     });
-    const limitPort = nextPort++;
+    const limitPort = port();
     const limit = spawn([process.execPath, join(ROOT, "bench/limit.ts"), String(limitPort)], { stdout: "ignore", stderr: "inherit" });
-    const floorPort = nextPort++;
+    const floorPort = port();
     const floor = spawn([process.execPath, join(ROOT, "bench/floor.ts"), String(floorPort), TOKEN, join(tmp, "articles.json"), join(tmp, "floor-log.db")], {
       stdout: Bun.file(join(tmp, "floor.log")),
       stderr: "ignore",
     });
-    const servers = { replyd: replyd.url, peer: `http://127.0.0.1:${peerPort}`, peer4: `http://127.0.0.1:${peer4Port}`, go: `http://127.0.0.1:${goPort}`, limit: `http://127.0.0.1:${limitPort}`, floor: `http://127.0.0.1:${floorPort}` };
+    const servers: Record<string, string> = { replyd: replyd.url, ...(replydPg ? { replyd_pg: replydPg.url } : {}), peer: `http://127.0.0.1:${peerPort}`, peer4: `http://127.0.0.1:${peer4Port}`, go: `http://127.0.0.1:${goPort}`, limit: `http://127.0.0.1:${limitPort}`, floor: `http://127.0.0.1:${floorPort}` };
     for (const url of [servers.peer, servers.peer4, servers.go]) await waitHealthy(`${url}/`, 20_000, true);
     await Bun.sleep(500);
-    const pids: Record<string, number> = { replyd: replyd.p.pid, peer: peer.pid, peer4: peer4.pid, go: goPeer.pid, limit: limit.pid, floor: floor.pid };
-    const samples: Record<string, ReturnType<typeof wrk>[]> = { replyd: [], peer: [], peer4: [], go: [], limit: [], floor: [] };
+    const pids: Record<string, number> = { replyd: replyd.p.pid, ...(replydPg ? { replyd_pg: replydPg.p.pid } : {}), peer: peer.pid, peer4: peer4.pid, go: goPeer.pid, limit: limit.pid, floor: floor.pid };
+    const samples: Record<string, ReturnType<typeof wrk>[]> = Object.fromEntries(Object.keys(servers).map((k) => [k, []]));
     // Check the peers really answer with news before timing them.
     const ts0 = String(Math.floor(Date.now() / 1000));
     for (const [name, url] of [["peer", servers.peer], ["peer4", servers.peer4], ["go", servers.go]] as const) {
@@ -180,7 +161,7 @@ try {
     const signedPool = (seconds: number) => {
       const ts = String(Math.floor(Date.now() / 1000));
       const n = Math.ceil((seconds + 2) * POOL_PER_SECOND);
-      const file = join(tmp, `pool-${ts}-${nextPort++}.txt`);
+      const file = join(tmp, `pool-${ts}-${port()}.txt`);
       const fd = openSync(file, "w");
       let chunk = "";
       for (let i = 0; i < n; i++) {
@@ -216,6 +197,7 @@ try {
     goPeer.kill();
     limit.kill();
     floor.kill();
+    replydPg?.p.kill("SIGTERM");
     const summary = Object.fromEntries(
       Object.entries(samples).map(([k, v]) => {
         const cpu = v.every((s) => s.cpu)
@@ -232,15 +214,16 @@ try {
       ratio_replyd_limit: +(summary.replyd!.rps / summary.limit!.rps).toFixed(2),
       ratio_replyd_floor: +(summary.replyd!.rps / summary.floor!.rps).toFixed(2),
       ratio_floor_limit: +(summary.floor!.rps / summary.limit!.rps).toFixed(2),
+      ...(summary.replyd_pg ? { ratio_pg_sqlite: +(summary.replyd_pg.rps / summary.replyd!.rps).toFixed(2) } : {}),
     };
     table.push(`reply (code → 1-article news, ${CONNECTIONS} connections, median of ${ROUNDS})`);
     for (const [k, v] of Object.entries(summary)) {
       const c = v.cpu_per_request;
       const cpu = c ? `   CPU/req: server ${c.server_user_us.toFixed(1)} user + ${c.server_sys_us.toFixed(1)} sys µs, wrk ${c.wrk_us.toFixed(1)} µs` : "";
-      table.push(`  ${k.padEnd(7)} ${v.rps.toFixed(0).padStart(8)} req/s   p50 ${v.p50_ms.toFixed(2)} ms   p99 ${v.p99_ms.toFixed(2)} ms   non-2xx ${v.non2xx}${cpu}`);
+      table.push(`  ${k.padEnd(9)} ${v.rps.toFixed(0).padStart(8)} req/s   p50 ${v.p50_ms.toFixed(2)} ms   p99 ${v.p99_ms.toFixed(2)} ms   non-2xx ${v.non2xx}${cpu}`);
     }
     const ratios = results.reply as Record<`ratio_${string}`, number>;
-    table.push(`  replyd/peer ${ratios.ratio_replyd_peer}×   replyd/peer4 ${ratios.ratio_replyd_peer4}×   replyd/go ${ratios.ratio_replyd_go}×   replyd/limit ${ratios.ratio_replyd_limit}×   replyd/floor ${ratios.ratio_replyd_floor}×   floor/limit ${ratios.ratio_floor_limit}×`);
+    table.push(`  replyd/peer ${ratios.ratio_replyd_peer}×   replyd/peer4 ${ratios.ratio_replyd_peer4}×   replyd/go ${ratios.ratio_replyd_go}×   replyd/limit ${ratios.ratio_replyd_limit}×   replyd/floor ${ratios.ratio_replyd_floor}×   floor/limit ${ratios.ratio_floor_limit}×${ratios.ratio_pg_sqlite ? `   replyd_pg/replyd ${ratios.ratio_pg_sqlite}×` : ""}`);
   }
 
   if (ONLY.includes("admin")) {
@@ -270,99 +253,14 @@ try {
   await replyd.p.exited;
 
   if (ONLY.includes("bulk")) {
-    results.bulk = [];
-    table.push("bulk (wall time; server peak RSS)");
-    for (const size of SIZES) {
-      const d = join(tmp, `bulk-${size}`);
-      mkdirSync(d);
-      const docPath = join(d, "doc.json");
-      // Written in pieces: a million articles is ~200 MB of JSON.
-      const fd = openSync(docPath, "w");
-      writeSync(fd, "[");
-      for (let i = 0; i < size; i += 10_000) {
-        const part = articles(Math.min(10_000, size - i)).map((a, j) => ({ ...a, id: `a${i + j}`, code: `c${i + j}` }));
-        writeSync(fd, (i ? "," : "") + JSON.stringify(part).slice(1, -1));
-      }
-      writeSync(fd, "]");
-      closeSync(fd);
-      const bytes = readFileSync(docPath);
-
-      // Each operation on a freshly started server, so its peak RSS (VmHWM) is its own.
-      const fresh = async () => {
-        const s = startReplyd(d, ["--max-upload", "2G"]);
-        await waitHealthy(`${s.url}/healthz`);
-        return { s, c: clientFor(s.url), rss: proc(s.p.pid, "VmRSS") };
-      };
-      const stop = async (s: ReturnType<typeof startReplyd>) => {
-        s.p.kill("SIGTERM");
-        await s.p.exited;
-      };
-      let { s, c, rss: rss0 } = await fresh();
-      let t0 = performance.now();
-      await c.call({ method: "POST", path: "/api/cli", fields: [["mode", "init"]], files: [{ name: "json", filename: "doc.json", bytes }] });
-      const importMs = performance.now() - t0;
-      const hwmImport = proc(s.p.pid, "VmHWM");
-      // The search index is rebuilt in the background after a bulk write; time until it is ready.
-      for (;;) {
-        const h = await c.call<{ search_index: string }>({ method: "GET", path: "/api/cli" });
-        if (h.search_index === "ready") break;
-        await Bun.sleep(50);
-      }
-      const indexMs = performance.now() - t0;
-      await stop(s);
-
-      ({ s, c } = await fresh());
-      const rssBackup0 = proc(s.p.pid, "VmRSS");
-      t0 = performance.now();
-      const b = await c.call<{ id: string; size: number }>({ method: "POST", path: "/api/cli/revert/articles" });
-      // Streamed to a temp file through the client's door (signature and bounds checked), as `replyd backup` does.
-      const got = await c.download({ method: "GET", path: "/api/cli/revert/articles", fields: [["id", b.id]] }, tmp, "download");
-      rmSync(got.tmp, { force: true });
-      const backupMs = performance.now() - t0;
-      const hwmBackup = proc(s.p.pid, "VmHWM");
-      await stop(s);
-
-      ({ s, c } = await fresh());
-      const rssRestore0 = proc(s.p.pid, "VmRSS");
-      t0 = performance.now();
-      await c.call({ method: "PUT", path: "/api/cli/revert/articles", fields: [["id", b.id]] });
-      const restoreMs = performance.now() - t0;
-      const hwmRestore = proc(s.p.pid, "VmHWM");
-      await stop(s);
-
-      // The limit: the same rows into the same schema with one prepared statement in one transaction.
-      const rawDb = openDatabase(join(d, "raw.db"));
-      const insert = rawDb.query("INSERT INTO articles (id, code, tag, title, description, url, picurl, keywords, deleted, rev, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, 0, 1, ?, ?)");
-      const rows = JSON.parse(bytes.toString()) as ReturnType<typeof articles>;
-      t0 = performance.now();
-      const now = new Date().toISOString();
-      rawDb.transaction(() => {
-        for (const a of rows) insert.run(a.id, a.code, a.tag, a.title, a.description, a.url, JSON.stringify(a.keywords), now, now);
-      })();
-      const rawMs = performance.now() - t0;
-      rawDb.close();
-      rmSync(d, { recursive: true, force: true });
-
-      const row = {
-        size,
-        doc_mb: +(bytes.length / 2 ** 20).toFixed(1),
-        import_ms: Math.round(importMs),
-        raw_insert_ms: Math.round(rawMs),
-        import_vs_raw: +(importMs / rawMs).toFixed(2),
-        search_index_ready_ms: Math.round(indexMs),
-        backup_download_ms: Math.round(backupMs),
-        backup_mb: +(got.size / 2 ** 20).toFixed(1),
-        restore_ms: Math.round(restoreMs),
-        rss_start_mb: Math.round(rss0),
-        peak_rss_mb: { import: Math.round(hwmImport), backup: Math.round(hwmBackup), restore: Math.round(hwmRestore) },
-        rss_growth_mb: { import: Math.round(hwmImport - rss0), backup: Math.round(hwmBackup - rssBackup0), restore: Math.round(hwmRestore - rssRestore0) },
-      };
-      (results.bulk as unknown[]).push(row);
-      table.push(
-        `  ${String(size).padStart(8)}: import ${row.import_ms} ms (raw inserts ${row.raw_insert_ms} ms, ${row.import_vs_raw}×; search index ready at ${row.search_index_ready_ms} ms)   backup+download ${row.backup_download_ms} ms (${row.backup_mb} MB)   restore ${row.restore_ms} ms   RSS growth import/backup/restore ${row.rss_growth_mb.import}/${row.rss_growth_mb.backup}/${row.rss_growth_mb.restore} MB`,
-      );
-      process.stderr.write(table[table.length - 1] + "\n");
-    }
+    table.push("bulk (wall time; server peak RSS growth, each operation on a freshly started server)");
+    const stores: BulkStore[] = [];
+    if (STORES.includes("sqlite")) stores.push({ name: "sqlite", prepare: async () => ({ kind: "sqlite" }) });
+    if (STORES.includes("postgres")) stores.push({ name: "postgres", prepare: (size) => newDatabase(`bench_bulk_${size}`) });
+    results.bulk = await bulkBench(SIZES, stores, tmp, (line) => {
+      table.push(line);
+      process.stderr.write(line + "\n");
+    });
   }
 
   if (ONLY.includes("startup")) {
@@ -392,6 +290,7 @@ try {
   }
 } finally {
   rmSync(tmp, { recursive: true, force: true });
+  stopPostgres();
 }
 
 mkdirSync(join(ROOT, "bench/results"), { recursive: true });

@@ -5,8 +5,8 @@
  * a crash loses at most the messages of the batch being handed over and the one being committed:
  * this measures that window. Used by scripts/crash-test (--log-trials).
  */
-import { Database } from "bun:sqlite";
 import { join } from "node:path";
+import type { CrashStore } from "./crash-stores.ts";
 
 const TOKEN = "crashtoken";
 const sha1 = (s: string) => new Bun.CryptoHasher("sha1").update(s).digest("hex");
@@ -16,7 +16,7 @@ export interface Started {
   url: string;
 }
 
-export async function logKillTrials(trials: number, root: string, start: (dir: string, extra: string[]) => Promise<Started>) {
+export async function logKillTrials(trials: number, root: string, start: (dir: string, extra: string[]) => Promise<Started>, store: CrashStore) {
   const results: { acked: number; lost: number; window_ms: number }[] = [];
   for (let t = 0; t < trials; t++) {
     const dir = join(root, `log${t}`);
@@ -46,10 +46,8 @@ export async function logKillTrials(trials: number, root: string, start: (dir: s
     stop = true;
     await proc.exited;
     await Promise.all(senders);
-    // Opening the database recovers its WAL as the next start would.
-    const db = new Database(join(dir, "data", "replyd.db"));
-    const logged = new Set((db.query("SELECT msg_key FROM messages").all() as { msg_key: string }[]).map((r) => r.msg_key));
-    db.close();
+    const logged = await store.loggedKeys(dir);
+    await store.forget(dir);
     const missing = [...acked].filter(([key]) => !logged.has(key)).map(([, at]) => at);
     results.push({ acked: acked.size, lost: missing.length, window_ms: missing.length ? Math.round(killedAt - Math.min(...missing)) : 0 });
   }

@@ -111,6 +111,32 @@ test("serve --db: the first key once, the data in the database across processes,
   expect(copies()).toBe(before);
 }, 90_000);
 
+test("serve --db postgres:// takes the connection from PG*, keys --db from DATABASE_URL; the password is never printed", async () => {
+  const PASSWORD = "hunter2-from-env";
+  // The test cluster trusts loopback, so any password is accepted: enough to see where it goes.
+  const pgEnv = { PGHOST: "127.0.0.1", PGPORT: String(pg.port), PGUSER: "postgres", PGDATABASE: "replyd", PGPASSWORD: PASSWORD, REPLYD_APPKEY: "envkey", REPLYD_SECRET: "env-secret-0123456789abcdef" };
+  const server = await serve(["--db", "postgres://"], pgEnv);
+  try {
+    const listening = JSON.parse(server.out().split("\n").find((l) => l.includes('"event":"listening"')) as string) as { db: string };
+    expect(listening.db).toBe(`postgres://postgres:***@127.0.0.1:${pg.port}/replyd`);
+    const health = client(["health", "--json"], { REPLYD_URL: server.url, REPLYD_APPKEY: pgEnv.REPLYD_APPKEY, REPLYD_SECRET: pgEnv.REPLYD_SECRET });
+    expect(health.code).toBe(0);
+    expect(JSON.parse(health.out)).toMatchObject({ store: "postgres" });
+  } finally {
+    expect(await server.stop()).toBe(0);
+  }
+  expect(server.out() + server.err()).not.toContain(PASSWORD);
+
+  const added = client(["keys", "add", "--db", "postgres://", "--note", "added-via-database-url", "--json"], { DATABASE_URL: pg.url.replace("postgres@", `postgres:${PASSWORD}@`) });
+  expect(added.code).toBe(0);
+  expect(added.out + added.err).not.toContain(PASSWORD);
+  const listed = client(["keys", "ls", "--db", pg.url, "--json"], {});
+  expect((JSON.parse(listed.out) as { note: string | null }[]).map((k) => k.note)).toContain("added-via-database-url");
+  // A socket folder in PGHOST is refused before anything connects.
+  const refused = client(["keys", "ls", "--db", "postgres://"], { PGHOST: "/var/run/postgresql" });
+  expect({ code: refused.code, err: refused.err }).toMatchObject({ code: 2, err: expect.stringContaining("socket folder") });
+}, 60_000);
+
 test("serve --db with the database stopped under it: followers answered, admin 503, both back without a restart", async () => {
   const server = await serve();
   try {

@@ -1,3 +1,4 @@
+import { databaseUrl, DatabaseUrlError } from "../store/pg/url.ts";
 import { usage } from "./errors.ts";
 
 /**
@@ -53,4 +54,14 @@ export function formatBytes(n: number): string {
     i++;
   }
   return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
+}
+
+/** --db / REPLYD_DB completed from DATABASE_URL and PG* (store/pg/url.ts); undefined: SQLite in --data. */
+export function dbOption(value: string | undefined, env: Record<string, string | undefined>): string | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return databaseUrl(value, env);
+  } catch (e) {
+    throw e instanceof DatabaseUrlError ? usage(e.message) : e;
+  }
 }

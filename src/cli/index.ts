@@ -37,7 +37,7 @@ export async function run(argv: string[], io: IO): Promise<number> {
   cli
     .command("serve", "run the server")
     .option("--data <dir>", "data folder (env REPLYD_DATA)", { default: "./replyd-data" })
-    .option("--db <url>", "keep everything in PostgreSQL instead, postgres://… (env REPLYD_DB); --data is then not used")
+    .option("--db <url>", "keep everything in PostgreSQL instead, postgres://… (env REPLYD_DB; parts left out come from DATABASE_URL and PG*); --data is then not used")
     .option("--host <host>", "address to listen on", { default: "0.0.0.0" })
     .option("--port <port>", "port to listen on", { default: 8080 })
     .option("--window <seconds>", "accepted clock difference of signed requests", { default: 5 })
@@ -114,7 +114,7 @@ export async function run(argv: string[], io: IO): Promise<number> {
   cli
     .command("keys [action] [appkey]", "manage admin keys in the local data folder, or in the database with --db: ls, add, rm")
     .option("--data <dir>", "data folder (env REPLYD_DATA)")
-    .option("--db <url>", "the PostgreSQL database the servers share, postgres://… (env REPLYD_DB)")
+    .option("--db <url>", "the PostgreSQL database the servers share, postgres://… (env REPLYD_DB; completed from DATABASE_URL and PG*)")
     .option("--scope <scope>", "admin, read or token (with add)")
     .option("--note <text>", "a note stored with the key (with add)")
     .action(on(keys));

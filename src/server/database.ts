@@ -1,16 +1,16 @@
 import { SQL } from "bun";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import type { Clock } from "../clock.ts";
 import type { DataStore } from "../store/data.ts";
 import type { AdminKey } from "../store/keys.ts";
-import { prepareDatabase, redactUrl, scrubPassword } from "../store/pg/connect.ts";
+import { prepareDatabase } from "../store/pg/connect.ts";
+import { redactUrl, scrubPassword } from "../store/pg/url.ts";
 import { pgData } from "../store/pg/data.ts";
 import { PgKeyRing } from "../store/pg/keys.ts";
 import { PgMessageLog } from "../store/pg/log.ts";
 import { Replica } from "../store/pg/replica.ts";
 import { Store } from "../store/store.ts";
+import { makeCopyDir, sweepStaleCopies } from "./copydir.ts";
 
 /** What `serve --db` runs on: the database, and the local copy in a temporary folder that replies read. */
 export interface DatabaseBacking {
@@ -42,7 +42,8 @@ export async function openDatabase(url: string, opts: { clock: Clock; keep: numb
     await sql.close().catch(() => {});
     throw new DatabaseStartupError(`cannot use the database at ${where}: ${scrubPassword((e as Error).message, url)}`);
   }
-  const dir = mkdtempSync(join(tmpdir(), "replyd-copy-"));
+  for (const stale of sweepStaleCopies()) opts.logError(`removed ${stale}, the read copy of a server that did not stop (kill -9)`);
+  const dir = makeCopyDir();
   const store = Store.open(dir, { clock: opts.clock, keep: opts.keep, logError: opts.logError, ...(opts.replyLimit ? { replyLimit: opts.replyLimit } : {}) });
   const replica = new Replica(store, sql);
   const log = new PgMessageLog(sql, opts.logError);

@@ -2,7 +2,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { generateKey, parseKeys, writeKeys, SCOPES, type Scope } from "../../store/keys.ts";
 import { SQL } from "bun";
-import { isPostgresUrl, prepareDatabase, redactUrl, scrubPassword } from "../../store/pg/connect.ts";
+import { prepareDatabase } from "../../store/pg/connect.ts";
+import { redactUrl, scrubPassword } from "../../store/pg/url.ts";
+import { dbOption } from "../args.ts";
 import type { CommandContext } from "../context.ts";
 import { CLIError, usage } from "../errors.ts";
 
@@ -11,7 +13,7 @@ import { CLIError, usage } from "../errors.ts";
  * the keys in the PostgreSQL database the servers share. Servers pick changes up within a second.
  */
 export async function keys(c: CommandContext): Promise<void> {
-  const db = c.str("--db") ?? c.io.env.REPLYD_DB;
+  const db = dbOption(c.str("--db") ?? c.io.env.REPLYD_DB, c.io.env);
   if (db) return keysInDatabase(c, db);
   const [action = "ls", appkey] = c.args;
   const dir = resolve(c.io.cwd, c.str("--data") ?? c.io.env.REPLYD_DATA ?? "replyd-data");
@@ -41,7 +43,6 @@ export async function keys(c: CommandContext): Promise<void> {
 /** The same three actions on the admin_keys table; the schema is brought up to date first (an empty database gets one). */
 async function keysInDatabase(c: CommandContext, url: string): Promise<void> {
   const [action = "ls", appkey] = c.args;
-  if (!isPostgresUrl(url)) throw usage("--db takes a postgres:// URL");
   const where = redactUrl(url);
   const sql = new SQL(url);
   try {

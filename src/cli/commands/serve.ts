@@ -1,17 +1,16 @@
 import { resolve } from "node:path";
 import { DEFAULTS } from "../../server/app.ts";
 import { startServer, StartupError } from "../../server/serve.ts";
-import { numberOption, sizeOption } from "../args.ts";
+import { dbOption, numberOption, sizeOption } from "../args.ts";
 import type { CommandContext } from "../context.ts";
 import { CLIError } from "../errors.ts";
-import { isPostgresUrl } from "../../store/pg/connect.ts";
 
 /** Runs the server until SIGTERM or SIGINT, then drains in-flight requests and resolves. */
 export async function serve(c: CommandContext): Promise<void> {
   const argv = c.argv;
   const opts = {
     dataDir: resolve(c.io.cwd, c.str("--data") ?? c.io.env.REPLYD_DATA ?? "replyd-data"),
-    db: c.str("--db") ?? c.io.env.REPLYD_DB,
+    db: dbOption(c.str("--db") ?? c.io.env.REPLYD_DB, c.io.env),
     host: c.str("--host") ?? "0.0.0.0",
     port: numberOption(argv, "--port", 8080, 0, 65535),
     windowMs: numberOption(argv, "--window", DEFAULTS.windowMs / 1000, 0.05, 3600) * 1000,
@@ -44,7 +43,6 @@ export async function serve(c: CommandContext): Promise<void> {
   if (wx.secret !== undefined && !/^[A-Za-z0-9]{16,64}$/.test(wx.secret)) throw new CLIError("usage", "--wx-secret must be the account's AppSecret (letters and digits)", 2);
   if (wx.secret && !wx.appid) throw new CLIError("usage", "--wx-secret needs --wx-appid: the access token is asked for with both", 2);
   if (!/^https?:\/\/[^/]+/.test(wx.api)) throw new CLIError("usage", "--wx-api must be an http(s) address", 2);
-  if (opts.db !== undefined && !isPostgresUrl(opts.db)) throw new CLIError("usage", "--db must be a postgres:// URL (postgres://user:password@host/database)", 2);
   if (opts.publicUrl && !/^https?:\/\/[^/]+/.test(opts.publicUrl)) throw new CLIError("usage", "--public-url must be an http(s) address", 2);
   let server;
   try {

@@ -5,30 +5,6 @@ import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from "./schema.ts";
 /** Advisory lock ids (one 64-bit key space per database): migrating, and every write transaction. */
 export const LOCKS = { migrate: 0x7265_706c_7964_01n, write: 0x7265_706c_7964_02n } as const;
 
-/** The connection URL with its password replaced, for messages and logs. */
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = "***";
-    return u.toString();
-  } catch {
-    return "(a malformed database URL)";
-  }
-}
-
-/** A message that may quote the URL (a driver's error), its password removed. */
-export function scrubPassword(message: string, url: string): string {
-  let password = "";
-  try {
-    password = decodeURIComponent(new URL(url).password);
-  } catch {}
-  return password ? message.split(password).join("***") : message;
-}
-
-export function isPostgresUrl(url: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(url);
-}
-
 export interface Prepared {
   /** The schema version the database was at before (0: empty). */
   from: number;

@@ -1,0 +1,74 @@
+/**
+ * What every part of the side-by-side benchmark (bench/run.ts) starts and measures servers with:
+ * replyd on either store, each child killed when the run ends (failed runs included), and the
+ * kernel's figures for a process's memory.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { Client } from "../src/cli/client.ts";
+import type { IO } from "../src/cli/io.ts";
+
+export const ROOT = resolve(import.meta.dir, "..");
+export const BIN = join(ROOT, "dist/replyd");
+export const TOKEN = "benchtoken";
+export const KEY = { appkey: "bench", secret: "bench-secret-0123456789abcdef" };
+
+/** Where a replyd under test keeps its data: a data folder, or a PostgreSQL database (--db). */
+export type StoreArgs = { kind: "sqlite" } | { kind: "postgres"; url: string };
+
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+
+/** A /proc/PID/status figure in MB (VmRSS, VmHWM). */
+export const procMb = (pid: number, field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+
+/** Resets a process's peak RSS (VmHWM) to its current RSS, so the next peak is that of what follows (Linux ≥ 4.0). */
+export function resetPeak(pid: number): void {
+  writeFileSync(`/proc/${pid}/clear_refs`, "5");
+}
+
+let nextPort = 18400 + Math.floor(Math.random() * 1000);
+export const port = () => nextPort++;
+
+/** Every server this run starts: killed when the run ends, failed runs included (none left holding a port or a pipe). */
+const children = new Set<{ kill(signal?: number | NodeJS.Signals): void }>();
+process.on("exit", () => {
+  for (const c of children) c.kill("SIGKILL");
+});
+export function spawn(cmd: string[], opts: NonNullable<Parameters<typeof Bun.spawn>[1]>) {
+  const p = Bun.spawn(cmd, opts);
+  children.add(p);
+  return p;
+}
+
+/** Until `url` answers 2xx (or, with `anyAnswer`, answers at all: the peers answer 404 on /). */
+export async function waitHealthy(url: string, ms = 20_000, anyAnswer = false): Promise<void> {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      const res = await fetch(url);
+      if (res.ok || anyAnswer) return;
+    } catch {}
+    if (Date.now() > until) throw new Error(`${url} did not come up`);
+    await Bun.sleep(5);
+  }
+}
+
+export function startReplyd(dir: string, extra: string[] = [], store: StoreArgs = { kind: "sqlite" }) {
+  const p0 = port();
+  const where = store.kind === "postgres" ? ["--db", store.url] : ["--data", join(dir, "data")];
+  const p = spawn([BIN, "serve", ...where, "--host", "127.0.0.1", "--port", String(p0), "--wx-token", TOKEN, "--window", "300", ...extra], {
+    env: { PATH: process.env.PATH ?? "", TMPDIR: process.env.TMPDIR ?? "/tmp", REPLYD_APPKEY: KEY.appkey, REPLYD_SECRET: KEY.secret },
+    stdout: Bun.file(join(dir, `replyd-${p0}.log`)),
+    stderr: "inherit",
+  });
+  return { p, url: `http://127.0.0.1:${p0}` };
+}
+export type Replyd = ReturnType<typeof startReplyd>;
+
+export function clientFor(url: string, cwd: string) {
+  const io: IO = { out: () => {}, err: () => {}, env: {}, cwd, interactive: false, ask: async () => "", fetch, now: () => Date.now() };
+  return new Client({ url, ...KEY }, io);
+}
+
+export const articles = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ id: `a${i}`, code: `c${i}`, tag: `t${i % 20}`, title: `Article number ${i}`, description: `About topic ${i % 97}`, url: `https://example.com/articles/${i}`, keywords: ["bench", `k${i % 13}`] }));
