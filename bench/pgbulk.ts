@@ -44,7 +44,7 @@ try {
   const src = fdSource(fd, fstatSync(fd).size);
   const doc = await time("validate (read the file once)", async () => readDocument(src));
   await time("import --init into an empty database", () => importDocumentPg(sql, doc, "init", at()));
-  const store = Store.open(join(dir, "copy"), { clock: systemClock, keep: 5 });
+  const store = Store.open(join(dir, "copy"), { clock: systemClock, keep: 5, durable: false });
   await time("read copy loaded from the change feed", () => new Replica(store, sql).catchUp());
   // Its search index is rebuilt in the background, on this thread: done before the next step is timed.
   await time("read copy's search index rebuilt", () => store.indexed());

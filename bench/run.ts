@@ -41,7 +41,8 @@ const tmp = mkdtempSync(join(tmpdir(), "replyd-bench-"));
 /** The PostgreSQL cluster, started on first use; each call an empty database of its own. */
 let pg: Postgres | null = null;
 function stopPostgres() {
-  stopPostgres();
+  pg?.stop();
+  pg = null;
 }
 process.on("exit", stopPostgres);
 async function newDatabase(name: string): Promise<StoreArgs> {

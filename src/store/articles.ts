@@ -20,8 +20,11 @@ interface Row {
 }
 
 
-/** A stored row as an article, from either store: keywords as stored (JSON text), deleted as 0/1 or a boolean, rev as a number or a bigint's text. */
-export const fromRow = (r: Omit<Row, "deleted" | "rev"> & { deleted: number | boolean; rev: number | string }): Article => ({
+/** A stored row, from either store: keywords as stored (JSON text), deleted as 0/1 or a boolean, rev as a number or a bigint's text. */
+export type StoredRow = Omit<Row, "seq" | "deleted" | "rev"> & { deleted: number | boolean; rev: number | string };
+
+/** A stored row as an article. */
+export const fromRow = (r: StoredRow): Article => ({
   id: r.id,
   code: r.code,
   tag: r.tag,
@@ -39,6 +42,10 @@ export const fromRow = (r: Omit<Row, "deleted" | "rev"> & { deleted: number | bo
 /** Positional values in column order: binding by position is measurably cheaper than by name in bulk. */
 const toParams = (a: Article) =>
   [a.code, a.tag, a.title, a.description, a.url, a.picurl, JSON.stringify(a.keywords), a.deleted ? 1 : 0, a.rev, a.created_at, a.updated_at, a.id] as const;
+
+/** The same from another store's row, keywords left as the JSON text they are stored as. */
+const rowParams = (r: StoredRow) =>
+  [r.code, r.tag, r.title, r.description, r.url, r.picurl, r.keywords, r.deleted === 1 || r.deleted === true ? 1 : 0, Number(r.rev), r.created_at, r.updated_at, r.id] as const;
 
 export interface ListQuery {
   tag?: string;
@@ -103,12 +110,12 @@ export class ArticleRepo {
   }
 
   /** Keeps one article's search entries in step with its row (delete + insert by rowid is always safe). */
-  private index(seq: number, a: Pick<Article, "title" | "keywords" | "description"> | null): void {
+  private index(seq: number, a: { title: string; description: string; keywords: string } | null): void {
     if (this.bulk) return;
     this.db.run("DELETE FROM articles_fts WHERE rowid = ?", [seq]);
     this.db.run("DELETE FROM articles_grams WHERE rowid = ?", [seq]);
     if (!a) return;
-    const keywords = JSON.stringify(a.keywords);
+    const keywords = a.keywords;
     this.db.run("INSERT INTO articles_fts (rowid, title, keywords, description) VALUES (?, ?, ?, ?)", [seq, a.title, keywords, a.description]);
     this.db.run("INSERT INTO articles_grams (rowid, grams) VALUES (?, ?)", [seq, gramsOf(`${a.title} ${keywords}`)]);
   }
@@ -237,7 +244,7 @@ export class ArticleRepo {
     // An id that existed before continues above the highest rev it had: a stale rev=N never matches again.
     const high = this.anyRevHigh ? this.revHighOf.get(rec.id)?.rev : undefined;
     const rev = high !== undefined && wantedRev <= high ? high + 1 : wantedRev;
-    const keywords = rec.keywords ?? [];
+    const keywords = JSON.stringify(rec.keywords ?? []);
     const { lastInsertRowid } = this.insertStmt.run(
       rec.code ?? null,
       rec.tag ?? null,
@@ -245,7 +252,7 @@ export class ArticleRepo {
       rec.description ?? "",
       rec.url ?? "",
       rec.picurl ?? null,
-      JSON.stringify(keywords),
+      keywords,
       rec.deleted ? 1 : 0,
       rev,
       createdAt,
@@ -259,18 +266,35 @@ export class ArticleRepo {
   /** Writes a whole article row; the caller has already worked out rev and times. */
   update(a: Article): void {
     this.changed();
-    const row = this.updateStmt.get(...(toParams(a) as unknown as never[])) as { seq: number } | null;
-    if (row) this.index(row.seq, a);
+    const params = toParams(a);
+    const row = this.updateStmt.get(...(params as unknown as never[])) as { seq: number } | null;
+    if (row) this.index(row.seq, { title: a.title, description: a.description, keywords: params[6] });
   }
 
   /**
    * An article exactly as another store holds it (a read copy catching up): revs are that store's,
    * so the rev kept for purged ids here plays no part.
    */
-  putExact(a: Article): void {
+  putExact(r: StoredRow): void {
     this.changed();
-    const row = this.upsertStmt.get(...(toParams(a) as unknown as never[])) as { seq: number };
-    this.index(row.seq, a);
+    const row = this.upsertStmt.get(...(rowParams(r) as unknown as never[])) as { seq: number };
+    this.index(row.seq, r);
+  }
+
+  /**
+   * The same into a copy known not to hold its id or its live code (a read copy loading into an
+   * empty table): a plain insert, with none of putExact's conflict handling.
+   */
+  insertExact(r: StoredRow): void {
+    this.changed();
+    const { lastInsertRowid } = this.insertStmt.run(...(rowParams(r) as unknown as never[]));
+    this.index(Number(lastInsertRowid), r);
+  }
+
+  /** Every article removed, with no rev kept for their ids: a read copy's revs are another store's. */
+  clear(): void {
+    this.changed();
+    this.db.run("DELETE FROM articles");
   }
 
   /** Clears a code for the rest of a transaction that is about to write it again. */

@@ -103,13 +103,22 @@ export const MIGRATIONS: readonly string[] = [
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-export function openDatabase(path: string): Database {
+/**
+ * `durable: false` for a file that is only ever a copy of data kept elsewhere (PostgreSQL mode's
+ * read copy, loaded again at every start): commits are not flushed to disk, which a power cut
+ * cannot make matter.
+ */
+export function openDatabase(path: string, durable = true): Database {
   const db = new Database(path, { create: true, strict: true });
   db.exec("PRAGMA journal_mode = WAL");
   // FULL: an acknowledged admin write survives a power cut, not only a process crash.
-  db.exec("PRAGMA synchronous = FULL");
+  db.exec(durable ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = OFF");
   db.exec("PRAGMA busy_timeout = 5000");
   db.exec("PRAGMA foreign_keys = ON");
+  // 16 MiB of pages rather than SQLite's 2: past a few hundred thousand articles a bulk write's
+  // inserts land all over the id index, and with 2 MiB each went to the OS for its page (a read
+  // copy loaded a million articles in 9.4 s, 6.2 s with this).
+  db.exec("PRAGMA cache_size = -16384");
   migrate(db);
   return db;
 }

@@ -31,6 +31,8 @@ export interface StoreOptions {
   replyLimit?: number;
   /** Failures of background work (the message log writer); stderr when not given. */
   logError?: (message: string) => void;
+  /** False for a copy of data kept elsewhere (PostgreSQL mode's read copy): commits are not flushed to disk. */
+  durable?: boolean;
 }
 
 /** The data folder: SQLite for live data, backups/ for documents, media/ for public files. */
@@ -71,7 +73,7 @@ export class Store {
     // Created 0600 before SQLite opens it: SQLite gives the WAL and shared-memory files the database's mode.
     closeSync(openSync(path, "a", PRIVATE_FILE));
     privateFiles(path, `${path}-wal`, `${path}-shm`);
-    const store = new Store(dir, openDatabase(path), opts);
+    const store = new Store(dir, openDatabase(path, opts.durable ?? true), opts);
     // Messages a shutdown could not write (the disk was full) are logged now.
     store.messages.replaySpills(dir, store.logError);
     // A rebuild cut short (a crash, a restart) resumes where it stopped; a complete index is counted
@@ -189,9 +191,11 @@ export class Store {
 
   /**
    * One transaction of article writes. In bulk, rows are written without search indexing and the
-   * index is emptied in the same transaction, then rebuilt in the background after the commit.
+   * index is emptied in the same transaction, then rebuilt in the background after the commit —
+   * or, with `indexLater`, when the caller says (a read copy loading page after page would otherwise
+   * index each page only to empty the index again for the next).
    */
-  writeArticles(bulk: boolean, write: () => void): void {
+  writeArticles(bulk: boolean, write: () => void, indexLater = false): void {
     try {
       // IMMEDIATE: the write lock is taken at BEGIN. A deferred transaction that reads first can
       // fail at once with SQLITE_BUSY_SNAPSHOT when the log writer commits between its read and its
@@ -205,7 +209,7 @@ export class Store {
       this.articles.loadIndexState();
       throw e;
     }
-    if (bulk) this.indexInBackground();
+    if (bulk && !indexLater) this.indexInBackground();
   }
 
   /** Rebuilds the search indexes in the background (after a bulk write, at start). */

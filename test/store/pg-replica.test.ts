@@ -170,3 +170,40 @@ test("a copy opened again continues from the generation it reached", async () =>
   expect(await again.catchUp()).toBe(1);
   expect(inCopy()).toEqual(await inDb());
 });
+
+test("catch-ups asked for while one runs wait for it and share the next one: every row is applied once", async () => {
+  const replica = new Replica(store, sql);
+  await write(async (tx) => {
+    for (const id of ["a1", "a2", "a3"]) await insert(tx, row(id, null));
+  });
+  const first = replica.catchUp();
+  const second = replica.catchUp();
+  const third = replica.catchUp();
+  // The two that came while the first ran get one catch-up after it, the same one.
+  expect(third).toBe(second);
+  expect(second).not.toBe(first);
+  expect(await Promise.all([first, second, third])).toEqual([3, 0, 0]);
+  // Done: the next caller starts a catch-up of its own.
+  await write((tx) => insert(tx, row("a4", null)));
+  expect(await replica.catchUp()).toBe(1);
+  expect(inCopy()).toEqual(await inDb());
+});
+
+test("a restore's wipe in a copy holding articles: the old ones go, new ids take their codes, the copy ends as the database is", async () => {
+  const replica = new Replica(store, sql);
+  await write(async (tx) => {
+    await insert(tx, row("a1", "X"));
+    await insert(tx, row("a2", "Y"));
+  });
+  await replica.catchUp();
+  await write(async (tx) => {
+    await tx`DELETE FROM articles`;
+    await tx`INSERT INTO removals (id) VALUES (NULL)`;
+    await insert(tx, row("b1", "X"));
+    await insert(tx, row("b2", "Y", { deleted: true }));
+    await insert(tx, row("b3", "y"));
+  });
+  await replica.catchUp();
+  expect(inCopy()).toEqual(await inDb());
+  expect(["x", "y"].map((c) => store.articles.getLiveByCode(c)?.id)).toEqual(["b1", "b3"]);
+});

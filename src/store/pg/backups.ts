@@ -10,7 +10,7 @@ import { DocumentWriter, SECTIONS, type Matter } from "../../doc.ts";
 import type { Menu } from "../../menu.ts";
 import { TEXT_KEYS, type Rule } from "../../rule.ts";
 import { backupId, type BackupInfo, type BackupKind } from "../backups.ts";
-import { fromRow } from "../articles.ts";
+import { fromRow, type StoredRow } from "../articles.ts";
 
 const CHUNK = 1 << 20;
 const PAGE = 5000;
@@ -62,8 +62,15 @@ export async function createBackupPg(tx: TransactionSQL, matter: Matter, kind: B
     await tx.unsafe(`DECLARE backup_articles NO SCROLL CURSOR FOR
       SELECT id, code, tag, title, description, url, picurl, keywords, deleted, rev::text AS rev, created_at, updated_at, gen::text AS gen
       FROM articles ORDER BY id COLLATE "C"`);
-    for (;;) {
-      const rows = await tx.unsafe(`FETCH ${PAGE} FROM backup_articles`);
+    // The next page is asked for before this one is written out: PostgreSQL reads while we encode.
+    const fetchPage = (): Promise<StoredRow[]> => {
+      const q = tx.unsafe(`FETCH ${PAGE} FROM backup_articles`);
+      q.catch(() => {});
+      return q;
+    };
+    for (let next = fetchPage(); ; ) {
+      const rows = await next;
+      if (rows.length === PAGE) next = fetchPage();
       for (const r of rows) add(articleJson(fromRow(r)));
       await flush(false);
       if (rows.length < PAGE) break;

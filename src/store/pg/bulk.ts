@@ -19,6 +19,26 @@ import * as content from "./content.ts";
 
 const BATCH = 2000;
 
+/**
+ * One batch on its way to PostgreSQL while the next is read from the document: the server inserts
+ * as we parse, where awaiting each batch left one side idle at a time. Memory: two batches.
+ */
+class Pipeline {
+  private inFlight: Promise<unknown> | null = null;
+
+  async send(batch: Promise<unknown>): Promise<void> {
+    // Handled here so that, if reading the document throws before it is awaited, it is not unhandled.
+    batch.catch(() => {});
+    const previous = this.inFlight;
+    this.inFlight = batch;
+    await previous;
+  }
+
+  async drain(): Promise<void> {
+    await this.inFlight;
+  }
+}
+
 const stripCounts = ({ counts: _counts, ...info }: BackupInfo & { counts: Record<string, number> }): BackupInfo => info;
 
 export const lockWrites = (tx: TransactionSQL) => tx`SELECT pg_advisory_xact_lock(${LOCKS.write.toString()}::bigint)`;
@@ -30,27 +50,47 @@ const insertBatch = (tx: TransactionSQL, rows: Record<string, unknown>[]) =>
        description text, url text, picurl text, keywords text, deleted boolean, rev bigint, created_at text, updated_at text)`;
 
 /**
- * An init into a store without articles, of a document whose records all have ids: nothing to
- * compare, purge or mint, so the batches go straight into the articles (revs above any an id had).
+ * Records that all have ids, into an articles table that is empty (an init into a store without
+ * articles, or a restore after its purge): nothing to compare, purge or mint, so the batches go
+ * straight into the articles, each rev above any its id had. An import's get rev 1 and `now`; a
+ * restore's keep the document's revs and times.
  */
-async function insertDirectly(tx: TransactionSQL, articles: Articles, now: string): Promise<void> {
+async function insertDirectly(tx: TransactionSQL, articles: Articles, now: string, asRestored: boolean): Promise<void> {
+  const flush = (rows: Record<string, unknown>[]) => {
+    const batch = JSON.stringify(rows);
+    return asRestored
+      ? tx`INSERT INTO articles (id, code, tag, title, description, url, picurl, keywords, deleted, rev, created_at, updated_at)
+           SELECT r.id, r.code, r.tag, r.title, r.description, r.url, r.picurl, r.keywords, r.deleted,
+                  CASE WHEN h.rev IS NOT NULL AND coalesce(r.rev, 1) <= h.rev THEN h.rev + 1 ELSE coalesce(r.rev, 1) END,
+                  coalesce(r.created_at, ${now}), coalesce(r.updated_at, r.created_at, ${now})
+           FROM json_to_recordset(${batch}::text::json) AS r(idx integer, id text, code text, tag text, title text, description text,
+             url text, picurl text, keywords text, deleted boolean, rev bigint, created_at text, updated_at text)
+           LEFT JOIN rev_high h ON h.id = r.id ORDER BY r.idx`
+      : tx`INSERT INTO articles (id, code, tag, title, description, url, picurl, keywords, deleted, rev, created_at, updated_at)
+           SELECT r.id, r.code, r.tag, r.title, r.description, r.url, r.picurl, r.keywords, r.deleted, coalesce(h.rev + 1, 1), ${now}, ${now}
+           FROM json_to_recordset(${batch}::text::json) AS r(idx integer, id text, code text, tag text, title text,
+             description text, url text, picurl text, keywords text, deleted boolean)
+           LEFT JOIN rev_high h ON h.id = r.id ORDER BY r.idx`;
+  };
+  const batches = new Pipeline();
   let rows: Record<string, unknown>[] = [];
-  const flush = () =>
-    tx`INSERT INTO articles (id, code, tag, title, description, url, picurl, keywords, deleted, rev, created_at, updated_at)
-       SELECT r.id, r.code, r.tag, r.title, r.description, r.url, r.picurl, r.keywords, r.deleted, coalesce(h.rev + 1, 1), ${now}, ${now}
-       FROM json_to_recordset(${JSON.stringify(rows)}::text::json) AS r(idx integer, id text, code text, tag text, title text,
-         description text, url text, picurl text, keywords text, deleted boolean)
-       LEFT JOIN rev_high h ON h.id = r.id ORDER BY r.idx`;
   let idx = 0;
   for (const rec of articles.values()) {
     const c = contentOf(rec);
-    rows.push({ idx: idx++, id: rec.id, code: c.code, tag: c.tag, title: c.title, description: c.description, url: c.url, picurl: c.picurl, keywords: JSON.stringify(c.keywords), deleted: c.deleted });
+    const row: Record<string, unknown> = { idx: idx++, id: rec.id, code: c.code, tag: c.tag, title: c.title, description: c.description, url: c.url, picurl: c.picurl, keywords: JSON.stringify(c.keywords), deleted: c.deleted };
+    if (asRestored) {
+      row.rev = rec.rev ?? null;
+      row.created_at = rec.created_at ?? null;
+      row.updated_at = rec.updated_at ?? null;
+    }
+    rows.push(row);
     if (rows.length === BATCH) {
-      await flush();
+      await batches.send(flush(rows));
       rows = [];
     }
   }
-  if (rows.length) await flush();
+  if (rows.length) await batches.send(flush(rows));
+  await batches.drain();
 }
 
 /** The document's records into doc_in (dropped at commit), `rev` and times kept for a restore. */
@@ -59,6 +99,7 @@ async function loadRecords(tx: TransactionSQL, articles: Articles): Promise<void
     idx integer PRIMARY KEY, id text, code text, tag text, title text NOT NULL, description text NOT NULL, url text NOT NULL,
     picurl text, keywords text NOT NULL, deleted boolean NOT NULL, rev bigint, created_at text, updated_at text, status text
   ) ON COMMIT DROP`;
+  const batches = new Pipeline();
   let rows: Record<string, unknown>[] = [];
   let idx = 0;
   for (const rec of articles.values()) {
@@ -79,11 +120,12 @@ async function loadRecords(tx: TransactionSQL, articles: Articles): Promise<void
       updated_at: rec.updated_at ?? null,
     });
     if (rows.length === BATCH) {
-      await insertBatch(tx, rows);
+      await batches.send(insertBatch(tx, rows));
       rows = [];
     }
   }
-  if (rows.length) await insertBatch(tx, rows);
+  if (rows.length) await batches.send(insertBatch(tx, rows));
+  await batches.drain();
   await tx`CREATE INDEX ON doc_in (id)`;
   await tx`ANALYZE doc_in`;
 }
@@ -177,7 +219,7 @@ export async function importDocumentPg(sql: SQL, doc: BulkDocument, mode: "merge
     };
     const empty = !(await tx`SELECT 1 FROM articles LIMIT 1`).length;
     if (articles && mode === "init" && empty && !articles.missingIds) {
-      await insertDirectly(tx, articles, now);
+      await insertDirectly(tx, articles, now, false);
       result.added = articles.count;
     } else if (articles) {
       await loadRecords(tx, articles);
@@ -245,10 +287,13 @@ export async function restoreDocumentPg(sql: SQL, doc: BulkDocument, matter: Mat
     const result: RestoreResult = { matter, backup: stripCounts(await createBackupPg(tx, matter, "auto", at.now, at.keep)) };
     if (sections.includes("articles")) {
       await purgeArticles(tx, false);
-      if (doc.articles) {
+      if (doc.articles?.missingIds) {
         await loadRecords(tx, doc.articles);
-        if (doc.articles.missingIds) await mintIds(tx);
+        await mintIds(tx);
         await insertNew(tx, true, now);
+      } else if (doc.articles) {
+        // The purge left the table empty, and a backup's records all have ids.
+        await insertDirectly(tx, doc.articles, now, true);
       }
       result.articles = doc.articles?.count ?? 0;
       await content.replaceTags(tx, doc.tags ?? {});

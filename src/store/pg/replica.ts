@@ -37,40 +37,87 @@ export class Replica {
     this.store.db.run("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [key, value]);
   }
 
-  /** Applies everything that changed since the last catch-up; answers how many articles were written or removed. */
-  async catchUp(): Promise<number> {
-    let applied = 0;
-    const to = await readChanges(this.sql, this.gen, (page) => {
-      applied += page.removed.length + page.articles.length;
-      this.apply(page);
+  private running: Promise<number> | null = null;
+  private queued: Promise<number> | null = null;
+
+  /**
+   * Applies everything that changed since the last catch-up; answers how many articles were written
+   * or removed. One catch-up at a time: a caller that arrives while one runs (it may have read its
+   * snapshot before the caller's write) gets the next one, shared with everyone who asks meanwhile —
+   * two at once would each apply the same rows (a million, after a restore).
+   */
+  catchUp(): Promise<number> {
+    if (!this.running) return this.start();
+    this.queued ??= this.running
+      .catch(() => {})
+      .then(() => {
+        this.queued = null;
+        return this.start();
+      });
+    return this.queued;
+  }
+
+  private start(): Promise<number> {
+    const run = this.run().finally(() => {
+      if (this.running === run) this.running = null;
     });
-    if (to !== this.gen) {
-      this.setMeta("pg_gen", to.toString());
-      this.gen = to;
+    this.running = run;
+    return run;
+  }
+
+  private async run(): Promise<number> {
+    let applied = 0;
+    // Into an empty copy (a first load, or after a restore's wipe) every row is new: the feed holds
+    // each id once, and live codes are unique in its snapshot, so rows are inserted with no lookups.
+    let empty = this.store.articles.total() === 0;
+    let deferred = false;
+    try {
+      const to = await readChanges(this.sql, this.gen, (page) => {
+        applied += page.removed.length + page.articles.length;
+        if (page.wiped) empty = true;
+        deferred = this.apply(page, empty) || deferred;
+      });
+      if (to !== this.gen) {
+        this.setMeta("pg_gen", to.toString());
+        this.gen = to;
+      }
+    } finally {
+      if (deferred) this.store.indexInBackground();
     }
     await this.catchUpContent();
     return applied;
   }
 
   /**
-   * One page, in one transaction. Rows come as they are now, not as they went: a code may have moved
-   * from one article to another through states the feed does not show (a swap), so a row that takes
-   * a live code first releases it from the local article holding it, whose own new state is in the
-   * same catch-up (it no longer holds that code in the database).
+   * One page, in one transaction; answers whether it left the search index to be rebuilt. Rows come
+   * as they are now, not as they went: a code may have moved from one article to another through
+   * states the feed does not show (a swap), so a row that takes a live code first releases it from
+   * the local article holding it, whose own new state is in the same catch-up (it no longer holds
+   * that code in the database).
    */
-  private apply(page: FeedPage): void {
+  private apply(page: FeedPage, empty: boolean): boolean {
     const articles = this.store.articles;
-    this.store.writeArticles(page.wiped === true || page.articles.length + page.removed.length > BULK_INDEX_THRESHOLD, () => {
-      if (page.wiped) articles.deleteAll();
-      for (const id of page.removed) articles.purge(id);
-      for (const a of page.articles) {
-        if (a.code !== null && !a.deleted) {
-          const holder = articles.liveIdByCode(a.code);
-          if (holder !== undefined && holder !== a.id) articles.releaseCode(holder);
+    const bulk = page.wiped === true || page.articles.length + page.removed.length > BULK_INDEX_THRESHOLD;
+    this.store.writeArticles(
+      bulk,
+      () => {
+        if (page.wiped) articles.clear();
+        for (const id of page.removed) articles.purge(id);
+        if (empty) {
+          for (const a of page.articles) articles.insertExact(a);
+          return;
         }
-        articles.putExact(a);
-      }
-    });
+        for (const a of page.articles) {
+          if (a.code !== null && !a.deleted) {
+            const holder = articles.liveIdByCode(a.code);
+            if (holder !== undefined && holder !== a.id) articles.releaseCode(holder);
+          }
+          articles.putExact(a);
+        }
+      },
+      true,
+    );
+    return bulk;
   }
 
   /** Tags, rules, texts and the menu, reloaded whole when the database's content generation moved. */
