@@ -320,16 +320,29 @@ export class DocumentWriter {
   }
 
   private count = 0;
+  private items: string[] = [];
 
   /** An array written item by item, for items that arrive in pages (from another database): close it with closed(). */
   opened(name: Section): (item: unknown) => void {
     this.emit(`,${JSON.stringify(name)}:[`);
     this.count = 0;
-    return (item) => this.emit((this.count++ ? "," : "") + JSON.stringify(item));
+    return (item) => {
+      this.items.push((this.count++ ? "," : "") + JSON.stringify(item));
+      // Hashed and handed on a few hundred items at a time: a call into the hasher per article cost
+      // a quarter of a million-article backup.
+      if (this.items.length === 512) this.flushItems();
+    };
+  }
+
+  private flushItems(): void {
+    if (!this.items.length) return;
+    this.emit(this.items.join(""));
+    this.items = [];
   }
 
   /** Closes the array opened last; answers how many items it holds. */
   closed(): number {
+    this.flushItems();
     this.emit("]");
     return this.count;
   }

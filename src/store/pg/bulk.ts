@@ -56,8 +56,8 @@ const insertBatch = (tx: TransactionSQL, rows: Record<string, unknown>[]) =>
  * restore's keep the document's revs and times.
  */
 async function insertDirectly(tx: TransactionSQL, articles: Articles, now: string, asRestored: boolean): Promise<void> {
-  const flush = (rows: Record<string, unknown>[]) => {
-    const batch = JSON.stringify(rows);
+  const flush = (rows: string[]) => {
+    const batch = `[${rows.join(",")}]`;
     return asRestored
       ? tx`INSERT INTO articles (id, code, tag, title, description, url, picurl, keywords, deleted, rev, created_at, updated_at)
            SELECT r.id, r.code, r.tag, r.title, r.description, r.url, r.picurl, r.keywords, r.deleted,
@@ -73,7 +73,8 @@ async function insertDirectly(tx: TransactionSQL, articles: Articles, now: strin
            LEFT JOIN rev_high h ON h.id = r.id ORDER BY r.idx`;
   };
   const batches = new Pipeline();
-  let rows: Record<string, unknown>[] = [];
+  // Each row serialised as it is read: the records die young instead of waiting for their batch.
+  let rows: string[] = [];
   let idx = 0;
   for (const rec of articles.values()) {
     const c = contentOf(rec);
@@ -83,7 +84,7 @@ async function insertDirectly(tx: TransactionSQL, articles: Articles, now: strin
       row.created_at = rec.created_at ?? null;
       row.updated_at = rec.updated_at ?? null;
     }
-    rows.push(row);
+    rows.push(JSON.stringify(row));
     if (rows.length === BATCH) {
       await batches.send(flush(rows));
       rows = [];
