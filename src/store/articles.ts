@@ -154,14 +154,18 @@ export class ArticleRepo {
     this.db.transaction(() => this.resetIndex()).immediate();
   }
 
-  /** Share of live and deleted articles indexed, for health: 1 when complete. */
+  /**
+   * Share of the articles indexed, for health: 1 when complete. Read from where the rebuild stands in
+   * the range of row numbers (two index lookups), not by counting rows: health is polled (load
+   * balancers, every second or so) and counting a million rows took 20–40 ms of the event loop.
+   * Row numbers are dense after a bulk write, which is when there is a rebuild to follow.
+   */
   indexProgress(): number {
     if (this.ftsPendingFrom === null) return 1;
-    const row = this.db.query("SELECT (SELECT count(*) FROM articles WHERE seq <= ?) AS done, (SELECT count(*) FROM articles) AS total").get(this.ftsPendingFrom) as {
-      done: number;
-      total: number;
-    };
-    return row.total ? row.done / row.total : 1;
+    const row = this.db.query("SELECT (SELECT min(seq) FROM articles) AS lo, (SELECT max(seq) FROM articles) AS hi").get() as { lo: number | null; hi: number | null };
+    if (row.lo === null || row.hi === null) return 1;
+    const done = Math.min(Math.max(this.ftsPendingFrom - row.lo + 1, 0), row.hi - row.lo + 1);
+    return done / (row.hi - row.lo + 1);
   }
 
   /**

@@ -92,3 +92,23 @@ test("an index that lost entries is found at start (counted against the articles
     tmp.cleanup();
   }
 });
+
+test("health's rebuild progress follows the batches done: 0, a quarter, a half, then complete", async () => {
+  const tmp = tempDir();
+  try {
+    let store = openStore(tmp.dir);
+    store.importDocument(docOf(8000, () => "plain"), "init");
+    store.close(); // before the background rebuild ran
+    store = openStore(tmp.dir);
+    expect(store.articles.indexProgress()).toBe(0);
+    store.articles.indexBatch(2000);
+    expect(store.articles.indexProgress()).toBe(0.25);
+    store.articles.indexBatch(2000);
+    expect(store.articles.indexProgress()).toBe(0.5);
+    await store.indexed();
+    expect(store.articles.indexProgress()).toBe(1);
+    store.close();
+  } finally {
+    tmp.cleanup();
+  }
+});
