@@ -38,6 +38,7 @@ export async function run(argv: string[], io: IO): Promise<number> {
     .command("serve", "run the server")
     .option("--data <dir>", "data folder (env REPLYD_DATA)", { default: "./replyd-data" })
     .option("--db <url>", "keep everything in PostgreSQL instead, postgres://… (env REPLYD_DB; parts left out come from DATABASE_URL and PG*); --data is then not used")
+    .option("--redis <url>", "one of several instances on the --db database: replay protection, retry answers, change notices and the access token shared through this Redis, redis://… (env REPLYD_REDIS)")
     .option("--host <host>", "address to listen on", { default: "0.0.0.0" })
     .option("--port <port>", "port to listen on", { default: 8080 })
     .option("--window <seconds>", "accepted clock difference of signed requests", { default: 5 })

@@ -93,6 +93,7 @@ export async function health(ctx: AppContext, req: SignedRequest) {
       return m ? { updated_at: m.updated_at, pushed_at: m.pushed_at } : null;
     })(),
     ...(ctx.clockWarning ? { clock_warning: ctx.clockWarning } : {}),
+    ...(ctx.cluster ? { cluster: ctx.cluster() } : {}),
     newest_backup: await ctx.data.newestBackup(),
     // Temp files of backups cut short (kill -9) found and removed when the server started.
     backup_temp_files_removed_at_start: ctx.store.backups.tempRemovedAtStart,

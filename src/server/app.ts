@@ -14,8 +14,10 @@ import type { TokenKeeper } from "../wechat/token.ts";
 import { authenticate, type SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 import { closeFiles, DoorBudget, FORM_BODY_SLACK } from "./form.ts";
-import { FailureLimiter, type LimiterOptions } from "./limiter.ts";
-import { NonceCache } from "./nonces.ts";
+import { FailureLimiter, SharedLimiter, type LimiterOptions } from "./limiter.ts";
+import { NonceCache, SharedNonces } from "./nonces.ts";
+import { RedisDown, type RedisLink } from "../store/redis/link.ts";
+import { SharedAnswers } from "../wechat/shared.ts";
 import { errorResponse, json, ok, signAnswer } from "./respond.ts";
 import { badRequest } from "../errors.ts";
 import { deleteRevert, getRevert, matterOf, postRevert, putRevert } from "./revert.ts";
@@ -53,6 +55,11 @@ export interface AppOptions {
   maxMedia?: number;
   /** The platform API and its access token (--wx-secret). */
   platform?: TokenKeeper;
+  /**
+   * One of a cluster (serve --redis): admin nonces, lock-outs and retry answers shared through
+   * Redis; `status` is what health shows of the cluster.
+   */
+  cluster?: { link: RedisLink; instance: string; status: () => Record<string, unknown> };
 }
 
 export const DEFAULTS = {
@@ -100,14 +107,19 @@ export async function createApp(opts: AppOptions) {
     clockWarning: null,
     platform: opts.platform ?? null,
     rules: responder,
+    cluster: null,
   };
+  const nonces = new NonceCache();
+  const limiter = new FailureLimiter({ ...DEFAULTS.limiter, ...opts.limiter });
+  const link = opts.cluster?.link;
   const auth = {
     keys: opts.keys,
     clock,
     windowMs,
     maxUpload,
-    nonces: new NonceCache(),
-    limiter: new FailureLimiter({ ...DEFAULTS.limiter, ...opts.limiter }),
+    nonces: link ? new SharedNonces(link) : nonces,
+    limiter: link ? new SharedLimiter(link, limiter) : limiter,
+    ...(link ? { shared: { up: () => link.up, down: () => new RedisDown(link.lastError ?? "not connected"), fallback: nonces } } : {}),
     budget: new DoorBudget(opts.preAuthBytes ?? DEFAULTS.preAuthUploads * (maxUpload + FORM_BODY_SLACK)),
     // On the disk the data is on: the system's temp folder may be small, or in memory (tmpfs).
     spoolDir: opts.spoolDir ?? opts.store.dir,
@@ -150,7 +162,12 @@ export async function createApp(opts: AppOptions) {
     (opts.responder ?? responder) as Responder,
     clock,
     logError,
+    link ? new SharedAnswers(link, (opts.cluster as { instance: string }).instance) : null,
   );
+  if (opts.cluster) {
+    const status = opts.cluster.status;
+    ctx.cluster = () => ({ ...status(), dedupe: wechat.shared?.up ? "cluster" : "this instance only (Redis is away)", answered_alone: wechat.answeredAlone, answers: wechat.shared?.counts });
+  }
   const wxPath = opts.wechat?.path ?? DEFAULTS.wxPath;
   const media = await staticPlugin({
     assets: opts.store.mediaDir,

@@ -15,8 +15,19 @@ import {
 import type { AdminKey, Keys } from "../store/keys.ts";
 import { closeFiles, FORM_BODY_SLACK, readForm, type DoorBudget, type ReadForm } from "./form.ts";
 import type { Upload } from "./upload.ts";
-import type { FailureLimiter } from "./limiter.ts";
-import type { NonceCache } from "./nonces.ts";
+
+/** Where nonces are remembered: this process (NonceCache), or the cluster's Redis (SharedNonces). */
+export interface Nonces {
+  /** False when the nonce was already used and is still remembered. */
+  remember(nonce: string, expiresAt: number, now: number): boolean | Promise<boolean>;
+}
+
+/** Where failures are counted: this process (FailureLimiter), or the cluster's Redis (SharedLimiter). */
+export interface Lockout {
+  /** Counts a failure; answers the milliseconds left on a lock-out already in force. */
+  failed(addr: string, now: number): number | Promise<number>;
+  succeed(addr: string, now: number): void;
+}
 
 /** What a request carried besides its signature, once the signature has been verified. */
 export interface SignedRequest {
@@ -33,8 +44,15 @@ export interface AuthOptions {
   keys: Keys;
   clock: Clock;
   windowMs: number;
-  nonces: NonceCache;
-  limiter: FailureLimiter;
+  nonces: Nonces;
+  limiter: Lockout;
+  /**
+   * The cluster's Redis (serve --redis), on which `nonces` and `limiter` live. While it is away,
+   * writes are refused 503 before anything is read, and reads with it: a replay at another instance
+   * would pass. Health alone stays readable, its nonce remembered by this instance (`fallback`): it
+   * is how the operator sees what is wrong.
+   */
+  shared?: { up(): boolean; down(): Error; fallback: Nonces };
   maxUpload: number;
   /** Bytes all requests not yet authenticated may hold together. */
   budget: DoorBudget;
@@ -81,6 +99,7 @@ export async function authenticate(
 ): Promise<SignedRequest> {
   // Not a failure of the client's: refused before anything is read or counted.
   opts.keys.check(opts.clock.now());
+  if (opts.shared && !opts.shared.up() && request.method !== "GET") throw opts.shared.down();
   let verified = false;
   let form: ReadForm | null = null;
   try {
@@ -116,7 +135,13 @@ export async function authenticate(
         window_s: opts.windowMs / 1000,
       });
     }
-    if (!opts.nonces.remember(nonce, tsMs + opts.windowMs + 1000, opts.clock.now())) {
+    let nonces = opts.nonces;
+    if (opts.shared && !opts.shared.up()) {
+      const isHealth = url.pathname === "/api/cli" && params.every(([k]) => k === "appkey" || k === "ts" || k === "nonce" || k === "sign");
+      if (!isHealth) throw opts.shared.down();
+      nonces = opts.shared.fallback;
+    }
+    if (!(await nonces.remember(nonce, tsMs + opts.windowMs + 1000, opts.clock.now()))) {
       // A captured request sent again: an attack, counted like a bad signature, its answer unsigned.
       verified = false;
       delete verifiedAs.key;
@@ -135,9 +160,7 @@ export async function authenticate(
   } catch (e) {
     if (form) closeFiles(form.files);
     if (!verified) {
-      const now = opts.clock.now();
-      const lockedMs = opts.limiter.lockedFor(addr, now);
-      opts.limiter.fail(addr, now);
+      const lockedMs = await opts.limiter.failed(addr, opts.clock.now());
       if (lockedMs > 0)
         throw new ReplydError("too_many_failures", 429, "too many failed attempts from this address; try again later", { retry_after: Math.ceil(lockedMs / 1000) });
     }

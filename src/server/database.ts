@@ -9,6 +9,8 @@ import { pgData } from "../store/pg/data.ts";
 import { PgKeyRing } from "../store/pg/keys.ts";
 import { PgMessageLog } from "../store/pg/log.ts";
 import { Replica } from "../store/pg/replica.ts";
+import { InstanceConflict, InstanceRegistry } from "../store/pg/instances.ts";
+import type { RedisLink } from "../store/redis/link.ts";
 import { Store } from "../store/store.ts";
 import { makeCopyDir, sweepStaleCopies } from "./copydir.ts";
 
@@ -21,6 +23,12 @@ export interface DatabaseBacking {
   created: AdminKey | null;
   /** The URL without its password, for messages. */
   where: string;
+  /** This instance among those serving from the database. */
+  registry: InstanceRegistry;
+  /** Whether the database answers, as the copy's follower and the key ring last found. */
+  state(): { state: "up" | "down"; error?: string };
+  /** How long other instances' writes took to reach this one's copy (from their change notices). */
+  cacheLag(): { last_ms: number | null; max_ms_last_minute: number | null; notices: number };
   /** Stops following the database, writes what the log holds (waiting up to `waitMs`); answers how many messages could not be written. */
   close(waitMs?: number): Promise<{ lost: number }>;
 }
@@ -32,7 +40,10 @@ export class DatabaseStartupError extends Error {}
  * migration lock, the local copy loaded before the server listens, then kept up to date every
  * second (what other instances, or `replyd keys --db`, changed).
  */
-export async function openDatabase(url: string, opts: { clock: Clock; keep: number; replyLimit?: number; envKey: AdminKey | null; logError: (message: string) => void }): Promise<DatabaseBacking> {
+export async function openDatabase(
+  url: string,
+  opts: { clock: Clock; keep: number; replyLimit?: number; envKey: AdminKey | null; logError: (message: string) => void; redis?: RedisLink },
+): Promise<DatabaseBacking> {
   const where = redactUrl(url);
   const sql = new SQL(url);
   let created: AdminKey | null;
@@ -41,6 +52,13 @@ export async function openDatabase(url: string, opts: { clock: Clock; keep: numb
   } catch (e) {
     await sql.close().catch(() => {});
     throw new DatabaseStartupError(`cannot use the database at ${where}: ${scrubPassword((e as Error).message, url)}`);
+  }
+  const registry = new InstanceRegistry(sql, !!opts.redis);
+  try {
+    await registry.register();
+  } catch (e) {
+    await sql.close().catch(() => {});
+    throw new DatabaseStartupError(e instanceof InstanceConflict ? `cannot start: ${e.message}` : `cannot use the database at ${where}: ${scrubPassword((e as Error).message, url)}`);
   }
   for (const stale of sweepStaleCopies()) opts.logError(`removed ${stale}, the read copy of a server that did not stop (kill -9)`);
   const dir = makeCopyDir();
@@ -54,13 +72,14 @@ export async function openDatabase(url: string, opts: { clock: Clock; keep: numb
   } catch (e) {
     store.close();
     rmSync(dir, { recursive: true, force: true });
+    await registry.unregister();
     await sql.close().catch(() => {});
     throw new DatabaseStartupError(`cannot load the data from ${where}: ${scrubPassword((e as Error).message, url)}`);
   }
   let following: Promise<unknown> | null = null;
   let failing = false;
-  const follow = setInterval(() => {
-    following ??= replica
+  const follow = () =>
+    (following ??= replica
       .catchUp()
       .then(() => {
         if (failing) opts.logError(`the database at ${where} answers again; the local copy is up to date`);
@@ -70,18 +89,53 @@ export async function openDatabase(url: string, opts: { clock: Clock; keep: numb
         if (!failing) opts.logError(`the local copy cannot follow the database at ${where}: ${scrubPassword((e as Error).message, url)}; followers are answered from what it holds`);
         failing = true;
       })
-      .finally(() => (following = null));
-  }, 1000);
-  follow.unref?.();
+      .finally(() => (following = null)));
+  // Polled every second; with Redis, also at once when another instance says it wrote.
+  const poll = setInterval(follow, 1000);
+  poll.unref?.();
+  const lags: { at: number; ms: number }[] = [];
+  let notices = 0;
+  const CHANGED = "replyd:changed";
+  if (opts.redis) {
+    await opts.redis.subscribe(CHANGED, (message) => {
+      let notice: { by?: string; at?: number };
+      try {
+        notice = JSON.parse(message) as typeof notice;
+      } catch {
+        return;
+      }
+      if (notice.by === registry.id) return;
+      // Not follow(): a catch-up already running may have read its snapshot before this write, and
+      // the replica runs one more after it for those who arrive meanwhile.
+      void replica
+        .catchUp()
+        .catch(() => {})
+        .then(() => {
+          notices++;
+          const now = Date.now();
+          lags.push({ at: now, ms: typeof notice.at === "number" ? Math.max(0, now - notice.at) : 0 });
+          while (lags.length && ((lags[0] as { at: number }).at < now - 60_000 || lags.length > 1000)) lags.shift();
+        });
+    });
+  }
+  const announce = opts.redis ? () => void (opts.redis as RedisLink).publish(CHANGED, JSON.stringify({ by: registry.id, at: Date.now() })).catch(() => {}) : () => {};
   return {
     store,
-    data: pgData(sql, replica, store, opts.clock, opts.keep, log, opts.replyLimit),
+    data: pgData(sql, replica, store, opts.clock, opts.keep, log, opts.replyLimit, announce),
+    registry,
+    state: () => (failing || keys.lastError ? { state: "down", error: scrubPassword(keys.lastError ?? "the copy cannot follow it", url) } : { state: "up" }),
+    cacheLag: () => ({
+      last_ms: lags.length ? (lags[lags.length - 1] as { ms: number }).ms : null,
+      max_ms_last_minute: lags.length ? Math.max(...lags.map((l) => l.ms)) : null,
+      notices,
+    }),
     keys,
     created,
     where,
     async close(waitMs = 10_000) {
-      clearInterval(follow);
+      clearInterval(poll);
       keys.close();
+      await registry.unregister();
       await following;
       const { unwritten, error } = await log.close(waitMs);
       if (unwritten) opts.logError(`${unwritten} follower messages could not be written to the database and are lost: ${error}`);

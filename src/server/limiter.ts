@@ -1,3 +1,5 @@
+import { RedisDown, type RedisLink } from "../store/redis/link.ts";
+
 export interface LimiterOptions {
   /** Failed attempts from one address allowed within `periodMs`; the next one locks it out. */
   maxFailures: number;
@@ -51,6 +53,13 @@ export class FailureLimiter {
     return e && e.lockedUntil > now ? e.lockedUntil - now : 0;
   }
 
+  /** Counts a failure; answers the milliseconds left on a lock-out that was already in force. */
+  failed(addr: string, now: number): number {
+    const locked = this.lockedFor(addr, now);
+    this.fail(addr, now);
+    return locked;
+  }
+
   fail(addr: string, now: number): void {
     const key = limiterKey(addr);
     let e = this.entries.get(key);
@@ -86,5 +95,57 @@ export class FailureLimiter {
     this.sweeps++;
     this.nextSweep = now + this.opts.periodMs;
     for (const [key, e] of this.entries) if (e.lockedUntil <= now && now - e.since > this.opts.periodMs) this.entries.delete(key);
+  }
+}
+
+/**
+ * Failed admin authentications counted across the cluster (issue 15): ten failures spread over
+ * three instances lock the address at all of them. One script per failure: it answers the lock-out
+ * already in force (milliseconds left) and counts the failure, so a failure costs one round trip.
+ *
+ * Redis away: the instance counts on its own (the local limiter), so guessing is still slowed; the
+ * admin interface refuses valid requests with 503 anyway while replay protection is down.
+ */
+const FAIL = `
+local locked = redis.call('PTTL', KEYS[2])
+if locked > 0 then return locked end
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+if n >= tonumber(ARGV[1]) then
+  redis.call('SET', KEYS[2], '1', 'PX', ARGV[3])
+  redis.call('DEL', KEYS[1])
+end
+return 0`;
+
+const SUCCEED = `if redis.call('EXISTS', KEYS[2]) == 0 then redis.call('DEL', KEYS[1]) end return 0`;
+
+export class SharedLimiter {
+  constructor(
+    private readonly link: RedisLink,
+    /** The per-instance count, used while Redis is away; its options are the cluster's too. */
+    private readonly local: FailureLimiter,
+    private readonly prefix = "replyd:fail:",
+  ) {}
+
+  private keys(addr: string): string[] {
+    const k = limiterKey(addr);
+    return [`${this.prefix}n:${k}`, `${this.prefix}lock:${k}`];
+  }
+
+  /** Counts a failure; answers the milliseconds left on a lock-out that was already in force. */
+  async failed(addr: string, now: number): Promise<number> {
+    const o = this.local.opts;
+    try {
+      return Number(await this.link.eval(FAIL, this.keys(addr), [String(o.maxFailures), String(o.periodMs), String(o.lockMs)]));
+    } catch (e) {
+      if (!(e instanceof RedisDown)) throw e;
+      return this.local.failed(addr, now);
+    }
+  }
+
+  /** Not awaited: a valid request does not wait on clearing a count. */
+  succeed(addr: string, now: number): void {
+    this.local.succeed(addr, now);
+    this.link.eval(SUCCEED, this.keys(addr), []).catch(() => {});
   }
 }

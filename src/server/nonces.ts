@@ -1,3 +1,5 @@
+import type { RedisLink } from "../store/redis/link.ts";
+
 /**
  * Nonces seen recently. A nonce only has to be remembered while a request carrying it could still
  * pass the timestamp check, i.e. until its ts + window; after that the timestamp refuses it anyway.
@@ -23,5 +25,22 @@ export class NonceCache {
 
   get size(): number {
     return this.expiries.size;
+  }
+}
+/**
+ * Admin nonces remembered for the whole cluster (issue 15): a request accepted by one instance is
+ * refused as a replay by every other. SET NX with the nonce's remaining life as its expiry, so Redis
+ * forgets it when the timestamp check would refuse it anyway. Redis away: RedisDown, and the admin
+ * interface answers 503 — without shared nonces a replay at another instance would pass.
+ */
+export class SharedNonces {
+  constructor(
+    private readonly link: RedisLink,
+    private readonly prefix = "replyd:nonce:",
+  ) {}
+
+  async remember(nonce: string, expiresAt: number, now: number): Promise<boolean> {
+    const ttl = Math.max(1, Math.ceil(expiresAt - now));
+    return (await this.link.send<string | null>("SET", [this.prefix + nonce, "1", "PX", String(ttl), "NX"])) === "OK";
   }
 }

@@ -10,11 +10,15 @@ import { createApp, DEFAULTS } from "./app.ts";
 import { checkRequest, pathOf } from "./door.ts";
 import { LineSink } from "./logsink.ts";
 import { TokenKeeper } from "../wechat/token.ts";
+import { RedisTokenShare } from "../wechat/shared-token.ts";
+import { RedisLink } from "../store/redis/link.ts";
 
 export interface ServeOptions {
   dataDir: string;
   /** postgres://…: everything kept in that database, nothing in dataDir (--db, REPLYD_DB). */
   db?: string;
+  /** redis://…: one of a cluster of instances on `db` (--redis, REPLYD_REDIS). */
+  redis?: string;
   host: string;
   port: number;
   windowMs: number;
@@ -105,10 +109,29 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   let keys: Keys;
   let created: AdminKey | null = null;
   let database: DatabaseBacking | null = null;
+  let link: RedisLink | null = null;
+  if (opts.redis) {
+    if (!opts.db) throw new StartupError("--redis joins instances that share one PostgreSQL database: it goes with --db postgres://…");
+    link = new RedisLink(opts.redis, { log: (msg) => emit({ level: "error", msg }) });
+    try {
+      await link.connect();
+    } catch (e) {
+      link.close();
+      throw new StartupError(`cannot reach Redis at ${link.where}: ${(e as Error).message}`);
+    }
+  }
   if (opts.db) {
     try {
-      database = await openDatabase(opts.db, { clock, keep: opts.keep, ...(opts.replyLimit ? { replyLimit: opts.replyLimit } : {}), envKey: envKey(opts.env), logError: (msg) => emit({ level: "error", msg }) });
+      database = await openDatabase(opts.db, {
+        clock,
+        keep: opts.keep,
+        ...(opts.replyLimit ? { replyLimit: opts.replyLimit } : {}),
+        envKey: envKey(opts.env),
+        logError: (msg) => emit({ level: "error", msg }),
+        ...(link ? { redis: link } : {}),
+      });
     } catch (e) {
+      link?.close();
       throw e instanceof DatabaseStartupError ? new StartupError(e.message) : e;
     }
     ({ store, keys, created } = database);
@@ -131,7 +154,34 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const addresses = new WeakMap<Request, string>();
   const platform =
     opts.wechat?.secret && opts.wechat.appid
-      ? new TokenKeeper({ api: opts.wechat.api ?? "https://api.weixin.qq.com", appid: opts.wechat.appid, secret: opts.wechat.secret, clock, log: (msg) => emit({ level: "error", msg }) })
+      ? new TokenKeeper({
+          api: opts.wechat.api ?? "https://api.weixin.qq.com",
+          appid: opts.wechat.appid,
+          secret: opts.wechat.secret,
+          clock,
+          log: (msg) => emit({ level: "error", msg }),
+          ...(link && database ? { shared: new RedisTokenShare(link, database.registry.id, opts.wechat.appid) } : {}),
+        })
+      : undefined;
+  const cluster =
+    link && database
+      ? (() => {
+          const redis = link;
+          const db = database;
+          const me = db.registry;
+          return {
+            link: redis,
+            instance: me.id,
+            status: () => ({
+              instance: { id: me.id, host: me.host, pid: process.pid },
+              instances_seen: 1 + me.seen.length,
+              others: me.seen,
+              redis: redis.up ? { state: "up", at: redis.where } : { state: "down", at: redis.where, since: new Date(redis.downSince as number).toISOString(), error: redis.lastError },
+              postgres: db.state(),
+              cache_lag: db.cacheLag(),
+            }),
+          };
+        })()
       : undefined;
   const app = await createApp({
     store,
@@ -147,6 +197,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
     ...(opts.maxMedia ? { maxMedia: opts.maxMedia } : {}),
     ...(platform ? { platform } : {}),
+    ...(cluster ? { cluster } : {}),
   });
   // The first token at start, so health knows the link and other systems find one ready.
   void platform?.token().catch(() => {});
@@ -268,6 +319,10 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const displayHost = opts.host === "0.0.0.0" || opts.host === "::" ? "127.0.0.1" : opts.host;
   const url = `http://${displayHost.includes(":") ? `[${displayHost}]` : displayHost}:${server.port}`;
   if (!opts.publicUrl) app.ctx.publicUrl = url;
+  if (database) {
+    database.registry.url = url;
+    void database.registry.beat().catch(() => {});
+  }
   if (created) {
     say(
       [
@@ -280,7 +335,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       ].join("\n"),
     );
   }
-  emit({ event: "listening", url, ...(database ? { db: database.where } : { data: opts.dataDir }), keys: keys.size, wechat: wxPath });
+  emit({ event: "listening", url, ...(database ? { db: database.where } : { data: opts.dataDir }), ...(link ? { redis: link.where } : {}), keys: keys.size, wechat: wxPath });
 
   let stopping: Promise<{ lost: number }> | null = null;
   return {
@@ -297,6 +352,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         sink?.flush();
         if (database) {
           const { lost } = await database.close();
+          link?.close();
           emit({ event: "stopped", ...(lost ? { messages_lost: lost } : {}) });
           sink?.flush();
           return { lost };

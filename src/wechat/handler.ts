@@ -6,6 +6,8 @@ import type { Decision, Responder } from "./responder.ts";
 import { SignatureLedger } from "./ledger.ts";
 import { queryOf } from "./query.ts";
 import { RetryCache, type Answer } from "./retries.ts";
+import type { SharedAnswers } from "./shared.ts";
+import { RedisDown } from "../store/redis/link.ts";
 import { cdata, parseXml, XmlError } from "./xml.ts";
 
 export interface WechatOptions {
@@ -77,6 +79,8 @@ export class WechatHandler {
   private readonly crypto: WxCrypto | null;
   private readonly retries = new RetryCache();
   private readonly ledger: SignatureLedger;
+  /** Messages answered with this instance's own dedupe because the cluster's Redis was away. */
+  answeredAlone = 0;
 
   constructor(
     private readonly opts: WechatOptions,
@@ -85,6 +89,8 @@ export class WechatHandler {
     private readonly responder: Responder,
     private readonly clock: Clock,
     private readonly log: (msg: string) => void,
+    /** The cluster's retry answers (serve --redis); without it, this instance's memory only. */
+    readonly shared: SharedAnswers | null = null,
   ) {
     this.crypto = opts.aesKey ? new WxCrypto(opts.aesKey, opts.appid ?? "") : null;
     this.ledger = new SignatureLedger(opts.skewMs);
@@ -156,8 +162,14 @@ export class WechatHandler {
       // The platform names the sender in the query too; a body that says otherwise was not its.
       if (q.openid !== undefined && q.openid !== message.from) throw new WxError("wrong_sender", 401, "openid does not match FromUserName");
       const key = dedupeKey(message);
-      if (!this.ledger.admit(timestamp, nonce, key, this.clock.now())) throw new WxError("signature_reused", 401, "this signature carried another message");
-      const answer = this.retries.get(key, this.clock.now(), () => this.answer(message, key, encrypted));
+      // In a cluster the signature is bound in Redis with the claim (shared.ts), for every instance:
+      // bound here first, a captured URL with another message would make this instance refuse the
+      // platform's genuine resend. This instance's own ledger serves while Redis is away.
+      if (!this.shared?.up && !this.ledger.admit(timestamp, nonce, key, this.clock.now()))
+        throw new WxError("signature_reused", 401, "this signature carried another message");
+      const answer = this.retries.get(key, this.clock.now(), () =>
+        this.shared ? this.sharedAnswer(message, key, encrypted, timestamp, nonce) : this.answer(message, key, encrypted),
+      );
       const out = typeof answer === "string" ? answer : await answer;
       return new Response(out, out === SUCCESS ? TEXT_200 : XML_200);
     } catch (e) {
@@ -165,6 +177,27 @@ export class WechatHandler {
       if (e instanceof XmlError) return plain(400, "bad xml");
       this.log(`wechat callback failed: ${(e as Error).message}`);
       return plain(200, SUCCESS);
+    }
+  }
+
+  /**
+   * The answer through the cluster (shared.ts): computed here only when no instance has it. With
+   * Redis away, this instance's own: a resend that lands elsewhere meanwhile is answered (and
+   * logged, once: the log's msg_key is unique) there too.
+   */
+  private async sharedAnswer(m: Inbound, key: string, encrypt: boolean, timestamp: string, nonce: string): Promise<string> {
+    const shared = this.shared as SharedAnswers;
+    const compute = () => this.answer(m, key, encrypt);
+    if (!shared.up) {
+      this.answeredAlone++;
+      return compute();
+    }
+    try {
+      return await shared.answer(key, timestamp, nonce, Date.now() + this.opts.deadlineMs, compute);
+    } catch (e) {
+      if (!(e instanceof RedisDown)) throw e;
+      this.answeredAlone++;
+      return compute();
     }
   }
 

@@ -11,6 +11,9 @@
  * The AppSecret never leaves this file: not in errors, logs or health.
  */
 import type { Clock } from "../clock.ts";
+import { adviceFor, PlatformError, readJson } from "./platform-answer.ts";
+
+export { adviceFor, PlatformError } from "./platform-answer.ts";
 
 export interface PlatformOptions {
   /** Base address of the platform API (https://api.weixin.qq.com; tests: a local fake). */
@@ -20,65 +23,27 @@ export interface PlatformOptions {
   clock: Clock;
   log: (message: string) => void;
   fetch?: typeof fetch;
+  /** The cluster's token (serve --redis): one instance refreshes, the others take its token. */
+  shared?: TokenShare;
 }
 
-/** What to do about the platform's errors an operator can act on. */
-const ADVICE: Record<string, string> = {
-  "40164": "add this server's public IP address to the IP whitelist in the platform console",
-  "40125": "the AppSecret is wrong: check --wx-secret",
-  "40013": "the AppID is wrong: check --wx-appid",
-  "41004": "the AppSecret is missing",
-  "48001": "the account lacks the permission for this API (verify or upgrade it in the console)",
-  "45009": "the daily quota of this API is spent; it resets at midnight (Beijing time)",
-  "45011": "calls are too frequent; slow down",
-  "-1": "the platform is busy; try again",
-  "45015": "the follower's 48-hour reply window is closed, or they no longer follow the account",
-  "45047": "the replies allowed since the follower's last message are spent; they can be answered again after they write",
-  "40003": "the platform does not know this openid for this account",
-  "43004": "the follower does not follow the account",
-  "46003": "the account has no menu made through the API",
-};
-export const adviceFor = (errcode: number): string | undefined => ADVICE[String(errcode)];
+/** Where the instances of a cluster keep the token and take turns refreshing it (shared-token.ts). */
+export interface TokenShare {
+  read(): Promise<{ token: string; expiresAt: number } | null>;
+  /** The refresher's turn for up to `ms`: false while another instance has it. */
+  lock(ms: number): Promise<boolean>;
+  /** Publishes the new token and gives the turn back. */
+  write(t: { token: string; expiresAt: number }): Promise<void>;
+  release(): Promise<void>;
+}
 
 const INVALID_TOKEN = new Set([40001, 40014, 42001]);
 /** Refusals that say the link itself is broken (health shows them); others refuse one call on a working link. */
 const LINK_ERRORS = new Set([40164, 40125, 40013, 41004, 48001, -1, ...INVALID_TOKEN]);
-/** The platform's answers are small JSON; anything larger is not one. */
-const MAX_PLATFORM_ANSWER = 1 << 20;
-
-/** Reads a platform answer as JSON, bounded; a proxy's error page becomes a clear error. */
-async function readJson(res: Response): Promise<Record<string, unknown>> {
-  const declared = Number(res.headers.get("content-length") ?? 0);
-  if (declared > MAX_PLATFORM_ANSWER) throw new Error(`the platform's answer is too large (${declared} bytes)`);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of (res.body ?? new ReadableStream()) as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > MAX_PLATFORM_ANSWER) throw new Error("the platform's answer is too large");
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks).toString("utf8");
-  try {
-    const v = JSON.parse(text) as unknown;
-    if (typeof v === "object" && v !== null && !Array.isArray(v)) return v as Record<string, unknown>;
-  } catch {}
-  throw new Error(`the platform answered HTTP ${res.status} with something that is not its JSON`);
-}
 /** The platform renews a stable token in its last 5 minutes: ask again once less than this is left. */
 const RENEW_BEFORE_MS = 6 * 60_000;
 const FORCED_PER_DAY = 20;
 const FORCED_APART_MS = 30_000;
-
-export class PlatformError extends Error {
-  constructor(
-    readonly errcode: number,
-    readonly errmsg: string,
-  ) {
-    const advice = adviceFor(errcode);
-    super(`the platform answered ${errcode}: ${errmsg.slice(0, 200)}${advice ? ` — ${advice}` : ""}`);
-    this.name = "PlatformError";
-  }
-}
 
 export interface LinkStatus {
   link: "unknown" | "ok" | "error";
@@ -123,7 +88,51 @@ export class TokenKeeper {
     return this.inFlight;
   }
 
+  /**
+   * Through the cluster: a token another instance fetched is taken as it is (in a forced refresh,
+   * only one other than the token that was refused); otherwise the instance that gets the turn asks
+   * the platform and publishes the answer, and the others wait for it. Redis away, or the turn's
+   * holder silent for longer than the platform takes: this instance asks for itself.
+   */
   private async request(force: boolean): Promise<{ token: string; expiresAt: number }> {
+    const shared = this.opts.shared;
+    if (!shared) return this.ask(force);
+    const refused = this.current?.token;
+    const usable = (c: { token: string; expiresAt: number } | null) =>
+      c !== null && c.expiresAt - this.opts.clock.now() > RENEW_BEFORE_MS && (!force || c.token !== refused);
+    const adopt = (c: { token: string; expiresAt: number }) => {
+      this.current = c;
+      this.status = { link: "ok", at: new Date(this.opts.clock.now()).toISOString() };
+      this.schedule();
+      return c;
+    };
+    try {
+      const known = await shared.read();
+      if (usable(known)) return adopt(known as { token: string; expiresAt: number });
+      if (await shared.lock(15_000)) {
+        let fresh: { token: string; expiresAt: number };
+        try {
+          fresh = await this.ask(force);
+        } catch (e) {
+          await shared.release().catch(() => {});
+          throw e;
+        }
+        await shared.write(fresh).catch(() => {});
+        return fresh;
+      }
+      for (const until = performance.now() + 12_000; performance.now() < until; ) {
+        await Bun.sleep(100);
+        const c = await shared.read();
+        if (usable(c)) return adopt(c as { token: string; expiresAt: number });
+      }
+    } catch (e) {
+      if (e instanceof PlatformError || (e as Error).message.startsWith("the platform could not be reached")) throw e;
+      // Redis away: on our own.
+    }
+    return this.ask(force);
+  }
+
+  private async ask(force: boolean): Promise<{ token: string; expiresAt: number }> {
     if (force) {
       const now = this.opts.clock.now();
       this.forced = this.forced.filter((t) => now - t < 86_400_000);

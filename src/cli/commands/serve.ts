@@ -11,6 +11,7 @@ export async function serve(c: CommandContext): Promise<void> {
   const opts = {
     dataDir: resolve(c.io.cwd, c.str("--data") ?? c.io.env.REPLYD_DATA ?? "replyd-data"),
     db: dbOption(c.str("--db") ?? c.io.env.REPLYD_DB, c.io.env),
+    redis: c.str("--redis") ?? c.io.env.REPLYD_REDIS,
     host: c.str("--host") ?? "0.0.0.0",
     port: numberOption(argv, "--port", 8080, 0, 65535),
     windowMs: numberOption(argv, "--window", DEFAULTS.windowMs / 1000, 0.05, 3600) * 1000,
@@ -43,6 +44,7 @@ export async function serve(c: CommandContext): Promise<void> {
   if (wx.secret !== undefined && !/^[A-Za-z0-9]{16,64}$/.test(wx.secret)) throw new CLIError("usage", "--wx-secret must be the account's AppSecret (letters and digits)", 2);
   if (wx.secret && !wx.appid) throw new CLIError("usage", "--wx-secret needs --wx-appid: the access token is asked for with both", 2);
   if (!/^https?:\/\/[^/]+/.test(wx.api)) throw new CLIError("usage", "--wx-api must be an http(s) address", 2);
+  if (opts.redis !== undefined && !/^rediss?:\/\/[^\s]+$/.test(opts.redis)) throw new CLIError("usage", "--redis must be a redis:// (or rediss://) URL, like redis://127.0.0.1:6379", 2);
   if (opts.publicUrl && !/^https?:\/\/[^/]+/.test(opts.publicUrl)) throw new CLIError("usage", "--public-url must be an http(s) address", 2);
   let server;
   try {

@@ -18,9 +18,20 @@ import { PG_SCHEMA_VERSION } from "./schema.ts";
  * PostgreSQL behind the routes: each write goes to the database, and the local copy catches up
  * before the answer, so what the operator reads next (and followers are answered from) includes it.
  */
-export function pgData(sql: SQL, replica: Replica, local: Store, clock: Clock, keep: number, log: PgMessageLog, replyLimit = DEFAULT_REPLY_LIMIT): DataStore {
+export function pgData(
+  sql: SQL,
+  replica: Replica,
+  local: Store,
+  clock: Clock,
+  keep: number,
+  log: PgMessageLog,
+  replyLimit = DEFAULT_REPLY_LIMIT,
+  /** Tells the other instances (serve --redis) that the data changed, once this copy has it. */
+  announce: () => void = () => {},
+): DataStore {
   const caughtUp = async <T>(result: T): Promise<T> => {
     await replica.catchUp();
+    announce();
     return result;
   };
   const at = () => ({ now: clock.now(), keep });

@@ -73,6 +73,8 @@ export const PG_MIGRATIONS: readonly string[] = [
    CREATE TABLE media (name text PRIMARY KEY, type text NOT NULL, size integer NOT NULL, body bytea NOT NULL, created_at text NOT NULL);`,
   // Listings by tag are served from the read copy: the index only slowed bulk writes (2 s at 1M).
   `DROP INDEX articles_tag;`,
+  // The instances serving from this database (issue 15): a second one needs --redis.
+  `CREATE TABLE instances (id text PRIMARY KEY, host text NOT NULL, pid integer NOT NULL, url text, redis boolean NOT NULL, started_at timestamptz NOT NULL DEFAULT now(), seen_at timestamptz NOT NULL DEFAULT now());`,
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

@@ -1,0 +1,101 @@
+import type { SQL } from "bun";
+import { hostname } from "node:os";
+
+/**
+ * The instances serving from one database (issue 15). Each start registers, each instance says it
+ * is alive every HEARTBEAT_MS, and an entry not heard of for STALE_MS (or, on this host, whose pid
+ * has exited: a kill -9 restarted at once) is gone. Two instances without a shared Redis would each
+ * accept an admin nonce the other has seen, and answer a resend the other answered: a start that
+ * would make such a pair is refused, saying why.
+ */
+export const HEARTBEAT_MS = 2000;
+export const STALE_MS = 10_000;
+
+export interface Instance {
+  id: string;
+  host: string;
+  pid: number;
+  url: string | null;
+  redis: boolean;
+  started_at: string;
+  /** Milliseconds since it was last heard of. */
+  seen_ms_ago: number;
+}
+
+export class InstanceConflict extends Error {}
+
+/** The registrations of this process still running (tests run several instances in one process). */
+const registeredHere = new Set<string>();
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+};
+
+type Row = { id: string; host: string; pid: number; url: string | null; redis: boolean; started_at: Date; seen_ms_ago: number | string };
+const instanceOf = (r: Row): Instance => ({ ...r, pid: Number(r.pid), started_at: new Date(r.started_at).toISOString(), seen_ms_ago: Math.round(Number(r.seen_ms_ago)) });
+
+export class InstanceRegistry {
+  readonly id = crypto.randomUUID();
+  readonly host = hostname();
+  private timer: ReturnType<typeof setInterval> | null = null;
+  /** The other instances alive as of the last heartbeat: health shows them. */
+  seen: Instance[] = [];
+  /** This instance's address, once it listens. */
+  url: string | null = null;
+
+  constructor(
+    private readonly sql: SQL,
+    private readonly redis: boolean,
+  ) {}
+
+  /** Registers this instance, refusing when it and those alive could not share replay protection. */
+  async register(): Promise<void> {
+    await this.sql.begin(async (tx) => {
+      await tx`SELECT pg_advisory_xact_lock(7320151)`;
+      await tx`DELETE FROM instances WHERE seen_at < now() - ${STALE_MS / 1000} * interval '1 second'`;
+      const rows = (await tx`SELECT id, host, pid, url, redis, started_at, extract(epoch FROM now() - seen_at) * 1000 AS seen_ms_ago FROM instances`) as Row[];
+      const others: Instance[] = [];
+      for (const r of rows.map(instanceOf)) {
+        // This host's entry whose process is gone; our own pid in an entry this process did not make: a
+        // previous run that had the same pid (a container's pid 1).
+        const gone = r.host === this.host && (r.pid === process.pid ? !registeredHere.has(r.id) : !alive(r.pid));
+        if (gone) await tx`DELETE FROM instances WHERE id = ${r.id}`;
+        else others.push(r);
+      }
+      const name = (o: Instance) => `${o.host} pid ${o.pid}${o.url ? ` (${o.url})` : ""}, heard of ${Math.round(o.seen_ms_ago / 1000)} s ago`;
+      if (!this.redis && others.length)
+        throw new InstanceConflict(
+          `another instance serves from this database (${name(others[0] as Instance)}): instances that share a database must share a Redis (--redis redis://…), or each would accept an admin request the other has seen and answer a resend the other answered. Start every instance with the same --redis, or stop the other one (an instance killed elsewhere counts for ${STALE_MS / 1000} s)`,
+        );
+      const alone = others.find((o) => !o.redis);
+      if (alone) throw new InstanceConflict(`an instance without --redis serves from this database (${name(alone)}): restart it with the same --redis first`);
+      await tx`INSERT INTO instances (id, host, pid, url, redis) VALUES (${this.id}, ${this.host}, ${process.pid}, ${this.url}, ${this.redis})`;
+    });
+    registeredHere.add(this.id);
+    this.timer = setInterval(() => void this.beat().catch(() => {}), HEARTBEAT_MS);
+    this.timer.unref?.();
+  }
+
+  /** Says this instance is alive (again, when a long outage let another one remove it) and reads the others. */
+  async beat(): Promise<void> {
+    const url = this.url;
+    const rows = (await this.sql`
+      WITH me AS (INSERT INTO instances (id, host, pid, url, redis) VALUES (${this.id}, ${this.host}, ${process.pid}, ${url}, ${this.redis})
+                  ON CONFLICT (id) DO UPDATE SET seen_at = now(), url = excluded.url RETURNING id)
+      SELECT id, host, pid, url, redis, started_at, extract(epoch FROM now() - seen_at) * 1000 AS seen_ms_ago
+      FROM instances WHERE id <> ${this.id} AND seen_at >= now() - ${STALE_MS / 1000} * interval '1 second'`) as Row[];
+    this.seen = rows.map(instanceOf);
+  }
+
+  async unregister(): Promise<void> {
+    registeredHere.delete(this.id);
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.sql`DELETE FROM instances WHERE id = ${this.id}`.catch(() => {});
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * Retry answers shared by the instances of a cluster (issue 15). The platform resends a message it
+ * got no answer to, and behind a load balancer the resend may land on another instance: the first
+ * answer is computed once, cluster-wide, and every arrival anywhere gets it byte for byte.
+ *
+ * One script per new message (one round trip) does three things atomically: binds the callback's
+ * signature (timestamp, nonce) to the message, as the instance's own ledger does, so a captured URL
+ * cannot carry another message at another instance; answers a settled answer; or claims the message
+ * for this instance. The claim is short (CLAIM_MS) and renewed while the answer is computed, so an
+ * instance killed mid-answer gives the message up within CLAIM_MS and a resend elsewhere computes it
+ * (the message log's unique msg_key keeps it logged once). Arrivals that find the message claimed
+ * wait for its answer, polling, until their own deadline.
+ *
+ * Redis away: RedisDown from `answer`, and the handler answers from the instance's own memory
+ * (per-instance dedupe), which health reports.
+ */
+import { RedisDown, type RedisLink } from "../store/redis/link.ts";
+import { WxError } from "./crypto.ts";
+
+const CLAIM = `
+local s = redis.call('GET', KEYS[2])
+if s and s ~= ARGV[1] then return {'reused'} end
+if not s then redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2]) end
+local a = redis.call('GET', KEYS[1])
+if a then return {'have', a} end
+redis.call('SET', KEYS[1], ARGV[3], 'PX', ARGV[4])
+return {'mine'}`;
+
+const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
+
+export interface SharedAnswerOptions {
+  /** How long a settled answer is kept (the platform resends within about 15 s). */
+  ttlMs: number;
+  /** How long a claim lasts unless renewed: the longest a dead instance holds a message. */
+  claimMs: number;
+  /** How often an arrival that found the message claimed looks for its answer. */
+  pollMs: number;
+  /** How long a signature stays bound to its message (the callback's timestamp window). */
+  signatureMs: number;
+}
+
+export const SHARED_ANSWER_DEFAULTS: SharedAnswerOptions = { ttlMs: 30_000, claimMs: 1500, pollMs: 20, signatureMs: 5 * 60_000 };
+
+export class SharedAnswers {
+  private readonly claimValue: string;
+  /** Answers this instance took from another one's computation (health, tests). */
+  counts = { computed: 0, shared: 0, waited: 0, takenOver: 0 };
+
+  constructor(
+    private readonly link: RedisLink,
+    instance: string,
+    private readonly opts: SharedAnswerOptions = SHARED_ANSWER_DEFAULTS,
+    private readonly prefix = "replyd:answer:",
+  ) {
+    this.claimValue = "P" + instance;
+  }
+
+  get up(): boolean {
+    return this.link.up;
+  }
+
+  /**
+   * The first answer to message `key`, computing it here when no instance has: `compute` logs the
+   * message and renders its reply. Throws WxError (401) for a signature that carried another
+   * message, RedisDown when Redis is away before anything was claimed.
+   */
+  async answer(key: string, timestamp: string, nonce: string, deadlineAt: number, compute: () => string | Promise<string>): Promise<string> {
+    const answerKey = this.prefix + key;
+    const got = await this.link.eval<string[]>(CLAIM, [answerKey, `${this.prefix}sig:${timestamp}:${nonce}`], [key, String(this.opts.signatureMs), this.claimValue, String(this.opts.claimMs)]);
+    if (got[0] === "reused") throw new WxError("signature_reused", 401, "this signature carried another message");
+    if (got[0] === "mine") return this.compute(answerKey, compute);
+    const held = got[1] as string;
+    if (held.startsWith("A")) {
+      this.counts.shared++;
+      return held.slice(1);
+    }
+    return this.wait(answerKey, deadlineAt, compute);
+  }
+
+  private async compute(answerKey: string, compute: () => string | Promise<string>): Promise<string> {
+    this.counts.computed++;
+    const renew = setInterval(() => void this.link.eval(RENEW, [answerKey], [this.claimValue, String(this.opts.claimMs)]).catch(() => {}), this.opts.claimMs / 3);
+    let out: string;
+    try {
+      out = await compute();
+    } finally {
+      clearInterval(renew);
+    }
+    // Not awaited: the follower's answer does not wait on Redis. A resend elsewhere meanwhile waits a poll.
+    this.link.send("SET", [answerKey, "A" + out, "PX", String(this.opts.ttlMs)]).catch(() => {});
+    return out;
+  }
+
+  /** Another instance holds the message: its answer, or the message itself once its claim lapses. */
+  private async wait(answerKey: string, deadlineAt: number, compute: () => string | Promise<string>): Promise<string> {
+    this.counts.waited++;
+    while (Date.now() < deadlineAt) {
+      await Bun.sleep(this.opts.pollMs);
+      let held: string | null;
+      try {
+        held = await this.link.send<string | null>("GET", [answerKey]);
+        if (held === null && (await this.link.send<string | null>("SET", [answerKey, this.claimValue, "PX", String(this.opts.claimMs), "NX"])) === "OK") {
+          this.counts.takenOver++;
+          return this.compute(answerKey, compute);
+        }
+      } catch (e) {
+        // Redis went away while waiting: the claimant may still answer, but nobody can tell us.
+        if (e instanceof RedisDown) return compute();
+        throw e;
+      }
+      if (held?.startsWith("A")) {
+        this.counts.shared++;
+        return held.slice(1);
+      }
+    }
+    // The claimant is slower than the platform waits: as for a reply not ready in time here.
+    return "success";
+  }
+}

@@ -1,0 +1,240 @@
+/**
+ * Instances on one PostgreSQL database and one Redis (issue 15), each a listening server started
+ * in this process: what one accepts or computes, every other one knows.
+ */
+import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
+import { SQL } from "bun";
+import { startServer, type RunningServer } from "../../src/server/serve.ts";
+import { ADMIN_ENV, body, serveOpts, signedRequest, tempDir } from "../helpers.ts";
+import { testDatabase } from "../pg.ts";
+import { startRedis, type Redis } from "../redis.ts";
+import { startFakePlatform } from "../platform/fake.ts";
+import { textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
+
+let redis: Redis;
+let tmp: ReturnType<typeof tempDir>;
+const running: RunningServer[] = [];
+let db: { url: string; drop(): Promise<void> };
+
+beforeAll(async () => {
+  redis = await startRedis();
+  tmp = tempDir("replyd-cluster-");
+});
+afterAll(() => {
+  redis?.stop();
+  tmp?.cleanup();
+});
+afterEach(async () => {
+  for (const s of running.splice(0)) await s.stop();
+  await db?.drop();
+  // Each test starts from an empty Redis: no nonce, count or answer of the one before.
+  const { RedisClient } = await import("bun");
+  const c = new RedisClient(redis.url);
+  await c.send("FLUSHALL", []);
+  c.close();
+});
+
+async function instance(extra: { redis?: string | null; wechat?: object; maxAuthFailures?: number } = {}): Promise<RunningServer> {
+  const s = await startServer(
+    serveOpts(tmp.dir, {
+      db: db.url,
+      ...(extra.redis === null ? {} : { redis: extra.redis ?? redis.url }),
+      env: ADMIN_ENV,
+      wechat: { token: TOKEN, ...extra.wechat },
+      ...(extra.maxAuthFailures ? { maxAuthFailures: extra.maxAuthFailures } : {}),
+    }),
+  );
+  running.push(s);
+  return s;
+}
+
+const now = () => Date.now();
+const send = (s: RunningServer, req: Request) => fetch(s.url + new URL(req.url).pathname + new URL(req.url).search, { method: req.method, headers: req.headers, body: req.body });
+const signed = (method: string, path: string, fields: [string, string][] = [], extra: { key?: typeof import("../helpers.ts").ADMIN } = {}) =>
+  signedRequest(method, path, { fields, nowMs: now(), ...extra });
+/** The same captured request, sent as it was to each server given. */
+const replayTo = async (servers: RunningServer[], method: string, path: string, fields: [string, string][] = []) => {
+  const req = signed(method, path, fields);
+  const text = method === "GET" || method === "DELETE" ? null : await req.text();
+  const out: Response[] = [];
+  for (const s of servers) out.push(await fetch(s.url + new URL(req.url).pathname + new URL(req.url).search, { method, headers: req.headers, ...(text === null ? {} : { body: text }) }));
+  return out;
+};
+const callback = async (s: RunningServer, xml: string, o: { nonce?: string; at?: number } = {}) => {
+  const req = wxPost(xml, o.at ?? Math.floor(now() / 1000), o.nonce ? { nonce: o.nonce } : {});
+  const res = await fetch(s.url + new URL(req.url).pathname + new URL(req.url).search, { method: "POST", body: xml, headers: { "content-type": "text/xml" } });
+  return { status: res.status, text: await res.text() };
+};
+const seed = async (s: RunningServer) => {
+  const res = await send(s, signed("POST", "/api/cli", [["id", "a1"], ["code", "c1"], ["title", "First title"], ["url", "https://example.com/1"]]));
+  expect(res.status).toBe(200);
+};
+
+test("a second instance on the database without --redis is refused, saying why; with --redis both run", async () => {
+  db = await testDatabase();
+  const alone = await instance({ redis: null });
+  await expect(instance({ redis: null })).rejects.toThrow(/must share a Redis \(--redis/);
+  await expect(instance()).rejects.toThrow(/an instance without --redis serves from this database/);
+  await alone.stop();
+  running.splice(0);
+  // Stopped: it left the registry, so the next start (without Redis) is alone again.
+  const again = await instance({ redis: null });
+  await again.stop();
+  running.splice(0);
+  await instance();
+  await instance();
+  const health = await body(await send(running[1] as RunningServer, signed("GET", "/api/cli")));
+  expect(health.data.cluster).toMatchObject({ instances_seen: 2, redis: { state: "up" }, postgres: { state: "up" }, dedupe: "cluster" });
+});
+
+test("an instance killed without stopping is forgotten at once by a start on its host (its pid is gone)", async () => {
+  db = await testDatabase();
+  const sql = new SQL(db.url);
+  try {
+    await instance({ redis: null });
+    await (running[0] as RunningServer).stop();
+    running.splice(0);
+    // As a kill -9 leaves it: a row of a process on this host that no longer exists, heard of just now.
+    const gone = Bun.spawn(["true"]);
+    await gone.exited;
+    const { hostname } = await import("node:os");
+    await sql`INSERT INTO instances (id, host, pid, url, redis) VALUES ('killed', ${hostname()}, ${gone.pid}, null, false)`;
+    await instance({ redis: null });
+    expect((await sql`SELECT id FROM instances WHERE id = 'killed'`).length).toBe(0);
+    // One on another host, heard of just now, is not this host's to judge: it counts.
+    await sql`INSERT INTO instances (id, host, pid, url, redis) VALUES ('elsewhere', 'another-host', 1, null, false)`;
+    await (running[0] as RunningServer).stop();
+    running.splice(0);
+    await expect(instance({ redis: null })).rejects.toThrow(/another-host pid 1/);
+  } finally {
+    await sql.close();
+  }
+});
+
+test("an admin request accepted by one instance is refused as a replay by the others", async () => {
+  db = await testDatabase();
+  const [a, b, c] = [await instance(), await instance(), await instance()];
+  const [first, atB, atC] = await replayTo([a, b, c], "POST", "/api/cli", [["id", "r1"], ["title", "Once"], ["url", "https://example.com/r"]]);
+  expect(first?.status).toBe(200);
+  for (const r of [atB, atC]) expect({ status: r?.status, code: (await body(r as Response)).error?.code }).toEqual({ status: 401, code: "replayed" });
+  // A GET (nothing written) is refused as well: a nonce is used once, cluster-wide.
+  const [g1, g2] = await replayTo([b, a], "GET", "/api/cli");
+  expect([g1?.status, g2?.status]).toEqual([200, 401]);
+});
+
+test("failed signatures count across instances: spread over two, the limit locks the address at both", async () => {
+  db = await testDatabase();
+  const [a, b] = [await instance({ maxAuthFailures: 4 }), await instance({ maxAuthFailures: 4 })];
+  const bad = () => signed("GET", "/api/cli", [], { key: { appkey: "admin1", secret: "wrong-secret-0123456789", scope: "admin" } });
+  const statuses: number[] = [];
+  for (const s of [a, b, a, b, a, b]) statuses.push((await send(s, bad())).status);
+  // Four failures (two at each) lock it: the fifth and sixth, wherever they land, are 429.
+  expect(statuses).toEqual([401, 401, 401, 401, 429, 429]);
+  // A valid signature is never refused for the lock-out.
+  expect((await send(b, signed("GET", "/api/cli"))).status).toBe(200);
+});
+
+test("a resend that lands on another instance gets the first answer byte for byte, and the message is logged once", async () => {
+  db = await testDatabase();
+  const [a, b] = [await instance(), await instance()];
+  await seed(a);
+  const at = Math.floor(now() / 1000);
+  const xml = textMsg("c1", at, "77001");
+  const first = await callback(a, xml, { nonce: "5550001", at });
+  expect(first.text).toContain("First title");
+  // The platform resends under the same signature; the answer carries the first's CreateTime.
+  await Bun.sleep(1100);
+  const resent = await callback(b, xml, { nonce: "5550001", at });
+  expect(resent).toEqual(first);
+  // Sent at the same moment to both: one computes, the other gets its answer.
+  const xml2 = textMsg("c1", at, "77002");
+  const [x, y] = await Promise.all([callback(a, xml2, { nonce: "5550002", at }), callback(b, xml2, { nonce: "5550002", at })]);
+  expect(x).toEqual(y);
+  const sql = new SQL(db.url);
+  try {
+    for (let i = 0; i < 100 && Number((await sql`SELECT count(*)::int AS n FROM messages WHERE msg_key LIKE '%7700%'`)[0].n) < 2; i++) await Bun.sleep(20);
+    const rows = (await sql`SELECT msg_key, count(*)::int AS n FROM messages GROUP BY msg_key`) as { msg_key: string; n: number }[];
+    expect(rows.filter((r) => r.msg_key.includes("7700")).map((r) => r.n)).toEqual([1, 1]);
+  } finally {
+    await sql.close();
+  }
+});
+
+test("a captured callback URL carrying another message is refused at another instance too", async () => {
+  db = await testDatabase();
+  const [a, b] = [await instance(), await instance()];
+  const at = Math.floor(now() / 1000);
+  expect((await callback(a, textMsg("hello", at, "88001"), { nonce: "6660001", at })).status).toBe(200);
+  expect((await callback(b, textMsg("hello", at, "88002"), { nonce: "6660001", at })).status).toBe(401);
+  // The same signature with its own message is a resend, answered.
+  expect((await callback(b, textMsg("hello", at, "88001"), { nonce: "6660001", at })).status).toBe(200);
+});
+
+test("a change made through one instance is in another's replies, brought by its notice", async () => {
+  db = await testDatabase();
+  const [a, b] = [await instance(), await instance()];
+  await seed(a);
+  expect((await send(a, signed("PUT", "/api/cli", [["id", "a1"], ["title", "Second title"]]))).status).toBe(200);
+  let text = "";
+  for (let i = 0; i < 100 && !text.includes("Second title"); i++) {
+    text = (await callback(b, textMsg("c1", Math.floor(now() / 1000)))).text;
+    if (!text.includes("Second title")) await Bun.sleep(20);
+  }
+  expect(text).toContain("Second title");
+  const health = await body(await send(b, signed("GET", "/api/cli")));
+  expect(health.data.cluster.cache_lag.notices).toBeGreaterThanOrEqual(1);
+  expect(typeof health.data.cluster.cache_lag.last_ms).toBe("number");
+});
+
+test("Redis away: followers answered by each instance alone, writes 503, health readable and says so; back without a restart", async () => {
+  db = await testDatabase();
+  const [a, b] = [await instance(), await instance()];
+  await seed(a);
+  redis.halt();
+  try {
+    const reply = await callback(a, textMsg("c1", Math.floor(now() / 1000)));
+    expect(reply).toMatchObject({ status: 200, text: expect.stringContaining("First title") });
+    const write = await send(b, signed("PUT", "/api/cli", [["id", "a1"], ["title", "Not now"]]));
+    expect({ status: write.status, code: (await body(write)).error?.code }).toEqual({ status: 503, code: "redis_unavailable" });
+    const list = await send(b, signed("GET", "/api/cli", [["id", "a1"]]));
+    expect(list.status).toBe(503);
+    const health = await body(await send(a, signed("GET", "/api/cli")));
+    expect(health.data.cluster).toMatchObject({ redis: { state: "down" }, dedupe: "this instance only (Redis is away)" });
+    expect(health.data.cluster.answered_alone).toBeGreaterThanOrEqual(1);
+  } finally {
+    await redis.resume();
+  }
+  let status = 0;
+  for (let i = 0; i < 100 && status !== 200; i++) {
+    status = (await send(b, signed("PUT", "/api/cli", [["id", "a1"], ["title", "Back again"]]))).status;
+    if (status !== 200) await Bun.sleep(100);
+  }
+  expect(status).toBe(200);
+  // Replay protection is the cluster's again.
+  const [x, y] = await replayTo([a, b], "GET", "/api/cli");
+  expect([x?.status, y?.status]).toEqual([200, 401]);
+}, 30_000);
+
+test("the access token: one instance asks the platform, the others take its token", async () => {
+  db = await testDatabase();
+  const platform = startFakePlatform("wx0123456789abcdef", "secret0123456789abcdef0123456789");
+  try {
+    const wechat = { appid: "wx0123456789abcdef", secret: "secret0123456789abcdef0123456789", api: platform.url };
+    const servers = [await instance({ wechat }), await instance({ wechat }), await instance({ wechat })];
+    const tokens: string[] = [];
+    for (const s of servers) {
+      const res = await body(await send(s, signed("GET", "/api/cli/token")));
+      tokens.push(res.data.access_token);
+    }
+    expect(new Set(tokens).size).toBe(1);
+    expect(platform.calls.normal + platform.calls.forced).toBe(1);
+  } finally {
+    platform.stop();
+  }
+});
+
+test("--redis without --db is refused: instances share data only through PostgreSQL", async () => {
+  await expect(startServer(serveOpts(tmp.dir, { redis: redis.url, env: ADMIN_ENV }))).rejects.toThrow(/goes with --db/);
+  db = { url: "", drop: async () => {} };
+});
+
