@@ -1,0 +1,150 @@
+/**
+ * The pieces the cluster shares through Redis, each on its own against a real redis-server: the
+ * retry answers (a claim, a wait, a dead claimant's message taken over), the nonces, the lock-out
+ * and its fallback, the link going away and coming back.
+ */
+import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
+import { RedisClient } from "bun";
+import { FailureLimiter, SharedLimiter } from "../../src/server/limiter.ts";
+import { SharedNonces } from "../../src/server/nonces.ts";
+import { RedisDown, RedisLink } from "../../src/store/redis/link.ts";
+import { SHARED_ANSWER_DEFAULTS, SharedAnswers } from "../../src/wechat/shared.ts";
+import { startRedis, type Redis } from "../redis.ts";
+
+let redis: Redis;
+let raw: RedisClient;
+const links: RedisLink[] = [];
+beforeAll(async () => {
+  redis = await startRedis();
+  raw = new RedisClient(redis.url);
+});
+afterAll(() => {
+  for (const l of links) l.close();
+  raw?.close();
+  redis?.stop();
+});
+beforeEach(async () => {
+  if (!raw.connected) raw = new RedisClient(redis.url);
+  await raw.send("FLUSHALL", []);
+});
+
+async function link(): Promise<RedisLink> {
+  const l = new RedisLink(redis.url, { timeoutMs: 500 });
+  await l.connect();
+  links.push(l);
+  return l;
+}
+
+const opts = { ...SHARED_ANSWER_DEFAULTS, claimMs: 300, pollMs: 10 };
+
+test("the first arrival computes; an arrival at another instance gets that answer without computing", async () => {
+  const [a, b] = [new SharedAnswers(await link(), "A", opts), new SharedAnswers(await link(), "B", opts)];
+  let computed = 0;
+  const compute = () => `answer ${++computed}`;
+  expect(await a.answer("m:o:1", "100", "n1", Date.now() + 4000, compute)).toBe("answer 1");
+  await Bun.sleep(20); // the answer is written after it is returned
+  expect(await b.answer("m:o:1", "100", "n1", Date.now() + 4000, compute)).toBe("answer 1");
+  expect(computed).toBe(1);
+  expect(b.counts).toMatchObject({ computed: 0, shared: 1 });
+});
+
+test("an arrival while another instance computes waits for its answer", async () => {
+  const [a, b] = [new SharedAnswers(await link(), "A", opts), new SharedAnswers(await link(), "B", opts)];
+  let release: (s: string) => void = () => {};
+  const slow = new Promise<string>((r) => (release = r));
+  const first = a.answer("m:o:2", "100", "n2", Date.now() + 4000, () => slow);
+  await Bun.sleep(30);
+  const second = b.answer("m:o:2", "100", "n2", Date.now() + 4000, () => "computed twice");
+  await Bun.sleep(100);
+  release("the slow answer");
+  expect(await Promise.all([first, second])).toEqual(["the slow answer", "the slow answer"]);
+  expect(b.counts).toMatchObject({ waited: 1, shared: 1, computed: 0 });
+});
+
+test("a claim renewed while its answer is computed outlives claimMs; the waiter does not take it over", async () => {
+  const [a, b] = [new SharedAnswers(await link(), "A", opts), new SharedAnswers(await link(), "B", opts)];
+  const first = a.answer("m:o:3", "100", "n3", Date.now() + 4000, async () => {
+    await Bun.sleep(opts.claimMs * 3);
+    return "computed slowly";
+  });
+  await Bun.sleep(30);
+  let computedAtB = false;
+  const second = b.answer("m:o:3", "100", "n3", Date.now() + 4000, () => ((computedAtB = true), "computed at B"));
+  expect(await Promise.all([first, second])).toEqual(["computed slowly", "computed slowly"]);
+  expect(computedAtB).toBe(false);
+});
+
+test("a claim whose instance died lapses: the waiting arrival computes the message itself", async () => {
+  const b = new SharedAnswers(await link(), "B", opts);
+  // As a killed instance leaves it: claimed, never renewed, no answer.
+  await raw.send("SET", ["replyd:answer:m:o:4", "Pdead", "PX", String(opts.claimMs)]);
+  const started = performance.now();
+  expect(await b.answer("m:o:4", "100", "n4", Date.now() + 4000, () => "taken over")).toBe("taken over");
+  expect(performance.now() - started).toBeGreaterThanOrEqual(opts.claimMs - 50);
+  expect(b.counts).toMatchObject({ takenOver: 1 });
+});
+
+test("a claimant slower than the waiter's deadline: the waiter answers success, not a second computation", async () => {
+  const b = new SharedAnswers(await link(), "B", opts);
+  await raw.send("SET", ["replyd:answer:m:o:5", "Pslow", "PX", "5000"]);
+  expect(await b.answer("m:o:5", "100", "n5", Date.now() + 200, () => "computed twice")).toBe("success");
+});
+
+test("a signature bound to one message refuses another at any instance; its own message passes", async () => {
+  const [a, b] = [new SharedAnswers(await link(), "A", opts), new SharedAnswers(await link(), "B", opts)];
+  await a.answer("m:o:6", "100", "sig6", Date.now() + 4000, () => "six");
+  await expect(b.answer("m:o:7", "100", "sig6", Date.now() + 4000, () => "seven")).rejects.toMatchObject({ code: "signature_reused", status: 401 });
+  await Bun.sleep(20);
+  expect(await b.answer("m:o:6", "100", "sig6", Date.now() + 4000, () => "six again")).toBe("six");
+});
+
+test("nonces: one SET NX each, forgotten when the window has passed", async () => {
+  const [a, b] = [new SharedNonces(await link()), new SharedNonces(await link())];
+  const now = Date.now();
+  expect(await a.remember("nonce-0123456789abcdef", now + 150, now)).toBe(true);
+  expect(await b.remember("nonce-0123456789abcdef", now + 150, now)).toBe(false);
+  await Bun.sleep(200);
+  expect(await b.remember("nonce-0123456789abcdef", Date.now() + 150, Date.now())).toBe(true);
+});
+
+test("the lock-out: failures counted in Redis lock the address everywhere; with Redis away, counted locally", async () => {
+  const o = { maxFailures: 3, periodMs: 60_000, lockMs: 60_000, maxEntries: 100 };
+  const [la, lb] = [await link(), await link()];
+  const [a, b] = [new SharedLimiter(la, new FailureLimiter(o)), new SharedLimiter(lb, new FailureLimiter(o))];
+  const now = Date.now();
+  expect([await a.failed("10.0.0.1", now), await b.failed("10.0.0.1", now), await a.failed("10.0.0.1", now)]).toEqual([0, 0, 0]);
+  expect(await b.failed("10.0.0.1", now)).toBeGreaterThan(0);
+  // Another address is not locked.
+  expect(await b.failed("10.0.0.2", now)).toBe(0);
+  redis.halt();
+  try {
+    // Redis away: the local count (three failures at this instance) still locks.
+    const c = new SharedLimiter(la, new FailureLimiter(o));
+    const got = [await c.failed("10.0.0.3", now), await c.failed("10.0.0.3", now), await c.failed("10.0.0.3", now), await c.failed("10.0.0.3", now)];
+    expect(got.slice(0, 3)).toEqual([0, 0, 0]);
+    expect(got[3]).toBeGreaterThan(0);
+  } finally {
+    await redis.resume();
+  }
+});
+
+test("the link: RedisDown at once while Redis is away (never queued), up again by itself when it is back", async () => {
+  const logs: string[] = [];
+  const l = new RedisLink(redis.url, { timeoutMs: 500, log: (m) => logs.push(m) });
+  await l.connect();
+  links.push(l);
+  expect(await l.send("PING", [])).toBe("PONG");
+  redis.halt();
+  await Bun.sleep(100);
+  const t = performance.now();
+  await expect(l.send("PING", [])).rejects.toBeInstanceOf(RedisDown);
+  expect(performance.now() - t).toBeLessThan(400);
+  expect(l.up).toBe(false);
+  expect(() => l.check()).toThrow(RedisDown);
+  await redis.resume();
+  for (let i = 0; i < 60 && !l.up; i++) await Bun.sleep(100);
+  expect(l.up).toBe(true);
+  expect(await l.send("PING", [])).toBe("PONG");
+  expect(logs.some((m) => m.includes("unreachable"))).toBe(true);
+  expect(logs.some((m) => m.includes("answers again"))).toBe(true);
+});
