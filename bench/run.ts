@@ -1,6 +1,7 @@
 /**
  * The side-by-side benchmark (issue 5). Loopback only, bounded, one machine, one run:
- *   1. follower replies: replyd (on SQLite, and with --db on PostgreSQL: replyd_pg) vs node-webot `wechat` on Express 5 (the peer) and on Express 4 (peer4), a Go standard-library server (go) vs a bare Bun.serve (the limit)
+ *   1. follower replies: replyd (on SQLite, and with --db on PostgreSQL: replyd_pg; with --redis as
+ *      well: one instance, replyd_redis, and two instances of one cluster loaded together, cluster2) vs node-webot `wechat` on Express 5 (the peer) and on Express 4 (peer4), a Go standard-library server (go) vs a bare Bun.serve (the limit)
  *      vs the floor (bench/floor.ts: the required work, flat, nothing else), each warmed up, then measured in
  *      turn A B C D A B C D …, medians reported;
  *   2. signed admin GET throughput;
@@ -19,6 +20,7 @@ import { SQL } from "bun";
 import { canonicalQuery, formatTs, newNonce, signRequest, type Param } from "../src/sign.ts";
 import { wxSignature } from "../src/wechat/crypto.ts";
 import { startPostgres, type Postgres } from "../test/pg.ts";
+import { startRedis, type Redis } from "../test/redis.ts";
 import { bulkBench, type BulkStore } from "./bulk.ts";
 import { articles, BIN, clientFor, KEY, median, port, ROOT, spawn, startReplyd, TOKEN, waitHealthy, type StoreArgs } from "./servers.ts";
 import { parseWrk } from "./wrk.ts";
@@ -33,10 +35,13 @@ const CONNECTIONS = Number(opt("--connections", "64"));
 const ROUNDS = Number(opt("--rounds", "3"));
 const SIZES = opt("--sizes", "10000,100000,1000000").split(",").filter(Boolean).map(Number);
 const ONLY = opt("--only", "reply,admin,bulk,startup").split(",");
-const STORES = opt("--stores", "sqlite,postgres").split(",");
+// "cluster": replyd_redis and cluster2 in the reply rotation (needs postgres and redis-server).
+const STORES = opt("--stores", "sqlite,postgres,cluster").split(",");
 /** Signed callback queries written per second of a reply run: above the fastest server's rate. */
 const POOL_PER_SECOND = 160_000;
 const tmp = mkdtempSync(join(tmpdir(), "replyd-bench-"));
+let redis: Redis | null = null;
+const redisStop = () => redis?.stop();
 
 /** The PostgreSQL cluster, started on first use; each call an empty database of its own. */
 let pg: Postgres | null = null;
@@ -82,15 +87,34 @@ function cpuOf(pid: number | undefined): { user: number; sys: number } | null {
  * its threads) and wrk's own — on a machine the load generator shares, what the server may use is
  * what wrk leaves (docs/performance.md, "CPU per request").
  */
-function wrk(url: string, script: string, env: Record<string, string>, seconds = DURATION, connections = CONNECTIONS, serverPid?: number) {
-  const before = cpuOf(serverPid);
+function wrk(url: string, script: string, env: Record<string, string>, seconds = DURATION, connections = CONNECTIONS, serverPid?: number | number[], redisPid?: number) {
+  const pids = serverPid === undefined ? [] : Array.isArray(serverPid) ? serverPid : [serverPid];
+  const sum = () => {
+    const each = pids.map(cpuOf);
+    let user = 0;
+    let sys = 0;
+    for (const c of each) {
+      if (!c) return null;
+      user += c.user;
+      sys += c.sys;
+    }
+    return each.length ? { user, sys } : null;
+  };
+  const before = sum();
+  const redisBefore = cpuOf(redisPid);
   const p = Bun.spawnSync(["wrk", "-t", "2", "-c", String(connections), "-d", `${seconds}s`, "--latency", "-s", join(ROOT, "bench", script), url], { env: { ...process.env, ...env } });
-  const after = cpuOf(serverPid);
+  const after = sum();
+  const redisAfter = cpuOf(redisPid);
   const r = parseWrk(p.stdout.toString());
   const per = (us: number) => (r.requests > 0 ? +(us / r.requests).toFixed(2) : NaN);
   const cpu =
     before && after
-      ? { server_user_us: per(after.user - before.user), server_sys_us: per(after.sys - before.sys), wrk_us: per(Number(p.resourceUsage.cpuTime.total)) }
+      ? {
+          server_user_us: per(after.user - before.user),
+          server_sys_us: per(after.sys - before.sys),
+          wrk_us: per(Number(p.resourceUsage.cpuTime.total)),
+          ...(redisBefore && redisAfter ? { redis_us: per(redisAfter.user - redisBefore.user + redisAfter.sys - redisBefore.sys) } : {}),
+        }
       : null;
   return { rps: r.rps, p50: r.p50_ms, p99: r.p99_ms, non2xx: r.non2xx, errors: r.socketErrors, cpu };
 }
@@ -109,8 +133,8 @@ try {
 
   const dir = join(tmp, "reply");
   mkdirSync(dir);
-  const loaded = async (store: StoreArgs) => {
-    const r = startReplyd(dir, [], store);
+  const loaded = async (store: StoreArgs, extra: string[] = []) => {
+    const r = startReplyd(dir, extra, store);
     await waitHealthy(`${r.url}/healthz`);
     await clientFor(r.url, tmp).call({ method: "POST", path: "/api/cli", fields: [["mode", "init"]], files: [{ name: "json", filename: "a.json", bytes: readFileSync(join(tmp, "articles.json")) }] });
     return r;
@@ -118,6 +142,28 @@ try {
   const replyd = await loaded({ kind: "sqlite" });
   // The same server with its data in PostgreSQL: replies come from its read copy, the log is batched to the database.
   const replydPg = STORES.includes("postgres") && ONLY.includes("reply") ? await loaded(await newDatabase("bench_reply")) : null;
+  // The cluster (issue 15): one instance on PostgreSQL + Redis (what the shared dedupe costs), and
+  // two on one database and one Redis, loaded together (what a second instance adds on this machine).
+  redis = null;
+  let replydRedis: Awaited<ReturnType<typeof loaded>> | null = null;
+  let cluster: Awaited<ReturnType<typeof loaded>>[] = [];
+  if (replydPg && STORES.includes("cluster")) {
+    redis = await startRedis();
+    replydRedis = await loaded(await newDatabase("bench_redis"), ["--redis", redis.url]);
+    const shared = await newDatabase("bench_cluster");
+    const first = await loaded(shared, ["--redis", redis.url]);
+    const second = startReplyd(dir, ["--redis", redis.url], shared);
+    await waitHealthy(`${second.url}/healthz`);
+    cluster = [first, second];
+  }
+  const redisPid = () => redis?.pid;
+  const flushRedis = async () => {
+    if (!redis) return;
+    const { RedisClient } = await import("bun");
+    const c = new RedisClient(redis.url);
+    await c.send("FLUSHALL", []);
+    c.close();
+  };
 
   if (ONLY.includes("reply")) {
     const peerPort = port();
@@ -142,10 +188,20 @@ try {
       stdout: Bun.file(join(tmp, "floor.log")),
       stderr: "ignore",
     });
-    const servers: Record<string, string> = { replyd: replyd.url, ...(replydPg ? { replyd_pg: replydPg.url } : {}), peer: `http://127.0.0.1:${peerPort}`, peer4: `http://127.0.0.1:${peer4Port}`, go: `http://127.0.0.1:${goPort}`, limit: `http://127.0.0.1:${limitPort}`, floor: `http://127.0.0.1:${floorPort}` };
+    const servers: Record<string, string> = {
+      replyd: replyd.url,
+      ...(replydPg ? { replyd_pg: replydPg.url } : {}),
+      ...(replydRedis ? { replyd_redis: replydRedis.url } : {}),
+      ...(cluster.length ? { cluster2: (cluster[0] as { url: string }).url } : {}),
+      peer: `http://127.0.0.1:${peerPort}`, peer4: `http://127.0.0.1:${peer4Port}`, go: `http://127.0.0.1:${goPort}`, limit: `http://127.0.0.1:${limitPort}`, floor: `http://127.0.0.1:${floorPort}` };
     for (const url of [servers.peer, servers.peer4, servers.go]) await waitHealthy(`${url}/`, 20_000, true);
     await Bun.sleep(500);
-    const pids: Record<string, number> = { replyd: replyd.p.pid, ...(replydPg ? { replyd_pg: replydPg.p.pid } : {}), peer: peer.pid, peer4: peer4.pid, go: goPeer.pid, limit: limit.pid, floor: floor.pid };
+    const pids: Record<string, number | number[]> = {
+      replyd: replyd.p.pid,
+      ...(replydPg ? { replyd_pg: replydPg.p.pid } : {}),
+      ...(replydRedis ? { replyd_redis: replydRedis.p.pid } : {}),
+      ...(cluster.length ? { cluster2: cluster.map((c) => c.p.pid) } : {}),
+      peer: peer.pid, peer4: peer4.pid, go: goPeer.pid, limit: limit.pid, floor: floor.pid };
     const samples: Record<string, ReturnType<typeof wrk>[]> = Object.fromEntries(Object.keys(servers).map((k) => [k, []]));
     // Check the peers really answer with news before timing them.
     const ts0 = String(Math.floor(Date.now() / 1000));
@@ -181,14 +237,19 @@ try {
     if (WARMUP > 0) {
       const pool = signedPool(WARMUP);
       for (const [name, url] of Object.entries(servers)) {
-        const r = wrk(url, "reply.lua", pool, WARMUP, CONNECTIONS);
+        // Each server of a round is sent the same messages: a Redis-backed one must not find the last one's answers.
+        if (name === "replyd_redis" || name === "cluster2") await flushRedis();
+        const r = wrk(url, "reply.lua", { ...pool, ...(name === "cluster2" ? { BENCH_ADDRS: cluster.map((c) => c.url.replace("http://", "")).join(",") } : {}) }, WARMUP, CONNECTIONS);
         if (r.non2xx || r.errors || !r.rps) throw new Error(`warm-up of ${name} failed: ${r.non2xx} non-2xx, ${r.errors} errors`);
       }
     }
     for (let round = 0; round < ROUNDS; round++) {
       const pool = signedPool(DURATION);
       for (const [name, url] of Object.entries(servers)) {
-        const r = wrk(url, "reply.lua", pool, DURATION, CONNECTIONS, pids[name]);
+        const viaRedis = name === "replyd_redis" || name === "cluster2";
+        if (viaRedis) await flushRedis();
+        const env = { ...pool, ...(name === "cluster2" ? { BENCH_ADDRS: cluster.map((c) => c.url.replace("http://", "")).join(",") } : {}) };
+        const r = wrk(url, "reply.lua", env, DURATION, CONNECTIONS, pids[name], viaRedis ? redisPid() : undefined);
         (samples[name] as ReturnType<typeof wrk>[]).push(r);
         process.stderr.write(`reply ${name} round ${round + 1}: ${r.rps.toFixed(0)} req/s p99 ${r.p99} ms\n`);
       }
@@ -199,14 +260,23 @@ try {
     limit.kill();
     floor.kill();
     replydPg?.p.kill("SIGTERM");
+    replydRedis?.p.kill("SIGTERM");
+    for (const c of cluster) c.p.kill("SIGTERM");
+    await Promise.all([replydRedis?.p.exited, ...cluster.map((c) => c.p.exited)]);
+    redis?.stop();
     const summary = Object.fromEntries(
       Object.entries(samples).map(([k, v]) => {
         const cpu = v.every((s) => s.cpu)
-          ? { server_user_us: median(v.map((s) => s.cpu!.server_user_us)), server_sys_us: median(v.map((s) => s.cpu!.server_sys_us)), wrk_us: median(v.map((s) => s.cpu!.wrk_us)) }
+          ? {
+              server_user_us: median(v.map((s) => s.cpu!.server_user_us)),
+              server_sys_us: median(v.map((s) => s.cpu!.server_sys_us)),
+              wrk_us: median(v.map((s) => s.cpu!.wrk_us)),
+              ...(v.every((s) => s.cpu!.redis_us !== undefined) ? { redis_us: median(v.map((s) => s.cpu!.redis_us as number)) } : {}),
+            }
           : null;
         return [k, { rps: median(v.map((s) => s.rps)), p50_ms: median(v.map((s) => s.p50)), p99_ms: median(v.map((s) => s.p99)), non2xx: v.reduce((n, s) => n + s.non2xx, 0), errors: v.reduce((n, s) => n + s.errors, 0), samples_rps: v.map((s) => Math.round(s.rps)), cpu_per_request: cpu }];
       }),
-    ) as Record<string, { rps: number; p50_ms: number; p99_ms: number; non2xx: number; errors: number; cpu_per_request: { server_user_us: number; server_sys_us: number; wrk_us: number } | null }>;
+    ) as Record<string, { rps: number; p50_ms: number; p99_ms: number; non2xx: number; errors: number; cpu_per_request: { server_user_us: number; server_sys_us: number; wrk_us: number; redis_us?: number } | null }>;
     results.reply = {
       ...summary,
       ratio_replyd_peer: +(summary.replyd!.rps / summary.peer!.rps).toFixed(2),
@@ -216,15 +286,17 @@ try {
       ratio_replyd_floor: +(summary.replyd!.rps / summary.floor!.rps).toFixed(2),
       ratio_floor_limit: +(summary.floor!.rps / summary.limit!.rps).toFixed(2),
       ...(summary.replyd_pg ? { ratio_pg_sqlite: +(summary.replyd_pg.rps / summary.replyd!.rps).toFixed(2) } : {}),
+      ...(summary.replyd_redis ? { ratio_redis_pg: +(summary.replyd_redis.rps / summary.replyd_pg!.rps).toFixed(2) } : {}),
+      ...(summary.cluster2 ? { ratio_cluster2_sqlite: +(summary.cluster2.rps / summary.replyd!.rps).toFixed(2), ratio_cluster2_redis: +(summary.cluster2.rps / summary.replyd_redis!.rps).toFixed(2) } : {}),
     };
     table.push(`reply (code → 1-article news, ${CONNECTIONS} connections, median of ${ROUNDS})`);
     for (const [k, v] of Object.entries(summary)) {
       const c = v.cpu_per_request;
-      const cpu = c ? `   CPU/req: server ${c.server_user_us.toFixed(1)} user + ${c.server_sys_us.toFixed(1)} sys µs, wrk ${c.wrk_us.toFixed(1)} µs` : "";
-      table.push(`  ${k.padEnd(9)} ${v.rps.toFixed(0).padStart(8)} req/s   p50 ${v.p50_ms.toFixed(2)} ms   p99 ${v.p99_ms.toFixed(2)} ms   non-2xx ${v.non2xx}${cpu}`);
+      const cpu = c ? `   CPU/req: server ${c.server_user_us.toFixed(1)} user + ${c.server_sys_us.toFixed(1)} sys µs, wrk ${c.wrk_us.toFixed(1)} µs${c.redis_us !== undefined ? `, redis ${c.redis_us.toFixed(1)} µs` : ""}` : "";
+      table.push(`  ${k.padEnd(12)} ${v.rps.toFixed(0).padStart(8)} req/s   p50 ${v.p50_ms.toFixed(2)} ms   p99 ${v.p99_ms.toFixed(2)} ms   non-2xx ${v.non2xx}${cpu}`);
     }
     const ratios = results.reply as Record<`ratio_${string}`, number>;
-    table.push(`  replyd/peer ${ratios.ratio_replyd_peer}×   replyd/peer4 ${ratios.ratio_replyd_peer4}×   replyd/go ${ratios.ratio_replyd_go}×   replyd/limit ${ratios.ratio_replyd_limit}×   replyd/floor ${ratios.ratio_replyd_floor}×   floor/limit ${ratios.ratio_floor_limit}×${ratios.ratio_pg_sqlite ? `   replyd_pg/replyd ${ratios.ratio_pg_sqlite}×` : ""}`);
+    table.push(`  replyd/peer ${ratios.ratio_replyd_peer}×   replyd/peer4 ${ratios.ratio_replyd_peer4}×   replyd/go ${ratios.ratio_replyd_go}×   replyd/limit ${ratios.ratio_replyd_limit}×   replyd/floor ${ratios.ratio_replyd_floor}×   floor/limit ${ratios.ratio_floor_limit}×${ratios.ratio_pg_sqlite ? `   replyd_pg/replyd ${ratios.ratio_pg_sqlite}×` : ""}${ratios.ratio_redis_pg ? `   replyd_redis/replyd_pg ${ratios.ratio_redis_pg}×` : ""}${ratios.ratio_cluster2_sqlite ? `   cluster2/replyd ${ratios.ratio_cluster2_sqlite}×   cluster2/replyd_redis ${ratios.ratio_cluster2_redis}×` : ""}`);
   }
 
   if (ONLY.includes("admin")) {
@@ -292,6 +364,7 @@ try {
 } finally {
   rmSync(tmp, { recursive: true, force: true });
   stopPostgres();
+  redisStop();
 }
 
 mkdirSync(join(ROOT, "bench/results"), { recursive: true });

@@ -50,7 +50,15 @@ end
 wx_sha1hex = sha1hex
 
 local threads = 0
+-- BENCH_ADDRS ("127.0.0.1:8081,127.0.0.1:8082"): thread t sends to address t of n, round robin —
+-- several instances of one cluster loaded at once by one wrk, as a balancer would spread them.
+local addrs = {}
+for a in string.gmatch(os.getenv("BENCH_ADDRS") or "", "[^,]+") do
+  local host, port = a:match("^([^:]+):(%d+)$")
+  addrs[#addrs + 1] = wrk.lookup(host, port)[1]
+end
 function setup(thread)
   threads = threads + 1
   thread:set("tid", threads)
+  if #addrs > 0 then thread.addr = addrs[((threads - 1) % #addrs) + 1] end
 end

@@ -10,6 +10,8 @@ import type { Subprocess } from "bun";
 export interface Redis {
   url: string;
   port: number;
+  /** The server process's pid (the bench reads its CPU time). */
+  readonly pid: number | undefined;
   stop(): void;
   halt(): void;
   resume(): Promise<void>;
@@ -52,5 +54,14 @@ export async function startRedis(): Promise<Redis> {
     (proc as Subprocess | null)?.kill("SIGKILL");
     proc = null;
   };
-  return { url: `redis://127.0.0.1:${port}`, port, stop: kill, halt: kill, resume: start };
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    get pid() {
+      return (proc as Subprocess | null)?.pid;
+    },
+    stop: kill,
+    halt: kill,
+    resume: start,
+  };
 }

@@ -187,35 +187,51 @@ export class WechatHandler {
    */
   private async sharedAnswer(m: Inbound, key: string, encrypt: boolean, timestamp: string, nonce: string): Promise<string> {
     const shared = this.shared as SharedAnswers;
-    const compute = () => this.answer(m, key, encrypt);
-    if (!shared.up) {
-      this.answeredAlone++;
-      return compute();
-    }
-    try {
-      return await shared.answer(key, timestamp, nonce, Date.now() + this.opts.deadlineMs, compute);
-    } catch (e) {
-      if (!(e instanceof RedisDown)) throw e;
-      this.answeredAlone++;
-      return compute();
-    }
-  }
-
-  /** Computes and logs the answer once; past the deadline the follower gets "success" instead. */
-  private answer(m: Inbound, key: string, encrypt: boolean): Answer {
-    const failed = (e: unknown) => {
-      this.log(`wechat reply failed: ${(e as Error).message}`);
-      return SUCCESS;
-    };
     let decided: Decision | Promise<Decision>;
     try {
       decided = this.responder.respond(m);
+    } catch (e) {
+      return this.failed(e);
+    }
+    const alone = () => {
+      this.answeredAlone++;
+      return this.answer(m, key, encrypt, decided);
+    };
+    if (!shared.up) return alone();
+    const deadlineAt = Date.now() + this.opts.deadlineMs;
+    try {
+      // Answered at once (the usual case): rendered, then offered to the cluster in one batched
+      // round trip; logged only if it is the one kept. A regex rule or search to wait for: the
+      // message is claimed first, so a resend elsewhere waits instead of running it again.
+      if (decided instanceof Promise) return await shared.answer(key, timestamp, nonce, deadlineAt, () => this.answer(m, key, encrypt, decided));
+      const decision = decided;
+      const out = this.render(m, decision, encrypt);
+      return await shared.offer(key, timestamp, nonce, deadlineAt, out, () => {
+        this.record(m, key, decision);
+        return out;
+      });
+    } catch (e) {
+      if (!(e instanceof RedisDown)) throw e;
+      return alone();
+    }
+  }
+
+  private failed(e: unknown): string {
+    this.log(`wechat reply failed: ${(e as Error).message}`);
+    return SUCCESS;
+  }
+
+  /** Computes and logs the answer once; past the deadline the follower gets "success" instead. */
+  private answer(m: Inbound, key: string, encrypt: boolean, made?: Decision | Promise<Decision>): Answer {
+    let decided: Decision | Promise<Decision>;
+    try {
+      decided = made ?? this.responder.respond(m);
       // Answered at once (no regex rule had to run): no deadline to race.
       if (!(decided instanceof Promise)) return this.finish(m, key, decided, encrypt);
     } catch (e) {
-      return failed(e);
+      return this.failed(e);
     }
-    const work = decided.then((d) => this.finish(m, key, d, encrypt)).catch(failed);
+    const work = decided.then((d) => this.finish(m, key, d, encrypt)).catch((e) => this.failed(e));
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<string>((resolve) => {
       timer = setTimeout(() => {
@@ -228,6 +244,11 @@ export class WechatHandler {
 
   /** Logs the message and renders (and seals) its reply. */
   private finish(m: Inbound, key: string, decision: Decision, encrypt: boolean): string {
+    this.record(m, key, decision);
+    return this.render(m, decision, encrypt);
+  }
+
+  private record(m: Inbound, key: string, decision: Decision): void {
     this.messages.add({
       received_ms: this.clock.now(),
       msg_key: key,
@@ -238,6 +259,9 @@ export class WechatHandler {
       answer: decision.answer,
       unmatched: decision.unmatched,
     });
+  }
+
+  private render(m: Inbound, decision: Decision, encrypt: boolean): string {
     if (!decision.reply) return SUCCESS;
     const xml = renderReply(decision.reply, m, Math.floor(this.clock.now() / 1000));
     return encrypt ? this.seal(xml) : xml;

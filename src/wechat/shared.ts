@@ -26,6 +26,41 @@ if a then return {'have', a} end
 redis.call('SET', KEYS[1], ARGV[3], 'PX', ARGV[4])
 return {'mine'}`;
 
+/**
+ * Answers offered in one batch (KEYS: answer and signature key per message; ARGV: the two TTLs, then
+ * message key and answer per message). Per message: 'R' when its signature carried another message,
+ * 'K' when this answer was kept, or the value already there (an answer "A…", or a claim "P…").
+ */
+const OFFER = `
+local out = {}
+for i = 1, #KEYS / 2 do
+  local ak, sk, mk = KEYS[2 * i - 1], KEYS[2 * i], ARGV[2 * i + 1]
+  local s = redis.call('GET', sk)
+  if s and s ~= mk then
+    out[i] = 'R'
+  else
+    if not s then redis.call('SET', sk, mk, 'PX', ARGV[1]) end
+    local a = redis.call('GET', ak)
+    if a then out[i] = a else
+      redis.call('SET', ak, 'A' .. ARGV[2 * i + 2], 'PX', ARGV[2])
+      out[i] = 'K'
+    end
+  end
+end
+return out`;
+
+/** Messages offered in one batch at most (the script's arguments stay small). */
+const MAX_BATCH = 256;
+
+interface Offer {
+  answerKey: string;
+  signatureKey: string;
+  key: string;
+  out: string;
+  resolve: (v: string) => void;
+  reject: (e: unknown) => void;
+}
+
 const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
 
 export interface SharedAnswerOptions {
@@ -44,7 +79,7 @@ export const SHARED_ANSWER_DEFAULTS: SharedAnswerOptions = { ttlMs: 30_000, clai
 export class SharedAnswers {
   private readonly claimValue: string;
   /** Answers this instance took from another one's computation (health, tests). */
-  counts = { computed: 0, shared: 0, waited: 0, takenOver: 0 };
+  counts = { computed: 0, shared: 0, waited: 0, takenOver: 0, offers: 0, offerBatches: 0 };
 
   constructor(
     private readonly link: RedisLink,
@@ -57,6 +92,57 @@ export class SharedAnswers {
 
   get up(): boolean {
     return this.link.up;
+  }
+
+  private batch: Offer[] = [];
+  private scheduled = false;
+
+  /**
+   * An answer already rendered here (the usual case: no regex rule or search to wait for), offered
+   * to the cluster: kept when no instance has one, and `keep()` (which logs the message) called; or
+   * the answer another instance kept. Offers made in one turn of the event loop go to Redis as one
+   * script call: under load, one round trip serves many messages.
+   */
+  async offer(key: string, timestamp: string, nonce: string, deadlineAt: number, out: string, keep: () => string): Promise<string> {
+    const answerKey = this.prefix + key;
+    const held = await new Promise<string>((resolve, reject) => {
+      this.batch.push({ answerKey, signatureKey: `${this.prefix}sig:${timestamp}:${nonce}`, key, out, resolve, reject });
+      if (this.batch.length >= MAX_BATCH) this.flush();
+      else if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+    if (held === "K") {
+      this.counts.computed++;
+      return keep();
+    }
+    if (held === "R") throw new WxError("signature_reused", 401, "this signature carried another message");
+    if (held.startsWith("A")) {
+      this.counts.shared++;
+      return held.slice(1);
+    }
+    // Claimed by an instance still computing (a regex rule or search): its answer, or ours if it dies.
+    return this.wait(answerKey, deadlineAt, keep);
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    const batch = this.batch;
+    this.batch = [];
+    if (!batch.length) return;
+    this.counts.offers += batch.length;
+    this.counts.offerBatches++;
+    const keys: string[] = [];
+    const args = [String(this.opts.signatureMs), String(this.opts.ttlMs)];
+    for (const o of batch) {
+      keys.push(o.answerKey, o.signatureKey);
+      args.push(o.key, o.out);
+    }
+    this.link.eval<string[]>(OFFER, keys, args).then(
+      (got) => batch.forEach((o, i) => o.resolve(String(got[i]))),
+      (e) => batch.forEach((o) => o.reject(e)),
+    );
   }
 
   /**

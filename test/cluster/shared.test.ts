@@ -148,3 +148,36 @@ test("the link: RedisDown at once while Redis is away (never queued), up again b
   expect(logs.some((m) => m.includes("unreachable"))).toBe(true);
   expect(logs.some((m) => m.includes("answers again"))).toBe(true);
 });
+
+test("offers: the first answer offered is kept (and only its keep() logs); another instance's offer gets it", async () => {
+  const [a, b] = [new SharedAnswers(await link(), "A", opts), new SharedAnswers(await link(), "B", opts)];
+  const kept: string[] = [];
+  const first = await a.offer("m:o:20", "100", "n20", Date.now() + 4000, "from A", () => (kept.push("A"), "from A"));
+  const second = await b.offer("m:o:20", "100", "n20", Date.now() + 4000, "from B", () => (kept.push("B"), "from B"));
+  expect([first, second, kept]).toEqual(["from A", "from A", ["A"]]);
+  await expect(b.offer("m:o:21", "100", "n20", Date.now() + 4000, "other", () => "other")).rejects.toMatchObject({ code: "signature_reused" });
+});
+
+test("offers made in one turn of the event loop go to Redis as one script call", async () => {
+  const l = await link();
+  let calls = 0;
+  const evalOf = l.eval.bind(l);
+  l.eval = ((...a: Parameters<typeof l.eval>) => (calls++, evalOf(...a))) as typeof l.eval;
+  const s = new SharedAnswers(l, "A", opts);
+  const outs = await Promise.all(Array.from({ length: 50 }, (_, i) => s.offer(`m:o:b${i}`, "100", `nb${i}`, Date.now() + 4000, `answer ${i}`, () => `answer ${i}`)));
+  expect(outs).toEqual(Array.from({ length: 50 }, (_, i) => `answer ${i}`));
+  expect(calls).toBe(1);
+});
+
+test("an offer that finds the message claimed (a regex rule running elsewhere) waits for that answer", async () => {
+  const [a, b] = [new SharedAnswers(await link(), "A", opts), new SharedAnswers(await link(), "B", opts)];
+  let release: (s: string) => void = () => {};
+  const first = a.answer("m:o:22", "100", "n22", Date.now() + 4000, () => new Promise<string>((r) => (release = r)));
+  await Bun.sleep(30);
+  let keptAtB = false;
+  const second = b.offer("m:o:22", "100", "n22", Date.now() + 4000, "from B", () => ((keptAtB = true), "from B"));
+  await Bun.sleep(50);
+  release("the regex answer");
+  expect(await Promise.all([first, second])).toEqual(["the regex answer", "the regex answer"]);
+  expect(keptAtB).toBe(false);
+});
