@@ -1,18 +1,20 @@
 /**
  * Retry answers shared by the instances of a cluster (issue 15). The platform resends a message it
  * got no answer to, and behind a load balancer the resend may land on another instance: the first
- * answer is computed once, cluster-wide, and every arrival anywhere gets it byte for byte.
+ * answer is kept once, cluster-wide, and every arrival anywhere gets it byte for byte; the message
+ * is logged once, by the instance whose answer was kept.
  *
- * One script per new message (one round trip) does three things atomically: binds the callback's
- * signature (timestamp, nonce) to the message, as the instance's own ledger does, so a captured URL
- * cannot carry another message at another instance; answers a settled answer; or claims the message
- * for this instance. The claim is short (CLAIM_MS) and renewed while the answer is computed, so an
- * instance killed mid-answer gives the message up within CLAIM_MS and a resend elsewhere computes it
- * (the message log's unique msg_key keeps it logged once). Arrivals that find the message claimed
- * wait for its answer, polling, until their own deadline.
+ * Two paths. Most answers are decided at once: rendered here, then offered (`offer`): one script,
+ * batched with every offer of the same event-loop turn, binds the callback's signature (timestamp,
+ * nonce) to the message — as the instance's own ledger does, so a captured URL cannot carry another
+ * message at another instance — and keeps this answer unless one is there already. An answer that
+ * waits on a regex rule or a search (`answer`) claims the message first, so that a resend elsewhere
+ * waits for it instead of running the work again. The claim is short (claimMs) and renewed while
+ * the answer is computed: an instance killed mid-answer gives the message up within claimMs, and a
+ * resend elsewhere computes it (the message log's unique msg_key keeps it logged once).
  *
- * Redis away: RedisDown from `answer`, and the handler answers from the instance's own memory
- * (per-instance dedupe), which health reports.
+ * Redis away: RedisDown, and the handler answers from the instance's own memory (per-instance
+ * dedupe), which health reports.
  */
 import { RedisDown, type RedisLink } from "../store/redis/link.ts";
 import { WxError } from "./crypto.ts";
