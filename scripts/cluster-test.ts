@@ -60,8 +60,10 @@ const procs: (ReturnType<typeof Bun.spawn> | null)[] = ports.map(() => null);
 const urlOf = (i: number) => `http://127.0.0.1:${ports[i]}`;
 
 async function startInstance(i: number): Promise<void> {
-  const p = Bun.spawn([BIN, "serve", "--db", pg.url, "--redis", redis.url, "--host", "127.0.0.1", "--port", String(ports[i]), "--wx-token", TOKEN], {
-    env: ENV,
+  // Every other instance takes its Redis from the environment (REPLYD_REDIS), the others from the flag.
+  const redisFrom = i % 2 ? [] : ["--redis", redis.url];
+  const p = Bun.spawn([BIN, "serve", "--db", pg.url, ...redisFrom, "--host", "127.0.0.1", "--port", String(ports[i]), "--wx-token", TOKEN], {
+    env: { ...ENV, ...(i % 2 ? { REPLYD_REDIS: redis.url } : {}) },
     stdout: "pipe",
     stderr: "pipe",
   });
