@@ -24,24 +24,26 @@ const interrupted = (signal: NodeJS.Signals) => {
 /** A new, private temp file in `dir` receiving a download, at most `limit` bytes. */
 export function fileSink(dir: string, limit: number) {
   const path = join(dir, `.replyd-${newNonce()}.part`);
-  let fd: number;
-  try {
-    fd = openSync(path, "wx", 0o600);
-  } catch (e) {
-    throw new CLIError("cannot_write", `cannot write in ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
+  // Watched before it exists: a Ctrl-C the moment it is created still removes it.
   if (partial.size === 0) {
     process.on("SIGINT", interrupted);
     process.on("SIGTERM", interrupted);
   }
   partial.add(path);
-  const forget = () => {
+  let fd: number;
+  try {
+    fd = openSync(path, "wx", 0o600);
+  } catch (e) {
+    forget();
+    throw new CLIError("cannot_write", `cannot write in ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  function forget() {
     partial.delete(path);
     if (partial.size === 0) {
       process.off("SIGINT", interrupted);
       process.off("SIGTERM", interrupted);
     }
-  };
+  }
   let open = true;
   const close = () => {
     if (!open) return;

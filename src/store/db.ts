@@ -110,10 +110,12 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
  */
 export function openDatabase(path: string, durable = true): Database {
   const db = new Database(path, { create: true, strict: true });
+  // First: switching to WAL waits, like any statement, while another connection recovers the WAL
+  // (a store reopened as the last one closes: SQLITE_BUSY_RECOVERY without it).
+  db.exec("PRAGMA busy_timeout = 5000");
   db.exec("PRAGMA journal_mode = WAL");
   // FULL: an acknowledged admin write survives a power cut, not only a process crash.
   db.exec(durable ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = OFF");
-  db.exec("PRAGMA busy_timeout = 5000");
   db.exec("PRAGMA foreign_keys = ON");
   // 16 MiB of pages rather than SQLite's 2: past a few hundred thousand articles a bulk write's
   // inserts land all over the id index, and with 2 MiB each went to the OS for its page (a read
