@@ -24,6 +24,7 @@ import { startRedis } from "../test/redis.ts";
 /** How long before a kill an answered message may still sit in the killed instance's unflushed log batch (docs/reliability.md). */
 const LOG_WINDOW_BOUND_MS = 250;
 const LAG_GOAL_MS = 1000;
+const DELIVERY_SLACK_MS = 50;
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: number) => {
@@ -316,7 +317,13 @@ try {
     await sql.close();
   }
   const missing = [...answered.values()].filter((s) => !logged.has(s.msgId));
-  const outsideWindow = missing.filter((s) => !(killedAt && s.answeredAt <= killedAt && s.answeredAt >= killedAt - LOG_WINDOW_BOUND_MS));
+  // Allowed: answered by the killed instance itself in its last LOG_WINDOW_BOUND_MS (its unflushed
+  // log batch). The client notes the time it read the answer, so an answer the instance sent just
+  // before the kill may be read a few milliseconds after it (DELIVERY_SLACK_MS).
+  const victimAddr = `127.0.0.1:${ports[INSTANCES - 1]}`;
+  const outsideWindow = missing.filter(
+    (s) => !(killedAt && s.upstream === victimAddr && s.answeredAt <= killedAt + DELIVERY_SLACK_MS && s.answeredAt >= killedAt - LOG_WINDOW_BOUND_MS),
+  );
   const sorted = lags.slice().sort((a, b) => a - b);
   const p = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Infinity;
   const goals = {
@@ -332,11 +339,12 @@ try {
   say(`${mark(goals.resends)} resends to another instance: ${report.resends}, ${report.resendsSame} answered with the first answer byte for byte (goal: all)`);
   say(`${mark(goals.twice)} messages logged twice: ${twice} (goal: 0)`);
   say(
-    `${mark(goals.missing)} answered messages missing from the log: ${missing.length}, ${outsideWindow.length} of them outside the killed instance's last ${LOG_WINDOW_BOUND_MS} ms before the kill (goal: 0 outside)`,
+    `${mark(goals.missing)} answered messages missing from the log: ${missing.length}, ${outsideWindow.length} of them not answered by the killed instance in its last ${LOG_WINDOW_BOUND_MS} ms (goal: 0 such)`,
   );
   say(`${mark(goals.replays)} admin requests replayed to other instances: ${report.replays}, accepted ${report.replaysAccepted} (goal: 0)`);
   say(`${mark(goals.lag)} write-to-reply lag over ${sorted.length} probes: p50 ${p(0.5)} ms, p99 ${p(0.99)} ms, max ${sorted[sorted.length - 1]} ms (goal: p99 ≤ ${LAG_GOAL_MS} ms)`);
   for (const f of report.failures) say(`  ${f}`);
+  for (const m of outsideWindow.slice(0, 10)) say(`  missing: message ${m.msgId}, answered by ${m.upstream || "?"} ${m.answeredAt - killedAt} ms after the kill`);
   say(JSON.stringify({ report: { ...report, failures: undefined }, twice, missing: missing.length, missingOutsideWindow: outsideWindow.length, lag: { p50: p(0.5), p99: p(0.99), probes: sorted.length } }));
   exit = Object.values(goals).every(Boolean) ? 0 : 1;
 } catch (e) {

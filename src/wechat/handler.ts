@@ -9,6 +9,7 @@ import { RetryCache, type Answer } from "./retries.ts";
 import type { SharedAnswers } from "./shared.ts";
 import { RedisDown } from "../store/redis/link.ts";
 import { cdata, parseXml, XmlError } from "./xml.ts";
+import { bodyBytes, tooLarge, utf8 } from "./body.ts";
 
 export interface WechatOptions {
   token?: string;
@@ -36,44 +37,8 @@ const XML = new Headers({ "content-type": "application/xml; charset=utf-8" });
 const TEXT_200 = { headers: TEXT };
 const XML_200 = { headers: XML };
 const SUCCESS = "success";
-const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 const plain = (status: number, body = "") => new Response(body, { status, headers: TEXT });
-const tooLarge = () => new WxError("too_large", 413, "body too large");
-
-/**
- * The body's bytes, refused (not truncated) past `max`. Not an async function: with a declared
- * length the body is one read, and the callback awaits that read itself, one promise fewer.
- */
-function bodyBytes(request: Request, max: number): Promise<Uint8Array> {
-  const declared = request.headers.get("content-length");
-  if (declared === null) return readChunked(request, max);
-  if (Number(declared) > max) throw tooLarge();
-  return request.bytes();
-}
-
-/** No length (chunked): count as it arrives and stop at the cap. */
-async function readChunked(request: Request, max: number): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (request.body)
-    for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
-      size += chunk.length;
-      if (size > max) throw tooLarge();
-      chunks.push(chunk);
-    }
-  return Buffer.concat(chunks);
-}
-
-/** fatal: invalid UTF-8 is bad input, not something to guess about. */
-function utf8(bytes: Uint8Array): string {
-  try {
-    return UTF8.decode(bytes);
-  } catch {
-    throw new WxError("bad_encoding", 400, "the body is not UTF-8");
-  }
-}
-
 /** The messaging callback (DESIGN §5): URL verification, signed plain and safe-mode messages. */
 export class WechatHandler {
   private readonly crypto: WxCrypto | null;
@@ -199,17 +164,27 @@ export class WechatHandler {
     };
     if (!shared.up) return alone();
     const deadlineAt = Date.now() + this.opts.deadlineMs;
+    let computed = false;
     try {
       // Answered at once (the usual case): rendered, then offered to the cluster in one batched
-      // round trip; logged only if it is the one kept. A regex rule or search to wait for: the
-      // message is claimed first, so a resend elsewhere waits instead of running it again.
-      if (decided instanceof Promise) return await shared.answer(key, timestamp, nonce, deadlineAt, () => this.answer(m, key, encrypt, decided));
-      const decision = decided;
-      const out = this.render(m, decision, encrypt);
-      return await shared.offer(key, timestamp, nonce, deadlineAt, out, () => {
-        this.record(m, key, decision);
+      // round trip. A regex rule or search to wait for: the message is claimed first, so a resend
+      // elsewhere waits instead of running it again.
+      let out: string;
+      if (decided instanceof Promise) {
+        const work = decided;
+        out = await shared.answer(key, timestamp, nonce, deadlineAt, () => ((computed = true), this.answer(m, key, encrypt, work)));
+        // Another instance's answer: logged here too (below).
+        if (!computed) void work.then((d) => this.record(m, key, d)).catch(() => {});
         return out;
-      });
+      }
+      const decision = decided;
+      const rendered = this.render(m, decision, encrypt);
+      out = await shared.offer(key, timestamp, nonce, deadlineAt, rendered, () => ((computed = true), rendered));
+      // Logged whichever answer was kept: the instance whose answer it is may have been killed before
+      // its log batch was written, and this arrival may be the platform's (or nginx's) retry of it.
+      // The log's msg_key is unique, so a message logged by both is kept once.
+      this.record(m, key, decision);
+      return out;
     } catch (e) {
       if (!(e instanceof RedisDown)) throw e;
       return alone();

@@ -1,8 +1,9 @@
 /**
  * Retry answers shared by the instances of a cluster (issue 15). The platform resends a message it
  * got no answer to, and behind a load balancer the resend may land on another instance: the first
- * answer is kept once, cluster-wide, and every arrival anywhere gets it byte for byte; the message
- * is logged once, by the instance whose answer was kept.
+ * answer is kept once, cluster-wide, and every arrival anywhere gets it byte for byte. Every
+ * instance that answers the message logs it (the one whose answer was kept may have been killed
+ * before its log batch was written); the log's unique msg_key keeps it once.
  *
  * Two paths. Most answers are decided at once: rendered here, then offered (`offer`): one script,
  * batched with every offer of the same event-loop turn, binds the callback's signature (timestamp,
