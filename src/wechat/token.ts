@@ -89,8 +89,8 @@ export class TokenKeeper {
   }
 
   /**
-   * Through the cluster: a token another instance fetched is taken as it is (in a forced refresh,
-   * only one other than the token that was refused); otherwise the instance that gets the turn asks
+   * Through the cluster: a token another instance fetched is taken as it is (never the one this
+   * instance holds, which is near its end or was refused); otherwise the instance that gets the turn asks
    * the platform and publishes the answer, and the others wait for it. Redis away, or the turn's
    * holder silent for longer than the platform takes: this instance asks for itself.
    */
@@ -99,7 +99,8 @@ export class TokenKeeper {
     if (!shared) return this.ask(force);
     const refused = this.current?.token;
     const usable = (c: { token: string; expiresAt: number } | null) =>
-      c !== null && c.expiresAt - this.opts.clock.now() > RENEW_BEFORE_MS && (!force || c.token !== refused);
+      // Never the token this instance holds: it asks because that one is near its end or was refused.
+      c !== null && c.expiresAt - this.opts.clock.now() > RENEW_BEFORE_MS && c.token !== refused;
     const adopt = (c: { token: string; expiresAt: number }) => {
       this.current = c;
       this.status = { link: "ok", at: new Date(this.opts.clock.now()).toISOString() };

@@ -233,6 +233,31 @@ test("the access token: one instance asks the platform, the others take its toke
   }
 });
 
+test("a token another system made invalid: one instance asks the platform again, the other takes its new token", async () => {
+  db = await testDatabase();
+  const platform = startFakePlatform("wx0123456789abcdef", "secret0123456789abcdef0123456789");
+  try {
+    const wechat = { appid: "wx0123456789abcdef", secret: "secret0123456789abcdef0123456789", api: platform.url };
+    const [a, b] = [await instance({ wechat }), await instance({ wechat })];
+    const before = (await body(await send(a, signed("GET", "/api/cli/token")))).data.access_token;
+    expect((await body(await send(b, signed("GET", "/api/cli/token")))).data.access_token).toBe(before);
+    platform.invalidate(); // another system forced a refresh: the token both hold is refused now
+    const calls = () => platform.calls.normal + platform.calls.forced;
+    const start = calls();
+    // Each reads the live menu with the refused token, is refused 40001, and recovers.
+    for (const s of [a, b]) expect((await send(s, signed("GET", "/api/cli/menu", [["live", "1"]]))).status).toBe(200);
+    const after = [(await body(await send(a, signed("GET", "/api/cli/token")))).data.access_token, (await body(await send(b, signed("GET", "/api/cli/token")))).data.access_token];
+    expect(after[0]).not.toBe(before);
+    expect(after[1]).toBe(after[0]);
+    // The platform's normal mode already answers the new token: one call for the cluster, none forced
+    // (the token the instances held, still in Redis, is not taken for the one that was refused).
+    expect(platform.calls.forced).toBe(0);
+    expect(calls() - start).toBe(1);
+  } finally {
+    platform.stop();
+  }
+});
+
 test("--redis without --db is refused: instances share data only through PostgreSQL", async () => {
   await expect(startServer(serveOpts(tmp.dir, { redis: redis.url, env: ADMIN_ENV }))).rejects.toThrow(/goes with --db/);
   db = { url: "", drop: async () => {} };
