@@ -162,7 +162,7 @@ export async function createApp(opts: AppOptions) {
     (opts.responder ?? responder) as Responder,
     clock,
     logError,
-    link ? new SharedAnswers(link, (opts.cluster as { instance: string }).instance) : null,
+    opts.cluster ? new SharedAnswers(opts.cluster.link, opts.cluster.instance) : null,
   );
   if (opts.cluster) {
     const status = opts.cluster.status;

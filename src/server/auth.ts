@@ -2,6 +2,7 @@ import type { Clock } from "../clock.ts";
 import { ReplydError } from "../errors.ts";
 import {
   APPKEY_PATTERN,
+  AUTH_FIELDS,
   canonicalString,
   computeSign,
   formatTs,
@@ -137,7 +138,7 @@ export async function authenticate(
     }
     let nonces = opts.nonces;
     if (opts.shared && !opts.shared.up()) {
-      const isHealth = url.pathname === "/api/cli" && params.every(([k]) => k === "appkey" || k === "ts" || k === "nonce" || k === "sign");
+      const isHealth = url.pathname === "/api/cli" && params.every(([k]) => (AUTH_FIELDS as readonly string[]).includes(k));
       if (!isHealth) throw opts.shared.down();
       nonces = opts.shared.fallback;
     }

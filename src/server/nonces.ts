@@ -27,6 +27,7 @@ export class NonceCache {
     return this.expiries.size;
   }
 }
+
 /**
  * Admin nonces remembered for the whole cluster (issue 15): a request accepted by one instance is
  * refused as a replay by every other. SET NX with the nonce's remaining life as its expiry, so Redis

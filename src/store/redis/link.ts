@@ -57,11 +57,6 @@ export class RedisLink {
     return this.downSince === null;
   }
 
-  /** Throws RedisDown while Redis is away: the admin door asks before reading anything. */
-  check(): void {
-    if (!this.up) throw new RedisDown(this.lastError ?? "not connected");
-  }
-
   /** Connects (at start the caller waits: a cluster does not start without its Redis). */
   async connect(): Promise<void> {
     const client = new RedisClient(this.url, { autoReconnect: false, enableOfflineQueue: false, connectionTimeout: 2000 });
