@@ -97,6 +97,23 @@ function openStore(dir: string, clock: Clock, keep: number, replyLimit: number |
   }
 }
 
+/** One of a cluster (--redis): its link, its id, and what health shows of the cluster. */
+function clusterOf(redis: RedisLink, db: DatabaseBacking) {
+  const me = db.registry;
+  return {
+    link: redis,
+    instance: me.id,
+    status: () => ({
+      instance: { id: me.id, host: me.host, pid: process.pid },
+      instances_seen: 1 + me.seen.length,
+      others: me.seen,
+      redis: redis.up ? { state: "up", at: redis.where } : { state: "down", at: redis.where, since: new Date(redis.downSince as number).toISOString(), error: redis.lastError },
+      postgres: db.state(),
+      cache_lag: db.cacheLag(),
+    }),
+  };
+}
+
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const clock = opts.clock ?? systemClock;
   const sink = opts.log ? null : new LineSink();
@@ -163,26 +180,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
           ...(link && database ? { shared: new RedisTokenShare(link, database.registry.id, opts.wechat.appid) } : {}),
         })
       : undefined;
-  const cluster =
-    link && database
-      ? (() => {
-          const redis = link;
-          const db = database;
-          const me = db.registry;
-          return {
-            link: redis,
-            instance: me.id,
-            status: () => ({
-              instance: { id: me.id, host: me.host, pid: process.pid },
-              instances_seen: 1 + me.seen.length,
-              others: me.seen,
-              redis: redis.up ? { state: "up", at: redis.where } : { state: "down", at: redis.where, since: new Date(redis.downSince as number).toISOString(), error: redis.lastError },
-              postgres: db.state(),
-              cache_lag: db.cacheLag(),
-            }),
-          };
-        })()
-      : undefined;
+  const cluster = link && database ? clusterOf(link, database) : undefined;
   const app = await createApp({
     store,
     ...(database ? { data: database.data } : {}),
