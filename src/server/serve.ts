@@ -11,7 +11,8 @@ import { checkRequest, pathOf } from "./door.ts";
 import { LineSink } from "./logsink.ts";
 import { TokenKeeper } from "../wechat/token.ts";
 import { RedisTokenShare } from "../wechat/shared-token.ts";
-import { RedisLink } from "../store/redis/link.ts";
+import type { RedisLink } from "../store/redis/link.ts";
+import { clusterOf, connectRedis } from "./cluster.ts";
 
 export interface ServeOptions {
   dataDir: string;
@@ -97,23 +98,6 @@ function openStore(dir: string, clock: Clock, keep: number, replyLimit: number |
   }
 }
 
-/** One of a cluster (--redis): its link, its id, and what health shows of the cluster. */
-function clusterOf(redis: RedisLink, db: DatabaseBacking) {
-  const me = db.registry;
-  return {
-    link: redis,
-    instance: me.id,
-    status: () => ({
-      instance: { id: me.id, host: me.host, pid: process.pid },
-      instances_seen: 1 + me.seen.length,
-      others: me.seen,
-      redis: redis.up ? { state: "up", at: redis.where } : { state: "down", at: redis.where, since: new Date(redis.downSince as number).toISOString(), error: redis.lastError },
-      postgres: db.state(),
-      cache_lag: db.cacheLag(),
-    }),
-  };
-}
-
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const clock = opts.clock ?? systemClock;
   const sink = opts.log ? null : new LineSink();
@@ -129,12 +113,10 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   let link: RedisLink | null = null;
   if (opts.redis) {
     if (!opts.db) throw new StartupError("--redis joins instances that share one PostgreSQL database: it goes with --db postgres://…");
-    link = new RedisLink(opts.redis, { log: (msg) => emit({ level: "error", msg }) });
     try {
-      await link.connect();
+      link = await connectRedis(opts.redis, (msg) => emit({ level: "error", msg }));
     } catch (e) {
-      link.close();
-      throw new StartupError(`cannot reach Redis at ${link.where}: ${(e as Error).message}`);
+      throw new StartupError((e as Error).message);
     }
   }
   if (opts.db) {

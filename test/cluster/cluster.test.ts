@@ -258,6 +258,15 @@ test("a token another system made invalid: one instance asks the platform again,
   }
 });
 
+test("a Redis that cannot be reached at start: the instance does not start, saying where (no password)", async () => {
+  db = await testDatabase();
+  const closed = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = closed.port;
+  closed.stop(true);
+  await expect(instance({ redis: `redis://:hunter2-redis@127.0.0.1:${port}` })).rejects.toThrow(new RegExp(`cannot reach Redis at redis://:\\*\\*\\*@127.0.0.1:${port}`));
+  await expect(instance({ redis: `redis://:hunter2-redis@127.0.0.1:${port}` })).rejects.not.toThrow(/hunter2/);
+});
+
 test("--redis without --db is refused: instances share data only through PostgreSQL", async () => {
   await expect(startServer(serveOpts(tmp.dir, { redis: redis.url, env: ADMIN_ENV }))).rejects.toThrow(/goes with --db/);
   db = { url: "", drop: async () => {} };

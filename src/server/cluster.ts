@@ -1,0 +1,32 @@
+import { RedisLink } from "../store/redis/link.ts";
+import type { DatabaseBacking } from "./database.ts";
+
+/** The cluster's Redis, connected: a cluster does not start without it (the error names it, password hidden). */
+export async function connectRedis(url: string, log: (message: string) => void): Promise<RedisLink> {
+  const link = new RedisLink(url, { log });
+  try {
+    await link.connect();
+  } catch (e) {
+    link.close();
+    throw new Error(`cannot reach Redis at ${link.where}: ${(e as Error).message}`);
+  }
+  return link;
+}
+
+/** One of a cluster (--redis): its link, its id, and what health shows of the cluster. */
+export function clusterOf(redis: RedisLink, db: DatabaseBacking) {
+  const me = db.registry;
+  return {
+    link: redis,
+    instance: me.id,
+    status: () => ({
+      instance: { id: me.id, host: me.host, pid: process.pid },
+      instances_seen: 1 + me.seen.length,
+      others: me.seen,
+      redis: redis.up ? { state: "up", at: redis.where } : { state: "down", at: redis.where, since: new Date(redis.downSince as number).toISOString(), error: redis.lastError },
+      postgres: db.state(),
+      cache_lag: db.cacheLag(),
+    }),
+  };
+}
+
