@@ -146,7 +146,7 @@ export class WechatHandler {
   }
 
   /**
-   * The answer through the cluster (shared.ts): computed here only when no instance has it. With
+   * The answer through the cluster (shared.ts): the first one kept by any instance. With
    * Redis away, this instance's own: a resend that lands elsewhere meanwhile is answered (and
    * logged, once: the log's msg_key is unique) there too.
    */
@@ -179,7 +179,7 @@ export class WechatHandler {
       }
       const decision = decided;
       const rendered = this.render(m, decision, encrypt);
-      out = await shared.offer(key, timestamp, nonce, deadlineAt, rendered, () => ((computed = true), rendered));
+      out = await shared.offer(key, timestamp, nonce, deadlineAt, rendered, () => rendered);
       // Logged whichever answer was kept: the instance whose answer it is may have been killed before
       // its log batch was written, and this arrival may be the platform's (or nginx's) retry of it.
       // The log's msg_key is unique, so a message logged by both is kept once.

@@ -102,8 +102,8 @@ export class SharedAnswers {
 
   /**
    * An answer already rendered here (the usual case: no regex rule or search to wait for), offered
-   * to the cluster: kept when no instance has one, and `keep()` (which logs the message) called; or
-   * the answer another instance kept. Offers made in one turn of the event loop go to Redis as one
+   * to the cluster: kept when no instance has one (answered through `keep()`, also when a claim it
+   * finds lapses); or the answer another instance kept. Offers made in one turn of the event loop go to Redis as one
    * script call: under load, one round trip serves many messages.
    */
   async offer(key: string, timestamp: string, nonce: string, deadlineAt: number, out: string, keep: () => string): Promise<string> {
