@@ -13,7 +13,8 @@ import { writeBulkDocument } from "./bulkdoc.ts";
 import { readDocument } from "../src/doc.ts";
 import { fdSource } from "../src/docbytes.ts";
 import { backupPg, readBackupPg } from "../src/store/pg/backups.ts";
-import { importDocumentPg, restoreDocumentPg } from "../src/store/pg/bulk.ts";
+import { importDocumentPg } from "../src/store/pg/bulk.ts";
+import { restoreDocumentPg } from "../src/store/pg/restore.ts";
 import { prepareDatabase } from "../src/store/pg/connect.ts";
 import { Replica } from "../src/store/pg/replica.ts";
 import { Store } from "../src/store/store.ts";
@@ -34,8 +35,10 @@ const time = async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
   writeFileSync("/proc/self/clear_refs", "5");
   const base = status("VmRSS");
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const r = await fn();
-  console.log(`${name.padEnd(44)} ${(performance.now() - t0).toFixed(0).padStart(7)} ms   RSS growth ${(status("VmHWM") - base).toFixed(0).padStart(5)} MB`);
+  const cpu = process.cpuUsage(cpu0);
+  console.log(`${name.padEnd(44)} ${(performance.now() - t0).toFixed(0).padStart(7)} ms   RSS growth ${(status("VmHWM") - base).toFixed(0).padStart(5)} MB   this process's CPU ${((cpu.user + cpu.system) / 1000).toFixed(0).padStart(7)} ms`);
   return r;
 };
 const at = () => ({ now: Date.now(), keep: 5 });
@@ -43,15 +46,22 @@ try {
   const fd = openSync(path, "r");
   const src = fdSource(fd, fstatSync(fd).size);
   const doc = await time("validate (read the file once)", async () => readDocument(src));
-  await time("import --init into an empty database", () => importDocumentPg(sql, doc, "init", at()));
   const store = Store.open(join(dir, "copy"), { clock: systemClock, keep: 5, durable: false });
-  await time("read copy loaded from the change feed", () => new Replica(store, sql).catchUp());
+  const replica = new Replica(store, sql);
+  // As the server does it: the read copy loaded alongside the database's write (store/pg/mirror.ts).
+  await time("import --init into an empty database + copy", () => replica.mirrored((m) => importDocumentPg(sql, doc, "init", at(), m)));
+  await time("read copy caught up after it", () => replica.catchUp());
   // Its search index is rebuilt in the background, on this thread: done before the next step is timed.
   await time("read copy's search index rebuilt", () => store.indexed());
+  const fresh = Store.open(join(dir, "fresh"), { clock: systemClock, keep: 5, durable: false });
+  await time("a new read copy loaded from the change feed", () => new Replica(fresh, sql).catchUp());
+  fresh.close();
   const b = await time("backup (all)", () => backupPg(sql, "all", Date.now(), 5));
   console.log(`   backup: ${(b.size / 2 ** 20).toFixed(1)} MB in ${((await sql`SELECT sum(length(body))::bigint AS n FROM backup_chunks WHERE id = ${b.id}`)[0].n / 2 ** 20).toFixed(1)} MB of chunks`);
   await time("backup read back (download)", () => readBackupPg(sql, b.id, () => {}));
-  await time("restore (articles), with its automatic backup", () => restoreDocumentPg(sql, doc, "articles", at()));
+  await time("restore (articles), automatic backup, copy", () => replica.mirrored((m) => restoreDocumentPg(sql, doc, "articles", at(), m)));
+  await time("read copy caught up after it", () => replica.catchUp());
+  console.log(`   read copy: ${store.articles.total()} articles`);
   store.close();
   closeSync(fd);
 } finally {

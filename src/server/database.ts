@@ -63,7 +63,7 @@ export async function openDatabase(
   for (const stale of sweepStaleCopies()) opts.logError(`removed ${stale}, the read copy of a server that did not stop (kill -9)`);
   const dir = makeCopyDir();
   const store = Store.open(dir, { clock: opts.clock, keep: opts.keep, logError: opts.logError, durable: false, ...(opts.replyLimit ? { replyLimit: opts.replyLimit } : {}) });
-  const replica = new Replica(store, sql);
+  const replica = new Replica(store, sql, opts.logError);
   const log = new PgMessageLog(sql, opts.logError);
   let keys: PgKeyRing;
   try {

@@ -149,6 +149,12 @@ export class ArticleRepo {
     }
   }
 
+  /** Another connection rewrote the articles: what is known of them here is read again. */
+  reload(): void {
+    this.changed();
+    this.loadIndexState();
+  }
+
   /** Empties the indexes and starts over (they were found not to agree with the articles). */
   rebuildIndex(): void {
     this.db.transaction(() => this.resetIndex()).immediate();

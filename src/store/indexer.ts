@@ -10,6 +10,8 @@ import type { Searcher } from "./searcher.ts";
 export class IndexKeeper {
   private indexing = false;
   private closed = false;
+  /** Another connection is writing the database (a read copy loaded alongside a bulk write): no batch may wait on its lock. */
+  private holds = 0;
   /** "checking" until the index has been counted against the articles after start. */
   verified: "checking" | "ok" | "rebuilt" | "unknown" = "checking";
 
@@ -25,6 +27,7 @@ export class IndexKeeper {
     this.indexing = true;
     const step = () => {
       if (this.closed) return void (this.indexing = false);
+      if (this.holds) return void setTimeout(step, 50);
       try {
         if (this.articles.indexBatch(2000)) return void (this.indexing = false);
         setTimeout(step, 0);
@@ -40,12 +43,28 @@ export class IndexKeeper {
     const c = await this.searcher.countIndex();
     if (this.closed) return;
     if (!c) return void (this.verified = "unknown");
+    while (this.holds && !this.closed) await Bun.sleep(50);
+    if (this.closed) return;
     // A rebuild was under way when counted, or has begun since: it makes the index whole anyway.
     if (c.pending !== null || !this.articles.indexComplete || (c.fts === c.articles && c.grams === c.articles)) return void (this.verified = "ok");
     this.logError(`the search index does not match the articles (${c.articles} articles, ${c.fts} and ${c.grams} index entries); rebuilding it`);
     this.articles.rebuildIndex();
     this.verified = "rebuilt";
     this.inBackground();
+  }
+
+  /**
+   * Keeps the index's writes (batches, a rebuild found necessary) waiting until the answer is
+   * called: on this thread, a batch waiting for another connection's write lock would stall the
+   * event loop that connection's work needs.
+   */
+  hold(): () => void {
+    this.holds++;
+    let released = false;
+    return () => {
+      if (!released) this.holds--;
+      released = true;
+    };
   }
 
   /** Waits until the index is complete (tests, benchmarks). */

@@ -217,6 +217,11 @@ export class Store {
     this.indexer.inBackground();
   }
 
+  /** Holds the search index's writes until the answer is called (indexer.ts hold()). */
+  holdIndexing(): () => void {
+    return this.indexer.hold();
+  }
+
   /** "checking" until the index has been counted against the articles after start. */
   get indexVerified(): IndexKeeper["verified"] {
     return this.indexer.verified;

@@ -7,7 +7,8 @@ import { mediaOf, writeMediaFile } from "../media.ts";
 import type { Store } from "../store.ts";
 import { putArticlePg, purgeArticlePg } from "./articles.ts";
 import { backupPg, createBackupPg, getBackupPg, listBackupsPg, readBackupPg, removeBackupPg } from "./backups.ts";
-import { importDocumentPg, lockWrites, restoreDocumentPg } from "./bulk.ts";
+import { importDocumentPg, lockWrites } from "./bulk.ts";
+import { restoreDocumentPg } from "./restore.ts";
 import { mergeRules, setMenu } from "./content.ts";
 import { DEFAULT_REPLY_LIMIT } from "../replies.ts";
 import type { PgMessageLog } from "./log.ts";
@@ -65,8 +66,9 @@ export function pgData(
     keep,
     putArticle: async (a, base) => caughtUp(await putArticlePg(sql, a, base)),
     purgeArticle: async (id) => caughtUp(await purgeArticlePg(sql, id)),
-    importDocument: async (doc, mode) => caughtUp(await importDocumentPg(sql, doc, mode, at())),
-    restore: async (doc, matter) => caughtUp(await restoreDocumentPg(sql, doc, matter, at())),
+    // The copy loaded alongside when every article is replaced (replica.ts mirrored), else caught up after.
+    importDocument: async (doc, mode) => caughtUp(await replica.mirrored((mirror) => importDocumentPg(sql, doc, mode, at(), mirror))),
+    restore: async (doc, matter) => caughtUp(await replica.mirrored((mirror) => restoreDocumentPg(sql, doc, matter, at(), mirror))),
     backup: (matter) => backupPg(sql, matter, clock.now(), keep),
     saveMenu: async (menu, opts = {}) =>
       caughtUp(

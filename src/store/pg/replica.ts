@@ -3,6 +3,7 @@ import type { Menu } from "../../menu.ts";
 import type { Rule, Tags, Texts } from "../../rule.ts";
 import { BULK_INDEX_THRESHOLD, type Store } from "../store.ts";
 import { readChanges, type FeedPage } from "./feed.ts";
+import { CopyMirror, type Mirror } from "./mirror.ts";
 
 /**
  * The local read copy of a PostgreSQL store: an SQLite store (in a temporary folder) that followers'
@@ -19,6 +20,7 @@ export class Replica {
   constructor(
     private readonly store: Store,
     private readonly sql: SQL,
+    private readonly logError: (message: string) => void = (m) => process.stderr.write(`${m}\n`),
   ) {
     this.gen = BigInt(this.meta("pg_gen") ?? "0");
     this.contentGen = this.meta("pg_content_gen") ?? "";
@@ -55,6 +57,38 @@ export class Replica {
         return this.start();
       });
     return this.queued;
+  }
+
+  /**
+   * A bulk write that may load this copy alongside it (mirror.ts): meanwhile no catch-up writes the
+   * copy, nor does the search index; once the database has committed, the copy commits at the
+   * generation the write reached, with no million rows read back from the feed. A write that did not
+   * use the mirror, or whose copy failed, leaves the copy where it was for the caller's catch-up.
+   */
+  async mirrored<T>(write: (mirror: Mirror) => Promise<T>): Promise<T> {
+    while (this.running) await this.running.catch(() => {});
+    let done = () => {};
+    // Catch-ups asked for meanwhile wait for this, as for a catch-up running.
+    this.running = new Promise<number>((resolve) => (done = () => resolve(0)));
+    const release = this.store.holdIndexing();
+    const mirror = new CopyMirror(this.store.dbPath, this.logError);
+    try {
+      const result = await write(mirror);
+      const gen = mirror.commit();
+      if (gen !== null) {
+        this.gen = gen;
+        this.store.articles.reload();
+        this.store.indexInBackground();
+      }
+      return result;
+    } catch (e) {
+      mirror.abandon();
+      throw e;
+    } finally {
+      release();
+      this.running = null;
+      done();
+    }
   }
 
   private start(): Promise<number> {
