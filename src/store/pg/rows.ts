@@ -8,6 +8,7 @@ import { contentOf } from "../../article.ts";
 import type { Articles } from "../../doc.ts";
 import type { StoredRow } from "../articles.ts";
 import { newArticleId } from "../ids.ts";
+import { Columns, type BatchRow } from "./columns.ts";
 import type { Mirror } from "./mirror.ts";
 
 const BATCH = 2000;
@@ -31,11 +32,8 @@ class Pipeline {
     await this.inFlight;
   }
 }
-/** A batch as one JSON text: one parameter parsed by the server, rather than thirteen per row bound by the client. */
-const insertBatch = (tx: TransactionSQL, rows: Record<string, unknown>[]) =>
-  tx`INSERT INTO doc_in (idx, id, code, tag, title, description, url, picurl, keywords, deleted, rev, created_at, updated_at)
-     SELECT * FROM json_to_recordset(${JSON.stringify(rows)}::text::json) AS r(idx integer, id text, code text, tag text, title text,
-       description text, url text, picurl text, keywords text, deleted boolean, rev bigint, created_at text, updated_at text)`;
+const insertBatch = (tx: TransactionSQL, batch: Columns) =>
+  tx`INSERT INTO doc_in (idx, id, code, tag, title, description, url, picurl, keywords, deleted, rev, created_at, updated_at) SELECT * FROM ${batch.from(tx)}`;
 
 /**
  * Records that all have ids, into an articles table that is empty (an init into a store without
@@ -45,28 +43,23 @@ const insertBatch = (tx: TransactionSQL, rows: Record<string, unknown>[]) =>
  * copy as PostgreSQL answers it (with the revs it gave them) while the next batch is written.
  */
 export async function insertDirectly(tx: TransactionSQL, articles: Articles, now: string, asRestored: boolean, mirror?: Mirror): Promise<void> {
-  const flush = (rows: string[]) => {
-    const batch = `[${rows.join(",")}]`;
+  const flush = (batch: Columns) => {
     const revs = mirror ? tx`RETURNING id, rev::text AS rev` : tx``;
     return asRestored
       ? tx`INSERT INTO articles (id, code, tag, title, description, url, picurl, keywords, deleted, rev, created_at, updated_at)
            SELECT r.id, r.code, r.tag, r.title, r.description, r.url, r.picurl, r.keywords, r.deleted,
                   CASE WHEN h.rev IS NOT NULL AND coalesce(r.rev, 1) <= h.rev THEN h.rev + 1 ELSE coalesce(r.rev, 1) END,
                   coalesce(r.created_at, ${now}), coalesce(r.updated_at, r.created_at, ${now})
-           FROM json_to_recordset(${batch}::text::json) AS r(idx integer, id text, code text, tag text, title text, description text,
-             url text, picurl text, keywords text, deleted boolean, rev bigint, created_at text, updated_at text)
-           LEFT JOIN rev_high h ON h.id = r.id ORDER BY r.idx ${revs}`
+           FROM ${batch.from(tx)} LEFT JOIN rev_high h ON h.id = r.id ORDER BY r.idx ${revs}`
       : tx`INSERT INTO articles (id, code, tag, title, description, url, picurl, keywords, deleted, rev, created_at, updated_at)
            SELECT r.id, r.code, r.tag, r.title, r.description, r.url, r.picurl, r.keywords, r.deleted, coalesce(h.rev + 1, 1), ${now}, ${now}
-           FROM json_to_recordset(${batch}::text::json) AS r(idx integer, id text, code text, tag text, title text,
-             description text, url text, picurl text, keywords text, deleted boolean)
-           LEFT JOIN rev_high h ON h.id = r.id ORDER BY r.idx ${revs}`;
+           FROM ${batch.from(tx)} LEFT JOIN rev_high h ON h.id = r.id ORDER BY r.idx ${revs}`;
   };
   /** The rows as PostgreSQL stored them: its revs by id, the times as it filled them in. */
-  const mirrored = (rows: CopyRow[], stored: { id: string; rev: string }[]) => {
+  const mirrored = (rows: BatchRow[], stored: { id: string; rev: string }[]) => {
     const revs = new Map(stored.map((r) => [r.id, r.rev]));
     for (const r of rows) {
-      r.rev = revs.get(r.id) as string;
+      r.rev = revs.get(r.id as string) as string;
       if (asRestored) {
         r.updated_at ??= r.created_at ?? now;
         r.created_at ??= now;
@@ -76,48 +69,30 @@ export async function insertDirectly(tx: TransactionSQL, articles: Articles, now
   };
   mirror?.replaceAll();
   const batches = new Pipeline();
-  // Each row serialised as it is read: the records die young instead of waiting for their batch.
-  let rows: string[] = [];
-  let copied: CopyRow[] = [];
+  let batch = new Columns();
+  let copied: BatchRow[] = [];
   let idx = 0;
   const send = async () => {
-    const written = flush(rows);
+    const written = flush(batch);
     const copy = copied;
-    await batches.send(mirror ? written.then((stored) => mirrored(copy, stored as { id: string; rev: string }[])) : written);
-    rows = [];
+    batch = new Columns();
     copied = [];
+    await batches.send(mirror ? written.then((stored) => mirrored(copy, stored as { id: string; rev: string }[])) : written);
   };
   for (const rec of articles.values()) {
     const c = contentOf(rec);
-    const row: CopyRow = { idx: idx++, id: rec.id as string, code: c.code, tag: c.tag, title: c.title, description: c.description, url: c.url, picurl: c.picurl, keywords: JSON.stringify(c.keywords), deleted: c.deleted };
+    const row: BatchRow = { idx: idx++, id: rec.id as string, code: c.code, tag: c.tag, title: c.title, description: c.description, url: c.url, picurl: c.picurl, keywords: JSON.stringify(c.keywords), deleted: c.deleted };
     if (asRestored) {
       row.rev = rec.rev ?? null;
       row.created_at = rec.created_at ?? null;
       row.updated_at = rec.updated_at ?? null;
     }
-    rows.push(JSON.stringify(row));
+    batch.add(row);
     if (mirror) copied.push(row);
-    if (rows.length === BATCH) await send();
+    if (batch.length === BATCH) await send();
   }
-  if (rows.length) await send();
+  if (batch.length) await send();
   await batches.drain();
-}
-
-/** A row on its way: to PostgreSQL (as JSON), and to the read copy once PostgreSQL has given its rev. */
-interface CopyRow {
-  idx: number;
-  id: string;
-  code: string | null;
-  tag: string | null;
-  title: string;
-  description: string;
-  url: string;
-  picurl: string | null;
-  keywords: string;
-  deleted: boolean;
-  rev?: number | string | null;
-  created_at?: string | null;
-  updated_at?: string | null;
 }
 
 /** The generation the database has reached, this transaction's writes included (every writer holds the write lock). */
@@ -133,11 +108,11 @@ export async function loadRecords(tx: TransactionSQL, articles: Articles): Promi
     picurl text, keywords text NOT NULL, deleted boolean NOT NULL, rev bigint, created_at text, updated_at text, status text
   ) ON COMMIT DROP`;
   const batches = new Pipeline();
-  let rows: Record<string, unknown>[] = [];
+  let batch = new Columns();
   let idx = 0;
   for (const rec of articles.values()) {
     const c = contentOf(rec);
-    rows.push({
+    batch.add({
       idx: idx++,
       id: rec.id ?? null,
       code: c.code,
@@ -152,12 +127,12 @@ export async function loadRecords(tx: TransactionSQL, articles: Articles): Promi
       created_at: rec.created_at ?? null,
       updated_at: rec.updated_at ?? null,
     });
-    if (rows.length === BATCH) {
-      await batches.send(insertBatch(tx, rows));
-      rows = [];
+    if (batch.length === BATCH) {
+      await batches.send(insertBatch(tx, batch));
+      batch = new Columns();
     }
   }
-  if (rows.length) await batches.send(insertBatch(tx, rows));
+  if (batch.length) await batches.send(insertBatch(tx, batch));
   await batches.drain();
   await tx`CREATE INDEX ON doc_in (id)`;
   await tx`ANALYZE doc_in`;
