@@ -1,21 +1,15 @@
 import type { TransactionSQL } from "bun";
+import type { StoredRow } from "../articles.ts";
 
-/** One record of a bulk write's batch, as the articles' columns take it (keywords as JSON text). */
-export interface BatchRow {
+/** One record of a bulk write's batch, as the articles' columns take it (keywords as JSON text); no id yet, or no rev and times, where PostgreSQL gives them. */
+export type BatchRow = Omit<StoredRow, "id" | "deleted" | "rev" | "created_at" | "updated_at"> & {
   idx: number;
   id: string | null;
-  code: string | null;
-  tag: string | null;
-  title: string;
-  description: string;
-  url: string;
-  picurl: string | null;
-  keywords: string;
   deleted: boolean;
   rev?: number | string | null;
   created_at?: string | null;
   updated_at?: string | null;
-}
+};
 
 /** An element of an array literal: quoted, with `"` and `\` escaped (nothing else is special inside quotes). */
 const quoted = (v: string | null | undefined): string => (v == null ? "NULL" : /["\\]/.test(v) ? `"${v.replace(/["\\]/g, "\\$&")}"` : `"${v}"`);
