@@ -23,8 +23,8 @@ export interface Postgres {
   resume(): void;
 }
 
-/** The newest installed server's bin folder (Debian: /usr/lib/postgresql/<major>/bin). */
-function binDir(): string {
+/** The newest installed server's bin folder (Debian: /usr/lib/postgresql/<major>/bin): initdb, pg_ctl, pg_dump, pg_restore… */
+export function binDir(): string {
   const root = "/usr/lib/postgresql";
   const versions = existsSync(root) ? readdirSync(root).filter((v) => /^\d+$/.test(v) && existsSync(join(root, v, "bin", "initdb"))) : [];
   if (!versions.length) throw new Error("PostgreSQL is not installed (initdb not found under /usr/lib/postgresql): ./scripts/test installs it with apt-get install postgresql");

@@ -50,6 +50,11 @@ describe("keys (local data folder)", () => {
     const server = await startServer(serveOpts(data));
     try {
       const io = captureIO({}, tmp.dir);
+      // A name after add would be dropped (the appkey is made): refused, nothing added.
+      const named = captureIO({}, tmp.dir);
+      expect(await run(["keys", "add", "ci", "--data", data], named)).toBe(2);
+      expect(named.stderr.join("")).toContain('use --note "ci"');
+      expect(parseKeys(readFileSync(join(data, "keys.json"), "utf8"))).toHaveLength(1);
       expect(await run(["keys", "add", "--data", data, "--scope", "read", "--note", "ci", "--json"], io)).toBe(0);
       const key = JSON.parse(io.stdout[0] as string);
       expect(key).toMatchObject({ scope: "read", note: "ci" });

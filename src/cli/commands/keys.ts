@@ -24,8 +24,7 @@ export async function keys(c: CommandContext): Promise<void> {
     return c.print(rows, () => (rows.length ? rows.map((k) => `${k.appkey}  ${k.scope.padEnd(5)}  ${k.created_at ?? ""}  ${k.note ?? ""}`).join("\n") : `no keys in ${path}`));
   }
   if (action === "add") {
-    const scope = (c.str("--scope") ?? "admin") as Scope;
-    if (!SCOPES.includes(scope)) throw usage("--scope is admin, read or token");
+    const scope = addScope(c, appkey);
     if (!existsSync(dir)) throw new CLIError("no_data", `${dir} does not exist; run replyd serve there first or pass --data`);
     const key = generateKey(scope, new Date(), c.str("--note"));
     writeKeys(path, [...current, key]);
@@ -38,6 +37,14 @@ export async function keys(c: CommandContext): Promise<void> {
     return c.print({ removed: appkey }, () => `revoked ${appkey}`);
   }
   throw usage(`unknown keys action "${action}"; use ls, add or rm`);
+}
+
+/** The scope of a key to add; a name given after `add` would be silently dropped (the appkey is generated), so it is refused. */
+function addScope(c: CommandContext, extra: string | undefined): Scope {
+  if (extra !== undefined) throw usage(`keys add makes its own appkey; to label the key, use --note "${extra}"`);
+  const scope = (c.str("--scope") ?? "admin") as Scope;
+  if (!SCOPES.includes(scope)) throw usage("--scope is admin, read or token");
+  return scope;
 }
 
 /** The same three actions on the admin_keys table; the schema is brought up to date first (an empty database gets one). */
@@ -56,8 +63,7 @@ async function keysInDatabase(c: CommandContext, url: string): Promise<void> {
       return c.print(rows, () => (rows.length ? rows.map((k) => `${k.appkey}  ${k.scope.padEnd(5)}  ${k.created_at ?? ""}  ${k.note ?? ""}`).join("\n") : `no keys in ${where}`));
     }
     if (action === "add") {
-      const scope = (c.str("--scope") ?? "admin") as Scope;
-      if (!SCOPES.includes(scope)) throw usage("--scope is admin, read or token");
+      const scope = addScope(c, appkey);
       const key = generateKey(scope, new Date(), c.str("--note"));
       await sql`INSERT INTO admin_keys (appkey, secret, scope, created_at, note) VALUES (${key.appkey}, ${key.secret}, ${key.scope}, ${key.created_at ?? null}, ${key.note ?? null})`;
       return c.print(key, () => `added ${scope} key to ${where}; the secret is shown this once:\n\n  REPLYD_APPKEY=${key.appkey} REPLYD_SECRET=${key.secret}`);
