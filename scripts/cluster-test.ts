@@ -124,9 +124,14 @@ ${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`)
 writeFileSync(join(nginxDir, "nginx.conf"), nginxConfig(nginxDir, lbPort, ports, process.getuid?.() === 0));
 let nginx: ReturnType<typeof Bun.spawn> | null = null;
 
-function cleanup() {
+async function cleanup() {
   for (const p of procs) p?.kill("SIGKILL");
-  nginx?.kill("SIGKILL");
+  // SIGTERM, not SIGKILL: the master takes its worker down with it; a killed master leaves the
+  // worker running, holding the port, after the run.
+  if (nginx && nginx.exitCode === null) {
+    nginx.kill("SIGTERM");
+    if ((await Promise.race([nginx.exited, Bun.sleep(5000).then(() => "late")])) === "late") nginx.kill("SIGKILL");
+  }
   redis.stop();
   pg.stop();
   rmSync(root, { recursive: true, force: true });
@@ -350,6 +355,6 @@ try {
 } catch (e) {
   say(`cluster-test failed: ${(e as Error).stack ?? e}`);
 } finally {
-  cleanup();
+  await cleanup();
 }
 process.exit(exit);
