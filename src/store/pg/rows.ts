@@ -4,7 +4,7 @@
  * (nothing there to compare with) or into a temporary table that set-based statements merge from.
  */
 import type { TransactionSQL } from "bun";
-import { contentOf } from "../../article.ts";
+import { contentOf, type ArticleInput } from "../../article.ts";
 import type { Articles } from "../../doc.ts";
 import type { StoredRow } from "../articles.ts";
 import { newArticleId } from "../ids.ts";
@@ -32,6 +32,26 @@ class Pipeline {
     await this.inFlight;
   }
 }
+/** A record as its batch carries it, `rev` and times included (a restore keeps them; an import's statements ignore them). */
+const batchRow = (rec: ArticleInput, idx: number): BatchRow => {
+  const c = contentOf(rec);
+  return {
+    idx,
+    id: rec.id ?? null,
+    code: c.code,
+    tag: c.tag,
+    title: c.title,
+    description: c.description,
+    url: c.url,
+    picurl: c.picurl,
+    keywords: JSON.stringify(c.keywords),
+    deleted: c.deleted,
+    rev: rec.rev ?? null,
+    created_at: rec.created_at ?? null,
+    updated_at: rec.updated_at ?? null,
+  };
+};
+
 const insertBatch = (tx: TransactionSQL, batch: Columns) =>
   tx`INSERT INTO doc_in (idx, id, code, tag, title, description, url, picurl, keywords, deleted, rev, created_at, updated_at) SELECT * FROM ${batch.from(tx)}`;
 
@@ -80,13 +100,7 @@ export async function insertDirectly(tx: TransactionSQL, articles: Articles, now
     await batches.send(mirror ? written.then((stored) => mirrored(copy, stored as { id: string; rev: string }[])) : written);
   };
   for (const rec of articles.values()) {
-    const c = contentOf(rec);
-    const row: BatchRow = { idx: idx++, id: rec.id as string, code: c.code, tag: c.tag, title: c.title, description: c.description, url: c.url, picurl: c.picurl, keywords: JSON.stringify(c.keywords), deleted: c.deleted };
-    if (asRestored) {
-      row.rev = rec.rev ?? null;
-      row.created_at = rec.created_at ?? null;
-      row.updated_at = rec.updated_at ?? null;
-    }
+    const row = batchRow(rec, idx++);
     batch.add(row);
     if (mirror) copied.push(row);
     if (batch.length === BATCH) await send();
@@ -111,22 +125,7 @@ export async function loadRecords(tx: TransactionSQL, articles: Articles): Promi
   let batch = new Columns();
   let idx = 0;
   for (const rec of articles.values()) {
-    const c = contentOf(rec);
-    batch.add({
-      idx: idx++,
-      id: rec.id ?? null,
-      code: c.code,
-      tag: c.tag,
-      title: c.title,
-      description: c.description,
-      url: c.url,
-      picurl: c.picurl,
-      keywords: JSON.stringify(c.keywords),
-      deleted: c.deleted,
-      rev: rec.rev ?? null,
-      created_at: rec.created_at ?? null,
-      updated_at: rec.updated_at ?? null,
-    });
+    batch.add(batchRow(rec, idx++));
     if (batch.length === BATCH) {
       await batches.send(insertBatch(tx, batch));
       batch = new Columns();
