@@ -5,6 +5,8 @@
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { SQL } from "bun";
 import { startServer, type RunningServer } from "../../src/server/serve.ts";
+import { prepareDatabase } from "../../src/store/pg/connect.ts";
+import { InstanceRegistry } from "../../src/store/pg/instances.ts";
 import { ADMIN_ENV, body, serveOpts, signedRequest, tempDir } from "../helpers.ts";
 import { testDatabase } from "../pg.ts";
 import { startRedis, type Redis } from "../redis.ts";
@@ -106,6 +108,26 @@ test("an instance killed without stopping is forgotten at once by a start on its
     await (running[0] as RunningServer).stop();
     running.splice(0);
     await expect(instance({ redis: null })).rejects.toThrow(/another-host pid 1/);
+  } finally {
+    await sql.close();
+  }
+});
+
+test("a registering instance knows those already running before its first heartbeat (what health counts)", async () => {
+  db = await testDatabase();
+  const sql = new SQL(db.url);
+  try {
+    await prepareDatabase(sql, { now: new Date(), firstKey: false });
+    const first = new InstanceRegistry(sql, true);
+    await first.register();
+    const second = new InstanceRegistry(sql, true);
+    await second.register();
+    try {
+      expect(second.seen.map((o) => o.id)).toEqual([first.id]);
+    } finally {
+      await second.unregister();
+      await first.unregister();
+    }
   } finally {
     await sql.close();
   }

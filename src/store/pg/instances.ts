@@ -75,6 +75,8 @@ export class InstanceRegistry {
       const alone = others.find((o) => !o.redis);
       if (alone) throw new InstanceConflict(`an instance without --redis serves from this database (${name(alone)}): restart it with the same --redis first`);
       await tx`INSERT INTO instances (id, host, pid, url, redis) VALUES (${this.id}, ${this.host}, ${process.pid}, ${this.url}, ${this.redis})`;
+      // Health knows the others from the start, not only from the first heartbeat.
+      this.seen = others;
     });
     registeredHere.add(this.id);
     this.timer = setInterval(() => void this.beat().catch(() => {}), HEARTBEAT_MS);
