@@ -116,6 +116,14 @@ class Window {
   }
 }
 
+/** "}" an element's quick end-finding looks at before it scans the element instead. */
+const ELEMENT_LOOKS = 16;
+
+/** Bytes a scan has searched or decoded: what its cost grows with (tests hold it linear in the document). */
+export interface ScanWork {
+  bytes: number;
+}
+
 class Scanner {
   b: Uint8Array;
   i: number;
@@ -123,6 +131,7 @@ class Scanner {
   constructor(
     readonly w: Window,
     start: number,
+    readonly work: ScanWork = { bytes: 0 },
   ) {
     this.b = w.view();
     this.i = start - w.base;
@@ -150,6 +159,7 @@ class Scanner {
   }
 
   decode(start: number, end: number): string {
+    this.work.bytes += end - start;
     return decodeUtf8(this.b.subarray(start, end));
   }
 
@@ -192,6 +202,7 @@ class Scanner {
     if (first === undefined) throw badJson("unexpected end of the file");
     if (first === QUOTE) {
       this.string();
+      this.work.bytes += this.i - start;
       return [start, this.i];
     }
     if (first === OPEN_OBJ || first === OPEN_ARR) {
@@ -207,6 +218,7 @@ class Scanner {
           depth--;
           if (depth === 0) {
             this.i++;
+            this.work.bytes += this.i - start;
             return [start, this.i];
           }
         }
@@ -247,10 +259,12 @@ class Scanner {
   }
 
   /**
-   * Past one element of an array, parsed. A document replyd wrote is compact, so an object element
-   * most likely ends at the next "}" before "," + "{" or "]": the bytes up to it are parsed, and if
-   * they parse, that was its end (an object ends where its braces close, so no shorter complete
-   * object starts at the same byte). A few misses (such brackets inside strings) and it is scanned.
+   * Past one element of an array, parsed. An article is a flat object, so it most likely ends at
+   * the next "}" that is followed (past any white space) by "," and "{", or by "]": the bytes up to
+   * it are parsed, and if they parse, that was its end (an object ends where its braces close, so no
+   * shorter complete object starts at the same byte). Every candidate lies within the element, so
+   * the work is bounded by the element's size times the few "}" looked at, never by what follows it;
+   * past them it is scanned.
    */
   element(): { start: number; end: number; value: unknown } {
     this.peek();
@@ -258,14 +272,16 @@ class Scanner {
     const start = this.i;
     if (b[start] === OPEN_OBJ) {
       let from = start + 1;
-      for (let tries = 0; tries < 8; ) {
+      for (let looked = 0; looked < ELEMENT_LOOKS; looked++) {
         const j = b.indexOf(CLOSE_OBJ, from);
         if (j < 0) break;
+        this.work.bytes += j + 1 - from;
         from = j + 1;
-        const next = b[j + 1];
-        if (!this.w.final && (next === undefined || (next === COMMA && j + 2 >= b.length))) throw NEED_MORE;
-        if (!((next === COMMA && b[j + 2] === OPEN_OBJ) || next === CLOSE_ARR)) continue;
-        tries++;
+        const k = this.skipSpace(j + 1);
+        const next = b[k];
+        let candidate = next === CLOSE_ARR;
+        if (next === COMMA) candidate = b[this.skipSpace(k + 1)] === OPEN_OBJ;
+        if (!candidate) continue;
         let value: unknown;
         try {
           value = JSON.parse(this.decode(start, j + 1));
@@ -279,6 +295,14 @@ class Scanner {
     }
     const [s, e] = this.value();
     return { start: s, end: e, value: this.parse(s, e) };
+  }
+
+  /** The first non-space byte at or after `i`; runs for more when the window ends first. */
+  private skipSpace(i: number): number {
+    const b = this.b;
+    while (i < b.length && isSpace(b[i] as number)) i++;
+    if (i >= b.length && !this.w.final) throw NEED_MORE;
+    return i;
   }
 
   /** Only white space may follow the document. */
@@ -347,9 +371,9 @@ const INTEGER_LIKE = /^(0|[1-9]\d*)$/;
  */
 export function scanDocument(
   src: ByteSource,
-  opts: { each?: (record: unknown, index: number) => void; digest?: DigestMode; window?: number } = {},
+  opts: { each?: (record: unknown, index: number) => void; digest?: DigestMode; window?: number; work?: ScanWork } = {},
 ): DocumentScan | null {
-  const s = new Scanner(new Window(src, 0, opts.window ?? WINDOW_BYTES), 0);
+  const s = new Scanner(new Window(src, 0, opts.window ?? WINDOW_BYTES), 0, opts.work);
   // A BOM, as TextDecoder drops it.
   s.step(() => {
     if (s.b.length - s.i < 3 && !s.w.final) throw NEED_MORE;

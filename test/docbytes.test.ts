@@ -122,3 +122,39 @@ describe("refusals", () => {
     expect(outcome(() => parseDocumentBytes(enc('{"format":"replyd/1" "matter":"all"}')))).toMatchObject({ code: "bad_json" });
   });
 });
+
+describe("work per article does not grow with the document", () => {
+  const article = (i: number) => ({ id: `a-${i}`, code: `c${i}`, title: `Title ${i} 标题`, url: `https://e.com/${i}`, keywords: ["x", `k${i}`] });
+  const doc = (n: number) => ({ format: "replyd/1", matter: "articles", articles: Array.from({ length: n }, (_, i) => article(i)), tags: { t: "T" } });
+  // The layouts people's tools write: compact; Python's json.dump defaults (", " and ": "); indent=2; tabs with CRLF.
+  const layouts: Record<string, (d: unknown) => string> = {
+    compact: (d) => JSON.stringify(d),
+    "python json.dump": (d) => JSON.stringify(d).replace(/,(?=["{\[])/g, ", ").replace(/":(?=["{\[\d])/g, '": '),
+    "indent 2": (d) => JSON.stringify(d, null, 2),
+    "tabs, CRLF": (d) => JSON.stringify(d, null, "\t").replace(/\n/g, "\r\n"),
+  };
+  /** Bytes searched or decoded per byte of the document, read whole in memory and through a 4 KiB window. */
+  function workPerByte(text: string): { whole: number; windowed: number } {
+    const bytes = enc(text);
+    const ratio = (src: ByteSource, window?: number) => {
+      const work = { bytes: 0 };
+      let n = 0;
+      const scan = scanDocument(src, { each: () => n++, work, window });
+      expect(scan).not.toBeNull();
+      expect(n).toBeGreaterThan(0);
+      return work.bytes / bytes.length;
+    };
+    return { whole: ratio(memorySource(bytes)), windowed: ratio(asFile(bytes), 4096) };
+  }
+  for (const [name, layout] of Object.entries(layouts))
+    test(`${name}: 2,000 articles cost per byte what 200 do`, () => {
+      const small = workPerByte(layout(doc(200)));
+      const large = workPerByte(layout(doc(2000)));
+      // Each byte is searched about once and decoded about once; a scan that looks past its element grows with n.
+      for (const k of ["whole", "windowed"] as const) {
+        expect(large[k]).toBeLessThan(3);
+        expect(large[k]).toBeLessThan(small[k] * 1.1);
+      }
+      expect(JSON.stringify(parseDocumentBytes(enc(layout(doc(2000)))).articles)).toBe(JSON.stringify(parseDocumentBytes(enc(JSON.stringify(doc(2000)))).articles));
+    });
+});
