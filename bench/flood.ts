@@ -50,7 +50,7 @@ try {
     if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) break;
     if (Date.now() > until) throw new Error("replyd did not start");
   }
-  const io: IO = { out: () => {}, err: () => {}, env: {}, cwd: tmp, interactive: false, ask: async () => "", fetch, now: () => Date.now() };
+  const io: IO = { out: () => {}, raw: () => {}, err: () => {}, env: {}, cwd: tmp, interactive: false, ask: async () => "", fetch, now: () => Date.now() };
   const client = new Client({ url, ...KEY }, io);
   // A catastrophic regex rule, as an operator might write by mistake, beside a legitimate one.
   const rules = [

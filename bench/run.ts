@@ -7,9 +7,11 @@
  *   2. signed admin GET throughput;
  *   3. bulk import (init), backup + download, restore at each size on each store, with server peak RSS
  *      growth, against raw bun:sqlite prepared inserts of the same rows in one transaction (bench/bulk.ts);
- *   4. start-up: exec → first /healthz 200, and `replyd --version`.
+ *   4. start-up: exec → first /healthz 200, and `replyd --version`;
+ *   5. layouts: one document written compact, as Python's json.dump writes it and with indent=2,
+ *      imported through `replyd import` at each --layout-sizes (bench/layouts.ts).
  *
- *   ./scripts/bench [--duration 10] [--warmup 3] [--connections 64] [--rounds 3] [--sizes 10000,100000,1000000] [--stores sqlite,postgres,cluster] [--only reply,admin,bulk,startup] [--pin]
+ *   ./scripts/bench [--duration 10] [--warmup 3] [--connections 64] [--rounds 3] [--sizes 10000,100000,1000000] [--layout-sizes 100000,1000000] [--stores sqlite,postgres,cluster] [--only reply,admin,bulk,startup,layouts] [--pin]
  *
  * PostgreSQL runs as a throwaway cluster on loopback with fsync on (test/pg.ts), as production would.
  */
@@ -22,6 +24,7 @@ import { wxSignature } from "../src/wechat/crypto.ts";
 import { startPostgres, type Postgres } from "../test/pg.ts";
 import { startRedis, type Redis } from "../test/redis.ts";
 import { bulkBench, type BulkStore } from "./bulk.ts";
+import { layoutsBench } from "./layouts.ts";
 import { articles, BIN, clientFor, KEY, median, port, ROOT, spawn, startReplyd, TOKEN, waitHealthy, type StoreArgs } from "./servers.ts";
 import { parseWrk } from "./wrk.ts";
 
@@ -34,7 +37,8 @@ const WARMUP = Number(opt("--warmup", "3"));
 const CONNECTIONS = Number(opt("--connections", "64"));
 const ROUNDS = Number(opt("--rounds", "3"));
 const SIZES = opt("--sizes", "10000,100000,1000000").split(",").filter(Boolean).map(Number);
-const ONLY = opt("--only", "reply,admin,bulk,startup").split(",");
+const LAYOUT_SIZES = opt("--layout-sizes", "100000,1000000").split(",").filter(Boolean).map(Number);
+const ONLY = opt("--only", "reply,admin,bulk,startup,layouts").split(",");
 // "cluster": replyd_redis and cluster2 in the reply rotation (needs postgres and redis-server).
 const STORES = opt("--stores", "sqlite,postgres,cluster").split(",");
 // --pin: every reply server on core 0 (all its threads), wrk on core 1 with one thread — per core, as
@@ -336,6 +340,14 @@ try {
     if (STORES.includes("sqlite")) stores.push({ name: "sqlite", prepare: async () => ({ kind: "sqlite" }) });
     if (STORES.includes("postgres")) stores.push({ name: "postgres", prepare: (size) => newDatabase(`bench_bulk_${size}`) });
     results.bulk = await bulkBench(SIZES, stores, tmp, (line) => {
+      table.push(line);
+      process.stderr.write(line + "\n");
+    });
+  }
+
+  if (ONLY.includes("layouts")) {
+    table.push("layouts (replyd import through the client; medians of --rounds; peak RSS the highest)");
+    results.layouts = await layoutsBench(LAYOUT_SIZES, tmp, ROUNDS, (line) => {
       table.push(line);
       process.stderr.write(line + "\n");
     });

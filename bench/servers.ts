@@ -66,7 +66,7 @@ export function startReplyd(dir: string, extra: string[] = [], store: StoreArgs 
 export type Replyd = ReturnType<typeof startReplyd>;
 
 export function clientFor(url: string, cwd: string) {
-  const io: IO = { out: () => {}, err: () => {}, env: {}, cwd, interactive: false, ask: async () => "", fetch, now: () => Date.now() };
+  const io: IO = { out: () => {}, raw: () => {}, err: () => {}, env: {}, cwd, interactive: false, ask: async () => "", fetch, now: () => Date.now() };
   return new Client({ url, ...KEY }, io);
 }
 

@@ -42,7 +42,7 @@ while (!/"url":"([^"]+)"/.test(log)) {
 }
 const url = (/"url":"([^"]+)"/.exec(log) as RegExpExecArray)[1] as string;
 
-const io: IO = { out: () => {}, err: () => {}, env: {}, cwd: tmp, interactive: false, ask: async () => "", fetch, now: () => Date.now() };
+const io: IO = { out: () => {}, raw: () => {}, err: () => {}, env: {}, cwd: tmp, interactive: false, ask: async () => "", fetch, now: () => Date.now() };
 const client = new Client({ url, appkey: KEY.REPLYD_APPKEY, secret: KEY.REPLYD_SECRET }, io);
 const articles = (prefix: string, n: number) =>
   Array.from({ length: n }, (_, i) => ({ id: `${prefix}${i}`, code: `${prefix}${i}`, tag: prefix, title: `${prefix} article ${i}`, url: `https://example.com/${prefix}/${i}`, keywords: ["soak"] }));

@@ -1,8 +1,9 @@
 #!/usr/bin/env bun
 import { run } from "./cli/index.ts";
 import { processIO } from "./cli/io.ts";
+import { written } from "./output.ts";
 
 const code = await run(process.argv.slice(2), processIO());
-// Let buffered output (the last log lines after a SIGTERM) reach the pipe before exiting.
-await new Promise<void>((done) => process.stdout.write("", () => done()));
+// Exit only when every byte printed has left: a slow reader of a pipe gets the whole output.
+await written();
 process.exit(code);

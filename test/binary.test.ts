@@ -91,6 +91,53 @@ describe("dist/replyd", () => {
     expect(wrong.err).not.toContain("0123456789012345678");
   });
 
+  /** A command line run by sh, its output read by a reader that waits a second before it reads. */
+  function slowPipe(command: string) {
+    const p = Bun.spawnSync(["sh", "-c", `"${BIN}" ${command} | (sleep 1; cat)`], { cwd: tmp.dir, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env } });
+    return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
+  }
+
+  test("output read through a slow pipe arrives whole: ls, show, inbox, backup -o - (well past the pipe's 64 KiB)", () => {
+    const many = Array.from({ length: 1000 }, (_, i) => article(1000 + i, { description: "d".repeat(100) }));
+    writeFileSync(join(tmp.dir, "many.json"), doc(many));
+    expect(replyd(["import", "many.json"]).code).toBe(0);
+    const ls = slowPipe("ls --json --limit 1000");
+    expect(ls.out.length).toBeGreaterThan(128 * 1024);
+    expect(JSON.parse(ls.out).items).toHaveLength(1000);
+    expect(JSON.parse(slowPipe("show a1000 --json").out).id).toBe("a1000");
+    expect(Array.isArray(JSON.parse(slowPipe("inbox --all --json").out).items)).toBe(true);
+    // The document itself on stdout, checked before a byte is written; the report on stderr.
+    const backup = slowPipe("backup articles -o -");
+    expect(backup.out.length).toBeGreaterThan(128 * 1024);
+    const written = JSON.parse(backup.out) as { articles: unknown[]; sha256: string };
+    expect(written.articles.length).toBeGreaterThanOrEqual(1000);
+    expect(backup.err).toContain(written.sha256);
+    expect(backup.err).toContain("standard output");
+  });
+
+  test("documents as Python and editors write them (json.dump's spaces, indent=2, tabs and CRLF) import through the client", () => {
+    const records = Array.from({ length: 3000 }, (_, i) => ({ id: `py${i}`, code: `py${i}`, title: `Python ${i} 标题`, url: `https://example.com/py/${i}`, keywords: ["a", "b"] }));
+    const python = Bun.spawnSync(["sh", "-c", "command -v python3"]).exitCode === 0;
+    const layouts: [string, string][] = [
+      // Python's json.dump defaults (", " and ": ", non-ASCII escaped), written by Python itself where it is installed.
+      ["python.json", python ? "" : JSON.stringify({ format: "replyd/1", matter: "articles", articles: records }).replace(/,(?=["{\[])/g, ", ").replace(/":(?=["{\[])/g, '": ')],
+      ["indent.json", JSON.stringify({ format: "replyd/1", matter: "articles", articles: records }, null, 2)],
+      ["tabs.json", JSON.stringify({ format: "replyd/1", matter: "articles", articles: records }, null, "\t").replace(/\n/g, "\r\n")],
+    ];
+    for (const [name, text] of layouts) {
+      if (text) writeFileSync(join(tmp.dir, name), text);
+      else {
+        const script = `import json,sys; json.dump({"format": "replyd/1", "matter": "articles", "articles": json.load(sys.stdin)}, open(${JSON.stringify(join(tmp.dir, name))}, "w"))`;
+        const py = Bun.spawnSync(["python3", "-c", script], { stdin: new TextEncoder().encode(JSON.stringify(records)) });
+        expect(py.exitCode).toBe(0);
+      }
+      const r = replyd(["import", name, "--json"]);
+      expect({ name, code: r.code, err: r.err }).toEqual({ name, code: 0, err: "" });
+      expect(JSON.parse(r.out).total).toBe(3000);
+    }
+    expect(JSON.parse(replyd(["show", "py2999", "--json"]).out).title).toBe("Python 2999 标题");
+  });
+
   /**
    * The recipes sign, then start curl or httpie: a Python interpreter starting up can take longer
    * than the 0.42 s window the main server runs with. They get a server with the default window.

@@ -153,6 +153,7 @@ export function captureIO(env: Record<string, string | undefined> = {}, cwd = pr
     stdout,
     stderr,
     out: (t) => void stdout.push(t),
+    raw: (bytes) => void stdout.push(new TextDecoder().decode(bytes)),
     err: (t) => void stderr.push(t),
     env,
     cwd,

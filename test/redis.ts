@@ -41,12 +41,16 @@ async function ready(port: number): Promise<void> {
   throw new Error(`redis-server did not listen on ${port}`);
 }
 
-export async function startRedis(): Promise<Redis> {
+/** `extra`: more redis-server options (the error-class tests turn on DEBUG and CONFIG SET dir). */
+export async function startRedis(extra: string[] = []): Promise<Redis> {
   const bin = redisServerPath();
   const port = freePort();
   let proc: Subprocess | null = null;
   const start = async () => {
-    proc = Bun.spawn([bin, "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no", "--loglevel", "warning"], { stdout: "ignore", stderr: "ignore" });
+    proc = Bun.spawn([bin, "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no", "--loglevel", "warning", ...extra], {
+      stdout: "ignore",
+      stderr: "ignore",
+    });
     await ready(port);
   };
   await start();

@@ -1,7 +1,7 @@
 import { formatProblems, type Problem } from "../errors.ts";
 import { canonicalQuery, fileParamValue, formatTs, newNonce, parseTs, signRequest, TS_PATTERN, type Param } from "../sign.ts";
 import { ANSWER_DEFAULTS, memorySink, readAnswer, scrub, type AnswerLimits, type Exchange } from "./answer.ts";
-import { fileSink } from "./files.ts";
+import { fileSink, type LocalFile } from "./files.ts";
 import { CLIError } from "./errors.ts";
 import type { IO } from "./io.ts";
 import { Progress } from "./progress.ts";
@@ -12,11 +12,23 @@ export interface ClientConfig {
   secret: string;
 }
 
-export interface FilePart {
-  name: string;
-  filename: string;
-  bytes: Uint8Array;
-  type?: string;
+/** A file part: small bytes in memory, or a local file sent from disk in pieces. */
+export type FilePart = { name: string; filename: string; type?: string } & ({ bytes: Uint8Array } | { file: LocalFile });
+
+/** Bytes sent from a local file per read. */
+const SEND_CHUNK = 256 * 1024;
+
+/** The md5 the signature carries for a part, computed over a file in pieces. */
+function partDigest(f: FilePart): string {
+  if ("bytes" in f) return fileParamValue(f.bytes);
+  const md5 = new Bun.CryptoHasher("md5");
+  for (let at = 0; at < f.file.size; ) {
+    const piece = f.file.read(at, 4 * SEND_CHUNK);
+    if (!piece.length) break;
+    md5.update(piece);
+    at += piece.length;
+  }
+  return "md5:" + md5.digest("hex");
 }
 
 export interface CallOptions {
@@ -144,7 +156,7 @@ export class Client {
     const files = opts.files ?? [];
     const nonce = newNonce();
     const params: Param[] = [...(opts.fields ?? []), ["appkey", this.config.appkey], ["ts", formatTs(this.io.now() + this.offsetMs)], ["nonce", nonce]];
-    const signedParams: Param[] = [...params, ...files.map((f) => [f.name, fileParamValue(f.bytes)] as Param)];
+    const signedParams: Param[] = [...params, ...files.map((f) => [f.name, partDigest(f)] as Param)];
     const { sign } = signRequest({ method: opts.method, path: opts.path, params: signedParams, secret: this.config.secret });
     params.push(["sign", sign]);
 
@@ -158,11 +170,11 @@ export class Client {
       init.body = canonicalQuery(params);
       headers["content-type"] = "application/x-www-form-urlencoded";
     } else {
-      const { body, type } = multipart(params, files);
+      const { parts, length, type } = multipart(params, files);
       headers["content-type"] = type;
-      headers["content-length"] = String(body.length);
-      init.body = progressLabel ? streamWithProgress(body, new Progress(this.io, progressLabel, body.length)) : body;
-      if (progressLabel) init.duplex = "half";
+      headers["content-length"] = String(length);
+      init.body = partStream(parts, progressLabel ? new Progress(this.io, progressLabel, length) : null);
+      init.duplex = "half";
     }
     init.headers = headers;
     const started = Date.now();
@@ -203,46 +215,55 @@ function errorFrom(status: number, bytes: Uint8Array, signed: boolean): CLIError
 
 const encoder = new TextEncoder();
 
-/** multipart/form-data built by hand so its exact length is known and progress can be shown. */
-function multipart(fields: Param[], files: FilePart[]): { body: Uint8Array; type: string } {
+/** multipart/form-data built by hand so its exact length is known and progress can be shown; files stay on disk. */
+function multipart(fields: Param[], files: FilePart[]): { parts: (Uint8Array | LocalFile)[]; length: number; type: string } {
   const boundary = "replyd-" + newNonce();
-  const chunks: Uint8Array[] = [];
+  const parts: (Uint8Array | LocalFile)[] = [];
   const quote = (s: string) => s.replace(/["\r\n\\]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase());
-  for (const [k, v] of fields) chunks.push(encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${quote(k)}"\r\n\r\n${v}\r\n`));
+  for (const [k, v] of fields) parts.push(encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${quote(k)}"\r\n\r\n${v}\r\n`));
   for (const f of files) {
-    chunks.push(
+    parts.push(
       encoder.encode(
         `--${boundary}\r\nContent-Disposition: form-data; name="${quote(f.name)}"; filename="${quote(f.filename)}"\r\nContent-Type: ${f.type ?? "application/octet-stream"}\r\n\r\n`,
       ),
     );
-    chunks.push(f.bytes);
-    chunks.push(encoder.encode("\r\n"));
+    parts.push("bytes" in f ? f.bytes : f.file);
+    parts.push(encoder.encode("\r\n"));
   }
-  chunks.push(encoder.encode(`--${boundary}--\r\n`));
-  const body = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let off = 0;
-  for (const c of chunks) {
-    body.set(c, off);
-    off += c.length;
-  }
-  return { body, type: `multipart/form-data; boundary=${boundary}` };
+  parts.push(encoder.encode(`--${boundary}--\r\n`));
+  const length = parts.reduce((n, p) => n + (p instanceof Uint8Array ? p.length : p.size), 0);
+  return { parts, length, type: `multipart/form-data; boundary=${boundary}` };
 }
 
-function streamWithProgress(body: Uint8Array, progress: Progress): ReadableStream<Uint8Array> {
+/** The body, a piece at a time: a file is read as the connection takes it, so memory holds one piece. */
+function partStream(parts: (Uint8Array | LocalFile)[], progress: Progress | null): ReadableStream<Uint8Array> {
   let sent = 0;
-  const step = 256 * 1024;
+  let part = 0;
+  let at = 0;
   return new ReadableStream({
     pull(controller) {
-      if (sent >= body.length) {
-        progress.done();
-        controller.close();
+      for (;;) {
+        const p = parts[part];
+        if (p === undefined) {
+          progress?.done();
+          controller.close();
+          return;
+        }
+        const size = p instanceof Uint8Array ? p.length : p.size;
+        if (at >= size) {
+          part++;
+          at = 0;
+          continue;
+        }
+        const chunk = p instanceof Uint8Array ? p.subarray(at, at + SEND_CHUNK) : p.read(at, SEND_CHUNK);
+        // A file that shrank since it was signed: the server would refuse the signature anyway.
+        if (!chunk.length) throw new CLIError("file_changed", "the file changed while it was being sent; nothing was applied");
+        at += chunk.length;
+        sent += chunk.length;
+        progress?.update(sent);
+        controller.enqueue(chunk);
         return;
       }
-      const chunk = body.subarray(sent, sent + step);
-      sent += chunk.length;
-      progress.update(sent);
-      controller.enqueue(chunk);
     },
   });
 }
-

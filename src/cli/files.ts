@@ -1,17 +1,99 @@
-import { closeSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { closeSync, fstatSync, fsyncSync, linkSync, openSync, readFileSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import type { ByteSource } from "../docbytes.ts";
 import { fsyncDir } from "../fsutil.ts";
 import { newNonce } from "../sign.ts";
 import { CLIError } from "./errors.ts";
 import type { IO } from "./io.ts";
 
+/** What the system said, in words an operator reads (the raw code after it, for searching). */
+const REASONS: Record<string, string> = {
+  ENOENT: "no such file",
+  EACCES: "permission denied",
+  EPERM: "permission denied",
+  EISDIR: "it is a folder, not a file",
+  ENOTDIR: "a part of the path is not a folder",
+  ELOOP: "too many symbolic links",
+  ENAMETOOLONG: "the name is too long",
+  EMFILE: "too many open files",
+  EIO: "the disk could not be read",
+};
+export function fileReason(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code && REASONS[code]) return `${REASONS[code]} (${code})`;
+  return code ?? (e as Error).message;
+}
+
+/** A small local file read whole (a menu, a picture). */
 export function readLocal(io: IO, file: string): { path: string; bytes: Uint8Array } {
   const path = resolve(io.cwd, file);
   try {
     return { path, bytes: new Uint8Array(readFileSync(path)) };
   } catch (e) {
-    throw new CLIError("no_file", `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new CLIError("no_file", `cannot read ${file}: ${fileReason(e)}`);
   }
+}
+
+/** A local file read in pieces, never whole: a document of any size is checked and sent from disk. */
+export interface LocalFile {
+  readonly path: string;
+  readonly name: string;
+  readonly size: number;
+  /** The file as a document source; `onRead` sees how far reading got. */
+  source(onRead?: (position: number) => void): ByteSource;
+  /** The bytes from `position`, up to `length`, in a new buffer (shorter at the end). */
+  read(position: number, length: number): Uint8Array;
+  close(): void;
+}
+
+export function openLocal(io: IO, file: string): LocalFile {
+  const path = resolve(io.cwd, file);
+  let fd: number;
+  let size: number;
+  try {
+    fd = openSync(path, "r");
+  } catch (e) {
+    throw new CLIError("no_file", `cannot read ${file}: ${fileReason(e)}`);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (st.isDirectory()) throw Object.assign(new Error("a folder"), { code: "EISDIR" });
+    size = st.size;
+  } catch (e) {
+    closeSync(fd);
+    throw new CLIError("no_file", `cannot read ${file}: ${fileReason(e)}`);
+  }
+  const readAt = (into: Uint8Array, offset: number, length: number, position: number) => {
+    try {
+      return readSync(fd, into, offset, length, position);
+    } catch (e) {
+      throw new CLIError("no_file", `cannot read ${file}: ${fileReason(e)}`);
+    }
+  };
+  return {
+    path,
+    name: basename(path),
+    size,
+    source: (onRead) => ({
+      size,
+      read(into, offset, length, position) {
+        const n = readAt(into, offset, length, position);
+        onRead?.(position + n);
+        return n;
+      },
+    }),
+    read(position, length) {
+      const out = new Uint8Array(Math.max(0, Math.min(length, size - position)));
+      let got = 0;
+      while (got < out.length) {
+        const n = readAt(out, got, out.length - got, position + got);
+        if (n === 0) break;
+        got += n;
+      }
+      return out.subarray(0, got);
+    },
+    close: () => closeSync(fd),
+  };
 }
 
 /** Temp files of downloads in progress: removed if the process is interrupted (Ctrl-C, SIGTERM). */
@@ -35,7 +117,7 @@ export function fileSink(dir: string, limit: number) {
     fd = openSync(path, "wx", 0o600);
   } catch (e) {
     forget();
-    throw new CLIError("cannot_write", `cannot write in ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new CLIError("cannot_write", `cannot write in ${dir}: ${fileReason(e)}`);
   }
   function forget() {
     partial.delete(path);
@@ -89,7 +171,7 @@ export function placeFile(tmp: string, target: string, force: boolean): void {
     rmSync(tmp, { force: true });
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "EEXIST") throw new CLIError("file_exists", `${target} exists; nothing was written (--force replaces it)`);
-    throw new CLIError("cannot_write", `cannot write ${target}: ${code ?? (e as Error).message}`);
+    throw new CLIError("cannot_write", `cannot write ${target}: ${fileReason(e)}`);
   }
   fsyncDir(dirname(target));
 }

@@ -123,7 +123,9 @@ export async function run(argv: string[], io: IO): Promise<number> {
   cli.version(VERSION);
 
   try {
-    const parsed = cli.parse(["replyd", "replyd", ...argv], { run: false });
+    // cac reads a lone "-" as a missing value; "-o -" (standard output) is given to it as one word.
+    const forCac = argv.flatMap((a, i) => (a === "-" && (argv[i - 1] === "-o" || argv[i - 1] === "--output") ? [] : a === "-o" || a === "--output" ? (argv[i + 1] === "-" ? ["--output=-"] : [a]) : [a]));
+    const parsed = cli.parse(["replyd", "replyd", ...forCac], { run: false });
     if (parsed.options.help || parsed.options.version) return 0;
     if (!cli.matchedCommand) {
       if (parsed.args.length) throw new CLIError("unknown_command", `unknown command "${parsed.args[0]}"; run replyd --help`, 2);

@@ -1,6 +1,10 @@
+import { write } from "../output.ts";
+
 /** Everything a command touches outside itself, passed in so commands run in tests without a terminal. */
 export interface IO {
   out(text: string): void;
+  /** Bytes to stdout as they are, unescaped (a document written with `backup -o -`). */
+  raw(bytes: Uint8Array): void;
   err(text: string): void;
   env: Record<string, string | undefined>;
   cwd: string;
@@ -26,8 +30,9 @@ export function processIO(): IO {
   // Everything printed passes here: the one place where the terminal is protected.
   const line = (t: string) => printable(t.endsWith("\n") ? t : t + "\n");
   return {
-    out: (t) => void process.stdout.write(line(t)),
-    err: (t) => void process.stderr.write(line(t)),
+    out: (t) => write(process.stdout, line(t)),
+    raw: (bytes) => write(process.stdout, bytes),
+    err: (t) => write(process.stderr, line(t)),
     env: process.env,
     cwd: process.cwd(),
     interactive: Boolean(process.stderr.isTTY && process.stdin.isTTY),

@@ -14,6 +14,7 @@ import {
   type Param,
 } from "../sign.ts";
 import type { AdminKey, Keys } from "../store/keys.ts";
+import { RedisDown } from "../store/redis/link.ts";
 import { closeFiles, FORM_BODY_SLACK, readForm, type DoorBudget, type ReadForm } from "./form.ts";
 import type { Upload } from "./upload.ts";
 
@@ -136,13 +137,22 @@ export async function authenticate(
         window_s: opts.windowMs / 1000,
       });
     }
-    let nonces = opts.nonces;
+    // Health stays readable while Redis is unusable (it is how the operator sees why), on this
+    // instance's own nonces; every other request needs the cluster's replay protection.
+    const isHealth = url.pathname === "/api/cli" && params.every(([k]) => (AUTH_FIELDS as readonly string[]).includes(k));
+    const expiresAt = tsMs + opts.windowMs + 1000;
+    let fresh: boolean;
     if (opts.shared && !opts.shared.up()) {
-      const isHealth = url.pathname === "/api/cli" && params.every(([k]) => (AUTH_FIELDS as readonly string[]).includes(k));
       if (!isHealth) throw opts.shared.down();
-      nonces = opts.shared.fallback;
-    }
-    if (!(await nonces.remember(nonce, tsMs + opts.windowMs + 1000, opts.clock.now()))) {
+      fresh = await opts.shared.fallback.remember(nonce, expiresAt, opts.clock.now());
+    } else
+      try {
+        fresh = await opts.nonces.remember(nonce, expiresAt, opts.clock.now());
+      } catch (e) {
+        if (!(opts.shared && isHealth && e instanceof RedisDown)) throw e;
+        fresh = await opts.shared.fallback.remember(nonce, expiresAt, opts.clock.now());
+      }
+    if (!fresh) {
       // A captured request sent again: an attack, counted like a bad signature, its answer unsigned.
       verified = false;
       delete verifiedAs.key;

@@ -23,7 +23,12 @@ export function clusterOf(redis: RedisLink, db: DatabaseBacking) {
       instance: { id: me.id, host: me.host, pid: process.pid },
       instances_seen: 1 + me.seen.length,
       others: me.seen,
-      redis: redis.up ? { state: "up", at: redis.where } : { state: "down", at: redis.where, since: new Date(redis.downSince as number).toISOString(), error: redis.lastError },
+      redis: {
+        ...(redis.up
+          ? { state: "up", at: redis.where }
+          : { state: redis.refusing ? "refusing" : "down", at: redis.where, since: new Date(redis.downSince as number).toISOString(), error: redis.lastError }),
+        ...(redis.lastRefusal ? { last_refusal: { at: new Date(redis.lastRefusal.at).toISOString(), error: redis.lastRefusal.error } } : {}),
+      },
       postgres: db.state(),
       cache_lag: db.cacheLag(),
     }),

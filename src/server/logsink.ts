@@ -2,12 +2,14 @@
  * The request log: one JSON line per request on stdout, written in batches (every 20 ms or 64 KiB)
  * so that logging costs one write for many requests instead of one each. `flush()` on shutdown.
  */
+import { write as writeOut } from "../output.ts";
+
 export class LineSink {
   private pending: string[] = [];
   private size = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
 
-  constructor(private readonly write: (chunk: string) => void = (chunk) => void process.stdout.write(chunk)) {}
+  constructor(private readonly write: (chunk: string) => void = (chunk) => writeOut(process.stdout, chunk)) {}
 
   line(text: string): void {
     this.pending.push(text);

@@ -161,6 +161,34 @@ test("the link: RedisDown at once while Redis is away (never queued), up again b
   expect(logs.some((m) => m.includes("answers again"))).toBe(true);
 });
 
+test("the link: an error reply (OOM) counts as down, commands refused at once without reaching Redis, up again once a probe write passes", async () => {
+  const logs: string[] = [];
+  const l = new RedisLink(redis.url, { timeoutMs: 500, probeMs: 50, log: (m) => logs.push(m) });
+  await l.connect();
+  links.push(l);
+  await raw.send("CONFIG", ["SET", "maxmemory", "1"]);
+  try {
+    await expect(l.send("SET", ["k", "v"])).rejects.toMatchObject({ code: "redis_unavailable", message: expect.stringContaining("refuses commands (OOM") });
+    expect({ up: l.up, refusing: l.refusing }).toEqual({ up: false, refusing: true });
+    // A read Redis would answer is refused too: the link is down as a whole, not per command.
+    const calls = Number(/total_commands_processed:(\d+)/.exec(String(await raw.send("INFO", ["stats"])))?.[1]);
+    await expect(l.send("GET", ["k"])).rejects.toBeInstanceOf(RedisDown);
+    const after = Number(/total_commands_processed:(\d+)/.exec(String(await raw.send("INFO", ["stats"])))?.[1]);
+    // Only the INFO itself and the link's probes (one per 50 ms) reached Redis in between.
+    expect(after - calls).toBeLessThanOrEqual(3);
+    await Bun.sleep(200);
+    expect(l.up).toBe(false);
+  } finally {
+    await raw.send("CONFIG", ["SET", "maxmemory", "0"]);
+  }
+  for (let i = 0; i < 40 && !l.up; i++) await Bun.sleep(25);
+  expect(l.up).toBe(true);
+  expect(await l.send("GET", ["k"])).toBeNull();
+  expect(l.lastRefusal?.error).toStartWith("OOM");
+  expect(logs.some((m) => m.includes("refuses commands"))).toBe(true);
+  expect(logs.some((m) => m.includes("answers again"))).toBe(true);
+});
+
 test("offers: the first answer offered is kept (and only its keep() logs); another instance's offer gets it", async () => {
   const [a, b] = [new SharedAnswers(await link(), "A", opts), new SharedAnswers(await link(), "B", opts)];
   const kept: string[] = [];

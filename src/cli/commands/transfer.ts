@@ -1,12 +1,14 @@
-import { readFileSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { isMatter, MATTERS, parseDocumentBytes, requireSections, type Matter } from "../../doc.ts";
+import { isMatter, MATTERS, readDocument, requireSections, type BulkDocument, type Matter } from "../../doc.ts";
 import { BACKUP_ID, type BackupInfo } from "../../store/backups.ts";
 import type { ImportResult, RestoreResult } from "../../store/store.ts";
 import { formatBytes } from "../args.ts";
 import type { CommandContext } from "../context.ts";
 import { checkedLocally, CLIError, usage } from "../errors.ts";
-import { placeFile, readLocal } from "../files.ts";
+import { openLocal, placeFile, type LocalFile } from "../files.ts";
+import { Progress } from "../progress.ts";
 
 function matterArg(raw: string | undefined, fallback: Matter): Matter {
   if (raw === undefined) return fallback;
@@ -14,8 +16,28 @@ function matterArg(raw: string | undefined, fallback: Matter): Matter {
   return raw;
 }
 
-/** Checks a document before it leaves the laptop, with the same rules the server applies. */
-const checkLocally = (file: string, bytes: Uint8Array) => checkedLocally(file, () => parseDocumentBytes(bytes));
+/**
+ * Checks a document before it leaves the laptop, with the same rules the server applies, read from
+ * disk in pieces (a document of any size, in any JSON layout, in bounded memory), with progress.
+ */
+function checkLocally(c: CommandContext, label: string, f: LocalFile): BulkDocument {
+  const progress = new Progress(c.io, `checking ${label}`, f.size);
+  try {
+    return checkedLocally(label, () => readDocument(f.source((at) => progress.update(at))));
+  } finally {
+    progress.done();
+  }
+}
+
+/** What a document holds, counted for a question or a report. */
+const held = (doc: BulkDocument) =>
+  counts({
+    articles: doc.articles?.count,
+    tags: doc.tags && Object.keys(doc.tags).length,
+    rules: doc.rules?.length,
+    texts: doc.texts && Object.keys(doc.texts).length,
+    menu: doc.menu === undefined ? undefined : doc.menu ? 1 : 0,
+  });
 
 const counts = (r: Record<string, unknown>) =>
   [
@@ -27,22 +49,39 @@ const counts = (r: Record<string, unknown>) =>
 export async function importCmd(c: CommandContext): Promise<void> {
   const file = c.args[0];
   if (!file) throw usage("import needs a file: replyd import articles.json [--init]");
-  const { path, bytes } = readLocal(c.io, file);
-  checkLocally(file, bytes);
-  const mode = c.flags.init ? "init" : "merge";
-  const r = await c
-    .client()
-    .call<ImportResult & { mode: string }>(
-      { method: "POST", path: "/api/cli", fields: [["mode", mode]], files: [{ name: "json", filename: path.split("/").pop() ?? "import.json", bytes, type: "application/json" }] },
-      "upload",
-    );
-  c.print(r, () =>
-    [
-      `imported ${file} (${mode}): ${r.added} added, ${r.updated} updated, ${r.unchanged} unchanged${mode === "init" ? `, ${r.removed} removed` : ""} of ${r.total}`,
-      ...(r.menu ? ["the document's menu was stored (not pushed: replyd menu push)"] : []),
-      ...(r.backup ? [`previous articles saved as backup ${r.backup.id}`] : []),
-    ].join("\n"),
-  );
+  const f = openLocal(c.io, file);
+  try {
+    const doc = checkLocally(c, file, f);
+    const mode = c.flags.init ? "init" : "merge";
+    const r = await c
+      .client()
+      .call<ImportResult & { mode: string }>(
+        { method: "POST", path: "/api/cli", fields: [["mode", mode]], files: [{ name: "json", filename: f.name, file: f, type: "application/json" }] },
+        "upload",
+      );
+    c.print(r, () => importReport(file, mode, doc, r));
+  } finally {
+    f.close();
+  }
+}
+
+/** What an import did, for each section the document held (a rules-only document reports its rules). */
+function importReport(file: string, mode: string, doc: BulkDocument, r: ImportResult): string {
+  const articles = doc.articles || mode === "init";
+  const others = [
+    ...(doc.tags ? [`${r.tags} tag descriptions`] : []),
+    ...(doc.rules && r.rules ? [`rules: ${r.rules.added} added, ${r.rules.updated} updated, ${r.rules.unchanged} unchanged of ${doc.rules.length}`] : []),
+    ...(doc.texts ? [`${r.texts} texts`] : []),
+  ];
+  const head = articles
+    ? `${r.added} added, ${r.updated} updated, ${r.unchanged} unchanged${mode === "init" ? `, ${r.removed} removed` : ""} of ${r.total}`
+    : others.shift() ?? (r.menu ? "the menu" : "nothing: the document holds no articles, tags, rules, texts or menu");
+  return [
+    `imported ${file} (${mode}): ${head}`,
+    ...others.map((o) => `also ${o}`),
+    ...(r.menu ? ["the document's menu was stored (not pushed: replyd menu push)"] : []),
+    ...(r.backup ? [`previous articles saved as backup ${r.backup.id}`] : []),
+  ].join("\n");
 }
 
 /**
@@ -59,19 +98,37 @@ export async function backup(c: CommandContext): Promise<void> {
   if (typeof info.id !== "string" || !BACKUP_ID.test(info.id) || !info.id.startsWith(`${matter}-`))
     throw new CLIError("bad_response", `the server named its backup ${JSON.stringify(String(info.id).slice(0, 80))}, which is not a backup id; nothing was written`);
   const output = c.str("-o", "--output");
-  const target = output !== undefined ? resolve(c.io.cwd, output) : join(c.io.cwd, `replyd-${info.id}.json`);
-  const got = await client.download({ method: "GET", path: `/api/cli/revert/${matter}`, fields: [["id", info.id]] }, dirname(target), "download");
+  const toStdout = output === "-";
+  const target = toStdout ? "-" : output !== undefined ? resolve(c.io.cwd, output) : join(c.io.cwd, `replyd-${info.id}.json`);
+  const got = await client.download({ method: "GET", path: `/api/cli/revert/${matter}`, fields: [["id", info.id]] }, toStdout ? tmpdir() : dirname(target), "download");
   try {
     // The file must be the document the server just hashed, whole.
-    const doc = checkLocally(target, readFileSync(got.tmp));
-    if (doc.sha256 !== info.sha256) throw new CLIError("checksum_mismatch", `the downloaded backup does not match the server's sha256 (${info.sha256}); nothing was written`);
+    const f = openLocal(c.io, got.tmp);
+    try {
+      const doc = checkLocally(c, toStdout ? "the download" : target, f);
+      if (doc.sha256 !== info.sha256) throw new CLIError("checksum_mismatch", `the downloaded backup does not match the server's sha256 (${info.sha256}); nothing was written`);
+      // Standard output gets the document only once it is checked whole; the report goes to stderr.
+      if (toStdout) for (let at = 0; at < f.size; ) at += write(c, f.read(at, 1 << 20));
+    } finally {
+      f.close();
+    }
   } catch (e) {
     rmSync(got.tmp, { force: true });
     throw e;
   }
+  const report = `backup ${info.id}: ${counts(info.counts)}`;
+  if (toStdout) {
+    rmSync(got.tmp, { force: true });
+    return c.io.err(`${report}\nwrote it to standard output (${formatBytes(got.size)}, sha256 ${info.sha256}, signed by the server)`);
+  }
   placeFile(got.tmp, target, Boolean(c.flags.force));
-  c.print({ ...info, file: target }, () => `backup ${info.id}: ${counts(info.counts)}\nsaved ${target} (${formatBytes(got.size)}, sha256 ${info.sha256}, signed by the server)`);
+  c.print({ ...info, file: target }, () => `${report}\nsaved ${target} (${formatBytes(got.size)}, sha256 ${info.sha256}, signed by the server)`);
 }
+
+const write = (c: CommandContext, bytes: Uint8Array) => {
+  c.io.raw(bytes);
+  return bytes.length || Infinity;
+};
 
 export async function backups(c: CommandContext): Promise<void> {
   const matters = c.args[0] ? [matterArg(c.args[0], "all")] : MATTERS;
@@ -90,42 +147,45 @@ export async function restore(c: CommandContext): Promise<void> {
   const client = c.client();
   let matter: Matter;
   let summary: string;
-  let upload: { name: string; filename: string; bytes: Uint8Array; type: string } | undefined;
-  if (file) {
-    const { bytes } = readLocal(c.io, file);
-    const doc = checkLocally(file, bytes);
-    matter = matterArg(c.str("--matter"), doc.matter);
-    try {
-      requireSections(doc, matter);
-    } catch (e) {
-      throw new CLIError("matter_mismatch", (e as Error).message);
+  let local: LocalFile | undefined;
+  try {
+    if (file) {
+      local = openLocal(c.io, file);
+      const doc = checkLocally(c, file, local);
+      matter = matterArg(c.str("--matter"), doc.matter);
+      try {
+        requireSections(doc, matter);
+      } catch (e) {
+        throw new CLIError("matter_mismatch", (e as Error).message);
+      }
+      summary = `${file} (${held(doc)})`;
+    } else {
+      matter = matterArg(c.str("--matter"), (serverId as string).split("-")[0] as Matter);
+      summary = `server backup ${serverId}`;
     }
-    summary = `${file} (${counts({ articles: doc.articles?.length, tags: doc.tags && Object.keys(doc.tags).length, rules: doc.rules?.length, texts: doc.texts && Object.keys(doc.texts).length, menu: doc.menu === undefined ? undefined : doc.menu ? 1 : 0 })})`;
-    upload = { name: "json", filename: file.split("/").pop() ?? "restore.json", bytes, type: "application/json" };
-  } else {
-    matter = matterArg(c.str("--matter"), (serverId as string).split("-")[0] as Matter);
-    summary = `server backup ${serverId}`;
+    if (!c.flags.yes) {
+      if (!c.io.interactive) throw new CLIError("not_confirmed", `restore replaces ${matter} on ${client.config.url}; pass --yes to confirm without a terminal`);
+      const answer = await c.io.ask(`Replace ${matter} on ${client.config.url} with ${summary}? A backup of the current state is taken first. [y/N] `);
+      if (!/^y(es)?$/i.test(answer.trim())) throw new CLIError("not_confirmed", "restore cancelled; nothing was changed");
+    }
+    const push: [string, string][] = c.flags.push ? [["push", "1"]] : [];
+    const r = await client.call<RestoreResult & { menu_push?: { pushed: boolean; error?: string } }>(
+      local
+        ? { method: "PUT", path: `/api/cli/revert/${matter}`, fields: push, files: [{ name: "json", filename: local.name, file: local, type: "application/json" }] }
+        : { method: "PUT", path: `/api/cli/revert/${matter}`, fields: [["id", serverId as string], ...push] },
+      "upload",
+    );
+    c.print(r, () =>
+      [
+        `restored ${matter}: ${counts(r as unknown as Record<string, unknown>)}`,
+        `the state before is saved as backup ${r.backup.id}`,
+        ...(r.menu_push?.pushed ? ["the restored menu was pushed to the platform"] : []),
+        ...(r.menu === "stored" && !r.menu_push ? ["the restored menu is stored, not pushed (replyd menu push, or restore --push)"] : []),
+      ].join("\n"),
+    );
+    if (r.menu_push && !r.menu_push.pushed) throw new CLIError("push_failed", `restored, but the menu was not pushed: ${r.menu_push.error}`);
+  } finally {
+    local?.close();
   }
-  if (!c.flags.yes) {
-    if (!c.io.interactive) throw new CLIError("not_confirmed", `restore replaces ${matter} on ${client.config.url}; pass --yes to confirm without a terminal`);
-    const answer = await c.io.ask(`Replace ${matter} on ${client.config.url} with ${summary}? A backup of the current state is taken first. [y/N] `);
-    if (!/^y(es)?$/i.test(answer.trim())) throw new CLIError("not_confirmed", "restore cancelled; nothing was changed");
-  }
-  const push: [string, string][] = c.flags.push ? [["push", "1"]] : [];
-  const r = await client.call<RestoreResult & { menu_push?: { pushed: boolean; error?: string } }>(
-    upload
-      ? { method: "PUT", path: `/api/cli/revert/${matter}`, fields: push, files: [upload] }
-      : { method: "PUT", path: `/api/cli/revert/${matter}`, fields: [["id", serverId as string], ...push] },
-    "upload",
-  );
-  c.print(r, () =>
-    [
-      `restored ${matter}: ${counts(r as unknown as Record<string, unknown>)}`,
-      `the state before is saved as backup ${r.backup.id}`,
-      ...(r.menu_push?.pushed ? ["the restored menu was pushed to the platform"] : []),
-      ...(r.menu === "stored" && !r.menu_push ? ["the restored menu is stored, not pushed (replyd menu push, or restore --push)"] : []),
-    ].join("\n"),
-  );
-  if (r.menu_push && !r.menu_push.pushed) throw new CLIError("push_failed", `restored, but the menu was not pushed: ${r.menu_push.error}`);
 }
 

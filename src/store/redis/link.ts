@@ -7,6 +7,12 @@
  * can answer 503 instead of hanging. Bun's client gives up reconnecting after a number of tries, so
  * the link reconnects itself, with a fresh client each time (200 ms, doubling to 2 s between tries),
  * and says when Redis is away and when it is back — nothing needs a restart.
+ *
+ * A Redis that answers with an error (out of memory under noeviction, a read-only replica, loading
+ * its data, refusing writes after a failed save, a wrong type at a key) is as unusable as one that
+ * is away: the command rejects with RedisDown and the link counts as down — followers are answered
+ * from the instance's own memory, admin gets 503 — until a probe write succeeds again. Only
+ * NOSCRIPT (a restarted Redis's empty script cache) is answered by loading the script again.
  */
 import { RedisClient } from "bun";
 import { ReplydError } from "../../errors.ts";
@@ -14,16 +20,30 @@ import { redactUrl, scrubPassword } from "../pg/url.ts";
 
 /** Redis is away: the admin interface answers 503 with this; the callback falls back to its own memory. */
 export class RedisDown extends ReplydError {
-  constructor(reason: string) {
-    super("redis_unavailable", 503, `Redis is unreachable (${reason}): admin requests are refused until it answers again (followers are still answered)`, { retry_after: 2 });
+  constructor(reason: string, refusing = false) {
+    super(
+      "redis_unavailable",
+      503,
+      `${refusing ? "Redis refuses commands" : "Redis is unreachable"} (${reason}): admin requests are refused until it answers again (followers are still answered)`,
+      { retry_after: 2 },
+    );
     this.name = "RedisDown";
   }
 }
+
+/** An error reply, as Bun's client reports one: Redis answered, with an error. */
+const isErrorReply = (e: unknown) => (e as { code?: string }).code === "ERR_REDIS_SERVER_ERROR";
+/** The error reply's first word (OOM, READONLY, LOADING, MISCONF, WRONGTYPE, NOSCRIPT, ERR …). */
+export const replyClass = (e: unknown) => /^[A-Z]+/.exec(String((e as Error).message))?.[0] ?? "ERR";
 
 export interface LinkOptions {
   /** A command slower than this counts as Redis being away for that command. */
   timeoutMs?: number;
   log?: (message: string) => void;
+  /** The key a probe writes while Redis refuses commands, to tell when it takes them again. */
+  probeKey?: string;
+  /** Between probes while Redis refuses commands. */
+  probeMs?: number;
 }
 
 type Listener = (message: string) => void;
@@ -39,6 +59,13 @@ export class RedisLink {
   /** Why Redis is away, while it is; null when it answers. */
   downSince: number | null = Date.now();
   lastError: string | null = "not connected yet";
+  /** Connected, but Redis answers commands with errors (lastError says which): probed until it takes them. */
+  refusing = false;
+  /** The last error reply that made the link count as down, kept after it recovers (health). */
+  lastRefusal: { at: number; error: string } | null = null;
+  private probe: ReturnType<typeof setTimeout> | null = null;
+  private readonly probeKey: string;
+  private readonly probeMs: number;
   /** The URL without its password, for messages and health. */
   readonly where: string;
   private readonly timeoutMs: number;
@@ -51,6 +78,8 @@ export class RedisLink {
     this.where = redactUrl(url);
     this.timeoutMs = opts.timeoutMs ?? 1000;
     this.log = opts.log ?? (() => {});
+    this.probeKey = opts.probeKey ?? "replyd:probe";
+    this.probeMs = opts.probeMs ?? 500;
   }
 
   get up(): boolean {
@@ -83,10 +112,66 @@ export class RedisLink {
     };
     client.onclose = lost;
     subscriber.onclose = lost;
+    this.reconnectMs = 200;
+    this.refusing = false;
+    // Connected is not usable: a Redis loading its data or out of memory takes connections too.
+    if (!(await this.probeOnce(client))) return this.startProbing();
+    this.markUp();
+  }
+
+  private markUp(): void {
     if (this.downSince !== null && this.lastError !== "not connected yet") this.log(`Redis at ${this.where} answers again`);
     this.downSince = null;
     this.lastError = null;
-    this.reconnectMs = 200;
+    this.refusing = false;
+  }
+
+  /** One probe write on `client`; false (lastError set) when Redis refuses it; throws when it does not answer. */
+  private async probeOnce(client: RedisClient): Promise<boolean> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      await Promise.race([
+        client.send("SET", [this.probeKey, String(Date.now()), "PX", "10000"]),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`no answer within ${this.timeoutMs} ms`)), this.timeoutMs);
+        }),
+      ]);
+      return true;
+    } catch (e) {
+      if (!isErrorReply(e)) throw e;
+      this.lastError = this.scrub((e as Error).message);
+      return false;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Redis answered a command with an error: down until a probe write succeeds. */
+  private markRefusing(reason: string): void {
+    if (this.closed) return;
+    const was = this.up;
+    this.downSince ??= Date.now();
+    this.lastError = this.scrub(reason);
+    this.lastRefusal = { at: Date.now(), error: this.lastError };
+    if (was) this.log(`Redis at ${this.where} refuses commands (${this.lastError}); followers are answered by each instance alone until it takes them again`);
+    this.startProbing();
+  }
+
+  private startProbing(): void {
+    this.refusing = true;
+    if (this.probe || this.closed) return;
+    this.probe = setTimeout(async () => {
+      this.probe = null;
+      const client = this.client;
+      if (!client || this.closed || !this.refusing) return;
+      try {
+        if (await this.probeOnce(client)) return this.markUp();
+      } catch (e) {
+        return this.markDown((e as Error).message);
+      }
+      this.startProbing();
+    }, this.probeMs);
+    this.probe.unref?.();
   }
 
   private scrub(message: string): string {
@@ -98,6 +183,7 @@ export class RedisLink {
     const was = this.up;
     this.downSince ??= Date.now();
     this.lastError = this.scrub(reason);
+    this.refusing = false;
     const old = [this.client, this.subscriber];
     this.client = null;
     this.subscriber = null;
@@ -121,6 +207,7 @@ export class RedisLink {
   async send<T = unknown>(command: string, args: string[]): Promise<T> {
     const client = this.client;
     if (!client || !client.connected) throw new RedisDown(this.lastError ?? "not connected");
+    if (this.refusing) throw new RedisDown(this.lastError ?? "refusing commands", true);
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       return (await Promise.race([
@@ -134,8 +221,12 @@ export class RedisLink {
         this.markDown(e.message);
         throw e;
       }
-      // An error reply (a script's error, a wrong type) is Redis answering: not a lost link.
-      if ((e as { code?: string }).code === "ERR_REDIS_SERVER_ERROR") throw e;
+      if (isErrorReply(e)) {
+        // The script cache emptied by a restart: the caller loads the script again.
+        if (replyClass(e) === "NOSCRIPT") throw e;
+        this.markRefusing((e as Error).message);
+        throw new RedisDown(this.scrub((e as Error).message), true);
+      }
       this.markDown((e as Error).message);
       throw new RedisDown(this.scrub((e as Error).message));
     } finally {
@@ -153,10 +244,19 @@ export class RedisLink {
     try {
       return await this.send<T>("EVALSHA", [sha, String(keys.length), ...keys, ...args]);
     } catch (e) {
-      // Redis restarted (its script cache is empty): load it again.
-      if (!String((e as Error).message).includes("NOSCRIPT")) throw e;
-      this.scripts.delete(script);
-      return this.eval(script, keys, args);
+      if (!isErrorReply(e) || replyClass(e) !== "NOSCRIPT") throw e;
+    }
+    // Redis restarted (its script cache is empty): loaded again and tried once more; NOSCRIPT twice
+    // in a row is a Redis that does not keep scripts, and unusable as one that refuses them.
+    this.scripts.delete(script);
+    sha = (await this.send<string>("SCRIPT", ["LOAD", script])) as string;
+    this.scripts.set(script, sha);
+    try {
+      return await this.send<T>("EVALSHA", [sha, String(keys.length), ...keys, ...args]);
+    } catch (e) {
+      if (!isErrorReply(e)) throw e;
+      this.markRefusing((e as Error).message);
+      throw new RedisDown(this.scrub((e as Error).message), true);
     }
   }
 
@@ -173,6 +273,7 @@ export class RedisLink {
   close(): void {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
+    if (this.probe) clearTimeout(this.probe);
     for (const c of [this.client, this.subscriber])
       if (c) {
         c.onclose = null;
