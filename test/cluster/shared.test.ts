@@ -9,6 +9,10 @@ import { FailureLimiter, SharedLimiter } from "../../src/server/limiter.ts";
 import { SharedNonces } from "../../src/server/nonces.ts";
 import { RedisDown, RedisLink } from "../../src/store/redis/link.ts";
 import { SHARED_ANSWER_DEFAULTS, SharedAnswers } from "../../src/wechat/shared.ts";
+import { fixedClock } from "../../src/clock.ts";
+import { RedisTokenShare } from "../../src/wechat/shared-token.ts";
+import { TokenKeeper } from "../../src/wechat/token.ts";
+import { startFakePlatform } from "../platform/fake.ts";
 import { startRedis, type Redis } from "../redis.ts";
 
 let redis: Redis;
@@ -220,4 +224,32 @@ test("an offer that finds the message claimed (a regex rule running elsewhere) w
   release("the regex answer");
   expect(await Promise.all([first, second])).toEqual(["the regex answer", "the regex answer"]);
   expect(keptAtB).toBe(false);
+});
+
+test("the shared token's life does not depend on the instances' wall clocks: one 3 h ahead hands another no token past its end", async () => {
+  const appid = "wx0123456789abcdef";
+  const secret = "0123456789abcdef0123456789abcdef";
+  const fake = startFakePlatform(appid, secret);
+  const t0 = Date.now();
+  const keeperAt = async (clock: ReturnType<typeof fixedClock>, name: string) =>
+    new TokenKeeper({ api: fake.url, appid, secret, clock, log: () => {}, shared: new RedisTokenShare(await link(), name, appid) });
+  const ahead = await keeperAt(fixedClock(t0 + 3 * 3600_000), "ahead");
+  const right = await keeperAt(fixedClock(t0), "right");
+  try {
+    const first = await ahead.token();
+    expect(first.expiresInS).toBeLessThanOrEqual(7200);
+    const taken = await right.token();
+    expect(taken.token).toBe(first.token);
+    expect(fake.calls.normal).toBe(1);
+    expect(taken.expiresInS).toBeLessThanOrEqual(7200);
+    expect(taken.expiresInS).toBeGreaterThan(7100);
+    // And the other way round: a keeper behind takes no more than the token has left either.
+    const behind = await keeperAt(fixedClock(t0 - 3 * 3600_000), "behind");
+    expect((await behind.token()).expiresInS).toBeLessThanOrEqual(7200);
+    behind.stop();
+  } finally {
+    ahead.stop();
+    right.stop();
+    fake.stop();
+  }
 });

@@ -122,6 +122,101 @@ describe("the platform's answers are read through one bounded door", () => {
   });
 });
 
+describe("odd token answers and the timer (the platform is asked at most once a minute)", () => {
+  /** A keeper whose stable_token requests get `answer` (counted); other calls go to the fake. */
+  const tokenAnswer = (answer: () => Response) => {
+    const asked = { n: 0 };
+    const real = globalThis.fetch;
+    const fetch = (async (url: string | URL | Request, init?: RequestInit) => {
+      if (!String(url).includes("/cgi-bin/stable_token")) return real(url, init);
+      asked.n++;
+      return answer();
+    }) as typeof globalThis.fetch;
+    return { k: new TokenKeeper({ api: fake.url, appid: APPID, secret: SECRET, clock, log: (m) => logs.push(m), fetch }), asked };
+  };
+  // Claims a timer cannot wait for (2³¹ ms is 24.8 days), the documented life's edge just past, and no usable claim at all.
+  const claims: [string, unknown][] = [
+    ["1e308", 1e308],
+    ["3,000,000 s (past a timer's 2³¹ ms)", 3_000_000],
+    ["7,201 s (just past the documented 7,200)", 7201],
+    ["0", 0],
+    ["-5", -5],
+    ["missing", undefined],
+    ['"7200" (text)', "7200"],
+  ];
+  for (const [name, claim] of claims)
+    test(`expires_in ${name}: the token is taken for at most 7,200 s, health says the answer was odd, and the timer does not spin`, async () => {
+      const { k, asked } = tokenAnswer(() => Response.json({ access_token: "tok-odd", ...(claim === undefined ? {} : { expires_in: claim }) }));
+      const t = await k.token();
+      expect(t.token).toBe("tok-odd");
+      expect(t.expiresInS).toBeLessThanOrEqual(7200);
+      expect(t.expiresInS).toBeGreaterThan(7000);
+      expect(k.status).toMatchObject({ link: "ok", odd: expect.stringContaining("expires_in was") });
+      // Real time passes: a timer that fires at once (2³¹ ms and above) or every second would ask again.
+      await Bun.sleep(300);
+      for (let i = 0; i < 20; i++) await k.token();
+      expect(asked.n).toBe(1);
+      k.stop();
+    });
+  test("a claim within the documented life is believed and not called odd", async () => {
+    const { k } = tokenAnswer(() => Response.json({ access_token: "tok-short", expires_in: 7200 }));
+    expect((await k.token()).expiresInS).toBe(7200);
+    expect(k.status.odd).toBeUndefined();
+    k.stop();
+  });
+  test("a short-lived token is asked for again at most once a minute, however often it is wanted", async () => {
+    const { k, asked } = tokenAnswer(() => Response.json({ access_token: `tok-${Date.now()}`, expires_in: 120 }));
+    await k.token();
+    for (let i = 0; i < 5; i++) {
+      age(10_000);
+      await k.token();
+    }
+    expect(asked.n).toBe(1);
+    age(10_001);
+    await k.token();
+    expect(asked.n).toBe(2);
+    k.stop();
+  });
+  test("a platform that cannot be reached is asked again after a minute, not by every caller", async () => {
+    const { k, asked } = tokenAnswer(() => {
+      throw new Error("connection refused");
+    });
+    for (let i = 0; i < 10; i++) await expect(k.token()).rejects.toThrow("could not be reached");
+    expect(asked.n).toBe(1);
+    age(59_000);
+    await expect(k.token()).rejects.toThrow("could not be reached");
+    expect(asked.n).toBe(1);
+    age(1000);
+    await expect(k.token()).rejects.toThrow("could not be reached");
+    expect(asked.n).toBe(2);
+    k.stop();
+  });
+  const refusals: [string, () => Response, string][] = [
+    ["an empty access_token", () => Response.json({ access_token: "", expires_in: 7200 }), "access_token is empty"],
+    ["a token in an answer that is not HTTP 200", () => Response.json({ access_token: "tok-500", expires_in: 7200 }, { status: 500 }), "HTTP 500 with a token, which is not taken"],
+    ['errcode "abc"', () => Response.json({ errcode: "abc", errmsg: "odd" }), 'errcode that is not a number ("abc")'],
+    ["an errcode beside a token", () => Response.json({ errcode: 40164, errmsg: "invalid ip", access_token: "tok-x", expires_in: 7200 }), "invalid ip"],
+  ];
+  for (const [name, answer, reason] of refusals)
+    test(`${name}: refused, with the reason in health`, async () => {
+      const { k } = tokenAnswer(answer);
+      await expect(k.token()).rejects.toThrow(reason);
+      expect(k.status).toMatchObject({ link: "error", message: expect.stringContaining(reason) });
+      expect(JSON.stringify(k.status)).not.toContain("[object Object]");
+      k.stop();
+    });
+  test("a wall clock stepped back by hours changes neither the token's life nor when the platform is asked", async () => {
+    const { k, asked } = tokenAnswer(() => Response.json({ access_token: "tok-step", expires_in: 7200 }));
+    await k.token();
+    clock.set(clock.now() - 3 * 3600_000);
+    expect((await k.token()).expiresInS).toBe(7200);
+    clock.set(clock.now() + 6 * 3600_000);
+    expect((await k.token()).expiresInS).toBe(7200);
+    expect(asked.n).toBe(1);
+    k.stop();
+  });
+});
+
 describe("the token route and the token scope", () => {
   const TOKEN_KEY = { appkey: "tk1", secret: "token-secret-0123456789", scope: "token" as const };
   test("a token key gets the token and nothing else; a read key may not; admin may; without --wx-secret 503", async () => {
