@@ -13,6 +13,9 @@ const OWNER = "owner";
 /** A folder without an owner file is one being made right now, unless it is older than this. */
 const UNOWNED_GRACE_MS = 60_000;
 
+/** Copies this process made: alive whatever the pid says (several servers in one process, as tests run them). */
+const mine = new Set<string>();
+
 function alive(pid: number): boolean {
   // Our own pid in an old folder: a previous run with the same pid (a container's pid 1) is gone.
   if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false;
@@ -36,6 +39,7 @@ export function sweepStaleCopies(root = tmpdir(), now = Date.now()): string[] {
   }
   for (const name of names) {
     const dir = join(root, name);
+    if (mine.has(dir)) continue;
     try {
       let stale: boolean;
       try {
@@ -57,6 +61,7 @@ export function sweepStaleCopies(root = tmpdir(), now = Date.now()): string[] {
 /** A new copy folder owned by this process. */
 export function makeCopyDir(root = tmpdir()): string {
   const dir = mkdtempSync(join(root, PREFIX));
+  mine.add(dir);
   writeFileSync(join(dir, OWNER), String(process.pid));
   return dir;
 }

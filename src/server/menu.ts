@@ -6,7 +6,6 @@ import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";
 import { onPlatform, platformOf } from "./platform.ts";
-import { oneAtATime } from "./serial.ts";
 
 /**
  * /api/cli/menu, the method naming the action (docs/protocol.md): GET shows the stored menu (live=1:
@@ -43,11 +42,11 @@ export async function getMenu(ctx: AppContext, req: SignedRequest) {
   return { ...s, warnings: await menuWarnings(ctx, s.menu) };
 }
 
-/** Menu changes one at a time: two pushes racing could leave the platform with one menu and the store with the other. */
+/** Menu changes one at a time on every instance: two pushes racing could leave the platform with one menu and the store with the other. */
 const serially =
   <A extends unknown[], T>(fn: (ctx: AppContext, ...args: A) => Promise<T>) =>
   (ctx: AppContext, ...args: A) =>
-    oneAtATime(ctx, "menu", () => fn(ctx, ...args));
+    ctx.data.exclusive("menu", () => fn(ctx, ...args));
 
 /**
  * Stores what the platform now has (a menu it took, or none after a delete). If that fails (a full
@@ -115,7 +114,7 @@ export const deleteMenu = serially(async (ctx: AppContext, req: SignedRequest) =
 /** After a restore that brought a menu back: push it (or delete the live one when the document had none). */
 export async function pushRestoredMenu(ctx: AppContext): Promise<{ pushed: boolean; error?: string }> {
   const platform = platformOf(ctx, "; restore without push, then run replyd menu push");
-  return oneAtATime(ctx, "menu", () => pushStored(ctx, platform));
+  return ctx.data.exclusive("menu", () => pushStored(ctx, platform));
 }
 
 async function pushStored(ctx: AppContext, platform: ReturnType<typeof platformOf>): Promise<{ pushed: boolean; error?: string }> {

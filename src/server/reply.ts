@@ -6,7 +6,6 @@ import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";
 import { onPlatform, platformOf } from "./platform.ts";
-import { oneAtATime } from "./serial.ts";
 
 /**
  * POST /api/cli/reply: a customer-service message to a follower, named by openid= or by inbox= (a
@@ -52,8 +51,8 @@ export async function postReply(ctx: AppContext, req: SignedRequest) {
   } else openid = f.require("openid");
   if (openid.length > 128 || /[\s\p{C}]/u.test(openid)) throw badRequest('"openid" is not an openid', "bad_openid");
 
-  // One at a time per follower, so two operators cannot both spend the last reply allowed.
-  return oneAtATime(ctx, `reply:${openid}`, async () => {
+  // One at a time per follower on every instance, so two operators cannot both spend the last reply allowed.
+  return ctx.data.exclusive(`reply:${openid}`, async () => {
     const now = ctx.clock.now();
     const window = await ctx.data.log.window(openid, now);
     if (!window.open) throw conflict(`cannot reply to ${openid}: ${window.reason}`, window.closed, { window });

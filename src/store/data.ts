@@ -13,6 +13,7 @@ import type { Rule } from "../rule.ts";
 import type { BackupInfo } from "./backups.ts";
 import type { ImportResult, RestoreResult } from "./bulk.ts";
 import type { RuleMerge } from "./content.ts";
+import { oneAtATime } from "./exclusive.ts";
 import { mediaOf, writeMediaFile } from "./media.ts";
 import type { LoggedMessage, NewMessage } from "./messages.ts";
 import type { NewReply, ReplyWindow } from "./replies.ts";
@@ -105,6 +106,8 @@ export interface DataStore {
   getBackup(matter: Matter, id: string): Promise<BackupInfo | null>;
   removeBackup(id: string): Promise<void>;
   openBackup(id: string): Promise<OpenBackup>;
+  /** Runs `work` alone among every call with the same key, on every instance serving this data (exclusive.ts). */
+  exclusive<T>(key: string, work: () => Promise<T>): Promise<T>;
 }
 
 /** The SQLite store as a DataStore: every call is the store's own, its backups files in the data folder. */
@@ -145,5 +148,7 @@ export function sqliteData(store: Store): DataStore {
     removeBackup: async (id) => store.backups.remove(id),
     // Opened now: a backup pruned meanwhile stays readable through its descriptor.
     openBackup: async (id) => openFile(openSync(store.backups.pathOf(id), "r")),
+    // One process owns an SQLite data folder: its own queue is every instance's.
+    exclusive: (key, work) => oneAtATime(store, key, work),
   };
 }

@@ -280,6 +280,62 @@ test("a token another system made invalid: one instance asks the platform again,
   }
 });
 
+test("menus set on two instances at once: the platform's menu is the one both stores hold, every time", async () => {
+  db = await testDatabase();
+  const platform = startFakePlatform("wx0123456789abcdef", "secret0123456789abcdef0123456789");
+  try {
+    const wechat = { appid: "wx0123456789abcdef", secret: "secret0123456789abcdef0123456789", api: platform.url };
+    const [a, b] = [await instance({ wechat }), await instance({ wechat })];
+    const menu = (name: string) => JSON.stringify({ button: [{ type: "click", name, key: `K_${name}` }] });
+    const put = (s: RunningServer, name: string) =>
+      send(s, signedRequest("PUT", "/api/cli/menu", { nowMs: now(), files: [{ name: "json", content: menu(name) }] })).then(async (r) => (r.status === 200 ? 200 : JSON.stringify(await body(r))));
+    for (let round = 0; round < 6; round++) {
+      // The first push is answered slowly: without one-at-a-time across instances the second push
+      // overtakes it on the platform and its store is overwritten by the first's.
+      platform.slowAnswer(150);
+      expect(await Promise.all([put(a, `A${round}`), put(b, `B${round}`)])).toEqual([200, 200]);
+      const live = (platform.menu as { button: { name: string }[] }).button[0]?.name;
+      // Each instance's copy takes the other's write within its change notice (or the 1 s poll).
+      for (const s of [a, b]) {
+        const stored = async () => (await body(await send(s, signed("GET", "/api/cli/menu")))).data.menu.button[0].name as string;
+        let seen = await stored();
+        for (let i = 0; i < 40 && seen !== live; i++) seen = (await Bun.sleep(50), await stored());
+        expect({ round, stored: seen }).toEqual({ round, stored: live });
+      }
+    }
+  } finally {
+    platform.stop();
+  }
+}, 60_000);
+
+test("eight replies to one follower at once, over two instances: five sent (the platform's limit), three refused by replyd before the platform", async () => {
+  db = await testDatabase();
+  const platform = startFakePlatform("wx0123456789abcdef", "secret0123456789abcdef0123456789");
+  try {
+    const wechat = { appid: "wx0123456789abcdef", secret: "secret0123456789abcdef0123456789", api: platform.url };
+    const [a, b] = [await instance({ wechat }), await instance({ wechat })];
+    // The follower writes: the window opens (in replyd's log and on the platform).
+    const xml = textMsg("hello?", Math.floor(now() / 1000));
+    const openid = /<FromUserName><!\[CDATA\[(.*?)\]\]>/.exec(xml)?.[1] as string;
+    expect((await callback(a, xml)).status).toBe(200);
+    platform.interact(openid);
+    const window = async () => (await body(await send(a, signed("GET", "/api/cli", [["inbox", "all"]])))).data.items.length;
+    for (let i = 0; i < 100 && (await window()) < 1; i++) await Bun.sleep(20);
+    platform.slowAnswer(50);
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, async (_, i) => {
+        const res = await send(i % 2 ? b : a, signed("POST", "/api/cli/reply", [["openid", openid], ["text", `answer ${i}`]]));
+        return res.status === 200 ? "sent" : (await body(res)).error?.code;
+      }),
+    );
+    expect(answers.filter((x) => x === "sent")).toHaveLength(5);
+    expect(answers.filter((x) => x !== "sent")).toEqual(["reply_limit", "reply_limit", "reply_limit"]);
+    expect(platform.sent.filter((m) => m.touser === openid)).toHaveLength(5);
+  } finally {
+    platform.stop();
+  }
+}, 60_000);
+
 test("a Redis that cannot be reached at start: the instance does not start, saying where (no password)", async () => {
   db = await testDatabase();
   const closed = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });

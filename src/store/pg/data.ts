@@ -3,6 +3,7 @@ import { constants, existsSync, openSync, unlinkSync, writeSync } from "node:fs"
 import { join } from "node:path";
 import type { Clock } from "../../clock.ts";
 import { openFile, type DataStore } from "../data.ts";
+import { pgExclusive } from "../exclusive.ts";
 import { mediaOf, writeMediaFile } from "../media.ts";
 import type { Store } from "../store.ts";
 import { putArticlePg, purgeArticlePg } from "./articles.ts";
@@ -36,6 +37,8 @@ export function pgData(
     return result;
   };
   const at = () => ({ now: clock.now(), keep });
+  // Under the lock, the copy first takes in what the instance that held it before wrote (the menu it stored).
+  const exclusive = pgExclusive(sql, () => replica.catchUp());
   // Health asks on every call: the database's size is looked up once a second at most.
   let sized = { at: -Infinity, bytes: 0 };
   return {
@@ -120,5 +123,6 @@ export function pgData(
       }
       return openFile(fd);
     },
+    exclusive: (key, work) => exclusive(key, work),
   };
 }
