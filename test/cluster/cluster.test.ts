@@ -294,7 +294,7 @@ test("menus set on two instances at once: the platform's menu is the one both st
       // overtakes it on the platform and its store is overwritten by the first's.
       platform.slowAnswer(150);
       expect(await Promise.all([put(a, `A${round}`), put(b, `B${round}`)])).toEqual([200, 200]);
-      const live = (platform.menu as { button: { name: string }[] }).button[0]?.name;
+      const live = (platform.menu as { button: { name: string }[] }).button[0]?.name as string;
       // Each instance's copy takes the other's write within its change notice (or the 1 s poll).
       for (const s of [a, b]) {
         const stored = async () => (await body(await send(s, signed("GET", "/api/cli/menu")))).data.menu.button[0].name as string;
