@@ -171,6 +171,33 @@ test("serve --db with the database stopped under it: followers answered, admin 5
   }
 }, 120_000);
 
+test("the database stopped a moment ago (its keys still fresh): every admin request is 503 database_unavailable, never 500", async () => {
+  const server = await serve();
+  try {
+    const key = JSON.parse(client(["keys", "add", "--db", pg.url, "--json"], {}).out) as { appkey: string; secret: string };
+    const env = { REPLYD_URL: server.url, REPLYD_APPKEY: key.appkey, REPLYD_SECRET: key.secret };
+    await Bun.sleep(1200); // keys are read again every second
+    const before = client(["add", "title=Before", "url=https://example.com/before", "--json"], env);
+    expect(before.code).toBe(0);
+    const id = (JSON.parse(before.out) as { article: { id: string } }).article.id;
+    pg.halt();
+    try {
+      // Within the 5 s the keys stay fresh: the requests reach the database and find it gone.
+      for (const args of [["add", "title=During", "url=https://example.com/during"], ["set", id, "title=During"], ["rm", id], ["backup", "texts", "-o", "during.json"], ["backups"]]) {
+        const r = client(args, env);
+        expect({ args, code: r.code }).toEqual({ args, code: 1 });
+        expect(r.err).toContain("database_unavailable");
+        expect(r.err).not.toContain("internal");
+      }
+    } finally {
+      pg.resume();
+    }
+    expect(server.err()).not.toContain("PostgresError");
+  } finally {
+    await server.stop();
+  }
+}, 120_000);
+
 test("moving a SQLite deployment to PostgreSQL: a backup of all from the one, restored into the other", async () => {
   const key = { REPLYD_APPKEY: "mover", REPLYD_SECRET: "mover-secret-0123456789" };
   const old = await serve(["--data", join(tmp.dir, "sqlite-data")], key);

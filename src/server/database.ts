@@ -3,7 +3,7 @@ import { rmSync } from "node:fs";
 import type { Clock } from "../clock.ts";
 import type { DataStore } from "../store/data.ts";
 import type { AdminKey } from "../store/keys.ts";
-import { prepareDatabase } from "../store/pg/connect.ts";
+import { createFirstKey, prepareDatabase } from "../store/pg/connect.ts";
 import { redactUrl, scrubPassword } from "../store/pg/url.ts";
 import { pgData } from "../store/pg/data.ts";
 import { PgKeyRing } from "../store/pg/keys.ts";
@@ -46,17 +46,20 @@ export async function openDatabase(
 ): Promise<DatabaseBacking> {
   const where = redactUrl(url);
   const sql = new SQL(url);
-  let created: AdminKey | null;
   try {
-    created = (await prepareDatabase(sql, { now: new Date(opts.clock.now()), firstKey: !opts.envKey })).firstKey;
+    // The first key comes after registering: an instance refused here must not make one nobody sees.
+    await prepareDatabase(sql, { now: new Date(opts.clock.now()), firstKey: false });
   } catch (e) {
     await sql.close().catch(() => {});
     throw new DatabaseStartupError(`cannot use the database at ${where}: ${scrubPassword((e as Error).message, url)}`);
   }
   const registry = new InstanceRegistry(sql, !!opts.redis);
+  let created: AdminKey | null;
   try {
     await registry.register();
+    created = opts.envKey ? null : await createFirstKey(sql, new Date(opts.clock.now()));
   } catch (e) {
+    await registry.unregister().catch(() => {});
     await sql.close().catch(() => {});
     throw new DatabaseStartupError(e instanceof InstanceConflict ? `cannot start: ${e.message}` : `cannot use the database at ${where}: ${scrubPassword((e as Error).message, url)}`);
   }

@@ -1,5 +1,6 @@
 import { sha256hex } from "../doc.ts";
 import { ReplydError } from "../errors.ts";
+import { databaseUnavailable } from "../store/pg/errors.ts";
 import { ANSWER_SIGNATURE_HEADER, answerSignature } from "../sign.ts";
 
 /** Set by a handler whose body it has hashed already (a streamed backup file): the signer uses it. */
@@ -37,7 +38,7 @@ function storageError(e: unknown): ReplydError | null {
 }
 
 export function errorResponse(e: unknown, logError: (msg: string) => void): Response {
-  const err = e instanceof ReplydError ? e : storageError(e);
+  const err = e instanceof ReplydError ? e : (storageError(e) ?? databaseUnavailable(e));
   if (!err) {
     logError(e instanceof Error ? `${e.name}: ${e.message}` : String(e));
     return json(500, { ok: false, error: { code: "internal", message: "internal error; the server log has the details" } });
@@ -45,6 +46,6 @@ export function errorResponse(e: unknown, logError: (msg: string) => void): Resp
   if (!(e instanceof ReplydError)) logError(`${err.code}: ${(e as Error).message}`);
   const headers: Record<string, string> = {};
   const retry = err.details?.retry_after;
-  if (err.status === 429 && typeof retry === "number") headers["retry-after"] = String(retry);
+  if ((err.status === 429 || err.status === 503) && typeof retry === "number") headers["retry-after"] = String(retry);
   return json(err.status, { ok: false, error: { code: err.code, message: err.message, ...err.details } }, headers);
 }

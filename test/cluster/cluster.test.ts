@@ -28,7 +28,7 @@ afterAll(() => {
 });
 afterEach(async () => {
   for (const s of running.splice(0)) await s.stop();
-  await db?.drop();
+  await db?.drop().catch(() => {});
   // Each test starts from an empty Redis: no nonce, count or answer of the one before.
   const { RedisClient } = await import("bun");
   const c = new RedisClient(redis.url);
@@ -335,6 +335,47 @@ test("eight replies to one follower at once, over two instances: five sent (the 
     platform.stop();
   }
 }, 60_000);
+
+test("an instance refused as a second one without --redis creates no key: a database without keys keeps none", async () => {
+  db = await testDatabase();
+  // The first runs on a key from its environment: the database holds none.
+  await instance({ redis: null });
+  const printed: string[] = [];
+  await expect(startServer(serveOpts(tmp.dir, { db: db.url, say: (line) => void printed.push(line) }))).rejects.toThrow("cannot start");
+  expect(printed.join("\n")).not.toContain("REPLYD_APPKEY");
+  const sql = new SQL(db.url);
+  try {
+    expect(await sql`SELECT appkey FROM admin_keys`).toHaveLength(0);
+  } finally {
+    await sql.close();
+  }
+});
+
+test("two instances without --redis starting at once on an empty database: the one that starts makes the first key and prints it; the refused one makes none", async () => {
+  for (let round = 0; round < 4; round++) {
+    db = await testDatabase();
+    const printed: string[][] = [[], []];
+    const starts = await Promise.allSettled([0, 1].map((i) => startServer(serveOpts(tmp.dir, { db: (db as { url: string }).url, say: (line) => void printed[i]?.push(line) }))));
+    const started = starts.flatMap((s, i) => (s.status === "fulfilled" ? [{ server: s.value, i }] : []));
+    for (const s of started) running.push(s.server);
+    expect({ round, started: started.length }).toEqual({ round, started: 1 });
+    const refused = starts.find((s) => s.status === "rejected") as PromiseRejectedResult;
+    expect(String(refused.reason)).toContain("cannot start");
+    const winner = started[0] as { i: number };
+    const shown = /REPLYD_APPKEY=(\S+)/.exec(printed[winner.i]?.join("\n") ?? "")?.[1];
+    expect(printed[1 - winner.i]?.join("\n")).not.toContain("REPLYD_APPKEY");
+    const sql = new SQL(db.url);
+    try {
+      const keys = (await sql`SELECT appkey FROM admin_keys`) as { appkey: string }[];
+      expect({ round, keys: keys.map((k) => k.appkey) }).toEqual({ round, keys: [shown as string] });
+    } finally {
+      await sql.close();
+    }
+    for (const s of running.splice(0)) await s.stop();
+    await db.drop();
+  }
+  db = undefined as unknown as typeof db;
+}, 120_000);
 
 test("a Redis that cannot be reached at start: the instance does not start, saying where (no password)", async () => {
   db = await testDatabase();

@@ -14,6 +14,7 @@ import type { BackupInfo } from "../backups.ts";
 import { createBackupPg } from "./backups.ts";
 import { LOCKS } from "./connect.ts";
 import type { Mirror } from "./mirror.ts";
+import type { Outcome } from "./outcome.ts";
 import { generation, insertDirectly, insertNew, loadRecords, mintIds, purgeArticles } from "./rows.ts";
 import * as content from "./content.ts";
 
@@ -28,7 +29,7 @@ export interface BulkClock {
 }
 
 /** `mirror`: the read copy, loaded alongside when the write replaces every article (mirror.ts). */
-export async function importDocumentPg(sql: SQL, doc: BulkDocument, mode: "merge" | "init", at: BulkClock, mirror?: Mirror): Promise<ImportResult> {
+export async function importDocumentPg(sql: SQL, doc: BulkDocument, mode: "merge" | "init", at: BulkClock, mirror?: Mirror, outcome?: Outcome<ImportResult>): Promise<ImportResult> {
   const now = new Date(at.now).toISOString();
   return sql.begin(async (tx) => {
     await lockWrites(tx);
@@ -93,7 +94,7 @@ export async function importDocumentPg(sql: SQL, doc: BulkDocument, mode: "merge
       await content.setMenu(tx, doc.menu, now);
       result.menu = true;
     }
-    return result;
+    return outcome ? outcome.mark(tx, result) : result;
   });
 }
 

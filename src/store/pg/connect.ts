@@ -1,4 +1,4 @@
-import { SQL } from "bun";
+import type { SQL, TransactionSQL } from "bun";
 import { generateKey, type AdminKey } from "../keys.ts";
 import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from "./schema.ts";
 
@@ -29,11 +29,27 @@ export async function prepareDatabase(sql: SQL, opts: { now: Date; firstKey: boo
     for (let v = from; v < PG_SCHEMA_VERSION; v++) await tx.unsafe(PG_MIGRATIONS[v] as string);
     if (!rows.length) await tx`INSERT INTO replyd_schema (version) VALUES (${PG_SCHEMA_VERSION})`;
     else if (from < PG_SCHEMA_VERSION) await tx`UPDATE replyd_schema SET version = ${PG_SCHEMA_VERSION}`;
-    let firstKey: AdminKey | null = null;
-    if (opts.firstKey && !(await tx`SELECT 1 FROM admin_keys LIMIT 1`).length) {
-      firstKey = generateKey("admin", opts.now, "created on first start");
-      await tx`INSERT INTO admin_keys (appkey, secret, scope, created_at, note) VALUES (${firstKey.appkey}, ${firstKey.secret}, ${firstKey.scope}, ${firstKey.created_at ?? null}, ${firstKey.note ?? null})`;
-    }
-    return { from, firstKey };
+    return { from, firstKey: opts.firstKey ? await firstKeyIn(tx, opts.now) : null };
+  });
+}
+
+/** A new admin key when the database has none, in a transaction holding the migration lock. */
+async function firstKeyIn(tx: TransactionSQL, now: Date): Promise<AdminKey | null> {
+  if ((await tx`SELECT 1 FROM admin_keys LIMIT 1`).length) return null;
+  const key = generateKey("admin", now, "created on first start");
+  await tx`INSERT INTO admin_keys (appkey, secret, scope, created_at, note) VALUES (${key.appkey}, ${key.secret}, ${key.scope}, ${key.created_at ?? null}, ${key.note ?? null})`;
+  return key;
+}
+
+/**
+ * The first admin key of a database that has none, created by the instance that will print it: a
+ * server calls this once it is registered (an instance refused as a second one without --redis
+ * creates none, so no key is made that nobody sees). Under the migration lock: one key, however
+ * many start at once.
+ */
+export function createFirstKey(sql: SQL, now: Date): Promise<AdminKey | null> {
+  return sql.begin(async (tx) => {
+    await tx`SELECT pg_advisory_xact_lock(${LOCKS.migrate.toString()}::bigint)`;
+    return firstKeyIn(tx, now);
   });
 }

@@ -10,6 +10,7 @@ import { putArticlePg, purgeArticlePg } from "./articles.ts";
 import { backupPg, createBackupPg, getBackupPg, listBackupsPg, readBackupPg, removeBackupPg } from "./backups.ts";
 import { importDocumentPg, lockWrites } from "./bulk.ts";
 import { restoreDocumentPg } from "./restore.ts";
+import { knownOutcome } from "./outcome.ts";
 import { mergeRules, setMenu } from "./content.ts";
 import { DEFAULT_REPLY_LIMIT } from "../replies.ts";
 import type { PgMessageLog } from "./log.ts";
@@ -31,8 +32,10 @@ export function pgData(
   /** Tells the other instances (serve --redis) that the data changed, once this copy has it. */
   announce: () => void = () => {},
 ): DataStore {
+  // The write is done whether or not the copy can follow at once (the database may be going away
+  // again): its answer says so, and the copy catches up on its next poll.
   const caughtUp = async <T>(result: T): Promise<T> => {
-    await replica.catchUp();
+    await replica.catchUp().catch(() => {});
     announce();
     return result;
   };
@@ -70,8 +73,10 @@ export function pgData(
     putArticle: async (a, base) => caughtUp(await putArticlePg(sql, a, base)),
     purgeArticle: async (id) => caughtUp(await purgeArticlePg(sql, id)),
     // The copy loaded alongside when every article is replaced (replica.ts mirrored), else caught up after.
-    importDocument: async (doc, mode) => caughtUp(await replica.mirrored((mirror) => importDocumentPg(sql, doc, mode, at(), mirror))),
-    restore: async (doc, matter) => caughtUp(await replica.mirrored((mirror) => restoreDocumentPg(sql, doc, matter, at(), mirror))),
+    // A database gone at the COMMIT: the answer says whether it was applied (outcome.ts).
+    importDocument: async (doc, mode) =>
+      caughtUp(await knownOutcome(sql, mode === "init" ? "import (--init)" : "import", (o) => replica.mirrored((mirror) => importDocumentPg(sql, doc, mode, at(), mirror, o)))),
+    restore: async (doc, matter) => caughtUp(await knownOutcome(sql, "restore", (o) => replica.mirrored((mirror) => restoreDocumentPg(sql, doc, matter, at(), mirror, o)))),
     backup: (matter) => backupPg(sql, matter, clock.now(), keep),
     saveMenu: async (menu, opts = {}) =>
       caughtUp(

@@ -10,6 +10,7 @@ import { createBackupPg } from "./backups.ts";
 import { lockWrites, stripCounts, type BulkClock } from "./bulk.ts";
 import * as content from "./content.ts";
 import type { Mirror } from "./mirror.ts";
+import type { Outcome } from "./outcome.ts";
 import { generation, insertDirectly, insertNew, loadRecords, mintIds, purgeArticles } from "./rows.ts";
 
 /**
@@ -17,7 +18,7 @@ import { generation, insertDirectly, insertNew, loadRecords, mintIds, purgeArtic
  * transaction, after an automatic backup of what it replaces (taken alongside: backupAlongside).
  * `mirror`: the read copy, loaded alongside (mirror.ts).
  */
-export async function restoreDocumentPg(sql: SQL, doc: BulkDocument, matter: Matter, at: BulkClock, mirror?: Mirror): Promise<RestoreResult> {
+export async function restoreDocumentPg(sql: SQL, doc: BulkDocument, matter: Matter, at: BulkClock, mirror?: Mirror, outcome?: Outcome<RestoreResult>): Promise<RestoreResult> {
   const now = new Date(at.now).toISOString();
   return sql.begin(async (tx) => {
     await lockWrites(tx);
@@ -25,7 +26,8 @@ export async function restoreDocumentPg(sql: SQL, doc: BulkDocument, matter: Mat
     try {
       const result = await replace(tx, doc, matter, now, mirror);
       const { matter: _matter, ...replaced } = result;
-      return { matter, backup: stripCounts(await taken), ...replaced };
+      const answer: RestoreResult = { matter, backup: stripCounts(await taken), ...replaced };
+      return outcome ? outcome.mark(tx, answer) : answer;
     } finally {
       // A restore that failed still waits for its backup (kept, as on SQLite): nothing is left running.
       await taken.catch(() => {});
