@@ -55,7 +55,12 @@ const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
  * carry an escape sequence to a screen (the client escapes what it prints besides).
  */
 export const CONTROL_CHAR = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
-export const NO_CONTROL = "must not contain control characters";
+/**
+ * A control character, or text that is not Unicode: a lone UTF-16 surrogate ("\ud800" in JSON),
+ * which no store can keep as it is (SQLite and PostgreSQL would turn it into U+FFFD).
+ */
+export const unprintable = (s: string): boolean => CONTROL_CHAR.test(s) || !s.isWellFormed();
+export const NO_CONTROL = "must not contain control characters or lone surrogates (\\ud800–\\udfff on their own: text that is not Unicode)";
 
 /** Length in characters as a person counts them (code points), not UTF-16 units. */
 export const charLength = (s: string) => {
@@ -73,6 +78,7 @@ const PLAIN_HTTP_URL = /^https?:\/\/[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\
 export function checkHttpUrl(value: string): string | null {
   if (value.length > LIMITS.url) return `must be at most ${LIMITS.url} characters`;
   if (PLAIN_HTTP_URL.test(value)) return null;
+  if (!value.isWellFormed()) return NO_CONTROL;
   let url: URL;
   try {
     url = new URL(value);
@@ -160,7 +166,7 @@ export function validateArticle(raw: unknown, place: RecordPlace = {}): { value?
   else if (title === null) problems = noted(problems, place, "title", "is required");
   else if (title !== undefined) {
     if (title.trim().length < 1 || !withinChars(title, LIMITS.title)) problems = noted(problems, place, "title", `must be 1–${LIMITS.title} characters`);
-    else if (CONTROL_CHAR.test(title)) problems = noted(problems, place, "title", NO_CONTROL);
+    else if (unprintable(title)) problems = noted(problems, place, "title", NO_CONTROL);
     else out.title = title;
   } else if (!place.partial) problems = noted(problems, place, "title", "is required");
 
@@ -169,7 +175,7 @@ export function validateArticle(raw: unknown, place: RecordPlace = {}): { value?
   else if (description === null) out.description = "";
   else if (description !== undefined) {
     if (!withinChars(description, LIMITS.description)) problems = noted(problems, place, "description", `must be at most ${LIMITS.description} characters`);
-    else if (CONTROL_CHAR.test(description)) problems = noted(problems, place, "description", NO_CONTROL);
+    else if (unprintable(description)) problems = noted(problems, place, "description", NO_CONTROL);
     else out.description = description;
   }
 
@@ -199,7 +205,7 @@ export function validateArticle(raw: unknown, place: RecordPlace = {}): { value?
     else {
       const words = keywordList(k as string[]);
       if (!words) problems = noted(problems, place, "keywords", `each word must be 1–${LIMITS.keyword} characters`);
-      else if (words.some((w) => CONTROL_CHAR.test(w))) problems = noted(problems, place, "keywords", NO_CONTROL);
+      else if (words.some(unprintable)) problems = noted(problems, place, "keywords", NO_CONTROL);
       else out.keywords = words;
     }
   }

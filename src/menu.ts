@@ -3,7 +3,7 @@
  * so that what an operator already has, what `menu/get` answers and what replyd pushes are one
  * format. Validated whole against the platform's documented rules before anything is stored.
  */
-import { checkHttpUrl, CONTROL_CHAR, NO_CONTROL } from "./article.ts";
+import { checkHttpUrl, NO_CONTROL, unprintable } from "./article.ts";
 import { ProblemList, type Problem } from "./errors.ts";
 
 export interface MenuButton {
@@ -54,11 +54,13 @@ export function validateMenu(raw: unknown, section = "menu"): { value?: Menu; pr
   }
   const r = raw as Record<string, unknown>;
   for (const k of Object.keys(r)) if (k !== "button") at(k, "unknown field (a menu has only button)");
-  if (!Array.isArray(r.button) || r.button.length < 1 || r.button.length > MENU_LIMITS.top) {
+  if (!Array.isArray(r.button) || r.button.length < 1) {
     at("button", `must be a list of 1–${MENU_LIMITS.top} top buttons`);
     return { problems: problems.listed };
   }
-  const button = r.button.map((b, i) => checkButton(b, `button[${i}]`, true, at));
+  // Too many buttons is one problem among others: each is still checked, so one answer lists them all.
+  if (r.button.length > MENU_LIMITS.top) at("button", `must be a list of 1–${MENU_LIMITS.top} top buttons (${r.button.length} given)`);
+  const button = r.button.slice(0, 2 * MENU_LIMITS.top).map((b, i) => checkButton(b, `button[${i}]`, true, at));
   if (problems.length) return { problems: problems.listed };
   return { value: { button }, problems: [] };
 }
@@ -75,7 +77,7 @@ function checkButton(raw: unknown, where: string, top: boolean, at: (field: stri
   const nameMax = top ? MENU_LIMITS.name : MENU_LIMITS.subName;
   if (typeof b.name !== "string" || b.name.trim() === "") at(`${where}.name`, "is required");
   else if (bytes(b.name) > nameMax) at(`${where}.name`, `must be at most ${nameMax} bytes (${bytes(b.name)} given; a Chinese character is 3)`);
-  else if (CONTROL_CHAR.test(b.name) || /[\r\n\t]/.test(b.name)) at(`${where}.name`, NO_CONTROL);
+  else if (unprintable(b.name) || /[\r\n\t]/.test(b.name)) at(`${where}.name`, NO_CONTROL);
 
   const subs = Array.isArray(b.sub_button) ? b.sub_button : undefined;
   if (b.sub_button !== undefined && !subs) at(`${where}.sub_button`, "must be a list");
@@ -84,7 +86,7 @@ function checkButton(raw: unknown, where: string, top: boolean, at: (field: stri
     if (subs.length > MENU_LIMITS.sub) at(`${where}.sub_button`, `must hold 1–${MENU_LIMITS.sub} buttons (${subs.length} given)`);
     if (b.type !== undefined) at(`${where}.type`, "a button with sub-buttons has no type of its own");
     for (const f of VALUE_FIELDS) if (b[f] !== undefined) at(`${where}.${f}`, "a button with sub-buttons has no action of its own");
-    out.sub_button = subs.slice(0, MENU_LIMITS.sub).map((s, i) => checkButton(s, `${where}.sub_button[${i}]`, false, at));
+    out.sub_button = subs.slice(0, 2 * MENU_LIMITS.sub).map((s, i) => checkButton(s, `${where}.sub_button[${i}]`, false, at));
     return out;
   }
   if (!top && subs && subs.length > 0) at(`${where}.sub_button`, "sub-buttons cannot have sub-buttons of their own");
@@ -114,7 +116,7 @@ function checkButton(raw: unknown, where: string, top: boolean, at: (field: stri
 }
 
 function checkValue(field: (typeof VALUE_FIELDS)[number], v: string): string | null {
-  if (CONTROL_CHAR.test(v) || /[\r\n\t]/.test(v)) return NO_CONTROL;
+  if (unprintable(v) || /[\r\n\t]/.test(v)) return NO_CONTROL;
   switch (field) {
     case "key":
       return bytes(v) > MENU_LIMITS.key ? `must be at most ${MENU_LIMITS.key} bytes` : null;

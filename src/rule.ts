@@ -1,4 +1,4 @@
-import { charLength, CONTROL_CHAR, ID_PATTERN, NO_CONTROL, TAG_PATTERN } from "./article.ts";
+import { charLength, ID_PATTERN, NO_CONTROL, TAG_PATTERN, unprintable } from "./article.ts";
 import type { Problem } from "./errors.ts";
 
 /** An operator reply rule (DESIGN §5): the first rule whose pattern matches a follower's text wins. */
@@ -37,7 +37,7 @@ export function validateRule(raw: unknown, index: number): { value?: Rule; probl
     at("match", "must be one of exact, prefix, contains, regex");
   if (typeof r.pattern !== "string" || r.pattern.trim() === "" || charLength(r.pattern) > RULE_LIMITS.pattern)
     at("pattern", `must be 1–${RULE_LIMITS.pattern} characters`);
-  else if (CONTROL_CHAR.test(r.pattern)) at("pattern", NO_CONTROL);
+  else if (unprintable(r.pattern)) at("pattern", NO_CONTROL);
   else if (r.match === "regex") {
     try {
       new RegExp(r.pattern, "iu");
@@ -51,7 +51,7 @@ export function validateRule(raw: unknown, index: number): { value?: Rule; probl
   else if (reply.type === "text") {
     if (typeof reply.text !== "string" || reply.text.trim() === "" || charLength(reply.text) > RULE_LIMITS.text)
       at("reply.text", `must be 1–${RULE_LIMITS.text} characters`);
-    else if (CONTROL_CHAR.test(reply.text)) at("reply.text", NO_CONTROL);
+    else if (unprintable(reply.text)) at("reply.text", NO_CONTROL);
     if (Object.keys(reply).some((k) => k !== "type" && k !== "text")) at("reply", "a text reply has only type and text");
   } else if (reply.type === "articles") {
     const ids = reply.ids;
@@ -75,7 +75,7 @@ export function validateTags(raw: unknown): { value?: Tags; problems: Problem[] 
   const out: Tags = {};
   for (const [tag, desc] of Object.entries(raw)) {
     if (!TAG_PATTERN.test(tag)) problems.push({ section: "tags", field: tag, reason: "tag must match [a-z0-9]{1,16}" });
-    else if (typeof desc !== "string" || /[\r\n]/.test(desc) || CONTROL_CHAR.test(desc) || charLength(desc) > RULE_LIMITS.tagDescription)
+    else if (typeof desc !== "string" || /[\r\n]/.test(desc) || unprintable(desc) || charLength(desc) > RULE_LIMITS.tagDescription)
       problems.push({ section: "tags", field: tag, reason: `description must be one line of at most ${RULE_LIMITS.tagDescription} characters, without control characters` });
     else out[tag] = desc;
   }
@@ -93,7 +93,7 @@ export function validateTexts(raw: unknown): { value?: Texts; problems: Problem[
       problems.push({ section: "texts", field: key, reason: `unknown text; known: ${TEXT_KEYS.join(", ")}` });
     else if (typeof text !== "string" || text.trim() === "" || charLength(text) > RULE_LIMITS.text)
       problems.push({ section: "texts", field: key, reason: `must be 1–${RULE_LIMITS.text} characters` });
-    else if (CONTROL_CHAR.test(text)) problems.push({ section: "texts", field: key, reason: NO_CONTROL });
+    else if (unprintable(text)) problems.push({ section: "texts", field: key, reason: NO_CONTROL });
     else out[key as TextKey] = text;
   }
   return problems.length ? { problems } : { value: out, problems };

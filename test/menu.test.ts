@@ -1,6 +1,7 @@
 /** The menu's validation (issue 13 §2): each platform limit at its bound and one past it. */
 import { describe, expect, test } from "bun:test";
 import { parseDocument, requireSections } from "../src/doc.ts";
+import { NO_CONTROL } from "../src/article.ts";
 import { validateMenu } from "../src/menu.ts";
 
 const click = (name = "Songs", key = "K1") => ({ type: "click", name, key });
@@ -34,7 +35,7 @@ describe("validateMenu", () => {
   test("1–3 top buttons, 1–5 sub-buttons", () => {
     expect(reasons({ button: [] })).toEqual(["button: must be a list of 1–3 top buttons"]);
     expect(ok({ button: [click("a"), click("b"), click("c")] })).toBeDefined();
-    expect(reasons({ button: [click("a"), click("b"), click("c"), click("d")] })).toEqual(["button: must be a list of 1–3 top buttons"]);
+    expect(reasons({ button: [click("a"), click("b"), click("c"), click("d")] })).toEqual(["button: must be a list of 1–3 top buttons (4 given)"]);
     const subs = (n: number) => ({ button: [{ name: "M", sub_button: Array.from({ length: n }, (_, i) => click(`s${i}`, `k${i}`)) }] });
     expect(ok(subs(5))).toBeDefined();
     expect(reasons(subs(6))).toContain("button[0].sub_button: must hold 1–5 buttons (6 given)");
@@ -77,10 +78,24 @@ describe("validateMenu", () => {
     const r = reasons({ button: [click("a\u001b[2J", "k"), { type: "view", name: "v", url: "nope", colour: "red" }], extra: 1 });
     expect(r).toEqual([
       "extra: unknown field (a menu has only button)",
-      "button[0].name: must not contain control characters",
+      `button[0].name: ${NO_CONTROL}`,
       "button[1].colour: unknown field",
       "button[1].url: must be an absolute http(s) URL",
     ]);
+  });
+  test("four top buttons, a 200-byte key and an ftp: URL: all three named in one answer", () => {
+    const r = reasons({ button: [click("a", "k".repeat(200)), click("b"), { type: "view", name: "c", url: "ftp://example.com/f" }, click("d")] });
+    expect(r).toEqual([
+      "button: must be a list of 1–3 top buttons (4 given)",
+      "button[0].key: must be at most 128 bytes",
+      "button[2].url: must be an absolute http(s) URL",
+    ]);
+  });
+  test("a lone surrogate is refused in names and every value", () => {
+    expect(reasons({ button: [click("a\ud800b", "k")] })).toEqual([`button[0].name: ${NO_CONTROL}`]);
+    expect(reasons({ button: [click("a", "k\udc00")] })).toEqual([`button[0].key: ${NO_CONTROL}`]);
+    expect(reasons({ button: [{ type: "view", name: "v", url: "https://example.com/\ud83d" }] })).toEqual([`button[0].url: ${NO_CONTROL}`]);
+    expect(ok({ button: [click("a\ud83d\ude00", "k")] })).toBeDefined();
   });
   test("leaf buttons' empty sub_button lists (as menu/get answers them) are accepted and dropped", () => {
     expect(ok({ button: [{ ...click(), sub_button: [] }] })).toEqual({ button: [click()] });

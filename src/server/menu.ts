@@ -70,10 +70,17 @@ export const putMenu = serially(async (ctx: AppContext, req: SignedRequest) => {
   if (f.bool("pull")) {
     if (file || f.has("push")) throw badRequest("pull=1 stores the live menu as it is: send no file and no push");
     const platform = platformOf(ctx);
-    const pulled = await onPlatform("the live menu could not be read", () => pullMenu(platform), "; nothing was stored");
+    const pulled = await onPlatform("the live menu could not be read", () => pullMenu(platform, ctx.store.content.rules()), "; nothing was stored");
     if (!pulled.menu) throw notFound("the account has no menu open on the platform; nothing was stored", "no_live_menu");
     const saved = await ctx.data.saveMenu(pulled.menu, { pushed: pulled.asLive, rules: pulled.rules });
-    return { ...shown(ctx), pulled: true, rules_added: pulled.rules.map((r) => r.id), ...(saved.backup ? { backup: saved.backup } : {}), warnings: [...pulled.warnings, ...(await menuWarnings(ctx, pulled.menu))] };
+    return {
+      ...shown(ctx),
+      pulled: true,
+      rules_added: pulled.rules.map((r) => r.id),
+      ...(saved.backup ? { backup: saved.backup } : {}),
+      ...(saved.rulesBackup ? { rules_backup: saved.rulesBackup } : {}),
+      warnings: [...pulled.warnings, ...(await menuWarnings(ctx, pulled.menu))],
+    };
   }
   if (!file) throw badRequest('a menu is a file part named "json" (or pull=1 for the live menu)');
   const menu = menuFromBytes(file.bytes());

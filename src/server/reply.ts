@@ -1,4 +1,4 @@
-import { CONTROL_CHAR } from "../article.ts";
+import { NO_CONTROL, unprintable } from "../article.ts";
 import { badRequest, conflict, notFound, ReplydError } from "../errors.ts";
 import { sendCustomMessage, type CustomMessage } from "../wechat/custom.ts";
 import { MAX_TEXT_BYTES } from "../wechat/message.ts";
@@ -26,7 +26,7 @@ export async function postReply(ctx: AppContext, req: SignedRequest) {
     const text = f.require("text");
     if (text.trim() === "") throw badRequest('"text" is empty');
     if (Buffer.byteLength(text) > MAX_TEXT_BYTES) throw badRequest(`"text" must be at most ${MAX_TEXT_BYTES} bytes (${Buffer.byteLength(text)} given)`, "text_too_long");
-    if (CONTROL_CHAR.test(text)) throw badRequest('"text" must not contain control characters');
+    if (unprintable(text)) throw badRequest(`"text" ${NO_CONTROL}`);
     message = { type: "text", text };
     logged = text;
   } else {

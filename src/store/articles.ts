@@ -20,6 +20,12 @@ interface Row {
 }
 
 
+/**
+ * Keywords as searched: the words of their JSON text (as JSON.stringify wrote it) joined by U+001F,
+ * which no keyword holds — the same as the articles table's keyword_text column (db.ts).
+ */
+export const keywordText = (json: string): string => json.slice(2, -2).replaceAll('","', "\u001f");
+
 /** A stored row, from either store: keywords as stored (JSON text), deleted as 0/1 or a boolean, rev as a number or a bigint's text. */
 export type StoredRow = Omit<Row, "seq" | "deleted" | "rev"> & { deleted: number | boolean; rev: number | string };
 
@@ -115,7 +121,7 @@ export class ArticleRepo {
     this.db.run("DELETE FROM articles_fts WHERE rowid = ?", [seq]);
     this.db.run("DELETE FROM articles_grams WHERE rowid = ?", [seq]);
     if (!a) return;
-    const keywords = a.keywords;
+    const keywords = keywordText(a.keywords);
     this.db.run("INSERT INTO articles_fts (rowid, title, keywords, description) VALUES (?, ?, ?, ?)", [seq, a.title, keywords, a.description]);
     this.db.run("INSERT INTO articles_grams (rowid, grams) VALUES (?, ?)", [seq, gramsOf(`${a.title} ${keywords}`)]);
   }
@@ -183,7 +189,7 @@ export class ArticleRepo {
     if (this.ftsPendingFrom === null) return true;
     const next = this.db.transaction((): number | null => {
       const from = this.ftsPendingFrom as number;
-      const rows = this.db.query("SELECT seq, title, keywords, description FROM articles WHERE seq > ? ORDER BY seq LIMIT ?").all(from, limit) as {
+      const rows = this.db.query("SELECT seq, title, keyword_text AS keywords, description FROM articles WHERE seq > ? ORDER BY seq LIMIT ?").all(from, limit) as {
         seq: number;
         title: string;
         keywords: string;
@@ -346,7 +352,7 @@ export class ArticleRepo {
     }
     for (const word of (q.q ?? "").split(/\s+/).filter(Boolean)) {
       const pattern = containing(word.toLowerCase());
-      where.push("(lower(title) LIKE ? ESCAPE '\\' OR lower(description) LIKE ? ESCAPE '\\' OR lower(keywords) LIKE ? ESCAPE '\\' OR lower(code) LIKE ? ESCAPE '\\')");
+      where.push("(lower(title) LIKE ? ESCAPE '\\' OR lower(description) LIKE ? ESCAPE '\\' OR lower(keyword_text) LIKE ? ESCAPE '\\' OR lower(code) LIKE ? ESCAPE '\\')");
       args.push(pattern, pattern, pattern, pattern);
     }
     const clause = where.length ? "WHERE " + where.join(" AND ") : "";

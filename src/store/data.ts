@@ -97,7 +97,8 @@ export interface DataStore {
   importDocument(doc: BulkDocument, mode: "merge" | "init"): Promise<ImportResult>;
   restore(doc: BulkDocument, matter: Matter): Promise<RestoreResult>;
   backup(matter: Matter): Promise<BackupInfo & { counts: Record<string, number> }>;
-  saveMenu(menu: Menu | null, opts?: { pushed?: boolean; rules?: Rule[] }): Promise<{ backup?: BackupInfo; rules?: RuleMerge }>;
+  /** `backup`: the menu it replaced; `rulesBackup`: the rules, when `rules` changes them (a pull's). */
+  saveMenu(menu: Menu | null, opts?: { pushed?: boolean; rules?: Rule[] }): Promise<{ backup?: BackupInfo; rulesBackup?: BackupInfo; rules?: RuleMerge }>;
   /** Keeps an uploaded image (checked by mediaOf), answers its name and whether it was kept already. */
   storeMedia(bytes: Uint8Array, maxBytes: number): Promise<{ name: string; type: string; size: number; existed: boolean }>;
   /** Makes sure the media file is in the local folder it is served from; false when there is no such media. */

@@ -99,6 +99,14 @@ export const MIGRATIONS: readonly string[] = [
            GROUP BY from_user) f
      JOIN messages m ON m.seq = f.seq;
    CREATE INDEX messages_replies ON messages (from_user, seq) WHERE direction = 'out';`,
+
+  // Keywords as searched: the words joined by U+001F (a control character no keyword may hold), not
+  // their JSON text, whose quotes, commas and brackets matched searches for "," or [" (articles.ts
+  // keywordText is the same in JS). The indexes are rebuilt in the background over it.
+  `ALTER TABLE articles ADD COLUMN keyword_text TEXT GENERATED ALWAYS AS (CASE WHEN length(keywords) > 4 THEN replace(substr(keywords, 3, length(keywords) - 4), '","', char(31)) ELSE '' END) VIRTUAL;
+   DELETE FROM articles_fts;
+   DELETE FROM articles_grams;
+   INSERT INTO meta (key, value) VALUES ('fts_rebuild_from', '0') ON CONFLICT(key) DO UPDATE SET value = '0';`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

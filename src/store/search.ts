@@ -45,7 +45,7 @@ function pendingFrom(db: Database): number | null {
 
 /** The score and the every-word condition over these columns, with one LIKE pattern per column and word. */
 function scored(terms: string[], withDescription: boolean): { score: string; every: string; args: string[] } {
-  const cols = withDescription ? ["title", "keywords", "description"] : ["title", "keywords"];
+  const cols = withDescription ? ["title", "keyword_text", "description"] : ["title", "keyword_text"];
   const weights = [10, 5, 1];
   const score = terms.map(() => "(" + cols.map((c, i) => `CASE WHEN lower(a.${c}) LIKE ? ESCAPE '\\' THEN ${weights[i]} ELSE 0 END`).join(" + ") + ")").join(" + ");
   const every = terms.map(() => "(" + cols.map((c) => `lower(a.${c}) LIKE ? ESCAPE '\\'`).join(" OR ") + ")").join(" AND ");

@@ -7,7 +7,7 @@ import type { Clock } from "../clock.ts";
 import { asBulk, DocumentWriter, SECTIONS, type BulkDocument, type Matter, type ReplydDocument } from "../doc.ts";
 import { ArticleRepo } from "./articles.ts";
 import { BackupStore, type BackupInfo, type BackupKind } from "./backups.ts";
-import { ContentRepo } from "./content.ts";
+import { ContentRepo, mergeRuleList } from "./content.ts";
 import { LogWriter } from "./logwriter.ts";
 import { MessageLog } from "./messages.ts";
 import { DEFAULT_REPLY_LIMIT, ReplyBook } from "./replies.ts";
@@ -165,10 +165,14 @@ export class Store {
    * Stores the menu (null: removes it) and the rules it needs in one transaction; a different menu
    * it replaces is kept as an automatic backup first. `pushed`: the platform has just taken it.
    */
-  saveMenu(menu: Menu | null, opts: { pushed?: boolean; rules?: Rule[] } = {}): { backup?: BackupInfo; rules?: { added: number; updated: number; unchanged: number } } {
+  saveMenu(menu: Menu | null, opts: { pushed?: boolean; rules?: Rule[] } = {}): { backup?: BackupInfo; rulesBackup?: BackupInfo; rules?: { added: number; updated: number; unchanged: number } } {
     const current = this.content.menu();
     const out: ReturnType<Store["saveMenu"]> = {};
     if (current && JSON.stringify(current.menu) !== JSON.stringify(menu)) out.backup = this.backup("menu", "auto");
+    if (opts.rules?.length) {
+      const merged = mergeRuleList(this.content.rules(), opts.rules);
+      if (merged.added || merged.updated) out.rulesBackup = this.backup("rules", "auto");
+    }
     const now = this.nowIso();
     this.db
       .transaction(() => {

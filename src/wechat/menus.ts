@@ -51,7 +51,23 @@ interface SelfButton {
 const KEY_TYPES = new Set(["click", "scancode_push", "scancode_waitmsg", "pic_sysphoto", "pic_photo_or_album", "pic_weixin", "location_select"]);
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 
-export async function pullMenu(platform: Platform): Promise<PulledMenu> {
+/**
+ * The live menu, converted. `existing`: the rules stored now — a rule made for a console text
+ * button never takes the id of an operator's rule that says something else (menu-text-1-2 instead).
+ */
+export async function pullMenu(platform: Platform, existing: readonly Rule[] = []): Promise<PulledMenu> {
+  const held = new Map(existing.map((r) => [r.id, JSON.stringify(r)]));
+  const freeId = (rule: Rule): Rule => {
+    for (let k = 1; ; k++) {
+      const id = k === 1 ? rule.id : `${rule.id}-${k}`;
+      const candidate = { ...rule, id };
+      const there = held.get(id);
+      if (there === undefined || there === JSON.stringify(candidate)) {
+        held.set(id, JSON.stringify(candidate));
+        return candidate;
+      }
+    }
+  };
   const info = await platform.call<{ is_menu_open?: unknown; selfmenu_info?: { button?: unknown } }>("/cgi-bin/get_current_selfmenu_info");
   const warnings: string[] = [];
   if (info.is_menu_open !== 1 || !Array.isArray(info.selfmenu_info?.button)) return { menu: null, rules: [], warnings, asLive: true };
@@ -81,8 +97,9 @@ export async function pullMenu(platform: Platform): Promise<PulledMenu> {
     changed = true;
     const key = `replyd_menu_${++n}`;
     if (type === "text") {
-      const { value: rule } = validateRule({ id: `menu-text-${n}`, match: "exact", pattern: key, reply: { type: "text", text: str(b.value) ?? "" } }, 0);
-      if (rule) {
+      const { value: made } = validateRule({ id: `menu-text-${n}`, match: "exact", pattern: key, reply: { type: "text", text: str(b.value) ?? "" } }, 0);
+      if (made) {
+        const rule = freeId(made);
         rules.push(rule);
         warnings.push(`"${name}" answered a text set in the console: it is now a click button (key ${key}) answered by the new rule ${rule.id}`);
         return { type: "click", name, key };

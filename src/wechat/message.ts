@@ -26,9 +26,9 @@ export function toInbound(node: XmlNode): Inbound {
   const from = str(node, "FromUserName");
   const createTime = str(node, "CreateTime");
   const type = str(node, "MsgType");
-  if (!to || !from || !type || !createTime || !/^\d{1,12}$/.test(createTime.trim()))
+  if (!to || !from || !type || !createTime || !/^\d{1,13}$/.test(createTime.trim()))
     throw new XmlError("a message needs ToUserName, FromUserName, CreateTime and MsgType");
-  const m: Inbound = { to, from, createTime: Number(createTime.trim()), type: type.trim(), fields: node };
+  const m: Inbound = { to, from, createTime: seconds(Number(createTime.trim())), type: type.trim(), fields: node };
   const msgId = str(node, "MsgId") ?? str(node, "MsgID");
   if (msgId) m.msgId = msgId.trim();
   if (m.type === "text") m.content = str(node, "Content") ?? "";
@@ -43,6 +43,12 @@ export function toInbound(node: XmlNode): Inbound {
   }
   return m;
 }
+
+/**
+ * CreateTime is Unix seconds; some tools and other frameworks' tests send milliseconds (13 digits),
+ * taken as the same moment in seconds. Below 10¹¹ (the year 5138 in seconds, 1973 in ms) it is seconds.
+ */
+const seconds = (n: number) => (n >= 1e11 ? Math.floor(n / 1000) : n);
 
 /**
  * Identifies a message across the platform's retries (DESIGN §5). The sender is part of it:

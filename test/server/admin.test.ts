@@ -52,6 +52,28 @@ describe("GET /api/cli", () => {
 });
 
 describe("POST /api/cli", () => {
+  test("a lone UTF-16 surrogate is refused in every text field of a document, as control characters are; nothing is stored", async () => {
+    // Written as JSON escapes, as a program that cut a string between the halves of an emoji writes them.
+    const lone = "x\\ud83dy";
+    const text = `{"format":"replyd/1","matter":"all","articles":[
+      {"id":"s1","title":"${lone}","url":"https://example.com/1"},
+      {"id":"s2","title":"t","description":"${lone}","url":"https://example.com/2"},
+      {"id":"s3","title":"t","url":"https://example.com/${lone}"},
+      {"id":"s4","title":"t","url":"https://example.com/4","picurl":"https://example.com/${lone}.jpg"},
+      {"id":"s5","title":"t","url":"https://example.com/5","keywords":["ok","${lone}"]},
+      {"id":"s6","code":"c${lone}","title":"t","url":"https://example.com/6"}],
+      "tags":{"news":"${lone}"},
+      "texts":{"help":"${lone}"},
+      "rules":[{"id":"r1","match":"exact","pattern":"${lone}","reply":{"type":"text","text":"hi"}},{"id":"r2","match":"exact","pattern":"p","reply":{"type":"text","text":"${lone}"}}],
+      "menu":{"button":[{"type":"click","name":"${lone}","key":"k"}]}}`;
+    const r = await importDoc(text);
+    expect({ status: r.status, code: r.error?.code }).toEqual({ status: 400, code: "invalid_document" });
+    const fields = (r.error.problems as { section?: string; index?: number; field: string }[]).map((p) => `${p.section ?? ""}${p.index ?? ""}.${p.field}`);
+    expect(fields).toEqual(["articles0.title", "articles1.description", "articles2.url", "articles3.picurl", "articles4.keywords", "articles5.code", "tags.news", "rules0.pattern", "rules1.reply.text", "texts.help", "menu.button[0].name"]);
+    expect((await call("GET", "/api/cli")).data.counts).toMatchObject({ articles_live: 0, tags: 0, rules: 0, texts: 0 });
+    // A pair is a character like any other.
+    expect((await importDoc(doc([article(1, { title: "smile \ud83d\ude00" })]))).status).toBe(200);
+  });
   test("bulk merge upserts by id, or by code when a record has none", async () => {
     const first = await importDoc(doc([article(1), article(2)]));
     expect(first.data).toMatchObject({ mode: "merge", added: 2, updated: 0, unchanged: 0, total: 2 });

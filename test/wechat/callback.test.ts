@@ -103,6 +103,20 @@ describe("plain-mode replies", () => {
     expect(items(await say("春节")).item).toMatchObject({ Title: "春节快乐 holiday tips" }); // 2-character Chinese word
     expect(items(await say("s rest")).item).toMatchObject({ Title: "春节快乐 holiday tips" });
   });
+  test("a CreateTime in milliseconds (as some tools send it) is answered like any other", async () => {
+    expect(items((await send(textMsg("FV3", NOW * 1000))).xml as XmlNode).item).toMatchObject({ Title: "Founder's view 3" });
+    expect((await send(textMsg("FV3", NOW * 10000))).status).toBe(400);
+  });
+  test("keywords are searched as words, not as their JSON text: quotes, commas and brackets find nothing", async () => {
+    for (const probe of ['s ","', 's ["', 's "]', 's der","vis']) expect({ probe, reply: (await say(probe)).Content }).toEqual({ probe, reply: "Nothing matched your search. Send h for help." });
+    expect((await say('","')).Content).toBe("Say h for help.");
+    expect(items(await say("s founder")).item).toMatchObject({ Title: "Founder's view 3" });
+    expect(items(await say("s vision")).item).toMatchObject({ Title: "Founder's view 3" });
+    // The operator's listing too.
+    t.clock.advance(1000);
+    const listed = await body(await t.handle(signedRequest("GET", "/api/cli", { fields: [["q", '","']], nowMs: t.clock.now() })));
+    expect(listed.data.items).toEqual([]);
+  });
   test("nothing found: not_found for s <words>, the fallback text otherwise; deleted articles are never served", async () => {
     expect((await say("s zzzzzz")).Content).toBe("Nothing matched your search. Send h for help.");
     expect((await say("qqqqqq")).Content).toBe("Say h for help.");

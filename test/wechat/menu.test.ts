@@ -139,6 +139,26 @@ describe("menu pull", () => {
     const res = await t.handle(wxPost(eventMsg("CLICK", Math.floor(t.clock.now() / 1000), "replyd_menu_1"), Math.floor(t.clock.now() / 1000)));
     expect(await res.text()).toContain("Open 9–17, Monday to Friday");
   });
+  test("a rule of the operator's with the id a pull would give keeps it: the pull's rule takes another id, after a backup of the rules", async () => {
+    const mine = { id: "menu-text-1", match: "exact", pattern: "opening hours", reply: { type: "text", text: "Mine, not the console's" } };
+    await call("PUT", "/api/cli/revert/rules", { files: [{ name: "json", content: JSON.stringify({ ...RULES, rules: [mine] }) }] });
+    fake.consoleMenu({ button: [{ type: "text", name: "Hours", value: "Open 9–17" }] });
+    const r = await call("PUT", "/api/cli/menu", { fields: [["pull", "1"]] });
+    expect(r.status).toBe(200);
+    expect(r.data.rules_added).toEqual(["menu-text-1-2"]);
+    expect(r.data.rules_backup.id).toStartWith("rules-");
+    const backup = await call("GET", "/api/cli/revert/rules", { fields: [["id", r.data.rules_backup.id]] });
+    expect((backup as unknown as { rules: unknown[] }).rules).toEqual([mine]);
+    const rules = (await call("GET", "/api/cli/revert/rules")).data.backups;
+    expect(rules.length).toBeGreaterThanOrEqual(1);
+    // Both answer: the operator's rule its pattern, the pull's the button.
+    const now = Math.floor(t.clock.now() / 1000);
+    expect(await (await t.handle(wxPost(eventMsg("CLICK", now, "replyd_menu_1"), now))).text()).toContain("Open 9–17");
+    // Pulled again: the same rule is found under its id, nothing added, no second backup.
+    const again = await call("PUT", "/api/cli/menu", { fields: [["pull", "1"]] });
+    expect(again.data.rules_added).toEqual(["menu-text-1-2"]);
+    expect(again.data.rules_backup).toBeUndefined();
+  });
   test("an API menu comes back as it is (stored as pushed); conditional menus are named in a warning", async () => {
     await setMenu(MENU);
     await call("DELETE", "/api/cli/menu", { fields: [["keep_live", "1"]] });

@@ -14,6 +14,7 @@ interface MenuAnswer {
   pushed?: boolean;
   rules_added?: string[];
   backup?: { id: string };
+  rules_backup?: { id: string };
 }
 
 const what = (b: MenuButton) =>
@@ -54,6 +55,7 @@ export async function menu(c: CommandContext): Promise<void> {
     case "pull": {
       const r = await client.call<MenuAnswer>({ method: "PUT", path, fields: [["pull", "1"]] });
       const rules = r.rules_added?.length ? [`rules added for console text buttons: ${r.rules_added.join(", ")}`] : [];
+      if (r.rules_backup) rules.push(`the rules before are kept as backup ${r.rules_backup.id}`);
       return c.print(r, () => report(r, ["pulled the live menu from the platform and stored it", state(r), ...rules]));
     }
     case "set": {

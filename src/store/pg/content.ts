@@ -20,7 +20,7 @@ export async function replaceTags(tx: TransactionSQL, tags: Tags): Promise<void>
   await mergeTags(tx, tags);
 }
 
-async function rules(tx: TransactionSQL): Promise<Rule[]> {
+export async function rules(tx: TransactionSQL): Promise<Rule[]> {
   return ((await tx`SELECT body FROM rules ORDER BY position`) as { body: string }[]).map((r) => JSON.parse(r.body) as Rule);
 }
 

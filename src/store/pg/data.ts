@@ -8,10 +8,11 @@ import { mediaOf, writeMediaFile } from "../media.ts";
 import type { Store } from "../store.ts";
 import { putArticlePg, purgeArticlePg } from "./articles.ts";
 import { backupPg, createBackupPg, getBackupPg, listBackupsPg, readBackupPg, removeBackupPg } from "./backups.ts";
-import { importDocumentPg, lockWrites } from "./bulk.ts";
+import { importDocumentPg, lockWrites, stripCounts } from "./bulk.ts";
 import { restoreDocumentPg } from "./restore.ts";
 import { knownOutcome } from "./outcome.ts";
-import { mergeRules, setMenu } from "./content.ts";
+import { mergeRules, rules as rulesOf, setMenu } from "./content.ts";
+import { mergeRuleList } from "../content.ts";
 import { DEFAULT_REPLY_LIMIT } from "../replies.ts";
 import type { PgMessageLog } from "./log.ts";
 import type { Replica } from "./replica.ts";
@@ -91,7 +92,12 @@ export function pgData(
             out.backup = backup;
           }
           await setMenu(tx, menu, now, opts.pushed ? now : null);
-          if (opts.rules?.length) out.rules = await mergeRules(tx, opts.rules);
+          if (opts.rules?.length) {
+            // Rules a pull adds are kept as an automatic backup first, as on SQLite.
+            const merged = mergeRuleList(await rulesOf(tx), opts.rules);
+            if (merged.added || merged.updated) out.rulesBackup = stripCounts(await createBackupPg(tx, "rules", "auto", clock.now(), keep));
+            out.rules = await mergeRules(tx, opts.rules);
+          }
           return out;
         }),
       ),
