@@ -138,6 +138,31 @@ describe("dist/replyd", () => {
     expect(JSON.parse(replyd(["show", "py2999", "--json"]).out).title).toBe("Python 2999 标题");
   });
 
+  test("Ctrl-C during an upload says whether the server may have applied it", async () => {
+    writeFileSync(join(tmp.dir, "ctrlc.json"), doc(Array.from({ length: 2000 }, (_, i) => article(5000 + i))));
+    // A server that takes the whole body and never answers; and one that takes nothing.
+    let received = 0;
+    const size = Bun.file(join(tmp.dir, "ctrlc.json")).size;
+    const silent = Bun.serve({ port: 0, hostname: "127.0.0.1", maxRequestBodySize: 1 << 30, async fetch(req) {
+      for await (const chunk of req.body as unknown as AsyncIterable<Uint8Array>) received += chunk.length;
+      await Bun.sleep(60_000);
+      return new Response("late");
+    } });
+    try {
+      const p = Bun.spawn([BIN, "import", "ctrlc.json"], { cwd: tmp.dir, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env, REPLYD_URL: `http://127.0.0.1:${silent.port}` }, stderr: "pipe" });
+      for (const until = Date.now() + 10_000; received < size && Date.now() < until; ) await Bun.sleep(20);
+      expect(received).toBeGreaterThan(size);
+      await Bun.sleep(100);
+      p.kill("SIGINT");
+      expect(await p.exited).toBe(130);
+      const err = await new Response(p.stderr as ReadableStream).text();
+      expect(err).toContain("interrupted after the upload was sent: the server may have applied it");
+      expect(err).toContain("replyd backups");
+    } finally {
+      silent.stop(true);
+    }
+  }, 30_000);
+
   /**
    * The recipes sign, then start curl or httpie: a Python interpreter starting up can take longer
    * than the 0.42 s window the main server runs with. They get a server with the default window.

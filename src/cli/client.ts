@@ -53,6 +53,9 @@ export function resolveConfig(flags: { url?: string; appkey?: string; secret?: s
     throw new CLIError("bad_url", `--url must be an http(s) address like http://127.0.0.1:8080`, 2);
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new CLIError("bad_url", "--url must start with http:// or https://", 2);
+  // The client adds /api/cli itself: a URL that already holds it reaches no route.
+  if (/\/api(\/|$)/.test(parsed.pathname))
+    throw new CLIError("bad_url", `--url is the server's root, like ${parsed.origin}: leave out ${parsed.pathname.replace(/\/+$/, "")} (the client adds /api/cli itself)`, 2);
   return { url: (url as string).replace(/\/+$/, ""), appkey: appkey as string, secret: secret as string };
 }
 
@@ -141,8 +144,12 @@ export class Client {
 
   /** One signed request and its answer, read into memory through the door. */
   private async exchange(opts: CallOptions, progressLabel?: string) {
-    const { res, x, started } = await this.request(opts, progressLabel);
-    return this.readToMemory(res, x, started);
+    const { res, x, started, finished } = await this.request(opts, progressLabel);
+    try {
+      return await this.readToMemory(res, x, started);
+    } finally {
+      finished();
+    }
   }
 
   private async readToMemory(res: Response, x: Exchange, started: number) {
@@ -152,7 +159,7 @@ export class Client {
   }
 
   /** Signs and sends; answers the response as soon as its head arrived (within --timeout). */
-  private async request(opts: CallOptions, progressLabel?: string): Promise<{ res: Response; x: Exchange; started: number }> {
+  private async request(opts: CallOptions, progressLabel?: string): Promise<{ res: Response; x: Exchange; started: number; finished: () => void }> {
     const files = opts.files ?? [];
     const nonce = newNonce();
     const params: Param[] = [...(opts.fields ?? []), ["appkey", this.config.appkey], ["ts", formatTs(this.io.now() + this.offsetMs)], ["nonce", nonce]];
@@ -163,6 +170,7 @@ export class Client {
     const abort = new AbortController();
     // Bun-specific: `decompress: false` leaves a compressed answer compressed (the door refuses it).
     const init: RequestInit & { duplex?: "half"; decompress?: boolean } = { method: opts.method, redirect: "manual", signal: abort.signal, decompress: false };
+    let finished = () => {};
     const headers: Record<string, string> = { "accept-encoding": "identity" };
     let url = this.config.url + opts.path;
     if (opts.method === "GET" || opts.method === "DELETE") url += "?" + canonicalQuery(params);
@@ -173,8 +181,10 @@ export class Client {
       const { parts, length, type } = multipart(params, files);
       headers["content-type"] = type;
       headers["content-length"] = String(length);
-      init.body = partStream(parts, progressLabel ? new Progress(this.io, progressLabel, length) : null);
+      const upload = watchUpload(this.io);
+      init.body = partStream(parts, progressLabel ? new Progress(this.io, progressLabel, length) : null, upload.sent);
       init.duplex = "half";
+      finished = upload.done;
     }
     init.headers = headers;
     const started = Date.now();
@@ -183,12 +193,13 @@ export class Client {
     try {
       res = await this.io.fetch(url, init);
     } catch (e) {
+      finished();
       if (abort.signal.aborted) throw new CLIError("timeout", `no answer from ${this.config.url} within ${this.limits.timeoutMs / 1000} s (--timeout)`);
       throw new CLIError("unreachable", `cannot reach ${this.config.url}: ${scrub((e as Error).message)}`);
     } finally {
       clearTimeout(timer);
     }
-    return { res, x: { method: opts.method, path: opts.path, nonce, secret: this.config.secret }, started };
+    return { res, x: { method: opts.method, path: opts.path, nonce, secret: this.config.secret }, started, finished };
   }
 }
 
@@ -208,6 +219,8 @@ function errorFrom(status: number, bytes: Uint8Array, signed: boolean): CLIError
   const message = text(body?.error?.message, 500) ?? `the server answered HTTP ${status}`;
   if (!signed && status >= 200 && status < 300)
     return new CLIError("unsigned_answer", `the answer is not signed by the server's key (or was altered on the way); not used`);
+  if (code === "not_found" && !signed && message === "no such route")
+    return new CLIError(code, `the server answered "no such route" [not_found, HTTP 404]: is --url (REPLYD_URL) the server's root, like http://127.0.0.1:8080, with no path?`);
   const problems = (Array.isArray(body?.error?.problems) ? body.error.problems : []).slice(0, 1000) as Problem[];
   const details = signed ? formatProblems(problems, typeof body?.error?.total_problems === "number" ? body.error.total_problems : problems.length) : [];
   return new CLIError(code, signed ? `${message} [${code}]` : `${message} [${code}, HTTP ${status}; unsigned answer]`, 1, details);
@@ -235,8 +248,27 @@ function multipart(fields: Param[], files: FilePart[]): { parts: (Uint8Array | L
   return { parts, length, type: `multipart/form-data; boundary=${boundary}` };
 }
 
+/**
+ * Ctrl-C during an upload says what became of it: before the last byte left, the server applies
+ * nothing (it takes only a whole, signed body); after, it may have applied it, and the operator is
+ * told how to find out rather than left to guess.
+ */
+function watchUpload(io: IO): { sent(): void; done(): void } {
+  let sent = false;
+  const interrupted = () => {
+    io.err(
+      sent
+        ? "replyd: interrupted after the upload was sent: the server may have applied it. Check with replyd health (the counts) and replyd backups (an import --init or a restore lists the automatic backup it took first); run the command again only if it was not applied"
+        : "replyd: interrupted before the whole upload was sent: the server applies nothing it did not receive whole",
+    );
+    process.exit(130);
+  };
+  process.on("SIGINT", interrupted);
+  return { sent: () => void (sent = true), done: () => void process.off("SIGINT", interrupted) };
+}
+
 /** The body, a piece at a time: a file is read as the connection takes it, so memory holds one piece. */
-function partStream(parts: (Uint8Array | LocalFile)[], progress: Progress | null): ReadableStream<Uint8Array> {
+function partStream(parts: (Uint8Array | LocalFile)[], progress: Progress | null, allSent: () => void): ReadableStream<Uint8Array> {
   let sent = 0;
   let part = 0;
   let at = 0;
@@ -246,6 +278,7 @@ function partStream(parts: (Uint8Array | LocalFile)[], progress: Progress | null
         const p = parts[part];
         if (p === undefined) {
           progress?.done();
+          allSent();
           controller.close();
           return;
         }

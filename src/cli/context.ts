@@ -1,6 +1,7 @@
 import { ANSWER_DEFAULTS } from "./answer.ts";
 import { numberOption, rawOption, sizeOption } from "./args.ts";
 import { Client, resolveConfig } from "./client.ts";
+import { usage } from "./errors.ts";
 import type { IO } from "./io.ts";
 
 /** What every command receives: its arguments, the raw argv for string options, I/O, a lazily built client. */
@@ -15,6 +16,8 @@ export interface CommandContext {
   str(...names: string[]): string | undefined;
   /** `[name, value]` for each of these `--name` options that was given, for a request's fields. */
   given(...names: string[]): [string, string][];
+  /** --limit and --offset as fields, checked here: a usage error (exit 2) before any request. */
+  paging(): [string, string][];
   print(data: unknown, human: () => string): void;
 }
 
@@ -33,6 +36,15 @@ export function makeContext(io: IO, argv: readonly string[], args: string[], fla
       const v = str(`--${n}`);
       return v === undefined ? [] : [[n, v] as [string, string]];
     }),
+    paging: () =>
+      (["limit", "offset"] as const).flatMap((n) => {
+        const v = str(`--${n}`);
+        if (v === undefined) return [];
+        const [min, max] = n === "limit" ? [1, 1000] : [0, Number.MAX_SAFE_INTEGER];
+        if (!/^\d{1,16}$/.test(v) || Number(v) < min || Number(v) > max)
+          throw usage(n === "limit" ? `--limit must be a whole number from 1 to 1000 ("${v}" given)` : `--offset must be a whole number, 0 or more ("${v}" given)`);
+        return [[n, String(Number(v))] as [string, string]];
+      }),
     client: () =>
       (client ??= new Client(resolveConfig({ url: str("--url"), appkey: str("--appkey"), secret: str("--secret") }, io.env), io, {
         ...ANSWER_DEFAULTS,

@@ -122,6 +122,11 @@ export async function run(argv: string[], io: IO): Promise<number> {
   cli.help();
   cli.version(VERSION);
 
+  // cac's own --version prints the runtime as "bun-v26.3.0" (the Node.js version Bun reports).
+  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
+    io.out(`replyd ${VERSION} (Bun ${Bun.version}, ${process.platform}-${process.arch})`);
+    return 0;
+  }
   try {
     // cac reads a lone "-" as a missing value; "-o -" (standard output) is given to it as one word.
     const forCac = argv.flatMap((a, i) => (a === "-" && (argv[i - 1] === "-o" || argv[i - 1] === "--output") ? [] : a === "-o" || a === "--output" ? (argv[i + 1] === "-" ? ["--output=-"] : [a]) : [a]));
@@ -138,16 +143,22 @@ export async function run(argv: string[], io: IO): Promise<number> {
     await (chosen as Command)(makeContext(io, argv, args, parsed.options));
     return 0;
   } catch (e) {
-    if (e instanceof CLIError) {
-      io.err(`replyd: ${e.message}`);
-      for (const line of e.detailLines) io.err(line);
-      return e.exitCode;
+    const failure =
+      e instanceof CLIError
+        ? e
+        : (e as Error)?.name === "CACError"
+          ? new CLIError("usage", `${(e as Error).message}; run replyd --help`, 2)
+          : new CLIError("unexpected", `unexpected error: ${(e as Error)?.message ?? String(e)}`);
+    // With --json a failure is one JSON object on stdout too, for the script that reads it; the exit status says it failed.
+    if (argv.includes("--json")) {
+      const { code, detailLines } = failure;
+      // The text form ends "[code, HTTP 401; …]": the object carries the code on its own.
+      const message = failure.message.replace(/ \[[a-z0-9_]+(, [^\]]*)?\]$/, "");
+      io.out(JSON.stringify({ ok: false, error: { code, message, ...(detailLines.length ? { details: detailLines.map((l) => l.trim()) } : {}) } }));
+    } else {
+      io.err(`replyd: ${failure.message}`);
+      for (const line of failure.detailLines) io.err(line);
     }
-    if ((e as Error)?.name === "CACError") {
-      io.err(`replyd: ${(e as Error).message}; run replyd --help`);
-      return 2;
-    }
-    io.err(`replyd: unexpected error: ${(e as Error)?.message ?? String(e)}`);
-    return 1;
+    return failure.exitCode;
   }
 }

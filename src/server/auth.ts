@@ -123,7 +123,12 @@ export async function authenticate(
     const key = opts.keys.lookup(appkey, opts.clock.now());
     const signed = params.filter(([k]) => k !== "sign");
     const expected = computeSign(canonicalString(request.method, url.pathname, signed), key?.secret ?? DUMMY_SECRET);
-    if (!timingSafeEqual(expected, sign) || !key) throw unauthorized("bad_signature", "the signature does not match");
+    // Said apart, so an operator knows which setting to fix. An appkey is an id, not a secret (random
+    // and public in logs and in `keys ls`): knowing one exists gives no way to sign, and guessing
+    // them is what the lock-out slows. The work is the same either way.
+    const matches = timingSafeEqual(expected, sign);
+    if (!key) throw unauthorized("unknown_appkey", `no admin key has the appkey "${appkey}" on this server: check --appkey (REPLYD_APPKEY); replyd keys ls on the server lists the keys`);
+    if (!matches) throw unauthorized("bad_signature", `the signature does not match: check --secret (REPLYD_SECRET) for the appkey "${appkey}"`);
     verified = true;
     verifiedAs.key = key;
     verifiedAs.nonce = nonce;

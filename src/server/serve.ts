@@ -6,6 +6,7 @@ import { APPKEY_PATTERN } from "../sign.ts";
 import { generateKey, KeyRing, KeysError, MIN_SECRET_LENGTH, writeKeys, type AdminKey, type Keys } from "../store/keys.ts";
 import { DatabaseStartupError, openDatabase, type DatabaseBacking } from "./database.ts";
 import { Store } from "../store/store.ts";
+import { FolderInUse, lockDataFolder, type FolderLock } from "../store/folderlock.ts";
 import { createApp, DEFAULTS } from "./app.ts";
 import { checkRequest, pathOf } from "./door.ts";
 import { LineSink } from "./logsink.ts";
@@ -80,7 +81,8 @@ function envKey(env: ServeOptions["env"]): AdminKey | null {
 }
 
 /** Opens the data folder, turning the usual failures into one clear sentence. */
-function openStore(dir: string, clock: Clock, keep: number, replyLimit: number | undefined, logError: (message: string) => void): Store {
+/** The data folder's store, and the lock that keeps a second server out of the folder while this one runs. */
+function openStore(dir: string, clock: Clock, keep: number, replyLimit: number | undefined, logError: (message: string) => void): { store: Store; lock: FolderLock } {
   try {
     mkdirSync(dir, { recursive: true });
     const probe = join(dir, `.write-test-${process.pid}`);
@@ -91,9 +93,16 @@ function openStore(dir: string, clock: Clock, keep: number, replyLimit: number |
     const why = code === "EROFS" ? "it is on a read-only file system" : code === "EACCES" || code === "EPERM" ? "permission denied" : code === "ENOSPC" ? "the disk is full" : (e as Error).message;
     throw new StartupError(`the data folder ${dir} is not writable: ${why}`);
   }
+  let lock: FolderLock;
   try {
-    return Store.open(dir, { clock, keep, logError, ...(replyLimit ? { replyLimit } : {}) });
+    lock = lockDataFolder(dir);
   } catch (e) {
+    throw new StartupError(e instanceof FolderInUse ? e.message : `cannot lock the data folder ${dir}: ${(e as Error).message}`);
+  }
+  try {
+    return { store: Store.open(dir, { clock, keep, logError, ...(replyLimit ? { replyLimit } : {}) }), lock };
+  } catch (e) {
+    lock.release();
     throw new StartupError(`cannot open the database in ${dir}: ${(e as Error).message}`);
   }
 }
@@ -110,6 +119,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   let keys: Keys;
   let created: AdminKey | null = null;
   let database: DatabaseBacking | null = null;
+  let folderLock: FolderLock = { release: () => {} };
   let link: RedisLink | null = null;
   if (opts.redis) {
     if (!opts.db) throw new StartupError("--redis joins instances that share one PostgreSQL database: it goes with --db postgres://…");
@@ -135,7 +145,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     }
     ({ store, keys, created } = database);
   } else {
-    store = openStore(opts.dataDir, clock, opts.keep, opts.replyLimit, (msg) => emit({ level: "error", msg }));
+    ({ store, lock: folderLock } = openStore(opts.dataDir, clock, opts.keep, opts.replyLimit, (msg) => emit({ level: "error", msg })));
     try {
       const fromEnv = envKey(opts.env);
       const keysPath = join(opts.dataDir, "keys.json");
@@ -146,6 +156,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       keys = new KeyRing(keysPath, fromEnv ? [fromEnv] : []);
     } catch (e) {
       store.close();
+      folderLock.release();
       throw e instanceof KeysError || e instanceof StartupError ? new StartupError(e.message) : e;
     }
   }
@@ -338,6 +349,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
           return { lost };
         }
         const closed = store.close();
+        folderLock.release();
         emit({ event: "stopped", ...(closed.spilled ? { messages_kept_in: closed.file, messages_kept: closed.spilled } : {}), ...(closed.lost ? { messages_lost: closed.lost } : {}) });
         sink?.flush();
         return { lost: closed.lost };

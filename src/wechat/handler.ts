@@ -8,6 +8,7 @@ import { queryOf } from "./query.ts";
 import { RetryCache, type Answer } from "./retries.ts";
 import type { SharedAnswers } from "./shared.ts";
 import { RedisDown } from "../store/redis/link.ts";
+import { RefusalLog } from "./refusals.ts";
 import { cdata, parseXml, XmlError } from "./xml.ts";
 import { bodyBytes, tooLarge, utf8 } from "./body.ts";
 
@@ -44,6 +45,7 @@ export class WechatHandler {
   private readonly crypto: WxCrypto | null;
   private readonly retries = new RetryCache();
   private readonly ledger: SignatureLedger;
+  private readonly refusals: RefusalLog;
   /** Messages answered with this instance's own dedupe because the cluster's Redis was away. */
   answeredAlone = 0;
 
@@ -59,16 +61,25 @@ export class WechatHandler {
   ) {
     this.crypto = opts.aesKey ? new WxCrypto(opts.aesKey, opts.appid ?? "") : null;
     this.ledger = new SignatureLedger(opts.skewMs);
+    this.refusals = new RefusalLog(log, () => clock.monotonic());
   }
 
   private disabled(): Response {
-    this.log("wechat callback called but no token is configured: start replyd serve with --wx-token (or REPLYD_WX_TOKEN)");
+    this.refusals.note("no_token");
     return plain(503, "callback not configured");
+  }
+
+  /** A refusal answered, its reason logged (refusals.ts). */
+  private refused(e: WxError): Response {
+    this.refusals.note(e.status === 413 ? "too_large" : e.code, e.code === "stale_timestamp" ? e.message : undefined);
+    return plain(e.status, e.status === 413 ? "too large" : "");
   }
 
   private checkTimestamp(timestamp: string | undefined): void {
     if (!timestamp || !/^\d{1,12}$/.test(timestamp)) throw new WxError("unsigned", 401, "timestamp missing");
-    if (Math.abs(this.clock.now() - Number(timestamp) * 1000) > this.opts.skewMs) throw new WxError("stale_timestamp", 401, "timestamp too far from server time");
+    const off = this.clock.now() - Number(timestamp) * 1000;
+    if (Math.abs(off) > this.opts.skewMs)
+      throw new WxError("stale_timestamp", 401, `the request's timestamp is ${Math.round(Math.abs(off) / 1000)} s ${off > 0 ? "behind" : "ahead of"} this server's clock (${this.opts.skewMs / 1000} s allowed)`);
   }
 
   /** GET: the platform's server URL verification. */
@@ -78,11 +89,12 @@ export class WechatHandler {
     const timestamp = q.timestamp;
     const nonce = q.nonce ?? "";
     const echostr = q.echostr;
-    if (!timestamp || !echostr || !verifyWxSignature(wxSignature(this.opts.token, timestamp, nonce), q.signature)) return plain(401);
+    if (!timestamp || !echostr) return this.refused(new WxError("unsigned", 401, "a URL verification without timestamp or echostr"));
+    if (!verifyWxSignature(wxSignature(this.opts.token, timestamp, nonce), q.signature)) return this.refused(new WxError("bad_signature", 401, "in the URL verification"));
     try {
       this.checkTimestamp(timestamp);
-    } catch {
-      return plain(401);
+    } catch (e) {
+      return this.refused(e as WxError);
     }
     return plain(200, echostr);
   }
@@ -103,7 +115,7 @@ export class WechatHandler {
       this.checkTimestamp(timestamp);
       const encrypted = q.encrypt_type === "aes";
       if (encrypted && !this.crypto) {
-        this.log("a safe-mode (encrypted) message arrived but no EncodingAESKey is configured: set --wx-aeskey and --wx-appid");
+        this.refusals.note("no_aeskey");
         return plain(503, "encryption not configured");
       }
       // With a key, a plaintext body is signed by nothing: only compatible mode takes one.
@@ -138,8 +150,11 @@ export class WechatHandler {
       const out = typeof answer === "string" ? answer : await answer;
       return new Response(out, out === SUCCESS ? TEXT_200 : XML_200);
     } catch (e) {
-      if (e instanceof WxError) return plain(e.status, e.status === 413 ? "too large" : "");
-      if (e instanceof XmlError) return plain(400, "bad xml");
+      if (e instanceof WxError) return this.refused(e);
+      if (e instanceof XmlError) {
+        this.refusals.note("bad_xml", e.message);
+        return plain(400, "bad xml");
+      }
       this.log(`wechat callback failed: ${(e as Error).message}`);
       return plain(200, SUCCESS);
     }

@@ -109,10 +109,11 @@ describe("client commands against a listening server (window 0.42 s)", () => {
   });
 
   test("a read key can look but not touch", async () => {
-    // READER is not configured on this server: a key the server does not know is refused like a wrong secret.
+    // READER is not configured on this server: refused, naming the setting to check.
     const io = captureIO({ REPLYD_URL: server.url, REPLYD_APPKEY: READER.appkey, REPLYD_SECRET: READER.secret }, tmp.dir);
     expect(await run(["health"], io)).toBe(1);
-    expect(io.stderr.join("")).toContain("bad_signature");
+    expect(io.stderr.join("")).toContain("unknown_appkey");
+    expect(io.stderr.join("")).toContain("REPLYD_APPKEY");
   });
 
   test("an upload over --max-upload is refused with 413 over a real socket", async () => {
@@ -161,5 +162,90 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect(all).not.toContain(ADMIN.secret);
     expect(all).not.toContain("sign=");
     expect(all).not.toContain("nonce");
+  });
+});
+
+describe("what a new operator stumbles on", () => {
+  test("--url with /api/cli is a usage error naming the root; another path gets a hint on 'no such route'", async () => {
+    const io = captureIO({ REPLYD_URL: `${server.url}/api/cli`, REPLYD_APPKEY: ADMIN.appkey, REPLYD_SECRET: ADMIN.secret }, tmp.dir);
+    expect(await run(["health"], io)).toBe(2);
+    expect(io.stderr.join("")).toContain(`--url is the server's root, like ${server.url}: leave out /api/cli`);
+    const other = captureIO({ REPLYD_URL: `${server.url}/replyd`, REPLYD_APPKEY: ADMIN.appkey, REPLYD_SECRET: ADMIN.secret }, tmp.dir);
+    expect(await run(["health"], other)).toBe(1);
+    expect(other.stderr.join("")).toContain("is --url (REPLYD_URL) the server's root");
+  });
+
+  test("a wrong secret names the secret, a wrong appkey names the appkey", async () => {
+    const wrongSecret = captureIO({ REPLYD_URL: server.url, REPLYD_APPKEY: ADMIN.appkey, REPLYD_SECRET: "not-the-secret-0123456789" }, tmp.dir);
+    expect(await run(["health"], wrongSecret)).toBe(1);
+    expect(wrongSecret.stderr.join("")).toContain("check --secret (REPLYD_SECRET)");
+    const wrongKey = captureIO({ REPLYD_URL: server.url, REPLYD_APPKEY: "rk_000000000000", REPLYD_SECRET: ADMIN.secret }, tmp.dir);
+    expect(await run(["health"], wrongKey)).toBe(1);
+    expect(wrongKey.stderr.join("")).toContain("check --appkey (REPLYD_APPKEY)");
+  });
+
+  test("usage errors exit 2 before any request: --limit abc, --offset -1, --limit 1001", async () => {
+    for (const args of [["ls", "--limit", "abc"], ["ls", "--offset=-1"], ["ls", "--limit", "1001"], ["inbox", "--limit", "0"]]) {
+      const r = await cli(...args);
+      expect({ args, code: r.code }).toEqual({ args, code: 2 });
+      expect(r.err).toMatch(/--(limit|offset) must be a whole number/);
+    }
+    expect((await cli("ls", "--limit", "1000")).code).toBe(0);
+  });
+
+  test("a file that is not there is said in words", async () => {
+    const r = await cli("import", "nope.json");
+    expect(r.code).toBe(1);
+    expect(r.err).toBe("replyd: cannot read nope.json: no such file (ENOENT)");
+  });
+
+  test("with --json a failure is one JSON object on stdout, nothing on stderr, and the status stays non-zero", async () => {
+    const r = await cli("show", "no-such-article", "--json");
+    expect(r.code).toBe(1);
+    expect(r.err).toBe("");
+    const j = JSON.parse(r.out);
+    expect(j).toEqual({ ok: false, error: { code: "not_found", message: 'no article with id "no-such-article"' } });
+    const usage = await cli("ls", "--limit", "abc", "--json");
+    expect(usage.code).toBe(2);
+    expect(JSON.parse(usage.out).error.code).toBe("usage");
+    // A refused document lists its problems.
+    writeFileSync(join(tmp.dir, "bad.json"), doc([{ id: "b1", title: "" }]));
+    const bad = await cli("import", "bad.json", "--json");
+    expect(bad.code).toBe(1);
+    expect(JSON.parse(bad.out).error).toMatchObject({ code: "invalid_document", details: expect.arrayContaining([expect.stringContaining("articles[0].url")]) });
+  });
+
+  test("an import of a rules-only document reports the rules it imported", async () => {
+    writeFileSync(join(tmp.dir, "rules.json"), JSON.stringify({ format: "replyd/1", matter: "rules", rules: [{ id: "hours", match: "exact", pattern: "hours", reply: { type: "text", text: "9–17" } }] }));
+    const r = await cli("import", "rules.json");
+    expect(r.code).toBe(0);
+    expect(r.out).toBe("imported rules.json (merge): rules: 1 added, 0 updated, 0 unchanged of 1");
+  });
+
+  test("--version names replyd and the runtime it runs on", async () => {
+    const r = await cli("--version");
+    expect(r.out).toBe(`replyd ${(await import("../../src/version.ts")).VERSION} (Bun ${Bun.version}, ${process.platform}-${process.arch})`);
+  });
+
+  test("keys ls in a folder that is no data folder says so and fails", async () => {
+    const r = await cli("keys", "ls", "--data", join(tmp.dir, "not-a-data-folder"));
+    expect(r.code).toBe(1);
+    expect(r.err).toContain("does not exist");
+    const empty = tempDir();
+    try {
+      const e = await cli("keys", "ls", "--data", empty.dir);
+      expect(e.code).toBe(1);
+      expect(e.err).toContain("holds no keys.json");
+    } finally {
+      empty.cleanup();
+    }
+  });
+
+  test("a second server on the same data folder is refused, naming the one that holds it", async () => {
+    await expect(
+      startServer({ dataDir: join(tmp.dir, "data"), host: "127.0.0.1", port: 0, windowMs: 420, keep: 30, maxUpload: 1024 * 1024, maxAuthFailures: 10, trustProxy: false, env: {}, log: () => {}, say: () => {} }),
+    ).rejects.toThrow(`another replyd serve is using the data folder ${join(tmp.dir, "data")} (pid ${process.pid})`);
+    // The first one is unharmed.
+    expect((await cli("health")).code).toBe(0);
   });
 });

@@ -77,7 +77,7 @@ describe("keys (local data folder)", () => {
       await Bun.sleep(1100);
       const after = captureIO(env, tmp.dir);
       expect(await run(["health"], after)).toBe(1);
-      expect(after.stderr.join("")).toContain("bad_signature");
+      expect(after.stderr.join("")).toContain("unknown_appkey");
     } finally {
       await server.stop();
     }

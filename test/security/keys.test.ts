@@ -34,7 +34,7 @@ test("keys.json replaced by a 0644 file (revoking ADMIN): every admin request 50
     expect(errors.some((e) => e.includes("cannot be loaded"))).toBe(true);
     // Fixed: the revoked key is refused, the new one works.
     chmodSync(path, 0o600);
-    expect(await send(ADMIN)).toEqual({ status: 401, code: "bad_signature" });
+    expect(await send(ADMIN)).toEqual({ status: 401, code: "unknown_appkey" });
     expect((await send(OTHER)).status).toBe(200);
     // A chmod alone (no new content) is noticed too.
     chmodSync(path, 0o640);

@@ -50,7 +50,7 @@ const cases: Case[] = [
   { name: "one hex digit of sign changed (last)", method: "GET", path: "/api/cli", opts: {}, attack: { tamper: withSign((s) => flipHex(s, 31)) }, status: 401, code: "bad_signature" },
   { name: "upper-case hex sign", method: "GET", path: "/api/cli", opts: {}, attack: { tamper: withSign((s) => s.toUpperCase()) }, status: 401, code: "unsigned" },
   { name: "wrong secret", method: "GET", path: "/api/cli", opts: {}, attack: { key: { ...ADMIN, secret: "not-the-right-secret-0000" } }, status: 401, code: "bad_signature" },
-  { name: "unknown appkey", method: "GET", path: "/api/cli", opts: {}, attack: { key: { ...ADMIN, appkey: "stranger" } }, status: 401, code: "bad_signature" },
+  { name: "unknown appkey", method: "GET", path: "/api/cli", opts: {}, attack: { key: { ...ADMIN, appkey: "stranger" } }, status: 401, code: "unknown_appkey" },
   {
     name: "parameter boundary shift (q=bc sent as qb=c)",
     method: "GET",
@@ -138,10 +138,19 @@ describe("signature attacks (each refused) and their controls (each accepted)", 
     });
   }
 
-  test("unknown appkey and wrong secret get the very same answer", async () => {
-    const a = await sendAndRead(signedRequest("GET", "/api/cli", { nowMs: now(), key: { ...ADMIN, appkey: "stranger" } }));
-    const b = await sendAndRead(signedRequest("GET", "/api/cli", { nowMs: now(), key: { ...ADMIN, secret: "not-the-right-secret-0000" } }));
-    expect(a).toEqual(b);
+  test("unknown appkey and wrong secret: both 401 and unsigned, each naming the setting to check", async () => {
+    const read = async (req: Request) => {
+      const res = await t.handle(req);
+      return { status: res.status, signed: res.headers.has("x-replyd-signature"), ...(await body(res)) };
+    };
+    const a = await read(signedRequest("GET", "/api/cli", { nowMs: now(), key: { ...ADMIN, appkey: "stranger" } }));
+    const b = await read(signedRequest("GET", "/api/cli", { nowMs: now(), key: { ...ADMIN, secret: "not-the-right-secret-0000" } }));
+    expect([a.status, b.status]).toEqual([401, 401]);
+    expect([a.signed, b.signed]).toEqual([false, false]);
+    expect([a.error.code, b.error.code]).toEqual(["unknown_appkey", "bad_signature"]);
+    expect(a.error.message).toContain("REPLYD_APPKEY");
+    expect(b.error.message).toContain("REPLYD_SECRET");
+    expect(JSON.stringify(b)).not.toContain("not-the-right-secret");
   });
 });
 

@@ -191,6 +191,24 @@ describe("fail-closed checks on every POST", () => {
     const res = await t.handle(wxPost(textMsg("fv3", NOW), NOW));
     expect(res.status).toBe(401);
   });
+  test("each refusal's reason is in the server's log, one line per reason per 10 s with the count meanwhile", async () => {
+    const logged: string[] = [];
+    const app = await testApp({ wechat, logError: (m) => void logged.push(m) });
+    try {
+      const at = Math.floor(app.clock.now() / 1000);
+      for (let i = 0; i < 4; i++) expect((await app.handle(wxPost(textMsg("fv3", at), at, { badSignature: true }))).status).toBe(401);
+      expect(logged).toEqual([expect.stringContaining("wechat callback refused (bad_signature): the signature does not match --wx-token")]);
+      expect((await app.handle(wxPost(textMsg("fv3", at - 3600), at - 3600))).status).toBe(401);
+      expect(logged[1]).toContain("refused (stale_timestamp)");
+      expect(logged[1]).toContain("3600 s behind this server's clock");
+      app.clock.advance(10_000);
+      await app.handle(wxPost(textMsg("fv3", at + 10), at + 10, { badSignature: true }));
+      expect(logged[2]).toContain("(3 more refused for this since the last line)");
+      expect(logged.join("\n")).not.toContain(TOKEN);
+    } finally {
+      app.close();
+    }
+  });
   test("hostile and malformed XML gets 400 or 413, never a 5xx; the server stays up", async () => {
     const cases: [string, number][] = [
       ['<!DOCTYPE x [<!ENTITY a "b">]><xml><A>&a;</A></xml>', 400],

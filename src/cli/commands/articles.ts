@@ -48,7 +48,7 @@ export async function ls(c: CommandContext): Promise<void> {
   const deleted = c.str("--deleted");
   if (deleted !== undefined) fields.push(["deleted", deleted]);
   else if (c.flags.all) fields.push(["deleted", "all"]);
-  fields.push(...c.given("limit", "offset"));
+  fields.push(...c.paging());
   const page = await c.client().call<{ items: Article[]; total: number; limit: number; offset: number }>({ method: "GET", path: "/api/cli", fields });
   c.print(page, () => {
     if (!page.items.length) return page.total ? `no articles at offset ${page.offset} (of ${page.total})` : "no articles";

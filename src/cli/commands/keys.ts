@@ -18,6 +18,11 @@ export async function keys(c: CommandContext): Promise<void> {
   const [action = "ls", appkey] = c.args;
   const dir = resolve(c.io.cwd, c.str("--data") ?? c.io.env.REPLYD_DATA ?? "replyd-data");
   const path = join(dir, "keys.json");
+  // A folder that is not a data folder (a typo, the wrong working directory) is said to be one.
+  if (!existsSync(dir)) throw new CLIError("no_data", `${dir} does not exist: run this on the server host, in the folder replyd serve runs in, or pass --data (or REPLYD_DATA)`);
+  // Only add makes a keys.json: ls and rm in a folder without one name what they looked at.
+  if (!existsSync(path) && action !== "add")
+    throw new CLIError("no_data", `${dir} holds no keys.json: it is not a replyd data folder, or its server takes its key from REPLYD_APPKEY/REPLYD_SECRET (pass --data for another folder)`);
   const current = existsSync(path) ? parseKeys(readFileSync(path, "utf8"), path) : [];
   if (action === "ls") {
     const rows = current.map((k) => ({ appkey: k.appkey, scope: k.scope, created_at: k.created_at ?? null, note: k.note ?? null }));
@@ -25,7 +30,6 @@ export async function keys(c: CommandContext): Promise<void> {
   }
   if (action === "add") {
     const scope = addScope(c, appkey);
-    if (!existsSync(dir)) throw new CLIError("no_data", `${dir} does not exist; run replyd serve there first or pass --data`);
     const key = generateKey(scope, new Date(), c.str("--note"));
     writeKeys(path, [...current, key]);
     return c.print(key, () => `added ${scope} key to ${path}; the secret is shown this once:\n\n  REPLYD_APPKEY=${key.appkey} REPLYD_SECRET=${key.secret}`);

@@ -21,7 +21,7 @@ function replyState(m: Entry): string {
 }
 
 export async function inbox(c: CommandContext): Promise<void> {
-  const fields: Param[] = [["inbox", c.flags.all ? "all" : "unmatched"], ...c.given("limit", "offset")];
+  const fields: Param[] = [["inbox", c.flags.all ? "all" : "unmatched"], ...c.paging()];
   const page = await c.client().call<{ items: Entry[]; total: number; reply_limit?: number }>({ method: "GET", path: "/api/cli", fields });
   c.print(page, () => {
     if (!page.items.length) return c.flags.all ? "no messages logged" : "nothing unmatched: every follower message found an answer";

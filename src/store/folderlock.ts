@@ -1,0 +1,38 @@
+/**
+ * One server per data folder. A second `replyd serve` on the same folder would start silently with
+ * its own retry answers, nonces and log writer over the same database (replays accepted, messages
+ * answered twice). The lock is SQLite's own exclusive lock on a small file, held for the server's
+ * life: the operating system drops it with the process, kill -9 included, so no stale lock is left
+ * to clear by hand. The holder's pid is written beside it, for the refusal's message.
+ */
+import { Database } from "bun:sqlite";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+export class FolderInUse extends Error {}
+
+export interface FolderLock {
+  release(): void;
+}
+
+export function lockDataFolder(dir: string): FolderLock {
+  const db = new Database(join(dir, "serve.lock"), { create: true });
+  const pidFile = join(dir, "serve.pid");
+  try {
+    db.exec("PRAGMA busy_timeout = 0");
+    db.exec("PRAGMA locking_mode = EXCLUSIVE");
+    // The first write takes the exclusive lock, and in this locking mode it is kept until close.
+    db.exec("BEGIN EXCLUSIVE; CREATE TABLE IF NOT EXISTS holder (pid INTEGER); COMMIT;");
+  } catch (e) {
+    db.close();
+    let pid = "";
+    try {
+      pid = readFileSync(pidFile, "utf8").trim();
+    } catch {}
+    if ((e as { code?: string }).code?.startsWith("SQLITE_BUSY"))
+      throw new FolderInUse(`another replyd serve is using the data folder ${dir}${/^\d+$/.test(pid) ? ` (pid ${pid})` : ""}: stop it first, or give this one another --data`);
+    throw e;
+  }
+  writeFileSync(pidFile, `${process.pid}\n`, { mode: 0o600 });
+  return { release: () => db.close() };
+}
