@@ -130,6 +130,6 @@ describe("scripts/replyd", () => {
     const root = resolve(import.meta.dir, "../..");
     const p = Bun.spawnSync(["bash", join(root, "scripts/replyd"), "--version"], { cwd: tmp.dir, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root" } });
     expect(p.exitCode).toBe(0);
-    expect(p.stdout.toString()).toMatch(/replyd\/\d+\.\d+\.\d+/);
+    expect(p.stdout.toString()).toMatch(/^replyd \d+\.\d+\.\d+ \(Bun /);
   });
 });
