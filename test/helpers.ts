@@ -51,6 +51,8 @@ export const TEST_STORE: "sqlite" | "postgres" = process.env.REPLYD_TEST_STORE =
  * on PostgreSQL those files do not exist. The database's own faults have tests of their own.
  */
 export const dataFolderTest = (TEST_STORE === "sqlite" ? test : () => {}) as typeof test;
+/** A test of what is PostgreSQL's own (its local read copy): registered only when the apps keep their data there. */
+export const databaseTest = (TEST_STORE === "postgres" ? test : () => {}) as typeof test;
 
 /** An app on a temp data folder with an injected clock and two keys (its data in TEST_STORE). */
 export async function testApp(opts: Partial<AppOptions> = {}) {

@@ -13,6 +13,8 @@ const ADVICE: Record<string, string> = {
   signature_reused: "this signature already carried another message (a captured URL sent again)",
   too_large: "the body is larger than a message can be",
   bad_xml: "the body is not a message the platform sends",
+  bad_encoding: "the body is not UTF-8 text",
+  bad_encryption: "the message could not be decrypted: is --wx-aeskey the console's EncodingAESKey, and --wx-appid the account's AppID?",
   no_token: "no --wx-token is set: start replyd serve with --wx-token (or REPLYD_WX_TOKEN)",
   no_aeskey: "an encrypted message arrived but no EncodingAESKey is set: start with --wx-aeskey and --wx-appid",
 };

@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { article, body, doc, serveOpts, signedRequest, testApp, dataFolderTest } from "../helpers.ts";
+import { article, body, databaseTest, doc, serveOpts, signedRequest, testApp, dataFolderTest } from "../helpers.ts";
 
 let t: Awaited<ReturnType<typeof testApp>>;
 beforeEach(async () => {
@@ -51,7 +51,7 @@ describe("backup files damaged on disk", () => {
 });
 
 describe("a full disk", () => {
-  test("the database cannot grow (SQLITE_FULL): 507 disk_full, nothing written, writable again once there is room", async () => {
+  dataFolderTest("the database cannot grow (SQLITE_FULL): 507 disk_full, nothing written, writable again once there is room", async () => {
     const before = snapshot();
     const pages = (t.store.db.query("PRAGMA page_count").get() as { page_count: number }).page_count;
     t.store.db.exec(`PRAGMA max_page_count = ${pages + 2}`);
@@ -62,6 +62,22 @@ describe("a full disk", () => {
     expect((t.store.db.query("PRAGMA integrity_check").get() as { integrity_check: string }).integrity_check).toBe("ok");
     t.store.db.exec("PRAGMA max_page_count = 1073741823");
     expect((await call("POST", "/api/cli", [], [{ name: "json", content: big }])).status).toBe(200);
+  });
+
+  // On PostgreSQL the local SQLite is only a copy: the database took the write, and saying
+  // "nothing was written" (what this answered before) would be untrue.
+  databaseTest("the read copy cannot grow: the import is answered as done (the database has it), and the copy takes it once there is room", async () => {
+    const before = snapshot();
+    const pages = (t.store.db.query("PRAGMA page_count").get() as { page_count: number }).page_count;
+    t.store.db.exec(`PRAGMA max_page_count = ${pages + 2}`);
+    const big = doc(Array.from({ length: 3000 }, (_, i) => article(1000 + i, { description: "y".repeat(400) })));
+    const r = await call("POST", "/api/cli", [], [{ name: "json", content: big }]);
+    expect({ status: r.status, added: r.data?.added }).toEqual({ status: 200, added: 3000 });
+    expect(snapshot()).toBe(before);
+    t.store.db.exec("PRAGMA max_page_count = 1073741823");
+    // The next write catches the copy up.
+    expect((await call("PUT", "/api/cli", [["id", "a1"], ["title", "After"]])).status).toBe(200);
+    expect(t.store.articles.get("a3999")?.title).toBe("Article 3999");
   });
 
   dataFolderTest("backups on a full filesystem: 507, no partial file, and a restore refuses to run without its safety backup", async () => {
