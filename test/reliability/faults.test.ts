@@ -51,16 +51,22 @@ describe("backup files damaged on disk", () => {
 });
 
 describe("a full disk", () => {
-  dataFolderTest("the database cannot grow (SQLITE_FULL): 507 disk_full, nothing written, writable again once there is room", async () => {
-    const before = snapshot();
+  /** The app's SQLite can grow by two pages only; answers the import that no longer fits, and how to give room again. */
+  function fillTheDatabase() {
     const pages = (t.store.db.query("PRAGMA page_count").get() as { page_count: number }).page_count;
     t.store.db.exec(`PRAGMA max_page_count = ${pages + 2}`);
     const big = doc(Array.from({ length: 3000 }, (_, i) => article(1000 + i, { description: "y".repeat(400) })));
+    return { big, makeRoom: () => t.store.db.exec("PRAGMA max_page_count = 1073741823") };
+  }
+
+  dataFolderTest("the database cannot grow (SQLITE_FULL): 507 disk_full, nothing written, writable again once there is room", async () => {
+    const before = snapshot();
+    const { big, makeRoom } = fillTheDatabase();
     const r = await call("POST", "/api/cli", [], [{ name: "json", content: big }]);
     expect(r).toMatchObject({ status: 507, error: { code: "disk_full" } });
     expect(snapshot()).toBe(before);
     expect((t.store.db.query("PRAGMA integrity_check").get() as { integrity_check: string }).integrity_check).toBe("ok");
-    t.store.db.exec("PRAGMA max_page_count = 1073741823");
+    makeRoom();
     expect((await call("POST", "/api/cli", [], [{ name: "json", content: big }])).status).toBe(200);
   });
 
@@ -68,13 +74,11 @@ describe("a full disk", () => {
   // "nothing was written" (what this answered before) would be untrue.
   databaseTest("the read copy cannot grow: the import is answered as done (the database has it), and the copy takes it once there is room", async () => {
     const before = snapshot();
-    const pages = (t.store.db.query("PRAGMA page_count").get() as { page_count: number }).page_count;
-    t.store.db.exec(`PRAGMA max_page_count = ${pages + 2}`);
-    const big = doc(Array.from({ length: 3000 }, (_, i) => article(1000 + i, { description: "y".repeat(400) })));
+    const { big, makeRoom } = fillTheDatabase();
     const r = await call("POST", "/api/cli", [], [{ name: "json", content: big }]);
     expect({ status: r.status, added: r.data?.added }).toEqual({ status: 200, added: 3000 });
     expect(snapshot()).toBe(before);
-    t.store.db.exec("PRAGMA max_page_count = 1073741823");
+    makeRoom();
     // The next write catches the copy up.
     expect((await call("PUT", "/api/cli", [["id", "a1"], ["title", "After"]])).status).toBe(200);
     expect(t.store.articles.get("a3999")?.title).toBe("Article 3999");
