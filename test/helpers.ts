@@ -5,16 +5,12 @@ import { join } from "node:path";
 import { fixedClock } from "../src/clock.ts";
 import { createApp, type AppOptions } from "../src/server/app.ts";
 import { canonicalQuery, fileParamValue, formatTs, newNonce, signRequest, type Param } from "../src/sign.ts";
-import { KeyRing, type AdminKey } from "../src/store/keys.ts";
+import type { AdminKey } from "../src/store/keys.ts";
+import type { Backend } from "../src/store/backend.ts";
+import { openBackend } from "../src/store/open.ts";
 import { Store, type StoreOptions } from "../src/store/store.ts";
 import type { IO } from "../src/cli/io.ts";
 import type { ServeOptions } from "../src/server/serve.ts";
-import { SQL } from "bun";
-import type { DataStore } from "../src/store/data.ts";
-import { prepareDatabase } from "../src/store/pg/connect.ts";
-import { pgData } from "../src/store/pg/data.ts";
-import { PgMessageLog } from "../src/store/pg/log.ts";
-import { Replica } from "../src/store/pg/replica.ts";
 import { closingClient, testDatabase } from "./pg.ts";
 
 export const ADMIN: AdminKey = { appkey: "admin1", secret: "admin-secret-0123456789", scope: "admin" };
@@ -54,39 +50,47 @@ export const dataFolderTest = (TEST_STORE === "sqlite" ? test : () => {}) as typ
 /** A test of what is PostgreSQL's own (its local read copy): registered only when the apps keep their data there. */
 export const databaseTest = (TEST_STORE === "postgres" ? test : () => {}) as typeof test;
 
+/**
+ * A backend of TEST_STORE's kind, opened as a server opens one (store/open.ts): a data folder in
+ * `dir`, or a database of its own; ADMIN and READER accepted beside any stored keys.
+ */
+export async function testBackend(dir: string, clock = fixedClock(T0)): Promise<Backend & { drop(): Promise<void> }> {
+  const db = TEST_STORE === "postgres" ? await testDatabase() : null;
+  const backend = await openBackend(db?.url ?? dir, {
+    clock,
+    keep: 5,
+    extraKeys: [ADMIN, READER],
+    firstKey: false,
+    logError: (message) => console.error(message),
+  });
+  return Object.assign(backend, { drop: async () => void (await db?.drop()) });
+}
+
 /** An app on a temp data folder with an injected clock and two keys (its data in TEST_STORE). */
-export async function testApp(opts: Partial<AppOptions> = {}) {
+export async function testApp(opts: Partial<AppOptions> & { clock?: ReturnType<typeof fixedClock> } = {}) {
   const { dir, cleanup } = tempDir();
-  const clock = fixedClock(T0);
-  const store = opts.store ?? openStore(dir, { clock });
-  const keys = new KeyRing(null, [ADMIN, READER]);
-  let data: DataStore | undefined;
-  let closeDb = async () => {};
-  if (TEST_STORE === "postgres" && !opts.store && !opts.data) {
-    const db = await testDatabase();
-    const sql = new SQL(db.url);
-    await prepareDatabase(sql, { now: new Date(T0), firstKey: false });
-    const log = new PgMessageLog(sql);
-    data = pgData(sql, new Replica(store, sql), store, clock, 5, log, opts.store ? undefined : store.replies.limit);
-    closeDb = async () => {
-      await log.close(1000);
-      await sql.close();
-      await db.drop();
-    };
-  }
-  const app = await createApp({ store, keys, clock, ...(data ? { data } : {}), ...opts });
+  const clock = opts.clock ?? fixedClock(T0);
+  const backend = await testBackend(dir, clock);
+  const app = await createApp({ read: backend.read, write: backend.write, keys: backend.keys, ...opts, clock });
+  // The read model (SQLite, or PostgreSQL's local copy) as the SQLite store it is, for tests that look inside.
+  const store = backend.read as Store;
   return {
-    dir,
+    /** The read model's folder: the data folder, or the local copy's. */
+    dir: store.dir,
     clock,
     store,
+    backend,
     app,
     /** The message log as the app keeps it (in TEST_STORE). */
-    log: app.ctx.data.log,
+    log: app.ctx.write.log,
     handle: (req: Request) => app.handle(req),
     close() {
-      store.close();
-      cleanup();
-      closingClient(closeDb());
+      closingClient(
+        backend
+          .close()
+          .then(() => backend.drop())
+          .finally(cleanup),
+      );
     },
   };
 }

@@ -1,7 +1,7 @@
 import { articleJson, CONTENT_FIELDS, contentOf, sameContent, validateArticle, type Article } from "../article.ts";
 import { readDocument } from "../doc.ts";
 import { badRequest, InvalidDocumentError, notFound, ReplydError } from "../errors.ts";
-import { codeTaken, idExists, revMismatch } from "../store/conflicts.ts";
+import { idExists } from "../store/conflicts.ts";
 import { newArticleId } from "../store/ids.ts";
 import type { ReplyWindow } from "../store/replies.ts";
 import { VERSION } from "../version.ts";
@@ -22,21 +22,21 @@ export async function getCli(ctx: AppContext, req: SignedRequest) {
     if (which !== "unmatched" && which !== "all") throw badRequest('"inbox" must be unmatched or all');
     const limit = f.int("limit", 1, 1000, 50);
     const offset = f.int("offset", 0, Number.MAX_SAFE_INTEGER, 0);
-    const page = await ctx.data.log.list({ unmatchedOnly: which === "unmatched", limit, offset });
+    const page = await ctx.write.log.list({ unmatchedOnly: which === "unmatched", limit, offset });
     // Whether each follower can still be answered, worked out once per follower on the page.
     const now = ctx.clock.now();
     const windows = new Map<string, ReplyWindow>();
-    for (const m of page.items) if (m.direction === "in" && !windows.has(m.from_user)) windows.set(m.from_user, await ctx.data.log.window(m.from_user, now));
+    for (const m of page.items) if (m.direction === "in" && !windows.has(m.from_user)) windows.set(m.from_user, await ctx.write.log.window(m.from_user, now));
     const items = page.items.map((m) => (m.direction === "in" ? { ...m, reply_window: windows.get(m.from_user) } : m));
-    return { items, total: page.total, limit, offset, reply_limit: ctx.data.log.replyLimit };
+    return { items, total: page.total, limit, offset, reply_limit: ctx.write.log.replyLimit };
   }
   if (f.has("id")) {
-    const a = ctx.store.articles.get(f.require("id"));
+    const a = ctx.read.articles.get(f.require("id"));
     if (!a) throw notFound(`no article with id "${f.get("id")}"`);
     return articleJson(a);
   }
   if (f.has("code") && !f.has("tag") && !f.has("q")) {
-    const a = ctx.store.articles.getLiveByCode(f.require("code"));
+    const a = ctx.read.articles.getLiveByCode(f.require("code"));
     if (!a) throw notFound(`no live article with code "${f.get("code")}"`);
     return articleJson(a);
   }
@@ -47,7 +47,7 @@ export async function getCli(ctx: AppContext, req: SignedRequest) {
     if (deleted !== "live" && deleted !== "all" && deleted !== "only") throw badRequest('"deleted" must be live, all or only');
     const limit = f.int("limit", 1, 1000, 100);
     const offset = f.int("offset", 0, Number.MAX_SAFE_INTEGER, 0);
-    const { items, total } = ctx.store.articles.list({
+    const { items, total } = ctx.read.articles.list({
       ...(f.get("tag") ? { tag: f.get("tag") } : {}),
       ...(f.get("q") ? { q: f.get("q") } : {}),
       ...(f.get("code") ? { code: f.get("code") } : {}),
@@ -63,40 +63,40 @@ export async function getCli(ctx: AppContext, req: SignedRequest) {
 
 export async function health(ctx: AppContext, req: SignedRequest) {
   const now = ctx.clock.now();
-  const a = ctx.store.articles.counts();
-  const c = ctx.store.content.counts();
+  const a = ctx.read.articles.counts();
+  const c = ctx.read.content.counts();
   return {
     status: "ok",
     version: VERSION,
     // Where the data is kept: sqlite (the data folder) or postgres (--db), and its schema version.
-    store: ctx.data.kind,
-    schema: ctx.data.schema,
+    store: ctx.write.kind,
+    schema: ctx.write.schema,
     uptime_s: Math.round((now - ctx.startedAt) / 1000),
     server_time: new Date(now).toISOString(),
     counts: { articles_live: a.live, articles_deleted: a.deleted, tags: c.tags, rules: c.rules, texts: c.texts },
-    db_bytes: await ctx.data.size(),
-    search_index: !ctx.store.articles.indexComplete
-      ? `rebuilding (${Math.floor(ctx.store.articles.indexProgress() * 100)}%)`
-      : ctx.store.indexVerified === "checking"
+    db_bytes: await ctx.write.size(),
+    search_index: !ctx.read.articles.indexComplete
+      ? `rebuilding (${Math.floor(ctx.read.articles.indexProgress() * 100)}%)`
+      : ctx.read.indexVerified === "checking"
         ? "checking"
         : "ready",
     // Follower messages waiting for the log writer, and those not logged because its queue was full.
-    message_log: ctx.data.log.backlog,
+    message_log: ctx.write.log.backlog,
     // Follower searches waiting now, and since start answered "busy" or past their deadline.
-    search: { queued: ctx.store.searcher.queued, ...ctx.store.searcher.counts },
+    search: { queued: ctx.read.searcher.queued, ...ctx.read.searcher.counts },
     regex_rules_disabled: ctx.regex.disabled(),
     // The platform API: ok, or the last error with its code and what to do.
     platform: ctx.platform ? ctx.platform.status : { link: "not configured" },
     // The stored menu, and whether the platform has it as it is now.
     menu: (() => {
-      const m = ctx.store.content.menu();
+      const m = ctx.read.content.menu();
       return m ? { updated_at: m.updated_at, pushed_at: m.pushed_at } : null;
     })(),
     ...(ctx.clockWarning ? { clock_warning: ctx.clockWarning } : {}),
     ...(ctx.cluster ? { cluster: ctx.cluster() } : {}),
-    newest_backup: await ctx.data.newestBackup(),
+    newest_backup: await ctx.write.newestBackup(),
     // Temp files of backups cut short (kill -9) found and removed when the server started.
-    backup_temp_files_removed_at_start: ctx.store.backups.tempRemovedAtStart,
+    backup_temp_files_removed_at_start: ctx.write.backupTempFilesRemovedAtStart,
     key: { appkey: req.key.appkey, scope: req.key.scope },
     window_s: ctx.windowMs / 1000,
   };
@@ -125,13 +125,6 @@ function invalidArticle(problems: InvalidDocumentError["problems"]) {
   return new ReplydError("invalid_article", 400, e.message, e.details);
 }
 
-/** A live code may belong to one article only. */
-function assertCodeFree(ctx: AppContext, a: Pick<Article, "id" | "code" | "deleted">): void {
-  if (!a.code || a.deleted) return;
-  const owner = ctx.store.articles.getLiveByCode(a.code);
-  if (owner && owner.id !== a.id) throw codeTaken(a.code, owner.id);
-}
-
 /** POST /api/cli: a `json` file part is a bulk import; a `media` part an image upload; plain fields add one article. */
 export async function postCli(ctx: AppContext, req: SignedRequest) {
   const image = req.files.get("media");
@@ -139,7 +132,7 @@ export async function postCli(ctx: AppContext, req: SignedRequest) {
     new Fields(req.fields).only(["media"]);
     if (req.files.size > 1) throw badRequest("send one file part: media or json");
     // Never from the request's Host header: it is not signed.
-    const stored = await ctx.data.storeMedia(image.bytes(), ctx.maxMedia);
+    const stored = await ctx.write.storeMedia(image.bytes(), ctx.maxMedia);
     return { name: stored.name, url: mediaUrl(ctx.publicUrl, stored.name), type: stored.type, size: stored.size, existed: stored.existed };
   }
   const file = req.files.get("json");
@@ -150,20 +143,25 @@ export async function postCli(ctx: AppContext, req: SignedRequest) {
     const unexpected = [...req.files.keys()].filter((k) => k !== "json");
     if (unexpected.length) throw badRequest(`unexpected file part: ${unexpected.join(", ")}`);
     const doc = readDocument(file.source());
-    return { mode, ...(await ctx.data.importDocument(doc, mode)) };
+    return { mode, ...(await ctx.write.importDocument(doc, mode)) };
   }
   if (req.files.size) throw badRequest(`unexpected file part: ${[...req.files.keys()].join(", ")}; a bulk import is a file part named "json"`);
   const f = new Fields(req.fields).only(FORM_FIELDS);
   const { value, problems } = validateArticle(recordFromForm(f));
   if (!value) throw invalidArticle(problems);
-  if (value.id && ctx.store.articles.get(value.id)) throw idExists(value.id);
   const content = contentOf(value);
-  const id = value.id ?? newArticleId(content.code, { has: (taken) => ctx.store.articles.exists(taken) });
-  assertCodeFree(ctx, { id, code: content.code, deleted: content.deleted });
+  // A new id is made against the read model; the writer refuses one taken meanwhile (id_exists).
+  const id = value.id ?? newArticleId(content.code, { has: (taken) => ctx.read.articles.exists(taken) });
   const now = new Date(ctx.clock.now()).toISOString();
   const article: Article = { id, ...content, rev: 1, created_at: now, updated_at: now };
+  const r = await ctx.write.editArticle(id, {
+    decide: (stored) => {
+      if (stored) throw idExists(id);
+      return article;
+    },
+  });
   // As stored: an id used before continues above its old revs.
-  return { created: true, article: articleJson(await ctx.data.putArticle(article, null)) };
+  return { created: true, article: articleJson(r.article) };
 }
 
 /** PUT /api/cli: revise the fields sent; `rev` makes it conditional; an unknown id creates the article. */
@@ -172,42 +170,44 @@ export async function putCli(ctx: AppContext, req: SignedRequest) {
   const f = new Fields(req.fields).only([...FORM_FIELDS, "rev"]);
   const id = f.require("id");
   const rev = f.has("rev") ? f.int("rev", 1, Number.MAX_SAFE_INTEGER, 0) : undefined;
-  const current = ctx.store.articles.get(id);
   const rec = recordFromForm(f);
+  // Checked as a revision (what is sent must be valid) and, when there is no such article, as a new one.
+  const revision = validateArticle(rec, { partial: true });
+  // Refused whole: with every problem a new article would have, when there is none to revise.
+  if (!revision.value) throw invalidArticle(ctx.read.articles.exists(id) ? revision.problems : validateArticle(rec).problems);
+  const { id: _id, rev: _rev, created_at: _c, updated_at: _u, ...changes } = revision.value;
   const now = new Date(ctx.clock.now()).toISOString();
-
-  if (!current) {
-    if (rev !== undefined) throw revMismatch(id, null, rev);
-    const { value, problems } = validateArticle(rec);
-    if (!value) throw invalidArticle(problems);
-    const article: Article = { id, ...contentOf(value), rev: 1, created_at: now, updated_at: now };
-    assertCodeFree(ctx, article);
-    return { created: true, changed: true, article: articleJson(await ctx.data.putArticle(article, null)) };
-  }
-  if (rev !== undefined && rev !== current.rev)
-    throw revMismatch(id, current.rev, rev);
-
-  const { value, problems } = validateArticle(rec, { partial: true });
-  if (!value) throw invalidArticle(problems);
-  const { id: _id, rev: _rev, created_at: _c, updated_at: _u, ...changes } = value;
-  const next = { ...contentOf(current), ...changes };
-  if (sameContent(contentOf(current), next)) return { created: false, changed: false, article: articleJson(current) };
-  const article: Article = { ...current, ...next, rev: current.rev + 1, updated_at: now };
-  assertCodeFree(ctx, article);
-  return { created: false, changed: true, article: articleJson(await ctx.data.putArticle(article, current.rev)) };
+  // Decided by the writer against the article as the store of record holds it, not as this server last read it.
+  const r = await ctx.write.editArticle(id, {
+    ...(rev !== undefined ? { expectRev: rev } : {}),
+    decide: (stored) => {
+      if (!stored) {
+        const { value, problems } = validateArticle(rec);
+        if (!value) throw invalidArticle(problems);
+        return { id, ...contentOf(value), rev: 1, created_at: now, updated_at: now };
+      }
+      const next = { ...contentOf(stored), ...changes };
+      if (sameContent(contentOf(stored), next)) return null;
+      return { ...stored, ...next, rev: stored.rev + 1, updated_at: now };
+    },
+  });
+  return { created: r.created, changed: r.changed, article: articleJson(r.article) };
 }
 
 /** DELETE /api/cli?id=: soft delete (restorable with PUT deleted=0), or purge=1 for good. */
 export async function deleteCli(ctx: AppContext, req: SignedRequest) {
   const f = new Fields(req.fields).only(["id", "purge"]);
   const id = f.require("id");
-  const current = ctx.store.articles.get(id);
-  if (!current) throw notFound(`no article with id "${id}"`);
+  const gone = () => notFound(`no article with id "${id}"`);
   if (f.bool("purge")) {
-    await ctx.data.purgeArticle(id);
+    if (!(await ctx.write.purgeArticle(id))) throw gone();
     return { purged: true, id };
   }
-  if (current.deleted) return { purged: false, changed: false, article: articleJson(current) };
-  const article: Article = { ...current, deleted: true, rev: current.rev + 1, updated_at: new Date(ctx.clock.now()).toISOString() };
-  return { purged: false, changed: true, article: articleJson(await ctx.data.putArticle(article, current.rev)) };
+  const r = await ctx.write.editArticle(id, {
+    decide: (stored) => {
+      if (!stored) throw gone();
+      return stored.deleted ? null : { ...stored, deleted: true, rev: stored.rev + 1, updated_at: new Date(ctx.clock.now()).toISOString() };
+    },
+  });
+  return { purged: false, changed: r.changed, article: articleJson(r.article) };
 }

@@ -4,8 +4,7 @@ import { statSync } from "node:fs";
 import { join } from "node:path";
 import { systemClock, type Clock } from "../clock.ts";
 import type { AdminKey, Keys } from "../store/keys.ts";
-import { sqliteData, type DataStore } from "../store/data.ts";
-import type { Store } from "../store/store.ts";
+import type { ReadModel, Writer } from "../store/backend.ts";
 import { deleteCli, getCli, postCli, putCli } from "./admin.ts";
 import { getToken } from "./token.ts";
 import { deleteMenu, getMenu, postMenu, putMenu } from "./menu.ts";
@@ -28,9 +27,9 @@ import { RegexMatcher } from "../wechat/regex.ts";
 import { Responder } from "../wechat/responder.ts";
 
 export interface AppOptions {
-  store: Store;
-  /** Writes and backups (default: the SQLite store's own; on PostgreSQL, the database's). */
-  data?: DataStore;
+  /** The backend (store/backend.ts): what routes and the responder read, and what every write goes through. */
+  read: ReadModel;
+  write: Writer;
   keys: Keys;
   clock?: Clock;
   /** Accepted |server time − ts|, in ms. */
@@ -94,10 +93,10 @@ export async function createApp(opts: AppOptions) {
   const startedAt = clock.now();
   const startedMono = clock.monotonic();
   const regex = new RegexMatcher(100, logError, () => clock.now());
-  const responder = new Responder(opts.store, regex);
+  const responder = new Responder(opts.read, regex);
   const ctx: AppContext = {
-    store: opts.store,
-    data: opts.data ?? sqliteData(opts.store),
+    read: opts.read,
+    write: opts.write,
     clock,
     startedAt,
     windowMs,
@@ -122,7 +121,7 @@ export async function createApp(opts: AppOptions) {
     ...(link ? { shared: { up: () => link.up, down: () => new RedisDown(link.lastError ?? "not connected"), fallback: nonces } } : {}),
     budget: new DoorBudget(opts.preAuthBytes ?? DEFAULTS.preAuthUploads * (maxUpload + FORM_BODY_SLACK)),
     // On the disk the data is on: the system's temp folder may be small, or in memory (tmpfs).
-    spoolDir: opts.spoolDir ?? opts.store.dir,
+    spoolDir: opts.spoolDir ?? opts.read.spoolDir,
     notBefore: () => clock.now() - (clock.monotonic() - startedMono),
   };
   // Taken when the request line arrives, before any body is read: the timestamp check uses it.
@@ -158,7 +157,7 @@ export async function createApp(opts: AppOptions) {
 
   const wechat = new WechatHandler(
     { ...WECHAT_DEFAULTS, ...opts.wechat },
-    ctx.data.log,
+    ctx.write.log,
     (opts.responder ?? responder) as Responder,
     clock,
     logError,
@@ -170,7 +169,7 @@ export async function createApp(opts: AppOptions) {
   }
   const wxPath = opts.wechat?.path ?? DEFAULTS.wxPath;
   const media = await staticPlugin({
-    assets: opts.store.mediaDir,
+    assets: opts.read.mediaDir,
     prefix: "/media",
     alwaysStatic: false,
     indexHTML: false,
@@ -192,14 +191,14 @@ export async function createApp(opts: AppOptions) {
       if (!readOnly || !isSafeMediaPath(path)) return json(404, { ok: false, error: { code: "not_found", message: "no such file" } });
       // Kept in the database: fetched into the local folder the first time it is asked for here.
       const name = decodeURIComponent(path.slice("/media/".length));
-      if (MEDIA_NAME.test(name)) await ctx.data.fetchMedia(name).catch(() => false);
+      if (MEDIA_NAME.test(name)) await ctx.write.fetchMedia(name).catch(() => false);
     })
     .onAfterHandle(({ request, response }) => {
       const path = pathOf(request.url);
       if (!path.startsWith("/media/") || !(response instanceof Response) || response.status !== 200) return;
       let mtime: Date;
       try {
-        mtime = statSync(join(opts.store.mediaDir, decodeURIComponent(path.slice("/media/".length)))).mtime;
+        mtime = statSync(join(opts.read.mediaDir, decodeURIComponent(path.slice("/media/".length)))).mtime;
       } catch {
         return;
       }

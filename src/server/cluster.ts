@@ -1,5 +1,5 @@
 import { RedisLink } from "../store/redis/link.ts";
-import type { DatabaseBacking } from "./database.ts";
+import type { ClusterPart } from "../store/backend.ts";
 
 /** The cluster's Redis, connected: a cluster does not start without it (the error names it, password hidden). */
 export async function connectRedis(url: string, log: (message: string) => void): Promise<RedisLink> {
@@ -14,7 +14,7 @@ export async function connectRedis(url: string, log: (message: string) => void):
 }
 
 /** One of a cluster (--redis): its link, its id, and what health shows of the cluster. */
-export function clusterOf(redis: RedisLink, db: DatabaseBacking) {
+export function clusterOf(redis: RedisLink, db: ClusterPart) {
   const me = db.registry;
   return {
     link: redis,

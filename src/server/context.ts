@@ -1,16 +1,15 @@
 import type { Clock } from "../clock.ts";
-import type { DataStore } from "../store/data.ts";
-import type { Store } from "../store/store.ts";
+import type { ReadModel, Writer } from "../store/backend.ts";
 import type { RegexMatcher } from "../wechat/regex.ts";
 import type { Responder } from "../wechat/responder.ts";
 import type { TokenKeeper } from "../wechat/token.ts";
 
-/** What route handlers share: the store, the clock, and the settings they report. */
+/** What route handlers share: the backend's read model and writer, the clock, and the settings they report. */
 export interface AppContext {
-  /** What the callback and listings read (on PostgreSQL: the local copy). */
-  store: Store;
-  /** Writes, backups: the store's, or the database's. */
-  data: DataStore;
+  /** What the callback and listings read (on PostgreSQL: the local copy); nothing writes through it. */
+  read: ReadModel;
+  /** Every write, backups and the message log: the store of record's. */
+  write: Writer;
   clock: Clock;
   startedAt: number;
   windowMs: number;

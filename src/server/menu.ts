@@ -27,7 +27,7 @@ export async function menuWarnings(ctx: AppContext, menu: Menu | null): Promise<
 }
 
 const shown = (ctx: AppContext) => {
-  const s = ctx.store.content.menu();
+  const s = ctx.read.content.menu();
   return { menu: s?.menu ?? null, updated_at: s?.updated_at ?? null, pushed_at: s?.pushed_at ?? null };
 };
 
@@ -46,7 +46,7 @@ export async function getMenu(ctx: AppContext, req: SignedRequest) {
 const serially =
   <A extends unknown[], T>(fn: (ctx: AppContext, ...args: A) => Promise<T>) =>
   (ctx: AppContext, ...args: A) =>
-    ctx.data.exclusive("menu", () => fn(ctx, ...args));
+    ctx.write.exclusive("menu", () => fn(ctx, ...args));
 
 /**
  * Stores what the platform now has (a menu it took, or none after a delete). If that fails (a full
@@ -54,7 +54,7 @@ const serially =
  */
 async function storePushed(ctx: AppContext, menu: Menu | null, platformChanged: boolean) {
   try {
-    return await ctx.data.saveMenu(menu, { pushed: platformChanged && menu !== null });
+    return await ctx.write.saveMenu(menu, { pushed: platformChanged && menu !== null });
   } catch (e) {
     if (!platformChanged) throw e;
     const what = menu ? "the platform took the menu, but it could not be stored" : "the platform's menu was deleted, but the stored one could not be removed";
@@ -70,9 +70,9 @@ export const putMenu = serially(async (ctx: AppContext, req: SignedRequest) => {
   if (f.bool("pull")) {
     if (file || f.has("push")) throw badRequest("pull=1 stores the live menu as it is: send no file and no push");
     const platform = platformOf(ctx);
-    const pulled = await onPlatform("the live menu could not be read", () => pullMenu(platform, ctx.store.content.rules()), "; nothing was stored");
+    const pulled = await onPlatform("the live menu could not be read", () => pullMenu(platform, ctx.read.content.rules()), "; nothing was stored");
     if (!pulled.menu) throw notFound("the account has no menu open on the platform; nothing was stored", "no_live_menu");
-    const saved = await ctx.data.saveMenu(pulled.menu, { pushed: pulled.asLive, rules: pulled.rules });
+    const saved = await ctx.write.saveMenu(pulled.menu, { pushed: pulled.asLive, rules: pulled.rules });
     return {
       ...shown(ctx),
       pulled: true,
@@ -98,7 +98,7 @@ export const putMenu = serially(async (ctx: AppContext, req: SignedRequest) => {
 export const postMenu = serially(async (ctx: AppContext, req: SignedRequest) => {
   new Fields(req.fields).only([]);
   if (req.files.size) throw badRequest("POST /api/cli/menu pushes the stored menu and takes no file; PUT stores one");
-  const stored = ctx.store.content.menu();
+  const stored = ctx.read.content.menu();
   if (!stored) throw notFound("no menu is stored: set one (replyd menu set FILE) or pull the live one (replyd menu pull)", "no_menu");
   const platform = platformOf(ctx);
   await onPlatform("the platform refused the menu", () => pushMenu(platform, stored.menu));
@@ -109,7 +109,7 @@ export const postMenu = serially(async (ctx: AppContext, req: SignedRequest) => 
 export const deleteMenu = serially(async (ctx: AppContext, req: SignedRequest) => {
   const f = new Fields(req.fields).only(["keep_live"]);
   const keepLive = f.bool("keep_live") ?? false;
-  const stored = ctx.store.content.menu();
+  const stored = ctx.read.content.menu();
   if (!keepLive) {
     const platform = platformOf(ctx, "; to remove the stored menu only, send keep_live=1 (menu rm --keep-live)");
     await onPlatform("the platform did not delete the menu", () => deleteLiveMenu(platform), "; nothing was removed");
@@ -121,11 +121,11 @@ export const deleteMenu = serially(async (ctx: AppContext, req: SignedRequest) =
 /** After a restore that brought a menu back: push it (or delete the live one when the document had none). */
 export async function pushRestoredMenu(ctx: AppContext): Promise<{ pushed: boolean; error?: string }> {
   const platform = platformOf(ctx, "; restore without push, then run replyd menu push");
-  return ctx.data.exclusive("menu", () => pushStored(ctx, platform));
+  return ctx.write.exclusive("menu", () => pushStored(ctx, platform));
 }
 
 async function pushStored(ctx: AppContext, platform: ReturnType<typeof platformOf>): Promise<{ pushed: boolean; error?: string }> {
-  const stored = ctx.store.content.menu();
+  const stored = ctx.read.content.menu();
   try {
     await onPlatform(stored ? "the platform refused the restored menu" : "the platform did not delete the menu", () =>
       stored ? pushMenu(platform, stored.menu) : deleteLiveMenu(platform),
@@ -133,6 +133,6 @@ async function pushStored(ctx: AppContext, platform: ReturnType<typeof platformO
   } catch (e) {
     return { pushed: false, error: (e as Error).message };
   }
-  if (stored) await ctx.data.saveMenu(stored.menu, { pushed: true });
+  if (stored) await ctx.write.saveMenu(stored.menu, { pushed: true });
   return { pushed: true };
 }

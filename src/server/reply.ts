@@ -31,19 +31,19 @@ export async function postReply(ctx: AppContext, req: SignedRequest) {
     logged = text;
   } else {
     const code = f.require("code");
-    const a = ctx.store.articles.getLiveByCode(code);
+    const a = ctx.read.articles.getLiveByCode(code);
     if (!a) throw notFound(`no live article with code "${code.slice(0, 64)}"`);
     message = { type: "news", article: a };
     logged = `${a.code}: ${a.title}`;
   }
 
   // The log must hold every message that arrived so far: the newest one opens the window.
-  await ctx.data.log.settled();
+  await ctx.write.log.settled();
   let openid: string;
   let replyTo: number | null = null;
   if (f.has("inbox")) {
     const seq = f.int("inbox", 1, Number.MAX_SAFE_INTEGER, 0);
-    const entry = await ctx.data.log.entry(seq);
+    const entry = await ctx.write.log.entry(seq);
     if (!entry) throw notFound(`no message ${seq} in the log (it may have been pruned)`, "no_message");
     if (entry.direction !== "in") throw badRequest(`message ${seq} is a reply the account sent, not a follower's message`, "not_a_follower_message");
     openid = entry.from_user;
@@ -52,17 +52,17 @@ export async function postReply(ctx: AppContext, req: SignedRequest) {
   if (openid.length > 128 || /[\s\p{C}]/u.test(openid)) throw badRequest('"openid" is not an openid', "bad_openid");
 
   // One at a time per follower on every instance, so two operators cannot both spend the last reply allowed.
-  return ctx.data.exclusive(`reply:${openid}`, async () => {
+  return ctx.write.exclusive(`reply:${openid}`, async () => {
     const now = ctx.clock.now();
-    const window = await ctx.data.log.window(openid, now);
+    const window = await ctx.write.log.window(openid, now);
     if (!window.open) throw conflict(`cannot reply to ${openid}: ${window.reason}`, window.closed, { window });
     await onPlatform("the platform refused the reply", () => sendCustomMessage(platform, openid, message), "; nothing was sent");
     let seq: number;
     try {
-      seq = await ctx.data.log.record({ openid, type: message.type, content: logged, sentBy: req.key.appkey, replyTo, nowMs: now });
+      seq = await ctx.write.log.record({ openid, type: message.type, content: logged, sentBy: req.key.appkey, replyTo, nowMs: now });
     } catch (e) {
       throw new ReplydError("not_logged", 507, `the reply was sent to ${openid}, but could not be written to the log: ${(e as Error).message}`);
     }
-    return { sent: true, openid, type: message.type, seq, reply_to: replyTo, window: await ctx.data.log.window(openid, ctx.clock.now()) };
+    return { sent: true, openid, type: message.type, seq, reply_to: replyTo, window: await ctx.write.log.window(openid, ctx.clock.now()) };
   });
 }

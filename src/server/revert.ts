@@ -17,12 +17,12 @@ export function matterOf(raw: string): Matter {
 export async function getRevert(ctx: AppContext, matter: Matter, req: SignedRequest): Promise<unknown> {
   const f = new Fields(req.fields).only(["id"]);
   const id = f.get("id");
-  if (id === undefined) return { matter, keep: ctx.data.keep, backups: await ctx.data.listBackups(matter) };
-  const info = await ctx.data.getBackup(matter, id);
+  if (id === undefined) return { matter, keep: ctx.write.keep, backups: await ctx.write.listBackups(matter) };
+  const info = await ctx.write.getBackup(matter, id);
   if (!info) throw notFound(`no ${matter} backup with id "${id}"`);
   // The answer's signature covers the document's bytes: hashed here a piece at a time, then sent
   // as a stream from the same open backup.
-  const backup = await ctx.data.openBackup(id);
+  const backup = await ctx.write.openBackup(id);
   const hasher = new Bun.CryptoHasher("sha256");
   const buf = new Uint8Array(256 * 1024);
   for (let at = 0; at < backup.size; ) {
@@ -46,7 +46,7 @@ export async function getRevert(ctx: AppContext, matter: Matter, req: SignedRequ
 export function postRevert(ctx: AppContext, matter: Matter, req: SignedRequest) {
   new Fields(req.fields).only([]);
   if (req.files.size) throw badRequest("a backup takes no file; to restore, PUT the document");
-  return ctx.data.backup(matter);
+  return ctx.write.backup(matter);
 }
 
 /** PUT: replace the matter from an uploaded document (file part json) or a server backup (id=). */
@@ -57,9 +57,9 @@ export async function putRevert(ctx: AppContext, matter: Matter, req: SignedRequ
   const id = f.get("id");
   if (file && id !== undefined) throw badRequest("send either a json file part or id=, not both");
   if (!file && id === undefined) throw badRequest('a restore needs the document as a file part named "json" (or id= of a server backup)');
-  if (id !== undefined && !(await ctx.data.getBackup(matter, id))) throw notFound(`no ${matter} backup with id "${id}"`);
+  if (id !== undefined && !(await ctx.write.getBackup(matter, id))) throw notFound(`no ${matter} backup with id "${id}"`);
   // Read from the file in pieces, now to check it and again while it is written: never whole in memory.
-  const backup = file ? null : await ctx.data.openBackup(id as string);
+  const backup = file ? null : await ctx.write.openBackup(id as string);
   try {
     const doc = readDocument(file ? file.source() : (backup as NonNullable<typeof backup>).source);
     requireSections(doc, matter);
@@ -68,7 +68,7 @@ export async function putRevert(ctx: AppContext, matter: Matter, req: SignedRequ
       // Refused before anything is replaced: a restore asked to push must be able to.
       platformOf(ctx, "; restore without push");
     }
-    const result = await ctx.data.restore(doc, matter);
+    const result = await ctx.write.restore(doc, matter);
     // The restore stands either way; a push that fails is reported with it.
     return push ? { ...result, menu_push: await pushRestoredMenu(ctx) } : result;
   } finally {
@@ -79,7 +79,7 @@ export async function putRevert(ctx: AppContext, matter: Matter, req: SignedRequ
 /** DELETE: remove one server backup. */
 export async function deleteRevert(ctx: AppContext, matter: Matter, req: SignedRequest) {
   const id = new Fields(req.fields).only(["id"]).require("id");
-  if (!(await ctx.data.getBackup(matter, id))) throw notFound(`no ${matter} backup with id "${id}"`);
-  await ctx.data.removeBackup(id);
+  if (!(await ctx.write.getBackup(matter, id))) throw notFound(`no ${matter} backup with id "${id}"`);
+  await ctx.write.removeBackup(id);
   return { deleted: id };
 }

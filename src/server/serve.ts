@@ -1,12 +1,10 @@
 import type { Server } from "bun";
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { systemClock, type Clock } from "../clock.ts";
 import { APPKEY_PATTERN } from "../sign.ts";
-import { generateKey, KeyRing, KeysError, MIN_SECRET_LENGTH, writeKeys, type AdminKey, type Keys } from "../store/keys.ts";
-import { DatabaseStartupError, openDatabase, type DatabaseBacking } from "./database.ts";
-import { Store } from "../store/store.ts";
-import { FolderInUse, lockDataFolder, type FolderLock } from "../store/folderlock.ts";
+import { BackendError, type Backend } from "../store/backend.ts";
+import { MIN_SECRET_LENGTH, type AdminKey } from "../store/keys.ts";
+import { openBackend } from "../store/open.ts";
 import { createApp, DEFAULTS } from "./app.ts";
 import { checkRequest, pathOf } from "./door.ts";
 import { LineSink } from "./logsink.ts";
@@ -49,7 +47,6 @@ export interface ServeOptions {
 export interface RunningServer {
   url: string;
   port: number;
-  store: Store;
   /**
    * Stops accepting, lets in-flight requests finish, closes the store. Answers how many follower
    * messages could be neither logged nor kept (the caller exits non-zero when any were lost).
@@ -80,33 +77,6 @@ function envKey(env: ServeOptions["env"]): AdminKey | null {
   return { appkey, secret, scope: "admin" };
 }
 
-/** Opens the data folder, turning the usual failures into one clear sentence. */
-/** The data folder's store, and the lock that keeps a second server out of the folder while this one runs. */
-function openStore(dir: string, clock: Clock, keep: number, replyLimit: number | undefined, logError: (message: string) => void): { store: Store; lock: FolderLock } {
-  try {
-    mkdirSync(dir, { recursive: true });
-    const probe = join(dir, `.write-test-${process.pid}`);
-    writeFileSync(probe, "");
-    rmSync(probe);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why = code === "EROFS" ? "it is on a read-only file system" : code === "EACCES" || code === "EPERM" ? "permission denied" : code === "ENOSPC" ? "the disk is full" : (e as Error).message;
-    throw new StartupError(`the data folder ${dir} is not writable: ${why}`);
-  }
-  let lock: FolderLock;
-  try {
-    lock = lockDataFolder(dir);
-  } catch (e) {
-    throw new StartupError(e instanceof FolderInUse ? e.message : `cannot lock the data folder ${dir}: ${(e as Error).message}`);
-  }
-  try {
-    return { store: Store.open(dir, { clock, keep, logError, ...(replyLimit ? { replyLimit } : {}) }), lock };
-  } catch (e) {
-    lock.release();
-    throw new StartupError(`cannot open the database in ${dir}: ${(e as Error).message}`);
-  }
-}
-
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const clock = opts.clock ?? systemClock;
   const sink = opts.log ? null : new LineSink();
@@ -115,11 +85,6 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const emit = (fields: Record<string, unknown>) => log(JSON.stringify({ t: new Date().toISOString(), ...fields }));
   const say = opts.say ?? ((line) => process.stderr.write(line + "\n"));
 
-  let store: Store;
-  let keys: Keys;
-  let created: AdminKey | null = null;
-  let database: DatabaseBacking | null = null;
-  let folderLock: FolderLock = { release: () => {} };
   let link: RedisLink | null = null;
   if (opts.redis) {
     if (!opts.db) throw new StartupError("--redis joins instances that share one PostgreSQL database: it goes with --db postgres://…");
@@ -129,37 +94,23 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       throw new StartupError((e as Error).message);
     }
   }
-  if (opts.db) {
-    try {
-      database = await openDatabase(opts.db, {
-        clock,
-        keep: opts.keep,
-        ...(opts.replyLimit ? { replyLimit: opts.replyLimit } : {}),
-        envKey: envKey(opts.env),
-        logError: (msg) => emit({ level: "error", msg }),
-        ...(link ? { redis: link } : {}),
-      });
-    } catch (e) {
-      link?.close();
-      throw e instanceof DatabaseStartupError ? new StartupError(e.message) : e;
-    }
-    ({ store, keys, created } = database);
-  } else {
-    ({ store, lock: folderLock } = openStore(opts.dataDir, clock, opts.keep, opts.replyLimit, (msg) => emit({ level: "error", msg })));
-    try {
-      const fromEnv = envKey(opts.env);
-      const keysPath = join(opts.dataDir, "keys.json");
-      if (!existsSync(keysPath) && !fromEnv) {
-        created = generateKey("admin", new Date(clock.now()), "created on first start");
-        writeKeys(keysPath, [created]);
-      }
-      keys = new KeyRing(keysPath, fromEnv ? [fromEnv] : []);
-    } catch (e) {
-      store.close();
-      folderLock.release();
-      throw e instanceof KeysError || e instanceof StartupError ? new StartupError(e.message) : e;
-    }
+  const fromEnv = envKey(opts.env);
+  let backend: Backend;
+  try {
+    backend = await openBackend(opts.db ?? opts.dataDir, {
+      clock,
+      keep: opts.keep,
+      ...(opts.replyLimit ? { replyLimit: opts.replyLimit } : {}),
+      extraKeys: fromEnv ? [fromEnv] : [],
+      firstKey: true,
+      logError: (msg) => emit({ level: "error", msg }),
+      ...(link ? { redis: link } : {}),
+    });
+  } catch (e) {
+    link?.close();
+    throw e instanceof BackendError ? new StartupError(e.message) : e;
   }
+  const { created, keys } = backend;
 
   const addresses = new WeakMap<Request, string>();
   const platform =
@@ -170,13 +121,13 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
           secret: opts.wechat.secret,
           clock,
           log: (msg) => emit({ level: "error", msg }),
-          ...(link && database ? { shared: new RedisTokenShare(link, database.registry.id, opts.wechat.appid) } : {}),
+          ...(link && backend.cluster ? { shared: new RedisTokenShare(link, backend.cluster.registry.id, opts.wechat.appid) } : {}),
         })
       : undefined;
-  const cluster = link && database ? clusterOf(link, database) : undefined;
+  const cluster = link && backend.cluster ? clusterOf(link, backend.cluster) : undefined;
   const app = await createApp({
-    store,
-    ...(database ? { data: database.data } : {}),
+    read: backend.read,
+    write: backend.write,
     keys,
     clock,
     windowMs: opts.windowMs,
@@ -199,7 +150,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const logDays = opts.logDays ?? 30;
   const prune = async () => {
     try {
-      const { newest } = await app.ctx.data.log.prune(logDays, clock.now());
+      const { newest } = await app.ctx.write.log.prune(logDays, clock.now());
       // The newest message logged is from the future: this clock is behind, or was ahead before.
       const skew = newest === null ? 0 : Date.parse(newest) - clock.now();
       app.ctx.clockWarning =
@@ -310,14 +261,14 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const displayHost = opts.host === "0.0.0.0" || opts.host === "::" ? "127.0.0.1" : opts.host;
   const url = `http://${displayHost.includes(":") ? `[${displayHost}]` : displayHost}:${server.port}`;
   if (!opts.publicUrl) app.ctx.publicUrl = url;
-  if (database) {
-    database.registry.url = url;
-    void database.registry.beat().catch(() => {});
+  if (backend.cluster) {
+    backend.cluster.registry.url = url;
+    void backend.cluster.registry.beat().catch(() => {});
   }
   if (created) {
     say(
       [
-        database ? `replyd: created an admin key in the database at ${database.where}.` : `replyd: created an admin key in ${join(opts.dataDir, "keys.json")} (mode 0600).`,
+        "db" in backend.where ? `replyd: created an admin key in the database at ${backend.where.db}.` : `replyd: created an admin key in ${join(opts.dataDir, "keys.json")} (mode 0600).`,
         `The secret is shown this once. On the machine you administer from, run:`,
         ``,
         `  export REPLYD_URL=${url} REPLYD_APPKEY=${created.appkey} REPLYD_SECRET=${created.secret}`,
@@ -326,13 +277,12 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       ].join("\n"),
     );
   }
-  emit({ event: "listening", url, ...(database ? { db: database.where } : { data: opts.dataDir }), ...(link ? { redis: link.where } : {}), keys: keys.size, wechat: wxPath });
+  emit({ event: "listening", url, ...backend.where, ...(link ? { redis: link.where } : {}), keys: keys.size, wechat: wxPath });
 
   let stopping: Promise<{ lost: number }> | null = null;
   return {
     url,
     port: server.port as number,
-    store,
     stop() {
       stopping ??= (async () => {
         // stop(false): no new connections; the promise settles once in-flight requests are answered.
@@ -341,16 +291,9 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         clearInterval(pruneTimer);
         platform?.stop();
         sink?.flush();
-        if (database) {
-          const { lost } = await database.close();
-          link?.close();
-          emit({ event: "stopped", ...(lost ? { messages_lost: lost } : {}) });
-          sink?.flush();
-          return { lost };
-        }
-        const closed = store.close();
-        folderLock.release();
-        emit({ event: "stopped", ...(closed.spilled ? { messages_kept_in: closed.file, messages_kept: closed.spilled } : {}), ...(closed.lost ? { messages_lost: closed.lost } : {}) });
+        const closed = await backend.close();
+        link?.close();
+        emit({ event: "stopped", ...(closed.kept ? { messages_kept_in: closed.keptIn, messages_kept: closed.kept } : {}), ...(closed.lost ? { messages_lost: closed.lost } : {}) });
         sink?.flush();
         return { lost: closed.lost };
       })();

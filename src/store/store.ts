@@ -16,7 +16,8 @@ import type { Rule } from "../rule.ts";
 import { Searcher } from "./searcher.ts";
 import { IndexKeeper } from "./indexer.ts";
 import { importDocument, restoreDocument, type ImportResult, type RestoreResult } from "./bulk.ts";
-import { codeTaken, idExists, revMismatch } from "./conflicts.ts";
+import { codeTaken, decideEdit } from "./conflicts.ts";
+import type { ArticleEdit, EditResult } from "./backend.ts";
 import { openDatabase } from "./db.ts";
 
 const bulkOf = (doc: BulkDocument | ReplydDocument): BulkDocument => (Array.isArray(doc.articles) ? asBulk(doc as ReplydDocument) : (doc as BulkDocument));
@@ -226,6 +227,11 @@ export class Store {
     return this.indexer.hold();
   }
 
+  /** Uploads are spooled in the data folder: on the data's disk, not a small or in-memory /tmp. */
+  get spoolDir(): string {
+    return this.dir;
+  }
+
   /** "checking" until the index has been counted against the articles after start. */
   get indexVerified(): IndexKeeper["verified"] {
     return this.indexer.verified;
@@ -237,23 +243,25 @@ export class Store {
   }
 
   /**
-   * One article written as given (the caller has set rev and times), with its search entries, in one
-   * immediate transaction — if the stored article is still at rev `base` (null: there is none) and
-   * its live code is free. Answers it as stored: an id made again continues above its old revs.
+   * One article's write (backend.ts ArticleEdit), decided in one immediate transaction against the
+   * article as stored: rev, the edit's decision, the live code. Answers it as stored: an id made
+   * again continues above its old revs.
    */
-  putArticle(a: Article, base: number | null): Article {
+  editArticle(id: string, edit: ArticleEdit): EditResult {
+    let result: EditResult | undefined;
     this.writeArticles(false, () => {
-      const current = this.articles.get(a.id);
-      if (base === null && current) throw idExists(a.id);
-      if (base !== null && current?.rev !== base) throw revMismatch(a.id, current?.rev ?? null, base);
-      if (a.code !== null && !a.deleted) {
-        const owner = this.articles.liveIdByCode(a.code);
-        if (owner !== undefined && owner !== a.id) throw codeTaken(a.code, owner);
+      const stored = this.articles.get(id);
+      const next = decideEdit(id, stored, edit);
+      if (!next) return void (result = { article: stored as Article, created: false, changed: false });
+      if (next.code !== null && !next.deleted) {
+        const owner = this.articles.liveIdByCode(next.code);
+        if (owner !== undefined && owner !== next.id) throw codeTaken(next.code, owner);
       }
-      if (current) this.articles.update(a);
-      else this.articles.insert(a);
+      if (stored) this.articles.update(next);
+      else this.articles.insert(next);
+      result = { article: this.articles.get(id) as Article, created: !stored, changed: true };
     });
-    return this.articles.get(a.id) as Article;
+    return result as EditResult;
   }
 
   /** Removes an article for good, with its search entries. */

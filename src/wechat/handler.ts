@@ -1,5 +1,5 @@
 import type { Clock } from "../clock.ts";
-import type { LogStore } from "../store/data.ts";
+import type { LogStore } from "../store/backend.ts";
 import { verifyWxSignature, WxCrypto, WxError, wxSignature } from "./crypto.ts";
 import { dedupeKey, renderReply, toInbound, type Inbound } from "./message.ts";
 import type { Decision, Responder } from "./responder.ts";

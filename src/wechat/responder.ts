@@ -1,6 +1,6 @@
 import type { Article } from "../article.ts";
 import type { Rule, TextKey } from "../rule.ts";
-import type { Store } from "../store/store.ts";
+import type { ReadModel } from "../store/backend.ts";
 import { MAX_NEWS_FOR_EVENT, MAX_NEWS_FOR_MESSAGE, MAX_TEXT_BYTES, truncateUtf8, type Inbound, type NewsItem, type Reply } from "./message.ts";
 import { MAX_INPUT, type RegexMatcher } from "./regex.ts";
 
@@ -31,7 +31,7 @@ const news = (a: Article): NewsItem => ({ title: a.title, description: a.descrip
 /** DESIGN §5: operator rules, then help, code, tag, search, then the fallback texts. */
 export class Responder {
   constructor(
-    private readonly store: Store,
+    private readonly store: ReadModel,
     private readonly regex: RegexMatcher,
   ) {}
 

@@ -3,6 +3,7 @@ import { expect, test } from "bun:test";
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fixedClock } from "../../src/clock.ts";
+import { sqliteWriter } from "../../src/store/data.ts";
 import { createApp } from "../../src/server/app.ts";
 import { KeyRing, writeKeys, type AdminKey } from "../../src/store/keys.ts";
 import { ADMIN, body, openStore, signedRequest, T0, tempDir } from "../helpers.ts";
@@ -19,7 +20,7 @@ test("keys.json replaced by a 0644 file (revoking ADMIN): every admin request 50
     writeKeys(path, [ADMIN]);
     const clock = fixedClock(T0);
     const store = openStore(tmp.dir, { clock });
-    const app = await createApp({ store, keys: new KeyRing(path), clock });
+    const app = await createApp({ read: store, write: sqliteWriter(store), keys: new KeyRing(path), clock });
     const send = async (key: AdminKey) => {
       clock.advance(1500); // past the once-a-second look at the file
       const res = await app.handle(signedRequest("GET", "/api/cli", { nowMs: clock.now(), key }));

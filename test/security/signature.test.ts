@@ -185,7 +185,7 @@ describe("replay", () => {
     await accepted(captured);
     // Restart: a new app on the same data folder, 1 s later, with an empty nonce cache.
     t.clock.advance(1000);
-    const restarted = await createApp({ store: t.store, keys: new KeyRing(null, [ADMIN, READER]), clock: t.clock });
+    const restarted = await createApp({ read: t.backend.read, write: t.backend.write, keys: new KeyRing(null, [ADMIN, READER]), clock: t.clock });
     const res = await restarted.handle(again);
     expect(res.status).toBe(401);
     expect((await body(res)).error.code).toBe("stale_timestamp");

@@ -18,7 +18,7 @@ test("a bulk import rebuilds the search index in the background; search is right
     expect(store.articles.indexComplete).toBe(true);
     expect(store.articles.search(["zebra"]).map((a) => a.id)).toEqual([`a${n - 7}`]); // the index
     // Single writes keep the index in step.
-    store.putArticle({ ...(store.articles.get("a1") as NonNullable<ReturnType<typeof store.articles.get>>), title: "giraffe one", rev: 2 }, 1);
+    store.editArticle("a1", { expectRev: 1, decide: (stored) => ({ ...(stored as NonNullable<typeof stored>), title: "giraffe one", rev: 2 }) });
     expect(store.articles.search(["giraffe"]).map((a) => a.id)).toEqual(["a1"]);
     expect(store.articles.search(["plain", "article", "1"]).map((a) => a.id)).not.toContain("a1");
     store.articles.purge("a1");

@@ -1,22 +1,18 @@
 /**
  * The stores a parameterised suite runs against: SQLite, and PostgreSQL with its local read copy,
- * each behind the interface the routes use (store/data.ts), with its message log. `store` is what
- * followers' replies read (the store itself, or the copy, caught up after every write), so one
- * test checks both.
+ * each opened as a server opens it (store/open.ts) and used through the writer the routes use
+ * (store/backend.ts), with its message log. `store` is what followers' replies read (the store
+ * itself, or the copy, caught up after every write), so one test checks both.
  */
-import { SQL } from "bun";
 import { readAll } from "../../src/docbytes.ts";
-import { sqliteData, type DataStore } from "../../src/store/data.ts";
-import { prepareDatabase } from "../../src/store/pg/connect.ts";
-import { pgData } from "../../src/store/pg/data.ts";
-import { PgMessageLog } from "../../src/store/pg/log.ts";
-import { Replica } from "../../src/store/pg/replica.ts";
+import type { Writer } from "../../src/store/backend.ts";
+import { openBackend } from "../../src/store/open.ts";
 import type { Store } from "../../src/store/store.ts";
 import { fixedClock } from "../../src/clock.ts";
-import { openStore, T0, tempDir } from "../helpers.ts";
+import { T0, tempDir } from "../helpers.ts";
 import { testDatabase } from "../pg.ts";
 
-export interface Target extends DataStore {
+export interface Target extends Writer {
   /** What followers' replies read. */
   store: Store;
   /** A backup's document, whole. */
@@ -27,12 +23,11 @@ export interface Target extends DataStore {
 export const STORES = ["sqlite", "postgres"] as const;
 export type StoreKind = (typeof STORES)[number];
 
-/** Backups kept per matter: what openStore gives the SQLite store. */
+/** Backups kept per matter. */
 const KEEP = 5;
 
-
-async function readBackup(data: DataStore, id: string): Promise<string> {
-  const backup = await data.openBackup(id);
+async function readBackup(write: Writer, id: string): Promise<string> {
+  const backup = await write.openBackup(id);
   try {
     return Buffer.from(readAll(backup.source)).toString("utf8");
   } finally {
@@ -42,33 +37,15 @@ async function readBackup(data: DataStore, id: string): Promise<string> {
 
 export async function openTarget(kind: StoreKind): Promise<Target> {
   const tmp = tempDir();
-  const store = openStore(tmp.dir);
-  if (kind === "sqlite") {
-    const data = sqliteData(store);
-    return {
-      ...data,
-      store,
-      readBackup: (id) => readBackup(data, id),
-      close: async () => {
-        store.close();
-        tmp.cleanup();
-      },
-    };
-  }
-  const db = await testDatabase();
-  const sql = new SQL(db.url);
-  await prepareDatabase(sql, { now: new Date(), firstKey: false });
-  const log = new PgMessageLog(sql);
-  const data = pgData(sql, new Replica(store, sql), store, fixedClock(T0), KEEP, log);
+  const db = kind === "postgres" ? await testDatabase() : null;
+  const backend = await openBackend(db?.url ?? tmp.dir, { clock: fixedClock(T0), keep: KEEP, extraKeys: [], firstKey: false, logError: (m) => console.error(m) });
   return {
-    ...data,
-    store,
-    readBackup: (id) => readBackup(data, id),
+    ...backend.write,
+    store: backend.read as Store,
+    readBackup: (id) => readBackup(backend.write, id),
     close: async () => {
-      await log.close();
-      await sql.close();
-      await db.drop();
-      store.close();
+      await backend.close();
+      await db?.drop();
       tmp.cleanup();
     },
   };

@@ -1,6 +1,7 @@
 import type { SQL, TransactionSQL } from "bun";
 import type { Article } from "../../article.ts";
-import { codeTaken, idExists, revMismatch } from "../conflicts.ts";
+import type { ArticleEdit, EditResult } from "../backend.ts";
+import { codeTaken, decideEdit } from "../conflicts.ts";
 import { lockWrites } from "./bulk.ts";
 import { fromRow } from "../articles.ts";
 
@@ -13,17 +14,16 @@ async function current(tx: TransactionSQL, id: string): Promise<Article | null> 
 }
 
 /**
- * Store.putArticle on PostgreSQL: the article written as given if the stored one is still at rev
- * `base` (null: there is none) and its live code is free, under the write lock. Checked here, in
- * the transaction, not only by the caller against its read copy: another instance may have written
- * since. Answers it as stored (an id made again continues above its old revs).
+ * Store.editArticle on PostgreSQL: decided under the write lock against the article as the
+ * database holds it (another instance may have written since this one's copy was read). Answers it
+ * as stored (an id made again continues above its old revs).
  */
-export async function putArticlePg(sql: SQL, a: Article, base: number | null): Promise<Article> {
+export async function editArticlePg(sql: SQL, id: string, edit: ArticleEdit): Promise<EditResult> {
   return sql.begin(async (tx) => {
     await lockWrites(tx);
-    const stored = await current(tx, a.id);
-    if (base === null && stored) throw idExists(a.id);
-    if (base !== null && stored?.rev !== base) throw revMismatch(a.id, stored?.rev ?? null, base);
+    const stored = await current(tx, id);
+    const a = decideEdit(id, stored, edit);
+    if (!a) return { article: stored as Article, created: false, changed: false };
     if (a.code !== null && !a.deleted) {
       const [owner] = (await tx`SELECT id FROM articles WHERE NOT deleted AND code IS NOT NULL AND lower(code) = lower(${a.code}) AND id <> ${a.id}`) as { id: string }[];
       if (owner) throw codeTaken(a.code, owner.id);
@@ -38,7 +38,7 @@ export async function putArticlePg(sql: SQL, a: Article, base: number | null): P
                SELECT ${a.id}, ${a.code}, ${a.tag}, ${a.title}, ${a.description}, ${a.url}, ${a.picurl}, ${keywords}, ${a.deleted},
                       CASE WHEN h.rev IS NOT NULL AND ${a.rev} <= h.rev THEN h.rev + 1 ELSE ${a.rev} END, ${a.created_at}, ${a.updated_at}
                FROM (SELECT 1) one LEFT JOIN rev_high h ON h.id = ${a.id}`;
-    return (await current(tx, a.id)) as Article;
+    return { article: (await current(tx, a.id)) as Article, created: !stored, changed: true };
   });
 }
 

@@ -2,11 +2,12 @@ import type { SQL } from "bun";
 import { constants, existsSync, openSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { Clock } from "../../clock.ts";
-import { openFile, type DataStore } from "../data.ts";
+import type { Writer } from "../backend.ts";
+import { openFile } from "../data.ts";
 import { pgExclusive } from "../exclusive.ts";
 import { mediaOf, writeMediaFile } from "../media.ts";
 import type { Store } from "../store.ts";
-import { putArticlePg, purgeArticlePg } from "./articles.ts";
+import { editArticlePg, purgeArticlePg } from "./articles.ts";
 import { backupPg, createBackupPg, getBackupPg, listBackupsPg, readBackupPg, removeBackupPg } from "./backups.ts";
 import { importDocumentPg, lockWrites, stripCounts } from "./bulk.ts";
 import { restoreDocumentPg } from "./restore.ts";
@@ -19,10 +20,10 @@ import type { Replica } from "./replica.ts";
 import { PG_SCHEMA_VERSION } from "./schema.ts";
 
 /**
- * PostgreSQL behind the routes: each write goes to the database, and the local copy catches up
- * before the answer, so what the operator reads next (and followers are answered from) includes it.
+ * PostgreSQL's writer: each write goes to the database, and the local copy catches up before the
+ * answer, so what the operator reads next (and followers are answered from) includes it.
  */
-export function pgData(
+export function pgWriter(
   sql: SQL,
   replica: Replica,
   local: Store,
@@ -32,7 +33,7 @@ export function pgData(
   replyLimit = DEFAULT_REPLY_LIMIT,
   /** Tells the other instances (serve --redis) that the data changed, once this copy has it. */
   announce: () => void = () => {},
-): DataStore {
+): Writer {
   // The write is done whether or not the copy can follow at once (the database may be going away
   // again): its answer says so, and the copy catches up on its next poll.
   const caughtUp = async <T>(result: T): Promise<T> => {
@@ -55,7 +56,6 @@ export function pgData(
       }
       return sized.bytes;
     },
-    local,
     log: {
       add: (m) => log.add(m),
       get backlog() {
@@ -71,7 +71,8 @@ export function pgData(
     },
     newestBackup: async () => (await listBackupsPg(sql))[0] ?? null,
     keep,
-    putArticle: async (a, base) => caughtUp(await putArticlePg(sql, a, base)),
+    backupTempFilesRemovedAtStart: 0,
+    editArticle: async (id, edit) => caughtUp(await editArticlePg(sql, id, edit)),
     purgeArticle: async (id) => caughtUp(await purgeArticlePg(sql, id)),
     // The copy loaded alongside when every article is replaced (replica.ts mirrored), else caught up after.
     // A database gone at the COMMIT: the answer says whether it was applied (outcome.ts).
@@ -85,7 +86,7 @@ export function pgData(
           await lockWrites(tx);
           const now = new Date(clock.now()).toISOString();
           const [current] = (await tx`SELECT body FROM menu WHERE id = 1`) as { body: string }[];
-          const out: Awaited<ReturnType<DataStore["saveMenu"]>> = {};
+          const out: Awaited<ReturnType<Writer["saveMenu"]>> = {};
           // A different menu it replaces is kept as an automatic backup first, as on SQLite.
           if (current && current.body !== JSON.stringify(menu)) {
             const { counts: _counts, ...backup } = await createBackupPg(tx, "menu", "auto", clock.now(), keep);

@@ -1,49 +1,26 @@
+/**
+ * The PostgreSQL backend (`serve --db`): everything in the database, nothing of value on the host.
+ * Schema brought up to date under the migration lock; the instance registered (a second one needs
+ * --redis); the first key made by the instance that prints it; the local read copy (SQLite in a
+ * temporary folder) loaded before the server listens, then kept up to date every second and at
+ * once on another instance's change notice.
+ */
 import { SQL } from "bun";
 import { rmSync } from "node:fs";
-import type { Clock } from "../clock.ts";
-import type { DataStore } from "../store/data.ts";
-import type { AdminKey } from "../store/keys.ts";
-import { createFirstKey, prepareDatabase } from "../store/pg/connect.ts";
-import { redactUrl, scrubPassword } from "../store/pg/url.ts";
-import { pgData } from "../store/pg/data.ts";
-import { PgKeyRing } from "../store/pg/keys.ts";
-import { PgMessageLog } from "../store/pg/log.ts";
-import { Replica } from "../store/pg/replica.ts";
-import { InstanceConflict, InstanceRegistry } from "../store/pg/instances.ts";
-import type { RedisLink } from "../store/redis/link.ts";
-import { Store } from "../store/store.ts";
+import { BackendError, type Backend, type BackendOptions } from "../backend.ts";
+import type { AdminKey } from "../keys.ts";
+import type { RedisLink } from "../redis/link.ts";
+import { Store } from "../store.ts";
+import { createFirstKey, prepareDatabase } from "./connect.ts";
 import { makeCopyDir, sweepStaleCopies } from "./copydir.ts";
+import { pgWriter } from "./data.ts";
+import { InstanceConflict, InstanceRegistry } from "./instances.ts";
+import { PgKeyRing } from "./keys.ts";
+import { PgMessageLog } from "./log.ts";
+import { Replica } from "./replica.ts";
+import { redactUrl, scrubPassword } from "./url.ts";
 
-/** What `serve --db` runs on: the database, and the local copy in a temporary folder that replies read. */
-export interface DatabaseBacking {
-  store: Store;
-  data: DataStore;
-  keys: PgKeyRing;
-  /** The first admin key, when this start created it (an empty database). */
-  created: AdminKey | null;
-  /** The URL without its password, for messages. */
-  where: string;
-  /** This instance among those serving from the database. */
-  registry: InstanceRegistry;
-  /** Whether the database answers, as the copy's follower and the key ring last found. */
-  state(): { state: "up" | "down"; error?: string };
-  /** How long other instances' writes took to reach this one's copy (from their change notices). */
-  cacheLag(): { last_ms: number | null; max_ms_last_minute: number | null; notices: number };
-  /** Stops following the database, writes what the log holds (waiting up to `waitMs`); answers how many messages could not be written. */
-  close(waitMs?: number): Promise<{ lost: number }>;
-}
-
-export class DatabaseStartupError extends Error {}
-
-/**
- * Opens the PostgreSQL store: schema brought up to date (and the first key created) under the
- * migration lock, the local copy loaded before the server listens, then kept up to date every
- * second (what other instances, or `replyd keys --db`, changed).
- */
-export async function openDatabase(
-  url: string,
-  opts: { clock: Clock; keep: number; replyLimit?: number; envKey: AdminKey | null; logError: (message: string) => void; redis?: RedisLink },
-): Promise<DatabaseBacking> {
+export async function openPostgres(url: string, opts: BackendOptions): Promise<Backend> {
   const where = redactUrl(url);
   const sql = new SQL(url);
   try {
@@ -51,17 +28,17 @@ export async function openDatabase(
     await prepareDatabase(sql, { now: new Date(opts.clock.now()), firstKey: false });
   } catch (e) {
     await sql.close().catch(() => {});
-    throw new DatabaseStartupError(`cannot use the database at ${where}: ${scrubPassword((e as Error).message, url)}`);
+    throw new BackendError(`cannot use the database at ${where}: ${scrubPassword((e as Error).message, url)}`);
   }
   const registry = new InstanceRegistry(sql, !!opts.redis);
   let created: AdminKey | null;
   try {
     await registry.register();
-    created = opts.envKey ? null : await createFirstKey(sql, new Date(opts.clock.now()));
+    created = !opts.firstKey || opts.extraKeys.length ? null : await createFirstKey(sql, new Date(opts.clock.now()));
   } catch (e) {
     await registry.unregister().catch(() => {});
     await sql.close().catch(() => {});
-    throw new DatabaseStartupError(e instanceof InstanceConflict ? `cannot start: ${e.message}` : `cannot use the database at ${where}: ${scrubPassword((e as Error).message, url)}`);
+    throw new BackendError(e instanceof InstanceConflict ? `cannot start: ${e.message}` : `cannot use the database at ${where}: ${scrubPassword((e as Error).message, url)}`);
   }
   for (const stale of sweepStaleCopies()) opts.logError(`removed ${stale}, the read copy of a server that did not stop (kill -9)`);
   const dir = makeCopyDir();
@@ -71,13 +48,13 @@ export async function openDatabase(
   let keys: PgKeyRing;
   try {
     await replica.catchUp();
-    keys = await PgKeyRing.open(sql, opts.envKey ? [opts.envKey] : []);
+    keys = await PgKeyRing.open(sql, opts.extraKeys);
   } catch (e) {
     store.close();
     rmSync(dir, { recursive: true, force: true });
     await registry.unregister();
     await sql.close().catch(() => {});
-    throw new DatabaseStartupError(`cannot load the data from ${where}: ${scrubPassword((e as Error).message, url)}`);
+    throw new BackendError(`cannot load the data from ${where}: ${scrubPassword((e as Error).message, url)}`);
   }
   let following: Promise<unknown> | null = null;
   let failing = false;
@@ -122,25 +99,30 @@ export async function openDatabase(
     });
   }
   const announce = opts.redis ? () => void (opts.redis as RedisLink).publish(CHANGED, JSON.stringify({ by: registry.id, at: Date.now() })).catch(() => {}) : () => {};
+  const state = (): { state: "up" | "down"; error?: string } =>
+    failing || keys.lastError ? { state: "down", error: scrubPassword(keys.lastError ?? "the copy cannot follow it", url) } : { state: "up" };
   return {
-    store,
-    data: pgData(sql, replica, store, opts.clock, opts.keep, log, opts.replyLimit, announce),
-    registry,
-    state: () => (failing || keys.lastError ? { state: "down", error: scrubPassword(keys.lastError ?? "the copy cannot follow it", url) } : { state: "up" }),
-    cacheLag: () => ({
-      last_ms: lags.length ? (lags[lags.length - 1] as { ms: number }).ms : null,
-      max_ms_last_minute: lags.length ? Math.max(...lags.map((l) => l.ms)) : null,
-      notices,
-    }),
+    kind: "postgres",
+    read: store,
+    write: pgWriter(sql, replica, store, opts.clock, opts.keep, log, opts.replyLimit, announce),
     keys,
     created,
-    where,
-    async close(waitMs = 10_000) {
+    where: { db: where },
+    cluster: {
+      registry,
+      state,
+      cacheLag: () => ({
+        last_ms: lags.length ? (lags[lags.length - 1] as { ms: number }).ms : null,
+        max_ms_last_minute: lags.length ? Math.max(...lags.map((l) => l.ms)) : null,
+        notices,
+      }),
+    },
+    async close() {
       clearInterval(poll);
       keys.close();
       await registry.unregister();
       await following;
-      const { unwritten, error } = await log.close(waitMs);
+      const { unwritten, error } = await log.close(10_000);
       if (unwritten) opts.logError(`${unwritten} follower messages could not be written to the database and are lost: ${error}`);
       await sql.close().catch(() => {});
       store.close();

@@ -1,0 +1,193 @@
+/**
+ * The one seam between the server and where its data is kept, as litestream puts its replica
+ * clients behind one interface. A backend is two things:
+ *
+ * - the **read model**: what routes and the responder read, synchronously — SQLite itself, or
+ *   PostgreSQL's local copy (an SQLite file kept up to date from the database's change feed);
+ * - the **writer**: every write and everything read from the store of record (backups, the
+ *   message log), asynchronous as a database is. Its transactions decide every conflict: a route
+ *   never checks against what it read first.
+ *
+ * `openBackend` (open.ts) chooses SQLite or PostgreSQL by the target's scheme; nothing else chooses.
+ */
+import type { Article } from "../article.ts";
+import type { Clock } from "../clock.ts";
+import type { BulkDocument, Matter } from "../doc.ts";
+import type { ByteSource } from "../docbytes.ts";
+import type { Menu } from "../menu.ts";
+import type { Rule, Tags, Texts } from "../rule.ts";
+import type { ListQuery } from "./articles.ts";
+import type { BackupInfo } from "./backups.ts";
+import type { ImportResult, RestoreResult } from "./bulk.ts";
+import type { RuleMerge, StoredMenu } from "./content.ts";
+import type { IndexKeeper } from "./indexer.ts";
+import type { AdminKey, Keys } from "./keys.ts";
+import type { RedisLink } from "./redis/link.ts";
+import type { LoggedMessage, NewMessage } from "./messages.ts";
+import type { NewReply, ReplyWindow } from "./replies.ts";
+import type { SearchResult } from "./searcher.ts";
+
+/** The articles as the read model holds them. */
+export interface ArticleReads {
+  get(id: string): Article | null;
+  getLiveByCode(code: string): Article | null;
+  exists(id: string): boolean;
+  list(q: ListQuery): { items: Article[]; total: number };
+  byTag(tag: string, limit: number): Article[];
+  tagCounts(): Map<string, number>;
+  counts(): { live: number; deleted: number };
+  /** The search indexes: complete, or how far a rebuild has come (0–1). */
+  readonly indexComplete: boolean;
+  indexProgress(): number;
+}
+
+/** Tags, rules, texts and the menu as the read model holds them. */
+export interface ContentReads {
+  tags(): Tags;
+  rules(): Rule[];
+  /** Moves whenever the rules are written (a regex cache keys on it). */
+  readonly rulesVersion: number;
+  texts(): Texts;
+  menu(): StoredMenu | null;
+  counts(): { tags: number; rules: number; texts: number };
+}
+
+/** Follower search, on its worker thread. */
+export interface SearchReads {
+  search(words: string[]): Promise<SearchResult>;
+  /** Searches waiting now, and since start answered "busy", past their deadline or skipped. */
+  readonly queued: number;
+  readonly counts: { busy: number; late: number; skipped: number };
+}
+
+export interface ReadModel {
+  readonly articles: ArticleReads;
+  readonly content: ContentReads;
+  readonly searcher: SearchReads;
+  /** "checking" until the indexes have been counted against the articles after start. */
+  readonly indexVerified: IndexKeeper["verified"];
+  /** The folder /media/* is served from. */
+  readonly mediaDir: string;
+  /** A folder on the data's disk for uploads in progress (the system's temp folder may be small, or memory). */
+  readonly spoolDir: string;
+}
+
+/** A backup's document, open for reading: as pieces (a restore, a hash) or as a stream (a download). */
+export interface OpenBackup {
+  size: number;
+  source: ByteSource;
+  /** The whole document, read from the start; closes the backup when it ends or is cancelled. */
+  stream(): ReadableStream<Uint8Array>;
+  close(): void;
+}
+
+/** The follower message log and the replies kept in it. */
+export interface LogStore {
+  /** Queued, written in batches: never waits. */
+  add(m: NewMessage): void;
+  /** Messages waiting to be written, and those not logged because that queue was full. */
+  readonly backlog: { unwritten: number; dropped: number };
+  /** Resolves once every message added so far is written. */
+  settled(): Promise<void>;
+  list(opts: { unmatchedOnly: boolean; limit: number; offset: number }): Promise<{ items: (LoggedMessage & { seq: number })[]; total: number }>;
+  prune(days: number, nowMs: number): Promise<{ removed: number; newest: string | null }>;
+  /** Replies allowed per follower interaction (--reply-limit). */
+  readonly replyLimit: number;
+  window(openid: string, nowMs: number): Promise<ReplyWindow>;
+  record(r: NewReply): Promise<number>;
+  entry(seq: number): Promise<(LoggedMessage & { seq: number }) | null>;
+}
+
+/**
+ * One article's write, decided in the writer's transaction against the article as the store of
+ * record holds it: `expectRev` (the operator's rev=) must match it, `decide` says what to write
+ * (null: nothing changes) or throws (not found), and the live code must be free.
+ */
+export interface ArticleEdit {
+  expectRev?: number;
+  decide(stored: Article | null): Article | null;
+}
+
+/** What an edit did: the article as stored now (the stored one when nothing changed). */
+export interface EditResult {
+  article: Article;
+  created: boolean;
+  changed: boolean;
+}
+
+export interface Writer {
+  readonly kind: "sqlite" | "postgres";
+  /** The schema version the store is at. */
+  readonly schema: number;
+  /** Bytes the store takes (the database file and its WAL; the PostgreSQL database), looked up once a second at most. */
+  size(): Promise<number>;
+  readonly log: LogStore;
+  /** Backups kept per matter (--keep). */
+  readonly keep: number;
+  /** The newest backup of any matter (health). */
+  newestBackup(): Promise<BackupInfo | null>;
+  /** Temp files of backups cut short (kill -9) found and removed at start (health). */
+  readonly backupTempFilesRemovedAtStart: number;
+  editArticle(id: string, edit: ArticleEdit): Promise<EditResult>;
+  purgeArticle(id: string): Promise<boolean>;
+  importDocument(doc: BulkDocument, mode: "merge" | "init"): Promise<ImportResult>;
+  restore(doc: BulkDocument, matter: Matter): Promise<RestoreResult>;
+  backup(matter: Matter): Promise<BackupInfo & { counts: Record<string, number> }>;
+  /** `backup`: the menu it replaced; `rulesBackup`: the rules, when `rules` changes them (a pull's). */
+  saveMenu(menu: Menu | null, opts?: { pushed?: boolean; rules?: Rule[] }): Promise<{ backup?: BackupInfo; rulesBackup?: BackupInfo; rules?: RuleMerge }>;
+  /** Keeps an uploaded image (checked by mediaOf), answers its name and whether it was kept already. */
+  storeMedia(bytes: Uint8Array, maxBytes: number): Promise<{ name: string; type: string; size: number; existed: boolean }>;
+  /** Makes sure the media file is in the local folder it is served from; false when there is no such media. */
+  fetchMedia(name: string): Promise<boolean>;
+  listBackups(matter?: Matter): Promise<BackupInfo[]>;
+  getBackup(matter: Matter, id: string): Promise<BackupInfo | null>;
+  removeBackup(id: string): Promise<void>;
+  openBackup(id: string): Promise<OpenBackup>;
+  /** Runs `work` alone among every call with the same key, on every instance serving this data (exclusive.ts). */
+  exclusive<T>(key: string, work: () => Promise<T>): Promise<T>;
+}
+
+/** What a backend needs to open. */
+export interface BackendOptions {
+  clock: Clock;
+  /** Backups kept per matter (--keep). */
+  keep: number;
+  /** Replies allowed per follower interaction (--reply-limit). */
+  replyLimit?: number;
+  /** Keys from elsewhere (REPLYD_APPKEY/REPLYD_SECRET, tests) accepted beside the stored ones. */
+  extraKeys: AdminKey[];
+  /** Make the first admin key when the store has none and no extra key is given (a server's start). */
+  firstKey: boolean;
+  logError: (message: string) => void;
+  /** PostgreSQL only: the cluster's Redis, for change notices (serve --redis). */
+  redis?: RedisLink;
+}
+
+/** One instance among those serving from one database (PostgreSQL): what health shows of the cluster. */
+export interface ClusterPart {
+  readonly registry: { readonly id: string; readonly host: string; readonly seen: unknown[]; url: string | null; beat(): Promise<void> };
+  /** Whether the database answers, as the copy's follower and the key ring last found. */
+  state(): { state: "up" | "down"; error?: string };
+  /** How long other instances' writes took to reach this one's copy (from their change notices). */
+  cacheLag(): { last_ms: number | null; max_ms_last_minute: number | null; notices: number };
+}
+
+export interface Backend {
+  readonly kind: "sqlite" | "postgres";
+  readonly read: ReadModel;
+  readonly write: Writer;
+  readonly keys: Keys;
+  /** The first admin key, when this start made it: printed once by the server. */
+  readonly created: AdminKey | null;
+  /** Where the data is, for the log's first line (a database URL without its password). */
+  readonly where: { data: string } | { db: string };
+  readonly cluster: ClusterPart | null;
+  /**
+   * Writes what the message log holds and closes. `lost`: follower messages neither logged nor kept;
+   * `kept`: those kept in a spill file (`keptIn`) to be logged at the next start.
+   */
+  close(): Promise<{ lost: number; kept?: number; keptIn?: string }>;
+}
+
+/** A backend that cannot open, in one sentence (the server says it and exits). */
+export class BackendError extends Error {}

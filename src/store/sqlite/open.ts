@@ -1,0 +1,71 @@
+/**
+ * The SQLite backend: everything in the data folder — the database, backups as files, media,
+ * keys.json — held by this process alone (folderlock.ts). On first start without keys it makes
+ * the first admin key.
+ */
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { BackendError, type Backend, type BackendOptions } from "../backend.ts";
+import { sqliteWriter } from "../data.ts";
+import { FolderInUse, lockDataFolder, type FolderLock } from "../folderlock.ts";
+import { generateKey, KeyRing, KeysError, writeKeys, type AdminKey } from "../keys.ts";
+import { Store } from "../store.ts";
+
+/** The folder can be written (a read-only mount, a full disk, wrong permissions say so in one sentence). */
+function writable(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+    const probe = join(dir, `.write-test-${process.pid}`);
+    writeFileSync(probe, "");
+    rmSync(probe);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === "EROFS" ? "it is on a read-only file system" : code === "EACCES" || code === "EPERM" ? "permission denied" : code === "ENOSPC" ? "the disk is full" : (e as Error).message;
+    throw new BackendError(`the data folder ${dir} is not writable: ${why}`);
+  }
+}
+
+export async function openSqlite(dir: string, opts: BackendOptions): Promise<Backend> {
+  writable(dir);
+  let lock: FolderLock;
+  try {
+    lock = lockDataFolder(dir);
+  } catch (e) {
+    throw new BackendError(e instanceof FolderInUse ? e.message : `cannot lock the data folder ${dir}: ${(e as Error).message}`);
+  }
+  let store: Store;
+  try {
+    store = Store.open(dir, { clock: opts.clock, keep: opts.keep, logError: opts.logError, ...(opts.replyLimit ? { replyLimit: opts.replyLimit } : {}) });
+  } catch (e) {
+    lock.release();
+    throw new BackendError(`cannot open the database in ${dir}: ${(e as Error).message}`);
+  }
+  let created: AdminKey | null = null;
+  let keys: KeyRing;
+  try {
+    const keysPath = join(dir, "keys.json");
+    if (opts.firstKey && !existsSync(keysPath) && !opts.extraKeys.length) {
+      created = generateKey("admin", new Date(opts.clock.now()), "created on first start");
+      writeKeys(keysPath, [created]);
+    }
+    keys = new KeyRing(keysPath, opts.extraKeys);
+  } catch (e) {
+    store.close();
+    lock.release();
+    throw e instanceof KeysError ? new BackendError(e.message) : e;
+  }
+  return {
+    kind: "sqlite",
+    read: store,
+    write: sqliteWriter(store),
+    keys,
+    created,
+    where: { data: dir },
+    cluster: null,
+    async close() {
+      const closed = store.close();
+      lock.release();
+      return { lost: closed.lost, ...(closed.spilled ? { kept: closed.spilled, keptIn: closed.file as string } : {}) };
+    },
+  };
+}
