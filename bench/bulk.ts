@@ -8,7 +8,7 @@
 import { Database } from "bun:sqlite";
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { openDatabase } from "../src/store/db.ts";
+import { openDatabase } from "../src/store/model/db.ts";
 import { articles, clientFor, procMb, resetPeak, startReplyd, waitHealthy, type Replyd, type StoreArgs } from "./servers.ts";
 
 export interface BulkStore {

@@ -9,7 +9,7 @@ import { systemClock } from "../src/clock.ts";
 import { writeBulkDocument } from "./bulkdoc.ts";
 import { readDocument } from "../src/doc.ts";
 import { fdSource, scanDocument } from "../src/docbytes.ts";
-import { Store } from "../src/store/store.ts";
+import { Store } from "../src/store/sqlite/store.ts";
 
 const n = Number(process.argv[2] ?? 1_000_000);
 const dir = mkdtempSync(join(tmpdir(), "replyd-bulkparts-"));

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { systemClock } from "../src/clock.ts";
 import { parseDocument } from "../src/doc.ts";
-import { Store } from "../src/store/store.ts";
+import { Store } from "../src/store/sqlite/store.ts";
 import { verifyWxSignature, wxSignature } from "../src/wechat/crypto.ts";
 import { dedupeKey, renderReply, toInbound } from "../src/wechat/message.ts";
 import { queryOf } from "../src/wechat/query.ts";

@@ -13,7 +13,7 @@ import { Client } from "../src/cli/client.ts";
 import type { IO } from "../src/cli/io.ts";
 import { systemClock } from "../src/clock.ts";
 import { parseDocument } from "../src/doc.ts";
-import { Store } from "../src/store/store.ts";
+import { Store } from "../src/store/sqlite/store.ts";
 import { parseWrk } from "./wrk.ts";
 
 const args = process.argv.slice(2);

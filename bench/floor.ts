@@ -8,7 +8,7 @@
 // 401/413, rules, help, tags, search, safe mode, the client address.
 //   bun bench/floor.ts PORT TOKEN ARTICLES.json LOGDB
 import { readFileSync } from "node:fs";
-import { openDatabase } from "../src/store/db.ts";
+import { openDatabase } from "../src/store/model/db.ts";
 import { SignatureLedger } from "../src/wechat/ledger.ts";
 import { RetryCache } from "../src/wechat/retries.ts";
 

@@ -13,7 +13,7 @@ import { Database } from "bun:sqlite";
 import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { MIGRATIONS } from "../src/store/db.ts";
+import { MIGRATIONS } from "../src/store/model/db.ts";
 
 const BATCHES = 800;
 const VARIANTS = { "before (schema 5)": 5, "followers table (6)": 6, "index of senders": -1 } as const;

@@ -12,12 +12,12 @@ import { systemClock } from "../src/clock.ts";
 import { writeBulkDocument } from "./bulkdoc.ts";
 import { readDocument } from "../src/doc.ts";
 import { fdSource } from "../src/docbytes.ts";
-import { backupPg, readBackupPg } from "../src/store/pg/backups.ts";
-import { importDocumentPg } from "../src/store/pg/bulk.ts";
-import { restoreDocumentPg } from "../src/store/pg/restore.ts";
-import { prepareDatabase } from "../src/store/pg/connect.ts";
-import { Replica } from "../src/store/pg/replica.ts";
-import { Store } from "../src/store/store.ts";
+import { backupPg, readBackupPg } from "../src/store/postgres/backups.ts";
+import { importDocumentPg } from "../src/store/postgres/bulk.ts";
+import { restoreDocumentPg } from "../src/store/postgres/restore.ts";
+import { prepareDatabase } from "../src/store/postgres/connect.ts";
+import { Replica } from "../src/store/postgres/replica.ts";
+import { Store } from "../src/store/sqlite/store.ts";
 import { startPostgres } from "../test/pg.ts";
 
 const n = Number(process.argv[2] ?? 1_000_000);
@@ -63,7 +63,7 @@ try {
   const doc = await time("validate (read the file once)", async () => readDocument(src));
   const store = Store.open(join(dir, "copy"), { clock: systemClock, keep: 5, durable: false });
   const replica = new Replica(store, sql);
-  // As the server does it: the read copy loaded alongside the database's write (store/pg/mirror.ts).
+  // As the server does it: the read copy loaded alongside the database's write (store/postgres/mirror.ts).
   await time("import --init into an empty database + copy", () => replica.mirrored((m) => importDocumentPg(sql, doc, "init", at(), m)));
   await time("read copy caught up after it", () => replica.catchUp());
   // Its search index is rebuilt in the background, on this thread: done before the next step is timed.

@@ -10,11 +10,11 @@ import { join } from "node:path";
 import { systemClock } from "../src/clock.ts";
 import { readDocument } from "../src/doc.ts";
 import { fdSource } from "../src/docbytes.ts";
-import { importDocumentPg } from "../src/store/pg/bulk.ts";
-import { prepareDatabase } from "../src/store/pg/connect.ts";
-import { readChanges } from "../src/store/pg/feed.ts";
-import { Replica } from "../src/store/pg/replica.ts";
-import { Store } from "../src/store/store.ts";
+import { importDocumentPg } from "../src/store/postgres/bulk.ts";
+import { prepareDatabase } from "../src/store/postgres/connect.ts";
+import { readChanges } from "../src/store/postgres/feed.ts";
+import { Replica } from "../src/store/postgres/replica.ts";
+import { Store } from "../src/store/sqlite/store.ts";
 import { startPostgres } from "../test/pg.ts";
 import { writeBulkDocument } from "./bulkdoc.ts";
 

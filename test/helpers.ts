@@ -8,7 +8,7 @@ import { canonicalQuery, fileParamValue, formatTs, newNonce, signRequest, type P
 import type { AdminKey } from "../src/store/keys.ts";
 import type { Backend } from "../src/store/backend.ts";
 import { openBackend } from "../src/store/open.ts";
-import { Store, type StoreOptions } from "../src/store/store.ts";
+import { Store, type StoreOptions } from "../src/store/sqlite/store.ts";
 import type { IO } from "../src/cli/io.ts";
 import type { ServeOptions } from "../src/server/serve.ts";
 import { closingClient, testDatabase } from "./pg.ts";

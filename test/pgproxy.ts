@@ -3,7 +3,7 @@
  * transaction (issue 27 E): after forwarding its COMMIT (committed, its answer lost), or instead of
  * forwarding the marker a bulk write sends last (never committed) — and then refuse new connections
  * for a while, as a database that is restarting: every connection is closed then. Only a
- * transaction that wrote a marker (store/pg/outcome.ts) sets the moment; until then every
+ * transaction that wrote a marker (store/postgres/outcome.ts) sets the moment; until then every
  * connection (the log, the keys, the copy) passes.
  */
 import type { Socket, TCPSocketListener } from "bun";

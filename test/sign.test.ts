@@ -5,19 +5,7 @@ import { authenticate } from "../src/server/auth.ts";
 import { DoorBudget } from "../src/server/form.ts";
 import { FailureLimiter } from "../src/server/limiter.ts";
 import { NonceCache } from "../src/server/nonces.ts";
-import {
-  canonicalQuery,
-  canonicalString,
-  computeSign,
-  fileParamValue,
-  formatTs,
-  parseTs,
-  rfc3986,
-  signRequest,
-  timingSafeEqual,
-  timingSafeEqualBytes,
-  type Param,
-} from "../src/sign.ts";
+import { canonicalQuery, canonicalString, computeSign, fileParamValue, formatTs, parseTs, rfc3986, signRequest, timingSafeEqual, timingSafeEqualBytes, type Param } from "../src/sign.ts";
 import { KeyRing } from "../src/store/keys.ts";
 
 interface Vector {

@@ -1,4 +1,4 @@
-import { databaseUrl, DatabaseUrlError } from "../store/pg/url.ts";
+import { databaseUrl, DatabaseUrlError } from "../store/postgres/url.ts";
 import { usage } from "./errors.ts";
 
 /**
@@ -56,7 +56,7 @@ export function formatBytes(n: number): string {
   return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
 }
 
-/** --db / REPLYD_DB completed from DATABASE_URL and PG* (store/pg/url.ts); undefined: SQLite in --data. */
+/** --db / REPLYD_DB completed from DATABASE_URL and PG* (store/postgres/url.ts); undefined: SQLite in --data. */
 export function dbOption(value: string | undefined, env: Record<string, string | undefined>): string | undefined {
   if (value === undefined) return undefined;
   try {

@@ -3,12 +3,12 @@ import { readDocument } from "../doc.ts";
 import { badRequest, InvalidDocumentError, notFound, ReplydError } from "../errors.ts";
 import { idExists } from "../store/conflicts.ts";
 import { newArticleId } from "../store/ids.ts";
-import type { ReplyWindow } from "../store/replies.ts";
 import { VERSION } from "../version.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";
 import { mediaUrl } from "../store/media.ts";
+import { type ReplyWindow } from "../store/follower-log.ts";
 
 const FORM_FIELDS = ["id", ...CONTENT_FIELDS] as const;
 /** Each word of q= is a condition over four columns: SQLite refuses expression trees past ~1,000 terms. */

@@ -1,18 +1,6 @@
 import type { Clock } from "../clock.ts";
 import { ReplydError } from "../errors.ts";
-import {
-  APPKEY_PATTERN,
-  AUTH_FIELDS,
-  canonicalString,
-  computeSign,
-  formatTs,
-  NONCE_PATTERN,
-  parseTs,
-  SIGN_PATTERN,
-  timingSafeEqual,
-  TS_PATTERN,
-  type Param,
-} from "../sign.ts";
+import { APPKEY_PATTERN, AUTH_FIELDS, canonicalString, computeSign, formatTs, NONCE_PATTERN, parseTs, SIGN_PATTERN, timingSafeEqual, TS_PATTERN, type Param } from "../sign.ts";
 import type { AdminKey, Keys } from "../store/keys.ts";
 import { RedisDown } from "../store/redis/link.ts";
 import { closeFiles, FORM_BODY_SLACK, readForm, type DoorBudget, type ReadForm } from "./form.ts";

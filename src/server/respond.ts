@@ -1,6 +1,6 @@
 import { sha256hex } from "../doc.ts";
 import { ReplydError } from "../errors.ts";
-import { databaseUnavailable } from "../store/pg/errors.ts";
+import { databaseUnavailable } from "../store/postgres/errors.ts";
 import { ANSWER_SIGNATURE_HEADER, answerSignature } from "../sign.ts";
 
 /** Set by a handler whose body it has hashed already (a streamed backup file): the signer uses it. */

@@ -16,16 +16,24 @@ import type { BulkDocument, Matter } from "../doc.ts";
 import type { ByteSource } from "../docbytes.ts";
 import type { Menu } from "../menu.ts";
 import type { Rule, Tags, Texts } from "../rule.ts";
-import type { ListQuery } from "./articles.ts";
-import type { BackupInfo } from "./backups.ts";
-import type { ImportResult, RestoreResult } from "./bulk.ts";
-import type { RuleMerge, StoredMenu } from "./content.ts";
-import type { IndexKeeper } from "./indexer.ts";
+import type { RuleMerge, StoredMenu } from "./model/content.ts";
+import type { IndexKeeper } from "./model/indexer.ts";
 import type { AdminKey, Keys } from "./keys.ts";
 import type { RedisLink } from "./redis/link.ts";
-import type { LoggedMessage, NewMessage } from "./messages.ts";
-import type { NewReply, ReplyWindow } from "./replies.ts";
-import type { SearchResult } from "./searcher.ts";
+import type { SearchResult } from "./model/searcher.ts";
+import { type BackupInfo } from "./backup-ids.ts";
+import { type LoggedMessage, type NewMessage, type NewReply, type ReplyWindow } from "./follower-log.ts";
+
+export interface ListQuery {
+  tag?: string;
+  code?: string;
+  /** Words that must all appear in the title, description or keywords. */
+  q?: string;
+  /** live (default), all, or only the soft-deleted. */
+  deleted?: "live" | "all" | "only";
+  limit: number;
+  offset: number;
+}
 
 /** The articles as the read model holds them. */
 export interface ArticleReads {
@@ -145,6 +153,33 @@ export interface Writer {
   openBackup(id: string): Promise<OpenBackup>;
   /** Runs `work` alone among every call with the same key, on every instance serving this data (exclusive.ts). */
   exclusive<T>(key: string, work: () => Promise<T>): Promise<T>;
+}
+
+export interface ImportResult {
+  added: number;
+  updated: number;
+  unchanged: number;
+  removed: number;
+  total: number;
+  tags: number;
+  rules: { added: number; updated: number; unchanged: number };
+  texts: number;
+  /** The document's menu was stored (import never removes one; it is not pushed). */
+  menu: boolean;
+  /** The automatic backup taken before an init replaced the articles. */
+  backup?: BackupInfo;
+}
+
+export interface RestoreResult {
+  matter: Matter;
+  articles?: number;
+  tags?: number;
+  rules?: number;
+  texts?: number;
+  /** The menu: stored, removed (the document's is null), or kept (an older all document has none). */
+  menu?: "stored" | "removed" | "kept";
+  /** The automatic backup of what the restore replaced. */
+  backup: BackupInfo;
 }
 
 /** What a backend needs to open. */

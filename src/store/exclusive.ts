@@ -1,12 +1,9 @@
 /**
  * Work that must not interleave with itself — two pushes of the menu, two replies spending a
- * follower's last allowance — runs one at a time per key, in arrival order: within a process by a
- * queue per key, and across every instance serving one PostgreSQL database by an advisory lock held
- * for the whole of the work (a platform call included). Per owner, so tests' apps never wait on
- * each other.
+ * follower's last allowance — runs one at a time per key, in arrival order, within a process (the
+ * PostgreSQL backend adds a lock across instances: postgres/exclusive.ts). Per owner, so tests'
+ * apps never wait on each other.
  */
-import type { SQL } from "bun";
-import { ReplydError } from "../errors.ts";
 
 const queues = new WeakMap<object, Map<string, Promise<unknown>>>();
 
@@ -25,38 +22,3 @@ export function oneAtATime<T>(owner: object, key: string, work: () => Promise<T>
   return run;
 }
 
-/** The advisory lock space of these locks ('rply'); the key's hash is the other half. */
-const LOCK_CLASS = 0x72706c79;
-/** Longest wait for another instance's work (a platform call takes at most 10 s, retried once). */
-export const EXCLUSIVE_WAIT_MS = 30_000;
-
-/**
- * One at a time per key across every instance on the database: the lock is a session advisory lock
- * on a connection reserved for the work, so an instance that dies mid-way frees it with its
- * connection. `before` runs once the lock is held (the local copy catches up with what the
- * previous holder wrote). Waiting longer than EXCLUSIVE_WAIT_MS answers 503 `busy`.
- */
-export function pgExclusive(sql: SQL, before: () => Promise<unknown>, waitMs = EXCLUSIVE_WAIT_MS) {
-  const owner = {};
-  return <T>(key: string, work: () => Promise<T>): Promise<T> =>
-    oneAtATime(owner, key, async () => {
-      const conn = await sql.reserve();
-      try {
-        for (const until = performance.now() + waitMs; ; ) {
-          const [{ got }] = (await conn`SELECT pg_try_advisory_lock(${LOCK_CLASS}::int, hashtext(${key})) AS got`) as [{ got: boolean }];
-          if (got) break;
-          if (performance.now() > until)
-            throw new ReplydError("busy", 503, `another instance has been doing the same work (${key.split(":")[0]}) for ${waitMs / 1000} s; try again`, { retry_after: 5 });
-          await Bun.sleep(50);
-        }
-        try {
-          await before();
-          return await work();
-        } finally {
-          await conn`SELECT pg_advisory_unlock(${LOCK_CLASS}::int, hashtext(${key}))`.catch(() => {});
-        }
-      } finally {
-        conn.release();
-      }
-    });
-}

@@ -74,7 +74,7 @@ export function writeKeys(path: string, keys: AdminKey[]): void {
  * `keys_unavailable` until the file is fixed, because the change may have been a revocation — the
  * old keys must not keep working. `replyd keys rm` is the way that cannot go wrong.
  */
-/** The admin keys as the door asks for them: from keys.json (KeyRing) or from the database (pg/keys.ts). */
+/** The admin keys as the door asks for them: from keys.json (KeyRing) or from the database (postgres/keys.ts). */
 export interface Keys {
   /** Throws 503 while the keys cannot be trusted to be current (a broken keys file, an unreachable database). */
   check(nowMs?: number): void;

@@ -1,6 +1,6 @@
 /** The one place that chooses where the data is kept (backend.ts). */
 import type { Backend, BackendOptions } from "./backend.ts";
-import { openPostgres } from "./pg/open.ts";
+import { openPostgres } from "./postgres/open.ts";
 import { openSqlite } from "./sqlite/open.ts";
 
 /** A PostgreSQL URL; anything else names a data folder. */

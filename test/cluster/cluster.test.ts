@@ -5,8 +5,8 @@
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { SQL } from "bun";
 import { startServer, type RunningServer } from "../../src/server/serve.ts";
-import { prepareDatabase } from "../../src/store/pg/connect.ts";
-import { InstanceRegistry } from "../../src/store/pg/instances.ts";
+import { prepareDatabase } from "../../src/store/postgres/connect.ts";
+import { InstanceRegistry } from "../../src/store/postgres/instances.ts";
 import { ADMIN_ENV, body, serveOpts, signedRequest, tempDir } from "../helpers.ts";
 import { testDatabase } from "../pg.ts";
 import { startRedis, type Redis } from "../redis.ts";

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { fixedClock } from "../../src/clock.ts";
 import { parseDocument } from "../../src/doc.ts";
 import { ReplydError } from "../../src/errors.ts";
-import { Store } from "../../src/store/store.ts";
+import { Store } from "../../src/store/sqlite/store.ts";
 import { T0, tempDir } from "../helpers.ts";
 import { documentArb, mutate, mutationArb } from "./arbitraries.ts";
 

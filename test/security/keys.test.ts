@@ -3,7 +3,7 @@ import { expect, test } from "bun:test";
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fixedClock } from "../../src/clock.ts";
-import { sqliteWriter } from "../../src/store/data.ts";
+import { sqliteWriter } from "../../src/store/sqlite/writer.ts";
 import { createApp } from "../../src/server/app.ts";
 import { KeyRing, writeKeys, type AdminKey } from "../../src/store/keys.ts";
 import { ADMIN, body, openStore, signedRequest, T0, tempDir } from "../helpers.ts";

@@ -4,10 +4,10 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { parseDocument } from "../../src/doc.ts";
-import { gramsOf, termGrams } from "../../src/store/grams.ts";
-import { findArticles, SEARCH_LIMITS } from "../../src/store/search.ts";
-import { Searcher } from "../../src/store/searcher.ts";
-import type { Store } from "../../src/store/store.ts";
+import { gramsOf, termGrams } from "../../src/store/model/grams.ts";
+import { findArticles, SEARCH_LIMITS } from "../../src/store/model/search.ts";
+import { Searcher } from "../../src/store/model/searcher.ts";
+import type { Store } from "../../src/store/sqlite/store.ts";
 import { openStore, tempDir } from "../helpers.ts";
 
 const load = (store: Store, articles: object[]) => store.importDocument(parseDocument(JSON.stringify(articles)), "init");

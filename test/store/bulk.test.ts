@@ -7,9 +7,10 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { readDocument } from "../../src/doc.ts";
 import { memorySource, type ByteSource } from "../../src/docbytes.ts";
-import { BULK_INDEX_THRESHOLD, type Store } from "../../src/store/store.ts";
+import { type Store } from "../../src/store/sqlite/store.ts";
 import { doc } from "../helpers.ts";
 import { openTarget, STORES, type Target } from "./targets.ts";
+import { BULK_INDEX_THRESHOLD } from "../../src/store/model/model.ts";
 
 describe.each(STORES)("%s", (kind) => {
   let t: Target;
@@ -108,7 +109,7 @@ describe.each(STORES)("%s", (kind) => {
     expect(store.articles.getLiveByCode("M2")?.id).toMatch(/^a[0-9a-z]{9}$/);
   });
 
-  // PostgreSQL takes batches as array literals (store/pg/columns.ts): every character that means something in one, and text that spells NULL.
+  // PostgreSQL takes batches as array literals (store/postgres/columns.ts): every character that means something in one, and text that spells NULL.
   const awkward = ['say "hi"', "back\\slash \\\"", "{braces}, commas", "NULL", "", "line\nbreak\ttab", "中文 ✓ 😀"];
   test("values with quotes, backslashes, braces, commas, NULL spelled out and empty strings come back as written, by every bulk path", async () => {
     const records = awkward.map((text, i) => rec(`w${i}`, text.length && !/\s/.test(text) ? `k${i}` : null, { title: text || "t", description: text, keywords: text ? [text, "x"] : [], tag: i % 2 ? "news" : null }));

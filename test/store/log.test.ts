@@ -1,8 +1,8 @@
 /** The follower message log and replies kept in it, on each store. */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import type { NewMessage } from "../../src/store/messages.ts";
 import { T0 } from "../helpers.ts";
 import { openTarget, STORES, type Target } from "./targets.ts";
+import { type NewMessage } from "../../src/store/follower-log.ts";
 
 const HOUR = 3_600_000;
 /** As the reply route asks: once what arrived is written. */

@@ -1,6 +1,6 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { LogWriter } from "../../src/store/logwriter.ts";
+import { LogWriter } from "../../src/store/sqlite/logwriter.ts";
 import { Database } from "bun:sqlite";
 import { expect, test } from "bun:test";
 import { openStore, T0, tempDir } from "../helpers.ts";

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
-import { MIGRATIONS, SCHEMA_VERSION } from "../../src/store/db.ts";
+import { MIGRATIONS, SCHEMA_VERSION } from "../../src/store/model/db.ts";
 import { openStore, tempDir } from "../helpers.ts";
 
 test("a version-1 data folder is migrated in place: its articles become searchable", () => {

@@ -2,7 +2,7 @@ import { afterEach, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { makeCopyDir, sweepStaleCopies } from "../../src/store/pg/copydir.ts";
+import { makeCopyDir, sweepStaleCopies } from "../../src/store/postgres/copydir.ts";
 
 const roots: string[] = [];
 afterEach(() => {
@@ -69,7 +69,7 @@ test("makeCopyDir names this process as the owner, so a sweep from another start
   const dir = makeCopyDir(r);
   expect(Bun.file(join(dir, "owner")).size).toBeGreaterThan(0);
   // Seen from another process (its own pid differs), this one is alive.
-  const p = Bun.spawnSync([process.execPath, "-e", `const { sweepStaleCopies } = await import(${JSON.stringify(join(import.meta.dir, "../../src/store/pg/copydir.ts"))}); console.log(JSON.stringify(sweepStaleCopies(${JSON.stringify(r)})))`]);
+  const p = Bun.spawnSync([process.execPath, "-e", `const { sweepStaleCopies } = await import(${JSON.stringify(join(import.meta.dir, "../../src/store/postgres/copydir.ts"))}); console.log(JSON.stringify(sweepStaleCopies(${JSON.stringify(r)})))`]);
   expect(p.stdout.toString().trim()).toBe("[]");
   expect(existsSync(dir)).toBe(true);
 });

@@ -1,8 +1,8 @@
 /** Admin keys in PostgreSQL: read again every second; refused as a whole while the database is away. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { SQL } from "bun";
-import { prepareDatabase } from "../../src/store/pg/connect.ts";
-import { PgKeyRing } from "../../src/store/pg/keys.ts";
+import { prepareDatabase } from "../../src/store/postgres/connect.ts";
+import { PgKeyRing } from "../../src/store/postgres/keys.ts";
 import { startPostgres, type Postgres } from "../pg.ts";
 
 let pg: Postgres;

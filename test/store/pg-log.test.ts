@@ -4,8 +4,8 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { SQL } from "bun";
-import { prepareDatabase } from "../../src/store/pg/connect.ts";
-import { PgMessageLog } from "../../src/store/pg/log.ts";
+import { prepareDatabase } from "../../src/store/postgres/connect.ts";
+import { PgMessageLog } from "../../src/store/postgres/log.ts";
 import { T0 } from "../helpers.ts";
 import { startPostgres, type Postgres } from "../pg.ts";
 

@@ -1,7 +1,7 @@
 /**
  * A bulk write that replaces every article (a restore, an init into an empty database) loads the
- * read copy alongside (store/pg/mirror.ts), and the restore's automatic backup is taken alongside
- * too (store/pg/restore.ts): the copy ends as the database is without reading it back, whatever
+ * read copy alongside (store/postgres/mirror.ts), and the restore's automatic backup is taken alongside
+ * too (store/postgres/restore.ts): the copy ends as the database is without reading it back, whatever
  * goes wrong on either side leaves a state the feed can continue from, and the backup holds what
  * was replaced.
  */
@@ -9,15 +9,15 @@ import { afterEach, beforeEach, expect, test } from "bun:test";
 import { SQL } from "bun";
 import { articleJson, type ArticleInput } from "../../src/article.ts";
 import { asBulk, type ReplydDocument } from "../../src/doc.ts";
-import { fromRow } from "../../src/store/articles.ts";
-import { backupPg, listBackupsPg, readBackupPg } from "../../src/store/pg/backups.ts";
-import { importDocumentPg } from "../../src/store/pg/bulk.ts";
-import { LOCKS, prepareDatabase } from "../../src/store/pg/connect.ts";
-import type { PgRow } from "../../src/store/pg/feed.ts";
-import { CopyMirror } from "../../src/store/pg/mirror.ts";
-import { Replica } from "../../src/store/pg/replica.ts";
-import { restoreDocumentPg } from "../../src/store/pg/restore.ts";
-import type { Store } from "../../src/store/store.ts";
+import { fromRow } from "../../src/store/rows.ts";
+import { backupPg, listBackupsPg, readBackupPg } from "../../src/store/postgres/backups.ts";
+import { importDocumentPg } from "../../src/store/postgres/bulk.ts";
+import { LOCKS, prepareDatabase } from "../../src/store/postgres/connect.ts";
+import type { PgRow } from "../../src/store/postgres/feed.ts";
+import { CopyMirror } from "../../src/store/postgres/mirror.ts";
+import { Replica } from "../../src/store/postgres/replica.ts";
+import { restoreDocumentPg } from "../../src/store/postgres/restore.ts";
+import type { Store } from "../../src/store/sqlite/store.ts";
 import { openStore, T0, tempDir } from "../helpers.ts";
 import { testDatabase } from "../pg.ts";
 

@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { SQL } from "bun";
 import { startServer, type RunningServer } from "../../src/server/serve.ts";
-import { OUTCOME_CHECK_MS } from "../../src/store/pg/outcome.ts";
+import { OUTCOME_CHECK_MS } from "../../src/store/postgres/outcome.ts";
 import { ADMIN_ENV, article, body, doc, serveOpts, signedRequest, tempDir } from "../helpers.ts";
 import { testDatabase } from "../pg.ts";
 import { startPgProxy, type PgProxy } from "../pgproxy.ts";

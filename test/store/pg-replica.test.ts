@@ -7,13 +7,14 @@
 import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from "bun:test";
 import { SQL, type TransactionSQL } from "bun";
 import { articleJson } from "../../src/article.ts";
-import { LOCKS, prepareDatabase } from "../../src/store/pg/connect.ts";
-import { fromRow } from "../../src/store/articles.ts";
-import { readChanges, type PgRow } from "../../src/store/pg/feed.ts";
-import { Replica } from "../../src/store/pg/replica.ts";
-import { BULK_INDEX_THRESHOLD, type Store } from "../../src/store/store.ts";
+import { LOCKS, prepareDatabase } from "../../src/store/postgres/connect.ts";
+import { fromRow } from "../../src/store/rows.ts";
+import { readChanges, type PgRow } from "../../src/store/postgres/feed.ts";
+import { Replica } from "../../src/store/postgres/replica.ts";
+import { type Store } from "../../src/store/sqlite/store.ts";
 import { openStore, tempDir } from "../helpers.ts";
 import { startPostgres, type Postgres } from "../pg.ts";
+import { BULK_INDEX_THRESHOLD } from "../../src/store/model/model.ts";
 
 let pg: Postgres;
 let n = 0;

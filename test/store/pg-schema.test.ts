@@ -1,9 +1,9 @@
 /** The PostgreSQL store's schema: migrated under a lock, the first key created once, a newer schema refused. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { SQL } from "bun";
-import { prepareDatabase } from "../../src/store/pg/connect.ts";
-import { redactUrl } from "../../src/store/pg/url.ts";
-import { PG_SCHEMA_VERSION } from "../../src/store/pg/schema.ts";
+import { prepareDatabase } from "../../src/store/postgres/connect.ts";
+import { redactUrl } from "../../src/store/postgres/url.ts";
+import { PG_SCHEMA_VERSION } from "../../src/store/postgres/schema.ts";
 import { startPostgres, type Postgres } from "../pg.ts";
 
 let pg: Postgres;

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { databaseUrl, DatabaseUrlError } from "../../src/store/pg/url.ts";
+import { databaseUrl, DatabaseUrlError } from "../../src/store/postgres/url.ts";
 
 test("a complete URL is used as given", () => {
   const url = "postgres://replyd:s%40cret@db.internal:6432/replyd?sslmode=require";

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { parseDocument } from "../../src/doc.ts";
-import { BULK_INDEX_THRESHOLD } from "../../src/store/store.ts";
 import { openStore, tempDir } from "../helpers.ts";
+import { BULK_INDEX_THRESHOLD } from "../../src/store/model/model.ts";
 
 const docOf = (n: number, word: (i: number) => string) =>
   parseDocument(JSON.stringify(Array.from({ length: n }, (_, i) => ({ id: `a${i}`, code: `c${i}`, title: `${word(i)} article ${i}`, url: `https://e.com/${i}` }))));

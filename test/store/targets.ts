@@ -7,7 +7,7 @@
 import { readAll } from "../../src/docbytes.ts";
 import type { Writer } from "../../src/store/backend.ts";
 import { openBackend } from "../../src/store/open.ts";
-import type { Store } from "../../src/store/store.ts";
+import type { Store } from "../../src/store/sqlite/store.ts";
 import { fixedClock } from "../../src/clock.ts";
 import { T0, tempDir } from "../helpers.ts";
 import { testDatabase } from "../pg.ts";

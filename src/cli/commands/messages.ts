@@ -1,12 +1,11 @@
 import { basename } from "node:path";
-import type { LoggedMessage } from "../../store/messages.ts";
-import type { ReplyWindow } from "../../store/replies.ts";
 import type { Param } from "../../sign.ts";
 import type { StoredMedia } from "../../server/media.ts";
 import { formatBytes } from "../args.ts";
 import type { CommandContext } from "../context.ts";
 import { usage } from "../errors.ts";
 import { readLocal } from "../files.ts";
+import { type LoggedMessage, type ReplyWindow } from "../../store/follower-log.ts";
 
 type Entry = LoggedMessage & { seq: number; reply_window?: ReplyWindow };
 

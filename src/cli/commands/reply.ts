@@ -1,6 +1,6 @@
-import type { ReplyWindow } from "../../store/replies.ts";
 import type { CommandContext } from "../context.ts";
 import { usage } from "../errors.ts";
+import { type ReplyWindow } from "../../store/follower-log.ts";
 
 /** replyd reply <openid|inbox-id> TEXT | --article CODE: a customer-service message to a follower. */
 export async function reply(c: CommandContext): Promise<void> {

@@ -2,13 +2,13 @@ import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { isMatter, MATTERS, readDocument, requireSections, type BulkDocument, type Matter } from "../../doc.ts";
-import { BACKUP_ID, type BackupInfo } from "../../store/backups.ts";
-import type { ImportResult, RestoreResult } from "../../store/store.ts";
 import { formatBytes } from "../args.ts";
 import type { CommandContext } from "../context.ts";
 import { checkedLocally, CLIError, usage } from "../errors.ts";
 import { openLocal, placeFile, type LocalFile } from "../files.ts";
 import { Progress } from "../progress.ts";
+import { BACKUP_ID, type BackupInfo } from "../../store/backup-ids.ts";
+import { type ImportResult, type RestoreResult } from "../../store/backend.ts";
 
 function matterArg(raw: string | undefined, fallback: Matter): Matter {
   if (raw === undefined) return fallback;

@@ -16,7 +16,7 @@
  */
 import { RedisClient } from "bun";
 import { ReplydError } from "../../errors.ts";
-import { redactUrl, scrubPassword } from "../pg/url.ts";
+import { redactUrl, scrubPassword } from "../postgres/url.ts";
 
 /** Redis is away: the admin interface answers 503 with this; the callback falls back to its own memory. */
 export class RedisDown extends ReplydError {

@@ -6,10 +6,10 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BackendError, type Backend, type BackendOptions } from "../backend.ts";
-import { sqliteWriter } from "../data.ts";
-import { FolderInUse, lockDataFolder, type FolderLock } from "../folderlock.ts";
+import { sqliteWriter } from "./writer.ts";
+import { FolderInUse, lockDataFolder, type FolderLock } from "./folderlock.ts";
 import { generateKey, KeyRing, KeysError, writeKeys, type AdminKey } from "../keys.ts";
-import { Store } from "../store.ts";
+import { Store } from "./store.ts";
 
 /** The folder can be written (a read-only mount, a full disk, wrong permissions say so in one sentence). */
 function writable(dir: string): void {

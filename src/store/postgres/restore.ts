@@ -4,14 +4,14 @@
  */
 import type { SQL, TransactionSQL } from "bun";
 import { SECTIONS, type BulkDocument, type Matter } from "../../doc.ts";
-import type { BackupInfo } from "../backups.ts";
-import type { RestoreResult } from "../bulk.ts";
 import { createBackupPg } from "./backups.ts";
 import { lockWrites, stripCounts, type BulkClock } from "./bulk.ts";
 import * as content from "./content.ts";
 import type { Mirror } from "./mirror.ts";
 import type { Outcome } from "./outcome.ts";
 import { generation, insertDirectly, insertNew, loadRecords, mintIds, purgeArticles } from "./rows.ts";
+import { type BackupInfo } from "../backup-ids.ts";
+import { type RestoreResult } from "../backend.ts";
 
 /**
  * Replaces `matter` with the document's content, exactly (revs and times included), in one

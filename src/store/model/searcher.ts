@@ -12,7 +12,7 @@ import type { IndexCounts, SearchReply, SearchRequest } from "./search-worker.ts
  * (file:///$bunfs/root/replyd), and a worker entry point is found by its path below the entry
  * points' common folder, src/ (scripts/build names it).
  */
-const WORKER_ENTRY = import.meta.url.includes("/$bunfs/") ? "./store/search-worker.ts" : new URL("./search-worker.ts", import.meta.url).href;
+const WORKER_ENTRY = import.meta.url.includes("/$bunfs/") ? "./store/model/search-worker.ts" : new URL("./search-worker.ts", import.meta.url).href;
 
 export type SearchResult = { id: string | null } | "busy";
 

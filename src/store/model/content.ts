@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
-import type { Menu } from "../menu.ts";
-import { TEXT_KEYS, type Rule, type Tags, type TextKey, type Texts } from "../rule.ts";
+import type { Menu } from "../../menu.ts";
+import { TEXT_KEYS, type Rule, type Tags, type TextKey, type Texts } from "../../rule.ts";
 
 export interface StoredMenu {
   menu: Menu;

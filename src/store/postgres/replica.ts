@@ -1,9 +1,10 @@
 import type { SQL } from "bun";
 import type { Menu } from "../../menu.ts";
 import type { Rule, Tags, Texts } from "../../rule.ts";
-import { BULK_INDEX_THRESHOLD, type Store } from "../store.ts";
+import type { Model } from "../model/model.ts";
 import { readChanges, type FeedPage } from "./feed.ts";
 import { CopyMirror, type Mirror } from "./mirror.ts";
+import { BULK_INDEX_THRESHOLD } from "../model/model.ts";
 
 /**
  * The local read copy of a PostgreSQL store: an SQLite store (in a temporary folder) that followers'
@@ -18,7 +19,7 @@ export class Replica {
   private contentGen: string;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: Model,
     private readonly sql: SQL,
     private readonly logError: (message: string) => void = (m) => process.stderr.write(`${m}\n`),
   ) {

@@ -9,14 +9,14 @@
 import type { SQL, TransactionSQL } from "bun";
 import type { BulkDocument } from "../../doc.ts";
 import { InvalidDocumentError, MAX_PROBLEMS_LISTED, ProblemList } from "../../errors.ts";
-import type { ImportResult } from "../bulk.ts";
-import type { BackupInfo } from "../backups.ts";
 import { createBackupPg } from "./backups.ts";
 import { LOCKS } from "./connect.ts";
 import type { Mirror } from "./mirror.ts";
 import type { Outcome } from "./outcome.ts";
 import { generation, insertDirectly, insertNew, loadRecords, mintIds, purgeArticles } from "./rows.ts";
 import * as content from "./content.ts";
+import { type ImportResult } from "../backend.ts";
+import { type BackupInfo } from "../backup-ids.ts";
 
 export const stripCounts = ({ counts: _counts, ...info }: BackupInfo & { counts: Record<string, number> }): BackupInfo => info;
 

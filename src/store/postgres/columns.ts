@@ -1,5 +1,5 @@
 import type { TransactionSQL } from "bun";
-import type { StoredRow } from "../articles.ts";
+import type { StoredRow } from "../rows.ts";
 
 /** One record of a bulk write's batch, as the articles' columns take it (keywords as JSON text); no id yet, or no rev and times, where PostgreSQL gives them. */
 export type BatchRow = Omit<StoredRow, "id" | "deleted" | "rev" | "created_at" | "updated_at"> & {

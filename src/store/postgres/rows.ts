@@ -6,7 +6,7 @@
 import type { TransactionSQL } from "bun";
 import { contentOf, type ArticleInput } from "../../article.ts";
 import type { Articles } from "../../doc.ts";
-import type { StoredRow } from "../articles.ts";
+import type { StoredRow } from "../rows.ts";
 import { newArticleId } from "../ids.ts";
 import { Columns, type BatchRow } from "./columns.ts";
 import type { Mirror } from "./mirror.ts";

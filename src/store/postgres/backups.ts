@@ -9,8 +9,8 @@ import { articleJson } from "../../article.ts";
 import { DocumentWriter, SECTIONS, type Matter } from "../../doc.ts";
 import type { Menu } from "../../menu.ts";
 import { TEXT_KEYS, type Rule } from "../../rule.ts";
-import { backupId, type BackupInfo, type BackupKind } from "../backups.ts";
-import { fromRow, type StoredRow } from "../articles.ts";
+import { fromRow, type StoredRow } from "../rows.ts";
+import { backupId, type BackupInfo, type BackupKind } from "../backup-ids.ts";
 
 const CHUNK = 1 << 20;
 const PAGE = 5000;

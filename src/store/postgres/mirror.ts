@@ -1,6 +1,7 @@
 import type { Database } from "bun:sqlite";
-import { ArticleRepo, type StoredRow } from "../articles.ts";
-import { openDatabase } from "../db.ts";
+import { ArticleRepo } from "../model/articles.ts";
+import type { StoredRow } from "../rows.ts";
+import { openDatabase } from "../model/db.ts";
 
 /**
  * What a bulk write that replaces every article (a restore, an init into an empty database) hands

@@ -1,28 +1,23 @@
 import type { Database } from "bun:sqlite";
-import { closeSync, openSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { PRIVATE_FILE, privateDir, privateFiles } from "../fsutil.ts";
-import { articleJson, type Article } from "../article.ts";
-import type { Clock } from "../clock.ts";
-import { asBulk, DocumentWriter, SECTIONS, type BulkDocument, type Matter, type ReplydDocument } from "../doc.ts";
-import { ArticleRepo } from "./articles.ts";
-import { BackupStore, type BackupInfo, type BackupKind } from "./backups.ts";
-import { ContentRepo, mergeRuleList } from "./content.ts";
+import { articleJson, type Article } from "../../article.ts";
+import type { Clock } from "../../clock.ts";
+import { asBulk, DocumentWriter, SECTIONS, type BulkDocument, type Matter, type ReplydDocument } from "../../doc.ts";
+import type { Menu } from "../../menu.ts";
+import type { Rule } from "../../rule.ts";
+import type { ArticleEdit, EditResult, ImportResult, RestoreResult } from "../backend.ts";
+import type { BackupInfo, BackupKind } from "../backup-ids.ts";
+import { codeTaken, decideEdit } from "../conflicts.ts";
+import { DEFAULT_REPLY_LIMIT } from "../follower-log.ts";
+import { mergeRuleList } from "../model/content.ts";
+import { Model } from "../model/model.ts";
+import { BackupStore } from "./backups.ts";
+import { importDocument, restoreDocument } from "./bulk.ts";
 import { LogWriter } from "./logwriter.ts";
 import { MessageLog } from "./messages.ts";
-import { DEFAULT_REPLY_LIMIT, ReplyBook } from "./replies.ts";
-import type { Menu } from "../menu.ts";
-import type { Rule } from "../rule.ts";
-import { Searcher } from "./searcher.ts";
-import { IndexKeeper } from "./indexer.ts";
-import { importDocument, restoreDocument, type ImportResult, type RestoreResult } from "./bulk.ts";
-import { codeTaken, decideEdit } from "./conflicts.ts";
-import type { ArticleEdit, EditResult } from "./backend.ts";
-import { openDatabase } from "./db.ts";
+import { ReplyBook } from "./replies.ts";
 
 const bulkOf = (doc: BulkDocument | ReplydDocument): BulkDocument => (Array.isArray(doc.articles) ? asBulk(doc as ReplydDocument) : (doc as BulkDocument));
-
-export { BULK_INDEX_THRESHOLD, type ImportResult, type RestoreResult } from "./bulk.ts";
 
 export interface StoreOptions {
   clock: Clock;
@@ -36,51 +31,31 @@ export interface StoreOptions {
   durable?: boolean;
 }
 
-/** The data folder: SQLite for live data, backups/ for documents, media/ for public files. */
-export class Store {
-  readonly articles: ArticleRepo;
-  readonly content: ContentRepo;
+/**
+ * The data folder (the SQLite backend): the read model's database written in place, backups/ for
+ * documents, media/ for public files, and the follower message log with its writer thread.
+ */
+export class Store extends Model {
   readonly backups: BackupStore;
   readonly messages: MessageLog;
   readonly replies: ReplyBook;
-  /** Follower searches, off the event loop. */
-  readonly searcher: Searcher;
-  private readonly indexer: IndexKeeper;
-  readonly dbPath: string;
-  readonly mediaDir: string;
-  private readonly logError: (message: string) => void;
 
   private constructor(
-    readonly dir: string,
-    readonly db: Database,
+    dir: string,
+    db: Database,
     private readonly opts: StoreOptions,
   ) {
-    this.dbPath = join(dir, "replyd.db");
-    this.articles = new ArticleRepo(db);
-    this.content = new ContentRepo(db);
-    this.logError = opts.logError ?? ((message: string) => process.stderr.write(`${message}\n`));
+    super(dir, db, opts);
     this.messages = new MessageLog(db, new LogWriter(this.dbPath, this.logError));
     this.replies = new ReplyBook(db, opts.replyLimit ?? DEFAULT_REPLY_LIMIT);
-    this.searcher = new Searcher(this.dbPath, this.logError);
-    this.indexer = new IndexKeeper(this.articles, this.searcher, this.logError);
     this.backups = new BackupStore(join(dir, "backups"), opts.clock, opts.keep);
-    this.mediaDir = join(dir, "media");
-    privateDir(this.mediaDir);
   }
 
-  static open(dir: string, opts: StoreOptions): Store {
-    privateDir(dir);
-    const path = join(dir, "replyd.db");
-    // Created 0600 before SQLite opens it: SQLite gives the WAL and shared-memory files the database's mode.
-    closeSync(openSync(path, "a", PRIVATE_FILE));
-    privateFiles(path, `${path}-wal`, `${path}-shm`);
-    const store = new Store(dir, openDatabase(path, opts.durable ?? true), opts);
+  static override open(dir: string, opts: StoreOptions): Store {
+    const store = new Store(dir, Model.database(dir, opts.durable ?? true), opts);
     // Messages a shutdown could not write (the disk was full) are logged now.
     store.messages.replaySpills(dir, store.logError);
-    // A rebuild cut short (a crash, a restart) resumes where it stopped; a complete index is counted
-    // against the articles off the event loop, and rebuilt if they disagree.
-    store.indexer.inBackground();
-    void store.indexer.verify();
+    store.startIndexing();
     return store;
   }
 
@@ -89,7 +64,7 @@ export class Store {
    * spill file in the data folder, logged at the next start; answers how many were not logged and
    * whether they were kept (`lost` > 0: not even the spill file could be written).
    */
-  close(logWaitMs = 10_000): { spilled: number; lost: number; file: string | null } {
+  override close(logWaitMs = 10_000): { spilled: number; lost: number; file: string | null } {
     this.indexer.close();
     this.searcher.close();
     let outcome = { spilled: 0, lost: 0, file: null as string | null };
@@ -113,22 +88,6 @@ export class Store {
 
   nowIso(): string {
     return new Date(this.opts.clock.now()).toISOString();
-  }
-
-  private dbSizeCache = { at: -Infinity, size: 0 };
-
-  /** Bytes on disk of the database, its WAL included; looked up once a second at most (health asks on every call). */
-  dbSize(): number {
-    const at = performance.now();
-    if (at - this.dbSizeCache.at < 1000) return this.dbSizeCache.size;
-    let size = 0;
-    for (const f of [this.dbPath, this.dbPath + "-wal"]) {
-      try {
-        size += statSync(f).size;
-      } catch {}
-    }
-    this.dbSizeCache = { at, size };
-    return size;
   }
 
   /** A consistent snapshot of `matter` written as a server-side backup. */
@@ -192,54 +151,6 @@ export class Store {
   /** Replaces `matter` with the document's content: see bulk.ts. */
   restore(doc: BulkDocument | ReplydDocument, matter: Matter): RestoreResult {
     return restoreDocument(this, bulkOf(doc), matter);
-  }
-
-  /**
-   * One transaction of article writes. In bulk, rows are written without search indexing and the
-   * index is emptied in the same transaction, then rebuilt in the background after the commit —
-   * or, with `indexLater`, when the caller says (a read copy loading page after page would otherwise
-   * index each page only to empty the index again for the next).
-   */
-  writeArticles(bulk: boolean, write: () => void, indexLater = false): void {
-    try {
-      // IMMEDIATE: the write lock is taken at BEGIN. A deferred transaction that reads first can
-      // fail at once with SQLITE_BUSY_SNAPSHOT when the log writer commits between its read and its
-      // first write; an immediate one waits its turn (busy_timeout) instead.
-      this.db.transaction(() => {
-        if (!bulk) return write();
-        this.articles.withoutIndexing(write);
-        this.articles.resetIndex();
-      }).immediate();
-    } catch (e) {
-      this.articles.loadIndexState();
-      throw e;
-    }
-    if (bulk && !indexLater) this.indexInBackground();
-  }
-
-  /** Rebuilds the search indexes in the background (after a bulk write, at start). */
-  indexInBackground(): void {
-    this.indexer.inBackground();
-  }
-
-  /** Holds the search index's writes until the answer is called (indexer.ts hold()). */
-  holdIndexing(): () => void {
-    return this.indexer.hold();
-  }
-
-  /** Uploads are spooled in the data folder: on the data's disk, not a small or in-memory /tmp. */
-  get spoolDir(): string {
-    return this.dir;
-  }
-
-  /** "checking" until the index has been counted against the articles after start. */
-  get indexVerified(): IndexKeeper["verified"] {
-    return this.indexer.verified;
-  }
-
-  /** Waits until the search index is complete (tests, benchmarks). */
-  indexed(): Promise<void> {
-    return this.indexer.complete();
   }
 
   /**

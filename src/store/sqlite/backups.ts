@@ -1,32 +1,10 @@
 import { closeSync, openSync, readdirSync, readSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { Clock } from "../clock.ts";
-import { isMatter, type Matter } from "../doc.ts";
-import { atomicWrite, privateDir } from "../fsutil.ts";
+import type { Clock } from "../../clock.ts";
+import { isMatter, type Matter } from "../../doc.ts";
+import { atomicWrite, privateDir } from "../../fsutil.ts";
+import { BACKUP_ID, backupId, isBackupId, type BackupInfo, type BackupKind } from "../backup-ids.ts";
 
-export type BackupKind = "manual" | "auto";
-
-export interface BackupInfo {
-  id: string;
-  matter: Matter;
-  kind: BackupKind;
-  created_at: string;
-  size: number;
-  sha256: string | null;
-}
-
-/** `<matter>-<UTC stamp to the ms>-<kind>-<4 random>`: sortable, never a path, and the only shape the client accepts (docs/protocol.md). */
-export const BACKUP_ID = /^(all|articles|rules|texts|menu)-(\d{8}T\d{9}Z)-(manual|auto)-([a-z0-9]{4})$/;
-
-export const isBackupId = (id: string) => BACKUP_ID.test(id);
-
-/** A new backup's id, stamped `ms`. */
-export function backupId(matter: Matter, kind: BackupKind, ms: number): string {
-  const rand = Array.from(crypto.getRandomValues(new Uint8Array(4)), (b) => "abcdefghijklmnopqrstuvwxyz0123456789"[b % 36]).join("");
-  return `${matter}-${stampOf(ms)}-${kind}-${rand}`;
-}
-
-const stampOf = (ms: number) => new Date(ms).toISOString().replace(/[-:.]/g, "");
 const isoOfStamp = (s: string) =>
   `${s.slice(0, 4)}-${s.slice(4, 6)}-${s.slice(6, 8)}T${s.slice(9, 11)}:${s.slice(11, 13)}:${s.slice(13, 15)}.${s.slice(15, 18)}Z`;
 

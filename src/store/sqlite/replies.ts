@@ -1,46 +1,5 @@
 import type { Database } from "bun:sqlite";
-import type { LoggedMessage } from "./messages.ts";
-
-/** The platform lets an account message a follower for 48 hours after the follower's last interaction. */
-export const REPLY_WINDOW_MS = 48 * 3_600_000;
-/** How many messages it allows per interaction, in today's documentation (--reply-limit). */
-export const DEFAULT_REPLY_LIMIT = 5;
-
-export interface ReplyWindow {
-  open: boolean;
-  /** The follower's last interaction, which opened the window. */
-  opened_at: string | null;
-  until: string | null;
-  /** Replies sent since it opened, and how many more the platform allows. */
-  sent: number;
-  left: number;
-  /** Why it is closed: the 48 hours are over (or nothing is known), or the count is spent; and in one line. */
-  closed?: "window_closed" | "reply_limit";
-  reason?: string;
-}
-
-export interface NewReply {
-  openid: string;
-  type: "text" | "news";
-  /** What was said, for the log: the text, or the article's code and title. */
-  content: string;
-  sentBy: string;
-  /** The inbox entry answered, or null when the reply went to the follower directly. */
-  replyTo: number | null;
-  nowMs: number;
-}
-
-/** The window a follower's last interaction (`openedAt`; null: none logged) and the replies since leave open. The same on every store. */
-export function windowOf(openedAt: string | null, sent: number, nowMs: number, limit: number): ReplyWindow {
-  if (openedAt === null)
-    return { open: false, opened_at: null, until: null, sent: 0, left: 0, closed: "window_closed", reason: "no message from this follower is in the log: the platform allows replies only for 48 hours after the follower writes" };
-  const until = Date.parse(openedAt) + REPLY_WINDOW_MS;
-  const base = { opened_at: openedAt, until: new Date(until).toISOString(), sent, left: Math.max(0, limit - sent) };
-  if (nowMs >= until) return { ...base, open: false, left: 0, closed: "window_closed", reason: `the 48-hour reply window closed at ${base.until} (the follower's last message was at ${openedAt}); it opens again when they write` };
-  if (sent >= limit)
-    return { ...base, open: false, closed: "reply_limit", reason: `the ${limit} replies allowed since the follower's last message (at ${openedAt}) are spent; it opens again when they write` };
-  return { ...base, open: true };
-}
+import { DEFAULT_REPLY_LIMIT, REPLY_WINDOW_MS, windowOf, type LoggedMessage, type NewReply, type ReplyWindow } from "../follower-log.ts";
 
 /**
  * Replies to followers, kept in the message log beside what they answer (direction out). The log's

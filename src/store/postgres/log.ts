@@ -9,9 +9,7 @@
  * new messages are answered but counted as dropped, not kept (health shows both numbers).
  */
 import type { SQL } from "bun";
-import { MAX_UNWRITTEN, OPENING_EVENTS } from "../logwriter.ts";
-import type { LoggedMessage, NewMessage } from "../messages.ts";
-import { REPLY_WINDOW_MS, type NewReply, type ReplyWindow, DEFAULT_REPLY_LIMIT, windowOf } from "../replies.ts";
+import { MAX_UNWRITTEN, OPENING_EVENTS, type LoggedMessage, type NewMessage, REPLY_WINDOW_MS, type NewReply, type ReplyWindow, DEFAULT_REPLY_LIMIT, windowOf } from "../follower-log.ts";
 
 const BATCH = 2000;
 const OPENING = `ARRAY[${OPENING_EVENTS.map((e) => `'${e}'`).join(",")}]`;

@@ -9,15 +9,9 @@
  * again (the msg_key UNIQUE constraint makes a repeat harmless), and `sync()` — used on shutdown and
  * before reading the log — blocks until everything handed over is committed.
  */
+import { MAX_UNWRITTEN, OPENING_EVENTS } from "../follower-log.ts";
 
 export const ROW_WIDTH = 8;
-
-/**
- * Interactions that open a follower's reply window, per the platform's list: any message, and the
- * events of following, scanning a QR code and the menu buttons that report to the account (click,
- * scancode_push, scancode_waitmsg). Opening a link (VIEW), a location report or unfollowing do not.
- */
-export const OPENING_EVENTS = ["subscribe", "SCAN", "CLICK", "scancode_push", "scancode_waitmsg"] as const;
 
 // Inline so the compiled single binary needs no second file.
 const WORKER_SOURCE = `
@@ -117,9 +111,6 @@ self.onmessage = (event) => {
 `;
 
 let workerUrl: string | null = null;
-
-/** Messages the writer may hold unwritten (≈ 100 MB of queue at the worst); past it new ones are counted, not kept. */
-export const MAX_UNWRITTEN = 250_000;
 
 export class LogWriter {
   private worker: Worker | null = null;

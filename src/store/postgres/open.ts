@@ -10,7 +10,7 @@ import { rmSync } from "node:fs";
 import { BackendError, type Backend, type BackendOptions } from "../backend.ts";
 import type { AdminKey } from "../keys.ts";
 import type { RedisLink } from "../redis/link.ts";
-import { Store } from "../store.ts";
+import { Model } from "../model/model.ts";
 import { createFirstKey, prepareDatabase } from "./connect.ts";
 import { makeCopyDir, sweepStaleCopies } from "./copydir.ts";
 import { pgWriter } from "./data.ts";
@@ -42,7 +42,7 @@ export async function openPostgres(url: string, opts: BackendOptions): Promise<B
   }
   for (const stale of sweepStaleCopies()) opts.logError(`removed ${stale}, the read copy of a server that did not stop (kill -9)`);
   const dir = makeCopyDir();
-  const store = Store.open(dir, { clock: opts.clock, keep: opts.keep, logError: opts.logError, durable: false, ...(opts.replyLimit ? { replyLimit: opts.replyLimit } : {}) });
+  const store = Model.open(dir, { logError: opts.logError, durable: false });
   const replica = new Replica(store, sql, opts.logError);
   const log = new PgMessageLog(sql, opts.logError);
   let keys: PgKeyRing;

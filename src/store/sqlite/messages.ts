@@ -1,33 +1,9 @@
 import type { Database } from "bun:sqlite";
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { atomicWrite } from "../fsutil.ts";
+import { atomicWrite } from "../../fsutil.ts";
+import type { LoggedMessage, NewMessage } from "../follower-log.ts";
 import { ROW_WIDTH, type LogWriter } from "./logwriter.ts";
-
-export interface LoggedMessage {
-  received_at: string;
-  msg_key: string;
-  from_user: string;
-  type: string;
-  event: string | null;
-  content: string | null;
-  /** How it was answered: rule:<id>, help, code, tag, search, welcome, fallback, not_found, none. */
-  answer: string;
-  unmatched: boolean;
-  /** in: from the follower; out: a reply sent to them (from_user is then the recipient). */
-  direction: "in" | "out";
-  /** The admin key that sent a reply. */
-  sent_by: string | null;
-  /** The inbox entry a reply answered. */
-  reply_to: number | null;
-  /** When a reply first answered this message. */
-  answered_at: string | null;
-}
-
-/** A message as the callback hands it to the log: the time is epoch ms, formatted by the writer thread. */
-export interface NewMessage extends Omit<LoggedMessage, "received_at" | "direction" | "sent_by" | "reply_to" | "answered_at"> {
-  received_ms: number;
-}
 
 /**
  * The follower message log. Messages are queued as flat rows and handed to the writer thread

@@ -1,7 +1,7 @@
 import type { TransactionSQL } from "bun";
 import type { Menu } from "../../menu.ts";
 import type { Rule, Tags, Texts } from "../../rule.ts";
-import { mergeRuleList, type RuleMerge } from "../content.ts";
+import { mergeRuleList, type RuleMerge } from "../model/content.ts";
 
 /**
  * Tags, rules, texts and the menu in PostgreSQL, with the SQLite store's semantics (content.ts).

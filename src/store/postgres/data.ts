@@ -3,21 +3,21 @@ import { constants, existsSync, openSync, unlinkSync, writeSync } from "node:fs"
 import { join } from "node:path";
 import type { Clock } from "../../clock.ts";
 import type { Writer } from "../backend.ts";
-import { openFile } from "../data.ts";
-import { pgExclusive } from "../exclusive.ts";
 import { mediaOf, writeMediaFile } from "../media.ts";
-import type { Store } from "../store.ts";
+import type { Model } from "../model/model.ts";
 import { editArticlePg, purgeArticlePg } from "./articles.ts";
 import { backupPg, createBackupPg, getBackupPg, listBackupsPg, readBackupPg, removeBackupPg } from "./backups.ts";
 import { importDocumentPg, lockWrites, stripCounts } from "./bulk.ts";
 import { restoreDocumentPg } from "./restore.ts";
 import { knownOutcome } from "./outcome.ts";
 import { mergeRules, rules as rulesOf, setMenu } from "./content.ts";
-import { mergeRuleList } from "../content.ts";
-import { DEFAULT_REPLY_LIMIT } from "../replies.ts";
+import { mergeRuleList } from "../model/content.ts";
 import type { PgMessageLog } from "./log.ts";
 import type { Replica } from "./replica.ts";
 import { PG_SCHEMA_VERSION } from "./schema.ts";
+import { openFile } from "../backup-file.ts";
+import { pgExclusive } from "./exclusive.ts";
+import { DEFAULT_REPLY_LIMIT } from "../follower-log.ts";
 
 /**
  * PostgreSQL's writer: each write goes to the database, and the local copy catches up before the
@@ -26,7 +26,7 @@ import { PG_SCHEMA_VERSION } from "./schema.ts";
 export function pgWriter(
   sql: SQL,
   replica: Replica,
-  local: Store,
+  local: Model,
   clock: Clock,
   keep: number,
   log: PgMessageLog,

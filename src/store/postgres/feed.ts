@@ -1,5 +1,5 @@
 import type { SQL } from "bun";
-import type { StoredRow } from "../articles.ts";
+import type { StoredRow } from "../rows.ts";
 
 /** What changed in the articles after a generation, one page at a time. */
 export interface FeedPage {

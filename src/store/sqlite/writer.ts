@@ -1,48 +1,12 @@
-/**
- * The SQLite store behind the writer interface (backend.ts), and what both stores' writers share:
- * a backup file opened as a stream.
- */
-import { closeSync, existsSync, fstatSync, openSync } from "node:fs";
+/** The SQLite store behind the writer interface (backend.ts): every call is the store's own. */
+import { existsSync, openSync } from "node:fs";
 import { join } from "node:path";
-import { fdSource } from "../docbytes.ts";
-import type { OpenBackup, Writer } from "./backend.ts";
-import { SCHEMA_VERSION } from "./db.ts";
-import { oneAtATime } from "./exclusive.ts";
-import { mediaOf, writeMediaFile } from "./media.ts";
+import type { Writer } from "../backend.ts";
+import { openFile } from "../backup-file.ts";
+import { SCHEMA_VERSION } from "../model/db.ts";
+import { oneAtATime } from "../exclusive.ts";
+import { mediaOf, writeMediaFile } from "../media.ts";
 import type { Store } from "./store.ts";
-
-/** An open file as a pull stream of 256 KiB reads, closed when it ends or is cancelled. */
-export function openFile(fd: number): OpenBackup {
-  const size = fstatSync(fd).size;
-  let closed = false;
-  const close = () => {
-    if (closed) return;
-    closed = true;
-    closeSync(fd);
-  };
-  const source = fdSource(fd, size);
-  return {
-    size,
-    source,
-    close,
-    stream: () => {
-      let at = 0;
-      return new ReadableStream<Uint8Array>({
-        pull(controller) {
-          const buf = new Uint8Array(Math.min(256 * 1024, size - at));
-          const n = buf.length ? source.read(buf, 0, buf.length, at) : 0;
-          if (n === 0) {
-            close();
-            return controller.close();
-          }
-          at += n;
-          controller.enqueue(buf.subarray(0, n));
-        },
-        cancel: close,
-      });
-    },
-  };
-}
 
 /** The SQLite store's writer: every call is the store's own, its backups files in the data folder. */
 export function sqliteWriter(store: Store): Writer {

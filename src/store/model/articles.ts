@@ -1,49 +1,9 @@
 import type { Database, Statement } from "bun:sqlite";
 import { gramsOf } from "./grams.ts";
 import { containing, findArticles } from "./search.ts";
-import type { Article, ArticleContent, ArticleInput } from "../article.ts";
-
-interface Row {
-  seq?: number;
-  id: string;
-  code: string | null;
-  tag: string | null;
-  title: string;
-  description: string;
-  url: string;
-  picurl: string | null;
-  keywords: string;
-  deleted: number;
-  rev: number;
-  created_at: string;
-  updated_at: string;
-}
-
-
-/**
- * Keywords as searched: the words of their JSON text (as JSON.stringify wrote it) joined by U+001F,
- * which no keyword holds — the same as the articles table's keyword_text column (db.ts).
- */
-export const keywordText = (json: string): string => json.slice(2, -2).replaceAll('","', "\u001f");
-
-/** A stored row, from either store: keywords as stored (JSON text), deleted as 0/1 or a boolean, rev as a number or a bigint's text. */
-export type StoredRow = Omit<Row, "seq" | "deleted" | "rev"> & { deleted: number | boolean; rev: number | string };
-
-/** A stored row as an article. */
-export const fromRow = (r: StoredRow): Article => ({
-  id: r.id,
-  code: r.code,
-  tag: r.tag,
-  title: r.title,
-  description: r.description,
-  url: r.url,
-  picurl: r.picurl,
-  keywords: JSON.parse(r.keywords) as string[],
-  deleted: r.deleted === 1 || r.deleted === true,
-  rev: Number(r.rev),
-  created_at: r.created_at,
-  updated_at: r.updated_at,
-});
+import type { Article, ArticleContent, ArticleInput } from "../../article.ts";
+import type { ListQuery } from "../backend.ts";
+import { fromRow, keywordText, type Row, type StoredRow } from "../rows.ts";
 
 /** Positional values in column order: binding by position is measurably cheaper than by name in bulk. */
 const toParams = (a: Article) =>
@@ -52,17 +12,6 @@ const toParams = (a: Article) =>
 /** The same from another store's row, keywords left as the JSON text they are stored as. */
 const rowParams = (r: StoredRow) =>
   [r.code, r.tag, r.title, r.description, r.url, r.picurl, r.keywords, r.deleted === 1 || r.deleted === true ? 1 : 0, Number(r.rev), r.created_at, r.updated_at, r.id] as const;
-
-export interface ListQuery {
-  tag?: string;
-  code?: string;
-  /** Words that must all appear in the title, description or keywords. */
-  q?: string;
-  /** live (default), all, or only the soft-deleted. */
-  deleted?: "live" | "all" | "only";
-  limit: number;
-  offset: number;
-}
 
 /**
  * Queries over the articles table; every write goes through here, which is what makes the

@@ -3,7 +3,7 @@ import type { Article } from "../../article.ts";
 import type { ArticleEdit, EditResult } from "../backend.ts";
 import { codeTaken, decideEdit } from "../conflicts.ts";
 import { lockWrites } from "./bulk.ts";
-import { fromRow } from "../articles.ts";
+import { fromRow } from "../rows.ts";
 
 const ROW = "id, code, tag, title, description, url, picurl, keywords, deleted, rev::text AS rev, created_at, updated_at, gen::text AS gen";
 

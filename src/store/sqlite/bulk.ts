@@ -4,42 +4,14 @@
  * the new one) after an automatic backup of what it replaces. The articles are handed over again
  * for each pass (doc.ts Articles: read again from the uploaded file), never held.
  */
-import { contentOf, sameContent, type ArticleInput } from "../article.ts";
-import { SECTIONS, type BulkDocument, type Matter } from "../doc.ts";
-import { InvalidDocumentError, ProblemList } from "../errors.ts";
-import type { BackupInfo } from "./backups.ts";
-import { DocumentIds } from "./ids.ts";
+import { contentOf, sameContent, type ArticleInput } from "../../article.ts";
+import { SECTIONS, type BulkDocument, type Matter } from "../../doc.ts";
+import { InvalidDocumentError, ProblemList } from "../../errors.ts";
+import { DocumentIds } from "../ids.ts";
 import type { Store } from "./store.ts";
-
-/** Bulk writes above this many records rebuild the search index afterwards instead of row by row. */
-export const BULK_INDEX_THRESHOLD = 2000;
-
-export interface ImportResult {
-  added: number;
-  updated: number;
-  unchanged: number;
-  removed: number;
-  total: number;
-  tags: number;
-  rules: { added: number; updated: number; unchanged: number };
-  texts: number;
-  /** The document's menu was stored (import never removes one; it is not pushed). */
-  menu: boolean;
-  /** The automatic backup taken before an init replaced the articles. */
-  backup?: BackupInfo;
-}
-
-export interface RestoreResult {
-  matter: Matter;
-  articles?: number;
-  tags?: number;
-  rules?: number;
-  texts?: number;
-  /** The menu: stored, removed (the document's is null), or kept (an older all document has none). */
-  menu?: "stored" | "removed" | "kept";
-  /** The automatic backup of what the restore replaced. */
-  backup: BackupInfo;
-}
+import type { ImportResult, RestoreResult } from "../backend.ts";
+import type { BackupInfo } from "../backup-ids.ts";
+import { BULK_INDEX_THRESHOLD } from "../model/model.ts";
 
 /** Where each record's id comes from: its own, or worked out once before writing (ids.ts). */
 type IdOf = (record: ArticleInput, index: number) => string;

@@ -1,0 +1,81 @@
+/**
+ * The follower message log as both stores keep it: its entries, which events open a follower's
+ * reply window, the window's rules, and the bound on messages waiting to be written.
+ */
+
+export interface LoggedMessage {
+  received_at: string;
+  msg_key: string;
+  from_user: string;
+  type: string;
+  event: string | null;
+  content: string | null;
+  /** How it was answered: rule:<id>, help, code, tag, search, welcome, fallback, not_found, none. */
+  answer: string;
+  unmatched: boolean;
+  /** in: from the follower; out: a reply sent to them (from_user is then the recipient). */
+  direction: "in" | "out";
+  /** The admin key that sent a reply. */
+  sent_by: string | null;
+  /** The inbox entry a reply answered. */
+  reply_to: number | null;
+  /** When a reply first answered this message. */
+  answered_at: string | null;
+}
+
+/** A message as the callback hands it to the log: the time is epoch ms, formatted by the writer thread. */
+export interface NewMessage extends Omit<LoggedMessage, "received_at" | "direction" | "sent_by" | "reply_to" | "answered_at"> {
+  received_ms: number;
+}
+
+/**
+ * Interactions that open a follower's reply window, per the platform's list: any message, and the
+ * events of following, scanning a QR code and the menu buttons that report to the account (click,
+ * scancode_push, scancode_waitmsg). Opening a link (VIEW), a location report or unfollowing do not.
+ */
+export const OPENING_EVENTS = ["subscribe", "SCAN", "CLICK", "scancode_push", "scancode_waitmsg"] as const;
+
+/** Messages the writer may hold unwritten (≈ 100 MB of queue at the worst); past it new ones are counted, not kept. */
+export const MAX_UNWRITTEN = 250_000;
+
+/** The platform lets an account message a follower for 48 hours after the follower's last interaction. */
+export const REPLY_WINDOW_MS = 48 * 3_600_000;
+
+/** How many messages it allows per interaction, in today's documentation (--reply-limit). */
+export const DEFAULT_REPLY_LIMIT = 5;
+
+export interface ReplyWindow {
+  open: boolean;
+  /** The follower's last interaction, which opened the window. */
+  opened_at: string | null;
+  until: string | null;
+  /** Replies sent since it opened, and how many more the platform allows. */
+  sent: number;
+  left: number;
+  /** Why it is closed: the 48 hours are over (or nothing is known), or the count is spent; and in one line. */
+  closed?: "window_closed" | "reply_limit";
+  reason?: string;
+}
+
+export interface NewReply {
+  openid: string;
+  type: "text" | "news";
+  /** What was said, for the log: the text, or the article's code and title. */
+  content: string;
+  sentBy: string;
+  /** The inbox entry answered, or null when the reply went to the follower directly. */
+  replyTo: number | null;
+  nowMs: number;
+}
+
+/** The window a follower's last interaction (`openedAt`; null: none logged) and the replies since leave open. The same on every store. */
+export function windowOf(openedAt: string | null, sent: number, nowMs: number, limit: number): ReplyWindow {
+  if (openedAt === null)
+    return { open: false, opened_at: null, until: null, sent: 0, left: 0, closed: "window_closed", reason: "no message from this follower is in the log: the platform allows replies only for 48 hours after the follower writes" };
+  const until = Date.parse(openedAt) + REPLY_WINDOW_MS;
+  const base = { opened_at: openedAt, until: new Date(until).toISOString(), sent, left: Math.max(0, limit - sent) };
+  if (nowMs >= until) return { ...base, open: false, left: 0, closed: "window_closed", reason: `the 48-hour reply window closed at ${base.until} (the follower's last message was at ${openedAt}); it opens again when they write` };
+  if (sent >= limit)
+    return { ...base, open: false, closed: "reply_limit", reason: `the ${limit} replies allowed since the follower's last message (at ${openedAt}) are spent; it opens again when they write` };
+  return { ...base, open: true };
+}
