@@ -59,7 +59,7 @@ export function parseDocument(text: string): ReplydDocument {
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new ReplydError("bad_json", 400, `the file is not valid JSON: ${(e as Error).message}`);
+    throw new ReplydError("bad_json", `the file is not valid JSON: ${(e as Error).message}`);
   }
   return validateDocument(raw);
 }
@@ -211,7 +211,7 @@ function validateMembers(r: Record<string, unknown>, hasArticles: boolean, check
 
   // A wrong sha256 is said before the problems, as a truncated or edited file is what explains them.
   if (sha256 && access.digest() !== sha256)
-    throw new ReplydError("checksum_mismatch", 400, "the document's sha256 does not match its content: it was truncated or edited; nothing was written");
+    throw new ReplydError("checksum_mismatch", "the document's sha256 does not match its content: it was truncated or edited; nothing was written");
   if (hasArticles) {
     problems.push(...check.problems.listed);
     problems.total += check.problems.total - check.problems.listed.length;
@@ -284,7 +284,6 @@ export function requireSections(doc: BulkDocument | ReplydDocument, matter: Matt
   if (missing.length)
     throw new ReplydError(
       "matter_mismatch",
-      400,
       `a restore of "${matter}" needs the document's ${missing.join(", ")}; this document is of matter "${doc.matter}"`,
     );
 }
@@ -366,15 +365,16 @@ export function menuFromBytes(bytes: Uint8Array): Menu {
     raw = JSON.parse(decodeUtf8(bytes));
   } catch (e) {
     if (e instanceof ReplydError) throw e;
-    throw new ReplydError("bad_json", 400, `the file is not valid JSON: ${(e as Error).message}`);
+    throw new ReplydError("bad_json", `the file is not valid JSON: ${(e as Error).message}`);
   }
   if (typeof raw === "object" && raw !== null && "format" in raw) {
     const doc = validateDocument(raw);
-    if (!doc.menu) throw new ReplydError("no_menu", 400, `the document (matter "${doc.matter}") holds no menu`);
+    // 400, as every refusal of a file is (no_menu is 404: no menu stored).
+    if (!doc.menu) throw new ReplydError("matter_mismatch", `the document (matter "${doc.matter}") holds no menu`);
     return doc.menu;
   }
   const { value, problems } = validateMenu(raw);
   if (value) return value;
   const e = new InvalidDocumentError(problems, "the menu is invalid; nothing was stored or pushed");
-  throw new ReplydError("invalid_menu", 400, e.message, e.details);
+  throw new ReplydError("invalid_menu", e.message, e.details);
 }

@@ -41,14 +41,14 @@ export const WINDOW_BYTES = 1 << 20;
 const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
 const [QUOTE, BACKSLASH, COMMA, COLON, OPEN_OBJ, CLOSE_OBJ, OPEN_ARR, CLOSE_ARR] = [0x22, 0x5c, 0x2c, 0x3a, 0x7b, 0x7d, 0x5b, 0x5d];
 
-const badJson = (detail: string) => new ReplydError("bad_json", 400, `the file is not valid JSON: ${detail}`);
+const badJson = (detail: string) => new ReplydError("bad_json", `the file is not valid JSON: ${detail}`);
 
 /** An uploaded file's text; bytes that are not UTF-8 are refused rather than guessed at. */
 export function decodeUtf8(bytes: Uint8Array): string {
   try {
     return STRICT_UTF8.decode(bytes);
   } catch {
-    throw new ReplydError("bad_encoding", 400, "the file is not UTF-8 text");
+    throw new ReplydError("bad_encoding", "the file is not UTF-8 text");
   }
 }
 

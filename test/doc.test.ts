@@ -3,6 +3,7 @@ import { validateArticle } from "../src/article.ts";
 import { documentDigest, DocumentWriter, parseDocument, requireSections } from "../src/doc.ts";
 import { ReplydError } from "../src/errors.ts";
 import { article, doc } from "./helpers.ts";
+import { CODE } from "../src/errors.ts";
 
 function problemsOf(fn: () => unknown): { field: string; reason: string; index?: number; section?: string }[] {
   try {
@@ -84,7 +85,7 @@ describe("documents", () => {
     expect(d.articles?.[0]?.id).toBe("a1");
   });
   test("malformed JSON is bad_json", () => {
-    expect(() => parseDocument("{")).toThrow(expect.objectContaining({ code: "bad_json", status: 400 }));
+    expect(() => parseDocument("{")).toThrow(expect.objectContaining({ code: CODE.bad_json, status: 400 }));
   });
   test("every problem is listed with its index and field", () => {
     const problems = problemsOf(() => parseDocument(doc([article(1), { title: "", url: "x" }, article(3, { tag: "BAD" })])));
@@ -131,9 +132,9 @@ describe("documents", () => {
     const text = JSON.stringify({ ...base, sha256: sha });
     expect(parseDocument(text).sha256).toBe(sha);
     const edited = text.replace("Article 1", "Article 2");
-    expect(() => parseDocument(edited)).toThrow(expect.objectContaining({ code: "checksum_mismatch" }));
+    expect(() => parseDocument(edited)).toThrow(expect.objectContaining({ code: CODE.checksum_mismatch }));
     const truncated = JSON.stringify({ ...base, articles: [], sha256: sha });
-    expect(() => parseDocument(truncated)).toThrow(expect.objectContaining({ code: "checksum_mismatch" }));
+    expect(() => parseDocument(truncated)).toThrow(expect.objectContaining({ code: CODE.checksum_mismatch }));
   });
 
   test("DocumentWriter output parses back and verifies", () => {
@@ -152,7 +153,7 @@ describe("documents", () => {
 
   test("requireSections refuses a restore of more than the document holds", () => {
     const d = parseDocument(JSON.stringify([article(1)]));
-    expect(() => requireSections(d, "all")).toThrow(expect.objectContaining({ code: "matter_mismatch" }));
+    expect(() => requireSections(d, "all")).toThrow(expect.objectContaining({ code: CODE.matter_mismatch }));
     expect(() => requireSections(d, "articles")).not.toThrow();
   });
 });

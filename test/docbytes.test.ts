@@ -5,6 +5,7 @@ import { decodeUtf8, DocumentWriter, parseDocument, parseDocumentBytes, readDocu
 import { memorySource, scanDocument, type ByteSource } from "../src/docbytes.ts";
 import { ReplydError } from "../src/errors.ts";
 import { documentArb } from "./property/arbitraries.ts";
+import { CODE } from "../src/errors.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
@@ -116,10 +117,10 @@ describe("refusals", () => {
     const bytes = enc(text);
     const bad = bytes.slice();
     bad.set([0xc3, 0x28], text.indexOf("Title"));
-    expect(outcome(() => parseDocumentBytes(bad))).toMatchObject({ code: "bad_encoding" });
-    expect(outcome(() => parseDocumentBytes(bytes.subarray(0, bytes.length - 5)))).toMatchObject({ code: "bad_json" });
-    expect(outcome(() => parseDocumentBytes(enc(text + " {}")))).toMatchObject({ code: "bad_json" });
-    expect(outcome(() => parseDocumentBytes(enc('{"format":"replyd/1" "matter":"all"}')))).toMatchObject({ code: "bad_json" });
+    expect(outcome(() => parseDocumentBytes(bad))).toMatchObject({ code: CODE.bad_encoding });
+    expect(outcome(() => parseDocumentBytes(bytes.subarray(0, bytes.length - 5)))).toMatchObject({ code: CODE.bad_json });
+    expect(outcome(() => parseDocumentBytes(enc(text + " {}")))).toMatchObject({ code: CODE.bad_json });
+    expect(outcome(() => parseDocumentBytes(enc('{"format":"replyd/1" "matter":"all"}')))).toMatchObject({ code: CODE.bad_json });
   });
 });
 

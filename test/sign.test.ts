@@ -7,6 +7,7 @@ import { FailureLimiter } from "../src/server/limiter.ts";
 import { NonceCache } from "../src/server/nonces.ts";
 import { canonicalQuery, canonicalString, computeSign, fileParamValue, formatTs, parseTs, rfc3986, signRequest, timingSafeEqual, timingSafeEqualBytes, type Param } from "../src/sign.ts";
 import { KeyRing } from "../src/store/keys.ts";
+import { CODE } from "../src/errors.ts";
 
 interface Vector {
   name: string;
@@ -70,7 +71,7 @@ describe("signing vectors (test/vectors/signing.json, made by an independent Pyt
         v.method === "GET" || v.method === "DELETE"
           ? new Request(`${url}?${canonicalQuery(badParams)}`, { method: v.method })
           : new Request(url, { method: v.method, body: canonicalQuery(badParams), headers: { "content-type": "application/x-www-form-urlencoded" } });
-      await expect(authenticate(badReq, clock.now(), "test", opts)).rejects.toMatchObject({ code: "bad_signature", status: 401 });
+      await expect(authenticate(badReq, clock.now(), "test", opts)).rejects.toMatchObject({ code: CODE.bad_signature, status: 401 });
     });
   }
 });

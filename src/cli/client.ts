@@ -1,4 +1,4 @@
-import { formatProblems, type Problem } from "../errors.ts";
+import { CODE, formatProblems, type Problem } from "../errors.ts";
 import { canonicalQuery, fileParamValue, formatTs, newNonce, parseTs, signRequest, TS_PATTERN, type Param } from "../sign.ts";
 import { ANSWER_DEFAULTS, memorySink, readAnswer, scrub, type AnswerLimits, type Exchange } from "./answer.ts";
 import { fileSink, type LocalFile } from "./files.ts";
@@ -95,7 +95,7 @@ export class Client {
     let r = await this.exchange(opts, progressLabel);
     if (r.status === 401 && r.signed) {
       const err = parse(r.bytes) as { error?: { code?: string; server_time?: string } } | null;
-      if (err?.error?.code === "stale_timestamp" && typeof err.error.server_time === "string" && TS_PATTERN.test(err.error.server_time)) {
+      if (err?.error?.code === CODE.stale_timestamp && typeof err.error.server_time === "string" && TS_PATTERN.test(err.error.server_time)) {
         this.adoptOffset(parseTs(err.error.server_time) - this.io.now());
         r = await this.exchange(opts, progressLabel);
       }
@@ -219,7 +219,7 @@ function errorFrom(status: number, bytes: Uint8Array, signed: boolean): CLIError
   const message = text(body?.error?.message, 500) ?? `the server answered HTTP ${status}`;
   if (!signed && status >= 200 && status < 300)
     return new CLIError("unsigned_answer", `the answer is not signed by the server's key (or was altered on the way); not used`);
-  if (code === "not_found" && !signed && message === "no such route")
+  if (code === CODE.not_found && !signed && message === "no such route")
     return new CLIError(code, `the server answered "no such route" [not_found, HTTP 404]: is --url (REPLYD_URL) the server's root, like http://127.0.0.1:8080, with no path?`);
   const problems = (Array.isArray(body?.error?.problems) ? body.error.problems : []).slice(0, 1000) as Problem[];
   const details = signed ? formatProblems(problems, typeof body?.error?.total_problems === "number" ? body.error.total_problems : problems.length) : [];

@@ -12,6 +12,8 @@ import { sign } from "./commands/sign.ts";
 import { backup, backups, importCmd, restore } from "./commands/transfer.ts";
 import { makeContext, type CommandContext } from "./context.ts";
 import { CLIError } from "./errors.ts";
+import { SERVE_SETTINGS, type Setting } from "./settings.ts";
+import { formatBytes } from "./args.ts";
 import type { IO } from "./io.ts";
 
 type Command = (c: CommandContext) => Promise<void>;
@@ -34,30 +36,17 @@ export async function run(argv: string[], io: IO): Promise<number> {
   cli.option("--max-answer <size>", "largest answer read into memory", { default: "32M" });
   cli.option("--max-download <size>", "largest backup download", { default: "8G" });
 
-  cli
+  // serve's options come from its settings (settings.ts), declared there once.
+  const serveCommand = cli
     .command("serve", "run the server")
-    .option("--data <dir>", "data folder (env REPLYD_DATA)", { default: "./replyd-data" })
-    .option("--db <url>", "keep everything in PostgreSQL instead, postgres://… (env REPLYD_DB; parts left out come from DATABASE_URL and PG*); --data is then not used")
-    .option("--redis <url>", "one of several instances on the --db database: replay protection, retry answers, change notices and the access token shared through this Redis, redis://… (env REPLYD_REDIS)")
-    .option("--host <host>", "address to listen on", { default: "0.0.0.0" })
-    .option("--port <port>", "port to listen on", { default: 8080 })
-    .option("--window <seconds>", "accepted clock difference of signed requests", { default: 5 })
-    .option("--keep <n>", "server backups kept per matter", { default: 30 })
-    .option("--max-upload <size>", "largest upload, e.g. 64M", { default: "64M" })
-    .option("--max-auth-failures <n>", "failed signatures per address per minute before a 429 lock-out", { default: 10 })
-    .option("--trust-proxy", "take the client address from X-Forwarded-For")
-    .option("--wx-token <token>", "messaging callback token (env REPLYD_WX_TOKEN)")
-    .option("--wx-aeskey <key>", "43-character EncodingAESKey for safe mode (env REPLYD_WX_AESKEY)")
-    .option("--wx-appid <appid>", "the account's appid, checked in safe mode (env REPLYD_WX_APPID)")
-    .option("--wx-path <path>", "callback path", { default: "/wechat" })
-    .option("--wx-secret <secret>", "the account's AppSecret: turns on the platform API and the token keeper (env REPLYD_WX_SECRET)")
-    .option("--wx-api <url>", "the platform API's base address (env REPLYD_WX_API)", { default: "https://api.weixin.qq.com" })
-    .option("--wx-mode <mode>", "with --wx-aeskey: safe (encrypted only) or compatible (plaintext too, weaker) (env REPLYD_WX_MODE)", { default: "safe" })
-    .option("--public-url <url>", "public address for media URLs (env REPLYD_PUBLIC_URL)")
-    .option("--max-media <size>", "largest image upload", { default: "10M" })
-    .option("--log-days <n>", "days of follower messages kept", { default: 30 })
-    .option("--reply-limit <n>", "replies the platform allows per follower message, within 48 hours", { default: 5 })
-    .action(on(serve));
+    .option("--config <file>", "read settings from this TOML file (env REPLYD_CONFIG): flag > environment > file > default")
+    .option("--check-config", "print the settings in effect (secrets hidden) and where each came from, then exit");
+  for (const s of Object.values(SERVE_SETTINGS) as Setting[]) {
+    const env = s.env ? ` (env ${s.env})` : "";
+    const def = s.default !== undefined && !s.boolean ? { default: s.bytes ? formatBytes(Number(s.default)) : s.default } : undefined;
+    serveCommand.option(s.boolean ? `--${s.name}` : `--${s.name} <value>`, `${s.help}${env}`, def);
+  }
+  serveCommand.action(on(serve));
   cli.command("health", "check the server: status, counts, newest backup").action(on(health));
   cli.command("token", "print the account's current access token (the server keeps it; a token or admin key)").action(on(token));
   paged(cli.command("inbox", "follower messages that matched nothing, newest first").option("--all", "every logged message, not only the unmatched")).action(

@@ -122,7 +122,7 @@ function recordFromForm(f: Fields): Record<string, unknown> {
 
 function invalidArticle(problems: InvalidDocumentError["problems"]) {
   const e = new InvalidDocumentError(problems, "the article is invalid; nothing was written");
-  return new ReplydError("invalid_article", 400, e.message, e.details);
+  return new ReplydError("invalid_article", e.message, e.details);
 }
 
 /** POST /api/cli: a `json` file part is a bulk import; a `media` part an image upload; plain fields add one article. */

@@ -17,7 +17,7 @@ import { FailureLimiter, SharedLimiter, type LimiterOptions } from "./limiter.ts
 import { NonceCache, SharedNonces } from "./nonces.ts";
 import { RedisDown, type RedisLink } from "../store/redis/link.ts";
 import { SharedAnswers } from "../wechat/shared.ts";
-import { errorResponse, json, ok, signAnswer } from "./respond.ts";
+import { errorResponse, json, ok, refusal, signAnswer } from "./respond.ts";
 import { badRequest } from "../errors.ts";
 import { deleteRevert, getRevert, matterOf, postRevert, putRevert } from "./revert.ts";
 import { isSafeMediaPath, MEDIA_NAME } from "./media.ts";
@@ -188,7 +188,7 @@ export async function createApp(opts: AppOptions) {
       if (!path.startsWith("/media/")) return;
       // Checked before the static plugin joins the path onto the media folder.
       const readOnly = request.method === "GET" || request.method === "HEAD";
-      if (!readOnly || !isSafeMediaPath(path)) return json(404, { ok: false, error: { code: "not_found", message: "no such file" } });
+      if (!readOnly || !isSafeMediaPath(path)) return refusal("not_found", "no such file");
       // Kept in the database: fetched into the local folder the first time it is asked for here.
       const name = decodeURIComponent(path.slice("/media/".length));
       if (MEDIA_NAME.test(name)) await ctx.write.fetchMedia(name).catch(() => false);
@@ -215,7 +215,7 @@ export async function createApp(opts: AppOptions) {
       if (fresh) return new Response(null, { status: 304, headers: { ...(etag ? { etag } : {}), "last-modified": lastModified } });
     })
     .onError(({ code, error }) => {
-      if (code === "NOT_FOUND") return json(404, { ok: false, error: { code: "not_found", message: "no such route" } });
+      if (code === "NOT_FOUND") return refusal("not_found", "no such route");
       return errorResponse(error, logError);
     })
     .get("/healthz", () => ok({ status: "ok" }))

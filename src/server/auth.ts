@@ -1,5 +1,5 @@
 import type { Clock } from "../clock.ts";
-import { ReplydError } from "../errors.ts";
+import { ReplydError, type ErrorCode } from "../errors.ts";
 import { APPKEY_PATTERN, AUTH_FIELDS, canonicalString, computeSign, formatTs, NONCE_PATTERN, parseTs, SIGN_PATTERN, timingSafeEqual, TS_PATTERN, type Param } from "../sign.ts";
 import type { AdminKey, Keys } from "../store/keys.ts";
 import { RedisDown } from "../store/redis/link.ts";
@@ -60,7 +60,7 @@ export interface AuthOptions {
 // Used when the appkey is unknown, so the work done (and its time) does not tell whether it exists.
 const DUMMY_SECRET = "replyd-no-such-key-" + crypto.randomUUID();
 
-const unauthorized = (code: string, message: string, details?: Record<string, unknown>) => new ReplydError(code, 401, message, details);
+const unauthorized = (code: ErrorCode, message: string, details?: Record<string, unknown>) => new ReplydError(code, message, details);
 
 function single(params: Param[], name: string): string {
   const values = params.filter(([k]) => k === name);
@@ -95,7 +95,7 @@ export async function authenticate(
   try {
     const length = Number(request.headers.get("content-length") ?? 0);
     if (length > opts.maxUpload + FORM_BODY_SLACK)
-      throw new ReplydError("too_large", 413, `the request body is larger than the ${opts.maxUpload}-byte upload limit`);
+      throw new ReplydError("too_large", `the request body is larger than the ${opts.maxUpload}-byte upload limit`);
     const url = new URL(request.url);
     form = await readForm(request, url, opts.maxUpload, opts.budget, opts.spoolDir);
     const params = form.params;
@@ -125,7 +125,7 @@ export async function authenticate(
     const tsMs = parseTs(ts);
     if (Math.abs(arrivedAt - tsMs) > opts.windowMs || tsMs < opts.notBefore()) {
       const now = opts.clock.now();
-      throw new ReplydError("stale_timestamp", 401, "the timestamp is outside the accepted window; correct the clock offset and sign again", {
+      throw new ReplydError("stale_timestamp", "the timestamp is outside the accepted window; correct the clock offset and sign again", {
         server_time: formatTs(now),
         window_s: opts.windowMs / 1000,
       });
@@ -153,10 +153,10 @@ export async function authenticate(
     }
 
     if (key.scope === "read" && request.method !== "GET")
-      throw new ReplydError("forbidden", 403, `the key "${key.appkey}" is read-only; it may only GET`);
+      throw new ReplydError("forbidden", `the key "${key.appkey}" is read-only; it may only GET`);
     // A token key hands out the platform token and nothing else: it cannot read or change data.
     if (key.scope === "token" && (request.method !== "GET" || url.pathname !== "/api/cli/token"))
-      throw new ReplydError("forbidden", 403, `the key "${key.appkey}" may only GET /api/cli/token`);
+      throw new ReplydError("forbidden", `the key "${key.appkey}" may only GET /api/cli/token`);
 
     opts.limiter.succeed(addr, opts.clock.now());
     const fields = params.filter(([k]) => k !== "appkey" && k !== "ts" && k !== "nonce" && k !== "sign");
@@ -166,7 +166,7 @@ export async function authenticate(
     if (!verified) {
       const lockedMs = await opts.limiter.failed(addr, opts.clock.now());
       if (lockedMs > 0)
-        throw new ReplydError("too_many_failures", 429, "too many failed attempts from this address; try again later", { retry_after: Math.ceil(lockedMs / 1000) });
+        throw new ReplydError("too_many_failures", "too many failed attempts from this address; try again later", { retry_after: Math.ceil(lockedMs / 1000) });
     }
     throw e;
   } finally {

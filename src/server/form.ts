@@ -34,7 +34,7 @@ export class DoorBudget {
   constructor(readonly limit: number) {}
   take(n: number): void {
     if (this.held + n > this.limit)
-      throw new ReplydError("busy", 503, "the server is receiving too many unauthenticated uploads; try again shortly", { retry_after: 5 });
+      throw new ReplydError("busy", "the server is receiving too many unauthenticated uploads; try again shortly", { retry_after: 5 });
     this.held += n;
   }
   give(n: number): void {
@@ -50,8 +50,8 @@ export interface ReadForm {
   held: number;
 }
 
-const tooLarge = (what: string) => new ReplydError("too_large", 413, what);
-const malformed = (why: string) => new ReplydError("unsigned", 401, `the request body is not a readable form, so its signature cannot be checked: ${why}`);
+const tooLarge = (what: string) => new ReplydError("too_large", what);
+const malformed = (why: string) => new ReplydError("unsigned", `the request body is not a readable form, so its signature cannot be checked: ${why}`);
 
 /** Every chunk of the body, counted against `max` as it arrives (a declared length is checked first). */
 async function* chunks(request: Request, max: number, what: string): AsyncGenerator<Uint8Array> {
@@ -88,7 +88,7 @@ function text(bytes: Uint8Array): string {
 }
 
 function addParam(params: Param[], name: string, value: string): void {
-  if (params.length >= FORM_LIMITS.fields) throw new ReplydError("too_many_fields", 400, `a request may carry at most ${FORM_LIMITS.fields} fields`);
+  if (params.length >= FORM_LIMITS.fields) throw new ReplydError("too_many_fields", `a request may carry at most ${FORM_LIMITS.fields} fields`);
   params.push([name, value]);
 }
 
@@ -179,7 +179,7 @@ async function readMultipart(request: Request, type: string, maxUpload: number, 
     if (p.upload) {
       if (form.files.has(p.name)) {
         p.upload.close();
-        throw new ReplydError("bad_request", 400, `more than one file part named "${p.name}"`);
+        throw new ReplydError("bad_request", `more than one file part named "${p.name}"`);
       }
       form.files.set(p.name, p.upload);
       addParam(form.params, p.name, "md5:" + p.upload.md5());
@@ -224,7 +224,7 @@ async function readMultipart(request: Request, type: string, maxUpload: number, 
         if (filename !== null) {
           // Counted when it starts: a fifth file part is refused before it is written anywhere.
           if (form.files.size >= FORM_LIMITS.files)
-            throw new ReplydError("too_many_fields", 400, `a request may carry at most ${FORM_LIMITS.files} file parts`);
+            throw new ReplydError("too_many_fields", `a request may carry at most ${FORM_LIMITS.files} file parts`);
           upload = Upload.create(spoolDir);
         }
         part = { name, chunks: [], size: 0, upload };

@@ -58,7 +58,7 @@ async function storePushed(ctx: AppContext, menu: Menu | null, platformChanged: 
   } catch (e) {
     if (!platformChanged) throw e;
     const what = menu ? "the platform took the menu, but it could not be stored" : "the platform's menu was deleted, but the stored one could not be removed";
-    throw new ReplydError("not_stored", 507, `${what} (${(e as Error).message}); run the command again once the data folder can be written`);
+    throw new ReplydError("not_stored", `${what} (${(e as Error).message}); run the command again once the data folder can be written`);
   }
 }
 

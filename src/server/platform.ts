@@ -4,7 +4,7 @@ import type { AppContext } from "./context.ts";
 
 /** The platform API, or a clear refusal when replyd serve was started without --wx-secret. */
 export function platformOf(ctx: AppContext, hint = ""): TokenKeeper {
-  if (!ctx.platform) throw new ReplydError("platform_not_configured", 503, `the platform API is not configured: start replyd serve with --wx-secret and --wx-appid${hint}`);
+  if (!ctx.platform) throw new ReplydError("platform_not_configured", `the platform API is not configured: start replyd serve with --wx-secret and --wx-appid${hint}`);
   return ctx.platform;
 }
 
@@ -16,8 +16,8 @@ export async function onPlatform<T>(what: string, call: () => Promise<T>, after 
   try {
     return await call();
   } catch (e) {
-    if (e instanceof PlatformError) throw new ReplydError("platform_refused", 502, `${what}: ${e.message}${after}`, { errcode: e.errcode });
+    if (e instanceof PlatformError) throw new ReplydError("platform_refused", `${what}: ${e.message}${after}`, { errcode: e.errcode });
     if (e instanceof ReplydError) throw e;
-    throw new ReplydError("platform_unreachable", 502, `${what}: ${(e as Error).message}${after}`);
+    throw new ReplydError("platform_unreachable", `${what}: ${(e as Error).message}${after}`);
   }
 }

@@ -55,13 +55,13 @@ export async function postReply(ctx: AppContext, req: SignedRequest) {
   return ctx.write.exclusive(`reply:${openid}`, async () => {
     const now = ctx.clock.now();
     const window = await ctx.write.log.window(openid, now);
-    if (!window.open) throw conflict(`cannot reply to ${openid}: ${window.reason}`, window.closed, { window });
+    if (!window.open) throw conflict(`cannot reply to ${openid}: ${window.reason}`, window.closed ?? "window_closed", { window });
     await onPlatform("the platform refused the reply", () => sendCustomMessage(platform, openid, message), "; nothing was sent");
     let seq: number;
     try {
       seq = await ctx.write.log.record({ openid, type: message.type, content: logged, sentBy: req.key.appkey, replyTo, nowMs: now });
     } catch (e) {
-      throw new ReplydError("not_logged", 507, `the reply was sent to ${openid}, but could not be written to the log: ${(e as Error).message}`);
+      throw new ReplydError("not_logged", `the reply was sent to ${openid}, but could not be written to the log: ${(e as Error).message}`);
     }
     return { sent: true, openid, type: message.type, seq, reply_to: replyTo, window: await ctx.write.log.window(openid, ctx.clock.now()) };
   });

@@ -1,5 +1,5 @@
 import { sha256hex } from "../doc.ts";
-import { ReplydError } from "../errors.ts";
+import { ERRORS, ReplydError, type ErrorCode } from "../errors.ts";
 import { databaseUnavailable } from "../store/postgres/errors.ts";
 import { ANSWER_SIGNATURE_HEADER, answerSignature } from "../sign.ts";
 
@@ -25,15 +25,18 @@ export function json(status: number, body: unknown, headers: Record<string, stri
 
 export const ok = (data: unknown) => json(200, { ok: true, data });
 
+/** A refusal by its code: the status is the code's own (errors.ts). */
+export const refusal = (code: ErrorCode, message: string, headers: Record<string, string> = {}) => json(ERRORS[code], { ok: false, error: { code, message } }, headers);
+
 /** Storage failures an operator can act on, told apart from bugs. */
 function storageError(e: unknown): ReplydError | null {
   const code = (e as { code?: unknown })?.code;
   if (code === "ENOSPC" || code === "SQLITE_FULL" || code === "EDQUOT")
-    return new ReplydError("disk_full", 507, "the data folder is full; nothing was written");
+    return new ReplydError("disk_full", "the data folder is full; nothing was written");
   if (code === "EROFS" || code === "EACCES" || code === "EPERM" || (typeof code === "string" && code.startsWith("SQLITE_READONLY")))
-    return new ReplydError("read_only", 500, "the data folder is not writable; nothing was written");
+    return new ReplydError("read_only", "the data folder is not writable; nothing was written");
   if (typeof code === "string" && (code === "SQLITE_IOERR" || code.startsWith("SQLITE_IOERR_") || code === "EIO"))
-    return new ReplydError("io_error", 500, "the data folder could not be written (I/O error); nothing was written");
+    return new ReplydError("io_error", "the data folder could not be written (I/O error); nothing was written");
   return null;
 }
 
@@ -41,7 +44,7 @@ export function errorResponse(e: unknown, logError: (msg: string) => void): Resp
   const err = e instanceof ReplydError ? e : (storageError(e) ?? databaseUnavailable(e));
   if (!err) {
     logError(e instanceof Error ? `${e.name}: ${e.message}` : String(e));
-    return json(500, { ok: false, error: { code: "internal", message: "internal error; the server log has the details" } });
+    return refusal("internal", "internal error; the server log has the details");
   }
   if (!(e instanceof ReplydError)) logError(`${err.code}: ${(e as Error).message}`);
   const headers: Record<string, string> = {};

@@ -8,6 +8,7 @@ import { openBackend } from "../store/open.ts";
 import { createApp, DEFAULTS } from "./app.ts";
 import { checkRequest, pathOf } from "./door.ts";
 import { LineSink } from "./logsink.ts";
+import { refusal } from "./respond.ts";
 import { TokenKeeper } from "../wechat/token.ts";
 import { RedisTokenShare } from "../wechat/shared-token.ts";
 import type { RedisLink } from "../store/redis/link.ts";
@@ -226,7 +227,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const verify = (request: Request) => app.wechat.verify(request);
   const receive = (request: Request) => app.wechat.receive(request);
   const badHost = (message: string) =>
-    new Response(JSON.stringify({ ok: false, error: { code: "bad_host", message } }), { status: 400, headers: { "content-type": "application/json; charset=utf-8" } });
+    refusal("bad_host", message);
   const handle = (request: Request) => {
     const door = checkRequest(request);
     if (!door.ok) return badHost(door.message);
@@ -251,10 +252,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     },
     error(e) {
       emit({ level: "error", msg: e.message });
-      return new Response(JSON.stringify({ ok: false, error: { code: "internal", message: "internal error" } }), {
-        status: 500,
-        headers: { "content-type": "application/json" },
-      });
+      return refusal("internal", "internal error");
     },
   });
 

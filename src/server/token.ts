@@ -10,7 +10,7 @@ import { Fields } from "./fields.ts";
  */
 export async function getToken(ctx: AppContext, req: SignedRequest) {
   new Fields(req.fields).only([]);
-  if (req.key.scope === "read") throw new ReplydError("forbidden", 403, `the key "${req.key.appkey}" is read-only; the access token needs a token or admin key`);
+  if (req.key.scope === "read") throw new ReplydError("forbidden", `the key "${req.key.appkey}" is read-only; the access token needs a token or admin key`);
   const platform = platformOf(ctx);
   const t = await onPlatform("the access token could not be had", () => platform.token());
   return { access_token: t.token, expires_in: t.expiresInS };

@@ -23,7 +23,7 @@ export class Upload {
     try {
       fd = openSync(path, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL, 0o600);
     } catch (e) {
-      throw new ReplydError("upload_failed", 503, `the server cannot receive an upload: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      throw new ReplydError("upload_failed", `the server cannot receive an upload: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
     }
     unlinkSync(path);
     return new Upload(fd);
@@ -37,7 +37,7 @@ export class Upload {
       while (done < chunk.length) done += writeSync(this.fd, chunk, done, chunk.length - done);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      if (code === "ENOSPC" || code === "EDQUOT") throw new ReplydError("disk_full", 507, "the server's disk is full: the upload could not be received; nothing was written");
+      if (code === "ENOSPC" || code === "EDQUOT") throw new ReplydError("disk_full", "the server's disk is full: the upload could not be received; nothing was written");
       throw e;
     }
     this.size += chunk.length;

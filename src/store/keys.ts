@@ -131,7 +131,7 @@ export class KeyRing implements Keys {
       this.checkedAt = nowMs;
       this.reload(false);
     }
-    if (this.broken) throw new ReplydError("keys_unavailable", 503, "the server's keys file changed and cannot be loaded; the operator must fix it on the server (replyd keys, chmod 600)");
+    if (this.broken) throw new ReplydError("keys_unavailable", "the server's keys file changed and cannot be loaded; the operator must fix it on the server (replyd keys, chmod 600)");
   }
 
   lookup(appkey: string, nowMs = Date.now()): AdminKey | undefined {

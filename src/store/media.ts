@@ -27,9 +27,9 @@ export interface StoredMedia {
 
 /** An upload checked as an image: its type by content, its name from its content (so uploading twice is harmless). */
 export function mediaOf(bytes: Uint8Array, maxBytes: number): { name: string; type: string } {
-  if (bytes.length > maxBytes) throw new ReplydError("too_large", 413, `the image is larger than the ${maxBytes}-byte media limit`);
+  if (bytes.length > maxBytes) throw new ReplydError("too_large", `the image is larger than the ${maxBytes}-byte media limit`);
   const kind = sniffImage(bytes);
-  if (!kind) throw new ReplydError("bad_media", 400, "only JPEG, PNG, GIF and WebP images are accepted (checked by content)");
+  if (!kind) throw new ReplydError("bad_media", "only JPEG, PNG, GIF and WebP images are accepted (checked by content)");
   return { name: `${sha256hex(bytes).slice(0, 32)}.${kind.ext}`, type: kind.type };
 }
 

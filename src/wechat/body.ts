@@ -3,7 +3,7 @@ import { WxError } from "./crypto.ts";
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
-export const tooLarge = () => new WxError("too_large", 413, "body too large");
+export const tooLarge = () => new WxError("too_large", "body too large");
 
 /**
  * The body's bytes, refused (not truncated) past `max`. Not an async function: with a declared
@@ -34,6 +34,6 @@ export function utf8(bytes: Uint8Array): string {
   try {
     return UTF8.decode(bytes);
   } catch {
-    throw new WxError("bad_encoding", 400, "the body is not UTF-8");
+    throw new WxError("bad_encoding", "the body is not UTF-8");
   }
 }

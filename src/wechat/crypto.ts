@@ -1,14 +1,11 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { ReplydError, type ErrorCode } from "../errors.ts";
 import { timingSafeEqual } from "../sign.ts";
 
-/** The callback's failures: each refuses the message without a hint of which check failed. */
-export class WxError extends Error {
-  constructor(
-    readonly code: string,
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
+/** The callback's refusals (codes of the closed set): each answered plainly, without a hint of which check failed. */
+export class WxError extends ReplydError {
+  constructor(code: ErrorCode, message: string) {
+    super(code, message);
     this.name = "WxError";
   }
 }
@@ -62,7 +59,7 @@ export class WxCrypto {
    * status, no body), so an answer never tells which check failed.
    */
   decrypt(encrypted: string): string {
-    const bad = () => new WxError("bad_encryption", 400, "the encrypted message could not be decrypted");
+    const bad = () => new WxError("bad_encryption", "the encrypted message could not be decrypted");
     if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encrypted)) throw bad();
     const data = Buffer.from(encrypted, "base64");
     if (data.length === 0 || data.length % BLOCK !== 0) throw bad();

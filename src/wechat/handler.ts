@@ -1,4 +1,5 @@
 import type { Clock } from "../clock.ts";
+import { CODE } from "../errors.ts";
 import type { LogStore } from "../store/backend.ts";
 import { verifyWxSignature, WxCrypto, WxError, wxSignature } from "./crypto.ts";
 import { dedupeKey, renderReply, toInbound, type Inbound } from "./message.ts";
@@ -71,15 +72,15 @@ export class WechatHandler {
 
   /** A refusal answered, its reason logged (refusals.ts). */
   private refused(e: WxError): Response {
-    this.refusals.note(e.status === 413 ? "too_large" : e.code, e.code === "stale_timestamp" ? e.message : undefined);
+    this.refusals.note(e.code, e.code === CODE.stale_timestamp ? e.message : undefined);
     return plain(e.status, e.status === 413 ? "too large" : "");
   }
 
   private checkTimestamp(timestamp: string | undefined): void {
-    if (!timestamp || !/^\d{1,12}$/.test(timestamp)) throw new WxError("unsigned", 401, "timestamp missing");
+    if (!timestamp || !/^\d{1,12}$/.test(timestamp)) throw new WxError("unsigned", "timestamp missing");
     const off = this.clock.now() - Number(timestamp) * 1000;
     if (Math.abs(off) > this.opts.skewMs)
-      throw new WxError("stale_timestamp", 401, `the request's timestamp is ${Math.round(Math.abs(off) / 1000)} s ${off > 0 ? "behind" : "ahead of"} this server's clock (${this.opts.skewMs / 1000} s allowed)`);
+      throw new WxError("stale_timestamp", `the request's timestamp is ${Math.round(Math.abs(off) / 1000)} s ${off > 0 ? "behind" : "ahead of"} this server's clock (${this.opts.skewMs / 1000} s allowed)`);
   }
 
   /** GET: the platform's server URL verification. */
@@ -89,8 +90,8 @@ export class WechatHandler {
     const timestamp = q.timestamp;
     const nonce = q.nonce ?? "";
     const echostr = q.echostr;
-    if (!timestamp || !echostr) return this.refused(new WxError("unsigned", 401, "a URL verification without timestamp or echostr"));
-    if (!verifyWxSignature(wxSignature(this.opts.token, timestamp, nonce), q.signature)) return this.refused(new WxError("bad_signature", 401, "in the URL verification"));
+    if (!timestamp || !echostr) return this.refused(new WxError("unsigned", "a URL verification without timestamp or echostr"));
+    if (!verifyWxSignature(wxSignature(this.opts.token, timestamp, nonce), q.signature)) return this.refused(new WxError("bad_signature", "in the URL verification"));
     try {
       this.checkTimestamp(timestamp);
     } catch (e) {
@@ -111,7 +112,7 @@ export class WechatHandler {
       const q = queryOf(request.url);
       const timestamp = q.timestamp ?? "";
       const nonce = q.nonce ?? "";
-      if (!verifyWxSignature(wxSignature(token, timestamp, nonce), q.signature)) throw new WxError("bad_signature", 401, "bad signature");
+      if (!verifyWxSignature(wxSignature(token, timestamp, nonce), q.signature)) throw new WxError("bad_signature", "bad signature");
       this.checkTimestamp(timestamp);
       const encrypted = q.encrypt_type === "aes";
       if (encrypted && !this.crypto) {
@@ -119,7 +120,7 @@ export class WechatHandler {
         return plain(503, "encryption not configured");
       }
       // With a key, a plaintext body is signed by nothing: only compatible mode takes one.
-      if (!encrypted && this.crypto && this.opts.mode !== "compatible") throw new WxError("plaintext_refused", 401, "safe mode takes encrypted messages only");
+      if (!encrypted && this.crypto && this.opts.mode !== "compatible") throw new WxError("plaintext_refused", "safe mode takes encrypted messages only");
       const bytes = await bodyBytes(request, this.opts.maxBody);
       // A declared length is checked before reading; the bytes are checked too (a lying header).
       if (bytes.length > this.opts.maxBody) throw tooLarge();
@@ -131,19 +132,19 @@ export class WechatHandler {
         const enc = typeof outer.Encrypt === "string" ? outer.Encrypt.trim() : "";
         if (!enc) throw new XmlError("no Encrypt element");
         if (!verifyWxSignature(wxSignature(token, timestamp, nonce, enc), q.msg_signature))
-          throw new WxError("bad_signature", 401, "bad msg_signature");
+          throw new WxError("bad_signature", "bad msg_signature");
         xml = (this.crypto as WxCrypto).decrypt(enc);
       } else xml = body;
 
       const message = toInbound(parseXml(xml));
       // The platform names the sender in the query too; a body that says otherwise was not its.
-      if (q.openid !== undefined && q.openid !== message.from) throw new WxError("wrong_sender", 401, "openid does not match FromUserName");
+      if (q.openid !== undefined && q.openid !== message.from) throw new WxError("wrong_sender", "openid does not match FromUserName");
       const key = dedupeKey(message);
       // In a cluster the signature is bound in Redis with the claim (shared.ts), for every instance:
       // bound here first, a captured URL with another message would make this instance refuse the
       // platform's genuine resend. This instance's own ledger serves while Redis is away.
       if (!this.shared?.up && !this.ledger.admit(timestamp, nonce, key, this.clock.now()))
-        throw new WxError("signature_reused", 401, "this signature carried another message");
+        throw new WxError("signature_reused", "this signature carried another message");
       const answer = this.retries.get(key, this.clock.now(), () =>
         this.shared ? this.sharedAnswer(message, key, encrypted, timestamp, nonce) : this.answer(message, key, encrypted),
       );

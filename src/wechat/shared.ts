@@ -120,7 +120,7 @@ export class SharedAnswers {
       this.counts.computed++;
       return keep();
     }
-    if (held === "R") throw new WxError("signature_reused", 401, "this signature carried another message");
+    if (held === "R") throw new WxError("signature_reused", "this signature carried another message");
     if (held.startsWith("A")) {
       this.counts.shared++;
       return held.slice(1);
@@ -156,7 +156,7 @@ export class SharedAnswers {
   async answer(key: string, timestamp: string, nonce: string, deadlineAt: number, compute: () => string | Promise<string>): Promise<string> {
     const answerKey = this.prefix + key;
     const got = await this.link.eval<string[]>(CLAIM, [answerKey, `${this.prefix}sig:${timestamp}:${nonce}`], [key, String(this.opts.signatureMs), this.claimValue, String(this.opts.claimMs)]);
-    if (got[0] === "reused") throw new WxError("signature_reused", 401, "this signature carried another message");
+    if (got[0] === "reused") throw new WxError("signature_reused", "this signature carried another message");
     if (got[0] === "mine") return this.compute(answerKey, compute);
     const held = got[1] as string;
     if (held.startsWith("A")) {

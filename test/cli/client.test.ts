@@ -5,6 +5,7 @@ import { run } from "../../src/cli/index.ts";
 import { startServer, type RunningServer } from "../../src/server/serve.ts";
 import { ADMIN, article, captureIO, doc, READER, tempDir } from "../helpers.ts";
 import { TOKEN, textMsg, wxPost } from "../wechat/helpers.ts";
+import { CODE } from "../../src/errors.ts";
 
 let server: RunningServer;
 let tmp: ReturnType<typeof tempDir>;
@@ -204,7 +205,7 @@ describe("what a new operator stumbles on", () => {
     expect(r.code).toBe(1);
     expect(r.err).toBe("");
     const j = JSON.parse(r.out);
-    expect(j).toEqual({ ok: false, error: { code: "not_found", message: 'no article with id "no-such-article"' } });
+    expect(j).toEqual({ ok: false, error: { code: CODE.not_found, message: 'no article with id "no-such-article"' } });
     const usage = await cli("ls", "--limit", "abc", "--json");
     expect(usage.code).toBe(2);
     expect(JSON.parse(usage.out).error.code).toBe("usage");
@@ -212,7 +213,7 @@ describe("what a new operator stumbles on", () => {
     writeFileSync(join(tmp.dir, "bad.json"), doc([{ id: "b1", title: "" }]));
     const bad = await cli("import", "bad.json", "--json");
     expect(bad.code).toBe(1);
-    expect(JSON.parse(bad.out).error).toMatchObject({ code: "invalid_document", details: expect.arrayContaining([expect.stringContaining("articles[0].url")]) });
+    expect(JSON.parse(bad.out).error).toMatchObject({ code: CODE.invalid_document, details: expect.arrayContaining([expect.stringContaining("articles[0].url")]) });
   });
 
   test("an import of a rules-only document reports the rules it imported", async () => {

@@ -12,6 +12,7 @@ import { testDatabase } from "../pg.ts";
 import { startRedis, type Redis } from "../redis.ts";
 import { startFakePlatform } from "../platform/fake.ts";
 import { textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
+import { CODE } from "../../src/errors.ts";
 
 let redis: Redis;
 let tmp: ReturnType<typeof tempDir>;
@@ -138,7 +139,7 @@ test("an admin request accepted by one instance is refused as a replay by the ot
   const [a, b, c] = [await instance(), await instance(), await instance()];
   const [first, atB, atC] = await replayTo([a, b, c], "POST", "/api/cli", [["id", "r1"], ["title", "Once"], ["url", "https://example.com/r"]]);
   expect(first?.status).toBe(200);
-  for (const r of [atB, atC]) expect({ status: r?.status, code: (await body(r as Response)).error?.code }).toEqual({ status: 401, code: "replayed" });
+  for (const r of [atB, atC]) expect({ status: r?.status, code: (await body(r as Response)).error?.code }).toEqual({ status: 401, code: CODE.replayed });
   // A GET (nothing written) is refused as well: a nonce is used once, cluster-wide.
   const [g1, g2] = await replayTo([b, a], "GET", "/api/cli");
   expect([g1?.status, g2?.status]).toEqual([200, 401]);
@@ -217,7 +218,7 @@ test("Redis away: followers answered by each instance alone, writes 503, health 
     const reply = await callback(a, textMsg("c1", Math.floor(now() / 1000)));
     expect(reply).toMatchObject({ status: 200, text: expect.stringContaining("First title") });
     const write = await send(b, signed("PUT", "/api/cli", [["id", "a1"], ["title", "Not now"]]));
-    expect({ status: write.status, code: (await body(write)).error?.code }).toEqual({ status: 503, code: "redis_unavailable" });
+    expect({ status: write.status, code: (await body(write)).error?.code }).toEqual({ status: 503, code: CODE.redis_unavailable });
     const list = await send(b, signed("GET", "/api/cli", [["id", "a1"]]));
     expect(list.status).toBe(503);
     const health = await body(await send(a, signed("GET", "/api/cli")));
@@ -329,7 +330,7 @@ test("eight replies to one follower at once, over two instances: five sent (the 
       }),
     );
     expect(answers.filter((x) => x === "sent")).toHaveLength(5);
-    expect(answers.filter((x) => x !== "sent")).toEqual(["reply_limit", "reply_limit", "reply_limit"]);
+    expect(answers.filter((x) => x !== "sent")).toEqual([CODE.reply_limit, CODE.reply_limit, CODE.reply_limit]);
     expect(platform.sent.filter((m) => m.touser === openid)).toHaveLength(5);
   } finally {
     platform.stop();

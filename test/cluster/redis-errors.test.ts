@@ -15,6 +15,7 @@ import { ADMIN_ENV, body, serveOpts, signedRequest, tempDir } from "../helpers.t
 import { testDatabase } from "../pg.ts";
 import { startRedis, type Redis } from "../redis.ts";
 import { textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
+import { CODE } from "../../src/errors.ts";
 
 let redis: Redis;
 let raw: RedisClient;
@@ -157,7 +158,7 @@ for (const c of classes)
       }
       for (const s of [a, b]) {
         const write = await send(s, signed("PUT", "/api/cli", [["id", "a1"], ["title", "Not now"]]));
-        expect({ status: write.status, code: (await body(write)).error?.code }).toEqual({ status: 503, code: "redis_unavailable" });
+        expect({ status: write.status, code: (await body(write)).error?.code }).toEqual({ status: 503, code: CODE.redis_unavailable });
         const list = await send(s, signed("GET", "/api/cli", [["id", "a1"]]));
         expect(list.status).toBe(503);
         const h = await health(s);

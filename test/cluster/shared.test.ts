@@ -14,6 +14,7 @@ import { RedisTokenShare } from "../../src/wechat/shared-token.ts";
 import { TokenKeeper } from "../../src/wechat/token.ts";
 import { startFakePlatform } from "../platform/fake.ts";
 import { startRedis, type Redis } from "../redis.ts";
+import { CODE } from "../../src/errors.ts";
 
 let redis: Redis;
 let raw: RedisClient;
@@ -110,7 +111,7 @@ test("a claimant slower than the waiter's deadline: the waiter answers success, 
 test("a signature bound to one message refuses another at any instance; its own message passes", async () => {
   const [a, b] = [new SharedAnswers(await link(), "A", opts), new SharedAnswers(await link(), "B", opts)];
   await a.answer("m:o:6", "100", "sig6", Date.now() + 4000, () => "six");
-  await expect(b.answer("m:o:7", "100", "sig6", Date.now() + 4000, () => "seven")).rejects.toMatchObject({ code: "signature_reused", status: 401 });
+  await expect(b.answer("m:o:7", "100", "sig6", Date.now() + 4000, () => "seven")).rejects.toMatchObject({ code: CODE.signature_reused, status: 401 });
   await Bun.sleep(20);
   expect(await b.answer("m:o:6", "100", "sig6", Date.now() + 4000, () => "six again")).toBe("six");
 });
@@ -172,7 +173,7 @@ test("the link: an error reply (OOM) counts as down, commands refused at once wi
   links.push(l);
   await raw.send("CONFIG", ["SET", "maxmemory", "1"]);
   try {
-    await expect(l.send("SET", ["k", "v"])).rejects.toMatchObject({ code: "redis_unavailable", message: expect.stringContaining("refuses commands (OOM") });
+    await expect(l.send("SET", ["k", "v"])).rejects.toMatchObject({ code: CODE.redis_unavailable, message: expect.stringContaining("refuses commands (OOM") });
     expect({ up: l.up, refusing: l.refusing }).toEqual({ up: false, refusing: true });
     // A read Redis would answer is refused too: the link is down as a whole, not per command.
     const calls = Number(/total_commands_processed:(\d+)/.exec(String(await raw.send("INFO", ["stats"])))?.[1]);
@@ -199,7 +200,7 @@ test("offers: the first answer offered is kept (and only its keep() logs); anoth
   const first = await a.offer("m:o:20", "100", "n20", Date.now() + 4000, "from A", () => (kept.push("A"), "from A"));
   const second = await b.offer("m:o:20", "100", "n20", Date.now() + 4000, "from B", () => (kept.push("B"), "from B"));
   expect([first, second, kept]).toEqual(["from A", "from A", ["A"]]);
-  await expect(b.offer("m:o:21", "100", "n20", Date.now() + 4000, "other", () => "other")).rejects.toMatchObject({ code: "signature_reused" });
+  await expect(b.offer("m:o:21", "100", "n20", Date.now() + 4000, "other", () => "other")).rejects.toMatchObject({ code: CODE.signature_reused });
 });
 
 test("offers made in one turn of the event loop go to Redis as one script call", async () => {

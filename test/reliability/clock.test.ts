@@ -5,6 +5,7 @@ import { fixedClock } from "../../src/clock.ts";
 import { startServer } from "../../src/server/serve.ts";
 import { ADMIN_ENV, body, openStore, serveOpts, signedRequest, T0, tempDir, testApp, dataFolderTest } from "../helpers.ts";
 import { textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
+import { CODE } from "../../src/errors.ts";
 
 test("a wall clock stepped back after start: fresh requests still pass, one signed before the start is still stale", async () => {
   const t = await testApp();
@@ -13,7 +14,7 @@ test("a wall clock stepped back after start: fresh requests still pass, one sign
     const now = t.clock.now();
     expect((await t.handle(signedRequest("GET", "/api/cli", { nowMs: now }))).status).toBe(200);
     const before = await body(await t.handle(signedRequest("GET", "/api/cli", { nowMs: now - 2000 })));
-    expect(before.error?.code).toBe("stale_timestamp");
+    expect(before.error?.code).toBe(CODE.stale_timestamp);
   } finally {
     t.close();
   }

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { article, body, databaseTest, doc, serveOpts, signedRequest, testApp, dataFolderTest } from "../helpers.ts";
+import { CODE } from "../../src/errors.ts";
 
 let t: Awaited<ReturnType<typeof testApp>>;
 beforeEach(async () => {
@@ -46,7 +47,7 @@ describe("backup files damaged on disk", () => {
     const path = t.store.backups.pathOf(b.data.id);
     writeFileSync(path, readFileSync(path, "utf8").replace("Article 7", "Article 8"));
     const r = await call("PUT", "/api/cli/revert/articles", [["id", b.data.id]]);
-    expect(r).toMatchObject({ status: 400, error: { code: "checksum_mismatch" } });
+    expect(r).toMatchObject({ status: 400, error: { code: CODE.checksum_mismatch } });
   });
 });
 
@@ -63,7 +64,7 @@ describe("a full disk", () => {
     const before = snapshot();
     const { big, makeRoom } = fillTheDatabase();
     const r = await call("POST", "/api/cli", [], [{ name: "json", content: big }]);
-    expect(r).toMatchObject({ status: 507, error: { code: "disk_full" } });
+    expect(r).toMatchObject({ status: 507, error: { code: CODE.disk_full } });
     expect(snapshot()).toBe(before);
     expect((t.store.db.query("PRAGMA integrity_check").get() as { integrity_check: string }).integrity_check).toBe("ok");
     makeRoom();
@@ -92,7 +93,7 @@ describe("a full disk", () => {
     try {
       writeFileSync(join(dir, "filler"), Buffer.alloc(60 * 1024));
       const r = await call("POST", "/api/cli/revert/all");
-      expect(r).toMatchObject({ status: 507, error: { code: "disk_full" } });
+      expect(r).toMatchObject({ status: 507, error: { code: CODE.disk_full } });
       expect(readdirSync(dir).filter((f) => f !== "filler")).toEqual([]);
       await call("PUT", "/api/cli", [["id", "a1"], ["title", "Changed"]]);
       const before = snapshot();
@@ -121,7 +122,7 @@ describe("the folder uploads are spooled to", () => {
     try {
       const big = doc(Array.from({ length: 400 }, (_, i) => article(1000 + i, { description: "y".repeat(200) })));
       expect(big.length).toBeGreaterThan(64 * 1024);
-      expect(await upload(app, big)).toMatchObject({ status: 507, error: { code: "disk_full" } });
+      expect(await upload(app, big)).toMatchObject({ status: 507, error: { code: CODE.disk_full } });
       expect(app.store.articles.counts().live).toBe(0);
       expect(readdirSync(dir)).toEqual([]);
       expect((await upload(app, doc([article(1)]))).status).toBe(200);
@@ -137,7 +138,7 @@ describe("the folder uploads are spooled to", () => {
     const app = await testApp({ spoolDir: dir });
     try {
       const r = await upload(app, doc([article(1)]));
-      expect(r).toMatchObject({ status: 503, error: { code: "upload_failed" } });
+      expect(r).toMatchObject({ status: 503, error: { code: CODE.upload_failed } });
       expect(r.error.message).toContain("EROFS");
     } finally {
       app.close();
@@ -156,10 +157,10 @@ describe("a read-only data folder", () => {
     sh(`mount --bind ${dir} ${dir} && mount -o remount,ro,bind ${dir}`);
     try {
       const backup = await call("POST", "/api/cli/revert/all");
-      expect(backup).toMatchObject({ status: 500, error: { code: "read_only" } });
+      expect(backup).toMatchObject({ status: 500, error: { code: CODE.read_only } });
       expect(backup.error.message).toContain("nothing was written");
       const restore = await call("PUT", "/api/cli/revert/all", [], [{ name: "json", content: text }]);
-      expect(restore).toMatchObject({ status: 500, error: { code: "read_only" } });
+      expect(restore).toMatchObject({ status: 500, error: { code: CODE.read_only } });
       expect((await call("GET", "/api/cli", [["id", "a1"]])).data.title).toBe("Changed");
     } finally {
       sh(`umount ${dir}`);

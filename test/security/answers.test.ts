@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { answerSignature } from "../../src/sign.ts";
 import { ADMIN, article, body, doc, signedRequest, testApp } from "../helpers.ts";
+import { CODE } from "../../src/errors.ts";
 
 let t: Awaited<ReturnType<typeof testApp>>;
 beforeEach(async () => {
@@ -47,9 +48,9 @@ test("article and rule text with control characters is refused at validation; th
   const post = (a: object, rules: object[] = []) => t.handle(signedRequest("POST", "/api/cli", { nowMs: t.clock.now(), files: [{ name: "json", content: doc([a], { rules }) }] }));
   for (const bad of [{ title: "a\u001b]52;c;x\u0007" }, { description: "x\u009b2J" }, { keywords: ["k\u0000"] }]) {
     const r = await body(await post(article(5, bad)));
-    expect(r.error?.code).toBe("invalid_document");
+    expect(r.error?.code).toBe(CODE.invalid_document);
   }
   const rule = (text: string) => ({ id: "r1", match: "exact", pattern: "p", reply: { type: "text", text } });
-  expect((await body(await post(article(6), [rule("hi\u001b[2J")]))).error?.code).toBe("invalid_document");
+  expect((await body(await post(article(6), [rule("hi\u001b[2J")]))).error?.code).toBe(CODE.invalid_document);
   expect((await post(article(7, { description: "line one\nline two\twith a tab" }), [rule("hi\nthere")])).status).toBe(200);
 });

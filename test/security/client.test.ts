@@ -14,6 +14,7 @@ import { documentDigest } from "../../src/doc.ts";
 import { answerSignature, formatTs } from "../../src/sign.ts";
 import { ADMIN, captureIO, tempDir } from "../helpers.ts";
 import vectors from "../vectors/answers.json";
+import { CODE } from "../../src/errors.ts";
 
 type Reply = { status?: number; body?: string | Uint8Array | ReadableStream; headers?: Record<string, string>; sign?: boolean };
 let handler: (req: Request, nonce: string, path: string) => Reply | Promise<Reply> = () => ({ body: "{}" });
@@ -82,7 +83,7 @@ describe("signed answers", () => {
     expect((await cli("health")).code).toBe(1);
   });
   test("a refusal that comes unsigned is reported as a failure and said to be unsigned", async () => {
-    handler = () => ({ status: 401, body: JSON.stringify({ ok: false, error: { code: "bad_signature", message: "the signature does not match" } }), sign: false });
+    handler = () => ({ status: 401, body: JSON.stringify({ ok: false, error: { code: CODE.bad_signature, message: "the signature does not match" } }), sign: false });
     const r = await cli("health");
     expect(r.code).toBe(1);
     expect(r.err).toContain("unsigned answer");
@@ -90,7 +91,7 @@ describe("signed answers", () => {
 });
 
 describe("the clock offset", () => {
-  const stale = (serverTime: string, sign: boolean) => () => ({ status: 401, sign, body: JSON.stringify({ ok: false, error: { code: "stale_timestamp", message: "x", server_time: serverTime, window_s: 5 } }) });
+  const stale = (serverTime: string, sign: boolean) => () => ({ status: 401, sign, body: JSON.stringify({ ok: false, error: { code: CODE.stale_timestamp, message: "x", server_time: serverTime, window_s: 5 } }) });
   test("an unsigned stale_timestamp is not adopted: nothing is signed for the future", async () => {
     const seen: number[] = [];
     handler = (req, nonce) => {

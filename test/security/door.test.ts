@@ -10,6 +10,7 @@ import { FailureLimiter, limiterKey } from "../../src/server/limiter.ts";
 import { clientAddress, startServer } from "../../src/server/serve.ts";
 import { canonicalQuery, fileParamValue, formatTs, newNonce, signRequest, type Param } from "../../src/sign.ts";
 import { ADMIN, ADMIN_ENV, body, doc, article, serveOpts, signedRequest, tempDir, testApp } from "../helpers.ts";
+import { CODE } from "../../src/errors.ts";
 
 let t: Awaited<ReturnType<typeof testApp>>;
 const ADDR = "x-test-addr";
@@ -63,12 +64,12 @@ const streamed = (bytes: Uint8Array, type: string, size: number, headers: Record
 describe("a form body is bounded before it is signed", () => {
   test("a url-encoded body one byte past the bound is refused 413; at the bound it reaches the signature check", async () => {
     const at = "a=" + "b".repeat(FORM_LIMITS.fieldBytes - 2);
-    expect(await status(post(at, form))).toEqual({ status: 401, code: "unsigned" });
-    expect(await status(post(at + "c", form))).toEqual({ status: 413, code: "too_large" });
+    expect(await status(post(at, form))).toEqual({ status: 401, code: CODE.unsigned });
+    expect(await status(post(at + "c", form))).toEqual({ status: 413, code: CODE.too_large });
   });
   test("the bound holds for a streamed body with no declared length", async () => {
     const big = new TextEncoder().encode("a&".repeat(FORM_LIMITS.fieldBytes));
-    expect(await status(streamed(big, form, 4096))).toEqual({ status: 413, code: "too_large" });
+    expect(await status(streamed(big, form, 4096))).toEqual({ status: 413, code: CODE.too_large });
   });
   test("the issue's body (`a&` × 33,554,432, 64 MiB) is refused on its declared length, unread", async () => {
     const res = await t.handle(new Request("http://localhost/api/cli", { method: "POST", headers: { "content-type": form, "content-length": String(64 * 1024 * 1024) }, body: "a&" }));
@@ -76,14 +77,14 @@ describe("a form body is bounded before it is signed", () => {
   });
   test(`${FORM_LIMITS.fields + 1} fields are refused; ${FORM_LIMITS.fields} reach the signature check`, async () => {
     const fields = (n: number) => Array.from({ length: n }, (_, i) => `f${i}=1`).join("&");
-    expect(await status(post(fields(FORM_LIMITS.fields), form))).toEqual({ status: 401, code: "unsigned" });
-    expect(await status(post(fields(FORM_LIMITS.fields + 1), form))).toEqual({ status: 400, code: "too_many_fields" });
+    expect(await status(post(fields(FORM_LIMITS.fields), form))).toEqual({ status: 401, code: CODE.unsigned });
+    expect(await status(post(fields(FORM_LIMITS.fields + 1), form))).toEqual({ status: 400, code: CODE.too_many_fields });
   });
   test("query and body fields count together", async () => {
     const q = Array.from({ length: 200 }, (_, i) => `q${i}=1`).join("&");
     const b = Array.from({ length: 57 }, (_, i) => `f${i}=1`).join("&");
     const req = new Request(`http://localhost/api/cli?${q}`, { method: "POST", body: b, headers: { "content-type": form } });
-    expect(await status(req)).toEqual({ status: 400, code: "too_many_fields" });
+    expect(await status(req)).toEqual({ status: 400, code: CODE.too_many_fields });
   });
 });
 
@@ -107,7 +108,7 @@ describe("a multipart body is read as a stream, within bounds", () => {
         const m = multipart([{ name: "media", filename: "x.png", data }], { sign: true });
         const res = await t.handle(streamed(m.bytes, m.type, size));
         // Not an image: refused by the route (400 bad_media), which only runs once the signature matched.
-        expect((await body(res)).error?.code).toBe("bad_media");
+        expect((await body(res)).error?.code).toBe(CODE.bad_media);
       }),
       { numRuns: 40 },
     );
@@ -115,22 +116,22 @@ describe("a multipart body is read as a stream, within bounds", () => {
   test("a file part one byte past --max-upload is refused; at the limit it is read", async () => {
     const limit = 1 << 20;
     const at = multipart([{ name: "media", filename: "x", data: new Uint8Array(limit) }], { sign: true });
-    expect((await status(post(at.bytes, at.type))).code).toBe("bad_media");
+    expect((await status(post(at.bytes, at.type))).code).toBe(CODE.bad_media);
     const past = multipart([{ name: "media", filename: "x", data: new Uint8Array(limit + 1) }], { sign: true });
-    expect(await status(streamed(past.bytes, past.type, 65536))).toEqual({ status: 413, code: "too_large" });
+    expect(await status(streamed(past.bytes, past.type, 65536))).toEqual({ status: 413, code: CODE.too_large });
   });
   test("fields past their byte bound, an oversized part header, too many file parts, two files of one name: each refused", async () => {
     const big = multipart([{ name: "f", data: "x".repeat(FORM_LIMITS.fieldBytes + 1) }]);
-    expect(await status(post(big.bytes, big.type))).toEqual({ status: 413, code: "too_large" });
+    expect(await status(post(big.bytes, big.type))).toEqual({ status: 413, code: CODE.too_large });
     const header = multipart([{ name: "f".repeat(FORM_LIMITS.partHeader), data: "1" }]);
-    expect(await status(post(header.bytes, header.type))).toEqual({ status: 413, code: "too_large" });
+    expect(await status(post(header.bytes, header.type))).toEqual({ status: 413, code: CODE.too_large });
     const many = multipart(Array.from({ length: FORM_LIMITS.files + 1 }, (_, i) => ({ name: `f${i}`, filename: "x", data: "1" })));
-    expect(await status(post(many.bytes, many.type))).toEqual({ status: 400, code: "too_many_fields" });
+    expect(await status(post(many.bytes, many.type))).toEqual({ status: 400, code: CODE.too_many_fields });
     const twice = multipart([{ name: "json", filename: "a", data: "1" }, { name: "json", filename: "b", data: "2" }]);
-    expect(await status(post(twice.bytes, twice.type))).toEqual({ status: 400, code: "bad_request" });
+    expect(await status(post(twice.bytes, twice.type))).toEqual({ status: 400, code: CODE.bad_request });
     // Control: the same shapes within bounds reach the signature check.
     const fine = multipart([{ name: "f", data: "x".repeat(100) }, { name: "json", filename: "a", data: "1" }]);
-    expect(await status(post(fine.bytes, fine.type))).toEqual({ status: 401, code: "unsigned" });
+    expect(await status(post(fine.bytes, fine.type))).toEqual({ status: 401, code: CODE.unsigned });
   });
   test("a body that is not multipart as declared is refused, not guessed at", async () => {
     for (const bad of ["no boundary at all", "--b-x\r\nno header end", "--b-x\r\nContent-Disposition: attachment\r\n\r\n1\r\n--b-x--"])
@@ -144,7 +145,7 @@ describe("every refusal before authentication counts", () => {
     const twice = multipart([{ name: "json", filename: "a", data: "1" }, { name: "json", filename: "b", data: "2" }]);
     for (let i = 0; i < 5; i++) expect((await status(post(twice.bytes, twice.type))).status).toBe(400);
     for (let i = 0; i < 5; i++) expect((await status(post("a=" + "b".repeat(FORM_LIMITS.fieldBytes), form))).status).toBe(413);
-    expect(await status(post(twice.bytes, twice.type))).toEqual({ status: 429, code: "too_many_failures" });
+    expect(await status(post(twice.bytes, twice.type))).toEqual({ status: 429, code: CODE.too_many_failures });
   });
   test("24 bad bodies in parallel: the first ten are answered for what they are, the rest 429", async () => {
     const bad = () => post("a=1&".repeat(100), form);
@@ -168,7 +169,7 @@ describe("the door's memory budget", () => {
       const m = multipart([{ name: "json", filename: "a", data: new Uint8Array(150_000) }]);
       const res = await small.handle(post(m.bytes, m.type));
       expect(res.status).toBe(503);
-      expect((await body(res)).error?.code).toBe("busy");
+      expect((await body(res)).error?.code).toBe(CODE.busy);
       const ok = multipart([{ name: "json", filename: "a", data: new Uint8Array(60_000) }]);
       for (let i = 0; i < 3; i++) expect((await small.handle(post(ok.bytes, ok.type))).status).toBe(401);
     } finally {

@@ -15,6 +15,7 @@ import { startServer, type RunningServer } from "../../src/server/serve.ts";
 import { canonicalQuery, formatTs, newNonce, signRequest, type Param } from "../../src/sign.ts";
 import { ADMIN, ADMIN_ENV, body, openStore, serveOpts, signedRequest, T0, tempDir, testApp } from "../helpers.ts";
 import { textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
+import { CODE } from "../../src/errors.ts";
 
 const PNG = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0));
 
@@ -78,7 +79,7 @@ describe("a missing or malformed Host", () => {
     const before = lines.length;
     const res = await raw(server.port, request);
     expect(res.status).toBe(400);
-    expect(JSON.parse(res.body).error.code).toBe("bad_host");
+    expect(JSON.parse(res.body).error.code).toBe(CODE.bad_host);
     await Bun.sleep(30);
     expect(lines.slice(before).some((l) => JSON.parse(l).status === 400 && JSON.parse(l).path === "/healthz")).toBe(true);
   });
@@ -154,7 +155,7 @@ describe("bounded admin work", () => {
       for (const n of [MAX_QUERY_WORDS + 1, 2000]) {
         const res = await t.handle(q(n));
         expect(res.status).toBe(400);
-        expect((await body(res)).error.code).toBe("too_many_words");
+        expect((await body(res)).error.code).toBe(CODE.too_many_words);
       }
     } finally {
       t.close();

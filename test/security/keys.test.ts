@@ -7,6 +7,7 @@ import { sqliteWriter } from "../../src/store/sqlite/writer.ts";
 import { createApp } from "../../src/server/app.ts";
 import { KeyRing, writeKeys, type AdminKey } from "../../src/store/keys.ts";
 import { ADMIN, body, openStore, signedRequest, T0, tempDir } from "../helpers.ts";
+import { CODE } from "../../src/errors.ts";
 
 const OTHER: AdminKey = { appkey: "other1", secret: "other-secret-0123456789", scope: "admin" };
 
@@ -30,16 +31,16 @@ test("keys.json replaced by a 0644 file (revoking ADMIN): every admin request 50
     // The revocation: a new file without ADMIN, written world-readable by mistake.
     writeFileSync(path, JSON.stringify({ keys: [{ ...OTHER, created_at: "2026-11-21T10:00:00.000Z" }] }), { mode: 0o644 });
     chmodSync(path, 0o644);
-    expect(await send(ADMIN)).toEqual({ status: 503, code: "keys_unavailable" });
-    expect(await send(OTHER)).toEqual({ status: 503, code: "keys_unavailable" });
+    expect(await send(ADMIN)).toEqual({ status: 503, code: CODE.keys_unavailable });
+    expect(await send(OTHER)).toEqual({ status: 503, code: CODE.keys_unavailable });
     expect(errors.some((e) => e.includes("cannot be loaded"))).toBe(true);
     // Fixed: the revoked key is refused, the new one works.
     chmodSync(path, 0o600);
-    expect(await send(ADMIN)).toEqual({ status: 401, code: "unknown_appkey" });
+    expect(await send(ADMIN)).toEqual({ status: 401, code: CODE.unknown_appkey });
     expect((await send(OTHER)).status).toBe(200);
     // A chmod alone (no new content) is noticed too.
     chmodSync(path, 0o640);
-    expect((await send(OTHER)).code).toBe("keys_unavailable");
+    expect((await send(OTHER)).code).toBe(CODE.keys_unavailable);
     store.close();
   } finally {
     console.error = origError;

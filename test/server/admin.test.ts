@@ -5,6 +5,7 @@ import type { Param } from "../../src/sign.ts";
 import { SCHEMA_VERSION } from "../../src/store/model/db.ts";
 import { PG_SCHEMA_VERSION } from "../../src/store/postgres/schema.ts";
 import { article, body, doc, signedRequest, testApp, TEST_STORE } from "../helpers.ts";
+import { CODE } from "../../src/errors.ts";
 
 let t: Awaited<ReturnType<typeof testApp>>;
 beforeEach(async () => (t = await testApp()));
@@ -47,7 +48,7 @@ describe("GET /api/cli", () => {
     expect(page.data.items).toHaveLength(2);
     expect((await call("GET", "/api/cli", [["q", ""], ["deleted", "only"]])).data.items.map((a: { id: string }) => a.id)).toEqual(["a4"]);
     expect((await call("GET", "/api/cli", [["q", ""], ["limit", "0"]])).status).toBe(400);
-    expect((await call("GET", "/api/cli", [["bogus", "1"]])).error.code).toBe("unknown_field");
+    expect((await call("GET", "/api/cli", [["bogus", "1"]])).error.code).toBe(CODE.unknown_field);
   });
 });
 
@@ -67,7 +68,7 @@ describe("POST /api/cli", () => {
       "rules":[{"id":"r1","match":"exact","pattern":"${lone}","reply":{"type":"text","text":"hi"}},{"id":"r2","match":"exact","pattern":"p","reply":{"type":"text","text":"${lone}"}}],
       "menu":{"button":[{"type":"click","name":"${lone}","key":"k"}]}}`;
     const r = await importDoc(text);
-    expect({ status: r.status, code: r.error?.code }).toEqual({ status: 400, code: "invalid_document" });
+    expect({ status: r.status, code: r.error?.code }).toEqual({ status: 400, code: CODE.invalid_document });
     const fields = (r.error.problems as { section?: string; index?: number; field: string }[]).map((p) => `${p.section ?? ""}${p.index ?? ""}.${p.field}`);
     expect(fields).toEqual(["articles0.title", "articles1.description", "articles2.url", "articles3.picurl", "articles4.keywords", "articles5.code", "tags.news", "rules0.pattern", "rules1.reply.text", "texts.help", "menu.button[0].name"]);
     expect((await call("GET", "/api/cli")).data.counts).toMatchObject({ articles_live: 0, tags: 0, rules: 0, texts: 0 });
@@ -101,13 +102,13 @@ describe("POST /api/cli", () => {
   test("an invalid document is refused whole, every problem listed, nothing written", async () => {
     const r = await importDoc(doc([article(1), { title: "", url: "ftp://x" }, article(3, { tag: "!" })]));
     expect(r.status).toBe(400);
-    expect(r.error.code).toBe("invalid_document");
+    expect(r.error.code).toBe(CODE.invalid_document);
     expect(r.error.total_problems).toBe(3);
     expect(t.store.articles.counts().live).toBe(0);
   });
 
   test("malformed JSON is 400 bad_json", async () => {
-    expect((await importDoc("{oops")).error.code).toBe("bad_json");
+    expect((await importDoc("{oops")).error.code).toBe(CODE.bad_json);
   });
 
   test("mode=init replaces all articles after an automatic backup; restoring that backup brings back the exact data, revs moving on", async () => {
@@ -125,7 +126,7 @@ describe("POST /api/cli", () => {
     // one above the rev it had when --init removed it, so a stale rev= can never match (ABA).
     expect([...t.store.articles.iterateAll()]).toEqual(before.map((a) => ({ ...a, rev: a.rev + 1 })));
     expect(t.store.content.tags()).toEqual({ news: "News" });
-    expect((await call("PUT", "/api/cli", [["id", "a1"], ["title", "Stale"], ["rev", "2"]])).error.code).toBe("rev_mismatch");
+    expect((await call("PUT", "/api/cli", [["id", "a1"], ["title", "Stale"], ["rev", "2"]])).error.code).toBe(CODE.rev_mismatch);
   });
 
   test("a purged id made again continues above its old revs: a stale rev=1 does not overwrite the new article", async () => {
@@ -134,7 +135,7 @@ describe("POST /api/cli", () => {
     await call("DELETE", "/api/cli", [["id", "x1"], ["purge", "1"]]);
     const again = await call("POST", "/api/cli", [["id", "x1"], ["title", "Someone else's"], ["url", "https://e.com/2"]]);
     expect(again.data.article.rev).toBe(3);
-    expect((await call("PUT", "/api/cli", [["id", "x1"], ["title", "Stale"], ["rev", "1"]])).error.code).toBe("rev_mismatch");
+    expect((await call("PUT", "/api/cli", [["id", "x1"], ["title", "Stale"], ["rev", "1"]])).error.code).toBe(CODE.rev_mismatch);
     // Control: the current rev is accepted.
     expect((await call("PUT", "/api/cli", [["id", "x1"], ["title", "Fresh"], ["rev", "3"]])).status).toBe(200);
   });
@@ -143,9 +144,9 @@ describe("POST /api/cli", () => {
     const r = await call("POST", "/api/cli", [["code", "fv3"], ["title", "Hello, 世界"], ["url", "https://e.com/x"], ["keywords", "a, b"]]);
     expect(r.status).toBe(200);
     expect(r.data.article).toMatchObject({ id: "fv3", code: "fv3", keywords: ["a", "b"], rev: 1 });
-    expect((await call("POST", "/api/cli", [["id", "fv3"], ["title", "x"], ["url", "https://e.com/"]])).error.code).toBe("id_exists");
-    expect((await call("POST", "/api/cli", [["code", "FV3"], ["title", "x"], ["url", "https://e.com/"]])).error.code).toBe("code_taken");
-    expect((await call("POST", "/api/cli", [["title", "x"]])).error).toMatchObject({ code: "invalid_article", problems: [expect.objectContaining({ field: "url" })] });
+    expect((await call("POST", "/api/cli", [["id", "fv3"], ["title", "x"], ["url", "https://e.com/"]])).error.code).toBe(CODE.id_exists);
+    expect((await call("POST", "/api/cli", [["code", "FV3"], ["title", "x"], ["url", "https://e.com/"]])).error.code).toBe(CODE.code_taken);
+    expect((await call("POST", "/api/cli", [["title", "x"]])).error).toMatchObject({ code: CODE.invalid_article, problems: [expect.objectContaining({ field: "url" })] });
   });
 
   test("uploads are spooled to the data folder's disk and leave nothing there, accepted or refused", async () => {
@@ -154,7 +155,7 @@ describe("POST /api/cli", () => {
     expect((await importDoc("{oops")).status).toBe(400);
     // Refused by the door after the body was read: signed an hour ago.
     const stale = signedRequest("POST", "/api/cli", { files: [{ name: "json", content: doc([article(2)]) }], nowMs: t.clock.now() - 3_600_000 });
-    expect((await body(await t.handle(stale))).error.code).toBe("stale_timestamp");
+    expect((await body(await t.handle(stale))).error.code).toBe(CODE.stale_timestamp);
     expect(spooled()).toEqual([]);
     expect(t.store.articles.get("a1")).not.toBeNull();
   });
@@ -165,7 +166,7 @@ describe("POST /api/cli", () => {
       const req = signedRequest("POST", "/api/cli", { files: [{ name: "json", content: doc([article(1, { description: "x".repeat(200) })]).repeat(1) + " ".repeat(80_000) }] });
       const res = await small.handle(req);
       expect(res.status).toBe(413);
-      expect((await body(res)).error.code).toBe("too_large");
+      expect((await body(res)).error.code).toBe(CODE.too_large);
     } finally {
       small.close();
     }
@@ -185,7 +186,7 @@ describe("PUT and DELETE /api/cli", () => {
   test("rev= makes it conditional: 409 when stale", async () => {
     expect((await call("PUT", "/api/cli", [["id", "a1"], ["title", "X"], ["rev", "1"]])).status).toBe(200);
     const stale = await call("PUT", "/api/cli", [["id", "a1"], ["title", "Y"], ["rev", "1"]]);
-    expect(stale).toMatchObject({ status: 409, error: { code: "rev_mismatch", current_rev: 2 } });
+    expect(stale).toMatchObject({ status: 409, error: { code: CODE.rev_mismatch, current_rev: 2 } });
     expect(t.store.articles.get("a1")?.title).toBe("X");
   });
 
@@ -286,16 +287,16 @@ describe("/api/cli/revert/<matter>", () => {
     const text = await (await call("GET", "/api/cli/revert/all", [["id", backup.data.id]])).res.text();
     const edited = text.replace("Article 1", "Article X");
     const r = await call("PUT", "/api/cli/revert/all", [], [{ name: "json", content: edited }]);
-    expect(r).toMatchObject({ status: 400, error: { code: "checksum_mismatch" } });
+    expect(r).toMatchObject({ status: 400, error: { code: CODE.checksum_mismatch } });
     const articlesOnly = await call("PUT", "/api/cli/revert/all", [], [{ name: "json", content: JSON.stringify([article(1)]) }]);
-    expect(articlesOnly.error.code).toBe("matter_mismatch");
+    expect(articlesOnly.error.code).toBe(CODE.matter_mismatch);
     expect((await call("GET", "/api/cli/revert/all")).data.backups).toHaveLength(1); // no auto backup was taken either
   });
 
   test("any other matter is 400 and never touches the disk", async () => {
     for (const matter of ["keys", "..%2F..%2Fetc%2Fpasswd", "ALL", "all.json"]) {
       const r = await call("GET", `/api/cli/revert/${matter}`);
-      expect(r).toMatchObject({ status: 400, error: { code: "bad_matter" } });
+      expect(r).toMatchObject({ status: 400, error: { code: CODE.bad_matter } });
       expect((await call("POST", `/api/cli/revert/${matter}`)).status).toBe(400);
     }
     expect((await call("GET", "/api/cli/revert/all")).data.backups).toEqual([]);

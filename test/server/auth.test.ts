@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { ADMIN, article, body, doc, signedRequest, T0, testApp } from "../helpers.ts";
+import { CODE } from "../../src/errors.ts";
 
 let t: Awaited<ReturnType<typeof testApp>>;
 beforeEach(async () => (t = await testApp()));
@@ -14,7 +15,7 @@ const status = async (req: Request) => {
 describe("signature checks (DESIGN §4)", () => {
   test("a request without signature fields is 401 unsigned, naming what is missing", async () => {
     const r = await status(new Request("http://localhost/api/cli"));
-    expect(r).toMatchObject({ status: 401, error: { code: "unsigned" } });
+    expect(r).toMatchObject({ status: 401, error: { code: CODE.unsigned } });
     expect(r.error.message).toContain("appkey");
   });
 
@@ -22,14 +23,14 @@ describe("signature checks (DESIGN §4)", () => {
     const r = await status(
       signedRequest("POST", "/api/cli", { files: [{ name: "json", content: "{not json" }], key: { ...ADMIN, secret: "wrong-secret-wrong-secret" } }),
     );
-    expect(r).toMatchObject({ status: 401, error: { code: "bad_signature" } });
+    expect(r).toMatchObject({ status: 401, error: { code: CODE.bad_signature } });
     const garbage = new Request("http://localhost/api/cli", { method: "POST", body: "--x\r\n", headers: { "content-type": "multipart/form-data; boundary=zz" } });
     expect((await status(garbage)).status).toBe(401);
   });
 
   test("a request signed before the server started is stale (no replay across a restart)", async () => {
     const r = await status(signedRequest("GET", "/api/cli", { nowMs: T0 - 1000 }));
-    expect(r.error.code).toBe("stale_timestamp");
+    expect(r.error.code).toBe(CODE.stale_timestamp);
   });
 
   test("the timestamp is taken when the request arrives, not after its body is read", async () => {

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { body, signedRequest, testApp } from "../helpers.ts";
+import { CODE } from "../../src/errors.ts";
 
 let t: Awaited<ReturnType<typeof testApp>>;
 beforeEach(async () => (t = await testApp({ maxMedia: 64 * 1024 })));
@@ -53,7 +54,7 @@ describe("media upload (signed) and serving (/media/*)", () => {
   });
 
   test("only images, by content: a script renamed .png is refused; over the limit is 413", async () => {
-    expect(await upload("<script>alert(1)</script>", "evil.png")).toMatchObject({ status: 400, error: { code: "bad_media" } });
+    expect(await upload("<script>alert(1)</script>", "evil.png")).toMatchObject({ status: 400, error: { code: CODE.bad_media } });
     const big = new Uint8Array(70 * 1024);
     big.set(PNG.subarray(0, 8));
     expect((await upload(big)).status).toBe(413);

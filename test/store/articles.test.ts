@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import type { Article } from "../../src/article.ts";
 import { openTarget, STORES, type Target } from "./targets.ts";
+import { CODE } from "../../src/errors.ts";
 
 const article = (id: string, more: Partial<Article> = {}): Article => ({
   id,
@@ -31,8 +32,8 @@ describe.each(STORES)("%s", (kind) => {
     expect(await put(t, article("a1", { code: "K", keywords: ["x"] }))).toEqual({ article: article("a1", { code: "K", keywords: ["x"] }), created: true, changed: true });
     const revised = await put(t, article("a1", { title: "Revised", rev: 2 }), 1);
     expect(revised).toMatchObject({ article: { title: "Revised", rev: 2 }, created: false, changed: true });
-    await expect(put(t, article("a1", { title: "Stale", rev: 2 }), 1)).rejects.toMatchObject({ code: "rev_mismatch", details: { current_rev: 2 } });
-    await expect(put(t, article("zz", { rev: 4 }), 3)).rejects.toMatchObject({ code: "rev_mismatch", details: { current_rev: null } });
+    await expect(put(t, article("a1", { title: "Stale", rev: 2 }), 1)).rejects.toMatchObject({ code: CODE.rev_mismatch, details: { current_rev: 2 } });
+    await expect(put(t, article("zz", { rev: 4 }), 3)).rejects.toMatchObject({ code: CODE.rev_mismatch, details: { current_rev: null } });
     expect(t.store.articles.get("a1")).toMatchObject({ title: "Revised", rev: 2 });
     expect(t.store.articles.get("zz")).toBeNull();
   });
@@ -51,7 +52,7 @@ describe.each(STORES)("%s", (kind) => {
 
   test("a live code belongs to one article; a soft-deleted one keeps its code without holding it", async () => {
     await put(t, article("a1", { code: "K" }));
-    await expect(put(t, article("a2", { code: "k" }))).rejects.toMatchObject({ code: "code_taken", details: { id: "a1" } });
+    await expect(put(t, article("a2", { code: "k" }))).rejects.toMatchObject({ code: CODE.code_taken, details: { id: "a1" } });
     expect(t.store.articles.get("a2")).toBeNull();
     await put(t, article("a1", { code: "K", deleted: true, rev: 2 }), 1);
     expect((await put(t, article("a2", { code: "k" }))).article).toMatchObject({ code: "k" });

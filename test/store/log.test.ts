@@ -1,5 +1,6 @@
 /** The follower message log and replies kept in it, on each store. */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { CODE } from "../../src/errors.ts";
 import { T0 } from "../helpers.ts";
 import { openTarget, STORES, type Target } from "./targets.ts";
 import { type NewMessage } from "../../src/store/follower-log.ts";
@@ -48,9 +49,9 @@ describe.each(STORES)("%s", (kind) => {
   });
 
   test("a reply window opens at a message or an opening event (not a link opened), counts replies, and marks what they answered", async () => {
-    expect(await settledWindow(t, "o_1", T0)).toMatchObject({ open: false, closed: "window_closed" });
+    expect(await settledWindow(t, "o_1", T0)).toMatchObject({ open: false, closed: CODE.window_closed });
     t.log.add(entry("m:view", T0, { type: "event", event: "VIEW", content: null }));
-    expect(await settledWindow(t, "o_1", T0)).toMatchObject({ open: false, closed: "window_closed" });
+    expect(await settledWindow(t, "o_1", T0)).toMatchObject({ open: false, closed: CODE.window_closed });
     t.log.add(entry("m:q", T0 + 1000, { unmatched: true, answer: "fallback" }));
     t.log.add(entry("m:q2", T0 + 2000, { unmatched: true, answer: "fallback" }));
     const open = await settledWindow(t, "o_1", T0 + 3000);
@@ -68,6 +69,6 @@ describe.each(STORES)("%s", (kind) => {
       ["m:q", new Date(T0 + 4000).toISOString()],
     ]);
     expect(await settledWindow(t, "o_1", T0 + 6000)).toMatchObject({ open: true, sent: 2, left: 3 });
-    expect(await settledWindow(t, "o_1", T0 + 2000 + 48 * HOUR)).toMatchObject({ open: false, closed: "window_closed" });
+    expect(await settledWindow(t, "o_1", T0 + 2000 + 48 * HOUR)).toMatchObject({ open: false, closed: CODE.window_closed });
   });
 });

@@ -4,6 +4,7 @@ import { SQL } from "bun";
 import { prepareDatabase } from "../../src/store/postgres/connect.ts";
 import { PgKeyRing } from "../../src/store/postgres/keys.ts";
 import { startPostgres, type Postgres } from "../pg.ts";
+import { CODE } from "../../src/errors.ts";
 
 let pg: Postgres;
 beforeAll(() => void (pg = startPostgres()));
@@ -38,7 +39,7 @@ test("the database away longer than the bound: 503 database_unavailable; back: a
     expect(() => ring.check()).not.toThrow();
     pg.halt();
     await Bun.sleep(700);
-    expect(() => ring.lookup("from_env")).toThrow(expect.objectContaining({ code: "database_unavailable", status: 503 }));
+    expect(() => ring.lookup("from_env")).toThrow(expect.objectContaining({ code: CODE.database_unavailable, status: 503 }));
     expect(ring.lastError).not.toBeNull();
     pg.resume();
     const until = performance.now() + 15_000;

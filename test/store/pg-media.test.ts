@@ -3,6 +3,7 @@ import { expect, test } from "bun:test";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { openTarget } from "./targets.ts";
+import { CODE } from "../../src/errors.ts";
 
 const PNG = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0));
 
@@ -17,7 +18,7 @@ test("an image survives the loss of the local folder: fetched back from the data
     expect(await t.fetchMedia(stored.name)).toBe(true);
     expect(new Uint8Array(readFileSync(path))).toEqual(PNG);
     expect(await t.fetchMedia("0".repeat(32) + ".png")).toBe(false);
-    await expect(t.storeMedia(new TextEncoder().encode("<script>"), 64 * 1024)).rejects.toMatchObject({ code: "bad_media" });
+    await expect(t.storeMedia(new TextEncoder().encode("<script>"), 64 * 1024)).rejects.toMatchObject({ code: CODE.bad_media });
   } finally {
     await t.close();
   }

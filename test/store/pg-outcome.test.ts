@@ -11,6 +11,7 @@ import { OUTCOME_CHECK_MS } from "../../src/store/postgres/outcome.ts";
 import { ADMIN_ENV, article, body, doc, serveOpts, signedRequest, tempDir } from "../helpers.ts";
 import { testDatabase } from "../pg.ts";
 import { startPgProxy, type PgProxy } from "../pgproxy.ts";
+import { CODE } from "../../src/errors.ts";
 
 let tmp: ReturnType<typeof tempDir>;
 let db: { url: string; drop(): Promise<void> };
@@ -61,7 +62,7 @@ test("cut before the write's last statement: 503 'not applied', and nothing chan
   await start();
   proxy.arm("before-marker", 2000);
   const r = await send("PUT", "/api/cli/revert/articles", replacement);
-  expect({ status: r.status, code: r.error?.code }).toEqual({ status: 503, code: "database_unavailable" });
+  expect({ status: r.status, code: r.error?.code }).toEqual({ status: 503, code: CODE.database_unavailable });
   expect(r.error.message).toContain("was not applied");
   await proxy.cut;
   expect(await stored()).toEqual({ n: 50, first: "Article 0" });
@@ -71,7 +72,7 @@ test("cut after the COMMIT left, the database away longer than the check: 503 ou
   await start();
   proxy.arm("after-commit", OUTCOME_CHECK_MS + 3000);
   const r = await send("PUT", "/api/cli/revert/articles", replacement);
-  expect({ status: r.status, code: r.error?.code }).toEqual({ status: 503, code: "outcome_unknown" });
+  expect({ status: r.status, code: r.error?.code }).toEqual({ status: 503, code: CODE.outcome_unknown });
   expect(r.error.message).toContain("applied whole or not at all");
   expect(r.error.message).toContain("replyd health");
   // It was in fact applied: PostgreSQL committed what it was sent.

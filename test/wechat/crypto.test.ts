@@ -3,6 +3,7 @@ import { describe, expect, test } from "bun:test";
 import WXBizMsgCrypt from "wechat-crypto";
 import { WxCrypto, WxError, wxSignature } from "../../src/wechat/crypto.ts";
 import { createCipheriv } from "node:crypto";
+import { CODE } from "../../src/errors.ts";
 
 const KEY = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG";
 const APPID = "wxb11529c136998cb6";
@@ -27,7 +28,7 @@ describe("safe-mode crypto", () => {
 
   test("a message for another appid is refused with the same code and status as bad padding", () => {
     const other = new WxCrypto(KEY, "wx0000000000000000");
-    expect(() => new WxCrypto(KEY, APPID).decrypt(other.encrypt("hi"))).toThrow(expect.objectContaining({ code: "bad_encryption", status: 400 }));
+    expect(() => new WxCrypto(KEY, APPID).decrypt(other.encrypt("hi"))).toThrow(expect.objectContaining({ code: CODE.bad_encryption, status: 400 }));
   });
 
   test("padding is checked: a pad byte outside 1–32 or inconsistent padding is refused", () => {

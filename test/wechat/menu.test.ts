@@ -4,6 +4,7 @@ import { ADMIN, READER, signedRequest, dataFolderTest } from "../helpers.ts";
 import type { FakePlatform } from "../platform/fake.ts";
 import { platformApp, type Harness } from "../platform/harness.ts";
 import { eventMsg, wxPost } from "./helpers.ts";
+import { CODE } from "../../src/errors.ts";
 
 const MENU = {
   button: [
@@ -35,7 +36,7 @@ describe("menu set, push, show, rm", () => {
     fake.refuseDomain("example.com");
     const r = await setMenu(MENU);
     expect(r.status).toBe(502);
-    expect(r.error.code).toBe("platform_refused");
+    expect(r.error.code).toBe(CODE.platform_refused);
     expect(r.error.message).toBe("the platform refused the menu: the platform answered 40054: invalid sub button url domain; nothing was stored");
     expect(r.error.errcode).toBe(40054);
     expect((await call("GET", "/api/cli/menu")).data.menu).toBeNull();
@@ -43,7 +44,7 @@ describe("menu set, push, show, rm", () => {
   test("an invalid menu lists every problem and reaches neither the store nor the platform", async () => {
     const r = await setMenu({ button: [{ type: "click", name: "一二三四五六", key: "k" }, { type: "view", name: "v", url: "ftp://x" }] });
     expect(r.status).toBe(400);
-    expect(r.error.code).toBe("invalid_menu");
+    expect(r.error.code).toBe(CODE.invalid_menu);
     expect(r.error.problems).toHaveLength(2);
     expect(fake.calls.api).toBe(0);
   });
@@ -88,12 +89,12 @@ describe("menu set, push, show, rm", () => {
     t.store.saveMenu = full;
     const pushed = await setMenu(MENU);
     expect(pushed.status).toBe(507);
-    expect(pushed.error.code).toBe("not_stored");
+    expect(pushed.error.code).toBe(CODE.not_stored);
     expect(pushed.error.message).toStartWith("the platform took the menu, but it could not be stored");
     expect(fake.menu).toEqual(MENU);
     // Not pushed: nothing reached the platform, so the usual "nothing was written".
     const stored = await setMenu({ button: [{ type: "click", name: "X", key: "X" }] }, [["push", "0"]]);
-    expect(stored.error.code).toBe("disk_full");
+    expect(stored.error.code).toBe(CODE.disk_full);
   });
   test("rm deletes the live menu, then the stored one (kept as an automatic backup); keep_live=1 leaves the platform's", async () => {
     await setMenu(MENU);
@@ -106,9 +107,9 @@ describe("menu set, push, show, rm", () => {
   });
   test("without --wx-secret: set refuses (say push=0), push refuses, show works; a read key cannot change the menu", async () => {
     t.app.ctx.platform = null;
-    expect((await setMenu(MENU)).error).toMatchObject({ code: "platform_not_configured", message: expect.stringContaining("push=0") });
+    expect((await setMenu(MENU)).error).toMatchObject({ code: CODE.platform_not_configured, message: expect.stringContaining("push=0") });
     expect((await setMenu(MENU, [["push", "0"]])).status).toBe(200);
-    expect((await call("POST", "/api/cli/menu")).error.code).toBe("platform_not_configured");
+    expect((await call("POST", "/api/cli/menu")).error.code).toBe(CODE.platform_not_configured);
     expect((await call("PUT", "/api/cli/menu", { key: READER, fields: [["pull", "1"]] })).status).toBe(403);
   });
 });
@@ -171,7 +172,7 @@ describe("menu pull", () => {
   test("no menu open: 404 and nothing stored", async () => {
     const r = await call("PUT", "/api/cli/menu", { fields: [["pull", "1"]] });
     expect(r.status).toBe(404);
-    expect(r.error.code).toBe("no_live_menu");
+    expect(r.error.code).toBe(CODE.no_live_menu);
   });
 });
 
@@ -198,7 +199,7 @@ describe("the menu in backups and restores", () => {
     await call("DELETE", "/api/cli/menu");
     t.app.ctx.platform = null;
     const r = await call("PUT", "/api/cli/revert/menu", { fields: [["id", b.data.id], ["push", "1"]] });
-    expect(r.error.code).toBe("platform_not_configured");
+    expect(r.error.code).toBe(CODE.platform_not_configured);
     expect((await call("GET", "/api/cli/menu")).data.menu).toBeNull();
   });
 });

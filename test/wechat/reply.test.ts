@@ -4,6 +4,7 @@ import { article, doc, READER, signedRequest } from "../helpers.ts";
 import { startFakePlatform, type FakePlatform } from "../platform/fake.ts";
 import { APPID, platformApp, SECRET, type Harness } from "../platform/harness.ts";
 import { eventMsg, textMsg, wxPost } from "./helpers.ts";
+import { CODE } from "../../src/errors.ts";
 
 const FOLLOWER = "o_follower";
 const HOUR = 3_600_000;
@@ -51,7 +52,7 @@ describe("replies", () => {
     for (let i = 0; i < 5; i++) expect((await reply([["inbox", String(entry.seq)], ["text", `reply ${i}`]])).status).toBe(200);
     const refused = await reply([["inbox", String(entry.seq)], ["text", "one more"]]);
     expect(refused.status).toBe(409);
-    expect(refused.error.code).toBe("reply_limit");
+    expect(refused.error.code).toBe(CODE.reply_limit);
     expect(refused.error.message).toContain("the 5 replies allowed since the follower's last message");
     expect(fake.sent).toHaveLength(5);
     await followerWrites("hello again");
@@ -64,7 +65,7 @@ describe("replies", () => {
     age(5000);
     const late = await reply([["inbox", String(entry.seq)], ["text", "too late"]]);
     expect(late.status).toBe(409);
-    expect(late.error.code).toBe("window_closed");
+    expect(late.error.code).toBe(CODE.window_closed);
     expect(late.error.message).toContain("the 48-hour reply window closed at");
     expect(fake.sent).toHaveLength(1);
     const inbox = await call("GET", "/api/cli", { fields: [["inbox", "unmatched"]] });
@@ -92,12 +93,12 @@ describe("replies", () => {
   });
   test("a follower with nothing in the log cannot be answered; a reply entry cannot be answered", async () => {
     const r = await reply([["openid", "o_stranger"], ["text", "hi"]]);
-    expect(r.error.code).toBe("window_closed");
+    expect(r.error.code).toBe(CODE.window_closed);
     expect(r.error.message).toContain("no message from this follower is in the log");
     const entry = await followerWrites();
     const sent = await reply([["inbox", String(entry.seq)], ["text", "hi"]]);
-    expect((await reply([["inbox", String(sent.data.seq)], ["text", "hi"]])).error.code).toBe("not_a_follower_message");
-    expect((await reply([["inbox", "999999"], ["text", "hi"]])).error.code).toBe("no_message");
+    expect((await reply([["inbox", String(sent.data.seq)], ["text", "hi"]])).error.code).toBe(CODE.not_a_follower_message);
+    expect((await reply([["inbox", "999999"], ["text", "hi"]])).error.code).toBe(CODE.no_message);
   });
   test("the platform's refusals are one-line reasons with its code: 45015, 45047, 43004, 40003, 48001", async () => {
     const entry = await followerWrites();
@@ -105,7 +106,7 @@ describe("replies", () => {
     const expectRefusal = async (errcode: number, words: string) => {
       const r = await send();
       expect(r.status).toBe(502);
-      expect(r.error).toMatchObject({ code: "platform_refused", errcode });
+      expect(r.error).toMatchObject({ code: CODE.platform_refused, errcode });
       expect(r.error.message).toContain(words);
       expect(r.error.message).not.toContain("\n");
       expect(r.error.message).toEndWith("; nothing was sent");
@@ -135,12 +136,12 @@ describe("replies", () => {
       h.use(fresh);
       const platform = h.platform;
       const r = await reply([["openid", FOLLOWER], ["text", "hi"]]);
-      expect(r.error).toMatchObject({ code: "platform_refused", errcode: 40003 });
+      expect(r.error).toMatchObject({ code: CODE.platform_refused, errcode: 40003 });
       expect(r.error.message).toContain("does not know this openid");
       fresh.interact(FOLLOWER);
       for (let i = 0; i < 5; i++) await platform.call("/cgi-bin/message/custom/send", { touser: FOLLOWER, msgtype: "text", text: { content: "elsewhere" } });
       const spent = await reply([["openid", FOLLOWER], ["text", "hi"]]);
-      expect(spent.error).toMatchObject({ code: "platform_refused", errcode: 45047 });
+      expect(spent.error).toMatchObject({ code: CODE.platform_refused, errcode: 45047 });
       expect(spent.error.message).toContain("replies allowed since the follower's last message are spent");
     } finally {
       fresh.stop();
@@ -152,11 +153,11 @@ describe("replies", () => {
     expect((await reply([["openid", FOLLOWER], ["inbox", String(entry.seq)], ["text", "hi"]])).status).toBe(400);
     expect((await reply([["openid", FOLLOWER], ["text", "hi"], ["code", "c1"]])).status).toBe(400);
     expect((await reply([["openid", FOLLOWER], ["text", "x".repeat(2048)]])).status).toBe(200);
-    expect((await reply([["openid", FOLLOWER], ["text", "x".repeat(2049)]])).error.code).toBe("text_too_long");
+    expect((await reply([["openid", FOLLOWER], ["text", "x".repeat(2049)]])).error.code).toBe(CODE.text_too_long);
     expect((await reply([["openid", FOLLOWER], ["text", "bell\u0007"]])).status).toBe(400);
     expect((await call("POST", "/api/cli/reply", { key: READER, fields: [["openid", FOLLOWER], ["text", "hi"]] })).status).toBe(403);
     t.app.ctx.platform = null;
-    expect((await reply([["openid", FOLLOWER], ["text", "hi"]])).error.code).toBe("platform_not_configured");
+    expect((await reply([["openid", FOLLOWER], ["text", "hi"]])).error.code).toBe(CODE.platform_not_configured);
     expect(fake.sent).toHaveLength(1);
   });
   test("two replies at once when one is left: one goes out, the other is refused", async () => {

@@ -5,6 +5,7 @@ import { fixedClock } from "../../src/clock.ts";
 import { TokenKeeper } from "../../src/wechat/token.ts";
 import { ADMIN, body, READER, signedRequest, T0, tempDir, testApp } from "../helpers.ts";
 import { startFakePlatform, type FakePlatform } from "../platform/fake.ts";
+import { CODE } from "../../src/errors.ts";
 
 const APPID = "wx0123456789abcdef";
 const SECRET = "0123456789abcdef0123456789abcdef";
@@ -233,8 +234,8 @@ describe("the token route and the token scope", () => {
       expect(byToken.status).toBe(200);
       expect(byToken.data.access_token).toStartWith(`tok-${APPID}-`);
       expect(byToken.data.expires_in).toBeGreaterThan(7000);
-      expect((await get("/api/cli", TOKEN_KEY)).error.code).toBe("forbidden");
-      expect((await get("/api/cli/token", READER)).error.code).toBe("forbidden");
+      expect((await get("/api/cli", TOKEN_KEY)).error.code).toBe(CODE.forbidden);
+      expect((await get("/api/cli/token", READER)).error.code).toBe(CODE.forbidden);
       expect((await get("/api/cli/token", ADMIN)).data.access_token).toBe(byToken.data.access_token);
       expect((await get("/api/cli", ADMIN)).data.platform).toMatchObject({ link: "ok" });
     } finally {
@@ -245,7 +246,7 @@ describe("the token route and the token scope", () => {
     try {
       bare.clock.advance(10_000);
       const res = await bare.handle(signedRequest("GET", "/api/cli/token", { nowMs: bare.clock.now() }));
-      expect((await body(res)).error.code).toBe("platform_not_configured");
+      expect((await body(res)).error.code).toBe(CODE.platform_not_configured);
     } finally {
       bare.close();
     }

@@ -41,7 +41,7 @@ export function unavailableReason(e: unknown): string | null {
 
 export class DatabaseUnavailable extends ReplydError {
   constructor(reason: string, what = "nothing was changed") {
-    super("database_unavailable", 503, `${reason}: ${what}; try again once it answers (followers are still answered)`, { retry_after: 5 });
+    super("database_unavailable", `${reason}: ${what}; try again once it answers (followers are still answered)`, { retry_after: 5 });
     this.name = "DatabaseUnavailable";
   }
 }

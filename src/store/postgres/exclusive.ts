@@ -28,7 +28,7 @@ export function pgExclusive(sql: SQL, before: () => Promise<unknown>, waitMs = E
           const [{ got }] = (await conn`SELECT pg_try_advisory_lock(${LOCK_CLASS}::int, hashtext(${key})) AS got`) as [{ got: boolean }];
           if (got) break;
           if (performance.now() > until)
-            throw new ReplydError("busy", 503, `another instance has been doing the same work (${key.split(":")[0]}) for ${waitMs / 1000} s; try again`, { retry_after: 5 });
+            throw new ReplydError("busy", `another instance has been doing the same work (${key.split(":")[0]}) for ${waitMs / 1000} s; try again`, { retry_after: 5 });
           await Bun.sleep(50);
         }
         try {

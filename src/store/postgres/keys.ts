@@ -51,7 +51,7 @@ export class PgKeyRing implements Keys {
 
   check(): void {
     if (performance.now() - this.loadedAt > this.staleMs)
-      throw new ReplydError("database_unavailable", 503, "the database cannot be reached: admin requests are refused until it answers again (followers are still answered)", { retry_after: 5 });
+      throw new ReplydError("database_unavailable", "the database cannot be reached: admin requests are refused until it answers again (followers are still answered)", { retry_after: 5 });
   }
 
   lookup(appkey: string): AdminKey | undefined {

@@ -69,7 +69,6 @@ export async function knownOutcome<T>(sql: SQL, what: string, write: (o: Outcome
     }
     throw new ReplydError(
       "outcome_unknown",
-      503,
       `${reason} as the ${what} was committing, and it did not answer within ${checkMs / 1000} s: the ${what} was applied whole or not at all, and which is not known yet. Once the database answers, replyd health shows the counts and replyd ls the articles; if it was not applied, run it again`,
       { operation: o.key, retry_after: 5 },
     );

@@ -23,7 +23,6 @@ export class RedisDown extends ReplydError {
   constructor(reason: string, refusing = false) {
     super(
       "redis_unavailable",
-      503,
       `${refusing ? "Redis refuses commands" : "Redis is unreachable"} (${reason}): admin requests are refused until it answers again (followers are still answered)`,
       { retry_after: 2 },
     );

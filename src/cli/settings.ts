@@ -1,0 +1,208 @@
+/**
+ * Every `replyd serve` setting, declared once: its flag, environment variable, config-file key,
+ * default, parser and help. `serve` reads its settings here and nowhere else, the command line's
+ * help is made from it, and `serve --check-config` prints it resolved.
+ *
+ * Precedence: flag > environment > config file (`--config replyd.toml`, TOML, keys as the flags
+ * without their dashes: `port = 8080`, `wx-secret = "…"`) > default. Secrets (the AppSecret, the
+ * callback token and EncodingAESKey, passwords in URLs) belong in the environment or the file: a
+ * flag is visible to every user of the machine in `ps`, and is warned about.
+ */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { redactUrl } from "../store/postgres/url.ts";
+import { dbOption, formatBytes } from "./args.ts";
+import { CLIError, usage } from "./errors.ts";
+
+type Value = string | number | boolean;
+
+export interface Setting<T extends Value = Value> {
+  /** The flag without its dashes; also the key in the config file. */
+  readonly name: string;
+  readonly env?: string;
+  readonly default?: T;
+  readonly help: string;
+  /** A flag that takes no value (`--trust-proxy`). */
+  readonly boolean?: true;
+  /** A number of bytes: shown as a size (64 MiB). */
+  readonly bytes?: true;
+  /** Never printed as it is; warned about when given as a flag. */
+  readonly secret?: true;
+  /** A URL whose password is hidden when printed, and warned about when given in a flag. */
+  readonly url?: true;
+  parse(raw: string): T;
+}
+
+const text = (check?: (v: string) => string | null) => (raw: string) => {
+  const why = check?.(raw);
+  if (why) throw usage(why);
+  return raw;
+};
+const number = (flag: string, min: number, max: number) => (raw: string) => {
+  const n = Number(raw);
+  if (raw.trim() === "" || !Number.isFinite(n) || n < min || n > max) throw usage(`--${flag} must be a number from ${min} to ${max}`);
+  return n;
+};
+const UNITS: Record<string, number> = { "": 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3 };
+const size = (flag: string) => (raw: string) => {
+  const m = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(raw.trim());
+  const unit = m ? UNITS[(m[2] ?? "").toLowerCase()] : undefined;
+  if (!m || unit === undefined) throw usage(`--${flag} must be a size like 64M, 512K or a number of bytes`);
+  const bytes = Math.floor(Number(m[1]) * unit);
+  if (bytes < 1024) throw usage(`--${flag} must be at least 1K`);
+  return bytes;
+};
+const httpUrl = (flag: string) => text((v) => (/^https?:\/\/[^/]+/.test(v) ? null : `--${flag} must be an http(s) address`));
+const yes = () => true;
+
+// The object's own type is kept: whether it has a default says whether its value can be absent.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const define = <const S extends Setting<any>>(s: S): S => s;
+
+export const SERVE_SETTINGS = {
+  data: define({ name: "data", env: "REPLYD_DATA", default: "./replyd-data", help: "data folder", parse: text() }),
+  db: define({ name: "db", env: "REPLYD_DB", url: true, help: "keep everything in PostgreSQL instead, postgres://… (parts left out come from DATABASE_URL and PG*); --data is then not used", parse: text() }),
+  redis: define({
+    name: "redis",
+    env: "REPLYD_REDIS",
+    url: true,
+    help: "one of several instances on the --db database: replay protection, retry answers, change notices and the access token shared through this Redis, redis://…",
+    parse: text((v) => (/^rediss?:\/\/[^\s]+$/.test(v) ? null : "--redis must be a redis:// (or rediss://) URL, like redis://127.0.0.1:6379")),
+  }),
+  host: define({ name: "host", env: "REPLYD_HOST", default: "0.0.0.0", help: "address to listen on", parse: text() }),
+  port: define({ name: "port", env: "REPLYD_PORT", default: 8080, help: "port to listen on", parse: number("port", 0, 65535) }),
+  window: define({ name: "window", default: 5, help: "accepted clock difference of signed requests, in seconds", parse: number("window", 0.05, 3600) }),
+  keep: define({ name: "keep", default: 30, help: "server backups kept per matter", parse: number("keep", 1, 10_000) }),
+  "max-upload": define({ name: "max-upload", bytes: true, default: 64 * 1024 * 1024, help: "largest upload, e.g. 64M", parse: size("max-upload") }),
+  "max-auth-failures": define({ name: "max-auth-failures", default: 10, help: "failed signatures per address per minute before a 429 lock-out", parse: number("max-auth-failures", 1, 1_000_000) }),
+  "trust-proxy": define({ name: "trust-proxy", boolean: true, default: false, help: "take the client address from X-Forwarded-For (only behind a proxy you run)", parse: yes }),
+  "wx-token": define({
+    name: "wx-token",
+    env: "REPLYD_WX_TOKEN",
+    secret: true,
+    help: "the messaging callback's token (as set in the platform's console)",
+    parse: text((v) => (/^[A-Za-z0-9]{3,32}$/.test(v) ? null : "--wx-token must be 3–32 letters or digits (as the platform requires)")),
+  }),
+  "wx-aeskey": define({
+    name: "wx-aeskey",
+    env: "REPLYD_WX_AESKEY",
+    secret: true,
+    help: "the 43-character EncodingAESKey for safe mode",
+    parse: text((v) => (/^[A-Za-z0-9+/]{43}$/.test(v) ? null : "--wx-aeskey must be the 43-character EncodingAESKey")),
+  }),
+  "wx-appid": define({ name: "wx-appid", env: "REPLYD_WX_APPID", help: "the account's AppID, checked in safe mode and used for the access token", parse: text() }),
+  "wx-path": define({
+    name: "wx-path",
+    default: "/wechat",
+    help: "the callback's path",
+    parse: text((v) => (/^\/[A-Za-z0-9._~/-]*$/.test(v) ? null : "--wx-path must be a path like /wechat")),
+  }),
+  "wx-secret": define({
+    name: "wx-secret",
+    env: "REPLYD_WX_SECRET",
+    secret: true,
+    help: "the account's AppSecret: turns on the platform API and the token keeper",
+    parse: text((v) => (/^[A-Za-z0-9]{16,64}$/.test(v) ? null : "--wx-secret must be the account's AppSecret (letters and digits)")),
+  }),
+  "wx-api": define({ name: "wx-api", env: "REPLYD_WX_API", default: "https://api.weixin.qq.com", help: "the platform API's base address", parse: (raw) => httpUrl("wx-api")(raw).replace(/\/+$/, "") }),
+  "wx-mode": define({
+    name: "wx-mode",
+    env: "REPLYD_WX_MODE",
+    default: "safe",
+    help: "with --wx-aeskey: safe (encrypted only) or compatible (plaintext too, weaker)",
+    parse: text((v) => (v === "safe" || v === "compatible" ? null : "--wx-mode must be safe (encrypted messages only) or compatible (plaintext too)")),
+  }),
+  "public-url": define({ name: "public-url", env: "REPLYD_PUBLIC_URL", help: "public address for media URLs", parse: httpUrl("public-url") }),
+  "max-media": define({ name: "max-media", bytes: true, default: 10 * 1024 * 1024, help: "largest image upload", parse: size("max-media") }),
+  "log-days": define({ name: "log-days", default: 30, help: "days of follower messages kept", parse: number("log-days", 1, 3650) }),
+  "reply-limit": define({ name: "reply-limit", default: 5, help: "replies the platform allows per follower message, within 48 hours", parse: number("reply-limit", 1, 1000) }),
+} as const;
+
+type Settings = typeof SERVE_SETTINGS;
+export type SettingName = keyof Settings;
+/** The resolved settings: a value for each (undefined where nothing set one and there is no default). */
+export type Resolved = { [K in SettingName]: "default" extends keyof Settings[K] ? ReturnType<Settings[K]["parse"]> : ReturnType<Settings[K]["parse"]> | undefined };
+export type Source = "flag" | "environment" | "file" | "default";
+
+/** The raw text after `--name` or in `--name=value` (cac coerces numeric-looking values: never read from it). */
+function flagValue(argv: readonly string[], name: string, boolean: boolean): string | undefined {
+  let found: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a === "--") break;
+    if (a === `--${name}`) {
+      if (boolean) found = "true";
+      else {
+        const next = argv[i + 1];
+        if (next === undefined) throw usage(`--${name} needs a value`);
+        found = next;
+        i++;
+      }
+    } else if (a.startsWith(`--${name}=`)) found = a.slice(name.length + 3);
+  }
+  return found;
+}
+
+/** The config file's settings: a TOML table of setting names (unknown keys are refused, as typos). */
+export function readConfigFile(path: string): Record<string, string> {
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = Bun.TOML.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new CLIError("bad_config", `cannot read the config file ${path}: ${code === "ENOENT" ? "no such file" : (e as Error).message}`, 2);
+  }
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(parsed)) {
+    if (!(key in SERVE_SETTINGS)) throw new CLIError("bad_config", `${path}: "${key}" is not a setting; known: ${Object.keys(SERVE_SETTINGS).join(", ")}`, 2);
+    if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean")
+      throw new CLIError("bad_config", `${path}: "${key}" must be a string, a number or true/false`, 2);
+    out[key] = String(value);
+  }
+  return out;
+}
+
+export interface ResolvedSettings {
+  values: Resolved;
+  sources: Record<SettingName, Source | null>;
+  /** Secrets given as flags: visible in `ps` to every user of the machine. */
+  warnings: string[];
+}
+
+/** Every setting from the flags, the environment, the config file and the defaults, in that order. */
+export function resolveSettings(argv: readonly string[], env: Record<string, string | undefined>, cwd: string): ResolvedSettings {
+  const configPath = flagValue(argv, "config", false) ?? env.REPLYD_CONFIG;
+  const file = configPath ? readConfigFile(resolve(cwd, configPath)) : {};
+  const values: Record<string, Value | undefined> = {};
+  const sources = {} as Record<SettingName, Source | null>;
+  const warnings: string[] = [];
+  for (const [name, s] of Object.entries(SERVE_SETTINGS) as [SettingName, Setting][]) {
+    const fromFlag = flagValue(argv, name, Boolean(s.boolean));
+    const fromEnv = s.env ? env[s.env] : undefined;
+    const fromFile = file[name];
+    const [raw, source]: [string | undefined, Source | null] =
+      fromFlag !== undefined ? [fromFlag, "flag"] : fromEnv !== undefined ? [fromEnv, "environment"] : fromFile !== undefined ? [fromFile, "file"] : [undefined, s.default === undefined ? null : "default"];
+    sources[name] = source;
+    if (raw === undefined) {
+      values[name] = s.default;
+      continue;
+    }
+    values[name] = s.boolean ? raw === "true" || raw === "1" : s.parse(raw);
+    if (source === "flag" && (s.secret || (s.url && /:\/\/[^/@\s]*:[^/@\s]*@/.test(raw))))
+      warnings.push(`--${name} given as a flag is visible to every user of this machine (ps); set ${s.env ?? `"${name}"`} in the environment${s.env ? " or" : ""} in the config file instead`);
+  }
+  // --db is completed from DATABASE_URL and PG*, as PostgreSQL's own tools take them.
+  if (values.db !== undefined) values.db = dbOption(values.db as string, env);
+  return { values: values as Resolved, sources, warnings };
+}
+
+/** The resolved settings for `serve --check-config`: each with its value (secrets masked) and where it came from. */
+export function describeSettings(r: ResolvedSettings): string {
+  const lines: string[] = [];
+  for (const [name, s] of Object.entries(SERVE_SETTINGS) as [SettingName, Setting][]) {
+    const v = r.values[name];
+    const shown = v === undefined ? "(not set)" : s.secret ? "(set, hidden)" : s.url ? redactUrl(String(v)) : s.bytes ? formatBytes(Number(v)) : String(v);
+    lines.push(`${name.padEnd(18)} ${shown.padEnd(40)} ${r.sources[name] ?? ""}`);
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,71 @@
+/** serve's settings (src/cli/settings.ts): declared once, read from the flags, the environment, a config file and the defaults, in that order. */
+import { afterAll, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { run } from "../../src/cli/index.ts";
+import { describeSettings, resolveSettings, SERVE_SETTINGS } from "../../src/cli/settings.ts";
+import { captureIO, tempDir } from "../helpers.ts";
+
+const tmp = tempDir("replyd-settings-");
+afterAll(() => tmp.cleanup());
+const file = (name: string, text: string) => (writeFileSync(join(tmp.dir, name), text), name);
+
+test("flag > environment > config file > default, each setting with where it came from", () => {
+  const config = file("a.toml", 'port = 7001\nkeep = 7\nwindow = 2\nwx-appid = "wx0123456789abcdef"\n');
+  const r = resolveSettings(["--config", config, "--port", "7003"], { REPLYD_PORT: "7002", REPLYD_WX_APPID: "wxfromtheenvironment" }, tmp.dir);
+  expect(r.values.port).toBe(7003);
+  expect(r.sources.port).toBe("flag");
+  expect(resolveSettings(["--config", config], { REPLYD_PORT: "7002" }, tmp.dir).values.port).toBe(7002);
+  expect(resolveSettings(["--config", config], {}, tmp.dir).values.port).toBe(7001);
+  expect(resolveSettings([], {}, tmp.dir).values.port).toBe(8080);
+  expect(r.values.keep).toBe(7);
+  expect(r.sources.keep).toBe("file");
+  expect(r.values["wx-appid"]).toBe("wxfromtheenvironment");
+  expect(r.sources["log-days"]).toBe("default");
+  expect(r.values["public-url"]).toBeUndefined();
+  expect(r.sources["public-url"]).toBeNull();
+  // The config file's name from the environment too.
+  expect(resolveSettings([], { REPLYD_CONFIG: config }, tmp.dir).values.keep).toBe(7);
+});
+
+test("values are parsed and checked wherever they come from: sizes, numbers, booleans, refusals", () => {
+  const config = file("b.toml", 'max-upload = "16M"\ntrust-proxy = true\n');
+  const r = resolveSettings(["--config", config], {}, tmp.dir);
+  expect(r.values["max-upload"]).toBe(16 * 1024 * 1024);
+  expect(r.values["trust-proxy"]).toBe(true);
+  expect(resolveSettings(["--trust-proxy"], {}, tmp.dir).values["trust-proxy"]).toBe(true);
+  expect(() => resolveSettings(["--port", "abc"], {}, tmp.dir)).toThrow("--port must be a number from 0 to 65535");
+  expect(() => resolveSettings([], { REPLYD_WX_MODE: "open" }, tmp.dir)).toThrow("--wx-mode must be safe");
+  expect(() => resolveSettings(["--config", file("c.toml", 'max-media = "lots"\n')], {}, tmp.dir)).toThrow("--max-media must be a size");
+});
+
+test("a config file with a key that is no setting, or that cannot be read, is refused naming it", () => {
+  expect(() => resolveSettings(["--config", file("d.toml", "prot = 1\n")], {}, tmp.dir)).toThrow('"prot" is not a setting');
+  expect(() => resolveSettings(["--config", "missing.toml"], {}, tmp.dir)).toThrow("no such file");
+  expect(() => resolveSettings(["--config", file("e.toml", "port = [1, 2]\n")], {}, tmp.dir)).toThrow('"port" must be a string, a number or true/false');
+});
+
+test("secrets are never printed; a password in a URL is hidden; a secret given as a flag is warned about, from the environment it is not", () => {
+  const secret = "abcdefabcdef0123abcd";
+  const r = resolveSettings(["--wx-secret", secret, "--wx-appid", "wx0123456789abcdef", "--db", "postgres://u:hunter2@db.example/replyd"], { REPLYD_WX_TOKEN: "tokentoken" }, tmp.dir);
+  const shown = describeSettings(r);
+  expect(shown).not.toContain(secret);
+  expect(shown).not.toContain("tokentoken");
+  expect(shown).not.toContain("hunter2");
+  expect(shown).toMatch(/wx-secret\s+\(set, hidden\)\s+flag/);
+  expect(shown).toMatch(/wx-token\s+\(set, hidden\)\s+environment/);
+  expect(r.warnings).toEqual([expect.stringContaining("--db given as a flag is visible"), expect.stringContaining("--wx-secret given as a flag is visible")]);
+  expect(r.warnings.join("\n")).not.toContain(secret);
+  expect(resolveSettings([], { REPLYD_WX_SECRET: secret }, tmp.dir).warnings).toEqual([]);
+});
+
+test("serve --check-config prints the settings and exits 0 without starting a server; every setting has a flag and help", async () => {
+  const io = captureIO({ REPLYD_WX_SECRET: "abcdefabcdef0123abcd" }, tmp.dir);
+  expect(await run(["serve", "--check-config", "--port", "7777", "--data", join(tmp.dir, "never-made")], io)).toBe(0);
+  expect(io.stdout.join("\n")).toMatch(/port\s+7777\s+flag/);
+  expect(io.stdout.join("\n")).not.toContain("abcdefabcdef0123abcd");
+  expect(await Bun.file(join(tmp.dir, "never-made")).exists()).toBe(false);
+  const help = Bun.spawnSync([process.execPath, join(import.meta.dir, "../../src/main.ts"), "serve", "--help"]).stdout.toString();
+  for (const s of Object.values(SERVE_SETTINGS)) expect(help).toContain(`--${s.name}`);
+  expect(help).toContain("--check-config");
+});
