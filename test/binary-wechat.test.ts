@@ -65,6 +65,21 @@ describe("dist/replyd as the callback server", () => {
     expect(inner).toMatchObject({ MsgType: "news", ArticleCount: "1" });
   });
 
+  test("a regex rule and a search run on the binary's worker threads; the search finds by a word of the title", async () => {
+    writeFileSync(join(tmp.dir, "r.json"), JSON.stringify({ format: "replyd/1", matter: "rules", rules: [{ id: "order", match: "regex", pattern: "^order\\s*#?\\d{4,}$", reply: { type: "text", text: "Order received" } }] }));
+    expect(run(["import", "r.json"]).code).toBe(0);
+    const peer = new WXBizMsgCrypt(TOKEN, AESKEY, APPID);
+    const say = async (text: string, nonce: string) => {
+      const ts = String(Math.floor(Date.now() / 1000));
+      const encrypted = peer.encrypt(textMsg(text, Number(ts)));
+      const q = new URLSearchParams({ timestamp: ts, nonce, signature: wxSignature(TOKEN, ts, nonce), encrypt_type: "aes", msg_signature: peer.getSignature(ts, nonce, encrypted) });
+      const res = await fetch(`${url}/wechat?${q}`, { method: "POST", body: `<xml><Encrypt><![CDATA[${encrypted}]]></Encrypt></xml>` });
+      return openReply(await res.text(), peer);
+    };
+    expect(await say("order #12345", "71")).toMatchObject({ MsgType: "text", Content: "Order received" });
+    expect(await say("s founder", "72")).toMatchObject({ MsgType: "news", ArticleCount: "1" });
+  });
+
   test("safe mode refuses a plaintext message; the same message encrypted shows up in replyd inbox", async () => {
     const ts = String(Math.floor(Date.now() / 1000));
     const plainQ = new URLSearchParams({ timestamp: ts, nonce: "6", signature: wxSignature(TOKEN, ts, "6") });

@@ -10,32 +10,14 @@
  * writes the rules again.
  */
 
+import type { RegexAnswer, RegexRequest } from "./regex-worker.ts";
+
 export const MAX_INPUT = 512;
 /** Timeouts after which a pattern is disabled. */
 export const STRIKES = 2;
 
-// Inline so the compiled single binary needs no second file.
-const WORKER_SOURCE = `
-const cache = new Map();
-let progress = null;
-self.onmessage = (event) => {
-  if (event.data.progress) { progress = new Int32Array(event.data.progress); return; }
-  const { id, patterns, text } = event.data;
-  const matched = [];
-  for (let i = 0; i < patterns.length; i++) {
-    Atomics.store(progress, 0, id);
-    Atomics.store(progress, 1, i);
-    let re = cache.get(patterns[i]);
-    if (!re) {
-      try { re = new RegExp(patterns[i], "iu"); } catch { re = null; }
-      if (cache.size > 1000) cache.clear();
-      cache.set(patterns[i], re);
-    }
-    if (re && re.test(text)) matched.push(i);
-  }
-  self.postMessage({ id, matched });
-};
-`;
+// In the compiled binary the worker is a second entry point (scripts/build); from source, its file.
+const WORKER_ENTRY = import.meta.url.includes("/$bunfs/") ? "./wechat/regex-worker.ts" : new URL("./regex-worker.ts", import.meta.url).href;
 
 interface Pending {
   /** The patterns sent, as positions in the caller's list. */
@@ -55,7 +37,6 @@ export interface DisabledPattern {
 
 export class RegexMatcher {
   private worker: Worker | null = null;
-  private url: string | null = null;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private readonly progress = new Int32Array(new SharedArrayBuffer(8));
@@ -71,9 +52,8 @@ export class RegexMatcher {
 
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
-    this.url ??= URL.createObjectURL(new Blob([WORKER_SOURCE], { type: "application/javascript" }));
-    const w = new Worker(this.url);
-    w.onmessage = (e: MessageEvent<{ id: number; matched: number[] }>) => {
+    const w = new Worker(WORKER_ENTRY);
+    w.onmessage = (e: MessageEvent<RegexAnswer>) => {
       const p = this.pending.get(e.data.id);
       if (!p) return;
       if (p.timer) clearTimeout(p.timer);
@@ -82,7 +62,7 @@ export class RegexMatcher {
     };
     // A worker does not keep the process alive: shutdown must not wait for it.
     w.unref();
-    w.postMessage({ progress: this.progress.buffer });
+    w.postMessage({ progress: this.progress.buffer as SharedArrayBuffer } satisfies RegexRequest);
     this.worker = w;
     return w;
   }
@@ -115,7 +95,7 @@ export class RegexMatcher {
   private dispatch(id: number, p: Pending): void {
     this.pending.set(id, p);
     p.timer = setTimeout(() => this.timedOut(id), this.timeoutMs);
-    this.ensureWorker().postMessage({ id, patterns: p.patterns, text: p.text });
+    this.ensureWorker().postMessage({ id, patterns: p.patterns, text: p.text } satisfies RegexRequest);
   }
 
   private timedOut(id: number): void {
@@ -164,7 +144,5 @@ export class RegexMatcher {
   close(): void {
     this.worker?.terminate();
     this.worker = null;
-    if (this.url) URL.revokeObjectURL(this.url);
-    this.url = null;
   }
 }

@@ -9,108 +9,13 @@
  * again (the msg_key UNIQUE constraint makes a repeat harmless), and `sync()` — used on shutdown and
  * before reading the log — blocks until everything handed over is committed.
  */
-import { MAX_UNWRITTEN, OPENING_EVENTS } from "../follower-log.ts";
+import { MAX_UNWRITTEN } from "../follower-log.ts";
+import { ROW_WIDTH, type LogBatch, type LogWorkerReport } from "./log-worker.ts";
 
-export const ROW_WIDTH = 8;
+export { ROW_WIDTH } from "./log-worker.ts";
 
-// Inline so the compiled single binary needs no second file.
-const WORKER_SOURCE = `
-const { Database } = require("bun:sqlite");
-let db = null, insert = null, follower = null, committed = null, path = null;
-const OPENING = new Set(${JSON.stringify(OPENING_EVENTS)});
-const queue = [];
-let retrying = false;
-function open(path) {
-  db = new Database(path, { strict: true });
-  // A long import or restore holds the write lock for seconds: wait it out rather than report it.
-  db.exec("PRAGMA busy_timeout = 60000");
-  // The log must survive a crash of the process (WAL with synchronous=NORMAL does); an fsync per
-  // batch for power cuts is what admin writes pay, not follower traffic.
-  db.exec("PRAGMA synchronous = NORMAL");
-  insert = db.query("INSERT OR IGNORE INTO messages (received_at, msg_key, from_user, type, event, content, answer, unmatched) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
-  // Each follower's last interaction, for reply windows: one row per follower, written once per
-  // batch (an index on the log's sender would cost every message another B-tree insert).
-  follower = db.query("INSERT INTO followers (openid, last_seq, last_at) VALUES (?, ?, ?) ON CONFLICT(openid) DO UPDATE SET last_seq = excluded.last_seq, last_at = excluded.last_at WHERE excluded.last_seq > followers.last_seq");
-}
-// A time that cannot be formatted must not fail the row: the row is kept with the time it was written.
-function isoTime(ms) {
-  const at = typeof ms === "number" ? new Date(ms) : null;
-  return (at && !Number.isNaN(at.getTime()) ? at : new Date()).toISOString();
-}
-function put(rows, i, last) {
-  const at = isoTime(rows[i]);
-  const r = insert.run(at, rows[i + 1], rows[i + 2], rows[i + 3], rows[i + 4], rows[i + 5], rows[i + 6], rows[i + 7]);
-  if (r.changes && (rows[i + 3] !== "event" || OPENING.has(rows[i + 4]))) last.set(rows[i + 2], [Number(r.lastInsertRowid), at]);
-}
-function putFollowers(last) {
-  for (const [openid, [seq, at]] of last) follower.run(openid, seq, at);
-}
-// A row SQLite or the binding refuses fails the same way on every retry: only such rows are dropped.
-function refusesRow(e) {
-  const code = String((e && e.code) || "");
-  return code.startsWith("SQLITE_CONSTRAINT") || code === "SQLITE_MISMATCH" || code === "SQLITE_TOOBIG" || e instanceof TypeError || e instanceof RangeError;
-}
-function retryLater() {
-  if (!retrying) { retrying = true; setTimeout(() => { retrying = false; drain(); }, 200); }
-}
-function drain() {
-  // Not open (the database could not be opened, or its table prepared): keep the batches and retry.
-  if (!insert) {
-    try { open(path); } catch (e) {
-      self.postMessage({ error: "cannot open the message log: " + (e && e.message || e), code: String((e && e.code) || ""), retrying: true });
-      return retryLater();
-    }
-  }
-  while (queue.length) {
-    const { seq, json } = queue[0];
-    const rows = JSON.parse(json);
-    try {
-      try {
-        db.transaction(() => {
-          const last = new Map();
-          for (let i = 0; i < rows.length; i += ${ROW_WIDTH}) put(rows, i, last);
-          putFollowers(last);
-        })();
-      } catch (e) {
-        if (!refusesRow(e)) throw e;
-        // Keep every row that can be written; report the ones that cannot, once per batch.
-        let dropped = 0, reason = "";
-        db.transaction(() => {
-          const last = new Map();
-          for (let i = 0; i < rows.length; i += ${ROW_WIDTH})
-            try { put(rows, i, last); } catch (rowError) {
-              if (!refusesRow(rowError)) throw rowError;
-              dropped++;
-              reason ||= String(rowError.message || rowError);
-            }
-          putFollowers(last);
-        })();
-        if (dropped) self.postMessage({ error: dropped + " message(s) could not be logged: " + reason });
-      }
-    } catch (e) {
-      // Disk full, the lock held for over a minute: keep the batch and try again.
-      self.postMessage({ error: String(e && e.message || e), code: String((e && e.code) || ""), retrying: true });
-      return retryLater();
-    }
-    queue.shift();
-    Atomics.store(committed, 0, seq);
-    Atomics.notify(committed, 0);
-  }
-}
-self.onmessage = (event) => {
-  const m = event.data;
-  if (m.open) {
-    committed = new Int32Array(m.committed);
-    path = m.open;
-    try { open(path); } catch (e) { insert = null; self.postMessage({ error: "cannot open the message log: " + (e && e.message || e), code: String((e && e.code) || ""), retrying: true }); }
-    return;
-  }
-  queue.push(m);
-  if (!retrying) drain();
-};
-`;
-
-let workerUrl: string | null = null;
+// In the compiled binary the worker is a second entry point (scripts/build); from source, its file.
+const WORKER_ENTRY = import.meta.url.includes("/$bunfs/") ? "./store/sqlite/log-worker.ts" : new URL("./log-worker.ts", import.meta.url).href;
 
 export class LogWriter {
   private worker: Worker | null = null;
@@ -120,7 +25,7 @@ export class LogWriter {
   private readonly committed = new Int32Array(new SharedArrayBuffer(4));
   private posted = 0;
   /** Batches handed over but not yet confirmed, oldest first. */
-  private readonly unconfirmed: { seq: number; json: string; rows: number }[] = [];
+  private readonly unconfirmed: LogBatch[] = [];
   private lastError: string | null = null;
   /** A batch is failing and being retried (disk full, a lock held too long): the code it failed with. */
   private failing: string | null = null;
@@ -133,9 +38,8 @@ export class LogWriter {
 
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
-    workerUrl ??= URL.createObjectURL(new Blob([WORKER_SOURCE], { type: "application/javascript" }));
-    const w = new Worker(workerUrl);
-    w.onmessage = (e: MessageEvent<{ error?: string; code?: string; retrying?: boolean }>) => {
+    const w = new Worker(WORKER_ENTRY);
+    w.onmessage = (e: MessageEvent<LogWorkerReport>) => {
       if (e.data.error) {
         // One line per distinct failure, not one per retry.
         if (e.data.error !== this.lastError) this.onError(`message log: ${e.data.error}`);
