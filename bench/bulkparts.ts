@@ -8,8 +8,8 @@ import { join } from "node:path";
 import { systemClock } from "../src/clock.ts";
 import { writeBulkDocument } from "./bulkdoc.ts";
 import { readDocument } from "../src/doc.ts";
-import { fdSource, scanDocument } from "../src/docbytes.ts";
-import { Store } from "../src/store/sqlite/store.ts";
+import { fdSource, scanDocument } from "../src/doc-scanner.ts";
+import { DataFolder } from "../src/store/sqlite/data-folder.ts";
 
 const n = Number(process.argv[2] ?? 1_000_000);
 const dir = mkdtempSync(join(tmpdir(), "replyd-bulkparts-"));
@@ -27,7 +27,7 @@ const time = <T>(name: string, fn: () => T): T => {
 time("scan only (JSON.parse per record)", () => scanDocument(src, { each: () => {} }));
 const doc = time("readDocument (scan + validate + hashes)", () => readDocument(src));
 time("articles.each (read again + validate)", () => doc.articles?.each(() => {}));
-const store = Store.open(join(dir, "data"), { clock: systemClock, keep: 5 });
+const store = DataFolder.open(join(dir, "data"), { clock: systemClock, keep: 5 });
 time("importDocument init into an empty store", () => store.importDocument(doc, "init"));
 time("importDocument merge, all unchanged", () => store.importDocument(doc, "merge"));
 store.close();

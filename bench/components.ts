@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { systemClock } from "../src/clock.ts";
 import { parseDocument } from "../src/doc.ts";
-import { Store } from "../src/store/sqlite/store.ts";
+import { DataFolder } from "../src/store/sqlite/data-folder.ts";
 import { verifyWxSignature, wxSignature } from "../src/wechat/crypto.ts";
 import { dedupeKey, renderReply, toInbound } from "../src/wechat/message.ts";
 import { queryOf } from "../src/wechat/query.ts";
@@ -16,7 +16,7 @@ import { parseXml } from "../src/wechat/xml.ts";
 
 const N = 200_000;
 const dir = mkdtempSync(join(tmpdir(), "replyd-components-"));
-const store = Store.open(dir, { clock: systemClock, keep: 5 });
+const store = DataFolder.open(dir, { clock: systemClock, keep: 5 });
 store.importDocument(parseDocument(JSON.stringify(Array.from({ length: 1000 }, (_, i) => ({ id: `a${i}`, code: `c${i}`, title: `Article ${i}`, url: `https://example.com/${i}` })))), "merge");
 const ts = String(Math.floor(Date.now() / 1000));
 const url = `http://localhost/wechat?signature=${wxSignature("tok", ts, "n")}&timestamp=${ts}&nonce=n&openid=o_1`;

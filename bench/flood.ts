@@ -13,7 +13,7 @@ import { Client } from "../src/cli/client.ts";
 import type { IO } from "../src/cli/io.ts";
 import { systemClock } from "../src/clock.ts";
 import { parseDocument } from "../src/doc.ts";
-import { Store } from "../src/store/sqlite/store.ts";
+import { DataFolder } from "../src/store/sqlite/data-folder.ts";
 import { parseWrk } from "./wrk.ts";
 
 const args = process.argv.slice(2);
@@ -33,7 +33,7 @@ let server: ReturnType<typeof Bun.spawn> | null = null;
 try {
   say(`flood: building ${ARTICLES} articles and their indexes in-process…`);
   mkdirSync(dataDir);
-  const store = Store.open(dataDir, { clock: systemClock, keep: 5 });
+  const store = DataFolder.open(dataDir, { clock: systemClock, keep: 5 });
   const articles = Array.from({ length: ARTICLES }, (_, i) => ({ id: `a${i}`, code: `c${i}`, tag: `t${i % 20}`, title: `Article number ${i}`, description: `About topic ${i % 97}`, url: `https://example.com/articles/${i}`, keywords: ["bench", `k${i % 13}`] }));
   store.importDocument(parseDocument(JSON.stringify(articles)), "init");
   await store.indexed();

@@ -11,13 +11,13 @@ import { join } from "node:path";
 import { systemClock } from "../src/clock.ts";
 import { writeBulkDocument } from "./bulkdoc.ts";
 import { readDocument } from "../src/doc.ts";
-import { fdSource } from "../src/docbytes.ts";
+import { fdSource } from "../src/doc-scanner.ts";
 import { backupPg, readBackupPg } from "../src/store/postgres/backups.ts";
 import { importDocumentPg } from "../src/store/postgres/bulk.ts";
 import { restoreDocumentPg } from "../src/store/postgres/restore.ts";
 import { prepareDatabase } from "../src/store/postgres/connect.ts";
 import { Replica } from "../src/store/postgres/replica.ts";
-import { Store } from "../src/store/sqlite/store.ts";
+import { DataFolder } from "../src/store/sqlite/data-folder.ts";
 import { startPostgres } from "../test/pg.ts";
 
 const n = Number(process.argv[2] ?? 1_000_000);
@@ -61,14 +61,14 @@ try {
   const fd = openSync(path, "r");
   const src = fdSource(fd, fstatSync(fd).size);
   const doc = await time("validate (read the file once)", async () => readDocument(src));
-  const store = Store.open(join(dir, "copy"), { clock: systemClock, keep: 5, durable: false });
+  const store = DataFolder.open(join(dir, "copy"), { clock: systemClock, keep: 5, durable: false });
   const replica = new Replica(store, sql);
   // As the server does it: the read copy loaded alongside the database's write (store/postgres/mirror.ts).
   await time("import --init into an empty database + copy", () => replica.mirrored((m) => importDocumentPg(sql, doc, "init", at(), m)));
   await time("read copy caught up after it", () => replica.catchUp());
   // Its search index is rebuilt in the background, on this thread: done before the next step is timed.
   if (!process.env.QUICK) await time("read copy's search index rebuilt", () => store.indexed());
-  const fresh = Store.open(join(dir, "fresh"), { clock: systemClock, keep: 5, durable: false });
+  const fresh = DataFolder.open(join(dir, "fresh"), { clock: systemClock, keep: 5, durable: false });
   await time("a new read copy loaded from the change feed", () => new Replica(fresh, sql).catchUp());
   fresh.close();
   const b = await time("backup (articles)", () => backupPg(sql, "articles", Date.now(), 5));

@@ -9,12 +9,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { systemClock } from "../src/clock.ts";
 import { readDocument } from "../src/doc.ts";
-import { fdSource } from "../src/docbytes.ts";
+import { fdSource } from "../src/doc-scanner.ts";
 import { importDocumentPg } from "../src/store/postgres/bulk.ts";
 import { prepareDatabase } from "../src/store/postgres/connect.ts";
 import { readChanges } from "../src/store/postgres/feed.ts";
 import { Replica } from "../src/store/postgres/replica.ts";
-import { Store } from "../src/store/sqlite/store.ts";
+import { DataFolder } from "../src/store/sqlite/data-folder.ts";
 import { startPostgres } from "../test/pg.ts";
 import { writeBulkDocument } from "./bulkdoc.ts";
 
@@ -38,7 +38,7 @@ try {
   let rows = 0;
   await time("change feed read, nothing applied", () => readChanges(sql, 0n, (page) => void (rows += page.articles.length)));
   console.log(`   ${rows} rows`);
-  const store = Store.open(join(dir, "copy"), { clock: systemClock, keep: 5, durable: false });
+  const store = DataFolder.open(join(dir, "copy"), { clock: systemClock, keep: 5, durable: false });
   await time("catch-up into an empty copy", () => new Replica(store, sql).catchUp());
   store.close();
 } finally {

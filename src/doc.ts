@@ -4,7 +4,7 @@
  * keys in the order written, which is what JSON.stringify(JSON.parse(text)) reproduces.
  */
 import { validateArticle, type ArticleInput } from "./article.ts";
-import { articleValues, decodeUtf8, memorySource, readAll, readArticles, scanDocument, trailingSha256, type ByteSource, type DocumentScan } from "./docbytes.ts";
+import { articleValues, decodeUtf8, memorySource, readAll, readArticles, scanDocument, trailingSha256, type ByteSource, type DocumentScan } from "./doc-scanner.ts";
 import { confirmRepeats, KeyHashes } from "./duplicates.ts";
 import { InvalidDocumentError, ProblemList, ReplydError } from "./errors.ts";
 import { validateMenu, type Menu } from "./menu.ts";
@@ -88,7 +88,7 @@ export function asBulk(doc: ReplydDocument): BulkDocument {
 }
 
 /**
- * parseDocument() of an uploaded file's bytes, read article by article (docbytes.ts) so that the
+ * parseDocument() of an uploaded file's bytes, read article by article (doc-scanner.ts) so that the
  * file is never one string and one object graph besides the validated records. Same answers.
  */
 export function parseDocumentBytes(bytes: Uint8Array): ReplydDocument {

@@ -8,7 +8,7 @@ import { canonicalQuery, fileParamValue, formatTs, newNonce, signRequest, type P
 import type { AdminKey } from "../src/store/keys.ts";
 import type { Backend } from "../src/store/backend.ts";
 import { openBackend } from "../src/store/open.ts";
-import { Store, type StoreOptions } from "../src/store/sqlite/store.ts";
+import { DataFolder, type DataFolderOptions } from "../src/store/sqlite/data-folder.ts";
 import type { IO } from "../src/cli/io.ts";
 import type { ServeOptions } from "../src/server/serve.ts";
 import { closingClient, testDatabase } from "./pg.ts";
@@ -30,8 +30,8 @@ export function tempDir(prefix = "replyd-test-"): { dir: string; cleanup(): void
 }
 
 /** A store in `dir` with the tests' fixed clock and retention; `extra` overrides either or adds options. */
-export function openStore(dir: string, extra: Partial<StoreOptions> = {}): Store {
-  return Store.open(dir, { clock: fixedClock(T0), keep: 5, ...extra });
+export function openStore(dir: string, extra: Partial<DataFolderOptions> = {}): DataFolder {
+  return DataFolder.open(dir, { clock: fixedClock(T0), keep: 5, ...extra });
 }
 
 /**
@@ -73,7 +73,7 @@ export async function testApp(opts: Partial<AppOptions> & { clock?: ReturnType<t
   const backend = await testBackend(dir, clock);
   const app = await createApp({ read: backend.read, write: backend.write, keys: backend.keys, ...opts, clock });
   // The read model (SQLite, or PostgreSQL's local copy) as the SQLite store it is, for tests that look inside.
-  const store = backend.read as Store;
+  const store = backend.read as DataFolder;
   return {
     /** The read model's folder: the data folder, or the local copy's. */
     dir: store.dir,

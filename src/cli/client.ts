@@ -1,6 +1,6 @@
 import { CODE, formatProblems, type Problem } from "../errors.ts";
 import { canonicalQuery, fileParamValue, formatTs, newNonce, parseTs, signRequest, TS_PATTERN, type Param } from "../sign.ts";
-import { ANSWER_DEFAULTS, memorySink, readAnswer, scrub, type AnswerLimits, type Exchange } from "./answer.ts";
+import { ANSWER_DEFAULTS, memorySink, readAnswer, scrub, type AnswerLimits, type Exchange } from "./verified-answer.ts";
 import { fileSink, type LocalFile } from "./files.ts";
 import { CLIError } from "./errors.ts";
 import type { IO } from "./io.ts";
@@ -70,7 +70,7 @@ export interface Downloaded {
 }
 
 /**
- * Signs every request (DESIGN §4) and reads every answer through the client's door (answer.ts):
+ * Signs every request (DESIGN §4) and reads every answer through the client's door (verified-answer.ts):
  * only a signed answer is used. On a signed stale_timestamp it learns the server's clock (within
  * limits.maxOffsetMs) and tries once more.
  */

@@ -1,4 +1,4 @@
-import { ANSWER_DEFAULTS } from "./answer.ts";
+import { ANSWER_DEFAULTS } from "./verified-answer.ts";
 import { numberOption, rawOption, sizeOption } from "./args.ts";
 import { Client, resolveConfig } from "./client.ts";
 import { usage } from "./errors.ts";

@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, fsyncSync, linkSync, openSync, readFileSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import type { ByteSource } from "../docbytes.ts";
+import type { ByteSource } from "../doc-scanner.ts";
 import { fsyncDir } from "../fsutil.ts";
 import { newNonce } from "../sign.ts";
 import { CLIError } from "./errors.ts";

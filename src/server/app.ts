@@ -21,7 +21,7 @@ import { errorResponse, json, ok, refusal, signAnswer } from "./respond.ts";
 import { badRequest } from "../errors.ts";
 import { deleteRevert, getRevert, matterOf, postRevert, putRevert } from "./revert.ts";
 import { isSafeMediaPath, MEDIA_NAME } from "./media.ts";
-import { pathOf } from "./door.ts";
+import { pathOf } from "./request-target.ts";
 import { WECHAT_DEFAULTS, WechatHandler, type WechatOptions } from "../wechat/handler.ts";
 import { RegexMatcher } from "../wechat/regex.ts";
 import { Responder } from "../wechat/responder.ts";

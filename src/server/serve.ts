@@ -6,7 +6,7 @@ import { BackendError, type Backend } from "../store/backend.ts";
 import { MIN_SECRET_LENGTH, type AdminKey } from "../store/keys.ts";
 import { openBackend } from "../store/open.ts";
 import { createApp, DEFAULTS } from "./app.ts";
-import { checkRequest, pathOf } from "./door.ts";
+import { checkRequest, pathOf } from "./request-target.ts";
 import { LineSink } from "./logsink.ts";
 import { refusal } from "./respond.ts";
 import { TokenKeeper } from "../wechat/token.ts";

@@ -13,7 +13,7 @@
 import type { Article } from "../article.ts";
 import type { Clock } from "../clock.ts";
 import type { BulkDocument, Matter } from "../doc.ts";
-import type { ByteSource } from "../docbytes.ts";
+import type { ByteSource } from "../doc-scanner.ts";
 import type { Menu } from "../menu.ts";
 import type { Rule, Tags, Texts } from "../rule.ts";
 import type { RuleMerge, StoredMenu } from "./model/content.ts";
@@ -90,7 +90,7 @@ export interface OpenBackup {
 }
 
 /** The follower message log and the replies kept in it. */
-export interface LogStore {
+export interface FollowerLog {
   /** Queued, written in batches: never waits. */
   add(m: NewMessage): void;
   /** Messages waiting to be written, and those not logged because that queue was full. */
@@ -129,7 +129,7 @@ export interface Writer {
   readonly schema: number;
   /** Bytes the store takes (the database file and its WAL; the PostgreSQL database), looked up once a second at most. */
   size(): Promise<number>;
-  readonly log: LogStore;
+  readonly log: FollowerLog;
   /** Backups kept per matter (--keep). */
   readonly keep: number;
   /** The newest backup of any matter (health). */

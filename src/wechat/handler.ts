@@ -1,6 +1,6 @@
 import type { Clock } from "../clock.ts";
 import { CODE } from "../errors.ts";
-import type { LogStore } from "../store/backend.ts";
+import type { FollowerLog } from "../store/backend.ts";
 import { verifyWxSignature, WxCrypto, WxError, wxSignature } from "./crypto.ts";
 import { dedupeKey, renderReply, toInbound, type Inbound } from "./message.ts";
 import type { Decision, Responder } from "./responder.ts";
@@ -53,7 +53,7 @@ export class WechatHandler {
   constructor(
     private readonly opts: WechatOptions,
     /** The message log (the store's, or the database's). */
-    private readonly messages: Pick<LogStore, "add">,
+    private readonly messages: Pick<FollowerLog, "add">,
     private readonly responder: Responder,
     private readonly clock: Clock,
     private readonly log: (msg: string) => void,

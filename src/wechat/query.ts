@@ -5,11 +5,11 @@
  * `new URL()`. A query with any escape (`%` or `+`) goes through URLSearchParams, so decoding is
  * exactly the standard's.
  */
-import { knownNames } from "./names.ts";
+import { knownNames } from "./interned-names.ts";
 
 export type Query = Record<string, string | undefined>;
 
-/** The platform's parameter names (see names.ts for why they are returned as constants). */
+/** The platform's parameter names (see interned-names.ts for why they are returned as constants). */
 const knownKey = knownNames(["signature", "timestamp", "nonce", "openid", "encrypt_type", "msg_signature", "echostr"]);
 
 export function queryOf(url: string): Query {

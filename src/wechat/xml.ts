@@ -9,7 +9,7 @@
  * recursion grow with the body.
  */
 
-import { knownNames } from "./names.ts";
+import { knownNames } from "./interned-names.ts";
 
 export type XmlNode = { [name: string]: string | XmlNode };
 
@@ -79,7 +79,7 @@ function skipSpace(): void {
   while (isSpace(src.charCodeAt(at))) at++;
 }
 
-/** The element names the platform sends (see names.ts for why they are returned as constants). */
+/** The element names the platform sends (see interned-names.ts for why they are returned as constants). */
 const knownName = knownNames([
   "xml", "ToUserName", "FromUserName", "CreateTime", "MsgType", "MsgId", "MsgID", "MsgDataId", "Idx", "Content", "Recognition",
   "PicUrl", "MediaId", "Format", "ThumbMediaId", "Location_X", "Location_Y", "Scale", "Label", "Title", "Description", "Url",

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { fixedClock } from "../../src/clock.ts";
 import { parseDocument } from "../../src/doc.ts";
 import { ReplydError } from "../../src/errors.ts";
-import { Store } from "../../src/store/sqlite/store.ts";
+import { DataFolder } from "../../src/store/sqlite/data-folder.ts";
 import { T0, tempDir } from "../helpers.ts";
 import { documentArb, mutate, mutationArb } from "./arbitraries.ts";
 
@@ -12,7 +12,7 @@ let tmp: ReturnType<typeof tempDir>;
 let n = 0;
 beforeAll(() => (tmp = tempDir("replyd-prop-")));
 afterAll(() => tmp.cleanup());
-const freshStore = () => Store.open(`${tmp.dir}/s${n++}`, { clock: fixedClock(T0), keep: 50 });
+const freshStore = () => DataFolder.open(`${tmp.dir}/s${n++}`, { clock: fixedClock(T0), keep: 50 });
 
 test("valid documents round-trip exactly: validate → import → backup → restore elsewhere", () => {
   fc.assert(

@@ -8,7 +8,7 @@
 import { afterAll, expect, test } from "bun:test";
 import fc from "fast-check";
 import { readDocument } from "../../src/doc.ts";
-import { memorySource } from "../../src/docbytes.ts";
+import { memorySource } from "../../src/doc-scanner.ts";
 import { ReplydError } from "../../src/errors.ts";
 import { openTarget, type Target } from "../store/targets.ts";
 

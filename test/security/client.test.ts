@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { scrub } from "../../src/cli/answer.ts";
+import { scrub } from "../../src/cli/verified-answer.ts";
 import { Client } from "../../src/cli/client.ts";
 import { run } from "../../src/cli/index.ts";
 import { documentDigest } from "../../src/doc.ts";

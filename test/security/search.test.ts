@@ -7,14 +7,14 @@ import { parseDocument } from "../../src/doc.ts";
 import { gramsOf, termGrams } from "../../src/store/model/grams.ts";
 import { findArticles, SEARCH_LIMITS } from "../../src/store/model/search.ts";
 import { Searcher } from "../../src/store/model/searcher.ts";
-import type { Store } from "../../src/store/sqlite/store.ts";
+import type { DataFolder } from "../../src/store/sqlite/data-folder.ts";
 import { openStore, tempDir } from "../helpers.ts";
 
-const load = (store: Store, articles: object[]) => store.importDocument(parseDocument(JSON.stringify(articles)), "init");
+const load = (store: DataFolder, articles: object[]) => store.importDocument(parseDocument(JSON.stringify(articles)), "init");
 const a = (i: number, extra: object = {}) => ({ id: `a${i}`, title: `Plain article ${i}`, url: `https://e.com/${i}`, ...extra });
 
 let tmp: ReturnType<typeof tempDir>;
-let store: Store;
+let store: DataFolder;
 beforeAll(async () => {
   tmp = tempDir();
   store = openStore(tmp.dir);

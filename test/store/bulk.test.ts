@@ -6,8 +6,8 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { readDocument } from "../../src/doc.ts";
-import { memorySource, type ByteSource } from "../../src/docbytes.ts";
-import { type Store } from "../../src/store/sqlite/store.ts";
+import { memorySource, type ByteSource } from "../../src/doc-scanner.ts";
+import { type DataFolder } from "../../src/store/sqlite/data-folder.ts";
 import { doc } from "../helpers.ts";
 import { openTarget, STORES, type Target } from "./targets.ts";
 import { BULK_INDEX_THRESHOLD } from "../../src/store/model/model.ts";
@@ -15,7 +15,7 @@ import { CODE } from "../../src/errors.ts";
 
 describe.each(STORES)("%s", (kind) => {
   let t: Target;
-  let store: Store;
+  let store: DataFolder;
   beforeEach(async () => {
     t = await openTarget(kind);
     store = t.store;

@@ -17,14 +17,14 @@ import type { PgRow } from "../../src/store/postgres/feed.ts";
 import { CopyMirror } from "../../src/store/postgres/mirror.ts";
 import { Replica } from "../../src/store/postgres/replica.ts";
 import { restoreDocumentPg } from "../../src/store/postgres/restore.ts";
-import type { Store } from "../../src/store/sqlite/store.ts";
+import type { DataFolder } from "../../src/store/sqlite/data-folder.ts";
 import { openStore, T0, tempDir } from "../helpers.ts";
 import { testDatabase } from "../pg.ts";
 
 let db: Awaited<ReturnType<typeof testDatabase>>;
 let sql: SQL;
 let tmp: ReturnType<typeof tempDir>;
-let store: Store;
+let store: DataFolder;
 let logged: string[];
 let replica: Replica;
 beforeEach(async () => {

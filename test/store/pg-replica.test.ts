@@ -11,7 +11,7 @@ import { LOCKS, prepareDatabase } from "../../src/store/postgres/connect.ts";
 import { fromRow } from "../../src/store/rows.ts";
 import { readChanges, type PgRow } from "../../src/store/postgres/feed.ts";
 import { Replica } from "../../src/store/postgres/replica.ts";
-import { type Store } from "../../src/store/sqlite/store.ts";
+import { type DataFolder } from "../../src/store/sqlite/data-folder.ts";
 import { openStore, tempDir } from "../helpers.ts";
 import { startPostgres, type Postgres } from "../pg.ts";
 import { BULK_INDEX_THRESHOLD } from "../../src/store/model/model.ts";
@@ -23,7 +23,7 @@ afterAll(() => pg?.stop());
 
 let sql: SQL;
 let tmp: ReturnType<typeof tempDir>;
-let store: Store;
+let store: DataFolder;
 beforeEach(async () => {
   const admin = new SQL(pg.url);
   const name = `replica${++n}`;

@@ -4,17 +4,17 @@
  * (store/backend.ts), with its message log. `store` is what followers' replies read (the store
  * itself, or the copy, caught up after every write), so one test checks both.
  */
-import { readAll } from "../../src/docbytes.ts";
+import { readAll } from "../../src/doc-scanner.ts";
 import type { Writer } from "../../src/store/backend.ts";
 import { openBackend } from "../../src/store/open.ts";
-import type { Store } from "../../src/store/sqlite/store.ts";
+import type { DataFolder } from "../../src/store/sqlite/data-folder.ts";
 import { fixedClock } from "../../src/clock.ts";
 import { T0, tempDir } from "../helpers.ts";
 import { testDatabase } from "../pg.ts";
 
 export interface Target extends Writer {
   /** What followers' replies read. */
-  store: Store;
+  store: DataFolder;
   /** A backup's document, whole. */
   readBackup(id: string): Promise<string>;
   close(): Promise<void>;
@@ -41,7 +41,7 @@ export async function openTarget(kind: StoreKind): Promise<Target> {
   const backend = await openBackend(db?.url ?? tmp.dir, { clock: fixedClock(T0), keep: KEEP, extraKeys: [], firstKey: false, logError: (m) => console.error(m) });
   return {
     ...backend.write,
-    store: backend.read as Store,
+    store: backend.read as DataFolder,
     readBackup: (id) => readBackup(backend.write, id),
     close: async () => {
       await backend.close();

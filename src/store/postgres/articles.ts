@@ -14,7 +14,7 @@ async function current(tx: TransactionSQL, id: string): Promise<Article | null> 
 }
 
 /**
- * Store.editArticle on PostgreSQL: decided under the write lock against the article as the
+ * Writer.editArticle on PostgreSQL: decided under the write lock against the article as the
  * database holds it (another instance may have written since this one's copy was read). Answers it
  * as stored (an id made again continues above its old revs).
  */
@@ -42,7 +42,7 @@ export async function editArticlePg(sql: SQL, id: string, edit: ArticleEdit): Pr
   });
 }
 
-/** Store.purgeArticle on PostgreSQL: removed for good, its highest rev kept, read copies told. */
+/** Writer.purgeArticle on PostgreSQL: removed for good, its highest rev kept, read copies told. */
 export async function purgeArticlePg(sql: SQL, id: string): Promise<boolean> {
   return sql.begin(async (tx) => {
     await lockWrites(tx);

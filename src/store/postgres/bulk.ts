@@ -1,5 +1,5 @@
 /**
- * Bulk imports on PostgreSQL, with the SQLite store's semantics (store/bulk.ts): the document's
+ * Bulk imports on PostgreSQL, with the SQLite store's semantics (sqlite/bulk.ts): the document's
  * records are streamed from its file into a temporary table a batch at a time (rows.ts), then
  * merged into the articles by set-based statements inside the one transaction, under the write
  * lock. A record with any problem was refused before (doc.ts); what depends on the stored articles

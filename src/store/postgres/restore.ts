@@ -1,5 +1,5 @@
 /**
- * Restores on PostgreSQL, with the SQLite store's semantics (store/bulk.ts restoreDocument): what
+ * Restores on PostgreSQL, with the SQLite store's semantics (sqlite/bulk.ts restoreDocument): what
  * the document's matter covers is replaced whole, in one transaction under the write lock.
  */
 import type { SQL, TransactionSQL } from "bun";

@@ -19,7 +19,7 @@ const TEMP_FILE = /^\..+\.tmp$/;
  * the clock was ahead): stamps never go back, so the backup just written is always the newest and
  * pruning, which goes by stamp, can never delete it.
  */
-export class BackupStore {
+export class BackupFiles {
   private lastStamp = 0;
   /** Temp files left by a backup cut short (kill -9), removed when the store opened. */
   readonly tempRemovedAtStart: number;

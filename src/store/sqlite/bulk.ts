@@ -8,7 +8,7 @@ import { contentOf, sameContent, type ArticleInput } from "../../article.ts";
 import { SECTIONS, type BulkDocument, type Matter } from "../../doc.ts";
 import { InvalidDocumentError, ProblemList } from "../../errors.ts";
 import { DocumentIds } from "../ids.ts";
-import type { Store } from "./store.ts";
+import type { DataFolder } from "./data-folder.ts";
 import type { ImportResult, RestoreResult } from "../backend.ts";
 import type { BackupInfo } from "../backup-ids.ts";
 import { BULK_INDEX_THRESHOLD } from "../model/model.ts";
@@ -25,7 +25,7 @@ const withId = (rec: ArticleInput, id: string) => (id === rec.id ? rec : { ...re
  * transaction, its articles read again from the document's source as they are written: memory
  * holds a few bytes per record, never the records.
  */
-export function importDocument(store: Store, doc: BulkDocument, mode: "merge" | "init"): ImportResult {
+export function importDocument(store: DataFolder, doc: BulkDocument, mode: "merge" | "init"): ImportResult {
   const articles = doc.articles;
   const count = articles?.count ?? 0;
   const existing = store.articles.total();
@@ -134,7 +134,7 @@ export function importDocument(store: Store, doc: BulkDocument, mode: "merge" | 
  * Replaces `matter` with the document's content, exactly (revs and times included), after an
  * automatic backup of what it replaces. One transaction: a crash leaves the old state or the new.
  */
-export function restoreDocument(store: Store, doc: BulkDocument, matter: Matter): RestoreResult {
+export function restoreDocument(store: DataFolder, doc: BulkDocument, matter: Matter): RestoreResult {
   const sections = SECTIONS[matter];
   const articles = sections.includes("articles") ? doc.articles : undefined;
   // The document replaces every article, and its own duplicate codes were refused when it was validated.

@@ -9,7 +9,7 @@ import { BackendError, type Backend, type BackendOptions } from "../backend.ts";
 import { sqliteWriter } from "./writer.ts";
 import { FolderInUse, lockDataFolder, type FolderLock } from "./folderlock.ts";
 import { generateKey, KeyRing, KeysError, writeKeys, type AdminKey } from "../keys.ts";
-import { Store } from "./store.ts";
+import { DataFolder } from "./data-folder.ts";
 
 /** The folder can be written (a read-only mount, a full disk, wrong permissions say so in one sentence). */
 function writable(dir: string): void {
@@ -33,9 +33,9 @@ export async function openSqlite(dir: string, opts: BackendOptions): Promise<Bac
   } catch (e) {
     throw new BackendError(e instanceof FolderInUse ? e.message : `cannot lock the data folder ${dir}: ${(e as Error).message}`);
   }
-  let store: Store;
+  let store: DataFolder;
   try {
-    store = Store.open(dir, { clock: opts.clock, keep: opts.keep, logError: opts.logError, ...(opts.replyLimit ? { replyLimit: opts.replyLimit } : {}) });
+    store = DataFolder.open(dir, { clock: opts.clock, keep: opts.keep, logError: opts.logError, ...(opts.replyLimit ? { replyLimit: opts.replyLimit } : {}) });
   } catch (e) {
     lock.release();
     throw new BackendError(`cannot open the database in ${dir}: ${(e as Error).message}`);

@@ -18,7 +18,7 @@ export class ReplyBook {
   }
 
   window(openid: string, nowMs: number): ReplyWindow {
-    // The follower's last interaction, as the log writer keeps it (logwriter.ts: OPENING_EVENTS).
+    // The follower's last interaction, as the log writer keeps it (follower-log.ts: OPENING_EVENTS).
     const last = this.db.query("SELECT last_seq AS seq, last_at AS received_at FROM followers WHERE openid = ?").get(openid) as { seq: number; received_at: string } | null;
     if (!last) return windowOf(null, 0, nowMs, this.limit);
     const sent = (this.db.query("SELECT count(*) AS n FROM messages WHERE from_user = ? AND direction = 'out' AND seq > ?").get(openid, last.seq) as { n: number }).n;

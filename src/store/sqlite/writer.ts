@@ -6,10 +6,10 @@ import { openFile } from "../backup-file.ts";
 import { SCHEMA_VERSION } from "../model/db.ts";
 import { oneAtATime } from "../exclusive.ts";
 import { mediaOf, writeMediaFile } from "../media.ts";
-import type { Store } from "./store.ts";
+import type { DataFolder } from "./data-folder.ts";
 
 /** The SQLite store's writer: every call is the store's own, its backups files in the data folder. */
-export function sqliteWriter(store: Store): Writer {
+export function sqliteWriter(store: DataFolder): Writer {
   return {
     kind: "sqlite",
     schema: SCHEMA_VERSION,

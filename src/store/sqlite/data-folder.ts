@@ -11,7 +11,7 @@ import { codeTaken, decideEdit } from "../conflicts.ts";
 import { DEFAULT_REPLY_LIMIT } from "../follower-log.ts";
 import { mergeRuleList } from "../model/content.ts";
 import { Model } from "../model/model.ts";
-import { BackupStore } from "./backups.ts";
+import { BackupFiles } from "./backups.ts";
 import { importDocument, restoreDocument } from "./bulk.ts";
 import { LogWriter } from "./logwriter.ts";
 import { MessageLog } from "./messages.ts";
@@ -19,7 +19,7 @@ import { ReplyBook } from "./replies.ts";
 
 const bulkOf = (doc: BulkDocument | ReplydDocument): BulkDocument => (Array.isArray(doc.articles) ? asBulk(doc as ReplydDocument) : (doc as BulkDocument));
 
-export interface StoreOptions {
+export interface DataFolderOptions {
   clock: Clock;
   /** Backups kept per matter. */
   keep: number;
@@ -35,24 +35,24 @@ export interface StoreOptions {
  * The data folder (the SQLite backend): the read model's database written in place, backups/ for
  * documents, media/ for public files, and the follower message log with its writer thread.
  */
-export class Store extends Model {
-  readonly backups: BackupStore;
+export class DataFolder extends Model {
+  readonly backups: BackupFiles;
   readonly messages: MessageLog;
   readonly replies: ReplyBook;
 
   private constructor(
     dir: string,
     db: Database,
-    private readonly opts: StoreOptions,
+    private readonly opts: DataFolderOptions,
   ) {
     super(dir, db, opts);
     this.messages = new MessageLog(db, new LogWriter(this.dbPath, this.logError));
     this.replies = new ReplyBook(db, opts.replyLimit ?? DEFAULT_REPLY_LIMIT);
-    this.backups = new BackupStore(join(dir, "backups"), opts.clock, opts.keep);
+    this.backups = new BackupFiles(join(dir, "backups"), opts.clock, opts.keep);
   }
 
-  static override open(dir: string, opts: StoreOptions): Store {
-    const store = new Store(dir, Model.database(dir, opts.durable ?? true), opts);
+  static override open(dir: string, opts: DataFolderOptions): DataFolder {
+    const store = new DataFolder(dir, Model.database(dir, opts.durable ?? true), opts);
     // Messages a shutdown could not write (the disk was full) are logged now.
     store.messages.replaySpills(dir, store.logError);
     store.startIndexing();
@@ -127,7 +127,7 @@ export class Store extends Model {
    */
   saveMenu(menu: Menu | null, opts: { pushed?: boolean; rules?: Rule[] } = {}): { backup?: BackupInfo; rulesBackup?: BackupInfo; rules?: { added: number; updated: number; unchanged: number } } {
     const current = this.content.menu();
-    const out: ReturnType<Store["saveMenu"]> = {};
+    const out: ReturnType<DataFolder["saveMenu"]> = {};
     if (current && JSON.stringify(current.menu) !== JSON.stringify(menu)) out.backup = this.backup("menu", "auto");
     if (opts.rules?.length) {
       const merged = mergeRuleList(this.content.rules(), opts.rules);
