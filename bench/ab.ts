@@ -1,0 +1,107 @@
+/**
+ * Two builds of replyd side by side, in one run (a change's A/B): follower replies (the reply
+ * workload of bench/run.ts, every request signed afresh) and a bulk import through the client, the
+ * builds taking turns A B A B … so the machine's drift falls on both alike. Medians, and B/A.
+ *
+ *   bun bench/ab.ts --a /path/to/old/replyd --b dist/replyd [--rounds 5] [--duration 8] [--warmup 3] [--bulk 100000] [--pin]
+ */
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { wxSignature } from "../src/wechat/crypto.ts";
+import { articles, clientFor, median, ROOT, startReplyd, TOKEN, waitHealthy } from "./servers.ts";
+import { parseWrk } from "./wrk.ts";
+
+const args = process.argv.slice(2);
+const opt = (name: string, fallback: string) => (args.includes(name) ? (args[args.indexOf(name) + 1] as string) : fallback);
+const BUILDS = { A: resolve(opt("--a", "")), B: resolve(opt("--b", join(ROOT, "dist/replyd"))) };
+if (!opt("--a", "")) throw new Error("--a names the build to compare against (a dist/replyd of the base commit)");
+const ROUNDS = Number(opt("--rounds", "5"));
+const DURATION = Number(opt("--duration", "8"));
+const WARMUP = Number(opt("--warmup", "3"));
+const BULK = Number(opt("--bulk", "100000"));
+const PIN = args.includes("--pin");
+const tmp = mkdtempSync(join(tmpdir(), "replyd-ab-"));
+
+function signedPool(seconds: number, codes: string): Record<string, string> {
+  const ts = String(Math.floor(Date.now() / 1000));
+  const file = join(tmp, `pool-${ts}-${Math.random().toString(36).slice(2)}.txt`);
+  const fd = openSync(file, "w");
+  let chunk = "";
+  for (let i = 0; i < Math.ceil((seconds + 2) * 120_000); i++) {
+    const nonce = String(i).padStart(12, "0");
+    chunk += `/wechat?signature=${wxSignature(TOKEN, ts, nonce)}&timestamp=${ts}&nonce=${nonce}\n`;
+    if (chunk.length > 1 << 20) {
+      writeSync(fd, chunk);
+      chunk = "";
+    }
+  }
+  writeSync(fd, chunk);
+  closeSync(fd);
+  return { BENCH_POOL: file, BENCH_THREADS: PIN ? "1" : "2", BENCH_TS: ts, BENCH_CODES: codes, WX_SIGN_LUA: join(ROOT, "bench/wxsign.lua") };
+}
+
+function wrk(url: string, env: Record<string, string>, seconds: number) {
+  const p = Bun.spawnSync([...(PIN ? ["taskset", "-c", "1"] : []), "wrk", "-t", PIN ? "1" : "2", "-c", "64", "-d", `${seconds}s`, "--latency", "-s", join(ROOT, "bench/reply.lua"), url], { env: { ...process.env, ...env } });
+  return parseWrk(p.stdout.toString());
+}
+
+try {
+  const corpus = join(tmp, "articles.json");
+  writeFileSync(corpus, JSON.stringify(articles(1000)));
+  const codes = Array.from({ length: 200 }, (_, i) => `c${(i * 37) % 1000}`).join(",");
+  const servers: Record<string, { url: string; p: ReturnType<typeof startReplyd>["p"] }> = {};
+  for (const [name, bin] of Object.entries(BUILDS)) {
+    const dir = join(tmp, `reply-${name}`);
+    mkdirSync(dir);
+    const s = startReplyd(dir, [], { kind: "sqlite" }, bin);
+    await waitHealthy(`${s.url}/healthz`);
+    await clientFor(s.url, tmp).call({ method: "POST", path: "/api/cli", fields: [["mode", "init"]], files: [{ name: "json", filename: "a.json", bytes: readFileSync(corpus) }] });
+    if (PIN) Bun.spawnSync(["taskset", "-a", "-p", "-c", "0", String(s.p.pid)], { stdout: "ignore" });
+    servers[name] = s;
+  }
+  const rps: Record<string, number[]> = { A: [], B: [] };
+  const warm = signedPool(WARMUP, codes);
+  for (const s of Object.values(servers)) wrk(s.url, warm, WARMUP);
+  for (let round = 0; round < ROUNDS; round++) {
+    const pool = signedPool(DURATION, codes);
+    for (const [name, s] of Object.entries(servers)) {
+      const r = wrk(s.url, pool, DURATION);
+      if (r.non2xx || r.socketErrors) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.socketErrors} socket errors`);
+      (rps[name] as number[]).push(r.rps);
+      process.stderr.write(`reply ${name} round ${round + 1}: ${r.rps.toFixed(0)} req/s\n`);
+    }
+  }
+  for (const s of Object.values(servers)) s.p.kill("SIGTERM");
+
+  // Bulk: an import of BULK articles (init) into an empty server, taking turns.
+  const doc = join(tmp, "bulk.json");
+  writeFileSync(doc, JSON.stringify(articles(BULK)));
+  const bytes = readFileSync(doc);
+  const bulk: Record<string, number[]> = { A: [], B: [] };
+  for (let round = 0; round < Math.max(2, Math.ceil(ROUNDS / 2)); round++)
+    for (const [name, bin] of Object.entries(BUILDS)) {
+      const dir = join(tmp, `bulk-${name}-${round}`);
+      mkdirSync(dir);
+      const s = startReplyd(dir, ["--max-upload", "2G"], { kind: "sqlite" }, bin);
+      await waitHealthy(`${s.url}/healthz`);
+      const t0 = performance.now();
+      await clientFor(s.url, tmp).call({ method: "POST", path: "/api/cli", fields: [["mode", "init"]], files: [{ name: "json", filename: "bulk.json", bytes }] });
+      (bulk[name] as number[]).push(performance.now() - t0);
+      s.p.kill("SIGTERM");
+      await s.p.exited;
+      rmSync(dir, { recursive: true, force: true });
+      process.stderr.write(`bulk ${name} round ${round + 1}: ${Math.round((bulk[name] as number[]).at(-1) as number)} ms\n`);
+    }
+  const result = {
+    when: new Date().toISOString(),
+    builds: BUILDS,
+    reply_rps: { A: Math.round(median(rps.A as number[])), B: Math.round(median(rps.B as number[])), samples: rps },
+    reply_b_over_a: +(median(rps.B as number[]) / median(rps.A as number[])).toFixed(3),
+    bulk_import_ms: { size: BULK, A: Math.round(median(bulk.A as number[])), B: Math.round(median(bulk.B as number[])), samples: bulk },
+    bulk_b_over_a: +(median(bulk.B as number[]) / median(bulk.A as number[])).toFixed(3),
+  };
+  console.log(JSON.stringify(result, null, 2));
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
