@@ -3,13 +3,17 @@
  * workload of bench/run.ts, every request signed afresh) and a bulk import through the client, the
  * builds taking turns A B A B … so the machine's drift falls on both alike. Medians, and B/A.
  *
- *   bun bench/ab.ts --a /path/to/old/replyd --b dist/replyd [--rounds 5] [--duration 8] [--warmup 3] [--bulk 100000] [--pin]
+ *   bun bench/ab.ts --a /path/to/old/replyd --b dist/replyd [--rounds 5] [--duration 8] [--warmup 3] [--bulk 100000] [--pin] [--postgres]
+ *
+ * With --postgres, the bulk imports are made with the data in PostgreSQL (a throwaway cluster, a
+ * database per import) instead of a data folder.
  */
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { wxSignature } from "../src/wechat/crypto.ts";
-import { articles, clientFor, median, ROOT, startReplyd, TOKEN, waitHealthy } from "./servers.ts";
+import { SQL } from "bun";
+import { startPostgres, type Postgres } from "../test/pg.ts";
+import { articles, clientFor, median, ROOT, signedPool as signedPoolIn, startReplyd, waitHealthy, type StoreArgs } from "./servers.ts";
 import { parseWrk } from "./wrk.ts";
 
 const args = process.argv.slice(2);
@@ -21,25 +25,25 @@ const DURATION = Number(opt("--duration", "8"));
 const WARMUP = Number(opt("--warmup", "3"));
 const BULK = Number(opt("--bulk", "100000"));
 const PIN = args.includes("--pin");
+const POSTGRES = args.includes("--postgres");
+let pg: Postgres | null = null;
+let databases = 0;
+/** Where a bulk import's data goes: a fresh data folder, or a fresh database. */
+async function store(): Promise<StoreArgs> {
+  if (!POSTGRES) return { kind: "sqlite" };
+  pg ??= startPostgres({ durable: true });
+  const name = `ab_${++databases}`;
+  const admin = new SQL(pg.url);
+  try {
+    await admin.unsafe(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.close();
+  }
+  return { kind: "postgres", url: pg.url.replace(/\/replyd$/, `/${name}`) };
+}
 const tmp = mkdtempSync(join(tmpdir(), "replyd-ab-"));
 
-function signedPool(seconds: number, codes: string): Record<string, string> {
-  const ts = String(Math.floor(Date.now() / 1000));
-  const file = join(tmp, `pool-${ts}-${Math.random().toString(36).slice(2)}.txt`);
-  const fd = openSync(file, "w");
-  let chunk = "";
-  for (let i = 0; i < Math.ceil((seconds + 2) * 120_000); i++) {
-    const nonce = String(i).padStart(12, "0");
-    chunk += `/wechat?signature=${wxSignature(TOKEN, ts, nonce)}&timestamp=${ts}&nonce=${nonce}\n`;
-    if (chunk.length > 1 << 20) {
-      writeSync(fd, chunk);
-      chunk = "";
-    }
-  }
-  writeSync(fd, chunk);
-  closeSync(fd);
-  return { BENCH_POOL: file, BENCH_THREADS: PIN ? "1" : "2", BENCH_TS: ts, BENCH_CODES: codes, WX_SIGN_LUA: join(ROOT, "bench/wxsign.lua") };
-}
+const signedPool = (seconds: number, codes: string) => signedPoolIn(tmp, seconds, 120_000, codes, PIN ? 1 : 2);
 
 function wrk(url: string, env: Record<string, string>, seconds: number) {
   const p = Bun.spawnSync([...(PIN ? ["taskset", "-c", "1"] : []), "wrk", "-t", PIN ? "1" : "2", "-c", "64", "-d", `${seconds}s`, "--latency", "-s", join(ROOT, "bench/reply.lua"), url], { env: { ...process.env, ...env } });
@@ -83,7 +87,7 @@ try {
     for (const [name, bin] of Object.entries(BUILDS)) {
       const dir = join(tmp, `bulk-${name}-${round}`);
       mkdirSync(dir);
-      const s = startReplyd(dir, ["--max-upload", "2G"], { kind: "sqlite" }, bin);
+      const s = startReplyd(dir, ["--max-upload", "2G"], await store(), bin);
       await waitHealthy(`${s.url}/healthz`);
       const t0 = performance.now();
       await clientFor(s.url, tmp).call({ method: "POST", path: "/api/cli", fields: [["mode", "init"]], files: [{ name: "json", filename: "bulk.json", bytes }] });
@@ -98,10 +102,11 @@ try {
     builds: BUILDS,
     reply_rps: { A: Math.round(median(rps.A as number[])), B: Math.round(median(rps.B as number[])), samples: rps },
     reply_b_over_a: +(median(rps.B as number[]) / median(rps.A as number[])).toFixed(3),
-    bulk_import_ms: { size: BULK, A: Math.round(median(bulk.A as number[])), B: Math.round(median(bulk.B as number[])), samples: bulk },
+    bulk_import_ms: { size: BULK, store: POSTGRES ? "postgres" : "sqlite", A: Math.round(median(bulk.A as number[])), B: Math.round(median(bulk.B as number[])), samples: bulk },
     bulk_b_over_a: +(median(bulk.B as number[]) / median(bulk.A as number[])).toFixed(3),
   };
   console.log(JSON.stringify(result, null, 2));
 } finally {
   rmSync(tmp, { recursive: true, force: true });
+  (pg as Postgres | null)?.stop();
 }

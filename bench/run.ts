@@ -25,7 +25,7 @@ import { startPostgres, type Postgres } from "../test/pg.ts";
 import { startRedis, type Redis } from "../test/redis.ts";
 import { bulkBench, type BulkStore } from "./bulk.ts";
 import { layoutsBench } from "./layouts.ts";
-import { articles, BIN, clientFor, KEY, median, port, ROOT, spawn, startReplyd, TOKEN, waitHealthy, type StoreArgs } from "./servers.ts";
+import { articles, BIN, clientFor, KEY, median, port, ROOT, signedPool as signedPoolIn, spawn, startReplyd, TOKEN, waitHealthy, type StoreArgs } from "./servers.ts";
 import { parseWrk } from "./wrk.ts";
 
 const args = process.argv.slice(2);
@@ -224,25 +224,7 @@ try {
     // Every request carries a signature of its own, as the platform sends them (replyd lets one
     // signature carry one message). Signed ahead of time into a pool (bench/reply.lua says why); one
     // pool serves one round of every server, each remembering only the signatures it was sent.
-    const signedPool = (seconds: number) => {
-      const ts = String(Math.floor(Date.now() / 1000));
-      const n = Math.ceil((seconds + 2) * POOL_PER_SECOND);
-      const file = join(tmp, `pool-${ts}-${port()}.txt`);
-      const fd = openSync(file, "w");
-      let chunk = "";
-      for (let i = 0; i < n; i++) {
-        // Fixed width, so the script can index records by offset.
-        const nonce = String(i).padStart(12, "0");
-        chunk += `/wechat?signature=${wxSignature(TOKEN, ts, nonce)}&timestamp=${ts}&nonce=${nonce}\n`;
-        if (chunk.length > 1 << 20) {
-          writeSync(fd, chunk);
-          chunk = "";
-        }
-      }
-      writeSync(fd, chunk);
-      closeSync(fd);
-      return { BENCH_POOL: file, BENCH_THREADS: String(WRK_THREADS), BENCH_TS: ts, BENCH_CODES: codes, WX_SIGN_LUA: join(ROOT, "bench/wxsign.lua") };
-    };
+    const signedPool = (seconds: number) => signedPoolIn(tmp, seconds, POOL_PER_SECOND, codes, WRK_THREADS);
     if (WARMUP > 0) {
       const pool = signedPool(WARMUP);
       for (const [name, url] of Object.entries(servers)) {

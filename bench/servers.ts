@@ -3,10 +3,11 @@
  * replyd on either store, each child killed when the run ends (failed runs included), and the
  * kernel's figures for a process's memory.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Client } from "../src/cli/client.ts";
 import type { IO } from "../src/cli/io.ts";
+import { wxSignature } from "../src/wechat/crypto.ts";
 
 export const ROOT = resolve(import.meta.dir, "..");
 export const BIN = join(ROOT, "dist/replyd");
@@ -74,3 +75,25 @@ export function clientFor(url: string, cwd: string) {
 
 export const articles = (n: number) =>
   Array.from({ length: n }, (_, i) => ({ id: `a${i}`, code: `c${i}`, tag: `t${i % 20}`, title: `Article number ${i}`, description: `About topic ${i % 97}`, url: `https://example.com/articles/${i}`, keywords: ["bench", `k${i % 13}`] }));
+
+/**
+ * Signed callback queries for `seconds` of load at `perSecond`, written ahead (bench/reply.lua says
+ * why): fixed-width records, so the script indexes them by offset. Answers reply.lua's environment.
+ */
+export function signedPool(dir: string, seconds: number, perSecond: number, codes: string, threads: number): Record<string, string> {
+  const ts = String(Math.floor(Date.now() / 1000));
+  const file = join(dir, `pool-${ts}-${port()}.txt`);
+  const fd = openSync(file, "w");
+  let chunk = "";
+  for (let i = 0; i < Math.ceil((seconds + 2) * perSecond); i++) {
+    const nonce = String(i).padStart(12, "0");
+    chunk += `/wechat?signature=${wxSignature(TOKEN, ts, nonce)}&timestamp=${ts}&nonce=${nonce}\n`;
+    if (chunk.length > 1 << 20) {
+      writeSync(fd, chunk);
+      chunk = "";
+    }
+  }
+  writeSync(fd, chunk);
+  closeSync(fd);
+  return { BENCH_POOL: file, BENCH_THREADS: String(threads), BENCH_TS: ts, BENCH_CODES: codes, WX_SIGN_LUA: join(ROOT, "bench/wxsign.lua") };
+}

@@ -1,3 +1,4 @@
+import { CONTENT } from "../article-fields.ts";
 import { articleJson, CONTENT_FIELDS, contentOf, sameContent, validateArticle, type Article } from "../article.ts";
 import { readDocument } from "../doc.ts";
 import { badRequest, InvalidDocumentError, notFound, ReplydError } from "../errors.ts";
@@ -102,21 +103,27 @@ export async function health(ctx: AppContext, req: SignedRequest) {
   };
 }
 
-/** Turns form fields into an article record: keywords comma-separated, deleted as 0/1. */
+/** Turns form fields into an article record, each content field by its kind: words comma-separated, a flag as 0/1. */
 function recordFromForm(f: Fields): Record<string, unknown> {
   const rec: Record<string, unknown> = {};
-  for (const name of ["id", "code", "tag", "title", "description", "url", "picurl"] as const) {
-    const v = f.get(name);
-    if (v !== undefined) rec[name] = v;
+  const id = f.get("id");
+  if (id !== undefined) rec.id = id;
+  for (const field of CONTENT) {
+    if (field.kind === "flag") {
+      const v = f.bool(field.name);
+      if (v !== undefined) rec[field.name] = v;
+      continue;
+    }
+    const v = f.get(field.name);
+    if (v === undefined) continue;
+    rec[field.name] =
+      field.kind === "words"
+        ? v
+            .split(",")
+            .map((w) => w.trim())
+            .filter(Boolean)
+        : v;
   }
-  const keywords = f.get("keywords");
-  if (keywords !== undefined)
-    rec.keywords = keywords
-      .split(",")
-      .map((w) => w.trim())
-      .filter(Boolean);
-  const deleted = f.bool("deleted");
-  if (deleted !== undefined) rec.deleted = deleted;
   return rec;
 }
 

@@ -1,46 +1,97 @@
 /**
- * The articles table's rows as both stores keep them (SQLite, and PostgreSQL's same columns), and
- * the mapping to articles: written once, beside the backend interface, for both.
+ * The articles table's rows as both stores keep them, derived from the field table
+ * (article-fields.ts): the columns in the order statements bind them, each content value as a
+ * store keeps it (words as JSON text, a flag as 0/1 in SQLite and a boolean in PostgreSQL), and a
+ * stored row back as an article. Written once, beside the backend interface, for both.
  */
-import type { Article } from "../article.ts";
+import { CONTENT, type ArticleContent, type ContentName } from "../article-fields.ts";
+import type { Article, ArticleInput } from "../article.ts";
 
-export interface Row {
-  seq?: number;
-  id: string;
-  code: string | null;
-  tag: string | null;
-  title: string;
-  description: string;
-  url: string;
-  picurl: string | null;
-  keywords: string;
-  deleted: number;
-  rev: number;
-  created_at: string;
-  updated_at: string;
+/** A content value as a column holds it. */
+type StoredValue<K> = K extends "words" ? string : K extends "flag" ? number | boolean : never;
+type StoredContent = {
+  [F in (typeof CONTENT)[number] as F["name"]]: F["kind"] extends "words" | "flag" ? StoredValue<F["kind"]> : ArticleContent[F["name"]];
+};
+
+/** A stored row, from either store: content as stored, rev as a number or a bigint's text. */
+export type StoredRow = { id: string } & StoredContent & { rev: number | string; created_at: string; updated_at: string };
+/** A row as SQLite reads it: its row number too. */
+export type Row = StoredRow & { seq?: number };
+
+/** The content columns, in table order. */
+export const CONTENT_COLUMNS: readonly ContentName[] = CONTENT.map((f) => f.name);
+/**
+ * Every article column in the order statements bind them: the content, rev and times, then the id
+ * (last, so an UPDATE's WHERE takes the last parameter).
+ */
+export const BOUND_COLUMNS: readonly string[] = [...CONTENT_COLUMNS, "rev", "created_at", "updated_at", "id"];
+/** Every article column in the table's own order (SELECTs). */
+export const ARTICLE_COLUMNS: readonly string[] = ["id", ...CONTENT_COLUMNS, "rev", "created_at", "updated_at"];
+
+/** `prefix`-qualified column names joined (`d.code, d.tag, …`), for set-based statements. */
+export const columnList = (columns: readonly string[], prefix = "") => columns.map((c) => prefix + c).join(", ");
+
+/** A content value as SQLite binds it. */
+function sqliteValue(kind: string, v: unknown): unknown {
+  if (kind === "words") return JSON.stringify(v ?? []);
+  if (kind === "flag") return v ? 1 : 0;
+  return v;
+}
+
+/** An article's values in BOUND_COLUMNS order, as SQLite binds them: binding by position is measurably cheaper than by name in bulk. */
+export function sqliteParams(a: Article): unknown[] {
+  const out = new Array<unknown>(BOUND_COLUMNS.length);
+  let i = 0;
+  for (const f of CONTENT) out[i++] = sqliteValue(f.kind, a[f.name]);
+  out[i++] = a.rev;
+  out[i++] = a.created_at;
+  out[i++] = a.updated_at;
+  out[i] = a.id;
+  return out;
+}
+
+/** A record's content (defaults for what it leaves out) then rev, times and id, as SQLite binds them. */
+export function sqliteRecordParams(rec: ArticleInput & { id: string }, rev: number, createdAt: string, updatedAt: string): unknown[] {
+  const out = new Array<unknown>(BOUND_COLUMNS.length);
+  let i = 0;
+  for (const f of CONTENT) out[i++] = sqliteValue(f.kind, rec[f.name] ?? f.empty);
+  out[i++] = rev;
+  out[i++] = createdAt;
+  out[i++] = updatedAt;
+  out[i] = rec.id;
+  return out;
+}
+
+/** Another store's row in BOUND_COLUMNS order for SQLite: words kept as the JSON text they are stored as. */
+export function sqliteRowParams(r: StoredRow): unknown[] {
+  const out = new Array<unknown>(BOUND_COLUMNS.length);
+  let i = 0;
+  for (const f of CONTENT) {
+    const v = r[f.name];
+    out[i++] = f.kind === "flag" ? (v === 1 || v === true ? 1 : 0) : v;
+  }
+  out[i++] = Number(r.rev);
+  out[i++] = r.created_at;
+  out[i++] = r.updated_at;
+  out[i] = r.id;
+  return out;
 }
 
 /**
  * Keywords as searched: the words of their JSON text (as JSON.stringify wrote it) joined by U+001F,
- * which no keyword holds — the same as the articles table's keyword_text column (db.ts).
+ * which no keyword holds — the same as the articles table's keyword_text column (model/db.ts).
  */
 export const keywordText = (json: string): string => json.slice(2, -2).replaceAll('","', "\u001f");
 
-/** A stored row, from either store: keywords as stored (JSON text), deleted as 0/1 or a boolean, rev as a number or a bigint's text. */
-export type StoredRow = Omit<Row, "seq" | "deleted" | "rev"> & { deleted: number | boolean; rev: number | string };
-
 /** A stored row as an article. */
-export const fromRow = (r: StoredRow): Article => ({
-  id: r.id,
-  code: r.code,
-  tag: r.tag,
-  title: r.title,
-  description: r.description,
-  url: r.url,
-  picurl: r.picurl,
-  keywords: JSON.parse(r.keywords) as string[],
-  deleted: r.deleted === 1 || r.deleted === true,
-  rev: Number(r.rev),
-  created_at: r.created_at,
-  updated_at: r.updated_at,
-});
+export function fromRow(r: StoredRow): Article {
+  const out: Record<string, unknown> = { id: r.id };
+  for (const f of CONTENT) {
+    const v = r[f.name];
+    out[f.name] = f.kind === "words" ? JSON.parse(v as string) : f.kind === "flag" ? v === 1 || v === true : v;
+  }
+  out.rev = Number(r.rev);
+  out.created_at = r.created_at;
+  out.updated_at = r.updated_at;
+  return out as Article;
+}

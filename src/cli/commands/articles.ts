@@ -1,9 +1,12 @@
+import { CONTENT } from "../../article-fields.ts";
 import type { Article } from "../../article.ts";
 import type { Param } from "../../sign.ts";
 import type { CommandContext } from "../context.ts";
 import { usage } from "../errors.ts";
+import { defineCommand, PAGING } from "../command.ts";
 
-const FIELDS = ["id", "code", "tag", "title", "description", "url", "picurl", "keywords", "rev"] as const;
+/** What `add` and `set` take as name=value: the content fields (article-fields.ts) but flags, which commands set (rm, --undelete); id and rev. */
+const FIELDS = ["id", ...CONTENT.filter((f) => f.kind !== "flag").map((f) => f.name), "rev"];
 
 /**
  * Article fields are given as `name=value` arguments (`title="Hello" url=https://…`): `--url` is
@@ -18,19 +21,16 @@ function fieldsFrom(args: string[], allowed: readonly string[]): Param[] {
   });
 }
 
+/** One article, a line per field in the table's order (flags said after the id). */
 export function describe(a: Article): string {
+  const line = (label: string, value: string) => `${label.padEnd(11)} ${value}`;
+  const shown = (v: unknown) => (Array.isArray(v) ? (v.length ? v.join(", ") : "-") : v === null || v === "" ? "-" : String(v));
   return [
-    `id          ${a.id}${a.deleted ? "  (deleted)" : ""}`,
-    `code        ${a.code ?? "-"}`,
-    `tag         ${a.tag ?? "-"}`,
-    `title       ${a.title}`,
-    `description ${a.description || "-"}`,
-    `url         ${a.url}`,
-    `picurl      ${a.picurl ?? "-"}`,
-    `keywords    ${a.keywords.length ? a.keywords.join(", ") : "-"}`,
-    `rev         ${a.rev}`,
-    `created     ${a.created_at}`,
-    `updated     ${a.updated_at}`,
+    line("id", `${a.id}${a.deleted ? "  (deleted)" : ""}`),
+    ...CONTENT.filter((f) => f.kind !== "flag").map((f) => line(f.name, shown(a[f.name]))),
+    line("rev", String(a.rev)),
+    line("created", a.created_at),
+    line("updated", a.updated_at),
   ].join("\n");
 }
 
@@ -97,3 +97,53 @@ export async function rm(c: CommandContext): Promise<void> {
   const r = await c.client().call<{ purged: boolean; changed?: boolean }>({ method: "DELETE", path: "/api/cli", fields });
   c.print(r, () => (r.purged ? `purged ${id} for good` : r.changed ? `deleted ${id} (restore it with: replyd set ${id} --undelete)` : `${id} was already deleted`));
 }
+
+export const lsCommand = defineCommand({
+  usage: "ls [...words]",
+  summary: "list articles (all, or matching words)",
+  description: "Lists the live articles, newest first, or those whose title, description, keywords or code hold every word given. --deleted all or --all includes the soft-deleted; --code shows the one live article with that code.",
+  examples: ["replyd ls", "replyd ls refund policy", "replyd ls --tag fv --limit 50", "replyd ls --json --limit 1000 > articles.json"],
+  options: [
+    { flags: "--tag <tag>", help: "only this tag" },
+    { flags: "--code <code>", help: "the live article with this code" },
+    { flags: "-q, --q <words>", help: "words in title, description, keywords or code" },
+    { flags: "--deleted <which>", help: "live (default), all or only" },
+    { flags: "--all", help: "include deleted articles" },
+    ...PAGING,
+  ],
+  run: ls,
+});
+
+export const showCommand = defineCommand({
+  usage: "show <id>",
+  summary: "show one article",
+  description: "Shows one article by its id, every field, soft-deleted ones too.",
+  examples: ["replyd show fv-3", "replyd show fv-3 --json"],
+  run: show,
+});
+
+export const addCommand = defineCommand({
+  usage: "add [...fields]",
+  summary: `add one article: title=… url=… [${FIELDS.filter((f) => f !== "rev" && f !== "title" && f !== "url").map((f) => `${f}=`).join(" ")}]`,
+  description: "Adds one article from name=value fields (values stay text as typed; keywords comma-separated). Refused when the id or the live code is taken; without an id, one is made from the code or at random.",
+  examples: ['replyd add code=007 title="Bond" url=https://example.com/007 keywords=spy,classic'],
+  run: add,
+});
+
+export const setCommand = defineCommand({
+  usage: "set <id> [...fields]",
+  summary: "revise an article: only the fields given change (rev=N: only if still at rev N); an unknown id is created",
+  description: "Revises the fields given and nothing else. rev=N makes it conditional: refused when someone changed the article since you read it at rev N. An id that does not exist is created (title= and url= then required).",
+  examples: ['replyd set fv-3 title="Founder\'s view, part 3" rev=1', "replyd set fv-3 --undelete"],
+  options: [{ flags: "--undelete", help: "bring a deleted article back" }],
+  run: set,
+});
+
+export const rmCommand = defineCommand({
+  usage: "rm <id>",
+  summary: "delete an article (restorable)",
+  description: "Soft-deletes an article: followers no longer get it, backups keep it, `replyd set ID --undelete` brings it back. --purge removes it for good.",
+  examples: ["replyd rm 007", "replyd rm 007 --purge"],
+  options: [{ flags: "--purge", help: "remove it for good" }],
+  run: rm,
+});

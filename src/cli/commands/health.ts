@@ -1,5 +1,6 @@
 import { formatBytes } from "../args.ts";
 import type { CommandContext } from "../context.ts";
+import { defineCommand } from "../command.ts";
 
 interface Health {
   status: string;
@@ -43,3 +44,11 @@ export async function health(c: CommandContext): Promise<void> {
     ].join("\n"),
   );
 }
+
+export const healthCommand = defineCommand({
+  usage: "health",
+  summary: "check the server: status, counts, newest backup",
+  description: "Checks the server with a signed request and prints what it reports: its version and store, counts, the search index, the message log, the platform link, the menu, the newest backup, and in a cluster its instances and Redis. Exits non-zero when the server cannot be reached or refuses the key.",
+  examples: ["replyd health", "replyd health --json"],
+  run: health,
+});

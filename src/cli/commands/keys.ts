@@ -7,6 +7,7 @@ import { redactUrl, scrubPassword } from "../../store/postgres/url.ts";
 import { dbOption } from "../args.ts";
 import type { CommandContext } from "../context.ts";
 import { CLIError, usage } from "../errors.ts";
+import { defineCommand } from "../command.ts";
 
 /**
  * Manages keys.json in a local data folder (run it on the server host), or with --db (REPLYD_DB)
@@ -83,3 +84,17 @@ async function keysInDatabase(c: CommandContext, url: string): Promise<void> {
     await sql.close();
   }
 }
+
+export const keysCommand = defineCommand({
+  usage: "keys [action] [appkey]",
+  summary: "manage admin keys in the local data folder, or in the database with --db: ls, add, rm",
+  description: "Lists, adds and revokes the admin keys, on the server host: in the data folder's keys.json, or with --db in the PostgreSQL database the servers share. add makes the appkey and prints the secret once; servers take changes up within a second.",
+  examples: ["replyd keys ls", 'replyd keys add --scope read --note "dashboard"', "replyd keys rm rk_3f9a01c2d4e5", "replyd keys ls --db postgres://replyd@db/replyd"],
+  options: [
+    { flags: "--data <dir>", help: "data folder (env REPLYD_DATA)" },
+    { flags: "--db <url>", help: "the PostgreSQL database the servers share, postgres://… (env REPLYD_DB; completed from DATABASE_URL and PG*)" },
+    { flags: "--scope <scope>", help: "admin, read or token (with add)" },
+    { flags: "--note <text>", help: "a note stored with the key (with add)" },
+  ],
+  run: keys,
+});

@@ -5,6 +5,7 @@ import type { CommandContext } from "../context.ts";
 import { checkedLocally, usage } from "../errors.ts";
 import { readLocal } from "../files.ts";
 import { padColumns } from "../io.ts";
+import { defineCommand } from "../command.ts";
 
 interface MenuAnswer {
   menu: Menu | null;
@@ -87,3 +88,16 @@ export async function menu(c: CommandContext): Promise<void> {
       throw usage(`unknown menu action "${action}"; expected pull, set FILE, push or rm`);
   }
 }
+
+export const menuCommand = defineCommand({
+  usage: "menu [...action]",
+  summary: "the account's menu: show it, or pull | set FILE | push | rm",
+  description: "Shows the stored menu as a tree and whether the platform has it; pull stores the platform's live menu (the first step of switching an account over); set checks a menu on the laptop, pushes it and stores it; push pushes the stored one; rm deletes it on the platform and the server.",
+  examples: ["replyd menu", "replyd menu pull", "replyd menu set menu.json", "replyd menu set menu.json --no-push", "replyd menu --live"],
+  options: [
+    { flags: "--live", help: "show the platform's live menu instead of the stored one" },
+    { flags: "--no-push", help: "with set: store the menu without pushing it" },
+    { flags: "--keep-live", help: "with rm: remove the stored menu only" },
+  ],
+  run: menu,
+});

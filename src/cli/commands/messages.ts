@@ -6,6 +6,7 @@ import type { CommandContext } from "../context.ts";
 import { usage } from "../errors.ts";
 import { readLocal } from "../files.ts";
 import { type LoggedMessage, type ReplyWindow } from "../../store/follower-log.ts";
+import { defineCommand, PAGING } from "../command.ts";
 
 type Entry = LoggedMessage & { seq: number; reply_window?: ReplyWindow };
 
@@ -39,3 +40,20 @@ export async function media(c: CommandContext): Promise<void> {
   const r = await c.client().call<StoredMedia>({ method: "POST", path: "/api/cli", files: [{ name: "media", filename: basename(file), bytes }] }, "upload");
   c.print(r, () => `${r.url}\n(${r.type}, ${formatBytes(r.size)}${r.existed ? ", already uploaded" : ""}) — use it as picurl=${r.url}`);
 }
+
+export const inboxCommand = defineCommand({
+  usage: "inbox",
+  summary: "follower messages that matched nothing, newest first",
+  description: "Lists the follower messages nothing answered (or, with --all, every logged message, replies included), newest first, each with its id and whether the follower can still be answered (replyd reply ID …).",
+  examples: ["replyd inbox", "replyd inbox --all --limit 200 --json"],
+  options: [{ flags: "--all", help: "every logged message, not only the unmatched" }, ...PAGING],
+  run: inbox,
+});
+
+export const mediaCommand = defineCommand({
+  usage: "media <action> <file>",
+  summary: "upload an image (media put FILE) and print its URL for picurl",
+  description: "Uploads a cover picture (JPEG, PNG, GIF or WebP, up to the server's --max-media) and prints the URL to use as an article's picurl. Uploading the same picture again is harmless.",
+  examples: ["replyd media put cover.jpg"],
+  run: media,
+});

@@ -1,6 +1,7 @@
 import type { CommandContext } from "../context.ts";
 import { usage } from "../errors.ts";
 import { type ReplyWindow } from "../../store/follower-log.ts";
+import { defineCommand } from "../command.ts";
 
 /** replyd reply <openid|inbox-id> TEXT | --article CODE: a customer-service message to a follower. */
 export async function reply(c: CommandContext): Promise<void> {
@@ -22,3 +23,12 @@ export async function reply(c: CommandContext): Promise<void> {
     ].join("\n"),
   );
 }
+
+export const replyCommand = defineCommand({
+  usage: "reply <to> [...text]",
+  summary: "answer a follower (openid, or an inbox message's id) with a text or --article CODE",
+  description: "Answers a follower with a customer-service message: a text, or a live article (--article). Refused beforehand, with the reason, when the platform's 48-hour window is closed or its count of replies is spent; every reply is logged with the key that sent it.",
+  examples: ['replyd reply 41 "It ships tomorrow."', "replyd reply o6_bmjrPTlm6_2sgVt7hMZOPfL2M --article fv3"],
+  options: [{ flags: "--article <code>", help: "send this article instead of a text" }],
+  run: reply,
+});

@@ -3,6 +3,9 @@ import { startServer, StartupError } from "../../server/serve.ts";
 import type { CommandContext } from "../context.ts";
 import { CLIError } from "../errors.ts";
 import { describeSettings, resolveSettings } from "../settings.ts";
+import { defineCommand } from "../command.ts";
+import { formatBytes } from "../args.ts";
+import { SERVE_SETTINGS, type Setting } from "../settings.ts";
 
 /** Runs the server until SIGTERM or SIGINT, then drains in-flight requests and resolves. */
 export async function serve(c: CommandContext): Promise<void> {
@@ -62,3 +65,21 @@ export async function serve(c: CommandContext): Promise<void> {
   // Never exit 0 having dropped messages that followers were answered for.
   if (lost) throw new CLIError("messages_lost", `${lost} follower messages were answered but could not be logged or kept (${opts.db ? "the database could not be reached" : "the disk is full"})`);
 }
+
+export const serveCommand = defineCommand({
+  usage: "serve",
+  summary: "run the server",
+  description: "Runs the server until SIGTERM or SIGINT. Its settings come from the flags, the environment, a config file (--config) and the defaults, in that order (docs/operations.md); --check-config prints them. On first start without keys it makes one admin key and prints it once.",
+  examples: ["replyd serve", "REPLYD_WX_SECRET=… replyd serve --config /etc/replyd.toml", "replyd serve --db postgres://replyd@db/replyd --redis redis://cache:6379", "replyd serve --config /etc/replyd.toml --check-config"],
+  // Its options are its settings (settings.ts), declared there once.
+  options: [
+    { flags: "--config <file>", help: "read settings from this TOML file (env REPLYD_CONFIG): flag > environment > file > default" },
+    { flags: "--check-config", help: "print the settings in effect (secrets hidden) and where each came from, then exit" },
+    ...(Object.values(SERVE_SETTINGS) as Setting[]).map((s) => ({
+      flags: s.boolean ? `--${s.name}` : `--${s.name} <value>`,
+      help: `${s.help}${s.env ? ` (env ${s.env})` : ""}`,
+      ...(s.default !== undefined && !s.boolean ? { default: s.bytes ? formatBytes(Number(s.default)) : (s.default as string | number) } : {}),
+    })),
+  ],
+  run: serve,
+});

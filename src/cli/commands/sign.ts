@@ -3,6 +3,7 @@ import { canonicalQuery, fileParamValue, formatTs, newNonce, signRequest, type P
 import type { CommandContext } from "../context.ts";
 import { CLIError, usage } from "../errors.ts";
 import { readLocal } from "../files.ts";
+import { defineCommand } from "../command.ts";
 
 const shq = (s: string) => (/^[A-Za-z0-9_\-.:/@=%,+]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
@@ -54,3 +55,18 @@ export async function sign(c: CommandContext): Promise<void> {
   c.io.out(query);
   if (c.flags.verbose) c.io.err(`canonical string:\n${canonical}`);
 }
+
+export const signCommand = defineCommand({
+  usage: "sign <method> <path> [...params]",
+  summary: "print signed parameters for curl or httpie (k=v, name@file)",
+  description: "Prints the signed parameters of a request for another tool to send: the query string, or a whole curl or httpie command. Fields as k=v, file parts as name@file.",
+  examples: ["replyd sign GET /api/cli --curl", "replyd sign POST /api/cli json@articles.json --httpie"],
+  options: [
+    { flags: "--curl", help: "print a curl command" },
+    { flags: "--httpie", help: "print an httpie command" },
+    { flags: "--ts <ts>", help: "sign with this ts instead of now" },
+    { flags: "--nonce <nonce>", help: "sign with this nonce instead of a fresh one" },
+    { flags: "--verbose", help: "also print the canonical string on stderr" },
+  ],
+  run: sign,
+});

@@ -9,6 +9,7 @@ import { openLocal, placeFile, type LocalFile } from "../files.ts";
 import { Progress } from "../progress.ts";
 import { BACKUP_ID, type BackupInfo } from "../../store/backup-ids.ts";
 import { type ImportResult, type RestoreResult } from "../../store/backend.ts";
+import { defineCommand } from "../command.ts";
 
 function matterArg(raw: string | undefined, fallback: Matter): Matter {
   if (raw === undefined) return fallback;
@@ -189,3 +190,45 @@ export async function restore(c: CommandContext): Promise<void> {
   }
 }
 
+export const importCommand = defineCommand({
+  usage: "import <file>",
+  summary: "bulk add articles from a document or a JSON array",
+  description: "Adds and updates articles (and a document's tags, rules, texts and menu) from a replyd document or a bare JSON array of articles, in any JSON layout. The file is checked on the laptop with the server's rules first and sent from disk. --init replaces all articles with the file's, after an automatic backup on the server.",
+  examples: ["replyd import articles.json", "replyd import all.json --init"],
+  options: [{ flags: "--init", help: "replace all articles with the file's" }],
+  run: importCmd,
+});
+
+export const backupCommand = defineCommand({
+  usage: "backup [matter]",
+  summary: "back up all|articles|rules|texts|menu on the server, then download it",
+  description: "Takes a backup on the server and downloads it, checked whole (its signature, the document, its sha256) before it takes its name. An existing file is never replaced without --force; -o - writes the document to standard output.",
+  examples: ["replyd backup", "replyd backup articles -o before.json", "replyd backup all -o - | gzip > all.json.gz"],
+  options: [
+    { flags: "-o, --output <file>", help: "where to save it (- for standard output)" },
+    { flags: "--force", help: "replace the file if it exists" },
+  ],
+  run: backup,
+});
+
+export const backupsCommand = defineCommand({
+  usage: "backups [matter]",
+  summary: "list server backups",
+  description: "Lists the backups kept on the server, newest first: manual ones and the automatic ones taken before every restore and --init.",
+  examples: ["replyd backups", "replyd backups articles --json"],
+  run: backups,
+});
+
+export const restoreCommand = defineCommand({
+  usage: "restore [file]",
+  summary: "replace data on the server from a document",
+  description: "Replaces a matter on the server with a local document's (or, with --id, a server backup's). Asks first unless --yes (required without a terminal); the server takes an automatic backup of what it replaces.",
+  examples: ["replyd restore before.json", "replyd restore before.json --matter articles --yes", "replyd restore --id all-20261121T100000123Z-auto-k2x9 --yes"],
+  options: [
+    { flags: "--matter <matter>", help: "what to restore from it (default: the document's matter)" },
+    { flags: "--id <backup>", help: "restore a server backup instead of a local file" },
+    { flags: "--yes", help: "do not ask for confirmation" },
+    { flags: "--push", help: "push the restored menu to the platform (matters all and menu)" },
+  ],
+  run: restore,
+});

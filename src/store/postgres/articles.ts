@@ -3,13 +3,34 @@ import type { Article } from "../../article.ts";
 import type { ArticleEdit, EditResult } from "../backend.ts";
 import { codeTaken, decideEdit } from "../conflicts.ts";
 import { lockWrites } from "./bulk.ts";
-import { fromRow } from "../rows.ts";
+import { CONTENT } from "../../article-fields.ts";
+import { CONTENT_COLUMNS, fromRow } from "../rows.ts";
+import { content, ROW_SELECT, statement } from "./columns.ts";
 
-const ROW = "id, code, tag, title, description, url, picurl, keywords, deleted, rev::text AS rev, created_at, updated_at, gen::text AS gen";
+/** An article's content values as PostgreSQL binds them (words as JSON text), in table order. */
+const contentValues = (a: Article): unknown[] => CONTENT.map((f) => (f.kind === "words" ? JSON.stringify(a[f.name]) : a[f.name]));
+/** `UPDATE articles SET code = $1, …, rev = $, created_at = $, updated_at = $, gen = … WHERE id = $`, in parts around its values. */
+const UPDATE_PARTS = [
+  "UPDATE articles SET " + CONTENT_COLUMNS[0] + " = ",
+  ...[...CONTENT_COLUMNS.slice(1), "rev", "created_at", "updated_at"].map((c) => `, ${c} = `),
+  ", gen = nextval('change_gen') WHERE id = ",
+  "",
+];
+/** An INSERT continuing above the rev a purged id had (rev_high), in parts around id, the content, rev, rev, times, id. */
+const INSERT_PARTS = [
+  `INSERT INTO articles (id, ${content()}, rev, created_at, updated_at) SELECT `,
+  ...CONTENT_COLUMNS.map(() => ", "),
+  ", CASE WHEN h.rev IS NOT NULL AND ",
+  " <= h.rev THEN h.rev + 1 ELSE ",
+  " END, ",
+  ", ",
+  " FROM (SELECT 1) one LEFT JOIN rev_high h ON h.id = ",
+  "",
+];
 
 /** The article as stored, read inside a writer's transaction. */
 async function current(tx: TransactionSQL, id: string): Promise<Article | null> {
-  const [row] = await tx.unsafe(`SELECT ${ROW} FROM articles WHERE id = $1`, [id]);
+  const [row] = await tx.unsafe(`SELECT ${ROW_SELECT} FROM articles WHERE id = $1`, [id]);
   return row ? fromRow(row) : null;
 }
 
@@ -28,16 +49,9 @@ export async function editArticlePg(sql: SQL, id: string, edit: ArticleEdit): Pr
       const [owner] = (await tx`SELECT id FROM articles WHERE NOT deleted AND code IS NOT NULL AND lower(code) = lower(${a.code}) AND id <> ${a.id}`) as { id: string }[];
       if (owner) throw codeTaken(a.code, owner.id);
     }
-    const keywords = JSON.stringify(a.keywords);
-    if (stored)
-      await tx`UPDATE articles SET code = ${a.code}, tag = ${a.tag}, title = ${a.title}, description = ${a.description}, url = ${a.url}, picurl = ${a.picurl},
-                 keywords = ${keywords}, deleted = ${a.deleted}, rev = ${a.rev}, created_at = ${a.created_at}, updated_at = ${a.updated_at}, gen = nextval('change_gen')
-               WHERE id = ${a.id}`;
-    else
-      await tx`INSERT INTO articles (id, code, tag, title, description, url, picurl, keywords, deleted, rev, created_at, updated_at)
-               SELECT ${a.id}, ${a.code}, ${a.tag}, ${a.title}, ${a.description}, ${a.url}, ${a.picurl}, ${keywords}, ${a.deleted},
-                      CASE WHEN h.rev IS NOT NULL AND ${a.rev} <= h.rev THEN h.rev + 1 ELSE ${a.rev} END, ${a.created_at}, ${a.updated_at}
-               FROM (SELECT 1) one LEFT JOIN rev_high h ON h.id = ${a.id}`;
+    const values = contentValues(a);
+    if (stored) await statement(tx, UPDATE_PARTS, [...values, a.rev, a.created_at, a.updated_at, a.id]);
+    else await statement(tx, INSERT_PARTS, [a.id, ...values, a.rev, a.rev, a.created_at, a.updated_at, a.id]);
     return { article: (await current(tx, a.id)) as Article, created: !stored, changed: true };
   });
 }

@@ -10,6 +10,7 @@ import { DocumentWriter, SECTIONS, type Matter } from "../../doc.ts";
 import type { Menu } from "../../menu.ts";
 import { TEXT_KEYS, type Rule } from "../../rule.ts";
 import { fromRow, type StoredRow } from "../rows.ts";
+import { ROW_SELECT } from "./columns.ts";
 import { backupId, type BackupInfo, type BackupKind } from "../backup-ids.ts";
 
 const CHUNK = 1 << 20;
@@ -60,8 +61,7 @@ export async function createBackupPg(tx: TransactionSQL, matter: Matter, kind: B
     // In id order, as SQLite's BINARY collation orders them: "C", whatever the database's locale.
     // One cursor, sorted once, fetched a page at a time.
     await tx.unsafe(`DECLARE backup_articles NO SCROLL CURSOR FOR
-      SELECT id, code, tag, title, description, url, picurl, keywords, deleted, rev::text AS rev, created_at, updated_at, gen::text AS gen
-      FROM articles ORDER BY id COLLATE "C"`);
+      SELECT ${ROW_SELECT} FROM articles ORDER BY id COLLATE "C"`);
     // The next page is asked for before this one is written out: PostgreSQL reads while we encode.
     const fetchPage = (): Promise<StoredRow[]> => {
       const q = tx.unsafe(`FETCH ${PAGE} FROM backup_articles`);

@@ -11,6 +11,7 @@ import type { BulkDocument } from "../../doc.ts";
 import { InvalidDocumentError, MAX_PROBLEMS_LISTED, ProblemList } from "../../errors.ts";
 import { createBackupPg } from "./backups.ts";
 import { LOCKS } from "./connect.ts";
+import { SAME_CONTENT, setContent } from "./columns.ts";
 import type { Mirror } from "./mirror.ts";
 import type { Outcome } from "./outcome.ts";
 import { generation, insertDirectly, insertNew, loadRecords, mintIds, purgeArticles } from "./rows.ts";
@@ -61,17 +62,13 @@ export async function importDocumentPg(sql: SQL, doc: BulkDocument, mode: "merge
         await mintIds(tx);
       }
       if (mode === "merge") await refuseTakenCodes(tx);
-      await tx`UPDATE doc_in d SET status = CASE WHEN a.code IS NOT DISTINCT FROM d.code AND a.tag IS NOT DISTINCT FROM d.tag AND a.title = d.title
-                 AND a.description = d.description AND a.url = d.url AND a.picurl IS NOT DISTINCT FROM d.picurl AND a.keywords = d.keywords
-                 AND a.deleted = d.deleted THEN 'same' ELSE 'changed' END
-               FROM articles a WHERE a.id = d.id`;
+      await tx`UPDATE doc_in d SET status = CASE WHEN ${tx.unsafe(SAME_CONTENT)} THEN 'same' ELSE 'changed' END FROM articles a WHERE a.id = d.id`;
       // Purge first in init mode: a document may give a removed article's code to a new id.
       if (mode === "init") result.removed = await purgeArticles(tx, true);
       // Live codes are unique per row written, so the codes that move are released before any is written.
       await tx`UPDATE articles a SET code = NULL FROM doc_in d
                WHERE a.id = d.id AND d.status = 'changed' AND NOT a.deleted AND a.code IS NOT NULL AND (a.code IS DISTINCT FROM d.code OR d.deleted)`;
-      await tx`UPDATE articles a SET code = d.code, tag = d.tag, title = d.title, description = d.description, url = d.url, picurl = d.picurl,
-                 keywords = d.keywords, deleted = d.deleted, rev = a.rev + 1, updated_at = ${now}, gen = nextval('change_gen')
+      await tx`UPDATE articles a SET ${tx.unsafe(setContent("d"))}, rev = a.rev + 1, updated_at = ${now}, gen = nextval('change_gen')
                FROM doc_in d WHERE a.id = d.id AND d.status = 'changed'`;
       await insertNew(tx, false, now);
       // Status: null (new), same or changed.

@@ -1,5 +1,6 @@
 import type { SQL } from "bun";
 import type { StoredRow } from "../rows.ts";
+import { ROW_SELECT } from "./columns.ts";
 
 /** What changed in the articles after a generation, one page at a time. */
 export interface FeedPage {
@@ -39,7 +40,7 @@ export async function readChanges(sql: SQL, from: bigint, apply: (page: FeedPage
     }
     // The next page is asked for before this one is applied: PostgreSQL reads it while we write.
     const page = (after: bigint): Promise<unknown> => {
-      const q = tx`SELECT id, code, tag, title, description, url, picurl, keywords, deleted, rev::text AS rev, created_at, updated_at, gen::text AS gen
+      const q = tx`SELECT ${tx.unsafe(ROW_SELECT)}
         FROM articles WHERE articles.gen > ${after.toString()}::bigint ORDER BY articles.gen LIMIT ${pageSize}`.execute();
       // Settled here too: if applying the page before it throws, nothing awaits it.
       q.catch(() => {});

@@ -4,11 +4,12 @@
  * (nothing there to compare with) or into a temporary table that set-based statements merge from.
  */
 import type { TransactionSQL } from "bun";
+import { CONTENT } from "../../article-fields.ts";
 import { contentOf, type ArticleInput } from "../../article.ts";
 import type { Articles } from "../../doc.ts";
 import type { StoredRow } from "../rows.ts";
 import { newArticleId } from "../ids.ts";
-import { Columns, type BatchRow } from "./columns.ts";
+import { Columns, CONTENT_DDL, content, type BatchRow } from "./columns.ts";
 import type { Mirror } from "./mirror.ts";
 
 const BATCH = 2000;
@@ -35,25 +36,15 @@ class Pipeline {
 /** A record as its batch carries it, `rev` and times included (a restore keeps them; an import's statements ignore them). */
 const batchRow = (rec: ArticleInput, idx: number): BatchRow => {
   const c = contentOf(rec);
-  return {
-    idx,
-    id: rec.id ?? null,
-    code: c.code,
-    tag: c.tag,
-    title: c.title,
-    description: c.description,
-    url: c.url,
-    picurl: c.picurl,
-    keywords: JSON.stringify(c.keywords),
-    deleted: c.deleted,
-    rev: rec.rev ?? null,
-    created_at: rec.created_at ?? null,
-    updated_at: rec.updated_at ?? null,
-  };
+  const row: Record<string, unknown> = { idx, id: rec.id ?? null };
+  for (const f of CONTENT) row[f.name] = f.kind === "words" ? JSON.stringify(c[f.name]) : c[f.name];
+  row.rev = rec.rev ?? null;
+  row.created_at = rec.created_at ?? null;
+  row.updated_at = rec.updated_at ?? null;
+  return row as BatchRow;
 };
 
-const insertBatch = (tx: TransactionSQL, batch: Columns) =>
-  tx`INSERT INTO doc_in (idx, id, code, tag, title, description, url, picurl, keywords, deleted, rev, created_at, updated_at) SELECT * FROM ${batch.from(tx)}`;
+const insertBatch = (tx: TransactionSQL, batch: Columns) => tx`INSERT INTO doc_in (${tx.unsafe(Columns.columns)}) SELECT * FROM ${batch.from(tx)}`;
 
 /**
  * Records that all have ids, into an articles table that is empty (an init into a store without
@@ -66,13 +57,13 @@ export async function insertDirectly(tx: TransactionSQL, articles: Articles, now
   const flush = (batch: Columns) => {
     const revs = mirror ? tx`RETURNING id, rev::text AS rev` : tx``;
     return asRestored
-      ? tx`INSERT INTO articles (id, code, tag, title, description, url, picurl, keywords, deleted, rev, created_at, updated_at)
-           SELECT r.id, r.code, r.tag, r.title, r.description, r.url, r.picurl, r.keywords, r.deleted,
+      ? tx`INSERT INTO articles (id, ${tx.unsafe(content())}, rev, created_at, updated_at)
+           SELECT r.id, ${tx.unsafe(content("r."))},
                   CASE WHEN h.rev IS NOT NULL AND coalesce(r.rev, 1) <= h.rev THEN h.rev + 1 ELSE coalesce(r.rev, 1) END,
                   coalesce(r.created_at, ${now}), coalesce(r.updated_at, r.created_at, ${now})
            FROM ${batch.from(tx)} LEFT JOIN rev_high h ON h.id = r.id ORDER BY r.idx ${revs}`
-      : tx`INSERT INTO articles (id, code, tag, title, description, url, picurl, keywords, deleted, rev, created_at, updated_at)
-           SELECT r.id, r.code, r.tag, r.title, r.description, r.url, r.picurl, r.keywords, r.deleted, coalesce(h.rev + 1, 1), ${now}, ${now}
+      : tx`INSERT INTO articles (id, ${tx.unsafe(content())}, rev, created_at, updated_at)
+           SELECT r.id, ${tx.unsafe(content("r."))}, coalesce(h.rev + 1, 1), ${now}, ${now}
            FROM ${batch.from(tx)} LEFT JOIN rev_high h ON h.id = r.id ORDER BY r.idx ${revs}`;
   };
   /** The rows as PostgreSQL stored them: its revs by id, the times as it filled them in. */
@@ -117,10 +108,7 @@ export async function generation(tx: TransactionSQL): Promise<bigint> {
 
 /** The document's records into doc_in (dropped at commit), `rev` and times kept for a restore. */
 export async function loadRecords(tx: TransactionSQL, articles: Articles): Promise<void> {
-  await tx`CREATE TEMP TABLE doc_in (
-    idx integer PRIMARY KEY, id text, code text, tag text, title text NOT NULL, description text NOT NULL, url text NOT NULL,
-    picurl text, keywords text NOT NULL, deleted boolean NOT NULL, rev bigint, created_at text, updated_at text, status text
-  ) ON COMMIT DROP`;
+  await tx.unsafe(`CREATE TEMP TABLE doc_in (idx integer PRIMARY KEY, id text, ${CONTENT_DDL}, rev bigint, created_at text, updated_at text, status text) ON COMMIT DROP`);
   const batches = new Pipeline();
   let batch = new Columns();
   let idx = 0;
@@ -189,12 +177,12 @@ export async function purgeArticles(tx: TransactionSQL, notInDocument: boolean):
  */
 export const insertNew = (tx: TransactionSQL, asRestored: boolean, now: string) =>
   asRestored
-    ? tx`INSERT INTO articles (id, code, tag, title, description, url, picurl, keywords, deleted, rev, created_at, updated_at)
-         SELECT d.id, d.code, d.tag, d.title, d.description, d.url, d.picurl, d.keywords, d.deleted,
+    ? tx`INSERT INTO articles (id, ${tx.unsafe(content())}, rev, created_at, updated_at)
+         SELECT d.id, ${tx.unsafe(content("d."))},
                 CASE WHEN h.rev IS NOT NULL AND coalesce(d.rev, 1) <= h.rev THEN h.rev + 1 ELSE coalesce(d.rev, 1) END,
                 coalesce(d.created_at, ${now}), coalesce(d.updated_at, d.created_at, ${now})
          FROM doc_in d LEFT JOIN rev_high h ON h.id = d.id ORDER BY d.idx`
-    : tx`INSERT INTO articles (id, code, tag, title, description, url, picurl, keywords, deleted, rev, created_at, updated_at)
-         SELECT d.id, d.code, d.tag, d.title, d.description, d.url, d.picurl, d.keywords, d.deleted,
+    : tx`INSERT INTO articles (id, ${tx.unsafe(content())}, rev, created_at, updated_at)
+         SELECT d.id, ${tx.unsafe(content("d."))},
                 CASE WHEN h.rev IS NOT NULL THEN h.rev + 1 ELSE 1 END, ${now}, ${now}
          FROM doc_in d LEFT JOIN rev_high h ON h.id = d.id WHERE d.status IS NULL ORDER BY d.idx`;
