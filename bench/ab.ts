@@ -11,9 +11,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { SQL } from "bun";
 import { startPostgres, type Postgres } from "../test/pg.ts";
-import { articles, clientFor, median, ROOT, signedPool as signedPoolIn, startReplyd, waitHealthy, type StoreArgs } from "./servers.ts";
+import { articles, clientFor, median, ROOT, freshDatabase, signedPool as signedPoolIn, startReplyd, waitHealthy, type StoreArgs } from "./servers.ts";
 import { parseWrk } from "./wrk.ts";
 
 const args = process.argv.slice(2);
@@ -32,14 +31,7 @@ let databases = 0;
 async function store(): Promise<StoreArgs> {
   if (!POSTGRES) return { kind: "sqlite" };
   pg ??= startPostgres({ durable: true });
-  const name = `ab_${++databases}`;
-  const admin = new SQL(pg.url);
-  try {
-    await admin.unsafe(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.close();
-  }
-  return { kind: "postgres", url: pg.url.replace(/\/replyd$/, `/${name}`) };
+  return freshDatabase(pg.url, `ab_${++databases}`);
 }
 const tmp = mkdtempSync(join(tmpdir(), "replyd-ab-"));
 

@@ -18,14 +18,13 @@
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
-import { SQL } from "bun";
 import { canonicalQuery, formatTs, newNonce, signRequest, type Param } from "../src/sign.ts";
 import { wxSignature } from "../src/wechat/crypto.ts";
 import { startPostgres, type Postgres } from "../test/pg.ts";
 import { startRedis, type Redis } from "../test/redis.ts";
 import { bulkBench, type BulkStore } from "./bulk.ts";
 import { layoutsBench } from "./layouts.ts";
-import { articles, BIN, clientFor, KEY, median, port, ROOT, signedPool as signedPoolIn, spawn, startReplyd, TOKEN, waitHealthy, type StoreArgs } from "./servers.ts";
+import { articles, BIN, clientFor, KEY, median, port, ROOT, freshDatabase, signedPool as signedPoolIn, spawn, startReplyd, TOKEN, waitHealthy, type StoreArgs } from "./servers.ts";
 import { parseWrk } from "./wrk.ts";
 
 const args = process.argv.slice(2);
@@ -60,13 +59,7 @@ function stopPostgres() {
 process.on("exit", stopPostgres);
 async function newDatabase(name: string): Promise<StoreArgs> {
   pg ??= startPostgres({ durable: true });
-  const admin = new SQL(pg.url);
-  try {
-    await admin.unsafe(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.close();
-  }
-  return { kind: "postgres", url: pg.url.replace(/\/replyd$/, `/${name}`) };
+  return freshDatabase(pg.url, name);
 }
 
 const CLK_TCK = (() => {

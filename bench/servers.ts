@@ -5,6 +5,7 @@
  */
 import { closeSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { SQL } from "bun";
 import { Client } from "../src/cli/client.ts";
 import type { IO } from "../src/cli/io.ts";
 import { wxSignature } from "../src/wechat/crypto.ts";
@@ -16,6 +17,17 @@ export const KEY = { appkey: "bench", secret: "bench-secret-0123456789abcdef" };
 
 /** Where a replyd under test keeps its data: a data folder, or a PostgreSQL database (--db). */
 export type StoreArgs = { kind: "sqlite" } | { kind: "postgres"; url: string };
+
+/** A new, empty database on a running throwaway PostgreSQL, as a replyd store. */
+export async function freshDatabase(pgUrl: string, name: string): Promise<StoreArgs> {
+  const admin = new SQL(pgUrl);
+  try {
+    await admin.unsafe(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.close();
+  }
+  return { kind: "postgres", url: pgUrl.replace(/\/replyd$/, `/${name}`) };
+}
 
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 
