@@ -3,7 +3,7 @@
  * workload of bench/run.ts, every request signed afresh) and a bulk import through the client, the
  * builds taking turns A B A B … so the machine's drift falls on both alike. Medians, and B/A.
  *
- *   bun bench/ab.ts --a /path/to/old/replyd --b dist/replyd [--rounds 5] [--duration 8] [--warmup 3] [--bulk 100000] [--pin] [--postgres]
+ *   bun bench/ab.ts --a /path/to/old/replyd --b dist/replyd [--rounds 5] [--duration 8] [--warmup 3] [--bulk 100000] [--bulk-rounds 3] [--pin] [--postgres]
  *
  * With --postgres, the bulk imports are made with the data in PostgreSQL (a throwaway cluster, a
  * database per import) instead of a data folder.
@@ -23,6 +23,7 @@ const ROUNDS = Number(opt("--rounds", "5"));
 const DURATION = Number(opt("--duration", "8"));
 const WARMUP = Number(opt("--warmup", "3"));
 const BULK = Number(opt("--bulk", "100000"));
+const BULK_ROUNDS = Number(opt("--bulk-rounds", String(Math.max(2, Math.ceil(ROUNDS / 2)))));
 const PIN = args.includes("--pin");
 const POSTGRES = args.includes("--postgres");
 let pg: Postgres | null = null;
@@ -75,7 +76,7 @@ try {
   writeFileSync(doc, JSON.stringify(articles(BULK)));
   const bytes = readFileSync(doc);
   const bulk: Record<string, number[]> = { A: [], B: [] };
-  for (let round = 0; round < Math.max(2, Math.ceil(ROUNDS / 2)); round++)
+  for (let round = 0; round < BULK_ROUNDS; round++)
     for (const [name, bin] of Object.entries(BUILDS)) {
       const dir = join(tmp, `bulk-${name}-${round}`);
       mkdirSync(dir);
