@@ -7,6 +7,7 @@
  * The server's own fields (id, rev, created_at, updated_at) are not here: each store keeps them by
  * rules of its own (revs continuing after a purge, times it fills in).
  */
+import { bodyText } from "./body-text.ts";
 import { checkHttpUrl, CODE_PATTERN, LIMITS, NO_CONTROL, RESERVED_CODES, TAG_PATTERN, unprintable, withinChars } from "./article-rules.ts";
 
 /**
@@ -27,6 +28,8 @@ export interface ContentField<N extends string = string, T = unknown, K extends 
   readonly required?: true;
   /** In the client's `ls` table (the others in `show`). */
   readonly listed?: true;
+  /** Long text (the body): sent with one article and in documents, never in listings or news replies. */
+  readonly long?: true;
   readonly check: Check<T>;
 }
 
@@ -69,7 +72,7 @@ const textOrEmpty =
 // Lower-casing never shortens a string, so longer codes cannot be reserved; the margin is for safety.
 const RESERVED_SPAN = 2 * Math.max(...[...RESERVED_CODES].map((c) => c.length));
 
-const field = <const N extends string, T, const K extends FieldKind>(f: ContentField<N, T, K>) => f;
+const field = <const N extends string, T, const K extends FieldKind, const L extends { long?: true } = {}>(f: ContentField<N, T, K> & L) => f;
 
 export const CONTENT = [
   field({
@@ -103,10 +106,29 @@ export const CONTENT = [
   field({ name: "url", kind: "text", empty: "" as string, required: true, check: text(checkHttpUrl) }),
   field({ name: "picurl", kind: "nullable", empty: null as string | null, check: optionalText(checkHttpUrl) }),
   field({ name: "keywords", kind: "words", empty: [] as string[], check: keywordsCheck }),
+  field({
+    name: "body",
+    kind: "text",
+    empty: "" as string,
+    long: true,
+    // HTML is reduced to text before the limit is applied: the limit is on what is kept.
+    check: (raw) => {
+      if (raw === null) return { value: "" };
+      if (typeof raw !== "string") return { problem: "must be a string" };
+      const kept = bodyText(raw);
+      if (unprintable(kept)) return { problem: NO_CONTROL };
+      const bytes = Buffer.byteLength(kept, "utf8");
+      if (bytes > LIMITS.body) return { problem: `must be at most 64 KiB of UTF-8 (${LIMITS.body} bytes) as text; it is ${bytes} bytes${kept === raw ? "" : " once its HTML is reduced"}` };
+      return { value: kept };
+    },
+  }),
   field({ name: "deleted", kind: "flag", empty: false as boolean, listed: true, check: flag }),
 ] as const;
 
 export type ContentName = (typeof CONTENT)[number]["name"];
+/** The long fields (body): what a listing leaves out. */
+export type LongName = Extract<(typeof CONTENT)[number], { long: true }>["name"];
+export const LONG_FIELDS = CONTENT.filter((f) => "long" in f && f.long).map((f) => f.name) as readonly LongName[];
 /** The content field names, in order. */
 export const CONTENT_FIELDS = CONTENT.map((f) => f.name) as readonly ContentName[];
 

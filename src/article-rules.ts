@@ -16,6 +16,13 @@ export const LIMITS = {
   url: 2048,
   keywords: 32,
   keyword: 32,
+  /** Bytes of UTF-8, of the body as kept (HTML reduced). */
+  body: 64 * 1024,
+  /**
+   * Bytes of a body as sent for one article (a file part), before its HTML is reduced: the form's
+   * fields hold 64 KiB together, and one body may hold that much once reduced.
+   */
+  bodyPart: 1024 * 1024,
 } as const;
 
 /**

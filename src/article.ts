@@ -1,4 +1,4 @@
-import { CONTENT, CONTENT_FIELDS, type ArticleContent } from "./article-fields.ts";
+import { CONTENT, CONTENT_FIELDS, type ArticleContent, type LongName } from "./article-fields.ts";
 import { ID_PATTERN } from "./article-rules.ts";
 import type { Problem } from "./errors.ts";
 
@@ -7,6 +7,9 @@ export { CONTENT_FIELDS, type ArticleContent } from "./article-fields.ts";
 
 /** An article as stored and as written into documents (DESIGN §2): its id, its content (article-fields.ts), and what the server keeps. */
 export type Article = { id: string } & ArticleContent & { rev: number; created_at: string; updated_at: string };
+
+/** An article as listings carry it: without its long fields (the body). */
+export type ArticleSummary = Omit<Article, LongName>;
 
 /** A validated incoming record; server-owned fields are present only when a document carried them. */
 export interface ArticleInput extends Partial<ArticleContent> {
@@ -117,12 +120,18 @@ export function sameContent(a: ArticleContent, b: ArticleContent): boolean {
   return true;
 }
 
-/** Field order in documents and API answers: id, the content in table order, then the server's fields. */
-export function articleJson(a: Article): Article {
+/**
+ * Field order in documents and API answers: id, the content in table order, then the server's
+ * fields. A summary (a listing's) goes without the long fields it was read without.
+ */
+export function articleJson<A extends ArticleSummary>(a: A): A {
   const out: Record<string, unknown> = { id: a.id };
-  for (const f of CONTENT) out[f.name] = a[f.name];
+  for (const f of CONTENT) {
+    const v = (a as Partial<Article>)[f.name];
+    if (v !== undefined) out[f.name] = v;
+  }
   out.rev = a.rev;
   out.created_at = a.created_at;
   out.updated_at = a.updated_at;
-  return out as Article;
+  return out as A;
 }

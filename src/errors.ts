@@ -131,6 +131,7 @@ export class InvalidDocumentError extends ReplydError {
 
 export const badRequest = (message: string, code: ErrorCode = "bad_request", details?: Record<string, unknown>) => new ReplydError(code, message, details);
 export const notFound = (message: string, code: ErrorCode = "not_found") => new ReplydError(code, message);
+export const tooLarge = (message: string) => new ReplydError("too_large", message);
 export const conflict = (message: string, code: ErrorCode, details?: Record<string, unknown>) => new ReplydError(code, message, details);
 
 /** `articles[3].url: must be an absolute http(s) URL`, one line per problem, with the count left out. */

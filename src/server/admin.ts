@@ -1,7 +1,7 @@
-import { CONTENT } from "../article-fields.ts";
-import { articleJson, CONTENT_FIELDS, contentOf, sameContent, validateArticle, type Article } from "../article.ts";
+import { CONTENT, LONG_FIELDS } from "../article-fields.ts";
+import { articleJson, CONTENT_FIELDS, contentOf, LIMITS, sameContent, validateArticle, type Article } from "../article.ts";
 import { readDocument } from "../doc.ts";
-import { badRequest, InvalidDocumentError, notFound, ReplydError } from "../errors.ts";
+import { badRequest, InvalidDocumentError, notFound, ReplydError, tooLarge } from "../errors.ts";
 import { idExists } from "../store/conflicts.ts";
 import { newArticleId } from "../store/ids.ts";
 import { VERSION } from "../version.ts";
@@ -103,8 +103,23 @@ export async function health(ctx: AppContext, req: SignedRequest) {
   };
 }
 
-/** Turns form fields into an article record, each content field by its kind: words comma-separated, a flag as 0/1. */
-function recordFromForm(f: Fields): Record<string, unknown> {
+/** The long fields sent as file parts (`body`), as text; any other part is refused. */
+function longParts(req: SignedRequest): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [name, part] of req.files) {
+    if (!(LONG_FIELDS as readonly string[]).includes(name)) throw badRequest(`unexpected file part: ${name}; one article takes its ${LONG_FIELDS.join(", ")} as a part, the rest as form fields`);
+    if (part.size > LIMITS.bodyPart) throw tooLarge(`the ${name} part may hold at most ${LIMITS.bodyPart} bytes (the ${name} kept, its HTML reduced, at most ${LIMITS.body})`);
+    try {
+      out.set(name, new TextDecoder("utf-8", { fatal: true }).decode(part.bytes()));
+    } catch {
+      throw badRequest(`the ${name} part is not UTF-8 text`);
+    }
+  }
+  return out;
+}
+
+/** Turns form fields (and long fields' parts) into an article record, each content field by its kind: words comma-separated, a flag as 0/1. */
+function recordFromForm(f: Fields, parts: Map<string, string>): Record<string, unknown> {
   const rec: Record<string, unknown> = {};
   const id = f.get("id");
   if (id !== undefined) rec.id = id;
@@ -114,7 +129,7 @@ function recordFromForm(f: Fields): Record<string, unknown> {
       if (v !== undefined) rec[field.name] = v;
       continue;
     }
-    const v = f.get(field.name);
+    const v = parts.get(field.name) ?? f.get(field.name);
     if (v === undefined) continue;
     rec[field.name] =
       field.kind === "words"
@@ -152,9 +167,9 @@ export async function postCli(ctx: AppContext, req: SignedRequest) {
     const doc = readDocument(file.source());
     return { mode, ...(await ctx.write.importDocument(doc, mode)) };
   }
-  if (req.files.size) throw badRequest(`unexpected file part: ${[...req.files.keys()].join(", ")}; a bulk import is a file part named "json"`);
+  const parts = longParts(req);
   const f = new Fields(req.fields).only(FORM_FIELDS);
-  const { value, problems } = validateArticle(recordFromForm(f));
+  const { value, problems } = validateArticle(recordFromForm(f, parts));
   if (!value) throw invalidArticle(problems);
   const content = contentOf(value);
   // A new id is made against the read model; the writer refuses one taken meanwhile (id_exists).
@@ -173,11 +188,11 @@ export async function postCli(ctx: AppContext, req: SignedRequest) {
 
 /** PUT /api/cli: revise the fields sent; `rev` makes it conditional; an unknown id creates the article. */
 export async function putCli(ctx: AppContext, req: SignedRequest) {
-  if (req.files.size) throw badRequest("PUT /api/cli takes form fields only; restore a document with PUT /api/cli/revert/<matter>");
+  const parts = longParts(req);
   const f = new Fields(req.fields).only([...FORM_FIELDS, "rev"]);
   const id = f.require("id");
   const rev = f.has("rev") ? f.int("rev", 1, Number.MAX_SAFE_INTEGER, 0) : undefined;
-  const rec = recordFromForm(f);
+  const rec = recordFromForm(f, parts);
   // Checked as a revision (what is sent must be valid) and, when there is no such article, as a new one.
   const revision = validateArticle(rec, { partial: true });
   // Refused whole: with every problem a new article would have, when there is none to revise.

@@ -8,7 +8,7 @@
  * chunk's work and a large upload is never in memory, and every byte a request holds before it is
  * authenticated (in memory or on disk) is counted against the server-wide `DoorBudget`.
  */
-import { ReplydError } from "../errors.ts";
+import { ReplydError, tooLarge } from "../errors.ts";
 import type { Param } from "../sign.ts";
 import { Upload } from "./upload.ts";
 
@@ -50,7 +50,6 @@ export interface ReadForm {
   held: number;
 }
 
-const tooLarge = (what: string) => new ReplydError("too_large", what);
 const malformed = (why: string) => new ReplydError("unsigned", `the request body is not a readable form, so its signature cannot be checked: ${why}`);
 
 /** Every chunk of the body, counted against `max` as it arrives (a declared length is checked first). */

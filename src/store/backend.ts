@@ -10,7 +10,7 @@
  *
  * `openBackend` (open.ts) chooses SQLite or PostgreSQL by the target's scheme; nothing else chooses.
  */
-import type { Article } from "../article.ts";
+import type { Article, ArticleSummary } from "../article.ts";
 import type { Clock } from "../clock.ts";
 import type { BulkDocument, Matter } from "../doc.ts";
 import type { ByteSource } from "../doc-scanner.ts";
@@ -40,8 +40,9 @@ export interface ArticleReads {
   get(id: string): Article | null;
   getLiveByCode(code: string): Article | null;
   exists(id: string): boolean;
-  list(q: ListQuery): { items: Article[]; total: number };
-  byTag(tag: string, limit: number): Article[];
+  /** Listings go without the long fields (the body). */
+  list(q: ListQuery): { items: ArticleSummary[]; total: number };
+  byTag(tag: string, limit: number): ArticleSummary[];
   tagCounts(): Map<string, number>;
   counts(): { live: number; deleted: number };
   /** The search indexes: complete, or how far a rebuild has come (0–1). */

@@ -4,8 +4,8 @@
  * store keeps it (words as JSON text, a flag as 0/1 in SQLite and a boolean in PostgreSQL), and a
  * stored row back as an article. Written once, beside the backend interface, for both.
  */
-import { CONTENT, type ArticleContent, type ContentName } from "../article-fields.ts";
-import type { Article, ArticleInput } from "../article.ts";
+import { CONTENT, LONG_FIELDS, type ArticleContent, type ContentName, type LongName } from "../article-fields.ts";
+import type { Article, ArticleInput, ArticleSummary } from "../article.ts";
 
 /** A content value as a column holds it. */
 type StoredValue<K> = K extends "words" ? string : K extends "flag" ? number | boolean : never;
@@ -27,6 +27,9 @@ export const CONTENT_COLUMNS: readonly ContentName[] = CONTENT.map((f) => f.name
 export const BOUND_COLUMNS: readonly string[] = [...CONTENT_COLUMNS, "rev", "created_at", "updated_at", "id"];
 /** Every article column in the table's own order (SELECTs). */
 export const ARTICLE_COLUMNS: readonly string[] = ["id", ...CONTENT_COLUMNS, "rev", "created_at", "updated_at"];
+
+/** The columns a listing reads: all but the long ones (the body). */
+export const SUMMARY_COLUMNS: readonly string[] = ARTICLE_COLUMNS.filter((c) => !(LONG_FIELDS as readonly string[]).includes(c));
 
 /** `prefix`-qualified column names joined (`d.code, d.tag, …`), for set-based statements. */
 export const columnList = (columns: readonly string[], prefix = "") => columns.map((c) => prefix + c).join(", ");
@@ -83,11 +86,14 @@ export function sqliteRowParams(r: StoredRow): unknown[] {
  */
 export const keywordText = (json: string): string => json.slice(2, -2).replaceAll('","', "\u001f");
 
-/** A stored row as an article. */
-export function fromRow(r: StoredRow): Article {
+/** A stored row as an article; a row read without its long columns (SUMMARY_COLUMNS) as a summary. */
+export function fromRow(r: StoredRow): Article;
+export function fromRow(r: Omit<StoredRow, LongName>): ArticleSummary;
+export function fromRow(r: Omit<StoredRow, LongName>): ArticleSummary {
   const out: Record<string, unknown> = { id: r.id };
   for (const f of CONTENT) {
-    const v = r[f.name];
+    const v = (r as StoredRow)[f.name];
+    if (v === undefined) continue;
     out[f.name] = f.kind === "words" ? JSON.parse(v as string) : f.kind === "flag" ? v === 1 || v === true : v;
   }
   out.rev = Number(r.rev);

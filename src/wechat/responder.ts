@@ -1,4 +1,4 @@
-import type { Article } from "../article.ts";
+import type { Article, ArticleSummary } from "../article.ts";
 import type { Rule, TextKey } from "../rule.ts";
 import type { ReadModel } from "../store/backend.ts";
 import { MAX_NEWS_FOR_EVENT, MAX_NEWS_FOR_MESSAGE, MAX_TEXT_BYTES, truncateUtf8, type Inbound, type NewsItem, type Reply } from "./message.ts";
@@ -26,7 +26,7 @@ const none: Decision = { reply: null, answer: "none", unmatched: false };
 /** Applies `fn` now to a plain value, or later to a promise's. */
 const then = <T, U>(v: T | Promise<T>, fn: (x: T) => U | Promise<U>): U | Promise<U> => (v instanceof Promise ? v.then(fn) : fn(v));
 
-const news = (a: Article): NewsItem => ({ title: a.title, description: a.description, picurl: a.picurl, url: a.url });
+const news = (a: ArticleSummary): NewsItem => ({ title: a.title, description: a.description, picurl: a.picurl, url: a.url });
 
 /** DESIGN §5: operator rules, then help, code, tag, search, then the fallback texts. */
 export class Responder {
@@ -167,7 +167,7 @@ export class Responder {
   }
 
   /** As many `code  title` lines as fit in one text reply, then how many were left out. */
-  private articleList(articles: Article[], tag: string | null, total = articles.length): string {
+  private articleList(articles: ArticleSummary[], tag: string | null, total = articles.length): string {
     const described = tag ? this.store.content.tags()[tag] : undefined;
     const head = tag ? `${described ?? tag} (${tag}):` : "Send a code to read the article:";
     const lines = [head];

@@ -74,6 +74,33 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect(r.code).toBe(1);
   });
 
+  test("add and set take body=@file (HTML reduced on the server), show prints it, ls leaves it out; a file over 1 MiB is refused before sending", async () => {
+    writeFileSync(join(tmp.dir, "refund.html"), "<h2>退款</h2>\n<p>七天内可以申请退款。</p>\n<p>运费由买家承担。</p>\n");
+    let r = await cli("add", "id=refund", "title=Refunds", "url=https://e.com/refund", "tag=help", "body=@refund.html");
+    expect(r.err).toBe("");
+    expect(r.code).toBe(0);
+    r = await cli("show", "refund");
+    expect(r.out).toContain("body (");
+    expect(r.out.endsWith("退款\n\n七天内可以申请退款。\n\n运费由买家承担。")).toBe(true);
+    r = await cli("ls", "--tag", "help", "--json");
+    expect(JSON.parse(r.out).items[0]).not.toHaveProperty("body");
+    writeFileSync(join(tmp.dir, "v2.txt"), "Refunds within 7 days.\n");
+    r = await cli("set", "refund", "body=@v2.txt");
+    expect(r.out).toContain("now rev 2");
+    expect(JSON.parse((await cli("show", "refund", "--json")).out).body).toBe("Refunds within 7 days.\n");
+    r = await cli("set", "refund", "body=plain words");
+    expect(JSON.parse((await cli("show", "refund", "--json")).out)).toMatchObject({ rev: 3, body: "plain words" });
+    writeFileSync(join(tmp.dir, "huge.txt"), "x".repeat(1024 * 1024 + 1));
+    const before = logs.length;
+    r = await cli("set", "refund", "body=@huge.txt");
+    expect(r.code).toBe(1);
+    expect(r.err).toContain("1048577 bytes");
+    expect(logs.length).toBe(before); // nothing reached the server
+    r = await cli("set", "refund", "body=@missing.txt");
+    expect(r.code).toBe(1);
+    expect(r.err).toContain("no such file");
+  });
+
   test("import of an invalid file fails with every problem listed and sends nothing", async () => {
     writeFileSync(join(tmp.dir, "bad.json"), JSON.stringify([{ title: "" }, article(3, { url: "ftp://x" })]));
     const r = await cli("import", "bad.json");

@@ -13,6 +13,7 @@ const article = (id: string, more: Partial<Article> = {}): Article => ({
   url: "https://e.com/",
   picurl: null,
   keywords: [],
+  body: "",
   deleted: false,
   rev: 1,
   created_at: "2026-11-24T00:00:00.000Z",

@@ -1,5 +1,8 @@
-import { CONTENT } from "../../article-fields.ts";
-import type { Article } from "../../article.ts";
+import { CONTENT, LONG_FIELDS } from "../../article-fields.ts";
+import { LIMITS, type Article, type ArticleSummary } from "../../article.ts";
+import type { FilePart } from "../client.ts";
+import { CLIError } from "../errors.ts";
+import { openLocal } from "../files.ts";
 import type { Param } from "../../sign.ts";
 import type { CommandContext } from "../context.ts";
 import { usage } from "../errors.ts";
@@ -8,29 +11,53 @@ import { defineCommand, PAGING } from "../command.ts";
 /** What `add` and `set` take as name=value: the content fields (article-fields.ts) but flags, which commands set (rm, --undelete); id and rev. */
 const FIELDS = ["id", ...CONTENT.filter((f) => f.kind !== "flag").map((f) => f.name), "rev"];
 
+const isLong = (name: string) => (LONG_FIELDS as readonly string[]).includes(name);
+
 /**
  * Article fields are given as `name=value` arguments (`title="Hello" url=https://…`): `--url` is
  * already the server address, and values stay text exactly as typed (cac would turn `007` into 7).
+ * A long field (the body) goes as a file part, since the form's fields hold 64 KiB together:
+ * `body=@notes.html` sends a file's bytes, `body=text` the text.
  */
-function fieldsFrom(args: string[], allowed: readonly string[]): Param[] {
-  return args.map((arg) => {
+function fieldsFrom(c: CommandContext, args: string[], allowed: readonly string[]): { fields: Param[]; files: FilePart[] } {
+  const fields: Param[] = [];
+  const files: FilePart[] = [];
+  for (const arg of args) {
     const eq = arg.indexOf("=");
     const name = eq > 0 ? arg.slice(0, eq) : "";
     if (!allowed.includes(name)) throw usage(`"${arg}" is not a field=value; fields: ${allowed.join(", ")}`);
-    return [name, arg.slice(eq + 1)] as Param;
-  });
+    const value = arg.slice(eq + 1);
+    if (!isLong(name)) fields.push([name, value]);
+    else if (files.some((f) => f.name === name)) throw usage(`${name} is given twice`);
+    else files.push(value.startsWith("@") ? longFile(c, name, value.slice(1)) : { name, filename: `${name}.txt`, bytes: new TextEncoder().encode(value), type: "text/plain; charset=utf-8" });
+  }
+  return { fields, files };
 }
 
-/** One article, a line per field in the table's order (flags said after the id). */
-export function describe(a: Article): string {
+/** A long field's file, read whole once its size is known to be one the server takes. */
+function longFile(c: CommandContext, name: string, file: string): FilePart {
+  const f = openLocal(c.io, file);
+  try {
+    if (f.size > LIMITS.bodyPart) throw new CLIError("too_large", `${file} holds ${f.size} bytes; a ${name} may be sent with at most ${LIMITS.bodyPart} (and is kept, its HTML reduced, at most ${LIMITS.body})`);
+    return { name, filename: f.name, bytes: f.read(0, f.size), type: "text/plain; charset=utf-8" };
+  } finally {
+    f.close();
+  }
+}
+
+/** One article, a line per field in the table's order (flags said after the id), a long field (the body) last, as paragraphs. */
+export function describe(a: Article | ArticleSummary): string {
   const line = (label: string, value: string) => `${label.padEnd(11)} ${value}`;
   const shown = (v: unknown) => (Array.isArray(v) ? (v.length ? v.join(", ") : "-") : v === null || v === "" ? "-" : String(v));
+  const full = a as Partial<Article>;
+  const long = LONG_FIELDS.filter((name) => typeof full[name] === "string" && full[name] !== "");
   return [
     line("id", `${a.id}${a.deleted ? "  (deleted)" : ""}`),
-    ...CONTENT.filter((f) => f.kind !== "flag").map((f) => line(f.name, shown(a[f.name]))),
+    ...CONTENT.filter((f) => f.kind !== "flag" && !isLong(f.name)).map((f) => line(f.name, shown(full[f.name]))),
     line("rev", String(a.rev)),
     line("created", a.created_at),
     line("updated", a.updated_at),
+    ...long.flatMap((name) => ["", `${name} (${Buffer.byteLength(full[name] as string)} bytes):`, full[name] as string]),
   ].join("\n");
 }
 
@@ -49,7 +76,7 @@ export async function ls(c: CommandContext): Promise<void> {
   if (deleted !== undefined) fields.push(["deleted", deleted]);
   else if (c.flags.all) fields.push(["deleted", "all"]);
   fields.push(...c.paging());
-  const page = await c.client().call<{ items: Article[]; total: number; limit: number; offset: number }>({ method: "GET", path: "/api/cli", fields });
+  const page = await c.client().call<{ items: ArticleSummary[]; total: number; limit: number; offset: number }>({ method: "GET", path: "/api/cli", fields });
   c.print(page, () => {
     if (!page.items.length) return page.total ? `no articles at offset ${page.offset} (of ${page.total})` : "no articles";
     // A column is as wide as its widest value up to a cap: a server's 1 MiB id is cut, not padded into every row.
@@ -71,19 +98,20 @@ export async function show(c: CommandContext): Promise<void> {
 }
 
 export async function add(c: CommandContext): Promise<void> {
-  const fields = fieldsFrom(c.args, FIELDS.filter((f) => f !== "rev"));
+  const { fields, files } = fieldsFrom(c, c.args, FIELDS.filter((f) => f !== "rev"));
   if (!fields.some(([k]) => k === "title") || !fields.some(([k]) => k === "url")) throw usage('add needs at least title=… and url=…');
-  const r = await c.client().call<{ article: Article }>({ method: "POST", path: "/api/cli", fields });
+  const r = await c.client().call<{ article: Article }>({ method: "POST", path: "/api/cli", fields, ...(files.length ? { files } : {}) });
   c.print(r, () => `added ${r.article.id} (rev ${r.article.rev})\n${describe(r.article)}`);
 }
 
 export async function set(c: CommandContext): Promise<void> {
   const [id, ...rest] = c.args;
   if (!id) throw usage("set needs an article id");
-  const fields: Param[] = [["id", id], ...fieldsFrom(rest, FIELDS.filter((f) => f !== "id"))];
+  const given = fieldsFrom(c, rest, FIELDS.filter((f) => f !== "id"));
+  const fields: Param[] = [["id", id], ...given.fields];
   if (c.flags.undelete) fields.push(["deleted", "0"]);
-  if (!fields.some(([k]) => k !== "id" && k !== "rev")) throw usage("set needs at least one field to change, e.g. title=… or --undelete");
-  const r = await c.client().call<{ created: boolean; changed: boolean; article: Article }>({ method: "PUT", path: "/api/cli", fields });
+  if (!given.files.length && !fields.some(([k]) => k !== "id" && k !== "rev")) throw usage("set needs at least one field to change, e.g. title=… or --undelete");
+  const r = await c.client().call<{ created: boolean; changed: boolean; article: Article }>({ method: "PUT", path: "/api/cli", fields, ...(given.files.length ? { files: given.files } : {}) });
   c.print(r, () =>
     r.created ? `created ${r.article.id} (rev 1)` : r.changed ? `revised ${r.article.id}: now rev ${r.article.rev}` : `unchanged ${r.article.id} (rev ${r.article.rev})`,
   );
@@ -125,8 +153,8 @@ export const showCommand = defineCommand({
 export const addCommand = defineCommand({
   usage: "add [...fields]",
   summary: `add one article: title=… url=… [${FIELDS.filter((f) => f !== "rev" && f !== "title" && f !== "url").map((f) => `${f}=`).join(" ")}]`,
-  description: "Adds one article from name=value fields (values stay text as typed; keywords comma-separated). Refused when the id or the live code is taken; without an id, one is made from the code or at random.",
-  examples: ['replyd add code=007 title="Bond" url=https://example.com/007 keywords=spy,classic'],
+  description: "Adds one article from name=value fields (values stay text as typed; keywords comma-separated; body=@FILE reads the body from a file, plain text or HTML, which the server reduces to text). Refused when the id or the live code is taken; without an id, one is made from the code or at random.",
+  examples: ['replyd add code=007 title="Bond" url=https://example.com/007 keywords=spy,classic', 'replyd add title="Refunds" url=https://example.com/refunds body=@refunds.html'],
   run: add,
 });
 
@@ -134,7 +162,7 @@ export const setCommand = defineCommand({
   usage: "set <id> [...fields]",
   summary: "revise an article: only the fields given change (rev=N: only if still at rev N); an unknown id is created",
   description: "Revises the fields given and nothing else. rev=N makes it conditional: refused when someone changed the article since you read it at rev N. An id that does not exist is created (title= and url= then required).",
-  examples: ['replyd set fv-3 title="Founder\'s view, part 3" rev=1', "replyd set fv-3 --undelete"],
+  examples: ['replyd set fv-3 title="Founder\'s view, part 3" rev=1', "replyd set fv-3 body=@fv-3.txt", "replyd set fv-3 --undelete"],
   options: [{ flags: "--undelete", help: "bring a deleted article back" }],
   run: set,
 });

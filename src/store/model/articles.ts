@@ -1,15 +1,17 @@
 import type { Database, Statement } from "bun:sqlite";
 import { gramsOf } from "./grams.ts";
 import { containing, findArticles } from "./search.ts";
-import type { Article, ArticleContent, ArticleInput } from "../../article.ts";
+import type { Article, ArticleContent, ArticleInput, ArticleSummary } from "../../article.ts";
+import type { LongName } from "../../article-fields.ts";
 import type { ListQuery } from "../backend.ts";
-import { BOUND_COLUMNS, columnList, fromRow, keywordText, sqliteParams, sqliteRecordParams, sqliteRowParams, type Row, type StoredRow } from "../rows.ts";
+import { BOUND_COLUMNS, SUMMARY_COLUMNS, columnList, fromRow, keywordText, sqliteParams, sqliteRecordParams, sqliteRowParams, type Row, type StoredRow } from "../rows.ts";
 
 /** Where the keywords' JSON text stands among the bound values (the search index takes it). */
 const KEYWORDS = BOUND_COLUMNS.indexOf("keywords");
 
 // The article statements' column lists and placeholders, from the field table (?1 … ?n, id last).
 const BOUND = columnList(BOUND_COLUMNS);
+const SUMMARY = columnList(SUMMARY_COLUMNS);
 const PLACES = BOUND_COLUMNS.map((_, i) => `?${i + 1}`).join(", ");
 const SETS = BOUND_COLUMNS.slice(0, -1).map((c, i) => `${c}=?${i + 1}`).join(", ");
 const EXCLUDED = BOUND_COLUMNS.slice(0, -1).map((c) => `${c}=excluded.${c}`).join(", ");
@@ -264,7 +266,7 @@ export class ArticleRepo {
     return this.db.run("DELETE FROM articles").changes;
   }
 
-  list(q: ListQuery): { items: Article[]; total: number } {
+  list(q: ListQuery): { items: ArticleSummary[]; total: number } {
     const where: string[] = [];
     const args: (string | number)[] = [];
     if (q.deleted === "live" || q.deleted === undefined) where.push("deleted = 0");
@@ -285,8 +287,8 @@ export class ArticleRepo {
     const clause = where.length ? "WHERE " + where.join(" AND ") : "";
     const total = (this.db.query(`SELECT count(*) AS n FROM articles ${clause}`).get(...args) as { n: number }).n;
     const rows = this.db
-      .query(`SELECT * FROM articles ${clause} ORDER BY tag IS NULL, tag, lower(code), id LIMIT ? OFFSET ?`)
-      .all(...args, q.limit, q.offset) as Row[];
+      .query(`SELECT ${SUMMARY} FROM articles ${clause} ORDER BY tag IS NULL, tag, lower(code), id LIMIT ? OFFSET ?`)
+      .all(...args, q.limit, q.offset) as Omit<Row, LongName>[];
     return { items: rows.map(fromRow), total };
   }
 
@@ -298,8 +300,8 @@ export class ArticleRepo {
   }
 
   /** Live articles of a tag, in code order. */
-  byTag(tag: string, limit: number): Article[] {
-    return (this.db.query("SELECT * FROM articles WHERE tag = ? AND deleted = 0 ORDER BY lower(code), id LIMIT ?").all(tag, limit) as Row[]).map(fromRow);
+  byTag(tag: string, limit: number): ArticleSummary[] {
+    return (this.db.query(`SELECT ${SUMMARY} FROM articles WHERE tag = ? AND deleted = 0 ORDER BY lower(code), id LIMIT ?`).all(tag, limit) as Omit<Row, LongName>[]).map((r) => fromRow(r));
   }
 
   /** Live articles per tag, for the help text. */

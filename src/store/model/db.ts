@@ -107,6 +107,10 @@ export const MIGRATIONS: readonly string[] = [
    DELETE FROM articles_fts;
    DELETE FROM articles_grams;
    INSERT INTO meta (key, value) VALUES ('fts_rebuild_from', '0') ON CONFLICT(key) DO UPDATE SET value = '0';`,
+
+  // The article's body (issue 29): the last column, so that a row read without it never touches
+  // the overflow pages a long body takes.
+  `ALTER TABLE articles ADD COLUMN body TEXT NOT NULL DEFAULT '';`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

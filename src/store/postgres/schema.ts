@@ -75,6 +75,8 @@ export const PG_MIGRATIONS: readonly string[] = [
   `DROP INDEX articles_tag;`,
   // The instances serving from this database (issue 15): a second one needs --redis.
   `CREATE TABLE instances (id text PRIMARY KEY, host text NOT NULL, pid integer NOT NULL, url text, redis boolean NOT NULL, started_at timestamptz NOT NULL DEFAULT now(), seen_at timestamptz NOT NULL DEFAULT now());`,
+  // The article's body (issue 29). A constant default: no table rewrite on a large table.
+  `ALTER TABLE articles ADD COLUMN body text NOT NULL DEFAULT '';`,
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;
