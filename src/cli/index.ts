@@ -9,6 +9,7 @@ import { replyCommand } from "./commands/reply.ts";
 import { serveCommand } from "./commands/serve.ts";
 import { signCommand } from "./commands/sign.ts";
 import { tokenCommand } from "./commands/token.ts";
+import { askCommand } from "./commands/ask.ts";
 import { backupCommand, backupsCommand, importCommand, restoreCommand } from "./commands/transfer.ts";
 import type { CommandSpec } from "./command.ts";
 import { makeContext, type CommandContext } from "./context.ts";
@@ -22,6 +23,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   serveCommand,
   healthCommand,
   tokenCommand,
+  askCommand,
   inboxCommand,
   menuCommand,
   replyCommand,

@@ -62,6 +62,9 @@ export async function getCli(ctx: AppContext, req: SignedRequest) {
   return health(ctx, req);
 }
 
+const indexState = (ctx: AppContext) =>
+  !ctx.read.articles.indexComplete ? `rebuilding (${Math.floor(ctx.read.articles.indexProgress() * 100)}%)` : ctx.read.indexVerified === "checking" ? "checking" : "ready";
+
 export async function health(ctx: AppContext, req: SignedRequest) {
   const now = ctx.clock.now();
   const a = ctx.read.articles.counts();
@@ -76,11 +79,9 @@ export async function health(ctx: AppContext, req: SignedRequest) {
     server_time: new Date(now).toISOString(),
     counts: { articles_live: a.live, articles_deleted: a.deleted, tags: c.tags, rules: c.rules, texts: c.texts },
     db_bytes: await ctx.write.size(),
-    search_index: !ctx.read.articles.indexComplete
-      ? `rebuilding (${Math.floor(ctx.read.articles.indexProgress() * 100)}%)`
-      : ctx.read.indexVerified === "checking"
-        ? "checking"
-        : "ready",
+    search_index: indexState(ctx),
+    // The passage index followers' questions are ranked from (docs/answers.md): built with the search index.
+    passage_index: { state: indexState(ctx), ...ctx.read.articles.answerSizes() },
     // Follower messages waiting for the log writer, and those not logged because its queue was full.
     message_log: ctx.write.log.backlog,
     // Follower searches waiting now, and since start answered "busy" or past their deadline.

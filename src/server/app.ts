@@ -7,6 +7,7 @@ import type { AdminKey, Keys } from "../store/keys.ts";
 import type { ReadModel, Writer } from "../store/backend.ts";
 import { deleteCli, getCli, postCli, putCli } from "./admin.ts";
 import { getToken } from "./token.ts";
+import { getAsk } from "./ask.ts";
 import { deleteMenu, getMenu, postMenu, putMenu } from "./menu.ts";
 import { postReply } from "./reply.ts";
 import type { TokenKeeper } from "../wechat/token.ts";
@@ -106,6 +107,7 @@ export async function createApp(opts: AppOptions) {
     clockWarning: null,
     platform: opts.platform ?? null,
     rules: responder,
+    responder: opts.responder ?? responder,
     cluster: null,
   };
   const nonces = new NonceCache();
@@ -227,6 +229,7 @@ export async function createApp(opts: AppOptions) {
     .put("/api/cli", signed(putCli), none)
     .delete("/api/cli", signed(deleteCli), none)
     .get("/api/cli/token", signed(getToken), none)
+    .get("/api/cli/ask", signed(getAsk), none)
     .get("/api/cli/menu", signed(getMenu), none)
     .put("/api/cli/menu", signed(putMenu), none)
     .post("/api/cli/menu", signed(postMenu), none)

@@ -24,6 +24,8 @@ export interface AppContext {
   regex: Pick<RegexMatcher, "disabled">;
   /** The operator's rules as the callback applies them (which menu keys are answered). */
   rules: Pick<Responder, "ruleFor">;
+  /** What a follower's text would get, for `replyd ask`. */
+  responder: Pick<Responder, "respond">;
   /** One of a cluster (serve --redis): what health shows of it; null for a single instance. */
   cluster: (() => Record<string, unknown>) | null;
 }

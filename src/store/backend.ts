@@ -20,7 +20,7 @@ import type { RuleMerge, StoredMenu } from "./model/content.ts";
 import type { IndexKeeper } from "./model/indexer.ts";
 import type { AdminKey, Keys } from "./keys.ts";
 import type { RedisLink } from "./redis/link.ts";
-import type { SearchResult } from "./model/searcher.ts";
+import type { AnswerResult, SearchResult } from "./model/searcher.ts";
 import { type BackupInfo } from "./backup-ids.ts";
 import { type LoggedMessage, type NewMessage, type NewReply, type ReplyWindow } from "./follower-log.ts";
 
@@ -48,6 +48,8 @@ export interface ArticleReads {
   /** The search indexes: complete, or how far a rebuild has come (0–1). */
   readonly indexComplete: boolean;
   indexProgress(): number;
+  /** What the passage index holds: articles (live ones) and passages (model/answer-index.ts). */
+  answerSizes(): { articles: number; passages: number };
 }
 
 /** Tags, rules, texts and the menu as the read model holds them. */
@@ -64,6 +66,8 @@ export interface ContentReads {
 /** Follower search, on its worker thread. */
 export interface SearchReads {
   search(words: string[]): Promise<SearchResult>;
+  /** The articles ranked for a follower's question (model/answers.ts). */
+  answer(question: string): Promise<AnswerResult>;
   /** Searches waiting now, and since start answered "busy", past their deadline or skipped. */
   readonly queued: number;
   readonly counts: { busy: number; late: number; skipped: number };

@@ -1,7 +1,9 @@
+import { choose } from "../answer-choice.ts";
 import type { Article, ArticleSummary } from "../article.ts";
 import type { Rule, TextKey } from "../rule.ts";
 import type { ReadModel } from "../store/backend.ts";
 import { MAX_NEWS_FOR_EVENT, MAX_NEWS_FOR_MESSAGE, MAX_TEXT_BYTES, truncateUtf8, type Inbound, type NewsItem, type Reply } from "./message.ts";
+import { answerReply } from "./answer-reply.ts";
 import { MAX_INPUT, type RegexMatcher } from "./regex.ts";
 
 /** What an account says before the operator sets its own texts. */
@@ -85,7 +87,7 @@ export class Responder {
     return rule ?? this.builtIn(text);
   }
 
-  /** Help, code, tag, search, then the fallback texts. Synchronous unless it has to search. */
+  /** Help, code, tag, answers, then the fallback texts. Synchronous unless it has to rank. */
   private builtIn(text: string): Decision | Promise<Decision> {
     const lower = text.toLowerCase();
     if (HELP_WORDS.has(lower)) return { reply: { type: "text", content: this.helpText() }, answer: "help", unmatched: false };
@@ -99,15 +101,29 @@ export class Responder {
     }
 
     const explicit = /^s\s+(.+)$/is.exec(text);
-    const words = (explicit ? (explicit[1] as string) : text).slice(0, MAX_INPUT).split(/\s+/).filter(Boolean);
-    const nothing = explicit ? "not_found" : "fallback";
-    return this.store.searcher.search(words).then((found) => {
-      // Too many searches waiting: answered at once, listed in the inbox like any unmatched text.
-      if (found === "busy") return { ...this.says(nothing, true), answer: "search_busy" };
-      const best = found.id === null ? null : this.store.articles.get(found.id);
-      if (best && !best.deleted) return { reply: { type: "news", articles: [news(best)] }, answer: "search", unmatched: false };
-      return this.says(nothing, true);
-    });
+    return this.answer(explicit ? (explicit[1] as string) : text, explicit ? "not_found" : "fallback");
+  }
+
+  /**
+   * The account's articles ranked for the follower's words (docs/answers.md): one article when it
+   * is clearly ahead, else up to three, else the word search of titles and keywords (which also
+   * covers the articles a rebuilding index has not reached), else the fallback text. Logged as
+   * answer:<id>, answers:<id>,<id>…, search, or the fallback with the articles considered.
+   */
+  private async answer(question: string, nothing: "fallback" | "not_found"): Promise<Decision> {
+    const ranked = await this.store.searcher.answer(question);
+    // Too many questions waiting: answered at once, listed in the inbox like any unmatched text.
+    if (ranked === "busy") return { ...this.says(nothing, true), answer: "search_busy" };
+    const choice = choose(ranked?.articles ?? []);
+    if (choice.kind === "one") return { reply: answerReply(choice), answer: `answer:${choice.article.id}`, unmatched: false };
+    if (choice.kind === "list") return { reply: answerReply(choice), answer: `answers:${choice.articles.map((a) => a.id).join(",")}`, unmatched: false };
+    const words = question.slice(0, MAX_INPUT).split(/\s+/).filter(Boolean);
+    const found = await this.store.searcher.search(words);
+    if (found === "busy") return { ...this.says(nothing, true), answer: "search_busy" };
+    const best = found.id === null ? null : this.store.articles.get(found.id);
+    if (best && !best.deleted) return { reply: { type: "news", articles: [news(best)] }, answer: "search", unmatched: false };
+    const considered = (ranked?.articles ?? []).slice(0, 3).map((a) => a.id);
+    return { ...this.says(nothing, true), answer: considered.length ? `${nothing}:${considered.join(",")}` : nothing };
   }
 
   /** The first rule whose pattern matches, as a reply; rules whose articles are all gone are passed over. */

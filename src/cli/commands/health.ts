@@ -10,6 +10,7 @@ interface Health {
   counts: { articles_live: number; articles_deleted: number; tags: number; rules: number; texts: number };
   db_bytes: number;
   search_index: string;
+  passage_index?: { state: string; articles: number; passages: number };
   newest_backup: { id: string; created_at: string; size: number } | null;
   key: { appkey: string; scope: string };
   search?: { queued: number; busy: number; late: number };
@@ -35,6 +36,7 @@ export async function health(c: CommandContext): Promise<void> {
       `tags/rules/texts ${h.counts.tags} / ${h.counts.rules} / ${h.counts.texts}`,
       `database       ${formatBytes(h.db_bytes)}`,
       `search index   ${h.search_index}`,
+      ...(h.passage_index ? [`passage index  ${h.passage_index.state}: ${h.passage_index.articles} articles, ${h.passage_index.passages} passages`] : []),
       `newest backup  ${h.newest_backup ? `${h.newest_backup.id} (${formatBytes(h.newest_backup.size)})` : "none"}`,
       `key            ${h.key.appkey} (${h.key.scope})`,
       ...(h.platform ? [`platform       ${h.platform.link}${h.platform.errcode !== undefined ? ` (${h.platform.errcode}: ${h.platform.message ?? ""})` : ""}${h.platform.advice ? ` — ${h.platform.advice}` : ""}`] : []),

@@ -1,4 +1,5 @@
 import type { Database, Statement } from "bun:sqlite";
+import { AnswerIndex, type Indexed } from "./answer-index.ts";
 import { gramsOf } from "./grams.ts";
 import { containing, findArticles } from "./search.ts";
 import type { Article, ArticleContent, ArticleInput, ArticleSummary } from "../../article.ts";
@@ -41,6 +42,9 @@ export class ArticleRepo {
   private ftsPendingFrom: number | null = null;
   /** Set during bulk writes: the index is rebuilt afterwards instead of row by row. */
   private bulk = false;
+  /** The passage index answers are ranked from. */
+  readonly answers: AnswerIndex;
+  private readonly filedById: Statement<Indexed & { seq: number; deleted: number }, [string]>;
 
   constructor(private readonly db: Database) {
     this.byId = db.query("SELECT * FROM articles WHERE id = ?");
@@ -54,12 +58,29 @@ export class ArticleRepo {
     this.liveIdStmt = db.query("SELECT id FROM articles WHERE lower(code) = lower(?) AND deleted = 0 AND code IS NOT NULL");
     this.keepRevHigh = db.query("INSERT INTO rev_high (id, rev) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET rev = max(rev, excluded.rev)");
     this.anyRevHigh = db.query("SELECT 1 FROM rev_high LIMIT 1").get() !== null;
+    this.answers = new AnswerIndex(db);
+    this.filedById = db.query("SELECT seq, title, keyword_text AS keywords, description, body, deleted FROM articles WHERE id = ?");
     this.loadIndexState();
   }
 
+  /**
+   * What the passage index holds for an article now (read before its row changes, so that the
+   * index can take it back): null when it holds nothing, as for a soft-deleted article, a row the
+   * rebuild has not reached yet, or during a bulk write.
+   */
+  private filed(id: string): (Indexed & { seq: number }) | null {
+    if (this.bulk) return null;
+    const row = this.filedById.get(id);
+    if (!row || row.deleted || (this.ftsPendingFrom !== null && row.seq > this.ftsPendingFrom)) return null;
+    return row;
+  }
+
   /** Keeps one article's search entries in step with its row (delete + insert by rowid is always safe). */
-  private index(seq: number, a: { title: string; description: string; keywords: string } | null): void {
+  private index(seq: number, a: { title: string; description: string; keywords: string; body?: string; deleted?: number | boolean } | null, old: Indexed | null = null): void {
     if (this.bulk) return;
+    // Past the rebuild's marker the rebuild files it (and would count it twice).
+    const live = a && !a.deleted && (this.ftsPendingFrom === null || seq <= this.ftsPendingFrom);
+    this.answers.replace(seq, old, live ? { title: a.title, keywords: keywordText(a.keywords), description: a.description, body: a.body ?? "" } : null);
     this.db.run("DELETE FROM articles_fts WHERE rowid = ?", [seq]);
     this.db.run("DELETE FROM articles_grams WHERE rowid = ?", [seq]);
     if (!a) return;
@@ -80,6 +101,7 @@ export class ArticleRepo {
 
   /** Empties the search index and schedules a full rebuild; call inside the bulk write's transaction. */
   resetIndex(): void {
+    this.answers.reset();
     this.db.exec(`DROP TABLE articles_fts; CREATE VIRTUAL TABLE articles_fts USING fts5(title, keywords, description, tokenize='trigram');
                   DROP TABLE articles_grams; CREATE VIRTUAL TABLE articles_grams USING fts5(grams, detail=none, tokenize='unicode61 remove_diacritics 0');`);
     this.db.run("INSERT INTO meta (key, value) VALUES ('fts_rebuild_from', '0') ON CONFLICT(key) DO UPDATE SET value = '0'");
@@ -101,6 +123,7 @@ export class ArticleRepo {
   reload(): void {
     this.changed();
     this.loadIndexState();
+    this.answers.reload();
   }
 
   /** Empties the indexes and starts over (they were found not to agree with the articles). */
@@ -131,12 +154,10 @@ export class ArticleRepo {
     if (this.ftsPendingFrom === null) return true;
     const next = this.db.transaction((): number | null => {
       const from = this.ftsPendingFrom as number;
-      const rows = this.db.query("SELECT seq, title, keyword_text AS keywords, description FROM articles WHERE seq > ? ORDER BY seq LIMIT ?").all(from, limit) as {
+      const rows = this.db.query("SELECT seq, title, keyword_text AS keywords, description, body, deleted FROM articles WHERE seq > ? ORDER BY seq LIMIT ?").all(from, limit) as (Indexed & {
         seq: number;
-        title: string;
-        keywords: string;
-        description: string;
-      }[];
+        deleted: number;
+      })[];
       const last = rows.length ? (rows[rows.length - 1] as { seq: number }).seq : from;
       // Entries a single write made meanwhile in this range are replaced, not duplicated.
       if (rows.length) {
@@ -149,6 +170,7 @@ export class ArticleRepo {
         fts.run(r.seq, r.title, r.keywords, r.description);
         grams.run(r.seq, gramsOf(`${r.title} ${r.keywords}`));
       }
+      this.answers.addBatch(rows.filter((r) => !r.deleted));
       if (rows.length < limit) {
         this.db.run("DELETE FROM meta WHERE key = 'fts_rebuild_from'");
         return null;
@@ -158,6 +180,10 @@ export class ArticleRepo {
     })();
     this.ftsPendingFrom = next;
     return next === null;
+  }
+
+  answerSizes(): { articles: number; passages: number } {
+    return this.answers.sizesNow();
   }
 
   get indexComplete(): boolean {
@@ -204,16 +230,17 @@ export class ArticleRepo {
     const rev = high !== undefined && wantedRev <= high ? high + 1 : wantedRev;
     const params = sqliteRecordParams(rec, rev, createdAt, updatedAt);
     const { lastInsertRowid } = this.insertStmt.run(...(params as never[]));
-    this.index(Number(lastInsertRowid), { title: rec.title ?? "", description: rec.description ?? "", keywords: params[KEYWORDS] as string });
+    this.index(Number(lastInsertRowid), { title: rec.title ?? "", description: rec.description ?? "", keywords: params[KEYWORDS] as string, body: rec.body ?? "", deleted: rec.deleted ?? false });
     return rev;
   }
 
   /** Writes a whole article row; the caller has already worked out rev and times. */
   update(a: Article): void {
     this.changed();
+    const old = this.filed(a.id);
     const params = sqliteParams(a);
     const row = this.updateStmt.get(...(params as never[])) as { seq: number } | null;
-    if (row) this.index(row.seq, { title: a.title, description: a.description, keywords: params[KEYWORDS] as string });
+    if (row) this.index(row.seq, { title: a.title, description: a.description, keywords: params[KEYWORDS] as string, body: a.body, deleted: a.deleted }, old);
   }
 
   /**
@@ -222,8 +249,9 @@ export class ArticleRepo {
    */
   putExact(r: StoredRow): void {
     this.changed();
+    const old = this.filed(r.id);
     const row = this.upsertStmt.get(...(sqliteRowParams(r) as never[])) as { seq: number };
-    this.index(row.seq, r);
+    this.index(row.seq, r, old);
   }
 
   /**
@@ -240,6 +268,7 @@ export class ArticleRepo {
   clear(): void {
     this.changed();
     this.db.run("DELETE FROM articles");
+    if (!this.bulk) this.answers.reset();
   }
 
   /** Clears a code for the rest of a transaction that is about to write it again. */
@@ -250,9 +279,10 @@ export class ArticleRepo {
 
   purge(id: string): boolean {
     this.changed();
+    const old = this.filed(id);
     const row = this.deleteStmt.get(id);
     if (row) {
-      this.index(row.seq, null);
+      this.index(row.seq, null, old);
       this.keepRevHigh.run(id, row.rev);
       this.anyRevHigh = true;
     }

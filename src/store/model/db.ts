@@ -1,4 +1,5 @@
 import { Database } from "bun:sqlite";
+import { ANSWER_INDEX_DDL } from "./answer-index.ts";
 
 /**
  * Each entry moves the schema one version forward; PRAGMA user_version records where a file is.
@@ -111,6 +112,13 @@ export const MIGRATIONS: readonly string[] = [
   // The article's body (issue 29): the last column, so that a row read without it never touches
   // the overflow pages a long body takes.
   `ALTER TABLE articles ADD COLUMN body TEXT NOT NULL DEFAULT '';`,
+
+  // The passage index answers are ranked from (answer-index.ts), built in the background with the
+  // search indexes, which are emptied to stay in step with it.
+  `${ANSWER_INDEX_DDL}
+   DELETE FROM articles_fts;
+   DELETE FROM articles_grams;
+   INSERT INTO meta (key, value) VALUES ('fts_rebuild_from', '0') ON CONFLICT(key) DO UPDATE SET value = '0';`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -46,8 +46,10 @@ export class IndexKeeper {
     while (this.holds && !this.closed) await Bun.sleep(50);
     if (this.closed) return;
     // A rebuild was under way when counted, or has begun since: it makes the index whole anyway.
-    if (c.pending !== null || !this.articles.indexComplete || (c.fts === c.articles && c.grams === c.articles)) return void (this.verified = "ok");
-    this.logError(`the search index does not match the articles (${c.articles} articles, ${c.fts} and ${c.grams} index entries); rebuilding it`);
+    if (c.pending !== null || !this.articles.indexComplete || (c.fts === c.articles && c.grams === c.articles && c.answers === c.live)) return void (this.verified = "ok");
+    this.logError(
+      `the search index does not match the articles (${c.articles} articles, ${c.fts} and ${c.grams} index entries; ${c.live} live, ${c.answers} in the passage index); rebuilding it`,
+    );
     this.articles.rebuildIndex();
     this.verified = "rebuilt";
     this.inBackground();

@@ -3,6 +3,7 @@
  * (searcher.ts). Built into the single binary as a second entry point (scripts/build).
  */
 import { Database } from "bun:sqlite";
+import { AnswerRanker, type Answer } from "./answers.ts";
 import { findArticles } from "./search.ts";
 
 declare const self: Worker;
@@ -11,17 +12,27 @@ export type SearchRequest =
   | { type: "open"; path: string; abandoned: SharedArrayBuffer }
   | { type: "close" }
   | { type: "search"; id: number; words: string[] }
+  | { type: "answer"; id: number; question: string }
   | { type: "count"; id: number };
-export type SearchReply = { id: number; ids: string[] } | { id: number; error: string } | { id: number; skipped: true } | { id: number; counts: IndexCounts };
+export type SearchReply =
+  | { id: number; ids: string[] }
+  | { id: number; answer: Answer }
+  | { id: number; error: string }
+  | { id: number; skipped: true }
+  | { id: number; counts: IndexCounts };
 export interface IndexCounts {
   articles: number;
   fts: number;
   grams: number;
+  /** Live articles, and the articles the passage index holds (all live ones when whole). */
+  live: number;
+  answers: number;
   /** The rebuild marker, when a rebuild is under way (the counts then say nothing). */
   pending: string | null;
 }
 
 let db: Database | null = null;
+let ranker: AnswerRanker | null = null;
 /** [0]: searches up to this id were given up by the event loop (past their deadline): skipped unrun. */
 let abandoned: Int32Array<ArrayBufferLike> = new Int32Array(1);
 
@@ -32,8 +43,10 @@ self.onmessage = (event: MessageEvent<SearchRequest>) => {
     try {
       db = new Database(m.path, { readonly: true });
       db.exec("PRAGMA busy_timeout = 1000");
+      ranker = new AnswerRanker(db);
     } catch {
-      db = null; // each search then answers its error (the store was closed, or its folder removed)
+      db = null;
+      ranker = null; // each search then answers its error (the store was closed, or its folder removed)
     }
   } else if (m.type === "close") {
     db?.close();
@@ -47,7 +60,15 @@ self.onmessage = (event: MessageEvent<SearchRequest>) => {
       const counts = d.transaction(() => {
         const n = (sql: string) => (d.query(sql).get() as { n: number }).n;
         const pending = (d.query("SELECT value FROM meta WHERE key = 'fts_rebuild_from'").get() as { value: string } | null)?.value ?? null;
-        return { articles: n("SELECT count(*) AS n FROM articles"), fts: n("SELECT count(*) AS n FROM articles_fts"), grams: n("SELECT count(*) AS n FROM articles_grams"), pending };
+        const answers = (d.query("SELECT value FROM meta WHERE key = 'answer_sizes'").get() as { value: string } | null)?.value;
+        return {
+          articles: n("SELECT count(*) AS n FROM articles"),
+          fts: n("SELECT count(*) AS n FROM articles_fts"),
+          grams: n("SELECT count(*) AS n FROM articles_grams"),
+          live: n("SELECT count(*) AS n FROM articles WHERE deleted = 0"),
+          answers: answers ? (JSON.parse(answers) as { heads: number }).heads : 0,
+          pending,
+        };
       })();
       postMessage({ id: m.id, counts } satisfies SearchReply);
     } catch (e) {
@@ -57,8 +78,9 @@ self.onmessage = (event: MessageEvent<SearchRequest>) => {
     postMessage({ id: m.id, skipped: true } satisfies SearchReply);
   } else {
     try {
-      if (!db) throw new Error("the database could not be opened");
-      postMessage({ id: m.id, ids: findArticles(db, m.words, 1) } satisfies SearchReply);
+      if (!db || !ranker) throw new Error("the database could not be opened");
+      if (m.type === "answer") postMessage({ id: m.id, answer: ranker.rank(m.question) } satisfies SearchReply);
+      else postMessage({ id: m.id, ids: findArticles(db, m.words, 1) } satisfies SearchReply);
     } catch (e) {
       postMessage({ id: m.id, error: (e as Error).message } satisfies SearchReply);
     }

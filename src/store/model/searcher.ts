@@ -5,6 +5,7 @@
  * searches wait; past that a search is answered "busy" at once (the follower gets the fallback text),
  * and one that takes longer than `deadlineMs` counts as finding nothing.
  */
+import type { Answer } from "./answers.ts";
 import type { IndexCounts, SearchReply, SearchRequest } from "./search-worker.ts";
 
 /**
@@ -15,13 +16,14 @@ import type { IndexCounts, SearchReply, SearchRequest } from "./search-worker.ts
 const WORKER_ENTRY = import.meta.url.includes("/$bunfs/") ? "./store/model/search-worker.ts" : new URL("./search-worker.ts", import.meta.url).href;
 
 export type SearchResult = { id: string | null } | "busy";
+/** A ranked answer; null when ranking failed or took past the deadline (logged). */
+export type AnswerResult = Answer | null | "busy";
 
 export const SEARCHER_DEFAULTS = { maxQueued: 64, deadlineMs: 2000 } as const;
 
 interface Pending {
-  resolve(result: SearchResult): void;
-  /** For a count request. */
-  counted?(counts: IndexCounts | null): void;
+  /** The worker's reply; null when there will be none (failed, closed, past the deadline). */
+  settle(reply: SearchReply | null): void;
   timer: ReturnType<typeof setTimeout> | undefined;
 }
 
@@ -53,11 +55,8 @@ export class Searcher {
       if (!p) return;
       clearTimeout(p.timer);
       this.pending.delete(e.data.id);
-      if ("counts" in e.data) p.counted?.(e.data.counts);
-      else if ("error" in e.data) {
-        this.log(`search failed: ${e.data.error}`);
-        p.counted ? p.counted(null) : p.resolve({ id: null });
-      } else p.resolve({ id: e.data.ids[0] ?? null });
+      if ("error" in e.data) this.log(`search failed: ${e.data.error}`);
+      p.settle(e.data);
     };
     w.onerror = (e) => {
       this.log(`the search worker failed: ${e.message}; starting another`);
@@ -65,7 +64,7 @@ export class Searcher {
       for (const [id, p] of this.pending) {
         clearTimeout(p.timer);
         this.pending.delete(id);
-        p.resolve({ id: null });
+        p.settle(null);
       }
     };
     // Shutdown must not wait for it.
@@ -76,23 +75,37 @@ export class Searcher {
   }
 
   /** The best live article's id for these words, null when none matched, or "busy". */
-  search(words: string[]): Promise<SearchResult> {
+  async search(words: string[]): Promise<SearchResult> {
+    const reply = await this.ask((id) => ({ type: "search", id, words }));
+    if (reply === "busy") return "busy";
+    return { id: reply && "ids" in reply ? (reply.ids[0] ?? null) : null };
+  }
+
+  /** The account's articles ranked for a follower's question (answers.ts). */
+  async answer(question: string): Promise<AnswerResult> {
+    const reply = await this.ask((id) => ({ type: "answer", id, question }));
+    if (reply === "busy") return "busy";
+    return reply && "answer" in reply ? reply.answer : null;
+  }
+
+  /** Queues a request with the deadline, or answers "busy" at once when too many wait. */
+  private ask(request: (id: number) => SearchRequest): Promise<SearchReply | null | "busy"> {
     if (this.pending.size >= this.opts.maxQueued) {
       this.counts.busy++;
       return Promise.resolve("busy");
     }
     const id = this.nextId++;
-    return new Promise((resolve) => {
+    return new Promise((settle) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
         // Deadlines fire in the order searches were sent: everything up to this one is given up.
         Atomics.store(this.abandoned, 0, Math.max(Atomics.load(this.abandoned, 0), id));
         this.counts.late++;
         this.log(`a search took over ${this.opts.deadlineMs} ms and was answered as finding nothing`);
-        resolve({ id: null });
+        settle(null);
       }, this.opts.deadlineMs);
-      this.pending.set(id, { resolve, timer });
-      this.send({ type: "search", id, words });
+      this.pending.set(id, { settle, timer });
+      this.send(request(id));
     });
   }
 
@@ -101,7 +114,7 @@ export class Searcher {
     const id = this.nextId++;
     return new Promise((counted) => {
       // No deadline: counting a million rows on a cold disk takes seconds, and nothing waits for it.
-      this.pending.set(id, { resolve: () => counted(null), counted, timer: undefined });
+      this.pending.set(id, { settle: (reply) => counted(reply && "counts" in reply ? reply.counts : null), timer: undefined });
       this.send({ type: "count", id });
     });
   }
@@ -113,7 +126,7 @@ export class Searcher {
   close(): void {
     for (const p of this.pending.values()) {
       clearTimeout(p.timer);
-      p.resolve({ id: null });
+      p.settle(null);
     }
     this.pending.clear();
     // The worker closes its connection and ends itself; terminating it could leave the file open.

@@ -1,0 +1,223 @@
+/**
+ * Answers measured through the binary (issue 29 D): each context of an evaluation set imported as
+ * an article with its body, each question sent as a follower's text through the real callback, the
+ * reply read as the follower gets it.
+ *
+ *   bun bench/answers.ts [--sets dev,trial,en] [--scale 10000,100000,1000000] [--store sqlite|postgres]
+ *   ./scripts/bench --only answers
+ *
+ * Per set: the right article first (the news reply's article, or a list's first entry), the right
+ * article among those offered, the passage shown holding the answer text (news: its description;
+ * list: the right entry's passage), nothing offered, and the reply time p50/p99 (one question at a
+ * time, client-side, loopback). Per --scale (passages): articles of about 2 KB of body made from
+ * the contexts' sentences, the time from the import's answer to the passage index being ready, the
+ * database's size, and the reply time for the dev questions against them.
+ *
+ * Sets: dev and trial are ../shared/eval/cmrc2018 (CC BY-SA 4.0, ymcui/cmrc2018); en is the English
+ * FAQ set bench/eval-en.ts builds from Debian's packages.
+ */
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { wxSignature } from "../src/wechat/crypto.ts";
+import { loadSet, type EvalSet } from "./answers-tune.ts";
+import { clientFor, startReplyd, TOKEN, waitHealthy, type StoreArgs } from "./servers.ts";
+
+const URL_BASE = "https://example.com/a/";
+
+export interface QualityRow {
+  set: string;
+  articles: number;
+  questions: number;
+  first: number;
+  offered: number;
+  shown_holds_answer: number | null;
+  answered_alone: number;
+  nothing: number;
+  reply_p50_ms: number;
+  reply_p99_ms: number;
+}
+
+export interface ScaleRow {
+  passages: number;
+  articles: number;
+  body_mb: number;
+  import_ms: number;
+  index_ready_ms: number;
+  db_mb: number;
+  reply_p50_ms: number;
+  reply_p99_ms: number;
+}
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return +(s[Math.min(s.length - 1, Math.floor((s.length * p) / 100))] ?? 0).toFixed(2);
+};
+
+const cdata = (xml: string, tag: string) => [...xml.matchAll(new RegExp(`<${tag}><!\\[CDATA\\[([\\s\\S]*?)\\]\\]></${tag}>`, "g"))].map((m) => m[1] as string);
+
+let nonce = 0;
+/** One follower's text through the callback, as the platform sends it; the reply's XML and the time it took. */
+async function ask(url: string, question: string, follower: string): Promise<{ xml: string; ms: number }> {
+  const ts = String(Math.floor(Date.now() / 1000));
+  const n = `q${process.pid}x${++nonce}`;
+  const body = `<xml><ToUserName><![CDATA[gh_bench]]></ToUserName><FromUserName><![CDATA[${follower}]]></FromUserName><CreateTime>${ts}</CreateTime><MsgType><![CDATA[text]]></MsgType><Content><![CDATA[${question}]]></Content><MsgId>${Date.now()}${nonce}</MsgId></xml>`;
+  const t0 = performance.now();
+  const res = await fetch(`${url}/wechat?signature=${wxSignature(TOKEN, ts, n)}&timestamp=${ts}&nonce=${n}&openid=${follower}`, { method: "POST", body });
+  const xml = await res.text();
+  return { xml, ms: performance.now() - t0 };
+}
+
+/** The articles a reply offers, in order (their indexes in the set), and the passage shown for each. */
+function offered(xml: string): { index: number; shown: string }[] {
+  if (xml.includes("<MsgType><![CDATA[news]]>")) {
+    const urls = cdata(xml, "Url");
+    const descriptions = cdata(xml, "Description");
+    return urls.map((u, i) => ({ index: u.startsWith(URL_BASE) ? Number(u.slice(URL_BASE.length)) : -1, shown: descriptions[i] ?? "" }));
+  }
+  const content = cdata(xml, "Content")[0] ?? "";
+  const out: { index: number; shown: string }[] = [];
+  for (const entry of content.split(/\n\n(?=\d+\. )/)) {
+    const m = new RegExp(`${URL_BASE.replace(/[./]/g, "\\$&")}(\\d+)`).exec(entry);
+    if (m) out.push({ index: Number(m[1]), shown: entry });
+  }
+  return out;
+}
+
+async function serverWith(dir: string, store: StoreArgs, doc: object) {
+  const s = startReplyd(dir, ["--max-upload", "4G"], store);
+  await waitHealthy(`${s.url}/healthz`, 180_000);
+  const c = clientFor(s.url, dir);
+  const bytes = new TextEncoder().encode(JSON.stringify(doc));
+  const t0 = performance.now();
+  await c.call({ method: "POST", path: "/api/cli", fields: [["mode", "init"]], files: [{ name: "json", filename: "doc.json", bytes }] });
+  const importMs = performance.now() - t0;
+  for (;;) {
+    const h = await c.call<{ search_index: string }>({ method: "GET", path: "/api/cli" });
+    if (h.search_index === "ready") break;
+    await Bun.sleep(50);
+  }
+  return { s, c, importMs, readyMs: performance.now() - t0 - importMs, bodyBytes: bytes.length };
+}
+
+const docOf = (set: EvalSet) => ({ format: "replyd/1", matter: "articles", articles: set.articles.map((a, i) => ({ id: `e${i}`, title: [...(a.title.trim() || a.body.slice(0, 20))].slice(0, 64).join(""), url: `${URL_BASE}${i}`, body: a.body })) });
+
+export async function quality(name: string, store: StoreArgs = { kind: "sqlite" }): Promise<QualityRow> {
+  const set = loadSet(name);
+  const dir = mkdtempSync(join(tmpdir(), "replyd-answers-"));
+  const { s } = await serverWith(dir, store, docOf(set));
+  try {
+    let first = 0;
+    let among = 0;
+    let shown = 0;
+    let alone = 0;
+    let nothing = 0;
+    const ms: number[] = [];
+    for (const [i, qa] of set.questions.entries()) {
+      const r = await ask(s.url, qa.q, `follower${i % 500}`);
+      ms.push(r.ms);
+      const got = offered(r.xml);
+      if (!got.length) nothing++;
+      if (got.length === 1) alone++;
+      if (got[0]?.index === qa.article) first++;
+      const right = got.find((g) => g.index === qa.article);
+      if (right) {
+        among++;
+        if (qa.answers.some((x) => right.shown.includes(x))) shown++;
+      }
+    }
+    const n = set.questions.length;
+    const f = (x: number) => +(x / n).toFixed(3);
+    const hasAnswers = set.questions.some((q) => q.answers.length);
+    return {
+      set: name,
+      articles: set.articles.length,
+      questions: n,
+      first: f(first),
+      offered: f(among),
+      shown_holds_answer: hasAnswers ? f(shown) : null,
+      answered_alone: f(alone),
+      nothing: f(nothing),
+      reply_p50_ms: pct(ms, 50),
+      reply_p99_ms: pct(ms, 99),
+    };
+  } finally {
+    s.p.kill("SIGTERM");
+    await s.p.exited;
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Articles of about 2 KB of body each, together `passages` passages, from the contexts' sentences recombined. */
+export function syntheticArticles(passages: number): { articles: object[]; count: number } {
+  const source = [...loadSet("dev").articles, ...loadSet("trial").articles];
+  const sentences = source.flatMap((a) => a.body.split(/(?<=[。！？])/).filter((s) => s.trim()));
+  let seed = 12345;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  const articles: object[] = [];
+  let made = 0;
+  while (made < passages) {
+    let body = "";
+    // ≈ 2 KB of UTF-8: about 680 Han characters, cut into two or three passages of ≤ 300.
+    while (Buffer.byteLength(body) < 2048) body += sentences[Math.floor(rnd() * sentences.length)];
+    const title = (source[Math.floor(rnd() * source.length)] as { title: string }).title;
+    articles.push({ id: `s${articles.length}`, title: `${title} ${articles.length}`, url: `${URL_BASE}${articles.length}`, body });
+    made += Math.ceil(body.length / 300);
+  }
+  return { articles, count: articles.length };
+}
+
+export async function scale(passages: number, store: StoreArgs = { kind: "sqlite" }): Promise<ScaleRow> {
+  const { articles } = syntheticArticles(passages);
+  const dir = mkdtempSync(join(tmpdir(), "replyd-answers-"));
+  const { s, importMs, readyMs, bodyBytes } = await serverWith(dir, store, { format: "replyd/1", matter: "articles", articles });
+  try {
+    const questions = loadSet("dev").questions.slice(0, 1000);
+    const ms: number[] = [];
+    for (const [i, qa] of questions.entries()) ms.push((await ask(s.url, qa.q, `follower${i % 500}`)).ms);
+    let db = 0;
+    for (const f of ["replyd.db", "replyd.db-wal"]) {
+      try {
+        db += statSync(join(dir, "data", f)).size;
+      } catch {}
+    }
+    return {
+      passages,
+      articles: articles.length,
+      body_mb: +(bodyBytes / 2 ** 20).toFixed(1),
+      import_ms: Math.round(importMs),
+      index_ready_ms: Math.round(readyMs),
+      db_mb: +(db / 2 ** 20).toFixed(1),
+      reply_p50_ms: pct(ms, 50),
+      reply_p99_ms: pct(ms, 99),
+    };
+  } finally {
+    s.p.kill("SIGTERM");
+    await s.p.exited;
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function answersBench(sets: string[], scales: number[], report: (line: string) => void) {
+  const out: { quality: QualityRow[]; scale: ScaleRow[] } = { quality: [], scale: [] };
+  for (const name of sets) {
+    const row = await quality(name);
+    out.quality.push(row);
+    report(`  ${name.padEnd(6)} ${String(row.questions).padStart(5)} questions over ${row.articles} articles: first ${row.first}, offered ${row.offered}, shown holds the answer ${row.shown_holds_answer ?? "-"}, alone ${row.answered_alone}, nothing ${row.nothing}; reply p50 ${row.reply_p50_ms} ms, p99 ${row.reply_p99_ms} ms`);
+  }
+  for (const n of scales) {
+    const row = await scale(n);
+    out.scale.push(row);
+    report(`  ${String(row.passages).padStart(8)} passages (${row.articles} articles, ${row.body_mb} MB of body): import ${row.import_ms} ms, index ready ${row.index_ready_ms} ms later, database ${row.db_mb} MB; reply p50 ${row.reply_p50_ms} ms, p99 ${row.reply_p99_ms} ms`);
+  }
+  return out;
+}
+
+if (import.meta.main) {
+  const args = process.argv.slice(2);
+  const opt = (name: string, fallback: string) => (args.includes(name) ? (args[args.indexOf(name) + 1] as string) : fallback);
+  const sets = opt("--sets", "dev,trial,en").split(",").filter(Boolean);
+  const scales = opt("--scale", "10000,100000").split(",").filter(Boolean).map(Number);
+  const result = await answersBench(sets, scales, (line) => process.stdout.write(line + "\n"));
+  process.stdout.write(JSON.stringify(result) + "\n");
+}

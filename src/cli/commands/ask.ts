@@ -1,0 +1,50 @@
+import type { CommandContext } from "../context.ts";
+import { defineCommand } from "../command.ts";
+import { usage } from "../errors.ts";
+
+interface Asked {
+  question: string;
+  answer: string;
+  reply: { type: "text"; content: string } | { type: "news"; articles: { title: string; description: string; url: string }[] } | null;
+  choice: string;
+  terms: { term: string; idf: number }[];
+  postings_read: number;
+  candidates: number;
+  articles: { id: string; title: string; url: string; score: number; coverage: number; head: number; passages: { text: string; score: number }[] }[];
+}
+
+const oneLine = (s: string, max: number) => {
+  const flat = s.replace(/\s+/g, " ").trim();
+  return flat.length > max ? flat.slice(0, max - 1) + "…" : flat;
+};
+
+/** What a follower sending the question would get, and the ranking behind it. */
+export async function ask(c: CommandContext): Promise<void> {
+  const q = c.args.join(" ").trim();
+  if (!q) throw usage('ask needs a question: replyd ask "how do I get a refund?"');
+  const r = await c.client().call<Asked>({ method: "GET", path: "/api/cli/ask", fields: [["q", q]] });
+  c.print(r, () => {
+    const reply =
+      r.reply === null
+        ? "(no reply)"
+        : r.reply.type === "text"
+          ? r.reply.content
+          : r.reply.articles.map((a) => `[news] ${a.title}\n${a.description}\n${a.url}`).join("\n\n");
+    const lines = [`answered as  ${r.answer}`, "", reply, "", `ranking      ${r.choice}; ${r.postings_read} index entries read, ${r.candidates} articles scored`];
+    lines.push(`terms        ${r.terms.map((t) => `${t.term}(${t.idf.toFixed(1)})`).join(" ") || "(none the articles hold)"}`);
+    for (const [i, a] of r.articles.entries()) {
+      lines.push("", `${i + 1}. ${a.title}  [${a.id}]  score ${a.score.toFixed(2)} (head ${a.head.toFixed(2)}), holds ${Math.round(a.coverage * 100)}% of the question`);
+      for (const p of a.passages) lines.push(`   ${p.score.toFixed(2).padStart(6)}  ${oneLine(p.text, 160)}`);
+    }
+    return lines.join("\n");
+  });
+}
+
+export const askCommand = defineCommand({
+  usage: "ask [...question]",
+  summary: "show what a follower asking this would get, and why (a read key may ask)",
+  description:
+    "Sends the question as a follower's text would be answered — rules, codes, tags and help first — without logging it or messaging anyone, and prints the reply, then the ranking of the account's articles behind it: the question's terms with their weights, and the best articles with their scores and best passages. Use it to check how followers' questions are answered and which articles need better words.",
+  examples: ['replyd ask "买了东西不想要了，还能退款吗？"', 'replyd ask "how do I return an order" --json'],
+  run: ask,
+});

@@ -1,0 +1,35 @@
+/**
+ * GET /api/cli/ask?q=…: what a follower sending `q` would get and why (docs/answers.md "replyd
+ * ask"). The reply is the callback's own decision for that text (rules, codes, tags and help come
+ * first, as for a follower); the ranking beside it is the passage index's, whatever answered.
+ * Nothing is logged and no follower is messaged. A read key may ask.
+ */
+import { choose } from "../answer-choice.ts";
+import { badRequest, ReplydError } from "../errors.ts";
+import type { SignedRequest } from "./auth.ts";
+import type { AppContext } from "./context.ts";
+import { Fields } from "./fields.ts";
+
+/** A follower's text is at most 2,048 bytes (the platform's limit): a question longer is not one a follower can send. */
+export const MAX_QUESTION_BYTES = 2048;
+
+export async function getAsk(ctx: AppContext, req: SignedRequest) {
+  const f = new Fields(req.fields).only(["q"]);
+  const q = f.require("q").trim();
+  if (!q) throw badRequest('"q" must hold a question');
+  if (Buffer.byteLength(q) > MAX_QUESTION_BYTES) throw badRequest(`"q" may hold at most ${MAX_QUESTION_BYTES} bytes, as a follower's message`, "text_too_long");
+  const ranking = await ctx.read.searcher.answer(q);
+  if (ranking === "busy") throw new ReplydError("busy", "too many follower questions are waiting to be ranked; ask again in a moment");
+  if (ranking === null) throw new ReplydError("busy", "ranking failed or took too long (the server's log says why)");
+  const decision = await ctx.responder.respond({ type: "text", content: q, from: "replyd-ask", to: "replyd", createTime: Math.floor(ctx.clock.now() / 1000), fields: {} });
+  return {
+    question: q,
+    answer: decision.answer,
+    reply: decision.reply,
+    choice: choose(ranking.articles).kind,
+    terms: ranking.terms,
+    postings_read: ranking.postings,
+    candidates: ranking.candidates,
+    articles: ranking.articles,
+  };
+}

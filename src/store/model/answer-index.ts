@@ -1,0 +1,153 @@
+/**
+ * The passage index that answers are ranked from (docs/answers.md): every live article filed under
+ * each of its terms (src/words.ts) at one of a few weight tiers, in a contentless FTS5 table keyed
+ * by the article's row number — "退款_3" is the term 退款 where it weighs most. A question reads
+ * each of its terms' tiers heaviest first and stops at a fixed number of entries (answers.ts), so a
+ * common word costs the same as a rare one: the top of its list, never all of it.
+ *
+ * Beside it, how many units (heads and passages) hold each term, for idf, and the corpus's sizes in
+ * meta. Kept row by row by single writes (the old content read before the row changes, so its
+ * counts can be taken back) and rebuilt in batches after bulk writes, with the search indexes and
+ * under the same marker (articles.ts).
+ */
+import type { Database, Statement } from "bun:sqlite";
+import { articleCounts, termImpacts, type CorpusStats } from "../../ranking.ts";
+
+/** What the index reads of an article. */
+export interface Indexed {
+  title: string;
+  keywords: string;
+  description: string;
+  body: string;
+}
+
+/** Weight tiers, heaviest first: a term's weight in an article at or above the bound files it there. */
+export const TIERS = [2.2, 1.4, 0.9, 0] as const;
+
+export const tierOf = (w: number) => TIERS.findIndex((b) => w >= b);
+export const tierToken = (term: string, tier: number) => `${term}_${TIERS.length - tier}`;
+
+/** A table that has never counted anything ranks with these sizes until it has. */
+const EMPTY_STATS: CorpusStats = { passages: 0, passageLen: 60, headLen: 8 };
+
+export const ANSWER_INDEX_DDL = `
+  CREATE VIRTUAL TABLE answer_terms USING fts5(terms, content='', contentless_delete=1, detail=none, tokenize="unicode61 remove_diacritics 0 tokenchars '_'");
+  CREATE TABLE answer_df (term TEXT PRIMARY KEY, df INTEGER NOT NULL) WITHOUT ROWID;`;
+
+interface Sizes {
+  /** Units (heads and passages) counted. */
+  units: number;
+  heads: number;
+  headTerms: number;
+  passages: number;
+  passageTerms: number;
+}
+
+export class AnswerIndex {
+  private readonly dfOf: Statement<{ df: number }, [string]>;
+  private readonly addDf: Statement;
+  private readonly insertTerms: Statement;
+  private readonly deleteTerms: Statement;
+  private sizes: Sizes;
+
+  constructor(private readonly db: Database) {
+    this.dfOf = db.query("SELECT df FROM answer_df WHERE term = ?");
+    this.addDf = db.query("INSERT INTO answer_df (term, df) VALUES (?1, ?2) ON CONFLICT(term) DO UPDATE SET df = df + ?2");
+    this.insertTerms = db.query("INSERT INTO answer_terms (rowid, terms) VALUES (?, ?)");
+    this.deleteTerms = db.query("DELETE FROM answer_terms WHERE rowid = ?");
+    this.sizes = this.loadSizes();
+  }
+
+  private loadSizes(): Sizes {
+    const row = this.db.query("SELECT value FROM meta WHERE key = 'answer_sizes'").get() as { value: string } | null;
+    return row ? (JSON.parse(row.value) as Sizes) : { units: 0, heads: 0, headTerms: 0, passages: 0, passageTerms: 0 };
+  }
+
+  private saveSizes(): void {
+    this.db.run("INSERT INTO meta (key, value) VALUES ('answer_sizes', ?1) ON CONFLICT(key) DO UPDATE SET value = ?1", [JSON.stringify(this.sizes)]);
+  }
+
+  /** Sizes as another connection (the search worker) reads them. */
+  static stats(db: Database): CorpusStats {
+    const row = db.query("SELECT value FROM meta WHERE key = 'answer_sizes'").get() as { value: string } | null;
+    if (!row) return EMPTY_STATS;
+    const s = JSON.parse(row.value) as Sizes;
+    return statsOf(s);
+  }
+
+  get stats(): CorpusStats {
+    return statsOf(this.sizes);
+  }
+
+  /** Articles filed (every live one once whole) and their passages, for health. */
+  sizesNow(): { articles: number; passages: number } {
+    return { articles: this.sizes.heads, passages: this.sizes.passages };
+  }
+
+  /** Files an article (at row `seq`); `sign` -1 takes back what filing `a` added. */
+  private count(a: Indexed, sign: 1 | -1, df: Map<string, number>): void {
+    const c = articleCounts(a);
+    const units = [...c.passages.map((p) => p.keys()), c.head.keys()];
+    for (const keys of units) for (const t of keys) df.set(t, (df.get(t) ?? 0) + sign);
+    this.sizes.units += sign * (c.passages.length + 1);
+    this.sizes.heads += sign;
+    this.sizes.headTerms += sign * c.headLen;
+    this.sizes.passages += sign * c.passages.length;
+    this.sizes.passageTerms += sign * c.passages.reduce((n, p) => n + [...p.values()].reduce((x, y) => x + y, 0), 0);
+  }
+
+  private tokens(a: Indexed): string {
+    const out: string[] = [];
+    for (const [t, w] of termImpacts(a, this.stats)) out.push(tierToken(t, tierOf(w)));
+    return out.join(" ");
+  }
+
+  private writeDf(df: Map<string, number>): void {
+    for (const [t, d] of df) if (d !== 0) this.addDf.run(t, d);
+  }
+
+  /** One article changes: `old` (as it was, null when new or not filed) out, `now` (null when gone or not live) in. */
+  replace(seq: number, old: Indexed | null, now: Indexed | null): void {
+    const df = new Map<string, number>();
+    if (old) {
+      this.deleteTerms.run(seq);
+      this.count(old, -1, df);
+    }
+    if (now) {
+      this.count(now, 1, df);
+      this.insertTerms.run(seq, this.tokens(now));
+    }
+    this.writeDf(df);
+    if (old || now) this.saveSizes();
+  }
+
+  /** A batch of articles not filed before (a rebuild): counted together, their terms' counts written once each. */
+  addBatch(rows: (Indexed & { seq: number })[]): void {
+    const df = new Map<string, number>();
+    for (const r of rows) this.count(r, 1, df);
+    for (const r of rows) this.insertTerms.run(r.seq, this.tokens(r));
+    this.writeDf(df);
+    this.saveSizes();
+  }
+
+  /** Empties the index; call inside the bulk write's transaction (articles.ts resetIndex). */
+  reset(): void {
+    this.db.exec(`DROP TABLE answer_terms; DROP TABLE answer_df; ${ANSWER_INDEX_DDL}`);
+    this.sizes = { units: 0, heads: 0, headTerms: 0, passages: 0, passageTerms: 0 };
+    this.saveSizes();
+  }
+
+  /** Re-reads the sizes (after a rolled-back transaction, or another connection's writes). */
+  reload(): void {
+    this.sizes = this.loadSizes();
+  }
+
+  df(term: string): number {
+    return this.dfOf.get(term)?.df ?? 0;
+  }
+}
+
+function statsOf(s: Sizes): CorpusStats {
+  if (!s.heads) return EMPTY_STATS;
+  return { passages: s.units, passageLen: s.passages ? s.passageTerms / s.passages : EMPTY_STATS.passageLen, headLen: s.headTerms / s.heads };
+}

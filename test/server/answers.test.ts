@@ -1,0 +1,151 @@
+/**
+ * Followers' questions answered from the account's articles (docs/answers.md), through the app on
+ * each store: the reply a follower gets, the index kept by every kind of write, the bounds, the
+ * log, `ask` and health.
+ */
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import type { Param } from "../../src/sign.ts";
+import { CODE } from "../../src/errors.ts";
+import { ANSWER_LIMITS } from "../../src/store/model/answers.ts";
+import { MAX_TEXT_BYTES } from "../../src/wechat/message.ts";
+import { parseXml, type XmlNode } from "../../src/wechat/xml.ts";
+import { body, doc, READER, signedRequest, testApp } from "../helpers.ts";
+import { textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
+
+let t: Awaited<ReturnType<typeof testApp>>;
+beforeEach(async () => (t = await testApp({ wechat: { token: TOKEN } })));
+afterEach(() => t.close());
+
+const call = async (method: string, path: string, fields: Param[] = [], o: { files?: { name: string; content: string }[]; key?: typeof READER } = {}) => {
+  t.clock.advance(1);
+  const res = await t.handle(signedRequest(method, path, { fields, nowMs: t.clock.now(), ...o }));
+  return { status: res.status, ...(await body(res)) };
+};
+const importDoc = async (articles: object[], mode = "merge") => {
+  const r = await call("POST", "/api/cli", [["mode", mode]], { files: [{ name: "json", content: doc(articles, { matter: "articles" }) }] });
+  expect(r.status).toBe(200);
+};
+async function say(content: string): Promise<XmlNode | "success"> {
+  t.clock.advance(1000);
+  const res = await t.handle(wxPost(textMsg(content, Math.floor(t.clock.now() / 1000)), Math.floor(t.clock.now() / 1000)));
+  const text = await res.text();
+  return text === "success" ? text : parseXml(text);
+}
+const newsOf = (x: XmlNode | "success") => ((x as XmlNode).Articles as XmlNode | undefined)?.item as XmlNode | undefined;
+const textOf = (x: XmlNode | "success") => (x as XmlNode).Content as string | undefined;
+
+const REFUND = {
+  id: "refund",
+  title: "售后政策",
+  url: "https://example.com/refund",
+  body:
+    "本店支持七天无理由退货。商品签收后七天内，在订单页面点击申请退款，填写退款原因并上传照片，审核通过后三个工作日内原路退回。" +
+    "使用优惠券的订单，退款金额按实际支付计算，优惠券在有效期内退回账户。以积分抵扣的部分退回积分。如七天内未收到退款，请联系在线客服查询处理进度，客服工作时间为每天上午九点到晚上九点，节假日照常服务。\n\n" +
+    "定制商品、已拆封的食品、贴身衣物不支持无理由退货。商品有质量问题的，请在签收后四十八小时内拍照联系客服，我们核实后为您换货或补发，来回运费由本店承担。".repeat(6),
+};
+const SHIPPING = { id: "ship", title: "配送说明", url: "https://example.com/ship", body: "全国包邮，新疆西藏除外。下单后四十八小时内发货，顺丰快递配送，一般三天送达。" };
+const MEMBERS = { id: "members", title: "会员积分", url: "https://example.com/members", body: "每消费一元积一分，积分可以在下单时抵扣现金，一百积分抵一元。积分有效期为一年。" };
+
+test("a question in plain words gets the article that answers, as news with the passage that answers as its description", async () => {
+  await importDoc([REFUND, SHIPPING, MEMBERS]);
+  const reply = await say("买了东西不想要了，还能退款吗？");
+  expect(newsOf(reply)).toMatchObject({ Title: "售后政策", Url: "https://example.com/refund" });
+  expect(newsOf(reply)?.Description).toContain("申请退款");
+  // The passage, not the whole body: the second paragraph (after a first of over 150 characters) is another passage.
+  expect(newsOf(reply)?.Description).not.toContain("定制商品");
+  expect(newsOf(await say("多久能送到？顺丰吗"))).toMatchObject({ Title: "配送说明" });
+  // Logged with the article it answered with.
+  await t.log.settled();
+  const inbox = await call("GET", "/api/cli", [["inbox", "all"]]);
+  const answers = inbox.data.items.map((m: { answer: string }) => m.answer);
+  expect(answers).toContain("answer:refund");
+  expect(answers).toContain("answer:ship");
+});
+
+test("two articles close together: a text listing both, each with title, passage and link, within 2,048 bytes", async () => {
+  const a = { id: "p1", title: "积分规则", url: "https://example.com/p1", body: "积分可以抵扣现金，一百积分抵一元。" };
+  const b = { id: "p2", title: "积分说明", url: "https://example.com/p2", body: "积分可以兑换礼品，一百积分换一张券。" };
+  await importDoc([a, b, SHIPPING]);
+  const content = textOf(await say("积分怎么用")) as string;
+  expect(content).toMatch(/^1\. 积分(规则|说明)\n/);
+  expect(content).toContain("https://example.com/p1");
+  expect(content).toContain("https://example.com/p2");
+  expect(content).not.toContain("https://example.com/ship");
+  expect(Buffer.byteLength(content)).toBeLessThanOrEqual(MAX_TEXT_BYTES);
+});
+
+test("nothing relevant: the fallback text, listed in the inbox with the articles considered", async () => {
+  await importDoc([REFUND, SHIPPING, MEMBERS]);
+  const reply = await say("今天天气不错，适合出去玩");
+  expect(textOf(reply)).toBe("Sorry, I did not understand that. Send h for help.");
+  await t.log.settled();
+  const inbox = await call("GET", "/api/cli", [["inbox", "unmatched"]]);
+  expect(inbox.data.items[0]).toMatchObject({ content: "今天天气不错，适合出去玩", unmatched: true });
+  expect(inbox.data.items[0].answer).toMatch(/^fallback/);
+  // s <words> ranks the same way and says not_found when nothing answers.
+  expect(textOf(await say("s 天气预报"))).toBe("Nothing matched your search. Send h for help.");
+  expect(newsOf(await say("s 积分 抵扣"))).toMatchObject({ Title: "会员积分" });
+});
+
+test("the index follows every write: a new body, a soft delete, an undelete, a purge", async () => {
+  await importDoc([SHIPPING, MEMBERS]);
+  expect(newsOf(await say("可以退款吗"))).toBeUndefined();
+  // A single add.
+  expect((await call("POST", "/api/cli", [["id", "refund"], ["title", REFUND.title], ["url", REFUND.url], ["body", REFUND.body]])).status).toBe(200);
+  expect(newsOf(await say("可以退款吗"))).toMatchObject({ Title: "售后政策" });
+  // The body changes: the old words no longer find it, the new ones do.
+  expect((await call("PUT", "/api/cli", [["id", "refund"], ["body", "礼品卡一经售出概不兑现。"]])).status).toBe(200);
+  expect(newsOf(await say("可以退款吗"))?.Title).not.toBe("售后政策");
+  expect(newsOf(await say("礼品卡能兑现吗"))).toMatchObject({ Title: "售后政策" });
+  // Soft-deleted: never offered; undeleted: offered again.
+  expect((await call("DELETE", "/api/cli", [["id", "refund"]])).status).toBe(200);
+  expect(newsOf(await say("礼品卡能兑现吗"))).toBeUndefined();
+  expect((await call("PUT", "/api/cli", [["id", "refund"], ["deleted", "false"]])).status).toBe(200);
+  expect(newsOf(await say("礼品卡能兑现吗"))).toMatchObject({ Title: "售后政策" });
+  // Health counts what the index holds.
+  const h = await call("GET", "/api/cli");
+  expect(h.data.passage_index).toMatchObject({ state: "ready", articles: 3 });
+  expect(h.data.passage_index.passages).toBeGreaterThanOrEqual(3);
+});
+
+test("a bulk write is indexed in the background, then answered; health says rebuilding until it is ready", async () => {
+  const many = Array.from({ length: 2500 }, (_, i) => ({ id: `n${i}`, title: `通知 ${i}`, url: `https://example.com/n${i}`, body: `第${i}号通知的内容。` }));
+  await importDoc([...many, REFUND]);
+  await t.store.indexed();
+  const h = await call("GET", "/api/cli");
+  expect(h.data.passage_index).toMatchObject({ state: expect.stringMatching(/^(ready|checking)$/), articles: 2501 });
+  expect(newsOf(await say("怎么申请退款"))).toMatchObject({ Title: "售后政策" });
+});
+
+test(`a word every article holds costs ${ANSWER_LIMITS.postingsPerTerm} index entries, not one per article`, async () => {
+  const n = ANSWER_LIMITS.postingsPerTerm + 200;
+  await importDoc(Array.from({ length: n }, (_, i) => ({ id: `c${i}`, title: `活动 ${i}`, url: `https://example.com/c${i}`, body: "本周末举办会员活动。" })));
+  await t.store.indexed();
+  const r = await call("GET", "/api/cli/ask", [["q", "活动"]]);
+  expect(r.status).toBe(200);
+  expect(r.data.terms.map((x: { term: string }) => x.term)).toEqual(["活", "活动", "动"]);
+  expect(r.data.postings_read).toBeLessThanOrEqual(3 * ANSWER_LIMITS.postingsPerTerm);
+  expect(r.data.postings_read).toBeGreaterThan(ANSWER_LIMITS.postingsPerTerm);
+  expect(r.data.candidates).toBeLessThanOrEqual(ANSWER_LIMITS.candidates);
+});
+
+test("replyd ask: a read key sees the reply and the ranking; nothing is logged; a question longer than a follower's refused", async () => {
+  await importDoc([REFUND, SHIPPING, MEMBERS]);
+  const r = await call("GET", "/api/cli/ask", [["q", "买了东西不想要了，还能退款吗？"]], { key: READER });
+  expect(r.status).toBe(200);
+  expect(r.data).toMatchObject({ answer: "answer:refund", choice: "one", reply: { type: "news" } });
+  expect(r.data.articles[0]).toMatchObject({ id: "refund", title: "售后政策" });
+  expect(r.data.articles[0].score).toBeGreaterThan(r.data.articles[1]?.score ?? 0);
+  expect(r.data.articles[0].passages[0].text).toContain("申请退款");
+  expect(r.data.terms.some((x: { term: string }) => x.term === "退款")).toBe(true);
+  // Rules come first, as for a follower.
+  const rules = [{ id: "r1", match: "contains", pattern: "退款", reply: { type: "text", text: "请看菜单" } }];
+  expect((await call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: JSON.stringify({ format: "replyd/1", matter: "rules", rules }) }] })).status).toBe(200);
+  expect((await call("GET", "/api/cli/ask", [["q", "退款"]])).data).toMatchObject({ answer: "rule:r1", reply: { type: "text", content: "请看菜单" } });
+  await t.log.settled();
+  expect((await call("GET", "/api/cli", [["inbox", "all"]])).data.items).toEqual([]);
+  // 2,048 bytes: asked; one more: refused.
+  expect(await call("GET", "/api/cli/ask", [["q", "退".repeat(682) + "ab"]])).toMatchObject({ status: 200 });
+  expect(await call("GET", "/api/cli/ask", [["q", "退".repeat(682) + "abc"]])).toMatchObject({ status: 400, error: { code: CODE.text_too_long } });
+  expect(await call("GET", "/api/cli/ask", [["q", "  "]])).toMatchObject({ status: 400, error: { code: CODE.bad_request } });
+});
