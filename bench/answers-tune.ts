@@ -12,9 +12,10 @@
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { RANKING, queryTerms, scoreArticle, termImpacts, articleCounts, type CorpusStats, type RankedSource } from "../src/ranking.ts";
+import { RANKING, analyse, queryTerms, scoreArticle, termImpacts, type CorpusStats, type RankedSource } from "../src/ranking.ts";
 import { ANSWERS, choose } from "../src/answer-choice.ts";
 import { passagesOf } from "../src/passages.ts";
+import { filed } from "../src/store/model/answer-index.ts";
 import { buildEnglishSet, type Squad } from "./eval-en.ts";
 
 export interface EvalSet {
@@ -51,22 +52,20 @@ export function tune(set: EvalSet, budget = 4096, candidates = 24) {
   let passages = 0;
   let plen = 0;
   let hlen = 0;
-  for (const a of set.articles) {
-    const c = articleCounts(a);
+  const analysed = set.articles.map(analyse);
+  for (const c of analysed) {
     hlen += c.headLen;
     for (const t of c.head.keys()) df.set(t, (df.get(t) ?? 0) + 1);
     for (const p of c.passages) {
       passages++;
-      for (const [t, f] of p) {
-        df.set(t, (df.get(t) ?? 0) + 1);
-        plen += f;
-      }
+      plen += p.len;
+      for (const t of p.counts.keys()) df.set(t, (df.get(t) ?? 0) + 1);
     }
   }
   const stats: CorpusStats = { passages: passages + set.articles.length, passageLen: plen / Math.max(passages, 1), headLen: hlen / Math.max(set.articles.length, 1) };
   const postings = new Map<string, { a: number; w: number }[]>();
-  set.articles.forEach((a, i) => {
-    for (const [t, w] of termImpacts(a, stats)) (postings.get(t) ?? postings.set(t, []).get(t)!).push({ a: i, w });
+  analysed.forEach((a, i) => {
+    for (const [t, w] of termImpacts(a, stats)) if (filed(t, a)) (postings.get(t) ?? postings.set(t, []).get(t)!).push({ a: i, w });
   });
   for (const list of postings.values()) list.sort((x, y) => y.w - x.w);
   let first = 0, three = 0, offered = 0, shown = 0, single = 0, singleRight = 0, nothing = 0;

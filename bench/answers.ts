@@ -217,7 +217,7 @@ if (import.meta.main) {
   const args = process.argv.slice(2);
   const opt = (name: string, fallback: string) => (args.includes(name) ? (args[args.indexOf(name) + 1] as string) : fallback);
   const sets = opt("--sets", "dev,trial,en").split(",").filter(Boolean);
-  const scales = opt("--scale", "10000,100000").split(",").filter(Boolean).map(Number);
+  const scales = opt("--scale", "10000,30000,100000").split(",").filter(Boolean).map(Number);
   const result = await answersBench(sets, scales, (line) => process.stdout.write(line + "\n"));
   process.stdout.write(JSON.stringify(result) + "\n");
 }

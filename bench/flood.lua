@@ -11,6 +11,13 @@ local costly = {
   "s 12 34 56 78",
   string.rep("a", 60) .. "!",
 }
+-- FLOOD_FILE: one message per line instead (bench/flood.ts --bodies writes the costliest questions
+-- for the passage index there).
+local file = os.getenv("FLOOD_FILE")
+if file then
+  costly = {}
+  for line in io.lines(file) do if #line > 0 then costly[#costly + 1] = line end end
+end
 -- FLOOD_ONLY=n sends only the n-th (1-based) of them, to measure one kind alone.
 local only = tonumber(os.getenv("FLOOD_ONLY") or "")
 if only then costly = { costly[only] } end

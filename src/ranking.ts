@@ -190,31 +190,40 @@ function cutUtf8(s: string, maxBytes: number): string {
   return s.slice(0, i);
 }
 
+/** An article's terms counted once: its head's and each passage's. What the index files and counts. */
+export interface Analysis {
+  head: Map<string, number>;
+  headLen: number;
+  passages: { counts: Map<string, number>; len: number }[];
+}
+
+export function analyse(a: Omit<RankedSource, "id">): Analysis {
+  const text = passageText(a);
+  const headTerms = termsOf(headText(a));
+  return {
+    head: termCounts(headTerms),
+    headLen: headTerms.length,
+    passages: passagesOf(text).map((p) => {
+      const terms = termsOf(text.slice(p.start, p.end));
+      return { counts: termCounts(terms), len: terms.length };
+    }),
+  };
+}
+
 /**
  * Each term of an article with the most it can add to the article's score short of its idf: the
- * best passage's term-frequency part, the head's times headWeight, both at most. The index files
- * an article under each term at this weight (store/model/answer-index.ts), so that a question
- * reads the articles where its words weigh most first.
+ * best passage's term-frequency part, plus the head's times headWeight. The index files an article
+ * under each term at this weight (store/model/answer-index.ts), so that a question reads the
+ * articles where its words weigh most first.
  */
-export function termImpacts(a: Omit<RankedSource, "id">, stats: CorpusStats): Map<string, number> {
+export function termImpacts(x: Analysis, stats: CorpusStats): Map<string, number> {
   const out = new Map<string, number>();
-  const headTerms = termsOf(headText(a));
-  const head = termCounts(headTerms);
-  const text = passageText(a);
-  const passages = passagesOf(text).map((p) => termsOf(text.slice(p.start, p.end)));
-  for (const terms of passages) {
-    for (const [t, f] of termCounts(terms)) {
-      const w = tfPart(f, terms.length, stats.passageLen);
+  for (const p of x.passages) {
+    for (const [t, f] of p.counts) {
+      const w = tfPart(f, p.len, stats.passageLen);
       if (w > (out.get(t) ?? 0)) out.set(t, w);
     }
   }
-  for (const [t, f] of head) out.set(t, (out.get(t) ?? 0) + RANKING.headWeight * tfPart(f, headTerms.length, stats.headLen));
+  for (const [t, f] of x.head) out.set(t, (out.get(t) ?? 0) + RANKING.headWeight * tfPart(f, x.headLen, stats.headLen));
   return out;
-}
-
-/** Term counts of an article for the corpus statistics: its passages' and its head's, and the head's length. */
-export function articleCounts(a: Omit<RankedSource, "id">): { passages: Map<string, number>[]; head: Map<string, number>; headLen: number } {
-  const text = passageText(a);
-  const headTerms = termsOf(headText(a));
-  return { passages: passagesOf(text).map((p) => termCounts(termsOf(text.slice(p.start, p.end)))), head: termCounts(headTerms), headLen: headTerms.length };
 }

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { ANSWERS, choose } from "../src/answer-choice.ts";
 import { passagesOf, PASSAGE_CHARS } from "../src/passages.ts";
-import { excerpt, queryTerms, scoreArticle, termImpacts, type CorpusStats } from "../src/ranking.ts";
+import { analyse, excerpt, queryTerms, scoreArticle, termImpacts, type CorpusStats } from "../src/ranking.ts";
 import { listText } from "../src/wechat/answer-reply.ts";
 import { MAX_TEXT_BYTES } from "../src/wechat/message.ts";
 import type { RankedArticle } from "../src/store/model/answers.ts";
@@ -91,7 +91,7 @@ describe("scores", () => {
     expect(d.shown).not.toBeNull();
   });
   test("impacts: a term in the title weighs more than the same term once in a passage", () => {
-    const w = termImpacts(a, stats);
+    const w = termImpacts(analyse(a), stats);
     expect(w.get("退货")).toBeGreaterThan(w.get("买家") as number);
   });
   test("an excerpt keeps the sentence that matched and fits the bytes given, cut marks included", () => {

@@ -18,7 +18,7 @@ export const ANSWER_LIMITS = {
   postings: 4096,
   postingsPerTerm: 1024,
   /** Articles scored exactly. */
-  candidates: 24,
+  candidates: 16,
   /** Articles answered. */
   ranked: 5,
   /** UTF-8 bytes of the cut-down passage each answered article carries for a list. */
