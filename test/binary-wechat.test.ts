@@ -78,6 +78,15 @@ describe("dist/replyd as the callback server", () => {
     };
     expect(await say("order #12345", "71")).toMatchObject({ MsgType: "text", Content: "Order received" });
     expect(await say("s founder", "72")).toMatchObject({ MsgType: "news", ArticleCount: "1" });
+    // A question in plain words, answered from a body given as a file, ranked on the worker.
+    writeFileSync(join(tmp.dir, "ship.html"), "<p>全国包邮，新疆西藏除外。</p><p>下单后四十八小时内发货，顺丰快递配送，一般三天送达。</p>");
+    expect(run(["add", "id=ship", "title=配送说明", "url=https://example.com/ship", "body=@ship.html"]).code).toBe(0);
+    const answer = await say("多久能送到？是顺丰吗", "73");
+    expect(answer).toMatchObject({ MsgType: "news", ArticleCount: "1" });
+    expect(JSON.stringify(answer)).toContain("顺丰快递配送");
+    const asked = run(["ask", "多久能送到？是顺丰吗", "--json"]);
+    expect(asked.code).toBe(0);
+    expect(JSON.parse(asked.out)).toMatchObject({ answer: "answer:ship", articles: [{ id: "ship" }] });
   });
 
   test("safe mode refuses a plaintext message; the same message encrypted shows up in replyd inbox", async () => {
