@@ -84,6 +84,19 @@ function offered(xml: string): { index: number; shown: string }[] {
   return out;
 }
 
+/** A server holding `doc` with its index ready, for `fn`; stopped and its folder removed after. */
+async function withServer<T>(store: StoreArgs, doc: object, fn: (s: Awaited<ReturnType<typeof serverWith>>, dir: string) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), "replyd-answers-"));
+  const started = await serverWith(dir, store, doc);
+  try {
+    return await fn(started, dir);
+  } finally {
+    started.s.p.kill("SIGTERM");
+    await started.s.p.exited;
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function serverWith(dir: string, store: StoreArgs, doc: object) {
   const s = startReplyd(dir, ["--max-upload", "4G"], store);
   await waitHealthy(`${s.url}/healthz`, 180_000);
@@ -104,9 +117,7 @@ const docOf = (set: EvalSet) => ({ format: "replyd/1", matter: "articles", artic
 
 export async function quality(name: string, store: StoreArgs = { kind: "sqlite" }): Promise<QualityRow> {
   const set = loadSet(name);
-  const dir = mkdtempSync(join(tmpdir(), "replyd-answers-"));
-  const { s } = await serverWith(dir, store, docOf(set));
-  try {
+  return withServer(store, docOf(set), async ({ s }) => {
     let first = 0;
     let among = 0;
     let shown = 0;
@@ -141,11 +152,7 @@ export async function quality(name: string, store: StoreArgs = { kind: "sqlite" 
       reply_p50_ms: pct(ms, 50),
       reply_p99_ms: pct(ms, 99),
     };
-  } finally {
-    s.p.kill("SIGTERM");
-    await s.p.exited;
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 /** Articles of about 2 KB of body each, together `passages` passages, from the contexts' sentences recombined. */
@@ -169,9 +176,7 @@ export function syntheticArticles(passages: number): { articles: object[]; count
 
 export async function scale(passages: number, store: StoreArgs = { kind: "sqlite" }): Promise<ScaleRow> {
   const { articles } = syntheticArticles(passages);
-  const dir = mkdtempSync(join(tmpdir(), "replyd-answers-"));
-  const { s, importMs, readyMs, bodyBytes } = await serverWith(dir, store, { format: "replyd/1", matter: "articles", articles });
-  try {
+  return withServer(store, { format: "replyd/1", matter: "articles", articles }, async ({ s, importMs, readyMs, bodyBytes }, dir) => {
     const questions = loadSet("dev").questions.slice(0, 1000);
     const ms: number[] = [];
     for (const [i, qa] of questions.entries()) ms.push((await ask(s.url, qa.q, `follower${i % 500}`)).ms);
@@ -191,11 +196,7 @@ export async function scale(passages: number, store: StoreArgs = { kind: "sqlite
       reply_p50_ms: pct(ms, 50),
       reply_p99_ms: pct(ms, 99),
     };
-  } finally {
-    s.p.kill("SIGTERM");
-    await s.p.exited;
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 export async function answersBench(sets: string[], scales: number[], report: (line: string) => void) {

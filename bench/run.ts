@@ -10,8 +10,10 @@
  *   4. start-up: exec → first /healthz 200, and `replyd --version`;
  *   5. layouts: one document written compact, as Python's json.dump writes it and with indent=2,
  *      imported through `replyd import` at each --layout-sizes (bench/layouts.ts).
+ *   6. answers: followers' questions from ../shared/eval and an English FAQ set through the callback,
+ *      and the passage index at each --answer-scale (bench/answers.ts).
  *
- *   ./scripts/bench [--duration 10] [--warmup 3] [--connections 64] [--rounds 3] [--sizes 10000,100000,1000000] [--layout-sizes 100000,1000000] [--stores sqlite,postgres,cluster] [--only reply,admin,bulk,startup,layouts] [--pin]
+ *   ./scripts/bench [--duration 10] [--warmup 3] [--connections 64] [--rounds 3] [--sizes 10000,100000,1000000] [--layout-sizes 100000,1000000] [--stores sqlite,postgres,cluster] [--only reply,admin,bulk,startup,layouts,answers] [--answer-sets dev,trial,en] [--answer-scale 10000,30000,100000] [--pin]
  *
  * PostgreSQL runs as a throwaway cluster on loopback with fsync on (test/pg.ts), as production would.
  */
@@ -24,6 +26,7 @@ import { startPostgres, type Postgres } from "../test/pg.ts";
 import { startRedis, type Redis } from "../test/redis.ts";
 import { bulkBench, type BulkStore } from "./bulk.ts";
 import { layoutsBench } from "./layouts.ts";
+import { answersBench } from "./answers.ts";
 import { articles, BIN, clientFor, KEY, median, port, ROOT, freshDatabase, signedPool as signedPoolIn, spawn, startReplyd, TOKEN, waitHealthy, type StoreArgs } from "./servers.ts";
 import { parseWrk } from "./wrk.ts";
 
@@ -37,7 +40,9 @@ const CONNECTIONS = Number(opt("--connections", "64"));
 const ROUNDS = Number(opt("--rounds", "3"));
 const SIZES = opt("--sizes", "10000,100000,1000000").split(",").filter(Boolean).map(Number);
 const LAYOUT_SIZES = opt("--layout-sizes", "100000,1000000").split(",").filter(Boolean).map(Number);
-const ONLY = opt("--only", "reply,admin,bulk,startup,layouts").split(",");
+const ONLY = opt("--only", "reply,admin,bulk,startup,layouts,answers").split(",");
+const ANSWER_SETS = opt("--answer-sets", "dev,trial,en").split(",").filter(Boolean);
+const ANSWER_SCALE = opt("--answer-scale", "10000,30000,100000").split(",").filter(Boolean).map(Number);
 // "cluster": replyd_redis and cluster2 in the reply rotation (needs postgres and redis-server).
 const STORES = opt("--stores", "sqlite,postgres,cluster").split(",");
 // --pin: every reply server on core 0 (all its threads), wrk on core 1 with one thread — per core, as
@@ -323,6 +328,14 @@ try {
   if (ONLY.includes("layouts")) {
     table.push("layouts (replyd import through the client; medians of --rounds; peak RSS the highest)");
     results.layouts = await layoutsBench(LAYOUT_SIZES, tmp, ROUNDS, (line) => {
+      table.push(line);
+      process.stderr.write(line + "\n");
+    });
+  }
+
+  if (ONLY.includes("answers")) {
+    table.push("answers (followers' questions through the callback, bench/answers.ts; --answer-sets, --answer-scale in passages)");
+    results.answers = await answersBench(ANSWER_SETS, ANSWER_SCALE, (line) => {
       table.push(line);
       process.stderr.write(line + "\n");
     });
