@@ -16,7 +16,7 @@ export const DEFAULT_TEXTS: Record<TextKey, string> = {
 
 export interface Decision {
   reply: Reply | null;
-  /** How it was answered, for the log: rule:<id>, help, code, tag, search, welcome, fallback, not_found, none. */
+  /** How it was answered, for the log: rule:<id>, help, code, tag, answer:<id>, answers:<id>,…, search, search_busy, welcome, fallback[:<ids considered>], not_found[:<ids>], none. */
   answer: string;
   /** A follower's text that nothing matched: listed by `replyd inbox` so operators can add rules. */
   unmatched: boolean;
