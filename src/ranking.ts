@@ -5,6 +5,7 @@
  * and the candidates (store/model/answers.ts), this file only scores.
  */
 import { passagesOf, sentences, type Span } from "./passages.ts";
+import { utf8Prefix } from "./utf8.ts";
 import { termCounts, termsOf } from "./words.ts";
 
 /** Tunable by bench/answers-tune.ts; nothing else changes them. */
@@ -100,15 +101,12 @@ function bm25(q: readonly QueryTerm[], counts: Map<string, number>, len: number,
 }
 
 export function scoreArticle(q: readonly QueryTerm[], a: RankedSource, stats: CorpusStats): ArticleScore {
-  const headTerms = termsOf(headText(a));
-  const head = RANKING.headWeight * bm25(q, termCounts(headTerms), headTerms.length, stats.headLen);
-  const text = passageText(a);
-  const found = new Set(headTerms);
-  const passages: Cut[] = passagesOf(text).map((p) => {
-    const terms = termsOf(text.slice(p.start, p.end));
-    for (const t of terms) found.add(t);
-    const counts = termCounts(terms);
-    return { ...p, counts, len: terms.length, score: bm25(q, counts, terms.length, stats.passageLen) };
+  const x = analyse(a);
+  const head = RANKING.headWeight * bm25(q, x.head, x.headLen, stats.headLen);
+  const found = new Set(x.head.keys());
+  const passages: Cut[] = x.passages.map((p) => {
+    for (const t of p.counts.keys()) found.add(t);
+    return { ...p, score: bm25(q, p.counts, p.len, stats.passageLen) };
   });
   let best: PassageScore | null = null;
   for (const p of passages) if (!best || p.score > best.score) best = p;
@@ -172,29 +170,16 @@ export function excerpt(text: string, span: Span, q: readonly QueryTerm[], maxBy
     else if (lo > 0 && size(lo - 1, hi) <= maxBytes) lo--;
     else break;
   }
-  let out = text.slice((parts[lo] as Span).start, (parts[hi] as Span).end).trim();
-  if (Buffer.byteLength(out) + 6 > maxBytes) out = cutUtf8(out, maxBytes - 6);
-  return `${lo > 0 ? "…" : ""}${out}${hi < parts.length - 1 || out.length < text.slice((parts[lo] as Span).start, (parts[hi] as Span).end).trim().length ? "…" : ""}`;
+  const kept = text.slice((parts[lo] as Span).start, (parts[hi] as Span).end).trim();
+  const out = Buffer.byteLength(kept) + 6 > maxBytes ? utf8Prefix(kept, maxBytes - 6) : kept;
+  return `${lo > 0 ? "…" : ""}${out}${hi < parts.length - 1 || out !== kept ? "…" : ""}`;
 }
 
-/** The longest prefix of `s` within `maxBytes` of UTF-8, never half a character. */
-function cutUtf8(s: string, maxBytes: number): string {
-  let bytes = 0;
-  let i = 0;
-  for (const ch of s) {
-    const b = Buffer.byteLength(ch);
-    if (bytes + b > maxBytes) break;
-    bytes += b;
-    i += ch.length;
-  }
-  return s.slice(0, i);
-}
-
-/** An article's terms counted once: its head's and each passage's. What the index files and counts. */
+/** An article's terms counted once: its head's and each passage's (spans index into passageText()). What scoring reads, and what the index files and counts. */
 export interface Analysis {
   head: Map<string, number>;
   headLen: number;
-  passages: { counts: Map<string, number>; len: number }[];
+  passages: (Span & { counts: Map<string, number>; len: number })[];
 }
 
 export function analyse(a: Omit<RankedSource, "id">): Analysis {
@@ -205,7 +190,7 @@ export function analyse(a: Omit<RankedSource, "id">): Analysis {
     headLen: headTerms.length,
     passages: passagesOf(text).map((p) => {
       const terms = termsOf(text.slice(p.start, p.end));
-      return { counts: termCounts(terms), len: terms.length };
+      return { start: p.start, end: p.end, counts: termCounts(terms), len: terms.length };
     }),
   };
 }

@@ -6,7 +6,8 @@
  */
 import type { Choice } from "../answer-choice.ts";
 import type { RankedArticle } from "../store/model/answers.ts";
-import { MAX_TEXT_BYTES, truncateUtf8, type Reply } from "./message.ts";
+import { truncateUtf8 } from "../utf8.ts";
+import { MAX_TEXT_BYTES, type Reply } from "./message.ts";
 
 /** A news description longer than this is cut (the platform's client shows a few lines of it). */
 export const NEWS_DESCRIPTION_BYTES = 1024;

@@ -1,4 +1,5 @@
 import { cdata, XmlError, type XmlNode } from "./xml.ts";
+import { truncateUtf8 } from "../utf8.ts";
 
 /** A follower's message or event, as far as replyd reads it. */
 export interface Inbound {
@@ -72,19 +73,6 @@ export type Reply = { type: "text"; content: string } | { type: "news"; articles
 export const MAX_NEWS_FOR_MESSAGE = 1;
 export const MAX_NEWS_FOR_EVENT = 8;
 export const MAX_TEXT_BYTES = 2048;
-
-export function truncateUtf8(s: string, maxBytes: number): string {
-  if (Buffer.byteLength(s) <= maxBytes) return s;
-  let out = "";
-  let bytes = 0;
-  for (const ch of s) {
-    const n = Buffer.byteLength(ch);
-    if (bytes + n > maxBytes - 3) break; // room for "…"
-    out += ch;
-    bytes += n;
-  }
-  return out + "…";
-}
 
 /** The reply XML, To/From swapped, CreateTime in seconds. */
 export function renderReply(reply: Reply, m: Inbound, nowSec: number): string {

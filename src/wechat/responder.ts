@@ -2,7 +2,8 @@ import { choose } from "../answer-choice.ts";
 import type { Article, ArticleSummary } from "../article.ts";
 import type { Rule, TextKey } from "../rule.ts";
 import type { ReadModel } from "../store/backend.ts";
-import { MAX_NEWS_FOR_EVENT, MAX_NEWS_FOR_MESSAGE, MAX_TEXT_BYTES, truncateUtf8, type Inbound, type NewsItem, type Reply } from "./message.ts";
+import { truncateUtf8 } from "../utf8.ts";
+import { MAX_NEWS_FOR_EVENT, MAX_NEWS_FOR_MESSAGE, MAX_TEXT_BYTES, type Inbound, type NewsItem, type Reply } from "./message.ts";
 import { answerReply } from "./answer-reply.ts";
 import { MAX_INPUT, type RegexMatcher } from "./regex.ts";
 

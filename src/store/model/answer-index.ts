@@ -63,11 +63,12 @@ export class AnswerIndex {
     this.addDf = db.query("INSERT INTO answer_df (term, df) VALUES (?1, ?2) ON CONFLICT(term) DO UPDATE SET df = df + ?2");
     this.insertTerms = db.query("INSERT INTO answer_terms (rowid, terms) VALUES (?, ?)");
     this.deleteTerms = db.query("DELETE FROM answer_terms WHERE rowid = ?");
-    this.sizes = this.loadSizes();
+    this.sizes = AnswerIndex.sizesIn(db);
   }
 
-  private loadSizes(): Sizes {
-    const row = this.db.query("SELECT value FROM meta WHERE key = 'answer_sizes'").get() as { value: string } | null;
+  /** The sizes as `db` holds them now (this connection's, or another's: the search worker's). */
+  static sizesIn(db: Database): Sizes {
+    const row = db.query("SELECT value FROM meta WHERE key = 'answer_sizes'").get() as { value: string } | null;
     return row ? (JSON.parse(row.value) as Sizes) : { units: 0, heads: 0, headTerms: 0, passages: 0, passageTerms: 0 };
   }
 
@@ -77,10 +78,7 @@ export class AnswerIndex {
 
   /** Sizes as another connection (the search worker) reads them. */
   static stats(db: Database): CorpusStats {
-    const row = db.query("SELECT value FROM meta WHERE key = 'answer_sizes'").get() as { value: string } | null;
-    if (!row) return EMPTY_STATS;
-    const s = JSON.parse(row.value) as Sizes;
-    return statsOf(s);
+    return statsOf(AnswerIndex.sizesIn(db));
   }
 
   get stats(): CorpusStats {
@@ -152,7 +150,7 @@ export class AnswerIndex {
 
   /** Re-reads the sizes (after a rolled-back transaction, or another connection's writes). */
   reload(): void {
-    this.sizes = this.loadSizes();
+    this.sizes = AnswerIndex.sizesIn(this.db);
   }
 
   df(term: string): number {

@@ -3,6 +3,7 @@
  * (searcher.ts). Built into the single binary as a second entry point (scripts/build).
  */
 import { Database } from "bun:sqlite";
+import { AnswerIndex } from "./answer-index.ts";
 import { AnswerRanker, type Answer } from "./answers.ts";
 import { findArticles } from "./search.ts";
 
@@ -60,13 +61,12 @@ self.onmessage = (event: MessageEvent<SearchRequest>) => {
       const counts = d.transaction(() => {
         const n = (sql: string) => (d.query(sql).get() as { n: number }).n;
         const pending = (d.query("SELECT value FROM meta WHERE key = 'fts_rebuild_from'").get() as { value: string } | null)?.value ?? null;
-        const answers = (d.query("SELECT value FROM meta WHERE key = 'answer_sizes'").get() as { value: string } | null)?.value;
         return {
           articles: n("SELECT count(*) AS n FROM articles"),
           fts: n("SELECT count(*) AS n FROM articles_fts"),
           grams: n("SELECT count(*) AS n FROM articles_grams"),
           live: n("SELECT count(*) AS n FROM articles WHERE deleted = 0"),
-          answers: answers ? (JSON.parse(answers) as { heads: number }).heads : 0,
+          answers: AnswerIndex.sizesIn(d).heads,
           pending,
         };
       })();
