@@ -30,15 +30,48 @@ export function redisServerPath(): string {
   return found;
 }
 
-async function ready(port: number): Promise<void> {
+/**
+ * Ready means this process answers PING. A bare connect is not enough: after a SIGKILL the kernel
+ * still completes handshakes on the dying process's listening socket for a moment, while the new
+ * process fails to bind the port and exits (CI once lost Redis for the rest of a file that way).
+ */
+async function ready(port: number, proc: Subprocess): Promise<void> {
   for (const until = Date.now() + 10_000; Date.now() < until; await Bun.sleep(20)) {
-    try {
-      const c = await Bun.connect({ hostname: "127.0.0.1", port, socket: { data() {} } });
-      c.end();
-      return;
-    } catch {}
+    if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`redis-server exited (${proc.exitCode ?? proc.signalCode}) before it listened on ${port}`);
+    if (await answersPing(port)) return;
   }
   throw new Error(`redis-server did not listen on ${port}`);
+}
+
+function answersPing(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    let got = "";
+    // Resolved before end(): end() runs close() at once, which would settle it as false.
+    const done = (ok: boolean, s?: { end(): void }) => {
+      resolve(ok);
+      s?.end();
+    };
+    Bun.connect({
+      hostname: "127.0.0.1",
+      port,
+      socket: {
+        open(s) {
+          s.write("PING\r\n");
+        },
+        data(s, d) {
+          got += d.toString();
+          if (got.includes("\r\n")) done(got.startsWith("+PONG"), s);
+        },
+        close() {
+          done(false);
+        },
+        error() {
+          done(false);
+        },
+      },
+    }).catch(() => done(false));
+    setTimeout(() => done(false), 1000);
+  });
 }
 
 /** `extra`: more redis-server options (the error-class tests turn on DEBUG and CONFIG SET dir). */
@@ -46,16 +79,23 @@ export async function startRedis(extra: string[] = []): Promise<Redis> {
   const bin = redisServerPath();
   const port = freePort();
   let proc: Subprocess | null = null;
+  let dying: Promise<unknown> = Promise.resolve();
   const start = async () => {
-    proc = Bun.spawn([bin, "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no", "--loglevel", "warning", ...extra], {
+    // The port is free only once the killed process has gone.
+    await dying;
+    const p = Bun.spawn([bin, "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no", "--loglevel", "warning", ...extra], {
       stdout: "ignore",
       stderr: "ignore",
     });
-    await ready(port);
+    proc = p;
+    await ready(port, p);
   };
   await start();
   const kill = () => {
-    (proc as Subprocess | null)?.kill("SIGKILL");
+    const p = proc as Subprocess | null;
+    if (!p) return;
+    p.kill("SIGKILL");
+    dying = p.exited;
     proc = null;
   };
   return {
