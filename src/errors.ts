@@ -54,6 +54,7 @@ export const ERRORS = {
   busy: 503,
   upload_failed: 503,
   platform_not_configured: 503,
+  ai_not_configured: 503,
   database_unavailable: 503,
   outcome_unknown: 503,
   redis_unavailable: 503,

@@ -30,6 +30,8 @@ export interface Setting<T extends Value = Value> {
   readonly secret?: true;
   /** A URL whose password is hidden when printed, and warned about when given in a flag. */
   readonly url?: true;
+  /** Refused as a flag: a key read from the environment or the config file only. */
+  readonly noFlag?: true;
   parse(raw: string): T;
 }
 
@@ -54,6 +56,11 @@ const size = (flag: string) => (raw: string) => {
 };
 const httpUrl = (flag: string) => text((v) => (/^https?:\/\/[^/]+/.test(v) ? null : `--${flag} must be an http(s) address`));
 const yes = () => true;
+const aiUrl = (raw: string) => {
+  const v = httpUrl("ai-url")(raw).replace(/\/+$/, "");
+  if (/\/chat\/completions$/.test(v)) throw usage("--ai-url is the base address as the SDKs take it (…/v1), without /chat/completions: replyd adds that");
+  return v;
+};
 
 // The object's own type is kept: whether it has a default says whether its value can be absent.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -116,6 +123,30 @@ export const SERVE_SETTINGS = {
   "max-media": define({ name: "max-media", bytes: true, default: 10 * 1024 * 1024, help: "largest image upload", parse: size("max-media") }),
   "log-days": define({ name: "log-days", default: 30, help: "days of follower messages kept", parse: number("log-days", 1, 3650) }),
   "reply-limit": define({ name: "reply-limit", default: 5, help: "replies the platform allows per follower message, within 48 hours", parse: number("reply-limit", 1, 1000) }),
+  "ai-url": define({
+    name: "ai-url",
+    env: "REPLYD_AI_URL",
+    url: true,
+    help: "an OpenAI-compatible model's base address (https://api.deepseek.com/v1, http://127.0.0.1:11434/v1 …): followers' questions answered in its words from the account's articles",
+    parse: aiUrl,
+  }),
+  "ai-model": define({
+    name: "ai-model",
+    env: "REPLYD_AI_MODEL",
+    help: "the model's name at --ai-url (deepseek-chat, qwen-plus, gpt-4o-mini, llama3.1 …)",
+    parse: text((v) => (/^\S{1,128}$/.test(v) ? null : "--ai-model must be a model's name (no spaces)")),
+  }),
+  "ai-key": define({
+    name: "ai-key",
+    env: "REPLYD_AI_KEY",
+    secret: true,
+    noFlag: true,
+    help: "the key for --ai-url, from the environment or the config file only (never a flag)",
+    parse: text((v) => (/^[\x21-\x7e]{1,512}$/.test(v) ? null : "REPLYD_AI_KEY must be printable ASCII without spaces")),
+  }),
+  "ai-timeout": define({ name: "ai-timeout", default: 30, help: "seconds a model call may take in all", parse: number("ai-timeout", 1, 300) }),
+  "ai-per-follower": define({ name: "ai-per-follower", default: 10, help: "generated answers per follower in any hour", parse: number("ai-per-follower", 1, 100_000) }),
+  "ai-daily": define({ name: "ai-daily", default: 1000, help: "generated answers in all in any 24 hours", parse: number("ai-daily", 1, 1_000_000) }),
 } as const;
 
 type Settings = typeof SERVE_SETTINGS;
@@ -178,6 +209,8 @@ export function resolveSettings(argv: readonly string[], env: Record<string, str
   const warnings: string[] = [];
   for (const [name, s] of Object.entries(SERVE_SETTINGS) as [SettingName, Setting][]) {
     const fromFlag = flagValue(argv, name, Boolean(s.boolean));
+    if (fromFlag !== undefined && s.noFlag)
+      throw usage(`--${name} is never taken as a flag (every user of this machine could read it in ps): set ${s.env} in the environment or "${name}" in the config file`);
     const fromEnv = s.env ? env[s.env] : undefined;
     const fromFile = file[name];
     const [raw, source]: [string | undefined, Source | null] =

@@ -20,9 +20,11 @@ export async function getCli(ctx: AppContext, req: SignedRequest) {
   const f = new Fields(req.fields).only(["id", "code", "tag", "q", "deleted", "limit", "offset", "inbox"]);
   if (f.has("inbox")) {
     const which = f.get("inbox");
-    if (which !== "unmatched" && which !== "all") throw badRequest('"inbox" must be unmatched or all');
+    if (which !== "unmatched" && which !== "all" && which !== "ai") throw badRequest('"inbox" must be unmatched, all or ai');
     const limit = f.int("limit", 1, 1000, 50);
     const offset = f.int("offset", 0, Number.MAX_SAFE_INTEGER, 0);
+    // The model's calls (docs/answers.md "What is logged"), whether or not a model is configured now.
+    if (which === "ai") return { ...(await ctx.write.generated.list({ limit, offset })), limit, offset };
     const page = await ctx.write.log.list({ unmatchedOnly: which === "unmatched", limit, offset });
     // Whether each follower can still be answered, worked out once per follower on the page.
     const now = ctx.clock.now();
@@ -94,6 +96,8 @@ export async function health(ctx: AppContext, req: SignedRequest) {
       const m = ctx.read.content.menu();
       return m ? { updated_at: m.updated_at, pushed_at: m.pushed_at } : null;
     })(),
+    // A model writing answers (serve --ai-url): calls, what became of them, tokens, the caps; never the key.
+    generated_answers: ctx.generator ? await ctx.generator.status() : { endpoint: "not configured" },
     ...(ctx.clockWarning ? { clock_warning: ctx.clockWarning } : {}),
     ...(ctx.cluster ? { cluster: ctx.cluster() } : {}),
     newest_backup: await ctx.write.newestBackup(),

@@ -26,6 +26,11 @@ import { pathOf } from "./request-target.ts";
 import { WECHAT_DEFAULTS, WechatHandler, type WechatOptions } from "../wechat/handler.ts";
 import { RegexMatcher } from "../wechat/regex.ts";
 import { Responder } from "../wechat/responder.ts";
+import type { ModelEndpoint } from "../model-client.ts";
+import { Generator, type DeliveryTimes } from "../wechat/generator.ts";
+import { LocalCaps, SharedCaps, type CapLimits } from "../wechat/model-caps.ts";
+import { PendingFollowers } from "../wechat/pending.ts";
+import { RedisBook } from "../wechat/generation-book.ts";
 
 export interface AppOptions {
   /** The backend (store/backend.ts): what routes and the responder read, and what every write goes through. */
@@ -60,6 +65,16 @@ export interface AppOptions {
    * Redis; `status` is what health shows of the cluster.
    */
   cluster?: { link: RedisLink; instance: string; status: () => Record<string, unknown> };
+  /** Generated answers from an OpenAI-compatible model (serve --ai-url; docs/answers.md). */
+  ai?: AiOptions;
+}
+
+export interface AiOptions {
+  endpoint: ModelEndpoint;
+  caps: CapLimits;
+  /** The window's timings (tests shorten them). */
+  times?: Partial<DeliveryTimes>;
+  fetch?: typeof fetch;
 }
 
 export const DEFAULTS = {
@@ -86,6 +101,35 @@ function rejectRepeatedFields(req: SignedRequest): void {
 
 type Handler = (ctx: AppContext, req: SignedRequest, request: Request) => unknown;
 
+/**
+ * The generator and what it counts with: the caps from the calls of the last 24 hours (in Redis
+ * for a cluster), the followers with an answer waiting, the cluster's book beside its retry answers.
+ */
+async function makeGenerator(ai: AiOptions, ctx: AppContext, log: (msg: string) => void, shared: SharedAnswers | null): Promise<Generator> {
+  const since = new Date(ctx.clock.now() - 24 * 3_600_000).toISOString();
+  const history = await ctx.write.generated.calls(since).catch((e) => {
+    log(`the model calls of the last 24 hours could not be read (the caps count from none): ${(e as Error).message}`);
+    return [];
+  });
+  const local = new LocalCaps(ai.caps, history.map((h) => ({ openid: h.openid, atMs: Date.parse(h.at) })));
+  const pending = new PendingFollowers();
+  if (shared) await pending.share(shared.link);
+  const generator = new Generator({
+    endpoint: ai.endpoint,
+    caps: shared ? new SharedCaps(shared.link, local) : local,
+    write: ctx.write,
+    clock: ctx.clock,
+    log,
+    shared: shared ? new RedisBook(shared.link, shared.claimValue) : null,
+    pending,
+    platform: () => ctx.platform,
+    ...(ai.times ? { times: ai.times } : {}),
+    ...(ai.fetch ? { fetch: ai.fetch } : {}),
+  });
+  await generator.load().catch((e) => log(`the answers waiting for followers' next messages could not be read: ${(e as Error).message}`));
+  return generator;
+}
+
 export async function createApp(opts: AppOptions) {
   const clock = opts.clock ?? systemClock;
   const windowMs = opts.windowMs ?? DEFAULTS.windowMs;
@@ -109,6 +153,7 @@ export async function createApp(opts: AppOptions) {
     rules: responder,
     responder: opts.responder ?? responder,
     cluster: null,
+    generator: null,
   };
   const nonces = new NonceCache();
   const limiter = new FailureLimiter({ ...DEFAULTS.limiter, ...opts.limiter });
@@ -157,13 +202,17 @@ export async function createApp(opts: AppOptions) {
     (c, req, request) =>
       fn(c, matterOf(pathOf(request.url).slice("/api/cli/revert/".length)), req);
 
+  const sharedAnswers = opts.cluster ? new SharedAnswers(opts.cluster.link, opts.cluster.instance) : null;
+  const generator = opts.ai ? await makeGenerator(opts.ai, ctx, logError, sharedAnswers) : null;
+  ctx.generator = generator;
   const wechat = new WechatHandler(
     { ...WECHAT_DEFAULTS, ...opts.wechat },
     ctx.write.log,
     (opts.responder ?? responder) as Responder,
     clock,
     logError,
-    opts.cluster ? new SharedAnswers(opts.cluster.link, opts.cluster.instance) : null,
+    sharedAnswers,
+    generator,
   );
   if (opts.cluster) {
     const status = opts.cluster.status;

@@ -14,7 +14,9 @@ import { Fields } from "./fields.ts";
 export const MAX_QUESTION_BYTES = 2048;
 
 export async function getAsk(ctx: AppContext, req: SignedRequest) {
-  const f = new Fields(req.fields).only(["q"]);
+  const f = new Fields(req.fields).only(["q", "generate"]);
+  const generate = f.bool("generate") ?? false;
+  if (generate && !ctx.generator) throw new ReplydError("ai_not_configured", "no model is configured: start replyd serve with --ai-url and --ai-model (docs/answers.md)");
   const q = f.require("q").trim();
   if (!q) throw badRequest('"q" must hold a question');
   if (Buffer.byteLength(q) > MAX_QUESTION_BYTES) throw badRequest(`"q" may hold at most ${MAX_QUESTION_BYTES} bytes, as a follower's message`, "text_too_long");
@@ -31,5 +33,16 @@ export async function getAsk(ctx: AppContext, req: SignedRequest) {
     postings_read: ranking.postings,
     candidates: ranking.candidates,
     articles: ranking.articles,
+    // What a model (serve --ai-url) would be given, and with generate=1 what it writes and what the checks make of it.
+    ...(ctx.generator
+      ? {
+          model: decision.generate
+            ? {
+                sources: decision.generate.sources,
+                ...(generate ? await ctx.generator.preview(decision.generate.question, decision.generate.sources, `replyd-ask:${req.key.appkey}`) : {}),
+              }
+            : { sources: [], note: "this text does not reach the model (a rule, code, tag or help answers it, or no article holds a word of it)" },
+        }
+      : {}),
   };
 }

@@ -3,6 +3,7 @@ import type { ReadModel, Writer } from "../store/backend.ts";
 import type { RegexMatcher } from "../wechat/regex.ts";
 import type { Responder } from "../wechat/responder.ts";
 import type { TokenKeeper } from "../wechat/token.ts";
+import type { Generator } from "../wechat/generator.ts";
 
 /** What route handlers share: the backend's read model and writer, the clock, and the settings they report. */
 export interface AppContext {
@@ -28,4 +29,6 @@ export interface AppContext {
   responder: Pick<Responder, "respond">;
   /** One of a cluster (serve --redis): what health shows of it; null for a single instance. */
   cluster: (() => Record<string, unknown>) | null;
+  /** Generated answers (serve --ai-url): null when no model is configured. */
+  generator: Generator | null;
 }

@@ -1,6 +1,8 @@
 import { NO_CONTROL, unprintable } from "../article.ts";
 import { badRequest, conflict, notFound, ReplydError } from "../errors.ts";
-import { sendCustomMessage, type CustomMessage } from "../wechat/custom.ts";
+import type { CustomMessage } from "../wechat/custom.ts";
+import { NotLogged, PlatformUnreachable, sendFollowUp, WindowClosed } from "../wechat/follow-up.ts";
+import { PlatformError } from "../wechat/token.ts";
 import { MAX_TEXT_BYTES } from "../wechat/message.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
@@ -37,7 +39,7 @@ export async function postReply(ctx: AppContext, req: SignedRequest) {
     logged = `${a.code}: ${a.title}`;
   }
 
-  // The log must hold every message that arrived so far: the newest one opens the window.
+  // The log must hold every message that arrived so far: the named entry may be the newest.
   await ctx.write.log.settled();
   let openid: string;
   let replyTo: number | null = null;
@@ -51,18 +53,15 @@ export async function postReply(ctx: AppContext, req: SignedRequest) {
   } else openid = f.require("openid");
   if (openid.length > 128 || /[\s\p{C}]/u.test(openid)) throw badRequest('"openid" is not an openid', "bad_openid");
 
-  // One at a time per follower on every instance, so two operators cannot both spend the last reply allowed.
-  return ctx.write.exclusive(`reply:${openid}`, async () => {
-    const now = ctx.clock.now();
-    const window = await ctx.write.log.window(openid, now);
-    if (!window.open) throw conflict(`cannot reply to ${openid}: ${window.reason}`, window.closed ?? "window_closed", { window });
-    await onPlatform("the platform refused the reply", () => sendCustomMessage(platform, openid, message), "; nothing was sent");
-    let seq: number;
-    try {
-      seq = await ctx.write.log.record({ openid, type: message.type, content: logged, sentBy: req.key.appkey, replyTo, nowMs: now });
-    } catch (e) {
-      throw new ReplydError("not_logged", `the reply was sent to ${openid}, but could not be written to the log: ${(e as Error).message}`);
-    }
-    return { sent: true, openid, type: message.type, seq, reply_to: replyTo, window: await ctx.write.log.window(openid, ctx.clock.now()) };
-  });
+  let sent: Awaited<ReturnType<typeof sendFollowUp>>;
+  try {
+    sent = await sendFollowUp(ctx.write, platform, ctx.clock, { openid, message, logged, sentBy: req.key.appkey, replyTo });
+  } catch (e) {
+    if (e instanceof WindowClosed) throw conflict(`cannot reply to ${openid}: ${e.window.reason}`, e.window.closed ?? "window_closed", { window: e.window });
+    if (e instanceof NotLogged) throw new ReplydError("not_logged", e.message);
+    // Only the platform's own answer (or its absence) is the platform's: a database that failed is the store's error.
+    if (e instanceof PlatformError || e instanceof PlatformUnreachable) await onPlatform("the platform refused the reply", () => Promise.reject(e), "; nothing was sent");
+    throw e;
+  }
+  return { sent: true, openid, type: message.type, seq: sent.seq, reply_to: replyTo, window: sent.window };
 }

@@ -5,7 +5,7 @@ import { APPKEY_PATTERN } from "../sign.ts";
 import { BackendError, type Backend } from "../store/backend.ts";
 import { MIN_SECRET_LENGTH, type AdminKey } from "../store/keys.ts";
 import { openBackend } from "../store/open.ts";
-import { createApp, DEFAULTS } from "./app.ts";
+import { createApp, DEFAULTS, type AiOptions } from "./app.ts";
 import { checkRequest, pathOf } from "./request-target.ts";
 import { LineSink } from "./logsink.ts";
 import { refusal } from "./respond.ts";
@@ -13,6 +13,7 @@ import { TokenKeeper } from "../wechat/token.ts";
 import { RedisTokenShare } from "../wechat/shared-token.ts";
 import type { RedisLink } from "../store/redis/link.ts";
 import { clusterOf, connectRedis } from "./cluster.ts";
+import { endpointName } from "../model-client.ts";
 
 export interface ServeOptions {
   dataDir: string;
@@ -37,6 +38,8 @@ export interface ServeOptions {
   logDays?: number;
   /** Replies the platform allows per follower interaction (5 in its documentation today). */
   replyLimit?: number;
+  /** Generated answers from an OpenAI-compatible model (--ai-url, --ai-model, REPLYD_AI_KEY). */
+  ai?: AiOptions;
   env: Record<string, string | undefined>;
   clock?: Clock;
   /** One JSON line per request. */
@@ -141,6 +144,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     ...(opts.maxMedia ? { maxMedia: opts.maxMedia } : {}),
     ...(platform ? { platform } : {}),
     ...(cluster ? { cluster } : {}),
+    ...(opts.ai ? { ai: opts.ai } : {}),
   });
   // The first token at start, so health knows the link and other systems find one ready.
   void platform?.token().catch(() => {});
@@ -275,7 +279,15 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       ].join("\n"),
     );
   }
-  emit({ event: "listening", url, ...backend.where, ...(link ? { redis: link.where } : {}), keys: keys.size, wechat: wxPath });
+  emit({
+    event: "listening",
+    url,
+    ...backend.where,
+    ...(link ? { redis: link.where } : {}),
+    keys: keys.size,
+    wechat: wxPath,
+    ...(opts.ai ? { ai: { endpoint: endpointName(opts.ai.endpoint.base), model: opts.ai.endpoint.model } } : {}),
+  });
 
   let stopping: Promise<{ lost: number }> | null = null;
   return {

@@ -23,6 +23,7 @@ import type { RedisLink } from "./redis/link.ts";
 import type { AnswerResult, SearchResult } from "./model/searcher.ts";
 import { type BackupInfo } from "./backup-ids.ts";
 import { type LoggedMessage, type NewMessage, type NewReply, type ReplyWindow } from "./follower-log.ts";
+import type { GeneratedLog } from "./generated-log.ts";
 
 export interface ListQuery {
   tag?: string;
@@ -135,6 +136,8 @@ export interface Writer {
   /** Bytes the store takes (the database file and its WAL; the PostgreSQL database), looked up once a second at most. */
   size(): Promise<number>;
   readonly log: FollowerLog;
+  /** Every call to a model for a follower's question (store/generated-log.ts). */
+  readonly generated: GeneratedLog;
   /** Backups kept per matter (--keep). */
   readonly keep: number;
   /** The newest backup of any matter (health). */

@@ -2,12 +2,13 @@ import type { Clock } from "../clock.ts";
 import { CODE } from "../errors.ts";
 import type { FollowerLog } from "../store/backend.ts";
 import { verifyWxSignature, WxCrypto, WxError, wxSignature } from "./crypto.ts";
-import { dedupeKey, renderReply, toInbound, type Inbound } from "./message.ts";
+import { dedupeKey, renderReply, toInbound, type Inbound, type Reply } from "./message.ts";
 import type { Decision, Responder } from "./responder.ts";
 import { SignatureLedger } from "./ledger.ts";
 import { queryOf } from "./query.ts";
 import { RetryCache, type Answer } from "./retries.ts";
-import type { SharedAnswers } from "./shared.ts";
+import { GENERATING, type SharedAnswers } from "./shared.ts";
+import type { Generator } from "./generator.ts";
 import { RedisDown } from "../store/redis/link.ts";
 import { RefusalLog } from "./refusals.ts";
 import { cdata, parseXml, XmlError } from "./xml.ts";
@@ -59,6 +60,8 @@ export class WechatHandler {
     private readonly log: (msg: string) => void,
     /** The cluster's retry answers (serve --redis); without it, this instance's memory only. */
     readonly shared: SharedAnswers | null = null,
+    /** Generated answers (serve --ai-url); null: the retrieval reply is the answer. */
+    readonly generator: Generator | null = null,
   ) {
     this.crypto = opts.aesKey ? new WxCrypto(opts.aesKey, opts.appid ?? "") : null;
     this.ledger = new SignatureLedger(opts.skewMs);
@@ -145,8 +148,17 @@ export class WechatHandler {
       // platform's genuine resend. This instance's own ledger serves while Redis is away.
       if (!this.shared?.up && !this.ledger.admit(timestamp, nonce, key, this.clock.now()))
         throw new WxError("signature_reused", "this signature carried another message");
+      // A delivery of a message whose answer a model is writing: answered as the window allows (generator.ts).
+      const generator = this.generator;
+      if (generator?.knows(key)) {
+        const joined = await generator.join(key, request.signal).catch((e) => {
+          if (e instanceof RedisDown) return null;
+          throw e;
+        });
+        if (joined) return new Response(joined.out, joined.out === SUCCESS ? TEXT_200 : XML_200);
+      }
       const answer = this.retries.get(key, this.clock.now(), () =>
-        this.shared ? this.sharedAnswer(message, key, encrypted, timestamp, nonce) : this.answer(message, key, encrypted),
+        this.shared ? this.sharedAnswer(message, key, encrypted, timestamp, nonce, request.signal) : this.answer(message, key, encrypted, undefined, request.signal),
       );
       const out = typeof answer === "string" ? answer : await answer;
       return new Response(out, out === SUCCESS ? TEXT_200 : XML_200);
@@ -166,17 +178,17 @@ export class WechatHandler {
    * Redis away, this instance's own: a resend that lands elsewhere meanwhile is answered (and
    * logged, once: the log's msg_key is unique) there too.
    */
-  private async sharedAnswer(m: Inbound, key: string, encrypt: boolean, timestamp: string, nonce: string): Promise<string> {
+  private async sharedAnswer(m: Inbound, key: string, encrypt: boolean, timestamp: string, nonce: string, signal?: AbortSignal): Promise<string> {
     const shared = this.shared as SharedAnswers;
     let decided: Decision | Promise<Decision>;
     try {
-      decided = this.responder.respond(m);
+      decided = this.decide(m);
     } catch (e) {
       return this.failed(e);
     }
     const alone = () => {
       this.answeredAlone++;
-      return this.answer(m, key, encrypt, decided);
+      return this.answer(m, key, encrypt, decided, signal);
     };
     if (!shared.up) return alone();
     const deadlineAt = Date.now() + this.opts.deadlineMs;
@@ -188,7 +200,8 @@ export class WechatHandler {
       let out: string;
       if (decided instanceof Promise) {
         const work = decided;
-        out = await shared.answer(key, timestamp, nonce, deadlineAt, () => ((computed = true), this.answer(m, key, encrypt, work)));
+        out = await shared.answer(key, timestamp, nonce, deadlineAt, () => ((computed = true), this.answer(m, key, encrypt, work, signal)));
+        if (out === GENERATING) return await this.joinGeneration(m, key, encrypt, work, signal);
         // Another instance's answer: logged here too (below).
         if (!computed) void work.then((d) => this.record(m, key, d)).catch(() => {});
         return out;
@@ -196,6 +209,7 @@ export class WechatHandler {
       const decision = decided;
       const rendered = this.render(m, decision, encrypt);
       out = await shared.offer(key, timestamp, nonce, deadlineAt, rendered, () => rendered);
+      if (out === GENERATING) return await this.joinGeneration(m, key, encrypt, decision, signal);
       // Logged whichever answer was kept: the instance whose answer it is may have been killed before
       // its log batch was written, and this arrival may be the platform's (or nginx's) retry of it.
       // The log's msg_key is unique, so a message logged by both is kept once.
@@ -207,25 +221,72 @@ export class WechatHandler {
     }
   }
 
+  /**
+   * This arrival is a delivery of a message another instance (or an earlier delivery here) gave
+   * to the model: answered as the window allows. With no generation open after all, answered
+   * as any message.
+   */
+  private async joinGeneration(m: Inbound, key: string, encrypt: boolean, decided: Decision | Promise<Decision>, signal?: AbortSignal): Promise<string> {
+    const joined = this.generator ? await this.generator.join(key, signal) : null;
+    if (!joined) return this.answer(m, key, encrypt, decided, signal);
+    // This delivery gave the retrieval reply: logged here too (the model's instance may be gone).
+    if (joined.keptFallback) void Promise.resolve(decided).then((d) => this.record(m, key, d), () => {});
+    return joined.out;
+  }
+
+  /** The responder's decision, unless the sender has a generated answer waiting for their next message. */
+  private decide(m: Inbound): Decision | Promise<Decision> {
+    const g = this.generator;
+    if (g && m.type !== "event" && g.pending.has(m.from))
+      return g.takePending(m).then(
+        (d) => d ?? this.responder.respond(m),
+        (e) => {
+          this.log(`a generated answer waiting for ${m.from} could not be taken: ${(e as Error).message}`);
+          return this.responder.respond(m);
+        },
+      );
+    return this.responder.respond(m);
+  }
+
+  /** The model writes the answer (generator.ts); null from it: answered as without a model. */
+  private async generate(m: Inbound, key: string, d: Decision, encrypt: boolean, signal?: AbortSignal): Promise<string> {
+    const hooks = { render: (reply: Reply) => this.render(m, { reply, answer: "", unmatched: false }, encrypt), record: (x: Decision) => this.record(m, key, x) };
+    const got = await (this.generator as Generator).start(m, key, d, hooks, signal);
+    return got ? got.out : this.finish(m, key, d, encrypt);
+  }
+
   private failed(e: unknown): string {
     this.log(`wechat reply failed: ${(e as Error).message}`);
     return SUCCESS;
   }
 
-  /** Computes and logs the answer once; past the deadline the follower gets "success" instead. */
-  private answer(m: Inbound, key: string, encrypt: boolean, made?: Decision | Promise<Decision>): Answer {
+  /**
+   * Computes and logs the answer once; past the deadline the follower gets "success" instead. A
+   * decision made in time that a model may write (generator.ts) has the window's deadlines instead.
+   */
+  private answer(m: Inbound, key: string, encrypt: boolean, made?: Decision | Promise<Decision>, signal?: AbortSignal): Answer {
     let decided: Decision | Promise<Decision>;
     try {
-      decided = made ?? this.responder.respond(m);
+      decided = made ?? this.decide(m);
       // Answered at once (no regex rule had to run): no deadline to race.
       if (!(decided instanceof Promise)) return this.finish(m, key, decided, encrypt);
     } catch (e) {
       return this.failed(e);
     }
-    const work = decided.then((d) => this.finish(m, key, d, encrypt)).catch((e) => this.failed(e));
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let late = false;
+    const work = decided
+      .then((d) => {
+        if (!late && d.generate && this.generator) {
+          clearTimeout(timer);
+          return this.generate(m, key, d, encrypt, signal);
+        }
+        return this.finish(m, key, d, encrypt);
+      })
+      .catch((e) => this.failed(e));
     const deadline = new Promise<string>((resolve) => {
       timer = setTimeout(() => {
+        late = true;
         this.log(`wechat reply not ready in ${this.opts.deadlineMs} ms; answered "success"`);
         resolve(SUCCESS);
       }, this.opts.deadlineMs);

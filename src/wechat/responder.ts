@@ -6,6 +6,7 @@ import { truncateUtf8 } from "../utf8.ts";
 import { MAX_NEWS_FOR_EVENT, MAX_NEWS_FOR_MESSAGE, MAX_TEXT_BYTES, type Inbound, type NewsItem, type Reply } from "./message.ts";
 import { answerReply } from "./answer-reply.ts";
 import { MAX_INPUT, type RegexMatcher } from "./regex.ts";
+import { sourcesOf, type Source } from "../model-prompt.ts";
 
 /** What an account says before the operator sets its own texts. */
 export const DEFAULT_TEXTS: Record<TextKey, string> = {
@@ -21,6 +22,12 @@ export interface Decision {
   answer: string;
   /** A follower's text that nothing matched: listed by `replyd inbox` so operators can add rules. */
   unmatched: boolean;
+  /**
+   * A question that reached the ranking, with the articles that hold a word of it: what a model
+   * (serve --ai-url) is given to write the answer from. `reply` is then the retrieval reply, sent
+   * when there is no model, past its caps, or when it fails.
+   */
+  generate?: { question: string; sources: Source[] };
 }
 
 const HELP_WORDS = new Set(["h", "help", "?", "？"]);
@@ -115,16 +122,19 @@ export class Responder {
     const ranked = await this.store.searcher.answer(question);
     // Too many questions waiting: answered at once, listed in the inbox like any unmatched text.
     if (ranked === "busy") return { ...this.says(nothing, true), answer: "search_busy" };
+    // Articles that share only single characters with the question are no source for a model either.
+    const sources = sourcesOf((ranked?.articles ?? []).filter((a) => a.word));
+    const generate = sources.length ? { generate: { question, sources } } : {};
     const choice = choose(ranked?.articles ?? []);
-    if (choice.kind === "one") return { reply: answerReply(choice), answer: `answer:${choice.article.id}`, unmatched: false };
-    if (choice.kind === "list") return { reply: answerReply(choice), answer: `answers:${choice.articles.map((a) => a.id).join(",")}`, unmatched: false };
+    if (choice.kind === "one") return { reply: answerReply(choice), answer: `answer:${choice.article.id}`, unmatched: false, ...generate };
+    if (choice.kind === "list") return { reply: answerReply(choice), answer: `answers:${choice.articles.map((a) => a.id).join(",")}`, unmatched: false, ...generate };
     const words = question.slice(0, MAX_INPUT).split(/\s+/).filter(Boolean);
     const found = await this.store.searcher.search(words);
     if (found === "busy") return { ...this.says(nothing, true), answer: "search_busy" };
     const best = found.id === null ? null : this.store.articles.get(found.id);
-    if (best && !best.deleted) return { reply: { type: "news", articles: [news(best)] }, answer: "search", unmatched: false };
+    if (best && !best.deleted) return { reply: { type: "news", articles: [news(best)] }, answer: "search", unmatched: false, ...generate };
     const considered = (ranked?.articles ?? []).slice(0, 3).map((a) => a.id);
-    return { ...this.says(nothing, true), answer: considered.length ? `${nothing}:${considered.join(",")}` : nothing };
+    return { ...this.says(nothing, true), answer: considered.length ? `${nothing}:${considered.join(",")}` : nothing, ...generate };
   }
 
   /** The first rule whose pattern matches, as a reply; rules whose articles are all gone are passed over. */

@@ -66,6 +66,18 @@ interface Offer {
 
 const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
 
+/**
+ * The answer computed under a claim, kept unless the claim turned into something else meanwhile: a
+ * generation (generation-book.ts), or another instance's answer after the claim lapsed.
+ */
+const SETTLE = `local v = redis.call('GET', KEYS[1]) if not v or v == ARGV[1] then redis.call('SET', KEYS[1], 'A' .. ARGV[2], 'PX', ARGV[3]) end return 0`;
+
+/**
+ * What answer(), offer() and wait() give when a model is writing the message's answer: the arrival
+ * is one of its deliveries, handled by the generator (generator.ts). Never a rendered reply.
+ */
+export const GENERATING = "\u0000generating";
+
 export interface SharedAnswerOptions {
   /** How long a settled answer is kept (the platform resends within about 15 s). */
   ttlMs: number;
@@ -80,12 +92,13 @@ export interface SharedAnswerOptions {
 export const SHARED_ANSWER_DEFAULTS: SharedAnswerOptions = { ttlMs: 30_000, claimMs: 1500, pollMs: 20, signatureMs: 5 * 60_000 };
 
 export class SharedAnswers {
-  private readonly claimValue: string;
+  /** This instance's claim on a message it computes ("P<instance>"). */
+  readonly claimValue: string;
   /** Answers this instance took from another one's computation (health, tests). */
   counts = { computed: 0, shared: 0, waited: 0, takenOver: 0, offers: 0, offerBatches: 0 };
 
   constructor(
-    private readonly link: RedisLink,
+    readonly link: RedisLink,
     instance: string,
     private readonly opts: SharedAnswerOptions = SHARED_ANSWER_DEFAULTS,
     private readonly prefix = "replyd:answer:",
@@ -163,6 +176,7 @@ export class SharedAnswers {
       this.counts.shared++;
       return held.slice(1);
     }
+    if (held === "G") return GENERATING;
     return this.wait(answerKey, deadlineAt, compute);
   }
 
@@ -176,7 +190,7 @@ export class SharedAnswers {
       clearInterval(renew);
     }
     // Not awaited: the follower's answer does not wait on Redis. A resend elsewhere meanwhile waits a poll.
-    this.link.send("SET", [answerKey, "A" + out, "PX", String(this.opts.ttlMs)]).catch(() => {});
+    if (out !== GENERATING) this.link.eval(SETTLE, [answerKey], [this.claimValue, out, String(this.opts.ttlMs)]).catch(() => {});
     return out;
   }
 
@@ -201,6 +215,7 @@ export class SharedAnswers {
         this.counts.shared++;
         return held.slice(1);
       }
+      if (held === "G") return GENERATING;
     }
     // The claimant is slower than the platform waits: as for a reply not ready in time here.
     return "success";

@@ -3,7 +3,7 @@ import { afterAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "../../src/cli/index.ts";
-import { describeSettings, resolveSettings, SERVE_SETTINGS } from "../../src/cli/settings.ts";
+import { describeSettings, resolveSettings, SERVE_SETTINGS, type Setting } from "../../src/cli/settings.ts";
 import { captureIO, tempDir } from "../helpers.ts";
 
 const tmp = tempDir("replyd-settings-");
@@ -59,13 +59,40 @@ test("secrets are never printed; a password in a URL is hidden; a secret given a
   expect(resolveSettings([], { REPLYD_WX_SECRET: secret }, tmp.dir).warnings).toEqual([]);
 });
 
-test("serve --check-config prints the settings and exits 0 without starting a server; every setting has a flag and help", async () => {
+test("serve --check-config prints the settings and exits 0 without starting a server; every setting has a flag (or, for a key, its variable) and help", async () => {
   const io = captureIO({ REPLYD_WX_SECRET: "abcdefabcdef0123abcd" }, tmp.dir);
   expect(await run(["serve", "--check-config", "--port", "7777", "--data", join(tmp.dir, "never-made")], io)).toBe(0);
   expect(io.stdout.join("\n")).toMatch(/port\s+7777\s+flag/);
   expect(io.stdout.join("\n")).not.toContain("abcdefabcdef0123abcd");
   expect(await Bun.file(join(tmp.dir, "never-made")).exists()).toBe(false);
   const help = Bun.spawnSync([process.execPath, join(import.meta.dir, "../../src/main.ts"), "serve", "--help"]).stdout.toString();
-  for (const s of Object.values(SERVE_SETTINGS)) expect(help).toContain(`--${s.name}`);
+  for (const s of Object.values(SERVE_SETTINGS) as Setting[]) expect(help).toContain(s.noFlag ? (s.env as string) : `--${s.name}`);
   expect(help).toContain("--check-config");
+});
+
+test("the model's settings: its key from the environment or the config file only, refused as a flag, never printed; its address checked", async () => {
+  const key = "sk-live-0123456789abcdefXYZ";
+  const fromEnv = resolveSettings(["--ai-url", "https://api.deepseek.com/v1/", "--ai-model", "deepseek-chat"], { REPLYD_AI_KEY: key }, tmp.dir);
+  expect(fromEnv.values).toMatchObject({ "ai-url": "https://api.deepseek.com/v1", "ai-model": "deepseek-chat", "ai-key": key, "ai-timeout": 30, "ai-per-follower": 10, "ai-daily": 1000 });
+  expect(fromEnv.sources["ai-key"]).toBe("environment");
+  const fromFile = resolveSettings(["--config", file("ai.toml", `ai-url = "http://127.0.0.1:11434/v1"\nai-model = "llama3.1"\nai-key = "${key}"\nai-daily = 50\n`)], {}, tmp.dir);
+  expect(fromFile.values).toMatchObject({ "ai-key": key, "ai-daily": 50 });
+  expect(describeSettings(fromFile)).toMatch(/ai-key\s+\(set, hidden\)\s+file/);
+  expect(describeSettings(fromFile)).not.toContain(key);
+  expect(() => resolveSettings(["--ai-key", key], {}, tmp.dir)).toThrow("--ai-key is never taken as a flag");
+  expect(() => resolveSettings([`--ai-key=${key}`], {}, tmp.dir)).toThrow("set REPLYD_AI_KEY in the environment");
+  expect(() => resolveSettings(["--ai-url", "https://api.openai.com/v1/chat/completions"], {}, tmp.dir)).toThrow("without /chat/completions");
+  expect(() => resolveSettings(["--ai-url", "api.openai.com/v1"], {}, tmp.dir)).toThrow("--ai-url must be an http(s) address");
+  expect(() => resolveSettings(["--ai-per-follower", "0"], {}, tmp.dir)).toThrow("--ai-per-follower must be a number from 1");
+  // What goes together: an address with a model, a key with an address.
+  for (const [argv, env, says] of [
+    [["--ai-url", "http://127.0.0.1:1/v1"], {}, "--ai-url needs --ai-model"],
+    [["--ai-model", "m"], {}, "--ai-model needs --ai-url"],
+    [[], { REPLYD_AI_KEY: key }, "REPLYD_AI_KEY is set but no --ai-url"],
+  ] as const) {
+    const io = captureIO(env, tmp.dir);
+    expect(await run(["serve", "--data", join(tmp.dir, "never"), ...argv], io)).toBe(2);
+    expect(io.stderr.join("\n")).toContain(says);
+    expect(io.stderr.join("\n")).not.toContain(key);
+  }
 });

@@ -11,6 +11,18 @@ interface Asked {
   postings_read: number;
   candidates: number;
   articles: { id: string; title: string; url: string; score: number; coverage: number; head: number; passages: { text: string; score: number }[] }[];
+  /** With a model configured: what it is given, and with generate=1 what it wrote and what the checks made of it. */
+  model?: {
+    sources: { n: number; id: string; title: string }[];
+    note?: string;
+    outcome?: string;
+    output?: string;
+    answer?: string;
+    cited?: string[];
+    detail?: string;
+    ms?: number;
+    tokens?: { prompt: number; completion: number } | null;
+  };
 }
 
 const oneLine = (s: string, max: number) => {
@@ -22,7 +34,7 @@ const oneLine = (s: string, max: number) => {
 export async function ask(c: CommandContext): Promise<void> {
   const q = c.args.join(" ").trim();
   if (!q) throw usage('ask needs a question: replyd ask "how do I get a refund?"');
-  const r = await c.client().call<Asked>({ method: "GET", path: "/api/cli/ask", fields: [["q", q]] });
+  const r = await c.client().call<Asked>({ method: "GET", path: "/api/cli/ask", fields: [["q", q], ...(c.flags.generate ? [["generate", "1"] as [string, string]] : [])] });
   c.print(r, () => {
     const reply =
       r.reply === null
@@ -36,6 +48,16 @@ export async function ask(c: CommandContext): Promise<void> {
       lines.push("", `${i + 1}. ${a.title}  [${a.id}]  score ${a.score.toFixed(2)} (head ${a.head.toFixed(2)}), holds ${Math.round(a.coverage * 100)}% of the question`);
       for (const p of a.passages) lines.push(`   ${p.score.toFixed(2).padStart(6)}  ${oneLine(p.text, 160)}`);
     }
+    const m = r.model;
+    if (m) {
+      lines.push("", `model        ${m.note ?? `given ${m.sources.map((s) => `[${s.n}] ${s.id}`).join(", ")}`}`);
+      if (m.outcome) {
+        const cost = m.ms === undefined ? "" : ` in ${(m.ms / 1000).toFixed(1)} s${m.tokens ? `, ${m.tokens.prompt}+${m.tokens.completion} tokens` : ""}`;
+        lines.push(`generated    ${m.outcome}${cost}${m.detail ? `: ${m.detail}` : ""}`);
+        if (m.answer) lines.push("", m.answer);
+        else if (m.output) lines.push("", `(the model wrote, not sent:) ${oneLine(m.output, 400)}`);
+      }
+    }
     return lines.join("\n");
   });
 }
@@ -44,7 +66,8 @@ export const askCommand = defineCommand({
   usage: "ask [...question]",
   summary: "show what a follower asking this would get, and why (a read key may ask)",
   description:
-    "Sends the question as a follower's text would be answered — rules, codes, tags and help first — without logging it or messaging anyone, and prints the reply, then the ranking of the account's articles behind it: the question's terms with their weights, and the best articles with their scores and best passages. Use it to check how followers' questions are answered and which articles need better words.",
-  examples: ['replyd ask "买了东西不想要了，还能退款吗？"', 'replyd ask "how do I return an order" --json'],
+    "Sends the question as a follower's text would be answered — rules, codes, tags and help first — without logging it or messaging anyone, and prints the reply, then the ranking of the account's articles behind it: the question's terms with their weights, and the best articles with their scores and best passages. Use it to check how followers' questions are answered and which articles need better words. With a model configured it names the articles the model would be given, and with --generate asks it and shows what it writes, what the checks make of it, and what a follower would get.",
+  examples: ['replyd ask "买了东西不想要了，还能退款吗？"', 'replyd ask "how do I return an order" --json', 'replyd ask --generate "还能退款吗"'],
+  options: [{ flags: "--generate", help: "with a model configured (serve --ai-url): ask it too and show what it writes and what the checks make of it (counts in the caps)" }],
   run: ask,
 });

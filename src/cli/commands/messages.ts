@@ -6,6 +6,7 @@ import type { CommandContext } from "../context.ts";
 import { usage } from "../errors.ts";
 import { readLocal } from "../files.ts";
 import { type LoggedMessage, type ReplyWindow } from "../../store/follower-log.ts";
+import type { GeneratedEntry } from "../../store/generated-log.ts";
 import { defineCommand, PAGING } from "../command.ts";
 
 type Entry = LoggedMessage & { seq: number; reply_window?: ReplyWindow };
@@ -20,7 +21,27 @@ function replyState(m: Entry): string {
   return answered ? `${answered}, ${open}` : open;
 }
 
+/** The model's calls: what each follower asked, what became of the answer, and the articles it cited. */
+async function generatedInbox(c: CommandContext): Promise<void> {
+  const page = await c.client().call<{ items: GeneratedEntry[]; total: number }>({ method: "GET", path: "/api/cli", fields: [["inbox", "ai"], ...c.paging()] });
+  c.print(page, () => {
+    if (!page.items.length) return "no model calls logged";
+    const rows = page.items.map((g) => {
+      const cost = `${g.ms === null ? "" : `${(g.ms / 1000).toFixed(1)} s`}${g.tokens_prompt === null ? "" : ` ${g.tokens_prompt}+${g.tokens_completion} tok`}`;
+      const head = `${String(g.seq).padStart(7)}  ${g.at.slice(0, 19).replace("T", " ")}  ${g.openid.slice(0, 28).padEnd(28)}  ${g.outcome.padEnd(22)}  ${cost.padEnd(18)}  ${g.question.replace(/\s+/g, " ").slice(0, 80)}`;
+      const what = g.answer !== null ? `→ ${g.answer.replace(/\s+/g, " ").slice(0, 160)}` : g.detail ? `× ${g.detail.slice(0, 160)}` : "";
+      const used = `  sources: ${g.sources.map((s) => s.id).join(", ") || "(none)"}${g.cited.length ? `; cited: ${g.cited.join(", ")}` : ""}`;
+      return [head, what && `         ${what}`, `       ${used}`].filter(Boolean).join("\n");
+    });
+    return [...rows, "", `${page.items.length} of ${page.total}; --json has each call's passages and the model's own words`].join("\n");
+  });
+}
+
 export async function inbox(c: CommandContext): Promise<void> {
+  if (c.flags.ai) {
+    if (c.flags.all) throw usage("inbox --ai lists the model's calls; --all lists the message log: one or the other");
+    return generatedInbox(c);
+  }
   const fields: Param[] = [["inbox", c.flags.all ? "all" : "unmatched"], ...c.paging()];
   const page = await c.client().call<{ items: Entry[]; total: number; reply_limit?: number }>({ method: "GET", path: "/api/cli", fields });
   c.print(page, () => {
@@ -44,9 +65,10 @@ export async function media(c: CommandContext): Promise<void> {
 export const inboxCommand = defineCommand({
   usage: "inbox",
   summary: "follower messages that matched nothing, newest first",
-  description: "Lists the follower messages nothing answered (or, with --all, every logged message, replies included), newest first, each with its id and whether the follower can still be answered (replyd reply ID …).",
-  examples: ["replyd inbox", "replyd inbox --all --limit 200 --json"],
-  options: [{ flags: "--all", help: "every logged message, not only the unmatched" }, ...PAGING],
+  description:
+    "Lists the follower messages nothing answered (or, with --all, every logged message, replies included), newest first, each with its id and whether the follower can still be answered (replyd reply ID …). With --ai, the calls to the model instead (serve --ai-url): each question, what became of the answer (reply, customer_service, pending, next_message, refused:<check>, failed:<kind>), its time and tokens, the articles it was given and cited.",
+  examples: ["replyd inbox", "replyd inbox --all --limit 200 --json", "replyd inbox --ai"],
+  options: [{ flags: "--all", help: "every logged message, not only the unmatched" }, { flags: "--ai", help: "the model's calls: questions, answers, outcomes, sources" }, ...PAGING],
   run: inbox,
 });
 

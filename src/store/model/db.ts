@@ -119,6 +119,29 @@ export const MIGRATIONS: readonly string[] = [
    DELETE FROM articles_fts;
    DELETE FROM articles_grams;
    INSERT INTO meta (key, value) VALUES ('fts_rebuild_from', '0') ON CONFLICT(key) DO UPDATE SET value = '0';`,
+
+  // Every call to a model for a follower's question (issue 29 C; store/generated-log.ts). The
+  // partial index finds a follower's pending answer without an index of every call's sender.
+  `CREATE TABLE generated (
+     seq               INTEGER PRIMARY KEY,
+     at                TEXT NOT NULL,
+     msg_key           TEXT NOT NULL,
+     openid            TEXT NOT NULL,
+     question          TEXT NOT NULL,
+     model             TEXT NOT NULL,
+     sources           TEXT NOT NULL,
+     output            TEXT,
+     answer            TEXT,
+     cited             TEXT NOT NULL DEFAULT '[]',
+     outcome           TEXT NOT NULL,
+     detail            TEXT,
+     ms                INTEGER,
+     tokens_prompt     INTEGER,
+     tokens_completion INTEGER,
+     delivered_at      TEXT
+   );
+   CREATE INDEX generated_at ON generated (at);
+   CREATE INDEX generated_pending ON generated (openid, seq) WHERE outcome = 'pending';`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -13,6 +13,7 @@ import { knownOutcome } from "./outcome.ts";
 import { mergeRules, rules as rulesOf, setMenu } from "./content.ts";
 import { mergeRuleList } from "../model/content.ts";
 import type { PgMessageLog } from "./log.ts";
+import { PgGeneratedCalls } from "./generated.ts";
 import type { Replica } from "./replica.ts";
 import { PG_SCHEMA_VERSION } from "./schema.ts";
 import { openFile } from "../backup-file.ts";
@@ -69,6 +70,7 @@ export function pgWriter(
       record: (r) => log.record(r),
       entry: (seq) => log.entry(seq),
     },
+    generated: new PgGeneratedCalls(sql),
     newestBackup: async () => (await listBackupsPg(sql))[0] ?? null,
     keep,
     backupTempFilesRemovedAtStart: 0,

@@ -7,7 +7,7 @@ import { ReplydError } from "../../errors.ts";
 import { oneAtATime } from "../exclusive.ts";
 
 /** The advisory lock space of these locks ('rply'); the key's hash is the other half. */
-const LOCK_CLASS = 0x72706c79;
+export const LOCK_CLASS = 0x72706c79;
 
 /** Longest wait for another instance's work (a platform call takes at most 10 s, retried once). */
 export const EXCLUSIVE_WAIT_MS = 30_000;

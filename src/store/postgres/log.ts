@@ -140,6 +140,8 @@ export class PgMessageLog {
     const cutoff = new Date(base - days * 86_400_000).toISOString();
     const [{ n }] = (await this.sql`WITH gone AS (DELETE FROM messages WHERE received_at < ${cutoff} RETURNING 1) SELECT count(*)::int AS n FROM gone`) as [{ n: number }];
     await this.sql`DELETE FROM followers WHERE last_at < ${cutoff}`;
+    // The model calls' log is kept as long as the messages it answered.
+    await this.sql`DELETE FROM generated WHERE at < ${cutoff}`;
     return { removed: n, newest };
   }
 

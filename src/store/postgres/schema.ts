@@ -77,6 +77,27 @@ export const PG_MIGRATIONS: readonly string[] = [
   `CREATE TABLE instances (id text PRIMARY KEY, host text NOT NULL, pid integer NOT NULL, url text, redis boolean NOT NULL, started_at timestamptz NOT NULL DEFAULT now(), seen_at timestamptz NOT NULL DEFAULT now());`,
   // The article's body (issue 29). A constant default: no table rewrite on a large table.
   `ALTER TABLE articles ADD COLUMN body text NOT NULL DEFAULT '';`,
+  // Every call to a model for a follower's question (issue 29 C; store/generated-log.ts).
+  `CREATE TABLE generated (
+     seq               bigserial PRIMARY KEY,
+     at                text NOT NULL,
+     msg_key           text NOT NULL,
+     openid            text NOT NULL,
+     question          text NOT NULL,
+     model             text NOT NULL,
+     sources           text NOT NULL,
+     output            text,
+     answer            text,
+     cited             text NOT NULL DEFAULT '[]',
+     outcome           text NOT NULL,
+     detail            text,
+     ms                integer,
+     tokens_prompt     integer,
+     tokens_completion integer,
+     delivered_at      text
+   );
+   CREATE INDEX generated_at ON generated (at);
+   CREATE INDEX generated_pending ON generated (openid, seq) WHERE outcome = 'pending';`,
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

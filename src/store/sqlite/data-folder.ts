@@ -16,6 +16,7 @@ import { importDocument, restoreDocument } from "./bulk.ts";
 import { LogWriter } from "./logwriter.ts";
 import { MessageLog } from "./messages.ts";
 import { ReplyBook } from "./replies.ts";
+import { GeneratedCalls } from "./generated.ts";
 
 const bulkOf = (doc: BulkDocument | ReplydDocument): BulkDocument => (Array.isArray(doc.articles) ? asBulk(doc as ReplydDocument) : (doc as BulkDocument));
 
@@ -39,6 +40,7 @@ export class DataFolder extends Model {
   readonly backups: BackupFiles;
   readonly messages: MessageLog;
   readonly replies: ReplyBook;
+  readonly generated: GeneratedCalls;
 
   private constructor(
     dir: string,
@@ -48,6 +50,7 @@ export class DataFolder extends Model {
     super(dir, db, opts);
     this.messages = new MessageLog(db, new LogWriter(this.dbPath, this.logError));
     this.replies = new ReplyBook(db, opts.replyLimit ?? DEFAULT_REPLY_LIMIT);
+    this.generated = new GeneratedCalls(db);
     this.backups = new BackupFiles(join(dir, "backups"), opts.clock, opts.keep);
   }
 

@@ -137,6 +137,8 @@ export class MessageLog {
     const removed = this.db.run("DELETE FROM messages WHERE received_at < ?", [cutoff]).changes;
     // A follower last heard from before the cutoff has no window left to keep.
     this.db.run("DELETE FROM followers WHERE last_at < ?", [cutoff]);
+    // The model calls' log is kept as long as the messages it answered.
+    this.db.run("DELETE FROM generated WHERE at < ?", [cutoff]);
     return { removed, newest };
   }
 }

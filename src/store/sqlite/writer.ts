@@ -27,6 +27,7 @@ export function sqliteWriter(store: DataFolder): Writer {
       record: async (r) => store.replies.record(r),
       entry: async (seq) => store.replies.entry(seq),
     },
+    generated: store.generated,
     newestBackup: async () => store.backups.newest(),
     keep: store.backups.keep,
     backupTempFilesRemovedAtStart: store.backups.tempRemovedAtStart,

@@ -1,0 +1,181 @@
+/**
+ * An OpenAI-compatible chat-completions endpoint (docs/answers.md "Connecting a model"): POST
+ * `BASE/chat/completions` with `{model, messages}` and `Authorization: Bearer KEY`, as OpenAI,
+ * DeepSeek, Qwen's compatible mode, Ollama and vLLM take it. The answer may be one JSON object or
+ * a server-sent event stream (some servers stream whatever was asked); both are read bounded in
+ * bytes and in time, and every way it can go wrong is one ModelFailure with a kind health counts.
+ * The key never appears in a failure's message.
+ */
+
+export interface ModelEndpoint {
+  /** The base URL as the SDKs take it, ending in /v1 (no trailing slash). */
+  base: string;
+  model: string;
+  /** REPLYD_AI_KEY; a local server may need none. */
+  key?: string;
+  /** The whole call, from the request to the last byte. */
+  timeoutMs: number;
+}
+
+export interface ChatMessage {
+  role: "system" | "user" | "assistant";
+  content: string;
+}
+
+export interface Usage {
+  prompt: number;
+  completion: number;
+}
+
+export interface Completion {
+  text: string;
+  /** As the endpoint reported it; null when it did not. */
+  usage: Usage | null;
+  ms: number;
+}
+
+export const FAILURE_KINDS = ["refused", "timeout", "http_error", "not_json", "too_large", "empty", "unfinished"] as const;
+export type FailureKind = (typeof FAILURE_KINDS)[number];
+
+export class ModelFailure extends Error {
+  constructor(
+    readonly kind: FailureKind,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = "ModelFailure";
+  }
+}
+
+/** An answer of a few hundred words is a few KiB; past this it is not one. */
+export const MAX_ANSWER_BYTES = 256 * 1024;
+
+/** Where the endpoint is, for health and logs: its host and path, never a query or credentials. */
+export function endpointName(base: string): string {
+  try {
+    const u = new URL(base);
+    return `${u.host}${u.pathname.replace(/\/+$/, "")}`;
+  } catch {
+    return "(unparsable address)";
+  }
+}
+
+const hide = (text: string, key: string | undefined) => (key && key.length >= 4 ? text.replaceAll(key, "…") : text);
+
+export async function complete(endpoint: ModelEndpoint, messages: ChatMessage[], fetchImpl: typeof fetch = fetch): Promise<Completion> {
+  const started = performance.now();
+  const timeout = AbortSignal.timeout(endpoint.timeoutMs);
+  const fail = (kind: FailureKind, message: string, status?: number): never => {
+    throw new ModelFailure(kind, hide(message, endpoint.key), status);
+  };
+  let res: Response;
+  try {
+    res = await fetchImpl(`${endpoint.base}/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...(endpoint.key ? { authorization: `Bearer ${endpoint.key}` } : {}) },
+      body: JSON.stringify({ model: endpoint.model, messages }),
+      signal: timeout,
+      // A redirect would carry the key to wherever it points.
+      redirect: "manual",
+    });
+  } catch (e) {
+    if (timeout.aborted) fail("timeout", `no answer within ${endpoint.timeoutMs} ms`);
+    return fail("refused", `the endpoint could not be reached: ${(e as Error).message}`);
+  }
+  let raw: string;
+  try {
+    raw = await readBounded(res, timeout);
+  } catch (e) {
+    if (e instanceof ModelFailure) throw e;
+    if (timeout.aborted) fail("timeout", `the answer did not end within ${endpoint.timeoutMs} ms`);
+    return fail("refused", `the answer was cut off: ${(e as Error).message}`);
+  }
+  if (res.status < 200 || res.status > 299) fail("http_error", `the endpoint answered HTTP ${res.status}: ${errorText(raw)}`, res.status);
+  const streamed = (res.headers.get("content-type") ?? "").includes("text/event-stream") || /^\s*data:/.test(raw);
+  const { text, usage } = streamed ? readStream(raw) : readJson(raw);
+  if (!text.trim()) fail("empty", "the endpoint's answer holds no text");
+  return { text, usage, ms: Math.round(performance.now() - started) };
+}
+
+async function readBounded(res: Response, signal: AbortSignal): Promise<string> {
+  const declared = Number(res.headers.get("content-length") ?? 0);
+  if (declared > MAX_ANSWER_BYTES) throw new ModelFailure("too_large", `the answer is ${declared} bytes (at most ${MAX_ANSWER_BYTES} are read)`);
+  const reader = res.body?.getReader();
+  if (!reader) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const abort = () => void reader.cancel().catch(() => {});
+  signal.addEventListener("abort", abort, { once: true });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (signal.aborted) throw new ModelFailure("timeout", "the answer did not end in time");
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_ANSWER_BYTES) {
+        abort();
+        throw new ModelFailure("too_large", `the answer passed ${MAX_ANSWER_BYTES} bytes`);
+      }
+      chunks.push(value);
+    }
+  } finally {
+    signal.removeEventListener("abort", abort);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+const errorText = (raw: string): string => {
+  try {
+    const v = JSON.parse(raw) as { error?: { message?: unknown } | string; message?: unknown };
+    const m = typeof v.error === "string" ? v.error : (v.error?.message ?? v.message);
+    if (typeof m === "string") return m.slice(0, 200);
+  } catch {}
+  return raw.replace(/\s+/g, " ").slice(0, 120) || "(no body)";
+};
+
+const usageOf = (u: unknown): Usage | null => {
+  const o = u as { prompt_tokens?: unknown; completion_tokens?: unknown } | null;
+  if (!o || typeof o !== "object") return null;
+  const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? Math.floor(v) : 0);
+  return { prompt: n(o.prompt_tokens), completion: n(o.completion_tokens) };
+};
+
+function readJson(raw: string): { text: string; usage: Usage | null } {
+  let v: { choices?: { message?: { content?: unknown } }[]; usage?: unknown };
+  try {
+    v = JSON.parse(raw) as typeof v;
+  } catch {
+    throw new ModelFailure("not_json", `the answer is not JSON: ${raw.replace(/\s+/g, " ").slice(0, 80)}`);
+  }
+  const content = Array.isArray(v?.choices) ? v.choices[0]?.message?.content : undefined;
+  if (typeof content !== "string") throw new ModelFailure("not_json", "the answer is JSON without choices[0].message.content");
+  return { text: content, usage: usageOf(v.usage) };
+}
+
+/** `data:` lines of chat.completion.chunk objects; complete only with `[DONE]` or a finish_reason. */
+function readStream(raw: string): { text: string; usage: Usage | null } {
+  let text = "";
+  let usage: Usage | null = null;
+  let finished = false;
+  for (const line of raw.split(/\r?\n/)) {
+    if (!line.startsWith("data:")) continue;
+    const data = line.slice(5).trim();
+    if (data === "[DONE]") {
+      finished = true;
+      continue;
+    }
+    let chunk: { choices?: { delta?: { content?: unknown }; finish_reason?: unknown }[]; usage?: unknown };
+    try {
+      chunk = JSON.parse(data) as typeof chunk;
+    } catch {
+      throw new ModelFailure("not_json", `a streamed event is not JSON: ${data.slice(0, 80)}`);
+    }
+    const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
+    if (typeof choice?.delta?.content === "string") text += choice.delta.content;
+    if (typeof choice?.finish_reason === "string") finished = true;
+    usage = usageOf(chunk.usage) ?? usage;
+  }
+  if (!finished) throw new ModelFailure("unfinished", "the stream ended before the answer was complete");
+  return { text, usage };
+}

@@ -1,0 +1,50 @@
+import type { Database } from "bun:sqlite";
+import { entryOfRow, GENERATED_COLUMNS, rowValues, type GeneratedEntry, type GeneratedLog, type GeneratedRow, type NewGenerated, type Outcome } from "../generated-log.ts";
+
+/** The model calls' log in the data folder's database (store/generated-log.ts). Few rows: written on the event loop. */
+export class GeneratedCalls implements GeneratedLog {
+  constructor(private readonly db: Database) {}
+
+  async add(e: NewGenerated): Promise<number> {
+    const marks = GENERATED_COLUMNS.map(() => "?").join(", ");
+    return Number(this.db.query(`INSERT INTO generated (${GENERATED_COLUMNS.join(", ")}) VALUES (${marks})`).run(...rowValues(e)).lastInsertRowid);
+  }
+
+  async settle(seq: number, outcome: Outcome, deliveredAt: string | null, from?: Outcome): Promise<boolean> {
+    const r = from === undefined
+      ? this.db.run("UPDATE generated SET outcome = ?, delivered_at = coalesce(?, delivered_at) WHERE seq = ?", [outcome, deliveredAt, seq])
+      : this.db.run("UPDATE generated SET outcome = ?, delivered_at = coalesce(?, delivered_at) WHERE seq = ? AND outcome = ?", [outcome, deliveredAt, seq, from]);
+    return r.changes > 0;
+  }
+
+  async takePending(openid: string, since: string, deliveredAt: string): Promise<GeneratedEntry | null> {
+    return this.db
+      .transaction(() => {
+        const row = this.db.query("SELECT * FROM generated INDEXED BY generated_pending WHERE openid = ? AND outcome = 'pending' ORDER BY seq DESC LIMIT 1").get(openid) as GeneratedRow | null;
+        if (!row) return null;
+        // Older ones (a second question answered late before the first was sent) are not sent after it.
+        this.db.run("UPDATE generated SET outcome = 'expired' WHERE openid = ? AND outcome = 'pending' AND seq < ?", [openid, row.seq]);
+        if (row.at < since) {
+          this.db.run("UPDATE generated SET outcome = 'expired' WHERE seq = ?", [row.seq]);
+          return null;
+        }
+        this.db.run("UPDATE generated SET outcome = 'next_message', delivered_at = ? WHERE seq = ?", [deliveredAt, row.seq]);
+        return entryOfRow({ ...row, outcome: "next_message", delivered_at: deliveredAt });
+      })
+      .immediate();
+  }
+
+  async pendingFollowers(since: string): Promise<string[]> {
+    return (this.db.query("SELECT DISTINCT openid FROM generated WHERE outcome = 'pending' AND at >= ?").all(since) as { openid: string }[]).map((r) => r.openid);
+  }
+
+  async calls(since: string): Promise<{ openid: string; at: string }[]> {
+    return this.db.query("SELECT openid, at FROM generated WHERE at >= ? ORDER BY at").all(since) as { openid: string; at: string }[];
+  }
+
+  async list(opts: { limit: number; offset: number }): Promise<{ items: GeneratedEntry[]; total: number }> {
+    const total = (this.db.query("SELECT count(*) AS n FROM generated").get() as { n: number }).n;
+    const rows = this.db.query("SELECT * FROM generated ORDER BY seq DESC LIMIT ? OFFSET ?").all(opts.limit, opts.offset) as GeneratedRow[];
+    return { items: rows.map(entryOfRow), total };
+  }
+}

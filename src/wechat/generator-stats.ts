@@ -1,0 +1,62 @@
+/** What health shows of generated answers (docs/answers.md "Health"): never the endpoint's key. */
+import { endpointName, FAILURE_KINDS, type ModelEndpoint, type Usage } from "../model-client.ts";
+import { REFUSALS } from "../model-output.ts";
+import type { Caps } from "./model-caps.ts";
+
+const zeros = <K extends string>(keys: readonly K[]) => Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
+
+export class GeneratorStats {
+  /** Calls made since start, and what became of them. */
+  calls = 0;
+  inFlight = 0;
+  readonly failed = zeros(FAILURE_KINDS);
+  readonly refused = zeros(REFUSALS);
+  readonly capped = { follower: 0, daily: 0 };
+  readonly delivery = { reply: 0, customer_service: 0, pending: 0, next_message: 0 };
+  /** Last deliveries answered with the retrieval reply while the model still wrote. */
+  lastDeliveries = 0;
+  readonly tokens = { prompt: 0, completion: 0, unreported: 0 };
+
+  constructor(
+    private readonly endpoint: ModelEndpoint,
+    private readonly caps: Caps,
+  ) {}
+
+  called(outcome: string, usage: Usage | null): void {
+    this.calls++;
+    if (usage) {
+      this.tokens.prompt += usage.prompt;
+      this.tokens.completion += usage.completion;
+    } else if (!outcome.startsWith("failed:")) this.tokens.unreported++;
+    const [kind, why] = outcome.split(":") as [string, string];
+    if (kind === "failed" && why in this.failed) this.failed[why as keyof typeof this.failed]++;
+    if (kind === "refused" && why in this.refused) this.refused[why as keyof typeof this.refused]++;
+  }
+
+  delivered(outcome: string): void {
+    if (outcome in this.delivery) this.delivery[outcome as keyof typeof this.delivery]++;
+  }
+
+  async report(nowMs: number): Promise<Record<string, unknown>> {
+    let used: number | string;
+    try {
+      used = await this.caps.used(nowMs);
+    } catch (e) {
+      used = `unknown: ${(e as Error).message}`;
+    }
+    return {
+      endpoint: endpointName(this.endpoint.base),
+      model: this.endpoint.model,
+      timeout_s: this.endpoint.timeoutMs / 1000,
+      calls: this.calls,
+      in_flight: this.inFlight,
+      delivered: this.delivery,
+      last_deliveries_answered_by_retrieval: this.lastDeliveries,
+      failed: this.failed,
+      refused: this.refused,
+      capped: this.capped,
+      tokens: this.tokens,
+      caps: { per_follower_hour: this.caps.limits.perFollower, daily: this.caps.limits.daily, used_24h: used },
+    };
+  }
+}

@@ -1,0 +1,75 @@
+/** The model calls' log (store/generated-log.ts) on each store: kept whole, pending answers handed out once, pruned with the messages. */
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { PENDING_MS, type NewGenerated } from "../../src/store/generated-log.ts";
+import { T0 } from "../helpers.ts";
+import { openTarget, STORES, type Target } from "./targets.ts";
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const call = (openid: string, at: number, more: Partial<NewGenerated> = {}): NewGenerated => ({
+  at: iso(at),
+  msg_key: `m:${openid}:${at}`,
+  openid,
+  question: "还能退款吗",
+  model: "m1",
+  sources: [{ id: "refund", title: "售后政策", url: "https://example.com/refund", passages: ["七天无理由退货。"] }],
+  output: "可以。[1]",
+  answer: "可以。[1]\n\n[1] 售后政策\nhttps://example.com/refund",
+  cited: ["refund"],
+  outcome: "reply",
+  detail: null,
+  ms: 812,
+  tokens_prompt: 300,
+  tokens_completion: 12,
+  delivered_at: iso(at + 900),
+  ...more,
+});
+
+describe.each(STORES)("%s", (kind) => {
+  let t: Target;
+  beforeEach(async () => void (t = await openTarget(kind)));
+  afterEach(() => t.close());
+
+  test("a call kept whole and listed newest first; the calls since a time, oldest first", async () => {
+    const first = await t.generated.add(call("o_1", T0));
+    const second = await t.generated.add(call("o_2", T0 + 1000, { outcome: "failed:timeout", output: null, answer: null, cited: [], detail: "no answer within 30000 ms", ms: null, tokens_prompt: null, tokens_completion: null, delivered_at: null }));
+    expect(second).toBeGreaterThan(first);
+    const page = await t.generated.list({ limit: 10, offset: 0 });
+    expect(page.total).toBe(2);
+    expect(page.items[0]).toEqual({ seq: second, ...call("o_2", T0 + 1000, { outcome: "failed:timeout", output: null, answer: null, cited: [], detail: "no answer within 30000 ms", ms: null, tokens_prompt: null, tokens_completion: null, delivered_at: null }) });
+    expect(page.items[1]).toEqual({ seq: first, ...call("o_1", T0) });
+    expect(await t.generated.calls(iso(T0 + 1))).toEqual([{ openid: "o_2", at: iso(T0 + 1000) }]);
+    expect((await t.generated.list({ limit: 1, offset: 1 })).items.map((g) => g.seq)).toEqual([first]);
+  });
+
+  test("a pending answer is taken once, the newest; older ones expire; one past its day is not sent", async () => {
+    const older = await t.generated.add(call("o_1", T0, { outcome: "pending", delivered_at: null }));
+    const newer = await t.generated.add(call("o_1", T0 + 5000, { outcome: "pending", delivered_at: null, answer: "newer" }));
+    await t.generated.add(call("o_2", T0, { outcome: "pending", delivered_at: null }));
+    expect((await t.generated.pendingFollowers(iso(T0 - 1))).sort()).toEqual(["o_1", "o_2"]);
+    // Two takers at once (two instances): one gets it.
+    const both = await Promise.all([t.generated.takePending("o_1", iso(T0 - 1), iso(T0 + 9000)), t.generated.takePending("o_1", iso(T0 - 1), iso(T0 + 9000))]);
+    const got = both.filter((x) => x !== null);
+    expect(got.map((g) => [g?.seq, g?.answer, g?.outcome, g?.delivered_at])).toEqual([[newer, "newer", "next_message", iso(T0 + 9000)]]);
+    const outcomes = Object.fromEntries((await t.generated.list({ limit: 10, offset: 0 })).items.map((g) => [g.seq, g.outcome]));
+    expect([outcomes[older], outcomes[newer]]).toEqual(["expired", "next_message"]);
+    expect(await t.generated.pendingFollowers(iso(T0 - 1))).toEqual(["o_2"]);
+    // o_2's answer is older than the day it may wait.
+    expect(await t.generated.takePending("o_2", iso(T0 + 1), iso(T0 + PENDING_MS + 2))).toBeNull();
+    expect(await t.generated.pendingFollowers(iso(T0 - 1))).toEqual([]);
+  });
+
+  test("settle moves an outcome, from a given one only when asked", async () => {
+    const seq = await t.generated.add(call("o_1", T0, { outcome: "pending", delivered_at: null }));
+    expect(await t.generated.settle(seq, "customer_service", iso(T0 + 5), "reply")).toBe(false);
+    expect(await t.generated.settle(seq, "customer_service", iso(T0 + 5), "pending")).toBe(true);
+    expect((await t.generated.list({ limit: 1, offset: 0 })).items[0]).toMatchObject({ outcome: "customer_service", delivered_at: iso(T0 + 5) });
+  });
+
+  test("pruned with the message log: calls older than the days kept go", async () => {
+    await t.generated.add(call("o_1", T0 - 40 * 86_400_000));
+    await t.generated.add(call("o_1", T0));
+    t.log.add({ received_ms: T0, msg_key: "m:x", from_user: "o_1", type: "text", event: null, content: "x", answer: "code", unmatched: false });
+    await t.log.prune(30, T0);
+    expect((await t.generated.list({ limit: 10, offset: 0 })).items.map((g) => g.at)).toEqual([iso(T0)]);
+  });
+});
