@@ -10,21 +10,19 @@
  * is replaced by the retrieval reply at once.
  */
 import type { Clock } from "../clock.ts";
-import { complete, ModelFailure, type ModelEndpoint } from "../model-client.ts";
-import { checkOutput } from "../model-output.ts";
-import { instructions, promptFor, type Source } from "../model-prompt.ts";
+import type { ModelEndpoint } from "../model-client.ts";
+import type { Source } from "../model-prompt.ts";
 import type { Writer } from "../store/backend.ts";
-import { PENDING_MS } from "../store/generated-log.ts";
 import { RedisDown } from "../store/redis/link.ts";
-import { sendFollowUp } from "./follow-up.ts";
 import { LocalBook, type GenerationBook, type Opened } from "./generation-book.ts";
 import { GeneratorStats } from "./generator-stats.ts";
 import type { Inbound, Reply } from "./message.ts";
-import { MAX_TEXT_BYTES } from "./message.ts";
 import type { Caps } from "./model-caps.ts";
+import { ModelAsker, type ModelAnswer } from "./model-answer.ts";
 import { PendingFollowers } from "./pending.ts";
 import type { Decision } from "./responder.ts";
-import { PlatformError, type TokenKeeper } from "./token.ts";
+import type { TokenKeeper } from "./token.ts";
+import { LateAnswers } from "./late-answers.ts";
 
 export interface DeliveryTimes {
   /** The last delivery is answered within this long of its arrival (the platform waits 5 s). */
@@ -38,9 +36,6 @@ export interface DeliveryTimes {
 }
 
 export const DELIVERY_TIMES: DeliveryTimes = { lastAnswerMs: 4000, lastAfterMs: 9000, deliveries: 3, holdMs: 15_000 };
-
-/** Room left in a text reply for the question quoted when an answer waits for the next message. */
-const QUOTE_ROOM = 200;
 
 export interface GeneratorOptions {
   endpoint: ModelEndpoint;
@@ -78,24 +73,20 @@ export class Generator {
   private readonly times: DeliveryTimes;
   /** Generations this instance opened or joined, and the book each is in. */
   private readonly known = new Map<string, { book: GenerationBook; until: number }>();
-  readonly pending: PendingFollowers;
-  /** A mark of this process in the instructions: an answer holding it repeats them. */
-  private readonly canary = Buffer.from(crypto.getRandomValues(new Uint8Array(6))).toString("hex");
-  private readonly rules: string;
-  /** When the platform refused customer-service messages (48001), and why: late answers wait for the next message meanwhile. */
-  private csRefused: { at: number; why: string } | null = null;
+  /** Answers ready after the last delivery was answered. */
+  readonly late: LateAnswers;
+  private readonly asker: ModelAsker;
 
   constructor(private readonly o: GeneratorOptions) {
     this.times = { ...DELIVERY_TIMES, ...o.times };
-    this.rules = instructions(this.canary);
-    this.pending = o.pending ?? new PendingFollowers();
+    this.asker = new ModelAsker(o.endpoint, o.fetch);
+    this.late = new LateAnswers(o.write, o.clock, o.log, o.platform ?? (() => null), o.pending ?? new PendingFollowers());
     this.stats = new GeneratorStats(o.endpoint, o.caps);
   }
 
-  /** Loads what the store knows: the calls of the last 24 hours (the caps) are the caller's; the followers with an answer waiting are these. */
-  async load(): Promise<void> {
-    const since = new Date(this.o.clock.now() - PENDING_MS).toISOString();
-    for (const openid of await this.o.write.generated.pendingFollowers(since)) this.pending.note(openid);
+  /** The followers with an answer waiting, as the store knows them (the caps' history is the caller's). */
+  load(): Promise<void> {
+    return this.late.load();
   }
 
   /** A generation this instance knows for message `key`: later arrivals are its deliveries. */
@@ -180,36 +171,15 @@ export class Generator {
     const at = new Date(this.o.clock.now()).toISOString();
     const hold = book.hold(key);
     this.stats.inFlight++;
-    let output: string | null = null;
-    let usage: { prompt: number; completion: number } | null = null;
-    let ms: number | null = null;
-    let outcome: string;
-    let detail: string | null = null;
-    let answer: string | null = null;
-    let cited: string[] = [];
-    const started = performance.now();
+    let r: ModelAnswer;
     try {
-      const c = await complete(this.o.endpoint, promptFor(g.question, g.sources, this.canary), this.o.fetch);
-      output = c.text;
-      usage = c.usage;
-      const checked = checkOutput(c.text, g.sources, { secrets: this.o.endpoint.key ? [this.o.endpoint.key] : [], instructions: this.rules, canary: this.canary, maxBytes: MAX_TEXT_BYTES - QUOTE_ROOM });
-      if (checked.ok) {
-        answer = checked.text;
-        cited = checked.cited.map((s) => s.id);
-        outcome = "reply";
-      } else {
-        outcome = `refused:${checked.reason}`;
-        detail = checked.detail;
-      }
-    } catch (e) {
-      const f = e instanceof ModelFailure ? e : new ModelFailure("refused", (e as Error).message);
-      outcome = `failed:${f.kind}`;
-      detail = f.message;
+      r = await this.asker.ask(g.question, g.sources);
     } finally {
-      ms = Math.round(performance.now() - started);
       hold.stop();
       this.stats.inFlight--;
     }
+    const { answer, cited, output, usage, ms, detail } = r;
+    let outcome = r.outcome;
     this.stats.called(outcome, usage);
     if (detail) this.o.log(`generated answer for ${key} not used (${outcome}): ${detail}`);
 
@@ -223,7 +193,7 @@ export class Generator {
     }
     // Logged before anything follows: the message opens the follower's reply window.
     hooks.record(answer !== null && kept.kept ? { ...d, answer: `ai:${cited.join(",")}`, unmatched: false } : d);
-    if (answer !== null && !kept.kept) outcome = await this.followUp(m, answer, g.question);
+    if (answer !== null && !kept.kept) outcome = await this.late.send(m.from, answer, g.question);
     this.stats.delivered(outcome);
     await this.o.write.generated
       .add({
@@ -244,38 +214,7 @@ export class Generator {
         delivered_at: outcome === "reply" || outcome === "customer_service" ? new Date(this.o.clock.now()).toISOString() : null,
       })
       .catch((e) => this.o.log(`the model call for ${key} could not be logged: ${(e as Error).message}`));
-    if (outcome === "pending") this.pending.add(m.from);
-  }
-
-  /** An answer ready after the retrieval reply went out: by customer-service message, else kept for the next message. */
-  private async followUp(m: Inbound, answer: string, question: string): Promise<string> {
-    const platform = this.o.platform?.();
-    if (!platform) return "pending";
-    if (this.csRefused && Date.now() - this.csRefused.at < 24 * 3_600_000) return "pending";
-    try {
-      await this.o.write.log.settled().catch(() => {});
-      await sendFollowUp(this.o.write, platform, this.o.clock, { openid: m.from, message: { type: "text", text: answer }, logged: answer, sentBy: "ai", replyTo: null });
-      this.csRefused = null;
-      return "customer_service";
-    } catch (e) {
-      if (e instanceof PlatformError && e.errcode === 48001) {
-        this.csRefused = { at: Date.now(), why: e.message };
-        this.o.log(`customer-service messages refused (48001: the account may not send them); generated answers that miss the reply's window wait for the follower's next message`);
-      } else this.o.log(`a generated answer could not follow for "${question.slice(0, 40)}": ${(e as Error).message}; it waits for the follower's next message`);
-      return "pending";
-    }
-  }
-
-  /** The answer waiting for `m`'s sender, as the reply to this message; null when none (or another instance sent it). */
-  async takePending(m: Inbound): Promise<Decision | null> {
-    const now = this.o.clock.now();
-    const e = await this.o.write.generated.takePending(m.from, new Date(now - PENDING_MS).toISOString(), new Date(now).toISOString());
-    this.pending.remove(m.from);
-    if (!e?.answer) return null;
-    this.stats.delivered("next_message");
-    const quoted = e.question.length > 60 ? `${e.question.slice(0, 60)}…` : e.question;
-    // The new message is not answered by it: listed in the inbox for the operator.
-    return { reply: { type: "text", content: `“${quoted}”\n\n${e.answer}` }, answer: `ai-pending:${e.seq}`, unmatched: true };
+    if (outcome === "pending") this.late.waiting(m.from);
   }
 
   /**
@@ -285,35 +224,22 @@ export class Generator {
   async preview(question: string, sources: Source[], who: string): Promise<Record<string, unknown>> {
     const capped = await this.o.caps.take(who, this.o.clock.now());
     if (capped) return { outcome: `capped:${capped}`, detail: capped === "daily" ? "the daily cap (--ai-daily) is reached" : "this key's hourly cap (--ai-per-follower) is reached" };
-    try {
-      const c = await complete(this.o.endpoint, promptFor(question, sources, this.canary), this.o.fetch);
-      const checked = checkOutput(c.text, sources, { secrets: this.o.endpoint.key ? [this.o.endpoint.key] : [], instructions: this.rules, canary: this.canary, maxBytes: MAX_TEXT_BYTES - QUOTE_ROOM });
-      const outcome = checked.ok ? "reply" : `refused:${checked.reason}`;
-      this.stats.called(outcome, c.usage);
-      return {
-        outcome,
-        output: c.text,
-        ...(checked.ok ? { answer: checked.text, cited: checked.cited.map((s) => s.id) } : { detail: checked.detail }),
-        ms: c.ms,
-        tokens: c.usage,
-      };
-    } catch (e) {
-      const f = e instanceof ModelFailure ? e : new ModelFailure("refused", (e as Error).message);
-      this.stats.called(`failed:${f.kind}`, null);
-      return { outcome: `failed:${f.kind}`, detail: f.message };
-    }
+    const r = await this.asker.ask(question, sources);
+    this.stats.called(r.outcome, r.usage);
+    return {
+      outcome: r.outcome,
+      ...(r.output !== null ? { output: r.output } : {}),
+      ...(r.answer !== null ? { answer: r.answer, cited: r.cited } : { detail: r.detail }),
+      ms: r.ms,
+      tokens: r.usage,
+    };
   }
 
   /** Health: the endpoint (never its key), calls and what became of them, tokens, the caps. */
   async status(): Promise<Record<string, unknown>> {
     return {
       ...(await this.stats.report(this.o.clock.now())),
-      customer_service: !this.o.platform?.()
-        ? "not configured (no --wx-secret): an answer the model finishes after the last delivery waits for the follower's next message"
-        : this.csRefused
-          ? `refused since ${new Date(this.csRefused.at).toISOString()}: ${this.csRefused.why}`
-          : "ok",
-      pending_followers: this.pending.size,
+      ...this.late.status(),
     };
   }
 }

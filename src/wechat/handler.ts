@@ -2,12 +2,13 @@ import type { Clock } from "../clock.ts";
 import { CODE } from "../errors.ts";
 import type { FollowerLog } from "../store/backend.ts";
 import { verifyWxSignature, WxCrypto, WxError, wxSignature } from "./crypto.ts";
-import { dedupeKey, renderReply, toInbound, type Inbound, type Reply } from "./message.ts";
-import type { Decision, Responder } from "./responder.ts";
+import { dedupeKey, toInbound } from "./message.ts";
+import type { Responder } from "./responder.ts";
 import { SignatureLedger } from "./ledger.ts";
 import { queryOf } from "./query.ts";
-import { RetryCache, type Answer } from "./retries.ts";
-import { GENERATING, type SharedAnswers } from "./shared.ts";
+import { RetryCache } from "./retries.ts";
+import type { SharedAnswers } from "./shared.ts";
+import { Answering, SUCCESS } from "./answering.ts";
 import type { Generator } from "./generator.ts";
 import { RedisDown } from "../store/redis/link.ts";
 import { RefusalLog } from "./refusals.ts";
@@ -39,7 +40,6 @@ const XML = new Headers({ "content-type": "application/xml; charset=utf-8" });
 // The 200 answers' init objects, shared too: Response reads them and keeps nothing of them.
 const TEXT_200 = { headers: TEXT };
 const XML_200 = { headers: XML };
-const SUCCESS = "success";
 
 const plain = (status: number, body = "") => new Response(body, { status, headers: TEXT });
 /** The messaging callback (DESIGN §5): URL verification, signed plain and safe-mode messages. */
@@ -48,14 +48,13 @@ export class WechatHandler {
   private readonly retries = new RetryCache();
   private readonly ledger: SignatureLedger;
   private readonly refusals: RefusalLog;
-  /** Messages answered with this instance's own dedupe because the cluster's Redis was away. */
-  answeredAlone = 0;
+  private readonly answering: Answering;
 
   constructor(
     private readonly opts: WechatOptions,
     /** The message log (the store's, or the database's). */
-    private readonly messages: Pick<FollowerLog, "add">,
-    private readonly responder: Responder,
+    messages: Pick<FollowerLog, "add">,
+    responder: Responder,
     private readonly clock: Clock,
     private readonly log: (msg: string) => void,
     /** The cluster's retry answers (serve --redis); without it, this instance's memory only. */
@@ -66,6 +65,12 @@ export class WechatHandler {
     this.crypto = opts.aesKey ? new WxCrypto(opts.aesKey, opts.appid ?? "") : null;
     this.ledger = new SignatureLedger(opts.skewMs);
     this.refusals = new RefusalLog(log, () => clock.monotonic());
+    this.answering = new Answering({ messages, responder, clock, log, deadlineMs: opts.deadlineMs, seal: (xml) => this.seal(xml), shared, generator });
+  }
+
+  /** Messages answered with this instance's own dedupe because the cluster's Redis was away. */
+  get answeredAlone(): number {
+    return this.answering.answeredAlone;
   }
 
   private disabled(): Response {
@@ -157,8 +162,9 @@ export class WechatHandler {
         });
         if (joined) return new Response(joined.out, joined.out === SUCCESS ? TEXT_200 : XML_200);
       }
+      const a = this.answering;
       const answer = this.retries.get(key, this.clock.now(), () =>
-        this.shared ? this.sharedAnswer(message, key, encrypted, timestamp, nonce, request.signal) : this.answer(message, key, encrypted, undefined, request.signal),
+        this.shared ? a.shared(message, key, encrypted, timestamp, nonce, request.signal) : a.answer(message, key, encrypted, undefined, request.signal),
       );
       const out = typeof answer === "string" ? answer : await answer;
       return new Response(out, out === SUCCESS ? TEXT_200 : XML_200);
@@ -171,152 +177,6 @@ export class WechatHandler {
       this.log(`wechat callback failed: ${(e as Error).message}`);
       return plain(200, SUCCESS);
     }
-  }
-
-  /**
-   * The answer through the cluster (shared.ts): the first one kept by any instance. With
-   * Redis away, this instance's own: a resend that lands elsewhere meanwhile is answered (and
-   * logged, once: the log's msg_key is unique) there too.
-   */
-  private async sharedAnswer(m: Inbound, key: string, encrypt: boolean, timestamp: string, nonce: string, signal?: AbortSignal): Promise<string> {
-    const shared = this.shared as SharedAnswers;
-    let decided: Decision | Promise<Decision>;
-    try {
-      decided = this.decide(m);
-    } catch (e) {
-      return this.failed(e);
-    }
-    const alone = () => {
-      this.answeredAlone++;
-      return this.answer(m, key, encrypt, decided, signal);
-    };
-    if (!shared.up) return alone();
-    const deadlineAt = Date.now() + this.opts.deadlineMs;
-    let computed = false;
-    try {
-      // Answered at once (the usual case): rendered, then offered to the cluster in one batched
-      // round trip. A regex rule or search to wait for: the message is claimed first, so a resend
-      // elsewhere waits instead of running it again.
-      let out: string;
-      if (decided instanceof Promise) {
-        const work = decided;
-        out = await shared.answer(key, timestamp, nonce, deadlineAt, () => ((computed = true), this.answer(m, key, encrypt, work, signal)));
-        if (out === GENERATING) return await this.joinGeneration(m, key, encrypt, work, signal);
-        // Another instance's answer: logged here too (below).
-        if (!computed) void work.then((d) => this.record(m, key, d)).catch(() => {});
-        return out;
-      }
-      const decision = decided;
-      const rendered = this.render(m, decision, encrypt);
-      out = await shared.offer(key, timestamp, nonce, deadlineAt, rendered, () => rendered);
-      if (out === GENERATING) return await this.joinGeneration(m, key, encrypt, decision, signal);
-      // Logged whichever answer was kept: the instance whose answer it is may have been killed before
-      // its log batch was written, and this arrival may be the platform's (or nginx's) retry of it.
-      // The log's msg_key is unique, so a message logged by both is kept once.
-      this.record(m, key, decision);
-      return out;
-    } catch (e) {
-      if (!(e instanceof RedisDown)) throw e;
-      return alone();
-    }
-  }
-
-  /**
-   * This arrival is a delivery of a message another instance (or an earlier delivery here) gave
-   * to the model: answered as the window allows. With no generation open after all, answered
-   * as any message.
-   */
-  private async joinGeneration(m: Inbound, key: string, encrypt: boolean, decided: Decision | Promise<Decision>, signal?: AbortSignal): Promise<string> {
-    const joined = this.generator ? await this.generator.join(key, signal) : null;
-    if (!joined) return this.answer(m, key, encrypt, decided, signal);
-    // This delivery gave the retrieval reply: logged here too (the model's instance may be gone).
-    if (joined.keptFallback) void Promise.resolve(decided).then((d) => this.record(m, key, d), () => {});
-    return joined.out;
-  }
-
-  /** The responder's decision, unless the sender has a generated answer waiting for their next message. */
-  private decide(m: Inbound): Decision | Promise<Decision> {
-    const g = this.generator;
-    if (g && m.type !== "event" && g.pending.has(m.from))
-      return g.takePending(m).then(
-        (d) => d ?? this.responder.respond(m),
-        (e) => {
-          this.log(`a generated answer waiting for ${m.from} could not be taken: ${(e as Error).message}`);
-          return this.responder.respond(m);
-        },
-      );
-    return this.responder.respond(m);
-  }
-
-  /** The model writes the answer (generator.ts); null from it: answered as without a model. */
-  private async generate(m: Inbound, key: string, d: Decision, encrypt: boolean, signal?: AbortSignal): Promise<string> {
-    const hooks = { render: (reply: Reply) => this.render(m, { reply, answer: "", unmatched: false }, encrypt), record: (x: Decision) => this.record(m, key, x) };
-    const got = await (this.generator as Generator).start(m, key, d, hooks, signal);
-    return got ? got.out : this.finish(m, key, d, encrypt);
-  }
-
-  private failed(e: unknown): string {
-    this.log(`wechat reply failed: ${(e as Error).message}`);
-    return SUCCESS;
-  }
-
-  /**
-   * Computes and logs the answer once; past the deadline the follower gets "success" instead. A
-   * decision made in time that a model may write (generator.ts) has the window's deadlines instead.
-   */
-  private answer(m: Inbound, key: string, encrypt: boolean, made?: Decision | Promise<Decision>, signal?: AbortSignal): Answer {
-    let decided: Decision | Promise<Decision>;
-    try {
-      decided = made ?? this.decide(m);
-      // Answered at once (no regex rule had to run): no deadline to race.
-      if (!(decided instanceof Promise)) return this.finish(m, key, decided, encrypt);
-    } catch (e) {
-      return this.failed(e);
-    }
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let late = false;
-    const work = decided
-      .then((d) => {
-        if (!late && d.generate && this.generator) {
-          clearTimeout(timer);
-          return this.generate(m, key, d, encrypt, signal);
-        }
-        return this.finish(m, key, d, encrypt);
-      })
-      .catch((e) => this.failed(e));
-    const deadline = new Promise<string>((resolve) => {
-      timer = setTimeout(() => {
-        late = true;
-        this.log(`wechat reply not ready in ${this.opts.deadlineMs} ms; answered "success"`);
-        resolve(SUCCESS);
-      }, this.opts.deadlineMs);
-    });
-    return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
-  }
-
-  /** Logs the message and renders (and seals) its reply. */
-  private finish(m: Inbound, key: string, decision: Decision, encrypt: boolean): string {
-    this.record(m, key, decision);
-    return this.render(m, decision, encrypt);
-  }
-
-  private record(m: Inbound, key: string, decision: Decision): void {
-    this.messages.add({
-      received_ms: this.clock.now(),
-      msg_key: key,
-      from_user: m.from,
-      type: m.type,
-      event: m.event ?? null,
-      content: (m.content ?? m.eventKey ?? null)?.slice(0, 1024) ?? null,
-      answer: decision.answer,
-      unmatched: decision.unmatched,
-    });
-  }
-
-  private render(m: Inbound, decision: Decision, encrypt: boolean): string {
-    if (!decision.reply) return SUCCESS;
-    const xml = renderReply(decision.reply, m, Math.floor(this.clock.now() / 1000));
-    return encrypt ? this.seal(xml) : xml;
   }
 
   /** The encrypted reply envelope, signed with a fresh nonce. */

@@ -50,6 +50,7 @@ export async function ask(c: CommandContext): Promise<void> {
     }
     const m = r.model;
     if (m) {
+      if (!m.note) lines.splice(1, 0, "             (the retrieval reply: with the model configured a follower gets its answer, and this when it fails, is late or capped)");
       lines.push("", `model        ${m.note ?? `given ${m.sources.map((s) => `[${s.n}] ${s.id}`).join(", ")}`}`);
       if (m.outcome) {
         const cost = m.ms === undefined ? "" : ` in ${(m.ms / 1000).toFixed(1)} s${m.tokens ? `, ${m.tokens.prompt}+${m.tokens.completion} tokens` : ""}`;

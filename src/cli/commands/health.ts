@@ -17,6 +17,31 @@ interface Health {
   regex_rules_disabled?: { pattern: string; timeouts: number; since: string }[];
   platform?: { link: string; errcode?: number; message?: string; advice?: string };
   menu?: { updated_at: string; pushed_at: string | null } | null;
+  generated_answers?: {
+    endpoint: string;
+    model?: string;
+    calls?: number;
+    in_flight?: number;
+    delivered?: Record<string, number>;
+    failed?: Record<string, number>;
+    refused?: Record<string, number>;
+    capped?: { follower: number; daily: number };
+    tokens?: { prompt: number; completion: number; unreported: number };
+    caps?: { per_follower_hour: number; daily: number; used_24h: number | string };
+    customer_service?: string;
+  };
+}
+
+const sum = (o: Record<string, number> | undefined) => Object.values(o ?? {}).reduce((a, b) => a + b, 0);
+/** The model's line: where, how many calls and what became of them, tokens, the caps. */
+function modelLines(g: NonNullable<Health["generated_answers"]>): string[] {
+  if (!g.model) return [`model          ${g.endpoint}`];
+  const d = g.delivered ?? {};
+  return [
+    `model          ${g.model} at ${g.endpoint}: ${g.calls ?? 0} calls since start (${d.reply ?? 0} answered, ${d.customer_service ?? 0} followed up, ${d.pending ?? 0} kept for the next message (${d.next_message ?? 0} sent so); ${sum(g.failed)} failed, ${sum(g.refused)} refused by the checks)`,
+    `               tokens ${g.tokens?.prompt ?? 0} in, ${g.tokens?.completion ?? 0} out; caps ${g.caps?.per_follower_hour} per follower an hour, ${g.caps?.used_24h}/${g.caps?.daily} in 24 hours (${(g.capped?.follower ?? 0) + (g.capped?.daily ?? 0)} capped)`,
+    ...(g.customer_service && g.customer_service !== "ok" ? [`               customer-service messages: ${g.customer_service}`] : []),
+  ];
 }
 
 const duration = (s: number) =>
@@ -41,6 +66,7 @@ export async function health(c: CommandContext): Promise<void> {
       `key            ${h.key.appkey} (${h.key.scope})`,
       ...(h.platform ? [`platform       ${h.platform.link}${h.platform.errcode !== undefined ? ` (${h.platform.errcode}: ${h.platform.message ?? ""})` : ""}${h.platform.advice ? ` — ${h.platform.advice}` : ""}`] : []),
       ...(h.menu !== undefined ? [`menu           ${h.menu ? `stored ${h.menu.updated_at}, ${h.menu.pushed_at ? `pushed ${h.menu.pushed_at}` : "NOT pushed since it changed (replyd menu push)"}` : "none stored"}`] : []),
+      ...(h.generated_answers ? modelLines(h.generated_answers) : []),
       ...(h.search && (h.search.busy || h.search.late) ? [`searches        ${h.search.busy} answered busy, ${h.search.late} past the deadline since start`] : []),
       ...(h.regex_rules_disabled ?? []).map((d) => `DISABLED rule   /${d.pattern}/ timed out ${d.timeouts} times (since ${d.since}); write the rules again to retry it`),
     ].join("\n"),

@@ -1,0 +1,124 @@
+/**
+ * dist/replyd with a model (serve --ai-url, the key from REPLYD_AI_KEY), as the platform and an
+ * operator see it: encrypted questions answered in the model's words over a real socket, the
+ * platform's own timings (a delivery it gives up on at 5 s, the answer on the next), the client's
+ * health, inbox --ai and ask --generate — and the key in none of the server's output.
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { existsSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { wxSignature } from "../src/wechat/crypto.ts";
+import { tempDir } from "./helpers.ts";
+import { startFakeModel, type FakeModel } from "./model/fake.ts";
+import { AESKEY, APPID, openReply } from "./wechat/helpers.ts";
+// @ts-expect-error: untyped peer
+import WXBizMsgCrypt from "wechat-crypto";
+
+const ROOT = resolve(import.meta.dir, "..");
+const BIN = join(ROOT, "dist", "replyd");
+const TOKEN = "aitoken2026";
+const KEY = "sk-binary-0123456789abcdefghij";
+const ENV = { REPLYD_APPKEY: "ops", REPLYD_SECRET: "0123456789abcdef0123" };
+const QUESTION = "买了东西不想要了，还能退款吗？";
+const GENERATED = "本店支持七天无理由退货。[1]\n\n[1] 售后政策\nhttps://example.com/refund";
+let tmp: ReturnType<typeof tempDir>;
+let server: ReturnType<typeof Bun.spawn>;
+let model: FakeModel;
+let url = "";
+let out = "";
+const peer = new WXBizMsgCrypt(TOKEN, AESKEY, APPID);
+
+// Not spawnSync: the fake model answers from this process's event loop.
+const run = async (args: string[]) => {
+  const p = Bun.spawn([BIN, ...args], { cwd: tmp.dir, env: { PATH: process.env.PATH ?? "", REPLYD_URL: url, ...ENV }, stdout: "pipe", stderr: "pipe" });
+  const [o, e, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  return { code, out: o, err: e };
+};
+
+beforeAll(async () => {
+  if (!existsSync(BIN)) Bun.spawnSync(["bash", join(ROOT, "scripts", "build")], { cwd: ROOT, stderr: "inherit" });
+  tmp = tempDir("replyd-binai-");
+  model = startFakeModel(KEY);
+  server = Bun.spawn(
+    [BIN, "serve", "--data", "data", "--host", "127.0.0.1", "--port", "0", "--wx-token", TOKEN, "--wx-aeskey", AESKEY, "--wx-appid", APPID, "--ai-url", model.base, "--ai-model", "fake-1"],
+    { cwd: tmp.dir, env: { PATH: process.env.PATH ?? "", ...ENV, REPLYD_AI_KEY: KEY }, stdout: "pipe", stderr: "pipe" },
+  );
+  for (const stream of [server.stdout, server.stderr])
+    void (async () => {
+      for await (const c of stream as unknown as AsyncIterable<Uint8Array>) out += new TextDecoder().decode(c);
+    })();
+  const until = Date.now() + 15_000;
+  while (!/"url":"([^"]+)"/.test(out)) {
+    if (Date.now() > until) throw new Error("server did not start: " + out);
+    await Bun.sleep(20);
+  }
+  url = (/"url":"([^"]+)"/.exec(out) as RegExpExecArray)[1] as string;
+  writeFileSync(join(tmp.dir, "a.json"), JSON.stringify([{ id: "refund", title: "售后政策", url: "https://example.com/refund", body: "本店支持七天无理由退货。签收后七天内在订单页面申请退款，三个工作日内原路退回。" }]));
+  expect((await run(["import", "a.json"])).code).toBe(0);
+});
+
+afterAll(async () => {
+  server?.kill("SIGTERM");
+  await server?.exited;
+  model?.stop();
+  tmp?.cleanup();
+});
+
+let nonce = 500;
+/** One encrypted delivery, closed by the platform after `giveUpMs` as it closes one at 5 s. */
+async function deliver(text: string, msgId: string, giveUpMs = 5000): Promise<{ reply: Record<string, unknown> | null; ms: number }> {
+  const ts = String(Math.floor(Date.now() / 1000));
+  const n = String(++nonce);
+  const xml = `<xml><ToUserName><![CDATA[gh_account]]></ToUserName><FromUserName><![CDATA[o_follower]]></FromUserName><CreateTime>${ts}</CreateTime><MsgType><![CDATA[text]]></MsgType><Content><![CDATA[${text}]]></Content><MsgId>${msgId}</MsgId></xml>`;
+  const encrypted = peer.encrypt(xml);
+  const q = new URLSearchParams({ timestamp: ts, nonce: n, signature: wxSignature(TOKEN, ts, n), encrypt_type: "aes", msg_signature: peer.getSignature(ts, n, encrypted) });
+  const started = performance.now();
+  try {
+    const res = await fetch(`${url}/wechat?${q}`, { method: "POST", body: `<xml><Encrypt><![CDATA[${encrypted}]]></Encrypt></xml>`, signal: AbortSignal.timeout(giveUpMs) });
+    return { reply: openReply(await res.text(), peer) as Record<string, unknown>, ms: performance.now() - started };
+  } catch {
+    return { reply: null, ms: performance.now() - started };
+  }
+}
+
+test("an encrypted question is answered, encrypted, in the model's words citing the article", async () => {
+  const r = await deliver(QUESTION, "61001");
+  expect(r.reply).toMatchObject({ MsgType: "text", Content: GENERATED });
+  expect(model.requests.at(-1)?.authorization).toBe(`Bearer ${KEY}`);
+});
+
+test("the platform's timings: a delivery it gives up on at 5 s is not answered; the next one gets the answer; one call", async () => {
+  model.mode = { delayMs: 6500 };
+  const before = model.requests.length;
+  const first = await deliver(QUESTION, "61002");
+  expect(first.reply).toBeNull();
+  const second = await deliver(QUESTION, "61002");
+  expect(second.reply).toMatchObject({ MsgType: "text", Content: GENERATED });
+  expect(second.ms).toBeLessThan(3000);
+  expect(model.requests.length - before).toBe(1);
+  model.mode = {};
+}, 30_000);
+
+test("the client: health's model line, inbox --ai with the sources, ask --generate with what a follower would get", async () => {
+  const h = await run(["health"]);
+  expect(h.code).toBe(0);
+  expect(h.out).toMatch(/model\s+fake-1 at 127\.0\.0\.1:\d+\/v1: 2 calls since start \(2 answered/);
+  const inbox = await run(["inbox", "--ai"]);
+  expect(inbox.code).toBe(0);
+  expect(inbox.out).toContain("reply");
+  expect(inbox.out).toContain(QUESTION);
+  expect(inbox.out).toContain("sources: refund; cited: refund");
+  const json = JSON.parse((await run(["inbox", "--ai", "--json"])).out) as { items: { sources: { passages: string[] }[] }[] };
+  expect(json.items[0]?.sources[0]?.passages[0]).toContain("七天无理由退货");
+  const asked = await run(["ask", "--generate", QUESTION]);
+  expect(asked.code).toBe(0);
+  expect(asked.out).toContain("generated    reply");
+  expect(asked.out).toContain(GENERATED);
+  expect((await run(["inbox", "--ai", "--all"])).code).toBe(2);
+});
+
+test("the key appears in none of the server's output, nor in health", async () => {
+  expect((await run(["health", "--json"])).out).not.toContain(KEY);
+  expect(out).toContain('"ai":{"endpoint"');
+  expect(out).not.toContain(KEY);
+});
