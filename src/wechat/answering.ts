@@ -43,6 +43,7 @@ export class Answering {
    * logged, once: the log's msg_key is unique) there too.
    */
   async shared(m: Inbound, key: string, encrypt: boolean, timestamp: string, nonce: string, signal?: AbortSignal): Promise<string> {
+    const arrivedAt = Date.now();
     const shared = this.parts.shared as SharedAnswers;
     let decided: Decision | Promise<Decision>;
     try {
@@ -65,7 +66,7 @@ export class Answering {
       if (decided instanceof Promise) {
         const work = decided;
         out = await shared.answer(key, timestamp, nonce, deadlineAt, () => ((computed = true), this.answer(m, key, encrypt, work, signal)));
-        if (out === GENERATING) return await this.joinGeneration(m, key, encrypt, work, signal);
+        if (out === GENERATING) return await this.joinGeneration(m, key, encrypt, work, arrivedAt, signal);
         // Another instance's answer: logged here too (below).
         if (!computed) void work.then((d) => this.record(m, key, d)).catch(() => {});
         return out;
@@ -73,7 +74,7 @@ export class Answering {
       const decision = decided;
       const rendered = this.render(m, decision, encrypt);
       out = await shared.offer(key, timestamp, nonce, deadlineAt, rendered, () => rendered);
-      if (out === GENERATING) return await this.joinGeneration(m, key, encrypt, decision, signal);
+      if (out === GENERATING) return await this.joinGeneration(m, key, encrypt, decision, arrivedAt, signal);
       // Logged whichever answer was kept: the instance whose answer it is may have been killed before
       // its log batch was written, and this arrival may be the platform's (or nginx's) retry of it.
       // The log's msg_key is unique, so a message logged by both is kept once.
@@ -90,8 +91,8 @@ export class Answering {
    * to the model: answered as the window allows. With no generation open after all, answered
    * as any message.
    */
-  private async joinGeneration(m: Inbound, key: string, encrypt: boolean, decided: Decision | Promise<Decision>, signal?: AbortSignal): Promise<string> {
-    const joined = this.parts.generator ? await this.parts.generator.join(key, signal) : null;
+  private async joinGeneration(m: Inbound, key: string, encrypt: boolean, decided: Decision | Promise<Decision>, arrivedAt: number, signal?: AbortSignal): Promise<string> {
+    const joined = this.parts.generator ? await this.parts.generator.join(key, arrivedAt, signal) : null;
     if (!joined) return this.answer(m, key, encrypt, decided, signal);
     // This delivery gave the retrieval reply: logged here too (the model's instance may be gone).
     if (joined.keptFallback) void Promise.resolve(decided).then((d) => this.record(m, key, d), () => {});

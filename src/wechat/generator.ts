@@ -127,25 +127,28 @@ export class Generator {
       opened = await book.open(key, firstAt, fallback);
     }
     // Another delivery opened it first (a resend racing this one): this is one of its deliveries.
-    if (!opened) return this.join(key, signal);
+    if (!opened) return this.join(key, firstAt, signal);
     this.remember(key, book);
     void this.run(book, m, key, d, g, hooks, fallback).catch((e) => this.o.log(`generated answer for ${key}: ${(e as Error).message}`));
-    return this.deliver(book, key, { n: 1, firstAt, fallback }, signal);
+    return this.deliver(book, key, { n: 1, firstAt, fallback }, firstAt, signal);
   }
 
-  /** A later delivery of a message being generated (here or at another instance); null when none is open. */
-  async join(key: string, signal?: AbortSignal): Promise<Delivered | null> {
+  /**
+   * A later delivery of a message being generated (here or at another instance), which arrived at
+   * `arrivedAt` (epoch ms: the last delivery's 4 s count from then); null when none is open.
+   */
+  async join(key: string, arrivedAt: number, signal?: AbortSignal): Promise<Delivered | null> {
     const book = this.known.get(key)?.book ?? this.o.shared ?? this.local;
     const o = await book.arrive(key);
     if (!o) return null;
     this.remember(key, book);
     if (o.answer !== null) return { out: o.answer, keptFallback: false };
-    return this.deliver(book, key, o, signal);
+    return this.deliver(book, key, o, arrivedAt, signal);
   }
 
-  private async deliver(book: GenerationBook, key: string, o: Opened, signal?: AbortSignal): Promise<Delivered> {
+  private async deliver(book: GenerationBook, key: string, o: Opened, arrivedAt: number, signal?: AbortSignal): Promise<Delivered> {
     try {
-      return await this.deliverFrom(book, key, o, signal);
+      return await this.deliverFrom(book, key, o, arrivedAt, signal);
     } catch (e) {
       if (!(e instanceof RedisDown)) throw e;
       // Redis went away while this delivery waited: the retrieval reply now; the model's answer follows (run()).
@@ -153,10 +156,9 @@ export class Generator {
     }
   }
 
-  private async deliverFrom(book: GenerationBook, key: string, o: Opened, signal?: AbortSignal): Promise<Delivered> {
-    const now = Date.now();
-    const last = o.n >= this.times.deliveries || now - o.firstAt >= this.times.lastAfterMs;
-    const waited = await book.wait(key, now + (last ? this.times.lastAnswerMs : this.times.holdMs), last ? undefined : signal);
+  private async deliverFrom(book: GenerationBook, key: string, o: Opened, arrivedAt: number, signal?: AbortSignal): Promise<Delivered> {
+    const last = o.n >= this.times.deliveries || arrivedAt - o.firstAt >= this.times.lastAfterMs;
+    const waited = await book.wait(key, arrivedAt + (last ? this.times.lastAnswerMs : this.times.holdMs), last ? undefined : signal);
     if ("answer" in waited) return { out: waited.answer, keptFallback: false };
     // Given up on by the platform (it delivers again): what this delivery says is read by nobody.
     if ("timedOut" in waited && !last) return { out: SUCCESS, keptFallback: false };

@@ -156,7 +156,7 @@ export class WechatHandler {
       // A delivery of a message whose answer a model is writing: answered as the window allows (generator.ts).
       const generator = this.generator;
       if (generator?.knows(key)) {
-        const joined = await generator.join(key, request.signal).catch((e) => {
+        const joined = await generator.join(key, Date.now(), request.signal).catch((e) => {
           if (e instanceof RedisDown) return null;
           throw e;
         });

@@ -190,6 +190,23 @@ test("the last delivery is answered in time with the retrieval reply; the model'
   expect((await health()).generated_answers).toMatchObject({ delivered: { customer_service: 1 }, last_deliveries_answered_by_retrieval: 1, customer_service: "ok" });
 });
 
+test("a second delivery lastAfterMs after the first is the last (the one between was lost); one arriving before is held", async () => {
+  await setup({ times: { lastAfterMs: 700 } });
+  model.mode = { delayMs: 1500 };
+  // Message A: its second delivery 100 ms after the first is held past lastAnswerMs (400 ms), until given up on.
+  expect(await abandoned(QUESTION, "9010")).toBe("success");
+  const heldFor = performance.now();
+  expect(await abandoned(QUESTION, "9010", undefined, 600)).toBe("success");
+  expect(performance.now() - heldFor).toBeGreaterThanOrEqual(590);
+  // Message B: its second delivery comes 800 ms after the first, counted 2nd but the last by time.
+  expect(await abandoned(QUESTION, "9011")).toBe("success");
+  await Bun.sleep(800);
+  const started = performance.now();
+  expect(newsTitle(await deliver(QUESTION, { msgId: "9011" }))).toBe("售后政策");
+  expect(performance.now() - started).toBeLessThan(1000);
+  expect(model.requests.length).toBe(2);
+});
+
 test("without customer-service messages the late answer waits for the follower's next message, which gets it once", async () => {
   await setup();
   model.mode = { delayMs: 600 };
