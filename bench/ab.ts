@@ -4,6 +4,10 @@
  * builds taking turns A B A B … so the machine's drift falls on both alike. Medians, and B/A.
  *
  *   bun bench/ab.ts --a /path/to/old/replyd --b dist/replyd [--rounds 5] [--duration 8] [--warmup 3] [--bulk 100000] [--bulk-rounds 3] [--pin] [--postgres]
+ *                   [--a-args "…"] [--b-args "…"]
+ *
+ * --a-args / --b-args: more `serve` flags for one side's reply server (the same build with and
+ * without a setting: --a dist/replyd --b dist/replyd --b-args "--ai-url http://127.0.0.1:9/v1 --ai-model m").
  *
  * With --postgres, the bulk imports are made with the data in PostgreSQL (a throwaway cluster, a
  * database per import) instead of a data folder.
@@ -25,6 +29,7 @@ const WARMUP = Number(opt("--warmup", "3"));
 const BULK = Number(opt("--bulk", "100000"));
 const BULK_ROUNDS = Number(opt("--bulk-rounds", String(Math.max(2, Math.ceil(ROUNDS / 2)))));
 const PIN = args.includes("--pin");
+const SERVE_ARGS: Record<string, string[]> = { A: opt("--a-args", "").split(/\s+/).filter(Boolean), B: opt("--b-args", "").split(/\s+/).filter(Boolean) };
 const POSTGRES = args.includes("--postgres");
 let pg: Postgres | null = null;
 let databases = 0;
@@ -51,7 +56,7 @@ try {
   for (const [name, bin] of Object.entries(BUILDS)) {
     const dir = join(tmp, `reply-${name}`);
     mkdirSync(dir);
-    const s = startReplyd(dir, [], { kind: "sqlite" }, bin);
+    const s = startReplyd(dir, SERVE_ARGS[name] ?? [], { kind: "sqlite" }, bin);
     await waitHealthy(`${s.url}/healthz`);
     await clientFor(s.url, tmp).call({ method: "POST", path: "/api/cli", fields: [["mode", "init"]], files: [{ name: "json", filename: "a.json", bytes: readFileSync(corpus) }] });
     if (PIN) Bun.spawnSync(["taskset", "-a", "-p", "-c", "0", String(s.p.pid)], { stdout: "ignore" });
@@ -76,7 +81,8 @@ try {
   writeFileSync(doc, JSON.stringify(articles(BULK)));
   const bytes = readFileSync(doc);
   const bulk: Record<string, number[]> = { A: [], B: [] };
-  for (let round = 0; round < BULK_ROUNDS; round++)
+  // --bulk 0: replies only.
+  for (let round = 0; round < (BULK ? BULK_ROUNDS : 0); round++)
     for (const [name, bin] of Object.entries(BUILDS)) {
       const dir = join(tmp, `bulk-${name}-${round}`);
       mkdirSync(dir);
@@ -93,10 +99,15 @@ try {
   const result = {
     when: new Date().toISOString(),
     builds: BUILDS,
+    serve_args: SERVE_ARGS,
     reply_rps: { A: Math.round(median(rps.A as number[])), B: Math.round(median(rps.B as number[])), samples: rps },
     reply_b_over_a: +(median(rps.B as number[]) / median(rps.A as number[])).toFixed(3),
-    bulk_import_ms: { size: BULK, store: POSTGRES ? "postgres" : "sqlite", A: Math.round(median(bulk.A as number[])), B: Math.round(median(bulk.B as number[])), samples: bulk },
-    bulk_b_over_a: +(median(bulk.B as number[]) / median(bulk.A as number[])).toFixed(3),
+    ...(BULK
+      ? {
+          bulk_import_ms: { size: BULK, store: POSTGRES ? "postgres" : "sqlite", A: Math.round(median(bulk.A as number[])), B: Math.round(median(bulk.B as number[])), samples: bulk },
+          bulk_b_over_a: +(median(bulk.B as number[]) / median(bulk.A as number[])).toFixed(3),
+        }
+      : {}),
   };
   console.log(JSON.stringify(result, null, 2));
 } finally {

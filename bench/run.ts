@@ -13,7 +13,7 @@
  *   6. answers: followers' questions from ../shared/eval and an English FAQ set through the callback,
  *      and the passage index at each --answer-scale (bench/answers.ts).
  *
- *   ./scripts/bench [--duration 10] [--warmup 3] [--connections 64] [--rounds 3] [--sizes 10000,100000,1000000] [--layout-sizes 100000,1000000] [--stores sqlite,postgres,cluster] [--only reply,admin,bulk,startup,layouts,answers] [--answer-sets dev,trial,en] [--answer-scale 10000,30000,100000] [--pin]
+ *   ./scripts/bench [--duration 10] [--warmup 3] [--connections 64] [--rounds 3] [--sizes 10000,100000,1000000] [--layout-sizes 100000,1000000] [--stores sqlite,postgres,cluster] [--only reply,admin,bulk,startup,layouts,answers,generated] [--answer-sets dev,trial,en] [--answer-scale 10000,30000,100000] [--pin]
  *
  * PostgreSQL runs as a throwaway cluster on loopback with fsync on (test/pg.ts), as production would.
  */
@@ -27,6 +27,7 @@ import { startRedis, type Redis } from "../test/redis.ts";
 import { bulkBench, type BulkStore } from "./bulk.ts";
 import { layoutsBench } from "./layouts.ts";
 import { answersBench } from "./answers.ts";
+import { generatedBench } from "./generated.ts";
 import { articles, BIN, clientFor, KEY, median, port, ROOT, freshDatabase, signedPool as signedPoolIn, spawn, startReplyd, TOKEN, waitHealthy, type StoreArgs } from "./servers.ts";
 import { parseWrk } from "./wrk.ts";
 
@@ -336,6 +337,15 @@ try {
   if (ONLY.includes("answers")) {
     table.push("answers (followers' questions through the callback, bench/answers.ts; --answer-sets, --answer-scale in passages)");
     results.answers = await answersBench(ANSWER_SETS, ANSWER_SCALE, (line) => {
+      table.push(line);
+      process.stderr.write(line + "\n");
+    });
+  }
+
+  // Not in the default run: a minute of deliveries at the platform's own 5 s pace.
+  if (ONLY.includes("generated")) {
+    table.push("generated answers (a model taking N ms, the platform's deliveries 5 s apart, bench/generated.ts)");
+    results.generated = await generatedBench({ latencies: [500, 3000, 7000, 12000, 20000], questions: 4, overhead: 300 }, (line) => {
       table.push(line);
       process.stderr.write(line + "\n");
     });
