@@ -25,7 +25,11 @@ import type { TokenKeeper } from "./token.ts";
 import { LateAnswers } from "./late-answers.ts";
 
 export interface DeliveryTimes {
-  /** The last delivery is answered within this long of its arrival (the platform waits 5 s). */
+  /**
+   * The last delivery waits this long for the model from its arrival (the platform waits 5 s):
+   * with the answer kept, rendered and sent after it, the reply leaves within 4 s (bench/generated.ts
+   * measured 4.002 s when this was 4,000).
+   */
   lastAnswerMs: number;
   /** A delivery this long after the first is the last, whatever the count says (the platform delivers 5 s apart). */
   lastAfterMs: number;
@@ -35,7 +39,7 @@ export interface DeliveryTimes {
   holdMs: number;
 }
 
-export const DELIVERY_TIMES: DeliveryTimes = { lastAnswerMs: 4000, lastAfterMs: 9000, deliveries: 3, holdMs: 15_000 };
+export const DELIVERY_TIMES: DeliveryTimes = { lastAnswerMs: 3800, lastAfterMs: 9000, deliveries: 3, holdMs: 15_000 };
 
 export interface GeneratorOptions {
   endpoint: ModelEndpoint;
