@@ -2,44 +2,34 @@
  * Instances on one PostgreSQL database and one Redis (issue 15), each a listening server started
  * in this process: what one accepts or computes, every other one knows.
  */
-import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { SQL } from "bun";
 import { startServer, type RunningServer } from "../../src/server/serve.ts";
 import { prepareDatabase } from "../../src/store/postgres/connect.ts";
 import { InstanceRegistry } from "../../src/store/postgres/instances.ts";
-import { ADMIN_ENV, body, serveOpts, signedRequest, tempDir } from "../helpers.ts";
+import { ADMIN_ENV, body, serveOpts, signedRequest } from "../helpers.ts";
 import { testDatabase } from "../pg.ts";
-import { startRedis, type Redis } from "../redis.ts";
+import { clusterSuite } from "./suite.ts";
 import { startFakePlatform } from "../platform/fake.ts";
 import { textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
 import { CODE } from "../../src/errors.ts";
 
-let redis: Redis;
-let tmp: ReturnType<typeof tempDir>;
-const running: RunningServer[] = [];
+const suite = clusterSuite("replyd-cluster-");
+// The suite's, by their short names.
+const redis = {
+  get url() {
+    return suite.redis.url;
+  },
+  halt: () => suite.redis.halt(),
+  resume: () => suite.redis.resume(),
+};
+const running = suite.running;
 let db: { url: string; drop(): Promise<void> };
-
-beforeAll(async () => {
-  redis = await startRedis();
-  tmp = tempDir("replyd-cluster-");
-});
-afterAll(() => {
-  redis?.stop();
-  tmp?.cleanup();
-});
-afterEach(async () => {
-  for (const s of running.splice(0)) await s.stop();
-  await db?.drop().catch(() => {});
-  // Each test starts from an empty Redis: no nonce, count or answer of the one before.
-  const { RedisClient } = await import("bun");
-  const c = new RedisClient(redis.url);
-  await c.send("FLUSHALL", []);
-  c.close();
-});
+const useDatabase = async () => (suite.db = db = await testDatabase());
 
 async function instance(extra: { redis?: string | null; wechat?: object; maxAuthFailures?: number } = {}): Promise<RunningServer> {
   const s = await startServer(
-    serveOpts(tmp.dir, {
+    serveOpts(suite.tmp.dir, {
       db: db.url,
       ...(extra.redis === null ? {} : { redis: extra.redis ?? redis.url }),
       env: ADMIN_ENV,
@@ -74,7 +64,7 @@ const seed = async (s: RunningServer) => {
 };
 
 test("a second instance on the database without --redis is refused, saying why; with --redis both run", async () => {
-  db = await testDatabase();
+  await useDatabase();
   const alone = await instance({ redis: null });
   await expect(instance({ redis: null })).rejects.toThrow(/must share a Redis \(--redis/);
   await expect(instance()).rejects.toThrow(/an instance without --redis serves from this database/);
@@ -91,7 +81,7 @@ test("a second instance on the database without --redis is refused, saying why; 
 });
 
 test("an instance killed without stopping is forgotten at once by a start on its host (its pid is gone)", async () => {
-  db = await testDatabase();
+  await useDatabase();
   const sql = new SQL(db.url);
   try {
     await instance({ redis: null });
@@ -115,7 +105,7 @@ test("an instance killed without stopping is forgotten at once by a start on its
 });
 
 test("a registering instance knows those already running before its first heartbeat (what health counts)", async () => {
-  db = await testDatabase();
+  await useDatabase();
   const sql = new SQL(db.url);
   try {
     await prepareDatabase(sql, { now: new Date(), firstKey: false });
@@ -135,7 +125,7 @@ test("a registering instance knows those already running before its first heartb
 });
 
 test("an admin request accepted by one instance is refused as a replay by the others", async () => {
-  db = await testDatabase();
+  await useDatabase();
   const [a, b, c] = [await instance(), await instance(), await instance()];
   const [first, atB, atC] = await replayTo([a, b, c], "POST", "/api/cli", [["id", "r1"], ["title", "Once"], ["url", "https://example.com/r"]]);
   expect(first?.status).toBe(200);
@@ -146,7 +136,7 @@ test("an admin request accepted by one instance is refused as a replay by the ot
 });
 
 test("failed signatures count across instances: spread over two, the limit locks the address at both", async () => {
-  db = await testDatabase();
+  await useDatabase();
   const [a, b] = [await instance({ maxAuthFailures: 4 }), await instance({ maxAuthFailures: 4 })];
   const bad = () => signed("GET", "/api/cli", [], { key: { appkey: "admin1", secret: "wrong-secret-0123456789", scope: "admin" } });
   const statuses: number[] = [];
@@ -158,7 +148,7 @@ test("failed signatures count across instances: spread over two, the limit locks
 });
 
 test("a resend that lands on another instance gets the first answer byte for byte, and the message is logged once", async () => {
-  db = await testDatabase();
+  await useDatabase();
   const [a, b] = [await instance(), await instance()];
   await seed(a);
   const at = Math.floor(now() / 1000);
@@ -184,7 +174,7 @@ test("a resend that lands on another instance gets the first answer byte for byt
 });
 
 test("a captured callback URL carrying another message is refused at another instance too", async () => {
-  db = await testDatabase();
+  await useDatabase();
   const [a, b] = [await instance(), await instance()];
   const at = Math.floor(now() / 1000);
   expect((await callback(a, textMsg("hello", at, "88001"), { nonce: "6660001", at })).status).toBe(200);
@@ -194,7 +184,7 @@ test("a captured callback URL carrying another message is refused at another ins
 });
 
 test("a change made through one instance is in another's replies, brought by its notice", async () => {
-  db = await testDatabase();
+  await useDatabase();
   const [a, b] = [await instance(), await instance()];
   await seed(a);
   expect((await send(a, signed("PUT", "/api/cli", [["id", "a1"], ["title", "Second title"]]))).status).toBe(200);
@@ -210,7 +200,7 @@ test("a change made through one instance is in another's replies, brought by its
 });
 
 test("Redis away: followers answered by each instance alone, writes 503, health readable and says so; back without a restart", async () => {
-  db = await testDatabase();
+  await useDatabase();
   const [a, b] = [await instance(), await instance()];
   await seed(a);
   redis.halt();
@@ -239,7 +229,7 @@ test("Redis away: followers answered by each instance alone, writes 503, health 
 }, 30_000);
 
 test("the access token: one instance asks the platform, the others take its token", async () => {
-  db = await testDatabase();
+  await useDatabase();
   const platform = startFakePlatform("wx0123456789abcdef", "secret0123456789abcdef0123456789");
   try {
     const wechat = { appid: "wx0123456789abcdef", secret: "secret0123456789abcdef0123456789", api: platform.url };
@@ -257,7 +247,7 @@ test("the access token: one instance asks the platform, the others take its toke
 });
 
 test("a token another system made invalid: one instance asks the platform again, the other takes its new token", async () => {
-  db = await testDatabase();
+  await useDatabase();
   const platform = startFakePlatform("wx0123456789abcdef", "secret0123456789abcdef0123456789");
   try {
     const wechat = { appid: "wx0123456789abcdef", secret: "secret0123456789abcdef0123456789", api: platform.url };
@@ -282,7 +272,7 @@ test("a token another system made invalid: one instance asks the platform again,
 });
 
 test("menus set on two instances at once: the platform's menu is the one both stores hold, every time", async () => {
-  db = await testDatabase();
+  await useDatabase();
   const platform = startFakePlatform("wx0123456789abcdef", "secret0123456789abcdef0123456789");
   try {
     const wechat = { appid: "wx0123456789abcdef", secret: "secret0123456789abcdef0123456789", api: platform.url };
@@ -310,7 +300,7 @@ test("menus set on two instances at once: the platform's menu is the one both st
 }, 60_000);
 
 test("eight replies to one follower at once, over two instances: five sent (the platform's limit), three refused by replyd before the platform", async () => {
-  db = await testDatabase();
+  await useDatabase();
   const platform = startFakePlatform("wx0123456789abcdef", "secret0123456789abcdef0123456789");
   try {
     const wechat = { appid: "wx0123456789abcdef", secret: "secret0123456789abcdef0123456789", api: platform.url };
@@ -338,11 +328,11 @@ test("eight replies to one follower at once, over two instances: five sent (the 
 }, 60_000);
 
 test("an instance refused as a second one without --redis creates no key: a database without keys keeps none", async () => {
-  db = await testDatabase();
+  await useDatabase();
   // The first runs on a key from its environment: the database holds none.
   await instance({ redis: null });
   const printed: string[] = [];
-  await expect(startServer(serveOpts(tmp.dir, { db: db.url, say: (line) => void printed.push(line) }))).rejects.toThrow("cannot start");
+  await expect(startServer(serveOpts(suite.tmp.dir, { db: db.url, say: (line) => void printed.push(line) }))).rejects.toThrow("cannot start");
   expect(printed.join("\n")).not.toContain("REPLYD_APPKEY");
   const sql = new SQL(db.url);
   try {
@@ -354,9 +344,9 @@ test("an instance refused as a second one without --redis creates no key: a data
 
 test("two instances without --redis starting at once on an empty database: the one that starts makes the first key and prints it; the refused one makes none", async () => {
   for (let round = 0; round < 4; round++) {
-    db = await testDatabase();
+    await useDatabase();
     const printed: string[][] = [[], []];
-    const starts = await Promise.allSettled([0, 1].map((i) => startServer(serveOpts(tmp.dir, { db: (db as { url: string }).url, say: (line) => void printed[i]?.push(line) }))));
+    const starts = await Promise.allSettled([0, 1].map((i) => startServer(serveOpts(suite.tmp.dir, { db: (db as { url: string }).url, say: (line) => void printed[i]?.push(line) }))));
     const started = starts.flatMap((s, i) => (s.status === "fulfilled" ? [{ server: s.value, i }] : []));
     for (const s of started) running.push(s.server);
     expect({ round, started: started.length }).toEqual({ round, started: 1 });
@@ -376,10 +366,11 @@ test("two instances without --redis starting at once on an empty database: the o
     await db.drop();
   }
   db = undefined as unknown as typeof db;
+  suite.db = null;
 }, 120_000);
 
 test("a Redis that cannot be reached at start: the instance does not start, saying where (no password)", async () => {
-  db = await testDatabase();
+  await useDatabase();
   const closed = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
   const port = closed.port;
   closed.stop(true);
@@ -388,7 +379,7 @@ test("a Redis that cannot be reached at start: the instance does not start, sayi
 });
 
 test("--redis without --db is refused: instances share data only through PostgreSQL", async () => {
-  await expect(startServer(serveOpts(tmp.dir, { redis: redis.url, env: ADMIN_ENV }))).rejects.toThrow(/goes with --db/);
+  await expect(startServer(serveOpts(suite.tmp.dir, { redis: redis.url, env: ADMIN_ENV }))).rejects.toThrow(/goes with --db/);
   db = { url: "", drop: async () => {} };
 });
 

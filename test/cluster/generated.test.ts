@@ -5,16 +5,16 @@
  * delivery is open, the last one is answered in time, the follow-up is sent once, the caps and the
  * answers waiting for a next message hold across instances.
  */
-import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
+import { afterEach, expect, test } from "bun:test";
 import { startServer, type RunningServer } from "../../src/server/serve.ts";
 import type { DeliveryTimes } from "../../src/wechat/generator.ts";
 import { parseXml, type XmlNode } from "../../src/wechat/xml.ts";
-import { ADMIN_ENV, body, doc, serveOpts, signedRequest, tempDir } from "../helpers.ts";
+import { ADMIN_ENV, body, doc, serveOpts, signedRequest } from "../helpers.ts";
 import { startFakeModel, type FakeModel } from "../model/fake.ts";
 import { testDatabase } from "../pg.ts";
 import { startFakePlatform, type FakePlatform } from "../platform/fake.ts";
 import { APPID, SECRET } from "../platform/harness.ts";
-import { startRedis, type Redis } from "../redis.ts";
+import { clusterSuite } from "./suite.ts";
 import { TOKEN, wxPost } from "../wechat/helpers.ts";
 
 const KEY = "sk-test-0123456789abcdefghij";
@@ -23,35 +23,18 @@ const QUESTION = "买了东西不想要了，还能退款吗？";
 const GENERATED = "本店支持七天无理由退货。[1]\n\n[1] 售后政策\nhttps://example.com/refund";
 const REFUND = { id: "refund", title: "售后政策", url: "https://example.com/refund", body: "本店支持七天无理由退货。签收后七天内在订单页面申请退款，三个工作日内原路退回。" };
 
-let redis: Redis;
-let tmp: ReturnType<typeof tempDir>;
-let db: { url: string; drop(): Promise<void> };
+const suite = clusterSuite("replyd-cluster-ai-");
 let model: FakeModel;
 let platform: FakePlatform | null = null;
-const running: RunningServer[] = [];
 
-beforeAll(async () => {
-  redis = await startRedis();
-  tmp = tempDir("replyd-cluster-ai-");
-});
-afterAll(() => {
-  redis?.stop();
-  tmp?.cleanup();
-});
-afterEach(async () => {
-  for (const s of running.splice(0)) await s.stop();
-  await db?.drop().catch(() => {});
+afterEach(() => {
   model?.stop();
   platform?.stop();
   platform = null;
-  const { RedisClient } = await import("bun");
-  const c = new RedisClient(redis.url);
-  await c.send("FLUSHALL", []);
-  c.close();
 });
 
 async function cluster(o: { caps?: { perFollower: number; daily: number }; platform?: boolean } = {}): Promise<[RunningServer, RunningServer]> {
-  db = await testDatabase();
+  const db = (suite.db = await testDatabase());
   model = startFakeModel(KEY);
   if (o.platform) {
     platform = startFakePlatform(APPID, SECRET);
@@ -59,8 +42,8 @@ async function cluster(o: { caps?: { perFollower: number; daily: number }; platf
   }
   const wechat = { token: TOKEN, ...(platform ? { appid: APPID, secret: SECRET, api: platform.url } : {}) };
   const ai = { endpoint: { base: model.base, model: "fake-1", key: KEY, timeoutMs: 5000 }, caps: o.caps ?? { perFollower: 10, daily: 1000 }, times: TIMES };
-  for (let i = 0; i < 2; i++) running.push(await startServer(serveOpts(tmp.dir, { db: db.url, redis: redis.url, env: ADMIN_ENV, wechat, ai })));
-  const [a, b] = running as [RunningServer, RunningServer];
+  for (let i = 0; i < 2; i++) suite.running.push(await startServer(serveOpts(suite.tmp.dir, { db: db.url, redis: suite.redis.url, env: ADMIN_ENV, wechat, ai })));
+  const [a, b] = suite.running as [RunningServer, RunningServer];
   const req = signedRequest("POST", "/api/cli", { nowMs: Date.now(), fields: [["mode", "merge"]], files: [{ name: "json", content: doc([REFUND], { matter: "articles" }) }] });
   const res = await fetch(a.url + "/api/cli", { method: "POST", headers: req.headers, body: await req.arrayBuffer() });
   expect(res.status).toBe(200);
