@@ -63,9 +63,10 @@ export function endpointName(base: string): string {
 
 const hide = (text: string, key: string | undefined) => (key && key.length >= 4 ? text.replaceAll(key, "…") : text);
 
-export async function complete(endpoint: ModelEndpoint, messages: ChatMessage[], fetchImpl: typeof fetch = fetch): Promise<Completion> {
+/** `stop`: the caller gives up (a shutdown), counted as a time-out. */
+export async function complete(endpoint: ModelEndpoint, messages: ChatMessage[], fetchImpl: typeof fetch = fetch, stop?: AbortSignal): Promise<Completion> {
   const started = performance.now();
-  const timeout = AbortSignal.timeout(endpoint.timeoutMs);
+  const timeout = stop ? AbortSignal.any([AbortSignal.timeout(endpoint.timeoutMs), stop]) : AbortSignal.timeout(endpoint.timeoutMs);
   const fail = (kind: FailureKind, message: string, status?: number): never => {
     throw new ModelFailure(kind, hide(message, endpoint.key), status);
   };

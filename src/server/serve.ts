@@ -295,6 +295,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     port: server.port as number,
     stop() {
       stopping ??= (async () => {
+        // Deliveries held for a model are answered now with the retrieval reply, not after it.
+        app.wechat.generator?.stop();
         // stop(false): no new connections; the promise settles once in-flight requests are answered.
         await server.stop(false);
         while (inFlight > 0) await Bun.sleep(10);

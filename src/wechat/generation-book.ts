@@ -37,6 +37,8 @@ export interface GenerationBook {
   wait(key: string, untilMs: number, signal?: AbortSignal): Promise<Waited>;
   /** The owner is still at work (a cluster's lease); stop() when it is done. */
   hold(key: string): { stop(): void };
+  /** Shutting down: every wait ends now, and later ones at once, as if the owner were gone. */
+  release(): void;
 }
 
 interface LocalEntry extends Opened {
@@ -51,6 +53,7 @@ export const BOOK_TTL_MS = 60_000;
 export class LocalBook implements GenerationBook {
   readonly up = true;
   private readonly entries = new Map<string, LocalEntry>();
+  private released = false;
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -82,9 +85,14 @@ export class LocalBook implements GenerationBook {
     return { kept: true, answer: out };
   }
 
+  release(): void {
+    this.released = true;
+    for (const e of this.entries.values()) for (const w of e.waiters) w();
+  }
+
   wait(key: string, untilMs: number, signal?: AbortSignal): Promise<Waited> {
     const e = this.entries.get(key);
-    if (!e) return Promise.resolve({ lapsed: true });
+    if (!e || this.released) return Promise.resolve({ lapsed: true });
     if (e.answer !== null) return Promise.resolve({ answer: e.answer });
     if (signal?.aborted) return Promise.resolve({ timedOut: true });
     return new Promise((resolve) => {
@@ -94,7 +102,7 @@ export class LocalBook implements GenerationBook {
         signal?.removeEventListener("abort", aborted);
         resolve(w);
       };
-      const wake = () => done({ answer: e.answer as string });
+      const wake = () => done(e.answer === null ? { lapsed: true } : { answer: e.answer });
       const aborted = () => done({ timedOut: true });
       const timer = setTimeout(aborted, Math.max(0, untilMs - this.now()));
       e.waiters.add(wake);
@@ -143,6 +151,8 @@ export interface SharedBookOptions {
 }
 
 export class RedisBook implements GenerationBook {
+  private released = false;
+
   constructor(
     private readonly link: RedisLink,
     /** The claim value of this instance's retry answers (shared.ts): "P<instance>". */
@@ -178,9 +188,14 @@ export class RedisBook implements GenerationBook {
     return { kept: Number(kept) === 1, answer };
   }
 
+  release(): void {
+    this.released = true;
+  }
+
   async wait(key: string, untilMs: number, signal?: AbortSignal): Promise<Waited> {
     const [main, , lease] = this.keys(key);
     for (;;) {
+      if (this.released) return { lapsed: true };
       const [v, alive] = await this.link.eval<[string | null, number]>(POLL, [main, lease], []);
       if (v?.startsWith("A")) return { answer: v.slice(1) };
       if (v !== "G" || Number(alive) === 0) return { lapsed: true };

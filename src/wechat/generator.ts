@@ -241,6 +241,16 @@ export class Generator {
     };
   }
 
+  /**
+   * Shutting down: the deliveries held now get the retrieval reply at once (SIGTERM drains the
+   * server without waiting on a model), and the calls in flight are given up.
+   */
+  stop(): void {
+    this.local.release();
+    this.o.shared?.release();
+    this.asker.stop();
+  }
+
   /** Health: the endpoint (never its key), calls and what became of them, tokens, the caps. */
   async status(): Promise<Record<string, unknown>> {
     return {

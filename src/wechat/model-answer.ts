@@ -35,11 +35,18 @@ export class ModelAsker {
     private readonly fetchImpl?: typeof fetch,
   ) {}
 
+  /** Aborts every call in flight (a shutdown). */
+  private readonly stopping = new AbortController();
+
+  stop(): void {
+    this.stopping.abort();
+  }
+
   async ask(question: string, sources: Source[]): Promise<ModelAnswer> {
     const started = performance.now();
     const ms = () => Math.round(performance.now() - started);
     try {
-      const c = await complete(this.endpoint, promptFor(question, sources, this.canary), this.fetchImpl);
+      const c = await complete(this.endpoint, promptFor(question, sources, this.canary), this.fetchImpl, this.stopping.signal);
       const checked = checkOutput(c.text, sources, {
         secrets: this.endpoint.key ? [this.endpoint.key] : [],
         instructions: this.rules,

@@ -10,7 +10,8 @@ import { createApp } from "../../src/server/app.ts";
 import type { DeliveryTimes } from "../../src/wechat/generator.ts";
 import { TokenKeeper } from "../../src/wechat/token.ts";
 import { parseXml, type XmlNode } from "../../src/wechat/xml.ts";
-import { body, doc, signedRequest, testApp } from "../helpers.ts";
+import { ADMIN_ENV, body, doc, serveOpts, signedRequest, tempDir, testApp } from "../helpers.ts";
+import { startServer } from "../../src/server/serve.ts";
 import { startFakeModel, type FakeModel } from "../model/fake.ts";
 import { startFakePlatform, type FakePlatform } from "../platform/fake.ts";
 import { APPID, SECRET } from "../platform/harness.ts";
@@ -329,4 +330,28 @@ test("ask: the sources a model would get; with generate=1 what it writes and wha
   model.mode = { answer: () => "no sources here" };
   expect((await call("GET", "/api/cli/ask", [["q", QUESTION], ["generate", "1"]])).data.model).toMatchObject({ outcome: "refused:no_citation", output: "no sources here" });
   expect((await call("GET", "/api/cli/ask", [["q", "rf"]])).data.model.note).toContain("does not reach the model");
+});
+
+test("SIGTERM's drain does not wait on the model: a held delivery gets the retrieval reply at once, the call is given up", async () => {
+  model = startFakeModel(KEY, { delayMs: 20_000 });
+  const dir = tempDir();
+  const server = await startServer(
+    serveOpts(dir.dir, { env: ADMIN_ENV, wechat: { token: TOKEN }, ai: { endpoint: { base: model.base, model: "fake-1", key: KEY, timeoutMs: 30_000 }, caps: { perFollower: 10, daily: 1000 } } }),
+  );
+  try {
+    const req = signedRequest("POST", "/api/cli", { nowMs: Date.now(), fields: [["mode", "merge"]], files: [{ name: "json", content: doc([REFUND], { matter: "articles" }) }] });
+    expect((await fetch(server.url + "/api/cli", { method: "POST", headers: req.headers, body: await req.arrayBuffer() })).status).toBe(200);
+    const now = Math.floor(Date.now() / 1000);
+    const xml = `<xml><ToUserName><![CDATA[gh_account]]></ToUserName><FromUserName><![CDATA[o_follower]]></FromUserName><CreateTime>${now}</CreateTime><MsgType><![CDATA[text]]></MsgType><Content><![CDATA[${QUESTION}]]></Content><MsgId>77001</MsgId></xml>`;
+    const url = new URL(wxPost(xml, now).url);
+    const held = fetch(server.url + url.pathname + url.search, { method: "POST", body: xml }).then((r) => r.text());
+    await until(() => model.requests.length === 1);
+    const started = performance.now();
+    await server.stop();
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(newsTitle({ text: await held })).toBe("售后政策");
+  } finally {
+    await server.stop();
+    dir.cleanup();
+  }
 });
