@@ -12,7 +12,7 @@
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { RANKING, analyse, queryTerms, scoreArticle, termImpacts, type CorpusStats, type RankedSource } from "../src/ranking.ts";
+import { RANKING, analyse, queryTerms, scoreArticle, termImpacts, titleForm, type CorpusStats, type RankedSource } from "../src/ranking.ts";
 import { ANSWERS, choose } from "../src/answer-choice.ts";
 import { passagesOf } from "../src/passages.ts";
 import { filed } from "../src/store/model/answer-index.ts";
@@ -82,7 +82,8 @@ export function tune(set: EvalSet, budget = 4096, candidates = 24) {
       }
     }
     const top = [...approx].sort((x, y) => y[1] - x[1]).slice(0, candidates).map(([a]) => a);
-    const scored = top.map((a) => scoreArticle(all, set.articles[a] as RankedSource, stats)).sort((x, y) => y.score - x.score);
+    const asked = titleForm(qa.q);
+    const scored = top.map((a) => scoreArticle(all, set.articles[a] as RankedSource, stats, asked)).sort((x, y) => y.score - x.score);
     const pick = choose(scored);
     const ids = scored.map((s) => Number(s.id.slice(1)));
     if (ids[0] === qa.article) first++;

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { ANSWERS, choose } from "../src/answer-choice.ts";
 import { passagesOf, PASSAGE_CHARS } from "../src/passages.ts";
-import { analyse, excerpt, queryTerms, scoreArticle, termImpacts, type CorpusStats } from "../src/ranking.ts";
+import { analyse, excerpt, namesTitle, queryTerms, RANKING, scoreArticle, termImpacts, titleForm, type CorpusStats } from "../src/ranking.ts";
 import { listText } from "../src/wechat/answer-reply.ts";
 import { MAX_TEXT_BYTES } from "../src/wechat/message.ts";
 import type { RankedArticle } from "../src/store/model/answers.ts";
@@ -152,4 +152,32 @@ test("a list of three long entries fits one text reply, each keeping its title a
     expect(text).toContain(`${i}. ${"很长的标题".repeat(12)}`);
     expect(text).toContain(`https://example.com/articles/${i}`);
   }
+});
+
+describe("a title the question writes out whole", () => {
+  test("named: the whole title, its bracketed qualifier left off; not a longer title holding it, not one character, Latin only as words", () => {
+    const q = titleForm("前肛鳗的体长是多少？");
+    expect(namesTitle(q, "前肛鳗")).toBe(true);
+    expect(namesTitle(q, "异齿前肛鳗")).toBe(false);
+    expect(namesTitle(titleForm("大曲车站的地址是哪里？"), "大曲车站 (秋田县)")).toBe(true);
+    expect(namesTitle(titleForm("大曲车站的地址是哪里？"), "大曲车站（秋田县）")).toBe(true);
+    expect(namesTitle(titleForm("䲟的背吸盘有多少对鳍瓣？"), "䲟")).toBe(false);
+    expect(namesTitle(titleForm("How do I brew GREEN  Tea?"), "Green Tea")).toBe(true);
+    expect(namesTitle(titleForm("steam cleaning"), "Tea")).toBe(false);
+    expect(namesTitle(titleForm("teapots"), "Tea")).toBe(false);
+    expect(namesTitle(titleForm("Ｔｅａ time"), "tea")).toBe(true);
+    expect(namesTitle(titleForm("城巴11线现在用什么车"), "城巴11线")).toBe(true);
+  });
+
+  test("an article it names scores titleBoost more than the same article unnamed; without the question's text, nothing changes", () => {
+    const stats: CorpusStats = { passages: 10, passageLen: 20, headLen: 3 };
+    const body = "前肛鳗体长可达五十厘米，栖息在深水中。";
+    const q = queryTerms("前肛鳗的体长是多少？", () => 1, stats);
+    const named = scoreArticle(q, { id: "a", title: "前肛鳗", keywords: "", description: "", body }, stats, titleForm("前肛鳗的体长是多少？"));
+    const plain = scoreArticle(q, { id: "a", title: "前肛鳗", keywords: "", description: "", body }, stats);
+    expect(RANKING.titleBoost).toBeGreaterThan(0);
+    expect(named.score).toBeCloseTo(plain.score * (1 + RANKING.titleBoost), 9);
+    const other = scoreArticle(q, { id: "b", title: "异齿前肛鳗", keywords: "", description: "", body }, stats, titleForm("前肛鳗的体长是多少？"));
+    expect(other.score).toBeLessThan(named.score);
+  });
 });

@@ -6,7 +6,7 @@
  * those entries are read and scored exactly (src/ranking.ts), their bodies cut and counted again.
  */
 import type { Database, Statement } from "bun:sqlite";
-import { excerpt, passageText, queryTerms, scoreArticle, type QueryTerm } from "../../ranking.ts";
+import { excerpt, passageText, queryTerms, scoreArticle, titleForm, type QueryTerm } from "../../ranking.ts";
 import { AnswerIndex, TIERS, tierToken } from "./answer-index.ts";
 
 export const ANSWER_LIMITS = {
@@ -85,6 +85,7 @@ export class AnswerRanker {
       .sort((a, b) => b.idf - a.idf)
       .slice(0, ANSWER_LIMITS.terms);
     const scoring = [...terms, ...all.filter((t) => !t.known).slice(0, ANSWER_LIMITS.terms)];
+    const asked = titleForm(question.slice(0, ANSWER_LIMITS.questionChars));
     const provisional = new Map<number, number>();
     let read = 0;
     for (const t of terms) {
@@ -109,7 +110,7 @@ export class AnswerRanker {
           .all(...seqs) as CandidateRow[])
       : [];
     const scored = rows
-      .map((r) => ({ r, s: scoreArticle(scoring, r, stats) }))
+      .map((r) => ({ r, s: scoreArticle(scoring, r, stats, asked) }))
       .filter((x) => x.s.score > 0)
       .sort((a, b) => b.s.score - a.s.score || (a.r.id < b.r.id ? -1 : 1))
       .slice(0, ANSWER_LIMITS.ranked);
