@@ -100,12 +100,13 @@ test("deliveries at two instances: one call; the answer goes out on the delivery
 
 test("the last delivery, at another instance, answered in time with the retrieval reply; the answer follows once as a customer-service message", async () => {
   const [a, b] = await cluster({ platform: true });
-  model.mode = { delayMs: 1500 };
+  model.mode = { delayMs: 3000 };
   await deliver(a, QUESTION, "7002", 100);
   await deliver(b, QUESTION, "7002", 100);
   const started = performance.now();
   const last = await deliver(b, QUESTION, "7002");
-  expect(performance.now() - started).toBeLessThan(1200);
+  // lastAnswerMs is 400 ms here; the model takes 3 s.
+  expect(performance.now() - started).toBeLessThan(2200);
   expect(newsTitle(last)).toBe("售后政策");
   await until(() => (platform?.sent.length ?? 0) > 0);
   await Bun.sleep(300);

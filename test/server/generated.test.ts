@@ -44,7 +44,7 @@ async function setup(o: { caps?: { perFollower?: number; daily?: number }; times
   t = await testApp({
     wechat: { token: TOKEN },
     logError: (m) => void logged.push(m),
-    ai: { endpoint: { base: model.base, model: "fake-1", key: KEY, timeoutMs: o.timeoutMs ?? 3000 }, caps: { perFollower: 10, daily: 1000, ...o.caps }, times: { ...TIMES, ...o.times } },
+    ai: { endpoint: { base: model.base, model: "fake-1", key: KEY, timeoutMs: o.timeoutMs ?? 6000 }, caps: { perFollower: 10, daily: 1000, ...o.caps }, times: { ...TIMES, ...o.times } },
     ...extra,
   });
   const r = await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: doc([REFUND, SHIPPING], { matter: "articles" }) }]);
@@ -147,7 +147,7 @@ test("an answer streamed by the endpoint is used as one sent whole", async () =>
 
 test("while the model writes, an earlier delivery is held; the answer goes out on the delivery still open; one call in all", async () => {
   await setup();
-  model.mode = { delayMs: 700 };
+  model.mode = { delayMs: 1500 };
   const platformGivesUp = new AbortController();
   const first = deliver(QUESTION, { msgId: "9001", signal: platformGivesUp.signal });
   await Bun.sleep(250);
@@ -155,7 +155,7 @@ test("while the model writes, an earlier delivery is held; the answer goes out o
   const firstDone = await first;
   // The delivery the platform gave up on is released (nobody reads what it says), not answered.
   expect(firstDone.text).toBe("success");
-  expect(firstDone.ms).toBeLessThan(600);
+  expect(firstDone.ms).toBeLessThan(1200);
   const second = await deliver(QUESTION, { msgId: "9001" });
   expect(contentOf(second)).toBe(GENERATED);
   expect(model.requests.length).toBe(1);
@@ -166,7 +166,7 @@ test("while the model writes, an earlier delivery is held; the answer goes out o
 
 test("the last delivery is answered in time with the retrieval reply; the model's answer follows as a customer-service message", async () => {
   await setup({ platform: true });
-  model.mode = { delayMs: 1500 };
+  model.mode = { delayMs: 3000 };
   const gaveUp = [new AbortController(), new AbortController()];
   const d1 = deliver(QUESTION, { msgId: "9002", signal: gaveUp[0]?.signal });
   await Bun.sleep(100);
@@ -176,8 +176,8 @@ test("the last delivery is answered in time with the retrieval reply; the model'
   gaveUp[1]?.abort();
   const d3 = await deliver(QUESTION, { msgId: "9002" });
   expect([(await d1).text, (await d2).text]).toEqual(["success", "success"]);
-  // Within lastAnswerMs (400 ms here; 4 s in service) of its arrival: the ranking's article, as news.
-  expect(d3.ms).toBeLessThan(1000);
+  // Within lastAnswerMs (400 ms here; 3.8 s in service) of its arrival, long before the model's 3 s: the ranking's article, as news.
+  expect(d3.ms).toBeLessThan(2000);
   expect(newsTitle(d3)).toBe("售后政策");
   await until(() => (platform?.sent.length ?? 0) > 0).catch((e) => {
     throw new Error(`${e.message}: ${logged.join(" | ")}`);
@@ -193,7 +193,7 @@ test("the last delivery is answered in time with the retrieval reply; the model'
 
 test("a second delivery lastAfterMs after the first is the last (the one between was lost); one arriving before is held", async () => {
   await setup({ times: { lastAfterMs: 700 } });
-  model.mode = { delayMs: 1500 };
+  model.mode = { delayMs: 3000 };
   // Message A: its second delivery 100 ms after the first is held past lastAnswerMs (400 ms), until given up on.
   expect(await abandoned(QUESTION, "9010")).toBe("success");
   const heldFor = performance.now();
@@ -204,7 +204,7 @@ test("a second delivery lastAfterMs after the first is the last (the one between
   await Bun.sleep(800);
   const started = performance.now();
   expect(newsTitle(await deliver(QUESTION, { msgId: "9011" }))).toBe("售后政策");
-  expect(performance.now() - started).toBeLessThan(1000);
+  expect(performance.now() - started).toBeLessThan(2000);
   expect(model.requests.length).toBe(2);
 });
 
