@@ -88,7 +88,14 @@ export async function startRedis(extra: string[] = []): Promise<Redis> {
       stderr: "ignore",
     });
     proc = p;
-    await ready(port, p);
+    try {
+      await ready(port, p);
+    } catch (e) {
+      // Never left running behind a failed start.
+      p.kill("SIGKILL");
+      proc = null;
+      throw e;
+    }
   };
   await start();
   const kill = () => {
