@@ -8,12 +8,10 @@ import type { Clock } from "../clock.ts";
 import type { FollowerLog } from "../store/backend.ts";
 import { RedisDown } from "../store/redis/link.ts";
 import type { Generator } from "./generator.ts";
-import { renderReply, type Inbound, type Reply } from "./message.ts";
+import { renderReply, SUCCESS, type Inbound, type Reply } from "./message.ts";
 import type { Decision, Responder } from "./responder.ts";
 import type { Answer } from "./retries.ts";
 import { GENERATING, type SharedAnswers } from "./shared.ts";
-
-export const SUCCESS = "success";
 
 export interface AnsweringParts {
   /** The message log (the store's, or the database's). */

@@ -16,7 +16,7 @@ import type { Writer } from "../store/backend.ts";
 import { RedisDown } from "../store/redis/link.ts";
 import { LocalBook, type GenerationBook, type Opened } from "./generation-book.ts";
 import { GeneratorStats } from "./generator-stats.ts";
-import type { Inbound, Reply } from "./message.ts";
+import { SUCCESS, type Inbound, type Reply } from "./message.ts";
 import type { Caps } from "./model-caps.ts";
 import { ModelAsker, type ModelAnswer } from "./model-answer.ts";
 import { PendingFollowers } from "./pending.ts";
@@ -68,8 +68,6 @@ export interface Delivered {
   out: string;
   keptFallback: boolean;
 }
-
-export const SUCCESS = "success";
 
 export class Generator {
   readonly stats: GeneratorStats;

@@ -69,6 +69,9 @@ export interface NewsItem {
 
 export type Reply = { type: "text"; content: string } | { type: "news"; articles: NewsItem[] };
 
+/** The empty reply: the platform shows the follower nothing (and delivers no more). */
+export const SUCCESS = "success";
+
 /** The platform's limits: 1 article in reply to a message, 8 to an event; text up to 2048 bytes. */
 export const MAX_NEWS_FOR_MESSAGE = 1;
 export const MAX_NEWS_FOR_EVENT = 8;

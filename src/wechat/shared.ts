@@ -19,6 +19,7 @@
  */
 import { RedisDown, type RedisLink } from "../store/redis/link.ts";
 import { WxError } from "./crypto.ts";
+import { SUCCESS } from "./message.ts";
 
 const CLAIM = `
 local s = redis.call('GET', KEYS[2])
@@ -218,6 +219,6 @@ export class SharedAnswers {
       if (held === "G") return GENERATING;
     }
     // The claimant is slower than the platform waits: as for a reply not ready in time here.
-    return "success";
+    return SUCCESS;
   }
 }
