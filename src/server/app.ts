@@ -120,7 +120,7 @@ async function makeGenerator(ai: AiOptions, ctx: AppContext, log: (msg: string) 
     write: ctx.write,
     clock: ctx.clock,
     log,
-    shared: shared ? new RedisBook(shared.link, shared.claimValue) : null,
+    shared: shared ? new RedisBook(shared) : null,
     pending,
     platform: () => ctx.platform,
     ...(ai.times ? { times: ai.times } : {}),

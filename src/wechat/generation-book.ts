@@ -11,6 +11,7 @@
  * lease gone (the owner died) gives the retrieval reply.
  */
 import type { RedisLink } from "../store/redis/link.ts";
+import type { SharedAnswers } from "./shared.ts";
 
 export interface Opened {
   /** This delivery's number, from 1. */
@@ -152,14 +153,19 @@ export interface SharedBookOptions {
 
 export class RedisBook implements GenerationBook {
   private released = false;
+  private readonly link: RedisLink;
+  /** The retry answers' claim for this instance ("P<instance>") and their keys' prefix: a generation lives under the same key. */
+  private readonly claimValue: string;
+  private readonly prefix: string;
 
   constructor(
-    private readonly link: RedisLink,
-    /** The claim value of this instance's retry answers (shared.ts): "P<instance>". */
-    private readonly claimValue: string,
+    answers: Pick<SharedAnswers, "link" | "claimValue" | "prefix">,
     private readonly opts: SharedBookOptions = { leaseMs: 1500, pollMs: 50 },
-    private readonly prefix = "replyd:answer:",
-  ) {}
+  ) {
+    this.link = answers.link;
+    this.claimValue = answers.claimValue;
+    this.prefix = answers.prefix;
+  }
 
   get up(): boolean {
     return this.link.up;

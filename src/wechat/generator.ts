@@ -14,7 +14,7 @@ import type { ModelEndpoint } from "../model-client.ts";
 import type { Source } from "../model-prompt.ts";
 import type { Writer } from "../store/backend.ts";
 import { RedisDown } from "../store/redis/link.ts";
-import { LocalBook, type GenerationBook, type Opened } from "./generation-book.ts";
+import { BOOK_TTL_MS, LocalBook, type GenerationBook, type Opened } from "./generation-book.ts";
 import { GeneratorStats } from "./generator-stats.ts";
 import { SUCCESS, type Inbound, type Reply } from "./message.ts";
 import type { Caps } from "./model-caps.ts";
@@ -101,7 +101,7 @@ export class Generator {
   private remember(key: string, book: GenerationBook): void {
     const now = Date.now();
     if (this.known.size > 10_000) for (const [k, v] of this.known) if (v.until <= now) this.known.delete(k);
-    this.known.set(key, { book, until: now + 60_000 });
+    this.known.set(key, { book, until: now + BOOK_TTL_MS });
   }
 
   /**

@@ -102,7 +102,7 @@ export class SharedAnswers {
     readonly link: RedisLink,
     instance: string,
     private readonly opts: SharedAnswerOptions = SHARED_ANSWER_DEFAULTS,
-    private readonly prefix = "replyd:answer:",
+    readonly prefix = "replyd:answer:",
   ) {
     this.claimValue = "P" + instance;
   }
