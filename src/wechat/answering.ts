@@ -99,14 +99,10 @@ export class Answering {
 
   /** The responder's decision, unless the sender has a generated answer waiting for their next message. */
   private decide(m: Inbound): Decision | Promise<Decision> {
-    const late = this.parts.generator?.late;
-    if (late && m.type !== "event" && late.has(m.from))
-      return late.take(m.from).then(
-        (d) => {
-          if (!d) return this.parts.responder.respond(m);
-          this.parts.generator?.stats.delivered("next_message");
-          return d;
-        },
+    const g = this.parts.generator;
+    if (g && m.type !== "event" && g.waitingFor(m.from))
+      return g.takeWaiting(m.from).then(
+        (d) => d ?? this.parts.responder.respond(m),
         (e) => {
           this.parts.log(`a generated answer waiting for ${m.from} could not be taken: ${(e as Error).message}`);
           return this.parts.responder.respond(m);
@@ -117,7 +113,7 @@ export class Answering {
 
   /** The model writes the answer (generator.ts); null from it: answered as without a model. */
   private async generate(m: Inbound, key: string, d: Decision, encrypt: boolean, signal?: AbortSignal): Promise<string> {
-    const hooks = { render: (reply: Reply) => this.render(m, { reply, answer: "", unmatched: false }, encrypt), record: (x: Decision) => this.record(m, key, x) };
+    const hooks = { render: (reply: Reply) => this.rendered(m, reply, encrypt), record: (x: Decision) => this.record(m, key, x) };
     const got = await (this.parts.generator as Generator).start(m, key, d, hooks, signal);
     return got ? got.out : this.finish(m, key, d, encrypt);
   }
@@ -181,9 +177,12 @@ export class Answering {
   }
 
   private render(m: Inbound, decision: Decision, encrypt: boolean): string {
-    if (!decision.reply) return SUCCESS;
-    const xml = renderReply(decision.reply, m, Math.floor(this.parts.clock.now() / 1000));
-    return encrypt ? this.parts.seal(xml) : xml;
+    return decision.reply ? this.rendered(m, decision.reply, encrypt) : SUCCESS;
   }
 
+  /** A reply to `m` as the platform is answered: its XML, sealed in safe mode. */
+  private rendered(m: Inbound, reply: Reply, encrypt: boolean): string {
+    const xml = renderReply(reply, m, Math.floor(this.parts.clock.now() / 1000));
+    return encrypt ? this.parts.seal(xml) : xml;
+  }
 }

@@ -76,7 +76,7 @@ export class Generator {
   /** Generations this instance opened or joined, and the book each is in. */
   private readonly known = new Map<string, { book: GenerationBook; until: number }>();
   /** Answers ready after the last delivery was answered. */
-  readonly late: LateAnswers;
+  private readonly late: LateAnswers;
   private readonly asker: ModelAsker;
 
   constructor(private readonly o: GeneratorOptions) {
@@ -89,6 +89,18 @@ export class Generator {
   /** The followers with an answer waiting, as the store knows them (the caps' history is the caller's). */
   load(): Promise<void> {
     return this.late.load();
+  }
+
+  /** Whether `openid` may have an answer waiting for their next message (a lookup: every follower message asks). */
+  waitingFor(openid: string): boolean {
+    return this.late.has(openid);
+  }
+
+  /** The answer waiting for `openid`, as the reply to their new message; null when none (or another instance sent it). */
+  async takeWaiting(openid: string): Promise<Decision | null> {
+    const d = await this.late.take(openid);
+    if (d) this.stats.delivered("next_message");
+    return d;
   }
 
   /** A generation this instance knows for message `key`: later arrivals are its deliveries. */
