@@ -138,7 +138,7 @@ export async function createApp(opts: AppOptions) {
   const startedAt = clock.now();
   const startedMono = clock.monotonic();
   const regex = new RegexMatcher(100, logError, () => clock.now());
-  const responder = new Responder(opts.read, regex);
+  const responder = new Responder(opts.read, regex, Boolean(opts.ai));
   const ctx: AppContext = {
     read: opts.read,
     write: opts.write,

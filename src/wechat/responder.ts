@@ -43,6 +43,8 @@ export class Responder {
   constructor(
     private readonly store: ReadModel,
     private readonly regex: RegexMatcher,
+    /** A model is connected (serve --ai-url): questions carry the sources it is given; without one nothing is gathered for it. */
+    private readonly forModel = false,
   ) {}
 
   private text(key: TextKey): string {
@@ -123,7 +125,7 @@ export class Responder {
     // Too many questions waiting: answered at once, listed in the inbox like any unmatched text.
     if (ranked === "busy") return { ...this.says(nothing, true), answer: "search_busy" };
     // Articles that share only single characters with the question are no source for a model either.
-    const sources = sourcesOf((ranked?.articles ?? []).filter((a) => a.word));
+    const sources = this.forModel ? sourcesOf((ranked?.articles ?? []).filter((a) => a.word)) : [];
     const generate = sources.length ? { generate: { question, sources } } : {};
     const choice = choose(ranked?.articles ?? []);
     if (choice.kind === "one") return { reply: answerReply(choice), answer: `answer:${choice.article.id}`, unmatched: false, ...generate };
