@@ -178,7 +178,8 @@ export class Generator {
     if ("timedOut" in waited && !last) return { out: SUCCESS, keptFallback: false };
     // The last delivery, or the owner is gone: the retrieval reply, unless an answer came meanwhile.
     const kept = await book.keep(key, o.fallback);
-    if (kept.kept) this.stats.lastDeliveries++;
+    // Counted as health names it: the last delivery's, not one released because the owner is gone or the server stops.
+    if (kept.kept && last) this.stats.lastDeliveries++;
     return { out: kept.answer, keptFallback: kept.kept };
   }
 
