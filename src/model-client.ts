@@ -4,8 +4,10 @@
  * DeepSeek, Qwen's compatible mode, Ollama and vLLM take it. The answer may be one JSON object or
  * a server-sent event stream (some servers stream whatever was asked); both are read bounded in
  * bytes and in time, and every way it can go wrong is one ModelFailure with a kind health counts.
- * The key never appears in a failure's message.
+ * The key never appears in a failure's message, in any spelling (model-output/secrets.ts), and
+ * an answer that is not UTF-8 is a failure, never text with U+FFFD in it.
  */
+import { mask } from "./model-output/secrets.ts";
 
 export interface ModelEndpoint {
   /** The base URL as the SDKs take it, ending in /v1 (no trailing slash). */
@@ -34,7 +36,7 @@ export interface Completion {
   ms: number;
 }
 
-export const FAILURE_KINDS = ["refused", "timeout", "http_error", "not_json", "too_large", "empty", "unfinished"] as const;
+export const FAILURE_KINDS = ["refused", "timeout", "http_error", "not_json", "not_utf8", "too_large", "empty", "unfinished"] as const;
 export type FailureKind = (typeof FAILURE_KINDS)[number];
 
 export class ModelFailure extends Error {
@@ -61,14 +63,27 @@ export function endpointName(base: string): string {
   }
 }
 
-const hide = (text: string, key: string | undefined) => (key && key.length >= 4 ? text.replaceAll(key, "…") : text);
+/** A failure's message with the key hidden, whole or in part, however the endpoint spelled it. */
+const hide = (text: string, key: string | undefined) => (key ? mask(text.replaceAll(key, "…"), [key]) : text);
 
-/** `stop`: the caller gives up (a shutdown), counted as a time-out. */
+/**
+ * `stop`: the caller gives up (a shutdown), counted as a time-out. Every failure leaves through
+ * here with its message masked: a body or a stream event quoting the key is quoted without it.
+ */
 export async function complete(endpoint: ModelEndpoint, messages: ChatMessage[], fetchImpl: typeof fetch = fetch, stop?: AbortSignal): Promise<Completion> {
+  try {
+    return await call(endpoint, messages, fetchImpl, stop);
+  } catch (e) {
+    const f = e instanceof ModelFailure ? e : new ModelFailure("refused", (e as Error).message);
+    throw new ModelFailure(f.kind, hide(f.message, endpoint.key), f.status);
+  }
+}
+
+async function call(endpoint: ModelEndpoint, messages: ChatMessage[], fetchImpl: typeof fetch, stop?: AbortSignal): Promise<Completion> {
   const started = performance.now();
   const timeout = stop ? AbortSignal.any([AbortSignal.timeout(endpoint.timeoutMs), stop]) : AbortSignal.timeout(endpoint.timeoutMs);
   const fail = (kind: FailureKind, message: string, status?: number): never => {
-    throw new ModelFailure(kind, hide(message, endpoint.key), status);
+    throw new ModelFailure(kind, message, status);
   };
   let res: Response;
   try {
@@ -84,26 +99,32 @@ export async function complete(endpoint: ModelEndpoint, messages: ChatMessage[],
     if (timeout.aborted) fail("timeout", `no answer within ${endpoint.timeoutMs} ms`);
     return fail("refused", `the endpoint could not be reached: ${(e as Error).message}`);
   }
-  let raw: string;
+  let bytes: Buffer;
   try {
-    raw = await readBounded(res, timeout);
+    bytes = await readBounded(res, timeout);
   } catch (e) {
     if (e instanceof ModelFailure) throw e;
     if (timeout.aborted) fail("timeout", `the answer did not end within ${endpoint.timeoutMs} ms`);
     return fail("refused", `the answer was cut off: ${(e as Error).message}`);
   }
-  if (res.status < 200 || res.status > 299) fail("http_error", `the endpoint answered HTTP ${res.status}: ${errorText(raw)}`, res.status);
+  if (res.status < 200 || res.status > 299) fail("http_error", `the endpoint answered HTTP ${res.status}: ${errorText(bytes.toString("utf8"))}`, res.status);
+  let raw: string;
+  try {
+    raw = UTF8.decode(bytes);
+  } catch {
+    return fail("not_utf8", "the answer is not UTF-8 text");
+  }
   const streamed = (res.headers.get("content-type") ?? "").includes("text/event-stream") || /^\s*data:/.test(raw);
   const { text, usage } = streamed ? readStream(raw) : readJson(raw);
   if (!text.trim()) fail("empty", "the endpoint's answer holds no text");
   return { text, usage, ms: Math.round(performance.now() - started) };
 }
 
-async function readBounded(res: Response, signal: AbortSignal): Promise<string> {
+async function readBounded(res: Response, signal: AbortSignal): Promise<Buffer> {
   const declared = Number(res.headers.get("content-length") ?? 0);
   if (declared > MAX_ANSWER_BYTES) throw new ModelFailure("too_large", `the answer is ${declared} bytes (at most ${MAX_ANSWER_BYTES} are read)`);
   const reader = res.body?.getReader();
-  if (!reader) return "";
+  if (!reader) return Buffer.alloc(0);
   const chunks: Uint8Array[] = [];
   let size = 0;
   const abort = () => void reader.cancel().catch(() => {});
@@ -123,8 +144,10 @@ async function readBounded(res: Response, signal: AbortSignal): Promise<string> 
   } finally {
     signal.removeEventListener("abort", abort);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
 const errorText = (raw: string): string => {
   try {

@@ -1,6 +1,7 @@
 /** The OpenAI-compatible client against a local fake endpoint: answers as JSON and as streams, and every way a call fails. */
 import { afterAll, beforeEach, expect, test } from "bun:test";
 import { complete, endpointName, MAX_ANSWER_BYTES, ModelFailure, type ModelEndpoint } from "../src/model-client.ts";
+import { holdsSecret } from "../src/model-output/secrets.ts";
 import { startFakeModel } from "./model/fake.ts";
 
 const KEY = "sk-test-0123456789abcdefghij";
@@ -84,6 +85,31 @@ test("failures by kind: refused, http_error (its message, never the key), not_js
   // Just inside the bound the answer is read.
   fake.mode = { answer: () => "x".repeat(MAX_ANSWER_BYTES - 400) };
   expect((await complete(endpoint(), MESSAGES)).text.length).toBe(MAX_ANSWER_BYTES - 400);
+});
+
+test("an answer that is not UTF-8 fails as not_utf8, never read as text with U+FFFD in it", async () => {
+  const json = (content: string) => new TextEncoder().encode(JSON.stringify({ choices: [{ message: { content } }] }));
+  const bytes = json("可以退款。[1] XX");
+  // "XX" becomes a lone continuation byte and an overlong form.
+  bytes.set([0x80, 0xc0], bytes.length - 6);
+  fake.mode = { raw: bytes };
+  const f = await failure(complete(endpoint(), MESSAGES));
+  expect([f.kind, f.message]).toEqual(["not_utf8", "the answer is not UTF-8 text"]);
+  // The same answer in UTF-8 is read.
+  fake.mode = { raw: json("可以退款。[1] ok") };
+  expect((await complete(endpoint(), MESSAGES)).text).toBe("可以退款。[1] ok");
+});
+
+test("a failure quoting the key, in any spelling, never carries it: a body that is not JSON, a bad stream event", async () => {
+  const spellings = [KEY, KEY.toUpperCase(), KEY.split("").join(" "), KEY.split("").join("\u200b"), KEY.slice(0, 12)];
+  for (const spelled of spellings) {
+    for (const raw of [`<html>upstream said: ${spelled}</html>`, `data: {oops ${spelled}\n\n`]) {
+      fake.mode = { raw };
+      const f = await failure(complete(endpoint(), MESSAGES));
+      expect(f.kind).toBe("not_json");
+      expect(holdsSecret(f.message, [KEY])).toBe(false);
+    }
+  }
 });
 
 test("time-outs: a slow answer and a stream that never ends are cut at the call's time-out", async () => {

@@ -56,11 +56,26 @@ const size = (flag: string) => (raw: string) => {
 };
 const httpUrl = (flag: string) => text((v) => (/^https?:\/\/[^/]+/.test(v) ? null : `--${flag} must be an http(s) address`));
 const yes = () => true;
+/** A query parameter that carries a credential (Azure's `api-key`, Gemini's `key`, `access_token` …). */
+const KEY_PARAM = /^(?:key|api[-_]?key|apikey|access[-_]?token|token|secret|password|auth|authorization|sig|signature)$/i;
 const aiUrl = (raw: string) => {
   const v = httpUrl("ai-url")(raw).replace(/\/+$/, "");
   if (/\/chat\/completions$/.test(v)) throw usage("--ai-url is the base address as the SDKs take it (…/v1), without /chat/completions: replyd adds that");
+  let url: URL;
+  try {
+    url = new URL(v);
+  } catch {
+    throw usage("--ai-url is not an address replyd can read");
+  }
+  // Never quoted back: the value is what must not be printed.
+  if (url.username || url.password) throw usage("--ai-url holds a user name or password: give the key in REPLYD_AI_KEY (or ai-key in the config file), not in the address");
+  for (const name of url.searchParams.keys())
+    if (KEY_PARAM.test(name)) throw usage(`--ai-url carries a key in its query ("${name}"): give it in REPLYD_AI_KEY (or ai-key in the config file), where it is never printed`);
   return v;
 };
+
+/** Whether `host` is this machine: a key sent there in clear text stays on it. */
+const loopback = (host: string) => /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i.test(host);
 
 // The object's own type is kept: whether it has a default says whether its value can be absent.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -146,7 +161,9 @@ export const SERVE_SETTINGS = {
   }),
   "ai-timeout": define({ name: "ai-timeout", default: 30, help: "seconds a model call may take in all", parse: number("ai-timeout", 1, 300) }),
   "ai-per-follower": define({ name: "ai-per-follower", default: 10, help: "generated answers per follower in any hour", parse: number("ai-per-follower", 1, 100_000) }),
+  "ai-per-minute": define({ name: "ai-per-minute", default: 30, help: "model calls in all in any 60 seconds (the cluster's, when it is one)", parse: number("ai-per-minute", 1, 100_000) }),
   "ai-daily": define({ name: "ai-daily", default: 1000, help: "generated answers in all in any 24 hours", parse: number("ai-daily", 1, 1_000_000) }),
+  "ai-concurrency": define({ name: "ai-concurrency", default: 8, help: "model calls in flight at once (the cluster's, when it is one)", parse: number("ai-concurrency", 1, 10_000) }),
 } as const;
 
 type Settings = typeof SERVE_SETTINGS;
@@ -224,6 +241,9 @@ export function resolveSettings(argv: readonly string[], env: Record<string, str
     if (source === "flag" && (s.secret || (s.url && /:\/\/[^/@\s]*:[^/@\s]*@/.test(raw))))
       warnings.push(`--${name} given as a flag is visible to every user of this machine (ps); set ${s.env ?? `"${name}"`} in the environment${s.env ? " or" : ""} in the config file instead`);
   }
+  const ai = values["ai-url"] as string | undefined;
+  if (ai && values["ai-key"] !== undefined && ai.startsWith("http://") && !loopback(new URL(ai).hostname))
+    warnings.push(`--ai-url is http:// to another machine: the key (REPLYD_AI_KEY) travels in clear text to ${new URL(ai).host}; use https://`);
   // --db is completed from DATABASE_URL and PG*, as PostgreSQL's own tools take them.
   if (values.db !== undefined) values.db = dbOption(values.db as string, env);
   return { values: values as Resolved, sources, warnings };

@@ -116,7 +116,8 @@ async function makeGenerator(ai: AiOptions, ctx: AppContext, log: (msg: string) 
   if (shared) await pending.share(shared.link);
   const generator = new Generator({
     endpoint: ai.endpoint,
-    caps: shared ? new SharedCaps(shared.link, local) : local,
+    // A call lasts at most its time-out: a place leased in Redis is free a little after it, whatever becomes of the instance.
+    caps: shared ? new SharedCaps(shared.link, local, ai.endpoint.timeoutMs + 10_000) : local,
     write: ctx.write,
     clock: ctx.clock,
     log,

@@ -2,7 +2,8 @@
  * GET /api/cli/ask?q=…: what a follower sending `q` would get and why (docs/answers.md "replyd
  * ask"). The reply is the callback's own decision for that text (rules, codes, tags and help come
  * first, as for a follower); the ranking beside it is the passage index's, whatever answered.
- * Nothing is logged and no follower is messaged. A read key may ask.
+ * Nothing is logged and no follower is messaged; a read key may ask. With generate=1 the model is
+ * asked too: that takes an admin key, counts in the caps and is logged with the followers' calls.
  */
 import { choose } from "../answer-choice.ts";
 import { badRequest, ReplydError } from "../errors.ts";
@@ -17,6 +18,8 @@ export async function getAsk(ctx: AppContext, req: SignedRequest) {
   const f = new Fields(req.fields).only(["q", "generate"]);
   const generate = f.bool("generate") ?? false;
   if (generate && !ctx.generator) throw new ReplydError("ai_not_configured", "no model is configured: start replyd serve with --ai-url and --ai-model (docs/answers.md)");
+  // A call spends the followers' budget and is logged with their calls: an admin's to make.
+  if (generate && req.key.scope !== "admin") throw new ReplydError("forbidden", `the key "${req.key.appkey}" is read-only; asking the model (generate=1) needs an admin key`);
   const q = f.require("q").trim();
   if (!q) throw badRequest('"q" must hold a question');
   if (Buffer.byteLength(q) > MAX_QUESTION_BYTES) throw badRequest(`"q" may hold at most ${MAX_QUESTION_BYTES} bytes, as a follower's message`, "text_too_long");

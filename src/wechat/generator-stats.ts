@@ -1,7 +1,7 @@
 /** What health shows of generated answers (docs/answers.md "Health"): never the endpoint's key. */
 import { endpointName, FAILURE_KINDS, type ModelEndpoint, type Usage } from "../model-client.ts";
-import { REFUSALS } from "../model-output.ts";
-import type { Caps } from "./model-caps.ts";
+import { REFUSALS } from "../model-output/check.ts";
+import { CAPS_REACHED, type Caps, type CapsUse } from "./model-caps.ts";
 
 const zeros = <K extends string>(keys: readonly K[]) => Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
 
@@ -11,8 +11,9 @@ export class GeneratorStats {
   inFlight = 0;
   readonly failed = zeros(FAILURE_KINDS);
   readonly refused = zeros(REFUSALS);
-  readonly capped = { follower: 0, daily: 0 };
-  readonly delivery = { reply: 0, customer_service: 0, pending: 0, next_message: 0 };
+  readonly capped = zeros(CAPS_REACHED);
+  /** What became of answers that passed: sent on a delivery, by customer-service message, kept for the next message (and sent so), or shown to an operator's `ask --generate`. */
+  readonly delivery = { reply: 0, customer_service: 0, pending: 0, next_message: 0, ask: 0 };
   /** Last deliveries answered with the retrieval reply while the model still wrote. */
   lastDeliveries = 0;
   readonly tokens = { prompt: 0, completion: 0, unreported: 0 };
@@ -38,12 +39,13 @@ export class GeneratorStats {
   }
 
   async report(nowMs: number): Promise<Record<string, unknown>> {
-    let used: number | string;
+    let used: CapsUse | string;
     try {
       used = await this.caps.used(nowMs);
     } catch (e) {
       used = `unknown: ${(e as Error).message}`;
     }
+    const l = this.caps.limits;
     return {
       endpoint: endpointName(this.endpoint.base),
       model: this.endpoint.model,
@@ -56,7 +58,13 @@ export class GeneratorStats {
       refused: this.refused,
       capped: this.capped,
       tokens: this.tokens,
-      caps: { per_follower_hour: this.caps.limits.perFollower, daily: this.caps.limits.daily, used_24h: used },
+      caps: {
+        per_follower_hour: l.perFollower,
+        per_minute: l.perMinute,
+        daily: l.daily,
+        concurrency: l.concurrency,
+        ...(typeof used === "string" ? { used: used } : { used_24h: used.day, used_minute: used.minute, in_flight: used.inFlight }),
+      },
     };
   }
 }

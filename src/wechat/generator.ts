@@ -17,7 +17,7 @@ import { RedisDown } from "../store/redis/link.ts";
 import { BOOK_TTL_MS, LocalBook, type GenerationBook, type Opened } from "./generation-book.ts";
 import { GeneratorStats } from "./generator-stats.ts";
 import { SUCCESS, type Inbound, type Reply } from "./message.ts";
-import type { Caps } from "./model-caps.ts";
+import type { CapReached, Caps, Slot } from "./model-caps.ts";
 import { ModelAsker, type ModelAnswer } from "./model-answer.ts";
 import { PendingFollowers } from "./pending.ts";
 import type { Decision } from "./responder.ts";
@@ -38,6 +38,13 @@ export interface DeliveryTimes {
   /** The longest an earlier delivery is held (the platform closes it at 5 s; through app.handle nothing closes it). */
   holdMs: number;
 }
+
+const CAP_DETAIL: Record<CapReached, string> = {
+  follower: "this key's hourly cap (--ai-per-follower) is reached",
+  minute: "the budget per minute (--ai-per-minute) is spent",
+  daily: "the daily cap (--ai-daily) is reached",
+  concurrency: "as many calls as --ai-concurrency allows are in flight",
+};
 
 export const DELIVERY_TIMES: DeliveryTimes = { lastAnswerMs: 3800, lastAfterMs: 9000, deliveries: 3, holdMs: 15_000 };
 
@@ -124,11 +131,8 @@ export class Generator {
   async start(m: Inbound, key: string, d: Decision, hooks: MessageHooks, signal?: AbortSignal): Promise<Delivered | null> {
     const g = d.generate;
     if (!g || !d.reply) return null;
-    const capped = await this.o.caps.take(m.from, this.o.clock.now()).catch((e) => (this.o.log(`model caps: ${(e as Error).message}`), "daily" as const));
-    if (capped) {
-      this.stats.capped[capped]++;
-      return null;
-    }
+    const slot = await this.take(m.from);
+    if (typeof slot === "string") return null;
     const fallback = hooks.render(d.reply);
     const firstAt = Date.now();
     let book = this.o.shared?.up ? this.o.shared : this.local;
@@ -141,9 +145,12 @@ export class Generator {
       opened = await book.open(key, firstAt, fallback);
     }
     // Another delivery opened it first (a resend racing this one): this is one of its deliveries.
-    if (!opened) return this.join(key, firstAt, signal);
+    if (!opened) {
+      slot.release();
+      return this.join(key, firstAt, signal);
+    }
     this.remember(key, book);
-    void this.run(book, m, key, d, g, hooks, fallback).catch((e) => this.o.log(`generated answer for ${key}: ${(e as Error).message}`));
+    void this.run(book, m, key, d, g, hooks, fallback, slot).catch((e) => this.o.log(`generated answer for ${key}: ${(e as Error).message}`));
     return this.deliver(book, key, { n: 1, firstAt, fallback }, firstAt, signal);
   }
 
@@ -184,16 +191,14 @@ export class Generator {
   }
 
   /** The model's call and what becomes of its answer; the message logged by `d`'s record hook. */
-  private async run(book: GenerationBook, m: Inbound, key: string, d: Decision, g: { question: string; sources: Source[] }, hooks: MessageHooks, fallback: string): Promise<void> {
+  private async run(book: GenerationBook, m: Inbound, key: string, d: Decision, g: { question: string; sources: Source[] }, hooks: MessageHooks, fallback: string, slot: Slot): Promise<void> {
     const at = new Date(this.o.clock.now()).toISOString();
     const hold = book.hold(key);
-    this.stats.inFlight++;
     let r: ModelAnswer;
     try {
-      r = await this.asker.ask(g.question, g.sources);
+      r = await this.call(g.question, g.sources, slot);
     } finally {
       hold.stop();
-      this.stats.inFlight--;
     }
     const { answer, cited, output, usage, ms, detail } = r;
     let outcome = r.outcome;
@@ -234,15 +239,56 @@ export class Generator {
     if (outcome === "pending") this.late.waiting(m.from);
   }
 
+  /** A place for one more call within every cap, or the cap reached (counted in health). */
+  private async take(who: string): Promise<Slot | CapReached> {
+    const taken = await this.o.caps.take(who, this.o.clock.now()).catch((e): CapReached => (this.o.log(`model caps: ${(e as Error).message}`), "daily"));
+    if (typeof taken === "string") this.stats.capped[taken]++;
+    return taken;
+  }
+
+  /** The call, its place in flight held while it runs. */
+  private async call(question: string, sources: Source[], slot: Slot): Promise<ModelAnswer> {
+    this.stats.inFlight++;
+    try {
+      return await this.asker.ask(question, sources);
+    } finally {
+      this.stats.inFlight--;
+      slot.release();
+    }
+  }
+
   /**
    * What the model would answer `question` from `sources` and what the checks make of it, for
-   * `replyd ask --generate`: counted in health and the caps (as `who`), sent to nobody, not logged.
+   * `replyd ask --generate`: within the caps (counted as `who`, the asking key), counted in health
+   * and logged with the followers' calls (`inbox --ai`, outcome `ask` when it passed), sent to nobody.
    */
   async preview(question: string, sources: Source[], who: string): Promise<Record<string, unknown>> {
-    const capped = await this.o.caps.take(who, this.o.clock.now());
-    if (capped) return { outcome: `capped:${capped}`, detail: capped === "daily" ? "the daily cap (--ai-daily) is reached" : "this key's hourly cap (--ai-per-follower) is reached" };
-    const r = await this.asker.ask(question, sources);
+    const at = new Date(this.o.clock.now()).toISOString();
+    const slot = await this.take(who);
+    if (typeof slot === "string") return { outcome: `capped:${slot}`, detail: CAP_DETAIL[slot] };
+    const r = await this.call(question, sources, slot);
     this.stats.called(r.outcome, r.usage);
+    const outcome = r.outcome === "reply" ? "ask" : r.outcome;
+    this.stats.delivered(outcome);
+    await this.o.write.generated
+      .add({
+        at,
+        msg_key: `ask:${crypto.randomUUID()}`,
+        openid: who,
+        question,
+        model: this.o.endpoint.model,
+        sources: sources.map((s) => ({ id: s.id, title: s.title, url: s.url, passages: s.passages })),
+        output: r.output,
+        answer: r.answer,
+        cited: r.cited,
+        outcome,
+        detail: r.detail,
+        ms: r.ms,
+        tokens_prompt: r.usage?.prompt ?? null,
+        tokens_completion: r.usage?.completion ?? null,
+        delivered_at: null,
+      })
+      .catch((e) => this.o.log(`the model call asked by ${who} could not be logged: ${(e as Error).message}`));
     return {
       outcome: r.outcome,
       ...(r.output !== null ? { output: r.output } : {}),

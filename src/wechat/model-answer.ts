@@ -4,7 +4,10 @@
  * sent, or why not — the same for a follower's message and for `replyd ask --generate`.
  */
 import { complete, ModelFailure, type ModelEndpoint, type Usage } from "../model-client.ts";
-import { checkOutput } from "../model-output.ts";
+import { checkOutput } from "../model-output/check.ts";
+import { cutChars } from "../model-output/normalise.ts";
+import { mask } from "../model-output/secrets.ts";
+import { OUTPUT_KEPT } from "../store/generated-log.ts";
 import { instructions, promptFor, type Source } from "../model-prompt.ts";
 import { MAX_TEXT_BYTES } from "./message.ts";
 
@@ -17,7 +20,7 @@ export interface ModelAnswer {
   /** The checked answer, as a follower would get it; null when none passed. */
   answer: string | null;
   cited: string[];
-  /** What the model wrote; null when the call failed. */
+  /** What the model wrote (its first OUTPUT_KEPT characters, any piece of the key hidden); null when the call failed. */
   output: string | null;
   usage: Usage | null;
   ms: number;
@@ -42,6 +45,11 @@ export class ModelAsker {
     this.stopping.abort();
   }
 
+  /** Whatever is kept or shown of a call (its output, why it failed) passes here: the key leaves in no spelling. */
+  private hide(text: string): string {
+    return mask(text, [this.endpoint.key]);
+  }
+
   async ask(question: string, sources: Source[]): Promise<ModelAnswer> {
     const started = performance.now();
     const ms = () => Math.round(performance.now() - started);
@@ -51,15 +59,16 @@ export class ModelAsker {
         secrets: this.endpoint.key ? [this.endpoint.key] : [],
         instructions: this.rules,
         canary: this.canary,
+        question,
         maxBytes: MAX_TEXT_BYTES - QUOTE_ROOM,
       });
-      const base = { output: c.text, usage: c.usage, ms: ms() };
+      const base = { output: this.hide(cutChars(c.text, OUTPUT_KEPT)), usage: c.usage, ms: ms() };
       return checked.ok
         ? { ...base, outcome: "reply", answer: checked.text, cited: checked.cited.map((s) => s.id), detail: null }
-        : { ...base, outcome: `refused:${checked.reason}`, answer: null, cited: [], detail: checked.detail };
+        : { ...base, outcome: `refused:${checked.reason}`, answer: null, cited: [], detail: this.hide(checked.detail) };
     } catch (e) {
       const f = e instanceof ModelFailure ? e : new ModelFailure("refused", (e as Error).message);
-      return { outcome: `failed:${f.kind}`, answer: null, cited: [], output: null, usage: null, ms: ms(), detail: f.message };
+      return { outcome: `failed:${f.kind}`, answer: null, cited: [], output: null, usage: null, ms: ms(), detail: this.hide(f.message) };
     }
   }
 }

@@ -8,6 +8,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { startServer, type RunningServer } from "../../src/server/serve.ts";
 import type { DeliveryTimes } from "../../src/wechat/generator.ts";
+import type { CapLimits } from "../../src/wechat/model-caps.ts";
 import { parseXml, type XmlNode } from "../../src/wechat/xml.ts";
 import { ADMIN_ENV, body, doc, serveOpts, signedRequest } from "../helpers.ts";
 import { startFakeModel, type FakeModel } from "../model/fake.ts";
@@ -33,7 +34,7 @@ afterEach(() => {
   platform = null;
 });
 
-async function cluster(o: { caps?: { perFollower: number; daily: number }; platform?: boolean } = {}): Promise<[RunningServer, RunningServer]> {
+async function cluster(o: { caps?: Partial<CapLimits>; platform?: boolean } = {}): Promise<[RunningServer, RunningServer]> {
   const db = (suite.db = await testDatabase());
   model = startFakeModel(KEY);
   if (o.platform) {
@@ -41,7 +42,7 @@ async function cluster(o: { caps?: { perFollower: number; daily: number }; platf
     platform.interact("o_follower");
   }
   const wechat = { token: TOKEN, ...(platform ? { appid: APPID, secret: SECRET, api: platform.url } : {}) };
-  const ai = { endpoint: { base: model.base, model: "fake-1", key: KEY, timeoutMs: 5000 }, caps: o.caps ?? { perFollower: 10, daily: 1000 }, times: TIMES };
+  const ai = { endpoint: { base: model.base, model: "fake-1", key: KEY, timeoutMs: 5000 }, caps: { perFollower: 10, perMinute: 1000, daily: 1000, concurrency: 100, ...o.caps }, times: TIMES };
   for (let i = 0; i < 2; i++) suite.running.push(await startServer(serveOpts(suite.tmp.dir, { db: db.url, redis: suite.redis.url, env: ADMIN_ENV, wechat, ai })));
   const [a, b] = suite.running as [RunningServer, RunningServer];
   const req = signedRequest("POST", "/api/cli", { nowMs: Date.now(), fields: [["mode", "merge"]], files: [{ name: "json", content: doc([REFUND], { matter: "articles" }) }] });
@@ -116,7 +117,7 @@ test("the last delivery, at another instance, answered in time with the retrieva
 });
 
 test("caps hold across instances: a follower's hourly cap spent at one is spent at the other", async () => {
-  const [a, b] = await cluster({ caps: { perFollower: 1, daily: 1000 } });
+  const [a, b] = await cluster({ caps: { perFollower: 1 } });
   expect(contentOf(await deliver(a, QUESTION, "7003"))).toBe(GENERATED);
   expect(newsTitle(await deliver(b, QUESTION, "7004"))).toBe("售后政策");
   expect(model.requests.length).toBe(1);

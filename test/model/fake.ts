@@ -19,8 +19,8 @@ export interface FakeMode {
   delayMs?: number;
   /** Answer with this HTTP status and an error object. */
   status?: number;
-  /** Answer 200 with this body as it is (not JSON, a proxy's page …). */
-  raw?: string;
+  /** Answer 200 with this body as it is (not JSON, a proxy's page, bytes that are not UTF-8 …). */
+  raw?: string | Uint8Array;
   /** Stream the answer as server-sent events, in pieces of `chunk` characters. */
   stream?: boolean;
   chunk?: number;

@@ -3,108 +3,17 @@
  * each store, against a local fake of an OpenAI-compatible endpoint and of the platform: what a
  * follower gets, the deliveries of one message while the model writes, the follow-up after the
  * last one, the checks, the failures, the caps, what is logged and shown — and never the key.
+ * Runs on both stores: the harness's app is testApp()'s (./scripts/test picks suites by that name).
  */
-import { afterEach, expect, test } from "bun:test";
-import type { AppOptions } from "../../src/server/app.ts";
+import { expect, test } from "bun:test";
 import { createApp } from "../../src/server/app.ts";
-import type { DeliveryTimes } from "../../src/wechat/generator.ts";
-import { TokenKeeper } from "../../src/wechat/token.ts";
-import { parseXml, type XmlNode } from "../../src/wechat/xml.ts";
-import { ADMIN_ENV, body, doc, serveOpts, signedRequest, tempDir, testApp } from "../helpers.ts";
 import { startServer } from "../../src/server/serve.ts";
-import { startFakeModel, type FakeModel } from "../model/fake.ts";
-import { startFakePlatform, type FakePlatform } from "../platform/fake.ts";
-import { APPID, SECRET } from "../platform/harness.ts";
+import { ADMIN_ENV, doc, serveOpts, signedRequest, tempDir } from "../helpers.ts";
+import { startFakeModel } from "../model/fake.ts";
 import { TOKEN, wxPost } from "../wechat/helpers.ts";
-
-const KEY = "sk-test-0123456789abcdefghij";
-const TIMES: Partial<DeliveryTimes> = { lastAnswerMs: 400, lastAfterMs: 100_000, holdMs: 4000 };
-
-const REFUND = { id: "refund", code: "rf", title: "售后政策", url: "https://example.com/refund", body: "本店支持七天无理由退货。签收后七天内在订单页面申请退款，三个工作日内原路退回。" };
-const SHIPPING = { id: "ship", title: "配送说明", url: "https://example.com/ship", body: "全国包邮，下单后四十八小时内发货，顺丰快递配送，一般三天送达。" };
-const QUESTION = "买了东西不想要了，还能退款吗？";
-const GENERATED = "本店支持七天无理由退货。[1]\n\n[1] 售后政策\nhttps://example.com/refund";
-
-let model: FakeModel;
-let platform: FakePlatform | null = null;
-let keeper: TokenKeeper | null = null;
-let t: Awaited<ReturnType<typeof testApp>>;
-const logged: string[] = [];
-
-async function setup(o: { caps?: { perFollower?: number; daily?: number }; times?: Partial<DeliveryTimes>; platform?: boolean; timeoutMs?: number } = {}) {
-  model = startFakeModel(KEY);
-  logged.length = 0;
-  const extra: Pick<AppOptions, "platform"> = {};
-  if (o.platform) {
-    platform = startFakePlatform(APPID, SECRET);
-    platform.interact("o_follower");
-    keeper = new TokenKeeper({ api: platform.url, appid: APPID, secret: SECRET, clock: { now: () => Date.now(), monotonic: () => performance.now() }, log: () => {} });
-    extra.platform = keeper;
-  }
-  t = await testApp({
-    wechat: { token: TOKEN },
-    logError: (m) => void logged.push(m),
-    ai: { endpoint: { base: model.base, model: "fake-1", key: KEY, timeoutMs: o.timeoutMs ?? 6000 }, caps: { perFollower: 10, daily: 1000, ...o.caps }, times: { ...TIMES, ...o.times } },
-    ...extra,
-  });
-  const r = await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: doc([REFUND, SHIPPING], { matter: "articles" }) }]);
-  expect(r.status).toBe(200);
-}
-afterEach(() => {
-  t?.close();
-  model?.stop();
-  keeper?.stop();
-  platform?.stop();
-  platform = null;
-  keeper = null;
-});
-
-async function call(method: string, path: string, fields: [string, string][] = [], files?: { name: string; content: string }[]) {
-  t.clock.advance(1);
-  const res = await t.handle(signedRequest(method, path, { fields, nowMs: t.clock.now(), ...(files ? { files } : {}) }));
-  return { status: res.status, ...(await body(res)) };
-}
-
-let msgIds = 70_000;
-const sec = () => Math.floor(t.clock.now() / 1000);
-const xmlOf = (content: string, msgId: string, from: string) =>
-  `<xml><ToUserName><![CDATA[gh_account]]></ToUserName><FromUserName><![CDATA[${from}]]></FromUserName><CreateTime>${sec()}</CreateTime><MsgType><![CDATA[text]]></MsgType><Content><![CDATA[${content}]]></Content><MsgId>${msgId}</MsgId></xml>`;
-
-/** One delivery of a follower's message; `signal` aborts as the platform giving up on it does. */
-async function deliver(content: string, o: { msgId?: string; from?: string; signal?: AbortSignal } = {}): Promise<{ text: string; ms: number }> {
-  const from = o.from ?? "o_follower";
-  let req = wxPost(xmlOf(content, o.msgId ?? String(++msgIds), from), sec());
-  if (from !== "o_follower") {
-    const url = new URL(req.url);
-    url.searchParams.delete("openid");
-    req = new Request(url.href, { method: "POST", body: await req.text() });
-  }
-  if (o.signal) req = new Request(req, { signal: o.signal });
-  const started = performance.now();
-  const res = await t.handle(req);
-  return { text: await res.text(), ms: performance.now() - started };
-}
-/** A delivery the platform gives up on once it is under way (as it does at 5 s). */
-async function abandoned(content: string, msgId: string, from?: string, afterMs = 40): Promise<string> {
-  const gaveUp = new AbortController();
-  const d = deliver(content, { msgId, signal: gaveUp.signal, ...(from ? { from } : {}) });
-  await Bun.sleep(afterMs);
-  gaveUp.abort();
-  return (await d).text;
-}
-const parsed = (x: { text: string }): XmlNode | "success" => (x.text === "success" ? "success" : parseXml(x.text));
-const contentOf = (x: { text: string }) => (parsed(x) as XmlNode).Content as string | undefined;
-const newsTitle = (x: { text: string }) => (((parsed(x) as XmlNode).Articles as XmlNode | undefined)?.item as XmlNode | undefined)?.Title;
-const until = async (what: () => Promise<boolean> | boolean, ms = 5000) => {
-  for (const end = Date.now() + ms; Date.now() < end; await Bun.sleep(20)) if (await what()) return;
-  throw new Error("timed out waiting");
-};
-const calls = async () => (await call("GET", "/api/cli", [["inbox", "ai"]])).data as { items: Record<string, any>[]; total: number };
-const health = async () => (await call("GET", "/api/cli")).data;
-const inboxAll = async () => {
-  await t.log.settled();
-  return (await call("GET", "/api/cli", [["inbox", "all"]])).data.items as Record<string, any>[];
-};
+import {
+  abandoned, call, calls, contentOf, deliver, GENERATED, health, inboxAll, KEY, logged, model, newsTitle, nextMsgId, platform, QUESTION, REFUND, sec, setup, t, TIMES, until, useModel, xmlOf,
+} from "./generated-harness.ts";
 
 test("a question answered in the model's words from the articles, citing the article with its link; logged, listed and counted", async () => {
   await setup();
@@ -266,7 +175,7 @@ test("endpoint failures: the retrieval reply at once on the open delivery, each 
   const refused = await deliver(QUESTION);
   expect(newsTitle(refused)).toBe("售后政策");
   await until(async () => (await calls()).items[0]?.outcome === "failed:refused");
-  expect((await health()).generated_answers.failed).toEqual({ refused: 1, timeout: 2, http_error: 1, not_json: 1, too_large: 0, empty: 0, unfinished: 1 });
+  expect((await health()).generated_answers.failed).toEqual({ refused: 1, timeout: 2, http_error: 1, not_json: 1, not_utf8: 0, too_large: 0, empty: 0, unfinished: 1 });
 });
 
 test("hostile outputs never reach the follower: the instructions, the key, a foreign link, no citation — the retrieval reply instead", async () => {
@@ -309,9 +218,9 @@ test("caps: past the follower's hourly cap and the daily one, the retrieval repl
     keys: t.backend.keys,
     clock: t.clock,
     wechat: { token: TOKEN },
-    ai: { endpoint: { base: model.base, model: "fake-1", key: KEY, timeoutMs: 3000 }, caps: { perFollower: 2, daily: 3 }, times: TIMES },
+    ai: { endpoint: { base: model.base, model: "fake-1", key: KEY, timeoutMs: 3000 }, caps: { perFollower: 2, perMinute: 1000, daily: 3, concurrency: 100 }, times: TIMES },
   });
-  const res = await again.handle(wxPost(xmlOf(QUESTION, String(++msgIds), "o_follower"), sec()));
+  const res = await again.handle(wxPost(xmlOf(QUESTION, nextMsgId(), "o_follower"), sec()));
   expect(newsTitle({ text: await res.text() })).toBe("售后政策");
   expect(model.requests.length).toBe(3);
   // A day later the calls have left the window.
@@ -333,10 +242,10 @@ test("ask: the sources a model would get; with generate=1 what it writes and wha
 });
 
 test("SIGTERM's drain does not wait on the model: a held delivery gets the retrieval reply at once, the call is given up", async () => {
-  model = startFakeModel(KEY, { delayMs: 20_000 });
+  useModel(startFakeModel(KEY, { delayMs: 20_000 }));
   const dir = tempDir();
   const server = await startServer(
-    serveOpts(dir.dir, { env: ADMIN_ENV, wechat: { token: TOKEN }, ai: { endpoint: { base: model.base, model: "fake-1", key: KEY, timeoutMs: 30_000 }, caps: { perFollower: 10, daily: 1000 } } }),
+    serveOpts(dir.dir, { env: ADMIN_ENV, wechat: { token: TOKEN }, ai: { endpoint: { base: model.base, model: "fake-1", key: KEY, timeoutMs: 30_000 }, caps: { perFollower: 10, perMinute: 1000, daily: 1000, concurrency: 100 } } }),
   );
   try {
     const req = signedRequest("POST", "/api/cli", { nowMs: Date.now(), fields: [["mode", "merge"]], files: [{ name: "json", content: doc([REFUND], { matter: "articles" }) }] });

@@ -25,21 +25,29 @@ interface Health {
     delivered?: Record<string, number>;
     failed?: Record<string, number>;
     refused?: Record<string, number>;
-    capped?: { follower: number; daily: number };
+    capped?: Record<string, number>;
     tokens?: { prompt: number; completion: number; unreported: number };
-    caps?: { per_follower_hour: number; daily: number; used_24h: number | string };
+    caps?: { per_follower_hour: number; per_minute: number; daily: number; concurrency: number; used_24h?: number; used_minute?: number; in_flight?: number; used?: string };
     customer_service?: string;
   };
 }
 
 const sum = (o: Record<string, number> | undefined) => Object.values(o ?? {}).reduce((a, b) => a + b, 0);
+type CapsShown = NonNullable<NonNullable<Health["generated_answers"]>["caps"]>;
+const capUse = (c: CapsShown | undefined) =>
+  !c ? "" : c.used !== undefined ? `use ${c.used}` : `${c.used_minute}/${c.per_minute} in the last minute, ${c.used_24h}/${c.daily} in 24 hours, ${c.in_flight}/${c.concurrency} in flight`;
+const cappedBy = (o: Record<string, number> | undefined) => {
+  const by = Object.entries(o ?? {}).filter(([, n]) => n > 0);
+  return by.length ? `: ${by.map(([k, n]) => `${n} ${k}`).join(", ")}` : "";
+};
 /** The model's line: where, how many calls and what became of them, tokens, the caps. */
 function modelLines(g: NonNullable<Health["generated_answers"]>): string[] {
   if (!g.model) return [`model          ${g.endpoint}`];
   const d = g.delivered ?? {};
   return [
     `model          ${g.model} at ${g.endpoint}: ${g.calls ?? 0} calls since start (${d.reply ?? 0} answered, ${d.customer_service ?? 0} followed up, ${d.pending ?? 0} kept for the next message (${d.next_message ?? 0} sent so); ${sum(g.failed)} failed, ${sum(g.refused)} refused by the checks)`,
-    `               tokens ${g.tokens?.prompt ?? 0} in, ${g.tokens?.completion ?? 0} out; caps ${g.caps?.per_follower_hour} per follower an hour, ${g.caps?.used_24h}/${g.caps?.daily} in 24 hours (${(g.capped?.follower ?? 0) + (g.capped?.daily ?? 0)} capped)`,
+    `               tokens ${g.tokens?.prompt ?? 0} in, ${g.tokens?.completion ?? 0} out`,
+    `               caps ${g.caps?.per_follower_hour} per follower an hour; ${capUse(g.caps)} (${sum(g.capped)} capped${cappedBy(g.capped)})`,
     ...(g.customer_service && g.customer_service !== "ok" ? [`               customer-service messages: ${g.customer_service}`] : []),
   ];
 }

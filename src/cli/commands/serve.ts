@@ -41,7 +41,7 @@ export async function serve(c: CommandContext): Promise<void> {
       ? {
           ai: {
             endpoint: { base: v["ai-url"] ?? "", model: v["ai-model"] ?? "", timeoutMs: v["ai-timeout"] * 1000, ...(v["ai-key"] ? { key: v["ai-key"] } : {}) },
-            caps: { perFollower: v["ai-per-follower"], daily: v["ai-daily"] },
+            caps: { perFollower: v["ai-per-follower"], perMinute: v["ai-per-minute"], daily: v["ai-daily"], concurrency: v["ai-concurrency"] },
           },
         }
       : {}),

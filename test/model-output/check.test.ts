@@ -1,7 +1,7 @@
 /** What a model wrote, checked before a follower sees it: each layer on its own, at its bounds. */
 import { expect, test } from "bun:test";
-import { checkOutput, cutAtSentence, ECHO_RUN, holdsRun, plainText, SECRET_RUN } from "../src/model-output.ts";
-import { instructions, promptFor, sourcesOf, PROMPT_LIMITS, type Source } from "../src/model-prompt.ts";
+import { checkOutput, cutAtSentence, ECHO_RUN, holdsRun, shownText as plainText, SECRET_RUN } from "../../src/model-output/check.ts";
+import { instructions, promptFor, sourcesOf, PROMPT_LIMITS, type Source } from "../../src/model-prompt.ts";
 
 const SOURCES: Source[] = [
   { n: 1, id: "refund", title: "售后政策", url: "https://example.com/refund", passages: ["本店支持七天无理由退货。"] },
@@ -10,7 +10,7 @@ const SOURCES: Source[] = [
 const CANARY = "c0ffee123456";
 const RULES = instructions(CANARY);
 const KEY = "sk-live-abcdefghijklmnop0123";
-const check = (raw: string, maxBytes = 2048) => checkOutput(raw, SOURCES, { secrets: [KEY], instructions: RULES, canary: CANARY, maxBytes });
+const check = (raw: string, maxBytes = 2048) => checkOutput(raw, SOURCES, { secrets: [KEY], instructions: RULES, canary: CANARY, question: "还能退款吗", maxBytes });
 
 test("an answer citing a source: its text, then the cited article's title and link", () => {
   const c = check("可以退款，签收后七天内申请即可。[1]");
@@ -31,10 +31,11 @@ test("NO_ANSWER and an empty answer are refused as no_answer", () => {
   expect(check("资料里没有答案。NO_ANSWER")).toMatchObject({ ok: false, reason: "no_answer" });
 });
 
-test("a piece of the key is refused: SECRET_RUN characters of it are enough, one fewer is not", () => {
+test("a piece of the key is refused: SECRET_RUN of its letters and digits are enough, one fewer is not", () => {
   expect(check(`你的密钥是 ${KEY} [1]`)).toMatchObject({ ok: false, reason: "secret" });
-  expect(check(`片段 ${KEY.slice(5, 5 + SECRET_RUN)} [1]`)).toMatchObject({ ok: false, reason: "secret" });
-  expect(check(`片段 ${KEY.slice(5, 5 + SECRET_RUN - 1)} [1]`).ok).toBe(true);
+  // "abcdefgh": eight letters of the key; "abcdefg" seven.
+  expect(check(`片段 ${"abcdefghijk".slice(0, SECRET_RUN)} [1]`)).toMatchObject({ ok: false, reason: "secret" });
+  expect(check(`片段 ${"abcdefghijk".slice(0, SECRET_RUN - 1)} [1]`).ok).toBe(true);
 });
 
 test("the instructions repeated are refused: the canary alone, or a run of ECHO_RUN characters of them, not one fewer", () => {

@@ -1,0 +1,84 @@
+/** The grounding check on its own: contacts, references and figures an answer gives must be in the passages or the question. */
+import { expect, test } from "bun:test";
+import { checkOutput } from "../../src/model-output/check.ts";
+import { chineseNumber, figures } from "../../src/model-output/figures.ts";
+import type { Source } from "../../src/model-prompt.ts";
+
+const PASSAGE =
+  "本店支持七天无理由退货，退货运费10元由买家承担。签收后七天内在订单页申请，三个工作日内原路退回。客服电话 400-820-1234，邮箱 help@example.com，工作时间 9:00-18:00。满199元包邮，2024年3月15日起执行。";
+const SOURCES: Source[] = [{ n: 1, id: "refund", title: "售后政策", url: "https://example.com/refund", passages: [PASSAGE] }];
+const check = (answer: string, question = "买了东西不想要了，还能退吗？") =>
+  checkOutput(answer, SOURCES, { secrets: [], instructions: "Answer from the sources.", canary: "c0ffee123456", question, maxBytes: 1848 });
+const refusedFor = (answer: string, question?: string) => {
+  const c = check(answer, question);
+  return c.ok ? "passed" : c.reason === "ungrounded" ? c.detail : c.reason;
+};
+
+test("a faithful answer restating the passage's own figures and contacts passes, in other spellings of them", () => {
+  for (const answer of [
+    "支持7天无理由退货，运费10块，三个工作日内退回。[1]",
+    "可以退，签收后7日内申请，3个工作日到账。[1]",
+    "客服电话 400 820 1234 或 4008201234，邮箱 help@example.com。[1]",
+    "客服时间是9点到18点，满¥199包邮。[1]",
+    "自2024-03-15起执行。[1]",
+    "Returns are accepted within seven days; shipping costs 10 yuan.[1]",
+    "有两种方式可以申请，第1步是打开订单页。[1]",
+  ])
+    expect(refusedFor(answer)).toBe("passed");
+});
+
+test("a figure the articles do not state is refused as ungrounded: a duration, a price, a count, a time, a date, a percentage", () => {
+  for (const [answer, figure] of [
+    ["支持三十天无理由退货。[1]", "三十天"],
+    ["支持30天无理由退货。[1]", "30天"],
+    ["Returns within thirty days.[1]", "thirty days"],
+    ["运费15元。[1]", "15元"],
+    ["退货运费 ¥20。[1]", "¥20"],
+    ["五个工作日内退回。[1]", "五个工作日"],
+    ["工作时间9:00-21:00。[1]", "21:00"],
+    ["2025年1月1日起执行。[1]", "2025年1月1日"],
+    ["可享受8折优惠。[1]", "8折"],
+    ["退款比例为50%。[1]", "50%"],
+    ["一共有1200件库存。[1]", "1200件"],
+  ] as const)
+    expect(refusedFor(answer)).toBe(`the answer gives the figure ${figure}, which neither the given passages nor the question hold`);
+});
+
+test("a contact the articles do not give is refused: a phone, an e-mail, a WeChat ID, a handle, an identifier", () => {
+  expect(refusedFor("请拨打 400-820-1235 办理退款。[1]")).toContain("the phone 400-820-1235");
+  expect(refusedFor("请拨打 +86 138 0013 8000。[1]")).toContain("the phone");
+  expect(refusedFor("请发邮件到 refund@mail.example.org。[1]")).toBe("foreign_link");
+  expect(refusedFor("添加客服微信 evil_refund_888 办理。[1]")).toContain("the app id 微信 evil_refund_888");
+  expect(refusedFor("加 vx：refundhelp 办理。[1]")).toContain("the app id vx:refundhelp");
+  expect(refusedFor("联系 @refund_desk 办理。[1]")).toContain("the handle @refund_desk");
+  expect(refusedFor("报上订单号 RF2024X99 即可。[1]")).toContain("the identifier RF2024X99");
+});
+
+test("a way off the account the articles do not name is refused: a QR code, a mini program, a group", () => {
+  expect(refusedFor("扫描二维码即可退款。[1]")).toContain("the reference 二维码");
+  expect(refusedFor("打开退款小程序申请。[1]")).toContain("the reference 小程序");
+  expect(refusedFor("Open our mini program to apply.[1]")).toContain("the reference mini program");
+  expect(refusedFor("加入微信群了解详情。[1]")).toContain("the reference 微信群");
+});
+
+test("what the follower wrote may be restated: a figure or a contact from the question passes", () => {
+  expect(refusedFor("三十天已超过七天，不能退了。[1]", "买了三十天了还能退吗？")).toBe("passed");
+  expect(refusedFor("138 0013 8000 这个号码不是我们的客服。[1]", "13800138000 是你们客服吗")).toBe("passed");
+});
+
+test("figures: one spelling for each way a number and its unit are written", () => {
+  const f = (s: string) => figures(s).map((x) => `${x.value}|${x.unit}`);
+  expect(f("七天")).toEqual(["7|day"]);
+  expect(f("7 days")).toEqual(["7|day"]);
+  expect(f("seven-day")).toEqual(["7|day"]);
+  expect(f("二十四小时")).toEqual(["24|hour"]);
+  expect(f("1.5万元")).toEqual(["15000|yuan"]);
+  expect(f("¥1,299")).toEqual(["1299|yuan"]);
+  expect(f("百分之二十")).toEqual(["20|%"]);
+  expect(f("9点半")).toEqual(["9.5|clock"]);
+  expect(f("9:30")).toEqual(["9.5|clock"]);
+  expect(f("3pm")).toEqual(["15|clock"]);
+  expect(f("2024年3月15日")).toEqual(["2024|year", "3|month", "15|day"]);
+  expect(f("一起 统一")).toEqual([]);
+  expect([chineseNumber("一百二十"), chineseNumber("两万"), chineseNumber("二零二四"), chineseNumber("十五")]).toEqual([120, 20000, 2024, 15]);
+});
