@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { holdsSecret } from "../src/model-output/secrets.ts";
 import { wxSignature } from "../src/wechat/crypto.ts";
 import { tempDir } from "./helpers.ts";
 import { startFakeModel, type FakeModel } from "./model/fake.ts";
@@ -117,8 +118,47 @@ test("the client: health's model line, inbox --ai with the sources, ask --genera
   expect((await run(["inbox", "--ai", "--all"])).code).toBe(2);
 });
 
+test("what a model writes cannot hurt, from the binary: foreign links, rebuilt tags and ungrounded contacts give the retrieval reply; 256 KiB of [ is checked in no time; each refusal counted", async () => {
+  const before = model.requests.length;
+  const answers = ["退款请访问 ｈｔｔｐ：／／evil.example [1]", '<<a>a href="//evil.example">退款<</a>/a> evil . example [1]', "可以退，请拨打 400-820-1234。[1]", "[".repeat(200_000)];
+  let msgId = 61100;
+  for (const answer of answers) {
+    model.mode = { answer: () => answer };
+    const r = await deliver(QUESTION, String(++msgId));
+    expect(r.reply).toMatchObject({ MsgType: "news" });
+    expect(JSON.stringify(r.reply)).not.toContain("evil");
+    expect(r.ms).toBeLessThan(3000);
+  }
+  model.mode = {};
+  expect(model.requests.length - before).toBe(answers.length);
+  const refused = (JSON.parse((await run(["health", "--json"])).out) as { generated_answers: { refused: Record<string, number> } }).generated_answers.refused;
+  expect(refused).toMatchObject({ foreign_link: 2, ungrounded: 1, no_citation: 1 });
+  expect((await run(["inbox", "--ai"])).out).toContain("refused:ungrounded");
+});
+
+test("ask --generate with a read key is refused before the model is called", async () => {
+  const added = await run(["keys", "add", "--scope", "read", "--data", "data", "--json"]);
+  expect(added.code).toBe(0);
+  const k = JSON.parse(added.out) as { appkey: string; secret: string };
+  // The server takes the new key up within a second.
+  await Bun.sleep(1500);
+  const before = model.requests.length;
+  const p = Bun.spawn([BIN, "ask", "--generate", QUESTION], { cwd: tmp.dir, env: { PATH: process.env.PATH ?? "", REPLYD_URL: url, REPLYD_APPKEY: k.appkey, REPLYD_SECRET: k.secret }, stdout: "pipe", stderr: "pipe" });
+  const [o, e, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  expect(code).not.toBe(0);
+  expect(o + e).toContain("admin key");
+  expect(model.requests.length).toBe(before);
+});
+
 test("the key appears in none of the server's output, nor in health", async () => {
+  // An endpoint quoting the key, spaced out, in a body that is not JSON: the failure is logged and listed without it.
+  model.mode = { raw: `<html>upstream rejected ${KEY.split("").join(" ")}</html>` };
+  await deliver(QUESTION, "61200");
+  model.mode = {};
+  const listed = (await run(["inbox", "--ai", "--json"])).out;
+  expect(listed).toContain("upstream rejected");
+  expect(holdsSecret(listed, [KEY])).toBe(false);
   expect((await run(["health", "--json"])).out).not.toContain(KEY);
   expect(out).toContain('"ai":{"endpoint"');
-  expect(out).not.toContain(KEY);
+  expect(holdsSecret(out, [KEY])).toBe(false);
 });

@@ -96,3 +96,32 @@ test("the model's settings: its key from the environment or the config file only
     expect(io.stderr.join("\n")).not.toContain(key);
   }
 });
+
+test("the model's address carries no key: a key in its query or a password in it is refused without printing it; http:// to another machine with a key is warned about", () => {
+  const key = "sk-proj-query0123456789abcdef";
+  for (const url of [`https://api.example.com/v1?api-key=${key}`, `https://api.example.com/v1?key=${key}`, `https://api.example.com/v1?access_token=${key}`, `https://user:${key}@api.example.com/v1`]) {
+    let said = "";
+    try {
+      resolveSettings(["--ai-url", url, "--ai-model", "m"], {}, tmp.dir);
+    } catch (e) {
+      said = (e as Error).message;
+    }
+    expect(said).toContain("REPLYD_AI_KEY");
+    expect(said).not.toContain(key);
+  }
+  // A query that is no credential is kept (Azure's api-version).
+  expect(resolveSettings(["--ai-url", "https://x.openai.azure.com/openai/v1?api-version=2024-10-21", "--ai-model", "m"], {}, tmp.dir).values["ai-url"]).toContain("api-version");
+  const warned = (url: string, env: Record<string, string>) => resolveSettings(["--ai-url", url, "--ai-model", "m"], env, tmp.dir).warnings.filter((w) => w.includes("clear text"));
+  expect(warned("http://10.0.0.5:8000/v1", { REPLYD_AI_KEY: key })).toEqual(["--ai-url is http:// to another machine: the key (REPLYD_AI_KEY) travels in clear text to 10.0.0.5:8000; use https://"]);
+  expect(warned("http://gpu-box.lan:11434/v1", { REPLYD_AI_KEY: key })).toHaveLength(1);
+  // This machine, https, or no key to carry: no warning.
+  for (const [url, env] of [["http://127.0.0.1:11434/v1", { REPLYD_AI_KEY: key }], ["http://localhost:11434/v1", { REPLYD_AI_KEY: key }], ["http://[::1]:8000/v1", { REPLYD_AI_KEY: key }], ["https://api.deepseek.com/v1", { REPLYD_AI_KEY: key }], ["http://10.0.0.5:8000/v1", {}]] as const)
+    expect(warned(url, env)).toEqual([]);
+});
+
+test("the budget per minute and the calls in flight: defaults 30 and 8, each checked", () => {
+  expect(resolveSettings([], {}, tmp.dir).values).toMatchObject({ "ai-per-minute": 30, "ai-concurrency": 8 });
+  expect(resolveSettings(["--ai-per-minute", "5", "--ai-concurrency", "2"], {}, tmp.dir).values).toMatchObject({ "ai-per-minute": 5, "ai-concurrency": 2 });
+  expect(() => resolveSettings(["--ai-per-minute", "0"], {}, tmp.dir)).toThrow("--ai-per-minute must be a number from 1");
+  expect(() => resolveSettings(["--ai-concurrency", "0"], {}, tmp.dir)).toThrow("--ai-concurrency must be a number from 1");
+});

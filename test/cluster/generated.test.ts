@@ -61,10 +61,11 @@ const xmlOf = (content: string, msgId: string, from = "o_follower") =>
   `<xml><ToUserName><![CDATA[gh_account]]></ToUserName><FromUserName><![CDATA[${from}]]></FromUserName><CreateTime>${Math.floor(Date.now() / 1000)}</CreateTime><MsgType><![CDATA[text]]></MsgType><Content><![CDATA[${content}]]></Content><MsgId>${msgId}</MsgId></xml>`;
 
 /** One delivery to instance `s`; `giveUpMs`: the platform closes it then, as it does at 5 s. */
-async function deliver(s: RunningServer, content: string, msgId: string, giveUpMs?: number): Promise<string> {
-  const xml = xmlOf(content, msgId);
+async function deliver(s: RunningServer, content: string, msgId: string, giveUpMs?: number, from = "o_follower"): Promise<string> {
+  const xml = xmlOf(content, msgId, from);
   const req = wxPost(xml, Math.floor(Date.now() / 1000));
   const url = new URL(req.url);
+  if (from !== "o_follower") url.searchParams.delete("openid");
   const gaveUp = new AbortController();
   const timer = giveUpMs === undefined ? null : setTimeout(() => gaveUp.abort(), giveUpMs);
   try {
@@ -121,6 +122,29 @@ test("caps hold across instances: a follower's hourly cap spent at one is spent 
   expect(contentOf(await deliver(a, QUESTION, "7003"))).toBe(GENERATED);
   expect(newsTitle(await deliver(b, QUESTION, "7004"))).toBe("售后政策");
   expect(model.requests.length).toBe(1);
+});
+
+test("the budget per minute is the cluster's: calls at one instance and the other count together", async () => {
+  const [a, b] = await cluster({ caps: { perMinute: 3 } });
+  expect(contentOf(await deliver(a, QUESTION, "7101", undefined, "o_1"))).toBe(GENERATED);
+  expect(contentOf(await deliver(b, QUESTION, "7102", undefined, "o_2"))).toBe(GENERATED);
+  expect(contentOf(await deliver(a, QUESTION, "7103", undefined, "o_3"))).toBe(GENERATED);
+  expect(newsTitle(await deliver(b, QUESTION, "7104", undefined, "o_4"))).toBe("售后政策");
+  expect(newsTitle(await deliver(a, QUESTION, "7105", undefined, "o_5"))).toBe("售后政策");
+  expect(model.requests.length).toBe(3);
+});
+
+test("the calls in flight are the cluster's: with one place, a call at one instance leaves none at the other until it ends", async () => {
+  const [a, b] = await cluster({ caps: { concurrency: 1 } });
+  model.mode = { delayMs: 800 };
+  const first = deliver(a, QUESTION, "7201", undefined, "o_1");
+  await until(() => model.requests.length === 1);
+  expect(newsTitle(await deliver(b, QUESTION, "7202", undefined, "o_2"))).toBe("售后政策");
+  expect(model.requests.length).toBe(1);
+  expect(contentOf(await first)).toBe(GENERATED);
+  // The place is free again (its lease removed, not waited out).
+  model.mode = {};
+  expect(contentOf(await deliver(b, QUESTION, "7203", undefined, "o_3"))).toBe(GENERATED);
 });
 
 test("an answer waiting for the follower's next message is sent by the instance that message reaches, once", async () => {
