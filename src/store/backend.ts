@@ -104,7 +104,8 @@ export interface FollowerLog {
   /** Resolves once every message added so far is written. */
   settled(): Promise<void>;
   list(opts: { unmatchedOnly: boolean; limit: number; offset: number }): Promise<{ items: (LoggedMessage & { seq: number })[]; total: number }>;
-  prune(days: number, nowMs: number): Promise<{ removed: number; newest: string | null }>;
+  /** Removes messages and model calls more than `days` older than `nowMs`; answers how many went and the newest message's time. */
+  prune(days: number, nowMs: number): Promise<{ removed: number; removedCalls: number; newest: string | null }>;
   /** Replies allowed per follower interaction (--reply-limit). */
   readonly replyLimit: number;
   window(openid: string, nowMs: number): Promise<ReplyWindow>;
