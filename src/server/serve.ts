@@ -299,7 +299,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         sink?.flush();
         const closed = await backend.close();
         link?.close();
-        emit({ event: "stopped", ...(closed.kept ? { messages_kept_in: closed.keptIn, messages_kept: closed.kept } : {}), ...(closed.lost ? { messages_lost: closed.lost } : {}) });
+        emit({ event: "stopped", ...(closed.database ? { database: closed.database } : {}), ...(closed.kept ? { messages_kept_in: closed.keptIn, messages_kept: closed.kept } : {}), ...(closed.lost ? { messages_lost: closed.lost } : {}) });
         sink?.flush();
         return { lost: closed.lost };
       })();

@@ -228,9 +228,10 @@ export interface Backend {
   readonly cluster: ClusterPart | null;
   /**
    * Writes what the message log holds and closes. `lost`: follower messages neither logged nor kept;
-   * `kept`: those kept in a spill file (`keptIn`) to be logged at the next start.
+   * `kept`: those kept in a spill file (`keptIn`) to be logged at the next start; `database`: a data
+   * folder's state after its checkpoint (whether replyd.db alone holds everything).
    */
-  close(): Promise<{ lost: number; kept?: number; keptIn?: string }>;
+  close(): Promise<{ lost: number; kept?: number; keptIn?: string; database?: string }>;
 }
 
 /** A backend that cannot open, in one sentence (the server says it and exits). */
