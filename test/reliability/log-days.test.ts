@@ -1,14 +1,15 @@
 /**
  * --log-days kept by the clock through a listening server (issue 33 F): the message log and the
  * model calls' log are pruned when the server starts and then on a schedule (an hour; short here),
- * whether or not anything arrives. On TEST_STORE (SQLite, or PostgreSQL).
+ * whether or not anything arrives. On each store (test/store/targets.ts STORES).
  */
-import { afterEach, expect, test } from "bun:test";
+import { afterEach, describe, expect, test } from "bun:test";
 import { fixedClock } from "../../src/clock.ts";
 import { startServer, type RunningServer } from "../../src/server/serve.ts";
 import { openBackend } from "../../src/store/open.ts";
 import type { NewGenerated } from "../../src/store/generated-log.ts";
-import { ADMIN_ENV, body, serveOpts, signedRequest, T0, tempDir, TEST_STORE } from "../helpers.ts";
+import { ADMIN_ENV, body, serveOpts, signedRequest, T0, tempDir } from "../helpers.ts";
+import { STORES, type StoreKind } from "../store/targets.ts";
 import { testDatabase } from "../pg.ts";
 
 const HOUR = 3_600_000;
@@ -40,9 +41,9 @@ afterEach(async () => {
 });
 
 /** A data folder or database holding one message and one model call at `at`, as a server left it. */
-async function storeWith(at: number): Promise<{ dir: string; db: string | undefined }> {
+async function storeWith(kind: StoreKind, at: number): Promise<{ dir: string; db: string | undefined }> {
   const tmp = tempDir();
-  const pg = TEST_STORE === "postgres" ? await testDatabase() : null;
+  const pg = kind === "postgres" ? await testDatabase() : null;
   cleanups.push(async () => {
     await pg?.drop();
     tmp.cleanup();
@@ -58,7 +59,7 @@ async function serve(where: { dir: string; db: string | undefined }, clock: Retu
   const server = await startServer(
     serveOpts(where.dir, { ...(where.db ? { db: where.db } : {}), env: ADMIN_ENV, clock, logDays: 1, ...(pruneEveryMs ? { pruneEveryMs } : {}), log: (l) => lines.push(l) }),
   );
-  cleanups.push(() => void server.stop());
+  cleanups.push(async () => void (await server.stop()));
   return server;
 }
 
@@ -68,30 +69,32 @@ async function held(server: RunningServer, clock: ReturnType<typeof fixedClock>)
   return { messages: await ask("all"), calls: await ask("ai") };
 }
 
-test("a ten-day-old message and model call are gone once the server listens with --log-days 1, nothing else logged", async () => {
-  const where = await storeWith(T0 - 10 * DAY);
-  const clock = fixedClock(T0);
-  const lines: string[] = [];
-  const server = await serve(where, clock, lines);
-  expect(await held(server, clock)).toEqual({ messages: 0, calls: 0 });
-  expect(lines.map((l) => JSON.parse(l)).find((l) => l.event === "log_pruned")).toMatchObject({ log_days: 1, messages: 1, model_calls: 1 });
-});
+describe.each(STORES)("%s", (kind) => {
+  test("a ten-day-old message and model call are gone once the server listens with --log-days 1, nothing else logged", async () => {
+    const where = await storeWith(kind, T0 - 10 * DAY);
+    const clock = fixedClock(T0);
+    const lines: string[] = [];
+    const server = await serve(where, clock, lines);
+    expect(await held(server, clock)).toEqual({ messages: 0, calls: 0 });
+    expect(lines.map((l) => JSON.parse(l)).find((l) => l.event === "log_pruned")).toMatchObject({ log_days: 1, messages: 1, model_calls: 1 });
+  });
 
-test("an entry that ages past --log-days while the server is idle is gone after the next scheduled prune", async () => {
-  const where = await storeWith(T0 - 23 * HOUR);
-  const clock = fixedClock(T0);
-  const lines: string[] = [];
-  const server = await serve(where, clock, lines, 50);
-  // A day old at most: kept by the start's prune and by the scheduled ones after it.
-  await Bun.sleep(300);
-  expect(await held(server, clock)).toEqual({ messages: 1, calls: 1 });
-  // Two hours pass with nothing arriving: the entry is now older than the day kept.
-  clock.advance(2 * HOUR);
-  let now = await held(server, clock);
-  for (let i = 0; i < 200 && (now.messages || now.calls); i++) {
-    await Bun.sleep(25);
-    now = await held(server, clock);
-  }
-  expect(now).toEqual({ messages: 0, calls: 0 });
-  expect(lines.filter((l) => l.includes('"log_pruned"')).length).toBe(1);
+  test("an entry that ages past --log-days while the server is idle is gone after the next scheduled prune", async () => {
+    const where = await storeWith(kind, T0 - 23 * HOUR);
+    const clock = fixedClock(T0);
+    const lines: string[] = [];
+    const server = await serve(where, clock, lines, 50);
+    // A day old at most: kept by the start's prune and by the scheduled ones after it.
+    await Bun.sleep(300);
+    expect(await held(server, clock)).toEqual({ messages: 1, calls: 1 });
+    // Two hours pass with nothing arriving: the entry is now older than the day kept.
+    clock.advance(2 * HOUR);
+    let now = await held(server, clock);
+    for (let i = 0; i < 200 && (now.messages || now.calls); i++) {
+      await Bun.sleep(25);
+      now = await held(server, clock);
+    }
+    expect(now).toEqual({ messages: 0, calls: 0 });
+    expect(lines.filter((l) => l.includes('"log_pruned"')).length).toBe(1);
+  });
 });
