@@ -295,3 +295,35 @@ test("PostgreSQL's own backup: a pg_dump of replyd's database, pg_restore'd into
     await second.stop();
   }
 }, 90_000);
+
+test("--log-days 1 on a database holding a ten-day-old message and model call: both gone once the binary listens", async () => {
+  const key = { REPLYD_APPKEY: "pruner", REPLYD_SECRET: "pruner-secret-0123456789" };
+  const { SQL } = await import("bun");
+  const admin = new SQL(pg.url);
+  try {
+    await admin.unsafe("CREATE DATABASE quiet");
+  } finally {
+    await admin.close();
+  }
+  const url = pg.url.replace(/\/replyd$/, "/quiet");
+  // The schema, as a first start leaves it; then an entry written ten days ago.
+  expect(await (await serve(["--db", url], key)).stop()).toBe(0);
+  const db = new SQL(url);
+  const old = new Date(Date.now() - 10 * 86_400_000).toISOString();
+  try {
+    await db`INSERT INTO messages (received_at, msg_key, from_user, type, content, answer, unmatched) VALUES (${old}, 'm:old', 'o_quiet', 'text', '十天前的问题', 'fallback', true)`;
+    await db`INSERT INTO generated (at, msg_key, openid, question, model, sources, outcome) VALUES (${old}, 'm:old', 'o_quiet', '十天前的问题', 'm1', '[]', 'failed:timeout')`;
+    const server = await serve(["--db", url, "--log-days", "1"], key);
+    try {
+      expect(server.out()).toContain('"event":"log_pruned","log_days":1,"messages":1,"model_calls":1');
+      const env = { ...key, REPLYD_URL: server.url };
+      expect(JSON.parse(client(["inbox", "--all", "--json"], env).out).total).toBe(0);
+      expect(JSON.parse(client(["inbox", "--ai", "--json"], env).out).total).toBe(0);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+    expect(await db`SELECT count(*)::int AS n FROM messages UNION ALL SELECT count(*)::int FROM generated`).toEqual([{ n: 0 }, { n: 0 }]);
+  } finally {
+    await db.close();
+  }
+}, 60_000);

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, fsyncSync, linkSync, openSync, readFileSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, fsyncSync, linkSync, lstatSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import type { ByteSource } from "../doc-scanner.ts";
 import { fsyncDir } from "../fsutil.ts";
@@ -94,6 +94,41 @@ export function openLocal(io: IO, file: string): LocalFile {
     },
     close: () => closeSync(fd),
   };
+}
+
+/** `dir` takes a new file: one is made and removed (permissions, a read-only or missing folder all show). */
+export function checkFolder(dir: string, then: string): void {
+  const probe = join(dir, `.replyd-${newNonce()}.part`);
+  try {
+    closeSync(openSync(probe, "wx", 0o600));
+  } catch (e) {
+    throw new CLIError("cannot_write", `cannot write in ${dir}: ${fileReason(e)}; ${then}`);
+  }
+  rmSync(probe, { force: true });
+}
+
+/**
+ * `target` can take a download, checked before anything is asked of the server (`then` says what
+ * was not done): its folder takes a new file; it is not there already unless `force`, and what
+ * `force` would replace is a file (never a folder, a device or a pipe).
+ */
+export function checkTarget(target: string, force: boolean, then: string): void {
+  let there = false;
+  try {
+    there = Boolean(lstatSync(target));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw new CLIError("cannot_write", `cannot write ${target}: ${fileReason(e)}; ${then}`);
+  }
+  if (there) {
+    let kind = "a link to nothing";
+    try {
+      const st = statSync(target);
+      kind = st.isFile() ? "file" : st.isDirectory() ? "a folder" : "not a regular file";
+    } catch {}
+    if (kind !== "file") throw new CLIError("cannot_write", `${target} is ${kind}, not a file to write; ${then}`);
+    if (!force) throw new CLIError("file_exists", `${target} exists; ${then} (--force replaces it)`);
+  }
+  checkFolder(dirname(target), then);
 }
 
 /** Temp files of downloads in progress: removed if the process is interrupted (Ctrl-C, SIGTERM). */

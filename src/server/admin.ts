@@ -19,6 +19,8 @@ export const MAX_QUERY_WORDS = 32;
 export async function getCli(ctx: AppContext, req: SignedRequest) {
   const f = new Fields(req.fields).only(["id", "code", "tag", "q", "deleted", "limit", "offset", "inbox"]);
   if (f.has("inbox")) {
+    // Followers' own words: an admin key's to read, not a read key's (docs/protocol.md "Scopes").
+    if (req.key.scope !== "admin") throw new ReplydError("forbidden", `the key "${req.key.appkey}" is read-only; followers' messages (inbox) need an admin key`);
     const which = f.get("inbox");
     if (which !== "unmatched" && which !== "all" && which !== "ai") throw badRequest('"inbox" must be unmatched, all or ai');
     const limit = f.int("limit", 1, 1000, 50);

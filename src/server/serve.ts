@@ -14,6 +14,7 @@ import { RedisTokenShare } from "../wechat/shared-token.ts";
 import type { RedisLink } from "../store/redis/link.ts";
 import { clusterOf, connectRedis } from "./cluster.ts";
 import { endpointName } from "../model-client.ts";
+import { startLogPrune } from "./log-prune.ts";
 
 export interface ServeOptions {
   dataDir: string;
@@ -34,8 +35,10 @@ export interface ServeOptions {
   /** Public address for media URLs (https://replyd.example.com). */
   publicUrl?: string;
   maxMedia?: number;
-  /** Days of message log kept. */
+  /** Days of message log kept (and of the model calls' log): pruned at start and every hour. */
   logDays?: number;
+  /** How often the logs are pruned after the start: an hour (tests make it short). */
+  pruneEveryMs?: number;
   /** Replies the platform allows per follower interaction (5 in its documentation today). */
   replyLimit?: number;
   /** Generated answers from an OpenAI-compatible model (--ai-url, --ai-model, REPLYD_AI_KEY). */
@@ -151,23 +154,14 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   if (!opts.wechat?.token)
     emit({ level: "warn", msg: "no --wx-token (REPLYD_WX_TOKEN): the messaging callback answers 503 until one is set" });
 
-  // The message log keeps --log-days; pruned at start and every hour, never waiting on the event loop.
-  const logDays = opts.logDays ?? 30;
-  const prune = async () => {
-    try {
-      const { newest } = await app.ctx.write.log.prune(logDays, clock.now());
-      // The newest message logged is from the future: this clock is behind, or was ahead before.
-      const skew = newest === null ? 0 : Date.parse(newest) - clock.now();
-      app.ctx.clockWarning =
-        skew > 60_000 ? `the newest logged message (${newest}) is ${Math.round(skew / 1000)} s after this server's clock: the clock is behind, or ran ahead earlier; check NTP` : null;
-      if (app.ctx.clockWarning) emit({ level: "warn", msg: app.ctx.clockWarning });
-    } catch (e) {
-      emit({ level: "error", msg: `message log prune failed: ${(e as Error).message}` });
-    }
-  };
-  void prune();
-  const pruneTimer = setInterval(() => void prune(), 3600_000);
-  pruneTimer.unref();
+  const pruning = await startLogPrune({
+    log: app.ctx.write.log,
+    days: opts.logDays ?? 30,
+    clock,
+    ...(opts.pruneEveryMs ? { everyMs: opts.pruneEveryMs } : {}),
+    warn: (warning) => void (app.ctx.clockWarning = warning),
+    emit,
+  });
 
   let inFlight = 0;
   // Requests in the same millisecond share one timestamp string: at tens of thousands of requests a
@@ -300,12 +294,12 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         // stop(false): no new connections; the promise settles once in-flight requests are answered.
         await server.stop(false);
         while (inFlight > 0) await Bun.sleep(10);
-        clearInterval(pruneTimer);
+        pruning.stop();
         platform?.stop();
         sink?.flush();
         const closed = await backend.close();
         link?.close();
-        emit({ event: "stopped", ...(closed.kept ? { messages_kept_in: closed.keptIn, messages_kept: closed.kept } : {}), ...(closed.lost ? { messages_lost: closed.lost } : {}) });
+        emit({ event: "stopped", ...(closed.database ? { database: closed.database } : {}), ...(closed.kept ? { messages_kept_in: closed.keptIn, messages_kept: closed.kept } : {}), ...(closed.lost ? { messages_lost: closed.lost } : {}) });
         sink?.flush();
         return { lost: closed.lost };
       })();

@@ -104,7 +104,8 @@ export interface FollowerLog {
   /** Resolves once every message added so far is written. */
   settled(): Promise<void>;
   list(opts: { unmatchedOnly: boolean; limit: number; offset: number }): Promise<{ items: (LoggedMessage & { seq: number })[]; total: number }>;
-  prune(days: number, nowMs: number): Promise<{ removed: number; newest: string | null }>;
+  /** Removes messages and model calls more than `days` older than `nowMs`; answers how many went and the newest message's time. */
+  prune(days: number, nowMs: number): Promise<{ removed: number; removedCalls: number; newest: string | null }>;
   /** Replies allowed per follower interaction (--reply-limit). */
   readonly replyLimit: number;
   window(openid: string, nowMs: number): Promise<ReplyWindow>;
@@ -227,9 +228,10 @@ export interface Backend {
   readonly cluster: ClusterPart | null;
   /**
    * Writes what the message log holds and closes. `lost`: follower messages neither logged nor kept;
-   * `kept`: those kept in a spill file (`keptIn`) to be logged at the next start.
+   * `kept`: those kept in a spill file (`keptIn`) to be logged at the next start; `database`: a data
+   * folder's state after its checkpoint (whether replyd.db alone holds everything).
    */
-  close(): Promise<{ lost: number; kept?: number; keptIn?: string }>;
+  close(): Promise<{ lost: number; kept?: number; keptIn?: string; database?: string }>;
 }
 
 /** A backend that cannot open, in one sentence (the server says it and exits). */

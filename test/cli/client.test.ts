@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "../../src/cli/index.ts";
 import { startServer, type RunningServer } from "../../src/server/serve.ts";
@@ -142,6 +142,35 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect(JSON.parse((await cli("show", "a1", "--json")).out).title).toBe("Article 1");
     const list = await cli("backups", "--json");
     expect(JSON.parse(list.out).length).toBeGreaterThanOrEqual(3);
+  });
+
+  test("backup -o checks FILE before the server is asked: each refused run takes no server backup", async () => {
+    const count = async () => (JSON.parse((await cli("backups", "all", "--json")).out) as unknown[]).length;
+    writeFileSync(join(tmp.dir, "taken.json"), "keep me");
+    mkdirSync(join(tmp.dir, "afolder"), { recursive: true });
+    symlinkSync(join(tmp.dir, "nothing-here"), join(tmp.dir, "dangling.json"));
+    const refused: [string[], string, string][] = [
+      [["-o", "taken.json"], "file_exists", "taken.json exists"],
+      [["-o", "afolder"], "cannot_write", "is a folder"],
+      [["-o", "afolder", "--force"], "cannot_write", "is a folder"],
+      [["-o", "no-such-folder/b.json"], "cannot_write", "no such file"],
+      [["-o", "taken.json/b.json"], "cannot_write", "not a folder"],
+      [["-o", "/dev/null", "--force"], "cannot_write", "not a regular file"],
+      [["-o", "dangling.json", "--force"], "cannot_write", "a link to nothing"],
+    ];
+    const before = await count();
+    for (const [args, code, says] of refused) {
+      const r = await cli("backup", "all", ...args, "--json");
+      const error = JSON.parse(r.out || r.err).error;
+      const taken = (await count()) - before;
+      expect({ args, taken, exit: r.code, code: error.code, says: error.message.includes(says) && error.message.includes("no backup was taken") }).toEqual({ args, taken: 0, exit: 1, code, says: true });
+    }
+    expect(readFileSync(join(tmp.dir, "taken.json"), "utf8")).toBe("keep me");
+    // The controls: a new name, and --force over a file, each take one and save it.
+    expect((await cli("backup", "all", "-o", "fresh.json")).code).toBe(0);
+    expect((await cli("backup", "all", "-o", "taken.json", "--force")).code).toBe(0);
+    expect(await count()).toBe(before + 2);
+    expect(JSON.parse(readFileSync(join(tmp.dir, "taken.json"), "utf8")).matter).toBe("all");
   });
 
   test("a client whose clock is off corrects it from stale_timestamp and retries once", async () => {

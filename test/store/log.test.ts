@@ -42,10 +42,20 @@ describe.each(STORES)("%s", (kind) => {
     expect((await t.log.list({ unmatchedOnly: false, limit: 1, offset: 1 })).items.map((m) => m.msg_key)).toEqual(["m:1"]);
   });
 
-  test("pruned from the newest entry back, not from a clock running ahead", async () => {
-    for (let i = 0; i < 5; i++) t.log.add(entry(`m:${i}`, T0 - i * 10 * 24 * HOUR));
-    expect(await t.log.prune(30, T0 + 40 * 24 * HOUR)).toEqual({ removed: 1, newest: new Date(T0).toISOString() });
-    expect((await t.log.list({ unmatchedOnly: false, limit: 10, offset: 0 })).total).toBe(4);
+  test("pruned by the clock: a quiet log's entries past the days go, the newest included, model calls with them", async () => {
+    const call = { openid: "o_1", question: "q", model: "m1", sources: [], output: null, answer: null, cited: [], outcome: "failed:timeout", detail: null, ms: null, tokens_prompt: null, tokens_completion: null, delivered_at: null };
+    // Nothing logged for ten days (a quiet account), kept for one.
+    for (let i = 0; i < 3; i++) t.log.add(entry(`m:${i}`, T0 - (10 + i) * 24 * HOUR));
+    await t.generated.add({ ...call, msg_key: "m:0", at: new Date(T0 - 10 * 24 * HOUR).toISOString() });
+    expect(await t.log.prune(1, T0)).toEqual({ removed: 3, removedCalls: 1, newest: null });
+    expect((await t.log.list({ unmatchedOnly: false, limit: 10, offset: 0 })).total).toBe(0);
+    expect((await t.generated.list({ limit: 10, offset: 0 })).total).toBe(0);
+    // One within the day stays, and goes once it is older than the day.
+    t.log.add(entry("m:fresh", T0 - 23 * HOUR));
+    await t.generated.add({ ...call, msg_key: "m:fresh", at: new Date(T0 - 23 * HOUR).toISOString() });
+    expect(await t.log.prune(1, T0)).toEqual({ removed: 0, removedCalls: 0, newest: new Date(T0 - 23 * HOUR).toISOString() });
+    expect(await t.log.prune(1, T0 + HOUR + 1)).toEqual({ removed: 1, removedCalls: 1, newest: null });
+    expect((await t.generated.list({ limit: 10, offset: 0 })).total).toBe(0);
   });
 
   test("a reply window opens at a message or an opening event (not a link opened), counts replies, and marks what they answered", async () => {

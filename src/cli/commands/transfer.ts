@@ -5,7 +5,7 @@ import { isMatter, MATTERS, readDocument, requireSections, type BulkDocument, ty
 import { formatBytes } from "../args.ts";
 import type { CommandContext } from "../context.ts";
 import { checkedLocally, CLIError, usage } from "../errors.ts";
-import { openLocal, placeFile, type LocalFile } from "../files.ts";
+import { checkFolder, checkTarget, openLocal, placeFile, type LocalFile } from "../files.ts";
 import { Progress } from "../progress.ts";
 import { BACKUP_ID, type BackupInfo } from "../../store/backup-ids.ts";
 import { type ImportResult, type RestoreResult } from "../../store/backend.ts";
@@ -94,13 +94,19 @@ function importReport(file: string, mode: string, doc: BulkDocument, r: ImportRe
  */
 export async function backup(c: CommandContext): Promise<void> {
   const matter = matterArg(c.args[0], "all");
+  const output = c.str("-o", "--output");
+  const toStdout = output === "-";
+  const chosen = output !== undefined && !toStdout ? resolve(c.io.cwd, output) : null;
+  // Before the server is asked: every backup it takes counts against --keep, so a run that could
+  // not save one must not leave one there (each refused retry once took one more).
+  const untaken = "no backup was taken on the server";
+  if (chosen) checkTarget(chosen, Boolean(c.flags.force), untaken);
+  else checkFolder(toStdout ? tmpdir() : c.io.cwd, untaken);
   const client = c.client();
   const info = await client.call<BackupInfo & { counts: Record<string, number> }>({ method: "POST", path: `/api/cli/revert/${matter}` });
   if (typeof info.id !== "string" || !BACKUP_ID.test(info.id) || !info.id.startsWith(`${matter}-`))
     throw new CLIError("bad_response", `the server named its backup ${JSON.stringify(String(info.id).slice(0, 80))}, which is not a backup id; nothing was written`);
-  const output = c.str("-o", "--output");
-  const toStdout = output === "-";
-  const target = toStdout ? "-" : output !== undefined ? resolve(c.io.cwd, output) : join(c.io.cwd, `replyd-${info.id}.json`);
+  const target = toStdout ? "-" : (chosen ?? join(c.io.cwd, `replyd-${info.id}.json`));
   const got = await client.download({ method: "GET", path: `/api/cli/revert/${matter}`, fields: [["id", info.id]] }, toStdout ? tmpdir() : dirname(target), "download");
   try {
     // The file must be the document the server just hashed, whole.

@@ -132,17 +132,18 @@ export class PgMessageLog {
     return { items: rows.map(entryOf), total: n };
   }
 
-  /** As the SQLite log: entries more than `days` older than the earlier of now and the newest entry go. */
-  async prune(days: number, nowMs: number): Promise<{ removed: number; newest: string | null }> {
+  /** As the SQLite log (messages.ts): messages and model calls more than `days` older than `nowMs` go, in one transaction. */
+  async prune(days: number, nowMs: number): Promise<{ removed: number; removedCalls: number; newest: string | null }> {
     await this.settled();
-    const [{ t: newest }] = (await this.sql`SELECT max(received_at) AS t FROM messages`) as [{ t: string | null }];
-    const base = newest === null ? nowMs : Math.min(nowMs, Date.parse(newest));
-    const cutoff = new Date(base - days * 86_400_000).toISOString();
-    const [{ n }] = (await this.sql`WITH gone AS (DELETE FROM messages WHERE received_at < ${cutoff} RETURNING 1) SELECT count(*)::int AS n FROM gone`) as [{ n: number }];
-    await this.sql`DELETE FROM followers WHERE last_at < ${cutoff}`;
-    // The model calls' log is kept as long as the messages it answered.
-    await this.sql`DELETE FROM generated WHERE at < ${cutoff}`;
-    return { removed: n, newest };
+    const cutoff = new Date(nowMs - days * 86_400_000).toISOString();
+    return this.sql.begin(async (tx) => {
+      const [{ n }] = (await tx`WITH gone AS (DELETE FROM messages WHERE received_at < ${cutoff} RETURNING 1) SELECT count(*)::int AS n FROM gone`) as [{ n: number }];
+      await tx`DELETE FROM followers WHERE last_at < ${cutoff}`;
+      // The model calls' log is kept as long as the messages it answered.
+      const [{ c }] = (await tx`WITH gone AS (DELETE FROM generated WHERE at < ${cutoff} RETURNING 1) SELECT count(*)::int AS c FROM gone`) as [{ c: number }];
+      const [{ t: newest }] = (await tx`SELECT max(received_at) AS t FROM messages`) as [{ t: string | null }];
+      return { removed: n, removedCalls: c, newest };
+    });
   }
 
   /** Replies to followers (replies.ts), kept in the same log. */

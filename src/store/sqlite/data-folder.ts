@@ -17,6 +17,7 @@ import { LogWriter } from "./logwriter.ts";
 import { MessageLog } from "./messages.ts";
 import { ReplyBook } from "./replies.ts";
 import { GeneratedCalls } from "./generated.ts";
+import { checkpoint, describeCheckpoint } from "./checkpoint.ts";
 
 const bulkOf = (doc: BulkDocument | ReplydDocument): BulkDocument => (Array.isArray(doc.articles) ? asBulk(doc as ReplydDocument) : (doc as BulkDocument));
 
@@ -65,9 +66,10 @@ export class DataFolder extends Model {
   /**
    * Closes the store. Follower messages the log could not write (the disk is full) are kept in a
    * spill file in the data folder, logged at the next start; answers how many were not logged and
-   * whether they were kept (`lost` > 0: not even the spill file could be written).
+   * whether they were kept (`lost` > 0: not even the spill file could be written), and whether
+   * replyd.db alone holds everything now (checkpoint.ts).
    */
-  override close(logWaitMs = 10_000): { spilled: number; lost: number; file: string | null } {
+  override close(logWaitMs = 10_000): { spilled: number; lost: number; file: string | null; database: string } {
     this.indexer.close();
     this.searcher.close();
     let outcome = { spilled: 0, lost: 0, file: null as string | null };
@@ -84,9 +86,19 @@ export class DataFolder extends Model {
     } catch (e) {
       this.logError((e as Error).message);
     }
-    // A clean close checkpoints the WAL so the data folder is one file again.
+    // replyd.db alone holds everything after a clean stop, even while another process reads it.
+    let database: string;
+    try {
+      const c = checkpoint(this.db);
+      database = describeCheckpoint(c);
+      if (!c.complete)
+        this.logError(`${database}: another process held the database through the stop (a read transaction, a checkpoint of its own); keep replyd.db-wal beside replyd.db (the next start copies it)`);
+    } catch (e) {
+      database = "replyd.db needs replyd.db-wal: the checkpoint failed";
+      this.logError(`the WAL could not be checkpointed at stop (${(e as Error).message}); keep replyd.db-wal beside replyd.db`);
+    }
     this.db.close(false);
-    return outcome;
+    return { ...outcome, database };
   }
 
   nowIso(): string {

@@ -124,21 +124,26 @@ export class MessageLog {
   }
 
   /**
-   * Removes entries more than `days` older than the earlier of now and the newest entry, so a clock
-   * running ahead cannot erase the log (a server started once 40 days ahead would otherwise delete
-   * everything). Answers how many went, and the newest entry's time.
+   * Removes the messages and model calls more than `days` older than `nowMs` (--log-days is a
+   * promise to followers, kept by the clock whether or not anyone writes), and the followers last
+   * heard from before then. Answers how many of each went, and the newest message's time (health
+   * warns when it is after the clock).
    */
-  async prune(days: number, nowMs: number): Promise<{ removed: number; newest: string | null }> {
+  async prune(days: number, nowMs: number): Promise<{ removed: number; removedCalls: number; newest: string | null }> {
     this.flush();
     await this.writer.settled();
+    const cutoff = new Date(nowMs - days * 86_400_000).toISOString();
+    const gone = this.db
+      .transaction(() => {
+        const removed = this.db.run("DELETE FROM messages WHERE received_at < ?", [cutoff]).changes;
+        // A follower last heard from before the cutoff has no window left to keep.
+        this.db.run("DELETE FROM followers WHERE last_at < ?", [cutoff]);
+        // The model calls' log is kept as long as the messages it answered.
+        const removedCalls = this.db.run("DELETE FROM generated WHERE at < ?", [cutoff]).changes;
+        return { removed, removedCalls };
+      })
+      .immediate();
     const newest = (this.db.query("SELECT max(received_at) AS t FROM messages").get() as { t: string | null }).t;
-    const base = newest === null ? nowMs : Math.min(nowMs, Date.parse(newest));
-    const cutoff = new Date(base - days * 86_400_000).toISOString();
-    const removed = this.db.run("DELETE FROM messages WHERE received_at < ?", [cutoff]).changes;
-    // A follower last heard from before the cutoff has no window left to keep.
-    this.db.run("DELETE FROM followers WHERE last_at < ?", [cutoff]);
-    // The model calls' log is kept as long as the messages it answered.
-    this.db.run("DELETE FROM generated WHERE at < ?", [cutoff]);
-    return { removed, newest };
+    return { ...gone, newest };
   }
 }

@@ -65,7 +65,7 @@ export async function openSqlite(dir: string, opts: BackendOptions): Promise<Bac
     async close() {
       const closed = store.close();
       lock.release();
-      return { lost: closed.lost, ...(closed.spilled ? { kept: closed.spilled, keptIn: closed.file as string } : {}) };
+      return { lost: closed.lost, database: closed.database, ...(closed.spilled ? { kept: closed.spilled, keptIn: closed.file as string } : {}) };
     },
   };
 }
