@@ -1,7 +1,8 @@
 /**
  * serve's settings as an operator trusts them, through dist/replyd (issue 33 F): a config file
- * holding a secret refused while others can read or write it; a config file that is not TOML
- * refused without printing what it holds.
+ * holding a secret refused while others can read or write it; `--check-config` refusing exactly
+ * what serve refuses, with its exit status and words; a config file that is not TOML refused
+ * without printing what it holds.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, writeFileSync } from "node:fs";
@@ -82,6 +83,51 @@ describe("a config file holding a secret", () => {
   });
 });
 
+describe("--check-config refuses what serve refuses", () => {
+  const key = "sk-env-0123456789abcdef";
+  const cases: [string, string[], Record<string, string>, string][] = [
+    ["an address without a model", ["--ai-url", "http://127.0.0.1:9/v1"], {}, "--ai-url needs --ai-model"],
+    ["a model without an address", ["--ai-model", "m1"], {}, "--ai-model needs --ai-url"],
+    ["a model's key without an address", [], { REPLYD_AI_KEY: key }, "REPLYD_AI_KEY is set but no --ai-url"],
+    ["an EncodingAESKey without an appid", [], { REPLYD_WX_AESKEY: AESKEY }, "--wx-aeskey needs --wx-appid"],
+    ["compatible mode without an EncodingAESKey", ["--wx-mode", "compatible"], {}, "--wx-mode compatible needs --wx-aeskey"],
+    ["an AppSecret without an appid", [], { REPLYD_WX_SECRET: APPSECRET }, "--wx-secret needs --wx-appid"],
+    ["Redis without a database", ["--redis", "redis://127.0.0.1:9"], {}, "--redis joins instances that share one PostgreSQL database"],
+    ["an admin appkey without its secret", [], { REPLYD_APPKEY: "ops" }, "REPLYD_APPKEY and REPLYD_SECRET go together"],
+    ["an admin appkey that cannot be one", [], { REPLYD_APPKEY: "o p s", REPLYD_SECRET: "0123456789abcdef0123" }, "REPLYD_APPKEY must match"],
+    ["an admin secret too short", [], { REPLYD_APPKEY: "ops", REPLYD_SECRET: "0123456789" }, "REPLYD_SECRET must be at least 16 characters"],
+    ["a value a setting refuses", ["--port", "70000"], {}, "--port must be a number from 0 to 65535"],
+  ];
+  for (const [what, args, env, says] of cases)
+    test(`${what}: both exit 2 saying "${says}", and nothing is made`, () => {
+      const served = serve(`never-${what.replace(/\W+/g, "-")}`, args, env);
+      const checked = replyd(["serve", "--check-config", ...args], env);
+      expect({ code: served.code, started: served.started, made: served.made }).toEqual({ code: 2, started: false, made: false });
+      expect(checked.code).toBe(2);
+      expect(served.err).toContain(says);
+      expect(checked.err).toBe(served.err);
+      expect(checked.out).toBe("");
+      expect(served.err + checked.err).not.toContain(key);
+    });
+
+  test("what passes --check-config, serve starts with (an admin key from the environment is named by both)", async () => {
+    const env = { REPLYD_APPKEY: "ops", REPLYD_SECRET: "0123456789abcdef0123", REPLYD_WX_AESKEY: AESKEY, REPLYD_WX_APPID: "wx0123456789abcdef" };
+    const checked = replyd(["serve", "--check-config", "--wx-mode", "compatible"], env);
+    expect(checked.code).toBe(0);
+    expect(checked.err).toContain('admin key "ops" taken from this environment');
+    const p = Bun.spawn([BIN, "serve", "--data", "started", "--host", "127.0.0.1", "--port", "0", "--wx-mode", "compatible"], { cwd: tmp.dir, env: { PATH: process.env.PATH ?? "", ...env }, stdout: "pipe", stderr: "pipe" });
+    try {
+      const out = await lineOf(p.stdout, '"event":"listening"');
+      expect(JSON.parse(out)).toMatchObject({ event: "listening" });
+    } finally {
+      p.kill("SIGTERM");
+      await p.exited;
+    }
+    expect(p.exitCode).toBe(0);
+    expect(await new Response(p.stderr).text()).toContain('admin key "ops" taken from this environment');
+  });
+});
+
 describe("a config file that is not TOML", () => {
   const cases: [string, string, number, string | null][] = [
     ["an unquoted key", 'port = 8081\nai-key = sk-unquoted-0123456789abcdef\n', 2, "ai-key"],
@@ -105,3 +151,20 @@ describe("a config file that is not TOML", () => {
       }
     });
 });
+
+async function lineOf(stream: ReadableStream<Uint8Array>, marker: string): Promise<string> {
+  let text = "";
+  const until = Date.now() + 15_000;
+  const reader = stream.getReader();
+  try {
+    while (!text.split("\n").some((l) => l.includes(marker))) {
+      if (Date.now() > until) throw new Error(`no line with ${marker}: ${text}`);
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`ended without ${marker}: ${text}`);
+      text += new TextDecoder().decode(value);
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  return text.split("\n").find((l) => l.includes(marker)) as string;
+}

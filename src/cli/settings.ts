@@ -7,7 +7,7 @@
  * without their dashes: `port = 8080`, `wx-secret = "…"`) > default. Secrets (the AppSecret, the
  * callback token and EncodingAESKey, passwords in URLs) belong in the environment or the file (its
  * owner's alone: config-file.ts): a flag is visible to every user of the machine in `ps`, and is
- * warned about.
+ * warned about. What settings need of each other is checked in server/serve-checks.ts.
  */
 import { resolve } from "node:path";
 import { redactUrl } from "../store/postgres/url.ts";

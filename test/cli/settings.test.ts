@@ -62,7 +62,7 @@ test("secrets are never printed; a password in a URL is hidden; a secret given a
 });
 
 test("serve --check-config prints the settings and exits 0 without starting a server; every setting has a flag (or, for a key, its variable) and help", async () => {
-  const io = captureIO({ REPLYD_WX_SECRET: "abcdefabcdef0123abcd" }, tmp.dir);
+  const io = captureIO({ REPLYD_WX_SECRET: "abcdefabcdef0123abcd", REPLYD_WX_APPID: "wx0123456789abcdef" }, tmp.dir);
   expect(await run(["serve", "--check-config", "--port", "7777", "--data", join(tmp.dir, "never-made")], io)).toBe(0);
   expect(io.stdout.join("\n")).toMatch(/port\s+7777\s+flag/);
   expect(io.stdout.join("\n")).not.toContain("abcdefabcdef0123abcd");
