@@ -118,7 +118,7 @@ describe("--check-config refuses what serve refuses", () => {
     const p = Bun.spawn([BIN, "serve", "--data", "started", "--host", "127.0.0.1", "--port", "0", "--wx-mode", "compatible"], { cwd: tmp.dir, env: { PATH: process.env.PATH ?? "", ...env }, stdout: "pipe", stderr: "pipe" });
     try {
       const out = await lineOf(p.stdout, '"event":"listening"');
-      expect(JSON.parse(out)).toMatchObject({ event: "listening" });
+      expect(JSON.parse(out)).toMatchObject({ event: "listening", environment_key: "ops" });
     } finally {
       p.kill("SIGTERM");
       await p.exited;

@@ -33,7 +33,8 @@ export function checkServeOptions(opts: ServeOptions): CheckedSettings {
 /**
  * REPLYD_APPKEY and REPLYD_SECRET in serve's environment: an admin key kept in memory beside the
  * stored ones (docs/operations.md). They are the client's variables too, so a server started from
- * an operator's shell takes that operator's key: the server says so at start.
+ * an operator's shell takes that operator's key: the server says so at start, in its listening
+ * line and in health, and `replyd keys` names it (store/sqlite/environment-key.ts, postgres/instances.ts).
  */
 function environmentKey(env: ServeOptions["env"]): AdminKey | null {
   const appkey = env.REPLYD_APPKEY;

@@ -94,7 +94,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       clock,
       keep: opts.keep,
       ...(opts.replyLimit ? { replyLimit: opts.replyLimit } : {}),
-      extraKeys: environmentKey ? [environmentKey] : [],
+      extraKeys: [],
+      ...(environmentKey ? { environmentKey } : {}),
       firstKey: true,
       logError: (msg) => emit({ level: "error", msg }),
       ...(link ? { redis: link } : {}),
@@ -134,6 +135,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     ...(platform ? { platform } : {}),
     ...(cluster ? { cluster } : {}),
     ...(opts.ai ? { ai: opts.ai } : {}),
+    ...(environmentKey ? { environmentKey: environmentKey.appkey } : {}),
   });
   if (environmentKey) say(environmentKeyNotice(environmentKey.appkey));
   // The first token at start, so health knows the link and other systems find one ready.
@@ -275,6 +277,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     ...backend.where,
     ...(link ? { redis: link.where } : {}),
     keys: keys.size,
+    // Named: an operator's shell variables are the client's too, and a key served from them is not revoked by `replyd keys rm`.
+    ...(environmentKey ? { environment_key: environmentKey.appkey } : {}),
     wechat: wxPath,
     ...(opts.ai ? { ai: { endpoint: endpointName(opts.ai.endpoint.base), model: opts.ai.endpoint.model } } : {}),
   });

@@ -17,6 +17,17 @@ export interface AdminKey {
 
 export const MIN_SECRET_LENGTH = 16;
 
+/**
+ * An admin key a running server takes from its environment (REPLYD_APPKEY/REPLYD_SECRET): in no
+ * store, so removing it from one does not revoke it. Recorded by each backend while its server runs
+ * (sqlite/environment-key.ts, postgres/instances.ts) for `replyd keys` to name.
+ */
+export interface ServedFromEnvironment {
+  appkey: string;
+  /** The server that takes it: "the server with pid 4242 on db-1". */
+  server: string;
+}
+
 export class KeysError extends Error {}
 
 function checkKey(k: unknown, where: string): AdminKey {
