@@ -47,6 +47,7 @@ export const ERRORS = {
   rev_mismatch: 409,
   window_closed: 409,
   reply_limit: 409,
+  key_from_environment: 409,
   too_large: 413,
   // What the server depends on.
   platform_refused: 502,

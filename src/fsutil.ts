@@ -20,6 +20,17 @@ export function privateFiles(...paths: string[]): void {
   for (const p of paths) if (existsSync(p)) chmodSync(p, PRIVATE_FILE);
 }
 
+/**
+ * Why a file holding secrets (keys.json, a config file with a key in it) must not be used: any bit for
+ * the group or others, as ssh refuses a private key. Readable, it gives the secrets away; writable,
+ * it lets another user choose the keys or the settings. Null when only its owner has it.
+ */
+export function openToOthers(path: string, mode: number): string | null {
+  if ((mode & 0o077) === 0) return null;
+  const how = [mode & 0o044 && "read", mode & 0o022 && "written", !(mode & 0o066) && "opened"].filter(Boolean).join(" and ");
+  return `${path} can be ${how} by other users (mode ${(mode & 0o777).toString(8).padStart(4, "0")}); run: chmod 600 ${path}`;
+}
+
 /** Flushes a directory entry so a rename inside it survives a power cut. */
 export function fsyncDir(dir: string): void {
   let fd: number | undefined;

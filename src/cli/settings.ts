@@ -5,14 +5,15 @@
  *
  * Precedence: flag > environment > config file (`--config replyd.toml`, TOML, keys as the flags
  * without their dashes: `port = 8080`, `wx-secret = "…"`) > default. Secrets (the AppSecret, the
- * callback token and EncodingAESKey, passwords in URLs) belong in the environment or the file: a
- * flag is visible to every user of the machine in `ps`, and is warned about.
+ * callback token and EncodingAESKey, passwords in URLs) belong in the environment or the file (its
+ * owner's alone: config-file.ts): a flag is visible to every user of the machine in `ps`, and is
+ * warned about. What settings need of each other is checked in server/serve-checks.ts.
  */
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { redactUrl } from "../store/postgres/url.ts";
 import { dbOption, formatBytes } from "./args.ts";
-import { CLIError, usage } from "./errors.ts";
+import { holdsSecret, readConfigFile } from "./config-file.ts";
+import { usage } from "./errors.ts";
 
 type Value = string | number | boolean;
 
@@ -136,7 +137,7 @@ export const SERVE_SETTINGS = {
   }),
   "public-url": define({ name: "public-url", env: "REPLYD_PUBLIC_URL", help: "public address for media URLs", parse: httpUrl("public-url") }),
   "max-media": define({ name: "max-media", bytes: true, default: 10 * 1024 * 1024, help: "largest image upload", parse: size("max-media") }),
-  "log-days": define({ name: "log-days", default: 30, help: "days of follower messages kept", parse: number("log-days", 1, 3650) }),
+  "log-days": define({ name: "log-days", default: 30, help: "days of follower messages and model calls kept (pruned at start and hourly)", parse: number("log-days", 1, 3650) }),
   "reply-limit": define({ name: "reply-limit", default: 5, help: "replies the platform allows per follower message, within 48 hours", parse: number("reply-limit", 1, 1000) }),
   "ai-url": define({
     name: "ai-url",
@@ -191,25 +192,6 @@ function flagValue(argv: readonly string[], name: string, boolean: boolean): str
   return found;
 }
 
-/** The config file's settings: a TOML table of setting names (unknown keys are refused, as typos). */
-export function readConfigFile(path: string): Record<string, string> {
-  let parsed: Record<string, unknown>;
-  try {
-    parsed = Bun.TOML.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new CLIError("bad_config", `cannot read the config file ${path}: ${code === "ENOENT" ? "no such file" : (e as Error).message}`, 2);
-  }
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(parsed)) {
-    if (!(key in SERVE_SETTINGS)) throw new CLIError("bad_config", `${path}: "${key}" is not a setting; known: ${Object.keys(SERVE_SETTINGS).join(", ")}`, 2);
-    if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean")
-      throw new CLIError("bad_config", `${path}: "${key}" must be a string, a number or true/false`, 2);
-    out[key] = String(value);
-  }
-  return out;
-}
-
 export interface ResolvedSettings {
   values: Resolved;
   sources: Record<SettingName, Source | null>;
@@ -220,7 +202,7 @@ export interface ResolvedSettings {
 /** Every setting from the flags, the environment, the config file and the defaults, in that order. */
 export function resolveSettings(argv: readonly string[], env: Record<string, string | undefined>, cwd: string): ResolvedSettings {
   const configPath = flagValue(argv, "config", false) ?? env.REPLYD_CONFIG;
-  const file = configPath ? readConfigFile(resolve(cwd, configPath)) : {};
+  const file = configPath ? readConfigFile(resolve(cwd, configPath), SERVE_SETTINGS) : {};
   const values: Record<string, Value | undefined> = {};
   const sources = {} as Record<SettingName, Source | null>;
   const warnings: string[] = [];
@@ -238,7 +220,7 @@ export function resolveSettings(argv: readonly string[], env: Record<string, str
       continue;
     }
     values[name] = s.boolean ? raw === "true" || raw === "1" : s.parse(raw);
-    if (source === "flag" && (s.secret || (s.url && /:\/\/[^/@\s]*:[^/@\s]*@/.test(raw))))
+    if (source === "flag" && holdsSecret(s, raw))
       warnings.push(`--${name} given as a flag is visible to every user of this machine (ps); set ${s.env ?? `"${name}"`} in the environment${s.env ? " or" : ""} in the config file instead`);
   }
   const ai = values["ai-url"] as string | undefined;

@@ -105,7 +105,10 @@ export async function health(ctx: AppContext, req: SignedRequest) {
     newest_backup: await ctx.write.newestBackup(),
     // Temp files of backups cut short (kill -9) found and removed when the server started.
     backup_temp_files_removed_at_start: ctx.write.backupTempFilesRemovedAtStart,
-    key: { appkey: req.key.appkey, scope: req.key.scope },
+    // Which key asked, and whether it is the one taken from the server's environment (served until
+    // the server restarts without it: `replyd keys rm` cannot revoke it), named whichever key asks.
+    key: { appkey: req.key.appkey, scope: req.key.scope, source: req.key.appkey === ctx.environmentKey ? "environment" : "stored" },
+    environment_key: ctx.environmentKey,
     window_s: ctx.windowMs / 1000,
   };
 }

@@ -67,6 +67,8 @@ export interface AppOptions {
   cluster?: { link: RedisLink; instance: string; status: () => Record<string, unknown> };
   /** Generated answers from an OpenAI-compatible model (serve --ai-url; docs/answers.md). */
   ai?: AiOptions;
+  /** The appkey of the admin key taken from serve's environment (REPLYD_APPKEY): health names it. */
+  environmentKey?: string;
 }
 
 export interface AiOptions {
@@ -155,6 +157,7 @@ export async function createApp(opts: AppOptions) {
     responder: opts.responder ?? responder,
     cluster: null,
     generator: null,
+    environmentKey: opts.environmentKey ?? null,
   };
   const nonces = new NonceCache();
   const limiter = new FailureLimiter({ ...DEFAULTS.limiter, ...opts.limiter });

@@ -31,4 +31,6 @@ export interface AppContext {
   cluster: (() => Record<string, unknown>) | null;
   /** Generated answers (serve --ai-url): null when no model is configured. */
   generator: Generator | null;
+  /** The appkey of the admin key taken from serve's environment (REPLYD_APPKEY/REPLYD_SECRET), or null. */
+  environmentKey: string | null;
 }

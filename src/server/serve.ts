@@ -1,9 +1,7 @@
 import type { Server } from "bun";
 import { join } from "node:path";
 import { systemClock, type Clock } from "../clock.ts";
-import { APPKEY_PATTERN } from "../sign.ts";
 import { BackendError, type Backend } from "../store/backend.ts";
-import { MIN_SECRET_LENGTH, type AdminKey } from "../store/keys.ts";
 import { openBackend } from "../store/open.ts";
 import { createApp, DEFAULTS, type AiOptions } from "./app.ts";
 import { checkRequest, pathOf } from "./request-target.ts";
@@ -15,6 +13,7 @@ import type { RedisLink } from "../store/redis/link.ts";
 import { clusterOf, connectRedis } from "./cluster.ts";
 import { endpointName } from "../model-client.ts";
 import { startLogPrune } from "./log-prune.ts";
+import { checkServeOptions, environmentKeyNotice } from "./serve-checks.ts";
 
 export interface ServeOptions {
   dataDir: string;
@@ -74,17 +73,9 @@ export function clientAddress(socket: string, forwardedFor: string | null): stri
   return last || socket;
 }
 
-function envKey(env: ServeOptions["env"]): AdminKey | null {
-  const appkey = env.REPLYD_APPKEY;
-  const secret = env.REPLYD_SECRET;
-  if (!appkey && !secret) return null;
-  if (!appkey || !secret) throw new StartupError("REPLYD_APPKEY and REPLYD_SECRET go together: set both or neither");
-  if (!APPKEY_PATTERN.test(appkey)) throw new StartupError("REPLYD_APPKEY must match [A-Za-z0-9_.-]{1,64}");
-  if (secret.length < MIN_SECRET_LENGTH) throw new StartupError(`REPLYD_SECRET must be at least ${MIN_SECRET_LENGTH} characters`);
-  return { appkey, secret, scope: "admin" };
-}
-
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
+  // Before anything is opened or connected: the checks `serve --check-config` runs.
+  const { environmentKey } = checkServeOptions(opts);
   const clock = opts.clock ?? systemClock;
   const sink = opts.log ? null : new LineSink();
   const log = opts.log ?? ((line: string) => (sink as LineSink).line(line));
@@ -94,21 +85,20 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
 
   let link: RedisLink | null = null;
   if (opts.redis) {
-    if (!opts.db) throw new StartupError("--redis joins instances that share one PostgreSQL database: it goes with --db postgres://…");
     try {
       link = await connectRedis(opts.redis, (msg) => emit({ level: "error", msg }));
     } catch (e) {
       throw new StartupError((e as Error).message);
     }
   }
-  const fromEnv = envKey(opts.env);
   let backend: Backend;
   try {
     backend = await openBackend(opts.db ?? opts.dataDir, {
       clock,
       keep: opts.keep,
       ...(opts.replyLimit ? { replyLimit: opts.replyLimit } : {}),
-      extraKeys: fromEnv ? [fromEnv] : [],
+      extraKeys: [],
+      ...(environmentKey ? { environmentKey } : {}),
       firstKey: true,
       logError: (msg) => emit({ level: "error", msg }),
       ...(link ? { redis: link } : {}),
@@ -148,7 +138,9 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     ...(platform ? { platform } : {}),
     ...(cluster ? { cluster } : {}),
     ...(opts.ai ? { ai: opts.ai } : {}),
+    ...(environmentKey ? { environmentKey: environmentKey.appkey } : {}),
   });
+  if (environmentKey) say(environmentKeyNotice(environmentKey.appkey));
   // The first token at start, so health knows the link and other systems find one ready.
   void platform?.token().catch(() => {});
   if (!opts.wechat?.token)
@@ -279,6 +271,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     ...backend.where,
     ...(link ? { redis: link.where } : {}),
     keys: keys.size,
+    // Named: an operator's shell variables are the client's too, and a key served from them is not revoked by `replyd keys rm`.
+    ...(environmentKey ? { environment_key: environmentKey.appkey } : {}),
     wechat: wxPath,
     ...(opts.ai ? { ai: { endpoint: endpointName(opts.ai.endpoint.base), model: opts.ai.endpoint.model } } : {}),
   });

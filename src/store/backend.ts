@@ -198,9 +198,14 @@ export interface BackendOptions {
   keep: number;
   /** Replies allowed per follower interaction (--reply-limit). */
   replyLimit?: number;
-  /** Keys from elsewhere (REPLYD_APPKEY/REPLYD_SECRET, tests) accepted beside the stored ones. */
+  /** Keys from elsewhere (tests) accepted beside the stored ones. */
   extraKeys: AdminKey[];
-  /** Make the first admin key when the store has none and no extra key is given (a server's start). */
+  /**
+   * The admin key from serve's environment (REPLYD_APPKEY/REPLYD_SECRET): accepted beside the stored
+   * ones, and recorded (its appkey, never its secret) where `replyd keys` finds it while this server runs.
+   */
+  environmentKey?: AdminKey;
+  /** Make the first admin key when the store has none and no other key is given (a server's start). */
   firstKey: boolean;
   logError: (message: string) => void;
   /** PostgreSQL only: the cluster's Redis, for change notices (serve --redis). */

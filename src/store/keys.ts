@@ -1,7 +1,7 @@
 import { ReplydError } from "../errors.ts";
 import { chmodSync, existsSync, readFileSync, statSync } from "node:fs";
 import { APPKEY_PATTERN } from "../sign.ts";
-import { atomicWrite } from "../fsutil.ts";
+import { atomicWrite, openToOthers } from "../fsutil.ts";
 
 /** admin: everything; read: GET only; token: only GET /api/cli/token (the platform access token). */
 export type Scope = "admin" | "read" | "token";
@@ -16,6 +16,17 @@ export interface AdminKey {
 }
 
 export const MIN_SECRET_LENGTH = 16;
+
+/**
+ * An admin key a running server takes from its environment (REPLYD_APPKEY/REPLYD_SECRET): in no
+ * store, so removing it from one does not revoke it. Recorded by each backend while its server runs
+ * (sqlite/environment-key.ts, postgres/instances.ts) for `replyd keys` to name.
+ */
+export interface ServedFromEnvironment {
+  appkey: string;
+  /** The server that takes it: "the server with pid 4242 on db-1". */
+  server: string;
+}
 
 export class KeysError extends Error {}
 
@@ -112,7 +123,8 @@ export class KeyRing implements Keys {
         this.broken = msg;
         this.keys = new Map();
       };
-      if ((st.mode & 0o077) !== 0) return fail(`${this.path} is readable by other users (mode ${(st.mode & 0o777).toString(8)}); run: chmod 600 ${this.path}`);
+      const exposed = openToOthers(this.path, st.mode);
+      if (exposed) return fail(exposed);
       try {
         for (const k of parseKeys(readFileSync(this.path, "utf8"), this.path)) next.set(k.appkey, k);
       } catch (e) {

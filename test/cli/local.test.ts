@@ -2,10 +2,16 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { readFileSync, statSync, writeFileSync, chmodSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { run } from "../../src/cli/index.ts";
-import { parseKeys } from "../../src/store/keys.ts";
+import { parseKeys, writeKeys } from "../../src/store/keys.ts";
+import { ENVIRONMENT_KEY_FILE } from "../../src/store/sqlite/environment-key.ts";
 import { startServer } from "../../src/server/serve.ts";
 import { captureIO, serveOpts, tempDir } from "../helpers.ts";
 import { testDatabase } from "../pg.ts";
+import { SQL } from "bun";
+import { hostname } from "node:os";
+import { CODE } from "../../src/errors.ts";
+import { environmentKeysOn } from "../../src/store/postgres/instances.ts";
+import { prepareDatabase } from "../../src/store/postgres/connect.ts";
 
 let tmp: ReturnType<typeof tempDir>;
 beforeEach(() => (tmp = tempDir()));
@@ -29,6 +35,57 @@ describe("keys (database, --db)", () => {
       expect(await run(["keys", "rm", key.appkey, "--db", url], again)).toBe(1);
       expect(again.stderr.join("")).toContain("no key");
     } finally {
+      await drop();
+    }
+  });
+
+  test("a key an instance takes from its environment is listed as such, and keys rm of it fails changing nothing until the instance stops", async () => {
+    const { url, drop } = await testDatabase();
+    const sql = new SQL(url);
+    try {
+      const env = { REPLYD_APPKEY: "ops-env", REPLYD_SECRET: "0123456789abcdef0123" };
+      const server = await startServer({ ...serveOpts(join(tmp.dir, "unused")), db: url, env });
+      try {
+        // Stored too under that appkey, as the operator's own key was when the issue was found.
+        await sql`INSERT INTO admin_keys (appkey, secret, scope) VALUES ('ops-env', 'stored-secret-0123456789', 'admin')`;
+        const ls = captureIO({}, tmp.dir);
+        expect(await run(["keys", "ls", "--db", url, "--json"], ls)).toBe(0);
+        expect(JSON.parse(ls.stdout.join(""))).toEqual([
+          expect.objectContaining({ appkey: "ops-env", source: "stored" }),
+          expect.objectContaining({ appkey: "ops-env", source: "environment", server: `the server with pid ${process.pid} on ${hostname()}` }),
+        ]);
+        const rm = captureIO({}, tmp.dir);
+        expect(await run(["keys", "rm", "ops-env", "--db", url, "--json"], rm)).toBe(1);
+        expect(JSON.parse(rm.stdout.join(""))).toMatchObject({ ok: false, error: { code: CODE.key_from_environment, message: expect.stringContaining("stays valid until that server restarts without them") } });
+        expect((await sql`SELECT appkey FROM admin_keys WHERE appkey = 'ops-env'`).length).toBe(1);
+      } finally {
+        await server.stop();
+      }
+      const after = captureIO({}, tmp.dir);
+      expect(await run(["keys", "rm", "ops-env", "--db", url], after)).toBe(0);
+      expect(after.stdout.join("")).toContain("revoked ops-env");
+    } finally {
+      await sql.close();
+      await drop();
+    }
+  });
+
+  test("keys --db counts an instance's environment key while it is heard of: one on this host whose pid is gone is not", async () => {
+    const { url, drop } = await testDatabase();
+    const sql = new SQL(url);
+    try {
+      await prepareDatabase(sql, { now: new Date(), firstKey: false });
+      const gone = Bun.spawn(["true"]);
+      await gone.exited;
+      await sql`INSERT INTO instances (id, host, pid, url, redis, env_appkey) VALUES ('killed', ${hostname()}, ${gone.pid}, null, false, 'ops-killed')`;
+      await sql`INSERT INTO instances (id, host, pid, url, redis, env_appkey) VALUES ('elsewhere', 'another-host', 1, null, true, 'ops-elsewhere')`;
+      await sql`INSERT INTO instances (id, host, pid, url, redis, env_appkey, seen_at) VALUES ('stale', 'another-host', 2, null, true, 'ops-stale', now() - interval '1 minute')`;
+      expect(await environmentKeysOn(sql)).toEqual([{ appkey: "ops-elsewhere", server: "the server with pid 1 on another-host" }]);
+      const rm = captureIO({}, tmp.dir);
+      expect(await run(["keys", "rm", "ops-killed", "--db", url], rm)).toBe(1);
+      expect(rm.stderr.join("")).toContain('no key "ops-killed"');
+    } finally {
+      await sql.close();
       await drop();
     }
   });
@@ -89,6 +146,25 @@ describe("keys (local data folder)", () => {
     writeFileSync(join(data, "keys.json"), JSON.stringify({ keys: [{ appkey: "k1", secret: "0123456789abcdef0", scope: "admin" }] }));
     chmodSync(join(data, "keys.json"), 0o644);
     await expect(startServer(serveOpts(data))).rejects.toThrow(/chmod 600/);
+  });
+
+  test("the key a server in this process takes from its environment is named by keys ls; a record with this pid it did not make is a previous run's", async () => {
+    const data = join(tmp.dir, "data");
+    mkdirSync(data);
+    // Left by a run that had this pid (a container's pid 1 after a kill -9): no server of ours.
+    writeFileSync(join(data, ENVIRONMENT_KEY_FILE), JSON.stringify({ appkey: "ops-before", pid: process.pid }));
+    writeKeys(join(data, "keys.json"), []);
+    const before = captureIO({}, tmp.dir);
+    expect(await run(["keys", "ls", "--data", data, "--json"], before)).toBe(0);
+    expect(JSON.parse(before.stdout.join(""))).toEqual([]);
+    const server = await startServer({ ...serveOpts(data), env: { REPLYD_APPKEY: "ops-now", REPLYD_SECRET: "0123456789abcdef0123" } });
+    try {
+      const ls = captureIO({}, tmp.dir);
+      expect(await run(["keys", "ls", "--data", data, "--json"], ls)).toBe(0);
+      expect(JSON.parse(ls.stdout.join(""))).toEqual([expect.objectContaining({ appkey: "ops-now", source: "environment" })]);
+    } finally {
+      await server.stop();
+    }
   });
 
   test("an env key with a short secret is refused at start", async () => {

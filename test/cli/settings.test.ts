@@ -1,14 +1,16 @@
 /** serve's settings (src/cli/settings.ts): declared once, read from the flags, the environment, a config file and the defaults, in that order. */
 import { afterAll, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "../../src/cli/index.ts";
 import { describeSettings, resolveSettings, SERVE_SETTINGS, type Setting } from "../../src/cli/settings.ts";
+import { tomlReason } from "../../src/cli/config-file.ts";
 import { captureIO, tempDir } from "../helpers.ts";
 
 const tmp = tempDir("replyd-settings-");
 afterAll(() => tmp.cleanup());
-const file = (name: string, text: string) => (writeFileSync(join(tmp.dir, name), text), name);
+/** A config file as an operator writes one (0600: one holding a secret is refused otherwise). */
+const file = (name: string, text: string, mode = 0o600) => (writeFileSync(join(tmp.dir, name), text), chmodSync(join(tmp.dir, name), mode), name);
 
 test("flag > environment > config file > default, each setting with where it came from", () => {
   const config = file("a.toml", 'port = 7001\nkeep = 7\nwindow = 2\nwx-appid = "wx0123456789abcdef"\n');
@@ -60,7 +62,7 @@ test("secrets are never printed; a password in a URL is hidden; a secret given a
 });
 
 test("serve --check-config prints the settings and exits 0 without starting a server; every setting has a flag (or, for a key, its variable) and help", async () => {
-  const io = captureIO({ REPLYD_WX_SECRET: "abcdefabcdef0123abcd" }, tmp.dir);
+  const io = captureIO({ REPLYD_WX_SECRET: "abcdefabcdef0123abcd", REPLYD_WX_APPID: "wx0123456789abcdef" }, tmp.dir);
   expect(await run(["serve", "--check-config", "--port", "7777", "--data", join(tmp.dir, "never-made")], io)).toBe(0);
   expect(io.stdout.join("\n")).toMatch(/port\s+7777\s+flag/);
   expect(io.stdout.join("\n")).not.toContain("abcdefabcdef0123abcd");
@@ -124,4 +126,17 @@ test("the budget per minute and the calls in flight: defaults 30 and 8, each che
   expect(resolveSettings(["--ai-per-minute", "5", "--ai-concurrency", "2"], {}, tmp.dir).values).toMatchObject({ "ai-per-minute": 5, "ai-concurrency": 2 });
   expect(() => resolveSettings(["--ai-per-minute", "0"], {}, tmp.dir)).toThrow("--ai-per-minute must be a number from 1");
   expect(() => resolveSettings(["--ai-concurrency", "0"], {}, tmp.dir)).toThrow("--ai-concurrency must be a number from 1");
+});
+
+test("a TOML refusal's reason keeps nothing of the line but a setting's name, however the parser words it", () => {
+  const line = "ai-key = sk-live-0123456789abcdef";
+  // As Bun words them today: the value after a colon, one character quoted.
+  expect(tomlReason('TOML Parse error: Strings must be quoted: "sk-live-0123456789abcdef"', line, SERVE_SETTINGS)).toBe("strings must be quoted");
+  expect(tomlReason("TOML Parse error: Unexpected character after a value: 's'", line, SERVE_SETTINGS)).toBe("unexpected character after a value");
+  expect(tomlReason("TOML Parse error: Expected '=' after a key but found 's'", "sk-live-0123456789abcdef", SERVE_SETTINGS)).toBe("expected '=' after a key");
+  expect(tomlReason("TOML Parse error: Cannot redefine key 'ai-key'", line, SERVE_SETTINGS)).toBe("cannot redefine key 'ai-key'");
+  // Worded otherwise: quoted text that is not a setting's name is cut; the line's words never pass.
+  expect(tomlReason("Bad value 'sk-live-0123456789abcdef' here", line, SERVE_SETTINGS)).toBe("bad value … here");
+  expect(tomlReason("Bad value sk-live-0123456789abcdef here", line, SERVE_SETTINGS)).toBe("it is not a setting = value");
+  expect(tomlReason("Bad value 0123456789abcdef", line, SERVE_SETTINGS)).toBe("it is not a setting = value");
 });

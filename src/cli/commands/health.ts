@@ -12,7 +12,8 @@ interface Health {
   search_index: string;
   passage_index?: { state: string; articles: number; passages: number };
   newest_backup: { id: string; created_at: string; size: number } | null;
-  key: { appkey: string; scope: string };
+  key: { appkey: string; scope: string; source?: "stored" | "environment" };
+  environment_key?: string | null;
   search?: { queued: number; busy: number; late: number };
   regex_rules_disabled?: { pattern: string; timeouts: number; since: string }[];
   platform?: { link: string; errcode?: number; message?: string; advice?: string };
@@ -71,7 +72,8 @@ export async function health(c: CommandContext): Promise<void> {
       `search index   ${h.search_index}`,
       ...(h.passage_index ? [`passage index  ${h.passage_index.state}: ${h.passage_index.articles} articles, ${h.passage_index.passages} passages`] : []),
       `newest backup  ${h.newest_backup ? `${h.newest_backup.id} (${formatBytes(h.newest_backup.size)})` : "none"}`,
-      `key            ${h.key.appkey} (${h.key.scope})`,
+      `key            ${h.key.appkey} (${h.key.scope}${h.key.source === "environment" ? ", from the server's environment" : ""})`,
+      ...(h.environment_key ? [`environment key ${h.environment_key}: the server took it from its environment (REPLYD_APPKEY); it works until the server restarts without it (replyd keys rm cannot revoke it)`] : []),
       ...(h.platform ? [`platform       ${h.platform.link}${h.platform.errcode !== undefined ? ` (${h.platform.errcode}: ${h.platform.message ?? ""})` : ""}${h.platform.advice ? ` — ${h.platform.advice}` : ""}`] : []),
       ...(h.menu !== undefined ? [`menu           ${h.menu ? `stored ${h.menu.updated_at}, ${h.menu.pushed_at ? `pushed ${h.menu.pushed_at}` : "NOT pushed since it changed (replyd menu push)"}` : "none stored"}`] : []),
       ...(h.generated_answers ? modelLines(h.generated_answers) : []),

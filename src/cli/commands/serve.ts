@@ -1,20 +1,18 @@
 import { resolve } from "node:path";
-import { startServer, StartupError } from "../../server/serve.ts";
+import { startServer, StartupError, type ServeOptions } from "../../server/serve.ts";
+import { checkServeOptions, environmentKeyNotice, SettingsError, type CheckedSettings } from "../../server/serve-checks.ts";
 import type { CommandContext } from "../context.ts";
 import { CLIError } from "../errors.ts";
-import { describeSettings, resolveSettings } from "../settings.ts";
+import { describeSettings, resolveSettings, SERVE_SETTINGS, type ResolvedSettings, type Setting } from "../settings.ts";
 import { defineCommand } from "../command.ts";
 import { formatBytes } from "../args.ts";
-import { SERVE_SETTINGS, type Setting } from "../settings.ts";
 
-/** Runs the server until SIGTERM or SIGINT, then drains in-flight requests and resolves. */
-export async function serve(c: CommandContext): Promise<void> {
-  const settings = resolveSettings(c.argv, c.io.env, c.io.cwd);
-  const v = settings.values;
-  for (const warning of settings.warnings) c.io.err(`replyd: warning: ${warning}`);
-  if (c.flags.checkConfig) return c.io.out(describeSettings(settings));
-  const opts = {
-    dataDir: resolve(c.io.cwd, v.data),
+/** The server's options from the resolved settings. */
+function serveOptions(v: ResolvedSettings["values"], io: CommandContext["io"]): ServeOptions {
+  // The model's settings are passed on when any is set, so that the checks see one set without the others.
+  const ai = v["ai-url"] !== undefined || v["ai-model"] !== undefined || v["ai-key"] !== undefined;
+  return {
+    dataDir: resolve(io.cwd, v.data),
     db: v.db,
     redis: v.redis,
     host: v.host,
@@ -37,7 +35,7 @@ export async function serve(c: CommandContext): Promise<void> {
     maxMedia: v["max-media"],
     logDays: v["log-days"],
     replyLimit: v["reply-limit"],
-    ...(v["ai-url"] !== undefined || v["ai-model"] !== undefined
+    ...(ai
       ? {
           ai: {
             endpoint: { base: v["ai-url"] ?? "", model: v["ai-model"] ?? "", timeoutMs: v["ai-timeout"] * 1000, ...(v["ai-key"] ? { key: v["ai-key"] } : {}) },
@@ -45,20 +43,37 @@ export async function serve(c: CommandContext): Promise<void> {
           },
         }
       : {}),
-    env: c.io.env,
+    env: io.env,
   };
-  // What one setting needs of another.
-  const wx = opts.wechat;
-  if (wx.aesKey && !wx.appid) throw new CLIError("usage", "--wx-aeskey needs --wx-appid: encrypted messages carry the appid and are checked against it", 2);
-  if (wx.mode === "compatible" && !wx.aesKey) throw new CLIError("usage", "--wx-mode compatible needs --wx-aeskey: without a key every message is plaintext", 2);
-  if (wx.secret && !wx.appid) throw new CLIError("usage", "--wx-secret needs --wx-appid: the access token is asked for with both", 2);
-  if ((v["ai-url"] === undefined) !== (v["ai-model"] === undefined))
-    throw new CLIError("usage", v["ai-url"] === undefined ? "--ai-model needs --ai-url: the model's base address" : "--ai-url needs --ai-model: the name of the model to ask", 2);
-  if (v["ai-key"] !== undefined && v["ai-url"] === undefined) throw new CLIError("usage", "REPLYD_AI_KEY is set but no --ai-url: the key goes with a model's address", 2);
+}
+
+/** A refusal of the settings exits 2, as a usage error, from serve and --check-config alike. */
+const settingsRefused = (e: unknown): never => {
+  throw e instanceof SettingsError ? new CLIError("usage", e.message, 2) : e;
+};
+
+/** Runs the server until SIGTERM or SIGINT, then drains in-flight requests and resolves. */
+export async function serve(c: CommandContext): Promise<void> {
+  const settings = resolveSettings(c.argv, c.io.env, c.io.cwd);
+  for (const warning of settings.warnings) c.io.err(`replyd: warning: ${warning}`);
+  const opts = serveOptions(settings.values, c.io);
+  if (c.flags.checkConfig) {
+    // The checks serve runs before it opens anything, the same function: what passes here, serve starts with.
+    let checked: CheckedSettings;
+    try {
+      checked = checkServeOptions(opts);
+    } catch (e) {
+      return settingsRefused(e);
+    }
+    c.io.out(describeSettings(settings));
+    if (checked.environmentKey) c.io.err(environmentKeyNotice(checked.environmentKey.appkey));
+    return;
+  }
   let server;
   try {
     server = await startServer(opts);
   } catch (e) {
+    if (e instanceof SettingsError) return settingsRefused(e);
     if (e instanceof StartupError) throw new CLIError("startup", e.message);
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "EADDRINUSE") throw new CLIError("startup", `port ${opts.port} on ${opts.host} is already in use`);
@@ -86,7 +101,7 @@ export const serveCommand = defineCommand({
   // Its options are its settings (settings.ts), declared there once.
   options: [
     { flags: "--config <file>", help: "read settings from this TOML file (env REPLYD_CONFIG): flag > environment > file > default" },
-    { flags: "--check-config", help: "print the settings in effect (secrets hidden) and where each came from, then exit" },
+    { flags: "--check-config", help: "run the checks serve runs on its settings (exit 2 as serve would), print them (secrets hidden) and where each came from, then exit" },
     ...(Object.values(SERVE_SETTINGS) as Setting[]).filter((s) => !s.noFlag).map((s) => ({
       flags: s.boolean ? `--${s.name}` : `--${s.name} <value>`,
       help: `${s.help}${s.env ? ` (env ${s.env})` : ""}`,

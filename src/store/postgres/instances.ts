@@ -1,5 +1,7 @@
 import type { SQL } from "bun";
 import { hostname } from "node:os";
+import type { ServedFromEnvironment } from "../keys.ts";
+import { processAlive as alive } from "../pid.ts";
 
 /**
  * The instances serving from one database (issue 15). Each start registers, each instance says it
@@ -27,14 +29,6 @@ export class InstanceConflict extends Error {}
 /** The registrations of this process still running (tests run several instances in one process). */
 const registeredHere = new Set<string>();
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-};
 
 type Row = { id: string; host: string; pid: number; url: string | null; redis: boolean; started_at: Date; seen_ms_ago: number | string };
 const instanceOf = (r: Row): Instance => ({ ...r, pid: Number(r.pid), started_at: new Date(r.started_at).toISOString(), seen_ms_ago: Math.round(Number(r.seen_ms_ago)) });
@@ -51,6 +45,8 @@ export class InstanceRegistry {
   constructor(
     private readonly sql: SQL,
     private readonly redis: boolean,
+    /** The appkey this instance takes from its environment (REPLYD_APPKEY), named for `replyd keys`. */
+    private readonly envAppkey: string | null = null,
   ) {}
 
   /** Registers this instance, refusing when it and those alive could not share replay protection. */
@@ -74,7 +70,7 @@ export class InstanceRegistry {
         );
       const alone = others.find((o) => !o.redis);
       if (alone) throw new InstanceConflict(`an instance without --redis serves from this database (${name(alone)}): restart it with the same --redis first`);
-      await tx`INSERT INTO instances (id, host, pid, url, redis) VALUES (${this.id}, ${this.host}, ${process.pid}, ${this.url}, ${this.redis})`;
+      await tx`INSERT INTO instances (id, host, pid, url, redis, env_appkey) VALUES (${this.id}, ${this.host}, ${process.pid}, ${this.url}, ${this.redis}, ${this.envAppkey})`;
       // Health knows the others from the start, not only from the first heartbeat.
       this.seen = others;
     });
@@ -87,7 +83,7 @@ export class InstanceRegistry {
   async beat(): Promise<void> {
     const url = this.url;
     const rows = (await this.sql`
-      WITH me AS (INSERT INTO instances (id, host, pid, url, redis) VALUES (${this.id}, ${this.host}, ${process.pid}, ${url}, ${this.redis})
+      WITH me AS (INSERT INTO instances (id, host, pid, url, redis, env_appkey) VALUES (${this.id}, ${this.host}, ${process.pid}, ${url}, ${this.redis}, ${this.envAppkey})
                   ON CONFLICT (id) DO UPDATE SET seen_at = now(), url = excluded.url RETURNING id)
       SELECT id, host, pid, url, redis, started_at, extract(epoch FROM now() - seen_at) * 1000 AS seen_ms_ago
       FROM instances WHERE id <> ${this.id} AND seen_at >= now() - ${STALE_MS / 1000} * interval '1 second'`) as Row[];
@@ -100,4 +96,18 @@ export class InstanceRegistry {
     this.timer = null;
     await this.sql`DELETE FROM instances WHERE id = ${this.id}`.catch(() => {});
   }
+}
+
+/**
+ * The keys instances alive on this database take from their environment: `replyd keys --db` names
+ * them, and refuses to call one revoked. An instance killed elsewhere counts until it is stale.
+ */
+export async function environmentKeysOn(sql: SQL): Promise<ServedFromEnvironment[]> {
+  const rows = (await sql`
+    SELECT id, host, pid, env_appkey FROM instances
+    WHERE env_appkey IS NOT NULL AND seen_at >= now() - ${STALE_MS / 1000} * interval '1 second' ORDER BY started_at`) as { id: string; host: string; pid: number; env_appkey: string }[];
+  const here = hostname();
+  return rows
+    .filter((r) => r.host !== here || (Number(r.pid) === process.pid ? registeredHere.has(r.id) : alive(Number(r.pid))))
+    .map((r) => ({ appkey: r.env_appkey, server: `the server with pid ${r.pid} on ${r.host}` }));
 }

@@ -30,11 +30,12 @@ export async function openPostgres(url: string, opts: BackendOptions): Promise<B
     await sql.close().catch(() => {});
     throw new BackendError(`cannot use the database at ${where}: ${scrubPassword((e as Error).message, url)}`);
   }
-  const registry = new InstanceRegistry(sql, !!opts.redis);
+  const registry = new InstanceRegistry(sql, !!opts.redis, opts.environmentKey?.appkey ?? null);
+  const extra = [...opts.extraKeys, ...(opts.environmentKey ? [opts.environmentKey] : [])];
   let created: AdminKey | null;
   try {
     await registry.register();
-    created = !opts.firstKey || opts.extraKeys.length ? null : await createFirstKey(sql, new Date(opts.clock.now()));
+    created = !opts.firstKey || extra.length ? null : await createFirstKey(sql, new Date(opts.clock.now()));
   } catch (e) {
     await registry.unregister().catch(() => {});
     await sql.close().catch(() => {});
@@ -48,7 +49,7 @@ export async function openPostgres(url: string, opts: BackendOptions): Promise<B
   let keys: PgKeyRing;
   try {
     await replica.catchUp();
-    keys = await PgKeyRing.open(sql, opts.extraKeys);
+    keys = await PgKeyRing.open(sql, extra);
   } catch (e) {
     store.close();
     rmSync(dir, { recursive: true, force: true });

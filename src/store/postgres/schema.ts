@@ -98,6 +98,8 @@ export const PG_MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX generated_at ON generated (at);
    CREATE INDEX generated_pending ON generated (openid, seq) WHERE outcome = 'pending';`,
+  // The appkey an instance takes from its environment, for `replyd keys --db` to name (issue 33 F).
+  `ALTER TABLE instances ADD COLUMN env_appkey text;`,
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

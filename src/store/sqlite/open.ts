@@ -10,6 +10,7 @@ import { sqliteWriter } from "./writer.ts";
 import { FolderInUse, lockDataFolder, type FolderLock } from "./folderlock.ts";
 import { generateKey, KeyRing, KeysError, writeKeys, type AdminKey } from "../keys.ts";
 import { DataFolder } from "./data-folder.ts";
+import { forgetEnvironmentKey, recordEnvironmentKey } from "./environment-key.ts";
 
 /** The folder can be written (a read-only mount, a full disk, wrong permissions say so in one sentence). */
 function writable(dir: string): void {
@@ -44,11 +45,14 @@ export async function openSqlite(dir: string, opts: BackendOptions): Promise<Bac
   let keys: KeyRing;
   try {
     const keysPath = join(dir, "keys.json");
-    if (opts.firstKey && !existsSync(keysPath) && !opts.extraKeys.length) {
+    const extra = [...opts.extraKeys, ...(opts.environmentKey ? [opts.environmentKey] : [])];
+    if (opts.firstKey && !existsSync(keysPath) && !extra.length) {
       created = generateKey("admin", new Date(opts.clock.now()), "created on first start");
       writeKeys(keysPath, [created]);
     }
-    keys = new KeyRing(keysPath, opts.extraKeys);
+    keys = new KeyRing(keysPath, extra);
+    // Under the lock: a record found now was left by a server that is gone.
+    recordEnvironmentKey(dir, opts.environmentKey?.appkey ?? null);
   } catch (e) {
     store.close();
     lock.release();
@@ -64,6 +68,7 @@ export async function openSqlite(dir: string, opts: BackendOptions): Promise<Bac
     cluster: null,
     async close() {
       const closed = store.close();
+      if (opts.environmentKey) forgetEnvironmentKey(dir);
       lock.release();
       return { lost: closed.lost, database: closed.database, ...(closed.spilled ? { kept: closed.spilled, keptIn: closed.file as string } : {}) };
     },

@@ -1,0 +1,51 @@
+/**
+ * What `serve` refuses before it opens anything: settings that do not go together, and an admin key
+ * in its environment that cannot be one. One function, run by startServer first and by
+ * `serve --check-config`, so that a configuration the check passes is one serve starts with.
+ */
+import { APPKEY_PATTERN } from "../sign.ts";
+import { MIN_SECRET_LENGTH, type AdminKey } from "../store/keys.ts";
+import type { ServeOptions } from "./serve.ts";
+
+/** A setting serve refuses, or two that do not go together: the operator's to change (a usage error). */
+export class SettingsError extends Error {}
+
+export interface CheckedSettings {
+  /** The admin key taken from REPLYD_APPKEY/REPLYD_SECRET in serve's environment, or null. */
+  environmentKey: AdminKey | null;
+}
+
+export function checkServeOptions(opts: ServeOptions): CheckedSettings {
+  const wx = opts.wechat ?? {};
+  if (wx.aesKey && !wx.appid) throw new SettingsError("--wx-aeskey needs --wx-appid: encrypted messages carry the appid and are checked against it");
+  if (wx.mode === "compatible" && !wx.aesKey) throw new SettingsError("--wx-mode compatible needs --wx-aeskey: without a key every message is plaintext");
+  if (wx.secret && !wx.appid) throw new SettingsError("--wx-secret needs --wx-appid: the access token is asked for with both");
+  if (opts.ai) {
+    const { base, model, key } = opts.ai.endpoint;
+    if (!base && model) throw new SettingsError("--ai-model needs --ai-url: the model's base address");
+    if (base && !model) throw new SettingsError("--ai-url needs --ai-model: the name of the model to ask");
+    if (key && !base) throw new SettingsError("REPLYD_AI_KEY is set but no --ai-url: the key goes with a model's address");
+  }
+  if (opts.redis && !opts.db) throw new SettingsError("--redis joins instances that share one PostgreSQL database: it goes with --db postgres://…");
+  return { environmentKey: environmentKey(opts.env) };
+}
+
+/**
+ * REPLYD_APPKEY and REPLYD_SECRET in serve's environment: an admin key kept in memory beside the
+ * stored ones (docs/operations.md). They are the client's variables too, so a server started from
+ * an operator's shell takes that operator's key: the server says so at start, in its listening
+ * line and in health, and `replyd keys` names it (store/sqlite/environment-key.ts, postgres/instances.ts).
+ */
+function environmentKey(env: ServeOptions["env"]): AdminKey | null {
+  const appkey = env.REPLYD_APPKEY;
+  const secret = env.REPLYD_SECRET;
+  if (!appkey && !secret) return null;
+  if (!appkey || !secret) throw new SettingsError("REPLYD_APPKEY and REPLYD_SECRET go together: set both or neither");
+  if (!APPKEY_PATTERN.test(appkey)) throw new SettingsError("REPLYD_APPKEY must match [A-Za-z0-9_.-]{1,64}");
+  if (secret.length < MIN_SECRET_LENGTH) throw new SettingsError(`REPLYD_SECRET must be at least ${MIN_SECRET_LENGTH} characters`);
+  return { appkey, secret, scope: "admin" };
+}
+
+/** What serve says at start when it takes an admin key from its environment. */
+export const environmentKeyNotice = (appkey: string): string =>
+  `replyd: admin key "${appkey}" taken from this environment (REPLYD_APPKEY, REPLYD_SECRET): it works until this server restarts without them, whatever the stored keys say; replyd keys rm cannot revoke it`;
