@@ -16,8 +16,14 @@ import { checkHttpUrl, CODE_PATTERN, LIMITS, NO_CONTROL, RESERVED_CODES, TAG_PAT
  */
 export type FieldKind = "text" | "nullable" | "words" | "flag";
 
+/**
+ * How a body is reduced to the text kept: bodyText(), unless the caller reduced it already, a
+ * slice at a time (doc-bodies.ts), and says what it got.
+ */
+export type Reduce = (raw: string) => string;
+
 /** A field's check: its value, or why it is refused. `absent` when the record leaves it out. */
-type Check<T> = (raw: unknown) => { value: T } | { problem: string };
+type Check<T> = (raw: unknown, reduce?: Reduce) => { value: T } | { problem: string };
 
 export interface ContentField<N extends string = string, T = unknown, K extends FieldKind = FieldKind> {
   readonly name: N;
@@ -111,11 +117,14 @@ export const CONTENT = [
     kind: "text",
     empty: "" as string,
     long: true,
-    // HTML is reduced to text before the limit is applied: the limit is on what is kept.
-    check: (raw) => {
+    // HTML is reduced to text before the limit is applied: the limit is on what is kept. What is
+    // sent is bounded first, in documents as in a file part: reducing it is work on the event loop.
+    check: (raw, reduce = bodyText) => {
       if (raw === null) return { value: "" };
       if (typeof raw !== "string") return { problem: "must be a string" };
-      const kept = bodyText(raw);
+      if (raw.length > LIMITS.bodyPart || Buffer.byteLength(raw, "utf8") > LIMITS.bodyPart)
+        return { problem: `must be at most 1 MiB of UTF-8 (${LIMITS.bodyPart} bytes) as sent, before its HTML is reduced; it is ${Buffer.byteLength(raw, "utf8")} bytes` };
+      const kept = reduce(raw);
       if (unprintable(kept)) return { problem: NO_CONTROL };
       const bytes = Buffer.byteLength(kept, "utf8");
       if (bytes > LIMITS.body) return { problem: `must be at most 64 KiB of UTF-8 (${LIMITS.body} bytes) as text; it is ${bytes} bytes${kept === raw ? "" : " once its HTML is reduced"}` };

@@ -19,8 +19,8 @@ export const LIMITS = {
   /** Bytes of UTF-8, of the body as kept (HTML reduced). */
   body: 64 * 1024,
   /**
-   * Bytes of a body as sent for one article (a file part), before its HTML is reduced: the form's
-   * fields hold 64 KiB together, and one body may hold that much once reduced.
+   * Bytes of a body as sent (a file part for one article, or in a document), before its HTML is
+   * reduced: the form's fields hold 64 KiB together, and one body may hold that much once reduced.
    */
   bodyPart: 1024 * 1024,
 } as const;

@@ -1,4 +1,4 @@
-import { CONTENT, CONTENT_FIELDS, type ArticleContent, type LongName } from "./article-fields.ts";
+import { CONTENT, CONTENT_FIELDS, type ArticleContent, type LongName, type Reduce } from "./article-fields.ts";
 import { ID_PATTERN } from "./article-rules.ts";
 import type { Problem } from "./errors.ts";
 
@@ -30,6 +30,8 @@ interface RecordPlace {
   index?: number;
   section?: string;
   partial?: boolean;
+  /** The body as kept, when the caller reduced it already (article-fields.ts Reduce). */
+  reduce?: Reduce;
 }
 
 /** Appends a problem, creating the list on the first: a valid record allocates none (imports check a million). */
@@ -74,7 +76,7 @@ export function validateArticle(raw: unknown, place: RecordPlace = {}): { value?
       if (f.required && !place.partial) problems = noted(problems, place, f.name, "is required");
       continue;
     }
-    const checked = f.check(v);
+    const checked = f.check(v, place.reduce);
     if ("problem" in checked) problems = noted(problems, place, f.name, checked.problem);
     else (out as Record<string, unknown>)[f.name] = checked.value;
   }

@@ -318,14 +318,14 @@ class Scanner {
   }
 
   /**
-   * An array of articles, element by element: `each` gets every element parsed; `put` the pieces of
-   * its canonical form (the element's own bytes, or re-serialized when `canonical`).
+   * An array of articles, element by element: each is handed out parsed, with its place; `put`
+   * gets the pieces of its canonical form (the element's own bytes, or re-serialized when `canonical`).
    */
-  articles(each: ((record: unknown, index: number) => void) | undefined, put: ((chunk: string | Uint8Array) => void) | null, canonical: boolean): void {
+  *articles(put: ((chunk: string | Uint8Array) => void) | null, canonical: boolean): Generator<ScannedRecord, void, undefined> {
     put?.("[");
     let n = 0;
     for (const el of this.elements()) {
-      each?.(el.value, n);
+      yield [el.value, n];
       if (put) {
         if (n) put(",");
         put(canonical ? JSON.stringify(el.value) : this.b.subarray(el.start, el.end));
@@ -359,6 +359,9 @@ export interface DocumentScan {
 
 export type DigestMode = "none" | "bytes" | "canonical";
 
+/** An article record as scanned: parsed, not checked, and its place in the array. */
+export type ScannedRecord = [record: unknown, index: number];
+
 const INTEGER_LIKE = /^(0|[1-9]\d*)$/;
 
 /**
@@ -373,6 +376,15 @@ export function scanDocument(
   src: ByteSource,
   opts: { each?: (record: unknown, index: number) => void; digest?: DigestMode; window?: number; work?: ScanWork } = {},
 ): DocumentScan | null {
+  const steps = scanSteps(src, opts);
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) return step.value;
+    opts.each?.(step.value[0], step.value[1]);
+  }
+}
+
+/** scanDocument(), handing out each article as it is reached: whoever pulls the records may pause between them. */
+export function* scanSteps(src: ByteSource, opts: { digest?: DigestMode; window?: number; work?: ScanWork } = {}): Generator<ScannedRecord, DocumentScan | null, undefined> {
   const s = new Scanner(new Window(src, 0, opts.window ?? WINDOW_BYTES), 0, opts.work);
   // A BOM, as TextDecoder drops it.
   s.step(() => {
@@ -385,7 +397,7 @@ export function scanDocument(
   const members = new Map<string, unknown>();
   if (first === OPEN_ARR) {
     const articlesAt = s.at();
-    s.articles(opts.each, null, false);
+    yield* s.articles(null, false);
     s.end();
     return { bare: true, members, articlesAt, digest: "" };
   }
@@ -414,7 +426,7 @@ export function scanDocument(
       // An articles member that is not an array is parsed like the others, for validation to refuse.
       if (key === "articles" && isArray) {
         articlesAt = s.at(s.i + 0);
-        s.articles(opts.each, put, mode === "canonical");
+        yield* s.articles(put, mode === "canonical");
       } else {
         const value = s.step(() => {
           const [vs, ve] = s.value();

@@ -4,7 +4,8 @@
  * keys in the order written, which is what JSON.stringify(JSON.parse(text)) reproduces.
  */
 import { validateArticle, type ArticleInput } from "./article.ts";
-import { articleValues, decodeUtf8, memorySource, readAll, readArticles, scanDocument, trailingSha256, type ByteSource, type DocumentScan } from "./doc-scanner.ts";
+import type { Reduce } from "./article-fields.ts";
+import { articleValues, decodeUtf8, memorySource, readAll, readArticles, scanDocument, scanSteps, trailingSha256, type ByteSource, type DocumentScan, type ScannedRecord } from "./doc-scanner.ts";
 import { confirmRepeats, KeyHashes } from "./duplicates.ts";
 import { InvalidDocumentError, ProblemList, ReplydError } from "./errors.ts";
 import { validateMenu, type Menu } from "./menu.ts";
@@ -55,13 +56,31 @@ export function documentDigest(doc: object): string {
 
 /** Parses and validates a whole document; throws with every problem found, or returns it whole. */
 export function parseDocument(text: string): ReplydDocument {
-  let raw: unknown;
+  return validateDocument(parseJson(text));
+}
+
+function parseJson(text: string): unknown {
   try {
-    raw = JSON.parse(text);
+    return JSON.parse(text);
   } catch (e) {
     throw new ReplydError("bad_json", `the file is not valid JSON: ${(e as Error).message}`);
   }
-  return validateDocument(raw);
+}
+
+/**
+ * Bodies a caller reduced before the records are checked (doc-bodies.ts): how the body of the
+ * record at each place is reduced, so that no pass over the document reduces one again.
+ */
+export interface ReducedBodies {
+  of(index: number): Reduce;
+}
+
+export interface ReadOptions {
+  /** Keep the validated records in memory (a document already in memory). */
+  keep?: boolean;
+  /** Bytes of the source read at once. */
+  window?: number;
+  bodies?: ReducedBodies;
 }
 
 /** A document's articles, validated; handed over again, one by one, whenever they are needed. */
@@ -104,18 +123,39 @@ export function parseDocumentBytes(bytes: Uint8Array): ReplydDocument {
  * duplicates by hash, its sha256) and keeps nothing of the articles but their count; they are read
  * again from the source when written. `keep` keeps them instead (a document already in memory).
  */
-export function readDocument(src: ByteSource, opts: { keep?: boolean; window?: number } = {}): BulkDocument {
-  const check = new ArticleCheck(opts.keep ?? false);
+export function readDocument(src: ByteSource, opts: ReadOptions = {}): BulkDocument {
+  const steps = readingDocument(src, opts);
+  for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
+}
+
+/**
+ * readDocument(), handing out every record before it is checked: whoever pulls them may reduce
+ * their bodies (and give the event loop back) before the check, which takes the reduced bodies
+ * from `opts.bodies`.
+ */
+export function* readingDocument(src: ByteSource, opts: ReadOptions = {}): Generator<ScannedRecord, BulkDocument, undefined> {
+  const check = new ArticleCheck(opts.keep ?? false, opts.bodies);
   const carried = trailingSha256(src);
-  const scan = scanDocument(src, { each: check.add, digest: carried ? "bytes" : "none", window: opts.window });
+  const steps = scanSteps(src, { digest: carried ? "bytes" : "none", window: opts.window });
+  let step = steps.next();
+  for (; !step.done; step = steps.next()) {
+    yield step.value;
+    check.add(step.value[0], step.value[1]);
+  }
+  const scan = step.value;
   // What the piecewise reader leaves to JSON.parse (a top-level key repeated): read whole.
-  if (!scan) return asBulk(parseDocument(decodeUtf8(readAll(src))));
+  if (!scan) {
+    const raw = parseJson(decodeUtf8(readAll(src)));
+    const list = Array.isArray(raw) ? raw : typeof raw === "object" && raw !== null && Array.isArray((raw as ReplydDocument).articles) ? (raw as { articles: unknown[] }).articles : [];
+    for (let index = 0; index < list.length; index++) yield [list[index], index];
+    return asBulk(validateDocument(raw, opts.bodies));
+  }
   const members: Record<string, unknown> = scan.bare
     ? { format: FORMAT, matter: "articles", created_at: new Date().toISOString() }
     : Object.fromEntries(scan.members);
   const again = (each: (record: unknown, index: number) => void) => readArticles(src, scan.articlesAt, each, opts.window);
   const validated = (raw: unknown, index: number): ArticleInput => {
-    const { value } = validateArticle(raw, { index, section: "articles" });
+    const value = check.validate(raw, index);
     if (!value) throw new Error("the document changed while it was being written");
     return value;
   };
@@ -134,14 +174,14 @@ export function readDocument(src: ByteSource, opts: { keep?: boolean; window?: n
   });
 }
 
-export function validateDocument(raw: unknown): ReplydDocument {
+export function validateDocument(raw: unknown, bodies?: ReducedBodies): ReplydDocument {
   if (Array.isArray(raw)) raw = { format: FORMAT, matter: "articles", created_at: new Date().toISOString(), articles: raw };
   if (typeof raw !== "object" || raw === null)
     throw new InvalidDocumentError([{ field: "(document)", reason: 'must be an object with "format": "replyd/1", or an array of articles' }]);
   const r = raw as Record<string, unknown>;
   const list = r.articles;
   const { articles: _articles, ...members } = r;
-  const check = new ArticleCheck(true);
+  const check = new ArticleCheck(true, bodies);
   if (Array.isArray(list)) list.forEach(check.add);
   const doc = validateMembers(Array.isArray(list) ? members : r, Array.isArray(list), check, {
     digest: () => documentDigest(r),
@@ -160,13 +200,25 @@ class ArticleCheck {
   readonly codes = new KeyHashes();
   readonly kept: ArticleInput[] | null;
 
-  constructor(keep: boolean) {
+  constructor(
+    keep: boolean,
+    private readonly bodies?: ReducedBodies,
+  ) {
     this.kept = keep ? [] : null;
+  }
+
+  private check(record: unknown, index: number) {
+    return validateArticle(record, this.bodies ? { index, section: "articles", reduce: this.bodies.of(index) } : { index, section: "articles" });
+  }
+
+  /** A record read again, known to be valid: its value (undefined when it no longer is). */
+  validate(record: unknown, index: number): ArticleInput | undefined {
+    return this.check(record, index).value;
   }
 
   readonly add = (record: unknown, index: number): void => {
     this.count++;
-    const { value, problems } = validateArticle(record, { index, section: "articles" });
+    const { value, problems } = this.check(record, index);
     if (!value) return void this.problems.push(...problems);
     this.ids.add(value.id);
     this.codes.add(liveCode(value));
@@ -265,7 +317,7 @@ function duplicateArticleProblems(check: ArticleCheck, access: ArticleAccess, in
   const valid = (visit: (index: number, a: ArticleInput) => void) =>
     check.kept
       ? check.kept.forEach((a, index) => visit(index, a))
-      : access.again((raw, index) => visit(index, validateArticle(raw, { index, section: "articles" }).value as ArticleInput));
+      : access.again((raw, index) => visit(index, check.validate(raw, index) as ArticleInput));
   const repeats = (hashes: KeyHashes, key: (a: ArticleInput) => string | undefined, field: "id" | "code") => {
     for (const [index, first, label] of confirmRepeats(hashes, (look) => valid((index, a) => look(index, key(a), (field === "id" ? a.id : a.code) ?? undefined))))
       found.push({ section: "articles", index, field, reason: `"${label}" is also the ${field} of record ${first}` });
@@ -360,15 +412,23 @@ export class DocumentWriter {
  * holds a menu. The same check on the laptop and on the server.
  */
 export function menuFromBytes(bytes: Uint8Array): Menu {
-  let raw: unknown;
+  return menuOf(menuJson(bytes));
+}
+
+/** A menu file's JSON, parsed. */
+export function menuJson(bytes: Uint8Array): unknown {
   try {
-    raw = JSON.parse(decodeUtf8(bytes));
+    return JSON.parse(decodeUtf8(bytes));
   } catch (e) {
     if (e instanceof ReplydError) throw e;
     throw new ReplydError("bad_json", `the file is not valid JSON: ${(e as Error).message}`);
   }
+}
+
+/** The menu a parsed menu file holds; a document's articles are checked with `bodies` (doc-bodies.ts). */
+export function menuOf(raw: unknown, bodies?: ReducedBodies): Menu {
   if (typeof raw === "object" && raw !== null && "format" in raw) {
-    const doc = validateDocument(raw);
+    const doc = validateDocument(raw, bodies);
     // 400, as every refusal of a file is (no_menu is 404: no menu stored).
     if (!doc.menu) throw new ReplydError("matter_mismatch", `the document (matter "${doc.matter}") holds no menu`);
     return doc.menu;

@@ -1,7 +1,9 @@
 /** An article's body as kept (src/body-text.ts) and the field's check (article-fields.ts). */
 import { describe, expect, test } from "bun:test";
 import { validateArticle } from "../src/article.ts";
-import { bodyText, htmlToText, looksLikeHtml } from "../src/body-text.ts";
+import { bodyText, bodyTextSliced, htmlToText, looksLikeHtml } from "../src/body-text.ts";
+import { Slices } from "../src/slices.ts";
+import { watchingLoop } from "./loop.ts";
 
 const checked = (body: unknown) => validateArticle({ title: "t", url: "https://e.com/", body });
 
@@ -45,16 +47,55 @@ describe("HTML reduced to text", () => {
     expect(bodyText("<p>write &lt;p&gt; for a paragraph, 1 &lt; 2</p>")).toBe("write &lt;p> for a paragraph, 1 < 2");
   });
 
+  test("references that decode into a tag a character at a time stay text: reduced again, the kept text is unchanged", () => {
+    // Before: "&#115;" decoded after "&lt;" had been let through, the kept text read <script>…</script>,
+    // and reducing it again (a restore) cut it to "Tip:  ends.".
+    const kept = bodyText("<p>Tip: &lt;&#115;cript&gt;alert(1)&lt;/&#115;cript&gt; ends.</p>");
+    expect(kept).toBe("Tip: &lt;script>alert(1)&lt;/script> ends.");
+    expect(Buffer.byteLength(kept)).toBe(42);
+    expect(bodyText(kept)).toBe(kept);
+    // A "<" and a letter that meet only once a tag between them is dropped, or a reference that stands for nothing.
+    expect(bodyText("<p>&lt;<b></b>p&gt;x</p>")).toBe("&lt;p>x");
+    expect(bodyText("<p>&lt;&shy;p&gt;x</p>")).toBe("&lt;p>x");
+    expect(bodyText("<p><&#112;>x</p>")).toBe("&lt;p>x");
+    // One pass: what a reference decodes to is not decoded again.
+    expect(bodyText("<p>&amp;lt;p&amp;gt; &amp;amp;</p>")).toBe("&lt;p&gt; &amp;");
+    for (const html of ["<p>&amp;lt;p&amp;gt;</p>", "<p>&#60;!-- x --&#62;</p>", "<p>&lt;!DOCTYPE&gt;</p>", "<p>&LT;/p&GT;</p>", "<b>&#x3C;?php?&#x3e;</b>"]) {
+      const once = bodyText(html);
+      expect(looksLikeHtml(once)).toBe(false);
+      expect(bodyText(once)).toBe(once);
+    }
+  });
+
   test("references to control characters or surrogates are not decoded into them", () => {
     expect(bodyText("<p>&#27;[2J&#xD800;&#0;</p>")).toBe("\ufffd[2J\ufffd\ufffd");
   });
 
   // Each would take quadratic time to a naive scanner: at these sizes that is minutes, past the test's limit.
   test("input that never closes its tags is read once: 300,000 '<a ' with no '>', unclosed quotes, unclosed scripts", () => {
-    expect(htmlToText("<p>x</p>" + "<a ".repeat(300_000))).toBe("x\n\n" + "<a ".repeat(300_000).trim());
-    expect(htmlToText('<a title="'.repeat(100_000)).startsWith('<a title="')).toBe(true);
+    expect(htmlToText("<p>x</p>" + "<a ".repeat(300_000))).toBe("x\n\n" + "&lt;a ".repeat(300_000).trim());
+    expect(htmlToText('<a title="'.repeat(100_000)).startsWith('&lt;a title="')).toBe(true);
     expect(htmlToText("<p>x</p>" + "<script>".repeat(100_000))).toBe("x");
     expect(htmlToText("<pre>" + " ".repeat(1_000_000) + "x</pre>")).toBe("x");
+  });
+});
+
+describe("reduced a slice at a time", () => {
+  const MIB = 1 << 20;
+  const fill = (s: string) => s.repeat(Math.floor(MIB / s.length));
+  /** 1 MiB bodies each costing tens of milliseconds at once: nested, hidden, paragraphs, references, <pre> lines, unclosed tags. */
+  const BODIES = [fill("<b>"), fill("<div hidden>"), fill("<p>a</p>"), "<p>" + fill("&lt;"), "<pre>" + fill("a \n"), fill('<a style="color:red">x'), "<p>x</p>" + fill("<a ")];
+
+  test("the event loop runs between slices, never held 50 ms (measured by a timer that runs whenever it is free); the text is what bodyText() gives", async () => {
+    const { value: kept, longestMs, ticks } = await watchingLoop(async () => {
+      const kept: string[] = [];
+      for (const body of BODIES) kept.push(await bodyTextSliced(body, new Slices()));
+      return kept;
+    });
+    // Many slices, each well under the budget (a slice is 10 ms of work and the step it was in).
+    expect(ticks).toBeGreaterThan(2 * BODIES.length);
+    expect(longestMs).toBeLessThan(50);
+    expect(kept).toEqual(BODIES.map(bodyText));
   });
 });
 
@@ -80,6 +121,22 @@ describe("the body field", () => {
     const words = "x".repeat(65_536);
     expect(checked(`<div class="article-body"><p>${words}</p></div>`).value?.body).toBe(words);
     expect(checked(`<p>${words}x</p>`).problems[0]?.reason).toContain("once its HTML is reduced");
+  });
+
+  test("1 MiB of UTF-8 as sent, in a document as in a file part: exactly that is taken, one byte more refused before it is reduced", () => {
+    const mib = 1 << 20;
+    const words = "w".repeat(60_000);
+    const at = `<p>${words}</p><!--${"c".repeat(mib - words.length - 14)}-->`;
+    expect(Buffer.byteLength(at)).toBe(mib);
+    expect(checked(at).value?.body).toBe(words);
+    const over = checked(at + " ").problems[0];
+    expect(over).toMatchObject({ field: "body" });
+    expect(over?.reason).toContain("1 MiB");
+    expect(over?.reason).toContain("1048577 bytes");
+    // Bytes, not characters: 349,526 characters of three bytes each.
+    const wide = "<p>" + "退".repeat(349_525) + "</p>";
+    expect(wide.length).toBeLessThan(mib);
+    expect(checked(wide).problems[0]?.reason).toContain("as sent");
   });
 
   test("control characters and lone surrogates refused; tabs and line breaks kept", () => {

@@ -1,6 +1,6 @@
 import { CONTENT, LONG_FIELDS } from "../article-fields.ts";
 import { articleJson, CONTENT_FIELDS, contentOf, LIMITS, sameContent, validateArticle, type Article } from "../article.ts";
-import { readDocument } from "../doc.ts";
+import { bodyReducedAhead, KeptBodies, readDocumentSliced } from "../doc-bodies.ts";
 import { badRequest, InvalidDocumentError, notFound, ReplydError, tooLarge } from "../errors.ts";
 import { idExists } from "../store/conflicts.ts";
 import { newArticleId } from "../store/ids.ts";
@@ -174,12 +174,19 @@ export async function postCli(ctx: AppContext, req: SignedRequest) {
     if (mode !== "merge" && mode !== "init") throw badRequest('"mode" must be merge or init');
     const unexpected = [...req.files.keys()].filter((k) => k !== "json");
     if (unexpected.length) throw badRequest(`unexpected file part: ${unexpected.join(", ")}`);
-    const doc = readDocument(file.source());
-    return { mode, ...(await ctx.write.importDocument(doc, mode)) };
+    // Its bodies reduced a slice at a time, once: the write reads them back (doc-bodies.ts).
+    const bodies = new KeptBodies(ctx.read.spoolDir);
+    try {
+      const doc = await readDocumentSliced(file.source(), bodies);
+      return { mode, ...(await ctx.write.importDocument(doc, mode)) };
+    } finally {
+      bodies.close();
+    }
   }
   const parts = longParts(req);
   const f = new Fields(req.fields).only(FORM_FIELDS);
-  const { value, problems } = validateArticle(recordFromForm(f, parts));
+  const rec = recordFromForm(f, parts);
+  const { value, problems } = validateArticle(rec, { reduce: await bodyReducedAhead(rec.body) });
   if (!value) throw invalidArticle(problems);
   const content = contentOf(value);
   // A new id is made against the read model; the writer refuses one taken meanwhile (id_exists).
@@ -203,10 +210,11 @@ export async function putCli(ctx: AppContext, req: SignedRequest) {
   const id = f.require("id");
   const rev = f.has("rev") ? f.int("rev", 1, Number.MAX_SAFE_INTEGER, 0) : undefined;
   const rec = recordFromForm(f, parts);
+  const reduce = await bodyReducedAhead(rec.body);
   // Checked as a revision (what is sent must be valid) and, when there is no such article, as a new one.
-  const revision = validateArticle(rec, { partial: true });
+  const revision = validateArticle(rec, { partial: true, reduce });
   // Refused whole: with every problem a new article would have, when there is none to revise.
-  if (!revision.value) throw invalidArticle(ctx.read.articles.exists(id) ? revision.problems : validateArticle(rec).problems);
+  if (!revision.value) throw invalidArticle(ctx.read.articles.exists(id) ? revision.problems : validateArticle(rec, { reduce }).problems);
   const { id: _id, rev: _rev, created_at: _c, updated_at: _u, ...changes } = revision.value;
   const now = new Date(ctx.clock.now()).toISOString();
   // Decided by the writer against the article as the store of record holds it, not as this server last read it.
@@ -214,7 +222,7 @@ export async function putCli(ctx: AppContext, req: SignedRequest) {
     ...(rev !== undefined ? { expectRev: rev } : {}),
     decide: (stored) => {
       if (!stored) {
-        const { value, problems } = validateArticle(rec);
+        const { value, problems } = validateArticle(rec, { reduce });
         if (!value) throw invalidArticle(problems);
         return { id, ...contentOf(value), rev: 1, created_at: now, updated_at: now };
       }

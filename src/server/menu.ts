@@ -1,4 +1,4 @@
-import { menuFromBytes } from "../doc.ts";
+import { KeptBodies, menuFromBytesSliced } from "../doc-bodies.ts";
 import { badRequest, notFound, ReplydError } from "../errors.ts";
 import { ANSWERED_TYPES, buttons, type Menu } from "../menu.ts";
 import { deleteLiveMenu, pullMenu, pushMenu } from "../wechat/menus.ts";
@@ -83,7 +83,14 @@ export const putMenu = serially(async (ctx: AppContext, req: SignedRequest) => {
     };
   }
   if (!file) throw badRequest('a menu is a file part named "json" (or pull=1 for the live menu)');
-  const menu = menuFromBytes(file.bytes());
+  // A menu file may be a whole document: its articles' bodies are reduced a slice at a time.
+  const bodies = new KeptBodies(ctx.read.spoolDir);
+  let menu: Menu;
+  try {
+    menu = await menuFromBytesSliced(file.bytes(), bodies);
+  } finally {
+    bodies.close();
+  }
   const push = f.bool("push") ?? true;
   if (push) {
     const platform = platformOf(ctx, "; to store the menu without pushing it, send push=0 (menu set --no-push)");

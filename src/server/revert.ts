@@ -1,4 +1,5 @@
-import { isMatter, MATTERS, readDocument, requireSections, SECTIONS, type Matter } from "../doc.ts";
+import { isMatter, MATTERS, requireSections, SECTIONS, type Matter } from "../doc.ts";
+import { KeptBodies, readDocumentSliced } from "../doc-bodies.ts";
 import { pushRestoredMenu } from "./menu.ts";
 import { platformOf } from "./platform.ts";
 import { badRequest, notFound } from "../errors.ts";
@@ -60,8 +61,10 @@ export async function putRevert(ctx: AppContext, matter: Matter, req: SignedRequ
   if (id !== undefined && !(await ctx.write.getBackup(matter, id))) throw notFound(`no ${matter} backup with id "${id}"`);
   // Read from the file in pieces, now to check it and again while it is written: never whole in memory.
   const backup = file ? null : await ctx.write.openBackup(id as string);
+  // Its bodies reduced a slice at a time, once: the write reads them back (doc-bodies.ts).
+  const bodies = new KeptBodies(ctx.read.spoolDir);
   try {
-    const doc = readDocument(file ? file.source() : (backup as NonNullable<typeof backup>).source);
+    const doc = await readDocumentSliced(file ? file.source() : (backup as NonNullable<typeof backup>).source, bodies);
     requireSections(doc, matter);
     if (push) {
       if (!SECTIONS[matter].includes("menu") || doc.menu === undefined) throw badRequest(`push=1 pushes a restored menu, and this restore of "${matter}" brings none back`, "nothing_to_push");
@@ -72,6 +75,7 @@ export async function putRevert(ctx: AppContext, matter: Matter, req: SignedRequ
     // The restore stands either way; a push that fails is reported with it.
     return push ? { ...result, menu_push: await pushRestoredMenu(ctx) } : result;
   } finally {
+    bodies.close();
     backup?.close();
   }
 }

@@ -82,3 +82,23 @@ export function mutate(doc: { articles: Record<string, unknown>[] }, m: Mutation
       break;
   }
 }
+
+const tagName = fc.constantFrom("p", "P", "div", "span", "b", "a", "li", "ul", "pre", "br", "img", "hr", "td", "tr", "h2", "script", "style", "svg", "title");
+/** Attributes that hide an element, that look as if they might, and that do not. */
+const hiding = fc.constantFrom(
+  " hidden", ' HIDDEN=""', ' aria-hidden="true"', " aria-hidden=TRUE", ' aria-hidden="false"', ' style="display:none"', ' style="DISPLAY : None !important"',
+  " style='visibility:hidden'", ' style="display&#58;none"', ' style="color:red"', ' style="display:none;display:block"', ' style="/*x*/display:/**/none"', "", "", "",
+);
+const attribute = fc.constantFrom(' class="x"', ' title="a>b"', " href='it\"s'", " data-x=1", ' title="<p>"', "");
+const openTag = fc.tuple(tagName, hiding, attribute, fc.constantFrom(">", "/>", " >")).map(([n, h, a, e]) => `<${n}${h}${a}${e}`);
+const closeTag = tagName.map((n) => `</${n}>`);
+/** References, whole or cut, some decoding into "<" and a letter, or into another reference. */
+const reference = fc.constantFrom(
+  "&lt;", "&gt;", "&amp;", "&#60;", "&#x3C;", "&#x3c;", "&#115;", "&#x73;", "&amp;lt;", "&amp;amp;", "&lt;&#115;cript&gt;", "&LT;", "&nbsp;", "&shy;",
+  "&#10;", "&#13;", "&#0;", "&eacute;", "&", "&#", "&lt", "&#x;", "&colon;",
+);
+const loose = fc.constantFrom("<", ">", "< ", "<3", "<!--", "-->", "<!", "<?", "</", '"', "'", "=", "\n", "\r\n", "\r", "\t", "  ", " ", "\u00a0", "\u3000", "退款", "<!-- c -->", "<!DOCTYPE html>");
+const word = fc.string({ unit: fc.constantFrom(..."abz <>&;#/!?=\"'\n"), maxLength: 8 });
+
+/** Bodies as HTML editors write them and as they should not: tags, hidden elements, references, nesting left open or closed twice, stray "<" and "&". */
+export const htmlArb = fc.array(fc.oneof(openTag, closeTag, reference, loose, word), { maxLength: 40 }).map((parts) => parts.join(""));
