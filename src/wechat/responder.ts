@@ -119,10 +119,12 @@ export class Responder {
    * is clearly ahead, else up to three, else the word search of titles and keywords (which also
    * covers the articles a rebuilding index has not reached), else the fallback text. Logged as
    * answer:<id>, answers:<id>,<id>…, search, or the fallback with the articles considered.
-   * The ranking and the word search wait in the follower's turn (store/model/searcher.ts).
+   * The ranking and the word search share the question's one deadline, and wait in the follower's
+   * turn (store/model/searcher.ts): when it passes, the follower gets the fallback text.
    */
   private async answer(question: string, nothing: "fallback" | "not_found", from: string): Promise<Decision> {
-    const ranked = await this.store.searcher.answer(question, this.store.searcher.asking(from));
+    const asking = this.store.searcher.asking(from);
+    const ranked = await this.store.searcher.answer(question, asking);
     // Too many questions waiting: answered at once, listed in the inbox like any unmatched text.
     if (ranked === "busy") return { ...this.says(nothing, true), answer: "search_busy" };
     // Articles that share only single characters with the question are no source for a model either.
@@ -132,7 +134,7 @@ export class Responder {
     if (choice.kind === "one") return { reply: answerReply(choice), answer: `answer:${choice.article.id}`, unmatched: false, ...generate };
     if (choice.kind === "list") return { reply: answerReply(choice), answer: `answers:${choice.articles.map((a) => a.id).join(",")}`, unmatched: false, ...generate };
     const words = question.slice(0, MAX_INPUT).split(/\s+/).filter(Boolean);
-    const found = await this.store.searcher.search(words, this.store.searcher.asking(from));
+    const found = await this.store.searcher.search(words, asking);
     if (found === "busy") return { ...this.says(nothing, true), answer: "search_busy" };
     const best = found.id === null ? null : this.store.articles.get(found.id);
     if (best && !best.deleted) return { reply: { type: "news", articles: [news(best)] }, answer: "search", unmatched: false, ...generate };

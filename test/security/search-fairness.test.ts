@@ -1,6 +1,7 @@
 /**
  * What one follower's questions cost the others (issue 33 H): the search worker's queue is fair
- * between followers and bounded per follower (src/store/model/fair-queue.ts, searcher.ts). The worker is
+ * between followers and bounded per follower (src/store/model/fair-queue.ts, searcher.ts), and a
+ * question's ranking and word search share one deadline (src/wechat/responder.ts). The worker is
  * made slow by test/fixtures/workers/slow-search-worker.ts: a text naming "delay<ms>" keeps it busy
  * that long, one naming "stall" is never answered.
  */
@@ -99,6 +100,29 @@ describe("the searcher", () => {
 
 describe("through the callback", () => {
   const asFollower = (xml: string, from: string) => xml.replace("o_follower", from);
+
+  test("a question's ranking and word search share one deadline: with the worker stalled the follower has the fallback text after ~2 s, not 4", async () => {
+    const t = await testApp({ wechat: { token: TOKEN } });
+    const searcher = new Searcher(t.store.dbPath, () => {}, { workerEntry: SLOW_WORKER });
+    Object.defineProperty(t.store, "searcher", { value: searcher });
+    try {
+      const now = Math.floor(t.clock.now() / 1000);
+      const t0 = performance.now();
+      const reply = parseXml(await (await t.handle(wxPost(textMsg("stall 退款", now), now))).text());
+      const took = performance.now() - t0;
+      expect(reply.Content).toBe(FALLBACK);
+      // The deadline was waited for, and the word search had none of its own after it: 4 s would
+      // mean two deadlines (the callback's own, 4.5 s, would answer "success" instead).
+      expect(took).toBeGreaterThanOrEqual(SEARCHER_DEFAULTS.deadlineMs - 50);
+      expect(took).toBeLessThan(SEARCHER_DEFAULTS.deadlineMs + 1500);
+      // The ranking ran out of time; the word search was not queued at all.
+      expect(searcher.counts).toMatchObject({ late: 2, skipped: 0 });
+      expect((await searcher.countIndex())?.articles).toBe(1);
+    } finally {
+      searcher.close();
+      t.close();
+    }
+  });
 
   test("through a listening server: A's flood of costly questions delays B's ranked answer by one of them, and A's excess gets the fallback at once", async () => {
     const t = await testApp({ wechat: { token: TOKEN } });
