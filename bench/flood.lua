@@ -21,12 +21,14 @@ end
 -- FLOOD_ONLY=n sends only the n-th (1-based) of them, to measure one kind alone.
 local only = tonumber(os.getenv("FLOOD_ONLY") or "")
 if only then costly = { costly[only] } end
+-- FLOOD_FOLLOWERS=n: the messages come from n followers in turn (default 500; 1: one follower sends them all).
+local followers = tonumber(os.getenv("FLOOD_FOLLOWERS") or "500")
 local counter = 0
 function request()
   counter = counter + 1
   local signed, ts = wx_signed("/wechat", token, tid, counter)
   local body = string.format(
     "<xml><ToUserName><![CDATA[gh_flood]]></ToUserName><FromUserName><![CDATA[o_flood_%d]]></FromUserName><CreateTime>%s</CreateTime><MsgType><![CDATA[text]]></MsgType><Content><![CDATA[%s]]></Content><MsgId>7%d%012d</MsgId></xml>",
-    counter % 500, ts, costly[(counter % #costly) + 1], tid, counter)
+    counter % followers, ts, costly[(counter % #costly) + 1], tid, counter)
   return wrk.format("POST", signed, headers, body)
 end

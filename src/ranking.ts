@@ -5,6 +5,7 @@
  * and the candidates (store/model/answers.ts), this file only scores.
  */
 import { passagesOf, sentences, type Span } from "./passages.ts";
+import { scoredSpans } from "./scored-passages.ts";
 import { utf8Prefix } from "./utf8.ts";
 import { termCounts, termsOf } from "./words.ts";
 
@@ -56,13 +57,14 @@ export interface PassageScore extends Span {
 export interface ArticleScore {
   id: string;
   score: number;
-  /** Share of the question's weight (sum of idf over the terms some unit holds) that the article holds anywhere. */
+  /** Share of the question's weight (sum of idf over the terms some unit holds) that the article holds in its head or the passages scored. */
   coverage: number;
   /** Whether it holds one of the question's words (a Han pair, a Latin word), not only single characters. */
   word: boolean;
   head: number;
   /** The passage to show (null: the article has no text beyond its head); spans index into passageText(). */
   shown: PassageScore | null;
+  /** The passages scored (all of them, or SCORED_PASSAGES of a long body: scored-passages.ts), in order. */
   passages: PassageScore[];
 }
 
@@ -129,7 +131,9 @@ export function namesTitle(question: string, title: string): boolean {
 
 /** `question`: the question's text in titleForm, for namesTitle (without it, no title counts as named). */
 export function scoreArticle(q: readonly QueryTerm[], a: RankedSource, stats: CorpusStats, question?: string): ArticleScore {
-  const x = analyse(a);
+  // The head whole; of a long body, only the passages scoredSpans() chooses (the work is bounded whatever its size).
+  const text = passageText(a);
+  const x = analysed(a, text, scoredSpans(text, passagesOf(text), q));
   const head = RANKING.headWeight * bm25(q, x.head, x.headLen, stats.headLen);
   const found = new Set(x.head.keys());
   const passages: Cut[] = x.passages.map((p) => {
@@ -212,11 +216,16 @@ export interface Analysis {
 
 export function analyse(a: Omit<RankedSource, "id">): Analysis {
   const text = passageText(a);
+  return analysed(a, text, passagesOf(text));
+}
+
+/** The head and the passages `spans` of `text` (the article's passageText) analysed. */
+function analysed(a: Omit<RankedSource, "id">, text: string, spans: readonly Span[]): Analysis {
   const headTerms = termsOf(headText(a));
   return {
     head: termCounts(headTerms),
     headLen: headTerms.length,
-    passages: passagesOf(text).map((p) => {
+    passages: spans.map((p) => {
       const terms = termsOf(text.slice(p.start, p.end));
       return { start: p.start, end: p.end, counts: termCounts(terms), len: terms.length };
     }),

@@ -20,7 +20,7 @@ import type { RuleMerge, StoredMenu } from "./model/content.ts";
 import type { IndexKeeper } from "./model/indexer.ts";
 import type { AdminKey, Keys } from "./keys.ts";
 import type { RedisLink } from "./redis/link.ts";
-import type { AnswerResult, SearchResult } from "./model/searcher.ts";
+import type { AnswerResult, Asking, SearchResult } from "./model/searcher.ts";
 import { type BackupInfo } from "./backup-ids.ts";
 import { type LoggedMessage, type NewMessage, type NewReply, type ReplyWindow } from "./follower-log.ts";
 import type { GeneratedLog } from "./generated-log.ts";
@@ -64,12 +64,14 @@ export interface ContentReads {
   counts(): { tags: number; rules: number; texts: number };
 }
 
-/** Follower search, on its worker thread. */
+/** Follower search, on its worker thread, each follower's in their turn (model/searcher.ts). */
 export interface SearchReads {
-  search(words: string[]): Promise<SearchResult>;
+  /** A follower's question: who asks, and its one deadline for its ranking and word search together. */
+  asking(from: string): Asking;
+  search(words: string[], asking?: Asking): Promise<SearchResult>;
   /** The articles ranked for a follower's question (model/answers.ts). */
-  answer(question: string): Promise<AnswerResult>;
-  /** Searches waiting now, and since start answered "busy", past their deadline or skipped. */
+  answer(question: string, asking?: Asking): Promise<AnswerResult>;
+  /** Searches waiting or running now, and since start answered "busy", past their deadline or skipped. */
   readonly queued: number;
   readonly counts: { busy: number; late: number; skipped: number };
 }

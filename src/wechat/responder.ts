@@ -62,7 +62,7 @@ export class Responder {
    */
   respond(m: Inbound): Decision | Promise<Decision> {
     if (m.type === "event") return this.onEvent(m);
-    if (m.type === "text" || (m.type === "voice" && m.content)) return this.onText((m.content ?? "").trim());
+    if (m.type === "text" || (m.type === "voice" && m.content)) return this.onText((m.content ?? "").trim(), m.from);
     if (["image", "voice", "video", "shortvideo", "location", "link"].includes(m.type)) return this.says("fallback", false);
     return none;
   }
@@ -90,15 +90,15 @@ export class Responder {
     }
   }
 
-  private onText(text: string): Decision | Promise<Decision> {
+  private onText(text: string, from: string): Decision | Promise<Decision> {
     if (!text) return this.says("fallback", true);
     const rule = this.ruleFor(text, false);
-    if (rule instanceof Promise) return rule.then((r) => r ?? this.builtIn(text));
-    return rule ?? this.builtIn(text);
+    if (rule instanceof Promise) return rule.then((r) => r ?? this.builtIn(text, from));
+    return rule ?? this.builtIn(text, from);
   }
 
   /** Help, code, tag, answers, then the fallback texts. Synchronous unless it has to rank. */
-  private builtIn(text: string): Decision | Promise<Decision> {
+  private builtIn(text: string, from: string): Decision | Promise<Decision> {
     const lower = text.toLowerCase();
     if (HELP_WORDS.has(lower)) return { reply: { type: "text", content: this.helpText() }, answer: "help", unmatched: false };
 
@@ -111,7 +111,7 @@ export class Responder {
     }
 
     const explicit = /^s\s+(.+)$/is.exec(text);
-    return this.answer(explicit ? (explicit[1] as string) : text, explicit ? "not_found" : "fallback");
+    return this.answer(explicit ? (explicit[1] as string) : text, explicit ? "not_found" : "fallback", from);
   }
 
   /**
@@ -119,9 +119,12 @@ export class Responder {
    * is clearly ahead, else up to three, else the word search of titles and keywords (which also
    * covers the articles a rebuilding index has not reached), else the fallback text. Logged as
    * answer:<id>, answers:<id>,<id>…, search, or the fallback with the articles considered.
+   * The ranking and the word search share the question's one deadline, and wait in the follower's
+   * turn (store/model/searcher.ts): when it passes, the follower gets the fallback text.
    */
-  private async answer(question: string, nothing: "fallback" | "not_found"): Promise<Decision> {
-    const ranked = await this.store.searcher.answer(question);
+  private async answer(question: string, nothing: "fallback" | "not_found", from: string): Promise<Decision> {
+    const asking = this.store.searcher.asking(from);
+    const ranked = await this.store.searcher.answer(question, asking);
     // Too many questions waiting: answered at once, listed in the inbox like any unmatched text.
     if (ranked === "busy") return { ...this.says(nothing, true), answer: "search_busy" };
     // Articles that share only single characters with the question are no source for a model either.
@@ -131,7 +134,7 @@ export class Responder {
     if (choice.kind === "one") return { reply: answerReply(choice), answer: `answer:${choice.article.id}`, unmatched: false, ...generate };
     if (choice.kind === "list") return { reply: answerReply(choice), answer: `answers:${choice.articles.map((a) => a.id).join(",")}`, unmatched: false, ...generate };
     const words = question.slice(0, MAX_INPUT).split(/\s+/).filter(Boolean);
-    const found = await this.store.searcher.search(words);
+    const found = await this.store.searcher.search(words, asking);
     if (found === "busy") return { ...this.says(nothing, true), answer: "search_busy" };
     const best = found.id === null ? null : this.store.articles.get(found.id);
     if (best && !best.deleted) return { reply: { type: "news", articles: [news(best)] }, answer: "search", unmatched: false, ...generate };

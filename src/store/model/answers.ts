@@ -3,7 +3,8 @@
  * worker's connection. Bounded whatever the question: at most ANSWER_LIMITS.terms of its terms take
  * part, the passage index gives at most ANSWER_LIMITS.postings entries in all (each term its
  * heaviest tiers first, rarest terms first), and only the best ANSWER_LIMITS.candidates articles by
- * those entries are read and scored exactly (src/ranking.ts), their bodies cut and counted again.
+ * those entries are read and scored exactly (src/ranking.ts), their bodies cut and counted again —
+ * at most SCORED_PASSAGES passages of each (src/scored-passages.ts), whatever its size.
  */
 import type { Database, Statement } from "bun:sqlite";
 import { excerpt, passageText, queryTerms, scoreArticle, titleForm, type QueryTerm } from "../../ranking.ts";

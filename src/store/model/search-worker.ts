@@ -1,6 +1,6 @@
 /**
- * The search worker: follower searches on a read-only connection of their own, off the event loop
- * (searcher.ts). Built into the single binary as a second entry point (scripts/build).
+ * The search worker: follower searches on a read-only connection of their own, off the event loop,
+ * handed one at a time in the order searcher.ts chooses. Built into the single binary as a second entry point (scripts/build).
  */
 import { Database } from "bun:sqlite";
 import { AnswerIndex } from "./answer-index.ts";
@@ -10,7 +10,7 @@ import { findArticles } from "./search.ts";
 declare const self: Worker;
 
 export type SearchRequest =
-  | { type: "open"; path: string; abandoned: SharedArrayBuffer }
+  | { type: "open"; path: string }
   | { type: "close" }
   | { type: "search"; id: number; words: string[] }
   | { type: "answer"; id: number; question: string }
@@ -19,7 +19,6 @@ export type SearchReply =
   | { id: number; ids: string[] }
   | { id: number; answer: Answer }
   | { id: number; error: string }
-  | { id: number; skipped: true }
   | { id: number; counts: IndexCounts };
 export interface IndexCounts {
   articles: number;
@@ -34,13 +33,10 @@ export interface IndexCounts {
 
 let db: Database | null = null;
 let ranker: AnswerRanker | null = null;
-/** [0]: searches up to this id were given up by the event loop (past their deadline): skipped unrun. */
-let abandoned: Int32Array<ArrayBufferLike> = new Int32Array(1);
 
 self.onmessage = (event: MessageEvent<SearchRequest>) => {
   const m = event.data;
   if (m.type === "open") {
-    abandoned = new Int32Array(m.abandoned);
     try {
       db = new Database(m.path, { readonly: true });
       db.exec("PRAGMA busy_timeout = 1000");
@@ -74,8 +70,6 @@ self.onmessage = (event: MessageEvent<SearchRequest>) => {
     } catch (e) {
       postMessage({ id: m.id, error: (e as Error).message } satisfies SearchReply);
     }
-  } else if (m.id <= Atomics.load(abandoned, 0)) {
-    postMessage({ id: m.id, skipped: true } satisfies SearchReply);
   } else {
     try {
       if (!db || !ranker) throw new Error("the database could not be opened");

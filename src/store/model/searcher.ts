@@ -1,11 +1,16 @@
 /**
  * Follower searches leave the event loop: they run one at a time in a worker with its own read-only
- * connection (search-worker.ts), each bounded in the rows it reads (search.ts). The event loop only
- * hands the words over, so code replies and /healthz never wait behind a search. At most `maxQueued`
- * searches wait; past that a search is answered "busy" at once (the follower gets the fallback text),
- * and one that takes longer than `deadlineMs` counts as finding nothing.
+ * connection (search-worker.ts), each bounded in the rows it reads (search.ts) and the passages it
+ * scores (answers.ts). The event loop only hands the words over, so code replies and /healthz never
+ * wait behind a search. The searches wait here, not in the worker, and it is handed one at a time,
+ * chosen fairly between followers (fair-queue.ts): a follower's flood of costly questions delays
+ * each other follower by one question at most. At most `perFollower` searches of one follower and
+ * `maxQueued` in all wait or run; past that a search is answered "busy" at once (the follower gets
+ * the fallback text). A search not done by its deadline counts as finding nothing; a question's
+ * ranking and its word search share one deadline (Asking).
  */
 import type { Answer } from "./answers.ts";
+import { FairQueue } from "./fair-queue.ts";
 import type { IndexCounts, SearchReply, SearchRequest } from "./search-worker.ts";
 
 /**
@@ -16,97 +21,159 @@ import type { IndexCounts, SearchReply, SearchRequest } from "./search-worker.ts
 const WORKER_ENTRY = import.meta.url.includes("/$bunfs/") ? "./store/model/search-worker.ts" : new URL("./search-worker.ts", import.meta.url).href;
 
 export type SearchResult = { id: string | null } | "busy";
-/** A ranked answer; null when ranking failed or took past the deadline (logged). */
+/** A ranked answer; null when ranking failed or was not done by the deadline (logged). */
 export type AnswerResult = Answer | null | "busy";
 
-export const SEARCHER_DEFAULTS = { maxQueued: 64, deadlineMs: 2000 } as const;
+/** Who asks and until when: one follower's question, its ranking and its word search alike. */
+export interface Asking {
+  /** The follower's OpenID: their searches wait in their own turn. */
+  from: string;
+  /** When the answer is no longer wanted (Date.now()'s clock). */
+  deadlineAt: number;
+}
 
-interface Pending {
-  /** The worker's reply; null when there will be none (failed, closed, past the deadline). */
+export interface SearcherOptions {
+  maxQueued: number;
+  perFollower: number;
+  /** A question's whole time: its ranking and its word search together. */
+  deadlineMs: number;
+  /** The worker's script (tests give one that never answers). */
+  workerEntry?: string;
+}
+
+export const SEARCHER_DEFAULTS = { maxQueued: 64, perFollower: 4, deadlineMs: 2000 } as const;
+
+interface Job {
+  id: number;
+  from: string;
+  request: SearchRequest;
+  /** The worker's reply, null when there will be none (failed, closed, past the deadline); once. */
   settle(reply: SearchReply | null): void;
+  settled: boolean;
   timer: ReturnType<typeof setTimeout> | undefined;
 }
 
 export class Searcher {
   private worker: Worker | null = null;
   private nextId = 1;
-  private readonly pending = new Map<number, Pending>();
-  /** The highest search id given up on: the worker skips those still queued instead of running them. */
-  private readonly abandoned = new Int32Array(new SharedArrayBuffer(4));
-  /** Searches answered "busy", past the deadline, and given up ones the worker skipped unrun, for health. */
+  private readonly queue: FairQueue<Job>;
+  /** The search the worker is running (it may have been given up on: the worker is busy until it answers). */
+  private running: Job | null = null;
+  /** Index counts asked for: sent at once, beside the searches. */
+  private readonly counting = new Map<number, (counts: IndexCounts | null) => void>();
+  /** Searches answered "busy", past their deadline, and given up ones never run, for health. */
   readonly counts = { busy: 0, late: 0, skipped: 0 };
+
+  private readonly opts: SearcherOptions;
 
   constructor(
     private readonly dbPath: string,
     private readonly log: (message: string) => void,
-    private readonly opts: { maxQueued: number; deadlineMs: number } = SEARCHER_DEFAULTS,
-  ) {}
-
-  private send(m: SearchRequest): void {
-    this.ensureWorker().postMessage(m);
+    opts: Partial<SearcherOptions> = {},
+  ) {
+    this.opts = { ...SEARCHER_DEFAULTS, ...opts };
+    this.queue = new FairQueue<Job>(this.opts.perFollower, this.opts.maxQueued);
   }
 
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
-    const w = new Worker(WORKER_ENTRY);
+    const w = new Worker(this.opts.workerEntry ?? WORKER_ENTRY);
     w.onmessage = (e: MessageEvent<SearchReply>) => {
-      if ("skipped" in e.data) return void this.counts.skipped++;
-      const p = this.pending.get(e.data.id);
-      if (!p) return;
-      clearTimeout(p.timer);
-      this.pending.delete(e.data.id);
-      if ("error" in e.data) this.log(`search failed: ${e.data.error}`);
-      p.settle(e.data);
+      const reply = e.data;
+      const counted = this.counting.get(reply.id);
+      if (counted) {
+        this.counting.delete(reply.id);
+        return counted("counts" in reply ? reply.counts : null);
+      }
+      const job = this.running;
+      if (!job || job.id !== reply.id) return;
+      this.running = null;
+      this.queue.done(job);
+      if ("error" in reply) this.log(`search failed: ${reply.error}`);
+      this.finish(job, reply);
+      this.pump();
     };
     w.onerror = (e) => {
       this.log(`the search worker failed: ${e.message}; starting another`);
       if (this.worker === w) this.worker = null;
-      for (const [id, p] of this.pending) {
-        clearTimeout(p.timer);
-        this.pending.delete(id);
-        p.settle(null);
+      const job = this.running;
+      this.running = null;
+      if (job) {
+        this.queue.done(job);
+        this.finish(job, null);
       }
+      for (const counted of this.counting.values()) counted(null);
+      this.counting.clear();
+      // What waits goes to the next worker.
+      this.pump();
     };
     // Shutdown must not wait for it.
     w.unref();
     this.worker = w;
-    w.postMessage({ type: "open", path: this.dbPath, abandoned: this.abandoned.buffer as SharedArrayBuffer } satisfies SearchRequest);
+    w.postMessage({ type: "open", path: this.dbPath } satisfies SearchRequest);
     return w;
   }
 
+  /** A question's deadline, for its ranking and its word search together. */
+  asking(from: string): Asking {
+    return { from, deadlineAt: Date.now() + this.opts.deadlineMs };
+  }
+
   /** The best live article's id for these words, null when none matched, or "busy". */
-  async search(words: string[]): Promise<SearchResult> {
-    const reply = await this.ask((id) => ({ type: "search", id, words }));
+  async search(words: string[], asking: Asking = this.asking("")): Promise<SearchResult> {
+    const reply = await this.ask(asking, (id) => ({ type: "search", id, words }));
     if (reply === "busy") return "busy";
     return { id: reply && "ids" in reply ? (reply.ids[0] ?? null) : null };
   }
 
   /** The account's articles ranked for a follower's question (answers.ts). */
-  async answer(question: string): Promise<AnswerResult> {
-    const reply = await this.ask((id) => ({ type: "answer", id, question }));
+  async answer(question: string, asking: Asking = this.asking("")): Promise<AnswerResult> {
+    const reply = await this.ask(asking, (id) => ({ type: "answer", id, question }));
     if (reply === "busy") return "busy";
     return reply && "answer" in reply ? reply.answer : null;
   }
 
-  /** Queues a request with the deadline, or answers "busy" at once when too many wait. */
-  private ask(request: (id: number) => SearchRequest): Promise<SearchReply | null | "busy"> {
-    if (this.pending.size >= this.opts.maxQueued) {
-      this.counts.busy++;
-      return Promise.resolve("busy");
-    }
-    const id = this.nextId++;
+  /** Queues a request in its follower's turn until the deadline, or answers "busy" at once when too many wait. */
+  private ask(asking: Asking, request: (id: number) => SearchRequest): Promise<SearchReply | null | "busy"> {
     return new Promise((settle) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        // Deadlines fire in the order searches were sent: everything up to this one is given up.
-        Atomics.store(this.abandoned, 0, Math.max(Atomics.load(this.abandoned, 0), id));
+      const id = this.nextId++;
+      const job: Job = { id, from: asking.from, request: request(id), settle, settled: false, timer: undefined };
+      const left = asking.deadlineAt - Date.now();
+      // The question's time is spent (its ranking took all of it): not queued at all, and not logged
+      // again (its ranking's lateness was).
+      if (left <= 0) {
         this.counts.late++;
-        this.log(`a search took over ${this.opts.deadlineMs} ms and was answered as finding nothing`);
-        settle(null);
-      }, this.opts.deadlineMs);
-      this.pending.set(id, { settle, timer });
-      this.send(request(id));
+        return this.finish(job, null);
+      }
+      if (!this.queue.add(job)) {
+        this.counts.busy++;
+        return settle("busy");
+      }
+      job.timer = setTimeout(() => {
+        // Never sent: taken out of the queue. Running: the worker finishes it, and its answer is dropped.
+        if (this.queue.drop(job)) this.counts.skipped++;
+        this.counts.late++;
+        this.log(`a search was not done by its question's deadline (${this.opts.deadlineMs} ms) and was answered as finding nothing`);
+        this.finish(job, null);
+      }, left);
+      this.pump();
     });
+  }
+
+  private finish(job: Job, reply: SearchReply | null): void {
+    if (job.settled) return;
+    job.settled = true;
+    clearTimeout(job.timer);
+    job.settle(reply);
+  }
+
+  /** Hands the worker the next search when it has none. */
+  private pump(): void {
+    if (this.running) return;
+    const job = this.queue.next();
+    if (!job) return;
+    this.running = job;
+    this.ensureWorker().postMessage(job.request);
   }
 
   /** The rows in the articles table and in each search index, counted off the event loop (null: could not). */
@@ -114,21 +181,22 @@ export class Searcher {
     const id = this.nextId++;
     return new Promise((counted) => {
       // No deadline: counting a million rows on a cold disk takes seconds, and nothing waits for it.
-      this.pending.set(id, { settle: (reply) => counted(reply && "counts" in reply ? reply.counts : null), timer: undefined });
-      this.send({ type: "count", id });
+      this.counting.set(id, counted);
+      this.ensureWorker().postMessage({ type: "count", id } satisfies SearchRequest);
     });
   }
 
+  /** Searches waiting or running. */
   get queued(): number {
-    return this.pending.size;
+    return this.queue.open;
   }
 
   close(): void {
-    for (const p of this.pending.values()) {
-      clearTimeout(p.timer);
-      p.settle(null);
-    }
-    this.pending.clear();
+    for (const job of this.queue.drain()) this.finish(job, null);
+    if (this.running) this.finish(this.running, null);
+    this.running = null;
+    for (const counted of this.counting.values()) counted(null);
+    this.counting.clear();
     // The worker closes its connection and ends itself; terminating it could leave the file open.
     this.worker?.postMessage({ type: "close" } satisfies SearchRequest);
     this.worker = null;

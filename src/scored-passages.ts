@@ -1,0 +1,40 @@
+/**
+ * Which passages of a candidate are scored exactly (docs/answers.md "Bounded"). Cutting a passage
+ * into terms and counting them is what scoring costs (about 70 µs for 300 Han characters); a 64 KiB
+ * body is ~75 passages, and forty such articles sharing the question's pairs made one question
+ * cost ~90 ms on the worker (docs/performance.md, Session 16). So an article is scored on at most
+ * SCORED_PASSAGES of its passages: all of them when it has no more (every article of the evaluation
+ * sets: the longest has 17, so their scores are unchanged), else those where the question's words
+ * weigh most, found by a plain substring search that counts nothing.
+ */
+import type { Span } from "./passages.ts";
+import type { QueryTerm } from "./ranking.ts";
+
+/** Passages of one article scored exactly; each is at most PASSAGE_CHARS characters, so at most 7,200 characters in all. */
+export const SCORED_PASSAGES = 24;
+
+/**
+ * The passages of `text` (its `spans`, in order) to score for `q`, in order: all of them up to
+ * SCORED_PASSAGES, else the SCORED_PASSAGES holding the most of the question's weight (the idf of
+ * the terms found in each, as written after NFKC and lower case), the earlier first among equals.
+ */
+export function scoredSpans(text: string, spans: readonly Span[], q: readonly QueryTerm[]): readonly Span[] {
+  if (spans.length <= SCORED_PASSAGES) return spans;
+  // Only terms some unit holds can be found; a stemmed word is looked for without a final y, as
+  // "policies" holds "polic" of "policy" (the other endings stem() takes off leave a prefix).
+  const looked = q.filter((t) => t.known).map((t) => ({ needle: /^[a-z]{4,}$/.test(t.term) ? t.term.replace(/y$/, "") : t.term, idf: t.idf }));
+  // Folded once for the whole text when that keeps its length (the passages' places with it), else passage by passage.
+  const whole = text.normalize("NFKC").toLowerCase();
+  const fold = whole.length === text.length ? (s: Span) => whole.slice(s.start, s.end) : (s: Span) => text.slice(s.start, s.end).normalize("NFKC").toLowerCase();
+  return spans
+    .map((span, i) => {
+      const folded = fold(span);
+      let weight = 0;
+      for (const t of looked) if (folded.includes(t.needle)) weight += t.idf;
+      return { span, i, weight };
+    })
+    .sort((a, b) => b.weight - a.weight || a.i - b.i)
+    .slice(0, SCORED_PASSAGES)
+    .sort((a, b) => a.i - b.i)
+    .map((x) => x.span);
+}

@@ -1,0 +1,56 @@
+/** The exact scoring reads a bounded part of a candidate whatever its size (issue 33 H; src/scored-passages.ts). */
+import { describe, expect, test } from "bun:test";
+import { passagesOf, PASSAGE_CHARS } from "../src/passages.ts";
+import { passageText, queryTerms, scoreArticle, type CorpusStats } from "../src/ranking.ts";
+import { SCORED_PASSAGES } from "../src/scored-passages.ts";
+
+const stats: CorpusStats = { passages: 1000, passageLen: 200, headLen: 6 };
+const known = () => 5;
+const article = (body: string) => ({ id: "long", title: "长文", keywords: "", description: "", body });
+/** Passages of about 290 characters, each ending a paragraph. */
+const paragraph = (sentence: string) => sentence.repeat(Math.floor(290 / sentence.length)) + "\n\n";
+const scoredText = (body: string, spans: { start: number; end: number }[]) => spans.map((p) => passageText(article(body)).slice(p.start, p.end)).join("");
+
+describe("a candidate's exact score", () => {
+  test(`a body of 64 KiB (~75 passages of the question's pairs) is scored on ${SCORED_PASSAGES} passages, at most ${SCORED_PASSAGES * PASSAGE_CHARS} characters`, () => {
+    const common = "中国历史人物事件时间地点文化经济社会发展政治国家人民世界工作问题";
+    let body = "";
+    while (Buffer.byteLength(body) + Buffer.byteLength(common) + 3 <= 64 * 1024) body += common + "，";
+    expect(passagesOf(body).length).toBeGreaterThan(70);
+    const s = scoreArticle(queryTerms(common, known, stats), article(body), stats);
+    expect(s.score).toBeGreaterThan(0);
+    expect(s.passages.length).toBe(SCORED_PASSAGES);
+    expect(s.passages.reduce((n, p) => n + p.end - p.start, 0)).toBeLessThanOrEqual(SCORED_PASSAGES * PASSAGE_CHARS);
+  });
+
+  test("of a long body, the passages holding the question's words are the ones scored, wherever they are", () => {
+    const filler = Array.from({ length: 60 }, (_, i) => paragraph(`第${i}段说的是天气晴朗适合出游。`));
+    filler[50] = paragraph("退款在审核通过后三个工作日内原路退回。");
+    const body = filler.join("");
+    const s = scoreArticle(queryTerms("退款多久退回", known, stats), article(body), stats);
+    expect(s.passages.length).toBe(SCORED_PASSAGES);
+    expect(s.score).toBeGreaterThan(0);
+    expect(passageText(article(body)).slice(s.shown!.start, s.shown!.end)).toContain("原路退回");
+    // Scored in the body's order.
+    expect(s.passages.map((p) => p.start)).toEqual([...s.passages.map((p) => p.start)].sort((a, b) => a - b));
+  });
+
+  test("an English word is looked for by what its stem keeps: 'policies' holds the question's 'policy'", () => {
+    const filler = Array.from({ length: 40 }, (_, i) => paragraph(`Paragraph ${i} talks about the weather and the garden. `));
+    filler[35] = paragraph("Our return policies cover every order. ");
+    const body = filler.join("");
+    expect(passagesOf(body).length).toBeGreaterThan(SCORED_PASSAGES);
+    const s = scoreArticle(queryTerms("what is the policy", known, stats), article(body), stats);
+    expect(s.score).toBeGreaterThan(0);
+    expect(scoredText(body, s.passages)).toContain("policies");
+  });
+
+  test(`an article of up to ${SCORED_PASSAGES} passages is scored on every one, those without the question's words too`, () => {
+    const parts = Array.from({ length: SCORED_PASSAGES }, (_, i) => paragraph(`第${i}段说的是天气晴朗适合出游。`));
+    parts[3] = paragraph("退款在审核通过后三个工作日内原路退回。");
+    const body = parts.join("");
+    expect(passagesOf(body).length).toBe(SCORED_PASSAGES);
+    const s = scoreArticle(queryTerms("退款多久退回", known, stats), article(body), stats);
+    expect(s.passages.map((p) => [p.start, p.end])).toEqual(passagesOf(body).map((p) => [p.start, p.end]));
+  });
+});
