@@ -12,10 +12,10 @@
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { RANKING, analyse, queryTerms, scoreArticle, termImpacts, titleForm, type CorpusStats, type RankedSource } from "../src/ranking.ts";
-import { ANSWERS, choose } from "../src/answer-choice.ts";
-import { passagesOf } from "../src/passages.ts";
-import { filed } from "../src/store/model/answer-index.ts";
+import { RANKING, analyse, queryTerms, scoreArticle, termImpacts, titleForm, type CorpusStats, type RankedSource } from "../src/ranking/score.ts";
+import { ANSWERS, choose } from "../src/ranking/choice.ts";
+import { passagesOf } from "../src/ranking/passages.ts";
+import { filed } from "../src/store/model/passage-index.ts";
 import { buildEnglishSet, type Squad } from "./eval-en.ts";
 
 export interface EvalSet {

@@ -1,12 +1,12 @@
 /** The ranking's parts on their own: words, passages, scores, the choice, the list's bytes. */
 import { describe, expect, test } from "bun:test";
-import { ANSWERS, choose } from "../src/answer-choice.ts";
-import { passagesOf, PASSAGE_CHARS } from "../src/passages.ts";
-import { analyse, excerpt, namesTitle, queryTerms, RANKING, scoreArticle, termImpacts, titleForm, type CorpusStats } from "../src/ranking.ts";
+import { ANSWERS, choose } from "../src/ranking/choice.ts";
+import { passagesOf, PASSAGE_CHARS } from "../src/ranking/passages.ts";
+import { analyse, excerpt, namesTitle, queryTerms, RANKING, scoreArticle, termImpacts, titleForm, type CorpusStats } from "../src/ranking/score.ts";
 import { listText } from "../src/wechat/answer-reply.ts";
 import { MAX_TEXT_BYTES } from "../src/wechat/message.ts";
-import type { RankedArticle } from "../src/store/model/answers.ts";
-import { stem, termsOf } from "../src/words.ts";
+import type { RankedArticle } from "../src/ranking/types.ts";
+import { stem, termsOf } from "../src/ranking/words.ts";
 
 describe("words", () => {
   test("Han runs give their characters and neighbouring pairs; filler is left out", () => {

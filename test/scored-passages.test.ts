@@ -1,8 +1,8 @@
 /** The exact scoring reads a bounded part of a candidate whatever its size (issue 33 H; src/scored-passages.ts). */
 import { describe, expect, test } from "bun:test";
-import { passagesOf, PASSAGE_CHARS } from "../src/passages.ts";
-import { passageText, queryTerms, scoreArticle, type CorpusStats } from "../src/ranking.ts";
-import { SCORED_PASSAGES } from "../src/scored-passages.ts";
+import { passagesOf, PASSAGE_CHARS } from "../src/ranking/passages.ts";
+import { passageText, queryTerms, scoreArticle, type CorpusStats } from "../src/ranking/score.ts";
+import { SCORED_PASSAGES } from "../src/ranking/scored-passages.ts";
 
 const stats: CorpusStats = { passages: 1000, passageLen: 200, headLen: 6 };
 const known = () => 5;

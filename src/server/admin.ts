@@ -85,7 +85,7 @@ export async function health(ctx: AppContext, req: SignedRequest) {
     db_bytes: await ctx.write.size(),
     search_index: indexState(ctx),
     // The passage index followers' questions are ranked from (docs/answers.md): built with the search index.
-    passage_index: { state: indexState(ctx), ...ctx.read.articles.answerSizes() },
+    passage_index: { state: indexState(ctx), ...ctx.read.articles.passageIndexSizes() },
     // Follower messages waiting for the log writer, and those not logged because its queue was full.
     message_log: ctx.write.log.backlog,
     // Follower searches waiting now, and since start answered "busy" or past their deadline.

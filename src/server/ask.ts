@@ -5,7 +5,7 @@
  * Nothing is logged and no follower is messaged; a read key may ask. With generate=1 the model is
  * asked too: that takes an admin key, counts in the caps and is logged with the followers' calls.
  */
-import { choose } from "../answer-choice.ts";
+import { choose } from "../ranking/choice.ts";
 import { badRequest, ReplydError } from "../errors.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
@@ -23,7 +23,7 @@ export async function getAsk(ctx: AppContext, req: SignedRequest) {
   const q = f.require("q").trim();
   if (!q) throw badRequest('"q" must hold a question');
   if (Buffer.byteLength(q) > MAX_QUESTION_BYTES) throw badRequest(`"q" may hold at most ${MAX_QUESTION_BYTES} bytes, as a follower's message`, "text_too_long");
-  const ranking = await ctx.read.searcher.answer(q);
+  const ranking = await ctx.read.searcher.rank(q);
   if (ranking === "busy") throw new ReplydError("busy", "too many follower questions are waiting to be ranked; ask again in a moment");
   if (ranking === null) throw new ReplydError("busy", "ranking failed or took too long (the server's log says why)");
   const decision = await ctx.responder.respond({ type: "text", content: q, from: "replyd-ask", to: "replyd", createTime: Math.floor(ctx.clock.now() / 1000), fields: {} });

@@ -20,7 +20,7 @@ import type { RuleMerge, StoredMenu } from "./model/content.ts";
 import type { IndexKeeper } from "./model/indexer.ts";
 import type { AdminKey, Keys } from "./keys.ts";
 import type { RedisLink } from "./redis/link.ts";
-import type { AnswerResult, Asking, SearchResult } from "./model/searcher.ts";
+import type { RankingResult } from "../ranking/types.ts";
 import { type BackupInfo } from "./backup-ids.ts";
 import { type LoggedMessage, type NewMessage, type NewReply, type ReplyWindow } from "./follower-log.ts";
 import type { GeneratedLog } from "./generated-log.ts";
@@ -49,8 +49,8 @@ export interface ArticleReads {
   /** The search indexes: complete, or how far a rebuild has come (0–1). */
   readonly indexComplete: boolean;
   indexProgress(): number;
-  /** What the passage index holds: articles (live ones) and passages (model/answer-index.ts). */
-  answerSizes(): { articles: number; passages: number };
+  /** What the passage index holds: articles (live ones) and passages (model/passage-index.ts). */
+  passageIndexSizes(): { articles: number; passages: number };
 }
 
 /** Tags, rules, texts and the menu as the read model holds them. */
@@ -64,13 +64,24 @@ export interface ContentReads {
   counts(): { tags: number; rules: number; texts: number };
 }
 
+/** The article found by a word search (null: none), or "busy" (too many searches wait). */
+export type SearchResult = { id: string | null } | "busy";
+
+/** Who asks and until when: one follower's question, its ranking and its word search alike. */
+export interface Asking {
+  /** The follower's OpenID: their searches wait in their own turn. */
+  from: string;
+  /** When the answer is no longer wanted (Date.now()'s clock). */
+  deadlineAt: number;
+}
+
 /** Follower search, on its worker thread, each follower's in their turn (model/searcher.ts). */
 export interface SearchReads {
   /** A follower's question: who asks, and its one deadline for its ranking and word search together. */
   asking(from: string): Asking;
   search(words: string[], asking?: Asking): Promise<SearchResult>;
-  /** The articles ranked for a follower's question (model/answers.ts). */
-  answer(question: string, asking?: Asking): Promise<AnswerResult>;
+  /** The articles ranked for a follower's question (src/ranking/rank.ts). */
+  rank(question: string, asking?: Asking): Promise<RankingResult>;
   /** Searches waiting or running now, and since start answered "busy", past their deadline or skipped. */
   readonly queued: number;
   readonly counts: { busy: number; late: number; skipped: number };

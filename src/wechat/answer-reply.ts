@@ -4,8 +4,8 @@
  * three articles, each its title, its passage cut down around the sentence that matched, and its
  * link, within the platform's 2,048 bytes. No heading: the list reads the same in any language.
  */
-import type { Choice } from "../answer-choice.ts";
-import type { RankedArticle } from "../store/model/answers.ts";
+import type { Choice } from "../ranking/choice.ts";
+import type { RankedArticle } from "../ranking/types.ts";
 import { truncateUtf8 } from "../utf8.ts";
 import { MAX_TEXT_BYTES, type Reply } from "./message.ts";
 

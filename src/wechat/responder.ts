@@ -1,4 +1,4 @@
-import { choose } from "../answer-choice.ts";
+import { choose } from "../ranking/choice.ts";
 import type { Article, ArticleSummary } from "../article.ts";
 import type { Rule, TextKey } from "../rule.ts";
 import type { ReadModel } from "../store/backend.ts";
@@ -124,7 +124,7 @@ export class Responder {
    */
   private async answer(question: string, nothing: "fallback" | "not_found", from: string): Promise<Decision> {
     const asking = this.store.searcher.asking(from);
-    const ranked = await this.store.searcher.answer(question, asking);
+    const ranked = await this.store.searcher.rank(question, asking);
     // Too many questions waiting: answered at once, listed in the inbox like any unmatched text.
     if (ranked === "busy") return { ...this.says(nothing, true), answer: "search_busy" };
     // Articles that share only single characters with the question are no source for a model either.

@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import type { Param } from "../../src/sign.ts";
 import { CODE } from "../../src/errors.ts";
-import { ANSWER_LIMITS } from "../../src/store/model/answers.ts";
+import { RANKING_LIMITS } from "../../src/ranking/rank.ts";
 import { MAX_TEXT_BYTES } from "../../src/wechat/message.ts";
 import { parseXml, type XmlNode } from "../../src/wechat/xml.ts";
 import { body, doc, READER, signedRequest, testApp } from "../helpers.ts";
@@ -117,16 +117,16 @@ test("a bulk write is indexed in the background, then answered; health says rebu
   expect(newsOf(await say("怎么申请退款"))).toMatchObject({ Title: "售后政策" });
 });
 
-test(`a word every article holds costs ${ANSWER_LIMITS.postingsPerTerm} index entries, not one per article`, async () => {
-  const n = ANSWER_LIMITS.postingsPerTerm + 200;
+test(`a word every article holds costs ${RANKING_LIMITS.postingsPerTerm} index entries, not one per article`, async () => {
+  const n = RANKING_LIMITS.postingsPerTerm + 200;
   await importDoc(Array.from({ length: n }, (_, i) => ({ id: `c${i}`, title: `活动 ${i}`, url: `https://example.com/c${i}`, body: "本周末举办会员活动。" })));
   await t.store.indexed();
   const r = await call("GET", "/api/cli/ask", [["q", "活动"]]);
   expect(r.status).toBe(200);
   expect(r.data.terms.map((x: { term: string }) => x.term)).toEqual(["活", "活动", "动"]);
-  expect(r.data.postings_read).toBeLessThanOrEqual(3 * ANSWER_LIMITS.postingsPerTerm);
-  expect(r.data.postings_read).toBeGreaterThan(ANSWER_LIMITS.postingsPerTerm);
-  expect(r.data.candidates).toBeLessThanOrEqual(ANSWER_LIMITS.candidates);
+  expect(r.data.postings_read).toBeLessThanOrEqual(3 * RANKING_LIMITS.postingsPerTerm);
+  expect(r.data.postings_read).toBeGreaterThan(RANKING_LIMITS.postingsPerTerm);
+  expect(r.data.candidates).toBeLessThanOrEqual(RANKING_LIMITS.candidates);
 });
 
 test("replyd ask: a read key sees the reply and the ranking; nothing is logged; a question longer than a follower's refused", async () => {

@@ -1,5 +1,5 @@
 import type { Database, Statement } from "bun:sqlite";
-import { AnswerIndex, type Indexed } from "./answer-index.ts";
+import { PassageIndex, type Indexed } from "./passage-index.ts";
 import { gramsOf } from "./grams.ts";
 import { containing, findArticles } from "./search.ts";
 import type { Article, ArticleContent, ArticleInput, ArticleSummary } from "../../article.ts";
@@ -42,8 +42,8 @@ export class ArticleRepo {
   private ftsPendingFrom: number | null = null;
   /** Set during bulk writes: the index is rebuilt afterwards instead of row by row. */
   private bulk = false;
-  /** The passage index answers are ranked from. */
-  readonly answers: AnswerIndex;
+  /** The passage index questions are ranked from. */
+  readonly passages: PassageIndex;
   private readonly filedById: Statement<Indexed & { seq: number; deleted: number }, [string]>;
 
   constructor(private readonly db: Database) {
@@ -58,7 +58,7 @@ export class ArticleRepo {
     this.liveIdStmt = db.query("SELECT id FROM articles WHERE lower(code) = lower(?) AND deleted = 0 AND code IS NOT NULL");
     this.keepRevHigh = db.query("INSERT INTO rev_high (id, rev) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET rev = max(rev, excluded.rev)");
     this.anyRevHigh = db.query("SELECT 1 FROM rev_high LIMIT 1").get() !== null;
-    this.answers = new AnswerIndex(db);
+    this.passages = new PassageIndex(db);
     this.filedById = db.query("SELECT seq, title, keyword_text AS keywords, description, body, deleted FROM articles WHERE id = ?");
     this.loadIndexState();
   }
@@ -80,7 +80,7 @@ export class ArticleRepo {
     if (this.bulk) return;
     // Past the rebuild's marker the rebuild files it (and would count it twice).
     const live = a && !a.deleted && (this.ftsPendingFrom === null || seq <= this.ftsPendingFrom);
-    this.answers.replace(seq, old, live ? { title: a.title, keywords: keywordText(a.keywords), description: a.description, body: a.body ?? "" } : null);
+    this.passages.replace(seq, old, live ? { title: a.title, keywords: keywordText(a.keywords), description: a.description, body: a.body ?? "" } : null);
     this.db.run("DELETE FROM articles_fts WHERE rowid = ?", [seq]);
     this.db.run("DELETE FROM articles_grams WHERE rowid = ?", [seq]);
     if (!a) return;
@@ -101,7 +101,7 @@ export class ArticleRepo {
 
   /** Empties the search index and schedules a full rebuild; call inside the bulk write's transaction. */
   resetIndex(): void {
-    this.answers.reset();
+    this.passages.reset();
     this.db.exec(`DROP TABLE articles_fts; CREATE VIRTUAL TABLE articles_fts USING fts5(title, keywords, description, tokenize='trigram');
                   DROP TABLE articles_grams; CREATE VIRTUAL TABLE articles_grams USING fts5(grams, detail=none, tokenize='unicode61 remove_diacritics 0');`);
     this.db.run("INSERT INTO meta (key, value) VALUES ('fts_rebuild_from', '0') ON CONFLICT(key) DO UPDATE SET value = '0'");
@@ -123,7 +123,7 @@ export class ArticleRepo {
   reload(): void {
     this.changed();
     this.loadIndexState();
-    this.answers.reload();
+    this.passages.reload();
   }
 
   /** Empties the indexes and starts over (they were found not to agree with the articles). */
@@ -170,7 +170,7 @@ export class ArticleRepo {
         fts.run(r.seq, r.title, r.keywords, r.description);
         grams.run(r.seq, gramsOf(`${r.title} ${r.keywords}`));
       }
-      this.answers.addBatch(rows.filter((r) => !r.deleted));
+      this.passages.addBatch(rows.filter((r) => !r.deleted));
       if (rows.length < limit) {
         this.db.run("DELETE FROM meta WHERE key = 'fts_rebuild_from'");
         return null;
@@ -182,8 +182,8 @@ export class ArticleRepo {
     return next === null;
   }
 
-  answerSizes(): { articles: number; passages: number } {
-    return this.answers.sizesNow();
+  passageIndexSizes(): { articles: number; passages: number } {
+    return this.passages.sizesNow();
   }
 
   get indexComplete(): boolean {
@@ -268,7 +268,7 @@ export class ArticleRepo {
   clear(): void {
     this.changed();
     this.db.run("DELETE FROM articles");
-    if (!this.bulk) this.answers.reset();
+    if (!this.bulk) this.passages.reset();
   }
 
   /** Clears a code for the rest of a transaction that is about to write it again. */

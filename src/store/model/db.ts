@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { ANSWER_INDEX_DDL } from "./answer-index.ts";
+import { ANSWER_INDEX_DDL } from "./passage-index.ts";
 
 /**
  * Each entry moves the schema one version forward; PRAGMA user_version records where a file is.
@@ -113,7 +113,7 @@ export const MIGRATIONS: readonly string[] = [
   // the overflow pages a long body takes.
   `ALTER TABLE articles ADD COLUMN body TEXT NOT NULL DEFAULT '';`,
 
-  // The passage index answers are ranked from (answer-index.ts), built in the background with the
+  // The passage index answers are ranked from (passage-index.ts), built in the background with the
   // search indexes, which are emptied to stay in step with it.
   `${ANSWER_INDEX_DDL}
    DELETE FROM articles_fts;

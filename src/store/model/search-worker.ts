@@ -3,36 +3,16 @@
  * handed one at a time in the order searcher.ts chooses. Built into the single binary as a second entry point (scripts/build).
  */
 import { Database } from "bun:sqlite";
-import { AnswerIndex } from "./answer-index.ts";
-import { AnswerRanker, type Answer } from "./answers.ts";
+import type { SearchReply, SearchRequest } from "../../ranking/protocol.ts";
+import { rank } from "../../ranking/rank.ts";
+import { PassageIndex } from "./passage-index.ts";
+import { SqlitePostings } from "./postings.ts";
 import { findArticles } from "./search.ts";
 
 declare const self: Worker;
 
-export type SearchRequest =
-  | { type: "open"; path: string }
-  | { type: "close" }
-  | { type: "search"; id: number; words: string[] }
-  | { type: "answer"; id: number; question: string }
-  | { type: "count"; id: number };
-export type SearchReply =
-  | { id: number; ids: string[] }
-  | { id: number; answer: Answer }
-  | { id: number; error: string }
-  | { id: number; counts: IndexCounts };
-export interface IndexCounts {
-  articles: number;
-  fts: number;
-  grams: number;
-  /** Live articles, and the articles the passage index holds (all live ones when whole). */
-  live: number;
-  answers: number;
-  /** The rebuild marker, when a rebuild is under way (the counts then say nothing). */
-  pending: string | null;
-}
-
 let db: Database | null = null;
-let ranker: AnswerRanker | null = null;
+let postings: SqlitePostings | null = null;
 
 self.onmessage = (event: MessageEvent<SearchRequest>) => {
   const m = event.data;
@@ -40,10 +20,10 @@ self.onmessage = (event: MessageEvent<SearchRequest>) => {
     try {
       db = new Database(m.path, { readonly: true });
       db.exec("PRAGMA busy_timeout = 1000");
-      ranker = new AnswerRanker(db);
+      postings = new SqlitePostings(db);
     } catch {
       db = null;
-      ranker = null; // each search then answers its error (the store was closed, or its folder removed)
+      postings = null; // each search then answers its error (the store was closed, or its folder removed)
     }
   } else if (m.type === "close") {
     db?.close();
@@ -62,7 +42,7 @@ self.onmessage = (event: MessageEvent<SearchRequest>) => {
           fts: n("SELECT count(*) AS n FROM articles_fts"),
           grams: n("SELECT count(*) AS n FROM articles_grams"),
           live: n("SELECT count(*) AS n FROM articles WHERE deleted = 0"),
-          answers: AnswerIndex.sizesIn(d).heads,
+          answers: PassageIndex.sizesIn(d).heads,
           pending,
         };
       })();
@@ -72,8 +52,8 @@ self.onmessage = (event: MessageEvent<SearchRequest>) => {
     }
   } else {
     try {
-      if (!db || !ranker) throw new Error("the database could not be opened");
-      if (m.type === "answer") postMessage({ id: m.id, answer: ranker.rank(m.question) } satisfies SearchReply);
+      if (!db || !postings) throw new Error("the database could not be opened");
+      if (m.type === "rank") postMessage({ id: m.id, ranking: rank(m.question, postings) } satisfies SearchReply);
       else postMessage({ id: m.id, ids: findArticles(db, m.words, 1) } satisfies SearchReply);
     } catch (e) {
       postMessage({ id: m.id, error: (e as Error).message } satisfies SearchReply);

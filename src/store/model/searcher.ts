@@ -1,7 +1,7 @@
 /**
  * Follower searches leave the event loop: they run one at a time in a worker with its own read-only
  * connection (search-worker.ts), each bounded in the rows it reads (search.ts) and the passages it
- * scores (answers.ts). The event loop only hands the words over, so code replies and /healthz never
+ * scores (src/ranking/rank.ts). The event loop only hands the words over, so code replies and /healthz never
  * wait behind a search. The searches wait here, not in the worker, and it is handed one at a time,
  * chosen fairly between followers (fair-queue.ts): a follower's flood of costly questions delays
  * each other follower by one question at most. At most `perFollower` searches of one follower and
@@ -9,9 +9,9 @@
  * the fallback text). A search not done by its deadline counts as finding nothing; a question's
  * ranking and its word search share one deadline (Asking).
  */
-import type { Answer } from "./answers.ts";
 import { FairQueue } from "./fair-queue.ts";
-import type { IndexCounts, SearchReply, SearchRequest } from "./search-worker.ts";
+import type { IndexCounts, SearchReply, SearchRequest } from "../../ranking/protocol.ts";
+import type { RankingResult } from "../../ranking/types.ts";
 
 /**
  * The worker's entry point. In the single binary every bundled module reports the binary's own URL
@@ -20,17 +20,8 @@ import type { IndexCounts, SearchReply, SearchRequest } from "./search-worker.ts
  */
 const WORKER_ENTRY = import.meta.url.includes("/$bunfs/") ? "./store/model/search-worker.ts" : new URL("./search-worker.ts", import.meta.url).href;
 
-export type SearchResult = { id: string | null } | "busy";
-/** A ranked answer; null when ranking failed or was not done by the deadline (logged). */
-export type AnswerResult = Answer | null | "busy";
-
-/** Who asks and until when: one follower's question, its ranking and its word search alike. */
-export interface Asking {
-  /** The follower's OpenID: their searches wait in their own turn. */
-  from: string;
-  /** When the answer is no longer wanted (Date.now()'s clock). */
-  deadlineAt: number;
-}
+import type { Asking, SearchResult } from "../backend.ts";
+export type { Asking, SearchResult };
 
 export interface SearcherOptions {
   maxQueued: number;
@@ -126,11 +117,11 @@ export class Searcher {
     return { id: reply && "ids" in reply ? (reply.ids[0] ?? null) : null };
   }
 
-  /** The account's articles ranked for a follower's question (answers.ts). */
-  async answer(question: string, asking: Asking = this.asking("")): Promise<AnswerResult> {
-    const reply = await this.ask(asking, (id) => ({ type: "answer", id, question }));
+  /** The account's articles ranked for a follower's question (src/ranking/rank.ts). */
+  async rank(question: string, asking: Asking = this.asking("")): Promise<RankingResult> {
+    const reply = await this.ask(asking, (id) => ({ type: "rank", id, question }));
     if (reply === "busy") return "busy";
-    return reply && "answer" in reply ? reply.answer : null;
+    return reply && "ranking" in reply ? reply.ranking : null;
   }
 
   /** Queues a request in its follower's turn until the deadline, or answers "busy" at once when too many wait. */

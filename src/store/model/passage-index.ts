@@ -1,8 +1,8 @@
 /**
- * The passage index that answers are ranked from (docs/answers.md): every live article filed under
- * each of its terms (src/words.ts) at one of a few weight tiers, in a contentless FTS5 table keyed
+ * The passage index that questions are ranked from (docs/answers.md): every live article filed under
+ * each of its terms (src/ranking/words.ts) at one of a few weight tiers (src/ranking/tiers.ts), in a contentless FTS5 table keyed
  * by the article's row number — "退款_3" is the term 退款 where it weighs most. A question reads
- * each of its terms' tiers heaviest first and stops at a fixed number of entries (answers.ts), so a
+ * each of its terms' tiers heaviest first and stops at a fixed number of entries (src/ranking/rank.ts), so a
  * common word costs the same as a rare one: the top of its list, never all of it.
  *
  * Beside it, how many units (heads and passages) hold each term, for idf, and the corpus's sizes in
@@ -11,7 +11,8 @@
  * under the same marker (articles.ts).
  */
 import type { Database, Statement } from "bun:sqlite";
-import { analyse, isWord, termImpacts, type Analysis, type CorpusStats } from "../../ranking.ts";
+import { analyse, isWord, termImpacts, type Analysis, type CorpusStats } from "../../ranking/score.ts";
+import { tierOf, TIERS } from "../../ranking/tiers.ts";
 
 /** What the index reads of an article. */
 export interface Indexed {
@@ -21,16 +22,13 @@ export interface Indexed {
   body: string;
 }
 
-/** Weight tiers, heaviest first: a term's weight in an article at or above the bound files it there. */
-export const TIERS = [2.2, 1.4, 0.9, 0] as const;
-
-export const tierOf = (w: number) => TIERS.findIndex((b) => w >= b);
+/** A term at a tier as the index files it: "退款_4" is 退款 where it weighs most. */
 export const tierToken = (term: string, tier: number) => `${term}_${TIERS.length - tier}`;
 
 /**
  * Whether an article is filed under a term: its words (Han pairs, Latin words) and the single
  * characters of its head. A single character of a body alone never makes an article relevant
- * (answer-choice.ts), so it need not make one a candidate: leaving them out files 40 % fewer
+ * (src/ranking/choice.ts), so it need not make one a candidate: leaving them out files 40 % fewer
  * entries. They still count in df, and in the exact scores.
  */
 export const filed = (term: string, x: Analysis) => isWord(term) || x.head.has(term);
@@ -51,7 +49,7 @@ interface Sizes {
   passageTerms: number;
 }
 
-export class AnswerIndex {
+export class PassageIndex {
   private readonly dfOf: Statement<{ df: number }, [string]>;
   private readonly addDf: Statement;
   private readonly insertTerms: Statement;
@@ -63,7 +61,7 @@ export class AnswerIndex {
     this.addDf = db.query("INSERT INTO answer_df (term, df) VALUES (?1, ?2) ON CONFLICT(term) DO UPDATE SET df = df + ?2");
     this.insertTerms = db.query("INSERT INTO answer_terms (rowid, terms) VALUES (?, ?)");
     this.deleteTerms = db.query("DELETE FROM answer_terms WHERE rowid = ?");
-    this.sizes = AnswerIndex.sizesIn(db);
+    this.sizes = PassageIndex.sizesIn(db);
   }
 
   /** The sizes as `db` holds them now (this connection's, or another's: the search worker's). */
@@ -78,7 +76,7 @@ export class AnswerIndex {
 
   /** Sizes as another connection (the search worker) reads them. */
   static stats(db: Database): CorpusStats {
-    return statsOf(AnswerIndex.sizesIn(db));
+    return statsOf(PassageIndex.sizesIn(db));
   }
 
   get stats(): CorpusStats {
@@ -150,7 +148,7 @@ export class AnswerIndex {
 
   /** Re-reads the sizes (after a rolled-back transaction, or another connection's writes). */
   reload(): void {
-    this.sizes = AnswerIndex.sizesIn(this.db);
+    this.sizes = PassageIndex.sizesIn(this.db);
   }
 
   df(term: string): number {

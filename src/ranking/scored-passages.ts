@@ -8,7 +8,7 @@
  * weigh most, found by a plain substring search that counts nothing.
  */
 import type { Span } from "./passages.ts";
-import type { QueryTerm } from "./ranking.ts";
+import type { QueryTerm } from "./score.ts";
 
 /** Passages of one article scored exactly; each is at most PASSAGE_CHARS characters, so at most 7,200 characters in all. */
 export const SCORED_PASSAGES = 24;

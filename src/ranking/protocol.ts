@@ -1,0 +1,27 @@
+/**
+ * The messages between the event loop and the search worker (store/model/search-worker.ts): a
+ * question to rank, words to search the titles for, the index's counts.
+ */
+import type { Ranking } from "./types.ts";
+
+export type SearchRequest =
+  | { type: "open"; path: string }
+  | { type: "close" }
+  | { type: "search"; id: number; words: string[] }
+  | { type: "rank"; id: number; question: string }
+  | { type: "count"; id: number };
+export type SearchReply =
+  | { id: number; ids: string[] }
+  | { id: number; ranking: Ranking }
+  | { id: number; error: string }
+  | { id: number; counts: IndexCounts };
+export interface IndexCounts {
+  articles: number;
+  fts: number;
+  grams: number;
+  /** Live articles, and the articles the passage index holds (all live ones when whole). */
+  live: number;
+  answers: number;
+  /** The rebuild marker, when a rebuild is under way (the counts then say nothing). */
+  pending: string | null;
+}

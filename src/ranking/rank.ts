@@ -1,0 +1,102 @@
+/**
+ * A follower's question ranked against the account's articles (docs/answers.md). Bounded whatever
+ * the question: at most RANKING_LIMITS.terms of its terms take part, the passage index gives at
+ * most RANKING_LIMITS.postings entries in all (each term its heaviest tiers first, rarest terms
+ * first), and only the best RANKING_LIMITS.candidates articles by those entries are read and
+ * scored exactly (score.ts), their bodies cut and counted again — at most SCORED_PASSAGES
+ * passages of each (scored-passages.ts), whatever its size. The store supplies the counts, the
+ * postings and the rows (`RankingSource`); everything else is decided here.
+ */
+import { excerpt, passageText, queryTerms, scoreArticle, titleForm, type CorpusStats } from "./score.ts";
+import { TIER_WEIGHT, TIERS } from "./tiers.ts";
+import type { CandidateRow, RankedArticle, Ranking } from "./types.ts";
+
+export const RANKING_LIMITS = {
+  /** Characters of a question that take part. */
+  questionChars: 600,
+  /** Terms of a question that take part (the rarest). */
+  terms: 32,
+  /** Index entries read per question, and per term. */
+  postings: 4096,
+  postingsPerTerm: 1024,
+  /** Articles scored exactly. */
+  candidates: 16,
+  /** Articles ranked. */
+  ranked: 5,
+  /** UTF-8 bytes of the cut-down passage each ranked article carries for a list. */
+  excerptBytes: 560,
+} as const;
+
+/** What ranking reads of the store: counts, the index's entries and the candidates' rows. */
+export interface RankingSource {
+  stats(): CorpusStats;
+  /** Units (heads and passages) holding `term`. */
+  df(term: string): number;
+  /** At most `limit` row numbers of the articles filed under `term` at `tier`. */
+  postings(term: string, tier: number, limit: number): number[];
+  /** The live articles among `seqs`. */
+  rows(seqs: readonly number[]): CandidateRow[];
+}
+
+export function rank(question: string, source: RankingSource): Ranking {
+  const stats = source.stats();
+  const asked = question.slice(0, RANKING_LIMITS.questionChars);
+  const all = queryTerms(asked, (t) => source.df(t), stats);
+  // The rarest known terms are looked up; the others still weigh in the share of the question an article holds.
+  const terms = all
+    .filter((t) => t.known)
+    .sort((a, b) => b.idf - a.idf)
+    .slice(0, RANKING_LIMITS.terms);
+  const scoring = [...terms, ...all.filter((t) => !t.known).slice(0, RANKING_LIMITS.terms)];
+  const provisional = new Map<number, number>();
+  let read = 0;
+  for (const t of terms) {
+    let mine = 0;
+    for (let tier = 0; tier < TIERS.length; tier++) {
+      const room = Math.min(RANKING_LIMITS.postingsPerTerm - mine, RANKING_LIMITS.postings - read);
+      if (room <= 0) break;
+      const seqs = source.postings(t.term, tier, room);
+      mine += seqs.length;
+      read += seqs.length;
+      const w = t.idf * (TIER_WEIGHT[tier] as number);
+      for (const seq of seqs) provisional.set(seq, (provisional.get(seq) ?? 0) + w);
+    }
+  }
+  const seqs = [...provisional]
+    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+    .slice(0, RANKING_LIMITS.candidates)
+    .map(([seq]) => seq);
+  const rows = seqs.length ? source.rows(seqs) : [];
+  const named = titleForm(asked);
+  const scored = rows
+    .map((r) => ({ r, s: scoreArticle(scoring, r, stats, named) }))
+    .filter((x) => x.s.score > 0)
+    .sort((a, b) => b.s.score - a.s.score || (a.r.id < b.r.id ? -1 : 1))
+    .slice(0, RANKING_LIMITS.ranked);
+  const articles = scored.map(({ r, s }): RankedArticle => {
+    const text = passageText(r);
+    const shown = s.shown;
+    return {
+      id: r.id,
+      title: r.title,
+      description: r.description,
+      url: r.url,
+      picurl: r.picurl,
+      score: round(s.score),
+      coverage: round(s.coverage),
+      word: s.word,
+      head: round(s.head),
+      passage: shown ? text.slice(shown.start, shown.end).trim() : null,
+      passageScore: shown ? round(shown.score) : 0,
+      excerpt: shown ? excerpt(text, shown, terms, RANKING_LIMITS.excerptBytes) : null,
+      passages: [...s.passages]
+        .sort((a, b) => b.score - a.score)
+        .slice(0, 3)
+        .filter((p) => p.score > 0)
+        .map((p) => ({ text: text.slice(p.start, p.end).trim(), score: round(p.score) })),
+    };
+  });
+  return { terms: terms.map((t) => ({ term: t.term, idf: round(t.idf), known: true })), postings: read, candidates: seqs.length, articles };
+}
+
+const round = (x: number) => Math.round(x * 1000) / 1000;

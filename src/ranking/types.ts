@@ -1,0 +1,47 @@
+/** What a ranking is made of and gives, as the callback, `replyd ask` and the store's index share it. */
+import type { QueryTerm } from "./score.ts";
+
+/** An article as scoring reads it, with what an answer shows of it. */
+export interface CandidateRow {
+  /** The article's row number, as the index files it. */
+  seq: number;
+  id: string;
+  title: string;
+  keywords: string;
+  description: string;
+  body: string;
+  url: string;
+  picurl: string | null;
+}
+
+export interface RankedArticle {
+  id: string;
+  title: string;
+  description: string;
+  url: string;
+  picurl: string | null;
+  score: number;
+  coverage: number;
+  word: boolean;
+  /** The head's (title and keywords) part of the score. */
+  head: number;
+  /** The passage that answers, whole (null: the article has only its head). */
+  passage: string | null;
+  passageScore: number;
+  /** The passage cut down around its best sentence to fit a list (RANKING_LIMITS.excerptBytes). */
+  excerpt: string | null;
+  /** The article's best passages, for `replyd ask`. */
+  passages: { text: string; score: number }[];
+}
+
+/** A question ranked against the account's articles. */
+export interface Ranking {
+  terms: QueryTerm[];
+  /** Index entries read. */
+  postings: number;
+  candidates: number;
+  articles: RankedArticle[];
+}
+
+/** A ranking, or "busy" (too many questions wait), or null (it failed or took past its deadline). */
+export type RankingResult = Ranking | "busy" | null;
