@@ -1,5 +1,5 @@
 import { cac } from "cac";
-import { VERSION } from "../version.ts";
+import { BUILD_COMMIT, BUILD_TARGET, VERSION } from "../version.ts";
 import { addCommand, lsCommand, rmCommand, setCommand, showCommand } from "./commands/articles.ts";
 import { healthCommand } from "./commands/health.ts";
 import { keysCommand } from "./commands/keys.ts";
@@ -67,8 +67,10 @@ export async function run(argv: string[], io: IO): Promise<number> {
   cli.version(VERSION);
 
   // cac's own --version prints the runtime as "bun-v26.3.0" (the Node.js version Bun reports).
-  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
-    io.out(`replyd ${VERSION} (Bun ${Bun.version}, ${process.platform}-${process.arch})`);
+  const asked = new Set(argv);
+  if ((asked.has("--version") || asked.has("-v")) && argv.every((a) => a === "--version" || a === "-v" || a === "--json")) {
+    const build = { version: VERSION, target: BUILD_TARGET, commit: BUILD_COMMIT, bun: Bun.version };
+    io.out(asked.has("--json") ? JSON.stringify(build) : `replyd ${VERSION} (${BUILD_TARGET}, commit ${BUILD_COMMIT}; Bun ${Bun.version})`);
     return 0;
   }
   try {

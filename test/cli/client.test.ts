@@ -295,9 +295,12 @@ describe("what a new operator stumbles on", () => {
     expect(r.out).toBe("imported rules.json (merge): rules: 1 added, 0 updated, 0 unchanged of 1");
   });
 
-  test("--version names replyd and the runtime it runs on", async () => {
-    const r = await cli("--version");
-    expect(r.out).toBe(`replyd ${(await import("../../src/version.ts")).VERSION} (Bun ${Bun.version}, ${process.platform}-${process.arch})`);
+  test("--version names replyd, the machine it was built for, the commit (from source: \"source\") and the runtime; --json the same", async () => {
+    const { VERSION } = await import("../../src/version.ts");
+    const target = `${process.platform}-${process.arch}`;
+    expect((await cli("--version")).out).toBe(`replyd ${VERSION} (${target}, commit source; Bun ${Bun.version})`);
+    expect(JSON.parse((await cli("--version", "--json")).out)).toEqual({ version: VERSION, target, commit: "source", bun: Bun.version });
+    expect((await cli("-v")).out).toContain(`Bun ${Bun.version}`);
   });
 
   test("keys ls in a folder that is no data folder says so and fails", async () => {
