@@ -6,6 +6,7 @@ import { keysCommand } from "./commands/keys.ts";
 import { menuCommand } from "./commands/menu.ts";
 import { inboxCommand, mediaCommand } from "./commands/messages.ts";
 import { replyCommand } from "./commands/reply.ts";
+import { profileCommand } from "./commands/profile.ts";
 import { serveCommand } from "./commands/serve.ts";
 import { signCommand } from "./commands/sign.ts";
 import { tokenCommand } from "./commands/token.ts";
@@ -39,6 +40,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   restoreCommand,
   signCommand,
   keysCommand,
+  profileCommand,
 ];
 
 /** Runs one replyd command line; answers the exit status. Never calls process.exit, so tests can drive it. */
@@ -49,6 +51,7 @@ export async function run(argv: string[], io: IO): Promise<number> {
   cli.option("--url <url>", "server address (env REPLYD_URL)");
   cli.option("--appkey <appkey>", "admin key id (env REPLYD_APPKEY)");
   cli.option("--secret <secret>", "admin key secret (env REPLYD_SECRET)");
+  cli.option("--profile <name>", "a kept server and key (env REPLYD_PROFILE; replyd profile ls); flags and the environment come first");
   cli.option("--json", "machine-readable output");
   cli.option("--timeout <seconds>", "longest wait for an answer to start, and for a whole answer that is not a download", { default: 120 });
   cli.option("--idle-timeout <seconds>", "longest silence while an answer arrives (downloads are bounded by this)", { default: 30 });

@@ -61,9 +61,9 @@ export async function health(c: CommandContext): Promise<void> {
   const t0 = performance.now();
   const h = await client.call<Health>({ method: "GET", path: "/api/cli" });
   const ms = performance.now() - t0;
-  c.print(h, () =>
+  c.print({ ...h, profile: client.config.profile ?? null }, () =>
     [
-      `${h.status} — replyd ${h.version} at ${client.config.url} (${ms.toFixed(0)} ms)`,
+      `${h.status} — replyd ${h.version} at ${client.config.url} (${ms.toFixed(0)} ms)${client.config.profile ? `, profile ${client.config.profile}` : ""}`,
       `uptime         ${duration(h.uptime_s)}`,
       `server time    ${h.server_time}`,
       `articles       ${h.counts.articles_live} live, ${h.counts.articles_deleted} deleted`,
