@@ -12,7 +12,8 @@ import { signCommand } from "./commands/sign.ts";
 import { tokenCommand } from "./commands/token.ts";
 import { askCommand } from "./commands/ask.ts";
 import { backupCommand, backupsCommand, importCommand, restoreCommand } from "./commands/transfer.ts";
-import type { CommandSpec } from "./command.ts";
+import { CLIENT_OPTIONS, type CommandSpec } from "./command.ts";
+import { unknownOption } from "./unknown-option.ts";
 import { makeContext, type CommandContext } from "./context.ts";
 import { CLIError } from "./errors.ts";
 import type { IO } from "./io.ts";
@@ -48,19 +49,11 @@ export async function run(argv: string[], io: IO): Promise<number> {
   const cli = cac("replyd");
   let chosen: Command | null = null;
   const on = (fn: Command) => () => void (chosen = fn);
-  cli.option("--url <url>", "server address (env REPLYD_URL)");
-  cli.option("--appkey <appkey>", "admin key id (env REPLYD_APPKEY)");
-  cli.option("--secret <secret>", "admin key secret (env REPLYD_SECRET)");
-  cli.option("--profile <name>", "a kept server and key (env REPLYD_PROFILE; replyd profile ls); flags and the environment come first");
   cli.option("--json", "machine-readable output");
-  cli.option("--timeout <seconds>", "longest wait for an answer to start, and for a whole answer that is not a download", { default: 120 });
-  cli.option("--idle-timeout <seconds>", "longest silence while an answer arrives (downloads are bounded by this)", { default: 30 });
-  cli.option("--max-answer <size>", "largest answer read into memory", { default: "32M" });
-  cli.option("--max-download <size>", "largest backup download", { default: "8G" });
 
   for (const spec of COMMANDS) {
     const command = cli.command(spec.usage, spec.summary);
-    for (const o of spec.options ?? []) command.option(o.flags, o.help, o.default !== undefined ? { default: o.default } : undefined);
+    for (const o of [...(spec.options ?? []), ...(spec.local ? [] : CLIENT_OPTIONS)]) command.option(o.flags, o.help, o.default !== undefined ? { default: o.default } : undefined);
     // The command's own --help: its usage, then its paragraph; then its examples.
     command.usage(`${spec.usage}\n\n  ${spec.description}`);
     for (const example of spec.examples) command.example(`  $ ${example}`);
@@ -76,6 +69,8 @@ export async function run(argv: string[], io: IO): Promise<number> {
     io.out(asked.has("--json") ? JSON.stringify(build) : `replyd ${VERSION} (${BUILD_TARGET}, commit ${BUILD_COMMIT}; Bun ${Bun.version})`);
     return 0;
   }
+  // `replyd help` and `replyd help COMMAND`, as git and npm take them.
+  if (argv[0] === "help") return run(argv[1] ? [argv[1], "--help"] : ["--help"], io);
   try {
     // cac reads a lone "-" as a missing value; "-o -" (standard output) is given to it as one word.
     const forCac = argv.flatMap((a, i) => (a === "-" && (argv[i - 1] === "-o" || argv[i - 1] === "--output") ? [] : a === "-o" || a === "--output" ? (argv[i + 1] === "-" ? ["--output=-"] : [a]) : [a]));
@@ -96,7 +91,7 @@ export async function run(argv: string[], io: IO): Promise<number> {
       e instanceof CLIError
         ? e
         : (e as Error)?.name === "CACError"
-          ? new CLIError("usage", `${(e as Error).message}; run replyd --help`, 2)
+          ? (unknownOption((e as Error).message, argv, COMMANDS) ?? new CLIError("usage", `${(e as Error).message}; run replyd --help`, 2))
           : new CLIError("unexpected", `unexpected error: ${(e as Error)?.message ?? String(e)}`);
     // With --json a failure is one JSON object on stdout too, for the script that reads it; the exit status says it failed.
     if (argv.includes("--json")) {

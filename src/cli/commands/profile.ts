@@ -23,7 +23,6 @@ async function profile(c: CommandContext): Promise<void> {
   if (!name) throw usage(`profile ${action} needs a name: replyd profile ${action} NAME`);
   if (action === "add") {
     if (!PROFILE_NAME.test(name)) throw usage("a profile's name is letters, digits, _ . and -, starting with a letter or digit");
-    if (c.argv.some((a) => a === "--secret" || a.startsWith("--secret="))) throw usage("profile add reads the secret from standard input (every user of this machine sees flags in ps): run it and type the secret, or pipe it in");
     const url = c.str("--url");
     const appkey = c.str("--appkey");
     if (!url || !appkey) throw usage("profile add needs --url and --appkey; the secret is read from standard input");
@@ -58,8 +57,12 @@ export const profileCommand = defineCommand({
     "Keeps servers and their keys on this machine, in the user's config folder (profiles.json, the owner's alone): add NAME --url URL --appkey KEY reads the secret from standard input; ls lists them (* the default); rm NAME; use NAME makes it the default. Any command takes --profile NAME or REPLYD_PROFILE, else the default; a flag or an environment variable still comes first.",
   examples: ["replyd profile add shop --url https://replyd.example.com --appkey rk_3f9a01c2d4e5", "replyd profile ls", "replyd profile use shop", "replyd profile rm staging"],
   options: [
+    { flags: "--url <url>", help: "the server's address (with add)" },
+    { flags: "--appkey <appkey>", help: "the key's id (with add); its secret is read from standard input" },
     { flags: "--default", help: "make it the default profile (with add; the first one added is)" },
     { flags: "--force", help: "replace a profile kept under that name (with add)" },
   ],
+  local: true,
+  refused: { "--secret": "profile add reads the secret from standard input (every user of this machine sees flags in ps): run it and type the secret, or pipe it in" },
   run: profile,
 });

@@ -108,5 +108,6 @@ export const serveCommand = defineCommand({
       ...(s.default !== undefined && !s.boolean ? { default: s.bytes ? formatBytes(Number(s.default)) : (s.default as string | number) } : {}),
     })),
   ],
+  local: true,
   run: serve,
 });
