@@ -233,11 +233,16 @@ export function resolveSettings(argv: readonly string[], env: Record<string, str
 
 /** The resolved settings for `serve --check-config`: each with its value (secrets masked) and where it came from. */
 export function describeSettings(r: ResolvedSettings): string {
-  const lines: string[] = [];
-  for (const [name, s] of Object.entries(SERVE_SETTINGS) as [SettingName, Setting][]) {
+  return settingsShown(r)
+    .map((x) => `${x.name.padEnd(18)} ${(x.value === null ? "(not set)" : x.secret && x.value !== null ? "(set, hidden)" : String(x.value)).padEnd(40)} ${x.source ?? ""}`)
+    .join("\n");
+}
+
+/** Each setting as --check-config shows it: its value (a secret never: only that it is set; a URL's password hidden), and where it came from. */
+export function settingsShown(r: ResolvedSettings): { name: SettingName; value: string | number | boolean | null; secret: boolean; source: Source | null }[] {
+  return (Object.entries(SERVE_SETTINGS) as [SettingName, Setting][]).map(([name, s]) => {
     const v = r.values[name];
-    const shown = v === undefined ? "(not set)" : s.secret ? "(set, hidden)" : s.url ? redactUrl(String(v)) : s.bytes ? formatBytes(Number(v)) : String(v);
-    lines.push(`${name.padEnd(18)} ${shown.padEnd(40)} ${r.sources[name] ?? ""}`);
-  }
-  return lines.join("\n");
+    const value = v === undefined ? null : s.secret ? "(set, hidden)" : s.url ? redactUrl(String(v)) : s.bytes ? formatBytes(Number(v)) : v;
+    return { name, value, secret: Boolean(s.secret), source: r.sources[name] };
+  });
 }

@@ -140,3 +140,18 @@ test("a TOML refusal's reason keeps nothing of the line but a setting's name, ho
   expect(tomlReason("Bad value sk-live-0123456789abcdef here", line, SERVE_SETTINGS)).toBe("it is not a setting = value");
   expect(tomlReason("Bad value 0123456789abcdef", line, SERVE_SETTINGS)).toBe("it is not a setting = value");
 });
+
+test("serve --check-config --json: every setting with its value (a secret only as set) and where it came from; a refusal as JSON, exit 2", async () => {
+  const secret = "0123456789abcdef0123456789abcdef";
+  const io = captureIO({ REPLYD_WX_SECRET: secret }, tmp.dir);
+  expect(await run(["serve", "--check-config", "--json", "--port", "7010", "--wx-appid", "wx0123456789abcdef"], io)).toBe(0);
+  const out = JSON.parse(io.stdout.join(""));
+  expect(out.ok).toBe(true);
+  expect(out.settings).toContainEqual({ name: "port", value: 7010, secret: false, source: "flag" });
+  expect(out.settings).toContainEqual({ name: "wx-secret", value: "(set, hidden)", secret: true, source: "environment" });
+  expect(out.settings).toContainEqual({ name: "keep", value: 30, secret: false, source: "default" });
+  expect(JSON.stringify(out)).not.toContain(secret);
+  const refused = captureIO({}, tmp.dir);
+  expect(await run(["serve", "--check-config", "--json", "--wx-aeskey", "a".repeat(43)], refused)).toBe(2);
+  expect(JSON.parse(refused.stdout.join(""))).toMatchObject({ ok: false, error: { code: "usage", message: expect.stringContaining("--wx-aeskey needs --wx-appid") } });
+});
