@@ -10,7 +10,7 @@
  * is replaced by the retrieval reply at once.
  */
 import type { Clock } from "../clock.ts";
-import type { ModelEndpoint } from "../model-client.ts";
+import { probe, type EndpointNow, type ModelEndpoint } from "../model-client.ts";
 import type { Source } from "../model-prompt.ts";
 import type { Writer } from "../store/backend.ts";
 import { RedisDown } from "../store/redis/link.ts";
@@ -45,6 +45,9 @@ const CAP_DETAIL: Record<CapReached, string> = {
   daily: "the daily cap (--ai-daily) is reached",
   concurrency: "as many calls as --ai-concurrency allows are in flight",
 };
+
+/** How long what health found of the endpoint is kept: a dashboard asking every second makes one request to it in 15 s. */
+const PROBE_MS = 15_000;
 
 export const DELIVERY_TIMES: DeliveryTimes = { lastAnswerMs: 3800, lastAfterMs: 9000, deliveries: 3, holdMs: 15_000 };
 
@@ -308,10 +311,21 @@ export class Generator {
     this.asker.stop();
   }
 
-  /** Health: the endpoint (never its key), calls and what became of them, tokens, the caps. */
+  /** The endpoint as last looked at; looked at again when older than PROBE_MS. */
+  private now: { at: number; found: Promise<EndpointNow> } | null = null;
+
+  /** Whether the endpoint answers now: looked at once per PROBE_MS however often health is asked. */
+  private endpointNow(): Promise<EndpointNow> {
+    const t = Date.now();
+    if (!this.now || t - this.now.at >= PROBE_MS) this.now = { at: t, found: probe(this.o.endpoint, new Date(this.o.clock.now()).toISOString(), 3000, this.o.fetch) };
+    return this.now.found;
+  }
+
+  /** Health: the endpoint (never its key) and whether it answers now, calls and what became of them, tokens, the caps. */
   async status(): Promise<Record<string, unknown>> {
     return {
       ...(await this.stats.report(this.o.clock.now())),
+      endpoint_now: await this.endpointNow(),
       ...this.late.status(),
     };
   }

@@ -28,6 +28,7 @@ interface Health {
     refused?: Record<string, number>;
     capped?: Record<string, number>;
     tokens?: { prompt: number; completion: number; unreported: number };
+    endpoint_now?: { state: "up" | "down" | "key_refused"; detail: string; checked_at: string };
     caps?: { per_follower_hour: number; per_minute: number; daily: number; concurrency: number; used_24h?: number; used_minute?: number; in_flight?: number; used?: string };
     customer_service?: string;
   };
@@ -46,7 +47,8 @@ function modelLines(g: NonNullable<Health["generated_answers"]>): string[] {
   if (!g.model) return [`model          ${g.endpoint}`];
   const d = g.delivered ?? {};
   return [
-    `model          ${g.model} at ${g.endpoint}: ${g.calls ?? 0} calls since start (${d.reply ?? 0} answered, ${d.customer_service ?? 0} followed up, ${d.pending ?? 0} kept for the next message (${d.next_message ?? 0} sent so); ${sum(g.failed)} failed, ${sum(g.refused)} refused by the checks)`,
+    `model          ${g.model} at ${g.endpoint}: ${g.calls ?? 0} calls since start (${d.reply ?? 0} answered, ${d.customer_service ?? 0} followed up, ${d.pending ?? 0} kept for the next message (${d.next_message ?? 0} sent so), ${d.ask ?? 0} for ask --generate; ${sum(g.failed)} failed, ${sum(g.refused)} refused by the checks)`,
+    ...(g.endpoint_now && g.endpoint_now.state !== "up" ? [`               ENDPOINT ${g.endpoint_now.state === "down" ? "DOWN" : "REFUSES THE KEY"} now: ${g.endpoint_now.detail} (${g.endpoint_now.checked_at}); followers get the retrieval reply`] : []),
     `               tokens ${g.tokens?.prompt ?? 0} in, ${g.tokens?.completion ?? 0} out`,
     `               caps ${g.caps?.per_follower_hour} per follower an hour; ${capUse(g.caps)} (${sum(g.capped)} capped${cappedBy(g.capped)})`,
     ...(g.customer_service && g.customer_service !== "ok" ? [`               customer-service messages: ${g.customer_service}`] : []),
