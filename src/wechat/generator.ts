@@ -311,14 +311,26 @@ export class Generator {
     this.asker.stop();
   }
 
-  /** The endpoint as last looked at; looked at again when older than PROBE_MS. */
-  private now: { at: number; found: Promise<EndpointNow> } | null = null;
+  /** The endpoint as last looked at, and the look under way. */
+  private found: EndpointNow | null = null;
+  private looking: Promise<EndpointNow> | null = null;
+  private lookedAt = 0;
 
-  /** Whether the endpoint answers now: looked at once per PROBE_MS however often health is asked. */
-  private endpointNow(): Promise<EndpointNow> {
-    const t = Date.now();
-    if (!this.now || t - this.now.at >= PROBE_MS) this.now = { at: t, found: probe(this.o.endpoint, new Date(this.o.clock.now()).toISOString(), 3000, this.o.fetch) };
-    return this.now.found;
+  /**
+   * Whether the endpoint answers now: looked at once per PROBE_MS however often health is asked.
+   * Health waits for the first look only; after it, it answers with the last one while the next is
+   * under way, so a hanging endpoint never holds health up.
+   */
+  private async endpointNow(): Promise<EndpointNow> {
+    if (!this.looking && Date.now() - this.lookedAt >= PROBE_MS) {
+      this.lookedAt = Date.now();
+      this.looking = probe(this.o.endpoint, new Date(this.o.clock.now()).toISOString(), 3000, this.o.fetch).then((f) => {
+        this.found = f;
+        this.looking = null;
+        return f;
+      });
+    }
+    return this.found ?? (await (this.looking as Promise<EndpointNow>));
   }
 
   /** Health: the endpoint (never its key) and whether it answers now, calls and what became of them, tokens, the caps. */
