@@ -5,6 +5,7 @@ import { badRequest, InvalidDocumentError, notFound, ReplydError, tooLarge } fro
 import { idExists } from "../store/conflicts.ts";
 import { newArticleId } from "../store/ids.ts";
 import { VERSION } from "../version.ts";
+import { ruleWarnings } from "./rule-warnings.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";
@@ -82,6 +83,8 @@ export async function health(ctx: AppContext, req: SignedRequest) {
     uptime_s: Math.round((now - ctx.startedAt) / 1000),
     server_time: new Date(now).toISOString(),
     counts: { articles_live: a.live, articles_deleted: a.deleted, tags: c.tags, rules: c.rules, texts: c.texts },
+    // Rules that answer with nothing (articles gone, tags no article carries): the callback passes them over.
+    rule_warnings: ruleWarnings(ctx),
     db_bytes: await ctx.write.size(),
     search_index: indexState(ctx),
     // The passage index followers' questions are ranked from (docs/answers.md): built with the search index.
@@ -178,7 +181,9 @@ export async function postCli(ctx: AppContext, req: SignedRequest) {
     const bodies = new KeptBodies(ctx.read.spoolDir);
     try {
       const doc = await readDocumentSliced(file.source(), bodies);
-      return { mode, ...(await ctx.write.importDocument(doc, mode)) };
+      const result = await ctx.write.importDocument(doc, mode);
+      // The document may have named articles or tags that are not there, or removed some that rules name.
+      return { mode, ...result, warnings: ruleWarnings(ctx) };
     } finally {
       bodies.close();
     }

@@ -144,31 +144,37 @@ export class Responder {
 
   /** The first rule whose pattern matches, as a reply; rules whose articles are all gone are passed over. */
   ruleFor(text: string, isEvent: boolean): Decision | null | Promise<Decision | null> {
-    const rules = this.store.content.rules();
-    if (!rules.length) return null;
-    const regexRules = rules.filter((r) => r.match === "regex");
-    if (!regexRules.length) return this.firstRule(rules, text, isEvent, new Set(), new Map());
-    const regexIndex = new Map(regexRules.map((r, i) => [r, i]));
-    return this.regex.match(regexRules.map((r) => r.pattern), text, this.store.content.rulesVersion).then((hits) => this.firstRule(rules, text, isEvent, hits, regexIndex));
+    return then(this.rulesMatching(text), (hits) => {
+      for (const rule of hits) {
+        const reply = this.ruleReply(rule, isEvent);
+        if (reply) return { reply, answer: `rule:${rule.id}`, unmatched: false };
+      }
+      return null;
+    });
   }
 
-  private firstRule(rules: Rule[], text: string, isEvent: boolean, regexHits: Set<number>, regexIndex: Map<Rule, number>): Decision | null {
+  /** Every rule whose pattern matches `text`, in order; synchronous unless a regex rule has to run in the worker. */
+  rulesMatching(text: string): Rule[] | Promise<Rule[]> {
+    const rules = this.store.content.rules();
+    if (!rules.length) return [];
+    const regexRules = rules.filter((r) => r.match === "regex");
+    if (!regexRules.length) return this.matching(rules, text, new Set(), new Map());
+    const regexIndex = new Map(regexRules.map((r, i) => [r, i]));
+    return this.regex.match(regexRules.map((r) => r.pattern), text, this.store.content.rulesVersion).then((hits) => this.matching(rules, text, hits, regexIndex));
+  }
+
+  private matching(rules: Rule[], text: string, regexHits: Set<number>, regexIndex: Map<Rule, number>): Rule[] {
     const lower = text.slice(0, MAX_INPUT).toLowerCase();
-    for (const rule of rules) {
+    return rules.filter((rule) => {
       const p = rule.pattern.trim().toLowerCase();
-      const hit =
-        rule.match === "exact"
-          ? lower === p
-          : rule.match === "prefix"
-            ? lower.startsWith(p)
-            : rule.match === "contains"
-              ? lower.includes(p)
-              : regexHits.has(regexIndex.get(rule) as number);
-      if (!hit) continue;
-      const reply = this.ruleReply(rule, isEvent);
-      if (reply) return { reply, answer: `rule:${rule.id}`, unmatched: false };
-    }
-    return null;
+      return rule.match === "exact"
+        ? lower === p
+        : rule.match === "prefix"
+          ? lower.startsWith(p)
+          : rule.match === "contains"
+            ? lower.includes(p)
+            : regexHits.has(regexIndex.get(rule) as number);
+    });
   }
 
   private ruleReply(rule: Rule, isEvent: boolean): Reply | null {

@@ -8,6 +8,7 @@ interface Health {
   uptime_s: number;
   server_time: string;
   counts: { articles_live: number; articles_deleted: number; tags: number; rules: number; texts: number };
+  rule_warnings?: string[];
   db_bytes: number;
   search_index: string;
   passage_index?: { state: string; articles: number; passages: number };
@@ -70,6 +71,7 @@ export async function health(c: CommandContext): Promise<void> {
       `server time    ${h.server_time}`,
       `articles       ${h.counts.articles_live} live, ${h.counts.articles_deleted} deleted`,
       `tags/rules/texts ${h.counts.tags} / ${h.counts.rules} / ${h.counts.texts}`,
+      ...(h.rule_warnings ?? []).map((w) => `RULE           ${w}`),
       `database       ${formatBytes(h.db_bytes)}`,
       `search index   ${h.search_index}`,
       ...(h.passage_index ? [`passage index  ${h.passage_index.state}: ${h.passage_index.articles} articles, ${h.passage_index.passages} passages`] : []),

@@ -8,7 +8,10 @@ import { checkedLocally, CLIError, usage } from "../errors.ts";
 import { checkFolder, checkTarget, openLocal, placeFile, type LocalFile } from "../files.ts";
 import { Progress } from "../progress.ts";
 import { BACKUP_ID, type BackupInfo } from "../../store/backup-ids.ts";
-import { type ImportResult, type RestoreResult } from "../../store/backend.ts";
+import { type ImportResult as StoredImport, type RestoreResult } from "../../store/backend.ts";
+
+/** What an import answers: the store's counts, and rules that now point at nothing. */
+type ImportResult = StoredImport & { warnings?: string[] };
 import { defineCommand } from "../command.ts";
 
 function matterArg(raw: string | undefined, fallback: Matter): Matter {
@@ -82,6 +85,7 @@ function importReport(file: string, mode: string, doc: BulkDocument, r: ImportRe
     ...others.map((o) => `also ${o}`),
     ...(r.menu ? ["the document's menu was stored (not pushed: replyd menu push)"] : []),
     ...(r.backup ? [`previous articles saved as backup ${r.backup.id}`] : []),
+    ...(r.warnings ?? []).map((w) => `warning: ${w}`),
   ].join("\n");
 }
 
@@ -166,6 +170,14 @@ export async function restore(c: CommandContext): Promise<void> {
         throw new CLIError("matter_mismatch", (e as Error).message);
       }
       summary = `${file} (${held(doc)})`;
+      // A document whose menu is null removes the one stored: said before, while it can still be declined.
+      if ((matter === "all" || matter === "menu") && doc.menu === null) {
+        const stored = await client.call<{ menu: unknown }>({ method: "GET", path: "/api/cli/menu" });
+        if (stored.menu) {
+          summary += "; this removes the menu stored on the server (the platform's live menu is not changed)";
+          if (c.flags.yes) c.io.err("replyd: restoring removes the menu stored on the server (the platform's live menu is not changed)");
+        }
+      }
     } else {
       matter = matterArg(c.str("--matter"), (serverId as string).split("-")[0] as Matter);
       summary = `server backup ${serverId}`;
@@ -176,7 +188,7 @@ export async function restore(c: CommandContext): Promise<void> {
       if (!/^y(es)?$/i.test(answer.trim())) throw new CLIError("not_confirmed", "restore cancelled; nothing was changed");
     }
     const push: [string, string][] = c.flags.push ? [["push", "1"]] : [];
-    const r = await client.call<RestoreResult & { menu_push?: { pushed: boolean; error?: string } }>(
+    const r = await client.call<RestoreResult & { menu_push?: { pushed: boolean; error?: string }; warnings?: string[] }>(
       local
         ? { method: "PUT", path: `/api/cli/revert/${matter}`, fields: push, files: [{ name: "json", filename: local.name, file: local, type: "application/json" }] }
         : { method: "PUT", path: `/api/cli/revert/${matter}`, fields: [["id", serverId as string], ...push] },
@@ -188,6 +200,8 @@ export async function restore(c: CommandContext): Promise<void> {
         `the state before is saved as backup ${r.backup.id}`,
         ...(r.menu_push?.pushed ? ["the restored menu was pushed to the platform"] : []),
         ...(r.menu === "stored" && !r.menu_push ? ["the restored menu is stored, not pushed (replyd menu push, or restore --push)"] : []),
+        ...(r.menu === "removed" ? ["the stored menu was removed (the document holds none); the platform's live menu is not changed — replyd menu --live shows it"] : []),
+        ...(r.warnings ?? []).map((w) => `warning: ${w}`),
       ].join("\n"),
     );
     if (r.menu_push && !r.menu_push.pushed) throw new CLIError("push_failed", `restored, but the menu was not pushed: ${r.menu_push.error}`);
