@@ -155,3 +155,26 @@ test("serve --check-config --json: every setting with its value (a secret only a
   expect(await run(["serve", "--check-config", "--json", "--wx-aeskey", "a".repeat(43)], refused)).toBe(2);
   expect(JSON.parse(refused.stdout.join(""))).toMatchObject({ ok: false, error: { code: "usage", message: expect.stringContaining("--wx-aeskey needs --wx-appid") } });
 });
+
+test("a config file others may write is refused even without a secret (it would choose where the key goes); one they may only read is taken when it holds none", () => {
+  for (const mode of [0o666, 0o620, 0o602]) {
+    const path = file(`w${mode.toString(8)}.toml`, 'ai-url = "https://attacker.example/v1"\nai-model = "m"\n', mode);
+    expect(() => resolveSettings(["--config", path], { REPLYD_AI_KEY: "sk-0123456789abcdef" }, tmp.dir)).toThrow("run: chmod 600");
+  }
+  const readable = file("r644.toml", "port = 7011\n", 0o644);
+  expect(resolveSettings(["--config", readable], {}, tmp.dir).values.port).toBe(7011);
+});
+
+test("a key in --ai-url's query under any prefixed name is refused; a config key shaped like a secret is not quoted back", () => {
+  for (const url of ["https://api.example.com/v1?x-api-key=sk-abc", "https://api.example.com/v1?my_token=sk-abc", "https://api.example.com/v1?X-Goog-Api-Key=sk-abc"])
+    expect(() => resolveSettings(["--ai-url", url, "--ai-model", "m"], {}, tmp.dir)).toThrow("REPLYD_AI_KEY");
+  const path = file("key-as-name.toml", '"sk-live-0123456789abcdef" = 1\n');
+  let said = "";
+  try {
+    resolveSettings(["--config", path], {}, tmp.dir);
+  } catch (e) {
+    said = (e as Error).message;
+  }
+  expect(said).toContain("a key is not a setting");
+  expect(said).not.toContain("sk-live");
+});
