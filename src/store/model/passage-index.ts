@@ -18,6 +18,8 @@ import { tierOf, TIERS } from "../../ranking/tiers.ts";
 export interface Indexed {
   title: string;
   keywords: string;
+  /** The questions it answers, one a line (articles.question_text). */
+  questions: string;
   description: string;
   body: string;
 }

@@ -31,7 +31,7 @@ export class SqlitePostings implements RankingSource {
 
   rows(seqs: readonly number[]): CandidateRow[] {
     return this.db
-      .query(`SELECT seq, id, title, keyword_text AS keywords, description, body, url, picurl FROM articles WHERE deleted = 0 AND seq IN (${seqs.map(() => "?").join(",")})`)
+      .query(`SELECT seq, id, title, keyword_text AS keywords, question_text AS questions, description, body, url, picurl FROM articles WHERE deleted = 0 AND seq IN (${seqs.map(() => "?").join(",")})`)
       .all(...seqs) as CandidateRow[];
   }
 }
