@@ -82,7 +82,7 @@ export async function health(ctx: AppContext, req: SignedRequest) {
     schema: ctx.write.schema,
     uptime_s: Math.round((now - ctx.startedAt) / 1000),
     server_time: new Date(now).toISOString(),
-    counts: { articles_live: a.live, articles_deleted: a.deleted, tags: c.tags, rules: c.rules, texts: c.texts },
+    counts: { articles_live: a.live, articles_deleted: a.deleted, tags: c.tags, rules: c.rules, texts: c.texts, synonyms: c.synonyms },
     db_bytes: await ctx.write.size(),
     search_index: indexState(ctx),
     // The passage index followers' questions are ranked from (docs/answers.md): built with the search index.

@@ -1,6 +1,7 @@
 /**
  * The operator teaches the ranking (issue 34 D; docs/answers.md "Teaching"), through the app on each
- * store: an article's questions, answered after through the callback, and lists appended to (append=).
+ * store: an article's questions, answered after through the callback, lists appended to (append=),
+ * and the operator's synonyms, imported, listed and applied to questions and articles alike.
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { LIMITS } from "../../src/article.ts";
@@ -98,4 +99,78 @@ test("set with append=: the lists grow, what they hold (in any case) skipped; pa
   expect((await call("PUT", "/api/cli", [["id", "returns"], ["title", "x"], ["append", "questions"]])).error.message).toContain("no questions= was sent");
   // add takes no append.
   expect((await call("POST", "/api/cli", [["title", "x"], ["url", "https://e.com/"], ["keywords", "a"], ["append", "keywords"]])).error.code).toBe(CODE.unknown_field);
+});
+
+test("synonyms: a phrase in a question finds an article that says another of its group, both ways, in Chinese too", async () => {
+  await importDoc({ matter: "articles" }, [...SHOP, { id: "visa", title: "Visa gift cards", url: "https://shop.example/visa", body: "Visa gift cards can be bought in every store." }]);
+  expect(titleOf(await say("is amex ok?"))).toBeNull();
+  expect(titleOf(await say("怎么转人工"))).toBeNull();
+  const r = await importDoc({ matter: "synonyms", synonyms: [["Amex", "credit card"], ["人工", "客服"], ["gift voucher", "Visa gift card"]] });
+  expect(r.synonyms).toEqual({ added: 3, updated: 0, unchanged: 0 });
+  await t.store.indexed();
+  expect(titleOf(await say("is amex ok?"))).toBe("Ways to pay");
+  expect(titleOf(await say("怎么转人工"))).toBe("联系我们");
+  // The other way: the question says the phrase, the article another of its group.
+  expect(titleOf(await say("where can I buy a gift voucher"))).toBe("Visa gift cards");
+  // A single write after files the article with them too.
+  expect((await call("PUT", "/api/cli", [["id", "payment"], ["body", "We take credit cards only."]])).status).toBe(200);
+  expect(titleOf(await say("is amex ok?"))).toBe("Ways to pay");
+  const ask = await call("GET", "/api/cli/ask", [["q", "is amex ok?"]]);
+  expect(ask.data.terms.map((x: { term: string }) => x.term)).toContain("syn_amex");
+  // Listed for any key that may read, and counted in health.
+  const listed = await call("GET", "/api/cli/synonyms", [], { key: READER });
+  expect(listed.data).toEqual({ synonyms: [["Amex", "credit card"], ["人工", "客服"], ["gift voucher", "Visa gift card"]], groups: 3 });
+  expect((await call("GET", "/api/cli")).data.counts.synonyms).toBe(3);
+});
+
+test("new synonyms rebuild the passage index (health says so until it is whole); the same ones again rebuild nothing", async () => {
+  await importDoc({ matter: "articles" }, SHOP);
+  await t.store.indexed();
+  // The rebuild held while health is asked, so that it cannot be over before.
+  const release = t.store.holdIndexing();
+  await importDoc({ matter: "synonyms", synonyms: [["Amex", "credit card"]] });
+  const h = await call("GET", "/api/cli");
+  expect(h.data.passage_index.state).toMatch(/^rebuilding \(\d+%\)$/);
+  expect(h.data.search_index).toMatch(/^rebuilding/);
+  release();
+  await t.store.indexed();
+  expect((await call("GET", "/api/cli")).data.passage_index).toMatchObject({ state: expect.stringMatching(/^(ready|checking)$/), articles: SHOP.length });
+  const same = await importDoc({ matter: "synonyms", synonyms: [["Amex", "credit card"]] });
+  expect(same.synonyms).toEqual({ added: 0, updated: 0, unchanged: 1 });
+  expect((await call("GET", "/api/cli")).data.passage_index.state).toMatch(/^(ready|checking)$/);
+  // A group sharing a phrase replaces it where it stood; a restore replaces them all.
+  const merged = await importDoc({ matter: "synonyms", synonyms: [["amex", "credit card", "Mastercard"], ["客服", "人工"]] });
+  expect(merged.synonyms).toEqual({ added: 1, updated: 1, unchanged: 0 });
+  expect((await call("GET", "/api/cli/synonyms")).data.synonyms).toEqual([["amex", "credit card", "Mastercard"], ["客服", "人工"]]);
+  const restored = await call("PUT", "/api/cli/revert/synonyms", [], { files: [{ name: "json", content: document({ matter: "synonyms", synonyms: [["Visa", "credit card"]] }) }] });
+  expect(restored.data).toMatchObject({ matter: "synonyms", synonyms: 1, backup: { matter: "synonyms", kind: "auto" } });
+  expect((await call("GET", "/api/cli/synonyms")).data.synonyms).toEqual([["Visa", "credit card"]]);
+  await t.store.indexed();
+  expect(titleOf(await say("is visa ok?"))).toBe("Ways to pay");
+});
+
+test("synonyms are checked whole: a phrase in two groups, a group of one, a blank phrase, past the limits — every problem listed, nothing written", async () => {
+  const r = await call("POST", "/api/cli", [["mode", "merge"]], {
+    files: [{ name: "json", content: JSON.stringify({ format: "replyd/1", matter: "synonyms", synonyms: [["Visa", "credit card"], ["VISA", "debit card"], ["alone"], ["ok", " "], ["x", "y".repeat(65)]] }) }],
+  });
+  expect(r).toMatchObject({ status: 400, error: { code: CODE.invalid_document } });
+  expect(r.error.problems).toEqual([
+    { section: "synonyms", index: 1, field: '"VISA"', reason: "is also in group 0: a phrase may stand in one group only (case and width do not count)" },
+    { section: "synonyms", index: 2, field: "(group)", reason: "must be an array of 2–20 phrases (strings)" },
+    { section: "synonyms", index: 3, field: '" "', reason: "each phrase must be 1–64 characters" },
+    { section: "synonyms", index: 4, field: `"${"y".repeat(40)}…"`, reason: "each phrase must be 1–64 characters" },
+  ]);
+  expect((await call("GET", "/api/cli/synonyms")).data.groups).toBe(0);
+});
+
+test("a restore of an all document without synonyms (written before them) keeps the stored ones; one with them replaces them", async () => {
+  await importDoc({ matter: "synonyms", synonyms: [["Amex", "credit card"]] });
+  const old = doc(SHOP, { matter: "all", rules: [], texts: {} });
+  const kept = await call("PUT", "/api/cli/revert/all", [], { files: [{ name: "json", content: old }] });
+  expect(kept.status).toBe(200);
+  expect(kept.data.synonyms).toBeUndefined();
+  expect((await call("GET", "/api/cli/synonyms")).data.synonyms).toEqual([["Amex", "credit card"]]);
+  const replaced = await call("PUT", "/api/cli/revert/all", [], { files: [{ name: "json", content: doc(SHOP, { matter: "all", rules: [], texts: {}, synonyms: [] }) }] });
+  expect(replaced.data.synonyms).toBe(0);
+  expect((await call("GET", "/api/cli/synonyms")).data.synonyms).toEqual([]);
 });

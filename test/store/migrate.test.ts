@@ -82,6 +82,7 @@ test("a version-10 data folder is migrated in place: its articles keep their row
       await store.indexed();
       const ranked = await store.searcher.rank("怎么申请退款");
       expect(ranked && ranked !== "busy" ? ranked.articles[0]?.id : null).toBe("refund");
+      expect(store.content.synonyms()).toEqual([]);
     } finally {
       store.close();
     }

@@ -7,7 +7,7 @@ interface Health {
   version: string;
   uptime_s: number;
   server_time: string;
-  counts: { articles_live: number; articles_deleted: number; tags: number; rules: number; texts: number };
+  counts: { articles_live: number; articles_deleted: number; tags: number; rules: number; texts: number; synonyms?: number };
   db_bytes: number;
   search_index: string;
   passage_index?: { state: string; articles: number; passages: number };
@@ -68,6 +68,7 @@ export async function health(c: CommandContext): Promise<void> {
       `server time    ${h.server_time}`,
       `articles       ${h.counts.articles_live} live, ${h.counts.articles_deleted} deleted`,
       `tags/rules/texts ${h.counts.tags} / ${h.counts.rules} / ${h.counts.texts}`,
+      ...(h.counts.synonyms ? [`synonyms       ${h.counts.synonyms} group${h.counts.synonyms === 1 ? "" : "s"}`] : []),
       `database       ${formatBytes(h.db_bytes)}`,
       `search index   ${h.search_index}`,
       ...(h.passage_index ? [`passage index  ${h.passage_index.state}: ${h.passage_index.articles} articles, ${h.passage_index.passages} passages`] : []),
