@@ -6,7 +6,7 @@ import { keysCommand } from "./commands/keys.ts";
 import { menuCommand } from "./commands/menu.ts";
 import { inboxCommand, mediaCommand } from "./commands/messages.ts";
 import { replyCommand } from "./commands/reply.ts";
-import { synonymsCommand } from "./commands/teach.ts";
+import { synonymsCommand, teachCommand } from "./commands/teach.ts";
 import { serveCommand } from "./commands/serve.ts";
 import { signCommand } from "./commands/sign.ts";
 import { tokenCommand } from "./commands/token.ts";
@@ -28,6 +28,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   inboxCommand,
   menuCommand,
   replyCommand,
+  teachCommand,
   synonymsCommand,
   mediaCommand,
   lsCommand,

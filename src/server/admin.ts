@@ -156,7 +156,7 @@ function recordFromForm(f: Fields, parts: Map<string, string>): Record<string, u
   return rec;
 }
 
-function invalidArticle(problems: InvalidDocumentError["problems"]) {
+export function invalidArticle(problems: InvalidDocumentError["problems"]) {
   const e = new InvalidDocumentError(problems, "the article is invalid; nothing was written");
   return new ReplydError("invalid_article", e.message, e.details);
 }

@@ -1,7 +1,7 @@
 /**
  * The client's side of teaching (issue 34 D) against a listening server: questions given and shown,
- * lists appended to with +=, `synonyms` and the import of a synonyms document; usage errors found
- * before any request.
+ * lists appended to with +=, the inbox's SEQ, `teach`, `synonyms` and the import of a synonyms
+ * document; usage errors found before any request.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { run } from "../../src/cli/index.ts";
 import { startServer, type RunningServer } from "../../src/server/serve.ts";
 import { ADMIN, captureIO, tempDir } from "../helpers.ts";
-import { TOKEN } from "../wechat/helpers.ts";
+import { TOKEN, textMsg, wxPost } from "../wechat/helpers.ts";
 
 let server: RunningServer;
 let tmp: ReturnType<typeof tempDir>;
@@ -41,6 +41,11 @@ async function cli(...argv: string[]) {
   const code = await run(argv, io);
   return { code, out: io.stdout.join("\n"), err: io.stderr.join("\n") };
 }
+const say = async (text: string) => {
+  const at = Math.floor(Date.now() / 1000);
+  const req = wxPost(textMsg(text, at), at);
+  return (await fetch(server.url + new URL(req.url).pathname + new URL(req.url).search, { method: "POST", body: await req.text(), headers: { "content-type": "text/xml" } })).text();
+};
 
 test("questions= given twice is one list, one a line in show; += adds to it; = and += together, or += on add, are usage errors", async () => {
   let r = await cli("add", "id=returns", "title=Returns and refunds", "url=https://shop.example/returns", "body=Items can be returned within 30 days.", "questions=还能退吗", "questions=Can I return it, unopened?");
@@ -60,6 +65,27 @@ test("questions= given twice is one list, one a line in show; += adds to it; = a
     expect({ argv, code: r.code }).toEqual({ argv, code: 2 });
   }
   expect((await cli("show", "returns")).out).toContain("rev         2");
+});
+
+test("inbox shows each message's SEQ and says how to teach it; teach adds it, and the follower asking it again gets the article", async () => {
+  await cli("add", "id=delivery", "title=Delivery times", "url=https://shop.example/delivery", "body=Orders ship within 2 days.");
+  expect(await say("where is my parcel")).not.toContain("Delivery times");
+  let inbox = await cli("inbox");
+  for (let i = 0; i < 50 && !inbox.out.includes("where is my parcel"); i++) {
+    await Bun.sleep(20);
+    inbox = await cli("inbox");
+  }
+  expect(inbox.out.split("\n")[0]).toMatch(/^\s+SEQ  RECEIVED\s+FROM\s+ANSWER\s+REPLY\s+TEXT$/);
+  expect(inbox.out).toContain("replyd teach <seq> <article>");
+  const seq = (inbox.out.split("\n").find((l) => l.endsWith("where is my parcel")) as string).trim().split(/\s+/)[0] as string;
+  const r = await cli("teach", seq, "delivery");
+  expect(r).toMatchObject({ code: 0 });
+  expect(r.out).toContain(`taught delivery (now rev 2, 1 question): "where is my parcel"`);
+  expect(await say("where is my parcel?")).toContain("Delivery times");
+  const again = await cli("teach", seq, "delivery");
+  expect(again.code).toBe(1);
+  expect(again.err).toContain("already_taught");
+  expect((await cli("teach", "x1", "delivery")).code).toBe(2);
 });
 
 test("synonyms: imported from a document (its report says what merged), listed, kept by backups of synonyms", async () => {

@@ -1,7 +1,8 @@
 /**
  * The operator teaches the ranking (issue 34 D; docs/answers.md "Teaching"), through the app on each
- * store: an article's questions, answered after through the callback, lists appended to (append=),
- * and the operator's synonyms, imported, listed and applied to questions and articles alike.
+ * store: an article's questions, lists appended to (append=), a follower's question taught from the
+ * inbox (POST /api/cli/teach) and answered after with that article through the callback, and the
+ * operator's synonyms, imported, listed and applied to questions and articles alike.
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { LIMITS } from "../../src/article.ts";
@@ -9,7 +10,7 @@ import { CODE } from "../../src/errors.ts";
 import type { Param } from "../../src/sign.ts";
 import { parseXml, type XmlNode } from "../../src/wechat/xml.ts";
 import { body, doc, READER, signedRequest, testApp } from "../helpers.ts";
-import { textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
+import { eventMsg, textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
 
 let t: Awaited<ReturnType<typeof testApp>>;
 beforeEach(async () => (t = await testApp({ wechat: { token: TOKEN } })));
@@ -34,6 +35,11 @@ async function say(content: string): Promise<XmlNode | "success"> {
   return text === "success" ? text : parseXml(text);
 }
 const titleOf = (x: XmlNode | "success") => ((((x as XmlNode).Articles as XmlNode | undefined)?.item as XmlNode | undefined)?.Title as string | undefined) ?? null;
+/** The seq of the newest logged message. */
+const newest = async () => {
+  await t.log.settled();
+  return (await call("GET", "/api/cli", [["inbox", "all"], ["limit", "1"]])).data.items[0].seq as number;
+};
 
 // A shop's FAQ account: none of its articles says "money" or "back".
 const SHOP = [
@@ -99,6 +105,53 @@ test("set with append=: the lists grow, what they hold (in any case) skipped; pa
   expect((await call("PUT", "/api/cli", [["id", "returns"], ["title", "x"], ["append", "questions"]])).error.message).toContain("no questions= was sent");
   // add takes no append.
   expect((await call("POST", "/api/cli", [["title", "x"], ["url", "https://e.com/"], ["keywords", "a"], ["append", "keywords"]])).error.code).toBe(CODE.unknown_field);
+});
+
+test("teach: the follower's question goes to the article, and it and a paraphrase are answered with it after", async () => {
+  await importDoc({ matter: "articles" }, SHOP);
+  expect(titleOf(await say("I want my money back"))).toBeNull();
+  const seq = await newest();
+  const unmatched = await call("GET", "/api/cli", [["inbox", "unmatched"]]);
+  expect(unmatched.data.items[0]).toMatchObject({ seq, content: "I want my money back", unmatched: true });
+  const taught = await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "returns"]]);
+  expect(taught.status).toBe(200);
+  expect(taught.data).toMatchObject({ taught: true, seq, question: "I want my money back", article: { id: "returns", rev: 2, questions: ["I want my money back"] } });
+  expect(titleOf(await say("I want my money back"))).toBe("Returns and refunds");
+  expect(titleOf(await say("Can I have my money back please?"))).toBe("Returns and refunds");
+  // Taught again: refused, nothing written.
+  const again = await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "returns"]]);
+  expect(again).toMatchObject({ status: 409, error: { code: CODE.already_taught } });
+  expect((await call("GET", "/api/cli", [["id", "returns"]])).data.rev).toBe(2);
+});
+
+test("teach refuses, changing nothing: no such message, a reply, an event, a read key, no such article, a question too long, an article full", async () => {
+  await importDoc({ matter: "articles" }, SHOP);
+  await say("how long does delivery take");
+  const seq = await newest();
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(seq + 100)], ["id", "delivery"]])).error.code).toBe(CODE.no_message);
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "nope"]])).error.code).toBe(CODE.not_found);
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "delivery"]], { key: READER })).error.code).toBe(CODE.forbidden);
+  expect((await call("POST", "/api/cli/teach", [["id", "delivery"]])).status).toBe(400);
+  // An event is not a question.
+  t.clock.advance(1000);
+  await t.handle(wxPost(eventMsg("subscribe", Math.floor(t.clock.now() / 1000)), Math.floor(t.clock.now() / 1000)));
+  const event = await newest();
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(event)], ["id", "delivery"]])).error.code).toBe(CODE.not_a_question);
+  // A reply the account sent is not a follower's message.
+  await t.log.record({ openid: "o_follower", type: "text", content: "It ships today.", sentBy: "admin1", replyTo: seq, nowMs: t.clock.now() });
+  const reply = await newest();
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(reply)], ["id", "delivery"]])).error.code).toBe(CODE.not_a_follower_message);
+  // One character past a question's limit.
+  await say(`w${"o".repeat(LIMITS.question)}`);
+  const long = await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "delivery"]]);
+  expect(long).toMatchObject({ status: 400, error: { code: CODE.invalid_article } });
+  expect(long.error.problems[0].reason).toContain(`${LIMITS.question + 1} characters`);
+  // An article with the most questions it may have.
+  await call("PUT", "/api/cli", [["id", "delivery"], ["questions", Array.from({ length: LIMITS.questions }, (_, i) => `q${i}`).join("\n")]]);
+  const full = await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "delivery"]]);
+  expect(full).toMatchObject({ status: 400, error: { code: CODE.invalid_article } });
+  expect(full.error.problems[0].reason).toContain(`has ${LIMITS.questions} questions`);
+  expect((await call("GET", "/api/cli", [["id", "delivery"]])).data).toMatchObject({ rev: 2 });
 });
 
 test("synonyms: a phrase in a question finds an article that says another of its group, both ways, in Chinese too", async () => {
