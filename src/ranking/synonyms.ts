@@ -12,33 +12,33 @@
  * (tests, a cluster's instances) never see each other's.
  */
 
-/** A phrase by its terms, and the term its group stands for. */
-interface Phrase {
-  terms: readonly string[];
-  canonical: string;
+/** The phrases as a trie of their terms: where a phrase ends, the term its group stands for. */
+interface Node {
+  next: Map<string, Node>;
+  canonical?: string;
 }
 
 export class SynonymTable {
-  /** The phrases by their first term, longest first. */
-  private readonly starts = new Map<string, Phrase[]>();
+  private readonly root: Node = { next: new Map() };
   /** Groups that took part (a group whose phrases are all filler has none). */
   readonly groups: number;
 
   private constructor(groups: readonly (readonly (readonly string[])[])[], names: readonly string[]) {
-    const claimed = new Set<string>();
     let used = 0;
     groups.forEach((phrases, g) => {
       let any = false;
       for (const terms of phrases) {
+        if (!terms.length) continue;
+        let node = this.root;
+        for (const t of terms) {
+          let child = node.next.get(t);
+          if (!child) node.next.set(t, (child = { next: new Map() }));
+          node = child;
+        }
         // A phrase that reads the same as an earlier one (Wi-Fi, wi fi) counts for the first group that has it.
-        const key = terms.join(" ");
-        if (!terms.length || claimed.has(key)) continue;
-        claimed.add(key);
+        if (node.canonical !== undefined) continue;
+        node.canonical = names[g] as string;
         any = true;
-        const list = this.starts.get(terms[0] as string) ?? [];
-        list.push({ terms, canonical: names[g] as string });
-        list.sort((a, b) => b.terms.length - a.terms.length);
-        this.starts.set(terms[0] as string, list);
       }
       if (any) used++;
     });
@@ -66,32 +66,33 @@ export class SynonymTable {
     return new SynonymTable(terms, canonical);
   }
 
-  /** `terms` with every phrase of the table replaced by its group's term; the same array when none stands in it. */
+  /**
+   * `terms` with every phrase of the table replaced by its group's term, the longest one that starts
+   * at a place first; the same array when none stands in it. Each place costs a walk down the trie
+   * as far as the text follows it: at most the longest phrase's terms, whatever the count of phrases.
+   */
   apply(terms: string[]): string[] {
     let out: string[] | null = null;
     for (let i = 0; i < terms.length; ) {
-      const hit = this.phraseAt(terms, i);
-      if (hit) {
-        (out ??= terms.slice(0, i)).push(hit.canonical);
-        i += hit.terms.length;
+      let node = this.root.next.get(terms[i] as string);
+      let found: string | undefined;
+      let length = 0;
+      for (let j = i + 1; node; j++) {
+        if (node.canonical !== undefined) {
+          found = node.canonical;
+          length = j - i;
+        }
+        node = j < terms.length ? node.next.get(terms[j] as string) : undefined;
+      }
+      if (found !== undefined) {
+        (out ??= terms.slice(0, i)).push(found);
+        i += length;
       } else {
         out?.push(terms[i] as string);
         i++;
       }
     }
     return out ?? terms;
-  }
-
-  private phraseAt(terms: readonly string[], i: number): Phrase | null {
-    const candidates = this.starts.get(terms[i] as string);
-    if (!candidates) return null;
-    for (const p of candidates) {
-      if (i + p.terms.length > terms.length) continue;
-      let j = 1;
-      while (j < p.terms.length && p.terms[j] === terms[i + j]) j++;
-      if (j === p.terms.length) return p;
-    }
-    return null;
   }
 }
 

@@ -15,7 +15,7 @@ import type { Database, Statement } from "bun:sqlite";
 import { analyse, isWord, termImpacts, type Analysis, type CorpusStats } from "../../ranking/score.ts";
 import { tierOf, TIERS } from "../../ranking/tiers.ts";
 import { withSynonyms, type SynonymTable } from "../../ranking/synonyms.ts";
-import { synonymTableIn } from "./synonyms.ts";
+import { synonymsVersion, synonymTableIn } from "./synonyms.ts";
 
 /** What the index reads of an article. */
 export interface Indexed {
@@ -60,8 +60,9 @@ export class PassageIndex {
   private readonly insertTerms: Statement;
   private readonly deleteTerms: Statement;
   private sizes: Sizes;
-  /** The operator's synonyms, as articles are filed with them. */
-  private synonyms: SynonymTable | null;
+  /** The operator's synonyms, as articles are filed with them, and the version they were read at. */
+  private synonyms: SynonymTable | null = null;
+  private synonymsAt: string | null = null;
 
   constructor(private readonly db: Database) {
     this.dfOf = db.query("SELECT df FROM answer_df WHERE term = ?");
@@ -69,7 +70,15 @@ export class PassageIndex {
     this.insertTerms = db.query("INSERT INTO answer_terms (rowid, terms) VALUES (?, ?)");
     this.deleteTerms = db.query("DELETE FROM answer_terms WHERE rowid = ?");
     this.sizes = PassageIndex.sizesIn(db);
-    this.synonyms = synonymTableIn(db);
+    this.readSynonyms();
+  }
+
+  /** The synonyms read again when their version moved (a table of the most, 20,000 phrases, takes ~0.1 s to build). */
+  private readSynonyms(): void {
+    const version = synonymsVersion(this.db);
+    if (version === this.synonymsAt) return;
+    this.synonyms = synonymTableIn(this.db);
+    this.synonymsAt = version;
   }
 
   /** The sizes as `db` holds them now (this connection's, or another's: the search worker's). */
@@ -163,13 +172,13 @@ export class PassageIndex {
     this.db.exec(`DROP TABLE answer_terms; DROP TABLE answer_df; ${ANSWER_INDEX_DDL}`);
     this.sizes = { units: 0, heads: 0, headTerms: 0, passages: 0, passageTerms: 0 };
     this.saveSizes();
-    this.synonyms = synonymTableIn(this.db);
+    this.readSynonyms();
   }
 
   /** Re-reads the sizes and the synonyms (after a rolled-back transaction, or another connection's writes). */
   reload(): void {
     this.sizes = PassageIndex.sizesIn(this.db);
-    this.synonyms = synonymTableIn(this.db);
+    this.readSynonyms();
   }
 
   df(term: string): number {
