@@ -7,6 +7,7 @@ import { menuCommand } from "./commands/menu.ts";
 import { inboxCommand, mediaCommand } from "./commands/messages.ts";
 import { replyCommand } from "./commands/reply.ts";
 import { profileCommand } from "./commands/profile.ts";
+import { synonymsCommand, teachCommand } from "./commands/teach.ts";
 import { serveCommand } from "./commands/serve.ts";
 import { signCommand } from "./commands/sign.ts";
 import { tokenCommand } from "./commands/token.ts";
@@ -29,6 +30,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   inboxCommand,
   menuCommand,
   replyCommand,
+  teachCommand,
+  synonymsCommand,
   mediaCommand,
   lsCommand,
   showCommand,

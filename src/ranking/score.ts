@@ -1,6 +1,6 @@
 /**
  * How well an article answers a question (docs/answers.md "How articles are ranked"): BM25 over
- * the article's passages, the best passage's score plus its head's (title and keywords, which
+ * the article's passages, the best passage's score plus its head's (title, keywords and questions, which
  * weigh more), idf counted over every passage of the account. Pure: the store supplies the counts
  * and the candidates (store/model/answers.ts), this file only scores.
  */
@@ -46,6 +46,8 @@ export interface RankedSource {
   id: string;
   title: string;
   keywords: string;
+  /** The questions it answers, one a line (absent: none), ranked with the title. */
+  questions?: string;
   description: string;
   body: string;
 }
@@ -78,8 +80,8 @@ export const idf = (df: number, n: number) => Math.log(1 + (n - df + 0.5) / (df 
 
 const tfPart = (f: number, len: number, avg: number) => (f * (RANKING.k1 + 1)) / (f + RANKING.k1 * (1 - RANKING.b + (RANKING.b * len) / Math.max(avg, 1)));
 
-/** The words an article's head is ranked on. */
-export const headText = (a: { title: string; keywords: string }) => `${a.title}\n${a.keywords}`;
+/** The words an article's head is ranked on: its title, keywords and the questions it answers. */
+export const headText = (a: { title: string; keywords: string; questions?: string }) => (a.questions ? `${a.title}\n${a.keywords}\n${a.questions}` : `${a.title}\n${a.keywords}`);
 
 /** The text passages are cut from: the description, then the body. */
 export const passageText = (a: { description: string; body: string }) => (a.description && a.body ? `${a.description}\n${a.body}` : a.description || a.body);

@@ -14,6 +14,8 @@
  * "what is") — take no part: they are neither indexed nor looked up.
  */
 
+import { canonicalTerms } from "./synonyms.ts";
+
 const RUN = /\p{Script=Han}+|(?:(?!\p{Script=Han})[\p{L}\p{N}])+/gu;
 const HAN = /^\p{Script=Han}/u;
 
@@ -52,7 +54,7 @@ const undouble = (w: string) => (/([b-df-hj-np-tv-z])\1$/.test(w) && !/(ll|ss|zz
 
 /**
  * The terms of `text`, in order and repeated as they occur (counts matter to ranking), filler
- * words left out.
+ * words left out, the operator's synonyms applied (synonyms.ts: the one place they are).
  */
 export function termsOf(text: string): string[] {
   const out: string[] = [];
@@ -72,7 +74,7 @@ export function termsOf(text: string): string[] {
       }
     }
   }
-  return out;
+  return canonicalTerms(out);
 }
 
 /** Each term with how often it occurs. */

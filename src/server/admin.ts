@@ -11,6 +11,7 @@ import type { AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";
 import { mediaUrl } from "../store/media.ts";
 import { type ReplyWindow } from "../store/follower-log.ts";
+import { appendedFields, appendTo } from "./append.ts";
 
 const FORM_FIELDS = ["id", ...CONTENT_FIELDS] as const;
 /** Each word of q= is a condition over four columns: SQLite refuses expression trees past ~1,000 terms. */
@@ -82,7 +83,7 @@ export async function health(ctx: AppContext, req: SignedRequest) {
     schema: ctx.write.schema,
     uptime_s: Math.round((now - ctx.startedAt) / 1000),
     server_time: new Date(now).toISOString(),
-    counts: { articles_live: a.live, articles_deleted: a.deleted, tags: c.tags, rules: c.rules, texts: c.texts },
+    counts: { articles_live: a.live, articles_deleted: a.deleted, tags: c.tags, rules: c.rules, texts: c.texts, synonyms: c.synonyms },
     // Rules that answer with nothing (articles gone, tags no article carries): the callback passes them over.
     rule_warnings: ruleWarnings(ctx),
     db_bytes: await ctx.write.size(),
@@ -131,7 +132,10 @@ function longParts(req: SignedRequest): Map<string, string> {
   return out;
 }
 
-/** Turns form fields (and long fields' parts) into an article record, each content field by its kind: words comma-separated, a flag as 0/1. */
+/**
+ * Turns form fields (and long fields' parts) into an article record, each content field by its kind:
+ * words comma-separated (questions, which may hold commas, one a line), a flag as 0/1.
+ */
 function recordFromForm(f: Fields, parts: Map<string, string>): Record<string, unknown> {
   const rec: Record<string, unknown> = {};
   const id = f.get("id");
@@ -147,7 +151,7 @@ function recordFromForm(f: Fields, parts: Map<string, string>): Record<string, u
     rec[field.name] =
       field.kind === "words"
         ? v
-            .split(",")
+            .split("lines" in field && field.lines ? /\r?\n/ : ",")
             .map((w) => w.trim())
             .filter(Boolean)
         : v;
@@ -155,7 +159,7 @@ function recordFromForm(f: Fields, parts: Map<string, string>): Record<string, u
   return rec;
 }
 
-function invalidArticle(problems: InvalidDocumentError["problems"]) {
+export function invalidArticle(problems: InvalidDocumentError["problems"]) {
   const e = new InvalidDocumentError(problems, "the article is invalid; nothing was written");
   return new ReplydError("invalid_article", e.message, e.details);
 }
@@ -208,11 +212,15 @@ export async function postCli(ctx: AppContext, req: SignedRequest) {
   return { created: true, article: articleJson(r.article) };
 }
 
-/** PUT /api/cli: revise the fields sent; `rev` makes it conditional; an unknown id creates the article. */
+/**
+ * PUT /api/cli: revise the fields sent; `rev` makes it conditional; `append` names lists added to
+ * rather than replaced (append.ts); an unknown id creates the article.
+ */
 export async function putCli(ctx: AppContext, req: SignedRequest) {
   const parts = longParts(req);
-  const f = new Fields(req.fields).only([...FORM_FIELDS, "rev"]);
+  const f = new Fields(req.fields).only([...FORM_FIELDS, "rev", "append"]);
   const id = f.require("id");
+  const append = appendedFields(f.get("append"), (name) => f.has(name));
   const rev = f.has("rev") ? f.int("rev", 1, Number.MAX_SAFE_INTEGER, 0) : undefined;
   const rec = recordFromForm(f, parts);
   const reduce = await bodyReducedAhead(rec.body);
@@ -231,7 +239,9 @@ export async function putCli(ctx: AppContext, req: SignedRequest) {
         if (!value) throw invalidArticle(problems);
         return { id, ...contentOf(value), rev: 1, created_at: now, updated_at: now };
       }
-      const next = { ...contentOf(stored), ...changes };
+      const added = append.length ? appendTo(contentOf(stored), changes, append) : { value: changes };
+      if ("problems" in added) throw invalidArticle(added.problems);
+      const next = { ...contentOf(stored), ...added.value };
       if (sameContent(contentOf(stored), next)) return null;
       return { ...stored, ...next, rev: stored.rev + 1, updated_at: now };
     },

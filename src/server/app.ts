@@ -10,6 +10,8 @@ import { getToken } from "./token.ts";
 import { getAsk } from "./ask.ts";
 import { deleteMenu, getMenu, postMenu, putMenu } from "./menu.ts";
 import { postReply } from "./reply.ts";
+import { postTeach } from "./teach.ts";
+import { getSynonyms } from "./synonyms.ts";
 import type { TokenKeeper } from "../wechat/token.ts";
 import { authenticate, type SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
@@ -288,6 +290,8 @@ export async function createApp(opts: AppOptions) {
     .post("/api/cli/menu", signed(postMenu), none)
     .delete("/api/cli/menu", signed(deleteMenu), none)
     .post("/api/cli/reply", signed(postReply), none)
+    .post("/api/cli/teach", signed(postTeach), none)
+    .get("/api/cli/synonyms", signed(getSynonyms), none)
     .get("/api/cli/revert/:matter", signed(withMatter(getRevert)), none)
     .post("/api/cli/revert/:matter", signed(withMatter(postRevert)), none)
     .put("/api/cli/revert/:matter", signed(withMatter(putRevert)), none)

@@ -7,7 +7,7 @@ interface Health {
   version: string;
   uptime_s: number;
   server_time: string;
-  counts: { articles_live: number; articles_deleted: number; tags: number; rules: number; texts: number };
+  counts: { articles_live: number; articles_deleted: number; tags: number; rules: number; texts: number; synonyms?: number };
   rule_warnings?: string[];
   db_bytes: number;
   search_index: string;
@@ -72,6 +72,7 @@ export async function health(c: CommandContext): Promise<void> {
       `articles       ${h.counts.articles_live} live, ${h.counts.articles_deleted} deleted`,
       `tags/rules/texts ${h.counts.tags} / ${h.counts.rules} / ${h.counts.texts}`,
       ...(h.rule_warnings ?? []).map((w) => `RULE           ${w}`),
+      ...(h.counts.synonyms ? [`synonyms       ${h.counts.synonyms} group${h.counts.synonyms === 1 ? "" : "s"}`] : []),
       `database       ${formatBytes(h.db_bytes)}`,
       `search index   ${h.search_index}`,
       ...(h.passage_index ? [`passage index  ${h.passage_index.state}: ${h.passage_index.articles} articles, ${h.passage_index.passages} passages`] : []),

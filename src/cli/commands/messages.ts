@@ -50,7 +50,13 @@ export async function inbox(c: CommandContext): Promise<void> {
       const what = `${m.type === "event" ? `[${m.event}] ` : m.type === "text" || m.direction === "out" ? "" : `[${m.type}] `}${(m.content ?? "").replace(/\s+/g, " ")}`;
       return `${String(m.seq).padStart(7)}  ${m.received_at.slice(0, 19).replace("T", " ")}  ${m.from_user.slice(0, 28).padEnd(28)}  ${m.answer.padEnd(10)}  ${replyState(m).padEnd(26)}  ${what}`;
     });
-    return [...rows, "", `${page.items.length} of ${page.total}; answer one with: replyd reply <id> "text" (or --article CODE)`].join("\n");
+    const head = `${"SEQ".padStart(7)}  ${"RECEIVED".padEnd(19)}  ${"FROM".padEnd(28)}  ${"ANSWER".padEnd(10)}  ${"REPLY".padEnd(26)}  TEXT`;
+    return [
+      head,
+      ...rows,
+      "",
+      `${page.items.length} of ${page.total}; answer one with: replyd reply <seq> "text" (or --article CODE); teach its question to the article that answers it: replyd teach <seq> <article>`,
+    ].join("\n");
   });
 }
 
@@ -66,7 +72,7 @@ export const inboxCommand = defineCommand({
   usage: "inbox",
   summary: "follower messages that matched nothing, newest first",
   description:
-    "Lists the follower messages nothing answered (or, with --all, every logged message, replies included), newest first, each with its id and whether the follower can still be answered (replyd reply ID …). With --ai, the calls to the model instead (serve --ai-url): each question, what became of the answer (reply, customer_service, pending, next_message, refused:<check>, failed:<kind>), its time and tokens, the articles it was given and cited.",
+    "Lists the follower messages nothing answered (or, with --all, every logged message, replies included), newest first, each with its number (SEQ) and whether the follower can still be answered (replyd reply SEQ …); replyd teach SEQ ARTICLE adds a follower's question to the article that answers it. With --ai, the calls to the model instead (serve --ai-url): each question, what became of the answer (reply, customer_service, pending, next_message, refused:<check>, failed:<kind>), its time and tokens, the articles it was given and cited.",
   examples: ["replyd inbox", "replyd inbox --all --limit 200 --json", "replyd inbox --ai"],
   options: [{ flags: "--all", help: "every logged message, not only the unmatched" }, { flags: "--ai", help: "the model's calls: questions, answers, outcomes, sources" }, ...PAGING],
   run: inbox,

@@ -41,11 +41,13 @@ const held = (doc: BulkDocument) =>
     rules: doc.rules?.length,
     texts: doc.texts && Object.keys(doc.texts).length,
     menu: doc.menu === undefined ? undefined : doc.menu ? 1 : 0,
+    synonyms: doc.synonyms?.length,
   });
 
 const counts = (r: Record<string, unknown>) =>
   [
     ...(["articles", "tags", "rules", "texts"] as const).filter((k) => typeof r[k] === "number").map((k) => `${r[k]} ${k}`),
+    ...(typeof r.synonyms === "number" ? [`${r.synonyms} synonym group${r.synonyms === 1 ? "" : "s"}`] : []),
     // A backup counts the menu (0 or 1); a restore says what became of it.
     ...(typeof r.menu === "number" ? [r.menu ? "the menu" : "no menu"] : typeof r.menu === "string" ? [`menu ${r.menu}`] : []),
   ].join(", ");
@@ -76,10 +78,13 @@ function importReport(file: string, mode: string, doc: BulkDocument, r: ImportRe
     ...(doc.tags ? [`${r.tags} tag descriptions`] : []),
     ...(doc.rules && r.rules ? [`rules: ${r.rules.added} added, ${r.rules.updated} updated, ${r.rules.unchanged} unchanged of ${doc.rules.length}`] : []),
     ...(doc.texts ? [`${r.texts} texts`] : []),
+    ...(doc.synonyms && r.synonyms
+      ? [`synonym groups: ${r.synonyms.added} added, ${r.synonyms.updated} updated, ${r.synonyms.unchanged} unchanged of ${doc.synonyms.length}${r.synonyms.added || r.synonyms.updated ? " (the passage index is rebuilt with them: replyd health)" : ""}`]
+      : []),
   ];
   const head = articles
     ? `${r.added} added, ${r.updated} updated, ${r.unchanged} unchanged${mode === "init" ? `, ${r.removed} removed` : ""} of ${r.total}`
-    : others.shift() ?? (r.menu ? "the menu" : "nothing: the document holds no articles, tags, rules, texts or menu");
+    : others.shift() ?? (r.menu ? "the menu" : "nothing: the document holds no articles, tags, rules, texts, menu or synonyms");
   return [
     `imported ${file} (${mode}): ${head}`,
     ...others.map((o) => `also ${o}`),
@@ -213,7 +218,7 @@ export async function restore(c: CommandContext): Promise<void> {
 export const importCommand = defineCommand({
   usage: "import <file>",
   summary: "bulk add articles from a document or a JSON array",
-  description: "Adds and updates articles (and a document's tags, rules, texts and menu) from a replyd document or a bare JSON array of articles, in any JSON layout. The file is checked on the laptop with the server's rules first and sent from disk. --init replaces all articles with the file's, after an automatic backup on the server.",
+  description: "Adds and updates articles (and a document's tags, rules, texts, menu and synonyms) from a replyd document or a bare JSON array of articles, in any JSON layout. The file is checked on the laptop with the server's rules first and sent from disk. --init replaces all articles with the file's, after an automatic backup on the server.",
   examples: ["replyd import articles.json", "replyd import all.json --init"],
   options: [{ flags: "--init", help: "replace all articles with the file's" }],
   run: importCmd,
@@ -221,7 +226,7 @@ export const importCommand = defineCommand({
 
 export const backupCommand = defineCommand({
   usage: "backup [matter]",
-  summary: "back up all|articles|rules|texts|menu on the server, then download it",
+  summary: "back up all|articles|rules|texts|menu|synonyms on the server, then download it",
   description: "Takes a backup on the server and downloads it, checked whole (its signature, the document, its sha256) before it takes its name. An existing file is never replaced without --force; -o - writes the document to standard output.",
   examples: ["replyd backup", "replyd backup articles -o before.json", "replyd backup all -o - | gzip > all.json.gz"],
   options: [
