@@ -135,12 +135,13 @@ export async function set(c: CommandContext): Promise<void> {
   const [id, ...rest] = c.args;
   if (!id) throw usage("set needs an article id");
   const given = fieldsFrom(c, rest, FIELDS.filter((f) => f !== "id"), true);
-  const fields: Param[] = [["id", id], ...given.fields];
+  // create=0: set revises; a mistyped id is refused ("no article …"), never made a new article.
+  const fields: Param[] = [["id", id], ["create", "0"], ...given.fields];
   if (c.flags.undelete) fields.push(["deleted", "0"]);
-  if (!given.files.length && !fields.some(([k]) => k !== "id" && k !== "rev")) throw usage("set needs at least one field to change, e.g. title=… or --undelete");
+  if (!given.files.length && !fields.some(([k]) => k !== "id" && k !== "rev" && k !== "create")) throw usage("set needs at least one field to change, e.g. title=… or --undelete");
   const r = await c.client().call<{ created: boolean; changed: boolean; article: Article }>({ method: "PUT", path: "/api/cli", fields, ...(given.files.length ? { files: given.files } : {}) });
   c.print(r, () =>
-    r.created ? `created ${r.article.id} (rev 1)` : r.changed ? `revised ${r.article.id}: now rev ${r.article.rev}` : `unchanged ${r.article.id} (rev ${r.article.rev})`,
+    r.changed ? `revised ${r.article.id}: now rev ${r.article.rev}` : `unchanged ${r.article.id} (rev ${r.article.rev})`,
   );
 }
 
