@@ -13,6 +13,7 @@ import { type ImportResult as StoredImport, type RestoreResult } from "../../sto
 /** What an import answers: the store's counts, and rules that now point at nothing. */
 type ImportResult = StoredImport & { warnings?: string[] };
 import { defineCommand } from "../command.ts";
+import { table } from "../table.ts";
 
 function matterArg(raw: string | undefined, fallback: Matter): Matter {
   if (raw === undefined) return fallback;
@@ -152,7 +153,7 @@ export async function backups(c: CommandContext): Promise<void> {
   const all: BackupInfo[] = [];
   for (const m of matters) all.push(...(await client.call<{ backups: BackupInfo[] }>({ method: "GET", path: `/api/cli/revert/${m}` })).backups);
   all.sort((a, b) => (a.created_at < b.created_at ? 1 : -1));
-  c.print(all, () => (all.length ? all.map((b) => `${b.id}  ${b.kind.padEnd(6)}  ${formatBytes(b.size).padStart(9)}  ${b.created_at}`).join("\n") : "no backups"));
+  c.print(all, () => (all.length ? table(all.map((b) => [b.id, b.kind, formatBytes(b.size), b.created_at]), [{ max: 72 }, {}, { right: true }]).join("\n") : "no backups"));
 }
 
 export async function restore(c: CommandContext): Promise<void> {
