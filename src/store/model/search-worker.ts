@@ -53,7 +53,7 @@ self.onmessage = (event: MessageEvent<SearchRequest>) => {
   } else {
     try {
       if (!db || !postings) throw new Error("the database could not be opened");
-      if (m.type === "rank") postMessage({ id: m.id, ranking: rank(m.question, postings) } satisfies SearchReply);
+      if (m.type === "rank") postMessage({ id: m.id, ranking: rank({ text: m.question, context: m.context, exclude: m.exclude }, postings) } satisfies SearchReply);
       else postMessage({ id: m.id, ids: findArticles(db, m.words, 1) } satisfies SearchReply);
     } catch (e) {
       postMessage({ id: m.id, error: (e as Error).message } satisfies SearchReply);
