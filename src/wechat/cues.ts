@@ -1,0 +1,63 @@
+/**
+ * What a follower's message says about the reply before it (docs/answers.md "Follow-ups"): "another"
+ * (the next articles not yet offered), a pick from the list just sent ("the second one", "2"), or
+ * thanks that close the question ("谢谢", "ok") and so are no follow-up.
+ * These are requests, not questions: a closed set of whole messages, in both languages, matched
+ * after the case, spaces and punctuation are folded away — "换一个！" and "Another one?" alike, but
+ * not "another question about refunds", which is a question.
+ */
+
+/** The next articles, please: the whole message, folded (fold()). */
+const ANOTHER = new Set(
+  [
+    "换一个", "换个", "换一篇", "换一条", "再换一个", "换一个吧", "还有别的吗", "还有吗", "还有其他的吗", "有别的吗", "别的呢", "其他的呢",
+    "不是这个", "不是这篇", "不是这个意思", "不对", "下一个", "看看别的", "再来一个",
+    "another", "another one", "anotherone", "something else", "anything else", "not this one", "not that one", "not this", "not that",
+    "other options", "others", "next", "next one", "show me another", "show another", "try another", "a different one", "different one",
+  ].map((s) => fold(s)),
+);
+
+/** Thanks and acknowledgements: they close a question, never follow one up. */
+const CLOSING = new Set(
+  [
+    "谢谢", "谢谢你", "谢谢您", "多谢", "感谢", "谢了", "好的", "好", "好吧", "嗯", "嗯嗯", "哦", "知道了", "明白了", "收到", "懂了", "行", "可以了", "不用了", "没事了", "再见", "拜拜",
+    "thanks", "thank you", "thanks a lot", "thank you very much", "thx", "ty", "ok", "okay", "ok thanks", "ok thank you", "got it", "great", "cool", "nice", "perfect", "bye", "goodbye", "no thanks", "that's all", "thats all",
+  ].map((s) => fold(s)),
+);
+
+const NUMBERS: Record<string, number> = {
+  一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5,
+  first: 1, "1st": 1, second: 2, "2nd": 2, third: 3, "3rd": 3, fourth: 4, "4th": 4, fifth: 5, "5th": 5,
+};
+
+/** "第二个", "第2篇"; "2", "#2", "no. 2", "number 2", "option 2"; "the second (one)", "2nd". */
+const PICKS = [
+  /^(?:我要|要|看|选)?第([一二两三四五1-5])(?:个|篇|条|项)?(?:吧|呢|啊)?$/u,
+  /^(?:no |number |option |#)?([1-5])$/,
+  /^(?:i want |give me |show me |open )?(?:the )?(first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th)(?: one| article| link)?(?: please)?$/,
+];
+
+/** Lower case, full-width folded (NFKC), spaces and punctuation gone. */
+export function fold(text: string): string {
+  return text.normalize("NFKC").toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, " ").trim().replace(/ +/g, " ");
+}
+
+/** Thanks, an acknowledgement, or nothing but punctuation and symbols (an emoji). */
+export function closes(text: string): boolean {
+  const f = fold(text);
+  return !f || CLOSING.has(f);
+}
+
+export function asksAnother(text: string): boolean {
+  return ANOTHER.has(fold(text));
+}
+
+/** The place (from 1) of the entry a message picks from a list, or null when it picks none. */
+export function picksEntry(text: string): number | null {
+  const f = fold(text);
+  for (const re of PICKS) {
+    const m = re.exec(f);
+    if (m) return NUMBERS[m[1] as string] ?? Number(m[1]);
+  }
+  return null;
+}
