@@ -1,7 +1,8 @@
 /**
  * What a follower's message says about the reply before it (docs/answers.md "Follow-ups"): "another"
  * (the next articles not yet offered), a pick from the list just sent ("the second one", "2"), or
- * thanks that close the question ("谢谢", "ok") and so are no follow-up.
+ * a message that is no follow-up: thanks that close the question ("谢谢", "ok"), or words that
+ * open another ("再问一下", "one more question").
  * These are requests, not questions: a closed set of whole messages, in both languages, matched
  * after the case, spaces and punctuation are folded away — "换一个！" and "Another one?" alike, but
  * not "another question about refunds", which is a question.
@@ -17,11 +18,13 @@ const ANOTHER = new Set(
   ].map((s) => fold(s)),
 );
 
-/** Thanks and acknowledgements: they close a question, never follow one up. */
-const CLOSING = new Set(
+/** Thanks and acknowledgements close a question; "one more question" opens another: neither follows one up. */
+const STANDS_ALONE = new Set(
   [
     "谢谢", "谢谢你", "谢谢您", "多谢", "感谢", "谢了", "好的", "好", "好吧", "嗯", "嗯嗯", "哦", "知道了", "明白了", "收到", "懂了", "行", "可以了", "不用了", "没事了", "再见", "拜拜",
+    "再问一下", "还想问一下", "我还想问", "还有个问题", "还有一个问题", "另外一个问题", "换个问题", "问个问题", "请问", "你好", "在吗",
     "thanks", "thank you", "thanks a lot", "thank you very much", "thx", "ty", "ok", "okay", "ok thanks", "ok thank you", "got it", "great", "cool", "nice", "perfect", "bye", "goodbye", "no thanks", "that's all", "thats all",
+    "one more question", "another question", "i have a question", "i have another question", "quick question", "hello", "hi",
   ].map((s) => fold(s)),
 );
 
@@ -42,10 +45,10 @@ export function fold(text: string): string {
   return text.normalize("NFKC").toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, " ").trim().replace(/ +/g, " ");
 }
 
-/** Thanks, an acknowledgement, or nothing but punctuation and symbols (an emoji). */
-export function closes(text: string): boolean {
+/** Thanks, an acknowledgement, "one more question", or nothing but punctuation and symbols (an emoji). */
+export function standsAlone(text: string): boolean {
   const f = fold(text);
-  return !f || CLOSING.has(f);
+  return !f || STANDS_ALONE.has(f);
 }
 
 export function asksAnother(text: string): boolean {

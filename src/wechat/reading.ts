@@ -14,7 +14,7 @@
 import { choose, type Choice } from "../ranking/choice.ts";
 import type { Question } from "../ranking/question.ts";
 import type { RankedArticle, RankingResult } from "../ranking/types.ts";
-import { asksAnother, closes, picksEntry } from "./cues.ts";
+import { asksAnother, standsAlone, picksEntry } from "./cues.ts";
 import { CONVERSATION, type Turn } from "./conversation.ts";
 
 export type Reading = (
@@ -59,8 +59,8 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   const alone: Reading = { how: "alone", question: { text }, asked: text, ranked: await rank({ text }) };
   if (!last || !alone.ranked || alone.ranked === "busy") return alone;
   // Sure on its own, or holding nothing of the account's ("谢谢"): not a follow-up.
-  // Sure on its own, or thanks ("谢谢", "ok"): not a follow-up.
-  if (choose(alone.ranked.articles).kind === "one" || closes(text)) return alone;
+  // Sure on its own, thanks ("谢谢", "ok") or "one more question": not a follow-up.
+  if (choose(alone.ranked.articles).kind === "one" || standsAlone(text)) return alone;
   const earlier = earlierOf(last);
   const question: Question = { text, context: earlier.join("\n") };
   const together = await rank(question);

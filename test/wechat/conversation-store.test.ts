@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { bounded, CONVERSATION, LocalConversations, parseTurns, turnKey, type Turn } from "../../src/wechat/conversation.ts";
-import { asksAnother, closes, picksEntry } from "../../src/wechat/cues.ts";
+import { asksAnother, standsAlone, picksEntry } from "../../src/wechat/cues.ts";
 import { earlierOf, nextTurn, read } from "../../src/wechat/reading.ts";
 import type { Question } from "../../src/ranking/question.ts";
 import type { RankingResult } from "../../src/ranking/types.ts";
@@ -108,13 +108,13 @@ describe("a turn's bytes", () => {
 });
 
 describe("what a message says about the reply before it", () => {
-  test("another, a pick, thanks: whole messages, case, spaces and punctuation folded", () => {
+  test("another, a pick, thanks or one more question: whole messages, case, spaces and punctuation folded", () => {
     expect(["换一个", "换个！", "不是这个", "Another one?", "something else", "NOT THIS ONE"].every(asksAnother)).toBe(true);
     expect(["换一个颜色可以吗", "another question about refunds"].some(asksAnother)).toBe(false);
     expect(["第二个", "第2篇", "2", "#2", "the second one", "2nd"].map(picksEntry)).toEqual([2, 2, 2, 2, 2, 2]);
     expect(["一个", "退款第二个", "6", "two of them"].map(picksEntry)).toEqual([null, null, null, null]);
-    expect(["谢谢", "OK!", "thanks", "👍"].every(closes)).toBe(true);
-    expect(closes("谢谢，运费呢")).toBe(false);
+    expect(["谢谢", "OK!", "thanks", "👍", "再问一下", "One more question:"].every(standsAlone)).toBe(true);
+    expect(standsAlone("谢谢，运费呢")).toBe(false);
   });
 });
 
