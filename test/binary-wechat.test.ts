@@ -94,7 +94,8 @@ describe("dist/replyd as the callback server", () => {
     const plainQ = new URLSearchParams({ timestamp: ts, nonce: "6", signature: wxSignature(TOKEN, ts, "6") });
     expect((await fetch(`${url}/wechat?${plainQ}`, { method: "POST", body: textMsg("where is my parcel", Number(ts)) })).status).toBe(401);
     const peer = new WXBizMsgCrypt(TOKEN, AESKEY, APPID);
-    const encrypted = peer.encrypt(textMsg("where is my parcel", Number(ts)));
+    // A follower of their own: after o_follower's delivery question above, these words are read as its follow-up.
+    const encrypted = peer.encrypt(textMsg("where is my parcel", Number(ts)).replaceAll("o_follower", "o_parcel"));
     const q = new URLSearchParams({ timestamp: ts, nonce: "7", signature: wxSignature(TOKEN, ts, "7"), encrypt_type: "aes", msg_signature: peer.getSignature(ts, "7", encrypted) });
     const res = await fetch(`${url}/wechat?${q}`, { method: "POST", body: `<xml><Encrypt><![CDATA[${encrypted}]]></Encrypt></xml>` });
     expect(openReply(await res.text(), peer).MsgType).toBe("text");
@@ -106,7 +107,8 @@ describe("dist/replyd as the callback server", () => {
   test("a follower's C1 control character (allowed by XML) is printed escaped by replyd inbox, never raw", async () => {
     const ts = String(Math.floor(Date.now() / 1000));
     const peer = new WXBizMsgCrypt(TOKEN, AESKEY, APPID);
-    const encrypted = peer.encrypt(textMsg("csi \u009b2J here", Number(ts)));
+    // A follower of their own, as above: this text is no follow-up of another's question.
+    const encrypted = peer.encrypt(textMsg("csi \u009b2J here", Number(ts)).replaceAll("o_follower", "o_csi"));
     const q = new URLSearchParams({ timestamp: ts, nonce: "8", signature: wxSignature(TOKEN, ts, "8"), encrypt_type: "aes", msg_signature: peer.getSignature(ts, "8", encrypted) });
     expect((await fetch(`${url}/wechat?${q}`, { method: "POST", body: `<xml><Encrypt><![CDATA[${encrypted}]]></Encrypt></xml>` })).status).toBe(200);
     const human = run(["inbox"]);
@@ -116,6 +118,29 @@ describe("dist/replyd as the callback server", () => {
     const json = run(["inbox", "--json"]);
     expect(json.out).not.toContain("\u009b");
     expect(JSON.parse(json.out).items[0].content).toBe("csi \u009b2J here");
+  });
+
+  test("a follow-up of a few words is ranked with the follower's question before it; replyd inbox says so", async () => {
+    const link = (id: string) => `https://example.com/${id}`;
+    const shop = [
+      { id: "hours", title: "营业时间", url: link("hours"), body: "春熙路店每天11:00到次日2:00营业，东郊店11:00到23:00营业。全年无休，最后点单在打烊前半小时。" },
+      { id: "vouchers", title: "团购券使用规则", url: link("vouchers"), body: "代金券每桌最多使用2张。周末和法定节假日是否可用，请看券面说明。团购券不和会员价同时使用。" },
+      { id: "parking", title: "停车说明", url: link("parking"), body: "春熙路店使用商场地下停车场，消费满200元免费停车2小时。周末车位紧张，建议坐地铁来。" },
+    ];
+    writeFileSync(join(tmp.dir, "shop.json"), JSON.stringify(shop));
+    expect(run(["import", "shop.json"]).code).toBe(0);
+    const peer = new WXBizMsgCrypt(TOKEN, AESKEY, APPID);
+    const say = async (text: string, nonce: string) => {
+      const ts = String(Math.floor(Date.now() / 1000));
+      const encrypted = peer.encrypt(textMsg(text, Number(ts)));
+      const q = new URLSearchParams({ timestamp: ts, nonce, signature: wxSignature(TOKEN, ts, nonce), encrypt_type: "aes", msg_signature: peer.getSignature(ts, nonce, encrypted) });
+      const res = await fetch(`${url}/wechat?${q}`, { method: "POST", body: `<xml><Encrypt><![CDATA[${encrypted}]]></Encrypt></xml>` });
+      return JSON.stringify(openReply(await res.text(), peer));
+    };
+    expect(await say("营业到几点", "81")).toContain("https://example.com/hours");
+    expect(await say("周末呢", "82")).toContain("https://example.com/hours");
+    const inbox = JSON.parse(run(["inbox", "--all", "--json"]).out).items as { content: string; answer: string }[];
+    expect(inbox.find((m) => m.content === "周末呢")?.answer).toBe("followup:answer:hours");
   });
 
   test("media put prints a URL that serves the image over the socket", async () => {
