@@ -9,11 +9,13 @@
  *   ./scripts/bench --only followups        (both)
  *
  * Kinds: stay (the follow-up is answered by the first question's article), move (by a neighbouring
- * article), change (a question of its own, which must not be dragged back), another ("换一个":
+ * article), change (a question of its own, which must not be dragged back), offtopic (one no
+ * article answers, after one that an article does: nothing is the right answer), another ("换一个":
  * the next articles not yet offered), second ("第二个" after a list). Measured: the right article
- * first, and among those offered (stay, move, change); the reply offering only articles not offered
- * before, and the labelled article offered within the two replies (another); the list's entry
- * picked, of the first replies that were lists (second). `--half tune` is the half of the accounts
+ * first, and among those offered (stay, move, change); nothing offered, and a single article
+ * offered (offtopic); the reply offering only articles not offered before, and the labelled article
+ * offered within the two replies (another); the list's entry picked, of the first replies that were
+ * lists (second). `--half tune` is the half of the accounts
  * the weights were chosen on, `held` the other half.
  */
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
@@ -32,7 +34,7 @@ const ROOT = resolve(import.meta.dir, "eval");
 export interface Pair {
   id: string;
   account: string;
-  kind: "stay" | "move" | "change" | "another" | "second";
+  kind: "stay" | "move" | "change" | "offtopic" | "another" | "second";
   first: string;
   first_article: string | null;
   followup: string;
@@ -107,6 +109,7 @@ const METRICS: Record<Pair["kind"], [string, string]> = {
   stay: ["right first", "right offered"],
   move: ["right first", "right offered"],
   change: ["right first", "right offered"],
+  offtopic: ["nothing offered", "a single article"],
   another: ["only new articles", "right within two replies"],
   second: ["list entry picked", "first reply a list"],
 };
@@ -116,6 +119,10 @@ function tallyOf(p: Pair, r: Replies, t: Tally, misses: string[]): void {
   if (p.kind === "another") {
     if (r.second.length && r.second.every((id) => !r.first.includes(id))) t.a++;
     if ([...r.first, ...r.second].includes(p.first_article as string)) t.b++;
+  } else if (p.kind === "offtopic") {
+    if (!r.second.length) t.a++;
+    else misses.push(`${p.id} offtopic ${p.first} → ${p.followup}: ${r.second.join(",")} (want nothing)`);
+    if (r.second.length === 1) t.b++;
   } else if (p.kind === "second") {
     if (r.first.length > 1) {
       t.b++;

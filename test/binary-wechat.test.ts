@@ -94,8 +94,7 @@ describe("dist/replyd as the callback server", () => {
     const plainQ = new URLSearchParams({ timestamp: ts, nonce: "6", signature: wxSignature(TOKEN, ts, "6") });
     expect((await fetch(`${url}/wechat?${plainQ}`, { method: "POST", body: textMsg("where is my parcel", Number(ts)) })).status).toBe(401);
     const peer = new WXBizMsgCrypt(TOKEN, AESKEY, APPID);
-    // A follower of their own: after o_follower's delivery question above, these words are read as its follow-up.
-    const encrypted = peer.encrypt(textMsg("where is my parcel", Number(ts)).replaceAll("o_follower", "o_parcel"));
+    const encrypted = peer.encrypt(textMsg("where is my parcel", Number(ts)));
     const q = new URLSearchParams({ timestamp: ts, nonce: "7", signature: wxSignature(TOKEN, ts, "7"), encrypt_type: "aes", msg_signature: peer.getSignature(ts, "7", encrypted) });
     const res = await fetch(`${url}/wechat?${q}`, { method: "POST", body: `<xml><Encrypt><![CDATA[${encrypted}]]></Encrypt></xml>` });
     expect(openReply(await res.text(), peer).MsgType).toBe("text");
@@ -107,8 +106,7 @@ describe("dist/replyd as the callback server", () => {
   test("a follower's C1 control character (allowed by XML) is printed escaped by replyd inbox, never raw", async () => {
     const ts = String(Math.floor(Date.now() / 1000));
     const peer = new WXBizMsgCrypt(TOKEN, AESKEY, APPID);
-    // A follower of their own, as above: this text is no follow-up of another's question.
-    const encrypted = peer.encrypt(textMsg("csi \u009b2J here", Number(ts)).replaceAll("o_follower", "o_csi"));
+    const encrypted = peer.encrypt(textMsg("csi \u009b2J here", Number(ts)));
     const q = new URLSearchParams({ timestamp: ts, nonce: "8", signature: wxSignature(TOKEN, ts, "8"), encrypt_type: "aes", msg_signature: peer.getSignature(ts, "8", encrypted) });
     expect((await fetch(`${url}/wechat?${q}`, { method: "POST", body: `<xml><Encrypt><![CDATA[${encrypted}]]></Encrypt></xml>` })).status).toBe(200);
     const human = run(["inbox"]);

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { bounded, CONVERSATION, LocalConversations, parseTurns, turnKey, type Turn } from "../../src/wechat/conversation.ts";
-import { asksAnother, standsAlone, picksEntry } from "../../src/wechat/cues.ts";
+import { asksAnother, leansOnBefore, picksEntry, standsAlone } from "../../src/wechat/cues.ts";
 import { earlierOf, nextTurn, read } from "../../src/wechat/reading.ts";
 import type { Question } from "../../src/ranking/question.ts";
 import type { RankingResult } from "../../src/ranking/types.ts";
@@ -115,6 +115,11 @@ describe("what a message says about the reply before it", () => {
     expect(["一个", "退款第二个", "6", "two of them"].map(picksEntry)).toEqual([null, null, null, null]);
     expect(["谢谢", "OK!", "thanks", "👍", "再问一下", "One more question:"].every(standsAlone)).toBe(true);
     expect(standsAlone("谢谢，运费呢")).toBe(false);
+  });
+
+  test("leaning on what was said before: an ellipsis particle, an opening connective, a pronoun, a question with no subject", () => {
+    expect(["那运费呢", "周末呢", "还有别的门店吗", "它防水吗", "会过期吗", "要带什么", "多久能出", "and on Sundays?", "what about Alaska?", "can I undo it?", "is that covered too?"].every(leansOnBefore)).toBe(true);
+    expect(["推荐一部电影", "今天天气怎么样", "你是机器人吗", "股票还会涨吗", "tell me a joke", "who won the game last night?", "Can I bring my bike?"].some(leansOnBefore)).toBe(false);
   });
 });
 

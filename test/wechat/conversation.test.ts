@@ -86,6 +86,15 @@ test("thanks after an answer is no follow-up: the fallback, not the article agai
   expect((await say("谢谢")).text).toBe("Sorry, I did not understand that. Send h for help.");
 });
 
+test("a question about something else that leans on nothing before is read alone: the fallback, not the earlier question's article", async () => {
+  await importDoc(SHOP);
+  await say("营业到几点");
+  expect((await say("推荐一部电影")).text).toBe("Sorry, I did not understand that. Send h for help.");
+  // The same few words leaning on the question are its follow-up.
+  await say("营业到几点", { from: "o_two" });
+  expect((await say("那推荐一部电影呢", { from: "o_two" })).ids).toEqual(["hours"]);
+});
+
 test("换一个 / another: the next articles not yet offered, then nothing left said so; each logged", async () => {
   const rooms = [1, 2, 3, 4, 5].map((i) => ({ id: `room${i}`, title: `包间${"甲乙丙丁戊"[i - 1]}`, url: url(`room${i}`), body: `包间可坐${6 + i}人，最低消费${500 + i * 100}元，需提前一天预订。` }));
   await importDoc([...rooms, HOURS]);
