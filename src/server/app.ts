@@ -225,7 +225,15 @@ export async function createApp(opts: AppOptions) {
   );
   if (opts.cluster) {
     const status = opts.cluster.status;
-    ctx.cluster = () => ({ ...status(), dedupe: wechat.shared?.up ? "cluster" : "this instance only (Redis is away)", answered_alone: wechat.answeredAlone, answers: wechat.shared?.counts });
+    const shared = conversations instanceof SharedConversations ? conversations : null;
+    ctx.cluster = () => ({
+      ...status(),
+      dedupe: wechat.shared?.up ? "cluster" : "this instance only (Redis is away)",
+      answered_alone: wechat.answeredAlone,
+      answers: wechat.shared?.counts,
+      // Followers' turns read or kept in this instance's memory alone because Redis was away.
+      conversations_alone: shared?.alone ?? 0,
+    });
   }
   const wxPath = opts.wechat?.path ?? DEFAULTS.wxPath;
   const media = await staticPlugin({

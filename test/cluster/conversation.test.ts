@@ -151,6 +151,10 @@ test("Redis away: a follow-up at the instance that answered the question is read
     expect(await say(a, "o_follower", "周末呢")).toEqual(["hours"]);
     expect(await say(a, "o_second", "营业到几点")).toEqual(["hours"]);
     expect(await say(b, "o_second", "周末呢")).not.toEqual(["hours"]);
+    // Health says so.
+    const req = signedRequest("GET", "/api/cli", { nowMs: Date.now() });
+    const health = (await (await fetch(a.url + "/api/cli?" + new URL(req.url).search.slice(1), { headers: req.headers })).json()) as { data: { cluster: { conversations_alone: number } } };
+    expect(health.data.cluster.conversations_alone).toBeGreaterThanOrEqual(4);
   } finally {
     await suite.redis.resume();
   }
