@@ -1,11 +1,12 @@
 /**
  * Follow-ups measured (issue 34 E; docs/answers.md "Follow-ups"): question + follow-up pairs on the
- * FAQ accounts (bench/eval/followups/*.jsonl, on bench/eval/faq/*.json), each follow-up answered as
+ * FAQ accounts (bench/eval/followups/*.jsonl, on bench/eval/faq/accounts/), each follow-up answered as
  * before (each message alone) and in its conversation (src/wechat/reading.ts) — in memory with the
  * real ranking code over each account (memory-source.ts), and with --binary through dist/replyd's
  * callback, each account imported into a server of its own.
  *
  *   bun bench/followups.ts [--half tune|held|all] [--set weight=0.5] [--binary] [--json] [--misses]
+ *   bun bench/followups.ts --standalone [bench/eval/faq/questions.jsonl]
  *   ./scripts/bench --only followups        (both)
  *
  * Kinds: stay (the follow-up is answered by the first question's article), move (by a neighbouring
@@ -15,10 +16,11 @@
  * first, and among those offered (stay, move, change); nothing offered, and a single article
  * offered (offtopic); the reply offering only articles not offered before, and the labelled article
  * offered within the two replies (another); the list's entry picked, of the first replies that were
- * lists (second). `--half tune` is the half of the accounts
+ * lists (second). --standalone: questions of their own (issue 34 D's set), each asked right after the
+ * one before it, answered alone and after it: no worse in conversation? `--half tune` is the half of the accounts
  * the weights were chosen on, `held` the other half.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { CONTEXT, type Question } from "../src/ranking/question.ts";
@@ -30,6 +32,8 @@ import { MemorySource } from "./memory-source.ts";
 import { clientFor, startReplyd, TOKEN, waitHealthy } from "./servers.ts";
 
 const ROOT = resolve(import.meta.dir, "eval");
+/** Followers' questions written blind to the articles (issue 34 D), when the tree has them. */
+const STANDALONE = join(ROOT, "faq", "questions.jsonl");
 
 export interface Pair {
   id: string;
@@ -48,7 +52,7 @@ export interface Account {
 }
 
 export function loadAccounts(): Map<string, Account> {
-  const dir = join(ROOT, "faq");
+  const dir = join(ROOT, "faq", "accounts");
   const out = new Map<string, Account>();
   for (const f of readdirSync(dir).filter((f) => f.endsWith(".json"))) {
     const a = JSON.parse(readFileSync(join(dir, f), "utf8")) as Account;
@@ -168,7 +172,7 @@ export function inMemory(accounts: Map<string, Account>): Answerer {
     let s = sources.get(id);
     if (!s) {
       const a = accounts.get(id);
-      if (!a) throw new Error(`no account ${id} in bench/eval/faq/`);
+      if (!a) throw new Error(`no account ${id} in bench/eval/faq/accounts/`);
       s = new MemorySource(a.articles.map((x) => ({ id: x.id, title: x.title, keywords: x.keywords.join("\u001f"), body: x.body })));
       sources.set(id, s);
     }
@@ -209,7 +213,7 @@ export async function throughBinary(pairs: readonly Pair[], accounts: Map<string
     const known = servers.get(id);
     if (known) return known.url;
     const a = accounts.get(id);
-    if (!a) throw new Error(`no account ${id} in bench/eval/faq/`);
+    if (!a) throw new Error(`no account ${id} in bench/eval/faq/accounts/`);
     const dir = mkdtempSync(join(tmpdir(), "replyd-followups-"));
     const s = startReplyd(dir);
     await waitHealthy(`${s.url}/healthz`, 60_000);
@@ -252,6 +256,55 @@ export async function throughBinary(pairs: readonly Pair[], accounts: Map<string
   }
 }
 
+/** A follower's message of bench/eval/faq/questions.jsonl (written blind to the articles, issue 34 D). */
+interface Standalone {
+  account: string;
+  question: string;
+  answer_ids: string[];
+  kind: "answerable" | "unanswerable" | "chat";
+}
+
+/**
+ * Questions that stand on their own, each asked right after the one before it in the file (the
+ * same account): answered as well in conversation as alone? Answerable: the right article first, a
+ * single wrong one; the others: nothing offered, a single article.
+ */
+export async function standalone(path: string, answer: Answerer): Promise<Row[]> {
+  const qs = readFileSync(path, "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Standalone);
+  const t: Record<string, { n: number; alone: [number, number]; together: [number, number] }> = {};
+  for (let i = 1; i < qs.length; i++) {
+    const [before, q] = [qs[i - 1] as Standalone, qs[i] as Standalone];
+    if (before.account !== q.account) continue;
+    const p: Pair = { id: `q${i}`, account: q.account, kind: "change", first: before.question, first_article: null, followup: q.question, followup_article: null };
+    const k = `${q.account.slice(0, 2)}.${q.kind === "answerable" ? "answerable" : "unanswerable"}`;
+    const row = (t[k] ??= { n: 0, alone: [0, 0], together: [0, 0] });
+    row.n++;
+    for (const [mode, got] of [["alone", await answer(p, false)], ["together", await answer(p, true)]] as const) {
+      const shown = got.second;
+      const x = row[mode];
+      if (q.kind === "answerable") {
+        if (q.answer_ids.includes(shown[0] as string)) x[0]++;
+        if (shown.length === 1 && !q.answer_ids.includes(shown[0] as string)) x[1]++;
+      } else {
+        if (!shown.length) x[0]++;
+        if (shown.length === 1) x[1]++;
+      }
+    }
+  }
+  const rows: Row[] = [];
+  const f3 = (x: number, n: number) => +(x / Math.max(n, 1)).toFixed(3);
+  for (const k of Object.keys(t).sort()) {
+    const r = t[k] as (typeof t)[string];
+    const [m0, m1] = k.endsWith(".answerable") ? ["right first", "a single wrong article"] : ["nothing offered", "a single article"];
+    rows.push({ set: k, n: r.n, metric: m0, alone: f3(r.alone[0], r.n), conversation: f3(r.together[0], r.n) });
+    rows.push({ set: k, n: r.n, metric: m1, alone: f3(r.alone[1], r.n), conversation: f3(r.together[1], r.n) });
+  }
+  return rows;
+}
+
 export function printRows(title: string, rows: readonly Row[], out: (line: string) => void): void {
   out(title);
   for (const r of rows) out(`  ${r.set.padEnd(14)} ${String(r.n).padStart(4)}  ${r.metric.padEnd(26)} alone ${r.alone.toFixed(3)}  in conversation ${r.conversation.toFixed(3)}`);
@@ -267,7 +320,10 @@ export async function followupsBench(report: (line: string) => void) {
   printRows("  through dist/replyd:", binary.rows, report);
   const t = binary.replyMs;
   report(`  the follow-up's reply: alone p50 ${t.alone.p50} ms, p99 ${t.alone.p99} ms; in conversation p50 ${t.conversation.p50} ms, p99 ${t.conversation.p99} ms`);
-  return { memory: memory.rows, binary: binary.rows, reply_ms: t };
+  // Issue 34 D's questions, when the tree has them: questions of their own are answered no worse after another.
+  const own = existsSync(STANDALONE) ? await standalone(STANDALONE, inMemory(accounts)) : [];
+  if (own.length) printRows("  questions of their own, each right after the one before (bench/eval/faq/questions.jsonl, in memory):", own, report);
+  return { memory: memory.rows, binary: binary.rows, reply_ms: t, standalone: own };
 }
 
 if (import.meta.main) {
@@ -283,6 +339,11 @@ if (import.meta.main) {
   const tuning = tuningHalf(accounts.keys());
   const pairs = loadPairs().filter((p) => half === "all" || (half === "tune") === tuning.has(p.account));
   const out = (line: string) => process.stdout.write(line + "\n");
+  if (args.includes("--standalone")) {
+    const path = args[args.indexOf("--standalone") + 1] ?? STANDALONE;
+    printRows(`questions of their own, each right after the one before (${path}):`, await standalone(path, inMemory(accounts)), out);
+    process.exit(0);
+  }
   const result = args.includes("--binary") ? await throughBinary(pairs, accounts, out) : await evaluate(pairs, inMemory(accounts));
   const replyMs = "replyMs" in result ? (result.replyMs as Awaited<ReturnType<typeof throughBinary>>["replyMs"]) : null;
   if (args.includes("--json")) out(JSON.stringify({ half, weight: CONTEXT.weight, binary: args.includes("--binary"), rows: result.rows, reply_ms: replyMs }));
