@@ -26,8 +26,11 @@ const ANOTHER = new Set(
  * of 109 questions of their own, "about", "too", "and", "it" 36 follow-ups and 5 questions.
  */
 const LEANS_HAN = /(?:它们?|这个|那个|这种|这样|这些|那些|同样)/u;
-/** …and a question with no subject, opening on a modal or a question word (会过期吗, 要带什么, 多久能出): Chinese leaves out what was just said. */
-const LEANS_HAN_AT = /^(?:那|还有|另外|如果|要是|也|能|能不能|可以|可不可以|要|要不要|需要|需不需要|会|会不会|有没有|有|多少|多久|几|什么时候|用什么|是不是)|呢$/u;
+/**
+ * …and a question with no subject, opening on a modal or a question word (会过期吗, 要带什么, 多久能出):
+ * Chinese leaves out what was just said. Not 有没有 / 有: asking whether something exists names it.
+ */
+const LEANS_HAN_AT = /^(?:那|还有|另外|如果|要是|也|能|可以|要|需要|会(?!员)|多少|多久|几|什么时候|用什么|是不是)|呢$/u;
 const LEANS_LATIN = /^(?:and|but|so|then|also|or|what about|how about|what if)\b|\b(?:it|its|they|them|their|that|this|these|those|too|also|either|then|same)\b/;
 
 /** Thanks and acknowledgements close a question; "one more question" opens another: neither follows one up. */

@@ -4,15 +4,15 @@
  * already offered left out), or as a pick from the list just sent. Pure but for the ranking it is
  * given: the responder gives the searcher's, bench/followups.ts the ranking over a set in memory.
  *
- * A follow-up is told first by its ranking: a message ranked alone that is sure (one article
- * clearly ahead, ranking/choice.ts) stands on its own, whatever came before; one that is not is
- * ranked again with the question before it, and that reading is taken when it offers something
- * and the follower's own words hold a word of its first article — or, when only the earlier
- * question led there, when the message leans on what was said before (cues.ts: "那运费呢", "can
- * I undo it?", "会过期吗"), so that "tell me a joke" after a question is not answered with that
- * question's article. Measured on the follow-up set (bench/followups.ts, docs/performance.md):
- * ranking every message with the one before drags new questions back to the old article; reading
- * only short messages so misses the whole sentences that follow up.
+ * A follow-up is told by its ranking and by its words: a message ranked alone that is sure (one
+ * article clearly ahead, ranking/choice.ts) stands on its own, whatever came before; one that is
+ * not, and leans on what was said before (cues.ts: "那运费呢", "can I undo it?", "会过期吗"), is
+ * ranked again with the question before it, and that reading is taken when it offers something.
+ * "tell me a joke" after a question is not answered with that question's article. Measured on the
+ * follow-up set and on followers' questions of their own asked one after another
+ * (bench/followups.ts, docs/performance.md): ranking every message with the one before drags new
+ * questions back to the old article; reading any unsure message so answers questions no article
+ * answers with the old one; reading only short messages so misses whole sentences that follow up.
  */
 import { choose, type Choice } from "../ranking/choice.ts";
 import type { Question } from "../ranking/question.ts";
@@ -61,16 +61,13 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   }
   const alone: Reading = { how: "alone", question: { text }, asked: text, ranked: await rank({ text }) };
   if (!last || !alone.ranked || alone.ranked === "busy") return alone;
-  // Sure on its own, thanks ("谢谢", "ok") or "one more question": not a follow-up.
-  if (choose(alone.ranked.articles).kind === "one" || standsAlone(text)) return alone;
+  // Sure on its own, or not leaning on what was said ("tell me a joke", "谢谢"): not a follow-up.
+  if (choose(alone.ranked.articles).kind === "one" || standsAlone(text) || !leansOnBefore(text)) return alone;
   const earlier = earlierOf(last);
   const question: Question = { text, context: earlier.join("\n") };
   const together = await rank(question);
   if (!together || together === "busy") return alone;
   if (choose(together.articles).kind === "none") return alone;
-  // Led there by the earlier question alone: only a message that leans on it goes ("can I undo it?"; not "tell me a joke").
-  const top = together.articles[0]?.id;
-  if (!alone.ranked.articles.some((a) => a.id === top && a.word) && !leansOnBefore(text)) return alone;
   return { how: "followup", question, asked: spoken(text, earlier), ranked: together };
 }
 
