@@ -220,7 +220,8 @@ test("caps: past the follower's hourly cap and the daily one, the retrieval repl
   expect(newsTitle(await deliver(QUESTION, { from: "o_third" }))).toBe("售后政策");
   expect(model.requests.length).toBe(3);
   expect((await health()).generated_answers).toMatchObject({ capped: { follower: 1, daily: 1 }, caps: { used_24h: 3 } });
-  // A new app on the same store (a restart) counts the calls it logged.
+  // A new app on the same store (a restart) counts the calls it logged: each is logged once its answer went out, so wait for the three.
+  await until(async () => (await calls()).total === 3);
   const again = await createApp({
     read: t.backend.read,
     write: t.backend.write,
