@@ -58,6 +58,14 @@ export function resolveConfig(flags: { url?: string | undefined; appkey?: string
     const chosen = chosenProfile(io, flags.profile);
     if (chosen) {
       profile = chosen.name;
+      // A profile's key signs for its own server only: sent elsewhere, a signed request could be replayed to it.
+      const elsewhere = url !== undefined && checkUrl(url) !== checkUrl(chosen.profile.url);
+      if (elsewhere && (!appkey || !secret))
+        throw new CLIError(
+          "profile_mismatch",
+          `the profile "${chosen.name}" keeps a key for ${chosen.profile.url}, not for ${url}: give --appkey and --secret (REPLYD_APPKEY, REPLYD_SECRET) for ${url}, or use the profile's server`,
+          2,
+        );
       url ??= chosen.profile.url;
       appkey ??= chosen.profile.appkey;
       secret ??= chosen.profile.secret;

@@ -60,7 +60,7 @@ const bytes = (s: string) => Buffer.byteLength(s);
 /** `t` within the bounds: its lists cut, then its texts, the longer first, until it fits turnBytes. */
 export function bounded(t: Turn): Turn {
   const texts = [t.text, ...t.earlier.slice(0, CONVERSATION.turns)];
-  const out = () => ({ ...t, key: t.key.slice(0, 16), text: texts[0] as string, earlier: texts.slice(1), offered: t.offered.slice(0, CONVERSATION.offered), shown: t.shown.slice(0, CONVERSATION.shown) });
+  const out = () => ({ ...t, key: t.key.slice(0, 16), text: texts[0] as string, earlier: texts.slice(1), offered: t.offered.slice(-CONVERSATION.offered), shown: t.shown.slice(0, CONVERSATION.shown) });
   let turn = out();
   while (bytes(JSON.stringify(turn)) > CONVERSATION.turnBytes) {
     let longest = 0;

@@ -52,10 +52,11 @@ const spoken = (text: string, earlier: readonly string[]) => [...earlier].revers
 export async function read(text: string, turns: readonly Turn[], rank: Ranker): Promise<Reading> {
   const last = turns[0];
   const n = last ? picksEntry(text) : null;
-  const picked = last && n !== null && last.shown.length > 1 ? last.shown[n - 1] : undefined;
+  // "The first one" after a single article is that article; "the second one" after a list, its second.
+  const picked = last && n !== null && n <= last.shown.length && (last.shown.length > 1 || n === 1) ? last.shown[n - 1] : undefined;
   if (last && picked) return { how: "pick", question: questionOf(last), asked: spoken(last.text, last.earlier), id: picked };
-  // "Another", or "the second one" with no list before that has it: the next articles not yet offered.
-  if (last && (asksAnother(text) || n !== null)) {
+  // "Another", or "the second one" after a single article: the next articles not yet offered ("the fifth" after three is no pick at all).
+  if (last && (asksAnother(text) || (n === 2 && last.shown.length === 1))) {
     const question = { ...questionOf(last), exclude: last.offered };
     return { how: "another", question, asked: spoken(last.text, last.earlier), ranked: await rank(question) };
   }

@@ -150,3 +150,48 @@ describe("reading in the conversation", () => {
     expect(next).toMatchObject({ text: "包间", offered: ["a", "b", "c", "d", "e"], shown: ["d", "e"] });
   });
 });
+
+describe("review of issue 34 E", () => {
+  test("another, again and again, moves on: nothing offered in the last four replies (the twelve remembered) comes back; before, the same three came back for ever", async () => {
+    const { LocalConversations } = await import("../../src/wechat/conversation.ts");
+    const { read, nextTurn, offer } = await import("../../src/wechat/reading.ts");
+    const ids = Array.from({ length: 30 }, (_, i) => `a${i}`);
+    // Every article holds a word, none clearly ahead: each reply lists three.
+    const rank = async (q: { exclude?: readonly string[] }) => ({
+      terms: [],
+      postings: 0,
+      candidates: 0,
+      articles: ids
+        .filter((id) => !(q.exclude ?? []).includes(id))
+        .slice(0, 16)
+        .map((id) => ({ id, title: id, url: "", picurl: null, description: "", score: 1, coverage: 0.5, word: true, head: 0, passage: null, passageScore: 0, excerpt: null, passages: [] })),
+    });
+    let now = 1000;
+    const c = new LocalConversations(() => now);
+    const rounds: string[][] = [];
+    for (const [i, text] of ["包间", "换一个", "换一个", "换一个", "换一个", "换一个", "换一个", "换一个"].entries()) {
+      const key = `k${i}`;
+      const turns = await c.recent("o", key);
+      const r = await read(text, turns, rank as never);
+      const choice = r.how === "pick" ? null : offer(r as never);
+      const shown = !choice ? [] : choice.kind === "one" ? [choice.article.id] : choice.kind === "list" ? choice.articles.map((a: { id: string }) => a.id) : [];
+      const recent = rounds.slice(-4).flat();
+      expect({ i, shown: shown.length, again: shown.filter((id) => recent.includes(id)) }).toEqual({ i, shown: 3, again: [] });
+      rounds.push(shown);
+      await c.add("o", nextTurn(r, turns, key, now, shown), turns);
+      now += 1000;
+    }
+    expect(new Set(rounds.flat()).size).toBeGreaterThanOrEqual(15);
+  });
+
+  test("'the first one' after a single article is that article; 'the fifth' after a list of three is no pick", async () => {
+    const { read } = await import("../../src/wechat/reading.ts");
+    const none = async () => ({ terms: [], postings: 0, candidates: 0, articles: [] });
+    const single = { key: "k1", at: 1, text: "营业到几点", earlier: [], offered: ["hours"], shown: ["hours"] };
+    expect(await read("第一个", [single], none as never)).toMatchObject({ how: "pick", id: "hours" });
+    const list = { ...single, offered: ["a", "b", "c"], shown: ["a", "b", "c"] };
+    expect(await read("第二个", [list], none as never)).toMatchObject({ how: "pick", id: "b" });
+    expect((await read("第五个", [list], none as never)).how).not.toBe("another");
+    expect((await read("第五个", [list], none as never)).how).not.toBe("pick");
+  });
+});

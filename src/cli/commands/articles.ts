@@ -192,9 +192,9 @@ export const addCommand = defineCommand({
 
 export const setCommand = defineCommand({
   usage: "set <id> [...fields]",
-  summary: "revise an article: only the fields given change (rev=N: only if still at rev N); an unknown id is created",
+  summary: "revise an article: only the fields given change (rev=N: only if still at rev N); an unknown id is refused",
   description:
-    "Revises the fields given and nothing else. A list (keywords, questions) given with = replaces the article's; with += its values are added to it, those it holds already (in any case) skipped. rev=N makes it conditional: refused when someone changed the article since you read it at rev N. An id that does not exist is created (title= and url= then required).",
+    "Revises the fields given and nothing else. A list (keywords, questions) given with = replaces the article's; with += its values are added to it, those it holds already (in any case) skipped. rev=N makes it conditional: refused when someone changed the article since you read it at rev N. An id that does not exist is refused (no article …), never made a new article: replyd add makes one.",
   examples: [
     'replyd set fv-3 title="Founder\'s view, part 3" rev=1',
     "replyd set fv-3 body=@fv-3.txt",
