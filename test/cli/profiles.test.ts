@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { resolveConfig } from "../../src/cli/client.ts";
+import { resolveConfig } from "../../src/cli/config.ts";
 import { run } from "../../src/cli/index.ts";
 import { configDir, profilesPath } from "../../src/cli/profiles.ts";
 import { startServer, type RunningServer } from "../../src/server/serve.ts";

@@ -6,6 +6,7 @@ import { openLocal } from "../files.ts";
 import type { Param } from "../../sign.ts";
 import type { CommandContext } from "../context.ts";
 import { usage } from "../errors.ts";
+import { cutColumns, table } from "../table.ts";
 import { defineCommand, PAGING } from "../command.ts";
 
 /** What `add` and `set` take as name=value: the content fields (article-fields.ts) but flags, which commands set (rm, --undelete); id and rev. */
@@ -107,13 +108,9 @@ export async function ls(c: CommandContext): Promise<void> {
   c.print(page, () => {
     if (!page.items.length) return page.total ? `no articles at offset ${page.offset} (of ${page.total})` : "no articles";
     // A column is as wide as its widest value up to a cap: a server's 1 MiB id is cut, not padded into every row.
-    const cut = (v: string, max: number) => (v.length > max ? v.slice(0, max - 1) + "…" : v);
-    const rows = page.items.map((a) => [cut(String(a.id), 64), cut(a.code ?? "-", 32), cut(a.tag ?? "-", 16), cut(String(a.rev), 12), cut((a.deleted ? "[deleted] " : "") + a.title, 200)]);
-    const head = ["ID", "CODE", "TAG", "REV", "TITLE"];
-    const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
-    const line = (r: string[]) => r.map((v, i) => (i < r.length - 1 ? v.padEnd(widths[i] as number) : v)).join("  ");
+    const rows = page.items.map((a) => [String(a.id), a.code ?? "-", a.tag ?? "-", String(a.rev), cutColumns((a.deleted ? "[deleted] " : "") + a.title, 200)]);
     const shown = `${page.offset + 1}–${page.offset + page.items.length} of ${page.total}`;
-    return [line(head), ...rows.map(line), "", shown].join("\n");
+    return [...table([["ID", "CODE", "TAG", "REV", "TITLE"], ...rows], [{ max: 64 }, { max: 32 }, { max: 16 }, { max: 12 }]), "", shown].join("\n");
   });
 }
 

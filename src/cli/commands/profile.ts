@@ -3,7 +3,7 @@
  * kept on the laptop (cli/profiles.ts). The secret is read from standard input — typed without
  * echo at a terminal, or piped — never taken as a flag, which every user of the machine sees in ps.
  */
-import { checkUrl } from "../client.ts";
+import { checkUrl } from "../config.ts";
 import { defineCommand } from "../command.ts";
 import type { CommandContext } from "../context.ts";
 import { CLIError, usage } from "../errors.ts";
