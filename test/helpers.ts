@@ -2,7 +2,7 @@ import { test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fixedClock } from "../src/clock.ts";
+import { fixedClock } from "../src/base/clock.ts";
 import { createApp, type AppOptions } from "../src/server/app.ts";
 import { canonicalQuery, fileParamValue, formatTs, newNonce, signRequest, type Param } from "../src/sign.ts";
 import type { AdminKey } from "../src/store/keys.ts";

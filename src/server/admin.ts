@@ -1,10 +1,10 @@
-import { CONTENT, LONG_FIELDS } from "../article-fields.ts";
-import { articleJson, CONTENT_FIELDS, contentOf, LIMITS, sameContent, validateArticle, type Article } from "../article.ts";
-import { bodyReducedAhead, KeptBodies, readDocumentSliced } from "../doc-bodies.ts";
-import { badRequest, InvalidDocumentError, notFound, ReplydError, tooLarge } from "../errors.ts";
+import { CONTENT, LONG_FIELDS } from "../article/fields.ts";
+import { articleJson, CONTENT_FIELDS, contentOf, LIMITS, sameContent, validateArticle, type Article } from "../article/article.ts";
+import { bodyReducedAhead, KeptBodies, readDocumentSliced } from "../doc/bodies.ts";
+import { badRequest, InvalidDocumentError, notFound, ReplydError, tooLarge } from "../base/errors.ts";
 import { idExists } from "../store/conflicts.ts";
 import { newArticleId } from "../store/ids.ts";
-import { VERSION } from "../version.ts";
+import { VERSION } from "../base/version.ts";
 import { ruleWarnings } from "./rule-warnings.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
@@ -181,7 +181,7 @@ export async function postCli(ctx: AppContext, req: SignedRequest) {
     if (mode !== "merge" && mode !== "init") throw badRequest('"mode" must be merge or init');
     const unexpected = [...req.files.keys()].filter((k) => k !== "json");
     if (unexpected.length) throw badRequest(`unexpected file part: ${unexpected.join(", ")}`);
-    // Its bodies reduced a slice at a time, once: the write reads them back (doc-bodies.ts).
+    // Its bodies reduced a slice at a time, once: the write reads them back (doc/bodies.ts).
     const bodies = new KeptBodies(ctx.read.spoolDir);
     try {
       const doc = await readDocumentSliced(file.source(), bodies);

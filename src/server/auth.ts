@@ -1,5 +1,5 @@
-import type { Clock } from "../clock.ts";
-import { ReplydError, type ErrorCode } from "../errors.ts";
+import type { Clock } from "../base/clock.ts";
+import { ReplydError, type ErrorCode } from "../base/errors.ts";
 import { APPKEY_PATTERN, AUTH_FIELDS, canonicalString, computeSign, formatTs, NONCE_PATTERN, parseTs, SIGN_PATTERN, timingSafeEqual, TS_PATTERN, type Param } from "../sign.ts";
 import type { AdminKey, Keys } from "../store/keys.ts";
 import { RedisDown } from "../store/redis/link.ts";

@@ -1,9 +1,9 @@
-import type { Clock } from "../clock.ts";
+import type { Clock } from "../base/clock.ts";
 import type { ReadModel, Writer } from "../store/backend.ts";
-import type { RegexMatcher } from "../wechat/regex.ts";
-import type { Responder } from "../wechat/responder.ts";
-import type { TokenKeeper } from "../wechat/token.ts";
-import type { Generator } from "../wechat/generator.ts";
+import type { RegexMatcher } from "../wechat/answering/regex.ts";
+import type { Responder } from "../wechat/answering/responder.ts";
+import type { TokenKeeper } from "../wechat/platform/token.ts";
+import type { Generator } from "../wechat/ai/generator.ts";
 
 /** What route handlers share: the backend's read model and writer, the clock, and the settings they report. */
 export interface AppContext {

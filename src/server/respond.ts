@@ -1,5 +1,5 @@
-import { sha256hex } from "../doc.ts";
-import { ERRORS, ReplydError, type ErrorCode } from "../errors.ts";
+import { sha256hex } from "../doc/document.ts";
+import { ERRORS, ReplydError, type ErrorCode } from "../base/errors.ts";
 import { databaseUnavailable } from "../store/postgres/errors.ts";
 import { ANSWER_SIGNATURE_HEADER, answerSignature } from "../sign.ts";
 

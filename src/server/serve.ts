@@ -1,17 +1,17 @@
 import type { Server } from "bun";
 import { join } from "node:path";
-import { systemClock, type Clock } from "../clock.ts";
+import { systemClock, type Clock } from "../base/clock.ts";
 import { BackendError, type Backend } from "../store/backend.ts";
 import { openBackend } from "../store/open.ts";
 import { createApp, DEFAULTS, type AiOptions } from "./app.ts";
 import { checkRequest, pathOf } from "./request-target.ts";
 import { LineSink } from "./logsink.ts";
 import { refusal } from "./respond.ts";
-import { TokenKeeper } from "../wechat/token.ts";
-import { RedisTokenShare } from "../wechat/shared-token.ts";
+import { TokenKeeper } from "../wechat/platform/token.ts";
+import { RedisTokenShare } from "../wechat/platform/shared-token.ts";
 import type { RedisLink } from "../store/redis/link.ts";
 import { clusterOf, connectRedis } from "./cluster.ts";
-import { endpointName } from "../model-client.ts";
+import { endpointName } from "../llm/client.ts";
 import { startLogPrune } from "./log-prune.ts";
 import { checkServeOptions, environmentKeyNotice } from "./serve-checks.ts";
 

@@ -10,13 +10,13 @@
  *
  * `openBackend` (open.ts) chooses SQLite or PostgreSQL by the target's scheme; nothing else chooses.
  */
-import type { Article, ArticleSummary } from "../article.ts";
-import type { Clock } from "../clock.ts";
-import type { BulkDocument, Matter } from "../doc.ts";
-import type { ByteSource } from "../doc-scanner.ts";
-import type { Menu } from "../menu.ts";
-import type { Rule, Tags, Texts } from "../rule.ts";
-import type { SynonymGroup, SynonymMerge } from "../synonyms.ts";
+import type { Article, ArticleSummary } from "../article/article.ts";
+import type { Clock } from "../base/clock.ts";
+import type { BulkDocument, Matter } from "../doc/document.ts";
+import type { ByteSource } from "../doc/scanner.ts";
+import type { Menu } from "../doc/menu.ts";
+import type { Rule, Tags, Texts } from "../doc/rule.ts";
+import type { SynonymGroup, SynonymMerge } from "../doc/synonyms.ts";
 import type { RuleMerge, StoredMenu } from "./model/content.ts";
 import type { IndexKeeper } from "./model/indexer.ts";
 import type { AdminKey, Keys } from "./keys.ts";
@@ -63,7 +63,7 @@ export interface ContentReads {
   readonly rulesVersion: number;
   texts(): Texts;
   menu(): StoredMenu | null;
-  /** The operator's synonyms (src/synonyms.ts), applied by the ranking. */
+  /** The operator's synonyms (src/doc/synonyms.ts), applied by the ranking. */
   synonyms(): SynonymGroup[];
   counts(): { tags: number; rules: number; texts: number; synonyms: number };
 }
@@ -192,7 +192,7 @@ export interface ImportResult {
   texts: number;
   /** The document's menu was stored (import never removes one; it is not pushed). */
   menu: boolean;
-  /** The document's synonym groups merged (src/synonyms.ts mergeSynonymGroups); a change rebuilds the passage index. */
+  /** The document's synonym groups merged (src/doc/synonyms.ts mergeSynonymGroups); a change rebuilds the passage index. */
   synonyms: SynonymMerge;
   /** The automatic backup taken before an init replaced the articles. */
   backup?: BackupInfo;

@@ -1,5 +1,5 @@
-import type { Article } from "../article.ts";
-import { conflict } from "../errors.ts";
+import type { Article } from "../article/article.ts";
+import { conflict } from "../base/errors.ts";
 import type { ArticleEdit } from "./backend.ts";
 
 /** The refusals of a single-article write, the same from either store. */

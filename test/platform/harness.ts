@@ -1,4 +1,4 @@
-import { TokenKeeper } from "../../src/wechat/token.ts";
+import { TokenKeeper } from "../../src/wechat/platform/token.ts";
 import { body, signedRequest, testApp } from "../helpers.ts";
 import { TOKEN } from "../wechat/helpers.ts";
 import { startFakePlatform, type FakePlatform } from "./fake.ts";

@@ -10,7 +10,7 @@ import { FailureLimiter, limiterKey } from "../../src/server/limiter.ts";
 import { clientAddress, startServer } from "../../src/server/serve.ts";
 import { canonicalQuery, fileParamValue, formatTs, newNonce, signRequest, type Param } from "../../src/sign.ts";
 import { ADMIN, ADMIN_ENV, body, doc, article, serveOpts, signedRequest, tempDir, testApp } from "../helpers.ts";
-import { CODE } from "../../src/errors.ts";
+import { CODE } from "../../src/base/errors.ts";
 
 let t: Awaited<ReturnType<typeof testApp>>;
 const ADDR = "x-test-addr";

@@ -4,7 +4,7 @@ import { ADMIN, READER, signedRequest, dataFolderTest } from "../helpers.ts";
 import type { FakePlatform } from "../platform/fake.ts";
 import { platformApp, type Harness } from "../platform/harness.ts";
 import { eventMsg, wxPost } from "./helpers.ts";
-import { CODE } from "../../src/errors.ts";
+import { CODE } from "../../src/base/errors.ts";
 
 const MENU = {
   button: [

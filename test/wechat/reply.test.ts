@@ -4,7 +4,7 @@ import { article, doc, READER, signedRequest } from "../helpers.ts";
 import { startFakePlatform, type FakePlatform } from "../platform/fake.ts";
 import { APPID, platformApp, SECRET, type Harness } from "../platform/harness.ts";
 import { eventMsg, textMsg, wxPost } from "./helpers.ts";
-import { CODE } from "../../src/errors.ts";
+import { CODE } from "../../src/base/errors.ts";
 
 const FOLLOWER = "o_follower";
 const HOUR = 3_600_000;

@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import { generateKey, parseKeys, writeKeys, SCOPES, type Scope, type ServedFromEnvironment } from "../../store/keys.ts";
 import { environmentKeyOf } from "../../store/sqlite/environment-key.ts";
 import { environmentKeysOn } from "../../store/postgres/instances.ts";
-import { CODE } from "../../errors.ts";
+import { CODE } from "../../base/errors.ts";
 import { SQL } from "bun";
 import { prepareDatabase } from "../../store/postgres/connect.ts";
 import { redactUrl, scrubPassword } from "../../store/postgres/url.ts";

@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
-import type { Menu } from "../../menu.ts";
-import { TEXT_KEYS, type Rule, type Tags, type TextKey, type Texts } from "../../rule.ts";
-import type { SynonymGroup } from "../../synonyms.ts";
+import type { Menu } from "../../doc/menu.ts";
+import { TEXT_KEYS, type Rule, type Tags, type TextKey, type Texts } from "../../doc/rule.ts";
+import type { SynonymGroup } from "../../doc/synonyms.ts";
 import { storedSynonyms, writeSynonyms } from "./synonyms.ts";
 
 export interface StoredMenu {
@@ -159,7 +159,7 @@ export class ContentRepo {
     if (stored) this.db.run("INSERT INTO menu (id, body, updated_at, pushed_at) VALUES (1, ?, ?, ?)", [JSON.stringify(stored.menu), stored.updated_at, stored.pushed_at]);
   }
 
-  /** The operator's synonyms (src/synonyms.ts), as groups of phrases. */
+  /** The operator's synonyms (src/doc/synonyms.ts), as groups of phrases. */
   synonyms(): SynonymGroup[] {
     return (this.cache.synonyms ??= storedSynonyms(this.db));
   }

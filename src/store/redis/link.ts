@@ -15,7 +15,7 @@
  * NOSCRIPT (a restarted Redis's empty script cache) is answered by loading the script again.
  */
 import { RedisClient } from "bun";
-import { ReplydError } from "../../errors.ts";
+import { ReplydError } from "../../base/errors.ts";
 import { redactUrl, scrubPassword } from "../postgres/url.ts";
 
 /** Redis is away: the admin interface answers 503 with this; the callback falls back to its own memory. */
