@@ -104,7 +104,7 @@ export async function health(ctx: AppContext, req: SignedRequest) {
     })(),
     // A model writing answers (serve --ai-url): calls, what became of them, tokens, the caps; never the key.
     generated_answers: ctx.generator ? await ctx.generator.status() : { endpoint: "not configured" },
-    ...(ctx.clockWarning ? { clock_warning: ctx.clockWarning } : {}),
+    ...(ctx.clockWarning() ? { clock_warning: ctx.clockWarning() } : {}),
     ...(ctx.cluster ? { cluster: ctx.cluster() } : {}),
     newest_backup: await ctx.write.newestBackup(),
     // Temp files of backups cut short (kill -9) found and removed when the server started.
@@ -172,7 +172,7 @@ export async function postCli(ctx: AppContext, req: SignedRequest) {
     if (req.files.size > 1) throw badRequest("send one file part: media or json");
     // Never from the request's Host header: it is not signed.
     const stored = await ctx.write.storeMedia(image.bytes(), ctx.maxMedia);
-    return { name: stored.name, url: mediaUrl(ctx.publicUrl, stored.name), type: stored.type, size: stored.size, existed: stored.existed };
+    return { name: stored.name, url: mediaUrl(ctx.publicUrl(), stored.name), type: stored.type, size: stored.size, existed: stored.existed };
   }
   const file = req.files.get("json");
   if (file) {

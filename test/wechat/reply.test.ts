@@ -133,7 +133,7 @@ describe("replies", () => {
     await followerWrites();
     const fresh = startFakePlatform(APPID, SECRET);
     try {
-      h.use(fresh);
+      await h.use(fresh);
       const platform = h.platform;
       const r = await reply([["openid", FOLLOWER], ["text", "hi"]]);
       expect(r.error).toMatchObject({ code: CODE.platform_refused, errcode: 40003 });
@@ -156,7 +156,7 @@ describe("replies", () => {
     expect((await reply([["openid", FOLLOWER], ["text", "x".repeat(2049)]])).error.code).toBe(CODE.text_too_long);
     expect((await reply([["openid", FOLLOWER], ["text", "bell\u0007"]])).status).toBe(400);
     expect((await call("POST", "/api/cli/reply", { key: READER, fields: [["openid", FOLLOWER], ["text", "hi"]] })).status).toBe(403);
-    t.app.ctx.platform = null;
+    await h.withoutPlatform();
     expect((await reply([["openid", FOLLOWER], ["text", "hi"]])).error.code).toBe(CODE.platform_not_configured);
     expect(fake.sent).toHaveLength(1);
   });
