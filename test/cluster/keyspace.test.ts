@@ -2,9 +2,11 @@
  * The Redis keyspace (src/cluster/keyspace.ts): the default account's names are exactly the ones
  * every earlier version used (a cluster upgraded one instance at a time keeps sharing its state);
  * a named account's all carry the account, in a shape no other account's can equal; the names an
- * account may have, just past each limit.
+ * account may have, just past each limit. No module outside src/cluster/ spells a key.
  */
 import { expect, test } from "bun:test";
+import { Glob } from "bun";
+import { join } from "node:path";
 import { ACCOUNT_NAME, checkAccountName, DEFAULT_KEYS, keyspace, type Keyspace } from "../../src/cluster/keyspace.ts";
 import { CODE } from "../../src/errors.ts";
 
@@ -106,4 +108,16 @@ test("account names: 1 to 32 of a-z 0-9 - _, starting with a letter or digit; an
     expect(() => keyspace(name)).toThrow(expect.objectContaining({ code: CODE.bad_request, status: 400 }));
     expect(ACCOUNT_NAME.test(name)).toBe(false);
   }
+});
+
+test("no file outside src/cluster/ spells a Redis key or channel", async () => {
+  const src = join(import.meta.dir, "../../src");
+  const found: string[] = [];
+  for await (const file of new Glob("**/*.ts").scan(src)) {
+    if (file.startsWith("cluster/")) continue;
+    const text = await Bun.file(join(src, file)).text();
+    // "replyd: …" (a message) is not a key; "replyd:x" and "replyd:" + x are.
+    for (const m of text.matchAll(/replyd:(?!\s)/g)) found.push(`${file}: ${text.slice(m.index, m.index + 30)}`);
+  }
+  expect(found).toEqual([]);
 });
