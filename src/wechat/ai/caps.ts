@@ -11,7 +11,9 @@
  * Redis is away. A cluster's call in flight holds a lease in Redis that ends when the call ends,
  * or at the latest `leaseMs` after it started, so an instance killed mid-call frees its places.
  */
-import { RedisDown, type RedisLink } from "../../store/redis/link.ts";
+import { inBackground, viaRedis } from "../../cluster/fallback.ts";
+import { DEFAULT_KEYS, type Keyspace } from "../../cluster/keyspace.ts";
+import type { RedisLink } from "../../store/redis/link.ts";
 
 export interface CapLimits {
   perFollower: number;
@@ -147,7 +149,7 @@ export class SharedCaps implements Caps {
     private readonly local: LocalCaps,
     /** The longest a call can last (the model's time-out and a margin): a place leased is free after it whatever happens. */
     private readonly leaseMs: number,
-    private readonly prefix = "replyd:ai:caps:",
+    private readonly keys: Keyspace = DEFAULT_KEYS,
   ) {}
 
   get limits(): CapLimits {
@@ -157,17 +159,12 @@ export class SharedCaps implements Caps {
   async take(openid: string, nowMs: number): Promise<Slot | CapReached> {
     const member = `${nowMs}:${crypto.randomUUID()}`;
     const l = this.limits;
-    let got: string;
-    try {
-      got = await this.link.eval<string>(
-        TAKE,
-        [`${this.prefix}day`, `${this.prefix}f:${openid}`, `${this.prefix}flight`],
-        [String(nowMs), String(l.perFollower), String(l.daily), member, String(l.perMinute), String(l.concurrency), String(this.leaseMs)],
-      );
-    } catch (e) {
-      if (!(e instanceof RedisDown)) throw e;
-      return this.local.take(openid, nowMs);
-    }
+    const k = this.keys;
+    const args = [String(nowMs), String(l.perFollower), String(l.daily), member, String(l.perMinute), String(l.concurrency), String(this.leaseMs)];
+    const got = await viaRedis<string | { alone: Slot | CapReached }>(() => this.link.eval<string>(TAKE, [k.capsDay, k.capsFollower(openid), k.capsFlight], args), {
+      local: async () => ({ alone: await this.local.take(openid, nowMs) }),
+    });
+    if (typeof got !== "string") return got.alone;
     if (got !== "ok") return (CAPS_REACHED as readonly string[]).includes(got) ? (got as CapReached) : "daily";
     this.local.count(openid, nowMs);
     const here = this.local.place();
@@ -178,18 +175,18 @@ export class SharedCaps implements Caps {
         held = false;
         here.release();
         // Redis away now: the lease ends by itself.
-        void this.link.send("ZREM", [`${this.prefix}flight`, member]).catch(() => {});
+        inBackground(() => this.link.send("ZREM", [k.capsFlight, member]));
       },
     };
   }
 
   async used(nowMs: number): Promise<CapsUse> {
-    try {
-      const [day, minute, inFlight] = await this.link.eval<number[]>(USED, [`${this.prefix}day`, `${this.prefix}flight`], [String(nowMs)]);
-      return { day: Number(day), minute: Number(minute), inFlight: Number(inFlight) };
-    } catch (e) {
-      if (!(e instanceof RedisDown)) throw e;
-      return this.local.used(nowMs);
-    }
+    return viaRedis(
+      async () => {
+        const [day, minute, inFlight] = await this.link.eval<number[]>(USED, [this.keys.capsDay, this.keys.capsFlight], [String(nowMs)]);
+        return { day: Number(day), minute: Number(minute), inFlight: Number(inFlight) };
+      },
+      { local: () => this.local.used(nowMs) },
+    );
   }
 }

@@ -10,6 +10,8 @@
  * message; the owner renews a lease while it waits on the model, and a delivery that finds the
  * lease gone (the owner died) gives the retrieval reply.
  */
+import { inBackground } from "../../cluster/fallback.ts";
+import type { Keyspace } from "../../cluster/keyspace.ts";
 import type { RedisLink } from "../../store/redis/link.ts";
 import type { SharedAnswers } from "../door/shared-retries.ts";
 
@@ -154,17 +156,17 @@ export interface SharedBookOptions {
 export class RedisBook implements GenerationBook {
   private released = false;
   private readonly link: RedisLink;
-  /** The retry answers' claim for this instance ("P<instance>") and their keys' prefix: a generation lives under the same key. */
+  /** The retry answers' claim for this instance ("P<instance>") and their keys: a generation lives under the same key. */
   private readonly claimValue: string;
-  private readonly prefix: string;
+  private readonly names: Keyspace;
 
   constructor(
-    answers: Pick<SharedAnswers, "link" | "claimValue" | "prefix">,
+    answers: Pick<SharedAnswers, "link" | "claimValue" | "keys">,
     private readonly opts: SharedBookOptions = { leaseMs: 1500, pollMs: 50 },
   ) {
     this.link = answers.link;
     this.claimValue = answers.claimValue;
-    this.prefix = answers.prefix;
+    this.names = answers.keys;
   }
 
   get up(): boolean {
@@ -172,8 +174,7 @@ export class RedisBook implements GenerationBook {
   }
 
   private keys(key: string): [string, string, string] {
-    const main = this.prefix + key;
-    return [main, `${main}:g`, `${main}:lease`];
+    return [this.names.answer(key), this.names.generation(key), this.names.lease(key)];
   }
 
   async open(key: string, firstAt: number, fallback: string): Promise<boolean> {
@@ -190,7 +191,7 @@ export class RedisBook implements GenerationBook {
   }
 
   async keep(key: string, out: string): Promise<{ kept: boolean; answer: string }> {
-    const [kept, answer] = await this.link.eval<[number, string]>(KEEP, [this.prefix + key], [out, String(BOOK_TTL_MS)]);
+    const [kept, answer] = await this.link.eval<[number, string]>(KEEP, [this.names.answer(key)], [out, String(BOOK_TTL_MS)]);
     return { kept: Number(kept) === 1, answer };
   }
 
@@ -213,7 +214,8 @@ export class RedisBook implements GenerationBook {
 
   hold(key: string): { stop(): void } {
     const [, , lease] = this.keys(key);
-    const timer = setInterval(() => void this.link.send("SET", [lease, "1", "PX", String(this.opts.leaseMs)]).catch(() => {}), this.opts.leaseMs / 3);
+    // Redis away: the lease ends by itself.
+    const timer = setInterval(() => inBackground(() => this.link.send("SET", [lease, "1", "PX", String(this.opts.leaseMs)])), this.opts.leaseMs / 3);
     return { stop: () => clearInterval(timer) };
   }
 }

@@ -4,20 +4,22 @@
  * answer itself waits in the store (store/generated-log.ts), which hands it out once. In a
  * cluster, additions and removals are told to every instance through Redis.
  */
+import { inBackground } from "../../cluster/fallback.ts";
+import { DEFAULT_KEYS, type Keyspace } from "../../cluster/keyspace.ts";
 import type { RedisLink } from "../../store/redis/link.ts";
 import { PENDING_MS } from "../../store/generated-log.ts";
-
-const CHANNEL = "replyd:ai:pending";
 
 export class PendingFollowers {
   /** openid → until when its answer may wait. */
   private readonly followers = new Map<string, number>();
   private link: RedisLink | null = null;
 
+  constructor(private readonly keys: Keyspace = DEFAULT_KEYS) {}
+
   /** Shares additions and removals with the other instances; theirs arrive here. */
   async share(link: RedisLink): Promise<void> {
     this.link = link;
-    await link.subscribe(CHANNEL, (message) => {
+    await link.subscribe(this.keys.pendingChannel, (message) => {
       const openid = message.slice(1);
       if (message.startsWith("+")) this.note(openid);
       else this.followers.delete(openid);
@@ -31,12 +33,18 @@ export class PendingFollowers {
 
   add(openid: string): void {
     this.note(openid);
-    void this.link?.publish(CHANNEL, `+${openid}`).catch(() => {});
+    this.tell(`+${openid}`);
   }
 
   remove(openid: string): void {
     this.followers.delete(openid);
-    void this.link?.publish(CHANNEL, `-${openid}`).catch(() => {});
+    this.tell(`-${openid}`);
+  }
+
+  /** Redis away: the notice is lost; another instance learns of the waiting answer from the store when it starts (late-answers.ts). */
+  private tell(message: string): void {
+    const link = this.link;
+    if (link) inBackground(() => link.publish(this.keys.pendingChannel, message));
   }
 
   has(openid: string): boolean {

@@ -11,7 +11,9 @@
  * side holds is merged by time when both answer.
  */
 import { CONTEXT } from "../../ranking/question.ts";
-import { RedisDown, type RedisLink } from "../../store/redis/link.ts";
+import { viaRedis } from "../../cluster/fallback.ts";
+import { DEFAULT_KEYS, type Keyspace } from "../../cluster/keyspace.ts";
+import type { RedisLink } from "../../store/redis/link.ts";
 import { utf8Prefix } from "../../base/utf8.ts";
 
 export interface Turn {
@@ -148,30 +150,22 @@ export class SharedConversations implements Conversations {
     private readonly link: RedisLink,
     readonly local: LocalConversations,
     private readonly now: () => number = Date.now,
-    private readonly prefix = "replyd:conversation:",
+    private readonly keys: Keyspace = DEFAULT_KEYS,
   ) {}
 
   async recent(openid: string, key: string): Promise<Turn[]> {
     const mine = await this.local.recent(openid, key);
     if (openid.length > CONVERSATION.openidChars) return mine;
-    let theirs: Turn[] = [];
-    try {
-      theirs = parseTurns(await this.link.send<string | null>("GET", [this.prefix + openid]));
-    } catch (e) {
-      if (!(e instanceof RedisDown)) throw e;
-      this.alone++;
-    }
+    const theirs = await viaRedis(async () => parseTurns(await this.link.send<string | null>("GET", [this.keys.conversation(openid)])), {
+      local: () => (this.alone++, []),
+    });
     return current([...mine, ...theirs], key, this.now());
   }
 
   async add(openid: string, turn: Turn, before: readonly Turn[]): Promise<void> {
     const json = this.local.keep(openid, turn, before);
     if (json === null) return;
-    try {
-      await this.link.send("SET", [this.prefix + openid, json, "PX", String(CONVERSATION.windowMs)]);
-    } catch (e) {
-      if (!(e instanceof RedisDown)) throw e;
-      this.alone++;
-    }
+    // Kept in this instance's memory already (keep()): Redis away, that is all.
+    await viaRedis(() => this.link.send("SET", [this.keys.conversation(openid), json, "PX", String(CONVERSATION.windowMs)]), { local: () => void this.alone++ });
   }
 }

@@ -17,7 +17,9 @@
  * Redis away: RedisDown, and the handler answers from the instance's own memory (per-instance
  * dedupe), which health reports.
  */
-import { RedisDown, type RedisLink } from "../../store/redis/link.ts";
+import { inBackground, REFUSE, viaRedis } from "../../cluster/fallback.ts";
+import { DEFAULT_KEYS, type Keyspace } from "../../cluster/keyspace.ts";
+import type { RedisLink } from "../../store/redis/link.ts";
 import { WxError } from "./crypto.ts";
 import { SUCCESS } from "./message.ts";
 
@@ -102,7 +104,7 @@ export class SharedAnswers {
     readonly link: RedisLink,
     instance: string,
     private readonly opts: SharedAnswerOptions = SHARED_ANSWER_DEFAULTS,
-    readonly prefix = "replyd:answer:",
+    readonly keys: Keyspace = DEFAULT_KEYS,
   ) {
     this.claimValue = "P" + instance;
   }
@@ -121,9 +123,9 @@ export class SharedAnswers {
    * script call: under load, one round trip serves many messages.
    */
   async offer(key: string, timestamp: string, nonce: string, deadlineAt: number, out: string, keep: () => string): Promise<string> {
-    const answerKey = this.prefix + key;
+    const answerKey = this.keys.answer(key);
     const held = await new Promise<string>((resolve, reject) => {
-      this.batch.push({ answerKey, signatureKey: `${this.prefix}sig:${timestamp}:${nonce}`, key, out, resolve, reject });
+      this.batch.push({ answerKey, signatureKey: this.keys.signature(timestamp, nonce), key, out, resolve, reject });
       if (this.batch.length >= MAX_BATCH) this.flush();
       else if (!this.scheduled) {
         this.scheduled = true;
@@ -156,7 +158,8 @@ export class SharedAnswers {
       keys.push(o.answerKey, o.signatureKey);
       args.push(o.key, o.out);
     }
-    this.link.eval<string[]>(OFFER, keys, args).then(
+    // Redis away: every offer of the batch rejects with RedisDown, and the handler answers alone.
+    viaRedis(() => this.link.eval<string[]>(OFFER, keys, args), REFUSE).then(
       (got) => batch.forEach((o, i) => o.resolve(String(got[i]))),
       (e) => batch.forEach((o) => o.reject(e)),
     );
@@ -168,8 +171,9 @@ export class SharedAnswers {
    * message, RedisDown when Redis is away before anything was claimed.
    */
   async answer(key: string, timestamp: string, nonce: string, deadlineAt: number, compute: () => string | Promise<string>): Promise<string> {
-    const answerKey = this.prefix + key;
-    const got = await this.link.eval<string[]>(CLAIM, [answerKey, `${this.prefix}sig:${timestamp}:${nonce}`], [key, String(this.opts.signatureMs), this.claimValue, String(this.opts.claimMs)]);
+    const answerKey = this.keys.answer(key);
+    const claim = [key, String(this.opts.signatureMs), this.claimValue, String(this.opts.claimMs)];
+    const got = await viaRedis(() => this.link.eval<string[]>(CLAIM, [answerKey, this.keys.signature(timestamp, nonce)], claim), REFUSE);
     if (got[0] === "reused") throw new WxError("signature_reused", "this signature carried another message");
     if (got[0] === "mine") return this.compute(answerKey, compute);
     const held = got[1] as string;
@@ -183,7 +187,8 @@ export class SharedAnswers {
 
   private async compute(answerKey: string, compute: () => string | Promise<string>): Promise<string> {
     this.counts.computed++;
-    const renew = setInterval(() => void this.link.eval(RENEW, [answerKey], [this.claimValue, String(this.opts.claimMs)]).catch(() => {}), this.opts.claimMs / 3);
+    // Redis away: the claim lapses by itself.
+    const renew = setInterval(() => inBackground(() => this.link.eval(RENEW, [answerKey], [this.claimValue, String(this.opts.claimMs)])), this.opts.claimMs / 3);
     let out: string;
     try {
       out = await compute();
@@ -191,7 +196,7 @@ export class SharedAnswers {
       clearInterval(renew);
     }
     // Not awaited: the follower's answer does not wait on Redis. A resend elsewhere meanwhile waits a poll.
-    if (out !== GENERATING) this.link.eval(SETTLE, [answerKey], [this.claimValue, out, String(this.opts.ttlMs)]).catch(() => {});
+    if (out !== GENERATING) inBackground(() => this.link.eval(SETTLE, [answerKey], [this.claimValue, out, String(this.opts.ttlMs)]));
     return out;
   }
 
@@ -200,18 +205,21 @@ export class SharedAnswers {
     this.counts.waited++;
     while (Date.now() < deadlineAt) {
       await Bun.sleep(this.opts.pollMs);
-      let held: string | null;
-      try {
-        held = await this.link.send<string | null>("GET", [answerKey]);
-        if (held === null && (await this.link.send<string | null>("SET", [answerKey, this.claimValue, "PX", String(this.opts.claimMs), "NX"])) === "OK") {
-          this.counts.takenOver++;
-          return this.compute(answerKey, compute);
-        }
-      } catch (e) {
+      const step = await viaRedis<{ held: string | null } | "taken" | "alone">(
+        async () => {
+          const held = await this.link.send<string | null>("GET", [answerKey]);
+          if (held === null && (await this.link.send<string | null>("SET", [answerKey, this.claimValue, "PX", String(this.opts.claimMs), "NX"])) === "OK") return "taken";
+          return { held };
+        },
         // Redis went away while waiting: the claimant may still answer, but nobody can tell us.
-        if (e instanceof RedisDown) return compute();
-        throw e;
+        { local: () => "alone" },
+      );
+      if (step === "alone") return compute();
+      if (step === "taken") {
+        this.counts.takenOver++;
+        return this.compute(answerKey, compute);
       }
+      const held = step.held;
       if (held?.startsWith("A")) {
         this.counts.shared++;
         return held.slice(1);

@@ -1,3 +1,4 @@
+import { DEFAULT_KEYS, type Keyspace } from "../../cluster/keyspace.ts";
 import type { RedisLink } from "../../store/redis/link.ts";
 import type { SharedToken, TokenShare } from "./token.ts";
 
@@ -8,6 +9,7 @@ import type { SharedToken, TokenShare } from "./token.ts";
  * secret there as in the process, so Redis must be on a private network (docs/operations.md).
  * Its remaining life is the key's own expiry, read back with it: no instance's wall clock enters
  * into it, so one whose clock runs hours ahead cannot make another hand out an expired token.
+ * Redis away: every call rejects with RedisDown, and the keeper asks the platform itself (token.ts).
  */
 const READ = `local v = redis.call('GET', KEYS[1]) if not v then return false end return {v, redis.call('PTTL', KEYS[1])}`;
 export class RedisTokenShare implements TokenShare {
@@ -18,10 +20,10 @@ export class RedisTokenShare implements TokenShare {
     private readonly link: RedisLink,
     private readonly instance: string,
     appid: string,
+    keys: Keyspace = DEFAULT_KEYS,
   ) {
-    // Not the key earlier versions kept a JSON record at: during a rolling upgrade each reads its own.
-    this.key = `replyd:stable-token:${appid}`;
-    this.lockKey = `replyd:token-turn:${appid}`;
+    this.key = keys.stableToken(appid);
+    this.lockKey = keys.tokenTurn(appid);
   }
 
   async read(): Promise<SharedToken | null> {

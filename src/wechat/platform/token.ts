@@ -15,6 +15,7 @@
  * The AppSecret never leaves this file: not in errors, logs or health.
  */
 import type { Clock } from "../../base/clock.ts";
+import { viaRedis } from "../../cluster/fallback.ts";
 import { adviceFor, PlatformError, readJson, tokenFromAnswer } from "./response.ts";
 
 export { adviceFor, PlatformError } from "./response.ts";
@@ -147,6 +148,11 @@ export class TokenKeeper {
   private async request(force: boolean, refused: string | undefined): Promise<Held> {
     const shared = this.opts.shared;
     if (!shared) return this.ask(force, refused);
+    // Redis away: on our own. The platform's refusals and silence are thrown as they are.
+    return viaRedis(() => this.throughCluster(shared, force, refused), { local: () => this.ask(force, refused) });
+  }
+
+  private async throughCluster(shared: TokenShare, force: boolean, refused: string | undefined): Promise<Held> {
     const mine = this.current?.token;
     const usable = (c: SharedToken | null): c is SharedToken =>
       // Never the token this instance holds: it asks because that one is near its end or was refused.
@@ -157,29 +163,25 @@ export class TokenKeeper {
       this.schedule();
       return this.current;
     };
-    try {
-      const known = await shared.read();
-      if (usable(known)) return adopt(known);
-      if (await shared.lock(15_000)) {
-        let fresh: Held;
-        try {
-          fresh = await this.ask(force, refused);
-        } catch (e) {
-          await shared.release().catch(() => {});
-          throw e;
-        }
-        await shared.write({ token: fresh.token, leftMs: fresh.endsAt - this.mono }).catch(() => {});
-        return fresh;
+    const known = await shared.read();
+    if (usable(known)) return adopt(known);
+    if (await shared.lock(15_000)) {
+      let fresh: Held;
+      try {
+        fresh = await this.ask(force, refused);
+      } catch (e) {
+        await shared.release().catch(() => {});
+        throw e;
       }
-      for (const until = performance.now() + 12_000; performance.now() < until; ) {
-        await Bun.sleep(100);
-        const c = await shared.read();
-        if (usable(c)) return adopt(c);
-      }
-    } catch (e) {
-      if (e instanceof PlatformError || (e as Error).message.startsWith("the platform could not be reached")) throw e;
-      // Redis away: on our own.
+      await shared.write({ token: fresh.token, leftMs: fresh.endsAt - this.mono }).catch(() => {});
+      return fresh;
     }
+    for (const until = performance.now() + 12_000; performance.now() < until; ) {
+      await Bun.sleep(100);
+      const c = await shared.read();
+      if (usable(c)) return adopt(c);
+    }
+    // The turn's holder silent for longer than the platform takes.
     return this.ask(force, refused);
   }
 
