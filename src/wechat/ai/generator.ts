@@ -13,7 +13,7 @@ import type { Clock } from "../../base/clock.ts";
 import { probe, type EndpointNow, type ModelEndpoint } from "../../llm/client.ts";
 import type { Source } from "../../llm/prompt.ts";
 import type { Writer } from "../../store/backend.ts";
-import { RedisDown } from "../../store/redis/link.ts";
+import { viaRedis } from "../../cluster/fallback.ts";
 import { BOOK_TTL_MS, LocalBook, type GenerationBook, type Opened } from "./generation-book.ts";
 import { GeneratorStats } from "./generator-stats.ts";
 import { SUCCESS, type Inbound, type Reply } from "../door/message.ts";
@@ -141,13 +141,13 @@ export class Generator {
     let book = this.o.shared?.up ? this.o.shared : this.local;
     let opened: boolean;
     try {
-      try {
-        opened = await book.open(key, firstAt, fallback);
-      } catch (e) {
-        if (!(e instanceof RedisDown)) throw e;
-        book = this.local;
-        opened = await book.open(key, firstAt, fallback);
-      }
+      const shared = book;
+      opened = await viaRedis(() => shared.open(key, firstAt, fallback), {
+        local: () => {
+          book = this.local;
+          return book.open(key, firstAt, fallback);
+        },
+      });
     } catch (e) {
       // No call follows: its place in flight is given back.
       slot.release();
@@ -177,13 +177,8 @@ export class Generator {
   }
 
   private async deliver(book: GenerationBook, key: string, o: Opened, arrivedAt: number, signal?: AbortSignal): Promise<Delivered> {
-    try {
-      return await this.deliverFrom(book, key, o, arrivedAt, signal);
-    } catch (e) {
-      if (!(e instanceof RedisDown)) throw e;
-      // Redis went away while this delivery waited: the retrieval reply now; the model's answer follows (run()).
-      return { out: o.fallback, keptFallback: true };
-    }
+    // Redis went away while this delivery waited: the retrieval reply now; the model's answer follows (run()).
+    return viaRedis(() => this.deliverFrom(book, key, o, arrivedAt, signal), { local: () => ({ out: o.fallback, keptFallback: true }) });
   }
 
   private async deliverFrom(book: GenerationBook, key: string, o: Opened, arrivedAt: number, signal?: AbortSignal): Promise<Delivered> {

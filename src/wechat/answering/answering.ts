@@ -6,7 +6,7 @@
  */
 import type { Clock } from "../../base/clock.ts";
 import type { FollowerLog } from "../../store/backend.ts";
-import { RedisDown } from "../../store/redis/link.ts";
+import { viaRedis } from "../../cluster/fallback.ts";
 import type { Generator } from "../ai/generator.ts";
 import { renderReply, SUCCESS, type Inbound, type Reply } from "../door/message.ts";
 import type { Decision, Responder } from "./responder.ts";
@@ -56,7 +56,7 @@ export class Answering {
     if (!shared.up) return alone();
     const deadlineAt = Date.now() + this.parts.deadlineMs;
     let computed = false;
-    try {
+    return viaRedis(async () => {
       // Answered at once (the usual case): rendered, then offered to the cluster in one batched
       // round trip. A regex rule or search to wait for: the message is claimed first, so a resend
       // elsewhere waits instead of running it again.
@@ -78,10 +78,7 @@ export class Answering {
       // The log's msg_key is unique, so a message logged by both is kept once.
       this.record(m, key, decision);
       return out;
-    } catch (e) {
-      if (!(e instanceof RedisDown)) throw e;
-      return alone();
-    }
+    }, { local: alone });
   }
 
   /**

@@ -10,7 +10,7 @@ import { RetryCache } from "./retries.ts";
 import type { SharedAnswers } from "./shared-retries.ts";
 import { Answering } from "../answering/answering.ts";
 import type { Generator } from "../ai/generator.ts";
-import { RedisDown } from "../../store/redis/link.ts";
+import { viaRedis } from "../../cluster/fallback.ts";
 import { RefusalLog } from "./refusals.ts";
 import { cdata, parseXml, XmlError } from "./xml.ts";
 import { bodyBytes, tooLarge, utf8 } from "./body.ts";
@@ -156,10 +156,7 @@ export class WechatHandler {
       // A delivery of a message whose answer a model is writing: answered as the window allows (generator.ts).
       const generator = this.generator;
       if (generator?.knows(key)) {
-        const joined = await generator.join(key, Date.now(), request.signal).catch((e) => {
-          if (e instanceof RedisDown) return null;
-          throw e;
-        });
+        const joined = await viaRedis(() => generator.join(key, Date.now(), request.signal), { local: () => null });
         if (joined) return new Response(joined.out, joined.out === SUCCESS ? TEXT_200 : XML_200);
       }
       const a = this.answering;
