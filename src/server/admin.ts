@@ -2,7 +2,6 @@ import { CONTENT, LONG_FIELDS } from "../article/fields.ts";
 import { articleJson, CONTENT_FIELDS, contentOf, LIMITS, sameContent, validateArticle, type Article } from "../article/article.ts";
 import { bodyReducedAhead, KeptBodies, readDocumentSliced } from "../doc/bodies.ts";
 import { badRequest, InvalidDocumentError, notFound, ReplydError, tooLarge } from "../base/errors.ts";
-import { idExists } from "../store/conflicts.ts";
 import { newArticleId } from "../store/ids.ts";
 import { VERSION } from "../base/version.ts";
 import { ruleWarnings } from "./rule-warnings.ts";
@@ -202,12 +201,7 @@ export async function postCli(ctx: AppContext, req: SignedRequest) {
   const id = value.id ?? newArticleId(content.code, { has: (taken) => ctx.read.articles.exists(taken) });
   const now = new Date(ctx.clock.now()).toISOString();
   const article: Article = { id, ...content, rev: 1, created_at: now, updated_at: now };
-  const r = await ctx.write.editArticle(id, {
-    decide: (stored) => {
-      if (stored) throw idExists(id);
-      return article;
-    },
-  });
+  const r = await ctx.write.editArticle(id, { onlyIfNew: true, decide: () => article });
   // As stored: an id used before continues above its old revs.
   return { created: true, article: articleJson(r.article) };
 }

@@ -17,8 +17,6 @@ import type { ByteSource } from "../doc/scanner.ts";
 import type { Menu } from "../doc/menu.ts";
 import type { Rule, Tags, Texts } from "../doc/rule.ts";
 import type { SynonymGroup, SynonymMerge } from "../doc/synonyms.ts";
-import type { RuleMerge, StoredMenu } from "./model/content.ts";
-import type { IndexKeeper } from "./model/indexer.ts";
 import type { AdminKey, Keys } from "./keys.ts";
 import type { RedisLink } from "./redis/link.ts";
 import type { Question } from "../ranking/question.ts";
@@ -26,6 +24,27 @@ import type { RankingResult } from "../ranking/types.ts";
 import { type BackupInfo } from "./backup-ids.ts";
 import { type LoggedMessage, type NewMessage, type NewReply, type ReplyWindow } from "./follower-log.ts";
 import type { GeneratedLog } from "./generated-log.ts";
+
+/** What a route answers for a store's failure the operator can act on (failures.ts); null for a bug. */
+export { storeFailure } from "./failures.ts";
+
+/** The menu as stored, with when it was changed and when the platform last took it. */
+export interface StoredMenu {
+  menu: Menu;
+  updated_at: string;
+  /** When the platform last took this menu; null: changed since (or never pushed). */
+  pushed_at: string | null;
+}
+
+/** What a rules import did, by rule id. */
+export interface RuleMerge {
+  added: number;
+  updated: number;
+  unchanged: number;
+}
+
+/** The search indexes checked against the articles at start: being checked, found whole, rebuilt, or not known. */
+export type IndexCheck = "checking" | "ok" | "rebuilt" | "unknown";
 
 export interface ListQuery {
   tag?: string;
@@ -96,7 +115,7 @@ export interface ReadModel {
   readonly content: ContentReads;
   readonly searcher: SearchReads;
   /** "checking" until the indexes have been counted against the articles after start. */
-  readonly indexVerified: IndexKeeper["verified"];
+  readonly indexVerified: IndexCheck;
   /** The folder /media/* is served from. */
   readonly mediaDir: string;
   /** A folder on the data's disk for uploads in progress (the system's temp folder may be small, or memory). */
@@ -137,6 +156,8 @@ export interface FollowerLog {
  */
 export interface ArticleEdit {
   expectRev?: number;
+  /** A creation: refused 409 id_exists when the article is stored (the store decides, in its transaction). */
+  onlyIfNew?: boolean;
   decide(stored: Article | null): Article | null;
 }
 

@@ -3,24 +3,16 @@ import type { Menu } from "../../doc/menu.ts";
 import { TEXT_KEYS, type Rule, type Tags, type TextKey, type Texts } from "../../doc/rule.ts";
 import type { SynonymGroup } from "../../doc/synonyms.ts";
 import { storedSynonyms, writeSynonyms } from "./synonyms.ts";
+import type { RuleMerge, StoredMenu } from "../backend.ts";
 
-export interface StoredMenu {
-  menu: Menu;
-  updated_at: string;
-  /** When the platform last took this menu; null: changed since (or never pushed). */
-  pushed_at: string | null;
-}
+export type { RuleMerge, StoredMenu };
+
 
 /**
  * Tags, rules, texts, the menu and the synonyms: small tables read whole and replaced or merged whole. Every follower
  * message needs them, so reads are cached; every write goes through here and drops the cache
  * (also when its transaction later rolls back: the next read simply reloads).
  */
-export interface RuleMerge {
-  added: number;
-  updated: number;
-  unchanged: number;
-}
 
 /** Rules merged by id (the same on every store): same id replaced where it stands, new ids appended in document order. */
 export function mergeRuleList(current: readonly Rule[], incoming: readonly Rule[]): RuleMerge & { rules: Rule[] } {
