@@ -106,17 +106,17 @@ export function signRequest(input: SignInput): { canonical: string; sign: string
 }
 
 /** The header that carries an answer's signature (docs/protocol.md, "Signed answers"). */
-export const ANSWER_SIGNATURE_HEADER = "x-replyd-signature";
+export const RESPONSE_SIGNATURE_HEADER = "x-replyd-signature";
 
 /**
  * What an answer's signature covers: the request it answers (method, path, nonce: an old answer
  * cannot be replayed for a new request), its status, and the sha256 of its body bytes.
  */
-export function answerCanonical(method: string, path: string, nonce: string, status: number, bodySha256: string): string {
+export function responseCanonical(method: string, path: string, nonce: string, status: number, bodySha256: string): string {
   return `replyd-answer/1\n${method.toUpperCase()}\n${path}\n${nonce}\n${status}\n${bodySha256}`;
 }
 
 /** sign = lowercase hex md5 of (answer canonical + SECRET), as for requests. */
-export function answerSignature(method: string, path: string, nonce: string, status: number, bodySha256: string, secret: string): string {
-  return computeSign(answerCanonical(method, path, nonce, status, bodySha256), secret);
+export function responseSignature(method: string, path: string, nonce: string, status: number, bodySha256: string, secret: string): string {
+  return computeSign(responseCanonical(method, path, nonce, status, bodySha256), secret);
 }

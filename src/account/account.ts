@@ -8,10 +8,10 @@ import type { ReadModel, Writer } from "../store/backend.ts";
 import type { RegexMatcher } from "../wechat/answering/regex.ts";
 import type { Responder } from "../wechat/answering/responder.ts";
 import { SharedConversations } from "../wechat/answering/conversation.ts";
-import type { Generator } from "../wechat/ai/generator.ts";
+import type { GeneratedAnswers } from "../wechat/ai/generated-answers.ts";
 import { WECHAT_DEFAULTS, WechatHandler } from "../wechat/door/handler.ts";
 import { SharedAnswers } from "../wechat/door/shared-retries.ts";
-import type { TokenKeeper } from "../wechat/platform/token.ts";
+import type { PlatformClient } from "../wechat/platform/client.ts";
 import { aiAnswers } from "./ai.ts";
 import { answering } from "./answering.ts";
 import type { ClusterMember } from "./cluster-member.ts";
@@ -34,9 +34,9 @@ export interface Account {
   /** What a follower's text gets: the callback's, and `replyd ask`'s. */
   readonly responder: Pick<Responder, "respond">;
   /** The platform API (--wx-secret): null when not configured. */
-  readonly platform: TokenKeeper | null;
+  readonly platform: PlatformClient | null;
   /** Generated answers (--ai-url): null when no model is configured. */
-  readonly generator: Generator | null;
+  readonly generator: GeneratedAnswers | null;
   /** The callback's door and answering. */
   readonly callback: WechatHandler;
   /** What health shows of the account's shared state in a cluster; null for a single instance. */
@@ -56,7 +56,7 @@ export interface AccountDeps {
   /** Replaces the reply logic (tests inject a slow one to exercise the deadline). */
   responder?: Pick<Responder, "respond">;
   /** Replaces the platform client (tests point it at a fake platform). */
-  platform?: TokenKeeper | null;
+  platform?: PlatformClient | null;
 }
 
 export async function assembleAccount(store: { read: ReadModel; write: Writer }, settings: AccountSettings, deps: AccountDeps): Promise<Account> {

@@ -2,10 +2,10 @@ import type { Clock } from "../base/clock.ts";
 import type { Writer } from "../store/backend.ts";
 import { LocalCaps, SharedCaps } from "../wechat/ai/caps.ts";
 import { RedisBook } from "../wechat/ai/generation-book.ts";
-import { Generator } from "../wechat/ai/generator.ts";
+import { GeneratedAnswers } from "../wechat/ai/generated-answers.ts";
 import { PendingFollowers } from "../wechat/ai/pending.ts";
 import type { SharedAnswers } from "../wechat/door/shared-retries.ts";
-import type { TokenKeeper } from "../wechat/platform/token.ts";
+import type { PlatformClient } from "../wechat/platform/client.ts";
 import type { AiOptions } from "./settings.ts";
 
 /**
@@ -15,8 +15,8 @@ import type { AiOptions } from "./settings.ts";
  */
 export async function aiAnswers(
   ai: AiOptions,
-  deps: { write: Writer; clock: Clock; log: (msg: string) => void; shared: SharedAnswers | null; platform: TokenKeeper | null },
-): Promise<Generator> {
+  deps: { write: Writer; clock: Clock; log: (msg: string) => void; shared: SharedAnswers | null; platform: PlatformClient | null },
+): Promise<GeneratedAnswers> {
   const { write, clock, log, shared, platform } = deps;
   const since = new Date(clock.now() - 24 * 3_600_000).toISOString();
   const history = await write.generated.calls(since).catch((e) => {
@@ -26,7 +26,7 @@ export async function aiAnswers(
   const local = new LocalCaps(ai.caps, history.map((h) => ({ openid: h.openid, atMs: Date.parse(h.at) })));
   const pending = new PendingFollowers();
   if (shared) await pending.share(shared.link);
-  const generator = new Generator({
+  const generator = new GeneratedAnswers({
     endpoint: ai.endpoint,
     // A call lasts at most its time-out: a place leased in Redis is free a little after it, whatever becomes of the instance.
     caps: shared ? new SharedCaps(shared.link, local, ai.endpoint.timeoutMs + 10_000) : local,

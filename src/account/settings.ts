@@ -5,7 +5,7 @@
  */
 import type { ModelEndpoint } from "../llm/client.ts";
 import type { CapLimits } from "../wechat/ai/caps.ts";
-import type { DeliveryTimes } from "../wechat/ai/generator.ts";
+import type { DeliveryTimes } from "../wechat/ai/generated-answers.ts";
 import type { WechatOptions } from "../wechat/door/handler.ts";
 
 /** The name of the one account of a server that declares none. */

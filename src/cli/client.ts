@@ -1,6 +1,6 @@
 import { CODE, formatProblems, type Problem } from "../base/errors.ts";
 import { canonicalQuery, fileParamValue, formatTs, newNonce, parseTs, signRequest, TS_PATTERN, type Param } from "../sign.ts";
-import { ANSWER_DEFAULTS, memorySink, readAnswer, scrub, type AnswerLimits, type Exchange } from "./verified-answer.ts";
+import { RESPONSE_DEFAULTS, memorySink, readResponse, scrub, type ResponseLimits, type Exchange } from "./verified-response.ts";
 import { fileSink, type LocalFile } from "./files.ts";
 import { CLIError } from "./errors.ts";
 import type { IO } from "./io.ts";
@@ -59,7 +59,7 @@ export class Client {
   constructor(
     readonly config: ClientConfig,
     private readonly io: IO,
-    readonly limits: AnswerLimits = ANSWER_DEFAULTS,
+    readonly limits: ResponseLimits = RESPONSE_DEFAULTS,
   ) {
     const url = new URL(config.url);
     if (url.protocol === "http:" && !LOOPBACK.test(url.hostname) && !warnedPlain) {
@@ -102,7 +102,7 @@ export class Client {
     const file = fileSink(dir, this.limits.maxDownload);
     const progress = new Progress(this.io, label, Number(res.headers.get("content-length")) || null);
     try {
-      const r = await readAnswer(res, x, file, this.limits, null, (n) => progress.update(n));
+      const r = await readResponse(res, x, file, this.limits, null, (n) => progress.update(n));
       file.finish();
       if (!r.signed) throw new CLIError("unsigned_answer", "the download is not signed by the server's key (or was altered on the way); nothing was written");
       return { tmp: file.path, size: r.size, sha256: r.sha256 };
@@ -132,7 +132,7 @@ export class Client {
 
   private async readToMemory(res: Response, x: Exchange, started: number) {
     const memory = memorySink(this.limits.maxAnswer);
-    const r = await readAnswer(res, x, memory, this.limits, started + this.limits.timeoutMs);
+    const r = await readResponse(res, x, memory, this.limits, started + this.limits.timeoutMs);
     return { ...r, bytes: memory.bytes() };
   }
 

@@ -1,4 +1,4 @@
-import { ANSWER_DEFAULTS } from "./verified-answer.ts";
+import { RESPONSE_DEFAULTS } from "./verified-response.ts";
 import { numberOption, rawOption, sizeOption } from "./args.ts";
 import { Client } from "./client.ts";
 import { resolveConfig } from "./config.ts";
@@ -48,11 +48,11 @@ export function makeContext(io: IO, argv: readonly string[], args: string[], fla
       }),
     client: () =>
       (client ??= new Client(resolveConfig({ url: str("--url"), appkey: str("--appkey"), secret: str("--secret"), profile: str("--profile") }, io), io, {
-        ...ANSWER_DEFAULTS,
-        timeoutMs: numberOption(argv, "--timeout", ANSWER_DEFAULTS.timeoutMs / 1000, 0.1, 86_400) * 1000,
-        idleMs: numberOption(argv, "--idle-timeout", ANSWER_DEFAULTS.idleMs / 1000, 0.1, 86_400) * 1000,
-        maxAnswer: sizeOption(argv, "--max-answer", ANSWER_DEFAULTS.maxAnswer),
-        maxDownload: sizeOption(argv, "--max-download", ANSWER_DEFAULTS.maxDownload),
+        ...RESPONSE_DEFAULTS,
+        timeoutMs: numberOption(argv, "--timeout", RESPONSE_DEFAULTS.timeoutMs / 1000, 0.1, 86_400) * 1000,
+        idleMs: numberOption(argv, "--idle-timeout", RESPONSE_DEFAULTS.idleMs / 1000, 0.1, 86_400) * 1000,
+        maxAnswer: sizeOption(argv, "--max-answer", RESPONSE_DEFAULTS.maxAnswer),
+        maxDownload: sizeOption(argv, "--max-download", RESPONSE_DEFAULTS.maxDownload),
       })),
     print: (data, human) => io.out(json ? JSON.stringify(data, null, 2) : human()),
   };

@@ -12,7 +12,7 @@ import type { AppContext } from "./context.ts";
 import { closeFiles, DoorBudget, FORM_BODY_SLACK } from "./form.ts";
 import { FailureLimiter, SharedLimiter, type LimiterOptions } from "./limiter.ts";
 import { NonceCache, SharedNonces } from "./nonces.ts";
-import { errorResponse, ok, signAnswer } from "./respond.ts";
+import { errorResponse, ok, signResponse } from "./respond.ts";
 
 export type Handler = (ctx: AppContext, req: SignedRequest, request: Request) => unknown;
 
@@ -84,7 +84,7 @@ export function adminDoor(o: DoorOptions) {
           if (req) closeFiles(req.files);
         }
         // Bound to the request as it was signed: the same method, path and nonce authenticate checked.
-        return verified.key ? signAnswer(res, request.method, verified.path as string, verified.nonce as string, verified.key.secret) : res;
+        return verified.key ? signResponse(res, request.method, verified.path as string, verified.nonce as string, verified.key.secret) : res;
       },
   };
 }

@@ -8,7 +8,7 @@ import { assembleAccount } from "../account/account.ts";
 import { accountSettings, DEFAULT_CALLBACK_PATH, type AiOptions, type CallbackFlags } from "../account/settings.ts";
 import type { Responder } from "../wechat/answering/responder.ts";
 import type { WechatOptions } from "../wechat/door/handler.ts";
-import type { TokenKeeper } from "../wechat/platform/token.ts";
+import type { PlatformClient } from "../wechat/platform/client.ts";
 import { deleteCli, getCli, postCli, putCli } from "./admin.ts";
 import { adminDoor, preAuthBytes, type Handler } from "./admin-door.ts";
 import { getToken } from "./token.ts";
@@ -53,7 +53,7 @@ export interface AppOptions {
   /** Largest media (image) upload, in bytes. */
   maxMedia?: number;
   /** Replaces the platform API client made from `wechat` (tests point one at a fake platform). */
-  platform?: TokenKeeper | null;
+  platform?: PlatformClient | null;
   /**
    * One of a cluster (serve --redis): admin nonces, lock-outs and retry answers shared through
    * Redis; `status` is what health shows of the cluster.

@@ -1,9 +1,9 @@
 import { ReplydError } from "../base/errors.ts";
-import { PlatformError, type TokenKeeper } from "../wechat/platform/token.ts";
+import { PlatformError, type PlatformClient } from "../wechat/platform/client.ts";
 import type { AppContext } from "./context.ts";
 
 /** The platform API, or a clear refusal when replyd serve was started without --wx-secret. */
-export function platformOf(ctx: AppContext, hint = ""): TokenKeeper {
+export function platformOf(ctx: AppContext, hint = ""): PlatformClient {
   if (!ctx.platform) throw new ReplydError("platform_not_configured", `the platform API is not configured: start replyd serve with --wx-secret and --wx-appid${hint}`);
   return ctx.platform;
 }

@@ -2,7 +2,7 @@ import { NO_CONTROL, unprintable } from "../article/article.ts";
 import { badRequest, conflict, notFound, ReplydError } from "../base/errors.ts";
 import type { CustomMessage } from "../wechat/platform/custom.ts";
 import { NotLogged, PlatformUnreachable, sendFollowUp, WindowClosed } from "../wechat/platform/follow-up.ts";
-import { PlatformError } from "../wechat/platform/token.ts";
+import { PlatformError } from "../wechat/platform/client.ts";
 import { MAX_TEXT_BYTES } from "../wechat/door/message.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";

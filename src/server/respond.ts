@@ -1,7 +1,7 @@
 import { sha256hex } from "../doc/document.ts";
 import { ERRORS, ReplydError, type ErrorCode } from "../base/errors.ts";
 import { storeFailure } from "../store/backend.ts";
-import { ANSWER_SIGNATURE_HEADER, answerSignature } from "../sign.ts";
+import { RESPONSE_SIGNATURE_HEADER, responseSignature } from "../sign.ts";
 
 /** Set by a handler whose body it has hashed already (a streamed backup file): the signer uses it. */
 export const BODY_SHA256_HEADER = "x-replyd-body-sha256";
@@ -10,10 +10,10 @@ export const BODY_SHA256_HEADER = "x-replyd-body-sha256";
  * Signs an answer to a verified request (docs/protocol.md, "Signed answers"): bound to the request's
  * method, path and nonce, the status, and the sha256 of the body bytes exactly as sent.
  */
-export async function signAnswer(res: Response, method: string, path: string, nonce: string, secret: string): Promise<Response> {
+export async function signResponse(res: Response, method: string, path: string, nonce: string, secret: string): Promise<Response> {
   const digest = res.headers.get(BODY_SHA256_HEADER) ?? sha256hex(new Uint8Array(await res.clone().arrayBuffer()));
   res.headers.set(BODY_SHA256_HEADER, digest);
-  res.headers.set(ANSWER_SIGNATURE_HEADER, answerSignature(method, path, nonce, res.status, digest, secret));
+  res.headers.set(RESPONSE_SIGNATURE_HEADER, responseSignature(method, path, nonce, res.status, digest, secret));
   return res;
 }
 

@@ -7,7 +7,7 @@
  */
 import { afterEach, expect, test } from "bun:test";
 import { startServer, type RunningServer } from "../../src/server/serve.ts";
-import type { DeliveryTimes } from "../../src/wechat/ai/generator.ts";
+import type { DeliveryTimes } from "../../src/wechat/ai/generated-answers.ts";
 import type { CapLimits } from "../../src/wechat/ai/caps.ts";
 import { parseXml, type XmlNode } from "../../src/wechat/door/xml.ts";
 import { ADMIN_ENV, body, doc, serveOpts, signedRequest } from "../helpers.ts";

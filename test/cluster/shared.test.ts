@@ -11,7 +11,7 @@ import { RedisDown, RedisLink } from "../../src/store/redis/link.ts";
 import { SHARED_ANSWER_DEFAULTS, SharedAnswers } from "../../src/wechat/door/shared-retries.ts";
 import { fixedClock } from "../../src/base/clock.ts";
 import { RedisTokenShare } from "../../src/wechat/platform/shared-token.ts";
-import { TokenKeeper } from "../../src/wechat/platform/token.ts";
+import { PlatformClient } from "../../src/wechat/platform/client.ts";
 import { startFakePlatform } from "../platform/fake.ts";
 import { startRedis, type Redis } from "../redis.ts";
 import { CODE } from "../../src/base/errors.ts";
@@ -233,7 +233,7 @@ test("the shared token's life does not depend on the instances' wall clocks: one
   const fake = startFakePlatform(appid, secret);
   const t0 = Date.now();
   const keeperAt = async (clock: ReturnType<typeof fixedClock>, name: string) =>
-    new TokenKeeper({ api: fake.url, appid, secret, clock, log: () => {}, shared: new RedisTokenShare(await link(), name, appid) });
+    new PlatformClient({ api: fake.url, appid, secret, clock, log: () => {}, shared: new RedisTokenShare(await link(), name, appid) });
   const ahead = await keeperAt(fixedClock(t0 + 3 * 3600_000), "ahead");
   const right = await keeperAt(fixedClock(t0), "right");
   try {

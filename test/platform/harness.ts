@@ -1,4 +1,4 @@
-import { TokenKeeper } from "../../src/wechat/platform/token.ts";
+import { PlatformClient } from "../../src/wechat/platform/client.ts";
 import { fixedClock } from "../../src/base/clock.ts";
 import { body, signedRequest, T0, testApp } from "../helpers.ts";
 import { TOKEN } from "../wechat/helpers.ts";
@@ -13,7 +13,7 @@ export type Harness = Awaited<ReturnType<typeof platformApp>>;
 export async function platformApp() {
   const fake: FakePlatform = startFakePlatform(APPID, SECRET);
   const clock = fixedClock(T0);
-  const keeper = (api = fake.url) => new TokenKeeper({ api, appid: APPID, secret: SECRET, clock, log: () => {} });
+  const keeper = (api = fake.url) => new PlatformClient({ api, appid: APPID, secret: SECRET, clock, log: () => {} });
   let platform = keeper();
   const t = await testApp({ clock, wechat: { token: TOKEN }, platform });
   const h = {

@@ -1,6 +1,6 @@
 /** The server signs every answer to a request whose signature passed (issue 17 A), and only those. */
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { answerSignature } from "../../src/sign.ts";
+import { responseSignature } from "../../src/sign.ts";
 import { ADMIN, article, body, doc, signedRequest, testApp } from "../helpers.ts";
 import { CODE } from "../../src/base/errors.ts";
 
@@ -15,7 +15,7 @@ const sha256 = (b: ArrayBuffer) => new Bun.CryptoHasher("sha256").update(new Uin
 /** Whether `res` carries a valid signature for the request with this nonce. */
 async function signedFor(res: { arrayBuffer(): Promise<ArrayBuffer>; status: number; headers: { get(name: string): string | null } }, method: string, path: string, nonce: string) {
   const bytes = await res.arrayBuffer();
-  return res.headers.get("x-replyd-signature") === answerSignature(method, path, nonce, res.status, sha256(bytes), ADMIN.secret);
+  return res.headers.get("x-replyd-signature") === responseSignature(method, path, nonce, res.status, sha256(bytes), ADMIN.secret);
 }
 const nonce = () => "n" + crypto.randomUUID().replaceAll("-", "");
 

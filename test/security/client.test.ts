@@ -7,11 +7,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { scrub } from "../../src/cli/verified-answer.ts";
+import { scrub } from "../../src/cli/verified-response.ts";
 import { Client } from "../../src/cli/client.ts";
 import { run } from "../../src/cli/index.ts";
 import { documentDigest } from "../../src/doc/document.ts";
-import { answerSignature, formatTs } from "../../src/sign.ts";
+import { responseSignature, formatTs } from "../../src/sign.ts";
 import { ADMIN, captureIO, tempDir } from "../helpers.ts";
 import vectors from "../vectors/answers.json";
 import { CODE } from "../../src/base/errors.ts";
@@ -39,7 +39,7 @@ beforeAll(() => {
       const headers: Record<string, string> = { "content-type": "application/json", ...r.headers };
       if (r.sign !== false && !(r.body instanceof ReadableStream)) {
         const bytes = typeof r.body === "string" ? new TextEncoder().encode(r.body) : (r.body ?? new Uint8Array());
-        headers["x-replyd-signature"] = answerSignature(req.method, url.pathname, nonce, status, sha256(bytes), ADMIN.secret);
+        headers["x-replyd-signature"] = responseSignature(req.method, url.pathname, nonce, status, sha256(bytes), ADMIN.secret);
       }
       return new Response(r.body ?? "", { status, headers });
     },
@@ -64,7 +64,7 @@ const leftovers = () => readdirSync(tmp.dir).filter((f) => f.endsWith(".part"));
 
 describe("signed answers", () => {
   test("the known-answer vectors (from an independent implementation) agree", () => {
-    for (const v of vectors) expect(answerSignature(v.method, v.path, v.nonce, v.status, sha256(new TextEncoder().encode(v.body)), v.secret)).toBe(v.signature);
+    for (const v of vectors) expect(responseSignature(v.method, v.path, v.nonce, v.status, sha256(new TextEncoder().encode(v.body)), v.secret)).toBe(v.signature);
   });
   test("an unsigned 'ok' is not reported as success; the signed one is", async () => {
     handler = () => ({ body: ok(health), sign: false });
@@ -75,11 +75,11 @@ describe("signed answers", () => {
     expect((await cli("health")).code).toBe(0);
   });
   test("an answer signed for another nonce (an old answer replayed) is refused", async () => {
-    handler = (req, _nonce, path) => ({ body: ok(health), sign: false, headers: { "x-replyd-signature": answerSignature(req.method, path, "an-old-nonce-0000", 200, sha256(new TextEncoder().encode(ok(health))), ADMIN.secret) } });
+    handler = (req, _nonce, path) => ({ body: ok(health), sign: false, headers: { "x-replyd-signature": responseSignature(req.method, path, "an-old-nonce-0000", 200, sha256(new TextEncoder().encode(ok(health))), ADMIN.secret) } });
     expect((await cli("health")).err).toContain("not signed");
   });
   test("a body altered after signing is refused", async () => {
-    handler = (req, nonce, path) => ({ body: ok({ ...health, status: "ok!" }), sign: false, headers: { "x-replyd-signature": answerSignature(req.method, path, nonce, 200, sha256(new TextEncoder().encode(ok(health))), ADMIN.secret) } });
+    handler = (req, nonce, path) => ({ body: ok({ ...health, status: "ok!" }), sign: false, headers: { "x-replyd-signature": responseSignature(req.method, path, nonce, 200, sha256(new TextEncoder().encode(ok(health))), ADMIN.secret) } });
     expect((await cli("health")).code).toBe(1);
   });
   test("a refusal that comes unsigned is reported as a failure and said to be unsigned", async () => {

@@ -6,9 +6,9 @@ import { afterEach, expect } from "bun:test";
 import type { AppOptions } from "../../src/server/app.ts";
 import type { AdminKey } from "../../src/store/keys.ts";
 import { createApp } from "../../src/server/app.ts";
-import type { DeliveryTimes } from "../../src/wechat/ai/generator.ts";
+import type { DeliveryTimes } from "../../src/wechat/ai/generated-answers.ts";
 import type { CapLimits } from "../../src/wechat/ai/caps.ts";
-import { TokenKeeper } from "../../src/wechat/platform/token.ts";
+import { PlatformClient } from "../../src/wechat/platform/client.ts";
 import { parseXml, type XmlNode } from "../../src/wechat/door/xml.ts";
 import { ADMIN_ENV, body, doc, serveOpts, signedRequest, tempDir, testApp } from "../helpers.ts";
 import { startServer } from "../../src/server/serve.ts";
@@ -27,7 +27,7 @@ export const GENERATED = "本店支持七天无理由退货。[1]\n\n[1] 售后�
 
 export let model: FakeModel;
 export let platform: FakePlatform | null = null;
-export let keeper: TokenKeeper | null = null;
+export let keeper: PlatformClient | null = null;
 export let t: Awaited<ReturnType<typeof testApp>>;
 export const logged: string[] = [];
 
@@ -38,7 +38,7 @@ export async function setup(o: { caps?: Partial<CapLimits>; times?: Partial<Deli
   if (o.platform) {
     platform = startFakePlatform(APPID, SECRET);
     platform.interact("o_follower");
-    keeper = new TokenKeeper({ api: platform.url, appid: APPID, secret: SECRET, clock: { now: () => Date.now(), monotonic: () => performance.now() }, log: () => {} });
+    keeper = new PlatformClient({ api: platform.url, appid: APPID, secret: SECRET, clock: { now: () => Date.now(), monotonic: () => performance.now() }, log: () => {} });
     extra.platform = keeper;
   }
   t = await testApp({

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { fixedClock } from "../../src/base/clock.ts";
-import { TokenKeeper } from "../../src/wechat/platform/token.ts";
+import { PlatformClient } from "../../src/wechat/platform/client.ts";
 import { ADMIN, body, READER, signedRequest, T0, tempDir, testApp } from "../helpers.ts";
 import { startFakePlatform, type FakePlatform } from "../platform/fake.ts";
 import { CODE } from "../../src/base/errors.ts";
@@ -12,7 +12,7 @@ const SECRET = "0123456789abcdef0123456789abcdef";
 let fake: FakePlatform;
 let clock: ReturnType<typeof fixedClock>;
 const logs: string[] = [];
-const keeper = (secret = SECRET) => new TokenKeeper({ api: fake.url, appid: APPID, secret, clock, log: (m) => logs.push(m) });
+const keeper = (secret = SECRET) => new PlatformClient({ api: fake.url, appid: APPID, secret, clock, log: (m) => logs.push(m) });
 beforeEach(() => {
   fake = startFakePlatform(APPID, SECRET);
   clock = fixedClock(T0);
@@ -89,7 +89,7 @@ describe("the platform's answers are read through one bounded door", () => {
     const real = globalThis.fetch;
     const fetch = (async (url: string | URL | Request, init?: RequestInit) =>
       String(url).includes("/cgi-bin/stable_token") ? real(url, init) : answer()) as typeof globalThis.fetch;
-    return new TokenKeeper({ api: fake.url, appid: APPID, secret: SECRET, clock, log: (m) => logs.push(m), fetch });
+    return new PlatformClient({ api: fake.url, appid: APPID, secret: SECRET, clock, log: (m) => logs.push(m), fetch });
   };
   test("a proxy's HTML error page is a clear error, not a JSON parse failure", async () => {
     const k = answering(() => new Response("<html>502 Bad Gateway</html>", { status: 502 }));
@@ -133,7 +133,7 @@ describe("odd token answers and the timer (the platform is asked at most once a 
       asked.n++;
       return answer();
     }) as typeof globalThis.fetch;
-    return { k: new TokenKeeper({ api: fake.url, appid: APPID, secret: SECRET, clock, log: (m) => logs.push(m), fetch }), asked };
+    return { k: new PlatformClient({ api: fake.url, appid: APPID, secret: SECRET, clock, log: (m) => logs.push(m), fetch }), asked };
   };
   // Claims a timer cannot wait for (2³¹ ms is 24.8 days), the documented life's edge just past, and no usable claim at all.
   const claims: [string, unknown][] = [

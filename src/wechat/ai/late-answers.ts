@@ -10,7 +10,7 @@ import { PENDING_MS } from "../../store/generated-log.ts";
 import { sendFollowUp } from "../platform/follow-up.ts";
 import type { PendingFollowers } from "./pending.ts";
 import type { Decision } from "../answering/responder.ts";
-import { PlatformError, type TokenKeeper } from "../platform/token.ts";
+import { PlatformError, type PlatformClient } from "../platform/client.ts";
 
 /** How long a 48001 is believed before customer-service messages are tried again. */
 const REFUSAL_KEPT_MS = 24 * 3_600_000;
@@ -24,7 +24,7 @@ export class LateAnswers {
     private readonly clock: Clock,
     private readonly log: (msg: string) => void,
     /** The platform API as configured now (--wx-secret), or null. */
-    private readonly platform: () => TokenKeeper | null,
+    private readonly platform: () => PlatformClient | null,
     /** Followers with an answer waiting: looked up on every message. */
     readonly pending: PendingFollowers,
   ) {}

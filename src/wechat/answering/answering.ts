@@ -7,7 +7,7 @@
 import type { Clock } from "../../base/clock.ts";
 import type { FollowerLog } from "../../store/backend.ts";
 import { viaRedis } from "../../cluster/fallback.ts";
-import type { Generator } from "../ai/generator.ts";
+import type { GeneratedAnswers } from "../ai/generated-answers.ts";
 import { renderReply, SUCCESS, type Inbound, type Reply } from "../door/message.ts";
 import type { Decision, Responder } from "./responder.ts";
 import type { Answer } from "../door/retries.ts";
@@ -26,7 +26,7 @@ export interface AnsweringParts {
   /** The cluster's retry answers (serve --redis); without it, this instance's memory only. */
   shared: SharedAnswers | null;
   /** Generated answers (serve --ai-url); null: the retrieval reply is the answer. */
-  generator: Generator | null;
+  generator: GeneratedAnswers | null;
 }
 
 export class Answering {
@@ -111,7 +111,7 @@ export class Answering {
   /** The model writes the answer (generator.ts); null from it: answered as without a model. */
   private async generate(m: Inbound, key: string, d: Decision, encrypt: boolean, signal?: AbortSignal): Promise<string> {
     const hooks = { render: (reply: Reply) => this.rendered(m, reply, encrypt), record: (x: Decision) => this.record(m, key, x) };
-    const got = await (this.parts.generator as Generator).start(m, key, d, hooks, signal);
+    const got = await (this.parts.generator as GeneratedAnswers).start(m, key, d, hooks, signal);
     return got ? got.out : this.finish(m, key, d, encrypt);
   }
 

@@ -9,7 +9,7 @@ import { queryOf } from "./query.ts";
 import { RetryCache } from "./retries.ts";
 import type { SharedAnswers } from "./shared-retries.ts";
 import { Answering } from "../answering/answering.ts";
-import type { Generator } from "../ai/generator.ts";
+import type { GeneratedAnswers } from "../ai/generated-answers.ts";
 import { viaRedis } from "../../cluster/fallback.ts";
 import { RefusalLog } from "./refusals.ts";
 import { cdata, parseXml, XmlError } from "./xml.ts";
@@ -60,7 +60,7 @@ export class WechatHandler {
     /** The cluster's retry answers (serve --redis); without it, this instance's memory only. */
     readonly shared: SharedAnswers | null = null,
     /** Generated answers (serve --ai-url); null: the retrieval reply is the answer. */
-    readonly generator: Generator | null = null,
+    readonly generator: GeneratedAnswers | null = null,
   ) {
     this.crypto = opts.aesKey ? new WxCrypto(opts.aesKey, opts.appid ?? "") : null;
     this.ledger = new SignatureLedger(opts.skewMs);

@@ -4,11 +4,11 @@
  * interaction. A news message carries one article (the platform's limit since 2023).
  */
 import type { Article } from "../../article/article.ts";
-import type { TokenKeeper } from "./token.ts";
+import type { PlatformClient } from "./client.ts";
 
 export type CustomMessage = { type: "text"; text: string } | { type: "news"; article: Pick<Article, "title" | "description" | "url" | "picurl"> };
 
-export async function sendCustomMessage(platform: Pick<TokenKeeper, "call">, openid: string, m: CustomMessage): Promise<void> {
+export async function sendCustomMessage(platform: Pick<PlatformClient, "call">, openid: string, m: CustomMessage): Promise<void> {
   const body =
     m.type === "text"
       ? { touser: openid, msgtype: "text", text: { content: m.text } }

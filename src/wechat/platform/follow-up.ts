@@ -9,7 +9,7 @@ import type { Clock } from "../../base/clock.ts";
 import type { Writer } from "../../store/backend.ts";
 import type { ReplyWindow } from "../../store/follower-log.ts";
 import { sendCustomMessage, type CustomMessage } from "./custom.ts";
-import { PlatformError, type TokenKeeper } from "./token.ts";
+import { PlatformError, type PlatformClient } from "./client.ts";
 
 /** The window is closed (or its count spent): nothing was sent. */
 export class WindowClosed extends Error {
@@ -37,7 +37,7 @@ export interface FollowUp {
 }
 
 /** Throws WindowClosed before sending, the platform's refusal (PlatformError) as it is, NotLogged after. */
-export async function sendFollowUp(write: Writer, platform: Pick<TokenKeeper, "call">, clock: Clock, f: FollowUp): Promise<{ seq: number; window: ReplyWindow }> {
+export async function sendFollowUp(write: Writer, platform: Pick<PlatformClient, "call">, clock: Clock, f: FollowUp): Promise<{ seq: number; window: ReplyWindow }> {
   // The log must hold every message that arrived so far: the newest one opens the window.
   await write.log.settled();
   return write.exclusive(`reply:${f.openid}`, async () => {

@@ -13,9 +13,9 @@
 import { validateMenu, type Menu, type MenuButton } from "../../doc/menu.ts";
 import { InvalidDocumentError } from "../../base/errors.ts";
 import { validateRule, type Rule } from "../../doc/rule.ts";
-import { PlatformError, type TokenKeeper } from "./token.ts";
+import { PlatformError, type PlatformClient } from "./client.ts";
 
-type Platform = Pick<TokenKeeper, "call">;
+type Platform = Pick<PlatformClient, "call">;
 
 export async function pushMenu(platform: Platform, menu: Menu): Promise<void> {
   await platform.call("/cgi-bin/menu/create", menu);

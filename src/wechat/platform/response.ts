@@ -56,7 +56,7 @@ export class PlatformError extends Error {
 export const TOKEN_LIFE_MAX_S = 7200;
 
 /** A token the platform gave, its life as replyd takes it, and what was odd about the answer. */
-export interface TokenAnswer {
+export interface TokenResponse {
   token: string;
   lifeMs: number;
   odd?: string;
@@ -68,7 +68,7 @@ export interface TokenAnswer {
  * 7,200 s; a claim that is no positive number (0, negative, missing, text) or above it is taken as
  * 7,200 s and said to be odd, for health.
  */
-export function tokenFromAnswer(status: number, body: Record<string, unknown>): TokenAnswer {
+export function tokenFromResponse(status: number, body: Record<string, unknown>): TokenResponse {
   const errcode = body.errcode;
   const errmsg = typeof body.errmsg === "string" ? body.errmsg : "";
   if (errcode !== undefined && errcode !== 0) {

@@ -5,10 +5,10 @@
  * time limits while its sha256 is computed, and its signature is checked against the request it
  * answers before anything in it is printed, saved or acted on.
  */
-import { ANSWER_SIGNATURE_HEADER, answerSignature, timingSafeEqual } from "../sign.ts";
+import { RESPONSE_SIGNATURE_HEADER, responseSignature, timingSafeEqual } from "../sign.ts";
 import { CLIError } from "./errors.ts";
 
-export interface AnswerLimits {
+export interface ResponseLimits {
   /** Until the answer starts (connecting, uploading, the server's work), and for a whole answer that is not a download. */
   timeoutMs: number;
   /** The longest silence while an answer's body arrives (downloads are bounded by this, not by their length). */
@@ -21,7 +21,7 @@ export interface AnswerLimits {
   maxOffsetMs: number;
 }
 
-export const ANSWER_DEFAULTS: AnswerLimits = {
+export const RESPONSE_DEFAULTS: ResponseLimits = {
   timeoutMs: 120_000,
   idleMs: 30_000,
   maxAnswer: 32 * 1024 * 1024,
@@ -35,7 +35,7 @@ export interface Sink {
   readonly limit: number;
 }
 
-export interface ReadAnswer {
+export interface ReadResponse {
   status: number;
   /** Whether the signature matched the request, status and body. */
   signed: boolean;
@@ -55,7 +55,7 @@ export interface Exchange {
  * Reads `res` into `sink`, within limits, and checks its signature. `deadline` (ms since the epoch)
  * ends a whole answer; null leaves only the idle limit (downloads).
  */
-export async function readAnswer(res: Response, x: Exchange, sink: Sink, limits: AnswerLimits, deadline: number | null, onProgress?: (bytes: number) => void): Promise<ReadAnswer> {
+export async function readResponse(res: Response, x: Exchange, sink: Sink, limits: ResponseLimits, deadline: number | null, onProgress?: (bytes: number) => void): Promise<ReadResponse> {
   if (res.status >= 300 && res.status < 400) {
     const to = res.headers.get("location");
     await res.body?.cancel().catch(() => {});
@@ -104,12 +104,12 @@ export async function readAnswer(res: Response, x: Exchange, sink: Sink, limits:
     }
   }
   const sha256 = hasher.digest("hex");
-  const expected = answerSignature(x.method, x.path, x.nonce, res.status, sha256, x.secret);
-  const given = res.headers.get(ANSWER_SIGNATURE_HEADER) ?? "";
+  const expected = responseSignature(x.method, x.path, x.nonce, res.status, sha256, x.secret);
+  const given = res.headers.get(RESPONSE_SIGNATURE_HEADER) ?? "";
   return { status: res.status, signed: timingSafeEqual(expected, given), sha256, size };
 }
 
-function timedOut(limits: AnswerLimits, deadline: number | null): CLIError {
+function timedOut(limits: ResponseLimits, deadline: number | null): CLIError {
   return deadline !== null && Date.now() >= deadline
     ? new CLIError("timeout", `no complete answer within ${limits.timeoutMs / 1000} s (--timeout)`)
     : new CLIError("timeout", `the answer stalled for ${limits.idleMs / 1000} s (--idle-timeout)`);

@@ -15,13 +15,13 @@ import type { Source } from "../../llm/prompt.ts";
 import type { Writer } from "../../store/backend.ts";
 import { viaRedis } from "../../cluster/fallback.ts";
 import { BOOK_TTL_MS, LocalBook, type GenerationBook, type Opened } from "./generation-book.ts";
-import { GeneratorStats } from "./generator-stats.ts";
+import { GeneratedStats } from "./stats.ts";
 import { SUCCESS, type Inbound, type Reply } from "../door/message.ts";
 import type { CapReached, Caps, Slot } from "./caps.ts";
 import { ModelAsker, type ModelAnswer } from "./llm-answer.ts";
 import { PendingFollowers } from "./pending.ts";
 import type { Decision } from "../answering/responder.ts";
-import type { TokenKeeper } from "../platform/token.ts";
+import type { PlatformClient } from "../platform/client.ts";
 import { LateAnswers } from "./late-answers.ts";
 
 export interface DeliveryTimes {
@@ -51,7 +51,7 @@ const PROBE_MS = 15_000;
 
 export const DELIVERY_TIMES: DeliveryTimes = { lastAnswerMs: 3800, lastAfterMs: 9000, deliveries: 3, holdMs: 15_000 };
 
-export interface GeneratorOptions {
+export interface GeneratedAnswersOptions {
   endpoint: ModelEndpoint;
   caps: Caps;
   write: Writer;
@@ -62,7 +62,7 @@ export interface GeneratorOptions {
   /** Followers with an answer waiting, told to every instance (a cluster's Redis). */
   pending?: PendingFollowers;
   /** Customer-service messages (--wx-secret), as configured now; without them a late answer waits for the next message. */
-  platform?: () => TokenKeeper | null;
+  platform?: () => PlatformClient | null;
   times?: Partial<DeliveryTimes>;
   fetch?: typeof fetch;
 }
@@ -79,8 +79,8 @@ export interface Delivered {
   keptFallback: boolean;
 }
 
-export class Generator {
-  readonly stats: GeneratorStats;
+export class GeneratedAnswers {
+  readonly stats: GeneratedStats;
   private readonly local = new LocalBook();
   private readonly times: DeliveryTimes;
   /** Generations this instance opened or joined, and the book each is in. */
@@ -89,11 +89,11 @@ export class Generator {
   private readonly late: LateAnswers;
   private readonly asker: ModelAsker;
 
-  constructor(private readonly o: GeneratorOptions) {
+  constructor(private readonly o: GeneratedAnswersOptions) {
     this.times = { ...DELIVERY_TIMES, ...o.times };
     this.asker = new ModelAsker(o.endpoint, o.fetch);
     this.late = new LateAnswers(o.write, o.clock, o.log, o.platform ?? (() => null), o.pending ?? new PendingFollowers());
-    this.stats = new GeneratorStats(o.endpoint, o.caps);
+    this.stats = new GeneratedStats(o.endpoint, o.caps);
   }
 
   /** The followers with an answer waiting, as the store knows them (the caps' history is the caller's). */

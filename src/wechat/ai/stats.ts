@@ -5,7 +5,7 @@ import { CAPS_REACHED, type Caps, type CapsUse } from "./caps.ts";
 
 const zeros = <K extends string>(keys: readonly K[]) => Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
 
-export class GeneratorStats {
+export class GeneratedStats {
   /** Calls made since start, and what became of them. */
   calls = 0;
   inFlight = 0;

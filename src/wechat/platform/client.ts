@@ -16,7 +16,7 @@
  */
 import type { Clock } from "../../base/clock.ts";
 import { viaRedis } from "../../cluster/fallback.ts";
-import { adviceFor, PlatformError, readJson, tokenFromAnswer } from "./response.ts";
+import { adviceFor, PlatformError, readJson, tokenFromResponse } from "./response.ts";
 
 export { adviceFor, PlatformError } from "./response.ts";
 
@@ -77,7 +77,7 @@ export interface LinkStatus {
   odd?: string;
 }
 
-export class TokenKeeper {
+export class PlatformClient {
   private current: Held | null = null;
   private inFlight: Promise<Held> | null = null;
   private forced: number[] = [];
@@ -212,9 +212,9 @@ export class TokenKeeper {
       this.note(e);
       throw (this.lastFailure = new Error(`the platform could not be reached: ${(e as Error).message}`));
     }
-    let got: ReturnType<typeof tokenFromAnswer>;
+    let got: ReturnType<typeof tokenFromResponse>;
     try {
-      got = tokenFromAnswer(answer.status, answer.body);
+      got = tokenFromResponse(answer.status, answer.body);
     } catch (e) {
       this.note(e);
       this.opts.log(`access token refresh failed: ${(e as Error).message}`);
