@@ -48,7 +48,7 @@ export interface Downloaded {
 }
 
 /**
- * Signs every request (DESIGN §4) and reads every answer through the client's door (verified-answer.ts):
+ * Signs every request (DESIGN §4) and reads every answer through the client's door (verified-response.ts):
  * only a signed answer is used. On a signed stale_timestamp it learns the server's clock (within
  * limits.maxOffsetMs) and tries once more.
  */

@@ -153,7 +153,7 @@ export class WechatHandler {
       // platform's genuine resend. This instance's own ledger serves while Redis is away.
       if (!this.shared?.up && !this.ledger.admit(timestamp, nonce, key, this.clock.now()))
         throw new WxError("signature_reused", "this signature carried another message");
-      // A delivery of a message whose answer a model is writing: answered as the window allows (generator.ts).
+      // A delivery of a message whose answer a model is writing: answered as the window allows (generated-answers.ts).
       const generator = this.generator;
       if (generator?.knows(key)) {
         const joined = await viaRedis(() => generator.join(key, Date.now(), request.signal), { local: () => null });

@@ -77,7 +77,7 @@ const SETTLE = `local v = redis.call('GET', KEYS[1]) if not v or v == ARGV[1] th
 
 /**
  * What answer(), offer() and wait() give when a model is writing the message's answer: the arrival
- * is one of its deliveries, handled by the generator (generator.ts). Never a rendered reply.
+ * is one of its deliveries, handled by the generator (generated-answers.ts). Never a rendered reply.
  */
 export const GENERATING = "\u0000generating";
 
