@@ -18,10 +18,12 @@ export const DEFAULT_TEXTS: Record<TextKey, string> = {
 
 export interface Decision {
   reply: Reply | null;
-  /** How it was answered, for the log: rule:<id>, help, code, tag, answer:<id>, answers:<id>,…, search, search_busy, welcome, fallback[:<ids considered>], not_found[:<ids>], none. */
+  /** How it was answered, for the log: rule:<id>, help, code, tag, answer:<id>, answers:<id>,…, search, search_busy, welcome, fallback[:<ids considered>], not_found[:<ids>], none (and ai:<cited>, ai-pending:<seq> from generator.ts, late-answers.ts). */
   answer: string;
   /** A follower's text that nothing matched: listed by `replyd inbox` so operators can add rules. */
   unmatched: boolean;
+  /** An article the ranking offered alone: how close the runner-up came (ranking/choice.ts), logged for the report's close calls. */
+  margin?: number;
   /**
    * A question that reached the ranking, with the articles that hold a word of it: what a model
    * (serve --ai-url) is given to write the answer from. `reply` is then the retrieval reply, sent
@@ -131,7 +133,7 @@ export class Responder {
     const sources = this.forModel ? sourcesOf((ranked?.articles ?? []).filter((a) => a.word)) : [];
     const generate = sources.length ? { generate: { question, sources } } : {};
     const choice = choose(ranked?.articles ?? []);
-    if (choice.kind === "one") return { reply: answerReply(choice), answer: `answer:${choice.article.id}`, unmatched: false, ...generate };
+    if (choice.kind === "one") return { reply: answerReply(choice), answer: `answer:${choice.article.id}`, unmatched: false, margin: choice.margin, ...generate };
     if (choice.kind === "list") return { reply: answerReply(choice), answer: `answers:${choice.articles.map((a) => a.id).join(",")}`, unmatched: false, ...generate };
     const words = question.slice(0, MAX_INPUT).split(/\s+/).filter(Boolean);
     const found = await this.store.searcher.search(words, asking);
