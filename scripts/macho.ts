@@ -78,6 +78,8 @@ export function signAdHoc(f: Buffer, ident: string): Buffer {
   const text = segment(l, "__TEXT");
   // The code is everything before the signature: the signature goes where the old one started.
   const codeLimit = l.signature.dataoff;
+  // Whatever follows the old signature would be dropped with it: refused rather than lost.
+  if (l.signature.dataoff + l.signature.datasize !== f.length) throw new MachOError("bytes follow the code signature: the file does not end with it");
   if (codeLimit % 16 || codeLimit < linkedit.fileoff) throw new MachOError("the signature does not start inside __LINKEDIT on a 16-byte boundary");
   const pages = Math.ceil(codeLimit / PAGE);
   const identBytes = Buffer.from(`${ident}\0`, "utf8");

@@ -45,7 +45,8 @@ export function build(target: string, out: string, commit = commitOf()): void {
     "--compile",
     "--minify-whitespace",
     "--minify-syntax",
-    ...(target === hostTarget() ? [] : [`--target=bun-${target}`]),
+    // Always named: the runtime Bun takes for its own machine could be another variant of it (baseline, musl).
+    `--target=bun-${target}`,
     "--define",
     `REPLYD_BUILD_TARGET=${JSON.stringify(target)}`,
     "--define",

@@ -10,12 +10,18 @@
  * valid once stays valid (a phrase made only of filler, "the", simply matches nothing).
  */
 import { charLength, NO_CONTROL, unprintable } from "./article-rules.ts";
-import type { Problem } from "./errors.ts";
+import { InvalidDocumentError, type Problem } from "./errors.ts";
 
 /** A group's phrases, in the order the operator wrote them; the first names the group. */
 export type SynonymGroup = string[];
 
-export const SYNONYM_LIMITS = { groups: 1000, phrases: 20, phrase: 64 } as const;
+/**
+ * At most 1,000 groups of 2–20 phrases of 1–64 characters, and 20,000 characters of phrases in all —
+ * in a document and in what the store keeps once an import is merged in: the table built from them
+ * (src/ranking/synonyms.ts) grows with their characters (a Han phrase gives a term per character and
+ * per pair), so that is what is bounded.
+ */
+export const SYNONYM_LIMITS = { groups: 1000, phrases: 20, phrase: 64, characters: 20_000 } as const;
 
 /** A phrase as kept: trimmed, each run of white space one space. */
 const phraseForm = (p: string) => p.trim().replace(/\s+/g, " ");
@@ -56,7 +62,17 @@ export function validateSynonyms(raw: unknown): { value?: SynonymGroup[]; proble
     }
     groups.push(kept);
   });
+  const over = beyondLimits(groups);
+  if (over) at(undefined, "synonyms", over);
   return problems.length ? { problems } : { value: groups, problems };
+}
+
+/** Why `groups` are past what the store may keep, or null. */
+function beyondLimits(groups: readonly SynonymGroup[]): string | null {
+  if (groups.length > SYNONYM_LIMITS.groups) return `must have at most ${SYNONYM_LIMITS.groups} groups (it has ${groups.length})`;
+  const characters = groups.reduce((n, g) => n + g.reduce((m, p) => m + charLength(p), 0), 0);
+  if (characters > SYNONYM_LIMITS.characters) return `must hold at most ${SYNONYM_LIMITS.characters} characters of phrases in all (it has ${characters})`;
+  return null;
 }
 
 export interface SynonymMerge {
@@ -91,6 +107,9 @@ export function mergeSynonymGroups(current: readonly SynonymGroup[], incoming: r
     }
     groups = groups.filter((g) => g !== null);
   }
+  // What the store would keep must be what a document may hold: else no backup of it could be restored.
+  const over = beyondLimits(groups as SynonymGroup[]);
+  if (over) throw new InvalidDocumentError([{ section: "synonyms", field: "synonyms", reason: `merged with the ${current.length} groups kept, the synonyms ${over}: remove groups (replyd restore a synonyms document) before adding more` }]);
   return { groups: groups as SynonymGroup[], added, updated, unchanged };
 }
 

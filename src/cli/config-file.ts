@@ -18,7 +18,7 @@ const URL_PASSWORD = /:\/\/[^/@\s]*:[^/@\s]*@/;
 export const settingHoldsSecret = (s: Setting, raw: string): boolean => Boolean(s.secret || (s.url && URL_PASSWORD.test(raw)));
 
 /** The config file's settings by name, as text (parsed by each setting's own parser later). */
-export function readConfigFile(path: string, known: Readonly<Record<string, Setting>>): Record<string, string> {
+export function readConfigFile(path: string, known: Readonly<Record<string, Setting>>, platform: NodeJS.Platform = process.platform): Record<string, string> {
   let text: string;
   let mode: number;
   try {
@@ -51,9 +51,10 @@ export function readConfigFile(path: string, known: Readonly<Record<string, Sett
     if (!secret && settingHoldsSecret(s, out[key])) secret = key;
   }
   // Others may not read it when it holds a secret, nor ever write it: they would choose where the key or the AppSecret is sent (ai-url, wx-api).
-  const exposed = secret ? openToOthers(path, mode) : null;
+  const exposed = secret ? openToOthers(path, mode, platform) : null;
   if (exposed) throw bad(`the config file holds a secret ("${secret}") and ${exposed}`);
-  if (mode & 0o022) throw bad(`the config file decides where replyd sends its keys and ${openToOthers(path, mode & 0o022)}`);
+  const writable = openToOthers(path, mode & 0o022, platform);
+  if (writable) throw bad(`the config file decides where replyd sends its keys and ${writable}`);
   return out;
 }
 

@@ -1,6 +1,7 @@
 import { ANSWER_DEFAULTS } from "./verified-answer.ts";
 import { numberOption, rawOption, sizeOption } from "./args.ts";
-import { Client, resolveConfig } from "./client.ts";
+import { Client } from "./client.ts";
+import { resolveConfig } from "./config.ts";
 import { usage } from "./errors.ts";
 import type { IO } from "./io.ts";
 

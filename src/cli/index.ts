@@ -75,7 +75,14 @@ export async function run(argv: string[], io: IO): Promise<number> {
     return 0;
   }
   // `replyd help` and `replyd help COMMAND`, as git and npm take them.
-  if (argv[0] === "help") return run(argv[1] ? [argv[1], "--help"] : ["--help"], io);
+  if (argv[0] === "help") {
+    const name = argv[1];
+    if (name && !COMMANDS.some((c) => c.usage.split(" ")[0] === name)) {
+      io.err(`replyd: no command "${name}"; replyd help lists them`);
+      return 2;
+    }
+    return run(name ? [name, "--help"] : ["--help"], io);
+  }
   try {
     // cac reads a lone "-" as a missing value; "-o -" and "--html -" (standard output) are given to it as one word.
     const toStdout: Record<string, string> = { "-o": "--output=-", "--output": "--output=-", "--html": "--html=-" };

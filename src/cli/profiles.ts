@@ -43,7 +43,7 @@ const bad = (message: string) => new CLIError("bad_profiles", message, 2);
 /** The profiles as kept; none when the file does not exist. */
 export function readProfiles(io: Pick<IO, "env" | "platform" | "home">): ProfileFile {
   const path = profilesPath(io);
-  if (!existsSync(path)) return { default: null, profiles: {} };
+  if (!existsSync(path)) return { default: null, profiles: Object.create(null) as Record<string, Profile> };
   if (io.platform !== "win32") {
     const exposed = openToOthers(path, statSync(path).mode);
     if (exposed) throw bad(`the profiles hold secrets and ${exposed}`);
@@ -58,7 +58,10 @@ export function readProfiles(io: Pick<IO, "env" | "platform" | "home">): Profile
   if (!f || typeof f !== "object" || typeof f.profiles !== "object" || f.profiles === null) throw bad(`${path} holds no "profiles"`);
   for (const [name, p] of Object.entries(f.profiles))
     if (!p || typeof p.url !== "string" || typeof p.appkey !== "string" || typeof p.secret !== "string") throw bad(`${path}: profile "${name}" needs url, appkey and secret`);
-  return { default: typeof f.default === "string" && f.default in f.profiles ? f.default : null, profiles: f.profiles };
+  // A plain object's own names only: "toString" is no profile.
+  const profiles: Record<string, Profile> = Object.create(null);
+  for (const [name, p] of Object.entries(f.profiles)) profiles[name] = p;
+  return { default: typeof f.default === "string" && Object.hasOwn(profiles, f.default) ? f.default : null, profiles };
 }
 
 export function writeProfiles(io: Pick<IO, "env" | "platform" | "home">, f: ProfileFile): string {
@@ -75,7 +78,7 @@ export function chosenProfile(io: Pick<IO, "env" | "platform" | "home">, flag: s
   const f = readProfiles(io);
   const name = asked ?? f.default;
   if (name === null) return null;
-  const profile = f.profiles[name];
+  const profile = Object.hasOwn(f.profiles, name) ? f.profiles[name] : undefined;
   if (!profile) {
     const known = Object.keys(f.profiles);
     throw new CLIError("unknown_profile", `no profile "${name}"${flag === undefined ? " (REPLYD_PROFILE)" : ""}; ${known.length ? `known: ${known.join(", ")}` : "none is kept yet: replyd profile add NAME --url URL --appkey KEY"}`, 2);

@@ -7,6 +7,7 @@
  * passages of each (scored-passages.ts), whatever its size. The store supplies the counts, the
  * postings and the rows (`RankingSource`); everything else is decided here.
  */
+import { asQuestion, CONTEXT, withContext, type Question } from "./question.ts";
 import { excerpt, passageText, queryTerms, scoreArticle, titleForm, type CorpusStats } from "./score.ts";
 import { TIER_WEIGHT, TIERS } from "./tiers.ts";
 import type { CandidateRow, RankedArticle, Ranking } from "./types.ts";
@@ -38,10 +39,14 @@ export interface RankingSource {
   rows(seqs: readonly number[]): CandidateRow[];
 }
 
-export function rank(question: string, source: RankingSource): Ranking {
+/** `question`: the follower's text, or a follow-up read with its earlier question and the articles already offered left out (question.ts). */
+export function rank(question: string | Question, source: RankingSource): Ranking {
   const stats = source.stats();
-  const asked = question.slice(0, RANKING_LIMITS.questionChars);
-  const all = queryTerms(asked, (t) => source.df(t), stats);
+  const q = asQuestion(question);
+  const asked = q.text.slice(0, RANKING_LIMITS.questionChars);
+  const df = (t: string) => source.df(t);
+  const own = queryTerms(asked, df, stats);
+  const all = q.context ? withContext(own, queryTerms(q.context.slice(0, RANKING_LIMITS.questionChars), df, stats)) : own;
   // The rarest known terms are looked up; the others still weigh in the share of the question an article holds.
   const terms = all
     .filter((t) => t.known)
@@ -62,11 +67,17 @@ export function rank(question: string, source: RankingSource): Ranking {
       for (const seq of seqs) provisional.set(seq, (provisional.get(seq) ?? 0) + w);
     }
   }
+  // Articles left out still take their places among the candidates read, never among those scored.
+  const excluded = new Set((q.exclude ?? []).slice(0, CONTEXT.excluded));
   const seqs = [...provisional]
     .sort((a, b) => b[1] - a[1] || a[0] - b[0])
-    .slice(0, RANKING_LIMITS.candidates)
+    .slice(0, RANKING_LIMITS.candidates + excluded.size)
     .map(([seq]) => seq);
-  const rows = seqs.length ? source.rows(seqs) : [];
+  const order = new Map(seqs.map((seq, i) => [seq, i]));
+  const rows = (seqs.length ? source.rows(seqs) : [])
+    .filter((r) => !excluded.has(r.id))
+    .sort((a, b) => (order.get(a.seq) as number) - (order.get(b.seq) as number))
+    .slice(0, RANKING_LIMITS.candidates);
   const named = titleForm(asked);
   const scored = rows
     .map((r) => ({ r, s: scoreArticle(scoring, r, stats, named) }))
@@ -96,7 +107,7 @@ export function rank(question: string, source: RankingSource): Ranking {
         .map((p) => ({ text: text.slice(p.start, p.end).trim(), score: round(p.score) })),
     };
   });
-  return { terms: terms.map((t) => ({ term: t.term, idf: round(t.idf), known: true })), postings: read, candidates: seqs.length, articles };
+  return { terms: terms.map((t) => ({ term: t.term, idf: round(t.idf), known: true })), postings: read, candidates: Math.min(seqs.length, RANKING_LIMITS.candidates), articles };
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;

@@ -218,8 +218,10 @@ export async function postCli(ctx: AppContext, req: SignedRequest) {
  */
 export async function putCli(ctx: AppContext, req: SignedRequest) {
   const parts = longParts(req);
-  const f = new Fields(req.fields).only([...FORM_FIELDS, "rev", "append"]);
+  const f = new Fields(req.fields).only([...FORM_FIELDS, "rev", "append", "create"]);
   const id = f.require("id");
+  // create=0 (the client's set): a revision only — a mistyped id is never made into a new article.
+  const create = f.bool("create") ?? true;
   const append = appendedFields(f.get("append"), (name) => f.has(name));
   const rev = f.has("rev") ? f.int("rev", 1, Number.MAX_SAFE_INTEGER, 0) : undefined;
   const rec = recordFromForm(f, parts);
@@ -227,7 +229,7 @@ export async function putCli(ctx: AppContext, req: SignedRequest) {
   // Checked as a revision (what is sent must be valid) and, when there is no such article, as a new one.
   const revision = validateArticle(rec, { partial: true, reduce });
   // Refused whole: with every problem a new article would have, when there is none to revise.
-  if (!revision.value) throw invalidArticle(ctx.read.articles.exists(id) ? revision.problems : validateArticle(rec, { reduce }).problems);
+  if (!revision.value) throw invalidArticle(ctx.read.articles.exists(id) || !create ? revision.problems : validateArticle(rec, { reduce }).problems);
   const { id: _id, rev: _rev, created_at: _c, updated_at: _u, ...changes } = revision.value;
   const now = new Date(ctx.clock.now()).toISOString();
   // Decided by the writer against the article as the store of record holds it, not as this server last read it.
@@ -235,6 +237,7 @@ export async function putCli(ctx: AppContext, req: SignedRequest) {
     ...(rev !== undefined ? { expectRev: rev } : {}),
     decide: (stored) => {
       if (!stored) {
+        if (!create) throw notFound(`no article "${id}": replyd set revises an article that exists; replyd add makes one (replyd ls lists them)`);
         const { value, problems } = validateArticle(rec, { reduce });
         if (!value) throw invalidArticle(problems);
         return { id, ...contentOf(value), rev: 1, created_at: now, updated_at: now };

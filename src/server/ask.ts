@@ -27,7 +27,8 @@ export async function getAsk(ctx: AppContext, req: SignedRequest) {
   const ranking = await ctx.read.searcher.rank(q);
   if (ranking === "busy") throw new ReplydError("busy", "too many follower questions are waiting to be ranked; ask again in a moment");
   if (ranking === null) throw new ReplydError("busy", "ranking failed or took too long (the server's log says why)");
-  const decision = await ctx.responder.respond({ type: "text", content: q, from: "replyd-ask", to: "replyd", createTime: Math.floor(ctx.clock.now() / 1000), fields: {} });
+  // Nobody's conversation: read alone, and nothing remembered for the next ask.
+  const decision = await ctx.responder.respond({ type: "text", content: q, from: "replyd-ask", to: "replyd", createTime: Math.floor(ctx.clock.now() / 1000), fields: {} }, false);
   // Rules this text matches that answer with nothing: passed over, so the follower gets what answers next.
   const rules = await ctx.rules.rulesMatching(q);
   return {

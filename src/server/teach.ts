@@ -1,5 +1,7 @@
 import { articleJson, holdsItem, LIMITS, questionForm, withinChars, charLength } from "../article.ts";
+import { CONTENT } from "../article-fields.ts";
 import { badRequest, conflict, notFound } from "../errors.ts";
+import { asksAnother, picksEntry, standsAlone } from "../wechat/cues.ts";
 import { invalidArticle } from "./admin.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
@@ -26,6 +28,9 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   if (entry.direction !== "in") throw badRequest(`message ${seq} is a reply the account sent, not a follower's message`, "not_a_follower_message");
   const text = entry.type === "text" ? questionForm(entry.content ?? "") : "";
   if (!text) throw badRequest(`message ${seq} is ${entry.type === "event" ? `an event (${entry.event ?? "?"})` : `a message of type ${entry.type}`}, not a follower's text: only what a follower wrote can be taught`, "not_a_question");
+  // "谢谢", "换一个", "2": what followers say between questions is no phrasing of one.
+  if (standsAlone(text) || asksAnother(text) || picksEntry(text) !== null)
+    throw badRequest(`message ${seq} ("${text.slice(0, 40)}") is what followers say between questions, not a question an article answers`, "not_a_question");
   if (!withinChars(text, LIMITS.question))
     throw invalidArticle([{ field: "questions", reason: `message ${seq} is ${charLength(text)} characters and a question at most ${LIMITS.question}: give a shorter phrasing of it with replyd set ${id} questions+="…"` }]);
 
@@ -36,7 +41,10 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
       if (holdsItem(stored.questions, text)) throw conflict(`article "${id}" has this question already: "${text.slice(0, 80)}"`, "already_taught");
       if (stored.questions.length >= LIMITS.questions)
         throw invalidArticle([{ field: "questions", reason: `article "${id}" has ${stored.questions.length} questions, the most it may have; replace them with replyd set ${id} questions=… first` }]);
-      return { ...stored, questions: [...stored.questions, text], rev: stored.rev + 1, updated_at: now };
+      // The whole list checked by the field's own check, as an append is (server/append.ts).
+      const checked = (CONTENT.find((f) => f.name === "questions") as (typeof CONTENT)[number]).check([...stored.questions, text]);
+      if ("problem" in checked) throw invalidArticle([{ field: "questions", reason: checked.problem }]);
+      return { ...stored, questions: checked.value as string[], rev: stored.rev + 1, updated_at: now };
     },
   });
   return { taught: true, seq, question: text, article: articleJson(r.article) };

@@ -21,6 +21,7 @@ import type { RuleMerge, StoredMenu } from "./model/content.ts";
 import type { IndexKeeper } from "./model/indexer.ts";
 import type { AdminKey, Keys } from "./keys.ts";
 import type { RedisLink } from "./redis/link.ts";
+import type { Question } from "../ranking/question.ts";
 import type { RankingResult } from "../ranking/types.ts";
 import { type BackupInfo } from "./backup-ids.ts";
 import { type LoggedMessage, type NewMessage, type NewReply, type ReplyWindow } from "./follower-log.ts";
@@ -84,8 +85,8 @@ export interface SearchReads {
   /** A follower's question: who asks, and its one deadline for its ranking and word search together. */
   asking(from: string): Asking;
   search(words: string[], asking?: Asking): Promise<SearchResult>;
-  /** The articles ranked for a follower's question (src/ranking/rank.ts). */
-  rank(question: string, asking?: Asking): Promise<RankingResult>;
+  /** The articles ranked for a follower's question, or a follow-up read with the one before (src/ranking/rank.ts). */
+  rank(question: string | Question, asking?: Asking): Promise<RankingResult>;
   /** Searches waiting or running now, and since start answered "busy", past their deadline or skipped. */
   readonly queued: number;
   readonly counts: { busy: number; late: number; skipped: number };

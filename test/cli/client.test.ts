@@ -68,6 +68,11 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     r = await cli("set", "007", "title=Other", "rev=1");
     expect(r.code).toBe(1);
     expect(r.err).toContain("rev_mismatch");
+    // A mistyped id is refused, never made a new article (creating one is add's).
+    r = await cli("set", "0007", "title=Bond", "url=https://example.com/0007");
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('no article "0007": replyd set revises an article that exists; replyd add makes one');
+    expect((await cli("show", "0007")).code).toBe(1);
     r = await cli("rm", "007");
     expect(r.out).toContain("deleted 007");
     r = await cli("ls", "--code", "007");

@@ -54,6 +54,7 @@ describe("what a new operator types first (issue 35 D)", () => {
   test("replyd help and replyd help COMMAND show the help", () => {
     expect(helpOf("help")).toMatchObject({ code: 0, out: expect.stringContaining("Commands:") });
     expect(helpOf("help", "ls")).toMatchObject({ code: 0, out: expect.stringContaining("$ replyd ls") });
+    expect(helpOf("help", "bogus")).toMatchObject({ code: 2, out: "" });
   });
 
   test("serve --help, keys --help and profile --help list only their own options; a client command lists the client's", () => {

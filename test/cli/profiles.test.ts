@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { resolveConfig } from "../../src/cli/client.ts";
+import { resolveConfig } from "../../src/cli/config.ts";
 import { run } from "../../src/cli/index.ts";
 import { configDir, profilesPath } from "../../src/cli/profiles.ts";
 import { startServer, type RunningServer } from "../../src/server/serve.ts";
@@ -93,11 +93,18 @@ test("flag > environment > profile, field by field; --profile or REPLYD_PROFILE 
   expect(resolveConfig({}, io)).toEqual({ url: "http://a.example", appkey: "ka", secret: "secret-a", profile: "a" });
   expect(resolveConfig({ profile: "b" }, io)).toEqual({ url: "http://b.example", appkey: "kb", secret: "secret-b", profile: "b" });
   expect(resolveConfig({}, { ...io, env: { REPLYD_PROFILE: "b" } })).toMatchObject({ url: "http://b.example", profile: "b" });
-  // The environment beats the profile, a flag beats both, each field on its own.
-  expect(resolveConfig({ url: "http://flag.example" }, { ...io, env: { REPLYD_URL: "http://env.example", REPLYD_APPKEY: "envkey" } })).toEqual({ url: "http://flag.example", appkey: "envkey", secret: "secret-a", profile: "a" });
+  // The environment beats the profile, a flag beats both, each field on its own — for the profile's own server.
+  expect(resolveConfig({ appkey: "flagkey" }, { ...io, env: { REPLYD_SECRET: "envsecret" } })).toEqual({ url: "http://a.example", appkey: "flagkey", secret: "envsecret", profile: "a" });
+  expect(resolveConfig({ url: "http://a.example/" }, { ...io, env: { REPLYD_APPKEY: "envkey" } })).toEqual({ url: "http://a.example", appkey: "envkey", secret: "secret-a", profile: "a" });
+  // Never the profile's key for another server: a signed request sent there could be replayed to the profile's.
+  expect(() => resolveConfig({ url: "http://flag.example" }, io)).toThrow('the profile "a" keeps a key for http://a.example, not for http://flag.example');
+  expect(() => resolveConfig({}, { ...io, env: { REPLYD_URL: "http://env.example", REPLYD_APPKEY: "envkey" } })).toThrow("give --appkey and --secret");
   // All three given: no profile is read (nor named).
   expect(resolveConfig({ url: "http://f.example", appkey: "f", secret: "f" }, io)).toEqual({ url: "http://f.example", appkey: "f", secret: "f", profile: null });
   expect(() => resolveConfig({ profile: "nope" }, io)).toThrow('no profile "nope"; known: a, b');
+  // A name every object answers to is no profile.
+  expect(() => resolveConfig({ profile: "toString" }, io)).toThrow('no profile "toString"');
+  expect(await run(["profile", "use", "hasOwnProperty"], as(home))).toBe(2);
   expect(() => resolveConfig({}, { ...io, env: { REPLYD_PROFILE: "nope" } })).toThrow('no profile "nope" (REPLYD_PROFILE)');
   expect(await run(["profile", "use", "b"], as(home))).toBe(0);
   expect(resolveConfig({}, io)).toMatchObject({ profile: "b" });

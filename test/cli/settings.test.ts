@@ -4,7 +4,8 @@ import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "../../src/cli/index.ts";
 import { describeSettings, resolveSettings, SERVE_SETTINGS, type Setting } from "../../src/cli/settings.ts";
-import { tomlReason } from "../../src/cli/config-file.ts";
+import { readConfigFile, tomlReason } from "../../src/cli/config-file.ts";
+import { openToOthers } from "../../src/fsutil.ts";
 import { captureIO, tempDir } from "../helpers.ts";
 
 const tmp = tempDir("replyd-settings-");
@@ -163,6 +164,15 @@ test("a config file others may write is refused even without a secret (it would 
   }
   const readable = file("r644.toml", "port = 7011\n", 0o644);
   expect(resolveSettings(["--config", readable], {}, tmp.dir).values.port).toBe(7011);
+});
+
+test("on Windows the mode says nothing of other users (0o666 for any writable file): a config file is not refused by it there, and is on POSIX", () => {
+  const path = join(tmp.dir, file("win666.toml", 'wx-secret = "0123456789abcdef0123456789abcdef"\nport = 7012\n', 0o666));
+  expect(readConfigFile(path, SERVE_SETTINGS, "win32").port).toBe("7012");
+  expect(() => readConfigFile(path, SERVE_SETTINGS, "linux")).toThrow("run: chmod 600");
+  expect(openToOthers(path, 0o666, "win32")).toBeNull();
+  expect(openToOthers(path, 0o600, "linux")).toBeNull();
+  expect(openToOthers(path, 0o640, "linux")).toContain("can be read by other users");
 });
 
 test("a key in --ai-url's query under any prefixed name is refused; a config key shaped like a secret is not quoted back", () => {

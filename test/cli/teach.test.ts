@@ -75,7 +75,7 @@ test("inbox shows each message's SEQ and says how to teach it; teach adds it, an
     await Bun.sleep(20);
     inbox = await cli("inbox");
   }
-  expect(inbox.out.split("\n")[0]).toMatch(/^\s+SEQ  RECEIVED\s+FROM\s+ANSWER\s+REPLY\s+TEXT$/);
+  expect(inbox.out.split("\n")[0]).toMatch(/^\s*SEQ  RECEIVED\s+FROM\s+ANSWER\s+REPLY\s+TEXT$/);
   expect(inbox.out).toContain("replyd teach <seq> <article>");
   const seq = (inbox.out.split("\n").find((l) => l.endsWith("where is my parcel")) as string).trim().split(/\s+/)[0] as string;
   const r = await cli("teach", seq, "delivery");

@@ -37,6 +37,11 @@ test("one byte changed in a page after signing: that page no longer matches", ()
   expect(checkSignature(signed)).toMatchObject({ mismatched: 1, problem: expect.stringContaining("1 of") });
 }, 60_000);
 
+test("a file with bytes after its signature is refused, not cut", () => {
+  const f = bunArm64();
+  expect(() => signAdHoc(Buffer.concat([f, Buffer.from("trailing")]), "replyd")).toThrow("bytes follow the code signature");
+}, 60_000);
+
 test("what is not a 64-bit Mach-O is refused", () => {
   expect(() => signAdHoc(Buffer.from("#!/bin/sh\n"), "x")).toThrow(MachOError);
 });

@@ -124,7 +124,7 @@ test("teach: the follower's question goes to the article, and it and a paraphras
   expect((await call("GET", "/api/cli", [["id", "returns"]])).data.rev).toBe(2);
 });
 
-test("teach refuses, changing nothing: no such message, a reply, an event, a read key, no such article, a question too long, an article full", async () => {
+test("teach refuses, changing nothing: no such message, a reply, an event, what followers say between questions, a read key, no such article, a question too long, an article full", async () => {
   await importDoc({ matter: "articles" }, SHOP);
   await say("how long does delivery take");
   const seq = await newest();
@@ -137,6 +137,11 @@ test("teach refuses, changing nothing: no such message, a reply, an event, a rea
   await t.handle(wxPost(eventMsg("subscribe", Math.floor(t.clock.now() / 1000)), Math.floor(t.clock.now() / 1000)));
   const event = await newest();
   expect((await call("POST", "/api/cli/teach", [["inbox", String(event)], ["id", "delivery"]])).error.code).toBe(CODE.not_a_question);
+  // What followers say between questions is no question: thanks, "another", "the second one".
+  for (const between of ["thanks", "换一个", "2"]) {
+    await say(between);
+    expect({ between, code: (await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "delivery"]])).error?.code }).toEqual({ between, code: CODE.not_a_question });
+  }
   // A reply the account sent is not a follower's message.
   await t.log.record({ openid: "o_follower", type: "text", content: "It ships today.", sentBy: "admin1", replyTo: seq, nowMs: t.clock.now() });
   const reply = await newest();

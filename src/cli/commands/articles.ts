@@ -6,6 +6,7 @@ import { openLocal } from "../files.ts";
 import type { Param } from "../../sign.ts";
 import type { CommandContext } from "../context.ts";
 import { usage } from "../errors.ts";
+import { cutColumns, table } from "../table.ts";
 import { defineCommand, PAGING } from "../command.ts";
 
 /** What `add` and `set` take as name=value: the content fields (article-fields.ts) but flags, which commands set (rm, --undelete); id and rev. */
@@ -107,13 +108,9 @@ export async function ls(c: CommandContext): Promise<void> {
   c.print(page, () => {
     if (!page.items.length) return page.total ? `no articles at offset ${page.offset} (of ${page.total})` : "no articles";
     // A column is as wide as its widest value up to a cap: a server's 1 MiB id is cut, not padded into every row.
-    const cut = (v: string, max: number) => (v.length > max ? v.slice(0, max - 1) + "…" : v);
-    const rows = page.items.map((a) => [cut(String(a.id), 64), cut(a.code ?? "-", 32), cut(a.tag ?? "-", 16), cut(String(a.rev), 12), cut((a.deleted ? "[deleted] " : "") + a.title, 200)]);
-    const head = ["ID", "CODE", "TAG", "REV", "TITLE"];
-    const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
-    const line = (r: string[]) => r.map((v, i) => (i < r.length - 1 ? v.padEnd(widths[i] as number) : v)).join("  ");
+    const rows = page.items.map((a) => [String(a.id), a.code ?? "-", a.tag ?? "-", String(a.rev), cutColumns((a.deleted ? "[deleted] " : "") + a.title, 200)]);
     const shown = `${page.offset + 1}–${page.offset + page.items.length} of ${page.total}`;
-    return [line(head), ...rows.map(line), "", shown].join("\n");
+    return [...table([["ID", "CODE", "TAG", "REV", "TITLE"], ...rows], [{ max: 64 }, { max: 32 }, { max: 16 }, { max: 12 }]), "", shown].join("\n");
   });
 }
 
@@ -135,12 +132,13 @@ export async function set(c: CommandContext): Promise<void> {
   const [id, ...rest] = c.args;
   if (!id) throw usage("set needs an article id");
   const given = fieldsFrom(c, rest, FIELDS.filter((f) => f !== "id"), true);
-  const fields: Param[] = [["id", id], ...given.fields];
+  // create=0: set revises; a mistyped id is refused ("no article …"), never made a new article.
+  const fields: Param[] = [["id", id], ["create", "0"], ...given.fields];
   if (c.flags.undelete) fields.push(["deleted", "0"]);
-  if (!given.files.length && !fields.some(([k]) => k !== "id" && k !== "rev")) throw usage("set needs at least one field to change, e.g. title=… or --undelete");
+  if (!given.files.length && !fields.some(([k]) => k !== "id" && k !== "rev" && k !== "create")) throw usage("set needs at least one field to change, e.g. title=… or --undelete");
   const r = await c.client().call<{ created: boolean; changed: boolean; article: Article }>({ method: "PUT", path: "/api/cli", fields, ...(given.files.length ? { files: given.files } : {}) });
   c.print(r, () =>
-    r.created ? `created ${r.article.id} (rev 1)` : r.changed ? `revised ${r.article.id}: now rev ${r.article.rev}` : `unchanged ${r.article.id} (rev ${r.article.rev})`,
+    r.changed ? `revised ${r.article.id}: now rev ${r.article.rev}` : `unchanged ${r.article.id} (rev ${r.article.rev})`,
   );
 }
 
@@ -191,9 +189,9 @@ export const addCommand = defineCommand({
 
 export const setCommand = defineCommand({
   usage: "set <id> [...fields]",
-  summary: "revise an article: only the fields given change (rev=N: only if still at rev N); an unknown id is created",
+  summary: "revise an article: only the fields given change (rev=N: only if still at rev N); an unknown id is refused",
   description:
-    "Revises the fields given and nothing else. A list (keywords, questions) given with = replaces the article's; with += its values are added to it, those it holds already (in any case) skipped. rev=N makes it conditional: refused when someone changed the article since you read it at rev N. An id that does not exist is created (title= and url= then required).",
+    "Revises the fields given and nothing else. A list (keywords, questions) given with = replaces the article's; with += its values are added to it, those it holds already (in any case) skipped. rev=N makes it conditional: refused when someone changed the article since you read it at rev N. An id that does not exist is refused (no article …), never made a new article: replyd add makes one.",
   examples: [
     'replyd set fv-3 title="Founder\'s view, part 3" rev=1',
     "replyd set fv-3 body=@fv-3.txt",

@@ -3,7 +3,7 @@
  * kept on the laptop (cli/profiles.ts). The secret is read from standard input — typed without
  * echo at a terminal, or piped — never taken as a flag, which every user of the machine sees in ps.
  */
-import { checkUrl } from "../client.ts";
+import { checkUrl } from "../config.ts";
 import { defineCommand } from "../command.ts";
 import type { CommandContext } from "../context.ts";
 import { CLIError, usage } from "../errors.ts";
@@ -26,7 +26,7 @@ async function profile(c: CommandContext): Promise<void> {
     const url = c.str("--url");
     const appkey = c.str("--appkey");
     if (!url || !appkey) throw usage("profile add needs --url and --appkey; the secret is read from standard input");
-    if (f.profiles[name] && !c.flags.force) throw new CLIError("profile_exists", `a profile "${name}" is kept already; pass --force to replace it`, 2);
+    if (Object.hasOwn(f.profiles, name) && !c.flags.force) throw new CLIError("profile_exists", `a profile "${name}" is kept already; pass --force to replace it`, 2);
     const secret = (await c.io.secret(`secret for ${appkey}: `)).trim();
     if (!secret) throw usage("no secret was read from standard input");
     f.profiles[name] = { url: checkUrl(url), appkey, secret };
@@ -34,7 +34,7 @@ async function profile(c: CommandContext): Promise<void> {
     const path = writeProfiles(c.io, f);
     return c.print({ name, url: f.profiles[name]?.url, appkey, default: f.default === name, path }, () => `kept profile "${name}" (${url}, ${appkey})${f.default === name ? ", the default" : ""} in ${path}`);
   }
-  if (!f.profiles[name]) throw new CLIError("unknown_profile", `no profile "${name}"; known: ${Object.keys(f.profiles).join(", ") || "none"}`, 2);
+  if (!Object.hasOwn(f.profiles, name)) throw new CLIError("unknown_profile", `no profile "${name}"; known: ${Object.keys(f.profiles).join(", ") || "none"}`, 2);
   if (action === "rm") {
     delete f.profiles[name];
     const wasDefault = f.default === name;

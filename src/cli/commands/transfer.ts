@@ -13,6 +13,7 @@ import { type ImportResult as StoredImport, type RestoreResult } from "../../sto
 /** What an import answers: the store's counts, and rules that now point at nothing. */
 type ImportResult = StoredImport & { warnings?: string[] };
 import { defineCommand } from "../command.ts";
+import { table } from "../table.ts";
 
 function matterArg(raw: string | undefined, fallback: Matter): Matter {
   if (raw === undefined) return fallback;
@@ -152,7 +153,21 @@ export async function backups(c: CommandContext): Promise<void> {
   const all: BackupInfo[] = [];
   for (const m of matters) all.push(...(await client.call<{ backups: BackupInfo[] }>({ method: "GET", path: `/api/cli/revert/${m}` })).backups);
   all.sort((a, b) => (a.created_at < b.created_at ? 1 : -1));
-  c.print(all, () => (all.length ? all.map((b) => `${b.id}  ${b.kind.padEnd(6)}  ${formatBytes(b.size).padStart(9)}  ${b.created_at}`).join("\n") : "no backups"));
+  c.print(all, () => (all.length ? table(all.map((b) => [b.id, b.kind, formatBytes(b.size), b.created_at]), [{ max: 72 }, {}, { right: true }]).join("\n") : "no backups"));
+}
+
+type HeldCounts = Partial<Record<"articles" | "tags" | "rules" | "texts" | "menu" | "synonyms", number>>;
+
+/**
+ * A document whose menu is null removes the one stored: said before, while it can still be declined
+ * (on standard error with --yes, where nothing is asked). Empty when no menu is stored to remove.
+ */
+async function menuRemoval(c: CommandContext, matter: Matter): Promise<string> {
+  if (matter !== "all" && matter !== "menu") return "";
+  const stored = await c.client().call<{ menu: unknown }>({ method: "GET", path: "/api/cli/menu" });
+  if (!stored.menu) return "";
+  if (c.flags.yes) c.io.err("replyd: restoring removes the menu stored on the server (the platform's live menu is not changed)");
+  return "; this removes the menu stored on the server (the platform's live menu is not changed)";
 }
 
 export async function restore(c: CommandContext): Promise<void> {
@@ -175,17 +190,12 @@ export async function restore(c: CommandContext): Promise<void> {
         throw new CLIError("matter_mismatch", (e as Error).message);
       }
       summary = `${file} (${held(doc)})`;
-      // A document whose menu is null removes the one stored: said before, while it can still be declined.
-      if ((matter === "all" || matter === "menu") && doc.menu === null) {
-        const stored = await client.call<{ menu: unknown }>({ method: "GET", path: "/api/cli/menu" });
-        if (stored.menu) {
-          summary += "; this removes the menu stored on the server (the platform's live menu is not changed)";
-          if (c.flags.yes) c.io.err("replyd: restoring removes the menu stored on the server (the platform's live menu is not changed)");
-        }
-      }
+      if (doc.menu === null) summary += await menuRemoval(c, matter);
     } else {
       matter = matterArg(c.str("--matter"), (serverId as string).split("-")[0] as Matter);
-      summary = `server backup ${serverId}`;
+      const backup = await client.call<{ held: HeldCounts }>({ method: "GET", path: `/api/cli/revert/${matter}`, fields: [["id", serverId as string], ["held", "1"]] });
+      summary = `server backup ${serverId} (${counts(backup.held)})`;
+      if (backup.held.menu === 0) summary += await menuRemoval(c, matter);
     }
     if (!c.flags.yes) {
       if (!c.io.interactive) throw new CLIError("not_confirmed", `restore replaces ${matter} on ${client.config.url}; pass --yes to confirm without a terminal`);

@@ -56,7 +56,7 @@ self.onmessage = (event: MessageEvent<SearchRequest>) => {
       if (!db || !postings) throw new Error("the database could not be opened");
       if (m.type === "rank") {
         const source = postings;
-        postMessage({ id: m.id, ranking: withSynonyms(source.synonyms(), () => rank(m.question, source)) } satisfies SearchReply);
+        postMessage({ id: m.id, ranking: withSynonyms(source.synonyms(), () => rank({ text: m.question, context: m.context, exclude: m.exclude }, source)) } satisfies SearchReply);
       }
       else postMessage({ id: m.id, ids: findArticles(db, m.words, 1) } satisfies SearchReply);
     } catch (e) {
