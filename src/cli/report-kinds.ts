@@ -18,6 +18,7 @@ export const KINDS: readonly KindLook[] = [
   { kind: "answer", label: "ranked article alone", colour: "#2166ac", group: "answered" },
   { kind: "answers", label: "ranked list", colour: "#4393c3", group: "answered" },
   { kind: "search", label: "word search", colour: "#92c5de", group: "answered" },
+  { kind: "pick", label: "picked from a list", colour: "#d1e5f0", group: "answered" },
   { kind: "ai", label: "generated answer", colour: "#762a83", group: "answered" },
   { kind: "fallback", label: "fallback: nothing matched", colour: "#d6604d", group: "unanswered" },
   { kind: "not_found", label: "search found nothing", colour: "#f4a582", group: "unanswered" },

@@ -4,6 +4,7 @@
  * characters, no colour and no escape.
  */
 import type { DayFigures, Report } from "../server/report-figures.ts";
+import { unprefixed } from "../store/log-kinds.ts";
 import { kindsIn } from "./report-kinds.ts";
 import { bar, count, countIn, duration, fit, oneLine, pad, percent, sparkline } from "./text-charts.ts";
 
@@ -18,14 +19,22 @@ export function localTime(iso: string, tz: string, year = false): string {
 
 const weekday = (day: string) => ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][new Date(`${day}T00:00:00Z`).getUTCDay()] as string;
 
-/** What an answer was, in words, with the articles' titles: "ranked list: Returns, Delivery". */
+/** What an answer was, in words, with the articles' titles: "list: Returns, Delivery"; a follow-up's "(follow-up) Returns". */
 export function answerName(answer: string, articles: Record<string, string | null>): string {
-  const colon = answer.indexOf(":");
-  const kind = colon < 0 ? answer : answer.slice(0, colon);
-  const titles = (colon < 0 ? [] : answer.slice(colon + 1).split(",")).filter(Boolean).map((id) => articles[id] ?? id);
+  const plain = unprefixed(answer);
+  const reading = plain === answer ? "" : `(${answer.slice(0, answer.indexOf(":")).replace("followup", "follow-up")}) `;
+  const colon = plain.indexOf(":");
+  const kind = colon < 0 ? plain : plain.slice(0, colon);
+  const titles = (colon < 0 ? [] : plain.slice(colon + 1).split(",")).filter(Boolean).map((id) => articles[id] ?? id);
+  return reading + nameOf(kind, titles);
+}
+
+function nameOf(kind: string, titles: string[]): string {
   switch (kind) {
     case "answer":
       return titles[0] ?? "an article";
+    case "pick":
+      return `picked: ${titles[0] ?? "an article"}`;
     case "answers":
       return `list: ${titles.join(", ")}`;
     case "ai":

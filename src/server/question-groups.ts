@@ -9,6 +9,7 @@
  * MAX_POSTINGS groups looked at per term.
  */
 import { termsOf } from "../ranking/words.ts";
+import { unprefixed } from "../store/log-kinds.ts";
 
 export const JOIN_AT = 0.5;
 export const MAX_TERMS = 32;
@@ -48,10 +49,11 @@ function phrasingKey(text: string): { key: string; terms: string[] } {
   return terms.length ? { key: terms.join(" "), terms } : { key: `=${text.normalize("NFKC").trim().toLowerCase().replace(/\s+/g, " ")}`, terms: [] };
 }
 
-/** The articles a fallback:<ids> or not_found:<ids> answer names ("" for none). */
+/** The articles a fallback:<ids> or not_found:<ids> answer names, a follow-up's too ("" for none). */
 const consideredIn = (answer: string): string => {
-  const colon = answer.indexOf(":");
-  return colon < 0 ? "" : answer.slice(colon + 1);
+  const plain = unprefixed(answer);
+  const colon = plain.indexOf(":");
+  return colon < 0 ? "" : plain.slice(colon + 1);
 };
 
 const countsOf = <T>(xs: T[]): Map<T, number> => {

@@ -5,12 +5,12 @@
  * customer-service sends; the questions nothing answered, grouped. The terminal, --json and --html
  * show these same figures.
  */
-import { AGAIN_MS, CHOSEN_KINDS, CLOSE_MARGIN } from "../store/log-kinds.ts";
+import { AGAIN_MS, CHOSEN_KINDS, CLOSE_MARGIN, unprefixed } from "../store/log-kinds.ts";
 import type { LogFigures, ReplyTimeCount } from "../store/report-query.ts";
 import { groupQuestions, type QuestionGroup } from "./question-groups.ts";
 
-/** Kinds of answer that answered the follower (store/log-kinds.ts kindOf). */
-export const ANSWERED = ["rule", "code", "tag", "help", "answer", "answers", "search", "ai"] as const;
+/** Kinds of answer that answered the follower (store/log-kinds.ts kindOf); pick: an entry the follower picked from the list before. */
+export const ANSWERED = ["rule", "code", "tag", "help", "answer", "answers", "search", "ai", "pick"] as const;
 /**
  * Kinds that left a follower's message unanswered: the fallback text, an explicit search that found
  * nothing, too busy to search, and a message answered with the generated answer to their previous
@@ -119,7 +119,7 @@ export function percentiles(buckets: readonly { ms: number; n: number }[]): Repl
 
 const KNOWN = new Set<string>([...ANSWERED, ...UNANSWERED, ...NEITHER, ...SENT]);
 /** Answers whose name is followed by article ids (rule:<id> names a rule, ai-pending:<seq> a model call). */
-const NAMING_ARTICLES = new Set(["answer", "answers", "ai", "fallback", "not_found"]);
+const NAMING_ARTICLES = new Set(["answer", "answers", "ai", "fallback", "not_found", "pick"]);
 const sum = (r: Record<string, number>, names: readonly string[]) => names.reduce((s, k) => s + (r[k] ?? 0), 0);
 
 function emptyDay(day: string): DayFigures {
@@ -184,8 +184,9 @@ export function assembleReport(f: LogFigures, q: { since: string; until: string;
     for (const id of ids) if (id && !(id in articles)) articles[id] = title(id);
   };
   const example = (e: Example): Example => {
-    const colon = e.answer.indexOf(":");
-    if (colon >= 0 && NAMING_ARTICLES.has(e.answer.slice(0, colon))) named(e.answer.slice(colon + 1).split(","));
+    const plain = unprefixed(e.answer);
+    const colon = plain.indexOf(":");
+    if (colon >= 0 && NAMING_ARTICLES.has(plain.slice(0, colon))) named(plain.slice(colon + 1).split(","));
     return { seq: e.seq, at: e.at, text: e.text, answer: e.answer };
   };
   for (const g of grouped.groups) named(g.considered);

@@ -21,7 +21,21 @@ export const CLOSE_MARGIN = 0.55;
 export const CHOSEN_KINDS: readonly string[] = ["answer", "answers", "search", "ai"];
 
 /**
- * How a message was answered, from its log entry: the answer's name before any ":" (rule, help,
+ * How a follower's message was read before it was answered (wechat/questions.ts): a follow-up read
+ * with the question before it, or "another" asking for the next articles. The answer after it is
+ * what the ranking gave, and counts as that.
+ */
+export const READINGS: readonly string[] = ["followup", "another"];
+
+/** The answer without the reading it was made in: followup:answer:returns is answer:returns. */
+export function unprefixed(answer: string): string {
+  const colon = answer.indexOf(":");
+  return colon > 0 && READINGS.includes(answer.slice(0, colon)) ? answer.slice(colon + 1) : answer;
+}
+
+/**
+ * How a message was answered, from its log entry, the reading's prefix left out (followup:,
+ * another:): the answer's name before any ":" (rule, help, pick,
  * code, tag, answer, answers, search, search_busy, ai, ai-pending, welcome, not_found, none);
  * `fallback` for a follower's text, menu key or empty message that nothing matched and `media` for
  * the fallback a message replyd cannot read got (an image, a video: not unmatched); `reply`, or
@@ -30,8 +44,9 @@ export const CHOSEN_KINDS: readonly string[] = ["answer", "answers", "search", "
  */
 export function kindOf(direction: string, answer: string, unmatched: boolean, sentBy: string | null): string {
   if (direction === "out") return sentBy === "ai" ? "reply_ai" : "reply";
-  const colon = answer.indexOf(":");
-  const name = colon < 0 ? answer : answer.slice(0, colon);
+  const plain = unprefixed(answer);
+  const colon = plain.indexOf(":");
+  const name = colon < 0 ? plain : plain.slice(0, colon);
   return name === "fallback" && !unmatched ? "media" : name;
 }
 

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { offsetOption } from "../../src/cli/commands/report.ts";
 import { run } from "../../src/cli/index.ts";
 import { CHARTS, reportHtml } from "../../src/cli/report-html.ts";
-import { reportText, WIDTH } from "../../src/cli/report-terminal.ts";
+import { answerName, reportText, WIDTH } from "../../src/cli/report-terminal.ts";
 import { bar, countIn, fit, oneLine, sparkline } from "../../src/cli/text-charts.ts";
 import { assembleReport, type Report } from "../../src/server/report-figures.ts";
 import type { LogFigures } from "../../src/store/report-query.ts";
@@ -98,6 +98,19 @@ describe("the terminal", () => {
     expect(oneLine("a\nb\u001b[2J\tc")).toBe("a b [2J c");
     expect([999, 12_345, 999_999_999, 1_234_567, 17_506_090, 1_696_309_026].map((n) => countIn(n, 6))).toEqual(["999", "12,345", "1.00G", "1.23M", "17.5M", "1.70G"]);
   });
+});
+
+test("an answer named with its articles' titles, read in a conversation or picked from a list", () => {
+  const titles = { a: "Returns", b: "Delivery" };
+  expect(["answer:a", "answers:a,b", "followup:answer:a", "another:answers:b,a", "pick:b", "another:not_found", "ai:a"].map((x) => answerName(x, titles))).toEqual([
+    "Returns",
+    "list: Returns, Delivery",
+    "(follow-up) Returns",
+    "(another) list: Delivery, Returns",
+    "picked: Delivery",
+    "(another) not_found",
+    "generated, citing Returns",
+  ]);
 });
 
 describe("the page", () => {

@@ -141,6 +141,27 @@ describe.each(STORES)("%s", (kind) => {
     expect(after.replyTimes.map((k) => k.day)).toEqual(["2026-11-21"]);
   });
 
+  test("answers made in a conversation count as what the ranking gave (followup:, another:), a pick as pick; their unanswered texts are read", async () => {
+    t.log.add(entry("m:1", T0, { answer: "followup:answer:a1", margin: 0.7, from_user: "o_1" }));
+    t.log.add(entry("m:2", T0 + 1, { answer: "another:answers:a2,a3", from_user: "o_2" }));
+    t.log.add(entry("m:3", T0 + 2, { answer: "pick:a3", from_user: "o_3" }));
+    t.log.add(entry("m:4", T0 + 3, { answer: "followup:fallback:a1", unmatched: true, from_user: "o_4" }));
+    t.log.add(entry("m:5", T0 + 4, { answer: "another:not_found", unmatched: true, from_user: "o_5" }));
+    const f = await t.log.figures(day());
+    expect(f.kinds.map((k) => [k.kind, k.n, k.close])).toEqual([
+      ["answer", 1, 1],
+      ["answers", 1, 0],
+      ["fallback", 1, 0],
+      ["not_found", 1, 0],
+      ["pick", 1, 0],
+    ]);
+    expect(f.unanswered.map((u) => [u.text, u.answer])).toEqual([
+      ["m:5", "another:not_found"],
+      ["m:4", "followup:fallback:a1"],
+    ]);
+    expect(f.closeCalls.map((c) => c.answer)).toEqual(["followup:answer:a1"]);
+  });
+
   test(`the unanswered texts read: the newest ${UNANSWERED_READ} of them, among the newest ${UNMATCHED_READ} unmatched entries`, async () => {
     const text = (i: number) => entry(`m:t${i}`, T0 + i, { answer: i % 2 ? "fallback:a1" : "not_found", unmatched: true, content: `question ${i}`, from_user: `o_${i % 7}` });
     for (let i = 0; i <= UNANSWERED_READ; i++) t.log.add(text(i));
@@ -169,11 +190,18 @@ const OLD_ROWS = [
   ["2026-11-21T09:16:00.000Z", "m:4", "in", null, "answers:a1,a2", 0],
   ["2026-11-21T09:17:00.000Z", "m:5", "out", "ai", "reply", 0],
   ["2026-11-21T09:18:00.000Z", "m:6", "out", "admin1", "reply", 0],
+  // Read in a conversation (issue 34 E): counted as what the ranking gave.
+  ["2026-11-21T09:19:00.000Z", "m:7", "in", null, "followup:answer:a1", 0],
+  ["2026-11-21T09:20:00.000Z", "m:8", "in", null, "another:not_found", 1],
+  ["2026-11-21T09:21:00.000Z", "m:9", "in", null, "pick:a2", 0],
 ] as const;
 const OLD_KINDS = [
+  { day: "2026-11-21", kind: "answer", n: 1, close: 0, again: 0 },
   { day: "2026-11-21", kind: "answers", n: 1, close: 0, again: 0 },
   { day: "2026-11-21", kind: "fallback", n: 1, close: 0, again: 0 },
   { day: "2026-11-21", kind: "media", n: 1, close: 0, again: 0 },
+  { day: "2026-11-21", kind: "not_found", n: 1, close: 0, again: 0 },
+  { day: "2026-11-21", kind: "pick", n: 1, close: 0, again: 0 },
   { day: "2026-11-21", kind: "reply", n: 1, close: 0, again: 0 },
   { day: "2026-11-21", kind: "reply_ai", n: 1, close: 0, again: 0 },
   { day: "2026-11-21", kind: "rule", n: 1, close: 0, again: 0 },

@@ -210,7 +210,9 @@ export const MIGRATIONS: readonly string[] = [
                  WHEN (answer = 'fallback' OR answer GLOB 'fallback:*') AND unmatched = 0 THEN 'media'
                  ELSE substr(answer, 1, instr(answer || ':', ':') - 1) END,
             count(*)
-     FROM messages GROUP BY 1, 2;
+     FROM (SELECT received_at, direction, sent_by, unmatched,
+                  CASE WHEN answer GLOB 'followup:*' OR answer GLOB 'another:*' THEN substr(answer, instr(answer, ':') + 1) ELSE answer END AS answer
+           FROM messages) GROUP BY 1, 2;
    INSERT INTO meta (key, value) SELECT 'log_details_since', strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE EXISTS (SELECT 1 FROM messages);`,
 ];
 

@@ -1,5 +1,5 @@
 import type { SQL } from "bun";
-import { CLOSE_MARGIN, periodOf } from "../log-kinds.ts";
+import { CLOSE_MARGIN, periodOf, READINGS } from "../log-kinds.ts";
 import {
   EXAMPLES,
   offsetModifier,
@@ -69,7 +69,7 @@ export class PgLogReport {
   private async unanswered(q: ReportQuery): Promise<LogFigures["unanswered"]> {
     const [first] = (await this.sql`SELECT seq::text AS seq FROM messages WHERE received_at >= ${q.since} ORDER BY received_at LIMIT 1`) as { seq: string }[];
     if (!first) return [];
-    const unanswered = UNANSWERED_KINDS.map((k) => `split_part(m.answer, ':', 1) = '${k}'`).join(" OR ");
+    const unanswered = UNANSWERED_KINDS.map((k) => `split_part(regexp_replace(m.answer, '^(${READINGS.join("|")}):', ''), ':', 1) = '${k}'`).join(" OR ");
     const rows = (await this.sql.unsafe(
       `SELECT m.seq::float8 AS seq, m.received_at AS at, m.from_user AS "from", m.content AS text, m.answer
        FROM (SELECT seq FROM messages WHERE unmatched AND seq >= $1::bigint ORDER BY seq DESC LIMIT ${UNMATCHED_READ}) u

@@ -124,7 +124,7 @@ export const PG_MIGRATIONS: readonly string[] = [
                  WHEN split_part(answer, ':', 1) = 'fallback' AND NOT unmatched THEN 'media'
                  ELSE split_part(answer, ':', 1) END,
             count(*)
-     FROM messages GROUP BY 1, 2;
+     FROM (SELECT received_at, direction, sent_by, unmatched, regexp_replace(answer, '^(followup|another):', '') AS answer FROM messages) AS m GROUP BY 1, 2;
    INSERT INTO meta (key, value) SELECT 'log_details_since', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') WHERE EXISTS (SELECT 1 FROM messages);`,
 ];
 

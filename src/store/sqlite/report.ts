@@ -1,5 +1,5 @@
 import type { Database } from "bun:sqlite";
-import { CLOSE_MARGIN, periodOf } from "../log-kinds.ts";
+import { CLOSE_MARGIN, periodOf, READINGS } from "../log-kinds.ts";
 import {
   EXAMPLES,
   offsetModifier,
@@ -13,8 +13,11 @@ import {
   type ReportQuery,
 } from "../report-query.ts";
 
-/** The unanswered kinds as a condition on `answer`: the name alone or followed by the articles considered. */
-const UNANSWERED = UNANSWERED_KINDS.map((k) => `m.answer = '${k}' OR m.answer GLOB '${k}:*'`).join(" OR ");
+/**
+ * The unanswered kinds as a condition on `answer`: the name alone or followed by the articles
+ * considered, read alone or in a conversation (followup:fallback:…, another:not_found).
+ */
+const UNANSWERED = ["", ...READINGS.map((r) => `${r}:`)].flatMap((p) => UNANSWERED_KINDS.map((k) => `m.answer = '${p}${k}' OR m.answer GLOB '${p}${k}:*'`)).join(" OR ");
 
 type AgainRow = LoggedText & { p_seq: number | null; p_at: string | null; p_text: string | null; p_answer: string | null };
 
