@@ -100,5 +100,34 @@ export interface FailedSend {
 /** The answers that mean nothing answered a follower's text: the fallback text, or an explicit search that found nothing. */
 export const UNANSWERED_KINDS = ["fallback", "not_found"] as const;
 
+/** A local day of the report and the quarter hours (UTC, as the counts are kept) it holds, the first and last included. */
+export interface DayPeriods {
+  day: string;
+  first: string;
+  last: string;
+}
+
+const QUARTER_MS = 15 * 60_000;
+const quarterOf = (ms: number): string => new Date(ms).toISOString().slice(0, 16);
+
+/**
+ * The report's local days in its offset, each with its quarter hours: the counts are summed by a
+ * range of the key per day rather than by turning each row's period into a local day (on 92 days
+ * of a busy log, 840,000 reply-time rows: bench/report.ts). An offset of whole quarter hours puts a
+ * local midnight on a quarter hour's start.
+ */
+export function dayPeriods(q: ReportQuery): DayPeriods[] {
+  const offset = q.tz * 60_000;
+  const [since, until] = [Date.parse(q.since), Date.parse(q.until)];
+  const lastQuarter = Math.floor(until / QUARTER_MS) * QUARTER_MS;
+  const days: DayPeriods[] = [];
+  for (let start = Math.floor((since + offset) / 86_400_000) * 86_400_000 - offset; start <= lastQuarter; start += 86_400_000) {
+    const first = Math.max(start, Math.floor(since / QUARTER_MS) * QUARTER_MS);
+    const last = Math.min(start + 86_400_000 - QUARTER_MS, lastQuarter);
+    if (first <= last) days.push({ day: new Date(start + offset).toISOString().slice(0, 10), first: quarterOf(first), last: quarterOf(last) });
+  }
+  return days;
+}
+
 /** SQLite's date modifier (and PostgreSQL's interval) for an offset in minutes: `+480 minutes`. */
 export const offsetModifier = (tz: number): string => `${tz < 0 ? "-" : "+"}${Math.abs(tz)} minutes`;

@@ -12,7 +12,7 @@ import { periodOf, replyBucket } from "../../src/store/log-kinds.ts";
 import { MIGRATIONS } from "../../src/store/model/db.ts";
 import { openBackend } from "../../src/store/open.ts";
 import { PG_MIGRATIONS } from "../../src/store/postgres/schema.ts";
-import { UNANSWERED_READ, UNMATCHED_READ, type ReportQuery } from "../../src/store/report-query.ts";
+import { dayPeriods, UNANSWERED_READ, UNMATCHED_READ, type ReportQuery } from "../../src/store/report-query.ts";
 import { fixedClock } from "../../src/clock.ts";
 import { T0, tempDir } from "../helpers.ts";
 import { testDatabase } from "../pg.ts";
@@ -42,6 +42,19 @@ test("the quarter hour and the reply-time bucket a message is counted in", () =>
   ]);
   // Two significant figures: exact below 100 ms, a tenth at most above; ten minutes at most.
   expect([0, 7, 99, 100, 109, 999, 1000, 1099, 4567, 12_345, 600_000, 9e9, -5].map(replyBucket)).toEqual([0, 7, 99, 100, 100, 990, 1000, 1000, 4500, 12_000, 600_000, 600_000, 0]);
+});
+
+test("a report's local days, each the quarter hours it holds: a local midnight starts one day only, the first and last cut to the time asked about", () => {
+  const q = (tz: number) => ({ since: "2026-11-20T10:00:00.000Z", until: "2026-11-21T10:07:00.000Z", tz });
+  expect(dayPeriods(q(480))).toEqual([
+    { day: "2026-11-20", first: "2026-11-20T10:00", last: "2026-11-20T15:45" },
+    { day: "2026-11-21", first: "2026-11-20T16:00", last: "2026-11-21T10:00" },
+  ]);
+  expect(dayPeriods(q(-330))).toEqual([
+    { day: "2026-11-20", first: "2026-11-20T10:00", last: "2026-11-21T05:15" },
+    { day: "2026-11-21", first: "2026-11-21T05:30", last: "2026-11-21T10:00" },
+  ]);
+  expect(dayPeriods({ since: "2026-11-20T16:00:00.000Z", until: "2026-11-20T16:00:00.000Z", tz: 480 })).toEqual([{ day: "2026-11-21", first: "2026-11-20T16:00", last: "2026-11-20T16:00" }]);
 });
 
 describe.each(STORES)("%s", (kind) => {

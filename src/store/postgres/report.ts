@@ -1,6 +1,7 @@
 import type { SQL } from "bun";
-import { CLOSE_MARGIN, periodOf, READINGS } from "../log-kinds.ts";
+import { CLOSE_MARGIN, READINGS } from "../log-kinds.ts";
 import {
+  dayPeriods,
   EXAMPLES,
   offsetModifier,
   UNANSWERED_KINDS,
@@ -28,16 +29,17 @@ export class PgLogReport {
 
   async figures(q: ReportQuery): Promise<LogFigures> {
     const day = offsetModifier(q.tz);
-    const [from, to] = [periodOf(q.since), periodOf(q.until)];
+    // Each local day a range of the counts' keys, as on SQLite.
+    const days = dayPeriods(q);
+    const ranges = `(VALUES ${days.map((_, i) => `($${3 * i + 1}::text, $${3 * i + 2}::text, $${3 * i + 3}::text)`).join(", ")}) AS d(day, first, last)`;
+    const bounds = days.flatMap((d) => [d.day, d.first, d.last]);
+    const perDay = <T>(query: string): Promise<T[]> => (days.length ? (this.sql.unsafe(query, bounds) as Promise<T[]>) : Promise.resolve([]));
     const [kinds, replyTimes, model, failures, unanswered, closeCalls, askedAgain, meta] = await Promise.all([
-      this.sql.unsafe(
-        `SELECT ${localDay("period || ':00Z'")} AS day, kind, sum(n)::float8 AS n, sum(close)::float8 AS close, sum(again)::float8 AS again
-         FROM log_counts WHERE period >= $2 AND period <= $3 GROUP BY 1, 2 ORDER BY 1, 2`,
-        [day, from, to],
-      ) as Promise<LogFigures["kinds"]>,
-      this.sql.unsafe(`SELECT ${localDay("period || ':00Z'")} AS day, ms, sum(n)::float8 AS n FROM log_reply_ms WHERE period >= $2 AND period <= $3 GROUP BY 1, 2 ORDER BY 1, 2`, [day, from, to]) as Promise<
-        LogFigures["replyTimes"]
-      >,
+      perDay<LogFigures["kinds"][number]>(
+        `SELECT d.day, c.kind, sum(c.n)::float8 AS n, sum(c.close)::float8 AS close, sum(c.again)::float8 AS again
+         FROM ${ranges} JOIN log_counts c ON c.period >= d.first AND c.period <= d.last GROUP BY 1, 2 ORDER BY 1, 2`,
+      ),
+      perDay<LogFigures["replyTimes"][number]>(`SELECT d.day, c.ms, sum(c.n)::float8 AS n FROM ${ranges} JOIN log_reply_ms c ON c.period >= d.first AND c.period <= d.last GROUP BY 1, 2 ORDER BY 1, 2`),
       this.sql.unsafe(
         `SELECT ${localDay("at")} AS day, outcome, count(*)::float8 AS n, coalesce(sum(tokens_prompt), 0)::float8 AS tokens_prompt, coalesce(sum(tokens_completion), 0)::float8 AS tokens_completion
          FROM generated WHERE at >= $2 AND at <= $3 GROUP BY 1, 2 ORDER BY 1, 2`,

@@ -1,6 +1,7 @@
 import type { Database } from "bun:sqlite";
-import { CLOSE_MARGIN, periodOf, READINGS } from "../log-kinds.ts";
+import { CLOSE_MARGIN, READINGS } from "../log-kinds.ts";
 import {
+  dayPeriods,
   EXAMPLES,
   offsetModifier,
   UNANSWERED_KINDS,
@@ -36,13 +37,18 @@ export class LogReport {
 
   figures(q: ReportQuery): LogFigures {
     const day = offsetModifier(q.tz);
-    const [from, to] = [periodOf(q.since), periodOf(q.until)];
-    const kinds = this.db
-      .query("SELECT date(period || ':00Z', ?) AS day, kind, sum(n) AS n, sum(close) AS close, sum(again) AS again FROM log_counts WHERE period >= ? AND period <= ? GROUP BY 1, 2 ORDER BY 1, 2")
-      .all(day, from, to) as LogFigures["kinds"];
-    const replyTimes = this.db
-      .query("SELECT date(period || ':00Z', ?) AS day, ms, sum(n) AS n FROM log_reply_ms WHERE period >= ? AND period <= ? GROUP BY 1, 2 ORDER BY 1, 2")
-      .all(day, from, to) as LogFigures["replyTimes"];
+    // Each local day a range of the counts' keys (CROSS JOIN: the days are the outer loop).
+    const days = dayPeriods(q);
+    const ranges = `WITH d(day, first, last) AS (VALUES ${days.map(() => "(?, ?, ?)").join(", ")})`;
+    const bounds = days.flatMap((d) => [d.day, d.first, d.last]);
+    const kinds = days.length
+      ? (this.db
+          .query(`${ranges} SELECT d.day, c.kind, sum(c.n) AS n, sum(c.close) AS close, sum(c.again) AS again FROM d CROSS JOIN log_counts c WHERE c.period >= d.first AND c.period <= d.last GROUP BY 1, 2 ORDER BY 1, 2`)
+          .all(...bounds) as LogFigures["kinds"])
+      : [];
+    const replyTimes = days.length
+      ? (this.db.query(`${ranges} SELECT d.day, c.ms, sum(c.n) AS n FROM d CROSS JOIN log_reply_ms c WHERE c.period >= d.first AND c.period <= d.last GROUP BY 1, 2 ORDER BY 1, 2`).all(...bounds) as LogFigures["replyTimes"])
+      : [];
     const model = this.db
       .query(
         "SELECT date(at, ?) AS day, outcome, count(*) AS n, coalesce(sum(tokens_prompt), 0) AS tokens_prompt, coalesce(sum(tokens_completion), 0) AS tokens_completion FROM generated WHERE at >= ? AND at <= ? GROUP BY 1, 2 ORDER BY 1, 2",
