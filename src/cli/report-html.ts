@@ -7,7 +7,7 @@
 import type { Report } from "../server/report-figures.ts";
 import { VERSION } from "../version.ts";
 import { kindsIn } from "./report-kinds.ts";
-import { answerName, localTime } from "./report-terminal.ts";
+import { answerName, articleName, localTime } from "./report-terminal.ts";
 import { esc, horizontalBars, lines, stackedBars } from "./svg-charts.ts";
 import { count, duration, percent } from "./text-charts.ts";
 
@@ -69,7 +69,7 @@ function questions(r: Report): string {
   const u = r.unanswered_questions;
   if (!u.groups.length) return `<h2>Questions nothing answered</h2><p>None.</p>`;
   const rows = u.groups.map((g) => [
-    esc(g.text) + (g.considered.length ? `<div class="muted">closest: ${g.considered.map((id) => esc(`${id} (${r.articles[id] ?? "?"})`)).join(", ")}</div>` : ""),
+    esc(g.text) + (g.considered.length ? `<div class="muted">closest: ${g.considered.map((id) => esc(articleName(id, r.articles))).join(", ")}</div>` : ""),
     esc(count(g.count)),
     esc(count(g.followers)),
     esc(localTime(g.last_at, r.tz)),

@@ -19,6 +19,12 @@ export function localTime(iso: string, tz: string, year = false): string {
 
 const weekday = (day: string) => ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][new Date(`${day}T00:00:00Z`).getUTCDay()] as string;
 
+/** An article as the report names it: its id and title, or its id alone when it is no longer stored. */
+export const articleName = (id: string, articles: Record<string, string | null>): string => {
+  const title = articles[id];
+  return title ? `${id} (${oneLine(title)})` : id;
+};
+
 /** What an answer was, in words, with the articles' titles: "list: Returns, Delivery"; a follow-up's "(follow-up) Returns". */
 export function answerName(answer: string, articles: Record<string, string | null>): string {
   const plain = unprefixed(answer);
@@ -107,7 +113,7 @@ function unanswered(r: Report): string[] {
   const indent = 38;
   for (const g of u.groups) {
     lines.push(`${pad(countIn(g.count, 6), 6, true)} ${pad(countIn(g.followers, 6), 6, true)} ${localTime(g.last_at, r.tz)} ${pad(String(g.seq), 10, true)}  ${fit(oneLine(g.text), WIDTH - indent)}`);
-    if (g.considered.length) lines.push(`${" ".repeat(indent)}${fit(`closest: ${g.considered.map((id) => `${id} (${oneLine(r.articles[id] ?? "?")})`).join(", ")}`, WIDTH - indent)}`);
+    if (g.considered.length) lines.push(`${" ".repeat(indent)}${fit(`closest: ${g.considered.map((id) => articleName(id, r.articles)).join(", ")}`, WIDTH - indent)}`);
   }
   lines.push("teach one to the article that answers it: replyd teach SEQ ARTICLE");
   return lines;

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { offsetOption } from "../../src/cli/commands/report.ts";
 import { run } from "../../src/cli/index.ts";
 import { CHARTS, reportHtml } from "../../src/cli/report-html.ts";
-import { answerName, reportText, WIDTH } from "../../src/cli/report-terminal.ts";
+import { answerName, articleName, reportText, WIDTH } from "../../src/cli/report-terminal.ts";
 import { bar, countIn, fit, oneLine, sparkline } from "../../src/cli/text-charts.ts";
 import { assembleReport, type Report } from "../../src/server/report-figures.ts";
 import type { LogFigures } from "../../src/store/report-query.ts";
@@ -111,6 +111,8 @@ test("an answer named with its articles' titles, read in a conversation or picke
     "(another) not_found",
     "generated, citing Returns",
   ]);
+  // An article no longer stored is named by its id alone.
+  expect([articleName("a", titles), articleName("gone", { gone: null })]).toEqual(["a (Returns)", "gone"]);
 });
 
 describe("the page", () => {
