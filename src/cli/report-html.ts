@@ -21,7 +21,7 @@ const STYLE = `body{font:14px/1.45 system-ui,-apple-system,"Segoe UI","PingFang 
 h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #ddd;padding-bottom:4px}
 figure{margin:0}figcaption{font-size:12px;color:#555;margin-top:4px}.key{display:inline-block;width:10px;height:10px;margin:0 4px 0 10px;vertical-align:middle}
 table{border-collapse:collapse;width:100%;font-size:13px}th,td{text-align:left;padding:3px 6px;border-bottom:1px solid #eee;vertical-align:top}td.n,th.n{text-align:right;white-space:nowrap}
-.muted{color:#666;font-size:12px}`;
+.muted{color:#666;font-size:12px}.k{white-space:nowrap}`;
 
 const table = (head: readonly string[], rows: readonly (readonly string[])[], numeric: readonly number[] = []) =>
   `<table><tr>${head.map((h, i) => `<th${numeric.includes(i) ? ' class="n"' : ""}>${esc(h)}</th>`).join("")}</tr>${rows
@@ -29,7 +29,8 @@ const table = (head: readonly string[], rows: readonly (readonly string[])[], nu
     .join("")}</table>`;
 
 const figure = (id: (typeof CHARTS)[number], svg: string, caption: string) => `<figure class="chart" id="${id}">${svg}<figcaption>${caption}</figcaption></figure>`;
-const key = (colour: string, label: string) => `<span class="key" style="background:${colour}"></span>${esc(label)}`;
+// A key's swatch and label wrap together, never apart.
+const key = (colour: string, label: string) => `<span class="k"><span class="key" style="background:${colour}"></span>${esc(label)}</span>`;
 
 function answered(r: Report): string {
   const days = r.days.map((d) => d.day);
