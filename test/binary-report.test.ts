@@ -175,6 +175,11 @@ describe.each(["sqlite", "postgres"] as const)("%s", (kind) => {
     const page = readFileSync(join(s.dir, "report.html"), "utf8");
     expect(page).not.toMatch(/<script|<link|<img|<iframe|<object|<embed|\bsrc=|\bhref=|url\(|@import|:\/\//i);
     for (const id of CHARTS) expect(page).toContain(`id="${id}"`);
+    // --html - writes the page, and only the page, to standard output.
+    const piped = await s.client("report", "--since", "24h", "--html", "-");
+    expect(piped.code).toBe(0);
+    expect(piped.out.startsWith("<!doctype html>")).toBe(true);
+    expect(piped.out.trimEnd().endsWith("</html>")).toBe(true);
     // A question with a bad --since is refused before the server is asked.
     expect((await s.client("report", "--since", "soon")).code).toBe(2);
   }, 120_000);
