@@ -4,18 +4,21 @@
  * builds taking turns A B A B … so the machine's drift falls on both alike. Medians, and B/A.
  *
  *   bun bench/ab.ts --a /path/to/old/replyd --b dist/replyd [--rounds 5] [--duration 8] [--warmup 3] [--bulk 100000] [--bulk-rounds 3] [--pin] [--postgres]
- *                   [--a-args "…"] [--b-args "…"]
+ *                   [--cluster] [--a-args "…"] [--b-args "…"]
  *
  * --a-args / --b-args: more `serve` flags for one side's reply server (the same build with and
  * without a setting: --a dist/replyd --b dist/replyd --b-args "--ai-url http://127.0.0.1:9/v1 --ai-model m").
  *
  * With --postgres, the bulk imports are made with the data in PostgreSQL (a throwaway cluster, a
- * database per import) instead of a data folder.
+ * database per import) instead of a data folder. With --cluster, each build's reply server runs as
+ * one of a cluster: on a database of its own and a Redis of its own (serve --db … --redis …), so
+ * every reply pays the shared dedupe's round trip.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startPostgres, type Postgres } from "../test/pg.ts";
+import { startRedis, type Redis } from "../test/redis.ts";
 import { articles, clientFor, median, ROOT, freshDatabase, signedPool as signedPoolIn, startReplyd, waitHealthy, type StoreArgs } from "./servers.ts";
 import { parseWrk } from "./wrk.ts";
 
@@ -31,6 +34,8 @@ const BULK_ROUNDS = Number(opt("--bulk-rounds", String(Math.max(2, Math.ceil(ROU
 const PIN = args.includes("--pin");
 const SERVE_ARGS: Record<string, string[]> = { A: opt("--a-args", "").split(/\s+/).filter(Boolean), B: opt("--b-args", "").split(/\s+/).filter(Boolean) };
 const POSTGRES = args.includes("--postgres");
+const CLUSTER = args.includes("--cluster");
+const redises: Redis[] = [];
 let pg: Postgres | null = null;
 let databases = 0;
 /** Where a bulk import's data goes: a fresh data folder, or a fresh database. */
@@ -56,7 +61,16 @@ try {
   for (const [name, bin] of Object.entries(BUILDS)) {
     const dir = join(tmp, `reply-${name}`);
     mkdirSync(dir);
-    const s = startReplyd(dir, SERVE_ARGS[name] ?? [], { kind: "sqlite" }, bin);
+    let where: StoreArgs = { kind: "sqlite" };
+    const cluster: string[] = [];
+    if (CLUSTER) {
+      pg ??= startPostgres({ durable: true });
+      where = await freshDatabase(pg.url, `ab_reply_${name.toLowerCase()}`);
+      const redis = await startRedis();
+      redises.push(redis);
+      cluster.push("--redis", redis.url);
+    }
+    const s = startReplyd(dir, [...cluster, ...(SERVE_ARGS[name] ?? [])], where, bin);
     await waitHealthy(`${s.url}/healthz`);
     await clientFor(s.url, tmp).call({ method: "POST", path: "/api/cli", fields: [["mode", "init"]], files: [{ name: "json", filename: "a.json", bytes: readFileSync(corpus) }] });
     if (PIN) Bun.spawnSync(["taskset", "-a", "-p", "-c", "0", String(s.p.pid)], { stdout: "ignore" });
@@ -100,6 +114,7 @@ try {
     when: new Date().toISOString(),
     builds: BUILDS,
     serve_args: SERVE_ARGS,
+    reply_store: CLUSTER ? "postgres+redis" : "sqlite",
     reply_rps: { A: Math.round(median(rps.A as number[])), B: Math.round(median(rps.B as number[])), samples: rps },
     reply_b_over_a: +(median(rps.B as number[]) / median(rps.A as number[])).toFixed(3),
     ...(BULK
@@ -112,5 +127,6 @@ try {
   console.log(JSON.stringify(result, null, 2));
 } finally {
   rmSync(tmp, { recursive: true, force: true });
+  for (const r of redises) r.stop();
   (pg as Postgres | null)?.stop();
 }

@@ -19,7 +19,7 @@
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { wxSignature } from "../src/wechat/crypto.ts";
+import { wxSignature } from "../src/wechat/door/crypto.ts";
 import { loadSet, type EvalSet } from "./answers-tune.ts";
 import { clientFor, startReplyd, TOKEN, waitHealthy, type StoreArgs } from "./servers.ts";
 

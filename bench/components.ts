@@ -5,14 +5,14 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { systemClock } from "../src/clock.ts";
-import { parseDocument } from "../src/doc.ts";
+import { systemClock } from "../src/base/clock.ts";
+import { parseDocument } from "../src/doc/document.ts";
 import { DataFolder } from "../src/store/sqlite/data-folder.ts";
-import { verifyWxSignature, wxSignature } from "../src/wechat/crypto.ts";
-import { dedupeKey, renderReply, toInbound } from "../src/wechat/message.ts";
-import { queryOf } from "../src/wechat/query.ts";
-import { RetryCache } from "../src/wechat/retries.ts";
-import { parseXml } from "../src/wechat/xml.ts";
+import { verifyWxSignature, wxSignature } from "../src/wechat/door/crypto.ts";
+import { dedupeKey, renderReply, toInbound } from "../src/wechat/door/message.ts";
+import { queryOf } from "../src/wechat/door/query.ts";
+import { RetryCache } from "../src/wechat/door/retries.ts";
+import { parseXml } from "../src/wechat/door/xml.ts";
 
 const N = 200_000;
 const dir = mkdtempSync(join(tmpdir(), "replyd-components-"));

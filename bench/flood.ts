@@ -16,8 +16,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Client } from "../src/cli/client.ts";
 import { silentIO, type IO } from "../src/cli/io.ts";
-import { systemClock } from "../src/clock.ts";
-import { parseDocument } from "../src/doc.ts";
+import { systemClock } from "../src/base/clock.ts";
+import { parseDocument } from "../src/doc/document.ts";
 import { DataFolder } from "../src/store/sqlite/data-folder.ts";
 import { parseWrk } from "./wrk.ts";
 

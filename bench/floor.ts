@@ -9,8 +9,8 @@
 //   bun bench/floor.ts PORT TOKEN ARTICLES.json LOGDB
 import { readFileSync } from "node:fs";
 import { openDatabase } from "../src/store/model/db.ts";
-import { SignatureLedger } from "../src/wechat/ledger.ts";
-import { RetryCache } from "../src/wechat/retries.ts";
+import { SignatureLedger } from "../src/wechat/door/ledger.ts";
+import { RetryCache } from "../src/wechat/door/retries.ts";
 
 const [portArg, token = "", articlesFile = "", logDb = ""] = process.argv.slice(2);
 const byCode = new Map<string, { title: string; description?: string; url: string }>();

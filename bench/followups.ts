@@ -1,7 +1,7 @@
 /**
  * Follow-ups measured (issue 34 E; docs/answers.md "Follow-ups"): question + follow-up pairs on the
  * FAQ accounts (bench/eval/followups/*.jsonl, on bench/eval/faq/accounts/), each follow-up answered as
- * before (each message alone) and in its conversation (src/wechat/reading.ts) — in memory with the
+ * before (each message alone) and in its conversation (src/wechat/answering/reading.ts) — in memory with the
  * real ranking code over each account (memory-source.ts), and with --binary through dist/replyd's
  * callback, each account imported into a server of its own.
  *
@@ -26,8 +26,8 @@ import { join, resolve } from "node:path";
 import { CONTEXT, type Question } from "../src/ranking/question.ts";
 import { rank } from "../src/ranking/rank.ts";
 import type { Ranking } from "../src/ranking/types.ts";
-import { wxSignature } from "../src/wechat/crypto.ts";
-import { nextTurn, offer, read, type Reading } from "../src/wechat/reading.ts";
+import { wxSignature } from "../src/wechat/door/crypto.ts";
+import { nextTurn, offer, read, type Reading } from "../src/wechat/answering/reading.ts";
 import { MemorySource } from "./memory-source.ts";
 import { clientFor, startReplyd, TOKEN, waitHealthy } from "./servers.ts";
 

@@ -13,7 +13,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { wxSignature } from "../src/wechat/crypto.ts";
+import { wxSignature } from "../src/wechat/door/crypto.ts";
 import { startFakeModel } from "../test/model/fake.ts";
 import { startFakePlatform } from "../test/platform/fake.ts";
 import { loadSet } from "./answers-tune.ts";

@@ -17,10 +17,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { systemClock } from "../src/clock.ts";
-import { parseDocument } from "../src/doc.ts";
+import { systemClock } from "../src/base/clock.ts";
+import { parseDocument } from "../src/doc/document.ts";
 import { DataFolder } from "../src/store/sqlite/data-folder.ts";
-import { wxSignature } from "../src/wechat/crypto.ts";
+import { wxSignature } from "../src/wechat/door/crypto.ts";
 import { clientFor, KEY, port, spawn, TOKEN, waitHealthy } from "./servers.ts";
 import { parseWrk } from "./wrk.ts";
 

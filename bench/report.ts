@@ -15,7 +15,7 @@ import { SQL } from "bun";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { fixedClock } from "../src/clock.ts";
+import { fixedClock } from "../src/base/clock.ts";
 import { openBackend } from "../src/store/open.ts";
 import { startPostgres } from "../test/pg.ts";
 

@@ -23,7 +23,7 @@ import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writ
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { canonicalQuery, formatTs, newNonce, signRequest, type Param } from "../src/sign.ts";
-import { wxSignature } from "../src/wechat/crypto.ts";
+import { wxSignature } from "../src/wechat/door/crypto.ts";
 import { startPostgres, type Postgres } from "../test/pg.ts";
 import { startRedis, type Redis } from "../test/redis.ts";
 import { bulkBench, type BulkStore } from "./bulk.ts";

@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import { SQL } from "bun";
 import { Client } from "../src/cli/client.ts";
 import { silentIO, type IO } from "../src/cli/io.ts";
-import { wxSignature } from "../src/wechat/crypto.ts";
+import { wxSignature } from "../src/wechat/door/crypto.ts";
 
 export const ROOT = resolve(import.meta.dir, "..");
 export const BIN = join(ROOT, "dist/replyd");

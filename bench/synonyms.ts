@@ -8,7 +8,7 @@
 import { analyse } from "../src/ranking/score.ts";
 import { SynonymTable, withSynonyms } from "../src/ranking/synonyms.ts";
 import { termsOf } from "../src/ranking/words.ts";
-import { SYNONYM_LIMITS } from "../src/synonyms.ts";
+import { SYNONYM_LIMITS } from "../src/doc/synonyms.ts";
 
 const body = "本店支持七天无理由退货。商品签收后七天内，在订单页面点击申请退款，填写退款原因并上传照片。You can return any item within 30 days of delivery with a credit card. ".repeat(200);
 // Half Chinese, half English phrases; every Chinese one starts with the same character, the worst case for a lookup by first term.

@@ -17,7 +17,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { canonicalQuery, formatTs, newNonce, signRequest, type Param } from "../src/sign.ts";
-import { wxSignature } from "../src/wechat/crypto.ts";
+import { wxSignature } from "../src/wechat/door/crypto.ts";
 import { startPostgres } from "../test/pg.ts";
 import { startRedis } from "../test/redis.ts";
 

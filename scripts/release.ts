@@ -17,7 +17,7 @@ export const TARGETS = ["linux-x64", "linux-arm64", "darwin-x64", "darwin-arm64"
 export type Target = (typeof TARGETS)[number];
 
 /** The program and the workers it starts: each an entry point the binary carries (new Worker() finds them by path). */
-const ENTRIES = ["src/main.ts", "src/store/model/search-worker.ts", "src/store/sqlite/log-worker.ts", "src/wechat/regex-worker.ts"];
+const ENTRIES = ["src/main.ts", "src/store/model/search-worker.ts", "src/store/sqlite/log-worker.ts", "src/wechat/answering/regex-worker.ts"];
 const ROOT = resolve(import.meta.dir, "..");
 
 export const hostTarget = (): string => `${process.platform === "win32" ? "windows" : process.platform}-${process.arch}`;

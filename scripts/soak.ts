@@ -11,7 +11,7 @@ import { join, resolve } from "node:path";
 import { Client } from "../src/cli/client.ts";
 import { silentIO, type IO } from "../src/cli/io.ts";
 import { parseWrk } from "../bench/wrk.ts";
-import { wxSignature } from "../src/wechat/crypto.ts";
+import { wxSignature } from "../src/wechat/door/crypto.ts";
 
 const args = process.argv.slice(2);
 const num = (name: string, fallback: number) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);

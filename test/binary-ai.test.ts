@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { holdsSecret } from "../src/model-output/secrets.ts";
-import { wxSignature } from "../src/wechat/crypto.ts";
+import { holdsSecret } from "../src/llm/output/secrets.ts";
+import { wxSignature } from "../src/wechat/door/crypto.ts";
 import { tempDir } from "./helpers.ts";
 import { startFakeModel, type FakeModel } from "./model/fake.ts";
 import { AESKEY, APPID, openReply } from "./wechat/helpers.ts";

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { wxSignature } from "../src/wechat/crypto.ts";
+import { wxSignature } from "../src/wechat/door/crypto.ts";
 import { article, tempDir } from "./helpers.ts";
 import { AESKEY, APPID, openReply, textMsg } from "./wechat/helpers.ts";
 // @ts-expect-error: untyped peer

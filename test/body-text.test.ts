@@ -1,8 +1,8 @@
-/** An article's body as kept (src/body-text.ts) and the field's check (article-fields.ts). */
+/** An article's body as kept (src/article/body-text.ts) and the field's check (article/fields.ts). */
 import { describe, expect, test } from "bun:test";
-import { validateArticle } from "../src/article.ts";
-import { bodyText, bodyTextSliced, htmlToText, looksLikeHtml } from "../src/body-text.ts";
-import { Slices } from "../src/slices.ts";
+import { validateArticle } from "../src/article/article.ts";
+import { bodyText, bodyTextSliced, htmlToText, looksLikeHtml } from "../src/article/body-text.ts";
+import { Slices } from "../src/base/slices.ts";
 import { watchingLoop } from "./loop.ts";
 
 const checked = (body: unknown) => validateArticle({ title: "t", url: "https://e.com/", body });

@@ -1,11 +1,11 @@
-/** A document's bodies reduced once, a slice at a time, and read back by every later pass (src/doc-bodies.ts). */
+/** A document's bodies reduced once, a slice at a time, and read back by every later pass (src/doc/bodies.ts). */
 import { describe, expect, test } from "bun:test";
-import type { ArticleInput } from "../src/article.ts";
-import { bodyText } from "../src/body-text.ts";
-import { bodyReducedAhead, KeptBodies, menuFromBytesSliced, readDocumentSliced } from "../src/doc-bodies.ts";
-import { memorySource } from "../src/doc-scanner.ts";
-import { InvalidDocumentError } from "../src/errors.ts";
-import { Slices } from "../src/slices.ts";
+import type { ArticleInput } from "../src/article/article.ts";
+import { bodyText } from "../src/article/body-text.ts";
+import { bodyReducedAhead, KeptBodies, menuFromBytesSliced, readDocumentSliced } from "../src/doc/bodies.ts";
+import { memorySource } from "../src/doc/scanner.ts";
+import { InvalidDocumentError } from "../src/base/errors.ts";
+import { Slices } from "../src/base/slices.ts";
 import { article, doc } from "./helpers.ts";
 import { watchingLoop } from "./loop.ts";
 

@@ -1,11 +1,11 @@
-/** Reading a document's bytes article by article (src/doc-scanner.ts) gives what parsing it whole gives. */
+/** Reading a document's bytes article by article (src/doc/scanner.ts) gives what parsing it whole gives. */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { decodeUtf8, DocumentWriter, parseDocument, parseDocumentBytes, readDocument, type ReplydDocument } from "../src/doc.ts";
-import { memorySource, scanDocument, type ByteSource } from "../src/doc-scanner.ts";
-import { ReplydError } from "../src/errors.ts";
+import { decodeUtf8, DocumentWriter, parseDocument, parseDocumentBytes, readDocument, type ReplydDocument } from "../src/doc/document.ts";
+import { memorySource, scanDocument, type ByteSource } from "../src/doc/scanner.ts";
+import { ReplydError } from "../src/base/errors.ts";
 import { documentArb } from "./property/arbitraries.ts";
-import { CODE } from "../src/errors.ts";
+import { CODE } from "../src/base/errors.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { validateArticle } from "../src/article.ts";
-import { documentDigest, DocumentWriter, parseDocument, requireSections } from "../src/doc.ts";
-import { ReplydError } from "../src/errors.ts";
+import { validateArticle } from "../src/article/article.ts";
+import { documentDigest, DocumentWriter, parseDocument, requireSections } from "../src/doc/document.ts";
+import { ReplydError } from "../src/base/errors.ts";
 import { article, doc } from "./helpers.ts";
-import { CODE } from "../src/errors.ts";
+import { CODE } from "../src/base/errors.ts";
 
 function problemsOf(fn: () => unknown): { field: string; reason: string; index?: number; section?: string }[] {
   try {

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import fc from "fast-check";
-import { repeatedKeys } from "../src/duplicates.ts";
-import { fnv1a } from "../src/fnv.ts";
+import { repeatedKeys } from "../src/doc/duplicates.ts";
+import { fnv1a } from "../src/base/fnv.ts";
 
 /** The plain definition: a Map of first occurrences. */
 const reference = (keys: (string | undefined)[]) => {

@@ -1,8 +1,8 @@
-/** The closed set of error codes (src/errors.ts) is the one docs/protocol.md documents, status for status. */
+/** The closed set of error codes (src/base/errors.ts) is the one docs/protocol.md documents, status for status. */
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { CODE, ERRORS, ReplydError } from "../src/errors.ts";
+import { CODE, ERRORS, ReplydError } from "../src/base/errors.ts";
 
 test("every code in the set is in protocol.md's table with its status, and the table has no other", () => {
   const doc = readFileSync(join(import.meta.dir, "../docs/protocol.md"), "utf8");

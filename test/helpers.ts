@@ -2,7 +2,7 @@ import { test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fixedClock } from "../src/clock.ts";
+import { fixedClock } from "../src/base/clock.ts";
 import { createApp, type AppOptions } from "../src/server/app.ts";
 import { canonicalQuery, fileParamValue, formatTs, newNonce, signRequest, type Param } from "../src/sign.ts";
 import type { AdminKey } from "../src/store/keys.ts";
@@ -71,7 +71,8 @@ export async function testApp(opts: Partial<AppOptions> & { clock?: ReturnType<t
   const { dir, cleanup } = tempDir();
   const clock = opts.clock ?? fixedClock(T0);
   const backend = await testBackend(dir, clock);
-  const app = await createApp({ read: backend.read, write: backend.write, keys: backend.keys, ...opts, clock });
+  const appOpts: AppOptions = { read: backend.read, write: backend.write, keys: backend.keys, ...opts, clock };
+  let app = await createApp(appOpts);
   // The read model (SQLite, or PostgreSQL's local copy) as the SQLite store it is, for tests that look inside.
   const store = backend.read as DataFolder;
   return {
@@ -80,7 +81,14 @@ export async function testApp(opts: Partial<AppOptions> & { clock?: ReturnType<t
     clock,
     store,
     backend,
-    app,
+    get app() {
+      return app;
+    },
+    /** The app made again on the same data, with some options changed (as a restart with other settings would). */
+    async rebuild(extra: Partial<AppOptions>) {
+      app = await createApp({ ...appOpts, ...extra });
+      return app;
+    },
     /** The message log as the app keeps it (in TEST_STORE). */
     log: app.ctx.write.log,
     handle: (req: Request) => app.handle(req),

@@ -1,7 +1,7 @@
-/** Text a reader never sees, dropped from bodies (src/html-hidden.ts, src/html-reduction.ts). */
+/** Text a reader never sees, dropped from bodies (src/article/html-hidden.ts, src/article/html-reduction.ts). */
 import { describe, expect, test } from "bun:test";
-import { bodyText, htmlToText } from "../src/body-text.ts";
-import { hidesElement, styleHides } from "../src/html-hidden.ts";
+import { bodyText, htmlToText } from "../src/article/body-text.ts";
+import { hidesElement, styleHides } from "../src/article/html-hidden.ts";
 
 const hides = (tag: string) => hidesElement(tag, 0, tag.length);
 

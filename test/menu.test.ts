@@ -1,8 +1,8 @@
 /** The menu's validation (issue 13 §2): each platform limit at its bound and one past it. */
 import { describe, expect, test } from "bun:test";
-import { parseDocument, requireSections } from "../src/doc.ts";
-import { NO_CONTROL } from "../src/article.ts";
-import { validateMenu } from "../src/menu.ts";
+import { parseDocument, requireSections } from "../src/doc/document.ts";
+import { NO_CONTROL } from "../src/article/article.ts";
+import { validateMenu } from "../src/doc/menu.ts";
 
 const click = (name = "Songs", key = "K1") => ({ type: "click", name, key });
 const ok = (menu: unknown): unknown => validateMenu(menu).value;

@@ -1,7 +1,7 @@
 /** The OpenAI-compatible client against a local fake endpoint: answers as JSON and as streams, and every way a call fails. */
 import { afterAll, beforeEach, expect, test } from "bun:test";
-import { complete, endpointName, MAX_ANSWER_BYTES, ModelFailure, type ModelEndpoint } from "../src/model-client.ts";
-import { holdsSecret } from "../src/model-output/secrets.ts";
+import { complete, endpointName, MAX_ANSWER_BYTES, ModelFailure, type ModelEndpoint } from "../src/llm/client.ts";
+import { holdsSecret } from "../src/llm/output/secrets.ts";
 import { startFakeModel } from "./model/fake.ts";
 
 const KEY = "sk-test-0123456789abcdefghij";

@@ -3,8 +3,8 @@ import { describe, expect, test } from "bun:test";
 import { ANSWERS, choose } from "../src/ranking/choice.ts";
 import { passagesOf, PASSAGE_CHARS } from "../src/ranking/passages.ts";
 import { analyse, excerpt, namesTitle, queryTerms, RANKING, scoreArticle, termImpacts, titleForm, type CorpusStats } from "../src/ranking/score.ts";
-import { listText } from "../src/wechat/answer-reply.ts";
-import { MAX_TEXT_BYTES } from "../src/wechat/message.ts";
+import { listText } from "../src/wechat/answering/ranked-reply.ts";
+import { MAX_TEXT_BYTES } from "../src/wechat/door/message.ts";
 import type { RankedArticle } from "../src/ranking/types.ts";
 import { stem, termsOf } from "../src/ranking/words.ts";
 

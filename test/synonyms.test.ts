@@ -4,13 +4,13 @@
  * one hook in termsOf, in force only while a store indexes or ranks with it.
  */
 import { describe, expect, test } from "bun:test";
-import { LIMITS, validateArticle } from "../src/article.ts";
-import { parseDocument } from "../src/doc.ts";
-import { ReplydError } from "../src/errors.ts";
+import { LIMITS, validateArticle } from "../src/article/article.ts";
+import { parseDocument } from "../src/doc/document.ts";
+import { ReplydError } from "../src/base/errors.ts";
 import { analyse, headText, queryTerms, scoreArticle, type CorpusStats } from "../src/ranking/score.ts";
 import { SynonymTable, withSynonyms } from "../src/ranking/synonyms.ts";
 import { termsOf } from "../src/ranking/words.ts";
-import { mergeSynonymGroups, SYNONYM_LIMITS, validateSynonyms } from "../src/synonyms.ts";
+import { mergeSynonymGroups, SYNONYM_LIMITS, validateSynonyms } from "../src/doc/synonyms.ts";
 
 const table = (groups: string[][]) => SynonymTable.of(groups, termsOf) as SynonymTable;
 const under = (groups: string[][], text: string) => withSynonyms(table(groups), () => termsOf(text));

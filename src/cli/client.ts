@@ -1,4 +1,4 @@
-import { CODE, formatProblems, type Problem } from "../errors.ts";
+import { CODE, formatProblems, type Problem } from "../base/errors.ts";
 import { canonicalQuery, fileParamValue, formatTs, newNonce, parseTs, signRequest, TS_PATTERN, type Param } from "../sign.ts";
 import { ANSWER_DEFAULTS, memorySink, readAnswer, scrub, type AnswerLimits, type Exchange } from "./verified-answer.ts";
 import { fileSink, type LocalFile } from "./files.ts";

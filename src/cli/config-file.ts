@@ -5,7 +5,7 @@
  * the line, never printing what is on it — that line may be the key someone forgot to quote.
  */
 import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
-import { openToOthers } from "../fsutil.ts";
+import { openToOthers } from "../base/fsutil.ts";
 import { CLIError } from "./errors.ts";
 import type { Setting } from "./settings.ts";
 

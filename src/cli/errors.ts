@@ -1,4 +1,4 @@
-import { formatProblems, ReplydError, type Problem } from "../errors.ts";
+import { formatProblems, ReplydError, type Problem } from "../base/errors.ts";
 
 /** A client failure: printed as one line, exit status non-zero. */
 export class CLIError extends Error {

@@ -1,5 +1,5 @@
 import { cac } from "cac";
-import { BUILD_COMMIT, BUILD_TARGET, VERSION } from "../version.ts";
+import { BUILD_COMMIT, BUILD_TARGET, VERSION } from "../base/version.ts";
 import { addCommand, lsCommand, rmCommand, setCommand, showCommand } from "./commands/articles.ts";
 import { healthCommand } from "./commands/health.ts";
 import { keysCommand } from "./commands/keys.ts";

@@ -1,5 +1,5 @@
 import { homedir } from "node:os";
-import { write } from "../output.ts";
+import { write } from "../base/output.ts";
 
 /** Everything a command touches outside itself, passed in so commands run in tests without a terminal. */
 export interface IO {

@@ -11,7 +11,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { atomicWrite, openToOthers, PRIVATE_DIR } from "../fsutil.ts";
+import { atomicWrite, openToOthers, PRIVATE_DIR } from "../base/fsutil.ts";
 import { CLIError } from "./errors.ts";
 import type { IO } from "./io.ts";
 

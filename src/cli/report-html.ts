@@ -5,7 +5,7 @@
  * reader add something. Every text from the server (followers' words, titles) is escaped.
  */
 import type { Report } from "../server/report-figures.ts";
-import { VERSION } from "../version.ts";
+import { VERSION } from "../base/version.ts";
 import { kindsIn } from "./report-kinds.ts";
 import { answerName, articleName, localTime } from "./report-terminal.ts";
 import { esc, horizontalBars, lines, stackedBars } from "./svg-charts.ts";

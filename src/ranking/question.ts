@@ -21,7 +21,7 @@ export const CONTEXT: { weight: number; excluded: number } = {
    * first most often, staying and moving alike (docs/performance.md, follow-ups).
    */
   weight: 0.5,
-  /** Articles left out at most: as many as a conversation remembers offering (wechat/conversation.ts). */
+  /** Articles left out at most: as many as a conversation remembers offering (wechat/answering/conversation.ts). */
   excluded: 12,
 };
 

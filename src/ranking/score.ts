@@ -6,7 +6,7 @@
  */
 import { passagesOf, sentences, type Span } from "./passages.ts";
 import { scoredSpans } from "./scored-passages.ts";
-import { utf8Prefix } from "../utf8.ts";
+import { utf8Prefix } from "../base/utf8.ts";
 import { termCounts, termsOf } from "./words.ts";
 
 /** Tunable by bench/answers-tune.ts; nothing else changes them. */

@@ -1,10 +1,9 @@
-import { CONTENT, LONG_FIELDS } from "../article-fields.ts";
-import { articleJson, CONTENT_FIELDS, contentOf, LIMITS, sameContent, validateArticle, type Article } from "../article.ts";
-import { bodyReducedAhead, KeptBodies, readDocumentSliced } from "../doc-bodies.ts";
-import { badRequest, InvalidDocumentError, notFound, ReplydError, tooLarge } from "../errors.ts";
-import { idExists } from "../store/conflicts.ts";
+import { CONTENT, LONG_FIELDS } from "../article/fields.ts";
+import { articleJson, CONTENT_FIELDS, contentOf, LIMITS, sameContent, validateArticle, type Article } from "../article/article.ts";
+import { bodyReducedAhead, KeptBodies, readDocumentSliced } from "../doc/bodies.ts";
+import { badRequest, InvalidDocumentError, notFound, ReplydError, tooLarge } from "../base/errors.ts";
 import { newArticleId } from "../store/ids.ts";
-import { VERSION } from "../version.ts";
+import { VERSION } from "../base/version.ts";
 import { ruleWarnings } from "./rule-warnings.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
@@ -104,7 +103,7 @@ export async function health(ctx: AppContext, req: SignedRequest) {
     })(),
     // A model writing answers (serve --ai-url): calls, what became of them, tokens, the caps; never the key.
     generated_answers: ctx.generator ? await ctx.generator.status() : { endpoint: "not configured" },
-    ...(ctx.clockWarning ? { clock_warning: ctx.clockWarning } : {}),
+    ...(ctx.clockWarning() ? { clock_warning: ctx.clockWarning() } : {}),
     ...(ctx.cluster ? { cluster: ctx.cluster() } : {}),
     newest_backup: await ctx.write.newestBackup(),
     // Temp files of backups cut short (kill -9) found and removed when the server started.
@@ -172,7 +171,7 @@ export async function postCli(ctx: AppContext, req: SignedRequest) {
     if (req.files.size > 1) throw badRequest("send one file part: media or json");
     // Never from the request's Host header: it is not signed.
     const stored = await ctx.write.storeMedia(image.bytes(), ctx.maxMedia);
-    return { name: stored.name, url: mediaUrl(ctx.publicUrl, stored.name), type: stored.type, size: stored.size, existed: stored.existed };
+    return { name: stored.name, url: mediaUrl(ctx.publicUrl(), stored.name), type: stored.type, size: stored.size, existed: stored.existed };
   }
   const file = req.files.get("json");
   if (file) {
@@ -181,7 +180,7 @@ export async function postCli(ctx: AppContext, req: SignedRequest) {
     if (mode !== "merge" && mode !== "init") throw badRequest('"mode" must be merge or init');
     const unexpected = [...req.files.keys()].filter((k) => k !== "json");
     if (unexpected.length) throw badRequest(`unexpected file part: ${unexpected.join(", ")}`);
-    // Its bodies reduced a slice at a time, once: the write reads them back (doc-bodies.ts).
+    // Its bodies reduced a slice at a time, once: the write reads them back (doc/bodies.ts).
     const bodies = new KeptBodies(ctx.read.spoolDir);
     try {
       const doc = await readDocumentSliced(file.source(), bodies);
@@ -202,12 +201,7 @@ export async function postCli(ctx: AppContext, req: SignedRequest) {
   const id = value.id ?? newArticleId(content.code, { has: (taken) => ctx.read.articles.exists(taken) });
   const now = new Date(ctx.clock.now()).toISOString();
   const article: Article = { id, ...content, rev: 1, created_at: now, updated_at: now };
-  const r = await ctx.write.editArticle(id, {
-    decide: (stored) => {
-      if (stored) throw idExists(id);
-      return article;
-    },
-  });
+  const r = await ctx.write.editArticle(id, { onlyIfNew: true, decide: () => article });
   // As stored: an id used before continues above its old revs.
   return { created: true, article: articleJson(r.article) };
 }

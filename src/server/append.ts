@@ -4,9 +4,9 @@
  * already (in any case) skipped, decided in the writer's transaction against the article as stored:
  * two operators appending at once both keep theirs, and a list never ends with an item twice.
  */
-import { CONTENT, type ArticleContent } from "../article-fields.ts";
-import { holdsItem } from "../article-rules.ts";
-import { badRequest, type Problem } from "../errors.ts";
+import { CONTENT, type ArticleContent } from "../article/fields.ts";
+import { holdsItem } from "../article/text-rules.ts";
+import { badRequest, type Problem } from "../base/errors.ts";
 
 /** The list fields (keywords, questions): what `append=` may name. */
 export const LIST_FIELDS: readonly string[] = CONTENT.filter((f) => f.kind === "words").map((f) => f.name);

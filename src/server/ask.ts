@@ -6,7 +6,7 @@
  * asked too: that takes an admin key, counts in the caps and is logged with the followers' calls.
  */
 import { choose } from "../ranking/choice.ts";
-import { badRequest, ReplydError } from "../errors.ts";
+import { badRequest, ReplydError } from "../base/errors.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";

@@ -1,8 +1,8 @@
-import type { Clock } from "../clock.ts";
-import { ReplydError, type ErrorCode } from "../errors.ts";
+import type { Clock } from "../base/clock.ts";
+import { REFUSE, viaRedis } from "../cluster/fallback.ts";
+import { ReplydError, type ErrorCode } from "../base/errors.ts";
 import { APPKEY_PATTERN, AUTH_FIELDS, canonicalString, computeSign, formatTs, NONCE_PATTERN, parseTs, SIGN_PATTERN, timingSafeEqual, TS_PATTERN, type Param } from "../sign.ts";
 import type { AdminKey, Keys } from "../store/keys.ts";
-import { RedisDown } from "../store/redis/link.ts";
 import { closeFiles, FORM_BODY_SLACK, readForm, type DoorBudget, type ReadForm } from "./form.ts";
 import type { Upload } from "./upload.ts";
 
@@ -138,13 +138,10 @@ export async function authenticate(
     if (opts.shared && !opts.shared.up()) {
       if (!isHealth) throw opts.shared.down();
       fresh = await opts.shared.fallback.remember(nonce, expiresAt, opts.clock.now());
-    } else
-      try {
-        fresh = await opts.nonces.remember(nonce, expiresAt, opts.clock.now());
-      } catch (e) {
-        if (!(opts.shared && isHealth && e instanceof RedisDown)) throw e;
-        fresh = await opts.shared.fallback.remember(nonce, expiresAt, opts.clock.now());
-      }
+    } else {
+      const fallback = opts.shared?.fallback;
+      fresh = await viaRedis(async () => opts.nonces.remember(nonce, expiresAt, opts.clock.now()), fallback && isHealth ? { local: () => fallback.remember(nonce, expiresAt, opts.clock.now()) } : REFUSE);
+    }
     if (!fresh) {
       // A captured request sent again: an attack, counted like a bad signature, its answer unsigned.
       verified = false;

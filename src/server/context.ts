@@ -1,36 +1,29 @@
-import type { Clock } from "../clock.ts";
-import type { ReadModel, Writer } from "../store/backend.ts";
-import type { RegexMatcher } from "../wechat/regex.ts";
-import type { Responder } from "../wechat/responder.ts";
-import type { TokenKeeper } from "../wechat/token.ts";
-import type { Generator } from "../wechat/generator.ts";
+import type { Clock } from "../base/clock.ts";
+import type { Account } from "../account/account.ts";
 
-/** What route handlers share: the backend's read model and writer, the clock, and the settings they report. */
+/**
+ * What route handlers share: the account they act on (its read model and writer, rules, responder,
+ * platform and model), the clock, and what the server reports of itself. Made once, complete:
+ * what becomes known later (the listening address, a clock warning) is read through functions.
+ */
 export interface AppContext {
-  /** What the callback and listings read (on PostgreSQL: the local copy); nothing writes through it. */
-  read: ReadModel;
-  /** Every write, backups and the message log: the store of record's. */
-  write: Writer;
-  clock: Clock;
-  startedAt: number;
-  windowMs: number;
-  maxMedia: number;
-  /** Base of media URLs: --public-url, else the address the server listens on (set once it does). */
-  publicUrl: string;
+  readonly read: Account["read"];
+  readonly write: Account["write"];
+  readonly regex: Pick<Account["regex"], "disabled">;
+  readonly rules: Account["rules"];
+  readonly responder: Account["responder"];
+  readonly platform: Account["platform"];
+  readonly generator: Account["generator"];
+  readonly clock: Clock;
+  readonly startedAt: number;
+  readonly windowMs: number;
+  readonly maxMedia: number;
+  /** Base of media URLs: --public-url, else the address the server listens on (known once it does). */
+  publicUrl(): string;
   /** Set when the clock disagrees with the newest stored data (health says so). */
-  clockWarning: string | null;
-  /** The platform API (--wx-secret): null when not configured. */
-  platform: TokenKeeper | null;
-  /** For health: the regex rules disabled for timing out. */
-  regex: Pick<RegexMatcher, "disabled">;
-  /** The operator's rules as the callback applies them (which menu keys are answered). */
-  rules: Pick<Responder, "ruleFor" | "rulesMatching">;
-  /** What a follower's text would get, for `replyd ask`. */
-  responder: Pick<Responder, "respond">;
+  clockWarning(): string | null;
   /** One of a cluster (serve --redis): what health shows of it; null for a single instance. */
-  cluster: (() => Record<string, unknown>) | null;
-  /** Generated answers (serve --ai-url): null when no model is configured. */
-  generator: Generator | null;
+  readonly cluster: (() => Record<string, unknown>) | null;
   /** The appkey of the admin key taken from serve's environment (REPLYD_APPKEY/REPLYD_SECRET), or null. */
-  environmentKey: string | null;
+  readonly environmentKey: string | null;
 }

@@ -1,4 +1,4 @@
-import { badRequest } from "../errors.ts";
+import { badRequest } from "../base/errors.ts";
 import type { Param } from "../sign.ts";
 
 /** The verified fields of an admin request, with the checks every route needs. */

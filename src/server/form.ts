@@ -8,7 +8,7 @@
  * chunk's work and a large upload is never in memory, and every byte a request holds before it is
  * authenticated (in memory or on disk) is counted against the server-wide `DoorBudget`.
  */
-import { ReplydError, tooLarge } from "../errors.ts";
+import { ReplydError, tooLarge } from "../base/errors.ts";
 import type { Param } from "../sign.ts";
 import { Upload } from "./upload.ts";
 

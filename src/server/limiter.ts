@@ -1,4 +1,6 @@
-import { RedisDown, type RedisLink } from "../store/redis/link.ts";
+import { inBackground, viaRedis } from "../cluster/fallback.ts";
+import { DEFAULT_KEYS, type Keyspace } from "../cluster/keyspace.ts";
+import type { RedisLink } from "../store/redis/link.ts";
 
 export interface LimiterOptions {
   /** Failed attempts from one address allowed within `periodMs`; the next one locks it out. */
@@ -124,28 +126,25 @@ export class SharedLimiter {
     private readonly link: RedisLink,
     /** The per-instance count, used while Redis is away; its options are the cluster's too. */
     private readonly local: FailureLimiter,
-    private readonly prefix = "replyd:fail:",
+    private readonly names: Keyspace = DEFAULT_KEYS,
   ) {}
 
   private keys(addr: string): string[] {
     const k = limiterKey(addr);
-    return [`${this.prefix}n:${k}`, `${this.prefix}lock:${k}`];
+    return [this.names.failCount(k), this.names.failLock(k)];
   }
 
   /** Counts a failure; answers the milliseconds left on a lock-out that was already in force. */
   async failed(addr: string, now: number): Promise<number> {
     const o = this.local.opts;
-    try {
-      return Number(await this.link.eval(FAIL, this.keys(addr), [String(o.maxFailures), String(o.periodMs), String(o.lockMs)]));
-    } catch (e) {
-      if (!(e instanceof RedisDown)) throw e;
-      return this.local.failed(addr, now);
-    }
+    return viaRedis(async () => Number(await this.link.eval(FAIL, this.keys(addr), [String(o.maxFailures), String(o.periodMs), String(o.lockMs)])), {
+      local: () => this.local.failed(addr, now),
+    });
   }
 
   /** Not awaited: a valid request does not wait on clearing a count. */
   succeed(addr: string, now: number): void {
     this.local.succeed(addr, now);
-    this.link.eval(SUCCEED, this.keys(addr), []).catch(() => {});
+    inBackground(() => this.link.eval(SUCCEED, this.keys(addr), []));
   }
 }

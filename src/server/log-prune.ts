@@ -3,7 +3,7 @@
  * server starts (before it listens) and then every hour, whether or not a message arrives — a
  * quiet account's old questions go as surely as a busy one's.
  */
-import type { Clock } from "../clock.ts";
+import type { Clock } from "../base/clock.ts";
 import type { FollowerLog } from "../store/backend.ts";
 
 export const PRUNE_EVERY_MS = 3600_000;

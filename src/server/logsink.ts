@@ -2,7 +2,7 @@
  * The request log: one JSON line per request on stdout, written in batches (every 20 ms or 64 KiB)
  * so that logging costs one write for many requests instead of one each. `flush()` on shutdown.
  */
-import { write as writeOut } from "../output.ts";
+import { write as writeOut } from "../base/output.ts";
 
 export class LineSink {
   private pending: string[] = [];

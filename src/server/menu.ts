@@ -1,7 +1,7 @@
-import { KeptBodies, menuFromBytesSliced } from "../doc-bodies.ts";
-import { badRequest, notFound, ReplydError } from "../errors.ts";
-import { ANSWERED_TYPES, buttons, type Menu } from "../menu.ts";
-import { deleteLiveMenu, pullMenu, pushMenu } from "../wechat/menus.ts";
+import { KeptBodies, menuFromBytesSliced } from "../doc/bodies.ts";
+import { badRequest, notFound, ReplydError } from "../base/errors.ts";
+import { ANSWERED_TYPES, buttons, type Menu } from "../doc/menu.ts";
+import { deleteLiveMenu, pullMenu, pushMenu } from "../wechat/platform/menus.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";

@@ -1,3 +1,5 @@
+import { REFUSE, viaRedis } from "../cluster/fallback.ts";
+import { DEFAULT_KEYS, type Keyspace } from "../cluster/keyspace.ts";
 import type { RedisLink } from "../store/redis/link.ts";
 
 /**
@@ -37,11 +39,11 @@ export class NonceCache {
 export class SharedNonces {
   constructor(
     private readonly link: RedisLink,
-    private readonly prefix = "replyd:nonce:",
+    private readonly keys: Keyspace = DEFAULT_KEYS,
   ) {}
 
   async remember(nonce: string, expiresAt: number, now: number): Promise<boolean> {
     const ttl = Math.max(1, Math.ceil(expiresAt - now));
-    return (await this.link.send<string | null>("SET", [this.prefix + nonce, "1", "PX", String(ttl), "NX"])) === "OK";
+    return (await viaRedis(() => this.link.send<string | null>("SET", [this.keys.nonce(nonce), "1", "PX", String(ttl), "NX"]), REFUSE)) === "OK";
   }
 }

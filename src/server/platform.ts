@@ -1,5 +1,5 @@
-import { ReplydError } from "../errors.ts";
-import { PlatformError, type TokenKeeper } from "../wechat/token.ts";
+import { ReplydError } from "../base/errors.ts";
+import { PlatformError, type TokenKeeper } from "../wechat/platform/token.ts";
 import type { AppContext } from "./context.ts";
 
 /** The platform API, or a clear refusal when replyd serve was started without --wx-secret. */

@@ -1,9 +1,9 @@
-import { NO_CONTROL, unprintable } from "../article.ts";
-import { badRequest, conflict, notFound, ReplydError } from "../errors.ts";
-import type { CustomMessage } from "../wechat/custom.ts";
-import { NotLogged, PlatformUnreachable, sendFollowUp, WindowClosed } from "../wechat/follow-up.ts";
-import { PlatformError } from "../wechat/token.ts";
-import { MAX_TEXT_BYTES } from "../wechat/message.ts";
+import { NO_CONTROL, unprintable } from "../article/article.ts";
+import { badRequest, conflict, notFound, ReplydError } from "../base/errors.ts";
+import type { CustomMessage } from "../wechat/platform/custom.ts";
+import { NotLogged, PlatformUnreachable, sendFollowUp, WindowClosed } from "../wechat/platform/follow-up.ts";
+import { PlatformError } from "../wechat/platform/token.ts";
+import { MAX_TEXT_BYTES } from "../wechat/door/message.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";

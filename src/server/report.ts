@@ -1,7 +1,7 @@
-import { badRequest, ReplydError } from "../errors.ts";
+import { badRequest, ReplydError } from "../base/errors.ts";
 import { SynonymTable, withSynonyms } from "../ranking/synonyms.ts";
 import { termsOf } from "../ranking/words.ts";
-import { adviceFor } from "../wechat/platform-answer.ts";
+import { adviceFor } from "../wechat/platform/response.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";

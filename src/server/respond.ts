@@ -1,6 +1,6 @@
-import { sha256hex } from "../doc.ts";
-import { ERRORS, ReplydError, type ErrorCode } from "../errors.ts";
-import { databaseUnavailable } from "../store/postgres/errors.ts";
+import { sha256hex } from "../doc/document.ts";
+import { ERRORS, ReplydError, type ErrorCode } from "../base/errors.ts";
+import { storeFailure } from "../store/backend.ts";
 import { ANSWER_SIGNATURE_HEADER, answerSignature } from "../sign.ts";
 
 /** Set by a handler whose body it has hashed already (a streamed backup file): the signer uses it. */
@@ -28,20 +28,8 @@ export const ok = (data: unknown) => json(200, { ok: true, data });
 /** A refusal by its code: the status is the code's own (errors.ts). */
 export const refusal = (code: ErrorCode, message: string, headers: Record<string, string> = {}) => json(ERRORS[code], { ok: false, error: { code, message } }, headers);
 
-/** Storage failures an operator can act on, told apart from bugs. */
-function storageError(e: unknown): ReplydError | null {
-  const code = (e as { code?: unknown })?.code;
-  if (code === "ENOSPC" || code === "SQLITE_FULL" || code === "EDQUOT")
-    return new ReplydError("disk_full", "the data folder is full; nothing was written");
-  if (code === "EROFS" || code === "EACCES" || code === "EPERM" || (typeof code === "string" && code.startsWith("SQLITE_READONLY")))
-    return new ReplydError("read_only", "the data folder is not writable; nothing was written");
-  if (typeof code === "string" && (code === "SQLITE_IOERR" || code.startsWith("SQLITE_IOERR_") || code === "EIO"))
-    return new ReplydError("io_error", "the data folder could not be written (I/O error); nothing was written");
-  return null;
-}
-
 export function errorResponse(e: unknown, logError: (msg: string) => void): Response {
-  const err = e instanceof ReplydError ? e : (storageError(e) ?? databaseUnavailable(e));
+  const err = e instanceof ReplydError ? e : storeFailure(e);
   if (!err) {
     logError(e instanceof Error ? `${e.name}: ${e.message}` : String(e));
     return refusal("internal", "internal error; the server log has the details");

@@ -1,8 +1,8 @@
-import { isMatter, MATTERS, requireSections, SECTIONS, type Matter } from "../doc.ts";
-import { KeptBodies, readDocumentSliced } from "../doc-bodies.ts";
+import { isMatter, MATTERS, requireSections, SECTIONS, type Matter } from "../doc/document.ts";
+import { KeptBodies, readDocumentSliced } from "../doc/bodies.ts";
 import { pushRestoredMenu } from "./menu.ts";
 import { platformOf } from "./platform.ts";
-import { badRequest, notFound } from "../errors.ts";
+import { badRequest, notFound } from "../base/errors.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 import { ruleWarnings } from "./rule-warnings.ts";
@@ -91,7 +91,7 @@ export async function putRevert(ctx: AppContext, matter: Matter, req: SignedRequ
   if (id !== undefined && !(await ctx.write.getBackup(matter, id))) throw notFound(`no ${matter} backup with id "${id}"`);
   // Read from the file in pieces, now to check it and again while it is written: never whole in memory.
   const backup = file ? null : await ctx.write.openBackup(id as string);
-  // Its bodies reduced a slice at a time, once: the write reads them back (doc-bodies.ts).
+  // Its bodies reduced a slice at a time, once: the write reads them back (doc/bodies.ts).
   const bodies = new KeptBodies(ctx.read.spoolDir);
   try {
     const doc = await readDocumentSliced(file ? file.source() : (backup as NonNullable<typeof backup>).source, bodies);

@@ -1,6 +1,6 @@
-/** The read model's rules checked against its articles and tags (src/rule-targets.ts). */
-import type { Rule } from "../rule.ts";
-import { ruleTargetWarnings } from "../rule-targets.ts";
+/** The read model's rules checked against its articles and tags (src/doc/rule-targets.ts). */
+import type { Rule } from "../doc/rule.ts";
+import { ruleTargetWarnings } from "../doc/rule-targets.ts";
 import type { AppContext } from "./context.ts";
 
 export function ruleWarnings(ctx: AppContext, rules: readonly Rule[] = ctx.read.content.rules()): string[] {

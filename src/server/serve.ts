@@ -1,19 +1,16 @@
-import type { Server } from "bun";
 import { join } from "node:path";
-import { systemClock, type Clock } from "../clock.ts";
+import { systemClock, type Clock } from "../base/clock.ts";
 import { BackendError, type Backend } from "../store/backend.ts";
 import { openBackend } from "../store/open.ts";
-import { createApp, DEFAULTS, type AiOptions } from "./app.ts";
-import { checkRequest, pathOf } from "./request-target.ts";
+import { createApp, DEFAULTS } from "./app.ts";
+import type { AiOptions, CallbackFlags } from "../account/settings.ts";
+import { listen } from "./listener.ts";
 import { LineSink } from "./logsink.ts";
-import { refusal } from "./respond.ts";
-import { TokenKeeper } from "../wechat/token.ts";
-import { RedisTokenShare } from "../wechat/shared-token.ts";
 import type { RedisLink } from "../store/redis/link.ts";
 import { clusterOf, connectRedis } from "./cluster.ts";
-import { endpointName } from "../model-client.ts";
+import { endpointName } from "../llm/client.ts";
 import { startLogPrune } from "./log-prune.ts";
-import { checkServeOptions, environmentKeyNotice } from "./serve-checks.ts";
+import { checkServeOptions, environmentKeyNotice, firstKeyNotice } from "./serve-checks.ts";
 
 export interface ServeOptions {
   dataDir: string;
@@ -30,7 +27,7 @@ export interface ServeOptions {
   /** Take the client address from X-Forwarded-For (only behind a proxy you run). */
   trustProxy: boolean;
   /** The messaging callback: token, EncodingAESKey, appid, path. */
-  wechat?: { token?: string; aesKey?: string; appid?: string; path?: string; mode?: "safe" | "compatible"; secret?: string | undefined; api?: string };
+  wechat?: CallbackFlags;
   /** Public address for media URLs (https://replyd.example.com). */
   publicUrl?: string;
   maxMedia?: number;
@@ -61,17 +58,6 @@ export interface RunningServer {
 }
 
 export class StartupError extends Error {}
-
-/**
- * The client's address: the socket's, or behind a proxy you run (--trust-proxy) the rightmost
- * X-Forwarded-For entry, the one that proxy appended. Entries to its left are written by the client
- * and prove nothing (as nginx's realip and Express's "trust proxy" read it).
- */
-export function clientAddress(socket: string, forwardedFor: string | null): string {
-  if (!forwardedFor) return socket;
-  const last = forwardedFor.slice(forwardedFor.lastIndexOf(",") + 1).trim();
-  return last || socket;
-}
 
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   // Before anything is opened or connected: the checks `serve --check-config` runs.
@@ -110,17 +96,6 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const { created, keys } = backend;
 
   const addresses = new WeakMap<Request, string>();
-  const platform =
-    opts.wechat?.secret && opts.wechat.appid
-      ? new TokenKeeper({
-          api: opts.wechat.api ?? "https://api.weixin.qq.com",
-          appid: opts.wechat.appid,
-          secret: opts.wechat.secret,
-          clock,
-          log: (msg) => emit({ level: "error", msg }),
-          ...(link && backend.cluster ? { shared: new RedisTokenShare(link, backend.cluster.registry.id, opts.wechat.appid) } : {}),
-        })
-      : undefined;
   const cluster = link && backend.cluster ? clusterOf(link, backend.cluster) : undefined;
   const app = await createApp({
     read: backend.read,
@@ -135,14 +110,12 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     ...(opts.wechat ? { wechat: opts.wechat } : {}),
     ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
     ...(opts.maxMedia ? { maxMedia: opts.maxMedia } : {}),
-    ...(platform ? { platform } : {}),
     ...(cluster ? { cluster } : {}),
     ...(opts.ai ? { ai: opts.ai } : {}),
     ...(environmentKey ? { environmentKey: environmentKey.appkey } : {}),
   });
   if (environmentKey) say(environmentKeyNotice(environmentKey.appkey));
-  // The first token at start, so health knows the link and other systems find one ready.
-  void platform?.token().catch(() => {});
+  app.account.start();
   if (!opts.wechat?.token)
     emit({ level: "warn", msg: "no --wx-token (REPLYD_WX_TOKEN): the messaging callback answers 503 until one is set" });
 
@@ -151,120 +124,18 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     days: opts.logDays ?? 30,
     clock,
     ...(opts.pruneEveryMs ? { everyMs: opts.pruneEveryMs } : {}),
-    warn: (warning) => void (app.ctx.clockWarning = warning),
+    warn: (warning) => app.warnClock(warning),
     emit,
   });
 
-  let inFlight = 0;
-  // Requests in the same millisecond share one timestamp string: at tens of thousands of requests a
-  // second, formatting a date per line is a visible share of the callback's cost.
-  let stampMs = 0;
-  let stamp = "";
-  const now = () => {
-    const ms = Date.now();
-    if (ms !== stampMs) {
-      stampMs = ms;
-      stamp = new Date(ms).toISOString();
-    }
-    return stamp;
-  };
-  const clientOf = (request: Request, srv: Server<undefined>) =>
-    clientAddress(srv.requestIP(request)?.address ?? "unknown", opts.trustProxy ? request.headers.get("x-forwarded-for") : null);
-  /**
-   * Counts the request in flight and logs one line for it (path only: queries carry signatures).
-   * `addr` null: a callback request, whose line carries the address only when it was refused. An
-   * accepted callback is signed by the platform and comes from its servers; reading the address
-   * is a system call per request, ≈ 3.5 % of the callback's throughput (docs/performance.md).
-   */
-  const served = (
-    request: Request,
-    srv: Server<undefined>,
-    addr: string | null,
-    /** The path as a JSON string when it is known in advance; null: from the request. */
-    path: string | null,
-    handle: (request: Request) => Response | Promise<Response>,
-  ): Response | Promise<Response> => {
-    const started = performance.now();
-    inFlight++;
-    const done = (status: number) => {
-      inFlight--;
-      const ms = Math.round((performance.now() - started) * 100) / 100;
-      const ip = addr ?? (status >= 400 ? clientOf(request, srv) : null);
-      log(`{"t":"${now()}","method":"${request.method}","path":${path ?? JSON.stringify(pathOf(request.url))},"status":${status},"ms":${ms}${ip === null ? "" : `,"ip":${JSON.stringify(ip)}`}}`);
-    };
-    const failed = (e: unknown): never => {
-      done(500);
-      throw e;
-    };
-    let result: Response | Promise<Response>;
-    try {
-      result = handle(request);
-    } catch (e) {
-      return failed(e);
-    }
-    // A plain .then, not an async wrapper: one promise fewer per request on the callback's hot path.
-    if (result instanceof Promise)
-      return result.then((response) => {
-        done(response.status);
-        return response;
-      }, failed);
-    done(result.status);
-    return result;
-  };
-  const wxPath = app.wxPath;
-  const wxPathJson = JSON.stringify(wxPath);
-  // Made once, not a closure per request.
-  const verify = (request: Request) => app.wechat.verify(request);
-  const receive = (request: Request) => app.wechat.receive(request);
-  const badHost = (message: string) =>
-    refusal("bad_host", message);
-  const handle = (request: Request) => {
-    const door = checkRequest(request);
-    if (!door.ok) return badHost(door.message);
-    if (door.request !== request) addresses.set(door.request, addresses.get(request) as string);
-    return app.handle(door.request);
-  };
-  const server: Server<undefined> = Bun.serve({
-    hostname: opts.host,
-    port: opts.port,
-    // Bun's own limit is a backstop for bodies without Content-Length; the app answers the rest with a JSON 413.
-    maxRequestBodySize: opts.maxUpload + 1024 * 1024,
-    routes: {
-      [wxPath]: {
-        GET: (request: Request, srv: Server<undefined>) => served(request, srv, null, wxPathJson, verify),
-        POST: (request: Request, srv: Server<undefined>) => served(request, srv, null, wxPathJson, receive),
-      },
-    },
-    fetch: (request, srv) => {
-      const addr = clientOf(request, srv);
-      addresses.set(request, addr); // the admin API's rate limit and logs read it
-      return served(request, srv, addr, null, handle);
-    },
-    error(e) {
-      emit({ level: "error", msg: e.message });
-      return refusal("internal", "internal error");
-    },
-  });
-
-  const displayHost = opts.host === "0.0.0.0" || opts.host === "::" ? "127.0.0.1" : opts.host;
-  const url = `http://${displayHost.includes(":") ? `[${displayHost}]` : displayHost}:${server.port}`;
-  if (!opts.publicUrl) app.ctx.publicUrl = url;
+  const listener = listen(app, addresses, { host: opts.host, port: opts.port, maxUpload: opts.maxUpload, trustProxy: opts.trustProxy, log, emit });
+  const url = listener.url;
+  app.listeningAt(url);
   if (backend.cluster) {
     backend.cluster.registry.url = url;
     void backend.cluster.registry.beat().catch(() => {});
   }
-  if (created) {
-    say(
-      [
-        "db" in backend.where ? `replyd: created an admin key in the database at ${backend.where.db}.` : `replyd: created an admin key in ${join(opts.dataDir, "keys.json")} (mode 0600).`,
-        `The secret is shown this once. On the machine you administer from, run:`,
-        ``,
-        `  export REPLYD_URL=${url} REPLYD_APPKEY=${created.appkey} REPLYD_SECRET=${created.secret}`,
-        `  replyd health`,
-        ``,
-      ].join("\n"),
-    );
-  }
+  if (created) say(firstKeyNotice(created, url, "db" in backend.where ? `the database at ${backend.where.db}` : `${join(opts.dataDir, "keys.json")} (mode 0600)`));
   emit({
     event: "listening",
     url,
@@ -273,23 +144,21 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     keys: keys.size,
     // Named: an operator's shell variables are the client's too, and a key served from them is not revoked by `replyd keys rm`.
     ...(environmentKey ? { environment_key: environmentKey.appkey } : {}),
-    wechat: wxPath,
+    wechat: app.account.path,
     ...(opts.ai ? { ai: { endpoint: endpointName(opts.ai.endpoint.base), model: opts.ai.endpoint.model } } : {}),
   });
 
   let stopping: Promise<{ lost: number }> | null = null;
   return {
     url,
-    port: server.port as number,
+    port: listener.port,
     stop() {
       stopping ??= (async () => {
         // Deliveries held for a model are answered now with the retrieval reply, not after it.
-        app.wechat.generator?.stop();
-        // stop(false): no new connections; the promise settles once in-flight requests are answered.
-        await server.stop(false);
-        while (inFlight > 0) await Bun.sleep(10);
+        app.account.release();
+        await listener.stop();
         pruning.stop();
-        platform?.stop();
+        app.account.close();
         sink?.flush();
         const closed = await backend.close();
         link?.close();

@@ -1,4 +1,4 @@
-import { badRequest } from "../errors.ts";
+import { badRequest } from "../base/errors.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";

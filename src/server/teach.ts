@@ -1,7 +1,7 @@
-import { articleJson, holdsItem, LIMITS, questionForm, withinChars, charLength } from "../article.ts";
-import { CONTENT } from "../article-fields.ts";
-import { badRequest, conflict, notFound } from "../errors.ts";
-import { asksAnother, picksEntry, standsAlone } from "../wechat/cues.ts";
+import { articleJson, holdsItem, LIMITS, questionForm, withinChars, charLength } from "../article/article.ts";
+import { CONTENT } from "../article/fields.ts";
+import { badRequest, conflict, notFound } from "../base/errors.ts";
+import { asksAnother, picksEntry, standsAlone } from "../wechat/answering/cues.ts";
 import { invalidArticle } from "./admin.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";

@@ -1,4 +1,4 @@
-import { ReplydError } from "../errors.ts";
+import { ReplydError } from "../base/errors.ts";
 import { onPlatform, platformOf } from "./platform.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";

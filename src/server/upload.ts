@@ -1,8 +1,8 @@
 import { closeSync, constants, openSync, unlinkSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fdSource, readAll, type ByteSource } from "../doc-scanner.ts";
-import { ReplydError } from "../errors.ts";
+import { fdSource, readAll, type ByteSource } from "../doc/scanner.ts";
+import { ReplydError } from "../base/errors.ts";
 
 /**
  * A file part received to disk rather than into memory: a 1M-article import (300 MB) would otherwise

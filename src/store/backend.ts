@@ -10,15 +10,13 @@
  *
  * `openBackend` (open.ts) chooses SQLite or PostgreSQL by the target's scheme; nothing else chooses.
  */
-import type { Article, ArticleSummary } from "../article.ts";
-import type { Clock } from "../clock.ts";
-import type { BulkDocument, Matter } from "../doc.ts";
-import type { ByteSource } from "../doc-scanner.ts";
-import type { Menu } from "../menu.ts";
-import type { Rule, Tags, Texts } from "../rule.ts";
-import type { SynonymGroup, SynonymMerge } from "../synonyms.ts";
-import type { RuleMerge, StoredMenu } from "./model/content.ts";
-import type { IndexKeeper } from "./model/indexer.ts";
+import type { Article, ArticleSummary } from "../article/article.ts";
+import type { Clock } from "../base/clock.ts";
+import type { BulkDocument, Matter } from "../doc/document.ts";
+import type { ByteSource } from "../doc/scanner.ts";
+import type { Menu } from "../doc/menu.ts";
+import type { Rule, Tags, Texts } from "../doc/rule.ts";
+import type { SynonymGroup, SynonymMerge } from "../doc/synonyms.ts";
 import type { AdminKey, Keys } from "./keys.ts";
 import type { RedisLink } from "./redis/link.ts";
 import type { Question } from "../ranking/question.ts";
@@ -27,6 +25,27 @@ import { type BackupInfo } from "./backup-ids.ts";
 import { type LoggedMessage, type NewMessage, type NewReply, type ReplyWindow } from "./follower-log.ts";
 import type { GeneratedLog } from "./generated-log.ts";
 import type { FailedSend, LogFigures, ReportQuery } from "./report-query.ts";
+
+/** What a route answers for a store's failure the operator can act on (failures.ts); null for a bug. */
+export { storeFailure } from "./failures.ts";
+
+/** The menu as stored, with when it was changed and when the platform last took it. */
+export interface StoredMenu {
+  menu: Menu;
+  updated_at: string;
+  /** When the platform last took this menu; null: changed since (or never pushed). */
+  pushed_at: string | null;
+}
+
+/** What a rules import did, by rule id. */
+export interface RuleMerge {
+  added: number;
+  updated: number;
+  unchanged: number;
+}
+
+/** The search indexes checked against the articles at start: being checked, found whole, rebuilt, or not known. */
+export type IndexCheck = "checking" | "ok" | "rebuilt" | "unknown";
 
 export interface ListQuery {
   tag?: string;
@@ -64,7 +83,7 @@ export interface ContentReads {
   readonly rulesVersion: number;
   texts(): Texts;
   menu(): StoredMenu | null;
-  /** The operator's synonyms (src/synonyms.ts), applied by the ranking. */
+  /** The operator's synonyms (src/doc/synonyms.ts), applied by the ranking. */
   synonyms(): SynonymGroup[];
   counts(): { tags: number; rules: number; texts: number; synonyms: number };
 }
@@ -97,7 +116,7 @@ export interface ReadModel {
   readonly content: ContentReads;
   readonly searcher: SearchReads;
   /** "checking" until the indexes have been counted against the articles after start. */
-  readonly indexVerified: IndexKeeper["verified"];
+  readonly indexVerified: IndexCheck;
   /** The folder /media/* is served from. */
   readonly mediaDir: string;
   /** A folder on the data's disk for uploads in progress (the system's temp folder may be small, or memory). */
@@ -142,6 +161,8 @@ export interface FollowerLog {
  */
 export interface ArticleEdit {
   expectRev?: number;
+  /** A creation: refused 409 id_exists when the article is stored (the store decides, in its transaction). */
+  onlyIfNew?: boolean;
   decide(stored: Article | null): Article | null;
 }
 
@@ -197,7 +218,7 @@ export interface ImportResult {
   texts: number;
   /** The document's menu was stored (import never removes one; it is not pushed). */
   menu: boolean;
-  /** The document's synonym groups merged (src/synonyms.ts mergeSynonymGroups); a change rebuilds the passage index. */
+  /** The document's synonym groups merged (src/doc/synonyms.ts mergeSynonymGroups); a change rebuilds the passage index. */
   synonyms: SynonymMerge;
   /** The automatic backup taken before an init replaced the articles. */
   backup?: BackupInfo;

@@ -2,7 +2,7 @@
  * Backups as both stores name and describe them: an id says the matter, when, manual or automatic,
  * and four random characters; the same on SQLite (a file each) and PostgreSQL (rows).
  */
-import type { Matter } from "../doc.ts";
+import type { Matter } from "../doc/document.ts";
 
 /** A time as the compact stamp in backup ids: 20261121T100000123Z. */
 export const stampOf = (ms: number) => new Date(ms).toISOString().replace(/[-:.]/g, "");

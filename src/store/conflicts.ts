@@ -1,5 +1,5 @@
-import type { Article } from "../article.ts";
-import { conflict } from "../errors.ts";
+import type { Article } from "../article/article.ts";
+import { conflict } from "../base/errors.ts";
 import type { ArticleEdit } from "./backend.ts";
 
 /** The refusals of a single-article write, the same from either store. */
@@ -19,6 +19,7 @@ export const revMismatch = (id: string, current: number | null, expected: number
  * each store's own lookup, refused with codeTaken.
  */
 export function decideEdit(id: string, stored: Article | null, edit: ArticleEdit): Article | null {
+  if (edit.onlyIfNew && stored) throw idExists(id);
   if (edit.expectRev !== undefined && stored?.rev !== edit.expectRev) throw revMismatch(id, stored?.rev ?? null, edit.expectRev);
   const next = edit.decide(stored);
   if (next && next.id !== id) throw new Error(`an edit of "${id}" decided to write "${next.id}"`);

@@ -17,8 +17,8 @@ export interface LoggedSource {
  * What became of a call: `reply` the answer went out on a delivery of the message;
  * `customer_service` it followed the retrieval reply as a customer-service message; `pending` it
  * waits for the follower's next message, `next_message` went out on it, `expired` waited past a
- * day; `refused:<check>` and `failed:<kind>` the retrieval reply went instead (model-output.ts,
- * model-client.ts); `ask` an operator's `replyd ask --generate`, shown to them and sent to nobody.
+ * day; `refused:<check>` and `failed:<kind>` the retrieval reply went instead (llm/output/check.ts,
+ * llm/client.ts); `ask` an operator's `replyd ask --generate`, shown to them and sent to nobody.
  */
 export type Outcome = string;
 

@@ -1,7 +1,7 @@
-import type { ArticleInput } from "../article.ts";
-import { ID_PATTERN } from "../article.ts";
-import type { Articles } from "../doc.ts";
-import { keyHash } from "../duplicates.ts";
+import type { ArticleInput } from "../article/article.ts";
+import { ID_PATTERN } from "../article/article.ts";
+import type { Articles } from "../doc/document.ts";
+import { keyHash } from "../doc/duplicates.ts";
 
 /** Whether an id is taken. */
 export interface IdsInUse {

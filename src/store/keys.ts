@@ -1,7 +1,7 @@
-import { ReplydError } from "../errors.ts";
+import { ReplydError } from "../base/errors.ts";
 import { chmodSync, existsSync, readFileSync, statSync } from "node:fs";
 import { APPKEY_PATTERN } from "../sign.ts";
-import { atomicWrite, openToOthers } from "../fsutil.ts";
+import { atomicWrite, openToOthers } from "../base/fsutil.ts";
 
 /** admin: everything; read: GET only; token: only GET /api/cli/token (the platform access token). */
 export type Scope = "admin" | "read" | "token";

@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { sha256hex } from "../doc.ts";
-import { ReplydError } from "../errors.ts";
-import { atomicWrite } from "../fsutil.ts";
+import { sha256hex } from "../doc/document.ts";
+import { ReplydError } from "../base/errors.ts";
+import { atomicWrite } from "../base/fsutil.ts";
 
 /** Image types accepted for upload, recognised by their first bytes, never by name or declared type. */
 export function sniffImage(b: Uint8Array): { type: string; ext: string } | null {

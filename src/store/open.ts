@@ -2,6 +2,9 @@
 import type { Backend, BackendOptions } from "./backend.ts";
 import { openPostgres } from "./postgres/open.ts";
 import { openSqlite } from "./sqlite/open.ts";
+import type { KeyStore } from "./key-store.ts";
+import { keyFile } from "./sqlite/key-file.ts";
+import { keyTable } from "./postgres/key-table.ts";
 
 /** A PostgreSQL URL; anything else names a data folder. */
 export const isDatabaseTarget = (target: string) => /^postgres(ql)?:\/\//i.test(target);
@@ -9,4 +12,9 @@ export const isDatabaseTarget = (target: string) => /^postgres(ql)?:\/\//i.test(
 /** A `postgres://` target is PostgreSQL (the data folder unused); any other is a data folder on SQLite. */
 export function openBackend(target: string, opts: BackendOptions): Promise<Backend> {
   return isDatabaseTarget(target) ? openPostgres(target, opts) : openSqlite(target, opts);
+}
+
+/** The admin keys `replyd keys` manages: the database's with a `postgres://` URL, else the data folder's keys.json. */
+export async function openKeyStore(target: { db: string } | { dir: string; adding: boolean }): Promise<KeyStore> {
+  return "db" in target ? keyTable(target.db) : keyFile(target.dir, { adding: target.adding });
 }

@@ -1,11 +1,11 @@
 /**
  * The articles table's rows as both stores keep them, derived from the field table
- * (article-fields.ts): the columns in the order statements bind them, each content value as a
+ * (article/fields.ts): the columns in the order statements bind them, each content value as a
  * store keeps it (words as JSON text, a flag as 0/1 in SQLite and a boolean in PostgreSQL), and a
  * stored row back as an article. Written once, beside the backend interface, for both.
  */
-import { CONTENT, LONG_FIELDS, type ArticleContent, type ContentName, type LongName } from "../article-fields.ts";
-import type { Article, ArticleInput, ArticleSummary } from "../article.ts";
+import { CONTENT, LONG_FIELDS, type ArticleContent, type ContentName, type LongName } from "../article/fields.ts";
+import type { Article, ArticleInput, ArticleSummary } from "../article/article.ts";
 
 /** A content value as a column holds it. */
 type StoredValue<K> = K extends "words" ? string : K extends "flag" ? number | boolean : never;

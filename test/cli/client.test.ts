@@ -5,7 +5,7 @@ import { run } from "../../src/cli/index.ts";
 import { startServer, type RunningServer } from "../../src/server/serve.ts";
 import { ADMIN, article, captureIO, doc, READER, tempDir } from "../helpers.ts";
 import { TOKEN, textMsg, wxPost } from "../wechat/helpers.ts";
-import { CODE } from "../../src/errors.ts";
+import { CODE } from "../../src/base/errors.ts";
 
 let server: RunningServer;
 let tmp: ReturnType<typeof tempDir>;
@@ -301,7 +301,7 @@ describe("what a new operator stumbles on", () => {
   });
 
   test("--version names replyd, the machine it was built for, the commit (from source: \"source\") and the runtime; --json the same", async () => {
-    const { VERSION } = await import("../../src/version.ts");
+    const { VERSION } = await import("../../src/base/version.ts");
     const target = `${process.platform}-${process.arch}`;
     expect((await cli("--version")).out).toBe(`replyd ${VERSION} (${target}, commit source; Bun ${Bun.version})`);
     expect(JSON.parse((await cli("--version", "--json")).out)).toEqual({ version: VERSION, target, commit: "source", bun: Bun.version });

@@ -9,7 +9,7 @@ import { captureIO, serveOpts, tempDir } from "../helpers.ts";
 import { testDatabase } from "../pg.ts";
 import { SQL } from "bun";
 import { hostname } from "node:os";
-import { CODE } from "../../src/errors.ts";
+import { CODE } from "../../src/base/errors.ts";
 import { environmentKeysOn } from "../../src/store/postgres/instances.ts";
 import { prepareDatabase } from "../../src/store/postgres/connect.ts";
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { run } from "../../src/cli/index.ts";
 import { describeSettings, resolveSettings, SERVE_SETTINGS, type Setting } from "../../src/cli/settings.ts";
 import { readConfigFile, tomlReason } from "../../src/cli/config-file.ts";
-import { openToOthers } from "../../src/fsutil.ts";
+import { openToOthers } from "../../src/base/fsutil.ts";
 import { captureIO, tempDir } from "../helpers.ts";
 
 const tmp = tempDir("replyd-settings-");

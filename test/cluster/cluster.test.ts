@@ -12,7 +12,7 @@ import { testDatabase } from "../pg.ts";
 import { clusterSuite } from "./suite.ts";
 import { startFakePlatform } from "../platform/fake.ts";
 import { textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
-import { CODE } from "../../src/errors.ts";
+import { CODE } from "../../src/base/errors.ts";
 
 const suite = clusterSuite("replyd-cluster-");
 // The suite's, by their short names.

@@ -7,9 +7,9 @@
  */
 import { afterEach, expect, test } from "bun:test";
 import { startServer, type RunningServer } from "../../src/server/serve.ts";
-import type { DeliveryTimes } from "../../src/wechat/generator.ts";
-import type { CapLimits } from "../../src/wechat/model-caps.ts";
-import { parseXml, type XmlNode } from "../../src/wechat/xml.ts";
+import type { DeliveryTimes } from "../../src/wechat/ai/generator.ts";
+import type { CapLimits } from "../../src/wechat/ai/caps.ts";
+import { parseXml, type XmlNode } from "../../src/wechat/door/xml.ts";
 import { ADMIN_ENV, body, doc, serveOpts, signedRequest } from "../helpers.ts";
 import { startFakeModel, type FakeModel } from "../model/fake.ts";
 import { testDatabase } from "../pg.ts";

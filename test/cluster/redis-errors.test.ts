@@ -15,7 +15,7 @@ import { ADMIN_ENV, body, serveOpts, signedRequest, tempDir } from "../helpers.t
 import { testDatabase } from "../pg.ts";
 import { startRedis, type Redis } from "../redis.ts";
 import { textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
-import { CODE } from "../../src/errors.ts";
+import { CODE } from "../../src/base/errors.ts";
 
 let redis: Redis;
 let raw: RedisClient;

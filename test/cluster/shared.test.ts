@@ -8,13 +8,13 @@ import { RedisClient } from "bun";
 import { FailureLimiter, SharedLimiter } from "../../src/server/limiter.ts";
 import { SharedNonces } from "../../src/server/nonces.ts";
 import { RedisDown, RedisLink } from "../../src/store/redis/link.ts";
-import { SHARED_ANSWER_DEFAULTS, SharedAnswers } from "../../src/wechat/shared.ts";
-import { fixedClock } from "../../src/clock.ts";
-import { RedisTokenShare } from "../../src/wechat/shared-token.ts";
-import { TokenKeeper } from "../../src/wechat/token.ts";
+import { SHARED_ANSWER_DEFAULTS, SharedAnswers } from "../../src/wechat/door/shared-retries.ts";
+import { fixedClock } from "../../src/base/clock.ts";
+import { RedisTokenShare } from "../../src/wechat/platform/shared-token.ts";
+import { TokenKeeper } from "../../src/wechat/platform/token.ts";
 import { startFakePlatform } from "../platform/fake.ts";
 import { startRedis, type Redis } from "../redis.ts";
-import { CODE } from "../../src/errors.ts";
+import { CODE } from "../../src/base/errors.ts";
 
 let redis: Redis;
 let raw: RedisClient;

@@ -1,7 +1,7 @@
 /** What a model wrote, checked before a follower sees it: each layer on its own, at its bounds. */
 import { expect, test } from "bun:test";
-import { checkOutput, cutAtSentence, ECHO_RUN, holdsRun, shownText as plainText, SECRET_RUN } from "../../src/model-output/check.ts";
-import { instructions, promptFor, sourcesOf, PROMPT_LIMITS, type Source } from "../../src/model-prompt.ts";
+import { checkOutput, cutAtSentence, ECHO_RUN, holdsRun, shownText as plainText, SECRET_RUN } from "../../src/llm/output/check.ts";
+import { instructions, promptFor, sourcesOf, PROMPT_LIMITS, type Source } from "../../src/llm/prompt.ts";
 
 const SOURCES: Source[] = [
   { n: 1, id: "refund", title: "售后政策", url: "https://example.com/refund", passages: ["本店支持七天无理由退货。"] },

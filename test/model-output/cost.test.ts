@@ -6,15 +6,15 @@
  * room for a loaded machine — a square cost would take minutes.
  */
 import { expect, test } from "bun:test";
-import { MAX_ANSWER_BYTES } from "../../src/model-client.ts";
-import { checkOutput, holdsRun } from "../../src/model-output/check.ts";
-import { figures } from "../../src/model-output/figures.ts";
-import { groundsOf, ungrounded } from "../../src/model-output/grounding.ts";
-import { findLinks } from "../../src/model-output/links.ts";
-import { dropEmptyBrackets, neutralise, plainText, tidy } from "../../src/model-output/markup.ts";
-import { fold, RAW_CHARS, visible } from "../../src/model-output/normalise.ts";
-import { mask } from "../../src/model-output/secrets.ts";
-import type { Source } from "../../src/model-prompt.ts";
+import { MAX_ANSWER_BYTES } from "../../src/llm/client.ts";
+import { checkOutput, holdsRun } from "../../src/llm/output/check.ts";
+import { figures } from "../../src/llm/output/figures.ts";
+import { groundsOf, ungrounded } from "../../src/llm/output/grounding.ts";
+import { findLinks } from "../../src/llm/output/links.ts";
+import { dropEmptyBrackets, neutralise, plainText, tidy } from "../../src/llm/output/markup.ts";
+import { fold, RAW_CHARS, visible } from "../../src/llm/output/normalise.ts";
+import { mask } from "../../src/llm/output/secrets.ts";
+import type { Source } from "../../src/llm/prompt.ts";
 import { fill, randomAnswers, SHAPES } from "./shapes.ts";
 
 const KEY = "sk-live-abcdefghijklmnop0123";

@@ -1,8 +1,8 @@
 /** The grounding check on its own: contacts, references and figures an answer gives must be in the passages or the question. */
 import { expect, test } from "bun:test";
-import { checkOutput } from "../../src/model-output/check.ts";
-import { chineseNumber, figures } from "../../src/model-output/figures.ts";
-import type { Source } from "../../src/model-prompt.ts";
+import { checkOutput } from "../../src/llm/output/check.ts";
+import { chineseNumber, figures } from "../../src/llm/output/figures.ts";
+import type { Source } from "../../src/llm/prompt.ts";
 
 const PASSAGE =
   "本店支持七天无理由退货，退货运费10元由买家承担。签收后七天内在订单页申请，三个工作日内原路退回。客服电话 400-820-1234，邮箱 help@example.com，工作时间 9:00-18:00。满199元包邮，2024年3月15日起执行。";

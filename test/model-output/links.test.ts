@@ -1,8 +1,8 @@
 /** The link check on its own: every spelling of a link that is not a given article's is refused; words that only look like one pass. */
 import { expect, test } from "bun:test";
-import { checkOutput } from "../../src/model-output/check.ts";
-import { findLinks } from "../../src/model-output/links.ts";
-import type { Source } from "../../src/model-prompt.ts";
+import { checkOutput } from "../../src/llm/output/check.ts";
+import { findLinks } from "../../src/llm/output/links.ts";
+import type { Source } from "../../src/llm/prompt.ts";
 
 const SOURCES: Source[] = [{ n: 1, id: "refund", title: "售后政策", url: "https://example.com/refund", passages: ["本店支持七天无理由退货，详见帮助中心 help.example.com。"] }];
 const check = (answer: string) => checkOutput(answer, SOURCES, { secrets: [], instructions: "Answer from the sources.", canary: "c0ffee123456", question: "还能退吗", maxBytes: 1848 });

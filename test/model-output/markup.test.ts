@@ -1,8 +1,8 @@
 /** What a follower is shown of a model's markup: tags removed to a fixed point, references decoded, Markdown reduced, invisible characters gone. */
 import { expect, test } from "bun:test";
-import { checkOutput, shownText } from "../../src/model-output/check.ts";
-import { MARKUP_ROUNDS, neutralise } from "../../src/model-output/markup.ts";
-import type { Source } from "../../src/model-prompt.ts";
+import { checkOutput, shownText } from "../../src/llm/output/check.ts";
+import { MARKUP_ROUNDS, neutralise } from "../../src/llm/output/markup.ts";
+import type { Source } from "../../src/llm/prompt.ts";
 
 const SOURCES: Source[] = [{ n: 1, id: "refund", title: "售后政策", url: "https://example.com/refund", passages: ["本店支持七天无理由退货。"] }];
 const shown = (answer: string) => {

@@ -1,8 +1,8 @@
 /** The key in any spelling: found by the check, hidden wherever a model's words or an endpoint's failure are kept or shown. */
 import { expect, test } from "bun:test";
-import { checkOutput } from "../../src/model-output/check.ts";
-import { holdsSecret, mask, SECRET_RUN, WITHHELD } from "../../src/model-output/secrets.ts";
-import type { Source } from "../../src/model-prompt.ts";
+import { checkOutput } from "../../src/llm/output/check.ts";
+import { holdsSecret, mask, SECRET_RUN, WITHHELD } from "../../src/llm/output/secrets.ts";
+import type { Source } from "../../src/llm/prompt.ts";
 
 const KEY = "sk-live-Abcdefghijklmnop0123";
 const SOURCES: Source[] = [{ n: 1, id: "refund", title: "售后政策", url: "https://example.com/refund", passages: ["本店支持七天无理由退货。"] }];

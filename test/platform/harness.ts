@@ -1,5 +1,6 @@
-import { TokenKeeper } from "../../src/wechat/token.ts";
-import { body, signedRequest, testApp } from "../helpers.ts";
+import { TokenKeeper } from "../../src/wechat/platform/token.ts";
+import { fixedClock } from "../../src/base/clock.ts";
+import { body, signedRequest, T0, testApp } from "../helpers.ts";
 import { TOKEN } from "../wechat/helpers.ts";
 import { startFakePlatform, type FakePlatform } from "./fake.ts";
 
@@ -11,10 +12,10 @@ export type Harness = Awaited<ReturnType<typeof platformApp>>;
 /** An app with the callback on, its platform API pointed at a fresh fake platform; both clocks move together. */
 export async function platformApp() {
   const fake: FakePlatform = startFakePlatform(APPID, SECRET);
-  const t = await testApp({ wechat: { token: TOKEN } });
-  const keeper = (api = fake.url) => new TokenKeeper({ api, appid: APPID, secret: SECRET, clock: t.clock, log: () => {} });
+  const clock = fixedClock(T0);
+  const keeper = (api = fake.url) => new TokenKeeper({ api, appid: APPID, secret: SECRET, clock, log: () => {} });
   let platform = keeper();
-  t.app.ctx.platform = platform;
+  const t = await testApp({ clock, wechat: { token: TOKEN }, platform });
   const h = {
     fake,
     t,
@@ -22,11 +23,13 @@ export async function platformApp() {
       return platform;
     },
     /** Points the app at another fake platform. */
-    use(other: FakePlatform) {
+    async use(other: FakePlatform) {
       platform.stop();
       platform = keeper(other.url);
-      t.app.ctx.platform = platform;
+      await t.rebuild({ platform });
     },
+    /** The app made again without the platform API (no --wx-secret). */
+    withoutPlatform: () => t.rebuild({ platform: null }),
     age(ms: number) {
       t.clock.advance(ms);
       fake.advance(ms);

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { CONTROL_CHAR } from "../../src/article.ts";
+import { CONTROL_CHAR } from "../../src/article/article.ts";
 
 /** Text as operators write it: any Unicode except lone surrogates and control characters, trimmed non-empty where required. */
 const text = (min: number, max: number) =>

@@ -1,12 +1,12 @@
 /**
- * Bodies reduced from generated HTML (src/body-text.ts): reducing twice gives what reducing once
+ * Bodies reduced from generated HTML (src/article/body-text.ts): reducing twice gives what reducing once
  * gave, what is kept never reads as HTML, and a reduction stopped at every place it may stop gives
  * what one run at once gives.
  */
 import { expect, test } from "bun:test";
 import fc from "fast-check";
-import { bodyText, looksLikeHtml } from "../../src/body-text.ts";
-import { HtmlReduction, htmlToText } from "../../src/html-reduction.ts";
+import { bodyText, looksLikeHtml } from "../../src/article/body-text.ts";
+import { HtmlReduction, htmlToText } from "../../src/article/html-reduction.ts";
 import { htmlArb } from "./arbitraries.ts";
 
 test("reducing a body twice gives what reducing it once gave, and what is kept never reads as HTML", () => {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import fc from "fast-check";
 import { readFileSync } from "node:fs";
-import { fixedClock } from "../../src/clock.ts";
-import { parseDocument } from "../../src/doc.ts";
-import { ReplydError } from "../../src/errors.ts";
+import { fixedClock } from "../../src/base/clock.ts";
+import { parseDocument } from "../../src/doc/document.ts";
+import { ReplydError } from "../../src/base/errors.ts";
 import { DataFolder } from "../../src/store/sqlite/data-folder.ts";
 import { T0, tempDir } from "../helpers.ts";
 import { documentArb, mutate, mutationArb } from "./arbitraries.ts";

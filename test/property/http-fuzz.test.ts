@@ -1,7 +1,7 @@
 /** Random bytes and fields at every admin route and at the callback: never a 5xx, never a hang. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import fc from "fast-check";
-import { wxSignature } from "../../src/wechat/crypto.ts";
+import { wxSignature } from "../../src/wechat/door/crypto.ts";
 import { article, doc, signedRequest, testApp } from "../helpers.ts";
 import { AESKEY, APPID, eventMsg, peer, textMsg, TOKEN } from "../wechat/helpers.ts";
 

@@ -7,9 +7,9 @@
  */
 import { afterAll, expect, test } from "bun:test";
 import fc from "fast-check";
-import { readDocument } from "../../src/doc.ts";
-import { memorySource } from "../../src/doc-scanner.ts";
-import { ReplydError } from "../../src/errors.ts";
+import { readDocument } from "../../src/doc/document.ts";
+import { memorySource } from "../../src/doc/scanner.ts";
+import { ReplydError } from "../../src/base/errors.ts";
 import { openTarget, type Target } from "../store/targets.ts";
 
 const recordArb = fc.record(

@@ -16,7 +16,7 @@ function bunArm64(): Buffer {
   const t = tempDir("replyd-macho-");
   try {
     const out = join(t.dir, "arm64");
-    const r = Bun.spawnSync([process.execPath, "build", join(ROOT, "src/version.ts"), "--compile", "--target=bun-darwin-arm64", "--outfile", out], { cwd: ROOT });
+    const r = Bun.spawnSync([process.execPath, "build", join(ROOT, "src/base/version.ts"), "--compile", "--target=bun-darwin-arm64", "--outfile", out], { cwd: ROOT });
     if (r.exitCode !== 0) throw new Error(r.stderr.toString());
     return readFileSync(out);
   } finally {

@@ -1,11 +1,11 @@
 /** A wrong clock and a failing log writer (issue 17 B and C): what holds. */
 import { Database } from "bun:sqlite";
 import { expect, test } from "bun:test";
-import { fixedClock } from "../../src/clock.ts";
+import { fixedClock } from "../../src/base/clock.ts";
 import { startServer } from "../../src/server/serve.ts";
 import { ADMIN_ENV, body, openStore, serveOpts, signedRequest, T0, tempDir, testApp, dataFolderTest } from "../helpers.ts";
 import { textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
-import { CODE } from "../../src/errors.ts";
+import { CODE } from "../../src/base/errors.ts";
 
 test("a wall clock stepped back after start: fresh requests still pass, one signed before the start is still stale", async () => {
   const t = await testApp();

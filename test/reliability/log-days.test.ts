@@ -4,7 +4,7 @@
  * whether or not anything arrives. On each store (test/store/targets.ts STORES).
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { fixedClock } from "../../src/clock.ts";
+import { fixedClock } from "../../src/base/clock.ts";
 import { startServer, type RunningServer } from "../../src/server/serve.ts";
 import { openBackend } from "../../src/store/open.ts";
 import type { NewGenerated } from "../../src/store/generated-log.ts";

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { answerSignature } from "../../src/sign.ts";
 import { ADMIN, article, body, doc, signedRequest, testApp } from "../helpers.ts";
-import { CODE } from "../../src/errors.ts";
+import { CODE } from "../../src/base/errors.ts";
 
 let t: Awaited<ReturnType<typeof testApp>>;
 beforeEach(async () => {

@@ -4,9 +4,9 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { createCipheriv } from "node:crypto";
-import { wxSignature } from "../../src/wechat/crypto.ts";
-import { SignatureLedger } from "../../src/wechat/ledger.ts";
-import { parseXml } from "../../src/wechat/xml.ts";
+import { wxSignature } from "../../src/wechat/door/crypto.ts";
+import { SignatureLedger } from "../../src/wechat/door/ledger.ts";
+import { parseXml } from "../../src/wechat/door/xml.ts";
 import { serveOpts, T0, testApp } from "../helpers.ts";
 import { AESKEY, APPID, openReply, peer, textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
 

@@ -10,11 +10,11 @@ import { gzipSync } from "node:zlib";
 import { scrub } from "../../src/cli/verified-answer.ts";
 import { Client } from "../../src/cli/client.ts";
 import { run } from "../../src/cli/index.ts";
-import { documentDigest } from "../../src/doc.ts";
+import { documentDigest } from "../../src/doc/document.ts";
 import { answerSignature, formatTs } from "../../src/sign.ts";
 import { ADMIN, captureIO, tempDir } from "../helpers.ts";
 import vectors from "../vectors/answers.json";
-import { CODE } from "../../src/errors.ts";
+import { CODE } from "../../src/base/errors.ts";
 
 type Reply = { status?: number; body?: string | Uint8Array | ReadableStream; headers?: Record<string, string>; sign?: boolean };
 let handler: (req: Request, nonce: string, path: string) => Reply | Promise<Reply> = () => ({ body: "{}" });

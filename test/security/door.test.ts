@@ -7,10 +7,11 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { FORM_BODY_SLACK, FORM_LIMITS } from "../../src/server/form.ts";
 import { FailureLimiter, limiterKey } from "../../src/server/limiter.ts";
-import { clientAddress, startServer } from "../../src/server/serve.ts";
+import { startServer } from "../../src/server/serve.ts";
+import { clientAddress } from "../../src/server/listener.ts";
 import { canonicalQuery, fileParamValue, formatTs, newNonce, signRequest, type Param } from "../../src/sign.ts";
 import { ADMIN, ADMIN_ENV, body, doc, article, serveOpts, signedRequest, tempDir, testApp } from "../helpers.ts";
-import { CODE } from "../../src/errors.ts";
+import { CODE } from "../../src/base/errors.ts";
 
 let t: Awaited<ReturnType<typeof testApp>>;
 const ADDR = "x-test-addr";

@@ -8,14 +8,14 @@ import { chmodSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node
 import { connect } from "node:net";
 import { join } from "node:path";
 import { printable } from "../../src/cli/io.ts";
-import { validateDocument } from "../../src/doc.ts";
-import { InvalidDocumentError, MAX_PROBLEMS_LISTED } from "../../src/errors.ts";
+import { validateDocument } from "../../src/doc/document.ts";
+import { InvalidDocumentError, MAX_PROBLEMS_LISTED } from "../../src/base/errors.ts";
 import { MAX_QUERY_WORDS } from "../../src/server/admin.ts";
 import { startServer, type RunningServer } from "../../src/server/serve.ts";
 import { canonicalQuery, formatTs, newNonce, signRequest, type Param } from "../../src/sign.ts";
 import { ADMIN, ADMIN_ENV, body, openStore, serveOpts, signedRequest, T0, tempDir, testApp } from "../helpers.ts";
 import { textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
-import { CODE } from "../../src/errors.ts";
+import { CODE } from "../../src/base/errors.ts";
 
 const PNG = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0));
 

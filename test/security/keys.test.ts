@@ -2,12 +2,12 @@
 import { expect, test } from "bun:test";
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fixedClock } from "../../src/clock.ts";
+import { fixedClock } from "../../src/base/clock.ts";
 import { sqliteWriter } from "../../src/store/sqlite/writer.ts";
 import { createApp } from "../../src/server/app.ts";
 import { KeyRing, writeKeys, type AdminKey } from "../../src/store/keys.ts";
 import { ADMIN, body, openStore, signedRequest, T0, tempDir } from "../helpers.ts";
-import { CODE } from "../../src/errors.ts";
+import { CODE } from "../../src/base/errors.ts";
 
 const OTHER: AdminKey = { appkey: "other1", secret: "other-secret-0123456789", scope: "admin" };
 

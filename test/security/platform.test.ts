@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseXml, type XmlNode } from "../../src/wechat/xml.ts";
+import { parseXml, type XmlNode } from "../../src/wechat/door/xml.ts";
 import { T0, testApp } from "../helpers.ts";
 import { AESKEY, APPID, openReply, TOKEN, wxPost } from "../wechat/helpers.ts";
 

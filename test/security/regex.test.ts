@@ -1,6 +1,6 @@
 /** Regex rules under a flood (issue 12 E): a catastrophic rule stops costing the others. */
 import { expect, test } from "bun:test";
-import { RegexMatcher, STRIKES } from "../../src/wechat/regex.ts";
+import { RegexMatcher, STRIKES } from "../../src/wechat/answering/regex.ts";
 import { body, signedRequest, doc, testApp } from "../helpers.ts";
 import { textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
 

@@ -3,7 +3,7 @@
  * and the report (issue 35 C) refuse a read key; every other signed GET a read key may use answers without them.
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { CODE } from "../../src/errors.ts";
+import { CODE } from "../../src/base/errors.ts";
 import type { Param } from "../../src/sign.ts";
 import { ADMIN, article, body, doc, READER, signedRequest, testApp } from "../helpers.ts";
 

@@ -1,16 +1,16 @@
 /**
  * What one follower's questions cost the others (issue 33 H): the search worker's queue is fair
  * between followers and bounded per follower (src/store/model/fair-queue.ts, searcher.ts), and a
- * question's ranking and word search share one deadline (src/wechat/responder.ts). The worker is
+ * question's ranking and word search share one deadline (src/wechat/answering/responder.ts). The worker is
  * made slow by test/fixtures/workers/slow-search-worker.ts: a text naming "delay<ms>" keeps it busy
  * that long, one naming "stall" is never answered.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { parseDocument } from "../../src/doc.ts";
+import { parseDocument } from "../../src/doc/document.ts";
 import { FairQueue } from "../../src/store/model/fair-queue.ts";
 import { SEARCHER_DEFAULTS, Searcher, type SearchResult } from "../../src/store/model/searcher.ts";
 import type { DataFolder } from "../../src/store/sqlite/data-folder.ts";
-import { parseXml } from "../../src/wechat/xml.ts";
+import { parseXml } from "../../src/wechat/door/xml.ts";
 import { openStore, signedRequest, tempDir, testApp } from "../helpers.ts";
 import { textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
 

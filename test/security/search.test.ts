@@ -3,7 +3,7 @@
  * themselves tested one past the limit.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { parseDocument } from "../../src/doc.ts";
+import { parseDocument } from "../../src/doc/document.ts";
 import { gramsOf, termGrams } from "../../src/store/model/grams.ts";
 import { findArticles, SEARCH_LIMITS } from "../../src/store/model/search.ts";
 import { Searcher } from "../../src/store/model/searcher.ts";
@@ -146,7 +146,7 @@ describe("the searcher (off the event loop)", () => {
 test("a follower whose search finds the queue full gets the fallback at once, logged as search_busy in the inbox", async () => {
   const { testApp } = await import("../helpers.ts");
   const { textMsg, TOKEN, wxPost } = await import("../wechat/helpers.ts");
-  const { parseXml } = await import("../../src/wechat/xml.ts");
+  const { parseXml } = await import("../../src/wechat/door/xml.ts");
   const t = await testApp({ wechat: { token: TOKEN } });
   try {
     (t.store.searcher as { search: Searcher["search"] }).search = () => Promise.resolve("busy");

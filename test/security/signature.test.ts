@@ -8,7 +8,7 @@ import { createApp } from "../../src/server/app.ts";
 import type { Param } from "../../src/sign.ts";
 import { KeyRing } from "../../src/store/keys.ts";
 import { ADMIN, article, body, doc, READER, signedRequest, testApp, type SignOpts } from "../helpers.ts";
-import { CODE } from "../../src/errors.ts";
+import { CODE } from "../../src/base/errors.ts";
 
 let t: Awaited<ReturnType<typeof testApp>>;
 beforeEach(async () => {

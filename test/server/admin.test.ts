@@ -5,7 +5,7 @@ import type { Param } from "../../src/sign.ts";
 import { SCHEMA_VERSION } from "../../src/store/model/db.ts";
 import { PG_SCHEMA_VERSION } from "../../src/store/postgres/schema.ts";
 import { article, body, doc, signedRequest, testApp, TEST_STORE } from "../helpers.ts";
-import { CODE } from "../../src/errors.ts";
+import { CODE } from "../../src/base/errors.ts";
 
 let t: Awaited<ReturnType<typeof testApp>>;
 beforeEach(async () => (t = await testApp()));

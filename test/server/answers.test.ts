@@ -5,10 +5,10 @@
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import type { Param } from "../../src/sign.ts";
-import { CODE } from "../../src/errors.ts";
+import { CODE } from "../../src/base/errors.ts";
 import { RANKING_LIMITS } from "../../src/ranking/rank.ts";
-import { MAX_TEXT_BYTES } from "../../src/wechat/message.ts";
-import { parseXml, type XmlNode } from "../../src/wechat/xml.ts";
+import { MAX_TEXT_BYTES } from "../../src/wechat/door/message.ts";
+import { parseXml, type XmlNode } from "../../src/wechat/door/xml.ts";
 import { body, doc, READER, signedRequest, testApp } from "../helpers.ts";
 import { textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
 

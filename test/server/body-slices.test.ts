@@ -4,9 +4,9 @@
  * one heavy body added and set through the app while the loop is watched.
  */
 import { expect, test } from "bun:test";
-import { CODE } from "../../src/errors.ts";
+import { CODE } from "../../src/base/errors.ts";
 import { startServer } from "../../src/server/serve.ts";
-import { parseXml } from "../../src/wechat/xml.ts";
+import { parseXml } from "../../src/wechat/door/xml.ts";
 import { ADMIN_ENV, article, body, doc, serveOpts, signedRequest, tempDir, testApp, TEST_STORE } from "../helpers.ts";
 import { watchingLoop } from "../loop.ts";
 import { testDatabase } from "../pg.ts";

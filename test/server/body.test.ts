@@ -1,9 +1,9 @@
 /** Article bodies through the admin interface, on each store: one article, listings, documents. */
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import fc from "fast-check";
-import { bodyText } from "../../src/body-text.ts";
+import { bodyText } from "../../src/article/body-text.ts";
 import type { Param } from "../../src/sign.ts";
-import { CODE } from "../../src/errors.ts";
+import { CODE } from "../../src/base/errors.ts";
 import { article, body, doc, signedRequest, testApp } from "../helpers.ts";
 import { htmlArb } from "../property/arbitraries.ts";
 

@@ -6,7 +6,7 @@
  * must be under 50 ms (the old check held other followers for seconds every time).
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { MAX_ANSWER_BYTES } from "../../src/model-client.ts";
+import { MAX_ANSWER_BYTES } from "../../src/llm/client.ts";
 import { startServer, type RunningServer } from "../../src/server/serve.ts";
 import { ADMIN_ENV, doc, serveOpts, signedRequest, tempDir } from "../helpers.ts";
 import { randomAnswers, SHAPES } from "../model-output/shapes.ts";

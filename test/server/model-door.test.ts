@@ -4,7 +4,7 @@
  * budget per minute and the calls in flight, `ask --generate` an admin's and logged.
  */
 import { expect, test } from "bun:test";
-import { holdsSecret } from "../../src/model-output/secrets.ts";
+import { holdsSecret } from "../../src/llm/output/secrets.ts";
 import { READER } from "../helpers.ts";
 import { call, calls, contentOf, deliver, GENERATED, health, KEY, logged, model, newsTitle, QUESTION, setup, t, until } from "./generated-harness.ts";
 

@@ -5,10 +5,10 @@
  * right after, reply times, and who may ask.
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { CODE } from "../../src/errors.ts";
+import { CODE } from "../../src/base/errors.ts";
 import type { Report } from "../../src/server/report-figures.ts";
 import type { Param } from "../../src/sign.ts";
-import { wxSignature } from "../../src/wechat/crypto.ts";
+import { wxSignature } from "../../src/wechat/door/crypto.ts";
 import { body, doc, READER, signedRequest, testApp } from "../helpers.ts";
 import { TOKEN } from "../wechat/helpers.ts";
 

@@ -4,7 +4,7 @@
  * for the rules a text matches, and in health — on each store (the app is testApp()'s).
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { ruleTargetWarnings } from "../../src/rule-targets.ts";
+import { ruleTargetWarnings } from "../../src/doc/rule-targets.ts";
 import type { Param } from "../../src/sign.ts";
 import { article, body, doc, signedRequest, testApp } from "../helpers.ts";
 

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import type { Param } from "../../src/sign.ts";
-import { SYNONYM_LIMITS, validateSynonyms } from "../../src/synonyms.ts";
+import { SYNONYM_LIMITS, validateSynonyms } from "../../src/doc/synonyms.ts";
 import { body, signedRequest, testApp } from "../helpers.ts";
 
 let t: Awaited<ReturnType<typeof testApp>>;

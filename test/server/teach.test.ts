@@ -5,10 +5,10 @@
  * operator's synonyms, imported, listed and applied to questions and articles alike.
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { LIMITS } from "../../src/article.ts";
-import { CODE } from "../../src/errors.ts";
+import { LIMITS } from "../../src/article/article.ts";
+import { CODE } from "../../src/base/errors.ts";
 import type { Param } from "../../src/sign.ts";
-import { parseXml, type XmlNode } from "../../src/wechat/xml.ts";
+import { parseXml, type XmlNode } from "../../src/wechat/door/xml.ts";
 import { body, doc, READER, signedRequest, testApp } from "../helpers.ts";
 import { eventMsg, textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
 

@@ -1,8 +1,8 @@
 /** Single-article writes on each store (Writer.editArticle): decided against the article as stored, guarded by the rev they were based on and by live codes, ids made again continuing above old revs. */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import type { Article } from "../../src/article.ts";
+import type { Article } from "../../src/article/article.ts";
 import { openTarget, STORES, type Target } from "./targets.ts";
-import { CODE } from "../../src/errors.ts";
+import { CODE } from "../../src/base/errors.ts";
 
 const article = (id: string, more: Partial<Article> = {}): Article => ({
   id,

@@ -5,13 +5,13 @@
  * it caught up.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { readDocument } from "../../src/doc.ts";
-import { memorySource, type ByteSource } from "../../src/doc-scanner.ts";
+import { readDocument } from "../../src/doc/document.ts";
+import { memorySource, type ByteSource } from "../../src/doc/scanner.ts";
 import { type DataFolder } from "../../src/store/sqlite/data-folder.ts";
 import { doc } from "../helpers.ts";
 import { openTarget, STORES, type Target } from "./targets.ts";
 import { BULK_INDEX_THRESHOLD } from "../../src/store/model/model.ts";
-import { CODE } from "../../src/errors.ts";
+import { CODE } from "../../src/base/errors.ts";
 
 describe.each(STORES)("%s", (kind) => {
   let t: Target;

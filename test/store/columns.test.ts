@@ -1,11 +1,11 @@
 /**
- * The article's fields are declared once (src/article-fields.ts): every store's articles table has
+ * The article's fields are declared once (src/article/fields.ts): every store's articles table has
  * exactly those columns, beside its own bookkeeping — so a field added to the table without its
  * migration on a store (or the other way round) fails here, not in production.
  */
 import { afterAll, expect, test } from "bun:test";
 import { SQL } from "bun";
-import { CONTENT } from "../../src/article-fields.ts";
+import { CONTENT } from "../../src/article/fields.ts";
 import { Model } from "../../src/store/model/model.ts";
 import { prepareDatabase } from "../../src/store/postgres/connect.ts";
 import { ARTICLE_COLUMNS } from "../../src/store/rows.ts";

@@ -1,6 +1,6 @@
 /** The follower message log and replies kept in it, on each store. */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { CODE } from "../../src/errors.ts";
+import { CODE } from "../../src/base/errors.ts";
 import { T0 } from "../helpers.ts";
 import { openTarget, STORES, type Target } from "./targets.ts";
 import { type NewMessage } from "../../src/store/follower-log.ts";

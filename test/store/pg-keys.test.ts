@@ -4,7 +4,7 @@ import { SQL } from "bun";
 import { prepareDatabase } from "../../src/store/postgres/connect.ts";
 import { PgKeyRing } from "../../src/store/postgres/keys.ts";
 import { startPostgres, type Postgres } from "../pg.ts";
-import { CODE } from "../../src/errors.ts";
+import { CODE } from "../../src/base/errors.ts";
 
 let pg: Postgres;
 beforeAll(() => void (pg = startPostgres()));

@@ -7,8 +7,8 @@
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { SQL } from "bun";
-import { articleJson, type ArticleInput } from "../../src/article.ts";
-import { asBulk, type ReplydDocument } from "../../src/doc.ts";
+import { articleJson, type ArticleInput } from "../../src/article/article.ts";
+import { asBulk, type ReplydDocument } from "../../src/doc/document.ts";
 import { fromRow } from "../../src/store/rows.ts";
 import { backupPg, listBackupsPg, readBackupPg } from "../../src/store/postgres/backups.ts";
 import { importDocumentPg } from "../../src/store/postgres/bulk.ts";

@@ -11,7 +11,7 @@ import { OUTCOME_CHECK_MS } from "../../src/store/postgres/outcome.ts";
 import { ADMIN_ENV, article, body, doc, serveOpts, signedRequest, tempDir } from "../helpers.ts";
 import { testDatabase } from "../pg.ts";
 import { startPgProxy, type PgProxy } from "../pgproxy.ts";
-import { CODE } from "../../src/errors.ts";
+import { CODE } from "../../src/base/errors.ts";
 
 let tmp: ReturnType<typeof tempDir>;
 let db: { url: string; drop(): Promise<void> };

@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from "bun:test";
 import { SQL, type TransactionSQL } from "bun";
-import { articleJson } from "../../src/article.ts";
+import { articleJson } from "../../src/article/article.ts";
 import { LOCKS, prepareDatabase } from "../../src/store/postgres/connect.ts";
 import { fromRow } from "../../src/store/rows.ts";
 import { readChanges, type PgRow } from "../../src/store/postgres/feed.ts";

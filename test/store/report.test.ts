@@ -13,7 +13,7 @@ import { MIGRATIONS } from "../../src/store/model/db.ts";
 import { openBackend } from "../../src/store/open.ts";
 import { PG_MIGRATIONS } from "../../src/store/postgres/schema.ts";
 import { dayPeriods, UNANSWERED_READ, UNMATCHED_READ, type ReportQuery } from "../../src/store/report-query.ts";
-import { fixedClock } from "../../src/clock.ts";
+import { fixedClock } from "../../src/base/clock.ts";
 import { T0, tempDir } from "../helpers.ts";
 import { testDatabase } from "../pg.ts";
 import { openTarget, STORES, type Target } from "./targets.ts";

@@ -4,11 +4,11 @@
  * (store/backend.ts), with its message log. `store` is what followers' replies read (the store
  * itself, or the copy, caught up after every write), so one test checks both.
  */
-import { readAll } from "../../src/doc-scanner.ts";
+import { readAll } from "../../src/doc/scanner.ts";
 import type { Writer } from "../../src/store/backend.ts";
 import { openBackend } from "../../src/store/open.ts";
 import type { DataFolder } from "../../src/store/sqlite/data-folder.ts";
-import { fixedClock } from "../../src/clock.ts";
+import { fixedClock } from "../../src/base/clock.ts";
 import { T0, tempDir } from "../helpers.ts";
 import { testDatabase } from "../pg.ts";
 

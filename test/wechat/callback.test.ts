@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { wxSignature } from "../../src/wechat/crypto.ts";
-import { Responder } from "../../src/wechat/responder.ts";
-import { parseXml, type XmlNode } from "../../src/wechat/xml.ts";
-import type { Inbound } from "../../src/wechat/message.ts";
+import { wxSignature } from "../../src/wechat/door/crypto.ts";
+import { Responder } from "../../src/wechat/answering/responder.ts";
+import { parseXml, type XmlNode } from "../../src/wechat/door/xml.ts";
+import type { Inbound } from "../../src/wechat/door/message.ts";
 import { article, body, doc, signedRequest, T0, testApp } from "../helpers.ts";
 import { AESKEY, APPID, eventMsg, openReply, otherMsg, textMsg, TOKEN, wxPost } from "./helpers.ts";
 

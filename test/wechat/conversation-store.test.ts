@@ -1,12 +1,12 @@
 /**
- * Followers' turns in this instance's memory (src/wechat/conversation.ts) and how a message is read
+ * Followers' turns in this instance's memory (src/wechat/answering/conversation.ts) and how a message is read
  * with them (reading.ts): each bound tested just past it — followers held, bytes per turn, turns per
  * follower, the window — and a message delivered again being the same turn.
  */
 import { describe, expect, test } from "bun:test";
-import { bounded, CONVERSATION, LocalConversations, parseTurns, turnKey, type Turn } from "../../src/wechat/conversation.ts";
-import { asksAnother, leansOnBefore, picksEntry, standsAlone } from "../../src/wechat/cues.ts";
-import { earlierOf, nextTurn, read } from "../../src/wechat/reading.ts";
+import { bounded, CONVERSATION, LocalConversations, parseTurns, turnKey, type Turn } from "../../src/wechat/answering/conversation.ts";
+import { asksAnother, leansOnBefore, picksEntry, standsAlone } from "../../src/wechat/answering/cues.ts";
+import { earlierOf, nextTurn, read } from "../../src/wechat/answering/reading.ts";
 import type { Question } from "../../src/ranking/question.ts";
 import type { RankingResult } from "../../src/ranking/types.ts";
 
@@ -153,8 +153,8 @@ describe("reading in the conversation", () => {
 
 describe("review of issue 34 E", () => {
   test("another, again and again, moves on: nothing offered in the last four replies (the twelve remembered) comes back; before, the same three came back for ever", async () => {
-    const { LocalConversations } = await import("../../src/wechat/conversation.ts");
-    const { read, nextTurn, offer } = await import("../../src/wechat/reading.ts");
+    const { LocalConversations } = await import("../../src/wechat/answering/conversation.ts");
+    const { read, nextTurn, offer } = await import("../../src/wechat/answering/reading.ts");
     const ids = Array.from({ length: 30 }, (_, i) => `a${i}`);
     // Every article holds a word, none clearly ahead: each reply lists three.
     const rank = async (q: { exclude?: readonly string[] }) => ({
@@ -185,7 +185,7 @@ describe("review of issue 34 E", () => {
   });
 
   test("'the first one' after a single article is that article; 'the fifth' after a list of three is no pick", async () => {
-    const { read } = await import("../../src/wechat/reading.ts");
+    const { read } = await import("../../src/wechat/answering/reading.ts");
     const none = async () => ({ terms: [], postings: 0, candidates: 0, articles: [] });
     const single = { key: "k1", at: 1, text: "营业到几点", earlier: [], offered: ["hours"], shown: ["hours"] };
     expect(await read("第一个", [single], none as never)).toMatchObject({ how: "pick", id: "hours" });

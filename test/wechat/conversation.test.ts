@@ -6,8 +6,8 @@
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import type { Param } from "../../src/sign.ts";
-import { CONVERSATION } from "../../src/wechat/conversation.ts";
-import { parseXml, type XmlNode } from "../../src/wechat/xml.ts";
+import { CONVERSATION } from "../../src/wechat/answering/conversation.ts";
+import { parseXml, type XmlNode } from "../../src/wechat/door/xml.ts";
 import { body, doc, signedRequest, testApp } from "../helpers.ts";
 import { TOKEN, wxPost } from "./helpers.ts";
 

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
 // @ts-expect-error: node-webot's wechat-crypto ships no types
 import WXBizMsgCrypt from "wechat-crypto";
-import { WxCrypto, WxError, wxSignature } from "../../src/wechat/crypto.ts";
+import { WxCrypto, WxError, wxSignature } from "../../src/wechat/door/crypto.ts";
 import { createCipheriv } from "node:crypto";
-import { CODE } from "../../src/errors.ts";
+import { CODE } from "../../src/base/errors.ts";
 
 const KEY = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG";
 const APPID = "wxb11529c136998cb6";

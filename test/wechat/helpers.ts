@@ -1,7 +1,7 @@
 // @ts-expect-error: node-webot's wechat-crypto ships no types
 import WXBizMsgCrypt from "wechat-crypto";
-import { wxSignature } from "../../src/wechat/crypto.ts";
-import { parseXml, type XmlNode } from "../../src/wechat/xml.ts";
+import { wxSignature } from "../../src/wechat/door/crypto.ts";
+import { parseXml, type XmlNode } from "../../src/wechat/door/xml.ts";
 
 export const TOKEN = "replydtoken";
 export const AESKEY = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG";

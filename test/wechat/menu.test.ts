@@ -4,7 +4,7 @@ import { ADMIN, READER, signedRequest, dataFolderTest } from "../helpers.ts";
 import type { FakePlatform } from "../platform/fake.ts";
 import { platformApp, type Harness } from "../platform/harness.ts";
 import { eventMsg, wxPost } from "./helpers.ts";
-import { CODE } from "../../src/errors.ts";
+import { CODE } from "../../src/base/errors.ts";
 
 const MENU = {
   button: [
@@ -106,7 +106,7 @@ describe("menu set, push, show, rm", () => {
     expect(fake.menu).toEqual(MENU);
   });
   test("without --wx-secret: set refuses (say push=0), push refuses, show works; a read key cannot change the menu", async () => {
-    t.app.ctx.platform = null;
+    await h.withoutPlatform();
     expect((await setMenu(MENU)).error).toMatchObject({ code: CODE.platform_not_configured, message: expect.stringContaining("push=0") });
     expect((await setMenu(MENU, [["push", "0"]])).status).toBe(200);
     expect((await call("POST", "/api/cli/menu")).error.code).toBe(CODE.platform_not_configured);
@@ -197,7 +197,7 @@ describe("the menu in backups and restores", () => {
     await setMenu(MENU);
     const b = await call("POST", "/api/cli/revert/menu");
     await call("DELETE", "/api/cli/menu");
-    t.app.ctx.platform = null;
+    await h.withoutPlatform();
     const r = await call("PUT", "/api/cli/revert/menu", { fields: [["id", b.data.id], ["push", "1"]] });
     expect(r.error.code).toBe(CODE.platform_not_configured);
     expect((await call("GET", "/api/cli/menu")).data.menu).toBeNull();

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import fc from "fast-check";
-import { queryOf } from "../../src/wechat/query.ts";
+import { queryOf } from "../../src/wechat/door/query.ts";
 
 const standard = (url: string) => {
   const out: Record<string, string> = {};

@@ -4,7 +4,7 @@ import { article, doc, READER, signedRequest } from "../helpers.ts";
 import { startFakePlatform, type FakePlatform } from "../platform/fake.ts";
 import { APPID, platformApp, SECRET, type Harness } from "../platform/harness.ts";
 import { eventMsg, textMsg, wxPost } from "./helpers.ts";
-import { CODE } from "../../src/errors.ts";
+import { CODE } from "../../src/base/errors.ts";
 
 const FOLLOWER = "o_follower";
 const HOUR = 3_600_000;
@@ -133,7 +133,7 @@ describe("replies", () => {
     await followerWrites();
     const fresh = startFakePlatform(APPID, SECRET);
     try {
-      h.use(fresh);
+      await h.use(fresh);
       const platform = h.platform;
       const r = await reply([["openid", FOLLOWER], ["text", "hi"]]);
       expect(r.error).toMatchObject({ code: CODE.platform_refused, errcode: 40003 });
@@ -156,7 +156,7 @@ describe("replies", () => {
     expect((await reply([["openid", FOLLOWER], ["text", "x".repeat(2049)]])).error.code).toBe(CODE.text_too_long);
     expect((await reply([["openid", FOLLOWER], ["text", "bell\u0007"]])).status).toBe(400);
     expect((await call("POST", "/api/cli/reply", { key: READER, fields: [["openid", FOLLOWER], ["text", "hi"]] })).status).toBe(403);
-    t.app.ctx.platform = null;
+    await h.withoutPlatform();
     expect((await reply([["openid", FOLLOWER], ["text", "hi"]])).error.code).toBe(CODE.platform_not_configured);
     expect(fake.sent).toHaveLength(1);
   });

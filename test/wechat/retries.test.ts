@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { RetryCache } from "../../src/wechat/retries.ts";
+import { RetryCache } from "../../src/wechat/door/retries.ts";
 
 test("a key computes once within the TTL and again after it", async () => {
   const cache = new RetryCache(1000);

@@ -1,11 +1,11 @@
 /** The token keeper (issue 13 §1) against the fake platform. */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { fixedClock } from "../../src/clock.ts";
-import { TokenKeeper } from "../../src/wechat/token.ts";
+import { fixedClock } from "../../src/base/clock.ts";
+import { TokenKeeper } from "../../src/wechat/platform/token.ts";
 import { ADMIN, body, READER, signedRequest, T0, tempDir, testApp } from "../helpers.ts";
 import { startFakePlatform, type FakePlatform } from "../platform/fake.ts";
-import { CODE } from "../../src/errors.ts";
+import { CODE } from "../../src/base/errors.ts";
 
 const APPID = "wx0123456789abcdef";
 const SECRET = "0123456789abcdef0123456789abcdef";

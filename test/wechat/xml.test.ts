@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { cdata, MAX_DEPTH, MAX_ELEMENTS, parseXml, XmlError } from "../../src/wechat/xml.ts";
+import { cdata, MAX_DEPTH, MAX_ELEMENTS, parseXml, XmlError } from "../../src/wechat/door/xml.ts";
 
 describe("strict XML reader", () => {
   test("reads a platform message with CDATA and plain text", () => {

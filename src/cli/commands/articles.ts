@@ -1,5 +1,5 @@
-import { CONTENT, LONG_FIELDS } from "../../article-fields.ts";
-import { LIMITS, type Article, type ArticleSummary } from "../../article.ts";
+import { CONTENT, LONG_FIELDS } from "../../article/fields.ts";
+import { LIMITS, type Article, type ArticleSummary } from "../../article/article.ts";
 import type { FilePart } from "../client.ts";
 import { CLIError } from "../errors.ts";
 import { openLocal } from "../files.ts";
@@ -9,7 +9,7 @@ import { usage } from "../errors.ts";
 import { cutColumns, table } from "../table.ts";
 import { defineCommand, PAGING } from "../command.ts";
 
-/** What `add` and `set` take as name=value: the content fields (article-fields.ts) but flags, which commands set (rm, --undelete); id and rev. */
+/** What `add` and `set` take as name=value: the content fields (article/fields.ts) but flags, which commands set (rm, --undelete); id and rev. */
 const FIELDS = ["id", ...CONTENT.filter((f) => f.kind !== "flag").map((f) => f.name), "rev"];
 
 const isLong = (name: string) => (LONG_FIELDS as readonly string[]).includes(name);

@@ -1,6 +1,6 @@
 import { basename } from "node:path";
-import { type Menu, type MenuButton } from "../../menu.ts";
-import { menuFromBytes } from "../../doc.ts";
+import { type Menu, type MenuButton } from "../../doc/menu.ts";
+import { menuFromBytes } from "../../doc/document.ts";
 import type { CommandContext } from "../context.ts";
 import { checkedLocally, usage } from "../errors.ts";
 import { readLocal } from "../files.ts";

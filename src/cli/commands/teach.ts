@@ -2,8 +2,8 @@
  * Teaching the ranking the account's own words (docs/answers.md "Teaching"): a follower's question
  * from the inbox added to the article that answers it, and the synonyms it applies.
  */
-import type { Article } from "../../article.ts";
-import type { SynonymGroup } from "../../synonyms.ts";
+import type { Article } from "../../article/article.ts";
+import type { SynonymGroup } from "../../doc/synonyms.ts";
 import { defineCommand } from "../command.ts";
 import type { CommandContext } from "../context.ts";
 import { usage } from "../errors.ts";

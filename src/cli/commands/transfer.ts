@@ -1,7 +1,7 @@
 import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { isMatter, MATTERS, readDocument, requireSections, type BulkDocument, type Matter } from "../../doc.ts";
+import { isMatter, MATTERS, readDocument, requireSections, type BulkDocument, type Matter } from "../../doc/document.ts";
 import { formatBytes } from "../args.ts";
 import type { CommandContext } from "../context.ts";
 import { checkedLocally, CLIError, usage } from "../errors.ts";

@@ -2,8 +2,8 @@ import type { Database, Statement } from "bun:sqlite";
 import { PassageIndex, type Indexed } from "./passage-index.ts";
 import { gramsOf } from "./grams.ts";
 import { containing, findArticles } from "./search.ts";
-import type { Article, ArticleContent, ArticleInput, ArticleSummary } from "../../article.ts";
-import type { LongName } from "../../article-fields.ts";
+import type { Article, ArticleContent, ArticleInput, ArticleSummary } from "../../article/article.ts";
+import type { LongName } from "../../article/fields.ts";
 import type { ListQuery } from "../backend.ts";
 import { BOUND_COLUMNS, SUMMARY_COLUMNS, columnList, fromRow, keywordText, questionText, sqliteParams, sqliteRecordParams, sqliteRowParams, type Row, type StoredRow } from "../rows.ts";
 

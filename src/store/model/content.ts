@@ -1,26 +1,18 @@
 import type { Database } from "bun:sqlite";
-import type { Menu } from "../../menu.ts";
-import { TEXT_KEYS, type Rule, type Tags, type TextKey, type Texts } from "../../rule.ts";
-import type { SynonymGroup } from "../../synonyms.ts";
+import type { Menu } from "../../doc/menu.ts";
+import { TEXT_KEYS, type Rule, type Tags, type TextKey, type Texts } from "../../doc/rule.ts";
+import type { SynonymGroup } from "../../doc/synonyms.ts";
 import { storedSynonyms, writeSynonyms } from "./synonyms.ts";
+import type { RuleMerge, StoredMenu } from "../backend.ts";
 
-export interface StoredMenu {
-  menu: Menu;
-  updated_at: string;
-  /** When the platform last took this menu; null: changed since (or never pushed). */
-  pushed_at: string | null;
-}
+export type { RuleMerge, StoredMenu };
+
 
 /**
  * Tags, rules, texts, the menu and the synonyms: small tables read whole and replaced or merged whole. Every follower
  * message needs them, so reads are cached; every write goes through here and drops the cache
  * (also when its transaction later rolls back: the next read simply reloads).
  */
-export interface RuleMerge {
-  added: number;
-  updated: number;
-  unchanged: number;
-}
 
 /** Rules merged by id (the same on every store): same id replaced where it stands, new ids appended in document order. */
 export function mergeRuleList(current: readonly Rule[], incoming: readonly Rule[]): RuleMerge & { rules: Rule[] } {
@@ -159,7 +151,7 @@ export class ContentRepo {
     if (stored) this.db.run("INSERT INTO menu (id, body, updated_at, pushed_at) VALUES (1, ?, ?, ?)", [JSON.stringify(stored.menu), stored.updated_at, stored.pushed_at]);
   }
 
-  /** The operator's synonyms (src/synonyms.ts), as groups of phrases. */
+  /** The operator's synonyms (src/doc/synonyms.ts), as groups of phrases. */
   synonyms(): SynonymGroup[] {
     return (this.cache.synonyms ??= storedSynonyms(this.db));
   }

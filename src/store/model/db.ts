@@ -174,7 +174,7 @@ export const MIGRATIONS: readonly string[] = [
    CREATE UNIQUE INDEX articles_live_code ON articles (lower(code)) WHERE deleted = 0 AND code IS NOT NULL;
    CREATE INDEX articles_tag ON articles (tag);`,
 
-  // The operator's synonyms (issue 34 D; src/synonyms.ts): one row a group, its phrases as JSON. The
+  // The operator's synonyms (issue 34 D; src/doc/synonyms.ts): one row a group, its phrases as JSON. The
   // passage index is built with them: a change rebuilds it (meta synonyms_version moves, so that
   // the search worker reads them again).
   `CREATE TABLE synonyms (position INTEGER PRIMARY KEY, phrases TEXT NOT NULL);`,

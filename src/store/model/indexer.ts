@@ -1,5 +1,6 @@
 import type { ArticleRepo } from "./articles.ts";
 import type { Searcher } from "./searcher.ts";
+import type { IndexCheck } from "../backend.ts";
 
 /**
  * The search indexes' upkeep: rebuilt in small batches in the background after a bulk write (the
@@ -13,7 +14,7 @@ export class IndexKeeper {
   /** Another connection is writing the database (a read copy loaded alongside a bulk write): no batch may wait on its lock. */
   private holds = 0;
   /** "checking" until the index has been counted against the articles after start. */
-  verified: "checking" | "ok" | "rebuilt" | "unknown" = "checking";
+  verified: IndexCheck = "checking";
 
   constructor(
     private readonly articles: ArticleRepo,

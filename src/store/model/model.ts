@@ -8,7 +8,7 @@
 import type { Database } from "bun:sqlite";
 import { closeSync, openSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { PRIVATE_FILE, privateDir, privateFiles } from "../../fsutil.ts";
+import { PRIVATE_FILE, privateDir, privateFiles } from "../../base/fsutil.ts";
 import { ArticleRepo } from "./articles.ts";
 import { ContentRepo } from "./content.ts";
 import { openDatabase } from "./db.ts";

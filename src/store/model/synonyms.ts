@@ -1,5 +1,5 @@
 /**
- * The operator's synonyms as the read model keeps them (src/synonyms.ts): one row a group, and a
+ * The operator's synonyms as the read model keeps them (src/doc/synonyms.ts): one row a group, and a
  * version in meta that moves with every write, so that the search worker, on a connection of its
  * own, reads them again before it ranks the next question with them. The passage index is built
  * with them (passage-index.ts): whoever writes them rebuilds it in the same transaction
@@ -8,7 +8,7 @@
 import type { Database } from "bun:sqlite";
 import { SynonymTable } from "../../ranking/synonyms.ts";
 import { termsOf } from "../../ranking/words.ts";
-import type { SynonymGroup } from "../../synonyms.ts";
+import type { SynonymGroup } from "../../doc/synonyms.ts";
 
 export function storedSynonyms(db: Database): SynonymGroup[] {
   return (db.query("SELECT phrases FROM synonyms ORDER BY position").all() as { phrases: string }[]).map((r) => JSON.parse(r.phrases) as SynonymGroup);

@@ -1,9 +1,9 @@
 import type { SQL, TransactionSQL } from "bun";
-import type { Article } from "../../article.ts";
+import type { Article } from "../../article/article.ts";
 import type { ArticleEdit, EditResult } from "../backend.ts";
 import { codeTaken, decideEdit } from "../conflicts.ts";
 import { lockWrites } from "./bulk.ts";
-import { CONTENT } from "../../article-fields.ts";
+import { CONTENT } from "../../article/fields.ts";
 import { CONTENT_COLUMNS, fromRow } from "../rows.ts";
 import { content, ROW_SELECT, statement } from "./columns.ts";
 

@@ -5,10 +5,10 @@
  * compressed on its own, and read back a chunk at a time: memory is a page and a chunk.
  */
 import type { SQL, TransactionSQL } from "bun";
-import { articleJson } from "../../article.ts";
-import { DocumentWriter, SECTIONS, type Matter } from "../../doc.ts";
-import type { Menu } from "../../menu.ts";
-import { TEXT_KEYS, type Rule } from "../../rule.ts";
+import { articleJson } from "../../article/article.ts";
+import { DocumentWriter, SECTIONS, type Matter } from "../../doc/document.ts";
+import type { Menu } from "../../doc/menu.ts";
+import { TEXT_KEYS, type Rule } from "../../doc/rule.ts";
 import { fromRow, type StoredRow } from "../rows.ts";
 import { ROW_SELECT } from "./columns.ts";
 import { backupId, type BackupInfo, type BackupKind } from "../backup-ids.ts";

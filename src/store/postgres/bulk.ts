@@ -7,8 +7,8 @@
  * written, and the transaction rolls back whole.
  */
 import type { SQL, TransactionSQL } from "bun";
-import type { BulkDocument } from "../../doc.ts";
-import { InvalidDocumentError, MAX_PROBLEMS_LISTED, ProblemList } from "../../errors.ts";
+import type { BulkDocument } from "../../doc/document.ts";
+import { InvalidDocumentError, MAX_PROBLEMS_LISTED, ProblemList } from "../../base/errors.ts";
 import { createBackupPg } from "./backups.ts";
 import { LOCKS } from "./connect.ts";
 import { SAME_CONTENT, setContent } from "./columns.ts";
@@ -18,7 +18,7 @@ import { generation, insertDirectly, insertNew, loadRecords, mintIds, purgeArtic
 import * as content from "./content.ts";
 import { type ImportResult } from "../backend.ts";
 import { type BackupInfo } from "../backup-ids.ts";
-import { mergeSynonymGroups } from "../../synonyms.ts";
+import { mergeSynonymGroups } from "../../doc/synonyms.ts";
 
 export const stripCounts = ({ counts: _counts, ...info }: BackupInfo & { counts: Record<string, number> }): BackupInfo => info;
 

@@ -1,10 +1,10 @@
 /**
  * The articles' columns as PostgreSQL statements name and bind them, derived from the field table
- * (article-fields.ts): column lists, a row's SELECT, the comparison of two rows' content, and a
+ * (article/fields.ts): column lists, a row's SELECT, the comparison of two rows' content, and a
  * bulk write's batch as one array literal per column.
  */
 import type { TransactionSQL } from "bun";
-import { CONTENT, type FieldKind } from "../../article-fields.ts";
+import { CONTENT, type FieldKind } from "../../article/fields.ts";
 import { CONTENT_COLUMNS, columnList, type StoredRow } from "../rows.ts";
 
 /** Each kind's PostgreSQL type (words are JSON text, as SQLite keeps them). */

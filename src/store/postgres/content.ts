@@ -1,7 +1,7 @@
 import type { TransactionSQL } from "bun";
-import type { Menu } from "../../menu.ts";
-import type { Rule, Tags, Texts } from "../../rule.ts";
-import type { SynonymGroup } from "../../synonyms.ts";
+import type { Menu } from "../../doc/menu.ts";
+import type { Rule, Tags, Texts } from "../../doc/rule.ts";
+import type { SynonymGroup } from "../../doc/synonyms.ts";
 import { mergeRuleList, type RuleMerge } from "../model/content.ts";
 
 /**

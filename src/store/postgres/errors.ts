@@ -4,7 +4,7 @@
  * (SQLSTATE 57P01–57P03), a connection exception (class 08), too many connections (53300), a
  * standby that takes no writes (25006). Each is the database being unavailable: 503, not 500.
  */
-import { ReplydError } from "../../errors.ts";
+import { ReplydError } from "../../base/errors.ts";
 
 const CONNECTION = new Set([
   "ERR_POSTGRES_CONNECTION_REFUSED",

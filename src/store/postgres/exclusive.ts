@@ -3,7 +3,7 @@
  * process): an advisory lock held for the whole of the work, a platform call included.
  */
 import type { SQL } from "bun";
-import { ReplydError } from "../../errors.ts";
+import { ReplydError } from "../../base/errors.ts";
 import { oneAtATime } from "../exclusive.ts";
 
 /** The advisory lock space of these locks ('rply'); the key's hash is the other half. */

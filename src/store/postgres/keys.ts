@@ -1,5 +1,5 @@
 import type { SQL } from "bun";
-import { ReplydError } from "../../errors.ts";
+import { ReplydError } from "../../base/errors.ts";
 import type { AdminKey, Keys, Scope } from "../keys.ts";
 
 /**

@@ -9,6 +9,7 @@ import { SQL } from "bun";
 import { rmSync } from "node:fs";
 import { BackendError, type Backend, type BackendOptions } from "../backend.ts";
 import type { AdminKey } from "../keys.ts";
+import { DEFAULT_KEYS } from "../../cluster/keyspace.ts";
 import type { RedisLink } from "../redis/link.ts";
 import { Model } from "../model/model.ts";
 import { createFirstKey, prepareDatabase } from "./connect.ts";
@@ -76,7 +77,7 @@ export async function openPostgres(url: string, opts: BackendOptions): Promise<B
   poll.unref?.();
   const lags: { at: number; ms: number }[] = [];
   let notices = 0;
-  const CHANGED = "replyd:changed";
+  const CHANGED = DEFAULT_KEYS.changedChannel;
   if (opts.redis) {
     await opts.redis.subscribe(CHANGED, (message) => {
       let notice: { by?: string; at?: number };

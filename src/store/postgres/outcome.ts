@@ -7,7 +7,7 @@
  * the database stays away, unknown with how to find out.
  */
 import type { SQL, TransactionSQL } from "bun";
-import { ReplydError } from "../../errors.ts";
+import { ReplydError } from "../../base/errors.ts";
 import { DatabaseUnavailable, unavailableReason } from "./errors.ts";
 
 /** How long a write cut off at its COMMIT waits for the database to say whether it committed. */

@@ -1,7 +1,7 @@
 import type { SQL } from "bun";
-import type { Menu } from "../../menu.ts";
-import type { Rule, Tags, Texts } from "../../rule.ts";
-import { sameSynonyms, type SynonymGroup } from "../../synonyms.ts";
+import type { Menu } from "../../doc/menu.ts";
+import type { Rule, Tags, Texts } from "../../doc/rule.ts";
+import { sameSynonyms, type SynonymGroup } from "../../doc/synonyms.ts";
 import type { Model } from "../model/model.ts";
 import { readChanges, type FeedPage } from "./feed.ts";
 import { CopyMirror, type Mirror } from "./mirror.ts";

@@ -3,7 +3,7 @@
  * the document's matter covers is replaced whole, in one transaction under the write lock.
  */
 import type { SQL, TransactionSQL } from "bun";
-import { SECTIONS, type BulkDocument, type Matter } from "../../doc.ts";
+import { SECTIONS, type BulkDocument, type Matter } from "../../doc/document.ts";
 import { createBackupPg } from "./backups.ts";
 import { lockWrites, stripCounts, type BulkClock } from "./bulk.ts";
 import * as content from "./content.ts";

@@ -4,9 +4,9 @@
  * (nothing there to compare with) or into a temporary table that set-based statements merge from.
  */
 import type { TransactionSQL } from "bun";
-import { CONTENT } from "../../article-fields.ts";
-import { contentOf, type ArticleInput } from "../../article.ts";
-import type { Articles } from "../../doc.ts";
+import { CONTENT } from "../../article/fields.ts";
+import { contentOf, type ArticleInput } from "../../article/article.ts";
+import type { Articles } from "../../doc/document.ts";
 import type { StoredRow } from "../rows.ts";
 import { newArticleId } from "../ids.ts";
 import { Columns, CONTENT_DDL, content, type BatchRow } from "./columns.ts";

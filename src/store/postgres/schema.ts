@@ -103,7 +103,7 @@ export const PG_MIGRATIONS: readonly string[] = [
   // The questions an article answers, as followers write them (issue 34 D). A constant default: no
   // table rewrite on a large table.
   `ALTER TABLE articles ADD COLUMN questions text NOT NULL DEFAULT '[]';`,
-  // The operator's synonyms (issue 34 D; src/synonyms.ts): one row a group, its phrases as JSON. Content
+  // The operator's synonyms (issue 34 D; src/doc/synonyms.ts): one row a group, its phrases as JSON. Content
   // like the rules: a write moves content_gen, and each instance's copy rebuilds its passage index.
   `CREATE TABLE synonyms (position integer PRIMARY KEY, phrases text NOT NULL);`,
   // How followers were answered (issue 35 C), as on SQLite (store/model/db.ts): each message's reply

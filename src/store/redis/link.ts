@@ -15,7 +15,8 @@
  * NOSCRIPT (a restarted Redis's empty script cache) is answered by loading the script again.
  */
 import { RedisClient } from "bun";
-import { ReplydError } from "../../errors.ts";
+import { DEFAULT_KEYS } from "../../cluster/keyspace.ts";
+import { ReplydError } from "../../base/errors.ts";
 import { redactUrl, scrubPassword } from "../postgres/url.ts";
 
 /** Redis is away: the admin interface answers 503 with this; the callback falls back to its own memory. */
@@ -77,7 +78,7 @@ export class RedisLink {
     this.where = redactUrl(url);
     this.timeoutMs = opts.timeoutMs ?? 1000;
     this.log = opts.log ?? (() => {});
-    this.probeKey = opts.probeKey ?? "replyd:probe";
+    this.probeKey = opts.probeKey ?? DEFAULT_KEYS.probe;
     this.probeMs = opts.probeMs ?? 500;
   }
 

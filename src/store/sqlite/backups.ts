@@ -1,8 +1,8 @@
 import { closeSync, openSync, readdirSync, readSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { Clock } from "../../clock.ts";
-import { isMatter, type Matter } from "../../doc.ts";
-import { atomicWrite, privateDir } from "../../fsutil.ts";
+import type { Clock } from "../../base/clock.ts";
+import { isMatter, type Matter } from "../../doc/document.ts";
+import { atomicWrite, privateDir } from "../../base/fsutil.ts";
 import { BACKUP_ID, backupId, isBackupId, type BackupInfo, type BackupKind } from "../backup-ids.ts";
 
 const isoOfStamp = (s: string) =>

@@ -4,15 +4,15 @@
  * the new one) after an automatic backup of what it replaces. The articles are handed over again
  * for each pass (doc.ts Articles: read again from the uploaded file), never held.
  */
-import { contentOf, sameContent, type ArticleInput } from "../../article.ts";
-import { SECTIONS, type BulkDocument, type Matter } from "../../doc.ts";
-import { InvalidDocumentError, ProblemList } from "../../errors.ts";
+import { contentOf, sameContent, type ArticleInput } from "../../article/article.ts";
+import { SECTIONS, type BulkDocument, type Matter } from "../../doc/document.ts";
+import { InvalidDocumentError, ProblemList } from "../../base/errors.ts";
 import { DocumentIds } from "../ids.ts";
 import type { DataFolder } from "./data-folder.ts";
 import type { ImportResult, RestoreResult } from "../backend.ts";
 import type { BackupInfo } from "../backup-ids.ts";
 import { BULK_INDEX_THRESHOLD } from "../model/model.ts";
-import { mergeSynonymGroups, sameSynonyms } from "../../synonyms.ts";
+import { mergeSynonymGroups, sameSynonyms } from "../../doc/synonyms.ts";
 
 /** Where each record's id comes from: its own, or worked out once before writing (ids.ts). */
 type IdOf = (record: ArticleInput, index: number) => string;

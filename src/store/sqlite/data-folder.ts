@@ -1,10 +1,10 @@
 import type { Database } from "bun:sqlite";
 import { join } from "node:path";
-import { articleJson, type Article } from "../../article.ts";
-import type { Clock } from "../../clock.ts";
-import { asBulk, DocumentWriter, SECTIONS, type BulkDocument, type Matter, type ReplydDocument } from "../../doc.ts";
-import type { Menu } from "../../menu.ts";
-import type { Rule } from "../../rule.ts";
+import { articleJson, type Article } from "../../article/article.ts";
+import type { Clock } from "../../base/clock.ts";
+import { asBulk, DocumentWriter, SECTIONS, type BulkDocument, type Matter, type ReplydDocument } from "../../doc/document.ts";
+import type { Menu } from "../../doc/menu.ts";
+import type { Rule } from "../../doc/rule.ts";
 import type { ArticleEdit, EditResult, ImportResult, RestoreResult } from "../backend.ts";
 import type { BackupInfo, BackupKind } from "../backup-ids.ts";
 import { codeTaken, decideEdit } from "../conflicts.ts";

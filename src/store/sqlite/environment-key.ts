@@ -7,7 +7,7 @@
 import { readFileSync, rmSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { atomicWrite } from "../../fsutil.ts";
+import { atomicWrite } from "../../base/fsutil.ts";
 import type { ServedFromEnvironment } from "../keys.ts";
 import { processAlive } from "../pid.ts";
 

@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { atomicWrite } from "../../fsutil.ts";
+import { atomicWrite } from "../../base/fsutil.ts";
 import type { LoggedMessage, NewMessage } from "../follower-log.ts";
 import { periodOf } from "../log-kinds.ts";
 import { OLD_ROW_WIDTH, ROW_WIDTH, type LogWriter } from "./logwriter.ts";

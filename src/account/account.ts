@@ -1,0 +1,98 @@
+/**
+ * An account: one official account's callback and everything that answers it, built by small
+ * factories from one AccountSettings (docs/architecture.md "The account as the unit"). The server
+ * composes accounts; nothing here knows of routes, keys or the listening socket.
+ */
+import type { Clock } from "../base/clock.ts";
+import type { ReadModel, Writer } from "../store/backend.ts";
+import type { RegexMatcher } from "../wechat/answering/regex.ts";
+import type { Responder } from "../wechat/answering/responder.ts";
+import { SharedConversations } from "../wechat/answering/conversation.ts";
+import type { Generator } from "../wechat/ai/generator.ts";
+import { WECHAT_DEFAULTS, WechatHandler } from "../wechat/door/handler.ts";
+import { SharedAnswers } from "../wechat/door/shared-retries.ts";
+import type { TokenKeeper } from "../wechat/platform/token.ts";
+import { aiAnswers } from "./ai.ts";
+import { answering } from "./answering.ts";
+import type { ClusterMember } from "./cluster-member.ts";
+import { platformClient } from "./platform.ts";
+import type { AccountSettings } from "./settings.ts";
+
+export interface Account {
+  readonly name: string;
+  /** Where the platform posts its messages. */
+  readonly path: string;
+  /** What the callback and listings read (on PostgreSQL: the local copy); nothing writes through it. */
+  readonly read: ReadModel;
+  /** Every write, backups and the message log: the store of record's. */
+  readonly write: Writer;
+  /** The folder its cover pictures are served from. */
+  readonly mediaDir: string;
+  readonly regex: RegexMatcher;
+  /** The operator's rules as the callback applies them (which menu keys are answered). */
+  readonly rules: Pick<Responder, "ruleFor" | "rulesMatching">;
+  /** What a follower's text gets: the callback's, and `replyd ask`'s. */
+  readonly responder: Pick<Responder, "respond">;
+  /** The platform API (--wx-secret): null when not configured. */
+  readonly platform: TokenKeeper | null;
+  /** Generated answers (--ai-url): null when no model is configured. */
+  readonly generator: Generator | null;
+  /** The callback's door and answering. */
+  readonly callback: WechatHandler;
+  /** What health shows of the account's shared state in a cluster; null for a single instance. */
+  clusterStatus(): Record<string, unknown> | null;
+  /** Asks the platform for the first token, so health knows the link and other instances find one ready. */
+  start(): void;
+  /** Deliveries held for a model are answered now with the retrieval reply (a stopping server). */
+  release(): void;
+  /** Stops the token's renewal; the store is the server's to close. */
+  close(): void;
+}
+
+export interface AccountDeps {
+  clock: Clock;
+  log: (msg: string) => void;
+  cluster: ClusterMember | null;
+  /** Replaces the reply logic (tests inject a slow one to exercise the deadline). */
+  responder?: Pick<Responder, "respond">;
+  /** Replaces the platform client (tests point it at a fake platform). */
+  platform?: TokenKeeper | null;
+}
+
+export async function assembleAccount(store: { read: ReadModel; write: Writer }, settings: AccountSettings, deps: AccountDeps): Promise<Account> {
+  const { clock, log, cluster } = deps;
+  const { read, write } = store;
+  const { regex, conversations, responder } = answering(read, { clock, log, cluster, forModel: Boolean(settings.ai) });
+  const platform = deps.platform !== undefined ? deps.platform : platformClient(settings.platform, { clock, log, cluster });
+  const shared = cluster ? new SharedAnswers(cluster.link, cluster.instance) : null;
+  const generator = settings.ai ? await aiAnswers(settings.ai, { write, clock, log, shared, platform }) : null;
+  const answers = deps.responder ?? responder;
+  const callback = new WechatHandler({ ...WECHAT_DEFAULTS, ...settings.callback }, write.log, answers as Responder, clock, log, shared, generator);
+  const sharedTurns = conversations instanceof SharedConversations ? conversations : null;
+  return {
+    name: settings.name,
+    path: settings.path,
+    read,
+    write,
+    mediaDir: read.mediaDir,
+    regex,
+    rules: responder,
+    responder: answers,
+    platform,
+    generator,
+    callback,
+    clusterStatus: () =>
+      cluster
+        ? {
+            dedupe: callback.shared?.up ? "cluster" : "this instance only (Redis is away)",
+            answered_alone: callback.answeredAlone,
+            answers: callback.shared?.counts,
+            // Followers' turns read or kept in this instance's memory alone because Redis was away.
+            conversations_alone: sharedTurns?.alone ?? 0,
+          }
+        : null,
+    start: () => void platform?.token().catch(() => {}),
+    release: () => generator?.stop(),
+    close: () => platform?.stop(),
+  };
+}

@@ -1,0 +1,137 @@
+import type { Server } from "bun";
+import type { App } from "./app.ts";
+import { checkRequest, pathOf } from "./request-target.ts";
+import { refusal } from "./respond.ts";
+
+export interface ListenerOptions {
+  host: string;
+  port: number;
+  maxUpload: number;
+  /** Take the client address from X-Forwarded-For (only behind a proxy you run). */
+  trustProxy: boolean;
+  /** One JSON line per request. */
+  log: (line: string) => void;
+  emit: (fields: Record<string, unknown>) => void;
+}
+
+/**
+ * The client's address: the socket's, or behind a proxy you run (--trust-proxy) the rightmost
+ * X-Forwarded-For entry, the one that proxy appended. Entries to its left are written by the client
+ * and prove nothing (as nginx's realip and Express's "trust proxy" read it).
+ */
+export function clientAddress(socket: string, forwardedFor: string | null): string {
+  if (!forwardedFor) return socket;
+  const last = forwardedFor.slice(forwardedFor.lastIndexOf(",") + 1).trim();
+  return last || socket;
+}
+
+/**
+ * The listening socket: the account's callback routed straight to its handler (the hot path, no
+ * router context per request), everything else through the request-target check to the app; one log
+ * line per request. `addresses` is where the admin API's rate limit finds a request's client.
+ */
+export function listen(app: App, addresses: WeakMap<Request, string>, o: ListenerOptions) {
+  let inFlight = 0;
+  // Requests in the same millisecond share one timestamp string: at tens of thousands of requests a
+  // second, formatting a date per line is a visible share of the callback's cost.
+  let stampMs = 0;
+  let stamp = "";
+  const now = () => {
+    const ms = Date.now();
+    if (ms !== stampMs) {
+      stampMs = ms;
+      stamp = new Date(ms).toISOString();
+    }
+    return stamp;
+  };
+  const clientOf = (request: Request, srv: Server<undefined>) =>
+    clientAddress(srv.requestIP(request)?.address ?? "unknown", o.trustProxy ? request.headers.get("x-forwarded-for") : null);
+  /**
+   * Counts the request in flight and logs one line for it (path only: queries carry signatures).
+   * `addr` null: a callback request, whose line carries the address only when it was refused. An
+   * accepted callback is signed by the platform and comes from its servers; reading the address
+   * is a system call per request, ≈ 3.5 % of the callback's throughput (docs/performance.md).
+   */
+  const served = (
+    request: Request,
+    srv: Server<undefined>,
+    addr: string | null,
+    /** The path as a JSON string when it is known in advance; null: from the request. */
+    path: string | null,
+    handle: (request: Request) => Response | Promise<Response>,
+  ): Response | Promise<Response> => {
+    const started = performance.now();
+    inFlight++;
+    const done = (status: number) => {
+      inFlight--;
+      const ms = Math.round((performance.now() - started) * 100) / 100;
+      const ip = addr ?? (status >= 400 ? clientOf(request, srv) : null);
+      o.log(`{"t":"${now()}","method":"${request.method}","path":${path ?? JSON.stringify(pathOf(request.url))},"status":${status},"ms":${ms}${ip === null ? "" : `,"ip":${JSON.stringify(ip)}`}}`);
+    };
+    const failed = (e: unknown): never => {
+      done(500);
+      throw e;
+    };
+    let result: Response | Promise<Response>;
+    try {
+      result = handle(request);
+    } catch (e) {
+      return failed(e);
+    }
+    // A plain .then, not an async wrapper: one promise fewer per request on the callback's hot path.
+    if (result instanceof Promise)
+      return result.then((response) => {
+        done(response.status);
+        return response;
+      }, failed);
+    done(result.status);
+    return result;
+  };
+  const wxPath = app.account.path;
+  const wxPathJson = JSON.stringify(wxPath);
+  // Made once, not a closure per request.
+  const callback = app.account.callback;
+  const verify = (request: Request) => callback.verify(request);
+  const receive = (request: Request) => callback.receive(request);
+  const badHost = (message: string) =>
+    refusal("bad_host", message);
+  const handle = (request: Request) => {
+    const door = checkRequest(request);
+    if (!door.ok) return badHost(door.message);
+    if (door.request !== request) addresses.set(door.request, addresses.get(request) as string);
+    return app.handle(door.request);
+  };
+  const server: Server<undefined> = Bun.serve({
+    hostname: o.host,
+    port: o.port,
+    // Bun's own limit is a backstop for bodies without Content-Length; the app answers the rest with a JSON 413.
+    maxRequestBodySize: o.maxUpload + 1024 * 1024,
+    routes: {
+      [wxPath]: {
+        GET: (request: Request, srv: Server<undefined>) => served(request, srv, null, wxPathJson, verify),
+        POST: (request: Request, srv: Server<undefined>) => served(request, srv, null, wxPathJson, receive),
+      },
+    },
+    fetch: (request, srv) => {
+      const addr = clientOf(request, srv);
+      addresses.set(request, addr); // the admin API's rate limit and logs read it
+      return served(request, srv, addr, null, handle);
+    },
+    error(e) {
+      o.emit({ level: "error", msg: e.message });
+      return refusal("internal", "internal error");
+    },
+  });
+
+  const displayHost = o.host === "0.0.0.0" || o.host === "::" ? "127.0.0.1" : o.host;
+  const url = `http://${displayHost.includes(":") ? `[${displayHost}]` : displayHost}:${server.port}`;
+  return {
+    url,
+    port: server.port as number,
+    /** No new connections; settles once every request in flight is answered. */
+    async stop() {
+      await server.stop(false);
+      while (inFlight > 0) await Bun.sleep(10);
+    },
+  };
+}

@@ -1,0 +1,43 @@
+/**
+ * A ranked answer as the follower sees it (docs/answers.md "What followers get"): the article
+ * alone as a news reply whose description is the passage that answers, or a text listing up to
+ * three articles, each its title, its passage cut down around the sentence that matched, and its
+ * link, within the platform's 2,048 bytes. No heading: the list reads the same in any language.
+ */
+import type { Choice } from "../../ranking/choice.ts";
+import type { RankedArticle } from "../../ranking/types.ts";
+import { truncateUtf8 } from "../../base/utf8.ts";
+import type { ArticleSummary } from "../../article/article.ts";
+import { MAX_TEXT_BYTES, type NewsItem, type Reply } from "../door/message.ts";
+
+/** An article as a news reply's item: its title, description, picture and link. */
+export const news = (a: ArticleSummary): NewsItem => ({ title: a.title, description: a.description, picurl: a.picurl, url: a.url });
+
+/** A news description longer than this is cut (the platform's client shows a few lines of it). */
+export const NEWS_DESCRIPTION_BYTES = 1024;
+
+export function answerReply(choice: Exclude<Choice<RankedArticle>, { kind: "none" }>): Reply {
+  if (choice.kind === "one") {
+    const a = choice.article;
+    const description = truncateUtf8(a.passage ?? a.description, NEWS_DESCRIPTION_BYTES);
+    return { type: "news", articles: [{ title: a.title, description, picurl: a.picurl, url: a.url }] };
+  }
+  return { type: "text", content: listText(choice.articles) };
+}
+
+/** Numbered entries; when they do not fit, every excerpt is cut by the same share until they do. */
+export function listText(articles: readonly RankedArticle[]): string {
+  const entry = (a: RankedArticle, i: number, excerptBytes: number) => {
+    const lines = [`${i + 1}. ${a.title}`];
+    const excerpt = a.excerpt ?? a.description;
+    if (excerpt && excerptBytes > 0) lines.push(truncateUtf8(excerpt, excerptBytes));
+    lines.push(a.url);
+    return lines.join("\n");
+  };
+  let room = Math.max(...articles.map((a) => Buffer.byteLength(a.excerpt ?? a.description)), 0);
+  for (;;) {
+    const text = articles.map((a, i) => entry(a, i, room)).join("\n\n");
+    if (Buffer.byteLength(text) <= MAX_TEXT_BYTES || room <= 0) return truncateUtf8(text, MAX_TEXT_BYTES);
+    room = Math.floor(room * 0.85) - 3;
+  }
+}

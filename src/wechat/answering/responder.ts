@@ -1,0 +1,217 @@
+import type { Article, ArticleSummary } from "../../article/article.ts";
+import type { Rule, TextKey } from "../../doc/rule.ts";
+import type { ReadModel } from "../../store/backend.ts";
+import { truncateUtf8 } from "../../base/utf8.ts";
+import { dedupeKey, MAX_NEWS_FOR_EVENT, MAX_NEWS_FOR_MESSAGE, MAX_TEXT_BYTES, type Inbound, type Reply } from "../door/message.ts";
+import { news } from "./ranked-reply.ts";
+import { turnKey, type Conversations } from "./conversation.ts";
+import { Questions, type Asker } from "./questions.ts";
+import { MAX_INPUT, type RegexMatcher } from "./regex.ts";
+import type { Source } from "../../llm/prompt.ts";
+
+/** What an account says before the operator sets its own texts. */
+export const DEFAULT_TEXTS: Record<TextKey, string> = {
+  welcome: "Welcome! Send h for help.",
+  help: "Send an article's code to read it, a tag to list its articles, or s followed by words to search.",
+  fallback: "Sorry, I did not understand that. Send h for help.",
+  not_found: "Nothing matched your search. Send h for help.",
+};
+
+export interface Decision {
+  reply: Reply | null;
+  /**
+   * How it was answered, for the log: rule:<id>, help, code, tag, answer:<id>, answers:<id>,…, search, search_busy, welcome, fallback[:<ids considered>], not_found[:<ids>], none;
+   * a follow-up's ranking prefixed followup:, "another"'s another:, and pick:<id> for an entry picked from the list before (docs/answers.md "Follow-ups");
+   * ai:<cited>, ai-pending:<seq> from generator.ts, late-answers.ts.
+   */
+  answer: string;
+  /** A follower's text that nothing matched: listed by `replyd inbox` so operators can add rules. */
+  unmatched: boolean;
+  /** An article the ranking offered alone: how close the runner-up came (ranking/choice.ts), logged for the report's close calls. */
+  margin?: number;
+  /**
+   * A question that reached the ranking, with the articles that hold a word of it: what a model
+   * (serve --ai-url) is given to write the answer from. `reply` is then the retrieval reply, sent
+   * when there is no model, past its caps, or when it fails.
+   */
+  generate?: { question: string; sources: Source[] };
+}
+
+const HELP_WORDS = new Set(["h", "help", "?", "？"]);
+const none: Decision = { reply: null, answer: "none", unmatched: false };
+
+/** Applies `fn` now to a plain value, or later to a promise's. */
+const then = <T, U>(v: T | Promise<T>, fn: (x: T) => U | Promise<U>): U | Promise<U> => (v instanceof Promise ? v.then(fn) : fn(v));
+
+export interface ResponderOptions {
+  /** A model is connected (serve --ai-url): questions carry the sources it is given; without one nothing is gathered for it. */
+  forModel?: boolean;
+  /** The followers' last turns (conversation.ts): without them every message is read alone. */
+  conversations?: Conversations | null;
+  now?: () => number;
+  log?: (message: string) => void;
+}
+
+/** DESIGN §5: operator rules, then help, code, tag, search, then the fallback texts. */
+export class Responder {
+  private readonly conversations: Conversations | null;
+  private readonly questions: Questions;
+
+  constructor(
+    private readonly store: ReadModel,
+    private readonly regex: RegexMatcher,
+    opts: ResponderOptions = {},
+  ) {
+    this.conversations = opts.conversations ?? null;
+    this.questions = new Questions(store, (key, unmatched) => this.says(key, unmatched), opts);
+  }
+
+  private text(key: TextKey): string {
+    return this.store.content.texts()[key] ?? DEFAULT_TEXTS[key];
+  }
+
+  /** Answers with one of the operator's texts, logged under its name. */
+  private says(key: TextKey, unmatched: boolean): Decision {
+    return { reply: { type: "text", content: this.text(key) }, answer: key, unmatched };
+  }
+
+  /**
+   * Synchronous unless a regex rule has to run in the worker: the common message then costs no
+   * promise and no deadline timer. `inConversation` false: read alone and not remembered
+   * (`replyd ask`, which is nobody's conversation).
+   */
+  respond(m: Inbound, inConversation = true): Decision | Promise<Decision> {
+    if (m.type === "event") return this.onEvent(m);
+    const asker: Asker = { from: m.from, key: inConversation && this.conversations ? turnKey(dedupeKey(m)) : null };
+    if (m.type === "text" || (m.type === "voice" && m.content)) return this.onText((m.content ?? "").trim(), asker);
+    if (["image", "voice", "video", "shortvideo", "location", "link"].includes(m.type)) return this.says("fallback", false);
+    return none;
+  }
+
+  private onEvent(m: Inbound): Decision | Promise<Decision> {
+    switch (m.event) {
+      case "subscribe":
+        return this.says("welcome", false);
+      case "CLICK":
+      case "scancode_waitmsg": {
+        // A menu button the follower pressed expects an answer (a scancode_waitmsg button shows
+        // "receiving…" until it comes): a rule for its key, else the fallback, listed in the inbox.
+        const key = (m.eventKey ?? "").trim();
+        if (!key) return this.says("fallback", true);
+        return then(this.ruleFor(key, true), (hit) => hit ?? this.says("fallback", true));
+      }
+      case "SCAN": {
+        // QR scene keys can be answered by rules, with up to 8 articles; an unknown scene stays silent.
+        const key = (m.eventKey ?? "").trim();
+        if (!key) return none;
+        return then(this.ruleFor(key, true), (hit) => hit ?? none);
+      }
+      default:
+        return none;
+    }
+  }
+
+  private onText(text: string, asker: Asker): Decision | Promise<Decision> {
+    if (!text) return this.says("fallback", true);
+    const rule = this.ruleFor(text, false);
+    if (rule instanceof Promise) return rule.then((r) => r ?? this.builtIn(text, asker));
+    return rule ?? this.builtIn(text, asker);
+  }
+
+  /** Help, code, tag, answers, then the fallback texts. Synchronous unless it has to rank. */
+  private builtIn(text: string, asker: Asker): Decision | Promise<Decision> {
+    const lower = text.toLowerCase();
+    if (HELP_WORDS.has(lower)) return { reply: { type: "text", content: this.helpText() }, answer: "help", unmatched: false };
+
+    const byCode = this.store.articles.getLiveByCode(text);
+    if (byCode) return { reply: { type: "news", articles: [news(byCode)] }, answer: "code", unmatched: false };
+
+    if (/^[a-z0-9]{1,16}$/.test(lower)) {
+      const list = this.tagList(lower);
+      if (list) return { reply: { type: "text", content: list }, answer: "tag", unmatched: false };
+    }
+
+    const explicit = /^s\s+(.+)$/is.exec(text);
+    return this.questions.answer(explicit ? (explicit[1] as string) : text, explicit ? "not_found" : "fallback", asker);
+  }
+
+  /** The first rule whose pattern matches, as a reply; rules whose articles are all gone are passed over. */
+  ruleFor(text: string, isEvent: boolean): Decision | null | Promise<Decision | null> {
+    return then(this.rulesMatching(text), (hits) => {
+      for (const rule of hits) {
+        const reply = this.ruleReply(rule, isEvent);
+        if (reply) return { reply, answer: `rule:${rule.id}`, unmatched: false };
+      }
+      return null;
+    });
+  }
+
+  /** Every rule whose pattern matches `text`, in order; synchronous unless a regex rule has to run in the worker. */
+  rulesMatching(text: string): Rule[] | Promise<Rule[]> {
+    const rules = this.store.content.rules();
+    if (!rules.length) return [];
+    const regexRules = rules.filter((r) => r.match === "regex");
+    if (!regexRules.length) return this.matching(rules, text, new Set(), new Map());
+    const regexIndex = new Map(regexRules.map((r, i) => [r, i]));
+    return this.regex.match(regexRules.map((r) => r.pattern), text, this.store.content.rulesVersion).then((hits) => this.matching(rules, text, hits, regexIndex));
+  }
+
+  private matching(rules: Rule[], text: string, regexHits: Set<number>, regexIndex: Map<Rule, number>): Rule[] {
+    const lower = text.slice(0, MAX_INPUT).toLowerCase();
+    return rules.filter((rule) => {
+      const p = rule.pattern.trim().toLowerCase();
+      return rule.match === "exact"
+        ? lower === p
+        : rule.match === "prefix"
+          ? lower.startsWith(p)
+          : rule.match === "contains"
+            ? lower.includes(p)
+            : regexHits.has(regexIndex.get(rule) as number);
+    });
+  }
+
+  private ruleReply(rule: Rule, isEvent: boolean): Reply | null {
+    if (rule.reply.type === "text") return { type: "text", content: rule.reply.text };
+    const articles =
+      rule.reply.type === "tag"
+        ? this.store.articles.byTag(rule.reply.tag, MAX_NEWS_FOR_EVENT)
+        : rule.reply.ids.map((id) => this.store.articles.get(id)).filter((a): a is Article => a !== null && !a.deleted);
+    if (!articles.length) return null;
+    const limit = isEvent ? MAX_NEWS_FOR_EVENT : MAX_NEWS_FOR_MESSAGE;
+    if (articles.length <= limit) return { type: "news", articles: articles.map(news) };
+    // More articles than a reply to a message may carry: list them so the follower can pick by code.
+    return { type: "text", content: this.articleList(articles, rule.reply.type === "tag" ? rule.reply.tag : null) };
+  }
+
+  private helpText(): string {
+    const counts = this.store.articles.tagCounts();
+    const described = this.store.content.tags();
+    const tags = [...new Set([...Object.keys(described), ...counts.keys()])].filter((t) => (counts.get(t) ?? 0) > 0).sort();
+    const lines = tags.map((t) => `${t} — ${described[t] ?? t} (${counts.get(t)})`);
+    return truncateUtf8(lines.length ? `${this.text("help")}\n\n${lines.join("\n")}` : this.text("help"), MAX_TEXT_BYTES);
+  }
+
+  private tagList(tag: string): string | null {
+    const articles = this.store.articles.byTag(tag, 100);
+    if (!articles.length) return null;
+    return this.articleList(articles, tag, this.store.articles.tagCounts().get(tag));
+  }
+
+  /** As many `code  title` lines as fit in one text reply, then how many were left out. */
+  private articleList(articles: ArticleSummary[], tag: string | null, total = articles.length): string {
+    const described = tag ? this.store.content.tags()[tag] : undefined;
+    const head = tag ? `${described ?? tag} (${tag}):` : "Send a code to read the article:";
+    const lines = [head];
+    let bytes = Buffer.byteLength(head);
+    let shown = 0;
+    for (const a of articles) {
+      const line = `${a.code ?? "·"}  ${a.title}`;
+      bytes += Buffer.byteLength(line) + 1;
+      if (bytes > MAX_TEXT_BYTES - 40) break;
+      lines.push(line);
+      shown++;
+    }
+    if (shown < total) lines.push(`… and ${total - shown} more`);
+    return lines.join("\n");
+  }
+}
