@@ -99,6 +99,12 @@ export interface FailedSend {
 
 /** The answers that mean nothing answered a follower's text: the fallback text, or an explicit search that found nothing. */
 export const UNANSWERED_KINDS = ["fallback", "not_found"] as const;
+/**
+ * The readings whose unanswered texts are grouped: a follow-up's. "Another" with nothing left
+ * (another:not_found) is counted as not answered, but its words (换一个, another one) are no question
+ * to teach: teach refuses them.
+ */
+export const UNANSWERED_READINGS = ["followup"] as const;
 
 /** A local day of the report and the quarter hours (UTC, as the counts are kept) it holds, the first and last included. */
 export interface DayPeriods {

@@ -1,11 +1,12 @@
 import type { SQL } from "bun";
-import { CLOSE_MARGIN, READINGS } from "../log-kinds.ts";
+import { CLOSE_MARGIN } from "../log-kinds.ts";
 import {
   dayPeriods,
   EXAMPLES,
   offsetModifier,
   UNANSWERED_KINDS,
   UNANSWERED_READ,
+  UNANSWERED_READINGS,
   UNMATCHED_READ,
   type AskedAgain,
   type FailedSend,
@@ -76,7 +77,7 @@ export class PgLogReport {
   private async unanswered(q: ReportQuery): Promise<LogFigures["unanswered"]> {
     const [first] = (await this.sql`SELECT seq::text AS seq FROM messages WHERE received_at >= ${q.since} ORDER BY received_at LIMIT 1`) as { seq: string }[];
     if (!first) return [];
-    const unanswered = UNANSWERED_KINDS.map((k) => `split_part(regexp_replace(m.answer, '^(${READINGS.join("|")}):', ''), ':', 1) = '${k}'`).join(" OR ");
+    const unanswered = UNANSWERED_KINDS.map((k) => `split_part(regexp_replace(m.answer, '^(${UNANSWERED_READINGS.join("|")}):', ''), ':', 1) = '${k}'`).join(" OR ");
     const rows = (await this.sql.unsafe(
       `SELECT m.seq::float8 AS seq, m.received_at AS at, m.from_user AS "from", m.content AS text, m.answer
        FROM messages m

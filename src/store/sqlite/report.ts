@@ -1,11 +1,12 @@
 import type { Database } from "bun:sqlite";
-import { CLOSE_MARGIN, READINGS } from "../log-kinds.ts";
+import { CLOSE_MARGIN } from "../log-kinds.ts";
 import {
   dayPeriods,
   EXAMPLES,
   offsetModifier,
   UNANSWERED_KINDS,
   UNANSWERED_READ,
+  UNANSWERED_READINGS,
   UNMATCHED_READ,
   type AskedAgain,
   type FailedSend,
@@ -16,9 +17,9 @@ import {
 
 /**
  * The unanswered kinds as a condition on `answer`: the name alone or followed by the articles
- * considered, read alone or in a conversation (followup:fallback:…, another:not_found).
+ * considered, read alone or as a follow-up (followup:fallback:…; not another:not_found).
  */
-const UNANSWERED = ["", ...READINGS.map((r) => `${r}:`)].flatMap((p) => UNANSWERED_KINDS.map((k) => `m.answer = '${p}${k}' OR m.answer GLOB '${p}${k}:*'`)).join(" OR ");
+const UNANSWERED = ["", ...UNANSWERED_READINGS.map((r) => `${r}:`)].flatMap((p) => UNANSWERED_KINDS.map((k) => `m.answer = '${p}${k}' OR m.answer GLOB '${p}${k}:*'`)).join(" OR ");
 
 type AgainRow = LoggedText & { p_seq: number | null; p_at: string | null; p_text: string | null; p_answer: string | null };
 
