@@ -8,6 +8,7 @@ import { inboxCommand, mediaCommand } from "./commands/messages.ts";
 import { replyCommand } from "./commands/reply.ts";
 import { profileCommand } from "./commands/profile.ts";
 import { synonymsCommand, teachCommand } from "./commands/teach.ts";
+import { reportCommand } from "./commands/report.ts";
 import { serveCommand } from "./commands/serve.ts";
 import { signCommand } from "./commands/sign.ts";
 import { tokenCommand } from "./commands/token.ts";
@@ -28,6 +29,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   tokenCommand,
   askCommand,
   inboxCommand,
+  reportCommand,
   menuCommand,
   replyCommand,
   teachCommand,
@@ -82,8 +84,9 @@ export async function run(argv: string[], io: IO): Promise<number> {
     return run(name ? [name, "--help"] : ["--help"], io);
   }
   try {
-    // cac reads a lone "-" as a missing value; "-o -" (standard output) is given to it as one word.
-    const forCac = argv.flatMap((a, i) => (a === "-" && (argv[i - 1] === "-o" || argv[i - 1] === "--output") ? [] : a === "-o" || a === "--output" ? (argv[i + 1] === "-" ? ["--output=-"] : [a]) : [a]));
+    // cac reads a lone "-" as a missing value; "-o -" and "--html -" (standard output) are given to it as one word.
+    const toStdout: Record<string, string> = { "-o": "--output=-", "--output": "--output=-", "--html": "--html=-" };
+    const forCac = argv.flatMap((a, i) => (a === "-" && toStdout[argv[i - 1] as string] ? [] : toStdout[a] && argv[i + 1] === "-" ? [toStdout[a] as string] : [a]));
     const parsed = cli.parse(["replyd", "replyd", ...forCac], { run: false });
     if (parsed.options.help || parsed.options.version) return 0;
     if (!cli.matchedCommand) {

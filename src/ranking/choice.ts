@@ -24,7 +24,12 @@ export const ANSWERS: { minCoverage: number; lead: number; listed: number; listS
   listShare: 0.4,
 };
 
-export type Choice<T extends Scored> = { kind: "none" } | { kind: "one"; article: T } | { kind: "list"; articles: T[] };
+/**
+ * `margin`, of an article offered alone: the best relevant runner-up's score over the article's (0:
+ * none), how close the choice came to a list (from 1 / lead) — the report's close calls
+ * (store/log-kinds.ts CLOSE_MARGIN).
+ */
+export type Choice<T extends Scored> = { kind: "none" } | { kind: "one"; article: T; margin: number } | { kind: "list"; articles: T[] };
 
 /** `ranked` best first. */
 export function choose<T extends Scored>(ranked: readonly T[]): Choice<T> {
@@ -33,7 +38,8 @@ export function choose<T extends Scored>(ranked: readonly T[]): Choice<T> {
   const relevant = (a: T) => a.word && a.coverage >= ANSWERS.minCoverage;
   if (!best || best.score <= 0 || !relevant(best)) return { kind: "none" };
   const second = ranked[1];
-  if (!second || second.score * ANSWERS.lead <= best.score) return { kind: "one", article: best };
+  const alone = (): Choice<T> => ({ kind: "one", article: best, margin: (ranked.slice(1).find(relevant)?.score ?? 0) / best.score });
+  if (!second || second.score * ANSWERS.lead <= best.score) return alone();
   const articles = ranked.slice(0, ANSWERS.listed).filter((a) => a.score >= best.score * ANSWERS.listShare && relevant(a));
-  return articles.length === 1 ? { kind: "one", article: best } : { kind: "list", articles };
+  return articles.length === 1 ? alone() : { kind: "list", articles };
 }

@@ -24,6 +24,7 @@ import type { RankingResult } from "../ranking/types.ts";
 import { type BackupInfo } from "./backup-ids.ts";
 import { type LoggedMessage, type NewMessage, type NewReply, type ReplyWindow } from "./follower-log.ts";
 import type { GeneratedLog } from "./generated-log.ts";
+import type { FailedSend, LogFigures, ReportQuery } from "./report-query.ts";
 
 /** What a route answers for a store's failure the operator can act on (failures.ts); null for a bug. */
 export { storeFailure } from "./failures.ts";
@@ -147,6 +148,10 @@ export interface FollowerLog {
   window(openid: string, nowMs: number): Promise<ReplyWindow>;
   record(r: NewReply): Promise<number>;
   entry(seq: number): Promise<(LoggedMessage & { seq: number }) | null>;
+  /** A customer-service message that did not go out, kept for the report (pruned with the log). */
+  sendFailed(f: FailedSend): Promise<void>;
+  /** What `replyd report` shows of the log (store/report-query.ts), once every message added so far is written. */
+  figures(q: ReportQuery): Promise<LogFigures>;
 }
 
 /**

@@ -21,11 +21,19 @@ export interface LoggedMessage {
   reply_to: number | null;
   /** When a reply first answered this message. */
   answered_at: string | null;
+  /** Milliseconds from the message's arrival to its answer (null: not recorded, or a reply the account sent). */
+  reply_ms: number | null;
+  /** An article sent alone: the best relevant runner-up's score over the article's (a close call from CLOSE_MARGIN, store/log-kinds.ts). */
+  margin: number | null;
+  /** The follower's message this one asks again after (store/log-kinds.ts againOf). */
+  again_of: number | null;
 }
 
-/** A message as the callback hands it to the log: the time is epoch ms, formatted by the writer thread. */
-export interface NewMessage extends Omit<LoggedMessage, "received_at" | "direction" | "sent_by" | "reply_to" | "answered_at"> {
+/** A message as the callback hands it to the log: the time is epoch ms, formatted by the writer thread; what follows it is decided there. */
+export interface NewMessage extends Omit<LoggedMessage, "received_at" | "direction" | "sent_by" | "reply_to" | "answered_at" | "reply_ms" | "margin" | "again_of"> {
   received_ms: number;
+  reply_ms?: number | null;
+  margin?: number | null;
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Followers' own words are an admin key's to read (issue 33 F): the inbox and the model calls' log
- * refuse a read key; every other signed GET a read key may use answers without them.
+ * and the report (issue 35 C) refuse a read key; every other signed GET a read key may use answers without them.
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { CODE } from "../../src/base/errors.ts";
@@ -54,6 +54,16 @@ for (const inbox of ["all", "unmatched", "ai"]) {
   });
 }
 
+test("report: a read key is refused 403 forbidden without a follower's words; an admin key reads them, in the questions nothing answered", async () => {
+  const asReader = await get("/api/cli/report", []);
+  expect(asReader.status).toBe(403);
+  expect(JSON.parse(asReader.text).error.code).toBe(CODE.forbidden);
+  expect(asReader.text).not.toContain(WORDS);
+  const asAdmin = await get("/api/cli/report", [], ADMIN);
+  expect(asAdmin.status).toBe(200);
+  expect(JSON.parse(asAdmin.text).data.unanswered_questions.groups[0].text).toBe(WORDS);
+});
+
 test("every other signed GET answers a read key without a follower's words (and the list of GET routes is the one checked)", async () => {
   const backup = await body(await t.handle(signedRequest("POST", "/api/cli/revert/all", { nowMs: t.clock.now() })));
   const gets: [string, Param[]][] = [
@@ -74,5 +84,5 @@ test("every other signed GET answers a read key without a follower's words (and 
   // The token is not a read key's either; a new GET route fails here until its read-key answer is looked at.
   expect((await get("/api/cli/token", [])).status).toBe(403);
   const signedGets = t.app.routes.filter((r) => r.method === "GET" && r.path.startsWith("/api/")).map((r) => r.path);
-  expect(signedGets.sort()).toEqual(["/api/cli", "/api/cli/ask", "/api/cli/menu", "/api/cli/revert/:matter", "/api/cli/synonyms", "/api/cli/token"]);
+  expect(signedGets.sort()).toEqual(["/api/cli", "/api/cli/ask", "/api/cli/menu", "/api/cli/report", "/api/cli/revert/:matter", "/api/cli/synonyms", "/api/cli/token"]);
 });

@@ -173,6 +173,31 @@ test("closing while the log cannot be written keeps the messages in a spill file
   }
 });
 
+test("a spill file kept by a version that logged no reply time or margin is logged whole at the next start, without them", async () => {
+  const tmp = tempDir();
+  try {
+    let store = openStore(tmp.dir);
+    store.close();
+    // Rows of eight values, as the writer kept them before reply_ms and margin: one unmatched text, one code.
+    const rows = [
+      [T0, "m:old1", "o_1", "text", null, "where is my order", "fallback", 1],
+      [T0 + 1, "m:old2", "o_1", "text", null, "r1", "code", 0],
+    ];
+    await Bun.write(join(tmp.dir, "messages-unwritten-1.jsonl"), rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
+    const errors: string[] = [];
+    store = openStore(tmp.dir, { logError: (m) => errors.push(m) });
+    expect(errors.some((e) => e.includes("logged 2 follower messages"))).toBe(true);
+    const items = (await store.messages.list({ unmatchedOnly: false, limit: 10, offset: 0 })).items;
+    expect(items.map((m) => [m.msg_key, m.answer, m.unmatched, m.reply_ms, m.margin])).toEqual([
+      ["m:old2", "code", false, null, null],
+      ["m:old1", "fallback", true, null, null],
+    ]);
+    store.close();
+  } finally {
+    tmp.cleanup();
+  }
+});
+
 test("when not even the spill file can be written, close says how many were lost (serve then exits non-zero)", () => {
   const tmp = tempDir();
   try {
@@ -218,7 +243,7 @@ test("the writer's queue is bounded: past it messages are counted as dropped, no
     const writer = new LogWriter(`${tmp.dir}/replyd.db`, (m) => errors.push(m), 10);
     const other = new Database(`${tmp.dir}/replyd.db`);
     other.exec("ALTER TABLE messages RENAME TO messages_away");
-    const row = (k: string) => [T0, k, "o", "text", null, "x", "fallback", 1];
+    const row = (k: string) => [T0, k, "o", "text", null, "x", "fallback", 1, null, null];
     writer.write(Array.from({ length: 6 }, (_, i) => row(`a${i}`)).flat());
     writer.write(Array.from({ length: 4 }, (_, i) => row(`b${i}`)).flat()); // 10: at the bound, kept
     writer.write(row("c0")); // one past it

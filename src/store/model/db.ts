@@ -178,6 +178,42 @@ export const MIGRATIONS: readonly string[] = [
   // passage index is built with them: a change rebuilds it (meta synonyms_version moves, so that
   // the search worker reads them again).
   `CREATE TABLE synonyms (position INTEGER PRIMARY KEY, phrases TEXT NOT NULL);`,
+
+  // How followers were answered (issue 35 C; store/log-kinds.ts, docs/operations.md "The report").
+  // Each message keeps its reply time, how close an article sent alone came to a list (margin: the
+  // best relevant runner-up's score over the article's) and the message it asks again after; each
+  // follower the kind of their last interaction's answer. The log writer adds every message to the
+  // quarter hour's counts in the transaction that logs it: a report reads those, not the log. The
+  // partial indexes find the newest close calls and follow-ups without reading the log (CLOSE_MARGIN
+  // is 0.55). The messages logged before are counted here, with the kind kindOf gives them, and
+  // meta log_details_since says from when reply times, margins and follow-ups are known.
+  `ALTER TABLE messages ADD COLUMN reply_ms INTEGER;
+   ALTER TABLE messages ADD COLUMN margin REAL;
+   ALTER TABLE messages ADD COLUMN again_of INTEGER;
+   ALTER TABLE followers ADD COLUMN last_kind TEXT;
+   CREATE INDEX messages_close ON messages (received_at) WHERE margin >= 0.55;
+   CREATE INDEX messages_again ON messages (received_at) WHERE again_of IS NOT NULL;
+   CREATE TABLE log_counts (
+     period TEXT NOT NULL,
+     kind   TEXT NOT NULL,
+     n      INTEGER NOT NULL,
+     close  INTEGER NOT NULL DEFAULT 0,
+     again  INTEGER NOT NULL DEFAULT 0,
+     PRIMARY KEY (period, kind)
+   ) WITHOUT ROWID;
+   CREATE TABLE log_reply_ms (period TEXT NOT NULL, ms INTEGER NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (period, ms)) WITHOUT ROWID;
+   CREATE TABLE send_failures (seq INTEGER PRIMARY KEY, at TEXT NOT NULL, openid TEXT NOT NULL, sent_by TEXT NOT NULL, code TEXT NOT NULL, detail TEXT);
+   CREATE INDEX send_failures_at ON send_failures (at);
+   INSERT INTO log_counts (period, kind, n)
+     SELECT substr(received_at, 1, 14) || CASE WHEN substr(received_at, 15, 2) < '15' THEN '00' WHEN substr(received_at, 15, 2) < '30' THEN '15' WHEN substr(received_at, 15, 2) < '45' THEN '30' ELSE '45' END,
+            CASE WHEN direction = 'out' THEN CASE WHEN sent_by = 'ai' THEN 'reply_ai' ELSE 'reply' END
+                 WHEN (answer = 'fallback' OR answer GLOB 'fallback:*') AND unmatched = 0 THEN 'media'
+                 ELSE substr(answer, 1, instr(answer || ':', ':') - 1) END,
+            count(*)
+     FROM (SELECT received_at, direction, sent_by, unmatched,
+                  CASE WHEN answer GLOB 'followup:*' OR answer GLOB 'another:*' THEN substr(answer, instr(answer, ':') + 1) ELSE answer END AS answer
+           FROM messages) GROUP BY 1, 2;
+   INSERT INTO meta (key, value) SELECT 'log_details_since', strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE EXISTS (SELECT 1 FROM messages);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

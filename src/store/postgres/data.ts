@@ -14,6 +14,7 @@ import { mergeRules, rules as rulesOf, setMenu } from "./content.ts";
 import { mergeRuleList } from "../model/content.ts";
 import type { PgMessageLog } from "./log.ts";
 import { PgGeneratedCalls } from "./generated.ts";
+import { PgLogReport } from "./report.ts";
 import type { Replica } from "./replica.ts";
 import { PG_SCHEMA_VERSION } from "./schema.ts";
 import { openFile } from "../backup-file.ts";
@@ -45,6 +46,7 @@ export function pgWriter(
   const at = () => ({ now: clock.now(), keep });
   // Under the lock, the copy first takes in what the instance that held it before wrote (the menu it stored).
   const exclusive = pgExclusive(sql, () => replica.catchUp());
+  const report = new PgLogReport(sql);
   // Health asks on every call: the database's size is looked up once a second at most.
   let sized = { at: -Infinity, bytes: 0 };
   return {
@@ -69,6 +71,11 @@ export function pgWriter(
       window: (openid, now) => log.window(openid, now, replyLimit),
       record: (r) => log.record(r),
       entry: (seq) => log.entry(seq),
+      sendFailed: (f) => report.sendFailed(f),
+      figures: async (q) => {
+        await log.settled();
+        return report.figures(q);
+      },
     },
     generated: new PgGeneratedCalls(sql),
     newestBackup: async () => (await listBackupsPg(sql))[0] ?? null,

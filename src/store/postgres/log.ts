@@ -10,12 +10,18 @@
  */
 import type { SQL } from "bun";
 import { MAX_UNWRITTEN, OPENING_EVENTS, type LoggedMessage, type NewMessage, REPLY_WINDOW_MS, type NewReply, type ReplyWindow, DEFAULT_REPLY_LIMIT, windowOf } from "../follower-log.ts";
+import { AGAIN_MS, asks, CHOSEN_KINDS, CLOSE_MARGIN, kindOf, periodOf, replyBucket } from "../log-kinds.ts";
 
 const BATCH = 2000;
-const OPENING = `ARRAY[${OPENING_EVENTS.map((e) => `'${e}'`).join(",")}]`;
+const OPENING_SET = new Set<string>(OPENING_EVENTS);
 
 type Row = Omit<LoggedMessage, "unmatched"> & { seq: string | number; unmatched: boolean };
-const entryOf = (r: Row): LoggedMessage & { seq: number } => ({ ...r, seq: Number(r.seq), reply_to: r.reply_to === null ? null : Number(r.reply_to) });
+const entryOf = (r: Row): LoggedMessage & { seq: number } => ({
+  ...r,
+  seq: Number(r.seq),
+  reply_to: r.reply_to === null ? null : Number(r.reply_to),
+  again_of: r.again_of === null ? null : Number(r.again_of),
+});
 
 // A time that cannot be formatted must not fail the row: it is logged with the time it was written.
 const isoTime = (ms: number) => {
@@ -90,27 +96,71 @@ export class PgMessageLog {
   }
 
   private async write(batch: NewMessage[]): Promise<void> {
-    const rows = batch.map((m, i) => ({
-      i,
-      received_at: isoTime(m.received_ms),
-      msg_key: m.msg_key,
-      from_user: m.from_user,
-      type: m.type,
-      event: m.event,
-      content: m.content,
-      answer: m.answer,
-      unmatched: m.unmatched,
-    }));
-    // A message sent again (the same msg_key) is logged once; each follower's last interaction moves forward only.
+    // Each follower's rows in the batch so far, and how many back the last opening one is. A message
+    // twice in the batch is logged (and counted) once, as the first.
+    const seen = new Map<string, { rows: number; opening: number | null }>();
+    const keys = new Set<string>();
+    const rows = batch.filter((m) => !keys.has(m.msg_key) && keys.add(m.msg_key)).map((m, i) => {
+      const received_at = isoTime(m.received_ms);
+      const opening = m.type !== "event" || OPENING_SET.has(m.event ?? "");
+      const mine = seen.get(m.from_user) ?? { rows: 0, opening: null };
+      const prev_back = mine.opening === null ? null : mine.rows - mine.opening;
+      seen.set(m.from_user, { rows: mine.rows + 1, opening: opening ? mine.rows : mine.opening });
+      return {
+        i,
+        received_at,
+        msg_key: m.msg_key,
+        from_user: m.from_user,
+        type: m.type,
+        event: m.event,
+        content: m.content,
+        answer: m.answer,
+        unmatched: m.unmatched,
+        reply_ms: m.reply_ms ?? null,
+        margin: m.margin ?? null,
+        // What a report counts (store/log-kinds.ts), decided here as the SQLite writer decides it.
+        kind: kindOf("in", m.answer, m.unmatched, null),
+        period: periodOf(received_at),
+        bucket: m.reply_ms === null || m.reply_ms === undefined ? null : replyBucket(m.reply_ms),
+        close: m.margin !== null && m.margin !== undefined && m.margin >= CLOSE_MARGIN,
+        opening,
+        asks: asks(m.type, m.content),
+        prev_back,
+        // A previous interaction at or after this time is recent enough to be asked again after.
+        again_from: isoTime(Date.parse(received_at) - AGAIN_MS),
+      };
+    });
+    // One statement, planned without joins (the planner cannot know a batch's size: joined, a batch
+    // of 2,000 took two seconds). The rows not logged yet (looked up one by one in the msg_key
+    // index) take their seq first, so that a follower's text can name the message it asks again
+    // after: their previous opening interaction, prev_back rows back in the batch, else as the
+    // followers table has it. Then each follower's last interaction moves forward only and the
+    // quarter hours' counts grow, written in key order so that two instances' batches lock their
+    // rows in the same order. A message another instance logs at the same moment is counted by both.
     await this.sql.unsafe(
-      `WITH r AS (SELECT * FROM json_to_recordset($1::text::json) AS r(i integer, received_at text, msg_key text, from_user text, type text, event text, content text, answer text, unmatched boolean)),
-            ins AS (INSERT INTO messages (received_at, msg_key, from_user, type, event, content, answer, unmatched)
-                    SELECT received_at, msg_key, from_user, type, event, content, answer, unmatched FROM r ORDER BY i
-                    ON CONFLICT (msg_key) DO NOTHING RETURNING seq, from_user, received_at, type, event)
-       INSERT INTO followers (openid, last_seq, last_at)
-       SELECT DISTINCT ON (from_user) from_user, seq, received_at FROM ins WHERE type <> 'event' OR event = ANY(${OPENING}) ORDER BY from_user, seq DESC
-       ON CONFLICT (openid) DO UPDATE SET last_seq = excluded.last_seq, last_at = excluded.last_at WHERE excluded.last_seq > followers.last_seq`,
-      [JSON.stringify(rows)],
+      `WITH r AS (SELECT * FROM json_to_recordset($1::text::json) AS r(i integer, received_at text, msg_key text, from_user text, type text, event text, content text, answer text, unmatched boolean,
+                    reply_ms integer, margin double precision, kind text, period text, bucket integer, close boolean, opening boolean, asks boolean, prev_back integer, again_from text)),
+            n AS (SELECT r.*, nextval('messages_seq_seq') AS seq, (SELECT false FROM messages m WHERE m.msg_key = r.msg_key LIMIT 1) IS NULL AS fresh FROM r ORDER BY i),
+            x AS (SELECT n.*, CASE WHEN NOT n.asks THEN NULL
+                                   WHEN n.prev_back IS NOT NULL THEN
+                                     CASE WHEN lag(n.kind, n.prev_back) OVER f = ANY($2::text[]) AND lag(n.received_at, n.prev_back) OVER f >= n.again_from
+                                               AND lag(n.received_at, n.prev_back) OVER f <= n.received_at THEN lag(n.seq, n.prev_back) OVER f END
+                                   ELSE (SELECT fo.last_seq FROM followers fo WHERE fo.openid = n.from_user AND fo.last_kind = ANY($2::text[]) AND fo.last_at >= n.again_from AND fo.last_at <= n.received_at)
+                              END AS again_of
+                  FROM n WINDOW f AS (PARTITION BY n.from_user ORDER BY n.i)),
+            ins AS (INSERT INTO messages (seq, received_at, msg_key, from_user, type, event, content, answer, unmatched, reply_ms, margin, again_of)
+                    SELECT seq, received_at, msg_key, from_user, type, event, content, answer, unmatched, reply_ms, margin, again_of FROM x WHERE fresh ORDER BY i
+                    ON CONFLICT (msg_key) DO NOTHING),
+            fol AS (INSERT INTO followers (openid, last_seq, last_at, last_kind)
+                    SELECT DISTINCT ON (from_user) from_user, seq, received_at, kind FROM x WHERE fresh AND opening ORDER BY from_user, i DESC
+                    ON CONFLICT (openid) DO UPDATE SET last_seq = excluded.last_seq, last_at = excluded.last_at, last_kind = excluded.last_kind WHERE excluded.last_seq > followers.last_seq),
+            counted AS (INSERT INTO log_counts (period, kind, n, close, again)
+                    SELECT period, kind, count(*), count(*) FILTER (WHERE close), count(again_of) FROM x WHERE fresh GROUP BY period, kind ORDER BY period, kind
+                    ON CONFLICT (period, kind) DO UPDATE SET n = log_counts.n + excluded.n, close = log_counts.close + excluded.close, again = log_counts.again + excluded.again)
+       INSERT INTO log_reply_ms (period, ms, n)
+       SELECT period, bucket, count(*) FROM x WHERE fresh AND bucket IS NOT NULL GROUP BY period, bucket ORDER BY period, bucket
+       ON CONFLICT (period, ms) DO UPDATE SET n = log_reply_ms.n + excluded.n`,
+      [JSON.stringify(rows), CHOSEN_KINDS],
     );
   }
 
@@ -128,7 +178,7 @@ export class PgMessageLog {
     await this.settled();
     const where = opts.unmatchedOnly ? "WHERE unmatched" : "";
     const [{ n }] = (await this.sql.unsafe(`SELECT count(*)::int AS n FROM messages ${where}`)) as [{ n: number }];
-    const rows = (await this.sql.unsafe(`SELECT *, seq::text AS seq, reply_to::text AS reply_to FROM messages ${where} ORDER BY messages.seq DESC LIMIT $1 OFFSET $2`, [opts.limit, opts.offset])) as Row[];
+    const rows = (await this.sql.unsafe(`SELECT *, seq::text AS seq, reply_to::text AS reply_to, again_of::text AS again_of FROM messages ${where} ORDER BY messages.seq DESC LIMIT $1 OFFSET $2`, [opts.limit, opts.offset])) as Row[];
     return { items: rows.map(entryOf), total: n };
   }
 
@@ -141,6 +191,10 @@ export class PgMessageLog {
       await tx`DELETE FROM followers WHERE last_at < ${cutoff}`;
       // The model calls' log is kept as long as the messages it answered.
       const [{ c }] = (await tx`WITH gone AS (DELETE FROM generated WHERE at < ${cutoff} RETURNING 1) SELECT count(*)::int AS c FROM gone`) as [{ c: number }];
+      // And what a report reads of them: the quarter hours before the one the cutoff falls in.
+      await tx`DELETE FROM log_counts WHERE period < ${periodOf(cutoff)}`;
+      await tx`DELETE FROM log_reply_ms WHERE period < ${periodOf(cutoff)}`;
+      await tx`DELETE FROM send_failures WHERE at < ${cutoff}`;
       const [{ t: newest }] = (await tx`SELECT max(received_at) AS t FROM messages`) as [{ t: string | null }];
       return { removed: n, removedCalls: c, newest };
     });
@@ -148,7 +202,7 @@ export class PgMessageLog {
 
   /** Replies to followers (replies.ts), kept in the same log. */
   async entry(seq: number): Promise<(LoggedMessage & { seq: number }) | null> {
-    const [row] = (await this.sql`SELECT *, seq::text AS seq, reply_to::text AS reply_to FROM messages WHERE messages.seq = ${seq}`) as Row[];
+    const [row] = (await this.sql`SELECT *, seq::text AS seq, reply_to::text AS reply_to, again_of::text AS again_of FROM messages WHERE messages.seq = ${seq}`) as Row[];
     return row ? entryOf(row) : null;
   }
 
@@ -166,6 +220,8 @@ export class PgMessageLog {
       const [{ seq }] = (await tx`INSERT INTO messages (received_at, msg_key, from_user, type, event, content, answer, unmatched, direction, sent_by, reply_to)
         VALUES (${at}, ${`out:${crypto.randomUUID()}`}, ${r.openid}, ${r.type}, NULL, ${r.content}, 'reply', false, 'out', ${r.sentBy}, ${r.replyTo})
         RETURNING seq::text AS seq`) as [{ seq: string }];
+      // Counted with the quarter hour's messages (store/log-kinds.ts): a report reads the sends there.
+      await tx`INSERT INTO log_counts (period, kind, n) VALUES (${periodOf(at)}, ${kindOf("out", "reply", false, r.sentBy)}, 1) ON CONFLICT (period, kind) DO UPDATE SET n = log_counts.n + 1`;
       if (r.replyTo !== null) await tx`UPDATE messages SET answered_at = ${at} WHERE seq = ${r.replyTo} AND answered_at IS NULL`;
       else
         await tx`UPDATE messages SET answered_at = ${at} WHERE unmatched AND from_user = ${r.openid} AND direction = 'in' AND answered_at IS NULL

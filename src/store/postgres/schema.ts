@@ -106,6 +106,26 @@ export const PG_MIGRATIONS: readonly string[] = [
   // The operator's synonyms (issue 34 D; src/doc/synonyms.ts): one row a group, its phrases as JSON. Content
   // like the rules: a write moves content_gen, and each instance's copy rebuilds its passage index.
   `CREATE TABLE synonyms (position integer PRIMARY KEY, phrases text NOT NULL);`,
+  // How followers were answered (issue 35 C), as on SQLite (store/model/db.ts): each message's reply
+  // time, margin and the message it asks again after, each follower's last kind of answer, the
+  // quarter hours' counts the log writer adds to, the failed customer-service sends; the messages
+  // logged before counted with the kind kindOf (store/log-kinds.ts) gives them.
+  `ALTER TABLE messages ADD COLUMN reply_ms integer, ADD COLUMN margin double precision, ADD COLUMN again_of bigint;
+   ALTER TABLE followers ADD COLUMN last_kind text;
+   CREATE INDEX messages_close ON messages (received_at) WHERE margin >= 0.55;
+   CREATE INDEX messages_again ON messages (received_at) WHERE again_of IS NOT NULL;
+   CREATE TABLE log_counts (period text NOT NULL, kind text NOT NULL, n bigint NOT NULL, close bigint NOT NULL DEFAULT 0, again bigint NOT NULL DEFAULT 0, PRIMARY KEY (period, kind));
+   CREATE TABLE log_reply_ms (period text NOT NULL, ms integer NOT NULL, n bigint NOT NULL, PRIMARY KEY (period, ms));
+   CREATE TABLE send_failures (seq bigserial PRIMARY KEY, at text NOT NULL, openid text NOT NULL, sent_by text NOT NULL, code text NOT NULL, detail text);
+   CREATE INDEX send_failures_at ON send_failures (at);
+   INSERT INTO log_counts (period, kind, n)
+     SELECT substr(received_at, 1, 14) || CASE WHEN substr(received_at, 15, 2) < '15' THEN '00' WHEN substr(received_at, 15, 2) < '30' THEN '15' WHEN substr(received_at, 15, 2) < '45' THEN '30' ELSE '45' END,
+            CASE WHEN direction = 'out' THEN CASE WHEN sent_by = 'ai' THEN 'reply_ai' ELSE 'reply' END
+                 WHEN split_part(answer, ':', 1) = 'fallback' AND NOT unmatched THEN 'media'
+                 ELSE split_part(answer, ':', 1) END,
+            count(*)
+     FROM (SELECT received_at, direction, sent_by, unmatched, regexp_replace(answer, '^(followup|another):', '') AS answer FROM messages) AS m GROUP BY 1, 2;
+   INSERT INTO meta (key, value) SELECT 'log_details_since', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') WHERE EXISTS (SELECT 1 FROM messages);`,
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

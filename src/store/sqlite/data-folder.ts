@@ -17,6 +17,7 @@ import { LogWriter } from "./logwriter.ts";
 import { MessageLog } from "./messages.ts";
 import { ReplyBook } from "./replies.ts";
 import { GeneratedCalls } from "./generated.ts";
+import { LogReport } from "./report.ts";
 import { checkpoint, describeCheckpoint } from "./checkpoint.ts";
 
 const bulkOf = (doc: BulkDocument | ReplydDocument): BulkDocument => (Array.isArray(doc.articles) ? asBulk(doc as ReplydDocument) : (doc as BulkDocument));
@@ -42,6 +43,7 @@ export class DataFolder extends Model {
   readonly messages: MessageLog;
   readonly replies: ReplyBook;
   readonly generated: GeneratedCalls;
+  readonly report: LogReport;
 
   private constructor(
     dir: string,
@@ -52,6 +54,7 @@ export class DataFolder extends Model {
     this.messages = new MessageLog(db, new LogWriter(this.dbPath, this.logError));
     this.replies = new ReplyBook(db, opts.replyLimit ?? DEFAULT_REPLY_LIMIT);
     this.generated = new GeneratedCalls(db);
+    this.report = new LogReport(db);
     this.backups = new BackupFiles(join(dir, "backups"), opts.clock, opts.keep);
   }
 

@@ -6,9 +6,15 @@
  */
 import { Database, type Statement } from "bun:sqlite";
 import { OPENING_EVENTS } from "../follower-log.ts";
+import { againOf, asks, CLOSE_MARGIN, kindOf, periodOf, replyBucket, type PreviousInteraction } from "../log-kinds.ts";
 
-/** Values per logged row, in the order the insert binds them: received_ms, msg_key, from_user, type, event, content, answer, unmatched. */
-export const ROW_WIDTH = 8;
+/**
+ * Values per logged row, in this order: received_ms, msg_key, from_user, type, event, content,
+ * answer, unmatched, reply_ms, margin. A spill file written before reply_ms and margin were logged
+ * holds rows of the first eight (OLD_ROW_WIDTH): they are logged with neither (messages.ts).
+ */
+export const ROW_WIDTH = 10;
+export const OLD_ROW_WIDTH = 8;
 
 export type LogWorkerRequest = { open: string; committed: SharedArrayBuffer } | LogBatch;
 export interface LogBatch {
@@ -31,6 +37,9 @@ const queue: LogBatch[] = [];
 let db: Database | null = null;
 let insert: Statement | null = null;
 let follower: Statement | null = null;
+let previous: Statement | null = null;
+let countKind: Statement | null = null;
+let countReplyMs: Statement | null = null;
 let committed: Int32Array | null = null;
 let path: string | null = null;
 let retrying = false;
@@ -46,12 +55,21 @@ function open(at: string): void {
   // The log must survive a crash of the process (WAL with synchronous=NORMAL does); an fsync per
   // batch for power cuts is what admin writes pay, not follower traffic.
   db.exec("PRAGMA synchronous = NORMAL");
-  insert = db.query("INSERT OR IGNORE INTO messages (received_at, msg_key, from_user, type, event, content, answer, unmatched) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
-  // Each follower's last interaction, for reply windows: one row per follower, written once per
-  // batch (an index on the log's sender would cost every message another B-tree insert).
-  follower = db.query(
-    "INSERT INTO followers (openid, last_seq, last_at) VALUES (?, ?, ?) ON CONFLICT(openid) DO UPDATE SET last_seq = excluded.last_seq, last_at = excluded.last_at WHERE excluded.last_seq > followers.last_seq",
+  insert = db.query(
+    "INSERT OR IGNORE INTO messages (received_at, msg_key, from_user, type, event, content, answer, unmatched, reply_ms, margin, again_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
+  // Each follower's last interaction, for reply windows and to see them asking again: one row per
+  // follower, written once per batch (an index on the log's sender would cost every message another
+  // B-tree insert), read for a follower's first text in a batch.
+  follower = db.query(
+    "INSERT INTO followers (openid, last_seq, last_at, last_kind) VALUES (?, ?, ?, ?) ON CONFLICT(openid) DO UPDATE SET last_seq = excluded.last_seq, last_at = excluded.last_at, last_kind = excluded.last_kind WHERE excluded.last_seq > followers.last_seq",
+  );
+  previous = db.query("SELECT last_seq AS seq, last_at AS at, last_kind AS kind FROM followers WHERE openid = ?");
+  // The quarter hours' counts a report reads (store/log-kinds.ts), once per period and kind per batch.
+  countKind = db.query(
+    "INSERT INTO log_counts (period, kind, n, close, again) VALUES (?, ?, ?, ?, ?) ON CONFLICT(period, kind) DO UPDATE SET n = n + excluded.n, close = close + excluded.close, again = again + excluded.again",
+  );
+  countReplyMs = db.query("INSERT INTO log_reply_ms (period, ms, n) VALUES (?, ?, ?) ON CONFLICT(period, ms) DO UPDATE SET n = n + excluded.n");
 }
 
 /** A time that cannot be formatted must not fail the row: the row is kept with the time it was written. */
@@ -62,14 +80,50 @@ function isoTime(ms: unknown): string {
 
 type Row = (string | number | boolean | null)[];
 
-function put(rows: Row, i: number, last: Map<string, [number, string]>): void {
+/** What a batch's transaction gathers: each follower's last interaction, and the counts to add. */
+interface BatchState {
+  last: Map<string, PreviousInteraction>;
+  kinds: Map<string, { period: string; kind: string; n: number; close: number; again: number }>;
+  replyMs: Map<string, { period: string; ms: number; n: number }>;
+}
+const newBatch = (): BatchState => ({ last: new Map(), kinds: new Map(), replyMs: new Map() });
+
+const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
+
+function put(rows: Row, i: number, batch: BatchState): void {
+  const ms = typeof rows[i] === "number" ? (rows[i] as number) : NaN;
   const at = isoTime(rows[i]);
-  const r = (insert as Statement).run(at, rows[i + 1] ?? null, rows[i + 2] ?? null, rows[i + 3] ?? null, rows[i + 4] ?? null, rows[i + 5] ?? null, rows[i + 6] ?? null, rows[i + 7] ?? null);
-  if (r.changes && (rows[i + 3] !== "event" || OPENING.has(String(rows[i + 4])))) last.set(String(rows[i + 2]), [Number(r.lastInsertRowid), at]);
+  const from = String(rows[i + 2]);
+  const [type, event, content, answer] = [String(rows[i + 3]), rows[i + 4] ?? null, rows[i + 5] ?? null, String(rows[i + 6])];
+  const unmatched = rows[i + 7] ? 1 : 0;
+  const replyMs = num(rows[i + 8]);
+  const margin = num(rows[i + 9]);
+  // The follower's previous interaction: earlier in this batch, else as the followers table has it.
+  const before = asks(type, content) ? (batch.last.get(from) ?? ((previous as Statement).get(from) as PreviousInteraction | null)) : null;
+  const again = againOf(type, content, Number.isNaN(ms) ? Date.parse(at) : ms, before);
+  const r = (insert as Statement).run(at, rows[i + 1] ?? null, rows[i + 2] ?? null, rows[i + 3] ?? null, event, content, rows[i + 6] ?? null, unmatched, replyMs, margin, again);
+  if (!r.changes) return;
+  const kind = kindOf("in", answer, unmatched === 1, null);
+  if (type !== "event" || OPENING.has(String(event))) batch.last.set(from, { seq: Number(r.lastInsertRowid), at, kind });
+  const period = periodOf(at);
+  const k = `${period} ${kind}`;
+  let counted = batch.kinds.get(k);
+  if (!counted) batch.kinds.set(k, (counted = { period, kind, n: 0, close: 0, again: 0 }));
+  counted.n++;
+  if (margin !== null && margin >= CLOSE_MARGIN) counted.close++;
+  if (again !== null) counted.again++;
+  if (replyMs === null) return;
+  const bucket = replyBucket(replyMs);
+  const b = `${period} ${bucket}`;
+  let timed = batch.replyMs.get(b);
+  if (!timed) batch.replyMs.set(b, (timed = { period, ms: bucket, n: 0 }));
+  timed.n++;
 }
 
-function putFollowers(last: Map<string, [number, string]>): void {
-  for (const [openid, [seq, at]] of last) (follower as Statement).run(openid, seq, at);
+function putBatch(batch: BatchState): void {
+  for (const [openid, p] of batch.last) (follower as Statement).run(openid, p.seq, p.at, p.kind);
+  for (const c of batch.kinds.values()) (countKind as Statement).run(c.period, c.kind, c.n, c.close, c.again);
+  for (const c of batch.replyMs.values()) (countReplyMs as Statement).run(c.period, c.ms, c.n);
 }
 
 /** A row SQLite or the binding refuses fails the same way on every retry: only such rows are dropped. */
@@ -104,9 +158,9 @@ function drain(): void {
     try {
       try {
         conn.transaction(() => {
-          const last = new Map<string, [number, string]>();
-          for (let i = 0; i < rows.length; i += ROW_WIDTH) put(rows, i, last);
-          putFollowers(last);
+          const batch = newBatch();
+          for (let i = 0; i < rows.length; i += ROW_WIDTH) put(rows, i, batch);
+          putBatch(batch);
         })();
       } catch (e) {
         if (!refusesRow(e)) throw e;
@@ -114,16 +168,16 @@ function drain(): void {
         let dropped = 0;
         let reason = "";
         conn.transaction(() => {
-          const last = new Map<string, [number, string]>();
+          const batch = newBatch();
           for (let i = 0; i < rows.length; i += ROW_WIDTH)
             try {
-              put(rows, i, last);
+              put(rows, i, batch);
             } catch (rowError) {
               if (!refusesRow(rowError)) throw rowError;
               dropped++;
               reason ||= messageOf(rowError);
             }
-          putFollowers(last);
+          putBatch(batch);
         })();
         if (dropped) report({ error: `${dropped} message(s) could not be logged: ${reason}` });
       }

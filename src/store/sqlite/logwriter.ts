@@ -12,7 +12,7 @@
 import { MAX_UNWRITTEN } from "../follower-log.ts";
 import { ROW_WIDTH, type LogBatch, type LogWorkerReport } from "./log-worker.ts";
 
-export { ROW_WIDTH } from "./log-worker.ts";
+export { OLD_ROW_WIDTH, ROW_WIDTH } from "./log-worker.ts";
 
 // In the compiled binary the worker is a second entry point (scripts/build); from source, its file.
 const WORKER_ENTRY = import.meta.url.includes("/$bunfs/") ? "./store/sqlite/log-worker.ts" : new URL("./log-worker.ts", import.meta.url).href;

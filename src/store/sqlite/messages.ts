@@ -3,7 +3,8 @@ import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { atomicWrite } from "../../base/fsutil.ts";
 import type { LoggedMessage, NewMessage } from "../follower-log.ts";
-import { ROW_WIDTH, type LogWriter } from "./logwriter.ts";
+import { periodOf } from "../log-kinds.ts";
+import { OLD_ROW_WIDTH, ROW_WIDTH, type LogWriter } from "./logwriter.ts";
 
 /**
  * The follower message log. Messages are queued as flat rows and handed to the writer thread
@@ -23,7 +24,7 @@ export class MessageLog {
   ) {}
 
   add(m: NewMessage): void {
-    this.rows.push(m.received_ms, m.msg_key, m.from_user, m.type, m.event, m.content, m.answer, m.unmatched ? 1 : 0);
+    this.rows.push(m.received_ms, m.msg_key, m.from_user, m.type, m.event, m.content, m.answer, m.unmatched ? 1 : 0, m.reply_ms ?? null, m.margin ?? null);
     if (this.rows.length >= this.maxQueue * ROW_WIDTH) this.flush();
     else this.timer ??= setTimeout(() => this.flush(), this.flushAfterMs);
   }
@@ -96,6 +97,8 @@ export class MessageLog {
     for (const line of readFileSync(path, "utf8").split("\n")) {
       if (!line) continue;
       const r = JSON.parse(line) as unknown[];
+      // A row kept by a version that logged no reply time or margin: logged without them.
+      if (r.length === OLD_ROW_WIDTH) r.push(null, null);
       if (r.length !== ROW_WIDTH) continue;
       this.rows.push(...r);
       n++;
@@ -140,6 +143,10 @@ export class MessageLog {
         this.db.run("DELETE FROM followers WHERE last_at < ?", [cutoff]);
         // The model calls' log is kept as long as the messages it answered.
         const removedCalls = this.db.run("DELETE FROM generated WHERE at < ?", [cutoff]).changes;
+        // And what a report reads of them: the quarter hours before the one the cutoff falls in.
+        this.db.run("DELETE FROM log_counts WHERE period < ?", [periodOf(cutoff)]);
+        this.db.run("DELETE FROM log_reply_ms WHERE period < ?", [periodOf(cutoff)]);
+        this.db.run("DELETE FROM send_failures WHERE at < ?", [cutoff]);
         return { removed, removedCalls };
       })
       .immediate();

@@ -1,5 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { DEFAULT_REPLY_LIMIT, REPLY_WINDOW_MS, windowOf, type LoggedMessage, type NewReply, type ReplyWindow } from "../follower-log.ts";
+import { kindOf, periodOf } from "../log-kinds.ts";
 
 /**
  * Replies to followers, kept in the message log beside what they answer (direction out). The log's
@@ -40,6 +41,8 @@ export class ReplyBook {
             )
             .run(at, `out:${crypto.randomUUID()}`, r.openid, r.type, r.content, r.sentBy, r.replyTo).lastInsertRowid,
         );
+        // Counted with the quarter hour's messages (store/log-kinds.ts): a report reads the sends there.
+        this.db.run("INSERT INTO log_counts (period, kind, n) VALUES (?, ?, 1) ON CONFLICT(period, kind) DO UPDATE SET n = n + 1", [periodOf(at), kindOf("out", "reply", false, r.sentBy)]);
         if (r.replyTo !== null) this.db.run("UPDATE messages SET answered_at = ? WHERE seq = ? AND answered_at IS NULL", [at, r.replyTo]);
         else {
           // The unmatched messages of the last 48 hours, walked in the inbox's own index from the

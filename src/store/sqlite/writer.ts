@@ -26,6 +26,11 @@ export function sqliteWriter(store: DataFolder): Writer {
       window: async (openid, now) => store.replies.window(openid, now),
       record: async (r) => store.replies.record(r),
       entry: async (seq) => store.replies.entry(seq),
+      sendFailed: async (f) => store.report.sendFailed(f),
+      figures: async (q) => {
+        await store.messages.settled();
+        return store.report.figures(q);
+      },
     },
     generated: store.generated,
     newestBackup: async () => store.backups.newest(),

@@ -217,8 +217,9 @@ export class GeneratedAnswers {
       // Redis went away: no delivery can be given this answer for sure, so it follows as if late.
       kept = { kept: false, answer: fallback };
     }
-    // Logged before anything follows: the message opens the follower's reply window.
-    hooks.record(answer !== null && kept.kept ? { ...d, answer: `ai:${cited.join(",")}`, unmatched: false } : d);
+    // Logged before anything follows: the message opens the follower's reply window. The model's
+    // answer went out, not the article the ranking chose: no margin (a close call is an article sent alone).
+    hooks.record(answer !== null && kept.kept ? { ...d, answer: `ai:${cited.join(",")}`, unmatched: false, margin: undefined } : d);
     if (answer !== null && !kept.kept) outcome = await this.late.send(m.from, answer, g.question);
     this.stats.delivered(outcome);
     await this.logCall({ at, msgKey: key, who: m.from, question: g.question, sources: g.sources, r: { ...r, outcome }, deliveredAt: outcome === "reply" || outcome === "customer_service" ? new Date(this.o.clock.now()).toISOString() : null });

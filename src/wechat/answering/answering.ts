@@ -160,6 +160,7 @@ export class Answering {
     return this.render(m, decision, encrypt);
   }
 
+  /** Logs the message as answered now: its reply time counts from its arrival (a model's answer included). */
   private record(m: Inbound, key: string, decision: Decision): void {
     this.parts.messages.add({
       received_ms: this.parts.clock.now(),
@@ -170,6 +171,8 @@ export class Answering {
       content: (m.content ?? m.eventKey ?? null)?.slice(0, 1024) ?? null,
       answer: decision.answer,
       unmatched: decision.unmatched,
+      reply_ms: m.arrived === undefined ? null : Math.max(0, Math.round(this.parts.clock.monotonic() - m.arrived)),
+      margin: decision.margin ?? null,
     });
   }
 

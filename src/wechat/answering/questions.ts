@@ -64,7 +64,7 @@ export class Questions {
     const sources = this.forModel ? sourcesOf((ranked?.articles ?? []).filter((a) => a.word)) : [];
     const generate = sources.length ? { generate: { question: reading.asked, sources } } : {};
     const choice = offer(reading);
-    if (choice.kind === "one") return remember([choice.article.id], { reply: answerReply(choice), answer: `${how}answer:${choice.article.id}`, unmatched: false, ...generate });
+    if (choice.kind === "one") return remember([choice.article.id], { reply: answerReply(choice), answer: `${how}answer:${choice.article.id}`, unmatched: false, margin: choice.margin, ...generate });
     const listed = choice.kind === "list" ? choice.articles.map((a) => a.id) : [];
     if (choice.kind === "list") return remember(listed, { reply: answerReply(choice), answer: `${how}answers:${listed.join(",")}`, unmatched: false, ...generate });
     // Nothing left to offer: said so, not the fallback ("I did not understand").

@@ -21,11 +21,14 @@ export interface Decision {
   reply: Reply | null;
   /**
    * How it was answered, for the log: rule:<id>, help, code, tag, answer:<id>, answers:<id>,…, search, search_busy, welcome, fallback[:<ids considered>], not_found[:<ids>], none;
-   * a follow-up's ranking prefixed followup:, "another"'s another:, and pick:<id> for an entry picked from the list before (docs/answers.md "Follow-ups").
+   * a follow-up's ranking prefixed followup:, "another"'s another:, and pick:<id> for an entry picked from the list before (docs/answers.md "Follow-ups");
+   * ai:<cited>, ai-pending:<seq> from generator.ts, late-answers.ts.
    */
   answer: string;
   /** A follower's text that nothing matched: listed by `replyd inbox` so operators can add rules. */
   unmatched: boolean;
+  /** An article the ranking offered alone: how close the runner-up came (ranking/choice.ts), logged for the report's close calls. */
+  margin?: number;
   /**
    * A question that reached the ranking, with the articles that hold a word of it: what a model
    * (serve --ai-url) is given to write the answer from. `reply` is then the retrieval reply, sent

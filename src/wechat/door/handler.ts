@@ -116,6 +116,7 @@ export class WechatHandler {
   async receive(request: Request): Promise<Response> {
     const token = this.opts.token;
     if (!token) return this.disabled();
+    const arrived = this.clock.monotonic();
     try {
       const q = queryOf(request.url);
       const timestamp = q.timestamp ?? "";
@@ -145,6 +146,7 @@ export class WechatHandler {
       } else xml = body;
 
       const message = toInbound(parseXml(xml));
+      message.arrived = arrived;
       // The platform names the sender in the query too; a body that says otherwise was not its.
       if (q.openid !== undefined && q.openid !== message.from) throw new WxError("wrong_sender", "openid does not match FromUserName");
       const key = dedupeKey(message);

@@ -15,6 +15,8 @@ export interface Inbound {
   eventKey?: string;
   scene?: string;
   fields: XmlNode;
+  /** When the platform's request arrived, on the clock's monotonic count: the log's reply time counts from it. */
+  arrived?: number;
 }
 
 const str = (node: XmlNode, name: string): string | undefined => {

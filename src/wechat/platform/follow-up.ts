@@ -42,12 +42,22 @@ export async function sendFollowUp(write: Writer, platform: Pick<PlatformClient,
   await write.log.settled();
   return write.exclusive(`reply:${f.openid}`, async () => {
     const now = clock.now();
+    // What did not go out is counted by the report (by the platform's errcode, or why replyd sent
+    // nothing); a failure to keep that count never hides the failure itself.
+    const failed = (code: string, detail: string) => write.log.sendFailed({ openid: f.openid, sentBy: f.sentBy, code, detail: detail.slice(0, 500), nowMs: now }).catch(() => {});
     const window = await write.log.window(f.openid, now);
-    if (!window.open) throw new WindowClosed(window);
+    if (!window.open) {
+      await failed(window.closed ?? "window_closed", window.reason ?? "");
+      throw new WindowClosed(window);
+    }
     try {
       await sendCustomMessage(platform, f.openid, f.message);
     } catch (e) {
-      if (e instanceof PlatformError) throw e;
+      if (e instanceof PlatformError) {
+        await failed(String(e.errcode), e.message);
+        throw e;
+      }
+      await failed("unreachable", (e as Error).message);
       throw new PlatformUnreachable((e as Error).message);
     }
     let seq: number;

@@ -1,0 +1,89 @@
+/**
+ * What the message log keeps for `replyd report` (docs/operations.md "The report"), decided where a
+ * message is logged, the same on both stores: how it was answered (its kind), the quarter hour it
+ * was logged in, its reply time's bucket, and whether it is a follower asking again right after an
+ * answer the ranking or the model chose. The stores add each logged message to per-quarter-hour
+ * counts (log_counts, log_reply_ms) in the transaction that logs it, so a report reads a few rows per
+ * quarter hour, however many messages the log holds (bench/report.ts).
+ */
+
+/** A follower's text this soon after an answer the ranking or the model chose is "asked again". */
+export const AGAIN_MS = 120_000;
+
+/**
+ * An article sent alone is a close call when the best relevant runner-up scored at least this share
+ * of it: a list starts at 1 / ANSWERS.lead (0.67). The partial index messages_close has this figure
+ * in its predicate (store/model/db.ts, postgres/schema.ts): a query with another one reads the log.
+ */
+export const CLOSE_MARGIN = 0.55;
+
+/** Kinds of answer a follower may ask again after: an article or a list the ranking chose, the word search's article, a generated answer. */
+export const CHOSEN_KINDS: readonly string[] = ["answer", "answers", "search", "ai"];
+
+/**
+ * How a follower's message was read before it was answered (wechat/questions.ts): a follow-up read
+ * with the question before it, or "another" asking for the next articles. The answer after it is
+ * what the ranking gave, and counts as that.
+ */
+export const READINGS: readonly string[] = ["followup", "another"];
+
+/** The answer without the reading it was made in: followup:answer:returns is answer:returns. */
+export function unprefixed(answer: string): string {
+  const colon = answer.indexOf(":");
+  return colon > 0 && READINGS.includes(answer.slice(0, colon)) ? answer.slice(colon + 1) : answer;
+}
+
+/**
+ * How a message was answered, from its log entry, the reading's prefix left out (followup:,
+ * another:): the answer's name before any ":" (rule, help, pick,
+ * code, tag, answer, answers, search, search_busy, ai, ai-pending, welcome, not_found, none);
+ * `fallback` for a follower's text, menu key or empty message that nothing matched and `media` for
+ * the fallback a message replyd cannot read got (an image, a video: not unmatched); `reply`, or
+ * `reply_ai` for a generated answer, for what the account sent as a customer-service message. The
+ * migrations that count the rows logged before (store/model/db.ts, postgres/schema.ts) say the same in SQL.
+ */
+export function kindOf(direction: string, answer: string, unmatched: boolean, sentBy: string | null): string {
+  if (direction === "out") return sentBy === "ai" ? "reply_ai" : "reply";
+  const plain = unprefixed(answer);
+  const colon = plain.indexOf(":");
+  const name = colon < 0 ? plain : plain.slice(0, colon);
+  return name === "fallback" && !unmatched ? "media" : name;
+}
+
+/** The quarter hour (UTC) an ISO time falls in, as the counts are kept: `2026-11-21T10:45`. */
+export function periodOf(iso: string): string {
+  const minute = Number(iso.slice(14, 16));
+  return `${iso.slice(0, 14)}${String(minute - (minute % 15)).padStart(2, "0")}`;
+}
+
+/**
+ * A reply time's bucket, its lower bound in ms: two significant figures (exact below 100 ms, 10 ms
+ * steps below a second, 100 ms steps below 10 s), a tenth of the time at most; past 10 minutes, 10 minutes.
+ */
+export function replyBucket(ms: number): number {
+  const t = Math.min(Math.max(0, Math.floor(ms)), 600_000);
+  if (t < 100) return t;
+  const step = 10 ** (Math.floor(Math.log10(t)) - 1);
+  return t - (t % step);
+}
+
+/** What the log needs of a follower's previous interaction to see them asking again. */
+export interface PreviousInteraction {
+  seq: number;
+  at: string;
+  kind: string | null;
+}
+
+/** A message a follower may ask again with: a text (or a voice message the platform recognised). */
+export const asks = (type: string, content: unknown): boolean => (type === "text" || type === "voice") && typeof content === "string" && content.trim() !== "";
+
+/**
+ * The log entry a follower's message asks again after, or null: their previous interaction, when
+ * it was answered by an article or list the ranking chose, the word search or the model, and came
+ * at most AGAIN_MS before.
+ */
+export function againOf(type: string, content: unknown, atMs: number, previous: PreviousInteraction | null): number | null {
+  if (!previous || previous.kind === null || !asks(type, content) || !CHOSEN_KINDS.includes(previous.kind)) return null;
+  const gap = atMs - Date.parse(previous.at);
+  return gap >= 0 && gap <= AGAIN_MS ? previous.seq : null;
+}
