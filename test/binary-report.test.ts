@@ -7,9 +7,9 @@
 import { afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { CHART_COLOURS, CHARTS } from "../src/cli/report-html.ts";
-import { KINDS } from "../src/cli/report-kinds.ts";
-import type { Report } from "../src/server/report-figures.ts";
+import { CHART_COLOURS, CHARTS } from "../src/cli/report/html.ts";
+import { KINDS } from "../src/cli/report/kinds.ts";
+import type { Report } from "../src/server/report/figures.ts";
 import { wxSignature } from "../src/wechat/door/crypto.ts";
 import { render } from "./chromium.ts";
 import { doc, tempDir } from "./helpers.ts";

@@ -17,7 +17,7 @@ import { deleteMenu, getMenu, postMenu, putMenu } from "./menu.ts";
 import { postReply } from "./reply.ts";
 import { postTeach } from "./teach.ts";
 import { getSynonyms } from "./synonyms.ts";
-import { getReport } from "./report.ts";
+import { getReport } from "./report/route.ts";
 import type { AppContext } from "./context.ts";
 import type { LimiterOptions } from "./limiter.ts";
 import { errorResponse, ok, refusal } from "./respond.ts";

@@ -9,10 +9,10 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { offsetOption } from "../../src/cli/commands/report.ts";
 import { run } from "../../src/cli/index.ts";
-import { CHARTS, reportHtml } from "../../src/cli/report-html.ts";
-import { answerName, articleName, reportText, WIDTH } from "../../src/cli/report-terminal.ts";
-import { bar, countIn, fit, oneLine, sparkline } from "../../src/cli/text-charts.ts";
-import { assembleReport, type Report } from "../../src/server/report-figures.ts";
+import { CHARTS, reportHtml } from "../../src/cli/report/html.ts";
+import { answerName, articleName, reportText, WIDTH } from "../../src/cli/report/terminal.ts";
+import { bar, countIn, fit, oneLine, sparkline } from "../../src/cli/report/text-charts.ts";
+import { assembleReport, type Report } from "../../src/server/report/figures.ts";
 import type { LogFigures } from "../../src/store/report-query.ts";
 import { captureIO, tempDir } from "../helpers.ts";
 

@@ -1,9 +1,9 @@
-/** The questions nothing answered, grouped (server/question-groups.ts), and the report's figures made from the store's (server/report-figures.ts). */
+/** The questions nothing answered, grouped (server/report/question-groups.ts), and the report's figures made from the store's (server/report/figures.ts). */
 import { expect, test } from "bun:test";
 import { SynonymTable, withSynonyms } from "../../src/ranking/synonyms.ts";
 import { termsOf } from "../../src/ranking/words.ts";
-import { groupQuestions, JOIN_AT, MAX_POSTINGS, type AskedText } from "../../src/server/question-groups.ts";
-import { daysBetween, offsetName, percentiles } from "../../src/server/report-figures.ts";
+import { groupQuestions, JOIN_AT, MAX_POSTINGS, type AskedText } from "../../src/server/report/question-groups.ts";
+import { daysBetween, offsetName, percentiles } from "../../src/server/report/figures.ts";
 
 let seq = 0;
 /** Newest first, as the store answers them: later calls are older. */

@@ -4,7 +4,7 @@
  * close call of the article the ranking chose for it.
  */
 import { expect, test } from "bun:test";
-import type { Report } from "../../src/server/report-figures.ts";
+import type { Report } from "../../src/server/report/figures.ts";
 import { call, deliver, inboxAll, model, QUESTION, setup } from "./generated-harness.ts";
 
 test("model calls by outcome, failures by kind, refusals by check and tokens; the generated answer is of kind ai, with no margin", async () => {

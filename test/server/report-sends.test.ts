@@ -4,7 +4,7 @@
  * why replyd sent nothing (window_closed), each with what it means.
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import type { Report } from "../../src/server/report-figures.ts";
+import type { Report } from "../../src/server/report/figures.ts";
 import { type FakePlatform } from "../platform/fake.ts";
 import { platformApp, type Harness } from "../platform/harness.ts";
 import { textMsg, wxPost } from "../wechat/helpers.ts";

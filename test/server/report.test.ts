@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { CODE } from "../../src/base/errors.ts";
-import type { Report } from "../../src/server/report-figures.ts";
+import type { Report } from "../../src/server/report/figures.ts";
 import type { Param } from "../../src/sign.ts";
 import { wxSignature } from "../../src/wechat/door/crypto.ts";
 import { body, doc, READER, signedRequest, testApp } from "../helpers.ts";

@@ -4,13 +4,13 @@
  * page to mail with --html FILE.
  */
 import { dirname, resolve } from "node:path";
-import type { Report } from "../../server/report-figures.ts";
+import type { Report } from "../../server/report/figures.ts";
 import { defineCommand } from "../command.ts";
 import type { CommandContext } from "../context.ts";
 import { usage } from "../errors.ts";
 import { checkTarget, fileSink, placeFile } from "../files.ts";
-import { reportHtml } from "../report-html.ts";
-import { reportText } from "../report-terminal.ts";
+import { reportHtml } from "../report/html.ts";
+import { reportText } from "../report/terminal.ts";
 
 /** The days' offset --tz names (UTC, +08:00, -05:30), in minutes east of UTC; without it, this machine's now. */
 export function offsetOption(value: string | undefined, now: Date): number {

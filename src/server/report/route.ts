@@ -1,11 +1,11 @@
-import { badRequest, ReplydError } from "../base/errors.ts";
-import { SynonymTable, withSynonyms } from "../ranking/synonyms.ts";
-import { termsOf } from "../ranking/words.ts";
-import { adviceFor } from "../wechat/platform/response.ts";
-import type { SignedRequest } from "./auth.ts";
-import type { AppContext } from "./context.ts";
-import { Fields } from "./fields.ts";
-import { assembleReport } from "./report-figures.ts";
+import { badRequest, ReplydError } from "../../base/errors.ts";
+import { SynonymTable, withSynonyms } from "../../ranking/synonyms.ts";
+import { termsOf } from "../../ranking/words.ts";
+import { adviceFor } from "../../wechat/platform/response.ts";
+import type { SignedRequest } from "../auth.ts";
+import type { AppContext } from "../context.ts";
+import { Fields } from "../fields.ts";
+import { assembleReport } from "./figures.ts";
 
 /** The longest time a report covers: the counts it reads grow with it (bench/report.ts). */
 export const MAX_REPORT_DAYS = 92;

@@ -4,10 +4,10 @@
  * names no address, and its Content-Security-Policy forbids fetching anything should a mail
  * reader add something. Every text from the server (followers' words, titles) is escaped.
  */
-import type { Report } from "../server/report-figures.ts";
-import { VERSION } from "../base/version.ts";
-import { kindsIn } from "./report-kinds.ts";
-import { answerName, articleName, localTime } from "./report-terminal.ts";
+import type { Report } from "../../server/report/figures.ts";
+import { VERSION } from "../../base/version.ts";
+import { kindsIn } from "./kinds.ts";
+import { answerName, articleName, localTime } from "./terminal.ts";
 import { esc, horizontalBars, lines, stackedBars } from "./svg-charts.ts";
 import { count, duration, percent } from "./text-charts.ts";
 

@@ -1,5 +1,5 @@
 /**
- * How `replyd report` names and colours each kind of answer (server/report-figures.ts), in the
+ * How `replyd report` names and colours each kind of answer (server/report/figures.ts), in the
  * order it shows them: what answered the follower, what did not, what needs no answer.
  */
 export interface KindLook {

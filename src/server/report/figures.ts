@@ -5,8 +5,8 @@
  * customer-service sends; the questions nothing answered, grouped. The terminal, --json and --html
  * show these same figures.
  */
-import { AGAIN_MS, CHOSEN_KINDS, CLOSE_MARGIN, unprefixed } from "../store/log-kinds.ts";
-import type { LogFigures, ReplyTimeCount } from "../store/report-query.ts";
+import { AGAIN_MS, CHOSEN_KINDS, CLOSE_MARGIN, unprefixed } from "../../store/log-kinds.ts";
+import type { LogFigures, ReplyTimeCount } from "../../store/report-query.ts";
 import { groupQuestions, type QuestionGroup } from "./question-groups.ts";
 
 /** Kinds of answer that answered the follower (store/log-kinds.ts kindOf); pick: an entry the follower picked from the list before. */

@@ -8,8 +8,8 @@
  * UNANSWERED_READ texts (store/report-query.ts), at most MAX_TERMS terms of each, at most
  * MAX_POSTINGS groups looked at per term.
  */
-import { termsOf } from "../ranking/words.ts";
-import { unprefixed } from "../store/log-kinds.ts";
+import { termsOf } from "../../ranking/words.ts";
+import { unprefixed } from "../../store/log-kinds.ts";
 
 export const JOIN_AT = 0.5;
 export const MAX_TERMS = 32;

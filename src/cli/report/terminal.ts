@@ -3,9 +3,9 @@
  * follower's text cut by the columns it takes (Chinese counts double), bars and sparklines of block
  * characters, no colour and no escape.
  */
-import type { DayFigures, Report } from "../server/report-figures.ts";
-import { unprefixed } from "../store/log-kinds.ts";
-import { kindsIn } from "./report-kinds.ts";
+import type { DayFigures, Report } from "../../server/report/figures.ts";
+import { unprefixed } from "../../store/log-kinds.ts";
+import { kindsIn } from "./kinds.ts";
 import { bar, count, countIn, duration, fit, oneLine, pad, percent, sparkline } from "./text-charts.ts";
 
 export const WIDTH = 80;
