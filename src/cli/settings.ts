@@ -12,7 +12,7 @@
 import { resolve } from "node:path";
 import { redactUrl } from "../store/postgres/url.ts";
 import { dbOption, formatBytes } from "./args.ts";
-import { readConfigFile, settingHoldsSecret } from "./config-file.ts";
+import { readConfig, settingHoldsSecret } from "./config-file.ts";
 import { usage } from "./errors.ts";
 
 type Value = string | number | boolean;
@@ -128,6 +128,12 @@ export const SERVE_SETTINGS = {
     parse: text((v) => (/^[A-Za-z0-9]{16,64}$/.test(v) ? null : "--wx-secret must be the account's AppSecret (letters and digits)")),
   }),
   "wx-api": define({ name: "wx-api", env: "REPLYD_WX_API", default: "https://api.weixin.qq.com", help: "the platform API's base address", parse: (raw) => httpUrl("wx-api")(raw).replace(/\/+$/, "") }),
+  "wx-id": define({
+    name: "wx-id",
+    env: "REPLYD_WX_ID",
+    help: "the account's original id (gh_…): a message to any other account (its ToUserName) is refused",
+    parse: text((v) => (/^gh_[A-Za-z0-9]{1,32}$/.test(v) ? null : "--wx-id must be the account's original id, gh_ and letters or digits (the console's 原始ID)")),
+  }),
   "wx-mode": define({
     name: "wx-mode",
     env: "REPLYD_WX_MODE",
@@ -167,11 +173,27 @@ export const SERVE_SETTINGS = {
   "ai-concurrency": define({ name: "ai-concurrency", default: 8, help: "model calls in flight at once (the cluster's, when it is one)", parse: number("ai-concurrency", 1, 10_000) }),
 } as const;
 
+/** An account's own settings in its [accounts.NAME] table: never taken from the server's (each account signs in as itself). */
+export const ACCOUNT_OWN = ["wx-token", "wx-aeskey", "wx-appid", "wx-secret", "wx-id"] as const;
+/** What an account may set and otherwise takes from the server's value: the callback's mode, the platform's address, the model and its caps. */
+export const ACCOUNT_INHERITED = ["wx-mode", "wx-api", "ai-url", "ai-model", "ai-key", "ai-timeout", "ai-per-follower", "ai-per-minute", "ai-daily", "ai-concurrency"] as const;
+export type AccountSettingName = (typeof ACCOUNT_OWN)[number] | (typeof ACCOUNT_INHERITED)[number];
+export const ACCOUNT_SETTINGS = Object.fromEntries([...ACCOUNT_OWN, ...ACCOUNT_INHERITED].map((n) => [n, SERVE_SETTINGS[n]])) as { [K in AccountSettingName]: (typeof SERVE_SETTINGS)[K] };
+
 type Settings = typeof SERVE_SETTINGS;
 export type SettingName = keyof Settings;
 /** The resolved settings: a value for each (undefined where nothing set one and there is no default). */
 export type Resolved = { [K in SettingName]: "default" extends keyof Settings[K] ? ReturnType<Settings[K]["parse"]> : ReturnType<Settings[K]["parse"]> | undefined };
 export type Source = "flag" | "environment" | "file" | "default";
+/** Where an account's setting came from: its own table, or the server's value (which came from `source`). */
+export type AccountSource = "account" | `server (${Source})`;
+
+/** One `[accounts.NAME]` resolved: its settings, the server's where it sets none. */
+export interface ResolvedAccount {
+  name: string;
+  values: Pick<Resolved, AccountSettingName>;
+  sources: Record<AccountSettingName, AccountSource | null>;
+}
 
 /** The raw text after `--name` or in `--name=value` (cac coerces numeric-looking values: never read from it). */
 function flagValue(argv: readonly string[], name: string, boolean: boolean): string | undefined {
@@ -197,12 +219,15 @@ export interface ResolvedSettings {
   sources: Record<SettingName, Source | null>;
   /** Secrets given as flags: visible in `ps` to every user of the machine. */
   warnings: string[];
+  /** The accounts the config file declares, in its order; null: none (one account, `default`, as before). */
+  accounts: ResolvedAccount[] | null;
 }
 
 /** Every setting from the flags, the environment, the config file and the defaults, in that order. */
 export function resolveSettings(argv: readonly string[], env: Record<string, string | undefined>, cwd: string): ResolvedSettings {
   const configPath = flagValue(argv, "config", false) ?? env.REPLYD_CONFIG;
-  const file = configPath ? readConfigFile(resolve(cwd, configPath), SERVE_SETTINGS) : {};
+  const config = configPath ? readConfig(resolve(cwd, configPath), SERVE_SETTINGS, ACCOUNT_SETTINGS) : { settings: {}, accounts: null };
+  const file = config.settings;
   const values: Record<string, Value | undefined> = {};
   const sources = {} as Record<SettingName, Source | null>;
   const warnings: string[] = [];
@@ -228,14 +253,54 @@ export function resolveSettings(argv: readonly string[], env: Record<string, str
     warnings.push(`--ai-url is http:// to another machine: the key (REPLYD_AI_KEY) travels in clear text to ${new URL(ai).host}; use https://`);
   // --db is completed from DATABASE_URL and PG*, as PostgreSQL's own tools take them.
   if (values.db !== undefined) values.db = dbOption(values.db as string, env);
-  return { values: values as Resolved, sources, warnings };
+  const accounts = config.accounts ? resolveAccounts(config.accounts, values as Resolved, sources) : null;
+  return { values: values as Resolved, sources, warnings, accounts };
 }
 
-/** The resolved settings for `serve --check-config`: each with its value (secrets masked) and where it came from. */
+/**
+ * The declared accounts: each setting from its table, else (ACCOUNT_INHERITED) the server's. An
+ * account's own settings set for the server too are refused rather than shared or ignored: which
+ * account would the server's wx-token be?
+ */
+function resolveAccounts(declared: { name: string; settings: Record<string, string> }[], server: Resolved, serverSources: Record<SettingName, Source | null>): ResolvedAccount[] {
+  for (const name of ACCOUNT_OWN) {
+    const source = serverSources[name];
+    if (source !== null && source !== "default")
+      throw usage(`${name} is set for the server (${source === "flag" ? `--${name}` : source === "environment" ? SERVE_SETTINGS[name].env : "in the config file"}) and the config file declares [accounts]: each account has its own, in its [accounts.NAME] table`);
+  }
+  return declared.map(({ name, settings }) => {
+    const values: Record<string, Value | undefined> = {};
+    const sources = {} as Record<AccountSettingName, AccountSource | null>;
+    for (const key of [...ACCOUNT_OWN, ...ACCOUNT_INHERITED]) {
+      const raw = settings[key];
+      if (raw !== undefined) {
+        values[key] = (ACCOUNT_SETTINGS[key] as Setting).parse(raw);
+        sources[key] = "account";
+      } else if ((ACCOUNT_INHERITED as readonly string[]).includes(key)) {
+        values[key] = server[key];
+        const from = serverSources[key];
+        sources[key] = from === null ? null : `server (${from})`;
+      } else sources[key] = null;
+    }
+    return { name, values: values as ResolvedAccount["values"], sources };
+  });
+}
+
+/** The resolved settings for `serve --check-config`: each with its value (secrets masked) and where it came from; then each account's. */
 export function describeSettings(r: ResolvedSettings): string {
-  return settingsShown(r)
-    .map((x) => `${x.name.padEnd(18)} ${(x.value === null ? "(not set)" : x.secret && x.value !== null ? "(set, hidden)" : String(x.value)).padEnd(40)} ${x.source ?? ""}`)
-    .join("\n");
+  const line = (x: { name: string; value: Value | null; secret: boolean; source: string | null }) =>
+    `${x.name.padEnd(18)} ${(x.value === null ? "(not set)" : x.secret && x.value !== null ? "(set, hidden)" : String(x.value)).padEnd(40)} ${x.source ?? ""}`;
+  const accounts = (r.accounts ?? []).map((a) => [``, `[accounts.${a.name}]`, ...accountShown(a).map(line)].join("\n"));
+  return [settingsShown(r).map(line).join("\n"), ...accounts].join("\n");
+}
+
+/** An account's settings as --check-config shows them, as settingsShown does the server's. */
+export function accountShown(a: ResolvedAccount): { name: AccountSettingName; value: string | number | boolean | null; secret: boolean; source: AccountSource | null }[] {
+  return (Object.entries(ACCOUNT_SETTINGS) as [AccountSettingName, Setting][]).map(([name, s]) => {
+    const v = a.values[name];
+    const value = v === undefined ? null : s.secret ? "(set, hidden)" : s.url ? redactUrl(String(v)) : v;
+    return { name, value, secret: Boolean(s.secret), source: a.sources[name] };
+  });
 }
 
 /** Each setting as --check-config shows it: its value (a secret never: only that it is set; a URL's password hidden), and where it came from. */

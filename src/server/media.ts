@@ -1,6 +1,8 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 
+import { MEDIA_NAME } from "../store/media.ts";
+
 export { MEDIA_NAME, sniffImage, type StoredMedia } from "../store/media.ts";
 
 const SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
@@ -43,4 +45,19 @@ export function mediaFreshness(request: Request, response: Response, mediaDir: s
     ? etag !== null && ifNoneMatch.split(",").some((v) => v.trim() === etag || v.trim() === "*")
     : !Number.isNaN(ifModifiedSince) && Math.floor(mtime.getTime() / 1000) * 1000 <= ifModifiedSince;
   return fresh ? new Response(null, { status: 304, headers: { ...(etag ? { etag } : {}), "last-modified": lastModified } }) : undefined;
+}
+
+/**
+ * A declared account's picture, `/media/NAME/FILE`, from that account's media folder alone (a
+ * server with [accounts]; one account keeps `/media/FILE`). Only generated names are served, so
+ * the path cannot leave the folder; what the static plugin adds (caching, nosniff, 304) is added here.
+ */
+export async function accountMedia(request: Request, path: string, dirs: ReadonlyMap<string, string>): Promise<Response | null> {
+  const [account = "", name = "", ...rest] = path.slice("/media/".length).split("/");
+  const dir = dirs.get(account);
+  if (!dir || rest.length || !MEDIA_NAME.test(name)) return null;
+  const file = Bun.file(join(dir, name));
+  if (!(await file.exists())) return null;
+  const response = new Response(file, { headers: { "cache-control": "public, max-age=86400" } });
+  return mediaFreshness(request, response, dir, `/media/${name}`) ?? response;
 }
