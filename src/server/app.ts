@@ -184,7 +184,7 @@ export async function createApp(opts: AppOptions) {
       // Checked before the static plugin joins the path onto the media folder.
       const readOnly = request.method === "GET" || request.method === "HEAD";
       if (!readOnly || !isSafeMediaPath(path)) return refusal("not_found", "no such file");
-      if (mediaDirs) return (await accountMedia(request, path, mediaDirs)) ?? refusal("not_found", "no such file");
+      if (mediaDirs) return accountMedia(request, path, mediaDirs) ?? refusal("not_found", "no such file");
       // Kept in the database: fetched into the local folder the first time it is asked for here.
       const name = decodeURIComponent(path.slice("/media/".length));
       if (MEDIA_NAME.test(name)) await account.write.fetchMedia(name).catch(() => false);

@@ -1,8 +1,6 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 
-import { MEDIA_NAME } from "../store/media.ts";
-
 export { MEDIA_NAME, sniffImage, type StoredMedia } from "../store/media.ts";
 
 const SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
@@ -48,16 +46,21 @@ export function mediaFreshness(request: Request, response: Response, mediaDir: s
 }
 
 /**
- * A declared account's picture, `/media/NAME/FILE`, from that account's media folder alone (a
- * server with [accounts]; one account keeps `/media/FILE`). Only generated names are served, so
- * the path cannot leave the folder; what the static plugin adds (caching, nosniff, 304) is added here.
+ * A declared account's file, `/media/NAME/…`, from that account's media folder alone (a server
+ * with [accounts]; one account keeps `/media/…`). The path has passed isSafeMediaPath (plain
+ * segments only), so it cannot leave the folder; what the static plugin adds (caching, nosniff,
+ * 304) is added here.
  */
-export async function accountMedia(request: Request, path: string, dirs: ReadonlyMap<string, string>): Promise<Response | null> {
-  const [account = "", name = "", ...rest] = path.slice("/media/".length).split("/");
+export function accountMedia(request: Request, path: string, dirs: ReadonlyMap<string, string>): Response | null {
+  const [account = "", ...rest] = decodeURIComponent(path.slice("/media/".length)).split("/");
   const dir = dirs.get(account);
-  if (!dir || rest.length || !MEDIA_NAME.test(name)) return null;
-  const file = Bun.file(join(dir, name));
-  if (!(await file.exists())) return null;
-  const response = new Response(file, { headers: { "cache-control": "public, max-age=86400" } });
-  return mediaFreshness(request, response, dir, `/media/${name}`) ?? response;
+  if (!dir || !rest.length) return null;
+  const file = join(dir, ...rest);
+  try {
+    if (!statSync(file).isFile()) return null;
+  } catch {
+    return null;
+  }
+  const response = new Response(Bun.file(file), { headers: { "cache-control": "public, max-age=86400" } });
+  return mediaFreshness(request, response, dir, `/media/${rest.join("/")}`) ?? response;
 }

@@ -113,3 +113,19 @@ test("an import --init, a backup and a restore of shop leave blog as it was", as
   expect((await t.call("GET", "/api/cli/revert/all", "shop")).data.backups.length).toBeGreaterThanOrEqual(2);
   expect((await t.call("GET", "/api/cli/revert/all", "blog")).data.backups).toHaveLength(0);
 });
+
+test("a picture uploaded to shop is served at /media/shop/ from shop's folder alone", async () => {
+  const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
+  const res = await t.app.handle(signedRequest("POST", "/api/cli", { nowMs: t.clock.now(), fields: [["account", "shop"]], files: [{ name: "media", content: PNG, filename: "p.png" }] }));
+  const url = (await body(res)).data.url as string;
+  expect(url).toMatch(/^http:\/\/localhost\/media\/shop\/[0-9a-f]{32}\.png$/);
+  const name = url.slice(url.lastIndexOf("/") + 1);
+  const shop = await t.app.handle(new Request(url));
+  expect(shop.status).toBe(200);
+  expect(new Uint8Array(await shop.arrayBuffer())).toEqual(PNG);
+  expect(shop.headers.get("x-content-type-options")).toBe("nosniff");
+  expect((await t.app.handle(new Request(`http://localhost/media/blog/${name}`))).status).toBe(404);
+  expect((await t.app.handle(new Request(`http://localhost/media/${name}`))).status).toBe(404);
+  for (const path of ["/media/shop/..%2f..%2fkeys.json", "/media/shop/%2e%2e/replyd.db", "/media/shop", "/media/shop/"])
+    expect({ path, status: (await t.app.handle(new Request(`http://localhost${path}`))).status }).toEqual({ path, status: 404 });
+});
