@@ -5,8 +5,8 @@
  */
 import { afterEach, expect, test } from "bun:test";
 import { parseXml, type XmlNode } from "../../src/wechat/door/xml.ts";
-import { article } from "../helpers.ts";
-import { textMsg, wxPost } from "../wechat/helpers.ts";
+import { article, testApp } from "../helpers.ts";
+import { textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
 import { NOW, SHOP_ID, twoAccounts } from "./harness.ts";
 
 let t: Awaited<ReturnType<typeof twoAccounts>> | null = null;
@@ -74,5 +74,20 @@ test("the same MsgId at two accounts is two messages, each answered and logged b
   ] as const) {
     await store?.write.log.settled();
     expect((await store?.write.log.list({ unmatchedOnly: false, limit: 10, offset: 0 }))?.total).toBe(n);
+  }
+});
+
+test("--wx-id on a server without accounts: its one account refuses a message to another id", async () => {
+  const logged: string[] = [];
+  const one = await testApp({ wechat: { token: TOKEN, id: "gh_other000000" }, logError: (m) => logged.push(m) });
+  try {
+    const res = await one.handle(wxPost(textMsg("c1", NOW), NOW));
+    expect(res.status).toBe(403);
+    expect(logged.join("\n")).toContain("wechat callback refused (wrong_account)");
+    const right = await testApp({ wechat: { token: TOKEN, id: SHOP_ID } });
+    expect((await right.handle(wxPost(textMsg("c1", NOW), NOW))).status).toBe(200);
+    right.close();
+  } finally {
+    one.close();
   }
 });
