@@ -14,6 +14,9 @@ import { redactUrl } from "../store/postgres/url.ts";
 import { dbOption, formatBytes } from "./args.ts";
 import { readConfig, settingHoldsSecret } from "./config-file.ts";
 import { usage } from "./errors.ts";
+import { accountSettingDefs, accountShown, resolveAccounts, type ResolvedAccount } from "./account-settings.ts";
+
+export { accountShown, type ResolvedAccount };
 
 type Value = string | number | boolean;
 
@@ -173,28 +176,11 @@ export const SERVE_SETTINGS = {
   "ai-concurrency": define({ name: "ai-concurrency", default: 8, help: "model calls in flight at once (the cluster's, when it is one)", parse: number("ai-concurrency", 1, 10_000) }),
 } as const;
 
-/** An account's own settings in its [accounts.NAME] table: never taken from the server's (each account signs in as itself). */
-export const ACCOUNT_OWN = ["wx-token", "wx-aeskey", "wx-appid", "wx-secret", "wx-id"] as const;
-/** What an account may set and otherwise takes from the server's value: the callback's mode, the platform's address, the model and its caps. */
-export const ACCOUNT_INHERITED = ["wx-mode", "wx-api", "ai-url", "ai-model", "ai-key", "ai-timeout", "ai-per-follower", "ai-per-minute", "ai-daily", "ai-concurrency"] as const;
-export type AccountSettingName = (typeof ACCOUNT_OWN)[number] | (typeof ACCOUNT_INHERITED)[number];
-export const ACCOUNT_SETTINGS = Object.fromEntries([...ACCOUNT_OWN, ...ACCOUNT_INHERITED].map((n) => [n, SERVE_SETTINGS[n]])) as { [K in AccountSettingName]: (typeof SERVE_SETTINGS)[K] };
-
 type Settings = typeof SERVE_SETTINGS;
 export type SettingName = keyof Settings;
 /** The resolved settings: a value for each (undefined where nothing set one and there is no default). */
 export type Resolved = { [K in SettingName]: "default" extends keyof Settings[K] ? ReturnType<Settings[K]["parse"]> : ReturnType<Settings[K]["parse"]> | undefined };
 export type Source = "flag" | "environment" | "file" | "default";
-/** Where an account's setting came from: its own table, or the server's value (which came from `source`). */
-export type AccountSource = "account" | `server (${Source})`;
-
-/** One `[accounts.NAME]` resolved: its settings, the server's where it sets none. */
-export interface ResolvedAccount {
-  name: string;
-  values: Pick<Resolved, AccountSettingName>;
-  sources: Record<AccountSettingName, AccountSource | null>;
-}
-
 /** The raw text after `--name` or in `--name=value` (cac coerces numeric-looking values: never read from it). */
 function flagValue(argv: readonly string[], name: string, boolean: boolean): string | undefined {
   let found: string | undefined;
@@ -226,7 +212,7 @@ export interface ResolvedSettings {
 /** Every setting from the flags, the environment, the config file and the defaults, in that order. */
 export function resolveSettings(argv: readonly string[], env: Record<string, string | undefined>, cwd: string): ResolvedSettings {
   const configPath = flagValue(argv, "config", false) ?? env.REPLYD_CONFIG;
-  const config = configPath ? readConfig(resolve(cwd, configPath), SERVE_SETTINGS, ACCOUNT_SETTINGS) : { settings: {}, accounts: null };
+  const config = configPath ? readConfig(resolve(cwd, configPath), SERVE_SETTINGS, accountSettingDefs()) : { settings: {}, accounts: null };
   const file = config.settings;
   const values: Record<string, Value | undefined> = {};
   const sources = {} as Record<SettingName, Source | null>;
@@ -257,50 +243,12 @@ export function resolveSettings(argv: readonly string[], env: Record<string, str
   return { values: values as Resolved, sources, warnings, accounts };
 }
 
-/**
- * The declared accounts: each setting from its table, else (ACCOUNT_INHERITED) the server's. An
- * account's own settings set for the server too are refused rather than shared or ignored: which
- * account would the server's wx-token be?
- */
-function resolveAccounts(declared: { name: string; settings: Record<string, string> }[], server: Resolved, serverSources: Record<SettingName, Source | null>): ResolvedAccount[] {
-  for (const name of ACCOUNT_OWN) {
-    const source = serverSources[name];
-    if (source !== null && source !== "default")
-      throw usage(`${name} is set for the server (${source === "flag" ? `--${name}` : source === "environment" ? SERVE_SETTINGS[name].env : "in the config file"}) and the config file declares [accounts]: each account has its own, in its [accounts.NAME] table`);
-  }
-  return declared.map(({ name, settings }) => {
-    const values: Record<string, Value | undefined> = {};
-    const sources = {} as Record<AccountSettingName, AccountSource | null>;
-    for (const key of [...ACCOUNT_OWN, ...ACCOUNT_INHERITED]) {
-      const raw = settings[key];
-      if (raw !== undefined) {
-        values[key] = (ACCOUNT_SETTINGS[key] as Setting).parse(raw);
-        sources[key] = "account";
-      } else if ((ACCOUNT_INHERITED as readonly string[]).includes(key)) {
-        values[key] = server[key];
-        const from = serverSources[key];
-        sources[key] = from === null ? null : `server (${from})`;
-      } else sources[key] = null;
-    }
-    return { name, values: values as ResolvedAccount["values"], sources };
-  });
-}
-
 /** The resolved settings for `serve --check-config`: each with its value (secrets masked) and where it came from; then each account's. */
 export function describeSettings(r: ResolvedSettings): string {
   const line = (x: { name: string; value: Value | null; secret: boolean; source: string | null }) =>
     `${x.name.padEnd(18)} ${(x.value === null ? "(not set)" : x.secret && x.value !== null ? "(set, hidden)" : String(x.value)).padEnd(40)} ${x.source ?? ""}`;
   const accounts = (r.accounts ?? []).map((a) => [``, `[accounts.${a.name}]`, ...accountShown(a).map(line)].join("\n"));
   return [settingsShown(r).map(line).join("\n"), ...accounts].join("\n");
-}
-
-/** An account's settings as --check-config shows them, as settingsShown does the server's. */
-export function accountShown(a: ResolvedAccount): { name: AccountSettingName; value: string | number | boolean | null; secret: boolean; source: AccountSource | null }[] {
-  return (Object.entries(ACCOUNT_SETTINGS) as [AccountSettingName, Setting][]).map(([name, s]) => {
-    const v = a.values[name];
-    const value = v === undefined ? null : s.secret ? "(set, hidden)" : s.url ? redactUrl(String(v)) : v;
-    return { name, value, secret: Boolean(s.secret), source: a.sources[name] };
-  });
 }
 
 /** Each setting as --check-config shows it: its value (a secret never: only that it is set; a URL's password hidden), and where it came from. */
