@@ -6,6 +6,7 @@
 import { APPKEY_PATTERN } from "../sign.ts";
 import { MIN_SECRET_LENGTH, type AdminKey } from "../store/keys.ts";
 import type { ServeOptions } from "./serve.ts";
+import type { DeclaredAccount } from "../account/settings.ts";
 
 /** A setting serve refuses, or two that do not go together: the operator's to change (a usage error). */
 export class SettingsError extends Error {}
@@ -21,6 +22,17 @@ export function checkServeOptions(opts: ServeOptions): CheckedSettings {
     if (opts.db) throw new SettingsError("the config file declares [accounts] and --db is set: several accounts run on SQLite (a --data folder) for now; PostgreSQL and clusters with several accounts come next");
     if (opts.redis) throw new SettingsError("the config file declares [accounts] and --redis is set: several accounts run as a single instance on SQLite for now; clusters with several accounts come next");
     for (const a of opts.accounts) checkAccount(a.wechat, a.ai, ` for the account "${a.name}"`);
+    // One official account served twice would have two token keepers taking its token from each other.
+    for (const [setting, of] of [["wx-appid", (a: DeclaredAccount) => a.wechat.appid], ["wx-id", (a: DeclaredAccount) => a.wechat.id]] as const) {
+      const seen = new Map<string, string>();
+      for (const a of opts.accounts) {
+        const value = of(a);
+        if (value === undefined) continue;
+        const other = seen.get(value);
+        if (other !== undefined) throw new SettingsError(`the accounts "${other}" and "${a.name}" have the same ${setting}: each [accounts.NAME] is one official account`);
+        seen.set(value, a.name);
+      }
+    }
   } else checkAccount(opts.wechat ?? {}, opts.ai, "");
   if (opts.redis && !opts.db) throw new SettingsError("--redis joins instances that share one PostgreSQL database: it goes with --db postgres://…");
   return { environmentKey: environmentKey(opts.env) };

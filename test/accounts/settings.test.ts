@@ -6,7 +6,8 @@ import { afterAll, expect, test } from "bun:test";
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { resolveSettings } from "../../src/cli/settings.ts";
-import { tempDir } from "../helpers.ts";
+import { checkServeOptions } from "../../src/server/serve-checks.ts";
+import { serveOpts, tempDir } from "../helpers.ts";
 
 const tmp = tempDir("replyd-accounts-settings-");
 afterAll(() => tmp.cleanup());
@@ -50,4 +51,12 @@ test("an account's own setting given for the server too is refused, from a flag,
   expect(() => resolved(text, { REPLYD_WX_APPID: "wx1234" })).toThrow("wx-appid is set for the server (REPLYD_WX_APPID)");
   expect(() => resolved(text, {}, ["--wx-id", "gh_abc"])).toThrow("wx-id is set for the server (--wx-id)");
   expect(() => resolved(`wx-secret = "0123456789abcdef"\n${text}`)).toThrow("wx-secret is set for the server (in the config file)");
+});
+
+test("two accounts naming one official account (the same wx-appid or wx-id) are refused: their tokens would undo each other", () => {
+  const opts = (a: Record<string, string>, b: Record<string, string>) =>
+    serveOpts("/nonexistent", { accounts: [{ name: "one", wechat: { path: "/wechat/one", ...a } }, { name: "two", wechat: { path: "/wechat/two", ...b } }] });
+  expect(() => checkServeOptions(opts({ appid: "wx1", secret: "0123456789abcdef" }, { appid: "wx1" }))).toThrow(`the accounts "one" and "two" have the same wx-appid`);
+  expect(() => checkServeOptions(opts({ id: "gh_a" }, { id: "gh_a" }))).toThrow(`the accounts "one" and "two" have the same wx-id`);
+  expect(checkServeOptions(opts({ appid: "wx1", id: "gh_a" }, { appid: "wx2", id: "gh_b" })).environmentKey).toBeNull();
 });
