@@ -72,12 +72,12 @@ export const environmentKeyNotice = (appkey: string): string =>
   `replyd: admin key "${appkey}" taken from this environment (REPLYD_APPKEY, REPLYD_SECRET): it works until this server restarts without them, whatever the stored keys say; replyd keys rm cannot revoke it`;
 
 /** The first start's key, shown this once with the lines that use it. */
-export const firstKeyNotice = (key: { appkey: string; secret: string }, url: string, where: string) =>
+export const firstKeyNotice = (key: { appkey: string; secret: string }, url: string, where: string, first = "replyd health") =>
   [
     `replyd: created an admin key in ${where}.`,
     `The secret is shown this once. On the machine you administer from, run:`,
     ``,
     `  export REPLYD_URL=${url} REPLYD_APPKEY=${key.appkey} REPLYD_SECRET=${key.secret}`,
-    `  replyd health`,
+    `  ${first}`,
     ``,
   ].join("\n");

@@ -163,7 +163,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     backend.cluster.registry.url = url;
     void backend.cluster.registry.beat().catch(() => {});
   }
-  if (created) say(firstKeyNotice(created, url, "db" in backend.where ? `the database at ${backend.where.db}` : `${join(opts.dataDir, "keys.json")} (mode 0600)`));
+  if (created) say(firstKeyNotice(created, url, "db" in backend.where ? `the database at ${backend.where.db}` : `${join(opts.dataDir, "keys.json")} (mode 0600)`, opts.accounts ? "replyd accounts" : undefined));
   emit({
     event: "listening",
     url,

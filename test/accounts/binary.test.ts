@@ -110,6 +110,8 @@ describe("serving", () => {
     for (const name of ["shop", "blog"]) expect(existsSync(join(tmp.dir, "data", "accounts", name, "replyd.db"))).toBe(true);
     expect(existsSync(join(tmp.dir, "data", "replyd.db"))).toBe(false);
     expect(existsSync(join(tmp.dir, "data", "keys.json"))).toBe(true);
+    // The first key's notice names a command that works without an account.
+    expect(stderrText).toContain("  replyd accounts\n");
     expect(stdoutText).toContain('"accounts":[{"name":"shop","wechat":"/wechat/shop"},{"name":"blog","wechat":"/wechat/blog"}]');
   });
 
