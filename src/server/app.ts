@@ -7,6 +7,7 @@ import type { RedisLink } from "../store/redis/link.ts";
 import { assembleAccount } from "../account/account.ts";
 import { accountSettings, DEFAULT_CALLBACK_PATH, type AccountSettings, type AiOptions, type CallbackFlags } from "../account/settings.ts";
 import type { Account } from "../account/account.ts";
+import { RegexThread } from "../wechat/answering/regex-thread.ts";
 import { accountChooser, serverWide } from "./accounts.ts";
 import { accountsList } from "./accounts-list.ts";
 import type { Responder } from "../wechat/answering/responder.ts";
@@ -114,6 +115,8 @@ export async function createApp(opts: AppOptions) {
   const declared = opts.accounts ?? null;
   const stores = declared ?? [{ settings: accountSettings(opts.wechat, opts.ai), read: need(opts.read, "read"), write: need(opts.write, "write") }];
   const accounts: Account[] = [];
+  // Several accounts run their regex rules on one thread, each with its own strikes and disabled rules.
+  const regexThread = declared ? new RegexThread() : undefined;
   for (const { settings, read, write } of stores)
     accounts.push(
       await assembleAccount({ read, write }, settings, {
@@ -122,6 +125,7 @@ export async function createApp(opts: AppOptions) {
         cluster: opts.cluster ? { link: opts.cluster.link, instance: opts.cluster.instance } : null,
         ...(opts.responder ? { responder: opts.responder } : {}),
         ...(opts.platform !== undefined ? { platform: opts.platform } : {}),
+        ...(regexThread ? { regexThread } : {}),
       }),
     );
   let listeningUrl = "http://localhost";
