@@ -4,7 +4,8 @@
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { CODE } from "../../src/base/errors.ts";
-import { ADMIN, article, READER, signedRequest, body } from "../helpers.ts";
+import { KeyRing } from "../../src/store/keys.ts";
+import { ADMIN, article, READER, signedRequest, body, testApp } from "../helpers.ts";
 import { SHOP_ADMIN, SHOP_READER, twoAccounts } from "./harness.ts";
 
 let t: Awaited<ReturnType<typeof twoAccounts>>;
@@ -128,4 +129,22 @@ test("a picture uploaded to shop is served at /media/shop/ from shop's folder al
   expect((await t.app.handle(new Request(`http://localhost/media/${name}`))).status).toBe(404);
   for (const path of ["/media/shop/..%2f..%2fkeys.json", "/media/shop/%2e%2e/replyd.db", "/media/shop", "/media/shop/"])
     expect({ path, status: (await t.app.handle(new Request(`http://localhost${path}`))).status }).toEqual({ path, status: 404 });
+});
+
+test("a server without [accounts]: account=default or none is its one account, any other name unknown_account, a key bound elsewhere forbidden", async () => {
+  const one = await testApp({ keys: new KeyRing(null, [ADMIN, SHOP_ADMIN]) });
+  try {
+    const ask = async (fields: [string, string][], key = ADMIN) => {
+      const res = await one.handle(signedRequest("GET", "/api/cli", { nowMs: one.clock.now(), fields, key }));
+      return { status: res.status, ...(await body(res)) };
+    };
+    expect((await ask([])).data.account).toBe("default");
+    expect((await ask([["account", "default"]])).data.callback).toBe("/wechat");
+    expect((await ask([["account", "shop"]])).error.code).toBe(CODE.unknown_account);
+    expect((await ask([], SHOP_ADMIN)).error.code).toBe(CODE.forbidden);
+    const list = await one.handle(signedRequest("GET", "/api/cli/accounts", { nowMs: one.clock.now() }));
+    expect((await body(list)).data.accounts.map((a: { name: string }) => a.name)).toEqual(["default"]);
+  } finally {
+    one.close();
+  }
 });
