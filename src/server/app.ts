@@ -154,7 +154,8 @@ export async function createApp(opts: AppOptions) {
       cluster: cluster ? () => ({ ...cluster.status(), ...account.clusterStatus() }) : null,
       environmentKey: opts.environmentKey ?? null,
     });
-  const account = accounts[0] as Account;
+  const account = accounts[0];
+  if (!account) throw new Error("createApp needs at least one account");
   const ctx = contexts.get(account.name) as AppContext;
   const choose = accountChooser(contexts, declared !== null);
   const signed = (handler: Handler) => door.signed(choose, handler);
@@ -165,7 +166,9 @@ export async function createApp(opts: AppOptions) {
     (c, req, request) =>
       fn(c, matterOf(pathOf(request.url).slice("/api/cli/revert/".length)), req);
 
-  const media = await staticPlugin({
+  // Several accounts' pictures are served by accountMedia, each from its own folder.
+  const mediaDirs = declared ? new Map(accounts.map((a) => [a.name, a.mediaDir])) : null;
+  const media = mediaDirs ? new Elysia() : await staticPlugin({
     assets: account.mediaDir,
     prefix: "/media",
     alwaysStatic: false,
@@ -175,8 +178,6 @@ export async function createApp(opts: AppOptions) {
     maxAge: 86400,
     silent: true,
   });
-  const callback = account.callback;
-  const mediaDirs = declared ? new Map(accounts.map((a) => [a.name, a.mediaDir])) : null;
 
   // Admin routes read their own body (parse: "none") so that nothing is parsed or validated before the signature is checked.
   const none = { parse: "none" } as const;
@@ -203,7 +204,7 @@ export async function createApp(opts: AppOptions) {
       return errorResponse(error, logError);
     })
     .get("/healthz", () => ok({ status: "ok" }))
-    .use(mediaDirs ? new Elysia() : media)
+    .use(media)
     .get("/api/cli", signed(getCli), none)
     .post("/api/cli", signed(postCli), none)
     .put("/api/cli", signed(putCli), none)
