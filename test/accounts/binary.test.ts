@@ -173,6 +173,15 @@ describe("serving", () => {
     expect(replyd(["keys", "add", "--account", "Shop", "--data", "data"]).code).toBe(2);
   });
 
+  test("replyd sign adds the account (REPLYD_ACCOUNT) to what it signs, for curl and other tools", async () => {
+    const r = replyd(["sign", "GET", "/api/cli"], { REPLYD_ACCOUNT: "blog" });
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("account=blog");
+    expect(replyd(["sign", "GET", "/api/cli", "--account", "shop"]).out).toContain("account=shop");
+    const res = await fetch(`${env.REPLYD_URL}/api/cli?${r.out.trim()}`);
+    expect(((await res.json()) as { data: { account: string } }).data.account).toBe("blog");
+  });
+
   test("SIGTERM stops every account cleanly", async () => {
     server.kill("SIGTERM");
     expect(await server.exited).toBe(0);
