@@ -247,7 +247,7 @@ export function resolveSettings(argv: readonly string[], env: Record<string, str
 export function describeSettings(r: ResolvedSettings): string {
   const line = (x: { name: string; value: Value | null; secret: boolean; source: string | null }) =>
     `${x.name.padEnd(18)} ${(x.value === null ? "(not set)" : x.secret && x.value !== null ? "(set, hidden)" : String(x.value)).padEnd(40)} ${x.source ?? ""}`;
-  const accounts = (r.accounts ?? []).map((a) => [``, `[accounts.${a.name}]`, ...accountShown(a).map(line)].join("\n"));
+  const accounts = (r.accounts ?? []).map((a) => [``, `[accounts.${a.name}]  callback ${r.values["wx-path"].replace(/\/+$/, "")}/${a.name}`, ...accountShown(a).map(line)].join("\n"));
   return [settingsShown(r).map(line).join("\n"), ...accounts].join("\n");
 }
 

@@ -86,6 +86,9 @@ describe("settings", () => {
     expect(of("shop", "wx-id")).toMatchObject({ value: "gh_account", source: "account" });
     expect(of("shop", "ai-per-follower")).toMatchObject({ value: 4, source: "server (file)" });
     expect(of("blog", "ai-per-follower")).toMatchObject({ value: 9, source: "account" });
+    const text = replyd(["serve", "--config", "replyd.toml", "--check-config"], {}, {});
+    expect(text.out).toContain("[accounts.blog]  callback /wechat/blog");
+    expect(text.out).not.toContain(TOKEN);
   });
 
   test("refused before anything is opened, exit 2: --db or --redis with accounts, a bad name, a key an account may not set, a readable file with an account's secret, the server's wx-token", () => {
