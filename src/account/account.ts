@@ -6,6 +6,7 @@
 import type { Clock } from "../base/clock.ts";
 import type { ReadModel, Writer } from "../store/backend.ts";
 import type { RegexMatcher } from "../wechat/answering/regex.ts";
+import type { RegexThread } from "../wechat/answering/regex-thread.ts";
 import type { Responder } from "../wechat/answering/responder.ts";
 import { SharedConversations } from "../wechat/answering/conversation.ts";
 import type { GeneratedAnswers } from "../wechat/ai/generated-answers.ts";
@@ -57,12 +58,14 @@ export interface AccountDeps {
   responder?: Pick<Responder, "respond">;
   /** Replaces the platform client (tests point it at a fake platform). */
   platform?: PlatformClient | null;
+  /** The regex thread the process's accounts share; without it, the account starts its own. */
+  regexThread?: RegexThread;
 }
 
 export async function assembleAccount(store: { read: ReadModel; write: Writer }, settings: AccountSettings, deps: AccountDeps): Promise<Account> {
   const { clock, log, cluster } = deps;
   const { read, write } = store;
-  const { regex, conversations, responder } = answering(read, { clock, log, cluster, forModel: Boolean(settings.ai) });
+  const { regex, conversations, responder } = answering(read, { clock, log, cluster, forModel: Boolean(settings.ai), ...(deps.regexThread ? { regexThread: deps.regexThread } : {}) });
   const platform = deps.platform !== undefined ? deps.platform : platformClient(settings.platform, { clock, log, cluster });
   const shared = cluster ? new SharedAnswers(cluster.link, cluster.instance) : null;
   const generator = settings.ai ? await aiAnswers(settings.ai, { write, clock, log, shared, platform }) : null;

@@ -49,15 +49,24 @@ export interface CallbackFlags {
   mode?: "safe" | "compatible";
   secret?: string | undefined;
   api?: string;
+  /** The account's original id (gh_…): messages to any other are refused. */
+  id?: string;
+}
+
+/** An account the config file declares (`[accounts.NAME]`): its callback's and platform's settings, its model. */
+export interface DeclaredAccount {
+  name: string;
+  wechat: CallbackFlags;
+  ai?: AiOptions;
 }
 
 export const PLATFORM_API = "https://api.weixin.qq.com";
 
-/** The one account of a server that declares none, from serve's settings. */
-export function accountSettings(wx: (CallbackFlags & Partial<WechatOptions>) | undefined, ai: AiOptions | undefined): AccountSettings {
+/** An account from serve's settings: the one of a server that declares none (`default`), or a declared one. */
+export function accountSettings(wx: (CallbackFlags & Partial<WechatOptions>) | undefined, ai: AiOptions | undefined, name = DEFAULT_ACCOUNT): AccountSettings {
   const { path, secret, api, ...callback } = wx ?? {};
   return {
-    name: DEFAULT_ACCOUNT,
+    name,
     path: path ?? DEFAULT_CALLBACK_PATH,
     callback,
     platform: secret && callback.appid ? { api: api ?? PLATFORM_API, appid: callback.appid, secret } : null,

@@ -19,6 +19,7 @@ export const ERRORS = {
   too_many_fields: 400,
   too_many_words: 400,
   bad_host: 400,
+  account_required: 400,
   not_a_follower_message: 400,
   text_too_long: 400,
   bad_openid: 400,
@@ -29,6 +30,7 @@ export const ERRORS = {
   bad_encryption: 400,
   plaintext_refused: 401,
   wrong_sender: 401,
+  wrong_account: 403,
   signature_reused: 401,
   // Who is asking.
   unsigned: 401,
@@ -43,6 +45,7 @@ export const ERRORS = {
   no_menu: 404,
   no_live_menu: 404,
   no_message: 404,
+  unknown_account: 404,
   id_exists: 409,
   code_taken: 409,
   rev_mismatch: 409,

@@ -35,6 +35,8 @@ export interface CallOptions {
   path: string;
   fields?: Param[];
   files?: FilePart[];
+  /** The server's, not an account's (`replyd accounts`): sent without the configured account. */
+  serverWide?: true;
 }
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
@@ -140,7 +142,9 @@ export class Client {
   private async request(opts: CallOptions, progressLabel?: string): Promise<{ res: Response; x: Exchange; started: number; finished: () => void }> {
     const files = opts.files ?? [];
     const nonce = newNonce();
-    const params: Param[] = [...(opts.fields ?? []), ["appkey", this.config.appkey], ["ts", formatTs(this.io.now() + this.offsetMs)], ["nonce", nonce]];
+    // The account is a field like any other: signed, so it cannot be changed on the way.
+    const account: Param[] = this.config.account !== undefined && !opts.serverWide ? [["account", this.config.account]] : [];
+    const params: Param[] = [...(opts.fields ?? []), ...account, ["appkey", this.config.appkey], ["ts", formatTs(this.io.now() + this.offsetMs)], ["nonce", nonce]];
     const signedParams: Param[] = [...params, ...files.map((f) => [f.name, partDigest(f)] as Param)];
     const { sign } = signRequest({ method: opts.method, path: opts.path, params: signedParams, secret: this.config.secret });
     params.push(["sign", sign]);

@@ -34,6 +34,7 @@ export const CLIENT_OPTIONS: readonly OptionSpec[] = [
   { flags: "--appkey <appkey>", help: "admin key id (env REPLYD_APPKEY)" },
   { flags: "--secret <secret>", help: "admin key secret (env REPLYD_SECRET; a profile or the environment keep it out of ps)" },
   { flags: "--profile <name>", help: "a kept server and key (env REPLYD_PROFILE; replyd profile ls); flags and the environment come first" },
+  { flags: "--account <name>", help: "the account to act on, on a server with several (env REPLYD_ACCOUNT, or the profile's)" },
   { flags: "--timeout <seconds>", help: "longest wait for an answer to start, and for a whole answer that is not a download", default: 120 },
   { flags: "--idle-timeout <seconds>", help: "longest silence while an answer arrives (downloads are bounded by this)", default: 30 },
   { flags: "--max-answer <size>", help: "largest answer read into memory", default: "32M" },

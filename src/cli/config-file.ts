@@ -5,6 +5,7 @@
  * the line, never printing what is on it — that line may be the key someone forgot to quote.
  */
 import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
+import { ACCOUNT_NAME } from "../base/account-name.ts";
 import { openToOthers } from "../base/fsutil.ts";
 import { CLIError } from "./errors.ts";
 import type { Setting } from "./settings.ts";
@@ -19,6 +20,27 @@ export const settingHoldsSecret = (s: Setting, raw: string): boolean => Boolean(
 
 /** The config file's settings by name, as text (parsed by each setting's own parser later). */
 export function readConfigFile(path: string, known: Readonly<Record<string, Setting>>, platform: NodeJS.Platform = process.platform): Record<string, string> {
+  return readConfig(path, known, {}, platform).settings;
+}
+
+export interface ConfigFile {
+  /** The server's settings by name, as text. */
+  settings: Record<string, string>;
+  /** `[accounts.NAME]` tables, in the file's order, each its settings by name as text; null when the file declares none. */
+  accounts: { name: string; settings: Record<string, string> }[] | null;
+}
+
+/**
+ * The config file: the server's settings, and the accounts it declares (`[accounts.NAME]`, each
+ * with the settings an account may set, `perAccount`). A name is checked as every account name is
+ * (base/account-name.ts); a key an account may not set is refused as an unknown one is.
+ */
+export function readConfig(
+  path: string,
+  known: Readonly<Record<string, Setting>>,
+  perAccount: Readonly<Record<string, Setting>>,
+  platform: NodeJS.Platform = process.platform,
+): ConfigFile {
   let text: string;
   let mode: number;
   try {
@@ -40,22 +62,42 @@ export function readConfigFile(path: string, known: Readonly<Record<string, Sett
   } catch (e) {
     throw notToml(path, text, (e as Error).message, known);
   }
-  const out: Record<string, string> = {};
   let secret: string | null = null;
-  for (const [key, value] of Object.entries(parsed)) {
-    const s = Object.hasOwn(known, key) ? known[key] : undefined;
-    // A key that is not a setting's shape may be a secret written where a name goes: never quoted back.
-    if (!s) throw bad(`${path}: ${/^[a-z]{1,16}(?:-[a-z]{1,16}){0,3}$/.test(key) ? `"${key}"` : "a key"} is not a setting; known: ${Object.keys(known).join(", ")}`);
-    if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") throw bad(`${path}: "${key}" must be a string, a number or true/false`);
-    out[key] = String(value);
-    if (!secret && settingHoldsSecret(s, out[key])) secret = key;
+  /** One table's settings; `where` names it in a refusal ("", or ` in [accounts.shop]`). */
+  const table = (entries: Record<string, unknown>, allowed: Readonly<Record<string, Setting>>, where: string) => {
+    const out: Record<string, string> = {};
+    for (const [key, value] of Object.entries(entries)) {
+      const s = Object.hasOwn(allowed, key) ? allowed[key] : undefined;
+      // A key that is not a setting's shape may be a secret written where a name goes: never quoted back.
+      if (!s) throw bad(`${path}: ${/^[a-z]{1,16}(?:-[a-z]{1,16}){0,3}$/.test(key) ? `"${key}"` : "a key"} is not a setting${where}; known: ${Object.keys(allowed).join(", ")}`);
+      if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") throw bad(`${path}: "${key}"${where} must be a string, a number or true/false`);
+      out[key] = String(value);
+      if (!secret && settingHoldsSecret(s, out[key])) secret = `"${key}"${where}`;
+    }
+    return out;
+  };
+  const { accounts: declared, ...server } = parsed;
+  const out = table(server, known, "");
+  let accounts: ConfigFile["accounts"] = null;
+  if (declared !== undefined) {
+    if (typeof declared !== "object" || declared === null || Array.isArray(declared) || declared instanceof Date)
+      throw bad(`${path}: "accounts" must be tables, one per account: [accounts.NAME]`);
+    accounts = [];
+    for (const [name, settings] of Object.entries(declared as Record<string, unknown>)) {
+      // Never quoted back unless it is a name's shape: it may be a value written where a name goes.
+      if (!ACCOUNT_NAME.test(name))
+        throw bad(`${path}: ${/^[A-Za-z0-9_.-]{1,40}$/.test(name) ? `[accounts.${name}]` : "an [accounts.…] table"}: an account's name is 1 to 32 lower-case letters, digits, - and _, starting with a letter or digit`);
+      if (typeof settings !== "object" || settings === null || Array.isArray(settings)) throw bad(`${path}: accounts.${name} must be a table: [accounts.${name}]`);
+      accounts.push({ name, settings: table(settings as Record<string, unknown>, perAccount, ` in [accounts.${name}]`) });
+    }
+    if (!accounts.length) throw bad(`${path}: [accounts] declares no account: add [accounts.NAME] tables, or remove it`);
   }
   // Others may not read it when it holds a secret, nor ever write it: they would choose where the key or the AppSecret is sent (ai-url, wx-api).
   const exposed = secret ? openToOthers(path, mode, platform) : null;
-  if (exposed) throw bad(`the config file holds a secret ("${secret}") and ${exposed}`);
+  if (exposed) throw bad(`the config file holds a secret (${secret}) and ${exposed}`);
   const writable = openToOthers(path, mode & 0o022, platform);
   if (writable) throw bad(`the config file decides where replyd sends its keys and ${writable}`);
-  return out;
+  return { settings: out, accounts };
 }
 
 /** Whether this much of a file reads as TOML. */

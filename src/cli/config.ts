@@ -2,6 +2,7 @@
  * Which server a command talks to and with which key: from the flags, the environment, or a
  * profile (profiles.ts). Read before any request is made; the client (client.ts) only uses it.
  */
+import { ACCOUNT_NAME } from "../base/account-name.ts";
 import { CLIError } from "./errors.ts";
 import type { IO } from "./io.ts";
 import { chosenProfile } from "./profiles.ts";
@@ -12,6 +13,8 @@ export interface ClientConfig {
   secret: string;
   /** The profile any of them came from (profiles.ts); null when flags and the environment gave all. */
   profile?: string | null;
+  /** The account every request names (`account=`, signed): --account, REPLYD_ACCOUNT or the profile's. */
+  account?: string;
 }
 
 /**
@@ -20,8 +23,12 @@ export interface ClientConfig {
  * REPLYD_PROFILE, else the default one). The profiles are read only when a flag or variable is
  * missing or a profile is named.
  */
-export function resolveConfig(flags: { url?: string | undefined; appkey?: string | undefined; secret?: string | undefined; profile?: string | undefined }, io: Pick<IO, "env" | "platform" | "home">): ClientConfig {
+export function resolveConfig(
+  flags: { url?: string | undefined; appkey?: string | undefined; secret?: string | undefined; profile?: string | undefined; account?: string | undefined },
+  io: Pick<IO, "env" | "platform" | "home">,
+): ClientConfig {
   const env = io.env;
+  let account = flags.account ?? env.REPLYD_ACCOUNT;
   let url = flags.url ?? env.REPLYD_URL;
   let appkey = flags.appkey ?? env.REPLYD_APPKEY;
   let secret = flags.secret ?? env.REPLYD_SECRET;
@@ -41,11 +48,15 @@ export function resolveConfig(flags: { url?: string | undefined; appkey?: string
       url ??= chosen.profile.url;
       appkey ??= chosen.profile.appkey;
       secret ??= chosen.profile.secret;
+      // The profile's account goes with its key: not with another server's.
+      if (!elsewhere) account ??= chosen.profile.account;
     }
   }
   const missing = [!url && "--url (REPLYD_URL)", !appkey && "--appkey (REPLYD_APPKEY)", !secret && "--secret (REPLYD_SECRET)"].filter(Boolean);
   if (missing.length) throw new CLIError("missing_config", `set ${missing.join(", ")}, or add a profile (replyd profile add NAME --url URL --appkey KEY); replyd serve prints the key on first start`, 2);
-  return { url: checkUrl(url as string), appkey: appkey as string, secret: secret as string, profile };
+  if (account !== undefined && !ACCOUNT_NAME.test(account))
+    throw new CLIError("usage", `--account (REPLYD_ACCOUNT) must be an account's name: 1 to 32 lower-case letters, digits, - and _, starting with a letter or digit`, 2);
+  return { url: checkUrl(url as string), appkey: appkey as string, secret: secret as string, profile, ...(account !== undefined ? { account } : {}) };
 }
 
 /** A server's root address as the client takes it: http(s), without /api (the client adds /api/cli), no trailing slash. */

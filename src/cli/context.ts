@@ -47,7 +47,7 @@ export function makeContext(io: IO, argv: readonly string[], args: string[], fla
         return [[n, String(Number(v))] as [string, string]];
       }),
     client: () =>
-      (client ??= new Client(resolveConfig({ url: str("--url"), appkey: str("--appkey"), secret: str("--secret"), profile: str("--profile") }, io), io, {
+      (client ??= new Client(resolveConfig({ url: str("--url"), appkey: str("--appkey"), secret: str("--secret"), profile: str("--profile"), account: str("--account") }, io), io, {
         ...RESPONSE_DEFAULTS,
         timeoutMs: numberOption(argv, "--timeout", RESPONSE_DEFAULTS.timeoutMs / 1000, 0.1, 86_400) * 1000,
         idleMs: numberOption(argv, "--idle-timeout", RESPONSE_DEFAULTS.idleMs / 1000, 0.1, 86_400) * 1000,

@@ -2,6 +2,7 @@ import { cac } from "cac";
 import { BUILD_COMMIT, BUILD_TARGET, VERSION } from "../base/version.ts";
 import { addCommand, lsCommand, rmCommand, setCommand, showCommand } from "./commands/articles.ts";
 import { healthCommand } from "./commands/health.ts";
+import { accountsCommand } from "./commands/accounts.ts";
 import { keysCommand } from "./commands/keys.ts";
 import { menuCommand } from "./commands/menu.ts";
 import { inboxCommand, mediaCommand } from "./commands/messages.ts";
@@ -26,6 +27,7 @@ type Command = (c: CommandContext) => Promise<void>;
 export const COMMANDS: readonly CommandSpec[] = [
   serveCommand,
   healthCommand,
+  accountsCommand,
   tokenCommand,
   askCommand,
   inboxCommand,

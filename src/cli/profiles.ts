@@ -12,6 +12,7 @@
 import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { atomicWrite, openToOthers, PRIVATE_DIR } from "../base/fsutil.ts";
+import { ACCOUNT_NAME } from "../base/account-name.ts";
 import { CLIError } from "./errors.ts";
 import type { IO } from "./io.ts";
 
@@ -19,6 +20,8 @@ export interface Profile {
   url: string;
   appkey: string;
   secret: string;
+  /** The account its commands act on (a server with several accounts); absent: none named. */
+  account?: string;
 }
 
 export interface ProfileFile {
@@ -58,6 +61,7 @@ export function readProfiles(io: Pick<IO, "env" | "platform" | "home">): Profile
   if (!f || typeof f !== "object" || typeof f.profiles !== "object" || f.profiles === null) throw bad(`${path} holds no "profiles"`);
   for (const [name, p] of Object.entries(f.profiles))
     if (!p || typeof p.url !== "string" || typeof p.appkey !== "string" || typeof p.secret !== "string") throw bad(`${path}: profile "${name}" needs url, appkey and secret`);
+    else if (p.account !== undefined && (typeof p.account !== "string" || !ACCOUNT_NAME.test(p.account))) throw bad(`${path}: profile "${name}": account must be an account's name`);
   // A plain object's own names only: "toString" is no profile.
   const profiles: Record<string, Profile> = Object.create(null);
   for (const [name, p] of Object.entries(f.profiles)) profiles[name] = p;

@@ -12,8 +12,11 @@
 import { resolve } from "node:path";
 import { redactUrl } from "../store/postgres/url.ts";
 import { dbOption, formatBytes } from "./args.ts";
-import { readConfigFile, settingHoldsSecret } from "./config-file.ts";
+import { readConfig, settingHoldsSecret } from "./config-file.ts";
 import { usage } from "./errors.ts";
+import { accountSettingDefs, accountShown, resolveAccounts, type ResolvedAccount } from "./account-settings.ts";
+
+export { accountShown, type ResolvedAccount };
 
 type Value = string | number | boolean;
 
@@ -128,6 +131,12 @@ export const SERVE_SETTINGS = {
     parse: text((v) => (/^[A-Za-z0-9]{16,64}$/.test(v) ? null : "--wx-secret must be the account's AppSecret (letters and digits)")),
   }),
   "wx-api": define({ name: "wx-api", env: "REPLYD_WX_API", default: "https://api.weixin.qq.com", help: "the platform API's base address", parse: (raw) => httpUrl("wx-api")(raw).replace(/\/+$/, "") }),
+  "wx-id": define({
+    name: "wx-id",
+    env: "REPLYD_WX_ID",
+    help: "the account's original id (gh_…): a message to any other account (its ToUserName) is refused",
+    parse: text((v) => (/^gh_[A-Za-z0-9]{1,32}$/.test(v) ? null : "--wx-id must be the account's original id, gh_ and letters or digits (the console's 原始ID)")),
+  }),
   "wx-mode": define({
     name: "wx-mode",
     env: "REPLYD_WX_MODE",
@@ -172,7 +181,6 @@ export type SettingName = keyof Settings;
 /** The resolved settings: a value for each (undefined where nothing set one and there is no default). */
 export type Resolved = { [K in SettingName]: "default" extends keyof Settings[K] ? ReturnType<Settings[K]["parse"]> : ReturnType<Settings[K]["parse"]> | undefined };
 export type Source = "flag" | "environment" | "file" | "default";
-
 /** The raw text after `--name` or in `--name=value` (cac coerces numeric-looking values: never read from it). */
 function flagValue(argv: readonly string[], name: string, boolean: boolean): string | undefined {
   let found: string | undefined;
@@ -197,12 +205,15 @@ export interface ResolvedSettings {
   sources: Record<SettingName, Source | null>;
   /** Secrets given as flags: visible in `ps` to every user of the machine. */
   warnings: string[];
+  /** The accounts the config file declares, in its order; null: none (one account, `default`, as before). */
+  accounts: ResolvedAccount[] | null;
 }
 
 /** Every setting from the flags, the environment, the config file and the defaults, in that order. */
 export function resolveSettings(argv: readonly string[], env: Record<string, string | undefined>, cwd: string): ResolvedSettings {
   const configPath = flagValue(argv, "config", false) ?? env.REPLYD_CONFIG;
-  const file = configPath ? readConfigFile(resolve(cwd, configPath), SERVE_SETTINGS) : {};
+  const config = configPath ? readConfig(resolve(cwd, configPath), SERVE_SETTINGS, accountSettingDefs()) : { settings: {}, accounts: null };
+  const file = config.settings;
   const values: Record<string, Value | undefined> = {};
   const sources = {} as Record<SettingName, Source | null>;
   const warnings: string[] = [];
@@ -228,14 +239,16 @@ export function resolveSettings(argv: readonly string[], env: Record<string, str
     warnings.push(`--ai-url is http:// to another machine: the key (REPLYD_AI_KEY) travels in clear text to ${new URL(ai).host}; use https://`);
   // --db is completed from DATABASE_URL and PG*, as PostgreSQL's own tools take them.
   if (values.db !== undefined) values.db = dbOption(values.db as string, env);
-  return { values: values as Resolved, sources, warnings };
+  const accounts = config.accounts ? resolveAccounts(config.accounts, values as Resolved, sources) : null;
+  return { values: values as Resolved, sources, warnings, accounts };
 }
 
-/** The resolved settings for `serve --check-config`: each with its value (secrets masked) and where it came from. */
+/** The resolved settings for `serve --check-config`: each with its value (secrets masked) and where it came from; then each account's. */
 export function describeSettings(r: ResolvedSettings): string {
-  return settingsShown(r)
-    .map((x) => `${x.name.padEnd(18)} ${(x.value === null ? "(not set)" : x.secret && x.value !== null ? "(set, hidden)" : String(x.value)).padEnd(40)} ${x.source ?? ""}`)
-    .join("\n");
+  const line = (x: { name: string; value: Value | null; secret: boolean; source: string | null }) =>
+    `${x.name.padEnd(18)} ${(x.value === null ? "(not set)" : x.secret && x.value !== null ? "(set, hidden)" : String(x.value)).padEnd(40)} ${x.source ?? ""}`;
+  const accounts = (r.accounts ?? []).map((a) => [``, `[accounts.${a.name}]  callback ${r.values["wx-path"].replace(/\/+$/, "")}/${a.name}`, ...accountShown(a).map(line)].join("\n"));
+  return [settingsShown(r).map(line).join("\n"), ...accounts].join("\n");
 }
 
 /** Each setting as --check-config shows it: its value (a secret never: only that it is set; a URL's password hidden), and where it came from. */

@@ -17,19 +17,11 @@
  * probe (one link per process), and the access token and its refresher's turn, which belong to the
  * appid (two accounts naming one appid share its token rather than refresh it against each other).
  */
-import { ReplydError } from "../base/errors.ts";
+import { ACCOUNT_NAME, checkAccountName } from "../base/account-name.ts";
+
+export { ACCOUNT_NAME, checkAccountName };
 
 const ROOT = "replyd:";
-
-/** An account's name: lower-case letters, digits, `-` and `_`, starting with a letter or digit, at most 32. */
-export const ACCOUNT_NAME = /^[a-z0-9][a-z0-9_-]{0,31}$/;
-
-/** The name, or bad_request saying what a name may hold. */
-export function checkAccountName(name: string): string {
-  if (!ACCOUNT_NAME.test(name))
-    throw new ReplydError("bad_request", `${JSON.stringify(name.slice(0, 40))} is not an account name: 1 to 32 lower-case letters, digits, - and _, starting with a letter or digit`);
-  return name;
-}
 
 export interface Keyspace {
   /** The account these names are for; null for the default account. */

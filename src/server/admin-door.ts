@@ -66,8 +66,9 @@ export function adminDoor(o: DoorOptions) {
   return {
     /** Called as the request line arrives. */
     arrived: (request: Request) => void arrivals.set(request, clock.now()),
+    /** A route acting on the account `choose` finds for the authenticated request (server/accounts.ts). */
     signed:
-      (ctx: AppContext, handler: Handler) =>
+      (choose: (req: SignedRequest) => AppContext, handler: Handler) =>
       async ({ request }: { request: Request }) => {
         const verified: { key?: AdminKey; nonce?: string; path?: string } = {};
         let res: Response;
@@ -76,7 +77,7 @@ export function adminDoor(o: DoorOptions) {
           const arrivedAt = arrivals.get(request) ?? clock.now();
           req = await authenticate(request, arrivedAt, o.clientAddress?.(request) ?? "local", auth, verified);
           rejectRepeatedFields(req);
-          const data = await handler(ctx, req, request);
+          const data = await handler(choose(req), req, request);
           res = data instanceof Response ? data : ok(data);
         } catch (e) {
           res = errorResponse(e, o.logError);

@@ -77,6 +77,9 @@ export async function health(ctx: AppContext, req: SignedRequest) {
   return {
     status: "ok",
     version: VERSION,
+    // The account this health is of (`default` on a server that declares none), and where its callback answers.
+    account: ctx.account,
+    callback: ctx.callbackPath,
     // Where the data is kept: sqlite (the data folder) or postgres (--db), and its schema version.
     store: ctx.write.kind,
     schema: ctx.write.schema,
@@ -171,7 +174,7 @@ export async function postCli(ctx: AppContext, req: SignedRequest) {
     if (req.files.size > 1) throw badRequest("send one file part: media or json");
     // Never from the request's Host header: it is not signed.
     const stored = await ctx.write.storeMedia(image.bytes(), ctx.maxMedia);
-    return { name: stored.name, url: mediaUrl(ctx.publicUrl(), stored.name), type: stored.type, size: stored.size, existed: stored.existed };
+    return { name: stored.name, url: mediaUrl(ctx.publicUrl(), ctx.mediaPrefix + stored.name), type: stored.type, size: stored.size, existed: stored.existed };
   }
   const file = req.files.get("json");
   if (file) {

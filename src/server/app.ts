@@ -5,7 +5,11 @@ import type { Keys } from "../store/keys.ts";
 import type { ReadModel, Writer } from "../store/backend.ts";
 import type { RedisLink } from "../store/redis/link.ts";
 import { assembleAccount } from "../account/account.ts";
-import { accountSettings, DEFAULT_CALLBACK_PATH, type AiOptions, type CallbackFlags } from "../account/settings.ts";
+import { accountSettings, DEFAULT_CALLBACK_PATH, type AccountSettings, type AiOptions, type CallbackFlags } from "../account/settings.ts";
+import type { Account } from "../account/account.ts";
+import { RegexThread } from "../wechat/answering/regex-thread.ts";
+import { accountChooser, serverWide } from "./accounts.ts";
+import { accountsList } from "./accounts-list.ts";
 import type { Responder } from "../wechat/answering/responder.ts";
 import type { WechatOptions } from "../wechat/door/handler.ts";
 import type { PlatformClient } from "../wechat/platform/client.ts";
@@ -22,15 +26,20 @@ import type { AppContext } from "./context.ts";
 import type { LimiterOptions } from "./limiter.ts";
 import { errorResponse, ok, refusal } from "./respond.ts";
 import { deleteRevert, getRevert, matterOf, postRevert, putRevert } from "./revert.ts";
-import { isSafeMediaPath, MEDIA_NAME, mediaFreshness } from "./media.ts";
+import { accountMedia, isSafeMediaPath, MEDIA_NAME, mediaFreshness } from "./media.ts";
 import { pathOf } from "./request-target.ts";
 
 export type { AiOptions };
 
 export interface AppOptions {
   /** The backend (store/backend.ts): what routes and the responder read, and what every write goes through. */
-  read: ReadModel;
-  write: Writer;
+  read?: ReadModel;
+  write?: Writer;
+  /**
+   * Several accounts (the config file's [accounts]): each its own store and settings, in place of
+   * `read`, `write`, `wechat` and `ai`; every admin request then names its account (server/accounts.ts).
+   */
+  accounts?: { settings: AccountSettings; read: ReadModel; write: Writer }[];
   keys: Keys;
   clock?: Clock;
   /** Accepted |server time − ts|, in ms. */
@@ -66,6 +75,12 @@ export interface AppOptions {
   environmentKey?: string;
 }
 
+/** A store the single-account options must give. */
+function need<T>(value: T | undefined, name: string): T {
+  if (value === undefined) throw new Error(`createApp needs ${name} (or accounts)`);
+  return value;
+}
+
 export const DEFAULTS = {
   windowMs: 5000,
   maxUpload: 64 * 1024 * 1024,
@@ -93,39 +108,58 @@ export async function createApp(opts: AppOptions) {
     maxUpload,
     preAuthBytes: opts.preAuthBytes ?? preAuthBytes(DEFAULTS.preAuthUploads, maxUpload),
     limiter: { ...DEFAULTS.limiter, ...opts.limiter },
-    spoolDir: opts.spoolDir ?? opts.read.spoolDir,
+    spoolDir: opts.spoolDir ?? need((opts.read ?? opts.accounts?.[0]?.read)?.spoolDir, "spoolDir"),
     link: opts.cluster?.link ?? null,
     ...(opts.clientAddress ? { clientAddress: opts.clientAddress } : {}),
     logError,
   });
-  const account = await assembleAccount({ read: opts.read, write: opts.write }, accountSettings(opts.wechat, opts.ai), {
-    clock,
-    log: logError,
-    cluster: opts.cluster ? { link: opts.cluster.link, instance: opts.cluster.instance } : null,
-    ...(opts.responder ? { responder: opts.responder } : {}),
-    ...(opts.platform !== undefined ? { platform: opts.platform } : {}),
-  });
+  const declared = opts.accounts ?? null;
+  const stores = declared ?? [{ settings: accountSettings(opts.wechat, opts.ai), read: need(opts.read, "read"), write: need(opts.write, "write") }];
+  const accounts: Account[] = [];
+  // Several accounts run their regex rules on one thread, each with its own strikes and disabled rules.
+  const regexThread = declared ? new RegexThread() : undefined;
+  for (const { settings, read, write } of stores)
+    accounts.push(
+      await assembleAccount({ read, write }, settings, {
+        clock,
+        log: declared ? (msg) => logError(`account ${settings.name}: ${msg}`) : logError,
+        cluster: opts.cluster ? { link: opts.cluster.link, instance: opts.cluster.instance } : null,
+        ...(opts.responder ? { responder: opts.responder } : {}),
+        ...(opts.platform !== undefined ? { platform: opts.platform } : {}),
+        ...(regexThread ? { regexThread } : {}),
+      }),
+    );
   let listeningUrl = "http://localhost";
   let clockWarning: string | null = null;
   const cluster = opts.cluster;
-  const ctx: AppContext = {
-    read: account.read,
-    write: account.write,
-    regex: account.regex,
-    rules: account.rules,
-    responder: account.responder,
-    platform: account.platform,
-    generator: account.generator,
-    clock,
-    startedAt,
-    windowMs,
-    maxMedia: opts.maxMedia ?? DEFAULTS.maxMedia,
-    publicUrl: () => opts.publicUrl ?? listeningUrl,
-    clockWarning: () => clockWarning,
-    cluster: cluster ? () => ({ ...cluster.status(), ...account.clusterStatus() }) : null,
-    environmentKey: opts.environmentKey ?? null,
-  };
-  const signed = (handler: Handler) => door.signed(ctx, handler);
+  // One context per account, each made once, complete.
+  const contexts = new Map<string, AppContext>();
+  for (const account of accounts)
+    contexts.set(account.name, {
+      account: account.name,
+      callbackPath: account.path,
+      mediaPrefix: declared ? `${account.name}/` : "",
+      read: account.read,
+      write: account.write,
+      regex: account.regex,
+      rules: account.rules,
+      responder: account.responder,
+      platform: account.platform,
+      generator: account.generator,
+      clock,
+      startedAt,
+      windowMs,
+      maxMedia: opts.maxMedia ?? DEFAULTS.maxMedia,
+      publicUrl: () => opts.publicUrl ?? listeningUrl,
+      clockWarning: () => clockWarning,
+      cluster: cluster ? () => ({ ...cluster.status(), ...account.clusterStatus() }) : null,
+      environmentKey: opts.environmentKey ?? null,
+    });
+  const account = accounts[0];
+  if (!account) throw new Error("createApp needs at least one account");
+  const ctx = contexts.get(account.name) as AppContext;
+  const choose = accountChooser(contexts, declared !== null);
+  const signed = (handler: Handler) => door.signed(choose, handler);
   // The matter is compared as sent, never decoded: valid matters are plain words, and decoding
   // twice (the router already decodes its params) is how "%25" once became a 500.
   const withMatter =
@@ -133,7 +167,9 @@ export async function createApp(opts: AppOptions) {
     (c, req, request) =>
       fn(c, matterOf(pathOf(request.url).slice("/api/cli/revert/".length)), req);
 
-  const media = await staticPlugin({
+  // Several accounts' pictures are served by accountMedia, each from its own folder.
+  const mediaDirs = declared ? new Map(accounts.map((a) => [a.name, a.mediaDir])) : null;
+  const media = mediaDirs ? new Elysia() : await staticPlugin({
     assets: account.mediaDir,
     prefix: "/media",
     alwaysStatic: false,
@@ -143,7 +179,6 @@ export async function createApp(opts: AppOptions) {
     maxAge: 86400,
     silent: true,
   });
-  const callback = account.callback;
 
   // Admin routes read their own body (parse: "none") so that nothing is parsed or validated before the signature is checked.
   const none = { parse: "none" } as const;
@@ -155,6 +190,7 @@ export async function createApp(opts: AppOptions) {
       // Checked before the static plugin joins the path onto the media folder.
       const readOnly = request.method === "GET" || request.method === "HEAD";
       if (!readOnly || !isSafeMediaPath(path)) return refusal("not_found", "no such file");
+      if (mediaDirs) return accountMedia(request, path, mediaDirs) ?? refusal("not_found", "no such file");
       // Kept in the database: fetched into the local folder the first time it is asked for here.
       const name = decodeURIComponent(path.slice("/media/".length));
       if (MEDIA_NAME.test(name)) await account.write.fetchMedia(name).catch(() => false);
@@ -170,8 +206,6 @@ export async function createApp(opts: AppOptions) {
     })
     .get("/healthz", () => ok({ status: "ok" }))
     .use(media)
-    .get(account.path, ({ request }) => callback.verify(request))
-    .post(account.path, ({ request }) => callback.receive(request), none)
     .get("/api/cli", signed(getCli), none)
     .post("/api/cli", signed(postCli), none)
     .put("/api/cli", signed(putCli), none)
@@ -189,12 +223,21 @@ export async function createApp(opts: AppOptions) {
     .get("/api/cli/revert/:matter", signed(withMatter(getRevert)), none)
     .post("/api/cli/revert/:matter", signed(withMatter(postRevert)), none)
     .put("/api/cli/revert/:matter", signed(withMatter(putRevert)), none)
-    .delete("/api/cli/revert/:matter", signed(withMatter(deleteRevert)), none);
+    .delete("/api/cli/revert/:matter", signed(withMatter(deleteRevert)), none)
+    .get("/api/cli/accounts", door.signed((req) => (serverWide(req), ctx), () => accountsList(contexts)), none);
+  // Each account's callback at its own path (listener.ts sends them straight to their handlers).
+  for (const a of accounts) {
+    const cb = a.callback;
+    app.get(a.path, ({ request }) => cb.verify(request)).post(a.path, ({ request }) => cb.receive(request), none);
+  }
   // The listening server sends the callback straight to its handler (no per-request router context):
   // it is the hot path. app.handle() reaches the same handler through the routes above.
   return Object.assign(app, {
+    /** The first (on a server without [accounts]: the one) account, and its context. */
     account,
     ctx,
+    /** Every account, in the config file's order. */
+    accounts: accounts as readonly Account[],
     /** The address the server listens on, for media URLs when no --public-url was given. */
     listeningAt: (url: string) => void (listeningUrl = url),
     /** The clock disagrees with the newest stored data: health says so until the next check clears it. */

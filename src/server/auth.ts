@@ -132,7 +132,7 @@ export async function authenticate(
     }
     // Health stays readable while Redis is unusable (it is how the operator sees why), on this
     // instance's own nonces; every other request needs the cluster's replay protection.
-    const isHealth = url.pathname === "/api/cli" && params.every(([k]) => (AUTH_FIELDS as readonly string[]).includes(k));
+    const isHealth = url.pathname === "/api/cli" && params.every(([k]) => (AUTH_FIELDS as readonly string[]).includes(k) || k === "account");
     const expiresAt = tsMs + opts.windowMs + 1000;
     let fresh: boolean;
     if (opts.shared && !opts.shared.up()) {

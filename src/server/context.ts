@@ -7,6 +7,11 @@ import type { Account } from "../account/account.ts";
  * what becomes known later (the listening address, a clock warning) is read through functions.
  */
 export interface AppContext {
+  /** The account's name (`default` on a server that declares none) and where its callback answers. */
+  readonly account: string;
+  readonly callbackPath: string;
+  /** Where its pictures are under /media/: "" for the one account of a server that declares none, "NAME/" for a declared one. */
+  readonly mediaPrefix: string;
   readonly read: Account["read"];
   readonly write: Account["write"];
   readonly regex: Pick<Account["regex"], "disabled">;

@@ -26,7 +26,7 @@ export function clientAddress(socket: string, forwardedFor: string | null): stri
 }
 
 /**
- * The listening socket: the account's callback routed straight to its handler (the hot path, no
+ * The listening socket: each account's callback routed straight to its handler (the hot path, no
  * router context per request), everything else through the request-target check to the app; one log
  * line per request. `addresses` is where the admin API's rate limit finds a request's client.
  */
@@ -87,12 +87,18 @@ export function listen(app: App, addresses: WeakMap<Request, string>, o: Listene
     done(result.status);
     return result;
   };
-  const wxPath = app.account.path;
-  const wxPathJson = JSON.stringify(wxPath);
-  // Made once, not a closure per request.
-  const callback = app.account.callback;
-  const verify = (request: Request) => callback.verify(request);
-  const receive = (request: Request) => callback.receive(request);
+  // Each account's callback at its path, its handlers made once, not a closure per request.
+  const routes: Record<string, { GET: (request: Request, srv: Server<undefined>) => Response | Promise<Response>; POST: (request: Request, srv: Server<undefined>) => Response | Promise<Response> }> = {};
+  for (const account of app.accounts) {
+    const pathJson = JSON.stringify(account.path);
+    const callback = account.callback;
+    const verify = (request: Request) => callback.verify(request);
+    const receive = (request: Request) => callback.receive(request);
+    routes[account.path] = {
+      GET: (request, srv) => served(request, srv, null, pathJson, verify),
+      POST: (request, srv) => served(request, srv, null, pathJson, receive),
+    };
+  }
   const badHost = (message: string) =>
     refusal("bad_host", message);
   const handle = (request: Request) => {
@@ -106,12 +112,7 @@ export function listen(app: App, addresses: WeakMap<Request, string>, o: Listene
     port: o.port,
     // Bun's own limit is a backstop for bodies without Content-Length; the app answers the rest with a JSON 413.
     maxRequestBodySize: o.maxUpload + 1024 * 1024,
-    routes: {
-      [wxPath]: {
-        GET: (request: Request, srv: Server<undefined>) => served(request, srv, null, wxPathJson, verify),
-        POST: (request: Request, srv: Server<undefined>) => served(request, srv, null, wxPathJson, receive),
-      },
-    },
+    routes,
     fetch: (request, srv) => {
       const addr = clientOf(request, srv);
       addresses.set(request, addr); // the admin API's rate limit and logs read it

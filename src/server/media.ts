@@ -44,3 +44,23 @@ export function mediaFreshness(request: Request, response: Response, mediaDir: s
     : !Number.isNaN(ifModifiedSince) && Math.floor(mtime.getTime() / 1000) * 1000 <= ifModifiedSince;
   return fresh ? new Response(null, { status: 304, headers: { ...(etag ? { etag } : {}), "last-modified": lastModified } }) : undefined;
 }
+
+/**
+ * A declared account's file, `/media/NAME/…`, from that account's media folder alone (a server
+ * with [accounts]; one account keeps `/media/…`). The path has passed isSafeMediaPath (plain
+ * segments only), so it cannot leave the folder; what the static plugin adds (caching, nosniff,
+ * 304) is added here.
+ */
+export function accountMedia(request: Request, path: string, dirs: ReadonlyMap<string, string>): Response | null {
+  const [account = "", ...rest] = decodeURIComponent(path.slice("/media/".length)).split("/");
+  const dir = dirs.get(account);
+  if (!dir || !rest.length) return null;
+  const file = join(dir, ...rest);
+  try {
+    if (!statSync(file).isFile()) return null;
+  } catch {
+    return null;
+  }
+  const response = new Response(Bun.file(file), { headers: { "cache-control": "public, max-age=86400" } });
+  return mediaFreshness(request, response, dir, `/media/${rest.join("/")}`) ?? response;
+}

@@ -6,6 +6,7 @@
 import { APPKEY_PATTERN } from "../sign.ts";
 import { MIN_SECRET_LENGTH, type AdminKey } from "../store/keys.ts";
 import type { ServeOptions } from "./serve.ts";
+import type { DeclaredAccount } from "../account/settings.ts";
 
 /** A setting serve refuses, or two that do not go together: the operator's to change (a usage error). */
 export class SettingsError extends Error {}
@@ -16,18 +17,38 @@ export interface CheckedSettings {
 }
 
 export function checkServeOptions(opts: ServeOptions): CheckedSettings {
-  const wx = opts.wechat ?? {};
-  if (wx.aesKey && !wx.appid) throw new SettingsError("--wx-aeskey needs --wx-appid: encrypted messages carry the appid and are checked against it");
-  if (wx.mode === "compatible" && !wx.aesKey) throw new SettingsError("--wx-mode compatible needs --wx-aeskey: without a key every message is plaintext");
-  if (wx.secret && !wx.appid) throw new SettingsError("--wx-secret needs --wx-appid: the access token is asked for with both");
-  if (opts.ai) {
-    const { base, model, key } = opts.ai.endpoint;
-    if (!base && model) throw new SettingsError("--ai-model needs --ai-url: the model's base address");
-    if (base && !model) throw new SettingsError("--ai-url needs --ai-model: the name of the model to ask");
-    if (key && !base) throw new SettingsError("REPLYD_AI_KEY is set but no --ai-url: the key goes with a model's address");
-  }
+  if (opts.accounts) {
+    // Never ignored: serving them from one database or in a cluster is the next step (issue 36).
+    if (opts.db) throw new SettingsError("the config file declares [accounts] and --db is set: several accounts run on SQLite (a --data folder) for now; PostgreSQL and clusters with several accounts come next");
+    if (opts.redis) throw new SettingsError("the config file declares [accounts] and --redis is set: several accounts run as a single instance on SQLite for now; clusters with several accounts come next");
+    for (const a of opts.accounts) checkAccount(a.wechat, a.ai, ` for the account "${a.name}"`);
+    // One official account served twice would have two token keepers taking its token from each other.
+    for (const [setting, of] of [["wx-appid", (a: DeclaredAccount) => a.wechat.appid], ["wx-id", (a: DeclaredAccount) => a.wechat.id]] as const) {
+      const seen = new Map<string, string>();
+      for (const a of opts.accounts) {
+        const value = of(a);
+        if (value === undefined) continue;
+        const other = seen.get(value);
+        if (other !== undefined) throw new SettingsError(`the accounts "${other}" and "${a.name}" have the same ${setting}: each [accounts.NAME] is one official account`);
+        seen.set(value, a.name);
+      }
+    }
+  } else checkAccount(opts.wechat ?? {}, opts.ai, "");
   if (opts.redis && !opts.db) throw new SettingsError("--redis joins instances that share one PostgreSQL database: it goes with --db postgres://…");
   return { environmentKey: environmentKey(opts.env) };
+}
+
+/** What one account's settings need of each other; `whose` names a declared account in the refusal. */
+function checkAccount(wx: NonNullable<ServeOptions["wechat"]>, ai: ServeOptions["ai"], whose: string): void {
+  if (wx.aesKey && !wx.appid) throw new SettingsError(`--wx-aeskey needs --wx-appid${whose}: encrypted messages carry the appid and are checked against it`);
+  if (wx.mode === "compatible" && !wx.aesKey) throw new SettingsError(`--wx-mode compatible needs --wx-aeskey${whose}: without a key every message is plaintext`);
+  if (wx.secret && !wx.appid) throw new SettingsError(`--wx-secret needs --wx-appid${whose}: the access token is asked for with both`);
+  if (ai) {
+    const { base, model, key } = ai.endpoint;
+    if (!base && model) throw new SettingsError(`--ai-model needs --ai-url${whose}: the model's base address`);
+    if (base && !model) throw new SettingsError(`--ai-url needs --ai-model${whose}: the name of the model to ask`);
+    if (key && !base) throw new SettingsError(`REPLYD_AI_KEY is set but no --ai-url${whose}: the key goes with a model's address`);
+  }
 }
 
 /**
@@ -51,12 +72,12 @@ export const environmentKeyNotice = (appkey: string): string =>
   `replyd: admin key "${appkey}" taken from this environment (REPLYD_APPKEY, REPLYD_SECRET): it works until this server restarts without them, whatever the stored keys say; replyd keys rm cannot revoke it`;
 
 /** The first start's key, shown this once with the lines that use it. */
-export const firstKeyNotice = (key: { appkey: string; secret: string }, url: string, where: string) =>
+export const firstKeyNotice = (key: { appkey: string; secret: string }, url: string, where: string, first = "replyd health") =>
   [
     `replyd: created an admin key in ${where}.`,
     `The secret is shown this once. On the machine you administer from, run:`,
     ``,
     `  export REPLYD_URL=${url} REPLYD_APPKEY=${key.appkey} REPLYD_SECRET=${key.secret}`,
-    `  replyd health`,
+    `  ${first}`,
     ``,
   ].join("\n");

@@ -1,15 +1,15 @@
 import { join } from "node:path";
 import { systemClock, type Clock } from "../base/clock.ts";
 import { BackendError, type Backend } from "../store/backend.ts";
-import { openBackend } from "../store/open.ts";
+import { openBackend, openServerKeys, type ServerFolder } from "../store/open.ts";
 import { createApp, DEFAULTS } from "./app.ts";
-import type { AiOptions, CallbackFlags } from "../account/settings.ts";
+import { accountSettings, type AiOptions, type CallbackFlags, type DeclaredAccount } from "../account/settings.ts";
 import { listen } from "./listener.ts";
 import { LineSink } from "./logsink.ts";
 import type { RedisLink } from "../store/redis/link.ts";
 import { clusterOf, connectRedis } from "./cluster.ts";
 import { endpointName } from "../llm/client.ts";
-import { startLogPrune } from "./log-prune.ts";
+import { startLogPrune, type LogPrune } from "./log-prune.ts";
 import { checkServeOptions, environmentKeyNotice, firstKeyNotice } from "./serve-checks.ts";
 
 export interface ServeOptions {
@@ -28,6 +28,11 @@ export interface ServeOptions {
   trustProxy: boolean;
   /** The messaging callback: token, EncodingAESKey, appid, path. */
   wechat?: CallbackFlags;
+  /**
+   * The accounts the config file declares (`[accounts.NAME]`): each its own data folder under
+   * `dataDir/accounts/`, its callback and model; `wechat` and `ai` are then not an account's.
+   */
+  accounts?: DeclaredAccount[];
   /** Public address for media URLs (https://replyd.example.com). */
   publicUrl?: string;
   maxMedia?: number;
@@ -77,29 +82,44 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       throw new StartupError((e as Error).message);
     }
   }
-  let backend: Backend;
+  const backendOptions = {
+    clock,
+    keep: opts.keep,
+    ...(opts.replyLimit ? { replyLimit: opts.replyLimit } : {}),
+    logError: (msg: string) => emit({ level: "error", msg }),
+  };
+  // Several accounts: the top of --data holds the lock and the server's keys, each account a folder of its own.
+  let server: ServerFolder | null = null;
+  const backends: Backend[] = [];
   try {
-    backend = await openBackend(opts.db ?? opts.dataDir, {
-      clock,
-      keep: opts.keep,
-      ...(opts.replyLimit ? { replyLimit: opts.replyLimit } : {}),
-      extraKeys: [],
-      ...(environmentKey ? { environmentKey } : {}),
-      firstKey: true,
-      logError: (msg) => emit({ level: "error", msg }),
-      ...(link ? { redis: link } : {}),
-    });
+    if (opts.accounts) {
+      server = openServerKeys(opts.dataDir, { clock, extraKeys: [], ...(environmentKey ? { environmentKey } : {}), firstKey: true });
+      for (const a of opts.accounts) backends.push(await openBackend(server.accountDir(a.name), { ...backendOptions, extraKeys: [], firstKey: false }));
+    } else
+      backends.push(
+        await openBackend(opts.db ?? opts.dataDir, {
+          ...backendOptions,
+          extraKeys: [],
+          ...(environmentKey ? { environmentKey } : {}),
+          firstKey: true,
+          ...(link ? { redis: link } : {}),
+        }),
+      );
   } catch (e) {
+    for (const b of backends) await b.close().catch(() => {});
+    server?.close();
     link?.close();
     throw e instanceof BackendError ? new StartupError(e.message) : e;
   }
-  const { created, keys } = backend;
-
+  const backend = backends[0] as Backend;
+  const created = server ? server.created : backend.created;
+  const keys = server ? server.keys : backend.keys;
   const addresses = new WeakMap<Request, string>();
   const cluster = link && backend.cluster ? clusterOf(link, backend.cluster) : undefined;
   const app = await createApp({
-    read: backend.read,
-    write: backend.write,
+    ...(opts.accounts
+      ? { accounts: opts.accounts.map((a, i) => ({ settings: accountSettings(a.wechat, a.ai, a.name), read: (backends[i] as Backend).read, write: (backends[i] as Backend).write })) }
+      : { read: backend.read, write: backend.write }),
     keys,
     clock,
     windowMs: opts.windowMs,
@@ -115,18 +135,26 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     ...(environmentKey ? { environmentKey: environmentKey.appkey } : {}),
   });
   if (environmentKey) say(environmentKeyNotice(environmentKey.appkey));
-  app.account.start();
-  if (!opts.wechat?.token)
-    emit({ level: "warn", msg: "no --wx-token (REPLYD_WX_TOKEN): the messaging callback answers 503 until one is set" });
+  for (const account of app.accounts) account.start();
+  if (opts.accounts) {
+    for (const a of opts.accounts)
+      if (!a.wechat.token) emit({ level: "warn", msg: `no wx-token in [accounts.${a.name}]: its callback (${a.wechat.path}) answers 503 until one is set` });
+    if (server?.strayDatabase)
+      emit({ level: "warn", msg: `${join(opts.dataDir, "replyd.db")} belongs to no account: a server with [accounts] keeps each account's data in accounts/NAME/ (docs/operations.md, "Moving an existing folder under an account")` });
+  } else if (!opts.wechat?.token) emit({ level: "warn", msg: "no --wx-token (REPLYD_WX_TOKEN): the messaging callback answers 503 until one is set" });
 
-  const pruning = await startLogPrune({
-    log: app.ctx.write.log,
-    days: opts.logDays ?? 30,
-    clock,
-    ...(opts.pruneEveryMs ? { everyMs: opts.pruneEveryMs } : {}),
-    warn: (warning) => app.warnClock(warning),
-    emit,
-  });
+  const prunings: LogPrune[] = [];
+  for (const account of app.accounts)
+    prunings.push(
+      await startLogPrune({
+        log: account.write.log,
+        days: opts.logDays ?? 30,
+        clock,
+        ...(opts.pruneEveryMs ? { everyMs: opts.pruneEveryMs } : {}),
+        warn: (warning) => app.warnClock(warning),
+        emit: opts.accounts ? (fields) => emit({ account: account.name, ...fields }) : emit,
+      }),
+    );
 
   const listener = listen(app, addresses, { host: opts.host, port: opts.port, maxUpload: opts.maxUpload, trustProxy: opts.trustProxy, log, emit });
   const url = listener.url;
@@ -135,16 +163,16 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     backend.cluster.registry.url = url;
     void backend.cluster.registry.beat().catch(() => {});
   }
-  if (created) say(firstKeyNotice(created, url, "db" in backend.where ? `the database at ${backend.where.db}` : `${join(opts.dataDir, "keys.json")} (mode 0600)`));
+  if (created) say(firstKeyNotice(created, url, "db" in backend.where ? `the database at ${backend.where.db}` : `${join(opts.dataDir, "keys.json")} (mode 0600)`, opts.accounts ? "replyd accounts" : undefined));
   emit({
     event: "listening",
     url,
-    ...backend.where,
+    ...(opts.accounts ? { data: opts.dataDir } : backend.where),
     ...(link ? { redis: link.where } : {}),
     keys: keys.size,
     // Named: an operator's shell variables are the client's too, and a key served from them is not revoked by `replyd keys rm`.
     ...(environmentKey ? { environment_key: environmentKey.appkey } : {}),
-    wechat: app.account.path,
+    ...(opts.accounts ? { accounts: app.accounts.map((a) => ({ name: a.name, wechat: a.path })) } : { wechat: app.account.path }),
     ...(opts.ai ? { ai: { endpoint: endpointName(opts.ai.endpoint.base), model: opts.ai.endpoint.model } } : {}),
   });
 
@@ -155,16 +183,22 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     stop() {
       stopping ??= (async () => {
         // Deliveries held for a model are answered now with the retrieval reply, not after it.
-        app.account.release();
+        for (const account of app.accounts) account.release();
         await listener.stop();
-        pruning.stop();
-        app.account.close();
+        for (const p of prunings) p.stop();
+        for (const account of app.accounts) account.close();
         sink?.flush();
-        const closed = await backend.close();
+        let lost = 0;
+        for (const [i, b] of backends.entries()) {
+          const closed = await b.close();
+          lost += closed.lost;
+          const whose = opts.accounts ? { account: opts.accounts[i]?.name } : {};
+          emit({ event: "stopped", ...whose, ...(closed.database ? { database: closed.database } : {}), ...(closed.kept ? { messages_kept_in: closed.keptIn, messages_kept: closed.kept } : {}), ...(closed.lost ? { messages_lost: closed.lost } : {}) });
+        }
+        server?.close();
         link?.close();
-        emit({ event: "stopped", ...(closed.database ? { database: closed.database } : {}), ...(closed.kept ? { messages_kept_in: closed.keptIn, messages_kept: closed.kept } : {}), ...(closed.lost ? { messages_lost: closed.lost } : {}) });
         sink?.flush();
-        return { lost: closed.lost };
+        return { lost };
       })();
       return stopping;
     },

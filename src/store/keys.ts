@@ -1,6 +1,7 @@
 import { ReplydError } from "../base/errors.ts";
 import { chmodSync, existsSync, readFileSync, statSync } from "node:fs";
 import { APPKEY_PATTERN } from "../sign.ts";
+import { ACCOUNT_NAME } from "../base/account-name.ts";
 import { atomicWrite, openToOthers } from "../base/fsutil.ts";
 
 /** admin: everything; read: GET only; token: only GET /api/cli/token (the platform access token). */
@@ -13,6 +14,8 @@ export interface AdminKey {
   scope: Scope;
   created_at?: string;
   note?: string;
+  /** The one account this key reaches (`replyd keys add --account`); absent: every account. */
+  account?: string;
 }
 
 export const MIN_SECRET_LENGTH = 16;
@@ -37,12 +40,15 @@ function checkKey(k: unknown, where: string): AdminKey {
   if (typeof r.secret !== "string" || r.secret.length < MIN_SECRET_LENGTH)
     throw new KeysError(`${where}: secret must be a string of at least ${MIN_SECRET_LENGTH} characters`);
   if (!SCOPES.includes(r.scope as Scope)) throw new KeysError(`${where}: scope must be "admin", "read" or "token"`);
+  if (r.account !== undefined && (typeof r.account !== "string" || !ACCOUNT_NAME.test(r.account)))
+    throw new KeysError(`${where}: account must be an account's name (1 to 32 of a-z 0-9 - _, starting with a letter or digit)`);
   return {
     appkey: r.appkey,
     secret: r.secret,
     scope: r.scope as Scope,
     ...(typeof r.created_at === "string" ? { created_at: r.created_at } : {}),
     ...(typeof r.note === "string" ? { note: r.note } : {}),
+    ...(typeof r.account === "string" ? { account: r.account } : {}),
   };
 }
 
@@ -64,10 +70,10 @@ export function parseKeys(text: string, where = "keys.json"): AdminKey[] {
   return keys;
 }
 
-export function generateKey(scope: Scope, now: Date, note?: string): AdminKey {
+export function generateKey(scope: Scope, now: Date, note?: string, account?: string): AdminKey {
   const hex = Buffer.from(crypto.getRandomValues(new Uint8Array(6))).toString("hex");
   const secret = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
-  return { appkey: `rk_${hex}`, secret, scope, created_at: now.toISOString(), ...(note ? { note } : {}) };
+  return { appkey: `rk_${hex}`, secret, scope, created_at: now.toISOString(), ...(note ? { note } : {}), ...(account ? { account } : {}) };
 }
 
 export function writeKeys(path: string, keys: AdminKey[]): void {

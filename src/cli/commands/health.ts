@@ -4,6 +4,8 @@ import { defineCommand } from "../command.ts";
 
 interface Health {
   status: string;
+  account?: string;
+  callback?: string;
   version: string;
   uptime_s: number;
   server_time: string;
@@ -67,6 +69,7 @@ export async function health(c: CommandContext): Promise<void> {
   c.print({ ...h, profile: client.config.profile ?? null }, () =>
     [
       `${h.status} — replyd ${h.version} at ${client.config.url} (${ms.toFixed(0)} ms)${client.config.profile ? `, profile ${client.config.profile}` : ""}`,
+      ...(h.account && h.account !== "default" ? [`account        ${h.account} (callback ${h.callback})`] : []),
       `uptime         ${duration(h.uptime_s)}`,
       `server time    ${h.server_time}`,
       `articles       ${h.counts.articles_live} live, ${h.counts.articles_deleted} deleted`,

@@ -3,6 +3,7 @@ import { generateKey, SCOPES, type Scope, type ServedFromEnvironment } from "../
 import { KeyStoreError, type KeyStore } from "../../store/key-store.ts";
 import { openKeyStore } from "../../store/open.ts";
 import { dbOption } from "../args.ts";
+import { ACCOUNT_NAME } from "../../base/account-name.ts";
 import type { CommandContext } from "../context.ts";
 import { CLIError, usage } from "../errors.ts";
 import { defineCommand } from "../command.ts";
@@ -16,8 +17,12 @@ export async function keys(c: CommandContext): Promise<void> {
   const [action = "ls", appkey] = c.args;
   if (!["ls", "add", "rm"].includes(action)) throw usage(`unknown keys action "${action}"; use ls, add or rm`);
   const scope = action === "add" ? addScope(c, appkey) : null;
+  const account = c.str("--account");
+  if (account !== undefined && action !== "add") throw usage("--account goes with keys add: the key made reaches that account only");
+  if (account !== undefined && !ACCOUNT_NAME.test(account)) throw usage("--account must be an account's name: 1 to 32 lower-case letters, digits, - and _, starting with a letter or digit");
   if (action === "rm" && !appkey) throw usage("keys rm needs the appkey to revoke");
   const db = dbOption(c.str("--db") ?? c.io.env.REPLYD_DB, c.io.env);
+  if (db && account !== undefined) throw usage("keys add --account is for a server with several accounts, which runs on SQLite (a --data folder) for now: the database's keys reach every account");
   const dir = resolve(c.io.cwd, c.str("--data") ?? c.io.env.REPLYD_DATA ?? "replyd-data");
   let store: KeyStore;
   try {
@@ -28,9 +33,10 @@ export async function keys(c: CommandContext): Promise<void> {
   try {
     if (action === "ls") return listKeys(c, await store.stored(), await store.servedFromEnvironment(), store.where);
     if (scope) {
-      const key = generateKey(scope, new Date(), c.str("--note"));
+      const key = generateKey(scope, new Date(), c.str("--note"), account);
       await store.add(key);
-      return c.print(key, () => `added ${scope} key to ${store.where}; the secret is shown this once:\n\n  REPLYD_APPKEY=${key.appkey} REPLYD_SECRET=${key.secret}`);
+      const reach = account !== undefined ? ` for the account "${account}" only` : "";
+      return c.print(key, () => `added ${scope} key${reach} to ${store.where}; the secret is shown this once:\n\n  REPLYD_APPKEY=${key.appkey} REPLYD_SECRET=${key.secret}${account !== undefined ? ` REPLYD_ACCOUNT=${account}` : ""}`);
     }
     await store.remove(appkey as string);
     return c.print({ removed: appkey }, () => `revoked ${appkey}`);
@@ -43,13 +49,13 @@ export async function keys(c: CommandContext): Promise<void> {
 
 const asCliError = (e: unknown) => (e instanceof KeyStoreError ? new CLIError(e.code, e.message) : e);
 
-type StoredKey = { appkey: string; scope: string; created_at?: string | null; note?: string | null };
+type StoredKey = { appkey: string; scope: string; created_at?: string | null; note?: string | null; account?: string };
 
 /** The stored keys, then those running servers take from their environment, each with its source. */
 function listKeys(c: CommandContext, stored: StoredKey[], served: ServedFromEnvironment[], where: string): void {
   const rows = [
-    ...stored.map((k) => ({ appkey: k.appkey, scope: k.scope, created_at: k.created_at ?? null, note: k.note ?? null, source: "stored" as const })),
-    ...served.map((k) => ({ appkey: k.appkey, scope: "admin", created_at: null, note: null, source: "environment" as const, server: k.server })),
+    ...stored.map((k) => ({ appkey: k.appkey, scope: k.scope, created_at: k.created_at ?? null, note: k.note ?? null, account: k.account ?? null, source: "stored" as const })),
+    ...served.map((k) => ({ appkey: k.appkey, scope: "admin", created_at: null, note: null, account: null, source: "environment" as const, server: k.server })),
   ];
   c.print(rows, () =>
     rows.length
@@ -57,7 +63,7 @@ function listKeys(c: CommandContext, stored: StoredKey[], served: ServedFromEnvi
           .map((k) =>
             k.source === "environment"
               ? `${k.appkey}  ${k.scope.padEnd(5)}  from the environment of ${k.server} (REPLYD_APPKEY): valid until it restarts without it`
-              : `${k.appkey}  ${k.scope.padEnd(5)}  ${k.created_at ?? ""}  ${k.note ?? ""}`,
+              : `${k.appkey}  ${k.scope.padEnd(5)}  ${k.created_at ?? ""}  ${k.account !== null ? `account ${k.account}  ` : ""}${k.note ?? ""}`,
           )
           .join("\n")
       : `no keys in ${where}`,
@@ -82,6 +88,7 @@ export const keysCommand = defineCommand({
     { flags: "--db <url>", help: "the PostgreSQL database the servers share, postgres://… (env REPLYD_DB; completed from DATABASE_URL and PG*)" },
     { flags: "--scope <scope>", help: "admin, read or token (with add)" },
     { flags: "--note <text>", help: "a note stored with the key (with add)" },
+    { flags: "--account <name>", help: "the one account the key reaches, on a server with several (with add); without it, every account" },
   ],
   local: true,
   run: keys,

@@ -3,6 +3,7 @@
  * kept on the laptop (cli/profiles.ts). The secret is read from standard input — typed without
  * echo at a terminal, or piped — never taken as a flag, which every user of the machine sees in ps.
  */
+import { ACCOUNT_NAME } from "../../base/account-name.ts";
 import { checkUrl } from "../config.ts";
 import { defineCommand } from "../command.ts";
 import type { CommandContext } from "../context.ts";
@@ -29,7 +30,9 @@ async function profile(c: CommandContext): Promise<void> {
     if (Object.hasOwn(f.profiles, name) && !c.flags.force) throw new CLIError("profile_exists", `a profile "${name}" is kept already; pass --force to replace it`, 2);
     const secret = (await c.io.secret(`secret for ${appkey}: `)).trim();
     if (!secret) throw usage("no secret was read from standard input");
-    f.profiles[name] = { url: checkUrl(url), appkey, secret };
+    const account = c.str("--account");
+    if (account !== undefined && !ACCOUNT_NAME.test(account)) throw usage("--account must be an account's name: 1 to 32 lower-case letters, digits, - and _");
+    f.profiles[name] = { url: checkUrl(url), appkey, secret, ...(account !== undefined ? { account } : {}) };
     if (c.flags.default || f.default === null) f.default = name;
     const path = writeProfiles(c.io, f);
     return c.print({ name, url: f.profiles[name]?.url, appkey, default: f.default === name, path }, () => `kept profile "${name}" (${url}, ${appkey})${f.default === name ? ", the default" : ""} in ${path}`);
@@ -59,6 +62,7 @@ export const profileCommand = defineCommand({
   options: [
     { flags: "--url <url>", help: "the server's address (with add)" },
     { flags: "--appkey <appkey>", help: "the key's id (with add); its secret is read from standard input" },
+    { flags: "--account <name>", help: "the account its commands act on, on a server with several (with add)" },
     { flags: "--default", help: "make it the default profile (with add; the first one added is)" },
     { flags: "--force", help: "replace a profile kept under that name (with add)" },
   ],

@@ -3,14 +3,39 @@ import { startServer, StartupError, type ServeOptions } from "../../server/serve
 import { checkServeOptions, environmentKeyNotice, SettingsError, type CheckedSettings } from "../../server/serve-checks.ts";
 import type { CommandContext } from "../context.ts";
 import { CLIError } from "../errors.ts";
-import { describeSettings, resolveSettings, SERVE_SETTINGS, settingsShown, type ResolvedSettings, type Setting } from "../settings.ts";
+import { accountShown, describeSettings, resolveSettings, SERVE_SETTINGS, settingsShown, type ResolvedAccount, type ResolvedSettings, type Setting } from "../settings.ts";
+import type { AiOptions, CallbackFlags } from "../../account/settings.ts";
 import { defineCommand } from "../command.ts";
 import { formatBytes } from "../args.ts";
 
+type AccountValues = ResolvedAccount["values"];
+
+/** The callback's and the platform's settings of an account (the server's own, without [accounts]). */
+const wechatOf = (v: AccountValues, path: string): CallbackFlags => ({
+  token: v["wx-token"],
+  aesKey: v["wx-aeskey"],
+  appid: v["wx-appid"],
+  path,
+  mode: v["wx-mode"] as "safe" | "compatible",
+  secret: v["wx-secret"],
+  api: v["wx-api"],
+  ...(v["wx-id"] !== undefined ? { id: v["wx-id"] } : {}),
+});
+
+/** The model's settings, passed on when any is set, so that the checks see one set without the others. */
+const aiOf = (v: AccountValues): { ai?: AiOptions } =>
+  v["ai-url"] !== undefined || v["ai-model"] !== undefined || v["ai-key"] !== undefined
+    ? {
+        ai: {
+          endpoint: { base: v["ai-url"] ?? "", model: v["ai-model"] ?? "", timeoutMs: v["ai-timeout"] * 1000, ...(v["ai-key"] ? { key: v["ai-key"] } : {}) },
+          caps: { perFollower: v["ai-per-follower"], perMinute: v["ai-per-minute"], daily: v["ai-daily"], concurrency: v["ai-concurrency"] },
+        },
+      }
+    : {};
+
 /** The server's options from the resolved settings. */
-function serveOptions(v: ResolvedSettings["values"], io: CommandContext["io"]): ServeOptions {
-  // The model's settings are passed on when any is set, so that the checks see one set without the others.
-  const ai = v["ai-url"] !== undefined || v["ai-model"] !== undefined || v["ai-key"] !== undefined;
+function serveOptions(r: ResolvedSettings, io: CommandContext["io"]): ServeOptions {
+  const v = r.values;
   return {
     dataDir: resolve(io.cwd, v.data),
     db: v.db,
@@ -22,27 +47,14 @@ function serveOptions(v: ResolvedSettings["values"], io: CommandContext["io"]): 
     maxUpload: v["max-upload"],
     maxAuthFailures: v["max-auth-failures"],
     trustProxy: v["trust-proxy"],
-    wechat: {
-      token: v["wx-token"],
-      aesKey: v["wx-aeskey"],
-      appid: v["wx-appid"],
-      path: v["wx-path"],
-      mode: v["wx-mode"] as "safe" | "compatible",
-      secret: v["wx-secret"],
-      api: v["wx-api"],
-    },
+    wechat: wechatOf(v, v["wx-path"]),
+    // The callback of each at <wx-path>/NAME.
+    ...(r.accounts ? { accounts: r.accounts.map((a) => ({ name: a.name, wechat: wechatOf(a.values, `${v["wx-path"].replace(/\/+$/, "")}/${a.name}`), ...aiOf(a.values) })) } : {}),
     publicUrl: v["public-url"],
     maxMedia: v["max-media"],
     logDays: v["log-days"],
     replyLimit: v["reply-limit"],
-    ...(ai
-      ? {
-          ai: {
-            endpoint: { base: v["ai-url"] ?? "", model: v["ai-model"] ?? "", timeoutMs: v["ai-timeout"] * 1000, ...(v["ai-key"] ? { key: v["ai-key"] } : {}) },
-            caps: { perFollower: v["ai-per-follower"], perMinute: v["ai-per-minute"], daily: v["ai-daily"], concurrency: v["ai-concurrency"] },
-          },
-        }
-      : {}),
+    ...aiOf(v),
     env: io.env,
   };
 }
@@ -56,7 +68,7 @@ const settingsRefused = (e: unknown): never => {
 export async function serve(c: CommandContext): Promise<void> {
   const settings = resolveSettings(c.argv, c.io.env, c.io.cwd);
   for (const warning of settings.warnings) c.io.err(`replyd: warning: ${warning}`);
-  const opts = serveOptions(settings.values, c.io);
+  const opts = serveOptions(settings, c.io);
   if (c.flags.checkConfig) {
     // The checks serve runs before it opens anything, the same function: what passes here, serve starts with.
     let checked: CheckedSettings;
@@ -65,7 +77,8 @@ export async function serve(c: CommandContext): Promise<void> {
     } catch (e) {
       return settingsRefused(e);
     }
-    if (c.json) c.io.out(JSON.stringify({ ok: true, settings: settingsShown(settings), warnings: settings.warnings, environment_key: checked.environmentKey?.appkey ?? null }, null, 2));
+    const accounts = settings.accounts?.map((a, i) => ({ name: a.name, path: opts.accounts?.[i]?.wechat.path, settings: accountShown(a) })) ?? null;
+    if (c.json) c.io.out(JSON.stringify({ ok: true, settings: settingsShown(settings), accounts, warnings: settings.warnings, environment_key: checked.environmentKey?.appkey ?? null }, null, 2));
     else c.io.out(describeSettings(settings));
     if (checked.environmentKey && !c.json) c.io.err(environmentKeyNotice(checked.environmentKey.appkey));
     return;

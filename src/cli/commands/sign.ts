@@ -31,6 +31,9 @@ export async function sign(c: CommandContext): Promise<void> {
     } else if (eq > 0) fields.push([arg.slice(0, eq), arg.slice(eq + 1)]);
     else throw usage(`"${arg}" is neither k=v nor name@file`);
   }
+  // The account as every client command sends it (--account, REPLYD_ACCOUNT), unless given as a field.
+  const account = c.str("--account") ?? c.io.env.REPLYD_ACCOUNT;
+  if (account !== undefined && !fields.some(([k]) => k === "account")) fields.push(["account", account]);
   const params: Param[] = [...fields, ["appkey", appkey], ["ts", c.str("--ts") ?? formatTs(Date.now())], ["nonce", c.str("--nonce") ?? newNonce()]];
   const signed: Param[] = [...params, ...files.map((f) => [f.name, f.md5] as Param)];
   const { canonical, sign } = signRequest({ method, path, params: signed, secret });
@@ -65,6 +68,7 @@ export const signCommand = defineCommand({
     { flags: "--url <url>", help: "the server's address for --curl/--httpie (env REPLYD_URL)" },
     { flags: "--appkey <appkey>", help: "admin key id (env REPLYD_APPKEY)" },
     { flags: "--secret <secret>", help: "admin key secret (env REPLYD_SECRET)" },
+    { flags: "--account <name>", help: "sign account=NAME too, on a server with several accounts (env REPLYD_ACCOUNT)" },
     { flags: "--curl", help: "print a curl command" },
     { flags: "--httpie", help: "print an httpie command" },
     { flags: "--ts <ts>", help: "sign with this ts instead of now" },

@@ -13,7 +13,7 @@ import { DataFolder } from "./data-folder.ts";
 import { forgetEnvironmentKey, recordEnvironmentKey } from "./environment-key.ts";
 
 /** The folder can be written (a read-only mount, a full disk, wrong permissions say so in one sentence). */
-function writable(dir: string): void {
+export function writable(dir: string): void {
   try {
     mkdirSync(dir, { recursive: true });
     const probe = join(dir, `.write-test-${process.pid}`);

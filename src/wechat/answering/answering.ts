@@ -1,7 +1,7 @@
 /**
  * How the callback answers a message it accepted (handler.ts is the door): the responder's
  * decision, unless a generated answer waits for the sender; the deadline; the cluster's shared
- * answers (shared.ts); a model writing the answer (generator.ts); the log entry; the reply
+ * answers (shared-retries.ts); a model writing the answer (generated-answers.ts); the log entry; the reply
  * rendered, and sealed in safe mode.
  */
 import type { Clock } from "../../base/clock.ts";
@@ -108,7 +108,7 @@ export class Answering {
     return this.parts.responder.respond(m);
   }
 
-  /** The model writes the answer (generator.ts); null from it: answered as without a model. */
+  /** The model writes the answer (generated-answers.ts); null from it: answered as without a model. */
   private async generate(m: Inbound, key: string, d: Decision, encrypt: boolean, signal?: AbortSignal): Promise<string> {
     const hooks = { render: (reply: Reply) => this.rendered(m, reply, encrypt), record: (x: Decision) => this.record(m, key, x) };
     const got = await (this.parts.generator as GeneratedAnswers).start(m, key, d, hooks, signal);
@@ -122,7 +122,7 @@ export class Answering {
 
   /**
    * Computes and logs the answer once; past the deadline the follower gets "success" instead. A
-   * decision made in time that a model may write (generator.ts) has the window's deadlines instead.
+   * decision made in time that a model may write (generated-answers.ts) has the window's deadlines instead.
    */
   answer(m: Inbound, key: string, encrypt: boolean, made?: Decision | Promise<Decision>, signal?: AbortSignal): Answer {
     let decided: Decision | Promise<Decision>;

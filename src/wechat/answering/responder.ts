@@ -22,7 +22,7 @@ export interface Decision {
   /**
    * How it was answered, for the log: rule:<id>, help, code, tag, answer:<id>, answers:<id>,…, search, search_busy, welcome, fallback[:<ids considered>], not_found[:<ids>], none;
    * a follow-up's ranking prefixed followup:, "another"'s another:, and pick:<id> for an entry picked from the list before (docs/answers.md "Follow-ups");
-   * ai:<cited>, ai-pending:<seq> from generator.ts, late-answers.ts.
+   * ai:<cited>, ai-pending:<seq> from generated-answers.ts, late-answers.ts.
    */
   answer: string;
   /** A follower's text that nothing matched: listed by `replyd inbox` so operators can add rules. */

@@ -24,6 +24,8 @@ export interface WechatOptions {
    * plaintext too, which lets anyone holding one captured callback URL post a message (weaker).
    */
   mode: "safe" | "compatible";
+  /** The account's original id (gh_…, --wx-id): a message whose ToUserName is any other is refused. */
+  id?: string;
   /** Largest accepted body. */
   maxBody: number;
   /** Answer "success" rather than nothing when the reply is not ready by then (the platform waits 5 s). */
@@ -149,6 +151,8 @@ export class WechatHandler {
       message.arrived = arrived;
       // The platform names the sender in the query too; a body that says otherwise was not its.
       if (q.openid !== undefined && q.openid !== message.from) throw new WxError("wrong_sender", "openid does not match FromUserName");
+      // Another account's message (its callback URL given to the wrong account): never answered from this one's articles.
+      if (this.opts.id !== undefined && message.to !== this.opts.id) throw new WxError("wrong_account", "ToUserName is not this account's --wx-id");
       const key = dedupeKey(message);
       // In a cluster the signature is bound in Redis with the claim (shared.ts), for every instance:
       // bound here first, a captured URL with another message would make this instance refuse the

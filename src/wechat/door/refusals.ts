@@ -10,6 +10,7 @@ const ADVICE: Record<string, string> = {
   unsigned: "no timestamp or signature in the query: not the platform's request",
   plaintext_refused: "a plaintext message arrived, and safe mode takes encrypted ones only: set the console to safe mode, or start with --wx-mode compatible",
   wrong_sender: "the query's openid is not the message's sender",
+  wrong_account: "the message is to another account (its ToUserName is not this account's wx-id): is this callback URL set in the right account's console?",
   signature_reused: "this signature already carried another message (a captured URL sent again)",
   too_large: "the body is larger than a message can be",
   bad_xml: "the body is not a message the platform sends",

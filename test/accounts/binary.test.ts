@@ -1,0 +1,194 @@
+/**
+ * Several accounts from the binary (issue 36 B): dist/replyd serve --config with [accounts.shop]
+ * and [accounts.blog], driven by the client with --account, REPLYD_ACCOUNT and a profile, and by
+ * the platform at each callback.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { chmodSync, existsSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { article, doc, tempDir } from "../helpers.ts";
+import { textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
+
+const ROOT = resolve(import.meta.dir, "../..");
+const BIN = join(ROOT, "dist", "replyd");
+const PATH = process.env.PATH ?? "/usr/bin:/bin";
+let tmp: ReturnType<typeof tempDir>;
+let server: ReturnType<typeof Bun.spawn>;
+let env: Record<string, string>;
+let stdoutText = "";
+let stderrText = "";
+
+const CONFIG = `host = "127.0.0.1"
+port = 0
+ai-per-follower = 4
+
+[accounts.shop]
+wx-token = "${TOKEN}"
+wx-id = "gh_account"
+
+[accounts.blog]
+wx-token = "${TOKEN}"
+wx-id = "gh_blog0000000"
+ai-per-follower = 9
+`;
+
+async function readLines(stream: ReadableStream<Uint8Array>, onText: (t: string) => void) {
+  const decoder = new TextDecoder();
+  for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) onText(decoder.decode(chunk, { stream: true }));
+}
+async function waitFor(check: () => boolean, what: string, ms = 20_000) {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}; stdout: ${stdoutText}`);
+    await Bun.sleep(20);
+  }
+}
+function replyd(args: string[], extraEnv: Record<string, string> = {}, base: Record<string, string> = env) {
+  const p = Bun.spawnSync([BIN, ...args], { cwd: tmp.dir, env: { PATH, ...base, ...extraEnv }, timeout: 20_000 });
+  return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
+}
+const config = (name: string, text: string, mode = 0o600) => {
+  const path = join(tmp.dir, name);
+  writeFileSync(path, text);
+  chmodSync(path, mode);
+  return path;
+};
+
+beforeAll(async () => {
+  if (!existsSync(BIN)) Bun.spawnSync(["bash", join(ROOT, "scripts", "build")], { cwd: ROOT, stderr: "inherit" });
+  tmp = tempDir("replyd-accounts-bin-");
+  config("replyd.toml", CONFIG);
+  server = Bun.spawn([BIN, "serve", "--config", "replyd.toml", "--data", "data"], { cwd: tmp.dir, env: { PATH }, stdout: "pipe", stderr: "pipe" });
+  void readLines(server.stdout as ReadableStream<Uint8Array>, (t) => (stdoutText += t));
+  void readLines(server.stderr as ReadableStream<Uint8Array>, (t) => (stderrText += t));
+  await waitFor(() => stdoutText.includes('"event":"listening"') && stderrText.includes("REPLYD_SECRET="), "the server to start");
+  const m = /export REPLYD_URL=(\S+) REPLYD_APPKEY=(\S+) REPLYD_SECRET=(\S+)/.exec(stderrText);
+  if (!m) throw new Error("the first start did not print the key");
+  env = { REPLYD_URL: m[1] as string, REPLYD_APPKEY: m[2] as string, REPLYD_SECRET: m[3] as string };
+});
+afterAll(() => {
+  if (server.exitCode === null) server.kill("SIGKILL");
+  tmp.cleanup();
+});
+
+describe("settings", () => {
+  test("--check-config --json lists each account with its settings, the server's where it sets none, secrets hidden", () => {
+    const r = replyd(["serve", "--config", "replyd.toml", "--check-config", "--json"], {}, {});
+    expect(r.code).toBe(0);
+    expect(r.out + r.err).not.toContain(TOKEN);
+    const shown = JSON.parse(r.out) as { accounts: { name: string; path: string; settings: { name: string; value: unknown; source: string | null }[] }[] };
+    const of = (account: string, setting: string) => shown.accounts.find((a) => a.name === account)?.settings.find((s) => s.name === setting);
+    expect(shown.accounts.map((a) => [a.name, a.path])).toEqual([
+      ["shop", "/wechat/shop"],
+      ["blog", "/wechat/blog"],
+    ]);
+    expect(of("shop", "wx-token")).toMatchObject({ value: "(set, hidden)", source: "account" });
+    expect(of("shop", "wx-id")).toMatchObject({ value: "gh_account", source: "account" });
+    expect(of("shop", "ai-per-follower")).toMatchObject({ value: 4, source: "server (file)" });
+    expect(of("blog", "ai-per-follower")).toMatchObject({ value: 9, source: "account" });
+    const text = replyd(["serve", "--config", "replyd.toml", "--check-config"], {}, {});
+    expect(text.out).toContain("[accounts.blog]  callback /wechat/blog");
+    expect(text.out).not.toContain(TOKEN);
+  });
+
+  test("refused before anything is opened, exit 2: --db or --redis with accounts, a bad name, a key an account may not set, a readable file with an account's secret, the server's wx-token", () => {
+    const refused = (args: string[], text: string, extraEnv: Record<string, string> = {}) => {
+      const r = replyd(["serve", "--data", "never", ...args, "--check-config"], extraEnv, {});
+      expect({ args, code: r.code, err: r.err }).toMatchObject({ args, code: 2, err: expect.stringContaining(text) });
+      expect(r.err).not.toContain(TOKEN);
+      expect(existsSync(join(tmp.dir, "never"))).toBe(false);
+    };
+    refused(["--config", "replyd.toml", "--db", "postgres://u@127.0.0.1:1/x"], "several accounts run on SQLite");
+    refused(["--config", "replyd.toml", "--db", "postgres://u@127.0.0.1:1/x", "--redis", "redis://127.0.0.1:1"], "several accounts run on SQLite");
+    refused(["--config", config("bad-name.toml", `[accounts.Shop]\nwx-id = "gh_a"\n`)], "[accounts.Shop]: an account's name is 1 to 32 lower-case letters");
+    refused(["--config", config("bad-key.toml", `[accounts.shop]\nport = 80\n`)], `"port" is not a setting in [accounts.shop]`);
+    refused(["--config", config("open.toml", `[accounts.shop]\nwx-secret = "0123456789abcdef0123"\n`, 0o644)], `holds a secret ("wx-secret" in [accounts.shop])`);
+    refused(["--config", "replyd.toml"], "wx-token is set for the server (REPLYD_WX_TOKEN)", { REPLYD_WX_TOKEN: TOKEN });
+    refused(["--config", config("aes.toml", `[accounts.shop]\nwx-aeskey = "${"a".repeat(43)}"\n`)], `--wx-aeskey needs --wx-appid for the account "shop"`);
+  });
+});
+
+describe("serving", () => {
+  test("each account's data in its own folder under --data/accounts, the keys at the top", () => {
+    for (const name of ["shop", "blog"]) expect(existsSync(join(tmp.dir, "data", "accounts", name, "replyd.db"))).toBe(true);
+    expect(existsSync(join(tmp.dir, "data", "replyd.db"))).toBe(false);
+    expect(existsSync(join(tmp.dir, "data", "keys.json"))).toBe(true);
+    // The first key's notice names a command that works without an account.
+    expect(stderrText).toContain("  replyd accounts\n");
+    expect(stdoutText).toContain('"accounts":[{"name":"shop","wechat":"/wechat/shop"},{"name":"blog","wechat":"/wechat/blog"}]');
+  });
+
+  test("the client names its account by --account, REPLYD_ACCOUNT or a profile; without one it is refused account_required", () => {
+    writeFileSync(join(tmp.dir, "shop.json"), doc([article(1, { code: "c1", title: "Shop returns" })]));
+    const none = replyd(["health"]);
+    expect(none.code).toBe(1);
+    expect(none.err).toContain("[account_required]");
+    expect(replyd(["import", "shop.json", "--account", "shop"]).code).toBe(0);
+    expect(JSON.parse(replyd(["ls", "--json", "--account", "shop"]).out).items).toHaveLength(1);
+    expect(JSON.parse(replyd(["ls", "--json"], { REPLYD_ACCOUNT: "blog" }).out).items).toHaveLength(0);
+    expect(replyd(["health", "--account", "nope"]).err).toContain("[unknown_account]");
+    const home = join(tmp.dir, "home");
+    const bare = { HOME: home };
+    const add = Bun.spawnSync([BIN, "profile", "add", "shop", "--url", env.REPLYD_URL as string, "--appkey", env.REPLYD_APPKEY as string, "--account", "shop"], { cwd: tmp.dir, env: { PATH, ...bare }, stdin: Buffer.from(`${env.REPLYD_SECRET}\n`) });
+    expect(add.exitCode).toBe(0);
+    const h = replyd(["health", "--json"], {}, bare);
+    expect(JSON.parse(h.out)).toMatchObject({ status: "ok", account: "shop", callback: "/wechat/shop", counts: { articles_live: 1 } });
+  });
+
+  test("replyd accounts lists both, each with its health", () => {
+    const r = replyd(["accounts", "--json"], { REPLYD_ACCOUNT: "shop" });
+    expect(r.code).toBe(0);
+    const list = JSON.parse(r.out) as { accounts: { name: string; callback: string }[] };
+    expect(list.accounts.map((a) => [a.name, a.callback])).toEqual([
+      ["shop", "/wechat/shop"],
+      ["blog", "/wechat/blog"],
+    ]);
+  });
+
+  test("the platform at /wechat/shop gets shop's article; at /wechat/blog shop's message is refused wrong_account and logged", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const post = (path: string) => {
+      const req = wxPost(textMsg("c1", now), now, { path });
+      return fetch(env.REPLYD_URL + path + new URL(req.url).search, { method: "POST", body: textMsg("c1", now), headers: { "content-type": "text/xml" } });
+    };
+    const shop = await post("/wechat/shop");
+    expect(shop.status).toBe(200);
+    expect(await shop.text()).toContain("Shop returns");
+    const blog = await post("/wechat/blog");
+    expect(blog.status).toBe(403);
+    await waitFor(() => stdoutText.includes("account blog: wechat callback refused (wrong_account)"), "the refusal's log line");
+  });
+
+  test("a key made with keys add --account shop reaches shop alone: forbidden on blog and for the list", async () => {
+    const made = replyd(["keys", "add", "--account", "shop", "--scope", "read", "--data", "data", "--json"]);
+    expect(made.code).toBe(0);
+    const key = JSON.parse(made.out) as { appkey: string; secret: string; account: string };
+    expect(key.account).toBe("shop");
+    expect(replyd(["keys", "ls", "--data", "data"]).out).toContain(`${key.appkey}  read`);
+    const as = { REPLYD_APPKEY: key.appkey, REPLYD_SECRET: key.secret };
+    // keys.json is read again within a second.
+    await waitFor(() => replyd(["health"], { ...as, REPLYD_ACCOUNT: "shop" }).code === 0, "the new key to be taken", 5000);
+    for (const args of [["health"], ["ls"], ["backups"]]) {
+      const r = replyd([...args, "--account", "blog"], as);
+      expect({ args, code: r.code, err: r.err }).toMatchObject({ args, code: 1, err: expect.stringContaining("[forbidden]") });
+    }
+    expect(replyd(["accounts"], as).err).toContain("[forbidden]");
+    expect(replyd(["keys", "add", "--account", "Shop", "--data", "data"]).code).toBe(2);
+  });
+
+  test("replyd sign adds the account (REPLYD_ACCOUNT) to what it signs, for curl and other tools", async () => {
+    const r = replyd(["sign", "GET", "/api/cli"], { REPLYD_ACCOUNT: "blog" });
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("account=blog");
+    expect(replyd(["sign", "GET", "/api/cli", "--account", "shop"]).out).toContain("account=shop");
+    const res = await fetch(`${env.REPLYD_URL}/api/cli?${r.out.trim()}`);
+    expect(((await res.json()) as { data: { account: string } }).data.account).toBe("blog");
+  });
+
+  test("SIGTERM stops every account cleanly", async () => {
+    server.kill("SIGTERM");
+    expect(await server.exited).toBe(0);
+    expect(stdoutText).toContain('"event":"stopped","account":"shop"');
+    expect(stdoutText).toContain('"event":"stopped","account":"blog"');
+  });
+});
