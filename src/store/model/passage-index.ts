@@ -11,8 +11,8 @@
  * under the same marker (articles.ts).
  */
 import type { Database, Statement } from "bun:sqlite";
-import { analyse, isWord, termImpacts, type Analysis, type CorpusStats } from "../../ranking/score.ts";
-import { tierOf, TIERS } from "../../ranking/tiers.ts";
+import { analyse, type Analysis, type CorpusStats } from "../../ranking/score.ts";
+import { filings, TIERS } from "../../ranking/tiers.ts";
 
 /** What the index reads of an article. */
 export interface Indexed {
@@ -25,14 +25,6 @@ export interface Indexed {
 /** A term at a tier as the index files it: "退款_4" is 退款 where it weighs most. */
 export const tierToken = (term: string, tier: number) => `${term}_${TIERS.length - tier}`;
 
-/**
- * Whether an article is filed under a term: its words (Han pairs, Latin words) and the single
- * characters of its head. A single character of a body alone never makes an article relevant
- * (src/ranking/choice.ts), so it need not make one a candidate: leaving them out files 40 % fewer
- * entries. They still count in df, and in the exact scores.
- */
-export const filed = (term: string, x: Analysis) => isWord(term) || x.head.has(term);
-
 /** A table that has never counted anything ranks with these sizes until it has. */
 const EMPTY_STATS: CorpusStats = { passages: 0, passageLen: 60, headLen: 8 };
 
@@ -40,7 +32,7 @@ export const ANSWER_INDEX_DDL = `
   CREATE VIRTUAL TABLE answer_terms USING fts5(terms, content='', contentless_delete=1, detail=none, tokenize="unicode61 remove_diacritics 0 tokenchars '_'");
   CREATE TABLE answer_df (term TEXT PRIMARY KEY, df INTEGER NOT NULL) WITHOUT ROWID;`;
 
-interface Sizes {
+export interface Sizes {
   /** Units (heads and passages) counted. */
   units: number;
   heads: number;
@@ -100,9 +92,9 @@ export class PassageIndex {
   }
 
   private tokens(x: Analysis): string {
-    const out: string[] = [];
-    for (const [t, w] of termImpacts(x, this.stats)) if (filed(t, x)) out.push(tierToken(t, tierOf(w)));
-    return out.join(" ");
+    return filings(x, this.stats)
+      .map(([t, tier]) => tierToken(t, tier))
+      .join(" ");
   }
 
   private writeDf(df: Map<string, number>): void {
@@ -156,7 +148,8 @@ export class PassageIndex {
   }
 }
 
-function statsOf(s: Sizes): CorpusStats {
+/** The corpus's sizes as ranking reads them (also bench/eval/memory-source.ts's). */
+export function statsOf(s: Sizes): CorpusStats {
   if (!s.heads) return EMPTY_STATS;
   return { passages: s.units, passageLen: s.passages ? s.passageTerms / s.passages : EMPTY_STATS.passageLen, headLen: s.headTerms / s.heads };
 }
