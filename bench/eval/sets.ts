@@ -38,6 +38,8 @@ export interface EvalQuestion {
   /** Texts that answer it (CMRC), for whether the passage shown holds one. */
   texts: string[];
   half: "tune" | "held";
+  /** Our FAQ accounts: on-topic but answered by no article ("unanswerable"), or small talk ("chat"). */
+  kind: "answerable" | "unanswerable" | "chat";
 }
 
 export interface Account {
@@ -92,12 +94,12 @@ function squad(name: string, data: Squad): Account {
         for (const qa of p.qas) {
           const at = qa.answers[0]?.answer_start ?? 0;
           const hit = Math.max(spans.findIndex((s) => at >= s.start && at < s.end), 0);
-          acc.questions.push({ id: qa.id, q: qa.question, answers: [first + hit], texts: qa.answers.map((x) => x.text), half: halfOf(name, qa.id) });
+          acc.questions.push({ id: qa.id, q: qa.question, answers: [first + hit], texts: qa.answers.map((x) => x.text), half: halfOf(name, qa.id), kind: "answerable" });
         }
         continue;
       }
       const i = acc.articles.push(article(`a${acc.articles.length}`, a.title, p.context)) - 1;
-      for (const qa of p.qas) acc.questions.push({ id: qa.id, q: qa.question, answers: [i], texts: qa.answers.map((x) => x.text), half: halfOf(name, qa.id) });
+      for (const qa of p.qas) acc.questions.push({ id: qa.id, q: qa.question, answers: [i], texts: qa.answers.map((x) => x.text), half: halfOf(name, qa.id), kind: "answerable" });
     }
   return acc;
 }
@@ -115,7 +117,7 @@ function shared(name: string, dir: string): Account {
   const acc: Account = { id: name, articles: arts.map((a) => article(a.id, a.title ?? "", a.body ?? "")), questions: [] };
   for (const q of jsonl<{ id: string; question: string; answer_ids: string[] }>(join(SHARED, dir, "questions.jsonl"))) {
     const answers = q.answer_ids.map((id) => at.get(id)).filter((i): i is number => i !== undefined);
-    if (answers.length) acc.questions.push({ id: q.id, q: q.question, answers, texts: [], half: halfOf(name, q.id) });
+    if (answers.length) acc.questions.push({ id: q.id, q: q.question, answers, texts: [], half: halfOf(name, q.id), kind: "answerable" });
   }
   return acc;
 }
@@ -126,11 +128,20 @@ interface FaqAccount {
   articles: { id: string; title: string; keywords?: string[]; body: string }[];
 }
 
+/** A line of questions.jsonl: `kind` (or, in the first form, `answerable`) says whether an article answers it. */
+interface FaqQuestion {
+  account: string;
+  question: string;
+  answer_ids: string[];
+  kind?: "answerable" | "unanswerable" | "chat";
+  answerable?: boolean;
+}
+
 /** Our FAQ accounts of one language, with their questions (when questions.jsonl is there). */
 function faq(name: string, language: "zh" | "en"): Account[] {
   const dir = join(FAQ, "accounts");
   if (!existsSync(dir)) return [];
-  const questions = existsSync(join(FAQ, "questions.jsonl")) ? jsonl<{ account: string; question: string; answer_ids: string[]; answerable: boolean }>(join(FAQ, "questions.jsonl")) : [];
+  const questions = existsSync(join(FAQ, "questions.jsonl")) ? jsonl<FaqQuestion>(join(FAQ, "questions.jsonl")) : [];
   const out: Account[] = [];
   for (const file of readdirSync(dir).filter((f) => f.endsWith(".json")).sort()) {
     const a = JSON.parse(readFileSync(join(dir, file), "utf8")) as FaqAccount;
@@ -140,9 +151,12 @@ function faq(name: string, language: "zh" | "en"): Account[] {
     questions
       .filter((q) => q.account === a.id)
       .forEach((q, i) => {
-        const answers = q.answerable ? q.answer_ids.map((id) => at.get(id)).filter((x): x is number => x !== undefined) : [];
+        const answers = q.answer_ids.map((id) => at.get(id)).filter((x): x is number => x !== undefined);
+        if (answers.length !== q.answer_ids.length) throw new Error(`${a.id}: "${q.question}" names an article the account does not have`);
+        const kind = q.kind ?? (q.answerable === false ? "unanswerable" : "answerable");
+        if ((kind === "answerable") !== answers.length > 0) throw new Error(`${a.id}: "${q.question}" is ${kind} with ${answers.length} answers`);
         const id = `${a.id}#${i}`;
-        acc.questions.push({ id, q: q.question, answers, texts: [], half: halfOf(name, id) });
+        acc.questions.push({ id, q: q.question, answers, texts: [], half: halfOf(name, id), kind });
       });
     out.push(acc);
   }
