@@ -5,23 +5,23 @@
  * callback falls back on (wechat/responder.ts) — what bench/answers.ts measures through the binary,
  * in seconds instead of minutes.
  *
- *   bun bench/answers-tune.ts [SET ...] [--set k=v ...] [--json] [--dump FILE]
+ *   bun bench/answers-tune.ts [SET ...] [--set k=v ...] [--only tune|held] [--json] [--dump FILE]
  *   bun bench/answers-tune.ts --bm25-check
  *
  * SET: dev trial dureader nq en faq-zh faq-en (all by default; bench/eval/sets.ts), or passages.
- * `--set` changes a value of RANKING (score.ts) or ANSWERS (choice.ts) for the run. Each set is
+ * `--set` changes a value of RANKING (bm25.ts), ANSWERS (choice.ts) or RANKING_LIMITS (rank.ts) for the run. Each set is
  * reported on its tuning half and its held-out half (a fixed hash of each question: sets.ts).
  *
  * Per half, over the questions some article answers: first (the first article offered is a right
  * one), offered (a right one among those offered: the one article, or the list), nothing (neither
  * an article nor a list: the fallback text); over all questions: single wrong (one article offered
- * alone, and not a right one); over the questions no article answers: refused (the fallback).
+ * alone, and not a right one); over the on-topic questions no article answers: refused (the fallback).
  * Beside them the plain BM25 (bench/eval/bm25.ts) on the same articles: first and among three.
  */
 import { writeFileSync } from "node:fs";
 import { ANSWERS, choose } from "../src/ranking/choice.ts";
-import { rank } from "../src/ranking/rank.ts";
-import { RANKING } from "../src/ranking/score.ts";
+import { rank, RANKING_LIMITS } from "../src/ranking/rank.ts";
+import { RANKING } from "../src/ranking/bm25.ts";
 import type { Ranking } from "../src/ranking/types.ts";
 import { searchTerms } from "../src/store/model/search.ts";
 import { termGrams } from "../src/store/model/grams.ts";
@@ -41,6 +41,8 @@ export interface Outcome {
   ranking: Ranking;
   /** The passage shown for the first article offered. */
   shown: string | null;
+  /** The ranking's articles, best first. */
+  ranked: number[];
 }
 
 const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
@@ -69,11 +71,11 @@ export function wordSearch(question: string, articles: readonly EvalArticle[]): 
 }
 
 /** Every question of one account, as a follower would get it. */
-export function runAccount(acc: Account, language: "zh" | "en"): Outcome[] {
+export function runAccount(acc: Account, language: "zh" | "en", only?: "tune" | "held"): Outcome[] {
   const source = new MemorySource(acc.articles);
   const bm25 = new PlainBm25(acc.articles, language);
   const index = new Map(acc.articles.map((a, i) => [a.id, i]));
-  return acc.questions.map((question) => {
+  return acc.questions.filter((q) => !only || q.half === only).map((question) => {
     const ranking = rank(question.q, source);
     const choice = choose(ranking.articles);
     const at = (id: string) => index.get(id) as number;
@@ -93,7 +95,7 @@ export function runAccount(acc: Account, language: "zh" | "en"): Outcome[] {
         how = "search";
       }
     }
-    return { question, offered, how, bm25: bm25.rank(question.q, 3), ranking, shown };
+    return { question, offered, how, bm25: bm25.rank(question.q, 3), ranking, shown, ranked: ranking.articles.map((a) => at(a.id)) };
   });
 }
 
@@ -111,14 +113,19 @@ export interface Figures {
   shown: number | null;
   bm25First: number;
   bm25Three: number;
+  /** The right article among the ranking's first three, whatever was offered (in memory only: null through the binary). */
+  three: number | null;
+  /** The right article first in the ranking, whatever was offered (in memory only). */
+  top: number | null;
 }
 
 /** What figures() reads of an outcome (bench/answers.ts gives it from the binary's replies). */
-export type Answered = Pick<Outcome, "question" | "offered" | "bm25" | "shown">;
+export type Answered = Pick<Outcome, "question" | "offered" | "bm25" | "shown"> & { ranked?: number[] };
 
 export function figures(outcomes: readonly Answered[]): Figures {
   const answerable = outcomes.filter((o) => o.question.answers.length);
-  const unanswerable = outcomes.filter((o) => !o.question.answers.length);
+  // On-topic questions no article answers; small talk ("hi") is counted in single wrong, not here.
+  const unanswerable = outcomes.filter((o) => o.question.kind === "unanswerable");
   const right = (o: Answered, i: number | undefined) => i !== undefined && o.question.answers.includes(i);
   const share = (xs: readonly Answered[], p: (o: Answered) => boolean) => (xs.length ? +(xs.filter(p).length / xs.length).toFixed(3) : 0);
   const withTexts = answerable.filter((o) => o.question.texts.length);
@@ -134,11 +141,13 @@ export function figures(outcomes: readonly Answered[]): Figures {
     shown: withTexts.length ? share(withTexts, (o) => right(o, o.offered[0]) && o.question.texts.some((t) => (o.shown ?? "").includes(t))) : null,
     bm25First: share(answerable, (o) => right(o, o.bm25[0])),
     bm25Three: share(answerable, (o) => o.bm25.some((i) => right(o, i))),
+    top: answerable.every((o) => o.ranked) ? share(answerable, (o) => right(o, o.ranked?.[0])) : null,
+    three: answerable.every((o) => o.ranked) ? share(answerable, (o) => (o.ranked ?? []).slice(0, 3).some((i) => right(o, i))) : null,
   };
 }
 
-export function runSet(set: EvalSet): Outcome[] {
-  return set.accounts.flatMap((acc) => runAccount(acc, set.language));
+export function runSet(set: EvalSet, only?: "tune" | "held"): Outcome[] {
+  return set.accounts.flatMap((acc) => runAccount(acc, set.language, only));
 }
 
 /** One line per half: replyd's figures, then BM25's; "!" marks a figure below the floor. */
@@ -163,15 +172,17 @@ if (import.meta.main) {
   const names: string[] = [];
   let json = false;
   let dump: string | null = null;
+  let only: "tune" | "held" | undefined;
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;
     if (a === "--set") {
       const [k, v] = (args[++i] as string).split("=");
-      const target = (k as string) in RANKING ? RANKING : ANSWERS;
-      if (!((k as string) in target)) throw new Error(`no setting ${k}`);
+      const target = [RANKING, ANSWERS, RANKING_LIMITS].find((t) => (k as string) in t);
+      if (!target) throw new Error(`no setting ${k}`);
       (target as Record<string, number>)[k as string] = Number(v);
     } else if (a === "--json") json = true;
     else if (a === "--dump") dump = args[++i] as string;
+    else if (a === "--only") only = args[++i] as "tune" | "held";
     else if (a === "--bm25-check") {
       for (const name of ["dureader", "nq"]) {
         const set = loadSet(name);
@@ -192,7 +203,7 @@ if (import.meta.main) {
       continue;
     }
     const t0 = performance.now();
-    const out = runSet(set);
+    const out = runSet(set, only);
     const ms = (performance.now() - t0) / Math.max(out.length, 1);
     report[name] = { tune: figures(out.filter((o) => o.question.half === "tune")), held: figures(out.filter((o) => o.question.half === "held")), all: figures(out) };
     if (!json) for (const half of ["tune", "held"] as const) process.stdout.write(line(name, half, report[name][half]) + (half === "held" ? `  (${ms.toFixed(1)} ms/question)\n` : "\n"));
@@ -209,7 +220,8 @@ if (import.meta.main) {
             how: o.how,
             bm25: o.bm25,
             terms: o.ranking.terms.map((t) => `${t.term}:${t.idf}`).join(" "),
-            ranked: o.ranking.articles.map((a) => ({ id: a.id, title: a.title, score: a.score, coverage: a.coverage, head: a.head })),
+            kind: o.question.kind,
+            ranked: o.ranking.articles.map((a, i) => ({ i: o.ranked[i], id: a.id, title: a.title, score: a.score, coverage: a.coverage, word: a.word, head: a.head })),
           }),
         );
   }

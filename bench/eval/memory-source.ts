@@ -10,7 +10,7 @@ import type { RankingSource } from "../../src/ranking/rank.ts";
 import { analyse, type CorpusStats } from "../../src/ranking/score.ts";
 import { filings } from "../../src/ranking/tiers.ts";
 import type { CandidateRow } from "../../src/ranking/types.ts";
-import { statsOf, type Sizes } from "../../src/store/model/passage-index.ts";
+import { countInto, statsOf, type Sizes } from "../../src/store/model/passage-index.ts";
 
 export interface SourceArticle {
   id: string;
@@ -24,20 +24,14 @@ export class MemorySource implements RankingSource {
   private readonly dfs = new Map<string, number>();
   /** term → per tier, the row numbers filed there, ascending. */
   private readonly filed = new Map<string, number[][]>();
-  private readonly sizes: Sizes = { units: 0, heads: 0, headTerms: 0, passages: 0, passageTerms: 0 };
+  private readonly sizes: Sizes = { heads: 0, headTerms: 0, passages: 0, passageTerms: 0 };
   private readonly corpus: CorpusStats;
 
   /** Article i is row i + 1. */
   constructor(private readonly articles: readonly SourceArticle[]) {
     articles.forEach((a, i) => {
       const x = analyse(a);
-      for (const p of x.passages) for (const t of p.counts.keys()) this.dfs.set(t, (this.dfs.get(t) ?? 0) + 1);
-      for (const t of x.head.keys()) this.dfs.set(t, (this.dfs.get(t) ?? 0) + 1);
-      this.sizes.units += x.passages.length + 1;
-      this.sizes.heads++;
-      this.sizes.headTerms += x.headLen;
-      this.sizes.passages += x.passages.length;
-      this.sizes.passageTerms += x.passages.reduce((n, p) => n + p.len, 0);
+      countInto(x, this.sizes, this.dfs, 1);
       for (const [t, tier] of filings(x, statsOf(this.sizes))) {
         const tiers = this.filed.get(t) ?? this.filed.set(t, []).get(t)!;
         (tiers[tier] ?? (tiers[tier] = [])).push(i + 1);
