@@ -15,7 +15,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Client } from "../src/cli/client.ts";
-import type { IO } from "../src/cli/io.ts";
+import { silentIO, type IO } from "../src/cli/io.ts";
 import { systemClock } from "../src/clock.ts";
 import { parseDocument } from "../src/doc.ts";
 import { DataFolder } from "../src/store/sqlite/data-folder.ts";
@@ -92,7 +92,7 @@ try {
     if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) break;
     if (Date.now() > until) throw new Error("replyd did not start");
   }
-  const io: IO = { out: () => {}, raw: () => {}, err: () => {}, env: {}, cwd: tmp, interactive: false, ask: async () => "", fetch, now: () => Date.now() };
+  const io: IO = silentIO(tmp);
   const client = new Client({ url, ...KEY }, io);
   // A catastrophic regex rule, as an operator might write by mistake, beside a legitimate one.
   const rules = [

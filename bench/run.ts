@@ -12,8 +12,10 @@
  *      imported through `replyd import` at each --layout-sizes (bench/layouts.ts).
  *   6. answers: followers' questions from ../shared/eval, an English FAQ set and our FAQ accounts through the callback,
  *      and the passage index at each --answer-scale (bench/answers.ts).
+ *   7. followups: question + follow-up pairs on the FAQ accounts, each follow-up alone and in its
+ *      conversation, in memory and through the callback (bench/followups.ts).
  *
- *   ./scripts/bench [--duration 10] [--warmup 3] [--connections 64] [--rounds 3] [--sizes 10000,100000,1000000] [--layout-sizes 100000,1000000] [--stores sqlite,postgres,cluster] [--only reply,admin,bulk,startup,layouts,answers,generated] [--answer-sets dev,trial,dureader,nq,en,faq-zh,faq-en] [--answer-scale 10000,30000,100000] [--pin]
+ *   ./scripts/bench [--duration 10] [--warmup 3] [--connections 64] [--rounds 3] [--sizes 10000,100000,1000000] [--layout-sizes 100000,1000000] [--stores sqlite,postgres,cluster] [--only reply,admin,bulk,startup,layouts,answers,followups,generated] [--answer-sets dev,trial,dureader,nq,en,faq-zh,faq-en] [--answer-scale 10000,30000,100000] [--pin]
  *
  * PostgreSQL runs as a throwaway cluster on loopback with fsync on (test/pg.ts), as production would.
  */
@@ -28,6 +30,7 @@ import { bulkBench, type BulkStore } from "./bulk.ts";
 import { layoutsBench } from "./layouts.ts";
 import { answersBench } from "./answers.ts";
 import { generatedBench } from "./generated.ts";
+import { followupsBench } from "./followups.ts";
 import { articles, BIN, clientFor, KEY, median, port, ROOT, freshDatabase, signedPool as signedPoolIn, spawn, startReplyd, TOKEN, waitHealthy, type StoreArgs } from "./servers.ts";
 import { parseWrk } from "./wrk.ts";
 
@@ -41,7 +44,7 @@ const CONNECTIONS = Number(opt("--connections", "64"));
 const ROUNDS = Number(opt("--rounds", "3"));
 const SIZES = opt("--sizes", "10000,100000,1000000").split(",").filter(Boolean).map(Number);
 const LAYOUT_SIZES = opt("--layout-sizes", "100000,1000000").split(",").filter(Boolean).map(Number);
-const ONLY = opt("--only", "reply,admin,bulk,startup,layouts,answers").split(",");
+const ONLY = opt("--only", "reply,admin,bulk,startup,layouts,answers,followups").split(",");
 const ANSWER_SETS = opt("--answer-sets", "dev,trial,dureader,nq,en,faq-zh,faq-en").split(",").filter(Boolean);
 const ANSWER_SCALE = opt("--answer-scale", "10000,30000,100000").split(",").filter(Boolean).map(Number);
 // "cluster": replyd_redis and cluster2 in the reply rotation (needs postgres and redis-server).
@@ -337,6 +340,14 @@ try {
   if (ONLY.includes("answers")) {
     table.push("answers (followers' questions through the callback, bench/answers.ts; --answer-sets, --answer-scale in passages)");
     results.answers = await answersBench(ANSWER_SETS, ANSWER_SCALE, (line) => {
+      table.push(line);
+      process.stderr.write(line + "\n");
+    });
+  }
+
+  if (ONLY.includes("followups")) {
+    table.push("follow-ups (question + follow-up pairs on the FAQ accounts, each follow-up alone and in its conversation, bench/followups.ts)");
+    results.followups = await followupsBench((line) => {
       table.push(line);
       process.stderr.write(line + "\n");
     });

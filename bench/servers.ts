@@ -7,7 +7,7 @@ import { closeSync, openSync, readFileSync, writeFileSync, writeSync } from "nod
 import { join, resolve } from "node:path";
 import { SQL } from "bun";
 import { Client } from "../src/cli/client.ts";
-import type { IO } from "../src/cli/io.ts";
+import { silentIO, type IO } from "../src/cli/io.ts";
 import { wxSignature } from "../src/wechat/crypto.ts";
 
 export const ROOT = resolve(import.meta.dir, "..");
@@ -81,7 +81,7 @@ export function startReplyd(dir: string, extra: string[] = [], store: StoreArgs 
 export type Replyd = ReturnType<typeof startReplyd>;
 
 export function clientFor(url: string, cwd: string) {
-  const io: IO = { out: () => {}, raw: () => {}, err: () => {}, env: {}, cwd, interactive: false, ask: async () => "", fetch, now: () => Date.now() };
+  const io: IO = silentIO(cwd);
   return new Client({ url, ...KEY }, io);
 }
 

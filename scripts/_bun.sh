@@ -38,6 +38,16 @@ ensure() {
   command -v "$1" >/dev/null 2>&1
 }
 
+# ensure_pkg PACKAGE: a Debian package that puts no command on PATH (a cross C library), likewise.
+ensure_pkg() {
+  dpkg -s "$1" >/dev/null 2>&1 && return 0
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "replyd: installing $1" >&2
+    apt-get install -y -qq "$1" >/dev/null 2>&1 || { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq "$1" >/dev/null 2>&1; } || true
+  fi
+  dpkg -s "$1" >/dev/null 2>&1
+}
+
 # Install dependencies when the lockfile changed since the last install.
 stamp="$ROOT/node_modules/.replyd-lock"
 if [ ! -f "$stamp" ] || ! cmp -s "$ROOT/bun.lock" "$stamp"; then

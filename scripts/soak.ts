@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Client } from "../src/cli/client.ts";
-import type { IO } from "../src/cli/io.ts";
+import { silentIO, type IO } from "../src/cli/io.ts";
 import { parseWrk } from "../bench/wrk.ts";
 import { wxSignature } from "../src/wechat/crypto.ts";
 
@@ -42,7 +42,7 @@ while (!/"url":"([^"]+)"/.test(log)) {
 }
 const url = (/"url":"([^"]+)"/.exec(log) as RegExpExecArray)[1] as string;
 
-const io: IO = { out: () => {}, raw: () => {}, err: () => {}, env: {}, cwd: tmp, interactive: false, ask: async () => "", fetch, now: () => Date.now() };
+const io: IO = silentIO(tmp);
 const client = new Client({ url, appkey: KEY.REPLYD_APPKEY, secret: KEY.REPLYD_SECRET }, io);
 const articles = (prefix: string, n: number) =>
   Array.from({ length: n }, (_, i) => ({ id: `${prefix}${i}`, code: `${prefix}${i}`, tag: prefix, title: `${prefix} article ${i}`, url: `https://example.com/${prefix}/${i}`, keywords: ["soak"] }));

@@ -8,11 +8,11 @@
  * rules of its own (revs continuing after a purge, times it fills in).
  */
 import { bodyText } from "./body-text.ts";
-import { checkHttpUrl, CODE_PATTERN, LIMITS, NO_CONTROL, RESERVED_CODES, TAG_PATTERN, unprintable, withinChars } from "./article-rules.ts";
+import { charLength, checkHttpUrl, CODE_PATTERN, LIMITS, NO_CONTROL, questionForm, RESERVED_CODES, TAG_PATTERN, unprintable, withinChars } from "./article-rules.ts";
 
 /**
- * How a field is kept: text (never null), text or null, a list of words (JSON text in both stores),
- * a flag (0/1 in SQLite, boolean in PostgreSQL).
+ * How a field is kept: text (never null), text or null, a list of words or phrases (JSON text in
+ * both stores), a flag (0/1 in SQLite, boolean in PostgreSQL).
  */
 export type FieldKind = "text" | "nullable" | "words" | "flag";
 
@@ -36,6 +36,8 @@ export interface ContentField<N extends string = string, T = unknown, K extends 
   readonly listed?: true;
   /** Long text (the body): sent with one article and in documents, never in listings or news replies. */
   readonly long?: true;
+  /** A list whose items may hold commas (questions): one item a line in a form field, not comma-separated. */
+  readonly lines?: true;
   readonly check: Check<T>;
 }
 
@@ -66,6 +68,32 @@ const keywordsCheck: Check<string[]> = (raw) => {
   }
   if (words.some(unprintable)) return { problem: NO_CONTROL };
   return { value: words };
+};
+
+/**
+ * The questions an article answers, as followers write them: ranked with its title (docs/answers.md
+ * "Teaching"). Each kept in questionForm; one the list holds already, in any case, is refused:
+ * `set ID questions+=…` and `replyd teach` skip or refuse such a one before it gets here.
+ */
+const questionsCheck: Check<string[]> = (raw) => {
+  if (raw === null) return { value: [] };
+  if (!Array.isArray(raw) || raw.some((q) => typeof q !== "string")) return { problem: "must be an array of strings" };
+  if (raw.length > LIMITS.questions) return { problem: `must have at most ${LIMITS.questions} questions (it has ${raw.length})` };
+  const out = new Array<string>(raw.length);
+  const seen = new Map<string, number>();
+  for (let i = 0; i < raw.length; i++) {
+    // Before white space is folded: a vertical tab folded into a space would hide a control character.
+    if (unprintable(raw[i] as string)) return { problem: NO_CONTROL };
+    const q = questionForm(raw[i] as string);
+    if (q.length === 0 || !withinChars(q, LIMITS.question))
+      return { problem: `each question must be 1–${LIMITS.question} characters (question ${i + 1} has ${charLength(q)})` };
+    const key = q.toLowerCase();
+    const first = seen.get(key);
+    if (first !== undefined) return { problem: `question ${i + 1} repeats question ${first + 1} ("${q.slice(0, 40)}")` };
+    seen.set(key, i);
+    out[i] = q;
+  }
+  return { value: out };
 };
 
 const flag: Check<boolean> = (raw) => (typeof raw === "boolean" ? { value: raw } : { problem: "must be true or false" });
@@ -112,6 +140,7 @@ export const CONTENT = [
   field({ name: "url", kind: "text", empty: "" as string, required: true, check: text(checkHttpUrl) }),
   field({ name: "picurl", kind: "nullable", empty: null as string | null, check: optionalText(checkHttpUrl) }),
   field({ name: "keywords", kind: "words", empty: [] as string[], check: keywordsCheck }),
+  field({ name: "questions", kind: "words", empty: [] as string[], lines: true, check: questionsCheck }),
   field({
     name: "body",
     kind: "text",

@@ -16,6 +16,9 @@ export const LIMITS = {
   url: 2048,
   keywords: 32,
   keyword: 32,
+  /** Questions an article answers, as followers write them (issue 34 D), and characters of each. */
+  questions: 50,
+  question: 200,
   /** Bytes of UTF-8, of the body as kept (HTML reduced). */
   body: 64 * 1024,
   /**
@@ -66,3 +69,18 @@ export function checkHttpUrl(value: string): string | null {
   if (/\s/.test(value)) return "must not contain spaces";
   return null;
 }
+
+/**
+ * A question as kept (an article's `questions`, one taught from the inbox): trimmed, each run of
+ * white space one space — a question is one line, and the form separates questions by line ends.
+ */
+export const questionForm = (q: string) => q.trim().replace(/\s+/g, " ");
+
+/**
+ * Whether a list (keywords, questions) holds an item already, whatever its case: an item appended
+ * (`set ID questions+=…`, `replyd teach`) that it holds is not added again.
+ */
+export const holdsItem = (list: readonly string[], item: string) => {
+  const key = item.toLowerCase();
+  return list.some((x) => x.toLowerCase() === key);
+};

@@ -10,23 +10,28 @@ import { confirmRepeats, KeyHashes } from "./duplicates.ts";
 import { InvalidDocumentError, ProblemList, ReplydError } from "./errors.ts";
 import { validateMenu, type Menu } from "./menu.ts";
 import { validateRule, validateTags, validateTexts, type Rule, type Tags, type Texts } from "./rule.ts";
+import { validateSynonyms, type SynonymGroup } from "./synonyms.ts";
 
 export const FORMAT = "replyd/1";
-export const MATTERS = ["all", "articles", "rules", "texts", "menu"] as const;
+export const MATTERS = ["all", "articles", "rules", "texts", "menu", "synonyms"] as const;
 export type Matter = (typeof MATTERS)[number];
 export const isMatter = (m: unknown): m is Matter => typeof m === "string" && (MATTERS as readonly string[]).includes(m);
 
 /** Which sections each matter holds; tags travel with the articles they describe. */
 export const SECTIONS: Record<Matter, readonly Section[]> = {
-  all: ["articles", "tags", "rules", "texts", "menu"],
+  all: ["articles", "tags", "rules", "texts", "menu", "synonyms"],
   articles: ["articles", "tags"],
   rules: ["rules"],
   texts: ["texts"],
   menu: ["menu"],
+  synonyms: ["synonyms"],
 };
-export type Section = "articles" | "tags" | "rules" | "texts" | "menu";
-/** Sections a document of its matter may leave out: tags travel with articles; `all` documents written before menus existed have none. */
-const OPTIONAL: Record<Matter, readonly Section[]> = { all: ["tags", "menu"], articles: ["tags"], rules: [], texts: [], menu: [] };
+export type Section = "articles" | "tags" | "rules" | "texts" | "menu" | "synonyms";
+/**
+ * Sections a document of its matter may leave out: tags travel with articles; `all` documents
+ * written before menus or synonyms existed have none.
+ */
+const OPTIONAL: Record<Matter, readonly Section[]> = { all: ["tags", "menu", "synonyms"], articles: ["tags"], rules: [], texts: [], menu: [], synonyms: [] };
 
 export interface ReplydDocument {
   format: string;
@@ -38,10 +43,12 @@ export interface ReplydDocument {
   texts?: Texts;
   /** The account's menu; null: the account has none. */
   menu?: Menu | null;
+  /** The operator's synonyms (synonyms.ts). */
+  synonyms?: SynonymGroup[];
   sha256?: string;
 }
 
-const TOP_LEVEL = new Set(["format", "matter", "created_at", "articles", "tags", "rules", "texts", "menu", "sha256"]);
+const TOP_LEVEL = new Set(["format", "matter", "created_at", "articles", "tags", "rules", "texts", "menu", "synonyms", "sha256"]);
 
 export { decodeUtf8 };
 
@@ -251,7 +258,7 @@ function validateMembers(r: Record<string, unknown>, hasArticles: boolean, check
 
   const matter = isMatter(r.matter) ? r.matter : "all";
   const allowed = SECTIONS[matter];
-  for (const section of ["articles", "tags", "rules", "texts", "menu"] as const)
+  for (const section of ["articles", "tags", "rules", "texts", "menu", "synonyms"] as const)
     if ((section === "articles" ? hasArticles || r.articles !== undefined : r[section] !== undefined) && !allowed.includes(section))
       problems.push({ field: section, reason: `a document of matter "${matter}" cannot hold ${section}` });
 
@@ -304,6 +311,11 @@ function validateMembers(r: Record<string, unknown>, hasArticles: boolean, check
     const { value, problems: p } = validateMenu(r.menu);
     problems.push(...p);
     if (value) doc.menu = value;
+  }
+  if (r.synonyms !== undefined) {
+    const { value, problems: p } = validateSynonyms(r.synonyms);
+    problems.push(...p);
+    if (value) doc.synonyms = value;
   }
 
   if (problems.length) throw new InvalidDocumentError(problems);

@@ -23,6 +23,7 @@ export const ERRORS = {
   text_too_long: 400,
   bad_openid: 400,
   nothing_to_push: 400,
+  not_a_question: 400,
   // The callback's refusals of what does not come from the platform.
   bad_xml: 400,
   bad_encryption: 400,
@@ -48,6 +49,7 @@ export const ERRORS = {
   window_closed: 409,
   reply_limit: 409,
   key_from_environment: 409,
+  already_taught: 409,
   too_large: 413,
   // What the server depends on.
   platform_refused: 502,

@@ -23,10 +23,12 @@ export function privateFiles(...paths: string[]): void {
 /**
  * Why a file holding secrets (keys.json, a config file with a key in it) must not be used: any bit for
  * the group or others, as ssh refuses a private key. Readable, it gives the secrets away; writable,
- * it lets another user choose the keys or the settings. Null when only its owner has it.
+ * it lets another user choose the keys or the settings. Null when only its owner has it — and on
+ * Windows, where the mode is made up from the read-only flag (0o666 for any writable file) and who may
+ * open a file is an ACL the mode does not show: there, every file would be refused for nothing.
  */
-export function openToOthers(path: string, mode: number): string | null {
-  if ((mode & 0o077) === 0) return null;
+export function openToOthers(path: string, mode: number, platform: NodeJS.Platform = process.platform): string | null {
+  if (platform === "win32" || (mode & 0o077) === 0) return null;
   const how = [mode & 0o044 && "read", mode & 0o022 && "written", !(mode & 0o066) && "opened"].filter(Boolean).join(" and ");
   return `${path} can be ${how} by other users (mode ${(mode & 0o777).toString(8).padStart(4, "0")}); run: chmod 600 ${path}`;
 }

@@ -203,3 +203,33 @@ function readStream(raw: string): { text: string; usage: Usage | null } {
   if (!finished) throw new ModelFailure("unfinished", "the stream ended before the answer was complete");
   return { text, usage };
 }
+
+/** What a look at the endpoint found: `up` it answers, `key_refused` it refuses the key, `down` it cannot be reached or fails. */
+export interface EndpointNow {
+  state: "up" | "key_refused" | "down";
+  detail: string;
+  checked_at: string;
+}
+
+/**
+ * Whether the endpoint answers now, for health: GET BASE/models with the key, bounded by
+ * `timeoutMs`. Any answer but 401/403 or a 5xx means it is up (a server without /models answers
+ * 404); nothing read past the status.
+ */
+export async function probe(endpoint: ModelEndpoint, nowIso: string, timeoutMs = 3000, fetchImpl: typeof fetch = fetch): Promise<EndpointNow> {
+  const at = { checked_at: nowIso };
+  try {
+    const res = await fetchImpl(`${endpoint.base}/models`, {
+      headers: endpoint.key ? { authorization: `Bearer ${endpoint.key}` } : {},
+      signal: AbortSignal.timeout(timeoutMs),
+      redirect: "manual",
+    });
+    void res.body?.cancel().catch(() => {});
+    if (res.status === 401 || res.status === 403) return { state: "key_refused", detail: `it answers HTTP ${res.status} to the key`, ...at };
+    if (res.status >= 500) return { state: "down", detail: `it answers HTTP ${res.status}`, ...at };
+    return { state: "up", detail: `it answers (HTTP ${res.status})`, ...at };
+  } catch (e) {
+    const timedOut = (e as Error).name === "TimeoutError";
+    return { state: "down", detail: hide(timedOut ? `no answer within ${timeoutMs} ms` : `it cannot be reached: ${(e as Error).message}`, endpoint.key), ...at };
+  }
+}

@@ -74,12 +74,17 @@ describe("a config file holding a secret", () => {
       }
     });
 
-  test("a config file without a secret is not refused for its mode, nor is one whose secret comes from the environment", () => {
-    const path = config("open.toml", 'port = 7001\nwx-appid = "wx0123456789abcdef"\ndb = "postgres://replyd@127.0.0.1:9/replyd"\n', 0o666);
+  test("a config file without a secret may be read by others, nor is one whose secret comes from the environment refused; none may be written by others", () => {
+    const text = 'port = 7001\nwx-appid = "wx0123456789abcdef"\ndb = "postgres://replyd@127.0.0.1:9/replyd"\n';
+    const path = config("open.toml", text, 0o644);
     const r = replyd(["serve", "--config", path, "--check-config"], { REPLYD_WX_SECRET: APPSECRET });
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/port\s+7001\s+file/);
     expect(r.out).toMatch(/wx-secret\s+\(set, hidden\)\s+environment/);
+    const writable = config("writable.toml", text, 0o666);
+    const w = replyd(["serve", "--config", writable, "--check-config"], { REPLYD_WX_SECRET: APPSECRET });
+    expect(w.code).toBe(2);
+    expect(w.err).toContain(`run: chmod 600 ${writable}`);
   });
 });
 

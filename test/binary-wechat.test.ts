@@ -118,6 +118,29 @@ describe("dist/replyd as the callback server", () => {
     expect(JSON.parse(json.out).items[0].content).toBe("csi \u009b2J here");
   });
 
+  test("a follow-up of a few words is ranked with the follower's question before it; replyd inbox says so", async () => {
+    const link = (id: string) => `https://example.com/${id}`;
+    const shop = [
+      { id: "hours", title: "营业时间", url: link("hours"), body: "春熙路店每天11:00到次日2:00营业，东郊店11:00到23:00营业。全年无休，最后点单在打烊前半小时。" },
+      { id: "vouchers", title: "团购券使用规则", url: link("vouchers"), body: "代金券每桌最多使用2张。周末和法定节假日是否可用，请看券面说明。团购券不和会员价同时使用。" },
+      { id: "parking", title: "停车说明", url: link("parking"), body: "春熙路店使用商场地下停车场，消费满200元免费停车2小时。周末车位紧张，建议坐地铁来。" },
+    ];
+    writeFileSync(join(tmp.dir, "shop.json"), JSON.stringify(shop));
+    expect(run(["import", "shop.json"]).code).toBe(0);
+    const peer = new WXBizMsgCrypt(TOKEN, AESKEY, APPID);
+    const say = async (text: string, nonce: string) => {
+      const ts = String(Math.floor(Date.now() / 1000));
+      const encrypted = peer.encrypt(textMsg(text, Number(ts)));
+      const q = new URLSearchParams({ timestamp: ts, nonce, signature: wxSignature(TOKEN, ts, nonce), encrypt_type: "aes", msg_signature: peer.getSignature(ts, nonce, encrypted) });
+      const res = await fetch(`${url}/wechat?${q}`, { method: "POST", body: `<xml><Encrypt><![CDATA[${encrypted}]]></Encrypt></xml>` });
+      return JSON.stringify(openReply(await res.text(), peer));
+    };
+    expect(await say("营业到几点", "81")).toContain("https://example.com/hours");
+    expect(await say("周末呢", "82")).toContain("https://example.com/hours");
+    const inbox = JSON.parse(run(["inbox", "--all", "--json"]).out).items as { content: string; answer: string }[];
+    expect(inbox.find((m) => m.content === "周末呢")?.answer).toBe("followup:answer:hours");
+  });
+
   test("media put prints a URL that serves the image over the socket", async () => {
     const png = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0));
     writeFileSync(join(tmp.dir, "cover.png"), png);

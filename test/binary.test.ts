@@ -70,6 +70,31 @@ describe("dist/replyd", () => {
     expect(JSON.parse(r.out)).toMatchObject({ status: "ok", key: { appkey: env.REPLYD_APPKEY, scope: "admin" } });
   });
 
+  test("a profile kept with the secret piped in (a Windows line end too), then used with no key in the environment", () => {
+    const home = join(tmp.dir, "home");
+    const bare = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home };
+    const add = Bun.spawnSync([BIN, "profile", "add", "main", "--url", env.REPLYD_URL as string, "--appkey", env.REPLYD_APPKEY as string], { cwd: tmp.dir, env: bare, stdin: Buffer.from(`${env.REPLYD_SECRET}\r\n`) });
+    expect(add.exitCode).toBe(0);
+    expect(add.stdout.toString() + add.stderr.toString()).not.toContain(env.REPLYD_SECRET as string);
+    expect(statSync(join(home, ".config", "replyd", "profiles.json")).mode & 0o777).toBe(0o600);
+    const h = Bun.spawnSync([BIN, "health", "--json"], { cwd: tmp.dir, env: bare });
+    expect(h.exitCode).toBe(0);
+    expect(JSON.parse(h.stdout.toString())).toMatchObject({ status: "ok", profile: "main", key: { appkey: env.REPLYD_APPKEY } });
+    // A flag given as the secret is refused, and says where the secret goes.
+    const flag = Bun.spawnSync([BIN, "profile", "add", "x", "--url", env.REPLYD_URL as string, "--appkey", "k", "--secret", "abc"], { cwd: tmp.dir, env: bare });
+    expect(flag.exitCode).toBe(2);
+    expect(flag.stderr.toString()).toContain("reads the secret from standard input");
+  });
+
+  test("a new operator's first mistakes: an option named as typed, --ai-key said where it goes, replyd help COMMAND", () => {
+    expect(replyd(["serve", "--max-uploads", "3"])).toMatchObject({ code: 2, err: expect.stringContaining("unknown option --max-uploads for serve; did you mean --max-upload?") });
+    const key = replyd(["serve", "--ai-key", "sk-typed-on-the-command-line"]);
+    expect(key.code).toBe(2);
+    expect(key.err).toContain("set REPLYD_AI_KEY in the environment");
+    expect(key.err).not.toContain("sk-typed-on-the-command-line");
+    expect(replyd(["help", "backup"])).toMatchObject({ code: 0, out: expect.stringContaining("$ replyd backup") });
+  });
+
   test("import, set, backup, restore through the binary", () => {
     writeFileSync(join(tmp.dir, "a.json"), doc([article(1), article(2)]));
     expect(replyd(["import", "a.json"]).code).toBe(0);

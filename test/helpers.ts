@@ -164,7 +164,11 @@ export function captureIO(env: Record<string, string | undefined> = {}, cwd = pr
     env,
     cwd,
     interactive: false,
+    escapes: false,
     ask: async () => "",
+    secret: async () => env.TEST_SECRET_INPUT ?? "",
+    platform: "linux",
+    home: env.HOME ?? cwd,
     fetch: globalThis.fetch,
     now: () => Date.now(),
   };

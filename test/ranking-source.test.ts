@@ -35,10 +35,11 @@ test("the in-memory source ranks every question as the SQLite passage index does
     return { id: `a${i}`, title: `${title} ${i}`, keywords: [...keywords], body: `${body}${"补充说明。".repeat(i % 7)}` };
   });
   for (const a of articles) insert.run(a.id, a.title, `https://example.com/${a.id}`, JSON.stringify(a.keywords), a.body, now, now);
-  const rows = db.query("SELECT seq, title, keyword_text AS keywords, description, body FROM articles ORDER BY seq").all() as {
+  const rows = db.query("SELECT seq, title, keyword_text AS keywords, question_text AS questions, description, body FROM articles ORDER BY seq").all() as {
     seq: number;
     title: string;
     keywords: string;
+    questions: string;
     description: string;
     body: string;
   }[];

@@ -4,7 +4,8 @@
  * terms counted into the sizes before it is filed (filings() with the sizes so far, as a rebuild
  * does), each term's entries per tier in row order (as FTS5 gives them) — so that tuning runs the
  * ranking the binary runs, in seconds. test/ranking-source.test.ts checks that it ranks as the
- * SQLite index does.
+ * SQLite index does. The one in-memory source: bench/answers-tune.ts, bench/followups.ts and
+ * test/ranking-question.test.ts rank over it.
  */
 import type { RankingSource } from "../../src/ranking/rank.ts";
 import { analyse, type CorpusStats } from "../../src/ranking/score.ts";
@@ -16,7 +17,9 @@ export interface SourceArticle {
   id: string;
   title: string;
   keywords: string;
-  description: string;
+  /** Phrasings followers use, one a line (issue 34 D); none when absent. */
+  questions?: string;
+  description?: string;
   body: string;
 }
 
@@ -30,7 +33,7 @@ export class MemorySource implements RankingSource {
   /** Article i is row i + 1. */
   constructor(private readonly articles: readonly SourceArticle[]) {
     articles.forEach((a, i) => {
-      const x = analyse(a);
+      const x = analyse({ ...a, questions: a.questions ?? "", description: a.description ?? "" });
       countInto(x, this.sizes, this.dfs, 1);
       for (const [t, tier] of filings(x, statsOf(this.sizes))) {
         const tiers = this.filed.get(t) ?? this.filed.set(t, []).get(t)!;
@@ -56,7 +59,7 @@ export class MemorySource implements RankingSource {
     const out: CandidateRow[] = [];
     for (const seq of [...seqs].sort((a, b) => a - b)) {
       const a = this.articles[seq - 1];
-      if (a) out.push({ seq, id: a.id, title: a.title, keywords: a.keywords, description: a.description, body: a.body, url: `#${seq - 1}`, picurl: null });
+      if (a) out.push({ seq, id: a.id, title: a.title, keywords: a.keywords, questions: a.questions ?? "", description: a.description ?? "", body: a.body, url: `#${seq - 1}`, picurl: null });
     }
     return out;
   }

@@ -4,13 +4,11 @@ import { ANSWER_DEFAULTS, memorySink, readAnswer, scrub, type AnswerLimits, type
 import { fileSink, type LocalFile } from "./files.ts";
 import { CLIError } from "./errors.ts";
 import type { IO } from "./io.ts";
+import type { ClientConfig } from "./config.ts";
 import { Progress } from "./progress.ts";
 
-export interface ClientConfig {
-  url: string;
-  appkey: string;
-  secret: string;
-}
+export type { ClientConfig };
+
 
 /** A file part: small bytes in memory, or a local file sent from disk in pieces. */
 export type FilePart = { name: string; filename: string; type?: string } & ({ bytes: Uint8Array } | { file: LocalFile });
@@ -37,26 +35,6 @@ export interface CallOptions {
   path: string;
   fields?: Param[];
   files?: FilePart[];
-}
-
-/** Reads --url/--appkey/--secret, falling back to REPLYD_URL/REPLYD_APPKEY/REPLYD_SECRET. */
-export function resolveConfig(flags: { url?: string; appkey?: string; secret?: string }, env: IO["env"]): ClientConfig {
-  const url = flags.url ?? env.REPLYD_URL;
-  const appkey = flags.appkey ?? env.REPLYD_APPKEY;
-  const secret = flags.secret ?? env.REPLYD_SECRET;
-  const missing = [!url && "--url (REPLYD_URL)", !appkey && "--appkey (REPLYD_APPKEY)", !secret && "--secret (REPLYD_SECRET)"].filter(Boolean);
-  if (missing.length) throw new CLIError("missing_config", `set ${missing.join(", ")}; replyd serve prints them on first start`, 2);
-  let parsed: URL;
-  try {
-    parsed = new URL(url as string);
-  } catch {
-    throw new CLIError("bad_url", `--url must be an http(s) address like http://127.0.0.1:8080`, 2);
-  }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new CLIError("bad_url", "--url must start with http:// or https://", 2);
-  // The client adds /api/cli itself: a URL that already holds it reaches no route.
-  if (/\/api(\/|$)/.test(parsed.pathname))
-    throw new CLIError("bad_url", `--url is the server's root, like ${parsed.origin}: leave out ${parsed.pathname.replace(/\/+$/, "")} (the client adds /api/cli itself)`, 2);
-  return { url: (url as string).replace(/\/+$/, ""), appkey: appkey as string, secret: secret as string };
 }
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;

@@ -15,10 +15,10 @@ const bad = (message: string) => new CLIError("bad_config", message, 2);
 const URL_PASSWORD = /:\/\/[^/@\s]*:[^/@\s]*@/;
 
 /** Whether a setting's value must stay between its owner and replyd: a secret, or a URL with a password. */
-export const holdsSecret = (s: Setting, raw: string): boolean => Boolean(s.secret || (s.url && URL_PASSWORD.test(raw)));
+export const settingHoldsSecret = (s: Setting, raw: string): boolean => Boolean(s.secret || (s.url && URL_PASSWORD.test(raw)));
 
 /** The config file's settings by name, as text (parsed by each setting's own parser later). */
-export function readConfigFile(path: string, known: Readonly<Record<string, Setting>>): Record<string, string> {
+export function readConfigFile(path: string, known: Readonly<Record<string, Setting>>, platform: NodeJS.Platform = process.platform): Record<string, string> {
   let text: string;
   let mode: number;
   try {
@@ -44,13 +44,17 @@ export function readConfigFile(path: string, known: Readonly<Record<string, Sett
   let secret: string | null = null;
   for (const [key, value] of Object.entries(parsed)) {
     const s = Object.hasOwn(known, key) ? known[key] : undefined;
-    if (!s) throw bad(`${path}: "${key}" is not a setting; known: ${Object.keys(known).join(", ")}`);
+    // A key that is not a setting's shape may be a secret written where a name goes: never quoted back.
+    if (!s) throw bad(`${path}: ${/^[a-z]{1,16}(?:-[a-z]{1,16}){0,3}$/.test(key) ? `"${key}"` : "a key"} is not a setting; known: ${Object.keys(known).join(", ")}`);
     if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") throw bad(`${path}: "${key}" must be a string, a number or true/false`);
     out[key] = String(value);
-    if (!secret && holdsSecret(s, out[key])) secret = key;
+    if (!secret && settingHoldsSecret(s, out[key])) secret = key;
   }
-  const exposed = secret ? openToOthers(path, mode) : null;
+  // Others may not read it when it holds a secret, nor ever write it: they would choose where the key or the AppSecret is sent (ai-url, wx-api).
+  const exposed = secret ? openToOthers(path, mode, platform) : null;
   if (exposed) throw bad(`the config file holds a secret ("${secret}") and ${exposed}`);
+  const writable = openToOthers(path, mode & 0o022, platform);
+  if (writable) throw bad(`the config file decides where replyd sends its keys and ${writable}`);
   return out;
 }
 

@@ -1,6 +1,7 @@
 import { ANSWER_DEFAULTS } from "./verified-answer.ts";
 import { numberOption, rawOption, sizeOption } from "./args.ts";
-import { Client, resolveConfig } from "./client.ts";
+import { Client } from "./client.ts";
+import { resolveConfig } from "./config.ts";
 import { usage } from "./errors.ts";
 import type { IO } from "./io.ts";
 
@@ -46,7 +47,7 @@ export function makeContext(io: IO, argv: readonly string[], args: string[], fla
         return [[n, String(Number(v))] as [string, string]];
       }),
     client: () =>
-      (client ??= new Client(resolveConfig({ url: str("--url"), appkey: str("--appkey"), secret: str("--secret") }, io.env), io, {
+      (client ??= new Client(resolveConfig({ url: str("--url"), appkey: str("--appkey"), secret: str("--secret"), profile: str("--profile") }, io), io, {
         ...ANSWER_DEFAULTS,
         timeoutMs: numberOption(argv, "--timeout", ANSWER_DEFAULTS.timeoutMs / 1000, 0.1, 86_400) * 1000,
         idleMs: numberOption(argv, "--idle-timeout", ANSWER_DEFAULTS.idleMs / 1000, 0.1, 86_400) * 1000,

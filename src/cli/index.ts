@@ -1,17 +1,20 @@
 import { cac } from "cac";
-import { VERSION } from "../version.ts";
+import { BUILD_COMMIT, BUILD_TARGET, VERSION } from "../version.ts";
 import { addCommand, lsCommand, rmCommand, setCommand, showCommand } from "./commands/articles.ts";
 import { healthCommand } from "./commands/health.ts";
 import { keysCommand } from "./commands/keys.ts";
 import { menuCommand } from "./commands/menu.ts";
 import { inboxCommand, mediaCommand } from "./commands/messages.ts";
 import { replyCommand } from "./commands/reply.ts";
+import { profileCommand } from "./commands/profile.ts";
+import { synonymsCommand, teachCommand } from "./commands/teach.ts";
 import { serveCommand } from "./commands/serve.ts";
 import { signCommand } from "./commands/sign.ts";
 import { tokenCommand } from "./commands/token.ts";
 import { askCommand } from "./commands/ask.ts";
 import { backupCommand, backupsCommand, importCommand, restoreCommand } from "./commands/transfer.ts";
-import type { CommandSpec } from "./command.ts";
+import { CLIENT_OPTIONS, type CommandSpec } from "./command.ts";
+import { unknownOption } from "./unknown-option.ts";
 import { makeContext, type CommandContext } from "./context.ts";
 import { CLIError } from "./errors.ts";
 import type { IO } from "./io.ts";
@@ -27,6 +30,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   inboxCommand,
   menuCommand,
   replyCommand,
+  teachCommand,
+  synonymsCommand,
   mediaCommand,
   lsCommand,
   showCommand,
@@ -39,6 +44,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   restoreCommand,
   signCommand,
   keysCommand,
+  profileCommand,
 ];
 
 /** Runs one replyd command line; answers the exit status. Never calls process.exit, so tests can drive it. */
@@ -46,18 +52,11 @@ export async function run(argv: string[], io: IO): Promise<number> {
   const cli = cac("replyd");
   let chosen: Command | null = null;
   const on = (fn: Command) => () => void (chosen = fn);
-  cli.option("--url <url>", "server address (env REPLYD_URL)");
-  cli.option("--appkey <appkey>", "admin key id (env REPLYD_APPKEY)");
-  cli.option("--secret <secret>", "admin key secret (env REPLYD_SECRET)");
   cli.option("--json", "machine-readable output");
-  cli.option("--timeout <seconds>", "longest wait for an answer to start, and for a whole answer that is not a download", { default: 120 });
-  cli.option("--idle-timeout <seconds>", "longest silence while an answer arrives (downloads are bounded by this)", { default: 30 });
-  cli.option("--max-answer <size>", "largest answer read into memory", { default: "32M" });
-  cli.option("--max-download <size>", "largest backup download", { default: "8G" });
 
   for (const spec of COMMANDS) {
     const command = cli.command(spec.usage, spec.summary);
-    for (const o of spec.options ?? []) command.option(o.flags, o.help, o.default !== undefined ? { default: o.default } : undefined);
+    for (const o of [...(spec.options ?? []), ...(spec.local ? [] : CLIENT_OPTIONS)]) command.option(o.flags, o.help, o.default !== undefined ? { default: o.default } : undefined);
     // The command's own --help: its usage, then its paragraph; then its examples.
     command.usage(`${spec.usage}\n\n  ${spec.description}`);
     for (const example of spec.examples) command.example(`  $ ${example}`);
@@ -67,9 +66,20 @@ export async function run(argv: string[], io: IO): Promise<number> {
   cli.version(VERSION);
 
   // cac's own --version prints the runtime as "bun-v26.3.0" (the Node.js version Bun reports).
-  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
-    io.out(`replyd ${VERSION} (Bun ${Bun.version}, ${process.platform}-${process.arch})`);
+  const asked = new Set(argv);
+  if ((asked.has("--version") || asked.has("-v")) && argv.every((a) => a === "--version" || a === "-v" || a === "--json")) {
+    const build = { version: VERSION, target: BUILD_TARGET, commit: BUILD_COMMIT, bun: Bun.version };
+    io.out(asked.has("--json") ? JSON.stringify(build) : `replyd ${VERSION} (${BUILD_TARGET}, commit ${BUILD_COMMIT}; Bun ${Bun.version})`);
     return 0;
+  }
+  // `replyd help` and `replyd help COMMAND`, as git and npm take them.
+  if (argv[0] === "help") {
+    const name = argv[1];
+    if (name && !COMMANDS.some((c) => c.usage.split(" ")[0] === name)) {
+      io.err(`replyd: no command "${name}"; replyd help lists them`);
+      return 2;
+    }
+    return run(name ? [name, "--help"] : ["--help"], io);
   }
   try {
     // cac reads a lone "-" as a missing value; "-o -" (standard output) is given to it as one word.
@@ -91,7 +101,7 @@ export async function run(argv: string[], io: IO): Promise<number> {
       e instanceof CLIError
         ? e
         : (e as Error)?.name === "CACError"
-          ? new CLIError("usage", `${(e as Error).message}; run replyd --help`, 2)
+          ? (unknownOption((e as Error).message, argv, COMMANDS) ?? new CLIError("usage", `${(e as Error).message}; run replyd --help`, 2))
           : new CLIError("unexpected", `unexpected error: ${(e as Error)?.message ?? String(e)}`);
     // With --json a failure is one JSON object on stdout too, for the script that reads it; the exit status says it failed.
     if (argv.includes("--json")) {

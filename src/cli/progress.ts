@@ -5,6 +5,8 @@ import type { IO } from "./io.ts";
 export class Progress {
   private last = 0;
   private shown = false;
+  /** Length of the line last written: without escapes, a shorter one is padded over it. */
+  private width = 0;
 
   constructor(
     private readonly io: IO,
@@ -19,7 +21,10 @@ export class Progress {
     this.last = now;
     this.shown = true;
     const pct = this.total ? ` (${Math.floor((done / this.total) * 100)}%)` : "";
-    process.stderr.write(`\r${this.label} ${formatBytes(done)}${this.total ? " / " + formatBytes(this.total) : ""}${pct}\x1b[K`);
+    const line = `${this.label} ${formatBytes(done)}${this.total ? " / " + formatBytes(this.total) : ""}${pct}`;
+    // Erased to the end where the terminal takes it; elsewhere written over with spaces.
+    process.stderr.write(`\r${line}${this.io.escapes ? "\x1b[K" : " ".repeat(Math.max(0, this.width - line.length))}`);
+    this.width = line.length;
   }
 
   done(): void {

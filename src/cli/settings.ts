@@ -12,7 +12,7 @@
 import { resolve } from "node:path";
 import { redactUrl } from "../store/postgres/url.ts";
 import { dbOption, formatBytes } from "./args.ts";
-import { holdsSecret, readConfigFile } from "./config-file.ts";
+import { readConfigFile, settingHoldsSecret } from "./config-file.ts";
 import { usage } from "./errors.ts";
 
 type Value = string | number | boolean;
@@ -58,7 +58,7 @@ const size = (flag: string) => (raw: string) => {
 const httpUrl = (flag: string) => text((v) => (/^https?:\/\/[^/]+/.test(v) ? null : `--${flag} must be an http(s) address`));
 const yes = () => true;
 /** A query parameter that carries a credential (Azure's `api-key`, Gemini's `key`, `access_token` …). */
-const KEY_PARAM = /^(?:key|api[-_]?key|apikey|access[-_]?token|token|secret|password|auth|authorization|sig|signature)$/i;
+const KEY_PARAM = /(?:^|[-_.])(?:key|api[-_]?key|apikey|access[-_]?token|token|secret|password|passwd|auth|authorization|sig|signature)$/i;
 const aiUrl = (raw: string) => {
   const v = httpUrl("ai-url")(raw).replace(/\/+$/, "");
   if (/\/chat\/completions$/.test(v)) throw usage("--ai-url is the base address as the SDKs take it (…/v1), without /chat/completions: replyd adds that");
@@ -220,7 +220,7 @@ export function resolveSettings(argv: readonly string[], env: Record<string, str
       continue;
     }
     values[name] = s.boolean ? raw === "true" || raw === "1" : s.parse(raw);
-    if (source === "flag" && holdsSecret(s, raw))
+    if (source === "flag" && settingHoldsSecret(s, raw))
       warnings.push(`--${name} given as a flag is visible to every user of this machine (ps); set ${s.env ?? `"${name}"`} in the environment${s.env ? " or" : ""} in the config file instead`);
   }
   const ai = values["ai-url"] as string | undefined;
@@ -233,11 +233,16 @@ export function resolveSettings(argv: readonly string[], env: Record<string, str
 
 /** The resolved settings for `serve --check-config`: each with its value (secrets masked) and where it came from. */
 export function describeSettings(r: ResolvedSettings): string {
-  const lines: string[] = [];
-  for (const [name, s] of Object.entries(SERVE_SETTINGS) as [SettingName, Setting][]) {
+  return settingsShown(r)
+    .map((x) => `${x.name.padEnd(18)} ${(x.value === null ? "(not set)" : x.secret && x.value !== null ? "(set, hidden)" : String(x.value)).padEnd(40)} ${x.source ?? ""}`)
+    .join("\n");
+}
+
+/** Each setting as --check-config shows it: its value (a secret never: only that it is set; a URL's password hidden), and where it came from. */
+export function settingsShown(r: ResolvedSettings): { name: SettingName; value: string | number | boolean | null; secret: boolean; source: Source | null }[] {
+  return (Object.entries(SERVE_SETTINGS) as [SettingName, Setting][]).map(([name, s]) => {
     const v = r.values[name];
-    const shown = v === undefined ? "(not set)" : s.secret ? "(set, hidden)" : s.url ? redactUrl(String(v)) : s.bytes ? formatBytes(Number(v)) : String(v);
-    lines.push(`${name.padEnd(18)} ${shown.padEnd(40)} ${r.sources[name] ?? ""}`);
-  }
-  return lines.join("\n");
+    const value = v === undefined ? null : s.secret ? "(set, hidden)" : s.url ? redactUrl(String(v)) : s.bytes ? formatBytes(Number(v)) : v;
+    return { name, value, secret: Boolean(s.secret), source: r.sources[name] };
+  });
 }

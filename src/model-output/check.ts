@@ -20,7 +20,7 @@
 import type { Source } from "../model-prompt.ts";
 import { utf8Prefix } from "../utf8.ts";
 import { groundsOf, ungrounded } from "./grounding.ts";
-import { findLinks, linkKey, sameAddress } from "./links.ts";
+import { findLinks, heldBy, hostPath, sameAddress } from "./links.ts";
 import { dropEmptyBrackets, neutralise, plainText, tidy } from "./markup.ts";
 import { cutChars, fold, RAW_CHARS, seen as seenOf, visible } from "./normalise.ts";
 import { holdsSecret, SECRET_RUN } from "./secrets.ts";
@@ -59,58 +59,90 @@ export function holdsRun(text: string, of: string, run: number): boolean {
   return false;
 }
 
-/** [1], [1, 2], 【1】 (full-width brackets, as Chinese models write them). */
-const CITE_RE = /[[【]\s*(\d{1,2}(?:\s*[,，、]\s*\d{1,2})*)\s*[\]】]/g;
+/** [1], [1, 2], [1-2], 【1】, ［1］, 〔1〕 (full-width brackets, as Chinese models write them). */
+const CITE_RE = /[[【［〔]\s*(\d{1,2}(?:\s*[,，、;；\-–]\s*\d{1,2})*)\s*[\]】］〕]/g;
 
-/** Checks `raw` against the given sources. */
+/** The numbers a citation names; a range 1-3 names each. */
+function citedNumbers(nums: string): number[] {
+  const out: number[] = [];
+  for (const part of nums.split(/[,，、;；]/)) {
+    const [a, b] = part.split(/[-–]/).map((x) => Number(x.trim())) as [number, number | undefined];
+    if (b === undefined) out.push(a);
+    else for (let n = a; n <= Math.min(b, a + 9); n++) out.push(n);
+  }
+  return out;
+}
+
+/**
+ * Checks `raw` against the given sources. The answer is composed first — markup reduced, the
+ * given articles' links taken out (they are listed after it), citations renumbered, cut to fit —
+ * and the checks then read exactly what would be sent, as well as what the model wrote: a text
+ * changed after the checks could join "sk-li[9]ve…" or "evil[9].example" back together.
+ */
 export function checkOutput(raw: string, sources: readonly Source[], o: CheckOptions): Checked {
   const refuse = (reason: Refusal, detail: string): Checked => ({ ok: false, reason, detail });
-  // What must never leave is looked for first, in what the model wrote as it wrote it (the instructions hold the word NO_ANSWER themselves).
   const head = cutChars(raw, RAW_CHARS);
-  if (holdsSecret(head, o.secrets.filter((s) => s.length >= SECRET_RUN))) return refuse("secret", "the answer holds a piece of a secret");
   const seen = seenOf(raw);
+  const grounds = groundsOf([...sources.flatMap((s) => [s.title, ...s.passages]), o.question]);
+  const held = heldLinks(sources, o.question);
+  // What must never leave is looked for first (the instructions hold the word NO_ANSWER themselves).
+  const secretOrEcho = (text: string): Checked | null => {
+    if (holdsSecret(text, o.secrets.filter((s) => s.length >= SECRET_RUN))) return refuse("secret", "the answer holds a piece of a secret");
+    if (holdsSecret(text, [o.canary], o.canary.length) || holdsRun(fold(text).text, o.instructions, ECHO_RUN)) return refuse("prompt_echo", "the answer repeats replyd's instructions");
+    return null;
+  };
+  const first = secretOrEcho(head);
+  if (first) return first;
   const seenFolded = fold(seen).text;
-  if (holdsSecret(head, [o.canary], o.canary.length) || holdsRun(seenFolded, o.instructions, ECHO_RUN)) return refuse("prompt_echo", "the answer repeats replyd's instructions");
   if (!seenFolded.trim() || /\bNO_ANSWER\b/.test(seenFolded)) return refuse("no_answer", "the model found no answer in the sources");
 
-  // Markup reduced and references decoded; what decoding made of invisible characters removed again.
+  // Composed: markup reduced and references decoded; the given articles' links cite them and leave the text.
   let text = visible(plainText(seen));
-  // The checks read the folded text; what they find is cut from the text as written.
   const folded = fold(text);
-  const byNumber = new Map(sources.map((s) => [s.n, s]));
   const cited = new Set<Source>();
-  const grounds = groundsOf([...sources.flatMap((s) => [s.title, ...s.passages]), o.question]);
-  // A link the passages or the question write, or a part of a given article's (its site), is theirs.
-  const held = (key: string) => grounds.squeezed.includes(key) || sources.some((s) => linkKey(s.url).includes(key));
-  // Links: a given article's cites it and leaves the text (its link is listed after it); one the passages write is theirs; any other refuses the answer.
   let body = "";
   let from = 0;
   for (const link of findLinks(folded.text)) {
     const source = sources.find((s) => sameAddress(s.url, link.text));
-    if (source) {
-      cited.add(source);
-      const start = folded.at[link.start] as number;
-      body += text.slice(from, start);
-      from = folded.at[link.end] as number;
-    } else if (!held(linkKey(link.text))) return refuse("foreign_link", `the answer links to ${link.text.slice(0, 80)}, which is none of the given articles`);
+    if (!source) continue;
+    cited.add(source);
+    // A space where it stood: what was either side is never joined.
+    body += `${text.slice(from, folded.at[link.start] as number)} `;
+    from = folded.at[link.end] as number;
   }
   text = tidy(dropEmptyBrackets(body + text.slice(from)));
 
-  const missing = ungrounded(fold(text).text.replace(CITE_RE, " "), grounds);
-  if (missing) return refuse("ungrounded", `the answer gives ${missing.kind === "figure" ? "the figure" : `the ${missing.kind.replace("_", " ")}`} ${missing.text.slice(0, 80)}, which neither the given passages nor the question hold`);
+  /** The link and grounding checks, and the secret's again, on a text as it would be shown. */
+  const inspect = (t: string): Checked | null => {
+    const again = secretOrEcho(t);
+    if (again) return again;
+    // Citations read as spaces: "evil[9].example" is a link once [9] is gone.
+    const f = fold(t).text.replace(CITE_RE, " ");
+    for (const link of findLinks(f))
+      if (!sources.some((s) => sameAddress(s.url, link.text)) && !heldBy(link.text, held))
+        return refuse("foreign_link", `the answer links to ${link.text.slice(0, 80)}, which is none of the given articles`);
+    const missing = ungrounded(f, grounds);
+    if (missing)
+      return refuse("ungrounded", `the answer gives ${missing.kind === "figure" ? "the figure" : `the ${missing.kind.replace("_", " ")}`} ${missing.text.slice(0, 80)}, which neither the given passages nor the question hold`);
+    return null;
+  };
+  const whole = inspect(text);
+  if (whole) return whole;
 
-  // The body cut first, at a sentence, leaving room for the sources it cites; the numbers then follow the order of first citation.
+  // Cut at a sentence, leaving room for the sources it cites; the numbers then follow the order of first citation.
+  const byNumber = new Map(sources.map((s) => [s.n, s]));
   const sourceLines = (list: Source[]) => list.map((s, i) => `[${i + 1}] ${s.title}\n${s.url}`).join("\n");
   const citedIn = (t: string) => {
     const found: Source[] = [];
-    for (const m of t.matchAll(CITE_RE)) for (const n of (m[1] as string).split(/[,，、]/)) {
-      const s = byNumber.get(Number(n.trim()));
-      if (s && !found.includes(s)) found.push(s);
-    }
+    for (const m of t.matchAll(CITE_RE))
+      for (const n of citedNumbers(m[1] as string)) {
+        const s = byNumber.get(n);
+        if (s && !found.includes(s)) found.push(s);
+      }
     for (const s of cited) if (!found.includes(s)) found.push(s);
     return found;
   };
-  body = neutralise(text);
+  body = text;
   let list = citedIn(body);
   if (!list.length) return refuse("no_citation", "the answer cites none of the given articles");
   // Each round cuts the body to what the sources it still cites leave room for.
@@ -123,14 +155,27 @@ export function checkOutput(raw: string, sources: readonly Source[], o: CheckOpt
     list = now.length ? now : list.slice(0, 1);
   }
   const order = new Map(list.map((s, i) => [s.n, i + 1]));
-  body = body
-    .replace(CITE_RE, (_, nums: string) => {
-      const kept = [...new Set(nums.split(/[,，、]/).map((n) => order.get(Number(n.trim()))).filter((n): n is number => n !== undefined))];
-      return kept.length ? kept.map((n) => `[${n}]`).join("") : "";
-    })
-    .trim();
+  body = neutralise(
+    tidy(
+      body.replace(CITE_RE, (_, nums: string) => {
+        const kept = [...new Set(citedNumbers(nums).map((n) => order.get(n)).filter((n): n is number => n !== undefined))];
+        // A number of no given article leaves a space: never joins its neighbours.
+        return kept.length ? kept.map((n) => `[${n}]`).join("") : " ";
+      }),
+    ),
+  );
+  // What is sent is checked as it is sent.
+  const sent = inspect(body);
+  if (sent) return sent;
   const out = `${body}\n\n${sourceLines(list)}`;
   return { ok: true, text: Buffer.byteLength(out) <= o.maxBytes ? out : utf8Prefix(out, o.maxBytes), cited: list };
+}
+
+/** What links the given texts write: the articles' own, and those of their passages, titles and the question. */
+function heldLinks(sources: readonly Source[], question: string): { host: string; path: string }[] {
+  const out = sources.map((s) => hostPath(s.url));
+  for (const t of [...sources.flatMap((s) => [s.title, ...s.passages]), question]) for (const l of findLinks(fold(t).text)) out.push(hostPath(l.text));
+  return out;
 }
 
 /** The longest prefix of `s` within `maxBytes` ending at a sentence's end; without one, cut with "…". */

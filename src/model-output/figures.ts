@@ -1,79 +1,81 @@
 /**
- * The figures a text states, each as a value and a unit in one spelling, so that an answer's
- * "7天", "七天", "7 days" and "seven days" meet the article's "七天": Arabic and Chinese numerals
- * (with 万, 千, k and the like), English number words before a unit, times of day ("9:30",
- * "9点半"), dates ("2024-03-15", "2024年3月15日"), currency signs and percentages.
+ * The figures a text states, each as a value in one base unit, so that an answer's "7天", "七天",
+ * "一周", "7 days" and "seven days" meet the article's "七天": Arabic and Chinese numerals (with
+ * 万, 千, k, 半, 多 and the like), English number words before a unit, times of day ("9:30",
+ * "9点半", "晚上9点" = 21:00, "9pm"), dates ("2024-03-15", "2024年3月15日"), currency signs and
+ * percentages. Durations are counted in minutes (a week is 10,080 of them, months in twelfths of a
+ * year), lengths in millimetres, weights in grams, money in jiao.
  *
  * Every pattern is anchored at the start of a run (a lookbehind refuses to start inside one)
  * and bounded, so a text is read in time linear in its length.
  */
 
 export interface Figure {
-  /** The number, in one spelling: "7", "1.5", "20000". */
+  /** The number in the unit's base, in one spelling: "7", "1.5", "20000". */
   value: string;
-  /** The unit in one spelling ("day", "yuan", "%", "count"), or null for a bare number. */
+  /** The base unit ("minute", "month", "jiao", "%", "count"), or null for a bare number. */
   unit: string | null;
-  /** As written. */
+  /** The number as written, before any unit's conversion: "7" of 7天. */
+  raw: string;
+  /** As written, and where it starts in the text read. */
   text: string;
+  at: number;
 }
 
-/** Units, each spelling to its one name; longer spellings first where one starts another. */
-const UNIT_NAMES: [string, string][] = [
-  ["个工作日|工作日|business days?|working days?", "workday"],
-  ["个小时|小时|钟头|hours?|hrs?|h", "hour"],
-  ["分钟|minutes?|mins?", "minute"],
-  ["秒钟|秒|seconds?|secs?", "second"],
-  ["个星期|星期|礼拜|周|weeks?", "week"],
-  ["个月|月|months?", "month"],
-  ["年|years?", "year"],
-  ["天|日|号|days?", "day"],
-  ["点半", "half past"],
-  ["点钟|点|o'clock|am|pm", "clock"],
-  ["美元|美金|dollars?|usd", "usd"],
-  ["元|块钱|块|圆|yuan|rmb|cny", "yuan"],
-  ["角|毛", "jiao"],
-  ["%|percent|per cent", "%"],
-  ["折", "折"],
-  ["倍|times", "times"],
-  ["岁", "age"],
-  ["公斤|千克|kg", "kg"],
-  ["斤", "斤"],
-  ["克|g", "g"],
-  ["公里|千米|km", "km"],
-  ["厘米|cm", "cm"],
-  ["毫米|mm", "mm"],
-  ["米|m", "m"],
-  ["毫升|ml", "ml"],
-  ["升|l", "l"],
-  ["tb|gb|mb|kb", "bytes"],
-  ["件|个|次|份|张|盒|瓶|袋|箱|台|位|人|名|本|条|套|单|笔|只|支|items?|pieces?|pcs|people|persons?|orders?", "count"],
+/** Units, each spelling to its base and how many of the base it is; longer spellings first where one starts another. */
+const UNIT_NAMES: [string, string, number][] = [
+  ["个工作日|工作日|business days?|working days?", "workday", 1],
+  ["个小时|小时|钟头|hours?|hrs?|h", "minute", 60],
+  ["分钟|minutes?|mins?", "minute", 1],
+  ["秒钟|秒|seconds?|secs?", "second", 1],
+  ["个星期|星期|礼拜|周|weeks?", "minute", 7 * 1440],
+  ["fortnights?", "minute", 14 * 1440],
+  ["个月|月|months?", "month", 1],
+  ["年|years?", "month", 12],
+  ["天|日|号|days?", "minute", 1440],
+  ["点半", "half past", 1],
+  ["点钟|点|o'clock|am|pm", "clock", 1],
+  ["美元|美金|dollars?|usd", "usd", 1],
+  ["元|块钱|块|圆|yuan|rmb|cny", "jiao", 10],
+  ["角|毛", "jiao", 1],
+  ["%|percent|per cent", "%", 1],
+  ["折", "折", 1],
+  ["倍|times", "times", 1],
+  ["岁", "age", 1],
+  ["公斤|千克|kg", "g", 1000],
+  ["斤", "g", 500],
+  ["克|g", "g", 1],
+  ["公里|千米|km", "mm", 1_000_000],
+  ["厘米|cm", "mm", 10],
+  ["毫米|mm", "mm", 1],
+  ["米|m", "mm", 1000],
+  ["毫升|ml", "ml", 1],
+  ["升|l", "ml", 1000],
+  ["tb|gb|mb|kb", "bytes", 1],
+  ["件|个|次|份|张|盒|瓶|袋|箱|台|位|人|名|本|条|套|单|笔|只|支|items?|pieces?|pcs|people|persons?|orders?", "count", 1],
 ];
-const UNIT_OF = new Map<string, string>();
+const UNIT_OF = new Map<string, { base: string; times: number }>();
 const unitAlternatives: string[] = [];
-for (const [spellings, name] of UNIT_NAMES)
+for (const [spellings, base, times] of UNIT_NAMES)
   for (const s of spellings.split("|")) {
     unitAlternatives.push(s);
     // "days?" is "day" and "days".
-    const base = s.replace(/s\?$/, "");
-    UNIT_OF.set(base, name);
-    if (base !== s) UNIT_OF.set(`${base}s`, name);
+    const one = s.replace(/s\?$/, "");
+    UNIT_OF.set(one, { base, times });
+    if (one !== s) UNIT_OF.set(`${one}s`, { base, times });
   }
 // Longest first, so that 个工作日 is not read as 个.
 unitAlternatives.sort((a, b) => b.length - a.length);
 const UNITS = unitAlternatives.join("|");
 
-const unitName = (u: string | undefined): string | null => {
-  if (!u) return null;
-  const k = u.toLowerCase().replace(/\s+/g, " ");
-  return UNIT_OF.get(k) ?? null;
-};
+const unitOf = (u: string | undefined) => (u ? (UNIT_OF.get(u.toLowerCase().replace(/\s+/g, " ")) ?? null) : null);
 
-const CN_DIGIT: Record<string, number> = { 零: 0, 〇: 0, 一: 1, 壹: 1, 二: 2, 贰: 2, 两: 2, 三: 3, 叁: 3, 四: 4, 肆: 4, 五: 5, 伍: 5, 六: 6, 陆: 6, 七: 7, 柒: 7, 八: 8, 捌: 8, 九: 9, 玖: 9 };
-const CN_SMALL: Record<string, number> = { 十: 10, 拾: 10, 百: 100, 佰: 100, 千: 1000, 仟: 1000 };
+const CN_DIGIT: Record<string, number> = { 零: 0, 〇: 0, 一: 1, 壹: 1, 幺: 1, 二: 2, 贰: 2, 两: 2, 俩: 2, 三: 3, 叁: 3, 仨: 3, 四: 4, 肆: 4, 五: 5, 伍: 5, 六: 6, 陆: 6, 七: 7, 柒: 7, 八: 8, 捌: 8, 九: 9, 玖: 9 };
+const CN_SMALL: Record<string, number> = { 十: 10, 拾: 10, 廿: 20, 卅: 30, 百: 100, 佰: 100, 千: 1000, 仟: 1000 };
 const CN_LARGE: Record<string, number> = { 万: 1e4, 亿: 1e8 };
-const CN_CHARS = "零〇一壹二贰两三叁四肆五伍六陆七柒八捌九玖十拾百佰千仟万亿";
+export const CN_CHARS = "零〇一壹幺二贰两俩三叁仨四肆五伍六陆七柒八捌九玖十拾廿卅百佰千仟万亿";
 
-/** A Chinese numeral's value: 十五 15, 二十四 24, 一百二十 120, 两万 20000, 二零二四 2024; null when it is none. */
+/** A Chinese numeral's value: 十五 15, 二十四 24, 廿五 25, 一百二十 120, 两万 20000, 二零二四 2024; null when it is none. */
 export function chineseNumber(s: string): number | null {
   if (!s) return null;
   // Digits one by one, as years and numbers are read out: 二零二四.
@@ -92,7 +94,9 @@ export function chineseNumber(s: string): number | null {
   for (const c of s) {
     if (c in CN_DIGIT) digit = CN_DIGIT[c] as number;
     else if (c in CN_SMALL) {
-      section += (digit ?? 1) * (CN_SMALL[c] as number);
+      const small = CN_SMALL[c] as number;
+      // 廿 and 卅 are twenty and thirty themselves.
+      section += small >= 20 && small < 100 ? small : (digit ?? 1) * small;
       digit = null;
     } else if (c in CN_LARGE) {
       total = (total + section + (digit ?? 0)) * (CN_LARGE[c] as number);
@@ -111,7 +115,21 @@ const EN_NUMBER: Record<string, number> = {
 const EN_WORDS = Object.keys(EN_NUMBER).sort((a, b) => b.length - a.length).join("|");
 
 const MULTIPLIER: Record<string, number> = { 万: 1e4, 千: 1e3, 百: 100, 亿: 1e8, k: 1e3, w: 1e4 };
-const CURRENCY: Record<string, string> = { "¥": "yuan", rmb: "yuan", cny: "yuan", $: "usd", usd: "usd", "€": "eur", eur: "eur", "£": "gbp", gbp: "gbp" };
+const CURRENCY: Record<string, { base: string; times: number }> = {
+  "¥": { base: "jiao", times: 10 },
+  rmb: { base: "jiao", times: 10 },
+  cny: { base: "jiao", times: 10 },
+  $: { base: "usd", times: 1 },
+  usd: { base: "usd", times: 1 },
+  "€": { base: "eur", times: 1 },
+  eur: { base: "eur", times: 1 },
+  "£": { base: "gbp", times: 1 },
+  gbp: { base: "gbp", times: 1 },
+};
+/** Words before a time of day that put it after noon. */
+const AFTERNOON = /(?:下午|晚上|傍晚|夜里|夜间|中午)$/;
+
+const NUMERAL = new RegExp(`[\\d${CN_CHARS}半]`, "u");
 
 const show = (n: number): string => String(Math.round(n * 1e6) / 1e6);
 
@@ -119,57 +137,75 @@ const PATTERNS = new RegExp(
   [
     // A date: 2024-03-15, 2024/3/15, 2024年3月15日.
     String.raw`(?<date>(?<![\d.])\d{4}(?:[-/.]\d{1,2}[-/.]\d{1,2}|年\d{1,2}月\d{1,2}[日号]?)(?![\d.]))`,
+    // A day of a month: 3月15日.
+    String.raw`(?<mdate>(?<![\d.])\d{1,2}月\d{1,2}[日号])`,
     // A time of day: 9:30, 18:00.
     String.raw`(?<time>(?<![\d:])\d{1,2}:\d{2}(?![\d:]))`,
-    // Arabic: an optional currency, the number (1,000.5), a multiplier, a unit.
-    String.raw`(?<cur>[¥$€£]|(?<![A-Za-z])(?:rmb|cny|usd|eur|gbp)(?![A-Za-z]))?[ \t]?(?<num>(?<![\d.,A-Za-z_])\d{1,15}(?:,\d{3})*(?:\.\d{1,6})?(?![\d]))(?<mul>[ \t]?[万千百亿]|[kKwW](?![A-Za-z]))?[ \t]?(?<unit>(?:${UNITS})(?![A-Za-z]))?`,
-    // Chinese: 百分之二十, or a numeral run before a unit (a numeral alone is a word: 一起, 统一).
+    // Arabic: an optional currency, the number (1,000.5), a multiplier, a unit. "No.100" is 100; the 5 of 1.5 is not.
+    String.raw`(?<cur>[¥$€£]|(?<![A-Za-z])(?:rmb|cny|usd|eur|gbp)(?![A-Za-z]))?[ \t]?(?<num>(?<![\d,A-Za-z_]|\d\.)\d{1,15}(?:,\d{3})*(?:\.\d{1,6})?(?![\d]))(?<mul>[ \t]?[万千百亿]|[kKwW](?![A-Za-z]))?(?<more>[多余])?[ \t]?(?<unit>(?:${UNITS})(?![A-Za-z]))?`,
+    // Chinese: 百分之二十, or a numeral run (半 alone too) before a unit (a numeral alone is a word: 一起, 统一).
     String.raw`百分之(?<pct>[${CN_CHARS}]{1,12})`,
-    String.raw`(?<![${CN_CHARS}])(?<cn>[${CN_CHARS}]{1,12})(?<cnhalf>半)?(?<cnunit>${UNITS})`,
-    // English words before a unit: seven days, twenty-four hours.
+    String.raw`(?<![${CN_CHARS}半])(?<cn>[${CN_CHARS}]{1,12}|半)(?<cnmore>[多余几])?(?<cnhalf>半)?(?<cnunit>个?半?(?:${UNITS}))`,
+    // English words before a unit: seven days, twenty-four hours, a fortnight.
     String.raw`(?<![A-Za-z])(?<en>(?:${EN_WORDS})(?:[ -](?:${EN_WORDS}))?)[ -](?<enunit>(?:${UNITS})(?![A-Za-z]))`,
   ].join("|"),
   "giu",
 );
 
+/** A value in `unit` as the base counts it; a time of day after noon when the text says so. */
+function figure(n: number, unit: string | undefined, written: string, before: string): Omit<Figure, "at"> {
+  let u = unitOf(unit);
+  let value = n;
+  if (u?.base === "half past") (value += 0.5), (u = { base: "clock", times: 1 });
+  if (u?.base === "clock" && value < 12 && (unit?.toLowerCase() === "pm" || AFTERNOON.test(before))) value += 12;
+  return { value: show(u ? value * u.times : value), unit: u?.base ?? null, raw: show(n), text: written };
+}
+
 /** Every figure `text` states, in order. */
 export function figures(text: string): Figure[] {
+  const found: Omit<Figure, "at">[] = [];
   const out: Figure[] = [];
   for (const m of text.matchAll(PATTERNS)) {
+    const start = found.length;
     const g = m.groups as Record<string, string | undefined>;
     const written = m[0].trim();
+    const before = text.slice(Math.max(0, (m.index as number) - 3), m.index as number);
     if (g.date) {
       const [y, mo, d] = g.date.split(/[-/.年月日号]/).filter(Boolean).map(Number) as [number, number, number];
-      out.push({ value: show(y), unit: "year", text: written }, { value: show(mo), unit: "month", text: written }, { value: show(d), unit: "day", text: written });
+      found.push({ value: show(y), unit: "year", raw: show(y), text: written }, { value: show(mo), unit: "month of year", raw: show(mo), text: written }, { value: show(d), unit: "day of month", raw: show(d), text: written });
+    } else if (g.mdate) {
+      const [mo, d] = g.mdate.split(/[月日号]/).filter(Boolean).map(Number) as [number, number];
+      found.push({ value: show(mo), unit: "month of year", raw: show(mo), text: written }, { value: show(d), unit: "day of month", raw: show(d), text: written });
     } else if (g.time) {
       const [h, min] = g.time.split(":").map(Number) as [number, number];
-      out.push({ value: show(h + min / 60), unit: "clock", text: written });
+      const v = h + min / 60 + (h < 12 && AFTERNOON.test(before) ? 12 : 0);
+      found.push({ value: show(v), unit: "clock", raw: show(v), text: written });
     } else if (g.num) {
       let n = Number(g.num.replace(/,/g, ""));
       const mul = g.mul?.trim().toLowerCase();
       if (mul) n *= MULTIPLIER[mul] as number;
-      let unit = unitName(g.unit);
-      if (unit === "half past") (n += 0.5), (unit = "clock");
-      if (unit === "clock" && g.unit?.toLowerCase() === "pm" && n < 12) n += 12;
       const cur = g.cur ? (CURRENCY[g.cur.toLowerCase()] ?? null) : null;
-      out.push({ value: show(n), unit: cur ?? unit, text: written });
+      if (cur) found.push({ value: show(n * cur.times), unit: cur.base, raw: show(n), text: written });
+      else found.push(figure(n, g.unit, written, before));
     } else if (g.pct) {
       const n = chineseNumber(g.pct);
-      if (n !== null) out.push({ value: show(n), unit: "%", text: written });
+      if (n !== null) found.push({ value: show(n), unit: "%", raw: show(n), text: written });
     } else if (g.cn) {
-      let n = chineseNumber(g.cn);
+      let n = g.cn === "半" ? 0.5 : chineseNumber(g.cn);
       if (n === null) continue;
-      let unit = unitName(g.cnunit);
-      if (g.cnhalf) n += 0.5;
-      if (unit === "half past") (n += 0.5), (unit = "clock");
-      out.push({ value: show(n), unit, text: written });
+      // 一个半月, 两年半: a half more.
+      if (g.cnhalf || /^个?半/.test(g.cnunit ?? "")) n += 0.5;
+      found.push(figure(n, (g.cnunit ?? "").replace(/^个?半?/, "") || g.cnunit, written, before));
     } else if (g.en) {
       const n = g.en
         .toLowerCase()
         .split(/[ -]/)
         .reduce((sum, w) => (w === "hundred" ? Math.max(sum, 1) * 100 : sum + (EN_NUMBER[w] ?? 0)), 0);
-      out.push({ value: show(n), unit: unitName(g.enunit), text: written });
+      found.push(figure(n, g.enunit, written, before));
     }
+    // Where the number starts: past any currency sign or space the match began with.
+    const at = (m.index as number) + Math.max(0, m[0].search(NUMERAL));
+    for (let i = start; i < found.length; i++) out.push({ ...(found[i] as Omit<Figure, "at">), at });
   }
   return out;
 }

@@ -97,7 +97,9 @@ export function inlineLinks(s: string): string {
     const image = s[i - 1] === "!" && i - 1 >= from;
     const start = image ? i - 1 : i;
     if (s[i + 1] === "^") {
-      out += s.slice(from, start);
+      // A footnote reference "[^2]" is how some models cite: it stays a citation, "[2]", when it is a number.
+      const n = s.slice(i + 2, j);
+      out += s.slice(from, start) + (/^\d{1,2}$/.test(n) ? `[${n}]` : "");
       from = j + 1;
       continue;
     }
@@ -157,10 +159,11 @@ export function plainText(md: string): string {
 }
 
 /** Nothing left that a reader's app could take for a tag or a reference. The last step: nothing folds the text after it. */
-export const neutralise = (s: string): string => s.replace(/<(?=[A-Za-z/!?])/g, "＜").replace(/&(?=#?[A-Za-z0-9]{1,32};)/g, "＆");
+export const neutralise = (s: string): string =>
+  s.replace(/<(?=[A-Za-z/!?])/g, "＜").replace(/&(?=#?[A-Za-z0-9]{1,32};|lt|gt|amp|quot|apos|#\d|#x[0-9a-f])/gi, "＆");
 
-/** Brackets a removed link left empty: "详见（）". */
-export const dropEmptyBrackets = (s: string): string => s.replace(/[(（][ \t]*[)）]/g, "");
+/** Brackets a removed link left empty: "详见（）" — left as a space, so that what stood either side is never joined. */
+export const dropEmptyBrackets = (s: string): string => s.replace(/[(（][ \t]*[)）]/g, " ");
 
 /**
  * White space tidied: runs of spaces as one, none at a line's end, at most one blank line.
@@ -170,6 +173,6 @@ export const dropEmptyBrackets = (s: string): string => s.replace(/[(（][ \t]*[
 export const tidy = (s: string): string =>
   s
     .replace(/[ \t]{2,}|\t/g, " ")
-    .replace(/ (?=\n|$)|(?<=\n) /g, "")
+    .replace(/ (?=\n|$|[，。！？；：、）】」』])|(?<=\n) /g, "")
     .replace(/\n{3,}/g, "\n\n")
     .trim();

@@ -2,13 +2,15 @@
  * The messages between the event loop and the search worker (store/model/search-worker.ts): a
  * question to rank, words to search the titles for, the index's counts.
  */
+import type { Question } from "./question.ts";
 import type { Ranking } from "./types.ts";
 
 export type SearchRequest =
   | { type: "open"; path: string }
   | { type: "close" }
   | { type: "search"; id: number; words: string[] }
-  | { type: "rank"; id: number; question: string }
+  /** `question` with, for a follow-up, the earlier question and the articles left out (question.ts). */
+  | ({ type: "rank"; id: number; question: string } & Omit<Question, "text">)
   | { type: "count"; id: number };
 export type SearchReply =
   | { id: number; ids: string[] }

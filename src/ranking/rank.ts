@@ -8,6 +8,7 @@
  * postings and the rows (`RankingSource`); everything else is decided here.
  */
 import { excerpt } from "./excerpt.ts";
+import { asQuestion, CONTEXT, type Question } from "./question.ts";
 import { askedOf, passageText, scoreArticle, type CorpusStats } from "./score.ts";
 import { TIER_WEIGHT, TIERS } from "./tiers.ts";
 import type { CandidateRow, RankedArticle, Ranking } from "./types.ts";
@@ -39,14 +40,21 @@ export interface RankingSource {
   rows(seqs: readonly number[]): CandidateRow[];
 }
 
-export function rank(question: string, source: RankingSource): Ranking {
+/** `question`: the follower's text, or a follow-up read with its earlier question and the articles already offered left out (question.ts). */
+export function rank(question: string | Question, source: RankingSource): Ranking {
   const stats = source.stats();
+  const q = asQuestion(question);
   // The rarest known terms are looked up and scored; the others still weigh in the share of the question an article holds.
-  const asked = askedOf(question.slice(0, RANKING_LIMITS.questionChars), (t) => source.df(t), stats, (all) =>
-    all
-      .filter((t) => t.known)
-      .sort((a, b) => b.idf - a.idf)
-      .slice(0, RANKING_LIMITS.terms),
+  const asked = askedOf(
+    q.text.slice(0, RANKING_LIMITS.questionChars),
+    (t) => source.df(t),
+    stats,
+    (all) =>
+      all
+        .filter((t) => t.known)
+        .sort((a, b) => b.idf - a.idf)
+        .slice(0, RANKING_LIMITS.terms),
+    q.context?.slice(0, RANKING_LIMITS.questionChars),
   );
   const terms = asked.terms;
   const provisional = new Map<number, number>();
@@ -63,11 +71,17 @@ export function rank(question: string, source: RankingSource): Ranking {
       for (const seq of seqs) provisional.set(seq, (provisional.get(seq) ?? 0) + w);
     }
   }
+  // Articles left out still take their places among the candidates read, never among those scored.
+  const excluded = new Set((q.exclude ?? []).slice(0, CONTEXT.excluded));
   const seqs = [...provisional]
     .sort((a, b) => b[1] - a[1] || a[0] - b[0])
-    .slice(0, RANKING_LIMITS.candidates)
+    .slice(0, RANKING_LIMITS.candidates + excluded.size)
     .map(([seq]) => seq);
-  const rows = seqs.length ? source.rows(seqs) : [];
+  const order = new Map(seqs.map((seq, i) => [seq, i]));
+  const rows = (seqs.length ? source.rows(seqs) : [])
+    .filter((r) => !excluded.has(r.id))
+    .sort((a, b) => (order.get(a.seq) as number) - (order.get(b.seq) as number))
+    .slice(0, RANKING_LIMITS.candidates);
   const scored = rows
     .map((r) => ({ r, s: scoreArticle(asked, r, stats) }))
     .filter((x) => x.s.score > 0)
@@ -96,7 +110,7 @@ export function rank(question: string, source: RankingSource): Ranking {
         .map((p) => ({ text: text.slice(p.start, p.end).trim(), score: round(p.score) })),
     };
   });
-  return { terms: terms.map((t) => ({ term: t.term, idf: round(t.idf), known: true })), postings: read, candidates: seqs.length, articles };
+  return { terms: terms.map((t) => ({ term: t.term, idf: round(t.idf), known: true })), postings: read, candidates: Math.min(seqs.length, RANKING_LIMITS.candidates), articles };
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;

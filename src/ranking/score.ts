@@ -1,11 +1,12 @@
 /**
  * How well an article answers a question (docs/answers.md "How articles are ranked"): the whole
- * article scored by BM25F (bm25.ts) — its head, and its body over the passages scored — with the
- * share of the question it holds and the passage to show. Pure: the store supplies the counts and
- * the candidates (rank.ts), this file only scores.
+ * article scored by BM25F (bm25.ts) — its head (title, keywords and the questions it answers), and
+ * its body over the passages scored — with the share of the question it holds and the passage to
+ * show. Pure: the store supplies the counts and the candidates (rank.ts), this file only scores.
  */
 import { articleScore, idf, passageScore, RANKING, type CorpusStats, type Fields, type QueryTerm } from "./bm25.ts";
 import { namesTitle, titleForm } from "./names.ts";
+import { CONTEXT, withContext } from "./question.ts";
 import { passagesOf, type Span } from "./passages.ts";
 import { scoredSpans } from "./scored-passages.ts";
 import { placesOf, termCounts, termsOf } from "./words.ts";
@@ -17,6 +18,8 @@ export interface RankedSource {
   id: string;
   title: string;
   keywords: string;
+  /** The questions it answers, one a line (absent: none), ranked with the title. */
+  questions?: string;
   description: string;
   body: string;
 }
@@ -50,10 +53,10 @@ type Cut = PassageScore & { counts: Map<string, number>; len: number };
 export const isWord = (term: string) => term.length > 1 || !/\p{Script=Han}/u.test(term);
 
 /**
- * The words an article's head is ranked on: its title and keywords. The head weighs
- * RANKING.headWeight times the body; what else an operator says an article answers belongs here.
+ * The words an article's head is ranked on: its title, keywords and the questions it answers (one
+ * a line). The head weighs RANKING.headWeight times the body.
  */
-export const headText = (a: { title: string; keywords: string }) => `${a.title}\n${a.keywords}`;
+export const headText = (a: { title: string; keywords: string; questions?: string }) => (a.questions ? `${a.title}\n${a.keywords}\n${a.questions}` : `${a.title}\n${a.keywords}`);
 
 /** The text passages are cut from: the description, then the body. */
 export const passageText = (a: { description: string; body: string }) => (a.description && a.body ? `${a.description}\n${a.body}` : a.description || a.body);
@@ -84,13 +87,40 @@ export interface Asked {
   title: string | null;
 }
 
-/** `question` asked of an account: its terms (all of them, or those `take` keeps), its places and title form. */
-export function askedOf(question: string, df: (term: string) => number, stats: CorpusStats, take: (all: QueryTerm[]) => QueryTerm[] = (all) => all): Asked {
-  const all = queryTerms(question, df, stats);
-  const idfOf = new Map(all.map((t) => [t.term, t.idf]));
+/**
+ * `question` asked of an account: its terms (all of them, or those `take` keeps), its places and
+ * title form. A follow-up's earlier question (`context`, question.ts) adds its terms and places
+ * that the follower's own words lack, each at CONTEXT.weight of its idf.
+ */
+export function askedOf(
+  question: string,
+  df: (term: string) => number,
+  stats: CorpusStats,
+  take: (all: QueryTerm[]) => QueryTerm[] = (all) => all,
+  context?: string,
+): Asked {
+  const own = queryTerms(question, df, stats);
+  const earlier = context ? queryTerms(context, df, stats) : [];
+  const all = earlier.length ? withContext(own, earlier) : own;
   // A place whose character or word termsOf() leaves out (a stop word's character) weighs as the rarest.
   const rarest = idf(1, Math.max(stats.articles, 1));
-  const places = placesOf(question).map((p) => ({ weight: idfOf.get(p.term) ?? rarest, by: p.by }));
+  const placed = (text: string, idfs: readonly QueryTerm[], share: number, skip: ReadonlySet<string>) => {
+    const idfOf = new Map(idfs.map((t) => [t.term, t.idf]));
+    // A place an operator's synonym covers weighs as the group's term (the question's own term is gone).
+    const weightOf = (p: { term: string; by: string[] }) => idfOf.get(p.term) ?? p.by.map((b) => idfOf.get(b)).find((w) => w !== undefined) ?? rarest;
+    return placesOf(text)
+      .filter((p) => !skip.has(p.term))
+      .map((p) => ({ weight: weightOf(p) * share, by: p.by }));
+  };
+  const mine = placesOf(question);
+  let places = placed(question, own, 1, new Set());
+  if (context) {
+    // A follow-up's own words that no article holds ("can I undo it?") say what is asked of the
+    // earlier question's article, not that the question is off the account: they do not count.
+    const known = new Set(own.filter((t) => t.known).map((t) => t.term));
+    places = places.filter((_, i) => (mine[i] as { by: string[] }).by.some((b) => known.has(b)) || known.has((mine[i] as { term: string }).term));
+  }
+  if (context) places.push(...placed(context, earlier, CONTEXT.weight, new Set(mine.map((p) => p.term))));
   return { terms: take(all), places, title: titleForm(question) };
 }
 

@@ -8,6 +8,8 @@ export interface CandidateRow {
   id: string;
   title: string;
   keywords: string;
+  /** The questions it answers, one a line. */
+  questions: string;
   description: string;
   body: string;
   url: string;
@@ -23,7 +25,7 @@ export interface RankedArticle {
   score: number;
   coverage: number;
   word: boolean;
-  /** The head's (title and keywords) part of the score. */
+  /** The head's (title, keywords and questions) part of the score. */
   head: number;
   /** The passage that answers, whole (null: the article has only its head). */
   passage: string | null;

@@ -19,6 +19,7 @@
 
 import { stemmer as porter } from "stemmer";
 import { FILLER_HAN, FILLER_LATIN } from "./filler-words.ts";
+import { canonicalTerms, synonymCover } from "./synonyms.ts";
 
 const RUN = /\p{Script=Han}+|(?:(?!\p{Script=Han})[\p{L}\p{N}])+/gu;
 const HAN = /^\p{Script=Han}/u;
@@ -53,7 +54,7 @@ const FILLER_MAX = Math.max(1, ...[...FILLER_H].map((f) => [...f].length));
 
 /**
  * The terms of `text`, in order and repeated as they occur (counts matter to ranking), filler
- * words left out.
+ * words left out, the operator's synonyms applied (synonyms.ts: the one place they are).
  */
 export function termsOf(text: string): string[] {
   const out: string[] = [];
@@ -76,7 +77,7 @@ export function termsOf(text: string): string[] {
       }
     }
   }
-  return out;
+  return canonicalTerms(out);
 }
 
 /**
@@ -88,13 +89,18 @@ export function termsOf(text: string): string[] {
  * sentence against every article, however well it answers.
  */
 export function placesOf(text: string): { term: string; by: string[] }[] {
-  const out: { term: string; by: string[] }[] = [];
+  // The terms as termsOf() reads them before synonyms, and for each place where its own term and
+  // its pairs stand among them: an operator's synonym covering one of those holds the place too.
+  const raw: string[] = [];
+  const places: { term: string; by: string[]; at: number[] }[] = [];
   for (const m of text.normalize("NFKC").toLowerCase().matchAll(RUN)) {
     const run = m[0];
     if (!HAN.test(run)) {
       if (LATIN_STOP.has(run)) continue;
       const w = stemWord(run);
-      if (!FILLER_L.has(w)) out.push({ term: w, by: [w] });
+      if (FILLER_L.has(w)) continue;
+      raw.push(w);
+      places.push({ term: w, by: [w], at: [raw.length - 1] });
       continue;
     }
     const chars = Array.from(run);
@@ -104,14 +110,27 @@ export function placesOf(text: string): { term: string; by: string[] }[] {
       const p = (chars[i] as string) + (chars[i + 1] as string);
       return HAN_STOP.has(p) ? null : p;
     };
+    const charAt: (number | undefined)[] = [];
+    const pairAt: (number | undefined)[] = [];
+    for (let i = 0; i < chars.length; i++) {
+      const c = chars[i] as string;
+      if (!HAN_STOP.has(c) && !filler[i]) charAt[i] = raw.push(c) - 1;
+      const p = pair(i);
+      if (p !== null) pairAt[i] = raw.push(p) - 1;
+    }
     for (let i = 0; i < chars.length; i++) {
       const c = chars[i] as string;
       if (filler[i] || HAN_STOP.has(c)) continue;
       const by = [pair(i - 1), pair(i)].filter((p): p is string => p !== null);
-      out.push({ term: c, by: by.length ? by : [c] });
+      const at = [charAt[i], pairAt[i - 1], pairAt[i]].filter((k): k is number => k !== undefined);
+      places.push({ term: c, by: by.length ? by : [c], at });
     }
   }
-  return out;
+  const cover = synonymCover(raw);
+  return places.map(({ term, by, at }) => {
+    const groups = cover ? at.map((k) => cover[k]).filter((g): g is string => g !== undefined) : [];
+    return { term, by: groups.length ? [...new Set([...by, ...groups])] : by };
+  });
 }
 
 /** Which characters of a Han run belong to filler: the longest filler word at each place, left to right. */

@@ -5,11 +5,13 @@ import { badRequest, InvalidDocumentError, notFound, ReplydError, tooLarge } fro
 import { idExists } from "../store/conflicts.ts";
 import { newArticleId } from "../store/ids.ts";
 import { VERSION } from "../version.ts";
+import { ruleWarnings } from "./rule-warnings.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";
 import { mediaUrl } from "../store/media.ts";
 import { type ReplyWindow } from "../store/follower-log.ts";
+import { appendedFields, appendTo } from "./append.ts";
 
 const FORM_FIELDS = ["id", ...CONTENT_FIELDS] as const;
 /** Each word of q= is a condition over four columns: SQLite refuses expression trees past ~1,000 terms. */
@@ -81,7 +83,9 @@ export async function health(ctx: AppContext, req: SignedRequest) {
     schema: ctx.write.schema,
     uptime_s: Math.round((now - ctx.startedAt) / 1000),
     server_time: new Date(now).toISOString(),
-    counts: { articles_live: a.live, articles_deleted: a.deleted, tags: c.tags, rules: c.rules, texts: c.texts },
+    counts: { articles_live: a.live, articles_deleted: a.deleted, tags: c.tags, rules: c.rules, texts: c.texts, synonyms: c.synonyms },
+    // Rules that answer with nothing (articles gone, tags no article carries): the callback passes them over.
+    rule_warnings: ruleWarnings(ctx),
     db_bytes: await ctx.write.size(),
     search_index: indexState(ctx),
     // The passage index followers' questions are ranked from (docs/answers.md): built with the search index.
@@ -128,7 +132,10 @@ function longParts(req: SignedRequest): Map<string, string> {
   return out;
 }
 
-/** Turns form fields (and long fields' parts) into an article record, each content field by its kind: words comma-separated, a flag as 0/1. */
+/**
+ * Turns form fields (and long fields' parts) into an article record, each content field by its kind:
+ * words comma-separated (questions, which may hold commas, one a line), a flag as 0/1.
+ */
 function recordFromForm(f: Fields, parts: Map<string, string>): Record<string, unknown> {
   const rec: Record<string, unknown> = {};
   const id = f.get("id");
@@ -144,7 +151,7 @@ function recordFromForm(f: Fields, parts: Map<string, string>): Record<string, u
     rec[field.name] =
       field.kind === "words"
         ? v
-            .split(",")
+            .split("lines" in field && field.lines ? /\r?\n/ : ",")
             .map((w) => w.trim())
             .filter(Boolean)
         : v;
@@ -152,7 +159,7 @@ function recordFromForm(f: Fields, parts: Map<string, string>): Record<string, u
   return rec;
 }
 
-function invalidArticle(problems: InvalidDocumentError["problems"]) {
+export function invalidArticle(problems: InvalidDocumentError["problems"]) {
   const e = new InvalidDocumentError(problems, "the article is invalid; nothing was written");
   return new ReplydError("invalid_article", e.message, e.details);
 }
@@ -178,7 +185,9 @@ export async function postCli(ctx: AppContext, req: SignedRequest) {
     const bodies = new KeptBodies(ctx.read.spoolDir);
     try {
       const doc = await readDocumentSliced(file.source(), bodies);
-      return { mode, ...(await ctx.write.importDocument(doc, mode)) };
+      const result = await ctx.write.importDocument(doc, mode);
+      // The document may have named articles or tags that are not there, or removed some that rules name.
+      return { mode, ...result, warnings: ruleWarnings(ctx) };
     } finally {
       bodies.close();
     }
@@ -203,18 +212,24 @@ export async function postCli(ctx: AppContext, req: SignedRequest) {
   return { created: true, article: articleJson(r.article) };
 }
 
-/** PUT /api/cli: revise the fields sent; `rev` makes it conditional; an unknown id creates the article. */
+/**
+ * PUT /api/cli: revise the fields sent; `rev` makes it conditional; `append` names lists added to
+ * rather than replaced (append.ts); an unknown id creates the article.
+ */
 export async function putCli(ctx: AppContext, req: SignedRequest) {
   const parts = longParts(req);
-  const f = new Fields(req.fields).only([...FORM_FIELDS, "rev"]);
+  const f = new Fields(req.fields).only([...FORM_FIELDS, "rev", "append", "create"]);
   const id = f.require("id");
+  // create=0 (the client's set): a revision only — a mistyped id is never made into a new article.
+  const create = f.bool("create") ?? true;
+  const append = appendedFields(f.get("append"), (name) => f.has(name));
   const rev = f.has("rev") ? f.int("rev", 1, Number.MAX_SAFE_INTEGER, 0) : undefined;
   const rec = recordFromForm(f, parts);
   const reduce = await bodyReducedAhead(rec.body);
   // Checked as a revision (what is sent must be valid) and, when there is no such article, as a new one.
   const revision = validateArticle(rec, { partial: true, reduce });
   // Refused whole: with every problem a new article would have, when there is none to revise.
-  if (!revision.value) throw invalidArticle(ctx.read.articles.exists(id) ? revision.problems : validateArticle(rec, { reduce }).problems);
+  if (!revision.value) throw invalidArticle(ctx.read.articles.exists(id) || !create ? revision.problems : validateArticle(rec, { reduce }).problems);
   const { id: _id, rev: _rev, created_at: _c, updated_at: _u, ...changes } = revision.value;
   const now = new Date(ctx.clock.now()).toISOString();
   // Decided by the writer against the article as the store of record holds it, not as this server last read it.
@@ -222,11 +237,14 @@ export async function putCli(ctx: AppContext, req: SignedRequest) {
     ...(rev !== undefined ? { expectRev: rev } : {}),
     decide: (stored) => {
       if (!stored) {
+        if (!create) throw notFound(`no article "${id}": replyd set revises an article that exists; replyd add makes one (replyd ls lists them)`);
         const { value, problems } = validateArticle(rec, { reduce });
         if (!value) throw invalidArticle(problems);
         return { id, ...contentOf(value), rev: 1, created_at: now, updated_at: now };
       }
-      const next = { ...contentOf(stored), ...changes };
+      const added = append.length ? appendTo(contentOf(stored), changes, append) : { value: changes };
+      if ("problems" in added) throw invalidArticle(added.problems);
+      const next = { ...contentOf(stored), ...added.value };
       if (sameContent(contentOf(stored), next)) return null;
       return { ...stored, ...next, rev: stored.rev + 1, updated_at: now };
     },

@@ -10,6 +10,8 @@ import { getToken } from "./token.ts";
 import { getAsk } from "./ask.ts";
 import { deleteMenu, getMenu, postMenu, putMenu } from "./menu.ts";
 import { postReply } from "./reply.ts";
+import { postTeach } from "./teach.ts";
+import { getSynonyms } from "./synonyms.ts";
 import type { TokenKeeper } from "../wechat/token.ts";
 import { authenticate, type SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
@@ -26,6 +28,7 @@ import { pathOf } from "./request-target.ts";
 import { WECHAT_DEFAULTS, WechatHandler, type WechatOptions } from "../wechat/handler.ts";
 import { RegexMatcher } from "../wechat/regex.ts";
 import { Responder } from "../wechat/responder.ts";
+import { LocalConversations, SharedConversations } from "../wechat/conversation.ts";
 import type { ModelEndpoint } from "../model-client.ts";
 import { Generator, type DeliveryTimes } from "../wechat/generator.ts";
 import { LocalCaps, SharedCaps, type CapLimits } from "../wechat/model-caps.ts";
@@ -141,7 +144,11 @@ export async function createApp(opts: AppOptions) {
   const startedAt = clock.now();
   const startedMono = clock.monotonic();
   const regex = new RegexMatcher(100, logError, () => clock.now());
-  const responder = new Responder(opts.read, regex, Boolean(opts.ai));
+  // A follower's turns, for their next message (docs/answers.md "Follow-ups"): in Redis for a cluster, this instance's memory beside it.
+  const now = () => clock.now();
+  const turns = new LocalConversations(now);
+  const conversations = opts.cluster ? new SharedConversations(opts.cluster.link, turns, now) : turns;
+  const responder = new Responder(opts.read, regex, { forModel: Boolean(opts.ai), conversations, now, log: logError });
   const ctx: AppContext = {
     read: opts.read,
     write: opts.write,
@@ -220,7 +227,15 @@ export async function createApp(opts: AppOptions) {
   );
   if (opts.cluster) {
     const status = opts.cluster.status;
-    ctx.cluster = () => ({ ...status(), dedupe: wechat.shared?.up ? "cluster" : "this instance only (Redis is away)", answered_alone: wechat.answeredAlone, answers: wechat.shared?.counts });
+    const shared = conversations instanceof SharedConversations ? conversations : null;
+    ctx.cluster = () => ({
+      ...status(),
+      dedupe: wechat.shared?.up ? "cluster" : "this instance only (Redis is away)",
+      answered_alone: wechat.answeredAlone,
+      answers: wechat.shared?.counts,
+      // Followers' turns read or kept in this instance's memory alone because Redis was away.
+      conversations_alone: shared?.alone ?? 0,
+    });
   }
   const wxPath = opts.wechat?.path ?? DEFAULTS.wxPath;
   const media = await staticPlugin({
@@ -288,6 +303,8 @@ export async function createApp(opts: AppOptions) {
     .post("/api/cli/menu", signed(postMenu), none)
     .delete("/api/cli/menu", signed(deleteMenu), none)
     .post("/api/cli/reply", signed(postReply), none)
+    .post("/api/cli/teach", signed(postTeach), none)
+    .get("/api/cli/synonyms", signed(getSynonyms), none)
     .get("/api/cli/revert/:matter", signed(withMatter(getRevert)), none)
     .post("/api/cli/revert/:matter", signed(withMatter(postRevert)), none)
     .put("/api/cli/revert/:matter", signed(withMatter(putRevert)), none)

@@ -10,6 +10,7 @@ import { badRequest, ReplydError } from "../errors.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";
+import { ruleWarnings } from "./rule-warnings.ts";
 
 /** A follower's text is at most 2,048 bytes (the platform's limit): a question longer is not one a follower can send. */
 export const MAX_QUESTION_BYTES = 2048;
@@ -26,10 +27,14 @@ export async function getAsk(ctx: AppContext, req: SignedRequest) {
   const ranking = await ctx.read.searcher.rank(q);
   if (ranking === "busy") throw new ReplydError("busy", "too many follower questions are waiting to be ranked; ask again in a moment");
   if (ranking === null) throw new ReplydError("busy", "ranking failed or took too long (the server's log says why)");
-  const decision = await ctx.responder.respond({ type: "text", content: q, from: "replyd-ask", to: "replyd", createTime: Math.floor(ctx.clock.now() / 1000), fields: {} });
+  // Nobody's conversation: read alone, and nothing remembered for the next ask.
+  const decision = await ctx.responder.respond({ type: "text", content: q, from: "replyd-ask", to: "replyd", createTime: Math.floor(ctx.clock.now() / 1000), fields: {} }, false);
+  // Rules this text matches that answer with nothing: passed over, so the follower gets what answers next.
+  const rules = await ctx.rules.rulesMatching(q);
   return {
     question: q,
     answer: decision.answer,
+    rule_warnings: ruleWarnings(ctx, rules),
     reply: decision.reply,
     choice: choose(ranking.articles).kind,
     terms: ranking.terms,

@@ -165,8 +165,12 @@ export async function authenticate(
     if (form) closeFiles(form.files);
     if (!verified) {
       const lockedMs = await opts.limiter.failed(addr, opts.clock.now());
-      if (lockedMs > 0)
-        throw new ReplydError("too_many_failures", "too many failed attempts from this address; try again later", { retry_after: Math.ceil(lockedMs / 1000) });
+      if (lockedMs > 0) {
+        // What was wrong this time, then how long the address waits: an operator with a mistyped secret learns both.
+        const why = e instanceof ReplydError && e.code !== "too_many_failures" ? `${e.message.replace(/[.;]?\s*$/, "")}; ` : "";
+        const s = Math.ceil(lockedMs / 1000);
+        throw new ReplydError("too_many_failures", `${why}too many failed attempts from this address: it is locked out for ${s} s more (a right signature is still accepted)`, { retry_after: s });
+      }
     }
     throw e;
   } finally {

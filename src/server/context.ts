@@ -24,7 +24,7 @@ export interface AppContext {
   /** For health: the regex rules disabled for timing out. */
   regex: Pick<RegexMatcher, "disabled">;
   /** The operator's rules as the callback applies them (which menu keys are answered). */
-  rules: Pick<Responder, "ruleFor">;
+  rules: Pick<Responder, "ruleFor" | "rulesMatching">;
   /** What a follower's text would get, for `replyd ask`. */
   responder: Pick<Responder, "respond">;
   /** One of a cluster (serve --redis): what health shows of it; null for a single instance. */

@@ -5,6 +5,7 @@ import { platformOf } from "./platform.ts";
 import { badRequest, notFound } from "../errors.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
+import { ruleWarnings } from "./rule-warnings.ts";
 import { Fields } from "./fields.ts";
 import { BODY_SHA256_HEADER } from "./respond.ts";
 
@@ -14,13 +15,18 @@ export function matterOf(raw: string): Matter {
   return raw;
 }
 
-/** GET: list backups of the matter, newest first; with id= the backup document itself. */
+/** GET: list backups of the matter, newest first; with id= the backup document itself, or with held=1 what it holds. */
 export async function getRevert(ctx: AppContext, matter: Matter, req: SignedRequest): Promise<unknown> {
-  const f = new Fields(req.fields).only(["id"]);
+  const f = new Fields(req.fields).only(["id", "held"]);
   const id = f.get("id");
-  if (id === undefined) return { matter, keep: ctx.write.keep, backups: await ctx.write.listBackups(matter) };
+  const held = f.bool("held") ?? false;
+  if (id === undefined) {
+    if (held) throw badRequest("held=1 needs the id= of a backup");
+    return { matter, keep: ctx.write.keep, backups: await ctx.write.listBackups(matter) };
+  }
   const info = await ctx.write.getBackup(matter, id);
   if (!info) throw notFound(`no ${matter} backup with id "${id}"`);
+  if (held) return { id, matter, held: await heldBy(ctx, id) };
   // The answer's signature covers the document's bytes: hashed here a piece at a time, then sent
   // as a stream from the same open backup.
   const backup = await ctx.write.openBackup(id);
@@ -41,6 +47,30 @@ export async function getRevert(ctx: AppContext, matter: Matter, req: SignedRequ
       ...(info.sha256 ? { "x-replyd-sha256": info.sha256 } : {}),
     },
   });
+}
+
+/**
+ * What a server backup holds, counted as a restore would read it: so that the client can say,
+ * before a restore --id is confirmed, what it brings back and whether it removes the stored menu.
+ * `menu` is 1 (a menu), 0 (null: a restore removes the stored one) or absent (left as it is).
+ */
+async function heldBy(ctx: AppContext, id: string) {
+  const backup = await ctx.write.openBackup(id);
+  const bodies = new KeptBodies(ctx.read.spoolDir);
+  try {
+    const doc = await readDocumentSliced(backup.source, bodies);
+    return {
+      ...(doc.articles ? { articles: doc.articles.count } : {}),
+      ...(doc.tags ? { tags: Object.keys(doc.tags).length } : {}),
+      ...(doc.rules ? { rules: doc.rules.length } : {}),
+      ...(doc.texts ? { texts: Object.keys(doc.texts).length } : {}),
+      ...(doc.menu !== undefined ? { menu: doc.menu ? 1 : 0 } : {}),
+      ...(doc.synonyms ? { synonyms: doc.synonyms.length } : {}),
+    };
+  } finally {
+    bodies.close();
+    backup.close();
+  }
 }
 
 /** POST: a consistent snapshot of the matter, written on the server. */
@@ -71,7 +101,7 @@ export async function putRevert(ctx: AppContext, matter: Matter, req: SignedRequ
       // Refused before anything is replaced: a restore asked to push must be able to.
       platformOf(ctx, "; restore without push");
     }
-    const result = await ctx.write.restore(doc, matter);
+    const result = { ...(await ctx.write.restore(doc, matter)), warnings: ruleWarnings(ctx) };
     // The restore stands either way; a push that fails is reported with it.
     return push ? { ...result, menu_push: await pushRestoredMenu(ctx) } : result;
   } finally {

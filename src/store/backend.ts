@@ -16,10 +16,12 @@ import type { BulkDocument, Matter } from "../doc.ts";
 import type { ByteSource } from "../doc-scanner.ts";
 import type { Menu } from "../menu.ts";
 import type { Rule, Tags, Texts } from "../rule.ts";
+import type { SynonymGroup, SynonymMerge } from "../synonyms.ts";
 import type { RuleMerge, StoredMenu } from "./model/content.ts";
 import type { IndexKeeper } from "./model/indexer.ts";
 import type { AdminKey, Keys } from "./keys.ts";
 import type { RedisLink } from "./redis/link.ts";
+import type { Question } from "../ranking/question.ts";
 import type { RankingResult } from "../ranking/types.ts";
 import { type BackupInfo } from "./backup-ids.ts";
 import { type LoggedMessage, type NewMessage, type NewReply, type ReplyWindow } from "./follower-log.ts";
@@ -53,7 +55,7 @@ export interface ArticleReads {
   passageIndexSizes(): { articles: number; passages: number };
 }
 
-/** Tags, rules, texts and the menu as the read model holds them. */
+/** Tags, rules, texts, the menu and the synonyms as the read model holds them. */
 export interface ContentReads {
   tags(): Tags;
   rules(): Rule[];
@@ -61,7 +63,9 @@ export interface ContentReads {
   readonly rulesVersion: number;
   texts(): Texts;
   menu(): StoredMenu | null;
-  counts(): { tags: number; rules: number; texts: number };
+  /** The operator's synonyms (src/synonyms.ts), applied by the ranking. */
+  synonyms(): SynonymGroup[];
+  counts(): { tags: number; rules: number; texts: number; synonyms: number };
 }
 
 /** The article found by a word search (null: none), or "busy" (too many searches wait). */
@@ -80,8 +84,8 @@ export interface SearchReads {
   /** A follower's question: who asks, and its one deadline for its ranking and word search together. */
   asking(from: string): Asking;
   search(words: string[], asking?: Asking): Promise<SearchResult>;
-  /** The articles ranked for a follower's question (src/ranking/rank.ts). */
-  rank(question: string, asking?: Asking): Promise<RankingResult>;
+  /** The articles ranked for a follower's question, or a follow-up read with the one before (src/ranking/rank.ts). */
+  rank(question: string | Question, asking?: Asking): Promise<RankingResult>;
   /** Searches waiting or running now, and since start answered "busy", past their deadline or skipped. */
   readonly queued: number;
   readonly counts: { busy: number; late: number; skipped: number };
@@ -188,6 +192,8 @@ export interface ImportResult {
   texts: number;
   /** The document's menu was stored (import never removes one; it is not pushed). */
   menu: boolean;
+  /** The document's synonym groups merged (src/synonyms.ts mergeSynonymGroups); a change rebuilds the passage index. */
+  synonyms: SynonymMerge;
   /** The automatic backup taken before an init replaced the articles. */
   backup?: BackupInfo;
 }
@@ -200,6 +206,8 @@ export interface RestoreResult {
   texts?: number;
   /** The menu: stored, removed (the document's is null), or kept (an older all document has none). */
   menu?: "stored" | "removed" | "kept";
+  /** Synonym groups restored; absent when an `all` document has none (written before synonyms): they are kept. */
+  synonyms?: number;
   /** The automatic backup of what the restore replaced. */
   backup: BackupInfo;
 }

@@ -19,7 +19,7 @@ export interface BackupInfo {
 }
 
 /** `<matter>-<UTC stamp to the ms>-<kind>-<4 random>`: sortable, never a path, and the only shape the client accepts (docs/protocol.md). */
-export const BACKUP_ID = /^(all|articles|rules|texts|menu)-(\d{8}T\d{9}Z)-(manual|auto)-([a-z0-9]{4})$/;
+export const BACKUP_ID = /^(all|articles|rules|texts|menu|synonyms)-(\d{8}T\d{9}Z)-(manual|auto)-([a-z0-9]{4})$/;
 
 export const isBackupId = (id: string) => BACKUP_ID.test(id);
 

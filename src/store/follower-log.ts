@@ -10,7 +10,7 @@ export interface LoggedMessage {
   type: string;
   event: string | null;
   content: string | null;
-  /** How it was answered: rule:<id>, help, code, tag, answer:<id>, answers:<id>,…, search, search_busy, welcome, fallback[:<ids considered>], not_found[:<ids>], none. */
+  /** How it was answered: rule:<id>, help, code, tag, answer:<id>, answers:<id>,…, search, search_busy, welcome, fallback[:<ids considered>], not_found[:<ids>], none; followup:…, another:…, pick:<id> (wechat/responder.ts Decision). */
   answer: string;
   unmatched: boolean;
   /** in: from the follower; out: a reply sent to them (from_user is then the recipient). */

@@ -18,7 +18,7 @@ export interface LoggedSource {
  * `customer_service` it followed the retrieval reply as a customer-service message; `pending` it
  * waits for the follower's next message, `next_message` went out on it, `expired` waited past a
  * day; `refused:<check>` and `failed:<kind>` the retrieval reply went instead (model-output.ts,
- * model-client.ts); `undelivered:<why>` it was ready too late and could not be sent.
+ * model-client.ts); `ask` an operator's `replyd ask --generate`, shown to them and sent to nobody.
  */
 export type Outcome = string;
 

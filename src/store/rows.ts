@@ -86,6 +86,9 @@ export function sqliteRowParams(r: StoredRow): unknown[] {
  */
 export const keywordText = (json: string): string => json.slice(2, -2).replaceAll('","', "\u001f");
 
+/** Questions as the passage index reads them: one a line — the articles table's question_text column (model/db.ts). */
+export const questionText = (json: string): string => json.slice(2, -2).replaceAll('","', "\n");
+
 /** A stored row as an article; a row read without its long columns (SUMMARY_COLUMNS) as a summary. */
 export function fromRow(r: StoredRow): Article;
 export function fromRow(r: Omit<StoredRow, LongName>): ArticleSummary;

@@ -7,7 +7,11 @@
 import type { Choice } from "../ranking/choice.ts";
 import type { RankedArticle } from "../ranking/types.ts";
 import { truncateUtf8 } from "../utf8.ts";
-import { MAX_TEXT_BYTES, type Reply } from "./message.ts";
+import type { ArticleSummary } from "../article.ts";
+import { MAX_TEXT_BYTES, type NewsItem, type Reply } from "./message.ts";
+
+/** An article as a news reply's item: its title, description, picture and link. */
+export const news = (a: ArticleSummary): NewsItem => ({ title: a.title, description: a.description, picurl: a.picurl, url: a.url });
 
 /** A news description longer than this is cut (the platform's client shows a few lines of it). */
 export const NEWS_DESCRIPTION_BYTES = 1024;

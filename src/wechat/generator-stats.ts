@@ -34,6 +34,11 @@ export class GeneratorStats {
     if (kind === "refused" && why in this.refused) this.refused[why as keyof typeof this.refused]++;
   }
 
+  /**
+   * What became of a call whose answer passed the checks. With the failed and the refused, every
+   * call is in one bucket: calls = reply + customer_service + pending + ask + failed + refused
+   * (next_message counts the pending ones sent since).
+   */
   delivered(outcome: string): void {
     if (outcome in this.delivery) this.delivery[outcome as keyof typeof this.delivery]++;
   }

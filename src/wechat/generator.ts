@@ -10,7 +10,7 @@
  * is replaced by the retrieval reply at once.
  */
 import type { Clock } from "../clock.ts";
-import type { ModelEndpoint } from "../model-client.ts";
+import { probe, type EndpointNow, type ModelEndpoint } from "../model-client.ts";
 import type { Source } from "../model-prompt.ts";
 import type { Writer } from "../store/backend.ts";
 import { RedisDown } from "../store/redis/link.ts";
@@ -45,6 +45,9 @@ const CAP_DETAIL: Record<CapReached, string> = {
   daily: "the daily cap (--ai-daily) is reached",
   concurrency: "as many calls as --ai-concurrency allows are in flight",
 };
+
+/** How long what health found of the endpoint is kept: a dashboard asking every second makes one request to it in 15 s. */
+const PROBE_MS = 15_000;
 
 export const DELIVERY_TIMES: DeliveryTimes = { lastAnswerMs: 3800, lastAfterMs: 9000, deliveries: 3, holdMs: 15_000 };
 
@@ -138,11 +141,17 @@ export class Generator {
     let book = this.o.shared?.up ? this.o.shared : this.local;
     let opened: boolean;
     try {
-      opened = await book.open(key, firstAt, fallback);
+      try {
+        opened = await book.open(key, firstAt, fallback);
+      } catch (e) {
+        if (!(e instanceof RedisDown)) throw e;
+        book = this.local;
+        opened = await book.open(key, firstAt, fallback);
+      }
     } catch (e) {
-      if (!(e instanceof RedisDown)) throw e;
-      book = this.local;
-      opened = await book.open(key, firstAt, fallback);
+      // No call follows: its place in flight is given back.
+      slot.release();
+      throw e;
     }
     // Another delivery opened it first (a resend racing this one): this is one of its deliveries.
     if (!opened) {
@@ -200,7 +209,7 @@ export class Generator {
     } finally {
       hold.stop();
     }
-    const { answer, cited, output, usage, ms, detail } = r;
+    const { answer, cited, usage, detail } = r;
     let outcome = r.outcome;
     this.stats.called(outcome, usage);
     if (detail) this.o.log(`generated answer for ${key} not used (${outcome}): ${detail}`);
@@ -217,26 +226,32 @@ export class Generator {
     hooks.record(answer !== null && kept.kept ? { ...d, answer: `ai:${cited.join(",")}`, unmatched: false } : d);
     if (answer !== null && !kept.kept) outcome = await this.late.send(m.from, answer, g.question);
     this.stats.delivered(outcome);
+    await this.logCall({ at, msgKey: key, who: m.from, question: g.question, sources: g.sources, r: { ...r, outcome }, deliveredAt: outcome === "reply" || outcome === "customer_service" ? new Date(this.o.clock.now()).toISOString() : null });
+    if (outcome === "pending") this.late.waiting(m.from);
+  }
+
+  /** One call in the model calls' log (inbox --ai), followers' and ask's alike; a failure to log it is logged. */
+  private async logCall(c: { at: string; msgKey: string; who: string; question: string; sources: Source[]; r: ModelAnswer; deliveredAt: string | null }): Promise<void> {
+    const { r } = c;
     await this.o.write.generated
       .add({
-        at,
-        msg_key: key,
-        openid: m.from,
-        question: g.question,
+        at: c.at,
+        msg_key: c.msgKey,
+        openid: c.who,
+        question: c.question,
         model: this.o.endpoint.model,
-        sources: g.sources.map((s) => ({ id: s.id, title: s.title, url: s.url, passages: s.passages })),
-        output,
-        answer,
-        cited,
-        outcome,
-        detail,
-        ms,
-        tokens_prompt: usage?.prompt ?? null,
-        tokens_completion: usage?.completion ?? null,
-        delivered_at: outcome === "reply" || outcome === "customer_service" ? new Date(this.o.clock.now()).toISOString() : null,
+        sources: c.sources.map((s) => ({ id: s.id, title: s.title, url: s.url, passages: s.passages })),
+        output: r.output,
+        answer: r.answer,
+        cited: r.cited,
+        outcome: r.outcome,
+        detail: r.detail,
+        ms: r.ms,
+        tokens_prompt: r.usage?.prompt ?? null,
+        tokens_completion: r.usage?.completion ?? null,
+        delivered_at: c.deliveredAt,
       })
-      .catch((e) => this.o.log(`the model call for ${key} could not be logged: ${(e as Error).message}`));
-    if (outcome === "pending") this.late.waiting(m.from);
+      .catch((e) => this.o.log(`the model call ${c.msgKey} could not be logged: ${(e as Error).message}`));
   }
 
   /** A place for one more call within every cap, or the cap reached (counted in health). */
@@ -270,25 +285,7 @@ export class Generator {
     this.stats.called(r.outcome, r.usage);
     const outcome = r.outcome === "reply" ? "ask" : r.outcome;
     this.stats.delivered(outcome);
-    await this.o.write.generated
-      .add({
-        at,
-        msg_key: `ask:${crypto.randomUUID()}`,
-        openid: who,
-        question,
-        model: this.o.endpoint.model,
-        sources: sources.map((s) => ({ id: s.id, title: s.title, url: s.url, passages: s.passages })),
-        output: r.output,
-        answer: r.answer,
-        cited: r.cited,
-        outcome,
-        detail: r.detail,
-        ms: r.ms,
-        tokens_prompt: r.usage?.prompt ?? null,
-        tokens_completion: r.usage?.completion ?? null,
-        delivered_at: null,
-      })
-      .catch((e) => this.o.log(`the model call asked by ${who} could not be logged: ${(e as Error).message}`));
+    await this.logCall({ at, msgKey: `ask:${crypto.randomUUID()}`, who, question, sources, r: { ...r, outcome }, deliveredAt: null });
     return {
       outcome: r.outcome,
       ...(r.output !== null ? { output: r.output } : {}),
@@ -308,10 +305,33 @@ export class Generator {
     this.asker.stop();
   }
 
-  /** Health: the endpoint (never its key), calls and what became of them, tokens, the caps. */
+  /** The endpoint as last looked at, and the look under way. */
+  private found: EndpointNow | null = null;
+  private looking: Promise<EndpointNow> | null = null;
+  private lookedAt = 0;
+
+  /**
+   * Whether the endpoint answers now: looked at once per PROBE_MS however often health is asked.
+   * Health waits for the first look only; after it, it answers with the last one while the next is
+   * under way, so a hanging endpoint never holds health up.
+   */
+  private async endpointNow(): Promise<EndpointNow> {
+    if (!this.looking && Date.now() - this.lookedAt >= PROBE_MS) {
+      this.lookedAt = Date.now();
+      this.looking = probe(this.o.endpoint, new Date(this.o.clock.now()).toISOString(), 3000, this.o.fetch).then((f) => {
+        this.found = f;
+        this.looking = null;
+        return f;
+      });
+    }
+    return this.found ?? (await (this.looking as Promise<EndpointNow>));
+  }
+
+  /** Health: the endpoint (never its key) and whether it answers now, calls and what became of them, tokens, the caps. */
   async status(): Promise<Record<string, unknown>> {
     return {
       ...(await this.stats.report(this.o.clock.now())),
+      endpoint_now: await this.endpointNow(),
       ...this.late.status(),
     };
   }

@@ -112,9 +112,11 @@ export class LocalCaps implements Caps {
   }
 }
 
-/** Every window checked and counted, and a place in flight leased, in one script: of two instances at the last call allowed, one gets it. */
+/** Every window checked and counted, and a place in flight leased, in one script: of two instances at the last call allowed, one gets it. ARGV[1] (the instance's time) only names the call. */
 const TAKE = `
-local now = tonumber(ARGV[1])
+-- Redis's clock, not the instance's: instances whose clocks differ count the same windows.
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ${DAY})
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - ${HOUR})
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
@@ -132,7 +134,8 @@ return 'ok'`;
 
 /** The cluster's use: the day's and the minute's calls, and the places leased now. */
 const USED = `
-local now = tonumber(ARGV[1])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ${DAY})
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
 return {redis.call('ZCARD', KEYS[1]), redis.call('ZCOUNT', KEYS[1], '(' .. (now - ${MINUTE}), '+inf'), redis.call('ZCARD', KEYS[2])}`;

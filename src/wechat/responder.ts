@@ -1,12 +1,13 @@
-import { choose } from "../ranking/choice.ts";
 import type { Article, ArticleSummary } from "../article.ts";
 import type { Rule, TextKey } from "../rule.ts";
 import type { ReadModel } from "../store/backend.ts";
 import { truncateUtf8 } from "../utf8.ts";
-import { MAX_NEWS_FOR_EVENT, MAX_NEWS_FOR_MESSAGE, MAX_TEXT_BYTES, type Inbound, type NewsItem, type Reply } from "./message.ts";
-import { answerReply } from "./answer-reply.ts";
+import { dedupeKey, MAX_NEWS_FOR_EVENT, MAX_NEWS_FOR_MESSAGE, MAX_TEXT_BYTES, type Inbound, type Reply } from "./message.ts";
+import { news } from "./answer-reply.ts";
+import { turnKey, type Conversations } from "./conversation.ts";
+import { Questions, type Asker } from "./questions.ts";
 import { MAX_INPUT, type RegexMatcher } from "./regex.ts";
-import { sourcesOf, type Source } from "../model-prompt.ts";
+import type { Source } from "../model-prompt.ts";
 
 /** What an account says before the operator sets its own texts. */
 export const DEFAULT_TEXTS: Record<TextKey, string> = {
@@ -18,7 +19,10 @@ export const DEFAULT_TEXTS: Record<TextKey, string> = {
 
 export interface Decision {
   reply: Reply | null;
-  /** How it was answered, for the log: rule:<id>, help, code, tag, answer:<id>, answers:<id>,…, search, search_busy, welcome, fallback[:<ids considered>], not_found[:<ids>], none. */
+  /**
+   * How it was answered, for the log: rule:<id>, help, code, tag, answer:<id>, answers:<id>,…, search, search_busy, welcome, fallback[:<ids considered>], not_found[:<ids>], none;
+   * a follow-up's ranking prefixed followup:, "another"'s another:, and pick:<id> for an entry picked from the list before (docs/answers.md "Follow-ups").
+   */
   answer: string;
   /** A follower's text that nothing matched: listed by `replyd inbox` so operators can add rules. */
   unmatched: boolean;
@@ -36,16 +40,28 @@ const none: Decision = { reply: null, answer: "none", unmatched: false };
 /** Applies `fn` now to a plain value, or later to a promise's. */
 const then = <T, U>(v: T | Promise<T>, fn: (x: T) => U | Promise<U>): U | Promise<U> => (v instanceof Promise ? v.then(fn) : fn(v));
 
-const news = (a: ArticleSummary): NewsItem => ({ title: a.title, description: a.description, picurl: a.picurl, url: a.url });
+export interface ResponderOptions {
+  /** A model is connected (serve --ai-url): questions carry the sources it is given; without one nothing is gathered for it. */
+  forModel?: boolean;
+  /** The followers' last turns (conversation.ts): without them every message is read alone. */
+  conversations?: Conversations | null;
+  now?: () => number;
+  log?: (message: string) => void;
+}
 
 /** DESIGN §5: operator rules, then help, code, tag, search, then the fallback texts. */
 export class Responder {
+  private readonly conversations: Conversations | null;
+  private readonly questions: Questions;
+
   constructor(
     private readonly store: ReadModel,
     private readonly regex: RegexMatcher,
-    /** A model is connected (serve --ai-url): questions carry the sources it is given; without one nothing is gathered for it. */
-    private readonly forModel = false,
-  ) {}
+    opts: ResponderOptions = {},
+  ) {
+    this.conversations = opts.conversations ?? null;
+    this.questions = new Questions(store, (key, unmatched) => this.says(key, unmatched), opts);
+  }
 
   private text(key: TextKey): string {
     return this.store.content.texts()[key] ?? DEFAULT_TEXTS[key];
@@ -58,11 +74,13 @@ export class Responder {
 
   /**
    * Synchronous unless a regex rule has to run in the worker: the common message then costs no
-   * promise and no deadline timer.
+   * promise and no deadline timer. `inConversation` false: read alone and not remembered
+   * (`replyd ask`, which is nobody's conversation).
    */
-  respond(m: Inbound): Decision | Promise<Decision> {
+  respond(m: Inbound, inConversation = true): Decision | Promise<Decision> {
     if (m.type === "event") return this.onEvent(m);
-    if (m.type === "text" || (m.type === "voice" && m.content)) return this.onText((m.content ?? "").trim(), m.from);
+    const asker: Asker = { from: m.from, key: inConversation && this.conversations ? turnKey(dedupeKey(m)) : null };
+    if (m.type === "text" || (m.type === "voice" && m.content)) return this.onText((m.content ?? "").trim(), asker);
     if (["image", "voice", "video", "shortvideo", "location", "link"].includes(m.type)) return this.says("fallback", false);
     return none;
   }
@@ -90,15 +108,15 @@ export class Responder {
     }
   }
 
-  private onText(text: string, from: string): Decision | Promise<Decision> {
+  private onText(text: string, asker: Asker): Decision | Promise<Decision> {
     if (!text) return this.says("fallback", true);
     const rule = this.ruleFor(text, false);
-    if (rule instanceof Promise) return rule.then((r) => r ?? this.builtIn(text, from));
-    return rule ?? this.builtIn(text, from);
+    if (rule instanceof Promise) return rule.then((r) => r ?? this.builtIn(text, asker));
+    return rule ?? this.builtIn(text, asker);
   }
 
   /** Help, code, tag, answers, then the fallback texts. Synchronous unless it has to rank. */
-  private builtIn(text: string, from: string): Decision | Promise<Decision> {
+  private builtIn(text: string, asker: Asker): Decision | Promise<Decision> {
     const lower = text.toLowerCase();
     if (HELP_WORDS.has(lower)) return { reply: { type: "text", content: this.helpText() }, answer: "help", unmatched: false };
 
@@ -111,64 +129,42 @@ export class Responder {
     }
 
     const explicit = /^s\s+(.+)$/is.exec(text);
-    return this.answer(explicit ? (explicit[1] as string) : text, explicit ? "not_found" : "fallback", from);
-  }
-
-  /**
-   * The account's articles ranked for the follower's words (docs/answers.md): one article when it
-   * is clearly ahead, else up to three, else the word search of titles and keywords (which also
-   * covers the articles a rebuilding index has not reached), else the fallback text. Logged as
-   * answer:<id>, answers:<id>,<id>…, search, or the fallback with the articles considered.
-   * The ranking and the word search share the question's one deadline, and wait in the follower's
-   * turn (store/model/searcher.ts): when it passes, the follower gets the fallback text.
-   */
-  private async answer(question: string, nothing: "fallback" | "not_found", from: string): Promise<Decision> {
-    const asking = this.store.searcher.asking(from);
-    const ranked = await this.store.searcher.rank(question, asking);
-    // Too many questions waiting: answered at once, listed in the inbox like any unmatched text.
-    if (ranked === "busy") return { ...this.says(nothing, true), answer: "search_busy" };
-    // Articles that share only single characters with the question are no source for a model either.
-    const sources = this.forModel ? sourcesOf((ranked?.articles ?? []).filter((a) => a.word)) : [];
-    const generate = sources.length ? { generate: { question, sources } } : {};
-    const choice = choose(ranked?.articles ?? []);
-    if (choice.kind === "one") return { reply: answerReply(choice), answer: `answer:${choice.article.id}`, unmatched: false, ...generate };
-    if (choice.kind === "list") return { reply: answerReply(choice), answer: `answers:${choice.articles.map((a) => a.id).join(",")}`, unmatched: false, ...generate };
-    const words = question.slice(0, MAX_INPUT).split(/\s+/).filter(Boolean);
-    const found = await this.store.searcher.search(words, asking);
-    if (found === "busy") return { ...this.says(nothing, true), answer: "search_busy" };
-    const best = found.id === null ? null : this.store.articles.get(found.id);
-    if (best && !best.deleted) return { reply: { type: "news", articles: [news(best)] }, answer: "search", unmatched: false, ...generate };
-    const considered = (ranked?.articles ?? []).slice(0, 3).map((a) => a.id);
-    return { ...this.says(nothing, true), answer: considered.length ? `${nothing}:${considered.join(",")}` : nothing, ...generate };
+    return this.questions.answer(explicit ? (explicit[1] as string) : text, explicit ? "not_found" : "fallback", asker);
   }
 
   /** The first rule whose pattern matches, as a reply; rules whose articles are all gone are passed over. */
   ruleFor(text: string, isEvent: boolean): Decision | null | Promise<Decision | null> {
-    const rules = this.store.content.rules();
-    if (!rules.length) return null;
-    const regexRules = rules.filter((r) => r.match === "regex");
-    if (!regexRules.length) return this.firstRule(rules, text, isEvent, new Set(), new Map());
-    const regexIndex = new Map(regexRules.map((r, i) => [r, i]));
-    return this.regex.match(regexRules.map((r) => r.pattern), text, this.store.content.rulesVersion).then((hits) => this.firstRule(rules, text, isEvent, hits, regexIndex));
+    return then(this.rulesMatching(text), (hits) => {
+      for (const rule of hits) {
+        const reply = this.ruleReply(rule, isEvent);
+        if (reply) return { reply, answer: `rule:${rule.id}`, unmatched: false };
+      }
+      return null;
+    });
   }
 
-  private firstRule(rules: Rule[], text: string, isEvent: boolean, regexHits: Set<number>, regexIndex: Map<Rule, number>): Decision | null {
+  /** Every rule whose pattern matches `text`, in order; synchronous unless a regex rule has to run in the worker. */
+  rulesMatching(text: string): Rule[] | Promise<Rule[]> {
+    const rules = this.store.content.rules();
+    if (!rules.length) return [];
+    const regexRules = rules.filter((r) => r.match === "regex");
+    if (!regexRules.length) return this.matching(rules, text, new Set(), new Map());
+    const regexIndex = new Map(regexRules.map((r, i) => [r, i]));
+    return this.regex.match(regexRules.map((r) => r.pattern), text, this.store.content.rulesVersion).then((hits) => this.matching(rules, text, hits, regexIndex));
+  }
+
+  private matching(rules: Rule[], text: string, regexHits: Set<number>, regexIndex: Map<Rule, number>): Rule[] {
     const lower = text.slice(0, MAX_INPUT).toLowerCase();
-    for (const rule of rules) {
+    return rules.filter((rule) => {
       const p = rule.pattern.trim().toLowerCase();
-      const hit =
-        rule.match === "exact"
-          ? lower === p
-          : rule.match === "prefix"
-            ? lower.startsWith(p)
-            : rule.match === "contains"
-              ? lower.includes(p)
-              : regexHits.has(regexIndex.get(rule) as number);
-      if (!hit) continue;
-      const reply = this.ruleReply(rule, isEvent);
-      if (reply) return { reply, answer: `rule:${rule.id}`, unmatched: false };
-    }
-    return null;
+      return rule.match === "exact"
+        ? lower === p
+        : rule.match === "prefix"
+          ? lower.startsWith(p)
+          : rule.match === "contains"
+            ? lower.includes(p)
+            : regexHits.has(regexIndex.get(rule) as number);
+    });
   }
 
   private ruleReply(rule: Rule, isEvent: boolean): Reply | null {

@@ -68,6 +68,11 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     r = await cli("set", "007", "title=Other", "rev=1");
     expect(r.code).toBe(1);
     expect(r.err).toContain("rev_mismatch");
+    // A mistyped id is refused, never made a new article (creating one is add's).
+    r = await cli("set", "0007", "title=Bond", "url=https://example.com/0007");
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('no article "0007": replyd set revises an article that exists; replyd add makes one');
+    expect((await cli("show", "0007")).code).toBe(1);
     r = await cli("rm", "007");
     expect(r.out).toContain("deleted 007");
     r = await cli("ls", "--code", "007");
@@ -295,9 +300,12 @@ describe("what a new operator stumbles on", () => {
     expect(r.out).toBe("imported rules.json (merge): rules: 1 added, 0 updated, 0 unchanged of 1");
   });
 
-  test("--version names replyd and the runtime it runs on", async () => {
-    const r = await cli("--version");
-    expect(r.out).toBe(`replyd ${(await import("../../src/version.ts")).VERSION} (Bun ${Bun.version}, ${process.platform}-${process.arch})`);
+  test("--version names replyd, the machine it was built for, the commit (from source: \"source\") and the runtime; --json the same", async () => {
+    const { VERSION } = await import("../../src/version.ts");
+    const target = `${process.platform}-${process.arch}`;
+    expect((await cli("--version")).out).toBe(`replyd ${VERSION} (${target}, commit source; Bun ${Bun.version})`);
+    expect(JSON.parse((await cli("--version", "--json")).out)).toEqual({ version: VERSION, target, commit: "source", bun: Bun.version });
+    expect((await cli("-v")).out).toContain(`Bun ${Bun.version}`);
   });
 
   test("keys ls in a folder that is no data folder says so and fails", async () => {

@@ -206,6 +206,7 @@ describe("scripts/replyd", () => {
     const root = resolve(import.meta.dir, "../..");
     const p = Bun.spawnSync(["bash", join(root, "scripts/replyd"), "--version"], { cwd: tmp.dir, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root" } });
     expect(p.exitCode).toBe(0);
-    expect(p.stdout.toString()).toMatch(/^replyd \d+\.\d+\.\d+ \(Bun /);
+    const bunVersion = readFileSync(join(root, ".bun-version"), "utf8").trim();
+    expect(p.stdout.toString()).toMatch(new RegExp(`^replyd \\d+\\.\\d+\\.\\d+ \\([a-z0-9]+-[a-z0-9]+, commit source; Bun ${bunVersion.replace(/\./g, "\\.")}\\)`));
   });
 });

@@ -4,7 +4,8 @@ import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "../../src/cli/index.ts";
 import { describeSettings, resolveSettings, SERVE_SETTINGS, type Setting } from "../../src/cli/settings.ts";
-import { tomlReason } from "../../src/cli/config-file.ts";
+import { readConfigFile, tomlReason } from "../../src/cli/config-file.ts";
+import { openToOthers } from "../../src/fsutil.ts";
 import { captureIO, tempDir } from "../helpers.ts";
 
 const tmp = tempDir("replyd-settings-");
@@ -139,4 +140,51 @@ test("a TOML refusal's reason keeps nothing of the line but a setting's name, ho
   expect(tomlReason("Bad value 'sk-live-0123456789abcdef' here", line, SERVE_SETTINGS)).toBe("bad value … here");
   expect(tomlReason("Bad value sk-live-0123456789abcdef here", line, SERVE_SETTINGS)).toBe("it is not a setting = value");
   expect(tomlReason("Bad value 0123456789abcdef", line, SERVE_SETTINGS)).toBe("it is not a setting = value");
+});
+
+test("serve --check-config --json: every setting with its value (a secret only as set) and where it came from; a refusal as JSON, exit 2", async () => {
+  const secret = "0123456789abcdef0123456789abcdef";
+  const io = captureIO({ REPLYD_WX_SECRET: secret }, tmp.dir);
+  expect(await run(["serve", "--check-config", "--json", "--port", "7010", "--wx-appid", "wx0123456789abcdef"], io)).toBe(0);
+  const out = JSON.parse(io.stdout.join(""));
+  expect(out.ok).toBe(true);
+  expect(out.settings).toContainEqual({ name: "port", value: 7010, secret: false, source: "flag" });
+  expect(out.settings).toContainEqual({ name: "wx-secret", value: "(set, hidden)", secret: true, source: "environment" });
+  expect(out.settings).toContainEqual({ name: "keep", value: 30, secret: false, source: "default" });
+  expect(JSON.stringify(out)).not.toContain(secret);
+  const refused = captureIO({}, tmp.dir);
+  expect(await run(["serve", "--check-config", "--json", "--wx-aeskey", "a".repeat(43)], refused)).toBe(2);
+  expect(JSON.parse(refused.stdout.join(""))).toMatchObject({ ok: false, error: { code: "usage", message: expect.stringContaining("--wx-aeskey needs --wx-appid") } });
+});
+
+test("a config file others may write is refused even without a secret (it would choose where the key goes); one they may only read is taken when it holds none", () => {
+  for (const mode of [0o666, 0o620, 0o602]) {
+    const path = file(`w${mode.toString(8)}.toml`, 'ai-url = "https://attacker.example/v1"\nai-model = "m"\n', mode);
+    expect(() => resolveSettings(["--config", path], { REPLYD_AI_KEY: "sk-0123456789abcdef" }, tmp.dir)).toThrow("run: chmod 600");
+  }
+  const readable = file("r644.toml", "port = 7011\n", 0o644);
+  expect(resolveSettings(["--config", readable], {}, tmp.dir).values.port).toBe(7011);
+});
+
+test("on Windows the mode says nothing of other users (0o666 for any writable file): a config file is not refused by it there, and is on POSIX", () => {
+  const path = join(tmp.dir, file("win666.toml", 'wx-secret = "0123456789abcdef0123456789abcdef"\nport = 7012\n', 0o666));
+  expect(readConfigFile(path, SERVE_SETTINGS, "win32").port).toBe("7012");
+  expect(() => readConfigFile(path, SERVE_SETTINGS, "linux")).toThrow("run: chmod 600");
+  expect(openToOthers(path, 0o666, "win32")).toBeNull();
+  expect(openToOthers(path, 0o600, "linux")).toBeNull();
+  expect(openToOthers(path, 0o640, "linux")).toContain("can be read by other users");
+});
+
+test("a key in --ai-url's query under any prefixed name is refused; a config key shaped like a secret is not quoted back", () => {
+  for (const url of ["https://api.example.com/v1?x-api-key=sk-abc", "https://api.example.com/v1?my_token=sk-abc", "https://api.example.com/v1?X-Goog-Api-Key=sk-abc"])
+    expect(() => resolveSettings(["--ai-url", url, "--ai-model", "m"], {}, tmp.dir)).toThrow("REPLYD_AI_KEY");
+  const path = file("key-as-name.toml", '"sk-live-0123456789abcdef" = 1\n');
+  let said = "";
+  try {
+    resolveSettings(["--config", path], {}, tmp.dir);
+  } catch (e) {
+    said = (e as Error).message;
+  }
+  expect(said).toContain("a key is not a setting");
+  expect(said).not.toContain("sk-live");
 });

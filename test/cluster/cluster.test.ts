@@ -383,3 +383,42 @@ test("--redis without --db is refused: instances share data only through Postgre
   db = { url: "", drop: async () => {} };
 });
 
+
+test("what the operator teaches through one instance, another answers with: a taught question, then synonyms (its copy's passage index rebuilt with them)", async () => {
+  await useDatabase();
+  const [a, b] = [await instance(), await instance()];
+  const articles = [
+    { id: "returns", title: "Returns and refunds", url: "https://e.com/returns", body: "You can return any item within 30 days. Refunds are paid within 5 working days." },
+    { id: "payment", title: "Ways to pay", url: "https://e.com/payment", body: "We accept credit cards and bank transfers." },
+  ];
+  const doc = (extra: object) => JSON.stringify({ format: "replyd/1", created_at: "2026-11-21T10:00:00.000Z", ...extra });
+  const imported = await send(a, signedRequest("POST", "/api/cli", { nowMs: now(), files: [{ name: "json", content: doc({ matter: "articles", articles }) }] }));
+  expect(imported.status).toBe(200);
+  /** What `b` answers `question` with, once it does (its copy follows a's writes by their notices). */
+  const answeredBy = async (s: RunningServer, question: string, title: string) => {
+    let text = "";
+    for (let i = 0; i < 150 && !text.includes(title); i++) {
+      text = (await callback(s, textMsg(question, Math.floor(now() / 1000)))).text;
+      if (!text.includes(title)) await Bun.sleep(20);
+    }
+    return text;
+  };
+  expect(await answeredBy(b, "Returns", "Returns and refunds")).toContain("Returns and refunds");
+  // A question nothing answers, asked at b, taught at a, answered at b.
+  expect((await callback(b, textMsg("I want my money back", Math.floor(now() / 1000)))).text).not.toContain("Returns and refunds");
+  // Logged by b's writer, in its own time: a lists it once it is written.
+  let seq: number | undefined;
+  for (let i = 0; i < 150 && seq === undefined; i++) {
+    const inbox = await body(await send(a, signed("GET", "/api/cli", [["inbox", "unmatched"]])));
+    seq = inbox.data.items.find((m: { content: string }) => m.content === "I want my money back")?.seq;
+    if (seq === undefined) await Bun.sleep(20);
+  }
+  expect((await send(a, signed("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "returns"]]))).status).toBe(200);
+  expect(await answeredBy(b, "I want my money back", "Returns and refunds")).toContain("Returns and refunds");
+  // Synonyms imported at a: b's ranking applies them once its copy has them.
+  expect((await callback(b, textMsg("is amex ok?", Math.floor(now() / 1000)))).text).not.toContain("Ways to pay");
+  const synonyms = await send(a, signedRequest("POST", "/api/cli", { nowMs: now(), files: [{ name: "json", content: doc({ matter: "synonyms", synonyms: [["Amex", "credit card"]] }) }] }));
+  expect(synonyms.status).toBe(200);
+  expect(await answeredBy(b, "is amex ok?", "Ways to pay")).toContain("Ways to pay");
+  expect((await body(await send(b, signed("GET", "/api/cli/synonyms")))).data.synonyms).toEqual([["Amex", "credit card"]]);
+});

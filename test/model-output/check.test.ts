@@ -35,7 +35,7 @@ test("a piece of the key is refused: SECRET_RUN of its letters and digits are en
   expect(check(`你的密钥是 ${KEY} [1]`)).toMatchObject({ ok: false, reason: "secret" });
   // "abcdefgh": eight letters of the key; "abcdefg" seven.
   expect(check(`片段 ${"abcdefghijk".slice(0, SECRET_RUN)} [1]`)).toMatchObject({ ok: false, reason: "secret" });
-  expect(check(`片段 ${"abcdefghijk".slice(0, SECRET_RUN - 1)} [1]`).ok).toBe(true);
+  expect(check(`片段 ${"abcdefghijk".slice(0, SECRET_RUN - 1)} [1]`)).not.toMatchObject({ reason: "secret" });
 });
 
 test("the instructions repeated are refused: the canary alone, or a run of ECHO_RUN characters of them, not one fewer", () => {
@@ -54,7 +54,7 @@ test("a link to anything but the given articles is refused; a given article's li
   expect(check("详见 [这里](https://evil.example/x) [1]")).toMatchObject({ ok: false, reason: "foreign_link" });
   const c = check("七天内可以退款，详见 https://example.com/refund 。");
   expect(c).toMatchObject({ ok: true, cited: [SOURCES[0]] });
-  if (c.ok) expect(c.text).toBe("七天内可以退款，详见 。\n\n[1] 售后政策\nhttps://example.com/refund");
+  if (c.ok) expect(c.text).toBe("七天内可以退款，详见。\n\n[1] 售后政策\nhttps://example.com/refund");
 });
 
 test("an answer citing no given article is refused as no_citation", () => {
@@ -133,4 +133,42 @@ test("sources: at most five articles, the shown passage first, two each, within 
   expect(big[0]?.passages[0]?.length).toBe(PROMPT_LIMITS.chars);
   // An article with neither passage nor description is no source.
   expect(sourcesOf([{ ...first, passage: null, passages: [], description: "" }])).toEqual([]);
+});
+
+/** What the follower would get; the checks read exactly this too. */
+const sent = (answer: string) => {
+  const c = check(answer);
+  return c.ok ? c.text : null;
+};
+
+test("nothing the composing removes can join what the checks passed: an unknown citation, empty brackets, a given article's link each leave a space", () => {
+  for (const [answer, reason] of [
+    [`密钥是 ${KEY.split("").join("[9]")} [1]`, "secret"],
+    ["请访问 evil[9].example [1]", "foreign_link"],
+    ["请拨打 4[9]0[9]0[9]8[9]2[9]0[9]9[9]9[9]9[9]9 [1]", "ungrounded"],
+    ["请扫 二[9]维码 [1]", "ungrounded"],
+    ["请访问 evil().example [1]", "foreign_link"],
+    ["请访问 evil（）.example [1]", "foreign_link"],
+    ["请访问 evil（https://example.com/refund）.example [1]", "foreign_link"],
+  ] as const)
+    expect({ answer, c: check(answer) }).toMatchObject({ answer, c: { ok: false, reason } });
+});
+
+test("what is sent passes the checks again, unchanged (random answers mixing links, citations, brackets and markup)", () => {
+  const pieces = ["七天可以退款。", "[1]", "[9]", "()", "（）", "evil", ".", "example", " ", "https://example.com/refund", "**", "<b>", "</b>", "&lt;", "\n", "[2]", "sk-", "live", "4008", "二", "维码"];
+  let x = 7;
+  const next = () => ((x = (x * 1103515245 + 12345) % 2 ** 31), x / 2 ** 31);
+  let passed = 0;
+  for (let i = 0; i < 3000; i++) {
+    let answer = "";
+    for (let k = 0; k < 12; k++) answer += pieces[Math.floor(next() * pieces.length)];
+    const out = sent(answer);
+    if (out === null) continue;
+    passed++;
+    const body = out.split("\n\n[1] ")[0] as string;
+    // The body as sent, checked again as an answer citing [1]: nothing in it is refused.
+    const again = check(`${body} [1]`);
+    expect({ answer, body, again: again.ok ? "passes" : again }).toEqual({ answer, body, again: "passes" });
+  }
+  expect(passed).toBeGreaterThan(100);
 });

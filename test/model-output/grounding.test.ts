@@ -54,6 +54,31 @@ test("a contact the articles do not give is refused: a phone, an e-mail, a WeCha
   expect(refusedFor("报上订单号 RF2024X99 即可。[1]")).toContain("the identifier RF2024X99");
 });
 
+test("contacts in other spellings are refused: single spaced digits, Chinese digits, IDs after other words, Latin names in a Chinese answer", () => {
+  for (const answer of [
+    "请拨打 4 0 0 8 2 0 9 9 9 9。[1]",
+    "请拨打 四零零八二零九九九九。[1]",
+    "请拨打 021-6234 5679。[1]",
+    "添加客服 evilrefund 办理。[1]",
+    "客服V：evilrefund。[1]",
+    "加薇：evilrefund。[1]",
+    "微 信 evilrefund。[1]",
+    "淘宝搜索 evilshop 下单。[1]",
+    "关注公众号「退款助手」。[1]",
+  ])
+    expect({ answer, got: refusedFor(answer) }).toEqual({ answer, got: expect.stringMatching(/^the answer gives the (phone|app id|identifier|reference) /) });
+});
+
+test("figures in other spellings are refused when the articles do not hold them: 半年, 十多天, 廿天, No.100", () => {
+  for (const answer of ["半年内可以退。[1]", "十多天内可以退。[1]", "廿天内可以退。[1]", "订单号 No.100 可查。[1]"])
+    expect({ answer, got: refusedFor(answer) }).toEqual({ answer, got: expect.stringMatching(/^the answer gives the figure /) });
+});
+
+test("what the articles say in other units or words passes: 七天 as 一周, 9:00-18:00 as 9am-6pm, 晚上, COVID-19", () => {
+  for (const answer of ["一周内可以退。[1]", "客服 9am-6pm 在线。[1]", "客服下午6点下班。[1]", "与 COVID-19 无关。[1]", "电话 (400) 820 1234。[1]"])
+    expect({ answer, got: refusedFor(answer) }).toEqual({ answer, got: "passed" });
+});
+
 test("a way off the account the articles do not name is refused: a QR code, a mini program, a group", () => {
   expect(refusedFor("扫描二维码即可退款。[1]")).toContain("the reference 二维码");
   expect(refusedFor("打开退款小程序申请。[1]")).toContain("the reference 小程序");
@@ -66,19 +91,32 @@ test("what the follower wrote may be restated: a figure or a contact from the qu
   expect(refusedFor("138 0013 8000 这个号码不是我们的客服。[1]", "13800138000 是你们客服吗")).toBe("passed");
 });
 
-test("figures: one spelling for each way a number and its unit are written", () => {
+test("figures: one value in one base unit for each way a number and its unit are written", () => {
   const f = (s: string) => figures(s).map((x) => `${x.value}|${x.unit}`);
-  expect(f("七天")).toEqual(["7|day"]);
-  expect(f("7 days")).toEqual(["7|day"]);
-  expect(f("seven-day")).toEqual(["7|day"]);
-  expect(f("二十四小时")).toEqual(["24|hour"]);
-  expect(f("1.5万元")).toEqual(["15000|yuan"]);
-  expect(f("¥1,299")).toEqual(["1299|yuan"]);
+  const DAY = 1440;
+  expect(f("七天")).toEqual([`${7 * DAY}|minute`]);
+  expect(f("7 days")).toEqual(f("七天"));
+  expect(f("seven-day")).toEqual(f("七天"));
+  expect(f("一周")).toEqual(f("七天"));
+  expect(f("二十四小时")).toEqual([`${DAY}|minute`]);
+  expect(f("两天")).toEqual(f("48小时"));
+  expect(f("two years")).toEqual(f("24个月"));
+  expect(f("1.2米")).toEqual(f("120厘米"));
+  expect(f("1.5万元")).toEqual(["150000|jiao"]);
+  expect(f("¥1,299")).toEqual(f("1299元"));
+  expect(f("3.5元")).toEqual(f("35角"));
   expect(f("百分之二十")).toEqual(["20|%"]);
   expect(f("9点半")).toEqual(["9.5|clock"]);
   expect(f("9:30")).toEqual(["9.5|clock"]);
   expect(f("3pm")).toEqual(["15|clock"]);
-  expect(f("2024年3月15日")).toEqual(["2024|year", "3|month", "15|day"]);
+  expect(f("晚上9点")).toEqual(f("21:00"));
+  expect(f("下午5点")).toEqual(f("5pm"));
+  expect(f("半年")).toEqual(["6|month"]);
+  expect(f("一个半小时")).toEqual([`90|minute`]);
+  expect(f("廿天")).toEqual([`${20 * DAY}|minute`]);
+  expect(f("No.100")).toEqual(["100|null"]);
+  expect(f("2024年3月15日")).toEqual(["2024|year", "3|month of year", "15|day of month"]);
+  expect(f("3月15日")).toEqual(["3|month of year", "15|day of month"]);
   expect(f("一起 统一")).toEqual([]);
-  expect([chineseNumber("一百二十"), chineseNumber("两万"), chineseNumber("二零二四"), chineseNumber("十五")]).toEqual([120, 20000, 2024, 15]);
+  expect([chineseNumber("一百二十"), chineseNumber("两万"), chineseNumber("二零二四"), chineseNumber("十五"), chineseNumber("廿五")]).toEqual([120, 20000, 2024, 15, 25]);
 });

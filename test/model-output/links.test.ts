@@ -31,6 +31,19 @@ const FOREIGN: [string, string][] = [
   ["a backslash scheme", "请访问 http:\\\\evil.example[1]"],
   ["an ideographic full stop between Latin labels", "请访问 evil。example[1]"],
   ["a host spelled with character references", "请访问 evil&#46;example[1]"],
+  ["a dot spaced before only", "请访问 evil .example[1]"],
+  ["a dot spaced after only, before a common top-level name", "请访问 evil. com[1]"],
+  ["a dot spaced wide", "请访问 evil    .    example[1]"],
+  ["a defanged dot with spaces", "请访问 evil [.] com[1]"],
+  ["a dot in Chinese brackets", "请访问 evil【.】com[1]"],
+  ["a dot in angle brackets", "请访问 evil<.>com[1]"],
+  ["dot spelled out", "请访问 evil dot com[1]"],
+  ["点 spelled out", "请访问 evil 点 com[1]"],
+  ["点 in brackets", "请访问 evil(点)com[1]"],
+  ["a middle dot", "请访问 evil·com[1]"],
+  ["a hyphenation point", "请访问 evil‧com[1]"],
+  ["a top-level name in capitals", "请访问 evil.COM[1]"],
+  ["a geo: scheme", "我们在 geo:37.78,-122.41[1]"],
 ];
 
 for (const [name, answer] of FOREIGN)
@@ -42,7 +55,7 @@ test("a given article's link, in any spelling, cites it and is listed once after
   for (const spelled of ["https://example.com/refund", "HTTPS://EXAMPLE.COM/refund/", "example.com/refund", "ｈｔｔｐｓ：／／example.com/refund"]) {
     const c = check(`可以退，见 ${spelled} 。`);
     expect(c).toMatchObject({ ok: true, cited: [SOURCES[0]] });
-    if (c.ok) expect(c.text).toBe("可以退，见 。\n\n[1] 售后政策\nhttps://example.com/refund");
+    if (c.ok) expect(c.text).toBe("可以退，见。\n\n[1] 售后政策\nhttps://example.com/refund");
   }
 });
 
@@ -51,9 +64,30 @@ test("a host the passages write, and the articles' own site, pass as text", () =
   expect(check("请到 example.com 查看。[1]")).toMatchObject({ ok: true });
 });
 
-test("words that only look like links pass: abbreviations, decimals, versions, numbered lists, sentences", () => {
-  for (const text of ["e.g. 退货 i.e. 换货[1]", "3.5 倍的 1.5 v2.0 No.1[1]", "1.退货流程 2.换货流程[1]", "Returns are free. Shipping takes time.[1]", "价格是 10.5。[1]"])
-    expect(findLinks(text)).toEqual([]);
+test("words that only look like links pass: abbreviations, decimals, versions, numbered lists, sentences, names, files", () => {
+  for (const text of [
+    "e.g. 退货 i.e. 换货[1]",
+    "3.5 倍的 1.5 v2.0 No.1[1]",
+    "1.退货流程 2.换货流程[1]",
+    "Returns are free. Shipping takes time.[1]",
+    "价格是 10.5。[1]",
+    "可以退货.请联系客服[1]",
+    "A.退货 B.换货[1]",
+    "第一步.登录[1]",
+    "iOS.Android Mr.Smith free.Shipping[1]",
+    "张三·李四[1]",
+    "下载 report.pdf 或 form.docx[1]",
+    "end. so we go. to the shop[1]",
+  ])
+    expect({ text, links: findLinks(text) }).toEqual({ text, links: [] });
+});
+
+test("a link the passages write passes in any spelling of its scheme, and a part of it; a name that only contains it does not", () => {
+  // The passage writes help.example.com; the article is at example.com/refund.
+  expect(check("请到 https://help.example.com 查看。[1]")).toMatchObject({ ok: true });
+  expect(check("请到 help.example.com/ 查看。[1]")).toMatchObject({ ok: true });
+  for (const longer of ["请到 p-example.com 查看。[1]", "请到 e.com 查看。[1]", "请到 elp.example.com 查看。[1]", "请到 help.example.com.evil 查看。[1]"])
+    expect({ longer, c: check(longer) }).toMatchObject({ longer, c: { ok: false, reason: "foreign_link" } });
 });
 
 test("findLinks: the whole address, trailing punctuation left to the sentence", () => {

@@ -209,6 +209,10 @@ describe("scope and lock-out", () => {
     const locked = await t.handle(bad());
     expect(locked.status).toBe(429);
     expect(locked.headers.get("retry-after")).toBe("60");
+    // It says what was wrong and for how long.
+    expect(((await locked.json()) as { error: { message: string } }).error.message).toBe(
+      `the signature does not match: check --secret (REPLYD_SECRET) for the appkey "${ADMIN.appkey}"; too many failed attempts from this address: it is locked out for 60 s more (a right signature is still accepted)`,
+    );
     t.clock.advance(59_000);
     await refused(bad(), 429, CODE.too_many_failures);
     t.clock.advance(2_000);

@@ -176,6 +176,14 @@ describe("POST /api/cli", () => {
 describe("PUT and DELETE /api/cli", () => {
   beforeEach(async () => void (await importDoc(doc([article(1), article(2)]))));
 
+  test("create=0 revises only: an unknown id is 404 and nothing is made; without it an unknown id is created, as the protocol says", async () => {
+    const refused = await call("PUT", "/api/cli", [["id", "a9"], ["create", "0"], ["title", "T"], ["url", "https://example.com/9"]]);
+    expect([refused.status, refused.error?.code]).toEqual([404, CODE.not_found]);
+    expect((await call("GET", "/api/cli", [["id", "a9"]])).status).toBe(404);
+    expect((await call("PUT", "/api/cli", [["id", "a1"], ["create", "0"], ["title", "Kept"]])).data).toMatchObject({ changed: true, article: { title: "Kept" } });
+    expect((await call("PUT", "/api/cli", [["id", "a9"], ["title", "T"], ["url", "https://example.com/9"]])).data).toMatchObject({ created: true });
+  });
+
   test("revise changes only the fields sent, and bumps rev", async () => {
     const r = await call("PUT", "/api/cli", [["id", "a1"], ["title", "New"]]);
     expect(r.data).toMatchObject({ changed: true, article: { title: "New", url: "https://example.com/1", rev: 2 } });

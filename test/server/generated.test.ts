@@ -37,6 +37,15 @@ test("a question answered in the model's words from the articles, citing the art
   expect(JSON.stringify(h)).not.toContain(KEY);
 });
 
+test("a follow-up reaches the model with the question before it: both, oldest first, a line each; logged so", async () => {
+  await setup();
+  expect(contentOf(await deliver(QUESTION))).toBe(GENERATED);
+  expect(contentOf(await deliver("多久到账"))).toBe(GENERATED);
+  expect(model.requests.length).toBe(2);
+  expect(model.requests[1]?.body.messages[1]?.content).toContain(`<<<\n${QUESTION}\n多久到账\n>>>`);
+  expect((await calls()).items[0]).toMatchObject({ question: `${QUESTION}\n多久到账`, cited: ["refund"] });
+});
+
 test("codes, tags, help and rules never reach the model; nor does a text no article holds a word of", async () => {
   await setup();
   const rules = { format: "replyd/1", matter: "rules", created_at: "2026-11-21T10:00:00.000Z", rules: [{ id: "r1", match: "exact", pattern: "hello", reply: { type: "text", text: "hi" } }] };
@@ -211,7 +220,8 @@ test("caps: past the follower's hourly cap and the daily one, the retrieval repl
   expect(newsTitle(await deliver(QUESTION, { from: "o_third" }))).toBe("售后政策");
   expect(model.requests.length).toBe(3);
   expect((await health()).generated_answers).toMatchObject({ capped: { follower: 1, daily: 1 }, caps: { used_24h: 3 } });
-  // A new app on the same store (a restart) counts the calls it logged.
+  // A new app on the same store (a restart) counts the calls it logged: each is logged once its answer went out, so wait for the three.
+  await until(async () => (await calls()).total === 3);
   const again = await createApp({
     read: t.backend.read,
     write: t.backend.write,

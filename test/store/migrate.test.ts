@@ -57,3 +57,36 @@ test("a version-5 message log is migrated in place: its messages are follower me
     tmp.cleanup();
   }
 });
+
+test("a version-10 data folder is migrated in place: its articles keep their rows and get no questions, the body still the last column", async () => {
+  const tmp = tempDir();
+  try {
+    const db = new Database(join(tmp.dir, "replyd.db"), { create: true });
+    for (const m of MIGRATIONS.slice(0, 10)) db.exec(m as string);
+    db.exec("PRAGMA user_version = 10");
+    db.run(
+      `INSERT INTO articles (seq, id, code, title, url, keywords, body, rev, created_at, updated_at) VALUES (7, 'refund', 'r1', '售后政策', 'https://e.com/', '["退货"]', ?, 3, ?, ?)`,
+      ["本店支持七天无理由退货，在订单页面申请退款。".repeat(200), "2026-01-01T00:00:00.000Z", "2026-01-02T00:00:00.000Z"],
+    );
+    db.run("INSERT INTO meta (key, value) VALUES ('fts_rebuild_from', '0') ON CONFLICT(key) DO UPDATE SET value = '0'");
+    db.close();
+    const store = openStore(tmp.dir);
+    try {
+      expect((store.db.query("PRAGMA user_version").get() as { user_version: number }).user_version).toBe(SCHEMA_VERSION);
+      const columns = (store.db.query("PRAGMA table_xinfo(articles)").all() as { name: string }[]).map((c) => c.name);
+      expect(columns.at(-1)).toBe("body");
+      expect(columns.indexOf("questions")).toBeLessThan(columns.indexOf("body"));
+      expect((store.db.query("SELECT seq FROM articles WHERE id = 'refund'").get() as { seq: number }).seq).toBe(7);
+      expect(store.articles.get("refund")).toMatchObject({ code: "r1", keywords: ["退货"], questions: [], rev: 3, updated_at: "2026-01-02T00:00:00.000Z" });
+      expect(store.articles.getLiveByCode("R1")?.id).toBe("refund");
+      await store.indexed();
+      const ranked = await store.searcher.rank("怎么申请退款");
+      expect(ranked && ranked !== "busy" ? ranked.articles[0]?.id : null).toBe("refund");
+      expect(store.content.synonyms()).toEqual([]);
+    } finally {
+      store.close();
+    }
+  } finally {
+    tmp.cleanup();
+  }
+});

@@ -6,31 +6,51 @@ import { openLocal } from "../files.ts";
 import type { Param } from "../../sign.ts";
 import type { CommandContext } from "../context.ts";
 import { usage } from "../errors.ts";
+import { cutColumns, table } from "../table.ts";
 import { defineCommand, PAGING } from "../command.ts";
 
 /** What `add` and `set` take as name=value: the content fields (article-fields.ts) but flags, which commands set (rm, --undelete); id and rev. */
 const FIELDS = ["id", ...CONTENT.filter((f) => f.kind !== "flag").map((f) => f.name), "rev"];
 
 const isLong = (name: string) => (LONG_FIELDS as readonly string[]).includes(name);
+/** The list fields (keywords, questions): given twice their values are joined, and `name+=…` appends. */
+const LISTS = CONTENT.filter((f) => f.kind === "words");
+/** How a list's values are joined in a form field: questions (which may hold commas) one a line, the others by commas. */
+const separator = (name: string) => (LISTS.some((f) => f.name === name && "lines" in f && f.lines) ? "\n" : ",");
 
 /**
  * Article fields are given as `name=value` arguments (`title="Hello" url=https://…`): `--url` is
  * already the server address, and values stay text exactly as typed (cac would turn `007` into 7).
  * A long field (the body) goes as a file part, since the form's fields hold 64 KiB together:
- * `body=@notes.html` sends a file's bytes, `body=text` the text.
+ * `body=@notes.html` sends a file's bytes, `body=text` the text. A list given more than once is one
+ * list (`questions="还能退吗" questions="I want my money back"`); with `appendable` (set),
+ * `keywords+=x` adds to the article's list rather than replacing it (the server's `append=`).
  */
-function fieldsFrom(c: CommandContext, args: string[], allowed: readonly string[]): { fields: Param[]; files: FilePart[] } {
+function fieldsFrom(c: CommandContext, args: string[], allowed: readonly string[], appendable = false): { fields: Param[]; files: FilePart[] } {
   const fields: Param[] = [];
   const files: FilePart[] = [];
+  const lists = new Map<string, { values: string[]; append: boolean }>();
   for (const arg of args) {
     const eq = arg.indexOf("=");
-    const name = eq > 0 ? arg.slice(0, eq) : "";
+    const written = eq > 0 ? arg.slice(0, eq) : "";
+    const append = written.endsWith("+");
+    const name = append ? written.slice(0, -1) : written;
     if (!allowed.includes(name)) throw usage(`"${arg}" is not a field=value; fields: ${allowed.join(", ")}`);
     const value = arg.slice(eq + 1);
-    if (!isLong(name)) fields.push([name, value]);
+    if (LISTS.some((f) => f.name === name)) {
+      if (append && !appendable) throw usage(`add sets a new article's lists whole: ${name}=…, not ${name}+=…`);
+      const list = lists.get(name) ?? { values: [], append };
+      if (list.append !== append) throw usage(`${name} is given both with = (replace the list) and with += (add to it): one or the other`);
+      list.values.push(value);
+      lists.set(name, list);
+    } else if (append) throw usage(`only the lists (${LISTS.map((f) => f.name).join(", ")}) take +=; "${arg}"`);
+    else if (!isLong(name)) fields.push([name, value]);
     else if (files.some((f) => f.name === name)) throw usage(`${name} is given twice`);
     else files.push(value.startsWith("@") ? longFile(c, name, value.slice(1)) : { name, filename: `${name}.txt`, bytes: new TextEncoder().encode(value), type: "text/plain; charset=utf-8" });
   }
+  for (const [name, list] of lists) fields.push([name, list.values.join(separator(name))]);
+  const appended = [...lists].filter(([, l]) => l.append).map(([name]) => name);
+  if (appended.length) fields.push(["append", appended.join(",")]);
   return { fields, files };
 }
 
@@ -45,15 +65,23 @@ function longFile(c: CommandContext, name: string, file: string): FilePart {
   }
 }
 
-/** One article, a line per field in the table's order (flags said after the id), a long field (the body) last, as paragraphs. */
+/**
+ * One article, a line per field in the table's order (flags said after the id; questions, which may
+ * hold commas, one a line), a long field (the body) last, as paragraphs.
+ */
 export function describe(a: Article | ArticleSummary): string {
   const line = (label: string, value: string) => `${label.padEnd(11)} ${value}`;
   const shown = (v: unknown) => (Array.isArray(v) ? (v.length ? v.join(", ") : "-") : v === null || v === "" ? "-" : String(v));
   const full = a as Partial<Article>;
   const long = LONG_FIELDS.filter((name) => typeof full[name] === "string" && full[name] !== "");
+  const fieldLines = (f: (typeof CONTENT)[number]) => {
+    const v = full[f.name];
+    if (!("lines" in f && f.lines) || !Array.isArray(v) || !v.length) return [line(f.name, shown(v))];
+    return v.map((item, i) => line(i ? "" : f.name, String(item)));
+  };
   return [
     line("id", `${a.id}${a.deleted ? "  (deleted)" : ""}`),
-    ...CONTENT.filter((f) => f.kind !== "flag" && !isLong(f.name)).map((f) => line(f.name, shown(full[f.name]))),
+    ...CONTENT.filter((f) => f.kind !== "flag" && !isLong(f.name)).flatMap(fieldLines),
     line("rev", String(a.rev)),
     line("created", a.created_at),
     line("updated", a.updated_at),
@@ -80,13 +108,9 @@ export async function ls(c: CommandContext): Promise<void> {
   c.print(page, () => {
     if (!page.items.length) return page.total ? `no articles at offset ${page.offset} (of ${page.total})` : "no articles";
     // A column is as wide as its widest value up to a cap: a server's 1 MiB id is cut, not padded into every row.
-    const cut = (v: string, max: number) => (v.length > max ? v.slice(0, max - 1) + "…" : v);
-    const rows = page.items.map((a) => [cut(String(a.id), 64), cut(a.code ?? "-", 32), cut(a.tag ?? "-", 16), cut(String(a.rev), 12), cut((a.deleted ? "[deleted] " : "") + a.title, 200)]);
-    const head = ["ID", "CODE", "TAG", "REV", "TITLE"];
-    const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
-    const line = (r: string[]) => r.map((v, i) => (i < r.length - 1 ? v.padEnd(widths[i] as number) : v)).join("  ");
+    const rows = page.items.map((a) => [String(a.id), a.code ?? "-", a.tag ?? "-", String(a.rev), cutColumns((a.deleted ? "[deleted] " : "") + a.title, 200)]);
     const shown = `${page.offset + 1}–${page.offset + page.items.length} of ${page.total}`;
-    return [line(head), ...rows.map(line), "", shown].join("\n");
+    return [...table([["ID", "CODE", "TAG", "REV", "TITLE"], ...rows], [{ max: 64 }, { max: 32 }, { max: 16 }, { max: 12 }]), "", shown].join("\n");
   });
 }
 
@@ -107,13 +131,14 @@ export async function add(c: CommandContext): Promise<void> {
 export async function set(c: CommandContext): Promise<void> {
   const [id, ...rest] = c.args;
   if (!id) throw usage("set needs an article id");
-  const given = fieldsFrom(c, rest, FIELDS.filter((f) => f !== "id"));
-  const fields: Param[] = [["id", id], ...given.fields];
+  const given = fieldsFrom(c, rest, FIELDS.filter((f) => f !== "id"), true);
+  // create=0: set revises; a mistyped id is refused ("no article …"), never made a new article.
+  const fields: Param[] = [["id", id], ["create", "0"], ...given.fields];
   if (c.flags.undelete) fields.push(["deleted", "0"]);
-  if (!given.files.length && !fields.some(([k]) => k !== "id" && k !== "rev")) throw usage("set needs at least one field to change, e.g. title=… or --undelete");
+  if (!given.files.length && !fields.some(([k]) => k !== "id" && k !== "rev" && k !== "create")) throw usage("set needs at least one field to change, e.g. title=… or --undelete");
   const r = await c.client().call<{ created: boolean; changed: boolean; article: Article }>({ method: "PUT", path: "/api/cli", fields, ...(given.files.length ? { files: given.files } : {}) });
   c.print(r, () =>
-    r.created ? `created ${r.article.id} (rev 1)` : r.changed ? `revised ${r.article.id}: now rev ${r.article.rev}` : `unchanged ${r.article.id} (rev ${r.article.rev})`,
+    r.changed ? `revised ${r.article.id}: now rev ${r.article.rev}` : `unchanged ${r.article.id} (rev ${r.article.rev})`,
   );
 }
 
@@ -153,16 +178,26 @@ export const showCommand = defineCommand({
 export const addCommand = defineCommand({
   usage: "add [...fields]",
   summary: `add one article: title=… url=… [${FIELDS.filter((f) => f !== "rev" && f !== "title" && f !== "url").map((f) => `${f}=`).join(" ")}]`,
-  description: "Adds one article from name=value fields (values stay text as typed; keywords comma-separated; body=@FILE reads the body from a file, plain text or HTML, which the server reduces to text). Refused when the id or the live code is taken; without an id, one is made from the code or at random.",
-  examples: ['replyd add code=007 title="Bond" url=https://example.com/007 keywords=spy,classic', 'replyd add title="Refunds" url=https://example.com/refunds body=@refunds.html'],
+  description:
+    "Adds one article from name=value fields (values stay text as typed; keywords comma-separated; questions, the phrasings followers use that it answers, one per questions=…; body=@FILE reads the body from a file, plain text or HTML, which the server reduces to text). Refused when the id or the live code is taken; without an id, one is made from the code or at random.",
+  examples: [
+    'replyd add code=007 title="Bond" url=https://example.com/007 keywords=spy,classic',
+    'replyd add title="Refunds" url=https://example.com/refunds body=@refunds.html questions="还能退吗" questions="I want my money back"',
+  ],
   run: add,
 });
 
 export const setCommand = defineCommand({
   usage: "set <id> [...fields]",
-  summary: "revise an article: only the fields given change (rev=N: only if still at rev N); an unknown id is created",
-  description: "Revises the fields given and nothing else. rev=N makes it conditional: refused when someone changed the article since you read it at rev N. An id that does not exist is created (title= and url= then required).",
-  examples: ['replyd set fv-3 title="Founder\'s view, part 3" rev=1', "replyd set fv-3 body=@fv-3.txt", "replyd set fv-3 --undelete"],
+  summary: "revise an article: only the fields given change (rev=N: only if still at rev N); an unknown id is refused",
+  description:
+    "Revises the fields given and nothing else. A list (keywords, questions) given with = replaces the article's; with += its values are added to it, those it holds already (in any case) skipped. rev=N makes it conditional: refused when someone changed the article since you read it at rev N. An id that does not exist is refused (no article …), never made a new article: replyd add makes one.",
+  examples: [
+    'replyd set fv-3 title="Founder\'s view, part 3" rev=1',
+    "replyd set fv-3 body=@fv-3.txt",
+    'replyd set refund keywords+=退货 questions+="can I send it back?"',
+    "replyd set fv-3 --undelete",
+  ],
   options: [{ flags: "--undelete", help: "bring a deleted article back" }],
   run: set,
 });

@@ -7,7 +7,8 @@ interface Health {
   version: string;
   uptime_s: number;
   server_time: string;
-  counts: { articles_live: number; articles_deleted: number; tags: number; rules: number; texts: number };
+  counts: { articles_live: number; articles_deleted: number; tags: number; rules: number; texts: number; synonyms?: number };
+  rule_warnings?: string[];
   db_bytes: number;
   search_index: string;
   passage_index?: { state: string; articles: number; passages: number };
@@ -28,6 +29,7 @@ interface Health {
     refused?: Record<string, number>;
     capped?: Record<string, number>;
     tokens?: { prompt: number; completion: number; unreported: number };
+    endpoint_now?: { state: "up" | "down" | "key_refused"; detail: string; checked_at: string };
     caps?: { per_follower_hour: number; per_minute: number; daily: number; concurrency: number; used_24h?: number; used_minute?: number; in_flight?: number; used?: string };
     customer_service?: string;
   };
@@ -46,7 +48,8 @@ function modelLines(g: NonNullable<Health["generated_answers"]>): string[] {
   if (!g.model) return [`model          ${g.endpoint}`];
   const d = g.delivered ?? {};
   return [
-    `model          ${g.model} at ${g.endpoint}: ${g.calls ?? 0} calls since start (${d.reply ?? 0} answered, ${d.customer_service ?? 0} followed up, ${d.pending ?? 0} kept for the next message (${d.next_message ?? 0} sent so); ${sum(g.failed)} failed, ${sum(g.refused)} refused by the checks)`,
+    `model          ${g.model} at ${g.endpoint}: ${g.calls ?? 0} calls since start (${d.reply ?? 0} answered, ${d.customer_service ?? 0} followed up, ${d.pending ?? 0} kept for the next message (${d.next_message ?? 0} sent so), ${d.ask ?? 0} for ask --generate; ${sum(g.failed)} failed, ${sum(g.refused)} refused by the checks)`,
+    ...(g.endpoint_now && g.endpoint_now.state !== "up" ? [`               ENDPOINT ${g.endpoint_now.state === "down" ? "DOWN" : "REFUSES THE KEY"} now: ${g.endpoint_now.detail} (${g.endpoint_now.checked_at}); followers get the retrieval reply`] : []),
     `               tokens ${g.tokens?.prompt ?? 0} in, ${g.tokens?.completion ?? 0} out`,
     `               caps ${g.caps?.per_follower_hour} per follower an hour; ${capUse(g.caps)} (${sum(g.capped)} capped${cappedBy(g.capped)})`,
     ...(g.customer_service && g.customer_service !== "ok" ? [`               customer-service messages: ${g.customer_service}`] : []),
@@ -61,13 +64,15 @@ export async function health(c: CommandContext): Promise<void> {
   const t0 = performance.now();
   const h = await client.call<Health>({ method: "GET", path: "/api/cli" });
   const ms = performance.now() - t0;
-  c.print(h, () =>
+  c.print({ ...h, profile: client.config.profile ?? null }, () =>
     [
-      `${h.status} — replyd ${h.version} at ${client.config.url} (${ms.toFixed(0)} ms)`,
+      `${h.status} — replyd ${h.version} at ${client.config.url} (${ms.toFixed(0)} ms)${client.config.profile ? `, profile ${client.config.profile}` : ""}`,
       `uptime         ${duration(h.uptime_s)}`,
       `server time    ${h.server_time}`,
       `articles       ${h.counts.articles_live} live, ${h.counts.articles_deleted} deleted`,
       `tags/rules/texts ${h.counts.tags} / ${h.counts.rules} / ${h.counts.texts}`,
+      ...(h.rule_warnings ?? []).map((w) => `RULE           ${w}`),
+      ...(h.counts.synonyms ? [`synonyms       ${h.counts.synonyms} group${h.counts.synonyms === 1 ? "" : "s"}`] : []),
       `database       ${formatBytes(h.db_bytes)}`,
       `search index   ${h.search_index}`,
       ...(h.passage_index ? [`passage index  ${h.passage_index.state}: ${h.passage_index.articles} articles, ${h.passage_index.passages} passages`] : []),

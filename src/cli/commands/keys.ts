@@ -133,5 +133,6 @@ export const keysCommand = defineCommand({
     { flags: "--scope <scope>", help: "admin, read or token (with add)" },
     { flags: "--note <text>", help: "a note stored with the key (with add)" },
   ],
+  local: true,
   run: keys,
 });

@@ -8,6 +8,7 @@ import { readLocal } from "../files.ts";
 import { type LoggedMessage, type ReplyWindow } from "../../store/follower-log.ts";
 import type { GeneratedEntry } from "../../store/generated-log.ts";
 import { defineCommand, PAGING } from "../command.ts";
+import { cutColumns, table } from "../table.ts";
 
 type Entry = LoggedMessage & { seq: number; reply_window?: ReplyWindow };
 
@@ -26,12 +27,22 @@ async function generatedInbox(c: CommandContext): Promise<void> {
   const page = await c.client().call<{ items: GeneratedEntry[]; total: number }>({ method: "GET", path: "/api/cli", fields: [["inbox", "ai"], ...c.paging()] });
   c.print(page, () => {
     if (!page.items.length) return "no model calls logged";
-    const rows = page.items.map((g) => {
-      const cost = `${g.ms === null ? "" : `${(g.ms / 1000).toFixed(1)} s`}${g.tokens_prompt === null ? "" : ` ${g.tokens_prompt}+${g.tokens_completion} tok`}`;
-      const head = `${String(g.seq).padStart(7)}  ${g.at.slice(0, 19).replace("T", " ")}  ${g.openid.slice(0, 28).padEnd(28)}  ${g.outcome.padEnd(22)}  ${cost.padEnd(18)}  ${g.question.replace(/\s+/g, " ").slice(0, 80)}`;
-      const what = g.answer !== null ? `→ ${g.answer.replace(/\s+/g, " ").slice(0, 160)}` : g.detail ? `× ${g.detail.slice(0, 160)}` : "";
+    // The heads line up with each other; each call's answer and sources follow on their own lines.
+    const heads = table(
+      page.items.map((g) => [
+        String(g.seq),
+        g.at.slice(0, 19).replace("T", " "),
+        g.openid,
+        g.outcome,
+        `${g.ms === null ? "" : `${(g.ms / 1000).toFixed(1)} s`}${g.tokens_prompt === null ? "" : ` ${g.tokens_prompt}+${g.tokens_completion} tok`}`,
+        cutColumns(g.question.replace(/\s+/g, " "), 80),
+      ]),
+      [{ right: true }, {}, { max: 28 }, { max: 24 }, { max: 20 }],
+    );
+    const rows = page.items.map((g, i) => {
+      const what = g.answer !== null ? `→ ${cutColumns(g.answer.replace(/\s+/g, " "), 160)}` : g.detail ? `× ${cutColumns(g.detail, 160)}` : "";
       const used = `  sources: ${g.sources.map((s) => s.id).join(", ") || "(none)"}${g.cited.length ? `; cited: ${g.cited.join(", ")}` : ""}`;
-      return [head, what && `         ${what}`, `       ${used}`].filter(Boolean).join("\n");
+      return [heads[i] as string, what && `         ${what}`, `       ${used}`].filter(Boolean).join("\n");
     });
     return [...rows, "", `${page.items.length} of ${page.total}; --json has each call's passages and the model's own words`].join("\n");
   });
@@ -46,11 +57,19 @@ export async function inbox(c: CommandContext): Promise<void> {
   const page = await c.client().call<{ items: Entry[]; total: number; reply_limit?: number }>({ method: "GET", path: "/api/cli", fields });
   c.print(page, () => {
     if (!page.items.length) return c.flags.all ? "no messages logged" : "nothing unmatched: every follower message found an answer";
-    const rows = page.items.map((m) => {
-      const what = `${m.type === "event" ? `[${m.event}] ` : m.type === "text" || m.direction === "out" ? "" : `[${m.type}] `}${(m.content ?? "").replace(/\s+/g, " ")}`;
-      return `${String(m.seq).padStart(7)}  ${m.received_at.slice(0, 19).replace("T", " ")}  ${m.from_user.slice(0, 28).padEnd(28)}  ${m.answer.padEnd(10)}  ${replyState(m).padEnd(26)}  ${what}`;
-    });
-    return [...rows, "", `${page.items.length} of ${page.total}; answer one with: replyd reply <id> "text" (or --article CODE)`].join("\n");
+    const rows = page.items.map((m) => [
+      String(m.seq),
+      m.received_at.slice(0, 19).replace("T", " "),
+      m.from_user,
+      m.answer,
+      replyState(m),
+      `${m.type === "event" ? `[${m.event}] ` : m.type === "text" || m.direction === "out" ? "" : `[${m.type}] `}${(m.content ?? "").replace(/\s+/g, " ")}`,
+    ]);
+    return [
+      ...table([["SEQ", "RECEIVED", "FROM", "ANSWER", "REPLY", "TEXT"], ...rows], [{ right: true }, {}, { max: 28 }, { max: 32 }, { max: 40 }]),
+      "",
+      `${page.items.length} of ${page.total}; answer one with: replyd reply <seq> "text" (or --article CODE); teach its question to the article that answers it: replyd teach <seq> <article>`,
+    ].join("\n");
   });
 }
 
@@ -66,7 +85,7 @@ export const inboxCommand = defineCommand({
   usage: "inbox",
   summary: "follower messages that matched nothing, newest first",
   description:
-    "Lists the follower messages nothing answered (or, with --all, every logged message, replies included), newest first, each with its id and whether the follower can still be answered (replyd reply ID …). With --ai, the calls to the model instead (serve --ai-url): each question, what became of the answer (reply, customer_service, pending, next_message, refused:<check>, failed:<kind>), its time and tokens, the articles it was given and cited.",
+    "Lists the follower messages nothing answered (or, with --all, every logged message, replies included), newest first, each with its number (SEQ) and whether the follower can still be answered (replyd reply SEQ …); replyd teach SEQ ARTICLE adds a follower's question to the article that answers it. With --ai, the calls to the model instead (serve --ai-url): each question, what became of the answer (reply, customer_service, pending, next_message, refused:<check>, failed:<kind>), its time and tokens, the articles it was given and cited.",
   examples: ["replyd inbox", "replyd inbox --all --limit 200 --json", "replyd inbox --ai"],
   options: [{ flags: "--all", help: "every logged message, not only the unmatched" }, { flags: "--ai", help: "the model's calls: questions, answers, outcomes, sources" }, ...PAGING],
   run: inbox,

@@ -3,7 +3,7 @@ import { startServer, StartupError, type ServeOptions } from "../../server/serve
 import { checkServeOptions, environmentKeyNotice, SettingsError, type CheckedSettings } from "../../server/serve-checks.ts";
 import type { CommandContext } from "../context.ts";
 import { CLIError } from "../errors.ts";
-import { describeSettings, resolveSettings, SERVE_SETTINGS, type ResolvedSettings, type Setting } from "../settings.ts";
+import { describeSettings, resolveSettings, SERVE_SETTINGS, settingsShown, type ResolvedSettings, type Setting } from "../settings.ts";
 import { defineCommand } from "../command.ts";
 import { formatBytes } from "../args.ts";
 
@@ -65,8 +65,9 @@ export async function serve(c: CommandContext): Promise<void> {
     } catch (e) {
       return settingsRefused(e);
     }
-    c.io.out(describeSettings(settings));
-    if (checked.environmentKey) c.io.err(environmentKeyNotice(checked.environmentKey.appkey));
+    if (c.json) c.io.out(JSON.stringify({ ok: true, settings: settingsShown(settings), warnings: settings.warnings, environment_key: checked.environmentKey?.appkey ?? null }, null, 2));
+    else c.io.out(describeSettings(settings));
+    if (checked.environmentKey && !c.json) c.io.err(environmentKeyNotice(checked.environmentKey.appkey));
     return;
   }
   let server;
@@ -108,5 +109,6 @@ export const serveCommand = defineCommand({
       ...(s.default !== undefined && !s.boolean ? { default: s.bytes ? formatBytes(Number(s.default)) : (s.default as string | number) } : {}),
     })),
   ],
+  local: true,
   run: serve,
 });

@@ -62,11 +62,15 @@ export const signCommand = defineCommand({
   description: "Prints the signed parameters of a request for another tool to send: the query string, or a whole curl or httpie command. Fields as k=v, file parts as name@file.",
   examples: ["replyd sign GET /api/cli --curl", "replyd sign POST /api/cli json@articles.json --httpie"],
   options: [
+    { flags: "--url <url>", help: "the server's address for --curl/--httpie (env REPLYD_URL)" },
+    { flags: "--appkey <appkey>", help: "admin key id (env REPLYD_APPKEY)" },
+    { flags: "--secret <secret>", help: "admin key secret (env REPLYD_SECRET)" },
     { flags: "--curl", help: "print a curl command" },
     { flags: "--httpie", help: "print an httpie command" },
     { flags: "--ts <ts>", help: "sign with this ts instead of now" },
     { flags: "--nonce <nonce>", help: "sign with this nonce instead of a fresh one" },
     { flags: "--verbose", help: "also print the canonical string on stderr" },
   ],
+  local: true,
   run: sign,
 });

@@ -8,8 +8,12 @@ import { checkedLocally, CLIError, usage } from "../errors.ts";
 import { checkFolder, checkTarget, openLocal, placeFile, type LocalFile } from "../files.ts";
 import { Progress } from "../progress.ts";
 import { BACKUP_ID, type BackupInfo } from "../../store/backup-ids.ts";
-import { type ImportResult, type RestoreResult } from "../../store/backend.ts";
+import { type ImportResult as StoredImport, type RestoreResult } from "../../store/backend.ts";
+
+/** What an import answers: the store's counts, and rules that now point at nothing. */
+type ImportResult = StoredImport & { warnings?: string[] };
 import { defineCommand } from "../command.ts";
+import { table } from "../table.ts";
 
 function matterArg(raw: string | undefined, fallback: Matter): Matter {
   if (raw === undefined) return fallback;
@@ -38,11 +42,13 @@ const held = (doc: BulkDocument) =>
     rules: doc.rules?.length,
     texts: doc.texts && Object.keys(doc.texts).length,
     menu: doc.menu === undefined ? undefined : doc.menu ? 1 : 0,
+    synonyms: doc.synonyms?.length,
   });
 
 const counts = (r: Record<string, unknown>) =>
   [
     ...(["articles", "tags", "rules", "texts"] as const).filter((k) => typeof r[k] === "number").map((k) => `${r[k]} ${k}`),
+    ...(typeof r.synonyms === "number" ? [`${r.synonyms} synonym group${r.synonyms === 1 ? "" : "s"}`] : []),
     // A backup counts the menu (0 or 1); a restore says what became of it.
     ...(typeof r.menu === "number" ? [r.menu ? "the menu" : "no menu"] : typeof r.menu === "string" ? [`menu ${r.menu}`] : []),
   ].join(", ");
@@ -73,15 +79,19 @@ function importReport(file: string, mode: string, doc: BulkDocument, r: ImportRe
     ...(doc.tags ? [`${r.tags} tag descriptions`] : []),
     ...(doc.rules && r.rules ? [`rules: ${r.rules.added} added, ${r.rules.updated} updated, ${r.rules.unchanged} unchanged of ${doc.rules.length}`] : []),
     ...(doc.texts ? [`${r.texts} texts`] : []),
+    ...(doc.synonyms && r.synonyms
+      ? [`synonym groups: ${r.synonyms.added} added, ${r.synonyms.updated} updated, ${r.synonyms.unchanged} unchanged of ${doc.synonyms.length}${r.synonyms.added || r.synonyms.updated ? " (the passage index is rebuilt with them: replyd health)" : ""}`]
+      : []),
   ];
   const head = articles
     ? `${r.added} added, ${r.updated} updated, ${r.unchanged} unchanged${mode === "init" ? `, ${r.removed} removed` : ""} of ${r.total}`
-    : others.shift() ?? (r.menu ? "the menu" : "nothing: the document holds no articles, tags, rules, texts or menu");
+    : others.shift() ?? (r.menu ? "the menu" : "nothing: the document holds no articles, tags, rules, texts, menu or synonyms");
   return [
     `imported ${file} (${mode}): ${head}`,
     ...others.map((o) => `also ${o}`),
     ...(r.menu ? ["the document's menu was stored (not pushed: replyd menu push)"] : []),
     ...(r.backup ? [`previous articles saved as backup ${r.backup.id}`] : []),
+    ...(r.warnings ?? []).map((w) => `warning: ${w}`),
   ].join("\n");
 }
 
@@ -143,7 +153,21 @@ export async function backups(c: CommandContext): Promise<void> {
   const all: BackupInfo[] = [];
   for (const m of matters) all.push(...(await client.call<{ backups: BackupInfo[] }>({ method: "GET", path: `/api/cli/revert/${m}` })).backups);
   all.sort((a, b) => (a.created_at < b.created_at ? 1 : -1));
-  c.print(all, () => (all.length ? all.map((b) => `${b.id}  ${b.kind.padEnd(6)}  ${formatBytes(b.size).padStart(9)}  ${b.created_at}`).join("\n") : "no backups"));
+  c.print(all, () => (all.length ? table(all.map((b) => [b.id, b.kind, formatBytes(b.size), b.created_at]), [{ max: 72 }, {}, { right: true }]).join("\n") : "no backups"));
+}
+
+type HeldCounts = Partial<Record<"articles" | "tags" | "rules" | "texts" | "menu" | "synonyms", number>>;
+
+/**
+ * A document whose menu is null removes the one stored: said before, while it can still be declined
+ * (on standard error with --yes, where nothing is asked). Empty when no menu is stored to remove.
+ */
+async function menuRemoval(c: CommandContext, matter: Matter): Promise<string> {
+  if (matter !== "all" && matter !== "menu") return "";
+  const stored = await c.client().call<{ menu: unknown }>({ method: "GET", path: "/api/cli/menu" });
+  if (!stored.menu) return "";
+  if (c.flags.yes) c.io.err("replyd: restoring removes the menu stored on the server (the platform's live menu is not changed)");
+  return "; this removes the menu stored on the server (the platform's live menu is not changed)";
 }
 
 export async function restore(c: CommandContext): Promise<void> {
@@ -166,9 +190,12 @@ export async function restore(c: CommandContext): Promise<void> {
         throw new CLIError("matter_mismatch", (e as Error).message);
       }
       summary = `${file} (${held(doc)})`;
+      if (doc.menu === null) summary += await menuRemoval(c, matter);
     } else {
       matter = matterArg(c.str("--matter"), (serverId as string).split("-")[0] as Matter);
-      summary = `server backup ${serverId}`;
+      const backup = await client.call<{ held: HeldCounts }>({ method: "GET", path: `/api/cli/revert/${matter}`, fields: [["id", serverId as string], ["held", "1"]] });
+      summary = `server backup ${serverId} (${counts(backup.held)})`;
+      if (backup.held.menu === 0) summary += await menuRemoval(c, matter);
     }
     if (!c.flags.yes) {
       if (!c.io.interactive) throw new CLIError("not_confirmed", `restore replaces ${matter} on ${client.config.url}; pass --yes to confirm without a terminal`);
@@ -176,7 +203,7 @@ export async function restore(c: CommandContext): Promise<void> {
       if (!/^y(es)?$/i.test(answer.trim())) throw new CLIError("not_confirmed", "restore cancelled; nothing was changed");
     }
     const push: [string, string][] = c.flags.push ? [["push", "1"]] : [];
-    const r = await client.call<RestoreResult & { menu_push?: { pushed: boolean; error?: string } }>(
+    const r = await client.call<RestoreResult & { menu_push?: { pushed: boolean; error?: string }; warnings?: string[] }>(
       local
         ? { method: "PUT", path: `/api/cli/revert/${matter}`, fields: push, files: [{ name: "json", filename: local.name, file: local, type: "application/json" }] }
         : { method: "PUT", path: `/api/cli/revert/${matter}`, fields: [["id", serverId as string], ...push] },
@@ -188,6 +215,8 @@ export async function restore(c: CommandContext): Promise<void> {
         `the state before is saved as backup ${r.backup.id}`,
         ...(r.menu_push?.pushed ? ["the restored menu was pushed to the platform"] : []),
         ...(r.menu === "stored" && !r.menu_push ? ["the restored menu is stored, not pushed (replyd menu push, or restore --push)"] : []),
+        ...(r.menu === "removed" ? ["the stored menu was removed (the document holds none); the platform's live menu is not changed — replyd menu --live shows it"] : []),
+        ...(r.warnings ?? []).map((w) => `warning: ${w}`),
       ].join("\n"),
     );
     if (r.menu_push && !r.menu_push.pushed) throw new CLIError("push_failed", `restored, but the menu was not pushed: ${r.menu_push.error}`);
@@ -199,7 +228,7 @@ export async function restore(c: CommandContext): Promise<void> {
 export const importCommand = defineCommand({
   usage: "import <file>",
   summary: "bulk add articles from a document or a JSON array",
-  description: "Adds and updates articles (and a document's tags, rules, texts and menu) from a replyd document or a bare JSON array of articles, in any JSON layout. The file is checked on the laptop with the server's rules first and sent from disk. --init replaces all articles with the file's, after an automatic backup on the server.",
+  description: "Adds and updates articles (and a document's tags, rules, texts, menu and synonyms) from a replyd document or a bare JSON array of articles, in any JSON layout. The file is checked on the laptop with the server's rules first and sent from disk. --init replaces all articles with the file's, after an automatic backup on the server.",
   examples: ["replyd import articles.json", "replyd import all.json --init"],
   options: [{ flags: "--init", help: "replace all articles with the file's" }],
   run: importCmd,
@@ -207,7 +236,7 @@ export const importCommand = defineCommand({
 
 export const backupCommand = defineCommand({
   usage: "backup [matter]",
-  summary: "back up all|articles|rules|texts|menu on the server, then download it",
+  summary: "back up all|articles|rules|texts|menu|synonyms on the server, then download it",
   description: "Takes a backup on the server and downloads it, checked whole (its signature, the document, its sha256) before it takes its name. An existing file is never replaced without --force; -o - writes the document to standard output.",
   examples: ["replyd backup", "replyd backup articles -o before.json", "replyd backup all -o - | gzip > all.json.gz"],
   options: [

@@ -5,10 +5,13 @@ import { containing, findArticles } from "./search.ts";
 import type { Article, ArticleContent, ArticleInput, ArticleSummary } from "../../article.ts";
 import type { LongName } from "../../article-fields.ts";
 import type { ListQuery } from "../backend.ts";
-import { BOUND_COLUMNS, SUMMARY_COLUMNS, columnList, fromRow, keywordText, sqliteParams, sqliteRecordParams, sqliteRowParams, type Row, type StoredRow } from "../rows.ts";
+import { BOUND_COLUMNS, SUMMARY_COLUMNS, columnList, fromRow, keywordText, questionText, sqliteParams, sqliteRecordParams, sqliteRowParams, type Row, type StoredRow } from "../rows.ts";
 
-/** Where the keywords' JSON text stands among the bound values (the search index takes it). */
+/** Where the keywords' and the questions' JSON text stand among the bound values (the indexes take them). */
 const KEYWORDS = BOUND_COLUMNS.indexOf("keywords");
+const QUESTIONS = BOUND_COLUMNS.indexOf("questions");
+/** An article's columns as the indexes read them (keywords and questions as text). */
+const INDEXED = "title, keyword_text AS keywords, question_text AS questions, description, body, deleted";
 
 // The article statements' column lists and placeholders, from the field table (?1 … ?n, id last).
 const BOUND = columnList(BOUND_COLUMNS);
@@ -59,7 +62,7 @@ export class ArticleRepo {
     this.keepRevHigh = db.query("INSERT INTO rev_high (id, rev) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET rev = max(rev, excluded.rev)");
     this.anyRevHigh = db.query("SELECT 1 FROM rev_high LIMIT 1").get() !== null;
     this.passages = new PassageIndex(db);
-    this.filedById = db.query("SELECT seq, title, keyword_text AS keywords, description, body, deleted FROM articles WHERE id = ?");
+    this.filedById = db.query(`SELECT seq, ${INDEXED} FROM articles WHERE id = ?`);
     this.loadIndexState();
     // Filed by another version of the ranking (an upgrade): rebuilt in the background from start,
     // questions meanwhile ranked against what is indexed again (docs/answers.md).
@@ -79,11 +82,11 @@ export class ArticleRepo {
   }
 
   /** Keeps one article's search entries in step with its row (delete + insert by rowid is always safe). */
-  private index(seq: number, a: { title: string; description: string; keywords: string; body?: string; deleted?: number | boolean } | null, old: Indexed | null = null): void {
+  private index(seq: number, a: { title: string; description: string; keywords: string; questions: string; body?: string; deleted?: number | boolean } | null, old: Indexed | null = null): void {
     if (this.bulk) return;
     // Past the rebuild's marker the rebuild files it (and would count it twice).
     const live = a && !a.deleted && (this.ftsPendingFrom === null || seq <= this.ftsPendingFrom);
-    this.passages.replace(seq, old, live ? { title: a.title, keywords: keywordText(a.keywords), description: a.description, body: a.body ?? "" } : null);
+    this.passages.replace(seq, old, live ? { title: a.title, keywords: keywordText(a.keywords), questions: questionText(a.questions), description: a.description, body: a.body ?? "" } : null);
     this.db.run("DELETE FROM articles_fts WHERE rowid = ?", [seq]);
     this.db.run("DELETE FROM articles_grams WHERE rowid = ?", [seq]);
     if (!a) return;
@@ -157,7 +160,7 @@ export class ArticleRepo {
     if (this.ftsPendingFrom === null) return true;
     const next = this.db.transaction((): number | null => {
       const from = this.ftsPendingFrom as number;
-      const rows = this.db.query("SELECT seq, title, keyword_text AS keywords, description, body, deleted FROM articles WHERE seq > ? ORDER BY seq LIMIT ?").all(from, limit) as (Indexed & {
+      const rows = this.db.query(`SELECT seq, ${INDEXED} FROM articles WHERE seq > ? ORDER BY seq LIMIT ?`).all(from, limit) as (Indexed & {
         seq: number;
         deleted: number;
       })[];
@@ -233,7 +236,7 @@ export class ArticleRepo {
     const rev = high !== undefined && wantedRev <= high ? high + 1 : wantedRev;
     const params = sqliteRecordParams(rec, rev, createdAt, updatedAt);
     const { lastInsertRowid } = this.insertStmt.run(...(params as never[]));
-    this.index(Number(lastInsertRowid), { title: rec.title ?? "", description: rec.description ?? "", keywords: params[KEYWORDS] as string, body: rec.body ?? "", deleted: rec.deleted ?? false });
+    this.index(Number(lastInsertRowid), { title: rec.title ?? "", description: rec.description ?? "", keywords: params[KEYWORDS] as string, questions: params[QUESTIONS] as string, body: rec.body ?? "", deleted: rec.deleted ?? false });
     return rev;
   }
 
@@ -243,7 +246,7 @@ export class ArticleRepo {
     const old = this.filed(a.id);
     const params = sqliteParams(a);
     const row = this.updateStmt.get(...(params as never[])) as { seq: number } | null;
-    if (row) this.index(row.seq, { title: a.title, description: a.description, keywords: params[KEYWORDS] as string, body: a.body, deleted: a.deleted }, old);
+    if (row) this.index(row.seq, { title: a.title, description: a.description, keywords: params[KEYWORDS] as string, questions: params[QUESTIONS] as string, body: a.body, deleted: a.deleted }, old);
   }
 
   /**

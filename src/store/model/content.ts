@@ -1,6 +1,8 @@
 import type { Database } from "bun:sqlite";
 import type { Menu } from "../../menu.ts";
 import { TEXT_KEYS, type Rule, type Tags, type TextKey, type Texts } from "../../rule.ts";
+import type { SynonymGroup } from "../../synonyms.ts";
+import { storedSynonyms, writeSynonyms } from "./synonyms.ts";
 
 export interface StoredMenu {
   menu: Menu;
@@ -10,7 +12,7 @@ export interface StoredMenu {
 }
 
 /**
- * Tags, rules, texts and the menu: small tables read whole and replaced or merged whole. Every follower
+ * Tags, rules, texts, the menu and the synonyms: small tables read whole and replaced or merged whole. Every follower
  * message needs them, so reads are cached; every write goes through here and drops the cache
  * (also when its transaction later rolls back: the next read simply reloads).
  */
@@ -43,7 +45,7 @@ export function mergeRuleList(current: readonly Rule[], incoming: readonly Rule[
 }
 
 export class ContentRepo {
-  private cache: { tags?: Tags; rules?: Rule[]; texts?: Texts; menu?: StoredMenu | null } = {};
+  private cache: { tags?: Tags; rules?: Rule[]; texts?: Texts; menu?: StoredMenu | null; synonyms?: SynonymGroup[] } = {};
   /** Moves on every write of the rules (an import of unchanged rules too): the operator acted on them. */
   rulesVersion = 0;
 
@@ -157,7 +159,21 @@ export class ContentRepo {
     if (stored) this.db.run("INSERT INTO menu (id, body, updated_at, pushed_at) VALUES (1, ?, ?, ?)", [JSON.stringify(stored.menu), stored.updated_at, stored.pushed_at]);
   }
 
-  counts(): { tags: number; rules: number; texts: number } {
-    return { tags: Object.keys(this.tags()).length, rules: this.rules().length, texts: Object.keys(this.texts()).length };
+  /** The operator's synonyms (src/synonyms.ts), as groups of phrases. */
+  synonyms(): SynonymGroup[] {
+    return (this.cache.synonyms ??= storedSynonyms(this.db));
+  }
+
+  /**
+   * Replaces the synonyms. The passage index is filed with them: the caller rebuilds it in the same
+   * transaction (a bulk write: Model.writeArticles, or ArticleRepo.resetIndex).
+   */
+  replaceSynonyms(groups: readonly SynonymGroup[]): void {
+    this.changed();
+    writeSynonyms(this.db, groups);
+  }
+
+  counts(): { tags: number; rules: number; texts: number; synonyms: number } {
+    return { tags: Object.keys(this.tags()).length, rules: this.rules().length, texts: Object.keys(this.texts()).length, synonyms: this.synonyms().length };
   }
 }

@@ -142,6 +142,42 @@ export const MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX generated_at ON generated (at);
    CREATE INDEX generated_pending ON generated (openid, seq) WHERE outcome = 'pending';`,
+
+  // The questions an article answers, as followers write them (issue 34 D), ranked with its title.
+  // The table is made again so that they stand before the body, still the last column: a row read
+  // without its body (a listing, a tag's articles) never touches the overflow pages a long body
+  // takes. question_text is them one a line, as the passage index reads them (rows.ts questionText).
+  // Every article has none yet: the indexes stay as they are (rowids are kept).
+  `CREATE TABLE articles_next (
+     seq           INTEGER PRIMARY KEY,
+     id            TEXT NOT NULL UNIQUE,
+     code          TEXT,
+     tag           TEXT,
+     title         TEXT NOT NULL,
+     description   TEXT NOT NULL DEFAULT '',
+     url           TEXT NOT NULL,
+     picurl        TEXT,
+     keywords      TEXT NOT NULL DEFAULT '[]',
+     deleted       INTEGER NOT NULL DEFAULT 0,
+     rev           INTEGER NOT NULL DEFAULT 1,
+     created_at    TEXT NOT NULL,
+     updated_at    TEXT NOT NULL,
+     keyword_text  TEXT GENERATED ALWAYS AS (CASE WHEN length(keywords) > 4 THEN replace(substr(keywords, 3, length(keywords) - 4), '","', char(31)) ELSE '' END) VIRTUAL,
+     questions     TEXT NOT NULL DEFAULT '[]',
+     question_text TEXT GENERATED ALWAYS AS (CASE WHEN length(questions) > 4 THEN replace(substr(questions, 3, length(questions) - 4), '","', char(10)) ELSE '' END) VIRTUAL,
+     body          TEXT NOT NULL DEFAULT ''
+   );
+   INSERT INTO articles_next (seq, id, code, tag, title, description, url, picurl, keywords, deleted, rev, created_at, updated_at, body)
+     SELECT seq, id, code, tag, title, description, url, picurl, keywords, deleted, rev, created_at, updated_at, body FROM articles;
+   DROP TABLE articles;
+   ALTER TABLE articles_next RENAME TO articles;
+   CREATE UNIQUE INDEX articles_live_code ON articles (lower(code)) WHERE deleted = 0 AND code IS NOT NULL;
+   CREATE INDEX articles_tag ON articles (tag);`,
+
+  // The operator's synonyms (issue 34 D; src/synonyms.ts): one row a group, its phrases as JSON. The
+  // passage index is built with them: a change rebuilds it (meta synonyms_version moves, so that
+  // the search worker reads them again).
+  `CREATE TABLE synonyms (position INTEGER PRIMARY KEY, phrases TEXT NOT NULL);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

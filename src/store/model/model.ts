@@ -120,7 +120,8 @@ export class Model {
         this.articles.resetIndex();
       }).immediate();
     } catch (e) {
-      this.articles.loadIndexState();
+      // Rolled back: what the repository keeps in memory (the index's state, sizes and synonyms) is read again.
+      this.articles.reload();
       throw e;
     }
     if (bulk && !indexLater) this.indexInBackground();

@@ -9,16 +9,21 @@
  * version of the ranking that filed them (src/ranking/tiers.ts INDEX_VERSION): an index filed by
  * another version is rebuilt (articles.ts). Kept row by row by single writes (the old content read before the row changes, so its
  * counts can be taken back) and rebuilt in batches after bulk writes, with the search indexes and
- * under the same marker (articles.ts).
+ * under the same marker (articles.ts). Articles are read with the operator's synonyms
+ * (src/ranking/synonyms.ts) as stored beside them: whoever writes those rebuilds the index.
  */
 import type { Database, Statement } from "bun:sqlite";
 import { analyse, type Analysis, type CorpusStats } from "../../ranking/score.ts";
 import { filings, INDEX_VERSION, TIERS } from "../../ranking/tiers.ts";
+import { withSynonyms, type SynonymTable } from "../../ranking/synonyms.ts";
+import { synonymsVersion, synonymTableIn } from "./synonyms.ts";
 
 /** What the index reads of an article. */
 export interface Indexed {
   title: string;
   keywords: string;
+  /** The questions it answers, one a line (articles.question_text). */
+  questions: string;
   description: string;
   body: string;
 }
@@ -47,6 +52,9 @@ export class PassageIndex {
   private readonly insertTerms: Statement;
   private readonly deleteTerms: Statement;
   private sizes: Sizes;
+  /** The operator's synonyms, as articles are filed with them, and the version they were read at. */
+  private synonyms: SynonymTable | null = null;
+  private synonymsAt: string | null = null;
 
   constructor(private readonly db: Database) {
     this.dfOf = db.query("SELECT df FROM answer_df WHERE term = ?");
@@ -54,6 +62,15 @@ export class PassageIndex {
     this.insertTerms = db.query("INSERT INTO answer_terms (rowid, terms) VALUES (?, ?)");
     this.deleteTerms = db.query("DELETE FROM answer_terms WHERE rowid = ?");
     this.sizes = PassageIndex.sizesIn(db);
+    this.readSynonyms();
+  }
+
+  /** The synonyms read again when their version moved (a table of the most, 20,000 phrases, takes ~0.1 s to build). */
+  private readSynonyms(): void {
+    const version = synonymsVersion(this.db);
+    if (version === this.synonymsAt) return;
+    this.synonyms = synonymTableIn(this.db);
+    this.synonymsAt = version;
   }
 
   /** The sizes as `db` holds them now (this connection's, or another's: the search worker's). */
@@ -97,6 +114,10 @@ export class PassageIndex {
 
   /** One article changes: `old` (as it was, null when new or not filed) out, `now` (null when gone or not live) in. */
   replace(seq: number, old: Indexed | null, now: Indexed | null): void {
+    withSynonyms(this.synonyms, () => this.replaceNow(seq, old, now));
+  }
+
+  private replaceNow(seq: number, old: Indexed | null, now: Indexed | null): void {
     const df = new Map<string, number>();
     if (old) {
       this.deleteTerms.run(seq);
@@ -113,6 +134,10 @@ export class PassageIndex {
 
   /** A batch of articles not filed before (a rebuild): counted together, their terms' counts written once each. */
   addBatch(rows: (Indexed & { seq: number })[]): void {
+    withSynonyms(this.synonyms, () => this.addBatchNow(rows));
+  }
+
+  private addBatchNow(rows: (Indexed & { seq: number })[]): void {
     const df = new Map<string, number>();
     // One article at a time, its analysis dropped at once: 2,000 analyses held together cost five
     // times as much in garbage collection as the analysing itself.
@@ -125,12 +150,16 @@ export class PassageIndex {
     this.saveSizes();
   }
 
-  /** Empties the index; call inside the bulk write's transaction (articles.ts resetIndex). */
+  /**
+   * Empties the index; call inside the bulk write's transaction (articles.ts resetIndex), after any
+   * change to the synonyms in it: they are read again, and the rebuild files every article with them.
+   */
   reset(): void {
     this.db.exec(`DROP TABLE answer_terms; DROP TABLE answer_df; ${ANSWER_INDEX_DDL}`);
     this.sizes = { heads: 0, headTerms: 0, passages: 0, passageTerms: 0 };
     this.saveSizes();
     this.db.run("INSERT INTO meta (key, value) VALUES ('answer_version', ?1) ON CONFLICT(key) DO UPDATE SET value = ?1", [String(INDEX_VERSION)]);
+    this.readSynonyms();
   }
 
   /**
@@ -146,9 +175,10 @@ export class PassageIndex {
     return holds;
   }
 
-  /** Re-reads the sizes (after a rolled-back transaction, or another connection's writes). */
+  /** Re-reads the sizes and the synonyms (after a rolled-back transaction, or another connection's writes). */
   reload(): void {
     this.sizes = PassageIndex.sizesIn(this.db);
+    this.readSynonyms();
   }
 
   df(term: string): number {

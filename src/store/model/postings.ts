@@ -7,14 +7,31 @@ import type { RankingSource } from "../../ranking/rank.ts";
 import type { CorpusStats } from "../../ranking/score.ts";
 import type { CandidateRow } from "../../ranking/types.ts";
 import { PassageIndex, tierToken } from "./passage-index.ts";
+import type { SynonymTable } from "../../ranking/synonyms.ts";
+import { synonymsVersion, synonymTableIn } from "./synonyms.ts";
 
 export class SqlitePostings implements RankingSource {
   private readonly dfOf: Statement<{ df: number }, [string]>;
   private readonly match: Statement<{ seq: number }, [string, number]>;
+  private synonymsAt: string | null = null;
+  private table: SynonymTable | null = null;
 
   constructor(private readonly db: Database) {
     this.dfOf = db.query("SELECT df FROM answer_df WHERE term = ?");
     this.match = db.query("SELECT rowid AS seq FROM answer_terms WHERE answer_terms MATCH ? LIMIT ?");
+  }
+
+  /**
+   * The operator's synonyms, read again whenever their version moved (one row looked up a question):
+   * the question's terms are made with them, as the articles' were (search-worker.ts).
+   */
+  synonyms(): SynonymTable | null {
+    const version = synonymsVersion(this.db);
+    if (version !== this.synonymsAt) {
+      this.table = synonymTableIn(this.db);
+      this.synonymsAt = version;
+    }
+    return this.table;
   }
 
   stats(): CorpusStats {
@@ -31,7 +48,7 @@ export class SqlitePostings implements RankingSource {
 
   rows(seqs: readonly number[]): CandidateRow[] {
     return this.db
-      .query(`SELECT seq, id, title, keyword_text AS keywords, description, body, url, picurl FROM articles WHERE deleted = 0 AND seq IN (${seqs.map(() => "?").join(",")})`)
+      .query(`SELECT seq, id, title, keyword_text AS keywords, question_text AS questions, description, body, url, picurl FROM articles WHERE deleted = 0 AND seq IN (${seqs.map(() => "?").join(",")})`)
       .all(...seqs) as CandidateRow[];
   }
 }

@@ -5,6 +5,7 @@
 import { Database } from "bun:sqlite";
 import type { SearchReply, SearchRequest } from "../../ranking/protocol.ts";
 import { rank } from "../../ranking/rank.ts";
+import { withSynonyms } from "../../ranking/synonyms.ts";
 import { PassageIndex } from "./passage-index.ts";
 import { SqlitePostings } from "./postings.ts";
 import { findArticles } from "./search.ts";
@@ -53,7 +54,10 @@ self.onmessage = (event: MessageEvent<SearchRequest>) => {
   } else {
     try {
       if (!db || !postings) throw new Error("the database could not be opened");
-      if (m.type === "rank") postMessage({ id: m.id, ranking: rank(m.question, postings) } satisfies SearchReply);
+      if (m.type === "rank") {
+        const source = postings;
+        postMessage({ id: m.id, ranking: withSynonyms(source.synonyms(), () => rank({ text: m.question, context: m.context, exclude: m.exclude }, source)) } satisfies SearchReply);
+      }
       else postMessage({ id: m.id, ids: findArticles(db, m.words, 1) } satisfies SearchReply);
     } catch (e) {
       postMessage({ id: m.id, error: (e as Error).message } satisfies SearchReply);

@@ -11,6 +11,7 @@
  */
 import { FairQueue } from "./fair-queue.ts";
 import type { IndexCounts, SearchReply, SearchRequest } from "../../ranking/protocol.ts";
+import { asQuestion, type Question } from "../../ranking/question.ts";
 import type { RankingResult } from "../../ranking/types.ts";
 
 /**
@@ -117,9 +118,10 @@ export class Searcher {
     return { id: reply && "ids" in reply ? (reply.ids[0] ?? null) : null };
   }
 
-  /** The account's articles ranked for a follower's question (src/ranking/rank.ts). */
-  async rank(question: string, asking: Asking = this.asking("")): Promise<RankingResult> {
-    const reply = await this.ask(asking, (id) => ({ type: "rank", id, question }));
+  /** The account's articles ranked for a follower's question, or a follow-up read with the one before (src/ranking/rank.ts). */
+  async rank(question: string | Question, asking: Asking = this.asking("")): Promise<RankingResult> {
+    const { text, ...more } = asQuestion(question);
+    const reply = await this.ask(asking, (id) => ({ type: "rank", id, question: text, ...more }));
     if (reply === "busy") return "busy";
     return reply && "ranking" in reply ? reply.ranking : null;
   }

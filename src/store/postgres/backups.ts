@@ -99,6 +99,11 @@ export async function createBackupPg(tx: TransactionSQL, matter: Matter, kind: B
     counts.menu = row ? 1 : 0;
     w.field("menu", row ? (JSON.parse(row.body) as Menu) : null);
   }
+  if (sections.includes("synonyms")) {
+    const groups = ((await tx`SELECT phrases FROM synonyms ORDER BY position`) as { phrases: string }[]).map((r) => JSON.parse(r.phrases) as unknown);
+    counts.synonyms = groups.length;
+    w.field("synonyms", groups);
+  }
   const sha256 = w.finish();
   await flush(true);
   await tx`UPDATE backups SET size = ${size}, sha256 = ${sha256} WHERE id = ${id}`;

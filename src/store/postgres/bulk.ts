@@ -18,6 +18,7 @@ import { generation, insertDirectly, insertNew, loadRecords, mintIds, purgeArtic
 import * as content from "./content.ts";
 import { type ImportResult } from "../backend.ts";
 import { type BackupInfo } from "../backup-ids.ts";
+import { mergeSynonymGroups } from "../../synonyms.ts";
 
 export const stripCounts = ({ counts: _counts, ...info }: BackupInfo & { counts: Record<string, number> }): BackupInfo => info;
 
@@ -47,6 +48,7 @@ export async function importDocumentPg(sql: SQL, doc: BulkDocument, mode: "merge
       rules: { added: 0, updated: 0, unchanged: 0 },
       texts: 0,
       menu: false,
+      synonyms: { added: 0, updated: 0, unchanged: 0 },
       ...(backup ? { backup: stripCounts(backup) } : {}),
     };
     const empty = !(await tx`SELECT 1 FROM articles LIMIT 1`).length;
@@ -90,6 +92,11 @@ export async function importDocumentPg(sql: SQL, doc: BulkDocument, mode: "merge
     if (doc.menu) {
       await content.setMenu(tx, doc.menu, now);
       result.menu = true;
+    }
+    if (doc.synonyms) {
+      const { groups, ...merged } = mergeSynonymGroups(await content.synonyms(tx), doc.synonyms);
+      if (merged.added || merged.updated) await content.replaceSynonyms(tx, groups);
+      result.synonyms = merged;
     }
     return outcome ? outcome.mark(tx, result) : result;
   });

@@ -1,11 +1,13 @@
 import type { TransactionSQL } from "bun";
 import type { Menu } from "../../menu.ts";
 import type { Rule, Tags, Texts } from "../../rule.ts";
+import type { SynonymGroup } from "../../synonyms.ts";
 import { mergeRuleList, type RuleMerge } from "../model/content.ts";
 
 /**
- * Tags, rules, texts and the menu in PostgreSQL, with the SQLite store's semantics (content.ts).
- * Every change moves content_gen, inside the writer's transaction: read copies reload them whole.
+ * Tags, rules, texts, the menu and the synonyms in PostgreSQL, with the SQLite store's semantics
+ * (content.ts). Every change moves content_gen, inside the writer's transaction: read copies reload
+ * them whole (and rebuild their passage index when the synonyms changed: replica.ts).
  */
 export const contentChanged = (tx: TransactionSQL) => tx`UPDATE meta SET value = (value::bigint + 1)::text WHERE key = 'content_gen'`;
 
@@ -61,4 +63,14 @@ export async function setMenu(tx: TransactionSQL, menu: Menu | null, now: string
   }
   await tx`INSERT INTO menu (id, body, updated_at, pushed_at) VALUES (1, ${body}, ${now}, ${pushedAt})
            ON CONFLICT (id) DO UPDATE SET body = excluded.body, updated_at = excluded.updated_at, pushed_at = excluded.pushed_at`;
+}
+
+export async function synonyms(tx: TransactionSQL): Promise<SynonymGroup[]> {
+  return ((await tx`SELECT phrases FROM synonyms ORDER BY position`) as { phrases: string }[]).map((r) => JSON.parse(r.phrases) as SynonymGroup);
+}
+
+export async function replaceSynonyms(tx: TransactionSQL, groups: readonly SynonymGroup[]): Promise<void> {
+  await tx`DELETE FROM synonyms`;
+  for (const [i, group] of groups.entries()) await tx`INSERT INTO synonyms (position, phrases) VALUES (${i}, ${JSON.stringify(group)})`;
+  await contentChanged(tx);
 }

@@ -1,6 +1,7 @@
 import type { SQL } from "bun";
 import type { Menu } from "../../menu.ts";
 import type { Rule, Tags, Texts } from "../../rule.ts";
+import { sameSynonyms, type SynonymGroup } from "../../synonyms.ts";
 import type { Model } from "../model/model.ts";
 import { readChanges, type FeedPage } from "./feed.ts";
 import { CopyMirror, type Mirror } from "./mirror.ts";
@@ -155,7 +156,12 @@ export class Replica {
     return bulk;
   }
 
-  /** Tags, rules, texts and the menu, reloaded whole when the database's content generation moved. */
+  /**
+   * Tags, rules, texts, the menu and the synonyms, reloaded whole when the database's content
+   * generation moved. New synonyms rebuild the copy's passage index (every article is filed with
+   * them), emptied in the same transaction: each instance of a cluster ranks with them once its
+   * copy has them.
+   */
   private async catchUpContent(): Promise<void> {
     const content = await this.sql.begin(async (tx) => {
       await tx`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`;
@@ -168,18 +174,31 @@ export class Replica {
         rules: (await tx`SELECT body FROM rules ORDER BY position`) as { body: string }[],
         texts: (await tx`SELECT key, value FROM texts`) as { key: string; value: string }[],
         menu: (await tx`SELECT body, updated_at, pushed_at FROM menu WHERE id = 1`) as { body: string; updated_at: string; pushed_at: string | null }[],
+        synonyms: ((await tx`SELECT phrases FROM synonyms ORDER BY position`) as { phrases: string }[]).map((r) => JSON.parse(r.phrases) as SynonymGroup),
       };
     });
     if (!content) return;
     const c = this.store.content;
-    this.store.db.transaction(() => {
-      c.replaceTags(Object.fromEntries(content.tags.map((t) => [t.tag, t.description])) as Tags);
-      c.replaceRules(content.rules.map((r) => JSON.parse(r.body) as Rule));
-      c.replaceTexts(Object.fromEntries(content.texts.map((t) => [t.key, t.value])) as Texts);
-      const m = content.menu[0];
-      c.putMenuExact(m ? { menu: JSON.parse(m.body) as Menu, updated_at: m.updated_at, pushed_at: m.pushed_at } : null);
-      this.setMeta("pg_content_gen", content.gen);
-    }).immediate();
+    const newSynonyms = !sameSynonyms(c.synonyms(), content.synonyms);
+    try {
+      this.store.db.transaction(() => {
+        c.replaceTags(Object.fromEntries(content.tags.map((t) => [t.tag, t.description])) as Tags);
+        c.replaceRules(content.rules.map((r) => JSON.parse(r.body) as Rule));
+        c.replaceTexts(Object.fromEntries(content.texts.map((t) => [t.key, t.value])) as Texts);
+        const m = content.menu[0];
+        c.putMenuExact(m ? { menu: JSON.parse(m.body) as Menu, updated_at: m.updated_at, pushed_at: m.pushed_at } : null);
+        if (newSynonyms) {
+          c.replaceSynonyms(content.synonyms);
+          this.store.articles.resetIndex();
+        }
+        this.setMeta("pg_content_gen", content.gen);
+      }).immediate();
+    } catch (e) {
+      // Rolled back: the index's state the reset left in memory is read again.
+      if (newSynonyms) this.store.articles.reload();
+      throw e;
+    }
     this.contentGen = content.gen;
+    if (newSynonyms) this.store.indexInBackground();
   }
 }

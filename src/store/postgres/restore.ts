@@ -68,6 +68,11 @@ async function replace(tx: TransactionSQL, doc: BulkDocument, matter: Matter, no
     if (doc.menu !== undefined) await content.setMenu(tx, doc.menu, now);
     result.menu = doc.menu === undefined ? "kept" : doc.menu ? "stored" : "removed";
   }
+  // An `all` document written before synonyms has none: they are kept, as its menu.
+  if (sections.includes("synonyms") && doc.synonyms !== undefined) {
+    await content.replaceSynonyms(tx, doc.synonyms);
+    result.synonyms = doc.synonyms.length;
+  }
   return result;
 }
 

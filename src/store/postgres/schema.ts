@@ -100,6 +100,12 @@ export const PG_MIGRATIONS: readonly string[] = [
    CREATE INDEX generated_pending ON generated (openid, seq) WHERE outcome = 'pending';`,
   // The appkey an instance takes from its environment, for `replyd keys --db` to name (issue 33 F).
   `ALTER TABLE instances ADD COLUMN env_appkey text;`,
+  // The questions an article answers, as followers write them (issue 34 D). A constant default: no
+  // table rewrite on a large table.
+  `ALTER TABLE articles ADD COLUMN questions text NOT NULL DEFAULT '[]';`,
+  // The operator's synonyms (issue 34 D; src/synonyms.ts): one row a group, its phrases as JSON. Content
+  // like the rules: a write moves content_gen, and each instance's copy rebuilds its passage index.
+  `CREATE TABLE synonyms (position integer PRIMARY KEY, phrases text NOT NULL);`,
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

@@ -12,6 +12,7 @@ import type { DataFolder } from "./data-folder.ts";
 import type { ImportResult, RestoreResult } from "../backend.ts";
 import type { BackupInfo } from "../backup-ids.ts";
 import { BULK_INDEX_THRESHOLD } from "../model/model.ts";
+import { mergeSynonymGroups, sameSynonyms } from "../../synonyms.ts";
 
 /** Where each record's id comes from: its own, or worked out once before writing (ids.ts). */
 type IdOf = (record: ArticleInput, index: number) => string;
@@ -67,11 +68,15 @@ export function importDocument(store: DataFolder, doc: BulkDocument, mode: "merg
     rules: { added: 0, updated: 0, unchanged: 0 },
     texts: 0,
     menu: false,
+    synonyms: { added: 0, updated: 0, unchanged: 0 },
     ...(backup ? { backup } : {}),
   };
+  const synonyms = doc.synonyms ? mergeSynonymGroups(store.content.synonyms(), doc.synonyms) : null;
+  const newSynonyms = synonyms !== null && (synonyms.added > 0 || synonyms.updated > 0);
 
-  // Past a few thousand records the search index is rebuilt afterwards rather than row by row.
-  const bulk = count > BULK_INDEX_THRESHOLD || (mode === "init" && existing > BULK_INDEX_THRESHOLD);
+  // Past a few thousand records the search index is rebuilt afterwards rather than row by row; new
+  // synonyms rebuild it whatever the count, as every article is filed with them.
+  const bulk = count > BULK_INDEX_THRESHOLD || (mode === "init" && existing > BULK_INDEX_THRESHOLD) || newSynonyms;
   store.writeArticles(bulk, () => {
     if (articles) {
       const kept = mode === "init" && existing ? store.articles.noteKept() : null;
@@ -126,6 +131,10 @@ export function importDocument(store: DataFolder, doc: BulkDocument, mode: "merg
       store.content.setMenu(doc.menu, now);
       result.menu = true;
     }
+    if (synonyms) {
+      if (newSynonyms) store.content.replaceSynonyms(synonyms.groups);
+      result.synonyms = { added: synonyms.added, updated: synonyms.updated, unchanged: synonyms.unchanged };
+    }
   });
   return result;
 }
@@ -143,7 +152,11 @@ export function restoreDocument(store: DataFolder, doc: BulkDocument, matter: Ma
   const backup = store.backup(matter, "auto");
   const now = store.nowIso();
   const result: RestoreResult = { matter, backup };
-  store.writeArticles(sections.includes("articles"), () => {
+  // An `all` document written before synonyms has none: they are kept, as its menu.
+  const synonyms = sections.includes("synonyms") ? doc.synonyms : undefined;
+  const newSynonyms = synonyms !== undefined && !sameSynonyms(store.content.synonyms(), synonyms);
+  // Every article is filed with the synonyms: new ones rebuild the passage index, as new articles do.
+  store.writeArticles(sections.includes("articles") || newSynonyms, () => {
     if (sections.includes("articles")) {
       store.articles.deleteAll();
       articles?.each((rec, index) => {
@@ -165,6 +178,10 @@ export function restoreDocument(store: DataFolder, doc: BulkDocument, matter: Ma
     if (sections.includes("menu")) {
       if (doc.menu !== undefined) store.content.setMenu(doc.menu, now);
       result.menu = doc.menu === undefined ? "kept" : doc.menu ? "stored" : "removed";
+    }
+    if (synonyms !== undefined) {
+      if (newSynonyms) store.content.replaceSynonyms(synonyms);
+      result.synonyms = synonyms.length;
     }
   });
   return result;

@@ -130,6 +130,11 @@ export class DataFolder extends Model {
           counts.menu = menu ? 1 : 0;
           w.field("menu", menu);
         }
+        if (sections.includes("synonyms")) {
+          const synonyms = this.content.synonyms();
+          counts.synonyms = synonyms.length;
+          w.field("synonyms", synonyms);
+        }
         return w.finish();
       }),
     )();

@@ -1,0 +1,355 @@
+/**
+ * Follow-ups measured (issue 34 E; docs/answers.md "Follow-ups"): question + follow-up pairs on the
+ * FAQ accounts (bench/eval/followups/*.jsonl, on bench/eval/faq/accounts/), each follow-up answered as
+ * before (each message alone) and in its conversation (src/wechat/reading.ts) — in memory with the
+ * real ranking code over each account (eval/memory-source.ts), and with --binary through dist/replyd's
+ * callback, each account imported into a server of its own.
+ *
+ *   bun bench/followups.ts [--half tune|held|all] [--set weight=0.5] [--binary] [--json] [--misses]
+ *   bun bench/followups.ts --standalone [bench/eval/faq/questions.jsonl]
+ *   ./scripts/bench --only followups        (both)
+ *
+ * Kinds: stay (the follow-up is answered by the first question's article), move (by a neighbouring
+ * article), change (a question of its own, which must not be dragged back), offtopic (one no
+ * article answers, after one that an article does: nothing is the right answer), another ("换一个":
+ * the next articles not yet offered), second ("第二个" after a list). Measured: the right article
+ * first, and among those offered (stay, move, change); nothing offered, and a single article
+ * offered (offtopic); the reply offering only articles not offered before, and the labelled article
+ * offered within the two replies (another); the list's entry picked, of the first replies that were
+ * lists (second). --standalone: questions of their own (issue 34 D's set), each asked right after the
+ * one before it, answered alone and after it: no worse in conversation? `--half tune` is the half of the accounts
+ * the weights were chosen on, `held` the other half.
+ */
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { CONTEXT, type Question } from "../src/ranking/question.ts";
+import { rank } from "../src/ranking/rank.ts";
+import type { Ranking } from "../src/ranking/types.ts";
+import { wxSignature } from "../src/wechat/crypto.ts";
+import { nextTurn, offer, read, type Reading } from "../src/wechat/reading.ts";
+import { MemorySource } from "./eval/memory-source.ts";
+import { clientFor, startReplyd, TOKEN, waitHealthy } from "./servers.ts";
+
+const ROOT = resolve(import.meta.dir, "eval");
+/** Followers' questions written blind to the articles (issue 34 D), when the tree has them. */
+const STANDALONE = join(ROOT, "faq", "questions.jsonl");
+
+export interface Pair {
+  id: string;
+  account: string;
+  kind: "stay" | "move" | "change" | "offtopic" | "another" | "second";
+  first: string;
+  first_article: string | null;
+  followup: string;
+  followup_article: string | null;
+}
+
+export interface Account {
+  id: string;
+  language: string;
+  articles: { id: string; title: string; keywords: string[]; body: string }[];
+}
+
+export function loadAccounts(): Map<string, Account> {
+  const dir = join(ROOT, "faq", "accounts");
+  const out = new Map<string, Account>();
+  for (const f of readdirSync(dir).filter((f) => f.endsWith(".json"))) {
+    const a = JSON.parse(readFileSync(join(dir, f), "utf8")) as Account;
+    out.set(a.id, a);
+  }
+  return out;
+}
+
+export function loadPairs(): Pair[] {
+  const dir = join(ROOT, "followups");
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".jsonl"))
+    .sort()
+    .flatMap((f) =>
+      readFileSync(join(dir, f), "utf8")
+        .split("\n")
+        .filter((l) => l.trim())
+        .map((l) => JSON.parse(l) as Pair),
+    );
+}
+
+/** The half of the accounts the weights are chosen on: every other account, in name order, per language. */
+export function tuningHalf(accounts: Iterable<string>): Set<string> {
+  const names = [...accounts].sort();
+  const out = new Set<string>();
+  for (const lang of ["zh", "en"]) names.filter((n) => n.startsWith(`${lang}-`)).forEach((n, i) => i % 2 === 0 && out.add(n));
+  return out;
+}
+
+/** What a follower is shown for a reading, in order. */
+function shownBy(r: Reading): string[] {
+  if (r.how === "pick") return [r.id];
+  const c = offer(r);
+  return c.kind === "one" ? [c.article.id] : c.kind === "list" ? c.articles.map((a) => a.id) : [];
+}
+
+/** One pair as a follower lives it: the articles the first message was offered, then the follow-up. */
+type Replies = { first: string[]; second: string[] };
+type Answerer = (p: Pair, conversational: boolean) => Promise<Replies>;
+
+interface Tally {
+  n: number;
+  /** stay, move, change: right first; another: only new articles; second: the entry picked. */
+  a: number;
+  /** stay, move, change: right among those offered; another: right within the two replies; second: first replies that were lists. */
+  b: number;
+}
+
+export interface Row {
+  set: string;
+  n: number;
+  metric: string;
+  alone: number;
+  conversation: number;
+}
+
+const METRICS: Record<Pair["kind"], [string, string]> = {
+  stay: ["right first", "right offered"],
+  move: ["right first", "right offered"],
+  change: ["right first", "right offered"],
+  offtopic: ["nothing offered", "a single article"],
+  another: ["only new articles", "right within two replies"],
+  second: ["list entry picked", "first reply a list"],
+};
+
+function tallyOf(p: Pair, r: Replies, t: Tally, misses: string[]): void {
+  t.n++;
+  if (p.kind === "another") {
+    if (r.second.length && r.second.every((id) => !r.first.includes(id))) t.a++;
+    if ([...r.first, ...r.second].includes(p.first_article as string)) t.b++;
+  } else if (p.kind === "offtopic") {
+    if (!r.second.length) t.a++;
+    else misses.push(`${p.id} offtopic ${p.first} → ${p.followup}: ${r.second.join(",")} (want nothing)`);
+    if (r.second.length === 1) t.b++;
+  } else if (p.kind === "second") {
+    if (r.first.length > 1) {
+      t.b++;
+      if (r.second.length === 1 && r.second[0] === r.first[1]) t.a++;
+    }
+  } else {
+    if (r.second[0] === p.followup_article) t.a++;
+    else misses.push(`${p.id} ${p.kind} ${p.first} → ${p.followup}: ${r.second.join(",") || "nothing"} (want ${p.followup_article})`);
+    if (r.second.includes(p.followup_article as string)) t.b++;
+  }
+}
+
+export async function evaluate(pairs: readonly Pair[], answer: Answerer) {
+  const alone: Record<string, Tally> = {};
+  const together: Record<string, Tally> = {};
+  const misses: string[] = [];
+  for (const p of pairs) {
+    const k = `${p.account.slice(0, 2)}.${p.kind}`;
+    tallyOf(p, await answer(p, false), (alone[k] ??= { n: 0, a: 0, b: 0 }), []);
+    tallyOf(p, await answer(p, true), (together[k] ??= { n: 0, a: 0, b: 0 }), misses);
+  }
+  const rows: Row[] = [];
+  const f3 = (x: number, n: number) => +(x / Math.max(n, 1)).toFixed(3);
+  for (const k of Object.keys(together).sort()) {
+    const [x, y] = [alone[k] as Tally, together[k] as Tally];
+    const kind = k.slice(3) as Pair["kind"];
+    rows.push({ set: k, n: y.n, metric: METRICS[kind][0], alone: f3(x.a, x.n), conversation: f3(y.a, y.n) });
+    rows.push({ set: k, n: y.n, metric: METRICS[kind][1], alone: f3(x.b, x.n), conversation: f3(y.b, y.n) });
+  }
+  for (const lang of ["zh", "en", "all"]) {
+    const keys = Object.keys(together).filter((k) => (lang === "all" || k.startsWith(lang)) && /stay|move/.test(k));
+    const sum = (t: Record<string, Tally>) => keys.reduce((s, k) => ({ n: s.n + (t[k] as Tally).n, a: s.a + (t[k] as Tally).a }), { n: 0, a: 0 });
+    const [x, y] = [sum(alone), sum(together)];
+    rows.push({ set: `${lang}.stay+move`, n: y.n, metric: "right first", alone: f3(x.a, x.n), conversation: f3(y.a, y.n) });
+  }
+  return { rows, misses };
+}
+
+/** In memory: the real ranking and reading over each account's articles, the choice as the callback makes it (without its word search). */
+export function inMemory(accounts: Map<string, Account>): Answerer {
+  const sources = new Map<string, MemorySource>();
+  const source = (id: string) => {
+    let s = sources.get(id);
+    if (!s) {
+      const a = accounts.get(id);
+      if (!a) throw new Error(`no account ${id} in bench/eval/faq/accounts/`);
+      s = new MemorySource(a.articles.map((x) => ({ id: x.id, title: x.title, keywords: x.keywords.join("\u001f"), body: x.body })));
+      sources.set(id, s);
+    }
+    return s;
+  };
+  return async (p, conversational) => {
+    const ranker = async (q: Question): Promise<Ranking> => rank(q, source(p.account));
+    const r1 = await read(p.first, [], ranker);
+    const first = shownBy(r1);
+    const turns = conversational ? [nextTurn(r1, [], "m1", 0, first)] : [];
+    return { first, second: shownBy(await read(p.followup, turns, ranker)) };
+  };
+}
+
+const cdata = (xml: string, tag: string) => [...xml.matchAll(new RegExp(`<${tag}><!\\[CDATA\\[([\\s\\S]*?)\\]\\]></${tag}>`, "g"))].map((m) => m[1] as string);
+const LINK = "https://example.com/a/";
+
+/** The articles a reply offers, in order, by the links it carries. */
+function offeredIn(xml: string): string[] {
+  const links = xml.includes("<MsgType><![CDATA[news]]>") ? cdata(xml, "Url") : [...(cdata(xml, "Content")[0] ?? "").matchAll(/https:\/\/example\.com\/a\/[a-z0-9_-]+/g)].map((m) => m[0]);
+  return links.filter((u) => u.startsWith(LINK)).map((u) => u.slice(LINK.length));
+}
+
+/** Through dist/replyd: one server per account, each pair's messages sent by a follower of its own (alone: the follow-up by a follower who asked nothing before). */
+export async function throughBinary(pairs: readonly Pair[], accounts: Map<string, Account>, log: (line: string) => void = () => {}) {
+  const servers = new Map<string, { url: string; stop(): Promise<void> }>();
+  let n = 0;
+  /** The follow-ups' reply times, alone and in conversation (client-side, loopback, one at a time). */
+  const ms = { alone: [] as number[], conversation: [] as number[] };
+  const say = async (url: string, follower: string, content: string) => {
+    const ts = String(Math.floor(Date.now() / 1000));
+    const nonce = `f${process.pid}x${++n}`;
+    const body = `<xml><ToUserName><![CDATA[gh_bench]]></ToUserName><FromUserName><![CDATA[${follower}]]></FromUserName><CreateTime>${ts}</CreateTime><MsgType><![CDATA[text]]></MsgType><Content><![CDATA[${content}]]></Content><MsgId>${Date.now()}${n}</MsgId></xml>`;
+    const res = await fetch(`${url}/wechat?signature=${wxSignature(TOKEN, ts, nonce)}&timestamp=${ts}&nonce=${nonce}&openid=${follower}`, { method: "POST", body });
+    return offeredIn(await res.text());
+  };
+  const server = async (id: string) => {
+    const known = servers.get(id);
+    if (known) return known.url;
+    const a = accounts.get(id);
+    if (!a) throw new Error(`no account ${id} in bench/eval/faq/accounts/`);
+    const dir = mkdtempSync(join(tmpdir(), "replyd-followups-"));
+    const s = startReplyd(dir);
+    await waitHealthy(`${s.url}/healthz`, 60_000);
+    const c = clientFor(s.url, dir);
+    const doc = { format: "replyd/1", matter: "articles", articles: a.articles.map((x) => ({ id: x.id, title: x.title, keywords: x.keywords, url: `${LINK}${x.id}`, body: x.body })) };
+    await c.call({ method: "POST", path: "/api/cli", fields: [["mode", "init"]], files: [{ name: "json", filename: "doc.json", bytes: new TextEncoder().encode(JSON.stringify(doc)) }] });
+    for (;;) {
+      const h = await c.call<{ search_index: string }>({ method: "GET", path: "/api/cli" });
+      if (h.search_index === "ready") break;
+      await Bun.sleep(20);
+    }
+    log(`  ${id}: ${a.articles.length} articles imported`);
+    servers.set(id, {
+      url: s.url,
+      stop: async () => {
+        s.p.kill("SIGTERM");
+        await s.p.exited;
+        rmSync(dir, { recursive: true, force: true });
+      },
+    });
+    return s.url;
+  };
+  let follower = 0;
+  const answer: Answerer = async (p, conversational) => {
+    const url = await server(p.account);
+    const who = `o_followups_${++follower}`;
+    const first = await say(url, who, p.first);
+    // Alone: the follow-up from a follower who asked nothing before it.
+    const t0 = performance.now();
+    const second = await say(url, conversational ? who : `${who}_alone`, p.followup);
+    ms[conversational ? "conversation" : "alone"].push(performance.now() - t0);
+    return { first, second };
+  };
+  try {
+    const result = await evaluate(pairs, answer);
+    const pct = (xs: number[], q: number) => +([...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * q) / 100))] ?? 0).toFixed(2);
+    return { ...result, replyMs: { alone: { p50: pct(ms.alone, 50), p99: pct(ms.alone, 99) }, conversation: { p50: pct(ms.conversation, 50), p99: pct(ms.conversation, 99) } } };
+  } finally {
+    for (const s of servers.values()) await s.stop();
+  }
+}
+
+/** A follower's message of bench/eval/faq/questions.jsonl (written blind to the articles, issue 34 D). */
+interface Standalone {
+  account: string;
+  question: string;
+  answer_ids: string[];
+  kind: "answerable" | "unanswerable" | "chat";
+}
+
+/**
+ * Questions that stand on their own, each asked right after the one before it in the file (the
+ * same account): answered as well in conversation as alone? Answerable: the right article first, a
+ * single wrong one; the others: nothing offered, a single article.
+ */
+export async function standalone(path: string, answer: Answerer): Promise<Row[]> {
+  const qs = readFileSync(path, "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Standalone);
+  const t: Record<string, { n: number; alone: [number, number]; together: [number, number] }> = {};
+  for (let i = 1; i < qs.length; i++) {
+    const [before, q] = [qs[i - 1] as Standalone, qs[i] as Standalone];
+    if (before.account !== q.account) continue;
+    const p: Pair = { id: `q${i}`, account: q.account, kind: "change", first: before.question, first_article: null, followup: q.question, followup_article: null };
+    const k = `${q.account.slice(0, 2)}.${q.kind === "answerable" ? "answerable" : "unanswerable"}`;
+    const row = (t[k] ??= { n: 0, alone: [0, 0], together: [0, 0] });
+    row.n++;
+    for (const [mode, got] of [["alone", await answer(p, false)], ["together", await answer(p, true)]] as const) {
+      const shown = got.second;
+      const x = row[mode];
+      if (q.kind === "answerable") {
+        if (q.answer_ids.includes(shown[0] as string)) x[0]++;
+        if (shown.length === 1 && !q.answer_ids.includes(shown[0] as string)) x[1]++;
+      } else {
+        if (!shown.length) x[0]++;
+        if (shown.length === 1) x[1]++;
+      }
+    }
+  }
+  const rows: Row[] = [];
+  const f3 = (x: number, n: number) => +(x / Math.max(n, 1)).toFixed(3);
+  for (const k of Object.keys(t).sort()) {
+    const r = t[k] as (typeof t)[string];
+    const [m0, m1] = k.endsWith(".answerable") ? ["right first", "a single wrong article"] : ["nothing offered", "a single article"];
+    rows.push({ set: k, n: r.n, metric: m0, alone: f3(r.alone[0], r.n), conversation: f3(r.together[0], r.n) });
+    rows.push({ set: k, n: r.n, metric: m1, alone: f3(r.alone[1], r.n), conversation: f3(r.together[1], r.n) });
+  }
+  return rows;
+}
+
+export function printRows(title: string, rows: readonly Row[], out: (line: string) => void): void {
+  out(title);
+  for (const r of rows) out(`  ${r.set.padEnd(14)} ${String(r.n).padStart(4)}  ${r.metric.padEnd(26)} alone ${r.alone.toFixed(3)}  in conversation ${r.conversation.toFixed(3)}`);
+}
+
+/** ./scripts/bench --only followups: in memory, then through the binary, on every pair. */
+export async function followupsBench(report: (line: string) => void) {
+  const accounts = loadAccounts();
+  const pairs = loadPairs();
+  const memory = await evaluate(pairs, inMemory(accounts));
+  printRows(`  in memory (${pairs.length} pairs, ${accounts.size} accounts):`, memory.rows, report);
+  const binary = await throughBinary(pairs, accounts);
+  printRows("  through dist/replyd:", binary.rows, report);
+  const t = binary.replyMs;
+  report(`  the follow-up's reply: alone p50 ${t.alone.p50} ms, p99 ${t.alone.p99} ms; in conversation p50 ${t.conversation.p50} ms, p99 ${t.conversation.p99} ms`);
+  // Issue 34 D's questions, when the tree has them: questions of their own are answered no worse after another.
+  const own = existsSync(STANDALONE) ? await standalone(STANDALONE, inMemory(accounts)) : [];
+  if (own.length) printRows("  questions of their own, each right after the one before (bench/eval/faq/questions.jsonl, in memory):", own, report);
+  return { memory: memory.rows, binary: binary.rows, reply_ms: t, standalone: own };
+}
+
+if (import.meta.main) {
+  const args = process.argv.slice(2);
+  const half = args.includes("--half") ? args[args.indexOf("--half") + 1] : "all";
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] !== "--set") continue;
+    const [k, v] = (args[i + 1] as string).split("=") as [string, string];
+    if (k === "weight") CONTEXT.weight = Number(v);
+    else throw new Error(`unknown setting ${k}`);
+  }
+  const accounts = loadAccounts();
+  const tuning = tuningHalf(accounts.keys());
+  const pairs = loadPairs().filter((p) => half === "all" || (half === "tune") === tuning.has(p.account));
+  const out = (line: string) => process.stdout.write(line + "\n");
+  if (args.includes("--standalone")) {
+    const path = args[args.indexOf("--standalone") + 1] ?? STANDALONE;
+    printRows(`questions of their own, each right after the one before (${path}):`, await standalone(path, inMemory(accounts)), out);
+    process.exit(0);
+  }
+  const result = args.includes("--binary") ? await throughBinary(pairs, accounts, out) : await evaluate(pairs, inMemory(accounts));
+  const replyMs = "replyMs" in result ? (result.replyMs as Awaited<ReturnType<typeof throughBinary>>["replyMs"]) : null;
+  if (args.includes("--json")) out(JSON.stringify({ half, weight: CONTEXT.weight, binary: args.includes("--binary"), rows: result.rows, reply_ms: replyMs }));
+  else {
+    printRows(`${args.includes("--binary") ? "through dist/replyd" : "in memory"}, ${half} (${pairs.length} pairs):`, result.rows, out);
+    if (replyMs) out(`the follow-up's reply: alone p50 ${replyMs.alone.p50} ms, p99 ${replyMs.alone.p99} ms; in conversation p50 ${replyMs.conversation.p50} ms, p99 ${replyMs.conversation.p99} ms`);
+  }
+  if (args.includes("--misses")) out(result.misses.join("\n"));
+}

@@ -1,0 +1,68 @@
+/**
+ * replyd profile add|ls|rm|use (docs/client.md "Profiles"): the servers an operator works with,
+ * kept on the laptop (cli/profiles.ts). The secret is read from standard input — typed without
+ * echo at a terminal, or piped — never taken as a flag, which every user of the machine sees in ps.
+ */
+import { checkUrl } from "../config.ts";
+import { defineCommand } from "../command.ts";
+import type { CommandContext } from "../context.ts";
+import { CLIError, usage } from "../errors.ts";
+import { PROFILE_NAME, profilesPath, readProfiles, writeProfiles } from "../profiles.ts";
+
+async function profile(c: CommandContext): Promise<void> {
+  const [action = "ls", name, ...extra] = c.args;
+  if (extra.length) throw usage(`profile ${action} takes one name ("${extra.join(" ")}" is left over)`);
+  const f = readProfiles(c.io);
+  if (action === "ls") {
+    const names = Object.keys(f.profiles).sort();
+    return c.print(
+      { default: f.default, profiles: names.map((n) => ({ name: n, url: f.profiles[n]?.url, appkey: f.profiles[n]?.appkey, default: n === f.default })) },
+      () => (names.length ? names.map((n) => `${n === f.default ? "*" : " "} ${n}  ${f.profiles[n]?.url}  ${f.profiles[n]?.appkey}`).join("\n") : `no profiles in ${profilesPath(c.io)}`),
+    );
+  }
+  if (!name) throw usage(`profile ${action} needs a name: replyd profile ${action} NAME`);
+  if (action === "add") {
+    if (!PROFILE_NAME.test(name)) throw usage("a profile's name is letters, digits, _ . and -, starting with a letter or digit");
+    const url = c.str("--url");
+    const appkey = c.str("--appkey");
+    if (!url || !appkey) throw usage("profile add needs --url and --appkey; the secret is read from standard input");
+    if (Object.hasOwn(f.profiles, name) && !c.flags.force) throw new CLIError("profile_exists", `a profile "${name}" is kept already; pass --force to replace it`, 2);
+    const secret = (await c.io.secret(`secret for ${appkey}: `)).trim();
+    if (!secret) throw usage("no secret was read from standard input");
+    f.profiles[name] = { url: checkUrl(url), appkey, secret };
+    if (c.flags.default || f.default === null) f.default = name;
+    const path = writeProfiles(c.io, f);
+    return c.print({ name, url: f.profiles[name]?.url, appkey, default: f.default === name, path }, () => `kept profile "${name}" (${url}, ${appkey})${f.default === name ? ", the default" : ""} in ${path}`);
+  }
+  if (!Object.hasOwn(f.profiles, name)) throw new CLIError("unknown_profile", `no profile "${name}"; known: ${Object.keys(f.profiles).join(", ") || "none"}`, 2);
+  if (action === "rm") {
+    delete f.profiles[name];
+    const wasDefault = f.default === name;
+    if (wasDefault) f.default = null;
+    writeProfiles(c.io, f);
+    return c.print({ removed: name, default: f.default }, () => `removed profile "${name}"${wasDefault ? "; there is no default profile now (replyd profile use NAME)" : ""}`);
+  }
+  if (action === "use") {
+    f.default = name;
+    writeProfiles(c.io, f);
+    return c.print({ default: name }, () => `"${name}" is the default profile`);
+  }
+  throw usage(`profile ${action}: the actions are add, ls, rm and use`);
+}
+
+export const profileCommand = defineCommand({
+  usage: "profile [action] [name]",
+  summary: "keep the servers you work with: add, ls, rm, use",
+  description:
+    "Keeps servers and their keys on this machine, in the user's config folder (profiles.json, the owner's alone): add NAME --url URL --appkey KEY reads the secret from standard input; ls lists them (* the default); rm NAME; use NAME makes it the default. Any command takes --profile NAME or REPLYD_PROFILE, else the default; a flag or an environment variable still comes first.",
+  examples: ["replyd profile add shop --url https://replyd.example.com --appkey rk_3f9a01c2d4e5", "replyd profile ls", "replyd profile use shop", "replyd profile rm staging"],
+  options: [
+    { flags: "--url <url>", help: "the server's address (with add)" },
+    { flags: "--appkey <appkey>", help: "the key's id (with add); its secret is read from standard input" },
+    { flags: "--default", help: "make it the default profile (with add; the first one added is)" },
+    { flags: "--force", help: "replace a profile kept under that name (with add)" },
+  ],
+  local: true,
+  refused: { "--secret": "profile add reads the secret from standard input (every user of this machine sees flags in ps): run it and type the secret, or pipe it in" },
+  run: profile,
+});

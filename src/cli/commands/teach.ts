@@ -1,0 +1,51 @@
+/**
+ * Teaching the ranking the account's own words (docs/answers.md "Teaching"): a follower's question
+ * from the inbox added to the article that answers it, and the synonyms it applies.
+ */
+import type { Article } from "../../article.ts";
+import type { SynonymGroup } from "../../synonyms.ts";
+import { defineCommand } from "../command.ts";
+import type { CommandContext } from "../context.ts";
+import { usage } from "../errors.ts";
+
+/** replyd teach SEQ ARTICLE: the text of inbox message SEQ becomes one of the article's questions. */
+export async function teach(c: CommandContext): Promise<void> {
+  const [seq, id, ...rest] = c.args;
+  if (!seq || !id || rest.length || !/^\d+$/.test(seq)) throw usage("teach needs an inbox message's number and an article id: replyd teach 41 refund");
+  const r = await c.client().call<{ seq: number; question: string; article: Article }>({ method: "POST", path: "/api/cli/teach", fields: [["inbox", seq], ["id", id]] });
+  c.print(r, () =>
+    [
+      `taught ${r.article.id} (now rev ${r.article.rev}, ${r.article.questions.length} question${r.article.questions.length === 1 ? "" : "s"}): "${r.question}"`,
+      `followers asking it, or something close to it, get this article${r.article.deleted ? " once it is restored (it is deleted)" : ""}`,
+    ].join("\n"),
+  );
+}
+
+/** replyd synonyms: the groups the ranking reads as one word each. */
+export async function synonyms(c: CommandContext): Promise<void> {
+  if (c.args.length) throw usage("synonyms lists the synonyms; change them by importing a document of matter synonyms (replyd import synonyms.json)");
+  const r = await c.client().call<{ synonyms: SynonymGroup[]; groups: number }>({ method: "GET", path: "/api/cli/synonyms" });
+  c.print(r, () =>
+    r.synonyms.length
+      ? [...r.synonyms.map((g, i) => `${String(i).padStart(4)}  ${g.join(" = ")}`), "", `${r.groups} group${r.groups === 1 ? "" : "s"}`].join("\n")
+      : 'no synonyms; import a document of matter synonyms: {"format":"replyd/1","matter":"synonyms","synonyms":[["Visa","credit card"]]}',
+  );
+}
+
+export const teachCommand = defineCommand({
+  usage: "teach <seq> <article>",
+  summary: "add a follower's question (inbox message SEQ) to the questions of the article that answers it",
+  description:
+    "Adds the text of a follower's message in the inbox (its number, as replyd inbox shows it) to the questions of an article (its id): followers who ask it, or something close to it, then get that article. Refused when the message is not a follower's text, the article does not exist, has that question already, or has the most questions it may (50); a question is at most 200 characters.",
+  examples: ["replyd teach 41 refund", "replyd teach 41 refund --json"],
+  run: teach,
+});
+
+export const synonymsCommand = defineCommand({
+  usage: "synonyms",
+  summary: "list the synonyms the ranking applies (change them: import a document of matter synonyms)",
+  description:
+    'Lists the operator\'s synonyms: groups of phrases the ranking reads as one word, in questions and articles alike ("Visa" finds an article that says "credit card"). They are written like rules: replyd import of a document of matter synonyms merges its groups (a group sharing a phrase with stored ones replaces them), replyd restore replaces them all, and they travel in backups of all and synonyms.',
+  examples: ["replyd synonyms", "replyd synonyms --json"],
+  run: synonyms,
+});

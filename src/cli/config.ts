@@ -1,0 +1,65 @@
+/**
+ * Which server a command talks to and with which key: from the flags, the environment, or a
+ * profile (profiles.ts). Read before any request is made; the client (client.ts) only uses it.
+ */
+import { CLIError } from "./errors.ts";
+import type { IO } from "./io.ts";
+import { chosenProfile } from "./profiles.ts";
+
+export interface ClientConfig {
+  url: string;
+  appkey: string;
+  secret: string;
+  /** The profile any of them came from (profiles.ts); null when flags and the environment gave all. */
+  profile?: string | null;
+}
+
+/**
+ * The server and key a command uses: each of --url, --appkey and --secret from its flag, else
+ * REPLYD_URL / REPLYD_APPKEY / REPLYD_SECRET, else the profile (profiles.ts: --profile, else
+ * REPLYD_PROFILE, else the default one). The profiles are read only when a flag or variable is
+ * missing or a profile is named.
+ */
+export function resolveConfig(flags: { url?: string | undefined; appkey?: string | undefined; secret?: string | undefined; profile?: string | undefined }, io: Pick<IO, "env" | "platform" | "home">): ClientConfig {
+  const env = io.env;
+  let url = flags.url ?? env.REPLYD_URL;
+  let appkey = flags.appkey ?? env.REPLYD_APPKEY;
+  let secret = flags.secret ?? env.REPLYD_SECRET;
+  let profile: string | null = null;
+  if (!url || !appkey || !secret || flags.profile !== undefined || env.REPLYD_PROFILE !== undefined) {
+    const chosen = chosenProfile(io, flags.profile);
+    if (chosen) {
+      profile = chosen.name;
+      // A profile's key signs for its own server only: sent elsewhere, a signed request could be replayed to it.
+      const elsewhere = url !== undefined && checkUrl(url) !== checkUrl(chosen.profile.url);
+      if (elsewhere && (!appkey || !secret))
+        throw new CLIError(
+          "profile_mismatch",
+          `the profile "${chosen.name}" keeps a key for ${chosen.profile.url}, not for ${url}: give --appkey and --secret (REPLYD_APPKEY, REPLYD_SECRET) for ${url}, or use the profile's server`,
+          2,
+        );
+      url ??= chosen.profile.url;
+      appkey ??= chosen.profile.appkey;
+      secret ??= chosen.profile.secret;
+    }
+  }
+  const missing = [!url && "--url (REPLYD_URL)", !appkey && "--appkey (REPLYD_APPKEY)", !secret && "--secret (REPLYD_SECRET)"].filter(Boolean);
+  if (missing.length) throw new CLIError("missing_config", `set ${missing.join(", ")}, or add a profile (replyd profile add NAME --url URL --appkey KEY); replyd serve prints the key on first start`, 2);
+  return { url: checkUrl(url as string), appkey: appkey as string, secret: secret as string, profile };
+}
+
+/** A server's root address as the client takes it: http(s), without /api (the client adds /api/cli), no trailing slash. */
+export function checkUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new CLIError("bad_url", `--url must be an http(s) address like http://127.0.0.1:8080`, 2);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new CLIError("bad_url", "--url must start with http:// or https://", 2);
+  // The client adds /api/cli itself: a URL that already holds it reaches no route.
+  if (/\/api(\/|$)/.test(parsed.pathname))
+    throw new CLIError("bad_url", `--url is the server's root, like ${parsed.origin}: leave out ${parsed.pathname.replace(/\/+$/, "")} (the client adds /api/cli itself)`, 2);
+  return url.replace(/\/+$/, "");
+}
+

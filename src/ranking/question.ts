@@ -1,0 +1,43 @@
+/**
+ * What is ranked (docs/answers.md "Follow-ups"): a follower's text, and for a follow-up the
+ * earlier question it is read with, whose words weigh less than the follower's own; and the
+ * articles already offered, which are not ranked again ("another", "换一个").
+ */
+import type { QueryTerm } from "./score.ts";
+
+export interface Question {
+  text: string;
+  /** The earlier question this one follows: its terms take part at CONTEXT.weight of their idf. */
+  context?: string;
+  /** Ids of articles left out of the ranking (at most CONTEXT.excluded are read). */
+  exclude?: readonly string[];
+}
+
+/** Tunable by bench/followups.ts; nothing else changes them. */
+export const CONTEXT: { weight: number; excluded: number } = {
+  /**
+   * An earlier question's term weighs this share of its idf, the follower's own terms all of
+   * theirs: on the follow-up set's tuning half (bench/followups.ts), 0.5 ranked the right article
+   * first most often, staying and moving alike (docs/performance.md, follow-ups).
+   */
+  weight: 0.5,
+  /** Articles left out at most: as many as a conversation remembers offering (wechat/conversation.ts). */
+  excluded: 12,
+};
+
+export const asQuestion = (q: string | Question): Question => (typeof q === "string" ? { text: q } : q);
+
+/**
+ * The follower's own terms, then the earlier question's that the follower did not write, each at
+ * CONTEXT.weight of its idf: a word in both counts once, at its full weight.
+ */
+export function withContext(own: readonly QueryTerm[], earlier: readonly QueryTerm[]): QueryTerm[] {
+  const mine = new Set(own.map((t) => t.term));
+  const added = earlier.filter((t) => !mine.has(t.term));
+  // Together the earlier question's words never outweigh the follower's own: a long question
+  // before "what about Alaska?" would otherwise keep its article first on its many words alone.
+  const ownWeight = own.filter((t) => t.known).reduce((s, t) => s + t.idf, 0);
+  const addedWeight = added.filter((t) => t.known).reduce((s, t) => s + t.idf, 0);
+  const share = addedWeight * CONTEXT.weight > ownWeight && addedWeight > 0 ? ownWeight / addedWeight : CONTEXT.weight;
+  return [...own, ...added.map((t) => ({ ...t, idf: t.idf * share }))];
+}

@@ -1,0 +1,42 @@
+/**
+ * Lists appended to rather than replaced: `PUT /api/cli` with `append=keywords,questions` (what
+ * `replyd set ID questions+=…` sends). The items sent go after the article's own, those it holds
+ * already (in any case) skipped, decided in the writer's transaction against the article as stored:
+ * two operators appending at once both keep theirs, and a list never ends with an item twice.
+ */
+import { CONTENT, type ArticleContent } from "../article-fields.ts";
+import { holdsItem } from "../article-rules.ts";
+import { badRequest, type Problem } from "../errors.ts";
+
+/** The list fields (keywords, questions): what `append=` may name. */
+export const LIST_FIELDS: readonly string[] = CONTENT.filter((f) => f.kind === "words").map((f) => f.name);
+
+/** The fields `append=` names (comma-separated), each a list field the request sends; none without it. */
+export function appendedFields(value: string | undefined, sent: (name: string) => boolean): string[] {
+  if (value === undefined) return [];
+  const names = [...new Set(value.split(",").map((n) => n.trim()).filter(Boolean))];
+  if (!names.length) throw badRequest(`"append" names the list fields whose values are added to the article's (${LIST_FIELDS.join(", ")}); it is empty`);
+  for (const name of names) {
+    if (!LIST_FIELDS.includes(name)) throw badRequest(`"append" names list fields (${LIST_FIELDS.join(", ")}); "${name.slice(0, 64)}" is not one`);
+    if (!sent(name)) throw badRequest(`"append" names ${name}, but no ${name}= was sent`);
+  }
+  return names;
+}
+
+/**
+ * `changes` with each list named in `names` appended to the stored one: the items it holds skipped,
+ * and the whole list checked again by its field's own check (its limit: 32 keywords, 50 questions).
+ */
+export function appendTo(stored: ArticleContent, changes: Partial<ArticleContent>, names: readonly string[]): { value: Partial<ArticleContent> } | { problems: Problem[] } {
+  const out: Record<string, unknown> = { ...changes };
+  const problems: Problem[] = [];
+  for (const f of CONTENT) {
+    if (!names.includes(f.name)) continue;
+    const list = [...(stored[f.name] as string[])];
+    for (const item of (changes[f.name] as string[] | undefined) ?? []) if (!holdsItem(list, item)) list.push(item);
+    const checked = f.check(list);
+    if ("problem" in checked) problems.push({ field: f.name, reason: `${checked.problem}, once the ${(changes[f.name] as string[]).length} sent are added to the article's ${(stored[f.name] as string[]).length}` });
+    else out[f.name] = checked.value;
+  }
+  return problems.length ? { problems } : { value: out as Partial<ArticleContent> };
+}

@@ -1,0 +1,51 @@
+import { articleJson, holdsItem, LIMITS, questionForm, withinChars, charLength } from "../article.ts";
+import { CONTENT } from "../article-fields.ts";
+import { badRequest, conflict, notFound } from "../errors.ts";
+import { asksAnother, picksEntry, standsAlone } from "../wechat/cues.ts";
+import { invalidArticle } from "./admin.ts";
+import type { SignedRequest } from "./auth.ts";
+import type { AppContext } from "./context.ts";
+import { Fields } from "./fields.ts";
+
+/**
+ * POST /api/cli/teach (admin keys): a follower's text, named by its message in the log (inbox=),
+ * added to the questions of the article that answers it (id=), so that followers asking it — or
+ * something close — get that article (docs/answers.md "Teaching"). Decided in the writer's
+ * transaction against the article as stored: a question it holds already (in any case) is refused,
+ * as is one past the limits, and nothing is written.
+ */
+export async function postTeach(ctx: AppContext, req: SignedRequest) {
+  const f = new Fields(req.fields).only(["inbox", "id"]);
+  if (req.files.size) throw badRequest("teach takes form fields only");
+  const seq = f.int("inbox", 1, Number.MAX_SAFE_INTEGER, 0);
+  if (!seq) throw badRequest('"inbox" is required: the number of a follower\'s message in the log (replyd inbox)');
+  const id = f.require("id");
+
+  // The log must hold every message that arrived so far: the named entry may be the newest.
+  await ctx.write.log.settled();
+  const entry = await ctx.write.log.entry(seq);
+  if (!entry) throw notFound(`no message ${seq} in the log (it may have been pruned)`, "no_message");
+  if (entry.direction !== "in") throw badRequest(`message ${seq} is a reply the account sent, not a follower's message`, "not_a_follower_message");
+  const text = entry.type === "text" ? questionForm(entry.content ?? "") : "";
+  if (!text) throw badRequest(`message ${seq} is ${entry.type === "event" ? `an event (${entry.event ?? "?"})` : `a message of type ${entry.type}`}, not a follower's text: only what a follower wrote can be taught`, "not_a_question");
+  // "谢谢", "换一个", "2": what followers say between questions is no phrasing of one.
+  if (standsAlone(text) || asksAnother(text) || picksEntry(text) !== null)
+    throw badRequest(`message ${seq} ("${text.slice(0, 40)}") is what followers say between questions, not a question an article answers`, "not_a_question");
+  if (!withinChars(text, LIMITS.question))
+    throw invalidArticle([{ field: "questions", reason: `message ${seq} is ${charLength(text)} characters and a question at most ${LIMITS.question}: give a shorter phrasing of it with replyd set ${id} questions+="…"` }]);
+
+  const now = new Date(ctx.clock.now()).toISOString();
+  const r = await ctx.write.editArticle(id, {
+    decide: (stored) => {
+      if (!stored) throw notFound(`no article with id "${id}"`);
+      if (holdsItem(stored.questions, text)) throw conflict(`article "${id}" has this question already: "${text.slice(0, 80)}"`, "already_taught");
+      if (stored.questions.length >= LIMITS.questions)
+        throw invalidArticle([{ field: "questions", reason: `article "${id}" has ${stored.questions.length} questions, the most it may have; replace them with replyd set ${id} questions=… first` }]);
+      // The whole list checked by the field's own check, as an append is (server/append.ts).
+      const checked = (CONTENT.find((f) => f.name === "questions") as (typeof CONTENT)[number]).check([...stored.questions, text]);
+      if ("problem" in checked) throw invalidArticle([{ field: "questions", reason: checked.problem }]);
+      return { ...stored, questions: checked.value as string[], rev: stored.rev + 1, updated_at: now };
+    },
+  });
+  return { taught: true, seq, question: text, article: articleJson(r.article) };
+}

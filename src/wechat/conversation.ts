@@ -1,0 +1,177 @@
+/**
+ * Each follower's last turns (docs/answers.md "Follow-ups"): what they asked, when, and what they
+ * were offered, so that their next message can be read with them (reading.ts). Bounded: at most
+ * CONVERSATION.turns turns per follower, none older than CONVERSATION.windowMs, each within
+ * CONVERSATION.turnBytes as stored (its texts cut to fit), for at most CONVERSATION.followers
+ * followers in this instance's memory (the one heard from longest ago leaves first).
+ *
+ * A follower's turns are kept as one JSON string, in memory and, in a cluster, in Redis under a key
+ * that expires with the window (SharedConversations): the next message may reach another
+ * instance. Redis away: this instance's own memory, as the retry answers do (shared.ts); what each
+ * side holds is merged by time when both answer.
+ */
+import { CONTEXT } from "../ranking/question.ts";
+import { RedisDown, type RedisLink } from "../store/redis/link.ts";
+import { utf8Prefix } from "../utf8.ts";
+
+export interface Turn {
+  /** The message's dedupe key, hashed (message.ts dedupeKey): a redelivery replaces its turn, never adds one. */
+  key: string;
+  /** When it was answered (the clock's epoch ms). */
+  at: number;
+  /** The question as ranked: the follower's text; for "another" and a pick, the question before. */
+  text: string;
+  /** The questions it was read with, newest first (a follow-up's: the turn before, and the one that followed); none when it stood alone. */
+  earlier: string[];
+  /** The articles offered for this question so far, in order ("another" leaves them out). */
+  offered: string[];
+  /** The articles this reply showed, in its order (a pick takes one of them). */
+  shown: string[];
+}
+
+export const CONVERSATION = {
+  /** A follow-up is read with the question before it for this long. */
+  windowMs: 10 * 60_000,
+  /** Turns held per follower: the question before, and the one it followed. */
+  turns: 2,
+  /** Followers held in this instance's memory. */
+  followers: 10_000,
+  /** A turn as stored (JSON), at most: its texts are cut to fit. */
+  turnBytes: 1536,
+  /** Articles a turn remembers as offered, and shown. */
+  offered: CONTEXT.excluded,
+  shown: 8,
+  /** A follower id longer than this (the platform's are 28 characters) is not followed. */
+  openidChars: 64,
+};
+
+export interface Conversations {
+  /** `openid`'s turns within the window, newest first, without message `key`'s own (a redelivery's). */
+  recent(openid: string, key: string): Promise<Turn[]>;
+  /** `turn` as the newest, before those recent() gave. */
+  add(openid: string, turn: Turn, before: readonly Turn[]): Promise<void>;
+}
+
+/** A message's dedupe key as a turn holds it: short whatever the key's length, the same at every instance. */
+export const turnKey = (dedupeKey: string) => Bun.hash(dedupeKey).toString(36);
+
+const bytes = (s: string) => Buffer.byteLength(s);
+
+/** `t` within the bounds: its lists cut, then its texts, the longer first, until it fits turnBytes. */
+export function bounded(t: Turn): Turn {
+  const texts = [t.text, ...t.earlier.slice(0, CONVERSATION.turns)];
+  const out = () => ({ ...t, key: t.key.slice(0, 16), text: texts[0] as string, earlier: texts.slice(1), offered: t.offered.slice(-CONVERSATION.offered), shown: t.shown.slice(0, CONVERSATION.shown) });
+  let turn = out();
+  while (bytes(JSON.stringify(turn)) > CONVERSATION.turnBytes) {
+    let longest = 0;
+    texts.forEach((x, i) => bytes(x) > bytes(texts[longest] as string) && (longest = i));
+    const cut = texts[longest] as string;
+    if (!cut) break;
+    texts[longest] = utf8Prefix(cut, Math.floor(bytes(cut) * 0.8));
+    turn = out();
+  }
+  return turn;
+}
+
+const isTurn = (x: unknown): x is Turn => {
+  const t = x as Turn;
+  const ids = (v: unknown) => Array.isArray(v) && v.every((i) => typeof i === "string");
+  return typeof t === "object" && t !== null && typeof t.key === "string" && typeof t.at === "number" && typeof t.text === "string" && ids(t.earlier) && ids(t.offered) && ids(t.shown);
+};
+
+/** Turns as stored; anything else (another version's, a damaged value) reads as none. */
+export function parseTurns(json: string | null | undefined): Turn[] {
+  if (!json) return [];
+  try {
+    const v = JSON.parse(json) as unknown;
+    return Array.isArray(v) ? v.filter(isTurn) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Newest first, each message once, those within the window and not `key`'s, at most CONVERSATION.turns. */
+function current(turns: readonly Turn[], key: string, now: number): Turn[] {
+  const seen = new Set<string>([key]);
+  return [...turns]
+    .filter((t) => t.at > now - CONVERSATION.windowMs && t.at <= now + CONVERSATION.windowMs)
+    .sort((a, b) => b.at - a.at)
+    .filter((t) => !seen.has(t.key) && seen.add(t.key))
+    .slice(0, CONVERSATION.turns);
+}
+
+/** This instance's memory. */
+export class LocalConversations implements Conversations {
+  /** openid → its turns as stored, the follower heard from longest ago first (Map order). */
+  private readonly held = new Map<string, string>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  get size(): number {
+    return this.held.size;
+  }
+
+  async recent(openid: string, key: string): Promise<Turn[]> {
+    const json = this.held.get(openid);
+    if (json === undefined) return [];
+    const all = parseTurns(json);
+    const now = this.now();
+    // All past the window: the follower leaves now rather than when the count needs room.
+    if (!all.some((t) => t.at > now - CONVERSATION.windowMs)) this.held.delete(openid);
+    return current(all, key, now);
+  }
+
+  /** Keeps the turns; what is kept, as stored (null: this follower is not followed). */
+  keep(openid: string, turn: Turn, before: readonly Turn[]): string | null {
+    if (openid.length > CONVERSATION.openidChars) return null;
+    const json = JSON.stringify([bounded(turn), ...current(before, turn.key, this.now())].slice(0, CONVERSATION.turns));
+    this.held.delete(openid);
+    this.held.set(openid, json);
+    for (const oldest of this.held.keys()) {
+      if (this.held.size <= CONVERSATION.followers) break;
+      this.held.delete(oldest);
+    }
+    return json;
+  }
+
+  async add(openid: string, turn: Turn, before: readonly Turn[]): Promise<void> {
+    this.keep(openid, turn, before);
+  }
+}
+
+/** A cluster's: in Redis, read and written by every instance, with this instance's memory beside it for when Redis is away. */
+export class SharedConversations implements Conversations {
+  /** Reads and writes that found Redis away and used this instance's memory alone. */
+  alone = 0;
+
+  constructor(
+    private readonly link: RedisLink,
+    readonly local: LocalConversations,
+    private readonly now: () => number = Date.now,
+    private readonly prefix = "replyd:conversation:",
+  ) {}
+
+  async recent(openid: string, key: string): Promise<Turn[]> {
+    const mine = await this.local.recent(openid, key);
+    if (openid.length > CONVERSATION.openidChars) return mine;
+    let theirs: Turn[] = [];
+    try {
+      theirs = parseTurns(await this.link.send<string | null>("GET", [this.prefix + openid]));
+    } catch (e) {
+      if (!(e instanceof RedisDown)) throw e;
+      this.alone++;
+    }
+    return current([...mine, ...theirs], key, this.now());
+  }
+
+  async add(openid: string, turn: Turn, before: readonly Turn[]): Promise<void> {
+    const json = this.local.keep(openid, turn, before);
+    if (json === null) return;
+    try {
+      await this.link.send("SET", [this.prefix + openid, json, "PX", String(CONVERSATION.windowMs)]);
+    } catch (e) {
+      if (!(e instanceof RedisDown)) throw e;
+      this.alone++;
+    }
+  }
+}

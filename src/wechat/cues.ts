@@ -1,0 +1,87 @@
+/**
+ * What a follower's message says about the reply before it (docs/answers.md "Follow-ups"): "another"
+ * (the next articles not yet offered), a pick from the list just sent ("the second one", "2"), or
+ * a message that is no follow-up: thanks that close the question ("谢谢", "ok"), or words that
+ * open another ("再问一下", "one more question").
+ * These are requests, not questions: a closed set of whole messages, in both languages, matched
+ * after the case, spaces and punctuation are folded away — "换一个！" and "Another one?" alike, but
+ * not "another question about refunds", which is a question.
+ */
+
+/** The next articles, please: the whole message, folded (fold()). */
+const ANOTHER = new Set(
+  [
+    "换一个", "换个", "换一篇", "换一条", "再换一个", "换一个吧", "还有别的吗", "还有吗", "还有其他的吗", "有别的吗", "别的呢", "其他的呢",
+    "不是这个", "不是这篇", "不是这个意思", "不对", "下一个", "看看别的", "再来一个",
+    "another", "another one", "anotherone", "something else", "anything else", "not this one", "not that one", "not this", "not that",
+    "other options", "others", "next", "next one", "show me another", "show another", "try another", "a different one", "different one",
+  ].map((s) => fold(s)),
+);
+
+/**
+ * Words that lean on something said before: an ellipsis particle (那运费呢), a connective that
+ * opens a message (and on Sundays?, 那…, 还有…), a pronoun standing for the earlier subject (can I
+ * undo it?, 它, 这个), "too" and "also". Grammar's closed classes, not the accounts' words; on the
+ * follow-up set's tuning half (bench/followups.ts) 呢 opened or ended 19 of 64 follow-ups and none
+ * of 109 questions of their own, "about", "too", "and", "it" 36 follow-ups and 5 questions.
+ */
+const LEANS_HAN = /(?:它们?|这个|那个|这种|这样|这些|那些|同样)/u;
+/**
+ * …and a question with no subject, opening on a modal or a question word (会过期吗, 要带什么, 多久能出):
+ * Chinese leaves out what was just said. Not 有没有 / 有: asking whether something exists names it.
+ */
+const LEANS_HAN_AT = /^(?:那|还有|另外|如果|要是|也|能|可以|要|需要|会(?!员)|多少|多久|几|什么时候|用什么|是不是)|呢$/u;
+const LEANS_LATIN = /^(?:and|but|so|then|also|or|what about|how about|what if)\b|\b(?:it|its|they|them|their|that|this|these|those|too|also|either|then|same)\b/;
+
+/** Thanks and acknowledgements close a question; "one more question" opens another: neither follows one up. */
+const STANDS_ALONE = new Set(
+  [
+    "谢谢", "谢谢你", "谢谢您", "多谢", "感谢", "谢了", "好的", "好", "好吧", "嗯", "嗯嗯", "哦", "知道了", "明白了", "收到", "懂了", "行", "可以了", "不用了", "没事了", "再见", "拜拜",
+    "再问一下", "还想问一下", "我还想问", "还有个问题", "还有一个问题", "另外一个问题", "换个问题", "问个问题", "请问", "你好", "在吗",
+    "thanks", "thank you", "thanks a lot", "thank you very much", "thx", "ty", "ok", "okay", "ok thanks", "ok thank you", "got it", "great", "cool", "nice", "perfect", "bye", "goodbye", "no thanks", "that's all", "thats all",
+    "one more question", "another question", "i have a question", "i have another question", "quick question", "hello", "hi",
+  ].map((s) => fold(s)),
+);
+
+const NUMBERS: Record<string, number> = {
+  一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5,
+  first: 1, "1st": 1, second: 2, "2nd": 2, third: 3, "3rd": 3, fourth: 4, "4th": 4, fifth: 5, "5th": 5,
+};
+
+/** "第二个", "第2篇"; "2", "#2", "no. 2", "number 2", "option 2"; "the second (one)", "2nd". */
+const PICKS = [
+  /^(?:我要|要|看|选)?第([一二两三四五1-5])(?:个|篇|条|项)?(?:吧|呢|啊)?$/u,
+  /^(?:no |number |option |#)?([1-5])$/,
+  /^(?:i want |give me |show me |open )?(?:the )?(first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th)(?: one| article| link)?(?: please)?$/,
+];
+
+/** Lower case, full-width folded (NFKC), spaces and punctuation gone. */
+export function fold(text: string): string {
+  return text.normalize("NFKC").toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, " ").trim().replace(/ +/g, " ");
+}
+
+/** Thanks, an acknowledgement, "one more question", or nothing but punctuation and symbols (an emoji). */
+export function standsAlone(text: string): boolean {
+  const f = fold(text);
+  return !f || STANDS_ALONE.has(f);
+}
+
+/** The message leans on what was said before it (LEANS_*): read with it even when its own words find nothing there. */
+export function leansOnBefore(text: string): boolean {
+  const f = fold(text);
+  return LEANS_HAN_AT.test(f.replace(/ /g, "")) || (/\p{Script=Han}/u.test(f) && LEANS_HAN.test(f)) || LEANS_LATIN.test(f);
+}
+
+export function asksAnother(text: string): boolean {
+  return ANOTHER.has(fold(text));
+}
+
+/** The place (from 1) of the entry a message picks from a list, or null when it picks none. */
+export function picksEntry(text: string): number | null {
+  const f = fold(text);
+  for (const re of PICKS) {
+    const m = re.exec(f);
+    if (m) return NUMBERS[m[1] as string] ?? Number(m[1]);
+  }
+  return null;
+}

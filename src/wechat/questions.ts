@@ -1,0 +1,102 @@
+/**
+ * A follower's question answered from the account's articles (docs/answers.md), read in their
+ * conversation (reading.ts, conversation.ts): the ranking's choice, else the word search of titles
+ * and keywords, else the fallback text; the turn it makes kept for their next message.
+ */
+import type { TextKey } from "../rule.ts";
+import type { ReadModel } from "../store/backend.ts";
+import { sourcesOf } from "../model-prompt.ts";
+import { answerReply, news } from "./answer-reply.ts";
+import type { Conversations, Turn } from "./conversation.ts";
+import { nextTurn, offer, read, type Reading } from "./reading.ts";
+import { MAX_INPUT } from "./regex.ts";
+import type { Decision, ResponderOptions } from "./responder.ts";
+
+/** Who asks, and the message's key as the conversation knows it (null: read alone, nothing remembered). */
+export interface Asker {
+  from: string;
+  key: string | null;
+}
+
+export class Questions {
+  private readonly forModel: boolean;
+  private readonly conversations: Conversations | null;
+  private readonly now: () => number;
+  private readonly log: (message: string) => void;
+
+  constructor(
+    private readonly store: ReadModel,
+    /** One of the operator's texts as the answer (responder.ts). */
+    private readonly says: (key: TextKey, unmatched: boolean) => Decision,
+    opts: ResponderOptions,
+  ) {
+    this.forModel = opts.forModel ?? false;
+    this.conversations = opts.conversations ?? null;
+    this.now = opts.now ?? Date.now;
+    this.log = opts.log ?? (() => {});
+  }
+
+  /**
+   * The account's articles ranked for the follower's words (docs/answers.md), read in the
+   * follower's conversation (reading.ts): one article when it is clearly ahead, else up to three,
+   * else the word search of titles and keywords (which also covers the articles a rebuilding index
+   * has not reached), else the fallback text. Logged as answer:<id>, answers:<id>,<id>…, search,
+   * or the fallback with the articles considered, prefixed followup: or another: when read so;
+   * pick:<id> for an entry of the list before. The rankings and the word search share the
+   * question's one deadline, and wait in the follower's turn (store/model/searcher.ts): when it
+   * passes, the follower gets the fallback text.
+   */
+  async answer(question: string, nothing: "fallback" | "not_found", asker: Asker): Promise<Decision> {
+    const asking = this.store.searcher.asking(asker.from);
+    const turns = await this.turnsOf(asker);
+    const reading = await read(question, turns, (q) => this.store.searcher.rank(q, asking));
+    const remember = (shown: readonly string[], d: Decision) => this.remember(asker, reading, turns, shown, d);
+    if (reading.how === "pick") {
+      const picked = this.store.articles.get(reading.id);
+      if (!picked || picked.deleted) return remember([], this.says(nothing, true));
+      return remember([picked.id], { reply: { type: "news", articles: [news(picked)] }, answer: `pick:${picked.id}`, unmatched: false });
+    }
+    const ranked = reading.ranked;
+    // Too many questions waiting: answered at once, listed in the inbox like any unmatched text.
+    if (ranked === "busy") return { ...this.says(nothing, true), answer: "search_busy" };
+    const how = reading.how === "alone" ? "" : `${reading.how}:`;
+    // Articles that share only single characters with the question are no source for a model either.
+    const sources = this.forModel ? sourcesOf((ranked?.articles ?? []).filter((a) => a.word)) : [];
+    const generate = sources.length ? { generate: { question: reading.asked, sources } } : {};
+    const choice = offer(reading);
+    if (choice.kind === "one") return remember([choice.article.id], { reply: answerReply(choice), answer: `${how}answer:${choice.article.id}`, unmatched: false, ...generate });
+    const listed = choice.kind === "list" ? choice.articles.map((a) => a.id) : [];
+    if (choice.kind === "list") return remember(listed, { reply: answerReply(choice), answer: `${how}answers:${listed.join(",")}`, unmatched: false, ...generate });
+    // Nothing left to offer: said so, not the fallback ("I did not understand").
+    if (reading.how === "another") return remember([], { ...this.says("not_found", true), answer: "another:not_found" });
+    const words = question.slice(0, MAX_INPUT).split(/\s+/).filter(Boolean);
+    const found = await this.store.searcher.search(words, asking);
+    if (found === "busy") return { ...this.says(nothing, true), answer: "search_busy" };
+    const best = found.id === null ? null : this.store.articles.get(found.id);
+    if (best && !best.deleted) return remember([best.id], { reply: { type: "news", articles: [news(best)] }, answer: `${how}search`, unmatched: false, ...generate });
+    const considered = (ranked?.articles ?? []).slice(0, 3).map((a) => a.id);
+    return remember([], { ...this.says(nothing, true), answer: `${how}${considered.length ? `${nothing}:${considered.join(",")}` : nothing}`, ...generate });
+  }
+
+  /** The follower's last turns within the window (none when the conversation cannot be read: the message is then read alone). */
+  private async turnsOf(asker: Asker): Promise<Turn[]> {
+    if (!this.conversations || asker.key === null) return [];
+    try {
+      return await this.conversations.recent(asker.from, asker.key);
+    } catch (e) {
+      this.log(`a follower's conversation could not be read (the message is read alone): ${(e as Error).message}`);
+      return [];
+    }
+  }
+
+  /** The turn this answer makes, kept before the answer goes out: the next message may come at once, to another instance. */
+  private async remember(asker: Asker, reading: Reading, turns: readonly Turn[], shown: readonly string[], d: Decision): Promise<Decision> {
+    if (!this.conversations || asker.key === null) return d;
+    try {
+      await this.conversations.add(asker.from, nextTurn(reading, turns, asker.key, this.now(), shown), turns);
+    } catch (e) {
+      this.log(`a follower's conversation could not be kept (their next message is read alone): ${(e as Error).message}`);
+    }
+    return d;
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * How a follower's text is read in its conversation (docs/answers.md "Follow-ups"): alone, as a
+ * follow-up ranked with the question before it, as "another" (that question again, the articles
+ * already offered left out), or as a pick from the list just sent. Pure but for the ranking it is
+ * given: the responder gives the searcher's, bench/followups.ts the ranking over a set in memory.
+ *
+ * A follow-up is told by its ranking and by its words: a message ranked alone that is sure (one
+ * article clearly ahead, ranking/choice.ts) stands on its own, whatever came before; one that is
+ * not, and leans on what was said before (cues.ts: "那运费呢", "can I undo it?", "会过期吗"), is
+ * ranked again with the question before it, and that reading is taken when it offers something.
+ * "tell me a joke" after a question is not answered with that question's article. Measured on the
+ * follow-up set and on followers' questions of their own asked one after another
+ * (bench/followups.ts, docs/performance.md): ranking every message with the one before drags new
+ * questions back to the old article; reading any unsure message so answers questions no article
+ * answers with the old one; reading only short messages so misses whole sentences that follow up.
+ */
+import { choose, type Choice } from "../ranking/choice.ts";
+import type { Question } from "../ranking/question.ts";
+import type { RankedArticle, RankingResult } from "../ranking/types.ts";
+import { asksAnother, leansOnBefore, picksEntry, standsAlone } from "./cues.ts";
+import { CONVERSATION, type Turn } from "./conversation.ts";
+
+export type Reading = (
+  /** Ranked as it is: no question before it within the window, or it stands on its own. */
+  | { how: "alone"; ranked: RankingResult }
+  /** Ranked with the question before it (and the one that question followed). */
+  | { how: "followup"; ranked: RankingResult }
+  /** The question before it ranked again without the articles it was offered (`question.exclude`). */
+  | { how: "another"; ranked: RankingResult }
+  /** The entry `id` of the list just sent. */
+  | { how: "pick"; id: string }
+) & {
+  /** What was ranked. */
+  question: Question;
+  /** The question as a model is given it: the earlier questions, oldest first, then this one, a line each. */
+  asked: string;
+};
+
+export type Ranker = (q: Question) => Promise<RankingResult>;
+
+/** The question a turn was ranked on: its text, with the questions it was read with. */
+export const questionOf = (t: Turn): Question => (t.earlier.length ? { text: t.text, context: t.earlier.join("\n") } : { text: t.text });
+
+/** A follow-up's earlier questions, newest first: the turn before, and the one that turn followed. */
+export const earlierOf = (last: Turn): string[] => [last.text, ...last.earlier].slice(0, CONVERSATION.turns);
+
+const articlesOf = (r: RankingResult) => (r && r !== "busy" ? r.articles : []);
+
+const spoken = (text: string, earlier: readonly string[]) => [...earlier].reverse().concat(text).join("\n");
+
+/** `turns`: the follower's last turns within the window, newest first (conversation.ts). */
+export async function read(text: string, turns: readonly Turn[], rank: Ranker): Promise<Reading> {
+  const last = turns[0];
+  const n = last ? picksEntry(text) : null;
+  // "The first one" after a single article is that article; "the second one" after a list, its second.
+  const picked = last && n !== null && n <= last.shown.length && (last.shown.length > 1 || n === 1) ? last.shown[n - 1] : undefined;
+  if (last && picked) return { how: "pick", question: questionOf(last), asked: spoken(last.text, last.earlier), id: picked };
+  // "Another", or "the second one" after a single article: the next articles not yet offered ("the fifth" after three is no pick at all).
+  if (last && (asksAnother(text) || (n === 2 && last.shown.length === 1))) {
+    const question = { ...questionOf(last), exclude: last.offered };
+    return { how: "another", question, asked: spoken(last.text, last.earlier), ranked: await rank(question) };
+  }
+  const alone: Reading = { how: "alone", question: { text }, asked: text, ranked: await rank({ text }) };
+  if (!last || !alone.ranked || alone.ranked === "busy") return alone;
+  // Sure on its own, or not leaning on what was said ("tell me a joke", "谢谢"): not a follow-up.
+  if (choose(alone.ranked.articles).kind === "one" || standsAlone(text) || !leansOnBefore(text)) return alone;
+  const earlier = earlierOf(last);
+  const question: Question = { text, context: earlier.join("\n") };
+  const together = await rank(question);
+  if (!together || together === "busy") return alone;
+  if (choose(together.articles).kind === "none") return alone;
+  return { how: "followup", question, asked: spoken(text, earlier), ranked: together };
+}
+
+/**
+ * What a reading offers: the ranking's choice; for "another", when nothing left is clearly
+ * relevant, up to ANOTHER_LISTED of the articles left that hold a word of the question — the
+ * follower asked for more, and a list claims no certainty.
+ */
+export function offer(r: Exclude<Reading, { how: "pick" }>): Choice<RankedArticle> {
+  const ranked = articlesOf(r.ranked);
+  const c = choose(ranked);
+  if (c.kind !== "none" || r.how !== "another") return c;
+  const more = ranked.filter((a) => a.word).slice(0, ANOTHER_LISTED);
+  return more.length ? { kind: "list", articles: more } : c;
+}
+
+export const ANOTHER_LISTED = 3;
+
+/**
+ * The turn a reading leaves, `shown` what its reply showed: "another" keeps the question and adds
+ * to what it was offered; a pick keeps the list, so that the next pick is from it too.
+ */
+export function nextTurn(r: Reading, turns: readonly Turn[], key: string, at: number, shown: readonly string[]): Turn {
+  const last = turns[0];
+  if (last && r.how === "pick") return { ...last, key, at };
+  if (last && r.how === "another") return { ...last, key, at, offered: [...last.offered, ...shown.filter((id) => !last.offered.includes(id))], shown: [...shown] };
+  return { key, at, text: r.question.text, earlier: last && r.how === "followup" ? earlierOf(last) : [], offered: [...shown], shown: [...shown] };
+}

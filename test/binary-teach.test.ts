@@ -1,0 +1,125 @@
+/**
+ * dist/replyd taught by its operator (issue 34 D), on a data folder and on PostgreSQL: a follower's
+ * question nothing answered, found in `replyd inbox` by its SEQ, taught to an article with
+ * `replyd teach`, is then answered with that article through the callback, and so is a close
+ * paraphrase; synonyms imported from a document are applied once `replyd health` says the passage
+ * index is ready again; `set … +=` appends; backups carry the questions and the synonyms.
+ */
+import { afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { doc, tempDir } from "./helpers.ts";
+import { testDatabase } from "./pg.ts";
+import { textMsg, TOKEN, wxPost } from "./wechat/helpers.ts";
+
+const ROOT = resolve(import.meta.dir, "..");
+const BIN = join(ROOT, "dist", "replyd");
+const ADMIN = { appkey: "ops", secret: "ops-secret-0123456789abcdef" };
+
+beforeAll(() => {
+  if (!existsSync(BIN) && Bun.spawnSync(["bash", join(ROOT, "scripts", "build")], { cwd: ROOT, stderr: "inherit" }).exitCode !== 0) throw new Error("scripts/build failed");
+});
+
+let cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.reverse()) await c();
+  cleanups = [];
+});
+
+const SHOP = [
+  { id: "returns", title: "Returns and refunds", url: "https://shop.example/returns", body: "You can return any item within 30 days of delivery. Refunds are paid to the original payment method within 5 working days." },
+  { id: "delivery", title: "Delivery times", url: "https://shop.example/delivery", body: "Orders ship within 2 days. Standard delivery takes 3 to 5 working days." },
+  { id: "payment", title: "Ways to pay", url: "https://shop.example/payment", body: "We accept credit cards and bank transfers. Invoices are sent by email." },
+];
+
+/** A server of the binary on a data folder or a database, its admin key from its environment. */
+async function serve(kind: "sqlite" | "postgres") {
+  const tmp = tempDir("replyd-binteach-");
+  cleanups.push(tmp.cleanup);
+  let store: string[];
+  if (kind === "postgres") {
+    const db = await testDatabase();
+    cleanups.push(() => db.drop());
+    store = ["--db", db.url];
+  } else {
+    mkdirSync(join(tmp.dir, "data"), { mode: 0o700 });
+    store = ["--data", join(tmp.dir, "data")];
+  }
+  let out = "";
+  const p = Bun.spawn([BIN, "serve", ...store, "--host", "127.0.0.1", "--port", "0", "--wx-token", TOKEN], {
+    cwd: tmp.dir,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", REPLYD_APPKEY: ADMIN.appkey, REPLYD_SECRET: ADMIN.secret },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  cleanups.push(async () => {
+    if (p.exitCode === null) p.kill("SIGTERM");
+    await p.exited;
+  });
+  void (async () => {
+    const d = new TextDecoder();
+    for await (const c of p.stdout as unknown as AsyncIterable<Uint8Array>) out += d.decode(c, { stream: true });
+  })();
+  const until = Date.now() + 30_000;
+  while (!out.includes('"event":"listening"')) {
+    if (Date.now() > until || p.exitCode !== null) throw new Error(`the server did not start: ${out}`);
+    await Bun.sleep(20);
+  }
+  const url = (JSON.parse(out.split("\n").find((l) => l.includes('"event":"listening"')) as string) as { url: string }).url;
+  const client = (...args: string[]) => {
+    const r = Bun.spawnSync([BIN, ...args], { cwd: tmp.dir, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", REPLYD_URL: url, REPLYD_APPKEY: ADMIN.appkey, REPLYD_SECRET: ADMIN.secret } });
+    return { code: r.exitCode, out: r.stdout.toString(), err: r.stderr.toString() };
+  };
+  const say = async (text: string) => {
+    const at = Math.floor(Date.now() / 1000);
+    const req = wxPost(textMsg(text, at), at);
+    return (await fetch(url + new URL(req.url).pathname + new URL(req.url).search, { method: "POST", body: await req.text(), headers: { "content-type": "text/xml" } })).text();
+  };
+  /** Until health says the passage index is whole. */
+  const ready = async () => {
+    for (let i = 0; i < 300; i++) {
+      if (/^(ready|checking)$/.test(JSON.parse(client("health", "--json").out).passage_index.state)) return;
+      await Bun.sleep(50);
+    }
+    throw new Error("the passage index was not rebuilt");
+  };
+  return { dir: tmp.dir, client, say, ready };
+}
+
+describe.each(["sqlite", "postgres"] as const)("%s", (kind) => {
+  test("a follower's question taught from the inbox is answered with the article after, and so is a paraphrase; synonyms apply once the index is rebuilt", async () => {
+    const s = await serve(kind);
+    writeFileSync(join(s.dir, "shop.json"), doc(SHOP, { matter: "articles" }));
+    expect(s.client("import", "shop.json").code).toBe(0);
+    await s.ready();
+    expect(await s.say("I want my money back")).not.toContain("Returns and refunds");
+
+    let inbox = s.client("inbox");
+    for (let i = 0; i < 100 && !inbox.out.includes("I want my money back"); i++) {
+      await Bun.sleep(20);
+      inbox = s.client("inbox");
+    }
+    expect(inbox.out.split("\n")[0]).toContain("SEQ");
+    const seq = (inbox.out.split("\n").find((l) => l.endsWith("I want my money back")) as string).trim().split(/\s+/)[0] as string;
+    const taught = s.client("teach", seq, "returns");
+    expect(taught).toMatchObject({ code: 0 });
+    expect(taught.out).toContain('"I want my money back"');
+    expect(await s.say("I want my money back")).toContain("Returns and refunds");
+    expect(await s.say("could I have my money back please?")).toContain("Returns and refunds");
+    expect(s.client("teach", seq, "returns").err).toContain("already_taught");
+
+    expect(await s.say("is amex ok?")).not.toContain("Ways to pay");
+    writeFileSync(join(s.dir, "syn.json"), JSON.stringify({ format: "replyd/1", matter: "synonyms", synonyms: [["Amex", "credit card"]] }));
+    expect(s.client("import", "syn.json").out).toContain("synonym groups: 1 added");
+    await s.ready();
+    expect(await s.say("is amex ok?")).toContain("Ways to pay");
+    expect(s.client("synonyms").out).toContain("Amex = credit card");
+
+    expect(s.client("set", "payment", 'questions+=do you take cheques?', "keywords+=pay,cheque").code).toBe(0);
+    expect(s.client("show", "payment").out).toContain("questions   do you take cheques?");
+    expect(s.client("backup", "all", "-o", "all.json").code).toBe(0);
+    const backup = JSON.parse(readFileSync(join(s.dir, "all.json"), "utf8"));
+    expect(backup.synonyms).toEqual([["Amex", "credit card"]]);
+    expect(backup.articles.find((a: { id: string }) => a.id === "returns").questions).toEqual(["I want my money back"]);
+  });
+});

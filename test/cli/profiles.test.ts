@@ -1,0 +1,127 @@
+/**
+ * Profiles on the laptop (issue 35 B): kept in the user's config folder as each system places it,
+ * the owner's alone; the secret read from standard input, never a flag; each of the server's
+ * address, appkey and secret from its flag, else the environment, else the profile.
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { resolveConfig } from "../../src/cli/config.ts";
+import { run } from "../../src/cli/index.ts";
+import { configDir, profilesPath } from "../../src/cli/profiles.ts";
+import { startServer, type RunningServer } from "../../src/server/serve.ts";
+import { ADMIN, ADMIN_ENV, captureIO, serveOpts, tempDir } from "../helpers.ts";
+
+let tmp: ReturnType<typeof tempDir>;
+let server: RunningServer;
+beforeAll(async () => {
+  tmp = tempDir("replyd-profiles-");
+  server = await startServer(serveOpts(join(tmp.dir, "data"), { env: ADMIN_ENV }));
+});
+afterAll(async () => {
+  await server.stop();
+  tmp.cleanup();
+});
+
+/** The client as a user whose home is `home`, typing `secret` when asked. */
+const as = (home: string, env: Record<string, string> = {}, secret?: string) => captureIO({ HOME: home, ...env, ...(secret !== undefined ? { TEST_SECRET_INPUT: secret } : {}) }, home);
+
+test("the config folder is where each system keeps a user's configuration", () => {
+  expect(configDir({ platform: "linux", home: "/home/ann", env: {} })).toBe("/home/ann/.config/replyd");
+  expect(configDir({ platform: "linux", home: "/home/ann", env: { XDG_CONFIG_HOME: "/cfg" } })).toBe("/cfg/replyd");
+  expect(configDir({ platform: "darwin", home: "/Users/ann", env: { XDG_CONFIG_HOME: "/cfg" } })).toBe("/Users/ann/Library/Application Support/replyd");
+  expect(configDir({ platform: "win32", home: "C:\\Users\\ann", env: { APPDATA: "C:\\Users\\ann\\AppData\\Roaming" } })).toBe(join("C:\\Users\\ann\\AppData\\Roaming", "replyd"));
+});
+
+test("profile add keeps the server, the appkey and the secret read from standard input, at 0600; the first is the default; health names it", async () => {
+  const home = join(tmp.dir, "h1");
+  const io = as(home, {}, "  " + ADMIN.secret + "\n");
+  expect(await run(["profile", "add", "shop", "--url", server.url, "--appkey", ADMIN.appkey], io)).toBe(0);
+  const path = profilesPath({ platform: "linux", home, env: {} });
+  expect(statSync(path).mode & 0o777).toBe(0o600);
+  expect(statSync(join(home, ".config", "replyd")).mode & 0o777).toBe(0o700);
+  expect(JSON.parse(readFileSync(path, "utf8"))).toEqual({ default: "shop", profiles: { shop: { url: server.url, appkey: ADMIN.appkey, secret: ADMIN.secret } } });
+  const h = as(home);
+  expect(await run(["health"], h)).toBe(0);
+  expect(h.stdout.join("\n")).toContain(`, profile shop`);
+  const j = as(home);
+  expect(await run(["health", "--json"], j)).toBe(0);
+  expect(JSON.parse(j.stdout.join(""))).toMatchObject({ status: "ok", profile: "shop" });
+  // The secret is shown nowhere: not by ls, not by add's answer.
+  const ls = as(home);
+  await run(["profile", "ls", "--json"], ls);
+  expect(ls.stdout.join("")).not.toContain(ADMIN.secret);
+  expect(io.stdout.join("") + io.stderr.join("")).not.toContain(ADMIN.secret);
+});
+
+test("the secret is never a flag; an empty one, a bad name, a bad address or a kept name are refused", async () => {
+  const home = join(tmp.dir, "h2");
+  const code = async (argv: string[], secret = "s3cret-0123456789") => {
+    const io = as(home, {}, secret);
+    return [await run(argv, io), io.stderr.join("\n")] as const;
+  };
+  const [c1, e1] = await code(["profile", "add", "p", "--url", server.url, "--appkey", "k", "--secret", "visible-in-ps"]);
+  expect([c1, e1]).toEqual([2, expect.stringContaining("reads the secret from standard input")]);
+  expect(existsSync(profilesPath({ platform: "linux", home, env: {} }))).toBe(false);
+  expect((await code(["profile", "add", "p", "--url", server.url, "--appkey", "k"], "  \n"))[1]).toContain("no secret was read");
+  expect((await code(["profile", "add", "-bad", "--url", server.url, "--appkey", "k"]))[0]).toBe(2);
+  expect((await code(["profile", "add", "p", "--url", `${server.url}/api/cli`, "--appkey", "k"]))[1]).toContain("leave out /api/cli");
+  expect((await code(["profile", "add", "p", "--url", server.url, "--appkey", "k"]))[0]).toBe(0);
+  expect((await code(["profile", "add", "p", "--url", server.url, "--appkey", "other"]))[1]).toContain('a profile "p" is kept already');
+  expect((await code(["profile", "add", "p", "--url", server.url, "--appkey", "other", "--force"]))[0]).toBe(0);
+});
+
+test("a profiles file others can read or write is refused with the chmod to run", async () => {
+  const home = join(tmp.dir, "h3");
+  expect(await run(["profile", "add", "p", "--url", server.url, "--appkey", ADMIN.appkey], as(home, {}, ADMIN.secret))).toBe(0);
+  const path = profilesPath({ platform: "linux", home, env: {} });
+  for (const mode of [0o640, 0o604, 0o620, 0o602]) {
+    chmodSync(path, mode);
+    const io = as(home);
+    expect(await run(["health"], io)).toBe(2);
+    expect(io.stderr.join("\n")).toContain(`run: chmod 600 ${path}`);
+  }
+  chmodSync(path, 0o600);
+  expect(await run(["health"], as(home))).toBe(0);
+});
+
+test("flag > environment > profile, field by field; --profile or REPLYD_PROFILE chooses; an unknown one is refused", async () => {
+  const home = join(tmp.dir, "h4");
+  const io = { platform: "linux" as const, home, env: {} };
+  for (const [name, url, key] of [["a", "http://a.example", "ka"], ["b", "http://b.example", "kb"]] as const)
+    expect(await run(["profile", "add", name, "--url", url, "--appkey", key], as(home, {}, `secret-${name}`))).toBe(0);
+  expect(resolveConfig({}, io)).toEqual({ url: "http://a.example", appkey: "ka", secret: "secret-a", profile: "a" });
+  expect(resolveConfig({ profile: "b" }, io)).toEqual({ url: "http://b.example", appkey: "kb", secret: "secret-b", profile: "b" });
+  expect(resolveConfig({}, { ...io, env: { REPLYD_PROFILE: "b" } })).toMatchObject({ url: "http://b.example", profile: "b" });
+  // The environment beats the profile, a flag beats both, each field on its own — for the profile's own server.
+  expect(resolveConfig({ appkey: "flagkey" }, { ...io, env: { REPLYD_SECRET: "envsecret" } })).toEqual({ url: "http://a.example", appkey: "flagkey", secret: "envsecret", profile: "a" });
+  expect(resolveConfig({ url: "http://a.example/" }, { ...io, env: { REPLYD_APPKEY: "envkey" } })).toEqual({ url: "http://a.example", appkey: "envkey", secret: "secret-a", profile: "a" });
+  // Never the profile's key for another server: a signed request sent there could be replayed to the profile's.
+  expect(() => resolveConfig({ url: "http://flag.example" }, io)).toThrow('the profile "a" keeps a key for http://a.example, not for http://flag.example');
+  expect(() => resolveConfig({}, { ...io, env: { REPLYD_URL: "http://env.example", REPLYD_APPKEY: "envkey" } })).toThrow("give --appkey and --secret");
+  // All three given: no profile is read (nor named).
+  expect(resolveConfig({ url: "http://f.example", appkey: "f", secret: "f" }, io)).toEqual({ url: "http://f.example", appkey: "f", secret: "f", profile: null });
+  expect(() => resolveConfig({ profile: "nope" }, io)).toThrow('no profile "nope"; known: a, b');
+  // A name every object answers to is no profile.
+  expect(() => resolveConfig({ profile: "toString" }, io)).toThrow('no profile "toString"');
+  expect(await run(["profile", "use", "hasOwnProperty"], as(home))).toBe(2);
+  expect(() => resolveConfig({}, { ...io, env: { REPLYD_PROFILE: "nope" } })).toThrow('no profile "nope" (REPLYD_PROFILE)');
+  expect(await run(["profile", "use", "b"], as(home))).toBe(0);
+  expect(resolveConfig({}, io)).toMatchObject({ profile: "b" });
+  expect(await run(["profile", "rm", "b"], as(home))).toBe(0);
+  // No default now: nothing set says what is missing and how to keep a profile.
+  expect(() => resolveConfig({}, io)).toThrow("add a profile (replyd profile add NAME");
+});
+
+test("a profiles file written on Windows (CRLF) or by hand is read; one that is not JSON is refused naming it", async () => {
+  const home = join(tmp.dir, "h5");
+  const dir = join(home, ".config", "replyd");
+  await run(["profile", "add", "w", "--url", server.url, "--appkey", ADMIN.appkey], as(home, {}, ADMIN.secret));
+  const path = join(dir, "profiles.json");
+  writeFileSync(path, readFileSync(path, "utf8").replace(/\n/g, "\r\n"), { mode: 0o600 });
+  expect(await run(["health"], as(home))).toBe(0);
+  writeFileSync(path, "{ not json", { mode: 0o600 });
+  const io = as(home);
+  expect(await run(["health"], io)).toBe(2);
+  expect(io.stderr.join("\n")).toContain(`${path} is not JSON`);
+});

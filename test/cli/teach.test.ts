@@ -1,0 +1,101 @@
+/**
+ * The client's side of teaching (issue 34 D) against a listening server: questions given and shown,
+ * lists appended to with +=, the inbox's SEQ, `teach`, `synonyms` and the import of a synonyms
+ * document; usage errors found before any request.
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { run } from "../../src/cli/index.ts";
+import { startServer, type RunningServer } from "../../src/server/serve.ts";
+import { ADMIN, captureIO, tempDir } from "../helpers.ts";
+import { TOKEN, textMsg, wxPost } from "../wechat/helpers.ts";
+
+let server: RunningServer;
+let tmp: ReturnType<typeof tempDir>;
+
+beforeAll(async () => {
+  tmp = tempDir();
+  server = await startServer({
+    dataDir: join(tmp.dir, "data"),
+    host: "127.0.0.1",
+    port: 0,
+    windowMs: 5000,
+    keep: 30,
+    maxUpload: 256 * 1024,
+    maxAuthFailures: 10,
+    trustProxy: false,
+    wechat: { token: TOKEN },
+    env: { REPLYD_APPKEY: ADMIN.appkey, REPLYD_SECRET: ADMIN.secret },
+    log: () => {},
+    say: () => {},
+  });
+});
+afterAll(async () => {
+  await server.stop();
+  tmp.cleanup();
+});
+
+async function cli(...argv: string[]) {
+  const io = captureIO({ REPLYD_URL: server.url, REPLYD_APPKEY: ADMIN.appkey, REPLYD_SECRET: ADMIN.secret }, tmp.dir);
+  const code = await run(argv, io);
+  return { code, out: io.stdout.join("\n"), err: io.stderr.join("\n") };
+}
+const say = async (text: string) => {
+  const at = Math.floor(Date.now() / 1000);
+  const req = wxPost(textMsg(text, at), at);
+  return (await fetch(server.url + new URL(req.url).pathname + new URL(req.url).search, { method: "POST", body: await req.text(), headers: { "content-type": "text/xml" } })).text();
+};
+
+test("questions= given twice is one list, one a line in show; += adds to it; = and += together, or += on add, are usage errors", async () => {
+  let r = await cli("add", "id=returns", "title=Returns and refunds", "url=https://shop.example/returns", "body=Items can be returned within 30 days.", "questions=还能退吗", "questions=Can I return it, unopened?");
+  expect(r.code).toBe(0);
+  r = await cli("show", "returns");
+  expect(r.out).toContain("questions   还能退吗\n            Can I return it, unopened?\n");
+  r = await cli("set", "returns", "questions+=can i return it, unopened?", "questions+=I want my money back", "keywords+=refund,exchange");
+  expect(r).toMatchObject({ code: 0, out: "revised returns: now rev 2" });
+  r = await cli("ls", "--json");
+  expect(JSON.parse(r.out).items[0]).toMatchObject({ id: "returns", keywords: ["refund", "exchange"], questions: ["还能退吗", "Can I return it, unopened?", "I want my money back"] });
+  for (const argv of [
+    ["set", "returns", "questions=a", "questions+=b"],
+    ["set", "returns", "title+=x"],
+    ["add", "title=x", "url=https://e.com/", "keywords+=a"],
+  ]) {
+    r = await cli(...argv);
+    expect({ argv, code: r.code }).toEqual({ argv, code: 2 });
+  }
+  expect((await cli("show", "returns")).out).toContain("rev         2");
+});
+
+test("inbox shows each message's SEQ and says how to teach it; teach adds it, and the follower asking it again gets the article", async () => {
+  await cli("add", "id=delivery", "title=Delivery times", "url=https://shop.example/delivery", "body=Orders ship within 2 days.");
+  expect(await say("where is my parcel")).not.toContain("Delivery times");
+  let inbox = await cli("inbox");
+  for (let i = 0; i < 50 && !inbox.out.includes("where is my parcel"); i++) {
+    await Bun.sleep(20);
+    inbox = await cli("inbox");
+  }
+  expect(inbox.out.split("\n")[0]).toMatch(/^\s*SEQ  RECEIVED\s+FROM\s+ANSWER\s+REPLY\s+TEXT$/);
+  expect(inbox.out).toContain("replyd teach <seq> <article>");
+  const seq = (inbox.out.split("\n").find((l) => l.endsWith("where is my parcel")) as string).trim().split(/\s+/)[0] as string;
+  const r = await cli("teach", seq, "delivery");
+  expect(r).toMatchObject({ code: 0 });
+  expect(r.out).toContain(`taught delivery (now rev 2, 1 question): "where is my parcel"`);
+  expect(await say("where is my parcel?")).toContain("Delivery times");
+  const again = await cli("teach", seq, "delivery");
+  expect(again.code).toBe(1);
+  expect(again.err).toContain("already_taught");
+  expect((await cli("teach", "x1", "delivery")).code).toBe(2);
+});
+
+test("synonyms: imported from a document (its report says what merged), listed, kept by backups of synonyms", async () => {
+  expect((await cli("synonyms")).out).toContain("no synonyms");
+  writeFileSync(join(tmp.dir, "syn.json"), JSON.stringify({ format: "replyd/1", matter: "synonyms", synonyms: [["Visa", "credit card"], ["人工", "客服"]] }));
+  const imported = await cli("import", "syn.json");
+  expect(imported).toMatchObject({ code: 0 });
+  expect(imported.out).toContain("synonym groups: 2 added, 0 updated, 0 unchanged of 2 (the passage index is rebuilt with them: replyd health)");
+  expect((await cli("synonyms")).out).toBe("   0  Visa = credit card\n   1  人工 = 客服\n\n2 groups");
+  const backup = await cli("backup", "synonyms", "-o", "s.json");
+  expect(backup.out).toContain("2 synonym groups");
+  expect((await cli("health")).out).toContain("synonyms       2 groups");
+});

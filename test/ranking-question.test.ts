@@ -1,0 +1,67 @@
+/** A follow-up ranked with the question before it, and articles left out (src/ranking/question.ts, rank.ts). */
+import { describe, expect, test } from "bun:test";
+import { CONTEXT, withContext } from "../src/ranking/question.ts";
+import { rank, RANKING_LIMITS } from "../src/ranking/rank.ts";
+import type { QueryTerm } from "../src/ranking/score.ts";
+import { MemorySource } from "../bench/eval/memory-source.ts";
+
+const shop = new MemorySource([
+  { id: "hours", title: "营业时间", keywords: "营业时间", body: "春熙路店每天11:00到次日2:00营业，全年无休，最后点单1:30。" },
+  { id: "vouchers", title: "团购券使用规则", keywords: "团购", body: "代金券每桌最多使用2张。周末和法定节假日是否可用，请看券面说明。" },
+  { id: "parking", title: "停车说明", keywords: "停车", body: "商场地下停车场，消费满200元免费停车2小时，周末车位紧张。" },
+  { id: "fees", title: "Shipping rates", keywords: "shipping", body: "Standard shipping is free on orders over $75, otherwise $7.95. It arrives in 3 to 6 business days." },
+  { id: "alaska", title: "Shipping to Alaska and Hawaii", keywords: "Alaska", body: "Orders to Alaska and Hawaii ship by Priority Mail for a flat $19.95." },
+]);
+const first = (q: Parameters<typeof rank>[0]) => rank(q, shop).articles[0]?.id;
+
+describe("a question read with the one before it", () => {
+  test("the follower's own terms weigh all of their idf, the earlier question's terms CONTEXT.weight of theirs, a term in both once at its full weight", () => {
+    const t = (term: string, idf: number): QueryTerm => ({ term, idf, known: true });
+    const got = withContext([t("周末", 2)], [t("营业", 3), t("周末", 2)]);
+    expect(got).toEqual([t("周末", 2), t("营业", 3 * CONTEXT.weight)]);
+  });
+
+  test("a few words that only make sense after the question before are ranked with it: that question's article comes first", () => {
+    // Alone, 周末 is held by the vouchers and the parking notes, not by the opening hours.
+    expect(first("周末呢")).not.toBe("hours");
+    expect(first({ text: "周末呢", context: "营业到几点" })).toBe("hours");
+  });
+
+  test("a follow-up naming another article's subject moves to it: the earlier question weighs less than the follower's own words", () => {
+    expect(first({ text: "what about Alaska?", context: "How much is shipping?" })).toBe("alaska");
+    // Were the earlier question's words weighed as the follower's own, the old article would stay first.
+    expect(first({ text: "what about Hawaii and Alaska?", context: "How much is standard shipping? Is it free over $75? how many business days?" })).toBe("alaska");
+  });
+});
+
+describe("articles left out", () => {
+  const many = new MemorySource(
+    Array.from({ length: RANKING_LIMITS.candidates + 8 }, (_, i) => ({ id: `a${String(i).padStart(2, "0")}`, title: `退款说明 ${i}`, keywords: "退款", body: `退款${"退款".repeat(20 - (i % 20))}到账说明。` })),
+  );
+
+  test("are never ranked, and the next ones take their places: as many articles are ranked as without them", () => {
+    const before = rank("退款", many).articles.map((a) => a.id);
+    expect(before.length).toBe(RANKING_LIMITS.ranked);
+    const exclude = before.slice(0, 3);
+    const after = rank({ text: "退款", exclude }, many).articles.map((a) => a.id);
+    expect(after.length).toBe(RANKING_LIMITS.ranked);
+    expect(after.some((id) => exclude.includes(id))).toBe(false);
+    expect(after.slice(0, 2)).toEqual(before.slice(3, 5));
+  });
+
+  test("asked for again and again, the ranking offers the next ones each time while CONTEXT.excluded are left out", () => {
+    const offered: string[] = [];
+    while (offered.length < CONTEXT.excluded) {
+      const got = rank({ text: "退款", exclude: offered }, many).articles.map((a) => a.id);
+      expect(got.length).toBe(RANKING_LIMITS.ranked);
+      expect(got.some((id) => offered.includes(id))).toBe(false);
+      offered.push(...got.slice(0, 3));
+    }
+  });
+
+  test("at most CONTEXT.excluded of them are read: past that the rest are ranked again", () => {
+    const all = rank("退款", many).articles.map((a) => a.id);
+    const exclude = [...Array.from({ length: CONTEXT.excluded }, (_, i) => `gone${i}`), all[0] as string];
+    expect(rank({ text: "退款", exclude }, many).articles[0]?.id).toBe(all[0]);
+  });
+});

@@ -1,0 +1,57 @@
+/**
+ * Rules that answer with nothing (issue 35 D): an articles reply naming articles that are not there
+ * or deleted, a tag reply naming a tag no live article carries. Said at import and restore, by ask
+ * for the rules a text matches, and in health — on each store (the app is testApp()'s).
+ */
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import { ruleTargetWarnings } from "../../src/rule-targets.ts";
+import type { Param } from "../../src/sign.ts";
+import { article, body, doc, signedRequest, testApp } from "../helpers.ts";
+
+let t: Awaited<ReturnType<typeof testApp>>;
+beforeEach(async () => (t = await testApp()));
+afterEach(() => t.close());
+
+const call = async (method: string, path: string, fields: Param[] = [], files?: { name: string; content: string }[]) => {
+  t.clock.advance(1);
+  const res = await t.handle(signedRequest(method, path, { fields, nowMs: t.clock.now(), ...(files ? { files } : {}) }));
+  return { status: res.status, ...(await body(res)) };
+};
+const rulesDoc = (rules: object[]) => JSON.stringify({ format: "replyd/1", matter: "rules", created_at: "2026-11-25T10:00:00.000Z", rules });
+const RULES = [
+  { id: "gone", match: "exact", pattern: "gone", reply: { type: "articles", ids: ["a1", "nope"] } },
+  { id: "all-gone", match: "exact", pattern: "all gone", reply: { type: "articles", ids: ["nope", "a2"] } },
+  { id: "empty-tag", match: "contains", pattern: "tips", reply: { type: "tag", tag: "tips" } },
+  { id: "fine", match: "exact", pattern: "news", reply: { type: "tag", tag: "news" } },
+];
+const WARNINGS = [
+  'rule "gone" answers with article "nope" does not exist',
+  'rule "all-gone" answers with article "nope" does not exist and "a2" is deleted: it answers nothing and is passed over',
+  'rule "empty-tag" answers with tag "tips", which no live article carries: it answers nothing and is passed over',
+];
+
+test("an import says which rules answer with nothing, and so does health", async () => {
+  await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: doc([article(1, { tag: "news" }), article(2, { deleted: true })]) }]);
+  const imported = await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: rulesDoc(RULES) }]);
+  expect(imported.status).toBe(200);
+  expect(imported.data.warnings).toEqual(WARNINGS);
+  expect((await call("GET", "/api/cli")).data.rule_warnings).toEqual(WARNINGS);
+  // An article document that brings "nope" mends the first.
+  const mended = await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: doc([{ ...article(3), id: "nope" }]) }]);
+  expect(mended.data.warnings).toEqual(['rule "all-gone" answers with article "a2" is deleted', WARNINGS[2]]);
+});
+
+test("ask names the rules its text matches that answer with nothing; a restore says what its rules point at", async () => {
+  await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: doc([article(1, { tag: "news" })]) }]);
+  await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: rulesDoc(RULES) }]);
+  const asked = await call("GET", "/api/cli/ask", [["q", "any tips today"]]);
+  expect(asked.data.rule_warnings).toEqual([WARNINGS[2]]);
+  expect((await call("GET", "/api/cli/ask", [["q", "news"]])).data.rule_warnings).toEqual([]);
+  const restored = await call("PUT", "/api/cli/revert/rules", [], [{ name: "json", content: rulesDoc([RULES[2] as object]) }]);
+  expect(restored.data.warnings).toEqual([WARNINGS[2]]);
+});
+
+test("ruleTargetWarnings on its own: nothing to say about rules that point at live articles and carried tags", () => {
+  expect(ruleTargetWarnings([RULES[3] as never], { article: () => null, tagged: () => 2 })).toEqual([]);
+  expect(ruleTargetWarnings([RULES[0] as never], { article: () => ({ deleted: false }), tagged: () => 0 })).toEqual([]);
+});

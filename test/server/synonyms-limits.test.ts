@@ -1,0 +1,40 @@
+/**
+ * The synonyms a store keeps stay within what a document may hold (review of issue 34 D): an import
+ * whose groups, merged with those kept, would pass the limits is refused whole, so every backup
+ * can be written and restored. On each store (the app is testApp()'s).
+ */
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import type { Param } from "../../src/sign.ts";
+import { SYNONYM_LIMITS, validateSynonyms } from "../../src/synonyms.ts";
+import { body, signedRequest, testApp } from "../helpers.ts";
+
+let t: Awaited<ReturnType<typeof testApp>>;
+beforeEach(async () => (t = await testApp()));
+afterEach(() => t.close());
+
+const call = async (method: string, path: string, fields: Param[] = [], files?: { name: string; content: string }[]) => {
+  t.clock.advance(1);
+  const res = await t.handle(signedRequest(method, path, { fields, nowMs: t.clock.now(), ...(files ? { files } : {}) }));
+  return { status: res.status, ...(await body(res)) };
+};
+const groups = (from: number, n: number) => Array.from({ length: n }, (_, i) => [`word${from + i}a`, `word${from + i}b`]);
+const synonymsDoc = (g: string[][]) => JSON.stringify({ format: "replyd/1", matter: "synonyms", created_at: "2026-11-25T10:00:00.000Z", synonyms: g });
+
+test("an import that would keep more groups than a document may hold is refused whole; every backup is still written and restored", async () => {
+  expect((await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: synonymsDoc(groups(0, 700)) }])).status).toBe(200);
+  const refused = await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: synonymsDoc(groups(700, 400)) }]);
+  expect([refused.status, refused.error?.code]).toEqual([400, "invalid_document"]);
+  expect(JSON.stringify(refused.error)).toContain(`merged with the 700 groups kept, the synonyms must have at most ${SYNONYM_LIMITS.groups} groups (it has 1100)`);
+  expect((await call("GET", "/api/cli/synonyms")).data.synonyms).toHaveLength(700);
+  // Just at the limit: taken.
+  expect((await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: synonymsDoc(groups(700, 300)) }])).status).toBe(200);
+  const backup = await call("POST", "/api/cli/revert/all");
+  expect(backup.status).toBe(200);
+  expect((await call("PUT", "/api/cli/revert/all", [["id", backup.data.id as string]])).status).toBe(200);
+});
+
+test("a document past the characters all its phrases may hold is refused", () => {
+  const long = Array.from({ length: 400 }, (_, i) => [`${"长".repeat(30)}${i}`, `${"短".repeat(30)}${i}`]);
+  expect(validateSynonyms(long).problems[0]?.reason).toContain(`at most ${SYNONYM_LIMITS.characters} characters of phrases in all`);
+  expect(validateSynonyms(long.slice(0, 300)).problems).toEqual([]);
+});

@@ -1,0 +1,234 @@
+/**
+ * The operator teaches the ranking (issue 34 D; docs/answers.md "Teaching"), through the app on each
+ * store: an article's questions, lists appended to (append=), a follower's question taught from the
+ * inbox (POST /api/cli/teach) and answered after with that article through the callback, and the
+ * operator's synonyms, imported, listed and applied to questions and articles alike.
+ */
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import { LIMITS } from "../../src/article.ts";
+import { CODE } from "../../src/errors.ts";
+import type { Param } from "../../src/sign.ts";
+import { parseXml, type XmlNode } from "../../src/wechat/xml.ts";
+import { body, doc, READER, signedRequest, testApp } from "../helpers.ts";
+import { eventMsg, textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
+
+let t: Awaited<ReturnType<typeof testApp>>;
+beforeEach(async () => (t = await testApp({ wechat: { token: TOKEN } })));
+afterEach(() => t.close());
+
+const call = async (method: string, path: string, fields: Param[] = [], o: { files?: { name: string; content: string }[]; key?: typeof READER } = {}) => {
+  t.clock.advance(1);
+  const res = await t.handle(signedRequest(method, path, { fields, nowMs: t.clock.now(), ...o }));
+  return { status: res.status, ...(await body(res)) };
+};
+/** A document of articles (with `extra`), or of `extra` alone (synonyms). */
+const document = (extra: Record<string, unknown>, articles?: object[]) => (articles ? doc(articles, extra) : JSON.stringify({ format: "replyd/1", ...extra }));
+const importDoc = async (extra: Record<string, unknown>, articles?: object[]) => {
+  const r = await call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: document(extra, articles) }] });
+  expect(r.status).toBe(200);
+  return r.data;
+};
+async function say(content: string): Promise<XmlNode | "success"> {
+  t.clock.advance(1000);
+  const res = await t.handle(wxPost(textMsg(content, Math.floor(t.clock.now() / 1000)), Math.floor(t.clock.now() / 1000)));
+  const text = await res.text();
+  return text === "success" ? text : parseXml(text);
+}
+const titleOf = (x: XmlNode | "success") => ((((x as XmlNode).Articles as XmlNode | undefined)?.item as XmlNode | undefined)?.Title as string | undefined) ?? null;
+/** The seq of the newest logged message. */
+const newest = async () => {
+  await t.log.settled();
+  return (await call("GET", "/api/cli", [["inbox", "all"], ["limit", "1"]])).data.items[0].seq as number;
+};
+
+// A shop's FAQ account: none of its articles says "money" or "back".
+const SHOP = [
+  { id: "returns", title: "Returns and refunds", url: "https://shop.example/returns", body: "You can return any item within 30 days of delivery. Refunds are paid to the original payment method within 5 working days." },
+  { id: "delivery", title: "Delivery times", url: "https://shop.example/delivery", body: "Orders ship within 2 days. Standard delivery takes 3 to 5 working days; express delivery arrives the next day." },
+  { id: "password", title: "Reset your password", url: "https://shop.example/password", body: "Click forgot password on the sign-in page and follow the link we email you." },
+  { id: "payment", title: "Ways to pay", url: "https://shop.example/payment", body: "We accept credit cards and bank transfers. Invoices are sent by email." },
+  { id: "contact", title: "联系我们", url: "https://shop.example/contact", body: "客服电话四零零八八八，服务时间每天九点到十八点。" },
+];
+
+test("questions: set, shown with the article and in listings, kept one a line, refused past their limits with the field named", async () => {
+  await importDoc({ matter: "articles" }, SHOP);
+  const set = await call("PUT", "/api/cli", [["id", "returns"], ["questions", "还能退吗\n  I want my money back,  please \n"]]);
+  expect(set.status).toBe(200);
+  expect(set.data.article.questions).toEqual(["还能退吗", "I want my money back, please"]);
+  expect((await call("GET", "/api/cli", [["id", "returns"]])).data.questions).toEqual(["还能退吗", "I want my money back, please"]);
+  const listed = await call("GET", "/api/cli", [["q", "refunds"]]);
+  expect(listed.data.items[0]).toMatchObject({ id: "returns", questions: ["还能退吗", "I want my money back, please"] });
+  expect(listed.data.items[0].body).toBeUndefined();
+
+  const tooMany = Array.from({ length: LIMITS.questions + 1 }, (_, i) => `question ${i}`).join("\n");
+  const many = await call("PUT", "/api/cli", [["id", "returns"], ["questions", tooMany]]);
+  expect(many).toMatchObject({ status: 400, error: { code: CODE.invalid_article } });
+  expect(many.error.problems).toEqual([{ field: "questions", reason: `must have at most ${LIMITS.questions} questions (it has ${LIMITS.questions + 1})` }]);
+  const long = await call("PUT", "/api/cli", [["id", "returns"], ["questions", "x".repeat(LIMITS.question + 1)]]);
+  expect(long.error.problems[0]).toMatchObject({ field: "questions", reason: expect.stringContaining(`1–${LIMITS.question} characters`) });
+  const twice = await call("PUT", "/api/cli", [["id", "returns"], ["questions", "Can I return it?\ncan i return it?"]]);
+  expect(twice.error.problems[0]).toMatchObject({ field: "questions", reason: expect.stringContaining("question 2 repeats question 1") });
+  // Each limit exactly is taken; nothing refused was written.
+  expect((await call("PUT", "/api/cli", [["id", "delivery"], ["questions", Array.from({ length: LIMITS.questions }, (_, i) => `q${i}`).join("\n")]])).status).toBe(200);
+  expect((await call("PUT", "/api/cli", [["id", "password"], ["questions", "y".repeat(LIMITS.question)]])).status).toBe(200);
+  expect((await call("GET", "/api/cli", [["id", "returns"]])).data).toMatchObject({ rev: 2, questions: ["还能退吗", "I want my money back, please"] });
+});
+
+test("an article whose words the follower does not use is answered alone once its questions hold a close phrasing", async () => {
+  await importDoc({ matter: "articles" }, SHOP);
+  expect(titleOf(await say("I want my money back"))).toBeNull();
+  await call("PUT", "/api/cli", [["id", "returns"], ["questions", "I want my money back"]]);
+  expect(titleOf(await say("I want my money back"))).toBe("Returns and refunds");
+  expect(titleOf(await say("can I get my money back?"))).toBe("Returns and refunds");
+  await t.log.settled();
+  expect((await call("GET", "/api/cli", [["inbox", "all"], ["limit", "1"]])).data.items[0].answer).toBe("answer:returns");
+});
+
+test("set with append=: the lists grow, what they hold (in any case) skipped; past a limit refused whole", async () => {
+  await importDoc({ matter: "articles" }, [{ ...SHOP[0], keywords: ["refund"], questions: ["Can I return it?"] }]);
+  const r = await call("PUT", "/api/cli", [["id", "returns"], ["keywords", "REFUND,return,exchange"], ["questions", "can i return it?\nI want my money back"], ["append", "keywords,questions"]]);
+  expect(r.status).toBe(200);
+  expect(r.data.article).toMatchObject({ rev: 2, keywords: ["refund", "return", "exchange"], questions: ["Can I return it?", "I want my money back"] });
+  // Everything held already: unchanged, the rev kept.
+  const again = await call("PUT", "/api/cli", [["id", "returns"], ["questions", "I WANT MY MONEY BACK"], ["append", "questions"]]);
+  expect(again.data).toMatchObject({ changed: false, article: { rev: 2 } });
+  // Without append= the list is replaced.
+  expect((await call("PUT", "/api/cli", [["id", "returns"], ["keywords", "refund"]])).data.article.keywords).toEqual(["refund"]);
+  // Past the limit once appended: refused, nothing written.
+  const full = Array.from({ length: LIMITS.keywords }, (_, i) => `k${i}`).join(",");
+  const over = await call("PUT", "/api/cli", [["id", "returns"], ["keywords", full], ["append", "keywords"]]);
+  expect(over).toMatchObject({ status: 400, error: { code: CODE.invalid_article } });
+  expect(over.error.problems[0]).toMatchObject({ field: "keywords", reason: expect.stringContaining(`at most ${LIMITS.keywords} words`) });
+  expect((await call("GET", "/api/cli", [["id", "returns"]])).data.keywords).toEqual(["refund"]);
+  // append= names list fields that are sent.
+  expect((await call("PUT", "/api/cli", [["id", "returns"], ["title", "x"], ["append", "title"]])).status).toBe(400);
+  expect((await call("PUT", "/api/cli", [["id", "returns"], ["title", "x"], ["append", "questions"]])).error.message).toContain("no questions= was sent");
+  // add takes no append.
+  expect((await call("POST", "/api/cli", [["title", "x"], ["url", "https://e.com/"], ["keywords", "a"], ["append", "keywords"]])).error.code).toBe(CODE.unknown_field);
+});
+
+test("teach: the follower's question goes to the article, and it and a paraphrase are answered with it after", async () => {
+  await importDoc({ matter: "articles" }, SHOP);
+  expect(titleOf(await say("I want my money back"))).toBeNull();
+  const seq = await newest();
+  const unmatched = await call("GET", "/api/cli", [["inbox", "unmatched"]]);
+  expect(unmatched.data.items[0]).toMatchObject({ seq, content: "I want my money back", unmatched: true });
+  const taught = await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "returns"]]);
+  expect(taught.status).toBe(200);
+  expect(taught.data).toMatchObject({ taught: true, seq, question: "I want my money back", article: { id: "returns", rev: 2, questions: ["I want my money back"] } });
+  expect(titleOf(await say("I want my money back"))).toBe("Returns and refunds");
+  expect(titleOf(await say("Can I have my money back please?"))).toBe("Returns and refunds");
+  // Taught again: refused, nothing written.
+  const again = await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "returns"]]);
+  expect(again).toMatchObject({ status: 409, error: { code: CODE.already_taught } });
+  expect((await call("GET", "/api/cli", [["id", "returns"]])).data.rev).toBe(2);
+});
+
+test("teach refuses, changing nothing: no such message, a reply, an event, what followers say between questions, a read key, no such article, a question too long, an article full", async () => {
+  await importDoc({ matter: "articles" }, SHOP);
+  await say("how long does delivery take");
+  const seq = await newest();
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(seq + 100)], ["id", "delivery"]])).error.code).toBe(CODE.no_message);
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "nope"]])).error.code).toBe(CODE.not_found);
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "delivery"]], { key: READER })).error.code).toBe(CODE.forbidden);
+  expect((await call("POST", "/api/cli/teach", [["id", "delivery"]])).status).toBe(400);
+  // An event is not a question.
+  t.clock.advance(1000);
+  await t.handle(wxPost(eventMsg("subscribe", Math.floor(t.clock.now() / 1000)), Math.floor(t.clock.now() / 1000)));
+  const event = await newest();
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(event)], ["id", "delivery"]])).error.code).toBe(CODE.not_a_question);
+  // What followers say between questions is no question: thanks, "another", "the second one".
+  for (const between of ["thanks", "换一个", "2"]) {
+    await say(between);
+    expect({ between, code: (await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "delivery"]])).error?.code }).toEqual({ between, code: CODE.not_a_question });
+  }
+  // A reply the account sent is not a follower's message.
+  await t.log.record({ openid: "o_follower", type: "text", content: "It ships today.", sentBy: "admin1", replyTo: seq, nowMs: t.clock.now() });
+  const reply = await newest();
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(reply)], ["id", "delivery"]])).error.code).toBe(CODE.not_a_follower_message);
+  // One character past a question's limit.
+  await say(`w${"o".repeat(LIMITS.question)}`);
+  const long = await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "delivery"]]);
+  expect(long).toMatchObject({ status: 400, error: { code: CODE.invalid_article } });
+  expect(long.error.problems[0].reason).toContain(`${LIMITS.question + 1} characters`);
+  // An article with the most questions it may have.
+  await call("PUT", "/api/cli", [["id", "delivery"], ["questions", Array.from({ length: LIMITS.questions }, (_, i) => `q${i}`).join("\n")]]);
+  const full = await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "delivery"]]);
+  expect(full).toMatchObject({ status: 400, error: { code: CODE.invalid_article } });
+  expect(full.error.problems[0].reason).toContain(`has ${LIMITS.questions} questions`);
+  expect((await call("GET", "/api/cli", [["id", "delivery"]])).data).toMatchObject({ rev: 2 });
+});
+
+test("synonyms: a phrase in a question finds an article that says another of its group, both ways, in Chinese too", async () => {
+  await importDoc({ matter: "articles" }, [...SHOP, { id: "visa", title: "Visa gift cards", url: "https://shop.example/visa", body: "Visa gift cards can be bought in every store." }]);
+  expect(titleOf(await say("is amex ok?"))).toBeNull();
+  expect(titleOf(await say("怎么转人工"))).toBeNull();
+  const r = await importDoc({ matter: "synonyms", synonyms: [["Amex", "credit card"], ["人工", "客服"], ["gift voucher", "Visa gift card"]] });
+  expect(r.synonyms).toEqual({ added: 3, updated: 0, unchanged: 0 });
+  await t.store.indexed();
+  expect(titleOf(await say("is amex ok?"))).toBe("Ways to pay");
+  expect(titleOf(await say("怎么转人工"))).toBe("联系我们");
+  // The other way: the question says the phrase, the article another of its group.
+  expect(titleOf(await say("where can I buy a gift voucher"))).toBe("Visa gift cards");
+  // A single write after files the article with them too.
+  expect((await call("PUT", "/api/cli", [["id", "payment"], ["body", "We take credit cards only."]])).status).toBe(200);
+  expect(titleOf(await say("is amex ok?"))).toBe("Ways to pay");
+  const ask = await call("GET", "/api/cli/ask", [["q", "is amex ok?"]]);
+  expect(ask.data.terms.map((x: { term: string }) => x.term)).toContain("syn_amex");
+  // Listed for any key that may read, and counted in health.
+  const listed = await call("GET", "/api/cli/synonyms", [], { key: READER });
+  expect(listed.data).toEqual({ synonyms: [["Amex", "credit card"], ["人工", "客服"], ["gift voucher", "Visa gift card"]], groups: 3 });
+  expect((await call("GET", "/api/cli")).data.counts.synonyms).toBe(3);
+});
+
+test("new synonyms rebuild the passage index (health says so until it is whole); the same ones again rebuild nothing", async () => {
+  await importDoc({ matter: "articles" }, SHOP);
+  await t.store.indexed();
+  // The rebuild held while health is asked, so that it cannot be over before.
+  const release = t.store.holdIndexing();
+  await importDoc({ matter: "synonyms", synonyms: [["Amex", "credit card"]] });
+  const h = await call("GET", "/api/cli");
+  expect(h.data.passage_index.state).toMatch(/^rebuilding \(\d+%\)$/);
+  expect(h.data.search_index).toMatch(/^rebuilding/);
+  release();
+  await t.store.indexed();
+  expect((await call("GET", "/api/cli")).data.passage_index).toMatchObject({ state: expect.stringMatching(/^(ready|checking)$/), articles: SHOP.length });
+  const same = await importDoc({ matter: "synonyms", synonyms: [["Amex", "credit card"]] });
+  expect(same.synonyms).toEqual({ added: 0, updated: 0, unchanged: 1 });
+  expect((await call("GET", "/api/cli")).data.passage_index.state).toMatch(/^(ready|checking)$/);
+  // A group sharing a phrase replaces it where it stood; a restore replaces them all.
+  const merged = await importDoc({ matter: "synonyms", synonyms: [["amex", "credit card", "Mastercard"], ["客服", "人工"]] });
+  expect(merged.synonyms).toEqual({ added: 1, updated: 1, unchanged: 0 });
+  expect((await call("GET", "/api/cli/synonyms")).data.synonyms).toEqual([["amex", "credit card", "Mastercard"], ["客服", "人工"]]);
+  const restored = await call("PUT", "/api/cli/revert/synonyms", [], { files: [{ name: "json", content: document({ matter: "synonyms", synonyms: [["Visa", "credit card"]] }) }] });
+  expect(restored.data).toMatchObject({ matter: "synonyms", synonyms: 1, backup: { matter: "synonyms", kind: "auto" } });
+  expect((await call("GET", "/api/cli/synonyms")).data.synonyms).toEqual([["Visa", "credit card"]]);
+  await t.store.indexed();
+  expect(titleOf(await say("is visa ok?"))).toBe("Ways to pay");
+});
+
+test("synonyms are checked whole: a phrase in two groups, a group of one, a blank phrase, past the limits — every problem listed, nothing written", async () => {
+  const r = await call("POST", "/api/cli", [["mode", "merge"]], {
+    files: [{ name: "json", content: JSON.stringify({ format: "replyd/1", matter: "synonyms", synonyms: [["Visa", "credit card"], ["VISA", "debit card"], ["alone"], ["ok", " "], ["x", "y".repeat(65)]] }) }],
+  });
+  expect(r).toMatchObject({ status: 400, error: { code: CODE.invalid_document } });
+  expect(r.error.problems).toEqual([
+    { section: "synonyms", index: 1, field: '"VISA"', reason: "is also in group 0: a phrase may stand in one group only (case and width do not count)" },
+    { section: "synonyms", index: 2, field: "(group)", reason: "must be an array of 2–20 phrases (strings)" },
+    { section: "synonyms", index: 3, field: '" "', reason: "each phrase must be 1–64 characters" },
+    { section: "synonyms", index: 4, field: `"${"y".repeat(40)}…"`, reason: "each phrase must be 1–64 characters" },
+  ]);
+  expect((await call("GET", "/api/cli/synonyms")).data.groups).toBe(0);
+});
+
+test("a restore of an all document without synonyms (written before them) keeps the stored ones; one with them replaces them", async () => {
+  await importDoc({ matter: "synonyms", synonyms: [["Amex", "credit card"]] });
+  const old = doc(SHOP, { matter: "all", rules: [], texts: {} });
+  const kept = await call("PUT", "/api/cli/revert/all", [], { files: [{ name: "json", content: old }] });
+  expect(kept.status).toBe(200);
+  expect(kept.data.synonyms).toBeUndefined();
+  expect((await call("GET", "/api/cli/synonyms")).data.synonyms).toEqual([["Amex", "credit card"]]);
+  const replaced = await call("PUT", "/api/cli/revert/all", [], { files: [{ name: "json", content: doc(SHOP, { matter: "all", rules: [], texts: {}, synonyms: [] }) }] });
+  expect(replaced.data.synonyms).toBe(0);
+  expect((await call("GET", "/api/cli/synonyms")).data.synonyms).toEqual([]);
+});

@@ -1,0 +1,197 @@
+/**
+ * Followers' turns in this instance's memory (src/wechat/conversation.ts) and how a message is read
+ * with them (reading.ts): each bound tested just past it — followers held, bytes per turn, turns per
+ * follower, the window — and a message delivered again being the same turn.
+ */
+import { describe, expect, test } from "bun:test";
+import { bounded, CONVERSATION, LocalConversations, parseTurns, turnKey, type Turn } from "../../src/wechat/conversation.ts";
+import { asksAnother, leansOnBefore, picksEntry, standsAlone } from "../../src/wechat/cues.ts";
+import { earlierOf, nextTurn, read } from "../../src/wechat/reading.ts";
+import type { Question } from "../../src/ranking/question.ts";
+import type { RankingResult } from "../../src/ranking/types.ts";
+
+const turn = (text: string, at: number, extra: Partial<Turn> = {}): Turn => ({ key: turnKey(`m:o:${text}:${at}`), at, text, earlier: [], offered: [], shown: [], ...extra });
+
+describe("followers' turns in memory", () => {
+  test("at most CONVERSATION.turns turns a follower, the newest", async () => {
+    let now = 1_000_000;
+    const c = new LocalConversations(() => now);
+    for (const text of ["one", "two", "three"]) {
+      now += 1000;
+      await c.add("o1", turn(text, now), await c.recent("o1", "new"));
+    }
+    expect((await c.recent("o1", "new")).map((t) => t.text)).toEqual(["three", "two"]);
+    // As stored, too: given three, it keeps two.
+    const three = [turn("c", now), turn("b", now - 1), turn("a", now - 2)];
+    expect(parseTurns(c.keep("o2", three[0] as Turn, three.slice(1))).map((t) => t.text)).toEqual(["c", "b"]);
+    expect(parseTurns(c.keep("o3", turn("d", now + 1), three)).map((t) => t.text)).toEqual(["d", "c"]);
+  });
+
+  test("a turn CONVERSATION.windowMs old is gone; one a millisecond younger is read", async () => {
+    let now = 1_000_000;
+    const c = new LocalConversations(() => now);
+    await c.add("o1", turn("q", now), []);
+    now += CONVERSATION.windowMs - 1;
+    expect((await c.recent("o1", "new")).length).toBe(1);
+    now += 1;
+    expect(await c.recent("o1", "new")).toEqual([]);
+    // And the follower has left memory.
+    expect(c.size).toBe(0);
+  });
+
+  test("CONVERSATION.followers followers held; one more, and the one heard from longest ago leaves", async () => {
+    const now = 1_000_000;
+    const c = new LocalConversations(() => now);
+    for (let i = 0; i < CONVERSATION.followers; i++) await c.add(`o${i}`, turn("q", now), []);
+    // Heard from again: no longer the oldest.
+    await c.add("o0", turn("again", now), await c.recent("o0", "x"));
+    expect(c.size).toBe(CONVERSATION.followers);
+    await c.add("newcomer", turn("q", now), []);
+    expect(c.size).toBe(CONVERSATION.followers);
+    expect((await c.recent("o1", "x")).length).toBe(0);
+    expect((await c.recent("o0", "x")).map((t) => t.text)).toEqual(["again", "q"]);
+    expect((await c.recent("newcomer", "x")).length).toBe(1);
+  });
+
+  test("a follower id longer than CONVERSATION.openidChars is not followed; one that long is", async () => {
+    const c = new LocalConversations(() => 1000);
+    const long = "o".repeat(CONVERSATION.openidChars + 1);
+    await c.add(long, turn("q", 1000), []);
+    expect(await c.recent(long, "x")).toEqual([]);
+    const fits = "o".repeat(CONVERSATION.openidChars);
+    await c.add(fits, turn("q", 1000), []);
+    expect((await c.recent(fits, "x")).length).toBe(1);
+  });
+
+  test("a message delivered again replaces its turn: read without it, kept once", async () => {
+    const c = new LocalConversations(() => 5000);
+    const q = turn("营业到几点", 1000);
+    await c.add("o1", q, []);
+    const f = turn("周末呢", 2000, { key: turnKey("m:o1:77"), earlier: ["营业到几点"] });
+    await c.add("o1", f, await c.recent("o1", f.key));
+    // The resend reads what the first delivery read, and leaves the same turns.
+    const again = await c.recent("o1", f.key);
+    expect(again.map((t) => t.text)).toEqual(["营业到几点"]);
+    await c.add("o1", { ...f, at: 3000 }, again);
+    expect((await c.recent("o1", "next")).map((t) => t.text)).toEqual(["周末呢", "营业到几点"]);
+  });
+});
+
+describe("a turn's bytes", () => {
+  test("a turn of two follower texts of 2,048 bytes and more ids than remembered is cut to CONVERSATION.turnBytes: the lists first, then the longer text", () => {
+    const big = turn("退".repeat(682), 1, { earlier: ["款".repeat(682), "ignored, a third text"], offered: Array.from({ length: CONVERSATION.offered + 1 }, (_, i) => `a${i}`.padEnd(64, "x")), shown: Array.from({ length: CONVERSATION.shown + 1 }, (_, i) => `s${i}`) });
+    const b = bounded(big);
+    expect(Buffer.byteLength(JSON.stringify(b))).toBeLessThanOrEqual(CONVERSATION.turnBytes);
+    expect(b.offered.length).toBe(CONVERSATION.offered);
+    expect(b.shown.length).toBe(CONVERSATION.shown);
+    expect(b.earlier.length).toBe(CONVERSATION.turns);
+    // Cut from the end, never inside a character.
+    expect(big.text.startsWith(b.text)).toBe(true);
+    expect(b.text.length).toBeGreaterThan(0);
+  });
+
+  test("a turn that fits is kept whole, one byte more and its text is cut", () => {
+    const base = turn("", 1);
+    const room = CONVERSATION.turnBytes - Buffer.byteLength(JSON.stringify(base));
+    const fits = { ...base, text: "a".repeat(room) };
+    expect(bounded(fits)).toEqual(fits);
+    const past = { ...base, text: "a".repeat(room + 1) };
+    expect(bounded(past).text.length).toBeLessThan(room + 1);
+    expect(Buffer.byteLength(JSON.stringify(bounded(past)))).toBeLessThanOrEqual(CONVERSATION.turnBytes);
+  });
+
+  test("what is stored but is not turns (another version's, a damaged value) reads as none", () => {
+    expect(parseTurns("{not json")).toEqual([]);
+    expect(parseTurns(JSON.stringify([{ key: "k", at: "soon" }]))).toEqual([]);
+    expect(parseTurns(JSON.stringify({ key: "k" }))).toEqual([]);
+  });
+});
+
+describe("what a message says about the reply before it", () => {
+  test("another, a pick, thanks or one more question: whole messages, case, spaces and punctuation folded", () => {
+    expect(["换一个", "换个！", "不是这个", "Another one?", "something else", "NOT THIS ONE"].every(asksAnother)).toBe(true);
+    expect(["换一个颜色可以吗", "another question about refunds"].some(asksAnother)).toBe(false);
+    expect(["第二个", "第2篇", "2", "#2", "the second one", "2nd"].map(picksEntry)).toEqual([2, 2, 2, 2, 2, 2]);
+    expect(["一个", "退款第二个", "6", "two of them"].map(picksEntry)).toEqual([null, null, null, null]);
+    expect(["谢谢", "OK!", "thanks", "👍", "再问一下", "One more question:"].every(standsAlone)).toBe(true);
+    expect(standsAlone("谢谢，运费呢")).toBe(false);
+  });
+
+  test("leaning on what was said before: an ellipsis particle, an opening connective, a pronoun, a question with no subject", () => {
+    expect(["那运费呢", "周末呢", "还有别的门店吗", "它防水吗", "会过期吗", "要带什么", "多久能出", "and on Sundays?", "what about Alaska?", "can I undo it?", "is that covered too?"].every(leansOnBefore)).toBe(true);
+    expect(["推荐一部电影", "今天天气怎么样", "你是机器人吗", "股票还会涨吗", "会员积分怎么用", "有没有素锅底", "tell me a joke", "who won the game last night?", "Can I bring my bike?"].some(leansOnBefore)).toBe(false);
+  });
+});
+
+describe("reading in the conversation", () => {
+  /** A ranker that records what it was asked and answers with no article. */
+  const asked: Question[] = [];
+  const none = async (q: Question): Promise<RankingResult> => (asked.push(q), { terms: [], postings: 0, candidates: 0, articles: [] });
+
+  test("a follow-up of a follow-up is read with both turns before it; the one before those is gone", async () => {
+    const q1 = turn("营业到几点", 1);
+    const f1 = nextTurn({ how: "followup", question: { text: "东郊店呢" }, asked: "", ranked: null }, [q1], "k2", 2, []);
+    expect(f1.earlier).toEqual(["营业到几点"]);
+    const f2 = nextTurn({ how: "followup", question: { text: "周末呢" }, asked: "", ranked: null }, [f1, q1], "k3", 3, []);
+    expect(f2.earlier).toEqual(["东郊店呢", "营业到几点"]);
+    expect(earlierOf(f2)).toEqual(["周末呢", "东郊店呢"]);
+    asked.length = 0;
+    await read("那平时呢", [f2, f1], none);
+    expect(asked.at(-1)).toEqual({ text: "那平时呢", context: "周末呢\n东郊店呢" });
+  });
+
+  test("another leaves out every article offered for the question so far", async () => {
+    const q = turn("包间", 1, { offered: ["a", "b", "c"], shown: ["a", "b", "c"] });
+    asked.length = 0;
+    const r = await read("换一个", [q], none);
+    expect(r.how).toBe("another");
+    expect(asked).toEqual([{ text: "包间", exclude: ["a", "b", "c"] }]);
+    const next = nextTurn(r, [q], "k", 2, ["d", "e"]);
+    expect(next).toMatchObject({ text: "包间", offered: ["a", "b", "c", "d", "e"], shown: ["d", "e"] });
+  });
+});
+
+describe("review of issue 34 E", () => {
+  test("another, again and again, moves on: nothing offered in the last four replies (the twelve remembered) comes back; before, the same three came back for ever", async () => {
+    const { LocalConversations } = await import("../../src/wechat/conversation.ts");
+    const { read, nextTurn, offer } = await import("../../src/wechat/reading.ts");
+    const ids = Array.from({ length: 30 }, (_, i) => `a${i}`);
+    // Every article holds a word, none clearly ahead: each reply lists three.
+    const rank = async (q: { exclude?: readonly string[] }) => ({
+      terms: [],
+      postings: 0,
+      candidates: 0,
+      articles: ids
+        .filter((id) => !(q.exclude ?? []).includes(id))
+        .slice(0, 16)
+        .map((id) => ({ id, title: id, url: "", picurl: null, description: "", score: 1, coverage: 0.5, word: true, head: 0, passage: null, passageScore: 0, excerpt: null, passages: [] })),
+    });
+    let now = 1000;
+    const c = new LocalConversations(() => now);
+    const rounds: string[][] = [];
+    for (const [i, text] of ["包间", "换一个", "换一个", "换一个", "换一个", "换一个", "换一个", "换一个"].entries()) {
+      const key = `k${i}`;
+      const turns = await c.recent("o", key);
+      const r = await read(text, turns, rank as never);
+      const choice = r.how === "pick" ? null : offer(r as never);
+      const shown = !choice ? [] : choice.kind === "one" ? [choice.article.id] : choice.kind === "list" ? choice.articles.map((a: { id: string }) => a.id) : [];
+      const recent = rounds.slice(-4).flat();
+      expect({ i, shown: shown.length, again: shown.filter((id) => recent.includes(id)) }).toEqual({ i, shown: 3, again: [] });
+      rounds.push(shown);
+      await c.add("o", nextTurn(r, turns, key, now, shown), turns);
+      now += 1000;
+    }
+    expect(new Set(rounds.flat()).size).toBeGreaterThanOrEqual(15);
+  });
+
+  test("'the first one' after a single article is that article; 'the fifth' after a list of three is no pick", async () => {
+    const { read } = await import("../../src/wechat/reading.ts");
+    const none = async () => ({ terms: [], postings: 0, candidates: 0, articles: [] });
+    const single = { key: "k1", at: 1, text: "营业到几点", earlier: [], offered: ["hours"], shown: ["hours"] };
+    expect(await read("第一个", [single], none as never)).toMatchObject({ how: "pick", id: "hours" });
+    const list = { ...single, offered: ["a", "b", "c"], shown: ["a", "b", "c"] };
+    expect(await read("第二个", [list], none as never)).toMatchObject({ how: "pick", id: "b" });
+    expect((await read("第五个", [list], none as never)).how).not.toBe("another");
+    expect((await read("第五个", [list], none as never)).how).not.toBe("pick");
+  });
+});

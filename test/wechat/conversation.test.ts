@@ -1,0 +1,146 @@
+/**
+ * Follow-ups through the callback on each store (docs/answers.md "Follow-ups"): a message read with
+ * the question before it within 10 minutes and not after, nor after two more turns; "another"
+ * offering the articles not yet offered; a pick from the list just sent; what is logged; `ask`
+ * reading alone.
+ */
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import type { Param } from "../../src/sign.ts";
+import { CONVERSATION } from "../../src/wechat/conversation.ts";
+import { parseXml, type XmlNode } from "../../src/wechat/xml.ts";
+import { body, doc, signedRequest, testApp } from "../helpers.ts";
+import { TOKEN, wxPost } from "./helpers.ts";
+
+let t: Awaited<ReturnType<typeof testApp>>;
+beforeEach(async () => (t = await testApp({ wechat: { token: TOKEN } })));
+afterEach(() => t.close());
+
+const call = async (method: string, path: string, fields: Param[] = [], o: { files?: { name: string; content: string }[] } = {}) => {
+  t.clock.advance(1);
+  const res = await t.handle(signedRequest(method, path, { fields, nowMs: t.clock.now(), ...o }));
+  return { status: res.status, ...(await body(res)) };
+};
+const importDoc = async (articles: object[]) => {
+  const r = await call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: doc(articles, { matter: "articles" }) }] });
+  expect(r.status).toBe(200);
+};
+
+let msgIds = 5000;
+const xml = (content: string, from: string, msgId: string) =>
+  `<xml><ToUserName><![CDATA[gh_account]]></ToUserName><FromUserName><![CDATA[${from}]]></FromUserName><CreateTime>${Math.floor(t.clock.now() / 1000)}</CreateTime><MsgType><![CDATA[text]]></MsgType><Content><![CDATA[${content}]]></Content><MsgId>${msgId}</MsgId></xml>`;
+/** A follower's text `after` ms after their last (1 s by default); the articles offered, in order, as the reply's links name them. */
+async function say(content: string, o: { from?: string; after?: number; msgId?: string } = {}): Promise<{ ids: string[]; text: string }> {
+  t.clock.advance(o.after ?? 1000);
+  const from = o.from ?? "o_follower";
+  const req = wxPost(xml(content, from, o.msgId ?? String(++msgIds)), Math.floor(t.clock.now() / 1000));
+  const at = new URL(req.url);
+  at.searchParams.set("openid", from);
+  const res = await t.handle(new Request(at.href, { method: "POST", body: await req.text() }));
+  const text = await res.text();
+  if (text === "success") return { ids: [], text };
+  const x = parseXml(text);
+  const links = x.MsgType === "news" ? [((x.Articles as XmlNode).item as XmlNode).Url as string] : [...String(x.Content).matchAll(/https:\/\/example\.com\/([a-z0-9-]+)/g)].map((m) => `https://example.com/${m[1]}`);
+  return { ids: links.map((u) => u.slice("https://example.com/".length)), text: String(x.Content ?? "") };
+}
+const answers = async () => {
+  await t.log.settled();
+  return (await call("GET", "/api/cli", [["inbox", "all"]])).data.items.map((m: { content: string; answer: string }) => [m.content, m.answer]).reverse();
+};
+
+const url = (id: string) => `https://example.com/${id}`;
+const HOURS = { id: "hours", title: "营业时间", url: url("hours"), body: "春熙路店每天11:00到次日2:00营业，东郊店11:00到23:00营业。全年无休，最后点单在打烊前半小时。" };
+const VOUCHERS = { id: "vouchers", title: "团购券使用规则", url: url("vouchers"), body: "代金券每桌最多使用2张。周末和法定节假日是否可用，请看券面说明。团购券不和会员价同时使用。" };
+const PARKING = { id: "parking", title: "停车说明", url: url("parking"), body: "春熙路店使用商场地下停车场，消费满200元免费停车2小时。周末车位紧张，建议坐地铁来。" };
+const SHOP = [HOURS, VOUCHERS, PARKING];
+
+test("a few words after a question, within 10 minutes, are ranked with it: that question's article, logged as a follow-up", async () => {
+  await importDoc(SHOP);
+  // Alone, 周末呢 is not about the opening hours.
+  expect((await say("周末呢", { from: "o_other" })).ids).not.toEqual(["hours"]);
+  expect((await say("营业到几点")).ids).toEqual(["hours"]);
+  expect((await say("周末呢", { after: CONVERSATION.windowMs - 1000 })).ids).toEqual(["hours"]);
+  const logged = await answers();
+  expect(logged.at(-1)).toEqual(["周末呢", "followup:answer:hours"]);
+  expect(logged.at(-2)).toEqual(["营业到几点", "answer:hours"]);
+});
+
+test("a follow-up 10 minutes after the question is read alone", async () => {
+  await importDoc(SHOP);
+  expect((await say("营业到几点")).ids).toEqual(["hours"]);
+  expect((await say("周末呢", { after: CONVERSATION.windowMs })).ids).not.toEqual(["hours"]);
+  expect((await answers()).at(-1)?.[1]).not.toStartWith("followup:");
+});
+
+test("after two more turns the question is no longer read with a follow-up: the last of them is", async () => {
+  await importDoc(SHOP);
+  await say("营业到几点");
+  expect((await say("停车方便吗")).ids).toEqual(["parking"]);
+  expect((await say("团购券怎么用")).ids).toEqual(["vouchers"]);
+  expect((await say("周末呢")).ids).toEqual(["vouchers"]);
+  expect((await answers()).at(-1)).toEqual(["周末呢", "followup:answer:vouchers"]);
+});
+
+test("thanks after an answer is no follow-up, even in words that lean on it: the fallback, not the article again", async () => {
+  await importDoc(SHOP);
+  await say("营业到几点");
+  expect((await say("谢谢")).text).toBe("Sorry, I did not understand that. Send h for help.");
+  await say("营业到几点", { from: "o_two" });
+  expect((await say("That's all.", { from: "o_two" })).text).toBe("Sorry, I did not understand that. Send h for help.");
+});
+
+test("a question about something else that leans on nothing before is read alone: the fallback, not the earlier question's article", async () => {
+  await importDoc(SHOP);
+  await say("营业到几点");
+  expect((await say("推荐一部电影")).text).toBe("Sorry, I did not understand that. Send h for help.");
+  // The same few words leaning on the question are its follow-up.
+  await say("营业到几点", { from: "o_two" });
+  expect((await say("那推荐一部电影呢", { from: "o_two" })).ids).toEqual(["hours"]);
+});
+
+test("换一个 / another: the next articles not yet offered, then nothing left said so; each logged", async () => {
+  const rooms = [1, 2, 3, 4, 5].map((i) => ({ id: `room${i}`, title: `包间${"甲乙丙丁戊"[i - 1]}`, url: url(`room${i}`), body: `包间可坐${6 + i}人，最低消费${500 + i * 100}元，需提前一天预订。` }));
+  await importDoc([...rooms, HOURS]);
+  const first = (await say("包间怎么预订")).ids;
+  expect(first.length).toBeGreaterThan(0);
+  const second = (await say("换一个")).ids;
+  expect(second.length).toBeGreaterThan(0);
+  expect(second.some((id) => first.includes(id))).toBe(false);
+  const third = (await say("Another one?")).ids;
+  expect(third.some((id) => [...first, ...second].includes(id))).toBe(false);
+  const offered = new Set([...first, ...second, ...third]);
+  // All five rooms offered, never one twice, never the opening hours.
+  expect(offered).toEqual(new Set(rooms.map((r) => r.id)));
+  expect((await say("不是这个")).text).toBe("Nothing matched your search. Send h for help.");
+  const logged = (await answers()).slice(-3).map((a: string[]) => a[1]);
+  expect(logged[0]).toMatch(/^another:answers?:room/);
+  expect(logged[2]).toBe("another:not_found");
+});
+
+test("第二个 / the second one after a list: that article alone; after a single article, the next one not yet offered", async () => {
+  await importDoc(SHOP);
+  const list = await say("春熙路店");
+  expect(list.ids.length).toBeGreaterThan(1);
+  expect((await say("第二个")).ids).toEqual([list.ids[1] as string]);
+  // Picked from the same list again.
+  expect((await say("the first one")).ids).toEqual([list.ids[0] as string]);
+  expect((await answers()).slice(-2).map((a: string[]) => a[1])).toEqual([`pick:${list.ids[1]}`, `pick:${list.ids[0]}`]);
+  const one = (await say("春熙路店停车方便吗", { from: "o_two" })).ids;
+  expect(one).toEqual(["parking"]);
+  const next = (await say("第二个", { from: "o_two" })).ids;
+  expect(next.length).toBeGreaterThan(0);
+  expect(next).not.toContain("parking");
+});
+
+test("replyd ask reads every question alone and remembers none", async () => {
+  await importDoc(SHOP);
+  const ask = async (q: string) => {
+    t.clock.advance(1000);
+    return (await call("GET", "/api/cli/ask", [["q", q]])).data;
+  };
+  expect((await ask("营业到几点")).answer).toBe("answer:hours");
+  expect((await ask("周末呢")).answer).not.toStartWith("followup:");
+  // Nor is a follower's conversation an ask's: their follow-up still reads with their own question.
+  await say("营业到几点");
+  await ask("团购券怎么用");
+  expect((await say("周末呢")).ids).toEqual(["hours"]);
+});
