@@ -36,8 +36,9 @@ export function withContext(own: readonly QueryTerm[], earlier: readonly QueryTe
   const added = earlier.filter((t) => !mine.has(t.term));
   // Together the earlier question's words never outweigh the follower's own: a long question
   // before "what about Alaska?" would otherwise keep its article first on its many words alone.
+  // A follow-up holding no word the account uses ("那推荐一部电影呢") is read on the earlier one's.
   const ownWeight = own.filter((t) => t.known).reduce((s, t) => s + t.idf, 0);
   const addedWeight = added.filter((t) => t.known).reduce((s, t) => s + t.idf, 0);
-  const share = addedWeight * CONTEXT.weight > ownWeight && addedWeight > 0 ? ownWeight / addedWeight : CONTEXT.weight;
+  const share = ownWeight > 0 && addedWeight * CONTEXT.weight > ownWeight ? ownWeight / addedWeight : CONTEXT.weight;
   return [...own, ...added.map((t) => ({ ...t, idf: t.idf * share }))];
 }
