@@ -21,6 +21,19 @@ describe("a question read with the one before it", () => {
     expect(got).toEqual([t("周末", 2), t("营业", 3 * CONTEXT.weight)]);
   });
 
+  test("the earlier question's words together weigh at most the follower's own; a follow-up of no known word reads the earlier one's at CONTEXT.weight", () => {
+    const t = (term: string, idf: number, known = true): QueryTerm => ({ term, idf, known });
+    // 9 × CONTEXT.weight is more than the follower's 2: the earlier terms share 2 between them.
+    const capped = withContext([t("alaska", 2)], [t("standard", 3), t("ship", 3), t("free", 3)]);
+    expect(capped.slice(1).reduce((s, x) => s + x.idf, 0)).toBeCloseTo(2, 9);
+    // Just under the cap: each at CONTEXT.weight.
+    const just = 2 / CONTEXT.weight - 0.01;
+    expect(withContext([t("alaska", 2)], [t("standard", just)])[1]?.idf).toBeCloseTo(just * CONTEXT.weight, 9);
+    // The follower's words unknown to the account: the earlier question at CONTEXT.weight, not at nothing.
+    const unknown = withContext([t("电影", 2, false)], [t("营业", 3)]);
+    expect(unknown[1]?.idf).toBeCloseTo(3 * CONTEXT.weight, 9);
+  });
+
   test("a few words that only make sense after the question before are ranked with it: that question's article comes first", () => {
     // Alone, 周末 is held by the vouchers and the parking notes, not by the opening hours.
     expect(first("周末呢")).not.toBe("hours");
