@@ -51,6 +51,8 @@ export function stemWord(w: string): string {
 const FILLER_L = new Set(FILLER_LATIN);
 const FILLER_H = new Set(FILLER_HAN);
 const FILLER_MAX = Math.max(1, ...[...FILLER_H].map((f) => [...f].length));
+/** The characters a Han filler word starts with: elsewhere in a run no filler word can start. */
+const FILLER_FIRST = new Set([...FILLER_H].map((f) => [...f][0] as string));
 
 /**
  * The terms of `text`, in order and repeated as they occur (counts matter to ranking), filler
@@ -70,10 +72,10 @@ export function termsOf(text: string): string[] {
     const filler = fillerMarks(chars);
     for (let i = 0; i < chars.length; i++) {
       const c = chars[i] as string;
-      if (!HAN_STOP.has(c) && !filler[i]) out.push(c);
+      if (!HAN_STOP.has(c) && !filler?.[i]) out.push(c);
       if (i + 1 < chars.length) {
         const pair = c + (chars[i + 1] as string);
-        if (!HAN_STOP.has(pair) && !filler[i] && !filler[i + 1]) out.push(pair);
+        if (!HAN_STOP.has(pair) && !filler?.[i] && !filler?.[i + 1]) out.push(pair);
       }
     }
   }
@@ -106,7 +108,7 @@ export function placesOf(text: string): { term: string; by: string[] }[] {
     const chars = Array.from(run);
     const filler = fillerMarks(chars);
     const pair = (i: number) => {
-      if (i < 0 || i + 1 >= chars.length || filler[i] || filler[i + 1]) return null;
+      if (i < 0 || i + 1 >= chars.length || filler?.[i] || filler?.[i + 1]) return null;
       const p = (chars[i] as string) + (chars[i + 1] as string);
       return HAN_STOP.has(p) ? null : p;
     };
@@ -114,13 +116,13 @@ export function placesOf(text: string): { term: string; by: string[] }[] {
     const pairAt: (number | undefined)[] = [];
     for (let i = 0; i < chars.length; i++) {
       const c = chars[i] as string;
-      if (!HAN_STOP.has(c) && !filler[i]) charAt[i] = raw.push(c) - 1;
+      if (!HAN_STOP.has(c) && !filler?.[i]) charAt[i] = raw.push(c) - 1;
       const p = pair(i);
       if (p !== null) pairAt[i] = raw.push(p) - 1;
     }
     for (let i = 0; i < chars.length; i++) {
       const c = chars[i] as string;
-      if (filler[i] || HAN_STOP.has(c)) continue;
+      if (filler?.[i] || HAN_STOP.has(c)) continue;
       const by = [pair(i - 1), pair(i)].filter((p): p is string => p !== null);
       const at = [charAt[i], pairAt[i - 1], pairAt[i]].filter((k): k is number => k !== undefined);
       places.push({ term: c, by: by.length ? by : [c], at });
@@ -133,16 +135,24 @@ export function placesOf(text: string): { term: string; by: string[] }[] {
   });
 }
 
-/** Which characters of a Han run belong to filler: the longest filler word at each place, left to right. */
-function fillerMarks(chars: readonly string[]): boolean[] {
-  const marks = chars.map(() => false);
+/**
+ * Which characters of a Han run belong to filler: the longest filler word at each place, left to
+ * right; null when none does (most runs: no character a filler word starts with).
+ */
+function fillerMarks(chars: readonly string[]): boolean[] | null {
+  let marks: boolean[] | null = null;
   for (let i = 0; i < chars.length; ) {
+    if (!FILLER_FIRST.has(chars[i] as string)) {
+      i++;
+      continue;
+    }
     let n = Math.min(FILLER_MAX, chars.length - i);
     while (n > 0 && !FILLER_H.has(chars.slice(i, i + n).join(""))) n--;
     if (n === 0) {
       i++;
       continue;
     }
+    marks ??= chars.map(() => false);
     for (let k = i; k < i + n; k++) marks[k] = true;
     i += n;
   }
