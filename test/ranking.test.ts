@@ -131,6 +131,19 @@ describe("scores", () => {
     expect(scoreArticle(ask("退货", known), a, stats).coverage).toBe(1);
     expect(queryTerms("退货发票", known, stats).filter((t) => !t.known).length).toBeGreaterThan(0);
   });
+  test("a question's Han character the article holds only outside the question's pair counts charCredit of its place", () => {
+    const known = () => 2;
+    // 预订座位 holds 订 and 位, not the pair 订位 the follower wrote.
+    const seat = { id: "s", title: "座位", keywords: "", description: "", body: "可以电话预订座位。" };
+    const s = scoreArticle(ask("订位", known), seat, stats);
+    expect(RANKING.charCredit).toBeGreaterThan(0);
+    expect(RANKING.charCredit).toBeLessThan(1);
+    expect(s.coverage).toBeCloseTo(RANKING.charCredit, 9);
+    // The pair itself held: the whole place.
+    expect(scoreArticle(ask("订位", known), { ...seat, body: "可以电话订位。" }, stats).coverage).toBe(1);
+    // A character the article lacks altogether: nothing of its place.
+    expect(scoreArticle(ask("订票", known), seat, stats).coverage).toBeCloseTo(RANKING.charCredit / 2, 9);
+  });
   test("an article without a body is ranked on its head and description", () => {
     const q = ask("退货");
     expect(scoreArticle(q, { id: "b", title: "退货", keywords: "", description: "", body: "" }, stats).score).toBeGreaterThan(0);

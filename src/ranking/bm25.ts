@@ -7,7 +7,7 @@
  */
 
 /** Tunable by bench/answers-tune.ts (`--set k=v`); nothing else changes them. */
-export const RANKING: { k1: number; b: number; headWeight: number; localIdf: number; titleBoost: number } = {
+export const RANKING: { k1: number; b: number; headWeight: number; localIdf: number; titleBoost: number; charCredit: number } = {
   /** Term-frequency saturation and length normalisation (each field against its own average): BM25's usual values, and the best on the tuning halves. */
   k1: 1.2,
   b: 0.75,
@@ -17,6 +17,13 @@ export const RANKING: { k1: number; b: number; headWeight: number; localIdf: num
   localIdf: 1,
   /** An article whose whole title the question writes out scores this much more (names.ts). */
   titleBoost: 0.2,
+  /**
+   * A question's Han character that the article holds only outside the question's pairs counts
+   * this share of its place in the share held (score.ts): followers write 订了位 where the article
+   * says 订位. 1 let the invoice question of test/server/answers.test.ts hold 30 % of the refund
+   * article; 0.5 was best on the tuning halves (docs/performance.md Session 18).
+   */
+  charCredit: 0.5,
 };
 
 /** The account's sizes, over every indexed article. */

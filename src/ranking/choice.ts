@@ -20,7 +20,7 @@ export interface Scored {
 /** Tunable by bench/answers-tune.ts; nothing else changes them. */
 export const ANSWERS: { minCoverage: number; listCoverage: number; lead: number; listed: number; listShare: number } = {
   /** The best article holding less of the question than this share is no answer: the fallback. */
-  minCoverage: 0.25,
+  minCoverage: 0.3,
   /** Another article is listed beside it only if it holds at least this share. */
   listCoverage: 0.15,
   /** The best article is offered alone when its score is at least this many times the second's. */

@@ -82,7 +82,7 @@ export interface Asked {
   /** Its terms that take part in the score. */
   terms: QueryTerm[];
   /** Its places (words.ts placesOf), each with its weight: the idf of its word or character. */
-  places: { weight: number; by: string[] }[];
+  places: { weight: number; by: string[]; term: string }[];
   /** Its text in titleForm, for namesTitle (null: no title counts as named). */
   title: string | null;
 }
@@ -110,7 +110,7 @@ export function askedOf(
     const weightOf = (p: { term: string; by: string[] }) => idfOf.get(p.term) ?? p.by.map((b) => idfOf.get(b)).find((w) => w !== undefined) ?? rarest;
     return placesOf(text)
       .filter((p) => !skip.has(p.term))
-      .map((p) => ({ weight: weightOf(p) * share, by: p.by }));
+      .map((p) => ({ weight: weightOf(p) * share, by: p.by, term: p.term }));
   };
   const mine = placesOf(question);
   let places = placed(question, own, 1, new Set());
@@ -174,7 +174,10 @@ export function scoreArticle(asked: Asked, a: RankedSource, stats: CorpusStats):
   const holds = (t: QueryTerm) => has(t.term);
   // Over every place of the question: a word no article holds is a part of it none answers.
   const total = asked.places.reduce((s, p) => s + p.weight, 0);
-  const held = asked.places.reduce((s, p) => s + (p.by.some(has) ? p.weight : 0), 0);
+  // A Han character the article holds, though not in the question's pair: part of the place (a
+  // follower writes 订了位 where the article says 订位).
+  const heldShare = (p: { by: string[]; term: string }) => (p.by.some(has) ? 1 : p.term.length === 1 && !p.by.includes(p.term) && has(p.term) ? RANKING.charCredit : 0);
+  const held = asked.places.reduce((s, p) => s + p.weight * heldShare(p), 0);
   // A question of single characters only ("茶") has no word to hold: its characters count as words.
   const words = q.filter((t) => isWord(t.term));
   return {
