@@ -17,10 +17,12 @@ export interface Question {
 export const CONTEXT: { weight: number; excluded: number } = {
   /**
    * An earlier question's term weighs this share of its idf, the follower's own terms all of
-   * theirs: on the follow-up set's tuning half (bench/followups.ts), 0.5 ranked the right article
-   * first most often, staying and moving alike (docs/performance.md, follow-ups).
+   * theirs (and all of them together at most the follower's: withContext). On the follow-up set's
+   * tuning half (bench/followups.ts) 0.5 ranked the right article first most often with the
+   * ranking of issue 29; with issue 34's BM25F 0.6 does (0.711 → 0.734; held out 0.699 → 0.723;
+   * docs/performance.md Session 18).
    */
-  weight: 0.5,
+  weight: 0.6,
   /** Articles left out at most: as many as a conversation remembers offering (wechat/conversation.ts). */
   excluded: 12,
 };
