@@ -1,133 +1,230 @@
 /**
- * Tuning the ranking without a server: src/ranking.ts over an evaluation set held in memory, with
- * the candidates chosen as the passage index chooses them (each article filed under its terms at
- * their impact; a question reads the heaviest first, up to the same budget) and the exact scores
- * after. What bench/answers.ts measures through the binary, in seconds instead of minutes.
+ * Tuning the ranking without a server: src/ranking/rank.ts itself over an in-memory passage index
+ * (bench/eval/memory-source.ts, filed and counted as the binary files and counts), the choice of
+ * src/ranking/choice.ts, and when it offers nothing the word search of titles and keywords the
+ * callback falls back on (wechat/answering/responder.ts) — what bench/answers.ts measures through the binary,
+ * in seconds instead of minutes.
  *
- *   bun bench/answers-tune.ts [dev|trial|passages|en] [--set k=v ...]
+ *   bun bench/answers-tune.ts [SET ...] [--set k=v ...] [--only tune|held] [--json] [--dump FILE]
+ *   bun bench/answers-tune.ts --bm25-check
  *
- * dev / trial: ../shared/eval/cmrc2018, one article per context. passages: the dev contexts cut
- * into passages of about 150 characters, each its own article (the README's passage task). en: the
- * English FAQ set (bench/eval-en.ts).
+ * SET: dev trial dureader nq en faq-zh faq-en (all by default; bench/eval/sets.ts), or passages.
+ * `--set` changes a value of RANKING (bm25.ts), ANSWERS (choice.ts) or RANKING_LIMITS (rank.ts) for the run. Each set is
+ * reported on its tuning half and its held-out half (a fixed hash of each question: sets.ts).
+ *
+ * Per half, over the questions some article answers: first (the first article offered is a right
+ * one), offered (a right one among those offered: the one article, or the list), nothing (neither
+ * an article nor a list: the fallback text); over all questions: single wrong (one article offered
+ * alone, and not a right one); over the on-topic questions no article answers: refused (the fallback).
+ * Beside them the plain BM25 (bench/eval/bm25.ts) on the same articles: first and among three.
  */
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
-import { RANKING, analyse, queryTerms, scoreArticle, termImpacts, titleForm, type CorpusStats, type RankedSource } from "../src/ranking/score.ts";
+import { writeFileSync } from "node:fs";
 import { ANSWERS, choose } from "../src/ranking/choice.ts";
-import { passagesOf } from "../src/ranking/passages.ts";
-import { filed } from "../src/store/model/passage-index.ts";
-import { buildEnglishSet, type Squad } from "./eval-en.ts";
+import { rank, RANKING_LIMITS } from "../src/ranking/rank.ts";
+import { RANKING } from "../src/ranking/bm25.ts";
+import type { Ranking } from "../src/ranking/types.ts";
+import { searchTerms } from "../src/store/model/search.ts";
+import { termGrams } from "../src/store/model/grams.ts";
+import { MAX_INPUT } from "../src/wechat/answering/regex.ts";
+import { PlainBm25 } from "./eval/bm25.ts";
+import { MemorySource } from "./eval/memory-source.ts";
+import { loadSet, SET_NAMES, type Account, type EvalArticle, type EvalQuestion, type EvalSet } from "./eval/sets.ts";
 
-export interface EvalSet {
-  articles: RankedSource[];
-  questions: { q: string; article: number; answers: string[]; start: number }[];
+/** What a follower got for one question. */
+export interface Outcome {
+  question: EvalQuestion;
+  /** Article indexes offered, in order (empty: the fallback text). */
+  offered: number[];
+  how: "one" | "list" | "search" | "none";
+  /** The plain BM25's first three. */
+  bm25: number[];
+  ranking: Ranking;
+  /** The passage shown for the first article offered. */
+  shown: string | null;
+  /** The ranking's articles, best first. */
+  ranked: number[];
 }
 
-const EVAL = resolve(process.cwd(), "../shared/eval/cmrc2018");
+const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
-export function loadSet(name: string): EvalSet {
-  const squad: Squad = name === "en" ? buildEnglishSet() : JSON.parse(readFileSync(`${EVAL}/cmrc2018_${name === "trial" ? "trial" : "dev"}.json`, "utf8"));
-  const set: EvalSet = { articles: [], questions: [] };
-  for (const a of squad.data)
-    for (const p of a.paragraphs) {
-      if (name === "passages") {
-        const spans = passagesOf(p.context, 150);
-        const first = set.articles.length;
-        for (const s of spans) set.articles.push({ id: `a${set.articles.length}`, title: a.title, keywords: "", description: "", body: p.context.slice(s.start, s.end) });
-        for (const qa of p.qas) {
-          const at = qa.answers[0]?.answer_start ?? 0;
-          const hit = spans.findIndex((s) => at >= s.start && at < s.end);
-          set.questions.push({ q: qa.question, article: first + Math.max(hit, 0), answers: qa.answers.map((x) => x.text), start: at - (spans[Math.max(hit, 0)]?.start ?? 0) });
-        }
-        continue;
-      }
-      const i = set.articles.push({ id: `a${set.articles.length}`, title: a.title, keywords: "", description: "", body: p.context }) - 1;
-      for (const qa of p.qas) set.questions.push({ q: qa.question, article: i, answers: qa.answers.map((x) => x.text), start: qa.answers[0]?.answer_start ?? -1 });
+/** store/model/search.ts findArticles over the account in memory: every word in the title or keywords (and description, when all are long). */
+export function wordSearch(question: string, articles: readonly EvalArticle[]): number | null {
+  let terms = searchTerms(question.slice(0, MAX_INPUT).split(/\s+/).filter(Boolean));
+  const long = (t: string) => [...t].length >= 3;
+  const allLong = terms.length > 0 && terms.every(long);
+  if (!allLong) terms = terms.filter((t) => long(t) || termGrams(t).length > 0);
+  if (!terms.length) return null;
+  let best: { i: number; score: number; len: number; id: string } | null = null;
+  articles.forEach((a, i) => {
+    const cols = allLong ? [a.title, a.keywords, a.description] : [a.title, a.keywords];
+    const low = cols.map(asciiLower);
+    let score = 0;
+    for (const t of terms) {
+      const at = low.map((c) => c.includes(t));
+      if (!at.some(Boolean)) return;
+      score += (at[0] ? 10 : 0) + (at[1] ? 5 : 0) + (at[2] ? 1 : 0);
     }
-  return set;
-}
-
-export function tune(set: EvalSet, budget = 4096, candidates = 24) {
-  const df = new Map<string, number>();
-  let passages = 0;
-  let plen = 0;
-  let hlen = 0;
-  const analysed = set.articles.map(analyse);
-  for (const c of analysed) {
-    hlen += c.headLen;
-    for (const t of c.head.keys()) df.set(t, (df.get(t) ?? 0) + 1);
-    for (const p of c.passages) {
-      passages++;
-      plen += p.len;
-      for (const t of p.counts.keys()) df.set(t, (df.get(t) ?? 0) + 1);
-    }
-  }
-  const stats: CorpusStats = { passages: passages + set.articles.length, passageLen: plen / Math.max(passages, 1), headLen: hlen / Math.max(set.articles.length, 1) };
-  const postings = new Map<string, { a: number; w: number }[]>();
-  analysed.forEach((a, i) => {
-    for (const [t, w] of termImpacts(a, stats)) if (filed(t, a)) (postings.get(t) ?? postings.set(t, []).get(t)!).push({ a: i, w });
+    const len = [...a.title].length;
+    if (!best || score > best.score || (score === best.score && (len < best.len || (len === best.len && a.id < best.id)))) best = { i, score, len, id: a.id };
   });
-  for (const list of postings.values()) list.sort((x, y) => y.w - x.w);
-  let first = 0, three = 0, offered = 0, shown = 0, single = 0, singleRight = 0, nothing = 0;
-  const t0 = performance.now();
-  for (const qa of set.questions) {
-    const all = queryTerms(qa.q, (t) => df.get(t) ?? 0, stats);
-    const q = all.filter((t) => t.known).sort((x, y) => y.idf - x.idf);
-    const approx = new Map<number, number>();
-    let read = 0;
-    for (const t of q) {
-      for (const p of postings.get(t.term) ?? []) {
-        if (read++ >= budget) break;
-        approx.set(p.a, (approx.get(p.a) ?? 0) + t.idf * p.w);
+  return (best as { i: number } | null)?.i ?? null;
+}
+
+/** Every question of one account, as a follower would get it. */
+export function runAccount(acc: Account, language: "zh" | "en", only?: "tune" | "held"): Outcome[] {
+  const source = new MemorySource(acc.articles);
+  const bm25 = new PlainBm25(acc.articles, language);
+  const index = new Map(acc.articles.map((a, i) => [a.id, i]));
+  return acc.questions.filter((q) => !only || q.half === only).map((question) => {
+    const ranking = rank(question.q, source);
+    const choice = choose(ranking.articles);
+    const at = (id: string) => index.get(id) as number;
+    let offered: number[] = [];
+    let how: Outcome["how"] = choice.kind;
+    let shown: string | null = null;
+    if (choice.kind === "one") {
+      offered = [at(choice.article.id)];
+      shown = choice.article.passage;
+    } else if (choice.kind === "list") {
+      offered = choice.articles.map((a) => at(a.id));
+      shown = choice.articles[0]?.passage ?? null;
+    } else {
+      const found = wordSearch(question.q, acc.articles);
+      if (found !== null) {
+        offered = [found];
+        how = "search";
       }
     }
-    const top = [...approx].sort((x, y) => y[1] - x[1]).slice(0, candidates).map(([a]) => a);
-    const asked = titleForm(qa.q);
-    const scored = top.map((a) => scoreArticle(all, set.articles[a] as RankedSource, stats, asked)).sort((x, y) => y.score - x.score);
-    const pick = choose(scored);
-    const ids = scored.map((s) => Number(s.id.slice(1)));
-    if (ids[0] === qa.article) first++;
-    if (ids.slice(0, 3).includes(qa.article)) three++;
-    if (pick.kind === "none") nothing++;
-    else {
-      const n = pick.kind === "one" ? 1 : pick.articles.length;
-      if (ids.slice(0, n).includes(qa.article)) offered++;
-      if (pick.kind === "one") {
-        single++;
-        if (ids[0] === qa.article) singleRight++;
-      }
-    }
-    const best = scored[0];
-    if (best && ids[0] === qa.article && best.shown) {
-      const a = set.articles[qa.article] as RankedSource;
-      const text = a.description && a.body ? `${a.description}\n${a.body}` : a.description || a.body;
-      if (qa.answers.some((x) => text.slice(best.shown!.start, best.shown!.end).includes(x))) shown++;
-    }
-  }
-  const n = set.questions.length;
-  const f = (x: number) => +(x / n).toFixed(3);
+    return { question, offered, how, bm25: bm25.rank(question.q, 3), ranking, shown, ranked: ranking.articles.map((a) => at(a.id)) };
+  });
+}
+
+export interface Figures {
+  questions: number;
+  answerable: number;
+  first: number;
+  offered: number;
+  /** An article offered alone, and not a right one: over all questions. */
+  singleWrong: number;
+  nothing: number;
+  /** Questions no article answers that got the fallback (null: the set has none). */
+  refused: number | null;
+  alone: number;
+  shown: number | null;
+  bm25First: number;
+  bm25Three: number;
+  /** The right article among the ranking's first three, whatever was offered (in memory only: null through the binary). */
+  three: number | null;
+  /** The right article first in the ranking, whatever was offered (in memory only). */
+  top: number | null;
+}
+
+/** What figures() reads of an outcome (bench/answers.ts gives it from the binary's replies). */
+export type Answered = Pick<Outcome, "question" | "offered" | "bm25" | "shown"> & { ranked?: number[] };
+
+export function figures(outcomes: readonly Answered[]): Figures {
+  const answerable = outcomes.filter((o) => o.question.answers.length);
+  // On-topic questions no article answers; small talk ("hi") is counted in single wrong, not here.
+  const unanswerable = outcomes.filter((o) => o.question.kind === "unanswerable");
+  const right = (o: Answered, i: number | undefined) => i !== undefined && o.question.answers.includes(i);
+  const share = (xs: readonly Answered[], p: (o: Answered) => boolean) => (xs.length ? +(xs.filter(p).length / xs.length).toFixed(3) : 0);
+  const withTexts = answerable.filter((o) => o.question.texts.length);
   return {
-    questions: n,
-    articles: set.articles.length,
-    passages,
-    first: f(first),
-    amongThree: f(three),
-    offered: f(offered),
-    shownHoldsAnswer: f(shown),
-    answeredWithOne: f(single),
-    oneRight: +(singleRight / Math.max(single, 1)).toFixed(3),
-    nothing: f(nothing),
-    msPerQuestion: +((performance.now() - t0) / n).toFixed(2),
+    questions: outcomes.length,
+    answerable: answerable.length,
+    first: share(answerable, (o) => right(o, o.offered[0])),
+    offered: share(answerable, (o) => o.offered.some((i) => right(o, i))),
+    singleWrong: share(outcomes, (o) => o.offered.length === 1 && !right(o, o.offered[0])),
+    nothing: share(answerable, (o) => !o.offered.length),
+    refused: unanswerable.length ? share(unanswerable, (o) => !o.offered.length) : null,
+    alone: share(outcomes, (o) => o.offered.length === 1),
+    shown: withTexts.length ? share(withTexts, (o) => right(o, o.offered[0]) && o.question.texts.some((t) => (o.shown ?? "").includes(t))) : null,
+    bm25First: share(answerable, (o) => right(o, o.bm25[0])),
+    bm25Three: share(answerable, (o) => o.bm25.some((i) => right(o, i))),
+    top: answerable.every((o) => o.ranked) ? share(answerable, (o) => right(o, o.ranked?.[0])) : null,
+    three: answerable.every((o) => o.ranked) ? share(answerable, (o) => (o.ranked ?? []).slice(0, 3).some((i) => right(o, i))) : null,
   };
 }
 
+export function runSet(set: EvalSet, only?: "tune" | "held"): Outcome[] {
+  return set.accounts.flatMap((acc) => runAccount(acc, set.language, only));
+}
+
+/** One line per half: replyd's figures, then BM25's; "!" marks a figure below the floor. */
+export function line(name: string, half: string, f: Figures): string {
+  const floor = (mine: number, theirs: number) => `${mine.toFixed(3)}${mine < theirs ? "!" : " "}`;
+  return [
+    name.padEnd(9),
+    half.padEnd(5),
+    String(f.questions).padStart(5),
+    `first ${floor(f.first, f.bm25First)}`,
+    `offered ${floor(f.offered, f.bm25Three)}`,
+    `single-wrong ${f.singleWrong.toFixed(3)}`,
+    `nothing ${f.nothing.toFixed(3)}`,
+    `refused ${f.refused === null ? "  -  " : f.refused.toFixed(3)}`,
+    `| bm25 first ${f.bm25First.toFixed(3)} three ${f.bm25Three.toFixed(3)}`,
+    f.shown === null ? "" : `| shown ${f.shown.toFixed(3)}`,
+  ].join("  ");
+}
+
 if (import.meta.main) {
-  const name = process.argv[2] ?? "dev";
-  for (let i = 3; i < process.argv.length; i++) {
-    if (process.argv[i] !== "--set") continue;
-    const [k, v] = (process.argv[++i] as string).split("=");
-    const target = k! in RANKING ? RANKING : ANSWERS;
-    (target as Record<string, number>)[k!] = Number(v);
+  const args = process.argv.slice(2);
+  const names: string[] = [];
+  let json = false;
+  let dump: string | null = null;
+  let only: "tune" | "held" | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a === "--set") {
+      const [k, v] = (args[++i] as string).split("=");
+      const target = [RANKING, ANSWERS, RANKING_LIMITS].find((t) => (k as string) in t);
+      if (!target) throw new Error(`no setting ${k}`);
+      (target as Record<string, number>)[k as string] = Number(v);
+    } else if (a === "--json") json = true;
+    else if (a === "--dump") dump = args[++i] as string;
+    else if (a === "--only") only = args[++i] as "tune" | "held";
+    else if (a === "--bm25-check") {
+      for (const name of ["dureader", "nq"]) {
+        const set = loadSet(name);
+        const acc = set.accounts[0] as Account;
+        const bm = new PlainBm25(acc.articles, set.language);
+        const hit = (k: number) => acc.questions.filter((q) => bm.rank(q.q, k).some((i) => q.answers.includes(i))).length / acc.questions.length;
+        process.stdout.write(`${name}: hit@1 ${hit(1).toFixed(3)} hit@3 ${hit(3).toFixed(3)} over ${acc.questions.length} questions\n`);
+      }
+      process.exit(0);
+    } else names.push(a);
   }
-  process.stdout.write(JSON.stringify({ set: name, ranking: RANKING, answers: ANSWERS, ...tune(loadSet(name), Number(process.env.BUDGET ?? 4096), Number(process.env.CANDIDATES ?? 24)) }) + "\n");
+  const report: Record<string, { tune: Figures; held: Figures; all: Figures }> = {};
+  const dumped: string[] = [];
+  for (const name of names.length ? names : SET_NAMES) {
+    const set = loadSet(name);
+    if (!set.accounts.some((a) => a.questions.length)) {
+      process.stderr.write(`${name}: no questions yet, skipped\n`);
+      continue;
+    }
+    const t0 = performance.now();
+    const out = runSet(set, only);
+    const ms = (performance.now() - t0) / Math.max(out.length, 1);
+    report[name] = { tune: figures(out.filter((o) => o.question.half === "tune")), held: figures(out.filter((o) => o.question.half === "held")), all: figures(out) };
+    if (!json) for (const half of ["tune", "held"] as const) process.stdout.write(line(name, half, report[name][half]) + (half === "held" ? `  (${ms.toFixed(1)} ms/question)\n` : "\n"));
+    if (dump)
+      for (const o of out)
+        dumped.push(
+          JSON.stringify({
+            set: name,
+            id: o.question.id,
+            half: o.question.half,
+            q: o.question.q,
+            answers: o.question.answers,
+            offered: o.offered,
+            how: o.how,
+            bm25: o.bm25,
+            terms: o.ranking.terms.map((t) => `${t.term}:${t.idf}`).join(" "),
+            kind: o.question.kind,
+            ranked: o.ranking.articles.map((a, i) => ({ i: o.ranked[i], id: a.id, title: a.title, score: a.score, coverage: a.coverage, word: a.word, head: a.head })),
+          }),
+        );
+  }
+  if (dump) writeFileSync(dump, dumped.join("\n") + "\n");
+  if (json) process.stdout.write(JSON.stringify({ ranking: RANKING, answers: ANSWERS, report }) + "\n");
 }

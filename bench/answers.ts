@@ -1,39 +1,36 @@
 /**
- * Answers measured through the binary (issue 29 D): each context of an evaluation set imported as
- * an article with its body, each question sent as a follower's text through the real callback, the
- * reply read as the follower gets it.
+ * Answers measured through the binary (issues 29 D, 34 G): each account of an evaluation set
+ * (bench/eval/sets.ts) imported as articles with their bodies into a server of its own, each
+ * question sent as a follower's text through the real callback, the reply read as the follower gets
+ * it.
  *
- *   bun bench/answers.ts [--sets dev,trial,en] [--scale 10000,100000,1000000] [--store sqlite|postgres]
+ *   bun bench/answers.ts [--sets dev,trial,dureader,nq,en,faq-zh,faq-en] [--scale 10000,30000,100000,1000000]
  *   ./scripts/bench --only answers
  *
- * Per set: the right article first (the news reply's article, or a list's first entry), the right
- * article among those offered, the passage shown holding the answer text (news: its description;
- * list: the right entry's passage), nothing offered, and the reply time p50/p99 (one question at a
- * time, client-side, loopback). Per --scale (passages): articles of about 2 KB of body made from
- * the contexts' sentences, the time from the import's answer to the passage index being ready, the
- * database's size, and the reply time for the dev questions against them.
- *
- * Sets: dev and trial are ../shared/eval/cmrc2018 (CC BY-SA 4.0, ymcui/cmrc2018); en is the English
- * FAQ set bench/eval-en.ts builds from Debian's packages.
+ * Per set, on its tuning half, its held-out half and all of it (bench/answers-tune.ts figures()):
+ * the right article first (the news reply's article, or a list's first entry), among those offered,
+ * an article offered alone and wrong, nothing offered, the questions no article answers refused,
+ * the passage shown holding the answer text (CMRC), the plain BM25's first and among three on the
+ * same articles, and the reply time p50/p99 (one question at a time, client-side, loopback). Per
+ * --scale (passages): articles of about 2 KB of body made from the contexts' sentences, the time
+ * from the import's answer to the passage index being ready, the database's size, and the reply
+ * time for the dev questions against them.
  */
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { wxSignature } from "../src/wechat/door/crypto.ts";
-import { loadSet, type EvalSet } from "./answers-tune.ts";
+import { figures, type Answered, type Figures } from "./answers-tune.ts";
+import { PlainBm25 } from "./eval/bm25.ts";
+import { loadSet, type Account } from "./eval/sets.ts";
 import { clientFor, startReplyd, TOKEN, waitHealthy, type StoreArgs } from "./servers.ts";
 
 const URL_BASE = "https://example.com/a/";
 
-export interface QualityRow {
+export interface QualityRow extends Figures {
   set: string;
+  half: "tune" | "held" | "all";
   articles: number;
-  questions: number;
-  first: number;
-  offered: number;
-  shown_holds_answer: number | null;
-  answered_alone: number;
-  nothing: number;
   reply_p50_ms: number;
   reply_p99_ms: number;
 }
@@ -113,51 +110,44 @@ async function serverWith(dir: string, store: StoreArgs, doc: object) {
   return { s, c, importMs, readyMs: performance.now() - t0 - importMs, bodyBytes: bytes.length };
 }
 
-const docOf = (set: EvalSet) => ({ format: "replyd/1", matter: "articles", articles: set.articles.map((a, i) => ({ id: `e${i}`, title: [...(a.title.trim() || a.body.slice(0, 20))].slice(0, 64).join(""), url: `${URL_BASE}${i}`, body: a.body })) });
+const docOf = (acc: Account) => ({
+  format: "replyd/1",
+  matter: "articles",
+  articles: acc.articles.map((a, i) => ({ id: `e${i}`, title: a.title, url: `${URL_BASE}${i}`, keywords: a.keywords.split("\u001f").filter(Boolean), body: a.body })),
+});
 
-export async function quality(name: string, store: StoreArgs = { kind: "sqlite" }): Promise<QualityRow> {
+export async function quality(name: string, store: StoreArgs = { kind: "sqlite" }): Promise<QualityRow[]> {
   const set = loadSet(name);
-  return withServer(store, docOf(set), async ({ s }) => {
-    let first = 0;
-    let among = 0;
-    let shown = 0;
-    let alone = 0;
-    let nothing = 0;
-    const ms: number[] = [];
-    for (const [i, qa] of set.questions.entries()) {
-      const r = await ask(s.url, qa.q, `follower${i % 500}`);
-      ms.push(r.ms);
-      const got = offered(r.xml);
-      if (!got.length) nothing++;
-      if (got.length === 1) alone++;
-      if (got[0]?.index === qa.article) first++;
-      const right = got.find((g) => g.index === qa.article);
-      if (right) {
-        among++;
-        if (qa.answers.some((x) => right.shown.includes(x))) shown++;
+  const answered: Answered[] = [];
+  const ms: number[] = [];
+  let articles = 0;
+  for (const acc of set.accounts) {
+    if (!acc.questions.length) continue;
+    articles += acc.articles.length;
+    const bm25 = new PlainBm25(acc.articles, set.language);
+    await withServer(store, docOf(acc), async ({ s }) => {
+      for (const [i, question] of acc.questions.entries()) {
+        const r = await ask(s.url, question.q, `follower${i % 500}`);
+        ms.push(r.ms);
+        const got = offered(r.xml);
+        answered.push({ question, offered: got.map((g) => g.index), bm25: bm25.rank(question.q, 3), shown: got[0]?.shown ?? null });
       }
-    }
-    const n = set.questions.length;
-    const f = (x: number) => +(x / n).toFixed(3);
-    const hasAnswers = set.questions.some((q) => q.answers.length);
-    return {
-      set: name,
-      articles: set.articles.length,
-      questions: n,
-      first: f(first),
-      offered: f(among),
-      shown_holds_answer: hasAnswers ? f(shown) : null,
-      answered_alone: f(alone),
-      nothing: f(nothing),
-      reply_p50_ms: pct(ms, 50),
-      reply_p99_ms: pct(ms, 99),
-    };
+    });
+  }
+  const row = (half: QualityRow["half"]): QualityRow => ({
+    set: name,
+    half,
+    articles,
+    ...figures(half === "all" ? answered : answered.filter((o) => o.question.half === half)),
+    reply_p50_ms: pct(ms, 50),
+    reply_p99_ms: pct(ms, 99),
   });
+  return [row("tune"), row("held"), row("all")];
 }
 
 /** Articles of about 2 KB of body each, together `passages` passages, from the contexts' sentences recombined. */
 export function syntheticArticles(passages: number): { articles: object[]; count: number } {
-  const source = [...loadSet("dev").articles, ...loadSet("trial").articles];
+  const source = [...(loadSet("dev").accounts[0] as Account).articles, ...(loadSet("trial").accounts[0] as Account).articles];
   const sentences = source.flatMap((a) => a.body.split(/(?<=[。！？])/).filter((s) => s.trim()));
   let seed = 12345;
   const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
@@ -177,7 +167,7 @@ export function syntheticArticles(passages: number): { articles: object[]; count
 export async function scale(passages: number, store: StoreArgs = { kind: "sqlite" }): Promise<ScaleRow> {
   const { articles } = syntheticArticles(passages);
   return withServer(store, { format: "replyd/1", matter: "articles", articles }, async ({ s, importMs, readyMs, bodyBytes }, dir) => {
-    const questions = loadSet("dev").questions.slice(0, 1000);
+    const questions = (loadSet("dev").accounts[0] as Account).questions.slice(0, 1000);
     const ms: number[] = [];
     for (const [i, qa] of questions.entries()) ms.push((await ask(s.url, qa.q, `follower${i % 500}`)).ms);
     let db = 0;
@@ -202,9 +192,17 @@ export async function scale(passages: number, store: StoreArgs = { kind: "sqlite
 export async function answersBench(sets: string[], scales: number[], report: (line: string) => void) {
   const out: { quality: QualityRow[]; scale: ScaleRow[] } = { quality: [], scale: [] };
   for (const name of sets) {
-    const row = await quality(name);
-    out.quality.push(row);
-    report(`  ${name.padEnd(6)} ${String(row.questions).padStart(5)} questions over ${row.articles} articles: first ${row.first}, offered ${row.offered}, shown holds the answer ${row.shown_holds_answer ?? "-"}, alone ${row.answered_alone}, nothing ${row.nothing}; reply p50 ${row.reply_p50_ms} ms, p99 ${row.reply_p99_ms} ms`);
+    const rows = await quality(name);
+    if (!rows[2]?.questions) {
+      report(`  ${name}: no questions yet`);
+      continue;
+    }
+    out.quality.push(...rows);
+    for (const r of rows)
+      report(
+        `  ${name.padEnd(8)} ${r.half.padEnd(4)} ${String(r.questions).padStart(5)} questions, ${r.articles} articles: first ${r.first} (bm25 ${r.bm25First}), offered ${r.offered} (bm25 among three ${r.bm25Three}), single wrong ${r.singleWrong}, nothing ${r.nothing}` +
+          `${r.refused === null ? "" : `, unanswerable refused ${r.refused}`}${r.shown === null ? "" : `, shown holds the answer ${r.shown}`}; reply p50 ${r.reply_p50_ms} ms, p99 ${r.reply_p99_ms} ms`,
+      );
   }
   for (const n of scales) {
     const row = await scale(n);
@@ -217,7 +215,7 @@ export async function answersBench(sets: string[], scales: number[], report: (li
 if (import.meta.main) {
   const args = process.argv.slice(2);
   const opt = (name: string, fallback: string) => (args.includes(name) ? (args[args.indexOf(name) + 1] as string) : fallback);
-  const sets = opt("--sets", "dev,trial,en").split(",").filter(Boolean);
+  const sets = opt("--sets", "dev,trial,dureader,nq,en,faq-zh,faq-en").split(",").filter(Boolean);
   const scales = opt("--scale", "10000,30000,100000").split(",").filter(Boolean).map(Number);
   const result = await answersBench(sets, scales, (line) => process.stdout.write(line + "\n"));
   process.stdout.write(JSON.stringify(result) + "\n");

@@ -2,7 +2,7 @@
  * Follow-ups measured (issue 34 E; docs/answers.md "Follow-ups"): question + follow-up pairs on the
  * FAQ accounts (bench/eval/followups/*.jsonl, on bench/eval/faq/accounts/), each follow-up answered as
  * before (each message alone) and in its conversation (src/wechat/answering/reading.ts) — in memory with the
- * real ranking code over each account (memory-source.ts), and with --binary through dist/replyd's
+ * real ranking code over each account (eval/memory-source.ts), and with --binary through dist/replyd's
  * callback, each account imported into a server of its own.
  *
  *   bun bench/followups.ts [--half tune|held|all] [--set weight=0.5] [--binary] [--json] [--misses]
@@ -28,7 +28,7 @@ import { rank } from "../src/ranking/rank.ts";
 import type { Ranking } from "../src/ranking/types.ts";
 import { wxSignature } from "../src/wechat/door/crypto.ts";
 import { nextTurn, offer, read, type Reading } from "../src/wechat/answering/reading.ts";
-import { MemorySource } from "./memory-source.ts";
+import { MemorySource } from "./eval/memory-source.ts";
 import { clientFor, startReplyd, TOKEN, waitHealthy } from "./servers.ts";
 
 const ROOT = resolve(import.meta.dir, "eval");

@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { wxSignature } from "../src/wechat/door/crypto.ts";
 import { startFakeModel } from "../test/model/fake.ts";
 import { startFakePlatform } from "../test/platform/fake.ts";
-import { loadSet } from "./answers-tune.ts";
+import { loadSet, type Account } from "./eval/sets.ts";
 import { clientFor, port, ROOT, spawn, TOKEN, KEY, BIN, waitHealthy } from "./servers.ts";
 
 const AI_KEY = "sk-bench-0123456789abcdefghij";
@@ -89,11 +89,9 @@ export async function generatedBench(o: GeneratedOptions, say: (line: string) =>
   const model = startFakeModel(AI_KEY);
   const platform = startFakePlatform(APPID, SECRET);
   try {
-    const set = loadSet("dev");
-    const articles = set.articles
-      .slice(0, 300)
-      .map((a, i) => ({ id: `e${i}`, title: [...(a.title.trim() || a.body.slice(0, 20))].slice(0, 64).join(""), url: `${URL_BASE}${i}`, body: a.body }));
-    const questions = set.questions.filter((q) => q.article < 300);
+    const set = loadSet("dev").accounts[0] as Account;
+    const articles = set.articles.slice(0, 300).map((a, i) => ({ id: `e${i}`, title: a.title, url: `${URL_BASE}${i}`, body: a.body }));
+    const questions = set.questions.filter((q) => (q.answers[0] as number) < 300);
     const withModel = serve(
       join(tmp, "model"),
       ["--ai-url", model.base, "--ai-model", "fake-1", "--ai-per-follower", "100000", "--ai-daily", "1000000", "--wx-appid", APPID, "--wx-api", platform.url],

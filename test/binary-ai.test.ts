@@ -20,7 +20,7 @@ const BIN = join(ROOT, "dist", "replyd");
 const TOKEN = "aitoken2026";
 const KEY = "sk-binary-0123456789abcdefghij";
 const ENV = { REPLYD_APPKEY: "ops", REPLYD_SECRET: "0123456789abcdef0123" };
-const QUESTION = "买了东西不想要了，还能退款吗？";
+const QUESTION = "不想要了，还能申请退款吗？";
 const GENERATED = "本店支持七天无理由退货。[1]\n\n[1] 售后政策\nhttps://example.com/refund";
 let tmp: ReturnType<typeof tempDir>;
 let server: ReturnType<typeof Bun.spawn>;

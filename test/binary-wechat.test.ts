@@ -138,7 +138,8 @@ describe("dist/replyd as the callback server", () => {
     expect(await say("营业到几点", "81")).toContain("https://example.com/hours");
     expect(await say("周末呢", "82")).toContain("https://example.com/hours");
     const inbox = JSON.parse(run(["inbox", "--all", "--json"]).out).items as { content: string; answer: string }[];
-    expect(inbox.find((m) => m.content === "周末呢")?.answer).toBe("followup:answer:hours");
+    // The opening hours first, in a list: on three articles not sure enough to go alone (issue 34 C).
+    expect(inbox.find((m) => m.content === "周末呢")?.answer).toBe("followup:answers:hours,parking,vouchers");
   });
 
   test("media put prints a URL that serves the image over the socket", async () => {

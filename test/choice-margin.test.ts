@@ -8,13 +8,14 @@ const margin = (xs: ReturnType<typeof ranked>[]) => {
   return c.kind === "one" ? c.margin : null;
 };
 
-test("an article alone: the best relevant runner-up's score over its own; 0 without one", () => {
+test("an article alone: the best runner-up that could be listed, its score over the article's; 0 without one", () => {
   expect(margin([ranked(10)])).toBe(0);
   expect(margin([ranked(10 * ANSWERS.lead), ranked(10)])).toBeCloseTo(1 / ANSWERS.lead, 10);
-  expect(margin([ranked(20), ranked(11), ranked(5)])).toBeCloseTo(0.55, 10);
-  // A runner-up that shares only characters, or too little of the question, is no relevant one: the next is.
-  expect(margin([ranked(20), ranked(19, 1, false), ranked(4)])).toBeCloseTo(0.2, 10);
-  expect(margin([ranked(20), ranked(19, ANSWERS.minCoverage - 0.01)])).toBe(0);
+  expect(margin([ranked(25), ranked(11), ranked(5)])).toBeCloseTo(0.44, 10);
+  // A runner-up that shares only characters, or too little of the question to be listed, is none: the next is.
+  expect(margin([ranked(20), ranked(9, 1, false), ranked(4)])).toBeCloseTo(0.2, 10);
+  expect(margin([ranked(20), ranked(9, ANSWERS.listCoverage - 0.01)])).toBe(0);
+  expect(margin([ranked(20), ranked(9, ANSWERS.listCoverage)])).toBeCloseTo(0.45, 10);
   // A list has no margin.
   expect(margin([ranked(10), ranked(9)])).toBeNull();
 });

@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { CONTEXT, withContext } from "../src/ranking/question.ts";
 import { rank, RANKING_LIMITS } from "../src/ranking/rank.ts";
 import type { QueryTerm } from "../src/ranking/score.ts";
-import { MemorySource } from "../bench/memory-source.ts";
+import { MemorySource } from "../bench/eval/memory-source.ts";
 
 const shop = new MemorySource([
   { id: "hours", title: "营业时间", keywords: "营业时间", body: "春熙路店每天11:00到次日2:00营业，全年无休，最后点单1:30。" },
@@ -19,6 +19,19 @@ describe("a question read with the one before it", () => {
     const t = (term: string, idf: number): QueryTerm => ({ term, idf, known: true });
     const got = withContext([t("周末", 2)], [t("营业", 3), t("周末", 2)]);
     expect(got).toEqual([t("周末", 2), t("营业", 3 * CONTEXT.weight)]);
+  });
+
+  test("the earlier question's words together weigh at most the follower's own; a follow-up of no known word reads the earlier one's at CONTEXT.weight", () => {
+    const t = (term: string, idf: number, known = true): QueryTerm => ({ term, idf, known });
+    // 9 × CONTEXT.weight is more than the follower's 2: the earlier terms share 2 between them.
+    const capped = withContext([t("alaska", 2)], [t("standard", 3), t("ship", 3), t("free", 3)]);
+    expect(capped.slice(1).reduce((s, x) => s + x.idf, 0)).toBeCloseTo(2, 9);
+    // Just under the cap: each at CONTEXT.weight.
+    const just = 2 / CONTEXT.weight - 0.01;
+    expect(withContext([t("alaska", 2)], [t("standard", just)])[1]?.idf).toBeCloseTo(just * CONTEXT.weight, 9);
+    // The follower's words unknown to the account: the earlier question at CONTEXT.weight, not at nothing.
+    const unknown = withContext([t("电影", 2, false)], [t("营业", 3)]);
+    expect(unknown[1]?.idf).toBeCloseTo(3 * CONTEXT.weight, 9);
   });
 
   test("a few words that only make sense after the question before are ranked with it: that question's article comes first", () => {

@@ -2,11 +2,15 @@
 import { describe, expect, test } from "bun:test";
 import { ANSWERS, choose } from "../src/ranking/choice.ts";
 import { passagesOf, PASSAGE_CHARS } from "../src/ranking/passages.ts";
-import { analyse, excerpt, namesTitle, queryTerms, RANKING, scoreArticle, termImpacts, titleForm, type CorpusStats } from "../src/ranking/score.ts";
+import { RANKING, termWeight } from "../src/ranking/bm25.ts";
+import { excerpt } from "../src/ranking/excerpt.ts";
+import { namesTitle, titleForm } from "../src/ranking/names.ts";
+import { analyse, askedOf, fieldsOf, queryTerms, scoreArticle, type CorpusStats } from "../src/ranking/score.ts";
 import { listText } from "../src/wechat/answering/ranked-reply.ts";
 import { MAX_TEXT_BYTES } from "../src/wechat/door/message.ts";
 import type { RankedArticle } from "../src/ranking/types.ts";
-import { stem, termsOf } from "../src/ranking/words.ts";
+import { FILLER_HAN, FILLER_LATIN } from "../src/ranking/filler-words.ts";
+import { placesOf, stemWord, termsOf } from "../src/ranking/words.ts";
 
 describe("words", () => {
   test("Han runs give their characters and neighbouring pairs; filler is left out", () => {
@@ -23,9 +27,42 @@ describe("words", () => {
     expect(t).toContain("赛季");
     expect(t.some((x) => x.includes("2014") && x !== "2014")).toBe(false);
   });
-  test("Latin words are folded (full-width too), English stop words dropped, plurals and -ed/-ing taken off", () => {
-    expect(termsOf("What is the Refund policy for ＯＲＤＥＲＳ?")).toEqual(["refund", "policy", "order"]);
-    expect(["refunds", "returned", "shipping", "policies", "class", "status"].map(stem)).toEqual(["refund", "return", "ship", "policy", "class", "status"]);
+  test("Latin words are folded (full-width too), English stop words dropped, words to Porter's stem", () => {
+    expect(termsOf("What is the Refund policy for ＯＲＤＥＲＳ?")).toEqual(["refund", "polici", "order"]);
+    // Forms of one word meet: the question's and the article's.
+    expect(["refunds", "refunded", "returned", "shipping", "policy", "policies", "delivery", "deliveries", "class"].map(stemWord)).toEqual([
+      "refund",
+      "refund",
+      "return",
+      "ship",
+      "polici",
+      "polici",
+      "deliveri",
+      "deliveri",
+      "class",
+    ]);
+    // Numbers are kept as written.
+    expect(stemWord("2017s")).toBe("2017s");
+  });
+  test("filler found in the evaluation data takes no part: English words, Han words and the pairs reaching into them", () => {
+    expect(FILLER_LATIN).toContain("how");
+    expect(FILLER_HAN).toContain("多少");
+    expect(termsOf("How much does delivery take?")).toEqual(["deliveri", "take"]);
+    // 多少 goes whole, and the pair 少钱 that reaches into it; 钱 and 一斤 stay.
+    expect(termsOf("多少钱一斤")).toEqual(["钱", "钱一", "一", "一斤", "斤"]);
+    // 哪个 goes, and 个门 with it: no article means it.
+    expect(termsOf("哪个门店")).toEqual(["门", "门店", "店"]);
+    // Not filler inside a word of the account's ("多少" is filler, "至少" is not cut).
+    expect(termsOf("至少")).toEqual(["至", "至少", "少"]);
+  });
+  test("a question's places: each word, each Han character outside filler, held by the pairs it is part of", () => {
+    expect(placesOf("退款 refunds")).toEqual([
+      { term: "退", by: ["退款"] },
+      { term: "款", by: ["退款"] },
+      { term: "refund", by: ["refund"] },
+    ]);
+    // A character alone between filler is held by itself.
+    expect(placesOf("哪个门")).toEqual([{ term: "门", by: ["门"] }]);
   });
 });
 
@@ -64,13 +101,14 @@ describe("passages", () => {
   });
 });
 
-const stats: CorpusStats = { passages: 100, passageLen: 80, headLen: 6 };
+const stats: CorpusStats = { articles: 100, headLen: 6, bodyLen: 80, passageLen: 80 };
 const df = (t: string) => (t === "运" || t === "费" ? 60 : 2);
+const ask = (question: string, d: (t: string) => number = df, s = stats) => askedOf(question, d, s);
 
 describe("scores", () => {
   const a = { id: "a", title: "退货说明", keywords: "", description: "", body: "商品签收后七天内可以申请退货。退货运费由买家承担。质量问题由卖家承担运费。" };
   test("the passage shown is the one with the words only it holds; the head's words weigh more", () => {
-    const q = queryTerms("退货运费谁出", df, stats);
+    const q = ask("退货运费谁出");
     const s = scoreArticle(q, a, stats);
     expect(s.score).toBeGreaterThan(0);
     expect(s.head).toBeGreaterThan(0);
@@ -79,20 +117,44 @@ describe("scores", () => {
     expect(s.coverage).toBeGreaterThan(0.5);
     expect(s.word).toBe(true);
     // Only the single character 说 in common: no word held.
-    expect(scoreArticle(queryTerms("说话", df, stats), a, stats).word).toBe(false);
+    expect(scoreArticle(ask("说话"), a, stats).word).toBe(false);
     // A question of single characters: a character held is enough.
-    expect(scoreArticle(queryTerms("货", df, stats), a, stats).word).toBe(true);
+    expect(scoreArticle(ask("货"), a, stats).word).toBe(true);
+  });
+  test("the share of the question held counts its words no article holds too, at the highest weight", () => {
+    const known = (t: string) => (["退", "货", "退货"].includes(t) ? 2 : 0);
+    // 退货 is held; 发票 no article holds: half the places, more than half the weight unheld.
+    const s = scoreArticle(ask("退货发票", known), a, stats);
+    expect(s.coverage).toBeGreaterThan(0);
+    expect(s.coverage).toBeLessThan(0.5);
+    // Counted over the account's words only (as before), the same question looked wholly held.
+    expect(scoreArticle(ask("退货", known), a, stats).coverage).toBe(1);
+    expect(queryTerms("退货发票", known, stats).filter((t) => !t.known).length).toBeGreaterThan(0);
+  });
+  test("a question's Han character the article holds only outside the question's pair counts charCredit of its place", () => {
+    const known = () => 2;
+    // 预订座位 holds 订 and 位, not the pair 订位 the follower wrote.
+    const seat = { id: "s", title: "座位", keywords: "", description: "", body: "可以电话预订座位。" };
+    const s = scoreArticle(ask("订位", known), seat, stats);
+    expect(RANKING.charCredit).toBeGreaterThan(0);
+    expect(RANKING.charCredit).toBeLessThan(1);
+    expect(s.coverage).toBeCloseTo(RANKING.charCredit, 9);
+    // The pair itself held: the whole place.
+    expect(scoreArticle(ask("订位", known), { ...seat, body: "可以电话订位。" }, stats).coverage).toBe(1);
+    // A character the article lacks altogether: nothing of its place.
+    expect(scoreArticle(ask("订票", known), seat, stats).coverage).toBeCloseTo(RANKING.charCredit / 2, 9);
   });
   test("an article without a body is ranked on its head and description", () => {
-    const q = queryTerms("退货", df, stats);
+    const q = ask("退货");
     expect(scoreArticle(q, { id: "b", title: "退货", keywords: "", description: "", body: "" }, stats).score).toBeGreaterThan(0);
     const d = scoreArticle(q, { id: "c", title: "说明", keywords: "", description: "如何退货", body: "" }, stats);
     expect(d.score).toBeGreaterThan(0);
     expect(d.shown).not.toBeNull();
   });
-  test("impacts: a term in the title weighs more than the same term once in a passage", () => {
-    const w = termImpacts(analyse(a), stats);
-    expect(w.get("退货")).toBeGreaterThan(w.get("买家") as number);
+  test("weights: a term in the title and the body weighs more than the same term once in the body", () => {
+    const f = fieldsOf(analyse(a));
+    expect(termWeight("退货", f, stats)).toBeGreaterThan(termWeight("买家", f, stats));
+    expect(termWeight("退货", f, stats)).toBeLessThanOrEqual(RANKING.k1 + 1);
   });
   test("an excerpt keeps the sentence that matched and fits the bytes given, cut marks included", () => {
     const text = "无关的开头句子说了很多别的事情。".repeat(10) + "退货运费由买家承担。" + "结尾的句子也说了别的。".repeat(10);
@@ -107,16 +169,30 @@ describe("scores", () => {
 const ranked = (score: number, coverage = 1, word = true) => ({ score, coverage, word });
 
 describe("the choice", () => {
-  test("one article when the best leads the second by the ratio; just under it, a list", () => {
+  test("one article when the best scores at least `lead` times the second; just under it, not alone", () => {
     expect(choose([ranked(10 * ANSWERS.lead), ranked(10)]).kind).toBe("one");
     expect(choose([ranked(10 * ANSWERS.lead - 0.01), ranked(10)]).kind).toBe("list");
     expect(choose([ranked(5)]).kind).toBe("one");
   });
-  test("a list holds at most three, none far below the best", () => {
+  test("a list holds at most three relevant articles, none far below the best", () => {
     const c = choose([ranked(10), ranked(9), ranked(8), ranked(7.5)]);
     expect(c.kind === "list" && c.articles.length).toBe(ANSWERS.listed);
     const d = choose([ranked(10), ranked(9), ranked(10 * ANSWERS.listShare - 0.01)]);
     expect(d.kind === "list" && d.articles.length).toBe(2);
+    // One holding too little of the question is left out of the list; just at the share, listed.
+    const e = choose([ranked(10), ranked(9), ranked(8, ANSWERS.listCoverage - 0.01)]);
+    expect(e.kind === "list" && e.articles.length).toBe(2);
+    const f = choose([ranked(10), ranked(9), ranked(8, ANSWERS.listCoverage)]);
+    expect(f.kind === "list" && f.articles.length).toBe(3);
+  });
+  test("not sure of the best and nothing else relevant beside it: the fallback, not a guess sent alone", () => {
+    expect(choose([ranked(10), ranked(9, ANSWERS.listCoverage - 0.01)]).kind).toBe("none");
+    expect(choose([ranked(10), ranked(9, 1, false)]).kind).toBe("none");
+    // Beside the best, an article holding less than the best must is still listed (the bar for the answer itself is higher).
+    expect(choose([ranked(10), ranked(9, ANSWERS.listCoverage)]).kind).toBe("list");
+    expect(ANSWERS.listCoverage).toBeLessThan(ANSWERS.minCoverage);
+    // Control: the same second, relevant, makes a list.
+    expect(choose([ranked(10), ranked(9)]).kind).toBe("list");
   });
   test("nothing when the best holds too little of the question, just under the share", () => {
     expect(choose([ranked(10, ANSWERS.minCoverage - 0.001)]).kind).toBe("none");
@@ -125,7 +201,7 @@ describe("the choice", () => {
   });
   test("nothing when the best shares only single characters with the question", () => {
     expect(choose([ranked(10, 1, false)]).kind).toBe("none");
-    const c = choose([ranked(10), ranked(9, 1, false)]);
+    const c = choose([ranked(10 * ANSWERS.lead), ranked(10, 1, false)]);
     expect(c.kind).toBe("one");
   });
 });
@@ -170,14 +246,14 @@ describe("a title the question writes out whole", () => {
   });
 
   test("an article it names scores titleBoost more than the same article unnamed; without the question's text, nothing changes", () => {
-    const stats: CorpusStats = { passages: 10, passageLen: 20, headLen: 3 };
+    const stats: CorpusStats = { articles: 10, headLen: 3, bodyLen: 20, passageLen: 20 };
     const body = "前肛鳗体长可达五十厘米，栖息在深水中。";
-    const q = queryTerms("前肛鳗的体长是多少？", () => 1, stats);
-    const named = scoreArticle(q, { id: "a", title: "前肛鳗", keywords: "", description: "", body }, stats, titleForm("前肛鳗的体长是多少？"));
-    const plain = scoreArticle(q, { id: "a", title: "前肛鳗", keywords: "", description: "", body }, stats);
+    const q = askedOf("前肛鳗的体长是多少？", () => 1, stats);
+    const named = scoreArticle(q, { id: "a", title: "前肛鳗", keywords: "", description: "", body }, stats);
+    const plain = scoreArticle({ ...q, title: null }, { id: "a", title: "前肛鳗", keywords: "", description: "", body }, stats);
     expect(RANKING.titleBoost).toBeGreaterThan(0);
     expect(named.score).toBeCloseTo(plain.score * (1 + RANKING.titleBoost), 9);
-    const other = scoreArticle(q, { id: "b", title: "异齿前肛鳗", keywords: "", description: "", body }, stats, titleForm("前肛鳗的体长是多少？"));
+    const other = scoreArticle(q, { id: "b", title: "异齿前肛鳗", keywords: "", description: "", body }, stats);
     expect(other.score).toBeLessThan(named.score);
   });
 });

@@ -17,10 +17,12 @@ export interface Question {
 export const CONTEXT: { weight: number; excluded: number } = {
   /**
    * An earlier question's term weighs this share of its idf, the follower's own terms all of
-   * theirs: on the follow-up set's tuning half (bench/followups.ts), 0.5 ranked the right article
-   * first most often, staying and moving alike (docs/performance.md, follow-ups).
+   * theirs (and all of them together at most the follower's: withContext). On the follow-up set's
+   * tuning half (bench/followups.ts) 0.5 ranked the right article first most often with the
+   * ranking of issue 29; with issue 34's BM25F 0.6 does (0.711 → 0.734; held out 0.699 → 0.723;
+   * docs/performance.md Session 18).
    */
-  weight: 0.5,
+  weight: 0.6,
   /** Articles left out at most: as many as a conversation remembers offering (wechat/answering/conversation.ts). */
   excluded: 12,
 };
@@ -33,5 +35,12 @@ export const asQuestion = (q: string | Question): Question => (typeof q === "str
  */
 export function withContext(own: readonly QueryTerm[], earlier: readonly QueryTerm[]): QueryTerm[] {
   const mine = new Set(own.map((t) => t.term));
-  return [...own, ...earlier.filter((t) => !mine.has(t.term)).map((t) => ({ ...t, idf: t.idf * CONTEXT.weight }))];
+  const added = earlier.filter((t) => !mine.has(t.term));
+  // Together the earlier question's words never outweigh the follower's own: a long question
+  // before "what about Alaska?" would otherwise keep its article first on its many words alone.
+  // A follow-up holding no word the account uses ("那推荐一部电影呢") is read on the earlier one's.
+  const ownWeight = own.filter((t) => t.known).reduce((s, t) => s + t.idf, 0);
+  const addedWeight = added.filter((t) => t.known).reduce((s, t) => s + t.idf, 0);
+  const share = ownWeight > 0 && addedWeight * CONTEXT.weight > ownWeight ? ownWeight / addedWeight : CONTEXT.weight;
+  return [...own, ...added.map((t) => ({ ...t, idf: t.idf * share }))];
 }

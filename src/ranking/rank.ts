@@ -7,8 +7,9 @@
  * passages of each (scored-passages.ts), whatever its size. The store supplies the counts, the
  * postings and the rows (`RankingSource`); everything else is decided here.
  */
-import { asQuestion, CONTEXT, withContext, type Question } from "./question.ts";
-import { excerpt, passageText, queryTerms, scoreArticle, titleForm, type CorpusStats } from "./score.ts";
+import { excerpt } from "./excerpt.ts";
+import { asQuestion, CONTEXT, type Question } from "./question.ts";
+import { askedOf, passageText, scoreArticle, type CorpusStats } from "./score.ts";
 import { TIER_WEIGHT, TIERS } from "./tiers.ts";
 import type { CandidateRow, RankedArticle, Ranking } from "./types.ts";
 
@@ -31,7 +32,7 @@ export const RANKING_LIMITS = {
 /** What ranking reads of the store: counts, the index's entries and the candidates' rows. */
 export interface RankingSource {
   stats(): CorpusStats;
-  /** Units (heads and passages) holding `term`. */
+  /** Articles holding `term`. */
   df(term: string): number;
   /** At most `limit` row numbers of the articles filed under `term` at `tier`. */
   postings(term: string, tier: number, limit: number): number[];
@@ -43,16 +44,19 @@ export interface RankingSource {
 export function rank(question: string | Question, source: RankingSource): Ranking {
   const stats = source.stats();
   const q = asQuestion(question);
-  const asked = q.text.slice(0, RANKING_LIMITS.questionChars);
-  const df = (t: string) => source.df(t);
-  const own = queryTerms(asked, df, stats);
-  const all = q.context ? withContext(own, queryTerms(q.context.slice(0, RANKING_LIMITS.questionChars), df, stats)) : own;
-  // The rarest known terms are looked up; the others still weigh in the share of the question an article holds.
-  const terms = all
-    .filter((t) => t.known)
-    .sort((a, b) => b.idf - a.idf)
-    .slice(0, RANKING_LIMITS.terms);
-  const scoring = [...terms, ...all.filter((t) => !t.known).slice(0, RANKING_LIMITS.terms)];
+  // The rarest known terms are looked up and scored; the others still weigh in the share of the question an article holds.
+  const asked = askedOf(
+    q.text.slice(0, RANKING_LIMITS.questionChars),
+    (t) => source.df(t),
+    stats,
+    (all) =>
+      all
+        .filter((t) => t.known)
+        .sort((a, b) => b.idf - a.idf)
+        .slice(0, RANKING_LIMITS.terms),
+    q.context?.slice(0, RANKING_LIMITS.questionChars),
+  );
+  const terms = asked.terms;
   const provisional = new Map<number, number>();
   let read = 0;
   for (const t of terms) {
@@ -78,9 +82,8 @@ export function rank(question: string | Question, source: RankingSource): Rankin
     .filter((r) => !excluded.has(r.id))
     .sort((a, b) => (order.get(a.seq) as number) - (order.get(b.seq) as number))
     .slice(0, RANKING_LIMITS.candidates);
-  const named = titleForm(asked);
   const scored = rows
-    .map((r) => ({ r, s: scoreArticle(scoring, r, stats, named) }))
+    .map((r) => ({ r, s: scoreArticle(asked, r, stats) }))
     .filter((x) => x.s.score > 0)
     .sort((a, b) => b.s.score - a.s.score || (a.r.id < b.r.id ? -1 : 1))
     .slice(0, RANKING_LIMITS.ranked);

@@ -8,7 +8,7 @@
  * weigh most, found by a plain substring search that counts nothing.
  */
 import type { Span } from "./passages.ts";
-import type { QueryTerm } from "./score.ts";
+import type { QueryTerm } from "./bm25.ts";
 
 /** Passages of one article scored exactly; each is at most PASSAGE_CHARS characters, so at most 7,200 characters in all. */
 export const SCORED_PASSAGES = 24;
@@ -20,9 +20,9 @@ export const SCORED_PASSAGES = 24;
  */
 export function scoredSpans(text: string, spans: readonly Span[], q: readonly QueryTerm[]): readonly Span[] {
   if (spans.length <= SCORED_PASSAGES) return spans;
-  // Only terms some unit holds can be found; a stemmed word is looked for without a final y, as
-  // "policies" holds "polic" of "policy" (the other endings stem() takes off leave a prefix).
-  const looked = q.filter((t) => t.known).map((t) => ({ needle: /^[a-z]{4,}$/.test(t.term) ? t.term.replace(/y$/, "") : t.term, idf: t.idf }));
+  // Only terms some article holds can be found. Porter's stem of a word is a prefix of it but for
+  // a final y turned i ("polici" of "policy"): it is looked for without that last letter.
+  const looked = q.filter((t) => t.known).map((t) => ({ needle: /^[a-z]{4,}$/.test(t.term) ? t.term.replace(/i$/, "") : t.term, idf: t.idf }));
   // Folded once for the whole text when that keeps its length (the passages' places with it), else passage by passage.
   const whole = text.normalize("NFKC").toLowerCase();
   const fold = whole.length === text.length ? (s: Span) => whole.slice(s.start, s.end) : (s: Span) => text.slice(s.start, s.end).normalize("NFKC").toLowerCase();

@@ -94,12 +94,41 @@ export class SynonymTable {
     }
     return out ?? terms;
   }
+
+  /**
+   * For each of `terms`, the group's term of the phrase covering it as apply() would replace it
+   * (undefined where none does): how words.ts placesOf finds which places of a question a group
+   * holds.
+   */
+  cover(terms: readonly string[]): (string | undefined)[] {
+    const out: (string | undefined)[] = new Array(terms.length).fill(undefined);
+    for (let i = 0; i < terms.length; ) {
+      let node = this.root.next.get(terms[i] as string);
+      let found: string | undefined;
+      let length = 0;
+      for (let j = i + 1; node; j++) {
+        if (node.canonical !== undefined) {
+          found = node.canonical;
+          length = j - i;
+        }
+        node = j < terms.length ? node.next.get(terms[j] as string) : undefined;
+      }
+      if (found !== undefined) {
+        out.fill(found, i, i + length);
+        i += length;
+      } else i++;
+    }
+    return out;
+  }
 }
 
 let current: SynonymTable | null = null;
 
 /** The terms of a text with the table in force applied (words.ts termsOf calls it on every text). */
 export const canonicalTerms = (terms: string[]): string[] => (current ? current.apply(terms) : terms);
+
+/** For each of `terms`, the group covering it in the table in force (null: no table in force). */
+export const synonymCover = (terms: readonly string[]): (string | undefined)[] | null => (current ? current.cover(terms) : null);
 
 /** Runs `fn` with `table` in force (null: none), synchronously; the table before is in force again after. */
 export function withSynonyms<T>(table: SynonymTable | null, fn: () => T): T {

@@ -8,13 +8,18 @@
  * Intl.Segmenter's words, bigrams alone, or jieba's words with the pairs added; and it needs no
  * dictionary, so an account's own names ("回南天", a product's name) are never cut wrong.
  * Other scripts: runs of letters and digits, folded to lower case (NFKC first, so full-width
- * "ＡＢＣ１" is "abc1"), English plurals and -ing/-ed endings taken off (stem()).
+ * "ＡＢＣ１" is "abc1"), English words to Porter's stem (stemWord()).
  *
- * Filler words — the stop words of both languages and the question's own phrasing ("请问", "怎么",
- * "what is") — take no part: they are neither indexed nor looked up.
+ * Filler takes no part: it is neither indexed nor looked up. The stop words of both languages
+ * (below), and the phrasing of questions found in the evaluation data (filler-words.ts, made by
+ * bench/eval/filler.ts): "how", "does", 什么时候, 多少钱, 哪个. In a Han run a filler word is cut
+ * out whole and the pairs reaching into it go with it: "回扣怎么做账" gives 回扣 and 做账, not the
+ * 扣怎 and 么做 that no article means.
  */
 
-import { canonicalTerms } from "./synonyms.ts";
+import { stemmer as porter } from "stemmer";
+import { FILLER_HAN, FILLER_LATIN } from "./filler-words.ts";
+import { canonicalTerms, synonymCover } from "./synonyms.ts";
 
 const RUN = /\p{Script=Han}+|(?:(?!\p{Script=Han})[\p{L}\p{N}])+/gu;
 const HAN = /^\p{Script=Han}/u;
@@ -38,19 +43,16 @@ const LATIN_STOP = new Set(
   ).split(" "),
 );
 
-/** Plurals and -ing/-ed endings off, so that "refunds" finds "refund" and "returned" finds "return". */
-export function stem(w: string): string {
-  if (w.length <= 3 || /\d/.test(w)) return w;
-  if (w.endsWith("ies") && w.length > 4) return w.slice(0, -3) + "y";
-  if (w.endsWith("sses")) return w.slice(0, -2);
-  if (w.endsWith("ss") || w.endsWith("us") || w.endsWith("is")) return w;
-  if (w.endsWith("s")) return w.slice(0, -1);
-  if (w.endsWith("ing") && w.length > 5) return undouble(w.slice(0, -3));
-  if (w.endsWith("ed") && w.length > 4) return undouble(w.slice(0, -2));
-  return w;
+/** An English word as it is ranked: Porter's stem (the `stemmer` package: "deliveries" and "delivery" are "deliveri"), numbers as written. */
+export function stemWord(w: string): string {
+  return /\d/.test(w) ? w : porter(w);
 }
 
-const undouble = (w: string) => (/([b-df-hj-np-tv-z])\1$/.test(w) && !/(ll|ss|zz)$/.test(w) ? w.slice(0, -1) : w);
+const FILLER_L = new Set(FILLER_LATIN);
+const FILLER_H = new Set(FILLER_HAN);
+const FILLER_MAX = Math.max(1, ...[...FILLER_H].map((f) => [...f].length));
+/** The characters a Han filler word starts with: elsewhere in a run no filler word can start. */
+const FILLER_FIRST = new Set([...FILLER_H].map((f) => [...f][0] as string));
 
 /**
  * The terms of `text`, in order and repeated as they occur (counts matter to ranking), filler
@@ -61,20 +63,100 @@ export function termsOf(text: string): string[] {
   for (const m of text.normalize("NFKC").toLowerCase().matchAll(RUN)) {
     const run = m[0];
     if (!HAN.test(run)) {
-      if (!LATIN_STOP.has(run)) out.push(stem(run));
+      if (LATIN_STOP.has(run)) continue;
+      const w = stemWord(run);
+      if (!FILLER_L.has(w)) out.push(w);
       continue;
     }
     const chars = Array.from(run);
+    const filler = fillerMarks(chars);
     for (let i = 0; i < chars.length; i++) {
       const c = chars[i] as string;
-      if (!HAN_STOP.has(c)) out.push(c);
+      if (!HAN_STOP.has(c) && !filler?.[i]) out.push(c);
       if (i + 1 < chars.length) {
         const pair = c + (chars[i + 1] as string);
-        if (!HAN_STOP.has(pair)) out.push(pair);
+        if (!HAN_STOP.has(pair) && !filler?.[i] && !filler?.[i + 1]) out.push(pair);
       }
     }
   }
   return canonicalTerms(out);
+}
+
+/**
+ * The places of `text` that say what it asks, for the share of a question an article holds
+ * (score.ts): each word of other scripts, held when the article holds it; each Han character
+ * outside filler, held when the article holds a pair of the question's that it is part of — or the
+ * character itself, where it stands alone between filler. Pairs that straddle two words
+ * ("手机上看" gives 机上 and 上看) are no place of their own: they would count a question's
+ * sentence against every article, however well it answers.
+ */
+export function placesOf(text: string): { term: string; by: string[] }[] {
+  // The terms as termsOf() reads them before synonyms, and for each place where its own term and
+  // its pairs stand among them: an operator's synonym covering one of those holds the place too.
+  const raw: string[] = [];
+  const places: { term: string; by: string[]; at: number[] }[] = [];
+  for (const m of text.normalize("NFKC").toLowerCase().matchAll(RUN)) {
+    const run = m[0];
+    if (!HAN.test(run)) {
+      if (LATIN_STOP.has(run)) continue;
+      const w = stemWord(run);
+      if (FILLER_L.has(w)) continue;
+      raw.push(w);
+      places.push({ term: w, by: [w], at: [raw.length - 1] });
+      continue;
+    }
+    const chars = Array.from(run);
+    const filler = fillerMarks(chars);
+    const pair = (i: number) => {
+      if (i < 0 || i + 1 >= chars.length || filler?.[i] || filler?.[i + 1]) return null;
+      const p = (chars[i] as string) + (chars[i + 1] as string);
+      return HAN_STOP.has(p) ? null : p;
+    };
+    const charAt: (number | undefined)[] = [];
+    const pairAt: (number | undefined)[] = [];
+    for (let i = 0; i < chars.length; i++) {
+      const c = chars[i] as string;
+      if (!HAN_STOP.has(c) && !filler?.[i]) charAt[i] = raw.push(c) - 1;
+      const p = pair(i);
+      if (p !== null) pairAt[i] = raw.push(p) - 1;
+    }
+    for (let i = 0; i < chars.length; i++) {
+      const c = chars[i] as string;
+      if (filler?.[i] || HAN_STOP.has(c)) continue;
+      const by = [pair(i - 1), pair(i)].filter((p): p is string => p !== null);
+      const at = [charAt[i], pairAt[i - 1], pairAt[i]].filter((k): k is number => k !== undefined);
+      places.push({ term: c, by: by.length ? by : [c], at });
+    }
+  }
+  const cover = synonymCover(raw);
+  return places.map(({ term, by, at }) => {
+    const groups = cover ? at.map((k) => cover[k]).filter((g): g is string => g !== undefined) : [];
+    return { term, by: groups.length ? [...new Set([...by, ...groups])] : by };
+  });
+}
+
+/**
+ * Which characters of a Han run belong to filler: the longest filler word at each place, left to
+ * right; null when none does (most runs: no character a filler word starts with).
+ */
+function fillerMarks(chars: readonly string[]): boolean[] | null {
+  let marks: boolean[] | null = null;
+  for (let i = 0; i < chars.length; ) {
+    if (!FILLER_FIRST.has(chars[i] as string)) {
+      i++;
+      continue;
+    }
+    let n = Math.min(FILLER_MAX, chars.length - i);
+    while (n > 0 && !FILLER_H.has(chars.slice(i, i + n).join(""))) n--;
+    if (n === 0) {
+      i++;
+      continue;
+    }
+    marks ??= chars.map(() => false);
+    for (let k = i; k < i + n; k++) marks[k] = true;
+    i += n;
+  }
+  return marks;
 }
 
 /** Each term with how often it occurs. */

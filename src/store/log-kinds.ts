@@ -12,16 +12,17 @@ export const AGAIN_MS = 120_000;
 
 /**
  * An article sent alone is a close call when the best relevant runner-up scored at least this share
- * of it: a list starts at 1 / ANSWERS.lead (0.67). The partial index messages_close has this figure
- * in its predicate (store/model/db.ts, postgres/schema.ts): a query with another one reads the log.
+ * of it: a list starts at 1 / ANSWERS.lead (0.5, ranking/choice.ts), and a runner-up within 0.15 of
+ * that came close to one. The partial index messages_close has this figure in its predicate
+ * (store/model/db.ts, postgres/schema.ts): a query with another one reads the log.
  */
-export const CLOSE_MARGIN = 0.55;
+export const CLOSE_MARGIN = 0.35;
 
 /** Kinds of answer a follower may ask again after: an article or a list the ranking chose, the word search's article, a generated answer. */
 export const CHOSEN_KINDS: readonly string[] = ["answer", "answers", "search", "ai"];
 
 /**
- * How a follower's message was read before it was answered (wechat/questions.ts): a follow-up read
+ * How a follower's message was read before it was answered (wechat/answering/questions.ts): a follow-up read
  * with the question before it, or "another" asking for the next articles. The answer after it is
  * what the ranking gave, and counts as that.
  */

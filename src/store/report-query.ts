@@ -88,7 +88,7 @@ export interface LogFigures {
   detailsSince: string | null;
 }
 
-/** A customer-service message that did not go out (wechat/follow-up.ts). */
+/** A customer-service message that did not go out (wechat/platform/follow-up.ts). */
 export interface FailedSend {
   openid: string;
   sentBy: string;

@@ -37,7 +37,7 @@ function heavy(): Report {
       text: i % 3 === 0 ? `${LONG_CN} ${i % 40}` : i % 3 === 1 ? `${HOSTILE} ${i % 40}` : `a very long English question about topic number ${i % 40} that goes on and on and on`,
       answer: `fallback:${"averyveryverylongarticleid".repeat(2)},b${i % 7},c`,
     })),
-    closeCalls: Array.from({ length: 10 }, (_, i) => ({ seq: 999_999_000 + i, at: new Date(NOW - i).toISOString(), text: i % 2 ? LONG_CN : HOSTILE, answer: "answer:long", margin: 0.55 + i / 100 })),
+    closeCalls: Array.from({ length: 10 }, (_, i) => ({ seq: 999_999_000 + i, at: new Date(NOW - i).toISOString(), text: i % 2 ? LONG_CN : HOSTILE, answer: "answer:long", margin: 0.4 + i / 100 })),
     askedAgain: Array.from({ length: 10 }, (_, i) => ({
       seq: 999_999_100 + i,
       at: new Date(NOW - i).toISOString(),

@@ -125,9 +125,10 @@ test("a follow-up reaching another instance is still ranked with the question as
   suite.db = db = await testDatabase();
   const [a, b] = [await instance(), await instance()];
   await seeded(a, b);
-  expect(await say(b, "o_alone", "周末呢")).not.toEqual(["hours"]);
+  expect((await say(b, "o_alone", "周末呢"))[0]).not.toBe("hours");
   expect(await say(a, "o_follower", "营业到几点")).toEqual(["hours"]);
-  expect(await say(b, "o_follower", "周末呢")).toEqual(["hours"]);
+  // Read with the question: the opening hours first (a list: on three articles not sure enough to go alone, issue 34 C).
+  expect((await say(b, "o_follower", "周末呢"))[0]).toBe("hours");
   const sql = new SQL(db.url);
   try {
     let rows: { answer: string }[] = [];
@@ -135,7 +136,7 @@ test("a follow-up reaching another instance is still ranked with the question as
       rows = (await sql`SELECT answer FROM messages WHERE from_user = 'o_follower' AND content = '周末呢'`) as { answer: string }[];
       if (!rows.length) await Bun.sleep(25);
     }
-    expect(rows.map((r) => r.answer)).toEqual(["followup:answer:hours"]);
+    expect(rows.map((r) => r.answer)).toEqual(["followup:answers:hours,parking,vouchers"]);
   } finally {
     await sql.close();
   }
@@ -148,9 +149,9 @@ test("Redis away: a follow-up at the instance that answered the question is read
   suite.redis.halt();
   try {
     expect(await say(a, "o_follower", "营业到几点")).toEqual(["hours"]);
-    expect(await say(a, "o_follower", "周末呢")).toEqual(["hours"]);
+    expect((await say(a, "o_follower", "周末呢"))[0]).toBe("hours");
     expect(await say(a, "o_second", "营业到几点")).toEqual(["hours"]);
-    expect(await say(b, "o_second", "周末呢")).not.toEqual(["hours"]);
+    expect((await say(b, "o_second", "周末呢"))[0]).not.toBe("hours");
     // Health says so.
     const req = signedRequest("GET", "/api/cli", { nowMs: Date.now() });
     const health = (await (await fetch(a.url + "/api/cli?" + new URL(req.url).search.slice(1), { headers: req.headers })).json()) as { data: { cluster: { conversations_alone: number } } };

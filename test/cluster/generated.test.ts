@@ -20,7 +20,7 @@ import { TOKEN, wxPost } from "../wechat/helpers.ts";
 
 const KEY = "sk-test-0123456789abcdefghij";
 const TIMES: Partial<DeliveryTimes> = { lastAnswerMs: 400, lastAfterMs: 100_000, holdMs: 4000 };
-const QUESTION = "买了东西不想要了，还能退款吗？";
+const QUESTION = "不想要了，还能申请退款吗？";
 const GENERATED = "本店支持七天无理由退货。[1]\n\n[1] 售后政策\nhttps://example.com/refund";
 const REFUND = { id: "refund", title: "售后政策", url: "https://example.com/refund", body: "本店支持七天无理由退货。签收后七天内在订单页面申请退款，三个工作日内原路退回。" };
 

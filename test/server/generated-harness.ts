@@ -22,7 +22,7 @@ export const TIMES: Partial<DeliveryTimes> = { lastAnswerMs: 400, lastAfterMs: 1
 
 export const REFUND = { id: "refund", code: "rf", title: "售后政策", url: "https://example.com/refund", body: "本店支持七天无理由退货。签收后七天内在订单页面申请退款，三个工作日内原路退回。" };
 export const SHIPPING = { id: "ship", title: "配送说明", url: "https://example.com/ship", body: "全国包邮，下单后四十八小时内发货，顺丰快递配送，一般三天送达。" };
-export const QUESTION = "买了东西不想要了，还能退款吗？";
+export const QUESTION = "不想要了，还能申请退款吗？";
 export const GENERATED = "本店支持七天无理由退货。[1]\n\n[1] 售后政策\nhttps://example.com/refund";
 
 export let model: FakeModel;

@@ -15,7 +15,7 @@ import { TOKEN, wxPost } from "../wechat/helpers.ts";
 
 const KEY = "sk-test-0123456789abcdefghij";
 const REFUND = { id: "refund", code: "rf", title: "售后政策", url: "https://example.com/refund", body: "本店支持七天无理由退货。签收后七天内在订单页面申请退款。" };
-const QUESTION = "买了东西不想要了，还能退款吗？";
+const QUESTION = "不想要了，还能申请退款吗？";
 
 let model: FakeModel;
 let server: RunningServer;

@@ -44,7 +44,7 @@ async function say(from: string, what: string | { event: string } | { type: stri
   return (await t.handle(new Request(`http://localhost/wechat?${q}`, { method: "POST", body: xml, headers: { "content-type": "text/xml" } }))).text();
 }
 
-// A shop's FAQ account: "delivery express" ranks Express delivery alone, Delivery times close behind.
+// A shop's FAQ account: "how long does delivery take" ranks Delivery times alone, Express delivery close behind (0.39 of it).
 const SHOP = [
   { id: "returns", code: "r1", tag: "shop", title: "Returns and refunds", url: "https://shop.example/returns", body: "You can return any item within 30 days of delivery. Refunds are paid to the original payment method within 5 working days." },
   { id: "delivery", tag: "shop", title: "Delivery times", url: "https://shop.example/delivery", body: "Orders ship within 2 days. Standard delivery takes 3 to 5 working days; express delivery arrives the next day." },
@@ -155,14 +155,15 @@ test("the questions are grouped with the operator's synonyms: their phrasings ar
   expect((await report()).unanswered_questions.groups.map((g) => [g.text, g.count])).toEqual([["怎么转客服", 2]]);
 });
 
-test("close calls: an article sent alone whose runner-up scored 55% of it or more, with the article's title", async () => {
+test("close calls: an article sent alone whose runner-up scored 35% of it or more, with the article's title", async () => {
   await shop();
-  await say("o_a", "delivery express");
+  // Returns and refunds alone, Delivery times at 0.31 of it; Delivery times alone, Express delivery at 0.39.
+  await say("o_a", "return within 30 days");
   await say("o_b", "how long does delivery take");
   const r = await report();
-  expect(r.close_calls).toMatchObject({ count: 1, alone: 2, margin_from: 0.55 });
-  expect(r.close_calls.examples).toEqual([{ seq: expect.any(Number), at: expect.any(String), text: "delivery express", answer: "answer:express", margin: expect.closeTo(0.63, 2) }]);
-  expect(r.articles).toEqual({ express: "Express delivery" });
+  expect(r.close_calls).toMatchObject({ count: 1, alone: 2, margin_from: 0.35, list_from: 0.5 });
+  expect(r.close_calls.examples).toEqual([{ seq: expect.any(Number), at: expect.any(String), text: "how long does delivery take", answer: "answer:delivery", margin: expect.closeTo(0.393, 2) }]);
+  expect(r.articles).toEqual({ delivery: "Delivery times" });
   expect(r.days.find((d) => d.day === "2026-11-21")?.close).toBe(1);
 });
 

@@ -66,7 +66,7 @@ describe.each(STORES)("%s", (kind) => {
     // Each from another follower: none asks again after another's answer.
     t.log.add(entry("m:1", T0, { answer: "answer:a1", margin: 0.6, from_user: "o_1" }));
     t.log.add(entry("m:1", T0 + 1, { answer: "answer:a1", margin: 0.6, from_user: "o_1" }));
-    t.log.add(entry("m:2", T0 + MIN, { answer: "answer:a2", margin: 0.549, from_user: "o_2" }));
+    t.log.add(entry("m:2", T0 + MIN, { answer: "answer:a2", margin: 0.349, from_user: "o_2" }));
     t.log.add(entry("m:3", T0 + 2 * MIN, { answer: "fallback:a1,a2", unmatched: true, from_user: "o_3" }));
     t.log.add(entry("m:4", T0 + 3 * MIN, { type: "image", content: null, answer: "fallback", from_user: "o_4" }));
     // 23:59 UTC is the next day at UTC+8.
@@ -87,7 +87,7 @@ describe.each(STORES)("%s", (kind) => {
     ]);
     const east = await t.log.figures(day(480));
     expect(east.kinds.filter((k) => k.day === "2026-11-22")).toEqual([{ day: "2026-11-22", kind: "rule", n: 1, close: 0, again: 0 }]);
-    // Only the article sent alone at 0.55 or more is an example, the newest first.
+    // Only the article sent alone at CLOSE_MARGIN (0.35) or more is an example, the newest first.
     expect(utc.closeCalls).toEqual([{ seq: expect.any(Number), at: new Date(T0).toISOString(), text: "m:1", answer: "answer:a1", margin: 0.6 }]);
   });
 

@@ -2,6 +2,9 @@ import { expect, test } from "bun:test";
 import { parseDocument } from "../../src/doc/document.ts";
 import { openStore, tempDir } from "../helpers.ts";
 import { BULK_INDEX_THRESHOLD } from "../../src/store/model/model.ts";
+import { rank } from "../../src/ranking/rank.ts";
+import { INDEX_VERSION } from "../../src/ranking/tiers.ts";
+import { SqlitePostings } from "../../src/store/model/postings.ts";
 
 const docOf = (n: number, word: (i: number) => string) =>
   parseDocument(JSON.stringify(Array.from({ length: n }, (_, i) => ({ id: `a${i}`, code: `c${i}`, title: `${word(i)} article ${i}`, url: `https://e.com/${i}` }))));
@@ -107,6 +110,36 @@ test("health's rebuild progress follows the batches done: 0, a quarter, a half, 
     expect(store.articles.indexProgress()).toBe(0.5);
     await store.indexed();
     expect(store.articles.indexProgress()).toBe(1);
+    store.close();
+  } finally {
+    tmp.cleanup();
+  }
+});
+
+test("a passage index filed by another version of the ranking is rebuilt at start; one of this version is left alone", async () => {
+  const tmp = tempDir();
+  try {
+    let store = openStore(tmp.dir);
+    store.importDocument(
+      parseDocument(JSON.stringify([{ id: "refund", title: "售后政策", url: "https://e.com/r", body: "签收后七天内可以申请退款，原路退回。" }, { id: "ship", title: "配送说明", url: "https://e.com/s", body: "顺丰快递，三天送达。" }])),
+      "init",
+    );
+    await store.indexed();
+    // What an older replyd left: its own counts, and no version (or another one).
+    store.db.run("UPDATE answer_df SET df = 999");
+    store.db.run("UPDATE meta SET value = '1' WHERE key = 'answer_version'");
+    store.close();
+    store = openStore(tmp.dir);
+    expect(store.articles.indexComplete).toBe(false);
+    await store.indexed();
+    expect((store.db.query("SELECT max(df) AS d FROM answer_df").get() as { d: number }).d).toBeLessThanOrEqual(2);
+    expect((store.db.query("SELECT value FROM meta WHERE key = 'answer_version'").get() as { value: string }).value).toBe(String(INDEX_VERSION));
+    const ranked = rank("还能退款吗", new SqlitePostings(store.db));
+    expect(ranked.articles[0]?.id).toBe("refund");
+    store.close();
+    // Control: an index of this version is not rebuilt at the next start.
+    store = openStore(tmp.dir);
+    expect(store.articles.indexComplete).toBe(true);
     store.close();
   } finally {
     tmp.cleanup();

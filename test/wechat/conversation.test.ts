@@ -58,9 +58,12 @@ test("a few words after a question, within 10 minutes, are ranked with it: that 
   // Alone, 周末呢 is not about the opening hours.
   expect((await say("周末呢", { from: "o_other" })).ids).not.toEqual(["hours"]);
   expect((await say("营业到几点")).ids).toEqual(["hours"]);
-  expect((await say("周末呢", { after: CONVERSATION.windowMs - 1000 })).ids).toEqual(["hours"]);
+  // Read with it, the opening hours come first; not sure enough to be sent alone (issue 34 C: the
+  // best must score twice the second, and on three articles 周末 keeps the others close), so a list.
+  expect((await say("周末呢", { after: CONVERSATION.windowMs - 1000 })).ids[0]).toBe("hours");
   const logged = await answers();
-  expect(logged.at(-1)).toEqual(["周末呢", "followup:answer:hours"]);
+  expect(logged.at(-1)?.[0]).toBe("周末呢");
+  expect(logged.at(-1)?.[1]).toStartWith("followup:answers:hours,");
   expect(logged.at(-2)).toEqual(["营业到几点", "answer:hours"]);
 });
 
@@ -142,5 +145,5 @@ test("replyd ask reads every question alone and remembers none", async () => {
   // Nor is a follower's conversation an ask's: their follow-up still reads with their own question.
   await say("营业到几点");
   await ask("团购券怎么用");
-  expect((await say("周末呢")).ids).toEqual(["hours"]);
+  expect((await say("周末呢")).ids[0]).toBe("hours");
 });

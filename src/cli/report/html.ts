@@ -85,7 +85,7 @@ function examples(r: Report): string {
   const close = c.examples.map((e) => [esc(String(e.seq)), esc(e.margin.toFixed(2)), esc(e.text), esc(answerName(e.answer, r.articles))]);
   const again = a.examples.map((e) => [esc(String(e.seq)), esc(e.text), e.after ? esc(`${e.after.seq}: “${e.after.text}” → ${answerName(e.after.answer, r.articles)}`) : "(pruned)"]);
   return (
-    `<h2>Close calls</h2><p>${esc(`${count(c.count)} of ${count(c.alone)} articles sent alone had a runner-up scoring ${Math.round(c.margin_from * 100)}% of them or more (a list starts at 67%).`)}</p>` +
+    `<h2>Close calls</h2><p>${esc(`${count(c.count)} of ${count(c.alone)} articles sent alone had a runner-up scoring ${Math.round(c.margin_from * 100)}% of them or more (a list starts at ${Math.round(c.list_from * 100)}%).`)}</p>` +
     (close.length ? table(["seq", "margin", "question", "sent"], close, [0, 1]) : "") +
     `<h2>Asked again right after</h2><p>${esc(`${count(a.count)} follower text${a.count === 1 ? "" : "s"} came within ${a.within_s} s of an answer the ranking or the model chose to the same follower (${count(a.chosen)} such answers).`)}</p>` +
     (again.length ? table(["seq", "then asked", "after"], again, [0]) : "")

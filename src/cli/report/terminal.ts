@@ -121,7 +121,7 @@ function unanswered(r: Report): string[] {
 
 function closeCalls(r: Report): string[] {
   const c = r.close_calls;
-  const lines = [`CLOSE CALLS  ${count(c.count)} of ${count(c.alone)} articles sent alone`, `(its runner-up scored ${Math.round(c.margin_from * 100)}% of it or more; a list starts at 67%)`];
+  const lines = [`CLOSE CALLS  ${count(c.count)} of ${count(c.alone)} articles sent alone`, `(its runner-up scored ${Math.round(c.margin_from * 100)}% of it or more; a list starts at ${Math.round(c.list_from * 100)}%)`];
   if (c.examples.length) lines.push(`${pad("SEQ", 10, true)} ${pad("MARGIN", 6, true)}  ${pad("QUESTION", 34)}  SENT`);
   for (const e of c.examples) lines.push(`${pad(String(e.seq), 10, true)} ${pad(e.margin.toFixed(2), 6, true)}  ${pad(fit(oneLine(e.text), 34), 34)}  ${fit(oneLine(answerName(e.answer, r.articles)), WIDTH - 55)}`);
   return lines;

@@ -6,6 +6,7 @@
  * show these same figures.
  */
 import { AGAIN_MS, CHOSEN_KINDS, CLOSE_MARGIN, unprefixed } from "../../store/log-kinds.ts";
+import { ANSWERS } from "../../ranking/choice.ts";
 import type { LogFigures, ReplyTimeCount } from "../../store/report-query.ts";
 import { groupQuestions, type QuestionGroup } from "./question-groups.ts";
 
@@ -71,7 +72,7 @@ export interface Report {
     groups_total: number;
     grouped: number;
   };
-  close_calls: { count: number; alone: number; margin_from: number; examples: (Example & { margin: number })[] };
+  close_calls: { count: number; alone: number; margin_from: number; list_from: number; examples: (Example & { margin: number })[] };
   asked_again: { count: number; chosen: number; within_s: number; examples: (Example & { after: Example | null })[] };
   model: {
     calls: number;
@@ -198,7 +199,7 @@ export function assembleReport(f: LogFigures, q: { since: string; until: string;
     days: ordered,
     totals: total,
     unanswered_questions: { groups: grouped.groups, groups_total: grouped.total, grouped: f.unanswered.length },
-    close_calls: { count: total.close, alone: total.kinds.answer ?? 0, margin_from: CLOSE_MARGIN, examples: f.closeCalls.map((c) => ({ ...example(c), margin: Math.round(c.margin * 1000) / 1000 })) },
+    close_calls: { count: total.close, alone: total.kinds.answer ?? 0, margin_from: CLOSE_MARGIN, list_from: 1 / ANSWERS.lead, examples: f.closeCalls.map((c) => ({ ...example(c), margin: Math.round(c.margin * 1000) / 1000 })) },
     asked_again: {
       count: total.again,
       chosen: sum(total.kinds, CHOSEN_KINDS),

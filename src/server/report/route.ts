@@ -12,7 +12,7 @@ export const MAX_REPORT_DAYS = 92;
 const QUARTER_MS = 15 * 60_000;
 const DAY_MS = 86_400_000;
 
-/** Why replyd sent nothing, beside the platform's own codes (wechat/platform-answer.ts). */
+/** Why replyd sent nothing, beside the platform's own codes (wechat/platform/response.ts). */
 const OWN_CODES: Record<string, string> = {
   window_closed: "not sent: the follower's 48-hour window was closed",
   reply_limit: "not sent: the replies allowed since the follower's last message were spent",

@@ -64,6 +64,9 @@ export class ArticleRepo {
     this.passages = new PassageIndex(db);
     this.filedById = db.query(`SELECT seq, ${INDEXED} FROM articles WHERE id = ?`);
     this.loadIndexState();
+    // Filed by another version of the ranking (an upgrade): rebuilt in the background from start,
+    // questions meanwhile ranked against what is indexed again (docs/answers.md).
+    if (this.passages.outdated()) this.rebuildIndex();
   }
 
   /**

@@ -185,13 +185,13 @@ export const MIGRATIONS: readonly string[] = [
   // follower the kind of their last interaction's answer. The log writer adds every message to the
   // quarter hour's counts in the transaction that logs it: a report reads those, not the log. The
   // partial indexes find the newest close calls and follow-ups without reading the log (CLOSE_MARGIN
-  // is 0.55). The messages logged before are counted here, with the kind kindOf gives them, and
+  // is 0.35). The messages logged before are counted here, with the kind kindOf gives them, and
   // meta log_details_since says from when reply times, margins and follow-ups are known.
   `ALTER TABLE messages ADD COLUMN reply_ms INTEGER;
    ALTER TABLE messages ADD COLUMN margin REAL;
    ALTER TABLE messages ADD COLUMN again_of INTEGER;
    ALTER TABLE followers ADD COLUMN last_kind TEXT;
-   CREATE INDEX messages_close ON messages (received_at) WHERE margin >= 0.55;
+   CREATE INDEX messages_close ON messages (received_at) WHERE margin >= 0.35;
    CREATE INDEX messages_again ON messages (received_at) WHERE again_of IS NOT NULL;
    CREATE TABLE log_counts (
      period TEXT NOT NULL,

@@ -5,15 +5,16 @@
  * each of its terms' tiers heaviest first and stops at a fixed number of entries (src/ranking/rank.ts), so a
  * common word costs the same as a rare one: the top of its list, never all of it.
  *
- * Beside it, how many units (heads and passages) hold each term, for idf, and the corpus's sizes in
- * meta. Kept row by row by single writes (the old content read before the row changes, so its
+ * Beside it, how many articles hold each term, for idf, and the corpus's sizes in meta, with the
+ * version of the ranking that filed them (src/ranking/tiers.ts INDEX_VERSION): an index filed by
+ * another version is rebuilt (articles.ts). Kept row by row by single writes (the old content read before the row changes, so its
  * counts can be taken back) and rebuilt in batches after bulk writes, with the search indexes and
  * under the same marker (articles.ts). Articles are read with the operator's synonyms
  * (src/ranking/synonyms.ts) as stored beside them: whoever writes those rebuilds the index.
  */
 import type { Database, Statement } from "bun:sqlite";
-import { analyse, isWord, termImpacts, type Analysis, type CorpusStats } from "../../ranking/score.ts";
-import { tierOf, TIERS } from "../../ranking/tiers.ts";
+import { analyse, type Analysis, type CorpusStats } from "../../ranking/score.ts";
+import { filings, INDEX_VERSION, TIERS } from "../../ranking/tiers.ts";
 import { withSynonyms, type SynonymTable } from "../../ranking/synonyms.ts";
 import { synonymsVersion, synonymTableIn } from "./synonyms.ts";
 
@@ -30,24 +31,15 @@ export interface Indexed {
 /** A term at a tier as the index files it: "退款_4" is 退款 where it weighs most. */
 export const tierToken = (term: string, tier: number) => `${term}_${TIERS.length - tier}`;
 
-/**
- * Whether an article is filed under a term: its words (Han pairs, Latin words) and the single
- * characters of its head. A single character of a body alone never makes an article relevant
- * (src/ranking/choice.ts), so it need not make one a candidate: leaving them out files 40 % fewer
- * entries. They still count in df, and in the exact scores.
- */
-export const filed = (term: string, x: Analysis) => isWord(term) || x.head.has(term);
-
 /** A table that has never counted anything ranks with these sizes until it has. */
-const EMPTY_STATS: CorpusStats = { passages: 0, passageLen: 60, headLen: 8 };
+const EMPTY_STATS: CorpusStats = { articles: 0, headLen: 8, bodyLen: 120, passageLen: 60 };
 
 export const ANSWER_INDEX_DDL = `
   CREATE VIRTUAL TABLE answer_terms USING fts5(terms, content='', contentless_delete=1, detail=none, tokenize="unicode61 remove_diacritics 0 tokenchars '_'");
   CREATE TABLE answer_df (term TEXT PRIMARY KEY, df INTEGER NOT NULL) WITHOUT ROWID;`;
 
-interface Sizes {
-  /** Units (heads and passages) counted. */
-  units: number;
+export interface Sizes {
+  /** Articles counted (each has one head). */
   heads: number;
   headTerms: number;
   passages: number;
@@ -84,7 +76,7 @@ export class PassageIndex {
   /** The sizes as `db` holds them now (this connection's, or another's: the search worker's). */
   static sizesIn(db: Database): Sizes {
     const row = db.query("SELECT value FROM meta WHERE key = 'answer_sizes'").get() as { value: string } | null;
-    return row ? (JSON.parse(row.value) as Sizes) : { units: 0, heads: 0, headTerms: 0, passages: 0, passageTerms: 0 };
+    return row ? (JSON.parse(row.value) as Sizes) : { heads: 0, headTerms: 0, passages: 0, passageTerms: 0 };
   }
 
   private saveSizes(): void {
@@ -107,19 +99,13 @@ export class PassageIndex {
 
   /** Counts an article's terms and sizes in (`sign` 1) or out (-1). */
   private count(x: Analysis, sign: 1 | -1, df: Map<string, number>): void {
-    for (const p of x.passages) for (const t of p.counts.keys()) df.set(t, (df.get(t) ?? 0) + sign);
-    for (const t of x.head.keys()) df.set(t, (df.get(t) ?? 0) + sign);
-    this.sizes.units += sign * (x.passages.length + 1);
-    this.sizes.heads += sign;
-    this.sizes.headTerms += sign * x.headLen;
-    this.sizes.passages += sign * x.passages.length;
-    this.sizes.passageTerms += sign * x.passages.reduce((n, p) => n + p.len, 0);
+    countInto(x, this.sizes, df, sign);
   }
 
   private tokens(x: Analysis): string {
-    const out: string[] = [];
-    for (const [t, w] of termImpacts(x, this.stats)) if (filed(t, x)) out.push(tierToken(t, tierOf(w)));
-    return out.join(" ");
+    return filings(x, this.stats)
+      .map(([t, tier]) => tierToken(t, tier))
+      .join(" ");
   }
 
   private writeDf(df: Map<string, number>): void {
@@ -170,9 +156,23 @@ export class PassageIndex {
    */
   reset(): void {
     this.db.exec(`DROP TABLE answer_terms; DROP TABLE answer_df; ${ANSWER_INDEX_DDL}`);
-    this.sizes = { units: 0, heads: 0, headTerms: 0, passages: 0, passageTerms: 0 };
+    this.sizes = { heads: 0, headTerms: 0, passages: 0, passageTerms: 0 };
     this.saveSizes();
+    this.db.run("INSERT INTO meta (key, value) VALUES ('answer_version', ?1) ON CONFLICT(key) DO UPDATE SET value = ?1", [String(INDEX_VERSION)]);
     this.readSynonyms();
+  }
+
+  /**
+   * Whether what the index holds was filed by another version of the ranking (or by one from
+   * before versions were kept): its entries and counts mean something else, and it must be rebuilt.
+   * An index that holds nothing is merely marked as this version's.
+   */
+  outdated(): boolean {
+    const row = this.db.query("SELECT value FROM meta WHERE key = 'answer_version'").get() as { value: string } | null;
+    if (row?.value === String(INDEX_VERSION)) return false;
+    const holds = this.db.query("SELECT 1 FROM answer_df LIMIT 1").get() !== null;
+    if (!holds) this.reset();
+    return holds;
   }
 
   /** Re-reads the sizes and the synonyms (after a rolled-back transaction, or another connection's writes). */
@@ -186,7 +186,27 @@ export class PassageIndex {
   }
 }
 
-function statsOf(s: Sizes): CorpusStats {
+/**
+ * An article counted into the sizes and the terms' document frequencies (`sign` 1) or out (-1):
+ * each term once per article, wherever it holds it (also bench/eval/memory-source.ts's counting).
+ */
+export function countInto(x: Analysis, sizes: Sizes, df: Map<string, number>, sign: 1 | -1): void {
+  const terms = new Set(x.head.keys());
+  for (const p of x.passages) for (const t of p.counts.keys()) terms.add(t);
+  for (const t of terms) df.set(t, (df.get(t) ?? 0) + sign);
+  sizes.heads += sign;
+  sizes.headTerms += sign * x.headLen;
+  sizes.passages += sign * x.passages.length;
+  sizes.passageTerms += sign * x.passages.reduce((n, p) => n + p.len, 0);
+}
+
+/** The corpus's sizes as ranking reads them (also bench/eval/memory-source.ts's). */
+export function statsOf(s: Sizes): CorpusStats {
   if (!s.heads) return EMPTY_STATS;
-  return { passages: s.units, passageLen: s.passages ? s.passageTerms / s.passages : EMPTY_STATS.passageLen, headLen: s.headTerms / s.heads };
+  return {
+    articles: s.heads,
+    headLen: s.headTerms / s.heads,
+    bodyLen: s.passageTerms / s.heads,
+    passageLen: s.passages ? s.passageTerms / s.passages : EMPTY_STATS.passageLen,
+  };
 }

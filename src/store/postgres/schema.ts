@@ -112,7 +112,7 @@ export const PG_MIGRATIONS: readonly string[] = [
   // logged before counted with the kind kindOf (store/log-kinds.ts) gives them.
   `ALTER TABLE messages ADD COLUMN reply_ms integer, ADD COLUMN margin double precision, ADD COLUMN again_of bigint;
    ALTER TABLE followers ADD COLUMN last_kind text;
-   CREATE INDEX messages_close ON messages (received_at) WHERE margin >= 0.55;
+   CREATE INDEX messages_close ON messages (received_at) WHERE margin >= 0.35;
    CREATE INDEX messages_again ON messages (received_at) WHERE again_of IS NOT NULL;
    CREATE TABLE log_counts (period text NOT NULL, kind text NOT NULL, n bigint NOT NULL, close bigint NOT NULL DEFAULT 0, again bigint NOT NULL DEFAULT 0, PRIMARY KEY (period, kind));
    CREATE TABLE log_reply_ms (period text NOT NULL, ms integer NOT NULL, n bigint NOT NULL, PRIMARY KEY (period, ms));

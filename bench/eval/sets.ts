@@ -1,0 +1,186 @@
+/**
+ * The evaluation sets, read into one shape for bench/answers-tune.ts (in memory) and
+ * bench/answers.ts (through the binary). A set is one or more accounts (corpora): each account's
+ * questions are ranked against that account's articles only.
+ *
+ * - dev, trial: ../shared/eval/cmrc2018 (CC BY-SA 4.0, ymcui/cmrc2018), one article per context.
+ * - passages: the dev contexts cut into passages of about 150 characters, each its own article.
+ * - dureader: ../shared/eval/dureader_search_zh (real Baidu queries, the pages returned for them).
+ * - nq: ../shared/eval/nq_open_en (real Google questions, Wikipedia chunks, BM25-mined near misses).
+ * - en: the English FAQ set bench/eval-en.ts builds from Debian's packages.
+ * - faq-zh, faq-en: our own FAQ accounts (bench/eval/faq/: accounts/*.json and questions.jsonl),
+ *   questions written by people who never saw the articles, some answered by no article.
+ *
+ * Every question has a fixed half: "tune" or "held" (held out), from a hash of its set and id, so
+ * that settings are chosen on the tuning halves and reported on both.
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { CONTROL_CHAR } from "../../src/article/text-rules.ts";
+import { bodyText } from "../../src/article/body-text.ts";
+import { passagesOf } from "../../src/ranking/passages.ts";
+import { buildEnglishSet, type Squad } from "../eval-en.ts";
+
+export interface EvalArticle {
+  id: string;
+  title: string;
+  /** As the read model gives it: the keywords joined by U+001F. */
+  keywords: string;
+  description: string;
+  body: string;
+}
+
+export interface EvalQuestion {
+  id: string;
+  q: string;
+  /** Indexes into the account's articles of those that answer; empty: no article answers it. */
+  answers: number[];
+  /** Texts that answer it (CMRC), for whether the passage shown holds one. */
+  texts: string[];
+  half: "tune" | "held";
+  /** Our FAQ accounts: on-topic but answered by no article ("unanswerable"), or small talk ("chat"). */
+  kind: "answerable" | "unanswerable" | "chat";
+}
+
+export interface Account {
+  id: string;
+  articles: EvalArticle[];
+  questions: EvalQuestion[];
+}
+
+export interface EvalSet {
+  name: string;
+  language: "zh" | "en";
+  accounts: Account[];
+}
+
+export const SET_NAMES = ["dev", "trial", "dureader", "nq", "en", "faq-zh", "faq-en"] as const;
+
+const SHARED = resolve(process.cwd(), "../shared/eval");
+const FAQ = resolve(process.cwd(), "bench/eval/faq");
+
+/** FNV-1a over `set:id`: the question's half, the same on every run and machine. */
+export function halfOf(set: string, id: string): "tune" | "held" {
+  let h = 0x811c9dc5;
+  for (const c of `${set}:${id}`) {
+    h ^= c.codePointAt(0) as number;
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h & 1 ? "held" : "tune";
+}
+
+/**
+ * An article as the binary keeps it: the title within its 64 characters (the body's first 20 when
+ * it has none), the body as bodyText() reduces it — so that the in-memory ranking reads what the
+ * binary's reads.
+ */
+const CONTROL_CHAR_G = new RegExp(CONTROL_CHAR.source, "g");
+
+function article(id: string, title: string, body: string, keywords: string[] = []): EvalArticle {
+  // Control characters are refused (article-rules.ts): a page's stray ones are spaces here.
+  const clean = (s: string) => s.toWellFormed().replace(CONTROL_CHAR_G, " ");
+  const kept = bodyText(clean(body));
+  return { id, title: [...(clean(title).trim() || kept.slice(0, 20))].slice(0, 64).join("").trim(), keywords: keywords.join("\u001f"), description: "", body: kept };
+}
+
+function squad(name: string, data: Squad): Account {
+  const acc: Account = { id: name, articles: [], questions: [] };
+  for (const a of data.data)
+    for (const p of a.paragraphs) {
+      if (name === "passages") {
+        const spans = passagesOf(p.context, 150);
+        const first = acc.articles.length;
+        for (const s of spans) acc.articles.push(article(`a${acc.articles.length}`, a.title, p.context.slice(s.start, s.end)));
+        for (const qa of p.qas) {
+          const at = qa.answers[0]?.answer_start ?? 0;
+          const hit = Math.max(spans.findIndex((s) => at >= s.start && at < s.end), 0);
+          acc.questions.push({ id: qa.id, q: qa.question, answers: [first + hit], texts: qa.answers.map((x) => x.text), half: halfOf(name, qa.id), kind: "answerable" });
+        }
+        continue;
+      }
+      const i = acc.articles.push(article(`a${acc.articles.length}`, a.title, p.context)) - 1;
+      for (const qa of p.qas) acc.questions.push({ id: qa.id, q: qa.question, answers: [i], texts: qa.answers.map((x) => x.text), half: halfOf(name, qa.id), kind: "answerable" });
+    }
+  return acc;
+}
+
+const jsonl = <T>(path: string): T[] =>
+  readFileSync(path, "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as T);
+
+/** A set of ../shared/eval in its articles.jsonl / questions.jsonl form. */
+function shared(name: string, dir: string): Account {
+  const arts = jsonl<{ id: string; title: string; body: string }>(join(SHARED, dir, "articles.jsonl"));
+  const at = new Map(arts.map((a, i) => [a.id, i]));
+  const acc: Account = { id: name, articles: arts.map((a) => article(a.id, a.title ?? "", a.body ?? "")), questions: [] };
+  for (const q of jsonl<{ id: string; question: string; answer_ids: string[] }>(join(SHARED, dir, "questions.jsonl"))) {
+    const answers = q.answer_ids.map((id) => at.get(id)).filter((i): i is number => i !== undefined);
+    if (answers.length) acc.questions.push({ id: q.id, q: q.question, answers, texts: [], half: halfOf(name, q.id), kind: "answerable" });
+  }
+  return acc;
+}
+
+interface FaqAccount {
+  id: string;
+  language: "zh" | "en";
+  articles: { id: string; title: string; keywords?: string[]; body: string }[];
+}
+
+/** A line of questions.jsonl: `kind` (or, in the first form, `answerable`) says whether an article answers it. */
+interface FaqQuestion {
+  account: string;
+  question: string;
+  answer_ids: string[];
+  kind?: "answerable" | "unanswerable" | "chat";
+  answerable?: boolean;
+}
+
+/** Our FAQ accounts of one language, with their questions (when questions.jsonl is there). */
+function faq(name: string, language: "zh" | "en"): Account[] {
+  const dir = join(FAQ, "accounts");
+  if (!existsSync(dir)) return [];
+  const questions = existsSync(join(FAQ, "questions.jsonl")) ? jsonl<FaqQuestion>(join(FAQ, "questions.jsonl")) : [];
+  const out: Account[] = [];
+  for (const file of readdirSync(dir).filter((f) => f.endsWith(".json")).sort()) {
+    const a = JSON.parse(readFileSync(join(dir, file), "utf8")) as FaqAccount;
+    if (a.language !== language) continue;
+    const at = new Map(a.articles.map((x, i) => [x.id, i]));
+    const acc: Account = { id: a.id, articles: a.articles.map((x) => article(x.id, x.title, x.body, x.keywords ?? [])), questions: [] };
+    questions
+      .filter((q) => q.account === a.id)
+      .forEach((q, i) => {
+        const answers = q.answer_ids.map((id) => at.get(id)).filter((x): x is number => x !== undefined);
+        if (answers.length !== q.answer_ids.length) throw new Error(`${a.id}: "${q.question}" names an article the account does not have`);
+        const kind = q.kind ?? (q.answerable === false ? "unanswerable" : "answerable");
+        if ((kind === "answerable") !== answers.length > 0) throw new Error(`${a.id}: "${q.question}" is ${kind} with ${answers.length} answers`);
+        const id = `${a.id}#${i}`;
+        acc.questions.push({ id, q: q.question, answers, texts: [], half: halfOf(name, id), kind });
+      });
+    out.push(acc);
+  }
+  return out;
+}
+
+export function loadSet(name: string): EvalSet {
+  switch (name) {
+    case "dev":
+    case "passages":
+      return { name, language: "zh", accounts: [squad(name, JSON.parse(readFileSync(join(SHARED, "cmrc2018/cmrc2018_dev.json"), "utf8")))] };
+    case "trial":
+      return { name, language: "zh", accounts: [squad(name, JSON.parse(readFileSync(join(SHARED, "cmrc2018/cmrc2018_trial.json"), "utf8")))] };
+    case "en":
+      return { name, language: "en", accounts: [squad(name, buildEnglishSet())] };
+    case "dureader":
+      return { name, language: "zh", accounts: [shared(name, "dureader_search_zh")] };
+    case "nq":
+      return { name, language: "en", accounts: [shared(name, "nq_open_en")] };
+    case "faq-zh":
+      return { name, language: "zh", accounts: faq(name, "zh") };
+    case "faq-en":
+      return { name, language: "en", accounts: faq(name, "en") };
+    default:
+      throw new Error(`no evaluation set ${name} (sets: ${SET_NAMES.join(", ")}, passages)`);
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * The scoring formula (docs/answers.md "How articles are ranked"): BM25F over a whole article, its
+ * head (title and keywords — where an operator's own phrasings will go too) and its body as two
+ * fields, each normalised by its own length against the account's average, their term counts
+ * combined with the head's weighing headWeight times before one saturation; idf over the account's
+ * articles. Pure numbers: what an article holds comes from score.ts, the counts from the store.
+ */
+
+/** Tunable by bench/answers-tune.ts (`--set k=v`); nothing else changes them. */
+export const RANKING: { k1: number; b: number; headWeight: number; localIdf: number; titleBoost: number; charCredit: number } = {
+  /** Term-frequency saturation and length normalisation (each field against its own average): BM25's usual values, and the best on the tuning halves. */
+  k1: 1.2,
+  b: 0.75,
+  /** A term in the head counts this many times one in the body (before its length normalisation: a short title's word weighs more). */
+  headWeight: 1,
+  /** The within-article weight's exponent when choosing the passage to show (0: plain BM25). */
+  localIdf: 1,
+  /** An article whose whole title the question writes out scores this much more (names.ts). */
+  titleBoost: 0.2,
+  /**
+   * A question's Han character that the article holds only outside the question's pairs counts
+   * this share of its place in the share held (score.ts): followers write 订了位 where the article
+   * says 订位. 1 let the invoice question of test/server/answers.test.ts hold 30 % of the refund
+   * article; 0.5 was best on the tuning halves (docs/performance.md Session 18).
+   */
+  charCredit: 0.5,
+};
+
+/** The account's sizes, over every indexed article. */
+export interface CorpusStats {
+  /** Articles indexed: idf's N. */
+  articles: number;
+  /** Mean terms per head, per body, per passage. */
+  headLen: number;
+  bodyLen: number;
+  passageLen: number;
+}
+
+export interface QueryTerm {
+  term: string;
+  idf: number;
+  /** Some article holds it (its df is above 0): only these are looked up. */
+  known: boolean;
+}
+
+export const idf = (df: number, n: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
+
+/** One field's length normalisation. */
+const norm = (len: number, avg: number, b: number) => 1 - b + (b * len) / Math.max(avg, 1);
+
+/** A combined (pseudo) term frequency saturated: at most k1 + 1. */
+const saturate = (tf: number) => (tf * (RANKING.k1 + 1)) / (tf + RANKING.k1);
+
+/** What an article holds, as BM25F reads it: each field's term counts and length. */
+export interface Fields {
+  head: Map<string, number>;
+  headLen: number;
+  body: Map<string, number>;
+  bodyLen: number;
+}
+
+/** `term`'s weight in the article short of its idf: its saturated combined frequency (what the index files it at, tiers.ts). */
+export function termWeight(term: string, f: Fields, stats: CorpusStats): number {
+  const tf = (RANKING.headWeight * (f.head.get(term) ?? 0)) / norm(f.headLen, stats.headLen, RANKING.b) + (f.body.get(term) ?? 0) / norm(f.bodyLen, stats.bodyLen, RANKING.b);
+  return tf > 0 ? saturate(tf) : 0;
+}
+
+/** The article's score for the question's terms. */
+export function articleScore(q: readonly QueryTerm[], f: Fields, stats: CorpusStats): number {
+  let s = 0;
+  for (const t of q) s += t.idf * termWeight(t.term, f, stats);
+  return s;
+}
+
+/** Plain BM25 of one passage (its terms counted), for choosing the passage to show. */
+export function passageScore(q: readonly QueryTerm[], counts: Map<string, number>, len: number, avg: number): number {
+  let s = 0;
+  const n = norm(len, avg, RANKING.b);
+  for (const { term, idf } of q) {
+    const f = counts.get(term);
+    if (f) s += idf * saturate(f / n);
+  }
+  return s;
+}

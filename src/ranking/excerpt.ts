@@ -1,0 +1,30 @@
+/** A passage cut down to fit a list entry (docs/answers.md "What followers get"). */
+import { passageScore, type QueryTerm } from "./bm25.ts";
+import { sentences, type Span } from "./passages.ts";
+import { utf8Prefix } from "../base/utf8.ts";
+import { termCounts, termsOf } from "./words.ts";
+
+/**
+ * A passage cut down to `maxBytes` of UTF-8 around its sentence that holds most of the question,
+ * with "…" where it was cut.
+ */
+export function excerpt(text: string, span: Span, q: readonly QueryTerm[], maxBytes: number): string {
+  const whole = text.slice(span.start, span.end).trim();
+  if (Buffer.byteLength(whole) <= maxBytes) return whole;
+  const parts = sentences(text, span.start, span.end);
+  // Every sentence as if of the average length: which holds most of the question, not which is shortest.
+  const scores = parts.map((s) => passageScore(q, termCounts(termsOf(text.slice(s.start, s.end))), 1, 1));
+  let at = 0;
+  for (let i = 1; i < parts.length; i++) if ((scores[i] as number) > (scores[at] as number)) at = i;
+  let lo = at;
+  let hi = at;
+  const size = (a: number, b: number) => Buffer.byteLength(text.slice((parts[a] as Span).start, (parts[b] as Span).end).trim()) + 6;
+  for (;;) {
+    if (hi + 1 < parts.length && size(lo, hi + 1) <= maxBytes) hi++;
+    else if (lo > 0 && size(lo - 1, hi) <= maxBytes) lo--;
+    else break;
+  }
+  const kept = text.slice((parts[lo] as Span).start, (parts[hi] as Span).end).trim();
+  const out = Buffer.byteLength(kept) + 6 > maxBytes ? utf8Prefix(kept, maxBytes - 6) : kept;
+  return `${lo > 0 ? "…" : ""}${out}${hi < parts.length - 1 || out !== kept ? "…" : ""}`;
+}

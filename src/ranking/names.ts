@@ -1,0 +1,28 @@
+/**
+ * A title the question writes out whole (docs/answers.md "How articles are ranked"): most of the
+ * CMRC 2018 dev questions the ranking once put second named their article's exact title beside a
+ * longer one holding it ("前肛鳗的体长是多少？" against 异齿前肛鳗); such an article scores
+ * RANKING.titleBoost more (bm25.ts).
+ */
+
+/** Text as titles are looked for in a question: NFKC, lower case, spaces folded. */
+export const titleForm = (s: string) => s.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
+
+/**
+ * Whether `question` (in titleForm) writes out the article's title whole — "前肛鳗的体长是多少？"
+ * names 前肛鳗, not 异齿前肛鳗 — its qualifier in brackets left off ("大曲车站 (秋田县)" is named
+ * by "大曲车站"). A title of one character names nothing; a Latin one only as whole words.
+ */
+export function namesTitle(question: string, title: string): boolean {
+  const t = titleForm(title.replace(/\s*[(（][^()（）]*[)）]\s*$/, ""));
+  if ([...t].length < 2) return false;
+  let at = question.indexOf(t);
+  while (at >= 0) {
+    const before = question[at - 1] ?? " ";
+    const after = question[at + t.length] ?? " ";
+    const latinEdge = (c: string, inner: string | undefined) => /[\p{L}\p{N}]/u.test(c) && /[a-z0-9]/.test(inner ?? "") && !/\p{Script=Han}/u.test(c);
+    if (!latinEdge(before, t[0]) && !latinEdge(after, t[t.length - 1])) return true;
+    at = question.indexOf(t, at + 1);
+  }
+  return false;
+}
