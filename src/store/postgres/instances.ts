@@ -70,11 +70,17 @@ export class InstanceRegistry {
         );
       const alone = others.find((o) => !o.redis);
       if (alone) throw new InstanceConflict(`an instance without --redis serves from this database (${name(alone)}): restart it with the same --redis first`);
+      // Known as this process's before the row can be read: another instance of this process waiting
+      // on the lock reads it once this commits, and must not take it for a previous run's (tests
+      // start two at once; it then deleted this row and both started).
+      registeredHere.add(this.id);
       await tx`INSERT INTO instances (id, host, pid, url, redis, env_appkey) VALUES (${this.id}, ${this.host}, ${process.pid}, ${this.url}, ${this.redis}, ${this.envAppkey})`;
       // Health knows the others from the start, not only from the first heartbeat.
       this.seen = others;
+    }).catch((e) => {
+      registeredHere.delete(this.id);
+      throw e;
     });
-    registeredHere.add(this.id);
     this.timer = setInterval(() => void this.beat().catch(() => {}), HEARTBEAT_MS);
     this.timer.unref?.();
   }
