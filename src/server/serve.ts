@@ -11,6 +11,9 @@ import { clusterOf, connectRedis } from "./cluster.ts";
 import { endpointName } from "../llm/client.ts";
 import { startLogPrune, type LogPrune } from "./log-prune.ts";
 import { checkServeOptions, environmentKeyNotice, firstKeyNotice } from "./serve-checks.ts";
+import { refusedReload, reloadPlan, restartNeeded, writeReloadOutcome, type ReloadOutcome } from "./reload.ts";
+import type { Account } from "../account/account.ts";
+import type { Responder } from "../wechat/answering/responder.ts";
 
 export interface ServeOptions {
   dataDir: string;
@@ -46,6 +49,8 @@ export interface ServeOptions {
   ai?: AiOptions;
   env: Record<string, string | undefined>;
   clock?: Clock;
+  /** Replaces every account's reply logic (tests hold messages in flight across a reload). */
+  responder?: Pick<Responder, "respond">;
   /** One JSON line per request. */
   log?: (line: string) => void;
   /** Human messages: the first-start key, warnings. */
@@ -60,6 +65,14 @@ export interface RunningServer {
    * messages could be neither logged nor kept (the caller exits non-zero when any were lost).
    */
   stop(): Promise<{ lost: number }>;
+  /**
+   * Applies the accounts of `read()` (the config file read again, SIGHUP or `serve --reload`): adds,
+   * rebuilds and removes accounts without a restart, each one it replaces or removes drained before
+   * it is closed. Settings that no longer parse (read throws), or a change to a setting of the
+   * server's own, are refused and change nothing. Logged, and written to RELOAD_FILE in the data
+   * folder for `serve --reload` to report.
+   */
+  reload(read: () => ServeOptions): Promise<ReloadOutcome>;
 }
 
 export class StartupError extends Error {}
@@ -133,6 +146,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     ...(cluster ? { cluster } : {}),
     ...(opts.ai ? { ai: opts.ai } : {}),
     ...(environmentKey ? { environmentKey: environmentKey.appkey } : {}),
+    ...(opts.responder ? { responder: opts.responder } : {}),
   });
   if (environmentKey) say(environmentKeyNotice(environmentKey.appkey));
   for (const account of app.accounts) account.start();
@@ -143,9 +157,10 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       emit({ level: "warn", msg: `${join(opts.dataDir, "replyd.db")} belongs to no account: a server with [accounts] keeps each account's data in accounts/NAME/ (docs/operations.md, "Moving an existing folder under an account")` });
   } else if (!opts.wechat?.token) emit({ level: "warn", msg: "no --wx-token (REPLYD_WX_TOKEN): the messaging callback answers 503 until one is set" });
 
-  const prunings: LogPrune[] = [];
-  for (const account of app.accounts)
-    prunings.push(
+  const prunings = new Map<string, LogPrune>();
+  const startPrune = async (account: Account) =>
+    prunings.set(
+      account.name,
       await startLogPrune({
         log: account.write.log,
         days: opts.logDays ?? 30,
@@ -155,6 +170,71 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         emit: opts.accounts ? (fields) => emit({ account: account.name, ...fields }) : emit,
       }),
     );
+  for (const account of app.accounts) await startPrune(account);
+  // Each account's store by name: a reload opens and closes them.
+  const stores = new Map(app.accounts.map((a, i) => [a.name, backends[i] as Backend]));
+  const closeStore = async (name: string) => {
+    const b = stores.get(name) as Backend;
+    stores.delete(name);
+    const closed = await b.close();
+    const whose = opts.accounts ? { account: name } : {};
+    emit({ event: "stopped", ...whose, ...(closed.database ? { database: closed.database } : {}), ...(closed.kept ? { messages_kept_in: closed.keptIn, messages_kept: closed.kept } : {}), ...(closed.lost ? { messages_lost: closed.lost } : {}) });
+    return closed.lost;
+  };
+  /** An account replaced or removed: its messages in flight answered (and logged) by it, then its held deliveries and token renewal stopped. */
+  const retire = async (old: Account) => {
+    await old.callback.drained();
+    old.release();
+    old.close();
+  };
+  let declared = opts.accounts ?? [];
+  let lostInReloads = 0;
+  let reloading: Promise<unknown> = Promise.resolve();
+  const applyReload = async (next: ServeOptions): Promise<ReloadOutcome> => {
+    const why = restartNeeded(opts, next);
+    if (why) return refusedReload(why);
+    try {
+      checkServeOptions(next);
+    } catch (e) {
+      return refusedReload((e as Error).message);
+    }
+    const plan = reloadPlan(declared, next.accounts ?? []);
+    // The new accounts' folders opened first: one that cannot be opened changes nothing.
+    const opened: [DeclaredAccount, Backend][] = [];
+    try {
+      for (const a of plan.added) opened.push([a, await openBackend((server as ServerFolder).accountDir(a.name), { ...backendOptions, extraKeys: [], firstKey: false })]);
+    } catch (e) {
+      for (const [, b] of opened) await b.close().catch(() => {});
+      return refusedReload(e instanceof BackendError ? e.message : `an account's folder could not be opened: ${(e as Error).message}`);
+    }
+    const set = app.accountSet;
+    for (const [a, b] of opened) {
+      stores.set(a.name, b);
+      const account = await set.add({ read: b.read, write: b.write }, accountSettings(a.wechat, a.ai, a.name));
+      account.start();
+      await startPrune(account);
+    }
+    const replaced: Account[] = [];
+    for (const a of plan.changed) {
+      replaced.push(await set.replace(accountSettings(a.wechat, a.ai, a.name)));
+      set.get(a.name)?.start();
+    }
+    const removed = plan.removed.map((a) => set.remove(a.name));
+    declared = next.accounts ?? [];
+    listener.reroute();
+    for (const a of [...plan.added, ...plan.changed])
+      if (!a.wechat.token) emit({ level: "warn", msg: `no wx-token in [accounts.${a.name}]: its callback (${a.wechat.path}) answers 503 until one is set` });
+    // What was in flight is answered by the account it reached, before that one is closed.
+    await Promise.all(replaced.map(retire));
+    for (const old of removed) {
+      await retire(old);
+      prunings.get(old.name)?.stop();
+      prunings.delete(old.name);
+      lostInReloads += await closeStore(old.name);
+    }
+    const names = (list: DeclaredAccount[]) => list.map((a) => a.name);
+    return { ok: true, added: names(plan.added), changed: names(plan.changed), removed: names(plan.removed), unchanged: names(plan.unchanged) };
+  };
 
   const listener = listen(app, addresses, { host: opts.host, port: opts.port, maxUpload: opts.maxUpload, trustProxy: opts.trustProxy, log, emit });
   const url = listener.url;
@@ -185,22 +265,41 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         // Deliveries held for a model are answered now with the retrieval reply, not after it.
         for (const account of app.accounts) account.release();
         await listener.stop();
-        for (const p of prunings) p.stop();
+        await reloading;
+        for (const p of prunings.values()) p.stop();
         for (const account of app.accounts) account.close();
         sink?.flush();
-        let lost = 0;
-        for (const [i, b] of backends.entries()) {
-          const closed = await b.close();
-          lost += closed.lost;
-          const whose = opts.accounts ? { account: opts.accounts[i]?.name } : {};
-          emit({ event: "stopped", ...whose, ...(closed.database ? { database: closed.database } : {}), ...(closed.kept ? { messages_kept_in: closed.keptIn, messages_kept: closed.kept } : {}), ...(closed.lost ? { messages_lost: closed.lost } : {}) });
-        }
+        let lost = lostInReloads;
+        for (const name of [...stores.keys()]) lost += await closeStore(name);
         server?.close();
         link?.close();
         sink?.flush();
         return { lost };
       })();
       return stopping;
+    },
+    reload(read) {
+      const asked = Date.now();
+      // One at a time: two signals in a row apply in turn, each against what the one before left.
+      const outcome = reloading.then(async () => {
+        if (stopping) return refusedReload("the server is stopping");
+        let next: ServeOptions;
+        try {
+          next = read();
+        } catch (e) {
+          return refusedReload(`the settings could not be read: ${(e as Error).message}`);
+        }
+        return applyReload(next);
+      });
+      reloading = outcome.then(
+        (o) => {
+          const { ok, error, ...accounts } = o;
+          emit(ok ? { event: "reloaded", ...accounts } : { level: "error", msg: `reload refused, nothing changed: ${error}` });
+          writeReloadOutcome(opts.dataDir, { ...o, asked, pid: process.pid });
+        },
+        (e) => emit({ level: "error", msg: `reload failed: ${(e as Error).message}` }),
+      );
+      return outcome;
     },
   };
 }
