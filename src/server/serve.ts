@@ -9,10 +9,10 @@ import { LineSink } from "./logsink.ts";
 import type { RedisLink } from "../store/redis/link.ts";
 import { clusterOf, connectRedis } from "./cluster.ts";
 import { endpointName } from "../llm/client.ts";
-import { startLogPrune, type LogPrune } from "./log-prune.ts";
+import { startLogPrune } from "./log-prune.ts";
+import { ServedAccounts } from "./served-accounts.ts";
 import { checkServeOptions, environmentKeyNotice, firstKeyNotice } from "./serve-checks.ts";
 import { refusedReload, reloadPlan, restartNeeded, writeReloadOutcome, type ReloadOutcome } from "./reload.ts";
-import type { Account } from "../account/account.ts";
 import type { Responder } from "../wechat/answering/responder.ts";
 
 export interface ServeOptions {
@@ -157,11 +157,12 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       emit({ level: "warn", msg: `${join(opts.dataDir, "replyd.db")} belongs to no account: a server with [accounts] keeps each account's data in accounts/NAME/ (docs/operations.md, "Moving an existing folder under an account")` });
   } else if (!opts.wechat?.token) emit({ level: "warn", msg: "no --wx-token (REPLYD_WX_TOKEN): the messaging callback answers 503 until one is set" });
 
-  const prunings = new Map<string, LogPrune>();
-  const startPrune = async (account: Account) =>
-    prunings.set(
-      account.name,
-      await startLogPrune({
+  const served = new ServedAccounts({
+    app,
+    backends,
+    openStore: (name) => openBackend((server as ServerFolder).accountDir(name), { ...backendOptions, extraKeys: [], firstKey: false }),
+    startPrune: (account) =>
+      startLogPrune({
         log: account.write.log,
         days: opts.logDays ?? 30,
         clock,
@@ -169,26 +170,12 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         warn: (warning) => app.warnClock(warning),
         emit: opts.accounts ? (fields) => emit({ account: account.name, ...fields }) : emit,
       }),
-    );
-  for (const account of app.accounts) await startPrune(account);
-  // Each account's store by name: a reload opens and closes them.
-  const stores = new Map(app.accounts.map((a, i) => [a.name, backends[i] as Backend]));
-  const closeStore = async (name: string) => {
-    const b = stores.get(name) as Backend;
-    stores.delete(name);
-    const closed = await b.close();
-    const whose = opts.accounts ? { account: name } : {};
-    emit({ event: "stopped", ...whose, ...(closed.database ? { database: closed.database } : {}), ...(closed.kept ? { messages_kept_in: closed.keptIn, messages_kept: closed.kept } : {}), ...(closed.lost ? { messages_lost: closed.lost } : {}) });
-    return closed.lost;
-  };
-  /** An account replaced or removed: its messages in flight answered (and logged) by it, then its held deliveries and token renewal stopped. */
-  const retire = async (old: Account) => {
-    await old.callback.drained();
-    old.release();
-    old.close();
-  };
+    reroute: () => listener.reroute(),
+    emit,
+    declared: Boolean(opts.accounts),
+  });
+  await served.startPrunes();
   let declared = opts.accounts ?? [];
-  let lostInReloads = 0;
   let reloading: Promise<unknown> = Promise.resolve();
   const applyReload = async (next: ServeOptions): Promise<ReloadOutcome> => {
     const why = restartNeeded(opts, next);
@@ -198,42 +185,9 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     } catch (e) {
       return refusedReload((e as Error).message);
     }
-    const plan = reloadPlan(declared, next.accounts ?? []);
-    // The new accounts' folders opened first: one that cannot be opened changes nothing.
-    const opened: [DeclaredAccount, Backend][] = [];
-    try {
-      for (const a of plan.added) opened.push([a, await openBackend((server as ServerFolder).accountDir(a.name), { ...backendOptions, extraKeys: [], firstKey: false })]);
-    } catch (e) {
-      for (const [, b] of opened) await b.close().catch(() => {});
-      return refusedReload(e instanceof BackendError ? e.message : `an account's folder could not be opened: ${(e as Error).message}`);
-    }
-    const set = app.accountSet;
-    for (const [a, b] of opened) {
-      stores.set(a.name, b);
-      const account = await set.add({ read: b.read, write: b.write }, accountSettings(a.wechat, a.ai, a.name));
-      account.start();
-      await startPrune(account);
-    }
-    const replaced: Account[] = [];
-    for (const a of plan.changed) {
-      replaced.push(await set.replace(accountSettings(a.wechat, a.ai, a.name)));
-      set.get(a.name)?.start();
-    }
-    const removed = plan.removed.map((a) => set.remove(a.name));
-    declared = next.accounts ?? [];
-    listener.reroute();
-    for (const a of [...plan.added, ...plan.changed])
-      if (!a.wechat.token) emit({ level: "warn", msg: `no wx-token in [accounts.${a.name}]: its callback (${a.wechat.path}) answers 503 until one is set` });
-    // What was in flight is answered by the account it reached, before that one is closed.
-    await Promise.all(replaced.map(retire));
-    for (const old of removed) {
-      await retire(old);
-      prunings.get(old.name)?.stop();
-      prunings.delete(old.name);
-      lostInReloads += await closeStore(old.name);
-    }
-    const names = (list: DeclaredAccount[]) => list.map((a) => a.name);
-    return { ok: true, added: names(plan.added), changed: names(plan.changed), removed: names(plan.removed), unchanged: names(plan.unchanged) };
+    const outcome = await served.apply(reloadPlan(declared, next.accounts ?? []));
+    if (outcome.ok) declared = next.accounts ?? [];
+    return outcome;
   };
 
   const listener = listen(app, addresses, { host: opts.host, port: opts.port, maxUpload: opts.maxUpload, trustProxy: opts.trustProxy, log, emit });
@@ -266,11 +220,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         for (const account of app.accounts) account.release();
         await listener.stop();
         await reloading;
-        for (const p of prunings.values()) p.stop();
-        for (const account of app.accounts) account.close();
         sink?.flush();
-        let lost = lostInReloads;
-        for (const name of [...stores.keys()]) lost += await closeStore(name);
+        const lost = await served.close();
         server?.close();
         link?.close();
         sink?.flush();
