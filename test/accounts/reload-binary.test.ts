@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { chmodSync, existsSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { wxSignature } from "../../src/wechat/door/crypto.ts";
 import { tempDir } from "../helpers.ts";
@@ -92,12 +92,15 @@ test("SIGHUP and serve --reload add, change and remove accounts under a follower
   expect(await message("/wechat/news", "n2")).toBe(404);
 
   // A file that no longer parses: --reload exits 2 with the reason, signals nothing; a SIGHUP logs it. Nothing changes.
-  writeFileSync(join(tmp.dir, "replyd.toml"), `port = 0\n[accounts.blog\n`);
+  // The broken line holds the token: it is never shown.
+  writeFileSync(join(tmp.dir, "replyd.toml"), `port = 0\n[accounts.blog]\nwx-token = "${TOKEN}\n`);
   const broken = replyd(["serve", "--config", "replyd.toml", "--data", "data", "--reload"]);
   expect(broken.code).toBe(2);
-  expect(broken.err).toContain("replyd.toml");
+  expect(broken.err).toContain("replyd.toml: line 3");
+  expect(broken.err).not.toContain(TOKEN);
   server.kill("SIGHUP");
   await waitFor(() => stdoutText.includes("reload refused, nothing changed: the settings could not be read"), "the refusal to be logged");
+  expect(readFileSync(join(tmp.dir, "data", "reload.json"), "utf8")).not.toContain(TOKEN);
 
   // A server-wide setting changed: refused whole, exit 1, naming it.
   writeConfig(`${table("blog", 'wx-appid = "wx0000000000000002"\n')}\n${table("news")}`, 9);
