@@ -107,6 +107,18 @@ describe("reload", () => {
     expect(s.lines.some((l) => l.includes('"event":"reloaded"') && l.includes('"added":["news"]'))).toBe(true);
   });
 
+  test("a changed wx-id applies at once: a message to another id is refused wrong_account, one to it answered", async () => {
+    const s = await serve([account("shop")]);
+    expect((await message(s.server.url, "/wechat/shop", "before")).status).toBe(200);
+    expect(await s.server.reload(() => s.options([account("shop", { id: "gh_shop" })]))).toMatchObject({ ok: true, changed: ["shop"] });
+    // message() addresses gh_x.
+    expect((await message(s.server.url, "/wechat/shop", "after")).status).toBe(403);
+    await Bun.sleep(50);
+    expect(s.lines.some((l) => l.includes("account shop: wechat callback refused (wrong_account)"))).toBe(true);
+    expect(await s.server.reload(() => s.options([account("shop", { id: "gh_x" })]))).toMatchObject({ ok: true, changed: ["shop"] });
+    expect((await message(s.server.url, "/wechat/shop", "again")).status).toBe(200);
+  });
+
   test("settings that no longer parse change nothing and are logged", async () => {
     const s = await serve([account("shop")]);
     const outcome = await s.server.reload(() => {
