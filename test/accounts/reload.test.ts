@@ -13,6 +13,8 @@ import type { DeclaredAccount } from "../../src/account/settings.ts";
 import type { Inbound } from "../../src/wechat/door/message.ts";
 import { wxSignature } from "../../src/wechat/door/crypto.ts";
 import { tempDir } from "../helpers.ts";
+import { Client } from "../../src/cli/client.ts";
+import { silentIO } from "../../src/cli/io.ts";
 import { TOKEN } from "../wechat/helpers.ts";
 
 let cleanups: (() => Promise<void> | void)[] = [];
@@ -52,7 +54,7 @@ async function serve(accounts: DeclaredAccount[], delayMs = 0) {
     maxAuthFailures: 10,
     trustProxy: false,
     wechat: { path: "/wechat" },
-    env: {},
+    env: { REPLYD_APPKEY: "reloadadmin", REPLYD_SECRET: "reload-admin-secret-0123456789" },
     log: (line) => lines.push(line),
     say: () => {},
     responder: counting.responder,
@@ -117,6 +119,20 @@ describe("reload", () => {
     expect(s.lines.some((l) => l.includes("account shop: wechat callback refused (wrong_account)"))).toBe(true);
     expect(await s.server.reload(() => s.options([account("shop", { id: "gh_x" })]))).toMatchObject({ ok: true, changed: ["shop"] });
     expect((await message(s.server.url, "/wechat/shop", "again")).status).toBe(200);
+  });
+
+  test("changed model settings apply: an account given ai-url has generated answers from the reload on, and none once it is taken away", async () => {
+    const s = await serve([account("shop")]);
+    const client = new Client({ url: s.server.url, appkey: "reloadadmin", secret: "reload-admin-secret-0123456789" }, silentIO(s.dir));
+    const generated = async () =>
+      ((await client.call({ method: "GET", path: "/api/cli/accounts", serverWide: true })) as { accounts: { name: string; generated_answers: string }[] }).accounts.map((a) => [a.name, a.generated_answers]);
+    expect(await generated()).toEqual([["shop", "not configured"]]);
+    const ai = { endpoint: { base: "http://127.0.0.1:9/v1", model: "m-1", key: "sk-reload-0123456789", timeoutMs: 2000 }, caps: { perFollower: 3, perMinute: 10, daily: 100, concurrency: 2 } };
+    expect(await s.server.reload(() => s.options([{ ...account("shop"), ai }]))).toMatchObject({ ok: true, changed: ["shop"] });
+    expect(await generated()).toEqual([["shop", "configured"]]);
+    expect(await s.server.reload(() => s.options([account("shop")]))).toMatchObject({ ok: true, changed: ["shop"] });
+    expect(await generated()).toEqual([["shop", "not configured"]]);
+    expect(s.lines.join("\n")).not.toContain("sk-reload");
   });
 
   test("settings that no longer parse change nothing and are logged", async () => {
