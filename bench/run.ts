@@ -15,7 +15,7 @@
  *   7. followups: question + follow-up pairs on the FAQ accounts, each follow-up alone and in its
  *      conversation, in memory and through the callback (bench/followups.ts).
  *
- *   ./scripts/bench [--duration 10] [--warmup 3] [--connections 64] [--rounds 3] [--sizes 10000,100000,1000000] [--layout-sizes 100000,1000000] [--stores sqlite,postgres,cluster] [--only reply,admin,bulk,startup,layouts,answers,followups,generated] [--answer-sets dev,trial,dureader,nq,en,faq-zh,faq-en] [--answer-scale 10000,30000,100000] [--pin]
+ *   ./scripts/bench [--duration 10] [--warmup 3] [--connections 64] [--rounds 3] [--sizes 10000,100000,1000000] [--layout-sizes 100000,1000000] [--stores sqlite,postgres,cluster] [--only reply,admin,bulk,startup,layouts,answers,followups,generated,accounts] [--answer-sets dev,trial,dureader,nq,en,faq-zh,faq-en] [--answer-scale 10000,30000,100000] [--pin]
  *
  * PostgreSQL runs as a throwaway cluster on loopback with fsync on (test/pg.ts), as production would.
  */
@@ -31,6 +31,7 @@ import { layoutsBench } from "./layouts.ts";
 import { answersBench } from "./answers.ts";
 import { generatedBench } from "./generated.ts";
 import { followupsBench } from "./followups.ts";
+import { accountsBench } from "./accounts.ts";
 import { articles, BIN, clientFor, KEY, median, port, ROOT, freshDatabase, signedPool as signedPoolIn, spawn, startReplyd, TOKEN, waitHealthy, type StoreArgs } from "./servers.ts";
 import { parseWrk } from "./wrk.ts";
 
@@ -357,6 +358,15 @@ try {
   if (ONLY.includes("generated")) {
     table.push("generated answers (a model taking N ms, the platform's deliveries 5 s apart, bench/generated.ts)");
     results.generated = await generatedBench({ latencies: [500, 3000, 7000, 12000, 20000], questions: 4, overhead: 300 }, (line) => {
+      table.push(line);
+      process.stderr.write(line + "\n");
+    });
+  }
+
+  // Not in the default run: a hundred accounts seeded through the admin API, then measured (bench/accounts.ts).
+  if (ONLY.includes("accounts")) {
+    table.push("accounts (100 accounts × 100 articles in one process vs one account, bench/accounts.ts)");
+    results.accounts = await accountsBench({ accounts: 100, articles: 100, durationS: DURATION, connections: 16, rounds: ROUNDS }, (line) => {
       table.push(line);
       process.stderr.write(line + "\n");
     });

@@ -8,7 +8,7 @@ import type { ReadModel, Writer } from "../store/backend.ts";
 import type { RegexMatcher } from "../wechat/answering/regex.ts";
 import type { RegexThread } from "../wechat/answering/regex-thread.ts";
 import type { Responder } from "../wechat/answering/responder.ts";
-import { SharedConversations } from "../wechat/answering/conversation.ts";
+import { SharedConversations, type Conversations } from "../wechat/answering/conversation.ts";
 import type { GeneratedAnswers } from "../wechat/ai/generated-answers.ts";
 import { WECHAT_DEFAULTS, WechatHandler } from "../wechat/door/handler.ts";
 import { SharedAnswers } from "../wechat/door/shared-retries.ts";
@@ -40,6 +40,8 @@ export interface Account {
   readonly generator: GeneratedAnswers | null;
   /** The callback's door and answering. */
   readonly callback: WechatHandler;
+  /** The followers' last turns (handed to the account that replaces this one on a reload). */
+  readonly conversations: Conversations;
   /** What health shows of the account's shared state in a cluster; null for a single instance. */
   clusterStatus(): Record<string, unknown> | null;
   /** Asks the platform for the first token, so health knows the link and other instances find one ready. */
@@ -60,17 +62,25 @@ export interface AccountDeps {
   platform?: PlatformClient | null;
   /** The regex thread the process's accounts share; without it, the account starts its own. */
   regexThread?: RegexThread;
+  /**
+   * The account this one replaces (its settings changed by a reload, its store the same): its retry
+   * answers, seen signatures and followers' turns carry over, so a message in flight is answered once.
+   */
+  predecessor?: Account;
 }
 
 export async function assembleAccount(store: { read: ReadModel; write: Writer }, settings: AccountSettings, deps: AccountDeps): Promise<Account> {
   const { clock, log, cluster } = deps;
   const { read, write } = store;
-  const { regex, conversations, responder } = answering(read, { clock, log, cluster, forModel: Boolean(settings.ai), ...(deps.regexThread ? { regexThread: deps.regexThread } : {}) });
+  const { regex, conversations, responder } = answering(read, { clock, log, cluster, forModel: Boolean(settings.ai),
+    ...(deps.regexThread ? { regexThread: deps.regexThread } : {}),
+    ...(deps.predecessor ? { conversations: deps.predecessor.conversations } : {}),
+  });
   const platform = deps.platform !== undefined ? deps.platform : platformClient(settings.platform, { clock, log, cluster });
   const shared = cluster ? new SharedAnswers(cluster.link, cluster.instance) : null;
   const generator = settings.ai ? await aiAnswers(settings.ai, { write, clock, log, shared, platform }) : null;
   const answers = deps.responder ?? responder;
-  const callback = new WechatHandler({ ...WECHAT_DEFAULTS, ...settings.callback }, write.log, answers as Responder, clock, log, shared, generator);
+  const callback = new WechatHandler({ ...WECHAT_DEFAULTS, ...settings.callback }, write.log, answers as Responder, clock, log, shared, generator, deps.predecessor?.callback ?? null);
   const sharedTurns = conversations instanceof SharedConversations ? conversations : null;
   return {
     name: settings.name,
@@ -84,6 +94,7 @@ export async function assembleAccount(store: { read: ReadModel; write: Writer },
     platform,
     generator,
     callback,
+    conversations,
     clusterStatus: () =>
       cluster
         ? {

@@ -12,12 +12,13 @@ import type { ClusterMember } from "./cluster-member.ts";
  * followers' last turns (in Redis for a cluster, this instance's memory beside it), and the reply
  * logic over the account's read model.
  */
-export function answering(read: ReadModel, deps: { clock: Clock; log: (msg: string) => void; cluster: ClusterMember | null; forModel: boolean; regexThread?: RegexThread }) {
+export function answering(read: ReadModel, deps: { clock: Clock; log: (msg: string) => void; cluster: ClusterMember | null; forModel: boolean; regexThread?: RegexThread; conversations?: Conversations }) {
   const { clock, log, cluster } = deps;
   const now = () => clock.now();
   const regex = new RegexMatcher(100, log, now, deps.regexThread);
+  // A reloaded account keeps its followers' last turns: a follow-up after the reload still reads them.
   const turns = new LocalConversations(now);
-  const conversations: Conversations = cluster ? new SharedConversations(cluster.link, turns, now) : turns;
+  const conversations: Conversations = deps.conversations ?? (cluster ? new SharedConversations(cluster.link, turns, now) : turns);
   const responder = new Responder(read, regex, { forModel: deps.forModel, conversations, now, log });
   return { regex, conversations, responder };
 }

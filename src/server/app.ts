@@ -7,6 +7,7 @@ import type { RedisLink } from "../store/redis/link.ts";
 import { assembleAccount } from "../account/account.ts";
 import { accountSettings, DEFAULT_CALLBACK_PATH, type AccountSettings, type AiOptions, type CallbackFlags } from "../account/settings.ts";
 import type { Account } from "../account/account.ts";
+import { AccountSet } from "./account-set.ts";
 import { RegexThread } from "../wechat/answering/regex-thread.ts";
 import { accountChooser, serverWide } from "./accounts.ts";
 import { accountsList } from "./accounts-list.ts";
@@ -115,27 +116,24 @@ export async function createApp(opts: AppOptions) {
   });
   const declared = opts.accounts ?? null;
   const stores = declared ?? [{ settings: accountSettings(opts.wechat, opts.ai), read: need(opts.read, "read"), write: need(opts.write, "write") }];
-  const accounts: Account[] = [];
   // Several accounts run their regex rules on one thread, each with its own strikes and disabled rules.
   const regexThread = declared ? new RegexThread() : undefined;
-  for (const { settings, read, write } of stores)
-    accounts.push(
-      await assembleAccount({ read, write }, settings, {
+  let listeningUrl = "http://localhost";
+  let clockWarning: string | null = null;
+  const cluster = opts.cluster;
+  const set = new AccountSet({
+    assemble: (store, settings, predecessor) =>
+      assembleAccount(store, settings, {
         clock,
         log: declared ? (msg) => logError(`account ${settings.name}: ${msg}`) : logError,
         cluster: opts.cluster ? { link: opts.cluster.link, instance: opts.cluster.instance } : null,
         ...(opts.responder ? { responder: opts.responder } : {}),
         ...(opts.platform !== undefined ? { platform: opts.platform } : {}),
         ...(regexThread ? { regexThread } : {}),
+        ...(predecessor ? { predecessor } : {}),
       }),
-    );
-  let listeningUrl = "http://localhost";
-  let clockWarning: string | null = null;
-  const cluster = opts.cluster;
-  // One context per account, each made once, complete.
-  const contexts = new Map<string, AppContext>();
-  for (const account of accounts)
-    contexts.set(account.name, {
+    // One context per account, each made once, complete.
+    contextOf: (account) => ({
       account: account.name,
       callbackPath: account.path,
       mediaPrefix: declared ? `${account.name}/` : "",
@@ -154,7 +152,11 @@ export async function createApp(opts: AppOptions) {
       clockWarning: () => clockWarning,
       cluster: cluster ? () => ({ ...cluster.status(), ...account.clusterStatus() }) : null,
       environmentKey: opts.environmentKey ?? null,
-    });
+    }),
+  });
+  for (const { settings, read, write } of stores) await set.add({ read, write }, settings);
+  const accounts = set.list;
+  const contexts = set.contexts;
   const account = accounts[0];
   if (!account) throw new Error("createApp needs at least one account");
   const ctx = contexts.get(account.name) as AppContext;
@@ -168,7 +170,7 @@ export async function createApp(opts: AppOptions) {
       fn(c, matterOf(pathOf(request.url).slice("/api/cli/revert/".length)), req);
 
   // Several accounts' pictures are served by accountMedia, each from its own folder.
-  const mediaDirs = declared ? new Map(accounts.map((a) => [a.name, a.mediaDir])) : null;
+  const mediaDirs = declared ? set.mediaDirs : null;
   const media = mediaDirs ? new Elysia() : await staticPlugin({
     assets: account.mediaDir,
     prefix: "/media",
@@ -226,9 +228,17 @@ export async function createApp(opts: AppOptions) {
     .delete("/api/cli/revert/:matter", signed(withMatter(deleteRevert)), none)
     .get("/api/cli/accounts", door.signed((req) => (serverWide(req), ctx), () => accountsList(contexts)), none);
   // Each account's callback at its own path (listener.ts sends them straight to their handlers).
-  for (const a of accounts) {
-    const cb = a.callback;
-    app.get(a.path, ({ request }) => cb.verify(request)).post(a.path, ({ request }) => cb.receive(request), none);
+  // Several accounts' paths are looked up on each request: a reload adds and removes accounts.
+  if (declared) {
+    const base = account.path.slice(0, -`/${account.name}`.length);
+    const callbackOf = (name: string) => set.get(name)?.callback;
+    const gone = () => refusal("not_found", "no account answers at this path");
+    app
+      .get(`${base}/:account`, ({ request, params }) => callbackOf(params.account)?.verify(request) ?? gone())
+      .post(`${base}/:account`, ({ request, params }) => callbackOf(params.account)?.receive(request) ?? gone(), none);
+  } else {
+    const cb = account.callback;
+    app.get(account.path, ({ request }) => cb.verify(request)).post(account.path, ({ request }) => cb.receive(request), none);
   }
   // The listening server sends the callback straight to its handler (no per-request router context):
   // it is the hot path. app.handle() reaches the same handler through the routes above.
@@ -236,8 +246,10 @@ export async function createApp(opts: AppOptions) {
     /** The first (on a server without [accounts]: the one) account, and its context. */
     account,
     ctx,
-    /** Every account, in the config file's order. */
+    /** Every account, in the config file's order (a reload changes it in place). */
     accounts: accounts as readonly Account[],
+    /** The served accounts, for a reload to add, replace and remove (account-set.ts). */
+    accountSet: set,
     /** The address the server listens on, for media URLs when no --public-url was given. */
     listeningAt: (url: string) => void (listeningUrl = url),
     /** The clock disagrees with the newest stored data: health says so until the next check clears it. */

@@ -87,18 +87,23 @@ export function listen(app: App, addresses: WeakMap<Request, string>, o: Listene
     done(result.status);
     return result;
   };
-  // Each account's callback at its path, its handlers made once, not a closure per request.
-  const routes: Record<string, { GET: (request: Request, srv: Server<undefined>) => Response | Promise<Response>; POST: (request: Request, srv: Server<undefined>) => Response | Promise<Response> }> = {};
-  for (const account of app.accounts) {
-    const pathJson = JSON.stringify(account.path);
-    const callback = account.callback;
-    const verify = (request: Request) => callback.verify(request);
-    const receive = (request: Request) => callback.receive(request);
-    routes[account.path] = {
-      GET: (request, srv) => served(request, srv, null, pathJson, verify),
-      POST: (request, srv) => served(request, srv, null, pathJson, receive),
-    };
-  }
+  type Route = (request: Request, srv: Server<undefined>) => Response | Promise<Response>;
+  // Each account's callback at its path, its handlers made once, not a closure per request; made
+  // again when a reload changes the accounts (reroute).
+  const callbackRoutes = () => {
+    const routes: Record<string, { GET: Route; POST: Route }> = {};
+    for (const account of app.accounts) {
+      const pathJson = JSON.stringify(account.path);
+      const callback = account.callback;
+      const verify = (request: Request) => callback.verify(request);
+      const receive = (request: Request) => callback.receive(request);
+      routes[account.path] = {
+        GET: (request, srv) => served(request, srv, null, pathJson, verify),
+        POST: (request, srv) => served(request, srv, null, pathJson, receive),
+      };
+    }
+    return routes;
+  };
   const badHost = (message: string) =>
     refusal("bad_host", message);
   const handle = (request: Request) => {
@@ -107,28 +112,36 @@ export function listen(app: App, addresses: WeakMap<Request, string>, o: Listene
     if (door.request !== request) addresses.set(door.request, addresses.get(request) as string);
     return app.handle(door.request);
   };
-  const server: Server<undefined> = Bun.serve({
+  const options = {
     hostname: o.host,
     port: o.port,
     // Bun's own limit is a backstop for bodies without Content-Length; the app answers the rest with a JSON 413.
     maxRequestBodySize: o.maxUpload + 1024 * 1024,
-    routes,
-    fetch: (request, srv) => {
+    routes: callbackRoutes(),
+    fetch: (request: Request, srv: Server<undefined>) => {
       const addr = clientOf(request, srv);
       addresses.set(request, addr); // the admin API's rate limit and logs read it
       return served(request, srv, addr, null, handle);
     },
-    error(e) {
+    error(e: Error) {
       o.emit({ level: "error", msg: e.message });
       return refusal("internal", "internal error");
     },
-  });
+  };
+  const server: Server<undefined> = Bun.serve(options);
 
   const displayHost = o.host === "0.0.0.0" || o.host === "::" ? "127.0.0.1" : o.host;
   const url = `http://${displayHost.includes(":") ? `[${displayHost}]` : displayHost}:${server.port}`;
   return {
     url,
     port: server.port as number,
+    /**
+     * The callbacks' routes made again from app.accounts (a reload): requests in flight finish on
+     * the handlers they reached; an account's path no longer routed falls to the app, which answers 404.
+     */
+    reroute() {
+      server.reload({ ...options, routes: callbackRoutes() });
+    },
     /** No new connections; settles once every request in flight is answered. */
     async stop() {
       await server.stop(false);

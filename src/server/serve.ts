@@ -9,8 +9,11 @@ import { LineSink } from "./logsink.ts";
 import type { RedisLink } from "../store/redis/link.ts";
 import { clusterOf, connectRedis } from "./cluster.ts";
 import { endpointName } from "../llm/client.ts";
-import { startLogPrune, type LogPrune } from "./log-prune.ts";
+import { startLogPrune } from "./log-prune.ts";
+import { ServedAccounts } from "./served-accounts.ts";
 import { checkServeOptions, environmentKeyNotice, firstKeyNotice } from "./serve-checks.ts";
+import { refusedReload, reloadPlan, restartNeeded, writeReloadOutcome, type ReloadOutcome } from "./reload.ts";
+import type { Responder } from "../wechat/answering/responder.ts";
 
 export interface ServeOptions {
   dataDir: string;
@@ -46,6 +49,8 @@ export interface ServeOptions {
   ai?: AiOptions;
   env: Record<string, string | undefined>;
   clock?: Clock;
+  /** Replaces every account's reply logic (tests hold messages in flight across a reload). */
+  responder?: Pick<Responder, "respond">;
   /** One JSON line per request. */
   log?: (line: string) => void;
   /** Human messages: the first-start key, warnings. */
@@ -60,6 +65,14 @@ export interface RunningServer {
    * messages could be neither logged nor kept (the caller exits non-zero when any were lost).
    */
   stop(): Promise<{ lost: number }>;
+  /**
+   * Applies the accounts of `read()` (the config file read again, SIGHUP or `serve --reload`): adds,
+   * rebuilds and removes accounts without a restart, each one it replaces or removes drained before
+   * it is closed. Settings that no longer parse (read throws), or a change to a setting of the
+   * server's own, are refused and change nothing. Logged, and written to RELOAD_FILE in the data
+   * folder for `serve --reload` to report.
+   */
+  reload(read: () => ServeOptions): Promise<ReloadOutcome>;
 }
 
 export class StartupError extends Error {}
@@ -133,6 +146,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     ...(cluster ? { cluster } : {}),
     ...(opts.ai ? { ai: opts.ai } : {}),
     ...(environmentKey ? { environmentKey: environmentKey.appkey } : {}),
+    ...(opts.responder ? { responder: opts.responder } : {}),
   });
   if (environmentKey) say(environmentKeyNotice(environmentKey.appkey));
   for (const account of app.accounts) account.start();
@@ -143,10 +157,12 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       emit({ level: "warn", msg: `${join(opts.dataDir, "replyd.db")} belongs to no account: a server with [accounts] keeps each account's data in accounts/NAME/ (docs/operations.md, "Moving an existing folder under an account")` });
   } else if (!opts.wechat?.token) emit({ level: "warn", msg: "no --wx-token (REPLYD_WX_TOKEN): the messaging callback answers 503 until one is set" });
 
-  const prunings: LogPrune[] = [];
-  for (const account of app.accounts)
-    prunings.push(
-      await startLogPrune({
+  const served = new ServedAccounts({
+    app,
+    backends,
+    openStore: (name) => openBackend((server as ServerFolder).accountDir(name), { ...backendOptions, extraKeys: [], firstKey: false }),
+    startPrune: (account) =>
+      startLogPrune({
         log: account.write.log,
         days: opts.logDays ?? 30,
         clock,
@@ -154,7 +170,25 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         warn: (warning) => app.warnClock(warning),
         emit: opts.accounts ? (fields) => emit({ account: account.name, ...fields }) : emit,
       }),
-    );
+    reroute: () => listener.reroute(),
+    emit,
+    declared: Boolean(opts.accounts),
+  });
+  await served.startPrunes();
+  let declared = opts.accounts ?? [];
+  let reloading: Promise<unknown> = Promise.resolve();
+  const applyReload = async (next: ServeOptions): Promise<ReloadOutcome> => {
+    const why = restartNeeded(opts, next);
+    if (why) return refusedReload(why);
+    try {
+      checkServeOptions(next);
+    } catch (e) {
+      return refusedReload((e as Error).message);
+    }
+    const outcome = await served.apply(reloadPlan(declared, next.accounts ?? []));
+    if (outcome.ok) declared = next.accounts ?? [];
+    return outcome;
+  };
 
   const listener = listen(app, addresses, { host: opts.host, port: opts.port, maxUpload: opts.maxUpload, trustProxy: opts.trustProxy, log, emit });
   const url = listener.url;
@@ -185,22 +219,38 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         // Deliveries held for a model are answered now with the retrieval reply, not after it.
         for (const account of app.accounts) account.release();
         await listener.stop();
-        for (const p of prunings) p.stop();
-        for (const account of app.accounts) account.close();
+        await reloading;
         sink?.flush();
-        let lost = 0;
-        for (const [i, b] of backends.entries()) {
-          const closed = await b.close();
-          lost += closed.lost;
-          const whose = opts.accounts ? { account: opts.accounts[i]?.name } : {};
-          emit({ event: "stopped", ...whose, ...(closed.database ? { database: closed.database } : {}), ...(closed.kept ? { messages_kept_in: closed.keptIn, messages_kept: closed.kept } : {}), ...(closed.lost ? { messages_lost: closed.lost } : {}) });
-        }
+        const lost = await served.close();
         server?.close();
         link?.close();
         sink?.flush();
         return { lost };
       })();
       return stopping;
+    },
+    reload(read) {
+      const asked = Date.now();
+      // One at a time: two signals in a row apply in turn, each against what the one before left.
+      const outcome = reloading.then(async () => {
+        if (stopping) return refusedReload("the server is stopping");
+        let next: ServeOptions;
+        try {
+          next = read();
+        } catch (e) {
+          return refusedReload(`the settings could not be read: ${(e as Error).message}`);
+        }
+        return applyReload(next);
+      });
+      reloading = outcome.then(
+        (o) => {
+          const { ok, error, ...accounts } = o;
+          emit(ok ? { event: "reloaded", ...accounts } : { level: "error", msg: `reload refused, nothing changed: ${error}` });
+          writeReloadOutcome(opts.dataDir, { ...o, asked, pid: process.pid });
+        },
+        (e) => emit({ level: "error", msg: `reload failed: ${(e as Error).message}` }),
+      );
+      return outcome;
     },
   };
 }

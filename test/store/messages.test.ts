@@ -98,8 +98,8 @@ test("a writer thread that dies is replaced and given the batches it had not con
     for (let i = 0; i < 300; i++) store.messages.add(entry(`m:${i}`, T0));
     store.messages.flush();
     // Reach in and make the worker throw outside its error handling (an uncaught RangeError).
-    const writer = (store.messages as unknown as { writer: { worker: Worker } }).writer;
-    writer.worker.postMessage({ open: "x", committed: -1 });
+    const writer = (store.messages as unknown as { writer: { channel: { worker: Worker } } }).writer;
+    writer.channel.worker.postMessage({ ch: 0, open: "x", committed: -1 });
     for (let i = 300; i < 400; i++) store.messages.add(entry(`m:${i}`, T0));
     await Bun.sleep(200);
     expect(errors.some((e) => e.includes("restarting"))).toBe(true);

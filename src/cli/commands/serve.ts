@@ -7,6 +7,7 @@ import { accountShown, describeSettings, resolveSettings, SERVE_SETTINGS, settin
 import type { AiOptions, CallbackFlags } from "../../account/settings.ts";
 import { defineCommand } from "../command.ts";
 import { formatBytes } from "../args.ts";
+import { signalReload } from "./serve-reload.ts";
 
 type AccountValues = ResolvedAccount["values"];
 
@@ -83,6 +84,14 @@ export async function serve(c: CommandContext): Promise<void> {
     if (checked.environmentKey && !c.json) c.io.err(environmentKeyNotice(checked.environmentKey.appkey));
     return;
   }
+  if (c.flags.reload) {
+    try {
+      checkServeOptions(opts);
+    } catch (e) {
+      return settingsRefused(e);
+    }
+    return signalReload(c, opts.dataDir);
+  }
   let server;
   try {
     server = await startServer(opts);
@@ -93,6 +102,7 @@ export async function serve(c: CommandContext): Promise<void> {
     if (code === "EADDRINUSE") throw new CLIError("startup", `port ${opts.port} on ${opts.host} is already in use`);
     throw e;
   }
+  const reload = () => void server.reload(() => serveOptions(resolveSettings(c.argv, c.io.env, c.io.cwd), c.io));
   const { lost } = await new Promise<{ lost: number }>((done) => {
     const stop = () => {
       process.off("SIGTERM", stop);
@@ -101,7 +111,11 @@ export async function serve(c: CommandContext): Promise<void> {
     };
     process.on("SIGTERM", stop);
     process.on("SIGINT", stop);
+    // The config file read again, its accounts applied (server/reload.ts); a file that no longer
+    // parses is refused there and logged, and the server goes on as it was.
+    process.on("SIGHUP", reload);
   });
+  process.off("SIGHUP", reload);
   // Never exit 0 having dropped messages that followers were answered for.
   if (lost) throw new CLIError("messages_lost", `${lost} follower messages were answered but could not be logged or kept (${opts.db ? "the database could not be reached" : "the disk is full"})`);
 }
@@ -110,11 +124,12 @@ export const serveCommand = defineCommand({
   usage: "serve",
   summary: "run the server",
   description:
-    "Runs the server until SIGTERM or SIGINT. Its settings come from the flags, the environment, a config file (--config) and the defaults, in that order (docs/operations.md); --check-config prints them. On first start without keys it makes one admin key and prints it once. A model's key (--ai-url) is read from REPLYD_AI_KEY or ai-key in the config file, never from a flag.",
-  examples: ["replyd serve", "REPLYD_WX_SECRET=… replyd serve --config /etc/replyd.toml", "replyd serve --db postgres://replyd@db/replyd --redis redis://cache:6379", "replyd serve --config /etc/replyd.toml --check-config"],
+    "Runs the server until SIGTERM or SIGINT; SIGHUP (or serve --reload) makes it read its config file's [accounts] again. Its settings come from the flags, the environment, a config file (--config) and the defaults, in that order (docs/operations.md); --check-config prints them. On first start without keys it makes one admin key and prints it once. A model's key (--ai-url) is read from REPLYD_AI_KEY or ai-key in the config file, never from a flag.",
+  examples: ["replyd serve", "REPLYD_WX_SECRET=… replyd serve --config /etc/replyd.toml", "replyd serve --db postgres://replyd@db/replyd --redis redis://cache:6379", "replyd serve --config /etc/replyd.toml --check-config", "replyd serve --config /etc/replyd.toml --data /var/lib/replyd --reload"],
   // Its options are its settings (settings.ts), declared there once.
   options: [
     { flags: "--config <file>", help: "read settings from this TOML file (env REPLYD_CONFIG): flag > environment > file > default" },
+    { flags: "--reload", help: "tell the server running on this --data to read its config file again (SIGHUP): accounts added, changed or removed without a restart; prints what changed, or why nothing did (exit 1)" },
     { flags: "--check-config", help: "run the checks serve runs on its settings (exit 2 as serve would), print them (secrets hidden) and where each came from, then exit" },
     ...(Object.values(SERVE_SETTINGS) as Setting[]).filter((s) => !s.noFlag).map((s) => ({
       flags: s.boolean ? `--${s.name}` : `--${s.name} <value>`,

@@ -1,6 +1,8 @@
 /**
- * The search worker: follower searches on a read-only connection of their own, off the event loop,
- * handed one at a time in the order searcher.ts chooses. Built into the single binary as a second entry point (scripts/build).
+ * The search worker: follower searches on read-only connections of their own, off the event loop,
+ * one connection per channel (a store's Searcher: the process's stores share this thread,
+ * search-thread.ts), handed in the order the searchers choose. Built into the single binary as a
+ * second entry point (scripts/build).
  */
 import { Database } from "bun:sqlite";
 import type { SearchReply, SearchRequest } from "../../ranking/protocol.ts";
@@ -9,28 +11,40 @@ import { withSynonyms } from "../../ranking/synonyms.ts";
 import { PassageIndex } from "./passage-index.ts";
 import { SqlitePostings } from "./postings.ts";
 import { findArticles } from "./search.ts";
+import type { ThreadMessage, ThreadReply } from "./search-thread.ts";
 
 declare const self: Worker;
 
-let db: Database | null = null;
-let postings: SqlitePostings | null = null;
+/** Each channel's connection; null when it could not be opened (its searches then answer the error). */
+const connections = new Map<number, { db: Database; postings: SqlitePostings } | null>();
 
-self.onmessage = (event: MessageEvent<SearchRequest>) => {
-  const m = event.data;
-  if (m.type === "open") {
-    try {
-      db = new Database(m.path, { readonly: true });
-      db.exec("PRAGMA busy_timeout = 1000");
-      postings = new SqlitePostings(db);
-    } catch {
-      db = null;
-      postings = null; // each search then answers its error (the store was closed, or its folder removed)
-    }
-  } else if (m.type === "close") {
-    db?.close();
-    db = null;
+self.onmessage = (event: MessageEvent<ThreadMessage>) => {
+  const message = event.data;
+  if ("exit" in message) {
+    for (const c of connections.values()) c?.db.close();
     process.exit(0); // ends this worker only
-  } else if (m.type === "count") {
+  }
+  const { ch, m } = message;
+  const postMessage = (r: SearchReply) => self.postMessage({ ch, r } satisfies ThreadReply);
+  if (m.type === "open") {
+    connections.get(ch)?.db.close();
+    try {
+      const db = new Database(m.path, { readonly: true });
+      db.exec("PRAGMA busy_timeout = 1000");
+      connections.set(ch, { db, postings: new SqlitePostings(db) });
+    } catch {
+      connections.set(ch, null); // each search then answers its error (the store was closed, or its folder removed)
+    }
+    return;
+  }
+  if (m.type === "close") {
+    connections.get(ch)?.db.close();
+    connections.delete(ch);
+    return;
+  }
+  const db = connections.get(ch)?.db ?? null;
+  const postings = connections.get(ch)?.postings ?? null;
+  if (m.type === "count") {
     // One read transaction: the three counts and the marker come from the same instant.
     try {
       if (!db) throw new Error("the database could not be opened");

@@ -1,6 +1,7 @@
 /**
- * Follower searches leave the event loop: they run one at a time in a worker with its own read-only
- * connection (search-worker.ts), each bounded in the rows it reads (search.ts) and the passages it
+ * Follower searches leave the event loop: they run one at a time in a worker, on a read-only
+ * connection of this store's (search-worker.ts; the worker is the process's, shared by its stores:
+ * search-thread.ts), each bounded in the rows it reads (search.ts) and the passages it
  * scores (src/ranking/rank.ts). The event loop only hands the words over, so code replies and /healthz never
  * wait behind a search. The searches wait here, not in the worker, and it is handed one at a time,
  * chosen fairly between followers (fair-queue.ts): a follower's flood of costly questions delays
@@ -13,6 +14,7 @@ import { FairQueue } from "./fair-queue.ts";
 import type { IndexCounts, SearchReply, SearchRequest } from "../../ranking/protocol.ts";
 import { asQuestion, type Question } from "../../ranking/question.ts";
 import type { RankingResult } from "../../ranking/types.ts";
+import { searchThread, type SearchChannel } from "./search-thread.ts";
 
 /**
  * The worker's entry point. In the single binary every bundled module reports the binary's own URL
@@ -46,7 +48,7 @@ interface Job {
 }
 
 export class Searcher {
-  private worker: Worker | null = null;
+  private channel: SearchChannel | null = null;
   private nextId = 1;
   private readonly queue: FairQueue<Job>;
   /** The search the worker is running (it may have been given up on: the worker is busy until it answers). */
@@ -67,43 +69,41 @@ export class Searcher {
     this.queue = new FairQueue<Job>(this.opts.perFollower, this.opts.maxQueued);
   }
 
-  private ensureWorker(): Worker {
-    if (this.worker) return this.worker;
-    const w = new Worker(this.opts.workerEntry ?? WORKER_ENTRY);
-    w.onmessage = (e: MessageEvent<SearchReply>) => {
-      const reply = e.data;
-      const counted = this.counting.get(reply.id);
-      if (counted) {
-        this.counting.delete(reply.id);
-        return counted("counts" in reply ? reply.counts : null);
-      }
-      const job = this.running;
-      if (!job || job.id !== reply.id) return;
-      this.running = null;
+  /** This store's channel to the process's search thread (search-thread.ts), opened when first needed. */
+  private ensureChannel(): SearchChannel {
+    if (this.channel) return this.channel;
+    const thread = searchThread(this.opts.workerEntry ?? WORKER_ENTRY);
+    this.channel = thread.open(this.dbPath, { reply: (reply) => this.received(reply), failed: (message) => this.failed(message) });
+    return this.channel;
+  }
+
+  private received(reply: SearchReply): void {
+    const counted = this.counting.get(reply.id);
+    if (counted) {
+      this.counting.delete(reply.id);
+      return counted("counts" in reply ? reply.counts : null);
+    }
+    const job = this.running;
+    if (!job || job.id !== reply.id) return;
+    this.running = null;
+    this.queue.done(job);
+    if ("error" in reply) this.log(`search failed: ${reply.error}`);
+    this.finish(job, reply);
+    this.pump();
+  }
+
+  private failed(message: string): void {
+    this.log(`the search worker failed: ${message}; starting another`);
+    const job = this.running;
+    this.running = null;
+    if (job) {
       this.queue.done(job);
-      if ("error" in reply) this.log(`search failed: ${reply.error}`);
-      this.finish(job, reply);
-      this.pump();
-    };
-    w.onerror = (e) => {
-      this.log(`the search worker failed: ${e.message}; starting another`);
-      if (this.worker === w) this.worker = null;
-      const job = this.running;
-      this.running = null;
-      if (job) {
-        this.queue.done(job);
-        this.finish(job, null);
-      }
-      for (const counted of this.counting.values()) counted(null);
-      this.counting.clear();
-      // What waits goes to the next worker.
-      this.pump();
-    };
-    // Shutdown must not wait for it.
-    w.unref();
-    this.worker = w;
-    w.postMessage({ type: "open", path: this.dbPath } satisfies SearchRequest);
-    return w;
+      this.finish(job, null);
+    }
+    for (const counted of this.counting.values()) counted(null);
+    this.counting.clear();
+    // What waits goes to the next worker.
+    this.pump();
   }
 
   /** A question's deadline, for its ranking and its word search together. */
@@ -166,7 +166,7 @@ export class Searcher {
     const job = this.queue.next();
     if (!job) return;
     this.running = job;
-    this.ensureWorker().postMessage(job.request);
+    this.ensureChannel().post(job.request);
   }
 
   /** The rows in the articles table and in each search index, counted off the event loop (null: could not). */
@@ -175,7 +175,7 @@ export class Searcher {
     return new Promise((counted) => {
       // No deadline: counting a million rows on a cold disk takes seconds, and nothing waits for it.
       this.counting.set(id, counted);
-      this.ensureWorker().postMessage({ type: "count", id } satisfies SearchRequest);
+      this.ensureChannel().post({ type: "count", id } satisfies SearchRequest);
     });
   }
 
@@ -190,8 +190,8 @@ export class Searcher {
     this.running = null;
     for (const counted of this.counting.values()) counted(null);
     this.counting.clear();
-    // The worker closes its connection and ends itself; terminating it could leave the file open.
-    this.worker?.postMessage({ type: "close" } satisfies SearchRequest);
-    this.worker = null;
+    // The shared thread closes this store's connection (and ends itself with its last one).
+    this.channel?.close();
+    this.channel = null;
   }
 }

@@ -1,12 +1,14 @@
 /**
- * The message log's writer thread (logwriter.ts hands it batches): its own SQLite connection,
- * one transaction per batch, the batch's sequence number published through shared memory once it
- * is committed. A batch it cannot write (a full disk, the lock held for over a minute) is kept and
- * retried every 200 ms; a row SQLite refuses is dropped and reported, the rest of its batch kept.
+ * The message log's writer thread (logwriter.ts hands it batches; the stores of a process share it,
+ * log-thread.ts): a SQLite connection per store, one transaction per batch, the batch's sequence
+ * number published through shared memory once it is committed. A batch it cannot write (a full
+ * disk, another connection's lock) is kept and retried every 200 ms (a lock is reported once held
+ * over a minute); a row SQLite refuses is dropped and reported, the rest of its batch kept.
  */
 import { Database, type Statement } from "bun:sqlite";
 import { OPENING_EVENTS } from "../follower-log.ts";
 import { againOf, asks, CLOSE_MARGIN, kindOf, periodOf, replyBucket, type PreviousInteraction } from "../log-kinds.ts";
+import type { LogThreadMessage, LogThreadReport } from "./log-thread.ts";
 
 /**
  * Values per logged row, in this order: received_ms, msg_key, from_user, type, event, content,
@@ -16,7 +18,6 @@ import { againOf, asks, CLOSE_MARGIN, kindOf, periodOf, replyBucket, type Previo
 export const ROW_WIDTH = 10;
 export const OLD_ROW_WIDTH = 8;
 
-export type LogWorkerRequest = { open: string; committed: SharedArrayBuffer } | LogBatch;
 export interface LogBatch {
   seq: number;
   /** The rows, ROW_WIDTH values each, as one JSON string (cheaper to post than 2,000 values). */
@@ -33,43 +34,64 @@ export interface LogWorkerReport {
 declare const self: Worker;
 
 const OPENING = new Set<string>(OPENING_EVENTS);
-const queue: LogBatch[] = [];
-let db: Database | null = null;
-let insert: Statement | null = null;
-let follower: Statement | null = null;
-let previous: Statement | null = null;
-let countKind: Statement | null = null;
-let countReplyMs: Statement | null = null;
-let committed: Int32Array | null = null;
-let path: string | null = null;
-let retrying = false;
 
-const report = (r: LogWorkerReport) => self.postMessage(r);
+/** A store's log: its connection, statements, queue and committed counter (the stores of a process share this thread, log-thread.ts). */
+interface Channel {
+  ch: number;
+  path: string;
+  committed: Int32Array;
+  queue: LogBatch[];
+  retrying: boolean;
+  /** When its batches first found the database locked, for as long as they still do. */
+  busySince: number | null;
+  closed: boolean;
+  conn: Connection | null;
+}
+interface Connection {
+  db: Database;
+  insert: Statement;
+  follower: Statement;
+  previous: Statement;
+  countKind: Statement;
+  countReplyMs: Statement;
+}
+const channels = new Map<number, Channel>();
+
+const report = (c: Channel, r: LogWorkerReport) => self.postMessage({ ch: c.ch, report: r } satisfies LogThreadReport);
 const codeOf = (e: unknown) => String((e as { code?: unknown })?.code ?? "");
 const messageOf = (e: unknown) => String((e as Error)?.message ?? e);
 
-function open(at: string): void {
-  db = new Database(at, { strict: true });
-  // A long import or restore holds the write lock for seconds: wait it out rather than report it.
-  db.exec("PRAGMA busy_timeout = 60000");
+/**
+ * How long a write waits for another connection's lock (a long import or restore) before the batch
+ * is retried later: short, as the thread is every store's; while one store's lock is held the
+ * others' batches are still written between its retries.
+ */
+const BUSY_MS = 250;
+
+function open(at: string): Connection {
+  const db = new Database(at, { strict: true });
+  db.exec(`PRAGMA busy_timeout = ${BUSY_MS}`);
   // The log must survive a crash of the process (WAL with synchronous=NORMAL does); an fsync per
   // batch for power cuts is what admin writes pay, not follower traffic.
   db.exec("PRAGMA synchronous = NORMAL");
-  insert = db.query(
-    "INSERT OR IGNORE INTO messages (received_at, msg_key, from_user, type, event, content, answer, unmatched, reply_ms, margin, again_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-  );
-  // Each follower's last interaction, for reply windows and to see them asking again: one row per
-  // follower, written once per batch (an index on the log's sender would cost every message another
-  // B-tree insert), read for a follower's first text in a batch.
-  follower = db.query(
-    "INSERT INTO followers (openid, last_seq, last_at, last_kind) VALUES (?, ?, ?, ?) ON CONFLICT(openid) DO UPDATE SET last_seq = excluded.last_seq, last_at = excluded.last_at, last_kind = excluded.last_kind WHERE excluded.last_seq > followers.last_seq",
-  );
-  previous = db.query("SELECT last_seq AS seq, last_at AS at, last_kind AS kind FROM followers WHERE openid = ?");
-  // The quarter hours' counts a report reads (store/log-kinds.ts), once per period and kind per batch.
-  countKind = db.query(
-    "INSERT INTO log_counts (period, kind, n, close, again) VALUES (?, ?, ?, ?, ?) ON CONFLICT(period, kind) DO UPDATE SET n = n + excluded.n, close = close + excluded.close, again = again + excluded.again",
-  );
-  countReplyMs = db.query("INSERT INTO log_reply_ms (period, ms, n) VALUES (?, ?, ?) ON CONFLICT(period, ms) DO UPDATE SET n = n + excluded.n");
+  return {
+    db,
+    insert: db.query(
+      "INSERT OR IGNORE INTO messages (received_at, msg_key, from_user, type, event, content, answer, unmatched, reply_ms, margin, again_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    ),
+    // Each follower's last interaction, for reply windows and to see them asking again: one row per
+    // follower, written once per batch (an index on the log's sender would cost every message another
+    // B-tree insert), read for a follower's first text in a batch.
+    follower: db.query(
+      "INSERT INTO followers (openid, last_seq, last_at, last_kind) VALUES (?, ?, ?, ?) ON CONFLICT(openid) DO UPDATE SET last_seq = excluded.last_seq, last_at = excluded.last_at, last_kind = excluded.last_kind WHERE excluded.last_seq > followers.last_seq",
+    ),
+    previous: db.query("SELECT last_seq AS seq, last_at AS at, last_kind AS kind FROM followers WHERE openid = ?"),
+    // The quarter hours' counts a report reads (store/log-kinds.ts), once per period and kind per batch.
+    countKind: db.query(
+      "INSERT INTO log_counts (period, kind, n, close, again) VALUES (?, ?, ?, ?, ?) ON CONFLICT(period, kind) DO UPDATE SET n = n + excluded.n, close = close + excluded.close, again = again + excluded.again",
+    ),
+    countReplyMs: db.query("INSERT INTO log_reply_ms (period, ms, n) VALUES (?, ?, ?) ON CONFLICT(period, ms) DO UPDATE SET n = n + excluded.n"),
+  };
 }
 
 /** A time that cannot be formatted must not fail the row: the row is kept with the time it was written. */
@@ -90,7 +112,7 @@ const newBatch = (): BatchState => ({ last: new Map(), kinds: new Map(), replyMs
 
 const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
 
-function put(rows: Row, i: number, batch: BatchState): void {
+function put(c: Connection, rows: Row, i: number, batch: BatchState): void {
   const ms = typeof rows[i] === "number" ? (rows[i] as number) : NaN;
   const at = isoTime(rows[i]);
   const from = String(rows[i + 2]);
@@ -99,9 +121,9 @@ function put(rows: Row, i: number, batch: BatchState): void {
   const replyMs = num(rows[i + 8]);
   const margin = num(rows[i + 9]);
   // The follower's previous interaction: earlier in this batch, else as the followers table has it.
-  const before = asks(type, content) ? (batch.last.get(from) ?? ((previous as Statement).get(from) as PreviousInteraction | null)) : null;
+  const before = asks(type, content) ? (batch.last.get(from) ?? (c.previous.get(from) as PreviousInteraction | null)) : null;
   const again = againOf(type, content, Number.isNaN(ms) ? Date.parse(at) : ms, before);
-  const r = (insert as Statement).run(at, rows[i + 1] ?? null, rows[i + 2] ?? null, rows[i + 3] ?? null, event, content, rows[i + 6] ?? null, unmatched, replyMs, margin, again);
+  const r = c.insert.run(at, rows[i + 1] ?? null, rows[i + 2] ?? null, rows[i + 3] ?? null, event, content, rows[i + 6] ?? null, unmatched, replyMs, margin, again);
   if (!r.changes) return;
   const kind = kindOf("in", answer, unmatched === 1, null);
   if (type !== "event" || OPENING.has(String(event))) batch.last.set(from, { seq: Number(r.lastInsertRowid), at, kind });
@@ -120,10 +142,10 @@ function put(rows: Row, i: number, batch: BatchState): void {
   timed.n++;
 }
 
-function putBatch(batch: BatchState): void {
-  for (const [openid, p] of batch.last) (follower as Statement).run(openid, p.seq, p.at, p.kind);
-  for (const c of batch.kinds.values()) (countKind as Statement).run(c.period, c.kind, c.n, c.close, c.again);
-  for (const c of batch.replyMs.values()) (countReplyMs as Statement).run(c.period, c.ms, c.n);
+function putBatch(conn: Connection, batch: BatchState): void {
+  for (const [openid, p] of batch.last) conn.follower.run(openid, p.seq, p.at, p.kind);
+  for (const c of batch.kinds.values()) conn.countKind.run(c.period, c.kind, c.n, c.close, c.again);
+  for (const c of batch.replyMs.values()) conn.countReplyMs.run(c.period, c.ms, c.n);
 }
 
 /** A row SQLite or the binding refuses fails the same way on every retry: only such rows are dropped. */
@@ -132,79 +154,96 @@ function refusesRow(e: unknown): boolean {
   return code.startsWith("SQLITE_CONSTRAINT") || code === "SQLITE_MISMATCH" || code === "SQLITE_TOOBIG" || e instanceof TypeError || e instanceof RangeError;
 }
 
-function retryLater(): void {
-  if (retrying) return;
-  retrying = true;
+function retryLater(c: Channel): void {
+  if (c.retrying) return;
+  c.retrying = true;
   setTimeout(() => {
-    retrying = false;
-    drain();
+    c.retrying = false;
+    if (!c.closed) drain(c);
   }, 200);
 }
 
-function drain(): void {
+const busy = (e: unknown) => codeOf(e).startsWith("SQLITE_BUSY");
+
+function drain(c: Channel): void {
   // Not open (the database could not be opened, or its table prepared): keep the batches and retry.
-  if (!insert) {
+  if (!c.conn) {
     try {
-      open(path as string);
+      c.conn = open(c.path);
     } catch (e) {
-      report({ error: `cannot open the message log: ${messageOf(e)}`, code: codeOf(e), retrying: true });
-      return retryLater();
+      report(c, { error: `cannot open the message log: ${messageOf(e)}`, code: codeOf(e), retrying: true });
+      return retryLater(c);
     }
   }
-  const conn = db as Database;
-  while (queue.length) {
-    const { seq, json } = queue[0] as LogBatch;
+  const conn = c.conn;
+  while (c.queue.length) {
+    const { seq, json } = c.queue[0] as LogBatch;
     const rows = JSON.parse(json) as Row;
     try {
       try {
-        conn.transaction(() => {
+        conn.db.transaction(() => {
           const batch = newBatch();
-          for (let i = 0; i < rows.length; i += ROW_WIDTH) put(rows, i, batch);
-          putBatch(batch);
+          for (let i = 0; i < rows.length; i += ROW_WIDTH) put(conn, rows, i, batch);
+          putBatch(conn, batch);
         })();
       } catch (e) {
         if (!refusesRow(e)) throw e;
         // Keep every row that can be written; report the ones that cannot, once per batch.
         let dropped = 0;
         let reason = "";
-        conn.transaction(() => {
+        conn.db.transaction(() => {
           const batch = newBatch();
           for (let i = 0; i < rows.length; i += ROW_WIDTH)
             try {
-              put(rows, i, batch);
+              put(conn, rows, i, batch);
             } catch (rowError) {
               if (!refusesRow(rowError)) throw rowError;
               dropped++;
               reason ||= messageOf(rowError);
             }
-          putBatch(batch);
+          putBatch(conn, batch);
         })();
-        if (dropped) report({ error: `${dropped} message(s) could not be logged: ${reason}` });
+        if (dropped) report(c, { error: `${dropped} message(s) could not be logged: ${reason}` });
       }
     } catch (e) {
-      // Disk full, the lock held for over a minute: keep the batch and try again.
-      report({ error: messageOf(e), code: codeOf(e), retrying: true });
-      return retryLater();
+      // Another connection's lock (an import): waited out between retries, reported once held a minute.
+      if (busy(e)) c.busySince ??= Date.now();
+      if (!busy(e) || Date.now() - (c.busySince as number) > 60_000) report(c, { error: messageOf(e), code: codeOf(e), retrying: true });
+      // Disk full, a lock held: keep the batch and try again.
+      return retryLater(c);
     }
-    queue.shift();
-    Atomics.store(committed as Int32Array, 0, seq);
-    Atomics.notify(committed as Int32Array, 0);
+    c.queue.shift();
+    c.busySince = null;
+    Atomics.store(c.committed, 0, seq);
+    Atomics.notify(c.committed, 0);
   }
 }
 
-self.onmessage = (event: MessageEvent<LogWorkerRequest>) => {
+self.onmessage = (event: MessageEvent<LogThreadMessage>) => {
   const m = event.data;
+  if ("exit" in m) {
+    for (const c of channels.values()) c.conn?.db.close();
+    process.exit(0); // ends this worker only
+  }
   if ("open" in m) {
-    committed = new Int32Array(m.committed);
-    path = m.open;
+    channels.get(m.ch)?.conn?.db.close();
+    const c: Channel = { ch: m.ch, path: m.open, committed: new Int32Array(m.committed), queue: [], retrying: false, busySince: null, closed: false, conn: null };
+    channels.set(m.ch, c);
     try {
-      open(path);
+      c.conn = open(c.path);
     } catch (e) {
-      insert = null;
-      report({ error: `cannot open the message log: ${messageOf(e)}`, code: codeOf(e), retrying: true });
+      report(c, { error: `cannot open the message log: ${messageOf(e)}`, code: codeOf(e), retrying: true });
     }
     return;
   }
-  queue.push(m);
-  if (!retrying) drain();
+  const c = channels.get(m.ch);
+  if (!c) return;
+  if ("close" in m) {
+    c.closed = true;
+    c.conn?.db.close();
+    channels.delete(m.ch);
+    return;
+  }
+  c.queue.push(m.batch);
+  if (!c.retrying) drain(c);
 };

@@ -1,8 +1,9 @@
 /**
  * The message log's writer thread. Follower messages arrive at tens of thousands a second on a busy
  * account; inserting them (three B-trees per row) on the event loop cost about a tenth of the
- * callback's throughput. The event loop hands over batches of plain values; a worker with its own
- * SQLite connection commits them, one transaction per batch.
+ * callback's throughput. The event loop hands over batches of plain values; a worker with a SQLite
+ * connection of this store's commits them, one transaction per batch. The worker is the process's,
+ * shared by its stores (log-thread.ts).
  *
  * Nothing acknowledged is lost: a batch stays in `unconfirmed` until the worker has committed it
  * (a counter in shared memory), a worker that dies is replaced and given every unconfirmed batch
@@ -10,7 +11,8 @@
  * before reading the log — blocks until everything handed over is committed.
  */
 import { MAX_UNWRITTEN } from "../follower-log.ts";
-import { ROW_WIDTH, type LogBatch, type LogWorkerReport } from "./log-worker.ts";
+import { ROW_WIDTH, type LogBatch } from "./log-worker.ts";
+import { logThread, type LogChannel } from "./log-thread.ts";
 
 export { OLD_ROW_WIDTH, ROW_WIDTH } from "./log-worker.ts";
 
@@ -18,7 +20,7 @@ export { OLD_ROW_WIDTH, ROW_WIDTH } from "./log-worker.ts";
 const WORKER_ENTRY = import.meta.url.includes("/$bunfs/") ? "./store/sqlite/log-worker.ts" : new URL("./log-worker.ts", import.meta.url).href;
 
 export class LogWriter {
-  private worker: Worker | null = null;
+  private channel: LogChannel | null = null;
   /** Messages not logged because the queue was full while the writer could not write. */
   dropped = 0;
   private unwrittenRows = 0;
@@ -36,30 +38,24 @@ export class LogWriter {
     private readonly maxUnwritten = MAX_UNWRITTEN,
   ) {}
 
-  private ensureWorker(): Worker {
-    if (this.worker) return this.worker;
-    const w = new Worker(WORKER_ENTRY);
-    w.onmessage = (e: MessageEvent<LogWorkerReport>) => {
-      if (e.data.error) {
+  /** This store's channel to the process's log-writer thread (log-thread.ts), opened when first written to. */
+  private ensureChannel(): LogChannel {
+    if (this.channel) return this.channel;
+    this.channel = logThread(WORKER_ENTRY).open(this.dbPath, this.committed.buffer as SharedArrayBuffer, {
+      report: (r) => {
         // One line per distinct failure, not one per retry.
-        if (e.data.error !== this.lastError) this.onError(`message log: ${e.data.error}`);
-        this.lastError = e.data.error;
-        if (e.data.retrying) this.failing = e.data.code || "SQLITE_IOERR";
-      }
-    };
-    w.onerror = (e) => {
-      this.onError(`message log writer stopped (${e.message}); restarting it`);
-      if (this.worker === w) this.worker = null;
-      w.terminate();
-      this.confirm();
-      const again = this.ensureWorker();
-      for (const batch of this.unconfirmed) again.postMessage(batch);
-    };
-    // Shutdown waits through sync(), not through the worker keeping the process alive.
-    w.unref();
-    w.postMessage({ open: this.dbPath, committed: this.committed.buffer });
-    this.worker = w;
-    return w;
+        if (r.error !== this.lastError) this.onError(`message log: ${r.error}`);
+        this.lastError = r.error;
+        if (r.retrying) this.failing = r.code || "SQLITE_IOERR";
+      },
+      failed: (message) => {
+        this.onError(`message log writer stopped (${message}); restarting it`);
+        this.confirm();
+        // Opened again in the next worker with the first of them.
+        for (const batch of this.unconfirmed) this.ensureChannel().post(batch);
+      },
+    });
+    return this.channel;
   }
 
   /** Hands a batch of rows (ROW_WIDTH values each) to the writer. */
@@ -76,7 +72,7 @@ export class LogWriter {
     // One string: structured-cloning 2,000 values costs the event loop about three times as much.
     const batch = { seq: (this.posted = (this.posted + 1) | 0), json: JSON.stringify(rows), rows: n };
     this.unconfirmed.push(batch);
-    this.ensureWorker().postMessage(batch);
+    this.ensureChannel().post(batch);
   }
 
   /** Drops the batches the worker has committed. Sequence numbers wrap: compare by difference. */
@@ -138,7 +134,7 @@ export class LogWriter {
   }
 
   close(): void {
-    this.worker?.terminate();
-    this.worker = null;
+    this.channel?.close();
+    this.channel = null;
   }
 }

@@ -47,8 +47,10 @@ const plain = (status: number, body = "") => new Response(body, { status, header
 /** The messaging callback (DESIGN §5): URL verification, signed plain and safe-mode messages. */
 export class WechatHandler {
   private readonly crypto: WxCrypto | null;
-  private readonly retries = new RetryCache();
+  private readonly retries: RetryCache;
   private readonly ledger: SignatureLedger;
+  /** Messages received and not yet answered (a reloaded account is drained before it is closed). */
+  private receiving = 0;
   private readonly refusals: RefusalLog;
   private readonly answering: Answering;
 
@@ -63,9 +65,16 @@ export class WechatHandler {
     readonly shared: SharedAnswers | null = null,
     /** Generated answers (serve --ai-url); null: the retrieval reply is the answer. */
     readonly generator: GeneratedAnswers | null = null,
+    /**
+     * The handler this one replaces (an account changed by a reload): its retry answers and seen
+     * signatures are this one's, so a resend of a message the old one is answering gets that answer,
+     * and a replayed request stays refused, rather than being answered a second time.
+     */
+    predecessor: WechatHandler | null = null,
   ) {
     this.crypto = opts.aesKey ? new WxCrypto(opts.aesKey, opts.appid ?? "") : null;
-    this.ledger = new SignatureLedger(opts.skewMs);
+    this.retries = predecessor?.retries ?? new RetryCache();
+    this.ledger = predecessor?.ledger ?? new SignatureLedger(opts.skewMs);
     this.refusals = new RefusalLog(log, () => clock.monotonic());
     this.answering = new Answering({ messages, responder, clock, log, deadlineMs: opts.deadlineMs, seal: (xml) => this.seal(xml), shared, generator });
   }
@@ -115,7 +124,23 @@ export class WechatHandler {
    * an error page. The checks run cheapest first, and nothing is decrypted or parsed before the
    * query's signature (token, timestamp, nonce) has passed: the platform sends it in every mode.
    */
-  async receive(request: Request): Promise<Response> {
+  receive(request: Request): Promise<Response> {
+    this.receiving++;
+    const answered = this.receiveCounted(request);
+    void answered.finally(() => this.receiving--);
+    return answered;
+  }
+
+  /**
+   * Settles once no message is being received or answered here (a deadline's "success" included:
+   * its answer is still computed and logged). A reload drains the account it replaces or removes
+   * before closing it, so a message in flight is answered and logged exactly once.
+   */
+  async drained(): Promise<void> {
+    while (this.receiving > 0 || this.retries.computing > 0) await Bun.sleep(10);
+  }
+
+  private async receiveCounted(request: Request): Promise<Response> {
     const token = this.opts.token;
     if (!token) return this.disabled();
     const arrived = this.clock.monotonic();

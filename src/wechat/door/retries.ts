@@ -93,6 +93,11 @@ export class RetryCache {
     return this.index.count + this.pending.size;
   }
 
+  /** Answers still being computed (a reloaded account is closed once none is left). */
+  get computing(): number {
+    return this.pending.size;
+  }
+
   /** Whether entry `e` holds `lookupKey`; the key is encoded only when a stored hash matches. */
   private readonly sameKey = (e: number): boolean => {
     if (this.scratchLength < 0) {
