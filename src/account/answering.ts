@@ -17,7 +17,7 @@ export function answering(read: ReadModel, deps: { clock: Clock; log: (msg: stri
   const now = () => clock.now();
   const regex = new RegexMatcher(100, log, now, deps.regexThread);
   const turns = new LocalConversations(now);
-  const conversations: Conversations = cluster ? new SharedConversations(cluster.link, turns, now) : turns;
+  const conversations: Conversations = cluster ? new SharedConversations(cluster.link, turns, now, cluster.keys) : turns;
   const responder = new Responder(read, regex, { forModel: deps.forModel, conversations, now, log });
   return { regex, conversations, responder };
 }
