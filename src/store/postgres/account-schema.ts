@@ -16,8 +16,16 @@ export const accountSchema = (account: string): string => `${PREFIX}${checkAccou
 /** The schema quoted as an identifier (an account's name may hold `-`). */
 export const quotedSchema = (account: string): string => `"${accountSchema(account)}"`;
 
+/**
+ * At most this many connections per account (Bun's default is 10): the log writer, the copy's
+ * catch-up, a write and a one-at-a-time holder with room to spare, so that 10 accounts and the
+ * server's pool stay well within PostgreSQL's default max_connections (100). Idle ones close.
+ */
+export const ACCOUNT_POOL_MAX = 5;
+
 /** A pool whose every connection reads and writes `account`'s schema alone. */
-export const accountPool = (url: string, account: string): SQL => new SQL({ url, connection: { search_path: quotedSchema(account) } });
+export const accountPool = (url: string, account: string): SQL =>
+  new SQL({ url, max: ACCOUNT_POOL_MAX, idleTimeout: 60, connection: { search_path: quotedSchema(account) } });
 
 /**
  * The advisory locks that guard an account's data are the account's: its write order (its own
