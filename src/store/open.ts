@@ -52,7 +52,7 @@ export async function openAccountsServer(target: string, opts: BackendOptions): 
       created: pg.created,
       keysWhere: `the database at ${pg.where}`,
       openAccount: (name, o) => openPostgresAccount(pg, name, o),
-      stray: async () => ((await pg.hasArticles().catch(() => false)) ? `the database's default schema holds articles that belong to no account: a server with [accounts] keeps each account's data in a schema of its own (docs/operations.md, "Several accounts on PostgreSQL")` : null),
+      stray: async () => ((await pg.hasArticles().catch(() => false)) ? `the database's default schema holds articles that belong to no account: a server with [accounts] keeps each account's data in a schema of its own (docs/operations.md, "Several accounts on PostgreSQL and in a cluster")` : null),
       close: () => pg.close(),
     };
   }
