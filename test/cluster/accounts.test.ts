@@ -98,3 +98,19 @@ test("the same MsgId at two accounts on two instances is two messages; a resend 
     redis.close();
   }
 });
+
+test("a write to shop is told on shop's change channel alone, not on the default account's or blog's", async () => {
+  suite.db = await testDatabase();
+  const a = await instance();
+  const heard: string[] = [];
+  const listener = new RedisClient(suite.redis.url);
+  try {
+    for (const channel of ["replyd:changed", "replyd:acct:{shop}:changed", "replyd:acct:{blog}:changed"]) await listener.subscribe(channel, () => heard.push(channel));
+    expect((await load(a, "shop", "Shop returns")).status).toBe(200);
+    await until(async () => heard.length > 0);
+    await Bun.sleep(200);
+    expect([...new Set(heard)]).toEqual(["replyd:acct:{shop}:changed"]);
+  } finally {
+    listener.close();
+  }
+});
