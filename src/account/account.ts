@@ -11,7 +11,7 @@ import type { Responder } from "../wechat/answering/responder.ts";
 import { SharedConversations, type Conversations } from "../wechat/answering/conversation.ts";
 import type { GeneratedAnswers } from "../wechat/ai/generated-answers.ts";
 import { WECHAT_DEFAULTS, WechatHandler } from "../wechat/door/handler.ts";
-import { SharedAnswers } from "../wechat/door/shared-retries.ts";
+import { SHARED_ANSWER_DEFAULTS, SharedAnswers } from "../wechat/door/shared-retries.ts";
 import type { PlatformClient } from "../wechat/platform/client.ts";
 import { aiAnswers } from "./ai.ts";
 import { answering } from "./answering.ts";
@@ -77,8 +77,8 @@ export async function assembleAccount(store: { read: ReadModel; write: Writer },
     ...(deps.predecessor ? { conversations: deps.predecessor.conversations } : {}),
   });
   const platform = deps.platform !== undefined ? deps.platform : platformClient(settings.platform, { clock, log, cluster });
-  const shared = cluster ? new SharedAnswers(cluster.link, cluster.instance) : null;
-  const generator = settings.ai ? await aiAnswers(settings.ai, { write, clock, log, shared, platform }) : null;
+  const shared = cluster ? new SharedAnswers(cluster.link, cluster.instance, SHARED_ANSWER_DEFAULTS, cluster.keys) : null;
+  const generator = settings.ai ? await aiAnswers(settings.ai, { write, clock, log, shared, platform, keys: cluster?.keys ?? null }) : null;
   const answers = deps.responder ?? responder;
   const callback = new WechatHandler({ ...WECHAT_DEFAULTS, ...settings.callback }, write.log, answers as Responder, clock, log, shared, generator, deps.predecessor?.callback ?? null);
   const sharedTurns = conversations instanceof SharedConversations ? conversations : null;

@@ -1,4 +1,5 @@
 import type { Clock } from "../base/clock.ts";
+import type { Keyspace } from "../cluster/keyspace.ts";
 import type { Writer } from "../store/backend.ts";
 import { LocalCaps, SharedCaps } from "../wechat/ai/caps.ts";
 import { RedisBook } from "../wechat/ai/generation-book.ts";
@@ -15,7 +16,7 @@ import type { AiOptions } from "./settings.ts";
  */
 export async function aiAnswers(
   ai: AiOptions,
-  deps: { write: Writer; clock: Clock; log: (msg: string) => void; shared: SharedAnswers | null; platform: PlatformClient | null },
+  deps: { write: Writer; clock: Clock; log: (msg: string) => void; shared: SharedAnswers | null; platform: PlatformClient | null; keys: Keyspace | null },
 ): Promise<GeneratedAnswers> {
   const { write, clock, log, shared, platform } = deps;
   const since = new Date(clock.now() - 24 * 3_600_000).toISOString();
@@ -24,12 +25,12 @@ export async function aiAnswers(
     return [];
   });
   const local = new LocalCaps(ai.caps, history.map((h) => ({ openid: h.openid, atMs: Date.parse(h.at) })));
-  const pending = new PendingFollowers();
+  const pending = new PendingFollowers(deps.keys ?? undefined);
   if (shared) await pending.share(shared.link);
   const generator = new GeneratedAnswers({
     endpoint: ai.endpoint,
     // A call lasts at most its time-out: a place leased in Redis is free a little after it, whatever becomes of the instance.
-    caps: shared ? new SharedCaps(shared.link, local, ai.endpoint.timeoutMs + 10_000) : local,
+    caps: shared ? new SharedCaps(shared.link, local, ai.endpoint.timeoutMs + 10_000, deps.keys ?? undefined) : local,
     write,
     clock,
     log,

@@ -18,7 +18,7 @@ export function answering(read: ReadModel, deps: { clock: Clock; log: (msg: stri
   const regex = new RegexMatcher(100, log, now, deps.regexThread);
   // A reloaded account keeps its followers' last turns: a follow-up after the reload still reads them.
   const turns = new LocalConversations(now);
-  const conversations: Conversations = deps.conversations ?? (cluster ? new SharedConversations(cluster.link, turns, now) : turns);
+  const conversations: Conversations = deps.conversations ?? (cluster ? new SharedConversations(cluster.link, turns, now, cluster.keys) : turns);
   const responder = new Responder(read, regex, { forModel: deps.forModel, conversations, now, log });
   return { regex, conversations, responder };
 }

@@ -11,6 +11,6 @@ export function platformClient(settings: PlatformSettings | null, deps: { clock:
     ...settings,
     clock: deps.clock,
     log: deps.log,
-    ...(deps.cluster ? { shared: new RedisTokenShare(deps.cluster.link, deps.cluster.instance, settings.appid) } : {}),
+    ...(deps.cluster ? { shared: new RedisTokenShare(deps.cluster.link, deps.cluster.instance, settings.appid, deps.cluster.keys) } : {}),
   });
 }

@@ -5,6 +5,7 @@ import type { Keys } from "../store/keys.ts";
 import type { ReadModel, Writer } from "../store/backend.ts";
 import type { RedisLink } from "../store/redis/link.ts";
 import { assembleAccount } from "../account/account.ts";
+import { DEFAULT_KEYS, keyspace } from "../cluster/keyspace.ts";
 import { accountSettings, DEFAULT_CALLBACK_PATH, type AccountSettings, type AiOptions, type CallbackFlags } from "../account/settings.ts";
 import type { Account } from "../account/account.ts";
 import { AccountSet } from "./account-set.ts";
@@ -126,7 +127,8 @@ export async function createApp(opts: AppOptions) {
       assembleAccount(store, settings, {
         clock,
         log: declared ? (msg) => logError(`account ${settings.name}: ${msg}`) : logError,
-        cluster: opts.cluster ? { link: opts.cluster.link, instance: opts.cluster.instance } : null,
+        // A declared account's Redis names carry its name; the one account of a server without [accounts] keeps every earlier version's.
+        cluster: opts.cluster ? { link: opts.cluster.link, instance: opts.cluster.instance, keys: declared ? keyspace(settings.name) : DEFAULT_KEYS } : null,
         ...(opts.responder ? { responder: opts.responder } : {}),
         ...(opts.platform !== undefined ? { platform: opts.platform } : {}),
         ...(regexThread ? { regexThread } : {}),

@@ -18,9 +18,6 @@ export interface CheckedSettings {
 
 export function checkServeOptions(opts: ServeOptions): CheckedSettings {
   if (opts.accounts) {
-    // Never ignored: serving them from one database or in a cluster is the next step (issue 36).
-    if (opts.db) throw new SettingsError("the config file declares [accounts] and --db is set: several accounts run on SQLite (a --data folder) for now; PostgreSQL and clusters with several accounts come next");
-    if (opts.redis) throw new SettingsError("the config file declares [accounts] and --redis is set: several accounts run as a single instance on SQLite for now; clusters with several accounts come next");
     for (const a of opts.accounts) checkAccount(a.wechat, a.ai, ` for the account "${a.name}"`);
     // One official account served twice would have two token keepers taking its token from each other.
     for (const [setting, of] of [["wx-appid", (a: DeclaredAccount) => a.wechat.appid], ["wx-id", (a: DeclaredAccount) => a.wechat.id]] as const) {

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { systemClock, type Clock } from "../base/clock.ts";
 import { BackendError, type Backend } from "../store/backend.ts";
-import { openBackend, openServerKeys, type ServerFolder } from "../store/open.ts";
+import { openAccountsServer, openBackend, type AccountsServer } from "../store/open.ts";
 import { createApp, DEFAULTS } from "./app.ts";
 import { accountSettings, type AiOptions, type CallbackFlags, type DeclaredAccount } from "../account/settings.ts";
 import { listen } from "./listener.ts";
@@ -101,13 +101,19 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     ...(opts.replyLimit ? { replyLimit: opts.replyLimit } : {}),
     logError: (msg: string) => emit({ level: "error", msg }),
   };
-  // Several accounts: the top of --data holds the lock and the server's keys, each account a folder of its own.
-  let server: ServerFolder | null = null;
+  // Several accounts: the server's keys (the top of --data, or the database's default schema), each account's data a folder or schema of its own.
+  let server: AccountsServer | null = null;
   const backends: Backend[] = [];
   try {
     if (opts.accounts) {
-      server = openServerKeys(opts.dataDir, { clock, extraKeys: [], ...(environmentKey ? { environmentKey } : {}), firstKey: true });
-      for (const a of opts.accounts) backends.push(await openBackend(server.accountDir(a.name), { ...backendOptions, extraKeys: [], firstKey: false }));
+      server = await openAccountsServer(opts.db ?? opts.dataDir, {
+        ...backendOptions,
+        extraKeys: [],
+        ...(environmentKey ? { environmentKey } : {}),
+        firstKey: true,
+        ...(link ? { redis: link } : {}),
+      });
+      for (const a of opts.accounts) backends.push(await server.openAccount(a.name, { ...backendOptions, extraKeys: [], firstKey: false, ...(link ? { redis: link } : {}) }));
     } else
       backends.push(
         await openBackend(opts.db ?? opts.dataDir, {
@@ -120,7 +126,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       );
   } catch (e) {
     for (const b of backends) await b.close().catch(() => {});
-    server?.close();
+    await server?.close().catch(() => {});
     link?.close();
     throw e instanceof BackendError ? new StartupError(e.message) : e;
   }
@@ -153,14 +159,14 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   if (opts.accounts) {
     for (const a of opts.accounts)
       if (!a.wechat.token) emit({ level: "warn", msg: `no wx-token in [accounts.${a.name}]: its callback (${a.wechat.path}) answers 503 until one is set` });
-    if (server?.strayDatabase)
-      emit({ level: "warn", msg: `${join(opts.dataDir, "replyd.db")} belongs to no account: a server with [accounts] keeps each account's data in accounts/NAME/ (docs/operations.md, "Moving an existing folder under an account")` });
+    const stray = await server?.stray();
+    if (stray) emit({ level: "warn", msg: stray });
   } else if (!opts.wechat?.token) emit({ level: "warn", msg: "no --wx-token (REPLYD_WX_TOKEN): the messaging callback answers 503 until one is set" });
 
   const served = new ServedAccounts({
     app,
     backends,
-    openStore: (name) => openBackend((server as ServerFolder).accountDir(name), { ...backendOptions, extraKeys: [], firstKey: false }),
+    openStore: (name) => (server as AccountsServer).openAccount(name, { ...backendOptions, extraKeys: [], firstKey: false, ...(link ? { redis: link } : {}) }),
     startPrune: (account) =>
       startLogPrune({
         log: account.write.log,
@@ -197,11 +203,12 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     backend.cluster.registry.url = url;
     void backend.cluster.registry.beat().catch(() => {});
   }
-  if (created) say(firstKeyNotice(created, url, "db" in backend.where ? `the database at ${backend.where.db}` : `${join(opts.dataDir, "keys.json")} (mode 0600)`, opts.accounts ? "replyd accounts" : undefined));
+  const keysWhere = server ? server.keysWhere : "db" in backend.where ? `the database at ${backend.where.db}` : `${join(opts.dataDir, "keys.json")} (mode 0600)`;
+  if (created) say(firstKeyNotice(created, url, keysWhere, opts.accounts ? "replyd accounts" : undefined));
   emit({
     event: "listening",
     url,
-    ...(opts.accounts ? { data: opts.dataDir } : backend.where),
+    ...(opts.accounts && !opts.db ? { data: opts.dataDir } : backend.where),
     ...(link ? { redis: link.where } : {}),
     keys: keys.size,
     // Named: an operator's shell variables are the client's too, and a key served from them is not revoked by `replyd keys rm`.
@@ -222,7 +229,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         await reloading;
         sink?.flush();
         const lost = await served.close();
-        server?.close();
+        await server?.close();
         link?.close();
         sink?.flush();
         return { lost };

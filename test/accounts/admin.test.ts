@@ -47,6 +47,19 @@ test("listings and health are the named account's alone", async () => {
   expect([health.data.account, health.data.callback, health.data.counts.articles_live]).toEqual(["blog", "/wechat/blog", 1]);
 });
 
+test("health's db_bytes is the named account's data: a large import into shop grows shop's, not blog's", async () => {
+  const blogBefore = (await t.call("GET", "/api/cli", "blog")).data.db_bytes as number;
+  // Words that do not compress away: about 1.5 MB of bodies.
+  const words = (n: number) => Array.from({ length: 300 }, (_, i) => ((n * 7919 + i * 104729) % 1_000_003).toString(36)).join(" ");
+  expect((await t.load("shop", Array.from({ length: 600 }, (_, i) => article(i + 10, { body: words(i) })))).status).toBe(200);
+  // The database's sizes are looked up once a second at most.
+  await Bun.sleep(1100);
+  const shop = (await t.call("GET", "/api/cli", "shop")).data.db_bytes as number;
+  const blog = (await t.call("GET", "/api/cli", "blog")).data.db_bytes as number;
+  expect(shop - blog).toBeGreaterThan(1_000_000);
+  expect(blog - blogBefore).toBeLessThan(200_000);
+});
+
 test("a key bound to shop is forbidden on blog for every route, read or write, and does not learn whether an account exists", async () => {
   const routes: [string, string, [string, string][]][] = [
     ["GET", "/api/cli", []],

@@ -91,15 +91,15 @@ describe("settings", () => {
     expect(text.out).not.toContain(TOKEN);
   });
 
-  test("refused before anything is opened, exit 2: --db or --redis with accounts, a bad name, a key an account may not set, a readable file with an account's secret, the server's wx-token", () => {
+  test("refused before anything is opened, exit 2: a bad name, a key an account may not set, a readable file with an account's secret, the server's wx-token", () => {
     const refused = (args: string[], text: string, extraEnv: Record<string, string> = {}) => {
       const r = replyd(["serve", "--data", "never", ...args, "--check-config"], extraEnv, {});
       expect({ args, code: r.code, err: r.err }).toMatchObject({ args, code: 2, err: expect.stringContaining(text) });
       expect(r.err).not.toContain(TOKEN);
       expect(existsSync(join(tmp.dir, "never"))).toBe(false);
     };
-    refused(["--config", "replyd.toml", "--db", "postgres://u@127.0.0.1:1/x"], "several accounts run on SQLite");
-    refused(["--config", "replyd.toml", "--db", "postgres://u@127.0.0.1:1/x", "--redis", "redis://127.0.0.1:1"], "several accounts run on SQLite");
+    // --redis still goes with --db, accounts or not.
+    refused(["--config", "replyd.toml", "--redis", "redis://127.0.0.1:1"], "--redis joins instances that share one PostgreSQL database");
     refused(["--config", config("bad-name.toml", `[accounts.Shop]\nwx-id = "gh_a"\n`)], "[accounts.Shop]: an account's name is 1 to 32 lower-case letters");
     refused(["--config", config("bad-key.toml", `[accounts.shop]\nport = 80\n`)], `"port" is not a setting in [accounts.shop]`);
     refused(["--config", config("open.toml", `[accounts.shop]\nwx-secret = "0123456789abcdef0123"\n`, 0o644)], `holds a secret ("wx-secret" in [accounts.shop])`);

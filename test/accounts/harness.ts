@@ -1,16 +1,17 @@
 /**
- * An app serving two accounts, shop and blog, each on a data folder of its own (SQLite: several
- * accounts run there for now), as serve composes them: keys server-wide, one of them bound to shop.
+ * An app serving two accounts, shop and blog, as serve composes them: each on a data folder of its
+ * own (SQLite), or with REPLYD_TEST_STORE=postgres each in its own schema of one database; keys
+ * server-wide, one of them bound to shop.
  */
-import { join } from "node:path";
 import { fixedClock } from "../../src/base/clock.ts";
 import { accountSettings } from "../../src/account/settings.ts";
 import { createApp } from "../../src/server/app.ts";
 import type { Backend } from "../../src/store/backend.ts";
 import { KeyRing, type AdminKey } from "../../src/store/keys.ts";
-import { openBackend } from "../../src/store/open.ts";
+import { openAccountsServer } from "../../src/store/open.ts";
 import type { Param } from "../../src/sign.ts";
-import { ADMIN, body, doc, READER, signedRequest, T0, tempDir } from "../helpers.ts";
+import { ADMIN, body, doc, READER, signedRequest, T0, tempDir, TEST_STORE } from "../helpers.ts";
+import { testDatabase } from "../pg.ts";
 import { TOKEN } from "../wechat/helpers.ts";
 
 /** An admin key that reaches shop alone. */
@@ -25,8 +26,10 @@ export async function twoAccounts(o: { shopId?: string; blogId?: string } = {}) 
   const clock = fixedClock(T0);
   const logged: string[] = [];
   const backends: Backend[] = [];
-  for (const name of ["shop", "blog"])
-    backends.push(await openBackend(join(dir, "accounts", name), { clock, keep: 5, extraKeys: [], firstKey: false, logError: (m) => logged.push(m) }));
+  const db = TEST_STORE === "postgres" ? await testDatabase() : null;
+  const options = { clock, keep: 5, extraKeys: [], firstKey: false, logError: (m: string) => logged.push(m) };
+  const server = await openAccountsServer(db?.url ?? dir, options);
+  for (const name of ["shop", "blog"]) backends.push(await server.openAccount(name, options));
   const [shop, blog] = backends as [Backend, Backend];
   const settings = (name: string, id: string | undefined) =>
     accountSettings({ token: TOKEN, path: `/wechat/${name}`, ...(id !== undefined ? { id } : {}) }, undefined, name);
@@ -56,8 +59,12 @@ export async function twoAccounts(o: { shopId?: string; blogId?: string } = {}) 
     /** Imports `articles` (and `extra` sections) into one account. */
     load: (account: string, articles: unknown[], extra: Record<string, unknown> = {}, mode = "merge") =>
       call("POST", "/api/cli", account, { fields: [["mode", mode]], files: [{ name: "json", content: doc(articles, extra) }] }),
+    /** The database both accounts' schemas are in (postgres), or null. */
+    db: db?.url ?? null,
     async close() {
       for (const b of backends) await b.close();
+      await server.close();
+      await db?.drop();
       cleanup();
     },
   };

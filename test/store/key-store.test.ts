@@ -73,6 +73,21 @@ for (const target of TARGETS)
       }
     });
 
+    test("a key bound to one account keeps its account (replyd keys add --account), one without it has none", async () => {
+      const place = await target.fresh();
+      const store = await place.open(true);
+      try {
+        const bound = generateKey("read", new Date("2026-11-26T01:00:00.000Z"), undefined, "shop");
+        const every = generateKey("admin", new Date("2026-11-26T01:00:01.000Z"));
+        await store.add(bound);
+        await store.add(every);
+        expect(await store.stored()).toEqual([bound, every]);
+        expect((await store.stored())[0]?.account).toBe("shop");
+      } finally {
+        await store.close();
+      }
+    });
+
     test("removing a key that is not stored is refused not_found, and changes nothing", async () => {
       const place = await target.fresh();
       const store = await place.open(true);

@@ -22,7 +22,6 @@ export async function keys(c: CommandContext): Promise<void> {
   if (account !== undefined && !ACCOUNT_NAME.test(account)) throw usage("--account must be an account's name: 1 to 32 lower-case letters, digits, - and _, starting with a letter or digit");
   if (action === "rm" && !appkey) throw usage("keys rm needs the appkey to revoke");
   const db = dbOption(c.str("--db") ?? c.io.env.REPLYD_DB, c.io.env);
-  if (db && account !== undefined) throw usage("keys add --account is for a server with several accounts, which runs on SQLite (a --data folder) for now: the database's keys reach every account");
   const dir = resolve(c.io.cwd, c.str("--data") ?? c.io.env.REPLYD_DATA ?? "replyd-data");
   let store: KeyStore;
   try {

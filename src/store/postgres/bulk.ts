@@ -17,12 +17,14 @@ import type { Outcome } from "./outcome.ts";
 import { generation, insertDirectly, insertNew, loadRecords, mintIds, purgeArticles } from "./rows.ts";
 import * as content from "./content.ts";
 import { type ImportResult } from "../backend.ts";
+import { scopedWriteLock } from "./account-schema.ts";
 import { type BackupInfo } from "../backup-ids.ts";
 import { mergeSynonymGroups } from "../../doc/synonyms.ts";
 
 export const stripCounts = ({ counts: _counts, ...info }: BackupInfo & { counts: Record<string, number> }): BackupInfo => info;
 
-export const lockWrites = (tx: TransactionSQL) => tx`SELECT pg_advisory_xact_lock(${LOCKS.write.toString()}::bigint)`;
+// An account's writes are ordered among themselves (its own sequence), not behind another account's.
+export const lockWrites = (tx: TransactionSQL) => tx.unsafe(`SELECT pg_advisory_xact_lock(${scopedWriteLock(LOCKS.write)})`);
 
 /** When a bulk write happens (the clock's reading), and how many backups to keep per matter. */
 export interface BulkClock {

@@ -16,11 +16,14 @@ export interface Prepared {
  * Brings the schema up to date and, on an empty database, creates the first admin key — under one
  * advisory lock in one transaction, so two instances starting at once on an empty database do not
  * race: the second waits, finds the schema current and a key present, and creates nothing.
- * `firstKey` false: keys come from elsewhere (the environment), none is created.
+ * `firstKey` false: keys come from elsewhere (the environment), none is created. `schema`: an
+ * account's, made first when missing (the pool's search_path names it).
  */
-export async function prepareDatabase(sql: SQL, opts: { now: Date; firstKey: boolean }): Promise<Prepared> {
+export async function prepareDatabase(sql: SQL, opts: { now: Date; firstKey: boolean; schema?: string }): Promise<Prepared> {
   return sql.begin(async (tx) => {
     await tx`SELECT pg_advisory_xact_lock(${LOCKS.migrate.toString()}::bigint)`;
+    // An account's schema (account-schema.ts), made under the lock: two instances starting at once make it once.
+    if (opts.schema) await tx.unsafe(`CREATE SCHEMA IF NOT EXISTS "${opts.schema}"`);
     await tx`CREATE TABLE IF NOT EXISTS replyd_schema (version integer NOT NULL)`;
     const rows = await tx`SELECT version FROM replyd_schema`;
     const from = rows.length ? Number((rows[0] as { version: number }).version) : 0;

@@ -19,6 +19,7 @@ import type { Replica } from "./replica.ts";
 import { PG_SCHEMA_VERSION } from "./schema.ts";
 import { openFile } from "../backup-file.ts";
 import { pgExclusive } from "./exclusive.ts";
+import { ACCOUNT_SCOPED } from "./account-schema.ts";
 import { DEFAULT_REPLY_LIMIT } from "../follower-log.ts";
 
 /**
@@ -54,7 +55,12 @@ export function pgWriter(
     schema: PG_SCHEMA_VERSION,
     size: async () => {
       if (performance.now() - sized.at >= 1000) {
-        const [{ n }] = (await sql`SELECT pg_database_size(current_database())::text AS n`) as [{ n: string }];
+        // An account's size is its schema's tables (with their indexes and TOAST), not the database every account shares.
+        const [{ n }] = (await sql.unsafe(
+          `SELECT (CASE WHEN ${ACCOUNT_SCOPED}
+                   THEN (SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c WHERE c.relkind = 'r' AND c.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema()))
+                   ELSE pg_database_size(current_database()) END)::text AS n`,
+        )) as [{ n: string }];
         sized = { at: performance.now(), bytes: Number(n) };
       }
       return sized.bytes;

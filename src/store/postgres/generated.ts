@@ -1,5 +1,6 @@
 import type { SQL } from "bun";
 import { LOCK_CLASS } from "./exclusive.ts";
+import { scopedLockKey } from "./account-schema.ts";
 import { entryOfRow, GENERATED_COLUMNS, rowValues, type GeneratedEntry, type GeneratedLog, type GeneratedRow, type NewGenerated, type Outcome } from "../generated-log.ts";
 
 const SELECT = "*, seq::text AS seq";
@@ -29,7 +30,7 @@ export class PgGeneratedCalls implements GeneratedLog {
   async takePending(openid: string, since: string, deliveredAt: string): Promise<GeneratedEntry | null> {
     return this.sql.begin(async (tx) => {
       // In the class of the cross-instance locks (exclusive.ts), keyed apart from theirs.
-      await tx`SELECT pg_advisory_xact_lock(${LOCK_CLASS}::int, hashtext(${`pending:${openid}`}))`;
+      await tx.unsafe(`SELECT pg_advisory_xact_lock($1::int, ${scopedLockKey("$2")})`, [LOCK_CLASS, `pending:${openid}`]);
       const [row] = (await tx.unsafe(`SELECT ${SELECT} FROM generated WHERE openid = $1 AND outcome = 'pending' ORDER BY generated.seq DESC LIMIT 1`, [openid])) as GeneratedRow[];
       if (!row) return null;
       await tx`UPDATE generated SET outcome = 'expired' WHERE openid = ${openid} AND outcome = 'pending' AND seq < ${row.seq}::bigint`;

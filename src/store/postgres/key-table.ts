@@ -1,6 +1,6 @@
 import { SQL } from "bun";
 import { KeyStoreError, refuseEnvironmentKey, type KeyStore } from "../key-store.ts";
-import type { AdminKey } from "../keys.ts";
+import { keyOfRow, type AdminRow } from "./keys.ts";
 import { prepareDatabase } from "./connect.ts";
 import { environmentKeysOn } from "./instances.ts";
 import { redactUrl, scrubPassword } from "./url.ts";
@@ -17,17 +17,10 @@ export async function keyTable(url: string): Promise<KeyStore> {
   }
   return {
     where,
-    stored: async () =>
-      ((await sql`SELECT appkey, secret, scope, created_at, note FROM admin_keys ORDER BY created_at, appkey`) as AdminKey[]).map((k) => ({
-        appkey: k.appkey,
-        secret: k.secret,
-        scope: k.scope,
-        ...(k.created_at ? { created_at: k.created_at } : {}),
-        ...(k.note ? { note: k.note } : {}),
-      })),
+    stored: async () => ((await sql`SELECT appkey, secret, scope, created_at, note, account FROM admin_keys ORDER BY created_at, appkey`) as AdminRow[]).map(keyOfRow),
     servedFromEnvironment: () => environmentKeysOn(sql),
     async add(key) {
-      await sql`INSERT INTO admin_keys (appkey, secret, scope, created_at, note) VALUES (${key.appkey}, ${key.secret}, ${key.scope}, ${key.created_at ?? null}, ${key.note ?? null})`;
+      await sql`INSERT INTO admin_keys (appkey, secret, scope, created_at, note, account) VALUES (${key.appkey}, ${key.secret}, ${key.scope}, ${key.created_at ?? null}, ${key.note ?? null}, ${key.account ?? null})`;
     },
     async remove(appkey) {
       refuseEnvironmentKey(appkey, await environmentKeysOn(sql));

@@ -2,6 +2,18 @@ import type { SQL } from "bun";
 import { ReplydError } from "../../base/errors.ts";
 import type { AdminKey, Keys, Scope } from "../keys.ts";
 
+/** A row of admin_keys; `account` null: the key reaches every account. */
+export type AdminRow = { appkey: string; secret: string; scope: Scope; created_at: string | null; note: string | null; account: string | null };
+
+export const keyOfRow = (r: AdminRow): AdminKey => ({
+  appkey: r.appkey,
+  secret: r.secret,
+  scope: r.scope,
+  ...(r.created_at ? { created_at: r.created_at } : {}),
+  ...(r.note ? { note: r.note } : {}),
+  ...(r.account ? { account: r.account } : {}),
+});
+
 /**
  * The admin keys kept in the database, read again every second in the background, so a key added
  * or revoked through any instance (`replyd keys … --db`) counts within a second. While they cannot
@@ -33,10 +45,9 @@ export class PgKeyRing implements Keys {
   }
 
   private async load(): Promise<void> {
-    const rows = (await this.sql`SELECT appkey, secret, scope, created_at, note FROM admin_keys`) as { appkey: string; secret: string; scope: Scope; created_at: string | null; note: string | null }[];
+    const rows = (await this.sql`SELECT appkey, secret, scope, created_at, note, account FROM admin_keys`) as (AdminRow & { secret: string })[];
     const next = new Map<string, AdminKey>();
-    for (const r of rows)
-      next.set(r.appkey, { appkey: r.appkey, secret: r.secret, scope: r.scope, ...(r.created_at ? { created_at: r.created_at } : {}), ...(r.note ? { note: r.note } : {}) });
+    for (const r of rows) next.set(r.appkey, keyOfRow(r));
     for (const k of this.extra) next.set(k.appkey, k);
     this.keys = next;
     this.loadedAt = performance.now();

@@ -1,61 +1,71 @@
 /**
  * The PostgreSQL backend (`serve --db`): everything in the database, nothing of value on the host.
  * Schema brought up to date under the migration lock; the instance registered (a second one needs
- * --redis); the first key made by the instance that prints it; the local read copy (SQLite in a
- * temporary folder) loaded before the server listens, then kept up to date every second and at
- * once on another instance's change notice.
+ * --redis); the first key made by the instance that prints it (server.ts); the local read copy
+ * (SQLite in a temporary folder) loaded before the server listens, then kept up to date every
+ * second and at once on another instance's change notice. One backend per account: without
+ * [accounts] the one account's in the default schema, beside the server's tables; with them each
+ * in its own schema, read and written through a pool of its own (account-schema.ts).
  */
-import { SQL } from "bun";
+import type { SQL } from "bun";
 import { rmSync } from "node:fs";
 import { BackendError, type Backend, type BackendOptions } from "../backend.ts";
-import type { AdminKey } from "../keys.ts";
-import { DEFAULT_KEYS } from "../../cluster/keyspace.ts";
+import { DEFAULT_KEYS, keyspace } from "../../cluster/keyspace.ts";
 import type { RedisLink } from "../redis/link.ts";
 import { Model } from "../model/model.ts";
-import { createFirstKey, prepareDatabase } from "./connect.ts";
+import { accountPool, accountSchema } from "./account-schema.ts";
+import { prepareDatabase } from "./connect.ts";
 import { makeCopyDir, sweepStaleCopies } from "./copydir.ts";
 import { pgWriter } from "./data.ts";
-import { InstanceConflict, InstanceRegistry } from "./instances.ts";
-import { PgKeyRing } from "./keys.ts";
 import { PgMessageLog } from "./log.ts";
 import { Replica } from "./replica.ts";
-import { redactUrl, scrubPassword } from "./url.ts";
+import { openPgServer, type PgServer } from "./server.ts";
+import { scrubPassword } from "./url.ts";
 
+/** A server without [accounts]: its one account's data in the database's default schema. */
 export async function openPostgres(url: string, opts: BackendOptions): Promise<Backend> {
-  const where = redactUrl(url);
-  const sql = new SQL(url);
+  const server = await openPgServer(url, opts);
   try {
-    // The first key comes after registering: an instance refused here must not make one nobody sees.
-    await prepareDatabase(sql, { now: new Date(opts.clock.now()), firstKey: false });
+    return await openAccountData(server, server.sql, DEFAULT_KEYS.changedChannel, opts, () => server.close());
+  } catch (e) {
+    await server.close();
+    throw e;
+  }
+}
+
+/**
+ * The account `name` of a server with [accounts]: its schema made and brought up to date, its
+ * own local copy and change channel (keyspace(name)); the keys and the registry are the server's.
+ */
+export async function openPostgresAccount(server: PgServer, name: string, opts: BackendOptions): Promise<Backend> {
+  const sql = accountPool(server.url, name);
+  try {
+    await prepareDatabase(sql, { now: new Date(opts.clock.now()), firstKey: false, schema: accountSchema(name) });
   } catch (e) {
     await sql.close().catch(() => {});
-    throw new BackendError(`cannot use the database at ${where}: ${scrubPassword((e as Error).message, url)}`);
+    throw new BackendError(`cannot use the account "${name}" in the database at ${server.where}: ${scrubPassword((e as Error).message, server.url)}`);
   }
-  const registry = new InstanceRegistry(sql, !!opts.redis, opts.environmentKey?.appkey ?? null);
-  const extra = [...opts.extraKeys, ...(opts.environmentKey ? [opts.environmentKey] : [])];
-  let created: AdminKey | null;
   try {
-    await registry.register();
-    created = !opts.firstKey || extra.length ? null : await createFirstKey(sql, new Date(opts.clock.now()));
+    return await openAccountData(server, sql, keyspace(name).changedChannel, opts, () => sql.close().catch(() => {}));
   } catch (e) {
-    await registry.unregister().catch(() => {});
     await sql.close().catch(() => {});
-    throw new BackendError(e instanceof InstanceConflict ? `cannot start: ${e.message}` : `cannot use the database at ${where}: ${scrubPassword((e as Error).message, url)}`);
+    throw e;
   }
+}
+
+/** An account's data read through `sql` (its schema): the local copy, the writer, the message log. */
+async function openAccountData(server: PgServer, sql: SQL, changed: string, opts: BackendOptions, closePool: () => Promise<unknown>): Promise<Backend> {
+  const { url, where, registry, keys } = server;
   for (const stale of sweepStaleCopies()) opts.logError(`removed ${stale}, the read copy of a server that did not stop (kill -9)`);
   const dir = makeCopyDir();
   const store = Model.open(dir, { logError: opts.logError, durable: false });
   const replica = new Replica(store, sql, opts.logError);
   const log = new PgMessageLog(sql, opts.logError);
-  let keys: PgKeyRing;
   try {
     await replica.catchUp();
-    keys = await PgKeyRing.open(sql, extra);
   } catch (e) {
     store.close();
     rmSync(dir, { recursive: true, force: true });
-    await registry.unregister();
-    await sql.close().catch(() => {});
     throw new BackendError(`cannot load the data from ${where}: ${scrubPassword((e as Error).message, url)}`);
   }
   let following: Promise<unknown> | null = null;
@@ -77,9 +87,8 @@ export async function openPostgres(url: string, opts: BackendOptions): Promise<B
   poll.unref?.();
   const lags: { at: number; ms: number }[] = [];
   let notices = 0;
-  const CHANGED = DEFAULT_KEYS.changedChannel;
   if (opts.redis) {
-    await opts.redis.subscribe(CHANGED, (message) => {
+    await opts.redis.subscribe(changed, (message) => {
       let notice: { by?: string; at?: number };
       try {
         notice = JSON.parse(message) as typeof notice;
@@ -100,7 +109,7 @@ export async function openPostgres(url: string, opts: BackendOptions): Promise<B
         });
     });
   }
-  const announce = opts.redis ? () => void (opts.redis as RedisLink).publish(CHANGED, JSON.stringify({ by: registry.id, at: Date.now() })).catch(() => {}) : () => {};
+  const announce = opts.redis ? () => void (opts.redis as RedisLink).publish(changed, JSON.stringify({ by: registry.id, at: Date.now() })).catch(() => {}) : () => {};
   const state = (): { state: "up" | "down"; error?: string } =>
     failing || keys.lastError ? { state: "down", error: scrubPassword(keys.lastError ?? "the copy cannot follow it", url) } : { state: "up" };
   return {
@@ -108,7 +117,7 @@ export async function openPostgres(url: string, opts: BackendOptions): Promise<B
     read: store,
     write: pgWriter(sql, replica, store, opts.clock, opts.keep, log, opts.replyLimit, announce),
     keys,
-    created,
+    created: server.created,
     where: { db: where },
     cluster: {
       registry,
@@ -121,12 +130,10 @@ export async function openPostgres(url: string, opts: BackendOptions): Promise<B
     },
     async close() {
       clearInterval(poll);
-      keys.close();
-      await registry.unregister();
       await following;
       const { unwritten, error } = await log.close(10_000);
       if (unwritten) opts.logError(`${unwritten} follower messages could not be written to the database and are lost: ${error}`);
-      await sql.close().catch(() => {});
+      await closePool();
       store.close();
       rmSync(dir, { recursive: true, force: true });
       return { lost: unwritten + log.dropped };

@@ -126,6 +126,8 @@ export const PG_MIGRATIONS: readonly string[] = [
             count(*)
      FROM (SELECT received_at, direction, sent_by, unmatched, regexp_replace(answer, '^(followup|another):', '') AS answer FROM messages) AS m GROUP BY 1, 2;
    INSERT INTO meta (key, value) SELECT 'log_details_since', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') WHERE EXISTS (SELECT 1 FROM messages);`,
+  // The one account a key reaches (issue 36 B: replyd keys add --account); null: every account.
+  `ALTER TABLE admin_keys ADD COLUMN account text;`,
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;
