@@ -4,7 +4,7 @@
  * composes accounts; nothing here knows of routes, keys or the listening socket.
  */
 import type { Clock } from "../base/clock.ts";
-import type { ReadModel, Writer } from "../store/backend.ts";
+import type { ClusterPart, ReadModel, Writer } from "../store/backend.ts";
 import type { RegexMatcher } from "../wechat/answering/regex.ts";
 import type { RegexThread } from "../wechat/answering/regex-thread.ts";
 import type { Responder } from "../wechat/answering/responder.ts";
@@ -27,6 +27,8 @@ export interface Account {
   readonly read: ReadModel;
   /** Every write, backups and the message log: the store of record's. */
   readonly write: Writer;
+  /** Its own part of a cluster's database (several accounts on PostgreSQL): health's state and lag. */
+  readonly databasePart: ClusterPart | null;
   /** The folder its cover pictures are served from. */
   readonly mediaDir: string;
   readonly regex: RegexMatcher;
@@ -69,7 +71,11 @@ export interface AccountDeps {
   predecessor?: Account;
 }
 
-export async function assembleAccount(store: { read: ReadModel; write: Writer }, settings: AccountSettings, deps: AccountDeps): Promise<Account> {
+/**
+ * `store.cluster`: the account's own part of a cluster's database (its copy's state and lag), when it
+ * has one of its own — health shows it for the account rather than the process's first account's.
+ */
+export async function assembleAccount(store: { read: ReadModel; write: Writer; cluster?: ClusterPart | null }, settings: AccountSettings, deps: AccountDeps): Promise<Account> {
   const { clock, log, cluster } = deps;
   const { read, write } = store;
   const { regex, conversations, responder } = answering(read, { clock, log, cluster, forModel: Boolean(settings.ai),
@@ -87,6 +93,7 @@ export async function assembleAccount(store: { read: ReadModel; write: Writer },
     path: settings.path,
     read,
     write,
+    databasePart: store.cluster ?? null,
     mediaDir: read.mediaDir,
     regex,
     rules: responder,
@@ -103,6 +110,7 @@ export async function assembleAccount(store: { read: ReadModel; write: Writer },
             answers: callback.shared?.counts,
             // Followers' turns read or kept in this instance's memory alone because Redis was away.
             conversations_alone: sharedTurns?.alone ?? 0,
+            ...(store.cluster ? { postgres: store.cluster.state(), cache_lag: store.cluster.cacheLag() } : {}),
           }
         : null,
     start: () => void platform?.token().catch(() => {}),

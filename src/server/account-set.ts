@@ -6,12 +6,14 @@
  */
 import type { Account } from "../account/account.ts";
 import type { AccountSettings } from "../account/settings.ts";
-import type { ReadModel, Writer } from "../store/backend.ts";
+import type { ClusterPart, ReadModel, Writer } from "../store/backend.ts";
 import type { AppContext } from "./context.ts";
 
 export interface AccountStore {
   read: ReadModel;
   write: Writer;
+  /** The account's own part of a cluster's database (several accounts on PostgreSQL), for health. */
+  cluster?: ClusterPart | null;
 }
 
 export interface AccountSetParts {
@@ -47,7 +49,7 @@ export class AccountSet {
   async replace(settings: AccountSettings): Promise<Account> {
     const old = this.get(settings.name);
     if (!old) throw new Error(`no account ${settings.name} to replace`);
-    const next = await this.parts.assemble({ read: old.read, write: old.write }, settings, old);
+    const next = await this.parts.assemble({ read: old.read, write: old.write, cluster: old.databasePart }, settings, old);
     this.list[this.list.indexOf(old)] = next;
     this.index(next);
     return old;

@@ -2,7 +2,7 @@ import { staticPlugin } from "@elysiajs/static";
 import { Elysia } from "elysia";
 import { systemClock, type Clock } from "../base/clock.ts";
 import type { Keys } from "../store/keys.ts";
-import type { ReadModel, Writer } from "../store/backend.ts";
+import type { ClusterPart, ReadModel, Writer } from "../store/backend.ts";
 import type { RedisLink } from "../store/redis/link.ts";
 import { assembleAccount } from "../account/account.ts";
 import { DEFAULT_KEYS, keyspace } from "../cluster/keyspace.ts";
@@ -41,7 +41,7 @@ export interface AppOptions {
    * Several accounts (the config file's [accounts]): each its own store and settings, in place of
    * `read`, `write`, `wechat` and `ai`; every admin request then names its account (server/accounts.ts).
    */
-  accounts?: { settings: AccountSettings; read: ReadModel; write: Writer }[];
+  accounts?: { settings: AccountSettings; read: ReadModel; write: Writer; cluster?: ClusterPart | null }[];
   keys: Keys;
   clock?: Clock;
   /** Accepted |server time − ts|, in ms. */
@@ -156,7 +156,7 @@ export async function createApp(opts: AppOptions) {
       environmentKey: opts.environmentKey ?? null,
     }),
   });
-  for (const { settings, read, write } of stores) await set.add({ read, write }, settings);
+  for (const { settings, ...store } of stores) await set.add(store, settings);
   const accounts = set.list;
   const contexts = set.contexts;
   const account = accounts[0];

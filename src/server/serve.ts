@@ -137,7 +137,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const cluster = link && backend.cluster ? clusterOf(link, backend.cluster) : undefined;
   const app = await createApp({
     ...(opts.accounts
-      ? { accounts: opts.accounts.map((a, i) => ({ settings: accountSettings(a.wechat, a.ai, a.name), read: (backends[i] as Backend).read, write: (backends[i] as Backend).write })) }
+      ? { accounts: opts.accounts.map((a, i) => ({ settings: accountSettings(a.wechat, a.ai, a.name), read: (backends[i] as Backend).read, write: (backends[i] as Backend).write, cluster: (backends[i] as Backend).cluster ?? null })) }
       : { read: backend.read, write: backend.write }),
     keys,
     clock,

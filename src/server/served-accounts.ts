@@ -52,7 +52,7 @@ export class ServedAccounts {
     const set = app.accountSet;
     for (const [a, b] of opened) {
       this.stores.set(a.name, b);
-      const account = await set.add({ read: b.read, write: b.write }, accountSettings(a.wechat, a.ai, a.name));
+      const account = await set.add({ read: b.read, write: b.write, cluster: b.cluster ?? null }, accountSettings(a.wechat, a.ai, a.name));
       account.start();
       this.prunings.set(a.name, await this.parts.startPrune(account));
     }

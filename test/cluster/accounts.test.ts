@@ -114,3 +114,14 @@ test("a write to shop is told on shop's change channel alone, not on the default
     listener.close();
   }
 });
+
+test("health's cluster section is the account's: shop's copy counts the change notices of shop's writes, blog's none", async () => {
+  suite.db = await testDatabase();
+  const [a, b] = [await instance(), await instance()];
+  expect((await load(a, "shop", "Shop returns")).status).toBe(200);
+  await until(async () => (await titles(b, "shop")).length > 0);
+  const lag = async (account: string) => (await call(b, "GET", "/api/cli", account)).data.cluster as { postgres: { state: string }; cache_lag: { notices: number } };
+  await until(async () => (await lag("shop")).cache_lag.notices > 0);
+  expect((await lag("shop")).postgres.state).toBe("up");
+  expect((await lag("blog")).cache_lag.notices).toBe(0);
+});
