@@ -11,7 +11,7 @@ import type { GeneratedAnswers } from "../ai/generated-answers.ts";
 import { renderReply, SUCCESS, type Inbound, type Reply } from "../door/message.ts";
 import type { Decision, Responder } from "./responder.ts";
 import type { Answer } from "../door/retries.ts";
-import { GENERATING, type SharedAnswers } from "../door/shared-retries.ts";
+import { GENERATING, type Shared, type SharedAnswers } from "../door/shared-retries.ts";
 
 export interface AnsweringParts {
   /** The message log (the store's, or the database's). */
@@ -60,7 +60,7 @@ export class Answering {
       // Answered at once (the usual case): rendered, then offered to the cluster in one batched
       // round trip. A regex rule or search to wait for: the message is claimed first, so a resend
       // elsewhere waits instead of running it again.
-      let out: string;
+      let out: Shared;
       if (decided instanceof Promise) {
         const work = decided;
         out = await shared.answer(key, timestamp, nonce, deadlineAt, () => ((computed = true), this.answer(m, key, encrypt, work, signal)));

@@ -77,9 +77,11 @@ const SETTLE = `local v = redis.call('GET', KEYS[1]) if not v or v == ARGV[1] th
 
 /**
  * What answer(), offer() and wait() give when a model is writing the message's answer: the arrival
- * is one of its deliveries, handled by the generator (generated-answers.ts). Never a rendered reply.
+ * is one of its deliveries, handled by the generator (generated-answers.ts). A symbol, not a
+ * string: the type makes every caller tell it from a rendered reply, and no reply can equal it.
  */
-export const GENERATING = "\u0000generating";
+export const GENERATING: unique symbol = Symbol("generating");
+export type Shared = string | typeof GENERATING;
 
 export interface SharedAnswerOptions {
   /** How long a settled answer is kept (the platform resends within about 15 s). */
@@ -122,7 +124,7 @@ export class SharedAnswers {
    * finds lapses); or the answer another instance kept. Offers made in one turn of the event loop go to Redis as one
    * script call: under load, one round trip serves many messages.
    */
-  async offer(key: string, timestamp: string, nonce: string, deadlineAt: number, out: string, keep: () => string): Promise<string> {
+  async offer(key: string, timestamp: string, nonce: string, deadlineAt: number, out: string, keep: () => string): Promise<Shared> {
     const answerKey = this.keys.answer(key);
     const held = await new Promise<string>((resolve, reject) => {
       this.batch.push({ answerKey, signatureKey: this.keys.signature(timestamp, nonce), key, out, resolve, reject });
@@ -170,7 +172,7 @@ export class SharedAnswers {
    * message and renders its reply. Throws WxError (401) for a signature that carried another
    * message, RedisDown when Redis is away before anything was claimed.
    */
-  async answer(key: string, timestamp: string, nonce: string, deadlineAt: number, compute: () => string | Promise<string>): Promise<string> {
+  async answer(key: string, timestamp: string, nonce: string, deadlineAt: number, compute: () => string | Promise<string>): Promise<Shared> {
     const answerKey = this.keys.answer(key);
     const claim = [key, String(this.opts.signatureMs), this.claimValue, String(this.opts.claimMs)];
     const got = await viaRedis(() => this.link.eval<string[]>(CLAIM, [answerKey, this.keys.signature(timestamp, nonce)], claim), REFUSE);
@@ -196,12 +198,12 @@ export class SharedAnswers {
       clearInterval(renew);
     }
     // Not awaited: the follower's answer does not wait on Redis. A resend elsewhere meanwhile waits a poll.
-    if (out !== GENERATING) inBackground(() => this.link.eval(SETTLE, [answerKey], [this.claimValue, out, String(this.opts.ttlMs)]));
+    inBackground(() => this.link.eval(SETTLE, [answerKey], [this.claimValue, out, String(this.opts.ttlMs)]));
     return out;
   }
 
   /** Another instance holds the message: its answer, or the message itself once its claim lapses. */
-  private async wait(answerKey: string, deadlineAt: number, compute: () => string | Promise<string>): Promise<string> {
+  private async wait(answerKey: string, deadlineAt: number, compute: () => string | Promise<string>): Promise<Shared> {
     this.counts.waited++;
     while (Date.now() < deadlineAt) {
       await Bun.sleep(this.opts.pollMs);
