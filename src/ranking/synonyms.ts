@@ -74,16 +74,7 @@ export class SynonymTable {
   apply(terms: string[]): string[] {
     let out: string[] | null = null;
     for (let i = 0; i < terms.length; ) {
-      let node = this.root.next.get(terms[i] as string);
-      let found: string | undefined;
-      let length = 0;
-      for (let j = i + 1; node; j++) {
-        if (node.canonical !== undefined) {
-          found = node.canonical;
-          length = j - i;
-        }
-        node = j < terms.length ? node.next.get(terms[j] as string) : undefined;
-      }
+      const { found, length } = this.longestAt(terms, i);
       if (found !== undefined) {
         (out ??= terms.slice(0, i)).push(found);
         i += length;
@@ -95,6 +86,21 @@ export class SynonymTable {
     return out ?? terms;
   }
 
+  /** The group's term of the longest phrase of the table that starts at `terms[i]`, and how many terms it takes (0: none). */
+  private longestAt(terms: readonly string[], i: number): { found: string | undefined; length: number } {
+    let node = this.root.next.get(terms[i] as string);
+    let found: string | undefined;
+    let length = 0;
+    for (let j = i + 1; node; j++) {
+      if (node.canonical !== undefined) {
+        found = node.canonical;
+        length = j - i;
+      }
+      node = j < terms.length ? node.next.get(terms[j] as string) : undefined;
+    }
+    return { found, length };
+  }
+
   /**
    * For each of `terms`, the group's term of the phrase covering it as apply() would replace it
    * (undefined where none does): how words.ts placesOf finds which places of a question a group
@@ -103,16 +109,7 @@ export class SynonymTable {
   cover(terms: readonly string[]): (string | undefined)[] {
     const out: (string | undefined)[] = new Array(terms.length).fill(undefined);
     for (let i = 0; i < terms.length; ) {
-      let node = this.root.next.get(terms[i] as string);
-      let found: string | undefined;
-      let length = 0;
-      for (let j = i + 1; node; j++) {
-        if (node.canonical !== undefined) {
-          found = node.canonical;
-          length = j - i;
-        }
-        node = j < terms.length ? node.next.get(terms[j] as string) : undefined;
-      }
+      const { found, length } = this.longestAt(terms, i);
       if (found !== undefined) {
         out.fill(found, i, i + length);
         i += length;
