@@ -2,7 +2,7 @@
 import { expect, test } from "bun:test";
 import { ANSWERS, choose } from "../src/ranking/choice.ts";
 
-const ranked = (score: number, coverage = 1, word = true) => ({ score, coverage, word });
+const ranked = (score: number, coverage = 1, word = true, headCoverage = 0) => ({ score, coverage, word, headCoverage });
 const margin = (xs: ReturnType<typeof ranked>[]) => {
   const c = choose(xs);
   return c.kind === "one" ? c.margin : null;

@@ -144,6 +144,21 @@ describe("scores", () => {
     // A character the article lacks altogether: nothing of its place.
     expect(scoreArticle(ask("订票", known), seat, stats).coverage).toBeCloseTo(RANKING.charCredit / 2, 9);
   });
+  test("the share the head alone holds: the question's places its title, keywords or questions hold, not the body's", () => {
+    const known = () => 2;
+    const card = { id: "k", title: "礼品卡", keywords: "积分", description: "", body: "礼品卡的积分可以兑换茶具。" };
+    // 礼品 and 积分 in the head, 兑换 only in the body: four of the six places held by the head, all by the article.
+    const s = scoreArticle(ask("礼品积分兑换", known), card, stats);
+    expect(s.coverage).toBe(1);
+    expect(s.headCoverage).toBeCloseTo(4 / 6, 9);
+    // The same words in the body only: held, but not by the head.
+    const body = scoreArticle(ask("礼品积分兑换", known), { ...card, title: "说明", keywords: "" }, stats);
+    expect(body.coverage).toBe(1);
+    expect(body.headCoverage).toBe(0);
+    // An operator's phrasing counts as head.
+    expect(scoreArticle(ask("兑换", known), { ...card, questions: "怎么兑换" }, stats).headCoverage).toBe(1);
+    expect(scoreArticle(ask("兑换", known), card, stats).headCoverage).toBe(0);
+  });
   test("an article without a body is ranked on its head and description", () => {
     const q = ask("退货");
     expect(scoreArticle(q, { id: "b", title: "退货", keywords: "", description: "", body: "" }, stats).score).toBeGreaterThan(0);
@@ -166,7 +181,7 @@ describe("scores", () => {
   });
 });
 
-const ranked = (score: number, coverage = 1, word = true) => ({ score, coverage, word });
+const ranked = (score: number, coverage = 1, word = true, headCoverage = 0) => ({ score, coverage, word, headCoverage });
 
 describe("the choice", () => {
   test("one article when the best scores at least `lead` times the second; just under it, not alone", () => {
@@ -194,6 +209,20 @@ describe("the choice", () => {
     // Control: the same second, relevant, makes a list.
     expect(choose([ranked(10), ranked(9)]).kind).toBe("list");
   });
+  test("the share the head holds adds headCredit times itself to the share held: just under the bar the fallback, at it an answer", () => {
+    expect(ANSWERS.headCredit).toBeGreaterThan(0);
+    const held = ANSWERS.minCoverage / 2;
+    const head = (ANSWERS.minCoverage - held) / ANSWERS.headCredit;
+    expect(choose([ranked(10, held, true, head + 1e-9)]).kind).toBe("one");
+    expect(choose([ranked(10, held, true, head - 0.001)]).kind).toBe("none");
+    // Without the head's part, the same share held is no answer.
+    expect(choose([ranked(10, held)]).kind).toBe("none");
+    // It counts for the articles listed beside the best too.
+    const listed = ANSWERS.listCoverage / 2;
+    const e = choose([ranked(10), ranked(9, listed, true, listed / ANSWERS.headCredit + 1e-9)]);
+    expect(e.kind === "list" && e.articles.length).toBe(2);
+    expect(choose([ranked(10), ranked(9, listed, true, listed / ANSWERS.headCredit - 0.001)]).kind).toBe("none");
+  });
   test("nothing when the best holds too little of the question, just under the share", () => {
     expect(choose([ranked(10, ANSWERS.minCoverage - 0.001)]).kind).toBe("none");
     expect(choose([ranked(10, ANSWERS.minCoverage)]).kind).toBe("one");
@@ -214,7 +243,7 @@ test("a list of three long entries fits one text reply, each keeping its title a
     url: `https://example.com/articles/${i}`,
     picurl: null,
     score: 1,
-    coverage: 1,
+    coverage: 1, headCoverage: 0,
     word: true,
     head: 0,
     passage: "退货".repeat(150),

@@ -2,27 +2,34 @@
  * What a follower is offered, from the ranked articles (docs/answers.md "What followers get"): one
  * article when the ranking is sure — the best scores at least `lead` times the second —, else the
  * relevant ones among the first three, or the fallback text when nothing is relevant or the best is
- * not sure and nothing else comes close. The thresholds were chosen on the tuning halves of the
- * evaluation sets (bench/answers-tune.ts; docs/performance.md, Session 18): the lead keeps single
- * wrong articles on our FAQ accounts at 3 % held out; the share trades refusals of questions no
- * article answers against right answers one for one, and 0.25 keeps right-first nearest the plain
- * BM25's (refused held out: 60 % Chinese, 35 % English).
+ * not sure and nothing else comes close. Relevant: the share of the question the article holds,
+ * plus `headCredit` times the share its head alone holds (an article about what is asked names it
+ * in its title, keywords or questions; one that only mentions the words in passing does not).
+ * The thresholds were chosen on the tuning halves of the evaluation sets (bench/answers-tune.ts;
+ * docs/performance.md, Sessions 18 and 21): the lead keeps single wrong articles on our FAQ
+ * accounts at 3–4 %; the bar trades refusals of questions no article answers against right
+ * answers, and the head's part moved that trade (on our FAQ accounts, all questions: right first
+ * 0.676 → 0.697 Chinese, 0.719 → 0.741 English, refused 52 % → 52 % and 41 % → 53 %).
  */
 /** What choosing reads of a ranked article. */
 export interface Scored {
   score: number;
   /** The share of the question it holds (score.ts): every word of the question counts, those no article holds too. */
   coverage: number;
+  /** The share its head alone holds (score.ts). */
+  headCoverage: number;
   /** It holds a word of the question, not only single characters (score.ts). */
   word: boolean;
 }
 
 /** Tunable by bench/answers-tune.ts; nothing else changes them. */
-export const ANSWERS: { minCoverage: number; listCoverage: number; lead: number; listed: number; listShare: number } = {
-  /** The best article holding less of the question than this share is no answer: the fallback. */
-  minCoverage: 0.3,
-  /** Another article is listed beside it only if it holds at least this share. */
+export const ANSWERS: { minCoverage: number; listCoverage: number; headCredit: number; lead: number; listed: number; listShare: number } = {
+  /** The best article less relevant than this (the share it holds, and headCredit times its head's) is no answer: the fallback. */
+  minCoverage: 0.4,
+  /** Another article is listed beside it only if it is at least this relevant. */
   listCoverage: 0.15,
+  /** How much the share the head alone holds adds to the share an article holds, in telling an answer from none. */
+  headCredit: 2,
   /** The best article is offered alone when its score is at least this many times the second's. */
   lead: 2,
   /** At most this many articles in a list. */
@@ -42,7 +49,7 @@ export type Choice<T extends Scored> = { kind: "none" } | { kind: "one"; article
 export function choose<T extends Scored>(ranked: readonly T[]): Choice<T> {
   const best = ranked[0];
   // Sharing a character or two ("天" in 七天 and 天气) is no relevance.
-  const relevant = (a: T, share: number) => a.word && a.coverage >= share;
+  const relevant = (a: T, share: number) => a.word && a.coverage + ANSWERS.headCredit * a.headCoverage >= share;
   if (!best || best.score <= 0 || !relevant(best, ANSWERS.minCoverage)) return { kind: "none" };
   const second = ranked[1];
   if (!second || second.score * ANSWERS.lead <= best.score)

@@ -98,6 +98,7 @@ export function rank(question: string | Question, source: RankingSource): Rankin
       picurl: r.picurl,
       score: round(s.score),
       coverage: round(s.coverage),
+      headCoverage: round(s.headCoverage),
       word: s.word,
       head: round(s.head),
       passage: shown ? text.slice(shown.start, shown.end).trim() : null,

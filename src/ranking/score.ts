@@ -36,6 +36,8 @@ export interface ArticleScore {
    * (words.ts placesOf), each weighing its idf — one no article holds as the rarest — the ones held.
    */
   coverage: number;
+  /** The share of the question its head alone holds (title, keywords, questions): an article about what is asked names it there. */
+  headCoverage: number;
   /** Whether it holds one of the question's words (a Han pair, a Latin word), not only single characters. */
   word: boolean;
   /** The head's part of the score: the article's score had its body held nothing (what `replyd ask` shows). */
@@ -176,8 +178,11 @@ export function scoreArticle(asked: Asked, a: RankedSource, stats: CorpusStats):
   const total = asked.places.reduce((s, p) => s + p.weight, 0);
   // A Han character the article holds, though not in the question's pair: part of the place (a
   // follower writes 订了位 where the article says 订位).
-  const heldShare = (p: { by: string[]; term: string }) => (p.by.some(has) ? 1 : p.term.length === 1 && !p.by.includes(p.term) && has(p.term) ? RANKING.charCredit : 0);
-  const held = asked.places.reduce((s, p) => s + p.weight * heldShare(p), 0);
+  const heldShare = (p: { by: string[]; term: string }, at: (term: string) => boolean) =>
+    p.by.some(at) ? 1 : p.term.length === 1 && !p.by.includes(p.term) && at(p.term) ? RANKING.charCredit : 0;
+  const held = asked.places.reduce((s, p) => s + p.weight * heldShare(p, has), 0);
+  const inHead = (term: string) => x.head.has(term);
+  const heldInHead = asked.places.reduce((s, p) => s + p.weight * heldShare(p, inHead), 0);
   // A question of single characters only ("茶") has no word to hold: its characters count as words.
   const words = q.filter((t) => isWord(t.term));
   return {
@@ -185,6 +190,7 @@ export function scoreArticle(asked: Asked, a: RankedSource, stats: CorpusStats):
     word: words.length ? words.some(holds) : q.some(holds),
     score: articleScore(q, fields, stats) * named,
     coverage: total > 0 ? held / total : 0,
+    headCoverage: total > 0 ? heldInHead / total : 0,
     head: articleScore(q, { ...fields, ...NO_BODY }, stats) * named,
     shown: shownPassage(q, passages, stats),
     passages: passages.map(({ start, end, score }) => ({ start, end, score })),

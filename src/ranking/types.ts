@@ -24,6 +24,8 @@ export interface RankedArticle {
   picurl: string | null;
   score: number;
   coverage: number;
+  /** The share of the question its head alone holds (score.ts). */
+  headCoverage: number;
   word: boolean;
   /** The head's (title, keywords and questions) part of the score. */
   head: number;

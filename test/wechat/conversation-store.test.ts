@@ -164,7 +164,7 @@ describe("review of issue 34 E", () => {
       articles: ids
         .filter((id) => !(q.exclude ?? []).includes(id))
         .slice(0, 16)
-        .map((id) => ({ id, title: id, url: "", picurl: null, description: "", score: 1, coverage: 0.5, word: true, head: 0, passage: null, passageScore: 0, excerpt: null, passages: [] })),
+        .map((id) => ({ id, title: id, url: "", picurl: null, description: "", score: 1, coverage: 0.5, headCoverage: 0, word: true, head: 0, passage: null, passageScore: 0, excerpt: null, passages: [] })),
     });
     let now = 1000;
     const c = new LocalConversations(() => now);

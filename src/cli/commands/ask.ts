@@ -12,7 +12,7 @@ interface Asked {
   terms: { term: string; idf: number }[];
   postings_read: number;
   candidates: number;
-  articles: { id: string; title: string; url: string; score: number; coverage: number; head: number; passages: { text: string; score: number }[] }[];
+  articles: { id: string; title: string; url: string; score: number; coverage: number; headCoverage?: number; head: number; passages: { text: string; score: number }[] }[];
   /** With a model configured: what it is given, and with generate=1 what it wrote and what the checks made of it. */
   model?: {
     sources: { n: number; id: string; title: string }[];
@@ -47,7 +47,7 @@ export async function ask(c: CommandContext): Promise<void> {
     const lines = [`answered as  ${r.answer}`, ...(r.rule_warnings ?? []).map((w) => `warning      ${w}`), "", reply, "", `ranking      ${r.choice}; ${r.postings_read} index entries read, ${r.candidates} articles scored`];
     lines.push(`terms        ${r.terms.map((t) => `${t.term}(${t.idf.toFixed(1)})`).join(" ") || "(none the articles hold)"}`);
     for (const [i, a] of r.articles.entries()) {
-      lines.push("", `${i + 1}. ${a.title}  [${a.id}]  score ${a.score.toFixed(2)} (head ${a.head.toFixed(2)}), holds ${Math.round(a.coverage * 100)}% of the question`);
+      lines.push("", `${i + 1}. ${a.title}  [${a.id}]  score ${a.score.toFixed(2)} (head ${a.head.toFixed(2)}), holds ${Math.round(a.coverage * 100)}% of the question${a.headCoverage ? ` (its head ${Math.round(a.headCoverage * 100)}%)` : ""}`);
       for (const p of a.passages) lines.push(`   ${p.score.toFixed(2).padStart(6)}  ${oneLine(p.text, 160)}`);
     }
     const m = r.model;
