@@ -100,6 +100,32 @@ test("a question about something else that leans on nothing before is read alone
   expect((await say("那推荐一部电影呢", { from: "o_two" })).ids).toEqual(["hours"]);
 });
 
+const SUBJECT_ONE = { id: "subject-one", title: "科目一考试内容", url: url("subject-one"), body: "科目一是理论考试，考交通法规和安全文明驾驶常识，共100道选择题，90分及格。" };
+const SUBJECT_TWO = { id: "subject-two", title: "科目二考试内容", url: url("subject-two"), body: "科目二是场地驾驶技能考试，考倒车入库、侧方停车、坡道定点停车起步、直角转弯和曲线行驶。" };
+const PROCESS = { id: "process", title: "学车流程", url: url("process"), body: "报名后按顺序考科目一、科目二、科目三和科目四，每一科通过后才能预约下一科。" };
+
+test("a follow-up whose own words name another article's head, one not offered yet, moves there: not dragged back to the earlier question's", async () => {
+  await importDoc([SUBJECT_ONE, SUBJECT_TWO, PROCESS]);
+  expect((await say("科目一的理论考试考哪些交通法规")).ids[0]).toBe("subject-one");
+  expect((await say("科目二呢")).ids[0]).toBe("subject-two");
+  expect((await answers()).at(-1)?.[1]).not.toStartWith("followup:");
+  // Its head holding the words is what moves it: the article just offered, named again, is read with the question.
+  await say("科目一的理论考试考哪些交通法规", { from: "o_two" });
+  expect((await say("科目一呢", { from: "o_two" })).ids[0]).toBe("subject-one");
+});
+
+const PRENATAL = { id: "prenatal", title: "孕妇建档", url: url("prenatal"), body: "怀孕12周前后到产科门诊建档，可以在公众号上预约建档时间。" };
+const CARD = { id: "card", title: "办理就诊卡", url: url("card"), body: "第一次来院请先办卡，要带身份证原件，在门诊一楼窗口办理。" };
+
+test("a follow-up leaning on the question is read with it even when one article alone holds its few words", async () => {
+  await importDoc([PRENATAL, CARD, HOURS]);
+  // Alone, 要带什么 is the card article, sure: it alone holds 带.
+  expect((await say("要带什么", { from: "o_other" })).ids).toEqual(["card"]);
+  expect((await say("孕妇怎么建档")).ids[0]).toBe("prenatal");
+  expect((await say("要带什么")).ids[0]).toBe("prenatal");
+  expect((await answers()).at(-1)?.[1]).toStartWith("followup:");
+});
+
 test("换一个 / another: the next articles not yet offered, then nothing left said so; each logged", async () => {
   const rooms = [1, 2, 3, 4, 5].map((i) => ({ id: `room${i}`, title: `包间${"甲乙丙丁戊"[i - 1]}`, url: url(`room${i}`), body: `包间可坐${6 + i}人，最低消费${500 + i * 100}元，需提前一天预订。` }));
   await importDoc([...rooms, HOURS]);

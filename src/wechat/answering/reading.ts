@@ -4,15 +4,18 @@
  * already offered left out), or as a pick from the list just sent. Pure but for the ranking it is
  * given: the responder gives the searcher's, bench/followups.ts the ranking over a set in memory.
  *
- * A follow-up is told by its ranking and by its words: a message ranked alone that is sure (one
- * article clearly ahead, ranking/choice.ts) stands on its own, whatever came before; one that is
- * not, and leans on what was said before (cues.ts: "那运费呢", "can I undo it?", "会过期吗"), is
- * ranked again with the question before it, and that reading is taken when it offers something.
+ * A follow-up is told by its words and by its ranking: a message that leans on what was said before
+ * (cues.ts: "那运费呢", "can I undo it?", "会过期吗") is ranked again with the question before it,
+ * and that reading is taken when it offers something — unless the message's own words name another
+ * article in its head, one not offered yet ("and sleep?" after the period-tracking question): the
+ * conversation moves there. A message that does not lean stands on its own, whatever came before;
  * "tell me a joke" after a question is not answered with that question's article. Measured on the
  * follow-up set and on followers' questions of their own asked one after another
- * (bench/followups.ts, docs/performance.md): ranking every message with the one before drags new
- * questions back to the old article; reading any unsure message so answers questions no article
- * answers with the old one; reading only short messages so misses whole sentences that follow up.
+ * (bench/followups.ts, docs/performance.md Sessions 17 and 21): ranking every message with the one
+ * before drags new questions back to the old article; reading any unsure message so answers
+ * questions no article answers with the old one; reading only short messages so misses whole
+ * sentences that follow up; letting a leaning message that is sure alone stand on its own lost
+ * follow-ups whose few words one article held by chance ("要带什么").
  */
 import { choose, type Choice } from "../../ranking/choice.ts";
 import type { Question } from "../../ranking/question.ts";
@@ -62,13 +65,18 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   }
   const alone: Reading = { how: "alone", question: { text }, asked: text, ranked: await rank({ text }) };
   if (!last || !alone.ranked || alone.ranked === "busy") return alone;
-  // Sure on its own, or not leaning on what was said ("tell me a joke", "谢谢"): not a follow-up.
-  if (choose(alone.ranked.articles).kind === "one" || standsAlone(text) || !leansOnBefore(text)) return alone;
+  // Not leaning on what was said ("tell me a joke", "谢谢", a question of its own): not a follow-up.
+  if (standsAlone(text) || !leansOnBefore(text)) return alone;
   const earlier = earlierOf(last);
   const question: Question = { text, context: earlier.join("\n") };
   const together = await rank(question);
   if (!together || together === "busy") return alone;
   if (choose(together.articles).kind === "none") return alone;
+  // The follower's own words name another article in its head ("and sleep?" after the period
+  // tracking question, "科目二呢" after 科目一): the conversation moves there, where the earlier
+  // question's words would pull it back.
+  const named = alone.ranked.articles[0];
+  if (named && named.headCoverage >= NAMES_ANOTHER && !last.offered.includes(named.id)) return alone;
   return { how: "followup", question, asked: spoken(text, earlier), ranked: together };
 }
 
@@ -86,6 +94,14 @@ export function offer(r: Exclude<Reading, { how: "pick" }>): Choice<RankedArticl
 }
 
 export const ANOTHER_LISTED = 3;
+
+/**
+ * The share of a follow-up's own words an article's head holds (ranking/score.ts headCoverage) for
+ * the follow-up to be read alone, when that article was not offered before. On the follow-up set
+ * (bench/followups.ts) any value from 0.2 to 0.8 gives the same readings: an article's head holds
+ * all of a follow-up's few words, or hardly any (docs/performance.md Session 21).
+ */
+export const NAMES_ANOTHER = 0.5;
 
 /**
  * The turn a reading leaves, `shown` what its reply showed: "another" keeps the question and adds
