@@ -5,7 +5,7 @@ import { passagesOf, PASSAGE_CHARS } from "../src/ranking/passages.ts";
 import { RANKING, termWeight } from "../src/ranking/bm25.ts";
 import { excerpt } from "../src/ranking/excerpt.ts";
 import { namesTitle, titleForm } from "../src/ranking/names.ts";
-import { analyse, askedOf, fieldsOf, queryTerms, scoreArticle, type CorpusStats } from "../src/ranking/score.ts";
+import { analyse, askedOf, CHARS_AS_WORD, fieldsOf, queryTerms, scoreArticle, type CorpusStats } from "../src/ranking/score.ts";
 import { listText } from "../src/wechat/answering/ranked-reply.ts";
 import { MAX_TEXT_BYTES } from "../src/wechat/door/message.ts";
 import type { RankedArticle } from "../src/ranking/types.ts";
@@ -115,11 +115,18 @@ describe("scores", () => {
     const withoutTitle = scoreArticle(q, { ...a, title: "说明" }, stats);
     expect(withoutTitle.score).toBeLessThan(s.score);
     expect(s.coverage).toBeGreaterThan(0.5);
-    expect(s.word).toBe(true);
+  });
+  test("a word of the question held: a pair or a Latin word, or three of its characters apart; not a character or two", () => {
+    expect(scoreArticle(ask("退货运费谁出"), a, stats).word).toBe(true);
     // Only the single character 说 in common: no word held.
     expect(scoreArticle(ask("说话"), a, stats).word).toBe(false);
     // A question of single characters: a character held is enough.
     expect(scoreArticle(ask("货"), a, stats).word).toBe(true);
+    // Three of the question's characters held apart (值, 卡, 退) are as a word; two (值, 卡) are not.
+    const card = { id: "c", title: "储值卡", keywords: "", description: "", body: "余额可以申请退款。" };
+    expect(CHARS_AS_WORD).toBe(3);
+    expect(scoreArticle(ask("充值的卡退钱"), card, stats).word).toBe(true);
+    expect(scoreArticle(ask("充值的卡"), card, stats).word).toBe(false);
   });
   test("the share of the question held counts its words no article holds too, at the highest weight", () => {
     const known = (t: string) => (["退", "货", "退货"].includes(t) ? 2 : 0);
