@@ -5,7 +5,7 @@
  * real ranking code over each account (eval/memory-source.ts), and with --binary through dist/replyd's
  * callback, each account imported into a server of its own.
  *
- *   bun bench/followups.ts [--half tune|held|all] [--set weight=0.5] [--binary] [--json] [--misses]
+ *   bun bench/followups.ts [--half tune|held|all] [--set weight=0.5] [--set namesAnother=0.5] [--binary] [--json] [--misses]
  *   bun bench/followups.ts --standalone [bench/eval/faq/questions.jsonl]
  *   ./scripts/bench --only followups        (both)
  *
@@ -27,7 +27,7 @@ import { CONTEXT, type Question } from "../src/ranking/question.ts";
 import { rank } from "../src/ranking/rank.ts";
 import type { Ranking } from "../src/ranking/types.ts";
 import { wxSignature } from "../src/wechat/door/crypto.ts";
-import { nextTurn, offer, read, type Reading } from "../src/wechat/answering/reading.ts";
+import { nextTurn, offer, read, READING, type Reading } from "../src/wechat/answering/reading.ts";
 import { MemorySource } from "./eval/memory-source.ts";
 import { clientFor, startReplyd, TOKEN, waitHealthy } from "./servers.ts";
 
@@ -333,6 +333,7 @@ if (import.meta.main) {
     if (args[i] !== "--set") continue;
     const [k, v] = (args[i + 1] as string).split("=") as [string, string];
     if (k === "weight") CONTEXT.weight = Number(v);
+    else if (k === "namesAnother") READING.namesAnother = Number(v);
     else throw new Error(`unknown setting ${k}`);
   }
   const accounts = loadAccounts();

@@ -5,7 +5,7 @@ import { passagesOf, PASSAGE_CHARS } from "../src/ranking/passages.ts";
 import { RANKING, termWeight } from "../src/ranking/bm25.ts";
 import { excerpt } from "../src/ranking/excerpt.ts";
 import { namesTitle, titleForm } from "../src/ranking/names.ts";
-import { analyse, askedOf, CHARS_AS_WORD, fieldsOf, queryTerms, scoreArticle, type CorpusStats } from "../src/ranking/score.ts";
+import { analyse, askedOf, fieldsOf, queryTerms, scoreArticle, type CorpusStats } from "../src/ranking/score.ts";
 import { listText } from "../src/wechat/answering/ranked-reply.ts";
 import { MAX_TEXT_BYTES } from "../src/wechat/door/message.ts";
 import type { RankedArticle } from "../src/ranking/types.ts";
@@ -124,7 +124,7 @@ describe("scores", () => {
     expect(scoreArticle(ask("货"), a, stats).word).toBe(true);
     // Three of the question's characters held apart (值, 卡, 退) are as a word; two (值, 卡) are not.
     const card = { id: "c", title: "储值卡", keywords: "", description: "", body: "余额可以申请退款。" };
-    expect(CHARS_AS_WORD).toBe(3);
+    expect(RANKING.charsAsWord).toBe(3);
     expect(scoreArticle(ask("充值的卡退钱"), card, stats).word).toBe(true);
     expect(scoreArticle(ask("充值的卡"), card, stats).word).toBe(false);
   });
@@ -162,6 +162,8 @@ describe("scores", () => {
     const body = scoreArticle(ask("礼品积分兑换", known), { ...card, title: "说明", keywords: "" }, stats);
     expect(body.coverage).toBe(1);
     expect(body.headCoverage).toBe(0);
+    // A question's character the head holds outside the question's pair: charCredit of its place, as for the share held.
+    expect(scoreArticle(ask("订位", known), { id: "s", title: "预订座位", keywords: "", description: "", body: "" }, stats).headCoverage).toBeCloseTo(RANKING.charCredit, 9);
     // An operator's phrasing counts as head.
     expect(scoreArticle(ask("兑换", known), { ...card, questions: "怎么兑换" }, stats).headCoverage).toBe(1);
     expect(scoreArticle(ask("兑换", known), card, stats).headCoverage).toBe(0);
@@ -229,6 +231,16 @@ describe("the choice", () => {
     const e = choose([ranked(10), ranked(9, listed, true, listed / ANSWERS.headCredit + 1e-9)]);
     expect(e.kind === "list" && e.articles.length).toBe(2);
     expect(choose([ranked(10), ranked(9, listed, true, listed / ANSWERS.headCredit - 0.001)]).kind).toBe("none");
+  });
+  test("nothing when the best holds less than minHeld of the question, whatever its head", () => {
+    expect(ANSWERS.minHeld).toBeGreaterThan(0);
+    expect(ANSWERS.minHeld).toBeLessThan(ANSWERS.minCoverage);
+    // Its head holding all it holds would carry it over the bar; holding too little, it is no answer.
+    expect(choose([ranked(10, ANSWERS.minHeld - 0.001, true, ANSWERS.minHeld - 0.001)]).kind).toBe("none");
+    expect(choose([ranked(10, ANSWERS.minHeld, true, ANSWERS.minHeld)]).kind).toBe("one");
+    // The articles listed beside it need only the list's share.
+    const c = choose([ranked(10), ranked(9, ANSWERS.listCoverage)]);
+    expect(c.kind === "list" && c.articles.length).toBe(2);
   });
   test("nothing when the best holds too little of the question, just under the share", () => {
     expect(choose([ranked(10, ANSWERS.minCoverage - 0.001)]).kind).toBe("none");

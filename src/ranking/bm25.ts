@@ -7,7 +7,7 @@
  */
 
 /** Tunable by bench/answers-tune.ts (`--set k=v`); nothing else changes them. */
-export const RANKING: { k1: number; b: number; headWeight: number; localIdf: number; titleBoost: number; charCredit: number } = {
+export const RANKING: { k1: number; b: number; headWeight: number; localIdf: number; titleBoost: number; charCredit: number; charsAsWord: number } = {
   /** Term-frequency saturation and length normalisation (each field against its own average): BM25's usual values, and the best on the tuning halves. */
   k1: 1.2,
   b: 0.75,
@@ -24,6 +24,12 @@ export const RANKING: { k1: number; b: number; headWeight: number; localIdf: num
    * article; 0.5 was best on the tuning halves (docs/performance.md Session 18).
    */
   charCredit: 0.5,
+  /**
+   * Han characters of the question an article holds, no pair of them, that count as holding a word
+   * of it (score.ts `word`, which the choice requires): a character or two in common is no
+   * relevance ("天" in 七天 and 天气). 2 and 3 measured the same on the tuning halves (Session 21).
+   */
+  charsAsWord: 3,
 };
 
 /** The account's sizes, over every indexed article. */

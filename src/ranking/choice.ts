@@ -18,14 +18,21 @@ export interface Scored {
   coverage: number;
   /** The share its head alone holds (score.ts). */
   headCoverage: number;
-  /** It holds a word of the question, not only single characters (score.ts). */
+  /** It holds a word of the question (a pair, a Latin word, or three of its characters), not only a character or two (score.ts). */
   word: boolean;
 }
 
 /** Tunable by bench/answers-tune.ts; nothing else changes them. */
-export const ANSWERS: { minCoverage: number; listCoverage: number; headCredit: number; lead: number; listed: number; listShare: number } = {
+export const ANSWERS: { minCoverage: number; minHeld: number; listCoverage: number; headCredit: number; lead: number; listed: number; listShare: number } = {
   /** The best article less relevant than this (the share it holds, and headCredit times its head's) is no answer: the fallback. */
   minCoverage: 0.4,
+  /**
+   * …and holding less than this share of the question, whatever its head, is no answer either: a
+   * title naming one word of a question ("订单查询" for 订单退款什么时候到账: 17 % of it, all in the head)
+   * does not make the article its answer. 0.2 refused one more question no article answers on the
+   * tuning halves and changed nothing else.
+   */
+  minHeld: 0.2,
   /** Another article is listed beside it only if it is at least this relevant. */
   listCoverage: 0.15,
   /** How much the share the head alone holds adds to the share an article holds, in telling an answer from none. */
@@ -48,9 +55,9 @@ export type Choice<T extends Scored> = { kind: "none" } | { kind: "one"; article
 /** `ranked` best first. */
 export function choose<T extends Scored>(ranked: readonly T[]): Choice<T> {
   const best = ranked[0];
-  // Sharing a character or two ("天" in 七天 and 天气) is no relevance.
+  // Sharing a character or two ("天" in 七天 and 天气) is no relevance (score.ts `word`: a pair, a Latin word or three characters).
   const relevant = (a: T, share: number) => a.word && a.coverage + ANSWERS.headCredit * a.headCoverage >= share;
-  if (!best || best.score <= 0 || !relevant(best, ANSWERS.minCoverage)) return { kind: "none" };
+  if (!best || best.score <= 0 || best.coverage < ANSWERS.minHeld || !relevant(best, ANSWERS.minCoverage)) return { kind: "none" };
   const second = ranked[1];
   if (!second || second.score * ANSWERS.lead <= best.score)
     return { kind: "one", article: best, margin: (ranked.slice(1).find((a) => relevant(a, ANSWERS.listCoverage))?.score ?? 0) / best.score };

@@ -38,7 +38,7 @@ export interface ArticleScore {
   coverage: number;
   /** The share of the question its head alone holds (title, keywords, questions): an article about what is asked names it there. */
   headCoverage: number;
-  /** Whether it holds one of the question's words (a Han pair, a Latin word), or CHARS_AS_WORD of its Han characters: not only a character or two. */
+  /** Whether it holds one of the question's words (a Han pair, a Latin word), or RANKING.charsAsWord of its Han characters: not only a character or two. */
   word: boolean;
   /** The head's part of the score: the article's score had its body held nothing (what `replyd ask` shows). */
   head: number;
@@ -50,9 +50,6 @@ export interface ArticleScore {
 
 /** A passage with its terms counted. */
 type Cut = PassageScore & { counts: Map<string, number>; len: number };
-
-/** Han characters of a question an article holds that count as holding a word of it (score.ts ArticleScore.word). */
-export const CHARS_AS_WORD = 3;
 
 /** A term that is more than one Han character: a pair, or a Latin word. */
 export const isWord = (term: string) => term.length > 1 || !/\p{Script=Han}/u.test(term);
@@ -189,11 +186,12 @@ export function scoreArticle(asked: Asked, a: RankedSource, stats: CorpusStats):
   // A question of single characters only ("茶") has no word to hold: its characters count as words.
   // Sharing a character or two ("天" in 七天 and 天气) is no relevance; three of the question's
   // characters are, though no pair of them is held (充的卡…退 where the article says 储值卡 and 退款).
+  // A follow-up's characters are those of the question it is read with too.
   const words = q.filter((t) => isWord(t.term));
   const charsHeld = q.filter((t) => !isWord(t.term) && holds(t)).length;
   return {
     id: a.id,
-    word: words.length ? words.some(holds) || charsHeld >= CHARS_AS_WORD : q.some(holds),
+    word: words.length ? words.some(holds) || charsHeld >= RANKING.charsAsWord : q.some(holds),
     score: articleScore(q, fields, stats) * named,
     coverage: total > 0 ? held / total : 0,
     headCoverage: total > 0 ? heldInHead / total : 0,

@@ -100,6 +100,14 @@ test("an on-topic question no article answers gets the fallback, not the article
   expect(newsOf(await say("退款多久原路退回？"))).toMatchObject({ Title: "售后政策" });
 });
 
+test("a head naming one word of a long question does not make the article its answer: the share held is at least minHeld (issue 34 C)", async () => {
+  // An article of a title only: 订单 is all of the question it holds, in its head.
+  await importDoc([SHIPPING, MEMBERS, { id: "orders", title: "订单查询", url: "https://example.com/orders" }]);
+  expect(textOf(await say("订单退款什么时候到账"))).toBe("Sorry, I did not understand that. Send h for help.");
+  // Control: a question it holds enough of is answered with it.
+  expect(newsOf(await say("怎么查询订单"))).toMatchObject({ Title: "订单查询" });
+});
+
 test("the index follows every write: a new body, a soft delete, an undelete, a purge", async () => {
   await importDoc([SHIPPING, MEMBERS]);
   expect(newsOf(await say("可以退款吗"))).toBeUndefined();

@@ -104,14 +104,25 @@ const SUBJECT_ONE = { id: "subject-one", title: "科目一考试内容", url: ur
 const SUBJECT_TWO = { id: "subject-two", title: "科目二考试内容", url: url("subject-two"), body: "科目二是场地驾驶技能考试，考倒车入库、侧方停车、坡道定点停车起步、直角转弯和曲线行驶。" };
 const PROCESS = { id: "process", title: "学车流程", url: url("process"), body: "报名后按顺序考科目一、科目二、科目三和科目四，每一科通过后才能预约下一科。" };
 
-test("a follow-up whose own words name another article's head, one not offered yet, moves there: not dragged back to the earlier question's", async () => {
+test("a follow-up whose own words an article's head names, more than the first article read with the question, moves there: not dragged back by the earlier question", async () => {
   await importDoc([SUBJECT_ONE, SUBJECT_TWO, PROCESS]);
   expect((await say("科目一的理论考试考哪些交通法规")).ids[0]).toBe("subject-one");
   expect((await say("科目二呢")).ids[0]).toBe("subject-two");
   expect((await answers()).at(-1)?.[1]).not.toStartWith("followup:");
-  // Its head holding the words is what moves it: the article just offered, named again, is read with the question.
-  await say("科目一的理论考试考哪些交通法规", { from: "o_two" });
-  expect((await say("科目一呢", { from: "o_two" })).ids[0]).toBe("subject-one");
+});
+
+const GOLD = { id: "gold", title: "金卡会员权益", url: url("gold"), body: "金卡会员全场九折，生日当月双倍积分。" };
+const GOLD_FEE = { id: "gold-fee", title: "金卡办理费用", url: url("gold-fee"), body: "金卡年费两百元，首年免费。" };
+const SILVER = { id: "silver", title: "银卡会员权益", url: url("silver"), body: "银卡会员全场九五折。" };
+const SILVER_FEE = { id: "silver-fee", title: "银卡办理费用", url: url("silver-fee"), body: "银卡年费五十元，到前台办理。" };
+
+test("a follow-up naming what several heads name stays with the one the question before points to", async () => {
+  await importDoc([GOLD, GOLD_FEE, SILVER, SILVER_FEE]);
+  // Alone, 办理费用 is in both fee articles' titles: the silver card's comes first.
+  expect((await say("那办理费用呢", { from: "o_other" })).ids[0]).toBe("silver-fee");
+  expect((await say("金卡会员有什么权益")).ids[0]).toBe("gold");
+  expect((await say("那办理费用呢")).ids[0]).toBe("gold-fee");
+  expect((await answers()).at(-1)?.[1]).toStartWith("followup:");
 });
 
 const PRENATAL = { id: "prenatal", title: "孕妇建档", url: url("prenatal"), body: "怀孕12周前后到产科门诊建档，可以在公众号上预约建档时间。" };

@@ -60,7 +60,7 @@ export class Questions {
     // Too many questions waiting: answered at once, listed in the inbox like any unmatched text.
     if (ranked === "busy") return { ...this.says(nothing, true), answer: "search_busy" };
     const how = reading.how === "alone" ? "" : `${reading.how}:`;
-    // Articles that share only single characters with the question are no source for a model either.
+    // Articles that share only a character or two with the question (no word of it: ranking/score.ts) are no source for a model either.
     const sources = this.forModel ? sourcesOf((ranked?.articles ?? []).filter((a) => a.word)) : [];
     const generate = sources.length ? { generate: { question: reading.asked, sources } } : {};
     const choice = offer(reading);

@@ -6,9 +6,9 @@
  *
  * A follow-up is told by its words and by its ranking: a message that leans on what was said before
  * (cues.ts: "那运费呢", "can I undo it?", "会过期吗") is ranked again with the question before it,
- * and that reading is taken when it offers something — unless the message's own words name another
- * article in its head, one not offered yet ("and sleep?" after the period-tracking question): the
- * conversation moves there. A message that does not lean stands on its own, whatever came before;
+ * and that reading is taken when it offers something — unless the message's own words name an
+ * article in its head more than the one that reading leads with ("and sleep?" after the
+ * period-tracking question): the conversation moves there. A message that does not lean stands on its own, whatever came before;
  * "tell me a joke" after a question is not answered with that question's article. Measured on the
  * follow-up set and on followers' questions of their own asked one after another
  * (bench/followups.ts, docs/performance.md Sessions 17 and 21): ranking every message with the one
@@ -72,11 +72,15 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   const together = await rank(question);
   if (!together || together === "busy") return alone;
   if (choose(together.articles).kind === "none") return alone;
-  // The follower's own words name another article in its head ("and sleep?" after the period
+  // The follower's own words name an article in its head ("and sleep?" after the period
   // tracking question, "科目二呢" after 科目一): the conversation moves there, where the earlier
   // question's words would pull it back.
+  // Not when the reading together already leads with an article whose head names them as much
+  // (金卡会员有什么权益, then 那办理费用呢: both cards' fee articles name 办理费用; the question before says which).
   const named = alone.ranked.articles[0];
-  if (named && named.headCoverage >= NAMES_ANOTHER && !last.offered.includes(named.id)) return alone;
+  const led = together.articles[0];
+  const ledHead = alone.ranked.articles.find((a) => a.id === led?.id)?.headCoverage ?? 0;
+  if (named && named.headCoverage >= READING.namesAnother && named.headCoverage > ledHead) return alone;
   return { how: "followup", question, asked: spoken(text, earlier), ranked: together };
 }
 
@@ -95,13 +99,16 @@ export function offer(r: Exclude<Reading, { how: "pick" }>): Choice<RankedArticl
 
 export const ANOTHER_LISTED = 3;
 
-/**
- * The share of a follow-up's own words an article's head holds (ranking/score.ts headCoverage) for
- * the follow-up to be read alone, when that article was not offered before. On the follow-up set
- * (bench/followups.ts) any value from 0.2 to 0.8 gives the same readings: an article's head holds
- * all of a follow-up's few words, or hardly any (docs/performance.md Session 21).
- */
-export const NAMES_ANOTHER = 0.5;
+/** Tunable by bench/followups.ts (`--set namesAnother=…`); nothing else changes them. */
+export const READING: { namesAnother: number } = {
+  /**
+   * The share of a follow-up's own words an article's head holds (ranking/score.ts headCoverage)
+   * for the follow-up to be read alone, moving to that article. On the follow-up set
+   * (bench/followups.ts) any value from 0.2 to 0.8 gives the same readings: an article's head holds
+   * all of a follow-up's few words, or hardly any (docs/performance.md Session 21).
+   */
+  namesAnother: 0.5,
+};
 
 /**
  * The turn a reading leaves, `shown` what its reply showed: "another" keeps the question and adds
