@@ -13,7 +13,8 @@
  * (src/ranking/synonyms.ts) as stored beside them: whoever writes those rebuilds the index.
  */
 import type { Database, Statement } from "bun:sqlite";
-import { analyse, type Analysis, type CorpusStats } from "../../ranking/score.ts";
+import { analyse, fieldsOf, type Analysis, type CorpusStats } from "../../ranking/score.ts";
+import type { Fields } from "../../ranking/bm25.ts";
 import { filings, INDEX_VERSION, TIERS } from "../../ranking/tiers.ts";
 import { withSynonyms, type SynonymTable } from "../../ranking/synonyms.ts";
 import { synonymsVersion, synonymTableIn } from "./synonyms.ts";
@@ -97,13 +98,16 @@ export class PassageIndex {
     return { articles: this.sizes.heads, passages: this.sizes.passages };
   }
 
-  /** Counts an article's terms and sizes in (`sign` 1) or out (-1). */
-  private count(x: Analysis, sign: 1 | -1, df: Map<string, number>): void {
-    countInto(x, this.sizes, df, sign);
+  /** Counts an article's terms and sizes out. */
+  private uncount(x: Analysis, df: Map<string, number>): void {
+    countInto(x, this.sizes, df, -1);
   }
 
-  private tokens(x: Analysis): string {
-    return filings(x, this.stats)
+  /** Counts an article's terms and sizes in and answers what it is filed under: its fields made once for both. */
+  private file(x: Analysis, df: Map<string, number>): string {
+    const f = fieldsOf(x);
+    countInto(x, this.sizes, df, 1, f);
+    return filings(x, this.stats, f)
       .map(([t, tier]) => tierToken(t, tier))
       .join(" ");
   }
@@ -121,13 +125,9 @@ export class PassageIndex {
     const df = new Map<string, number>();
     if (old) {
       this.deleteTerms.run(seq);
-      this.count(analyse(old), -1, df);
+      this.uncount(analyse(old), df);
     }
-    if (now) {
-      const x = analyse(now);
-      this.count(x, 1, df);
-      this.insertTerms.run(seq, this.tokens(x));
-    }
+    if (now) this.insertTerms.run(seq, this.file(analyse(now), df));
     this.writeDf(df);
     if (old || now) this.saveSizes();
   }
@@ -141,11 +141,7 @@ export class PassageIndex {
     const df = new Map<string, number>();
     // One article at a time, its analysis dropped at once: 2,000 analyses held together cost five
     // times as much in garbage collection as the analysing itself.
-    for (const r of rows) {
-      const x = analyse(r);
-      this.count(x, 1, df);
-      this.insertTerms.run(r.seq, this.tokens(x));
-    }
+    for (const r of rows) this.insertTerms.run(r.seq, this.file(analyse(r), df));
     this.writeDf(df);
     this.saveSizes();
   }
@@ -189,11 +185,13 @@ export class PassageIndex {
 /**
  * An article counted into the sizes and the terms' document frequencies (`sign` 1) or out (-1):
  * each term once per article, wherever it holds it (also bench/eval/memory-source.ts's counting).
+ * `f`: its fields (score.ts fieldsOf), when the caller has them already.
  */
-export function countInto(x: Analysis, sizes: Sizes, df: Map<string, number>, sign: 1 | -1): void {
-  const terms = new Set(x.head.keys());
-  for (const p of x.passages) for (const t of p.counts.keys()) terms.add(t);
-  for (const t of terms) df.set(t, (df.get(t) ?? 0) + sign);
+export function countInto(x: Analysis, sizes: Sizes, df: Map<string, number>, sign: 1 | -1, f: Fields = fieldsOf(x)): void {
+  // The head's terms, then the body's it lacks: each once, with no Set of them made for each
+  // article (docs/performance.md, Session 20).
+  for (const t of f.head.keys()) df.set(t, (df.get(t) ?? 0) + sign);
+  for (const t of f.body.keys()) if (!f.head.has(t)) df.set(t, (df.get(t) ?? 0) + sign);
   sizes.heads += sign;
   sizes.headTerms += sign * x.headLen;
   sizes.passages += sign * x.passages.length;
