@@ -1,6 +1,7 @@
 /**
- * The passage index's document frequencies (store/model/passage-index.ts countInto): each term once
- * per article however many of its fields and passages hold it (docs/performance.md, Session 20).
+ * The passage index's document frequencies (store/model/term-counts.ts, passage-index.ts countInto):
+ * counted by the code units of short terms and the text of the rest, each term once per article
+ * however many of its fields and passages hold it (docs/performance.md, Session 20).
  */
 import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -9,12 +10,39 @@ import { join } from "node:path";
 import { analyse } from "../../src/ranking/score.ts";
 import { openDatabase } from "../../src/store/model/db.ts";
 import { PassageIndex, type Indexed } from "../../src/store/model/passage-index.ts";
+import { TermCounts } from "../../src/store/model/term-counts.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "replyd-term-counts-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** U+20BB7, outside the Basic Multilingual Plane: one character, two UTF-16 units. */
 const ASTRAL = "\u{20BB7}";
+
+test("terms of one, two and more code units are counted apart, the same units in another order apart, and given back as written", () => {
+  const c = new TermCounts();
+  const terms = ["款", "退款", "款退", "a", "ab", ASTRAL, `${ASTRAL}野`, `野${ASTRAL}`, "refund", "syn_人工"];
+  terms.forEach((t, i) => c.add(t, i + 1));
+  c.add("退款", 10);
+  for (const [i, t] of terms.entries()) expect(c.get(t)).toBe(i + 1 + (t === "退款" ? 10 : 0));
+  expect(c.get("款款")).toBe(0);
+  expect(c.get("refunds")).toBe(0);
+  const listed = [...c.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
+  const expected = terms.map((t, i): [string, number] => [t, i + 1 + (t === "退款" ? 10 : 0)]).sort(([a], [b]) => (a < b ? -1 : 1));
+  expect(listed).toEqual(expected);
+});
+
+test("a term counted out as often as in is listed with 0, and reads as 0", () => {
+  const c = new TermCounts();
+  c.add("退款", 1);
+  c.add("refund", 1);
+  c.add("退款", -1);
+  c.add("refund", -1);
+  expect([...c.entries()]).toEqual([
+    ["退款", 0],
+    ["refund", 0],
+  ]);
+  expect(c.get("退款")).toBe(0);
+});
 
 const article = (title: string, body: string, keywords = ""): Indexed => ({ title, keywords, questions: "", description: "", body });
 

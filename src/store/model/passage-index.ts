@@ -18,6 +18,7 @@ import type { Fields } from "../../ranking/bm25.ts";
 import { filings, INDEX_VERSION, TIERS } from "../../ranking/tiers.ts";
 import { withSynonyms, type SynonymTable } from "../../ranking/synonyms.ts";
 import { synonymsVersion, synonymTableIn } from "./synonyms.ts";
+import { TermCounts } from "./term-counts.ts";
 
 /** What the index reads of an article. */
 export interface Indexed {
@@ -99,12 +100,12 @@ export class PassageIndex {
   }
 
   /** Counts an article's terms and sizes out. */
-  private uncount(x: Analysis, df: Map<string, number>): void {
+  private uncount(x: Analysis, df: TermCounts): void {
     countInto(x, this.sizes, df, -1);
   }
 
   /** Counts an article's terms and sizes in and answers what it is filed under: its fields made once for both. */
-  private file(x: Analysis, df: Map<string, number>): string {
+  private file(x: Analysis, df: TermCounts): string {
     const f = fieldsOf(x);
     countInto(x, this.sizes, df, 1, f);
     return filings(x, this.stats, f)
@@ -112,8 +113,8 @@ export class PassageIndex {
       .join(" ");
   }
 
-  private writeDf(df: Map<string, number>): void {
-    for (const [t, d] of df) if (d !== 0) this.addDf.run(t, d);
+  private writeDf(df: TermCounts): void {
+    for (const [t, d] of df.entries()) if (d !== 0) this.addDf.run(t, d);
   }
 
   /** One article changes: `old` (as it was, null when new or not filed) out, `now` (null when gone or not live) in. */
@@ -122,7 +123,7 @@ export class PassageIndex {
   }
 
   private replaceNow(seq: number, old: Indexed | null, now: Indexed | null): void {
-    const df = new Map<string, number>();
+    const df = new TermCounts();
     if (old) {
       this.deleteTerms.run(seq);
       this.uncount(analyse(old), df);
@@ -138,7 +139,7 @@ export class PassageIndex {
   }
 
   private addBatchNow(rows: (Indexed & { seq: number })[]): void {
-    const df = new Map<string, number>();
+    const df = new TermCounts();
     // One article at a time, its analysis dropped at once: 2,000 analyses held together cost five
     // times as much in garbage collection as the analysing itself.
     for (const r of rows) this.insertTerms.run(r.seq, this.file(analyse(r), df));
@@ -187,11 +188,11 @@ export class PassageIndex {
  * each term once per article, wherever it holds it (also bench/eval/memory-source.ts's counting).
  * `f`: its fields (score.ts fieldsOf), when the caller has them already.
  */
-export function countInto(x: Analysis, sizes: Sizes, df: Map<string, number>, sign: 1 | -1, f: Fields = fieldsOf(x)): void {
+export function countInto(x: Analysis, sizes: Sizes, df: TermCounts, sign: 1 | -1, f: Fields = fieldsOf(x)): void {
   // The head's terms, then the body's it lacks: each once, with no Set of them made for each
   // article (docs/performance.md, Session 20).
-  for (const t of f.head.keys()) df.set(t, (df.get(t) ?? 0) + sign);
-  for (const t of f.body.keys()) if (!f.head.has(t)) df.set(t, (df.get(t) ?? 0) + sign);
+  for (const t of f.head.keys()) df.add(t, sign);
+  for (const t of f.body.keys()) if (!f.head.has(t)) df.add(t, sign);
   sizes.heads += sign;
   sizes.headTerms += sign * x.headLen;
   sizes.passages += sign * x.passages.length;
