@@ -41,7 +41,7 @@ export interface ScaleRow {
   body_mb: number;
   import_ms: number;
   index_ready_ms: number;
-  /** The server's CPU time over those, user and system: what other people's load on a shared machine moves much less. */
+  /** The server's CPU time over those, user and system, all its threads: what other people's load on a shared machine moves less. */
   index_cpu_ms: number;
   db_mb: number;
   reply_p50_ms: number;

@@ -5,8 +5,8 @@
  * Through the binary (what the server does after a bulk import): each build gets a data folder of
  * its own, the synthetic articles of bench/answers.ts --scale imported in one document, health
  * polled every 50 ms until the index is ready, as bench/answers.ts does. Per round: the time from
- * the import's answer to ready, and the server's CPU time over it (user + system, /proc): on a
- * shared machine the first moves with other people's load, the second much less.
+ * the import's answer to ready, and the server's CPU time over it (user + system, all its threads,
+ * /proc): on a shared machine the first moves with other people's load, the second less.
  *
  *   bun bench/index-build.ts --a /tmp/old/dist/replyd [--b dist/replyd] [--passages 100000] [--rounds 2]
  *
