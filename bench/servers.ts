@@ -34,6 +34,12 @@ export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor
 /** A /proc/PID/status figure in MB (VmRSS, VmHWM). */
 export const procMb = (pid: number, field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
 
+/** A process's CPU time so far, user and system over all its threads, in ms (/proc/PID/stat; the kernel counts in ticks of 1/100 s). */
+export function procCpuMs(pid: number): number {
+  const fields = (readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1] as string).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** Resets a process's peak RSS (VmHWM) to its current RSS, so the next peak is that of what follows (Linux ≥ 4.0). */
 export function resetPeak(pid: number): void {
   writeFileSync(`/proc/${pid}/clear_refs`, "5");

@@ -12,6 +12,7 @@ import { analyse, type CorpusStats } from "../../src/ranking/score.ts";
 import { filings } from "../../src/ranking/tiers.ts";
 import type { CandidateRow } from "../../src/ranking/types.ts";
 import { countInto, statsOf, type Sizes } from "../../src/store/model/passage-index.ts";
+import { TermCounts } from "../../src/store/model/term-counts.ts";
 
 export interface SourceArticle {
   id: string;
@@ -24,7 +25,7 @@ export interface SourceArticle {
 }
 
 export class MemorySource implements RankingSource {
-  private readonly dfs = new Map<string, number>();
+  private readonly dfs = new TermCounts();
   /** term → per tier, the row numbers filed there, ascending. */
   private readonly filed = new Map<string, number[][]>();
   private readonly sizes: Sizes = { heads: 0, headTerms: 0, passages: 0, passageTerms: 0 };
@@ -48,7 +49,7 @@ export class MemorySource implements RankingSource {
   }
 
   df(term: string): number {
-    return this.dfs.get(term) ?? 0;
+    return this.dfs.get(term);
   }
 
   postings(term: string, tier: number, limit: number): number[] {

@@ -13,10 +13,12 @@
  * (src/ranking/synonyms.ts) as stored beside them: whoever writes those rebuilds the index.
  */
 import type { Database, Statement } from "bun:sqlite";
-import { analyse, type Analysis, type CorpusStats } from "../../ranking/score.ts";
+import { analyse, fieldsOf, type Analysis, type CorpusStats } from "../../ranking/score.ts";
+import type { Fields } from "../../ranking/bm25.ts";
 import { filings, INDEX_VERSION, TIERS } from "../../ranking/tiers.ts";
 import { withSynonyms, type SynonymTable } from "../../ranking/synonyms.ts";
 import { synonymsVersion, synonymTableIn } from "./synonyms.ts";
+import { TermCounts } from "./term-counts.ts";
 
 /** What the index reads of an article. */
 export interface Indexed {
@@ -97,19 +99,22 @@ export class PassageIndex {
     return { articles: this.sizes.heads, passages: this.sizes.passages };
   }
 
-  /** Counts an article's terms and sizes in (`sign` 1) or out (-1). */
-  private count(x: Analysis, sign: 1 | -1, df: Map<string, number>): void {
-    countInto(x, this.sizes, df, sign);
+  /** Counts an article's terms and sizes out. */
+  private uncount(x: Analysis, df: TermCounts): void {
+    countInto(x, this.sizes, df, -1);
   }
 
-  private tokens(x: Analysis): string {
-    return filings(x, this.stats)
+  /** Counts an article's terms and sizes in and answers what it is filed under: its fields made once for both. */
+  private file(x: Analysis, df: TermCounts): string {
+    const f = fieldsOf(x);
+    countInto(x, this.sizes, df, 1, f);
+    return filings(x, this.stats, f)
       .map(([t, tier]) => tierToken(t, tier))
       .join(" ");
   }
 
-  private writeDf(df: Map<string, number>): void {
-    for (const [t, d] of df) if (d !== 0) this.addDf.run(t, d);
+  private writeDf(df: TermCounts): void {
+    for (const [t, d] of df.entries()) if (d !== 0) this.addDf.run(t, d);
   }
 
   /** One article changes: `old` (as it was, null when new or not filed) out, `now` (null when gone or not live) in. */
@@ -118,16 +123,12 @@ export class PassageIndex {
   }
 
   private replaceNow(seq: number, old: Indexed | null, now: Indexed | null): void {
-    const df = new Map<string, number>();
+    const df = new TermCounts();
     if (old) {
       this.deleteTerms.run(seq);
-      this.count(analyse(old), -1, df);
+      this.uncount(analyse(old), df);
     }
-    if (now) {
-      const x = analyse(now);
-      this.count(x, 1, df);
-      this.insertTerms.run(seq, this.tokens(x));
-    }
+    if (now) this.insertTerms.run(seq, this.file(analyse(now), df));
     this.writeDf(df);
     if (old || now) this.saveSizes();
   }
@@ -138,14 +139,10 @@ export class PassageIndex {
   }
 
   private addBatchNow(rows: (Indexed & { seq: number })[]): void {
-    const df = new Map<string, number>();
+    const df = new TermCounts();
     // One article at a time, its analysis dropped at once: 2,000 analyses held together cost five
     // times as much in garbage collection as the analysing itself.
-    for (const r of rows) {
-      const x = analyse(r);
-      this.count(x, 1, df);
-      this.insertTerms.run(r.seq, this.tokens(x));
-    }
+    for (const r of rows) this.insertTerms.run(r.seq, this.file(analyse(r), df));
     this.writeDf(df);
     this.saveSizes();
   }
@@ -189,11 +186,13 @@ export class PassageIndex {
 /**
  * An article counted into the sizes and the terms' document frequencies (`sign` 1) or out (-1):
  * each term once per article, wherever it holds it (also bench/eval/memory-source.ts's counting).
+ * `f`: its fields (score.ts fieldsOf), when the caller has them already.
  */
-export function countInto(x: Analysis, sizes: Sizes, df: Map<string, number>, sign: 1 | -1): void {
-  const terms = new Set(x.head.keys());
-  for (const p of x.passages) for (const t of p.counts.keys()) terms.add(t);
-  for (const t of terms) df.set(t, (df.get(t) ?? 0) + sign);
+export function countInto(x: Analysis, sizes: Sizes, df: TermCounts, sign: 1 | -1, f: Fields = fieldsOf(x)): void {
+  // The head's terms, then the body's it lacks: each once, with no Set of them made for each
+  // article (docs/performance.md, Session 20).
+  for (const t of f.head.keys()) df.add(t, sign);
+  for (const t of f.body.keys()) if (!f.head.has(t)) df.add(t, sign);
   sizes.heads += sign;
   sizes.headTerms += sign * x.headLen;
   sizes.passages += sign * x.passages.length;
