@@ -11,7 +11,7 @@ import { ADMIN_ENV, body, serveOpts, signedRequest } from "../helpers.ts";
 import { testDatabase } from "../pg.ts";
 import { clusterSuite } from "./suite.ts";
 import { startFakePlatform } from "../platform/fake.ts";
-import { textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
+import { AESKEY, APPID, textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
 import { CODE } from "../../src/base/errors.ts";
 
 const suite = clusterSuite("replyd-cluster-");
@@ -181,6 +181,21 @@ test("a captured callback URL carrying another message is refused at another ins
   expect((await callback(b, textMsg("hello", at, "88002"), { nonce: "6660001", at })).status).toBe(401);
   // The same signature with its own message is a resend, answered.
   expect((await callback(b, textMsg("hello", at, "88001"), { nonce: "6660001", at })).status).toBe(200);
+});
+
+test("in safe mode two messages whose nonces meet within one second are both answered, at two instances", async () => {
+  await useDatabase();
+  const safe = { wechat: { aesKey: AESKEY, appid: APPID } };
+  const [a, b] = [await instance(safe), await instance(safe)];
+  const at = Math.floor(now() / 1000);
+  const post = async (s: RunningServer, xml: string) => {
+    const req = wxPost(xml, at, { encrypt: true, nonce: "6660002" });
+    return (await fetch(s.url + new URL(req.url).pathname + new URL(req.url).search, { method: "POST", body: await req.text() })).status;
+  };
+  expect(await post(a, textMsg("hello", at, "88003"))).toBe(200);
+  expect(await post(b, textMsg("hello", at, "88004"))).toBe(200);
+  // Each is its own message, resent anywhere: answered.
+  expect(await post(b, textMsg("hello", at, "88003"))).toBe(200);
 });
 
 test("a change made through one instance is in another's replies, brought by its notice", async () => {

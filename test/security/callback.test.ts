@@ -95,6 +95,26 @@ describe("safe mode takes encrypted messages only", () => {
     const captured = wxPost(textMsg("h", NOW, "5202"), NOW, { encrypt: true });
     expect((await a.handle(withQuery(captured, { encrypt_type: null, msg_signature: null }, textMsg("pwned", NOW, "5203")))).status).toBe(401);
   });
+  test("two messages whose nonces meet within one second are both answered: the msg_signature covers each body", async () => {
+    const a = await app({ aesKey: AESKEY, appid: APPID });
+    const first = await a.handle(wxPost(textMsg("h", NOW, "5210"), NOW, { encrypt: true, nonce: "77001" }));
+    expect(first.status).toBe(200);
+    const second = await a.handle(wxPost(textMsg("h", NOW, "5211"), NOW, { encrypt: true, nonce: "77001" }));
+    expect(second.status).toBe(200);
+    expect(openReply(await second.text()).MsgType).toBe("text");
+    // The same message resent under its signature is still a retry.
+    expect((await a.handle(wxPost(textMsg("h", NOW, "5210"), NOW, { encrypt: true, nonce: "77001" }))).status).toBe(200);
+    expect((await a.log.list({ unmatchedOnly: false, limit: 10, offset: 0 })).total).toBe(2);
+  });
+  test("in compatible mode a plaintext message under an encrypted message's timestamp and nonce is refused: its signature covers no body", async () => {
+    const a = await app({ aesKey: AESKEY, appid: APPID, mode: "compatible" });
+    expect((await a.handle(wxPost(textMsg("h", NOW, "5212"), NOW, { encrypt: true, nonce: "77002" }))).status).toBe(200);
+    expect((await a.handle(wxPost(textMsg("pwned", NOW, "5213"), NOW, { nonce: "77002" }))).status).toBe(401);
+    // Nor, there, another encrypted one: a plaintext one under its signature could follow it.
+    expect((await a.handle(wxPost(textMsg("h", NOW, "5214"), NOW, { encrypt: true, nonce: "77002" }))).status).toBe(401);
+    // Control: a fresh nonce.
+    expect((await a.handle(wxPost(textMsg("h", NOW, "5214"), NOW, { encrypt: true, nonce: "77003" }))).status).toBe(200);
+  });
   test("compatible mode (documented as weaker) accepts both", async () => {
     const a = await app({ aesKey: AESKEY, appid: APPID, mode: "compatible" });
     expect((await a.handle(wxPost(textMsg("h", NOW, "5204"), NOW))).status).toBe(200);
