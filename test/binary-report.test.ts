@@ -5,15 +5,15 @@
  * nothing, which headless Chromium renders with each of its charts drawn.
  */
 import { afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { CHART_COLOURS, CHARTS } from "../src/cli/report/html.ts";
 import { KINDS } from "../src/cli/report/kinds.ts";
 import type { Report } from "../src/server/report/figures.ts";
 import { wxSignature } from "../src/wechat/door/crypto.ts";
 import { render } from "./chromium.ts";
-import { doc, tempDir } from "./helpers.ts";
-import { testDatabase } from "./pg.ts";
+import { BIN, startBinaryServer } from "./binary-server.ts";
+import { doc } from "./helpers.ts";
 import { pixelsOf, readPng } from "./png.ts";
 import { TOKEN } from "./wechat/helpers.ts";
 import { startFakeModel } from "./model/fake.ts";
@@ -23,7 +23,6 @@ import { APPID, SECRET } from "./platform/harness.ts";
 const MODEL_KEY = "sk-test-0123456789abcdefghij";
 
 const ROOT = resolve(import.meta.dir, "..");
-const BIN = join(ROOT, "dist", "replyd");
 const ADMIN = { appkey: "ops", secret: "ops-secret-0123456789abcdef" };
 
 beforeAll(() => {
@@ -49,42 +48,11 @@ const SHOP = [
  * with `extra`, a model or the platform's API); its client, and a follower's voice.
  */
 async function serve(kind: "sqlite" | "postgres", extra: { args: string[]; env: Record<string, string> } = { args: [], env: {} }) {
-  const tmp = tempDir("replyd-binreport-");
-  cleanups.push(tmp.cleanup);
-  let store: string[];
-  if (kind === "postgres") {
-    const db = await testDatabase();
-    cleanups.push(() => db.drop());
-    store = ["--db", db.url];
-  } else {
-    mkdirSync(join(tmp.dir, "data"), { mode: 0o700 });
-    store = ["--data", join(tmp.dir, "data")];
-  }
-  let out = "";
-  const p = Bun.spawn([BIN, "serve", ...store, "--host", "127.0.0.1", "--port", "0", "--wx-token", TOKEN, ...extra.args], {
-    cwd: tmp.dir,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", REPLYD_APPKEY: ADMIN.appkey, REPLYD_SECRET: ADMIN.secret, ...extra.env },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  cleanups.push(async () => {
-    if (p.exitCode === null) p.kill("SIGTERM");
-    await p.exited;
-  });
-  void (async () => {
-    const d = new TextDecoder();
-    for await (const c of p.stdout as unknown as AsyncIterable<Uint8Array>) out += d.decode(c, { stream: true });
-  })();
-  const until = Date.now() + 30_000;
-  while (!out.includes('"event":"listening"')) {
-    if (Date.now() > until || p.exitCode !== null) throw new Error(`the server did not start: ${out}`);
-    await Bun.sleep(20);
-  }
-  const url = (JSON.parse(out.split("\n").find((l) => l.includes('"event":"listening"')) as string) as { url: string }).url;
+  const { dir, url } = await startBinaryServer(kind, { prefix: "replyd-binreport-", admin: ADMIN, cleanups, args: extra.args, env: extra.env });
   // Not spawnSync: the fake model and platform answer from this process while the client waits.
   const client = async (...args: string[]) => {
     const r = Bun.spawn([BIN, ...args], {
-      cwd: tmp.dir,
+      cwd: dir,
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin", REPLYD_URL: url, REPLYD_APPKEY: ADMIN.appkey, REPLYD_SECRET: ADMIN.secret, TZ: "Asia/Shanghai" },
       stdout: "pipe",
       stderr: "pipe",
@@ -100,13 +68,13 @@ async function serve(kind: "sqlite" | "postgres", extra: { args: string[]; env: 
     const q = new URLSearchParams({ timestamp: String(now), nonce, openid: from, signature: wxSignature(TOKEN, String(now), nonce) });
     return (await fetch(`${url}/wechat?${q}`, { method: "POST", body: xml, headers: { "content-type": "text/xml" } })).text();
   };
-  writeFileSync(join(tmp.dir, "shop.json"), doc(SHOP, { matter: "all", rules: [{ id: "hours", match: "exact", pattern: "hours", reply: { type: "text", text: "We are open 9 to 6." } }] }));
+  writeFileSync(join(dir, "shop.json"), doc(SHOP, { matter: "all", rules: [{ id: "hours", match: "exact", pattern: "hours", reply: { type: "text", text: "We are open 9 to 6." } }] }));
   expect((await client("import", "shop.json")).code).toBe(0);
   for (let i = 0; i < 300; i++) {
     if ((JSON.parse((await client("health", "--json")).out) as { passage_index?: { state?: string } }).passage_index?.state === "ready") break;
     await Bun.sleep(50);
   }
-  return { dir: tmp.dir, client, say };
+  return { dir, client, say };
 }
 
 /** Followers of a shop writing in English and Chinese: every kind of answer, unanswered questions in other words, a close call, a follow-up. */

@@ -6,14 +6,13 @@
  * index is ready again; `set … +=` appends; backups carry the questions and the synonyms.
  */
 import { afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { doc, tempDir } from "./helpers.ts";
-import { testDatabase } from "./pg.ts";
-import { textMsg, TOKEN, wxPost } from "./wechat/helpers.ts";
+import { BIN, startBinaryServer } from "./binary-server.ts";
+import { doc } from "./helpers.ts";
+import { textMsg, wxPost } from "./wechat/helpers.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
-const BIN = join(ROOT, "dist", "replyd");
 const ADMIN = { appkey: "ops", secret: "ops-secret-0123456789abcdef" };
 
 beforeAll(() => {
@@ -34,40 +33,9 @@ const SHOP = [
 
 /** A server of the binary on a data folder or a database, its admin key from its environment. */
 async function serve(kind: "sqlite" | "postgres") {
-  const tmp = tempDir("replyd-binteach-");
-  cleanups.push(tmp.cleanup);
-  let store: string[];
-  if (kind === "postgres") {
-    const db = await testDatabase();
-    cleanups.push(() => db.drop());
-    store = ["--db", db.url];
-  } else {
-    mkdirSync(join(tmp.dir, "data"), { mode: 0o700 });
-    store = ["--data", join(tmp.dir, "data")];
-  }
-  let out = "";
-  const p = Bun.spawn([BIN, "serve", ...store, "--host", "127.0.0.1", "--port", "0", "--wx-token", TOKEN], {
-    cwd: tmp.dir,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", REPLYD_APPKEY: ADMIN.appkey, REPLYD_SECRET: ADMIN.secret },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  cleanups.push(async () => {
-    if (p.exitCode === null) p.kill("SIGTERM");
-    await p.exited;
-  });
-  void (async () => {
-    const d = new TextDecoder();
-    for await (const c of p.stdout as unknown as AsyncIterable<Uint8Array>) out += d.decode(c, { stream: true });
-  })();
-  const until = Date.now() + 30_000;
-  while (!out.includes('"event":"listening"')) {
-    if (Date.now() > until || p.exitCode !== null) throw new Error(`the server did not start: ${out}`);
-    await Bun.sleep(20);
-  }
-  const url = (JSON.parse(out.split("\n").find((l) => l.includes('"event":"listening"')) as string) as { url: string }).url;
+  const { dir, url } = await startBinaryServer(kind, { prefix: "replyd-binteach-", admin: ADMIN, cleanups });
   const client = (...args: string[]) => {
-    const r = Bun.spawnSync([BIN, ...args], { cwd: tmp.dir, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", REPLYD_URL: url, REPLYD_APPKEY: ADMIN.appkey, REPLYD_SECRET: ADMIN.secret } });
+    const r = Bun.spawnSync([BIN, ...args], { cwd: dir, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", REPLYD_URL: url, REPLYD_APPKEY: ADMIN.appkey, REPLYD_SECRET: ADMIN.secret } });
     return { code: r.exitCode, out: r.stdout.toString(), err: r.stderr.toString() };
   };
   const say = async (text: string) => {
@@ -83,7 +51,7 @@ async function serve(kind: "sqlite" | "postgres") {
     }
     throw new Error("the passage index was not rebuilt");
   };
-  return { dir: tmp.dir, client, say, ready };
+  return { dir, client, say, ready };
 }
 
 describe.each(["sqlite", "postgres"] as const)("%s", (kind) => {
