@@ -6,11 +6,11 @@
  */
 import { afterAll, expect, test } from "bun:test";
 import { SQL } from "bun";
-import { startServer, type ServeOptions } from "../../src/server/serve.ts";
+import { startServer } from "../../src/server/serve.ts";
 import type { DeclaredAccount } from "../../src/account/settings.ts";
 import type { Inbound } from "../../src/wechat/door/message.ts";
 import { wxSignature } from "../../src/wechat/door/crypto.ts";
-import { tempDir } from "../helpers.ts";
+import { serveOpts, tempDir } from "../helpers.ts";
 import { testDatabase } from "../pg.ts";
 import { TOKEN } from "../wechat/helpers.ts";
 
@@ -43,22 +43,13 @@ test("on PostgreSQL an account added answers from a schema of its own, one remov
       return { reply: { type: "text" as const, content: `re ${m.content}` }, answer: "none", unmatched: false };
     },
   };
-  const base: ServeOptions = {
-    dataDir: tmp.dir,
+  const base = serveOpts(tmp.dir, {
     db: db.url,
-    host: "127.0.0.1",
-    port: 0,
-    windowMs: 5000,
     keep: 5,
-    maxUpload: 1 << 20,
-    maxAuthFailures: 10,
-    trustProxy: false,
     wechat: { path: "/wechat" },
     env: { REPLYD_APPKEY: "reloadadmin", REPLYD_SECRET: "reload-admin-secret-0123456789" },
-    log: () => {},
-    say: () => {},
     responder,
-  };
+  });
   const server = await startServer({ ...base, accounts: [account("shop"), account("blog")] });
   const sql = new SQL(db.url);
   try {

@@ -12,7 +12,7 @@ import { startServer, type RunningServer, type ServeOptions } from "../../src/se
 import type { DeclaredAccount } from "../../src/account/settings.ts";
 import type { Inbound } from "../../src/wechat/door/message.ts";
 import { wxSignature } from "../../src/wechat/door/crypto.ts";
-import { tempDir } from "../helpers.ts";
+import { serveOpts, tempDir } from "../helpers.ts";
 import { Client } from "../../src/cli/client.ts";
 import { silentIO } from "../../src/cli/io.ts";
 import { TOKEN } from "../wechat/helpers.ts";
@@ -44,21 +44,13 @@ async function serve(accounts: DeclaredAccount[], delayMs = 0) {
   const { dir, cleanup } = tempDir("replyd-reload-");
   const lines: string[] = [];
   const counting = countingResponder(delayMs);
-  const base: ServeOptions = {
-    dataDir: dir,
-    host: "127.0.0.1",
-    port: 0,
-    windowMs: 5000,
+  const base = serveOpts(dir, {
     keep: 5,
-    maxUpload: 1 << 20,
-    maxAuthFailures: 10,
-    trustProxy: false,
     wechat: { path: "/wechat" },
     env: { REPLYD_APPKEY: "reloadadmin", REPLYD_SECRET: "reload-admin-secret-0123456789" },
     log: (line) => lines.push(line),
-    say: () => {},
     responder: counting.responder,
-  };
+  });
   const server: RunningServer = await startServer({ ...base, accounts });
   cleanups.push(async () => {
     await server.stop();
