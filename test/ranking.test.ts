@@ -242,6 +242,23 @@ describe("the choice", () => {
     const c = choose([ranked(10), ranked(9, ANSWERS.listCoverage)]);
     expect(c.kind === "list" && c.articles.length).toBe(2);
   });
+  test("the best no answer and the second one: a list of the first three, the ranking not sure which; the second just under the bar, nothing", () => {
+    const under = ANSWERS.minCoverage - 0.001;
+    const c = choose([ranked(10, under), ranked(9, ANSWERS.minCoverage), ranked(8, ANSWERS.listCoverage)]);
+    expect(c.kind === "list" && c.articles.map((a) => a.score)).toEqual([10, 9, 8]);
+    expect(choose([ranked(10, under), ranked(9, under)]).kind).toBe("none");
+    // The second must answer as the best would: holding minHeld whatever its head, and a word.
+    expect(choose([ranked(10, under), ranked(9, ANSWERS.minHeld - 0.001, true, 1)]).kind).toBe("none");
+    expect(choose([ranked(10, under), ranked(9, 1, false)]).kind).toBe("none");
+    // Only the second: a third that would answer does not make a list.
+    expect(choose([ranked(10, under), ranked(9, under), ranked(8)]).kind).toBe("none");
+    // The list keeps only what is relevant enough to be listed, the best too.
+    const d = choose([ranked(10, ANSWERS.listCoverage - 0.001), ranked(9)]);
+    expect(d.kind === "list" && d.articles.map((a) => a.score)).toEqual([9]);
+    // …and nothing far below the best.
+    const e = choose([ranked(10, under), ranked(9), ranked(10 * ANSWERS.listShare - 0.01)]);
+    expect(e.kind === "list" && e.articles.map((a) => a.score)).toEqual([10, 9]);
+  });
   test("nothing when the best holds too little of the question, just under the share", () => {
     expect(choose([ranked(10, ANSWERS.minCoverage - 0.001)]).kind).toBe("none");
     expect(choose([ranked(10, ANSWERS.minCoverage)]).kind).toBe("one");

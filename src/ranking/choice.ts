@@ -1,8 +1,9 @@
 /**
  * What a follower is offered, from the ranked articles (docs/answers.md "What followers get"): one
  * article when the ranking is sure — the best scores at least `lead` times the second —, else the
- * relevant ones among the first three, or the fallback text when nothing is relevant or the best is
- * not sure and nothing else comes close. Relevant: the share of the question the article holds,
+ * relevant ones among the first three (also when the best is no answer and the second is), or the
+ * fallback text when neither the best nor the second is relevant, or the best is not sure and
+ * nothing else comes close. Relevant: the share of the question the article holds,
  * plus `headCredit` times the share its head alone holds (an article about what is asked names it
  * in its title, keywords or questions; one that only mentions the words in passing does not).
  * The thresholds were chosen on the tuning halves of the evaluation sets (bench/answers-tune.ts;
@@ -57,8 +58,18 @@ export function choose<T extends Scored>(ranked: readonly T[]): Choice<T> {
   const best = ranked[0];
   // Sharing a character or two ("天" in 七天 and 天气) is no relevance (score.ts `word`: a pair, a Latin word or three characters).
   const relevant = (a: T, share: number) => a.word && a.coverage + ANSWERS.headCredit * a.headCoverage >= share;
-  if (!best || best.score <= 0 || best.coverage < ANSWERS.minHeld || !relevant(best, ANSWERS.minCoverage)) return { kind: "none" };
+  const answers = (a: T | undefined) => !!a && a.score > 0 && a.coverage >= ANSWERS.minHeld && relevant(a, ANSWERS.minCoverage);
   const second = ranked[1];
+  if (!best || best.score <= 0) return { kind: "none" };
+  if (!answers(best)) {
+    // The best is no answer but the one just behind it is: the score and the relevance disagree,
+    // so the ranking is not sure which — a list of the first three, as when the best is not far
+    // ahead (科目一考过了 成绩能保留多久: the right article scored best holding 35 % of the
+    // question; the next held more and named 成绩 in its head).
+    if (!answers(second)) return { kind: "none" };
+    const listed = ranked.slice(0, ANSWERS.listed).filter((a) => a.score >= best.score * ANSWERS.listShare && relevant(a, ANSWERS.listCoverage));
+    return { kind: "list", articles: listed };
+  }
   if (!second || second.score * ANSWERS.lead <= best.score)
     return { kind: "one", article: best, margin: (ranked.slice(1).find((a) => relevant(a, ANSWERS.listCoverage))?.score ?? 0) / best.score };
   const others = ranked.slice(1, ANSWERS.listed).filter((a) => a.score >= best.score * ANSWERS.listShare && relevant(a, ANSWERS.listCoverage));
