@@ -121,6 +121,12 @@ describe("what a message says about the reply before it", () => {
     expect(["那运费呢", "周末呢", "还有别的门店吗", "它防水吗", "会过期吗", "要带什么", "多久能出", "and on Sundays?", "what about Alaska?", "can I undo it?", "is that covered too?"].every(leansOnBefore)).toBe(true);
     expect(["推荐一部电影", "今天天气怎么样", "你是机器人吗", "股票还会涨吗", "会员积分怎么用", "有没有素锅底", "tell me a joke", "who won the game last night?", "Can I bring my bike?"].some(leansOnBefore)).toBe(false);
   });
+
+  test("…and 也 (also), 一样 (the same), a possessive pronoun, as English's too, same and its", () => {
+    expect(["周末也有吗", "电脑上也不同步", "学费一样吗", "why is mine low today?", "and get a copy of mine?", "is yours open late?"].map(leansOnBefore)).toEqual([true, true, true, true, true, true]);
+    // 也许 is "maybe", not "also"; a word holding 样 or 也 in another sense is no cue.
+    expect(["订单也许明天发货吗", "样品怎么申请", "mineral water in the menu?", "your opening hours"].map(leansOnBefore)).toEqual([false, false, false, false]);
+  });
 });
 
 describe("reading in the conversation", () => {

@@ -67,6 +67,17 @@ test("a few words after a question, within 10 minutes, are ranked with it: that 
   expect(logged.at(-2)).toEqual(["营业到几点", "answer:hours"]);
 });
 
+test("also and the same lean on the question too: 周末也营业吗, 价格一样吗, read with it", async () => {
+  await importDoc(SHOP);
+  expect((await say("营业到几点")).ids).toEqual(["hours"]);
+  expect((await say("周末也营业吗")).ids[0]).toBe("hours");
+  expect((await say("停车多少钱")).ids).toEqual(["parking"]);
+  expect((await say("周末价格一样吗")).ids[0]).toBe("parking");
+  const logged = await answers();
+  expect(logged.at(-3)?.[1]).toStartWith("followup:");
+  expect(logged.at(-1)?.[1]).toStartWith("followup:");
+});
+
 test("a follow-up 10 minutes after the question is read alone", async () => {
   await importDoc(SHOP);
   expect((await say("营业到几点")).ids).toEqual(["hours"]);

@@ -21,17 +21,20 @@ const ANOTHER = new Set(
 /**
  * Words that lean on something said before: an ellipsis particle (那运费呢), a connective that
  * opens a message (and on Sundays?, 那…, 还有…), a pronoun standing for the earlier subject (can I
- * undo it?, 它, 这个), "too" and "also". Grammar's closed classes, not the accounts' words; on the
- * follow-up set's tuning half (bench/followups.ts) 呢 opened or ended 19 of 64 follow-ups and none
- * of 109 questions of their own, "about", "too", "and", "it" 36 follow-ups and 5 questions.
+ * undo it?, 它, 这个, why is mine low?), "too" and "also" (周末也有吗; not 也许, "maybe"), "the same"
+ * (学费一样吗). Grammar's closed classes, not the accounts' words; on the follow-up set's tuning
+ * half (bench/followups.ts) 呢 opened or ended 19 of 64 follow-ups and none of 109 questions of
+ * their own, "about", "too", "and", "it" 36 follow-ups and 5 questions. 也, 一样 and the possessive
+ * pronouns were added later as the Chinese and English of what the other language's list held
+ * (docs/performance.md Session 23).
  */
-const LEANS_HAN = /(?:它们?|这个|那个|这种|这样|这些|那些|同样)/u;
+const LEANS_HAN = /(?:它们?|这个|那个|这种|这样|这些|那些|同样|一样|也(?!许))/u;
 /**
  * …and a question with no subject, opening on a modal or a question word (会过期吗, 要带什么, 多久能出):
  * Chinese leaves out what was just said. Not 有没有 / 有: asking whether something exists names it.
  */
 const LEANS_HAN_AT = /^(?:那|还有|另外|如果|要是|也|能|可以|要|需要|会(?!员)|多少|多久|几|什么时候|用什么|是不是)|呢$/u;
-const LEANS_LATIN = /^(?:and|but|so|then|also|or|what about|how about|what if)\b|\b(?:it|its|they|them|their|that|this|these|those|too|also|either|then|same)\b/;
+const LEANS_LATIN = /^(?:and|but|so|then|also|or|what about|how about|what if)\b|\b(?:it|its|they|them|their|that|this|these|those|too|also|either|then|same|mine|yours|ours|theirs)\b/;
 
 /** Thanks and acknowledgements close a question; "one more question" opens another: neither follows one up. */
 const STANDS_ALONE = new Set(
