@@ -9,6 +9,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { holdsSecret } from "../src/llm/output/secrets.ts";
 import { wxSignature } from "../src/wechat/door/crypto.ts";
+import { runCleanups, spawnServer, type Cleanups, type ServerProcess } from "./binary-server.ts";
 import { tempDir } from "./helpers.ts";
 import { startFakeModel, type FakeModel } from "./model/fake.ts";
 import { AESKEY, APPID, openReply } from "./wechat/helpers.ts";
@@ -23,10 +24,10 @@ const ENV = { REPLYD_APPKEY: "ops", REPLYD_SECRET: "0123456789abcdef0123" };
 const QUESTION = "不想要了，还能申请退款吗？";
 const GENERATED = "本店支持七天无理由退货。[1]\n\n[1] 售后政策\nhttps://example.com/refund";
 let tmp: ReturnType<typeof tempDir>;
-let server: ReturnType<typeof Bun.spawn>;
+let server: ServerProcess;
 let model: FakeModel;
 let url = "";
-let out = "";
+const cleanups: Cleanups = [];
 const peer = new WXBizMsgCrypt(TOKEN, AESKEY, APPID);
 
 // Not spawnSync: the fake model answers from this process's event loop.
@@ -39,31 +40,19 @@ const run = async (args: string[]) => {
 beforeAll(async () => {
   if (!existsSync(BIN)) Bun.spawnSync(["bash", join(ROOT, "scripts", "build")], { cwd: ROOT, stderr: "inherit" });
   tmp = tempDir("replyd-binai-");
+  cleanups.push(tmp.cleanup);
   model = startFakeModel(KEY);
-  server = Bun.spawn(
-    [BIN, "serve", "--data", "data", "--host", "127.0.0.1", "--port", "0", "--wx-token", TOKEN, "--wx-aeskey", AESKEY, "--wx-appid", APPID, "--ai-url", model.base, "--ai-model", "fake-1"],
-    { cwd: tmp.dir, env: { PATH: process.env.PATH ?? "", ...ENV, REPLYD_AI_KEY: KEY }, stdout: "pipe", stderr: "pipe" },
+  cleanups.push(() => model.stop());
+  server = await spawnServer(
+    ["--data", "data", "--host", "127.0.0.1", "--port", "0", "--wx-token", TOKEN, "--wx-aeskey", AESKEY, "--wx-appid", APPID, "--ai-url", model.base, "--ai-model", "fake-1"],
+    { cwd: tmp.dir, env: { ...ENV, REPLYD_AI_KEY: KEY }, cleanups, ms: 15_000 },
   );
-  for (const stream of [server.stdout, server.stderr])
-    void (async () => {
-      for await (const c of stream as unknown as AsyncIterable<Uint8Array>) out += new TextDecoder().decode(c);
-    })();
-  const until = Date.now() + 15_000;
-  while (!/"url":"([^"]+)"/.test(out)) {
-    if (Date.now() > until) throw new Error("server did not start: " + out);
-    await Bun.sleep(20);
-  }
-  url = (/"url":"([^"]+)"/.exec(out) as RegExpExecArray)[1] as string;
+  url = server.url;
   writeFileSync(join(tmp.dir, "a.json"), JSON.stringify([{ id: "refund", title: "售后政策", url: "https://example.com/refund", body: "本店支持七天无理由退货。签收后七天内在订单页面申请退款，三个工作日内原路退回。" }]));
   expect((await run(["import", "a.json"])).code).toBe(0);
 });
 
-afterAll(async () => {
-  server?.kill("SIGTERM");
-  await server?.exited;
-  model?.stop();
-  tmp?.cleanup();
-});
+afterAll(() => runCleanups(cleanups));
 
 let nonce = 500;
 /** One encrypted delivery, closed by the platform after `giveUpMs` as it closes one at 5 s. */
@@ -159,6 +148,6 @@ test("the key appears in none of the server's output, nor in health", async () =
   expect(listed).toContain("upstream rejected");
   expect(holdsSecret(listed, [KEY])).toBe(false);
   expect((await run(["health", "--json"])).out).not.toContain(KEY);
-  expect(out).toContain('"ai":{"endpoint"');
-  expect(holdsSecret(out, [KEY])).toBe(false);
+  expect(server.out() + server.err()).toContain('"ai":{"endpoint"');
+  expect(holdsSecret(server.out() + server.err(), [KEY])).toBe(false);
 });

@@ -7,6 +7,7 @@ import { Database } from "bun:sqlite";
 import { afterEach, beforeAll, expect, test } from "bun:test";
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { runCleanups, spawnServer, type Cleanups, type ServerProcess } from "./binary-server.ts";
 import { article, doc, tempDir } from "./helpers.ts";
 import { textMsg, TOKEN, wxPost } from "./wechat/helpers.ts";
 
@@ -20,11 +21,8 @@ beforeAll(() => {
   if (!existsSync(BIN) && Bun.spawnSync(["bash", join(ROOT, "scripts", "build")], { cwd: ROOT, stderr: "inherit" }).exitCode !== 0) throw new Error("scripts/build failed");
 });
 
-let cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const c of cleanups.reverse()) c();
-  cleanups = [];
-});
+const cleanups: Cleanups = [];
+afterEach(() => runCleanups(cleanups));
 
 /** A data folder with an admin and a read key, no server on it yet. */
 function folder(): { dir: string; data: string } {
@@ -36,45 +34,12 @@ function folder(): { dir: string; data: string } {
   return { dir: tmp.dir, data };
 }
 
-interface Running {
-  url: string;
-  out: () => string;
-  exitCode: () => number | null;
-  stop(): Promise<number>;
-}
-
 /** The server's last line. */
-const stopped = (s: Running) => JSON.parse(s.out().trim().split("\n").at(-1) as string) as { event: string; database?: string };
+const stopped = (s: ServerProcess) => JSON.parse(s.out().trim().split("\n").at(-1) as string) as { event: string; database?: string };
 
-async function serve(where: { dir: string; data: string }, args: string[] = []): Promise<Running> {
-  let out = "";
-  const p = Bun.spawn([BIN, "serve", "--data", where.data, "--host", "127.0.0.1", "--port", "0", "--wx-token", TOKEN, ...args], {
-    cwd: where.dir,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  cleanups.push(() => void (p.exitCode === null && p.kill("SIGKILL")));
-  void (async () => {
-    const d = new TextDecoder();
-    for await (const c of p.stdout as unknown as AsyncIterable<Uint8Array>) out += d.decode(c, { stream: true });
-  })();
-  const until = Date.now() + 30_000;
-  while (!out.includes('"event":"listening"')) {
-    if (Date.now() > until || p.exitCode !== null) throw new Error(`the server did not start: ${out}`);
-    await Bun.sleep(20);
-  }
-  const url = (JSON.parse(out.split("\n").find((l) => l.includes('"event":"listening"')) as string) as { url: string }).url;
-  return {
-    url,
-    out: () => out,
-    exitCode: () => p.exitCode,
-    stop: async () => {
-      p.kill("SIGTERM");
-      return await p.exited;
-    },
-  };
-}
+/** dist/replyd on the folder; killed (SIGKILL) at cleanup if a test left it running. */
+const serve = (where: { dir: string; data: string }, args: string[] = []) =>
+  spawnServer(["--data", where.data, "--host", "127.0.0.1", "--port", "0", "--wx-token", TOKEN, ...args], { cwd: where.dir, cleanups, stopWith: "SIGKILL" });
 
 function client(where: { dir: string }, url: string, key: { appkey: string; secret: string }, args: string[]) {
   const p = Bun.spawnSync([BIN, ...args], { cwd: where.dir, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", REPLYD_URL: url, REPLYD_APPKEY: key.appkey, REPLYD_SECRET: key.secret } });
@@ -151,7 +116,7 @@ async function reader(path: string) {
 }
 
 /** Some writes of every kind: articles (and their index, built), follower messages (the log's writer thread). */
-async function write(where: { dir: string }, s: Running, from: number, n: number): Promise<void> {
+async function write(where: { dir: string }, s: ServerProcess, from: number, n: number): Promise<void> {
   writeFileSync(join(where.dir, `d${from}.json`), doc(Array.from({ length: n }, (_, i) => article(from + i))));
   expect(client(where, s.url, ADMIN, ["import", `d${from}.json`]).code).toBe(0);
   for (let i = 0; i < 3; i++) await message(s.url, `question ${from} ${i}`, String(from * 10 + i));
@@ -214,7 +179,7 @@ test("SIGTERM while a reader holds an older snapshot: the stop waits for it, the
   const stopping = s.stop();
   // Well past what a stop takes: it is waiting for the reader, whose snapshot is older than the last writes.
   await Bun.sleep(1000);
-  expect(s.exitCode()).toBeNull();
+  expect(s.proc.exitCode).toBeNull();
   expect(await held.release()).toBe("saw 20");
   expect(await stopping).toBe(0);
   expect(stopped(s)).toMatchObject({ database: "replyd.db holds everything" });

@@ -5,10 +5,11 @@
  * at start, in the listening line, in health and in `keys ls`; `keys rm` of it fails and changes
  * nothing while the server runs.
  */
-import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { ENVIRONMENT_KEY_FILE } from "../src/store/sqlite/environment-key.ts";
+import { runCleanups, spawnServer, type Cleanups } from "./binary-server.ts";
 import { tempDir } from "./helpers.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
@@ -22,6 +23,8 @@ beforeAll(() => {
   tmp = tempDir("replyd-binenv-");
 });
 beforeEach(() => (data = join(tmp.dir, `data-${crypto.randomUUID()}`)));
+const cleanups: Cleanups = [];
+afterEach(() => runCleanups(cleanups));
 afterAll(() => tmp.cleanup());
 
 const replyd = (args: string[], env: Record<string, string> = {}) => {
@@ -30,48 +33,33 @@ const replyd = (args: string[], env: Record<string, string> = {}) => {
 };
 
 /** dist/replyd serve on the data folder, once its listening line is out. */
-async function start(env: Record<string, string>) {
-  const p = Bun.spawn([BIN, "serve", "--data", data, "--host", "127.0.0.1", "--port", "0"], { cwd: tmp.dir, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env }, stdout: "pipe", stderr: "pipe" });
-  const said = { out: "", err: "" };
-  for (const [name, stream] of [["out", p.stdout], ["err", p.stderr]] as const)
-    void (async () => {
-      for await (const c of stream as unknown as AsyncIterable<Uint8Array>) said[name] += new TextDecoder().decode(c);
-    })();
-  const until = Date.now() + 15_000;
-  while (!said.out.includes('"event":"listening"')) {
-    if (Date.now() > until || p.exitCode !== null) throw new Error(`the server did not start: ${said.out} ${said.err.replace(/REPLYD_SECRET=\S+/, "REPLYD_SECRET=…")}`);
-    await Bun.sleep(20);
-  }
-  const listening = JSON.parse(said.out.split("\n").find((l) => l.includes('"event":"listening"')) as string) as Record<string, unknown>;
-  return { p, said, listening, url: listening.url as string };
-}
+const start = (env: Record<string, string>) => spawnServer(["--data", data, "--host", "127.0.0.1", "--port", "0"], { cwd: tmp.dir, env, cleanups, ms: 15_000 });
 
 test("a server given the operator's key in its environment names it; keys rm of it fails and changes nothing until the server stops; then it revokes", async () => {
   // The first start makes the key the operator then keeps in their shell.
   const first = await start({});
-  const m = /REPLYD_APPKEY=(\S+) REPLYD_SECRET=(\S+)/.exec(first.said.err) as RegExpExecArray;
-  first.p.kill("SIGTERM");
-  await first.p.exited;
+  const m = /REPLYD_APPKEY=(\S+) REPLYD_SECRET=(\S+)/.exec(first.err()) as RegExpExecArray;
+  await first.stop();
   const key = { REPLYD_APPKEY: m[1] as string, REPLYD_SECRET: m[2] as string };
   const stored = readFileSync(join(data, "keys.json"), "utf8");
 
   // Started again from that shell.
   const server = await start(key);
   try {
-    expect(server.said.err).toContain(`admin key "${key.REPLYD_APPKEY}" taken from this environment`);
+    expect(server.err()).toContain(`admin key "${key.REPLYD_APPKEY}" taken from this environment`);
     expect(server.listening.environment_key).toBe(key.REPLYD_APPKEY);
 
     const ls = replyd(["keys", "ls", "--data", data, "--json"]);
     expect(ls.code).toBe(0);
     expect(JSON.parse(ls.out)).toEqual([
       expect.objectContaining({ appkey: key.REPLYD_APPKEY, scope: "admin", source: "stored" }),
-      expect.objectContaining({ appkey: key.REPLYD_APPKEY, scope: "admin", source: "environment", server: expect.stringContaining(`pid ${server.p.pid}`) }),
+      expect.objectContaining({ appkey: key.REPLYD_APPKEY, scope: "admin", source: "environment", server: expect.stringContaining(`pid ${server.proc.pid}`) }),
     ]);
-    expect(replyd(["keys", "ls", "--data", data]).out).toContain(`${key.REPLYD_APPKEY}  admin  from the environment of the server with pid ${server.p.pid}`);
+    expect(replyd(["keys", "ls", "--data", data]).out).toContain(`${key.REPLYD_APPKEY}  admin  from the environment of the server with pid ${server.proc.pid}`);
 
     const rm = replyd(["keys", "rm", key.REPLYD_APPKEY, "--data", data]);
     expect(rm.code).toBe(1);
-    expect(rm.err).toContain(`"${key.REPLYD_APPKEY}" is served from the environment (REPLYD_APPKEY/REPLYD_SECRET) of the server with pid ${server.p.pid}`);
+    expect(rm.err).toContain(`"${key.REPLYD_APPKEY}" is served from the environment (REPLYD_APPKEY/REPLYD_SECRET) of the server with pid ${server.proc.pid}`);
     expect(rm.err).toContain("stays valid until that server restarts without them, so nothing was removed");
     expect(rm.out + rm.err).not.toContain("revoked");
     expect(JSON.parse(replyd(["keys", "rm", key.REPLYD_APPKEY, "--data", data, "--json"]).out)).toMatchObject({ ok: false, error: { code: "key_from_environment" } });
@@ -90,12 +78,11 @@ test("a server given the operator's key in its environment names it; keys rm of 
     // A stored key is revoked as ever.
     expect(replyd(["keys", "rm", added.appkey, "--data", data]).out).toContain(`revoked ${added.appkey}`);
 
-    for (const said of [ls.out, rm.out, rm.err, health.out, server.said.out]) expect(said).not.toContain(key.REPLYD_SECRET);
+    for (const said of [ls.out, rm.out, rm.err, health.out, server.out()]) expect(said).not.toContain(key.REPLYD_SECRET);
   } finally {
-    server.p.kill("SIGTERM");
-    await server.p.exited;
+    await server.stop();
   }
-  expect(server.p.exitCode).toBe(0);
+  expect(server.proc.exitCode).toBe(0);
   // Stopped: no longer served, and removed from keys.json it is revoked.
   expect(existsSync(join(data, ENVIRONMENT_KEY_FILE))).toBe(false);
   expect(JSON.parse(replyd(["keys", "ls", "--data", data, "--json"]).out)).toEqual([expect.objectContaining({ appkey: key.REPLYD_APPKEY, source: "stored" })]);
@@ -106,9 +93,8 @@ test("a server given the operator's key in its environment names it; keys rm of 
 test("a server killed with -9 leaves its record behind: it names a pid that is gone and is not taken for a running server", async () => {
   const key = { REPLYD_APPKEY: "ops-killed", REPLYD_SECRET: "0123456789abcdef0123" };
   const server = await start(key);
-  server.p.kill("SIGKILL");
-  await server.p.exited;
-  expect(JSON.parse(readFileSync(join(data, ENVIRONMENT_KEY_FILE), "utf8"))).toMatchObject({ appkey: key.REPLYD_APPKEY, pid: server.p.pid });
+  await server.stop("SIGKILL");
+  expect(JSON.parse(readFileSync(join(data, ENVIRONMENT_KEY_FILE), "utf8"))).toMatchObject({ appkey: key.REPLYD_APPKEY, pid: server.proc.pid });
   // The folder holds no keys.json (the key came from the environment): said so, as for any folder without one.
   const ls = replyd(["keys", "ls", "--data", data]);
   expect(ls.code).toBe(1);
@@ -123,7 +109,6 @@ test("a server killed with -9 leaves its record behind: it names a pid that is g
     expect(next.listening.environment_key).toBeUndefined();
     expect(existsSync(join(data, ENVIRONMENT_KEY_FILE))).toBe(false);
   } finally {
-    next.p.kill("SIGTERM");
-    await next.p.exited;
+    await next.stop();
   }
 });

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { runCleanups, spawnServer, type Cleanups, type ServerProcess } from "./binary-server.ts";
 import { ADMIN, article, doc, tempDir } from "./helpers.ts";
 import { startFakePlatform, type FakePlatform } from "./platform/fake.ts";
 import { textMsg, TOKEN, wxPost } from "./wechat/helpers.ts";
@@ -16,35 +17,22 @@ const env = { PATH: process.env.PATH ?? "", REPLYD_APPKEY: ADMIN.appkey, REPLYD_
 
 let fake: FakePlatform;
 let tmp: ReturnType<typeof tempDir>;
-let server: ReturnType<typeof Bun.spawn>;
+let server: ServerProcess;
 let url = "";
-let serverOut = "";
+const cleanups: Cleanups = [];
 
 beforeAll(async () => {
-  fake = startFakePlatform(APPID, SECRET);
   tmp = tempDir();
-  server = Bun.spawn(
-    [BIN, "serve", "--data", join(tmp.dir, "d"), "--host", "127.0.0.1", "--port", "0", "--wx-token", TOKEN, "--wx-appid", APPID, "--wx-secret", SECRET, "--wx-api", fake.url],
-    { env, stdout: "pipe", stderr: "pipe" },
+  cleanups.push(tmp.cleanup);
+  fake = startFakePlatform(APPID, SECRET);
+  cleanups.push(() => fake.stop());
+  server = await spawnServer(
+    ["--data", join(tmp.dir, "d"), "--host", "127.0.0.1", "--port", "0", "--wx-token", TOKEN, "--wx-appid", APPID, "--wx-secret", SECRET, "--wx-api", fake.url],
+    { cwd: tmp.dir, env, cleanups },
   );
-  const reader = (server.stdout as ReadableStream<Uint8Array>).getReader();
-  while (!/"url":"([^"]+)"/.test(serverOut)) serverOut += new TextDecoder().decode((await reader.read()).value);
-  url = (/"url":"([^"]+)"/.exec(serverOut) as RegExpExecArray)[1] as string;
-  // Keep draining the log so the server never blocks on a full pipe.
-  void (async () => {
-    for (;;) {
-      const chunk = await reader.read();
-      if (chunk.done) break;
-      serverOut += new TextDecoder().decode(chunk.value);
-    }
-  })();
+  url = server.url;
 });
-afterAll(async () => {
-  server.kill("SIGTERM");
-  await server.exited;
-  fake.stop();
-  tmp.cleanup();
-});
+afterAll(() => runCleanups(cleanups));
 
 const run = async (...args: string[]) => {
   const p = Bun.spawn([BIN, ...args], { env: { ...env, REPLYD_URL: url }, stdout: "pipe", stderr: "pipe", cwd: tmp.dir });
@@ -153,6 +141,6 @@ test("backup menu, menu rm, restore --push: the menu comes back on the platform"
   expect(restored.out).toContain("the restored menu was pushed to the platform");
   expect(fake.menu).toEqual(saved.menu);
   // The AppSecret and the access token appear nowhere in what the server printed.
-  expect(serverOut).not.toContain(SECRET);
-  expect(serverOut).not.toContain("tok-");
+  expect(server.out()).not.toContain(SECRET);
+  expect(server.out()).not.toContain("tok-");
 });

@@ -5,10 +5,11 @@
  * the database stopped under a running server: followers are still answered, admin gets 503, and
  * both work again when it is back, nothing restarted.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { runCleanups, spawnServer, type Cleanups } from "./binary-server.ts";
 import { article, doc, tempDir } from "./helpers.ts";
 import { binDir, startPostgres, type Postgres } from "./pg.ts";
 import { textMsg, TOKEN, wxPost } from "./wechat/helpers.ts";
@@ -27,44 +28,11 @@ afterAll(() => {
   tmp?.cleanup();
 });
 
-interface Running {
-  url: string;
-  out: () => string;
-  err: () => string;
-  stop(): Promise<number>;
-}
+const cleanups: Cleanups = [];
+afterEach(() => runCleanups(cleanups));
 
-async function serve(store: string[] = ["--db", pg.url], env: Record<string, string> = {}): Promise<Running> {
-  let out = "";
-  let err = "";
-  const p = Bun.spawn([BIN, "serve", ...store, "--host", "127.0.0.1", "--port", "0", "--wx-token", TOKEN], {
-    cwd: tmp.dir,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const read = async (s: ReadableStream<Uint8Array>, on: (t: string) => void) => {
-    const d = new TextDecoder();
-    for await (const c of s as unknown as AsyncIterable<Uint8Array>) on(d.decode(c, { stream: true }));
-  };
-  void read(p.stdout as ReadableStream<Uint8Array>, (t) => (out += t));
-  void read(p.stderr as ReadableStream<Uint8Array>, (t) => (err += t));
-  const until = Date.now() + 30_000;
-  while (!out.includes('"event":"listening"')) {
-    if (Date.now() > until || p.exitCode !== null) throw new Error(`the server did not start: ${out} ${err.replace(/REPLYD_SECRET=\S+/, "REPLYD_SECRET=…")}`);
-    await Bun.sleep(20);
-  }
-  const url = (JSON.parse(out.split("\n").find((l) => l.includes('"event":"listening"')) as string) as { url: string }).url;
-  return {
-    url,
-    out: () => out,
-    err: () => err,
-    stop: async () => {
-      p.kill("SIGTERM");
-      return await p.exited;
-    },
-  };
-}
+const serve = (store: string[] = ["--db", pg.url], env: Record<string, string> = {}) =>
+  spawnServer([...store, "--host", "127.0.0.1", "--port", "0", "--wx-token", TOKEN], { cwd: tmp.dir, env, cleanups });
 
 function client(args: string[], env: Record<string, string>) {
   const p = Bun.spawnSync([BIN, ...args], { cwd: tmp.dir, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env } });

@@ -4,9 +4,10 @@
  * what serve refuses, with its exit status and words; a config file that is not TOML refused
  * without printing what it holds.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { runCleanups, spawnServer, type Cleanups } from "./binary-server.ts";
 import { tempDir } from "./helpers.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
@@ -17,6 +18,8 @@ beforeAll(() => {
   if (!existsSync(BIN)) Bun.spawnSync(["bash", join(ROOT, "scripts", "build")], { cwd: ROOT, stderr: "inherit" });
   tmp = tempDir("replyd-binset-");
 });
+const cleanups: Cleanups = [];
+afterEach(() => runCleanups(cleanups));
 afterAll(() => tmp.cleanup());
 
 /**
@@ -120,16 +123,14 @@ describe("--check-config refuses what serve refuses", () => {
     const checked = replyd(["serve", "--check-config", "--wx-mode", "compatible"], env);
     expect(checked.code).toBe(0);
     expect(checked.err).toContain('admin key "ops" taken from this environment');
-    const p = Bun.spawn([BIN, "serve", "--data", "started", "--host", "127.0.0.1", "--port", "0", "--wx-mode", "compatible"], { cwd: tmp.dir, env: { PATH: process.env.PATH ?? "", ...env }, stdout: "pipe", stderr: "pipe" });
+    const s = await spawnServer(["--data", "started", "--host", "127.0.0.1", "--port", "0", "--wx-mode", "compatible"], { cwd: tmp.dir, env, cleanups, ms: 15_000 });
     try {
-      const out = await lineOf(p.stdout, '"event":"listening"');
-      expect(JSON.parse(out)).toMatchObject({ event: "listening", environment_key: "ops" });
+      expect(s.listening).toMatchObject({ event: "listening", environment_key: "ops" });
     } finally {
-      p.kill("SIGTERM");
-      await p.exited;
+      await s.stop();
     }
-    expect(p.exitCode).toBe(0);
-    expect(await new Response(p.stderr).text()).toContain('admin key "ops" taken from this environment');
+    expect(s.proc.exitCode).toBe(0);
+    expect(s.err()).toContain('admin key "ops" taken from this environment');
   });
 });
 
@@ -156,20 +157,3 @@ describe("a config file that is not TOML", () => {
       }
     });
 });
-
-async function lineOf(stream: ReadableStream<Uint8Array>, marker: string): Promise<string> {
-  let text = "";
-  const until = Date.now() + 15_000;
-  const reader = stream.getReader();
-  try {
-    while (!text.split("\n").some((l) => l.includes(marker))) {
-      if (Date.now() > until) throw new Error(`no line with ${marker}: ${text}`);
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`ended without ${marker}: ${text}`);
-      text += new TextDecoder().decode(value);
-    }
-  } finally {
-    reader.releaseLock();
-  }
-  return text.split("\n").find((l) => l.includes(marker)) as string;
-}

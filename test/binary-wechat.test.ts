@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { wxSignature } from "../src/wechat/door/crypto.ts";
+import { runCleanups, spawnServer, type Cleanups } from "./binary-server.ts";
 import { article, tempDir } from "./helpers.ts";
 import { AESKEY, APPID, openReply, textMsg } from "./wechat/helpers.ts";
 // @ts-expect-error: untyped peer
@@ -13,9 +14,8 @@ const BIN = join(ROOT, "dist", "replyd");
 const TOKEN = "20261121"; // digits only: must reach the server as text, not as a number
 const ENV = { REPLYD_APPKEY: "ops", REPLYD_SECRET: "0123456789abcdef0123" };
 let tmp: ReturnType<typeof tempDir>;
-let server: ReturnType<typeof Bun.spawn>;
 let url = "";
-let out = "";
+const cleanups: Cleanups = [];
 
 const run = (args: string[]) => {
   const p = Bun.spawnSync([BIN, ...args], { cwd: tmp.dir, env: { PATH: process.env.PATH ?? "", REPLYD_URL: url, ...ENV } });
@@ -25,28 +25,13 @@ const run = (args: string[]) => {
 beforeAll(async () => {
   if (!existsSync(BIN)) Bun.spawnSync(["bash", join(ROOT, "scripts", "build")], { cwd: ROOT, stderr: "inherit" });
   tmp = tempDir("replyd-binwx-");
-  server = Bun.spawn(
-    [BIN, "serve", "--data", "data", "--host", "127.0.0.1", "--port", "0", "--wx-token", TOKEN, "--wx-aeskey", AESKEY, "--wx-appid", APPID],
-    { cwd: tmp.dir, env: { PATH: process.env.PATH ?? "", ...ENV }, stdout: "pipe", stderr: "pipe" },
-  );
-  void (async () => {
-    for await (const c of server.stdout as unknown as AsyncIterable<Uint8Array>) out += new TextDecoder().decode(c);
-  })();
-  const until = Date.now() + 15_000;
-  while (!/"url":"([^"]+)"/.test(out)) {
-    if (Date.now() > until) throw new Error("server did not start: " + out);
-    await Bun.sleep(20);
-  }
-  url = (/"url":"([^"]+)"/.exec(out) as RegExpExecArray)[1] as string;
+  cleanups.push(tmp.cleanup);
+  url = (await spawnServer(["--data", "data", "--host", "127.0.0.1", "--port", "0", "--wx-token", TOKEN, "--wx-aeskey", AESKEY, "--wx-appid", APPID], { cwd: tmp.dir, env: ENV, cleanups, ms: 15_000 })).url;
   writeFileSync(join(tmp.dir, "a.json"), JSON.stringify([article(1, { code: "fv3", title: "Founder's view 3" })]));
   expect(run(["import", "a.json"]).code).toBe(0);
 });
 
-afterAll(async () => {
-  server.kill("SIGTERM");
-  await server.exited;
-  tmp.cleanup();
-});
+afterAll(() => runCleanups(cleanups));
 
 describe("dist/replyd as the callback server", () => {
   test("URL verification with a digits-only token", async () => {

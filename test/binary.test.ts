@@ -5,28 +5,16 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { keyPrinted, printedKey, runCleanups, spawnServer, type Cleanups, type ServerProcess } from "./binary-server.ts";
 import { article, doc, signedRequest, tempDir } from "./helpers.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const BIN = join(ROOT, "dist", "replyd");
 let tmp: ReturnType<typeof tempDir>;
-let server: ReturnType<typeof Bun.spawn>;
+let server: ServerProcess;
 let env: Record<string, string>;
-let stdoutText = "";
-let stderrText = "";
-
-async function readLines(stream: ReadableStream<Uint8Array>, onText: (t: string) => void) {
-  const decoder = new TextDecoder();
-  for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) onText(decoder.decode(chunk, { stream: true }));
-}
-
-async function waitFor(check: () => boolean, what: string, ms = 15_000) {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}; stdout: ${stdoutText} stderr: ${stderrText.replace(/REPLYD_SECRET=\S+/, "REPLYD_SECRET=…")}`);
-    await Bun.sleep(20);
-  }
-}
+/** The main server's and the recipe server's stops (SIGKILL: the last test stops the main one itself), then the folder. */
+const cleanups: Cleanups = [];
 
 function replyd(args: string[], extraEnv: Record<string, string> = {}) {
   const p = Bun.spawnSync([BIN, ...args], { cwd: tmp.dir, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env, ...extraEnv } });
@@ -39,24 +27,12 @@ beforeAll(async () => {
     if (build.exitCode !== 0) throw new Error("scripts/build failed");
   }
   tmp = tempDir("replyd-bin-");
-  server = Bun.spawn([BIN, "serve", "--data", join(tmp.dir, "data"), "--host", "127.0.0.1", "--port", "0", "--window", "0.42"], {
-    cwd: tmp.dir,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  void readLines(server.stdout as ReadableStream<Uint8Array>, (t) => (stdoutText += t));
-  void readLines(server.stderr as ReadableStream<Uint8Array>, (t) => (stderrText += t));
-  await waitFor(() => stdoutText.includes('"event":"listening"') && stderrText.includes("REPLYD_SECRET="), "the server to start");
-  const m = /export REPLYD_URL=(\S+) REPLYD_APPKEY=(\S+) REPLYD_SECRET=(\S+)/.exec(stderrText);
-  if (!m) throw new Error("the first start did not print the key");
-  env = { REPLYD_URL: m[1] as string, REPLYD_APPKEY: m[2] as string, REPLYD_SECRET: m[3] as string };
+  cleanups.push(tmp.cleanup);
+  server = await spawnServer(["--data", join(tmp.dir, "data"), "--host", "127.0.0.1", "--port", "0", "--window", "0.42"], { cwd: tmp.dir, cleanups, until: keyPrinted, ms: 15_000, stopWith: "SIGKILL" });
+  env = printedKey(server);
 });
 
-afterAll(() => {
-  if (server.exitCode === null) server.kill("SIGKILL");
-  tmp.cleanup();
-});
+afterAll(() => runCleanups(cleanups));
 
 describe("dist/replyd", () => {
   test("first start wrote keys.json with mode 0600", () => {
@@ -219,17 +195,12 @@ describe("dist/replyd", () => {
    * than the 0.42 s window the main server runs with. They get a server with the default window.
    */
   let recipeEnv: Record<string, string> | null = null;
-  let recipeServer: ReturnType<typeof Bun.spawn> | null = null;
   const recipes = async () => {
     if (recipeEnv) return recipeEnv;
     const key = { REPLYD_APPKEY: "recipes", REPLYD_SECRET: "recipe-secret-0123456789" };
-    recipeServer = Bun.spawn([BIN, "serve", "--data", join(tmp.dir, "recipe-data"), "--host", "127.0.0.1", "--port", "0"], { cwd: tmp.dir, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...key }, stdout: "pipe", stderr: "ignore" });
-    let out = "";
-    void readLines(recipeServer.stdout as ReadableStream<Uint8Array>, (t) => (out += t));
-    await waitFor(() => /"url":"[^"]+"/.test(out), "the recipe server to start");
-    return (recipeEnv = { REPLYD_URL: (/"url":"([^"]+)"/.exec(out) as RegExpExecArray)[1] as string, ...key });
+    const recipeServer = await spawnServer(["--data", join(tmp.dir, "recipe-data"), "--host", "127.0.0.1", "--port", "0"], { cwd: tmp.dir, env: key, cleanups, ms: 15_000, stopWith: "SIGKILL" });
+    return (recipeEnv = { REPLYD_URL: recipeServer.url, ...key });
   };
-  afterAll(() => void recipeServer?.kill("SIGKILL"));
 
   test("the curl + md5sum recipe signs requests the server accepts", async () => {
     const env = await recipes();
@@ -274,9 +245,9 @@ describe("dist/replyd", () => {
       duplex: "half",
     } as RequestInit);
     await Bun.sleep(200);
-    server.kill("SIGTERM");
+    server.proc.kill("SIGTERM");
     await Bun.sleep(200);
-    expect(server.exitCode).toBeNull(); // still draining
+    expect(server.proc.exitCode).toBeNull(); // still draining
     sendRest();
     const res = await response;
     const answer = (await res.json()) as { data: { added: number }; error?: unknown };
@@ -284,7 +255,7 @@ describe("dist/replyd", () => {
     expect(res.status).toBe(200);
     expect(answer.data.added).toBe(1);
     expect(await server.exited).toBe(0);
-    expect(stdoutText).toContain('"event":"stopped"');
-    expect(stdoutText + stderrText.replace(/REPLYD_SECRET=\S+/, "")).not.toContain(env.REPLYD_SECRET as string);
+    expect(server.out()).toContain('"event":"stopped"');
+    expect(server.out() + server.err().replace(/REPLYD_SECRET=\S+/, "")).not.toContain(env.REPLYD_SECRET as string);
   });
 });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { SQL } from "bun";
 import { chmodSync, existsSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { keyPrinted, printedKey, runCleanups, spawnServer, type Cleanups, type ServerProcess } from "../binary-server.ts";
 import { article, doc, tempDir } from "../helpers.ts";
 import { testDatabase } from "../pg.ts";
 import { textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
@@ -17,10 +18,9 @@ const BIN = join(ROOT, "dist", "replyd");
 const PATH = process.env.PATH ?? "/usr/bin:/bin";
 let tmp: ReturnType<typeof tempDir>;
 let db: { url: string; drop(): Promise<void> };
-let server: ReturnType<typeof Bun.spawn>;
+let server: ServerProcess;
 let env: Record<string, string>;
-let stdoutText = "";
-let stderrText = "";
+const cleanups: Cleanups = [];
 
 const CONFIG = `host = "127.0.0.1"
 port = 0
@@ -32,14 +32,10 @@ wx-token = "${TOKEN}"
 wx-token = "${TOKEN}"
 `;
 
-async function readLines(stream: ReadableStream<Uint8Array>, onText: (t: string) => void) {
-  const decoder = new TextDecoder();
-  for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) onText(decoder.decode(chunk, { stream: true }));
-}
 async function waitFor(check: () => boolean, what: string, ms = 20_000) {
   const until = Date.now() + ms;
   while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}; stdout: ${stdoutText}; stderr: ${stderrText}`);
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}; stdout: ${server.out()}; stderr: ${server.err().replace(/REPLYD_SECRET=\S+/, "REPLYD_SECRET=…")}`);
     await Bun.sleep(20);
   }
 }
@@ -51,29 +47,21 @@ function replyd(args: string[], extraEnv: Record<string, string> = {}) {
 beforeAll(async () => {
   if (!existsSync(BIN)) Bun.spawnSync(["bash", join(ROOT, "scripts", "build")], { cwd: ROOT, stderr: "inherit" });
   tmp = tempDir("replyd-accounts-pg-bin-");
+  cleanups.push(tmp.cleanup);
   db = await testDatabase();
+  cleanups.push(() => db.drop());
   writeFileSync(join(tmp.dir, "replyd.toml"), CONFIG);
   chmodSync(join(tmp.dir, "replyd.toml"), 0o600);
-  server = Bun.spawn([BIN, "serve", "--config", "replyd.toml", "--db", db.url], { cwd: tmp.dir, env: { PATH }, stdout: "pipe", stderr: "pipe" });
-  void readLines(server.stdout as ReadableStream<Uint8Array>, (t) => (stdoutText += t));
-  void readLines(server.stderr as ReadableStream<Uint8Array>, (t) => (stderrText += t));
-  await waitFor(() => stdoutText.includes('"event":"listening"') && stderrText.includes("REPLYD_SECRET="), "the server to start");
-  const m = /export REPLYD_URL=(\S+) REPLYD_APPKEY=(\S+) REPLYD_SECRET=(\S+)/.exec(stderrText);
-  if (!m) throw new Error("the first start did not print the key");
-  env = { REPLYD_URL: m[1] as string, REPLYD_APPKEY: m[2] as string, REPLYD_SECRET: m[3] as string };
+  server = await spawnServer(["--config", "replyd.toml", "--db", db.url], { cwd: tmp.dir, cleanups, until: keyPrinted, ms: 20_000, stopWith: "SIGKILL" });
+  env = printedKey(server);
 });
-afterAll(async () => {
-  if (server.exitCode === null) server.kill("SIGKILL");
-  await server.exited;
-  await db.drop();
-  tmp.cleanup();
-});
+afterAll(() => runCleanups(cleanups));
 
 test("the first key is made in the database, and the listening line names the database and both accounts", () => {
-  expect(stderrText).toContain("created an admin key in the database at");
-  expect(stderrText).toContain("  replyd accounts\n");
-  expect(stdoutText).toContain('"accounts":[{"name":"shop","wechat":"/wechat/shop"},{"name":"blog","wechat":"/wechat/blog"}]');
-  expect(stdoutText).toContain('"db":"postgres://');
+  expect(server.err()).toContain("created an admin key in the database at");
+  expect(server.err()).toContain("  replyd accounts\n");
+  expect(server.out()).toContain('"accounts":[{"name":"shop","wechat":"/wechat/shop"},{"name":"blog","wechat":"/wechat/blog"}]');
+  expect(server.out()).toContain('"db":"postgres://');
 });
 
 test("an import into shop is shop's alone, kept in shop's schema; the platform at each callback gets its account's article", async () => {
@@ -130,12 +118,12 @@ test("a key made with keys add --account shop --db reaches shop alone: forbidden
   await waitFor(() => replyd(["health"], { ...as, REPLYD_ACCOUNT: "shop" }).code === 0, "the new key to be taken", 5000);
   const r = replyd(["ls", "--account", "blog"], as);
   expect({ code: r.code, err: r.err }).toMatchObject({ code: 1, err: expect.stringContaining("[forbidden]") });
-  expect(stdoutText + stderrText).not.toContain(key.secret);
+  expect(server.out() + server.err()).not.toContain(key.secret);
 });
 
 test("SIGTERM stops every account cleanly", async () => {
-  server.kill("SIGTERM");
+  server.proc.kill("SIGTERM");
   expect(await server.exited).toBe(0);
-  expect(stdoutText).toContain('"event":"stopped","account":"shop"');
-  expect(stdoutText).toContain('"event":"stopped","account":"blog"');
+  expect(server.out()).toContain('"event":"stopped","account":"shop"');
+  expect(server.out()).toContain('"event":"stopped","account":"blog"');
 });

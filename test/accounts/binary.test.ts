@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { keyPrinted, printedKey, runCleanups, spawnServer, type Cleanups, type ServerProcess } from "../binary-server.ts";
 import { article, doc, tempDir } from "../helpers.ts";
 import { textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
 
@@ -13,10 +14,9 @@ const ROOT = resolve(import.meta.dir, "../..");
 const BIN = join(ROOT, "dist", "replyd");
 const PATH = process.env.PATH ?? "/usr/bin:/bin";
 let tmp: ReturnType<typeof tempDir>;
-let server: ReturnType<typeof Bun.spawn>;
+let server: ServerProcess;
 let env: Record<string, string>;
-let stdoutText = "";
-let stderrText = "";
+const cleanups: Cleanups = [];
 
 const CONFIG = `host = "127.0.0.1"
 port = 0
@@ -32,14 +32,10 @@ wx-id = "gh_blog0000000"
 ai-per-follower = 9
 `;
 
-async function readLines(stream: ReadableStream<Uint8Array>, onText: (t: string) => void) {
-  const decoder = new TextDecoder();
-  for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) onText(decoder.decode(chunk, { stream: true }));
-}
 async function waitFor(check: () => boolean, what: string, ms = 20_000) {
   const until = Date.now() + ms;
   while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}; stdout: ${stdoutText}`);
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}; stdout: ${server.out()}`);
     await Bun.sleep(20);
   }
 }
@@ -57,19 +53,12 @@ const config = (name: string, text: string, mode = 0o600) => {
 beforeAll(async () => {
   if (!existsSync(BIN)) Bun.spawnSync(["bash", join(ROOT, "scripts", "build")], { cwd: ROOT, stderr: "inherit" });
   tmp = tempDir("replyd-accounts-bin-");
+  cleanups.push(tmp.cleanup);
   config("replyd.toml", CONFIG);
-  server = Bun.spawn([BIN, "serve", "--config", "replyd.toml", "--data", "data"], { cwd: tmp.dir, env: { PATH }, stdout: "pipe", stderr: "pipe" });
-  void readLines(server.stdout as ReadableStream<Uint8Array>, (t) => (stdoutText += t));
-  void readLines(server.stderr as ReadableStream<Uint8Array>, (t) => (stderrText += t));
-  await waitFor(() => stdoutText.includes('"event":"listening"') && stderrText.includes("REPLYD_SECRET="), "the server to start");
-  const m = /export REPLYD_URL=(\S+) REPLYD_APPKEY=(\S+) REPLYD_SECRET=(\S+)/.exec(stderrText);
-  if (!m) throw new Error("the first start did not print the key");
-  env = { REPLYD_URL: m[1] as string, REPLYD_APPKEY: m[2] as string, REPLYD_SECRET: m[3] as string };
+  server = await spawnServer(["--config", "replyd.toml", "--data", "data"], { cwd: tmp.dir, cleanups, until: keyPrinted, ms: 20_000, stopWith: "SIGKILL" });
+  env = printedKey(server);
 });
-afterAll(() => {
-  if (server.exitCode === null) server.kill("SIGKILL");
-  tmp.cleanup();
-});
+afterAll(() => runCleanups(cleanups));
 
 describe("settings", () => {
   test("--check-config --json lists each account with its settings, the server's where it sets none, secrets hidden", () => {
@@ -114,8 +103,8 @@ describe("serving", () => {
     expect(existsSync(join(tmp.dir, "data", "replyd.db"))).toBe(false);
     expect(existsSync(join(tmp.dir, "data", "keys.json"))).toBe(true);
     // The first key's notice names a command that works without an account.
-    expect(stderrText).toContain("  replyd accounts\n");
-    expect(stdoutText).toContain('"accounts":[{"name":"shop","wechat":"/wechat/shop"},{"name":"blog","wechat":"/wechat/blog"}]');
+    expect(server.err()).toContain("  replyd accounts\n");
+    expect(server.out()).toContain('"accounts":[{"name":"shop","wechat":"/wechat/shop"},{"name":"blog","wechat":"/wechat/blog"}]');
   });
 
   test("the client names its account by --account, REPLYD_ACCOUNT or a profile; without one it is refused account_required", () => {
@@ -156,7 +145,7 @@ describe("serving", () => {
     expect(await shop.text()).toContain("Shop returns");
     const blog = await post("/wechat/blog");
     expect(blog.status).toBe(403);
-    await waitFor(() => stdoutText.includes("account blog: wechat callback refused (wrong_account)"), "the refusal's log line");
+    await waitFor(() => server.out().includes("account blog: wechat callback refused (wrong_account)"), "the refusal's log line");
   });
 
   test("a key made with keys add --account shop reaches shop alone: forbidden on blog and for the list", async () => {
@@ -186,9 +175,9 @@ describe("serving", () => {
   });
 
   test("SIGTERM stops every account cleanly", async () => {
-    server.kill("SIGTERM");
+    server.proc.kill("SIGTERM");
     expect(await server.exited).toBe(0);
-    expect(stdoutText).toContain('"event":"stopped","account":"shop"');
-    expect(stdoutText).toContain('"event":"stopped","account":"blog"');
+    expect(server.out()).toContain('"event":"stopped","account":"shop"');
+    expect(server.out()).toContain('"event":"stopped","account":"blog"');
   });
 });

@@ -7,6 +7,7 @@ import { Database } from "bun:sqlite";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { wxSignature } from "../../src/wechat/door/crypto.ts";
+import { runCleanups, spawnServer, type Cleanups, type ServerProcess } from "../binary-server.ts";
 import { tempDir } from "../helpers.ts";
 import { TOKEN } from "../wechat/helpers.ts";
 
@@ -14,9 +15,9 @@ const ROOT = resolve(import.meta.dir, "../..");
 const BIN = join(ROOT, "dist", "replyd");
 const PATH = process.env.PATH ?? "/usr/bin:/bin";
 let tmp: ReturnType<typeof tempDir>;
-let server: ReturnType<typeof Bun.spawn>;
+let server: ServerProcess;
 let url = "";
-let stdoutText = "";
+const cleanups: Cleanups = [];
 
 const table = (name: string, more = "") => `[accounts.${name}]\nwx-token = "${TOKEN}"\n${more}`;
 const writeConfig = (text: string, port = 0) => {
@@ -31,7 +32,7 @@ const replyd = (args: string[]) => {
 async function waitFor(check: () => boolean | Promise<boolean>, what: string, ms = 20_000) {
   const until = Date.now() + ms;
   while (!(await check())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}; stdout: ${stdoutText}`);
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}; stdout: ${server.out()}`);
     await Bun.sleep(20);
   }
 }
@@ -51,20 +52,15 @@ async function message(path: string, content: string) {
 beforeAll(async () => {
   if (!existsSync(BIN)) Bun.spawnSync(["bash", join(ROOT, "scripts", "build")], { cwd: ROOT, stderr: "inherit" });
   tmp = tempDir("replyd-reload-bin-");
+  cleanups.push(tmp.cleanup);
   writeConfig(`${table("shop")}\n${table("blog")}`);
-  server = Bun.spawn([BIN, "serve", "--config", "replyd.toml", "--data", "data"], { cwd: tmp.dir, env: { PATH }, stdout: "pipe", stderr: "ignore" });
-  void (async () => {
-    const decoder = new TextDecoder();
-    for await (const chunk of server.stdout as unknown as AsyncIterable<Uint8Array>) stdoutText += decoder.decode(chunk, { stream: true });
-  })();
-  await waitFor(() => stdoutText.includes('"event":"listening"'), "the server to start");
-  url = (/"url":"([^"]+)"/.exec(stdoutText) as RegExpExecArray)[1] as string;
+  server = await spawnServer(["--config", "replyd.toml", "--data", "data"], { cwd: tmp.dir, cleanups, ms: 20_000, stopWith: "SIGKILL" });
+  url = server.url;
 });
 let running = true;
 afterAll(() => {
   running = false;
-  if (server.exitCode === null) server.kill("SIGKILL");
-  tmp.cleanup();
+  return runCleanups(cleanups);
 });
 
 test("SIGHUP and serve --reload add, change and remove accounts under a follower load: no failed or doubled answer, every message logged once", async () => {
@@ -78,12 +74,12 @@ test("SIGHUP and serve --reload add, change and remove accounts under a follower
   // SIGHUP: news added, blog changed, shop removed.
   writeConfig(`${table("blog", 'wx-appid = "wx0000000000000001"\n')}\n${table("news")}`);
   const hupAt = Date.now();
-  server.kill("SIGHUP");
+  server.proc.kill("SIGHUP");
   await waitFor(async () => (await message("/wechat/news", "n1")) === 200, "news to answer", 5000);
   expect(Date.now() - hupAt).toBeLessThan(5000);
   expect(await message("/wechat/shop", "s1")).toBe(404);
   expect(existsSync(join(tmp.dir, "data", "accounts", "shop", "replyd.db"))).toBe(true);
-  await waitFor(() => stdoutText.includes('"event":"reloaded","added":["news"],"changed":["blog"],"removed":["shop"],"unchanged":[]'), "the reload to be logged");
+  await waitFor(() => server.out().includes('"event":"reloaded","added":["news"],"changed":["blog"],"removed":["shop"],"unchanged":[]'), "the reload to be logged");
 
   // serve --reload: blog changed again, news removed; it reports what changed.
   writeConfig(table("blog", 'wx-appid = "wx0000000000000002"\n'));
@@ -98,8 +94,8 @@ test("SIGHUP and serve --reload add, change and remove accounts under a follower
   expect(broken.code).toBe(2);
   expect(broken.err).toContain("replyd.toml: line 3");
   expect(broken.err).not.toContain(TOKEN);
-  server.kill("SIGHUP");
-  await waitFor(() => stdoutText.includes("reload refused, nothing changed: the settings could not be read"), "the refusal to be logged");
+  server.proc.kill("SIGHUP");
+  await waitFor(() => server.out().includes("reload refused, nothing changed: the settings could not be read"), "the refusal to be logged");
   expect(readFileSync(join(tmp.dir, "data", "reload.json"), "utf8")).not.toContain(TOKEN);
 
   // A server-wide setting changed: refused whole, exit 1, naming it.
@@ -111,14 +107,14 @@ test("SIGHUP and serve --reload add, change and remove accounts under a follower
 
   running = false;
   await Promise.all(load);
-  server.kill("SIGTERM");
+  server.proc.kill("SIGTERM");
   await server.exited;
-  expect(server.exitCode).toBe(0);
+  expect(server.proc.exitCode).toBe(0);
   expect(blogStatuses.filter((s) => s !== 200)).toEqual([]);
   const db = new Database(join(tmp.dir, "data", "accounts", "blog", "replyd.db"), { readonly: true });
   const rows = db.query("SELECT content FROM messages").all() as { content: string }[];
   db.close();
   expect(rows.length).toBe(blogStatuses.length);
   expect(new Set(rows.map((x) => x.content)).size).toBe(rows.length);
-  expect(stdoutText).not.toContain(TOKEN);
+  expect(server.out()).not.toContain(TOKEN);
 });
