@@ -252,12 +252,17 @@ describe("the choice", () => {
     expect(choose([ranked(10, under), ranked(9, 1, false)]).kind).toBe("none");
     // Only the second: a third that would answer does not make a list.
     expect(choose([ranked(10, under), ranked(9, under), ranked(8)]).kind).toBe("none");
-    // The list keeps only what is relevant enough to be listed, the best too.
-    const d = choose([ranked(10, ANSWERS.listCoverage - 0.001), ranked(9)]);
-    expect(d.kind === "list" && d.articles.map((a) => a.score)).toEqual([9]);
-    // …and nothing far below the best.
+    // The best and the third are listed as any list's others: relevant enough, not far below the best.
+    const d = choose([ranked(10, under), ranked(9), ranked(8, ANSWERS.listCoverage - 0.001)]);
+    expect(d.kind === "list" && d.articles.map((a) => a.score)).toEqual([10, 9]);
     const e = choose([ranked(10, under), ranked(9), ranked(10 * ANSWERS.listShare - 0.01)]);
     expect(e.kind === "list" && e.articles.map((a) => a.score)).toEqual([10, 9]);
+    // The second is listed however far below the best it scores: the best is never sent alone here, nor is an empty list.
+    const f = choose([ranked(10, under), ranked(10 * ANSWERS.listShare - 0.01)]);
+    expect(f.kind === "list" && f.articles.map((a) => a.score)).toEqual([10, 10 * ANSWERS.listShare - 0.01]);
+    // A list of one would be one article without the ranking sure of it: the best not even listable, the second alone — nothing.
+    expect(choose([ranked(10, ANSWERS.listCoverage - 0.001), ranked(9)]).kind).toBe("none");
+    expect(choose([ranked(10, 0.1), ranked(1.5)]).kind).toBe("none");
   });
   test("nothing when the best holds too little of the question, just under the share", () => {
     expect(choose([ranked(10, ANSWERS.minCoverage - 0.001)]).kind).toBe("none");

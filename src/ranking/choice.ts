@@ -7,7 +7,7 @@
  * plus `headCredit` times the share its head alone holds (an article about what is asked names it
  * in its title, keywords or questions; one that only mentions the words in passing does not).
  * The thresholds were chosen on the tuning halves of the evaluation sets (bench/answers-tune.ts;
- * docs/performance.md, Sessions 18 and 21): the lead keeps single wrong articles on our FAQ
+ * docs/performance.md, Sessions 18, 21 and 23): the lead keeps single wrong articles on our FAQ
  * accounts at 3–4 %; the bar trades refusals of questions no article answers against right
  * answers, and the head's part moved that trade (on our FAQ accounts, all questions: right first
  * 0.676 → 0.697 Chinese, 0.719 → 0.741 English, refused 52 % → 52 % and 41 % → 53 %).
@@ -53,22 +53,27 @@ export const ANSWERS: { minCoverage: number; minHeld: number; listCoverage: numb
  */
 export type Choice<T extends Scored> = { kind: "none" } | { kind: "one"; article: T; margin: number } | { kind: "list"; articles: T[] };
 
+// Sharing a character or two ("天" in 七天 and 天气) is no relevance (score.ts `word`: a pair, a Latin word or three characters).
+const relevant = (a: Scored, share: number) => a.word && a.coverage + ANSWERS.headCredit * a.headCoverage >= share;
+
+/** Relevant enough to be an answer: to be offered first, or at all when the article before it is not. */
+export const isAnswer = (a: Scored | undefined): boolean => !!a && a.score > 0 && a.coverage >= ANSWERS.minHeld && relevant(a, ANSWERS.minCoverage);
+
 /** `ranked` best first. */
 export function choose<T extends Scored>(ranked: readonly T[]): Choice<T> {
   const best = ranked[0];
-  // Sharing a character or two ("天" in 七天 and 天气) is no relevance (score.ts `word`: a pair, a Latin word or three characters).
-  const relevant = (a: T, share: number) => a.word && a.coverage + ANSWERS.headCredit * a.headCoverage >= share;
-  const answers = (a: T | undefined) => !!a && a.score > 0 && a.coverage >= ANSWERS.minHeld && relevant(a, ANSWERS.minCoverage);
   const second = ranked[1];
   if (!best || best.score <= 0) return { kind: "none" };
-  if (!answers(best)) {
+  if (!isAnswer(best)) {
     // The best is no answer but the one just behind it is: the score and the relevance disagree,
     // so the ranking is not sure which — a list of the first three, as when the best is not far
     // ahead (科目一考过了 成绩能保留多久: the right article scored best holding 35 % of the
-    // question; the next held more and named 成绩 in its head).
-    if (!answers(second)) return { kind: "none" };
-    const listed = ranked.slice(0, ANSWERS.listed).filter((a) => a.score >= best.score * ANSWERS.listShare && relevant(a, ANSWERS.listCoverage));
-    return { kind: "list", articles: listed };
+    // question; the next held more and named 成绩 in its head). The second is listed however far
+    // below the best it scores; the best and the third as any list's others.
+    if (!isAnswer(second)) return { kind: "none" };
+    const listed = ranked.slice(0, ANSWERS.listed).filter((a) => a === second || (a.score >= best.score * ANSWERS.listShare && relevant(a, ANSWERS.listCoverage)));
+    // A list of one would be one article sent without the ranking sure of it.
+    return listed.length > 1 ? { kind: "list", articles: listed } : { kind: "none" };
   }
   if (!second || second.score * ANSWERS.lead <= best.score)
     return { kind: "one", article: best, margin: (ranked.slice(1).find((a) => relevant(a, ANSWERS.listCoverage))?.score ?? 0) / best.score };

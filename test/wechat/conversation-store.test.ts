@@ -7,6 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { bounded, CONVERSATION, LocalConversations, parseTurns, turnKey, type Turn } from "../../src/wechat/answering/conversation.ts";
 import { asksAnother, leansOnBefore, picksEntry, standsAlone } from "../../src/wechat/answering/cues.ts";
 import { earlierOf, nextTurn, read } from "../../src/wechat/answering/reading.ts";
+import { ANSWERS, choose } from "../../src/ranking/choice.ts";
 import type { Question } from "../../src/ranking/question.ts";
 import type { RankingResult } from "../../src/ranking/types.ts";
 
@@ -123,9 +124,14 @@ describe("what a message says about the reply before it", () => {
   });
 
   test("…and 也 (also), 一样 (the same), a possessive pronoun, as English's too, same and its", () => {
-    expect(["周末也有吗", "电脑上也不同步", "学费一样吗", "why is mine low today?", "and get a copy of mine?", "is yours open late?"].map(leansOnBefore)).toEqual([true, true, true, true, true, true]);
-    // 也许 is "maybe", not "also"; a word holding 样 or 也 in another sense is no cue.
-    expect(["订单也许明天发货吗", "样品怎么申请", "mineral water in the menu?", "your opening hours"].map(leansOnBefore)).toEqual([false, false, false, false]);
+    const leaning = ["周末也有吗", "电脑上也不同步", "学费一样吗", "都一样么", "why is mine low today?", "and get a copy of mine?", "is yours open late?", "are ours included?", "is theirs cheaper?"];
+    expect(leaning.filter((t) => !leansOnBefore(t))).toEqual([]);
+    // 也 and 一样 in other senses: "maybe", "never again", "different", "one thing", "the same price" naming what it asks;
+    // mine as a pit, yours signing off; words holding the letters.
+    const not = ["订单也许明天发货吗", "也许吧", "再也不买了", "和上次不一样", "包裹里少了一样东西", "一样的价格能包间吗", "样品怎么申请", "is there a gold mine tour?", "yours truly", "mineral water in the menu?", "your opening hours"];
+    expect(not.filter(leansOnBefore)).toEqual([]);
+    // An acknowledgement stands alone, though it opens on 那 or holds 也.
+    expect(["那好吧", "也好", "那也好"].every(standsAlone)).toBe(true);
   });
 });
 
@@ -144,6 +150,18 @@ describe("reading in the conversation", () => {
     asked.length = 0;
     await read("那平时呢", [f2, f1], none);
     expect(asked.at(-1)).toEqual({ text: "那平时呢", context: "周末呢\n东郊店呢" });
+  });
+
+  test("a leaning message is read with the question only when the article that reading leads with is an answer itself, not when one behind it is", async () => {
+    const art = (id: string, score: number, coverage: number) => ({ id, title: id, url: "", picurl: null, description: "", score, coverage, headCoverage: 0, word: true, head: 0, passage: null, passageScore: 0, excerpt: null, passages: [] });
+    const q = turn("怎么退款", 1, { offered: ["refund"], shown: ["refund"] });
+    // Alone: one article, sure; together: a best holding too little, a second that answers (a list by choose()).
+    const ranker = (together: ReturnType<typeof art>[]) => async (x: Question): Promise<RankingResult> => ({ terms: [], postings: 0, candidates: 0, articles: x.context ? together : [art("alone", 10, 0.9)] });
+    const unsure = [art("weak", 10, ANSWERS.minCoverage - 0.01), art("refund", 9, 1)];
+    expect(choose(unsure).kind).toBe("list");
+    expect((await read("那它呢", [q], ranker(unsure))).how).toBe("alone");
+    // Control: the same reading led by an answer is taken.
+    expect((await read("那它呢", [q], ranker([art("refund", 10, 1), art("weak", 9, 0.5)]))).how).toBe("followup");
   });
 
   test("another leaves out every article offered for the question so far", async () => {

@@ -21,25 +21,26 @@ const ANOTHER = new Set(
 /**
  * Words that lean on something said before: an ellipsis particle (那运费呢), a connective that
  * opens a message (and on Sundays?, 那…, 还有…), a pronoun standing for the earlier subject (can I
- * undo it?, 它, 这个, why is mine low?), "too" and "also" (周末也有吗; not 也许, "maybe"), "the same"
- * (学费一样吗). Grammar's closed classes, not the accounts' words; on the follow-up set's tuning
+ * undo it?, 它, 这个, why is mine low?), "too" and "also" (周末也有吗; not 也许 "maybe", 也就是 "that
+ * is", 也好, 再也 "never again"), "the same" as what is asked (学费一样吗; not 不一样 "different", nor
+ * 一样东西 "one thing"). Grammar's closed classes, not the accounts' words; on the follow-up set's tuning
  * half (bench/followups.ts) 呢 opened or ended 19 of 64 follow-ups and none of 109 questions of
  * their own, "about", "too", "and", "it" 36 follow-ups and 5 questions. 也, 一样 and the possessive
  * pronouns were added later as the Chinese and English of what the other language's list held
  * (docs/performance.md Session 23).
  */
-const LEANS_HAN = /(?:它们?|这个|那个|这种|这样|这些|那些|同样|一样|也(?!许))/u;
+const LEANS_HAN = /(?:它们?|这个|那个|这种|这样|这些|那些|同样|(?<!不)一样(?=[吗么呢]|$)|(?<!再)也(?!许|就是|好))/u;
 /**
  * …and a question with no subject, opening on a modal or a question word (会过期吗, 要带什么, 多久能出):
  * Chinese leaves out what was just said. Not 有没有 / 有: asking whether something exists names it.
  */
-const LEANS_HAN_AT = /^(?:那|还有|另外|如果|要是|也|能|可以|要|需要|会(?!员)|多少|多久|几|什么时候|用什么|是不是)|呢$/u;
-const LEANS_LATIN = /^(?:and|but|so|then|also|or|what about|how about|what if)\b|\b(?:it|its|they|them|their|that|this|these|those|too|also|either|then|same|mine|yours|ours|theirs)\b/;
+const LEANS_HAN_AT = /^(?:那|还有|另外|如果|要是|也(?!许)|能|可以|要|需要|会(?!员)|多少|多久|几|什么时候|用什么|是不是)|呢$/u;
+const LEANS_LATIN = /^(?:and|but|so|then|also|or|what about|how about|what if)\b|\b(?:it|its|they|them|their|that|this|these|those|too|also|either|then|same|yours(?! truly)|ours|theirs)\b|(?<!\b(?:a|the|coal|gold|land|salt|tin|copper) )\bmine\b/;
 
 /** Thanks and acknowledgements close a question; "one more question" opens another: neither follows one up. */
 const STANDS_ALONE = new Set(
   [
-    "谢谢", "谢谢你", "谢谢您", "多谢", "感谢", "谢了", "好的", "好", "好吧", "嗯", "嗯嗯", "哦", "知道了", "明白了", "收到", "懂了", "行", "可以了", "不用了", "没事了", "再见", "拜拜",
+    "谢谢", "谢谢你", "谢谢您", "多谢", "感谢", "谢了", "好的", "好", "好吧", "那好吧", "那好", "也好", "那也好", "那行", "嗯", "嗯嗯", "哦", "知道了", "明白了", "收到", "懂了", "行", "可以了", "不用了", "没事了", "再见", "拜拜",
     "再问一下", "还想问一下", "我还想问", "还有个问题", "还有一个问题", "另外一个问题", "换个问题", "问个问题", "请问", "你好", "在吗",
     "thanks", "thank you", "thanks a lot", "thank you very much", "thx", "ty", "ok", "okay", "ok thanks", "ok thank you", "got it", "great", "cool", "nice", "perfect", "bye", "goodbye", "no thanks", "that's all", "thats all",
     "one more question", "another question", "i have a question", "i have another question", "quick question", "hello", "hi",
