@@ -5,7 +5,7 @@
  * real ranking code over each account (eval/memory-source.ts), and with --binary through dist/replyd's
  * callback, each account imported into a server of its own.
  *
- *   bun bench/followups.ts [--half tune|held|all] [--set weight=0.5] [--set namesAnother=0.5] [--binary] [--json] [--misses]
+ *   bun bench/followups.ts [--half tune|held|all] [--set weight=0.5] [--set namesAnother=0.5] [--set lead=2] [--binary] [--json] [--misses]
  *   bun bench/followups.ts --standalone [bench/eval/faq/questions.jsonl]
  *   ./scripts/bench --only followups        (both)
  *
@@ -23,6 +23,7 @@
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { ANSWERS } from "../src/ranking/choice.ts";
 import { CONTEXT, type Question } from "../src/ranking/question.ts";
 import { rank } from "../src/ranking/rank.ts";
 import type { Ranking } from "../src/ranking/types.ts";
@@ -334,6 +335,7 @@ if (import.meta.main) {
     const [k, v] = (args[i + 1] as string).split("=") as [string, string];
     if (k === "weight") CONTEXT.weight = Number(v);
     else if (k === "namesAnother") READING.namesAnother = Number(v);
+    else if (k === "lead") ANSWERS.lead = Number(v);
     else throw new Error(`unknown setting ${k}`);
   }
   const accounts = loadAccounts();
