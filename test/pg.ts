@@ -70,7 +70,10 @@ export function startPostgres(opts: { durable?: boolean } = {}): Postgres {
     run([join(bin, "initdb"), "-D", data, "--auth=trust", "--encoding=UTF8", "--locale=C.UTF-8", "-U", "postgres"]);
     const port = freePort();
     // Tests that kill the server to check durability need fsync; the others run faster without.
-    const settings = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=${opts.durable ? "on" : "off"} -c full_page_writes=${opts.durable ? "on" : "off"}`;
+    // The app suites on PostgreSQL open a pool per test app (up to 10 connections, and 5 an account
+    // more), closed as each test ends: the default 100 connections were once all taken while the
+    // closed pools' sessions were still ending (a fresh-clone run, "too many clients already").
+    const settings = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c max_connections=300 -c fsync=${opts.durable ? "on" : "off"} -c full_page_writes=${opts.durable ? "on" : "off"}`;
     const start = () => run([join(bin, "pg_ctl"), "-D", data, "-l", join(dir, "server.log"), "-o", settings, "-w", "-t", "30", "start"]);
     start();
     run([join(bin, "psql"), "-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", "postgres", "-q", "-c", "CREATE DATABASE replyd"]);
