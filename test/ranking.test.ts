@@ -264,6 +264,14 @@ describe("the choice", () => {
     expect(choose([ranked(10, ANSWERS.listCoverage - 0.001), ranked(9)]).kind).toBe("none");
     expect(choose([ranked(10, 0.1), ranked(1.5)]).kind).toBe("none");
   });
+  test("the choice says why: a list for a close runner-up or for an answer behind the best, nothing for no answer or an unsure best alone", () => {
+    const under = ANSWERS.minCoverage - 0.001;
+    expect(choose([ranked(10), ranked(9)])).toMatchObject({ kind: "list", why: "close" });
+    expect(choose([ranked(10, under), ranked(9)])).toMatchObject({ kind: "list", why: "behind" });
+    expect(choose([ranked(10, under), ranked(9, under)])).toMatchObject({ kind: "none", why: "no_answer" });
+    expect(choose([ranked(10), ranked(9, ANSWERS.listCoverage - 0.001)])).toMatchObject({ kind: "none", why: "unsure" });
+    expect(choose([])).toMatchObject({ kind: "none", why: "no_answer" });
+  });
   test("nothing when the best holds too little of the question, just under the share", () => {
     expect(choose([ranked(10, ANSWERS.minCoverage - 0.001)]).kind).toBe("none");
     expect(choose([ranked(10, ANSWERS.minCoverage)]).kind).toBe("one");

@@ -51,7 +51,15 @@ export const ANSWERS: { minCoverage: number; minHeld: number; listCoverage: numb
  * article's (0: none) — how close the choice came to a list (from 1 / lead): the report's close
  * calls (store/log-kinds.ts CLOSE_MARGIN).
  */
-export type Choice<T extends Scored> = { kind: "none" } | { kind: "one"; article: T; margin: number } | { kind: "list"; articles: T[] };
+export type Choice<T extends Scored> =
+  | { kind: "none"; why?: NoneWhy }
+  | { kind: "one"; article: T; margin: number }
+  | { kind: "list"; articles: T[]; why?: ListWhy };
+
+/** Why a list: the best not far enough ahead of the next ("close"), or no answer itself with the one behind it an answer ("behind"). */
+export type ListWhy = "close" | "behind";
+/** Why nothing: neither the best nor the one behind it is an answer ("no_answer"), or the best is one but not sure and nothing else is relevant ("unsure"). */
+export type NoneWhy = "no_answer" | "unsure";
 
 // Sharing a character or two ("天" in 七天 and 天气) is no relevance (score.ts `word`: a pair, a Latin word or three characters).
 const relevant = (a: Scored, share: number) => a.word && a.coverage + ANSWERS.headCredit * a.headCoverage >= share;
@@ -63,22 +71,22 @@ export const isAnswer = (a: Scored | undefined): boolean => !!a && a.score > 0 &
 export function choose<T extends Scored>(ranked: readonly T[]): Choice<T> {
   const best = ranked[0];
   const second = ranked[1];
-  if (!best || best.score <= 0) return { kind: "none" };
+  if (!best || best.score <= 0) return { kind: "none", why: "no_answer" };
   if (!isAnswer(best)) {
     // The best is no answer but the one just behind it is: the score and the relevance disagree,
     // so the ranking is not sure which — a list of the first three, as when the best is not far
     // ahead (科目一考过了 成绩能保留多久: the right article scored best holding 35 % of the
     // question; the next held more and named 成绩 in its head). The second is listed however far
     // below the best it scores; the best and the third as any list's others.
-    if (!isAnswer(second)) return { kind: "none" };
+    if (!isAnswer(second)) return { kind: "none", why: "no_answer" };
     const listed = ranked.slice(0, ANSWERS.listed).filter((a) => a === second || (a.score >= best.score * ANSWERS.listShare && relevant(a, ANSWERS.listCoverage)));
     // A list of one would be one article sent without the ranking sure of it.
-    return listed.length > 1 ? { kind: "list", articles: listed } : { kind: "none" };
+    return listed.length > 1 ? { kind: "list", articles: listed, why: "behind" } : { kind: "none", why: "no_answer" };
   }
   if (!second || second.score * ANSWERS.lead <= best.score)
     return { kind: "one", article: best, margin: (ranked.slice(1).find((a) => relevant(a, ANSWERS.listCoverage))?.score ?? 0) / best.score };
   const others = ranked.slice(1, ANSWERS.listed).filter((a) => a.score >= best.score * ANSWERS.listShare && relevant(a, ANSWERS.listCoverage));
   // Not sure of the best, and nothing else relevant to offer beside it: sent alone it would be a
   // guess, so the follower gets the fallback and the question waits in the inbox.
-  return others.length ? { kind: "list", articles: [best, ...others] } : { kind: "none" };
+  return others.length ? { kind: "list", articles: [best, ...others], why: "close" } : { kind: "none", why: "unsure" };
 }

@@ -5,7 +5,7 @@
  * Nothing is logged and no follower is messaged; a read key may ask. With generate=1 the model is
  * asked too: that takes an admin key, counts in the caps and is logged with the followers' calls.
  */
-import { choose } from "../ranking/choice.ts";
+import { ANSWERS, choose, type Choice, type Scored } from "../ranking/choice.ts";
 import { badRequest, ReplydError } from "../base/errors.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
@@ -14,6 +14,21 @@ import { ruleWarnings } from "./rule-warnings.ts";
 
 /** A follower's text is at most 2,048 bytes (the platform's limit): a question longer is not one a follower can send. */
 export const MAX_QUESTION_BYTES = 2048;
+
+/** The choice and why, in the operator's words (docs/answers.md "What followers get"). */
+function choiceOf(c: Choice<Scored>): { choice: Choice<Scored>["kind"]; choice_why: string } {
+  const why =
+    c.kind === "one"
+      ? `sure: the best scores at least ${ANSWERS.lead}× the next`
+      : c.kind === "list"
+        ? c.why === "behind"
+          ? "the best holds too little of the question; the one after it answers it"
+          : `not sure: the next scores within ${ANSWERS.lead}× of the best`
+        : c.why === "unsure"
+          ? "not sure of the best, and nothing else relevant to list beside it"
+          : "no article holds enough of the question";
+  return { choice: c.kind, choice_why: why };
+}
 
 export async function getAsk(ctx: AppContext, req: SignedRequest) {
   const f = new Fields(req.fields).only(["q", "generate"]);
@@ -36,7 +51,7 @@ export async function getAsk(ctx: AppContext, req: SignedRequest) {
     answer: decision.answer,
     rule_warnings: ruleWarnings(ctx, rules),
     reply: decision.reply,
-    choice: choose(ranking.articles).kind,
+    ...choiceOf(choose(ranking.articles)),
     terms: ranking.terms,
     postings_read: ranking.postings,
     candidates: ranking.candidates,

@@ -116,6 +116,7 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect(r.out).toContain("[news] 配送说明");
     expect(r.out).toMatch(/1\. 配送说明  \[ship\]  score \d+\.\d\d/);
     expect(r.out).toContain("顺丰快递配送");
+    expect(r.out).toContain("ranking      one (sure: the best scores at least 2× the next); ");
     r = await cli("ask", "顺丰几天能送到？", "--json");
     expect(JSON.parse(r.out)).toMatchObject({ answer: "answer:ship", choice: "one", articles: [{ id: "ship" }] });
     expect((await cli("ask")).code).toBe(2);

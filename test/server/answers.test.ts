@@ -117,9 +117,12 @@ test("the best article no answer but the second one: a list of both, the ranking
   const content = textOf(await say("大红袍能不能参加积分兑换活动")) as string;
   expect(content).toMatch(/^1\. 新品上市\n/);
   expect(content).toContain("\n\n2. 积分兑换规则\n");
+  // replyd ask says why it is a list.
+  expect((await call("GET", "/api/cli/ask", [["q", "大红袍能不能参加积分兑换活动"]])).data).toMatchObject({ choice: "list", choice_why: "the best holds too little of the question; the one after it answers it" });
   // Control: the points article deleted, nothing behind the best answers, and the best alone is no answer.
   expect((await call("DELETE", "/api/cli", [["id", "points"]])).status).toBe(200);
   expect(textOf(await say("大红袍能不能参加积分兑换活动"))).toBe("Sorry, I did not understand that. Send h for help.");
+  expect((await call("GET", "/api/cli/ask", [["q", "大红袍能不能参加积分兑换活动"]])).data).toMatchObject({ choice: "none", choice_why: "no article holds enough of the question" });
 });
 
 test("the index follows every write: a new body, a soft delete, an undelete, a purge", async () => {
@@ -168,7 +171,7 @@ test("replyd ask: a read key sees the reply and the ranking; nothing is logged; 
   await importDoc([REFUND, SHIPPING, MEMBERS]);
   const r = await call("GET", "/api/cli/ask", [["q", "不想要了，还能申请退款吗？"]], { key: READER });
   expect(r.status).toBe(200);
-  expect(r.data).toMatchObject({ answer: "answer:refund", choice: "one", reply: { type: "news" } });
+  expect(r.data).toMatchObject({ answer: "answer:refund", choice: "one", choice_why: "sure: the best scores at least 2× the next", reply: { type: "news" } });
   expect(r.data.articles[0]).toMatchObject({ id: "refund", title: "售后政策" });
   expect(r.data.articles[0].score).toBeGreaterThan(r.data.articles[1]?.score ?? 0);
   expect(r.data.articles[0].passages[0].text).toContain("申请退款");

@@ -7,6 +7,8 @@ interface Asked {
   answer: string;
   reply: { type: "text"; content: string } | { type: "news"; articles: { title: string; description: string; url: string }[] } | null;
   choice: string;
+  /** Why, in words (absent from a server before issue 34's list rule). */
+  choice_why?: string;
   /** Rules the text matches that answer with nothing (passed over). */
   rule_warnings?: string[];
   terms: { term: string; idf: number }[];
@@ -44,7 +46,7 @@ export async function ask(c: CommandContext): Promise<void> {
         : r.reply.type === "text"
           ? r.reply.content
           : r.reply.articles.map((a) => `[news] ${a.title}\n${a.description}\n${a.url}`).join("\n\n");
-    const lines = [`answered as  ${r.answer}`, ...(r.rule_warnings ?? []).map((w) => `warning      ${w}`), "", reply, "", `ranking      ${r.choice}; ${r.postings_read} index entries read, ${r.candidates} articles scored`];
+    const lines = [`answered as  ${r.answer}`, ...(r.rule_warnings ?? []).map((w) => `warning      ${w}`), "", reply, "", `ranking      ${r.choice}${r.choice_why ? ` (${r.choice_why})` : ""}; ${r.postings_read} index entries read, ${r.candidates} articles scored`];
     lines.push(`terms        ${r.terms.map((t) => `${t.term}(${t.idf.toFixed(1)})`).join(" ") || "(none the articles hold)"}`);
     for (const [i, a] of r.articles.entries()) {
       lines.push("", `${i + 1}. ${a.title}  [${a.id}]  score ${a.score.toFixed(2)} (head ${a.head.toFixed(2)}), holds ${Math.round(a.coverage * 100)}% of the question${a.headCoverage === undefined ? "" : ` (its head ${Math.round(a.headCoverage * 100)}%)`}`);
