@@ -1,17 +1,19 @@
+/**
+ * The articles' rows in the read model: written, looked up (by id, by live code through a cache
+ * every write drops), listed and counted, with the revs kept for removed ids (rev_high). The search
+ * indexes each write files into are article-index.ts's.
+ */
 import type { Database, Statement } from "bun:sqlite";
-import { PassageIndex, type Indexed } from "./passage-index.ts";
-import { gramsOf } from "./grams.ts";
+import { ArticleIndex } from "./article-index.ts";
 import { containing, findArticles } from "./search.ts";
 import type { Article, ArticleContent, ArticleInput, ArticleSummary } from "../../article/article.ts";
 import type { LongName } from "../../article/fields.ts";
 import type { ListQuery } from "../backend.ts";
-import { BOUND_COLUMNS, SUMMARY_COLUMNS, columnList, fromRow, keywordText, questionText, sqliteParams, sqliteRecordParams, sqliteRowParams, type Row, type StoredRow } from "../rows.ts";
+import { BOUND_COLUMNS, SUMMARY_COLUMNS, columnList, fromRow, sqliteParams, sqliteRecordParams, sqliteRowParams, type Row, type StoredRow } from "../rows.ts";
 
 /** Where the keywords' and the questions' JSON text stand among the bound values (the indexes take them). */
 const KEYWORDS = BOUND_COLUMNS.indexOf("keywords");
 const QUESTIONS = BOUND_COLUMNS.indexOf("questions");
-/** An article's columns as the indexes read them (keywords and questions as text). */
-const INDEXED = "title, keyword_text AS keywords, question_text AS questions, description, body, deleted";
 
 // The article statements' column lists and placeholders, from the field table (?1 … ?n, id last).
 const BOUND = columnList(BOUND_COLUMNS);
@@ -41,13 +43,8 @@ export class ArticleRepo {
   private readonly keepRevHigh: Statement;
   /** Whether any id was ever removed: until then, inserts need not look up rev_high. */
   private anyRevHigh: boolean;
-  /** Articles with seq above this still await indexing; null when the search index is complete. */
-  private ftsPendingFrom: number | null = null;
-  /** Set during bulk writes: the index is rebuilt afterwards instead of row by row. */
-  private bulk = false;
-  /** The passage index questions are ranked from. */
-  readonly passages: PassageIndex;
-  private readonly filedById: Statement<Indexed & { seq: number; deleted: number }, [string]>;
+  /** The search indexes, filed on each write made here (article-index.ts). */
+  readonly index: ArticleIndex;
 
   constructor(private readonly db: Database) {
     this.byId = db.query("SELECT * FROM articles WHERE id = ?");
@@ -61,140 +58,38 @@ export class ArticleRepo {
     this.liveIdStmt = db.query("SELECT id FROM articles WHERE lower(code) = lower(?) AND deleted = 0 AND code IS NOT NULL");
     this.keepRevHigh = db.query("INSERT INTO rev_high (id, rev) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET rev = max(rev, excluded.rev)");
     this.anyRevHigh = db.query("SELECT 1 FROM rev_high LIMIT 1").get() !== null;
-    this.passages = new PassageIndex(db);
-    this.filedById = db.query(`SELECT seq, ${INDEXED} FROM articles WHERE id = ?`);
-    this.loadIndexState();
-    // Filed by another version of the ranking (an upgrade): rebuilt in the background from start,
-    // questions meanwhile ranked against what is indexed again (docs/answers.md).
-    if (this.passages.outdated()) this.rebuildIndex();
+    this.index = new ArticleIndex(db);
   }
 
-  /**
-   * What the passage index holds for an article now (read before its row changes, so that the
-   * index can take it back): null when it holds nothing, as for a soft-deleted article, a row the
-   * rebuild has not reached yet, or during a bulk write.
-   */
-  private filed(id: string): (Indexed & { seq: number }) | null {
-    if (this.bulk) return null;
-    const row = this.filedById.get(id);
-    if (!row || row.deleted || (this.ftsPendingFrom !== null && row.seq > this.ftsPendingFrom)) return null;
-    return row;
-  }
-
-  /** Keeps one article's search entries in step with its row (delete + insert by rowid is always safe). */
-  private index(seq: number, a: { title: string; description: string; keywords: string; questions: string; body?: string; deleted?: number | boolean } | null, old: Indexed | null = null): void {
-    if (this.bulk) return;
-    // Past the rebuild's marker the rebuild files it (and would count it twice).
-    const live = a && !a.deleted && (this.ftsPendingFrom === null || seq <= this.ftsPendingFrom);
-    this.passages.replace(seq, old, live ? { title: a.title, keywords: keywordText(a.keywords), questions: questionText(a.questions), description: a.description, body: a.body ?? "" } : null);
-    this.db.run("DELETE FROM articles_fts WHERE rowid = ?", [seq]);
-    this.db.run("DELETE FROM articles_grams WHERE rowid = ?", [seq]);
-    if (!a) return;
-    const keywords = keywordText(a.keywords);
-    this.db.run("INSERT INTO articles_fts (rowid, title, keywords, description) VALUES (?, ?, ?, ?)", [seq, a.title, keywords, a.description]);
-    this.db.run("INSERT INTO articles_grams (rowid, grams) VALUES (?, ?)", [seq, gramsOf(`${a.title} ${keywords}`)]);
-  }
-
-  /** Runs `fn` without per-row indexing; the caller then calls resetIndex() in the same transaction. */
+  // The index as the read model's callers reach it (backend.ts ArticleReads, Model, the indexer, a read copy).
   withoutIndexing<T>(fn: () => T): T {
-    this.bulk = true;
-    try {
-      return fn();
-    } finally {
-      this.bulk = false;
-    }
+    return this.index.withoutIndexing(fn);
   }
-
-  /** Empties the search index and schedules a full rebuild; call inside the bulk write's transaction. */
   resetIndex(): void {
-    this.passages.reset();
-    this.db.exec(`DROP TABLE articles_fts; CREATE VIRTUAL TABLE articles_fts USING fts5(title, keywords, description, tokenize='trigram');
-                  DROP TABLE articles_grams; CREATE VIRTUAL TABLE articles_grams USING fts5(grams, detail=none, tokenize='unicode61 remove_diacritics 0');`);
-    this.db.run("INSERT INTO meta (key, value) VALUES ('fts_rebuild_from', '0') ON CONFLICT(key) DO UPDATE SET value = '0'");
-    this.ftsPendingFrom = 0;
+    this.index.resetIndex();
   }
-
-  /** Reads the index state from the database (at start, and after a rolled-back transaction). */
-  loadIndexState(): void {
-    const pending = this.db.query("SELECT value FROM meta WHERE key = 'fts_rebuild_from'").get() as { value: string } | null;
-    this.ftsPendingFrom = pending ? Number(pending.value) : null;
-    // Nothing left beyond the marker (a new or emptied store): the index is complete already.
-    if (this.ftsPendingFrom !== null && !this.db.query("SELECT 1 FROM articles WHERE seq > ? LIMIT 1").get(this.ftsPendingFrom)) {
-      this.db.run("DELETE FROM meta WHERE key = 'fts_rebuild_from'");
-      this.ftsPendingFrom = null;
-    }
+  rebuildIndex(): void {
+    this.index.rebuildIndex();
+  }
+  indexProgress(): number {
+    return this.index.indexProgress();
+  }
+  indexBatch(limit: number): boolean {
+    return this.index.indexBatch(limit);
+  }
+  passageIndexSizes(): { articles: number; passages: number } {
+    return this.index.passageIndexSizes();
+  }
+  get indexComplete(): boolean {
+    return this.index.indexComplete;
   }
 
   /** Another connection rewrote the articles: what is known of them here is read again. */
   reload(): void {
     this.changed();
-    this.loadIndexState();
-    this.passages.reload();
+    this.index.reload();
   }
 
-  /** Empties the indexes and starts over (they were found not to agree with the articles). */
-  rebuildIndex(): void {
-    this.db.transaction(() => this.resetIndex()).immediate();
-  }
-
-  /**
-   * Share of the articles indexed, for health: 1 when complete. Read from where the rebuild stands in
-   * the range of row numbers (two index lookups), not by counting rows: health is polled (load
-   * balancers, every second or so) and counting a million rows took 20–40 ms of the event loop.
-   * Row numbers are dense after a bulk write, which is when there is a rebuild to follow.
-   */
-  indexProgress(): number {
-    if (this.ftsPendingFrom === null) return 1;
-    const row = this.db.query("SELECT (SELECT min(seq) FROM articles) AS lo, (SELECT max(seq) FROM articles) AS hi").get() as { lo: number | null; hi: number | null };
-    if (row.lo === null || row.hi === null) return 1;
-    const done = Math.min(Math.max(this.ftsPendingFrom - row.lo + 1, 0), row.hi - row.lo + 1);
-    return done / (row.hi - row.lo + 1);
-  }
-
-  /**
-   * Indexes the next `limit` articles in one small transaction (crash-safe: the progress marker
-   * commits with the entries). Answers true when the index is complete. The position kept in
-   * memory moves only once the transaction has committed: a batch whose commit fails is done again.
-   */
-  indexBatch(limit: number): boolean {
-    if (this.ftsPendingFrom === null) return true;
-    const next = this.db.transaction((): number | null => {
-      const from = this.ftsPendingFrom as number;
-      const rows = this.db.query(`SELECT seq, ${INDEXED} FROM articles WHERE seq > ? ORDER BY seq LIMIT ?`).all(from, limit) as (Indexed & {
-        seq: number;
-        deleted: number;
-      })[];
-      const last = rows.length ? (rows[rows.length - 1] as { seq: number }).seq : from;
-      // Entries a single write made meanwhile in this range are replaced, not duplicated.
-      if (rows.length) {
-        this.db.run("DELETE FROM articles_fts WHERE rowid > ? AND rowid <= ?", [from, last]);
-        this.db.run("DELETE FROM articles_grams WHERE rowid > ? AND rowid <= ?", [from, last]);
-      }
-      const fts = this.db.query("INSERT INTO articles_fts (rowid, title, keywords, description) VALUES (?, ?, ?, ?)");
-      const grams = this.db.query("INSERT INTO articles_grams (rowid, grams) VALUES (?, ?)");
-      for (const r of rows) {
-        fts.run(r.seq, r.title, r.keywords, r.description);
-        grams.run(r.seq, gramsOf(`${r.title} ${r.keywords}`));
-      }
-      this.passages.addBatch(rows.filter((r) => !r.deleted));
-      if (rows.length < limit) {
-        this.db.run("DELETE FROM meta WHERE key = 'fts_rebuild_from'");
-        return null;
-      }
-      this.db.run("UPDATE meta SET value = ? WHERE key = 'fts_rebuild_from'", [String(last)]);
-      return last;
-    })();
-    this.ftsPendingFrom = next;
-    return next === null;
-  }
-
-  passageIndexSizes(): { articles: number; passages: number } {
-    return this.passages.sizesNow();
-  }
-
-  get indexComplete(): boolean {
-    return this.ftsPendingFrom === null;
-  }
 
   get(id: string): Article | null {
     const row = this.byId.get(id);
@@ -236,17 +131,17 @@ export class ArticleRepo {
     const rev = high !== undefined && wantedRev <= high ? high + 1 : wantedRev;
     const params = sqliteRecordParams(rec, rev, createdAt, updatedAt);
     const { lastInsertRowid } = this.insertStmt.run(...(params as never[]));
-    this.index(Number(lastInsertRowid), { title: rec.title ?? "", description: rec.description ?? "", keywords: params[KEYWORDS] as string, questions: params[QUESTIONS] as string, body: rec.body ?? "", deleted: rec.deleted ?? false });
+    this.index.file(Number(lastInsertRowid), { title: rec.title ?? "", description: rec.description ?? "", keywords: params[KEYWORDS] as string, questions: params[QUESTIONS] as string, body: rec.body ?? "", deleted: rec.deleted ?? false });
     return rev;
   }
 
   /** Writes a whole article row; the caller has already worked out rev and times. */
   update(a: Article): void {
     this.changed();
-    const old = this.filed(a.id);
+    const old = this.index.filed(a.id);
     const params = sqliteParams(a);
     const row = this.updateStmt.get(...(params as never[])) as { seq: number } | null;
-    if (row) this.index(row.seq, { title: a.title, description: a.description, keywords: params[KEYWORDS] as string, questions: params[QUESTIONS] as string, body: a.body, deleted: a.deleted }, old);
+    if (row) this.index.file(row.seq, { title: a.title, description: a.description, keywords: params[KEYWORDS] as string, questions: params[QUESTIONS] as string, body: a.body, deleted: a.deleted }, old);
   }
 
   /**
@@ -255,9 +150,9 @@ export class ArticleRepo {
    */
   putExact(r: StoredRow): void {
     this.changed();
-    const old = this.filed(r.id);
+    const old = this.index.filed(r.id);
     const row = this.upsertStmt.get(...(sqliteRowParams(r) as never[])) as { seq: number };
-    this.index(row.seq, r, old);
+    this.index.file(row.seq, r, old);
   }
 
   /**
@@ -267,14 +162,14 @@ export class ArticleRepo {
   insertExact(r: StoredRow): void {
     this.changed();
     const { lastInsertRowid } = this.insertStmt.run(...(sqliteRowParams(r) as never[]));
-    this.index(Number(lastInsertRowid), r);
+    this.index.file(Number(lastInsertRowid), r);
   }
 
   /** Every article removed, with no rev kept for their ids: a read copy's revs are another store's. */
   clear(): void {
     this.changed();
     this.db.run("DELETE FROM articles");
-    if (!this.bulk) this.passages.reset();
+    this.index.cleared();
   }
 
   /** Clears a code for the rest of a transaction that is about to write it again. */
@@ -285,10 +180,10 @@ export class ArticleRepo {
 
   purge(id: string): boolean {
     this.changed();
-    const old = this.filed(id);
+    const old = this.index.filed(id);
     const row = this.deleteStmt.get(id);
     if (row) {
-      this.index(row.seq, null, old);
+      this.index.file(row.seq, null, old);
       this.keepRevHigh.run(id, row.rev);
       this.anyRevHigh = true;
     }
