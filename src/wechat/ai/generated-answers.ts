@@ -10,15 +10,17 @@
  * is replaced by the retrieval reply at once.
  */
 import type { Clock } from "../../base/clock.ts";
-import { probe, type EndpointNow, type ModelEndpoint } from "../../llm/client.ts";
+import type { ModelEndpoint } from "../../llm/client.ts";
 import type { Source } from "../../llm/prompt.ts";
 import type { Writer } from "../../store/backend.ts";
 import { viaRedis } from "../../cluster/fallback.ts";
 import { BOOK_TTL_MS, LocalBook, type GenerationBook, type Opened } from "./generation-book.ts";
 import { GeneratedStats } from "./stats.ts";
 import { SUCCESS, type Inbound, type Reply } from "../door/message.ts";
-import type { CapReached, Caps, Slot } from "./caps.ts";
-import { ModelAsker, type ModelAnswer } from "./llm-answer.ts";
+import type { Caps, Slot } from "./caps.ts";
+import type { ModelAnswer } from "./llm-answer.ts";
+import { MeteredCalls } from "./metered-calls.ts";
+import { EndpointProbe } from "./endpoint-probe.ts";
 import { PendingFollowers } from "./pending.ts";
 import type { Decision } from "../answering/responder.ts";
 import type { PlatformClient } from "../platform/client.ts";
@@ -38,16 +40,6 @@ export interface DeliveryTimes {
   /** The longest an earlier delivery is held (the platform closes it at 5 s; through app.handle nothing closes it). */
   holdMs: number;
 }
-
-const CAP_DETAIL: Record<CapReached, string> = {
-  follower: "this key's hourly cap (--ai-per-follower) is reached",
-  minute: "the budget per minute (--ai-per-minute) is spent",
-  daily: "the daily cap (--ai-daily) is reached",
-  concurrency: "as many calls as --ai-concurrency allows are in flight",
-};
-
-/** How long what health found of the endpoint is kept: a dashboard asking every second makes one request to it in 15 s. */
-const PROBE_MS = 15_000;
 
 export const DELIVERY_TIMES: DeliveryTimes = { lastAnswerMs: 3800, lastAfterMs: 9000, deliveries: 3, holdMs: 15_000 };
 
@@ -87,13 +79,17 @@ export class GeneratedAnswers {
   private readonly known = new Map<string, { book: GenerationBook; until: number }>();
   /** Answers ready after the last delivery was answered. */
   private readonly late: LateAnswers;
-  private readonly asker: ModelAsker;
+  /** Every call within the caps, counted and logged (metered-calls.ts). */
+  private readonly calls: MeteredCalls;
+  /** Health's look at the endpoint (endpoint-probe.ts). */
+  private readonly probe: EndpointProbe;
 
   constructor(private readonly o: GeneratedAnswersOptions) {
     this.times = { ...DELIVERY_TIMES, ...o.times };
-    this.asker = new ModelAsker(o.endpoint, o.fetch);
     this.late = new LateAnswers(o.write, o.clock, o.log, o.platform ?? (() => null), o.pending ?? new PendingFollowers());
     this.stats = new GeneratedStats(o.endpoint, o.caps);
+    this.calls = new MeteredCalls({ endpoint: o.endpoint, caps: o.caps, write: o.write, clock: o.clock, log: o.log, stats: this.stats, ...(o.fetch ? { fetch: o.fetch } : {}) });
+    this.probe = new EndpointProbe(o.endpoint, o.clock, o.fetch);
   }
 
   /** The followers with an answer waiting, as the store knows them (the caps' history is the caller's). */
@@ -134,7 +130,7 @@ export class GeneratedAnswers {
   async start(m: Inbound, key: string, d: Decision, hooks: MessageHooks, signal?: AbortSignal): Promise<Delivered | null> {
     const g = d.generate;
     if (!g || !d.reply) return null;
-    const slot = await this.take(m.from);
+    const slot = await this.calls.take(m.from);
     if (typeof slot === "string") return null;
     const fallback = hooks.render(d.reply);
     const firstAt = Date.now();
@@ -200,7 +196,7 @@ export class GeneratedAnswers {
     const hold = book.hold(key);
     let r: ModelAnswer;
     try {
-      r = await this.call(g.question, g.sources, slot);
+      r = await this.calls.call(g.question, g.sources, slot);
     } finally {
       hold.stop();
     }
@@ -222,73 +218,13 @@ export class GeneratedAnswers {
     hooks.record(answer !== null && kept.kept ? { ...d, answer: `ai:${cited.join(",")}`, unmatched: false, margin: undefined } : d);
     if (answer !== null && !kept.kept) outcome = await this.late.send(m.from, answer, g.question);
     this.stats.delivered(outcome);
-    await this.logCall({ at, msgKey: key, who: m.from, question: g.question, sources: g.sources, r: { ...r, outcome }, deliveredAt: outcome === "reply" || outcome === "customer_service" ? new Date(this.o.clock.now()).toISOString() : null });
+    await this.calls.logCall({ at, msgKey: key, who: m.from, question: g.question, sources: g.sources, r: { ...r, outcome }, deliveredAt: outcome === "reply" || outcome === "customer_service" ? new Date(this.o.clock.now()).toISOString() : null });
     if (outcome === "pending") this.late.waiting(m.from);
   }
 
-  /** One call in the model calls' log (inbox --ai), followers' and ask's alike; a failure to log it is logged. */
-  private async logCall(c: { at: string; msgKey: string; who: string; question: string; sources: Source[]; r: ModelAnswer; deliveredAt: string | null }): Promise<void> {
-    const { r } = c;
-    await this.o.write.generated
-      .add({
-        at: c.at,
-        msg_key: c.msgKey,
-        openid: c.who,
-        question: c.question,
-        model: this.o.endpoint.model,
-        sources: c.sources.map((s) => ({ id: s.id, title: s.title, url: s.url, passages: s.passages })),
-        output: r.output,
-        answer: r.answer,
-        cited: r.cited,
-        outcome: r.outcome,
-        detail: r.detail,
-        ms: r.ms,
-        tokens_prompt: r.usage?.prompt ?? null,
-        tokens_completion: r.usage?.completion ?? null,
-        delivered_at: c.deliveredAt,
-      })
-      .catch((e) => this.o.log(`the model call ${c.msgKey} could not be logged: ${(e as Error).message}`));
-  }
-
-  /** A place for one more call within every cap, or the cap reached (counted in health). */
-  private async take(who: string): Promise<Slot | CapReached> {
-    const taken = await this.o.caps.take(who, this.o.clock.now()).catch((e): CapReached => (this.o.log(`model caps: ${(e as Error).message}`), "daily"));
-    if (typeof taken === "string") this.stats.capped[taken]++;
-    return taken;
-  }
-
-  /** The call, its place in flight held while it runs. */
-  private async call(question: string, sources: Source[], slot: Slot): Promise<ModelAnswer> {
-    this.stats.inFlight++;
-    try {
-      return await this.asker.ask(question, sources);
-    } finally {
-      this.stats.inFlight--;
-      slot.release();
-    }
-  }
-
-  /**
-   * What the model would answer `question` from `sources` and what the checks make of it, for
-   * `replyd ask --generate`: within the caps (counted as `who`, the asking key), counted in health
-   * and logged with the followers' calls (`inbox --ai`, outcome `ask` when it passed), sent to nobody.
-   */
-  async preview(question: string, sources: Source[], who: string): Promise<Record<string, unknown>> {
-    const at = new Date(this.o.clock.now()).toISOString();
-    const slot = await this.take(who);
-    if (typeof slot === "string") return { outcome: `capped:${slot}`, detail: CAP_DETAIL[slot] };
-    const r = await this.call(question, sources, slot);
-    this.stats.called(r.outcome, r.usage);
-    const outcome = r.outcome === "reply" ? "ask" : r.outcome;
-    this.stats.delivered(outcome);
-    await this.logCall({ at, msgKey: `ask:${crypto.randomUUID()}`, who, question, sources, r: { ...r, outcome }, deliveredAt: null });
-    return {
-      outcome: r.outcome,
-      ...(r.output !== null ? { output: r.output } : {}),
-      ...(r.answer !== null ? { answer: r.answer, cited: r.cited } : { detail: r.detail }),
-      ms: r.ms,
-      tokens: r.usage,
-    };
+  /** What the model would answer, for `replyd ask --generate` (metered-calls.ts preview): sent to nobody. */
+  preview(question: string, sources: Source[], who: string): Promise<Record<string, unknown>> {
+    return this.calls.preview(question, sources, who);
   }
 
   /**
@@ -298,36 +234,14 @@ export class GeneratedAnswers {
   stop(): void {
     this.local.release();
     this.o.shared?.release();
-    this.asker.stop();
-  }
-
-  /** The endpoint as last looked at, and the look under way. */
-  private found: EndpointNow | null = null;
-  private looking: Promise<EndpointNow> | null = null;
-  private lookedAt = 0;
-
-  /**
-   * Whether the endpoint answers now: looked at once per PROBE_MS however often health is asked.
-   * Health waits for the first look only; after it, it answers with the last one while the next is
-   * under way, so a hanging endpoint never holds health up.
-   */
-  private async endpointNow(): Promise<EndpointNow> {
-    if (!this.looking && Date.now() - this.lookedAt >= PROBE_MS) {
-      this.lookedAt = Date.now();
-      this.looking = probe(this.o.endpoint, new Date(this.o.clock.now()).toISOString(), 3000, this.o.fetch).then((f) => {
-        this.found = f;
-        this.looking = null;
-        return f;
-      });
-    }
-    return this.found ?? (await (this.looking as Promise<EndpointNow>));
+    this.calls.stop();
   }
 
   /** Health: the endpoint (never its key) and whether it answers now, calls and what became of them, tokens, the caps. */
   async status(): Promise<Record<string, unknown>> {
     return {
       ...(await this.stats.report(this.o.clock.now())),
-      endpoint_now: await this.endpointNow(),
+      endpoint_now: await this.probe.endpointNow(),
       ...this.late.status(),
     };
   }
