@@ -9,7 +9,7 @@ import { fieldsOf, isWord, type Analysis } from "./score.ts";
 
 /**
  * What the index files and counts, by version: a store whose passage index was built by another
- * version rebuilds it at start (store/model/articles.ts). Bump it with any change to the words
+ * version rebuilds it at start (store/model/article-index.ts). Bump it with any change to the words
  * (words.ts, filler-words.ts), the passages, what is counted or the tiers.
  */
 export const INDEX_VERSION = 2;

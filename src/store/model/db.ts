@@ -102,7 +102,7 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX messages_replies ON messages (from_user, seq) WHERE direction = 'out';`,
 
   // Keywords as searched: the words joined by U+001F (a control character no keyword may hold), not
-  // their JSON text, whose quotes, commas and brackets matched searches for "," or [" (articles.ts
+  // their JSON text, whose quotes, commas and brackets matched searches for "," or [" (rows.ts
   // keywordText is the same in JS). The indexes are rebuilt in the background over it.
   `ALTER TABLE articles ADD COLUMN keyword_text TEXT GENERATED ALWAYS AS (CASE WHEN length(keywords) > 4 THEN replace(substr(keywords, 3, length(keywords) - 4), '","', char(31)) ELSE '' END) VIRTUAL;
    DELETE FROM articles_fts;

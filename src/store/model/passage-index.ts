@@ -7,9 +7,9 @@
  *
  * Beside it, how many articles hold each term, for idf, and the corpus's sizes in meta, with the
  * version of the ranking that filed them (src/ranking/tiers.ts INDEX_VERSION): an index filed by
- * another version is rebuilt (articles.ts). Kept row by row by single writes (the old content read before the row changes, so its
+ * another version is rebuilt (article-index.ts). Kept row by row by single writes (the old content read before the row changes, so its
  * counts can be taken back) and rebuilt in batches after bulk writes, with the search indexes and
- * under the same marker (articles.ts). Articles are read with the operator's synonyms
+ * under the same marker (article-index.ts). Articles are read with the operator's synonyms
  * (src/ranking/synonyms.ts) as stored beside them: whoever writes those rebuilds the index.
  */
 import type { Database, Statement } from "bun:sqlite";
@@ -148,7 +148,7 @@ export class PassageIndex {
   }
 
   /**
-   * Empties the index; call inside the bulk write's transaction (articles.ts resetIndex), after any
+   * Empties the index; call inside the bulk write's transaction (article-index.ts resetIndex), after any
    * change to the synonyms in it: they are read again, and the rebuild files every article with them.
    */
   reset(): void {
