@@ -13,7 +13,7 @@
  * goes down and when it answers again — never once per fallen-back call
  * (test/cluster/fallback.test.ts).
  */
-import { RedisDown } from "../store/redis/link.ts";
+import { RedisDown } from "./redis-down.ts";
 
 /** RedisDown reaches the caller: one instance's memory would not do. */
 export const REFUSE = "refuse";

@@ -6,7 +6,8 @@
 import type { Clock } from "../base/clock.ts";
 import { badRequest } from "../base/errors.ts";
 import type { AdminKey, Keys } from "../store/keys.ts";
-import { RedisDown, type RedisLink } from "../store/redis/link.ts";
+import { RedisDown } from "../cluster/redis-down.ts";
+import type { RedisLink } from "../store/redis/link.ts";
 import { authenticate, type AuthOptions, type SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 import { closeFiles, DoorBudget, FORM_BODY_SLACK } from "./form.ts";

@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
 import { RedisClient } from "bun";
 import { inBackground, REFUSE, viaRedis } from "../../src/cluster/fallback.ts";
-import { RedisDown, RedisLink } from "../../src/store/redis/link.ts";
+import { RedisDown } from "../../src/cluster/redis-down.ts";
+import { RedisLink } from "../../src/store/redis/link.ts";
 import { startRedis, type Redis } from "../redis.ts";
 
 let redis: Redis;

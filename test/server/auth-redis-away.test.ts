@@ -12,7 +12,7 @@ import { DoorBudget } from "../../src/server/form.ts";
 import { FailureLimiter } from "../../src/server/limiter.ts";
 import { NonceCache } from "../../src/server/nonces.ts";
 import { KeyRing } from "../../src/store/keys.ts";
-import { RedisDown } from "../../src/store/redis/link.ts";
+import { RedisDown } from "../../src/cluster/redis-down.ts";
 import { ADMIN, signedRequest, T0 } from "../helpers.ts";
 
 function door(): { opts: AuthOptions; local: NonceCache; asked: () => number } {

@@ -16,20 +16,8 @@
  */
 import { RedisClient } from "bun";
 import { DEFAULT_KEYS } from "../../cluster/keyspace.ts";
-import { ReplydError } from "../../base/errors.ts";
+import { RedisDown } from "../../cluster/redis-down.ts";
 import { redactUrl, scrubPassword } from "../postgres/url.ts";
-
-/** Redis is away: the admin interface answers 503 with this; the callback falls back to its own memory. */
-export class RedisDown extends ReplydError {
-  constructor(reason: string, refusing = false) {
-    super(
-      "redis_unavailable",
-      `${refusing ? "Redis refuses commands" : "Redis is unreachable"} (${reason}): admin requests are refused until it answers again (followers are still answered)`,
-      { retry_after: 2 },
-    );
-    this.name = "RedisDown";
-  }
-}
 
 /** An error reply, as Bun's client reports one: Redis answered, with an error. */
 const isErrorReply = (e: unknown) => (e as { code?: string }).code === "ERR_REDIS_SERVER_ERROR";
