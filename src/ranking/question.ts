@@ -3,7 +3,7 @@
  * earlier question it is read with, whose words weigh less than the follower's own; and the
  * articles already offered, which are not ranked again ("another", "换一个").
  */
-import type { QueryTerm } from "./score.ts";
+import type { QueryTerm } from "./bm25.ts";
 
 export interface Question {
   text: string;
