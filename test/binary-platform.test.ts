@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runCleanups, spawnServer, type Cleanups, type ServerProcess } from "./binary-server.ts";
+import { buildIfMissing, runCleanups, spawnServer, type Cleanups, type ServerProcess } from "./binary-server.ts";
 import { ADMIN, article, doc, tempDir } from "./helpers.ts";
 import { startFakePlatform, type FakePlatform } from "./platform/fake.ts";
 import { textMsg, TOKEN, wxPost } from "./wechat/helpers.ts";
@@ -22,6 +22,7 @@ let url = "";
 const cleanups: Cleanups = [];
 
 beforeAll(async () => {
+  buildIfMissing();
   tmp = tempDir();
   cleanups.push(tmp.cleanup);
   fake = startFakePlatform(APPID, SECRET);

@@ -1,9 +1,9 @@
 /** dist/replyd as the platform sees it: a real socket, a numeric token, safe mode; media and inbox from the binary client. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { wxSignature } from "../src/wechat/door/crypto.ts";
-import { runCleanups, spawnServer, type Cleanups } from "./binary-server.ts";
+import { buildIfMissing, runCleanups, spawnServer, type Cleanups } from "./binary-server.ts";
 import { article, tempDir } from "./helpers.ts";
 import { AESKEY, APPID, openReply, textMsg } from "./wechat/helpers.ts";
 // @ts-expect-error: untyped peer
@@ -23,7 +23,7 @@ const run = (args: string[]) => {
 };
 
 beforeAll(async () => {
-  if (!existsSync(BIN)) Bun.spawnSync(["bash", join(ROOT, "scripts", "build")], { cwd: ROOT, stderr: "inherit" });
+  buildIfMissing();
   tmp = tempDir("replyd-binwx-");
   cleanups.push(tmp.cleanup);
   url = (await spawnServer(["--data", "data", "--host", "127.0.0.1", "--port", "0", "--wx-token", TOKEN, "--wx-aeskey", AESKEY, "--wx-appid", APPID], { cwd: tmp.dir, env: ENV, cleanups, ms: 15_000 })).url;

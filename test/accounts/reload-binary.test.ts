@@ -7,7 +7,7 @@ import { Database } from "bun:sqlite";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { wxSignature } from "../../src/wechat/door/crypto.ts";
-import { runCleanups, spawnServer, type Cleanups, type ServerProcess } from "../binary-server.ts";
+import { buildIfMissing, runCleanups, spawnServer, type Cleanups, type ServerProcess } from "../binary-server.ts";
 import { tempDir } from "../helpers.ts";
 import { TOKEN } from "../wechat/helpers.ts";
 
@@ -50,7 +50,7 @@ async function message(path: string, content: string) {
 }
 
 beforeAll(async () => {
-  if (!existsSync(BIN)) Bun.spawnSync(["bash", join(ROOT, "scripts", "build")], { cwd: ROOT, stderr: "inherit" });
+  buildIfMissing();
   tmp = tempDir("replyd-reload-bin-");
   cleanups.push(tmp.cleanup);
   writeConfig(`${table("shop")}\n${table("blog")}`);
