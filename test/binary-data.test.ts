@@ -6,13 +6,11 @@
 import { Database } from "bun:sqlite";
 import { afterEach, beforeAll, expect, test } from "bun:test";
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { buildIfMissing, runCleanups, spawnServer, type Cleanups, type ServerProcess } from "./binary-server.ts";
+import { join } from "node:path";
+import { BIN, buildIfMissing, runCleanups, spawnServer, type Cleanups, type ServerProcess } from "./binary-server.ts";
 import { article, doc, tempDir } from "./helpers.ts";
 import { textMsg, TOKEN, wxPost } from "./wechat/helpers.ts";
 
-const ROOT = resolve(import.meta.dir, "..");
-const BIN = join(ROOT, "dist", "replyd");
 const ADMIN = { appkey: "ops", secret: "ops-secret-0123456789abcdef", scope: "admin" };
 const READ = { appkey: "watcher", secret: "watcher-secret-0123456789ab", scope: "read" };
 const DAY = 86_400_000;

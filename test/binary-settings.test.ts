@@ -6,12 +6,10 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { buildIfMissing, runCleanups, spawnServer, type Cleanups } from "./binary-server.ts";
+import { join } from "node:path";
+import { BIN, buildIfMissing, runCleanups, spawnServer, type Cleanups } from "./binary-server.ts";
 import { tempDir } from "./helpers.ts";
 
-const ROOT = resolve(import.meta.dir, "..");
-const BIN = join(ROOT, "dist", "replyd");
 let tmp: ReturnType<typeof tempDir>;
 
 beforeAll(() => {

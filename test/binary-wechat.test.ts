@@ -1,16 +1,14 @@
 /** dist/replyd as the platform sees it: a real socket, a numeric token, safe mode; media and inbox from the binary client. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { wxSignature } from "../src/wechat/door/crypto.ts";
-import { buildIfMissing, runCleanups, spawnServer, type Cleanups } from "./binary-server.ts";
+import { BIN, buildIfMissing, runCleanups, spawnServer, type Cleanups } from "./binary-server.ts";
 import { article, tempDir } from "./helpers.ts";
 import { AESKEY, APPID, openReply, textMsg } from "./wechat/helpers.ts";
 // @ts-expect-error: untyped peer
 import WXBizMsgCrypt from "wechat-crypto";
 
-const ROOT = resolve(import.meta.dir, "..");
-const BIN = join(ROOT, "dist", "replyd");
 const TOKEN = "20261121"; // digits only: must reach the server as text, not as a number
 const ENV = { REPLYD_APPKEY: "ops", REPLYD_SECRET: "0123456789abcdef0123" };
 let tmp: ReturnType<typeof tempDir>;

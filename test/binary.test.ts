@@ -5,11 +5,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { buildIfMissing, keyPrinted, printedKey, runCleanups, spawnServer, type Cleanups, type ServerProcess } from "./binary-server.ts";
+import { BIN, buildIfMissing, keyPrinted, printedKey, runCleanups, spawnServer, type Cleanups, type ServerProcess } from "./binary-server.ts";
 import { article, doc, signedRequest, tempDir } from "./helpers.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
-const BIN = join(ROOT, "dist", "replyd");
 let tmp: ReturnType<typeof tempDir>;
 let server: ServerProcess;
 let env: Record<string, string>;

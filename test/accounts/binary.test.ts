@@ -5,13 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { buildIfMissing, keyPrinted, printedKey, runCleanups, spawnServer, type Cleanups, type ServerProcess } from "../binary-server.ts";
+import { join } from "node:path";
+import { BIN, buildIfMissing, keyPrinted, printedKey, runCleanups, spawnServer, type Cleanups, type ServerProcess } from "../binary-server.ts";
 import { article, doc, tempDir } from "../helpers.ts";
 import { textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
 
-const ROOT = resolve(import.meta.dir, "../..");
-const BIN = join(ROOT, "dist", "replyd");
 const PATH = process.env.PATH ?? "/usr/bin:/bin";
 let tmp: ReturnType<typeof tempDir>;
 let server: ServerProcess;
