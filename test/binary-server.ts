@@ -66,16 +66,17 @@ export function printedKey(s: ServerProcess): { REPLYD_URL: string; REPLYD_APPKE
 const shown = (said: Said) => `stdout: ${said.out} stderr: ${said.err.replace(/REPLYD_SECRET=\S+/g, "REPLYD_SECRET=…")}`;
 
 /**
- * `dist/replyd serve ...args` in `cwd`, with PATH and `env` its only variables. Answers once its
- * listening line is out and `until` holds of what it has said (the first key's notice, say); throws
- * with its output if it exits or `ms` pass first. Its stop (`stopWith`, SIGTERM unless a test means
- * the kill) is in `cleanups`, a no-op once the test has stopped it.
+ * `dist/replyd serve ...args` in `cwd` (`bin serve ...args` when given: the release's own binary,
+ * test/release/), with PATH and `env` its only variables. Answers once its listening line is out
+ * and `until` holds of what it has said (the first key's notice, say); throws with its output if it
+ * exits or `ms` pass first. Its stop (`stopWith`, SIGTERM unless a test means the kill) is in
+ * `cleanups`, a no-op once the test has stopped it.
  */
 export async function spawnServer(
   args: string[],
-  o: { cwd: string; cleanups: Cleanups; env?: Record<string, string>; until?: (said: Said) => boolean; ms?: number; stopWith?: NodeJS.Signals },
+  o: { cwd: string; cleanups: Cleanups; bin?: string; env?: Record<string, string>; until?: (said: Said) => boolean; ms?: number; stopWith?: NodeJS.Signals },
 ): Promise<ServerProcess> {
-  const p = Bun.spawn([BIN, "serve", ...args], { cwd: o.cwd, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...o.env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const p = Bun.spawn([o.bin ?? BIN, "serve", ...args], { cwd: o.cwd, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...o.env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const said: Said = { out: "", err: "" };
   const read = async (stream: ReadableStream<Uint8Array>, into: keyof Said) => {
     const d = new TextDecoder();
