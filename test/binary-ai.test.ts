@@ -5,19 +5,17 @@
  * health, inbox --ai and ask --generate — and the key in none of the server's output.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { holdsSecret } from "../src/llm/output/secrets.ts";
 import { wxSignature } from "../src/wechat/door/crypto.ts";
-import { runCleanups, spawnServer, type Cleanups, type ServerProcess } from "./binary-server.ts";
+import { BIN, buildIfMissing, runCleanups, spawnServer, type Cleanups, type ServerProcess } from "./binary-server.ts";
 import { tempDir } from "./helpers.ts";
 import { startFakeModel, type FakeModel } from "./model/fake.ts";
 import { AESKEY, APPID, openReply } from "./wechat/helpers.ts";
 // @ts-expect-error: untyped peer
 import WXBizMsgCrypt from "wechat-crypto";
 
-const ROOT = resolve(import.meta.dir, "..");
-const BIN = join(ROOT, "dist", "replyd");
 const TOKEN = "aitoken2026";
 const KEY = "sk-binary-0123456789abcdefghij";
 const ENV = { REPLYD_APPKEY: "ops", REPLYD_SECRET: "0123456789abcdef0123" };
@@ -38,7 +36,7 @@ const run = async (args: string[]) => {
 };
 
 beforeAll(async () => {
-  if (!existsSync(BIN)) Bun.spawnSync(["bash", join(ROOT, "scripts", "build")], { cwd: ROOT, stderr: "inherit" });
+  buildIfMissing();
   tmp = tempDir("replyd-binai-");
   cleanups.push(tmp.cleanup);
   model = startFakeModel(KEY);

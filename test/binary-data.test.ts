@@ -5,21 +5,17 @@
  */
 import { Database } from "bun:sqlite";
 import { afterEach, beforeAll, expect, test } from "bun:test";
-import { copyFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { runCleanups, spawnServer, type Cleanups, type ServerProcess } from "./binary-server.ts";
+import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { BIN, buildIfMissing, runCleanups, spawnServer, type Cleanups, type ServerProcess } from "./binary-server.ts";
 import { article, doc, tempDir } from "./helpers.ts";
 import { textMsg, TOKEN, wxPost } from "./wechat/helpers.ts";
 
-const ROOT = resolve(import.meta.dir, "..");
-const BIN = join(ROOT, "dist", "replyd");
 const ADMIN = { appkey: "ops", secret: "ops-secret-0123456789abcdef", scope: "admin" };
 const READ = { appkey: "watcher", secret: "watcher-secret-0123456789ab", scope: "read" };
 const DAY = 86_400_000;
 
-beforeAll(() => {
-  if (!existsSync(BIN) && Bun.spawnSync(["bash", join(ROOT, "scripts", "build")], { cwd: ROOT, stderr: "inherit" }).exitCode !== 0) throw new Error("scripts/build failed");
-});
+beforeAll(buildIfMissing);
 
 const cleanups: Cleanups = [];
 afterEach(() => runCleanups(cleanups));

@@ -7,19 +7,17 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { ENVIRONMENT_KEY_FILE } from "../src/store/sqlite/environment-key.ts";
-import { runCleanups, spawnServer, type Cleanups } from "./binary-server.ts";
+import { BIN, buildIfMissing, runCleanups, spawnServer, type Cleanups } from "./binary-server.ts";
 import { tempDir } from "./helpers.ts";
 
-const ROOT = resolve(import.meta.dir, "..");
-const BIN = join(ROOT, "dist", "replyd");
 let tmp: ReturnType<typeof tempDir>;
 /** The data folder of the test running: each its own. */
 let data = "";
 
 beforeAll(() => {
-  if (!existsSync(BIN)) Bun.spawnSync(["bash", join(ROOT, "scripts", "build")], { cwd: ROOT, stderr: "inherit" });
+  buildIfMissing();
   tmp = tempDir("replyd-binenv-");
 });
 beforeEach(() => (data = join(tmp.dir, `data-${crypto.randomUUID()}`)));

@@ -1,10 +1,11 @@
 /** What dist/replyd leaves in its data folder: the lock and the pid the owner's alone, no lock journal, the pid gone after a clean stop. */
-import { afterEach, expect, test } from "bun:test";
+import { afterEach, beforeAll, expect, test } from "bun:test";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { runCleanups, spawnServer, type Cleanups } from "./binary-server.ts";
+import { buildIfMissing, runCleanups, spawnServer, type Cleanups } from "./binary-server.ts";
 import { tempDir } from "./helpers.ts";
 
+beforeAll(buildIfMissing);
 const cleanups: Cleanups = [];
 afterEach(() => runCleanups(cleanups));
 

@@ -5,12 +5,11 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runCleanups, spawnServer, type Cleanups, type ServerProcess } from "./binary-server.ts";
+import { BIN, buildIfMissing, runCleanups, spawnServer, type Cleanups, type ServerProcess } from "./binary-server.ts";
 import { ADMIN, article, doc, tempDir } from "./helpers.ts";
 import { startFakePlatform, type FakePlatform } from "./platform/fake.ts";
 import { textMsg, TOKEN, wxPost } from "./wechat/helpers.ts";
 
-const BIN = join(import.meta.dir, "../dist/replyd");
 const APPID = "wx0123456789abcdef";
 const SECRET = "0123456789abcdef0123456789abcdef";
 const env = { PATH: process.env.PATH ?? "", REPLYD_APPKEY: ADMIN.appkey, REPLYD_SECRET: ADMIN.secret };
@@ -22,6 +21,7 @@ let url = "";
 const cleanups: Cleanups = [];
 
 beforeAll(async () => {
+  buildIfMissing();
   tmp = tempDir();
   cleanups.push(tmp.cleanup);
   fake = startFakePlatform(APPID, SECRET);

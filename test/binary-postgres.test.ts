@@ -6,20 +6,18 @@
  * both work again when it is back, nothing restarted.
  */
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
-import { existsSync, readdirSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { runCleanups, spawnServer, type Cleanups } from "./binary-server.ts";
+import { join } from "node:path";
+import { BIN, buildIfMissing, runCleanups, spawnServer, type Cleanups } from "./binary-server.ts";
 import { article, doc, tempDir } from "./helpers.ts";
 import { binDir, startPostgres, type Postgres } from "./pg.ts";
 import { textMsg, TOKEN, wxPost } from "./wechat/helpers.ts";
 
-const ROOT = resolve(import.meta.dir, "..");
-const BIN = join(ROOT, "dist", "replyd");
 let pg: Postgres;
 let tmp: ReturnType<typeof tempDir>;
 beforeAll(() => {
-  if (!existsSync(BIN) && Bun.spawnSync(["bash", join(ROOT, "scripts", "build")], { cwd: ROOT, stderr: "inherit" }).exitCode !== 0) throw new Error("scripts/build failed");
+  buildIfMissing();
   pg = startPostgres();
   tmp = tempDir("replyd-bin-pg-");
 });

@@ -5,14 +5,14 @@
  * nothing, which headless Chromium renders with each of its charts drawn.
  */
 import { afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { CHART_COLOURS, CHARTS } from "../src/cli/report/html.ts";
 import { KINDS } from "../src/cli/report/kinds.ts";
 import type { Report } from "../src/server/report/figures.ts";
 import { wxSignature } from "../src/wechat/door/crypto.ts";
 import { render } from "./chromium.ts";
-import { BIN, startBinaryServer } from "./binary-server.ts";
+import { BIN, buildIfMissing, startBinaryServer } from "./binary-server.ts";
 import { doc } from "./helpers.ts";
 import { pixelsOf, readPng } from "./png.ts";
 import { TOKEN } from "./wechat/helpers.ts";
@@ -22,12 +22,9 @@ import { APPID, SECRET } from "./platform/harness.ts";
 
 const MODEL_KEY = "sk-test-0123456789abcdefghij";
 
-const ROOT = resolve(import.meta.dir, "..");
 const ADMIN = { appkey: "ops", secret: "ops-secret-0123456789abcdef" };
 
-beforeAll(() => {
-  if (!existsSync(BIN) && Bun.spawnSync(["bash", join(ROOT, "scripts", "build")], { cwd: ROOT, stderr: "inherit" }).exitCode !== 0) throw new Error("scripts/build failed");
-});
+beforeAll(buildIfMissing);
 
 let cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

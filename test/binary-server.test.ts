@@ -3,12 +3,13 @@
  * says why without the first key's secret, a refused start is not waited out, and the stop it puts
  * in the cleanups sends the signal asked for and reads the output to the end.
  */
-import { afterEach, expect, test } from "bun:test";
+import { afterEach, beforeAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { runCleanups, spawnServer, type Cleanups } from "./binary-server.ts";
+import { buildIfMissing, runCleanups, spawnServer, type Cleanups } from "./binary-server.ts";
 import { tempDir } from "./helpers.ts";
 
+beforeAll(buildIfMissing);
 const cleanups: Cleanups = [];
 afterEach(() => runCleanups(cleanups));
 

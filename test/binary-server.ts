@@ -2,16 +2,28 @@
  * dist/replyd serve started by a binary test: spawned, its stdout and stderr collected for as long
  * as it runs, waited for until its listening line is out, stopped by the caller's cleanups. Every
  * binary test that needs a running server starts it here; a start that must be refused (exit code
- * and words) is a plain spawnSync and not here.
+ * and words) is a plain spawnSync and not here. Every binary test finds dist/replyd here too (BIN,
+ * buildIfMissing).
  */
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Subprocess } from "bun";
 import { tempDir } from "./helpers.ts";
 import { testDatabase } from "./pg.ts";
 import { TOKEN } from "./wechat/helpers.ts";
 
-export const BIN = join(resolve(import.meta.dir, ".."), "dist", "replyd");
+const ROOT = resolve(import.meta.dir, "..");
+export const BIN = join(ROOT, "dist", "replyd");
+
+/**
+ * Builds dist/replyd with scripts/build when it is missing: a test file run on its own in a fresh
+ * checkout (./scripts/test builds it before any test). Called before a file first runs the binary;
+ * a failed build throws there, rather than each test failing on a binary that is not there.
+ */
+export function buildIfMissing(): void {
+  if (existsSync(BIN)) return;
+  if (Bun.spawnSync(["bash", join(ROOT, "scripts", "build")], { cwd: ROOT, stderr: "inherit" }).exitCode !== 0) throw new Error("scripts/build failed");
+}
 
 /** What a test undoes when it ends, last registered first (runCleanups). */
 export type Cleanups = (() => Promise<void> | void)[];
@@ -54,16 +66,17 @@ export function printedKey(s: ServerProcess): { REPLYD_URL: string; REPLYD_APPKE
 const shown = (said: Said) => `stdout: ${said.out} stderr: ${said.err.replace(/REPLYD_SECRET=\S+/g, "REPLYD_SECRET=…")}`;
 
 /**
- * `dist/replyd serve ...args` in `cwd`, with PATH and `env` its only variables. Answers once its
- * listening line is out and `until` holds of what it has said (the first key's notice, say); throws
- * with its output if it exits or `ms` pass first. Its stop (`stopWith`, SIGTERM unless a test means
- * the kill) is in `cleanups`, a no-op once the test has stopped it.
+ * `dist/replyd serve ...args` in `cwd` (`bin serve ...args` when given: the release's own binary,
+ * test/release/), with PATH and `env` its only variables. Answers once its listening line is out
+ * and `until` holds of what it has said (the first key's notice, say); throws with its output if it
+ * exits or `ms` pass first. Its stop (`stopWith`, SIGTERM unless a test means the kill) is in
+ * `cleanups`, a no-op once the test has stopped it.
  */
 export async function spawnServer(
   args: string[],
-  o: { cwd: string; cleanups: Cleanups; env?: Record<string, string>; until?: (said: Said) => boolean; ms?: number; stopWith?: NodeJS.Signals },
+  o: { cwd: string; cleanups: Cleanups; bin?: string; env?: Record<string, string>; until?: (said: Said) => boolean; ms?: number; stopWith?: NodeJS.Signals },
 ): Promise<ServerProcess> {
-  const p = Bun.spawn([BIN, "serve", ...args], { cwd: o.cwd, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...o.env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const p = Bun.spawn([o.bin ?? BIN, "serve", ...args], { cwd: o.cwd, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...o.env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const said: Said = { out: "", err: "" };
   const read = async (stream: ReadableStream<Uint8Array>, into: keyof Said) => {
     const d = new TextDecoder();

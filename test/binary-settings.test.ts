@@ -6,16 +6,14 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { runCleanups, spawnServer, type Cleanups } from "./binary-server.ts";
+import { join } from "node:path";
+import { BIN, buildIfMissing, runCleanups, spawnServer, type Cleanups } from "./binary-server.ts";
 import { tempDir } from "./helpers.ts";
 
-const ROOT = resolve(import.meta.dir, "..");
-const BIN = join(ROOT, "dist", "replyd");
 let tmp: ReturnType<typeof tempDir>;
 
 beforeAll(() => {
-  if (!existsSync(BIN)) Bun.spawnSync(["bash", join(ROOT, "scripts", "build")], { cwd: ROOT, stderr: "inherit" });
+  buildIfMissing();
   tmp = tempDir("replyd-binset-");
 });
 const cleanups: Cleanups = [];

@@ -6,18 +6,15 @@
  * index is ready again; `set … +=` appends; backups carry the questions and the synonyms.
  */
 import { afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { BIN, startBinaryServer } from "./binary-server.ts";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { BIN, buildIfMissing, startBinaryServer } from "./binary-server.ts";
 import { doc } from "./helpers.ts";
 import { textMsg, wxPost } from "./wechat/helpers.ts";
 
-const ROOT = resolve(import.meta.dir, "..");
 const ADMIN = { appkey: "ops", secret: "ops-secret-0123456789abcdef" };
 
-beforeAll(() => {
-  if (!existsSync(BIN) && Bun.spawnSync(["bash", join(ROOT, "scripts", "build")], { cwd: ROOT, stderr: "inherit" }).exitCode !== 0) throw new Error("scripts/build failed");
-});
+beforeAll(buildIfMissing);
 
 let cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -1,16 +1,14 @@
 /** dist/replyd as the platform sees it: a real socket, a numeric token, safe mode; media and inbox from the binary client. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { wxSignature } from "../src/wechat/door/crypto.ts";
-import { runCleanups, spawnServer, type Cleanups } from "./binary-server.ts";
+import { BIN, buildIfMissing, runCleanups, spawnServer, type Cleanups } from "./binary-server.ts";
 import { article, tempDir } from "./helpers.ts";
 import { AESKEY, APPID, openReply, textMsg } from "./wechat/helpers.ts";
 // @ts-expect-error: untyped peer
 import WXBizMsgCrypt from "wechat-crypto";
 
-const ROOT = resolve(import.meta.dir, "..");
-const BIN = join(ROOT, "dist", "replyd");
 const TOKEN = "20261121"; // digits only: must reach the server as text, not as a number
 const ENV = { REPLYD_APPKEY: "ops", REPLYD_SECRET: "0123456789abcdef0123" };
 let tmp: ReturnType<typeof tempDir>;
@@ -23,7 +21,7 @@ const run = (args: string[]) => {
 };
 
 beforeAll(async () => {
-  if (!existsSync(BIN)) Bun.spawnSync(["bash", join(ROOT, "scripts", "build")], { cwd: ROOT, stderr: "inherit" });
+  buildIfMissing();
   tmp = tempDir("replyd-binwx-");
   cleanups.push(tmp.cleanup);
   url = (await spawnServer(["--data", "data", "--host", "127.0.0.1", "--port", "0", "--wx-token", TOKEN, "--wx-aeskey", AESKEY, "--wx-appid", APPID], { cwd: tmp.dir, env: ENV, cleanups, ms: 15_000 })).url;

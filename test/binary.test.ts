@@ -3,13 +3,12 @@
  * driven as a client, by curl and httpie through the documented recipes, and stopped with SIGTERM.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, statSync, writeFileSync } from "node:fs";
+import { statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { keyPrinted, printedKey, runCleanups, spawnServer, type Cleanups, type ServerProcess } from "./binary-server.ts";
+import { BIN, buildIfMissing, keyPrinted, printedKey, runCleanups, spawnServer, type Cleanups, type ServerProcess } from "./binary-server.ts";
 import { article, doc, signedRequest, tempDir } from "./helpers.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
-const BIN = join(ROOT, "dist", "replyd");
 let tmp: ReturnType<typeof tempDir>;
 let server: ServerProcess;
 let env: Record<string, string>;
@@ -22,10 +21,7 @@ function replyd(args: string[], extraEnv: Record<string, string> = {}) {
 }
 
 beforeAll(async () => {
-  if (!existsSync(BIN)) {
-    const build = Bun.spawnSync(["bash", join(ROOT, "scripts", "build")], { cwd: ROOT, stderr: "inherit" });
-    if (build.exitCode !== 0) throw new Error("scripts/build failed");
-  }
+  buildIfMissing();
   tmp = tempDir("replyd-bin-");
   cleanups.push(tmp.cleanup);
   server = await spawnServer(["--data", join(tmp.dir, "data"), "--host", "127.0.0.1", "--port", "0", "--window", "0.42"], { cwd: tmp.dir, cleanups, until: keyPrinted, ms: 15_000, stopWith: "SIGKILL" });

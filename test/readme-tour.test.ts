@@ -6,13 +6,13 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { BIN, buildIfMissing, keyPrinted, printedKey, runCleanups, spawnServer, type Cleanups } from "./binary-server.ts";
 import { tempDir } from "./helpers.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
-const BIN = join(ROOT, "dist", "replyd");
 let tmp: ReturnType<typeof tempDir>;
-let server: ReturnType<typeof Bun.spawn>;
 let env: Record<string, string>;
+const cleanups: Cleanups = [];
 
 /** The tour's steps: files to write and commands to run, in the README's order. */
 function tour(): ({ file: string; text: string } | { command: string })[] {
@@ -37,24 +37,17 @@ function tour(): ({ file: string; text: string } | { command: string })[] {
 }
 
 beforeAll(async () => {
+  buildIfMissing();
   tmp = tempDir("replyd-tour-");
+  cleanups.push(tmp.cleanup);
   mkdirSync(join(tmp.dir, "bin"));
   symlinkSync(BIN, join(tmp.dir, "bin", "replyd"));
-  server = Bun.spawn([BIN, "serve", "--data", join(tmp.dir, "data"), "--host", "127.0.0.1", "--port", "0"], { env: { PATH: process.env.PATH ?? "" }, stdout: "pipe", stderr: "pipe" });
-  let err = "";
-  void (async () => {
-    for await (const c of server.stderr as unknown as AsyncIterable<Uint8Array>) err += new TextDecoder().decode(c);
-  })();
-  for (const end = Date.now() + 15_000; !/export REPLYD_URL=/.test(err); await Bun.sleep(20)) if (Date.now() > end) throw new Error(`no server: ${err}`);
-  const m = /export REPLYD_URL=(\S+) REPLYD_APPKEY=(\S+) REPLYD_SECRET=(\S+)/.exec(err) as RegExpExecArray;
-  env = { REPLYD_URL: m[1] as string, REPLYD_APPKEY: m[2] as string, REPLYD_SECRET: m[3] as string };
+  const server = await spawnServer(["--data", join(tmp.dir, "data"), "--host", "127.0.0.1", "--port", "0"], { cwd: tmp.dir, cleanups, until: keyPrinted, ms: 15_000 });
+  env = printedKey(server);
   // The cover picture the tour uploads: the smallest JPEG there is.
   writeFileSync(join(tmp.dir, "cover.jpg"), Buffer.from("ffd8ffe000104a46494600010100000100010000ffdb004300" + "01".repeat(64) + "ffc0000b080001000101011100ffc4001400010000000000000000000000000000000affda0008010100003f00d2cf20ffd9", "hex"));
 });
-afterAll(() => {
-  server?.kill("SIGTERM");
-  tmp?.cleanup();
-});
+afterAll(() => runCleanups(cleanups));
 
 test("every step of README's tour, as written, succeeds on a fresh account", () => {
   const steps = tour();

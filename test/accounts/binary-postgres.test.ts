@@ -6,15 +6,13 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { SQL } from "bun";
-import { chmodSync, existsSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { keyPrinted, printedKey, runCleanups, spawnServer, type Cleanups, type ServerProcess } from "../binary-server.ts";
+import { chmodSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { BIN, buildIfMissing, keyPrinted, printedKey, runCleanups, spawnServer, type Cleanups, type ServerProcess } from "../binary-server.ts";
 import { article, doc, tempDir } from "../helpers.ts";
 import { testDatabase } from "../pg.ts";
 import { textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
 
-const ROOT = resolve(import.meta.dir, "../..");
-const BIN = join(ROOT, "dist", "replyd");
 const PATH = process.env.PATH ?? "/usr/bin:/bin";
 let tmp: ReturnType<typeof tempDir>;
 let db: { url: string; drop(): Promise<void> };
@@ -45,7 +43,7 @@ function replyd(args: string[], extraEnv: Record<string, string> = {}) {
 }
 
 beforeAll(async () => {
-  if (!existsSync(BIN)) Bun.spawnSync(["bash", join(ROOT, "scripts", "build")], { cwd: ROOT, stderr: "inherit" });
+  buildIfMissing();
   tmp = tempDir("replyd-accounts-pg-bin-");
   cleanups.push(tmp.cleanup);
   db = await testDatabase();

@@ -5,14 +5,12 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { wxSignature } from "../../src/wechat/door/crypto.ts";
-import { runCleanups, spawnServer, type Cleanups, type ServerProcess } from "../binary-server.ts";
+import { BIN, buildIfMissing, runCleanups, spawnServer, type Cleanups, type ServerProcess } from "../binary-server.ts";
 import { tempDir } from "../helpers.ts";
 import { TOKEN } from "../wechat/helpers.ts";
 
-const ROOT = resolve(import.meta.dir, "../..");
-const BIN = join(ROOT, "dist", "replyd");
 const PATH = process.env.PATH ?? "/usr/bin:/bin";
 let tmp: ReturnType<typeof tempDir>;
 let server: ServerProcess;
@@ -50,7 +48,7 @@ async function message(path: string, content: string) {
 }
 
 beforeAll(async () => {
-  if (!existsSync(BIN)) Bun.spawnSync(["bash", join(ROOT, "scripts", "build")], { cwd: ROOT, stderr: "inherit" });
+  buildIfMissing();
   tmp = tempDir("replyd-reload-bin-");
   cleanups.push(tmp.cleanup);
   writeConfig(`${table("shop")}\n${table("blog")}`);

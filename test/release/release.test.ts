@@ -12,11 +12,11 @@ import { join, resolve } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { checkSignature } from "../../scripts/macho.ts";
 import { build, commitOf, fileName, release, TARGETS } from "../../scripts/release.ts";
+import { runCleanups, spawnServer, type Cleanups } from "../binary-server.ts";
 import { tempDir } from "../helpers.ts";
 import { readPe } from "./pe.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
-const HOST_BIN = join(ROOT, "dist", "replyd");
 let tmp: ReturnType<typeof tempDir>;
 let dir = "";
 const path = (target: string) => join(dir, fileName(target));
@@ -57,24 +57,17 @@ test("the linux-arm64 binary, under qemu's user mode, names its target and runs 
     Bun.spawn([QEMU, "-L", ARM_LIBS, path("linux-arm64"), ...args], { env: { PATH: process.env.PATH ?? "", ...env }, stdout: "pipe", stderr: "pipe" });
   const v = arm(["--version", "--json"]);
   expect(JSON.parse(await new Response(v.stdout).text())).toMatchObject({ target: "linux-arm64", commit: commitOf() });
-  // The x64 server this machine runs, the arm64 client through qemu.
+  // The x64 server this machine runs (the release's own), the arm64 client through qemu.
   const env = { REPLYD_APPKEY: "ops", REPLYD_SECRET: "0123456789abcdef0123" };
-  const server = Bun.spawn([HOST_BIN, "serve", "--data", join(tmp.dir, "data"), "--host", "127.0.0.1", "--port", "0"], { env: { PATH: process.env.PATH ?? "", ...env }, stdout: "pipe", stderr: "pipe" });
+  const cleanups: Cleanups = [];
   try {
-    let out = "";
-    const reader = (async () => {
-      for await (const c of server.stdout as unknown as AsyncIterable<Uint8Array>) out += new TextDecoder().decode(c);
-    })();
-    for (const end = Date.now() + 15_000; !/"url":"([^"]+)"/.test(out); await Bun.sleep(20)) if (Date.now() > end) throw new Error(`no server: ${out}`);
-    const url = (/"url":"([^"]+)"/.exec(out) as RegExpExecArray)[1] as string;
-    const h = arm(["health", "--json"], { ...env, REPLYD_URL: url });
+    const server = await spawnServer(["--data", join(tmp.dir, "data"), "--host", "127.0.0.1", "--port", "0"], { bin: path("linux-x64"), cwd: tmp.dir, cleanups, env, ms: 15_000 });
+    const h = arm(["health", "--json"], { ...env, REPLYD_URL: server.url });
     const [body, code] = await Promise.all([new Response(h.stdout).text(), h.exited]);
     expect(code).toBe(0);
     expect(JSON.parse(body)).toMatchObject({ status: "ok", version: pkg.version });
-    void reader;
   } finally {
-    server.kill("SIGTERM");
-    await server.exited;
+    await runCleanups(cleanups);
   }
 }, 120_000);
 

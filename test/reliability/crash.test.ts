@@ -1,14 +1,14 @@
 import { expect, test } from "bun:test";
-import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { BIN, buildIfMissing } from "../binary-server.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 
 // The short version of ./scripts/crash-test (the full one is 50 trials per store: see docs/reliability.md).
 for (const store of ["sqlite", "postgres"]) {
   test(`${store}: kill -9 during init imports and restores leaves the old state or the new one, whole, served and writable; during a flood the log loses only the last moments`, async () => {
-    if (!existsSync(join(ROOT, "dist/replyd"))) Bun.spawnSync(["bash", join(ROOT, "scripts/build")], { cwd: ROOT });
-    const p = Bun.spawn([process.execPath, join(ROOT, "scripts/crash-test.ts"), "--store", store, "--trials", "4", "--articles", "5000", "--log-trials", "2", "--bin", join(ROOT, "dist/replyd")], {
+    buildIfMissing();
+    const p = Bun.spawn([process.execPath, join(ROOT, "scripts/crash-test.ts"), "--store", store, "--trials", "4", "--articles", "5000", "--log-trials", "2", "--bin", BIN], {
       cwd: ROOT,
       stdout: "pipe",
       stderr: "pipe",

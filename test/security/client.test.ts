@@ -12,6 +12,7 @@ import { Client } from "../../src/cli/client.ts";
 import { run } from "../../src/cli/index.ts";
 import { documentDigest } from "../../src/doc/document.ts";
 import { responseSignature, formatTs } from "../../src/sign.ts";
+import { BIN, buildIfMissing } from "../binary-server.ts";
 import { ADMIN, captureIO, tempDir } from "../helpers.ts";
 import vectors from "../vectors/answers.json";
 import { CODE } from "../../src/base/errors.ts";
@@ -248,10 +249,9 @@ describe("what the client says", () => {
 });
 
 describe("through the compiled binary", () => {
-  const BIN = join(import.meta.dir, "../../dist/replyd");
   const env = () => ({ PATH: process.env.PATH ?? "", REPLYD_URL: `http://127.0.0.1:${fake.port}`, REPLYD_APPKEY: ADMIN.appkey, REPLYD_SECRET: ADMIN.secret });
   test("Ctrl-C during a backup download leaves no temp file behind", async () => {
-    if (!existsSync(BIN)) Bun.spawnSync(["bash", join(import.meta.dir, "../../scripts/build")]);
+    buildIfMissing();
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     handler = (req) =>

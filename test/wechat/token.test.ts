@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { fixedClock } from "../../src/base/clock.ts";
 import { PlatformClient } from "../../src/wechat/platform/client.ts";
+import { BIN, buildIfMissing, runCleanups, spawnServer, type Cleanups } from "../binary-server.ts";
 import { ADMIN, body, READER, signedRequest, T0, tempDir, testApp } from "../helpers.ts";
 import { startFakePlatform, type FakePlatform } from "../platform/fake.ts";
 import { CODE } from "../../src/base/errors.ts";
@@ -254,17 +255,14 @@ describe("the token route and the token scope", () => {
 });
 
 test("through the compiled binary: serve --wx-secret --wx-api, then replyd token and replyd health", async () => {
-  const BIN = join(import.meta.dir, "../../dist/replyd");
+  buildIfMissing();
   const tmp = tempDir();
+  const cleanups: Cleanups = [tmp.cleanup];
   const env = { PATH: process.env.PATH ?? "", REPLYD_APPKEY: ADMIN.appkey, REPLYD_SECRET: ADMIN.secret };
-  const server = Bun.spawn([BIN, "serve", "--data", join(tmp.dir, "d"), "--host", "127.0.0.1", "--port", "0", "--wx-appid", APPID, "--wx-secret", SECRET, "--wx-api", fake.url], { env, stdout: "pipe", stderr: "pipe" });
   try {
-    let out = "";
-    const reader = (server.stdout as ReadableStream<Uint8Array>).getReader();
-    while (!/"url":"([^"]+)"/.test(out)) out += new TextDecoder().decode((await reader.read()).value);
-    const url = (/"url":"([^"]+)"/.exec(out) as RegExpExecArray)[1] as string;
+    const server = await spawnServer(["--data", join(tmp.dir, "d"), "--host", "127.0.0.1", "--port", "0", "--wx-appid", APPID, "--wx-secret", SECRET, "--wx-api", fake.url], { cwd: tmp.dir, cleanups, env, stopWith: "SIGKILL" });
     const run = async (...args: string[]) => {
-      const p = Bun.spawn([BIN, ...args], { env: { ...env, REPLYD_URL: url }, stdout: "pipe", stderr: "pipe" });
+      const p = Bun.spawn([BIN, ...args], { env: { ...env, REPLYD_URL: server.url }, stdout: "pipe", stderr: "pipe" });
       return { code: await p.exited, out: await new Response(p.stdout).text() };
     };
     const tok = await run("token");
@@ -273,16 +271,9 @@ test("through the compiled binary: serve --wx-secret --wx-api, then replyd token
     const health = await run("health", "--json");
     expect(JSON.parse(health.out).platform.link).toBe("ok");
     // The AppSecret appears nowhere in what the server printed.
-    server.kill("SIGTERM");
-    await server.exited;
-    for (;;) {
-      const chunk = await reader.read();
-      if (chunk.done) break;
-      out += new TextDecoder().decode(chunk.value);
-    }
-    expect(out + (await new Response(server.stderr).text())).not.toContain(SECRET);
+    await server.stop();
+    expect(server.out() + server.err()).not.toContain(SECRET);
   } finally {
-    if (server.exitCode === null) server.kill("SIGKILL");
-    tmp.cleanup();
+    await runCleanups(cleanups);
   }
 });
