@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { systemClock } from "../src/base/clock.ts";
 import { writeBulkDocument } from "./bulkdoc.ts";
 import { readDocument } from "../src/doc/document.ts";
-import { fdSource } from "../src/doc/scanner.ts";
+import { fdSource } from "../src/doc/byte-source.ts";
 import { backupPg, readBackupPg } from "../src/store/postgres/backups.ts";
 import { importDocumentPg } from "../src/store/postgres/bulk.ts";
 import { restoreDocumentPg } from "../src/store/postgres/restore.ts";

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { systemClock } from "../src/base/clock.ts";
 import { readDocument } from "../src/doc/document.ts";
-import { fdSource } from "../src/doc/scanner.ts";
+import { fdSource } from "../src/doc/byte-source.ts";
 import { importDocumentPg } from "../src/store/postgres/bulk.ts";
 import { prepareDatabase } from "../src/store/postgres/connect.ts";
 import { readChanges } from "../src/store/postgres/feed.ts";

@@ -2,7 +2,8 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { decodeUtf8, DocumentWriter, parseDocument, parseDocumentBytes, readDocument, type ReplydDocument } from "../src/doc/document.ts";
-import { memorySource, scanDocument, type ByteSource } from "../src/doc/scanner.ts";
+import { memorySource, type ByteSource } from "../src/doc/byte-source.ts";
+import { scanDocument } from "../src/doc/scanner.ts";
 import { ReplydError } from "../src/base/errors.ts";
 import { documentArb } from "./property/arbitraries.ts";
 import { CODE } from "../src/base/errors.ts";

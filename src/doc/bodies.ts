@@ -18,7 +18,7 @@ import { join } from "node:path";
 import type { Reduce } from "../article/fields.ts";
 import { LIMITS } from "../article/text-rules.ts";
 import { bodyText, bodyTextSliced } from "../article/body-text.ts";
-import type { ByteSource } from "./scanner.ts";
+import type { ByteSource } from "./byte-source.ts";
 import { menuJson, menuOf, readingDocument, type BulkDocument, type ReducedBodies } from "./document.ts";
 import type { Menu } from "./menu.ts";
 import { ReplydError } from "../base/errors.ts";

@@ -5,7 +5,10 @@
  */
 import { validateArticle, type ArticleInput } from "../article/article.ts";
 import type { Reduce } from "../article/fields.ts";
-import { articleValues, decodeUtf8, memorySource, readAll, readArticles, scanDocument, scanSteps, trailingSha256, type ByteSource, type DocumentScan, type ScannedRecord } from "./scanner.ts";
+import { memorySource, readAll, type ByteSource } from "./byte-source.ts";
+import type { ScannedRecord } from "./json-scanner.ts";
+import { articleValues, readArticles, scanDocument, scanSteps, trailingSha256, type DocumentScan } from "./scanner.ts";
+import { decodeUtf8 } from "./utf8.ts";
 import { confirmRepeats, KeyHashes } from "./duplicates.ts";
 import { InvalidDocumentError, ProblemList, ReplydError } from "../base/errors.ts";
 import { validateMenu, type Menu } from "./menu.ts";
