@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { systemClock } from "../src/base/clock.ts";
 import { writeBulkDocument } from "./bulkdoc.ts";
-import { readDocument } from "../src/doc/document.ts";
+import { readDocument } from "../src/doc/reading.ts";
 import { fdSource } from "../src/doc/byte-source.ts";
 import { backupPg, readBackupPg } from "../src/store/postgres/backups.ts";
 import { importDocumentPg } from "../src/store/postgres/bulk.ts";

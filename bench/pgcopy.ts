@@ -8,7 +8,7 @@ import { closeSync, fstatSync, mkdtempSync, openSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { systemClock } from "../src/base/clock.ts";
-import { readDocument } from "../src/doc/document.ts";
+import { readDocument } from "../src/doc/reading.ts";
 import { fdSource } from "../src/doc/byte-source.ts";
 import { importDocumentPg } from "../src/store/postgres/bulk.ts";
 import { prepareDatabase } from "../src/store/postgres/connect.ts";
