@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { DocumentWriter } from "../src/doc/document-writer.ts";
 import type { ReplydDocument } from "../src/doc/document.ts";
 import { parseDocumentBytes, readDocument } from "../src/doc/reading.ts";
-import { decodeUtf8 } from "../src/doc/utf8.ts";
+import { decodeUtf8 } from "../src/doc/file-text.ts";
 import { parseDocument } from "../src/doc/validation.ts";
 import { memorySource, type ByteSource } from "../src/doc/byte-source.ts";
 import { scanDocument } from "../src/doc/scanner.ts";

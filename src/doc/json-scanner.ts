@@ -7,7 +7,7 @@
  * itself in memory. What the pieces mean (a document's members, its articles) is scanner.ts's.
  */
 import { ReplydError } from "../base/errors.ts";
-import { decodeUtf8 } from "./utf8.ts";
+import { decodeUtf8 } from "./file-text.ts";
 import type { Window } from "./window.ts";
 
 export const [QUOTE, BACKSLASH, COMMA, COLON, OPEN_OBJ, CLOSE_OBJ, OPEN_ARR, CLOSE_ARR] = [0x22, 0x5c, 0x2c, 0x3a, 0x7b, 0x7d, 0x5b, 0x5d];

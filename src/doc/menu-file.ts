@@ -4,7 +4,7 @@
  */
 import { InvalidDocumentError, ReplydError } from "../base/errors.ts";
 import { validateMenu, type Menu } from "./menu.ts";
-import { decodeUtf8 } from "./utf8.ts";
+import { decodeUtf8 } from "./file-text.ts";
 import { validateDocument, type ReducedBodies } from "./validation.ts";
 
 /**

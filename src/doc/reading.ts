@@ -8,7 +8,7 @@ import { memorySource, readAll, type ByteSource } from "./byte-source.ts";
 import { asBulk, FORMAT, type BulkDocument, type ReplydDocument } from "./document.ts";
 import type { ScannedRecord } from "./json-scanner.ts";
 import { articleValues, readArticles, scanDocument, scanSteps, trailingSha256, type DocumentScan } from "./scanner.ts";
-import { decodeUtf8 } from "./utf8.ts";
+import { decodeUtf8 } from "./file-text.ts";
 import { ArticleCheck, parseJson, validateDocument, validateMembers, type ReducedBodies } from "./validation.ts";
 
 export interface ReadOptions {
