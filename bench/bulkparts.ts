@@ -7,8 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { systemClock } from "../src/base/clock.ts";
 import { writeBulkDocument } from "./bulkdoc.ts";
-import { readDocument } from "../src/doc/document.ts";
-import { fdSource, scanDocument } from "../src/doc/scanner.ts";
+import { readDocument } from "../src/doc/reading.ts";
+import { fdSource } from "../src/doc/byte-source.ts";
+import { scanDocument } from "../src/doc/scanner.ts";
 import { DataFolder } from "../src/store/sqlite/data-folder.ts";
 
 const n = Number(process.argv[2] ?? 1_000_000);

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { systemClock } from "../src/base/clock.ts";
-import { parseDocument } from "../src/doc/document.ts";
+import { parseDocument } from "../src/doc/validation.ts";
 import { DataFolder } from "../src/store/sqlite/data-folder.ts";
 import { verifyWxSignature, wxSignature } from "../src/wechat/door/crypto.ts";
 import { dedupeKey, renderReply, toInbound } from "../src/wechat/door/message.ts";

@@ -17,7 +17,7 @@ import { join, resolve } from "node:path";
 import { Client } from "../src/cli/client.ts";
 import { silentIO, type IO } from "../src/cli/io.ts";
 import { systemClock } from "../src/base/clock.ts";
-import { parseDocument } from "../src/doc/document.ts";
+import { parseDocument } from "../src/doc/validation.ts";
 import { DataFolder } from "../src/store/sqlite/data-folder.ts";
 import { parseWrk } from "./wrk.ts";
 

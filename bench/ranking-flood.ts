@@ -18,7 +18,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { systemClock } from "../src/base/clock.ts";
-import { parseDocument } from "../src/doc/document.ts";
+import { parseDocument } from "../src/doc/validation.ts";
 import { DataFolder } from "../src/store/sqlite/data-folder.ts";
 import { wxSignature } from "../src/wechat/door/crypto.ts";
 import { clientFor, KEY, port, spawn, TOKEN, waitHealthy } from "./servers.ts";

@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import type { ArticleInput } from "../src/article/article.ts";
 import { bodyText } from "../src/article/body-text.ts";
 import { bodyReducedAhead, KeptBodies, menuFromBytesSliced, readDocumentSliced } from "../src/doc/bodies.ts";
-import { memorySource } from "../src/doc/scanner.ts";
+import { memorySource } from "../src/doc/byte-source.ts";
 import { InvalidDocumentError } from "../src/base/errors.ts";
 import { Slices } from "../src/base/slices.ts";
 import { article, doc } from "./helpers.ts";

@@ -1,8 +1,13 @@
 /** Reading a document's bytes article by article (src/doc/scanner.ts) gives what parsing it whole gives. */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { decodeUtf8, DocumentWriter, parseDocument, parseDocumentBytes, readDocument, type ReplydDocument } from "../src/doc/document.ts";
-import { memorySource, scanDocument, type ByteSource } from "../src/doc/scanner.ts";
+import { DocumentWriter } from "../src/doc/document-writer.ts";
+import type { ReplydDocument } from "../src/doc/document.ts";
+import { parseDocumentBytes, readDocument } from "../src/doc/reading.ts";
+import { decodeUtf8 } from "../src/doc/file-text.ts";
+import { parseDocument } from "../src/doc/validation.ts";
+import { memorySource, type ByteSource } from "../src/doc/byte-source.ts";
+import { scanDocument } from "../src/doc/scanner.ts";
 import { ReplydError } from "../src/base/errors.ts";
 import { documentArb } from "./property/arbitraries.ts";
 import { CODE } from "../src/base/errors.ts";

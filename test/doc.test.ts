@@ -1,6 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { validateArticle } from "../src/article/article.ts";
-import { documentDigest, DocumentWriter, parseDocument, requireSections } from "../src/doc/document.ts";
+import { documentDigest } from "../src/doc/digest.ts";
+import { DocumentWriter } from "../src/doc/document-writer.ts";
+import { requireSections } from "../src/doc/document.ts";
+import { parseDocument } from "../src/doc/validation.ts";
 import { ReplydError } from "../src/base/errors.ts";
 import { article, doc } from "./helpers.ts";
 import { CODE } from "../src/base/errors.ts";

@@ -1,6 +1,7 @@
 /** The menu's validation (issue 13 §2): each platform limit at its bound and one past it. */
 import { describe, expect, test } from "bun:test";
-import { parseDocument, requireSections } from "../src/doc/document.ts";
+import { requireSections } from "../src/doc/document.ts";
+import { parseDocument } from "../src/doc/validation.ts";
 import { NO_CONTROL } from "../src/article/article.ts";
 import { validateMenu } from "../src/doc/menu.ts";
 

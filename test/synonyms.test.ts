@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { LIMITS, validateArticle } from "../src/article/article.ts";
-import { parseDocument } from "../src/doc/document.ts";
+import { parseDocument } from "../src/doc/validation.ts";
 import { ReplydError } from "../src/base/errors.ts";
 import { analyse, askedOf, headText, scoreArticle, type CorpusStats } from "../src/ranking/score.ts";
 import { SynonymTable, withSynonyms } from "../src/ranking/synonyms.ts";

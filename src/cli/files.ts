@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, fsyncSync, linkSync, lstatSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import type { ByteSource } from "../doc/scanner.ts";
+import type { ByteSource } from "../doc/byte-source.ts";
 import { fsyncDir } from "../base/fsutil.ts";
 import { newNonce } from "../sign.ts";
 import { CLIError } from "./errors.ts";

@@ -1,4 +1,4 @@
-import { sha256hex } from "../doc/document.ts";
+import { sha256hex } from "../doc/digest.ts";
 import { ERRORS, ReplydError, type ErrorCode } from "../base/errors.ts";
 import { storeFailure } from "../store/backend.ts";
 import { RESPONSE_SIGNATURE_HEADER, responseSignature } from "../sign.ts";

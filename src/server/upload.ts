@@ -1,7 +1,7 @@
 import { closeSync, constants, openSync, unlinkSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fdSource, readAll, type ByteSource } from "../doc/scanner.ts";
+import { fdSource, readAll, type ByteSource } from "../doc/byte-source.ts";
 import { ReplydError } from "../base/errors.ts";
 
 /**

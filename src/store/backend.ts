@@ -13,7 +13,7 @@
 import type { Article, ArticleSummary } from "../article/article.ts";
 import type { Clock } from "../base/clock.ts";
 import type { BulkDocument, Matter } from "../doc/document.ts";
-import type { ByteSource } from "../doc/scanner.ts";
+import type { ByteSource } from "../doc/byte-source.ts";
 import type { Menu } from "../doc/menu.ts";
 import type { Rule, Tags, Texts } from "../doc/rule.ts";
 import type { SynonymGroup, SynonymMerge } from "../doc/synonyms.ts";

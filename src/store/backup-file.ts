@@ -1,6 +1,6 @@
 /** A backup's document read from an open file, as both stores hand one out (a file, or a spooled copy). */
 import { closeSync, fstatSync } from "node:fs";
-import { fdSource } from "../doc/scanner.ts";
+import { fdSource } from "../doc/byte-source.ts";
 import type { OpenBackup } from "./backend.ts";
 
 /** An open file as a pull stream of 256 KiB reads, closed when it ends or is cancelled. */

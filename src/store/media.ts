@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { sha256hex } from "../doc/document.ts";
+import { sha256hex } from "../doc/digest.ts";
 import { ReplydError } from "../base/errors.ts";
 import { atomicWrite } from "../base/fsutil.ts";
 

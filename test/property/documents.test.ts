@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import fc from "fast-check";
 import { readFileSync } from "node:fs";
 import { fixedClock } from "../../src/base/clock.ts";
-import { parseDocument } from "../../src/doc/document.ts";
+import { parseDocument } from "../../src/doc/validation.ts";
 import { ReplydError } from "../../src/base/errors.ts";
 import { DataFolder } from "../../src/store/sqlite/data-folder.ts";
 import { T0, tempDir } from "../helpers.ts";

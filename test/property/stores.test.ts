@@ -7,8 +7,8 @@
  */
 import { afterAll, expect, test } from "bun:test";
 import fc from "fast-check";
-import { readDocument } from "../../src/doc/document.ts";
-import { memorySource } from "../../src/doc/scanner.ts";
+import { readDocument } from "../../src/doc/reading.ts";
+import { memorySource } from "../../src/doc/byte-source.ts";
 import { ReplydError } from "../../src/base/errors.ts";
 import { openTarget, type Target } from "../store/targets.ts";
 

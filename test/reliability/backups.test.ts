@@ -3,7 +3,7 @@ import { expect, test } from "bun:test";
 import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fixedClock } from "../../src/base/clock.ts";
-import { parseDocument } from "../../src/doc/document.ts";
+import { parseDocument } from "../../src/doc/validation.ts";
 import { article, body, doc, openStore, signedRequest, T0, tempDir, testApp, dataFolderTest } from "../helpers.ts";
 
 const DAY = 86_400_000;

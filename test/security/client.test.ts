@@ -10,7 +10,7 @@ import { gzipSync } from "node:zlib";
 import { scrub } from "../../src/cli/verified-response.ts";
 import { Client } from "../../src/cli/client.ts";
 import { run } from "../../src/cli/index.ts";
-import { documentDigest } from "../../src/doc/document.ts";
+import { documentDigest } from "../../src/doc/digest.ts";
 import { responseSignature, formatTs } from "../../src/sign.ts";
 import { BIN, buildIfMissing } from "../binary-server.ts";
 import { ADMIN, captureIO, tempDir } from "../helpers.ts";

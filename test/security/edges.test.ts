@@ -8,7 +8,7 @@ import { chmodSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node
 import { connect } from "node:net";
 import { join } from "node:path";
 import { printable } from "../../src/cli/io.ts";
-import { validateDocument } from "../../src/doc/document.ts";
+import { validateDocument } from "../../src/doc/validation.ts";
 import { InvalidDocumentError, MAX_PROBLEMS_LISTED } from "../../src/base/errors.ts";
 import { MAX_QUERY_WORDS } from "../../src/server/admin.ts";
 import { startServer, type RunningServer } from "../../src/server/serve.ts";

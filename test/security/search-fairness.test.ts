@@ -6,7 +6,7 @@
  * that long, one naming "stall" is never answered.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { parseDocument } from "../../src/doc/document.ts";
+import { parseDocument } from "../../src/doc/validation.ts";
 import { FairQueue } from "../../src/store/model/fair-queue.ts";
 import { SEARCHER_DEFAULTS, Searcher, type SearchResult } from "../../src/store/model/searcher.ts";
 import type { DataFolder } from "../../src/store/sqlite/data-folder.ts";

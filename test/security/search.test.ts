@@ -3,7 +3,7 @@
  * themselves tested one past the limit.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { parseDocument } from "../../src/doc/document.ts";
+import { parseDocument } from "../../src/doc/validation.ts";
 import { gramsOf, termGrams } from "../../src/store/model/grams.ts";
 import { findArticles, SEARCH_LIMITS } from "../../src/store/model/search.ts";
 import { Searcher } from "../../src/store/model/searcher.ts";

@@ -1,7 +1,7 @@
 /** Backups on each store: the same document for the same data, automatic ones before init and restore, pruned alike. */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { readDocument } from "../../src/doc/document.ts";
-import { memorySource } from "../../src/doc/scanner.ts";
+import { readDocument } from "../../src/doc/reading.ts";
+import { memorySource } from "../../src/doc/byte-source.ts";
 import { doc } from "../helpers.ts";
 import { openTarget, STORES, type Target } from "./targets.ts";
 

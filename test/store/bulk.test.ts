@@ -5,8 +5,8 @@
  * it caught up.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { readDocument } from "../../src/doc/document.ts";
-import { memorySource, type ByteSource } from "../../src/doc/scanner.ts";
+import { readDocument } from "../../src/doc/reading.ts";
+import { memorySource, type ByteSource } from "../../src/doc/byte-source.ts";
 import { type DataFolder } from "../../src/store/sqlite/data-folder.ts";
 import { doc } from "../helpers.ts";
 import { openTarget, STORES, type Target } from "./targets.ts";

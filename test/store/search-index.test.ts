@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { parseDocument } from "../../src/doc/document.ts";
+import { parseDocument } from "../../src/doc/validation.ts";
 import { openStore, tempDir } from "../helpers.ts";
 import { BULK_INDEX_THRESHOLD } from "../../src/store/model/model.ts";
 import { rank } from "../../src/ranking/rank.ts";

@@ -5,7 +5,7 @@
  * worker that fails fails what each store had in it, and every store's next search is answered.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { parseDocument } from "../../src/doc/document.ts";
+import { parseDocument } from "../../src/doc/validation.ts";
 import { Searcher } from "../../src/store/model/searcher.ts";
 import { searchThread } from "../../src/store/model/search-thread.ts";
 import type { DataFolder } from "../../src/store/sqlite/data-folder.ts";

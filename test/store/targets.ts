@@ -4,7 +4,7 @@
  * (store/backend.ts), with its message log. `store` is what followers' replies read (the store
  * itself, or the copy, caught up after every write), so one test checks both.
  */
-import { readAll } from "../../src/doc/scanner.ts";
+import { readAll } from "../../src/doc/byte-source.ts";
 import type { Writer } from "../../src/store/backend.ts";
 import { openBackend } from "../../src/store/open.ts";
 import type { DataFolder } from "../../src/store/sqlite/data-folder.ts";

@@ -1,6 +1,6 @@
 import { basename } from "node:path";
 import { type Menu, type MenuButton } from "../../doc/menu.ts";
-import { menuFromBytes } from "../../doc/document.ts";
+import { menuFromBytes } from "../../doc/menu-file.ts";
 import type { CommandContext } from "../context.ts";
 import { checkedLocally, usage } from "../errors.ts";
 import { readLocal } from "../files.ts";

@@ -1,7 +1,8 @@
 import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { isMatter, MATTERS, readDocument, requireSections, type BulkDocument, type Matter } from "../../doc/document.ts";
+import { isMatter, MATTERS, requireSections, type BulkDocument, type Matter } from "../../doc/document.ts";
+import { readDocument } from "../../doc/reading.ts";
 import { formatBytes } from "../args.ts";
 import type { CommandContext } from "../context.ts";
 import { checkedLocally, CLIError, usage } from "../errors.ts";

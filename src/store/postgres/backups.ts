@@ -6,7 +6,8 @@
  */
 import type { SQL, TransactionSQL } from "bun";
 import { articleJson } from "../../article/article.ts";
-import { DocumentWriter, SECTIONS, type Matter } from "../../doc/document.ts";
+import { DocumentWriter } from "../../doc/document-writer.ts";
+import { SECTIONS, type Matter } from "../../doc/document.ts";
 import type { Menu } from "../../doc/menu.ts";
 import { TEXT_KEYS, type Rule } from "../../doc/rule.ts";
 import { fromRow, type StoredRow } from "../rows.ts";
