@@ -22,7 +22,7 @@ import type { ModelAnswer } from "./llm-answer.ts";
 import { MeteredCalls } from "./metered-calls.ts";
 import { EndpointProbe } from "./endpoint-probe.ts";
 import { PendingFollowers } from "./pending.ts";
-import type { Decision } from "../answering/responder.ts";
+import type { Decision } from "../answering/decision.ts";
 import type { PlatformClient } from "../platform/client.ts";
 import { LateAnswers } from "./late-answers.ts";
 

@@ -9,7 +9,7 @@ import type { Writer } from "../../store/backend.ts";
 import { PENDING_MS } from "../../store/generated-log.ts";
 import { sendFollowUp } from "../platform/follow-up.ts";
 import type { PendingFollowers } from "./pending.ts";
-import type { Decision } from "../answering/responder.ts";
+import type { Decision } from "../answering/decision.ts";
 import { PlatformError, type PlatformClient } from "../platform/client.ts";
 
 /** How long a 48001 is believed before customer-service messages are tried again. */

@@ -9,7 +9,8 @@ import type { FollowerLog } from "../../store/backend.ts";
 import { viaRedis } from "../../cluster/fallback.ts";
 import type { GeneratedAnswers } from "../ai/generated-answers.ts";
 import { renderReply, SUCCESS, type Inbound, type Reply } from "../door/message.ts";
-import type { Decision, Responder } from "./responder.ts";
+import type { Decision } from "./decision.ts";
+import type { Responder } from "./responder.ts";
 import type { Answer } from "../door/retries.ts";
 import { GENERATING, type Shared, type SharedAnswers } from "../door/shared-retries.ts";
 

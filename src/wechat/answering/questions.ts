@@ -10,7 +10,7 @@ import { answerReply, news } from "./ranked-reply.ts";
 import type { Conversations, Turn } from "./conversation.ts";
 import { nextTurn, offer, read, type Reading } from "./reading.ts";
 import { MAX_INPUT } from "./regex.ts";
-import type { Decision, ResponderOptions } from "./responder.ts";
+import type { Decision, ResponderOptions } from "./decision.ts";
 
 /** Who asks, and the message's key as the conversation knows it (null: read alone, nothing remembered). */
 export interface Asker {

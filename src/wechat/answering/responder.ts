@@ -7,7 +7,7 @@ import { news } from "./ranked-reply.ts";
 import { turnKey, type Conversations } from "./conversation.ts";
 import { Questions, type Asker } from "./questions.ts";
 import { MAX_INPUT, type RegexMatcher } from "./regex.ts";
-import type { Source } from "../../llm/prompt.ts";
+import type { Decision, ResponderOptions } from "./decision.ts";
 
 /** What an account says before the operator sets its own texts. */
 export const DEFAULT_TEXTS: Record<TextKey, string> = {
@@ -17,40 +17,11 @@ export const DEFAULT_TEXTS: Record<TextKey, string> = {
   not_found: "Nothing matched your search. Send h for help.",
 };
 
-export interface Decision {
-  reply: Reply | null;
-  /**
-   * How it was answered, for the log: rule:<id>, help, code, tag, answer:<id>, answers:<id>,…, search, search_busy, welcome, fallback[:<ids considered>], not_found[:<ids>], none;
-   * a follow-up's ranking prefixed followup:, "another"'s another:, and pick:<id> for an entry picked from the list before (docs/answers.md "Follow-ups");
-   * ai:<cited>, ai-pending:<seq> from generated-answers.ts, late-answers.ts.
-   */
-  answer: string;
-  /** A follower's text that nothing matched: listed by `replyd inbox` so operators can add rules. */
-  unmatched: boolean;
-  /** An article the ranking offered alone: how close the runner-up came (ranking/choice.ts), logged for the report's close calls. */
-  margin?: number;
-  /**
-   * A question that reached the ranking, with the articles that hold a word of it: what a model
-   * (serve --ai-url) is given to write the answer from. `reply` is then the retrieval reply, sent
-   * when there is no model, past its caps, or when it fails.
-   */
-  generate?: { question: string; sources: Source[] };
-}
-
 const HELP_WORDS = new Set(["h", "help", "?", "？"]);
 const none: Decision = { reply: null, answer: "none", unmatched: false };
 
 /** Applies `fn` now to a plain value, or later to a promise's. */
 const then = <T, U>(v: T | Promise<T>, fn: (x: T) => U | Promise<U>): U | Promise<U> => (v instanceof Promise ? v.then(fn) : fn(v));
-
-export interface ResponderOptions {
-  /** A model is connected (serve --ai-url): questions carry the sources it is given; without one nothing is gathered for it. */
-  forModel?: boolean;
-  /** The followers' last turns (conversation.ts): without them every message is read alone. */
-  conversations?: Conversations | null;
-  now?: () => number;
-  log?: (message: string) => void;
-}
 
 /** DESIGN §5: operator rules, then help, code, tag, search, then the fallback texts. */
 export class Responder {

@@ -1,0 +1,38 @@
+/**
+ * What the answering decides for one inbound message (`Decision`: the reply, how it was answered
+ * for the log, and what a model would be given), and what the responder is built with. Apart from
+ * responder.ts so that the pieces it delegates to (questions.ts) and those downstream of it
+ * (answering.ts, the generated answers) name them without importing the responder itself.
+ */
+import type { Source } from "../../llm/prompt.ts";
+import type { Reply } from "../door/message.ts";
+import type { Conversations } from "./conversation.ts";
+
+export interface Decision {
+  reply: Reply | null;
+  /**
+   * How it was answered, for the log: rule:<id>, help, code, tag, answer:<id>, answers:<id>,…, search, search_busy, welcome, fallback[:<ids considered>], not_found[:<ids>], none;
+   * a follow-up's ranking prefixed followup:, "another"'s another:, and pick:<id> for an entry picked from the list before (docs/answers.md "Follow-ups");
+   * ai:<cited>, ai-pending:<seq> from generated-answers.ts, late-answers.ts.
+   */
+  answer: string;
+  /** A follower's text that nothing matched: listed by `replyd inbox` so operators can add rules. */
+  unmatched: boolean;
+  /** An article the ranking offered alone: how close the runner-up came (ranking/choice.ts), logged for the report's close calls. */
+  margin?: number;
+  /**
+   * A question that reached the ranking, with the articles that hold a word of it: what a model
+   * (serve --ai-url) is given to write the answer from. `reply` is then the retrieval reply, sent
+   * when there is no model, past its caps, or when it fails.
+   */
+  generate?: { question: string; sources: Source[] };
+}
+
+export interface ResponderOptions {
+  /** A model is connected (serve --ai-url): questions carry the sources it is given; without one nothing is gathered for it. */
+  forModel?: boolean;
+  /** The followers' last turns (conversation.ts): without them every message is read alone. */
+  conversations?: Conversations | null;
+  now?: () => number;
+  log?: (message: string) => void;
+}
