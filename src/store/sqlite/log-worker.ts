@@ -8,7 +8,7 @@
 import { Database, type Statement } from "bun:sqlite";
 import { OPENING_EVENTS } from "../follower-log.ts";
 import { againOf, asks, CLOSE_MARGIN, kindOf, periodOf, replyBucket, type PreviousInteraction } from "../log-kinds.ts";
-import type { LogThreadMessage, LogThreadReport } from "./log-thread.ts";
+import type { LogBatch, LogThreadMessage, LogThreadReport, LogWorkerReport } from "./log-protocol.ts";
 
 /**
  * Values per logged row, in this order: received_ms, msg_key, from_user, type, event, content,
@@ -17,19 +17,6 @@ import type { LogThreadMessage, LogThreadReport } from "./log-thread.ts";
  */
 export const ROW_WIDTH = 10;
 export const OLD_ROW_WIDTH = 8;
-
-export interface LogBatch {
-  seq: number;
-  /** The rows, ROW_WIDTH values each, as one JSON string (cheaper to post than 2,000 values). */
-  json: string;
-  rows: number;
-}
-export interface LogWorkerReport {
-  error: string;
-  /** The failure's code (SQLITE_FULL …), when it is being retried. */
-  code?: string;
-  retrying?: boolean;
-}
 
 declare const self: Worker;
 

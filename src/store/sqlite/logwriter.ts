@@ -11,7 +11,8 @@
  * before reading the log — blocks until everything handed over is committed.
  */
 import { MAX_UNWRITTEN } from "../follower-log.ts";
-import { ROW_WIDTH, type LogBatch } from "./log-worker.ts";
+import { ROW_WIDTH } from "./log-worker.ts";
+import type { LogBatch } from "./log-protocol.ts";
 import { logThread, type LogChannel } from "./log-thread.ts";
 
 export { OLD_ROW_WIDTH, ROW_WIDTH } from "./log-worker.ts";
