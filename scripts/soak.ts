@@ -5,7 +5,7 @@
  *
  *   ./scripts/soak [--duration 60] [--connections 32]
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Client } from "../src/cli/client.ts";

@@ -5,13 +5,11 @@
 import { afterEach, expect } from "bun:test";
 import type { AppOptions } from "../../src/server/app.ts";
 import type { AdminKey } from "../../src/store/keys.ts";
-import { createApp } from "../../src/server/app.ts";
 import type { DeliveryTimes } from "../../src/wechat/ai/generated-answers.ts";
 import type { CapLimits } from "../../src/wechat/ai/caps.ts";
 import { PlatformClient } from "../../src/wechat/platform/client.ts";
 import { parseXml, type XmlNode } from "../../src/wechat/door/xml.ts";
-import { ADMIN_ENV, body, doc, serveOpts, signedRequest, tempDir, testApp } from "../helpers.ts";
-import { startServer } from "../../src/server/serve.ts";
+import { body, doc, signedRequest, testApp } from "../helpers.ts";
 import { startFakeModel, type FakeModel } from "../model/fake.ts";
 import { startFakePlatform, type FakePlatform } from "../platform/fake.ts";
 import { APPID, SECRET } from "../platform/harness.ts";

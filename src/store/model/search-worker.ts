@@ -5,7 +5,7 @@
  * second entry point (scripts/build).
  */
 import { Database } from "bun:sqlite";
-import type { SearchReply, SearchRequest } from "../../ranking/protocol.ts";
+import type { SearchReply } from "../../ranking/protocol.ts";
 import { rank } from "../../ranking/rank.ts";
 import { withSynonyms } from "../../ranking/synonyms.ts";
 import { PassageIndex } from "./passage-index.ts";

@@ -10,7 +10,6 @@ import { InvalidDocumentError, ProblemList } from "../../base/errors.ts";
 import { DocumentIds } from "../ids.ts";
 import type { DataFolder } from "./data-folder.ts";
 import type { ImportResult, RestoreResult } from "../backend.ts";
-import type { BackupInfo } from "../backup-ids.ts";
 import { BULK_INDEX_THRESHOLD } from "../model/model.ts";
 import { mergeSynonymGroups, sameSynonyms } from "../../doc/synonyms.ts";
 
