@@ -6,7 +6,8 @@
  * committed counter; a worker that fails is replaced, and every channel opened again in it and
  * given its unconfirmed batches (its LogWriter does that).
  */
-import type { LogBatch, LogWorkerReport } from "./log-worker.ts";
+import type { LogBatch } from "./log-rows.ts";
+import type { LogWorkerReport } from "./log-worker.ts";
 
 export type LogThreadMessage = { ch: number; open: string; committed: SharedArrayBuffer } | { ch: number; batch: LogBatch } | { ch: number; close: true } | { exit: true };
 export type LogThreadReport = { ch: number; report: LogWorkerReport };

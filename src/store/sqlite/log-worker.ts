@@ -9,21 +9,8 @@ import { Database, type Statement } from "bun:sqlite";
 import { OPENING_EVENTS } from "../follower-log.ts";
 import { againOf, asks, CLOSE_MARGIN, kindOf, periodOf, replyBucket, type PreviousInteraction } from "../log-kinds.ts";
 import type { LogThreadMessage, LogThreadReport } from "./log-thread.ts";
+import { ROW_WIDTH, type LogBatch } from "./log-rows.ts";
 
-/**
- * Values per logged row, in this order: received_ms, msg_key, from_user, type, event, content,
- * answer, unmatched, reply_ms, margin. A spill file written before reply_ms and margin were logged
- * holds rows of the first eight (OLD_ROW_WIDTH): they are logged with neither (messages.ts).
- */
-export const ROW_WIDTH = 10;
-export const OLD_ROW_WIDTH = 8;
-
-export interface LogBatch {
-  seq: number;
-  /** The rows, ROW_WIDTH values each, as one JSON string (cheaper to post than 2,000 values). */
-  json: string;
-  rows: number;
-}
 export interface LogWorkerReport {
   error: string;
   /** The failure's code (SQLITE_FULL …), when it is being retried. */
