@@ -149,3 +149,14 @@ test("the key appears in none of the server's output, nor in health", async () =
   expect(server.out() + server.err()).toContain('"ai":{"endpoint"');
   expect(holdsSecret(server.out() + server.err(), [KEY])).toBe(false);
 });
+
+test("health asked four times in a row looks at the endpoint once, not on each request (the 15 s hold in the binary)", async () => {
+  const before = model.probes.length;
+  const started = performance.now();
+  const states: string[] = [];
+  for (let i = 0; i < 4; i++) states.push((JSON.parse((await run(["health", "--json"])).out) as { generated_answers: { endpoint_now: { state: string } } }).generated_answers.endpoint_now.state);
+  expect(states).toEqual(["up", "up", "up", "up"]);
+  // At most one look may be due in any 15 s (the first of the four may begin one); more than 15 s, two.
+  expect(model.probes.length - before).toBeLessThanOrEqual(performance.now() - started < 15_000 ? 1 : 2);
+  expect(model.probes.every((a) => a === `Bearer ${KEY}`)).toBe(true);
+});

@@ -39,6 +39,8 @@ export interface FakeModel {
   /** The base address as replyd takes it (…/v1). */
   base: string;
   requests: FakeRequest[];
+  /** GET /v1/models requests (health's look at the endpoint), with the authorization each carried. */
+  probes: (string | null)[];
   mode: FakeMode;
   stop(): void;
 }
@@ -53,6 +55,7 @@ export const citeFirst = (r: FakeRequest): string => {
 
 export function startFakeModel(key = "sk-test-0123456789abcdefghij", mode: FakeMode = {}): FakeModel {
   const requests: FakeRequest[] = [];
+  const probes: (string | null)[] = [];
   const state = { mode };
   const server = Bun.serve({
     hostname: "127.0.0.1",
@@ -60,6 +63,7 @@ export function startFakeModel(key = "sk-test-0123456789abcdefghij", mode: FakeM
     idleTimeout: 0,
     async fetch(req) {
       const url = new URL(req.url);
+      if (req.method === "GET" && url.pathname === "/v1/models") probes.push(req.headers.get("authorization"));
       if (req.method !== "POST" || url.pathname !== "/v1/chat/completions") return Response.json({ error: { message: "not found", type: "invalid_request_error" } }, { status: 404 });
       const m = state.mode;
       const authorization = req.headers.get("authorization");
@@ -103,6 +107,7 @@ export function startFakeModel(key = "sk-test-0123456789abcdefghij", mode: FakeM
     url: `http://127.0.0.1:${server.port}`,
     base: `http://127.0.0.1:${server.port}/v1`,
     requests,
+    probes,
     get mode() {
       return state.mode;
     },

@@ -1,10 +1,12 @@
 /**
  * The stores of a process share one message-log writer thread (issue 36 B: accounts share the
- * worker threads, src/store/sqlite/log-thread.ts): each store's messages go to its own log, and a
- * store whose database is locked (an import holding it) holds up no other store's log.
+ * worker threads, src/store/sqlite/log-thread.ts): each store's messages go to its own log, a
+ * store whose database is locked (an import holding it) holds up no other store's log, and a
+ * process that closed its stores is not kept alive by the thread.
  */
 import { Database } from "bun:sqlite";
 import { expect, test } from "bun:test";
+import { join } from "node:path";
 import { openStore, T0, tempDir } from "../helpers.ts";
 
 const entry = (key: string) => ({ received_ms: T0, msg_key: key, from_user: "o_1", type: "text", event: null, content: key, answer: "code", unmatched: false });
@@ -64,5 +66,31 @@ test("one store's database locked holds up no other store's log; its own batch i
     b.close();
     ta.cleanup();
     tb.cleanup();
+  }
+});
+
+test("a process that opened a data folder, logged a message and closed it exits by itself: the worker's code never ran on its main thread", async () => {
+  const t = tempDir();
+  // The store as bench/bulkparts.ts uses it, in a process of its own: it ends when nothing keeps it alive.
+  const script = `
+    const { DataFolder } = await import(${JSON.stringify(join(import.meta.dir, "../../src/store/sqlite/data-folder.ts"))});
+    const store = DataFolder.open(process.env.DIR, { clock: { now: () => Date.now(), monotonic: () => performance.now() }, keep: 5 });
+    store.messages.add(${JSON.stringify(entry("shop:1"))});
+    const logged = (await store.messages.list({ unmatchedOnly: false, limit: 10, offset: 0 })).total;
+    store.close();
+    console.log(JSON.stringify({ logged, onmessage: globalThis.onmessage === null ? null : typeof globalThis.onmessage }));
+  `;
+  const p = Bun.spawn([process.execPath, "-e", script], { env: { ...process.env, DIR: join(t.dir, "data") }, stdout: "pipe", stderr: "pipe" });
+  try {
+    // Seconds on a loaded machine; the process kept alive never ends.
+    const ended = await Promise.race([p.exited, Bun.sleep(30_000).then(() => "still running after 30 s")]);
+    p.kill();
+    const [out, err] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text()]);
+    expect({ ended, err }).toEqual({ ended: 0, err: "" });
+    // The log was written through the thread, and the main thread has no message handler of the worker's.
+    expect(JSON.parse(out)).toEqual({ logged: 1, onmessage: null });
+  } finally {
+    p.kill();
+    t.cleanup();
   }
 });

@@ -3,13 +3,8 @@
  * (log-thread.ts posts, log-worker.ts answers): a batch of rows, a channel opened or closed, and a
  * failure reported. Apart from both so that neither imports the other.
  */
+import type { LogBatch } from "./log-rows.ts";
 
-export interface LogBatch {
-  seq: number;
-  /** The rows, log-worker.ts ROW_WIDTH values each, as one JSON string (cheaper to post than 2,000 values). */
-  json: string;
-  rows: number;
-}
 export interface LogWorkerReport {
   error: string;
   /** The failure's code (SQLITE_FULL …), when it is being retried. */

@@ -6,8 +6,8 @@
  * committed counter; a worker that fails is replaced, and every channel opened again in it and
  * given its unconfirmed batches (its LogWriter does that).
  */
-import type { LogBatch, LogThreadMessage, LogThreadReport, LogWorkerReport } from "./log-protocol.ts";
-
+import type { LogBatch } from "./log-rows.ts";
+import type { LogThreadMessage, LogThreadReport, LogWorkerReport } from "./log-protocol.ts";
 
 export interface LogChannelHandlers {
   report(report: LogWorkerReport): void;

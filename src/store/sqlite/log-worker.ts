@@ -8,15 +8,8 @@
 import { Database, type Statement } from "bun:sqlite";
 import { OPENING_EVENTS } from "../follower-log.ts";
 import { againOf, asks, CLOSE_MARGIN, kindOf, periodOf, replyBucket, type PreviousInteraction } from "../log-kinds.ts";
-import type { LogBatch, LogThreadMessage, LogThreadReport, LogWorkerReport } from "./log-protocol.ts";
-
-/**
- * Values per logged row, in this order: received_ms, msg_key, from_user, type, event, content,
- * answer, unmatched, reply_ms, margin. A spill file written before reply_ms and margin were logged
- * holds rows of the first eight (OLD_ROW_WIDTH): they are logged with neither (messages.ts).
- */
-export const ROW_WIDTH = 10;
-export const OLD_ROW_WIDTH = 8;
+import { ROW_WIDTH, type LogBatch } from "./log-rows.ts";
+import type { LogThreadMessage, LogThreadReport, LogWorkerReport } from "./log-protocol.ts";
 
 declare const self: Worker;
 

@@ -11,11 +11,8 @@
  * before reading the log — blocks until everything handed over is committed.
  */
 import { MAX_UNWRITTEN } from "../follower-log.ts";
-import { ROW_WIDTH } from "./log-worker.ts";
-import type { LogBatch } from "./log-protocol.ts";
+import { ROW_WIDTH, type LogBatch } from "./log-rows.ts";
 import { logThread, type LogChannel } from "./log-thread.ts";
-
-export { OLD_ROW_WIDTH, ROW_WIDTH } from "./log-worker.ts";
 
 // In the compiled binary the worker is a second entry point (scripts/build); from source, its file.
 const WORKER_ENTRY = import.meta.url.includes("/$bunfs/") ? "./store/sqlite/log-worker.ts" : new URL("./log-worker.ts", import.meta.url).href;

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { atomicWrite } from "../../base/fsutil.ts";
 import type { LoggedMessage, NewMessage } from "../follower-log.ts";
 import { periodOf } from "../log-kinds.ts";
-import { OLD_ROW_WIDTH, ROW_WIDTH, type LogWriter } from "./logwriter.ts";
+import { OLD_ROW_WIDTH, ROW_WIDTH } from "./log-rows.ts";
+import type { LogWriter } from "./logwriter.ts";
 
 /**
  * The follower message log. Messages are queued as flat rows and handed to the writer thread

@@ -14,7 +14,11 @@ export class EndpointProbe {
   /** The endpoint as last looked at, and the look under way. */
   private found: EndpointNow | null = null;
   private looking: Promise<EndpointNow> | null = null;
-  private lookedAt = 0;
+  /**
+   * When the last look began, on the injected clock's monotonic time (null before the first): the
+   * wall clock stepped back would otherwise leave health on an old look for as long as the step.
+   */
+  private lookedAt: number | null = null;
 
   constructor(
     private readonly endpoint: ModelEndpoint,
@@ -28,8 +32,9 @@ export class EndpointProbe {
    * under way, so a hanging endpoint never holds health up.
    */
   async endpointNow(): Promise<EndpointNow> {
-    if (!this.looking && Date.now() - this.lookedAt >= PROBE_MS) {
-      this.lookedAt = Date.now();
+    const now = this.clock.monotonic();
+    if (!this.looking && (this.lookedAt === null || now - this.lookedAt >= PROBE_MS)) {
+      this.lookedAt = now;
       this.looking = probe(this.endpoint, new Date(this.clock.now()).toISOString(), 3000, this.fetchFn).then((f) => {
         this.found = f;
         this.looking = null;
