@@ -71,10 +71,11 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   const question: Question = { text, context: earlier.join("\n") };
   const together = await rank(question);
   if (!together || together === "busy") return alone;
-  // Taken only when the article it leads with is itself an answer: a list that the choice makes
-  // because an article behind the best answers would pull the follow-up to a best that does not
-  // (a question of its own holding "them" went to the subscription article it held 27 % of).
-  if (!isAnswer(together.articles[0])) return alone;
+  // Taken when it offers something, and only when the article it leads with is itself an answer:
+  // a list that the choice makes because an article behind the best answers would pull the
+  // follow-up to a best that does not (a question of its own holding "them" went to the
+  // subscription article it held 27 % of).
+  if (choose(together.articles).kind === "none" || !isAnswer(together.articles[0])) return alone;
   // The follower's own words name an article in its head ("and sleep?" after the period
   // tracking question, "科目二呢" after 科目一): the conversation moves there, where the earlier
   // question's words would pull it back.
