@@ -72,6 +72,8 @@ export function choose<T extends Scored>(ranked: readonly T[]): Choice<T> {
   const best = ranked[0];
   const second = ranked[1];
   if (!best || best.score <= 0) return { kind: "none", why: "no_answer" };
+  // Beside the best in a list: relevant enough, and not far below it.
+  const listable = (a: T) => a.score >= best.score * ANSWERS.listShare && relevant(a, ANSWERS.listCoverage);
   if (!isAnswer(best)) {
     // The best is no answer but the one just behind it is: the score and the relevance disagree,
     // so the ranking is not sure which — a list of the first three, as when the best is not far
@@ -79,13 +81,13 @@ export function choose<T extends Scored>(ranked: readonly T[]): Choice<T> {
     // question; the next held more and named 成绩 in its head). The second is listed however far
     // below the best it scores; the best and the third as any list's others.
     if (!isAnswer(second)) return { kind: "none", why: "no_answer" };
-    const listed = ranked.slice(0, ANSWERS.listed).filter((a) => a === second || (a.score >= best.score * ANSWERS.listShare && relevant(a, ANSWERS.listCoverage)));
+    const listed = ranked.slice(0, ANSWERS.listed).filter((a) => a === second || listable(a));
     // A list of one would be one article sent without the ranking sure of it.
     return listed.length > 1 ? { kind: "list", articles: listed, why: "behind" } : { kind: "none", why: "no_answer" };
   }
   if (!second || second.score * ANSWERS.lead <= best.score)
     return { kind: "one", article: best, margin: (ranked.slice(1).find((a) => relevant(a, ANSWERS.listCoverage))?.score ?? 0) / best.score };
-  const others = ranked.slice(1, ANSWERS.listed).filter((a) => a.score >= best.score * ANSWERS.listShare && relevant(a, ANSWERS.listCoverage));
+  const others = ranked.slice(1, ANSWERS.listed).filter(listable);
   // Not sure of the best, and nothing else relevant to offer beside it: sent alone it would be a
   // guess, so the follower gets the fallback and the question waits in the inbox.
   return others.length ? { kind: "list", articles: [best, ...others], why: "close" } : { kind: "none", why: "unsure" };
