@@ -122,6 +122,22 @@ test("a follow-up whose own words an article's head names, more than the first a
   expect((await answers()).at(-1)?.[1]).not.toStartWith("followup:");
 });
 
+const PARKING_EN = { id: "parking-en", title: "Parking", url: url("parking-en"), body: "There is a car park behind the surgery with twelve spaces. Patients park free for the first two hours." };
+const FREE_CARE = { id: "free-care", title: "Who gets free NHS treatment", url: url("free-care"), body: "Under 18s, pregnant women and people on some benefits get NHS dental treatment free." };
+const OPENING = { id: "opening", title: "Opening hours", url: url("opening"), body: "We are open Monday to Friday from 8am to 6pm." };
+
+test("a follow-up naming the earlier subject by a pronoun stays with it, though its own word is another article's title", async () => {
+  await importDoc([PARKING_EN, FREE_CARE, OPENING]);
+  // Alone, "free" is the free treatment article's title.
+  expect((await say("is it free?", { from: "o_other" })).ids[0]).toBe("free-care");
+  expect((await say("Is there parking?")).ids).toEqual(["parking-en"]);
+  expect((await say("is it free?")).ids[0]).toBe("parking-en");
+  expect((await answers()).at(-1)?.[1]).toStartWith("followup:");
+  // Without the pronoun the follower's word names where the conversation moves.
+  await say("Is there parking?", { from: "o_two" });
+  expect((await say("and free treatment?", { from: "o_two" })).ids[0]).toBe("free-care");
+});
+
 const GOLD = { id: "gold", title: "金卡会员权益", url: url("gold"), body: "金卡会员全场九折，生日当月双倍积分。" };
 const GOLD_FEE = { id: "gold-fee", title: "金卡办理费用", url: url("gold-fee"), body: "金卡年费两百元，首年免费。" };
 const SILVER = { id: "silver", title: "银卡会员权益", url: url("silver"), body: "银卡会员全场九五折。" };

@@ -37,6 +37,15 @@ const LEANS_HAN = /(?:它们?|这个|那个|这种|这样|这些|那些|同样|(
 const LEANS_HAN_AT = /^(?:那|还有|另外|如果|要是|也(?!许)|能|可以|要|需要|会(?!员)|多少|多久|几|什么时候|用什么|是不是)|呢$/u;
 const LEANS_LATIN = /^(?:and|but|so|then|also|or|what about|how about|what if)\b|\b(?:it|its|they|them|their|that|this|these|those|too|also|either|then|same|yours(?! truly)|ours|theirs)\b|(?<!\b(?:a|the|coal|gold|land|salt|tin|copper) )\bmine\b/;
 
+/**
+ * A pronoun standing for the earlier question's subject: "is it free?" after "Is there parking?",
+ * "how much do they cost?", 它能退吗. What the message asks, it asks of that subject — its own words
+ * say what is asked ("free"), not what it is asked of, though an article's head names them ("Who
+ * gets free NHS treatment?"). Not "this" and "that", which as often point at a new thing ("that
+ * one", "this card").
+ */
+const REFERS_BACK = /\b(?:it|its|they|them|their)\b|它/u;
+
 /** Thanks and acknowledgements close a question; "one more question" opens another: neither follows one up. */
 const STANDS_ALONE = new Set(
   [
@@ -74,6 +83,11 @@ export function standsAlone(text: string): boolean {
 export function leansOnBefore(text: string): boolean {
   const f = fold(text);
   return LEANS_HAN_AT.test(f.replace(/ /g, "")) || (/\p{Script=Han}/u.test(f) && LEANS_HAN.test(f)) || LEANS_LATIN.test(f);
+}
+
+/** The message names the earlier subject by a pronoun (REFERS_BACK). */
+export function refersBack(text: string): boolean {
+  return REFERS_BACK.test(fold(text));
 }
 
 export function asksAnother(text: string): boolean {
