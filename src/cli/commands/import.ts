@@ -1,0 +1,61 @@
+import type { BulkDocument } from "../../doc/document.ts";
+import type { ImportResult as StoredImport } from "../../store/backend.ts";
+import { defineCommand } from "../command.ts";
+import type { CommandContext } from "../context.ts";
+import { usage } from "../errors.ts";
+import { openLocal } from "../files.ts";
+import { checkLocally } from "./local-document.ts";
+
+/** What an import answers: the store's counts, and rules that now point at nothing. */
+type ImportResult = StoredImport & { warnings?: string[] };
+
+export async function importCmd(c: CommandContext): Promise<void> {
+  const file = c.args[0];
+  if (!file) throw usage("import needs a file: replyd import articles.json [--init]");
+  const f = openLocal(c.io, file);
+  try {
+    const doc = checkLocally(c, file, f);
+    const mode = c.flags.init ? "init" : "merge";
+    const r = await c
+      .client()
+      .call<ImportResult & { mode: string }>(
+        { method: "POST", path: "/api/cli", fields: [["mode", mode]], files: [{ name: "json", filename: f.name, file: f, type: "application/json" }] },
+        "upload",
+      );
+    c.print(r, () => importReport(file, mode, doc, r));
+  } finally {
+    f.close();
+  }
+}
+
+/** What an import did, for each section the document held (a rules-only document reports its rules). */
+function importReport(file: string, mode: string, doc: BulkDocument, r: ImportResult): string {
+  const articles = doc.articles || mode === "init";
+  const others = [
+    ...(doc.tags ? [`${r.tags} tag descriptions`] : []),
+    ...(doc.rules && r.rules ? [`rules: ${r.rules.added} added, ${r.rules.updated} updated, ${r.rules.unchanged} unchanged of ${doc.rules.length}`] : []),
+    ...(doc.texts ? [`${r.texts} texts`] : []),
+    ...(doc.synonyms && r.synonyms
+      ? [`synonym groups: ${r.synonyms.added} added, ${r.synonyms.updated} updated, ${r.synonyms.unchanged} unchanged of ${doc.synonyms.length}${r.synonyms.added || r.synonyms.updated ? " (the passage index is rebuilt with them: replyd health)" : ""}`]
+      : []),
+  ];
+  const head = articles
+    ? `${r.added} added, ${r.updated} updated, ${r.unchanged} unchanged${mode === "init" ? `, ${r.removed} removed` : ""} of ${r.total}`
+    : others.shift() ?? (r.menu ? "the menu" : "nothing: the document holds no articles, tags, rules, texts, menu or synonyms");
+  return [
+    `imported ${file} (${mode}): ${head}`,
+    ...others.map((o) => `also ${o}`),
+    ...(r.menu ? ["the document's menu was stored (not pushed: replyd menu push)"] : []),
+    ...(r.backup ? [`previous articles saved as backup ${r.backup.id}`] : []),
+    ...(r.warnings ?? []).map((w) => `warning: ${w}`),
+  ].join("\n");
+}
+
+export const importCommand = defineCommand({
+  usage: "import <file>",
+  summary: "bulk add articles from a document or a JSON array",
+  description: "Adds and updates articles (and a document's tags, rules, texts, menu and synonyms) from a replyd document or a bare JSON array of articles, in any JSON layout. The file is checked on the laptop with the server's rules first and sent from disk. --init replaces all articles with the file's, after an automatic backup on the server.",
+  examples: ["replyd import articles.json", "replyd import all.json --init"],
+  options: [{ flags: "--init", help: "replace all articles with the file's" }],
+  run: importCmd,
+});

@@ -1,0 +1,50 @@
+/**
+ * What the transfer commands (import, backup, restore) share: a document read and checked on the
+ * laptop before anything is sent, the matter an argument names, and what a document holds, counted.
+ */
+import { isMatter, MATTERS, type BulkDocument, type Matter } from "../../doc/document.ts";
+import { readDocument } from "../../doc/reading.ts";
+import type { CommandContext } from "../context.ts";
+import { checkedLocally, usage } from "../errors.ts";
+import type { LocalFile } from "../files.ts";
+import { Progress } from "../progress.ts";
+
+export function matterArg(raw: string | undefined, fallback: Matter): Matter {
+  if (raw === undefined) return fallback;
+  if (!isMatter(raw)) throw usage(`unknown matter "${raw}"; expected one of ${MATTERS.join(", ")}`);
+  return raw;
+}
+
+/**
+ * Checks a document before it leaves the laptop, with the same rules the server applies, read from
+ * disk in pieces (a document of any size, in any JSON layout, in bounded memory), with progress.
+ */
+export function checkLocally(c: CommandContext, label: string, f: LocalFile): BulkDocument {
+  const progress = new Progress(c.io, `checking ${label}`, f.size);
+  try {
+    return checkedLocally(label, () => readDocument(f.source((at) => progress.update(at))));
+  } finally {
+    progress.done();
+  }
+}
+
+/** What a document holds, counted for a question or a report. */
+export const held = (doc: BulkDocument) =>
+  counts({
+    articles: doc.articles?.count,
+    tags: doc.tags && Object.keys(doc.tags).length,
+    rules: doc.rules?.length,
+    texts: doc.texts && Object.keys(doc.texts).length,
+    menu: doc.menu === undefined ? undefined : doc.menu ? 1 : 0,
+    synonyms: doc.synonyms?.length,
+  });
+
+export const counts = (r: Record<string, unknown>) =>
+  [
+    ...(["articles", "tags", "rules", "texts"] as const).filter((k) => typeof r[k] === "number").map((k) => `${r[k]} ${k}`),
+    ...(typeof r.synonyms === "number" ? [`${r.synonyms} synonym group${r.synonyms === 1 ? "" : "s"}`] : []),
+    // A backup counts the menu (0 or 1); a restore says what became of it.
+    ...(typeof r.menu === "number" ? [r.menu ? "the menu" : "no menu"] : typeof r.menu === "string" ? [`menu ${r.menu}`] : []),
+  ].join(", ");
+
+export type HeldCounts = Partial<Record<"articles" | "tags" | "rules" | "texts" | "menu" | "synonyms", number>>;
