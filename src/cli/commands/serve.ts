@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
-import { startServer, StartupError, type ServeOptions } from "../../server/serve.ts";
+import type { ServeOptions } from "../../server/serve-options.ts";
+import { startServer, StartupError } from "../../server/serve.ts";
 import { checkServeOptions, environmentKeyNotice, SettingsError, type CheckedSettings } from "../../server/serve-checks.ts";
 import type { CommandContext } from "../context.ts";
 import { CLIError } from "../errors.ts";
