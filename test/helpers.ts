@@ -10,7 +10,7 @@ import type { Backend } from "../src/store/backend.ts";
 import { openBackend } from "../src/store/open.ts";
 import { DataFolder, type DataFolderOptions } from "../src/store/sqlite/data-folder.ts";
 import type { IO } from "../src/cli/io.ts";
-import type { ServeOptions } from "../src/server/serve.ts";
+import type { ServeOptions } from "../src/server/serve-options.ts";
 import { closingClient, testDatabase } from "./pg.ts";
 
 export const ADMIN: AdminKey = { appkey: "admin1", secret: "admin-secret-0123456789", scope: "admin" };

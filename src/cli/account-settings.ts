@@ -1,11 +1,11 @@
 /**
  * The settings of the accounts a config file declares (`[accounts.NAME]`, issue 36 B): which of
  * serve's settings an account may set, which it otherwise takes from the server, and how
- * `--check-config` shows them. The declarations themselves are serve's (settings.ts).
+ * `--check-config` shows them. The declarations themselves are serve's (setting-defs.ts).
  */
 import { redactUrl } from "../store/postgres/url.ts";
 import { usage } from "./errors.ts";
-import { SERVE_SETTINGS, type Resolved, type Setting, type SettingName, type Source } from "./settings.ts";
+import { SERVE_SETTINGS, type Resolved, type Setting, type SettingName, type Source } from "./setting-defs.ts";
 
 type Value = string | number | boolean;
 
@@ -14,7 +14,7 @@ export const ACCOUNT_OWN = ["wx-token", "wx-aeskey", "wx-appid", "wx-secret", "w
 /** What an account may set and otherwise takes from the server's value: the callback's mode, the platform's address, the model and its caps. */
 export const ACCOUNT_INHERITED = ["wx-mode", "wx-api", "ai-url", "ai-model", "ai-key", "ai-timeout", "ai-per-follower", "ai-per-minute", "ai-daily", "ai-concurrency"] as const;
 export type AccountSettingName = (typeof ACCOUNT_OWN)[number] | (typeof ACCOUNT_INHERITED)[number];
-/** Each account setting's declaration (settings.ts): made when asked, as settings.ts imports this file. */
+/** Each account setting's declaration (setting-defs.ts). */
 export const accountSettingDefs = () =>
   Object.fromEntries([...ACCOUNT_OWN, ...ACCOUNT_INHERITED].map((n) => [n, SERVE_SETTINGS[n]])) as { [K in AccountSettingName]: (typeof SERVE_SETTINGS)[K] };
 

@@ -8,7 +8,7 @@ import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
 import { ACCOUNT_NAME } from "../base/account-name.ts";
 import { openToOthers } from "../base/fsutil.ts";
 import { CLIError } from "./errors.ts";
-import type { Setting } from "./settings.ts";
+import type { Setting } from "./setting-defs.ts";
 
 const bad = (message: string) => new CLIError("bad_config", message, 2);
 

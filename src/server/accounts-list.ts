@@ -14,7 +14,7 @@ export async function accountsList(contexts: ReadonlyMap<string, AppContext>) {
       name: ctx.account,
       callback: ctx.callbackPath,
       counts: { articles_live: a.live, articles_deleted: a.deleted, tags: c.tags, rules: c.rules, texts: c.texts, synonyms: c.synonyms },
-      search_index: ctx.read.articles.indexComplete ? "ready" : "rebuilding",
+      search_index: ctx.read.articles.index.indexComplete ? "ready" : "rebuilding",
       message_log: ctx.write.log.backlog,
       platform: ctx.platform ? ctx.platform.status : { link: "not configured" },
       generated_answers: ctx.generator ? "configured" : "not configured",

@@ -68,7 +68,7 @@ export async function getCli(ctx: AppContext, req: SignedRequest) {
 }
 
 const indexState = (ctx: AppContext) =>
-  !ctx.read.articles.indexComplete ? `rebuilding (${Math.floor(ctx.read.articles.indexProgress() * 100)}%)` : ctx.read.indexVerified === "checking" ? "checking" : "ready";
+  !ctx.read.articles.index.indexComplete ? `rebuilding (${Math.floor(ctx.read.articles.index.indexProgress() * 100)}%)` : ctx.read.indexVerified === "checking" ? "checking" : "ready";
 
 export async function health(ctx: AppContext, req: SignedRequest) {
   const now = ctx.clock.now();
@@ -91,7 +91,7 @@ export async function health(ctx: AppContext, req: SignedRequest) {
     db_bytes: await ctx.write.size(),
     search_index: indexState(ctx),
     // The passage index followers' questions are ranked from (docs/answers.md): built with the search index.
-    passage_index: { state: indexState(ctx), ...ctx.read.articles.passageIndexSizes() },
+    passage_index: { state: indexState(ctx), ...ctx.read.articles.index.passageIndexSizes() },
     // Follower messages waiting for the log writer, and those not logged because its queue was full.
     message_log: ctx.write.log.backlog,
     // Follower searches waiting now, and since start answered "busy" or past their deadline.

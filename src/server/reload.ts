@@ -7,7 +7,7 @@
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { DeclaredAccount } from "../account/settings.ts";
-import type { ServeOptions } from "./serve.ts";
+import type { ServeOptions } from "./serve-options.ts";
 
 export interface ReloadOutcome {
   ok: boolean;

@@ -5,7 +5,7 @@
  */
 import { APPKEY_PATTERN } from "../sign.ts";
 import { MIN_SECRET_LENGTH, type AdminKey } from "../store/keys.ts";
-import type { ServeOptions } from "./serve.ts";
+import type { ServeOptions } from "./serve-options.ts";
 import type { DeclaredAccount } from "../account/settings.ts";
 
 /** A setting serve refuses, or two that do not go together: the operator's to change (a usage error). */

@@ -1,9 +1,9 @@
 import { join } from "node:path";
-import { systemClock, type Clock } from "../base/clock.ts";
+import { systemClock } from "../base/clock.ts";
 import { BackendError, type Backend } from "../store/backend.ts";
 import { openAccountsServer, openBackend, type AccountsServer } from "../store/open.ts";
 import { createApp, DEFAULTS } from "./app.ts";
-import { accountSettings, type AiOptions, type CallbackFlags, type DeclaredAccount } from "../account/settings.ts";
+import { accountSettings } from "../account/settings.ts";
 import { listen } from "./listener.ts";
 import { LineSink } from "./logsink.ts";
 import type { RedisLink } from "../store/redis/link.ts";
@@ -13,49 +13,7 @@ import { startLogPrune } from "./log-prune.ts";
 import { ServedAccounts } from "./served-accounts.ts";
 import { checkServeOptions, environmentKeyNotice, firstKeyNotice } from "./serve-checks.ts";
 import { refusedReload, reloadPlan, restartNeeded, writeReloadOutcome, type ReloadOutcome } from "./reload.ts";
-import type { Responder } from "../wechat/answering/responder.ts";
-
-export interface ServeOptions {
-  dataDir: string;
-  /** postgres://…: everything kept in that database, nothing in dataDir (--db, REPLYD_DB). */
-  db?: string;
-  /** redis://…: one of a cluster of instances on `db` (--redis, REPLYD_REDIS). */
-  redis?: string;
-  host: string;
-  port: number;
-  windowMs: number;
-  keep: number;
-  maxUpload: number;
-  maxAuthFailures: number;
-  /** Take the client address from X-Forwarded-For (only behind a proxy you run). */
-  trustProxy: boolean;
-  /** The messaging callback: token, EncodingAESKey, appid, path. */
-  wechat?: CallbackFlags;
-  /**
-   * The accounts the config file declares (`[accounts.NAME]`): each its own data folder under
-   * `dataDir/accounts/`, its callback and model; `wechat` and `ai` are then not an account's.
-   */
-  accounts?: DeclaredAccount[];
-  /** Public address for media URLs (https://replyd.example.com). */
-  publicUrl?: string;
-  maxMedia?: number;
-  /** Days of message log kept (and of the model calls' log): pruned at start and every hour. */
-  logDays?: number;
-  /** How often the logs are pruned after the start: an hour (tests make it short). */
-  pruneEveryMs?: number;
-  /** Replies the platform allows per follower interaction (5 in its documentation today). */
-  replyLimit?: number;
-  /** Generated answers from an OpenAI-compatible model (--ai-url, --ai-model, REPLYD_AI_KEY). */
-  ai?: AiOptions;
-  env: Record<string, string | undefined>;
-  clock?: Clock;
-  /** Replaces every account's reply logic (tests hold messages in flight across a reload). */
-  responder?: Pick<Responder, "respond">;
-  /** One JSON line per request. */
-  log?: (line: string) => void;
-  /** Human messages: the first-start key, warnings. */
-  say?: (line: string) => void;
-}
+import type { ServeOptions } from "./serve-options.ts";
 
 export interface RunningServer {
   url: string;

@@ -68,7 +68,13 @@ export interface ArticleReads {
   byTag(tag: string, limit: number): ArticleSummary[];
   tagCounts(): Map<string, number>;
   counts(): { live: number; deleted: number };
-  /** The search indexes: complete, or how far a rebuild has come (0–1). */
+  /** The articles' search indexes (model/article-index.ts). */
+  readonly index: ArticleIndexReads;
+}
+
+/** The search indexes as health and the accounts list read them. */
+export interface ArticleIndexReads {
+  /** Complete, or how far a rebuild has come (0–1). */
   readonly indexComplete: boolean;
   indexProgress(): number;
   /** What the passage index holds: articles (live ones) and passages (model/passage-index.ts). */

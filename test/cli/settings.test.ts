@@ -1,9 +1,10 @@
-/** serve's settings (src/cli/settings.ts): declared once, read from the flags, the environment, a config file and the defaults, in that order. */
+/** serve's settings (src/cli/setting-defs.ts, resolved in src/cli/settings.ts): declared once, read from the flags, the environment, a config file and the defaults, in that order. */
 import { afterAll, expect, test } from "bun:test";
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "../../src/cli/index.ts";
-import { describeSettings, resolveSettings, SERVE_SETTINGS, type Setting } from "../../src/cli/settings.ts";
+import { SERVE_SETTINGS, type Setting } from "../../src/cli/setting-defs.ts";
+import { describeSettings, resolveSettings } from "../../src/cli/settings.ts";
 import { readConfigFile, tomlReason } from "../../src/cli/config-file.ts";
 import { openToOthers } from "../../src/base/fsutil.ts";
 import { captureIO, tempDir } from "../helpers.ts";

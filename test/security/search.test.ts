@@ -89,7 +89,7 @@ describe("bounds", () => {
     try {
       const n = SEARCH_LIMITS.tailRows + 10;
       load(s, Array.from({ length: n }, (_, i) => a(i, i === SEARCH_LIMITS.tailRows - 1 ? { title: "okapi" } : i === SEARCH_LIMITS.tailRows ? { title: "quokka" } : {})));
-      expect(s.articles.indexComplete).toBe(false);
+      expect(s.articles.index.indexComplete).toBe(false);
       expect(findArticles(s.db, ["okapi"])).toEqual([`a${SEARCH_LIMITS.tailRows - 1}`]);
       expect(findArticles(s.db, ["quokka"])).toEqual([]);
     } finally {

@@ -120,7 +120,7 @@ test("a restore that fails after the copy began leaves the copy and its generati
   expect(inCopy()).toEqual(before);
   expect(replica.generation).toBe(gen);
   expect(await inDb()).toEqual(before);
-  expect(store.articles.indexComplete).toBe(true);
+  expect(store.articles.index.indexComplete).toBe(true);
   // The automatic backup was taken alongside, committed on its own: it holds what the restore would have replaced.
   const [auto] = await listBackupsPg(sql, "articles");
   expect(auto?.kind).toBe("auto");

@@ -15,10 +15,10 @@ test("a bulk import rebuilds the search index in the background; search is right
     const store = openStore(tmp.dir);
     const n = BULK_INDEX_THRESHOLD * 3;
     store.importDocument(docOf(n, (i) => (i === n - 7 ? "zebra" : "plain")), "init");
-    expect(store.articles.indexComplete).toBe(false);
+    expect(store.articles.index.indexComplete).toBe(false);
     expect(store.articles.search(["zebra"]).map((a) => a.id)).toEqual([`a${n - 7}`]); // scanning
     await store.indexed();
-    expect(store.articles.indexComplete).toBe(true);
+    expect(store.articles.index.indexComplete).toBe(true);
     expect(store.articles.search(["zebra"]).map((a) => a.id)).toEqual([`a${n - 7}`]); // the index
     // Single writes keep the index in step.
     store.editArticle("a1", { expectRev: 1, decide: (stored) => ({ ...(stored as NonNullable<typeof stored>), title: "giraffe one", rev: 2 }) });
@@ -39,7 +39,7 @@ test("a rebuild cut short by a restart resumes where it stopped", async () => {
     store.importDocument(docOf(BULK_INDEX_THRESHOLD * 4, (i) => (i % 2 ? "odd" : "even")), "init");
     store.close(); // before the background rebuild ran
     store = openStore(tmp.dir);
-    expect(store.articles.indexBatch(2000)).toBe(false);
+    expect(store.articles.index.indexBatch(2000)).toBe(false);
     store.close(); // after one batch
     store = openStore(tmp.dir);
     await store.indexed();
@@ -59,7 +59,7 @@ test("a new store's search index is complete from the start (nothing to rebuild)
   const tmp = tempDir();
   try {
     const store = openStore(tmp.dir);
-    expect(store.articles.indexComplete).toBe(true);
+    expect(store.articles.index.indexComplete).toBe(true);
     store.close();
   } finally {
     tmp.cleanup();
@@ -103,13 +103,13 @@ test("health's rebuild progress follows the batches done: 0, a quarter, a half, 
     store.importDocument(docOf(8000, () => "plain"), "init");
     store.close(); // before the background rebuild ran
     store = openStore(tmp.dir);
-    expect(store.articles.indexProgress()).toBe(0);
-    store.articles.indexBatch(2000);
-    expect(store.articles.indexProgress()).toBe(0.25);
-    store.articles.indexBatch(2000);
-    expect(store.articles.indexProgress()).toBe(0.5);
+    expect(store.articles.index.indexProgress()).toBe(0);
+    store.articles.index.indexBatch(2000);
+    expect(store.articles.index.indexProgress()).toBe(0.25);
+    store.articles.index.indexBatch(2000);
+    expect(store.articles.index.indexProgress()).toBe(0.5);
     await store.indexed();
-    expect(store.articles.indexProgress()).toBe(1);
+    expect(store.articles.index.indexProgress()).toBe(1);
     store.close();
   } finally {
     tmp.cleanup();
@@ -130,7 +130,7 @@ test("a passage index filed by another version of the ranking is rebuilt at star
     store.db.run("UPDATE meta SET value = '1' WHERE key = 'answer_version'");
     store.close();
     store = openStore(tmp.dir);
-    expect(store.articles.indexComplete).toBe(false);
+    expect(store.articles.index.indexComplete).toBe(false);
     await store.indexed();
     expect((store.db.query("SELECT max(df) AS d FROM answer_df").get() as { d: number }).d).toBeLessThanOrEqual(2);
     expect((store.db.query("SELECT value FROM meta WHERE key = 'answer_version'").get() as { value: string }).value).toBe(String(INDEX_VERSION));
@@ -139,7 +139,7 @@ test("a passage index filed by another version of the ranking is rebuilt at star
     store.close();
     // Control: an index of this version is not rebuilt at the next start.
     store = openStore(tmp.dir);
-    expect(store.articles.indexComplete).toBe(true);
+    expect(store.articles.index.indexComplete).toBe(true);
     store.close();
   } finally {
     tmp.cleanup();
@@ -152,18 +152,18 @@ test("a write that changed the synonyms and emptied the passage index, then roll
     const store = openStore(tmp.dir);
     store.importDocument(parseDocument(JSON.stringify([{ id: "pay", title: "Ways to pay", url: "https://e.com/pay", body: "We accept credit cards." }])), "init");
     await store.indexed();
-    const sizes = store.articles.passageIndexSizes();
+    const sizes = store.articles.index.passageIndexSizes();
     // As a bulk write whose commit fails, or a read copy's content catch-up that fails after the reset.
     expect(() =>
       store.writeArticles(false, () => {
         store.content.replaceSynonyms([["Visa", "credit card"]]);
-        store.articles.resetIndex();
+        store.articles.index.resetIndex();
         throw new Error("the disk is full");
       }),
     ).toThrow("the disk is full");
     expect(store.content.synonyms()).toEqual([]);
-    expect(store.articles.indexComplete).toBe(true);
-    expect(store.articles.passageIndexSizes()).toEqual(sizes);
+    expect(store.articles.index.indexComplete).toBe(true);
+    expect(store.articles.index.passageIndexSizes()).toEqual(sizes);
     // A single write after it files the article without the synonyms that never were.
     store.editArticle("pay", { decide: (stored) => ({ ...(stored as NonNullable<typeof stored>), body: "We accept credit cards and cash.", rev: 2 }) });
     const ranked = await store.searcher.rank("credit card");

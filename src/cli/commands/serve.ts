@@ -1,9 +1,11 @@
 import { resolve } from "node:path";
-import { startServer, StartupError, type ServeOptions } from "../../server/serve.ts";
+import type { ServeOptions } from "../../server/serve-options.ts";
+import { startServer, StartupError } from "../../server/serve.ts";
 import { checkServeOptions, environmentKeyNotice, SettingsError, type CheckedSettings } from "../../server/serve-checks.ts";
 import type { CommandContext } from "../context.ts";
 import { CLIError } from "../errors.ts";
-import { accountShown, describeSettings, resolveSettings, SERVE_SETTINGS, settingsShown, type ResolvedAccount, type ResolvedSettings, type Setting } from "../settings.ts";
+import { SERVE_SETTINGS, type Setting } from "../setting-defs.ts";
+import { accountShown, describeSettings, resolveSettings, settingsShown, type ResolvedAccount, type ResolvedSettings } from "../settings.ts";
 import type { AiOptions, CallbackFlags } from "../../account/settings.ts";
 import { defineCommand } from "../command.ts";
 import { formatBytes } from "../args.ts";
@@ -126,7 +128,7 @@ export const serveCommand = defineCommand({
   description:
     "Runs the server until SIGTERM or SIGINT; SIGHUP (or serve --reload) makes it read its config file's [accounts] again. Its settings come from the flags, the environment, a config file (--config) and the defaults, in that order (docs/operations.md); --check-config prints them. On first start without keys it makes one admin key and prints it once. A model's key (--ai-url) is read from REPLYD_AI_KEY or ai-key in the config file, never from a flag.",
   examples: ["replyd serve", "REPLYD_WX_SECRET=… replyd serve --config /etc/replyd.toml", "replyd serve --db postgres://replyd@db/replyd --redis redis://cache:6379", "replyd serve --config /etc/replyd.toml --check-config", "replyd serve --config /etc/replyd.toml --data /var/lib/replyd --reload"],
-  // Its options are its settings (settings.ts), declared there once.
+  // Its options are its settings (setting-defs.ts), declared there once.
   options: [
     { flags: "--config <file>", help: "read settings from this TOML file (env REPLYD_CONFIG): flag > environment > file > default" },
     { flags: "--reload", help: "tell the server running on this --data to read its config file again (SIGHUP): accounts added, changed or removed without a restart; prints what changed, or why nothing did (exit 1)" },

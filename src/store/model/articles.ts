@@ -6,7 +6,7 @@
 import type { Database, Statement } from "bun:sqlite";
 import { ArticleIndex } from "./article-index.ts";
 import { containing, findArticles } from "./search.ts";
-import type { Article, ArticleContent, ArticleInput, ArticleSummary } from "../../article/article.ts";
+import type { Article, ArticleInput, ArticleSummary } from "../../article/article.ts";
 import type { LongName } from "../../article/fields.ts";
 import type { ListQuery } from "../backend.ts";
 import { BOUND_COLUMNS, SUMMARY_COLUMNS, columnList, fromRow, sqliteParams, sqliteRecordParams, sqliteRowParams, type Row, type StoredRow } from "../rows.ts";
@@ -43,7 +43,7 @@ export class ArticleRepo {
   private readonly keepRevHigh: Statement;
   /** Whether any id was ever removed: until then, inserts need not look up rev_high. */
   private anyRevHigh: boolean;
-  /** The search indexes, filed on each write made here (article-index.ts). */
+  /** The search indexes, filed on each write made here; their callers reach them here (article-index.ts). */
   readonly index: ArticleIndex;
 
   constructor(private readonly db: Database) {
@@ -61,35 +61,11 @@ export class ArticleRepo {
     this.index = new ArticleIndex(db);
   }
 
-  // The index as the read model's callers reach it (backend.ts ArticleReads, Model, the indexer, a read copy).
-  withoutIndexing<T>(fn: () => T): T {
-    return this.index.withoutIndexing(fn);
-  }
-  resetIndex(): void {
-    this.index.resetIndex();
-  }
-  rebuildIndex(): void {
-    this.index.rebuildIndex();
-  }
-  indexProgress(): number {
-    return this.index.indexProgress();
-  }
-  indexBatch(limit: number): boolean {
-    return this.index.indexBatch(limit);
-  }
-  passageIndexSizes(): { articles: number; passages: number } {
-    return this.index.passageIndexSizes();
-  }
-  get indexComplete(): boolean {
-    return this.index.indexComplete;
-  }
-
   /** Another connection rewrote the articles: what is known of them here is read again. */
   reload(): void {
     this.changed();
     this.index.reload();
   }
-
 
   get(id: string): Article | null {
     const row = this.byId.get(id);
@@ -304,5 +280,3 @@ export class ArticleRepo {
     return { live: row.live ?? 0, deleted: row.deleted ?? 0 };
   }
 }
-
-export type { ArticleContent };

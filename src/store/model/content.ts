@@ -158,7 +158,7 @@ export class ContentRepo {
 
   /**
    * Replaces the synonyms. The passage index is filed with them: the caller rebuilds it in the same
-   * transaction (a bulk write: Model.writeArticles, or ArticleRepo.resetIndex).
+   * transaction (a bulk write: Model.writeArticles, or ArticleIndex.resetIndex).
    */
   replaceSynonyms(groups: readonly SynonymGroup[]): void {
     this.changed();

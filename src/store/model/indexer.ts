@@ -1,4 +1,4 @@
-import type { ArticleRepo } from "./articles.ts";
+import type { ArticleIndex } from "./article-index.ts";
 import type { Searcher } from "./searcher.ts";
 import type { IndexCheck } from "../backend.ts";
 
@@ -17,20 +17,20 @@ export class IndexKeeper {
   verified: IndexCheck = "checking";
 
   constructor(
-    private readonly articles: ArticleRepo,
+    private readonly index: ArticleIndex,
     private readonly searcher: Searcher,
     private readonly logError: (message: string) => void,
   ) {}
 
   /** Rebuilds in batches of 2,000, yielding between them. */
   inBackground(): void {
-    if (this.indexing || this.articles.indexComplete) return;
+    if (this.indexing || this.index.indexComplete) return;
     this.indexing = true;
     const step = () => {
       if (this.closed) return void (this.indexing = false);
       if (this.holds) return void setTimeout(step, 50);
       try {
-        if (this.articles.indexBatch(2000)) return void (this.indexing = false);
+        if (this.index.indexBatch(2000)) return void (this.indexing = false);
         setTimeout(step, 0);
       } catch {
         // The disk may be full or busy: try again a little later; search scans the rest meanwhile.
@@ -47,11 +47,11 @@ export class IndexKeeper {
     while (this.holds && !this.closed) await Bun.sleep(50);
     if (this.closed) return;
     // A rebuild was under way when counted, or has begun since: it makes the index whole anyway.
-    if (c.pending !== null || !this.articles.indexComplete || (c.fts === c.articles && c.grams === c.articles && c.answers === c.live)) return void (this.verified = "ok");
+    if (c.pending !== null || !this.index.indexComplete || (c.fts === c.articles && c.grams === c.articles && c.answers === c.live)) return void (this.verified = "ok");
     this.logError(
       `the search index does not match the articles (${c.articles} articles, ${c.fts} and ${c.grams} index entries; ${c.live} live, ${c.answers} in the passage index); rebuilding it`,
     );
-    this.articles.rebuildIndex();
+    this.index.rebuildIndex();
     this.verified = "rebuilt";
     this.inBackground();
   }
@@ -73,7 +73,7 @@ export class IndexKeeper {
   /** Waits until the index is complete (tests, benchmarks). */
   async complete(): Promise<void> {
     this.inBackground();
-    while (!this.articles.indexComplete) await Bun.sleep(5);
+    while (!this.index.indexComplete) await Bun.sleep(5);
   }
 
   close(): void {

@@ -45,7 +45,7 @@ export class Model {
     this.articles = new ArticleRepo(db);
     this.content = new ContentRepo(db);
     this.searcher = new Searcher(this.dbPath, this.logError);
-    this.indexer = new IndexKeeper(this.articles, this.searcher, this.logError);
+    this.indexer = new IndexKeeper(this.articles.index, this.searcher, this.logError);
     this.mediaDir = join(dir, "media");
     privateDir(this.mediaDir);
   }
@@ -116,8 +116,8 @@ export class Model {
       // first write; an immediate one waits its turn (busy_timeout) instead.
       this.db.transaction(() => {
         if (!bulk) return write();
-        this.articles.withoutIndexing(write);
-        this.articles.resetIndex();
+        this.articles.index.withoutIndexing(write);
+        this.articles.index.resetIndex();
       }).immediate();
     } catch (e) {
       // Rolled back: what the repository keeps in memory (the index's state, sizes and synonyms) is read again.

@@ -5,6 +5,7 @@
  * second entry point (scripts/build).
  */
 import { Database } from "bun:sqlite";
+import { refuseMainThread } from "../../base/worker-only.ts";
 import type { SearchReply } from "../../ranking/protocol.ts";
 import { rank } from "../../ranking/rank.ts";
 import { withSynonyms } from "../../ranking/synonyms.ts";
@@ -14,6 +15,8 @@ import { findArticles } from "./search.ts";
 import type { ThreadMessage, ThreadReply } from "./search-thread.ts";
 
 declare const self: Worker;
+
+refuseMainThread("src/store/model/search-worker.ts");
 
 /** Each channel's connection; null when it could not be opened (its searches then answer the error). */
 const connections = new Map<number, { db: Database; postings: SqlitePostings } | null>();

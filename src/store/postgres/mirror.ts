@@ -55,7 +55,7 @@ export class CopyMirror implements Mirror {
       db.run("BEGIN IMMEDIATE");
       repo.clear();
       // Indexed in the background once committed, as after any bulk write.
-      repo.resetIndex();
+      repo.index.resetIndex();
     });
   }
 
@@ -63,7 +63,7 @@ export class CopyMirror implements Mirror {
     this.attempt("writing articles", () => {
       const repo = this.repo;
       if (!repo) throw new Error("rows before replaceAll");
-      repo.withoutIndexing(() => {
+      repo.index.withoutIndexing(() => {
         for (const r of rows) repo.insertExact(r);
       });
     });

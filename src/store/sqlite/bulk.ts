@@ -8,10 +8,20 @@ import { contentOf, sameContent, type ArticleInput } from "../../article/article
 import { SECTIONS, type BulkDocument, type Matter } from "../../doc/document.ts";
 import { InvalidDocumentError, ProblemList } from "../../base/errors.ts";
 import { DocumentIds } from "../ids.ts";
-import type { DataFolder } from "./data-folder.ts";
 import type { ImportResult, RestoreResult } from "../backend.ts";
-import { BULK_INDEX_THRESHOLD } from "../model/model.ts";
+import type { BackupInfo, BackupKind } from "../backup-ids.ts";
+import { BULK_INDEX_THRESHOLD, type Model } from "../model/model.ts";
 import { mergeSynonymGroups, sameSynonyms } from "../../doc/synonyms.ts";
+
+/**
+ * What a bulk write needs of the data folder (DataFolder is one): its model's articles, content
+ * and writes, an automatic backup of what it replaces, and the time. Declared here, not taken as
+ * DataFolder, so that the data folder, which hands itself to these functions, is not imported back.
+ */
+export type BulkTarget = Pick<Model, "articles" | "content" | "writeArticles"> & {
+  backup(matter: Matter, kind: BackupKind): BackupInfo;
+  nowIso(): string;
+};
 
 /** Where each record's id comes from: its own, or worked out once before writing (ids.ts). */
 type IdOf = (record: ArticleInput, index: number) => string;
@@ -25,7 +35,7 @@ const withId = (rec: ArticleInput, id: string) => (id === rec.id ? rec : { ...re
  * transaction, its articles read again from the document's source as they are written: memory
  * holds a few bytes per record, never the records.
  */
-export function importDocument(store: DataFolder, doc: BulkDocument, mode: "merge" | "init"): ImportResult {
+export function importDocument(store: BulkTarget, doc: BulkDocument, mode: "merge" | "init"): ImportResult {
   const articles = doc.articles;
   const count = articles?.count ?? 0;
   const existing = store.articles.total();
@@ -142,7 +152,7 @@ export function importDocument(store: DataFolder, doc: BulkDocument, mode: "merg
  * Replaces `matter` with the document's content, exactly (revs and times included), after an
  * automatic backup of what it replaces. One transaction: a crash leaves the old state or the new.
  */
-export function restoreDocument(store: DataFolder, doc: BulkDocument, matter: Matter): RestoreResult {
+export function restoreDocument(store: BulkTarget, doc: BulkDocument, matter: Matter): RestoreResult {
   const sections = SECTIONS[matter];
   const articles = sections.includes("articles") ? doc.articles : undefined;
   // The document replaces every article, and its own duplicate codes were refused when it was validated.

@@ -6,12 +6,15 @@
  * over a minute); a row SQLite refuses is dropped and reported, the rest of its batch kept.
  */
 import { Database, type Statement } from "bun:sqlite";
+import { refuseMainThread } from "../../base/worker-only.ts";
 import { OPENING_EVENTS } from "../follower-log.ts";
 import { againOf, asks, CLOSE_MARGIN, kindOf, periodOf, replyBucket, type PreviousInteraction } from "../log-kinds.ts";
 import { ROW_WIDTH, type LogBatch } from "./log-rows.ts";
 import type { LogThreadMessage, LogThreadReport, LogWorkerReport } from "./log-protocol.ts";
 
 declare const self: Worker;
+
+refuseMainThread("src/store/sqlite/log-worker.ts");
 
 const OPENING = new Set<string>(OPENING_EVENTS);
 

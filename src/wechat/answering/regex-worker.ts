@@ -3,6 +3,8 @@
  * text, the request and the pattern being tested marked in shared memory, so that a match that
  * runs past its deadline names its culprit when the thread is replaced.
  */
+import { refuseMainThread } from "../../base/worker-only.ts";
+
 export type RegexRequest = { progress: SharedArrayBuffer } | { id: number; patterns: string[]; text: string };
 export interface RegexAnswer {
   id: number;
@@ -11,6 +13,8 @@ export interface RegexAnswer {
 }
 
 declare const self: Worker;
+
+refuseMainThread("src/wechat/answering/regex-worker.ts");
 
 const cache = new Map<string, RegExp | null>();
 let progress: Int32Array | null = null;
