@@ -52,7 +52,7 @@ async function serve(kind: "sqlite" | "postgres") {
 }
 
 describe.each(["sqlite", "postgres"] as const)("%s", (kind) => {
-  test("a follower's question taught from the inbox is answered with the article after, and so is a paraphrase; synonyms apply once the index is rebuilt", async () => {
+  test("a follower's question taught from the inbox (or the operator's phrasing of it) is answered with the article after, and so is a paraphrase; synonyms apply once the index is rebuilt", async () => {
     const s = await serve(kind);
     writeFileSync(join(s.dir, "shop.json"), doc(SHOP, { matter: "articles" }));
     expect(s.client("import", "shop.json").code).toBe(0);
@@ -72,6 +72,11 @@ describe.each(["sqlite", "postgres"] as const)("%s", (kind) => {
     expect(await s.say("I want my money back")).toContain("Returns and refunds");
     expect(await s.say("could I have my money back please?")).toContain("Returns and refunds");
     expect(s.client("teach", seq, "returns").err).toContain("already_taught");
+    // --as: the operator's phrasing of a message, read as a string (cac would make "0123" the number 123).
+    const as = s.client("teach", seq, "delivery", "--as", "0123");
+    expect(as).toMatchObject({ code: 0 });
+    expect(as.out).toContain('(now rev 2, 1 question): "0123"');
+    expect(as.out).toContain(`for message ${seq}: "I want my money back"`);
 
     expect(await s.say("is amex ok?")).not.toContain("Ways to pay");
     writeFileSync(join(s.dir, "syn.json"), JSON.stringify({ format: "replyd/1", matter: "synonyms", synonyms: [["Amex", "credit card"]] }));

@@ -10,12 +10,14 @@ import { Fields } from "./fields.ts";
 /**
  * POST /api/cli/teach (admin keys): a follower's text, named by its message in the log (inbox=),
  * added to the questions of the article that answers it (id=), so that followers asking it — or
- * something close — get that article (docs/answers.md "Teaching"). Decided in the writer's
+ * something close — get that article (docs/answers.md "Teaching"). With as=, the operator's own
+ * phrasing of that message is taught instead: the need in words that name it, without the message's
+ * circumstances or the everyday words that would pull other questions. Decided in the writer's
  * transaction against the article as stored: a question it holds already (in any case) is refused,
  * as is one past the limits, and nothing is written.
  */
 export async function postTeach(ctx: AppContext, req: SignedRequest) {
-  const f = new Fields(req.fields).only(["inbox", "id"]);
+  const f = new Fields(req.fields).only(["inbox", "id", "as"]);
   if (req.files.size) throw badRequest("teach takes form fields only");
   const seq = f.int("inbox", 1, Number.MAX_SAFE_INTEGER, 0);
   if (!seq) throw badRequest('"inbox" is required: the number of a follower\'s message in the log (replyd inbox)');
@@ -26,13 +28,19 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   const entry = await ctx.write.log.entry(seq);
   if (!entry) throw notFound(`no message ${seq} in the log (it may have been pruned)`, "no_message");
   if (entry.direction !== "in") throw badRequest(`message ${seq} is a reply the account sent, not a follower's message`, "not_a_follower_message");
-  const text = entry.type === "text" ? questionForm(entry.content ?? "") : "";
-  if (!text) throw badRequest(`message ${seq} is ${entry.type === "event" ? `an event (${entry.event ?? "?"})` : `a message of type ${entry.type}`}, not a follower's text: only what a follower wrote can be taught`, "not_a_question");
+  const message = entry.type === "text" ? questionForm(entry.content ?? "") : "";
+  if (!message) throw badRequest(`message ${seq} is ${entry.type === "event" ? `an event (${entry.event ?? "?"})` : `a message of type ${entry.type}`}, not a follower's text: only what a follower wrote can be taught`, "not_a_question");
+  const given = f.get("as");
+  const text = given === undefined ? message : questionForm(given);
+  if (given !== undefined && !text) throw badRequest('"as" is empty: give the phrasing to teach, or leave it out to teach the message itself');
+  const what = given === undefined ? `message ${seq}` : "the phrasing given (as=)";
   // "谢谢", "换一个", "2": what followers say between questions is no phrasing of one.
   if (standsAlone(text) || asksAnother(text) || picksEntry(text) !== null)
-    throw badRequest(`message ${seq} ("${text.slice(0, 40)}") is what followers say between questions, not a question an article answers`, "not_a_question");
+    throw badRequest(`${what} ("${text.slice(0, 40)}") is what followers say between questions, not a question an article answers`, "not_a_question");
   if (!withinChars(text, LIMITS.question))
-    throw invalidArticle([{ field: "questions", reason: `message ${seq} is ${charLength(text)} characters and a question at most ${LIMITS.question}: give a shorter phrasing of it with replyd set ${id} questions+="…"` }]);
+    throw invalidArticle([
+      { field: "questions", reason: `${what} is ${charLength(text)} characters and a question at most ${LIMITS.question}: give a shorter phrasing of it with replyd teach ${seq} ${id} --as "…"` },
+    ]);
 
   const now = new Date(ctx.clock.now()).toISOString();
   const r = await ctx.write.editArticle(id, {
@@ -47,5 +55,5 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
       return { ...stored, questions: checked.value as string[], rev: stored.rev + 1, updated_at: now };
     },
   });
-  return { taught: true, seq, question: text, article: articleJson(r.article) };
+  return { taught: true, seq, question: text, message, article: articleJson(r.article) };
 }

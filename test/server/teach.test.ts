@@ -124,6 +124,32 @@ test("teach: the follower's question goes to the article, and it and a paraphras
   expect((await call("GET", "/api/cli", [["id", "returns"]])).data.rev).toBe(2);
 });
 
+test("teach as=: the operator's phrasing of a message is taught instead of its text (one too long to teach whole), held to what a question is; the message must still be a follower's text", async () => {
+  await importDoc({ matter: "articles" }, SHOP);
+  const long = `Hi, I ordered a jacket three weeks ago for my sister's birthday, it arrived in the wrong colour and she does not like it anyway, ${"so ".repeat(40)}can I get my money back?`;
+  expect([...long].length).toBeGreaterThan(LIMITS.question);
+  await say(long);
+  const seq = await newest();
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "returns"]])).error.code).toBe(CODE.invalid_article);
+  const taught = await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "returns"], ["as", "  I want my money back "]]);
+  expect(taught.status).toBe(200);
+  expect(taught.data).toMatchObject({ taught: true, seq, question: "I want my money back", message: long, article: { id: "returns", rev: 2, questions: ["I want my money back"] } });
+  expect(titleOf(await say("i want my money back"))).toBe("Returns and refunds");
+  // The phrasing is held to what a question is: within 200 characters, not blank, not what followers say between questions.
+  const tooLong = await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "returns"], ["as", "w".repeat(LIMITS.question + 1)]]);
+  expect(tooLong).toMatchObject({ status: 400, error: { code: CODE.invalid_article } });
+  expect(tooLong.error.problems[0].reason).toContain("the phrasing given (as=)");
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "returns"], ["as", "w".repeat(LIMITS.question)]])).status).toBe(200);
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "returns"], ["as", "   "]])).status).toBe(400);
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "returns"], ["as", "thanks"]])).error.code).toBe(CODE.not_a_question);
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "returns"], ["as", "I WANT MY MONEY BACK"]])).error.code).toBe(CODE.already_taught);
+  expect((await call("GET", "/api/cli", [["id", "returns"]])).data).toMatchObject({ rev: 3, questions: ["I want my money back", "w".repeat(LIMITS.question)] });
+  // The message named must still be a follower's text: an event is refused whatever the phrasing.
+  t.clock.advance(1000);
+  await t.handle(wxPost(eventMsg("subscribe", Math.floor(t.clock.now() / 1000)), Math.floor(t.clock.now() / 1000)));
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "returns"], ["as", "refund please"]])).error.code).toBe(CODE.not_a_question);
+});
+
 test("teach refuses, changing nothing: no such message, a reply, an event, what followers say between questions, a read key, no such article, a question too long, an article full", async () => {
   await importDoc({ matter: "articles" }, SHOP);
   await say("how long does delivery take");

@@ -12,10 +12,13 @@ import { usage } from "../errors.ts";
 export async function teach(c: CommandContext): Promise<void> {
   const [seq, id, ...rest] = c.args;
   if (!seq || !id || rest.length || !/^\d+$/.test(seq)) throw usage("teach needs an inbox message's number and an article id: replyd teach 41 refund");
-  const r = await c.client().call<{ seq: number; question: string; article: Article }>({ method: "POST", path: "/api/cli/teach", fields: [["inbox", seq], ["id", id]] });
+  const as = c.str("--as");
+  const fields: [string, string][] = [["inbox", seq], ["id", id], ...(as === undefined ? [] : [["as", as] as [string, string]])];
+  const r = await c.client().call<{ seq: number; question: string; message: string; article: Article }>({ method: "POST", path: "/api/cli/teach", fields });
   c.print(r, () =>
     [
       `taught ${r.article.id} (now rev ${r.article.rev}, ${r.article.questions.length} question${r.article.questions.length === 1 ? "" : "s"}): "${r.question}"`,
+      ...(r.message !== r.question ? [`for message ${r.seq}: "${r.message.length > 80 ? `${r.message.slice(0, 80)}…` : r.message}"`] : []),
       `followers asking it, or something close to it, get this article${r.article.deleted ? " once it is restored (it is deleted)" : ""}`,
     ].join("\n"),
   );
@@ -36,8 +39,9 @@ export const teachCommand = defineCommand({
   usage: "teach <seq> <article>",
   summary: "add a follower's question (inbox message SEQ) to the questions of the article that answers it",
   description:
-    "Adds the text of a follower's message in the inbox (its number, as replyd inbox shows it) to the questions of an article (its id): followers who ask it, or something close to it, then get that article. Refused when the message is not a follower's text, the article does not exist, has that question already, or has the most questions it may (50); a question is at most 200 characters.",
-  examples: ["replyd teach 41 refund", "replyd teach 41 refund --json"],
+    "Adds the text of a follower's message in the inbox (its number, as replyd inbox shows it) to the questions of an article (its id): followers who ask it, or something close to it, then get that article. --as teaches your own short phrasing of that message instead: the need in words that name it, without the message's circumstances or everyday words (how long, 多久) that would pull other followers' questions to the article. Refused when the message is not a follower's text, the article does not exist, has that question already, or has the most questions it may (50); a question is at most 200 characters.",
+  examples: ["replyd teach 41 refund", 'replyd teach 41 reservation --as "晚到了位子还留吗"', "replyd teach 41 refund --json"],
+  options: [{ flags: "--as <phrasing>", help: "teach this phrasing of the message instead of its whole text" }],
   run: teach,
 });
 
