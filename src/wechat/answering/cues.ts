@@ -21,7 +21,7 @@ const ANOTHER = new Set(
 /**
  * Words that lean on something said before: an ellipsis particle (那运费呢), a connective that
  * opens a message (and on Sundays?, 那…, 还有…), a pronoun standing for the earlier subject (can I
- * undo it?, 它 — not in 其它, "other" —, 这个, why is mine low?), "too" and "also" (周末也有吗; not 也许 "maybe", 也就是 "that
+ * undo it?, 它, 这个, why is mine low?), "too" and "also" (周末也有吗; not 也许 "maybe", 也就是 "that
  * is", 也好, 再也 "never again"), "the same" as what is asked (学费一样吗; not 不一样 "different", nor
  * 一样东西 "one thing"). Grammar's closed classes, not the accounts' words; on the follow-up set's tuning
  * half (bench/followups.ts) 呢 opened or ended 19 of 64 follow-ups and none of 109 questions of
@@ -29,22 +29,13 @@ const ANOTHER = new Set(
  * pronouns were added later as the Chinese and English of what the other language's list held
  * (docs/performance.md Session 23).
  */
-const LEANS_HAN = /(?:(?<!其)它们?|这个|那个|这种|这样|这些|那些|同样|(?<!不)一样(?=[吗么呢]|$)|(?<!再)也(?!许|就是|好))/u;
+const LEANS_HAN = /(?:它们?|这个|那个|这种|这样|这些|那些|同样|(?<!不)一样(?=[吗么呢]|$)|(?<!再)也(?!许|就是|好))/u;
 /**
  * …and a question with no subject, opening on a modal or a question word (会过期吗, 要带什么, 多久能出):
  * Chinese leaves out what was just said. Not 有没有 / 有: asking whether something exists names it.
  */
 const LEANS_HAN_AT = /^(?:那|还有|另外|如果|要是|也(?!许)|能|可以|要|需要|会(?!员)|多少|多久|几|什么时候|用什么|是不是)|呢$/u;
 const LEANS_LATIN = /^(?:and|but|so|then|also|or|what about|how about|what if)\b|\b(?:it|its|they|them|their|that|this|these|those|too|also|either|then|same|yours(?! truly)|ours|theirs)\b|(?<!\b(?:a|the|coal|gold|land|salt|tin|copper) )\bmine\b/;
-
-/**
- * A pronoun standing for the earlier question's subject: "is it free?" after "Is there parking?",
- * "how much do they cost?", 它能退吗. What the message asks, it asks of that subject — its own words
- * say what is asked ("free"), not what it is asked of, though an article's head names them ("Who
- * gets free NHS treatment?"). Not "this" and "that", which as often point at a new thing ("that
- * one", "this card"). 其它 is 其他, "other".
- */
-const REFERS_BACK = /\b(?:it|its|they|them|their)\b|(?<!其)它/u;
 
 /** Thanks and acknowledgements close a question; "one more question" opens another: neither follows one up. */
 const STANDS_ALONE = new Set(
@@ -83,11 +74,6 @@ export function standsAlone(text: string): boolean {
 export function leansOnBefore(text: string): boolean {
   const f = fold(text);
   return LEANS_HAN_AT.test(f.replace(/ /g, "")) || (/\p{Script=Han}/u.test(f) && LEANS_HAN.test(f)) || LEANS_LATIN.test(f);
-}
-
-/** The message names the earlier subject by a pronoun (REFERS_BACK). */
-export function refersBack(text: string): boolean {
-  return REFERS_BACK.test(fold(text));
 }
 
 export function asksAnother(text: string): boolean {

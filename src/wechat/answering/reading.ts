@@ -20,7 +20,7 @@
 import { choose, isAnswer, type Choice } from "../../ranking/choice.ts";
 import type { Question } from "../../ranking/question.ts";
 import type { RankedArticle, RankingResult } from "../../ranking/types.ts";
-import { asksAnother, leansOnBefore, picksEntry, refersBack, standsAlone } from "./cues.ts";
+import { asksAnother, leansOnBefore, picksEntry, standsAlone } from "./cues.ts";
 import { CONVERSATION, type Turn } from "./conversation.ts";
 
 export type Reading = (
@@ -80,13 +80,11 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // tracking question, "科目二呢" after 科目一): the conversation moves there, where the earlier
   // question's words would pull it back.
   // Not when the reading together already leads with an article whose head names them as much
-  // (金卡会员有什么权益, then 那办理费用呢: both cards' fee articles name 办理费用; the question before says which),
-  // nor when a pronoun stands for the earlier subject ("is it free?" after the parking question,
-  // though an article's title names free treatment): the words say what is asked of it.
+  // (金卡会员有什么权益, then 那办理费用呢: both cards' fee articles name 办理费用; the question before says which).
   const named = alone.ranked.articles[0];
   const led = together.articles[0];
   const ledHead = alone.ranked.articles.find((a) => a.id === led?.id)?.headCoverage ?? 0;
-  if (named && named.headCoverage >= READING.namesAnother && named.headCoverage > ledHead && !refersBack(text)) return alone;
+  if (named && named.headCoverage >= READING.namesAnother && named.headCoverage > ledHead) return alone;
   return { how: "followup", question, asked: spoken(text, earlier), ranked: together };
 }
 
