@@ -8,6 +8,8 @@
  * - dureader: ../shared/eval/dureader_search_zh (real Baidu queries, the pages returned for them).
  * - nq: ../shared/eval/nq_open_en (real Google questions, Wikipedia chunks, BM25-mined near misses).
  * - en: the English FAQ set bench/eval-en.ts builds from Debian's packages.
+ * - fresh-zh, fresh-en: more of our own FAQ accounts, of other kinds (bench/eval/faq-fresh/, the same
+ *   layout), made after every setting was chosen and never tuned on: both halves are held out.
  * - faq-zh, faq-en: our own FAQ accounts (bench/eval/faq/: accounts/*.json and questions.jsonl),
  *   questions written by people who never saw the articles, some answered by no article.
  *
@@ -54,10 +56,11 @@ export interface EvalSet {
   accounts: Account[];
 }
 
-export const SET_NAMES = ["dev", "trial", "dureader", "nq", "en", "faq-zh", "faq-en"] as const;
+export const SET_NAMES = ["dev", "trial", "dureader", "nq", "en", "faq-zh", "faq-en", "fresh-zh", "fresh-en"] as const;
 
 const SHARED = resolve(process.cwd(), "../shared/eval");
 const FAQ = resolve(process.cwd(), "bench/eval/faq");
+const FRESH = resolve(process.cwd(), "bench/eval/faq-fresh");
 
 /** FNV-1a over `set:id`: the question's half, the same on every run and machine. */
 export function halfOf(set: string, id: string): "tune" | "held" {
@@ -138,10 +141,10 @@ interface FaqQuestion {
 }
 
 /** Our FAQ accounts of one language, with their questions (when questions.jsonl is there). */
-function faq(name: string, language: "zh" | "en"): Account[] {
-  const dir = join(FAQ, "accounts");
+function faq(name: string, language: "zh" | "en", root = FAQ): Account[] {
+  const dir = join(root, "accounts");
   if (!existsSync(dir)) return [];
-  const questions = existsSync(join(FAQ, "questions.jsonl")) ? jsonl<FaqQuestion>(join(FAQ, "questions.jsonl")) : [];
+  const questions = existsSync(join(root, "questions.jsonl")) ? jsonl<FaqQuestion>(join(root, "questions.jsonl")) : [];
   const out: Account[] = [];
   for (const file of readdirSync(dir).filter((f) => f.endsWith(".json")).sort()) {
     const a = JSON.parse(readFileSync(join(dir, file), "utf8")) as FaqAccount;
@@ -180,6 +183,10 @@ export function loadSet(name: string): EvalSet {
       return { name, language: "zh", accounts: faq(name, "zh") };
     case "faq-en":
       return { name, language: "en", accounts: faq(name, "en") };
+    case "fresh-zh":
+      return { name, language: "zh", accounts: faq(name, "zh", FRESH) };
+    case "fresh-en":
+      return { name, language: "en", accounts: faq(name, "en", FRESH) };
     default:
       throw new Error(`no evaluation set ${name} (sets: ${SET_NAMES.join(", ")}, passages)`);
   }
