@@ -52,7 +52,7 @@ async function serve(kind: "sqlite" | "postgres") {
 }
 
 describe.each(["sqlite", "postgres"] as const)("%s", (kind) => {
-  test("a follower's question taught from the inbox (or the operator's phrasing of it) is answered with the article after, and so is a paraphrase; synonyms apply once the index is rebuilt", async () => {
+  test("a follower's question taught from the inbox is answered with the article after, and so is a paraphrase; --as teaches a phrasing read as a string; synonyms apply once the index is rebuilt", async () => {
     const s = await serve(kind);
     writeFileSync(join(s.dir, "shop.json"), doc(SHOP, { matter: "articles" }));
     expect(s.client("import", "shop.json").code).toBe(0);

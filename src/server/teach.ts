@@ -1,4 +1,5 @@
 import { articleJson, holdsItem, LIMITS, questionForm, withinChars, charLength } from "../article/article.ts";
+import { NO_CONTROL, unprintable } from "../article/text-rules.ts";
 import { CONTENT } from "../article/fields.ts";
 import { badRequest, conflict, notFound } from "../base/errors.ts";
 import { asksAnother, picksEntry, standsAlone } from "../wechat/answering/cues.ts";
@@ -30,13 +31,18 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   if (entry.direction !== "in") throw badRequest(`message ${seq} is a reply the account sent, not a follower's message`, "not_a_follower_message");
   const message = entry.type === "text" ? questionForm(entry.content ?? "") : "";
   if (!message) throw badRequest(`message ${seq} is ${entry.type === "event" ? `an event (${entry.event ?? "?"})` : `a message of type ${entry.type}`}, not a follower's text: only what a follower wrote can be taught`, "not_a_question");
+  // "谢谢", "换一个", "2": what followers say between questions is no phrasing of one — nor the
+  // message a phrasing is taught for (a mistyped SEQ, most likely).
+  const between = (t: string) => standsAlone(t) || asksAnother(t) || picksEntry(t) !== null;
+  if (between(message)) throw badRequest(`message ${seq} ("${message.slice(0, 40)}") is what followers say between questions, not a question an article answers`, "not_a_question");
   const given = f.get("as");
+  // Control characters are refused before white space is folded, as the field refuses them: a
+  // vertical tab folded into a space would hide one.
+  if (given !== undefined && unprintable(given)) throw invalidArticle([{ field: "questions", reason: `the phrasing given (as=) ${NO_CONTROL}` }]);
   const text = given === undefined ? message : questionForm(given);
   if (given !== undefined && !text) throw badRequest('"as" is empty: give the phrasing to teach, or leave it out to teach the message itself');
   const what = given === undefined ? `message ${seq}` : "the phrasing given (as=)";
-  // "谢谢", "换一个", "2": what followers say between questions is no phrasing of one.
-  if (standsAlone(text) || asksAnother(text) || picksEntry(text) !== null)
-    throw badRequest(`${what} ("${text.slice(0, 40)}") is what followers say between questions, not a question an article answers`, "not_a_question");
+  if (between(text)) throw badRequest(`${what} ("${text.slice(0, 40)}") is what followers say between questions, not a question an article answers`, "not_a_question");
   if (!withinChars(text, LIMITS.question))
     throw invalidArticle([
       { field: "questions", reason: `${what} is ${charLength(text)} characters and a question at most ${LIMITS.question}: give a shorter phrasing of it with replyd teach ${seq} ${id} --as "…"` },

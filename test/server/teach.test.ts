@@ -124,7 +124,7 @@ test("teach: the follower's question goes to the article, and it and a paraphras
   expect((await call("GET", "/api/cli", [["id", "returns"]])).data.rev).toBe(2);
 });
 
-test("teach as=: the operator's phrasing of a message is taught instead of its text (one too long to teach whole), held to what a question is; the message must still be a follower's text", async () => {
+test("teach as=: the operator's phrasing of a message is taught instead of its text (one too long to teach whole), held to what a question is; the message must still be a follower's question", async () => {
   await importDoc({ matter: "articles" }, SHOP);
   const long = `Hi, I ordered a jacket three weeks ago for my sister's birthday, it arrived in the wrong colour and she does not like it anyway, ${"so ".repeat(40)}can I get my money back?`;
   expect([...long].length).toBeGreaterThan(LIMITS.question);
@@ -140,14 +140,25 @@ test("teach as=: the operator's phrasing of a message is taught instead of its t
   expect(tooLong).toMatchObject({ status: 400, error: { code: CODE.invalid_article } });
   expect(tooLong.error.problems[0].reason).toContain("the phrasing given (as=)");
   expect((await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "returns"], ["as", "w".repeat(LIMITS.question)]])).status).toBe(200);
-  expect((await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "returns"], ["as", "   "]])).status).toBe(400);
+  for (const blank of ["   ", ""]) expect((await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "returns"], ["as", blank]])).error.code).toBe(CODE.bad_request);
   expect((await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "returns"], ["as", "thanks"]])).error.code).toBe(CODE.not_a_question);
+  // A control character is refused before white space is folded (a vertical tab would become a space).
+  for (const control of ["refund\u000bplease", "refund\u001bplease"]) {
+    const r = await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "returns"], ["as", control]]);
+    expect({ control, code: r.error?.code }).toEqual({ control, code: CODE.invalid_article });
+  }
   expect((await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "returns"], ["as", "I WANT MY MONEY BACK"]])).error.code).toBe(CODE.already_taught);
   expect((await call("GET", "/api/cli", [["id", "returns"]])).data).toMatchObject({ rev: 3, questions: ["I want my money back", "w".repeat(LIMITS.question)] });
-  // The message named must still be a follower's text: an event is refused whatever the phrasing.
+  // The message named must still be a follower's question, whatever the phrasing: not an event,
+  // not a reply the account sent, not thanks (a mistyped SEQ, most likely).
   t.clock.advance(1000);
   await t.handle(wxPost(eventMsg("subscribe", Math.floor(t.clock.now() / 1000)), Math.floor(t.clock.now() / 1000)));
   expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "returns"], ["as", "refund please"]])).error.code).toBe(CODE.not_a_question);
+  await t.log.record({ openid: "o_follower", type: "text", content: "Refunds take 5 days.", sentBy: "admin1", replyTo: seq, nowMs: t.clock.now() });
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "returns"], ["as", "refund please"]])).error.code).toBe(CODE.not_a_follower_message);
+  await say("thanks");
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "returns"], ["as", "refund please"]])).error.code).toBe(CODE.not_a_question);
+  expect((await call("GET", "/api/cli", [["id", "returns"]])).data.rev).toBe(3);
 });
 
 test("teach refuses, changing nothing: no such message, a reply, an event, what followers say between questions, a read key, no such article, a question too long, an article full", async () => {

@@ -7,6 +7,7 @@ import type { SynonymGroup } from "../../doc/synonyms.ts";
 import { defineCommand } from "../command.ts";
 import type { CommandContext } from "../context.ts";
 import { usage } from "../errors.ts";
+import { cutColumns } from "../table.ts";
 
 /** replyd teach SEQ ARTICLE: the text of inbox message SEQ becomes one of the article's questions. */
 export async function teach(c: CommandContext): Promise<void> {
@@ -18,7 +19,8 @@ export async function teach(c: CommandContext): Promise<void> {
   c.print(r, () =>
     [
       `taught ${r.article.id} (now rev ${r.article.rev}, ${r.article.questions.length} question${r.article.questions.length === 1 ? "" : "s"}): "${r.question}"`,
-      ...(r.message !== r.question ? [`for message ${r.seq}: "${r.message.length > 80 ? `${r.message.slice(0, 80)}…` : r.message}"`] : []),
+      // A server before --as answers no message.
+      ...(typeof r.message === "string" && r.message !== r.question ? [`for message ${r.seq}: "${cutColumns(r.message, 80)}"`] : []),
       `followers asking it, or something close to it, get this article${r.article.deleted ? " once it is restored (it is deleted)" : ""}`,
     ].join("\n"),
   );
