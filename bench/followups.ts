@@ -6,6 +6,7 @@
  * callback, each account imported into a server of its own.
  *
  *   bun bench/followups.ts [--half tune|held|all] [--set weight=0.5] [--set namesAnother=0.5] [--set lead=2] [--binary] [--json] [--misses]
+ *   bun bench/followups.ts --fresh [--binary] [--misses]    (bench/eval/followups-fresh on bench/eval/faq-fresh: never tuned on)
  *   bun bench/followups.ts --standalone [bench/eval/faq/questions.jsonl]
  *   ./scripts/bench --only followups        (both)
  *
@@ -35,6 +36,8 @@ import { clientFor, startReplyd, TOKEN, waitHealthy } from "./servers.ts";
 const ROOT = resolve(import.meta.dir, "eval");
 /** Followers' questions written blind to the articles (issue 34 D), when the tree has them. */
 const STANDALONE = join(ROOT, "faq", "questions.jsonl");
+const FRESH_ACCOUNTS = "faq-fresh";
+const FRESH_PAIRS = "followups-fresh";
 
 export interface Pair {
   id: string;
@@ -52,8 +55,9 @@ export interface Account {
   articles: { id: string; title: string; keywords: string[]; body: string }[];
 }
 
-export function loadAccounts(): Map<string, Account> {
-  const dir = join(ROOT, "faq", "accounts");
+/** `folder`: faq (the accounts the follow-up set was written on and tuned with) or faq-fresh (never tuned on). */
+export function loadAccounts(folder = "faq"): Map<string, Account> {
+  const dir = join(ROOT, folder, "accounts");
   const out = new Map<string, Account>();
   for (const f of readdirSync(dir).filter((f) => f.endsWith(".json"))) {
     const a = JSON.parse(readFileSync(join(dir, f), "utf8")) as Account;
@@ -62,8 +66,10 @@ export function loadAccounts(): Map<string, Account> {
   return out;
 }
 
-export function loadPairs(): Pair[] {
-  const dir = join(ROOT, "followups");
+/** `folder`: followups, or followups-fresh (pairs on the fresh accounts, all held out). */
+export function loadPairs(folder = "followups"): Pair[] {
+  const dir = join(ROOT, folder);
+  if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .filter((f) => f.endsWith(".jsonl"))
     .sort()
@@ -324,7 +330,12 @@ export async function followupsBench(report: (line: string) => void) {
   // Issue 34 D's questions, when the tree has them: questions of their own are answered no worse after another.
   const own = existsSync(STANDALONE) ? await standalone(STANDALONE, inMemory(accounts)) : [];
   if (own.length) printRows("  questions of their own, each right after the one before (bench/eval/faq/questions.jsonl, in memory):", own, report);
-  return { memory: memory.rows, binary: binary.rows, reply_ms: t, standalone: own };
+  // The fresh accounts' pairs, when the tree has them: written after every setting was chosen.
+  const freshAccounts = loadAccounts(FRESH_ACCOUNTS);
+  const freshPairs = loadPairs(FRESH_PAIRS);
+  const fresh = freshPairs.length ? (await throughBinary(freshPairs, freshAccounts)).rows : [];
+  if (fresh.length) printRows(`  the fresh accounts, never tuned on (bench/eval/followups-fresh, ${freshPairs.length} pairs), through dist/replyd:`, fresh, report);
+  return { memory: memory.rows, binary: binary.rows, reply_ms: t, standalone: own, fresh };
 }
 
 if (import.meta.main) {
@@ -338,9 +349,11 @@ if (import.meta.main) {
     else if (k === "lead") ANSWERS.lead = Number(v);
     else throw new Error(`unknown setting ${k}`);
   }
-  const accounts = loadAccounts();
+  // --fresh: the pairs on the accounts nobody tuned to (all of them held out: --half does not apply).
+  const fresh = args.includes("--fresh");
+  const accounts = loadAccounts(fresh ? FRESH_ACCOUNTS : "faq");
   const tuning = tuningHalf(accounts.keys());
-  const pairs = loadPairs().filter((p) => half === "all" || (half === "tune") === tuning.has(p.account));
+  const pairs = loadPairs(fresh ? FRESH_PAIRS : "followups").filter((p) => fresh || half === "all" || (half === "tune") === tuning.has(p.account));
   const out = (line: string) => process.stdout.write(line + "\n");
   if (args.includes("--standalone")) {
     const path = args[args.indexOf("--standalone") + 1] ?? STANDALONE;
