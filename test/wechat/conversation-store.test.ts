@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { bounded, CONVERSATION, LocalConversations, parseTurns, turnKey, type Turn } from "../../src/wechat/answering/conversation.ts";
 import { asksAnother, leansOnBefore, picksEntry, standsAlone } from "../../src/wechat/answering/cues.ts";
-import { asksOfBefore, earlierOf, nextTurn, read, READING } from "../../src/wechat/answering/reading.ts";
+import { earlierOf, nextTurn, read } from "../../src/wechat/answering/reading.ts";
 import { ANSWERS, choose } from "../../src/ranking/choice.ts";
 import type { Question } from "../../src/ranking/question.ts";
 import type { RankingResult } from "../../src/ranking/types.ts";
@@ -166,27 +166,6 @@ describe("reading in the conversation", () => {
     expect((await read("那它呢", [q], ranker(lone))).how).toBe("alone");
     // Control: the same reading led by an answer is taken.
     expect((await read("那它呢", [q], ranker([art("refund", 10, 1), art("weak", 9, 0.5)]))).how).toBe("followup");
-  });
-
-  test("a short message that leans on nothing in words asks of what was said only when each of asksOfBefore's conditions holds", () => {
-    const art = (id: string, score: number, headCoverage: number) => ({ id, title: id, url: "", picurl: null, description: "", score, coverage: 0.9, headCoverage, word: true, head: 0, passage: null, passageScore: 0, excerpt: null, passages: [] });
-    const term = (t: string) => ({ term: t, idf: 1, known: true });
-    // Two close articles (not sure), the message's word known, no head naming it.
-    const ranked = (terms: string[], first = art("a", 10, 0)) => ({ terms: terms.map(term), postings: 0, candidates: 2, articles: [first, art("b", 9, 0)] });
-    expect(asksOfBefore("can I smoke?", ranked(["smoke"]))).toBe(true);
-    // Sure alone: its own reading.
-    expect(asksOfBefore("can I smoke?", { ...ranked(["smoke"]), articles: [art("a", 10, 0), art("b", 1, 0)] })).toBe(false);
-    // A word the account never uses ("poem" not among the known terms).
-    expect(asksOfBefore("write me a poem", ranked(["write"]))).toBe(false);
-    // An article's head names it: a question with a subject of its own.
-    expect(asksOfBefore("can I smoke?", ranked(["smoke"], art("a", 10, READING.namesAnother)))).toBe(false);
-    expect(asksOfBefore("can I smoke?", ranked(["smoke"], art("a", 10, READING.namesAnother - 0.01)))).toBe(true);
-    // Past READING.shortChars.
-    const at = (n: number) => `smoke ${"x".repeat(n - 6)}`;
-    expect(asksOfBefore(at(READING.shortChars), ranked(["smoke", "x".repeat(READING.shortChars - 6)]))).toBe(true);
-    expect(asksOfBefore(at(READING.shortChars + 1), ranked(["smoke", "x".repeat(READING.shortChars - 5)]))).toBe(false);
-    // Nothing but stop words has no word to know.
-    expect(asksOfBefore("can I?", ranked([]))).toBe(false);
   });
 
   test("another leaves out every article offered for the question so far", async () => {

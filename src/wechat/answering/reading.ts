@@ -18,8 +18,6 @@
  * follow-ups whose few words one article held by chance ("要带什么").
  */
 import { choose, isAnswer, type Choice } from "../../ranking/choice.ts";
-import { isWord } from "../../ranking/score.ts";
-import { termsOf } from "../../ranking/words.ts";
 import type { Question } from "../../ranking/question.ts";
 import type { RankedArticle, RankingResult } from "../../ranking/types.ts";
 import { asksAnother, leansOnBefore, picksEntry, standsAlone } from "./cues.ts";
@@ -67,9 +65,8 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   }
   const alone: Reading = { how: "alone", question: { text }, asked: text, ranked: await rank({ text }) };
   if (!last || !alone.ranked || alone.ranked === "busy") return alone;
-  // Not leaning on what was said ("tell me a joke", "谢谢", a question of its own): not a follow-up —
-  // unless it asks something of what was said in words that say so only by lacking a subject.
-  if (standsAlone(text) || !(leansOnBefore(text) || asksOfBefore(text, alone.ranked))) return alone;
+  // Not leaning on what was said ("tell me a joke", "谢谢", a question of its own): not a follow-up.
+  if (standsAlone(text) || !leansOnBefore(text)) return alone;
   const earlier = earlierOf(last);
   const question: Question = { text, context: earlier.join("\n") };
   const together = await rank(question);
@@ -92,22 +89,6 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
 }
 
 /**
- * A short message that leans on nothing in words but asks of what was said: "can I smoke?" after
- * the extraction question, "is there a fee" after the cancelling one. Its own reading is not sure,
- * every word of it is the account's (off-topic words — "write me a poem" — are not: read with the
- * question, words no article holds are left out, and the earlier article would look sure), and no
- * article's head names it (a question with a subject of its own, "what are your opening hours",
- * stands alone). Measured on the follow-up sets (docs/performance.md Session 24).
- */
-export function asksOfBefore(text: string, ranked: NonNullable<Exclude<RankingResult, "busy">>): boolean {
-  if ([...text].length > READING.shortChars || choose(ranked.articles).kind === "one") return false;
-  const known = new Set(ranked.terms.map((t) => t.term));
-  const words = new Set(termsOf(text).filter(isWord));
-  if (!words.size || [...words].some((w) => !known.has(w))) return false;
-  return (ranked.articles[0]?.headCoverage ?? 0) < READING.namesAnother;
-}
-
-/**
  * What a reading offers: the ranking's choice; for "another", when nothing left is clearly
  * relevant, up to ANOTHER_LISTED of the articles left that hold a word of the question — the
  * follower asked for more, and a list claims no certainty.
@@ -123,7 +104,7 @@ export function offer(r: Exclude<Reading, { how: "pick" }>): Choice<RankedArticl
 export const ANOTHER_LISTED = 3;
 
 /** Tunable by bench/followups.ts (`--set namesAnother=…`); nothing else changes them. */
-export const READING: { namesAnother: number; shortChars: number } = {
+export const READING: { namesAnother: number } = {
   /**
    * The share of a follow-up's own words an article's head holds (ranking/score.ts headCoverage)
    * for the follow-up to be read alone, moving to that article. On the follow-up set
@@ -131,8 +112,6 @@ export const READING: { namesAnother: number; shortChars: number } = {
    * all of a follow-up's few words, or hardly any (docs/performance.md Session 21).
    */
   namesAnother: 0.5,
-  /** Characters of a message that does not lean in words for it to be read with the question before (asksOfBefore). */
-  shortChars: 40,
 };
 
 /**
