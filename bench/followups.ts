@@ -7,6 +7,7 @@
  *
  *   bun bench/followups.ts [--half tune|held|all] [--set weight=0.5] [--set namesAnother=0.5] [--set lead=2] [--binary] [--json] [--misses]
  *   bun bench/followups.ts --fresh [--binary] [--misses]    (bench/eval/followups-fresh on bench/eval/faq-fresh: never tuned on)
+ *   bun bench/followups.ts [--fresh] --cross    (each question of its own asked after every first question of the pairs)
  *   bun bench/followups.ts --standalone [bench/eval/faq/questions.jsonl]
  *   ./scripts/bench --only followups        (both)
  *
@@ -276,16 +277,38 @@ interface Standalone {
  * same account): answered as well in conversation as alone? Answerable: the right article first, a
  * single wrong one; the others: nothing offered, a single article.
  */
-export async function standalone(path: string, answer: Answerer): Promise<Row[]> {
-  const qs = readFileSync(path, "utf8")
+const readQuestions = (path: string) =>
+  readFileSync(path, "utf8")
     .split("\n")
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as Standalone);
+
+/** Questions of their own, each asked right after the one before it in the file (same account). */
+export async function standalone(path: string, answer: Answerer): Promise<Row[]> {
+  const qs = readQuestions(path);
+  const asked: [string, Standalone][] = [];
+  for (let i = 1; i < qs.length; i++) if ((qs[i - 1] as Standalone).account === (qs[i] as Standalone).account) asked.push([(qs[i - 1] as Standalone).question, qs[i] as Standalone]);
+  return askedAfter(asked, answer);
+}
+
+/**
+ * Questions of their own, each asked after every first question of the follow-up pairs on its
+ * account: a rule that reads more messages with the one before is tried on every question a
+ * follower might ask next, not only the one the file happens to put there (the review of Session 24
+ * found a rule that the adjacent lines hardly exercised drag a tenth of them back).
+ */
+export async function crossed(path: string, pairs: readonly Pair[], answer: Answerer): Promise<Row[]> {
+  const firsts = new Map<string, Set<string>>();
+  for (const p of pairs) (firsts.get(p.account) ?? firsts.set(p.account, new Set()).get(p.account)!).add(p.first);
+  const asked: [string, Standalone][] = [];
+  for (const q of readQuestions(path)) for (const before of firsts.get(q.account) ?? []) asked.push([before, q]);
+  return askedAfter(asked, answer);
+}
+
+async function askedAfter(asked: readonly [string, Standalone][], answer: Answerer): Promise<Row[]> {
   const t: Record<string, { n: number; alone: [number, number]; together: [number, number] }> = {};
-  for (let i = 1; i < qs.length; i++) {
-    const [before, q] = [qs[i - 1] as Standalone, qs[i] as Standalone];
-    if (before.account !== q.account) continue;
-    const p: Pair = { id: `q${i}`, account: q.account, kind: "change", first: before.question, first_article: null, followup: q.question, followup_article: null };
+  for (const [i, [before, q]] of asked.entries()) {
+    const p: Pair = { id: `q${i}`, account: q.account, kind: "change", first: before, first_article: null, followup: q.question, followup_article: null };
     const k = `${q.account.slice(0, 2)}.${q.kind === "answerable" ? "answerable" : "unanswerable"}`;
     const row = (t[k] ??= { n: 0, alone: [0, 0], together: [0, 0] });
     row.n++;
@@ -355,6 +378,11 @@ if (import.meta.main) {
   const tuning = tuningHalf(accounts.keys());
   const pairs = loadPairs(fresh ? FRESH_PAIRS : "followups").filter((p) => fresh || half === "all" || (half === "tune") === tuning.has(p.account));
   const out = (line: string) => process.stdout.write(line + "\n");
+  if (args.includes("--cross")) {
+    const path = fresh ? join(ROOT, FRESH_ACCOUNTS, "questions.jsonl") : STANDALONE;
+    printRows(`questions of their own, each asked after every first question of the follow-up pairs (${path}):`, await crossed(path, pairs, inMemory(accounts)), out);
+    process.exit(0);
+  }
   if (args.includes("--standalone")) {
     const path = args[args.indexOf("--standalone") + 1] ?? STANDALONE;
     printRows(`questions of their own, each right after the one before (${path}):`, await standalone(path, inMemory(accounts)), out);
