@@ -17,7 +17,7 @@
  * sentences that follow up; letting a leaning message that is sure alone stand on its own lost
  * follow-ups whose few words one article held by chance ("要带什么").
  */
-import { choose, isAnswer, type Choice } from "../../ranking/choice.ts";
+import { choose, type Choice } from "../../ranking/choice.ts";
 import type { Question } from "../../ranking/question.ts";
 import type { RankedArticle, RankingResult } from "../../ranking/types.ts";
 import { asksAnother, leansOnBefore, picksEntry, standsAlone } from "./cues.ts";
@@ -71,11 +71,11 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   const question: Question = { text, context: earlier.join("\n") };
   const together = await rank(question);
   if (!together || together === "busy") return alone;
-  // Taken when it offers something, and only when the article it leads with is itself an answer:
-  // a list that the choice makes because an article behind the best answers would pull the
-  // follow-up to a best that does not (a question of its own holding "them" went to the
-  // subscription article it held 27 % of).
-  if (choose(together.articles).kind === "none" || !isAnswer(together.articles[0])) return alone;
+  // Taken when it offers something, and not when the choice lists it only because an article
+  // behind a best that is no answer is one ("behind"): that would pull the follow-up to a best that
+  // does not answer (a question of its own holding "them" went to the subscription article it held 27 % of).
+  const taken = choose(together.articles);
+  if (taken.kind === "none" || (taken.kind === "list" && taken.why === "behind")) return alone;
   // The follower's own words name an article in its head ("and sleep?" after the period
   // tracking question, "科目二呢" after 科目一): the conversation moves there, where the earlier
   // question's words would pull it back.
