@@ -36,13 +36,16 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   const between = (t: string) => standsAlone(t) || asksAnother(t) || picksEntry(t) !== null;
   if (between(message)) throw badRequest(`message ${seq} ("${message.slice(0, 40)}") is what followers say between questions, not a question an article answers`, "not_a_question");
   const given = f.get("as");
-  // Control characters are refused before white space is folded, as the field refuses them: a
-  // vertical tab folded into a space would hide one.
-  if (given !== undefined && unprintable(given)) throw invalidArticle([{ field: "questions", reason: `the phrasing given (as=) ${NO_CONTROL}` }]);
-  const text = given === undefined ? message : questionForm(given);
-  if (given !== undefined && !text) throw badRequest('"as" is empty: give the phrasing to teach, or leave it out to teach the message itself');
   const what = given === undefined ? `message ${seq}` : "the phrasing given (as=)";
-  if (between(text)) throw badRequest(`${what} ("${text.slice(0, 40)}") is what followers say between questions, not a question an article answers`, "not_a_question");
+  let text = message;
+  if (given !== undefined) {
+    // Control characters are refused before white space is folded, as the field refuses them: a
+    // vertical tab folded into a space would hide one.
+    if (unprintable(given)) throw invalidArticle([{ field: "questions", reason: `${what} ${NO_CONTROL}` }]);
+    text = questionForm(given);
+    if (!text) throw badRequest('"as" is empty: give the phrasing to teach, or leave it out to teach the message itself');
+    if (between(text)) throw badRequest(`${what} ("${text.slice(0, 40)}") is what followers say between questions, not a question an article answers`, "not_a_question");
+  }
   if (!withinChars(text, LIMITS.question))
     throw invalidArticle([
       { field: "questions", reason: `${what} is ${charLength(text)} characters and a question at most ${LIMITS.question}: give a shorter phrasing of it with replyd teach ${seq} ${id} --as "…"` },
