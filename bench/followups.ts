@@ -8,7 +8,7 @@
  *   bun bench/followups.ts [--half tune|held|all] [--set weight=0.5] [--set namesAnother=0.5] [--set lead=2] [--binary] [--json] [--misses]
  *   bun bench/followups.ts --fresh [--binary] [--misses]    (bench/eval/followups-fresh on bench/eval/faq-fresh: never tuned on)
  *   bun bench/followups.ts [--fresh] --cross    (each question of its own asked after every first question of the pairs)
- *   bun bench/followups.ts --standalone [bench/eval/faq/questions.jsonl]
+ *   bun bench/followups.ts [--fresh] --standalone [PATH]    (default: the accounts' own questions.jsonl)
  *   ./scripts/bench --only followups        (both)
  *
  * Kinds: stay (the follow-up is answered by the first question's article), move (by a neighbouring
@@ -384,7 +384,9 @@ if (import.meta.main) {
     process.exit(0);
   }
   if (args.includes("--standalone")) {
-    const path = args[args.indexOf("--standalone") + 1] ?? STANDALONE;
+    // The path is optional: a flag after --standalone is no path.
+    const next = args[args.indexOf("--standalone") + 1];
+    const path = next && !next.startsWith("--") ? next : fresh ? join(ROOT, FRESH_ACCOUNTS, "questions.jsonl") : STANDALONE;
     printRows(`questions of their own, each right after the one before (${path}):`, await standalone(path, inMemory(accounts)), out);
     process.exit(0);
   }
