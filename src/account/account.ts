@@ -4,7 +4,9 @@
  * composes accounts; nothing here knows of routes, keys or the listening socket.
  */
 import type { Clock } from "../base/clock.ts";
-import type { ClusterPart, ReadModel, Writer } from "../store/backend.ts";
+import type { ClusterPart } from "../store/backend.ts";
+import type { ReadModel } from "../store/read-model.ts";
+import type { Writer } from "../store/writer.ts";
 import type { RegexMatcher } from "../wechat/answering/regex.ts";
 import type { RegexThread } from "../wechat/answering/regex-thread.ts";
 import type { Responder } from "../wechat/answering/responder.ts";

@@ -1,6 +1,6 @@
 import type { Clock } from "../base/clock.ts";
 import type { Keyspace } from "../cluster/keyspace.ts";
-import type { Writer } from "../store/backend.ts";
+import type { Writer } from "../store/writer.ts";
 import { LocalCaps, SharedCaps } from "../wechat/ai/caps.ts";
 import { RedisBook } from "../wechat/ai/generation-book.ts";
 import { GeneratedAnswers } from "../wechat/ai/generated-answers.ts";

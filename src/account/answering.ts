@@ -1,5 +1,5 @@
 import type { Clock } from "../base/clock.ts";
-import type { ReadModel } from "../store/backend.ts";
+import type { ReadModel } from "../store/read-model.ts";
 import { LocalConversations, SharedConversations, type Conversations } from "../wechat/answering/conversation.ts";
 import { RegexMatcher } from "../wechat/answering/regex.ts";
 import type { RegexThread } from "../wechat/answering/regex-thread.ts";

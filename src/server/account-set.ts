@@ -6,7 +6,9 @@
  */
 import type { Account } from "../account/account.ts";
 import type { AccountSettings } from "../account/settings.ts";
-import type { ClusterPart, ReadModel, Writer } from "../store/backend.ts";
+import type { ClusterPart } from "../store/backend.ts";
+import type { ReadModel } from "../store/read-model.ts";
+import type { Writer } from "../store/writer.ts";
 import type { AppContext } from "./context.ts";
 
 export interface AccountStore {

@@ -4,7 +4,7 @@
  * quiet account's old questions go as surely as a busy one's.
  */
 import type { Clock } from "../base/clock.ts";
-import type { FollowerLog } from "../store/backend.ts";
+import type { FollowerLog } from "../store/follower-log.ts";
 
 export const PRUNE_EVERY_MS = 3600_000;
 

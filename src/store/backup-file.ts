@@ -1,7 +1,15 @@
 /** A backup's document read from an open file, as both stores hand one out (a file, or a spooled copy). */
 import { closeSync, fstatSync } from "node:fs";
-import { fdSource } from "../doc/byte-source.ts";
-import type { OpenBackup } from "./backend.ts";
+import { fdSource, type ByteSource } from "../doc/byte-source.ts";
+
+/** A backup's document, open for reading: as pieces (a restore, a hash) or as a stream (a download). */
+export interface OpenBackup {
+  size: number;
+  source: ByteSource;
+  /** The whole document, read from the start; closes the backup when it ends or is cancelled. */
+  stream(): ReadableStream<Uint8Array>;
+  close(): void;
+}
 
 /** An open file as a pull stream of 256 KiB reads, closed when it ends or is cancelled. */
 export function openFile(fd: number): OpenBackup {

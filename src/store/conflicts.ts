@@ -1,6 +1,6 @@
 import type { Article } from "../article/article.ts";
 import { conflict } from "../base/errors.ts";
-import type { ArticleEdit } from "./backend.ts";
+import type { ArticleEdit } from "./writer.ts";
 
 /** The refusals of a single-article write, the same from either store. */
 export const idExists = (id: string) => conflict(`an article with id "${id}" already exists; use PUT to revise it`, "id_exists");

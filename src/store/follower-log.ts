@@ -1,7 +1,9 @@
 /**
  * The follower message log as both stores keep it: its entries, which events open a follower's
- * reply window, the window's rules, and the bound on messages waiting to be written.
+ * reply window, the window's rules, the bound on messages waiting to be written, and the log as the
+ * writer offers it (FollowerLog).
  */
+import type { FailedSend, LogFigures, ReportQuery } from "./report-query.ts";
 
 export interface LoggedMessage {
   received_at: string;
@@ -86,4 +88,26 @@ export function windowOf(openedAt: string | null, sent: number, nowMs: number, l
   if (sent >= limit)
     return { ...base, open: false, closed: "reply_limit", reason: `the ${limit} replies allowed since the follower's last message (at ${openedAt}) are spent; it opens again when they write` };
   return { ...base, open: true };
+}
+
+/** The follower message log and the replies kept in it. */
+export interface FollowerLog {
+  /** Queued, written in batches: never waits. */
+  add(m: NewMessage): void;
+  /** Messages waiting to be written, and those not logged because that queue was full. */
+  readonly backlog: { unwritten: number; dropped: number };
+  /** Resolves once every message added so far is written. */
+  settled(): Promise<void>;
+  list(opts: { unmatchedOnly: boolean; limit: number; offset: number }): Promise<{ items: (LoggedMessage & { seq: number })[]; total: number }>;
+  /** Removes messages and model calls more than `days` older than `nowMs`; answers how many went and the newest message's time. */
+  prune(days: number, nowMs: number): Promise<{ removed: number; removedCalls: number; newest: string | null }>;
+  /** Replies allowed per follower interaction (--reply-limit). */
+  readonly replyLimit: number;
+  window(openid: string, nowMs: number): Promise<ReplyWindow>;
+  record(r: NewReply): Promise<number>;
+  entry(seq: number): Promise<(LoggedMessage & { seq: number }) | null>;
+  /** A customer-service message that did not go out, kept for the report (pruned with the log). */
+  sendFailed(f: FailedSend): Promise<void>;
+  /** What `replyd report` shows of the log (store/report-query.ts), once every message added so far is written. */
+  figures(q: ReportQuery): Promise<LogFigures>;
 }

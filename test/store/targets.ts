@@ -1,11 +1,11 @@
 /**
  * The stores a parameterised suite runs against: SQLite, and PostgreSQL with its local read copy,
  * each opened as a server opens it (store/open.ts) and used through the writer the routes use
- * (store/backend.ts), with its message log. `store` is what followers' replies read (the store
+ * (store/writer.ts), with its message log. `store` is what followers' replies read (the store
  * itself, or the copy, caught up after every write), so one test checks both.
  */
 import { readAll } from "../../src/doc/byte-source.ts";
-import type { Writer } from "../../src/store/backend.ts";
+import type { Writer } from "../../src/store/writer.ts";
 import { openBackend } from "../../src/store/open.ts";
 import type { DataFolder } from "../../src/store/sqlite/data-folder.ts";
 import { fixedClock } from "../../src/base/clock.ts";

@@ -1,5 +1,5 @@
 import type { BulkDocument } from "../../doc/document.ts";
-import type { ImportResult as StoredImport } from "../../store/backend.ts";
+import type { ImportResult as StoredImport } from "../../store/writer.ts";
 import { defineCommand } from "../command.ts";
 import type { CommandContext } from "../context.ts";
 import { usage } from "../errors.ts";

@@ -1,5 +1,5 @@
 import { requireSections, type Matter } from "../../doc/document.ts";
-import type { RestoreResult } from "../../store/backend.ts";
+import type { RestoreResult } from "../../store/writer.ts";
 import { defineCommand } from "../command.ts";
 import type { CommandContext } from "../context.ts";
 import { CLIError, usage } from "../errors.ts";

@@ -8,7 +8,7 @@ import { ArticleIndex } from "./article-index.ts";
 import { containing, findArticles } from "./search.ts";
 import type { Article, ArticleInput, ArticleSummary } from "../../article/article.ts";
 import type { LongName } from "../../article/fields.ts";
-import type { ListQuery } from "../backend.ts";
+import type { ListQuery } from "../read-model.ts";
 import { BOUND_COLUMNS, SUMMARY_COLUMNS, columnList, fromRow, sqliteParams, sqliteRecordParams, sqliteRowParams, type Row, type StoredRow } from "../rows.ts";
 
 /** Where the keywords' and the questions' JSON text stand among the bound values (the indexes take them). */

@@ -3,7 +3,8 @@ import type { Menu } from "../../doc/menu.ts";
 import { TEXT_KEYS, type Rule, type Tags, type TextKey, type Texts } from "../../doc/rule.ts";
 import type { SynonymGroup } from "../../doc/synonyms.ts";
 import { storedSynonyms, writeSynonyms } from "./synonyms.ts";
-import type { RuleMerge, StoredMenu } from "../backend.ts";
+import type { StoredMenu } from "../read-model.ts";
+import type { RuleMerge } from "../writer.ts";
 
 export type { RuleMerge, StoredMenu };
 

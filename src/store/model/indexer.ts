@@ -1,6 +1,6 @@
 import type { ArticleIndex } from "./article-index.ts";
 import type { Searcher } from "./searcher.ts";
-import type { IndexCheck } from "../backend.ts";
+import type { IndexCheck } from "../read-model.ts";
 
 /**
  * The search indexes' upkeep: rebuilt in small batches in the background after a bulk write (the

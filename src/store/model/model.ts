@@ -1,5 +1,5 @@
 /**
- * The read model (backend.ts): the articles, their search indexes and the content in one SQLite
+ * The read model (read-model.ts): the articles, their search indexes and the content in one SQLite
  * file, with the follower search on its worker thread. The SQLite backend's store is one (its data
  * folder's database, written in place); the PostgreSQL backend keeps one in a temporary folder as
  * its local copy, written from the database's change feed. What only a data folder has (backups as

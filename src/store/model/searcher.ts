@@ -23,7 +23,7 @@ import { searchThread, type SearchChannel } from "./search-thread.ts";
  */
 const WORKER_ENTRY = import.meta.url.includes("/$bunfs/") ? "./store/model/search-worker.ts" : new URL("./search-worker.ts", import.meta.url).href;
 
-import type { Asking, SearchResult } from "../backend.ts";
+import type { Asking, SearchResult } from "../read-model.ts";
 export type { Asking, SearchResult };
 
 export interface SearcherOptions {

@@ -1,6 +1,6 @@
 import type { SQL, TransactionSQL } from "bun";
 import type { Article } from "../../article/article.ts";
-import type { ArticleEdit, EditResult } from "../backend.ts";
+import type { ArticleEdit, EditResult } from "../writer.ts";
 import { codeTaken, decideEdit } from "../conflicts.ts";
 import { lockWrites } from "./bulk.ts";
 import { CONTENT } from "../../article/fields.ts";

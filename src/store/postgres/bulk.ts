@@ -16,7 +16,7 @@ import type { Mirror } from "./mirror.ts";
 import type { Outcome } from "./outcome.ts";
 import { generation, insertDirectly, insertNew, loadRecords, mintIds, purgeArticles } from "./rows.ts";
 import * as content from "./content.ts";
-import { type ImportResult } from "../backend.ts";
+import { type ImportResult } from "../writer.ts";
 import { scopedWriteLock } from "./account-schema.ts";
 import { type BackupInfo } from "../backup-ids.ts";
 import { mergeSynonymGroups } from "../../doc/synonyms.ts";

@@ -2,7 +2,7 @@ import type { SQL } from "bun";
 import { constants, existsSync, openSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { Clock } from "../../base/clock.ts";
-import type { Writer } from "../backend.ts";
+import type { Writer } from "../writer.ts";
 import { mediaOf, writeMediaFile } from "../media.ts";
 import type { Model } from "../model/model.ts";
 import { editArticlePg, purgeArticlePg } from "./articles.ts";

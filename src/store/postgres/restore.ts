@@ -11,7 +11,7 @@ import type { Mirror } from "./mirror.ts";
 import type { Outcome } from "./outcome.ts";
 import { generation, insertDirectly, insertNew, loadRecords, mintIds, purgeArticles } from "./rows.ts";
 import { type BackupInfo } from "../backup-ids.ts";
-import { type RestoreResult } from "../backend.ts";
+import { type RestoreResult } from "../writer.ts";
 
 /**
  * Replaces `matter` with the document's content, exactly (revs and times included), in one

@@ -8,7 +8,7 @@ import { contentOf, sameContent, type ArticleInput } from "../../article/article
 import { SECTIONS, type BulkDocument, type Matter } from "../../doc/document.ts";
 import { InvalidDocumentError, ProblemList } from "../../base/errors.ts";
 import { DocumentIds } from "../ids.ts";
-import type { ImportResult, RestoreResult } from "../backend.ts";
+import type { ImportResult, RestoreResult } from "../writer.ts";
 import type { BackupInfo, BackupKind } from "../backup-ids.ts";
 import { BULK_INDEX_THRESHOLD, type Model } from "../model/model.ts";
 import { mergeSynonymGroups, sameSynonyms } from "../../doc/synonyms.ts";

@@ -6,7 +6,7 @@ import { DocumentWriter } from "../../doc/document-writer.ts";
 import { asBulk, SECTIONS, type BulkDocument, type Matter, type ReplydDocument } from "../../doc/document.ts";
 import type { Menu } from "../../doc/menu.ts";
 import type { Rule } from "../../doc/rule.ts";
-import type { ArticleEdit, EditResult, ImportResult, RestoreResult } from "../backend.ts";
+import type { ArticleEdit, EditResult, ImportResult, RestoreResult } from "../writer.ts";
 import type { BackupInfo, BackupKind } from "../backup-ids.ts";
 import { codeTaken, decideEdit } from "../conflicts.ts";
 import { DEFAULT_REPLY_LIMIT } from "../follower-log.ts";
@@ -178,7 +178,7 @@ export class DataFolder extends Model {
   }
 
   /**
-   * One article's write (backend.ts ArticleEdit), decided in one immediate transaction against the
+   * One article's write (writer.ts ArticleEdit), decided in one immediate transaction against the
    * article as stored: rev, the edit's decision, the live code. Answers it as stored: an id made
    * again continues above its old revs.
    */

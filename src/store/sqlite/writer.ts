@@ -1,7 +1,7 @@
-/** The SQLite store behind the writer interface (backend.ts): every call is the store's own. */
+/** The SQLite store behind the writer interface (store/writer.ts): every call is the store's own. */
 import { existsSync, openSync } from "node:fs";
 import { join } from "node:path";
-import type { Writer } from "../backend.ts";
+import type { Writer } from "../writer.ts";
 import { openFile } from "../backup-file.ts";
 import { SCHEMA_VERSION } from "../model/db.ts";
 import { oneAtATime } from "../exclusive.ts";

@@ -12,7 +12,7 @@
 import type { Clock } from "../../base/clock.ts";
 import type { ModelEndpoint } from "../../llm/client.ts";
 import type { Source } from "../../llm/prompt.ts";
-import type { Writer } from "../../store/backend.ts";
+import type { Writer } from "../../store/writer.ts";
 import { viaRedis } from "../../cluster/fallback.ts";
 import { BOOK_TTL_MS, LocalBook, type GenerationBook, type Opened } from "./generation-book.ts";
 import { GeneratedStats } from "./stats.ts";

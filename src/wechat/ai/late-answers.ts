@@ -5,7 +5,7 @@
  * remembers this for a day) — kept until the follower's next message, which it answers instead.
  */
 import type { Clock } from "../../base/clock.ts";
-import type { Writer } from "../../store/backend.ts";
+import type { Writer } from "../../store/writer.ts";
 import { PENDING_MS } from "../../store/generated-log.ts";
 import { sendFollowUp } from "../platform/follow-up.ts";
 import type { PendingFollowers } from "./pending.ts";

@@ -8,7 +8,7 @@
 import type { Clock } from "../../base/clock.ts";
 import type { ModelEndpoint } from "../../llm/client.ts";
 import type { Source } from "../../llm/prompt.ts";
-import type { Writer } from "../../store/backend.ts";
+import type { Writer } from "../../store/writer.ts";
 import type { CapReached, Caps, Slot } from "./caps.ts";
 import { ModelAsker, type ModelAnswer } from "./llm-answer.ts";
 import type { GeneratedStats } from "./stats.ts";

@@ -5,7 +5,7 @@
  * rendered, and sealed in safe mode.
  */
 import type { Clock } from "../../base/clock.ts";
-import type { FollowerLog } from "../../store/backend.ts";
+import type { FollowerLog } from "../../store/follower-log.ts";
 import { viaRedis } from "../../cluster/fallback.ts";
 import type { GeneratedAnswers } from "../ai/generated-answers.ts";
 import { renderReply, SUCCESS, type Inbound, type Reply } from "../door/message.ts";

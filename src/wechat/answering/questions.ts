@@ -4,7 +4,7 @@
  * and keywords, else the fallback text; the turn it makes kept for their next message.
  */
 import type { TextKey } from "../../doc/rule.ts";
-import type { ReadModel } from "../../store/backend.ts";
+import type { ReadModel } from "../../store/read-model.ts";
 import { sourcesOf } from "../../llm/prompt.ts";
 import { answerReply, news } from "./ranked-reply.ts";
 import type { Conversations, Turn } from "./conversation.ts";

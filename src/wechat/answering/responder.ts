@@ -1,6 +1,6 @@
 import type { Article, ArticleSummary } from "../../article/article.ts";
 import type { Rule, TextKey } from "../../doc/rule.ts";
-import type { ReadModel } from "../../store/backend.ts";
+import type { ReadModel } from "../../store/read-model.ts";
 import { truncateUtf8 } from "../../base/utf8.ts";
 import { dedupeKey, MAX_NEWS_FOR_EVENT, MAX_NEWS_FOR_MESSAGE, MAX_TEXT_BYTES, type Inbound, type Reply } from "../door/message.ts";
 import { news } from "./ranked-reply.ts";

@@ -1,6 +1,6 @@
 import type { Clock } from "../../base/clock.ts";
 import { CODE } from "../../base/errors.ts";
-import type { FollowerLog } from "../../store/backend.ts";
+import type { FollowerLog } from "../../store/follower-log.ts";
 import { verifyWxSignature, WxCrypto, WxError, wxSignature } from "./crypto.ts";
 import { dedupeKey, SUCCESS, toInbound } from "./message.ts";
 import type { Responder } from "../answering/responder.ts";

@@ -6,7 +6,7 @@
  * operator's `replyd reply` and a generated answer that follows the retrieval reply both send here.
  */
 import type { Clock } from "../../base/clock.ts";
-import type { Writer } from "../../store/backend.ts";
+import type { Writer } from "../../store/writer.ts";
 import type { ReplyWindow } from "../../store/follower-log.ts";
 import { sendCustomMessage, type CustomMessage } from "./custom.ts";
 import { PlatformError, type PlatformClient } from "./client.ts";

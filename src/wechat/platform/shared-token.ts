@@ -1,6 +1,6 @@
 import { DEFAULT_KEYS, type Keyspace } from "../../cluster/keyspace.ts";
 import type { RedisLink } from "../../store/redis/link.ts";
-import type { SharedToken, TokenShare } from "./client.ts";
+import type { SharedToken, TokenShare } from "./token-keeper.ts";
 
 /**
  * The access token kept in Redis for the cluster (issue 15): one instance at a time holds the
@@ -9,7 +9,7 @@ import type { SharedToken, TokenShare } from "./client.ts";
  * secret there as in the process, so Redis must be on a private network (docs/operations.md).
  * Its remaining life is the key's own expiry, read back with it: no instance's wall clock enters
  * into it, so one whose clock runs hours ahead cannot make another hand out an expired token.
- * Redis away: every call rejects with RedisDown, and the platform client asks the platform itself (client.ts).
+ * Redis away: every call rejects with RedisDown, and the token keeper asks the platform itself (token-keeper.ts).
  */
 const READ = `local v = redis.call('GET', KEYS[1]) if not v then return false end return {v, redis.call('PTTL', KEYS[1])}`;
 export class RedisTokenShare implements TokenShare {

@@ -1,0 +1,105 @@
+/**
+ * The writer: every write and everything read from the store of record (backups, the message log),
+ * asynchronous as a database is. Its transactions decide every conflict: a route never checks
+ * against what it read first.
+ */
+import type { Article } from "../article/article.ts";
+import type { BulkDocument, Matter } from "../doc/document.ts";
+import type { Menu } from "../doc/menu.ts";
+import type { Rule } from "../doc/rule.ts";
+import type { SynonymMerge } from "../doc/synonyms.ts";
+import type { OpenBackup } from "./backup-file.ts";
+import type { BackupInfo } from "./backup-ids.ts";
+import type { FollowerLog } from "./follower-log.ts";
+import type { GeneratedLog } from "./generated-log.ts";
+
+/** What a rules import did, by rule id. */
+export interface RuleMerge {
+  added: number;
+  updated: number;
+  unchanged: number;
+}
+
+/**
+ * One article's write, decided in the writer's transaction against the article as the store of
+ * record holds it: `expectRev` (the operator's rev=) must match it, `decide` says what to write
+ * (null: nothing changes) or throws (not found), and the live code must be free.
+ */
+export interface ArticleEdit {
+  expectRev?: number;
+  /** A creation: refused 409 id_exists when the article is stored (the store decides, in its transaction). */
+  onlyIfNew?: boolean;
+  decide(stored: Article | null): Article | null;
+}
+
+/** What an edit did: the article as stored now (the stored one when nothing changed). */
+export interface EditResult {
+  article: Article;
+  created: boolean;
+  changed: boolean;
+}
+
+export interface Writer {
+  readonly kind: "sqlite" | "postgres";
+  /** The schema version the store is at. */
+  readonly schema: number;
+  /** Bytes the store takes (the database file and its WAL; the PostgreSQL database), looked up once a second at most. */
+  size(): Promise<number>;
+  readonly log: FollowerLog;
+  /** Every call to a model for a follower's question (store/generated-log.ts). */
+  readonly generated: GeneratedLog;
+  /** Backups kept per matter (--keep). */
+  readonly keep: number;
+  /** The newest backup of any matter (health). */
+  newestBackup(): Promise<BackupInfo | null>;
+  /** Temp files of backups cut short (kill -9) found and removed at start (health). */
+  readonly backupTempFilesRemovedAtStart: number;
+  editArticle(id: string, edit: ArticleEdit): Promise<EditResult>;
+  purgeArticle(id: string): Promise<boolean>;
+  importDocument(doc: BulkDocument, mode: "merge" | "init"): Promise<ImportResult>;
+  restore(doc: BulkDocument, matter: Matter): Promise<RestoreResult>;
+  backup(matter: Matter): Promise<BackupInfo & { counts: Record<string, number> }>;
+  /** `backup`: the menu it replaced; `rulesBackup`: the rules, when `rules` changes them (a pull's). */
+  saveMenu(menu: Menu | null, opts?: { pushed?: boolean; rules?: Rule[] }): Promise<{ backup?: BackupInfo; rulesBackup?: BackupInfo; rules?: RuleMerge }>;
+  /** Keeps an uploaded image (checked by mediaOf), answers its name and whether it was kept already. */
+  storeMedia(bytes: Uint8Array, maxBytes: number): Promise<{ name: string; type: string; size: number; existed: boolean }>;
+  /** Makes sure the media file is in the local folder it is served from; false when there is no such media. */
+  fetchMedia(name: string): Promise<boolean>;
+  listBackups(matter?: Matter): Promise<BackupInfo[]>;
+  getBackup(matter: Matter, id: string): Promise<BackupInfo | null>;
+  removeBackup(id: string): Promise<void>;
+  openBackup(id: string): Promise<OpenBackup>;
+  /** Runs `work` alone among every call with the same key, on every instance serving this data (exclusive.ts). */
+  exclusive<T>(key: string, work: () => Promise<T>): Promise<T>;
+}
+
+export interface ImportResult {
+  added: number;
+  updated: number;
+  unchanged: number;
+  removed: number;
+  total: number;
+  tags: number;
+  rules: { added: number; updated: number; unchanged: number };
+  texts: number;
+  /** The document's menu was stored (import never removes one; it is not pushed). */
+  menu: boolean;
+  /** The document's synonym groups merged (src/doc/synonyms.ts mergeSynonymGroups); a change rebuilds the passage index. */
+  synonyms: SynonymMerge;
+  /** The automatic backup taken before an init replaced the articles. */
+  backup?: BackupInfo;
+}
+
+export interface RestoreResult {
+  matter: Matter;
+  articles?: number;
+  tags?: number;
+  rules?: number;
+  texts?: number;
+  /** The menu: stored, removed (the document's is null), or kept (an older all document has none). */
+  menu?: "stored" | "removed" | "kept";
+  /** Synonym groups restored; absent when an `all` document has none (written before synonyms): they are kept. */
+  synonyms?: number;
+  /** The automatic backup of what the restore replaced. */
+  backup: BackupInfo;
+}
