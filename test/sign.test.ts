@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import vectors from "./vectors/signing.json";
 import { fixedClock } from "../src/base/clock.ts";
 import { authenticate } from "../src/server/auth.ts";
-import { DoorBudget } from "../src/server/form.ts";
+import { DoorBudget } from "../src/server/form-bounds.ts";
 import { FailureLimiter } from "../src/server/limiter.ts";
 import { NonceCache } from "../src/server/nonces.ts";
 import { canonicalQuery, canonicalString, computeSign, fileParamValue, formatTs, parseTs, rfc3986, signRequest, timingSafeEqual, timingSafeEqualBytes, type Param } from "../src/sign.ts";

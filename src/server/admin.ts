@@ -3,7 +3,6 @@ import { articleJson, CONTENT_FIELDS, contentOf, LIMITS, sameContent, validateAr
 import { bodyReducedAhead, KeptBodies, readDocumentSliced } from "../doc/bodies.ts";
 import { badRequest, InvalidDocumentError, notFound, ReplydError, tooLarge } from "../base/errors.ts";
 import { newArticleId } from "../store/ids.ts";
-import { VERSION } from "../base/version.ts";
 import { ruleWarnings } from "./rule-warnings.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
@@ -11,6 +10,7 @@ import { Fields } from "./fields.ts";
 import { mediaUrl } from "../store/media.ts";
 import { type ReplyWindow } from "../store/follower-log.ts";
 import { appendedFields, appendTo } from "./append.ts";
+import { health } from "./health.ts";
 
 const FORM_FIELDS = ["id", ...CONTENT_FIELDS] as const;
 /** Each word of q= is a condition over four columns: SQLite refuses expression trees past ~1,000 terms. */
@@ -65,58 +65,6 @@ export async function getCli(ctx: AppContext, req: SignedRequest) {
   }
   if (f.names().length) throw badRequest("deleted, limit and offset go with tag= or q= (q= with no words lists everything)");
   return health(ctx, req);
-}
-
-const indexState = (ctx: AppContext) =>
-  !ctx.read.articles.index.indexComplete ? `rebuilding (${Math.floor(ctx.read.articles.index.indexProgress() * 100)}%)` : ctx.read.indexVerified === "checking" ? "checking" : "ready";
-
-export async function health(ctx: AppContext, req: SignedRequest) {
-  const now = ctx.clock.now();
-  const a = ctx.read.articles.counts();
-  const c = ctx.read.content.counts();
-  return {
-    status: "ok",
-    version: VERSION,
-    // The account this health is of (`default` on a server that declares none), and where its callback answers.
-    account: ctx.account,
-    callback: ctx.callbackPath,
-    // Where the data is kept: sqlite (the data folder) or postgres (--db), and its schema version.
-    store: ctx.write.kind,
-    schema: ctx.write.schema,
-    uptime_s: Math.round((now - ctx.startedAt) / 1000),
-    server_time: new Date(now).toISOString(),
-    counts: { articles_live: a.live, articles_deleted: a.deleted, tags: c.tags, rules: c.rules, texts: c.texts, synonyms: c.synonyms },
-    // Rules that answer with nothing (articles gone, tags no article carries): the callback passes them over.
-    rule_warnings: ruleWarnings(ctx),
-    db_bytes: await ctx.write.size(),
-    search_index: indexState(ctx),
-    // The passage index followers' questions are ranked from (docs/answers.md): built with the search index.
-    passage_index: { state: indexState(ctx), ...ctx.read.articles.index.passageIndexSizes() },
-    // Follower messages waiting for the log writer, and those not logged because its queue was full.
-    message_log: ctx.write.log.backlog,
-    // Follower searches waiting now, and since start answered "busy" or past their deadline.
-    search: { queued: ctx.read.searcher.queued, ...ctx.read.searcher.counts },
-    regex_rules_disabled: ctx.regex.disabled(),
-    // The platform API: ok, or the last error with its code and what to do.
-    platform: ctx.platform ? ctx.platform.status : { link: "not configured" },
-    // The stored menu, and whether the platform has it as it is now.
-    menu: (() => {
-      const m = ctx.read.content.menu();
-      return m ? { updated_at: m.updated_at, pushed_at: m.pushed_at } : null;
-    })(),
-    // A model writing answers (serve --ai-url): calls, what became of them, tokens, the caps; never the key.
-    generated_answers: ctx.generator ? await ctx.generator.status() : { endpoint: "not configured" },
-    ...(ctx.clockWarning() ? { clock_warning: ctx.clockWarning() } : {}),
-    ...(ctx.cluster ? { cluster: ctx.cluster() } : {}),
-    newest_backup: await ctx.write.newestBackup(),
-    // Temp files of backups cut short (kill -9) found and removed when the server started.
-    backup_temp_files_removed_at_start: ctx.write.backupTempFilesRemovedAtStart,
-    // Which key asked, and whether it is the one taken from the server's environment (served until
-    // the server restarts without it: `replyd keys rm` cannot revoke it), named whichever key asks.
-    key: { appkey: req.key.appkey, scope: req.key.scope, source: req.key.appkey === ctx.environmentKey ? "environment" : "stored" },
-    environment_key: ctx.environmentKey,
-    window_s: ctx.windowMs / 1000,
-  };
 }
 
 /** The long fields sent as file parts (`body`), as text; any other part is refused. */

@@ -3,7 +3,8 @@ import { REFUSE, viaRedis } from "../cluster/fallback.ts";
 import { ReplydError, type ErrorCode } from "../base/errors.ts";
 import { APPKEY_PATTERN, AUTH_FIELDS, canonicalString, computeSign, formatTs, NONCE_PATTERN, parseTs, SIGN_PATTERN, timingSafeEqual, TS_PATTERN, type Param } from "../sign.ts";
 import type { AdminKey, Keys } from "../store/keys.ts";
-import { closeFiles, FORM_BODY_SLACK, readForm, type DoorBudget, type ReadForm } from "./form.ts";
+import { closeFiles, readForm } from "./form.ts";
+import { FORM_BODY_SLACK, type DoorBudget, type ReadForm } from "./form-bounds.ts";
 import type { Upload } from "./upload.ts";
 
 /** Where nonces are remembered: this process (NonceCache), or the cluster's Redis (SharedNonces). */

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { FORM_BODY_SLACK, FORM_LIMITS } from "../../src/server/form.ts";
+import { FORM_BODY_SLACK, FORM_LIMITS } from "../../src/server/form-bounds.ts";
 import { FailureLimiter, limiterKey } from "../../src/server/limiter.ts";
 import { startServer } from "../../src/server/serve.ts";
 import { clientAddress } from "../../src/server/listener.ts";

@@ -8,7 +8,7 @@ import { expect, test } from "bun:test";
 import { fixedClock } from "../../src/base/clock.ts";
 import { CODE } from "../../src/base/errors.ts";
 import { authenticate, type AuthOptions } from "../../src/server/auth.ts";
-import { DoorBudget } from "../../src/server/form.ts";
+import { DoorBudget } from "../../src/server/form-bounds.ts";
 import { FailureLimiter } from "../../src/server/limiter.ts";
 import { NonceCache } from "../../src/server/nonces.ts";
 import { KeyRing } from "../../src/store/keys.ts";

@@ -3,7 +3,7 @@
  * one follower's deliveries, the operator's signed calls, what was logged and counted.
  */
 import { afterEach, expect } from "bun:test";
-import type { AppOptions } from "../../src/server/app.ts";
+import type { AppOptions } from "../../src/server/app-options.ts";
 import type { AdminKey } from "../../src/store/keys.ts";
 import type { DeliveryTimes } from "../../src/wechat/ai/generated-answers.ts";
 import type { CapLimits } from "../../src/wechat/ai/caps.ts";

@@ -1,0 +1,60 @@
+/**
+ * Health: what a signed GET /api/cli without a query answers (`replyd health`) — the server and the
+ * account it is asked of as they are now, the state of its search and passage indexes among them.
+ */
+import { VERSION } from "../base/version.ts";
+import { ruleWarnings } from "./rule-warnings.ts";
+import type { SignedRequest } from "./auth.ts";
+import type { AppContext } from "./context.ts";
+
+const indexState = (ctx: AppContext) =>
+  !ctx.read.articles.index.indexComplete ? `rebuilding (${Math.floor(ctx.read.articles.index.indexProgress() * 100)}%)` : ctx.read.indexVerified === "checking" ? "checking" : "ready";
+
+export async function health(ctx: AppContext, req: SignedRequest) {
+  const now = ctx.clock.now();
+  const a = ctx.read.articles.counts();
+  const c = ctx.read.content.counts();
+  return {
+    status: "ok",
+    version: VERSION,
+    // The account this health is of (`default` on a server that declares none), and where its callback answers.
+    account: ctx.account,
+    callback: ctx.callbackPath,
+    // Where the data is kept: sqlite (the data folder) or postgres (--db), and its schema version.
+    store: ctx.write.kind,
+    schema: ctx.write.schema,
+    uptime_s: Math.round((now - ctx.startedAt) / 1000),
+    server_time: new Date(now).toISOString(),
+    counts: { articles_live: a.live, articles_deleted: a.deleted, tags: c.tags, rules: c.rules, texts: c.texts, synonyms: c.synonyms },
+    // Rules that answer with nothing (articles gone, tags no article carries): the callback passes them over.
+    rule_warnings: ruleWarnings(ctx),
+    db_bytes: await ctx.write.size(),
+    search_index: indexState(ctx),
+    // The passage index followers' questions are ranked from (docs/answers.md): built with the search index.
+    passage_index: { state: indexState(ctx), ...ctx.read.articles.index.passageIndexSizes() },
+    // Follower messages waiting for the log writer, and those not logged because its queue was full.
+    message_log: ctx.write.log.backlog,
+    // Follower searches waiting now, and since start answered "busy" or past their deadline.
+    search: { queued: ctx.read.searcher.queued, ...ctx.read.searcher.counts },
+    regex_rules_disabled: ctx.regex.disabled(),
+    // The platform API: ok, or the last error with its code and what to do.
+    platform: ctx.platform ? ctx.platform.status : { link: "not configured" },
+    // The stored menu, and whether the platform has it as it is now.
+    menu: (() => {
+      const m = ctx.read.content.menu();
+      return m ? { updated_at: m.updated_at, pushed_at: m.pushed_at } : null;
+    })(),
+    // A model writing answers (serve --ai-url): calls, what became of them, tokens, the caps; never the key.
+    generated_answers: ctx.generator ? await ctx.generator.status() : { endpoint: "not configured" },
+    ...(ctx.clockWarning() ? { clock_warning: ctx.clockWarning() } : {}),
+    ...(ctx.cluster ? { cluster: ctx.cluster() } : {}),
+    newest_backup: await ctx.write.newestBackup(),
+    // Temp files of backups cut short (kill -9) found and removed when the server started.
+    backup_temp_files_removed_at_start: ctx.write.backupTempFilesRemovedAtStart,
+    // Which key asked, and whether it is the one taken from the server's environment (served until
+    // the server restarts without it: `replyd keys rm` cannot revoke it), named whichever key asks.
+    key: { appkey: req.key.appkey, scope: req.key.scope, source: req.key.appkey === ctx.environmentKey ? "environment" : "stored" },
+    environment_key: ctx.environmentKey,
+    window_s: ctx.windowMs / 1000,
+  };
+}
