@@ -1,29 +1,38 @@
 /**
  * How long the event loop is held while `work` runs: a 1 ms timer runs whenever the loop is free,
  * and the longest gap between its runs (or from the last run to the end) is the longest it was held.
- * Measured as this thread's CPU time across the gap (`longestMs`), not the clock's (`longestWallMs`):
- * on a shared machine the process is also paused by the scheduler, and a 58 ms gap of which the
- * thread ran 12 ms says nothing of the code — the CPU time is what the work held the loop for,
- * and what slicing bounds.
+ * A gap is counted without the time the thread spent waiting for a CPU (Linux's
+ * /proc/thread-self/schedstat: time runnable but not running): on a shared machine the scheduler
+ * pauses the process too, and a 58 ms gap of which 45 were spent in the run queue says nothing of
+ * the code. Time the thread runs, or blocks in a system call (a synchronous write, fsync), counts:
+ * both hold the loop. Where the file cannot be read the clock's gap is all there is.
  */
-const threadMs = () => {
-  const u = process.threadCpuUsage();
-  return (u.user + u.system) / 1000;
-};
+import { readFileSync } from "node:fs";
+
+const SCHEDSTAT = "/proc/thread-self/schedstat";
+
+/** Milliseconds this thread has waited in the run queue, or 0 where the kernel does not say. */
+function queuedMs(): number {
+  try {
+    return Number(readFileSync(SCHEDSTAT, "utf8").split(" ")[1]) / 1e6 || 0;
+  } catch {
+    return 0;
+  }
+}
 
 export async function watchingLoop<T>(work: () => Promise<T>): Promise<{ value: T; longestMs: number; longestWallMs: number; ticks: number }> {
   let ticks = 0;
   let longestMs = 0;
   let longestWallMs = 0;
   let last = performance.now();
-  let lastCpu = threadMs();
+  let lastQueued = queuedMs();
   const gap = () => {
     const now = performance.now();
-    const cpu = threadMs();
+    const queued = queuedMs();
     longestWallMs = Math.max(longestWallMs, now - last);
-    longestMs = Math.max(longestMs, cpu - lastCpu);
+    longestMs = Math.max(longestMs, now - last - (queued - lastQueued));
     last = now;
-    lastCpu = cpu;
+    lastQueued = queued;
   };
   const timer = setInterval(() => {
     gap();
