@@ -14,10 +14,8 @@ import type { WechatOptions } from "../wechat/door/handler.ts";
 import type { PlatformClient } from "../wechat/platform/client.ts";
 import type { LimiterOptions } from "./limiter.ts";
 
-export type { AiOptions };
-
 export interface AppOptions {
-  /** The backend (store/backend.ts): what routes and the responder read, and what every write goes through. */
+  /** The store (store/read-model.ts, store/writer.ts): what routes and the responder read, and what every write goes through. */
   read?: ReadModel;
   write?: Writer;
   /**

@@ -26,6 +26,15 @@ const age = (ms: number) => {
 };
 
 describe("the access token", () => {
+  test("a client printed, inspected or serialised (a stray console.log, an error's context) shows neither the AppSecret nor the access token", async () => {
+    const k = keeper();
+    const { token } = await k.token();
+    const shown = [Bun.inspect(k, { depth: 10 }), JSON.stringify(k), Object.keys(k).join(" "), String(k)].join("\n");
+    // Not expect(shown).not.toContain(…): a failure would print the text that holds them.
+    expect(shown.includes(SECRET)).toBe(false);
+    expect(shown.includes(token)).toBe(false);
+    k.stop();
+  });
   test("one request in flight however many ask; then served from memory", async () => {
     const k = keeper();
     const tokens = await Promise.all(Array.from({ length: 10 }, () => k.token()));

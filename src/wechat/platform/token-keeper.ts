@@ -76,7 +76,6 @@ export interface LinkStatus {
 
 /** The token and the link's status; PlatformClient (client.ts) calls the API with it. */
 export class TokenKeeper {
-  private current: Held | null = null;
   private inFlight: Promise<Held> | null = null;
   private forced: number[] = [];
   private timer: ReturnType<typeof setTimeout> | null = null;
@@ -86,23 +85,30 @@ export class TokenKeeper {
   private odd: string | undefined;
   status: LinkStatus = { link: "unknown" };
 
-  constructor(private readonly opts: PlatformOptions) {}
+  // #-private, not TypeScript's `private` (a compile-time word): the AppSecret and the access token
+  // must not show when a client is printed, inspected or serialised.
+  readonly #opts: PlatformOptions;
+  #current: Held | null = null;
+
+  constructor(opts: PlatformOptions) {
+    this.#opts = opts;
+  }
 
   /** Only the address reaches the calls (client.ts): the options hold the AppSecret. */
   protected get api(): string {
-    return this.opts.api;
+    return this.#opts.api;
   }
 
   protected get fetch(): typeof fetch {
-    return this.opts.fetch ?? globalThis.fetch;
+    return this.#opts.fetch ?? globalThis.fetch;
   }
 
   private get mono(): number {
-    return this.opts.clock.monotonic();
+    return this.#opts.clock.monotonic();
   }
 
   private at(): string {
-    return new Date(this.opts.clock.now()).toISOString();
+    return new Date(this.#opts.clock.now()).toISOString();
   }
 
   protected ok(): void {
@@ -119,7 +125,7 @@ export class TokenKeeper {
 
   /** The current token, refreshed first when it is missing or near its end. */
   async token(): Promise<{ token: string; expiresInS: number }> {
-    const c = this.current && this.current.endsAt - this.mono > RENEW_BEFORE_MS ? this.current : await this.refresh(false);
+    const c = this.#current && this.#current.endsAt - this.mono > RENEW_BEFORE_MS ? this.#current : await this.refresh(false);
     return { token: c.token, expiresInS: Math.max(0, Math.floor((c.endsAt - this.mono) / 1000)) };
   }
 
@@ -136,8 +142,8 @@ export class TokenKeeper {
   private heldBack(refused: string | undefined): Held | null {
     if (this.mono - this.lastAsk >= ASK_APART_MS) return null;
     // Another caller already replaced the refused token: that one, without asking.
-    if (refused !== undefined) return this.current && this.current.token !== refused && this.current.endsAt > this.mono ? this.current : null;
-    if (this.current && this.current.endsAt > this.mono) return this.current;
+    if (refused !== undefined) return this.#current && this.#current.token !== refused && this.#current.endsAt > this.mono ? this.#current : null;
+    if (this.#current && this.#current.endsAt > this.mono) return this.#current;
     if (this.lastFailure) throw this.lastFailure;
     return null;
   }
@@ -149,22 +155,22 @@ export class TokenKeeper {
    * holder silent for longer than the platform takes: this instance asks for itself.
    */
   private async request(force: boolean, refused: string | undefined): Promise<Held> {
-    const shared = this.opts.shared;
+    const shared = this.#opts.shared;
     if (!shared) return this.ask(force, refused);
     // Redis away: on our own. The platform's refusals and silence are thrown as they are.
     return viaRedis(() => this.throughCluster(shared, force, refused), { local: () => this.ask(force, refused) });
   }
 
   private async throughCluster(shared: TokenShare, force: boolean, refused: string | undefined): Promise<Held> {
-    const mine = this.current?.token;
+    const mine = this.#current?.token;
     const usable = (c: SharedToken | null): c is SharedToken =>
       // Never the token this instance holds: it asks because that one is near its end or was refused.
       c !== null && c.leftMs > RENEW_BEFORE_MS && c.token !== mine;
     const adopt = (c: SharedToken) => {
-      this.current = { token: c.token, endsAt: this.mono + c.leftMs };
+      this.#current = { token: c.token, endsAt: this.mono + c.leftMs };
       this.ok();
       this.schedule();
-      return this.current;
+      return this.#current;
     };
     const known = await shared.read();
     if (usable(known)) return adopt(known);
@@ -193,7 +199,7 @@ export class TokenKeeper {
       const held = this.heldBack(refused);
       if (held) return held;
     } else {
-      const now = this.opts.clock.monotonic();
+      const now = this.#opts.clock.monotonic();
       this.forced = this.forced.filter((t) => now - t < 86_400_000);
       const last = this.forced[this.forced.length - 1];
       if (this.forced.length >= FORCED_PER_DAY) throw new PlatformError(45009, `the ${FORCED_PER_DAY} forced token refreshes of the last day are spent`);
@@ -203,10 +209,10 @@ export class TokenKeeper {
     this.lastAsk = this.mono;
     let answer: { status: number; body: Record<string, unknown> };
     try {
-      const res = await this.fetch(`${this.opts.api}/cgi-bin/stable_token`, {
+      const res = await this.fetch(`${this.#opts.api}/cgi-bin/stable_token`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ grant_type: "client_credential", appid: this.opts.appid, secret: this.opts.secret, force_refresh: force }),
+        body: JSON.stringify({ grant_type: "client_credential", appid: this.#opts.appid, secret: this.#opts.secret, force_refresh: force }),
         signal: AbortSignal.timeout(10_000),
         redirect: "manual",
       });
@@ -220,16 +226,16 @@ export class TokenKeeper {
       got = tokenFromResponse(answer.status, answer.body);
     } catch (e) {
       this.note(e);
-      this.opts.log(`access token refresh failed: ${(e as Error).message}`);
+      this.#opts.log(`access token refresh failed: ${(e as Error).message}`);
       throw (this.lastFailure = e as Error);
     }
-    if (got.odd !== this.odd && got.odd) this.opts.log(`the platform's token answer was odd: ${got.odd}`);
+    if (got.odd !== this.odd && got.odd) this.#opts.log(`the platform's token answer was odd: ${got.odd}`);
     this.odd = got.odd;
     this.lastFailure = null;
-    this.current = { token: got.token, endsAt: this.mono + got.lifeMs };
+    this.#current = { token: got.token, endsAt: this.mono + got.lifeMs };
     this.ok();
     this.schedule();
-    return this.current;
+    return this.#current;
   }
 
   /**
@@ -238,8 +244,8 @@ export class TokenKeeper {
    */
   private schedule(): void {
     if (this.timer) clearTimeout(this.timer);
-    if (!this.current) return;
-    const wait = Math.min(2 ** 31 - 1, Math.max(ASK_APART_MS, this.current.endsAt - this.mono - RENEW_BEFORE_MS + 1000));
+    if (!this.#current) return;
+    const wait = Math.min(2 ** 31 - 1, Math.max(ASK_APART_MS, this.#current.endsAt - this.mono - RENEW_BEFORE_MS + 1000));
     this.timer = setTimeout(() => void this.refresh(false).catch(() => {}), wait);
     this.timer.unref?.();
   }
