@@ -1,3 +1,8 @@
+/**
+ * A multipart/form-data body read as it streams, before the signature is checked: field bytes
+ * counted against the door's limits and budget (form-bounds.ts), file parts spooled to disk
+ * (upload.ts); form.ts hands it a body of this type.
+ */
 import { ReplydError, tooLarge } from "../base/errors.ts";
 import { addParam, chunks, FORM_BODY_SLACK, FORM_LIMITS, malformed, text, type DoorBudget, type ReadForm } from "./form-bounds.ts";
 import { Upload } from "./upload.ts";
