@@ -384,9 +384,9 @@ if (import.meta.main) {
     process.exit(0);
   }
   if (args.includes("--standalone")) {
-    // The path is optional: a flag after --standalone is no path.
-    const next = args[args.indexOf("--standalone") + 1];
-    const path = next && !next.startsWith("--") ? next : fresh ? join(ROOT, FRESH_ACCOUNTS, "questions.jsonl") : STANDALONE;
+    // The path is optional, anywhere after --standalone: the first argument that is neither a flag nor a flag's value.
+    const given = args.slice(args.indexOf("--standalone") + 1).find((a, i, rest) => !a.startsWith("--") && !["--set", "--half"].includes(rest[i - 1] ?? ""));
+    const path = given ?? (fresh ? join(ROOT, FRESH_ACCOUNTS, "questions.jsonl") : STANDALONE);
     printRows(`questions of their own, each right after the one before (${path}):`, await standalone(path, inMemory(accounts)), out);
     process.exit(0);
   }
