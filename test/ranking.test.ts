@@ -55,6 +55,14 @@ describe("words", () => {
     // Not filler inside a word of the account's ("多少" is filler, "至少" is not cut).
     expect(termsOf("至少")).toEqual(["至", "至少", "少"]);
   });
+  test("two spellings of one word are read as one, in questions and articles alike: 登陆 as 登录, 帐号 as 账号, 其它 as 其他", () => {
+    expect(termsOf("帐号登陆不上")).toEqual(termsOf("账号登录不上"));
+    expect(termsOf("还有其它颜色")).toEqual(termsOf("还有其他颜色"));
+    expect(placesOf("帐号登陆")).toEqual(placesOf("账号登录"));
+    // Pairs only: a character of one in another word is itself (大陆, 帐篷).
+    expect(termsOf("大陆")).toEqual(["大", "大陆", "陆"]);
+    expect(termsOf("帐篷")).toEqual(["帐", "帐篷", "篷"]);
+  });
   test("a question's places: each word, each Han character outside filler, held by the pairs it is part of", () => {
     expect(placesOf("退款 refunds")).toEqual([
       { term: "退", by: ["退款"] },

@@ -9,6 +9,7 @@
  */
 import type { Span } from "./passages.ts";
 import type { QueryTerm } from "./bm25.ts";
+import { folded } from "./words.ts";
 
 /** Passages of one article scored exactly; each is at most PASSAGE_CHARS characters, so at most 7,200 characters in all. */
 export const SCORED_PASSAGES = 24;
@@ -24,13 +25,13 @@ export function scoredSpans(text: string, spans: readonly Span[], q: readonly Qu
   // a final y turned i ("polici" of "policy"): it is looked for without that last letter.
   const looked = q.filter((t) => t.known).map((t) => ({ needle: /^[a-z]{4,}$/.test(t.term) ? t.term.replace(/i$/, "") : t.term, idf: t.idf }));
   // Folded once for the whole text when that keeps its length (the passages' places with it), else passage by passage.
-  const whole = text.normalize("NFKC").toLowerCase();
-  const fold = whole.length === text.length ? (s: Span) => whole.slice(s.start, s.end) : (s: Span) => text.slice(s.start, s.end).normalize("NFKC").toLowerCase();
+  const whole = folded(text);
+  const fold = whole.length === text.length ? (s: Span) => whole.slice(s.start, s.end) : (s: Span) => folded(text.slice(s.start, s.end));
   return spans
     .map((span, i) => {
-      const folded = fold(span);
+      const read = fold(span);
       let weight = 0;
-      for (const t of looked) if (folded.includes(t.needle)) weight += t.idf;
+      for (const t of looked) if (read.includes(t.needle)) weight += t.idf;
       return { span, i, weight };
     })
     .sort((a, b) => b.weight - a.weight || a.i - b.i)

@@ -21,6 +21,22 @@ import { stemmer as porter } from "stemmer";
 import { FILLER_HAN, FILLER_LATIN } from "./filler-words.ts";
 import { canonicalTerms, synonymCover } from "./synonyms.ts";
 
+/**
+ * Two spellings of one word in everyday Chinese, read as one (the second): followers write 登陆 for
+ * 登录 ("log in"; 登陆 is also "land", a sense an account's articles and its followers' questions share
+ * or not at all), the older 帐 of 账户 and 账号, 定单, 其它. Pairs only, each the length of what it
+ * stands for, so a text's places do not move; both an article's text and a question are read so.
+ * Measured (docs/performance.md Session 25): one DuReader question's page offered, no other figure moved.
+ */
+const SPELLINGS: Readonly<Record<string, string>> = {
+  登陆: "登录", 帐户: "账户", 帐号: "账号", 帐单: "账单", 结帐: "结账", 转帐: "转账", 到帐: "到账", 记帐: "记账", 对帐: "对账",
+  定单: "订单", 其它: "其他", 惟一: "唯一", 成份: "成分", 笔划: "笔画", 部份: "部分",
+};
+const SPELLING = new RegExp(Object.keys(SPELLINGS).join("|"), "gu");
+
+/** A text as its words are read: NFKC, lower case, one spelling of each word in SPELLINGS. */
+export const folded = (text: string): string => text.normalize("NFKC").toLowerCase().replace(SPELLING, (w) => SPELLINGS[w] as string);
+
 const RUN = /\p{Script=Han}+|(?:(?!\p{Script=Han})[\p{L}\p{N}])+/gu;
 const HAN = /^\p{Script=Han}/u;
 
@@ -60,7 +76,7 @@ const FILLER_FIRST = new Set([...FILLER_H].map((f) => [...f][0] as string));
  */
 export function termsOf(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.normalize("NFKC").toLowerCase().matchAll(RUN)) {
+  for (const m of folded(text).matchAll(RUN)) {
     const run = m[0];
     if (!HAN.test(run)) {
       if (LATIN_STOP.has(run)) continue;
@@ -95,7 +111,7 @@ export function placesOf(text: string): { term: string; by: string[] }[] {
   // its pairs stand among them: an operator's synonym covering one of those holds the place too.
   const raw: string[] = [];
   const places: { term: string; by: string[]; at: number[] }[] = [];
-  for (const m of text.normalize("NFKC").toLowerCase().matchAll(RUN)) {
+  for (const m of folded(text).matchAll(RUN)) {
     const run = m[0];
     if (!HAN.test(run)) {
       if (LATIN_STOP.has(run)) continue;

@@ -62,6 +62,15 @@ test("a question in plain words gets the article that answers, as news with the 
   expect(answers).toContain("answer:ship");
 });
 
+test("a follower writing 帐号登陆 is answered with the article on 账号登录, one writing 账单 with the article writing 帐单", async () => {
+  const LOGIN = { id: "login", title: "账号登录问题", url: "https://example.com/login", body: "忘记密码可以在登录页点击找回密码，用绑定的手机号接收验证码后重置。" };
+  // Holds the old spelling's characters one by one (帐, 号, 登, 陆), none of its words: read apart, it led a list.
+  const LOOSE = { id: "mail", title: "大陆用户帐单号码登记", url: "https://example.com/mail", body: "大陆地区用户的帐单寄送地址与号码需登记。" };
+  await importDoc([REFUND, SHIPPING, MEMBERS, LOGIN, LOOSE]);
+  expect(newsOf(await say("帐号登陆不上怎么办"))).toMatchObject({ Title: "账号登录问题" });
+  expect(newsOf(await say("账单寄送地址怎么登记"))).toMatchObject({ Title: "大陆用户帐单号码登记" });
+});
+
 test("two articles close together: a text listing both, each with title, passage and link, within 2,048 bytes", async () => {
   const a = { id: "p1", title: "积分规则", url: "https://example.com/p1", body: "积分可以抵扣现金，一百积分抵一元。" };
   const b = { id: "p2", title: "积分说明", url: "https://example.com/p2", body: "积分可以兑换礼品，一百积分换一张券。" };
