@@ -317,7 +317,7 @@ test("a list of three long entries fits one text reply, each keeping its title a
 });
 
 describe("a title the question writes out whole", () => {
-  test("named: the whole title, its bracketed qualifier left off; not a longer title holding it, not one character, Latin only as words", () => {
+  test("named: the whole title, its bracketed qualifier left off, in either spelling of a word; not a longer title holding it, not one character, Latin only as words", () => {
     const q = titleForm("前肛鳗的体长是多少？");
     expect(namesTitle(q, "前肛鳗")).toBe(true);
     expect(namesTitle(q, "异齿前肛鳗")).toBe(false);
@@ -329,6 +329,9 @@ describe("a title the question writes out whole", () => {
     expect(namesTitle(titleForm("teapots"), "Tea")).toBe(false);
     expect(namesTitle(titleForm("Ｔｅａ time"), "tea")).toBe(true);
     expect(namesTitle(titleForm("城巴11线现在用什么车"), "城巴11线")).toBe(true);
+    // In either spelling of a word (words.ts): a title written 帐号登陆 is named by 账号登录 and back.
+    expect(namesTitle(titleForm("账号登录不了怎么办"), "帐号登陆")).toBe(true);
+    expect(namesTitle(titleForm("帐号登陆不了怎么办"), "账号登录")).toBe(true);
   });
 
   test("an article it names scores titleBoost more than the same article unnamed; without the question's text, nothing changes", () => {

@@ -4,9 +4,10 @@
  * longer one holding it ("前肛鳗的体长是多少？" against 异齿前肛鳗); such an article scores
  * RANKING.titleBoost more (bm25.ts).
  */
+import { folded } from "./words.ts";
 
-/** Text as titles are looked for in a question: NFKC, lower case, spaces folded. */
-export const titleForm = (s: string) => s.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
+/** Text as titles are looked for in a question: as its words are read (NFKC, lower case, one spelling of a word: words.ts), spaces folded. */
+export const titleForm = (s: string) => folded(s).replace(/\s+/g, " ").trim();
 
 /**
  * Whether `question` (in titleForm) writes out the article's title whole — "前肛鳗的体长是多少？"
