@@ -1,4 +1,8 @@
-/** What test/loop.ts counts as holding the event loop: the suites that bound a hold rely on it counting both kinds. */
+/**
+ * What test/loop.ts counts as holding the event loop: the suites that bound a hold rely on it counting both kinds.
+ * Each hold lasts 80 ms; at least half of it must be counted (a measure that missed it would count a
+ * millisecond or two), the rest left for the scheduler taking the CPU away during it, which is not counted.
+ */
 import { expect, test } from "bun:test";
 import { watchingLoop } from "./loop.ts";
 
@@ -8,7 +12,7 @@ test("a blocking system call on the main thread holds the loop and is counted, t
     Bun.sleepSync(80);
     await Bun.sleep(5);
   });
-  expect(longestMs).toBeGreaterThanOrEqual(75);
+  expect(longestMs).toBeGreaterThanOrEqual(40);
 });
 
 test("the main thread busy on the CPU holds the loop and is counted", async () => {
@@ -18,6 +22,6 @@ test("the main thread busy on the CPU holds the loop and is counted", async () =
     while (performance.now() - t < 80);
     await Bun.sleep(5);
   });
-  expect(longestMs).toBeGreaterThanOrEqual(75);
+  expect(longestMs).toBeGreaterThanOrEqual(40);
   expect(ticks).toBeGreaterThan(2);
 });
