@@ -55,13 +55,17 @@ describe("words", () => {
     // Not filler inside a word of the account's ("多少" is filler, "至少" is not cut).
     expect(termsOf("至少")).toEqual(["至", "至少", "少"]);
   });
-  test("two spellings of one word are read as one, in questions and articles alike: 登陆 as 登录, 帐号 as 账号, 其它 as 其他", () => {
-    expect(termsOf("帐号登陆不上")).toEqual(termsOf("账号登录不上"));
-    expect(termsOf("还有其它颜色")).toEqual(termsOf("还有其他颜色"));
-    expect(placesOf("帐号登陆")).toEqual(placesOf("账号登录"));
-    // Pairs only: a character of one in another word is itself (大陆, 帐篷).
-    expect(termsOf("大陆")).toEqual(["大", "大陆", "陆"]);
-    expect(termsOf("帐篷")).toEqual(["帐", "帐篷", "篷"]);
+  test("two spellings of one word are read as one, in questions and articles alike: 帐号 as 账号, 结帐 as 结账; not where the pair straddles another word", () => {
+    expect(termsOf("帐号被冻结")).toEqual(termsOf("账号被冻结"));
+    expect(termsOf("结帐用信用卡")).toEqual(termsOf("结账用信用卡"));
+    expect(placesOf("帐户余额")).toEqual(placesOf("账户余额"));
+    // 帐篷 ("tent") stays itself, also after a pair that would end in its 帐 (到帐, 收到帐篷).
+    expect(termsOf("收到帐篷")).toContain("帐篷");
+    expect(termsOf("收到帐篷")).not.toContain("账");
+    // Spellings whose pairs straddle other words are not read as one: 指定单品, 这笔划算, 台风登陆.
+    expect(termsOf("指定单品")).toContain("指定");
+    expect(termsOf("这笔划算")).toContain("划算");
+    expect(termsOf("台风登陆")).toContain("登陆");
   });
   test("a question's places: each word, each Han character outside filler, held by the pairs it is part of", () => {
     expect(placesOf("退款 refunds")).toEqual([
@@ -329,9 +333,9 @@ describe("a title the question writes out whole", () => {
     expect(namesTitle(titleForm("teapots"), "Tea")).toBe(false);
     expect(namesTitle(titleForm("Ｔｅａ time"), "tea")).toBe(true);
     expect(namesTitle(titleForm("城巴11线现在用什么车"), "城巴11线")).toBe(true);
-    // In either spelling of a word (words.ts): a title written 帐号登陆 is named by 账号登录 and back.
-    expect(namesTitle(titleForm("账号登录不了怎么办"), "帐号登陆")).toBe(true);
-    expect(namesTitle(titleForm("帐号登陆不了怎么办"), "账号登录")).toBe(true);
+    // In either spelling of a word (words.ts): a title written 帐号冻结 is named by 账号冻结 and back.
+    expect(namesTitle(titleForm("账号冻结了怎么办"), "帐号冻结")).toBe(true);
+    expect(namesTitle(titleForm("帐号冻结了怎么办"), "账号冻结")).toBe(true);
   });
 
   test("an article it names scores titleBoost more than the same article unnamed; without the question's text, nothing changes", () => {

@@ -35,14 +35,14 @@ describe("a candidate's exact score", () => {
     expect(s.passages.map((p) => p.start)).toEqual([...s.passages.map((p) => p.start)].sort((a, b) => a - b));
   });
 
-  test("of a long body, a passage writing the other spelling of the question's word (登陆 for 登录) is among those scored", () => {
+  test("of a long body, a passage writing the other spelling of the question's word (帐号 for 账号) is among those scored", () => {
     // The other passages hold each character of the question's words, none of its pairs: only the pairs read as one tell the passage apart.
-    const filler = Array.from({ length: 60 }, (_, i) => paragraph(`第${i}号通知登在公告栏，账目记录见附件。`));
-    filler[55] = paragraph("帐号登陆失败时请先重置密码。");
+    const filler = Array.from({ length: 60 }, (_, i) => paragraph(`第${i}号通知见公告栏，账目冻结情况见附件。`));
+    filler[55] = paragraph("帐号被冻结时请先重置密码。");
     const body = filler.join("");
-    const s = scoreArticle(askedOf("账号登录不了", known, stats), article(body), stats);
+    const s = scoreArticle(askedOf("账号冻结了", known, stats), article(body), stats);
     expect(s.passages.length).toBe(SCORED_PASSAGES);
-    expect(scoredText(body, s.passages)).toContain("帐号登陆失败");
+    expect(scoredText(body, s.passages)).toContain("帐号被冻结");
   });
 
   test("an English word is looked for by what its stem keeps: 'policy' holds the question's 'policies' (stem polici)", () => {

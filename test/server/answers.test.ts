@@ -62,13 +62,15 @@ test("a question in plain words gets the article that answers, as news with the 
   expect(answers).toContain("answer:ship");
 });
 
-test("a follower writing 帐号登陆 is answered with the article on 账号登录, one writing 账单 with the article writing 帐单", async () => {
-  const LOGIN = { id: "login", title: "账号登录问题", url: "https://example.com/login", body: "忘记密码可以在登录页点击找回密码，用绑定的手机号接收验证码后重置。" };
-  // Holds the old spelling's characters one by one (帐, 号, 登, 陆), none of its words: read apart, it led a list.
-  const LOOSE = { id: "mail", title: "大陆用户帐单号码登记", url: "https://example.com/mail", body: "大陆地区用户的帐单寄送地址与号码需登记。" };
-  await importDoc([REFUND, SHIPPING, MEMBERS, LOGIN, LOOSE]);
-  expect(newsOf(await say("帐号登陆不上怎么办"))).toMatchObject({ Title: "账号登录问题" });
-  expect(newsOf(await say("账单寄送地址怎么登记"))).toMatchObject({ Title: "大陆用户帐单号码登记" });
+test("either spelling of a word finds the other: 帐号 in the question the article's 账号, 账单 the article's 帐单", async () => {
+  const FROZEN = { id: "frozen", title: "账号冻结怎么办", url: "https://example.com/frozen", body: "账号因异常登录被冻结后，可在安全中心申请解冻。" };
+  const BILL = { id: "bill", title: "帐单查询", url: "https://example.com/bill", body: "每月帐单在App首页的我的帐单里查看，也可设置邮件接收。" };
+  // Each holds the other spelling's characters apart (帐 篷 号 冻结; 单 账): read apart, they were listed beside the answer.
+  const TENT = { id: "tent", title: "帐篷号码登记", url: "https://example.com/tent", body: "露营帐篷需登记编号，冻结期间暂停租借。" };
+  const LEDGER = { id: "ledger", title: "单位账目公示", url: "https://example.com/ledger", body: "单位账目每月公示一次，查看请到公告栏。" };
+  await importDoc([REFUND, SHIPPING, MEMBERS, FROZEN, BILL, TENT, LEDGER]);
+  expect(newsOf(await say("帐号冻结了怎么办"))).toMatchObject({ Title: "账号冻结怎么办" });
+  expect(newsOf(await say("账单在哪里查"))).toMatchObject({ Title: "帐单查询" });
 });
 
 test("two articles close together: a text listing both, each with title, passage and link, within 2,048 bytes", async () => {
