@@ -378,15 +378,16 @@ if (import.meta.main) {
   const tuning = tuningHalf(accounts.keys());
   const pairs = loadPairs(fresh ? FRESH_PAIRS : "followups").filter((p) => fresh || half === "all" || (half === "tune") === tuning.has(p.account));
   const out = (line: string) => process.stdout.write(line + "\n");
+  // The followers' questions of their own written for these accounts.
+  const ownQuestions = fresh ? join(ROOT, FRESH_ACCOUNTS, "questions.jsonl") : STANDALONE;
   if (args.includes("--cross")) {
-    const path = fresh ? join(ROOT, FRESH_ACCOUNTS, "questions.jsonl") : STANDALONE;
-    printRows(`questions of their own, each asked after every first question of the follow-up pairs (${path}):`, await crossed(path, pairs, inMemory(accounts)), out);
+    printRows(`questions of their own, each asked after every first question of the follow-up pairs (${ownQuestions}):`, await crossed(ownQuestions, pairs, inMemory(accounts)), out);
     process.exit(0);
   }
   if (args.includes("--standalone")) {
     // The path is optional, anywhere after --standalone: the first argument that is neither a flag nor a flag's value.
     const given = args.slice(args.indexOf("--standalone") + 1).find((a, i, rest) => !a.startsWith("--") && !["--set", "--half"].includes(rest[i - 1] ?? ""));
-    const path = given ?? (fresh ? join(ROOT, FRESH_ACCOUNTS, "questions.jsonl") : STANDALONE);
+    const path = given ?? ownQuestions;
     printRows(`questions of their own, each right after the one before (${path}):`, await standalone(path, inMemory(accounts)), out);
     process.exit(0);
   }
