@@ -7,8 +7,9 @@ import { ruleWarnings } from "./rule-warnings.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 
-const indexState = (ctx: AppContext) =>
-  !ctx.read.articles.index.indexComplete ? `rebuilding (${Math.floor(ctx.read.articles.index.indexProgress() * 100)}%)` : ctx.read.indexVerified === "checking" ? "checking" : "ready";
+/** `complete`: the index asked about (a rebuild of the passage index alone leaves the search index whole). */
+const indexState = (ctx: AppContext, complete: boolean) =>
+  !complete ? `rebuilding (${Math.floor(ctx.read.articles.index.indexProgress() * 100)}%)` : ctx.read.indexVerified === "checking" ? "checking" : "ready";
 
 export async function health(ctx: AppContext, req: SignedRequest) {
   const now = ctx.clock.now();
@@ -29,9 +30,10 @@ export async function health(ctx: AppContext, req: SignedRequest) {
     // Rules that answer with nothing (articles gone, tags no article carries): the callback passes them over.
     rule_warnings: ruleWarnings(ctx),
     db_bytes: await ctx.write.size(),
-    search_index: indexState(ctx),
-    // The passage index followers' questions are ranked from (docs/answers.md): built with the search index.
-    passage_index: { state: indexState(ctx), ...ctx.read.articles.index.passageIndexSizes() },
+    search_index: indexState(ctx, ctx.read.articles.index.searchIndexComplete),
+    // The passage index followers' questions are ranked from (docs/answers.md): rebuilt with the search
+    // index after a bulk write, alone after an upgrade or new synonyms.
+    passage_index: { state: indexState(ctx, ctx.read.articles.index.indexComplete), ...ctx.read.articles.index.passageIndexSizes() },
     // Follower messages waiting for the log writer, and those not logged because its queue was full.
     message_log: ctx.write.log.backlog,
     // Follower searches waiting now, and since start answered "busy" or past their deadline.

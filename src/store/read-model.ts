@@ -48,9 +48,11 @@ export interface ArticleReads {
 
 /** The search indexes as health and the accounts list read them. */
 export interface ArticleIndexReads {
-  /** Complete, or how far a rebuild has come (0–1). */
+  /** Every index complete, or how far a rebuild has come (0–1). */
   readonly indexComplete: boolean;
   indexProgress(): number;
+  /** The title and keyword search indexes complete: a rebuild, if any, files the passage index alone. */
+  readonly searchIndexComplete: boolean;
   /** What the passage index holds: articles (live ones) and passages (model/passage-index.ts). */
   passageIndexSizes(): { articles: number; passages: number };
 }

@@ -111,6 +111,10 @@ test("replyd accounts lists every account with its health, for a key of every ac
     ["shop", "/wechat/shop", 1],
     ["blog", "/wechat/blog", 1],
   ]);
+  expect(r.data.accounts.map((a: { search_index: string; passage_index: string }) => [a.search_index, a.passage_index])).toEqual([
+    ["ready", "ready"],
+    ["ready", "ready"],
+  ]);
   const bound = await t.call("GET", "/api/cli/accounts", undefined, { key: SHOP_ADMIN });
   expect([bound.status, bound.error.code]).toEqual([403, CODE.forbidden]);
 });

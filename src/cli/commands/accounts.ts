@@ -11,6 +11,8 @@ interface AccountSummary {
   callback: string;
   counts: { articles_live: number; rules: number; texts: number };
   search_index: string;
+  /** Absent from servers before it was listed. */
+  passage_index?: string;
   message_log: { unwritten: number; dropped: number };
   platform: { link: string };
   generated_answers: string;
@@ -24,7 +26,7 @@ async function accounts(c: CommandContext): Promise<void> {
       .map((a) =>
         [
           `${a.name}  ${a.callback}`,
-          `  ${a.counts.articles_live} articles, ${a.counts.rules} rules, ${a.counts.texts} texts; search index ${a.search_index}`,
+          `  ${a.counts.articles_live} articles, ${a.counts.rules} rules, ${a.counts.texts} texts; search index ${a.search_index}${a.passage_index ? `, passage index ${a.passage_index}` : ""}`,
           `  platform ${a.platform.link}; model ${a.generated_answers}; newest backup ${a.newest_backup ? `${a.newest_backup.id} (${a.newest_backup.created_at})` : "none"}`,
         ].join("\n"),
       )
@@ -36,7 +38,7 @@ export const accountsCommand = defineCommand({
   usage: "accounts",
   summary: "list the server's accounts, each with its health",
   description:
-    "Lists the accounts the server serves (the config file's [accounts.NAME]; a server without them has one, default), each with its callback path, counts, search index, platform link, model and newest backup. Needs a key for every account (replyd keys add without --account).",
+    "Lists the accounts the server serves (the config file's [accounts.NAME]; a server without them has one, default), each with its callback path, counts, search and passage indexes, platform link, model and newest backup. Needs a key for every account (replyd keys add without --account).",
   examples: ["replyd accounts", "replyd accounts --json"],
   run: accounts,
 });

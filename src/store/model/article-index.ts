@@ -1,14 +1,23 @@
 /**
  * The articles' search indexes kept in step with their rows: the trigram table (articles_fts), the
  * grams table (articles_grams) and the passage index questions are ranked from, with the rebuild's
- * marker (meta fts_rebuild_from). Apart from articles.ts because it is a second state with its own
+ * marker. Apart from articles.ts because it is a second state with its own
  * rules — filed row by row, skipped during a bulk write, rebuilt in batches behind the marker —
  * that the rows' queries only report to; articles.ts calls it on each write it makes.
+ *
+ * Two rebuilds, each behind its own marker in meta: of every index after a bulk write
+ * (fts_rebuild_from), or of the passage index alone (answer_rebuild_from) when only what it is
+ * filed with changed — another version of the ranking (an upgrade), the operator's synonyms. The
+ * title and keyword search stays whole through the second: on a million passages it is minutes.
  */
 import type { Database, Statement } from "bun:sqlite";
 import { PassageIndex, type Indexed } from "./passage-index.ts";
 import { gramsOf } from "./grams.ts";
 import { keywordText, questionText } from "../rows.ts";
+
+/** The markers in meta: articles with seq above the value still await filing (absent: none do). */
+const EVERY_INDEX = "fts_rebuild_from";
+const PASSAGES_ONLY = "answer_rebuild_from";
 
 /** An article's columns as the indexes read them (keywords and questions as text). */
 const INDEXED = "title, keyword_text AS keywords, question_text AS questions, description, body, deleted";
@@ -24,8 +33,10 @@ export interface ArticleFiled {
 }
 
 export class ArticleIndex {
-  /** Articles with seq above this still await indexing; null when the search index is complete. */
-  private ftsPendingFrom: number | null = null;
+  /** Articles with seq above this still await indexing; null when the indexes are complete. */
+  private pendingFrom: number | null = null;
+  /** The rebuild under way files the passage index alone: the search indexes are whole. */
+  private passagesOnly = false;
   /** Set during bulk writes: the index is rebuilt afterwards instead of row by row. */
   private bulk = false;
   /** The passage index questions are ranked from. */
@@ -37,8 +48,8 @@ export class ArticleIndex {
     this.filedById = db.query(`SELECT seq, ${INDEXED} FROM articles WHERE id = ?`);
     this.loadIndexState();
     // Filed by another version of the ranking (an upgrade): rebuilt in the background from start,
-    // questions meanwhile ranked against what is indexed again (docs/answers.md).
-    if (this.passages.outdated()) this.rebuildIndex();
+    // questions meanwhile ranked against what is filed again (docs/answers.md).
+    if (this.passages.outdated()) this.db.transaction(() => this.refilePassages()).immediate();
   }
 
   /**
@@ -49,7 +60,7 @@ export class ArticleIndex {
   filed(id: string): (Indexed & { seq: number }) | null {
     if (this.bulk) return null;
     const row = this.filedById.get(id);
-    if (!row || row.deleted || (this.ftsPendingFrom !== null && row.seq > this.ftsPendingFrom)) return null;
+    if (!row || row.deleted || (this.pendingFrom !== null && row.seq > this.pendingFrom)) return null;
     return row;
   }
 
@@ -57,7 +68,7 @@ export class ArticleIndex {
   file(seq: number, a: ArticleFiled | null, old: Indexed | null = null): void {
     if (this.bulk) return;
     // Past the rebuild's marker the rebuild files it (and would count it twice).
-    const live = a && !a.deleted && (this.ftsPendingFrom === null || seq <= this.ftsPendingFrom);
+    const live = a && !a.deleted && (this.pendingFrom === null || seq <= this.pendingFrom);
     this.passages.replace(seq, old, live ? { title: a.title, keywords: keywordText(a.keywords), questions: questionText(a.questions), description: a.description, body: a.body ?? "" } : null);
     this.db.run("DELETE FROM articles_fts WHERE rowid = ?", [seq]);
     this.db.run("DELETE FROM articles_grams WHERE rowid = ?", [seq]);
@@ -87,18 +98,42 @@ export class ArticleIndex {
     this.passages.reset();
     this.db.exec(`DROP TABLE articles_fts; CREATE VIRTUAL TABLE articles_fts USING fts5(title, keywords, description, tokenize='trigram');
                   DROP TABLE articles_grams; CREATE VIRTUAL TABLE articles_grams USING fts5(grams, detail=none, tokenize='unicode61 remove_diacritics 0');`);
-    this.db.run("INSERT INTO meta (key, value) VALUES ('fts_rebuild_from', '0') ON CONFLICT(key) DO UPDATE SET value = '0'");
-    this.ftsPendingFrom = 0;
+    this.startRebuild(EVERY_INDEX);
+  }
+
+  /**
+   * Empties the passage index and schedules its rebuild alone, once what every article is filed
+   * with has changed (the synonyms, written before this is called); call inside the write's
+   * transaction. During a bulk write nothing is done (the rebuild after it files every index);
+   * during a rebuild of every index, that rebuild starts over (what it filed is filed the old way).
+   */
+  refilePassages(): void {
+    if (this.bulk) return;
+    if (this.pendingFrom !== null && !this.passagesOnly) return this.resetIndex();
+    this.passages.reset();
+    this.startRebuild(PASSAGES_ONLY);
+  }
+
+  private startRebuild(marker: typeof EVERY_INDEX | typeof PASSAGES_ONLY): void {
+    this.db.run("DELETE FROM meta WHERE key IN (?, ?)", [EVERY_INDEX, PASSAGES_ONLY]);
+    this.db.run("INSERT INTO meta (key, value) VALUES (?, '0')", [marker]);
+    this.pendingFrom = 0;
+    this.passagesOnly = marker === PASSAGES_ONLY;
   }
 
   /** Reads the index state from the database (at start, and after a rolled-back transaction). */
   loadIndexState(): void {
-    const pending = this.db.query("SELECT value FROM meta WHERE key = 'fts_rebuild_from'").get() as { value: string } | null;
-    this.ftsPendingFrom = pending ? Number(pending.value) : null;
+    const marker = (key: string) => (this.db.query("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | null)?.value;
+    // Both set is no state this code leaves; were it found, the rebuild of every index covers the other.
+    const every = marker(EVERY_INDEX);
+    const pending = every ?? marker(PASSAGES_ONLY);
+    this.pendingFrom = pending === undefined ? null : Number(pending);
+    this.passagesOnly = every === undefined && pending !== undefined;
     // Nothing left beyond the marker (a new or emptied store): the index is complete already.
-    if (this.ftsPendingFrom !== null && !this.db.query("SELECT 1 FROM articles WHERE seq > ? LIMIT 1").get(this.ftsPendingFrom)) {
-      this.db.run("DELETE FROM meta WHERE key = 'fts_rebuild_from'");
-      this.ftsPendingFrom = null;
+    if (this.pendingFrom !== null && !this.db.query("SELECT 1 FROM articles WHERE seq > ? LIMIT 1").get(this.pendingFrom)) {
+      this.db.run("DELETE FROM meta WHERE key IN (?, ?)", [EVERY_INDEX, PASSAGES_ONLY]);
+      this.pendingFrom = null;
+      this.passagesOnly = false;
     }
   }
 
@@ -120,10 +155,10 @@ export class ArticleIndex {
    * Row numbers are dense after a bulk write, which is when there is a rebuild to follow.
    */
   indexProgress(): number {
-    if (this.ftsPendingFrom === null) return 1;
+    if (this.pendingFrom === null) return 1;
     const row = this.db.query("SELECT (SELECT min(seq) FROM articles) AS lo, (SELECT max(seq) FROM articles) AS hi").get() as { lo: number | null; hi: number | null };
     if (row.lo === null || row.hi === null) return 1;
-    const done = Math.min(Math.max(this.ftsPendingFrom - row.lo + 1, 0), row.hi - row.lo + 1);
+    const done = Math.min(Math.max(this.pendingFrom - row.lo + 1, 0), row.hi - row.lo + 1);
     return done / (row.hi - row.lo + 1);
   }
 
@@ -133,42 +168,55 @@ export class ArticleIndex {
    * memory moves only once the transaction has committed: a batch whose commit fails is done again.
    */
   indexBatch(limit: number): boolean {
-    if (this.ftsPendingFrom === null) return true;
+    if (this.pendingFrom === null) return true;
+    const marker = this.passagesOnly ? PASSAGES_ONLY : EVERY_INDEX;
     const next = this.db.transaction((): number | null => {
-      const from = this.ftsPendingFrom as number;
+      const from = this.pendingFrom as number;
       const rows = this.db.query(`SELECT seq, ${INDEXED} FROM articles WHERE seq > ? ORDER BY seq LIMIT ?`).all(from, limit) as (Indexed & {
         seq: number;
         deleted: number;
       })[];
       const last = rows.length ? (rows[rows.length - 1] as { seq: number }).seq : from;
-      // Entries a single write made meanwhile in this range are replaced, not duplicated.
-      if (rows.length) {
-        this.db.run("DELETE FROM articles_fts WHERE rowid > ? AND rowid <= ?", [from, last]);
-        this.db.run("DELETE FROM articles_grams WHERE rowid > ? AND rowid <= ?", [from, last]);
-      }
-      const fts = this.db.query("INSERT INTO articles_fts (rowid, title, keywords, description) VALUES (?, ?, ?, ?)");
-      const grams = this.db.query("INSERT INTO articles_grams (rowid, grams) VALUES (?, ?)");
-      for (const r of rows) {
-        fts.run(r.seq, r.title, r.keywords, r.description);
-        grams.run(r.seq, gramsOf(`${r.title} ${r.keywords}`));
-      }
+      if (!this.passagesOnly) this.searchBatch(rows, from, last);
       this.passages.addBatch(rows.filter((r) => !r.deleted));
       if (rows.length < limit) {
-        this.db.run("DELETE FROM meta WHERE key = 'fts_rebuild_from'");
+        this.db.run("DELETE FROM meta WHERE key = ?", [marker]);
         return null;
       }
-      this.db.run("UPDATE meta SET value = ? WHERE key = 'fts_rebuild_from'", [String(last)]);
+      this.db.run("UPDATE meta SET value = ? WHERE key = ?", [String(last), marker]);
       return last;
     })();
-    this.ftsPendingFrom = next;
+    this.pendingFrom = next;
+    if (next === null) this.passagesOnly = false;
     return next === null;
+  }
+
+  /** The search indexes' entries of a batch of a rebuild of every index (seq from `from`, exclusive, to `last`). */
+  private searchBatch(rows: readonly (Indexed & { seq: number })[], from: number, last: number): void {
+    // Entries a single write made meanwhile in this range are replaced, not duplicated.
+    if (rows.length) {
+      this.db.run("DELETE FROM articles_fts WHERE rowid > ? AND rowid <= ?", [from, last]);
+      this.db.run("DELETE FROM articles_grams WHERE rowid > ? AND rowid <= ?", [from, last]);
+    }
+    const fts = this.db.query("INSERT INTO articles_fts (rowid, title, keywords, description) VALUES (?, ?, ?, ?)");
+    const grams = this.db.query("INSERT INTO articles_grams (rowid, grams) VALUES (?, ?)");
+    for (const r of rows) {
+      fts.run(r.seq, r.title, r.keywords, r.description);
+      grams.run(r.seq, gramsOf(`${r.title} ${r.keywords}`));
+    }
   }
 
   passageIndexSizes(): { articles: number; passages: number } {
     return this.passages.sizesNow();
   }
 
+  /** Every index is complete: nothing is being rebuilt. */
   get indexComplete(): boolean {
-    return this.ftsPendingFrom === null;
+    return this.pendingFrom === null;
+  }
+
+  /** The title and keyword search indexes are complete (a rebuild of the passage index alone may be under way). */
+  get searchIndexComplete(): boolean {
+    return this.pendingFrom === null || this.passagesOnly;
   }
 }

@@ -159,7 +159,7 @@ export class ContentRepo {
 
   /**
    * Replaces the synonyms. The passage index is filed with them: the caller rebuilds it in the same
-   * transaction (a bulk write: Model.writeArticles, or ArticleIndex.resetIndex).
+   * transaction (ArticleIndex.refilePassages, or a bulk write: Model.writeArticles).
    */
   replaceSynonyms(groups: readonly SynonymGroup[]): void {
     this.changed();

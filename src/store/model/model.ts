@@ -124,7 +124,8 @@ export class Model {
       this.articles.reload();
       throw e;
     }
-    if (bulk && !indexLater) this.indexInBackground();
+    // A bulk write, or a single one that changed what every article is filed with (refilePassages).
+    if (!indexLater) this.indexInBackground();
   }
 
   /** Rebuilds the search indexes in the background (after a bulk write, at start). */

@@ -6,11 +6,12 @@
  * common word costs the same as a rare one: the top of its list, never all of it.
  *
  * Beside it, how many articles hold each term, for idf, and the corpus's sizes in meta, with the
- * version of the ranking that filed them (src/ranking/tiers.ts INDEX_VERSION): an index filed by
- * another version is rebuilt (article-index.ts). Kept row by row by single writes (the old content read before the row changes, so its
- * counts can be taken back) and rebuilt in batches after bulk writes, with the search indexes and
- * under the same marker (article-index.ts). Articles are read with the operator's synonyms
- * (src/ranking/synonyms.ts) as stored beside them: whoever writes those rebuilds the index.
+ * version of the ranking that filed them (src/ranking/tiers.ts INDEX_VERSION). Kept row by row by
+ * single writes (the old content read before the row changes, so its counts can be taken back) and
+ * rebuilt in batches: with the search indexes after bulk writes, alone when an index filed by
+ * another version is found or the synonyms change (article-index.ts refilePassages). Articles are
+ * read with the operator's synonyms (src/ranking/synonyms.ts) as stored beside them: whoever writes
+ * those rebuilds the index.
  */
 import type { Database, Statement } from "bun:sqlite";
 import { analyse, fieldsOf, type Analysis, type CorpusStats } from "../../ranking/score.ts";
@@ -148,7 +149,7 @@ export class PassageIndex {
   }
 
   /**
-   * Empties the index; call inside the bulk write's transaction (article-index.ts resetIndex), after any
+   * Empties the index; call inside the write's transaction (article-index.ts resetIndex, refilePassages), after any
    * change to the synonyms in it: they are read again, and the rebuild files every article with them.
    */
   reset(): void {

@@ -54,7 +54,8 @@ self.onmessage = (event: MessageEvent<ThreadMessage>) => {
       const d = db;
       const counts = d.transaction(() => {
         const n = (sql: string) => (d.query(sql).get() as { n: number }).n;
-        const pending = (d.query("SELECT value FROM meta WHERE key = 'fts_rebuild_from'").get() as { value: string } | null)?.value ?? null;
+        // Either rebuild's marker (model/article-index.ts): the counts may disagree while one is under way.
+        const pending = (d.query("SELECT value FROM meta WHERE key IN ('fts_rebuild_from', 'answer_rebuild_from') LIMIT 1").get() as { value: string } | null)?.value ?? null;
         return {
           articles: n("SELECT count(*) AS n FROM articles"),
           fts: n("SELECT count(*) AS n FROM articles_fts"),

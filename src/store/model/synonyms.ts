@@ -3,7 +3,7 @@
  * version in meta that moves with every write, so that the search worker, on a connection of its
  * own, reads them again before it ranks the next question with them. The passage index is built
  * with them (passage-index.ts): whoever writes them rebuilds it in the same transaction
- * (Model.writeArticles in bulk, or resetIndex).
+ * (ArticleIndex.refilePassages, or Model.writeArticles in bulk).
  */
 import type { Database } from "bun:sqlite";
 import { SynonymTable } from "../../ranking/synonyms.ts";

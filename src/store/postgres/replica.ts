@@ -189,7 +189,7 @@ export class Replica {
         c.putMenuExact(m ? { menu: JSON.parse(m.body) as Menu, updated_at: m.updated_at, pushed_at: m.pushed_at } : null);
         if (newSynonyms) {
           c.replaceSynonyms(content.synonyms);
-          this.store.articles.index.resetIndex();
+          this.store.articles.index.refilePassages();
         }
         this.setMeta("pg_content_gen", content.gen);
       }).immediate();

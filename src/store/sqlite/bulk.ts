@@ -84,8 +84,8 @@ export function importDocument(store: BulkTarget, doc: BulkDocument, mode: "merg
   const newSynonyms = synonyms !== null && (synonyms.added > 0 || synonyms.updated > 0);
 
   // Past a few thousand records the search index is rebuilt afterwards rather than row by row; new
-  // synonyms rebuild it whatever the count, as every article is filed with them.
-  const bulk = count > BULK_INDEX_THRESHOLD || (mode === "init" && existing > BULK_INDEX_THRESHOLD) || newSynonyms;
+  // synonyms rebuild the passage index whatever the count, as every article is filed with them (below).
+  const bulk = count > BULK_INDEX_THRESHOLD || (mode === "init" && existing > BULK_INDEX_THRESHOLD);
   store.writeArticles(bulk, () => {
     if (articles) {
       const kept = mode === "init" && existing ? store.articles.noteKept() : null;
@@ -141,7 +141,10 @@ export function importDocument(store: BulkTarget, doc: BulkDocument, mode: "merg
       result.menu = true;
     }
     if (synonyms) {
-      if (newSynonyms) store.content.replaceSynonyms(synonyms.groups);
+      if (newSynonyms) {
+        store.content.replaceSynonyms(synonyms.groups);
+        store.articles.index.refilePassages();
+      }
       result.synonyms = { added: synonyms.added, updated: synonyms.updated, unchanged: synonyms.unchanged };
     }
   });
@@ -164,8 +167,8 @@ export function restoreDocument(store: BulkTarget, doc: BulkDocument, matter: Ma
   // An `all` document written before synonyms has none: they are kept, as its menu.
   const synonyms = sections.includes("synonyms") ? doc.synonyms : undefined;
   const newSynonyms = synonyms !== undefined && !sameSynonyms(store.content.synonyms(), synonyms);
-  // Every article is filed with the synonyms: new ones rebuild the passage index, as new articles do.
-  store.writeArticles(sections.includes("articles") || newSynonyms, () => {
+  // Every article is filed with the synonyms: new ones rebuild the passage index (below), new articles every index.
+  store.writeArticles(sections.includes("articles"), () => {
     if (sections.includes("articles")) {
       store.articles.deleteAll();
       articles?.each((rec, index) => {
@@ -189,7 +192,10 @@ export function restoreDocument(store: BulkTarget, doc: BulkDocument, matter: Ma
       result.menu = doc.menu === undefined ? "kept" : doc.menu ? "stored" : "removed";
     }
     if (synonyms !== undefined) {
-      if (newSynonyms) store.content.replaceSynonyms(synonyms);
+      if (newSynonyms) {
+        store.content.replaceSynonyms(synonyms);
+        store.articles.index.refilePassages();
+      }
       result.synonyms = synonyms.length;
     }
   });

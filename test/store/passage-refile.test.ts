@@ -1,0 +1,144 @@
+/**
+ * The passage index rebuilt alone (model/article-index.ts refilePassages): when only what every
+ * article is filed with changed — another version of the ranking found at start, new synonyms —
+ * the title and keyword search indexes are left whole, and the rebuild has its own marker.
+ */
+import { expect, test } from "bun:test";
+import { parseDocument } from "../../src/doc/validation.ts";
+import { openStore, tempDir } from "../helpers.ts";
+import { BULK_INDEX_THRESHOLD } from "../../src/store/model/model.ts";
+import { rank } from "../../src/ranking/rank.ts";
+import { SqlitePostings } from "../../src/store/model/postings.ts";
+import type { DataFolder } from "../../src/store/sqlite/data-folder.ts";
+
+const docOf = (n: number, word: (i: number) => string) =>
+  parseDocument(JSON.stringify(Array.from({ length: n }, (_, i) => ({ id: `a${i}`, code: `c${i}`, title: `${word(i)} article ${i}`, url: `https://e.com/${i}` }))));
+const synonymsDoc = (groups: string[][]) => parseDocument(JSON.stringify({ format: "replyd/1", matter: "synonyms", synonyms: groups }));
+
+const n = (store: DataFolder, sql: string) => (store.db.query(sql).get() as { n: number }).n;
+const marker = (store: DataFolder, key: string) => (store.db.query("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | null)?.value ?? null;
+const df = (store: DataFolder, term: string) => (store.db.query("SELECT df FROM answer_df WHERE term = ?").get(term) as { df: number } | null)?.df ?? 0;
+
+/** What an older replyd left: its own counts, and another version. */
+function fileAsAnOlderVersion(store: DataFolder): void {
+  store.db.run("UPDATE answer_df SET df = 999");
+  store.db.run("UPDATE meta SET value = '1' WHERE key = 'answer_version'");
+}
+
+test("an index of another version is rebuilt alone at start: the search indexes keep every entry and answer throughout", async () => {
+  const tmp = tempDir();
+  try {
+    let store = openStore(tmp.dir);
+    store.importDocument(docOf(300, (i) => (i === 250 ? "zebra" : "plain")), "init");
+    await store.indexed();
+    fileAsAnOlderVersion(store);
+    store.close();
+    store = openStore(tmp.dir);
+    expect(store.articles.index.indexComplete).toBe(false);
+    expect(store.articles.index.searchIndexComplete).toBe(true);
+    expect([marker(store, "answer_rebuild_from"), marker(store, "fts_rebuild_from")]).toEqual(["0", null]);
+    expect(n(store, "SELECT count(*) AS n FROM articles_fts")).toBe(300);
+    expect(n(store, "SELECT count(*) AS n FROM articles_grams")).toBe(300);
+    expect(n(store, "SELECT count(*) AS n FROM articles_fts WHERE articles_fts MATCH 'zebra'")).toBe(1);
+    await store.indexed();
+    expect([marker(store, "answer_rebuild_from"), marker(store, "fts_rebuild_from")]).toEqual([null, null]);
+    expect([df(store, "zebra"), df(store, "plain")]).toEqual([1, 299]);
+    expect(rank("zebra", new SqlitePostings(store.db)).articles[0]?.id).toBe("a250");
+    expect(n(store, "SELECT count(*) AS n FROM articles_fts")).toBe(300);
+    store.close();
+  } finally {
+    tmp.cleanup();
+  }
+});
+
+test("a rebuild of the passage index alone cut short by a restart resumes where it stopped, still alone, each article counted once", async () => {
+  const tmp = tempDir();
+  try {
+    const count = BULK_INDEX_THRESHOLD * 4;
+    let store = openStore(tmp.dir);
+    store.importDocument(docOf(count, (i) => (i % 2 ? "odd" : "even")), "init");
+    await store.indexed();
+    fileAsAnOlderVersion(store);
+    store.close();
+    store = openStore(tmp.dir);
+    store.close(); // before the background rebuild ran
+    store = openStore(tmp.dir);
+    expect(store.articles.index.indexBatch(2000)).toBe(false);
+    expect(store.articles.index.indexProgress()).toBe(0.25);
+    store.close(); // after one batch
+    store = openStore(tmp.dir);
+    expect(store.articles.index.indexComplete).toBe(false);
+    expect(store.articles.index.searchIndexComplete).toBe(true);
+    expect(store.articles.index.indexProgress()).toBe(0.25);
+    await store.indexed();
+    expect([df(store, "even"), df(store, "odd")]).toEqual([count / 2, count / 2]);
+    expect(store.articles.index.passageIndexSizes().articles).toBe(count);
+    store.close();
+  } finally {
+    tmp.cleanup();
+  }
+});
+
+test("new synonyms on a complete index rebuild the passage index alone, filing every article with them", async () => {
+  const tmp = tempDir();
+  try {
+    const store = openStore(tmp.dir);
+    store.importDocument(docOf(300, (i) => (i === 5 ? "credit card" : "plain")), "init");
+    await store.indexed();
+    store.importDocument(synonymsDoc([["Visa", "credit card"]]), "merge");
+    expect(store.articles.index.searchIndexComplete).toBe(true);
+    expect([marker(store, "answer_rebuild_from"), marker(store, "fts_rebuild_from")]).toEqual(["0", null]);
+    expect(n(store, "SELECT count(*) AS n FROM articles_fts")).toBe(300);
+    await store.indexed();
+    expect(df(store, "syn_visa")).toBe(1);
+    const ranked = await store.searcher.rank("visa");
+    expect(ranked && ranked !== "busy" ? ranked.articles[0]?.id : null).toBe("a5");
+    store.close();
+  } finally {
+    tmp.cleanup();
+  }
+});
+
+test("new synonyms during a rebuild of every index start that rebuild over: what it had filed was filed without them", async () => {
+  const tmp = tempDir();
+  try {
+    const count = BULK_INDEX_THRESHOLD * 3;
+    const store = openStore(tmp.dir);
+    store.importDocument(docOf(count, (i) => (i === 5 ? "credit card" : "plain")), "init");
+    expect(store.articles.index.indexBatch(2000)).toBe(false); // a5 filed, without synonyms
+    store.importDocument(synonymsDoc([["Visa", "credit card"]]), "merge");
+    expect(store.articles.index.searchIndexComplete).toBe(false);
+    expect([marker(store, "answer_rebuild_from"), marker(store, "fts_rebuild_from")]).toEqual([null, "0"]);
+    await store.indexed();
+    expect(df(store, "syn_visa")).toBe(1);
+    expect(df(store, "plain")).toBe(count - 1);
+    expect(n(store, "SELECT count(*) AS n FROM articles_fts")).toBe(count);
+    store.close();
+  } finally {
+    tmp.cleanup();
+  }
+});
+
+test("the count after start taken while the passage index is rebuilt alone, the check after it is whole: no mismatch is reported", async () => {
+  const tmp = tempDir();
+  try {
+    let store = openStore(tmp.dir);
+    store.importDocument(docOf(300, () => "plain"), "init");
+    await store.indexed();
+    fileAsAnOlderVersion(store);
+    store.close();
+    const errors: string[] = [];
+    store = openStore(tmp.dir, { logError: (m) => errors.push(m) });
+    // The check waits while the index's writes are held; the count, on the search worker, does not.
+    const release = store.holdIndexing();
+    await Bun.sleep(300);
+    while (!store.articles.index.indexBatch(2000));
+    release();
+    while (store.indexVerified === "checking") await Bun.sleep(5);
+    expect(errors).toEqual([]);
+    expect(store.indexVerified).toBe("ok");
+    store.close();
+  } finally {
+    tmp.cleanup();
+  }
+});
