@@ -24,6 +24,8 @@ export interface IndexCounts {
   /** Live articles, and the articles the passage index holds (all live ones when whole). */
   live: number;
   answers: number;
-  /** The rebuild marker, when a rebuild is under way (the counts then say nothing). */
+  /** The rebuild marker, when a rebuild is under way (the counts then say nothing of what it rebuilds). */
   pending: string | null;
+  /** The rebuild under way files the passage index alone: the search indexes' counts still say something. */
+  passagesOnly: boolean;
 }

@@ -227,6 +227,8 @@ test("new synonyms rebuild the passage index alone (health says so until it is w
   const h = await call("GET", "/api/cli");
   expect(h.data.passage_index.state).toMatch(/^rebuilding \(\d+%\)$/);
   expect(h.data.search_index).toMatch(/^(ready|checking)$/);
+  const listed = (await call("GET", "/api/cli/accounts")).data.accounts[0];
+  expect([listed.search_index, listed.passage_index]).toEqual(["ready", "rebuilding"]);
   release();
   await t.store.indexed();
   expect((await call("GET", "/api/cli")).data.passage_index).toMatchObject({ state: expect.stringMatching(/^(ready|checking)$/), articles: SHOP.length });

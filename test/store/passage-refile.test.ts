@@ -16,7 +16,9 @@ const docOf = (n: number, word: (i: number) => string) =>
 const synonymsDoc = (groups: string[][]) => parseDocument(JSON.stringify({ format: "replyd/1", matter: "synonyms", synonyms: groups }));
 
 const n = (store: DataFolder, sql: string) => (store.db.query(sql).get() as { n: number }).n;
-const marker = (store: DataFolder, key: string) => (store.db.query("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | null)?.value ?? null;
+const meta = (store: DataFolder, key: string) => (store.db.query("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | null)?.value ?? null;
+/** The rebuild's marker and the key saying it files the passage index alone, as stored (rebuild-marker.ts). */
+const markers = (store: DataFolder) => [meta(store, "fts_rebuild_from"), meta(store, "answer_rebuild_alone")];
 const df = (store: DataFolder, term: string) => (store.db.query("SELECT df FROM answer_df WHERE term = ?").get(term) as { df: number } | null)?.df ?? 0;
 
 /** What an older replyd left: its own counts, and another version. */
@@ -36,12 +38,12 @@ test("an index of another version is rebuilt alone at start: the search indexes 
     store = openStore(tmp.dir);
     expect(store.articles.index.indexComplete).toBe(false);
     expect(store.articles.index.searchIndexComplete).toBe(true);
-    expect([marker(store, "answer_rebuild_from"), marker(store, "fts_rebuild_from")]).toEqual(["0", null]);
+    expect(markers(store)).toEqual(["0", "0"]);
     expect(n(store, "SELECT count(*) AS n FROM articles_fts")).toBe(300);
     expect(n(store, "SELECT count(*) AS n FROM articles_grams")).toBe(300);
     expect(n(store, "SELECT count(*) AS n FROM articles_fts WHERE articles_fts MATCH 'zebra'")).toBe(1);
     await store.indexed();
-    expect([marker(store, "answer_rebuild_from"), marker(store, "fts_rebuild_from")]).toEqual([null, null]);
+    expect(markers(store)).toEqual([null, null]);
     expect([df(store, "zebra"), df(store, "plain")]).toEqual([1, 299]);
     expect(rank("zebra", new SqlitePostings(store.db)).articles[0]?.id).toBe("a250");
     expect(n(store, "SELECT count(*) AS n FROM articles_fts")).toBe(300);
@@ -87,7 +89,7 @@ test("new synonyms on a complete index rebuild the passage index alone, filing e
     await store.indexed();
     store.importDocument(synonymsDoc([["Visa", "credit card"]]), "merge");
     expect(store.articles.index.searchIndexComplete).toBe(true);
-    expect([marker(store, "answer_rebuild_from"), marker(store, "fts_rebuild_from")]).toEqual(["0", null]);
+    expect(markers(store)).toEqual(["0", "0"]);
     expect(n(store, "SELECT count(*) AS n FROM articles_fts")).toBe(300);
     await store.indexed();
     expect(df(store, "syn_visa")).toBe(1);
@@ -108,7 +110,7 @@ test("new synonyms during a rebuild of every index start that rebuild over: what
     expect(store.articles.index.indexBatch(2000)).toBe(false); // a5 filed, without synonyms
     store.importDocument(synonymsDoc([["Visa", "credit card"]]), "merge");
     expect(store.articles.index.searchIndexComplete).toBe(false);
-    expect([marker(store, "answer_rebuild_from"), marker(store, "fts_rebuild_from")]).toEqual([null, "0"]);
+    expect(markers(store)).toEqual(["0", null]);
     await store.indexed();
     expect(df(store, "syn_visa")).toBe(1);
     expect(df(store, "plain")).toBe(count - 1);
@@ -137,6 +139,133 @@ test("the count after start taken while the passage index is rebuilt alone, the 
     while (store.indexVerified === "checking") await Bun.sleep(5);
     expect(errors).toEqual([]);
     expect(store.indexVerified).toBe("ok");
+    store.close();
+  } finally {
+    tmp.cleanup();
+  }
+});
+
+test("after new synonyms the rebuild of the passage index starts by itself, without being asked for", async () => {
+  const tmp = tempDir();
+  try {
+    const store = openStore(tmp.dir);
+    store.importDocument(docOf(300, (i) => (i === 5 ? "credit card" : "plain")), "init");
+    await store.indexed();
+    store.importDocument(synonymsDoc([["Visa", "credit card"]]), "merge");
+    expect(store.articles.index.indexComplete).toBe(false);
+    // Not store.indexed(), which would start it: the import must have.
+    for (let i = 0; i < 100 && !store.articles.index.indexComplete; i++) await Bun.sleep(20);
+    expect(store.articles.index.indexComplete).toBe(true);
+    expect(df(store, "syn_visa")).toBe(1);
+    store.close();
+  } finally {
+    tmp.cleanup();
+  }
+});
+
+test("single writes during a rebuild of the passage index alone, before and past where it stands: each live article counted once", async () => {
+  const tmp = tempDir();
+  try {
+    const count = BULK_INDEX_THRESHOLD * 3;
+    let store = openStore(tmp.dir);
+    store.importDocument(docOf(count, (i) => (i % 2 ? "odd" : "even")), "init");
+    await store.indexed();
+    fileAsAnOlderVersion(store);
+    store.close();
+    store = openStore(tmp.dir);
+    expect(store.articles.index.indexBatch(2000)).toBe(false);
+    const retitle = (id: string, title: string) =>
+      store.editArticle(id, { decide: (stored) => ({ ...(stored as NonNullable<typeof stored>), title, rev: (stored as NonNullable<typeof stored>).rev + 1 }) });
+    retitle("a10", "zebra refiled"); // filed already
+    retitle(`a${count - 10}`, "zebra waiting"); // not yet
+    store.articles.purge("a12");
+    store.articles.purge(`a${count - 12}`);
+    store.importDocument(parseDocument(JSON.stringify([{ id: "new", title: "zebra new", url: "https://e.com/new" }])), "merge");
+    await store.indexed();
+    const live = count - 2 + 1;
+    expect(df(store, "zebra")).toBe(3);
+    expect(df(store, "even") + df(store, "odd")).toBe(count - 4);
+    expect(store.articles.index.passageIndexSizes().articles).toBe(live);
+    expect(n(store, "SELECT count(*) AS n FROM articles_fts")).toBe(live);
+    expect(n(store, "SELECT count(*) AS n FROM articles_fts WHERE articles_fts MATCH 'zebra'")).toBe(3);
+    store.close();
+  } finally {
+    tmp.cleanup();
+  }
+});
+
+test("the key saying the passage index is rebuilt alone is believed only while it equals the marker: one an older replyd left is not", async () => {
+  const tmp = tempDir();
+  try {
+    let store = openStore(tmp.dir);
+    store.importDocument(docOf(BULK_INDEX_THRESHOLD * 3, () => "plain"), "init");
+    await store.indexed();
+    // An older replyd knows only the marker: it finished a rebuild of the passage index alone as one
+    // of every index (the second key left behind), then began another after a bulk write of its own.
+    store.db.run("INSERT INTO meta (key, value) VALUES ('answer_rebuild_alone', '2000')");
+    store.close();
+    store = openStore(tmp.dir);
+    expect(store.articles.index.indexComplete).toBe(true); // no marker: nothing under way
+    store.db.run("INSERT INTO meta (key, value) VALUES ('fts_rebuild_from', '0')");
+    store.articles.index.reload();
+    expect([store.articles.index.indexComplete, store.articles.index.searchIndexComplete]).toEqual([false, false]);
+    // Control: equal to the marker, it is believed.
+    store.db.run("UPDATE meta SET value = '0' WHERE key = 'answer_rebuild_alone'");
+    store.articles.index.reload();
+    expect([store.articles.index.indexComplete, store.articles.index.searchIndexComplete]).toEqual([false, true]);
+    store.close();
+  } finally {
+    tmp.cleanup();
+  }
+});
+
+test("search entries lost, found at start while the passage index is rebuilt alone: every index is rebuilt", async () => {
+  const tmp = tempDir();
+  try {
+    let store = openStore(tmp.dir);
+    store.importDocument(docOf(300, (i) => (i === 7 ? "zebra" : "plain")), "init");
+    await store.indexed();
+    store.db.run("DELETE FROM articles_fts WHERE rowid = (SELECT seq FROM articles WHERE id = 'a7')");
+    store.db.run("DELETE FROM articles_grams WHERE rowid = (SELECT seq FROM articles WHERE id = 'a7')");
+    fileAsAnOlderVersion(store);
+    store.close();
+    const errors: string[] = [];
+    store = openStore(tmp.dir, { logError: (m) => errors.push(m) });
+    const release = store.holdIndexing();
+    await Bun.sleep(300);
+    release();
+    while (store.indexVerified === "checking") await Bun.sleep(5);
+    expect(store.indexVerified).toBe("rebuilt");
+    expect(errors.some((e) => e.includes("does not match"))).toBe(true);
+    await store.indexed();
+    expect(n(store, "SELECT count(*) AS n FROM articles_fts")).toBe(300);
+    expect(n(store, "SELECT count(*) AS n FROM articles_fts WHERE articles_fts MATCH 'zebra'")).toBe(1);
+    store.close();
+  } finally {
+    tmp.cleanup();
+  }
+});
+
+test("a batch of a rebuild whose transaction fails leaves the passage index's sizes as committed; done again, each article is counted once", async () => {
+  const tmp = tempDir();
+  try {
+    const count = BULK_INDEX_THRESHOLD * 3;
+    let store = openStore(tmp.dir);
+    store.importDocument(docOf(count, () => "plain"), "init");
+    await store.indexed();
+    fileAsAnOlderVersion(store);
+    store.close();
+    store = openStore(tmp.dir);
+    expect(store.articles.index.indexBatch(2000)).toBe(false);
+    const before = store.articles.index.passageIndexSizes();
+    // The marker's write fails (as a full disk would), after the batch's entries and sizes were counted.
+    store.db.run("CREATE TEMP TRIGGER fail_marker BEFORE INSERT ON meta WHEN NEW.key = 'fts_rebuild_from' BEGIN SELECT RAISE(ABORT, 'the disk is full'); END");
+    expect(() => store.articles.index.indexBatch(2000)).toThrow("the disk is full");
+    expect(store.articles.index.passageIndexSizes()).toEqual(before);
+    store.db.run("DROP TRIGGER fail_marker");
+    await store.indexed();
+    expect(store.articles.index.passageIndexSizes().articles).toBe(count);
+    expect(df(store, "plain")).toBe(count);
     store.close();
   } finally {
     tmp.cleanup();

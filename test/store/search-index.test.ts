@@ -146,31 +146,32 @@ test("a passage index filed by another version of the ranking is rebuilt at star
   }
 });
 
-test("a write that changed the synonyms and emptied the passage index, then rolled back, leaves the index as it was: its sizes, and the synonyms it files with", async () => {
-  const tmp = tempDir();
-  try {
-    const store = openStore(tmp.dir);
-    store.importDocument(parseDocument(JSON.stringify([{ id: "pay", title: "Ways to pay", url: "https://e.com/pay", body: "We accept credit cards." }])), "init");
-    await store.indexed();
-    const sizes = store.articles.index.passageIndexSizes();
-    // As a bulk write whose commit fails, or a read copy's content catch-up that fails after the reset.
-    expect(() =>
-      store.writeArticles(false, () => {
-        store.content.replaceSynonyms([["Visa", "credit card"]]);
-        store.articles.index.resetIndex();
-        throw new Error("the disk is full");
-      }),
-    ).toThrow("the disk is full");
-    expect(store.content.synonyms()).toEqual([]);
-    expect(store.articles.index.indexComplete).toBe(true);
-    expect(store.articles.index.passageIndexSizes()).toEqual(sizes);
-    // A single write after it files the article without the synonyms that never were.
-    store.editArticle("pay", { decide: (stored) => ({ ...(stored as NonNullable<typeof stored>), body: "We accept credit cards and cash.", rev: 2 }) });
-    const ranked = await store.searcher.rank("credit card");
-    expect(ranked && ranked !== "busy" ? ranked.articles.map((a) => a.id) : null).toEqual(["pay"]);
-    expect(store.db.query("SELECT df FROM answer_df WHERE term = 'syn_visa'").get()).toBeNull();
-    store.close();
-  } finally {
-    tmp.cleanup();
-  }
-});
+for (const how of ["refilePassages", "resetIndex"] as const)
+  test(`a write that changed the synonyms and emptied the passage index (${how}), then rolled back, leaves the index as it was: its sizes, and the synonyms it files with`, async () => {
+    const tmp = tempDir();
+    try {
+      const store = openStore(tmp.dir);
+      store.importDocument(parseDocument(JSON.stringify([{ id: "pay", title: "Ways to pay", url: "https://e.com/pay", body: "We accept credit cards." }])), "init");
+      await store.indexed();
+      const sizes = store.articles.index.passageIndexSizes();
+      // An import of synonyms or a read copy's content catch-up (refilePassages), a bulk write (resetIndex), whose commit fails.
+      expect(() =>
+        store.writeArticles(false, () => {
+          store.content.replaceSynonyms([["Visa", "credit card"]]);
+          store.articles.index[how]();
+          throw new Error("the disk is full");
+        }),
+      ).toThrow("the disk is full");
+      expect(store.content.synonyms()).toEqual([]);
+      expect(store.articles.index.indexComplete).toBe(true);
+      expect(store.articles.index.passageIndexSizes()).toEqual(sizes);
+      // A single write after it files the article without the synonyms that never were.
+      store.editArticle("pay", { decide: (stored) => ({ ...(stored as NonNullable<typeof stored>), body: "We accept credit cards and cash.", rev: 2 }) });
+      const ranked = await store.searcher.rank("credit card");
+      expect(ranked && ranked !== "busy" ? ranked.articles.map((a) => a.id) : null).toEqual(["pay"]);
+      expect(store.db.query("SELECT df FROM answer_df WHERE term = 'syn_visa'").get()).toBeNull();
+      store.close();
+    } finally {
+      tmp.cleanup();
+    }
+  });

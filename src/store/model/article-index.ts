@@ -5,19 +5,16 @@
  * rules — filed row by row, skipped during a bulk write, rebuilt in batches behind the marker —
  * that the rows' queries only report to; articles.ts calls it on each write it makes.
  *
- * Two rebuilds, each behind its own marker in meta: of every index after a bulk write
- * (fts_rebuild_from), or of the passage index alone (answer_rebuild_from) when only what it is
- * filed with changed — another version of the ranking (an upgrade), the operator's synonyms. The
- * title and keyword search stays whole through the second: on a million passages it is minutes.
+ * Two rebuilds behind the one marker (rebuild-marker.ts): of every index after a bulk write, or of
+ * the passage index alone when only what it is filed with changed — another version of the ranking
+ * (an upgrade), the operator's synonyms. The title and keyword search stays whole through the
+ * second: on a million passages it is minutes.
  */
 import type { Database, Statement } from "bun:sqlite";
 import { PassageIndex, type Indexed } from "./passage-index.ts";
 import { gramsOf } from "./grams.ts";
 import { keywordText, questionText } from "../rows.ts";
-
-/** The markers in meta: articles with seq above the value still await filing (absent: none do). */
-const EVERY_INDEX = "fts_rebuild_from";
-const PASSAGES_ONLY = "answer_rebuild_from";
+import { markRebuild, rebuildState } from "./rebuild-marker.ts";
 
 /** An article's columns as the indexes read them (keywords and questions as text). */
 const INDEXED = "title, keyword_text AS keywords, question_text AS questions, description, body, deleted";
@@ -98,7 +95,7 @@ export class ArticleIndex {
     this.passages.reset();
     this.db.exec(`DROP TABLE articles_fts; CREATE VIRTUAL TABLE articles_fts USING fts5(title, keywords, description, tokenize='trigram');
                   DROP TABLE articles_grams; CREATE VIRTUAL TABLE articles_grams USING fts5(grams, detail=none, tokenize='unicode61 remove_diacritics 0');`);
-    this.startRebuild(EVERY_INDEX);
+    this.startRebuild(false);
   }
 
   /**
@@ -111,27 +108,23 @@ export class ArticleIndex {
     if (this.bulk) return;
     if (this.pendingFrom !== null && !this.passagesOnly) return this.resetIndex();
     this.passages.reset();
-    this.startRebuild(PASSAGES_ONLY);
+    this.startRebuild(true);
   }
 
-  private startRebuild(marker: typeof EVERY_INDEX | typeof PASSAGES_ONLY): void {
-    this.db.run("DELETE FROM meta WHERE key IN (?, ?)", [EVERY_INDEX, PASSAGES_ONLY]);
-    this.db.run("INSERT INTO meta (key, value) VALUES (?, '0')", [marker]);
+  private startRebuild(passagesOnly: boolean): void {
+    markRebuild(this.db, { from: 0, passagesOnly });
     this.pendingFrom = 0;
-    this.passagesOnly = marker === PASSAGES_ONLY;
+    this.passagesOnly = passagesOnly;
   }
 
   /** Reads the index state from the database (at start, and after a rolled-back transaction). */
   loadIndexState(): void {
-    const marker = (key: string) => (this.db.query("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | null)?.value;
-    // Both set is no state this code leaves; were it found, the rebuild of every index covers the other.
-    const every = marker(EVERY_INDEX);
-    const pending = every ?? marker(PASSAGES_ONLY);
-    this.pendingFrom = pending === undefined ? null : Number(pending);
-    this.passagesOnly = every === undefined && pending !== undefined;
+    const state = rebuildState(this.db);
+    this.pendingFrom = state?.from ?? null;
+    this.passagesOnly = state?.passagesOnly ?? false;
     // Nothing left beyond the marker (a new or emptied store): the index is complete already.
     if (this.pendingFrom !== null && !this.db.query("SELECT 1 FROM articles WHERE seq > ? LIMIT 1").get(this.pendingFrom)) {
-      this.db.run("DELETE FROM meta WHERE key IN (?, ?)", [EVERY_INDEX, PASSAGES_ONLY]);
+      markRebuild(this.db, null);
       this.pendingFrom = null;
       this.passagesOnly = false;
     }
@@ -165,27 +158,31 @@ export class ArticleIndex {
   /**
    * Indexes the next `limit` articles in one small transaction (crash-safe: the progress marker
    * commits with the entries). Answers true when the index is complete. The position kept in
-   * memory moves only once the transaction has committed: a batch whose commit fails is done again.
+   * memory moves only once the transaction has committed: a batch whose commit fails is done again,
+   * the passage index's sizes it had counted in memory read back as committed.
    */
   indexBatch(limit: number): boolean {
     if (this.pendingFrom === null) return true;
-    const marker = this.passagesOnly ? PASSAGES_ONLY : EVERY_INDEX;
-    const next = this.db.transaction((): number | null => {
-      const from = this.pendingFrom as number;
-      const rows = this.db.query(`SELECT seq, ${INDEXED} FROM articles WHERE seq > ? ORDER BY seq LIMIT ?`).all(from, limit) as (Indexed & {
-        seq: number;
-        deleted: number;
-      })[];
-      const last = rows.length ? (rows[rows.length - 1] as { seq: number }).seq : from;
-      if (!this.passagesOnly) this.searchBatch(rows, from, last);
-      this.passages.addBatch(rows.filter((r) => !r.deleted));
-      if (rows.length < limit) {
-        this.db.run("DELETE FROM meta WHERE key = ?", [marker]);
-        return null;
-      }
-      this.db.run("UPDATE meta SET value = ? WHERE key = ?", [String(last), marker]);
-      return last;
-    })();
+    const passagesOnly = this.passagesOnly;
+    let next: number | null;
+    try {
+      next = this.db.transaction((): number | null => {
+        const from = this.pendingFrom as number;
+        const rows = this.db.query(`SELECT seq, ${INDEXED} FROM articles WHERE seq > ? ORDER BY seq LIMIT ?`).all(from, limit) as (Indexed & {
+          seq: number;
+          deleted: number;
+        })[];
+        const last = rows.length ? (rows[rows.length - 1] as { seq: number }).seq : from;
+        if (!passagesOnly) this.searchBatch(rows, from, last);
+        this.passages.addBatch(rows.filter((r) => !r.deleted));
+        const done = rows.length < limit;
+        markRebuild(this.db, done ? null : { from: last, passagesOnly });
+        return done ? null : last;
+      })();
+    } catch (e) {
+      this.passages.reload();
+      throw e;
+    }
     this.pendingFrom = next;
     if (next === null) this.passagesOnly = false;
     return next === null;

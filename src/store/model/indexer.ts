@@ -46,8 +46,12 @@ export class IndexKeeper {
     if (!c) return void (this.verified = "unknown");
     while (this.holds && !this.closed) await Bun.sleep(50);
     if (this.closed) return;
-    // A rebuild was under way when counted, or has begun since: it makes the index whole anyway.
-    if (c.pending !== null || !this.index.indexComplete || (c.fts === c.articles && c.grams === c.articles && c.answers === c.live)) return void (this.verified = "ok");
+    // A rebuild was under way when counted, or has begun since: it makes whole what it rebuilds —
+    // every index, or the passage index alone, the search indexes' counts then still checked.
+    const everyRebuilt = (c.pending !== null && !c.passagesOnly) || !this.index.searchIndexComplete;
+    const passagesRebuilt = c.pending !== null || !this.index.indexComplete;
+    const searchWhole = c.fts === c.articles && c.grams === c.articles;
+    if (everyRebuilt || (searchWhole && (passagesRebuilt || c.answers === c.live))) return void (this.verified = "ok");
     this.logError(
       `the search index does not match the articles (${c.articles} articles, ${c.fts} and ${c.grams} index entries; ${c.live} live, ${c.answers} in the passage index); rebuilding it`,
     );

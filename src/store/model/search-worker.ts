@@ -12,6 +12,7 @@ import { withSynonyms } from "../../ranking/synonyms.ts";
 import { PassageIndex } from "./passage-index.ts";
 import { SqlitePostings } from "./postings.ts";
 import { findArticles } from "./search.ts";
+import { rebuildState } from "./rebuild-marker.ts";
 import type { ThreadMessage, ThreadReply } from "./search-thread.ts";
 
 declare const self: Worker;
@@ -54,15 +55,15 @@ self.onmessage = (event: MessageEvent<ThreadMessage>) => {
       const d = db;
       const counts = d.transaction(() => {
         const n = (sql: string) => (d.query(sql).get() as { n: number }).n;
-        // Either rebuild's marker (model/article-index.ts): the counts may disagree while one is under way.
-        const pending = (d.query("SELECT value FROM meta WHERE key IN ('fts_rebuild_from', 'answer_rebuild_from') LIMIT 1").get() as { value: string } | null)?.value ?? null;
+        const rebuild = rebuildState(d);
         return {
           articles: n("SELECT count(*) AS n FROM articles"),
           fts: n("SELECT count(*) AS n FROM articles_fts"),
           grams: n("SELECT count(*) AS n FROM articles_grams"),
           live: n("SELECT count(*) AS n FROM articles WHERE deleted = 0"),
           answers: PassageIndex.sizesIn(d).heads,
-          pending,
+          pending: rebuild ? String(rebuild.from) : null,
+          passagesOnly: rebuild?.passagesOnly ?? false,
         };
       })();
       postMessage({ id: m.id, counts } satisfies SearchReply);

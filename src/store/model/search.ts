@@ -16,6 +16,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { termGrams } from "./grams.ts";
+import { rebuildState } from "./rebuild-marker.ts";
 
 export const SEARCH_LIMITS = {
   /** Words of a message that take part. */
@@ -37,10 +38,10 @@ export function searchTerms(words: readonly string[]): string[] {
 const quoted = (token: string) => `"${token.replace(/"/g, '""')}"`;
 const long = (t: string) => [...t].length >= 3;
 
-/** Where the background rebuild stands: articles with seq above it are not indexed yet (null: all are). */
+/** Where a rebuild of the search indexes stands: articles with seq above it are not in them yet (null: all are; a rebuild of the passage index alone leaves them whole). */
 function pendingFrom(db: Database): number | null {
-  const row = db.query("SELECT value FROM meta WHERE key = 'fts_rebuild_from'").get() as { value: string } | null;
-  return row ? Number(row.value) : null;
+  const state = rebuildState(db);
+  return state && !state.passagesOnly ? state.from : null;
 }
 
 /** The score and the every-word condition over these columns, with one LIKE pattern per column and word. */
