@@ -38,7 +38,7 @@ test("an index of another version is rebuilt alone at start: the search indexes 
     store = openStore(tmp.dir);
     expect(store.articles.index.indexComplete).toBe(false);
     expect(store.articles.index.searchIndexComplete).toBe(true);
-    expect(markers(store)).toEqual(["0", "0"]);
+    expect(markers(store)).toEqual(["0.0", "0.0"]);
     expect(n(store, "SELECT count(*) AS n FROM articles_fts")).toBe(300);
     expect(n(store, "SELECT count(*) AS n FROM articles_grams")).toBe(300);
     expect(n(store, "SELECT count(*) AS n FROM articles_fts WHERE articles_fts MATCH 'zebra'")).toBe(1);
@@ -89,7 +89,7 @@ test("new synonyms on a complete index rebuild the passage index alone, filing e
     await store.indexed();
     store.importDocument(synonymsDoc([["Visa", "credit card"]]), "merge");
     expect(store.articles.index.searchIndexComplete).toBe(true);
-    expect(markers(store)).toEqual(["0", "0"]);
+    expect(markers(store)).toEqual(["0.0", "0.0"]);
     expect(n(store, "SELECT count(*) AS n FROM articles_fts")).toBe(300);
     await store.indexed();
     expect(df(store, "syn_visa")).toBe(1);
@@ -194,25 +194,36 @@ test("single writes during a rebuild of the passage index alone, before and past
   }
 });
 
-test("the key saying the passage index is rebuilt alone is believed only while it equals the marker: one an older replyd left is not", async () => {
+test("the key saying the passage index is rebuilt alone is believed only while it equals the marker, written in a form no older replyd writes", async () => {
   const tmp = tempDir();
   try {
     let store = openStore(tmp.dir);
     store.importDocument(docOf(BULK_INDEX_THRESHOLD * 3, () => "plain"), "init");
     await store.indexed();
-    // An older replyd knows only the marker: it finished a rebuild of the passage index alone as one
-    // of every index (the second key left behind), then began another after a bulk write of its own.
-    store.db.run("INSERT INTO meta (key, value) VALUES ('answer_rebuild_alone', '2000')");
+    fileAsAnOlderVersion(store);
     store.close();
     store = openStore(tmp.dir);
-    expect(store.articles.index.indexComplete).toBe(true); // no marker: nothing under way
-    store.db.run("INSERT INTO meta (key, value) VALUES ('fts_rebuild_from', '0')");
+    expect(store.articles.index.indexBatch(2000)).toBe(false);
+    const [marker, alone] = markers(store);
+    expect(marker).toBe(alone);
+    expect(Number(marker)).toBeGreaterThan(0);
+    expect(marker).toMatch(/^\d+\.0$/);
+    store.close();
+    // An older replyd knows only the marker, which it writes as "0" or a batch's last seq. It goes on as
+    // a rebuild of every index from where the marker stands (the same number), or starts one over after a bulk write of its own.
+    for (const older of [String(Number(marker)), "0"]) {
+      store = openStore(tmp.dir);
+      store.db.run("UPDATE meta SET value = ? WHERE key = 'fts_rebuild_from'", [older]);
+      store.articles.index.reload();
+      expect([store.articles.index.indexComplete, store.articles.index.searchIndexComplete]).toEqual([false, false]);
+      store.close();
+    }
+    // It finished and removed the marker: nothing under way, whatever key it left.
+    store = openStore(tmp.dir);
+    store.db.run("DELETE FROM meta WHERE key = 'fts_rebuild_from'");
     store.articles.index.reload();
-    expect([store.articles.index.indexComplete, store.articles.index.searchIndexComplete]).toEqual([false, false]);
-    // Control: equal to the marker, it is believed.
-    store.db.run("UPDATE meta SET value = '0' WHERE key = 'answer_rebuild_alone'");
-    store.articles.index.reload();
-    expect([store.articles.index.indexComplete, store.articles.index.searchIndexComplete]).toEqual([false, true]);
+    expect(store.articles.index.indexComplete).toBe(true);
+    expect(markers(store)[1]).toBe(alone);
     store.close();
   } finally {
     tmp.cleanup();

@@ -4,8 +4,10 @@
  * `answer_rebuild_alone`, holding the same value while the rebuild under way files the passage
  * index alone (the title and keyword indexes whole). One marker for both kinds, so that a replyd
  * from before the second kind, opening a data folder mid-rebuild (a release rolled back), finishes
- * it as a rebuild of every index — right, if slower — rather than never; the second key is believed
- * only while it equals the marker, so one such a replyd left behind is not.
+ * it as a rebuild of every index — right, if slower — rather than never. The second key is believed
+ * only while it equals the marker, and for such a rebuild the marker is written as "2000.0": read
+ * as the same number by every version, but a form no older replyd and no migration ever writes
+ * (they write "0" or "2000"), so a key one of them left behind never equals a marker they moved.
  */
 import type { Database } from "bun:sqlite";
 
@@ -32,6 +34,7 @@ export function rebuildState(db: Database): RebuildState | null {
 export function markRebuild(db: Database, state: RebuildState | null): void {
   db.run(`DELETE FROM meta WHERE key IN ('${MARKER}', '${ALONE}')`);
   if (!state) return;
-  db.run("INSERT INTO meta (key, value) VALUES (?, ?)", [MARKER, String(state.from)]);
-  if (state.passagesOnly) db.run("INSERT INTO meta (key, value) VALUES (?, ?)", [ALONE, String(state.from)]);
+  const marker = state.passagesOnly ? `${state.from}.0` : String(state.from);
+  db.run("INSERT INTO meta (key, value) VALUES (?, ?)", [MARKER, marker]);
+  if (state.passagesOnly) db.run("INSERT INTO meta (key, value) VALUES (?, ?)", [ALONE, marker]);
 }
