@@ -130,8 +130,7 @@ export function listen(app: App, addresses: WeakMap<Request, string>, o: Listene
   };
   const server: Server<undefined> = Bun.serve(options);
 
-  const displayHost = o.host === "0.0.0.0" || o.host === "::" ? "127.0.0.1" : o.host;
-  const url = `http://${displayHost.includes(":") ? `[${displayHost}]` : displayHost}:${server.port}`;
+  const url = listeningUrl(o.host, server.port as number);
   return {
     url,
     port: server.port as number,
@@ -148,4 +147,10 @@ export function listen(app: App, addresses: WeakMap<Request, string>, o: Listene
       while (inFlight > 0) await Bun.sleep(10);
     },
   };
+}
+
+/** The address to reach a server listening on `host` from this machine: every address is reached on loopback. */
+export function listeningUrl(host: string, port: number): string {
+  const shown = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
+  return `http://${shown.includes(":") ? `[${shown}]` : shown}:${port}`;
 }

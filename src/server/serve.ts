@@ -5,7 +5,7 @@ import { openAccountsServer, openBackend, type AccountsServer } from "../store/o
 import { createApp } from "./app.ts";
 import { DEFAULTS } from "./app-options.ts";
 import { accountSettings } from "../account/settings.ts";
-import { listen } from "./listener.ts";
+import { listen, listeningUrl } from "./listener.ts";
 import { LineSink } from "./logsink.ts";
 import type { RedisLink } from "../store/redis/link.ts";
 import { clusterOf, connectRedis } from "./cluster.ts";
@@ -155,15 +155,27 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     return outcome;
   };
 
-  const listener = listen(app, addresses, { host: opts.host, port: opts.port, maxUpload: opts.maxUpload, trustProxy: opts.trustProxy, log, emit });
+  const keysWhere = server ? server.keysWhere : "db" in backend.where ? `the database at ${backend.where.db}` : `${join(opts.dataDir, "keys.json")} (mode 0600)`;
+  const keyNotice = (url: string) => created && say(firstKeyNotice(created, url, keysWhere, opts.accounts ? "replyd accounts" : undefined));
+  let listener: ReturnType<typeof listen>;
+  try {
+    listener = listen(app, addresses, { host: opts.host, port: opts.port, maxUpload: opts.maxUpload, trustProxy: opts.trustProxy, log, emit });
+  } catch (e) {
+    // The first start's key is stored already: shown even so, or its secret would never be (the
+    // next start finds a key and makes none). A port in use is the common cause on a laptop.
+    keyNotice(listeningUrl(opts.host, opts.port));
+    await served.close().catch(() => 0);
+    await server?.close().catch(() => {});
+    link?.close();
+    throw e;
+  }
   const url = listener.url;
   app.listeningAt(url);
   if (backend.cluster) {
     backend.cluster.registry.url = url;
     void backend.cluster.registry.beat().catch(() => {});
   }
-  const keysWhere = server ? server.keysWhere : "db" in backend.where ? `the database at ${backend.where.db}` : `${join(opts.dataDir, "keys.json")} (mode 0600)`;
-  if (created) say(firstKeyNotice(created, url, keysWhere, opts.accounts ? "replyd accounts" : undefined));
+  keyNotice(url);
   emit({
     event: "listening",
     url,

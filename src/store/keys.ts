@@ -81,16 +81,6 @@ export function writeKeys(path: string, keys: AdminKey[]): void {
   chmodSync(path, 0o600);
 }
 
-/**
- * keys.json, re-read when it changes on disk (checked at most once a second) so an operator
- * can add or revoke a key without restarting the server.
- */
-/**
- * The admin keys, re-read within a second of any change to keys.json. A keys file that changed and
- * cannot be loaded (readable by others, invalid) fails closed: every admin request is refused 503
- * `keys_unavailable` until the file is fixed, because the change may have been a revocation — the
- * old keys must not keep working. `replyd keys rm` is the way that cannot go wrong.
- */
 /** The admin keys as the door asks for them: from keys.json (KeyRing) or from the database (postgres/keys.ts). */
 export interface Keys {
   /** Throws 503 while the keys cannot be trusted to be current (a broken keys file, an unreachable database). */
@@ -99,6 +89,13 @@ export interface Keys {
   readonly size: number;
 }
 
+/**
+ * keys.json's admin keys, re-read within a second of any change to the file, so an operator can add
+ * or revoke a key without restarting the server. A keys file that changed and cannot be loaded
+ * (readable by others, invalid) fails closed: every admin request is refused 503 `keys_unavailable`
+ * until the file is fixed, because the change may have been a revocation — the old keys must not
+ * keep working. `replyd keys rm` is the way that cannot go wrong.
+ */
 export class KeyRing implements Keys {
   private keys = new Map<string, AdminKey>();
   /** The file as last looked at (inode, change time, modification time): a chmod counts too. */
