@@ -96,8 +96,8 @@ export interface RestoreResult {
   tags?: number;
   rules?: number;
   texts?: number;
-  /** The menu: stored, removed (the document's is null), or kept (an older all document has none). */
-  menu?: "stored" | "removed" | "kept";
+  /** The menu: stored, removed (the document's is null), none (the document's is null and none was stored), or kept (an older all document has none). */
+  menu?: "stored" | "removed" | "none" | "kept";
   /** Synonym groups restored; absent when an `all` document has none (written before synonyms): they are kept. */
   synonyms?: number;
   /** The automatic backup of what the restore replaced. */

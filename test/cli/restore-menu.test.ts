@@ -31,6 +31,10 @@ test("restoring an all document whose menu is null removes the stored menu, and 
   const again = client();
   expect(await run(["restore", "all.json", "--yes"], again)).toBe(0);
   expect(again.stderr.join("\n")).not.toContain("removes the menu");
+  expect(again.stdout.join("\n")).not.toContain("menu was removed");
+  const json = client();
+  expect(await run(["restore", "all.json", "--yes", "--json"], json)).toBe(0);
+  expect(JSON.parse(json.stdout.join("\n")).menu).toBe("none");
 });
 
 test("restore --id of a server backup taken while no menu was stored says before and after that it removes the menu", async () => {

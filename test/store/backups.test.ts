@@ -42,6 +42,14 @@ describe.each(STORES)("%s", (kind) => {
     expect(() => fromText(text.replace("Title 2", "Title 3"))).toThrow("does not match its content");
   });
 
+  test("a restore whose menu is null says removed when one was stored, none when none was", async () => {
+    await t.importDocument(fromText(everything), "merge");
+    const empty = doc([], { tags: {}, rules: [], texts: {}, menu: null });
+    expect((await t.restore(fromText(empty), "all")).menu).toBe("removed");
+    expect(t.store.content.menu()).toBeNull();
+    expect((await t.restore(fromText(empty), "all")).menu).toBe("none");
+  });
+
   test("init and restore take an automatic backup of what they replace; pruning keeps the newest auto one", async () => {
     await t.importDocument(fromText(doc([rec(1)])), "merge");
     const init = await t.importDocument(fromText(doc([rec(2)])), "init");

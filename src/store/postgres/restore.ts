@@ -65,8 +65,9 @@ async function replace(tx: TransactionSQL, doc: BulkDocument, matter: Matter, no
     result.texts = Object.keys(doc.texts ?? {}).length;
   }
   if (sections.includes("menu")) {
+    const had = ((await tx`SELECT 1 FROM menu WHERE id = 1`) as unknown[]).length > 0;
     if (doc.menu !== undefined) await content.setMenu(tx, doc.menu, now);
-    result.menu = doc.menu === undefined ? "kept" : doc.menu ? "stored" : "removed";
+    result.menu = doc.menu === undefined ? "kept" : doc.menu ? "stored" : had ? "removed" : "none";
   }
   // An `all` document written before synonyms has none: they are kept, as its menu.
   if (sections.includes("synonyms") && doc.synonyms !== undefined) {

@@ -188,8 +188,9 @@ export function restoreDocument(store: BulkTarget, doc: BulkDocument, matter: Ma
       result.texts = Object.keys(doc.texts ?? {}).length;
     }
     if (sections.includes("menu")) {
+      const had = store.content.menu() !== null;
       if (doc.menu !== undefined) store.content.setMenu(doc.menu, now);
-      result.menu = doc.menu === undefined ? "kept" : doc.menu ? "stored" : "removed";
+      result.menu = doc.menu === undefined ? "kept" : doc.menu ? "stored" : had ? "removed" : "none";
     }
     if (synonyms !== undefined) {
       if (newSynonyms) {
