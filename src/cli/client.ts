@@ -21,7 +21,8 @@ export interface CallOptions {
 }
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
-let warnedPlain = false;
+/** The command runs (their IO) warned already: once a run, however many clients it makes. */
+const warnedPlain = new WeakSet<IO>();
 
 /** A download received whole, signed and bounded, in a temp file beside where it will go. */
 export interface Downloaded {
@@ -45,8 +46,8 @@ export class Client {
     readonly limits: ResponseLimits = RESPONSE_DEFAULTS,
   ) {
     const url = new URL(config.url);
-    if (url.protocol === "http:" && !LOOPBACK.test(url.hostname) && !warnedPlain) {
-      warnedPlain = true;
+    if (url.protocol === "http:" && !LOOPBACK.test(url.hostname) && !warnedPlain.has(io)) {
+      warnedPlain.add(io);
       io.err(`replyd: warning: ${url.origin} is plain HTTP to another host: requests and answers are signed, not secret — anyone on the way can read them`);
     }
   }
@@ -61,8 +62,17 @@ export class Client {
         r = await this.exchange(opts, progressLabel);
       }
     }
-    if (r.status < 200 || r.status >= 300 || !r.signed) throw errorFrom(r.status, r.bytes, r.signed);
+    if (r.status < 200 || r.status >= 300 || !r.signed) throw this.refusal(r.status, r.bytes, r.signed);
     return r.bytes;
+  }
+
+  /** A refusal as errorFrom reads it; a signature refused with a profile's secret names the profile, not --secret. */
+  private refusal(status: number, bytes: Uint8Array, signed: boolean): CLIError {
+    const e = errorFrom(status, bytes, signed);
+    const from = this.config.secretFrom;
+    if (e.code !== CODE.bad_signature || from === undefined) return e;
+    const again = `replyd profile add ${from} --url ${this.config.url} --appkey ${this.config.appkey} --force`;
+    return new CLIError(e.code, `the signature does not match: the secret kept in profile "${from}" is not the one of appkey "${this.config.appkey}" (${again}, then paste the right one) [${e.code}]`, e.exitCode);
   }
 
   /** Sends and returns the `data` of a signed JSON answer. */
@@ -80,7 +90,7 @@ export class Client {
     const { res, x, started } = await this.request(opts);
     if (res.status < 200 || res.status >= 300) {
       const r = await this.readToMemory(res, x, started);
-      throw errorFrom(r.status, r.bytes, r.signed);
+      throw this.refusal(r.status, r.bytes, r.signed);
     }
     const file = fileSink(dir, this.limits.maxDownload);
     const progress = new Progress(this.io, label, Number(res.headers.get("content-length")) || null);
@@ -158,7 +168,13 @@ export class Client {
     } catch (e) {
       finished();
       if (abort.signal.aborted) throw new CLIError("timeout", `no answer from ${this.config.url} within ${this.limits.timeoutMs / 1000} s (--timeout)`);
-      throw new CLIError("unreachable", `cannot reach ${this.config.url}: ${scrub((e as Error).message)}`);
+      const refused = /ConnectionRefused|ECONNREFUSED/.test(`${(e as { code?: string }).code} ${(e as Error).message}`);
+      throw new CLIError(
+        "unreachable",
+        refused
+          ? `cannot reach ${this.config.url}: nothing listens there — is replyd serve running, and is ${this.config.profile ? `profile "${this.config.profile}"'s URL` : "--url (REPLYD_URL)"} its address?`
+          : `cannot reach ${this.config.url}: ${scrub((e as Error).message)}`,
+      );
     } finally {
       clearTimeout(timer);
     }

@@ -13,6 +13,8 @@ export interface ClientConfig {
   secret: string;
   /** The profile any of them came from (profiles.ts); null when flags and the environment gave all. */
   profile?: string | null;
+  /** The profile the secret came from: a refused signature then names it rather than --secret. */
+  secretFrom?: string;
   /** The account every request names (`account=`, signed): --account, REPLYD_ACCOUNT or the profile's. */
   account?: string;
 }
@@ -33,6 +35,7 @@ export function resolveConfig(
   let appkey = flags.appkey ?? env.REPLYD_APPKEY;
   let secret = flags.secret ?? env.REPLYD_SECRET;
   let profile: string | null = null;
+  let secretFrom: string | undefined;
   if (!url || !appkey || !secret || flags.profile !== undefined || env.REPLYD_PROFILE !== undefined) {
     const chosen = chosenProfile(io, flags.profile);
     if (chosen) {
@@ -47,6 +50,7 @@ export function resolveConfig(
         );
       url ??= chosen.profile.url;
       appkey ??= chosen.profile.appkey;
+      if (secret === undefined) secretFrom = chosen.name;
       secret ??= chosen.profile.secret;
       // The profile's account goes with its key: not with another server's.
       if (!elsewhere) account ??= chosen.profile.account;
@@ -56,7 +60,7 @@ export function resolveConfig(
   if (missing.length) throw new CLIError("missing_config", `set ${missing.join(", ")}, or add a profile (replyd profile add NAME --url URL --appkey KEY); replyd serve prints the key on first start`, 2);
   if (account !== undefined && !ACCOUNT_NAME.test(account))
     throw new CLIError("usage", `--account (REPLYD_ACCOUNT) must be an account's name: 1 to 32 lower-case letters, digits, - and _, starting with a letter or digit`, 2);
-  return { url: checkUrl(url as string), appkey: appkey as string, secret: secret as string, profile, ...(account !== undefined ? { account } : {}) };
+  return { url: checkUrl(url as string), appkey: appkey as string, secret: secret as string, profile, ...(secretFrom !== undefined ? { secretFrom } : {}), ...(account !== undefined ? { account } : {}) };
 }
 
 /** A server's root address as the client takes it: http(s), without /api (the client adds /api/cli), no trailing slash. */

@@ -66,9 +66,48 @@ test("the secret is never a flag; an empty one, a bad name, a bad address or a k
   expect((await code(["profile", "add", "p", "--url", server.url, "--appkey", "k"], "  \n"))[1]).toContain("no secret was read");
   expect((await code(["profile", "add", "-bad", "--url", server.url, "--appkey", "k"]))[0]).toBe(2);
   expect((await code(["profile", "add", "p", "--url", `${server.url}/api/cli`, "--appkey", "k"]))[1]).toContain("leave out /api/cli");
-  expect((await code(["profile", "add", "p", "--url", server.url, "--appkey", "k"]))[0]).toBe(0);
+  expect((await code(["profile", "add", "p", "--url", server.url, "--appkey", ADMIN.appkey], ADMIN.secret))[0]).toBe(0);
   expect((await code(["profile", "add", "p", "--url", server.url, "--appkey", "other"]))[1]).toContain('a profile "p" is kept already');
-  expect((await code(["profile", "add", "p", "--url", server.url, "--appkey", "other", "--force"]))[0]).toBe(0);
+  expect((await code(["profile", "add", "p", "--url", server.url, "--appkey", ADMIN.appkey, "--force"], ADMIN.secret))[0]).toBe(0);
+});
+
+test("profile add asks the server with the key first: a key it refuses is not kept, and says why; a server that does not answer leaves it kept with a warning", async () => {
+  const home = join(tmp.dir, "h6");
+  const path = profilesPath({ platform: "linux", home, env: {} });
+  const wrong = as(home, {}, "not-the-secret-0123456789");
+  expect(await run(["profile", "add", "shop", "--url", server.url, "--appkey", ADMIN.appkey], wrong)).toBe(1);
+  expect(wrong.stderr.join("\n")).toContain(`${server.url} refuses this key, so profile "shop" was not kept`);
+  const unknown = as(home, {}, ADMIN.secret);
+  expect(await run(["profile", "add", "shop", "--url", server.url, "--appkey", "rk_nobody"], unknown)).toBe(1);
+  expect(unknown.stderr.join("\n")).toContain("was not kept");
+  expect(existsSync(path)).toBe(false);
+  // Nothing listens on the discard port: kept as given, with the reason it was not checked.
+  const away = as(home, {}, ADMIN.secret);
+  expect(await run(["profile", "add", "later", "--url", "http://127.0.0.1:9", "--appkey", ADMIN.appkey], away)).toBe(0);
+  expect(away.stderr.join("\n")).toContain('the key was not checked (cannot reach http://127.0.0.1:9: nothing listens there');
+  expect(JSON.parse(readFileSync(path, "utf8")).profiles.later.appkey).toBe(ADMIN.appkey);
+});
+
+test("a signature refused with a profile's secret names the profile and how to keep the right one; with --secret or REPLYD_SECRET, the flag", async () => {
+  const home = join(tmp.dir, "h7");
+  expect(await run(["profile", "add", "p", "--url", server.url, "--appkey", ADMIN.appkey], as(home, {}, ADMIN.secret))).toBe(0);
+  // The secret changed on the server's side after the profile was kept (the profile file edited here).
+  const path = profilesPath({ platform: "linux", home, env: {} });
+  const f = JSON.parse(readFileSync(path, "utf8"));
+  f.profiles.p.secret = "rotated-away-0123456789";
+  writeFileSync(path, JSON.stringify(f), { mode: 0o600 });
+  const io = as(home);
+  expect(await run(["health"], io)).toBe(1);
+  expect(io.stderr.join("\n")).toContain(`the secret kept in profile "p" is not the one of appkey "${ADMIN.appkey}" (replyd profile add p --url ${server.url} --appkey ${ADMIN.appkey} --force`);
+  const env = as(home, { REPLYD_SECRET: "rotated-away-0123456789" });
+  expect(await run(["health"], env)).toBe(1);
+  expect(env.stderr.join("\n")).toContain("check --secret (REPLYD_SECRET)");
+});
+
+test("a command with nothing listening at the address says to check that replyd serve runs there", async () => {
+  const io = captureIO({ REPLYD_URL: "http://127.0.0.1:9", REPLYD_APPKEY: ADMIN.appkey, REPLYD_SECRET: ADMIN.secret }, tmp.dir);
+  expect(await run(["health"], io)).not.toBe(0);
+  expect(io.stderr.join("\n")).toContain("cannot reach http://127.0.0.1:9: nothing listens there — is replyd serve running, and is --url (REPLYD_URL) its address?");
 });
 
 test("a profiles file others can read or write is refused with the chmod to run", async () => {
@@ -90,12 +129,12 @@ test("flag > environment > profile, field by field; --profile or REPLYD_PROFILE 
   const io = { platform: "linux" as const, home, env: {} };
   for (const [name, url, key] of [["a", "http://a.example", "ka"], ["b", "http://b.example", "kb"]] as const)
     expect(await run(["profile", "add", name, "--url", url, "--appkey", key], as(home, {}, `secret-${name}`))).toBe(0);
-  expect(resolveConfig({}, io)).toEqual({ url: "http://a.example", appkey: "ka", secret: "secret-a", profile: "a" });
-  expect(resolveConfig({ profile: "b" }, io)).toEqual({ url: "http://b.example", appkey: "kb", secret: "secret-b", profile: "b" });
+  expect(resolveConfig({}, io)).toEqual({ url: "http://a.example", appkey: "ka", secret: "secret-a", profile: "a", secretFrom: "a" });
+  expect(resolveConfig({ profile: "b" }, io)).toEqual({ url: "http://b.example", appkey: "kb", secret: "secret-b", profile: "b", secretFrom: "b" });
   expect(resolveConfig({}, { ...io, env: { REPLYD_PROFILE: "b" } })).toMatchObject({ url: "http://b.example", profile: "b" });
   // The environment beats the profile, a flag beats both, each field on its own — for the profile's own server.
   expect(resolveConfig({ appkey: "flagkey" }, { ...io, env: { REPLYD_SECRET: "envsecret" } })).toEqual({ url: "http://a.example", appkey: "flagkey", secret: "envsecret", profile: "a" });
-  expect(resolveConfig({ url: "http://a.example/" }, { ...io, env: { REPLYD_APPKEY: "envkey" } })).toEqual({ url: "http://a.example", appkey: "envkey", secret: "secret-a", profile: "a" });
+  expect(resolveConfig({ url: "http://a.example/" }, { ...io, env: { REPLYD_APPKEY: "envkey" } })).toEqual({ url: "http://a.example", appkey: "envkey", secret: "secret-a", profile: "a", secretFrom: "a" });
   // Never the profile's key for another server: a signed request sent there could be replayed to the profile's.
   expect(() => resolveConfig({ url: "http://flag.example" }, io)).toThrow('the profile "a" keeps a key for http://a.example, not for http://flag.example');
   expect(() => resolveConfig({}, { ...io, env: { REPLYD_URL: "http://env.example", REPLYD_APPKEY: "envkey" } })).toThrow("give --appkey and --secret");

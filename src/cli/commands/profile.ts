@@ -4,11 +4,39 @@
  * echo at a terminal, or piped — never taken as a flag, which every user of the machine sees in ps.
  */
 import { ACCOUNT_NAME } from "../../base/account-name.ts";
+import { CODE } from "../../base/errors.ts";
+import { Client } from "../client.ts";
 import { checkUrl } from "../config.ts";
+import { RESPONSE_DEFAULTS } from "../verified-response.ts";
 import { defineCommand } from "../command.ts";
 import type { CommandContext } from "../context.ts";
 import { CLIError, usage } from "../errors.ts";
-import { PROFILE_NAME, profilesPath, readProfiles, writeProfiles } from "../profiles.ts";
+import { PROFILE_NAME, profilesPath, readProfiles, writeProfiles, type Profile } from "../profiles.ts";
+
+/**
+ * The key asked of its server before it is kept (health, signed with it): one the server refuses is
+ * not kept, so a mistyped secret is found now rather than at the next command; a server that does
+ * not answer (not started yet, another network) leaves it kept, unchecked, with a warning.
+ */
+async function checkKey(c: CommandContext, name: string, p: Profile): Promise<void> {
+  const client = new Client({ url: p.url, appkey: p.appkey, secret: p.secret, profile: name, secretFrom: name, ...(p.account !== undefined ? { account: p.account } : {}) }, c.io, {
+    ...RESPONSE_DEFAULTS,
+    timeoutMs: CHECK_MS,
+  });
+  try {
+    await client.call({ method: "GET", path: "/api/cli" });
+  } catch (e) {
+    if (!(e instanceof CLIError)) throw e;
+    if (REFUSED_KEY.has(e.code)) throw new CLIError("key_refused", `${p.url} refuses this key, so profile "${name}" was not kept: ${e.message}`);
+    c.io.err(`replyd: warning: the key was not checked (${e.message}); profile "${name}" is kept as given`);
+  }
+}
+
+/** A server slower than this to answer health is taken as not answering (the profile is kept, unchecked). */
+const CHECK_MS = 10_000;
+
+/** What a server answers for a key it does not take: the key itself is wrong. */
+const REFUSED_KEY = new Set<string>([CODE.bad_signature, CODE.unknown_appkey, CODE.forbidden]);
 
 async function profile(c: CommandContext): Promise<void> {
   const [action = "ls", name, ...extra] = c.args;
@@ -33,6 +61,7 @@ async function profile(c: CommandContext): Promise<void> {
     const account = c.str("--account");
     if (account !== undefined && !ACCOUNT_NAME.test(account)) throw usage("--account must be an account's name: 1 to 32 lower-case letters, digits, - and _");
     f.profiles[name] = { url: checkUrl(url), appkey, secret, ...(account !== undefined ? { account } : {}) };
+    await checkKey(c, name, f.profiles[name]);
     if (c.flags.default || f.default === null) f.default = name;
     const path = writeProfiles(c.io, f);
     return c.print({ name, url: f.profiles[name]?.url, appkey, default: f.default === name, path }, () => `kept profile "${name}" (${url}, ${appkey})${f.default === name ? ", the default" : ""} in ${path}`);
