@@ -104,6 +104,21 @@ test("a signature refused with a profile's secret names the profile and how to k
   expect(env.stderr.join("\n")).toContain("check --secret (REPLYD_SECRET)");
 });
 
+test("replyd sign takes the key of a profile (the default, or --profile): what it signs, the server accepts", async () => {
+  const home = join(tmp.dir, "h8");
+  expect(await run(["profile", "add", "p", "--url", server.url, "--appkey", ADMIN.appkey], as(home, {}, ADMIN.secret))).toBe(0);
+  for (const argv of [["sign", "GET", "/api/cli"], ["sign", "GET", "/api/cli", "--profile", "p"]]) {
+    const io = as(home);
+    expect(await run(argv, io)).toBe(0);
+    const query = io.stdout.join("").trim();
+    expect(query).toContain(`appkey=${ADMIN.appkey}`);
+    expect((await fetch(`${server.url}/api/cli?${query}`)).status).toBe(200);
+  }
+  const curl = as(home);
+  expect(await run(["sign", "GET", "/api/cli", "--curl"], curl)).toBe(0);
+  expect(curl.stdout.join("")).toContain(`"${server.url}/api/cli?`);
+});
+
 test("a command with nothing listening at the address says to check that replyd serve runs there", async () => {
   const io = captureIO({ REPLYD_URL: "http://127.0.0.1:9", REPLYD_APPKEY: ADMIN.appkey, REPLYD_SECRET: ADMIN.secret }, tmp.dir);
   expect(await run(["health"], io)).not.toBe(0);

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { canonicalQuery, fileParamValue, formatTs, newNonce, signRequest, type Param } from "../../sign.ts";
 import type { CommandContext } from "../context.ts";
+import { resolveConfig } from "../config.ts";
 import { CLIError, usage } from "../errors.ts";
 import { readLocal } from "../files.ts";
 import { defineCommand } from "../command.ts";
@@ -14,9 +15,19 @@ export async function sign(c: CommandContext): Promise<void> {
   const method = methodRaw.toUpperCase();
   if (!["GET", "POST", "PUT", "DELETE"].includes(method)) throw usage("METHOD must be GET, POST, PUT or DELETE");
   if (!path.startsWith("/api/cli")) throw usage("PATH starts with /api/cli");
-  const appkey = c.str("--appkey") ?? c.io.env.REPLYD_APPKEY;
-  const secret = c.str("--secret") ?? c.io.env.REPLYD_SECRET;
-  if (!appkey || !secret) throw new CLIError("missing_config", "set --appkey (REPLYD_APPKEY) and --secret (REPLYD_SECRET)", 2);
+  // The key as every client command finds it (flags, environment, profile) when a profile is named or
+  // a part is missing; with both given, no server address is needed (curl's may stay $REPLYD_URL).
+  let appkey = c.str("--appkey") ?? c.io.env.REPLYD_APPKEY;
+  let secret = c.str("--secret") ?? c.io.env.REPLYD_SECRET;
+  let profileUrl: string | undefined;
+  let profileAccount: string | undefined;
+  if (!appkey || !secret || c.str("--profile") !== undefined || c.io.env.REPLYD_PROFILE !== undefined) {
+    const config = resolveConfig({ url: c.str("--url"), appkey: c.str("--appkey"), secret: c.str("--secret"), profile: c.str("--profile"), account: c.str("--account") }, c.io);
+    ({ appkey, secret } = config);
+    profileUrl = config.url;
+    profileAccount = config.account;
+  }
+  if (!appkey || !secret) throw new CLIError("missing_config", "set --appkey (REPLYD_APPKEY) and --secret (REPLYD_SECRET), or use a profile (--profile)", 2);
 
   const fields: Param[] = [];
   const files: { name: string; file: string; md5: string }[] = [];
@@ -32,14 +43,14 @@ export async function sign(c: CommandContext): Promise<void> {
     else throw usage(`"${arg}" is neither k=v nor name@file`);
   }
   // The account as every client command sends it (--account, REPLYD_ACCOUNT), unless given as a field.
-  const account = c.str("--account") ?? c.io.env.REPLYD_ACCOUNT;
+  const account = c.str("--account") ?? c.io.env.REPLYD_ACCOUNT ?? profileAccount;
   if (account !== undefined && !fields.some(([k]) => k === "account")) fields.push(["account", account]);
   const params: Param[] = [...fields, ["appkey", appkey], ["ts", c.str("--ts") ?? formatTs(Date.now())], ["nonce", c.str("--nonce") ?? newNonce()]];
   const signed: Param[] = [...params, ...files.map((f) => [f.name, f.md5] as Param)];
   const { canonical, sign } = signRequest({ method, path, params: signed, secret });
   const all: Param[] = [...params, ["sign", sign]];
   const query = canonicalQuery(all);
-  const base = (c.str("--url") ?? c.io.env.REPLYD_URL ?? "$REPLYD_URL").replace(/\/+$/, "");
+  const base = (c.str("--url") ?? c.io.env.REPLYD_URL ?? profileUrl ?? "$REPLYD_URL").replace(/\/+$/, "");
   const url = base + path;
 
   if (c.json) return c.io.out(JSON.stringify({ method, path, params: all, files, canonical, sign, query }, null, 2));
@@ -69,6 +80,7 @@ export const signCommand = defineCommand({
     { flags: "--appkey <appkey>", help: "admin key id (env REPLYD_APPKEY)" },
     { flags: "--secret <secret>", help: "admin key secret (env REPLYD_SECRET)" },
     { flags: "--account <name>", help: "sign account=NAME too, on a server with several accounts (env REPLYD_ACCOUNT)" },
+    { flags: "--profile <name>", help: "the key (and address) of a kept profile (env REPLYD_PROFILE): replyd profile add" },
     { flags: "--curl", help: "print a curl command" },
     { flags: "--httpie", help: "print an httpie command" },
     { flags: "--ts <ts>", help: "sign with this ts instead of now" },
