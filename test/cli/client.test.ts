@@ -41,6 +41,14 @@ async function cli(...argv: string[]) {
 }
 
 describe("client commands against a listening server (window 0.42 s)", () => {
+  // First: the server has logged no follower message yet.
+  test("inbox on a server no follower message has reached says so, not that every message was answered", async () => {
+    const r = await cli("inbox");
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("no follower messages logged yet");
+    expect(r.out).not.toContain("every follower message found an answer");
+  });
+
   test("health", async () => {
     const r = await cli("health");
     expect(r.code).toBe(0);

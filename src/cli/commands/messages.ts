@@ -55,7 +55,10 @@ export async function inbox(c: CommandContext): Promise<void> {
   }
   const fields: Param[] = [["inbox", c.flags.all ? "all" : "unmatched"], ...c.paging()];
   const page = await c.client().call<{ items: Entry[]; total: number; reply_limit?: number }>({ method: "GET", path: "/api/cli", fields });
+  // Nothing unmatched: because every message was answered, or because none has come yet (a new server, a callback not connected).
+  const logged = page.items.length || c.flags.all || c.json ? null : (await c.client().call<{ total: number }>({ method: "GET", path: "/api/cli", fields: [["inbox", "all"], ["limit", "1"]] })).total;
   c.print(page, () => {
+    if (!page.items.length && logged === 0) return "no follower messages logged yet: they arrive once the account's callback points here (docs/wechat.md)";
     if (!page.items.length) return c.flags.all ? "no messages logged" : "nothing unmatched: every follower message found an answer";
     const rows = page.items.map((m) => [
       String(m.seq),
