@@ -19,6 +19,7 @@ import { importCommand } from "./commands/import.ts";
 import { restoreCommand } from "./commands/restore.ts";
 import { CLIENT_OPTIONS, type CommandSpec } from "./command.ts";
 import { unknownOption } from "./unknown-option.ts";
+import { didYouMean } from "./suggest.ts";
 import { makeContext, type CommandContext } from "./context.ts";
 import { CLIError } from "./errors.ts";
 import type { IO } from "./io.ts";
@@ -94,7 +95,10 @@ export async function run(argv: string[], io: IO): Promise<number> {
     const parsed = cli.parse(["replyd", "replyd", ...forCac], { run: false });
     if (parsed.options.help || parsed.options.version) return 0;
     if (!cli.matchedCommand) {
-      if (parsed.args.length) throw new CLIError("unknown_command", `unknown command "${parsed.args[0]}"; run replyd --help`, 2);
+      if (parsed.args.length) {
+        const typed = String(parsed.args[0]);
+        throw new CLIError("unknown_command", `unknown command "${typed}"${didYouMean(typed, COMMANDS.map((c) => c.usage.split(" ")[0] as string))}; run replyd --help`, 2);
+      }
       cli.outputHelp();
       return 2;
     }

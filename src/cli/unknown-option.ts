@@ -7,19 +7,9 @@
 import { CLIENT_OPTIONS, type CommandSpec } from "./command.ts";
 import { CLIError } from "./errors.ts";
 import { SERVE_SETTINGS, type Setting } from "./setting-defs.ts";
+import { didYouMean } from "./suggest.ts";
 
 const camel = (flag: string) => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-
-/** Edit distance, for a suggestion: options are short. */
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min((prev[j] as number) + 1, (cur[j - 1] as number) + 1, (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length] as number;
-}
 
 /** The usage error for cac's "Unknown option `--x`", or null when that is not what `message` says. */
 export function unknownOption(message: string, argv: readonly string[], commands: readonly CommandSpec[]): CLIError | null {
@@ -34,8 +24,7 @@ export function unknownOption(message: string, argv: readonly string[], commands
   if (setting?.noFlag)
     return new CLIError("usage", `${typed} is never taken as a flag (every user of this machine could read it in ps): set ${setting.env} in the environment or "${setting.name}" in the config file (--config)`, 2);
   const known = [...(spec?.options ?? []), ...(spec && !spec.local ? CLIENT_OPTIONS : []), { flags: "--json" }, { flags: "--help" }].map((o) => /--[a-z][a-z0-9-]*/.exec(o.flags)?.[0] as string);
-  const near = known.map((k) => ({ k, d: distance(typed, k) })).sort((a, b) => a.d - b.d)[0];
-  const hint = near && near.d <= Math.max(2, Math.floor(typed.length / 4)) ? `; did you mean ${near.k}?` : "";
+  const hint = didYouMean(typed, known);
   const where = spec ? `replyd ${name} --help` : "replyd --help";
   return new CLIError("usage", `unknown option ${typed}${spec ? ` for ${name}` : ""}${hint} (${where} lists them)`, 2);
 }

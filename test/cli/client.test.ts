@@ -218,6 +218,17 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect((await cli("health", "--no-such-flag")).code).toBe(2);
   });
 
+  test("a slip in a command's or a field's name is answered with the nearest one; add says which of title and url is missing", async () => {
+    const command = await cli("improt", "x.json");
+    expect([command.code, command.err]).toEqual([2, expect.stringContaining('unknown command "improt"; did you mean import?')]);
+    expect((await cli("frobnicate")).err).not.toContain("did you mean");
+    const field = await cli("add", "titel=Bond", "url=https://e.com/007");
+    expect([field.code, field.err]).toEqual([2, expect.stringContaining('"titel=Bond" is not a field=value; did you mean title?')]);
+    expect((await cli("add", "zzzzzz=1", "url=https://e.com/007")).err).not.toContain("did you mean");
+    expect((await cli("add", "title=Bond")).err).toContain("url=… is missing");
+    expect((await cli("add", "code=7")).err).toContain("title=… and url=… are missing");
+  });
+
   test("sign prints parameters that the server accepts", async () => {
     const r = await cli("sign", "GET", "/api/cli", "id=a2");
     const res = await fetch(`${server.url}/api/cli?${r.out.trim()}`);

@@ -8,6 +8,7 @@ import type { CommandContext } from "../context.ts";
 import { usage } from "../errors.ts";
 import { cutColumns, table } from "../table.ts";
 import { defineCommand, PAGING } from "../command.ts";
+import { didYouMean } from "../suggest.ts";
 
 /** What `add` and `set` take as name=value: the content fields (article/fields.ts) but flags, which commands set (rm, --undelete); id and rev. */
 const FIELDS = ["id", ...CONTENT.filter((f) => f.kind !== "flag").map((f) => f.name), "rev"];
@@ -35,7 +36,7 @@ function fieldsFrom(c: CommandContext, args: string[], allowed: readonly string[
     const written = eq > 0 ? arg.slice(0, eq) : "";
     const append = written.endsWith("+");
     const name = append ? written.slice(0, -1) : written;
-    if (!allowed.includes(name)) throw usage(`"${arg}" is not a field=value; fields: ${allowed.join(", ")}`);
+    if (!allowed.includes(name)) throw usage(`"${arg}" is not a field=value${name ? didYouMean(name, allowed) : ""}; fields: ${allowed.join(", ")}`);
     const value = arg.slice(eq + 1);
     if (LISTS.some((f) => f.name === name)) {
       if (append && !appendable) throw usage(`add sets a new article's lists whole: ${name}=…, not ${name}+=…`);
@@ -123,7 +124,8 @@ export async function show(c: CommandContext): Promise<void> {
 
 export async function add(c: CommandContext): Promise<void> {
   const { fields, files } = fieldsFrom(c, c.args, FIELDS.filter((f) => f !== "rev"));
-  if (!fields.some(([k]) => k === "title") || !fields.some(([k]) => k === "url")) throw usage('add needs at least title=… and url=…');
+  const missing = ["title", "url"].filter((need) => !fields.some(([k]) => k === need));
+  if (missing.length) throw usage(`add needs at least title=… and url=…; ${missing.map((m) => `${m}=…`).join(" and ")} ${missing.length > 1 ? "are" : "is"} missing`);
   const r = await c.client().call<{ article: Article }>({ method: "POST", path: "/api/cli", fields, ...(files.length ? { files } : {}) });
   c.print(r, () => `added ${r.article.id} (rev ${r.article.rev})\n${describe(r.article)}`);
 }
