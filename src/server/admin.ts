@@ -3,7 +3,7 @@ import { articleJson, CONTENT_FIELDS, contentOf, LIMITS, sameContent, validateAr
 import { bodyReducedAhead, KeptBodies, readDocumentSliced } from "../doc/bodies.ts";
 import { badRequest, InvalidDocumentError, notFound, ReplydError, tooLarge } from "../base/errors.ts";
 import { newArticleId } from "../store/ids.ts";
-import { ruleWarnings } from "./rule-warnings.ts";
+import { ruleWarnings, tagWarnings } from "./rule-warnings.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";
@@ -137,7 +137,7 @@ export async function postCli(ctx: AppContext, req: SignedRequest) {
       const doc = await readDocumentSliced(file.source(), bodies);
       const result = await ctx.write.importDocument(doc, mode);
       // The document may have named articles or tags that are not there, or removed some that rules name.
-      return { mode, ...result, warnings: ruleWarnings(ctx) };
+      return { mode, ...result, warnings: [...ruleWarnings(ctx), ...tagWarnings(ctx)] };
     } finally {
       bodies.close();
     }

@@ -3,7 +3,7 @@
  * account it is asked of as they are now, the state of its search and passage indexes among them.
  */
 import { VERSION } from "../base/version.ts";
-import { ruleWarnings } from "./rule-warnings.ts";
+import { ruleWarnings, tagWarnings } from "./rule-warnings.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 
@@ -29,6 +29,8 @@ export async function health(ctx: AppContext, req: SignedRequest) {
     counts: { articles_live: a.live, articles_deleted: a.deleted, tags: c.tags, rules: c.rules, texts: c.texts, synonyms: c.synonyms },
     // Rules that answer with nothing (articles gone, tags no article carries): the callback passes them over.
     rule_warnings: ruleWarnings(ctx),
+    // Tags followers can never have listed: a help word, or an article's code (answered first).
+    tag_warnings: tagWarnings(ctx),
     db_bytes: await ctx.write.size(),
     search_index: indexState(ctx, ctx.read.articles.index.searchIndexComplete),
     // The passage index followers' questions are ranked from (docs/answers.md): rebuilt with the search

@@ -5,7 +5,7 @@ import { platformOf } from "./platform.ts";
 import { badRequest, notFound } from "../base/errors.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
-import { ruleWarnings } from "./rule-warnings.ts";
+import { ruleWarnings, tagWarnings } from "./rule-warnings.ts";
 import { Fields } from "./fields.ts";
 import { BODY_SHA256_HEADER } from "./respond.ts";
 
@@ -101,7 +101,7 @@ export async function putRevert(ctx: AppContext, matter: Matter, req: SignedRequ
       // Refused before anything is replaced: a restore asked to push must be able to.
       platformOf(ctx, "; restore without push");
     }
-    const result = { ...(await ctx.write.restore(doc, matter)), warnings: ruleWarnings(ctx) };
+    const result = { ...(await ctx.write.restore(doc, matter)), warnings: [...ruleWarnings(ctx), ...tagWarnings(ctx)] };
     // The restore stands either way; a push that fails is reported with it.
     return push ? { ...result, menu_push: await pushRestoredMenu(ctx) } : result;
   } finally {

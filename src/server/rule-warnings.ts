@@ -1,10 +1,21 @@
-/** The read model's rules checked against its articles and tags (src/doc/rule-targets.ts). */
+/** The read model's rules checked against its articles and tags (src/doc/rule-targets.ts), and its tags against what followers can reach. */
 import type { Rule } from "../doc/rule.ts";
 import { ruleTargetWarnings } from "../doc/rule-targets.ts";
+import { tagShadowed } from "../wechat/answering/responder.ts";
 import type { AppContext } from "./context.ts";
 
 export function ruleWarnings(ctx: AppContext, rules: readonly Rule[] = ctx.read.content.rules()): string[] {
   if (!rules.length) return [];
   const tags = ctx.read.articles.tagCounts();
   return ruleTargetWarnings(rules, { article: (id) => ctx.read.articles.get(id), tagged: (tag) => tags.get(tag) ?? 0 });
+}
+
+/** Tags of live articles that followers can never have listed (a help word, an article's code). */
+export function tagWarnings(ctx: AppContext): string[] {
+  const out: string[] = [];
+  for (const [tag, n] of ctx.read.articles.tagCounts()) {
+    const why = n > 0 ? tagShadowed(tag, ctx.read.articles) : null;
+    if (why) out.push(why);
+  }
+  return out.sort();
 }

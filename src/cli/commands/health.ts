@@ -11,6 +11,7 @@ interface Health {
   server_time: string;
   counts: { articles_live: number; articles_deleted: number; tags: number; rules: number; texts: number; synonyms?: number };
   rule_warnings?: string[];
+  tag_warnings?: string[];
   db_bytes: number;
   search_index: string;
   passage_index?: { state: string; articles: number; passages: number };
@@ -75,6 +76,7 @@ export async function health(c: CommandContext): Promise<void> {
       `articles       ${h.counts.articles_live} live, ${h.counts.articles_deleted} deleted`,
       `tags/rules/texts ${h.counts.tags} / ${h.counts.rules} / ${h.counts.texts}`,
       ...(h.rule_warnings ?? []).map((w) => `RULE           ${w}`),
+      ...(h.tag_warnings ?? []).map((w) => `TAG            ${w}`),
       ...(h.counts.synonyms ? [`synonyms       ${h.counts.synonyms} group${h.counts.synonyms === 1 ? "" : "s"}`] : []),
       `database       ${formatBytes(h.db_bytes)}`,
       `search index   ${h.search_index}`,

@@ -20,6 +20,16 @@ export const DEFAULT_TEXTS: Record<TextKey, string> = {
 const HELP_WORDS = new Set(["h", "help", "?", "？"]);
 const none: Decision = { reply: null, answer: "none", unmatched: false };
 
+/**
+ * Why followers sending a tag never get its list (help and codes are answered before tags), or null
+ * when they do: the help text leaves such a tag out, and the operator is warned (server/rule-warnings.ts).
+ */
+export function tagShadowed(tag: string, articles: Pick<ReadModel["articles"], "getLiveByCode">): string | null {
+  if (HELP_WORDS.has(tag)) return `tag "${tag}" is never listed to followers: sending "${tag}" gets the help text; give the tag another name`;
+  const holder = articles.getLiveByCode(tag);
+  return holder ? `tag "${tag}" is never listed to followers: "${tag}" is the code of article "${holder.id}", which they get instead; give the tag or the code another name` : null;
+}
+
 /** Applies `fn` now to a plain value, or later to a promise's. */
 const then = <T, U>(v: T | Promise<T>, fn: (x: T) => U | Promise<U>): U | Promise<U> => (v instanceof Promise ? v.then(fn) : fn(v));
 
@@ -157,7 +167,7 @@ export class Responder {
   private helpText(): string {
     const counts = this.store.articles.tagCounts();
     const described = this.store.content.tags();
-    const tags = [...new Set([...Object.keys(described), ...counts.keys()])].filter((t) => (counts.get(t) ?? 0) > 0).sort();
+    const tags = [...new Set([...Object.keys(described), ...counts.keys()])].filter((t) => (counts.get(t) ?? 0) > 0 && !tagShadowed(t, this.store.articles)).sort();
     const lines = tags.map((t) => `${t} — ${described[t] ?? t} (${counts.get(t)})`);
     return truncateUtf8(lines.length ? `${this.text("help")}\n\n${lines.join("\n")}` : this.text("help"), MAX_TEXT_BYTES);
   }

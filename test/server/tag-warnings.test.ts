@@ -1,0 +1,52 @@
+/**
+ * Tags followers can never have listed — a help word, or the code of a live article, both answered
+ * before tags — are left out of the help text and named to the operator: in the answer of the
+ * import or restore that made them, and in health.
+ */
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import type { Param } from "../../src/sign.ts";
+import { parseXml, type XmlNode } from "../../src/wechat/door/xml.ts";
+import { article, body, doc, signedRequest, testApp } from "../helpers.ts";
+import { textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
+
+let t: Awaited<ReturnType<typeof testApp>>;
+beforeEach(async () => (t = await testApp({ wechat: { token: TOKEN } })));
+afterEach(() => t.close());
+
+const call = async (method: string, path: string, fields: Param[] = [], o: { files?: { name: string; content: string }[] } = {}) => {
+  t.clock.advance(1);
+  const res = await t.handle(signedRequest(method, path, { fields, nowMs: t.clock.now(), ...o }));
+  return { status: res.status, ...(await body(res)) };
+};
+async function say(content: string): Promise<XmlNode> {
+  t.clock.advance(1000);
+  const now = Math.floor(t.clock.now() / 1000);
+  return parseXml(await (await t.handle(wxPost(textMsg(content, now), now))).text());
+}
+
+const ARTICLES = [
+  article(1, { code: "faq1", tag: "help", title: "Getting started" }),
+  article(2, { code: "news", tag: "tips", title: "This week's news" }),
+  article(3, { code: "tip2", tag: "news", title: "A tip" }),
+  article(4, { code: "tip3", tag: "tips", title: "Another tip" }),
+];
+
+test("a tag named as a help word or as an article's code: the import warns, health lists it, the help text leaves it out", async () => {
+  const imported = await call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: doc(ARTICLES) }] });
+  expect(imported.status).toBe(200);
+  expect(imported.data.warnings).toEqual([
+    'tag "help" is never listed to followers: sending "help" gets the help text; give the tag another name',
+    'tag "news" is never listed to followers: "news" is the code of article "a2", which they get instead; give the tag or the code another name',
+  ]);
+  expect((await call("GET", "/api/cli")).data.tag_warnings).toHaveLength(2);
+  const help = (await say("h")).Content as string;
+  expect(help).toContain("tips — tips (2)");
+  expect(help).not.toMatch(/^(help|news) — /m);
+  // What a follower sending them gets: the help text, the article.
+  expect((await say("news")).MsgType).toBe("news");
+  // Control: the code renamed, the tag is reachable, listed and warned of no more.
+  const renamed = await call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: doc([{ ...ARTICLES[1], code: "weekly" }]) }] });
+  expect(renamed.data.warnings).toEqual(['tag "help" is never listed to followers: sending "help" gets the help text; give the tag another name']);
+  expect((await say("h")).Content as string).toContain("news — news (1)");
+  expect((await say("news")).Content as string).toContain("tip2");
+});
