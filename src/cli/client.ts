@@ -20,7 +20,8 @@ export interface CallOptions {
   serverWide?: true;
 }
 
-const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+/** This machine's own names: an address only this machine reaches. */
+export const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 /** The command runs (their IO) warned already: once a run, however many clients it makes. */
 const warnedPlain = new WeakSet<IO>();
 

@@ -33,8 +33,9 @@ beforeAll(() => {
     async fetch(req) {
       hits++;
       const url = new URL(req.url);
-      const form = req.method === "POST" || req.method === "PUT" ? new URLSearchParams(await req.text()) : url.searchParams;
-      const nonce = form.get("nonce") ?? url.searchParams.get("nonce") ?? "";
+      const multipart = (req.headers.get("content-type") ?? "").startsWith("multipart/form-data");
+      const form = req.method === "POST" || req.method === "PUT" ? (multipart ? await req.formData() : new URLSearchParams(await req.text())) : url.searchParams;
+      const nonce = String(form.get("nonce") ?? url.searchParams.get("nonce") ?? "");
       const r = await handler(req, nonce, url.pathname);
       const status = r.status ?? 200;
       const headers: Record<string, string> = { "content-type": "application/json", ...r.headers };
@@ -232,6 +233,16 @@ describe("backup writes only what was asked, where it was asked", () => {
 });
 
 describe("what the client says", () => {
+  test("media put warns of a URL only the server's machine reaches, and of no other", async () => {
+    writeFileSync(join(tmp.dir, "pic.png"), "not really a png");
+    for (const [url, warned] of [["http://127.0.0.1:8080/media/ab.png", true], ["http://localhost:8080/media/ab.png", true], ["https://cdn.example.com/media/ab.png", false]] as const) {
+      handler = () => ({ body: ok({ url, type: "image/png", size: 16, existed: false }) });
+      const r = await cli("media", "put", "pic.png");
+      expect(r.code).toBe(0);
+      expect(r.err.includes("followers' phones cannot load")).toBe(warned);
+    }
+  });
+
   test("plain HTTP to another host is warned about once; loopback is not", () => {
     const a = captureIO();
     new Client({ url: "http://203.0.113.9:8080", appkey: "k", secret: "s" }, a);

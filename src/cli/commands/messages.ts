@@ -2,6 +2,7 @@ import { basename } from "node:path";
 import type { Param } from "../../sign.ts";
 import type { StoredMedia } from "../../server/media.ts";
 import { formatBytes } from "../args.ts";
+import { LOOPBACK } from "../client.ts";
 import type { CommandContext } from "../context.ts";
 import { usage } from "../errors.ts";
 import { readLocal } from "../files.ts";
@@ -81,6 +82,9 @@ export async function media(c: CommandContext): Promise<void> {
   if (action !== "put" || !file) throw usage("media put FILE uploads an image and prints its URL");
   const { bytes } = readLocal(c.io, file);
   const r = await c.client().call<StoredMedia>({ method: "POST", path: "/api/cli", files: [{ name: "media", filename: basename(file), bytes }] }, "upload");
+  // An address only the server's machine reaches (no --public-url): followers' phones cannot load it.
+  const local = URL.canParse(r.url) && LOOPBACK.test(new URL(r.url).hostname);
+  if (local) c.io.err(`replyd: warning: ${r.url} is the server's loopback address, which followers' phones cannot load: start the server with --public-url https://… (its address on the internet) and upload again`);
   c.print(r, () => `${r.url}\n(${r.type}, ${formatBytes(r.size)}${r.existed ? ", already uploaded" : ""}) — use it as picurl=${r.url}`);
 }
 
