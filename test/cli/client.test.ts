@@ -125,6 +125,8 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect(r.out).toMatch(/1\. 配送说明  \[ship\]  score \d+\.\d\d/);
     expect(r.out).toContain("顺丰快递配送");
     expect(r.out).toContain("ranking      one (sure: the best scores at least 2× the next); ");
+    // Help answers before the ranking: what the ranking would have given is shown as not used.
+    expect((await cli("ask", "h")).out).toContain("ranking      not used — the help answered first; it would have given: ");
     r = await cli("ask", "顺丰几天能送到？", "--json");
     expect(JSON.parse(r.out)).toMatchObject({ answer: "answer:ship", choice: "one", articles: [{ id: "ship" }] });
     expect((await cli("ask")).code).toBe(2);

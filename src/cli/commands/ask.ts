@@ -46,7 +46,9 @@ export async function ask(c: CommandContext): Promise<void> {
         : r.reply.type === "text"
           ? r.reply.content
           : r.reply.articles.map((a) => `[news] ${a.title}\n${a.description}\n${a.url}`).join("\n\n");
-    const lines = [`answered as  ${r.answer}`, ...(r.rule_warnings ?? []).map((w) => `warning      ${w}`), "", reply, "", `ranking      ${r.choice}${r.choice_why ? ` (${r.choice_why})` : ""}; ${r.postings_read} index entries read, ${r.candidates} articles scored`];
+    // A rule, help, a code or a tag answers before the ranking: what it would have offered is shown, as such.
+    const before = /^(rule:|help$|code$|tag$)/.test(r.answer) ? `not used — the ${r.answer.startsWith("rule:") ? "rule" : r.answer} answered first; it would have given: ` : "";
+    const lines = [`answered as  ${r.answer}`, ...(r.rule_warnings ?? []).map((w) => `warning      ${w}`), "", reply, "", `ranking      ${before}${r.choice}${r.choice_why ? ` (${r.choice_why})` : ""}; ${r.postings_read} index entries read, ${r.candidates} articles scored`];
     lines.push(`terms        ${r.terms.map((t) => `${t.term}(${t.idf.toFixed(1)})`).join(" ") || "(none the articles hold)"}`);
     for (const [i, a] of r.articles.entries()) {
       lines.push("", `${i + 1}. ${a.title}  [${a.id}]  score ${a.score.toFixed(2)} (head ${a.head.toFixed(2)}), holds ${Math.round(a.coverage * 100)}% of the question${a.headCoverage === undefined ? "" : ` (its head ${Math.round(a.headCoverage * 100)}%)`}`);
