@@ -133,6 +133,15 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect((await cli("health")).out).toMatch(/passage index  (ready|checking): \d+ articles, \d+ passages/);
   });
 
+  test("a file that is not JSON is refused with where, as an editor shows it: the line, and the column in characters", async () => {
+    writeFileSync(join(tmp.dir, "trailing.json"), '{\n  "format": "replyd/1",\n  "articles": [\n    {"id": "a", "title": "短文", "url": "https://e.com"},,\n  ]\n}\n');
+    const r = await cli("import", "trailing.json");
+    expect(r.code).toBe(1);
+    // Line 4 starts at byte 42: four spaces, the 50-character object, its comma; the second comma is
+    // the 56th character, at byte 42 + 55 + 4 (短文 is two characters in six bytes).
+    expect(r.err).toContain('unexpected "," at byte 101 (line 4, column 56)');
+  });
+
   test("import of an invalid file fails with every problem listed and sends nothing", async () => {
     writeFileSync(join(tmp.dir, "bad.json"), JSON.stringify([{ title: "" }, article(3, { url: "ftp://x" })]));
     const r = await cli("import", "bad.json");

@@ -5,7 +5,7 @@
 import { isMatter, MATTERS, type BulkDocument, type Matter } from "../../doc/document.ts";
 import { readDocument } from "../../doc/reading.ts";
 import type { CommandContext } from "../context.ts";
-import { checkedLocally, usage } from "../errors.ts";
+import { checkedLocally, CLIError, usage } from "../errors.ts";
 import type { LocalFile } from "../files.ts";
 import { Progress } from "../progress.ts";
 
@@ -23,10 +23,32 @@ export function checkLocally(c: CommandContext, label: string, f: LocalFile): Bu
   const progress = new Progress(c.io, `checking ${label}`, f.size);
   try {
     return checkedLocally(label, () => readDocument(f.source((at) => progress.update(at))));
+  } catch (e) {
+    throw e instanceof CLIError ? withLine(e, f) : e;
   } finally {
     progress.done();
   }
 }
+
+/** "at byte 88" told as an editor shows it too: "(line 4, column 17)", read again from the file up to it. */
+function withLine(e: CLIError, f: LocalFile): CLIError {
+  const m = /at byte (\d+)/.exec(e.message);
+  const at = m ? Number(m[1]) : NaN;
+  if (!(at >= 0 && at <= f.size)) return e;
+  let line = 1;
+  let lineStart = 0;
+  for (let pos = 0; pos < at; pos += CHUNK) {
+    const bytes = f.read(pos, Math.min(CHUNK, at - pos));
+    for (let i = bytes.indexOf(10); i >= 0; i = bytes.indexOf(10, i + 1)) {
+      line++;
+      lineStart = pos + i + 1;
+    }
+  }
+  const column = new TextDecoder().decode(f.read(lineStart, at - lineStart)).length + 1;
+  return new CLIError(e.code, e.message.replace(/at byte \d+/, (s) => `${s} (line ${line}, column ${column})`), e.exitCode, e.detailLines);
+}
+
+const CHUNK = 1 << 20;
 
 /** What a document holds, counted for a question or a report. */
 export const held = (doc: BulkDocument) =>
