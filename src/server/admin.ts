@@ -182,7 +182,7 @@ export async function putCli(ctx: AppContext, req: SignedRequest) {
     ...(rev !== undefined ? { expectRev: rev } : {}),
     decide: (stored) => {
       if (!stored) {
-        if (!create) throw notFound(`no article "${id}": replyd set revises an article that exists; replyd add makes one (replyd ls lists them)`);
+        if (!create) throw notFound(`no article "${id}": replyd set revises an article that exists; replyd add makes one (replyd ls lists them; one purged is back only by restoring a backup that holds it)`);
         const { value, problems } = validateArticle(rec, { reduce });
         if (!value) throw invalidArticle(problems);
         return { id, ...contentOf(value), rev: 1, created_at: now, updated_at: now };
