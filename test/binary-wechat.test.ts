@@ -136,7 +136,8 @@ describe("dist/replyd as the callback server", () => {
     const media = JSON.parse(r.out);
     // This server has no --public-url: its address is loopback, which followers' phones cannot load.
     expect(new URL(media.url).hostname).toBe("127.0.0.1");
-    expect(r.err).toContain("is the server's loopback address, which followers' phones cannot load: start the server with --public-url");
+    expect(media.public).toBe(false);
+    expect(r.err).toContain("is the address the server listens on, not one on the internet (no --public-url)");
     const res = await fetch(media.url);
     expect(res.status).toBe(200);
     expect(new Uint8Array(await res.arrayBuffer())).toEqual(png);

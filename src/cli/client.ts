@@ -72,8 +72,10 @@ export class Client {
     const e = errorFrom(status, bytes, signed);
     const from = this.config.secretFrom;
     if (e.code !== CODE.bad_signature || from === undefined) return e;
-    const again = `replyd profile add ${from} --url ${this.config.url} --appkey ${this.config.appkey} --force`;
-    return new CLIError(e.code, `the signature does not match: the secret kept in profile "${from}" is not the one of appkey "${this.config.appkey}" (${again}, then paste the right one) [${e.code}]`, e.exitCode);
+    const again = `replyd profile add ${from} --url ${this.config.url} --appkey ${this.config.appkey}${this.config.account !== undefined ? ` --account ${this.config.account}` : ""} --force`;
+    // The marker as errorFrom wrote it ([bad_signature], or [bad_signature, HTTP 401; unsigned answer]).
+    const marker = /\[[^\]]*\]$/.exec(e.message)?.[0] ?? `[${e.code}]`;
+    return new CLIError(e.code, `the signature does not match: the secret kept in profile "${from}" is not the one of appkey "${this.config.appkey}" (${again}, then paste the right one) ${marker}`, e.exitCode);
   }
 
   /** Sends and returns the `data` of a signed JSON answer. */

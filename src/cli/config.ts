@@ -13,7 +13,7 @@ export interface ClientConfig {
   secret: string;
   /** The profile any of them came from (profiles.ts); null when flags and the environment gave all. */
   profile?: string | null;
-  /** The profile the secret came from: a refused signature then names it rather than --secret. */
+  /** The profile the key (appkey and secret) came from: a refused signature then names it rather than --secret. */
   secretFrom?: string;
   /** The account every request names (`account=`, signed): --account, REPLYD_ACCOUNT or the profile's. */
   account?: string;
@@ -48,9 +48,10 @@ export function resolveConfig(
           `the profile "${chosen.name}" keeps a key for ${chosen.profile.url}, not for ${url}: give --appkey and --secret (REPLYD_APPKEY, REPLYD_SECRET) for ${url}, or use the profile's server`,
           2,
         );
+      // The profile's key, both halves: a refused signature is then the profile's to mend.
+      if (secret === undefined && appkey === undefined) secretFrom = chosen.name;
       url ??= chosen.profile.url;
       appkey ??= chosen.profile.appkey;
-      if (secret === undefined) secretFrom = chosen.name;
       secret ??= chosen.profile.secret;
       // The profile's account goes with its key: not with another server's.
       if (!elsewhere) account ??= chosen.profile.account;

@@ -122,7 +122,8 @@ export async function postCli(ctx: AppContext, req: SignedRequest) {
     if (req.files.size > 1) throw badRequest("send one file part: media or json");
     // Never from the request's Host header: it is not signed.
     const stored = await ctx.write.storeMedia(image.bytes(), ctx.maxMedia);
-    return { name: stored.name, url: mediaUrl(ctx.publicUrl(), ctx.mediaPrefix + stored.name), type: stored.type, size: stored.size, existed: stored.existed };
+    // public: whether the URL is --public-url's, which followers' phones can load, or the listening address.
+    return { name: stored.name, url: mediaUrl(ctx.publicUrl(), ctx.mediaPrefix + stored.name), type: stored.type, size: stored.size, existed: stored.existed, public: ctx.publicUrlGiven };
   }
   const file = req.files.get("json");
   if (file) {
@@ -154,7 +155,7 @@ export async function postCli(ctx: AppContext, req: SignedRequest) {
   const article: Article = { id, ...content, rev: 1, created_at: now, updated_at: now };
   const r = await ctx.write.editArticle(id, { onlyIfNew: true, decide: () => article });
   // As stored: an id used before continues above its old revs.
-  return { created: true, article: articleJson(r.article) };
+  return { created: true, article: articleJson(r.article), ...articleWarnings(ctx, r.article) };
 }
 
 /**
@@ -194,7 +195,13 @@ export async function putCli(ctx: AppContext, req: SignedRequest) {
       return { ...stored, ...next, rev: stored.rev + 1, updated_at: now };
     },
   });
-  return { created: r.created, changed: r.changed, article: articleJson(r.article) };
+  return { created: r.created, changed: r.changed, article: articleJson(r.article), ...articleWarnings(ctx, r.article) };
+}
+
+/** A tag this article's tag or code leaves followers unable to have listed (rule-warnings.ts tagWarnings). */
+function articleWarnings(ctx: AppContext, a: Article): { warnings?: string[] } {
+  const warnings = tagWarnings(ctx, [a.tag, a.code]);
+  return warnings.length ? { warnings } : {};
 }
 
 /** DELETE /api/cli?id=: soft delete (restorable with PUT deleted=0), or purge=1 for good. */

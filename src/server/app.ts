@@ -89,6 +89,7 @@ export async function createApp(opts: AppOptions) {
       windowMs,
       maxMedia: opts.maxMedia ?? DEFAULTS.maxMedia,
       publicUrl: () => opts.publicUrl ?? listeningUrl,
+      publicUrlGiven: opts.publicUrl !== undefined,
       clockWarning: () => clockWarning,
       cluster: cluster ? () => ({ ...cluster.status(), ...account.clusterStatus() }) : null,
       environmentKey: opts.environmentKey ?? null,

@@ -25,6 +25,8 @@ export interface AppContext {
   readonly maxMedia: number;
   /** Base of media URLs: --public-url, else the address the server listens on (known once it does). */
   publicUrl(): string;
+  /** --public-url was given: media URLs are the internet's, not only this machine's. */
+  readonly publicUrlGiven: boolean;
   /** Set when the clock disagrees with the newest stored data (health says so). */
   clockWarning(): string | null;
   /** One of a cluster (serve --redis): what health shows of it; null for a single instance. */

@@ -10,10 +10,12 @@ export function ruleWarnings(ctx: AppContext, rules: readonly Rule[] = ctx.read.
   return ruleTargetWarnings(rules, { article: (id) => ctx.read.articles.get(id), tagged: (tag) => tags.get(tag) ?? 0 });
 }
 
-/** Tags of live articles that followers can never have listed (a help word, an article's code). */
-export function tagWarnings(ctx: AppContext): string[] {
+/** Tags of live articles that followers can never have listed (a help word, an article's code); `only`: those tags alone. */
+export function tagWarnings(ctx: AppContext, only?: readonly (string | null | undefined)[]): string[] {
   const out: string[] = [];
+  const asked = only && new Set(only.filter((t): t is string => !!t).map((t) => t.toLowerCase()));
   for (const [tag, n] of ctx.read.articles.tagCounts()) {
+    if (asked && !asked.has(tag)) continue;
     const why = n > 0 ? tagShadowed(tag, ctx.read.articles) : null;
     if (why) out.push(why);
   }

@@ -156,17 +156,18 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   };
 
   const keysWhere = server ? server.keysWhere : "db" in backend.where ? `the database at ${backend.where.db}` : `${join(opts.dataDir, "keys.json")} (mode 0600)`;
-  const keyNotice = (url: string) => created && say(firstKeyNotice(created, url, keysWhere, opts.accounts ? "replyd accounts" : undefined));
+  const keyNotice = (url: string, first = opts.accounts ? "replyd accounts" : "replyd health") => created && say(firstKeyNotice(created, url, keysWhere, first));
   let listener: ReturnType<typeof listen>;
   try {
     listener = listen(app, addresses, { host: opts.host, port: opts.port, maxUpload: opts.maxUpload, trustProxy: opts.trustProxy, log, emit });
   } catch (e) {
     // The first start's key is stored already: shown even so, or its secret would never be (the
     // next start finds a key and makes none). A port in use is the common cause on a laptop.
-    keyNotice(listeningUrl(opts.host, opts.port));
+    keyNotice(listeningUrl(opts.host, opts.port), "# this start could not listen there: once replyd serve runs, use the address it prints");
     await served.close().catch(() => 0);
     await server?.close().catch(() => {});
     link?.close();
+    sink?.flush();
     throw e;
   }
   const url = listener.url;

@@ -40,7 +40,7 @@ export interface ArticleReads {
   /** Listings go without the long fields (the body). */
   list(q: ListQuery): { items: ArticleSummary[]; total: number };
   byTag(tag: string, limit: number): ArticleSummary[];
-  tagCounts(): Map<string, number>;
+  tagCounts(): ReadonlyMap<string, number>;
   counts(): { live: number; deleted: number };
   /** The articles' search indexes (model/article-index.ts). */
   readonly index: ArticleIndexReads;

@@ -49,6 +49,17 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect(r.out).not.toContain("every follower message found an answer");
   });
 
+  test("add and set warn when the article's tag or code leaves a tag followers can never have listed", async () => {
+    const added = await cli("add", "id=tagged-help", "title=Start here", "url=https://e.com/start", "tag=h");
+    expect(added.out).toContain('warning: tag "h" is never listed to followers: sending "h" gets the help text');
+    const set = await cli("set", "tagged-help", "tag=starters");
+    expect(set.out).not.toContain("warning");
+    const code = await cli("add", "id=clash", "title=Starters", "url=https://e.com/s", "code=starters");
+    expect(code.out).toContain('warning: tag "starters" is never listed to followers: "starters" is the code of article "clash"');
+    expect((await cli("rm", "clash", "--purge")).code).toBe(0);
+    expect((await cli("rm", "tagged-help", "--purge")).code).toBe(0);
+  });
+
   test("health", async () => {
     const r = await cli("health");
     expect(r.code).toBe(0);
@@ -140,6 +151,18 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     // Line 4 starts at byte 42: four spaces, the 50-character object, its comma; the second comma is
     // the 56th character, at byte 42 + 55 + 4 (短文 is two characters in six bytes).
     expect(r.err).toContain('unexpected "," at byte 101 (line 4, column 56)');
+  });
+
+  test("a document on one line past a mebibyte before the error gets its line but no column (counting it would read the line whole)", async () => {
+    const articles = Array.from({ length: 20000 }, (_, i) => ({ id: `x${i}`, title: `文章 ${i}`, url: `https://e.com/${i}` }));
+    const text = JSON.stringify({ format: "replyd/1", articles }).replace(/\]\}$/, ",]}");
+    expect(text.length).toBeGreaterThan(1 << 19);
+    writeFileSync(join(tmp.dir, "oneline.json"), text);
+    const r = await cli("import", "oneline.json");
+    expect(r.code).toBe(1);
+    const bytes = Buffer.byteLength(text);
+    expect(bytes).toBeGreaterThan(1 << 20);
+    expect(r.err).toContain(`at byte ${bytes - 2} (line 1)`);
   });
 
   test("import of an invalid file fails with every problem listed and sends nothing", async () => {

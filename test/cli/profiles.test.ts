@@ -102,6 +102,38 @@ test("a signature refused with a profile's secret names the profile and how to k
   const env = as(home, { REPLYD_SECRET: "rotated-away-0123456789" });
   expect(await run(["health"], env)).toBe(1);
   expect(env.stderr.join("\n")).toContain("check --secret (REPLYD_SECRET)");
+  const flag = as(home);
+  expect(await run(["health", "--secret", "rotated-away-0123456789"], flag)).toBe(1);
+  expect(flag.stderr.join("\n")).toContain("check --secret (REPLYD_SECRET)");
+  // The appkey given apart, the secret the profile's: not the profile's key to mend.
+  const mixed = as(home, { REPLYD_APPKEY: ADMIN.appkey });
+  f.profiles.p.secret = "rotated-away-0123456789";
+  expect(await run(["health"], mixed)).toBe(1);
+  expect(mixed.stderr.join("\n")).not.toContain("kept in profile");
+});
+
+test("profile add keeps a key the server knows that may not read health (a token key), saying so", async () => {
+  const home = join(tmp.dir, "h9");
+  const keysFile = join(tmp.dir, "data", "keys.json");
+  const io = captureIO({ REPLYD_URL: server.url, REPLYD_APPKEY: ADMIN.appkey, REPLYD_SECRET: ADMIN.secret }, tmp.dir);
+  expect(await run(["keys", "add", "--scope", "token", "--data", join(tmp.dir, "data"), "--json"], io)).toBe(0);
+  const token = JSON.parse(io.stdout.join("")) as { appkey: string; secret: string };
+  expect(existsSync(keysFile)).toBe(true);
+  await Bun.sleep(1100); // keys.json is read again within a second of a change
+  const add = as(home, {}, token.secret);
+  expect(await run(["profile", "add", "tok", "--url", server.url, "--appkey", token.appkey], add)).toBe(0);
+  expect(add.stderr.join("\n")).toContain('the server knows this key, but it may not read health');
+});
+
+test("replyd sign never signs with a profile's key for another server", async () => {
+  const home = join(tmp.dir, "h10");
+  expect(await run(["profile", "add", "p", "--url", server.url, "--appkey", ADMIN.appkey], as(home, {}, ADMIN.secret))).toBe(0);
+  const io = as(home);
+  expect(await run(["sign", "GET", "/api/cli", "--url", "http://elsewhere.example", "--curl"], io)).toBe(2);
+  expect(io.stderr.join("\n")).toContain('the profile "p" keeps a key for');
+  const none = as(join(tmp.dir, "h11"));
+  expect(await run(["sign", "GET", "/api/cli"], none)).toBe(2);
+  expect(none.stderr.join("\n")).toContain("set --appkey (REPLYD_APPKEY) and --secret (REPLYD_SECRET), or use a profile");
 });
 
 test("replyd sign takes the key of a profile (the default, or --profile): what it signs, the server accepts", async () => {
@@ -142,14 +174,16 @@ test("a profiles file others can read or write is refused with the chmod to run"
 test("flag > environment > profile, field by field; --profile or REPLYD_PROFILE chooses; an unknown one is refused", async () => {
   const home = join(tmp.dir, "h4");
   const io = { platform: "linux" as const, home, env: {} };
+  // Servers that are not there (no lookup leaves this machine): the profiles are kept unchecked.
+  const offline = (secret: string) => Object.assign(as(home, {}, secret), { fetch: () => Promise.reject(new Error("offline")) });
   for (const [name, url, key] of [["a", "http://a.example", "ka"], ["b", "http://b.example", "kb"]] as const)
-    expect(await run(["profile", "add", name, "--url", url, "--appkey", key], as(home, {}, `secret-${name}`))).toBe(0);
+    expect(await run(["profile", "add", name, "--url", url, "--appkey", key], offline(`secret-${name}`))).toBe(0);
   expect(resolveConfig({}, io)).toEqual({ url: "http://a.example", appkey: "ka", secret: "secret-a", profile: "a", secretFrom: "a" });
   expect(resolveConfig({ profile: "b" }, io)).toEqual({ url: "http://b.example", appkey: "kb", secret: "secret-b", profile: "b", secretFrom: "b" });
   expect(resolveConfig({}, { ...io, env: { REPLYD_PROFILE: "b" } })).toMatchObject({ url: "http://b.example", profile: "b" });
   // The environment beats the profile, a flag beats both, each field on its own — for the profile's own server.
   expect(resolveConfig({ appkey: "flagkey" }, { ...io, env: { REPLYD_SECRET: "envsecret" } })).toEqual({ url: "http://a.example", appkey: "flagkey", secret: "envsecret", profile: "a" });
-  expect(resolveConfig({ url: "http://a.example/" }, { ...io, env: { REPLYD_APPKEY: "envkey" } })).toEqual({ url: "http://a.example", appkey: "envkey", secret: "secret-a", profile: "a", secretFrom: "a" });
+  expect(resolveConfig({ url: "http://a.example/" }, { ...io, env: { REPLYD_APPKEY: "envkey" } })).toEqual({ url: "http://a.example", appkey: "envkey", secret: "secret-a", profile: "a" });
   // Never the profile's key for another server: a signed request sent there could be replayed to the profile's.
   expect(() => resolveConfig({ url: "http://flag.example" }, io)).toThrow('the profile "a" keeps a key for http://a.example, not for http://flag.example');
   expect(() => resolveConfig({}, { ...io, env: { REPLYD_URL: "http://env.example", REPLYD_APPKEY: "envkey" } })).toThrow("give --appkey and --secret");

@@ -233,13 +233,20 @@ describe("backup writes only what was asked, where it was asked", () => {
 });
 
 describe("what the client says", () => {
-  test("media put warns of a URL only the server's machine reaches, and of no other", async () => {
+  test("media put warns of a URL that is not --public-url's (as the server says; an older server's: a loopback one), and of no other", async () => {
     writeFileSync(join(tmp.dir, "pic.png"), "not really a png");
-    for (const [url, warned] of [["http://127.0.0.1:8080/media/ab.png", true], ["http://localhost:8080/media/ab.png", true], ["https://cdn.example.com/media/ab.png", false]] as const) {
-      handler = () => ({ body: ok({ url, type: "image/png", size: 16, existed: false }) });
+    const cases = [
+      ["http://10.0.0.5:8080/media/ab.png", false, true],
+      ["https://cdn.example.com/media/ab.png", true, false],
+      ["http://127.0.0.1:8080/media/ab.png", undefined, true],
+      ["http://localhost:8080/media/ab.png", undefined, true],
+      ["https://cdn.example.com/media/ab.png", undefined, false],
+    ] as const;
+    for (const [url, isPublic, warned] of cases) {
+      handler = () => ({ body: ok({ url, type: "image/png", size: 16, existed: false, ...(isPublic === undefined ? {} : { public: isPublic }) }) });
       const r = await cli("media", "put", "pic.png");
       expect(r.code).toBe(0);
-      expect(r.err.includes("followers' phones cannot load")).toBe(warned);
+      expect(r.err.includes("followers' phones may not load it")).toBe(warned);
     }
   });
 
@@ -251,6 +258,10 @@ describe("what the client says", () => {
     const b = captureIO();
     new Client({ url: "http://127.0.0.1:8080", appkey: "k", secret: "s" }, b);
     expect(b.stderr).toEqual([]);
+    // Once a command run (its IO), not once a process: the next run is warned again.
+    const c = captureIO();
+    new Client({ url: "http://203.0.113.9:8080", appkey: "k", secret: "s" }, c);
+    expect(c.stderr.filter((l) => l.includes("plain HTTP"))).toHaveLength(1);
   });
   test("an error text never carries a signed query", async () => {
     expect(scrub("failed GET http://h:1/api/cli?appkey=a&nonce=abc&sign=0123 now")).toBe("failed GET http://h:1/api/cli?… now");

@@ -43,11 +43,14 @@ describe("media upload (signed) and serving (/media/*)", () => {
     expect(changed.status).toBe(200);
   });
 
-  test("a public URL flag sets the address in answers", async () => {
+  test("a public URL flag sets the address in answers, and says so (public); without it, public is false", async () => {
+    expect((await upload(PNG)).data.public).toBe(false);
     const pub = await testApp({ publicUrl: "https://cdn.example.com/" });
     try {
       const res = await pub.handle(signedRequest("POST", "/api/cli", { files: [{ name: "media", content: PNG }] }));
-      expect((await body(res)).data.url).toStartWith("https://cdn.example.com/media/");
+      const data = (await body(res)).data;
+      expect(data.url).toStartWith("https://cdn.example.com/media/");
+      expect(data.public).toBe(true);
     } finally {
       pub.close();
     }

@@ -126,9 +126,12 @@ export async function add(c: CommandContext): Promise<void> {
   const { fields, files } = fieldsFrom(c, c.args, FIELDS.filter((f) => f !== "rev"));
   const missing = ["title", "url"].filter((need) => !fields.some(([k]) => k === need));
   if (missing.length) throw usage(`add needs at least title=… and url=…; ${missing.map((m) => `${m}=…`).join(" and ")} ${missing.length > 1 ? "are" : "is"} missing`);
-  const r = await c.client().call<{ article: Article }>({ method: "POST", path: "/api/cli", fields, ...(files.length ? { files } : {}) });
-  c.print(r, () => `added ${r.article.id} (rev ${r.article.rev})\n${describe(r.article)}`);
+  const r = await c.client().call<{ article: Article; warnings?: string[] }>({ method: "POST", path: "/api/cli", fields, ...(files.length ? { files } : {}) });
+  c.print(r, () => [`added ${r.article.id} (rev ${r.article.rev})`, describe(r.article), ...warningLines(r)].join("\n"));
 }
+
+/** What the server warns of after a write (a tag followers cannot have listed), a line each. */
+const warningLines = (r: { warnings?: unknown }) => (Array.isArray(r.warnings) ? r.warnings.filter((w): w is string => typeof w === "string").map((w) => `warning: ${w}`) : []);
 
 export async function set(c: CommandContext): Promise<void> {
   const [id, ...rest] = c.args;
@@ -138,10 +141,8 @@ export async function set(c: CommandContext): Promise<void> {
   const fields: Param[] = [["id", id], ["create", "0"], ...given.fields];
   if (c.flags.undelete) fields.push(["deleted", "0"]);
   if (!given.files.length && !fields.some(([k]) => k !== "id" && k !== "rev" && k !== "create")) throw usage("set needs at least one field to change, e.g. title=… or --undelete");
-  const r = await c.client().call<{ created: boolean; changed: boolean; article: Article }>({ method: "PUT", path: "/api/cli", fields, ...(given.files.length ? { files: given.files } : {}) });
-  c.print(r, () =>
-    r.changed ? `revised ${r.article.id}: now rev ${r.article.rev}` : `unchanged ${r.article.id} (rev ${r.article.rev})`,
-  );
+  const r = await c.client().call<{ created: boolean; changed: boolean; article: Article; warnings?: string[] }>({ method: "PUT", path: "/api/cli", fields, ...(given.files.length ? { files: given.files } : {}) });
+  c.print(r, () => [r.changed ? `revised ${r.article.id}: now rev ${r.article.rev}` : `unchanged ${r.article.id} (rev ${r.article.rev})`, ...warningLines(r)].join("\n"));
 }
 
 export async function rm(c: CommandContext): Promise<void> {

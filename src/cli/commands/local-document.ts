@@ -30,24 +30,41 @@ export function checkLocally(c: CommandContext, label: string, f: LocalFile): Bu
   }
 }
 
-/** "at byte 88" told as an editor shows it too: "(line 4, column 17)", read again from the file up to it. */
+/**
+ * "at byte 88" told as an editor shows it too: "(line 4, column 17)", read again from the file up to
+ * it in pieces; the column in characters (code points), left out past COLUMN_BYTES of one line (a
+ * document written on one line). The error as it was if the file cannot be read again.
+ */
 function withLine(e: CLIError, f: LocalFile): CLIError {
   const m = /at byte (\d+)/.exec(e.message);
   const at = m ? Number(m[1]) : NaN;
   if (!(at >= 0 && at <= f.size)) return e;
-  let line = 1;
-  let lineStart = 0;
-  for (let pos = 0; pos < at; pos += CHUNK) {
-    const bytes = f.read(pos, Math.min(CHUNK, at - pos));
-    for (let i = bytes.indexOf(10); i >= 0; i = bytes.indexOf(10, i + 1)) {
-      line++;
-      lineStart = pos + i + 1;
+  try {
+    let line = 1;
+    let lineStart = 0;
+    for (let pos = 0; pos < at; pos += CHUNK) {
+      const bytes = f.read(pos, Math.min(CHUNK, at - pos));
+      for (let i = bytes.indexOf(10); i >= 0; i = bytes.indexOf(10, i + 1)) {
+        line++;
+        lineStart = pos + i + 1;
+      }
     }
+    let where = `line ${line}`;
+    if (at - lineStart <= COLUMN_BYTES) {
+      // Characters before it, each counted at its first byte (a UTF-8 continuation byte is 10xxxxxx).
+      const before = f.read(lineStart, at - lineStart);
+      let chars = 0;
+      for (const b of before) if ((b & 0xc0) !== 0x80) chars++;
+      where += `, column ${chars + 1}`;
+    }
+    return new CLIError(e.code, e.message.replace(/at byte \d+/, (s) => `${s} (${where})`), e.exitCode, e.detailLines);
+  } catch {
+    return e;
   }
-  const column = new TextDecoder().decode(f.read(lineStart, at - lineStart)).length + 1;
-  return new CLIError(e.code, e.message.replace(/at byte \d+/, (s) => `${s} (line ${line}, column ${column})`), e.exitCode, e.detailLines);
 }
 
+/** A line longer than this before the error gets no column: counting it would read it whole. */
+const COLUMN_BYTES = 1 << 20;
 const CHUNK = 1 << 20;
 
 /** What a document holds, counted for a question or a report. */

@@ -57,9 +57,10 @@ export async function inbox(c: CommandContext): Promise<void> {
   const fields: Param[] = [["inbox", c.flags.all ? "all" : "unmatched"], ...c.paging()];
   const page = await c.client().call<{ items: Entry[]; total: number; reply_limit?: number }>({ method: "GET", path: "/api/cli", fields });
   // Nothing unmatched: because every message was answered, or because none has come yet (a new server, a callback not connected).
-  const logged = page.items.length || c.flags.all || c.json ? null : (await c.client().call<{ total: number }>({ method: "GET", path: "/api/cli", fields: [["inbox", "all"], ["limit", "1"]] })).total;
+  const logged = page.total || c.flags.all || c.json ? null : (await c.client().call<{ total: number }>({ method: "GET", path: "/api/cli", fields: [["inbox", "all"], ["limit", "1"]] })).total;
   c.print(page, () => {
     if (!page.items.length && logged === 0) return "no follower messages logged yet: they arrive once the account's callback points here (docs/wechat.md)";
+    if (!page.items.length && page.total) return `nothing on this page: ${page.total} in all (--offset past them)`;
     if (!page.items.length) return c.flags.all ? "no messages logged" : "nothing unmatched: every follower message found an answer";
     const rows = page.items.map((m) => [
       String(m.seq),
@@ -81,10 +82,10 @@ export async function media(c: CommandContext): Promise<void> {
   const [action, file] = c.args;
   if (action !== "put" || !file) throw usage("media put FILE uploads an image and prints its URL");
   const { bytes } = readLocal(c.io, file);
-  const r = await c.client().call<StoredMedia>({ method: "POST", path: "/api/cli", files: [{ name: "media", filename: basename(file), bytes }] }, "upload");
-  // An address only the server's machine reaches (no --public-url): followers' phones cannot load it.
-  const local = URL.canParse(r.url) && LOOPBACK.test(new URL(r.url).hostname);
-  if (local) c.io.err(`replyd: warning: ${r.url} is the server's loopback address, which followers' phones cannot load: start the server with --public-url https://… (its address on the internet) and upload again`);
+  const r = await c.client().call<StoredMedia & { public?: boolean }>({ method: "POST", path: "/api/cli", files: [{ name: "media", filename: basename(file), bytes }] }, "upload");
+  // Not --public-url's but the address the server listens on (a server before `public` was sent: a loopback one).
+  const local = r.public === false || (r.public === undefined && URL.canParse(r.url) && LOOPBACK.test(new URL(r.url).hostname));
+  if (local) c.io.err(`replyd: warning: ${r.url} is the address the server listens on, not one on the internet (no --public-url): followers' phones may not load it; start the server with --public-url https://… and upload again`);
   c.print(r, () => `${r.url}\n(${r.type}, ${formatBytes(r.size)}${r.existed ? ", already uploaded" : ""}) — use it as picurl=${r.url}`);
 }
 

@@ -15,11 +15,13 @@ import { PROFILE_NAME, profilesPath, readProfiles, writeProfiles, type Profile }
 
 /**
  * The key asked of its server before it is kept (health, signed with it): one the server refuses is
- * not kept, so a mistyped secret is found now rather than at the next command; a server that does
- * not answer (not started yet, another network) leaves it kept, unchecked, with a warning.
+ * not kept, so a mistyped secret is found now rather than at the next command; one whose signature
+ * it took but whose reach is narrower than health (a token key, a key of one account named without
+ * --account) is kept with what the server said; a server that does not answer (not started yet,
+ * another network) leaves it kept, unchecked, with a warning.
  */
 async function checkKey(c: CommandContext, name: string, p: Profile): Promise<void> {
-  const client = new Client({ url: p.url, appkey: p.appkey, secret: p.secret, profile: name, secretFrom: name, ...(p.account !== undefined ? { account: p.account } : {}) }, c.io, {
+  const client = new Client({ url: p.url, appkey: p.appkey, secret: p.secret, profile: name, ...(p.account !== undefined ? { account: p.account } : {}) }, c.io, {
     ...RESPONSE_DEFAULTS,
     timeoutMs: CHECK_MS,
   });
@@ -27,16 +29,20 @@ async function checkKey(c: CommandContext, name: string, p: Profile): Promise<vo
     await client.call({ method: "GET", path: "/api/cli" });
   } catch (e) {
     if (!(e instanceof CLIError)) throw e;
-    if (REFUSED_KEY.has(e.code)) throw new CLIError("key_refused", `${p.url} refuses this key, so profile "${name}" was not kept: ${e.message}`);
-    c.io.err(`replyd: warning: the key was not checked (${e.message}); profile "${name}" is kept as given`);
+    if (WRONG_KEY.has(e.code)) throw new CLIError("key_refused", `${p.url} refuses this key, so profile "${name}" was not kept: ${e.message}`);
+    if (NARROWER.has(e.code)) return c.io.err(`replyd: the server knows this key, but it may not read health (${e.message}); profile "${name}" is kept`);
+    const why = e.code === "timeout" ? `no answer from ${p.url} within ${CHECK_MS / 1000} s` : e.message;
+    c.io.err(`replyd: warning: the key was not checked (${why}); profile "${name}" is kept as given`);
   }
 }
 
 /** A server slower than this to answer health is taken as not answering (the profile is kept, unchecked). */
 const CHECK_MS = 10_000;
 
-/** What a server answers for a key it does not take: the key itself is wrong. */
-const REFUSED_KEY = new Set<string>([CODE.bad_signature, CODE.unknown_appkey, CODE.forbidden]);
+/** The signature not taken: the secret or the appkey is wrong (too_many_failures: this address locked out for failing so). */
+const WRONG_KEY = new Set<string>([CODE.bad_signature, CODE.unknown_appkey, CODE.too_many_failures]);
+/** The signature taken, the request not: the key is right and reaches less than health. */
+const NARROWER = new Set<string>([CODE.forbidden, CODE.account_required]);
 
 async function profile(c: CommandContext): Promise<void> {
   const [action = "ls", name, ...extra] = c.args;

@@ -22,12 +22,18 @@ export async function sign(c: CommandContext): Promise<void> {
   let profileUrl: string | undefined;
   let profileAccount: string | undefined;
   if (!appkey || !secret || c.str("--profile") !== undefined || c.io.env.REPLYD_PROFILE !== undefined) {
-    const config = resolveConfig({ url: c.str("--url"), appkey: c.str("--appkey"), secret: c.str("--secret"), profile: c.str("--profile"), account: c.str("--account") }, c.io);
+    let config;
+    try {
+      config = resolveConfig({ url: c.str("--url"), appkey: c.str("--appkey"), secret: c.str("--secret"), profile: c.str("--profile"), account: c.str("--account") }, c.io);
+    } catch (e) {
+      // Nothing kept to sign with: sign needs no address, so the message asks only for the key.
+      if (e instanceof CLIError && e.code === "missing_config") throw new CLIError("missing_config", "set --appkey (REPLYD_APPKEY) and --secret (REPLYD_SECRET), or use a profile (--profile; replyd profile add)", 2);
+      throw e;
+    }
     ({ appkey, secret } = config);
     profileUrl = config.url;
     profileAccount = config.account;
   }
-  if (!appkey || !secret) throw new CLIError("missing_config", "set --appkey (REPLYD_APPKEY) and --secret (REPLYD_SECRET), or use a profile (--profile)", 2);
 
   const fields: Param[] = [];
   const files: { name: string; file: string; md5: string }[] = [];

@@ -85,10 +85,13 @@ export class ArticleRepo {
   }
 
   private counted: { live: number; deleted: number } | null = null;
+  /** tagCounts() until the next write: health, the help text and its warnings ask often, and the count reads every live row. */
+  private tagged: ReadonlyMap<string, number> | null = null;
 
   private changed(): void {
     this.codeCache.clear();
     this.counted = null;
+    this.tagged = null;
   }
 
   /** Answers the rev the article got (above any rev its id had before it was removed). */
@@ -211,11 +214,13 @@ export class ArticleRepo {
     return (this.db.query(`SELECT ${SUMMARY} FROM articles WHERE tag = ? AND deleted = 0 ORDER BY lower(code), id LIMIT ?`).all(tag, limit) as Omit<Row, LongName>[]).map((r) => fromRow(r));
   }
 
-  /** Live articles per tag, for the help text. */
-  tagCounts(): Map<string, number> {
+  /** Live articles per tag, for the help text; counted again after a write. */
+  tagCounts(): ReadonlyMap<string, number> {
+    if (this.tagged) return this.tagged;
     const out = new Map<string, number>();
     for (const r of this.db.query("SELECT tag, count(*) AS n FROM articles WHERE deleted = 0 AND tag IS NOT NULL GROUP BY tag ORDER BY tag").all() as { tag: string; n: number }[])
       out.set(r.tag, r.n);
+    this.tagged = out;
     return out;
   }
 
