@@ -4,20 +4,15 @@
  * import or restore that made them, and in health.
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import type { Param } from "../../src/sign.ts";
 import { parseXml, type XmlNode } from "../../src/wechat/door/xml.ts";
-import { article, body, doc, signedRequest, testApp } from "../helpers.ts";
+import { article, doc, testApp } from "../helpers.ts";
 import { textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
 
 let t: Awaited<ReturnType<typeof testApp>>;
 beforeEach(async () => (t = await testApp({ wechat: { token: TOKEN } })));
 afterEach(() => t.close());
 
-const call = async (method: string, path: string, fields: Param[] = [], o: { files?: { name: string; content: string }[] } = {}) => {
-  t.clock.advance(1);
-  const res = await t.handle(signedRequest(method, path, { fields, nowMs: t.clock.now(), ...o }));
-  return { status: res.status, ...(await body(res)) };
-};
+const call: (typeof t)["call"] = (...a) => t.call(...a);
 async function say(content: string): Promise<XmlNode> {
   t.clock.advance(1000);
   const now = Math.floor(t.clock.now() / 1000);
