@@ -4,23 +4,19 @@
  * log, `ask` and health.
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import type { Param } from "../../src/sign.ts";
 import { CODE } from "../../src/base/errors.ts";
 import { RANKING_LIMITS } from "../../src/ranking/rank.ts";
 import { MAX_TEXT_BYTES } from "../../src/wechat/door/message.ts";
 import { parseXml, type XmlNode } from "../../src/wechat/door/xml.ts";
-import { body, doc, READER, signedRequest, testApp } from "../helpers.ts";
+import { doc, READER, testApp } from "../helpers.ts";
 import { textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
 
 let t: Awaited<ReturnType<typeof testApp>>;
 beforeEach(async () => (t = await testApp({ wechat: { token: TOKEN } })));
 afterEach(() => t.close());
 
-const call = async (method: string, path: string, fields: Param[] = [], o: { files?: { name: string; content: string }[]; key?: typeof READER } = {}) => {
-  t.clock.advance(1);
-  const res = await t.handle(signedRequest(method, path, { fields, nowMs: t.clock.now(), ...o }));
-  return { status: res.status, ...(await body(res)) };
-};
+/** A signed admin request, answered as status and body (helpers.ts testApp.call). */
+const call: (typeof t)["call"] = (...a) => t.call(...a);
 const importDoc = async (articles: object[], mode = "merge") => {
   const r = await call("POST", "/api/cli", [["mode", mode]], { files: [{ name: "json", content: doc(articles, { matter: "articles" }) }] });
   expect(r.status).toBe(200);

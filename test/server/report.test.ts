@@ -9,18 +9,15 @@ import { CODE } from "../../src/base/errors.ts";
 import type { Report } from "../../src/server/report/figures.ts";
 import type { Param } from "../../src/sign.ts";
 import { wxSignature } from "../../src/wechat/door/crypto.ts";
-import { body, doc, READER, signedRequest, testApp } from "../helpers.ts";
+import { doc, READER, testApp } from "../helpers.ts";
 import { TOKEN } from "../wechat/helpers.ts";
 
 let t: Awaited<ReturnType<typeof testApp>>;
 beforeEach(async () => (t = await testApp({ wechat: { token: TOKEN } })));
 afterEach(() => t.close());
 
-const call = async (method: string, path: string, fields: Param[] = [], o: { files?: { name: string; content: string }[]; key?: typeof READER } = {}) => {
-  t.clock.advance(1);
-  const res = await t.handle(signedRequest(method, path, { fields, nowMs: t.clock.now(), ...o }));
-  return { status: res.status, ...(await body(res)) };
-};
+/** A signed admin request, answered as status and body (helpers.ts testApp.call). */
+const call: (typeof t)["call"] = (...a) => t.call(...a);
 const report = async (fields: Param[] = [["since", "24h"], ["tz", "480"]]) => {
   const r = await call("GET", "/api/cli/report", fields);
   expect(r.status).toBe(200);

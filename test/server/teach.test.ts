@@ -7,20 +7,16 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { LIMITS } from "../../src/article/article.ts";
 import { CODE } from "../../src/base/errors.ts";
-import type { Param } from "../../src/sign.ts";
 import { parseXml, type XmlNode } from "../../src/wechat/door/xml.ts";
-import { body, doc, READER, signedRequest, testApp } from "../helpers.ts";
+import { doc, READER, testApp } from "../helpers.ts";
 import { eventMsg, textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
 
 let t: Awaited<ReturnType<typeof testApp>>;
 beforeEach(async () => (t = await testApp({ wechat: { token: TOKEN } })));
 afterEach(() => t.close());
 
-const call = async (method: string, path: string, fields: Param[] = [], o: { files?: { name: string; content: string }[]; key?: typeof READER } = {}) => {
-  t.clock.advance(1);
-  const res = await t.handle(signedRequest(method, path, { fields, nowMs: t.clock.now(), ...o }));
-  return { status: res.status, ...(await body(res)) };
-};
+/** A signed admin request, answered as status and body (helpers.ts testApp.call). */
+const call: (typeof t)["call"] = (...a) => t.call(...a);
 /** A document of articles (with `extra`), or of `extra` alone (synonyms). */
 const document = (extra: Record<string, unknown>, articles?: object[]) => (articles ? doc(articles, extra) : JSON.stringify({ format: "replyd/1", ...extra }));
 const importDoc = async (extra: Record<string, unknown>, articles?: object[]) => {

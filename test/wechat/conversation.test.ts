@@ -5,21 +5,17 @@
  * reading alone.
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import type { Param } from "../../src/sign.ts";
 import { CONVERSATION } from "../../src/wechat/answering/conversation.ts";
 import { parseXml, type XmlNode } from "../../src/wechat/door/xml.ts";
-import { body, doc, signedRequest, testApp } from "../helpers.ts";
+import { doc, testApp } from "../helpers.ts";
 import { TOKEN, wxPost } from "./helpers.ts";
 
 let t: Awaited<ReturnType<typeof testApp>>;
 beforeEach(async () => (t = await testApp({ wechat: { token: TOKEN } })));
 afterEach(() => t.close());
 
-const call = async (method: string, path: string, fields: Param[] = [], o: { files?: { name: string; content: string }[] } = {}) => {
-  t.clock.advance(1);
-  const res = await t.handle(signedRequest(method, path, { fields, nowMs: t.clock.now(), ...o }));
-  return { status: res.status, ...(await body(res)) };
-};
+/** A signed admin request, answered as status and body (helpers.ts testApp.call). */
+const call: (typeof t)["call"] = (...a) => t.call(...a);
 const importDoc = async (articles: object[]) => {
   const r = await call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: doc(articles, { matter: "articles" }) }] });
   expect(r.status).toBe(200);
