@@ -9,6 +9,7 @@ import { ACCOUNT_NAME } from "../base/account-name.ts";
 import { openToOthers } from "../base/fsutil.ts";
 import { CLIError } from "./errors.ts";
 import type { Setting } from "./setting-defs.ts";
+import { didYouMean } from "./suggest.ts";
 
 const bad = (message: string) => new CLIError("bad_config", message, 2);
 
@@ -69,7 +70,15 @@ export function readConfig(
     for (const [key, value] of Object.entries(entries)) {
       const s = Object.hasOwn(allowed, key) ? allowed[key] : undefined;
       // A key that is not a setting's shape may be a secret written where a name goes: never quoted back.
-      if (!s) throw bad(`${path}: ${/^[a-z]{1,16}(?:-[a-z]{1,16}){0,3}$/.test(key) ? `"${key}"` : "a key"} is not a setting${where}; known: ${Object.keys(allowed).join(", ")}`);
+      if (!s) {
+        // A setting's name written with _ (wx_token): named, as the name it means. Any other key
+        // shaped like a name is quoted with the nearest setting; one that is not may be a secret.
+        const dashed = key.replace(/_/g, "-");
+        const meant = Object.hasOwn(allowed, dashed);
+        const named = meant || /^[a-z]{1,16}(?:-[a-z]{1,16}){0,3}$/.test(key);
+        const hint = meant ? `; did you mean "${dashed}"?` : named ? didYouMean(key, Object.keys(allowed)).replace(/mean (.*)\?$/, 'mean "$1"?') : "";
+        throw bad(`${path}: ${named ? `"${key}"` : "a key"} is not a setting${where}${hint} (known: ${Object.keys(allowed).join(", ")})`);
+      }
       if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") throw bad(`${path}: "${key}"${where} must be a string, a number or true/false`);
       out[key] = String(value);
       if (!secret && settingHoldsSecret(s, out[key])) secret = `"${key}"${where}`;

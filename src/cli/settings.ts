@@ -48,6 +48,14 @@ export interface ResolvedSettings {
   accounts: ResolvedAccount[] | null;
 }
 
+/** A yes/no setting: true or 1, false or 0 — anything else refused rather than read as false ("yes", "on"). */
+function onOff(raw: string, where: string): boolean {
+  const v = raw.trim().toLowerCase();
+  if (v === "true" || v === "1") return true;
+  if (v === "false" || v === "0") return false;
+  throw usage(`${where} must be true or false ("${raw}" given)`);
+}
+
 /** Every setting from the flags, the environment, the config file and the defaults, in that order. */
 export function resolveSettings(argv: readonly string[], env: Record<string, string | undefined>, cwd: string): ResolvedSettings {
   const configPath = flagValue(argv, "config", false) ?? env.REPLYD_CONFIG;
@@ -69,7 +77,7 @@ export function resolveSettings(argv: readonly string[], env: Record<string, str
       values[name] = s.default;
       continue;
     }
-    values[name] = s.boolean ? raw === "true" || raw === "1" : s.parse(raw);
+    values[name] = s.boolean ? onOff(raw, source === "flag" ? `--${name}` : source === "environment" ? (s.env as string) : `"${name}" in the config file`) : s.parse(raw);
     if (source === "flag" && settingHoldsSecret(s, raw))
       warnings.push(`--${name} given as a flag is visible to every user of this machine (ps); set ${s.env ?? `"${name}"`} in the environment${s.env ? " or" : ""} in the config file instead`);
   }

@@ -44,7 +44,10 @@ test("values are parsed and checked wherever they come from: sizes, numbers, boo
 });
 
 test("a config file with a key that is no setting, or that cannot be read, is refused naming it", () => {
-  expect(() => resolveSettings(["--config", file("d.toml", "prot = 1\n")], {}, tmp.dir)).toThrow('"prot" is not a setting');
+  expect(() => resolveSettings(["--config", file("d.toml", "prot = 1\n")], {}, tmp.dir)).toThrow('"prot" is not a setting; did you mean "port"?');
+  // A setting's name written with _: named, as the name it means; any other _ key may be a secret and is not quoted.
+  expect(() => resolveSettings(["--config", file("u.toml", 'wx_token = "abc"\n')], {}, tmp.dir)).toThrow('"wx_token" is not a setting; did you mean "wx-token"?');
+  expect(() => resolveSettings(["--config", file("v.toml", "sk_live_abcdef = 1\n")], {}, tmp.dir)).toThrow("a key is not a setting (known:");
   expect(() => resolveSettings(["--config", "missing.toml"], {}, tmp.dir)).toThrow("no such file");
   expect(() => resolveSettings(["--config", file("e.toml", "port = [1, 2]\n")], {}, tmp.dir)).toThrow('"port" must be a string, a number or true/false');
 });
@@ -188,4 +191,12 @@ test("a key in --ai-url's query under any prefixed name is refused; a config key
   }
   expect(said).toContain("a key is not a setting");
   expect(said).not.toContain("sk-live");
+});
+
+test("a yes/no setting (trust-proxy) is true or 1, false or 0 in the config file: any other word is refused, not read as false", () => {
+  for (const [word, want] of [["true", true], ["1", true], ["TRUE", true], ["false", false], ["0", false]] as const)
+    expect(resolveSettings(["--config", file(`tp-${word}.toml`, `trust-proxy = "${word}"\n`)], {}, tmp.dir).values["trust-proxy"]).toBe(want);
+  expect(resolveSettings(["--config", file("tp-bool.toml", "trust-proxy = true\n")], {}, tmp.dir).values["trust-proxy"]).toBe(true);
+  for (const word of ["yes", "on", "no", ""])
+    expect(() => resolveSettings(["--config", file(`tp-x${word}.toml`, `trust-proxy = "${word}"\n`)], {}, tmp.dir)).toThrow(`"trust-proxy" in the config file must be true or false ("${word}" given)`);
 });
