@@ -17,8 +17,8 @@ const enc = (s: string) => new TextEncoder().encode(s);
 /** The outcome of a parse: the document, or the error's code and message. */
 function outcome(parse: () => unknown): unknown {
   try {
-    const doc = parse() as Record<string, unknown>;
-    // Bare arrays get the time of parsing: not part of what is compared.
+    const { bare: _bare, ...doc } = parse() as Record<string, unknown>;
+    // Bare arrays get the time of parsing: not part of what is compared; nor that the file reader says it was bare (tested below).
     return { ...doc, created_at: typeof doc.created_at === "string" ? "(time)" : doc.created_at };
   } catch (e) {
     if (!(e instanceof ReplydError)) throw e;
@@ -163,4 +163,11 @@ describe("work per article does not grow with the document", () => {
       }
       expect(JSON.stringify(parseDocumentBytes(enc(layout(doc(2000)))).articles)).toBe(JSON.stringify(parseDocumentBytes(enc(JSON.stringify(doc(2000)))).articles));
     });
+});
+
+test("the file reader says when what it read was a bare array of articles (a restore refuses one), and only then", () => {
+  const one = JSON.stringify([{ id: "x1", title: "T", url: "https://e.com/1" }]);
+  expect(readDocument(asFile(enc(one)), { window: 64 }).bare).toBe(true);
+  expect(readDocument(asFile(enc(`\uFEFF  ${one}`)), { window: 64 }).bare).toBe(true);
+  expect(readDocument(asFile(enc(JSON.stringify({ format: "replyd/1", matter: "articles", articles: JSON.parse(one) }))), { window: 64 }).bare).toBeUndefined();
 });

@@ -64,6 +64,8 @@ export interface Articles {
 /** A validated document whose articles need not be in memory: what bulk writes take. */
 export interface BulkDocument extends Omit<ReplydDocument, "articles"> {
   articles?: Articles;
+  /** Read from a bare JSON array of articles (what import also takes): no document, no checksum. */
+  bare?: true;
 }
 
 /** A document in memory as a BulkDocument. */
@@ -75,6 +77,9 @@ export function asBulk(doc: ReplydDocument): BulkDocument {
 
 /** Which sections a restore of `matter` replaces, and that the document holds the ones it needs. */
 export function requireSections(doc: BulkDocument | ReplydDocument, matter: Matter): void {
+  // A restore puts back what a backup held; a bare list of articles is no backup (data.md).
+  if ("bare" in doc && doc.bare)
+    throw new ReplydError("matter_mismatch", "a restore takes a replyd document (a backup); this file is a bare array of articles: to load them, replyd import it (--init to replace every article)");
   const needed = SECTIONS[matter].filter((s) => !OPTIONAL[matter].includes(s));
   const missing = needed.filter((s) => doc[s] === undefined);
   if (missing.length)

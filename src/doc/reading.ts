@@ -24,7 +24,8 @@ export interface ReadOptions {
  * file is never one string and one object graph besides the validated records. Same answers.
  */
 export function parseDocumentBytes(bytes: Uint8Array): ReplydDocument {
-  const doc = readDocument(memorySource(bytes), { keep: true });
+  // As parseDocument reads it: a bare array is a document of matter articles, nothing more.
+  const { bare: _bare, ...doc } = readDocument(memorySource(bytes), { keep: true });
   if (!doc.articles) return doc as ReplydDocument;
   const articles: ArticleInput[] = [];
   doc.articles.each((a) => articles.push(a));
@@ -61,7 +62,8 @@ export function* readingDocument(src: ByteSource, opts: ReadOptions = {}): Gener
     const raw = parseJson(decodeUtf8(readAll(src)));
     const list = Array.isArray(raw) ? raw : typeof raw === "object" && raw !== null && Array.isArray((raw as ReplydDocument).articles) ? (raw as { articles: unknown[] }).articles : [];
     for (let index = 0; index < list.length; index++) yield [list[index], index];
-    return asBulk(validateDocument(raw, opts.bodies));
+    const doc = asBulk(validateDocument(raw, opts.bodies));
+    return Array.isArray(raw) ? { ...doc, bare: true } : doc;
   }
   const members: Record<string, unknown> = scan.bare
     ? { format: FORMAT, matter: "articles", created_at: new Date().toISOString() }
@@ -72,7 +74,7 @@ export function* readingDocument(src: ByteSource, opts: ReadOptions = {}): Gener
     if (!value) throw new Error("the document changed while it was being written");
     return value;
   };
-  return validateMembers(members, scan.articlesAt >= 0, check, {
+  const doc = validateMembers(members, scan.articlesAt >= 0, check, {
     // A document replyd wrote is compact: its bytes hash to its sha256. Otherwise the canonical form is.
     digest: () =>
       scan.digest && scan.digest === members.sha256 ? scan.digest : (scanDocument(src, { digest: "canonical", window: opts.window }) as DocumentScan).digest,
@@ -85,4 +87,5 @@ export function* readingDocument(src: ByteSource, opts: ReadOptions = {}): Gener
       },
     },
   });
+  return scan.bare ? { ...doc, bare: true } : doc;
 }

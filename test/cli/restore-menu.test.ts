@@ -77,3 +77,19 @@ test("held=1 without an id is refused (400), with an id that is no backup 404; r
   expect(await run(["restore", "--id", bogus, "--yes"], none)).not.toBe(0);
   expect(none.stderr.join("\n")).toContain(`no articles backup with id "${bogus}"`);
 });
+
+test("a bare array of articles is no backup: restore refuses it naming import, on the laptop and at the server, and nothing changes", async () => {
+  writeFileSync(join(tmp.dir, "bare.json"), JSON.stringify([article(71), article(72)]));
+  const io = client();
+  expect(await run(["restore", "bare.json", "--matter", "articles", "--yes"], io)).not.toBe(0);
+  expect(io.stderr.join("\n")).toContain("this file is a bare array of articles: to load them, replyd import it");
+  // Sent as it is, past the client's check: the server refuses it too.
+  const res = await fetch(
+    signedRequest("PUT", "/api/cli/revert/articles", { files: [{ name: "json", content: JSON.stringify([article(71)]) }], base: server.url, nowMs: Date.now() }),
+  );
+  expect(res.status).toBe(400);
+  expect((await body(res)).error.message).toContain("bare array of articles");
+  const ls = client();
+  expect(await run(["ls", "--json"], ls)).toBe(0);
+  expect(JSON.parse(ls.stdout.join("\n")).items.map((a: { id: string }) => a.id)).not.toContain("a71");
+});
