@@ -4,7 +4,7 @@
  * the platform at each callback.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BIN, buildIfMissing, keyPrinted, printedKey, runCleanups, spawnServer, type Cleanups, type ServerProcess } from "../binary-server.ts";
 import { article, doc, tempDir } from "../helpers.ts";
@@ -120,6 +120,17 @@ describe("serving", () => {
     expect(add.exitCode).toBe(0);
     const h = replyd(["health", "--json"], {}, bare);
     expect(JSON.parse(h.out)).toMatchObject({ status: "ok", account: "shop", callback: "/wechat/shop", counts: { articles_live: 1 } });
+  });
+
+  test("a backup downloaded of one account is named for it; restoring asks naming the account it replaces", () => {
+    const b = replyd(["backup", "articles", "--account", "shop"]);
+    expect(b.code).toBe(0);
+    const file = readdirSync(tmp.dir).find((f) => /^replyd-shop-articles-.*\.json$/.test(f));
+    expect(file).toBeDefined();
+    // Without a terminal a restore needs --yes: the refusal names what would be replaced.
+    const r = replyd(["restore", file as string, "--account", "blog"]);
+    expect(r.code).not.toBe(0);
+    expect(r.err).toContain(`restore replaces articles of account blog on ${env.REPLYD_URL}; pass --yes`);
   });
 
   test("replyd accounts lists both, each with its health", () => {

@@ -46,8 +46,9 @@ export async function restore(c: CommandContext): Promise<void> {
       if (backup.held.menu === 0) summary += await menuRemoval(c, matter);
     }
     if (!c.flags.yes) {
-      if (!c.io.interactive) throw new CLIError("not_confirmed", `restore replaces ${matter} on ${client.config.url}; pass --yes to confirm without a terminal`);
-      const answer = await c.io.ask(`Replace ${matter} on ${client.config.url} with ${summary}? A backup of the current state is taken first. [y/N] `);
+      const where = `${client.config.account !== undefined ? `account ${client.config.account} on ` : ""}${client.config.url}`;
+      if (!c.io.interactive) throw new CLIError("not_confirmed", `restore replaces ${matter} of ${where}; pass --yes to confirm without a terminal`);
+      const answer = await c.io.ask(`Replace ${matter} of ${where} with ${summary}? A backup of the current state is taken first. [y/N] `);
       if (!/^y(es)?$/i.test(answer.trim())) throw new CLIError("not_confirmed", "restore cancelled; nothing was changed");
     }
     const push: [string, string][] = c.flags.push ? [["push", "1"]] : [];
