@@ -16,9 +16,10 @@ const cleanups: Cleanups = [];
 let tmp: ReturnType<typeof tempDir>;
 let url = "";
 
-const env = () => ({ PATH: process.env.PATH ?? "", REPLYD_URL: url, REPLYD_WX_TOKEN: TOKEN, ...ENV });
+const env = () => ({ PATH: process.env.PATH ?? "", REPLYD_URL: url, WX_TOKEN: TOKEN, ...ENV });
 const replyd = (args: string[]) => Bun.spawnSync([BIN, ...args], { cwd: tmp.dir, env: env() });
-const follower = (text: string) => Bun.spawnSync(["sh", join(ROOT, "docs/recipes/follower.sh"), text], { cwd: tmp.dir, env: env() }).stdout.toString();
+const recipe = (text: string, extra: Record<string, string> = {}) => Bun.spawnSync(["sh", join(ROOT, "docs/recipes/follower.sh"), text], { cwd: tmp.dir, env: { ...env(), ...extra } });
+const follower = (text: string) => recipe(text).stdout.toString();
 
 beforeAll(async () => {
   buildIfMissing();
@@ -39,4 +40,11 @@ test("the recipe's message is answered as the platform's would be, logged, and t
   expect(entry?.from_user).toBe("o_try");
   expect(replyd(["teach", String(entry?.seq), "refund"]).exitCode).toBe(0);
   expect(follower(asked)).toContain("<Title><![CDATA[Returns and refunds]]></Title>");
+});
+
+test("a message the server refuses (another token) is said, with a non-zero exit", () => {
+  const refused = recipe("r1", { WX_TOKEN: "nottheone" });
+  expect(refused.exitCode).not.toBe(0);
+  // The callback answers a bad signature 401 with no body (the platform needs no reason): curl names the status.
+  expect(refused.stderr.toString()).toContain("401");
 });
