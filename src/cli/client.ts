@@ -67,16 +67,21 @@ export class Client {
     return r.bytes;
   }
 
-  /** A refusal as errorFrom reads it; a signature refused with a profile's secret names the profile, not --secret. */
+  /** A refusal as errorFrom reads it; a key refused that came from a profile names the profile, not --secret or --appkey. */
   private refusal(status: number, bytes: Uint8Array, signed: boolean): CLIError {
     const e = errorFrom(status, bytes, signed);
     const from = this.config.secretFrom;
-    if (e.code !== CODE.bad_signature || from === undefined) return e;
-    const again = `replyd profile add ${from} --url ${this.config.url} --appkey ${this.config.appkey}${this.config.account !== undefined ? ` --account ${this.config.account}` : ""} --force`;
+    if ((e.code !== CODE.bad_signature && e.code !== CODE.unknown_appkey) || from === undefined) return e;
+    const unknown = e.code === CODE.unknown_appkey;
+    const again = `replyd profile add ${from} --url ${this.config.url} --appkey ${unknown ? "KEY" : this.config.appkey}${this.config.account !== undefined ? ` --account ${this.config.account}` : ""} --force`;
     // The marker as errorFrom wrote it ([bad_signature], or [bad_signature, HTTP 401; unsigned answer]).
     const marker = /\[[^\]]*\]$/.exec(e.message)?.[0] ?? `[${e.code}]`;
-    return new CLIError(e.code, `the signature does not match: the secret kept in profile "${from}" is not the one of appkey "${this.config.appkey}" (${again}, then paste the right one) ${marker}`, e.exitCode);
+    const what = unknown
+      ? `the server knows no appkey "${this.config.appkey}", which profile "${from}" keeps (revoked, or another server's): keep a key it knows (${again})`
+      : `the signature does not match: the secret kept in profile "${from}" is not the one of appkey "${this.config.appkey}" (${again}, then paste the right one)`;
+    return new CLIError(e.code, `${what} ${marker}`, e.exitCode);
   }
+
 
   /** Sends and returns the `data` of a signed JSON answer. */
   async call<T = unknown>(opts: CallOptions, progressLabel?: string): Promise<T> {

@@ -76,10 +76,10 @@ test("profile add asks the server with the key first: a key it refuses is not ke
   const path = profilesPath({ platform: "linux", home, env: {} });
   const wrong = as(home, {}, "not-the-secret-0123456789");
   expect(await run(["profile", "add", "shop", "--url", server.url, "--appkey", ADMIN.appkey], wrong)).toBe(1);
-  expect(wrong.stderr.join("\n")).toContain(`${server.url} refuses this key, so profile "shop" was not kept`);
+  expect(wrong.stderr.join("\n")).toContain(`${server.url} refuses this key (the secret given is not appkey "${ADMIN.appkey}"'s), so profile "shop" was not kept`);
   const unknown = as(home, {}, ADMIN.secret);
   expect(await run(["profile", "add", "shop", "--url", server.url, "--appkey", "rk_nobody"], unknown)).toBe(1);
-  expect(unknown.stderr.join("\n")).toContain("was not kept");
+  expect(unknown.stderr.join("\n")).toContain('refuses this key (it knows no appkey "rk_nobody"), so profile "shop" was not kept');
   expect(existsSync(path)).toBe(false);
   // Nothing listens on the discard port: kept as given, with the reason it was not checked.
   const away = as(home, {}, ADMIN.secret);
@@ -105,6 +105,14 @@ test("a signature refused with a profile's secret names the profile and how to k
   const flag = as(home);
   expect(await run(["health", "--secret", "rotated-away-0123456789"], flag)).toBe(1);
   expect(flag.stderr.join("\n")).toContain("check --secret (REPLYD_SECRET)");
+  // A key the server no longer knows (revoked): the profile is named, with how to keep another.
+  const revoked = JSON.parse(readFileSync(path, "utf8"));
+  revoked.profiles.p.appkey = "rk_revoked";
+  writeFileSync(path, JSON.stringify(revoked), { mode: 0o600 });
+  const gone = as(home);
+  expect(await run(["health"], gone)).toBe(1);
+  expect(gone.stderr.join("\n")).toContain('the server knows no appkey "rk_revoked", which profile "p" keeps');
+  writeFileSync(path, JSON.stringify(f), { mode: 0o600 });
   // The appkey given apart, the secret the profile's: not the profile's key to mend.
   const mixed = as(home, { REPLYD_APPKEY: ADMIN.appkey });
   f.profiles.p.secret = "rotated-away-0123456789";

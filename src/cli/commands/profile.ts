@@ -29,7 +29,12 @@ async function checkKey(c: CommandContext, name: string, p: Profile): Promise<vo
     await client.call({ method: "GET", path: "/api/cli" });
   } catch (e) {
     if (!(e instanceof CLIError)) throw e;
-    if (WRONG_KEY.has(e.code)) throw new CLIError("key_refused", `${p.url} refuses this key, so profile "${name}" was not kept: ${e.message}`);
+    if (WRONG_KEY.has(e.code)) {
+      const why = e.code === CODE.bad_signature ? `the secret given is not appkey "${p.appkey}"'s` : e.code === CODE.unknown_appkey ? `it knows no appkey "${p.appkey}"` : e.message;
+      throw new CLIError("key_refused", `${p.url} refuses this key (${why}), so profile "${name}" was not kept; run replyd profile add again with the right one`);
+    }
+    if (e.code === CODE.account_required)
+      return c.io.err(`replyd: the server knows this key; it serves several accounts: profile "${name}" is kept, and each command names one with --account (or keep one in the profile: profile add ${name} … --account NAME --force)`);
     if (NARROWER.has(e.code)) return c.io.err(`replyd: the server knows this key, but it may not read health (${e.message}); profile "${name}" is kept`);
     const why = e.code === "timeout" ? `no answer from ${p.url} within ${CHECK_MS / 1000} s` : e.message;
     c.io.err(`replyd: warning: the key was not checked (${why}); profile "${name}" is kept as given`);
