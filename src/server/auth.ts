@@ -151,7 +151,7 @@ export async function authenticate(
     }
 
     if (key.scope === "read" && request.method !== "GET")
-      throw new ReplydError("forbidden", `the key "${key.appkey}" is read-only; it may only GET`);
+      throw new ReplydError("forbidden", `the key "${key.appkey}" is read-only: it may read (GET) and nothing else; this needs an admin key`);
     // A token key hands out the platform token and nothing else: it cannot read or change data.
     if (key.scope === "token" && (request.method !== "GET" || url.pathname !== "/api/cli/token"))
       throw new ReplydError("forbidden", `the key "${key.appkey}" may only GET /api/cli/token`);

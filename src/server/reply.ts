@@ -46,7 +46,7 @@ export async function postReply(ctx: AppContext, req: SignedRequest) {
   if (f.has("inbox")) {
     const seq = f.int("inbox", 1, Number.MAX_SAFE_INTEGER, 0);
     const entry = await ctx.write.log.entry(seq);
-    if (!entry) throw notFound(`no message ${seq} in the log (it may have been pruned)`, "no_message");
+    if (!entry) throw notFound(`no message ${seq} in the log (it may have been pruned; replyd inbox lists those there are)`, "no_message");
     if (entry.direction !== "in") throw badRequest(`message ${seq} is a reply the account sent, not a follower's message`, "not_a_follower_message");
     openid = entry.from_user;
     replyTo = seq;

@@ -27,7 +27,7 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   // The log must hold every message that arrived so far: the named entry may be the newest.
   await ctx.write.log.settled();
   const entry = await ctx.write.log.entry(seq);
-  if (!entry) throw notFound(`no message ${seq} in the log (it may have been pruned)`, "no_message");
+  if (!entry) throw notFound(`no message ${seq} in the log (it may have been pruned; replyd inbox lists those there are)`, "no_message");
   if (entry.direction !== "in") throw badRequest(`message ${seq} is a reply the account sent, not a follower's message`, "not_a_follower_message");
   const message = entry.type === "text" ? questionForm(entry.content ?? "") : "";
   if (!message) throw badRequest(`message ${seq} is ${entry.type === "event" ? `an event (${entry.event ?? "?"})` : `a message of type ${entry.type}`}, not a follower's text: only what a follower wrote can be taught`, "not_a_question");

@@ -86,6 +86,10 @@ test("inbox shows each message's SEQ and says how to teach it; teach adds it, an
   expect(again.code).toBe(1);
   expect(again.err).toContain("already_taught");
   expect((await cli("teach", "x1", "delivery")).code).toBe(2);
+  // 0 is no SEQ (they start at 1), said on the laptop; one past the log names the inbox.
+  const zero = await cli("teach", "0", "delivery");
+  expect([zero.code, zero.err]).toEqual([2, expect.stringContaining('("0" is no SEQ)')]);
+  expect((await cli("teach", "99999", "delivery")).err).toContain("replyd inbox lists those there are");
 });
 
 test("synonyms: imported from a document (its report says what merged), listed, kept by backups of synonyms", async () => {

@@ -197,8 +197,9 @@ describe("replay", () => {
 
 describe("scope and lock-out", () => {
   for (const method of ["POST", "PUT", "DELETE"]) {
-    test(`a read key trying ${method} is refused; the same key may GET`, async () => {
+    test(`a read key trying ${method} is refused, saying an admin key is needed; the same key may GET`, async () => {
       await refused(signedRequest(method, "/api/cli", { nowMs: now(), key: READER, fields: [["id", "a1"]] }), 403, CODE.forbidden);
+      expect((await sendAndRead(signedRequest(method, "/api/cli", { nowMs: now(), key: READER, fields: [["id", "a1"]] }))).error.message).toContain("this needs an admin key");
       await accepted(signedRequest("GET", "/api/cli", { nowMs: now(), key: READER }));
     });
   }

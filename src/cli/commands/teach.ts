@@ -12,7 +12,7 @@ import { cutColumns } from "../table.ts";
 /** replyd teach SEQ ARTICLE: the text of inbox message SEQ becomes one of the article's questions. */
 export async function teach(c: CommandContext): Promise<void> {
   const [seq, id, ...rest] = c.args;
-  if (!seq || !id || rest.length || !/^\d+$/.test(seq)) throw usage("teach needs an inbox message's number and an article id: replyd teach 41 refund");
+  if (!seq || !id || rest.length || !/^[1-9]\d{0,15}$/.test(seq)) throw usage(`teach needs an inbox message's number (its SEQ in replyd inbox, from 1) and an article id: replyd teach 41 refund${seq && !/^[1-9]\d{0,15}$/.test(seq) ? ` ("${seq}" is no SEQ)` : ""}`);
   const as = c.str("--as");
   const fields: [string, string][] = [["inbox", seq], ["id", id], ...(as === undefined ? [] : [["as", as] as [string, string]])];
   const r = await c.client().call<{ seq: number; question: string; message: string; article: Article }>({ method: "POST", path: "/api/cli/teach", fields });
