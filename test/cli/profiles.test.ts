@@ -51,7 +51,21 @@ test("profile add keeps the server, the appkey and the secret read from standard
   const ls = as(home);
   await run(["profile", "ls", "--json"], ls);
   expect(ls.stdout.join("")).not.toContain(ADMIN.secret);
+  expect(JSON.parse(ls.stdout.join("")).profiles).toEqual([{ name: "shop", url: server.url, appkey: ADMIN.appkey, account: null, default: true }]);
   expect(io.stdout.join("") + io.stderr.join("")).not.toContain(ADMIN.secret);
+});
+
+test("profile ls lines up its columns and shows the account a profile keeps", async () => {
+  const home = join(tmp.dir, "h12");
+  const offline = (secret: string) => Object.assign(as(home, {}, secret), { fetch: () => Promise.reject(new Error("offline")) });
+  expect(await run(["profile", "add", "shop", "--url", "http://shop.example:8080", "--appkey", "rk_a", "--account", "shop"], offline("s1"))).toBe(0);
+  expect(await run(["profile", "add", "staging-long-name", "--url", "http://s.example", "--appkey", "rk_bbbbbb"], offline("s2"))).toBe(0);
+  const ls = as(home);
+  expect(await run(["profile", "ls"], ls)).toBe(0);
+  expect(ls.stdout.join("\n").split("\n")).toEqual([
+    "* shop               http://shop.example:8080  rk_a       account shop",
+    "  staging-long-name  http://s.example          rk_bbbbbb",
+  ]);
 });
 
 test("the secret is never a flag; an empty one, a bad name, a bad address or a kept name are refused", async () => {

@@ -11,6 +11,7 @@ import { RESPONSE_DEFAULTS } from "../verified-response.ts";
 import { defineCommand } from "../command.ts";
 import type { CommandContext } from "../context.ts";
 import { CLIError, usage } from "../errors.ts";
+import { table } from "../table.ts";
 import { PROFILE_NAME, profilesPath, readProfiles, writeProfiles, type Profile } from "../profiles.ts";
 
 /**
@@ -56,8 +57,11 @@ async function profile(c: CommandContext): Promise<void> {
   if (action === "ls") {
     const names = Object.keys(f.profiles).sort();
     return c.print(
-      { default: f.default, profiles: names.map((n) => ({ name: n, url: f.profiles[n]?.url, appkey: f.profiles[n]?.appkey, default: n === f.default })) },
-      () => (names.length ? names.map((n) => `${n === f.default ? "*" : " "} ${n}  ${f.profiles[n]?.url}  ${f.profiles[n]?.appkey}`).join("\n") : `no profiles in ${profilesPath(c.io)}`),
+      { default: f.default, profiles: names.map((n) => ({ name: n, url: f.profiles[n]?.url, appkey: f.profiles[n]?.appkey, account: f.profiles[n]?.account ?? null, default: n === f.default })) },
+      () =>
+        names.length
+          ? table(names.map((n) => [`${n === f.default ? "*" : " "} ${n}`, f.profiles[n]?.url ?? "", f.profiles[n]?.appkey ?? "", f.profiles[n]?.account !== undefined ? `account ${f.profiles[n]?.account}` : ""]), [{}, { max: 200 }, { max: 80 }]).map((l) => l.trimEnd()).join("\n")
+          : `no profiles in ${profilesPath(c.io)}`,
     );
   }
   if (!name) throw usage(`profile ${action} needs a name: replyd profile ${action} NAME`);
