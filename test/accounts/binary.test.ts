@@ -4,7 +4,7 @@
  * the platform at each callback.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, readdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BIN, buildIfMissing, keyPrinted, printedKey, runCleanups, spawnServer, type Cleanups, type ServerProcess } from "../binary-server.ts";
 import { article, doc, tempDir } from "../helpers.ts";
@@ -100,6 +100,8 @@ describe("serving", () => {
     for (const name of ["shop", "blog"]) expect(existsSync(join(tmp.dir, "data", "accounts", name, "replyd.db"))).toBe(true);
     expect(existsSync(join(tmp.dir, "data", "replyd.db"))).toBe(false);
     expect(existsSync(join(tmp.dir, "data", "keys.json"))).toBe(true);
+    // Every folder made the owner's alone (operations.md), the top and accounts/ as each account's.
+    for (const dir of ["data", "data/accounts", "data/accounts/shop"]) expect(statSync(join(tmp.dir, dir)).mode & 0o777).toBe(0o700);
     // The first key's notice names a command that works without an account.
     expect(server.err()).toContain("  replyd accounts\n");
     expect(server.out()).toContain('"accounts":[{"name":"shop","wechat":"/wechat/shop"},{"name":"blog","wechat":"/wechat/blog"}]');

@@ -10,12 +10,14 @@ import { sqliteWriter } from "./writer.ts";
 import { FolderInUse, lockDataFolder, type FolderLock } from "./folderlock.ts";
 import { generateKey, KeyRing, KeysError, writeKeys, type AdminKey } from "../keys.ts";
 import { DataFolder } from "./data-folder.ts";
+import { PRIVATE_DIR } from "../../base/fsutil.ts";
 import { forgetEnvironmentKey, recordEnvironmentKey } from "./environment-key.ts";
 
 /** The folder can be written (a read-only mount, a full disk, wrong permissions say so in one sentence). */
 export function writable(dir: string): void {
   try {
-    mkdirSync(dir, { recursive: true });
+    // Made the owner's alone, with any folder above it made here (a server's accounts/): operations.md.
+    mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR });
     const probe = join(dir, `.write-test-${process.pid}`);
     writeFileSync(probe, "");
     rmSync(probe);
