@@ -137,7 +137,10 @@ function notToml(path: string, text: string, message: string, known: Readonly<Re
   const line = lines[broken - 1] ?? "";
   const key = /^\s*([A-Za-z0-9_-]+)\s*=/.exec(line)?.[1];
   const named = key !== undefined && Object.hasOwn(known, key) ? ` ("${key}")` : "";
-  return bad(`${path}: line ${broken}${named} is not valid TOML: ${tomlReason(message, line, known)} (what the line holds is not shown)`);
+  // A setting's value left unquoted (max-upload = 64M, wx-mode = safe): TOML takes only numbers and true/false bare.
+  const bare = named && /^\s*[A-Za-z0-9_-]+\s*=\s*[^\s"'\[{]/.test(line) && !/=\s*(?:[-+]?\d+(?:\.\d+)?|true|false)\s*(?:#.*)?$/.test(line);
+  const hint = bare ? `; a value other than a number or true/false goes in quotes: ${key} = "…"` : "";
+  return bad(`${path}: line ${broken}${named} is not valid TOML: ${tomlReason(message, line, known)}${hint} (what the line holds is not shown)`);
 }
 
 /** Bun's reason with everything that may be taken from the file cut out: what follows a colon, what was found, quoted text but a key's name or one punctuation mark. */

@@ -9,7 +9,7 @@ import { resolve } from "node:path";
 import { redactUrl } from "../store/postgres/url.ts";
 import { dbOption, formatBytes } from "./args.ts";
 import { readConfig, settingHoldsSecret } from "./config-file.ts";
-import { usage } from "./errors.ts";
+import { CLIError, usage } from "./errors.ts";
 import { accountSettingDefs, accountShown, resolveAccounts, type ResolvedAccount } from "./account-settings.ts";
 import { SERVE_SETTINGS, type Resolved, type Setting, type SettingName, type Source } from "./setting-defs.ts";
 
@@ -56,6 +56,16 @@ function onOff(raw: string, where: string): boolean {
   throw usage(`${where} must be true or false ("${raw}" given)`);
 }
 
+/** `s.parse(raw)`, a refusal naming where the value was given (its parsers say `--name`). */
+function parsedAt(s: Setting, raw: string, where: string): Value {
+  try {
+    return s.parse(raw);
+  } catch (e) {
+    if (e instanceof CLIError && where !== `--${s.name}`) throw new CLIError(e.code, e.message.replace(`--${s.name} `, `${where} `), e.exitCode);
+    throw e;
+  }
+}
+
 /** Every setting from the flags, the environment, the config file and the defaults, in that order. */
 export function resolveSettings(argv: readonly string[], env: Record<string, string | undefined>, cwd: string): ResolvedSettings {
   const configPath = flagValue(argv, "config", false) ?? env.REPLYD_CONFIG;
@@ -77,7 +87,8 @@ export function resolveSettings(argv: readonly string[], env: Record<string, str
       values[name] = s.default;
       continue;
     }
-    values[name] = s.boolean ? onOff(raw, source === "flag" ? `--${name}` : source === "environment" ? (s.env as string) : `"${name}" in the config file`) : s.parse(raw);
+    const where = source === "flag" ? `--${name}` : source === "environment" ? (s.env as string) : `"${name}" in the config file`;
+    values[name] = s.boolean ? onOff(raw, where) : parsedAt(s, raw, where);
     if (source === "flag" && settingHoldsSecret(s, raw))
       warnings.push(`--${name} given as a flag is visible to every user of this machine (ps); set ${s.env ?? `"${name}"`} in the environment${s.env ? " or" : ""} in the config file instead`);
   }

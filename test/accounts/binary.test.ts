@@ -164,6 +164,12 @@ describe("serving", () => {
     expect(made.code).toBe(0);
     const key = JSON.parse(made.out) as { appkey: string; secret: string; account: string };
     expect(key.account).toBe("shop");
+    expect(made.err).not.toContain("holds no account");
+    // A name the data folder holds no account of (a typo, or one not declared yet): made, with a warning.
+    const typo = replyd(["keys", "add", "--account", "shpo", "--scope", "read", "--data", "data", "--json"]);
+    expect(typo.code).toBe(0);
+    expect(typo.err).toContain('this data folder holds no account "shpo" yet');
+    expect(replyd(["keys", "rm", (JSON.parse(typo.out) as { appkey: string }).appkey, "--data", "data"]).code).toBe(0);
     expect(replyd(["keys", "ls", "--data", "data"]).out).toContain(`${key.appkey}  read`);
     const as = { REPLYD_APPKEY: key.appkey, REPLYD_SECRET: key.secret };
     // keys.json is read again within a second.

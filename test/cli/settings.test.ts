@@ -39,8 +39,10 @@ test("values are parsed and checked wherever they come from: sizes, numbers, boo
   expect(r.values["trust-proxy"]).toBe(true);
   expect(resolveSettings(["--trust-proxy"], {}, tmp.dir).values["trust-proxy"]).toBe(true);
   expect(() => resolveSettings(["--port", "abc"], {}, tmp.dir)).toThrow("--port must be a number from 0 to 65535");
-  expect(() => resolveSettings([], { REPLYD_WX_MODE: "open" }, tmp.dir)).toThrow("--wx-mode must be safe");
-  expect(() => resolveSettings(["--config", file("c.toml", 'max-media = "lots"\n')], {}, tmp.dir)).toThrow("--max-media must be a size");
+  // Named where it was given: the environment variable, the config file's key.
+  expect(() => resolveSettings([], { REPLYD_WX_MODE: "open" }, tmp.dir)).toThrow("REPLYD_WX_MODE must be safe");
+  expect(() => resolveSettings(["--config", file("c.toml", 'max-media = "lots"\n')], {}, tmp.dir)).toThrow('"max-media" in the config file must be a size');
+  expect(() => resolveSettings(["--config", file("c2.toml", 'port = "abc"\n')], {}, tmp.dir)).toThrow('"port" in the config file must be a number from 0 to 65535');
 });
 
 test("a config file with a key that is no setting, or that cannot be read, is refused naming it", () => {
@@ -199,4 +201,16 @@ test("a yes/no setting (trust-proxy) is true or 1, false or 0 in the config file
   expect(resolveSettings(["--config", file("tp-bool.toml", "trust-proxy = true\n")], {}, tmp.dir).values["trust-proxy"]).toBe(true);
   for (const word of ["yes", "on", "no", ""])
     expect(() => resolveSettings(["--config", file(`tp-x${word}.toml`, `trust-proxy = "${word}"\n`)], {}, tmp.dir)).toThrow(`"trust-proxy" in the config file must be true or false ("${word}" given)`);
+});
+
+test("a setting's value left unquoted (64M, safe) is said to go in quotes, the value itself not shown", () => {
+  let said = "";
+  try {
+    resolveSettings(["--config", file("bare.toml", "port = 8080\nmax-upload = 64M\n")], {}, tmp.dir);
+  } catch (e) {
+    said = (e as Error).message;
+  }
+  expect(said).toContain('line 2 ("max-upload") is not valid TOML');
+  expect(said).toContain('a value other than a number or true/false goes in quotes: max-upload = "…"');
+  expect(said).not.toContain("64M");
 });

@@ -198,7 +198,7 @@ describe("fail-closed checks on every POST", () => {
     try {
       const at = Math.floor(app.clock.now() / 1000);
       for (let i = 0; i < 4; i++) expect((await app.handle(wxPost(textMsg("fv3", at), at, { badSignature: true }))).status).toBe(401);
-      expect(logged).toEqual([expect.stringContaining("wechat callback refused (bad_signature): the signature does not match --wx-token")]);
+      expect(logged).toEqual([expect.stringContaining("wechat callback refused (bad_signature): the signature does not match the wx-token (--wx-token, or the account's in the config file)")]);
       expect((await app.handle(wxPost(textMsg("fv3", at - 3600), at - 3600))).status).toBe(401);
       expect(logged[1]).toContain("refused (stale_timestamp)");
       expect(logged[1]).toContain("3600 s behind this server's clock");

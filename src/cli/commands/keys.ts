@@ -1,4 +1,5 @@
-import { resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { generateKey, SCOPES, type Scope, type ServedFromEnvironment } from "../../store/keys.ts";
 import { KeyStoreError, type KeyStore } from "../../store/key-store.ts";
 import { openKeyStore } from "../../store/open.ts";
@@ -34,6 +35,10 @@ export async function keys(c: CommandContext): Promise<void> {
     if (scope) {
       const key = generateKey(scope, new Date(), c.str("--note"), account);
       await store.add(key);
+      // A data folder holds its accounts under accounts/NAME once a server has served them: a name
+      // not there is most often a typo (the key is kept: the account may be declared later).
+      if (account !== undefined && !db && !existsSync(join(dir, "accounts", account)))
+        c.io.err(`replyd: warning: this data folder holds no account "${account}" yet (${join(dir, "accounts")}); the key reaches it once the config file declares it`);
       const reach = account !== undefined ? ` for the account "${account}" only` : "";
       return c.print(key, () => `added ${scope} key${reach} to ${store.where}; the secret is shown this once:\n\n  REPLYD_APPKEY=${key.appkey} REPLYD_SECRET=${key.secret}${account !== undefined ? ` REPLYD_ACCOUNT=${account}` : ""}`);
     }

@@ -5,7 +5,7 @@
  * costs a line every few seconds, not one each.
  */
 const ADVICE: Record<string, string> = {
-  bad_signature: "the signature does not match --wx-token: is it the token set in the platform's console (Server configuration)?",
+  bad_signature: "the signature does not match the wx-token (--wx-token, or the account's in the config file): is it the token set in the platform's console (Server configuration)?",
   stale_timestamp: "the timestamp is too far from this server's clock: check the clock (NTP)",
   unsigned: "no timestamp or signature in the query: not the platform's request",
   plaintext_refused: "a plaintext message arrived, and safe mode takes encrypted ones only: set the console to safe mode, or start with --wx-mode compatible",
@@ -15,7 +15,7 @@ const ADVICE: Record<string, string> = {
   too_large: "the body is larger than a message can be",
   bad_xml: "the body is not a message the platform sends",
   bad_encoding: "the body is not UTF-8 text",
-  bad_encryption: "the message could not be decrypted: is --wx-aeskey the console's EncodingAESKey, and --wx-appid the account's AppID?",
+  bad_encryption: "the message could not be decrypted: is the wx-aeskey (--wx-aeskey, or the account's) the console's EncodingAESKey, and the wx-appid the account's AppID?",
   no_token: "no --wx-token is set: start replyd serve with --wx-token (or REPLYD_WX_TOKEN)",
   no_aeskey: "an encrypted message arrived but no EncodingAESKey is set: start with --wx-aeskey and --wx-appid",
 };
