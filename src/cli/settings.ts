@@ -97,6 +97,8 @@ export function resolveSettings(argv: readonly string[], env: Record<string, str
     warnings.push(`--ai-url is http:// to another machine: the key (REPLYD_AI_KEY) travels in clear text to ${new URL(ai).host}; use https://`);
   // --db is completed from DATABASE_URL and PG*, as PostgreSQL's own tools take them.
   if (values.db !== undefined) values.db = dbOption(values.db as string, env);
+  // The data folder as serve uses it (from the working folder), so --check-config shows where it is.
+  if (typeof values.data === "string") values.data = resolve(cwd, values.data);
   const accounts = config.accounts ? resolveAccounts(config.accounts, values as Resolved, sources) : null;
   return { values: values as Resolved, sources, warnings, accounts };
 }

@@ -214,3 +214,8 @@ test("a setting's value left unquoted (64M, safe) is said to go in quotes, the v
   expect(said).toContain('a value other than a number or true/false goes in quotes: max-upload = "…"');
   expect(said).not.toContain("64M");
 });
+
+test("the data folder is shown where serve will use it: a relative one from the working folder", () => {
+  expect(resolveSettings(["--data", "rel/data"], {}, tmp.dir).values.data).toBe(join(tmp.dir, "rel", "data"));
+  expect(resolveSettings(["--data", "/srv/replyd"], {}, tmp.dir).values.data).toBe("/srv/replyd");
+});
