@@ -12,7 +12,7 @@ import { run } from "../../src/cli/index.ts";
 import { CHARTS, reportHtml } from "../../src/cli/report/html.ts";
 import { answerName, articleName, reportText, WIDTH } from "../../src/cli/report/terminal.ts";
 import { bar, countIn, fit, oneLine, sparkline } from "../../src/cli/report/text-charts.ts";
-import { assembleReport, type Report } from "../../src/server/report/figures.ts";
+import { assembleReport, withAnsweredNow, type Report } from "../../src/server/report/figures.ts";
 import type { LogFigures } from "../../src/store/report-query.ts";
 import { captureIO, tempDir } from "../helpers.ts";
 
@@ -48,7 +48,10 @@ function heavy(): Report {
     detailsSince: new Date(NOW - 10 * DAY).toISOString(),
   };
   const title = (id: string) => (id === "long" ? `${LONG_CN} <b>title</b>` : id === "other" ? null : `Title of ${id}`);
-  return assembleReport(f, { since: new Date(NOW - 92 * DAY).toISOString(), until: new Date(NOW).toISOString(), tz: 345 }, (code) => (code === "99999" ? null : `what ${code} means, in a sentence long enough to need cutting at the edge of the terminal`), title);
+  const r = assembleReport(f, { since: new Date(NOW - 92 * DAY).toISOString(), until: new Date(NOW).toISOString(), tz: 345 }, (code) => (code === "99999" ? null : `what ${code} means, in a sentence long enough to need cutting at the edge of the terminal`), title);
+  // Two groups answered since (taught, a rule added): one by long and hostile titles.
+  const [first, second] = r.unanswered_questions.groups;
+  return withAnsweredNow(r, new Map([[first?.text ?? "", "answers:long,hostile"], [second?.text ?? "", "rule:hours"]]), (id) => (id === "hostile" ? HOSTILE : title(id)));
 }
 
 describe("the terminal", () => {
@@ -67,6 +70,9 @@ describe("the terminal", () => {
     expect(text).toContain("PER DAY (UTC+05:45)");
     expect(lines.filter((l) => /^\d\d-\d\d (Mon|Tue|Wed|Thu|Fri|Sat|Sun) /.test(l))).toHaveLength(93);
     expect(text).toContain("reply times, close calls and follow-ups are logged from 2026-11-11");
+    // A group answered since says how, in place of the articles it was closest to.
+    expect(text).toMatch(/\n {38}answered now: rule\n/);
+    expect(text).toMatch(/\n {38}answered now: list: 我想问一下/);
   });
 
   test("a report of nothing says so, section by section", () => {
@@ -126,6 +132,9 @@ describe("the page", () => {
     // The hostile text is shown as text.
     expect(page).toContain("&#60;script&#62;alert(&#39;x&#39;)&#60;/script&#62;");
     expect(page).not.toContain("\u001b");
+    // A group answered since says how; the hostile title it names is text too.
+    expect(page).toContain('<div class="muted">answered now: rule</div>');
+    expect(page).toMatch(/<div class="muted">answered now: list: 我想问一下[^<]*&#60;b&#62;title&#60;\/b&#62;, &#60;script&#62;alert/);
     for (const id of CHARTS) expect(page).toMatch(new RegExp(`<figure class="chart" id="${id}"><svg [^>]*role="img"`));
   });
 });

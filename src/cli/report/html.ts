@@ -70,7 +70,12 @@ function questions(r: Report): string {
   const u = r.unanswered_questions;
   if (!u.groups.length) return `<h2>Questions nothing answered</h2><p>None.</p>`;
   const rows = u.groups.map((g) => [
-    esc(g.text) + (g.considered.length ? `<div class="muted">closest: ${g.considered.map((id) => esc(articleName(id, r.articles))).join(", ")}</div>` : ""),
+    esc(g.text) +
+      (g.answered_now
+        ? `<div class="muted">answered now: ${esc(answerName(g.answered_now, r.articles))}</div>`
+        : g.considered.length
+          ? `<div class="muted">closest: ${g.considered.map((id) => esc(articleName(id, r.articles))).join(", ")}</div>`
+          : ""),
     esc(count(g.count)),
     esc(count(g.followers)),
     esc(localTime(g.last_at, r.tz)),

@@ -113,7 +113,8 @@ function unanswered(r: Report): string[] {
   const indent = 38;
   for (const g of u.groups) {
     lines.push(`${pad(countIn(g.count, 6), 6, true)} ${pad(countIn(g.followers, 6), 6, true)} ${localTime(g.last_at, r.tz)} ${pad(String(g.seq), 10, true)}  ${fit(oneLine(g.text), WIDTH - indent)}`);
-    if (g.considered.length) lines.push(`${" ".repeat(indent)}${fit(`closest: ${g.considered.map((id) => articleName(id, r.articles)).join(", ")}`, WIDTH - indent)}`);
+    if (g.answered_now) lines.push(`${" ".repeat(indent)}${fit(`answered now: ${answerName(g.answered_now, r.articles)}`, WIDTH - indent)}`);
+    else if (g.considered.length) lines.push(`${" ".repeat(indent)}${fit(`closest: ${g.considered.map((id) => articleName(id, r.articles)).join(", ")}`, WIDTH - indent)}`);
   }
   lines.push("teach one to the article that answers it: replyd teach SEQ ARTICLE");
   return lines;

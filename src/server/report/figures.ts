@@ -212,3 +212,15 @@ export function assembleReport(f: LogFigures, q: { since: string; until: string;
     details_since: f.detailsSince !== null && f.detailsSince > q.since ? f.detailsSince : null,
   };
 }
+
+/** `answers` (a group's phrasing → how it is answered now) set on the report's groups, the articles they name titled. */
+export function withAnsweredNow(r: Report, answers: ReadonlyMap<string, string>, title: (id: string) => string | null): Report {
+  for (const g of r.unanswered_questions.groups) {
+    const now = answers.get(g.text);
+    if (!now) continue;
+    g.answered_now = now;
+    const colon = now.indexOf(":");
+    if (colon >= 0 && NAMING_ARTICLES.has(now.slice(0, colon))) for (const id of now.slice(colon + 1).split(",")) if (id && !(id in r.articles)) r.articles[id] = title(id);
+  }
+  return r;
+}

@@ -35,6 +35,11 @@ export interface QuestionGroup {
   seq: number;
   /** The articles the ranking considered most often for them (none was close enough to send). */
   considered: string[];
+  /**
+   * How its phrasing is answered now, when it is (as the log names answers: answer:ID, rule:ID …):
+   * taught since, an article changed, a rule added (report/route.ts). Absent: still nothing.
+   */
+  answered_now?: string;
 }
 
 interface Phrasing {

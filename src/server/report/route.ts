@@ -5,7 +5,7 @@ import { adviceFor } from "../../wechat/platform/response.ts";
 import type { SignedRequest } from "../auth.ts";
 import type { AppContext } from "../context.ts";
 import { Fields } from "../fields.ts";
-import { assembleReport } from "./figures.ts";
+import { assembleReport, withAnsweredNow } from "./figures.ts";
 
 /** The longest time a report covers: the counts it reads grow with it (bench/report.ts). */
 export const MAX_REPORT_DAYS = 92;
@@ -62,10 +62,21 @@ export async function getReport(ctx: AppContext, req: SignedRequest) {
   const figures = await ctx.write.log.figures({ since, until, tz });
   // The questions are grouped by their terms as the ranking reads them, the operator's synonyms applied.
   const synonyms = SynonymTable.of(ctx.read.content.synonyms(), termsOf);
-  return withSynonyms(synonyms, () =>
-    assembleReport(figures, { since, until, tz }, sendFailureMeaning, (id) => {
-      const a = ctx.read.articles.get(id);
-      return a ? a.title : null;
-    }),
-  );
+  const title = (id: string) => ctx.read.articles.get(id)?.title ?? null;
+  const report = withSynonyms(synonyms, () => assembleReport(figures, { since, until, tz }, sendFailureMeaning, title));
+  return withAnsweredNow(report, await answeredNow(ctx, report.unanswered_questions.groups.map((g) => g.text)), title);
+}
+
+/**
+ * How each phrasing nothing answered is answered now, as a follower sending it alone would be
+ * (nothing logged, no conversation, as replyd ask): taught since, an article changed or added, a
+ * rule. Those still unanswered are left out. GROUPS_SHOWN texts at most, one after another.
+ */
+async function answeredNow(ctx: AppContext, texts: readonly string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const text of texts) {
+    const d = await ctx.responder.respond({ type: "text", content: text, from: "replyd-report", to: "replyd", createTime: Math.floor(ctx.clock.now() / 1000), fields: {} }, false);
+    if (d.reply && !d.unmatched && d.answer !== "none") out.set(text, d.answer);
+  }
+  return out;
 }
