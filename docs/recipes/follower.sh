@@ -15,13 +15,14 @@
 # The message is logged like any follower's: replyd inbox lists it, replyd teach takes its SEQ.
 # The signature is the platform's: sha1 of the token, the timestamp and the nonce, sorted and joined.
 # A refusal is said by curl with its status, and the script exits non-zero. A text holding "]]>"
-# cannot go in the CDATA section this writes. WX_TOKEN and WX_PATH fall back to REPLYD_WX_TOKEN and REPLYD_WX_PATH.
+# cannot go in the CDATA section this writes. WX_TOKEN falls back to REPLYD_WX_TOKEN. Needs curl 7.76
+# or later (--fail-with-body).
 set -eu
 text=${1:?usage: follower.sh TEXT [FOLLOWER_ID]}
 from=${2:-o_try}
 : "${REPLYD_URL:?set REPLYD_URL}"
 token=${WX_TOKEN:-${REPLYD_WX_TOKEN:?set WX_TOKEN (the server's or the account's wx-token)}}
-path=${WX_PATH:-${REPLYD_WX_PATH:-/wechat}}
+path=${WX_PATH:-/wechat}
 to=${WX_ID:-gh_try}
 
 ts=$(date +%s)

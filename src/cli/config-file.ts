@@ -138,9 +138,14 @@ function notToml(path: string, text: string, message: string, known: Readonly<Re
   const key = /^\s*([A-Za-z0-9_-]+)\s*=/.exec(line)?.[1];
   const named = key !== undefined && Object.hasOwn(known, key) ? ` ("${key}")` : "";
   // A setting's value left unquoted (max-upload = 64M, wx-mode = safe): TOML takes only numbers and true/false bare.
-  const bare = named && /^\s*[A-Za-z0-9_-]+\s*=\s*[^\s"'\[{]/.test(line) && !/=\s*(?:[-+]?\d+(?:\.\d+)?|true|false)\s*(?:#.*)?$/.test(line);
-  const hint = bare ? `; a value other than a number or true/false goes in quotes: ${key} = "…"` : "";
-  return bad(`${path}: line ${broken}${named} is not valid TOML: ${tomlReason(message, line, known)}${hint} (what the line holds is not shown)`);
+  const value = /^\s*[A-Za-z0-9_-]+\s*=\s*(.*)$/.exec(line)?.[1]?.trim() ?? "";
+  // One word, unquoted, that is no number or true/false (64M, safe): two words are no slip of quoting.
+  const word = value.replace(/\s*#.*$/, "");
+  const bare = named && /^[^\s"'[{]+$/.test(word) && !/^(?:[-+]?\d+(?:\.\d+)?|true|false)$/.test(word);
+  const yesNo = key !== undefined && known[key]?.boolean;
+  const reason = tomlReason(message, line, known);
+  const hint = !bare ? "" : yesNo ? `; ${key} is true or false` : /quot/i.test(reason) ? "" : `; a value other than a number or true/false goes in quotes: ${key} = "…"`;
+  return bad(`${path}: line ${broken}${named} is not valid TOML: ${reason}${hint} (what the line holds is not shown)`);
 }
 
 /** Bun's reason with everything that may be taken from the file cut out: what follows a colon, what was found, quoted text but a key's name or one punctuation mark. */

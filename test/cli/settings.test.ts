@@ -219,3 +219,19 @@ test("the data folder is shown where serve will use it: a relative one from the 
   expect(resolveSettings(["--data", "rel/data"], {}, tmp.dir).values.data).toBe(join(tmp.dir, "rel", "data"));
   expect(resolveSettings(["--data", "/srv/replyd"], {}, tmp.dir).values.data).toBe("/srv/replyd");
 });
+
+test("the unquoted-value hint reads the value after the key's =, and says true or false for a yes/no setting", () => {
+  const said = (name: string, text: string) => {
+    try {
+      resolveSettings(["--config", file(name, text)], {}, tmp.dir);
+      return "";
+    } catch (e) {
+      return (e as Error).message;
+    }
+  };
+  expect(said("yn.toml", "trust-proxy = yes\n")).toContain("; trust-proxy is true or false");
+  const url = said("url.toml", "ai-url = http://h.example/v1?v=2\n");
+  expect(url).toContain('line 1 ("ai-url") is not valid TOML');
+  expect(url).not.toContain("h.example");
+  expect(said("num.toml", "port = 80 80\n")).not.toContain("goes in quotes");
+});

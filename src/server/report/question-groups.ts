@@ -35,9 +35,11 @@ export interface QuestionGroup {
   seq: number;
   /** The articles the ranking considered most often for them (none was close enough to send). */
   considered: string[];
+  /** Its wording was asked as a follow-up (read with the question before): asked alone it says nothing of how it was read. */
+  followup?: true;
   /**
-   * How its phrasing is answered now, when it is (as the log names answers: answer:ID, rule:ID …):
-   * taught since, an article changed, a rule added (report/route.ts). Absent: still nothing.
+   * What the ranking offers its wording now, asked alone, when it offers something (answer:ID, or
+   * answers:IDs for a list): taught since, or its articles changed (report/route.ts). Absent: still nothing.
    */
   answered_now?: string;
 }
@@ -120,7 +122,9 @@ export function groupQuestions(texts: readonly AskedText[], limit: number): { gr
     const newest = all.reduce((a, b) => (b.seq > a.seq ? b : a));
     const rep = all.filter((t) => t.text.trim() === wording).reduce((a, b) => (b.seq > a.seq ? b : a));
     const considered = mostFrequent(all.map((t) => consideredIn(t.answer)).filter(Boolean));
+    const followup = all.some((t) => t.text.trim() === wording && unprefixed(t.answer) !== t.answer);
     return {
+      ...(followup ? { followup: true as const } : {}),
       text: wording,
       count: all.length,
       followers: new Set(all.map((t) => t.from)).size,

@@ -3,7 +3,7 @@
  * keys.json — held by this process alone (folderlock.ts). On first start without keys it makes
  * the first admin key.
  */
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BackendError, type Backend, type BackendOptions } from "../backend.ts";
 import { sqliteWriter } from "./writer.ts";
@@ -16,8 +16,9 @@ import { forgetEnvironmentKey, recordEnvironmentKey } from "./environment-key.ts
 /** The folder can be written (a read-only mount, a full disk, wrong permissions say so in one sentence). */
 export function writable(dir: string): void {
   try {
-    // Made the owner's alone, with any folder above it made here (a server's accounts/): operations.md.
-    mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR });
+    // Made the owner's alone (operations.md); the folders above it as any tool makes them.
+    mkdirSync(dir, { recursive: true });
+    chmodSync(dir, PRIVATE_DIR);
     const probe = join(dir, `.write-test-${process.pid}`);
     writeFileSync(probe, "");
     rmSync(probe);

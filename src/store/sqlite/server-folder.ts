@@ -12,6 +12,7 @@ import { generateKey, KeyRing, KeysError, writeKeys, type AdminKey } from "../ke
 import { forgetEnvironmentKey, recordEnvironmentKey } from "./environment-key.ts";
 import { FolderInUse, lockDataFolder } from "./folderlock.ts";
 import { writable } from "./open.ts";
+import { privateDir } from "../../base/fsutil.ts";
 
 export interface ServerFolder {
   readonly keys: KeyRing;
@@ -26,6 +27,8 @@ export interface ServerFolder {
 
 export function openServerFolder(dir: string, opts: { clock: Clock; extraKeys: AdminKey[]; environmentKey?: AdminKey; firstKey: boolean }): ServerFolder {
   writable(dir);
+  // accounts/ the owner's alone as the top is (writable), also when a release left it open (operations.md).
+  privateDir(join(dir, "accounts"));
   let lock;
   try {
     lock = lockDataFolder(dir);

@@ -16,8 +16,8 @@ const ADVICE: Record<string, string> = {
   bad_xml: "the body is not a message the platform sends",
   bad_encoding: "the body is not UTF-8 text",
   bad_encryption: "the message could not be decrypted: is the wx-aeskey (--wx-aeskey, or the account's) the console's EncodingAESKey, and the wx-appid the account's AppID?",
-  no_token: "no --wx-token is set: start replyd serve with --wx-token (or REPLYD_WX_TOKEN)",
-  no_aeskey: "an encrypted message arrived but no EncodingAESKey is set: start with --wx-aeskey and --wx-appid",
+  no_token: "no wx-token is set: start replyd serve with --wx-token (REPLYD_WX_TOKEN), or give the account its wx-token in the config file",
+  no_aeskey: "an encrypted message arrived but no EncodingAESKey is set: set wx-aeskey and wx-appid (--wx-aeskey and --wx-appid, or the account's in the config file)",
 };
 
 export class RefusalLog {
