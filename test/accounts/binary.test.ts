@@ -159,6 +159,17 @@ describe("serving", () => {
     await waitFor(() => server.out().includes("account blog: wechat callback refused (wrong_account)"), "the refusal's log line");
   });
 
+  test("docs/recipes/follower.sh plays a follower of one account: its path, token and wx-id; another account's wx-id is refused with a non-zero exit", () => {
+    const recipe = (extra: Record<string, string>) =>
+      Bun.spawnSync(["sh", join(import.meta.dir, "..", "..", "docs", "recipes", "follower.sh"), "c1"], { cwd: tmp.dir, env: { PATH, REPLYD_URL: env.REPLYD_URL as string, WX_TOKEN: TOKEN, ...extra } });
+    const shop = recipe({ WX_PATH: "/wechat/shop", WX_ID: "gh_account" });
+    expect(shop.exitCode).toBe(0);
+    expect(shop.stdout.toString()).toContain("Shop returns");
+    const wrong = recipe({ WX_PATH: "/wechat/blog", WX_ID: "gh_account" });
+    expect(wrong.exitCode).not.toBe(0);
+    expect(wrong.stderr.toString()).toContain("403");
+  });
+
   test("a key made with keys add --account shop reaches shop alone: forbidden on blog and for the list", async () => {
     const made = replyd(["keys", "add", "--account", "shop", "--scope", "read", "--data", "data", "--json"]);
     expect(made.code).toBe(0);
