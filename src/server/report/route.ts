@@ -8,6 +8,7 @@ import { Fields } from "../fields.ts";
 import { assembleReport, withAnsweredNow } from "./figures.ts";
 import type { QuestionGroup } from "./question-groups.ts";
 import { choose } from "../../ranking/choice.ts";
+import { loggedAnswer } from "../../wechat/answering/ranked-reply.ts";
 
 /** The longest time a report covers: the counts it reads grow with it (bench/report.ts). */
 export const MAX_REPORT_DAYS = 92;
@@ -85,8 +86,7 @@ async function answeredNow(ctx: AppContext, groups: readonly QuestionGroup[]): P
       const ranked = await ctx.read.searcher.rank(g.text);
       if (!ranked || ranked === "busy") continue;
       const c = choose(ranked.articles);
-      if (c.kind === "one") out.set(g.text, `answer:${c.article.id}`);
-      else if (c.kind === "list") out.set(g.text, `answers:${c.articles.map((a) => a.id).join(",")}`);
+      if (c.kind !== "none") out.set(g.text, loggedAnswer(c));
     } catch {
       // The report stands without it.
     }

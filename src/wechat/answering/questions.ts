@@ -6,7 +6,7 @@
 import type { TextKey } from "../../doc/rule.ts";
 import type { ReadModel } from "../../store/read-model.ts";
 import { sourcesOf } from "../../llm/prompt.ts";
-import { answerReply, news } from "./ranked-reply.ts";
+import { answerReply, loggedAnswer, news } from "./ranked-reply.ts";
 import type { Conversations, Turn } from "./conversation.ts";
 import { nextTurn, offer, read, type Reading } from "./reading.ts";
 import { MAX_INPUT } from "./regex.ts";
@@ -64,9 +64,8 @@ export class Questions {
     const sources = this.forModel ? sourcesOf((ranked?.articles ?? []).filter((a) => a.word)) : [];
     const generate = sources.length ? { generate: { question: reading.asked, sources } } : {};
     const choice = offer(reading);
-    if (choice.kind === "one") return remember([choice.article.id], { reply: answerReply(choice), answer: `${how}answer:${choice.article.id}`, unmatched: false, margin: choice.margin, ...generate });
-    const listed = choice.kind === "list" ? choice.articles.map((a) => a.id) : [];
-    if (choice.kind === "list") return remember(listed, { reply: answerReply(choice), answer: `${how}answers:${listed.join(",")}`, unmatched: false, ...generate });
+    if (choice.kind === "one") return remember([choice.article.id], { reply: answerReply(choice), answer: `${how}${loggedAnswer(choice)}`, unmatched: false, margin: choice.margin, ...generate });
+    if (choice.kind === "list") return remember(choice.articles.map((a) => a.id), { reply: answerReply(choice), answer: `${how}${loggedAnswer(choice)}`, unmatched: false, ...generate });
     // Nothing left to offer: said so, not the fallback ("I did not understand").
     if (reading.how === "another") return remember([], { ...this.says("not_found", true), answer: "another:not_found" });
     const words = question.slice(0, MAX_INPUT).split(/\s+/).filter(Boolean);

@@ -16,6 +16,11 @@ export const news = (a: ArticleSummary): NewsItem => ({ title: a.title, descript
 /** A news description longer than this is cut (the platform's client shows a few lines of it). */
 export const NEWS_DESCRIPTION_BYTES = 1024;
 
+/** How the log names a choice that offers something (store/log-kinds.ts): answer:<id> alone, answers:<id>,<id>… a list. */
+export function loggedAnswer(choice: Exclude<Choice<RankedArticle>, { kind: "none" }>): string {
+  return choice.kind === "one" ? `answer:${choice.article.id}` : `answers:${choice.articles.map((a) => a.id).join(",")}`;
+}
+
 export function answerReply(choice: Exclude<Choice<RankedArticle>, { kind: "none" }>): Reply {
   if (choice.kind === "one") {
     const a = choice.article;
