@@ -1,3 +1,4 @@
+import { isLoopback } from "../base/loopback.ts";
 import { CODE, formatProblems, type Problem } from "../base/errors.ts";
 import { canonicalQuery, formatTs, newNonce, parseTs, signRequest, TS_PATTERN, type Param } from "../sign.ts";
 import { RESPONSE_DEFAULTS, memorySink, readResponse, scrub, type ResponseLimits, type Exchange } from "./verified-response.ts";
@@ -20,8 +21,6 @@ export interface CallOptions {
   serverWide?: true;
 }
 
-/** This machine's own names: an address only this machine reaches. */
-export const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 /** The command runs (their IO) warned already: once a run, however many clients it makes. */
 const warnedPlain = new WeakSet<IO>();
 
@@ -47,7 +46,7 @@ export class Client {
     readonly limits: ResponseLimits = RESPONSE_DEFAULTS,
   ) {
     const url = new URL(config.url);
-    if (url.protocol === "http:" && !LOOPBACK.test(url.hostname) && !warnedPlain.has(io)) {
+    if (url.protocol === "http:" && !isLoopback(url.hostname) && !warnedPlain.has(io)) {
       warnedPlain.add(io);
       io.err(`replyd: warning: ${url.origin} is plain HTTP to another host: requests and answers are signed, not secret — anyone on the way can read them`);
     }

@@ -6,6 +6,7 @@
  * server/serve-checks.ts.
  */
 import { resolve } from "node:path";
+import { isLoopback } from "../base/loopback.ts";
 import { redactUrl } from "../store/postgres/url.ts";
 import { dbOption, formatBytes } from "./args.ts";
 import { readConfig, settingHoldsSecret } from "./config-file.ts";
@@ -18,7 +19,6 @@ export { accountShown, type ResolvedAccount };
 type Value = string | number | boolean;
 
 /** Whether `host` is this machine: a key sent there in clear text stays on it. */
-const loopback = (host: string) => /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i.test(host);
 
 /** The raw text after `--name` or in `--name=value` (cac coerces numeric-looking values: never read from it). */
 function flagValue(argv: readonly string[], name: string, boolean: boolean): string | undefined {
@@ -93,7 +93,7 @@ export function resolveSettings(argv: readonly string[], env: Record<string, str
       warnings.push(`--${name} given as a flag is visible to every user of this machine (ps); set ${s.env ?? `"${name}"`} in the environment${s.env ? " or" : ""} in the config file instead`);
   }
   const ai = values["ai-url"] as string | undefined;
-  if (ai && values["ai-key"] !== undefined && ai.startsWith("http://") && !loopback(new URL(ai).hostname))
+  if (ai && values["ai-key"] !== undefined && ai.startsWith("http://") && !isLoopback(new URL(ai).hostname))
     warnings.push(`--ai-url is http:// to another machine: the key (REPLYD_AI_KEY) travels in clear text to ${new URL(ai).host}; use https://`);
   // --db is completed from DATABASE_URL and PG*, as PostgreSQL's own tools take them.
   if (values.db !== undefined) values.db = dbOption(values.db as string, env);

@@ -2,7 +2,7 @@ import { basename } from "node:path";
 import type { Param } from "../../sign.ts";
 import type { StoredMedia } from "../../server/media.ts";
 import { formatBytes } from "../args.ts";
-import { LOOPBACK } from "../client.ts";
+import { isLoopback } from "../../base/loopback.ts";
 import type { CommandContext } from "../context.ts";
 import { usage } from "../errors.ts";
 import { readLocal } from "../files.ts";
@@ -84,7 +84,7 @@ export async function media(c: CommandContext): Promise<void> {
   const { bytes } = readLocal(c.io, file);
   const r = await c.client().call<StoredMedia & { public?: boolean }>({ method: "POST", path: "/api/cli", files: [{ name: "media", filename: basename(file), bytes }] }, "upload");
   // Not --public-url's but the address the server listens on (a server before `public` was sent: a loopback one).
-  const local = r.public === false || (r.public === undefined && URL.canParse(r.url) && LOOPBACK.test(new URL(r.url).hostname));
+  const local = r.public === false || (r.public === undefined && URL.canParse(r.url) && isLoopback(new URL(r.url).hostname));
   if (local) c.io.err(`replyd: warning: ${r.url} is the address the server listens on, not one on the internet (no --public-url): followers' phones may not load it; start the server with --public-url https://… and upload again`);
   c.print(r, () => `${r.url}\n(${r.type}, ${formatBytes(r.size)}${r.existed ? ", already uploaded" : ""}) — use it as picurl=${r.url}`);
 }
