@@ -75,11 +75,17 @@ test("a rebuild of the passage index alone cut short by a restart resumes where 
   store.close();
 });
 
-test("new synonyms on a complete index rebuild the passage index alone, filing every article with them", async () => {
+/** A complete index of 300 articles, a5 holding "credit card"; then the synonym group Visa = credit card imported. */
+async function indexedThenSynonyms(): Promise<DataFolder> {
   const store = openStore(tmp.dir);
   store.importDocument(docOf(300, (i) => (i === 5 ? "credit card" : "plain")), "init");
   await store.indexed();
   store.importDocument(synonymsDoc([["Visa", "credit card"]]), "merge");
+  return store;
+}
+
+test("new synonyms on a complete index rebuild the passage index alone, filing every article with them", async () => {
+  const store = await indexedThenSynonyms();
   expect(store.articles.index.searchIndexComplete).toBe(true);
   expect(markers(store)).toEqual(["0.0", "0.0"]);
   expect(n(store, "SELECT count(*) AS n FROM articles_fts")).toBe(300);
@@ -122,10 +128,7 @@ test("the count after start taken while the passage index is rebuilt alone, the 
 });
 
 test("after new synonyms the rebuild of the passage index starts by itself, without being asked for", async () => {
-  const store = openStore(tmp.dir);
-  store.importDocument(docOf(300, (i) => (i === 5 ? "credit card" : "plain")), "init");
-  await store.indexed();
-  store.importDocument(synonymsDoc([["Visa", "credit card"]]), "merge");
+  const store = await indexedThenSynonyms();
   expect(store.articles.index.indexComplete).toBe(false);
   // Not store.indexed(), which would start it: the import must have.
   for (let i = 0; i < 100 && !store.articles.index.indexComplete; i++) await Bun.sleep(20);
