@@ -56,8 +56,40 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect(set.out).not.toContain("warning");
     const code = await cli("add", "id=clash", "title=Starters", "url=https://e.com/s", "code=starters");
     expect(code.out).toContain('warning: tag "starters" is never listed to followers: "starters" is the code of article "clash"');
-    expect((await cli("rm", "clash", "--purge")).code).toBe(0);
-    expect((await cli("rm", "tagged-help", "--purge")).code).toBe(0);
+    expect((await cli("rm", "clash", "--purge", "--yes")).code).toBe(0);
+    expect((await cli("rm", "tagged-help", "--purge", "--yes")).code).toBe(0);
+  });
+
+  test("rm --purge asks first, naming the article's title, and a no or no terminal leaves it; rm alone does not ask", async () => {
+    expect((await cli("add", "id=keep-me", "title=Refund policy", "url=https://e.com/refund")).code).toBe(0);
+    const unasked = await cli("rm", "keep-me", "--purge");
+    expect(unasked.code).not.toBe(0);
+    expect(unasked.err).toContain(`rm --purge removes keep-me from ${server.url} for good; pass --yes to confirm without a terminal`);
+    const asked: string[] = [];
+    const answering = async (answer: string, ...argv: string[]) => {
+      const io = captureIO({ REPLYD_URL: server.url, REPLYD_APPKEY: ADMIN.appkey, REPLYD_SECRET: ADMIN.secret }, tmp.dir);
+      io.interactive = true;
+      io.ask = async (q: string) => (asked.push(q), answer);
+      return { code: await run(argv, io), err: io.stderr.join("\n"), out: io.stdout.join("\n") };
+    };
+    const no = await answering("n", "rm", "keep-me", "--purge");
+    expect(no.code).not.toBe(0);
+    expect(no.err).toContain("rm cancelled; nothing was changed");
+    expect(asked[0]).toContain('Remove keep-me ("Refund policy") from');
+    expect((await cli("show", "keep-me")).code).toBe(0);
+    // A soft delete is undone by --undelete: nothing asked.
+    const soft = await answering("n", "rm", "keep-me");
+    expect(soft.code).toBe(0);
+    expect(asked).toHaveLength(1);
+    const yes = await answering("y", "rm", "keep-me", "--purge");
+    expect(yes.code).toBe(0);
+    expect(asked[1]).toContain('Remove keep-me ("Refund policy", deleted) from');
+    expect(yes.out).toContain("purged keep-me for good");
+    expect((await cli("show", "keep-me")).code).not.toBe(0);
+    // An unknown id is refused before anything is asked.
+    const unknown = await answering("y", "rm", "no-such-article", "--purge");
+    expect(unknown.code).not.toBe(0);
+    expect(asked).toHaveLength(2);
   });
 
   test("health", async () => {

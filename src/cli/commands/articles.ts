@@ -9,6 +9,7 @@ import { usage } from "../errors.ts";
 import { cutColumns, table } from "../table.ts";
 import { defineCommand, PAGING } from "../command.ts";
 import { didYouMean } from "../suggest.ts";
+import { confirm, whereOf } from "../confirm.ts";
 
 /** What `add` and `set` take as name=value: the content fields (article/fields.ts) but flags, which commands set (rm, --undelete); id and rev. */
 const FIELDS = ["id", ...CONTENT.filter((f) => f.kind !== "flag").map((f) => f.name), "rev"];
@@ -149,7 +150,19 @@ export async function rm(c: CommandContext): Promise<void> {
   const id = c.args[0];
   if (!id) throw usage("rm needs an article id");
   const fields: Param[] = [["id", id]];
-  if (c.flags.purge) fields.push(["purge", "1"]);
+  if (c.flags.purge) {
+    fields.push(["purge", "1"]);
+    // Named by its title, read first: an id mistyped for another article's is seen before it is gone (an unknown id is refused here).
+    const client = c.client();
+    const a = await client.call<Article>({ method: "GET", path: "/api/cli", fields: [["id", id]] });
+    const where = whereOf(client);
+    await confirm(
+      c,
+      `Remove ${id} (${JSON.stringify(a.title)}${a.deleted ? ", deleted" : ""}) from ${where} for good? --undelete cannot bring it back; only a backup that holds it can.`,
+      `rm --purge removes ${id} from ${where} for good`,
+      "rm cancelled; nothing was changed",
+    );
+  }
   const r = await c.client().call<{ purged: boolean; changed?: boolean }>({ method: "DELETE", path: "/api/cli", fields });
   c.print(r, () => (r.purged ? `purged ${id} for good` : r.changed ? `deleted ${id} (restore it with: replyd set ${id} --undelete)` : `${id} was already deleted`));
 }
@@ -208,8 +221,11 @@ export const setCommand = defineCommand({
 export const rmCommand = defineCommand({
   usage: "rm <id>",
   summary: "delete an article (restorable)",
-  description: "Soft-deletes an article: followers no longer get it, backups keep it, `replyd set ID --undelete` brings it back. --purge removes it for good.",
-  examples: ["replyd rm 007", "replyd rm 007 --purge"],
-  options: [{ flags: "--purge", help: "remove it for good" }],
+  description: "Soft-deletes an article: followers no longer get it, backups keep it, `replyd set ID --undelete` brings it back. --purge removes it for good, after asking (--yes answers for you, and is required without a terminal).",
+  examples: ["replyd rm 007", "replyd rm 007 --purge", "replyd rm 007 --purge --yes"],
+  options: [
+    { flags: "--purge", help: "remove it for good (asks first)" },
+    { flags: "--yes", help: "with --purge: do not ask for confirmation (required without a terminal)" },
+  ],
   run: rm,
 });

@@ -4,6 +4,7 @@ import { defineCommand } from "../command.ts";
 import type { CommandContext } from "../context.ts";
 import { CLIError, usage } from "../errors.ts";
 import { openLocal, type LocalFile } from "../files.ts";
+import { confirm, whereOf } from "../confirm.ts";
 import { checkLocally, counts, held, matterArg, type HeldCounts } from "./local-document.ts";
 
 /**
@@ -45,12 +46,8 @@ export async function restore(c: CommandContext): Promise<void> {
       summary = `server backup ${serverId} (${counts(backup.held)})`;
       if (backup.held.menu === 0) summary += await menuRemoval(c, matter);
     }
-    if (!c.flags.yes) {
-      const where = `${client.config.account !== undefined ? `account ${client.config.account} on ` : ""}${client.config.url}`;
-      if (!c.io.interactive) throw new CLIError("not_confirmed", `restore replaces ${matter} of ${where}; pass --yes to confirm without a terminal`);
-      const answer = await c.io.ask(`Replace ${matter} of ${where} with ${summary}? A backup of the current state is taken first. [y/N] `);
-      if (!/^y(es)?$/i.test(answer.trim())) throw new CLIError("not_confirmed", "restore cancelled; nothing was changed");
-    }
+    const where = whereOf(client);
+    await confirm(c, `Replace ${matter} of ${where} with ${summary}? A backup of the current state is taken first.`, `restore replaces ${matter} of ${where}`, "restore cancelled; nothing was changed");
     const push: [string, string][] = c.flags.push ? [["push", "1"]] : [];
     const r = await client.call<RestoreResult & { menu_push?: { pushed: boolean; error?: string }; warnings?: string[] }>(
       local
