@@ -116,6 +116,14 @@ describe("documents", () => {
     const problems = problemsOf(() => parseDocument(JSON.stringify({ format: "replyd/2", matter: "stuff", extra: 1 })));
     expect(problems.map((p) => p.field).sort()).toEqual(["extra", "format", "matter"]);
   });
+  test("an account a backup names is kept as read; one that is no account name is refused, naming the field", () => {
+    expect(parseDocument(doc([article(1)], { account: "shop" })).account).toBe("shop");
+    expect(parseDocument(doc([article(1)])).account).toBeUndefined();
+    for (const account of ["Shop", "", 7, "a".repeat(33), "../blog"]) {
+      const problems = problemsOf(() => parseDocument(doc([article(1)], { account })));
+      expect(problems.map((p) => `${p.field}: ${p.reason}`)).toEqual(["account: must be an account name: 1 to 32 lower-case letters, digits, - and _, starting with a letter or digit"]);
+    }
+  });
   test("rules and texts are validated too", () => {
     const text = doc([], {
       rules: [

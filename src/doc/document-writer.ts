@@ -15,8 +15,10 @@ export class DocumentWriter {
     private readonly sink: (chunk: string) => void,
     matter: Matter,
     createdAt: string,
+    /** The account it is of, on a server of several accounts (document.ts `account`). */
+    account?: string,
   ) {
-    this.emit(`{"format":${JSON.stringify(FORMAT)},"matter":${JSON.stringify(matter)},"created_at":${JSON.stringify(createdAt)}`);
+    this.emit(`{"format":${JSON.stringify(FORMAT)},"matter":${JSON.stringify(matter)},"created_at":${JSON.stringify(createdAt)}${account === undefined ? "" : `,"account":${JSON.stringify(account)}`}`);
   }
 
   private emit(chunk: string): void {

@@ -36,6 +36,11 @@ export interface ReplydDocument {
   format: string;
   matter: Matter;
   created_at: string;
+  /**
+   * The account a server of several accounts took it of (a backup); absent in one a single-account
+   * server wrote and in hand-written documents. Read only to warn when restored into another account.
+   */
+  account?: string;
   articles?: ArticleInput[];
   tags?: Tags;
   rules?: Rule[];
@@ -48,7 +53,7 @@ export interface ReplydDocument {
 }
 
 /** The members a document may have. */
-export const TOP_LEVEL = new Set(["format", "matter", "created_at", "articles", "tags", "rules", "texts", "menu", "synonyms", "sha256"]);
+export const TOP_LEVEL = new Set(["format", "matter", "created_at", "account", "articles", "tags", "rules", "texts", "menu", "synonyms", "sha256"]);
 
 /** A document's articles, validated; handed over again, one by one, whenever they are needed. */
 export interface Articles {

@@ -7,6 +7,7 @@
  */
 import { validateArticle, type ArticleInput } from "../article/article.ts";
 import type { Reduce } from "../article/fields.ts";
+import { ACCOUNT_NAME } from "../base/account-name.ts";
 import { InvalidDocumentError, ProblemList, ReplydError } from "../base/errors.ts";
 import { documentDigest } from "./digest.ts";
 import { FORMAT, isMatter, MATTERS, SECTIONS, TOP_LEVEL, type Articles, type BulkDocument, type ReplydDocument } from "./document.ts";
@@ -108,6 +109,8 @@ export function validateMembers(r: Record<string, unknown>, hasArticles: boolean
   if (!isMatter(r.matter)) problems.push({ field: "matter", reason: `must be one of ${MATTERS.join(", ")}` });
   if (r.created_at !== undefined && (typeof r.created_at !== "string" || Number.isNaN(Date.parse(r.created_at))))
     problems.push({ field: "created_at", reason: "must be an ISO-8601 time" });
+  const account = typeof r.account === "string" && ACCOUNT_NAME.test(r.account) ? r.account : undefined;
+  if (r.account !== undefined && !account) problems.push({ field: "account", reason: "must be an account name: 1 to 32 lower-case letters, digits, - and _, starting with a letter or digit" });
   const sha256 = typeof r.sha256 === "string" && /^[0-9a-f]{64}$/.test(r.sha256) ? r.sha256 : undefined;
   if (r.sha256 !== undefined && !sha256) problems.push({ field: "sha256", reason: "must be 64 lowercase hex digits" });
 
@@ -121,6 +124,7 @@ export function validateMembers(r: Record<string, unknown>, hasArticles: boolean
     format: FORMAT,
     matter,
     created_at: typeof r.created_at === "string" ? r.created_at : new Date().toISOString(),
+    ...(account ? { account } : {}),
   };
 
   // A wrong sha256 is said before the problems, as a truncated or edited file is what explains them.

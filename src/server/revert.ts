@@ -7,6 +7,7 @@ import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 import { ruleWarnings, tagWarnings } from "./rule-warnings.ts";
 import { Fields } from "./fields.ts";
+import { DEFAULT_ACCOUNT } from "../account/settings.ts";
 import { BODY_SHA256_HEADER } from "./respond.ts";
 
 /** Only a known matter gets anywhere near the disk. */
@@ -101,13 +102,19 @@ export async function putRevert(ctx: AppContext, matter: Matter, req: SignedRequ
       // Refused before anything is replaced: a restore asked to push must be able to.
       platformOf(ctx, "; restore without push");
     }
-    const result = { ...(await ctx.write.restore(doc, matter)), warnings: [...ruleWarnings(ctx), ...tagWarnings(ctx)] };
+    const result = { ...(await ctx.write.restore(doc, matter)), warnings: [...accountWarnings(ctx, doc.account), ...ruleWarnings(ctx), ...tagWarnings(ctx)] };
     // The restore stands either way; a push that fails is reported with it.
     return push ? { ...result, menu_push: await pushRestoredMenu(ctx) } : result;
   } finally {
     bodies.close();
     backup?.close();
   }
+}
+
+/** A backup another account's data was taken of (document.ts `account`): restored as asked, and said, as copying an account is allowed. */
+function accountWarnings(ctx: AppContext, of: string | undefined): string[] {
+  if (of === undefined || of === ctx.account) return [];
+  return [`the document is a backup of account ${of}; it was restored into ${ctx.account === DEFAULT_ACCOUNT ? "this server's one account" : `account ${ctx.account}`}`];
 }
 
 /** DELETE: remove one server backup. */

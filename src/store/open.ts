@@ -61,7 +61,7 @@ export async function openAccountsServer(target: string, opts: BackendOptions): 
     keys: folder.keys,
     created: folder.created,
     keysWhere: `${join(target, "keys.json")} (mode 0600)`,
-    openAccount: (name, o) => openSqlite(folder.accountDir(name), o),
+    openAccount: (name, o) => openSqlite(folder.accountDir(name), { ...o, account: name }),
     stray: async () =>
       folder.strayDatabase ? `${join(target, "replyd.db")} belongs to no account: a server with [accounts] keeps each account's data in accounts/NAME/ (docs/operations.md, "Moving an existing folder under an account")` : null,
     close: async () => folder.close(),

@@ -132,6 +132,26 @@ test("an import --init, a backup and a restore of shop leave blog as it was", as
   expect((await t.call("GET", "/api/cli/revert/all", "blog")).data.backups).toHaveLength(0);
 });
 
+test("a backup names the account it was taken of; restored into another account it is restored, and said", async () => {
+  const taken = await t.call("POST", "/api/cli/revert/all", "shop");
+  const res = await t.app.handle(signedRequest("GET", "/api/cli/revert/all", { nowMs: t.clock.now(), fields: [["account", "shop"], ["id", taken.data.id]] }));
+  const text = await res.text();
+  // Named before the sections, under the document's checksum.
+  expect(text).toStartWith(`{"format":"replyd/1","matter":"all","created_at":${JSON.stringify(taken.data.created_at)},"account":"shop","articles":`);
+  const own = await t.call("PUT", "/api/cli/revert/all", "shop", { files: [{ name: "json", content: text }] });
+  expect(own.status).toBe(200);
+  expect(own.data.warnings.join("\n")).not.toContain("backup of account");
+  const elsewhere = await t.call("PUT", "/api/cli/revert/all", "blog", { files: [{ name: "json", content: text }] });
+  expect(elsewhere.status).toBe(200);
+  expect(elsewhere.data.warnings).toContain("the document is a backup of account shop; it was restored into account blog");
+  const blog = await t.call("GET", "/api/cli", "blog", { fields: [["q", ""]] });
+  expect(blog.data.items.map((a: { id: string }) => a.id)).toEqual(["a1"]);
+  // blog's own backups name blog.
+  const blogs = await t.call("POST", "/api/cli/revert/all", "blog");
+  const blogText = await (await t.app.handle(signedRequest("GET", "/api/cli/revert/all", { nowMs: t.clock.now(), fields: [["account", "blog"], ["id", blogs.data.id]] }))).text();
+  expect(blogText).toContain(',"account":"blog",');
+});
+
 test("a picture uploaded to shop is served at /media/shop/ from shop's folder alone", async () => {
   const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
   const res = await t.app.handle(signedRequest("POST", "/api/cli", { nowMs: t.clock.now(), fields: [["account", "shop"]], files: [{ name: "media", content: PNG, filename: "p.png" }] }));
@@ -161,6 +181,10 @@ test("a server without [accounts]: account=default or none is its one account, a
     expect((await ask([], SHOP_ADMIN)).error.code).toBe(CODE.forbidden);
     const list = await one.handle(signedRequest("GET", "/api/cli/accounts", { nowMs: one.clock.now() }));
     expect((await body(list)).data.accounts.map((a: { name: string }) => a.name)).toEqual(["default"]);
+    // Its backups name no account: a document as every earlier version wrote it.
+    const taken = await body(await one.handle(signedRequest("POST", "/api/cli/revert/all", { nowMs: one.clock.now() })));
+    const text = await (await one.handle(signedRequest("GET", "/api/cli/revert/all", { nowMs: one.clock.now(), fields: [["id", taken.data.id]] }))).text();
+    expect(text).toStartWith(`{"format":"replyd/1","matter":"all","created_at":${JSON.stringify(taken.data.created_at)},"articles":`);
   } finally {
     one.close();
   }

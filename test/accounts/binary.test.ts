@@ -4,7 +4,7 @@
  * the platform at each callback.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BIN, buildIfMissing, keyPrinted, printedKey, runCleanups, spawnServer, type Cleanups, type ServerProcess } from "../binary-server.ts";
 import { article, doc, tempDir } from "../helpers.ts";
@@ -124,15 +124,23 @@ describe("serving", () => {
     expect(JSON.parse(h.out)).toMatchObject({ status: "ok", account: "shop", callback: "/wechat/shop", counts: { articles_live: 1 } });
   });
 
-  test("a backup downloaded of one account is named for it; restoring asks naming the account it replaces", () => {
+  test("a backup downloaded of one account is named for it and names it; restoring it into another asks naming both, or says so with --yes", () => {
     const b = replyd(["backup", "articles", "--account", "shop"]);
     expect(b.code).toBe(0);
     const file = readdirSync(tmp.dir).find((f) => /^replyd-shop-articles-.*\.json$/.test(f));
     expect(file).toBeDefined();
+    expect(JSON.parse(readFileSync(join(tmp.dir, file as string), "utf8")).account).toBe("shop");
     // Without a terminal a restore needs --yes: the refusal names what would be replaced.
     const r = replyd(["restore", file as string, "--account", "blog"]);
     expect(r.code).not.toBe(0);
     expect(r.err).toContain(`restore replaces articles of account blog on ${env.REPLYD_URL}; pass --yes`);
+    const yes = replyd(["restore", file as string, "--account", "blog", "--yes"]);
+    expect(yes.code).toBe(0);
+    expect(yes.err).toContain(`replyd: ${file} is a backup of account shop, not blog`);
+    expect(yes.out).toContain("warning: the document is a backup of account shop; it was restored into account blog");
+    const own = replyd(["restore", file as string, "--account", "shop", "--yes"]);
+    expect(own.code).toBe(0);
+    expect(own.err + own.out).not.toContain("backup of account");
   });
 
   test("replyd accounts lists both, each with its health", () => {

@@ -39,6 +39,12 @@ export async function restore(c: CommandContext): Promise<void> {
         throw new CLIError("matter_mismatch", (e as Error).message);
       }
       summary = `${file} (${held(doc)})`;
+      // A backup a server of several accounts took names its account: restoring it into another is allowed (a copy), never unsaid.
+      if (doc.account !== undefined && doc.account !== client.config.account) {
+        const of = `a backup of account ${doc.account}${client.config.account !== undefined ? `, not ${client.config.account}` : ""}`;
+        summary += `; it is ${of}`;
+        if (c.flags.yes) c.io.err(`replyd: ${file} is ${of}`);
+      }
       if (doc.menu === null) summary += await menuRemoval(c, matter);
     } else {
       matter = matterArg(c.str("--matter"), (serverId as string).split("-")[0] as Matter);

@@ -13,6 +13,9 @@ const PREFIX = "replyd_acct_";
 /** The schema that holds `account`'s data. */
 export const accountSchema = (account: string): string => `${PREFIX}${checkAccountName(account)}`;
 
+/** The account whose schema `schema` is; undefined for the default schema (a server without [accounts]). */
+export const accountOfSchema = (schema: string): string | undefined => (schema.startsWith(PREFIX) ? schema.slice(PREFIX.length) : undefined);
+
 /** The schema quoted as an identifier (an account's name may hold `-`). */
 export const quotedSchema = (account: string): string => `"${accountSchema(account)}"`;
 

@@ -12,6 +12,7 @@ import type { Menu } from "../../doc/menu.ts";
 import { TEXT_KEYS, type Rule } from "../../doc/rule.ts";
 import { fromRow, type StoredRow } from "../rows.ts";
 import { ROW_SELECT } from "./columns.ts";
+import { accountOfSchema } from "./account-schema.ts";
 import { backupId, type BackupInfo, type BackupKind } from "../backup-ids.ts";
 
 const CHUNK = 1 << 20;
@@ -50,10 +51,17 @@ export async function createBackupPg(tx: TransactionSQL, matter: Matter, kind: B
     size += bytes.length;
     await tx`INSERT INTO backup_chunks (id, n, body) VALUES (${id}, ${n++}, ${Bun.gzipSync(bytes, { level: 1 })})`;
   };
-  const w = new DocumentWriter((chunk) => {
-    pending.push(chunk);
-    pendingLength += chunk.length;
-  }, matter, createdAt);
+  // The account is the schema the pool reads (account-schema.ts): recorded so a restore into another can warn.
+  const [{ schema }] = (await tx`SELECT current_schema() AS schema`) as [{ schema: string }];
+  const w = new DocumentWriter(
+    (chunk) => {
+      pending.push(chunk);
+      pendingLength += chunk.length;
+    },
+    matter,
+    createdAt,
+    accountOfSchema(schema),
+  );
 
   const counts: Record<string, number> = {};
   const sections = SECTIONS[matter];

@@ -31,6 +31,8 @@ export interface DataFolderOptions {
   replyLimit?: number;
   /** Failures of background work (the message log writer); stderr when not given. */
   logError?: (message: string) => void;
+  /** The account it is of, on a server of several accounts: recorded in its backups (document.ts `account`). */
+  account?: string;
   /** False for a copy of data kept elsewhere (PostgreSQL mode's read copy): commits are not flushed to disk. */
   durable?: boolean;
 }
@@ -115,7 +117,7 @@ export class DataFolder extends Model {
     // One read transaction: every section comes from the same instant even if a write is waiting.
     const info = this.db.transaction(() =>
       this.backups.create(matter, kind, (sink, createdAt) => {
-        const w = new DocumentWriter(sink, matter, createdAt);
+        const w = new DocumentWriter(sink, matter, createdAt, this.opts.account);
         const sections = SECTIONS[matter];
         if (sections.includes("articles")) counts.articles = w.array("articles", this.articles.iterateAll(), articleJson);
         if (sections.includes("tags")) {

@@ -39,7 +39,7 @@ export async function openSqlite(dir: string, opts: BackendOptions): Promise<Bac
   }
   let store: DataFolder;
   try {
-    store = DataFolder.open(dir, { clock: opts.clock, keep: opts.keep, logError: opts.logError, ...(opts.replyLimit ? { replyLimit: opts.replyLimit } : {}) });
+    store = DataFolder.open(dir, { clock: opts.clock, keep: opts.keep, logError: opts.logError, ...(opts.replyLimit ? { replyLimit: opts.replyLimit } : {}), ...(opts.account ? { account: opts.account } : {}) });
   } catch (e) {
     lock.release();
     throw new BackendError(`cannot open the database in ${dir}: ${(e as Error).message}`);
