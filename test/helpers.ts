@@ -93,11 +93,11 @@ export async function testApp(opts: Partial<AppOptions> & { clock?: ReturnType<t
     /** The message log as the app keeps it (in TEST_STORE). */
     log: app.ctx.write.log,
     handle: (req: Request) => app.handle(req),
-    /** A signed admin request a millisecond after the last (no nonce or time repeats), answered as status and body. */
+    /** A signed admin request a millisecond after the last (no nonce or time repeats), answered as status and body (and the response, for its headers or text). */
     async call(method: string, path: string, fields: Param[] = [], o: Omit<SignOpts, "fields" | "nowMs"> = {}) {
       clock.advance(1);
       const res = await app.handle(signedRequest(method, path, { fields, nowMs: clock.now(), ...o }));
-      return { status: res.status, ...(await body(res)) };
+      return { status: res.status, res, ...(await body(res.clone())) };
     },
     close() {
       closingClient(

@@ -4,7 +4,7 @@ import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fixedClock } from "../../src/base/clock.ts";
 import { parseDocument } from "../../src/doc/validation.ts";
-import { article, body, doc, openStore, signedRequest, T0, tempDir, testApp, dataFolderTest } from "../helpers.ts";
+import { article, doc, openStore, T0, tempDir, testApp, dataFolderTest } from "../helpers.ts";
 
 const DAY = 86_400_000;
 
@@ -65,11 +65,7 @@ dataFolderTest("backups/ deleted under a running server: health, listing, backup
   const t = await testApp();
   try {
     t.clock.advance(10_000);
-    const call = async (method: string, path: string, fields: [string, string][] = []) => {
-      t.clock.advance(1);
-      const res = await t.handle(signedRequest(method, path, { nowMs: t.clock.now(), fields }));
-      return { status: res.status, ...(await body(res)) };
-    };
+    const call = (method: string, path: string, fields: [string, string][] = []) => t.call(method, path, fields);
     expect((await call("POST", "/api/cli/revert/all")).status).toBe(200);
     rmSync(join(t.dir, "backups"), { recursive: true, force: true });
     await Bun.sleep(1100); // past health's once-a-second look at the folder

@@ -15,11 +15,7 @@ beforeEach(async () => {
 });
 afterEach(() => t.close());
 
-async function call(method: string, path: string, fields: [string, string][] = [], files?: { name: string; content: string }[]) {
-  t.clock.advance(1);
-  const res = await t.handle(signedRequest(method, path, { fields, nowMs: t.clock.now(), ...(files ? { files } : {}) }));
-  return { status: res.status, ...(await body(res)) };
-}
+const call = (method: string, path: string, fields: [string, string][] = [], files?: { name: string; content: string }[]) => t.call(method, path, fields, files ? { files } : {});
 const snapshot = () => JSON.stringify([...t.store.articles.iterateAll()]);
 
 function sh(cmd: string): void {

@@ -11,11 +11,7 @@ let t: Awaited<ReturnType<typeof testApp>>;
 beforeEach(async () => (t = await testApp()));
 afterEach(() => t.close());
 
-const call = async (method: string, path: string, fields: Param[] = [], files?: { name: string; content: string }[]) => {
-  t.clock.advance(1); // each call signs at "now"
-  const res = await t.handle(signedRequest(method, path, { fields, nowMs: t.clock.now(), ...(files ? { files } : {}) }));
-  return { status: res.status, res, ...(await body(res.clone())) };
-};
+const call = (method: string, path: string, fields: Param[] = [], files?: { name: string; content: string }[]) => t.call(method, path, fields, files ? { files } : {});
 const importDoc = (text: string, mode = "merge") => call("POST", "/api/cli", [["mode", mode]], [{ name: "json", content: text }]);
 
 describe("GET /api/cli", () => {

@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { bodyText } from "../../src/article/body-text.ts";
 import type { Param } from "../../src/sign.ts";
 import { CODE } from "../../src/base/errors.ts";
-import { article, body, doc, signedRequest, testApp } from "../helpers.ts";
+import { article, doc, signedRequest, testApp } from "../helpers.ts";
 import { htmlArb } from "../property/arbitraries.ts";
 
 let t: Awaited<ReturnType<typeof testApp>>;
@@ -12,11 +12,8 @@ beforeEach(async () => (t = await testApp()));
 afterEach(() => t.close());
 
 type Part = { name: string; content: string | Uint8Array; filename?: string };
-const call = async (method: string, path: string, fields: Param[] = [], files?: Part[]) => {
-  t.clock.advance(1);
-  const res = await t.handle(signedRequest(method, path, { fields, nowMs: t.clock.now(), ...(files ? { files } : {}) }));
-  return { status: res.status, ...(await body(res)) };
-};
+const call = (method: string, path: string, fields: Param[] = [], files?: Part[]) =>
+  t.call(method, path, fields, files ? { files } : {});
 const importDoc = (text: string, mode = "merge") => call("POST", "/api/cli", [["mode", mode]], [{ name: "json", content: text }]);
 const bodyPart = (content: string | Uint8Array): Part => ({ name: "body", content, filename: "body.html" });
 

@@ -6,17 +6,14 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { ruleTargetWarnings } from "../../src/doc/rule-targets.ts";
 import type { Param } from "../../src/sign.ts";
-import { article, body, doc, signedRequest, testApp } from "../helpers.ts";
+import { article, doc, testApp } from "../helpers.ts";
 
 let t: Awaited<ReturnType<typeof testApp>>;
 beforeEach(async () => (t = await testApp()));
 afterEach(() => t.close());
 
-const call = async (method: string, path: string, fields: Param[] = [], files?: { name: string; content: string }[]) => {
-  t.clock.advance(1);
-  const res = await t.handle(signedRequest(method, path, { fields, nowMs: t.clock.now(), ...(files ? { files } : {}) }));
-  return { status: res.status, ...(await body(res)) };
-};
+const call = (method: string, path: string, fields: Param[] = [], files?: { name: string; content: string }[]) =>
+  t.call(method, path, fields, files ? { files } : {});
 const rulesDoc = (rules: object[]) => JSON.stringify({ format: "replyd/1", matter: "rules", created_at: "2026-11-25T10:00:00.000Z", rules });
 const RULES = [
   { id: "gone", match: "exact", pattern: "gone", reply: { type: "articles", ids: ["a1", "nope"] } },

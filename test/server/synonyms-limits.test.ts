@@ -6,17 +6,14 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import type { Param } from "../../src/sign.ts";
 import { SYNONYM_LIMITS, validateSynonyms } from "../../src/doc/synonyms.ts";
-import { body, signedRequest, testApp } from "../helpers.ts";
+import { testApp } from "../helpers.ts";
 
 let t: Awaited<ReturnType<typeof testApp>>;
 beforeEach(async () => (t = await testApp()));
 afterEach(() => t.close());
 
-const call = async (method: string, path: string, fields: Param[] = [], files?: { name: string; content: string }[]) => {
-  t.clock.advance(1);
-  const res = await t.handle(signedRequest(method, path, { fields, nowMs: t.clock.now(), ...(files ? { files } : {}) }));
-  return { status: res.status, ...(await body(res)) };
-};
+const call = (method: string, path: string, fields: Param[] = [], files?: { name: string; content: string }[]) =>
+  t.call(method, path, fields, files ? { files } : {});
 const groups = (from: number, n: number) => Array.from({ length: n }, (_, i) => [`word${from + i}a`, `word${from + i}b`]);
 const synonymsDoc = (g: string[][]) => JSON.stringify({ format: "replyd/1", matter: "synonyms", created_at: "2026-11-25T10:00:00.000Z", synonyms: g });
 
