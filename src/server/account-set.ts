@@ -9,6 +9,7 @@ import type { AccountSettings } from "../account/settings.ts";
 import type { ClusterPart } from "../store/backend.ts";
 import type { ReadModel } from "../store/read-model.ts";
 import type { Writer } from "../store/writer.ts";
+import type { MediaAccount } from "./media.ts";
 import type { AppContext } from "./context.ts";
 
 export interface AccountStore {
@@ -29,8 +30,8 @@ export class AccountSet {
   /** In the config file's order (new ones last). */
   readonly list: Account[] = [];
   readonly contexts = new Map<string, AppContext>();
-  /** Each account's media folder (`/media/NAME/…`). */
-  readonly mediaDirs = new Map<string, string>();
+  /** Each account's pictures (`/media/NAME/…`), in the config file's order. */
+  readonly media = new Map<string, MediaAccount>();
 
   constructor(private readonly parts: AccountSetParts) {}
 
@@ -63,7 +64,7 @@ export class AccountSet {
     if (!old) throw new Error(`no account ${name} to remove`);
     this.list.splice(this.list.indexOf(old), 1);
     this.contexts.delete(name);
-    this.mediaDirs.delete(name);
+    this.media.delete(name);
     return old;
   }
 
@@ -75,6 +76,6 @@ export class AccountSet {
 
   private index(account: Account): void {
     this.contexts.set(account.name, this.parts.contextOf(account));
-    this.mediaDirs.set(account.name, account.mediaDir);
+    this.media.set(account.name, { dir: account.mediaDir, fetch: (name) => account.write.fetchMedia(name) });
   }
 }

@@ -111,8 +111,8 @@ export async function createApp(opts: AppOptions) {
       fn(c, matterOf(pathOf(request.url).slice("/api/cli/revert/".length)), req);
 
   // Several accounts' pictures are served by accountMedia, each from its own folder.
-  const mediaDirs = declared ? set.mediaDirs : null;
-  const media = mediaDirs ? new Elysia() : await staticPlugin({
+  const declaredMedia = declared ? set.media : null;
+  const media = declaredMedia ? new Elysia() : await staticPlugin({
     assets: account.mediaDir,
     prefix: "/media",
     alwaysStatic: false,
@@ -133,7 +133,7 @@ export async function createApp(opts: AppOptions) {
       // Checked before the static plugin joins the path onto the media folder.
       const readOnly = request.method === "GET" || request.method === "HEAD";
       if (!readOnly || !isSafeMediaPath(path)) return refusal("not_found", "no such file");
-      if (mediaDirs) return accountMedia(request, path, mediaDirs) ?? refusal("not_found", "no such file");
+      if (declaredMedia) return (await accountMedia(request, path, declaredMedia)) ?? refusal("not_found", "no such file");
       // Kept in the database: fetched into the local folder the first time it is asked for here.
       const name = decodeURIComponent(path.slice("/media/".length));
       if (MEDIA_NAME.test(name)) await account.write.fetchMedia(name).catch(() => false);

@@ -1,6 +1,8 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 
+import { MEDIA_NAME } from "../store/media.ts";
+
 export { MEDIA_NAME, sniffImage, type StoredMedia } from "../store/media.ts";
 
 const SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
@@ -45,22 +47,49 @@ export function mediaFreshness(request: Request, response: Response, mediaDir: s
   return fresh ? new Response(null, { status: 304, headers: { ...(etag ? { etag } : {}), "last-modified": lastModified } }) : undefined;
 }
 
+/** An account's pictures as the server of several accounts serves them: where they are, and a fetch from where they are kept (PostgreSQL). */
+export interface MediaAccount {
+  dir: string;
+  /** Brings a file kept in the database into `dir`; whether the account has it. */
+  fetch(name: string): Promise<boolean>;
+}
+
 /**
- * A declared account's file, `/media/NAME/…`, from that account's media folder alone (a server
- * with [accounts]; one account keeps `/media/…`). The path has passed isSafeMediaPath (plain
- * segments only), so it cannot leave the folder; what the static plugin adds (caching, nosniff,
- * 304) is added here.
+ * A picture on a server with [accounts] (one account keeps `/media/…` and the static plugin).
+ * `/media/NAME/FILE` is account NAME's, from its folder alone (fetched there first when kept in
+ * the database, as on one account: another instance of a cluster may have taken the upload).
+ * A bare `/media/FILE` is what the folder of a server of one account served before it was moved
+ * under an account: articles and sent messages still name it, so it is served from the account
+ * that holds it — names are the content's hash, so any account holding it holds the same bytes.
+ * The path has passed isSafeMediaPath (plain segments only), so it cannot leave a folder; what the
+ * static plugin adds (caching, nosniff, 304) is added here.
  */
-export function accountMedia(request: Request, path: string, dirs: ReadonlyMap<string, string>): Response | null {
-  const [account = "", ...rest] = decodeURIComponent(path.slice("/media/".length)).split("/");
-  const dir = dirs.get(account);
-  if (!dir || !rest.length) return null;
-  const file = join(dir, ...rest);
+export async function accountMedia(request: Request, path: string, accounts: ReadonlyMap<string, MediaAccount>): Promise<Response | null> {
+  const segments = decodeURIComponent(path.slice("/media/".length)).split("/");
+  const [first = "", ...rest] = segments;
+  if (rest.length) {
+    const account = accounts.get(first);
+    if (!account) return null;
+    const name = rest.join("/");
+    if (MEDIA_NAME.test(name)) await account.fetch(name).catch(() => false);
+    return served(request, account.dir, name);
+  }
+  if (!MEDIA_NAME.test(first)) return null;
+  for (const account of accounts.values()) {
+    const found = served(request, account.dir, first);
+    if (found) return found;
+  }
+  for (const account of accounts.values()) if (await account.fetch(first).catch(() => false)) return served(request, account.dir, first);
+  return null;
+}
+
+function served(request: Request, dir: string, name: string): Response | null {
+  const file = join(dir, name);
   try {
     if (!statSync(file).isFile()) return null;
   } catch {
     return null;
   }
   const response = new Response(Bun.file(file), { headers: { "cache-control": "public, max-age=86400" } });
-  return mediaFreshness(request, response, dir, `/media/${rest.join("/")}`) ?? response;
+  return mediaFreshness(request, response, dir, `/media/${name}`) ?? response;
 }

@@ -3,7 +3,7 @@
  * keys.json — held by this process alone (folderlock.ts). On first start without keys it makes
  * the first admin key.
  */
-import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BackendError, type Backend, type BackendOptions } from "../backend.ts";
 import { sqliteWriter } from "./writer.ts";
@@ -29,7 +29,26 @@ export function writable(dir: string): void {
   }
 }
 
+/** The accounts whose data a server of several accounts keeps under `dir` (accounts/NAME/replyd.db). */
+function accountsUnder(dir: string): string[] {
+  try {
+    return readdirSync(join(dir, "accounts"), { withFileTypes: true })
+      .filter((e) => e.isDirectory() && existsSync(join(dir, "accounts", e.name, "replyd.db")))
+      .map((e) => e.name)
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
 export async function openSqlite(dir: string, opts: BackendOptions): Promise<Backend> {
+  // A server of several accounts started without its config file would make an empty store at the
+  // top and answer from it: every article "gone". Refused before anything is made.
+  const held = existsSync(join(dir, "replyd.db")) ? [] : accountsUnder(dir);
+  if (held.length)
+    throw new BackendError(
+      `the data folder ${dir} holds the data of ${held.length === 1 ? "the account" : "the accounts"} ${held.join(", ")} (accounts/NAME/) and none of its own: it is a server of several accounts — start it with --config naming them in [accounts] (docs/operations.md); nothing was made`,
+    );
   writable(dir);
   let lock: FolderLock;
   try {
