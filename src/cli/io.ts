@@ -83,7 +83,8 @@ export function processIO(): IO {
     interactive: Boolean(process.stderr.isTTY && process.stdin.isTTY),
     escapes: takesEscapes(process.platform, process.env, Boolean(process.stderr.isTTY)),
     ask: async (question) => {
-      process.stderr.write(question);
+      // A question may carry what the server holds (rm --purge names a title): escaped as all output is.
+      process.stderr.write(printable(question));
       for await (const line of console) return line.replace(/\r$/, "");
       return "";
     },

@@ -7,7 +7,6 @@ import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 import { ruleWarnings, tagWarnings } from "./rule-warnings.ts";
 import { Fields } from "./fields.ts";
-import { DEFAULT_ACCOUNT } from "../account/settings.ts";
 import { BODY_SHA256_HEADER } from "./respond.ts";
 
 /** Only a known matter gets anywhere near the disk. */
@@ -114,7 +113,8 @@ export async function putRevert(ctx: AppContext, matter: Matter, req: SignedRequ
 /** A backup another account's data was taken of (document.ts `account`): restored as asked, and said, as copying an account is allowed. */
 function accountWarnings(ctx: AppContext, of: string | undefined): string[] {
   if (of === undefined || of === ctx.account) return [];
-  return [`the document is a backup of account ${of}; it was restored into ${ctx.account === DEFAULT_ACCOUNT ? "this server's one account" : `account ${ctx.account}`}`];
+  // A server without [accounts] names its one account "default"; a declared account may be called that too.
+  return [`the document is a backup of account ${of}; it was restored into ${ctx.mediaPrefix === "" ? "this server's one account" : `account ${ctx.account}`}`];
 }
 
 /** DELETE: remove one server backup. */

@@ -60,6 +60,25 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect((await cli("rm", "tagged-help", "--purge", "--yes")).code).toBe(0);
   });
 
+  test("restore of a backup another account's server took says whose it is in its question, and on stderr and in the answer with --yes", async () => {
+    writeFileSync(join(tmp.dir, "shop-backup.json"), doc([article(41, { title: "From the shop" })], { matter: "articles", account: "shop" }));
+    const asked: string[] = [];
+    const io = captureIO({ REPLYD_URL: server.url, REPLYD_APPKEY: ADMIN.appkey, REPLYD_SECRET: ADMIN.secret }, tmp.dir);
+    io.interactive = true;
+    io.ask = async (q: string) => (asked.push(q), "n");
+    expect(await run(["restore", "shop-backup.json"], io)).not.toBe(0);
+    expect(asked[0]).toContain("shop-backup.json (1 articles); it is a backup of account shop?");
+    const yes = await cli("restore", "shop-backup.json", "--yes");
+    expect(yes.code).toBe(0);
+    expect(yes.err).toContain("replyd: shop-backup.json is a backup of account shop");
+    expect(yes.out).toContain("warning: the document is a backup of account shop; it was restored into this server's one account");
+    // A document naming no account (every single-account server's backup) is restored without a word of it.
+    writeFileSync(join(tmp.dir, "plain.json"), doc([article(41, { title: "From the shop" })], { matter: "articles" }));
+    const plain = await cli("restore", "plain.json", "--yes");
+    expect(plain.code).toBe(0);
+    expect(plain.err + plain.out).not.toContain("backup of account");
+  });
+
   test("rm --purge asks first, naming the article's title, and a no or no terminal leaves it; rm alone does not ask", async () => {
     expect((await cli("add", "id=keep-me", "title=Refund policy", "url=https://e.com/refund")).code).toBe(0);
     const unasked = await cli("rm", "keep-me", "--purge");

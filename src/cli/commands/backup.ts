@@ -32,7 +32,7 @@ export async function backup(c: CommandContext): Promise<void> {
   const info = await client.call<BackupInfo & { counts: Record<string, number> }>({ method: "POST", path: `/api/cli/revert/${matter}` });
   if (typeof info.id !== "string" || !BACKUP_ID.test(info.id) || !info.id.startsWith(`${matter}-`))
     throw new CLIError("bad_response", `the server named its backup ${JSON.stringify(String(info.id).slice(0, 80))}, which is not a backup id; nothing was written`);
-  // On a server of several accounts the file is named for the account too: a backup holds no account of its own.
+  // On a server of several accounts the file is named for the account too, as the document names it (data.md).
   const account = client.config.account;
   const target = toStdout ? "-" : (chosen ?? join(c.io.cwd, `replyd-${account !== undefined ? `${account}-` : ""}${info.id}.json`));
   const got = await client.download({ method: "GET", path: `/api/cli/revert/${matter}`, fields: [["id", info.id]] }, toStdout ? tmpdir() : dirname(target), "download");
