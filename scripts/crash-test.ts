@@ -64,7 +64,7 @@ async function start(dir: string, extra: string[] = []) {
 }
 
 function client(url: string, args: string[]) {
-  return Bun.spawn([BIN, ...args, ...(args[0] === "restore" ? ["--yes"] : [])], { env: { ...ENV, REPLYD_URL: url }, stdout: "pipe", stderr: "pipe" });
+  return Bun.spawn([BIN, ...args, ...(args[0] === "restore" || args.includes("--init") ? ["--yes"] : [])], { env: { ...ENV, REPLYD_URL: url }, stdout: "pipe", stderr: "pipe" });
 }
 
 /** The live article count the (restarted) server itself answers with. */

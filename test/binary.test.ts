@@ -72,7 +72,7 @@ describe("dist/replyd", () => {
     expect(replyd(["import", "a.json"]).code).toBe(0);
     expect(replyd(["set", "a1", "title=Changed"]).code).toBe(0);
     expect(replyd(["backup", "articles", "-o", "b.json"]).code).toBe(0);
-    expect(replyd(["import", "a.json", "--init"]).code).toBe(0);
+    expect(replyd(["import", "a.json", "--init", "--yes"]).code).toBe(0);
     const r = replyd(["restore", "b.json", "--yes"]);
     expect(r.code).toBe(0);
     expect(JSON.parse(replyd(["show", "a1", "--json"]).out).title).toBe("Changed");

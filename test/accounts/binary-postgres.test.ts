@@ -94,7 +94,7 @@ test("a backup and a restore of shop leave blog as it was", () => {
   expect(backup.code).toBe(0);
   const id = (JSON.parse(backup.out) as { id: string }).id;
   writeFileSync(join(tmp.dir, "shop2.json"), doc([article(3, { code: "c3", title: "Shop delivery" })]));
-  expect(replyd(["import", "shop2.json", "--init", "--account", "shop"]).code).toBe(0);
+  expect(replyd(["import", "shop2.json", "--init", "--yes", "--account", "shop"]).code).toBe(0);
   expect(JSON.parse(replyd(["ls", "--json", "--account", "shop"]).out).items.map((a: { title: string }) => a.title)).toEqual(["Shop delivery"]);
   // Blog has no such backup: ids are the account's.
   expect(replyd(["restore", "--id", id, "--yes", "--account", "blog"]).code).not.toBe(0);

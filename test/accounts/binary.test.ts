@@ -112,7 +112,9 @@ describe("serving", () => {
     const none = replyd(["health"]);
     expect(none.code).toBe(1);
     expect(none.err).toContain("[account_required]");
-    expect(replyd(["import", "shop.json", "--account", "shop"]).code).toBe(0);
+    const imported = replyd(["import", "shop.json", "--account", "shop"]);
+    expect(imported.code).toBe(0);
+    expect(imported.out).toStartWith("imported shop.json into account shop (merge): 1 added");
     expect(JSON.parse(replyd(["ls", "--json", "--account", "shop"]).out).items).toHaveLength(1);
     expect(JSON.parse(replyd(["ls", "--json"], { REPLYD_ACCOUNT: "blog" }).out).items).toHaveLength(0);
     expect(replyd(["health", "--account", "nope"]).err).toContain("[unknown_account]");

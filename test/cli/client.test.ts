@@ -79,6 +79,27 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect(plain.err + plain.out).not.toContain("backup of account");
   });
 
+  test("import --init asks first, naming what it replaces and with what, and a no or no terminal changes nothing; a merge asks nothing", async () => {
+    writeFileSync(join(tmp.dir, "init-one.json"), doc([article(51, { title: "Only this" })], { matter: "articles", account: "shop" }));
+    const before = (await cli("ls", "--json")).out;
+    const unasked = await cli("import", "init-one.json", "--init");
+    expect(unasked.code).not.toBe(0);
+    expect(unasked.err).toContain(`import --init replaces every article of ${server.url}; pass --yes to confirm without a terminal`);
+    const asked: string[] = [];
+    const io = captureIO({ REPLYD_URL: server.url, REPLYD_APPKEY: ADMIN.appkey, REPLYD_SECRET: ADMIN.secret }, tmp.dir);
+    io.interactive = true;
+    io.ask = async (q: string) => (asked.push(q), "no");
+    expect(await run(["import", "init-one.json", "--init"], io)).not.toBe(0);
+    expect(asked).toEqual([`Replace every article of ${server.url} with init-one.json (1 articles); it is a backup of account shop? A backup of the current articles is taken first. [y/N] `]);
+    expect(io.stderr.join("\n")).toContain("import cancelled; nothing was changed");
+    expect((await cli("ls", "--json")).out).toBe(before);
+    // A merge replaces nothing: nothing asked.
+    const merged = await run(["import", "init-one.json"], io);
+    expect(merged).toBe(0);
+    expect(asked).toHaveLength(1);
+    expect((await cli("rm", "a51", "--purge", "--yes")).code).toBe(0);
+  });
+
   test("rm --purge asks first, naming the article's title, and a no or no terminal leaves it; rm alone does not ask", async () => {
     expect((await cli("add", "id=keep-me", "title=Refund policy", "url=https://e.com/refund")).code).toBe(0);
     const unasked = await cli("rm", "keep-me", "--purge");
@@ -231,7 +252,7 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     const info = JSON.parse(b.out);
     const saved = JSON.parse(readFileSync(join(tmp.dir, "snap.json"), "utf8"));
     expect(saved.sha256).toBe(info.sha256);
-    await cli("import", "a.json", "--init");
+    await cli("import", "a.json", "--init", "--yes");
     await cli("set", "a1", "title=Changed");
     const refused = await cli("restore", "snap.json");
     expect(refused.code).toBe(1);

@@ -5,6 +5,7 @@ import type { CommandContext } from "../context.ts";
 import { usage } from "../errors.ts";
 import { openLocal } from "../files.ts";
 import { checkLocally } from "./local-document.ts";
+import { confirm, otherAccountNote, whereOf } from "../confirm.ts";
 
 /** What an import answers: the store's counts, and rules that now point at nothing. */
 type ImportResult = StoredImport & { warnings?: string[] };
@@ -16,20 +17,25 @@ export async function importCmd(c: CommandContext): Promise<void> {
   try {
     const doc = checkLocally(c, file, f);
     const mode = c.flags.init ? "init" : "merge";
-    const r = await c
-      .client()
+    const client = c.client();
+    if (mode === "init") {
+      const where = whereOf(client);
+      const what = `${file} (${doc.articles?.count ?? 0} articles)${otherAccountNote(c, client, file, doc.account)}`;
+      await confirm(c, `Replace every article of ${where} with ${what}? A backup of the current articles is taken first.`, `import --init replaces every article of ${where}`, "import cancelled; nothing was changed");
+    }
+    const r = await client
       .call<ImportResult & { mode: string }>(
         { method: "POST", path: "/api/cli", fields: [["mode", mode]], files: [{ name: "json", filename: f.name, file: f, type: "application/json" }] },
         "upload",
       );
-    c.print(r, () => importReport(file, mode, doc, r));
+    c.print(r, () => importReport(file, mode, doc, r, client.config.account));
   } finally {
     f.close();
   }
 }
 
 /** What an import did, for each section the document held (a rules-only document reports its rules). */
-function importReport(file: string, mode: string, doc: BulkDocument, r: ImportResult): string {
+function importReport(file: string, mode: string, doc: BulkDocument, r: ImportResult, account: string | undefined): string {
   const articles = doc.articles || mode === "init";
   const others = [
     ...(doc.tags ? [`${r.tags} tag descriptions`] : []),
@@ -43,7 +49,7 @@ function importReport(file: string, mode: string, doc: BulkDocument, r: ImportRe
     ? `${r.added} added, ${r.updated} updated, ${r.unchanged} unchanged${mode === "init" ? `, ${r.removed} removed` : ""} of ${r.total}`
     : others.shift() ?? (r.menu ? "the menu" : "nothing: the document holds no articles, tags, rules, texts, menu or synonyms");
   return [
-    `imported ${file} (${mode}): ${head}`,
+    `imported ${file}${account !== undefined ? ` into account ${account}` : ""} (${mode}): ${head}`,
     ...others.map((o) => `also ${o}`),
     ...(r.menu ? ["the document's menu was stored (not pushed: replyd menu push)"] : []),
     ...(r.backup ? [`previous articles saved as backup ${r.backup.id}`] : []),
@@ -54,8 +60,11 @@ function importReport(file: string, mode: string, doc: BulkDocument, r: ImportRe
 export const importCommand = defineCommand({
   usage: "import <file>",
   summary: "bulk add articles from a document or a JSON array",
-  description: "Adds and updates articles (and a document's tags, rules, texts, menu and synonyms) from a replyd document or a bare JSON array of articles, in any JSON layout. The file is checked on the laptop with the server's rules first and sent from disk. --init replaces all articles with the file's, after an automatic backup on the server.",
-  examples: ["replyd import articles.json", "replyd import all.json --init"],
-  options: [{ flags: "--init", help: "replace all articles with the file's" }],
+  description: "Adds and updates articles (and a document's tags, rules, texts, menu and synonyms) from a replyd document or a bare JSON array of articles, in any JSON layout. The file is checked on the laptop with the server's rules first and sent from disk. --init replaces all articles with the file's, after an automatic backup on the server; it asks first unless --yes (required without a terminal).",
+  examples: ["replyd import articles.json", "replyd import all.json --init", "replyd import all.json --init --yes"],
+  options: [
+    { flags: "--init", help: "replace all articles with the file's (asks first)" },
+    { flags: "--yes", help: "with --init: do not ask for confirmation (required without a terminal)" },
+  ],
   run: importCmd,
 });

@@ -4,7 +4,7 @@ import { defineCommand } from "../command.ts";
 import type { CommandContext } from "../context.ts";
 import { CLIError, usage } from "../errors.ts";
 import { openLocal, type LocalFile } from "../files.ts";
-import { confirm, whereOf } from "../confirm.ts";
+import { confirm, otherAccountNote, whereOf } from "../confirm.ts";
 import { checkLocally, counts, held, matterArg, type HeldCounts } from "./local-document.ts";
 
 /**
@@ -38,13 +38,7 @@ export async function restore(c: CommandContext): Promise<void> {
       } catch (e) {
         throw new CLIError("matter_mismatch", (e as Error).message);
       }
-      summary = `${file} (${held(doc)})`;
-      // A backup a server of several accounts took names its account: restoring it into another is allowed (a copy), never unsaid.
-      if (doc.account !== undefined && doc.account !== client.config.account) {
-        const of = `a backup of account ${doc.account}${client.config.account !== undefined ? `, not ${client.config.account}` : ""}`;
-        summary += `; it is ${of}`;
-        if (c.flags.yes) c.io.err(`replyd: ${file} is ${of}`);
-      }
+      summary = `${file} (${held(doc)})${otherAccountNote(c, client, file, doc.account)}`;
       if (doc.menu === null) summary += await menuRemoval(c, matter);
     } else {
       matter = matterArg(c.str("--matter"), (serverId as string).split("-")[0] as Matter);
