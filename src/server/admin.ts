@@ -5,7 +5,7 @@ import { badRequest, InvalidDocumentError, notFound, ReplydError, tooLarge } fro
 import { newArticleId } from "../store/ids.ts";
 import { ruleWarnings, tagWarnings } from "./rule-warnings.ts";
 import type { SignedRequest } from "./auth.ts";
-import type { AppContext } from "./context.ts";
+import { declaredName, type AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";
 import { mediaUrl } from "../store/media.ts";
 import { type ReplyWindow } from "../store/follower-log.ts";
@@ -27,14 +27,14 @@ export async function getCli(ctx: AppContext, req: SignedRequest) {
     const limit = f.int("limit", 1, 1000, 50);
     const offset = f.int("offset", 0, Number.MAX_SAFE_INTEGER, 0);
     // The model's calls (docs/answers.md "What is logged"), whether or not a model is configured now.
-    if (which === "ai") return { ...(await ctx.write.generated.list({ limit, offset })), limit, offset };
+    if (which === "ai") return { ...(await ctx.write.generated.list({ limit, offset })), limit, offset, account: declaredName(ctx) };
     const page = await ctx.write.log.list({ unmatchedOnly: which === "unmatched", limit, offset });
     // Whether each follower can still be answered, worked out once per follower on the page.
     const now = ctx.clock.now();
     const windows = new Map<string, ReplyWindow>();
     for (const m of page.items) if (m.direction === "in" && !windows.has(m.from_user)) windows.set(m.from_user, await ctx.write.log.window(m.from_user, now));
     const items = page.items.map((m) => (m.direction === "in" ? { ...m, reply_window: windows.get(m.from_user) } : m));
-    return { items, total: page.total, limit, offset, reply_limit: ctx.write.log.replyLimit };
+    return { items, total: page.total, limit, offset, reply_limit: ctx.write.log.replyLimit, account: declaredName(ctx) };
   }
   if (f.has("id")) {
     const a = ctx.read.articles.get(f.require("id"));

@@ -1,6 +1,9 @@
 import type { Clock } from "../base/clock.ts";
 import type { Account } from "../account/account.ts";
 
+/** The account's name when the server declares its accounts ([accounts]); null for the one account of a server that declares none. */
+export const declaredName = (ctx: Pick<AppContext, "account" | "mediaPrefix">): string | null => (ctx.mediaPrefix ? ctx.account : null);
+
 /**
  * What route handlers share: the account they act on (its read model and writer, rules, responder,
  * platform and model), the clock, and what the server reports of itself. Made once, complete:

@@ -4,7 +4,7 @@ import { pushRestoredMenu } from "./menu.ts";
 import { platformOf } from "./platform.ts";
 import { badRequest, notFound } from "../base/errors.ts";
 import type { SignedRequest } from "./auth.ts";
-import type { AppContext } from "./context.ts";
+import { declaredName, type AppContext } from "./context.ts";
 import { ruleWarnings, tagWarnings } from "./rule-warnings.ts";
 import { Fields } from "./fields.ts";
 import { BODY_SHA256_HEADER } from "./respond.ts";
@@ -114,7 +114,8 @@ export async function putRevert(ctx: AppContext, matter: Matter, req: SignedRequ
 function accountWarnings(ctx: AppContext, of: string | undefined): string[] {
   if (of === undefined || of === ctx.account) return [];
   // A server without [accounts] names its one account "default"; a declared account may be called that too.
-  return [`the document is a backup of account ${of}; it was restored into ${ctx.mediaPrefix === "" ? "this server's one account" : `account ${ctx.account}`}`];
+  const into = declaredName(ctx);
+  return [`the document is a backup of account ${of}; it was restored into ${into === null ? "this server's one account" : `account ${into}`}`];
 }
 
 /** DELETE: remove one server backup. */

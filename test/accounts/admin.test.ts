@@ -38,6 +38,12 @@ test("an account no one declared is unknown_account (404), nothing done", async 
   expect((await t.call("GET", "/api/cli/revert/all", "blog")).data.backups).toHaveLength(0);
 });
 
+test("a report and the inbox name the account they are of", async () => {
+  expect((await t.call("GET", "/api/cli/report", "blog")).data.account).toBe("blog");
+  expect((await t.call("GET", "/api/cli", "shop", { fields: [["inbox", "all"]] })).data.account).toBe("shop");
+  expect((await t.call("GET", "/api/cli", "blog", { fields: [["inbox", "ai"]] })).data.account).toBe("blog");
+});
+
 test("listings and health are the named account's alone", async () => {
   const shopList = await t.call("GET", "/api/cli", "shop", { fields: [["q", ""]] });
   expect(shopList.data.items.map((a: { id: string }) => a.id)).toEqual(["a1"]);

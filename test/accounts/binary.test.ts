@@ -169,7 +169,7 @@ describe("serving", () => {
     await waitFor(() => server.out().includes("account blog: wechat callback refused (wrong_account)"), "the refusal's log line");
   });
 
-  test("docs/recipes/follower.sh plays a follower of one account: its path, token and wx-id; another account's wx-id is refused with a non-zero exit", () => {
+  test("docs/recipes/follower.sh plays a follower of one account: its path, token and wx-id; another account's wx-id is refused with a non-zero exit; the inbox and report name the account", () => {
     const recipe = (extra: Record<string, string>) =>
       Bun.spawnSync(["sh", join(import.meta.dir, "..", "..", "docs", "recipes", "follower.sh"), "c1"], { cwd: tmp.dir, env: { PATH, REPLYD_URL: env.REPLYD_URL as string, WX_TOKEN: TOKEN, ...extra } });
     const shop = recipe({ WX_PATH: "/wechat/shop", WX_ID: "gh_account" });
@@ -178,6 +178,10 @@ describe("serving", () => {
     const wrong = recipe({ WX_PATH: "/wechat/blog", WX_ID: "gh_account" });
     expect(wrong.exitCode).not.toBe(0);
     expect(wrong.stderr.toString()).toContain("403");
+    // The inbox and the report say whose they are.
+    const inbox = replyd(["inbox", "--all", "--account", "shop"]);
+    expect(inbox.out).toMatch(/\n\d+ of \d+ \(account shop\); answer one with/);
+    expect(replyd(["report", "--account", "shop"]).out).toStartWith("replyd report of account shop: ");
   });
 
   test("a key made with keys add --account shop reaches shop alone: forbidden on blog and for the list", async () => {

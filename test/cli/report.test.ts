@@ -89,6 +89,21 @@ describe("the terminal", () => {
     expect(Math.max(...text.split("\n").map((l) => Bun.stringWidth(l)))).toBeLessThanOrEqual(WIDTH);
   });
 
+  test("a report of a declared account names it in its first line and its page; one of a server of one account names none", () => {
+    const base = assembleReport(
+      { kinds: [], replyTimes: [], model: [], failures: [], unanswered: [], closeCalls: [], askedAgain: [], detailsSince: null },
+      { since: new Date(NOW - DAY).toISOString(), until: new Date(NOW).toISOString(), tz: 0 },
+      () => null,
+      () => null,
+    );
+    expect(reportText({ ...base, account: "shop" }).split("\n")[0]).toStartWith("replyd report of account shop: ");
+    expect(reportText({ ...base, account: null }).split("\n")[0]).toStartWith("replyd report: ");
+    const page = reportHtml({ ...base, account: "shop" });
+    expect(page).toContain("<title>replyd report, account shop, ");
+    expect(page).toContain("<h1>How followers were answered — account shop</h1>");
+    expect(reportHtml({ ...base, account: null })).not.toContain("account");
+  });
+
   test("bars to an eighth of a column, at least ▏ for any value; sparklines fit their width by averaging runs", () => {
     expect(bar(0, 10, 8)).toBe("");
     expect(bar(10, 10, 8)).toBe("████████");

@@ -55,7 +55,7 @@ export async function inbox(c: CommandContext): Promise<void> {
     return generatedInbox(c);
   }
   const fields: Param[] = [["inbox", c.flags.all ? "all" : "unmatched"], ...c.paging()];
-  const page = await c.client().call<{ items: Entry[]; total: number; reply_limit?: number }>({ method: "GET", path: "/api/cli", fields });
+  const page = await c.client().call<{ items: Entry[]; total: number; reply_limit?: number; account?: string | null }>({ method: "GET", path: "/api/cli", fields });
   // Nothing unmatched: because every message was answered, or because none has come yet (a new server, a callback not connected).
   const logged = page.total || c.flags.all || c.json ? null : (await c.client().call<{ total: number }>({ method: "GET", path: "/api/cli", fields: [["inbox", "all"], ["limit", "1"]] })).total;
   c.print(page, () => {
@@ -73,7 +73,7 @@ export async function inbox(c: CommandContext): Promise<void> {
     return [
       ...table([["SEQ", "RECEIVED", "FROM", "ANSWER", "REPLY", "TEXT"], ...rows], [{ right: true }, {}, { max: 28 }, { max: 32 }, { max: 40 }]),
       "",
-      `${page.items.length} of ${page.total}; answer one with: replyd reply <seq> "text" (or --article CODE); teach its question to the article that answers it: replyd teach <seq> <article>`,
+      `${page.items.length} of ${page.total}${page.account ? ` (account ${page.account})` : ""}; answer one with: replyd reply <seq> "text" (or --article CODE); teach its question to the article that answers it: replyd teach <seq> <article>`,
     ].join("\n");
   });
 }

@@ -118,8 +118,8 @@ function modelAndSends(r: Report): string {
 
 /** The whole page. */
 export function reportHtml(r: Report): string {
-  const range = `${localTime(r.since, r.tz, true)} to ${localTime(r.until, r.tz, true)} (UTC${r.tz})`;
-  const head = `<h1>How followers were answered</h1><p>${esc(`${range}: ${count(r.totals.messages)} follower messages, ${percent(r.totals.share)} of those that wanted an answer answered.`)}</p>${
+  const range = `${r.account ? `account ${r.account}, ` : ""}${localTime(r.since, r.tz, true)} to ${localTime(r.until, r.tz, true)} (UTC${r.tz})`;
+  const head = `<h1>How followers were answered${r.account ? ` — account ${esc(r.account)}` : ""}</h1><p>${esc(`${range}: ${count(r.totals.messages)} follower messages, ${percent(r.totals.share)} of those that wanted an answer answered.`)}</p>${
     r.details_since ? `<p class="muted">${esc(`Reply times, close calls and follow-ups are logged from ${localTime(r.details_since, r.tz, true)} on.`)}</p>` : ""
   }`;
   return `<!doctype html>

@@ -164,7 +164,7 @@ function sends(r: Report): string[] {
 /** The report as the terminal shows it: lines of at most WIDTH columns. */
 export function reportText(r: Report): string {
   const head = [
-    fit(`replyd report: ${localTime(r.since, r.tz, true)} to ${localTime(r.until, r.tz, true)} (UTC${r.tz})`, WIDTH),
+    fit(`replyd report${r.account ? ` of account ${r.account}` : ""}: ${localTime(r.since, r.tz, true)} to ${localTime(r.until, r.tz, true)} (UTC${r.tz})`, WIDTH),
     `${count(r.totals.messages)} follower messages`,
     `${percent(r.totals.share)} answered, of the ${count(r.totals.answered + r.totals.unanswered)} that wanted an answer`,
   ];

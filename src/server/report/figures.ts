@@ -60,6 +60,8 @@ export interface Example {
 }
 
 export interface Report {
+  /** The account reported on, on a server of several (null: the one account of a server that declares none). */
+  account?: string | null;
   since: string;
   until: string;
   /** The days' offset from UTC, as +08:00. */

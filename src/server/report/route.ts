@@ -3,7 +3,7 @@ import { SynonymTable, withSynonyms } from "../../ranking/synonyms.ts";
 import { termsOf } from "../../ranking/words.ts";
 import { adviceFor } from "../../wechat/platform/response.ts";
 import type { SignedRequest } from "../auth.ts";
-import type { AppContext } from "../context.ts";
+import { declaredName, type AppContext } from "../context.ts";
 import { Fields } from "../fields.ts";
 import { assembleReport, withAnsweredNow } from "./figures.ts";
 import type { QuestionGroup } from "./question-groups.ts";
@@ -67,7 +67,8 @@ export async function getReport(ctx: AppContext, req: SignedRequest) {
   const synonyms = SynonymTable.of(ctx.read.content.synonyms(), termsOf);
   const title = (id: string) => ctx.read.articles.get(id)?.title ?? null;
   const report = withSynonyms(synonyms, () => assembleReport(figures, { since, until, tz }, sendFailureMeaning, title));
-  return withAnsweredNow(report, await answeredNow(ctx, report.unanswered_questions.groups), title);
+  // Named, so that two accounts' reports mailed on are told apart.
+  return { account: declaredName(ctx), ...withAnsweredNow(report, await answeredNow(ctx, report.unanswered_questions.groups), title) };
 }
 
 /**
