@@ -24,6 +24,8 @@ import { deleteRevert, getRevert, matterOf, postRevert, putRevert } from "./reve
 import { accountMedia, isSafeMediaPath, MEDIA_NAME, mediaFreshness } from "./media.ts";
 import { pathOf } from "./request-target.ts";
 import { DEFAULTS, type AppOptions } from "./app-options.ts";
+import { RefusalLog } from "../wechat/door/refusals.ts";
+import { ACCOUNT_NAME } from "../base/account-name.ts";
 
 /** A store the single-account options must give. */
 function need<T>(value: T | undefined, name: string): T {
@@ -173,10 +175,18 @@ export async function createApp(opts: AppOptions) {
   if (declared) {
     const base = account.path.slice(0, -`/${account.name}`.length);
     const callbackOf = (name: string) => set.get(name)?.callback;
-    const gone = () => refusal("not_found", "no account answers at this path");
+    // Said in the log (a line per interval at most): the console's URL still the single-account
+    // server's /wechat, or an account not declared, is otherwise a 404 the operator never sees.
+    const refused = new RefusalLog(logError, () => clock.monotonic());
+    const gone = (name?: string) => {
+      refused.note("no_account", `${base}/${name === undefined ? "" : ACCOUNT_NAME.test(name) ? name : "…"}`);
+      return refusal("not_found", "no account answers at this path");
+    };
     app
-      .get(`${base}/:account`, ({ request, params }) => callbackOf(params.account)?.verify(request) ?? gone())
-      .post(`${base}/:account`, ({ request, params }) => callbackOf(params.account)?.receive(request) ?? gone(), none);
+      .get(`${base}/:account`, ({ request, params }) => callbackOf(params.account)?.verify(request) ?? gone(params.account))
+      .post(`${base}/:account`, ({ request, params }) => callbackOf(params.account)?.receive(request) ?? gone(params.account), none)
+      .get(base, () => gone())
+      .post(base, () => gone(), none);
   } else {
     const cb = account.callback;
     app.get(account.path, ({ request }) => cb.verify(request)).post(account.path, ({ request }) => cb.receive(request), none);

@@ -91,3 +91,18 @@ test("--wx-id on a server without accounts: its one account refuses a message to
     one.close();
   }
 });
+
+test("a callback at the bare wx-path or an undeclared account's is 404 and said in the log once per interval, naming the path only with an account name's characters", async () => {
+  const s = await loaded();
+  const noted = () => s.logged.filter((l) => l.includes("(no_account)"));
+  for (const path of ["/wechat", "/wechat/nope"]) expect({ path, status: (await say(path, "hello")).status }).toEqual({ path, status: 404 });
+  expect(noted()).toHaveLength(1);
+  expect(noted()[0]).toContain("wechat callback refused (no_account): no account answers at this path: a server of several accounts answers each at its wx-path/NAME (/wechat/shop)");
+  expect(noted()[0]).toEndWith("— /wechat/");
+  s.clock.advance(10_001);
+  expect((await say("/wechat/nope", "hello")).status).toBe(404);
+  expect(noted()[1]).toEndWith("— /wechat/nope (1 more refused for this since the last line)");
+  s.clock.advance(10_001);
+  expect((await say("/wechat/%1b%5b2J", "hello")).status).toBe(404);
+  expect(noted()[2]).toEndWith("— /wechat/…");
+});
