@@ -45,7 +45,7 @@ export function restartNeeded(running: ServeOptions, next: ServeOptions): string
   if (!next.accounts) return "the config file no longer declares [accounts]: restart the server to serve one account without them";
   const changed = RESTART_ONLY.filter(([k]) => running[k] !== next[k]).map(([, name]) => name);
   if (callbackBase(running) !== callbackBase(next)) changed.push("wx-path");
-  if (changed.length) return `${changed.join(", ")} changed: ${changed.length > 1 ? "these are" : "this is"} the server's, read at start; restart it to apply (nothing was changed)`;
+  if (changed.length) return `${changed.join(", ")} changed: ${changed.length > 1 ? "these are" : "this is"} the server's, read at start; restart it to apply`;
   return null;
 }
 
