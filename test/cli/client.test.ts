@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "../../src/cli/index.ts";
 import { startServer, type RunningServer } from "../../src/server/serve.ts";
@@ -58,6 +58,29 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect(code.out).toContain('warning: tag "starters" is never listed to followers: "starters" is the code of article "clash"');
     expect((await cli("rm", "clash", "--purge", "--yes")).code).toBe(0);
     expect((await cli("rm", "tagged-help", "--purge", "--yes")).code).toBe(0);
+  });
+
+  test("backup --id downloads a kept backup, checked against the server's sha256, with a read key too; an unknown, malformed or other matter's id is refused", async () => {
+    const taken = JSON.parse((await cli("backup", "articles", "-o", "kept.json", "--json")).out) as { id: string; sha256: string };
+    // A read key made as an operator makes one.
+    const made = JSON.parse((await cli("keys", "add", "--scope", "read", "--data", join(tmp.dir, "data"), "--json")).out) as { appkey: string; secret: string };
+    const readKey = { REPLYD_URL: server.url, REPLYD_APPKEY: made.appkey, REPLYD_SECRET: made.secret };
+    const reader = captureIO(readKey, tmp.dir);
+    // keys.json is read again within a second of a change (operations.md).
+    await Bun.sleep(1100);
+    expect(await run(["backup", "--id", taken.id, "-o", "again.json"], reader)).toBe(0);
+    expect(readFileSync(join(tmp.dir, "again.json"), "utf8")).toBe(readFileSync(join(tmp.dir, "kept.json"), "utf8"));
+    expect(reader.stdout.join("\n")).toMatch(new RegExp(`^backup ${taken.id}: \\d+ articles, \\d+ tags \\(manual, taken `));
+    // A read key cannot take one: it may only download.
+    const taking = captureIO(readKey, tmp.dir);
+    expect(await run(["backup", "articles", "-o", "new.json"], taking)).not.toBe(0);
+    expect(taking.stderr.join("\n")).toContain("[forbidden");
+    const unknown = await cli("backup", "--id", taken.id.replace(/-[a-z0-9]+$/, "-zzzz"), "-o", "none.json");
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toContain("(replyd backups lists them); nothing was written");
+    expect((await cli("backup", "--id", "not-an-id")).code).toBe(2);
+    expect((await cli("backup", "rules", "--id", taken.id)).err).toContain(`--id ${taken.id} is a backup of articles, not rules`);
+    expect(existsSync(join(tmp.dir, "none.json"))).toBe(false);
   });
 
   test("restore of a backup another account's server took says whose it is in its question, and on stderr and in the answer with --yes", async () => {
