@@ -223,6 +223,19 @@ test("flag > environment > profile, field by field; --profile or REPLYD_PROFILE 
   expect(() => resolveConfig({}, io)).toThrow("add a profile (replyd profile add NAME");
 });
 
+test("a profile named with --profile keeps its account: REPLYD_ACCOUNT saying another is refused, --account chooses, the default profile still yields to it", async () => {
+  const home = join(tmp.dir, "h13");
+  const io = { platform: "linux" as const, home, env: {} };
+  const offline = (secret: string) => Object.assign(as(home, {}, secret), { fetch: () => Promise.reject(new Error("offline")) });
+  expect(await run(["profile", "add", "shop", "--url", "http://s.example", "--appkey", "ks", "--account", "shop"], offline("secret-s"))).toBe(0);
+  const blogInShell = { ...io, env: { REPLYD_ACCOUNT: "blog" } };
+  expect(() => resolveConfig({ profile: "shop" }, blogInShell)).toThrow('the profile "shop" is for the account shop, and REPLYD_ACCOUNT says blog: unset REPLYD_ACCOUNT, or give --account to choose one');
+  expect(resolveConfig({ profile: "shop", account: "blog" }, blogInShell)).toMatchObject({ profile: "shop", account: "blog" });
+  expect(resolveConfig({ profile: "shop" }, { ...io, env: { REPLYD_ACCOUNT: "shop" } })).toMatchObject({ account: "shop" });
+  // Not named on the command line (the default profile): the environment still beats it, field by field.
+  expect(resolveConfig({}, blogInShell)).toMatchObject({ profile: "shop", account: "blog" });
+});
+
 test("a profiles file written on Windows (CRLF) or by hand is read; one that is not JSON is refused naming it", async () => {
   const home = join(tmp.dir, "h5");
   const dir = join(home, ".config", "replyd");
