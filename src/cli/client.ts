@@ -69,6 +69,9 @@ export class Client {
   /** A refusal as errorFrom reads it; a key refused that came from a profile names the profile, not --secret or --appkey. */
   private refusal(status: number, bytes: Uint8Array, signed: boolean): CLIError {
     const e = errorFrom(status, bytes, signed);
+    // A profile kept before its server took several accounts: say how to keep one in it.
+    if (e.code === CODE.account_required && this.config.profile !== null && this.config.account === undefined)
+      return new CLIError(e.code, `${e.message.replace(/ \[[^\]]*\]$/, "")}; or keep one in profile "${this.config.profile}": replyd profile add ${this.config.profile} --account NAME --force ${/\[[^\]]*\]$/.exec(e.message)?.[0] ?? `[${e.code}]`}`, e.exitCode);
     const from = this.config.secretFrom;
     if ((e.code !== CODE.bad_signature && e.code !== CODE.unknown_appkey) || from === undefined) return e;
     const unknown = e.code === CODE.unknown_appkey;

@@ -124,6 +124,13 @@ describe("serving", () => {
     expect(add.exitCode).toBe(0);
     const h = replyd(["health", "--json"], {}, bare);
     expect(JSON.parse(h.out)).toMatchObject({ status: "ok", account: "shop", callback: "/wechat/shop", counts: { articles_live: 1 } });
+    // A profile kept without an account (made before the server took several): the refusal says how to keep one in it.
+    const plain = Bun.spawnSync([BIN, "profile", "add", "plain", "--url", env.REPLYD_URL as string, "--appkey", env.REPLYD_APPKEY as string], { cwd: tmp.dir, env: { PATH, ...bare }, stdin: Buffer.from(`${env.REPLYD_SECRET}\n`) });
+    expect(plain.exitCode).toBe(0);
+    const unnamed = replyd(["health", "--profile", "plain"], {}, bare);
+    expect(unnamed.err).toContain('keep one in profile "plain": replyd profile add plain --account NAME --force [account_required]');
+    expect(Bun.spawnSync([BIN, "profile", "add", "plain", "--account", "shop", "--force"], { cwd: tmp.dir, env: { PATH, ...bare }, stdin: "ignore" }).exitCode).toBe(0);
+    expect(JSON.parse(replyd(["health", "--profile", "plain", "--json"], {}, bare).out)).toMatchObject({ account: "shop" });
   });
 
   test("a backup downloaded of one account is named for it and names it; restoring it into another asks naming both, or says so with --yes", () => {

@@ -248,3 +248,22 @@ test("a profiles file written on Windows (CRLF) or by hand is read; one that is 
   expect(await run(["health"], io)).toBe(2);
   expect(io.stderr.join("\n")).toContain(`${path} is not JSON`);
 });
+
+test("profile add NAME --account X --force changes only the account of a kept profile: the server, key and secret stay, nothing is asked", async () => {
+  const home = join(tmp.dir, "h14");
+  const offline = (secret?: string) => Object.assign(as(home, {}, secret), { fetch: () => Promise.reject(new Error("offline")) });
+  expect(await run(["profile", "add", "shop", "--url", "http://s.example", "--appkey", "ks"], offline("secret-s"))).toBe(0);
+  const refused = offline();
+  expect(await run(["profile", "add", "shop", "--account", "shop"], refused)).toBe(2);
+  expect(refused.stderr.join("\n")).toContain('a profile "shop" is kept already; pass --force');
+  // No secret to read: asked, it would be refused ("no secret was read").
+  const changed = offline();
+  expect(await run(["profile", "add", "shop", "--account", "shop", "--force"], changed)).toBe(0);
+  expect(changed.stdout.join("\n")).toContain('kept profile "shop" (http://s.example, ks, account shop)');
+  const io = { platform: "linux" as const, home, env: {} };
+  expect(resolveConfig({ profile: "shop" }, io)).toEqual({ url: "http://s.example", appkey: "ks", secret: "secret-s", profile: "shop", secretFrom: "shop", account: "shop" });
+  // --url without --appkey is still a usage error, saying how to change only the account.
+  const half = offline("x");
+  expect(await run(["profile", "add", "shop", "--url", "http://t.example", "--force"], half)).toBe(2);
+  expect(half.stderr.join("\n")).toContain('to change only the account of "shop": profile add shop --account NAME --force');
+});

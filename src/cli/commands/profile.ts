@@ -67,19 +67,23 @@ async function profile(c: CommandContext): Promise<void> {
   if (!name) throw usage(`profile ${action} needs a name: replyd profile ${action} NAME`);
   if (action === "add") {
     if (!PROFILE_NAME.test(name)) throw usage("a profile's name is letters, digits, _ . and -, starting with a letter or digit");
-    const url = c.str("--url");
-    const appkey = c.str("--appkey");
-    if (!url || !appkey) throw usage("profile add needs --url and --appkey; the secret is read from standard input");
-    if (Object.hasOwn(f.profiles, name) && !c.flags.force) throw new CLIError("profile_exists", `a profile "${name}" is kept already; pass --force to replace it`, 2);
-    const secret = (await c.io.secret(`secret for ${appkey}: `)).trim();
-    if (!secret) throw usage("no secret was read from standard input");
     const account = c.str("--account");
     if (account !== undefined && !ACCOUNT_NAME.test(account)) throw usage("--account must be an account's name: 1 to 32 lower-case letters, digits, - and _");
+    const kept = Object.hasOwn(f.profiles, name) ? f.profiles[name] : undefined;
+    if (kept && !c.flags.force) throw new CLIError("profile_exists", `a profile "${name}" is kept already; pass --force to replace it`, 2);
+    // Only the account changed (a server moved to several accounts): the kept server and key stay, the secret is not asked again.
+    const keep = kept !== undefined && account !== undefined && c.str("--url") === undefined && c.str("--appkey") === undefined;
+    const url = keep ? kept.url : c.str("--url");
+    const appkey = keep ? kept.appkey : c.str("--appkey");
+    if (!url || !appkey)
+      throw usage(`profile add needs --url and --appkey; the secret is read from standard input${kept ? ` (to change only the account of "${name}": profile add ${name} --account NAME --force)` : ""}`);
+    const secret = keep ? kept.secret : (await c.io.secret(`secret for ${appkey}: `)).trim();
+    if (!secret) throw usage("no secret was read from standard input");
     f.profiles[name] = { url: checkUrl(url), appkey, secret, ...(account !== undefined ? { account } : {}) };
     await checkKey(c, name, f.profiles[name]);
     if (c.flags.default || f.default === null) f.default = name;
     const path = writeProfiles(c.io, f);
-    return c.print({ name, url: f.profiles[name]?.url, appkey, default: f.default === name, path }, () => `kept profile "${name}" (${url}, ${appkey})${f.default === name ? ", the default" : ""} in ${path}`);
+    return c.print({ name, url: f.profiles[name]?.url, appkey, account: account ?? null, default: f.default === name, path }, () => `kept profile "${name}" (${url}, ${appkey}${account !== undefined ? `, account ${account}` : ""})${f.default === name ? ", the default" : ""} in ${path}`);
   }
   if (!Object.hasOwn(f.profiles, name)) throw new CLIError("unknown_profile", `no profile "${name}"; known: ${Object.keys(f.profiles).join(", ") || "none"}`, 2);
   if (action === "rm") {
@@ -108,7 +112,7 @@ export const profileCommand = defineCommand({
     { flags: "--appkey <appkey>", help: "the key's id (with add); its secret is read from standard input" },
     { flags: "--account <name>", help: "the account its commands act on, on a server with several (with add)" },
     { flags: "--default", help: "make it the default profile (with add; the first one added is)" },
-    { flags: "--force", help: "replace a profile kept under that name (with add)" },
+    { flags: "--force", help: "replace a profile kept under that name (with add; with --account alone, change only its account)" },
   ],
   local: true,
   refused: { "--secret": "profile add reads the secret from standard input (every user of this machine sees flags in ps): run it and type the secret, or pipe it in" },
