@@ -78,6 +78,7 @@ export async function createApp(opts: AppOptions) {
     contextOf: (account) => ({
       account: account.name,
       callbackPath: account.path,
+      callbackConfigured: () => account.callback.configured,
       mediaPrefix: declared ? `${account.name}/` : "",
       read: account.read,
       write: account.write,

@@ -13,6 +13,8 @@ export interface AppContext {
   /** The account's name (`default` on a server that declares none) and where its callback answers. */
   readonly account: string;
   readonly callbackPath: string;
+  /** Its callback has a wx-token (without one it answers 503). */
+  callbackConfigured(): boolean;
   /** Where its pictures are under /media/: "" for the one account of a server that declares none, "NAME/" for a declared one. */
   readonly mediaPrefix: string;
   readonly read: Account["read"];

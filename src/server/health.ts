@@ -21,6 +21,8 @@ export async function health(ctx: AppContext, req: SignedRequest) {
     // The account this health is of (`default` on a server that declares none), and where its callback answers.
     account: ctx.account,
     callback: ctx.callbackPath,
+    // Without a wx-token the callback answers 503 to everything: an account added without one says so here, not only in the log.
+    callback_configured: ctx.callbackConfigured(),
     // Where the data is kept: sqlite (the data folder) or postgres (--db), and its schema version.
     store: ctx.write.kind,
     schema: ctx.write.schema,

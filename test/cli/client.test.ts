@@ -402,6 +402,18 @@ describe("what a new operator stumbles on", () => {
     expect(other.stderr.join("")).toContain("is --url (REPLYD_URL) the server's root");
   });
 
+  test("health on a server started without --wx-token says its callback answers 503 until one is set; with one, nothing", async () => {
+    expect((await cli("health")).out).not.toContain("CALLBACK");
+    const bare = await startServer({ dataDir: join(tmp.dir, "no-token"), host: "127.0.0.1", port: 0, windowMs: 420, keep: 5, maxUpload: 256 * 1024, maxAuthFailures: 10, trustProxy: false, env: { REPLYD_APPKEY: ADMIN.appkey, REPLYD_SECRET: ADMIN.secret }, log: () => {}, say: () => {} });
+    try {
+      const io = captureIO({ REPLYD_URL: bare.url, REPLYD_APPKEY: ADMIN.appkey, REPLYD_SECRET: ADMIN.secret }, tmp.dir);
+      expect(await run(["health"], io)).toBe(0);
+      expect(io.stdout.join("\n")).toContain("CALLBACK       no wx-token: /wechat answers 503 until one is set (--wx-token, or the account's wx-token in the config file)");
+    } finally {
+      await bare.stop();
+    }
+  });
+
   test("a wrong secret names the secret, a wrong appkey names the appkey", async () => {
     const wrongSecret = captureIO({ REPLYD_URL: server.url, REPLYD_APPKEY: ADMIN.appkey, REPLYD_SECRET: "not-the-secret-0123456789" }, tmp.dir);
     expect(await run(["health"], wrongSecret)).toBe(1);

@@ -31,6 +31,17 @@ describe("GET /api/cli", () => {
     expect(r.data.newest_backup.id).toMatch(/^all-/);
   });
 
+  test("health says whether the callback has a wx-token (without one it answers 503 to everything)", async () => {
+    expect((await call("GET", "/api/cli")).data.callback_configured).toBe(false);
+    expect((await t.handle(new Request("http://localhost/wechat", { method: "POST", body: "<xml/>" }))).status).toBe(503);
+    const withToken = await testApp({ wechat: { token: "tok3n" } });
+    try {
+      expect((await withToken.call("GET", "/api/cli")).data.callback_configured).toBe(true);
+    } finally {
+      withToken.close();
+    }
+  });
+
   test("id, code, tag and q queries, paginated", async () => {
     await importDoc(doc([article(1, { keywords: ["alpha"] }), article(2, { tag: "tips" }), article(3), article(4, { deleted: true })]));
     expect((await call("GET", "/api/cli", [["id", "a2"]])).data.tag).toBe("tips");

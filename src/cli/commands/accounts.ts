@@ -16,6 +16,7 @@ interface AccountSummary {
   message_log: { unwritten: number; dropped: number };
   platform: { link: string };
   generated_answers: string;
+  callback_configured?: boolean;
   newest_backup: { id: string; created_at: string } | null;
 }
 
@@ -25,7 +26,7 @@ async function accounts(c: CommandContext): Promise<void> {
     data.accounts
       .map((a) =>
         [
-          `${a.name}  ${a.callback}`,
+          `${a.name}  ${a.callback}${a.callback_configured === false ? " (no wx-token: answers 503)" : ""}`,
           `  ${a.counts.articles_live} articles, ${a.counts.rules} rules, ${a.counts.texts} texts; search index ${a.search_index}${a.passage_index ? `, passage index ${a.passage_index}` : ""}`,
           `  platform ${a.platform.link}; model ${a.generated_answers}; newest backup ${a.newest_backup ? `${a.newest_backup.id} (${a.newest_backup.created_at})` : "none"}`,
         ].join("\n"),

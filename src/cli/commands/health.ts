@@ -6,6 +6,7 @@ interface Health {
   status: string;
   account?: string;
   callback?: string;
+  callback_configured?: boolean;
   version: string;
   uptime_s: number;
   server_time: string;
@@ -71,6 +72,7 @@ export async function health(c: CommandContext): Promise<void> {
     [
       `${h.status} — replyd ${h.version} at ${client.config.url} (${ms.toFixed(0)} ms)${client.config.profile ? `, profile ${client.config.profile}` : ""}`,
       ...(h.account && h.account !== "default" ? [`account        ${h.account} (callback ${h.callback})`] : []),
+      ...(h.callback_configured === false ? [`CALLBACK       no wx-token: ${h.callback ?? "the callback"} answers 503 until one is set (--wx-token, or the account's wx-token in the config file)`] : []),
       `uptime         ${duration(h.uptime_s)}`,
       `server time    ${h.server_time}`,
       `articles       ${h.counts.articles_live} live, ${h.counts.articles_deleted} deleted`,

@@ -102,6 +102,11 @@ export class WechatHandler {
       throw new WxError("stale_timestamp", `the request's timestamp is ${Math.round(Math.abs(off) / 1000)} s ${off > 0 ? "behind" : "ahead of"} this server's clock (${this.opts.skewMs / 1000} s allowed)`);
   }
 
+  /** A wx-token is set: without one every request is answered 503 (health says so). */
+  get configured(): boolean {
+    return Boolean(this.opts.token);
+  }
+
   /** GET: the platform's server URL verification. */
   verify(request: Request): Response {
     if (!this.opts.token) return this.disabled();
