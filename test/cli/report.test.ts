@@ -75,13 +75,17 @@ describe("the terminal", () => {
     expect(text).toMatch(/\n {38}answered now: list: 我想问一下/);
   });
 
-  test("a report of nothing says so, section by section", () => {
-    const empty = assembleReport(
+  /** A day with nothing logged. */
+  const emptyReport = () =>
+    assembleReport(
       { kinds: [], replyTimes: [], model: [], failures: [], unanswered: [], closeCalls: [], askedAgain: [], detailsSince: null },
       { since: new Date(NOW - DAY).toISOString(), until: new Date(NOW).toISOString(), tz: 0 },
       () => null,
       () => null,
     );
+
+  test("a report of nothing says so, section by section", () => {
+    const empty = emptyReport();
     const text = reportText(empty);
     expect(text).toContain("0 follower messages\n— answered, of the 0 that wanted an answer");
     expect(text).toContain("QUESTIONS NOTHING ANSWERED  none");
@@ -90,12 +94,7 @@ describe("the terminal", () => {
   });
 
   test("a report of a declared account names it in its first line and its page; one of a server of one account names none", () => {
-    const base = assembleReport(
-      { kinds: [], replyTimes: [], model: [], failures: [], unanswered: [], closeCalls: [], askedAgain: [], detailsSince: null },
-      { since: new Date(NOW - DAY).toISOString(), until: new Date(NOW).toISOString(), tz: 0 },
-      () => null,
-      () => null,
-    );
+    const base = emptyReport();
     expect(reportText({ ...base, account: "shop" }).split("\n")[0]).toStartWith("replyd report of account shop: ");
     expect(reportText({ ...base, account: null }).split("\n")[0]).toStartWith("replyd report: ");
     const page = reportHtml({ ...base, account: "shop" });
