@@ -69,15 +69,16 @@ export class Client {
   /** A refusal as errorFrom reads it; a key refused that came from a profile names the profile, not --secret or --appkey. */
   private refusal(status: number, bytes: Uint8Array, signed: boolean): CLIError {
     const e = errorFrom(status, bytes, signed);
+    // The marker as errorFrom wrote it ([bad_signature], or [bad_signature, HTTP 401; unsigned answer]).
+    const marker = /\[[^\]]*\]$/.exec(e.message)?.[0] ?? `[${e.code}]`;
     // A profile kept before its server took several accounts: say how to keep one in it.
-    if (e.code === CODE.account_required && this.config.profile !== null && this.config.account === undefined)
-      return new CLIError(e.code, `${e.message.replace(/ \[[^\]]*\]$/, "")}; or keep one in profile "${this.config.profile}": replyd profile add ${this.config.profile} --account NAME --force ${/\[[^\]]*\]$/.exec(e.message)?.[0] ?? `[${e.code}]`}`, e.exitCode);
+    const profile = this.config.profile;
+    if (e.code === CODE.account_required && profile && this.config.account === undefined)
+      return new CLIError(e.code, `${e.message.slice(0, e.message.length - marker.length).trimEnd()}; or keep one in profile "${profile}": replyd profile add ${profile} --account NAME --force ${marker}`, e.exitCode);
     const from = this.config.secretFrom;
     if ((e.code !== CODE.bad_signature && e.code !== CODE.unknown_appkey) || from === undefined) return e;
     const unknown = e.code === CODE.unknown_appkey;
     const again = `replyd profile add ${from} --url ${this.config.url} --appkey ${unknown ? "KEY" : this.config.appkey}${this.config.account !== undefined ? ` --account ${this.config.account}` : ""} --force`;
-    // The marker as errorFrom wrote it ([bad_signature], or [bad_signature, HTTP 401; unsigned answer]).
-    const marker = /\[[^\]]*\]$/.exec(e.message)?.[0] ?? `[${e.code}]`;
     const what = unknown
       ? `the server knows no appkey "${this.config.appkey}", which profile "${from}" keeps (revoked, or another server's): keep a key it knows (${again})`
       : `the signature does not match: the secret kept in profile "${from}" is not the one of appkey "${this.config.appkey}" (${again}, then paste the right one)`;

@@ -176,18 +176,19 @@ export async function createApp(opts: AppOptions) {
   if (declared) {
     const base = account.path.slice(0, -`/${account.name}`.length);
     const callbackOf = (name: string) => set.get(name)?.callback;
-    // Said in the log (a line per interval at most): the console's URL still the single-account
-    // server's /wechat, or an account not declared, is otherwise a 404 the operator never sees.
+    // Said in the log (a line per interval per reason): the console's URL still the single-account
+    // server's /wechat, or an account not declared, is otherwise a 404 the operator never sees. Only
+    // a name an account could have is noted (a scanner's /favicon.ico under a wx-path of "/" is not).
     const refused = new RefusalLog(logError, () => clock.monotonic());
     const gone = (name?: string) => {
-      refused.note("no_account", `${base}/${name === undefined ? "" : ACCOUNT_NAME.test(name) ? name : "…"}`);
+      if (name === undefined) refused.note("bare_path", base);
+      else if (ACCOUNT_NAME.test(name)) refused.note("no_account", `${base}/${name}`);
       return refusal("not_found", "no account answers at this path");
     };
     app
       .get(`${base}/:account`, ({ request, params }) => callbackOf(params.account)?.verify(request) ?? gone(params.account))
-      .post(`${base}/:account`, ({ request, params }) => callbackOf(params.account)?.receive(request) ?? gone(params.account), none)
-      .get(base, () => gone())
-      .post(base, () => gone(), none);
+      .post(`${base}/:account`, ({ request, params }) => callbackOf(params.account)?.receive(request) ?? gone(params.account), none);
+    if (base) app.get(base, () => gone()).post(base, () => gone(), none);
   } else {
     const cb = account.callback;
     app.get(account.path, ({ request }) => cb.verify(request)).post(account.path, ({ request }) => cb.receive(request), none);

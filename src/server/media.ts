@@ -60,7 +60,7 @@ export interface MediaAccount {
  * the database, as on one account: another instance of a cluster may have taken the upload).
  * A bare `/media/FILE` is what the folder of a server of one account served before it was moved
  * under an account: articles and sent messages still name it, so it is served from the account
- * that holds it — names are the content's hash, so any account holding it holds the same bytes.
+ * whose folder holds it — names are the content's hash, so any account holding it holds the same bytes.
  * The path has passed isSafeMediaPath (plain segments only), so it cannot leave a folder; what the
  * static plugin adds (caching, nosniff, 304) is added here.
  */
@@ -75,11 +75,12 @@ export async function accountMedia(request: Request, path: string, accounts: Rea
     return served(request, account.dir, name);
   }
   if (!MEDIA_NAME.test(first)) return null;
+  // From the folders only: asking every account's database for a name nobody holds would let any
+  // request cost a query per account (a moved SQLite folder has its pictures on disk).
   for (const account of accounts.values()) {
     const found = served(request, account.dir, first);
     if (found) return found;
   }
-  for (const account of accounts.values()) if (await account.fetch(first).catch(() => false)) return served(request, account.dir, first);
   return null;
 }
 

@@ -117,9 +117,9 @@ test("replyd accounts lists every account with its health, for a key of every ac
     ["shop", "/wechat/shop", 1],
     ["blog", "/wechat/blog", 1],
   ]);
-  expect(r.data.accounts.map((a: { search_index: string; passage_index: string }) => [a.search_index, a.passage_index])).toEqual([
-    ["ready", "ready"],
-    ["ready", "ready"],
+  expect(r.data.accounts.map((a: { search_index: string; passage_index: string; callback_configured: boolean }) => [a.search_index, a.passage_index, a.callback_configured])).toEqual([
+    ["ready", "ready", true],
+    ["ready", "ready", true],
   ]);
   const bound = await t.call("GET", "/api/cli/accounts", undefined, { key: SHOP_ADMIN });
   expect([bound.status, bound.error.code]).toEqual([403, CODE.forbidden]);
@@ -191,7 +191,8 @@ test("a server without [accounts]: account=default or none is its one account, a
     expect((await ask([["account", "shop"]])).error.code).toBe(CODE.unknown_account);
     expect((await ask([], SHOP_ADMIN)).error.code).toBe(CODE.forbidden);
     const list = await one.handle(signedRequest("GET", "/api/cli/accounts", { nowMs: one.clock.now() }));
-    expect((await body(list)).data.accounts.map((a: { name: string }) => a.name)).toEqual(["default"]);
+    // Started without a wx-token: its callback answers 503, and the list says so.
+    expect((await body(list)).data.accounts.map((a: { name: string; callback_configured: boolean }) => [a.name, a.callback_configured])).toEqual([["default", false]]);
     // Its backups name no account: a document as every earlier version wrote it.
     const taken = await body(await one.handle(signedRequest("POST", "/api/cli/revert/all", { nowMs: one.clock.now() })));
     const text = await (await one.handle(signedRequest("GET", "/api/cli/revert/all", { nowMs: one.clock.now(), fields: [["id", taken.data.id]] }))).text();

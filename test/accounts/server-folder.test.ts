@@ -1,6 +1,6 @@
 /** The data folder of a server of several accounts: the owner's alone, also when a release before left it open; never opened as one account's. */
 import { expect, test } from "bun:test";
-import { existsSync, mkdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openServerFolder } from "../../src/store/sqlite/server-folder.ts";
 import { openAccountsServer, openBackend } from "../../src/store/open.ts";
@@ -40,6 +40,7 @@ test("a server of several accounts opened as one account (its config file forgot
     const single = join(tmp.dir, "single");
     await (await openBackend(single, opts)).close();
     mkdirSync(join(single, "accounts", "shop"), { recursive: true });
+    writeFileSync(join(single, "accounts", "shop", "replyd.db"), "");
     await (await openBackend(single, opts)).close();
     // An empty accounts/ folder, or one whose folders hold no database, refuses nothing.
     const empty = join(tmp.dir, "empty");

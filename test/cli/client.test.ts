@@ -60,7 +60,7 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect((await cli("rm", "tagged-help", "--purge", "--yes")).code).toBe(0);
   });
 
-  test("backup --id downloads a kept backup, checked against the server's sha256, with a read key too; an unknown, malformed or other matter's id is refused", async () => {
+  test("backup --id downloads a kept backup, checked whole, with a read key too; an unknown, malformed or other matter's id, or a file changed on the server, is refused", async () => {
     const taken = JSON.parse((await cli("backup", "articles", "-o", "kept.json", "--json")).out) as { id: string; sha256: string };
     // A read key made as an operator makes one.
     const made = JSON.parse((await cli("keys", "add", "--scope", "read", "--data", join(tmp.dir, "data"), "--json")).out) as { appkey: string; secret: string };
@@ -81,6 +81,16 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect((await cli("backup", "--id", "not-an-id")).code).toBe(2);
     expect((await cli("backup", "rules", "--id", taken.id)).err).toContain(`--id ${taken.id} is a backup of articles, not rules`);
     expect(existsSync(join(tmp.dir, "none.json"))).toBe(false);
+    // A kept file changed on the server's disk (its sha256 left as it was) is refused, nothing written.
+    const second = JSON.parse((await cli("backup", "articles", "-o", "second.json", "--json")).out) as { id: string };
+    const onDisk = join(tmp.dir, "data", "backups", `${second.id}.json`);
+    const kept = readFileSync(onDisk, "utf8");
+    const sneaked = '{"id":"sneak","title":"Sneaked in","url":"https://e.com/s"}';
+    writeFileSync(onDisk, kept.replace(/"articles":\[(\]?)/, (_, empty: string) => `"articles":[${sneaked}${empty ? "]" : ","}`));
+    const swapped = await cli("backup", "--id", second.id, "-o", "swapped.json");
+    expect(swapped.code).toBe(1);
+    expect(swapped.err).toContain("[checksum_mismatch]");
+    expect(existsSync(join(tmp.dir, "swapped.json"))).toBe(false);
   });
 
   test("restore of a backup another account's server took says whose it is in its question, and on stderr and in the answer with --yes", async () => {
@@ -120,6 +130,13 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     const merged = await run(["import", "init-one.json"], io);
     expect(merged).toBe(0);
     expect(asked).toHaveLength(1);
+    // --init replaces what the document holds of articles and tags, and asks of that alone.
+    writeFileSync(join(tmp.dir, "tags-only.json"), JSON.stringify({ format: "replyd/1", matter: "articles", created_at: "2026-11-26T00:00:00.000Z", tags: { news: "News" } }));
+    expect(await run(["import", "tags-only.json", "--init"], io)).not.toBe(0);
+    expect(asked[1]).toBe(`Replace the tag descriptions of ${server.url} with tags-only.json (1 tags)? [y/N] `);
+    writeFileSync(join(tmp.dir, "rules-only.json"), JSON.stringify({ format: "replyd/1", matter: "rules", created_at: "2026-11-26T00:00:00.000Z", rules: [] }));
+    expect(await run(["import", "rules-only.json", "--init"], io)).toBe(0);
+    expect(asked).toHaveLength(2);
     expect((await cli("rm", "a51", "--purge", "--yes")).code).toBe(0);
   });
 

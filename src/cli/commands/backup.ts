@@ -59,6 +59,7 @@ export async function backup(c: CommandContext): Promise<void> {
     const f = openLocal(c.io, got.tmp);
     try {
       const doc = checkLocally(c, toStdout ? "the download" : target, f);
+      // The sha256 the server answered (a backup taken now) or listed (PostgreSQL keeps it beside the document).
       if (doc.sha256 !== info.sha256) throw new CLIError("checksum_mismatch", `the downloaded backup does not match the server's sha256 (${info.sha256}); nothing was written`);
       what ||= `${held(doc)} (${info.kind}, taken ${info.created_at})`;
       // Standard output gets the document only once it is checked whole; the report goes to stderr.

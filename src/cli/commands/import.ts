@@ -4,7 +4,7 @@ import { defineCommand } from "../command.ts";
 import type { CommandContext } from "../context.ts";
 import { usage } from "../errors.ts";
 import { openLocal } from "../files.ts";
-import { checkLocally } from "./local-document.ts";
+import { checkLocally, held } from "./local-document.ts";
 import { confirm, otherAccountNote, whereOf } from "../confirm.ts";
 
 /** What an import answers: the store's counts, and rules that now point at nothing. */
@@ -18,10 +18,12 @@ export async function importCmd(c: CommandContext): Promise<void> {
     const doc = checkLocally(c, file, f);
     const mode = c.flags.init ? "init" : "merge";
     const client = c.client();
-    if (mode === "init") {
+    // What --init replaces is what the document holds of articles and tags (the rest it merges).
+    const replaced = [doc.articles ? "every article" : "", doc.tags ? "the tag descriptions" : ""].filter(Boolean).join(" and ");
+    if (mode === "init" && replaced) {
       const where = whereOf(client);
-      const what = `${file} (${doc.articles?.count ?? 0} articles)${otherAccountNote(c, client, file, doc.account)}`;
-      await confirm(c, `Replace every article of ${where} with ${what}? A backup of the current articles is taken first.`, `import --init replaces every article of ${where}`, "import cancelled; nothing was changed");
+      const what = `${file} (${held(doc)})${otherAccountNote(c, client, file, doc.account)}`;
+      await confirm(c, `Replace ${replaced} of ${where} with ${what}?${doc.articles ? " A backup of the current articles is taken first." : ""}`, `import --init replaces ${replaced} of ${where}`, "import cancelled; nothing was changed");
     }
     const r = await client
       .call<ImportResult & { mode: string }>(

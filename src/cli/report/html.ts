@@ -118,7 +118,7 @@ function modelAndSends(r: Report): string {
 
 /** The whole page. */
 export function reportHtml(r: Report): string {
-  const range = `${r.account ? `account ${r.account}, ` : ""}${localTime(r.since, r.tz, true)} to ${localTime(r.until, r.tz, true)} (UTC${r.tz})`;
+  const range = `${localTime(r.since, r.tz, true)} to ${localTime(r.until, r.tz, true)} (UTC${r.tz})`;
   const head = `<h1>How followers were answered${r.account ? ` — account ${esc(r.account)}` : ""}</h1><p>${esc(`${range}: ${count(r.totals.messages)} follower messages, ${percent(r.totals.share)} of those that wanted an answer answered.`)}</p>${
     r.details_since ? `<p class="muted">${esc(`Reply times, close calls and follow-ups are logged from ${localTime(r.details_since, r.tz, true)} on.`)}</p>` : ""
   }`;
@@ -126,7 +126,7 @@ export function reportHtml(r: Report): string {
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(`replyd report, ${range}`)}</title>
+<title>${esc(`replyd report, ${r.account ? `account ${r.account}, ` : ""}${range}`)}</title>
 <style>${STYLE}</style></head>
 <body>
 ${head}

@@ -18,8 +18,9 @@ const ADVICE: Record<string, string> = {
   bad_encryption: "the message could not be decrypted: is the wx-aeskey (--wx-aeskey, or the account's) the console's EncodingAESKey, and the wx-appid the account's AppID?",
   no_token: "no wx-token is set: start replyd serve with --wx-token (REPLYD_WX_TOKEN), or give the account its wx-token in the config file",
   no_aeskey: "an encrypted message arrived but no EncodingAESKey is set: set wx-aeskey and wx-appid (--wx-aeskey and --wx-appid, or the account's in the config file)",
-  no_account:
-    "no account answers at this path: a server of several accounts answers each at its wx-path/NAME (/wechat/shop) — is the console's URL the account's (a single-account server's /wechat moved under an account changes it), and is the account in [accounts]?",
+  bare_path:
+    "a callback at the wx-path itself: a server of several accounts answers each at wx-path/NAME (/wechat/shop) — is the console's URL still the one of the server before it took several accounts?",
+  no_account: "no account of that name is declared: is the console's URL the account's, and the account in [accounts] (reloaded)?",
 };
 
 export class RefusalLog {
