@@ -109,6 +109,17 @@ export function contentOf(a: ArticleInput): ArticleContent {
   return out as ArticleContent;
 }
 
+/**
+ * What an import writes for a record: its content, but the questions the article already holds when
+ * the record has no `questions` field. They are taught on the server (replyd teach, questions+=); a
+ * file from the account's own CMS, imported again, does not carry them and must not wipe them. An
+ * explicit `"questions": []` clears them; a restore writes the document as it is.
+ */
+export function importedContent(rec: ArticleInput, current: Pick<ArticleContent, "questions"> | null): ArticleContent {
+  const content = contentOf(rec);
+  return rec.questions === undefined && current ? { ...content, questions: current.questions } : content;
+}
+
 export function sameContent(a: ArticleContent, b: ArticleContent): boolean {
   for (const f of CONTENT) {
     const x = a[f.name];

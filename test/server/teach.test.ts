@@ -120,6 +120,34 @@ test("teach: the follower's question goes to the article, and it and a paraphras
   expect((await call("GET", "/api/cli", [["id", "returns"]])).data.rev).toBe(2);
 });
 
+test("an import keeps what was taught when its records carry no questions (the CMS's file again, merge or --init); \"questions\": [] clears them; a restore writes the document as it is", async () => {
+  await importDoc({ matter: "articles" }, SHOP);
+  expect(titleOf(await say("I want my money back"))).toBeNull();
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "returns"]])).status).toBe(200);
+  const questions = async () => (await call("GET", "/api/cli", [["id", "returns"]])).data.questions as string[];
+  // The same file again, as the account's CMS exports it: nothing changed, nothing lost.
+  const again = await importDoc({ matter: "articles" }, SHOP);
+  expect(again).toMatchObject({ added: 0, updated: 0, unchanged: SHOP.length });
+  expect(await questions()).toEqual(["I want my money back"]);
+  // A record that changes, still without questions: revised, the questions kept.
+  const edited = SHOP.map((a) => (a.id === "returns" ? { ...a, title: "Returns, refunds and exchanges" } : a));
+  expect(await importDoc({ matter: "articles" }, edited)).toMatchObject({ updated: 1 });
+  expect(await questions()).toEqual(["I want my money back"]);
+  expect(titleOf(await say("I want my money back"))).toBe("Returns, refunds and exchanges");
+  // --init of the same file: every article replaced, the taught questions of those it keeps kept.
+  const init = await call("POST", "/api/cli", [["mode", "init"]], { files: [{ name: "json", content: document({ matter: "articles" }, edited) }] });
+  expect(init.status).toBe(200);
+  expect(await questions()).toEqual(["I want my money back"]);
+  // Said in the record: cleared.
+  await importDoc({ matter: "articles" }, edited.map((a) => (a.id === "returns" ? { ...a, questions: [] } : a)));
+  expect(await questions()).toEqual([]);
+  // A restore is the document as it is: a record without questions has none.
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "returns"]])).status).toBe(200);
+  const restored = await call("PUT", "/api/cli/revert/articles", [], { files: [{ name: "json", content: document({ matter: "articles", tags: {} }, edited) }] });
+  expect(restored.status).toBe(200);
+  expect(await questions()).toEqual([]);
+});
+
 test("teach as=: the operator's phrasing of a message is taught instead of its text (one too long to teach whole), held to what a question is; the message must still be a follower's question", async () => {
   await importDoc({ matter: "articles" }, SHOP);
   const long = `Hi, I ordered a jacket three weeks ago for my sister's birthday, it arrived in the wrong colour and she does not like it anyway, ${"so ".repeat(40)}can I get my money back?`;

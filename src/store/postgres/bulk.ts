@@ -14,7 +14,7 @@ import { LOCKS } from "./connect.ts";
 import { SAME_CONTENT, setContent } from "./columns.ts";
 import type { Mirror } from "./mirror.ts";
 import type { Outcome } from "./outcome.ts";
-import { generation, insertDirectly, insertNew, loadRecords, mintIds, purgeArticles } from "./rows.ts";
+import { generation, insertDirectly, insertNew, keptQuestions, loadRecords, mintIds, purgeArticles } from "./rows.ts";
 import * as content from "./content.ts";
 import { type ImportResult } from "../writer.ts";
 import { scopedWriteLock } from "./account-schema.ts";
@@ -59,12 +59,13 @@ export async function importDocumentPg(sql: SQL, doc: BulkDocument, mode: "merge
       result.added = articles.count;
       mirror?.reached(await generation(tx));
     } else if (articles) {
-      await loadRecords(tx, articles);
+      await loadRecords(tx, articles, { keepQuestions: true });
       // A record without id takes the id of the live article with its code, in both modes.
       if (articles.missingIds) {
         await tx`UPDATE doc_in d SET id = a.id FROM articles a WHERE d.id IS NULL AND d.code IS NOT NULL AND NOT a.deleted AND a.code IS NOT NULL AND lower(a.code) = lower(d.code)`;
         await mintIds(tx);
       }
+      await keptQuestions(tx);
       if (mode === "merge") await refuseTakenCodes(tx);
       await tx`UPDATE doc_in d SET status = CASE WHEN ${tx.unsafe(SAME_CONTENT)} THEN 'same' ELSE 'changed' END FROM articles a WHERE a.id = d.id`;
       // Purge first in init mode: a document may give a removed article's code to a new id.

@@ -34,10 +34,12 @@ class Pipeline {
   }
 }
 /** A record as its batch carries it, `rev` and times included (a restore keeps them; an import's statements ignore them). */
-const batchRow = (rec: ArticleInput, idx: number): BatchRow => {
+/** `absent`: the questions column of a record without `questions` ("null": kept from the article, an import's; article.ts importedContent). */
+const batchRow = (rec: ArticleInput, idx: number, absent = "[]"): BatchRow => {
   const c = contentOf(rec);
   const row: Record<string, unknown> = { idx, id: rec.id ?? null };
   for (const f of CONTENT) row[f.name] = f.kind === "words" ? JSON.stringify(c[f.name]) : c[f.name];
+  if (rec.questions === undefined) row.questions = absent;
   row.rev = rec.rev ?? null;
   row.created_at = rec.created_at ?? null;
   row.updated_at = rec.updated_at ?? null;
@@ -100,20 +102,30 @@ export async function insertDirectly(tx: TransactionSQL, articles: Articles, now
   await batches.drain();
 }
 
+/** An import's records without questions take the article's (article.ts importedContent), a new one none: once ids are known. */
+export async function keptQuestions(tx: TransactionSQL): Promise<void> {
+  await tx`UPDATE doc_in d SET questions = a.questions FROM articles a WHERE a.id = d.id AND d.questions = 'null'`;
+  await tx`UPDATE doc_in SET questions = '[]' WHERE questions = 'null'`;
+}
+
 /** The generation the database has reached, this transaction's writes included (every writer holds the write lock). */
 export async function generation(tx: TransactionSQL): Promise<bigint> {
   const [top] = (await tx`SELECT coalesce(greatest((SELECT max(gen) FROM articles), (SELECT max(gen) FROM removals)), 0)::text AS gen`) as [{ gen: string }];
   return BigInt(top.gen);
 }
 
-/** The document's records into doc_in (dropped at commit), `rev` and times kept for a restore. */
-export async function loadRecords(tx: TransactionSQL, articles: Articles): Promise<void> {
+/**
+ * The document's records into doc_in (dropped at commit), `rev` and times kept for a restore. With
+ * `keepQuestions` (an import) a record without questions is loaded with "null" there, for
+ * keptQuestions() to fill from the article.
+ */
+export async function loadRecords(tx: TransactionSQL, articles: Articles, opts: { keepQuestions?: boolean } = {}): Promise<void> {
   await tx.unsafe(`CREATE TEMP TABLE doc_in (idx integer PRIMARY KEY, id text, ${CONTENT_DDL}, rev bigint, created_at text, updated_at text, status text) ON COMMIT DROP`);
   const batches = new Pipeline();
   let batch = new Columns();
   let idx = 0;
   for (const rec of articles.values()) {
-    batch.add(batchRow(rec, idx++));
+    batch.add(batchRow(rec, idx++, opts.keepQuestions ? "null" : "[]"));
     if (batch.length === BATCH) {
       await batches.send(insertBatch(tx, batch));
       batch = new Columns();

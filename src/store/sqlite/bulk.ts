@@ -4,7 +4,7 @@
  * the new one) after an automatic backup of what it replaces. The articles are handed over again
  * for each pass (doc.ts Articles: read again from the uploaded file), never held.
  */
-import { contentOf, sameContent, type ArticleInput } from "../../article/article.ts";
+import { contentOf, importedContent, sameContent, type ArticleInput } from "../../article/article.ts";
 import { SECTIONS, type BulkDocument, type Matter } from "../../doc/document.ts";
 import { InvalidDocumentError, ProblemList } from "../../base/errors.ts";
 import { DocumentIds } from "../ids.ts";
@@ -108,7 +108,7 @@ export function importDocument(store: BulkTarget, doc: BulkDocument, mode: "merg
         const id = idOf(rec, index);
         kept?.keep(id);
         const current = existing ? store.articles.get(id) : null;
-        const content = contentOf(rec);
+        const content = importedContent(rec, current);
         const takesCode = content.code !== null && !content.deleted;
         if (!current) {
           if (takesCode && existing) free(content.code as string, id);
