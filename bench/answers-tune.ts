@@ -23,7 +23,7 @@ import { ANSWERS, choose } from "../src/ranking/choice.ts";
 import { rank, RANKING_LIMITS } from "../src/ranking/rank.ts";
 import { RANKING } from "../src/ranking/bm25.ts";
 import type { Ranking } from "../src/ranking/types.ts";
-import { searchTerms } from "../src/store/model/search.ts";
+import { searchTerms, wholeWordOnly } from "../src/store/model/search.ts";
 import { termGrams } from "../src/store/model/grams.ts";
 import { MAX_INPUT } from "../src/wechat/answering/regex.ts";
 import { PlainBm25 } from "./eval/bm25.ts";
@@ -60,7 +60,8 @@ export function wordSearch(question: string, articles: readonly EvalArticle[]): 
     const low = cols.map(asciiLower);
     let score = 0;
     for (const t of terms) {
-      const at = low.map((c) => c.includes(t));
+      // A short Latin word as a word only (search.ts wholeWordOnly), anything else anywhere.
+      const at = low.map((c) => (wholeWordOnly(t) ? new RegExp(`(^|[^a-z0-9])${t}($|[^a-z0-9])`).test(c) : c.includes(t)));
       if (!at.some(Boolean)) return;
       score += (at[0] ? 10 : 0) + (at[1] ? 5 : 0) + (at[2] ? 1 : 0);
     }

@@ -103,6 +103,10 @@ describe("plain-mode replies", () => {
     expect(items(await say("春节")).item).toMatchObject({ Title: "春节快乐 holiday tips" }); // 2-character Chinese word
     expect(items(await say("s rest")).item).toMatchObject({ Title: "春节快乐 holiday tips" });
   });
+  test("a follower's 'ho' or 's ti' finds no title that holds it only inside a word ('holiday', 'tips')", async () => {
+    expect((await say("ho")).Content).toBe("Say h for help.");
+    expect((await say("s ti")).Content).toBe("Nothing matched your search. Send h for help.");
+  });
   test("a CreateTime in milliseconds (as some tools send it) is answered like any other", async () => {
     expect(items((await send(textMsg("FV3", NOW * 1000))).xml as XmlNode).item).toMatchObject({ Title: "Founder's view 3" });
     expect((await send(textMsg("FV3", NOW * 10000))).status).toBe(400);

@@ -44,13 +44,23 @@ function pendingFrom(db: Database): number | null {
   return state && !state.passagesOnly ? state.from : null;
 }
 
-/** The score and the every-word condition over these columns, with one LIKE pattern per column and word. */
+/**
+ * A Latin word of one or two characters ("hi", "ok", "tv") is found as a word, not inside one: a
+ * follower's "hi" found "Children's bikes" and "ok" found "How to book a repair", each sent as the
+ * answer. Longer words and Chinese are found anywhere in the text, as before.
+ */
+export const wholeWordOnly = (term: string): boolean => /^[a-z0-9]{1,2}$/.test(term);
+/** The GLOB pattern that finds `term` as a word in a text padded with a space on each side. */
+const asWord = (term: string) => `*[^a-z0-9]${term}[^a-z0-9]*`;
+
+/** The score and the every-word condition over these columns, with one pattern per column and word (a LIKE, or a GLOB for a short Latin word). */
 function scored(terms: string[], withDescription: boolean): { score: string; every: string; args: string[] } {
   const cols = withDescription ? ["title", "keyword_text", "description"] : ["title", "keyword_text"];
   const weights = [10, 5, 1];
-  const score = terms.map(() => "(" + cols.map((c, i) => `CASE WHEN lower(a.${c}) LIKE ? ESCAPE '\\' THEN ${weights[i]} ELSE 0 END`).join(" + ") + ")").join(" + ");
-  const every = terms.map(() => "(" + cols.map((c) => `lower(a.${c}) LIKE ? ESCAPE '\\'`).join(" OR ") + ")").join(" AND ");
-  return { score, every, args: terms.flatMap((t) => cols.map(() => containing(t))) };
+  const test = (t: string, c: string) => (wholeWordOnly(t) ? `(' ' || lower(a.${c}) || ' ') GLOB ?` : `lower(a.${c}) LIKE ? ESCAPE '\\'`);
+  const score = terms.map((t) => "(" + cols.map((c, i) => `CASE WHEN ${test(t, c)} THEN ${weights[i]} ELSE 0 END`).join(" + ") + ")").join(" + ");
+  const every = terms.map((t) => "(" + cols.map((c) => test(t, c)).join(" OR ") + ")").join(" AND ");
+  return { score, every, args: terms.flatMap((t) => cols.map(() => (wholeWordOnly(t) ? asWord(t) : containing(t)))) };
 }
 
 /** Ids of the best live articles for these words, best first. */
