@@ -148,6 +148,26 @@ test("an import keeps what was taught when its records carry no questions (the C
   expect(await questions()).toEqual([]);
 });
 
+test("a message that is a taught question, in any case and punctuation, gets its article alone where the ranking alone lists it with a neighbour", async () => {
+  const BIKES = [
+    { id: "rentals", title: "Bike rental", url: "https://bikes.example/rent", body: "Rent a city bike from 15 a day. A deposit of 100 is held on your card and released when the bike is back." },
+    { id: "cancel", title: "Cancelling a booking", url: "https://bikes.example/cancel", body: "Cancel up to 24 hours ahead and your deposit is refunded in full; later, half of the deposit is kept." },
+    { id: "hours", title: "Opening hours", url: "https://bikes.example/hours", body: "Monday to Saturday, 9 to 6." },
+  ];
+  await importDoc({ matter: "articles" }, BIKES);
+  const listed = await say("how much deposit");
+  expect((listed as XmlNode).MsgType).toBe("text");
+  expect((listed as XmlNode).Content).toContain("Bike rental");
+  expect((listed as XmlNode).Content).toContain("Cancelling a booking");
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "rentals"]])).status).toBe(200);
+  for (const asked of ["how much deposit", "How much deposit??", "  HOW much   deposit "]) expect({ asked, title: titleOf(await say(asked)) }).toEqual({ asked, title: "Bike rental" });
+  // Logged as the ranking's one article, and not for a deleted article's question.
+  const entry = (await call("GET", "/api/cli", [["inbox", "all"], ["limit", "1"]])).data.items[0];
+  expect(entry.answer).toBe("answer:rentals");
+  expect((await call("DELETE", "/api/cli", [["id", "rentals"]])).status).toBe(200);
+  expect(titleOf(await say("how much deposit"))).not.toBe("Bike rental");
+});
+
 test("teach as=: the operator's phrasing of a message is taught instead of its text (one too long to teach whole), held to what a question is; the message must still be a follower's question", async () => {
   await importDoc({ matter: "articles" }, SHOP);
   const long = `Hi, I ordered a jacket three weeks ago for my sister's birthday, it arrived in the wrong colour and she does not like it anyway, ${"so ".repeat(40)}can I get my money back?`;

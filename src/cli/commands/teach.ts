@@ -21,7 +21,7 @@ export async function teach(c: CommandContext): Promise<void> {
       `taught ${r.article.id} (now rev ${r.article.rev}, ${r.article.questions.length} question${r.article.questions.length === 1 ? "" : "s"}): "${r.question}"`,
       // A server before --as answers no message.
       ...(typeof r.message === "string" && r.message !== r.question ? [`for message ${r.seq}: "${cutColumns(r.message, 80)}"`] : []),
-      `followers asking it, or something close to it, get this article${r.article.deleted ? " once it is restored (it is deleted)" : ""}`,
+      `followers asking it get this article alone, and something close to it finds it first${r.article.deleted ? " once it is restored (it is deleted)" : ""}`,
     ].join("\n"),
   );
 }

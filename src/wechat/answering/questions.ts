@@ -10,6 +10,7 @@ import { answerReply, loggedAnswer, news } from "./ranked-reply.ts";
 import type { Conversations, Turn } from "./conversation.ts";
 import { nextTurn, offer, read, type Reading } from "./reading.ts";
 import { MAX_INPUT } from "./regex.ts";
+import { taughtArticle } from "./taught.ts";
 import type { Decision, ResponderOptions } from "./decision.ts";
 
 /** Who asks, and the message's key as the conversation knows it (null: read alone, nothing remembered). */
@@ -63,7 +64,9 @@ export class Questions {
     // Articles that share only a character or two with the question (no word of it: ranking/score.ts) are no source for a model either.
     const sources = this.forModel ? sourcesOf((ranked?.articles ?? []).filter((a) => a.word)) : [];
     const generate = sources.length ? { generate: { question: reading.asked, sources } } : {};
-    const choice = offer(reading);
+    // The message as taught to an article: that article alone (taught.ts), however close its neighbours rank.
+    const taught = reading.how !== "another" && ranked ? taughtArticle(question, ranked.articles, this.store.articles) : null;
+    const choice = taught ? ({ kind: "one", article: taught, margin: 0 } as const) : offer(reading);
     if (choice.kind === "one") return remember([choice.article.id], { reply: answerReply(choice), answer: `${how}${loggedAnswer(choice)}`, unmatched: false, margin: choice.margin, ...generate });
     if (choice.kind === "list") return remember(choice.articles.map((a) => a.id), { reply: answerReply(choice), answer: `${how}${loggedAnswer(choice)}`, unmatched: false, ...generate });
     // Nothing left to offer: said so, not the fallback ("I did not understand").
