@@ -2,7 +2,7 @@ import { articleJson, holdsItem, LIMITS, questionForm, withinChars, charLength }
 import { NO_CONTROL, unprintable } from "../article/text-rules.ts";
 import { CONTENT } from "../article/fields.ts";
 import { badRequest, conflict, notFound } from "../base/errors.ts";
-import { asksAnother, picksEntry, standsAlone } from "../wechat/answering/cues.ts";
+import { saidBetweenQuestions } from "../wechat/answering/cues.ts";
 import { invalidArticle } from "./admin.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
@@ -33,8 +33,7 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   if (!message) throw badRequest(`message ${seq} is ${entry.type === "event" ? `an event (${entry.event ?? "?"})` : `a message of type ${entry.type}`}, not a follower's text: only what a follower wrote can be taught`, "not_a_question");
   // "谢谢", "换一个", "2": what followers say between questions is no phrasing of one — nor the
   // message a phrasing is taught for (a mistyped SEQ, most likely).
-  const between = (t: string) => standsAlone(t) || asksAnother(t) || picksEntry(t) !== null;
-  if (between(message)) throw badRequest(`message ${seq} ("${message.slice(0, 40)}") is what followers say between questions, not a question an article answers`, "not_a_question");
+  if (saidBetweenQuestions(message)) throw badRequest(`message ${seq} ("${message.slice(0, 40)}") is what followers say between questions, not a question an article answers`, "not_a_question");
   const given = f.get("as");
   const what = given === undefined ? `message ${seq}` : "the phrasing given (as=)";
   let text = message;
@@ -44,7 +43,7 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
     if (unprintable(given)) throw invalidArticle([{ field: "questions", reason: `${what} ${NO_CONTROL}` }]);
     text = questionForm(given);
     if (!text) throw badRequest('"as" is empty: give the phrasing to teach, or leave it out to teach the message itself');
-    if (between(text)) throw badRequest(`${what} ("${text.slice(0, 40)}") is what followers say between questions, not a question an article answers`, "not_a_question");
+    if (saidBetweenQuestions(text)) throw badRequest(`${what} ("${text.slice(0, 40)}") is what followers say between questions, not a question an article answers`, "not_a_question");
   }
   if (!withinChars(text, LIMITS.question))
     throw invalidArticle([

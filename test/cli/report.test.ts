@@ -93,6 +93,17 @@ describe("the terminal", () => {
     expect(Math.max(...text.split("\n").map((l) => Bun.stringWidth(l)))).toBeLessThanOrEqual(WIDTH);
   });
 
+  test("what followers say between questions (thx, 2, another) is not listed among the questions nothing answered: teach refuses it", () => {
+    const asked = (seq: number, text: string) => ({ seq, at: new Date(NOW - 1000 * seq).toISOString(), from: `o_${seq}`, text, answer: "fallback" });
+    const r = assembleReport(
+      { kinds: [], replyTimes: [], model: [], failures: [], unanswered: [asked(1, "thx"), asked(2, "2"), asked(3, "another"), asked(4, "谢谢"), asked(5, "do you sell helmets")], closeCalls: [], askedAgain: [], detailsSince: null },
+      { since: new Date(NOW - DAY).toISOString(), until: new Date(NOW).toISOString(), tz: 0 },
+      () => null,
+      () => null,
+    );
+    expect(r.unanswered_questions.groups.map((g) => g.text)).toEqual(["do you sell helmets"]);
+  });
+
   test("a report of a declared account names it in its first line and its page; one of a server of one account names none", () => {
     const base = emptyReport();
     expect(reportText({ ...base, account: "shop" }).split("\n")[0]).toStartWith("replyd report of account shop: ");

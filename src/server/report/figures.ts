@@ -8,6 +8,7 @@
 import { AGAIN_MS, CHOSEN_KINDS, CLOSE_MARGIN, unprefixed } from "../../store/log-kinds.ts";
 import { ANSWERS } from "../../ranking/choice.ts";
 import type { LogFigures, ReplyTimeCount } from "../../store/report-query.ts";
+import { saidBetweenQuestions } from "../../wechat/answering/cues.ts";
 import { groupQuestions, type QuestionGroup } from "./question-groups.ts";
 
 /** Kinds of answer that answered the follower (store/log-kinds.ts kindOf); pick: an entry the follower picked from the list before. */
@@ -180,7 +181,8 @@ export function assembleReport(f: LogFigures, q: { since: string; until: string;
     model.tokens.completion += m.tokens_completion;
   }
 
-  const grouped = groupQuestions(f.unanswered, GROUPS_SHOWN);
+  // "thx", "2", "another": nothing to teach (teach refuses them), so not listed as questions.
+  const grouped = groupQuestions(f.unanswered.filter((t) => !saidBetweenQuestions(t.text)), GROUPS_SHOWN);
   // Every article an example's answer or a group names, with its title.
   const articles: Record<string, string | null> = {};
   const named = (ids: string[]) => {

@@ -80,6 +80,13 @@ export function asksAnother(text: string): boolean {
   return ANOTHER.has(fold(text));
 }
 
+/**
+ * What followers say between questions ("谢谢", "thx", "换一个", "2"): no phrasing of a question an
+ * article answers — not taught (server/teach.ts), not listed among the questions nothing answered
+ * (the report), however it was answered.
+ */
+export const saidBetweenQuestions = (text: string): boolean => standsAlone(text) || asksAnother(text) || picksEntry(text) !== null;
+
 /** The place (from 1) of the entry a message picks from a list, or null when it picks none. */
 export function picksEntry(text: string): number | null {
   const f = fold(text);
