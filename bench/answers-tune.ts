@@ -61,7 +61,7 @@ export function wordSearch(question: string, articles: readonly EvalArticle[]): 
     let score = 0;
     for (const t of terms) {
       // A short Latin word as a word only (search.ts wholeWordOnly), anything else anywhere.
-      const at = low.map((c) => (wholeWordOnly(t) ? new RegExp(`(^|[^a-z0-9])${t}($|[^a-z0-9])`).test(c) : c.includes(t)));
+      const at = low.map((c) => (wholeWordOnly(t) ? new RegExp(`(^|[^a-z0-9])${t}s?($|[^a-z0-9])`).test(c) : c.includes(t)));
       if (!at.some(Boolean)) return;
       score += (at[0] ? 10 : 0) + (at[1] ? 5 : 0) + (at[2] ? 1 : 0);
     }

@@ -10,8 +10,8 @@ import { Fields } from "./fields.ts";
 
 /**
  * POST /api/cli/teach (admin keys): a follower's text, named by its message in the log (inbox=),
- * added to the questions of the article that answers it (id=), so that followers asking it — or
- * something close — get that article (docs/answers.md "Teaching"). With as=, the operator's own
+ * added to the questions of the article that answers it (id=), so that followers asking it get that
+ * article alone and something close finds it first (docs/answers.md "Teaching"). With as=, the operator's own
  * phrasing of that message is taught instead: the need in words that name it, without the message's
  * circumstances or the everyday words that would pull other questions. Decided in the writer's
  * transaction against the article as stored: a question it holds already (in any case) is refused,

@@ -182,7 +182,8 @@ export function assembleReport(f: LogFigures, q: { since: string; until: string;
   }
 
   // "thx", "2", "another": nothing to teach (teach refuses them), so not listed as questions.
-  const grouped = groupQuestions(f.unanswered.filter((t) => !saidBetweenQuestions(t.text)), GROUPS_SHOWN);
+  const questions = f.unanswered.filter((t) => !saidBetweenQuestions(t.text));
+  const grouped = groupQuestions(questions, GROUPS_SHOWN);
   // Every article an example's answer or a group names, with its title.
   const articles: Record<string, string | null> = {};
   const named = (ids: string[]) => {
@@ -202,7 +203,7 @@ export function assembleReport(f: LogFigures, q: { since: string; until: string;
     tz: offsetName(q.tz),
     days: ordered,
     totals: total,
-    unanswered_questions: { groups: grouped.groups, groups_total: grouped.total, grouped: f.unanswered.length },
+    unanswered_questions: { groups: grouped.groups, groups_total: grouped.total, grouped: questions.length },
     close_calls: { count: total.close, alone: total.kinds.answer ?? 0, margin_from: CLOSE_MARGIN, list_from: 1 / ANSWERS.lead, examples: f.closeCalls.map((c) => ({ ...example(c), margin: Math.round(c.margin * 1000) / 1000 })) },
     asked_again: {
       count: total.again,

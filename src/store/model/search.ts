@@ -45,22 +45,25 @@ function pendingFrom(db: Database): number | null {
 }
 
 /**
- * A Latin word of one or two characters ("hi", "ok", "tv") is found as a word, not inside one: a
- * follower's "hi" found "Children's bikes" and "ok" found "How to book a repair", each sent as the
- * answer. Longer words and Chinese are found anywhere in the text, as before.
+ * A Latin word of two characters ("hi", "ok", "tv"; one is dropped before) is found as a word — or
+ * its plural ("tvs") — not inside one: a follower's "hi" found "Children's bikes" and "ok" found
+ * "How to book a repair", each sent as the answer. Longer words and Chinese are found anywhere in
+ * the text, as before. Its candidates are still the first `candidates` holding its two letters
+ * anywhere: on an account where hundreds of titles hold them inside words, the one holding the word
+ * may be past them (the fallback text then, as for any word past the candidates).
  */
 export const wholeWordOnly = (term: string): boolean => /^[a-z0-9]{1,2}$/.test(term);
-/** The GLOB pattern that finds `term` as a word in a text padded with a space on each side. */
-const asWord = (term: string) => `*[^a-z0-9]${term}[^a-z0-9]*`;
+/** The GLOB patterns that find `term`, or its plural, as a word in a text padded with a space on each side. */
+const asWord = (term: string) => [`*[^a-z0-9]${term}[^a-z0-9]*`, `*[^a-z0-9]${term}s[^a-z0-9]*`];
 
 /** The score and the every-word condition over these columns, with one pattern per column and word (a LIKE, or a GLOB for a short Latin word). */
 function scored(terms: string[], withDescription: boolean): { score: string; every: string; args: string[] } {
   const cols = withDescription ? ["title", "keyword_text", "description"] : ["title", "keyword_text"];
   const weights = [10, 5, 1];
-  const test = (t: string, c: string) => (wholeWordOnly(t) ? `(' ' || lower(a.${c}) || ' ') GLOB ?` : `lower(a.${c}) LIKE ? ESCAPE '\\'`);
+  const test = (t: string, c: string) => (wholeWordOnly(t) ? `((' ' || lower(a.${c}) || ' ') GLOB ? OR (' ' || lower(a.${c}) || ' ') GLOB ?)` : `lower(a.${c}) LIKE ? ESCAPE '\\'`);
   const score = terms.map((t) => "(" + cols.map((c, i) => `CASE WHEN ${test(t, c)} THEN ${weights[i]} ELSE 0 END`).join(" + ") + ")").join(" + ");
   const every = terms.map((t) => "(" + cols.map((c) => test(t, c)).join(" OR ") + ")").join(" AND ");
-  return { score, every, args: terms.flatMap((t) => cols.map(() => (wholeWordOnly(t) ? asWord(t) : containing(t)))) };
+  return { score, every, args: terms.flatMap((t) => cols.flatMap(() => (wholeWordOnly(t) ? asWord(t) : [containing(t)]))) };
 }
 
 /** Ids of the best live articles for these words, best first. */

@@ -62,10 +62,11 @@ export class Questions {
     if (ranked === "busy") return { ...this.says(nothing, true), answer: "search_busy" };
     const how = reading.how === "alone" ? "" : `${reading.how}:`;
     // Articles that share only a character or two with the question (no word of it: ranking/score.ts) are no source for a model either.
-    const sources = this.forModel ? sourcesOf((ranked?.articles ?? []).filter((a) => a.word)) : [];
-    const generate = sources.length ? { generate: { question: reading.asked, sources } } : {};
-    // The message as taught to an article: that article alone (taught.ts), however close its neighbours rank.
+    // The message as taught to an article: that article alone (taught.ts), however close its
+    // neighbours rank — and no model asked to write from them: the operator decided.
     const taught = reading.how !== "another" && ranked ? taughtArticle(question, ranked.articles, this.store.articles) : null;
+    const sources = this.forModel && !taught ? sourcesOf((ranked?.articles ?? []).filter((a) => a.word)) : [];
+    const generate = sources.length ? { generate: { question: reading.asked, sources } } : {};
     const choice = taught ? ({ kind: "one", article: taught, margin: 0 } as const) : offer(reading);
     if (choice.kind === "one") return remember([choice.article.id], { reply: answerReply(choice), answer: `${how}${loggedAnswer(choice)}`, unmatched: false, margin: choice.margin, ...generate });
     if (choice.kind === "list") return remember(choice.articles.map((a) => a.id), { reply: answerReply(choice), answer: `${how}${loggedAnswer(choice)}`, unmatched: false, ...generate });
