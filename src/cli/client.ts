@@ -85,7 +85,6 @@ export class Client {
     return new CLIError(e.code, `${what} ${marker}`, e.exitCode);
   }
 
-
   /** Sends and returns the `data` of a signed JSON answer. */
   async call<T = unknown>(opts: CallOptions, progressLabel?: string): Promise<T> {
     const body = parse(await this.send(opts, progressLabel)) as { ok?: boolean; data?: T } | null;

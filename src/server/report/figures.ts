@@ -190,9 +190,7 @@ export function assembleReport(f: LogFigures, q: { since: string; until: string;
     for (const id of ids) if (id && !(id in articles)) articles[id] = title(id);
   };
   const example = (e: Example): Example => {
-    const plain = unprefixed(e.answer);
-    const colon = plain.indexOf(":");
-    if (colon >= 0 && NAMING_ARTICLES.has(plain.slice(0, colon))) named(plain.slice(colon + 1).split(","));
+    named(articlesNamedBy(e.answer));
     return { seq: e.seq, at: e.at, text: e.text, answer: e.answer };
   };
   for (const g of grouped.groups) named(g.considered);
@@ -218,14 +216,20 @@ export function assembleReport(f: LogFigures, q: { since: string; until: string;
   };
 }
 
+/** The articles a logged answer names (answer:ID, answers:IDs…, a conversation's prefix aside); none for the others. */
+function articlesNamedBy(answer: string): string[] {
+  const plain = unprefixed(answer);
+  const colon = plain.indexOf(":");
+  return colon >= 0 && NAMING_ARTICLES.has(plain.slice(0, colon)) ? plain.slice(colon + 1).split(",") : [];
+}
+
 /** `answers` (a group's phrasing → how it is answered now) set on the report's groups, the articles they name titled. */
 export function withAnsweredNow(r: Report, answers: ReadonlyMap<string, string>, title: (id: string) => string | null): Report {
   for (const g of r.unanswered_questions.groups) {
     const now = answers.get(g.text);
     if (!now) continue;
     g.answered_now = now;
-    const colon = now.indexOf(":");
-    if (colon >= 0 && NAMING_ARTICLES.has(now.slice(0, colon))) for (const id of now.slice(colon + 1).split(",")) if (id && !(id in r.articles)) r.articles[id] = title(id);
+    for (const id of articlesNamedBy(now)) if (id && !(id in r.articles)) r.articles[id] = title(id);
   }
   return r;
 }
