@@ -77,6 +77,13 @@ export function checkHttpUrl(value: string): string | null {
 export const questionForm = (q: string) => q.trim().replace(/\s+/g, " ");
 
 /**
+ * A follower's message or a taught question as the two are compared (wechat/answering/taught.ts):
+ * full-width folded (NFKC), white space folded, case and the punctuation and symbols at its ends
+ * ("~", an emoji) left out.
+ */
+export const taughtForm = (text: string): string => questionForm(text.normalize("NFKC")).toLowerCase().replace(/^[\s\p{P}\p{S}]+|[\s\p{P}\p{S}]+$/gu, "");
+
+/**
  * Whether a list (keywords, questions) holds an item already, whatever its case: an item appended
  * (`set ID questions+=…`, `replyd teach`) that it holds is not added again.
  */

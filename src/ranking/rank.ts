@@ -100,6 +100,7 @@ export function rank(question: string | Question, source: RankingSource): Rankin
       coverage: round(s.coverage),
       headCoverage: round(s.headCoverage),
       word: s.word,
+      questions: r.questions ? r.questions.split("\n") : [],
       head: round(s.head),
       passage: shown ? text.slice(shown.start, shown.end).trim() : null,
       passageScore: shown ? round(shown.score) : 0,

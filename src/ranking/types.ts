@@ -27,6 +27,8 @@ export interface RankedArticle {
   /** The share of the question its head alone holds (score.ts). */
   headCoverage: number;
   word: boolean;
+  /** The questions the operator taught it, as kept (wechat/answering/taught.ts compares a message to them). */
+  questions: string[];
   /** The head's (title, keywords and questions) part of the score. */
   head: number;
   /** The passage that answers, whole (null: the article has only its head). */

@@ -11,12 +11,15 @@ import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";
 import { ruleWarnings } from "./rule-warnings.ts";
+import { taughtOf, type Taught } from "../wechat/answering/taught.ts";
 
 /** A follower's text is at most 2,048 bytes (the platform's limit): a question longer is not one a follower can send. */
 export const MAX_QUESTION_BYTES = 2048;
 
-/** The choice and why, in the operator's words (docs/answers.md "What followers get"). */
-function choiceOf(c: Choice<Scored>): { choice: Choice<Scored>["kind"]; choice_why: string } {
+/** The choice and why, in the operator's words (docs/answers.md "What followers get"); a taught question's first (wechat/answering/taught.ts). */
+function choiceOf(c: Choice<Scored>, taught: Taught | null): { choice: Choice<Scored>["kind"]; choice_why: string } {
+  if (taught && "article" in taught) return { choice: "one", choice_why: `taught: this question is one of "${taught.article.id}"'s (replyd teach, questions+=)` };
+  if (taught) return { choice: "none", choice_why: `taught to "${taught.deleted}", deleted since: the fallback, and it waits in the inbox to be taught anew` };
   const why =
     c.kind === "one"
       ? `sure: the best scores at least ${ANSWERS.lead}× the next`
@@ -51,7 +54,7 @@ export async function getAsk(ctx: AppContext, req: SignedRequest) {
     answer: decision.answer,
     rule_warnings: ruleWarnings(ctx, rules),
     reply: decision.reply,
-    ...choiceOf(choose(ranking.articles)),
+    ...choiceOf(choose(ranking.articles), taughtOf(q, ranking.articles, ctx.read.articles)),
     terms: ranking.terms,
     postings_read: ranking.postings,
     candidates: ranking.candidates,

@@ -1,11 +1,13 @@
 /** A message that is a taught question (src/wechat/answering/taught.ts), on its own: what counts as the same words, and which article. */
 import { expect, test } from "bun:test";
-import { taughtArticle, taughtForm } from "../../src/wechat/answering/taught.ts";
+import { taughtOf } from "../../src/wechat/answering/taught.ts";
+import { taughtForm } from "../../src/article/text-rules.ts";
 import type { RankedArticle } from "../../src/ranking/types.ts";
 
-const ranked = (...ids: string[]) => ids.map((id) => ({ id }) as RankedArticle);
-const articles = (rows: Record<string, { questions: string[]; deleted?: boolean }>) => ({
-  get: (id: string) => (rows[id] ? ({ id, deleted: false, ...rows[id] } as never) : null),
+const ranked = (rows: Record<string, string[]>, ...ids: string[]) => ids.map((id) => ({ id, questions: rows[id] ?? [] }) as unknown as RankedArticle);
+/** The read model's deleted articles' questions, by taught form. */
+const deleted = (rows: Record<string, string[]> = {}) => ({
+  deletedTaught: (form: string) => Object.keys(rows).find((id) => rows[id]!.some((q) => taughtForm(q) === form)) ?? null,
 });
 
 test("the same words in any case, white space, full width, and punctuation or symbols at the ends ('~', an emoji)", () => {
@@ -13,11 +15,21 @@ test("the same words in any case, white space, full width, and punctuation or sy
     expect({ asked, form: taughtForm(asked) }).toEqual({ asked, form: "how much deposit" });
   // Words inside are words: not the same question.
   expect(taughtForm("how much, deposit")).not.toBe(taughtForm("how much deposit"));
+  // Chinese as followers type it: full-width punctuation and a trailing emoji at the ends.
+  expect(taughtForm("周日开门吗？？😀")).toBe(taughtForm("周日开门吗"));
 });
 
-test("the first of the ranking's first five holding it, never a deleted one; none past the fifth", () => {
-  const rows = { a: { questions: [] }, b: { questions: ["How much deposit?"], deleted: true }, c: { questions: ["how much deposit"] }, d: { questions: ["how much deposit"] } };
-  expect(taughtArticle("how much deposit", ranked("a", "b", "c", "d"), articles(rows))?.id).toBe("c");
-  expect(taughtArticle("how much deposit", ranked("a", "a", "a", "a", "a", "c"), articles(rows))).toBeNull();
-  expect(taughtArticle("   ", ranked("c"), articles(rows))).toBeNull();
+test("the first ranked article holding it, in the ranking's order", () => {
+  const rows = { a: [], c: ["how much deposit"], d: ["How much deposit?"] };
+  expect(taughtOf("how much deposit", ranked(rows, "a", "c", "d"), deleted())).toEqual({ article: expect.objectContaining({ id: "c" }) });
+  expect(taughtOf("How much deposit!", ranked(rows, "a", "d", "c"), deleted())).toEqual({ article: expect.objectContaining({ id: "d" }) });
+  expect(taughtOf("how much is the deposit", ranked(rows, "a", "c"), deleted())).toBeNull();
+  expect(taughtOf("   ", ranked(rows, "c"), deleted({ gone: ["  "] }))).toBeNull();
+});
+
+test("a question taught to a deleted article is said as such; a live article holding it wins", () => {
+  const rows = { a: [], c: ["do u do ebikes"] };
+  expect(taughtOf("Do u do ebikes?", ranked(rows, "a"), deleted({ ebikes: ["do u do ebikes"] }))).toEqual({ deleted: "ebikes" });
+  expect(taughtOf("Do u do ebikes?", ranked(rows, "a", "c"), deleted({ ebikes: ["do u do ebikes"] }))).toEqual({ article: expect.objectContaining({ id: "c" }) });
+  expect(taughtOf("do u do repairs", ranked(rows, "a"), deleted({ ebikes: ["do u do ebikes"] }))).toBeNull();
 });

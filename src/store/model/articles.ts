@@ -5,6 +5,7 @@
  */
 import type { Database, Statement } from "bun:sqlite";
 import { ArticleIndex } from "./article-index.ts";
+import { DeletedQuestions } from "./deleted-questions.ts";
 import { containing, findArticles } from "./search.ts";
 import type { Article, ArticleInput, ArticleSummary } from "../../article/article.ts";
 import type { LongName } from "../../article/fields.ts";
@@ -45,6 +46,7 @@ export class ArticleRepo {
   private anyRevHigh: boolean;
   /** The search indexes, filed on each write made here; their callers reach them here (article-index.ts). */
   readonly index: ArticleIndex;
+  private readonly deletedQuestions: DeletedQuestions;
 
   constructor(private readonly db: Database) {
     this.byId = db.query("SELECT * FROM articles WHERE id = ?");
@@ -59,6 +61,7 @@ export class ArticleRepo {
     this.keepRevHigh = db.query("INSERT INTO rev_high (id, rev) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET rev = max(rev, excluded.rev)");
     this.anyRevHigh = db.query("SELECT 1 FROM rev_high LIMIT 1").get() !== null;
     this.index = new ArticleIndex(db);
+    this.deletedQuestions = new DeletedQuestions(db);
   }
 
   /** Another connection rewrote the articles: what is known of them here is read again. */
@@ -70,6 +73,10 @@ export class ArticleRepo {
   get(id: string): Article | null {
     const row = this.byId.get(id);
     return row ? fromRow(row) : null;
+  }
+
+  deletedTaught(form: string): string | null {
+    return this.deletedQuestions.articleOf(form);
   }
 
   getLiveByCode(code: string): Article | null {
@@ -89,6 +96,7 @@ export class ArticleRepo {
   private tagged: ReadonlyMap<string, number> | null = null;
 
   private changed(): void {
+    this.deletedQuestions.changed();
     this.codeCache.clear();
     this.counted = null;
     this.tagged = null;

@@ -1,4 +1,5 @@
 import { Database } from "bun:sqlite";
+import { DELETED_QUESTIONS_INDEX } from "./deleted-questions.ts";
 import { ANSWER_INDEX_DDL } from "./passage-index.ts";
 
 /**
@@ -237,6 +238,7 @@ export function openDatabase(path: string, durable = true): Database {
   // copy loaded a million articles in 9.4 s, 6.2 s with this).
   db.exec("PRAGMA cache_size = -16384");
   migrate(db);
+  db.exec(DELETED_QUESTIONS_INDEX);
   return db;
 }
 

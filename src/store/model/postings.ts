@@ -47,8 +47,28 @@ export class SqlitePostings implements RankingSource {
   }
 
   rows(seqs: readonly number[]): CandidateRow[] {
-    return this.db
+    const rows = this.db
       .query(`SELECT seq, id, title, keyword_text AS keywords, question_text AS questions, description, body, url, picurl FROM articles WHERE deleted = 0 AND seq IN (${seqs.map(() => "?").join(",")})`)
       .all(...seqs) as CandidateRow[];
+    for (const r of rows) if (r.questions.includes("\\")) r.questions = unescaped(r.questions);
+    return rows;
   }
+}
+
+/**
+ * question_text is the JSON array's text between its quotes: a question holding a quote or a
+ * backslash is still escaped there (\" \\). Read back as written, so that a follower typing it
+ * meets it (wechat/answering/taught.ts); a line JSON cannot read is kept as it is.
+ */
+function unescaped(lines: string): string {
+  return lines
+    .split("\n")
+    .map((line) => {
+      try {
+        return JSON.parse(`"${line}"`) as string;
+      } catch {
+        return line;
+      }
+    })
+    .join("\n");
 }

@@ -10,7 +10,7 @@ import { answerReply, loggedAnswer, news } from "./ranked-reply.ts";
 import type { Conversations, Turn } from "./conversation.ts";
 import { nextTurn, offer, read, type Reading } from "./reading.ts";
 import { MAX_INPUT } from "./regex.ts";
-import { taughtArticle } from "./taught.ts";
+import { taughtOf } from "./taught.ts";
 import type { Decision, ResponderOptions } from "./decision.ts";
 
 /** Who asks, and the message's key as the conversation knows it (null: read alone, nothing remembered). */
@@ -64,10 +64,12 @@ export class Questions {
     // Articles that share only a character or two with the question (no word of it: ranking/score.ts) are no source for a model either.
     // The message as taught to an article: that article alone (taught.ts), however close its
     // neighbours rank — and no model asked to write from them: the operator decided.
-    const taught = reading.how !== "another" && ranked ? taughtArticle(question, ranked.articles, this.store.articles) : null;
+    const taught = reading.how !== "another" && ranked ? taughtOf(question, ranked.articles, this.store.articles) : null;
+    // Taught to an article deleted since: nothing, and in the inbox for the operator to teach anew.
+    if (taught && "deleted" in taught) return remember([], { ...this.says(nothing, true), answer: `${how}${nothing}` });
     const sources = this.forModel && !taught ? sourcesOf((ranked?.articles ?? []).filter((a) => a.word)) : [];
     const generate = sources.length ? { generate: { question: reading.asked, sources } } : {};
-    const choice = taught ? ({ kind: "one", article: taught, margin: 0 } as const) : offer(reading);
+    const choice = taught ? ({ kind: "one", article: taught.article, margin: 0 } as const) : offer(reading);
     if (choice.kind === "one") return remember([choice.article.id], { reply: answerReply(choice), answer: `${how}${loggedAnswer(choice)}`, unmatched: false, margin: choice.margin, ...generate });
     if (choice.kind === "list") return remember(choice.articles.map((a) => a.id), { reply: answerReply(choice), answer: `${how}${loggedAnswer(choice)}`, unmatched: false, ...generate });
     // Nothing left to offer: said so, not the fallback ("I did not understand").

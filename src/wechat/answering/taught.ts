@@ -6,24 +6,30 @@
  * Only the words as taught, in any case, white space and the ends' punctuation and symbols aside: a
  * paraphrase is the ranking's to read. Two articles taught the same words: the one the ranking puts
  * first. Logged as the ranking's one article (`answer:<id>`, margin 0: no close call).
+ *
+ * A question taught to an article deleted since gets the fallback and waits in the inbox, not the
+ * neighbour the ranking finds without it: the operator removed the answer those words were given,
+ * and is the one to say where they go now (teach them anew, or `rm --purge` the article to leave
+ * them to the ranking).
  */
-import { questionForm } from "../../article/text-rules.ts";
+import { taughtForm } from "../../article/text-rules.ts";
 import type { RankedArticle } from "../../ranking/types.ts";
-import type { ReadModel } from "../../store/read-model.ts";
+import type { ArticleReads } from "../../store/read-model.ts";
 
-/** How many of the ranking's first articles are looked at: a taught question's article is among them (its head holds every word). */
-const LOOKED_AT = 5;
+/** A message as taught: to a ranked (live) article, or to one deleted since. */
+export type Taught = { article: RankedArticle } | { deleted: string };
 
-/** A message or question as compared: full-width folded (NFKC), white space folded, case and the punctuation and symbols at its ends ("~", an emoji) left out. */
-export const taughtForm = (text: string): string => questionForm(text.normalize("NFKC")).toLowerCase().replace(/^[\s\p{P}\p{S}]+|[\s\p{P}\p{S}]+$/gu, "");
-
-/** The ranked article `text` is a taught question of (the first, in the ranking's order), or null. */
-export function taughtArticle(text: string, ranked: readonly RankedArticle[], articles: Pick<ReadModel["articles"], "get">): RankedArticle | null {
+/**
+ * What the operator taught `text` to, or null. The ranking's articles are live ones and carry their
+ * questions (ranking/rank.ts): a taught question's article is among them, its head holding every
+ * word of the message; the first of them in the ranking's order. Else a deleted article's, looked up
+ * by the read model (store/model/deleted-questions.ts).
+ */
+export function taughtOf(text: string, ranked: readonly RankedArticle[], articles: Pick<ArticleReads, "deletedTaught">): Taught | null {
   const asked = taughtForm(text);
   if (!asked) return null;
-  for (const candidate of ranked.slice(0, LOOKED_AT)) {
-    const article = articles.get(candidate.id);
-    if (article && !article.deleted && article.questions.some((q) => taughtForm(q) === asked)) return candidate;
-  }
-  return null;
+  const article = ranked.find((candidate) => candidate.questions.some((q) => taughtForm(q) === asked));
+  if (article) return { article };
+  const deleted = articles.deletedTaught(asked);
+  return deleted === null ? null : { deleted };
 }
