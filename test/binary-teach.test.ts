@@ -91,5 +91,11 @@ describe.each(["sqlite", "postgres"] as const)("%s", (kind) => {
     const backup = JSON.parse(readFileSync(join(s.dir, "all.json"), "utf8"));
     expect(backup.synonyms).toEqual([["Amex", "credit card"]]);
     expect(backup.articles.find((a: { id: string }) => a.id === "returns").questions).toEqual(["I want my money back"]);
+
+    // Deleting the article its question was taught to says what becomes of the question, and does it.
+    const removed = s.client("rm", "returns");
+    expect(removed).toMatchObject({ code: 0 });
+    expect(removed.out).toContain("its 1 taught question now gets the fallback and waits in the inbox");
+    expect(s.client("ask", "I want my money back").out).toContain('taught to "returns", deleted since');
   });
 });

@@ -163,8 +163,13 @@ export async function rm(c: CommandContext): Promise<void> {
       "rm cancelled; nothing was changed",
     );
   }
-  const r = await c.client().call<{ purged: boolean; changed?: boolean }>({ method: "DELETE", path: "/api/cli", fields });
-  c.print(r, () => (r.purged ? `purged ${id} for good` : r.changed ? `deleted ${id} (restore it with: replyd set ${id} --undelete)` : `${id} was already deleted`));
+  const r = await c.client().call<{ purged: boolean; changed?: boolean; article?: { questions?: string[] } }>({ method: "DELETE", path: "/api/cli", fields });
+  // Its taught questions now get the fallback (docs/answers.md "Teaching"): said where it happens.
+  const taught = r.article?.questions?.length ?? 0;
+  const afterwards = taught
+    ? `\nits ${taught} taught question${taught === 1 ? "" : "s"} now get${taught === 1 ? "s" : ""} the fallback and wait${taught === 1 ? "s" : ""} in the inbox: teach them to another article (replyd teach SEQ ARTICLE), or replyd rm ${id} --purge to leave them to the ranking`
+    : "";
+  c.print(r, () => (r.purged ? `purged ${id} for good` : r.changed ? `deleted ${id} (restore it with: replyd set ${id} --undelete)${afterwards}` : `${id} was already deleted`));
 }
 
 export const lsCommand = defineCommand({
