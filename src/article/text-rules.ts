@@ -84,10 +84,13 @@ export const questionForm = (q: string) => q.trim().replace(/\s+/g, " ");
 export const taughtForm = (text: string): string => questionForm(text.normalize("NFKC")).toLowerCase().replace(/^[\s\p{P}\p{S}]+|[\s\p{P}\p{S}]+$/gu, "");
 
 /**
- * Whether a list (keywords, questions) holds an item already, whatever its case: an item appended
- * (`set ID questions+=…`, `replyd teach`) that it holds is not added again.
+ * The item of a list (keywords, questions) that is `item` already, or undefined: an item appended
+ * (`set ID questions+=…`, `replyd teach`) that it holds is not added again. Keywords are the same
+ * in any case; questions as a follower's message meets them (taughtForm: "How much deposit??" is
+ * "how much deposit" taught already).
  */
-export const holdsItem = (list: readonly string[], item: string) => {
-  const key = item.toLowerCase();
-  return list.some((x) => x.toLowerCase() === key);
+export const heldItem = (field: string, list: readonly string[], item: string): string | undefined => {
+  const form = field === "questions" ? taughtForm : (x: string) => x.toLowerCase();
+  const key = form(item);
+  return list.find((x) => form(x) === key);
 };

@@ -1,11 +1,12 @@
 /**
  * Lists appended to rather than replaced: `PUT /api/cli` with `append=keywords,questions` (what
  * `replyd set ID questions+=…` sends). The items sent go after the article's own, those it holds
- * already (in any case) skipped, decided in the writer's transaction against the article as stored:
- * two operators appending at once both keep theirs, and a list never ends with an item twice.
+ * already skipped (keywords in any case, questions as a follower's message meets them: text-rules.ts
+ * heldItem), decided in the writer's transaction against the article as stored: two operators
+ * appending at once both keep theirs, and a list never ends with an item twice.
  */
 import { CONTENT, type ArticleContent } from "../article/fields.ts";
-import { holdsItem } from "../article/text-rules.ts";
+import { heldItem } from "../article/text-rules.ts";
 import { badRequest, type Problem } from "../base/errors.ts";
 
 /** The list fields (keywords, questions): what `append=` may name. */
@@ -33,7 +34,7 @@ export function appendTo(stored: ArticleContent, changes: Partial<ArticleContent
   for (const f of CONTENT) {
     if (!names.includes(f.name)) continue;
     const list = [...(stored[f.name] as string[])];
-    for (const item of (changes[f.name] as string[] | undefined) ?? []) if (!holdsItem(list, item)) list.push(item);
+    for (const item of (changes[f.name] as string[] | undefined) ?? []) if (heldItem(f.name, list, item) === undefined) list.push(item);
     const checked = f.check(list);
     if ("problem" in checked) problems.push({ field: f.name, reason: `${checked.problem}, once the ${(changes[f.name] as string[]).length} sent are added to the article's ${(stored[f.name] as string[]).length}` });
     else out[f.name] = checked.value;

@@ -1,4 +1,4 @@
-import { articleJson, holdsItem, LIMITS, questionForm, withinChars, charLength } from "../article/article.ts";
+import { articleJson, heldItem, LIMITS, questionForm, withinChars, charLength } from "../article/article.ts";
 import { NO_CONTROL, unprintable } from "../article/text-rules.ts";
 import { CONTENT } from "../article/fields.ts";
 import { badRequest, conflict, notFound } from "../base/errors.ts";
@@ -54,7 +54,8 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   const r = await ctx.write.editArticle(id, {
     decide: (stored) => {
       if (!stored) throw notFound(`no article with id "${id}"`);
-      if (holdsItem(stored.questions, text)) throw conflict(`article "${id}" has this question already: "${text.slice(0, 80)}"`, "already_taught");
+      const held = heldItem("questions", stored.questions, text);
+      if (held !== undefined) throw conflict(`article "${id}" has this question already: "${held.slice(0, 80)}"`, "already_taught");
       if (stored.questions.length >= LIMITS.questions)
         throw invalidArticle([{ field: "questions", reason: `article "${id}" has ${stored.questions.length} questions, the most it may have; replace them with replyd set ${id} questions=… first` }]);
       // The whole list checked by the field's own check, as an append is (server/append.ts).

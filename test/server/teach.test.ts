@@ -80,13 +80,13 @@ test("an article whose words the follower does not use is answered alone once it
   expect((await call("GET", "/api/cli", [["inbox", "all"], ["limit", "1"]])).data.items[0].answer).toBe("answer:returns");
 });
 
-test("set with append=: the lists grow, what they hold (in any case) skipped; past a limit refused whole", async () => {
+test("set with append=: the lists grow, what they hold skipped (keywords in any case, questions in any punctuation at the ends too); past a limit refused whole", async () => {
   await importDoc({ matter: "articles" }, [{ ...SHOP[0], keywords: ["refund"], questions: ["Can I return it?"] }]);
   const r = await call("PUT", "/api/cli", [["id", "returns"], ["keywords", "REFUND,return,exchange"], ["questions", "can i return it?\nI want my money back"], ["append", "keywords,questions"]]);
   expect(r.status).toBe(200);
   expect(r.data.article).toMatchObject({ rev: 2, keywords: ["refund", "return", "exchange"], questions: ["Can I return it?", "I want my money back"] });
   // Everything held already: unchanged, the rev kept.
-  const again = await call("PUT", "/api/cli", [["id", "returns"], ["questions", "I WANT MY MONEY BACK"], ["append", "questions"]]);
+  const again = await call("PUT", "/api/cli", [["id", "returns"], ["questions", "I WANT MY MONEY BACK\ncan I return it"], ["append", "questions"]]);
   expect(again.data).toMatchObject({ changed: false, article: { rev: 2 } });
   // Without append= the list is replaced.
   expect((await call("PUT", "/api/cli", [["id", "returns"], ["keywords", "refund"]])).data.article.keywords).toEqual(["refund"]);
@@ -210,6 +210,9 @@ test("teach as=: the operator's phrasing of a message is taught instead of its t
     expect({ control, code: r.error?.code }).toEqual({ control, code: CODE.invalid_article });
   }
   expect((await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "returns"], ["as", "I WANT MY MONEY BACK"]])).error.code).toBe(CODE.already_taught);
+  // The same words with other punctuation at the ends are the same question: named as held.
+  const same = await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "returns"], ["as", "i want my money back!!"]]);
+  expect(same.error).toMatchObject({ code: CODE.already_taught, message: expect.stringContaining('"I want my money back"') });
   expect((await call("GET", "/api/cli", [["id", "returns"]])).data).toMatchObject({ rev: 3, questions: ["I want my money back", "w".repeat(LIMITS.question)] });
   // The message named must still be a follower's question, whatever the phrasing: not an event,
   // not a reply the account sent, not thanks (a mistyped SEQ, most likely).
