@@ -2,7 +2,7 @@ import { articleJson, heldItem, LIMITS, questionForm, withinChars, charLength } 
 import { NO_CONTROL, unprintable } from "../article/text-rules.ts";
 import { CONTENT } from "../article/fields.ts";
 import { badRequest, conflict, notFound } from "../base/errors.ts";
-import { saidBetweenQuestions } from "../wechat/answering/cues.ts";
+import { saidBetweenQuestions } from "../ranking/cues.ts";
 import { invalidArticle } from "./admin.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";

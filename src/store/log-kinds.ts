@@ -7,6 +7,8 @@
  * quarter hour, however many messages the log holds (bench/report.ts).
  */
 
+import { picksEntry, standsAlone } from "../ranking/cues.ts";
+
 /** A follower's text this soon after an answer the ranking or the model chose is "asked again". */
 export const AGAIN_MS = 120_000;
 
@@ -75,8 +77,14 @@ export interface PreviousInteraction {
   kind: string | null;
 }
 
-/** A message a follower may ask again with: a text (or a voice message the platform recognised). */
-export const asks = (type: string, content: unknown): boolean => (type === "text" || type === "voice") && typeof content === "string" && content.trim() !== "";
+/**
+ * A message a follower may ask again with: a text (or a voice message the platform recognised) —
+ * not thanks, an acknowledgement or a greeting ("谢谢", "ok", "在吗", an emoji), nor a pick from the
+ * list just sent ("2", "第二个"), which take the answer rather than ask again (ranking/cues.ts).
+ * "换一个 / another" does ask again: the answer was not the one.
+ */
+export const asks = (type: string, content: unknown): boolean =>
+  (type === "text" || type === "voice") && typeof content === "string" && content.trim() !== "" && !standsAlone(content) && picksEntry(content) === null;
 
 /**
  * The log entry a follower's message asks again after, or null: their previous interaction, when

@@ -121,6 +121,17 @@ describe.each(STORES)("%s", (kind) => {
     expect(logged.filter((m) => m.again_of !== null).map((m) => m.msg_key)).toEqual(["m:d3", "m:b3", "m:a2"]);
   });
 
+  test("asked again: not thanks, an acknowledgement, a greeting or a pick from the list just sent; \"another\" is", async () => {
+    let at = T0;
+    for (const [i, said] of ["谢谢！", "ok thx", "👍", "在吗", "2", "第二个", "换一个", "how long does it take?"].entries()) {
+      t.log.add(entry(`m:q${i}`, (at += 10 * MIN), { answer: "answers:a1,a2" }));
+      t.log.add(entry(`m:s${i}`, at + 1000, { content: said, answer: "fallback", unmatched: true }));
+    }
+    const f = await t.log.figures(day());
+    expect(f.askedAgain.map((a) => a.text)).toEqual(["how long does it take?", "换一个"]);
+    expect(f.kinds.reduce((s, k) => s + k.again, 0)).toBe(2);
+  });
+
   test("reply times per local day by bucket; the messages without one are not in them", async () => {
     for (const [i, ms] of [5, 120, 121, 4567, null].entries()) t.log.add(entry(`m:${i}`, T0 + i, ms === null ? {} : { reply_ms: ms }));
     const f = await t.log.figures(day());

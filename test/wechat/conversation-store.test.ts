@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { bounded, CONVERSATION, LocalConversations, parseTurns, turnKey, type Turn } from "../../src/wechat/answering/conversation.ts";
-import { asksAnother, leansOnBefore, picksEntry, standsAlone } from "../../src/wechat/answering/cues.ts";
+import { asksAnother, leansOnBefore, picksEntry, standsAlone } from "../../src/ranking/cues.ts";
 import { earlierOf, nextTurn, read } from "../../src/wechat/answering/reading.ts";
 import { ANSWERS, choose } from "../../src/ranking/choice.ts";
 import type { Question } from "../../src/ranking/question.ts";

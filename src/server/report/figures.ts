@@ -8,7 +8,7 @@
 import { AGAIN_MS, CHOSEN_KINDS, CLOSE_MARGIN, unprefixed } from "../../store/log-kinds.ts";
 import { ANSWERS } from "../../ranking/choice.ts";
 import type { LogFigures, ReplyTimeCount } from "../../store/report-query.ts";
-import { saidBetweenQuestions } from "../../wechat/answering/cues.ts";
+import { saidBetweenQuestions } from "../../ranking/cues.ts";
 import { groupQuestions, type QuestionGroup } from "./question-groups.ts";
 
 /** Kinds of answer that answered the follower (store/log-kinds.ts kindOf); pick: an entry the follower picked from the list before. */

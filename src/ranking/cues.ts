@@ -40,9 +40,9 @@ const LEANS_LATIN = /^(?:and|but|so|then|also|or|what about|how about|what if)\b
 /** Thanks and acknowledgements close a question; "one more question" opens another: neither follows one up. */
 const STANDS_ALONE = new Set(
   [
-    "谢谢", "谢谢你", "谢谢您", "多谢", "感谢", "谢了", "好的", "好", "好吧", "那好吧", "那好", "也好", "那也好", "那行", "嗯", "嗯嗯", "哦", "知道了", "明白了", "收到", "懂了", "行", "可以了", "不用了", "没事了", "再见", "拜拜",
+    "谢谢", "谢谢你", "谢谢您", "多谢", "感谢", "谢了", "谢啦", "谢谢啦", "好的谢谢", "好的，谢谢", "好的呢", "好的", "好", "好吧", "那好吧", "那好", "也好", "那也好", "那行", "嗯", "嗯嗯", "哦", "知道了", "明白了", "收到", "懂了", "行", "可以了", "不用了", "没事了", "再见", "拜拜",
     "再问一下", "还想问一下", "我还想问", "还有个问题", "还有一个问题", "另外一个问题", "换个问题", "问个问题", "请问", "你好", "在吗",
-    "thanks", "thank you", "thanks a lot", "thank you very much", "thx", "ty", "ok", "okay", "ok thanks", "ok thank you", "got it", "great", "cool", "nice", "perfect", "bye", "goodbye", "no thanks", "that's all", "thats all",
+    "thanks", "thank you", "thank u", "thanks a lot", "thanks so much", "many thanks", "thank you very much", "thx", "ty", "ok", "okay", "ok thanks", "ok thx", "ok thank you", "got it", "great", "cool", "nice", "perfect", "bye", "goodbye", "no thanks", "that's all", "thats all",
     "one more question", "another question", "i have a question", "i have another question", "quick question", "hello", "hi",
   ].map((s) => fold(s)),
 );
