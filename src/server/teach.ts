@@ -3,6 +3,7 @@ import { NO_CONTROL, unprintable } from "../article/text-rules.ts";
 import { CONTENT } from "../article/fields.ts";
 import { badRequest, conflict, notFound } from "../base/errors.ts";
 import { saidBetweenQuestions } from "../ranking/cues.ts";
+import { termsOf } from "../ranking/words.ts";
 import { invalidArticle } from "./admin.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
@@ -45,6 +46,9 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
     if (!text) throw badRequest('"as" is empty: give the phrasing to teach, or leave it out to teach the message itself');
     if (saidBetweenQuestions(text)) throw badRequest(`${what} ("${text.slice(0, 40)}") is what followers say between questions, not a question an article answers`, "not_a_question");
   }
+  // Words the ranking reads none of ("在吗在吗？？？"): a follower sending them is never matched to
+  // the article, so teaching them would promise what no answer keeps.
+  if (!termsOf(text).length) throw badRequest(`${what} ("${text.slice(0, 40)}") holds no word the ranking reads (only words such as 在, 吗, "is", "the"): no follower's message is matched to an article by it`, "not_a_question");
   if (!withinChars(text, LIMITS.question))
     throw invalidArticle([
       { field: "questions", reason: `${what} is ${charLength(text)} characters and a question at most ${LIMITS.question}: give a shorter phrasing of it with replyd teach ${seq} ${id} --as "…"` },

@@ -244,6 +244,11 @@ test("teach refuses, changing nothing: no such message, a reply, an event, what 
     await say(between);
     expect({ between, code: (await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "delivery"]])).error?.code }).toEqual({ between, code: CODE.not_a_question });
   }
+  // Nor are words the ranking reads none of: no follower's message would ever meet them.
+  await say("在吗在吗？？？");
+  const filler = await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "delivery"]]);
+  expect(filler.error).toMatchObject({ code: CODE.not_a_question, message: expect.stringContaining("holds no word the ranking reads") });
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "delivery"], ["as", "is it the"]])).error.code).toBe(CODE.not_a_question);
   // A reply the account sent is not a follower's message.
   await t.log.record({ openid: "o_follower", type: "text", content: "It ships today.", sentBy: "admin1", replyTo: seq, nowMs: t.clock.now() });
   const reply = await newest();
