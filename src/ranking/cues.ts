@@ -41,11 +41,14 @@ const LEANS_LATIN = /^(?:and|but|so|then|also|or|what about|how about|what if)\b
 const STANDS_ALONE = new Set(
   [
     "谢谢", "谢谢你", "谢谢您", "多谢", "感谢", "谢了", "谢啦", "谢谢啦", "好的谢谢", "好的，谢谢", "好的呢", "好的", "好", "好吧", "那好吧", "那好", "也好", "那也好", "那行", "嗯", "嗯嗯", "哦", "知道了", "明白了", "收到", "懂了", "行", "可以了", "不用了", "没事了", "再见", "拜拜",
-    "再问一下", "还想问一下", "我还想问", "还有个问题", "还有一个问题", "另外一个问题", "换个问题", "问个问题", "请问", "你好", "在吗",
+    "再问一下", "还想问一下", "我还想问", "还有个问题", "还有一个问题", "另外一个问题", "换个问题", "问个问题", "请问", "你好", "您好", "在吗", "在么", "在嘛", "在不在", "有人吗", "有人在吗",
     "thanks", "thank you", "thank u", "thanks a lot", "thanks so much", "many thanks", "thank you very much", "thx", "ty", "ok", "okay", "ok thanks", "ok thx", "ok thank you", "got it", "great", "cool", "nice", "perfect", "bye", "goodbye", "no thanks", "that's all", "thats all",
     "one more question", "another question", "i have a question", "i have another question", "quick question", "hello", "hi",
   ].map((s) => fold(s)),
 );
+
+/** STANDS_ALONE without their spaces, for a phrase said again and again ("ok thanks ok thanks"). */
+const STANDS_ALONE_FOLDED = new Set([...STANDS_ALONE].map((s) => s.replace(/ /g, "")));
 
 const NUMBERS: Record<string, number> = {
   一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5,
@@ -64,10 +67,22 @@ export function fold(text: string): string {
   return text.normalize("NFKC").toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, " ").trim().replace(/ +/g, " ");
 }
 
-/** Thanks, an acknowledgement, "one more question", or nothing but punctuation and symbols (an emoji). */
+/** Thanks, an acknowledgement, "one more question", or nothing but punctuation and symbols (an emoji); one of them said twice or more too ("在吗在吗", "ok ok"). */
 export function standsAlone(text: string): boolean {
   const f = fold(text);
-  return !f || STANDS_ALONE.has(f);
+  return !f || STANDS_ALONE.has(f) || repeats(f.replace(/ /g, ""));
+}
+
+/** A phrase of the list said again and again: "在吗在吗", "谢谢谢谢", "okok" (spaces gone). Short messages only. */
+function repeats(f: string): boolean {
+  if (f.length > 24) return false;
+  const chars = [...f];
+  for (let n = 1; n <= chars.length / 2; n++) {
+    if (chars.length % n) continue;
+    const unit = chars.slice(0, n).join("");
+    if (unit.repeat(chars.length / n) === f && STANDS_ALONE_FOLDED.has(unit)) return true;
+  }
+  return false;
 }
 
 /** The message leans on what was said before it (LEANS_*): read with it even when its own words find nothing there. */

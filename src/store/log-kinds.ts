@@ -39,7 +39,7 @@ export function unprefixed(answer: string): string {
 /**
  * How a message was answered, from its log entry, the reading's prefix left out (followup:,
  * another:): the answer's name before any ":" (rule, help, pick,
- * code, tag, answer, answers, search, search_busy, ai, ai-pending, welcome, not_found, none);
+ * code, tag, answer, answers, search, search_busy, ai, ai-pending, welcome, courtesy, not_found, none);
  * `fallback` for a follower's text, menu key or empty message that nothing matched and `media` for
  * the fallback a message replyd cannot read got (an image, a video: not unmatched); `reply`, or
  * `reply_ai` for a generated answer, for what the account sent as a customer-service message. The

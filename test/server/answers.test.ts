@@ -69,6 +69,23 @@ test("either spelling of a word finds the other: 帐号 in the question the arti
   expect(newsOf(await say("账单在哪里查"))).toMatchObject({ Title: "帐单查询" });
 });
 
+test("thanks, a greeting or an emoji gets the fallback whatever an article holds of it, logged courtesy and not unmatched; a rule for it still answers", async () => {
+  // An article whose title holds 不 and 在 and 谢谢: each was enough for some article before.
+  await importDoc([REFUND, SHIPPING, { id: "thanks", title: "感谢您的支持 不在服务范围的地区", url: "https://example.com/t", body: "谢谢大家。在不在服务范围，请看地图。" }]);
+  const texts = await call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: JSON.stringify({ format: "replyd/1", matter: "texts", texts: { fallback: "暂时回答不了" } }) }] });
+  expect(texts.status).toBe(200);
+  for (const said of ["谢谢", "在不在", "在吗在吗？？？", "👍", "ok thx"]) expect({ said, reply: textOf(await say(said)) }).toEqual({ said, reply: "暂时回答不了" });
+  await t.log.settled();
+  const all = (await call("GET", "/api/cli", [["inbox", "all"]])).data.items as { answer: string; unmatched: boolean }[];
+  expect(all.map((m) => [m.answer, m.unmatched])).toEqual(Array(5).fill(["courtesy", false]));
+  expect((await call("GET", "/api/cli", [["inbox", "unmatched"]])).data.items).toEqual([]);
+  // A question holding the same words is a question.
+  expect(newsOf(await say("谢谢，在不在服务范围的地区？"))).toMatchObject({ Title: "感谢您的支持 不在服务范围的地区" });
+  const rules = [{ id: "thx", match: "exact", pattern: "谢谢", reply: { type: "text", text: "不客气" } }];
+  expect((await call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: JSON.stringify({ format: "replyd/1", matter: "rules", rules }) }] })).status).toBe(200);
+  expect(textOf(await say("谢谢"))).toBe("不客气");
+});
+
 test("two articles close together: a text listing both, each with title, passage and link, within 2,048 bytes", async () => {
   const a = { id: "p1", title: "积分规则", url: "https://example.com/p1", body: "积分可以抵扣现金，一百积分抵一元。" };
   const b = { id: "p2", title: "积分说明", url: "https://example.com/p2", body: "积分可以兑换礼品，一百积分换一张券。" };

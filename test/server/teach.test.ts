@@ -245,7 +245,7 @@ test("teach refuses, changing nothing: no such message, a reply, an event, what 
     expect({ between, code: (await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "delivery"]])).error?.code }).toEqual({ between, code: CODE.not_a_question });
   }
   // Nor are words the ranking reads none of: no follower's message would ever meet them.
-  await say("在吗在吗？？？");
+  await say("What is this??");
   const filler = await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "delivery"]]);
   expect(filler.error).toMatchObject({ code: CODE.not_a_question, message: expect.stringContaining("holds no word the ranking reads") });
   expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "delivery"], ["as", "is it the"]])).error.code).toBe(CODE.not_a_question);

@@ -116,6 +116,9 @@ describe("what a message says about the reply before it", () => {
     expect(["一个", "退款第二个", "6", "two of them"].map(picksEntry)).toEqual([null, null, null, null]);
     expect(["谢谢", "OK!", "thanks", "👍", "再问一下", "One more question:"].every(standsAlone)).toBe(true);
     expect(standsAlone("谢谢，运费呢")).toBe(false);
+    // Said again and again, and the greetings that ask whether anyone is there.
+    expect(["在吗在吗？？？", "谢谢谢谢!", "ok ok", "嗯嗯嗯", "在不在", "有人吗"].every(standsAlone)).toBe(true);
+    expect(["在吗 运费多少", "ok ok 运费呢", "不不"].some(standsAlone)).toBe(false);
   });
 
   test("leaning on what was said before: an ellipsis particle, an opening connective, a pronoun, a question with no subject", () => {

@@ -20,8 +20,8 @@ export const ANSWERED = ["rule", "code", "tag", "help", "answer", "answers", "se
  * and media get neither.
  */
 export const UNANSWERED = ["fallback", "not_found", "search_busy", "ai-pending"] as const;
-/** Kinds that need no answer or cannot have one, shown apart. */
-export const NEITHER = ["welcome", "media", "none"] as const;
+/** Kinds that need no answer or cannot have one, shown apart: thanks and greetings (courtesy) among them. */
+export const NEITHER = ["welcome", "courtesy", "media", "none"] as const;
 /** What the account sent as customer-service messages (not follower messages). */
 export const SENT = ["reply", "reply_ai"] as const;
 /** Groups of unanswered questions shown. */

@@ -10,6 +10,7 @@ import { answerReply, loggedAnswer, news } from "./ranked-reply.ts";
 import type { Conversations, Turn } from "./conversation.ts";
 import { nextTurn, offer, read, type Reading } from "./reading.ts";
 import { MAX_INPUT } from "./regex.ts";
+import { standsAlone } from "../../ranking/cues.ts";
 import { taughtOf } from "./taught.ts";
 import type { Decision, ResponderOptions } from "./decision.ts";
 
@@ -60,6 +61,10 @@ export class Questions {
     const ranked = reading.ranked;
     // Too many questions waiting: answered at once, listed in the inbox like any unmatched text.
     if (ranked === "busy") return { ...this.says(nothing, true), answer: "search_busy" };
+    // Thanks, an acknowledgement, a greeting, an emoji ("谢谢", "在吗", "👍"; ranking/cues.ts): no
+    // question, whatever an article holds of its words ("在不在" found an article by 不). The
+    // fallback, as for any text nothing answers, but not in the inbox and not counted as unanswered.
+    if (reading.how === "alone" && standsAlone(question)) return remember([], { ...this.says(nothing, false), answer: "courtesy" });
     const how = reading.how === "alone" ? "" : `${reading.how}:`;
     // Articles that share only a character or two with the question (no word of it: ranking/score.ts) are no source for a model either.
     // The message as taught to an article: that article alone (taught.ts), however close its
