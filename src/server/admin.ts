@@ -101,7 +101,8 @@ function recordFromForm(f: Fields, parts: Map<string, string>): Record<string, u
     rec[field.name] =
       field.kind === "words"
         ? v
-            .split("lines" in field && field.lines ? /\r?\n/ : ",")
+            // Keywords by commas: full-width and the enumeration comma too, as Chinese is typed (猫咪寄养，狗狗寄养、寄养).
+            .split("lines" in field && field.lines ? /\r?\n/ : /[,，、]/)
             .map((w) => w.trim())
             .filter(Boolean)
         : v;

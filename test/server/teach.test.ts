@@ -82,9 +82,10 @@ test("an article whose words the follower does not use is answered alone once it
 
 test("set with append=: the lists grow, what they hold skipped (keywords in any case, questions in any punctuation at the ends too); past a limit refused whole", async () => {
   await importDoc({ matter: "articles" }, [{ ...SHOP[0], keywords: ["refund"], questions: ["Can I return it?"] }]);
-  const r = await call("PUT", "/api/cli", [["id", "returns"], ["keywords", "REFUND,return,exchange"], ["questions", "can i return it?\nI want my money back"], ["append", "keywords,questions"]]);
+  const r = await call("PUT", "/api/cli", [["id", "returns"], ["keywords", "REFUND,return，exchange、退货"], ["questions", "can i return it?\nI want my money back"], ["append", "keywords,questions"]]);
   expect(r.status).toBe(200);
-  expect(r.data.article).toMatchObject({ rev: 2, keywords: ["refund", "return", "exchange"], questions: ["Can I return it?", "I want my money back"] });
+  // Keywords split at commas as Chinese is typed too (，、).
+  expect(r.data.article).toMatchObject({ rev: 2, keywords: ["refund", "return", "exchange", "退货"], questions: ["Can I return it?", "I want my money back"] });
   // Everything held already: unchanged, the rev kept.
   const again = await call("PUT", "/api/cli", [["id", "returns"], ["questions", "I WANT MY MONEY BACK\ncan I return it"], ["append", "questions"]]);
   expect(again.data).toMatchObject({ changed: false, article: { rev: 2 } });
