@@ -15,7 +15,7 @@ const wechat = { token: TOKEN, aesKey: AESKEY, appid: APPID, mode: "compatible" 
 async function load(app: typeof t) {
   const articles = [
     article(1, { code: "fv3", tag: "fv", title: "Founder's view 3", keywords: ["founder", "vision"], picurl: "https://example.com/p.png" }),
-    article(2, { code: "fv4", tag: "fv", title: "Founder's view 4" }),
+    article(2, { code: "fv4", tag: "fv", title: "Founder's view 4", body: "  The fourth letter: what we learned.\n\n" + "更多内容。".repeat(200) }),
     article(3, { code: "tip1", tag: "tips", title: "春节快乐 holiday tips", description: "how to rest" }),
     article(4, { code: "old", tag: "tips", title: "Removed", deleted: true }),
     ...Array.from({ length: 10 }, (_, i) => article(10 + i, { code: `m${i}`, tag: "many", title: `Many ${i}` })),
@@ -84,6 +84,13 @@ describe("plain-mode replies", () => {
     const x = await say("FV3");
     expect(x).toMatchObject({ ToUserName: "o_follower", FromUserName: "gh_account", MsgType: "news", ArticleCount: "1", CreateTime: String(NOW) });
     expect(items(x).item).toEqual({ Title: "Founder's view 3", Description: "", PicUrl: "https://example.com/p.png", Url: "https://example.com/1" });
+  });
+  test("an article without a description shows its body's opening, cut at 1,024 bytes; one with a description shows that", async () => {
+    const d = (items(await say("fv4")).item as XmlNode).Description as string;
+    expect(d.startsWith("The fourth letter: what we learned.\n\n更多内容。")).toBe(true);
+    expect(Buffer.byteLength(d)).toBeLessThanOrEqual(1024);
+    expect(Buffer.byteLength(d)).toBeGreaterThan(1000);
+    expect((items(await say("tip1")).item as XmlNode).Description).toBe("how to rest");
   });
   test("help lists the tags with descriptions and counts", async () => {
     for (const word of ["h", "help", "?"]) {

@@ -10,11 +10,21 @@ import { truncateUtf8 } from "../../base/utf8.ts";
 import type { ArticleSummary } from "../../article/article.ts";
 import { MAX_TEXT_BYTES, type NewsItem, type Reply } from "../door/message.ts";
 
-/** An article as a news reply's item: its title, description, picture and link. */
-export const news = (a: ArticleSummary): NewsItem => ({ title: a.title, description: a.description, picurl: a.picurl, url: a.url });
-
 /** A news description longer than this is cut (the platform's client shows a few lines of it). */
 export const NEWS_DESCRIPTION_BYTES = 1024;
+
+/**
+ * An article as a news reply's item: its title, description, picture and link. An article written
+ * with a body and no description (most are) shows its body's opening instead, as a ranked answer
+ * shows its passage: a card of a title alone says nothing on a phone. A listing's summaries have no
+ * body and keep the description as it is.
+ */
+export const news = (a: ArticleSummary & { body?: string }): NewsItem => ({
+  title: a.title,
+  description: a.description || truncateUtf8((a.body ?? "").slice(0, NEWS_DESCRIPTION_BYTES).trim(), NEWS_DESCRIPTION_BYTES),
+  picurl: a.picurl,
+  url: a.url,
+});
 
 /** How the log names a choice that offers something (store/log-kinds.ts): answer:<id> alone, answers:<id>,<id>… a list. */
 export function loggedAnswer(choice: Exclude<Choice<RankedArticle>, { kind: "none" }>): string {
