@@ -23,7 +23,10 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   if (req.files.size) throw badRequest("teach takes form fields only");
   const seq = f.int("inbox", 1, Number.MAX_SAFE_INTEGER, 0);
   if (!seq) throw badRequest('"inbox" is required: the number of a follower\'s message in the log (replyd inbox)');
-  const id = f.require("id");
+  const named = f.require("id");
+  // An article by its id, else by its live code ("2" where articles are numbered 1–14): followers
+  // and the help text know articles by their codes, and so do many operators.
+  const id = ctx.read.articles.exists(named) ? named : (ctx.read.articles.getLiveByCode(named)?.id ?? named);
 
   // The log must hold every message that arrived so far: the named entry may be the newest.
   await ctx.write.log.settled();
@@ -57,7 +60,7 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   const now = new Date(ctx.clock.now()).toISOString();
   const r = await ctx.write.editArticle(id, {
     decide: (stored) => {
-      if (!stored) throw notFound(`no article with id "${id}"`);
+      if (!stored) throw notFound(`no article with id or code "${id}"`);
       const held = heldItem("questions", stored.questions, text);
       if (held !== undefined) throw conflict(`article "${id}" has this question already: "${held.slice(0, 80)}"`, "already_taught");
       if (stored.questions.length >= LIMITS.questions)

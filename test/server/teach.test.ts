@@ -121,6 +121,17 @@ test("teach: the follower's question goes to the article, and it and a paraphras
   expect((await call("GET", "/api/cli", [["id", "returns"]])).data.rev).toBe(2);
 });
 
+test("teach names an article by its id or its live code; an id wins over another article's code", async () => {
+  await importDoc({ matter: "articles" }, [{ ...SHOP[1], code: "2" }, { ...SHOP[2], code: "delivery" }, SHOP[0]]);
+  await say("when will my parcel come");
+  const byCode = await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "2"]]);
+  expect(byCode.data.article).toMatchObject({ id: "delivery", questions: ["when will my parcel come"] });
+  await say("my parcel is late");
+  // "delivery" is an article's id and another's code: the id's.
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "delivery"]])).data.article.id).toBe("delivery");
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "7"]])).error).toMatchObject({ code: CODE.not_found, message: 'no article with id or code "7"' });
+});
+
 test("an import keeps what was taught when its records carry no questions (the CMS's file again, merge or --init); \"questions\": [] clears them; a restore writes the document as it is", async () => {
   await importDoc({ matter: "articles" }, SHOP);
   expect(titleOf(await say("I want my money back"))).toBeNull();

@@ -41,7 +41,7 @@ export const teachCommand = defineCommand({
   usage: "teach <seq> <article>",
   summary: "add a follower's question (inbox message SEQ) to the questions of the article that answers it",
   description:
-    "Adds the text of a follower's message in the inbox (its number, as replyd inbox shows it) to the questions of an article (its id): followers who ask it then get that article alone, and something close to it finds it first. --as teaches your own short phrasing of that message instead: the need in words that name it, without the message's circumstances or everyday words (how long, 多久) that would pull other followers' questions to the article. Refused when the message is not a follower's text, the article does not exist, has that question already, or has the most questions it may (50); a question is at most 200 characters.",
+    "Adds the text of a follower's message in the inbox (its number, as replyd inbox shows it) to the questions of an article (its id, or its code): followers who ask it then get that article alone, and something close to it finds it first. --as teaches your own short phrasing of that message instead: the need in words that name it, without the message's circumstances or everyday words (how long, 多久) that would pull other followers' questions to the article. Refused when the message is not a follower's text, the article does not exist, has that question already, or has the most questions it may (50); a question is at most 200 characters.",
   examples: ["replyd teach 41 refund", 'replyd teach 41 reservation --as "晚到了位子还留吗"', "replyd teach 41 refund --json"],
   options: [{ flags: "--as <phrasing>", help: "teach this phrasing of the message instead of its whole text" }],
   run: teach,
