@@ -78,6 +78,8 @@ export interface ImportResult {
   updated: number;
   unchanged: number;
   removed: number;
+  /** Of the updated, articles that were deleted and are live again: their records do not say `deleted` (a CMS's file), and an import writes the record. */
+  undeleted: number;
   total: number;
   tags: number;
   rules: { added: number; updated: number; unchanged: number };

@@ -103,3 +103,14 @@ test("synonyms: imported from a document (its report says what merged), listed, 
   expect(backup.out).toContain("2 synonym groups");
   expect((await cli("health")).out).toContain("synonyms       2 groups");
 });
+
+test("an import that brings a deleted article back says so, and how to keep it deleted", async () => {
+  const articles = [{ id: "hours", title: "Opening hours", url: "https://e.com/h", body: "9 to 6." }];
+  writeFileSync(join(tmp.dir, "cms.json"), JSON.stringify({ format: "replyd/1", matter: "articles", articles }, null, 2));
+  expect((await cli("import", "cms.json")).code).toBe(0);
+  expect((await cli("rm", "hours")).code).toBe(0);
+  const again = await cli("import", "cms.json");
+  expect(again.out).toContain("0 added, 1 updated, 0 unchanged of 1");
+  expect(again.out).toContain('1 of the updated was deleted and is live again (its record says nothing of "deleted"');
+  expect((await cli("import", "cms.json")).out).not.toContain("live again");
+});

@@ -122,7 +122,7 @@ test("teach: the follower's question goes to the article, and it and a paraphras
 });
 
 test("teach names an article by its id or its live code; an id wins over another article's code", async () => {
-  await importDoc({ matter: "articles" }, [{ ...SHOP[1], code: "2" }, { ...SHOP[2], code: "delivery" }, SHOP[0]]);
+  await importDoc({ matter: "articles" }, [{ ...SHOP[1], code: "2" }, { ...SHOP[2], code: "delivery" }, SHOP[0]!]);
   await say("when will my parcel come");
   const byCode = await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "2"]]);
   expect(byCode.data.article).toMatchObject({ id: "delivery", questions: ["when will my parcel come"] });

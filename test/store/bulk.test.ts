@@ -79,6 +79,17 @@ describe.each(STORES)("%s", (kind) => {
     expect(store.articles.getLiveByCode("K")?.id).toBe("a3");
   });
 
+  test("merge and init: a deleted article whose record says nothing of deleted is live again, counted as undeleted; one saying deleted stays so", async () => {
+    await t.importDocument(fromFile([rec("a1", "K"), rec("a2", "L"), rec("a3", "M")]), "merge");
+    await t.importDocument(fromFile([rec("a1", "K", { deleted: true }), rec("a2", "L", { deleted: true })]), "merge");
+    const r = await t.importDocument(fromFile([rec("a1", "K"), rec("a2", "L", { deleted: true }), rec("a3", "M")]), "merge");
+    expect(r).toMatchObject({ updated: 1, unchanged: 2, undeleted: 1 });
+    expect(store.articles.get("a1")?.deleted).toBe(false);
+    expect(store.articles.get("a2")?.deleted).toBe(true);
+    const again = await t.importDocument(fromFile([rec("a1", "K"), rec("a2", "L"), rec("a3", "M")]), "init");
+    expect(again).toMatchObject({ updated: 1, undeleted: 1 });
+  });
+
   test("init: articles the document leaves out are purged, even one holding a code a new record takes", async () => {
     await t.importDocument(fromFile([rec("a1", "K"), rec("a2", "L"), rec("a3", "M")]), "merge");
     const r = await t.importDocument(fromFile([rec("b1", "K"), rec("a2", "L")]), "init");

@@ -54,6 +54,7 @@ function importReport(file: string, mode: string, doc: BulkDocument, r: ImportRe
     `imported ${file}${account !== undefined ? ` into account ${account}` : ""} (${mode}): ${head}`,
     ...others.map((o) => `also ${o}`),
     ...(r.menu ? ["the document's menu was stored (not pushed: replyd menu push)"] : []),
+    ...(r.undeleted ? [`${r.undeleted} of the updated ${r.undeleted === 1 ? "was" : "were"} deleted and ${r.undeleted === 1 ? "is" : "are"} live again (${r.undeleted === 1 ? "its record says" : "their records say"} nothing of "deleted": replyd rm deletes again, "deleted": true in a record keeps it deleted)`] : []),
     ...(r.backup ? [`previous articles saved as backup ${r.backup.id}`] : []),
     ...(r.warnings ?? []).map((w) => `warning: ${w}`),
   ].join("\n");

@@ -45,6 +45,7 @@ export async function importDocumentPg(sql: SQL, doc: BulkDocument, mode: "merge
       updated: 0,
       unchanged: 0,
       removed: 0,
+      undeleted: 0,
       total: articles?.count ?? 0,
       tags: 0,
       rules: { added: 0, updated: 0, unchanged: 0 },
@@ -68,6 +69,8 @@ export async function importDocumentPg(sql: SQL, doc: BulkDocument, mode: "merge
       await keptQuestions(tx);
       if (mode === "merge") await refuseTakenCodes(tx);
       await tx`UPDATE doc_in d SET status = CASE WHEN ${tx.unsafe(SAME_CONTENT)} THEN 'same' ELSE 'changed' END FROM articles a WHERE a.id = d.id`;
+      const [live] = (await tx`SELECT count(*)::int AS n FROM doc_in d JOIN articles a ON a.id = d.id WHERE d.status = 'changed' AND a.deleted AND NOT d.deleted`) as [{ n: number }];
+      result.undeleted = live.n;
       // Purge first in init mode: a document may give a removed article's code to a new id.
       if (mode === "init") result.removed = await purgeArticles(tx, true);
       // Live codes are unique per row written, so the codes that move are released before any is written.

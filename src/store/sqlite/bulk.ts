@@ -72,6 +72,7 @@ export function importDocument(store: BulkTarget, doc: BulkDocument, mode: "merg
     updated: 0,
     unchanged: 0,
     removed: 0,
+    undeleted: 0,
     total: count,
     tags: 0,
     rules: { added: 0, updated: 0, unchanged: 0 },
@@ -123,6 +124,7 @@ export function importDocument(store: BulkTarget, doc: BulkDocument, mode: "merg
         if (takesCode && (current.deleted || current.code?.toLowerCase() !== content.code?.toLowerCase())) free(content.code as string, id);
         store.articles.update({ ...current, ...content, rev: current.rev + 1, updated_at: now });
         result.updated++;
+        if (current.deleted && !content.deleted) result.undeleted++;
       });
       if (kept) result.removed += kept.purgeRest(bulk);
     }
