@@ -44,6 +44,29 @@ test("a figure the articles do not state is refused as ungrounded: a duration, a
     expect(refusedFor(answer)).toBe(`the answer gives the figure ${figure}, which neither the given passages nor the question hold`);
 });
 
+test("counts, floors and offers the articles do not state are refused however written: 册, 层, 楼, books, 半价, 买一送一; what they say, in other words, passes", () => {
+  const LIBRARY: Source[] = [{ n: 1, id: "card", title: "借书证", url: "https://lib.example/card", passages: ["凭借书证可借图书5册，借期30天。自习室在三楼，儿童阅览室在一层。"] }];
+  const refused = (answer: string) => {
+    const c = checkOutput(answer, LIBRARY, { secrets: [], instructions: "Answer from the sources.", canary: "c0ffee123456", question: "能借几本书", maxBytes: 1848 });
+    return c.ok ? "passed" : c.reason === "ungrounded" ? c.detail : c.reason;
+  };
+  for (const [answer, figure] of [
+    ["可借一百册[1]。", "一百册"],
+    ["可借九册[1]。", "九册"],
+    ["藏书三十万册[1]。", "三十万册"],
+    ["自习室位于总馆十五层[1]。", "十五层"],
+    ["自习室在5楼[1]。", "5楼"],
+    ["You can borrow 8 books.[1]", "8 books"],
+    ["You can borrow nine books.[1]", "nine books"],
+    ["可借图书5册[1]。周三半价", "半价"],
+    ["可借图书5册[1]。门票买一送一", "买一送一"],
+  ] as const)
+    expect({ answer, refused: refused(answer) }).toEqual({ answer, refused: `the answer gives the figure ${figure}, which neither the given passages nor the question hold` });
+  expect(refused("可借图书5册[1]。在淘宝搜索 图书馆文创")).toContain("淘宝");
+  for (const answer of ["可借五册[1]。", "You can borrow 5 books for 30 days.[1]", "自习室在3楼[1]。", "自习室在三层[1]。", "有三种方式可以续借[1]。", "There are three ways to renew.[1]", "一部分图书可以续借[1]。", "五一节照常开放[1]。"])
+    expect({ answer, refused: refused(answer) }).toEqual({ answer, refused: "passed" });
+});
+
 test("a contact the articles do not give is refused: a phone, an e-mail, a WeChat ID, a handle, an identifier", () => {
   expect(refusedFor("请拨打 400-820-1235 办理退款。[1]")).toContain("the phone 400-820-1235");
   expect(refusedFor("请拨打 +86 138 0013 8000。[1]")).toContain("the phone");

@@ -52,7 +52,11 @@ const UNIT_NAMES: [string, string, number][] = [
   ["毫升|ml", "ml", 1],
   ["升|l", "ml", 1000],
   ["tb|gb|mb|kb", "bytes", 1],
-  ["件|个|次|份|张|盒|瓶|袋|箱|台|位|人|名|本|条|套|单|笔|只|支|items?|pieces?|pcs|people|persons?|orders?", "count", 1],
+  // Floors: 三楼 and 三层 are one place; a count of levels reads the same (停车场共8层).
+  ["楼|层|floors?", "floor", 1],
+  // Measure words: what is counted (可借图书5册, 三家分店, 每人限两晚) is a claim like a price.
+  // Not those that count the answer's own parts (三种方式, 两项) or make words (五一节, 十一期间, 一部分).
+  ["件|个|次|份|张|盒|瓶|袋|箱|台|位|人|名|本|册|卷|篇|页|条|套|单|笔|只|支|辆|间|座|栋|幢|所|家|堂|课|届|轮|场|趟|遍|顿|餐|晚|夜|床|桌|颗|粒|包|杯|碗|剂|针|双|把|items?|pieces?|pcs|people|persons?|orders?", "count", 1],
 ];
 const UNIT_OF = new Map<string, { base: string; times: number }>();
 const unitAlternatives: string[] = [];
@@ -131,6 +135,16 @@ const AFTERNOON = /(?:下午|晚上|傍晚|夜里|夜间|中午)$/;
 
 const NUMERAL = new RegExp(`[\\d${CN_CHARS}半]`, "u");
 
+/** Words ending in s after a number that count no thing: verbs ("version 5 has"), and the answer's own parts ("three ways", "2 steps"). */
+const NOT_COUNTED = "has|was|does|goes|says|gets|takes|makes|lets|needs|costs|plus|less|thus|always|ways|options|steps|things|reasons|kinds|types|points|questions|methods|parts|choices|tips|ideas|examples|times";
+
+/**
+ * An English plural noun after a number ("8 books", "nine seats"): a count, whatever is counted —
+ * a bare number up to ten is a word ("step 2"), a number of things is a claim. Lower case, three
+ * letters or more ending in s; a unit of UNITS is read first.
+ */
+const NOUN = String.raw`(?!(?:${NOT_COUNTED})(?![A-Za-z]))[a-z]{2,}s(?![A-Za-z])`;
+
 const show = (n: number): string => String(Math.round(n * 1e6) / 1e6);
 
 const PATTERNS = new RegExp(
@@ -142,12 +156,15 @@ const PATTERNS = new RegExp(
     // A time of day: 9:30, 18:00.
     String.raw`(?<time>(?<![\d:])\d{1,2}:\d{2}(?![\d:]))`,
     // Arabic: an optional currency, the number (1,000.5), a multiplier, a unit. "No.100" is 100; the 5 of 1.5 is not.
-    String.raw`(?<cur>[¥$€£]|(?<![A-Za-z])(?:rmb|cny|usd|eur|gbp)(?![A-Za-z]))?[ \t]?(?<num>(?<![\d,A-Za-z_]|\d\.)\d{1,15}(?:,\d{3})*(?:\.\d{1,6})?(?![\d]))(?<mul>[ \t]?[万千百亿]|[kKwW](?![A-Za-z]))?(?<more>[多余])?[ \t]?(?<unit>(?:${UNITS})(?![A-Za-z]))?`,
+    String.raw`(?<cur>[¥$€£]|(?<![A-Za-z])(?:rmb|cny|usd|eur|gbp)(?![A-Za-z]))?[ \t]?(?<num>(?<![\d,A-Za-z_]|\d\.)\d{1,15}(?:,\d{3})*(?:\.\d{1,6})?(?![\d]))(?<mul>[ \t]?[万千百亿]|[kKwW](?![A-Za-z]))?(?<more>[多余])?[ \t]?(?:(?<unit>(?:${UNITS})(?![A-Za-z]))|(?<noun>${NOUN}))?`,
     // Chinese: 百分之二十, or a numeral run (半 alone too) before a unit (a numeral alone is a word: 一起, 统一).
     String.raw`百分之(?<pct>[${CN_CHARS}]{1,12})`,
     String.raw`(?<![${CN_CHARS}半])(?<cn>[${CN_CHARS}]{1,12}|半)(?<cnmore>[多余几])?(?<cnhalf>半)?(?<cnunit>个?半?(?:${UNITS}))`,
     // English words before a unit: seven days, twenty-four hours, a fortnight.
-    String.raw`(?<![A-Za-z])(?<en>(?:${EN_WORDS})(?:[ -](?:${EN_WORDS}))?)[ -](?<enunit>(?:${UNITS})(?![A-Za-z]))`,
+    String.raw`(?<![A-Za-z])(?<en>(?:${EN_WORDS})(?:[ -](?:${EN_WORDS}))?)[ -](?:(?<enunit>(?:${UNITS})(?![A-Za-z]))|(?<ennoun>${NOUN}))`,
+    // Offers: 半价 and 对折 are 5折; 买一送一 is its two numbers.
+    String.raw`(?<halfprice>半价|对折)`,
+    String.raw`买(?<buy>[\d${CN_CHARS}]{1,4})送(?<give>[\d${CN_CHARS}]{1,4})`,
   ].join("|"),
   "giu",
 );
@@ -186,6 +203,7 @@ export function figures(text: string): Figure[] {
       if (mul) n *= MULTIPLIER[mul] as number;
       const cur = g.cur ? (CURRENCY[g.cur.toLowerCase()] ?? null) : null;
       if (cur) found.push({ value: show(n * cur.times), unit: cur.base, raw: show(n), text: written });
+      else if (g.noun) found.push({ value: show(n), unit: "count", raw: show(n), text: written });
       else found.push(figure(n, g.unit, written, before));
     } else if (g.pct) {
       const n = chineseNumber(g.pct);
@@ -201,7 +219,12 @@ export function figures(text: string): Figure[] {
         .toLowerCase()
         .split(/[ -]/)
         .reduce((sum, w) => (w === "hundred" ? Math.max(sum, 1) * 100 : sum + (EN_NUMBER[w] ?? 0)), 0);
-      found.push(figure(n, g.enunit, written, before));
+      found.push(g.ennoun ? { value: show(n), unit: "count", raw: show(n), text: written } : figure(n, g.enunit, written, before));
+    } else if (g.halfprice) found.push({ value: "5", unit: "折", raw: "5", text: written });
+    else if (g.buy && g.give) {
+      const number = (x: string) => (/^\d+$/.test(x) ? Number(x) : chineseNumber(x));
+      const [b, k] = [number(g.buy), number(g.give)];
+      if (b !== null && k !== null) found.push({ value: `${show(b)}+${show(k)}`, unit: "offer", raw: `${show(b)}+${show(k)}`, text: written });
     }
     // Where the number starts: past any currency sign or space the match began with.
     const at = (m.index as number) + Math.max(0, m[0].search(NUMERAL));

@@ -34,8 +34,8 @@ const APP_ID =
   /(?<![A-Za-z])(?:微[ \t]*信号?|微信id|微信名|威信|薇信|加薇|v信|vx|wx|客服v|加v|v号|weixin|wechat(?: ?id)?|qq号?|qq群号?|群号|tg|telegram|whatsapp|line|skype|抖音号?|快手号?|小红书号?|微博|钉钉号?|淘宝|天猫|京东|拼多多|支付宝|闲鱼|搜索|搜一搜)[ \t]*[:：]?[ \t]*[「『“"']?(?<id>[A-Za-z0-9][A-Za-z0-9_.-]{3,31})(?![A-Za-z0-9_])/giu;
 /** Letters with digits or underscores, six characters or more: an account, an order number, a code ("COVID-19" and "9am-5pm" are words: a hyphen parts them). */
 const IDENTIFIER = /(?<![A-Za-z0-9_.])(?=[A-Za-z0-9_]*[A-Za-z])(?=[A-Za-z0-9_]*[\d_])[A-Za-z0-9_]{6,}(?![A-Za-z0-9_])/g;
-/** Ways off the account: codes to scan, mini programs, groups, other accounts. */
-const REFERENCE = /二维码|扫码|扫一扫|小程序|公众号|服务号|视频号|企业微信|微信群|加群|群聊|加微信|加好友|私信|qr ?code|mini[ -]?programs?|official account|wechat group|group chat/giu;
+/** Ways off the account: codes to scan, mini programs, groups, other accounts, shops and apps elsewhere (淘宝搜索 a shop's Chinese name). */
+const REFERENCE = /二维码|扫码|扫一扫|小程序|公众号|服务号|视频号|企业微信|微信群|加群|群聊|加微信|加好友|私信|淘宝|天猫|京东|拼多多|闲鱼|抖音|快手|小红书|微博|qr ?code|mini[ -]?programs?|official account|wechat group|group chat|taobao|tmall|pinduoduo|douyin|xiaohongshu|weibo/giu;
 /** A Latin word in a Chinese answer: a name, a handle, a shop to search for. */
 const LATIN_WORD = /(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9_]{3,}(?![A-Za-z0-9_])/g;
 const HAN_CHAR = /\p{Script=Han}/u;
