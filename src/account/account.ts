@@ -50,8 +50,11 @@ export interface Account {
   clusterStatus(): Record<string, unknown> | null;
   /** Asks the platform for the first token, so health knows the link and other instances find one ready. */
   start(): void;
-  /** Deliveries held for a model are answered now with the retrieval reply (a stopping server). */
-  release(): void;
+  /**
+   * Deliveries held for a model are answered now with the retrieval reply (a stopping server), the
+   * calls in flight given up; resolves once their messages and calls are logged, before the store closes.
+   */
+  release(): Promise<void>;
   /** Stops the token's renewal; the store is the server's to close. */
   close(): void;
 }
@@ -116,7 +119,7 @@ export async function assembleAccount(store: { read: ReadModel; write: Writer; c
           }
         : null,
     start: () => void platform?.token().catch(() => {}),
-    release: () => generator?.stop(),
+    release: async () => generator?.stop(),
     close: () => platform?.stop(),
   };
 }

@@ -195,9 +195,11 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     port: listener.port,
     stop() {
       stopping ??= (async () => {
-        // Deliveries held for a model are answered now with the retrieval reply, not after it.
-        for (const account of app.accounts) account.release();
+        // Deliveries held for a model are answered now with the retrieval reply, not after it; their
+        // messages and the given-up calls are logged before the stores close.
+        const released = Promise.all(app.accounts.map((account) => account.release()));
         await listener.stop();
+        await released;
         await reloading;
         sink?.flush();
         const lost = await served.close();

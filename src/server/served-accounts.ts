@@ -89,7 +89,7 @@ export class ServedAccounts {
   /** An account replaced or removed: its messages in flight answered (and logged) by it, then its held deliveries and token renewal stopped. */
   private async retire(old: Account): Promise<void> {
     await old.callback.drained();
-    old.release();
+    await old.release();
     old.close();
   }
 

@@ -251,7 +251,7 @@ test("ask: the sources a model would get; with generate=1 what it writes and wha
   expect((await call("GET", "/api/cli/ask", [["q", "rf"]])).data.model.note).toContain("does not reach the model");
 });
 
-test("SIGTERM's drain does not wait on the model: a held delivery gets the retrieval reply at once, the call is given up", async () => {
+test("SIGTERM's drain does not wait on the model: a held delivery gets the retrieval reply at once, the call is given up, and both are logged before the store closes", async () => {
   useModel(startFakeModel(KEY, { delayMs: 20_000 }));
   const dir = tempDir();
   const server = await startServer(
@@ -269,6 +269,18 @@ test("SIGTERM's drain does not wait on the model: a held delivery gets the retri
     await server.stop();
     expect(performance.now() - started).toBeLessThan(3000);
     expect(newsTitle({ text: await held })).toBe("售后政策");
+    // The message and the given-up call were logged before the store closed: read after a restart.
+    const again = await startServer(serveOpts(dir.dir, { env: ADMIN_ENV, wechat: { token: TOKEN } }));
+    try {
+      const read = async (inbox: string) => {
+        const r = signedRequest("GET", "/api/cli", { nowMs: Date.now(), fields: [["inbox", inbox]] });
+        return ((await (await fetch(again.url + new URL(r.url).pathname + new URL(r.url).search, { headers: r.headers })).json()) as { data: { items: Record<string, unknown>[] } }).data.items;
+      };
+      expect((await read("all")).map((m) => [m.msg_key, m.answer])).toEqual([["m:o_follower:77001", "answer:refund"]]);
+      expect((await read("ai")).map((c) => c.outcome)).toEqual(["failed:timeout"]);
+    } finally {
+      await again.stop();
+    }
   } finally {
     await server.stop();
     dir.cleanup();

@@ -43,6 +43,9 @@ export interface DeliveryTimes {
 
 export const DELIVERY_TIMES: DeliveryTimes = { lastAnswerMs: 3800, lastAfterMs: 9000, deliveries: 3, holdMs: 15_000 };
 
+/** The longest a stopping server waits for the given-up calls to be logged (a send to the platform may hang). */
+const STOP_WAIT_MS = 3000;
+
 export interface GeneratedAnswersOptions {
   endpoint: ModelEndpoint;
   caps: Caps;
@@ -83,6 +86,8 @@ export class GeneratedAnswers {
   private readonly calls: MeteredCalls;
   /** Health's look at the endpoint (endpoint-probe.ts). */
   private readonly probe: EndpointProbe;
+  /** The model's calls under way and what follows each (run()): a stopping server waits for them to be logged. */
+  private readonly running = new Set<Promise<void>>();
 
   constructor(private readonly o: GeneratedAnswersOptions) {
     this.times = { ...DELIVERY_TIMES, ...o.times };
@@ -155,7 +160,9 @@ export class GeneratedAnswers {
       return this.join(key, firstAt, signal);
     }
     this.remember(key, book);
-    void this.run(book, m, key, d, g, hooks, fallback, slot).catch((e) => this.o.log(`generated answer for ${key}: ${(e as Error).message}`));
+    const running = this.run(book, m, key, d, g, hooks, fallback, slot).catch((e) => this.o.log(`generated answer for ${key}: ${(e as Error).message}`));
+    this.running.add(running);
+    void running.finally(() => this.running.delete(running));
     return this.deliver(book, key, { n: 1, firstAt, fallback }, firstAt, signal);
   }
 
@@ -229,12 +236,17 @@ export class GeneratedAnswers {
 
   /**
    * Shutting down: the deliveries held now get the retrieval reply at once (SIGTERM drains the
-   * server without waiting on a model), and the calls in flight are given up.
+   * server without waiting on a model), and the calls in flight are given up. Resolves once each
+   * given-up call has logged its message and itself (`failed:timeout`) — the store closes after —
+   * or after STOP_WAIT_MS, should one hang past its abort (a customer-service send to the platform).
    */
-  stop(): void {
+  async stop(): Promise<void> {
     this.local.release();
     this.o.shared?.release();
     this.calls.stop();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([Promise.all(this.running), new Promise<void>((r) => (timer = setTimeout(r, STOP_WAIT_MS)))]);
+    clearTimeout(timer);
   }
 
   /** Health: the endpoint (never its key) and whether it answers now, calls and what became of them, tokens, the caps. */
