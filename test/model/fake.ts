@@ -17,6 +17,8 @@ export interface FakeMode {
   answer?: (r: FakeRequest) => string;
   /** Before the answer starts. */
   delayMs?: number;
+  /** Before GET /v1/models (health's look at the endpoint) is answered. */
+  probeDelayMs?: number;
   /** Answer with this HTTP status and an error object. */
   status?: number;
   /** Answer 200 with this body as it is (not JSON, a proxy's page, bytes that are not UTF-8 …). */
@@ -63,7 +65,10 @@ export function startFakeModel(key = "sk-test-0123456789abcdefghij", mode: FakeM
     idleTimeout: 0,
     async fetch(req) {
       const url = new URL(req.url);
-      if (req.method === "GET" && url.pathname === "/v1/models") probes.push(req.headers.get("authorization"));
+      if (req.method === "GET" && url.pathname === "/v1/models") {
+        probes.push(req.headers.get("authorization"));
+        if (state.mode.probeDelayMs) await Bun.sleep(state.mode.probeDelayMs);
+      }
       if (req.method !== "POST" || url.pathname !== "/v1/chat/completions") return Response.json({ error: { message: "not found", type: "invalid_request_error" } }, { status: 404 });
       const m = state.mode;
       const authorization = req.headers.get("authorization");

@@ -33,10 +33,30 @@ test("health looks at the endpoint once however often it is asked within 15 s, a
   expect(model.probes).toEqual([`Bearer ${KEY}`]);
   // Asked again and again within 15 s, the last just short of it: the first look, and no other begun.
   for (const ms of [1, 2, 5_000, 10_000, 14_999]) expect((await endpointNowAt(t1, ms)).checked_at).toBe(iso(t1));
-  // At 15 s a new look begins; health answers with the first while it is under way, then shows it.
-  await endpointNowAt(t1, 15_000);
-  expect(await nextLook(t1)).toMatchObject({ state: "up", checked_at: iso(t1 + 15_000) });
+  // At 15 s a new look begins; an endpoint that answers at once is shown on that very request.
+  expect(await endpointNowAt(t1, 15_000)).toMatchObject({ state: "up", checked_at: iso(t1 + 15_000) });
   expect(model.probes.length).toBe(2);
+});
+
+test("an endpoint gone down since the last look is shown down on the request that looks again, not on the one after", async () => {
+  await setup();
+  await endpointNow();
+  const t1 = t.clock.now();
+  model.stop();
+  expect(await endpointNowAt(t1, 15_000)).toMatchObject({ state: "down", checked_at: iso(t1 + 15_000) });
+});
+
+test("an endpoint that hangs holds health up a second at most: the last look is shown meanwhile", async () => {
+  await setup();
+  await endpointNow();
+  const t1 = t.clock.now();
+  model.mode = { probeDelayMs: 10_000 };
+  const started = performance.now();
+  expect(await endpointNowAt(t1, 15_000)).toMatchObject({ state: "up", checked_at: iso(t1) });
+  const waited = performance.now() - started;
+  // It waited for the new look (a second), and not for the probe's own 3 s.
+  expect(waited).toBeGreaterThanOrEqual(900);
+  expect(waited).toBeLessThan(2800);
 });
 
 test("the 15 s are measured on the monotonic clock: the wall clock stepped back an hour does not hold the next look off", async () => {
