@@ -43,9 +43,14 @@ export function resolveAccounts(declared: { name: string; settings: Record<strin
   return declared.map(({ name, settings }) => {
     const values: Record<string, Value | undefined> = {};
     const sources = {} as Record<AccountSettingName, AccountSource | null>;
+    // ai-url = "": no model for this account, whatever the server's settings say.
+    const modelOff = settings["ai-url"]?.trim() === "";
     for (const key of [...ACCOUNT_OWN, ...ACCOUNT_INHERITED]) {
       const raw = settings[key];
-      if (raw !== undefined) {
+      if (key === "ai-url" && modelOff) {
+        values[key] = undefined;
+        sources[key] = "account";
+      } else if (raw !== undefined) {
         values[key] = (defs[key] as Setting).parse(raw);
         sources[key] = "account";
       } else if ((ACCOUNT_INHERITED as readonly string[]).includes(key)) {
@@ -54,6 +59,14 @@ export function resolveAccounts(declared: { name: string; settings: Record<strin
         sources[key] = from === null ? null : `server (${from})`;
       } else sources[key] = null;
     }
+    // An account without a model's address (ai-url = "", or none anywhere) does not take the
+    // server's key and model name: they are for the accounts that have one, not a mistake of this one.
+    if (values["ai-url"] === undefined)
+      for (const key of ["ai-key", "ai-model"] as const)
+        if (sources[key] !== "account") {
+          values[key] = undefined;
+          sources[key] = null;
+        }
     return { name, values: values as ResolvedAccount["values"], sources };
   });
 }

@@ -32,6 +32,21 @@ test("an account takes its own values, and the server's for what it may inherit;
   expect(b2?.values["ai-model"]).toBe("m1");
 });
 
+test("a model for some accounts only: ai-url = \"\" turns it off for one, and an account with no address anywhere takes no server key; its own key without an address is refused", () => {
+  const r = resolved(`ai-url = "https://api.example.com/v1"\nai-model = "m1"\nai-key = "sk-server"\n[accounts.shop]\n[accounts.kids]\nai-url = ""\n`);
+  const [shop, kids] = r.accounts ?? [];
+  expect(shop?.values).toMatchObject({ "ai-url": "https://api.example.com/v1", "ai-model": "m1", "ai-key": "sk-server" });
+  expect([kids?.values["ai-url"], kids?.values["ai-key"], kids?.values["ai-model"]]).toEqual([undefined, undefined, undefined]);
+  expect(kids?.sources["ai-url"]).toBe("account");
+  // The key for the server, the address in one account's table: the other has no model, and no refusal.
+  const one = resolved(`ai-key = "sk-server"\n[accounts.shop]\nai-url = "https://api.example.com/v1"\nai-model = "m1"\n[accounts.kids]\n`);
+  expect(one.accounts?.[0]?.values["ai-key"]).toBe("sk-server");
+  expect(one.accounts?.[1]?.values["ai-key"]).toBeUndefined();
+  // A key in the account's own table with no address is still a mistake, said as before.
+  const own = resolved(`[accounts.kids]\nai-key = "sk-kids"\n`);
+  expect(own.accounts?.[0]?.values["ai-key"]).toBe("sk-kids");
+});
+
 test("each value is checked by its setting's own parser, naming the setting", () => {
   expect(() => resolved(`[accounts.shop]\nai-daily = 0\n`)).toThrow("--ai-daily must be a number from 1 to 1000000");
   expect(() => resolved(`[accounts.shop]\nwx-id = "shop"\n`)).toThrow("--wx-id must be the account's original id");
