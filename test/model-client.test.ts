@@ -75,6 +75,11 @@ test("failures by kind: refused, http_error (its message, never the key), not_js
   expect((await failure(complete(endpoint(), MESSAGES))).kind).toBe("not_json");
   fake.mode = { answer: () => "" };
   expect((await failure(complete(endpoint(), MESSAGES))).kind).toBe("empty");
+  // No choice at all (a content filter's answer) is empty too; JSON of another shape is not_json.
+  fake.mode = { raw: JSON.stringify({ id: "x", choices: [] }) };
+  expect((await failure(complete(endpoint(), MESSAGES))).kind).toBe("empty");
+  fake.mode = { raw: JSON.stringify({ id: "x", result: "hello" }) };
+  expect((await failure(complete(endpoint(), MESSAGES))).kind).toBe("not_json");
   fake.mode = { stream: true, cut: true };
   expect((await failure(complete(endpoint(), MESSAGES))).kind).toBe("unfinished");
   fake.mode = { answer: () => "x".repeat(MAX_ANSWER_BYTES) };

@@ -172,6 +172,8 @@ function readJson(raw: string): { text: string; usage: Usage | null } {
   } catch {
     throw new ModelFailure("not_json", `the answer is not JSON: ${raw.replace(/\s+/g, " ").slice(0, 80)}`);
   }
+  // No choice at all (a content filter's answer, "choices": []) is an empty answer, not a malformed one.
+  if (Array.isArray(v?.choices) && v.choices.length === 0) throw new ModelFailure("empty", "the endpoint's answer holds no choice (\"choices\": [])");
   const content = Array.isArray(v?.choices) ? v.choices[0]?.message?.content : undefined;
   if (typeof content !== "string") throw new ModelFailure("not_json", "the answer is JSON without choices[0].message.content");
   return { text: content, usage: usageOf(v.usage) };
