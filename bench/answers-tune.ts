@@ -5,7 +5,7 @@
  * callback falls back on (wechat/answering/responder.ts) — what bench/answers.ts measures through the binary,
  * in seconds instead of minutes.
  *
- *   bun bench/answers-tune.ts [SET ...] [--set k=v ...] [--only tune|held] [--json] [--dump FILE]
+ *   bun bench/answers-tune.ts [SET ...] [--set k=v ...] [--only tune|held] [--json] [--dump FILE] [--traditional OPENCC_JS_DIR]
  *   bun bench/answers-tune.ts --bm25-check
  *
  * SET: dev trial dureader nq en faq-zh faq-en (all by default; bench/eval/sets.ts), or passages.
@@ -17,6 +17,8 @@
  * an article nor a list: the fallback text); over all questions: single wrong (one article offered
  * alone, and not a right one); over the on-topic questions no article answers: refused (the fallback).
  * Beside them the plain BM25 (bench/eval/bm25.ts) on the same articles: first and among three.
+ * `--traditional DIR` asks the Chinese sets' questions in traditional characters (DIR: the opencc-js
+ * package's folder), as a Hong Kong or Taiwan follower writes them.
  */
 import { writeFileSync } from "node:fs";
 import { ANSWERS, choose } from "../src/ranking/choice.ts";
@@ -168,12 +170,24 @@ export function line(name: string, half: string, f: Figures): string {
   ].join("  ");
 }
 
+/**
+ * Simplified to traditional, character by character (OpenCC's STCharacters, its first choice), from
+ * the opencc-js package's folder (npm pack opencc-js@1.4.2; not a dependency): what the ranking's
+ * folding of traditional characters (src/ranking/traditional-chars.ts) is measured with.
+ */
+async function simplifiedToTraditional(dir: string): Promise<(text: string) => string> {
+  const text = (await import(`${dir}/dist/esm-lib/dict/STCharacters.js`)).default as string;
+  const map = new Map(text.split("|").map((e) => e.split(" ") as [string, string]));
+  return (q) => [...q].map((c) => map.get(c) ?? c).join("");
+}
+
 if (import.meta.main) {
   const args = process.argv.slice(2);
   const names: string[] = [];
   let json = false;
   let dump: string | null = null;
   let only: "tune" | "held" | undefined;
+  let traditional: ((text: string) => string) | null = null;
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;
     if (a === "--set") {
@@ -184,6 +198,7 @@ if (import.meta.main) {
     } else if (a === "--json") json = true;
     else if (a === "--dump") dump = args[++i] as string;
     else if (a === "--only") only = args[++i] as "tune" | "held";
+    else if (a === "--traditional") traditional = await simplifiedToTraditional(args[++i] as string);
     else if (a === "--bm25-check") {
       for (const name of ["dureader", "nq"]) {
         const set = loadSet(name);
@@ -199,6 +214,8 @@ if (import.meta.main) {
   const dumped: string[] = [];
   for (const name of names.length ? names : SET_NAMES) {
     const set = loadSet(name);
+    // The questions of a Chinese set as a Hong Kong or Taiwan follower would type them.
+    if (traditional && set.language === "zh") for (const acc of set.accounts) for (const q of acc.questions) q.q = traditional(q.q);
     if (!set.accounts.some((a) => a.questions.length)) {
       process.stderr.write(`${name}: no questions yet, skipped\n`);
       continue;

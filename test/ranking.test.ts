@@ -10,7 +10,7 @@ import { listText } from "../src/wechat/answering/ranked-reply.ts";
 import { MAX_TEXT_BYTES } from "../src/wechat/door/message.ts";
 import type { RankedArticle } from "../src/ranking/types.ts";
 import { FILLER_HAN, FILLER_LATIN } from "../src/ranking/filler-words.ts";
-import { placesOf, stemWord, termsOf } from "../src/ranking/words.ts";
+import { folded, placesOf, stemWord, termsOf } from "../src/ranking/words.ts";
 
 describe("words", () => {
   test("Han runs give their characters and neighbouring pairs; filler is left out", () => {
@@ -67,6 +67,16 @@ describe("words", () => {
     expect(termsOf("这笔划算")).toContain("划算");
     expect(termsOf("台风登陆")).toContain("登陆");
   });
+  test("traditional characters are read as simplified, each in its own place: a Hong Kong follower's question meets a simplified article, and the reverse", () => {
+    expect(termsOf("貓咪絕育要幾錢")).toEqual(termsOf("猫咪绝育要几钱"));
+    expect(termsOf("衞生間在幾樓")).toEqual(termsOf("卫生间在几楼"));
+    expect(folded("請問星期日有冇開門？")).toBe("请问星期日有冇开门?");
+    // Every place stays where it was: a passage cut on the folded text is cut alike on the text shown.
+    for (const text of ["貓咪絕育要幾錢", "衞生間", "𠵾㗲 mixed 開門"]) expect(folded(text).length).toBe(text.normalize("NFKC").length);
+    // What is already simplified is left as written: the filler and stop words (什么, 么) read as before.
+    for (const w of [...FILLER_HAN, "什么", "怎么", "多么", "么", "这么", "才", "着"]) expect(folded(w)).toBe(w);
+  });
+
   test("a question's places: each word, each Han character outside filler, held by the pairs it is part of", () => {
     expect(placesOf("退款 refunds")).toEqual([
       { term: "退", by: ["退款"] },

@@ -19,6 +19,7 @@
 
 import { stemmer as porter } from "stemmer";
 import { FILLER_HAN, FILLER_LATIN } from "./filler-words.ts";
+import { TRADITIONAL_PAIRS } from "./traditional-chars.ts";
 import { canonicalTerms, synonymCover } from "./synonyms.ts";
 
 /**
@@ -34,8 +35,22 @@ const SPELLINGS: Readonly<Record<string, string>> = {
 };
 const SPELLING = new RegExp(Object.keys(SPELLINGS).map((w) => (w.endsWith("帐") ? `${w}(?!篷)` : w)).join("|"), "gu");
 
-/** A text as its words are read: NFKC, lower case, one spelling of each word in SPELLINGS. */
-export const folded = (text: string): string => text.normalize("NFKC").toLowerCase().replace(SPELLING, (w) => SPELLINGS[w] as string);
+/**
+ * Traditional characters read as their simplified ones (traditional-chars.ts, from OpenCC's tables):
+ * a Hong Kong or Taiwan follower's 貓咪絕育要幾錢 meets an article's 猫咪绝育, and a traditional
+ * account's articles a follower's simplified question. Each is one of its own length, as SPELLINGS'.
+ */
+const TRADITIONAL = new Map<string, string>();
+for (let i = 0; i + 1 < TRADITIONAL_PAIRS.length; i += 2) TRADITIONAL.set(TRADITIONAL_PAIRS[i] as string, TRADITIONAL_PAIRS[i + 1] as string);
+const TRADITIONAL_CHAR = new RegExp(`[${[...TRADITIONAL.keys()].join("")}]`, "gu");
+
+/** A text as its words are read: NFKC, lower case, simplified characters, one spelling of each word in SPELLINGS. */
+export const folded = (text: string): string =>
+  text
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(TRADITIONAL_CHAR, (c) => TRADITIONAL.get(c) as string)
+    .replace(SPELLING, (w) => SPELLINGS[w] as string);
 
 const RUN = /\p{Script=Han}+|(?:(?!\p{Script=Han})[\p{L}\p{N}])+/gu;
 const HAN = /^\p{Script=Han}/u;

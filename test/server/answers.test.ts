@@ -58,6 +58,12 @@ test("a question in plain words gets the article that answers, as news with the 
   expect(answers).toContain("answer:ship");
 });
 
+test("a question in traditional characters gets the simplified article, as its simplified form would", async () => {
+  await importDoc([REFUND, SHIPPING, MEMBERS]);
+  expect(newsOf(await say("不想要了，還能申請退款嗎？"))).toMatchObject({ Title: "售后政策" });
+  expect(newsOf(await say("順豐幾天能送到？"))).toMatchObject({ Title: "配送说明" });
+});
+
 test("either spelling of a word finds the other: 帐号 in the question the article's 账号, 账单 the article's 帐单", async () => {
   const FROZEN = { id: "frozen", title: "账号冻结怎么办", url: "https://example.com/frozen", body: "账号因异常登录被冻结后，可在安全中心申请解冻。" };
   const BILL = { id: "bill", title: "帐单查询", url: "https://example.com/bill", body: "每月帐单在App首页的我的帐单里查看，也可设置邮件接收。" };
