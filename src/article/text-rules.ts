@@ -78,10 +78,15 @@ export const questionForm = (q: string) => q.trim().replace(/\s+/g, " ");
 
 /**
  * A follower's message or a taught question as the two are compared (wechat/answering/taught.ts):
- * full-width folded (NFKC), white space folded, case and the punctuation and symbols at its ends
- * ("~", an emoji) left out.
+ * full-width folded (NFKC), white space folded — and gone between Chinese characters, where it
+ * parts nothing ("猫咪 绝育 要空腹吗") —, case and the punctuation and symbols at its ends ("~", an
+ * emoji) left out.
  */
-export const taughtForm = (text: string): string => questionForm(text.normalize("NFKC")).toLowerCase().replace(/^[\s\p{P}\p{S}]+|[\s\p{P}\p{S}]+$/gu, "");
+export const taughtForm = (text: string): string =>
+  questionForm(text.normalize("NFKC"))
+    .toLowerCase()
+    .replace(/(?<=\p{Script=Han}) (?=\p{Script=Han})/gu, "")
+    .replace(/^[\s\p{P}\p{S}]+|[\s\p{P}\p{S}]+$/gu, "");
 
 /**
  * The item of a list (keywords, questions) that is `item` already, or undefined: an item appended

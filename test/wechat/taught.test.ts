@@ -17,6 +17,9 @@ test("the same words in any case, white space, full width, and punctuation or sy
   expect(taughtForm("how much, deposit")).not.toBe(taughtForm("how much deposit"));
   // Chinese as followers type it: full-width punctuation and a trailing emoji at the ends.
   expect(taughtForm("周日开门吗？？😀")).toBe(taughtForm("周日开门吗"));
+  // A space between Chinese characters parts nothing; between Latin words it does.
+  expect(taughtForm("猫咪 绝育  要空腹吗")).toBe("猫咪绝育要空腹吗");
+  expect(taughtForm("wifi 密码")).toBe("wifi 密码");
 });
 
 test("the first ranked article holding it, in the ranking's order", () => {
