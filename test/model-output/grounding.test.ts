@@ -67,6 +67,22 @@ test("counts, floors and offers the articles do not state are refused however wr
     expect({ answer, refused: refused(answer) }).toEqual({ answer, refused: "passed" });
 });
 
+test("the measure words count what they count, and not a weekday, a date or the word a numeral begins: 周五晚上, 周三家长, 正月十五晚上, 半夜, COVID-19 rules, version 5 has", () => {
+  const HOTEL: Source[] = [{ n: 1, id: "stay", title: "住宿", url: "https://h.example/stay", passages: ["每人最多连住2晚，停车场有40个车位。周一至周五 9:00-21:00 营业，买一赠一，会员每消费一元积6 points。"] }];
+  const refused = (answer: string) => {
+    const c = checkOutput(answer, HOTEL, { secrets: [], instructions: "Answer from the sources.", canary: "c0ffee123456", question: "能住几晚", maxBytes: 1848 });
+    return c.ok ? "passed" : c.reason === "ungrounded" ? c.detail : c.reason;
+  };
+  for (const [answer, figure] of [
+    ["每人最多连住三晚[1]。", "三晚"],
+    ["停车场有十辆车位[1]。", "十辆"],
+    ["Guests earn 5 points per yuan.[1]", "5 points"],
+  ] as const)
+    expect({ answer, refused: refused(answer) }).toEqual({ answer, refused: `the answer gives the figure ${figure}, which neither the given passages nor the question hold` });
+  for (const answer of ["每人最多连住两晚[1]。", "周五晚上9点关门[1]。", "周三家长可以来参观[1]。", "正月十五晚上照常营业[1]。", "半夜不营业[1]。", "现在买一送一[1]。", "Under COVID-19 rules, stays are limited to 2 nights.[1]", "Booking version 5 has a new page.[1]"])
+    expect({ answer, refused: refused(answer) }).toEqual({ answer, refused: "passed" });
+});
+
 test("a contact the articles do not give is refused: a phone, an e-mail, a WeChat ID, a handle, an identifier", () => {
   expect(refusedFor("请拨打 400-820-1235 办理退款。[1]")).toContain("the phone 400-820-1235");
   expect(refusedFor("请拨打 +86 138 0013 8000。[1]")).toContain("the phone");

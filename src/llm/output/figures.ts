@@ -56,7 +56,7 @@ const UNIT_NAMES: [string, string, number][] = [
   ["楼|层|floors?", "floor", 1],
   // Measure words: what is counted (可借图书5册, 三家分店, 每人限两晚) is a claim like a price.
   // Not those that count the answer's own parts (三种方式, 两项) or make words (五一节, 十一期间, 一部分).
-  ["件|个|次|份|张|盒|瓶|袋|箱|台|位|人|名|本|册|卷|篇|页|条|套|单|笔|只|支|辆|间|座|栋|幢|所|家|堂|课|届|轮|场|趟|遍|顿|餐|晚|夜|床|桌|颗|粒|包|杯|碗|剂|针|双|把|items?|pieces?|pcs|people|persons?|orders?", "count", 1],
+  ["件|个|次|份|张|盒|瓶|袋|箱|台|位|人|名|本|册|卷|篇|页|条|套|单|笔|只|支|辆|间|座|栋|幢|所|家|堂|课|届|轮|场|趟|遍|顿|餐|晚|床|桌|颗|粒|包|杯|碗|剂|针|双|把|items?|pieces?|pcs|people|persons?|orders?", "count", 1],
 ];
 const UNIT_OF = new Map<string, { base: string; times: number }>();
 const unitAlternatives: string[] = [];
@@ -73,6 +73,9 @@ unitAlternatives.sort((a, b) => b.length - a.length);
 const UNITS = unitAlternatives.join("|");
 
 const unitOf = (u: string | undefined) => (u ? (UNIT_OF.get(u.toLowerCase().replace(/\s+/g, " ")) ?? null) : null);
+
+/** A measure word that begins a word with what follows it: 五晚上 is Friday evening (周五晚上), 三家长 parents, no count. */
+const WORD_AFTER: Readonly<Record<string, RegExp>> = { 晚: /^[上间饭餐会安点]/, 家: /^[长庭里]/, 场: /^[所地合]/, 课: /^[程堂]/, 间: /^[断隔]/ };
 
 const CN_DIGIT: Record<string, number> = { 零: 0, 〇: 0, 一: 1, 壹: 1, 幺: 1, 二: 2, 贰: 2, 两: 2, 俩: 2, 三: 3, 叁: 3, 仨: 3, 四: 4, 肆: 4, 五: 5, 伍: 5, 六: 6, 陆: 6, 七: 7, 柒: 7, 八: 8, 捌: 8, 九: 9, 玖: 9 };
 const CN_SMALL: Record<string, number> = { 十: 10, 拾: 10, 廿: 20, 卅: 30, 百: 100, 佰: 100, 千: 1000, 仟: 1000 };
@@ -136,12 +139,12 @@ const AFTERNOON = /(?:下午|晚上|傍晚|夜里|夜间|中午)$/;
 const NUMERAL = new RegExp(`[\\d${CN_CHARS}半]`, "u");
 
 /** Words ending in s after a number that count no thing: verbs ("version 5 has"), and the answer's own parts ("three ways", "2 steps"). */
-const NOT_COUNTED = "has|was|does|goes|says|gets|takes|makes|lets|needs|costs|plus|less|thus|always|ways|options|steps|things|reasons|kinds|types|points|questions|methods|parts|choices|tips|ideas|examples|times";
+const NOT_COUNTED = "has|was|does|goes|says|gets|takes|makes|lets|needs|costs|plus|less|thus|always|ways|options|steps|things|reasons|kinds|types|questions|methods|parts|choices|tips|ideas|examples|times";
 
 /**
  * An English plural noun after a number ("8 books", "nine seats"): a count, whatever is counted —
- * a bare number up to ten is a word ("step 2"), a number of things is a claim. Lower case, three
- * letters or more ending in s; a unit of UNITS is read first.
+ * a bare number up to ten is a word ("step 2"), a number of things is a claim. Three letters or
+ * more ending in s, in any case ("Five Books"); a unit of UNITS is read first.
  */
 const NOUN = String.raw`(?!(?:${NOT_COUNTED})(?![A-Za-z]))[a-z]{2,}s(?![A-Za-z])`;
 
@@ -159,15 +162,19 @@ const PATTERNS = new RegExp(
     String.raw`(?<cur>[¥$€£]|(?<![A-Za-z])(?:rmb|cny|usd|eur|gbp)(?![A-Za-z]))?[ \t]?(?<num>(?<![\d,A-Za-z_]|\d\.)\d{1,15}(?:,\d{3})*(?:\.\d{1,6})?(?![\d]))(?<mul>[ \t]?[万千百亿]|[kKwW](?![A-Za-z]))?(?<more>[多余])?[ \t]?(?:(?<unit>(?:${UNITS})(?![A-Za-z]))|(?<noun>${NOUN}))?`,
     // Chinese: 百分之二十, or a numeral run (半 alone too) before a unit (a numeral alone is a word: 一起, 统一).
     String.raw`百分之(?<pct>[${CN_CHARS}]{1,12})`,
-    String.raw`(?<![${CN_CHARS}半])(?<cn>[${CN_CHARS}]{1,12}|半)(?<cnmore>[多余几])?(?<cnhalf>半)?(?<cnunit>个?半?(?:${UNITS}))`,
+    // Not a weekday's or the lunar calendar's numeral (周五, 星期三, 礼拜天, 初五): a day, not an amount.
+    String.raw`(?<![${CN_CHARS}半]|周|星期|礼拜|初)(?<cn>[${CN_CHARS}]{1,12}|半)(?<cnmore>[多余几])?(?<cnhalf>半)?(?<cnunit>个?半?(?:${UNITS}))`,
     // English words before a unit: seven days, twenty-four hours, a fortnight.
     String.raw`(?<![A-Za-z])(?<en>(?:${EN_WORDS})(?:[ -](?:${EN_WORDS}))?)[ -](?:(?<enunit>(?:${UNITS})(?![A-Za-z]))|(?<ennoun>${NOUN}))`,
-    // Offers: 半价 and 对折 are 5折; 买一送一 is its two numbers.
+    // Offers: 半价 and 对折 are 5折; 买一送一 (买1件赠1件) is its two numbers.
     String.raw`(?<halfprice>半价|对折)`,
-    String.raw`买(?<buy>[\d${CN_CHARS}]{1,4})送(?<give>[\d${CN_CHARS}]{1,4})`,
+    String.raw`买(?<buy>[\d${CN_CHARS}]{1,4})(?:件|个|份|杯|盒|瓶|张)?[送赠](?<give>[\d${CN_CHARS}]{1,4})(?:件|个|份|杯|盒|瓶|张)?`,
   ].join("|"),
   "giu",
 );
+
+/** A number of things ("8 books", "nine seats"). */
+const counted = (n: number, written: string): Omit<Figure, "at"> => ({ value: show(n), unit: "count", raw: show(n), text: written });
 
 /** A value in `unit` as the base counts it; a time of day after noon when the text says so. */
 function figure(n: number, unit: string | undefined, written: string, before: string): Omit<Figure, "at"> {
@@ -198,12 +205,13 @@ export function figures(text: string): Figure[] {
       const v = h + min / 60 + (h < 12 && AFTERNOON.test(before) ? 12 : 0);
       found.push({ value: show(v), unit: "clock", raw: show(v), text: written });
     } else if (g.num) {
+      if (g.unit && WORD_AFTER[g.unit]?.test(text.slice((m.index as number) + m[0].length))) continue;
       let n = Number(g.num.replace(/,/g, ""));
       const mul = g.mul?.trim().toLowerCase();
       if (mul) n *= MULTIPLIER[mul] as number;
       const cur = g.cur ? (CURRENCY[g.cur.toLowerCase()] ?? null) : null;
       if (cur) found.push({ value: show(n * cur.times), unit: cur.base, raw: show(n), text: written });
-      else if (g.noun) found.push({ value: show(n), unit: "count", raw: show(n), text: written });
+      else if (g.noun) found.push(counted(n, written));
       else found.push(figure(n, g.unit, written, before));
     } else if (g.pct) {
       const n = chineseNumber(g.pct);
@@ -211,6 +219,8 @@ export function figures(text: string): Figure[] {
     } else if (g.cn) {
       let n = g.cn === "半" ? 0.5 : chineseNumber(g.cn);
       if (n === null) continue;
+      const measure = WORD_AFTER[(g.cnunit ?? "").replace(/^个?半?/, "")];
+      if (measure?.test(text.slice((m.index as number) + m[0].length))) continue;
       // 一个半月, 两年半: a half more.
       if (g.cnhalf || /^个?半/.test(g.cnunit ?? "")) n += 0.5;
       found.push(figure(n, (g.cnunit ?? "").replace(/^个?半?/, "") || g.cnunit, written, before));
@@ -219,7 +229,7 @@ export function figures(text: string): Figure[] {
         .toLowerCase()
         .split(/[ -]/)
         .reduce((sum, w) => (w === "hundred" ? Math.max(sum, 1) * 100 : sum + (EN_NUMBER[w] ?? 0)), 0);
-      found.push(g.ennoun ? { value: show(n), unit: "count", raw: show(n), text: written } : figure(n, g.enunit, written, before));
+      found.push(g.ennoun ? counted(n, written) : figure(n, g.enunit, written, before));
     } else if (g.halfprice) found.push({ value: "5", unit: "折", raw: "5", text: written });
     else if (g.buy && g.give) {
       const number = (x: string) => (/^\d+$/.test(x) ? Number(x) : chineseNumber(x));

@@ -118,7 +118,7 @@ export function ungrounded(answer: string, grounds: Grounds): Ungrounded | null 
   for (const f of figures(rest)) {
     if (incidental(f)) continue;
     // A short number glued to a word by a hyphen is part of a name: COVID-19, Win-10.
-    if (f.unit === null && f.raw.length <= 3 && /[A-Za-z]-$/.test(rest.slice(Math.max(0, f.at - 2), f.at))) continue;
+    if ((f.unit === null || f.unit === "count") && f.raw.length <= 3 && /[A-Za-z]-$/.test(rest.slice(Math.max(0, f.at - 2), f.at))) continue;
     // Held as the same value in the same unit; or the passages write the number bare; a bare number, the number with any unit.
     if (grounds.figures.has(figureKey(f)) || grounds.bare.has(f.raw) || (f.unit === null && grounds.raws.has(f.raw))) continue;
     return { kind: "figure", text: f.text };
