@@ -52,6 +52,7 @@ export const ERRORS = {
   window_closed: 409,
   reply_limit: 409,
   key_from_environment: 409,
+  article_deleted: 409,
   already_taught: 409,
   too_large: 413,
   // What the server depends on.

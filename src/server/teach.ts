@@ -26,7 +26,8 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   const named = f.require("id");
   // An article by its id, else by its live code ("2" where articles are numbered 1–14): followers
   // and the help text know articles by their codes, and so do many operators.
-  const id = ctx.read.articles.exists(named) ? named : (ctx.read.articles.getLiveByCode(named)?.id ?? named);
+  const live = ctx.read.articles.get(named);
+  const id = live && !live.deleted ? named : (ctx.read.articles.getLiveByCode(named)?.id ?? named);
 
   // The log must hold every message that arrived so far: the named entry may be the newest.
   await ctx.write.log.settled();
@@ -61,6 +62,8 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   const r = await ctx.write.editArticle(id, {
     decide: (stored) => {
       if (!stored) throw notFound(`no article with id or code "${id}"`);
+      // Its questions would get the fallback (wechat/answering/taught.ts): teaching it takes an answer away.
+      if (stored.deleted) throw conflict(`article "${id}" is deleted: a question taught to it gets the fallback; teach another article, or bring it back first (replyd set ${id} --undelete)`, "article_deleted");
       const held = heldItem("questions", stored.questions, text);
       if (held !== undefined) throw conflict(`article "${id}" has this question already: "${held.slice(0, 80)}"`, "already_taught");
       if (stored.questions.length >= LIMITS.questions)

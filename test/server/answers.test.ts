@@ -85,6 +85,7 @@ test("thanks, a greeting or an emoji gets the fallback whatever an article holds
   const all = (await call("GET", "/api/cli", [["inbox", "all"]])).data.items as { answer: string; unmatched: boolean }[];
   expect(all.map((m) => [m.answer, m.unmatched])).toEqual(Array(5).fill(["courtesy", false]));
   expect((await call("GET", "/api/cli", [["inbox", "unmatched"]])).data.items).toEqual([]);
+  expect((await call("GET", "/api/cli/ask", [["q", "在不在"]])).data).toMatchObject({ answer: "courtesy", choice: "none", choice_why: expect.stringContaining("no question") });
   // A question holding the same words is a question.
   expect(newsOf(await say("谢谢，在不在服务范围的地区？"))).toMatchObject({ Title: "感谢您的支持 不在服务范围的地区" });
   const rules = [{ id: "thx", match: "exact", pattern: "谢谢", reply: { type: "text", text: "不客气" } }];

@@ -121,7 +121,7 @@ test("teach: the follower's question goes to the article, and it and a paraphras
   expect((await call("GET", "/api/cli", [["id", "returns"]])).data.rev).toBe(2);
 });
 
-test("teach names an article by its id or its live code; an id wins over another article's code", async () => {
+test("teach names an article by its id or its live code; a live id wins over another article's code; a deleted article is refused and its id does not hide a live code", async () => {
   await importDoc({ matter: "articles" }, [{ ...SHOP[1], code: "2" }, { ...SHOP[2], code: "delivery" }, SHOP[0]!]);
   await say("when will my parcel come");
   const byCode = await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "2"]]);
@@ -130,6 +130,15 @@ test("teach names an article by its id or its live code; an id wins over another
   // "delivery" is an article's id and another's code: the id's.
   expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "delivery"]])).data.article.id).toBe("delivery");
   expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "7"]])).error).toMatchObject({ code: CODE.not_found, message: 'no article with id or code "7"' });
+  // A deleted article is refused: its questions get the fallback, so teaching it would take an answer away.
+  expect((await call("DELETE", "/api/cli", [["id", "returns"]])).status).toBe(200);
+  await say("can I send it back");
+  const deleted = await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "returns"]]);
+  expect(deleted).toMatchObject({ status: 409, error: { code: CODE.article_deleted } });
+  expect((await call("GET", "/api/cli", [["id", "returns"]])).data.questions).toEqual([]);
+  // A deleted article's id does not hide a live article's code.
+  await importDoc({ matter: "articles" }, [{ ...SHOP[4]!, code: "returns" }]);
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "returns"]])).data.article.id).toBe("contact");
 });
 
 test("an import keeps what was taught when its records carry no questions (the CMS's file again, merge or --init); \"questions\": [] clears them; a restore writes the document as it is", async () => {
