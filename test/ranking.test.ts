@@ -74,7 +74,7 @@ describe("words", () => {
     // Every place stays where it was: a passage cut on the folded text is cut alike on the text shown.
     for (const text of ["貓咪絕育要幾錢", "衞生間", "𠵾㗲 mixed 開門"]) expect(folded(text).length).toBe(text.normalize("NFKC").length);
     // What is already simplified is left as written: the filler and stop words (什么, 么) read as before.
-    for (const w of [...FILLER_HAN, "什么", "怎么", "多么", "么", "这么", "才", "着"]) expect(folded(w)).toBe(w);
+    for (const w of [...FILLER_HAN, "什么", "怎么", "多么", "么", "这么", "才", "着", "著名", "显著", "乾坤"]) expect(folded(w)).toBe(w);
   });
 
   test("a question's places: each word, each Han character outside filler, held by the pairs it is part of", () => {
