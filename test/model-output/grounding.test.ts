@@ -7,12 +7,15 @@ import type { Source } from "../../src/llm/prompt.ts";
 const PASSAGE =
   "本店支持七天无理由退货，退货运费10元由买家承担。签收后七天内在订单页申请，三个工作日内原路退回。客服电话 400-820-1234，邮箱 help@example.com，工作时间 9:00-18:00。满199元包邮，2024年3月15日起执行。";
 const SOURCES: Source[] = [{ n: 1, id: "refund", title: "售后政策", url: "https://example.com/refund", passages: [PASSAGE] }];
-const check = (answer: string, question = "买了东西不想要了，还能退吗？") =>
-  checkOutput(answer, SOURCES, { secrets: [], instructions: "Answer from the sources.", canary: "c0ffee123456", question, maxBytes: 1848 });
-const refusedFor = (answer: string, question?: string) => {
-  const c = check(answer, question);
+const checkWith = (sources: Source[], answer: string, question: string) =>
+  checkOutput(answer, sources, { secrets: [], instructions: "Answer from the sources.", canary: "c0ffee123456", question, maxBytes: 1848 });
+const check = (answer: string, question = "买了东西不想要了，还能退吗？") => checkWith(SOURCES, answer, question);
+/** "passed", or why the answer was refused: the ungrounded thing named, else the check's reason. */
+const refusedWith = (sources: Source[], answer: string, question: string) => {
+  const c = checkWith(sources, answer, question);
   return c.ok ? "passed" : c.reason === "ungrounded" ? c.detail : c.reason;
 };
+const refusedFor = (answer: string, question = "买了东西不想要了，还能退吗？") => refusedWith(SOURCES, answer, question);
 
 test("a faithful answer restating the passage's own figures and contacts passes, in other spellings of them", () => {
   for (const answer of [
@@ -46,10 +49,7 @@ test("a figure the articles do not state is refused as ungrounded: a duration, a
 
 test("counts, floors and offers the articles do not state are refused however written: 册, 层, 楼, books, 半价, 买一送一; what they say, in other words, passes", () => {
   const LIBRARY: Source[] = [{ n: 1, id: "card", title: "借书证", url: "https://lib.example/card", passages: ["凭借书证可借图书5册，借期30天。自习室在三楼，儿童阅览室在一层。"] }];
-  const refused = (answer: string) => {
-    const c = checkOutput(answer, LIBRARY, { secrets: [], instructions: "Answer from the sources.", canary: "c0ffee123456", question: "能借几本书", maxBytes: 1848 });
-    return c.ok ? "passed" : c.reason === "ungrounded" ? c.detail : c.reason;
-  };
+  const refused = (answer: string) => refusedWith(LIBRARY, answer, "能借几本书");
   for (const [answer, figure] of [
     ["可借一百册[1]。", "一百册"],
     ["可借九册[1]。", "九册"],
@@ -69,10 +69,7 @@ test("counts, floors and offers the articles do not state are refused however wr
 
 test("the measure words count what they count, and not a weekday, a date or the word a numeral begins: 周五晚上, 周三家长, 正月十五晚上, 半夜, COVID-19 rules, version 5 has", () => {
   const HOTEL: Source[] = [{ n: 1, id: "stay", title: "住宿", url: "https://h.example/stay", passages: ["每人最多连住2晚，停车场有40个车位。周一至周五 9:00-21:00 营业，买一赠一，会员每消费一元积6 points。"] }];
-  const refused = (answer: string) => {
-    const c = checkOutput(answer, HOTEL, { secrets: [], instructions: "Answer from the sources.", canary: "c0ffee123456", question: "能住几晚", maxBytes: 1848 });
-    return c.ok ? "passed" : c.reason === "ungrounded" ? c.detail : c.reason;
-  };
+  const refused = (answer: string) => refusedWith(HOTEL, answer, "能住几晚");
   for (const [answer, figure] of [
     ["每人最多连住三晚[1]。", "三晚"],
     ["停车场有十辆车位[1]。", "十辆"],
