@@ -9,7 +9,6 @@ const PASSAGE =
 const SOURCES: Source[] = [{ n: 1, id: "refund", title: "售后政策", url: "https://example.com/refund", passages: [PASSAGE] }];
 const checkWith = (sources: Source[], answer: string, question: string) =>
   checkOutput(answer, sources, { secrets: [], instructions: "Answer from the sources.", canary: "c0ffee123456", question, maxBytes: 1848 });
-const check = (answer: string, question = "买了东西不想要了，还能退吗？") => checkWith(SOURCES, answer, question);
 /** "passed", or why the answer was refused: the ungrounded thing named, else the check's reason. */
 const refusedWith = (sources: Source[], answer: string, question: string) => {
   const c = checkWith(sources, answer, question);
