@@ -76,26 +76,3 @@ export function checkHttpUrl(value: string): string | null {
  */
 export const questionForm = (q: string) => q.trim().replace(/\s+/g, " ");
 
-/**
- * A follower's message or a taught question as the two are compared (wechat/answering/taught.ts):
- * full-width folded (NFKC), white space folded — and gone between Chinese characters, where it
- * parts nothing ("猫咪 绝育 要空腹吗") —, case and the punctuation and symbols at its ends ("~", an
- * emoji) left out.
- */
-export const taughtForm = (text: string): string =>
-  questionForm(text.normalize("NFKC"))
-    .toLowerCase()
-    .replace(/(?<=\p{Script=Han}) (?=\p{Script=Han})/gu, "")
-    .replace(/^[\s\p{P}\p{S}]+|[\s\p{P}\p{S}]+$/gu, "");
-
-/**
- * The item of a list (keywords, questions) that is `item` already, or undefined: an item appended
- * (`set ID questions+=…`, `replyd teach`) that it holds is not added again. Keywords are the same
- * in any case; questions as a follower's message meets them (taughtForm: "How much deposit??" is
- * "how much deposit" taught already).
- */
-export const heldItem = (field: string, list: readonly string[], item: string): string | undefined => {
-  const form = field === "questions" ? taughtForm : (x: string) => x.toLowerCase();
-  const key = form(item);
-  return list.find((x) => form(x) === key);
-};

@@ -1,12 +1,12 @@
 /**
  * Lists appended to rather than replaced: `PUT /api/cli` with `append=keywords,questions` (what
  * `replyd set ID questions+=…` sends). The items sent go after the article's own, those it holds
- * already skipped (keywords in any case, questions as a follower's message meets them: text-rules.ts
- * heldItem), decided in the writer's transaction against the article as stored: two operators
+ * already skipped (keywords in any case, questions as a follower's message meets them: heldItem,
+ * below), decided in the writer's transaction against the article as stored: two operators
  * appending at once both keep theirs, and a list never ends with an item twice.
  */
 import { CONTENT, type ArticleContent } from "../article/fields.ts";
-import { heldItem } from "../article/text-rules.ts";
+import { taughtForm } from "../ranking/taught-form.ts";
 import { badRequest, type Problem } from "../base/errors.ts";
 
 /** The list fields (keywords, questions): what `append=` may name. */
@@ -41,3 +41,15 @@ export function appendTo(stored: ArticleContent, changes: Partial<ArticleContent
   }
   return problems.length ? { problems } : { value: out as Partial<ArticleContent> };
 }
+
+/**
+ * The item of a list (keywords, questions) that is `item` already, or undefined: an item appended
+ * (`set ID questions+=…`, `replyd teach`) that it holds is not added again. Keywords are the same
+ * in any case; questions as a follower's message meets them (ranking/taught-form.ts: "How much
+ * deposit??" is "how much deposit" taught already).
+ */
+export const heldItem = (field: string, list: readonly string[], item: string): string | undefined => {
+  const form = field === "questions" ? taughtForm : (x: string) => x.toLowerCase();
+  const key = form(item);
+  return list.find((x) => form(x) === key);
+};

@@ -1,4 +1,5 @@
-import { articleJson, heldItem, LIMITS, questionForm, withinChars, charLength } from "../article/article.ts";
+import { articleJson, LIMITS, questionForm, withinChars, charLength } from "../article/article.ts";
+import { heldItem } from "./append.ts";
 import { NO_CONTROL, unprintable } from "../article/text-rules.ts";
 import { CONTENT } from "../article/fields.ts";
 import { badRequest, conflict, notFound } from "../base/errors.ts";

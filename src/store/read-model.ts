@@ -36,7 +36,7 @@ export interface ListQuery {
 export interface ArticleReads {
   get(id: string): Article | null;
   getLiveByCode(code: string): Article | null;
-  /** The deleted article a question in taught form (article/text-rules.ts taughtForm) was taught to, or null (model/deleted-questions.ts). */
+  /** The deleted article a question in taught form (ranking/taught-form.ts) was taught to, or null (model/deleted-questions.ts). */
   deletedTaught(form: string): string | null;
   exists(id: string): boolean;
   /** Listings go without the long fields (the body). */

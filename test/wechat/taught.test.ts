@@ -1,7 +1,7 @@
 /** A message that is a taught question (src/wechat/answering/taught.ts), on its own: what counts as the same words, and which article. */
 import { expect, test } from "bun:test";
 import { taughtOf } from "../../src/wechat/answering/taught.ts";
-import { taughtForm } from "../../src/article/text-rules.ts";
+import { taughtForm } from "../../src/ranking/taught-form.ts";
 import type { RankedArticle } from "../../src/ranking/types.ts";
 
 const ranked = (rows: Record<string, string[]>, ...ids: string[]) => ids.map((id) => ({ id, questions: rows[id] ?? [] }) as unknown as RankedArticle);
@@ -20,6 +20,8 @@ test("the same words in any case, white space, full width, and punctuation or sy
   // A space between Chinese characters parts nothing; between Latin words it does.
   expect(taughtForm("猫咪 绝育  要空腹吗")).toBe("猫咪绝育要空腹吗");
   expect(taughtForm("wifi 密码")).toBe("wifi 密码");
+  // Traditional and simplified characters are one, as the ranking reads them.
+  expect(taughtForm("貓咪絕育要空腹嗎？")).toBe(taughtForm("猫咪绝育要空腹吗"));
 });
 
 test("the first ranked article holding it, in the ranking's order", () => {

@@ -1,12 +1,12 @@
 /**
  * The questions taught to articles deleted since (soft-deleted: `rm` without --purge), by their
- * taught form (article/text-rules.ts taughtForm). A follower's message that is one of them is not
+ * taught form (ranking/taught-form.ts). A follower's message that is one of them is not
  * the ranking's to answer with a neighbour: the operator said which article answers it, and removed
  * that answer (wechat/answering/taught.ts). Read again after any write to the articles, from a
  * partial index that holds only such rows: a few microseconds on an account that deleted none.
  */
 import type { Database } from "bun:sqlite";
-import { taughtForm } from "../../article/text-rules.ts";
+import { taughtForm } from "../../ranking/taught-form.ts";
 
 /** The most recently changed deleted articles looked at: a bound on what a write costs the next message (each holds at most 50 questions). */
 export const DELETED_QUESTIONS_ARTICLES = 500;

@@ -12,7 +12,7 @@
  * and is the one to say where they go now (teach them anew, or `rm --purge` the article to leave
  * them to the ranking).
  */
-import { taughtForm } from "../../article/text-rules.ts";
+import { taughtForm } from "../../ranking/taught-form.ts";
 import type { RankedArticle } from "../../ranking/types.ts";
 import type { ArticleReads } from "../../store/read-model.ts";
 
