@@ -58,6 +58,23 @@ describe.each(STORES)("%s", (kind) => {
     expect(await t.generated.pendingFollowers(iso(T0 - 1))).toEqual([]);
   });
 
+  test("a pending answer waits for the follower's next message only: once they said something else since (the model off meanwhile), it expires", async () => {
+    const said = (openid: string, key: string, at: number) =>
+      t.log.add({ received_ms: at, msg_key: key, from_user: openid, type: "text", event: null, content: key, answer: "fallback", unmatched: true });
+    // o_3's question, its call pending, logged with its own message: the next message gets it.
+    await t.generated.add(call("o_3", T0, { outcome: "pending", delivered_at: null, answer: "for o_3" }));
+    said("o_3", `m:o_3:${T0}`, T0 + 20_000);
+    // o_4 asked, then said something else that was answered without the model.
+    await t.generated.add(call("o_4", T0, { outcome: "pending", delivered_at: null, answer: "for o_4" }));
+    said("o_4", `m:o_4:${T0}`, T0 + 20_000);
+    said("o_4", "m:o_4:wifi", T0 + 60_000);
+    await t.log.settled();
+    expect((await t.generated.takePending("o_3", iso(T0 - 1), iso(T0 + 90_000)))?.answer).toBe("for o_3");
+    expect(await t.generated.takePending("o_4", iso(T0 - 1), iso(T0 + 90_000))).toBeNull();
+    const outcomes = (await t.generated.list({ limit: 10, offset: 0 })).items.map((g) => [g.openid, g.outcome]);
+    expect(outcomes).toEqual([["o_4", "expired"], ["o_3", "next_message"]]);
+  });
+
   test("settle moves an outcome, from a given one only when asked", async () => {
     const seq = await t.generated.add(call("o_1", T0, { outcome: "pending", delivered_at: null }));
     expect(await t.generated.settle(seq, "customer_service", iso(T0 + 5), "reply")).toBe(false);

@@ -34,7 +34,9 @@ export class PgGeneratedCalls implements GeneratedLog {
       const [row] = (await tx.unsafe(`SELECT ${SELECT} FROM generated WHERE openid = $1 AND outcome = 'pending' ORDER BY generated.seq DESC LIMIT 1`, [openid])) as GeneratedRow[];
       if (!row) return null;
       await tx`UPDATE generated SET outcome = 'expired' WHERE openid = ${openid} AND outcome = 'pending' AND seq < ${row.seq}::bigint`;
-      if (row.at < since) {
+      // The follower's last interaction logged is another message, since the call began: this answer's question is behind them (generated-log.ts).
+      const spoke = (await tx`SELECT 1 FROM followers f JOIN messages m ON m.seq = f.last_seq WHERE f.openid = ${openid} AND m.msg_key <> ${row.msg_key} AND m.received_at > ${row.at}`).length > 0;
+      if (row.at < since || spoke) {
         await tx`UPDATE generated SET outcome = 'expired' WHERE seq = ${row.seq}::bigint`;
         return null;
       }

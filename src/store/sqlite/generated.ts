@@ -24,7 +24,7 @@ export class GeneratedCalls implements GeneratedLog {
         if (!row) return null;
         // Older ones (a second question answered late before the first was sent) are not sent after it.
         this.db.run("UPDATE generated SET outcome = 'expired' WHERE openid = ? AND outcome = 'pending' AND seq < ?", [openid, row.seq]);
-        if (row.at < since) {
+        if (row.at < since || this.spokeSince(openid, row)) {
           this.db.run("UPDATE generated SET outcome = 'expired' WHERE seq = ?", [row.seq]);
           return null;
         }
@@ -32,6 +32,11 @@ export class GeneratedCalls implements GeneratedLog {
         return entryOfRow({ ...row, outcome: "next_message", delivered_at: deliveredAt });
       })
       .immediate();
+  }
+
+  /** Whether the follower's last interaction logged is another message than the pending answer's, since its call began (generated-log.ts takePending). */
+  private spokeSince(openid: string, row: GeneratedRow): boolean {
+    return this.db.query("SELECT 1 FROM followers f JOIN messages m ON m.seq = f.last_seq WHERE f.openid = ? AND m.msg_key <> ? AND m.received_at > ?").get(openid, row.msg_key, row.at) !== null;
   }
 
   async pendingFollowers(since: string): Promise<string[]> {
