@@ -67,7 +67,7 @@ export interface GeneratedLog {
   takePending(openid: string, since: string, deliveredAt: string): Promise<GeneratedEntry | null>;
   /** Followers with an answer pending since `since`. */
   pendingFollowers(since: string): Promise<string[]>;
-  /** The calls made since `since`, oldest first (the caps after a restart). */
+  /** The calls made since `since`, oldest first (the caps after a restart): not the messages the caps kept from the model (`capped:*`). */
   calls(since: string): Promise<{ openid: string; at: string }[]>;
   list(opts: { limit: number; offset: number }): Promise<{ items: GeneratedEntry[]; total: number }>;
 }

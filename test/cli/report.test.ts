@@ -93,6 +93,20 @@ describe("the terminal", () => {
     expect(Math.max(...text.split("\n").map((l) => Bun.stringWidth(l)))).toBeLessThanOrEqual(WIDTH);
   });
 
+  test("the messages the caps kept from the model are said after the calls, by cap, on the terminal and the page", () => {
+    const day = new Date(NOW - 1000).toISOString().slice(0, 10);
+    const r = assembleReport(
+      { kinds: [], replyTimes: [], model: [{ day, outcome: "reply", n: 4, tokens_prompt: 100, tokens_completion: 10 }, { day, outcome: "capped:minute", n: 3, tokens_prompt: 0, tokens_completion: 0 }], failures: [], unanswered: [], closeCalls: [], askedAgain: [], detailsSince: null },
+      { since: new Date(NOW - DAY).toISOString(), until: new Date(NOW).toISOString(), tz: 0 },
+      () => null,
+      () => null,
+    );
+    expect(r.model).toMatchObject({ calls: 4, capped: { minute: 3 } });
+    expect(reportText(r)).toContain("MODEL CALLS  4 (100 prompt + 10 completion tokens)");
+    expect(reportText(r)).toContain("kept from the model by its caps (the retrieval reply instead): minute 3");
+    expect(reportHtml(r)).toContain("kept from the model by its caps (the retrieval reply instead): minute 3");
+  });
+
   test("what followers say between questions (thx, 2, another) is not listed among the questions nothing answered: teach refuses it", () => {
     const asked = (seq: number, text: string) => ({ seq, at: new Date(NOW - 1000 * seq).toISOString(), from: `o_${seq}`, text, answer: "fallback" });
     const r = assembleReport(

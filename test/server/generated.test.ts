@@ -210,7 +210,7 @@ test("hostile outputs never reach the follower: the instructions, the key, a for
   expect(logged.join("\n")).not.toContain(KEY);
 });
 
-test("caps: past the follower's hourly cap and the daily one, the retrieval reply without a call; a restart still counts them", async () => {
+test("caps: past the follower's hourly cap and the daily one, the retrieval reply without a call, logged as capped; a restart still counts them", async () => {
   await setup({ caps: { perFollower: 2, daily: 3 } });
   for (let i = 0; i < 2; i++) expect(contentOf(await deliver(QUESTION))).toBe(GENERATED);
   expect(newsTitle(await deliver(QUESTION))).toBe("售后政策");
@@ -220,8 +220,13 @@ test("caps: past the follower's hourly cap and the daily one, the retrieval repl
   expect(newsTitle(await deliver(QUESTION, { from: "o_third" }))).toBe("售后政策");
   expect(model.requests.length).toBe(3);
   expect((await health()).generated_answers).toMatchObject({ capped: { follower: 1, daily: 1 }, caps: { used_24h: 3 } });
-  // A new app on the same store (a restart) counts the calls it logged: each is logged once its answer went out, so wait for the three.
-  await until(async () => (await calls()).total === 3);
+  // The messages the caps kept from the model are logged with the calls, as capped (no call made).
+  await until(async () => (await calls()).total === 5);
+  expect((await calls()).items.map((c) => [c.outcome, c.ms]).filter(([o]) => String(o).startsWith("capped:"))).toEqual([
+    ["capped:daily", null],
+    ["capped:follower", null],
+  ]);
+  // A new app on the same store (a restart) counts the calls it logged (not the capped ones).
   const again = await createApp({
     read: t.backend.read,
     write: t.backend.write,

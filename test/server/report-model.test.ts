@@ -5,7 +5,7 @@
  */
 import { expect, test } from "bun:test";
 import type { Report } from "../../src/server/report/figures.ts";
-import { call, deliver, inboxAll, model, QUESTION, setup } from "./generated-harness.ts";
+import { call, deliver, inboxAll, model, QUESTION, setup, until } from "./generated-harness.ts";
 
 test("model calls by outcome, failures by kind, refusals by check and tokens; the generated answer is of kind ai, with no margin", async () => {
   await setup();
@@ -27,4 +27,19 @@ test("model calls by outcome, failures by kind, refusals by check and tokens; th
   const row = (await inboxAll()).find((m) => m.content === QUESTION);
   expect(row).toMatchObject({ answer: "ai:refund", margin: null });
   expect(r.close_calls.count).toBe(0);
+});
+
+test("messages the caps kept from the model are counted apart, by cap: not calls, not an outcome", async () => {
+  await setup({ caps: { perFollower: 1 } });
+  await deliver(QUESTION);
+  await deliver("还能退款吗？退货怎么办");
+  await deliver("七天无理由退货怎么申请退款");
+  const report = async () => (await call("GET", "/api/cli/report", [["since", "24h"], ["tz", "0"]])).data as Report;
+  // Logged beside the calls as they happen: waited for, not raced.
+  await until(async () => (await report()).model.capped.follower === 2);
+  const r = await report();
+  expect(r.model.calls).toBe(1);
+  expect(r.model.capped).toEqual({ follower: 2 });
+  expect(Object.keys(r.model.outcomes)).toEqual(["reply"]);
+  expect(r.days.reduce((s, d) => s + d.model_calls, 0)).toBe(1);
 });

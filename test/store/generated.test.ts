@@ -39,6 +39,9 @@ describe.each(STORES)("%s", (kind) => {
     expect(page.items[1]).toEqual({ seq: first, ...call("o_1", T0) });
     expect(await t.generated.calls(iso(T0 + 1))).toEqual([{ openid: "o_2", at: iso(T0 + 1000) }]);
     expect((await t.generated.list({ limit: 1, offset: 1 })).items.map((g) => g.seq)).toEqual([first]);
+    // A message the caps kept from the model is logged beside the calls, and is no call: the caps do not count it.
+    await t.generated.add(call("o_3", T0 + 2000, { outcome: "capped:minute", output: null, answer: null, cited: [], ms: null, tokens_prompt: null, tokens_completion: null, delivered_at: null }));
+    expect(await t.generated.calls(iso(T0 + 1))).toEqual([{ openid: "o_2", at: iso(T0 + 1000) }]);
   });
 
   test("a pending answer is taken once, the newest; older ones expire; one past its day is not sent", async () => {

@@ -97,6 +97,12 @@ function examples(r: Report): string {
   );
 }
 
+/** The messages the caps kept from the model, said after the calls (an older server's report has none). */
+const cappedText = (capped: Record<string, number> | undefined): string => {
+  const by = Object.entries(capped ?? {}).sort((a, b) => b[1] - a[1]);
+  return by.length ? `; kept from the model by its caps (the retrieval reply instead): ${by.map(([cap, n]) => `${cap} ${count(n)}`).join(", ")}` : "";
+};
+
 function modelAndSends(r: Report): string {
   const m = r.model;
   const outcomes = Object.entries(m.outcomes)
@@ -110,7 +116,7 @@ function modelAndSends(r: Report): string {
   ];
   const failures = s.failed.map((f) => [esc(f.code), esc(f.by), esc(count(f.n)), esc(f.meaning ?? "")]);
   return (
-    `<h2>Model calls</h2>${figure("chart-model", horizontalBars("Model calls by outcome", outcomes, count), esc(`${count(m.calls)} calls, ${count(m.tokens.prompt)} prompt and ${count(m.tokens.completion)} completion tokens`))}` +
+    `<h2>Model calls</h2>${figure("chart-model", horizontalBars("Model calls by outcome", outcomes, count), esc(`${count(m.calls)} calls, ${count(m.tokens.prompt)} prompt and ${count(m.tokens.completion)} completion tokens${cappedText(m.capped)}`))}` +
     `<h2>Customer-service messages</h2>${figure("chart-sends", horizontalBars("Customer-service messages sent and failed", sends, count), `${key(CHART_COLOURS.sent, "sent")} ${key(CHART_COLOURS.failed, "failed, by the platform's error code")}`)}` +
     (failures.length ? table(["code", "by", "failed", "meaning"], failures, [2]) : "")
   );

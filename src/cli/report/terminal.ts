@@ -142,12 +142,15 @@ function askedAgain(r: Report): string[] {
 
 function model(r: Report): string[] {
   const m = r.model;
-  if (!m.calls) return ["MODEL CALLS  none"];
+  const capped = Object.entries(m.capped ?? {}).sort((a, b) => b[1] - a[1]);
+  // The caps decided for these: the retrieval reply went out, no call was made.
+  const keptFrom = capped.length ? [`  kept from the model by its caps (the retrieval reply instead): ${capped.map(([cap, n]) => `${cap} ${count(n)}`).join(", ")}`] : [];
+  if (!m.calls) return ["MODEL CALLS  none", ...keptFrom];
   const lines = [`MODEL CALLS  ${count(m.calls)} (${count(m.tokens.prompt)} prompt + ${count(m.tokens.completion)} completion tokens)`];
   const outcomes = Object.entries(m.outcomes).sort((a, b) => b[1] - a[1]);
   const most = Math.max(...outcomes.map(([, n]) => n));
   for (const [outcome, n] of outcomes) lines.push(`  ${pad(fit(outcome, 30), 30)} ${pad(countIn(n, 9), 9, true)}  ${bar(n, most, 34)}`);
-  return lines;
+  return [...lines, ...keptFrom];
 }
 
 function sends(r: Report): string[] {

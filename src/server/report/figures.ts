@@ -82,6 +82,8 @@ export interface Report {
     outcomes: Record<string, number>;
     failed: Record<string, number>;
     refused: Record<string, number>;
+    /** Followers' messages the caps kept from the model, by cap (no call made: not in calls). */
+    capped: Record<string, number>;
     tokens: { prompt: number; completion: number };
   };
   sends: { sent: { operator: number; ai: number }; failed: { code: string; by: "operator" | "ai"; n: number; meaning: string | null }[] };
@@ -154,7 +156,7 @@ export function assembleReport(f: LogFigures, q: { since: string; until: string;
     d.close += c.close;
     d.again += c.again;
   }
-  for (const m of f.model) dayOf(m.day).model_calls += m.n;
+  for (const m of f.model) if (!m.outcome.startsWith("capped:")) dayOf(m.day).model_calls += m.n;
   for (const d of days.values()) finish(d, f.replyTimes.filter((t) => t.day === d.day));
   const ordered = [...days.values()].sort((a, b) => (a.day < b.day ? -1 : 1));
 
@@ -170,8 +172,13 @@ export function assembleReport(f: LogFigures, q: { since: string; until: string;
   finish(totals, f.replyTimes);
   const { day: _, ...total } = totals;
 
-  const model = { calls: 0, outcomes: {} as Record<string, number>, failed: {} as Record<string, number>, refused: {} as Record<string, number>, tokens: { prompt: 0, completion: 0 } };
+  const model = { calls: 0, outcomes: {} as Record<string, number>, failed: {} as Record<string, number>, refused: {} as Record<string, number>, capped: {} as Record<string, number>, tokens: { prompt: 0, completion: 0 } };
   for (const m of f.model) {
+    if (m.outcome.startsWith("capped:")) {
+      const cap = m.outcome.slice("capped:".length);
+      model.capped[cap] = (model.capped[cap] ?? 0) + m.n;
+      continue;
+    }
     model.calls += m.n;
     model.outcomes[m.outcome] = (model.outcomes[m.outcome] ?? 0) + m.n;
     const [head, detail] = [m.outcome.split(":")[0] as string, m.outcome.slice(m.outcome.indexOf(":") + 1)];

@@ -50,7 +50,7 @@ export class PgGeneratedCalls implements GeneratedLog {
   }
 
   async calls(since: string): Promise<{ openid: string; at: string }[]> {
-    return (await this.sql`SELECT openid, at FROM generated WHERE at >= ${since} ORDER BY at`) as { openid: string; at: string }[];
+    return (await this.sql`SELECT openid, at FROM generated WHERE at >= ${since} AND outcome NOT LIKE 'capped:%' ORDER BY at`) as { openid: string; at: string }[];
   }
 
   async list(opts: { limit: number; offset: number }): Promise<{ items: GeneratedEntry[]; total: number }> {

@@ -44,7 +44,7 @@ export class GeneratedCalls implements GeneratedLog {
   }
 
   async calls(since: string): Promise<{ openid: string; at: string }[]> {
-    return this.db.query("SELECT openid, at FROM generated WHERE at >= ? ORDER BY at").all(since) as { openid: string; at: string }[];
+    return this.db.query("SELECT openid, at FROM generated WHERE at >= ? AND outcome NOT LIKE 'capped:%' ORDER BY at").all(since) as { openid: string; at: string }[];
   }
 
   async list(opts: { limit: number; offset: number }): Promise<{ items: GeneratedEntry[]; total: number }> {

@@ -136,7 +136,10 @@ export class GeneratedAnswers {
     const g = d.generate;
     if (!g || !d.reply) return null;
     const slot = await this.calls.take(m.from);
-    if (typeof slot === "string") return null;
+    if (typeof slot === "string") {
+      this.calls.logCapped({ at: new Date(this.o.clock.now()).toISOString(), msgKey: key, who: m.from, question: g.question, sources: g.sources }, slot);
+      return null;
+    }
     const fallback = hooks.render(d.reply);
     const firstAt = Date.now();
     let book = this.o.shared?.up ? this.o.shared : this.local;

@@ -14,7 +14,7 @@ import { ModelAsker, type ModelAnswer } from "./llm-answer.ts";
 import type { GeneratedStats } from "./stats.ts";
 
 const CAP_DETAIL: Record<CapReached, string> = {
-  follower: "this key's hourly cap (--ai-per-follower) is reached",
+  follower: "this follower's (or key's) hourly cap (--ai-per-follower) is reached",
   minute: "the budget per minute (--ai-per-minute) is spent",
   daily: "the daily cap (--ai-daily) is reached",
   concurrency: "as many calls as --ai-concurrency allows are in flight",
@@ -70,6 +70,33 @@ export class MeteredCalls {
         delivered_at: c.deliveredAt,
       })
       .catch((e) => this.o.log(`the model call ${c.msgKey} could not be logged: ${(e as Error).message}`));
+  }
+
+  /**
+   * A follower's message the caps kept from the model (the retrieval reply went out): logged with
+   * the calls as `capped:<cap>`, no call made, the sources named without their passages — so the
+   * inbox (`inbox --ai`) and the report show when the budget decided, after a restart too.
+   */
+  logCapped(c: Omit<LoggedCall, "r" | "deliveredAt">, cap: CapReached): void {
+    void this.o.write.generated
+      .add({
+        at: c.at,
+        msg_key: c.msgKey,
+        openid: c.who,
+        question: c.question,
+        model: this.o.endpoint.model,
+        sources: c.sources.map((s) => ({ id: s.id, title: s.title, url: s.url, passages: [] })),
+        output: null,
+        answer: null,
+        cited: [],
+        outcome: `capped:${cap}`,
+        detail: CAP_DETAIL[cap],
+        ms: null,
+        tokens_prompt: null,
+        tokens_completion: null,
+        delivered_at: null,
+      })
+      .catch((e) => this.o.log(`the capped message ${c.msgKey} could not be logged: ${(e as Error).message}`));
   }
 
   /** A place for one more call within every cap, or the cap reached (counted in health). */
