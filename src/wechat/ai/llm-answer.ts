@@ -23,7 +23,8 @@ export interface ModelAnswer {
   /** What the model wrote (its first OUTPUT_KEPT characters, any piece of the key hidden); null when the call failed. */
   output: string | null;
   usage: Usage | null;
-  ms: number;
+  /** How long the call took; null when none was made (a cap kept the message from the model: metered-calls.ts). */
+  ms: number | null;
   /** Why, when it failed or was refused. */
   detail: string | null;
 }

@@ -78,25 +78,8 @@ export class MeteredCalls {
    * inbox (`inbox --ai`) and the report show when the budget decided, after a restart too.
    */
   logCapped(c: Omit<LoggedCall, "r" | "deliveredAt">, cap: CapReached): void {
-    void this.o.write.generated
-      .add({
-        at: c.at,
-        msg_key: c.msgKey,
-        openid: c.who,
-        question: c.question,
-        model: this.o.endpoint.model,
-        sources: c.sources.map((s) => ({ id: s.id, title: s.title, url: s.url, passages: [] })),
-        output: null,
-        answer: null,
-        cited: [],
-        outcome: `capped:${cap}`,
-        detail: CAP_DETAIL[cap],
-        ms: null,
-        tokens_prompt: null,
-        tokens_completion: null,
-        delivered_at: null,
-      })
-      .catch((e) => this.o.log(`the capped message ${c.msgKey} could not be logged: ${(e as Error).message}`));
+    const sources = c.sources.map((s) => ({ ...s, passages: [] }));
+    void this.logCall({ ...c, sources, deliveredAt: null, r: { outcome: `capped:${cap}`, answer: null, cited: [], output: null, usage: null, ms: null, detail: CAP_DETAIL[cap] } });
   }
 
   /** A place for one more call within every cap, or the cap reached (counted in health). */
