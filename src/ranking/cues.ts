@@ -8,6 +8,8 @@
  * not "another question about refunds", which is a question.
  */
 
+import { folded } from "./words.ts";
+
 /** The next articles, please: the whole message, folded (fold()). */
 const ANOTHER = new Set(
   [
@@ -40,7 +42,7 @@ const LEANS_LATIN = /^(?:and|but|so|then|also|or|what about|how about|what if)\b
 /** Thanks and acknowledgements close a question; "one more question" opens another: neither follows one up. */
 const STANDS_ALONE = new Set(
   [
-    "谢谢", "谢谢你", "谢谢您", "多谢", "感谢", "谢了", "谢啦", "谢谢啦", "好的谢谢", "好的，谢谢", "好的呢", "好的", "好", "好吧", "那好吧", "那好", "也好", "那也好", "那行", "嗯", "嗯嗯", "哦", "知道了", "明白了", "收到", "懂了", "行", "可以了", "不用了", "没事了", "再见", "拜拜",
+    "谢谢", "谢谢你", "谢谢您", "多谢", "唔该", "唔该晒", "早晨", "感谢", "谢了", "谢啦", "谢谢啦", "好的谢谢", "好的，谢谢", "好的呢", "好的", "好", "好吧", "那好吧", "那好", "也好", "那也好", "那行", "嗯", "嗯嗯", "哦", "知道了", "明白了", "收到", "懂了", "行", "可以了", "不用了", "没事了", "再见", "拜拜",
     "再问一下", "还想问一下", "我还想问", "还有个问题", "还有一个问题", "另外一个问题", "换个问题", "问个问题", "请问", "你好", "您好", "在吗", "在么", "在嘛", "在不在", "有人吗", "有人在吗",
     "thanks", "thank you", "thank u", "thanks a lot", "thanks so much", "many thanks", "thank you very much", "thx", "ty", "ok", "okay", "ok thanks", "ok thx", "ok thank you", "got it", "great", "cool", "nice", "perfect", "bye", "goodbye", "no thanks", "that's all", "thats all",
     "one more question", "another question", "i have a question", "i have another question", "quick question", "hello", "hi",
@@ -64,7 +66,8 @@ const PICKS = [
 
 /** Lower case, full-width folded (NFKC), spaces and punctuation gone. */
 export function fold(text: string): string {
-  return text.normalize("NFKC").toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, " ").trim().replace(/ +/g, " ");
+  // As the ranking reads words (words.ts): 謝謝, 第二個 and 換一個 are 谢谢, 第二个 and 换一个.
+  return folded(text).replace(/[\s\p{P}\p{S}]+/gu, " ").trim().replace(/ +/g, " ");
 }
 
 /** Thanks, an acknowledgement, "one more question", or nothing but punctuation and symbols (an emoji); one of them said twice or more too ("在吗在吗", "ok ok"). */

@@ -119,6 +119,9 @@ describe("what a message says about the reply before it", () => {
     // Said again and again, and the greetings that ask whether anyone is there.
     expect(["在吗在吗？？？", "谢谢谢谢!", "ok ok", "嗯嗯嗯", "在不在", "有人吗"].every(standsAlone)).toBe(true);
     expect(["在吗 运费多少", "ok ok 运费呢", "不不"].some(standsAlone)).toBe(false);
+    // Traditional characters read as simplified, as the ranking reads them; Cantonese thanks.
+    expect(["謝謝", "多謝", "唔該", "唔該晒"].every(standsAlone)).toBe(true);
+    expect([picksEntry("第二個"), asksAnother("換一個")]).toEqual([2, true]);
   });
 
   test("leaning on what was said before: an ellipsis particle, an opening connective, a pronoun, a question with no subject", () => {
