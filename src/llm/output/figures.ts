@@ -76,6 +76,8 @@ const unitOf = (u: string | undefined) => (u ? (UNIT_OF.get(u.toLowerCase().repl
 
 /** A measure word that begins a word with what follows it: 五晚上 is Friday evening (周五晚上), 三家长 parents, no count. */
 const WORD_AFTER: Readonly<Record<string, RegExp>> = { 晚: /^[上间饭餐会安点]/, 家: /^[长庭里]/, 场: /^[所地合]/, 课: /^[程堂]/, 间: /^[断隔]/ };
+/** Whether `unit`, ending a match at `end` of `text`, begins a word there rather than counting (WORD_AFTER). */
+const beginsWord = (unit: string | undefined, text: string, end: number): boolean => (unit ? (WORD_AFTER[unit]?.test(text.slice(end)) ?? false) : false);
 
 const CN_DIGIT: Record<string, number> = { 零: 0, 〇: 0, 一: 1, 壹: 1, 幺: 1, 二: 2, 贰: 2, 两: 2, 俩: 2, 三: 3, 叁: 3, 仨: 3, 四: 4, 肆: 4, 五: 5, 伍: 5, 六: 6, 陆: 6, 七: 7, 柒: 7, 八: 8, 捌: 8, 九: 9, 玖: 9 };
 const CN_SMALL: Record<string, number> = { 十: 10, 拾: 10, 廿: 20, 卅: 30, 百: 100, 佰: 100, 千: 1000, 仟: 1000 };
@@ -205,7 +207,7 @@ export function figures(text: string): Figure[] {
       const v = h + min / 60 + (h < 12 && AFTERNOON.test(before) ? 12 : 0);
       found.push({ value: show(v), unit: "clock", raw: show(v), text: written });
     } else if (g.num) {
-      if (g.unit && WORD_AFTER[g.unit]?.test(text.slice((m.index as number) + m[0].length))) continue;
+      if (beginsWord(g.unit, text, (m.index as number) + m[0].length)) continue;
       let n = Number(g.num.replace(/,/g, ""));
       const mul = g.mul?.trim().toLowerCase();
       if (mul) n *= MULTIPLIER[mul] as number;
@@ -219,11 +221,11 @@ export function figures(text: string): Figure[] {
     } else if (g.cn) {
       let n = g.cn === "半" ? 0.5 : chineseNumber(g.cn);
       if (n === null) continue;
-      const measure = WORD_AFTER[(g.cnunit ?? "").replace(/^个?半?/, "")];
-      if (measure?.test(text.slice((m.index as number) + m[0].length))) continue;
+      const unit = (g.cnunit ?? "").replace(/^个?半?/, "");
+      if (beginsWord(unit, text, (m.index as number) + m[0].length)) continue;
       // 一个半月, 两年半: a half more.
       if (g.cnhalf || /^个?半/.test(g.cnunit ?? "")) n += 0.5;
-      found.push(figure(n, (g.cnunit ?? "").replace(/^个?半?/, "") || g.cnunit, written, before));
+      found.push(figure(n, unit || g.cnunit, written, before));
     } else if (g.en) {
       const n = g.en
         .toLowerCase()
