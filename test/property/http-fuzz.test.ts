@@ -34,9 +34,11 @@ async function statusOf(req: Request): Promise<number> {
 const methods = fc.constantFrom("GET", "POST", "PUT", "DELETE");
 const paths = fc.oneof(fc.constantFrom("/api/cli", "/api/cli/revert/all", "/api/cli/revert/articles", "/api/cli/revert/rules", "/api/cli/revert/texts"), fc.string({ maxLength: 30 }).map((s) => "/api/cli/revert/" + encodeURIComponent(s)));
 // Field names a client can send in both encodings (multipart cannot carry an empty name, " or CR/LF).
+/** The signature's own fields: a random field of one of these names makes the request not "correctly signed" (a fresh run drew "ts"). */
+const SIGNING_FIELDS = new Set(["appkey", "ts", "nonce", "sign"]);
 const key = fc.oneof(
   fc.constantFrom("id", "code", "tag", "q", "title", "url", "picurl", "keywords", "deleted", "rev", "mode", "purge", "limit", "offset", "inbox", "matter"),
-  fc.stringMatching(/^[A-Za-z0-9_.~-]{1,12}$/),
+  fc.stringMatching(/^[A-Za-z0-9_.~-]{1,12}$/).filter((k) => !SIGNING_FIELDS.has(k)),
 );
 const value = fc.oneof(fc.string({ maxLength: 80 }), fc.string({ unit: "binary", maxLength: 40 }), fc.constantFrom("", "0", "-1", "1e9", "all", "init", "merge", "unmatched", "a1", "https://e.com/", "99999999999999999999"));
 
