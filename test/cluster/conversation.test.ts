@@ -49,6 +49,26 @@ test("turns kept by one instance are read by another; stored under a key that ex
   }
 });
 
+test("unlist reaches the turns another instance kept: their newest list forgotten, the key still expiring a window after that turn", async () => {
+  const [la, lb] = [await link(), await link()];
+  try {
+    const now = Date.now();
+    const a = new SharedConversations(la, new LocalConversations(() => now), () => now);
+    const b = new SharedConversations(lb, new LocalConversations(() => now), () => now);
+    await a.add("o2", { ...turn("春熙路店", now - 60_000), offered: ["a", "b"], shown: ["a", "b"] }, []);
+    await b.unlist("o2");
+    expect((await a.recent("o2", "next")).map((t) => [t.text, t.shown])).toEqual([["春熙路店", []]]);
+    const raw = new RedisClient(suite.redis.url);
+    const ttl = Number(await raw.send("PTTL", ["replyd:conversation:o2"]));
+    raw.close();
+    expect(ttl).toBeGreaterThan(CONVERSATION.windowMs - 65_000);
+    expect(ttl).toBeLessThanOrEqual(CONVERSATION.windowMs - 60_000);
+  } finally {
+    la.close();
+    lb.close();
+  }
+});
+
 test("Redis away: turns kept and read in the instance's own memory; back, what each side holds is merged by time, the newest two", async () => {
   const l = await link();
   try {

@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { bounded, CONVERSATION, LocalConversations, parseTurns, turnKey, type Turn } from "../../src/wechat/answering/conversation.ts";
 import { asksAnother, leansOnBefore, picksEntry, standsAlone } from "../../src/ranking/cues.ts";
-import { earlierOf, nextTurn, read } from "../../src/wechat/answering/reading.ts";
+import { earlierOf, nextTurn, picksFromList, read } from "../../src/wechat/answering/reading.ts";
 import { ANSWERS, choose } from "../../src/ranking/choice.ts";
 import type { Question } from "../../src/ranking/question.ts";
 import type { RankingResult } from "../../src/ranking/types.ts";
@@ -75,6 +75,21 @@ describe("followers' turns in memory", () => {
     expect(again.map((t) => t.text)).toEqual(["营业到几点"]);
     await c.add("o1", { ...f, at: 3000 }, again);
     expect((await c.recent("o1", "next")).map((t) => t.text)).toEqual(["周末呢", "营业到几点"]);
+  });
+
+  test("unlist forgets the list the newest turn showed and keeps the turns; an older turn's list is not touched", async () => {
+    const c = new LocalConversations(() => 5000);
+    await c.add("o1", turn("营业到几点", 1000, { offered: ["a"], shown: ["a"] }), []);
+    await c.add("o1", turn("春熙路店", 2000, { offered: ["a", "b", "c"], shown: ["a", "b", "c"] }), await c.recent("o1", "x"));
+    await c.unlist("o1");
+    const after = await c.recent("o1", "x");
+    expect(after.map((t) => [t.text, t.shown, t.offered])).toEqual([
+      ["春熙路店", [], ["a", "b", "c"]],
+      ["营业到几点", ["a"], ["a"]],
+    ]);
+    // Nobody's turns: nothing made.
+    await c.unlist("o2");
+    expect(c.size).toBe(1);
   });
 });
 
@@ -227,5 +242,15 @@ describe("review of issue 34 E", () => {
     expect(await read("第二个", [list], none as never)).toMatchObject({ how: "pick", id: "b" });
     expect((await read("第五个", [list], none as never)).how).not.toBe("another");
     expect((await read("第五个", [list], none as never)).how).not.toBe("pick");
+  });
+
+  test("a number picks from a numbered list (over a code: picksFromList) only from one of two or more, and only an entry it has", () => {
+    const shown = (ids: string[]) => ({ key: "k1", at: 1, text: "q", earlier: [], offered: ids, shown: ids });
+    expect(picksFromList("2", shown(["a", "b"]))).toBe(true);
+    expect(picksFromList("#3", shown(["a", "b"]))).toBe(false);
+    expect(picksFromList("1", shown(["a"]))).toBe(false);
+    expect(picksFromList("1", shown([]))).toBe(false);
+    expect(picksFromList("1", undefined)).toBe(false);
+    expect(picksFromList("12", shown(["a", "b", "c"]))).toBe(false);
   });
 });

@@ -191,6 +191,36 @@ test("第二个 / the second one after a list: that article alone; after a singl
   expect(next).not.toContain("parking");
 });
 
+test("a number that is also an article's code picks from the numbered list just sent; after a code, a tag, help or a rule, it is the code again", async () => {
+  // The account's codes are numbers, as many accounts' are ("回复2查看…"); 2 is none of the list's.
+  const wifi = { id: "wifi", code: "2", tag: "store", title: "无线网络", url: url("wifi"), body: "店内无线网络名称CXL，密码在桌牌上。" };
+  await importDoc([...SHOP.map((a, i) => ({ ...a, code: `x${i}` })), wifi]);
+  const rules = [{ id: "r-wifi", match: "exact", pattern: "上网", reply: { type: "text", text: "回复2看无线网络" } }];
+  expect((await call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: JSON.stringify({ format: "replyd/1", matter: "rules", rules }) }] })).status).toBe(200);
+  const list = await say("春熙路店");
+  expect(list.ids.length).toBeGreaterThan(1);
+  expect(list.ids).not.toContain("wifi");
+  expect((await say("2")).ids).toEqual([list.ids[1] as string]);
+  // Full width, as a phone's Chinese keyboard may type it: the same pick.
+  expect((await say("１")).ids).toEqual([list.ids[0] as string]);
+  // Each of these is what the follower reads now; a number next is the code.
+  for (const between of ["h", "x2", "store", "上网"]) {
+    expect((await say("春熙路店")).ids).toEqual(list.ids);
+    expect((await say(between)).text).not.toBe("success");
+    expect((await say("2")).ids).toEqual(["wifi"]);
+  }
+  const logged = (await answers()).map((a: string[]) => a[1]);
+  expect(logged.slice(1, 3)).toEqual([`pick:${list.ids[1]}`, `pick:${list.ids[0]}`]);
+  expect(logged.slice(3, 6)).toEqual([expect.stringMatching(/^answers:/), "help", "code"]);
+  expect(logged.filter((a: string) => a.startsWith("rule:"))).toEqual(["rule:r-wifi"]);
+  // After an article sent alone, a number is its code: no list to pick from.
+  expect((await say("春熙路店停车方便吗", { from: "o_two" })).ids).toEqual(["parking"]);
+  expect((await say("2", { from: "o_two" })).ids).toEqual(["wifi"]);
+  // And with nothing before, full width too.
+  expect((await say("２", { from: "o_three" })).ids).toEqual(["wifi"]);
+  expect((await say("ＳＴＯＲＥ", { from: "o_three" })).text).toContain("无线网络");
+});
+
 test("replyd ask reads every question alone and remembers none", async () => {
   await importDoc(SHOP);
   const ask = async (q: string) => {

@@ -52,6 +52,12 @@ export interface Conversations {
   recent(openid: string, key: string): Promise<Turn[]>;
   /** `turn` as the newest, before those recent() gave. */
   add(openid: string, turn: Turn, before: readonly Turn[]): Promise<void>;
+  /**
+   * The follower was answered since by a code, a tag, help or a rule: the list their newest turn
+   * showed is no longer the last thing they saw, so a number they send next is no pick from it
+   * (responder.ts). Their turns stay, to read a follow-up with.
+   */
+  unlist(openid: string): Promise<void>;
 }
 
 /** A message's dedupe key as a turn holds it: short whatever the key's length, the same at every instance. */
@@ -90,6 +96,15 @@ export function parseTurns(json: string | null | undefined): Turn[] {
   } catch {
     return [];
   }
+}
+
+/** `json`'s turns with the newest one's list forgotten, or null when it showed none (nothing to write). */
+function withoutList(json: string | null | undefined): { turns: Turn[]; json: string } | null {
+  const turns = parseTurns(json);
+  const newest = turns.reduce<Turn | undefined>((a, t) => (a && a.at >= t.at ? a : t), undefined);
+  if (!newest?.shown.length) return null;
+  newest.shown = [];
+  return { turns, json: JSON.stringify(turns) };
 }
 
 /** Newest first, each message once, those within the window and not `key`'s, at most CONVERSATION.turns. */
@@ -139,6 +154,11 @@ export class LocalConversations implements Conversations {
   async add(openid: string, turn: Turn, before: readonly Turn[]): Promise<void> {
     this.keep(openid, turn, before);
   }
+
+  async unlist(openid: string): Promise<void> {
+    const changed = withoutList(this.held.get(openid));
+    if (changed) this.held.set(openid, changed.json);
+  }
 }
 
 /** A cluster's: in Redis, read and written by every instance, with this instance's memory beside it for when Redis is away. */
@@ -159,7 +179,8 @@ export class SharedConversations implements Conversations {
     const theirs = await viaRedis(async () => parseTurns(await this.link.send<string | null>("GET", [this.keys.conversation(openid)])), {
       local: () => (this.alone++, []),
     });
-    return current([...mine, ...theirs], key, this.now());
+    // The same turn in both: Redis's, which another instance may have changed since (unlist).
+    return current([...theirs, ...mine], key, this.now());
   }
 
   async add(openid: string, turn: Turn, before: readonly Turn[]): Promise<void> {
@@ -167,5 +188,21 @@ export class SharedConversations implements Conversations {
     if (json === null) return;
     // Kept in this instance's memory already (keep()): Redis away, that is all.
     await viaRedis(() => this.link.send("SET", [this.keys.conversation(openid), json, "PX", String(CONVERSATION.windowMs)]), { local: () => void this.alone++ });
+  }
+
+  async unlist(openid: string): Promise<void> {
+    await this.local.unlist(openid);
+    if (openid.length > CONVERSATION.openidChars) return;
+    const key = this.keys.conversation(openid);
+    await viaRedis(
+      async () => {
+        const changed = withoutList(await this.link.send<string | null>("GET", [key]));
+        if (!changed) return;
+        // Expiring when it would have: a window after its newest turn.
+        const left = Math.max(...changed.turns.map((t) => t.at)) + CONVERSATION.windowMs - this.now();
+        if (left > 0) await this.link.send("SET", [key, changed.json, "PX", String(left)]);
+      },
+      { local: () => void this.alone++ },
+    );
   }
 }

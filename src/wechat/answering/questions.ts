@@ -8,7 +8,7 @@ import type { ReadModel } from "../../store/read-model.ts";
 import { sourcesOf } from "../../llm/prompt.ts";
 import { answerReply, loggedAnswer, news } from "./ranked-reply.ts";
 import type { Conversations, Turn } from "./conversation.ts";
-import { nextTurn, offer, read, type Reading } from "./reading.ts";
+import { nextTurn, offer, picksFromList, read, type Reading } from "./reading.ts";
 import { MAX_INPUT } from "./regex.ts";
 import { standsAlone } from "../../ranking/cues.ts";
 import { taughtOf } from "./taught.ts";
@@ -48,9 +48,9 @@ export class Questions {
    * question's one deadline, and wait in the follower's turn (store/model/searcher.ts): when it
    * passes, the follower gets the fallback text.
    */
-  async answer(question: string, nothing: "fallback" | "not_found", asker: Asker): Promise<Decision> {
+  async answer(question: string, nothing: "fallback" | "not_found", asker: Asker, known?: readonly Turn[]): Promise<Decision> {
     const asking = this.store.searcher.asking(asker.from);
-    const turns = await this.turnsOf(asker);
+    const turns = known ?? (await this.turnsOf(asker));
     const reading = await read(question, turns, (q) => this.store.searcher.rank(q, asking));
     const remember = (shown: readonly string[], d: Decision) => this.remember(asker, reading, turns, shown, d);
     if (reading.how === "pick") {
@@ -86,6 +86,16 @@ export class Questions {
     if (best && !best.deleted) return remember([best.id], { reply: { type: "news", articles: [news(best)] }, answer: `${how}search`, unmatched: false, ...generate });
     const considered = (ranked?.articles ?? []).slice(0, 3).map((a) => a.id);
     return remember([], { ...this.says(nothing, true), answer: `${how}${considered.length ? `${nothing}:${considered.join(",")}` : nothing}`, ...generate });
+  }
+
+  /**
+   * `text` is an article's code and may pick from a list ("2"): the entry, when the last thing the
+   * follower was shown is a numbered list holding it (responder.ts forgets the list when a code, a
+   * tag, help or a rule answers them); else `code`, the code's article.
+   */
+  async pickOr(text: string, asker: Asker, code: Decision): Promise<Decision> {
+    const turns = await this.turnsOf(asker);
+    return picksFromList(text, turns[0]) ? this.answer(text, "fallback", asker, turns) : code;
   }
 
   /** The follower's last turns within the window (none when the conversation cannot be read: the message is then read alone). */

@@ -51,12 +51,20 @@ const articlesOf = (r: RankingResult) => (r && r !== "busy" ? r.articles : []);
 
 const spoken = (text: string, earlier: readonly string[]) => [...earlier].reverse().concat(text).join("\n");
 
+/** "The first one" after a single article is that article; "the second one" after a list, its second. */
+const entryOf = (last: Turn, n: number): string | undefined => (n <= last.shown.length && (last.shown.length > 1 || n === 1) ? last.shown[n - 1] : undefined);
+
+/** Whether `text` picks an entry of the numbered list `last` showed (a list: more than one article). */
+export function picksFromList(text: string, last: Turn | undefined): boolean {
+  const n = last && last.shown.length > 1 ? picksEntry(text) : null;
+  return n !== null && entryOf(last as Turn, n) !== undefined;
+}
+
 /** `turns`: the follower's last turns within the window, newest first (conversation.ts). */
 export async function read(text: string, turns: readonly Turn[], rank: Ranker): Promise<Reading> {
   const last = turns[0];
   const n = last ? picksEntry(text) : null;
-  // "The first one" after a single article is that article; "the second one" after a list, its second.
-  const picked = last && n !== null && n <= last.shown.length && (last.shown.length > 1 || n === 1) ? last.shown[n - 1] : undefined;
+  const picked = last && n !== null ? entryOf(last, n) : undefined;
   if (last && picked) return { how: "pick", question: questionOf(last), asked: spoken(last.text, last.earlier), id: picked };
   // "Another", or "the second one" after a single article: the next articles not yet offered ("the fifth" after three is no pick at all).
   if (last && (asksAnother(text) || (n === 2 && last.shown.length === 1))) {

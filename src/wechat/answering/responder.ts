@@ -7,6 +7,7 @@ import { news } from "./ranked-reply.ts";
 import { turnKey, type Conversations } from "./conversation.ts";
 import { Questions, type Asker } from "./questions.ts";
 import { MAX_INPUT, type RegexMatcher } from "./regex.ts";
+import { picksEntry } from "../../ranking/cues.ts";
 import type { Decision, ResponderOptions } from "./decision.ts";
 
 /** What an account says before the operator sets its own texts. */
@@ -37,6 +38,7 @@ const then = <T, U>(v: T | Promise<T>, fn: (x: T) => U | Promise<U>): U | Promis
 export class Responder {
   private readonly conversations: Conversations | null;
   private readonly questions: Questions;
+  private readonly log: (message: string) => void;
 
   constructor(
     private readonly store: ReadModel,
@@ -44,6 +46,7 @@ export class Responder {
     opts: ResponderOptions = {},
   ) {
     this.conversations = opts.conversations ?? null;
+    this.log = opts.log ?? (() => {});
     this.questions = new Questions(store, (key, unmatched) => this.says(key, unmatched), opts);
   }
 
@@ -62,11 +65,24 @@ export class Responder {
    * (`replyd ask`, which is nobody's conversation).
    */
   respond(m: Inbound, inConversation = true): Decision | Promise<Decision> {
-    if (m.type === "event") return this.onEvent(m);
-    const asker: Asker = { from: m.from, key: inConversation && this.conversations ? turnKey(dedupeKey(m)) : null };
-    if (m.type === "text" || (m.type === "voice" && m.content)) return this.onText((m.content ?? "").trim(), asker);
+    const listening = inConversation && this.conversations !== null;
+    if (m.type === "event") return listening ? then(this.onEvent(m), (d) => this.movedOn(m.from, d)) : this.onEvent(m);
+    const asker: Asker = { from: m.from, key: listening ? turnKey(dedupeKey(m)) : null };
+    if (m.type === "text" || (m.type === "voice" && m.content)) return listening ? then(this.onText((m.content ?? "").trim(), asker), (d) => this.movedOn(m.from, d)) : this.onText((m.content ?? "").trim(), asker);
     if (["image", "voice", "video", "shortvideo", "location", "link"].includes(m.type)) return this.says("fallback", false);
     return none;
+  }
+
+  /**
+   * Answered by a code, a tag, help or a rule: what the follower looks at now is not the numbered
+   * list a question got them before, so a number they send next is a code, not a pick from it
+   * (docs/answers.md "Follow-ups"). Not awaited: the reply does not wait on Redis for it.
+   */
+  private movedOn(from: string, d: Decision): Decision {
+    if (d.reply && (d.answer === "code" || d.answer === "tag" || d.answer === "help" || d.answer.startsWith("rule:"))) {
+      this.conversations?.unlist(from).catch((e: Error) => this.log(`a follower's conversation could not be kept (a number they send next may pick from the list before): ${e.message}`));
+    }
+    return d;
   }
 
   private onEvent(m: Inbound): Decision | Promise<Decision> {
@@ -101,11 +117,17 @@ export class Responder {
 
   /** Help, code, tag, answers, then the fallback texts. Synchronous unless it has to rank. */
   private builtIn(text: string, asker: Asker): Decision | Promise<Decision> {
-    const lower = text.toLowerCase();
+    // As typed in full width too (ｈ, ２, ｎｅｗｓ): a phone's keyboard in Chinese mode may.
+    const plain = text.normalize("NFKC");
+    const lower = plain.toLowerCase();
     if (HELP_WORDS.has(lower)) return { reply: { type: "text", content: this.helpText() }, answer: "help", unmatched: false };
 
-    const byCode = this.store.articles.getLiveByCode(text);
-    if (byCode) return { reply: { type: "news", articles: [news(byCode)] }, answer: "code", unmatched: false };
+    const byCode = this.store.articles.getLiveByCode(text) ?? (plain === text ? null : this.store.articles.getLiveByCode(plain));
+    if (byCode) {
+      const code: Decision = { reply: { type: "news", articles: [news(byCode)] }, answer: "code", unmatched: false };
+      // "2" right after a numbered list is its second entry, though an article's code is 2: the list is what the follower reads.
+      return asker.key !== null && picksEntry(text) !== null ? this.questions.pickOr(text, asker, code) : code;
+    }
 
     if (/^[a-z0-9]{1,16}$/.test(lower)) {
       const list = this.tagList(lower);
