@@ -32,6 +32,8 @@ async function load(app: typeof t) {
               { id: "hi", match: "exact", pattern: "Hello", reply: { type: "text", text: "Hi there" } },
               { id: "pre", match: "prefix", pattern: "price", reply: { type: "articles", ids: ["a2"] } },
               { id: "con", match: "contains", pattern: "refund", reply: { type: "text", text: "Refunds: see the menu" } },
+              { id: "hours", match: "contains", pattern: "營業時間", reply: { type: "text", text: "9:00-18:00" } },
+              { id: "wifi", match: "exact", pattern: "ＷＩＦＩ密码", reply: { type: "text", text: "see the table card" } },
               { id: "re", match: "regex", pattern: "^order\\s*#?\\d{4,}$", reply: { type: "text", text: "Order received" } },
               { id: "slow", match: "regex", pattern: "^(a+)+$", reply: { type: "text", text: "never" } },
               { id: "fvtag", match: "exact", pattern: "founders", reply: { type: "tag", tag: "fv" } },
@@ -153,6 +155,16 @@ describe("operator rules (first match wins, before the built-ins)", () => {
     expect(items(await say("price list")).item).toMatchObject({ Title: "Founder's view 4" });
     expect((await say("I want a refund now")).Content).toBe("Refunds: see the menu");
     expect((await say("order #12345")).Content).toBe("Order received");
+  });
+  test("exact, prefix and contains read the message and the pattern alike in case, width and traditional characters", async () => {
+    expect((await say("请问营业时间是几点")).Content).toBe("9:00-18:00");
+    expect((await say("營業時間")).Content).toBe("9:00-18:00");
+    expect((await say("wifi密码")).Content).toBe("see the table card");
+    expect((await say("WiFi密碼")).Content).toBe("see the table card");
+    expect((await say("HELLO")).Content).toBe("Hi there");
+    expect((await say("ＰＲＩＣＥ list")).MsgType).toBe("news");
+    // Still the whole message for exact.
+    expect((await say("wifi密码呢")).Content).not.toBe("see the table card");
   });
   test("a tag reply to a message: more than 1 article becomes a text list", async () => {
     expect((await say("founders")).Content).toBe("Founder's view (fv):\nfv3  Founder's view 3\nfv4  Founder's view 4");

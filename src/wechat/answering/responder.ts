@@ -8,6 +8,7 @@ import { turnKey, type Conversations } from "./conversation.ts";
 import { Questions, type Asker } from "./questions.ts";
 import { MAX_INPUT, type RegexMatcher } from "./regex.ts";
 import { picksEntry } from "../../ranking/cues.ts";
+import { folded } from "../../ranking/words.ts";
 import type { Decision, ResponderOptions } from "./decision.ts";
 
 /** What an account says before the operator sets its own texts. */
@@ -39,6 +40,7 @@ export class Responder {
   private readonly conversations: Conversations | null;
   private readonly questions: Questions;
   private readonly log: (message: string) => void;
+  private patterns: { version: number; of: Rule[]; folded: string[] } | null = null;
 
   constructor(
     private readonly store: ReadModel,
@@ -160,9 +162,10 @@ export class Responder {
   }
 
   private matching(rules: Rule[], text: string, regexHits: Set<number>, regexIndex: Map<Rule, number>): Rule[] {
-    const lower = text.slice(0, MAX_INPUT).toLowerCase();
-    return rules.filter((rule) => {
-      const p = rule.pattern.trim().toLowerCase();
+    const lower = folded(text.slice(0, MAX_INPUT));
+    const patterns = this.foldedPatterns(rules);
+    return rules.filter((rule, i) => {
+      const p = patterns[i] as string;
       return rule.match === "exact"
         ? lower === p
         : rule.match === "prefix"
@@ -171,6 +174,16 @@ export class Responder {
             ? lower.includes(p)
             : regexHits.has(regexIndex.get(rule) as number);
     });
+  }
+
+  /**
+   * The rules' patterns read as followers' words are (ranking/words.ts folded): case, full width
+   * and traditional characters aside — 營業時間 matches 营业时间, ＷＩＦＩ wifi. Once per rules written.
+   */
+  private foldedPatterns(rules: Rule[]): string[] {
+    const version = this.store.content.rulesVersion;
+    if (this.patterns?.version !== version || this.patterns.of !== rules) this.patterns = { version, of: rules, folded: rules.map((r) => folded(r.pattern.trim())) };
+    return this.patterns.folded;
   }
 
   private ruleReply(rule: Rule, isEvent: boolean): Reply | null {
