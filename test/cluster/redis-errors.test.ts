@@ -9,7 +9,6 @@
  */
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { RedisClient } from "bun";
-import { tmpdir } from "node:os";
 import { startServer, type RunningServer } from "../../src/server/serve.ts";
 import { ADMIN_ENV, body, serveOpts, signedRequest, tempDir } from "../helpers.ts";
 import { testDatabase } from "../pg.ts";
@@ -25,10 +24,11 @@ let db: { url: string; drop(): Promise<void> } | undefined;
 
 beforeAll(async () => {
   // DEBUG RELOAD makes a Redis that is loading its data; CONFIG SET dir a save that fails.
-  redis = await startRedis(["--enable-debug-command", "yes", "--enable-protected-configs", "yes"]);
+  // Its dump (DEBUG RELOAD saves one first) in a folder removed after, not the machine's /tmp.
+  tmp = tempDir("replyd-redis-errors-");
+  redis = await startRedis(["--enable-debug-command", "yes", "--enable-protected-configs", "yes", "--dir", tmp.dir]);
   raw = new RedisClient(redis.url, { autoReconnect: true });
   await raw.connect();
-  tmp = tempDir("replyd-redis-errors-");
 });
 afterAll(() => {
   raw?.close();
@@ -112,7 +112,7 @@ const classes: ErrorClass[] = [
       expect(await eventually(info, (i) => i.includes("rdb_bgsave_in_progress:0") && i.includes("rdb_last_bgsave_status:err"))).toContain("rdb_last_bgsave_status:err");
     },
     off: async () => {
-      await cmd("CONFIG", "SET", "dir", tmpdir());
+      await cmd("CONFIG", "SET", "dir", tmp.dir);
       await cmd("CONFIG", "SET", "save", "");
       await cmd("CONFIG", "SET", "stop-writes-on-bgsave-error", "no");
       await cmd("CONFIG", "SET", "stop-writes-on-bgsave-error", "yes");
