@@ -75,15 +75,16 @@ test("either spelling of a word finds the other: 帐号 in the question the arti
   expect(newsOf(await say("账单在哪里查"))).toMatchObject({ Title: "帐单查询" });
 });
 
-test("thanks, a greeting or an emoji gets the fallback whatever an article holds of it, logged courtesy and not unmatched; a rule for it still answers", async () => {
+test("a greeting gets the welcome text, thanks or an emoji no reply, whatever an article holds of them; logged courtesy and not unmatched; a rule for it still answers", async () => {
   // An article whose title holds 不 and 在 and 谢谢: each was enough for some article before.
   await importDoc([REFUND, SHIPPING, { id: "thanks", title: "感谢您的支持 不在服务范围的地区", url: "https://example.com/t", body: "谢谢大家。在不在服务范围，请看地图。" }]);
-  const texts = await call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: JSON.stringify({ format: "replyd/1", matter: "texts", texts: { fallback: "暂时回答不了" } }) }] });
+  const texts = await call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: JSON.stringify({ format: "replyd/1", matter: "texts", texts: { fallback: "暂时回答不了", welcome: "您好，请直接输入问题" } }) }] });
   expect(texts.status).toBe(200);
-  for (const said of ["谢谢", "在不在", "在吗在吗？？？", "👍", "ok thx"]) expect({ said, reply: textOf(await say(said)) }).toEqual({ said, reply: "暂时回答不了" });
+  for (const said of ["在不在", "在吗在吗？？？", "您好", "Hi!", "再问一下"]) expect({ said, reply: textOf(await say(said)) }).toEqual({ said, reply: "您好，请直接输入问题" });
+  for (const said of ["谢谢", "👍", "ok thx", "謝謝", "好的好的"]) expect({ said, reply: await say(said) }).toEqual({ said, reply: "success" });
   await t.log.settled();
   const all = (await call("GET", "/api/cli", [["inbox", "all"]])).data.items as { answer: string; unmatched: boolean }[];
-  expect(all.map((m) => [m.answer, m.unmatched])).toEqual(Array(5).fill(["courtesy", false]));
+  expect(all.map((m) => [m.answer, m.unmatched])).toEqual(Array(10).fill(["courtesy", false]));
   expect((await call("GET", "/api/cli", [["inbox", "unmatched"]])).data.items).toEqual([]);
   expect((await call("GET", "/api/cli/ask", [["q", "在不在"]])).data).toMatchObject({ answer: "courtesy", choice: "none", choice_why: expect.stringContaining("no question") });
   // A question holding the same words is a question.

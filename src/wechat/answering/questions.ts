@@ -10,7 +10,7 @@ import { answerReply, loggedAnswer, news } from "./ranked-reply.ts";
 import type { Conversations, Turn } from "./conversation.ts";
 import { nextTurn, offer, picksFromList, read, type Reading } from "./reading.ts";
 import { MAX_INPUT } from "./regex.ts";
-import { standsAlone } from "../../ranking/cues.ts";
+import { courtesyOf } from "../../ranking/cues.ts";
 import { taughtOf } from "./taught.ts";
 import type { Decision, ResponderOptions } from "./decision.ts";
 
@@ -62,9 +62,14 @@ export class Questions {
     // Too many questions waiting: answered at once, listed in the inbox like any unmatched text.
     if (ranked === "busy") return { ...this.says(nothing, true), answer: "search_busy" };
     // Thanks, an acknowledgement, a greeting, an emoji ("谢谢", "在吗", "👍"; ranking/cues.ts): no
-    // question, whatever an article holds of its words ("在不在" found an article by 不). The
-    // fallback, as for any text nothing answers, but not in the inbox and not counted as unanswered.
-    if (reading.how === "alone" && standsAlone(question)) return remember([], { ...this.says(nothing, false), answer: "courtesy" });
+    // question, whatever an article holds of its words ("在不在" found an article by 不), and not in
+    // the inbox. "I did not understand" would be wrong: a greeting gets the welcome text (how to ask),
+    // thanks nothing at all — unless the operator wrote a rule for it. After `s`, the search said nothing.
+    const courtesy = reading.how === "alone" ? courtesyOf(question) : null;
+    if (courtesy) {
+      const reply = nothing === "not_found" ? this.says(nothing, false) : courtesy === "opens" ? this.says("welcome", false) : { reply: null, unmatched: false };
+      return remember([], { ...reply, answer: "courtesy" });
+    }
     const how = reading.how === "alone" ? "" : `${reading.how}:`;
     // Articles that share only a character or two with the question (no word of it: ranking/score.ts) are no source for a model either.
     // The message as taught to an article: that article alone (taught.ts), however close its
