@@ -10,6 +10,9 @@
 
 import { folded } from "./words.ts";
 
+/** The last text fold() read, and what it made: a message is asked about by up to five of the predicates below in turn. */
+let lastFold = { text: "", f: "" };
+
 /** The next articles, please: the whole message, folded (fold()). */
 const ANOTHER = new Set(
   [
@@ -67,8 +70,11 @@ const PICKS = [
 
 /** Lower case, full-width folded (NFKC), spaces and punctuation gone. */
 export function fold(text: string): string {
+  if (lastFold.text === text) return lastFold.f;
   // As the ranking reads words (words.ts): 謝謝, 第二個 and 換一個 are 谢谢, 第二个 and 换一个.
-  return folded(text).replace(/[\s\p{P}\p{S}]+/gu, " ").trim().replace(/ +/g, " ");
+  const f = folded(text).replace(/[\s\p{P}\p{S}]+/gu, " ").trim().replace(/ +/g, " ");
+  lastFold = { text, f };
+  return f;
 }
 
 /**

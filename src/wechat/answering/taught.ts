@@ -16,6 +16,18 @@ import { taughtForm } from "../../ranking/taught-form.ts";
 import type { RankedArticle } from "../../ranking/types.ts";
 import type { ArticleReads } from "../../store/read-model.ts";
 
+/** Taught questions as compared, kept: the same articles' questions come back with message after message. */
+const FORMS_HELD = 20_000;
+const forms = new Map<string, string>();
+function formOf(question: string): string {
+  let form = forms.get(question);
+  if (form === undefined) {
+    if (forms.size >= FORMS_HELD) forms.clear();
+    forms.set(question, (form = taughtForm(question)));
+  }
+  return form;
+}
+
 /** A message as taught: to a ranked (live) article, or to one deleted since. */
 export type Taught = { article: RankedArticle } | { deleted: string };
 
@@ -28,7 +40,7 @@ export type Taught = { article: RankedArticle } | { deleted: string };
 export function taughtOf(text: string, ranked: readonly RankedArticle[], articles: Pick<ArticleReads, "deletedTaught">): Taught | null {
   const asked = taughtForm(text);
   if (!asked) return null;
-  const article = ranked.find((candidate) => candidate.questions.some((q) => taughtForm(q) === asked));
+  const article = ranked.find((candidate) => candidate.questions.some((q) => formOf(q) === asked));
   if (article) return { article };
   const deleted = articles.deletedTaught(asked);
   return deleted === null ? null : { deleted };
