@@ -110,15 +110,24 @@ export function contentOf(a: ArticleInput): ArticleContent {
 }
 
 /**
- * What an import writes for a record: its content, but the questions the article already holds when
- * the record has no `questions` field. They are taught on the server (replyd teach, questions+=); a
- * file from the account's own CMS, imported again, does not carry them and must not wipe them. An
- * explicit `"questions": []` clears them; a restore writes the document as it is.
+ * The fields an operator teaches on the server (replyd teach, questions+=, keywords+=): an import of a
+ * record without one keeps the article's. A file from the account's own CMS, imported again, may not
+ * carry them and must not wipe them. An explicit `[]` clears them; a restore writes the document as it is.
  */
-export function importedContent(rec: ArticleInput, current: Pick<ArticleContent, "questions"> | null): ArticleContent {
+export const TAUGHT_FIELDS = ["questions", "keywords"] as const;
+
+/** What an import writes for a record: its content, but the article's own TAUGHT_FIELDS the record has none of. */
+export function importedContent(rec: ArticleInput, current: Pick<ArticleContent, (typeof TAUGHT_FIELDS)[number]> | null): ArticleContent {
   const content = contentOf(rec);
-  return rec.questions === undefined && current ? { ...content, questions: current.questions } : content;
+  if (current) for (const f of TAUGHT_FIELDS) if (rec[f] === undefined) content[f] = current[f];
+  return content;
 }
+
+/** The keywords `held` that `given` (an import's record) leaves out, in any case: an operator's keywords+= the CMS's file does not know. */
+export const keywordsLeftOut = (held: readonly string[], given: readonly string[]): string[] => {
+  const kept = new Set(given.map((k) => k.toLowerCase()));
+  return held.filter((k) => !kept.has(k.toLowerCase()));
+};
 
 export function sameContent(a: ArticleContent, b: ArticleContent): boolean {
   for (const f of CONTENT) {

@@ -73,6 +73,9 @@ export interface Writer {
   exclusive<T>(key: string, work: () => Promise<T>): Promise<T>;
 }
 
+/** Articles an import's report names of those that lost keywords; the rest are counted. */
+export const KEYWORDS_DROPPED_NAMED = 5;
+
 export interface ImportResult {
   added: number;
   updated: number;
@@ -80,6 +83,11 @@ export interface ImportResult {
   removed: number;
   /** Of the updated, articles that were deleted and are live again: their records do not say `deleted` (a CMS's file), and an import writes the record. */
   undeleted: number;
+  /**
+   * Of the updated, articles whose record lists keywords without some the article held (added with
+   * keywords+= or set, say, and not in the CMS's file): how many, and the first KEYWORDS_DROPPED_NAMED ids.
+   */
+  keywords_dropped: { count: number; ids: string[] };
   total: number;
   tags: number;
   rules: { added: number; updated: number; unchanged: number };

@@ -114,3 +114,15 @@ test("an import that brings a deleted article back says so, and how to keep it d
   expect(again.out).toContain('1 of the updated was deleted and is live again (its record says nothing of "deleted"');
   expect((await cli("import", "cms.json")).out).not.toContain("live again");
 });
+
+test("an import whose records list keywords without those added on the server says which articles lost them", async () => {
+  const articles = ["a", "b", "c", "d", "e", "f", "g"].map((id) => ({ id, title: `Article ${id}`, url: `https://e.com/${id}`, keywords: ["cms"], body: "Text." }));
+  writeFileSync(join(tmp.dir, "cms.json"), JSON.stringify({ format: "replyd/1", matter: "articles", articles }, null, 2));
+  expect((await cli("import", "cms.json")).code).toBe(0);
+  expect((await cli("set", "a", "keywords+=refund")).code).toBe(0);
+  const one = await cli("import", "cms.json");
+  expect(one.out).toContain('1 of the updated lost keywords it held (a): its record lists others — keywords added with keywords+= belong in the file too; a record without "keywords" keeps the article\'s');
+  for (const a of articles) expect((await cli("set", a.id, "keywords+=refund")).code).toBe(0);
+  expect((await cli("import", "cms.json")).out).toContain("7 of the updated lost keywords they held (a, b, c, d, e and 2 more): their records list others");
+  expect((await cli("import", "cms.json")).out).not.toContain("lost keywords");
+});

@@ -169,6 +169,25 @@ test("an import keeps what was taught when its records carry no questions (the C
   expect(await questions()).toEqual([]);
 });
 
+test("keywords added on the server: kept by an import whose records carry none; a record listing others replaces them, and the import counts and names those articles", async () => {
+  const withKeywords = SHOP.map((a, i) => (i < 3 ? { ...a, keywords: ["shop"] } : a));
+  await importDoc({ matter: "articles" }, withKeywords);
+  const keywords = async (id: string) => (await call("GET", "/api/cli", [["id", id]])).data.keywords as string[];
+  for (const id of ["returns", "delivery", "password", "payment"]) expect((await call("PUT", "/api/cli", [["id", id], ["keywords", "money back"], ["append", "keywords"]])).status).toBe(200);
+  // The same file: the two that list keywords lose the added one (counted, named); the ones without keep theirs.
+  const again = await importDoc({ matter: "articles" }, withKeywords);
+  expect(again).toMatchObject({ updated: 3, unchanged: 2, keywords_dropped: { count: 3, ids: ["returns", "delivery", "password"] } });
+  expect(await keywords("returns")).toEqual(["shop"]);
+  expect(await keywords("payment")).toEqual(["money back"]);
+  // A record holding the article's keywords in another case drops none; one that changes nothing else either.
+  expect((await call("PUT", "/api/cli", [["id", "returns"], ["keywords", "Shop,money back"]])).status).toBe(200);
+  const cased = withKeywords.map((a) => (a.id === "returns" ? { ...a, keywords: ["SHOP", "Money Back"] } : a));
+  expect(await importDoc({ matter: "articles" }, cased)).toMatchObject({ updated: 1, keywords_dropped: { count: 0, ids: [] } });
+  // Said in the record: cleared.
+  await importDoc({ matter: "articles" }, withKeywords.map((a) => (a.id === "payment" ? { ...a, keywords: [] } : a)));
+  expect(await keywords("payment")).toEqual([]);
+});
+
 test("a message that is a taught question, in any case and punctuation, gets its article alone where the ranking alone lists it with a neighbour", async () => {
   const BIKES = [
     { id: "rentals", title: "Bike rental", url: "https://bikes.example/rent", body: "Rent a city bike from 15 a day. A deposit of 100 is held on your card and released when the bike is back." },

@@ -37,6 +37,12 @@ export async function importCmd(c: CommandContext): Promise<void> {
 }
 
 /** What an import did, for each section the document held (a rules-only document reports its rules). */
+/** Keywords added on the server (keywords+=) are not in the CMS's file: said, so they are not lost unnoticed. */
+function keywordsDroppedLine(d: ImportResult["keywords_dropped"]): string {
+  const named = d.ids.join(", ") + (d.count > d.ids.length ? ` and ${d.count - d.ids.length} more` : "");
+  return `${d.count} of the updated lost keywords ${d.count === 1 ? "it" : "they"} held (${named}): ${d.count === 1 ? "its record lists" : "their records list"} others — keywords added with keywords+= belong in the file too; a record without "keywords" keeps the article's, and taught questions are kept either way`;
+}
+
 function importReport(file: string, mode: string, doc: BulkDocument, r: ImportResult, account: string | undefined): string {
   const articles = doc.articles || mode === "init";
   const others = [
@@ -55,6 +61,7 @@ function importReport(file: string, mode: string, doc: BulkDocument, r: ImportRe
     ...others.map((o) => `also ${o}`),
     ...(r.menu ? ["the document's menu was stored (not pushed: replyd menu push)"] : []),
     ...(r.undeleted ? [`${r.undeleted} of the updated ${r.undeleted === 1 ? "was" : "were"} deleted and ${r.undeleted === 1 ? "is" : "are"} live again (${r.undeleted === 1 ? "its record says" : "their records say"} nothing of "deleted": replyd rm deletes again, "deleted": true in a record keeps it deleted)`] : []),
+    ...(r.keywords_dropped?.count ? [keywordsDroppedLine(r.keywords_dropped)] : []),
     ...(r.backup ? [`previous articles saved as backup ${r.backup.id}`] : []),
     ...(r.warnings ?? []).map((w) => `warning: ${w}`),
   ].join("\n");

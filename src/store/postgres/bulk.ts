@@ -14,9 +14,9 @@ import { LOCKS } from "./connect.ts";
 import { SAME_CONTENT, setContent } from "./columns.ts";
 import type { Mirror } from "./mirror.ts";
 import type { Outcome } from "./outcome.ts";
-import { generation, insertDirectly, insertNew, keptQuestions, loadRecords, mintIds, purgeArticles } from "./rows.ts";
+import { generation, insertDirectly, insertNew, keptTaught, loadRecords, mintIds, purgeArticles } from "./rows.ts";
 import * as content from "./content.ts";
-import { type ImportResult } from "../writer.ts";
+import { KEYWORDS_DROPPED_NAMED, type ImportResult } from "../writer.ts";
 import { scopedWriteLock } from "./account-schema.ts";
 import { type BackupInfo } from "../backup-ids.ts";
 import { mergeSynonymGroups } from "../../doc/synonyms.ts";
@@ -27,6 +27,16 @@ export const stripCounts = ({ counts: _counts, ...info }: BackupInfo & { counts:
 export const lockWrites = (tx: TransactionSQL) => tx.unsafe(`SELECT pg_advisory_xact_lock(${scopedWriteLock(LOCKS.write)})`);
 
 /** When a bulk write happens (the clock's reading), and how many backups to keep per matter. */
+/** The changed articles whose record leaves out keywords the article holds, in any case (article.ts keywordsLeftOut). */
+async function keywordsDropped(tx: TransactionSQL): Promise<ImportResult["keywords_dropped"]> {
+  const rows = (await tx`SELECT d.id, count(*) OVER ()::int AS n FROM doc_in d JOIN articles a ON a.id = d.id
+                         WHERE d.status = 'changed' AND EXISTS (
+                           SELECT 1 FROM json_array_elements_text(a.keywords::json) k
+                           WHERE lower(k) NOT IN (SELECT lower(g) FROM json_array_elements_text(d.keywords::json) g))
+                         ORDER BY d.idx LIMIT ${KEYWORDS_DROPPED_NAMED}`) as { id: string; n: number }[];
+  return { count: rows[0]?.n ?? 0, ids: rows.map((r) => r.id) };
+}
+
 export interface BulkClock {
   now: number;
   keep: number;
@@ -46,6 +56,7 @@ export async function importDocumentPg(sql: SQL, doc: BulkDocument, mode: "merge
       unchanged: 0,
       removed: 0,
       undeleted: 0,
+      keywords_dropped: { count: 0, ids: [] },
       total: articles?.count ?? 0,
       tags: 0,
       rules: { added: 0, updated: 0, unchanged: 0 },
@@ -60,17 +71,18 @@ export async function importDocumentPg(sql: SQL, doc: BulkDocument, mode: "merge
       result.added = articles.count;
       mirror?.reached(await generation(tx));
     } else if (articles) {
-      await loadRecords(tx, articles, { keepQuestions: true });
+      await loadRecords(tx, articles, { keepTaught: true });
       // A record without id takes the id of the live article with its code, in both modes.
       if (articles.missingIds) {
         await tx`UPDATE doc_in d SET id = a.id FROM articles a WHERE d.id IS NULL AND d.code IS NOT NULL AND NOT a.deleted AND a.code IS NOT NULL AND lower(a.code) = lower(d.code)`;
         await mintIds(tx);
       }
-      await keptQuestions(tx);
+      await keptTaught(tx);
       if (mode === "merge") await refuseTakenCodes(tx);
       await tx`UPDATE doc_in d SET status = CASE WHEN ${tx.unsafe(SAME_CONTENT)} THEN 'same' ELSE 'changed' END FROM articles a WHERE a.id = d.id`;
       const [live] = (await tx`SELECT count(*)::int AS n FROM doc_in d JOIN articles a ON a.id = d.id WHERE d.status = 'changed' AND a.deleted AND NOT d.deleted`) as [{ n: number }];
       result.undeleted = live.n;
+      result.keywords_dropped = await keywordsDropped(tx);
       // Purge first in init mode: a document may give a removed article's code to a new id.
       if (mode === "init") result.removed = await purgeArticles(tx, true);
       // Live codes are unique per row written, so the codes that move are released before any is written.

@@ -5,7 +5,7 @@
  */
 import type { TransactionSQL } from "bun";
 import { CONTENT } from "../../article/fields.ts";
-import { contentOf, type ArticleInput } from "../../article/article.ts";
+import { contentOf, TAUGHT_FIELDS, type ArticleInput } from "../../article/article.ts";
 import type { Articles } from "../../doc/document.ts";
 import type { StoredRow } from "../rows.ts";
 import { newArticleId } from "../ids.ts";
@@ -34,12 +34,12 @@ class Pipeline {
   }
 }
 /** A record as its batch carries it, `rev` and times included (a restore keeps them; an import's statements ignore them). */
-/** `absent`: the questions column of a record without `questions` ("null": kept from the article, an import's; article.ts importedContent). */
+/** `absent`: a taught field's column of a record without it ("null": kept from the article, an import's; article.ts importedContent). */
 const batchRow = (rec: ArticleInput, idx: number, absent = "[]"): BatchRow => {
   const c = contentOf(rec);
   const row: Record<string, unknown> = { idx, id: rec.id ?? null };
   for (const f of CONTENT) row[f.name] = f.kind === "words" ? JSON.stringify(c[f.name]) : c[f.name];
-  if (rec.questions === undefined) row.questions = absent;
+  for (const f of TAUGHT_FIELDS) if (rec[f] === undefined) row[f] = absent;
   row.rev = rec.rev ?? null;
   row.created_at = rec.created_at ?? null;
   row.updated_at = rec.updated_at ?? null;
@@ -102,10 +102,12 @@ export async function insertDirectly(tx: TransactionSQL, articles: Articles, now
   await batches.drain();
 }
 
-/** An import's records without questions take the article's (article.ts importedContent), a new one none: once ids are known. */
-export async function keptQuestions(tx: TransactionSQL): Promise<void> {
-  await tx`UPDATE doc_in d SET questions = a.questions FROM articles a WHERE a.id = d.id AND d.questions = 'null'`;
-  await tx`UPDATE doc_in SET questions = '[]' WHERE questions = 'null'`;
+/** An import's records without a taught field take the article's (article.ts importedContent), a new one none: once ids are known. */
+export async function keptTaught(tx: TransactionSQL): Promise<void> {
+  for (const f of TAUGHT_FIELDS) {
+    await tx.unsafe(`UPDATE doc_in d SET ${f} = a.${f} FROM articles a WHERE a.id = d.id AND d.${f} = 'null'`);
+    await tx.unsafe(`UPDATE doc_in SET ${f} = '[]' WHERE ${f} = 'null'`);
+  }
 }
 
 /** The generation the database has reached, this transaction's writes included (every writer holds the write lock). */
@@ -116,16 +118,16 @@ export async function generation(tx: TransactionSQL): Promise<bigint> {
 
 /**
  * The document's records into doc_in (dropped at commit), `rev` and times kept for a restore. With
- * `keepQuestions` (an import) a record without questions is loaded with "null" there, for
- * keptQuestions() to fill from the article.
+ * `keepTaught` (an import) a record without questions or keywords is loaded with "null" there, for
+ * keptTaught() to fill from the article.
  */
-export async function loadRecords(tx: TransactionSQL, articles: Articles, opts: { keepQuestions?: boolean } = {}): Promise<void> {
+export async function loadRecords(tx: TransactionSQL, articles: Articles, opts: { keepTaught?: boolean } = {}): Promise<void> {
   await tx.unsafe(`CREATE TEMP TABLE doc_in (idx integer PRIMARY KEY, id text, ${CONTENT_DDL}, rev bigint, created_at text, updated_at text, status text) ON COMMIT DROP`);
   const batches = new Pipeline();
   let batch = new Columns();
   let idx = 0;
   for (const rec of articles.values()) {
-    batch.add(batchRow(rec, idx++, opts.keepQuestions ? "null" : "[]"));
+    batch.add(batchRow(rec, idx++, opts.keepTaught ? "null" : "[]"));
     if (batch.length === BATCH) {
       await batches.send(insertBatch(tx, batch));
       batch = new Columns();

@@ -4,11 +4,11 @@
  * the new one) after an automatic backup of what it replaces. The articles are handed over again
  * for each pass (doc.ts Articles: read again from the uploaded file), never held.
  */
-import { contentOf, importedContent, sameContent, type ArticleInput } from "../../article/article.ts";
+import { contentOf, importedContent, keywordsLeftOut, sameContent, type ArticleInput } from "../../article/article.ts";
 import { SECTIONS, type BulkDocument, type Matter } from "../../doc/document.ts";
 import { InvalidDocumentError, ProblemList } from "../../base/errors.ts";
 import { DocumentIds } from "../ids.ts";
-import type { ImportResult, RestoreResult } from "../writer.ts";
+import { KEYWORDS_DROPPED_NAMED, type ImportResult, type RestoreResult } from "../writer.ts";
 import type { BackupInfo, BackupKind } from "../backup-ids.ts";
 import { BULK_INDEX_THRESHOLD, type Model } from "../model/model.ts";
 import { mergeSynonymGroups, sameSynonyms } from "../../doc/synonyms.ts";
@@ -73,6 +73,7 @@ export function importDocument(store: BulkTarget, doc: BulkDocument, mode: "merg
     unchanged: 0,
     removed: 0,
     undeleted: 0,
+    keywords_dropped: { count: 0, ids: [] },
     total: count,
     tags: 0,
     rules: { added: 0, updated: 0, unchanged: 0 },
@@ -124,6 +125,7 @@ export function importDocument(store: BulkTarget, doc: BulkDocument, mode: "merg
         if (takesCode && (current.deleted || current.code?.toLowerCase() !== content.code?.toLowerCase())) free(content.code as string, id);
         store.articles.update({ ...current, ...content, rev: current.rev + 1, updated_at: now });
         result.updated++;
+        if (keywordsLeftOut(current.keywords, content.keywords).length && result.keywords_dropped.count++ < KEYWORDS_DROPPED_NAMED) result.keywords_dropped.ids.push(id);
         if (current.deleted && !content.deleted) result.undeleted++;
       });
       if (kept) result.removed += kept.purgeRest(bulk);
