@@ -9,6 +9,7 @@ import { invalidArticle } from "./admin.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";
+import { searchedWords } from "../wechat/answering/responder.ts";
 
 /**
  * POST /api/cli/teach (admin keys): a follower's text, named by its message in the log (inbox=),
@@ -35,7 +36,9 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   const entry = await ctx.write.log.entry(seq);
   if (!entry) throw notFound(`no message ${seq} in the log (it may have been pruned; replyd inbox lists those there are)`, "no_message");
   if (entry.direction !== "in") throw badRequest(`message ${seq} is a reply the account sent, not a follower's message`, "not_a_follower_message");
-  const message = entry.type === "text" ? questionForm(entry.content ?? "") : "";
+  // An explicit search ("s 自修室几点开") is taught as the words searched, as they were answered.
+  const written = entry.type === "text" ? (entry.content ?? "") : "";
+  const message = questionForm(searchedWords(written.trim()) ?? written);
   if (!message) throw badRequest(`message ${seq} is ${entry.type === "event" ? `an event (${entry.event ?? "?"})` : `a message of type ${entry.type}`}, not a follower's text: only what a follower wrote can be taught`, "not_a_question");
   // "谢谢", "换一个", "2": what followers say between questions is no phrasing of one — nor the
   // message a phrasing is taught for (a mistyped SEQ, most likely).

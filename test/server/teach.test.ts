@@ -121,6 +121,17 @@ test("teach: the follower's question goes to the article, and it and a paraphras
   expect((await call("GET", "/api/cli", [["id", "returns"]])).data.rev).toBe(2);
 });
 
+test("teach of an explicit search (s <words>) teaches the words searched, not the command", async () => {
+  await importDoc({ matter: "articles" }, SHOP);
+  expect(titleOf(await say("s  I want my money back"))).toBeNull();
+  const taught = await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "returns"]]);
+  expect(taught.data).toMatchObject({ question: "I want my money back", article: { questions: ["I want my money back"] } });
+  expect(titleOf(await say("I want my money back"))).toBe("Returns and refunds");
+  // A message that only begins with an s is taught whole.
+  expect(titleOf(await say("sms code never arrives"))).toBeNull();
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "password"]])).data).toMatchObject({ question: "sms code never arrives" });
+});
+
 test("teach names an article by its id or its live code; a live id wins over another article's code; a deleted article is refused and its id does not hide a live code", async () => {
   await importDoc({ matter: "articles" }, [{ ...SHOP[1], code: "2" }, { ...SHOP[2], code: "delivery" }, SHOP[0]!]);
   await say("when will my parcel come");

@@ -32,6 +32,9 @@ export function tagShadowed(tag: string, articles: Pick<ReadModel["articles"], "
   return holder ? `tag "${tag}" is never listed to followers: "${tag}" is the code of article "${holder.id}", which they get instead; give the tag or the code another name` : null;
 }
 
+/** The words of an explicit search ("s 营业时间" → "营业时间"), or null when the text is none. */
+export const searchedWords = (text: string): string | null => /^s\s+(.+)$/is.exec(text)?.[1] ?? null;
+
 /** Applies `fn` now to a plain value, or later to a promise's. */
 const then = <T, U>(v: T | Promise<T>, fn: (x: T) => U | Promise<U>): U | Promise<U> => (v instanceof Promise ? v.then(fn) : fn(v));
 
@@ -136,8 +139,8 @@ export class Responder {
       if (list) return { reply: { type: "text", content: list }, answer: "tag", unmatched: false };
     }
 
-    const explicit = /^s\s+(.+)$/is.exec(text);
-    return this.questions.answer(explicit ? (explicit[1] as string) : text, explicit ? "not_found" : "fallback", asker);
+    const searched = searchedWords(text);
+    return this.questions.answer(searched ?? text, searched !== null ? "not_found" : "fallback", asker);
   }
 
   /** The first rule whose pattern matches, as a reply; rules whose articles are all gone are passed over. */
