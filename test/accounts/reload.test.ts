@@ -17,6 +17,7 @@ import { serveOpts, tempDir } from "../helpers.ts";
 import { Client } from "../../src/cli/client.ts";
 import { silentIO } from "../../src/cli/io.ts";
 import { TOKEN } from "../wechat/helpers.ts";
+import { startFakeModel } from "../model/fake.ts";
 
 let cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -63,13 +64,13 @@ async function serve(accounts: DeclaredAccount[], delayMs = 0) {
 
 let sent = 0;
 /** A follower's plain message to `path`, signed with `token`; answers the status and the body. */
-async function message(url: string, path: string, content: string, token = TOKEN) {
+async function message(url: string, path: string, content: string, token = TOKEN, signal?: AbortSignal) {
   const now = Math.floor(Date.now() / 1000);
   const timestamp = String(now);
   const nonce = String(++sent + 1e9);
   const q = new URLSearchParams({ timestamp, nonce, openid: "o_f", signature: wxSignature(token, timestamp, nonce) });
   const xml = `<xml><ToUserName><![CDATA[gh_x]]></ToUserName><FromUserName><![CDATA[o_f]]></FromUserName><CreateTime>${now}</CreateTime><MsgType><![CDATA[text]]></MsgType><Content><![CDATA[${content}]]></Content><MsgId>${1e6 + sent}</MsgId></xml>`;
-  const res = await fetch(`${url}${path}?${q}`, { method: "POST", body: xml, headers: { "content-type": "text/xml" } });
+  const res = await fetch(`${url}${path}?${q}`, { method: "POST", body: xml, headers: { "content-type": "text/xml" }, signal });
   return { status: res.status, body: await res.text() };
 }
 
@@ -212,4 +213,40 @@ describe("reload", () => {
     expect(new Set([...shop, ...blog]).size).toBe(results.length);
     expect(shop.every((c) => results.find((r) => r.content === c)?.path === "/wechat/shop")).toBe(true);
   });
+});
+
+describe("reload with a model", () => {
+  test("an account removed while its model is writing an answer: the message and the given-up call are in its folder once the reload resolves", async () => {
+    const KEY = "sk-reload-model-0123456789";
+    const model = startFakeModel(KEY, { delayMs: 20_000 });
+    const { dir, cleanup } = tempDir("replyd-reload-ai-");
+    const ai = { endpoint: { base: model.base, model: "fake-1", key: KEY, timeoutMs: 30_000 }, caps: { perFollower: 10, perMinute: 1000, daily: 1000, concurrency: 10 } };
+    const base = serveOpts(dir, { keep: 5, env: { REPLYD_APPKEY: "reloadadmin", REPLYD_SECRET: "reload-admin-secret-0123456789" }, log: () => {} });
+    const server = await startServer({ ...base, accounts: [account("shop"), { ...account("blog"), ai }] });
+    cleanups.push(async () => {
+      await server.stop();
+      model.stop();
+      cleanup();
+    });
+    const client = new Client({ url: server.url, appkey: "reloadadmin", secret: "reload-admin-secret-0123456789", account: "blog" }, silentIO(dir));
+    const articles = [{ id: "refund", title: "售后政策", url: "https://example.com/refund", body: "本店支持七天无理由退货。签收后七天内在订单页面申请退款，三个工作日内原路退回。" }];
+    const bytes = new TextEncoder().encode(JSON.stringify({ format: "replyd/1", matter: "articles", articles }));
+    await client.call({ method: "POST", path: "/api/cli", fields: [["mode", "merge"]], files: [{ name: "json", filename: "a.json", bytes }] });
+    // The platform closes a delivery it waited 5 s for; here at once, once the model is asked.
+    const platformGivesUp = new AbortController();
+    const held = message(server.url, "/wechat/blog", "不想要了，还能申请退款吗？", TOKEN, platformGivesUp.signal).catch((e: Error) => e.name);
+    for (let i = 0; i < 200 && model.requests.length === 0; i++) await Bun.sleep(25);
+    expect(model.requests.length).toBe(1);
+    platformGivesUp.abort();
+    expect(await held).toBe("AbortError");
+    expect(await server.reload(() => ({ ...base, accounts: [account("shop")] }))).toMatchObject({ ok: true, removed: ["blog"] });
+    // Read while the server still runs: the removed account's store is closed, its folder whole.
+    const db = new Database(join(dir, "accounts", "blog", "replyd.db"), { readonly: true });
+    try {
+      expect((db.query("SELECT content, answer FROM messages").all() as { content: string; answer: string }[]).map((r) => [r.content, r.answer])).toEqual([["不想要了，还能申请退款吗？", "answer:refund"]]);
+      expect((db.query("SELECT outcome FROM generated").all() as { outcome: string }[]).map((r) => r.outcome)).toEqual([expect.stringMatching(/^failed:/)]);
+    } finally {
+      db.close();
+    }
+  }, 30_000);
 });
