@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { offsetOption } from "../../src/cli/commands/report.ts";
 import { run } from "../../src/cli/index.ts";
-import { CHARTS, reportHtml } from "../../src/cli/report/html.ts";
+import { CHARTS, reportHtml, said } from "../../src/cli/report/html.ts";
 import { answerName, articleName, reportText, WIDTH } from "../../src/cli/report/terminal.ts";
 import { bar, countIn, fit, oneLine, sparkline } from "../../src/cli/report/text-charts.ts";
 import { assembleReport, withAnsweredNow, type Report } from "../../src/server/report/figures.ts";
@@ -175,6 +175,14 @@ describe("the page", () => {
     expect(page).toContain('<div class="muted">answered now: rule</div>');
     expect(page).toMatch(/<div class="muted">answered now: list: 我想问一下[^<]*&#60;b&#62;title&#60;\/b&#62;, &#60;script&#62;alert/);
     for (const id of CHARTS) expect(page).toMatch(new RegExp(`<figure class="chart" id="${id}"><svg [^>]*role="img"`));
+  });
+
+  test("followers' Chinese words are marked with their script, the page being English: traditional, simplified, none for other words; escaped inside", () => {
+    expect(said("自修室幾點開")).toBe('<span lang="zh-Hant">自修室幾點開</span>');
+    expect(said("自修室几点开")).toBe('<span lang="zh-Hans">自修室几点开</span>');
+    expect(said("<b>营业</b>")).toBe('<span lang="zh-Hans">&#60;b&#62;营业&#60;/b&#62;</span>');
+    expect(said("opening hours")).toBe("opening hours");
+    expect(reportHtml(heavy())).toContain('<span lang="zh-Hans">我想问一下');
   });
 });
 

@@ -10,6 +10,22 @@ import { kindsIn } from "./kinds.ts";
 import { answerName, articleName, localTime } from "./terminal.ts";
 import { esc, horizontalBars, lines, stackedBars } from "./svg-charts.ts";
 import { count, duration, percent } from "./text-charts.ts";
+import { folded } from "../../ranking/words.ts";
+
+const HAN = /\p{Script=Han}/gu;
+
+/**
+ * A follower's words, escaped, marked with their language where they are Chinese: the page is
+ * English, and a browser draws Han characters of an English page in whatever face its locale
+ * prefers — traditional characters in a simplified face, or Japanese forms. zh-Hant when any of
+ * them reads another way simplified (ranking/words.ts folded), else zh-Hans.
+ */
+export function said(text: string): string {
+  const han = text.match(HAN);
+  if (!han) return esc(text);
+  const traditional = han.some((c) => folded(c) !== c);
+  return `<span lang="${traditional ? "zh-Hant" : "zh-Hans"}">${esc(text)}</span>`;
+}
 
 /** Each chart's own colours (the kinds' are in report-kinds.ts). */
 export const CHART_COLOURS = { share: "#e08214", p50: "#01665e", p99: "#8c510a", model: "#542788", sent: "#35978f", failed: "#c51b7d" } as const;
@@ -21,7 +37,7 @@ const STYLE = `body{font:14px/1.45 system-ui,-apple-system,"Segoe UI","PingFang 
 h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #ddd;padding-bottom:4px}
 figure{margin:0}figcaption{font-size:12px;color:#555;margin-top:4px}.key{display:inline-block;width:10px;height:10px;margin:0 4px 0 10px;vertical-align:middle}
 table{border-collapse:collapse;width:100%;font-size:13px}th,td{text-align:left;padding:3px 6px;border-bottom:1px solid #eee;vertical-align:top}td.n,th.n{text-align:right;white-space:nowrap}
-.muted{color:#666;font-size:12px}.k{white-space:nowrap}`;
+.muted{color:#666;font-size:12px}.k{white-space:nowrap}:lang(zh-Hant){font-family:system-ui,-apple-system,"PingFang TC","Microsoft JhengHei",sans-serif}`;
 
 const table = (head: readonly string[], rows: readonly (readonly string[])[], numeric: readonly number[] = []) =>
   `<table><tr>${head.map((h, i) => `<th${numeric.includes(i) ? ' class="n"' : ""}>${esc(h)}</th>`).join("")}</tr>${rows
@@ -70,7 +86,7 @@ function questions(r: Report): string {
   const u = r.unanswered_questions;
   if (!u.groups.length) return `<h2>Questions nothing answered</h2><p>None.</p>`;
   const rows = u.groups.map((g) => [
-    esc(g.text) +
+    said(g.text) +
       (g.answered_now
         ? `<div class="muted">answered now: ${esc(answerName(g.answered_now, r.articles))}</div>`
         : g.considered.length
@@ -87,8 +103,8 @@ function questions(r: Report): string {
 function examples(r: Report): string {
   const c = r.close_calls;
   const a = r.asked_again;
-  const close = c.examples.map((e) => [esc(String(e.seq)), esc(e.margin.toFixed(2)), esc(e.text), esc(answerName(e.answer, r.articles))]);
-  const again = a.examples.map((e) => [esc(String(e.seq)), esc(e.text), e.after ? esc(`${e.after.seq}: “${e.after.text}” → ${answerName(e.after.answer, r.articles)}`) : "(pruned)"]);
+  const close = c.examples.map((e) => [esc(String(e.seq)), esc(e.margin.toFixed(2)), said(e.text), esc(answerName(e.answer, r.articles))]);
+  const again = a.examples.map((e) => [esc(String(e.seq)), said(e.text), e.after ? `${esc(`${e.after.seq}: “`)}${said(e.after.text)}${esc(`” → ${answerName(e.after.answer, r.articles)}`)}` : "(pruned)"]);
   return (
     `<h2>Close calls</h2><p>${esc(`${count(c.count)} of ${count(c.alone)} articles sent alone had a runner-up scoring ${Math.round(c.margin_from * 100)}% of them or more (a list starts at ${Math.round(c.list_from * 100)}%).`)}</p>` +
     (close.length ? table(["seq", "margin", "question", "sent"], close, [0, 1]) : "") +
