@@ -123,12 +123,6 @@ export function importedContent(rec: ArticleInput, current: Pick<ArticleContent,
   return content;
 }
 
-/** The keywords `held` that `given` (an import's record) leaves out, in any case: an operator's keywords+= the CMS's file does not know. */
-export const keywordsLeftOut = (held: readonly string[], given: readonly string[]): string[] => {
-  const kept = new Set(given.map((k) => k.toLowerCase()));
-  return held.filter((k) => !kept.has(k.toLowerCase()));
-};
-
 export function sameContent(a: ArticleContent, b: ArticleContent): boolean {
   for (const f of CONTENT) {
     const x = a[f.name];

@@ -73,21 +73,27 @@ export interface Writer {
   exclusive<T>(key: string, work: () => Promise<T>): Promise<T>;
 }
 
-/** Articles an import's report names of those that lost keywords; the rest are counted. */
-export const KEYWORDS_DROPPED_NAMED = 5;
+/** Articles an import's report names of those updated, undeleted or that lost keywords; the rest are counted. */
+export const NAMED_IN_REPORT = 5;
 
 export interface ImportResult {
   added: number;
   updated: number;
+  /** The first NAMED_IN_REPORT of the updated, in the document's order: an operator's edit an import wrote over is seen by name. */
+  updated_ids: string[];
   unchanged: number;
   removed: number;
   /** Of the updated, articles that were deleted and are live again: their records do not say `deleted` (a CMS's file), and an import writes the record. */
   undeleted: number;
+  /** The first NAMED_IN_REPORT of them. */
+  undeleted_ids: string[];
   /**
    * Of the updated, articles whose record lists keywords without some the article held (added with
-   * keywords+= or set, say, and not in the CMS's file): how many, and the first KEYWORDS_DROPPED_NAMED ids.
+   * keywords+= or set, say, and not in the CMS's file): how many, and the first NAMED_IN_REPORT ids.
    */
   keywords_dropped: { count: number; ids: string[] };
+  /** The same for questions (taught with replyd teach or questions+=), compared as a follower's message meets them. */
+  questions_dropped: { count: number; ids: string[] };
   total: number;
   tags: number;
   rules: { added: number; updated: number; unchanged: number };

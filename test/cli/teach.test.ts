@@ -110,8 +110,8 @@ test("an import that brings a deleted article back says so, and how to keep it d
   expect((await cli("import", "cms.json")).code).toBe(0);
   expect((await cli("rm", "hours")).code).toBe(0);
   const again = await cli("import", "cms.json");
-  expect(again.out).toContain("0 added, 1 updated, 0 unchanged of 1");
-  expect(again.out).toContain('1 of the updated was deleted and is live again (its record says nothing of "deleted"');
+  expect(again.out).toContain("0 added, 1 updated (hours), 0 unchanged of 1");
+  expect(again.out).toContain('1 of the updated (hours) was deleted and is live again (its record says nothing of "deleted"');
   expect((await cli("import", "cms.json")).out).not.toContain("live again");
 });
 
@@ -121,8 +121,17 @@ test("an import whose records list keywords without those added on the server sa
   expect((await cli("import", "cms.json")).code).toBe(0);
   expect((await cli("set", "a", "keywords+=refund")).code).toBe(0);
   const one = await cli("import", "cms.json");
-  expect(one.out).toContain('1 of the updated lost keywords it held (a): its record lists others — keywords added with keywords+= belong in the file too; a record without "keywords" keeps the article\'s');
+  expect(one.out).toContain('1 of the updated lost keywords it held (a): its record lists others — keywords added with keywords+= belong in the file too, or leave "keywords" out of its records: a record without it keeps the article\'s');
   for (const a of articles) expect((await cli("set", a.id, "keywords+=refund")).code).toBe(0);
   expect((await cli("import", "cms.json")).out).toContain("7 of the updated lost keywords they held (a, b, c, d, e and 2 more): their records list others");
   expect((await cli("import", "cms.json")).out).not.toContain("lost keywords");
+  // Questions the same, when the records list some.
+  writeFileSync(join(tmp.dir, "cms.json"), JSON.stringify({ format: "replyd/1", matter: "articles", articles: articles.map((a) => ({ ...a, questions: ["how much"] })) }, null, 2));
+  expect((await cli("import", "cms.json")).code).toBe(0);
+  expect((await cli("set", "b", "questions+=can I get my money back")).code).toBe(0);
+  // Held in another case and end punctuation: not lost.
+  expect((await cli("set", "c", "questions=How much??")).code).toBe(0);
+  const lost = await cli("import", "cms.json");
+  expect(lost.out).toContain("0 added, 2 updated (b, c), 5 unchanged of 7");
+  expect(lost.out).toContain('1 of the updated lost questions it held (b): its record lists others — questions added with replyd teach or questions+= belong in the file too, or leave "questions" out of its records');
 });

@@ -83,11 +83,11 @@ describe.each(STORES)("%s", (kind) => {
     await t.importDocument(fromFile([rec("a1", "K"), rec("a2", "L"), rec("a3", "M")]), "merge");
     await t.importDocument(fromFile([rec("a1", "K", { deleted: true }), rec("a2", "L", { deleted: true })]), "merge");
     const r = await t.importDocument(fromFile([rec("a1", "K"), rec("a2", "L", { deleted: true }), rec("a3", "M")]), "merge");
-    expect(r).toMatchObject({ updated: 1, unchanged: 2, undeleted: 1 });
+    expect(r).toMatchObject({ updated: 1, updated_ids: ["a1"], unchanged: 2, undeleted: 1, undeleted_ids: ["a1"] });
     expect(store.articles.get("a1")?.deleted).toBe(false);
     expect(store.articles.get("a2")?.deleted).toBe(true);
     const again = await t.importDocument(fromFile([rec("a1", "K"), rec("a2", "L"), rec("a3", "M")]), "init");
-    expect(again).toMatchObject({ updated: 1, undeleted: 1 });
+    expect(again).toMatchObject({ updated: 1, updated_ids: ["a2"], undeleted: 1, undeleted_ids: ["a2"] });
   });
 
   test("init: articles the document leaves out are purged, even one holding a code a new record takes", async () => {

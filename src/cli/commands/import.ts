@@ -37,10 +37,13 @@ export async function importCmd(c: CommandContext): Promise<void> {
 }
 
 /** What an import did, for each section the document held (a rules-only document reports its rules). */
-/** Keywords added on the server (keywords+=) are not in the CMS's file: said, so they are not lost unnoticed. */
-function keywordsDroppedLine(d: ImportResult["keywords_dropped"]): string {
-  const named = d.ids.join(", ") + (d.count > d.ids.length ? ` and ${d.count - d.ids.length} more` : "");
-  return `${d.count} of the updated lost keywords ${d.count === 1 ? "it" : "they"} held (${named}): ${d.count === 1 ? "its record lists" : "their records list"} others — keywords added with keywords+= belong in the file too; a record without "keywords" keeps the article's, and taught questions are kept either way`;
+/** The ids the server named of `count` articles: "a, b and 3 more". */
+const namedList = (ids: readonly string[] | undefined, count: number): string => (ids ?? []).join(", ") + (count > (ids ?? []).length ? ` and ${count - (ids ?? []).length} more` : "");
+
+/** Keywords or questions taught on the server (keywords+=, teach) that the file's records do not list: said, so they are not lost unnoticed. */
+function droppedLine(field: "keywords" | "questions", d: ImportResult["keywords_dropped"]): string {
+  const how = field === "keywords" ? "keywords+=" : "replyd teach or questions+=";
+  return `${d.count} of the updated lost ${field} ${d.count === 1 ? "it" : "they"} held (${namedList(d.ids, d.count)}): ${d.count === 1 ? "its record lists" : "their records list"} others — ${field} added with ${how} belong in the file too, or leave "${field}" out of its records: a record without it keeps the article's`;
 }
 
 function importReport(file: string, mode: string, doc: BulkDocument, r: ImportResult, account: string | undefined): string {
@@ -54,14 +57,15 @@ function importReport(file: string, mode: string, doc: BulkDocument, r: ImportRe
       : []),
   ];
   const head = articles
-    ? `${r.added} added, ${r.updated} updated, ${r.unchanged} unchanged${mode === "init" ? `, ${r.removed} removed` : ""} of ${r.total}`
+    ? `${r.added} added, ${r.updated} updated${r.updated && r.updated_ids?.length ? ` (${namedList(r.updated_ids, r.updated)})` : ""}, ${r.unchanged} unchanged${mode === "init" ? `, ${r.removed} removed` : ""} of ${r.total}`
     : others.shift() ?? (r.menu ? "the menu" : "nothing: the document holds no articles, tags, rules, texts, menu or synonyms");
   return [
     `imported ${file}${account !== undefined ? ` into account ${account}` : ""} (${mode}): ${head}`,
     ...others.map((o) => `also ${o}`),
     ...(r.menu ? ["the document's menu was stored (not pushed: replyd menu push)"] : []),
-    ...(r.undeleted ? [`${r.undeleted} of the updated ${r.undeleted === 1 ? "was" : "were"} deleted and ${r.undeleted === 1 ? "is" : "are"} live again (${r.undeleted === 1 ? "its record says" : "their records say"} nothing of "deleted": replyd rm deletes again, "deleted": true in a record keeps it deleted)`] : []),
-    ...(r.keywords_dropped?.count ? [keywordsDroppedLine(r.keywords_dropped)] : []),
+    ...(r.undeleted ? [`${r.undeleted} of the updated${r.undeleted_ids?.length ? ` (${namedList(r.undeleted_ids, r.undeleted)})` : ""} ${r.undeleted === 1 ? "was" : "were"} deleted and ${r.undeleted === 1 ? "is" : "are"} live again (${r.undeleted === 1 ? "its record says" : "their records say"} nothing of "deleted": replyd rm deletes again, "deleted": true in a record keeps it deleted)`] : []),
+    ...(r.keywords_dropped?.count ? [droppedLine("keywords", r.keywords_dropped)] : []),
+    ...(r.questions_dropped?.count ? [droppedLine("questions", r.questions_dropped)] : []),
     ...(r.backup ? [`previous articles saved as backup ${r.backup.id}`] : []),
     ...(r.warnings ?? []).map((w) => `warning: ${w}`),
   ].join("\n");

@@ -16,7 +16,8 @@ import type { Mirror } from "./mirror.ts";
 import type { Outcome } from "./outcome.ts";
 import { generation, insertDirectly, insertNew, keptTaught, loadRecords, mintIds, purgeArticles } from "./rows.ts";
 import * as content from "./content.ts";
-import { KEYWORDS_DROPPED_NAMED, type ImportResult } from "../writer.ts";
+import { NAMED_IN_REPORT, type ImportResult } from "../writer.ts";
+import { questionsLeftOut } from "../left-out.ts";
 import { scopedWriteLock } from "./account-schema.ts";
 import { type BackupInfo } from "../backup-ids.ts";
 import { mergeSynonymGroups } from "../../doc/synonyms.ts";
@@ -27,14 +28,37 @@ export const stripCounts = ({ counts: _counts, ...info }: BackupInfo & { counts:
 export const lockWrites = (tx: TransactionSQL) => tx.unsafe(`SELECT pg_advisory_xact_lock(${scopedWriteLock(LOCKS.write)})`);
 
 /** When a bulk write happens (the clock's reading), and how many backups to keep per matter. */
+/** How many rows `rows` (id, idx) gives, and the first NAMED_IN_REPORT ids in the document's order. */
+async function namedCount(tx: TransactionSQL, rows: string): Promise<{ count: number; ids: string[] }> {
+  const got = (await tx.unsafe(`SELECT id, count(*) OVER ()::int AS n FROM (${rows}) r ORDER BY idx LIMIT ${NAMED_IN_REPORT}`)) as { id: string; n: number }[];
+  return { count: got[0]?.n ?? 0, ids: got.map((r) => r.id) };
+}
+
 /** The changed articles whose record leaves out keywords the article holds, in any case (article.ts keywordsLeftOut). */
-async function keywordsDropped(tx: TransactionSQL): Promise<ImportResult["keywords_dropped"]> {
-  const rows = (await tx`SELECT d.id, count(*) OVER ()::int AS n FROM doc_in d JOIN articles a ON a.id = d.id
-                         WHERE d.status = 'changed' AND EXISTS (
-                           SELECT 1 FROM json_array_elements_text(a.keywords::json) k
-                           WHERE lower(k) NOT IN (SELECT lower(g) FROM json_array_elements_text(d.keywords::json) g))
-                         ORDER BY d.idx LIMIT ${KEYWORDS_DROPPED_NAMED}`) as { id: string; n: number }[];
-  return { count: rows[0]?.n ?? 0, ids: rows.map((r) => r.id) };
+const keywordsDropped = (tx: TransactionSQL) =>
+  namedCount(
+    tx,
+    `SELECT d.id, d.idx FROM doc_in d JOIN articles a ON a.id = d.id
+     WHERE d.status = 'changed' AND EXISTS (
+       SELECT 1 FROM json_array_elements_text(a.keywords::json) k
+       WHERE lower(k) NOT IN (SELECT lower(g) FROM json_array_elements_text(d.keywords::json) g))`,
+  );
+
+/**
+ * The changed articles whose record leaves out questions the article holds, compared in JavaScript
+ * as a follower's message meets them (store/left-out.ts): only rows whose questions differ as
+ * stored are read, few where questions are taught.
+ */
+async function questionsDropped(tx: TransactionSQL): Promise<ImportResult["questions_dropped"]> {
+  const out: ImportResult["questions_dropped"] = { count: 0, ids: [] };
+  // A thousand at a time: a million-record import holds no more of them at once.
+  for (let after = -1; ; ) {
+    const rows = (await tx`SELECT d.idx, d.id, a.questions AS held, d.questions AS given FROM doc_in d JOIN articles a ON a.id = d.id
+                           WHERE d.status = 'changed' AND d.idx > ${after} AND a.questions <> '[]' AND a.questions <> d.questions ORDER BY d.idx LIMIT 1000`) as { idx: number; id: string; held: string; given: string }[];
+    for (const r of rows) if (questionsLeftOut(JSON.parse(r.held), JSON.parse(r.given)).length && out.count++ < NAMED_IN_REPORT) out.ids.push(r.id);
+    if (rows.length < 1000) return out;
+    after = (rows[rows.length - 1] as { idx: number }).idx;
+  }
 }
 
 export interface BulkClock {
@@ -53,10 +77,13 @@ export async function importDocumentPg(sql: SQL, doc: BulkDocument, mode: "merge
     const result: ImportResult = {
       added: 0,
       updated: 0,
+      updated_ids: [],
       unchanged: 0,
       removed: 0,
       undeleted: 0,
+      undeleted_ids: [],
       keywords_dropped: { count: 0, ids: [] },
+      questions_dropped: { count: 0, ids: [] },
       total: articles?.count ?? 0,
       tags: 0,
       rules: { added: 0, updated: 0, unchanged: 0 },
@@ -80,9 +107,11 @@ export async function importDocumentPg(sql: SQL, doc: BulkDocument, mode: "merge
       await keptTaught(tx);
       if (mode === "merge") await refuseTakenCodes(tx);
       await tx`UPDATE doc_in d SET status = CASE WHEN ${tx.unsafe(SAME_CONTENT)} THEN 'same' ELSE 'changed' END FROM articles a WHERE a.id = d.id`;
-      const [live] = (await tx`SELECT count(*)::int AS n FROM doc_in d JOIN articles a ON a.id = d.id WHERE d.status = 'changed' AND a.deleted AND NOT d.deleted`) as [{ n: number }];
-      result.undeleted = live.n;
+      const undeleted = await namedCount(tx, "SELECT d.id, d.idx FROM doc_in d JOIN articles a ON a.id = d.id WHERE d.status = 'changed' AND a.deleted AND NOT d.deleted");
+      [result.undeleted, result.undeleted_ids] = [undeleted.count, undeleted.ids];
+      result.updated_ids = (await namedCount(tx, "SELECT id, idx FROM doc_in WHERE status = 'changed'")).ids;
       result.keywords_dropped = await keywordsDropped(tx);
+      result.questions_dropped = await questionsDropped(tx);
       // Purge first in init mode: a document may give a removed article's code to a new id.
       if (mode === "init") result.removed = await purgeArticles(tx, true);
       // Live codes are unique per row written, so the codes that move are released before any is written.

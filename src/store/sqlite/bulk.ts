@@ -4,11 +4,12 @@
  * the new one) after an automatic backup of what it replaces. The articles are handed over again
  * for each pass (doc.ts Articles: read again from the uploaded file), never held.
  */
-import { contentOf, importedContent, keywordsLeftOut, sameContent, type ArticleInput } from "../../article/article.ts";
+import { contentOf, importedContent, sameContent, type ArticleInput } from "../../article/article.ts";
+import { keywordsLeftOut, questionsLeftOut } from "../left-out.ts";
 import { SECTIONS, type BulkDocument, type Matter } from "../../doc/document.ts";
 import { InvalidDocumentError, ProblemList } from "../../base/errors.ts";
 import { DocumentIds } from "../ids.ts";
-import { KEYWORDS_DROPPED_NAMED, type ImportResult, type RestoreResult } from "../writer.ts";
+import { NAMED_IN_REPORT, type ImportResult, type RestoreResult } from "../writer.ts";
 import type { BackupInfo, BackupKind } from "../backup-ids.ts";
 import { BULK_INDEX_THRESHOLD, type Model } from "../model/model.ts";
 import { mergeSynonymGroups, sameSynonyms } from "../../doc/synonyms.ts";
@@ -70,10 +71,13 @@ export function importDocument(store: BulkTarget, doc: BulkDocument, mode: "merg
   const result: ImportResult = {
     added: 0,
     updated: 0,
+    updated_ids: [],
     unchanged: 0,
     removed: 0,
     undeleted: 0,
+    undeleted_ids: [],
     keywords_dropped: { count: 0, ids: [] },
+    questions_dropped: { count: 0, ids: [] },
     total: count,
     tags: 0,
     rules: { added: 0, updated: 0, unchanged: 0 },
@@ -124,9 +128,10 @@ export function importDocument(store: BulkTarget, doc: BulkDocument, mode: "merg
         }
         if (takesCode && (current.deleted || current.code?.toLowerCase() !== content.code?.toLowerCase())) free(content.code as string, id);
         store.articles.update({ ...current, ...content, rev: current.rev + 1, updated_at: now });
-        result.updated++;
-        if (keywordsLeftOut(current.keywords, content.keywords).length && result.keywords_dropped.count++ < KEYWORDS_DROPPED_NAMED) result.keywords_dropped.ids.push(id);
-        if (current.deleted && !content.deleted) result.undeleted++;
+        if (result.updated++ < NAMED_IN_REPORT) result.updated_ids.push(id);
+        if (keywordsLeftOut(current.keywords, content.keywords).length && result.keywords_dropped.count++ < NAMED_IN_REPORT) result.keywords_dropped.ids.push(id);
+        if (questionsLeftOut(current.questions, content.questions).length && result.questions_dropped.count++ < NAMED_IN_REPORT) result.questions_dropped.ids.push(id);
+        if (current.deleted && !content.deleted && result.undeleted++ < NAMED_IN_REPORT) result.undeleted_ids.push(id);
       });
       if (kept) result.removed += kept.purgeRest(bulk);
     }
