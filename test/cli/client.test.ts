@@ -178,6 +178,10 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect(r.out).toContain("ok — replyd");
     // "checking" for the moment after start while the index is counted against the articles.
     expect(r.out).toMatch(/search index   (ready|checking)\n/);
+    // What a first hour needs to see without --json: the callback ready, the log, why the platform is not configured.
+    expect(r.out).toMatch(/\ncallback       \/wechat ready \(wx-token set\)/);
+    expect(r.out).toMatch(/\nmessage log    0 waiting to be written\n/);
+    expect(r.out).toContain("platform       not configured: no AppSecret (--wx-secret); the callback answers followers without it");
     const j = await cli("health", "--json");
     expect(JSON.parse(j.out)).toMatchObject({ status: "ok", key: { appkey: ADMIN.appkey } });
   });

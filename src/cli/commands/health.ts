@@ -7,6 +7,7 @@ interface Health {
   account?: string;
   callback?: string;
   callback_configured?: boolean;
+  message_log?: { unwritten: number; dropped: number };
   version: string;
   uptime_s: number;
   server_time: string;
@@ -71,8 +72,12 @@ export async function health(c: CommandContext): Promise<void> {
   c.print({ ...h, profile: client.config.profile ?? null }, () =>
     [
       `${h.status} — replyd ${h.version} at ${client.config.url} (${ms.toFixed(0)} ms)${client.config.profile ? `, profile ${client.config.profile}` : ""}`,
-      ...(h.account && h.account !== "default" ? [`account        ${h.account} (callback ${h.callback})`] : []),
-      ...(h.callback_configured === false ? [`CALLBACK       no wx-token: ${h.callback ?? "the callback"} answers 503 until one is set (--wx-token, or the account's wx-token in the config file)`] : []),
+      ...(h.account && h.account !== "default" ? [`account        ${h.account}`] : []),
+      ...(h.callback_configured === false
+        ? [`CALLBACK       no wx-token: ${h.callback ?? "the callback"} answers 503 until one is set (--wx-token, or the account's wx-token in the config file)`]
+        : h.callback_configured
+          ? [`callback       ${h.callback ?? "/wechat"} ready (wx-token set): give the platform's console this server's address with this path`]
+          : []),
       `uptime         ${duration(h.uptime_s)}`,
       `server time    ${h.server_time}`,
       `articles       ${h.counts.articles_live} live, ${h.counts.articles_deleted} deleted`,
@@ -81,12 +86,15 @@ export async function health(c: CommandContext): Promise<void> {
       ...(h.tag_warnings ?? []).map((w) => `TAG            ${w}`),
       ...(h.counts.synonyms ? [`synonyms       ${h.counts.synonyms} group${h.counts.synonyms === 1 ? "" : "s"}`] : []),
       `database       ${formatBytes(h.db_bytes)}`,
+      ...(h.message_log ? [`message log    ${h.message_log.unwritten} waiting to be written${h.message_log.dropped ? `, ${h.message_log.dropped} NOT LOGGED (the queue was full)` : ""}`] : []),
       `search index   ${h.search_index}`,
       ...(h.passage_index ? [`passage index  ${h.passage_index.state}: ${h.passage_index.articles} articles, ${h.passage_index.passages} passages`] : []),
       `newest backup  ${h.newest_backup ? `${h.newest_backup.id} (${formatBytes(h.newest_backup.size)})` : "none"}`,
       `key            ${h.key.appkey} (${h.key.scope}${h.key.source === "environment" ? ", from the server's environment" : ""})`,
       ...(h.environment_key ? [`environment key ${h.environment_key}: the server took it from its environment (REPLYD_APPKEY); it works until the server restarts without it (replyd keys rm cannot revoke it)`] : []),
-      ...(h.platform ? [`platform       ${h.platform.link}${h.platform.errcode !== undefined ? ` (${h.platform.errcode}: ${h.platform.message ?? ""})` : ""}${h.platform.advice ? ` — ${h.platform.advice}` : ""}`] : []),
+      ...(h.platform?.link === "not configured"
+        ? ["platform       not configured: no AppSecret (--wx-secret); the callback answers followers without it, replyd reply, token and menu push need it"]
+        : h.platform ? [`platform       ${h.platform.link}${h.platform.errcode !== undefined ? ` (${h.platform.errcode}: ${h.platform.message ?? ""})` : ""}${h.platform.advice ? ` — ${h.platform.advice}` : ""}`] : []),
       ...(h.menu !== undefined ? [`menu           ${h.menu ? `stored ${h.menu.updated_at}, ${h.menu.pushed_at ? `pushed ${h.menu.pushed_at}` : "NOT pushed since it changed (replyd menu push)"}` : "none stored"}`] : []),
       ...(h.generated_answers ? modelLines(h.generated_answers) : []),
       ...(h.search && (h.search.busy || h.search.late) ? [`searches        ${h.search.busy} answered busy, ${h.search.late} past the deadline since start`] : []),
