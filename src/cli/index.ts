@@ -19,7 +19,7 @@ import { importCommand } from "./commands/import.ts";
 import { restoreCommand } from "./commands/restore.ts";
 import { CLIENT_OPTIONS, type CommandSpec } from "./command.ts";
 import { unknownOption } from "./unknown-option.ts";
-import { didYouMean } from "./suggest.ts";
+import { nearest } from "./suggest.ts";
 import { makeContext, type CommandContext } from "./context.ts";
 import { CLIError } from "./errors.ts";
 import type { IO } from "./io.ts";
@@ -69,7 +69,20 @@ export async function run(argv: string[], io: IO): Promise<number> {
     for (const example of spec.examples) command.example(`  $ ${example}`);
     command.action(on(spec.run));
   }
-  cli.help();
+  cli.help((sections) => {
+    // cac gives a --no-x option the default true, and prints it: "store without pushing (default: true)" says the opposite.
+    const out = sections.map((s) => ({ ...s, body: s.body.replace(/^(\s*--no-\S+.*?) \(default: true\)$/gm, "$1") }));
+    // The whole list: what every command that asks a server takes, and where each command's own help is.
+    if (!cli.matchedCommand && out.some((s) => s.title === "Commands")) {
+      const width = Math.max(...CLIENT_OPTIONS.map((o) => o.flags.length));
+      out.push({
+        title: "Options of every command that asks a server",
+        body: CLIENT_OPTIONS.map((o) => `  ${o.flags.padEnd(width)}  ${o.help}${o.default !== undefined ? ` (default: ${o.default})` : ""}`).join("\n"),
+      });
+      out.push({ title: "Each command's own options", body: "  replyd help COMMAND, or replyd COMMAND --help" });
+    }
+    return out;
+  });
   cli.version(VERSION);
 
   // cac's own --version prints the runtime as "bun-v26.3.0" (the Node.js version Bun reports).
@@ -97,7 +110,8 @@ export async function run(argv: string[], io: IO): Promise<number> {
     if (!cli.matchedCommand) {
       if (parsed.args.length) {
         const typed = String(parsed.args[0]);
-        throw new CLIError("unknown_command", `unknown command "${typed}"${didYouMean(typed, COMMANDS.map((c) => c.usage.split(" ")[0] as string))}; run replyd --help`, 2);
+        const meant = nearest(typed, COMMANDS.map((c) => c.usage.split(" ")[0] as string));
+        throw new CLIError("unknown_command", `unknown command "${typed}"${meant ? `: did you mean "${meant}"?` : ""} (replyd --help lists them)`, 2);
       }
       cli.outputHelp();
       return 2;
@@ -112,7 +126,7 @@ export async function run(argv: string[], io: IO): Promise<number> {
       e instanceof CLIError
         ? e
         : (e as Error)?.name === "CACError"
-          ? (unknownOption((e as Error).message, argv, COMMANDS) ?? new CLIError("usage", `${(e as Error).message}; run replyd --help`, 2))
+          ? (unknownOption((e as Error).message, argv, COMMANDS) ?? new CLIError("usage", `${(e as Error).message}; run replyd ${cli.matchedCommand ? `${cli.matchedCommand.name} ` : ""}--help`, 2))
           : new CLIError("unexpected", `unexpected error: ${(e as Error)?.message ?? String(e)}`);
     // With --json a failure is one JSON object on stdout too, for the script that reads it; the exit status says it failed.
     if (argv.includes("--json")) {

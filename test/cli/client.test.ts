@@ -370,8 +370,10 @@ describe("client commands against a listening server (window 0.42 s)", () => {
 
   test("a slip in a command's or a field's name is answered with the nearest one; add says which of title and url is missing", async () => {
     const command = await cli("improt", "x.json");
-    expect([command.code, command.err]).toEqual([2, expect.stringContaining('unknown command "improt"; did you mean import?')]);
-    expect((await cli("frobnicate")).err).not.toContain("did you mean");
+    expect([command.code, command.err]).toEqual([2, 'replyd: unknown command "improt": did you mean "import"? (replyd --help lists them)']);
+    expect((await cli("frobnicate")).err).toBe('replyd: unknown command "frobnicate" (replyd --help lists them)');
+    // A command missing its arguments points to its own help.
+    expect((await cli("teach")).err).toBe("replyd: missing required args for command `teach <seq> <article>`; run replyd teach --help");
     const field = await cli("add", "titel=Bond", "url=https://e.com/007");
     expect([field.code, field.err]).toEqual([2, expect.stringContaining('"titel=Bond" is not a field=value; did you mean title?')]);
     expect((await cli("add", "zzzzzz=1", "url=https://e.com/007")).err).not.toContain("did you mean");

@@ -67,4 +67,15 @@ describe("what a new operator types first (issue 35 D)", () => {
     const ls = helpOf("ls", "--help").out;
     for (const client of ["--url", "--appkey", "--secret", "--profile", "--timeout"]) expect(ls).toContain(client);
   });
+
+  test("--help: the whole list names every client option and each command's help; a --no- option claims no default", () => {
+    const all = helpOf("--help").out;
+    expect(all).toContain("Options of every command that asks a server:\n  --url <url>");
+    for (const o of CLIENT_OPTIONS) expect(all).toContain(o.flags);
+    expect(all).toContain("replyd help COMMAND, or replyd COMMAND --help");
+    const menu = helpOf("menu", "--help").out;
+    expect(menu).toMatch(/--no-push +with set: store the menu without pushing it\n/);
+    // A command's own help lists the client options with its own, not the whole list's section.
+    expect(menu).not.toContain("Options of every command");
+  });
 });

@@ -175,7 +175,7 @@ export async function rm(c: CommandContext): Promise<void> {
 export const lsCommand = defineCommand({
   usage: "ls [...words]",
   summary: "list articles (all, or matching words)",
-  description: "Lists the live articles, newest first, or those whose title, description, keywords or code hold every word given. --deleted all or --all includes the soft-deleted; --code shows the one live article with that code.",
+  description: "Lists the live articles by tag, then code (those without a tag last), or those whose title, description, keywords or code hold every word given. --deleted all or --all includes the soft-deleted; --code shows the one live article with that code.",
   examples: ["replyd ls", "replyd ls refund policy", "replyd ls --tag fv --limit 50", "replyd ls --json --limit 1000 > articles.json"],
   options: [
     { flags: "--tag <tag>", help: "only this tag" },
