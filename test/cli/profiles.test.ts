@@ -267,3 +267,20 @@ test("profile add NAME --account X --force changes only the account of a kept pr
   expect(await run(["profile", "add", "shop", "--url", "http://t.example", "--force"], half)).toBe(2);
   expect(half.stderr.join("\n")).toContain('to change only the account of "shop": profile add shop --account NAME --force');
 });
+
+test("profile add with a wrong secret again and again: locked out, said in profile add's terms (the server's message names --secret, which profile add does not take)", async () => {
+  const own = await startServer(serveOpts(join(tmp.dir, "data-lockout"), { env: ADMIN_ENV }));
+  try {
+    const home = join(tmp.dir, "h-lockout");
+    let said = "";
+    for (let i = 0; i < 30 && !said.includes("too many"); i++) {
+      const again = as(home, {}, "not-the-secret-0123456789");
+      expect(await run(["profile", "add", "shop", "--url", own.url, "--appkey", ADMIN.appkey], again)).toBe(1);
+      said = again.stderr.join("\n");
+    }
+    expect(said).toMatch(/refuses this key \(too many wrong secrets from this address: locked out for \d+ s more; the right secret is still accepted\), so profile "shop" was not kept/);
+    expect(said).not.toContain("--secret");
+  } finally {
+    await own.stop();
+  }
+});

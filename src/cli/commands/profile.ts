@@ -31,7 +31,14 @@ async function checkKey(c: CommandContext, name: string, p: Profile): Promise<vo
   } catch (e) {
     if (!(e instanceof CLIError)) throw e;
     if (WRONG_KEY.has(e.code)) {
-      const why = e.code === CODE.bad_signature ? `the secret given is not appkey "${p.appkey}"'s` : e.code === CODE.unknown_appkey ? `it knows no appkey "${p.appkey}"` : e.message;
+      // Said in profile add's own terms: the server's message names --secret, which profile add does not take.
+      const lockedFor = /locked out for \d+ s more/.exec(e.message)?.[0] ?? "locked out for a while";
+      const why =
+        e.code === CODE.bad_signature
+          ? `the secret given is not appkey "${p.appkey}"'s`
+          : e.code === CODE.unknown_appkey
+            ? `it knows no appkey "${p.appkey}"`
+            : `too many wrong secrets from this address: ${lockedFor}; the right secret is still accepted`;
       throw new CLIError("key_refused", `${p.url} refuses this key (${why}), so profile "${name}" was not kept; run replyd profile add again with the right one`);
     }
     if (e.code === CODE.account_required)
