@@ -51,6 +51,10 @@ describe("article validation", () => {
   test("unknown fields and wrong types are reported, all at once", () => {
     const { problems } = validateArticle({ ...ok, titel: "x", keywords: "a,b", deleted: "yes", rev: 0 });
     expect(problems.map((p) => p.field).sort()).toEqual(["deleted", "keywords", "rev", "titel"]);
+    // A slip is named with the field meant; a name nothing is near, or past 64 characters, is not.
+    expect(problems.find((p) => p.field === "titel")?.reason).toBe("unknown field; did you mean title?");
+    const far = validateArticle({ ...ok, zzzzzz: 1, ["keyword".repeat(10)]: 1, keyword: ["a"] }).problems.map((p) => p.reason);
+    expect(far).toEqual(["unknown field", "unknown field", "unknown field; did you mean keywords?"]);
   });
   test("a field of the wrong type is one problem, saying so", () => {
     const { value, problems } = validateArticle({ id: 7, code: 1, tag: [], title: 5, description: {}, url: true, picurl: 0, created_at: 1, updated_at: null });

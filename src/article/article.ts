@@ -1,3 +1,4 @@
+import { unknownField } from "../base/suggest.ts";
 import { CONTENT, CONTENT_FIELDS, type ArticleContent, type LongName, type Reduce } from "./fields.ts";
 import { ID_PATTERN } from "./text-rules.ts";
 import type { Problem } from "../base/errors.ts";
@@ -60,7 +61,7 @@ export function validateArticle(raw: unknown, place: RecordPlace = {}): { value?
   const out: ArticleInput = {};
   let problems: Problem[] | null = null;
 
-  for (const key in r) if (!KNOWN_FIELDS.has(key)) problems = noted(problems, place, key, "unknown field");
+  for (const key in r) if (!KNOWN_FIELDS.has(key)) problems = noted(problems, place, key, unknownField(key, KNOWN_FIELDS));
 
   const id = stringField(r, "id");
   if (id === null || id === NOT_STRING) problems = noted(problems, place, "id", "must be a string");

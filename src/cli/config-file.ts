@@ -9,7 +9,7 @@ import { ACCOUNT_NAME } from "../base/account-name.ts";
 import { openToOthers } from "../base/fsutil.ts";
 import { CLIError } from "./errors.ts";
 import type { Setting } from "./setting-defs.ts";
-import { didYouMean } from "./suggest.ts";
+import { didYouMean } from "../base/suggest.ts";
 
 const bad = (message: string) => new CLIError("bad_config", message, 2);
 

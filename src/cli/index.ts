@@ -19,7 +19,7 @@ import { importCommand } from "./commands/import.ts";
 import { restoreCommand } from "./commands/restore.ts";
 import { CLIENT_OPTIONS, type CommandSpec } from "./command.ts";
 import { unknownOption } from "./unknown-option.ts";
-import { nearest } from "./suggest.ts";
+import { nearest } from "../base/suggest.ts";
 import { makeContext, type CommandContext } from "./context.ts";
 import { CLIError } from "./errors.ts";
 import type { IO } from "./io.ts";

@@ -7,7 +7,7 @@
 import { CLIENT_OPTIONS, type CommandSpec } from "./command.ts";
 import { CLIError } from "./errors.ts";
 import { SERVE_SETTINGS, type Setting } from "./setting-defs.ts";
-import { didYouMean } from "./suggest.ts";
+import { didYouMean } from "../base/suggest.ts";
 
 const camel = (flag: string) => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 

@@ -3,6 +3,7 @@
  * so that what an operator already has, what `menu/get` answers and what replyd pushes are one
  * format. Validated whole against the platform's documented rules before anything is stored.
  */
+import { unknownField } from "../base/suggest.ts";
 import { checkHttpUrl, NO_CONTROL, unprintable } from "../article/article.ts";
 import { ProblemList, type Problem } from "../base/errors.ts";
 
@@ -72,7 +73,7 @@ function checkButton(raw: unknown, where: string, top: boolean, at: (field: stri
   }
   const b = raw as Record<string, unknown>;
   const known = new Set(["type", "name", "sub_button", ...VALUE_FIELDS]);
-  for (const k of Object.keys(b)) if (!known.has(k)) at(`${where}.${k}`, "unknown field");
+  for (const k of Object.keys(b)) if (!known.has(k)) at(`${where}.${k}`, unknownField(k, known));
   const out: MenuButton = { name: typeof b.name === "string" ? b.name : "" };
   const nameMax = top ? MENU_LIMITS.name : MENU_LIMITS.subName;
   if (typeof b.name !== "string" || b.name.trim() === "") at(`${where}.name`, "is required");

@@ -1,3 +1,4 @@
+import { unknownField } from "../base/suggest.ts";
 import { charLength, ID_PATTERN, NO_CONTROL, TAG_PATTERN, unprintable } from "../article/article.ts";
 import type { Problem } from "../base/errors.ts";
 
@@ -30,7 +31,8 @@ export function validateRule(raw: unknown, index: number): { value?: Rule; probl
     return { problems };
   }
   const r = raw as Record<string, unknown>;
-  for (const key of Object.keys(r)) if (!["id", "match", "pattern", "reply"].includes(key)) at(key, "unknown field");
+  const fields = ["id", "match", "pattern", "reply"];
+  for (const key of Object.keys(r)) if (!fields.includes(key)) at(key, unknownField(key, fields));
 
   if (typeof r.id !== "string" || !ID_PATTERN.test(r.id)) at("id", "must match [a-z0-9][a-z0-9_-]{0,63}");
   if (typeof r.match !== "string" || !(MATCH_KINDS as readonly string[]).includes(r.match))

@@ -8,7 +8,7 @@ import type { CommandContext } from "../context.ts";
 import { usage } from "../errors.ts";
 import { cutColumns, table } from "../table.ts";
 import { defineCommand, PAGING } from "../command.ts";
-import { didYouMean } from "../suggest.ts";
+import { didYouMean } from "../../base/suggest.ts";
 import { confirm, whereOf } from "../confirm.ts";
 
 /** What `add` and `set` take as name=value: the content fields (article/fields.ts) but flags, which commands set (rm, --undelete); id and rev. */

@@ -1,4 +1,4 @@
-/** The closest of the names a command line could have meant, for "did you mean …?" (options, commands, fields). */
+/** The closest of the names one could have meant, for "did you mean …?" (options, commands, fields, a document's fields). */
 
 /** Edit distance: the names compared are short. */
 function distance(a: string, b: string): number {
@@ -22,3 +22,6 @@ export const didYouMean = (typed: string, known: readonly string[]): string => {
   const k = nearest(typed, known);
   return k ? `; did you mean ${k}?` : "";
 };
+
+/** A document's field it does not know, with the one it may have meant ("keyword" for keywords); a name past 64 characters is no slip. */
+export const unknownField = (typed: string, known: Iterable<string>): string => `unknown field${typed.length <= 64 ? didYouMean(typed, [...known]) : ""}`;
