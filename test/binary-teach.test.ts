@@ -95,7 +95,7 @@ describe.each(["sqlite", "postgres"] as const)("%s", (kind) => {
     // Deleting the article its question was taught to says what becomes of the question, and does it.
     const removed = s.client("rm", "returns");
     expect(removed).toMatchObject({ code: 0 });
-    expect(removed.out).toContain("its 1 taught question now gets the fallback and waits in the inbox: teach it to another article");
+    expect(removed.out).toContain("its 1 question (taught or imported) now gets the fallback and waits in the inbox: teach it to another article");
     expect(s.client("ask", "I want my money back").out).toContain('taught to "returns", deleted since');
   });
 });

@@ -221,6 +221,11 @@ test("a number that is also an article's code picks from the numbered list just 
   expect((await say("ＳＴＯＲＥ", { from: "o_three" })).text).toContain("无线网络");
 });
 
+test("a tag's list shows an article without a code by its link, which the follower can open; one with a code by its code", async () => {
+  await importDoc([{ ...HOURS, tag: "shop", code: "h1" }, { ...PARKING, tag: "shop" }]);
+  expect((await say("shop")).text).toBe(`shop (shop):\n·  停车说明  ${url("parking")}\nh1  营业时间`);
+});
+
 test("replyd ask reads every question alone and remembers none", async () => {
   await importDoc(SHOP);
   const ask = async (q: string) => {

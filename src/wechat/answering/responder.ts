@@ -224,7 +224,8 @@ export class Responder {
     let bytes = Buffer.byteLength(head);
     let shown = 0;
     for (const a of articles) {
-      const line = `${a.code ?? "·"}  ${a.title}`;
+      // An article without a code cannot be sent for: its link instead, which the follower can open.
+      const line = a.code ? `${a.code}  ${a.title}` : `·  ${a.title}  ${a.url}`;
       bytes += Buffer.byteLength(line) + 1;
       if (bytes > MAX_TEXT_BYTES - 40) break;
       lines.push(line);
