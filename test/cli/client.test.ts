@@ -269,6 +269,18 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect(r.err).toContain('unexpected "," at byte 101 (line 4, column 56)');
   });
 
+  test("a spreadsheet's CSV export given to import is named as one, with what to give instead; a file that merely fails to parse is not", async () => {
+    writeFileSync(join(tmp.dir, "faq.csv"), "\uFEFFID;Title;URL\r\nhours;Opening hours;https://e.com/h\r\n");
+    const r = await cli("import", "faq.csv");
+    expect(r.code).toBe(1);
+    expect(r.err).toBe('replyd: faq.csv looks like a spreadsheet\'s CSV export (its first line: ID;Title;URL): replyd imports JSON — a document, or a bare array of articles such as [{"id": "hours", "title": "Opening hours", "url": "https://…", "body": "…"}] (docs/data.md) [bad_json]');
+    // Control characters in the file's first line are not printed as they are.
+    writeFileSync(join(tmp.dir, "esc.csv"), "id,title\u001b[2J,url\n");
+    expect((await cli("import", "esc.csv")).err).toContain("(its first line: id,title?[2J,url)");
+    writeFileSync(join(tmp.dir, "words.txt"), "hello world\n");
+    expect((await cli("import", "words.txt")).err).toContain("the file is not valid JSON");
+  });
+
   test("a document on one line past a mebibyte before the error gets its line but no column (counting it would read the line whole)", async () => {
     const articles = Array.from({ length: 20000 }, (_, i) => ({ id: `x${i}`, title: `文章 ${i}`, url: `https://e.com/${i}` }));
     const text = JSON.stringify({ format: "replyd/1", articles }).replace(/\]\}$/, ",]}");

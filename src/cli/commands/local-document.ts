@@ -24,9 +24,30 @@ export function checkLocally(c: CommandContext, label: string, f: LocalFile): Bu
   try {
     return checkedLocally(label, () => readDocument(f.source((at) => progress.update(at))));
   } catch (e) {
-    throw e instanceof CLIError ? withLine(e, f) : e;
+    throw e instanceof CLIError ? (asCsv(e, label, f) ?? withLine(e, f)) : e;
   } finally {
     progress.done();
+  }
+}
+
+/**
+ * A spreadsheet's CSV export given for a document (its first line a header such as id,title,url):
+ * said so, with what to give instead, rather than the JSON parser's "Unexpected identifier".
+ */
+function asCsv(e: CLIError, label: string, f: LocalFile): CLIError | null {
+  if (e.code !== "bad_json") return null;
+  try {
+    const head = new TextDecoder().decode(f.read(0, Math.min(f.size, 4096))).replace(/^\uFEFF/, "");
+    const first = head.split(/\r?\n/, 1)[0] ?? "";
+    const cells = first.split(/[,;\t]/).map((c) => c.trim().replace(/^"|"$/g, "").toLowerCase());
+    if (cells.length < 2 || !cells.some((c) => c === "title" || c === "url" || c === "id")) return null;
+    return new CLIError(
+      "bad_json",
+      `${label} looks like a spreadsheet's CSV export (its first line: ${first.slice(0, 80).replace(/\p{C}/gu, "?")}): replyd imports JSON — a document, or a bare array of articles such as [{"id": "hours", "title": "Opening hours", "url": "https://…", "body": "…"}] (docs/data.md) [bad_json]`,
+      e.exitCode,
+    );
+  } catch {
+    return null;
   }
 }
 
