@@ -7,7 +7,8 @@
  * quarter hour, however many messages the log holds (bench/report.ts).
  */
 
-import { picksEntry, standsAlone } from "../ranking/cues.ts";
+import { asksAnother, picksEntry, standsAlone } from "../ranking/cues.ts";
+import { termsOf } from "../ranking/words.ts";
 
 /** A follower's text this soon after an answer the ranking or the model chose is "asked again". */
 export const AGAIN_MS = 120_000;
@@ -75,6 +76,26 @@ export interface PreviousInteraction {
   seq: number;
   at: string;
   kind: string | null;
+  /** What they said then (null: an event, or not read). */
+  text: string | null;
+}
+
+/** A message's words: Latin words and pairs of Chinese characters, not single characters ("办" is in half the questions asked). */
+const wordsOf = (text: string): Set<string> => new Set(termsOf(text).filter((t) => !/^\p{Script=Han}$/u.test(t)));
+
+/**
+ * The message asks about what the one before asked: a word of it again ("社保卡挂失" after
+ * "社保卡丢了咋办", "cancel subscription" after "how do i cancel sub"), or "换一个 / another". A
+ * question of its own sent right after ("电话多少" after "办好了没有啊") is no asking again, nor a
+ * follow-up on another side of it ("那周末呢"): the report would count every busy follower's
+ * questions as answers that failed.
+ */
+export function asksAbout(content: string, before: string | null): boolean {
+  if (asksAnother(content)) return true;
+  if (!before) return false;
+  const had = wordsOf(before);
+  for (const w of wordsOf(content)) if (had.has(w)) return true;
+  return false;
 }
 
 /**
@@ -88,11 +109,11 @@ export const asks = (type: string, content: unknown): boolean =>
 
 /**
  * The log entry a follower's message asks again after, or null: their previous interaction, when
- * it was answered by an article or list the ranking chose, the word search or the model, and came
- * at most AGAIN_MS before.
+ * it was answered by an article or list the ranking chose, the word search or the model, came at
+ * most AGAIN_MS before, and the message asks about what it asked (asksAbout).
  */
 export function againOf(type: string, content: unknown, atMs: number, previous: PreviousInteraction | null): number | null {
-  if (!previous || previous.kind === null || !asks(type, content) || !CHOSEN_KINDS.includes(previous.kind)) return null;
+  if (!previous || previous.kind === null || !asks(type, content) || !CHOSEN_KINDS.includes(previous.kind) || !asksAbout(content as string, previous.text)) return null;
   const gap = atMs - Date.parse(previous.at);
   return gap >= 0 && gap <= AGAIN_MS ? previous.seq : null;
 }

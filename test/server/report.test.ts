@@ -171,12 +171,14 @@ test("close calls: an article sent alone whose runner-up scored 35% of it or mor
   expect(r.days.find((d) => d.day === "2026-11-21")?.close).toBe(1);
 });
 
-test("asked again: a follower's text within 120 s of an answer the ranking chose counts, with what it followed; not at 121 s, nor after the fallback", async () => {
+test("asked again: a follower's text asking about the question again within 120 s of an answer the ranking chose counts, with what it followed; not at 121 s, nor after the fallback, nor a question of its own", async () => {
   await shop();
   await say("o_a", "how long does delivery take");
-  await say("o_a", "no, the express one", 120_000);
+  await say("o_a", "no, how long does express delivery take", 120_000);
   await say("o_b", "how long does delivery take");
-  await say("o_b", "and to Canada?", 121_000);
+  await say("o_b", "delivery to Canada?", 121_000);
+  await say("o_f", "how long does delivery take");
+  await say("o_f", "I want my money back", 5000);
   await say("o_c", "I want my money back");
   await say("o_c", "hello?", 5000);
   // A follower's message right after another's answer is not theirs.
@@ -186,7 +188,7 @@ test("asked again: a follower's text within 120 s of an answer the ranking chose
   expect(r.asked_again).toMatchObject({ count: 1, within_s: 120 });
   expect(r.asked_again.chosen).toBe((r.totals.kinds.answer ?? 0) + (r.totals.kinds.answers ?? 0) + (r.totals.kinds.search ?? 0));
   expect(r.asked_again.examples).toEqual([
-    { seq: expect.any(Number), at: expect.any(String), text: "no, the express one", answer: expect.any(String), after: { seq: expect.any(Number), at: expect.any(String), text: "how long does delivery take", answer: "answer:delivery" } },
+    { seq: expect.any(Number), at: expect.any(String), text: "no, how long does express delivery take", answer: expect.any(String), after: { seq: expect.any(Number), at: expect.any(String), text: "how long does delivery take", answer: "answer:delivery" } },
   ]);
   expect(r.articles.delivery).toBe("Delivery times");
 });

@@ -121,15 +121,26 @@ describe.each(STORES)("%s", (kind) => {
     expect(logged.filter((m) => m.again_of !== null).map((m) => m.msg_key)).toEqual(["m:d3", "m:b3", "m:a2"]);
   });
 
-  test("asked again: not thanks, an acknowledgement, a greeting or a pick from the list just sent; \"another\" is", async () => {
+  test("asked again: a word of the question again, or \"another\"; not thanks, an acknowledgement, a greeting, a pick from the list just sent, nor a question of its own", async () => {
     let at = T0;
-    for (const [i, said] of ["谢谢！", "ok thx", "👍", "在吗", "2", "第二个", "换一个", "how long does it take?"].entries()) {
-      t.log.add(entry(`m:q${i}`, (at += 10 * MIN), { answer: "answers:a1,a2" }));
-      t.log.add(entry(`m:s${i}`, at + 1000, { content: said, answer: "fallback", unmatched: true }));
+    const said = ["谢谢！", "ok thx", "👍", "在吗", "2", "第二个", "换一个", "how long does it take?", "where is my invoice", "社保卡挂失", "电话多少", "那周末呢"];
+    const asked = (i: number) => (i >= 9 ? "社保卡丢了咋办" : "how long does delivery take");
+    for (const [i, text] of said.entries()) {
+      t.log.add(entry(`m:q${i}`, (at += 10 * MIN), { content: asked(i), answer: "answers:a1,a2" }));
+      t.log.add(entry(`m:s${i}`, at + 1000, { content: text, answer: "fallback", unmatched: true }));
     }
+    // Asked again in a later batch than the question: the question as the followers table has it.
+    t.log.add(entry("m:late", (at += 10 * MIN), { content: "社保卡怎么补办", answer: "answer:a1" }));
+    await t.log.settled();
+    t.log.add(entry("m:late-again", at + 1000, { content: "社保卡补办要多久", answer: "fallback", unmatched: true }));
     const f = await t.log.figures(day());
-    expect(f.askedAgain.map((a) => a.text)).toEqual(["how long does it take?", "换一个"]);
-    expect(f.kinds.reduce((s, k) => s + k.again, 0)).toBe(2);
+    expect(f.askedAgain.map((a) => [a.text, a.after?.text])).toEqual([
+      ["社保卡补办要多久", "社保卡怎么补办"],
+      ["社保卡挂失", "社保卡丢了咋办"],
+      ["how long does it take?", "how long does delivery take"],
+      ["换一个", "how long does delivery take"],
+    ]);
+    expect(f.kinds.reduce((s, k) => s + k.again, 0)).toBe(4);
   });
 
   test("reply times per local day by bucket; the messages without one are not in them", async () => {

@@ -10,7 +10,7 @@
  */
 import type { SQL } from "bun";
 import { MAX_UNWRITTEN, OPENING_EVENTS, type LoggedMessage, type NewMessage, REPLY_WINDOW_MS, type NewReply, type ReplyWindow, DEFAULT_REPLY_LIMIT, windowOf } from "../follower-log.ts";
-import { AGAIN_MS, asks, CHOSEN_KINDS, CLOSE_MARGIN, kindOf, periodOf, replyBucket } from "../log-kinds.ts";
+import { AGAIN_MS, asks, asksAbout, CHOSEN_KINDS, CLOSE_MARGIN, kindOf, periodOf, replyBucket } from "../log-kinds.ts";
 
 const BATCH = 2000;
 const OPENING_SET = new Set<string>(OPENING_EVENTS);
@@ -95,17 +95,32 @@ export class PgMessageLog {
     }
   }
 
+  /** The text of each follower's last interaction as the followers table has it, for those of `batch` who may ask again. */
+  private async lastTexts(batch: NewMessage[]): Promise<Map<string, string | null>> {
+    const who = [...new Set(batch.filter((m) => asks(m.type, m.content)).map((m) => m.from_user))];
+    if (!who.length) return new Map();
+    const rows = (await this.sql.unsafe(
+      "SELECT f.openid, m.content FROM followers f JOIN messages m ON m.seq = f.last_seq WHERE f.openid = ANY(string_to_array($1, chr(1)))",
+      [who.join("\u0001")],
+    )) as { openid: string; content: string | null }[];
+    return new Map(rows.map((r) => [r.openid, r.content]));
+  }
+
   private async write(batch: NewMessage[]): Promise<void> {
     // Each follower's rows in the batch so far, and how many back the last opening one is. A message
     // twice in the batch is logged (and counted) once, as the first.
-    const seen = new Map<string, { rows: number; opening: number | null }>();
+    const seen = new Map<string, { rows: number; opening: number | null; text: string | null }>();
     const keys = new Set<string>();
-    const rows = batch.filter((m) => !keys.has(m.msg_key) && keys.add(m.msg_key)).map((m, i) => {
+    const unique = batch.filter((m) => !keys.has(m.msg_key) && keys.add(m.msg_key));
+    // What the followers said last before this batch, for the texts that may ask it again (log-kinds.ts asksAbout).
+    const before = await this.lastTexts(unique);
+    const rows = unique.map((m, i) => {
       const received_at = isoTime(m.received_ms);
       const opening = m.type !== "event" || OPENING_SET.has(m.event ?? "");
-      const mine = seen.get(m.from_user) ?? { rows: 0, opening: null };
+      const mine = seen.get(m.from_user) ?? { rows: 0, opening: null, text: null };
       const prev_back = mine.opening === null ? null : mine.rows - mine.opening;
-      seen.set(m.from_user, { rows: mine.rows + 1, opening: opening ? mine.rows : mine.opening });
+      const prevText = prev_back === null ? (before.get(m.from_user) ?? null) : mine.text;
+      seen.set(m.from_user, { rows: mine.rows + 1, opening: opening ? mine.rows : mine.opening, text: opening ? (m.content ?? null) : mine.text });
       return {
         i,
         received_at,
@@ -124,7 +139,7 @@ export class PgMessageLog {
         bucket: m.reply_ms === null || m.reply_ms === undefined ? null : replyBucket(m.reply_ms),
         close: m.margin !== null && m.margin !== undefined && m.margin >= CLOSE_MARGIN,
         opening,
-        asks: asks(m.type, m.content),
+        asks: asks(m.type, m.content) && asksAbout(m.content as string, prevText),
         prev_back,
         // A previous interaction at or after this time is recent enough to be asked again after.
         again_from: isoTime(Date.parse(received_at) - AGAIN_MS),

@@ -68,7 +68,7 @@ function open(at: string): Connection {
     follower: db.query(
       "INSERT INTO followers (openid, last_seq, last_at, last_kind) VALUES (?, ?, ?, ?) ON CONFLICT(openid) DO UPDATE SET last_seq = excluded.last_seq, last_at = excluded.last_at, last_kind = excluded.last_kind WHERE excluded.last_seq > followers.last_seq",
     ),
-    previous: db.query("SELECT last_seq AS seq, last_at AS at, last_kind AS kind FROM followers WHERE openid = ?"),
+    previous: db.query("SELECT f.last_seq AS seq, f.last_at AS at, f.last_kind AS kind, m.content AS text FROM followers f LEFT JOIN messages m ON m.seq = f.last_seq WHERE f.openid = ?"),
     // The quarter hours' counts a report reads (store/log-kinds.ts), once per period and kind per batch.
     countKind: db.query(
       "INSERT INTO log_counts (period, kind, n, close, again) VALUES (?, ?, ?, ?, ?) ON CONFLICT(period, kind) DO UPDATE SET n = n + excluded.n, close = close + excluded.close, again = again + excluded.again",
@@ -109,7 +109,7 @@ function put(c: Connection, rows: Row, i: number, batch: BatchState): void {
   const r = c.insert.run(at, rows[i + 1] ?? null, rows[i + 2] ?? null, rows[i + 3] ?? null, event, content, rows[i + 6] ?? null, unmatched, replyMs, margin, again);
   if (!r.changes) return;
   const kind = kindOf("in", answer, unmatched === 1, null);
-  if (type !== "event" || OPENING.has(String(event))) batch.last.set(from, { seq: Number(r.lastInsertRowid), at, kind });
+  if (type !== "event" || OPENING.has(String(event))) batch.last.set(from, { seq: Number(r.lastInsertRowid), at, kind, text: typeof content === "string" ? content : null });
   const period = periodOf(at);
   const k = `${period} ${kind}`;
   let counted = batch.kinds.get(k);
