@@ -270,15 +270,57 @@ describe("client commands against a listening server (window 0.42 s)", () => {
   });
 
   test("a spreadsheet's CSV export given to import is named as one, with what to give instead; a file that merely fails to parse is not", async () => {
-    writeFileSync(join(tmp.dir, "faq.csv"), "\uFEFFID;Title;URL\r\nhours;Opening hours;https://e.com/h\r\n");
-    const r = await cli("import", "faq.csv");
+    writeFileSync(join(tmp.dir, "faq.txt"), "\uFEFFID;Title;URL\r\nhours;Opening hours;https://e.com/h\r\n");
+    const r = await cli("import", "faq.txt");
     expect(r.code).toBe(1);
-    expect(r.err).toBe('replyd: faq.csv looks like a spreadsheet\'s CSV export (its first line: ID;Title;URL): replyd imports JSON — a document, or a bare array of articles such as [{"id": "hours", "title": "Opening hours", "url": "https://…", "body": "…"}] (docs/data.md) [bad_json]');
+    expect(r.err).toBe("replyd: faq.txt looks like a spreadsheet's CSV export (its first line: ID;Title;URL): give it a name ending .csv to import it as one, or give a JSON document (docs/data.md) [bad_json]");
     // Control characters in the file's first line are not printed as they are.
-    writeFileSync(join(tmp.dir, "esc.csv"), "id,title\u001b[2J,url\n");
-    expect((await cli("import", "esc.csv")).err).toContain("(its first line: id,title?[2J,url)");
+    writeFileSync(join(tmp.dir, "esc.txt"), "id,title\u001b[2J,url\n");
+    expect((await cli("import", "esc.txt")).err).toContain("(its first line: id,title?[2J,url)");
     writeFileSync(join(tmp.dir, "words.txt"), "hello world\n");
     expect((await cli("import", "words.txt")).err).toContain("the file is not valid JSON");
+  });
+
+  test("a spreadsheet's CSV imports its rows as articles: a BOM, semicolons, quoted cells holding the separator, quotes and line breaks, list cells split, empty cells left out", async () => {
+    const csv = [
+      "\uFEFFID;Code;Title;URL;Keywords;Questions;Body",
+      'csv-hours;h9;"Opening hours; all shops";https://e.com/h;"hours、营业时间, open";"when do you open?\nwhat time do you close";"We open at 9.\nWe say ""hello"" at the door."',
+      "csv-park;;Parking;https://e.com/p;;;",
+      ";;;;;;",
+      "",
+    ].join("\r\n");
+    writeFileSync(join(tmp.dir, "faq.csv"), csv);
+    const r = await cli("import", "faq.csv");
+    expect(r).toMatchObject({ code: 0, err: "" });
+    expect(r.out).toContain("imported faq.csv (merge): 2 added, 0 updated, 0 unchanged of 2");
+    const hours = JSON.parse((await cli("show", "csv-hours", "--json")).out);
+    expect(hours).toMatchObject({
+      code: "h9",
+      title: "Opening hours; all shops",
+      keywords: ["hours", "营业时间", "open"],
+      questions: ["when do you open?", "what time do you close"],
+      body: 'We open at 9.\nWe say "hello" at the door.',
+    });
+    expect(JSON.parse((await cli("show", "csv-park", "--json")).out)).toMatchObject({ code: null, keywords: [], questions: [] });
+    // Saved by Excel on a Chinese Windows: GB18030, not UTF-8 (你好 is C4E3 BAC3).
+    const gb = new Uint8Array([...new TextEncoder().encode("id,title,url\ncsv-hi,"), 0xc4, 0xe3, 0xba, 0xc3, ...new TextEncoder().encode(",https://e.com/hi\n")]);
+    writeFileSync(join(tmp.dir, "gb.csv"), gb);
+    expect((await cli("import", "gb.csv")).code).toBe(0);
+    expect(JSON.parse((await cli("show", "csv-hi", "--json")).out).title).toBe("你好");
+  });
+
+  test("a CSV's columns it does not know are refused with the one meant; a row's problems named by its line; nothing written", async () => {
+    writeFileSync(join(tmp.dir, "cols.csv"), "id,titel,url,colour\ncsv-x,X,https://e.com/x,red\n");
+    const cols = await cli("import", "cols.csv");
+    expect(cols).toMatchObject({ code: 1 });
+    expect(cols.err).toContain("cols.csv: its first line names columns a CSV of articles does not have; nothing was written");
+    expect(cols.err).toContain('column 2 "titel": unknown field; did you mean title?');
+    expect(cols.err).toContain('column 4 "colour": unknown field (the columns: id, code, tag, title, description, url, picurl, keywords, questions, body, deleted)');
+    writeFileSync(join(tmp.dir, "rows.csv"), 'id,title,url\ncsv-ok,Fine,https://e.com/ok\ncsv-bad,"two\nlines",ftp://e.com\n');
+    const rows = await cli("import", "rows.csv");
+    expect(rows).toMatchObject({ code: 1 });
+    expect(rows.err).toContain("line 3: url: must be an absolute http(s) URL");
+    expect((await cli("show", "csv-ok")).code).not.toBe(0);
   });
 
   test("a document on one line past a mebibyte before the error gets its line but no column (counting it would read the line whole)", async () => {

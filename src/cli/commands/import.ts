@@ -2,8 +2,12 @@ import type { BulkDocument } from "../../doc/document.ts";
 import type { ImportResult as StoredImport } from "../../store/writer.ts";
 import { defineCommand } from "../command.ts";
 import type { CommandContext } from "../context.ts";
-import { usage } from "../errors.ts";
-import { openLocal } from "../files.ts";
+import { CLIError, usage } from "../errors.ts";
+import { openLocal, readLocal } from "../files.ts";
+import { csvArticles } from "../csv.ts";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
 import { checkLocally, held } from "./local-document.ts";
 import { confirm, otherAccountNote, whereOf } from "../confirm.ts";
 
@@ -13,9 +17,11 @@ type ImportResult = StoredImport & { warnings?: string[] };
 export async function importCmd(c: CommandContext): Promise<void> {
   const file = c.args[0];
   if (!file) throw usage("import needs a file: replyd import articles.json [--init]");
-  const f = openLocal(c.io, file);
+  // A spreadsheet's CSV: its rows as a bare array of articles, in a temp file sent as any document.
+  const csv = /\.(csv|tsv)$/i.test(file) ? csvAsDocument(c, file) : null;
+  const f = openLocal(c.io, csv?.path ?? file);
   try {
-    const doc = checkLocally(c, file, f);
+    const doc = csv ? csv.checked(() => checkLocally(c, file, f)) : checkLocally(c, file, f);
     const mode = c.flags.init ? "init" : "merge";
     const client = c.client();
     // What --init replaces is what the document holds of articles and tags (the rest it merges).
@@ -33,7 +39,33 @@ export async function importCmd(c: CommandContext): Promise<void> {
     c.print(r, () => importReport(file, mode, doc, r, client.config.account));
   } finally {
     f.close();
+    csv?.remove();
   }
+}
+
+/**
+ * `file` read as CSV (cli/csv.ts) and written as JSON beside nothing of the operator's: a temp
+ * folder of its own, removed after. `checked` tells the check's problems by the CSV's lines
+ * ("line 7: title …") rather than the array's places.
+ */
+function csvAsDocument(c: CommandContext, file: string) {
+  const { records, lines } = csvArticles(file, readLocal(c.io, file).bytes);
+  const dir = mkdtempSync(join(tmpdir(), "replyd-csv-"));
+  const path = join(dir, `${basename(file)}.json`);
+  writeFileSync(path, JSON.stringify(records), { mode: 0o600 });
+  const byLine = (s: string) => s.replace(/articles\[(\d+)\]\.?/g, (_, i: string) => `line ${lines[Number(i)] ?? "?"}: `);
+  return {
+    path,
+    checked<T>(check: () => T): T {
+      try {
+        return check();
+      } catch (e) {
+        if (!(e instanceof CLIError)) throw e;
+        throw new CLIError(e.code, byLine(e.message), e.exitCode, e.detailLines.map(byLine));
+      }
+    },
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 /** What an import did, for each section the document held (a rules-only document reports its rules). */

@@ -43,7 +43,7 @@ function asCsv(e: CLIError, label: string, f: LocalFile): CLIError | null {
     if (cells.length < 2 || !cells.some((c) => c === "title" || c === "url" || c === "id")) return null;
     return new CLIError(
       "bad_json",
-      `${label} looks like a spreadsheet's CSV export (its first line: ${first.slice(0, 80).replace(/\p{C}/gu, "?")}): replyd imports JSON — a document, or a bare array of articles such as [{"id": "hours", "title": "Opening hours", "url": "https://…", "body": "…"}] (docs/data.md) [bad_json]`,
+      `${label} looks like a spreadsheet's CSV export (its first line: ${first.slice(0, 80).replace(/\p{C}/gu, "?")}): give it a name ending .csv to import it as one, or give a JSON document (docs/data.md) [bad_json]`,
       e.exitCode,
     );
   } catch {

@@ -1,0 +1,106 @@
+/**
+ * A spreadsheet's CSV export as articles (`replyd import faq.csv`; docs/data.md "From a
+ * spreadsheet"): its first line names the columns — the article's fields, in any case — and each
+ * row after it is one article. Read on the laptop into the JSON records the server takes, then
+ * checked and sent as any document. As spreadsheets write it: RFC 4180 quoting (a cell may hold the
+ * separator, quotes doubled, line breaks), a comma, semicolon or tab between cells (whichever the
+ * header line uses), CRLF, a UTF-8 byte-order mark; a file that is not UTF-8 is read as GB18030,
+ * what Excel on a Chinese Windows saves "CSV" as.
+ */
+import { CONTENT_FIELDS } from "../article/fields.ts";
+import { unknownField } from "../base/suggest.ts";
+import { CLIError } from "./errors.ts";
+
+/** A spreadsheet larger than this is no FAQ: a JSON document is read in pieces, a CSV whole. */
+export const CSV_MAX_BYTES = 64 << 20;
+
+/** The columns a CSV may have: the article's id and content (whether it is deleted among it). */
+const COLUMNS: readonly string[] = ["id", ...CONTENT_FIELDS];
+/** Cells of a list field hold several: keywords apart at commas (either width), 、, semicolons, bars or line breaks; questions at line breaks or bars (a question may hold a comma). */
+const SPLIT: Record<string, RegExp> = { keywords: /[,，、;；|\r\n]+/, questions: /[|\r\n]+/ };
+
+export interface CsvArticles {
+  /** The records, as a document's bare array holds them. */
+  records: Record<string, unknown>[];
+  /** The line each record starts on, for the problems the check finds. */
+  lines: number[];
+}
+
+/** `bytes` of file `name` read as articles; a header naming no article field, or a column it does not know, refused with every problem. */
+export function csvArticles(name: string, bytes: Uint8Array): CsvArticles {
+  if (bytes.length > CSV_MAX_BYTES) throw new CLIError("too_large", `${name} is ${bytes.length} bytes, more than a CSV file may be (${CSV_MAX_BYTES}): import it as a JSON document, read in pieces`);
+  const rows = parse(decode(bytes));
+  const header = rows.shift();
+  if (!header) throw new CLIError("invalid_document", `${name} is empty: its first line names the columns (id, title, url, body, …)`);
+  const names = header.cells.map((c) => c.trim().toLowerCase());
+  const problems = names.flatMap((n, i) =>
+    COLUMNS.includes(n) ? [] : [`  column ${i + 1} "${header.cells[i]?.trim().slice(0, 40)}": ${unknownField(n, COLUMNS)} (the columns: ${COLUMNS.join(", ")})`],
+  );
+  const repeated = names.filter((n, i) => names.indexOf(n) !== i);
+  if (repeated.length) problems.push(`  column "${repeated[0]}" is there twice`);
+  if (problems.length) throw new CLIError("invalid_document", `${name}: its first line names columns a CSV of articles does not have; nothing was written`, 1, problems);
+  const records: Record<string, unknown>[] = [];
+  const lines: number[] = [];
+  for (const row of rows) {
+    // A blank line (a spreadsheet's last, or rows of empty cells): no article.
+    if (row.cells.every((c) => c.trim() === "")) continue;
+    const record: Record<string, unknown> = {};
+    names.forEach((n, i) => {
+      const cell = (row.cells[i] ?? "").trim();
+      // An empty cell says nothing: the field is left out (a list field the article holds is kept by an import).
+      if (cell === "") return;
+      record[n] = SPLIT[n] ? cell.split(SPLIT[n] as RegExp).map((x) => x.trim()).filter(Boolean) : n === "deleted" ? /^(true|yes|y|1|是)$/i.test(cell) : cell;
+    });
+    records.push(record);
+    lines.push(row.line);
+  }
+  return { records, lines };
+}
+
+/** UTF-8 (its byte-order mark left out), else GB18030. */
+function decode(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    return new TextDecoder("gb18030").decode(bytes);
+  }
+}
+
+/** RFC 4180 rows, each with the line it starts on; the separator the header line uses most. */
+function parse(text: string): { cells: string[]; line: number }[] {
+  const firstLine = text.slice(0, text.search(/\r?\n|$/));
+  const counts = [",", ";", "\t"].map((s) => ({ s, n: firstLine.split(s).length }));
+  const sep = counts.sort((a, b) => b.n - a.n)[0]?.s ?? ",";
+  const rows: { cells: string[]; line: number }[] = [];
+  let cells: string[] = [];
+  let cell = "";
+  let quoted = false;
+  let line = 1;
+  let rowLine = 1;
+  const endRow = () => {
+    cells.push(cell);
+    rows.push({ cells, line: rowLine });
+    cells = [];
+    cell = "";
+    rowLine = line;
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] as string;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') (cell += '"'), i++;
+      else if (c === '"') quoted = false;
+      else {
+        if (c === "\n") line++;
+        cell += c;
+      }
+    } else if (c === '"' && cell === "") quoted = true;
+    else if (c === sep) cells.push(cell), (cell = "");
+    else if (c === "\n" || c === "\r") {
+      if (c === "\r" && text[i + 1] === "\n") i++;
+      line++;
+      endRow();
+    } else cell += c;
+  }
+  if (cell !== "" || cells.length) endRow();
+  return rows;
+}
