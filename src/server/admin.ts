@@ -7,6 +7,7 @@ import { ruleWarnings, tagWarnings } from "./rule-warnings.ts";
 import type { SignedRequest } from "./auth.ts";
 import { declaredName, type AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";
+import { answeredNow } from "./answered-now.ts";
 import { mediaUrl } from "../store/media.ts";
 import { type ReplyWindow } from "../store/follower-log.ts";
 import { appendedFields, appendTo } from "./append.ts";
@@ -33,7 +34,13 @@ export async function getCli(ctx: AppContext, req: SignedRequest) {
     const now = ctx.clock.now();
     const windows = new Map<string, ReplyWindow>();
     for (const m of page.items) if (m.direction === "in" && !windows.has(m.from_user)) windows.set(m.from_user, await ctx.write.log.window(m.from_user, now));
-    const items = page.items.map((m) => (m.direction === "in" ? { ...m, reply_window: windows.get(m.from_user) } : m));
+    // What nothing answered then that the ranking answers now (taught since): said beside it.
+    const answered = which === "unmatched" ? await answeredNow(ctx, page.items.flatMap((m) => (m.direction === "in" && m.content && (m.type === "text" || m.type === "voice") ? [m.content] : []))) : new Map<string, string>();
+    const items = page.items.map((m) => {
+      if (m.direction !== "in") return m;
+      const since = m.content ? answered.get(m.content) : undefined;
+      return { ...m, reply_window: windows.get(m.from_user), ...(since ? { answered_now: since } : {}) };
+    });
     return { items, total: page.total, limit, offset, reply_limit: ctx.write.log.replyLimit, account: declaredName(ctx) };
   }
   if (f.has("id")) {

@@ -82,6 +82,8 @@ test("inbox shows each message's SEQ and says how to teach it; teach adds it, an
   expect(r).toMatchObject({ code: 0 });
   expect(r.out).toContain(`taught delivery (now rev 2, 1 question): "where is my parcel"`);
   expect(await say("where is my parcel?")).toContain("Delivery times");
+  // Listed still, with what it gets now.
+  expect((await cli("inbox")).out.split("\n").find((l) => l.endsWith("where is my parcel"))).toMatch(/ fallback → now answer:delivery /);
   const again = await cli("teach", seq, "delivery");
   expect(again.code).toBe(1);
   expect(again.err).toContain("already_taught");

@@ -110,11 +110,15 @@ test("teach: the follower's question goes to the article, and it and a paraphras
   const seq = await newest();
   const unmatched = await call("GET", "/api/cli", [["inbox", "unmatched"]]);
   expect(unmatched.data.items[0]).toMatchObject({ seq, content: "I want my money back", unmatched: true });
+  expect(unmatched.data.items[0].answered_now).toBeUndefined();
   const taught = await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "returns"]]);
   expect(taught.status).toBe(200);
   expect(taught.data).toMatchObject({ taught: true, seq, question: "I want my money back", article: { id: "returns", rev: 2, questions: ["I want my money back"] } });
   expect(titleOf(await say("I want my money back"))).toBe("Returns and refunds");
   expect(titleOf(await say("Can I have my money back please?"))).toBe("Returns and refunds");
+  // The inbox still lists it, unmatched when it came, with what it gets now.
+  const listed = (await call("GET", "/api/cli", [["inbox", "unmatched"]])).data.items as { seq: number; answered_now?: string }[];
+  expect(listed.find((m) => m.seq === seq)).toMatchObject({ answered_now: "answer:returns" });
   // Taught again: refused, nothing written.
   const again = await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "returns"]]);
   expect(again).toMatchObject({ status: 409, error: { code: CODE.already_taught } });

@@ -11,7 +11,7 @@ import type { GeneratedEntry } from "../../store/generated-log.ts";
 import { defineCommand, PAGING } from "../command.ts";
 import { cutColumns, table } from "../table.ts";
 
-type Entry = LoggedMessage & { seq: number; reply_window?: ReplyWindow };
+type Entry = LoggedMessage & { seq: number; reply_window?: ReplyWindow; answered_now?: string };
 
 /** Whether an entry can still be answered: answered, open (until when, how many left), or closed. */
 function replyState(m: Entry): string {
@@ -66,12 +66,13 @@ export async function inbox(c: CommandContext): Promise<void> {
       String(m.seq),
       m.received_at.slice(0, 19).replace("T", " "),
       m.from_user,
-      m.answer,
+      // Taught since, or its articles changed: what it gets now, so that the mended reads as mended.
+      m.answered_now ? `${m.answer} → now ${m.answered_now}` : m.answer,
       replyState(m),
       `${m.type === "event" ? `[${m.event}] ` : m.type === "text" || m.direction === "out" ? "" : `[${m.type}] `}${(m.content ?? "").replace(/\s+/g, " ")}`,
     ]);
     return [
-      ...table([["SEQ", "RECEIVED", "FROM", "ANSWER", "REPLY", "TEXT"], ...rows], [{ right: true }, {}, { max: 28 }, { max: 32 }, { max: 40 }]),
+      ...table([["SEQ", "RECEIVED", "FROM", "ANSWER", "REPLY", "TEXT"], ...rows], [{ right: true }, {}, { max: 28 }, { max: 44 }, { max: 40 }]),
       "",
       `${page.items.length} of ${page.total}${page.account ? ` (account ${page.account})` : ""}; answer one with: replyd reply <seq> "text" (or --article CODE); teach its question to the article that answers it: replyd teach <seq> <article>`,
     ].join("\n");

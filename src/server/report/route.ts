@@ -6,9 +6,7 @@ import type { SignedRequest } from "../auth.ts";
 import { declaredName, type AppContext } from "../context.ts";
 import { Fields } from "../fields.ts";
 import { assembleReport, withAnsweredNow } from "./figures.ts";
-import type { QuestionGroup } from "./question-groups.ts";
-import { choose } from "../../ranking/choice.ts";
-import { loggedAnswer } from "../../wechat/answering/ranked-reply.ts";
+import { answeredNow } from "../answered-now.ts";
 
 /** The longest time a report covers: the counts it reads grow with it (bench/report.ts). */
 export const MAX_REPORT_DAYS = 92;
@@ -68,32 +66,6 @@ export async function getReport(ctx: AppContext, req: SignedRequest) {
   const title = (id: string) => ctx.read.articles.get(id)?.title ?? null;
   const report = withSynonyms(synonyms, () => assembleReport(figures, { since, until, tz }, sendFailureMeaning, title));
   // Named, so that two accounts' reports mailed on are told apart.
-  return { account: declaredName(ctx), ...withAnsweredNow(report, await answeredNow(ctx, report.unanswered_questions.groups), title) };
+  return { account: declaredName(ctx), ...withAnsweredNow(report, await answeredNow(ctx, report.unanswered_questions.groups.filter((g) => !g.followup).map((g) => g.text)), title) };
 }
 
-/**
- * What the ranking offers each wording nothing answered now, asked alone: taught since, or its
- * articles changed. The ranking only — no rules (a regex rule timing out here would count against
- * it for followers), no follow-up (a wording asked as one is left out: alone it says nothing of it).
- * One after another, within ANSWERED_NOW_MS in all; one that fails, is busy or late is left out.
- */
-async function answeredNow(ctx: AppContext, groups: readonly QuestionGroup[]): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  const until = ctx.clock.monotonic() + ANSWERED_NOW_MS;
-  for (const g of groups) {
-    if (g.followup) continue;
-    if (ctx.clock.monotonic() > until) break;
-    try {
-      const ranked = await ctx.read.searcher.rank(g.text);
-      if (!ranked || ranked === "busy") continue;
-      const c = choose(ranked.articles);
-      if (c.kind !== "none") out.set(g.text, loggedAnswer(c));
-    } catch {
-      // The report stands without it.
-    }
-  }
-  return out;
-}
-
-/** The time the report gives the ranking in all (20 wordings, a few ms each on an idle server). */
-const ANSWERED_NOW_MS = 3_000;

@@ -1,0 +1,31 @@
+/**
+ * What the ranking offers a follower's text nothing answered when it came, asked again now, alone:
+ * taught since (replyd teach), or its articles changed. Shown beside it by the report's questions
+ * nothing answered and by `replyd inbox`, so that what is mended reads as mended. The ranking only —
+ * no rules (a regex rule timing out here would count against it for followers), no conversation.
+ * One after another, within ANSWERED_NOW_MS in all; one that fails, is busy or late is left out.
+ */
+import { choose } from "../ranking/choice.ts";
+import { loggedAnswer } from "../wechat/answering/ranked-reply.ts";
+import type { AppContext } from "./context.ts";
+
+/** The time given the ranking in all (50 texts, a few ms each on an idle server). */
+const ANSWERED_NOW_MS = 3_000;
+
+/** Each text of `texts` the ranking answers now, with how it would be logged (answer:<id>, answers:<id>,…). */
+export async function answeredNow(ctx: Pick<AppContext, "clock" | "read">, texts: Iterable<string>): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const until = ctx.clock.monotonic() + ANSWERED_NOW_MS;
+  for (const text of new Set(texts)) {
+    if (ctx.clock.monotonic() > until) break;
+    try {
+      const ranked = await ctx.read.searcher.rank(text);
+      if (!ranked || ranked === "busy") continue;
+      const c = choose(ranked.articles);
+      if (c.kind !== "none") out.set(text, loggedAnswer(c));
+    } catch {
+      // What is listed stands without it.
+    }
+  }
+  return out;
+}
