@@ -72,7 +72,7 @@ describe("dist/replyd as the callback server", () => {
     expect(JSON.parse(asked.out)).toMatchObject({ answer: "answer:ship", articles: [{ id: "ship" }] });
     // The terminal form says what decides relevance: the share held, and the head's (配送 is in the title).
     const shown = run(["ask", "配送要多久"]);
-    expect(shown.out).toMatch(/1\. 配送说明  \[ship\]  score [\d.]+ \(head [\d.]+\), holds \d+% of the question \(its head [1-9]\d*%\)/);
+    expect(shown.out).toMatch(/1\. 配送说明  \[ship\]  score [\d.]+ \([\d.]+ of it from the title, keywords and questions\), holds \d+% of the question, its title, keywords and questions [1-9]\d*%/);
   });
 
   test("safe mode refuses a plaintext message; the same message encrypted shows up in replyd inbox", async () => {

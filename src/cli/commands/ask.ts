@@ -51,7 +51,7 @@ export async function ask(c: CommandContext): Promise<void> {
     const lines = [`answered as  ${r.answer}`, ...(r.rule_warnings ?? []).map((w) => `warning      ${w}`), "", reply, "", `ranking      ${before}${r.choice}${r.choice_why ? ` (${r.choice_why})` : ""}; ${r.postings_read} index entries read, ${r.candidates} articles scored`];
     lines.push(`terms        ${r.terms.map((t) => `${t.term}(${t.idf.toFixed(1)})`).join(" ") || "(none the articles hold)"}`);
     for (const [i, a] of r.articles.entries()) {
-      lines.push("", `${i + 1}. ${a.title}  [${a.id}]  score ${a.score.toFixed(2)} (head ${a.head.toFixed(2)}), holds ${Math.round(a.coverage * 100)}% of the question${a.headCoverage === undefined ? "" : ` (its head ${Math.round(a.headCoverage * 100)}%)`}`);
+      lines.push("", `${i + 1}. ${a.title}  [${a.id}]  score ${a.score.toFixed(2)} (${a.head.toFixed(2)} of it from the title, keywords and questions), holds ${Math.round(a.coverage * 100)}% of the question${a.headCoverage === undefined ? "" : `, its title, keywords and questions ${Math.round(a.headCoverage * 100)}%`}`);
       for (const p of a.passages) lines.push(`   ${p.score.toFixed(2).padStart(6)}  ${oneLine(p.text, 160)}`);
     }
     const m = r.model;
