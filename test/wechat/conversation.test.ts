@@ -194,7 +194,8 @@ test("第二个 / the second one after a list: that article alone; after a singl
 test("a number that is also an article's code picks from the numbered list just sent; after a code, a tag, help or a rule, it is the code again", async () => {
   // The account's codes are numbers, as many accounts' are ("回复2查看…"); 2 is none of the list's.
   const wifi = { id: "wifi", code: "2", tag: "store", title: "无线网络", url: url("wifi"), body: "店内无线网络名称CXL，密码在桌牌上。" };
-  await importDoc([...SHOP.map((a, i) => ({ ...a, code: `x${i}` })), wifi]);
+  // One of the shop's articles has a code: the list is numbered 1, 2, 3 (one by codes would show none of its own numbers; below).
+  await importDoc([...SHOP.map((a, i) => (i === 2 ? { ...a, code: "x2" } : a)), wifi]);
   const rules = [{ id: "r-wifi", match: "exact", pattern: "上网", reply: { type: "text", text: "回复2看无线网络" } }];
   expect((await call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: JSON.stringify({ format: "replyd/1", matter: "rules", rules }) }] })).status).toBe(200);
   const list = await say("春熙路店");
@@ -219,6 +220,23 @@ test("a number that is also an article's code picks from the numbered list just 
   // And with nothing before, full width too.
   expect((await say("２", { from: "o_three" })).ids).toEqual(["wifi"]);
   expect((await say("ＳＴＯＲＥ", { from: "o_three" })).text).toContain("无线网络");
+});
+
+test("a list whose articles all have short codes is labelled by them: a number sent next is the code it reads, not a place in the list", async () => {
+  const numbered = SHOP.map((a, i) => ({ ...a, code: String([7, 3, 9][i]) }));
+  await importDoc([...numbered, { id: "wifi", code: "2", title: "无线网络", url: url("wifi"), body: "店内无线网络名称CXL。" }]);
+  const list = await say("春熙路店");
+  expect(list.ids.length).toBeGreaterThan(1);
+  const labels = list.ids.map((id) => numbered.find((a) => a.id === id)?.code);
+  for (const [i, id] of list.ids.entries()) expect(list.text).toContain(`${labels[i]}. ${numbered.find((a) => a.id === id)?.title}`);
+  expect(list.text).not.toMatch(/^1\. /m);
+  // "2" is the code 2, not the list's second entry; a label read from it is its article.
+  expect((await say("2")).ids).toEqual(["wifi"]);
+  expect((await say("春熙路店")).ids).toEqual(list.ids);
+  expect((await say(labels[1] as string)).ids).toEqual([list.ids[1] as string]);
+  // "第二个" still picks by place.
+  expect((await say("春熙路店")).ids).toEqual(list.ids);
+  expect((await say("第二个")).ids).toEqual([list.ids[1] as string]);
 });
 
 test("a tag's list shows an article without a code by its link, which the follower can open; one with a code by its code", async () => {

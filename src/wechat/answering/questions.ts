@@ -6,7 +6,7 @@
 import type { TextKey } from "../../doc/rule.ts";
 import type { ReadModel } from "../../store/read-model.ts";
 import { sourcesOf } from "../../llm/prompt.ts";
-import { answerReply, loggedAnswer, news } from "./ranked-reply.ts";
+import { answerReply, entryLabels, loggedAnswer, news } from "./ranked-reply.ts";
 import type { Conversations, Turn } from "./conversation.ts";
 import { nextTurn, offer, picksFromList, read, type Reading } from "./reading.ts";
 import { MAX_INPUT } from "./regex.ts";
@@ -81,7 +81,10 @@ export class Questions {
     const generate = sources.length ? { generate: { question: reading.asked, sources } } : {};
     const choice = taught ? ({ kind: "one", article: taught.article, margin: 0 } as const) : offer(reading);
     if (choice.kind === "one") return remember([choice.article.id], { reply: answerReply(choice), answer: `${how}${loggedAnswer(choice)}`, unmatched: false, margin: choice.margin, ...generate });
-    if (choice.kind === "list") return remember(choice.articles.map((a) => a.id), { reply: answerReply(choice), answer: `${how}${loggedAnswer(choice)}`, unmatched: false, ...generate });
+    if (choice.kind === "list") {
+      const ids = choice.articles.map((a) => a.id);
+      return remember(ids, { reply: answerReply(choice, entryLabels(ids, this.codeOf)), answer: `${how}${loggedAnswer(choice)}`, unmatched: false, ...generate });
+    }
     // Nothing left to offer: said so, not the fallback ("I did not understand").
     if (reading.how === "another") return remember([], { ...this.says("not_found", true), answer: "another:not_found" });
     const words = question.slice(0, MAX_INPUT).split(/\s+/).filter(Boolean);
@@ -100,8 +103,17 @@ export class Questions {
    */
   async pickOr(text: string, asker: Asker, code: Decision): Promise<Decision> {
     const turns = await this.turnsOf(asker);
-    return picksFromList(text, turns[0]) ? this.answer(text, "fallback", asker, turns) : code;
+    const last = turns[0];
+    // A list labelled by the articles' codes showed no numbers of its own: the code is what was read.
+    const numbered = last !== undefined && entryLabels(last.shown, this.codeOf).every((label, i) => label === String(i + 1));
+    return numbered && picksFromList(text, last) ? this.answer(text, "fallback", asker, turns) : code;
   }
+
+  /** An article's live code, for a list's labels. */
+  private readonly codeOf = (id: string): string | null => {
+    const a = this.store.articles.get(id);
+    return a && !a.deleted ? a.code : null;
+  };
 
   /** The follower's last turns within the window (none when the conversation cannot be read: the message is then read alone). */
   private async turnsOf(asker: Asker): Promise<Turn[]> {

@@ -31,19 +31,34 @@ export function loggedAnswer(choice: Exclude<Choice<RankedArticle>, { kind: "non
   return choice.kind === "one" ? `answer:${choice.article.id}` : `answers:${choice.articles.map((a) => a.id).join(",")}`;
 }
 
-export function answerReply(choice: Exclude<Choice<RankedArticle>, { kind: "none" }>): Reply {
+/** `labels`: each list entry's (entryLabels); numbers from 1 without them. */
+export function answerReply(choice: Exclude<Choice<RankedArticle>, { kind: "none" }>, labels?: readonly string[]): Reply {
   if (choice.kind === "one") {
     const a = choice.article;
     const description = truncateUtf8(a.passage ?? a.description, NEWS_DESCRIPTION_BYTES);
     return { type: "news", articles: [{ title: a.title, description, picurl: a.picurl, url: a.url }] };
   }
-  return { type: "text", content: listText(choice.articles) };
+  return { type: "text", content: listText(choice.articles, labels) };
 }
 
-/** Numbered entries; when they do not fit, every excerpt is cut by the same share until they do. */
-export function listText(articles: readonly RankedArticle[]): string {
+/** A code this long at most labels a list's entry; a longer one reads as no label. */
+export const LABEL_CODE_CHARS = 8;
+
+/**
+ * How a list's entries are labelled: by the articles' codes when every one has a short one — the
+ * follower sends what they read, and a number among them ("回复3") is the code it is everywhere, so
+ * a list cannot hide the account's own numbering — else 1, 2, 3, which a number sent next picks
+ * (docs/answers.md "Follow-ups").
+ */
+export function entryLabels(ids: readonly string[], codeOf: (id: string) => string | null | undefined): string[] {
+  const codes = ids.map(codeOf);
+  return codes.every((c): c is string => typeof c === "string" && c.length <= LABEL_CODE_CHARS) ? codes : ids.map((_, i) => String(i + 1));
+}
+
+/** Labelled entries (numbered without `labels`); when they do not fit, every excerpt is cut by the same share until they do. */
+export function listText(articles: readonly RankedArticle[], labels?: readonly string[]): string {
   const entry = (a: RankedArticle, i: number, excerptBytes: number) => {
-    const lines = [`${i + 1}. ${a.title}`];
+    const lines = [`${labels?.[i] ?? i + 1}. ${a.title}`];
     const excerpt = a.excerpt ?? a.description;
     if (excerpt && excerptBytes > 0) lines.push(truncateUtf8(excerpt, excerptBytes));
     lines.push(a.url);
