@@ -81,7 +81,7 @@ async function followersWrite(say: (from: string, text: string) => Promise<strin
   await say("o_b", "r1");
   await say("o_b", "shop");
   await say("o_c", "how long does delivery take");
-  await say("o_c", "no, the express one");
+  await say("o_c", "no, the express delivery");
   await say("o_d", "delivery");
   await say("o_e", "delivery express");
   for (const [from, text] of [
