@@ -26,19 +26,28 @@ export interface CsvArticles {
   lines: number[];
 }
 
-/** `bytes` of file `name` read as articles; a header naming no article field, or a column it does not know, refused with every problem. */
+/** `bytes` of file `name` read as articles; every problem of its shape (columns, quotes, cells past the columns) listed at once, nothing sent. */
 export function csvArticles(name: string, bytes: Uint8Array): CsvArticles {
-  if (bytes.length > CSV_MAX_BYTES) throw new CLIError("too_large", `${name} is ${bytes.length} bytes, more than a CSV file may be (${CSV_MAX_BYTES}): import it as a JSON document, read in pieces`);
-  const rows = parse(decode(bytes));
+  const { rows, unclosed } = parse(decode(bytes));
   const header = rows.shift();
   if (!header) throw new CLIError("invalid_document", `${name} is empty: its first line names the columns (id, title, url, body, …)`);
   const names = header.cells.map((c) => c.trim().toLowerCase());
+  // A column without a name and without a value (a separator ending the lines) is none.
+  const unnamed = (i: number) => names[i] === "" && rows.every((r) => (r.cells[i] ?? "").trim() === "");
   const problems = names.flatMap((n, i) =>
-    COLUMNS.includes(n) ? [] : [`  column ${i + 1} "${header.cells[i]?.trim().slice(0, 40)}": ${unknownField(n, COLUMNS)} (the columns: ${COLUMNS.join(", ")})`],
+    COLUMNS.includes(n) || unnamed(i)
+      ? []
+      : [`  column ${i + 1} ${n ? `"${header.cells[i]?.trim().slice(0, 40)}": ${unknownField(n, COLUMNS)}` : "has no name but holds values"} (the columns: ${COLUMNS.join(", ")})`],
   );
-  const repeated = names.filter((n, i) => names.indexOf(n) !== i);
+  const repeated = names.filter((n, i) => n && names.indexOf(n) !== i);
   if (repeated.length) problems.push(`  column "${repeated[0]}" is there twice`);
-  if (problems.length) throw new CLIError("invalid_document", `${name}: its first line names columns a CSV of articles does not have; nothing was written`, 1, problems);
+  for (const row of rows) {
+    const past = row.cells.slice(names.length).filter((c) => c.trim() !== "");
+    // A separator inside a cell that is not quoted: its text would be cut there, and the rest lost.
+    if (past.length) problems.push(`  line ${row.line}: ${row.cells.length} cells where the first line names ${names.length} (a cell holding the separator must be quoted: "…")`);
+  }
+  if (unclosed !== null) problems.push(`  line ${unclosed}: a quote opens a cell there and is never closed`);
+  if (problems.length) throw new CLIError("invalid_document", `${name} is not a CSV of articles as replyd reads it; nothing was written`, 1, problems.slice(0, 50));
   const records: Record<string, unknown>[] = [];
   const lines: number[] = [];
   for (const row of rows) {
@@ -47,6 +56,7 @@ export function csvArticles(name: string, bytes: Uint8Array): CsvArticles {
     const record: Record<string, unknown> = {};
     names.forEach((n, i) => {
       const cell = (row.cells[i] ?? "").trim();
+      if (!n) return;
       // An empty cell says nothing: the field is left out (a list field the article holds is kept by an import).
       if (cell === "") return;
       record[n] = SPLIT[n] ? cell.split(SPLIT[n] as RegExp).map((x) => x.trim()).filter(Boolean) : n === "deleted" ? /^(true|yes|y|1|是)$/i.test(cell) : cell;
@@ -66,8 +76,8 @@ function decode(bytes: Uint8Array): string {
   }
 }
 
-/** RFC 4180 rows, each with the line it starts on; the separator the header line uses most. */
-function parse(text: string): { cells: string[]; line: number }[] {
+/** RFC 4180 rows, each with the line it starts on; the separator the header line uses most; the line a quote left open starts on, if one is. */
+function parse(text: string): { rows: { cells: string[]; line: number }[]; unclosed: number | null } {
   const firstLine = text.slice(0, text.search(/\r?\n|$/));
   const counts = [",", ";", "\t"].map((s) => ({ s, n: firstLine.split(s).length }));
   const sep = counts.sort((a, b) => b.n - a.n)[0]?.s ?? ",";
@@ -77,6 +87,7 @@ function parse(text: string): { cells: string[]; line: number }[] {
   let quoted = false;
   let line = 1;
   let rowLine = 1;
+  let openedAt = 0;
   const endRow = () => {
     cells.push(cell);
     rows.push({ cells, line: rowLine });
@@ -93,7 +104,7 @@ function parse(text: string): { cells: string[]; line: number }[] {
         if (c === "\n") line++;
         cell += c;
       }
-    } else if (c === '"' && cell === "") quoted = true;
+    } else if (c === '"' && cell === "") (quoted = true), (openedAt = line);
     else if (c === sep) cells.push(cell), (cell = "");
     else if (c === "\n" || c === "\r") {
       if (c === "\r" && text[i + 1] === "\n") i++;
@@ -101,6 +112,7 @@ function parse(text: string): { cells: string[]; line: number }[] {
       endRow();
     } else cell += c;
   }
+  const unclosed = quoted ? openedAt : null;
   if (cell !== "" || cells.length) endRow();
-  return rows;
+  return { rows, unclosed };
 }

@@ -96,6 +96,27 @@ export function openLocal(io: IO, file: string): LocalFile {
   };
 }
 
+/** Bytes made on the laptop (a CSV read as a document) as a local file: checked and sent as one, nothing written to disk. */
+export function memoryFile(name: string, bytes: Uint8Array): LocalFile {
+  return {
+    path: name,
+    name,
+    size: bytes.length,
+    source: (onRead) => ({
+      size: bytes.length,
+      whole: bytes,
+      read(into, offset, length, position) {
+        const piece = bytes.subarray(position, position + length);
+        into.set(piece, offset);
+        onRead?.(position + piece.length);
+        return piece.length;
+      },
+    }),
+    read: (position, length) => bytes.slice(position, position + Math.max(0, length)),
+    close: () => {},
+  };
+}
+
 /** `dir` takes a new file: one is made and removed (permissions, a read-only or missing folder all show). */
 export function checkFolder(dir: string, then: string): void {
   const probe = join(dir, `.replyd-${newNonce()}.part`);

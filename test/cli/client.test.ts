@@ -313,7 +313,7 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     writeFileSync(join(tmp.dir, "cols.csv"), "id,titel,url,colour\ncsv-x,X,https://e.com/x,red\n");
     const cols = await cli("import", "cols.csv");
     expect(cols).toMatchObject({ code: 1 });
-    expect(cols.err).toContain("cols.csv: its first line names columns a CSV of articles does not have; nothing was written");
+    expect(cols.err).toContain("cols.csv is not a CSV of articles as replyd reads it; nothing was written");
     expect(cols.err).toContain('column 2 "titel": unknown field; did you mean title?');
     expect(cols.err).toContain('column 4 "colour": unknown field (the columns: id, code, tag, title, description, url, picurl, keywords, questions, body, deleted)');
     writeFileSync(join(tmp.dir, "rows.csv"), 'id,title,url\ncsv-ok,Fine,https://e.com/ok\ncsv-bad,"two\nlines",ftp://e.com\n');
@@ -321,6 +321,30 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect(rows).toMatchObject({ code: 1 });
     expect(rows.err).toContain("line 3: url: must be an absolute http(s) URL");
     expect((await cli("show", "csv-ok")).code).not.toBe(0);
+  });
+
+  test("a CSV whose shape would lose text is refused, every line named: a separator in an unquoted cell, a quote never closed; a separator ending every line is no column", async () => {
+    writeFileSync(join(tmp.dir, "cut.csv"), 'id,title,url,body\ncsv-a,A,https://e.com/a,We open at 9, close at 6\ncsv-b,"B,https://e.com/b,x\ncsv-c,C,https://e.com/c,y\n');
+    const cut = await cli("import", "cut.csv");
+    expect(cut).toMatchObject({ code: 1 });
+    expect(cut.err).toContain('line 2: 5 cells where the first line names 4 (a cell holding the separator must be quoted: "…")');
+    expect(cut.err).toContain("line 3: a quote opens a cell there and is never closed");
+    expect((await cli("show", "csv-a")).code).not.toBe(0);
+    writeFileSync(join(tmp.dir, "trailing.csv"), "id,title,url,\ncsv-t,T,https://e.com/t,\n");
+    expect(await cli("import", "trailing.csv")).toMatchObject({ code: 0 });
+    expect(JSON.parse((await cli("show", "csv-t", "--json")).out).title).toBe("T");
+    writeFileSync(join(tmp.dir, "nameless.csv"), "id,title,url,\ncsv-n,N,https://e.com/n,oops\n");
+    expect((await cli("import", "nameless.csv")).err).toContain("column 4 has no name but holds values");
+  });
+
+  test("a problem the server finds in a CSV's article is named by its line too", async () => {
+    writeFileSync(join(tmp.dir, "taken.csv"), "id,code,title,url\ncsv-1,fresh1,One,https://e.com/1\ncsv-2,a1code,Two,https://e.com/2\n");
+    writeFileSync(join(tmp.dir, "holder.json"), doc([article(77, { code: "a1code" })]));
+    expect((await cli("import", "holder.json")).code).toBe(0);
+    const taken = await cli("import", "taken.csv");
+    expect(taken).toMatchObject({ code: 1 });
+    expect(taken.err).toContain("line 3: code:");
+    expect(taken.err).not.toContain("articles[");
   });
 
   test("a document on one line past a mebibyte before the error gets its line but no column (counting it would read the line whole)", async () => {

@@ -3,11 +3,9 @@ import type { ImportResult as StoredImport } from "../../store/writer.ts";
 import { defineCommand } from "../command.ts";
 import type { CommandContext } from "../context.ts";
 import { CLIError, usage } from "../errors.ts";
-import { openLocal, readLocal } from "../files.ts";
-import { csvArticles } from "../csv.ts";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { memoryFile, openLocal } from "../files.ts";
+import { CSV_MAX_BYTES, csvArticles } from "../csv.ts";
+import { basename } from "node:path";
 import { checkLocally, held } from "./local-document.ts";
 import { confirm, otherAccountNote, whereOf } from "../confirm.ts";
 
@@ -17,11 +15,12 @@ type ImportResult = StoredImport & { warnings?: string[] };
 export async function importCmd(c: CommandContext): Promise<void> {
   const file = c.args[0];
   if (!file) throw usage("import needs a file: replyd import articles.json [--init]");
-  // A spreadsheet's CSV: its rows as a bare array of articles, in a temp file sent as any document.
+  // A spreadsheet's CSV: its rows as a bare array of articles, in memory, sent as any document.
   const csv = /\.(csv|tsv)$/i.test(file) ? csvAsDocument(c, file) : null;
-  const f = openLocal(c.io, csv?.path ?? file);
+  const asRead = csv ? <T>(work: () => T | Promise<T>) => csv.byLines(work) : <T>(work: () => T | Promise<T>) => work();
+  const f = csv?.file ?? openLocal(c.io, file);
   try {
-    const doc = csv ? csv.checked(() => checkLocally(c, file, f)) : checkLocally(c, file, f);
+    const doc = await asRead(() => checkLocally(c, file, f));
     const mode = c.flags.init ? "init" : "merge";
     const client = c.client();
     // What --init replaces is what the document holds of articles and tags (the rest it merges).
@@ -31,40 +30,45 @@ export async function importCmd(c: CommandContext): Promise<void> {
       const what = `${file} (${held(doc)})${otherAccountNote(c, client, file, doc.account)}`;
       await confirm(c, `Replace ${replaced} of ${where} with ${what}?${doc.articles ? " A backup of the current articles is taken first." : ""}`, `import --init replaces ${replaced} of ${where}`, "import cancelled; nothing was changed");
     }
-    const r = await client
-      .call<ImportResult & { mode: string }>(
+    const r = await asRead(() =>
+      client.call<ImportResult & { mode: string }>(
         { method: "POST", path: "/api/cli", fields: [["mode", mode]], files: [{ name: "json", filename: f.name, file: f, type: "application/json" }] },
         "upload",
-      );
+      ),
+    );
     c.print(r, () => importReport(file, mode, doc, r, client.config.account));
   } finally {
     f.close();
-    csv?.remove();
   }
 }
 
 /**
- * `file` read as CSV (cli/csv.ts) and written as JSON beside nothing of the operator's: a temp
- * folder of its own, removed after. `checked` tells the check's problems by the CSV's lines
- * ("line 7: title …") rather than the array's places.
+ * `file` read as CSV (cli/csv.ts) into a document in memory, checked and sent as any. `byLine`
+ * tells the problems found, here or by the server, by the CSV's lines ("line 7: title …") rather
+ * than the array's places.
  */
 function csvAsDocument(c: CommandContext, file: string) {
-  const { records, lines } = csvArticles(file, readLocal(c.io, file).bytes);
-  const dir = mkdtempSync(join(tmpdir(), "replyd-csv-"));
-  const path = join(dir, `${basename(file)}.json`);
-  writeFileSync(path, JSON.stringify(records), { mode: 0o600 });
+  const on = openLocal(c.io, file);
+  let bytes: Uint8Array;
+  try {
+    // Before it is read: a CSV is read whole.
+    if (on.size > CSV_MAX_BYTES) throw new CLIError("too_large", `${file} is ${on.size} bytes, more than a CSV file may be (${CSV_MAX_BYTES}): import it as a JSON document, read in pieces`);
+    bytes = on.read(0, on.size);
+  } finally {
+    on.close();
+  }
+  const { records, lines } = csvArticles(file, bytes);
   const byLine = (s: string) => s.replace(/articles\[(\d+)\]\.?/g, (_, i: string) => `line ${lines[Number(i)] ?? "?"}: `);
   return {
-    path,
-    checked<T>(check: () => T): T {
+    file: memoryFile(`${basename(file)}.json`, new TextEncoder().encode(JSON.stringify(records))),
+    async byLines<T>(work: () => T | Promise<T>): Promise<T> {
       try {
-        return check();
+        return await work();
       } catch (e) {
         if (!(e instanceof CLIError)) throw e;
         throw new CLIError(e.code, byLine(e.message), e.exitCode, e.detailLines.map(byLine));
       }
     },
-    remove: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
 
