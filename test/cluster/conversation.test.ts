@@ -49,23 +49,30 @@ test("turns kept by one instance are read by another; stored under a key that ex
   }
 });
 
-test("unlist reaches the turns another instance kept: their newest list forgotten, the key still expiring a window after that turn", async () => {
-  const [la, lb] = [await link(), await link()];
+test("unlist reaches the turns another instance kept: their newest list forgotten; a turn kept after it keeps its own; the mark expires with the window", async () => {
+  const [la, lb, lc] = [await link(), await link(), await link()];
   try {
-    const now = Date.now();
+    let now = Date.now();
     const a = new SharedConversations(la, new LocalConversations(() => now), () => now);
     const b = new SharedConversations(lb, new LocalConversations(() => now), () => now);
+    const c = new SharedConversations(lc, new LocalConversations(() => now), () => now);
     await a.add("o2", { ...turn("春熙路店", now - 60_000), offered: ["a", "b"], shown: ["a", "b"] }, []);
     await b.unlist("o2");
-    expect((await a.recent("o2", "next")).map((t) => [t.text, t.shown])).toEqual([["春熙路店", []]]);
+    // A, which kept the turn and its list in its own memory too, and C, which never saw it.
+    for (const x of [a, c]) expect((await x.recent("o2", "next")).map((t) => [t.text, t.shown])).toEqual([["春熙路店", []]]);
+    // The next question's list, kept by A after the unlist, is the follower's to pick from, on every instance.
+    now += 1000;
+    await a.add("o2", { ...turn("停车", now), offered: ["p", "q", "r"], shown: ["p", "q", "r"] }, await a.recent("o2", "x"));
+    for (const x of [a, b, c]) expect((await x.recent("o2", "next")).map((t) => [t.text, t.shown])).toEqual([["停车", ["p", "q", "r"]], ["春熙路店", []]]);
     const raw = new RedisClient(suite.redis.url);
-    const ttl = Number(await raw.send("PTTL", ["replyd:conversation:o2"]));
+    const ttl = Number(await raw.send("PTTL", ["replyd:conversation:o2:unlisted"]));
     raw.close();
-    expect(ttl).toBeGreaterThan(CONVERSATION.windowMs - 65_000);
-    expect(ttl).toBeLessThanOrEqual(CONVERSATION.windowMs - 60_000);
+    expect(ttl).toBeGreaterThan(CONVERSATION.windowMs - 5000);
+    expect(ttl).toBeLessThanOrEqual(CONVERSATION.windowMs);
   } finally {
     la.close();
     lb.close();
+    lc.close();
   }
 });
 

@@ -98,13 +98,16 @@ export function parseTurns(json: string | null | undefined): Turn[] {
   }
 }
 
-/** `json`'s turns with the newest one's list forgotten, or null when it showed none (nothing to write). */
-function withoutList(json: string | null | undefined): { turns: Turn[]; json: string } | null {
+/** When a follower was last answered by a code, a tag, help or a rule, beside their turns (SharedConversations.unlist). */
+const unlistedKey = (keys: Keyspace, openid: string) => `${keys.conversation(openid)}:unlisted`;
+
+/** `json`'s turns with the newest one's list forgotten, as stored; null when it showed none (nothing to write). */
+function withoutList(json: string | null | undefined): string | null {
   const turns = parseTurns(json);
   const newest = turns.reduce<Turn | undefined>((a, t) => (a && a.at >= t.at ? a : t), undefined);
   if (!newest?.shown.length) return null;
   newest.shown = [];
-  return { turns, json: JSON.stringify(turns) };
+  return JSON.stringify(turns);
 }
 
 /** Newest first, each message once, those within the window and not `key`'s, at most CONVERSATION.turns. */
@@ -157,7 +160,7 @@ export class LocalConversations implements Conversations {
 
   async unlist(openid: string): Promise<void> {
     const changed = withoutList(this.held.get(openid));
-    if (changed) this.held.set(openid, changed.json);
+    if (changed) this.held.set(openid, changed);
   }
 }
 
@@ -176,11 +179,18 @@ export class SharedConversations implements Conversations {
   async recent(openid: string, key: string): Promise<Turn[]> {
     const mine = await this.local.recent(openid, key);
     if (openid.length > CONVERSATION.openidChars) return mine;
-    const theirs = await viaRedis(async () => parseTurns(await this.link.send<string | null>("GET", [this.keys.conversation(openid)])), {
-      local: () => (this.alone++, []),
-    });
-    // The same turn in both: Redis's, which another instance may have changed since (unlist).
-    return current([...theirs, ...mine], key, this.now());
+    const [theirs, unlistedAt] = await viaRedis(
+      async () => {
+        // Two keys, two commands (a Redis Cluster may keep them apart), sent together.
+        const [json, at] = await Promise.all([this.link.send<string | null>("GET", [this.keys.conversation(openid)]), this.link.send<string | null>("GET", [unlistedKey(this.keys, openid)])]);
+        return [parseTurns(json), Number(at) || 0] as [Turn[], number];
+      },
+      { local: (): [Turn[], number] => (this.alone++, [[], 0]) },
+    );
+    const turns = current([...mine, ...theirs], key, this.now());
+    // A code, tag, help or rule answered since the newest turn (on any instance): its list is not what the follower reads.
+    const newest = turns[0];
+    return newest && newest.shown.length && newest.at <= unlistedAt ? [{ ...newest, shown: [] }, ...turns.slice(1)] : turns;
   }
 
   async add(openid: string, turn: Turn, before: readonly Turn[]): Promise<void> {
@@ -190,19 +200,13 @@ export class SharedConversations implements Conversations {
     await viaRedis(() => this.link.send("SET", [this.keys.conversation(openid), json, "PX", String(CONVERSATION.windowMs)]), { local: () => void this.alone++ });
   }
 
+  /**
+   * When, not what: one SET of the time, which recent() holds against the newest turn. Changing the
+   * turns in Redis would be a read and a write, and a turn another instance kept between them lost.
+   */
   async unlist(openid: string): Promise<void> {
     await this.local.unlist(openid);
     if (openid.length > CONVERSATION.openidChars) return;
-    const key = this.keys.conversation(openid);
-    await viaRedis(
-      async () => {
-        const changed = withoutList(await this.link.send<string | null>("GET", [key]));
-        if (!changed) return;
-        // Expiring when it would have: a window after its newest turn.
-        const left = Math.max(...changed.turns.map((t) => t.at)) + CONVERSATION.windowMs - this.now();
-        if (left > 0) await this.link.send("SET", [key, changed.json, "PX", String(left)]);
-      },
-      { local: () => void this.alone++ },
-    );
+    await viaRedis(() => this.link.send("SET", [unlistedKey(this.keys, openid), String(this.now()), "PX", String(CONVERSATION.windowMs)]), { local: () => void this.alone++ });
   }
 }
