@@ -55,6 +55,10 @@ describe("article validation", () => {
     expect(problems.find((p) => p.field === "titel")?.reason).toBe("unknown field; did you mean title?");
     const far = validateArticle({ ...ok, zzzzzz: 1, ["keyword".repeat(10)]: 1, keyword: ["a"] }).problems.map((p) => p.reason);
     expect(far).toEqual(["unknown field", "unknown field", "unknown field; did you mean keywords?"]);
+    // Worked out for the first five unknown fields of the first thousand records only: a document of unknown keys costs little to refuse.
+    const slips = { ...ok, titel: 1, titl: 1, urll: 1, bodyy: 1, tagg: 1, codee: 1 };
+    expect(validateArticle(slips, { section: "articles", index: 999 }).problems.filter((p) => p.reason.includes("did you mean")).length).toBe(5);
+    expect(validateArticle(slips, { section: "articles", index: 1000 }).problems.filter((p) => p.reason.includes("did you mean")).length).toBe(0);
   });
   test("a field of the wrong type is one problem, saying so", () => {
     const { value, problems } = validateArticle({ id: 7, code: 1, tag: [], title: 5, description: {}, url: true, picurl: 0, created_at: 1, updated_at: null });

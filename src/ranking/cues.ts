@@ -129,3 +129,6 @@ export function picksEntry(text: string): number | null {
   }
   return null;
 }
+
+/** The words of an explicit search ("s 营业时间" → "营业时间"), or null when the text is none. */
+export const searchedWords = (text: string): string | null => /^s\s+(.+)$/is.exec(text)?.[1] ?? null;

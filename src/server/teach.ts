@@ -3,13 +3,13 @@ import { heldItem } from "./append.ts";
 import { NO_CONTROL, unprintable } from "../article/text-rules.ts";
 import { CONTENT } from "../article/fields.ts";
 import { badRequest, conflict, notFound } from "../base/errors.ts";
-import { saidBetweenQuestions } from "../ranking/cues.ts";
+import { saidBetweenQuestions, searchedWords } from "../ranking/cues.ts";
 import { termsOf } from "../ranking/words.ts";
 import { invalidArticle } from "./admin.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";
-import { searchedWords } from "../wechat/answering/responder.ts";
+
 
 /**
  * POST /api/cli/teach (admin keys): a follower's text, named by its message in the log (inbox=),

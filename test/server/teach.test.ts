@@ -189,7 +189,7 @@ test("keywords and questions added on the server: kept by an import whose record
   await importDoc({ matter: "articles" }, withKeywords);
   const keywords = async (id: string) => (await call("GET", "/api/cli", [["id", id]])).data.keywords as string[];
   for (const id of ["returns", "delivery", "password", "payment"]) expect((await call("PUT", "/api/cli", [["id", id], ["keywords", "money back"], ["append", "keywords"]])).status).toBe(200);
-  // The same file: the two that list keywords lose the added one (counted, named); the ones without keep theirs.
+  // The same file: the three that list keywords lose the added one (counted, named); the one without keeps its.
   const again = await importDoc({ matter: "articles" }, withKeywords);
   expect(again).toMatchObject({ updated: 3, updated_ids: ["returns", "delivery", "password"], unchanged: 2, keywords_dropped: { count: 3, ids: ["returns", "delivery", "password"] } });
   expect(await keywords("returns")).toEqual(["shop"]);

@@ -72,7 +72,6 @@ function csvAsDocument(c: CommandContext, file: string) {
   };
 }
 
-/** What an import did, for each section the document held (a rules-only document reports its rules). */
 /** The ids the server named of `count` articles: "a, b and 3 more". */
 const namedList = (ids: readonly string[] | undefined, count: number): string => (ids ?? []).join(", ") + (count > (ids ?? []).length ? ` and ${count - (ids ?? []).length} more` : "");
 
@@ -82,6 +81,7 @@ function droppedLine(field: "keywords" | "questions", d: ImportResult["keywords_
   return `${d.count} of the updated lost ${field} ${d.count === 1 ? "it" : "they"} held (${namedList(d.ids, d.count)}): ${d.count === 1 ? "its record lists" : "their records list"} others — ${field} added with ${how} belong in the file too, or leave "${field}" out of its records: a record without it keeps the article's`;
 }
 
+/** What an import did, for each section the document held (a rules-only document reports its rules). */
 function importReport(file: string, mode: string, doc: BulkDocument, r: ImportResult, account: string | undefined): string {
   const articles = doc.articles || mode === "init";
   const others = [

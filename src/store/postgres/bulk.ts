@@ -27,14 +27,18 @@ export const stripCounts = ({ counts: _counts, ...info }: BackupInfo & { counts:
 // An account's writes are ordered among themselves (its own sequence), not behind another account's.
 export const lockWrites = (tx: TransactionSQL) => tx.unsafe(`SELECT pg_advisory_xact_lock(${scopedWriteLock(LOCKS.write)})`);
 
-/** When a bulk write happens (the clock's reading), and how many backups to keep per matter. */
 /** How many rows `rows` (id, idx) gives, and the first NAMED_IN_REPORT ids in the document's order. */
 async function namedCount(tx: TransactionSQL, rows: string): Promise<{ count: number; ids: string[] }> {
   const got = (await tx.unsafe(`SELECT id, count(*) OVER ()::int AS n FROM (${rows}) r ORDER BY idx LIMIT ${NAMED_IN_REPORT}`)) as { id: string; n: number }[];
   return { count: got[0]?.n ?? 0, ids: got.map((r) => r.id) };
 }
 
-/** The changed articles whose record leaves out keywords the article holds, in any case (article.ts keywordsLeftOut). */
+/**
+ * The changed articles whose record leaves out keywords the article holds, in any case, as
+ * store/left-out.ts keywordsLeftOut reads them, but with lower() under the database's locale: on a
+ * database created with LC_CTYPE=C only ASCII letters fold, and a non-ASCII keyword held in another
+ * case (É, Ä) is named as lost there alone. Only the report says so; what is written is the record.
+ */
 const keywordsDropped = (tx: TransactionSQL) =>
   namedCount(
     tx,
@@ -61,6 +65,7 @@ async function questionsDropped(tx: TransactionSQL): Promise<ImportResult["quest
   }
 }
 
+/** When a bulk write happens (the clock's reading), and how many backups to keep per matter. */
 export interface BulkClock {
   now: number;
   keep: number;

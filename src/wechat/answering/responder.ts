@@ -7,7 +7,7 @@ import { news } from "./ranked-reply.ts";
 import { turnKey, type Conversations } from "./conversation.ts";
 import { Questions, type Asker } from "./questions.ts";
 import { MAX_INPUT, type RegexMatcher } from "./regex.ts";
-import { picksEntry } from "../../ranking/cues.ts";
+import { picksEntry, searchedWords } from "../../ranking/cues.ts";
 import { folded } from "../../ranking/words.ts";
 import type { Decision, ResponderOptions } from "./decision.ts";
 
@@ -31,9 +31,6 @@ export function tagShadowed(tag: string, articles: Pick<ReadModel["articles"], "
   const holder = articles.getLiveByCode(tag);
   return holder ? `tag "${tag}" is never listed to followers: "${tag}" is the code of article "${holder.id}", which they get instead; give the tag or the code another name` : null;
 }
-
-/** The words of an explicit search ("s 营业时间" → "营业时间"), or null when the text is none. */
-export const searchedWords = (text: string): string | null => /^s\s+(.+)$/is.exec(text)?.[1] ?? null;
 
 /** Applies `fn` now to a plain value, or later to a promise's. */
 const then = <T, U>(v: T | Promise<T>, fn: (x: T) => U | Promise<U>): U | Promise<U> => (v instanceof Promise ? v.then(fn) : fn(v));
