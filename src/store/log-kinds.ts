@@ -8,7 +8,7 @@
  */
 
 import { asksAnother, picksEntry, standsAlone } from "../ranking/cues.ts";
-import { termsOf } from "../ranking/words.ts";
+import { folded, termsOf } from "../ranking/words.ts";
 
 /** A follower's text this soon after an answer the ranking or the model chose is "asked again". */
 export const AGAIN_MS = 120_000;
@@ -80,8 +80,15 @@ export interface PreviousInteraction {
   text: string | null;
 }
 
-/** A message's words: Latin words and pairs of Chinese characters, not single characters ("办" is in half the questions asked). */
-const wordsOf = (text: string): Set<string> => new Set(termsOf(text).filter((t) => !/^\p{Script=Han}$/u.test(t)));
+/**
+ * How Chinese questions open, whatever they ask ("我想咨询一下…", "你好，请问…", "怎么办理…"): two
+ * questions of a follower's sharing them ask nothing twice. Taken out before the words are read,
+ * so that no pair straddles them either (问停 in 请问停车场).
+ */
+const PHRASING = /你好|您好|请问|请教|我想|想问|问一下|咨询|一下|怎么|如何|办理|可以|能不能|是不是|了解|知道|需要/gu;
+
+/** A message's words: Latin words and pairs of Chinese characters, not single characters ("办" is in half the questions asked), nor the phrasing of a question. */
+const wordsOf = (text: string): Set<string> => new Set(termsOf(folded(text).replace(PHRASING, " ")).filter((t) => !/^\p{Script=Han}$/u.test(t)));
 
 /**
  * The message asks about what the one before asked: a word of it again ("社保卡挂失" after

@@ -8,7 +8,7 @@ import { SQL } from "bun";
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { NewMessage } from "../../src/store/follower-log.ts";
-import { periodOf, replyBucket } from "../../src/store/log-kinds.ts";
+import { asksAbout, periodOf, replyBucket } from "../../src/store/log-kinds.ts";
 import { MIGRATIONS } from "../../src/store/model/db.ts";
 import { openBackend } from "../../src/store/open.ts";
 import { PG_MIGRATIONS } from "../../src/store/postgres/schema.ts";
@@ -42,6 +42,27 @@ test("the quarter hour and the reply-time bucket a message is counted in", () =>
   ]);
   // Two significant figures: exact below 100 ms, a tenth at most above; ten minutes at most.
   expect([0, 7, 99, 100, 109, 999, 1000, 1099, 4567, 12_345, 600_000, 9e9, -5].map(replyBucket)).toEqual([0, 7, 99, 100, 100, 990, 1000, 1000, 4500, 12_000, 600_000, 600_000, 0]);
+});
+
+test("asking about the question before: a word of it again, not the phrasing questions share, nor a pair straddling it", () => {
+  const again: [string, string][] = [
+    ["社保卡挂失", "社保卡丢了咋办"],
+    ["社保卡补办要多久", "社保卡怎么补办"],
+    ["cancel subscription", "how do i cancel sub"],
+    ["how long does it take?", "how long does delivery take"],
+    ["换一个", "营业时间"],
+  ];
+  const own: [string, string][] = [
+    ["你好，请问停车场在哪", "你好，请问营业时间是几点"],
+    ["我想咨询一下退款", "我想咨询一下会员卡"],
+    ["怎么办理退款", "怎么办理会员卡"],
+    ["我想问一下停车", "我想问一下营业时间"],
+    ["电话多少", "办好了没有啊"],
+    ["I want my money back", "how long does delivery take"],
+  ];
+  for (const [text, before] of again) expect({ text, before, again: asksAbout(text, before) }).toEqual({ text, before, again: true });
+  for (const [text, before] of own) expect({ text, before, again: asksAbout(text, before) }).toEqual({ text, before, again: false });
+  expect(asksAbout("社保卡挂失", null)).toBe(false);
 });
 
 test("a report's local days, each the quarter hours it holds: a local midnight starts one day only, the first and last cut to the time asked about", () => {
