@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { bounded, CONVERSATION, LocalConversations, parseTurns, turnKey, type Turn } from "../../src/wechat/answering/conversation.ts";
 import { asksAnother, leansOnBefore, picksEntry, standsAlone } from "../../src/ranking/cues.ts";
-import { earlierOf, nextTurn, picksFromList, read } from "../../src/wechat/answering/reading.ts";
+import { earlierOf, nextTurn, pickedFromList, read } from "../../src/wechat/answering/reading.ts";
 import { ANSWERS, choose } from "../../src/ranking/choice.ts";
 import type { Question } from "../../src/ranking/question.ts";
 import type { RankingResult } from "../../src/ranking/types.ts";
@@ -244,13 +244,13 @@ describe("review of issue 34 E", () => {
     expect((await read("第五个", [list], none as never)).how).not.toBe("pick");
   });
 
-  test("a number picks from a numbered list (over a code: picksFromList) only from one of two or more, and only an entry it has", () => {
+  test("a number picks from a numbered list (over a code: pickedFromList) only from one of two or more, and only an entry it has", () => {
     const shown = (ids: string[]) => ({ key: "k1", at: 1, text: "q", earlier: [], offered: ids, shown: ids });
-    expect(picksFromList("2", shown(["a", "b"]))).toBe(true);
-    expect(picksFromList("#3", shown(["a", "b"]))).toBe(false);
-    expect(picksFromList("1", shown(["a"]))).toBe(false);
-    expect(picksFromList("1", shown([]))).toBe(false);
-    expect(picksFromList("1", undefined)).toBe(false);
-    expect(picksFromList("12", shown(["a", "b", "c"]))).toBe(false);
+    expect(pickedFromList("2", shown(["a", "b"]))).toBe("b");
+    expect(pickedFromList("#3", shown(["a", "b"]))).toBeUndefined();
+    expect(pickedFromList("1", shown(["a"]))).toBeUndefined();
+    expect(pickedFromList("1", shown([]))).toBeUndefined();
+    expect(pickedFromList("1", undefined)).toBeUndefined();
+    expect(pickedFromList("12", shown(["a", "b", "c"]))).toBeUndefined();
   });
 });

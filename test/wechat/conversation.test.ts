@@ -217,6 +217,10 @@ test("a number that is also an article's code picks from the numbered list just 
   // After an article sent alone, a number is its code: no list to pick from.
   expect((await say("春熙路店停车方便吗", { from: "o_two" })).ids).toEqual(["parking"]);
   expect((await say("2", { from: "o_two" })).ids).toEqual(["wifi"]);
+  // The list's entry deleted since: the live code, not the fallback.
+  const again = await say("春熙路店", { from: "o_four" });
+  expect((await call("DELETE", "/api/cli", [["id", again.ids[1] as string]])).status).toBe(200);
+  expect((await say("2", { from: "o_four" })).ids).toEqual(["wifi"]);
   // And with nothing before, full width too.
   expect((await say("２", { from: "o_three" })).ids).toEqual(["wifi"]);
   expect((await say("ＳＴＯＲＥ", { from: "o_three" })).text).toContain("无线网络");

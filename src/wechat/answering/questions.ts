@@ -8,7 +8,7 @@ import type { ReadModel } from "../../store/read-model.ts";
 import { sourcesOf } from "../../llm/prompt.ts";
 import { answerReply, entryLabels, loggedAnswer, news } from "./ranked-reply.ts";
 import type { Conversations, Turn } from "./conversation.ts";
-import { nextTurn, offer, picksFromList, read, type Reading } from "./reading.ts";
+import { nextTurn, offer, pickedFromList, read, type Reading } from "./reading.ts";
 import { MAX_INPUT } from "./regex.ts";
 import { courtesyOf } from "../../ranking/cues.ts";
 import { taughtOf } from "./taught.ts";
@@ -106,7 +106,9 @@ export class Questions {
     const last = turns[0];
     // A list labelled by the articles' codes showed no numbers of its own: the code is what was read.
     const numbered = last !== undefined && entryLabels(last.shown, this.codeOf).every((label, i) => label === String(i + 1));
-    return numbered && picksFromList(text, last) ? this.answer(text, "fallback", asker, turns) : code;
+    const picked = numbered ? pickedFromList(text, last) : undefined;
+    // An entry deleted since is nothing to give: the live code is something.
+    return picked && this.store.articles.get(picked)?.deleted === false ? this.answer(text, "fallback", asker, turns) : code;
   }
 
   /** An article's live code, for a list's labels. */

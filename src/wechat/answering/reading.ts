@@ -54,10 +54,10 @@ const spoken = (text: string, earlier: readonly string[]) => [...earlier].revers
 /** "The first one" after a single article is that article; "the second one" after a list, its second. */
 const entryOf = (last: Turn, n: number): string | undefined => (n <= last.shown.length && (last.shown.length > 1 || n === 1) ? last.shown[n - 1] : undefined);
 
-/** Whether `text` picks an entry of the numbered list `last` showed (a list: more than one article). */
-export function picksFromList(text: string, last: Turn | undefined): boolean {
+/** The entry `text` picks of the list `last` showed (a list: more than one article), if it picks one. */
+export function pickedFromList(text: string, last: Turn | undefined): string | undefined {
   const n = last && last.shown.length > 1 ? picksEntry(text) : null;
-  return n !== null && entryOf(last as Turn, n) !== undefined;
+  return n === null ? undefined : entryOf(last as Turn, n);
 }
 
 /** `turns`: the follower's last turns within the window, newest first (conversation.ts). */
