@@ -25,6 +25,15 @@ async function link(): Promise<RedisLink> {
   return l;
 }
 
+/** `key` expires with the conversation's window, set a moment ago. */
+async function expectExpiresWithWindow(key: string): Promise<void> {
+  const raw = new RedisClient(suite.redis.url);
+  const ttl = Number(await raw.send("PTTL", [key]));
+  raw.close();
+  expect(ttl).toBeGreaterThan(CONVERSATION.windowMs - 5000);
+  expect(ttl).toBeLessThanOrEqual(CONVERSATION.windowMs);
+}
+
 async function waitUp(l: RedisLink): Promise<void> {
   for (let i = 0; i < 200 && !l.up; i++) await Bun.sleep(25);
   expect(l.up).toBe(true);
@@ -38,11 +47,7 @@ test("turns kept by one instance are read by another; stored under a key that ex
     const b = new SharedConversations(lb, new LocalConversations(() => now), () => now);
     await a.add("o1", turn("营业到几点", now - 1000), []);
     expect((await b.recent("o1", "next")).map((t) => t.text)).toEqual(["营业到几点"]);
-    const raw = new RedisClient(suite.redis.url);
-    const ttl = Number(await raw.send("PTTL", ["replyd:conversation:o1"]));
-    raw.close();
-    expect(ttl).toBeGreaterThan(CONVERSATION.windowMs - 5000);
-    expect(ttl).toBeLessThanOrEqual(CONVERSATION.windowMs);
+    await expectExpiresWithWindow("replyd:conversation:o1");
   } finally {
     la.close();
     lb.close();
@@ -64,11 +69,7 @@ test("unlist reaches the turns another instance kept: their newest list forgotte
     now += 1000;
     await a.add("o2", { ...turn("停车", now), offered: ["p", "q", "r"], shown: ["p", "q", "r"] }, await a.recent("o2", "x"));
     for (const x of [a, b, c]) expect((await x.recent("o2", "next")).map((t) => [t.text, t.shown])).toEqual([["停车", ["p", "q", "r"]], ["春熙路店", []]]);
-    const raw = new RedisClient(suite.redis.url);
-    const ttl = Number(await raw.send("PTTL", ["replyd:conversation:o2:unlisted"]));
-    raw.close();
-    expect(ttl).toBeGreaterThan(CONVERSATION.windowMs - 5000);
-    expect(ttl).toBeLessThanOrEqual(CONVERSATION.windowMs);
+    await expectExpiresWithWindow("replyd:conversation:o2:unlisted");
   } finally {
     la.close();
     lb.close();
