@@ -110,8 +110,8 @@ function importReport(file: string, mode: string, doc: BulkDocument, r: ImportRe
 export const importCommand = defineCommand({
   usage: "import <file>",
   summary: "bulk add articles from a document or a JSON array",
-  description: "Adds and updates articles (and a document's tags, rules, texts, menu and synonyms) from a replyd document or a bare JSON array of articles, in any JSON layout. The file is checked on the laptop with the server's rules first and sent from disk. --init replaces all articles with the file's, after an automatic backup on the server; it asks first unless --yes (required without a terminal).",
-  examples: ["replyd import articles.json", "replyd import all.json --init", "replyd import all.json --init --yes"],
+  description: "Adds and updates articles (and a document's tags, rules, texts, menu and synonyms) from a replyd document or a bare JSON array of articles, in any JSON layout, or a spreadsheet's CSV export named .csv or .tsv (its first line names the columns: id, code, title, url, keywords, body, …; an empty cell leaves the field out). The file is checked on the laptop with the server's rules first and sent from disk. The report names the articles updated, brought back, and those whose record drops keywords or questions taught on the server. --init replaces all articles with the file's, after an automatic backup on the server; it asks first unless --yes (required without a terminal).",
+  examples: ["replyd import articles.json", "replyd import faq.csv", "replyd import all.json --init", "replyd import all.json --init --yes"],
   options: [
     { flags: "--init", help: "replace all articles with the file's (asks first)" },
     { flags: "--yes", help: "with --init: do not ask for confirmation (required without a terminal)" },
