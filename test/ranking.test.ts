@@ -6,7 +6,7 @@ import { RANKING, termWeight } from "../src/ranking/bm25.ts";
 import { excerpt } from "../src/ranking/excerpt.ts";
 import { namesTitle, titleForm } from "../src/ranking/names.ts";
 import { analyse, askedOf, fieldsOf, queryTerms, scoreArticle, type CorpusStats } from "../src/ranking/score.ts";
-import { listText } from "../src/wechat/answering/ranked-reply.ts";
+import { answerReply, listText } from "../src/wechat/answering/ranked-reply.ts";
 import { MAX_TEXT_BYTES } from "../src/wechat/door/message.ts";
 import type { RankedArticle } from "../src/ranking/types.ts";
 import { FILLER_HAN, FILLER_LATIN } from "../src/ranking/filler-words.ts";
@@ -329,6 +329,11 @@ test("a list of three long entries fits one text reply, each keeping its title a
     expect(text).toContain(`${i}. ${"很长的标题".repeat(12)}`);
     expect(text).toContain(`https://example.com/articles/${i}`);
   }
+  // Labelled as given; a list of one is the card an article alone is, not "1." and nothing after it.
+  expect(listText([entry(1), entry(2)], ["h7", "k2"])).toMatch(/^h7\. (.|\n)*\n\nk2\. /);
+  const one = answerReply({ kind: "list", articles: [entry(4)] });
+  expect(one).toMatchObject({ type: "news", articles: [{ url: "https://example.com/articles/4" }] });
+  expect(answerReply({ kind: "list", articles: [entry(4), entry(5)] }).type).toBe("text");
 });
 
 describe("a title the question writes out whole", () => {

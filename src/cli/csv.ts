@@ -41,7 +41,14 @@ export function csvArticles(name: string, bytes: Uint8Array): CsvArticles {
   );
   const repeated = names.filter((n, i) => n && names.indexOf(n) !== i);
   if (repeated.length) problems.push(`  column "${repeated[0]}" is there twice`);
+  const idAt = names.indexOf("id");
+  const codeAt = names.indexOf("code");
+  const blank = (row: { cells: string[] }) => row.cells.every((c) => c.trim() === "");
+  const named = (row: { cells: string[] }, at: number) => at >= 0 && (row.cells[at] ?? "").trim() !== "";
   for (const row of rows) {
+    // Without an id or a code the server gives the article a new id: the sheet imported again
+    // would add every such row again (a walkthrough's owner found each row three times).
+    if (!blank(row) && !named(row, idAt) && !named(row, codeAt)) problems.push(`  line ${row.line}: no id and no code: give the row an id (a column "id": refund, hours …) or a code, so that importing the sheet again updates this article rather than adding another`);
     const past = row.cells.slice(names.length).filter((c) => c.trim() !== "");
     // A separator inside a cell that is not quoted: its text would be cut there, and the rest lost.
     if (past.length) problems.push(`  line ${row.line}: ${row.cells.length} cells where the first line names ${names.length} (a cell holding the separator must be quoted: "…")`);
@@ -52,7 +59,7 @@ export function csvArticles(name: string, bytes: Uint8Array): CsvArticles {
   const lines: number[] = [];
   for (const row of rows) {
     // A blank line (a spreadsheet's last, or rows of empty cells): no article.
-    if (row.cells.every((c) => c.trim() === "")) continue;
+    if (blank(row)) continue;
     const record: Record<string, unknown> = {};
     names.forEach((n, i) => {
       const cell = (row.cells[i] ?? "").trim();

@@ -337,6 +337,16 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect((await cli("import", "nameless.csv")).err).toContain("column 4 has no name but holds values");
   });
 
+  test("a CSV row without an id or a code is refused (imported again it would be added again); a row with a code alone is updated in place", async () => {
+    writeFileSync(join(tmp.dir, "noid.csv"), "code,title,url\nk7,Seven,https://e.com/7\n,Parking,https://e.com/p\n");
+    const noid = await cli("import", "noid.csv");
+    expect(noid).toMatchObject({ code: 1 });
+    expect(noid.err).toContain('line 3: no id and no code: give the row an id (a column "id": refund, hours …) or a code, so that importing the sheet again updates this article rather than adding another');
+    writeFileSync(join(tmp.dir, "codes.csv"), "code,title,url\nk7,Seven,https://e.com/7\n");
+    expect((await cli("import", "codes.csv")).out).toContain("1 added");
+    expect((await cli("import", "codes.csv")).out).toContain("0 added, 0 updated, 1 unchanged of 1");
+  });
+
   test("a problem the server finds in a CSV's article is named by its line too", async () => {
     writeFileSync(join(tmp.dir, "taken.csv"), "id,code,title,url\ncsv-1,fresh1,One,https://e.com/1\ncsv-2,a1code,Two,https://e.com/2\n");
     writeFileSync(join(tmp.dir, "holder.json"), doc([article(77, { code: "a1code" })]));

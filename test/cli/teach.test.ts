@@ -123,7 +123,7 @@ test("an import whose records list keywords without those added on the server sa
   expect((await cli("import", "cms.json")).code).toBe(0);
   expect((await cli("set", "a", "keywords+=refund")).code).toBe(0);
   const one = await cli("import", "cms.json");
-  expect(one.out).toContain('1 of the updated lost keywords it held (a): its record lists others — keywords added with keywords+= belong in the file too, or leave "keywords" out of its records: a record without it keeps the article\'s');
+  expect(one.out).toContain('1 of the updated lost keywords it held (a): its record lists others — if they were added on the server (keywords+=), put them in the file too, or leave "keywords" out of its records: a record without it keeps the article\'s');
   for (const a of articles) expect((await cli("set", a.id, "keywords+=refund")).code).toBe(0);
   expect((await cli("import", "cms.json")).out).toContain("7 of the updated lost keywords they held (a, b, c, d, e and 2 more): their records list others");
   expect((await cli("import", "cms.json")).out).not.toContain("lost keywords");
@@ -135,5 +135,5 @@ test("an import whose records list keywords without those added on the server sa
   expect((await cli("set", "c", "questions=How much??")).code).toBe(0);
   const lost = await cli("import", "cms.json");
   expect(lost.out).toContain("0 added, 2 updated (b, c), 5 unchanged of 7");
-  expect(lost.out).toContain('1 of the updated lost questions it held (b): its record lists others — questions added with replyd teach or questions+= belong in the file too, or leave "questions" out of its records');
+  expect(lost.out).toContain('1 of the updated lost questions it held (b): its record lists others — if they were added on the server (replyd teach or questions+=), put them in the file too, or leave "questions" out of its records');
 });

@@ -81,7 +81,7 @@ export async function health(c: CommandContext): Promise<void> {
       `uptime         ${duration(h.uptime_s)}`,
       `server time    ${h.server_time}`,
       `articles       ${h.counts.articles_live} live, ${h.counts.articles_deleted} deleted`,
-      `tags/rules/texts ${h.counts.tags} / ${h.counts.rules} / ${h.counts.texts}`,
+      `tag descriptions / rules / texts  ${h.counts.tags} / ${h.counts.rules} / ${h.counts.texts}`,
       ...(h.rule_warnings ?? []).map((w) => `RULE           ${w}`),
       ...(h.tag_warnings ?? []).map((w) => `TAG            ${w}`),
       ...(h.counts.synonyms ? [`synonyms       ${h.counts.synonyms} group${h.counts.synonyms === 1 ? "" : "s"}`] : []),

@@ -78,7 +78,7 @@ const namedList = (ids: readonly string[] | undefined, count: number): string =>
 /** Keywords or questions taught on the server (keywords+=, teach) that the file's records do not list: said, so they are not lost unnoticed. */
 function droppedLine(field: "keywords" | "questions", d: ImportResult["keywords_dropped"]): string {
   const how = field === "keywords" ? "keywords+=" : "replyd teach or questions+=";
-  return `${d.count} of the updated lost ${field} ${d.count === 1 ? "it" : "they"} held (${namedList(d.ids, d.count)}): ${d.count === 1 ? "its record lists" : "their records list"} others — ${field} added with ${how} belong in the file too, or leave "${field}" out of its records: a record without it keeps the article's`;
+  return `${d.count} of the updated lost ${field} ${d.count === 1 ? "it" : "they"} held (${namedList(d.ids, d.count)}): ${d.count === 1 ? "its record lists" : "their records list"} others — if they were added on the server (${how}), put them in the file too, or leave "${field}" out of its records: a record without it keeps the article's`;
 }
 
 /** What an import did, for each section the document held (a rules-only document reports its rules). */

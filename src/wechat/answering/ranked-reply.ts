@@ -33,12 +33,11 @@ export function loggedAnswer(choice: Exclude<Choice<RankedArticle>, { kind: "non
 
 /** `labels`: each list entry's (entryLabels); numbers from 1 without them. */
 export function answerReply(choice: Exclude<Choice<RankedArticle>, { kind: "none" }>, labels?: readonly string[]): Reply {
-  if (choice.kind === "one") {
-    const a = choice.article;
-    const description = truncateUtf8(a.passage ?? a.description, NEWS_DESCRIPTION_BYTES);
-    return { type: "news", articles: [{ title: a.title, description, picurl: a.picurl, url: a.url }] };
-  }
-  return { type: "text", content: listText(choice.articles, labels) };
+  if (choice.kind === "list" && choice.articles.length > 1) return { type: "text", content: listText(choice.articles, labels) };
+  // A list of one ("another" with one article left) reads as a card, not as "1." with nothing after it.
+  const a = choice.kind === "one" ? choice.article : (choice.articles[0] as RankedArticle);
+  const description = truncateUtf8(a.passage ?? a.description, NEWS_DESCRIPTION_BYTES);
+  return { type: "news", articles: [{ title: a.title, description, picurl: a.picurl, url: a.url }] };
 }
 
 /** A code this long at most labels a list's entry; a longer one reads as no label. */
