@@ -184,6 +184,11 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect(r.out).toContain("platform       not configured: no AppSecret (--wx-secret); the callback answers followers without it");
     const j = await cli("health", "--json");
     expect(JSON.parse(j.out)).toMatchObject({ status: "ok", key: { appkey: ADMIN.appkey } });
+    // Some texts set, some not: those still in replyd's English said.
+    expect(r.out).not.toContain("English default");
+    writeFileSync(join(tmp.dir, "texts.json"), JSON.stringify({ format: "replyd/1", matter: "texts", texts: { welcome: "欢迎", fallback: "没有找到" } }));
+    expect((await cli("import", "texts.json")).code).toBe(0);
+    expect((await cli("health")).out).toContain("texts          help, not_found still replyd's English defaults (import a document of texts to set them)");
   });
 
   test("import, ls, show, add, set, rm", async () => {

@@ -8,6 +8,7 @@ interface Health {
   callback?: string;
   callback_configured?: boolean;
   message_log?: { unwritten: number; dropped: number };
+  texts_default?: string[];
   version: string;
   uptime_s: number;
   server_time: string;
@@ -82,6 +83,8 @@ export async function health(c: CommandContext): Promise<void> {
       `server time    ${h.server_time}`,
       `articles       ${h.counts.articles_live} live, ${h.counts.articles_deleted} deleted`,
       `tag descriptions / rules / texts  ${h.counts.tags} / ${h.counts.rules} / ${h.counts.texts}`,
+      // Some set, some not: the account speaks two languages to its followers.
+      ...(h.texts_default?.length && h.counts.texts ? [`texts          ${h.texts_default.join(", ")} still replyd's English default${h.texts_default.length === 1 ? "" : "s"} (import a document of texts to set ${h.texts_default.length === 1 ? "it" : "them"})`] : []),
       ...(h.rule_warnings ?? []).map((w) => `RULE           ${w}`),
       ...(h.tag_warnings ?? []).map((w) => `TAG            ${w}`),
       ...(h.counts.synonyms ? [`synonyms       ${h.counts.synonyms} group${h.counts.synonyms === 1 ? "" : "s"}`] : []),
