@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, fsyncSync, linkSync, lstatSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import type { ByteSource } from "../doc/byte-source.ts";
+import { memorySource, type ByteSource } from "../doc/byte-source.ts";
 import { fsyncDir } from "../base/fsutil.ts";
 import { newNonce } from "../sign.ts";
 import { CLIError } from "./errors.ts";
@@ -102,16 +102,17 @@ export function memoryFile(name: string, bytes: Uint8Array): LocalFile {
     path: name,
     name,
     size: bytes.length,
-    source: (onRead) => ({
-      size: bytes.length,
-      whole: bytes,
-      read(into, offset, length, position) {
-        const piece = bytes.subarray(position, position + length);
-        into.set(piece, offset);
-        onRead?.(position + piece.length);
-        return piece.length;
-      },
-    }),
+    source: (onRead) => {
+      const whole = memorySource(bytes);
+      return {
+        ...whole,
+        read(into, offset, length, position) {
+          const n = whole.read(into, offset, length, position);
+          onRead?.(position + n);
+          return n;
+        },
+      };
+    },
     read: (position, length) => bytes.slice(position, position + Math.max(0, length)),
     close: () => {},
   };

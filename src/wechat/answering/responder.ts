@@ -40,7 +40,7 @@ export class Responder {
   private readonly conversations: Conversations | null;
   private readonly questions: Questions;
   private readonly log: (message: string) => void;
-  private patterns: { version: number; of: Rule[]; folded: string[] } | null = null;
+  private patterns: { of: Rule[]; folded: string[] } | null = null;
 
   constructor(
     private readonly store: ReadModel,
@@ -178,11 +178,11 @@ export class Responder {
 
   /**
    * The rules' patterns read as followers' words are (ranking/words.ts folded): case, full width
-   * and traditional characters aside — 營業時間 matches 营业时间, ＷＩＦＩ wifi. Once per rules written.
+   * and traditional characters aside — 營業時間 matches 营业时间, ＷＩＦＩ wifi. Once per rules read
+   * (the store hands out the same list until the rules are written).
    */
   private foldedPatterns(rules: Rule[]): string[] {
-    const version = this.store.content.rulesVersion;
-    if (this.patterns?.version !== version || this.patterns.of !== rules) this.patterns = { version, of: rules, folded: rules.map((r) => folded(r.pattern.trim())) };
+    if (this.patterns?.of !== rules) this.patterns = { of: rules, folded: rules.map((r) => folded(r.pattern.trim())) };
     return this.patterns.folded;
   }
 
