@@ -49,8 +49,9 @@ export interface Keyspace {
   /** A generated answer's deliveries, and its owner's lease (wechat/ai/generation-book.ts). */
   generation(msgKey: string): string;
   lease(msgKey: string): string;
-  /** A follower's last turns (wechat/answering/conversation.ts). */
+  /** A follower's last turns, and when a code, tag, help or rule last answered them (wechat/answering/conversation.ts). */
   conversation(openid: string): string;
+  unlisted(openid: string): string;
   /** The model calls of the last 24 hours, a follower's of the last hour, the places in flight (wechat/ai/caps.ts). */
   readonly capsDay: string;
   capsFollower(openid: string): string;
@@ -77,6 +78,7 @@ export function keyspace(account?: string): Keyspace {
     generation: (msgKey) => `${answer(msgKey)}:g`,
     lease: (msgKey) => `${answer(msgKey)}:lease`,
     conversation: (openid) => `${mine}conversation:${openid}`,
+    unlisted: (openid) => `${mine}conversation:${openid}:unlisted`,
     capsDay: `${mine}ai:caps:day`,
     capsFollower: (openid) => `${mine}ai:caps:f:${openid}`,
     capsFlight: `${mine}ai:caps:flight`,

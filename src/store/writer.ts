@@ -76,6 +76,11 @@ export interface Writer {
 /** Articles an import's report names of those updated, undeleted or that lost keywords; the rest are counted. */
 export const NAMED_IN_REPORT = 5;
 
+/** `id` counted in `n`, and named while fewer than NAMED_IN_REPORT are. */
+export function countNamed(n: { count: number; ids: string[] }, id: string): void {
+  if (n.count++ < NAMED_IN_REPORT) n.ids.push(id);
+}
+
 export interface ImportResult {
   added: number;
   updated: number;

@@ -16,7 +16,7 @@ import type { Mirror } from "./mirror.ts";
 import type { Outcome } from "./outcome.ts";
 import { generation, insertDirectly, insertNew, keptTaught, loadRecords, mintIds, purgeArticles } from "./rows.ts";
 import * as content from "./content.ts";
-import { NAMED_IN_REPORT, type ImportResult } from "../writer.ts";
+import { countNamed, NAMED_IN_REPORT, type ImportResult } from "../writer.ts";
 import { questionsLeftOut } from "../left-out.ts";
 import { scopedWriteLock } from "./account-schema.ts";
 import { type BackupInfo } from "../backup-ids.ts";
@@ -59,7 +59,7 @@ async function questionsDropped(tx: TransactionSQL): Promise<ImportResult["quest
   for (let after = -1; ; ) {
     const rows = (await tx`SELECT d.idx, d.id, a.questions AS held, d.questions AS given FROM doc_in d JOIN articles a ON a.id = d.id
                            WHERE d.status = 'changed' AND d.idx > ${after} AND a.questions <> '[]' AND a.questions <> d.questions ORDER BY d.idx LIMIT 1000`) as { idx: number; id: string; held: string; given: string }[];
-    for (const r of rows) if (questionsLeftOut(JSON.parse(r.held), JSON.parse(r.given)).length && out.count++ < NAMED_IN_REPORT) out.ids.push(r.id);
+    for (const r of rows) if (questionsLeftOut(JSON.parse(r.held), JSON.parse(r.given)).length) countNamed(out, r.id);
     if (rows.length < 1000) return out;
     after = (rows[rows.length - 1] as { idx: number }).idx;
   }

@@ -98,9 +98,6 @@ export function parseTurns(json: string | null | undefined): Turn[] {
   }
 }
 
-/** When a follower was last answered by a code, a tag, help or a rule, beside their turns (SharedConversations.unlist). */
-const unlistedKey = (keys: Keyspace, openid: string) => `${keys.conversation(openid)}:unlisted`;
-
 /** `json`'s turns with the newest one's list forgotten, as stored; null when it showed none (nothing to write). */
 function withoutList(json: string | null | undefined): string | null {
   const turns = parseTurns(json);
@@ -182,7 +179,7 @@ export class SharedConversations implements Conversations {
     const [theirs, unlistedAt] = await viaRedis(
       async () => {
         // Two keys, two commands (a Redis Cluster may keep them apart), sent together.
-        const [json, at] = await Promise.all([this.link.send<string | null>("GET", [this.keys.conversation(openid)]), this.link.send<string | null>("GET", [unlistedKey(this.keys, openid)])]);
+        const [json, at] = await Promise.all([this.link.send<string | null>("GET", [this.keys.conversation(openid)]), this.link.send<string | null>("GET", [this.keys.unlisted(openid)])]);
         return [parseTurns(json), Number(at) || 0] as [Turn[], number];
       },
       { local: (): [Turn[], number] => (this.alone++, [[], 0]) },
@@ -207,6 +204,6 @@ export class SharedConversations implements Conversations {
   async unlist(openid: string): Promise<void> {
     await this.local.unlist(openid);
     if (openid.length > CONVERSATION.openidChars) return;
-    await viaRedis(() => this.link.send("SET", [unlistedKey(this.keys, openid), String(this.now()), "PX", String(CONVERSATION.windowMs)]), { local: () => void this.alone++ });
+    await viaRedis(() => this.link.send("SET", [this.keys.unlisted(openid), String(this.now()), "PX", String(CONVERSATION.windowMs)]), { local: () => void this.alone++ });
   }
 }
