@@ -40,6 +40,12 @@ async function cli(...argv: string[]) {
   return { code, out: io.stdout.join("\n"), err: io.stderr.join("\n") };
 }
 
+/** `content` written to `name` in the test's folder, then imported: what the CLI answered. */
+async function importFile(name: string, content: string | Uint8Array) {
+  writeFileSync(join(tmp.dir, name), content);
+  return cli("import", name);
+}
+
 describe("client commands against a listening server (window 0.42 s)", () => {
   // First: the server has logged no follower message yet.
   test("inbox on a server no follower message has reached says so, not that every message was answered", async () => {
@@ -275,15 +281,12 @@ describe("client commands against a listening server (window 0.42 s)", () => {
   });
 
   test("a spreadsheet's CSV export given to import is named as one, with what to give instead; a file that merely fails to parse is not", async () => {
-    writeFileSync(join(tmp.dir, "faq.txt"), "\uFEFFID;Title;URL\r\nhours;Opening hours;https://e.com/h\r\n");
-    const r = await cli("import", "faq.txt");
+    const r = await importFile("faq.txt", "\uFEFFID;Title;URL\r\nhours;Opening hours;https://e.com/h\r\n");
     expect(r.code).toBe(1);
     expect(r.err).toBe("replyd: faq.txt looks like a spreadsheet's CSV export (its first line: ID;Title;URL): give it a name ending .csv to import it as one, or give a JSON document (docs/data.md) [bad_json]");
     // Control characters in the file's first line are not printed as they are.
-    writeFileSync(join(tmp.dir, "esc.txt"), "id,title\u001b[2J,url\n");
-    expect((await cli("import", "esc.txt")).err).toContain("(its first line: id,title?[2J,url)");
-    writeFileSync(join(tmp.dir, "words.txt"), "hello world\n");
-    expect((await cli("import", "words.txt")).err).toContain("the file is not valid JSON");
+    expect((await importFile("esc.txt", "id,title\u001b[2J,url\n")).err).toContain("(its first line: id,title?[2J,url)");
+    expect((await importFile("words.txt", "hello world\n")).err).toContain("the file is not valid JSON");
   });
 
   test("a spreadsheet's CSV imports its rows as articles: a BOM, semicolons, quoted cells holding the separator, quotes and line breaks, list cells split, empty cells left out", async () => {
@@ -294,8 +297,7 @@ describe("client commands against a listening server (window 0.42 s)", () => {
       ";;;;;;",
       "",
     ].join("\r\n");
-    writeFileSync(join(tmp.dir, "faq.csv"), csv);
-    const r = await cli("import", "faq.csv");
+    const r = await importFile("faq.csv", csv);
     expect(r).toMatchObject({ code: 0, err: "" });
     expect(r.out).toContain("imported faq.csv (merge): 2 added, 0 updated, 0 unchanged of 2");
     const hours = JSON.parse((await cli("show", "csv-hours", "--json")).out);
@@ -309,54 +311,44 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect(JSON.parse((await cli("show", "csv-park", "--json")).out)).toMatchObject({ code: null, keywords: [], questions: [] });
     // Saved by Excel on a Chinese Windows: GB18030, not UTF-8 (你好 is C4E3 BAC3).
     const gb = new Uint8Array([...new TextEncoder().encode("id,title,url\ncsv-hi,"), 0xc4, 0xe3, 0xba, 0xc3, ...new TextEncoder().encode(",https://e.com/hi\n")]);
-    writeFileSync(join(tmp.dir, "gb.csv"), gb);
-    expect((await cli("import", "gb.csv")).code).toBe(0);
+    expect((await importFile("gb.csv", gb)).code).toBe(0);
     expect(JSON.parse((await cli("show", "csv-hi", "--json")).out).title).toBe("你好");
   });
 
   test("a CSV's columns it does not know are refused with the one meant; a row's problems named by its line; nothing written", async () => {
-    writeFileSync(join(tmp.dir, "cols.csv"), "id,titel,url,colour\ncsv-x,X,https://e.com/x,red\n");
-    const cols = await cli("import", "cols.csv");
+    const cols = await importFile("cols.csv", "id,titel,url,colour\ncsv-x,X,https://e.com/x,red\n");
     expect(cols).toMatchObject({ code: 1 });
     expect(cols.err).toContain("cols.csv is not a CSV of articles as replyd reads it; nothing was written");
     expect(cols.err).toContain('column 2 "titel": unknown field; did you mean title?');
     expect(cols.err).toContain('column 4 "colour": unknown field (the columns: id, code, tag, title, description, url, picurl, keywords, questions, body, deleted)');
-    writeFileSync(join(tmp.dir, "rows.csv"), 'id,title,url\ncsv-ok,Fine,https://e.com/ok\ncsv-bad,"two\nlines",ftp://e.com\n');
-    const rows = await cli("import", "rows.csv");
+    const rows = await importFile("rows.csv", 'id,title,url\ncsv-ok,Fine,https://e.com/ok\ncsv-bad,"two\nlines",ftp://e.com\n');
     expect(rows).toMatchObject({ code: 1 });
     expect(rows.err).toContain("line 3: url: must be an absolute http(s) URL");
     expect((await cli("show", "csv-ok")).code).not.toBe(0);
   });
 
   test("a CSV whose shape would lose text is refused, every line named: a separator in an unquoted cell, a quote never closed; a separator ending every line is no column", async () => {
-    writeFileSync(join(tmp.dir, "cut.csv"), 'id,title,url,body\ncsv-a,A,https://e.com/a,We open at 9, close at 6\ncsv-b,"B,https://e.com/b,x\ncsv-c,C,https://e.com/c,y\n');
-    const cut = await cli("import", "cut.csv");
+    const cut = await importFile("cut.csv", 'id,title,url,body\ncsv-a,A,https://e.com/a,We open at 9, close at 6\ncsv-b,"B,https://e.com/b,x\ncsv-c,C,https://e.com/c,y\n');
     expect(cut).toMatchObject({ code: 1 });
     expect(cut.err).toContain('line 2: 5 cells where the first line names 4 (a cell holding the separator must be quoted: "…")');
     expect(cut.err).toContain("line 3: a quote opens a cell there and is never closed");
     expect((await cli("show", "csv-a")).code).not.toBe(0);
-    writeFileSync(join(tmp.dir, "trailing.csv"), "id,title,url,\ncsv-t,T,https://e.com/t,\n");
-    expect(await cli("import", "trailing.csv")).toMatchObject({ code: 0 });
+    expect(await importFile("trailing.csv", "id,title,url,\ncsv-t,T,https://e.com/t,\n")).toMatchObject({ code: 0 });
     expect(JSON.parse((await cli("show", "csv-t", "--json")).out).title).toBe("T");
-    writeFileSync(join(tmp.dir, "nameless.csv"), "id,title,url,\ncsv-n,N,https://e.com/n,oops\n");
-    expect((await cli("import", "nameless.csv")).err).toContain("column 4 has no name but holds values");
+    expect((await importFile("nameless.csv", "id,title,url,\ncsv-n,N,https://e.com/n,oops\n")).err).toContain("column 4 has no name but holds values");
   });
 
   test("a CSV row without an id or a code is refused (imported again it would be added again); a row with a code alone is updated in place", async () => {
-    writeFileSync(join(tmp.dir, "noid.csv"), "code,title,url\nk7,Seven,https://e.com/7\n,Parking,https://e.com/p\n");
-    const noid = await cli("import", "noid.csv");
+    const noid = await importFile("noid.csv", "code,title,url\nk7,Seven,https://e.com/7\n,Parking,https://e.com/p\n");
     expect(noid).toMatchObject({ code: 1 });
     expect(noid.err).toContain('line 3: no id and no code: give the row an id (a column "id": refund, hours …) or a code, so that importing the sheet again updates this article rather than adding another');
-    writeFileSync(join(tmp.dir, "codes.csv"), "code,title,url\nk7,Seven,https://e.com/7\n");
-    expect((await cli("import", "codes.csv")).out).toContain("1 added");
+    expect((await importFile("codes.csv", "code,title,url\nk7,Seven,https://e.com/7\n")).out).toContain("1 added");
     expect((await cli("import", "codes.csv")).out).toContain("0 added, 0 updated, 1 unchanged of 1");
   });
 
   test("a problem the server finds in a CSV's article is named by its line too", async () => {
-    writeFileSync(join(tmp.dir, "taken.csv"), "id,code,title,url\ncsv-1,fresh1,One,https://e.com/1\ncsv-2,a1code,Two,https://e.com/2\n");
-    writeFileSync(join(tmp.dir, "holder.json"), doc([article(77, { code: "a1code" })]));
-    expect((await cli("import", "holder.json")).code).toBe(0);
-    const taken = await cli("import", "taken.csv");
+    expect((await importFile("holder.json", doc([article(77, { code: "a1code" })]))).code).toBe(0);
+    const taken = await importFile("taken.csv", "id,code,title,url\ncsv-1,fresh1,One,https://e.com/1\ncsv-2,a1code,Two,https://e.com/2\n");
     expect(taken).toMatchObject({ code: 1 });
     expect(taken.err).toContain("line 3: code:");
     expect(taken.err).not.toContain("articles[");
