@@ -24,6 +24,7 @@ function names(k: Keyspace): Record<string, string> {
     generation: k.generation("m:o_follower:7001"),
     lease: k.lease("m:o_follower:7001"),
     conversation: k.conversation("o_follower"),
+    unlisted: k.unlisted("o_follower"),
     capsDay: k.capsDay,
     capsFollower: k.capsFollower("o_follower"),
     capsFlight: k.capsFlight,
@@ -45,6 +46,8 @@ const BEFORE = {
   generation: "replyd:answer:m:o_follower:7001:g",
   lease: "replyd:answer:m:o_follower:7001:lease",
   conversation: "replyd:conversation:o_follower",
+  // New in 0.2.2, named as conversation.ts first spelled it.
+  unlisted: "replyd:conversation:o_follower:unlisted",
   capsDay: "replyd:ai:caps:day",
   capsFollower: "replyd:ai:caps:f:o_follower",
   capsFlight: "replyd:ai:caps:flight",
