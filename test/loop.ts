@@ -8,6 +8,7 @@
  * both hold the loop. Where the file cannot be read the clock's gap is all there is.
  */
 import { readFileSync } from "node:fs";
+import { Slices } from "../src/base/slices.ts";
 
 const SCHEDSTAT = "/proc/thread-self/schedstat";
 
@@ -44,5 +45,30 @@ export async function watchingLoop<T>(work: () => Promise<T>): Promise<{ value: 
     return { value, longestMs, longestWallMs, ticks };
   } finally {
     clearInterval(timer);
+  }
+}
+
+/**
+ * Slices whose clock is the count of its reads: spent after `asksPerSlice` asks whatever the machine's
+ * speed, so a test can count how often work asks whether to pause, and that it pauses when told.
+ */
+export class CountedSlices extends Slices {
+  private readonly counter: { reads: number };
+  pauses = 0;
+
+  constructor(asksPerSlice: number) {
+    const counter = { reads: 0 };
+    super(asksPerSlice, () => counter.reads++);
+    this.counter = counter;
+  }
+
+  /** How many times the clock was read: the work's asks, and a pause's own two. */
+  get asks(): number {
+    return this.counter.reads;
+  }
+
+  override async pause(): Promise<void> {
+    if (this.spent) this.pauses++;
+    await super.pause();
   }
 }
