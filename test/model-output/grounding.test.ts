@@ -1,7 +1,7 @@
 /** The grounding check on its own: contacts, references and figures an answer gives must be in the passages or the question. */
 import { expect, test } from "bun:test";
 import { checkOutput } from "../../src/llm/output/check.ts";
-import { chineseNumber, figures } from "../../src/llm/output/figures.ts";
+import { chineseNumber, chineseRange, figures } from "../../src/llm/output/figures.ts";
 import type { Source } from "../../src/llm/prompt.ts";
 
 const PASSAGE =
@@ -107,6 +107,22 @@ test("contacts in other spellings are refused: single spaced digits, Chinese dig
 test("figures in other spellings are refused when the articles do not hold them: 半年, 十多天, 廿天, No.100", () => {
   for (const answer of ["半年内可以退。[1]", "十多天内可以退。[1]", "廿天内可以退。[1]", "订单号 No.100 可查。[1]"])
     expect({ answer, got: refusedFor(answer) }).toEqual({ answer, got: expect.stringMatching(/^the answer gives the figure /) });
+});
+
+test("neighbouring numerals are a range, each end a figure: 三四人 against 34人, 十五六天, 二三十元; digits read out stay digits", () => {
+  const TABLES: Source[] = [{ n: 1, id: "tables", title: "包间", url: "https://e.com/t", passages: ["小包间可坐三四人，大包间坐十五六人，人均消费二三十元。"] }];
+  const refused = (answer: string) => refusedWith(TABLES, answer, "包间坐几个人");
+  for (const answer of ["小包间坐34人[1]。", "大包间坐156人[1]。", "大包间坐16人，人均230元[1]。", "人均40元[1]。"])
+    expect({ answer, got: refused(answer) }).toEqual({ answer, got: expect.stringMatching(/^the answer gives the figure /) });
+  for (const answer of ["小包间坐3到4人[1]。", "小包间可坐三四人，大包间十五六人[1]。", "大包间能坐15到16人，人均二三十元[1]。", "人均20到30元[1]。"])
+    expect({ answer, got: refused(answer) }).toEqual({ answer, got: "passed" });
+  const f = (s: string) => figures(s).map((x) => `${x.value}|${x.unit}`);
+  expect(f("三四人")).toEqual(["3|count", "4|count"]);
+  expect(f("两三天")).toEqual(f("2天 3天"));
+  expect(f("十一二月")).toEqual(["11|month", "12|month"]);
+  expect([chineseRange("三四"), chineseRange("十五六"), chineseRange("二三十"), chineseRange("三四百")]).toEqual([[3, 4], [15, 16], [20, 30], [300, 400]]);
+  // Not neighbours, or a third numeral beside them: digits read out.
+  expect([chineseRange("一二三四"), chineseRange("二四"), chineseRange("二零二四"), chineseRange("十五")]).toEqual([null, null, null, null]);
 });
 
 test("what the articles say in other units or words passes: 七天 as 一周, 9:00-18:00 as 9am-6pm, 晚上, COVID-19", () => {

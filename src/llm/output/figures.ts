@@ -2,7 +2,7 @@
  * The figures a text states, each as a value in one base unit, so that an answer's "7天", "七天",
  * "一周", "7 days" and "seven days" meet the article's "七天": Arabic and Chinese numerals (with
  * 万, 千, k, 半, 多 and the like), English number words before a unit, times of day ("9:30",
- * "9点半", "晚上9点" = 21:00, "9pm"), dates ("2024-03-15", "2024年3月15日"), currency signs and
+ * "9点半", "晚上9点" = 21:00, "9pm"), ranges said as neighbouring numerals (三四人: 3 and 4), dates ("2024-03-15", "2024年3月15日"), currency signs and
  * percentages. Durations are counted in minutes (a week is 10,080 of them, months in twelfths of a
  * year), lengths in millimetres, weights in grams, money in jiao.
  *
@@ -116,6 +116,24 @@ export function chineseNumber(s: string): number | null {
   return total + section + (digit ?? 0);
 }
 
+/**
+ * Two neighbouring numerals side by side say "about": 三四人 is three or four people, 十五六天 15 or 16
+ * days, 二三十 20 or 30 — not 34, 16, 30. The two readings, or null when `s` holds no such pair (a
+ * third numeral beside them is digits read out, 一二三四 1234).
+ */
+export function chineseRange(s: string): [number, number] | null {
+  const chars = [...s];
+  const digit = (i: number) => (i >= 0 && i < chars.length ? CN_DIGIT[chars[i] as string] : undefined);
+  for (let i = 0; i + 1 < chars.length; i++) {
+    const [a, b] = [digit(i), digit(i + 1)];
+    if (a === undefined || b === undefined || a === 0 || b !== a + 1 || digit(i - 1) !== undefined || digit(i + 2) !== undefined) continue;
+    const read = (d: number) => chineseNumber([...chars.slice(0, i), chars[i + (d === a ? 0 : 1)], ...chars.slice(i + 2)].join(""));
+    const [lo, hi] = [read(a), read(b)];
+    return lo !== null && hi !== null ? [lo, hi] : null;
+  }
+  return null;
+}
+
 const EN_NUMBER: Record<string, number> = {
   zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, thirteen: 13,
   fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19, twenty: 20, thirty: 30, forty: 40, fifty: 50,
@@ -219,13 +237,13 @@ export function figures(text: string): Figure[] {
       const n = chineseNumber(g.pct);
       if (n !== null) found.push({ value: show(n), unit: "%", raw: show(n), text: written });
     } else if (g.cn) {
-      let n = g.cn === "半" ? 0.5 : chineseNumber(g.cn);
-      if (n === null) continue;
       const unit = (g.cnunit ?? "").replace(/^个?半?/, "");
       if (beginsWord(unit, text, (m.index as number) + m[0].length)) continue;
+      const single = g.cn === "半" ? 0.5 : chineseNumber(g.cn);
+      const values = chineseRange(g.cn) ?? (single === null ? [] : [single]);
       // 一个半月, 两年半: a half more.
-      if (g.cnhalf || /^个?半/.test(g.cnunit ?? "")) n += 0.5;
-      found.push(figure(n, unit || g.cnunit, written, before));
+      const half = g.cnhalf || /^个?半/.test(g.cnunit ?? "") ? 0.5 : 0;
+      for (const n of values) found.push(figure(n + half, unit || g.cnunit, written, before));
     } else if (g.en) {
       const n = g.en
         .toLowerCase()
