@@ -42,3 +42,50 @@ test("database stopped: messages wait, health can count them, and all are writte
     await sql.close();
   }
 }, 30_000);
+
+test("two instances: a text compared with the follower's last question is not counted as asking it again when another instance logged a message of theirs in between", async () => {
+  const sql = new SQL(pg.url);
+  await prepareDatabase(sql, { now: new Date(), firstKey: false });
+  const other = new PgMessageLog(sql);
+  /** Runs once, right after this instance has read the followers' last texts and before it writes. */
+  let between: (() => Promise<void>) | null = null;
+  const racing = new Proxy(sql, {
+    get(target, p) {
+      if (p !== "unsafe") return Reflect.get(target, p);
+      return async (query: string, args?: unknown[]) => {
+        const rows = await target.unsafe(query, args);
+        const run = between;
+        if (run && query.includes("f.last_seq")) (between = null), await run();
+        return rows;
+      };
+    },
+  }) as SQL;
+  const log = new PgMessageLog(racing);
+  const said = (key: string, at: number, content: string, answer: string) => ({ ...entry(key), from_user: "o_race", received_ms: T0 + at, content, answer, unmatched: answer === "fallback" });
+  const againOf = async (key: string) => (await log.list({ unmatchedOnly: false, limit: 20, offset: 0 })).items.find((m) => m.msg_key === key)?.again_of;
+  const seqOf = async (key: string) => (await log.list({ unmatchedOnly: false, limit: 20, offset: 0 })).items.find((m) => m.msg_key === key)?.seq;
+  try {
+    // Alone, the text asks the question again (a word of it again).
+    other.add(said("r:q1", 0, "社保卡怎么补办", "answer:a1"));
+    await other.settled();
+    log.add(said("r:again1", 1000, "社保卡补办要多久", "fallback"));
+    await log.settled();
+    expect(await againOf("r:again1")).toBe((await seqOf("r:q1")) as number);
+    // Another question logged by the other instance between the read and the write: the text was
+    // compared with 社保卡怎么补办, not with it, so it is counted after neither.
+    other.add(said("r:q2", 60_000, "社保卡怎么补办", "answer:a1"));
+    await other.settled();
+    between = async () => {
+      other.add(said("r:x", 61_000, "营业时间几点", "answer:a2"));
+      await other.settled();
+    };
+    log.add(said("r:again2", 62_000, "社保卡补办要多久", "fallback"));
+    await log.settled();
+    expect(between).toBeNull();
+    expect(await againOf("r:again2")).toBeNull();
+  } finally {
+    await log.close(1000);
+    await other.close(1000);
+    await sql.close();
+  }
+}, 30_000);

@@ -95,15 +95,15 @@ export class PgMessageLog {
     }
   }
 
-  /** The text of each follower's last interaction as the followers table has it, for those of `batch` who may ask again. */
-  private async lastTexts(batch: NewMessage[]): Promise<Map<string, string | null>> {
+  /** Each follower's last interaction as the followers table has it (its seq and text), for those of `batch` who may ask again. */
+  private async lastTexts(batch: NewMessage[]): Promise<Map<string, { seq: string; text: string | null }>> {
     const who = [...new Set(batch.filter((m) => asks(m.type, m.content)).map((m) => m.from_user))];
     if (!who.length) return new Map();
     const rows = (await this.sql.unsafe(
-      "SELECT f.openid, m.content FROM followers f JOIN messages m ON m.seq = f.last_seq WHERE f.openid = ANY(string_to_array($1, chr(1)))",
+      "SELECT f.openid, f.last_seq::text AS seq, m.content FROM followers f JOIN messages m ON m.seq = f.last_seq WHERE f.openid = ANY(string_to_array($1, chr(1)))",
       [who.join("\u0001")],
-    )) as { openid: string; content: string | null }[];
-    return new Map(rows.map((r) => [r.openid, r.content]));
+    )) as { openid: string; seq: string; content: string | null }[];
+    return new Map(rows.map((r) => [r.openid, { seq: r.seq, text: r.content }]));
   }
 
   private async write(batch: NewMessage[]): Promise<void> {
@@ -119,7 +119,8 @@ export class PgMessageLog {
       const opening = m.type !== "event" || OPENING_SET.has(m.event ?? "");
       const mine = seen.get(m.from_user) ?? { rows: 0, opening: null, text: null };
       const prev_back = mine.opening === null ? null : mine.rows - mine.opening;
-      const prevText = prev_back === null ? (before.get(m.from_user) ?? null) : mine.text;
+      const last = prev_back === null ? before.get(m.from_user) : undefined;
+      const prevText = prev_back === null ? (last?.text ?? null) : mine.text;
       seen.set(m.from_user, { rows: mine.rows + 1, opening: opening ? mine.rows : mine.opening, text: opening ? (m.content ?? null) : mine.text });
       return {
         i,
@@ -141,6 +142,8 @@ export class PgMessageLog {
         opening,
         asks: asks(m.type, m.content) && asksAbout(m.content as string, prevText),
         prev_back,
+        // The interaction whose text was compared: another instance's message logged since is not it.
+        prev_seq: last?.seq ?? null,
         // A previous interaction at or after this time is recent enough to be asked again after.
         again_from: isoTime(Date.parse(received_at) - AGAIN_MS),
       };
@@ -149,18 +152,19 @@ export class PgMessageLog {
     // of 2,000 took two seconds). The rows not logged yet (looked up one by one in the msg_key
     // index) take their seq first, so that a follower's text can name the message it asks again
     // after: their previous opening interaction, prev_back rows back in the batch, else as the
-    // followers table has it. Then each follower's last interaction moves forward only and the
+    // followers table has it — while it is still the one whose text was compared (prev_seq).
+    // Then each follower's last interaction moves forward only and the
     // quarter hours' counts grow, written in key order so that two instances' batches lock their
     // rows in the same order. A message another instance logs at the same moment is counted by both.
     await this.sql.unsafe(
       `WITH r AS (SELECT * FROM json_to_recordset($1::text::json) AS r(i integer, received_at text, msg_key text, from_user text, type text, event text, content text, answer text, unmatched boolean,
-                    reply_ms integer, margin double precision, kind text, period text, bucket integer, close boolean, opening boolean, asks boolean, prev_back integer, again_from text)),
+                    reply_ms integer, margin double precision, kind text, period text, bucket integer, close boolean, opening boolean, asks boolean, prev_back integer, prev_seq bigint, again_from text)),
             n AS (SELECT r.*, nextval('messages_seq_seq') AS seq, (SELECT false FROM messages m WHERE m.msg_key = r.msg_key LIMIT 1) IS NULL AS fresh FROM r ORDER BY i),
             x AS (SELECT n.*, CASE WHEN NOT n.asks THEN NULL
                                    WHEN n.prev_back IS NOT NULL THEN
                                      CASE WHEN lag(n.kind, n.prev_back) OVER f = ANY($2::text[]) AND lag(n.received_at, n.prev_back) OVER f >= n.again_from
                                                AND lag(n.received_at, n.prev_back) OVER f <= n.received_at THEN lag(n.seq, n.prev_back) OVER f END
-                                   ELSE (SELECT fo.last_seq FROM followers fo WHERE fo.openid = n.from_user AND fo.last_kind = ANY($2::text[]) AND fo.last_at >= n.again_from AND fo.last_at <= n.received_at)
+                                   ELSE (SELECT fo.last_seq FROM followers fo WHERE fo.openid = n.from_user AND fo.last_seq = n.prev_seq AND fo.last_kind = ANY($2::text[]) AND fo.last_at >= n.again_from AND fo.last_at <= n.received_at)
                               END AS again_of
                   FROM n WINDOW f AS (PARTITION BY n.from_user ORDER BY n.i)),
             ins AS (INSERT INTO messages (seq, received_at, msg_key, from_user, type, event, content, answer, unmatched, reply_ms, margin, again_of)
