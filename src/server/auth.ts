@@ -80,6 +80,16 @@ function single(params: Param[], name: string): string {
  * failures, but a valid signature is never refused for the lock-out: the lock-out slows guessing,
  * it must not let strangers shut the operator out.
  */
+/** What `check` throws, or null when it passes. */
+function refusalOf(check: () => void): unknown {
+  try {
+    check();
+    return null;
+  } catch (e) {
+    return e;
+  }
+}
+
 export async function authenticate(
   request: Request,
   arrivedAt: number,
@@ -88,8 +98,11 @@ export async function authenticate(
   /** Filled in once the signature has passed, so that the answer (a refusal too) can be signed. */
   verifiedAs: { key?: AdminKey; nonce?: string; path?: string } = {},
 ): Promise<SignedRequest> {
-  // Not a failure of the client's: refused before anything is read or counted.
-  opts.keys.check(opts.clock.now());
+  // Not a failure of the client's: refused before anything is read or counted — but a GET without a
+  // body, which may be health: while the database cannot be read, health is let on with the keys as
+  // last read (Keys.lastRead): it changes nothing and is how the operator sees why.
+  const keysStale = refusalOf(() => opts.keys.check(opts.clock.now()));
+  if (keysStale && (!opts.keys.lastRead || request.method !== "GET" || Number(request.headers.get("content-length") ?? 0) > 0)) throw keysStale;
   if (opts.shared && !opts.shared.up() && request.method !== "GET") throw opts.shared.down();
   let verified = false;
   let form: ReadForm | null = null;
@@ -109,13 +122,15 @@ export async function authenticate(
     if (!NONCE_PATTERN.test(nonce)) throw unauthorized("unsigned", "nonce must be 16–64 characters of A-Z a-z 0-9 _ -");
     if (!SIGN_PATTERN.test(sign)) throw unauthorized("unsigned", "sign must be 32 lowercase hex digits");
 
-    const key = opts.keys.lookup(appkey, opts.clock.now());
+    const key = keysStale ? opts.keys.lastRead?.(appkey) : opts.keys.lookup(appkey, opts.clock.now());
     const signed = params.filter(([k]) => k !== "sign");
     const expected = computeSign(canonicalString(request.method, url.pathname, signed), key?.secret ?? DUMMY_SECRET);
     // Said apart, so an operator knows which setting to fix. An appkey is an id, not a secret (random
     // and public in logs and in `keys ls`): knowing one exists gives no way to sign, and guessing
     // them is what the lock-out slows. The work is the same either way.
     const matches = timingSafeEqual(expected, sign);
+    // A key added since the keys were last read is not known yet: not the client's failure.
+    if (!key && keysStale) throw keysStale;
     if (!key) throw unauthorized("unknown_appkey", `no admin key has the appkey "${appkey}" on this server: check --appkey (REPLYD_APPKEY); replyd keys ls on the server lists the keys`);
     if (!matches) throw unauthorized("bad_signature", `the signature does not match: check --secret (REPLYD_SECRET) for the appkey "${appkey}"`);
     verified = true;
@@ -134,6 +149,7 @@ export async function authenticate(
     // Health stays readable while Redis is unusable (it is how the operator sees why), on this
     // instance's own nonces; every other request needs the cluster's replay protection.
     const isHealth = url.pathname === "/api/cli" && params.every(([k]) => (AUTH_FIELDS as readonly string[]).includes(k) || k === "account");
+    if (keysStale && !isHealth) throw keysStale;
     const expiresAt = tsMs + opts.windowMs + 1000;
     let fresh: boolean;
     if (opts.shared && !opts.shared.up()) {

@@ -12,12 +12,18 @@ import type { AppContext } from "./context.ts";
 const indexState = (ctx: AppContext, complete: boolean) =>
   !complete ? `rebuilding (${Math.floor(ctx.read.articles.index.indexProgress() * 100)}%)` : ctx.read.indexVerified === "checking" ? "checking" : "ready";
 
+/** What the database answers, or null while it cannot be reached (health is read all the same). */
+const unlessAway = <T>(read: () => Promise<T>): Promise<T | null> => read().catch(() => null);
+
 export async function health(ctx: AppContext, req: SignedRequest) {
   const now = ctx.clock.now();
+  const database = ctx.write.database?.();
+  const redis = ctx.cluster ? (ctx.cluster() as { redis?: { state?: string } }).redis : undefined;
   const a = ctx.read.articles.counts();
   const c = ctx.read.content.counts();
   return {
-    status: "ok",
+    // "degraded": followers are answered, but from what this instance holds (the database or the cluster's Redis away).
+    status: database?.state === "down" || (redis && redis.state !== "up") ? "degraded" : "ok",
     version: VERSION,
     // The account this health is of (`default` on a server that declares none), and where its callback answers.
     account: ctx.account,
@@ -27,6 +33,8 @@ export async function health(ctx: AppContext, req: SignedRequest) {
     // Where the data is kept: sqlite (the data folder) or postgres (--db), and its schema version.
     store: ctx.write.kind,
     schema: ctx.write.schema,
+    // PostgreSQL: reached now, or down since when and why (the figures read from it are then null).
+    ...(database ? { database } : {}),
     uptime_s: Math.round((now - ctx.startedAt) / 1000),
     server_time: new Date(now).toISOString(),
     counts: { articles_live: a.live, articles_deleted: a.deleted, tags: c.tags, rules: c.rules, texts: c.texts, synonyms: c.synonyms },
@@ -36,7 +44,7 @@ export async function health(ctx: AppContext, req: SignedRequest) {
     rule_warnings: ruleWarnings(ctx),
     // Tags followers can never have listed: a help word, or an article's code (answered first).
     tag_warnings: tagWarnings(ctx),
-    db_bytes: await ctx.write.size(),
+    db_bytes: await unlessAway(() => ctx.write.size()),
     search_index: indexState(ctx, ctx.read.articles.index.searchIndexComplete),
     // The passage index followers' questions are ranked from (docs/answers.md): rebuilt with the search
     // index after a bulk write, alone after an upgrade or new synonyms.
@@ -57,7 +65,7 @@ export async function health(ctx: AppContext, req: SignedRequest) {
     generated_answers: ctx.generator ? await ctx.generator.status() : { endpoint: "not configured" },
     ...(ctx.clockWarning() ? { clock_warning: ctx.clockWarning() } : {}),
     ...(ctx.cluster ? { cluster: ctx.cluster() } : {}),
-    newest_backup: await ctx.write.newestBackup(),
+    newest_backup: await unlessAway(() => ctx.write.newestBackup()),
     // Temp files of backups cut short (kill -9) found and removed when the server started.
     backup_temp_files_removed_at_start: ctx.write.backupTempFilesRemovedAtStart,
     // Which key asked, and whether it is the one taken from the server's environment (served until

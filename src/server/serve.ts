@@ -59,6 +59,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     keep: opts.keep,
     ...(opts.replyLimit ? { replyLimit: opts.replyLimit } : {}),
     logError: (msg: string) => emit({ level: "error", msg }),
+    logInfo: (msg: string) => emit({ level: "info", msg }),
   };
   // Several accounts: the server's keys (the top of --data, or the database's default schema), each account's data a folder or schema of its own.
   let server: AccountsServer | null = null;

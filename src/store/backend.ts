@@ -37,6 +37,8 @@ export interface BackendOptions {
   /** Make the first admin key when the store has none and no other key is given (a server's start). */
   firstKey: boolean;
   logError: (message: string) => void;
+  /** What is back to normal (the database answers again): logged as information, not as an error; logError when not given. */
+  logInfo?: (message: string) => void;
   /**
    * SQLite: the account this folder is of, on a server of several accounts (recorded in its backups).
    * PostgreSQL reads it from the schema (store/postgres/account-schema.ts).

@@ -86,6 +86,12 @@ export interface Keys {
   /** Throws 503 while the keys cannot be trusted to be current (a broken keys file, an unreachable database). */
   check(nowMs?: number): void;
   lookup(appkey: string, nowMs?: number): AdminKey | undefined;
+  /**
+   * The key as the keys were last read, while check() refuses: where that is only the database being
+   * away (not a keys file that may hold a revocation), health — which changes nothing, and is how
+   * the operator sees why — is let on with it.
+   */
+  lastRead?(appkey: string): AdminKey | undefined;
   readonly size: number;
 }
 

@@ -39,6 +39,8 @@ export interface EditResult {
   changed: boolean;
 }
 
+export type DatabaseState = { state: "up" } | { state: "down"; since: string; error: string };
+
 export interface Writer {
   readonly kind: "sqlite" | "postgres";
   /** The schema version the store is at. */
@@ -50,6 +52,8 @@ export interface Writer {
   readonly generated: GeneratedLog;
   /** Backups kept per matter (--keep). */
   readonly keep: number;
+  /** PostgreSQL: whether this instance reaches the database now, and since when and why not (health). */
+  database?(): DatabaseState;
   /** The newest backup of any matter (health). */
   newestBackup(): Promise<BackupInfo | null>;
   /** Temp files of backups cut short (kill -9) found and removed at start (health). */

@@ -7,7 +7,8 @@ import { SQL } from "bun";
 import { startServer, type RunningServer } from "../../src/server/serve.ts";
 import { prepareDatabase } from "../../src/store/postgres/connect.ts";
 import { InstanceRegistry } from "../../src/store/postgres/instances.ts";
-import { ADMIN_ENV, body, serveOpts, signedRequest } from "../helpers.ts";
+import { ADMIN_ENV, body, captureIO, serveOpts, signedRequest } from "../helpers.ts";
+import { run } from "../../src/cli/index.ts";
 import { testDatabase } from "../pg.ts";
 import { clusterSuite } from "./suite.ts";
 import { startFakePlatform } from "../platform/fake.ts";
@@ -77,7 +78,11 @@ test("a second instance on the database without --redis is refused, saying why; 
   await instance();
   await instance();
   const health = await body(await send(running[1] as RunningServer, signed("GET", "/api/cli")));
+  expect(health.data).toMatchObject({ status: "ok", store: "postgres", database: { state: "up" } });
   expect(health.data.cluster).toMatchObject({ instances_seen: 2, redis: { state: "up" }, postgres: { state: "up" }, dedupe: "cluster" });
+  const io = captureIO({ REPLYD_URL: (running[1] as RunningServer).url, ...ADMIN_ENV });
+  expect(await run(["health"], io)).toBe(0);
+  expect(io.stdout.join("\n")).toMatch(/^ok — replyd[^\n]*\n(.*\n)*cluster {8}2 instances seen: this one .*; .+ \(\d+ s ago\)\nredis {10}up at /);
 });
 
 test("an instance killed without stopping is forgotten at once by a start on its host (its pid is gone)", async () => {
@@ -227,8 +232,18 @@ test("Redis away: followers answered by each instance alone, writes 503, health 
     const list = await send(b, signed("GET", "/api/cli", [["id", "a1"]]));
     expect(list.status).toBe(503);
     const health = await body(await send(a, signed("GET", "/api/cli")));
+    expect(health.data.status).toBe("degraded");
     expect(health.data.cluster).toMatchObject({ redis: { state: "down" }, dedupe: "this instance only (Redis is away)" });
     expect(health.data.cluster.answered_alone).toBeGreaterThanOrEqual(1);
+    // The operator's text says it too, not only --json.
+    const io = captureIO({ REPLYD_URL: a.url, ...ADMIN_ENV });
+    expect(await run(["health"], io)).toBe(0);
+    const text = io.stdout.join("\n");
+    expect(text).toStartWith("degraded — replyd");
+    expect(text).toContain("store          postgres (reached)");
+    expect(text).toMatch(/cluster {8}\d instances? seen: this one /);
+    expect(text).toMatch(/REDIS {10}DOWN since \d{4}-\d\d-\d\dT[\d:.]+Z \(.+\): admin requests other than health are refused/);
+    expect(text).toMatch(/dedupe {9}this instance only \(Redis is away\); \d+ messages? answered by this instance alone/);
   } finally {
     await redis.resume();
   }

@@ -7,7 +7,7 @@ import { sqliteWriter } from "../../src/store/sqlite/writer.ts";
 import { createApp } from "../../src/server/app.ts";
 import { KeyRing, writeKeys, type AdminKey } from "../../src/store/keys.ts";
 import { ADMIN, body, openStore, signedRequest, T0, tempDir } from "../helpers.ts";
-import { CODE } from "../../src/base/errors.ts";
+import { CODE, ReplydError } from "../../src/base/errors.ts";
 
 const OTHER: AdminKey = { appkey: "other1", secret: "other-secret-0123456789", scope: "admin" };
 
@@ -46,4 +46,50 @@ test("keys.json replaced by a 0644 file (revoking ADMIN): every admin request 50
     console.error = origError;
     tmp.cleanup();
   }
+});
+
+test("the database away (keys not readable, Keys.lastRead given): health answers on the keys last read; anything else 503 before its body is read", async () => {
+  const tmp = tempDir();
+  try {
+    const clock = fixedClock(T0);
+    const store = openStore(tmp.dir, { clock });
+    let away = false;
+    const keys = {
+      check() {
+        if (away) throw new ReplydError("database_unavailable", "the database cannot be reached");
+      },
+      lookup(appkey: string) {
+        this.check();
+        return appkey === ADMIN.appkey ? ADMIN : undefined;
+      },
+      lastRead: (appkey: string) => (appkey === ADMIN.appkey ? ADMIN : undefined),
+      size: 1,
+    };
+    const app = await createApp({ read: store, write: sqliteWriter(store), keys, clock });
+    const send = async (req: Request) => {
+      const res = await app.handle(req);
+      return { status: res.status, code: (await body(res)).error?.code };
+    };
+    const signed = (method: string, fields: [string, string][] = [], key: AdminKey = ADMIN) => (clock.advance(10), signedRequest(method, "/api/cli", { nowMs: clock.now(), fields, key }));
+    expect((await send(signed("GET"))).status).toBe(200);
+    away = true;
+    expect(await send(signed("GET"))).toEqual({ status: 200, code: undefined });
+    // A key the last read did not hold (added since, perhaps): the database's refusal, not "unknown".
+    expect(await send(signed("GET", [], OTHER))).toEqual({ status: 503, code: CODE.database_unavailable });
+    expect(await send(signed("GET", [["id", "a1"]]))).toEqual({ status: 503, code: CODE.database_unavailable });
+    // A write is refused before a byte of its body is read.
+    let pulled = false;
+    const write = signed("POST", [["id", "a1"], ["title", "t"], ["url", "https://e.com/"]]);
+    const stream = new ReadableStream({ pull: (c) => void ((pulled = true), c.close()) }, { highWaterMark: 0 });
+    const unread = new Request(write.url, { method: "POST", headers: write.headers, body: stream, duplex: "half" } as RequestInit);
+    expect(await send(unread)).toEqual({ status: 503, code: CODE.database_unavailable });
+    expect(pulled).toBe(false);
+    store.close();
+  } finally {
+    tmp.cleanup();
+  }
+});
+
+test("keys.json that cannot be loaded (a revocation gone wrong) has no lastRead: health is refused too", () => {
+  expect("lastRead" in new KeyRing(null)).toBe(false);
 });

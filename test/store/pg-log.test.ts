@@ -19,7 +19,7 @@ test("database stopped: messages wait, health can count them, and all are writte
   const sql = new SQL(pg.url);
   await prepareDatabase(sql, { now: new Date(), firstKey: false });
   const errors: string[] = [];
-  const log = new PgMessageLog(sql, (m) => errors.push(m), 3);
+  const log = new PgMessageLog(sql, { onError: (m) => errors.push(m), maxUnwritten: 3 });
   try {
     log.add(entry("m:before"));
     await log.settled();
@@ -37,6 +37,38 @@ test("database stopped: messages wait, health can count them, and all are writte
     expect(log.lastError).toBeNull();
     const { items } = await log.list({ unmatchedOnly: false, limit: 10, offset: 0 });
     expect(items.map((m) => m.msg_key)).toEqual(["m:2", "m:1", "m:0", "m:before"]);
+  } finally {
+    await log.close(1000);
+    await sql.close();
+  }
+}, 30_000);
+
+test("database stopped while messages keep coming: tried again on the backoff, not once per message nor per wait; said once back, as information", async () => {
+  const sql = new SQL(pg.url);
+  await prepareDatabase(sql, { now: new Date(), firstKey: false });
+  const errors: string[] = [];
+  const infos: string[] = [];
+  const log = new PgMessageLog(sql, { onError: (m) => errors.push(m), onInfo: (m) => infos.push(m) });
+  try {
+    log.add(entry("o:before"));
+    await log.settled();
+    pg.halt();
+    // 20 messages over about 700 ms, and an operator's inbox asking for the log meanwhile.
+    for (let i = 0; i < 20; i++) {
+      log.add(entry(`o:${i}`));
+      if (i % 5 === 4) await log.settled(10).catch(() => {});
+      await Bun.sleep(35);
+    }
+    // The tries of a 200, 400, 800 ms backoff, not one per message (there were 20) or per wait.
+    const tries = errors.filter((e) => e.includes("could not be written yet"));
+    expect(tries.length).toBeGreaterThanOrEqual(1);
+    expect(tries.length).toBeLessThanOrEqual(4);
+    expect(infos).toEqual([]);
+    pg.resume();
+    await log.settled(15_000);
+    expect(infos).toEqual(["message log: the database takes messages again; the 20 that waited are written"]);
+    const { total } = await log.list({ unmatchedOnly: false, limit: 1, offset: 0 });
+    expect(total).toBeGreaterThanOrEqual(21);
   } finally {
     await log.close(1000);
     await sql.close();

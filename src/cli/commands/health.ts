@@ -2,8 +2,24 @@ import { formatBytes } from "../args.ts";
 import type { CommandContext } from "../context.ts";
 import { defineCommand } from "../command.ts";
 
+type Down = { state: string; since?: string; error?: string };
+
+interface Cluster {
+  instance?: { id: string; host: string; pid: number };
+  instances_seen?: number;
+  others?: { id: string; host: string; seen_ms_ago: number }[];
+  redis?: Down & { at?: string; last_refusal?: { at: string; error: string } };
+  dedupe?: string;
+  answered_alone?: number;
+  conversations_alone?: number;
+  cache_lag?: { last_ms: number | null; max_ms_last_minute: number | null; notices: number };
+}
+
 interface Health {
   status: string;
+  store?: string;
+  database?: Down;
+  cluster?: Cluster;
   account?: string;
   callback?: string;
   callback_configured?: boolean;
@@ -15,7 +31,7 @@ interface Health {
   counts: { articles_live: number; articles_deleted: number; tags: number; rules: number; texts: number; synonyms?: number };
   rule_warnings?: string[];
   tag_warnings?: string[];
-  db_bytes: number;
+  db_bytes: number | null;
   search_index: string;
   passage_index?: { state: string; articles: number; passages: number };
   newest_backup: { id: string; created_at: string; size: number } | null;
@@ -62,6 +78,33 @@ function modelLines(g: NonNullable<Health["generated_answers"]>): string[] {
   ];
 }
 
+const counted = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const downFor = (d: Down) => `${d.state.toUpperCase()}${d.since ? ` since ${d.since}` : ""}${d.error ? ` (${d.error})` : ""}`;
+
+/** Where the data is: the store, and on PostgreSQL whether this instance reaches it. */
+function storeLines(h: Health): string[] {
+  if (!h.store) return [];
+  if (h.store !== "postgres") return [`store          ${h.store} (the data folder)`];
+  return h.database?.state === "down"
+    ? [`DATABASE       PostgreSQL ${downFor(h.database)}: followers are answered from this instance's copy, their messages wait in memory; admin requests other than health are refused until it answers`]
+    : ["store          postgres (reached)"];
+}
+
+/** One of a cluster: this instance, the others, Redis and what falls back while it is away. */
+function clusterLines(c: Cluster): string[] {
+  const others = (c.others ?? []).map((o) => `${o.host} (${Math.round(o.seen_ms_ago / 1000)} s ago)`);
+  const lag = c.cache_lag;
+  return [
+    `cluster        ${counted(c.instances_seen ?? 1, "instance")} seen: this one ${c.instance?.host ?? "?"} (pid ${c.instance?.pid ?? "?"})${others.length ? `; ${others.join(", ")}` : ""}`,
+    c.redis?.state === "up"
+      ? `redis          up at ${c.redis.at ?? "?"}`
+      : `REDIS          ${downFor(c.redis ?? { state: "unknown" })}: admin requests other than health are refused; each instance answers followers alone`,
+    ...(c.redis?.last_refusal && c.redis.state === "up" ? [`               last refusal ${c.redis.last_refusal.at}: ${c.redis.last_refusal.error}`] : []),
+    ...(c.dedupe ? [`dedupe         ${c.dedupe}${c.answered_alone ? `; ${c.answered_alone} messages answered by this instance alone` : ""}${c.conversations_alone ? `, ${counted(c.conversations_alone, "turn")} read or kept alone` : ""}`] : []),
+    ...(lag ? [`changes seen   ${counted(lag.notices, "notice")} from other instances${lag.last_ms !== null ? `, last ${lag.last_ms} ms after the write, at most ${lag.max_ms_last_minute} ms in the last minute` : ""}`] : []),
+  ];
+}
+
 const duration = (s: number) =>
   s < 60 ? `${s}s` : s < 3600 ? `${Math.floor(s / 60)}m ${s % 60}s` : `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
 
@@ -74,6 +117,8 @@ export async function health(c: CommandContext): Promise<void> {
     [
       `${h.status} — replyd ${h.version} at ${client.config.url} (${ms.toFixed(0)} ms)${client.config.profile ? `, profile ${client.config.profile}` : ""}`,
       ...(h.account && h.account !== "default" ? [`account        ${h.account}`] : []),
+      ...storeLines(h),
+      ...(h.cluster ? clusterLines(h.cluster) : []),
       ...(h.callback_configured === false
         ? [`CALLBACK       no wx-token: ${h.callback ?? "the callback"} answers 503 until one is set (--wx-token, or the account's wx-token in the config file)`]
         : h.callback_configured
@@ -88,11 +133,11 @@ export async function health(c: CommandContext): Promise<void> {
       ...(h.rule_warnings ?? []).map((w) => `RULE           ${w}`),
       ...(h.tag_warnings ?? []).map((w) => `TAG            ${w}`),
       ...(h.counts.synonyms ? [`synonyms       ${h.counts.synonyms} group${h.counts.synonyms === 1 ? "" : "s"}`] : []),
-      `database       ${formatBytes(h.db_bytes)}`,
+      `database       ${h.db_bytes === null ? "size unknown (the database cannot be reached)" : formatBytes(h.db_bytes)}`,
       ...(h.message_log ? [`message log    ${h.message_log.unwritten} waiting to be written${h.message_log.dropped ? `, ${h.message_log.dropped} NOT LOGGED (the queue was full)` : ""}`] : []),
       `search index   ${h.search_index}`,
-      ...(h.passage_index ? [`passage index  ${h.passage_index.state}: ${h.passage_index.articles} articles, ${h.passage_index.passages} passages`] : []),
-      `newest backup  ${h.newest_backup ? `${h.newest_backup.id} (${formatBytes(h.newest_backup.size)})` : "none"}`,
+      ...(h.passage_index ? [`passage index  ${h.passage_index.state}: ${counted(h.passage_index.articles, "article")}, ${counted(h.passage_index.passages, "passage")}`] : []),
+      `newest backup  ${h.newest_backup ? `${h.newest_backup.id} (${formatBytes(h.newest_backup.size)})` : h.database?.state === "down" ? "unknown (the database cannot be reached)" : "none"}`,
       `key            ${h.key.appkey} (${h.key.scope}${h.key.source === "environment" ? ", from the server's environment" : ""})`,
       ...(h.environment_key ? [`environment key ${h.environment_key}: the server took it from its environment (REPLYD_APPKEY); it works until the server restarts without it (replyd keys rm cannot revoke it)`] : []),
       ...(h.platform?.link === "not configured"

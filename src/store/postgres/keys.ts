@@ -70,6 +70,10 @@ export class PgKeyRing implements Keys {
     return this.keys.get(appkey);
   }
 
+  lastRead(appkey: string): AdminKey | undefined {
+    return this.keys.get(appkey);
+  }
+
   get size(): number {
     return this.keys.size;
   }

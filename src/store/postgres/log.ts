@@ -34,17 +34,28 @@ export class PgMessageLog {
   private writing: Promise<void> | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private retryMs = 0;
+  /** The next try after the database refused a batch: messages arriving meanwhile wait for it rather than try again each. */
+  private retry: ReturnType<typeof setTimeout> | null = null;
   dropped = 0;
   /** The last failure to write, while it lasts; null once a batch went through. */
   lastError: string | null = null;
 
+  private readonly onError: (message: string) => void;
+  private readonly onInfo: (message: string) => void;
+  private readonly maxUnwritten: number;
+  private readonly flushAfterMs: number;
+  private readonly maxQueue: number;
+
   constructor(
     private readonly sql: SQL,
-    private readonly onError: (message: string) => void = () => {},
-    private readonly maxUnwritten = MAX_UNWRITTEN,
-    private readonly flushAfterMs = 10,
-    private readonly maxQueue = 256,
-  ) {}
+    opts: { onError?: (message: string) => void; onInfo?: (message: string) => void; maxUnwritten?: number; flushAfterMs?: number; maxQueue?: number } = {},
+  ) {
+    this.onError = opts.onError ?? (() => {});
+    this.onInfo = opts.onInfo ?? this.onError;
+    this.maxUnwritten = opts.maxUnwritten ?? MAX_UNWRITTEN;
+    this.flushAfterMs = opts.flushAfterMs ?? 10;
+    this.maxQueue = opts.maxQueue ?? 256;
+  }
 
   add(m: NewMessage): void {
     if (this.queue.length >= this.maxUnwritten) {
@@ -54,7 +65,7 @@ export class PgMessageLog {
       return;
     }
     this.queue.push(m);
-    if (this.writing) return;
+    if (this.writing || this.retry) return;
     if (this.queue.length >= this.maxQueue) this.start();
     else this.timer ??= setTimeout(() => this.start(), this.flushAfterMs);
   }
@@ -83,13 +94,15 @@ export class PgMessageLog {
         this.lastError = (e as Error).message;
         this.retryMs = Math.min(5000, Math.max(200, this.retryMs * 2));
         this.onError(`message log: ${this.queue.length} messages could not be written yet (${this.lastError}); trying again in ${this.retryMs} ms`);
-        setTimeout(() => {
+        this.retry = setTimeout(() => {
+          this.retry = null;
           this.retryMs = Math.max(this.retryMs, 1);
           this.start();
         }, this.retryMs);
         return;
       }
       this.queue.splice(0, batch.length);
+      if (this.lastError !== null) this.onInfo(`message log: the database takes messages again; the ${batch.length + this.queue.length} that waited are written`);
       this.lastError = null;
       this.retryMs = 0;
     }
@@ -187,9 +200,10 @@ export class PgMessageLog {
   async settled(timeoutMs = 10_000): Promise<void> {
     const until = performance.now() + timeoutMs;
     while (this.queue.length) {
-      if (!this.writing) this.start();
+      if (!this.writing && !this.retry) this.start();
       if (performance.now() > until) throw new Error(`${this.queue.length} messages are not written yet: ${this.lastError ?? "the database is slow"}`);
-      await Promise.race([this.writing, Bun.sleep(50)]);
+      // Waiting for the next try (this.writing null): a sleep, so that its timer can run.
+      await (this.writing ? Promise.race([this.writing, Bun.sleep(50)]) : Bun.sleep(50));
     }
   }
 

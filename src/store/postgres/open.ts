@@ -10,6 +10,7 @@
 import type { SQL } from "bun";
 import { rmSync } from "node:fs";
 import { BackendError, type Backend, type BackendOptions } from "../backend.ts";
+import type { DatabaseState } from "../writer.ts";
 import { DEFAULT_KEYS, keyspace } from "../../cluster/keyspace.ts";
 import type { RedisLink } from "../redis/link.ts";
 import { Model } from "../model/model.ts";
@@ -60,7 +61,7 @@ async function openAccountData(server: PgServer, sql: SQL, changed: string, opts
   const dir = makeCopyDir();
   const store = Model.open(dir, { logError: opts.logError, durable: false });
   const replica = new Replica(store, sql, opts.logError);
-  const log = new PgMessageLog(sql, opts.logError);
+  const log = new PgMessageLog(sql, { onError: opts.logError, onInfo: opts.logInfo ?? opts.logError });
   try {
     await replica.catchUp();
   } catch (e) {
@@ -70,16 +71,19 @@ async function openAccountData(server: PgServer, sql: SQL, changed: string, opts
   }
   let following: Promise<unknown> | null = null;
   let failing = false;
+  /** When the copy or the keys first failed to read the database, while they do. */
+  let downSince: number | null = null;
   const follow = () =>
     (following ??= replica
       .catchUp()
       .then(() => {
-        if (failing) opts.logError(`the database at ${where} answers again; the local copy is up to date`);
+        if (failing) (opts.logInfo ?? opts.logError)(`the database at ${where} answers again; the local copy is up to date`);
         failing = false;
       })
       .catch((e) => {
         if (!failing) opts.logError(`the local copy cannot follow the database at ${where}: ${scrubPassword((e as Error).message, url)}; followers are answered from what it holds`);
         failing = true;
+        downSince ??= Date.now();
       })
       .finally(() => (following = null)));
   // Polled every second; with Redis, also at once when another instance says it wrote.
@@ -112,10 +116,19 @@ async function openAccountData(server: PgServer, sql: SQL, changed: string, opts
   const announce = opts.redis ? () => void (opts.redis as RedisLink).publish(changed, JSON.stringify({ by: registry.id, at: Date.now() })).catch(() => {}) : () => {};
   const state = (): { state: "up" | "down"; error?: string } =>
     failing || keys.lastError ? { state: "down", error: scrubPassword(keys.lastError ?? "the copy cannot follow it", url) } : { state: "up" };
+  const database = (): DatabaseState => {
+    const s = state();
+    if (s.state === "up") {
+      downSince = null;
+      return { state: "up" };
+    }
+    downSince ??= Date.now();
+    return { state: "down", since: new Date(downSince).toISOString(), error: s.error ?? "" };
+  };
   return {
     kind: "postgres",
     read: store,
-    write: pgWriter(sql, replica, store, opts.clock, opts.keep, log, opts.replyLimit, announce),
+    write: Object.assign(pgWriter(sql, replica, store, opts.clock, opts.keep, log, opts.replyLimit, announce), { database }),
     keys,
     created: server.created,
     where: { db: where },
