@@ -1,17 +1,16 @@
 /**
  * What a follower's message says about the reply before it (docs/answers.md "Follow-ups"): "another"
  * (the next articles not yet offered), a pick from the list just sent ("the second one", "2"), or
- * a message that is no follow-up: thanks that close the question ("谢谢", "ok"), or words that
- * open another ("再问一下", "one more question").
+ * words that lean on what was said before ("那运费呢"); thanks and greetings, which are no
+ * follow-up, are courtesy.ts's.
  * These are requests, not questions: a closed set of whole messages, in both languages, matched
  * after the case, spaces and punctuation are folded away — "换一个！" and "Another one?" alike, but
  * not "another question about refunds", which is a question.
  */
 
-import { folded } from "./words.ts";
+import { standsAlone } from "./courtesy.ts";
+import { fold } from "./fold.ts";
 
-/** The last text fold() read, and what it made: a message is asked about by up to five of the predicates below in turn. */
-let lastFold = { text: "", f: "" };
 
 /** The next articles, please: the whole message, folded (fold()). */
 const ANOTHER = new Set(
@@ -42,20 +41,6 @@ const LEANS_HAN = /(?:它们?|这个|那个|这种|这样|这些|那些|同样|(
 const LEANS_HAN_AT = /^(?:那|还有|另外|如果|要是|也(?!许)|能|可以|要|需要|会(?!员)|多少|多久|几|什么时候|用什么|是不是)|呢$/u;
 const LEANS_LATIN = /^(?:and|but|so|then|also|or|what about|how about|what if)\b|\b(?:it|its|they|them|their|that|this|these|those|too|also|either|then|same|yours(?! truly)|ours|theirs)\b|(?<!\b(?:a|the|coal|gold|land|salt|tin|copper) )\bmine\b/;
 
-/** Thanks and acknowledgements close a question, goodbyes the conversation: nothing is asked. */
-const CLOSES = [
-  "谢谢", "谢谢你", "谢谢您", "多谢", "唔该", "唔该晒", "感谢", "谢了", "谢啦", "谢谢啦", "好的谢谢", "好的，谢谢", "好的呢", "好的", "好", "好吧", "那好吧", "那好", "也好", "那也好", "那行", "嗯", "嗯嗯", "哦", "知道了", "明白了", "收到", "懂了", "行", "可以了", "不用了", "没事了", "再见", "拜拜",
-  "thanks", "thank you", "thank u", "thanks a lot", "thanks so much", "many thanks", "thank you very much", "thx", "ty", "ok", "okay", "ok thanks", "ok thx", "ok thank you", "got it", "great", "cool", "nice", "perfect", "bye", "goodbye", "no thanks", "that's all", "thats all",
-];
-/** Greetings and "one more question" open one: the follower waits for the account to say how to ask. */
-const OPENS = [
-  "早晨", "早上好", "再问一下", "还想问一下", "我还想问", "还有个问题", "还有一个问题", "另外一个问题", "换个问题", "问个问题", "请问", "你好", "您好", "在吗", "在么", "在嘛", "在不在", "有人吗", "有人在吗",
-  "one more question", "another question", "i have a question", "i have another question", "quick question", "hello", "hi",
-];
-/** Each phrase folded (fold()), and without its spaces, for one said again and again ("ok thanks ok thanks"). */
-const COURTESY = new Map<string, Courtesy>([...CLOSES.map((s) => [fold(s), "closes"] as const), ...OPENS.map((s) => [fold(s), "opens"] as const)]);
-const COURTESY_FOLDED = new Map([...COURTESY].map(([s, kind]) => [s.replace(/ /g, ""), kind]));
-
 const NUMBERS: Record<string, number> = {
   一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5,
   first: 1, "1st": 1, second: 2, "2nd": 2, third: 3, "3rd": 3, fourth: 4, "4th": 4, fifth: 5, "5th": 5,
@@ -68,40 +53,6 @@ const PICKS = [
   /^(?:i want |give me |show me |open )?(?:the )?(first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th)(?: one| article| link)?(?: please)?$/,
 ];
 
-/** Lower case, full-width folded (NFKC), spaces and punctuation gone. */
-export function fold(text: string): string {
-  if (lastFold.text === text) return lastFold.f;
-  // As the ranking reads words (words.ts): 謝謝, 第二個 and 換一個 are 谢谢, 第二个 and 换一个.
-  const f = folded(text).replace(/[\s\p{P}\p{S}]+/gu, " ").trim().replace(/ +/g, " ");
-  lastFold = { text, f };
-  return f;
-}
-
-/**
- * A whole message that asks nothing (docs/answers.md "What followers get"): "closes" — thanks, an
- * acknowledgement, a goodbye, or nothing but punctuation and symbols (an emoji); "opens" — a
- * greeting or "one more question"; either said twice or more too ("在吗在吗", "ok ok"). Null: a message.
- */
-export type Courtesy = "closes" | "opens";
-export function courtesyOf(text: string): Courtesy | null {
-  const f = fold(text);
-  return !f ? "closes" : (COURTESY.get(f) ?? repeated(f.replace(/ /g, "")));
-}
-
-export const standsAlone = (text: string): boolean => courtesyOf(text) !== null;
-
-/** A phrase of the lists said again and again: "在吗在吗", "谢谢谢谢", "okok" (spaces gone). Short messages only. */
-function repeated(f: string): Courtesy | null {
-  if (f.length > 24) return null;
-  const chars = [...f];
-  for (let n = 1; n <= chars.length / 2; n++) {
-    if (chars.length % n) continue;
-    const unit = chars.slice(0, n).join("");
-    const kind = COURTESY_FOLDED.get(unit);
-    if (kind && unit.repeat(chars.length / n) === f) return kind;
-  }
-  return null;
-}
 
 /** The message leans on what was said before it (LEANS_*): read with it even when its own words find nothing there. */
 export function leansOnBefore(text: string): boolean {

@@ -7,7 +7,8 @@
  * quarter hour, however many messages the log holds (bench/report.ts).
  */
 
-import { asksAnother, picksEntry, standsAlone } from "../ranking/cues.ts";
+import { asksAnother, picksEntry } from "../ranking/cues.ts";
+import { standsAlone } from "../ranking/courtesy.ts";
 import { folded, termsOf } from "../ranking/words.ts";
 
 /** A follower's text this soon after an answer the ranking or the model chose is "asked again". */

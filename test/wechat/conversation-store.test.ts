@@ -5,7 +5,8 @@
  */
 import { describe, expect, test } from "bun:test";
 import { bounded, CONVERSATION, LocalConversations, parseTurns, turnKey, type Turn } from "../../src/wechat/answering/conversation.ts";
-import { asksAnother, leansOnBefore, picksEntry, standsAlone } from "../../src/ranking/cues.ts";
+import { asksAnother, leansOnBefore, picksEntry } from "../../src/ranking/cues.ts";
+import { courtesyOf, standsAlone } from "../../src/ranking/courtesy.ts";
 import { earlierOf, nextTurn, pickedFromList, read } from "../../src/wechat/answering/reading.ts";
 import { ANSWERS, choose } from "../../src/ranking/choice.ts";
 import type { Question } from "../../src/ranking/question.ts";
@@ -137,6 +138,19 @@ describe("what a message says about the reply before it", () => {
     // Traditional characters read as simplified, as the ranking reads them; Cantonese thanks.
     expect(["謝謝", "多謝", "唔該", "唔該晒"].every(standsAlone)).toBe(true);
     expect([picksEntry("第二個"), asksAnother("換一個")]).toEqual([2, true]);
+  });
+
+  test("thanks and greetings as followers type them, and made of them: British, Taiwanese and Hong Kong ones; closes or opens", () => {
+    const kinds = (said: string[]) => said.map((t) => [t, courtesyOf(t)]);
+    const closes = ["cheers", "ta", "ok cheers", "cheers mate", "brill", "lovely thanks", "great thanks", "brilliant thank you", "thanks love", "nice one", "Thank you so much", "thanks for the help", "no worries",
+      "3Q", "3q~", "感恩", "謝謝你們", "好喔", "了解", "哈哈", "哈哈 👍", "讚", "掰掰", "OK 感謝", "收到 謝謝🙏", "好的谢谢", "辛苦了", "ok谢谢"];
+    expect(kinds(closes)).toEqual(closes.map((t) => [t, "closes"]));
+    const opens = ["good morning", "morning", "evening", "good evening", "hiya", "hey", "hello there", "hi there, quick question", "good afternoon all", "ok one more question",
+      "哈囉", "安安", "請問一下", "你好在吗", "您好，请问", "下午好", "嗨"];
+    expect(kinds(opens)).toEqual(opens.map((t) => [t, "opens"]));
+    // One word outside the phrases, or asked: a message.
+    const messages = ["ok help", "thanks, where is my order", "good?", "evening?", "hi can you help", "cheers for nothing, where is my bin", "tax", "5", "了解一下会员", "谢谢，运费呢", "晚上好几点关门", "good morning what time do you open"];
+    expect(kinds(messages)).toEqual(messages.map((t) => [t, null]));
   });
 
   test("leaning on what was said before: an ellipsis particle, an opening connective, a pronoun, a question with no subject", () => {

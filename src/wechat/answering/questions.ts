@@ -10,7 +10,7 @@ import { answerReply, entryLabels, loggedAnswer, news } from "./ranked-reply.ts"
 import type { Conversations, Turn } from "./conversation.ts";
 import { nextTurn, offer, pickedFromList, read, type Reading } from "./reading.ts";
 import { MAX_INPUT } from "./regex.ts";
-import { courtesyOf } from "../../ranking/cues.ts";
+import { courtesyOf } from "../../ranking/courtesy.ts";
 import { taughtOf } from "./taught.ts";
 import type { Decision, ResponderOptions } from "./decision.ts";
 
@@ -61,7 +61,7 @@ export class Questions {
     const ranked = reading.ranked;
     // Too many questions waiting: answered at once, listed in the inbox like any unmatched text.
     if (ranked === "busy") return { ...this.says(nothing, true), answer: "search_busy" };
-    // Thanks, an acknowledgement, a greeting, an emoji ("谢谢", "在吗", "👍"; ranking/cues.ts): no
+    // Thanks, an acknowledgement, a greeting, an emoji ("谢谢", "在吗", "👍"; ranking/courtesy.ts): no
     // question, whatever an article holds of its words ("在不在" found an article by 不), and not in
     // the inbox. "I did not understand" would be wrong: a greeting gets the welcome text (how to ask),
     // thanks nothing at all — unless the operator wrote a rule for it. After `s`, the search said nothing.

@@ -20,7 +20,8 @@
 import { choose, type Choice } from "../../ranking/choice.ts";
 import type { Question } from "../../ranking/question.ts";
 import type { RankedArticle, RankingResult } from "../../ranking/types.ts";
-import { asksAnother, leansOnBefore, picksEntry, standsAlone } from "../../ranking/cues.ts";
+import { asksAnother, leansOnBefore, picksEntry } from "../../ranking/cues.ts";
+import { standsAlone } from "../../ranking/courtesy.ts";
 import { CONVERSATION, type Turn } from "./conversation.ts";
 
 export type Reading = (

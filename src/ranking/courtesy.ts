@@ -1,0 +1,88 @@
+/**
+ * A whole message that asks nothing (docs/answers.md "What followers get"): "closes" — thanks, an
+ * acknowledgement, a goodbye, laughter, or nothing but punctuation and symbols (an emoji); "opens" —
+ * a greeting or "one more question". Said as one of the phrases below, or made of them: 好的谢谢,
+ * 你好在吗, 收到 谢谢🙏; "brilliant thank you", "ok cheers mate", "hi there, quick question". A
+ * closed set of followers' phrasings in both languages (mainland, Hong Kong, Taiwan and British
+ * ones among them), never the account's words: a message holding one word outside it is a message.
+ */
+import { fold } from "./fold.ts";
+
+export type Courtesy = "closes" | "opens";
+
+/** Thanks and acknowledgements close a question, goodbyes the conversation: nothing is asked. */
+const CLOSES = [
+  "谢谢", "谢谢你", "谢谢您", "谢谢你们", "多谢", "唔该", "唔该晒", "感谢", "感恩", "谢了", "谢啦", "谢谢啦", "3q", "好的", "好", "好吧", "好哦", "好喔", "好滴", "好嘞", "好哒", "好呀",
+  "那好吧", "那好", "也好", "那也好", "那行", "行", "嗯", "嗯呢", "哦", "噢", "知道了", "明白", "明白了", "了解", "了解了", "清楚了", "收到", "懂了", "可以了", "不用了", "没事了",
+  "辛苦了", "辛苦啦", "麻烦了", "麻烦你了", "打扰了", "赞", "哈哈", "呵呵", "嘻嘻", "再见", "拜拜", "掰掰", "晚安",
+  "thanks", "thank you", "thank u", "thanks a lot", "thanks so much", "many thanks", "thank you very much", "thx", "ty", "ok", "okay", "ok thanks", "ok thx", "ok thank you", "got it", "great", "cool", "nice",
+  "perfect", "bye", "goodbye", "no thanks", "that's all", "thats all", "lol", "haha", "no worries",
+];
+/** Greetings and "one more question" open one: the follower waits for the account to say how to ask. */
+const OPENS = [
+  "早晨", "早", "早上好", "早安", "中午好", "午安", "下午好", "晚上好", "你好", "您好", "你们好", "大家好", "哈喽", "哈啰", "嗨", "安安",
+  "再问一下", "还想问一下", "我还想问", "还有个问题", "还有一个问题", "另外一个问题", "换个问题", "问个问题", "请问", "请问一下", "问一下", "想问一下", "我想问一下",
+  "咨询一下", "我想咨询一下", "打扰一下", "在吗", "在么", "在嘛", "在不在", "有人吗", "有人在吗",
+  "one more question", "another question", "i have a question", "i have another question", "quick question", "hello", "hi",
+];
+/** Each phrase folded (fold()). */
+const PHRASES = new Map<string, Courtesy>([...CLOSES.map((s) => [fold(s), "closes"] as const), ...OPENS.map((s) => [fold(s), "opens"] as const)]);
+/** …and without its spaces: the pieces a message in Chinese is made of ("好的谢谢", "ok谢谢"). */
+const PIECES = new Map([...PHRASES].map(([s, kind]) => [s.replace(/ /g, ""), kind]));
+const LONGEST_PIECE = Math.max(...[...PIECES.keys()].map((p) => [...p].length));
+
+/** Latin words a message of thanks is made of ("brilliant thank you", "ok cheers mate", "thanks love"): one of these… */
+const THANKING = new Set(["thanks", "thank", "thankyou", "thanx", "thnx", "tnx", "thx", "ty", "tysm", "cheers", "ta"]);
+const ACKNOWLEDGING = new Set([
+  "ok", "okay", "okey", "okie", "kk", "great", "brilliant", "brill", "lovely", "perfect", "cool", "nice", "awesome", "fab", "fabulous", "fantastic", "super", "wonderful", "excellent",
+  "amazing", "ace", "sound", "alright", "right", "sure", "fine", "good", "noted", "understood", "bye", "goodbye", "cya", "lol", "haha", "hahaha", "lmao",
+]);
+/** …with these around them ("thanks so much", "nice one", "no worries")… */
+const AROUND = new Set(["you", "u", "ya", "very", "so", "much", "a", "lot", "lots", "loads", "mate", "love", "again", "that", "thats", "that's", "it", "got", "no", "worries", "one", "really", "many", "all", "then", "oh", "ah", "x", "xx", "xxx", "guys", "everyone"]);
+/** …and these only beside thanks ("thanks for the help": "ok help" is a request). */
+const WITH_THANKS = new Set(["for", "the", "your", "help", "info", "reply", "answer", "quick", "response", "time"]);
+/** Latin words a greeting is made of ("good morning", "hiya", "hi there, quick question"): one greeting, the rest of these. */
+const GREETING = new Set(["hi", "hello", "hey", "heya", "hiya", "hallo", "howdy", "yo", "morning", "afternoon", "evening", "greetings"]);
+const AROUND_GREETING = new Set(["good", "there", "all", "everyone", "guys", "folks", "team", "dear", "sir", "madam", "again", "quick", "question", "one", "more", "another", "i", "have", "a", "got", "please"]);
+const MOST_WORDS = 8;
+
+export function courtesyOf(text: string): Courtesy | null {
+  const f = fold(text);
+  if (!f) return "closes";
+  const said = PHRASES.get(f);
+  if (said) return said;
+  if (/[^a-z' ]/.test(f)) return pieced(f.replace(/ /g, ""));
+  // Words of courtesy asked ("evening?" after the opening hours, "good?") are a follow-up, not a greeting.
+  return /[?？]\s*$/u.test(text) ? null : latinWords(f.split(" "));
+}
+
+export const standsAlone = (text: string): boolean => courtesyOf(text) !== null;
+
+/** A message in Chinese (or digits, or mixed) made of the phrases whole: 好的谢谢, 你好在吗, 在吗在吗, 收到谢谢. Opens if any piece opens. */
+function pieced(f: string): Courtesy | null {
+  const chars = [...f];
+  if (chars.length > 24) return null;
+  // kinds[i]: how the first i characters are made of pieces ("opens" over "closes"), or undefined when they are not.
+  const kinds: (Courtesy | undefined)[] = [undefined];
+  const made = (i: number) => i === 0 || kinds[i] !== undefined;
+  for (let end = 1; end <= chars.length; end++)
+    for (let start = Math.max(0, end - LONGEST_PIECE); start < end; start++) {
+      if (!made(start)) continue;
+      const kind = PIECES.get(chars.slice(start, end).join(""));
+      if (!kind) continue;
+      const before = kinds[start];
+      kinds[end] = kind === "opens" || before === "opens" || kinds[end] === "opens" ? "opens" : "closes";
+    }
+  return kinds[chars.length] ?? null;
+}
+
+/** A message in Latin letters made of the words above: a greeting, or thanks and acknowledgement. */
+function latinWords(words: string[]): Courtesy | null {
+  if (words.length > MOST_WORDS) return null;
+  if (words.some((w) => GREETING.has(w)) && words.every((w) => GREETING.has(w) || AROUND_GREETING.has(w))) return "opens";
+  const thanks = words.some((w) => THANKING.has(w));
+  const closes = (w: string) => THANKING.has(w) || ACKNOWLEDGING.has(w) || AROUND.has(w) || (thanks && WITH_THANKS.has(w));
+  if ((thanks || words.some((w) => ACKNOWLEDGING.has(w))) && words.every(closes)) return "closes";
+  // A phrase said again and again without spaces: "okok", "thxthx".
+  return pieced(words.join(""));
+}

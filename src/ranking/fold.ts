@@ -1,0 +1,17 @@
+/**
+ * A whole message as the closed sets of cues.ts and courtesy.ts match it: lower case, full-width
+ * folded (NFKC), simplified characters (words.ts folded()), spaces and punctuation gone.
+ */
+import { folded } from "./words.ts";
+
+/** The last text fold() read, and what it made: a message is asked about by up to five predicates in turn. */
+let lastFold = { text: "", f: "" };
+
+/** Lower case, full-width folded (NFKC), spaces and punctuation gone. */
+export function fold(text: string): string {
+  if (lastFold.text === text) return lastFold.f;
+  // As the ranking reads words (words.ts): 謝謝, 第二個 and 換一個 are 谢谢, 第二个 and 换一个.
+  const f = folded(text).replace(/[\s\p{P}\p{S}]+/gu, " ").trim().replace(/ +/g, " ");
+  lastFold = { text, f };
+  return f;
+}
