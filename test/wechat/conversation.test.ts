@@ -176,6 +176,21 @@ test("换一个 / another: the next articles not yet offered, then nothing left 
   expect(logged[2]).toBe("another:not_found");
 });
 
+test("换一个, 第二个 or a number with nothing before them: no article (an article holding 换 or 第二 was sent), said so or the fallback; logged so", async () => {
+  const exchange = { id: "exchange", title: "换货说明", url: url("exchange"), body: "收到商品七天内可以换一个尺码，第二年起收取5元手续费。" };
+  await importDoc([exchange, HOURS]);
+  for (const said of ["换一个", "換一個", "第二个", "the second one", "2"])
+    expect({ said, reply: await say(said, { from: `o_new_${said}` }) }).toEqual({ said, reply: { ids: [], text: "Nothing matched your search. Send h for help." } });
+  // A number no code has, and nothing to pick from: no question, though a body holds the figure.
+  for (const said of ["5", "#5", "５", "2000"]) expect({ said, reply: (await say(said, { from: `o_num_${said}` })).ids }).toEqual({ said, reply: [] });
+  const logged = (await answers()).map((a: string[]) => a[1]);
+  // One to five reads as a pick (of nothing); a larger number as no question.
+  expect(logged).toEqual([...Array(8).fill("another:not_found"), "fallback"]);
+  // After a question, "换一个" is another as before; a number past the list is no question either.
+  expect((await say("换货怎么弄", { from: "o_asked" })).ids).toEqual(["exchange"]);
+  expect((await say("5", { from: "o_asked" })).ids).toEqual([]);
+});
+
 test("第二个 / the second one after a list: that article alone; after a single article, the next one not yet offered", async () => {
   await importDoc(SHOP);
   const list = await say("春熙路店");

@@ -61,10 +61,17 @@ export function pickedFromList(text: string, last: Turn | undefined): string | u
   return n === null ? undefined : entryOf(last as Turn, n);
 }
 
+/** What nothing is ranked for: no article is offered. */
+const NOTHING: RankingResult = { terms: [], postings: 0, candidates: 0, articles: [] };
+
 /** `turns`: the follower's last turns within the window, newest first (conversation.ts). */
 export async function read(text: string, turns: readonly Turn[], rank: Ranker): Promise<Reading> {
   const last = turns[0];
-  const n = last ? picksEntry(text) : null;
+  const n = picksEntry(text);
+  // "换一个", "第二个" with nothing before them (a new follower, the list on an instance Redis could
+  // not reach, or past the window): nothing to take the next of, and no question — not ranked, where
+  // 换 found the exchange article and 第二 a body's 第二年.
+  if (!last && (n !== null || asksAnother(text))) return { how: "another", question: { text }, asked: text, ranked: NOTHING };
   const picked = last && n !== null ? entryOf(last, n) : undefined;
   if (last && picked) return { how: "pick", question: questionOf(last), asked: spoken(last.text, last.earlier), id: picked };
   // "Another", or "the second one" after a single article: the next articles not yet offered ("the fifth" after three is no pick at all).
@@ -72,7 +79,9 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
     const question = { ...questionOf(last), exclude: last.offered };
     return { how: "another", question, asked: spoken(last.text, last.earlier), ranked: await rank(question) };
   }
-  const alone: Reading = { how: "alone", question: { text }, asked: text, ranked: await rank({ text }) };
+  // A bare number that is no code and picks nothing ("5", "100": the welcome text's codes tried) is no
+  // question: ranked, it found whatever body held the figure.
+  const alone: Reading = { how: "alone", question: { text }, asked: text, ranked: BARE_NUMBER.test(text) ? NOTHING : await rank({ text }) };
   if (!last || !alone.ranked || alone.ranked === "busy") return alone;
   // Not leaning on what was said ("tell me a joke", "谢谢", a question of its own): not a follow-up.
   if (standsAlone(text) || !leansOnBefore(text)) return alone;
@@ -111,6 +120,9 @@ export function offer(r: Exclude<Reading, { how: "pick" }>): Choice<RankedArticl
 }
 
 export const ANOTHER_LISTED = 3;
+
+/** Digits alone, as typed (full-width too), with spaces or a "#" around them. */
+const BARE_NUMBER = /^[\s#＃]*[0-9０-９]+[\s.。!！?？]*$/u;
 
 /** Tunable by bench/followups.ts (`--set namesAnother=…`); nothing else changes them. */
 export const READING: { namesAnother: number } = {
