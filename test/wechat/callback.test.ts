@@ -167,6 +167,10 @@ describe("operator rules (first match wins, before the built-ins)", () => {
     // Still the whole message for exact.
     expect((await say("wifi密码呢")).Content).not.toBe("see the table card");
   });
+  test("exact reads the message without the punctuation and emoji a phone ends it with; not without its words", async () => {
+    for (const said of ["WiFi密碼？", "wifi密码?!", "wifi密码。。。", "wifi密码 🙏", "Hello!", "hello~"]) expect({ said, reply: (await say(said)).Content }).toEqual({ said, reply: said.startsWith("wifi") || said.startsWith("WiFi") ? "see the table card" : "Hi there" });
+    for (const said of ["¿wifi密码", "wifi密码？呢", "Hello!!x"]) expect({ said, reply: (await say(said)).Content }).not.toEqual({ said, reply: said.includes("wifi") ? "see the table card" : "Hi there" });
+  });
   test("a tag reply to a message: more than 1 article becomes a text list", async () => {
     expect((await say("founders")).Content).toBe("Founder's view (fv):\nfv3  Founder's view 3\nfv4  Founder's view 4");
   });

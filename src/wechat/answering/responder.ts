@@ -35,6 +35,19 @@ export function tagShadowed(tag: string, articles: Pick<ReadModel["articles"], "
 /** Applies `fn` now to a plain value, or later to a promise's. */
 const then = <T, U>(v: T | Promise<T>, fn: (x: T) => U | Promise<U>): U | Promise<U> => (v instanceof Promise ? v.then(fn) : fn(v));
 
+/**
+ * A text without the punctuation and symbols that end it, as phones add them: an exact rule for
+ * 营业时间 matches 營業時間？ and "wifi!" (a pattern that is only punctuation matches only itself).
+ */
+function withoutEnd(s: string): string {
+  // From the end, a character at a time: a regex anchored at the end retries every start in a long run of "!".
+  const chars = [...s];
+  let end = chars.length;
+  while (end > 0 && END_MARK.test(chars[end - 1] as string)) end--;
+  return chars.slice(0, end).join("");
+}
+const END_MARK = /^[\s\p{P}\p{S}]$/u;
+
 /** DESIGN §5: operator rules, then help, code, tag, search, then the fallback texts. */
 export class Responder {
   private readonly conversations: Conversations | null;
@@ -163,11 +176,12 @@ export class Responder {
 
   private matching(rules: Rule[], text: string, regexHits: Set<number>, regexIndex: Map<Rule, number>): Rule[] {
     const lower = folded(text.slice(0, MAX_INPUT));
+    const bare = withoutEnd(lower);
     const patterns = this.foldedPatterns(rules);
     return rules.filter((rule, i) => {
       const p = patterns[i] as string;
       return rule.match === "exact"
-        ? lower === p
+        ? lower === p || (bare !== "" && bare === withoutEnd(p))
         : rule.match === "prefix"
           ? lower.startsWith(p)
           : rule.match === "contains"
