@@ -94,6 +94,20 @@ test("a greeting gets the welcome text, thanks or an emoji no reply, whatever an
   expect(textOf(await say("谢谢"))).toBe("不客气");
 });
 
+test("a body that opens with its title (an <h2> the CMS repeats) does not show it twice: not in a list's entry, not as a card's description", async () => {
+  const a = { id: "h1", title: "大稻埕店营业时间", url: "https://example.com/h1", body: "<h2>大稻埕店营业时间</h2><p>大稻埕店每天十点到晚上九点营业，周一公休。</p>" };
+  const b = { id: "h2", title: "公馆店营业时间", url: "https://example.com/h2", body: "<h2>公馆店营业时间</h2><p>公馆店每天九点到晚上十点营业，全年无休。</p>" };
+  await importDoc([a, b, SHIPPING]);
+  const list = textOf(await say("营业时间"));
+  expect(list).toContain("大稻埕店营业时间\n大稻埕店每天十点");
+  expect(list).toContain("公馆店营业时间\n公馆店每天九点");
+  expect(list).not.toContain("营业时间 大稻埕店营业时间");
+  expect(list).not.toMatch(/营业时间\n大稻埕店营业时间/);
+  const card = newsOf(await say("大稻埕店营业时间几点"));
+  expect(card).toMatchObject({ Title: "大稻埕店营业时间" });
+  expect(String(card.Description)).toStartWith("大稻埕店每天十点");
+});
+
 test("two articles close together: a text listing both, each with title, passage and link, within 2,048 bytes", async () => {
   const a = { id: "p1", title: "积分规则", url: "https://example.com/p1", body: "积分可以抵扣现金，一百积分抵一元。" };
   const b = { id: "p2", title: "积分说明", url: "https://example.com/p2", body: "积分可以兑换礼品，一百积分换一张券。" };

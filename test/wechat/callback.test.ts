@@ -125,7 +125,7 @@ describe("plain-mode replies", () => {
     // Punctuation alone asks nothing: no reply (docs/answers.md "What followers get").
     expect((await send(textMsg('","', NOW))).text).toBe("success");
     // Both titles hold the word; the one whose keywords hold it too comes first, not clearly ahead: a list, labelled by their codes.
-    expect((await say("s founder")).Content).toMatch(/^fv3\. Founder's view 3\n(.|\n)*\n\nfv4\. Founder's view 4\n/);
+    expect((await say("s founder")).Content).toMatch(/^fv3  Founder's view 3\n(.|\n)*\n\nfv4  Founder's view 4\n/);
     expect(items(await say("s vision")).item).toMatchObject({ Title: "Founder's view 3" });
     // The operator's listing too.
     t.clock.advance(1000);

@@ -247,7 +247,7 @@ test("a list whose articles all have short codes is labelled by them: a number s
   const list = await say("春熙路店");
   expect(list.ids.length).toBeGreaterThan(1);
   const labels = list.ids.map((id) => numbered.find((a) => a.id === id)?.code);
-  for (const [i, id] of list.ids.entries()) expect(list.text).toContain(`${labels[i]}. ${numbered.find((a) => a.id === id)?.title}`);
+  for (const [i, id] of list.ids.entries()) expect(list.text).toContain(`${labels[i]}  ${numbered.find((a) => a.id === id)?.title}`);
   expect(list.text).not.toMatch(/^1\. /m);
   // "2" is the code 2, not the list's second entry; a label read from it is its article.
   expect((await say("2")).ids).toEqual(["wifi"]);

@@ -36,7 +36,7 @@ export function answerReply(choice: Exclude<Choice<RankedArticle>, { kind: "none
   if (choice.kind === "list" && choice.articles.length > 1) return { type: "text", content: listText(choice.articles, labels) };
   // A list of one ("another" with one article left) reads as a card, not as "1." with nothing after it.
   const a = choice.kind === "one" ? choice.article : (choice.articles[0] as RankedArticle);
-  const description = truncateUtf8(a.passage ?? a.description, NEWS_DESCRIPTION_BYTES);
+  const description = truncateUtf8(afterTitle(a.passage ?? a.description, a), NEWS_DESCRIPTION_BYTES);
   return { type: "news", articles: [{ title: a.title, description, picurl: a.picurl, url: a.url }] };
 }
 
@@ -54,16 +54,35 @@ export function entryLabels(ids: readonly string[], codeOf: (id: string) => stri
   return codes.every((c): c is string => typeof c === "string" && c.length <= LABEL_CODE_CHARS) ? codes : ids.map((_, i) => String(i + 1));
 }
 
-/** Labelled entries (numbered without `labels`); when they do not fit, every excerpt is cut by the same share until they do. */
+/**
+ * What an article's passage says after its title: a body that opens with its title (an <h2> the
+ * CMS repeats) showed it twice, "1. 营业时间 营业时间 …", and a card's description as its title again.
+ * The description when nothing is left; the passage as it is when that is empty too.
+ */
+export function afterTitle(passage: string, a: { title: string; description: string }): string {
+  const title = a.title.trim();
+  const text = passage.trim();
+  if (!title || !text.startsWith(title)) return passage;
+  const rest = text.slice(title.length).replace(/^[\s\p{P}]+/u, "");
+  return rest || (a.description.trim() && a.description.trim() !== title ? a.description : passage);
+}
+
+/**
+ * Labelled entries: "1. title" numbered without `labels`, "3  title" by codes (as help and a tag's
+ * list show them: "3." read as the third of a list missing the first two); when they do not fit,
+ * every excerpt is cut by the same share until they do.
+ */
 export function listText(articles: readonly RankedArticle[], labels?: readonly string[]): string {
+  // Codes that are 1, 2, 3 in order read as the numbers they are.
+  const numbered = !labels || labels.every((l, i) => l === String(i + 1));
   const entry = (a: RankedArticle, i: number, excerptBytes: number) => {
-    const lines = [`${labels?.[i] ?? i + 1}. ${a.title}`];
-    const excerpt = a.excerpt ?? a.description;
+    const lines = [numbered ? `${i + 1}. ${a.title}` : `${labels[i]}  ${a.title}`];
+    const excerpt = a.excerpt === null ? a.description : afterTitle(a.excerpt, a);
     if (excerpt && excerptBytes > 0) lines.push(truncateUtf8(excerpt, excerptBytes));
     lines.push(a.url);
     return lines.join("\n");
   };
-  let room = Math.max(...articles.map((a) => Buffer.byteLength(a.excerpt ?? a.description)), 0);
+  let room = Math.max(...articles.map((a) => Buffer.byteLength(a.excerpt === null ? a.description : afterTitle(a.excerpt, a))), 0);
   for (;;) {
     const text = articles.map((a, i) => entry(a, i, room)).join("\n\n");
     if (Buffer.byteLength(text) <= MAX_TEXT_BYTES || room <= 0) return truncateUtf8(text, MAX_TEXT_BYTES);
