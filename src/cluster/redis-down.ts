@@ -7,6 +7,9 @@ import { ReplydError } from "../base/errors.ts";
 
 /** Redis is away: the admin interface answers 503 with this; the callback falls back to its own memory. */
 export class RedisDown extends ReplydError {
+  /** Why, as Redis or the connection said it ("Connection closed", "OOM …"): what the link keeps as its last error, not this whole message. */
+  readonly reason: string;
+
   constructor(reason: string, refusing = false) {
     super(
       "redis_unavailable",
@@ -14,5 +17,6 @@ export class RedisDown extends ReplydError {
       { retry_after: 2 },
     );
     this.name = "RedisDown";
+    this.reason = reason;
   }
 }

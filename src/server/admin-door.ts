@@ -57,7 +57,7 @@ export function adminDoor(o: DoorOptions) {
     maxUpload: o.maxUpload,
     nonces: link ? new SharedNonces(link) : nonces,
     limiter: link ? new SharedLimiter(link, limiter) : limiter,
-    ...(link ? { shared: { up: () => link.up, down: () => new RedisDown(link.lastError ?? "not connected"), fallback: nonces } } : {}),
+    ...(link ? { shared: { up: () => link.up, down: () => new RedisDown(link.lastError ?? "not connected", link.refusing), fallback: nonces } } : {}),
     budget: new DoorBudget(o.preAuthBytes),
     // On the disk the data is on: the system's temp folder may be small, or in memory (tmpfs).
     spoolDir: o.spoolDir,

@@ -2,8 +2,8 @@ import { RedisLink } from "../store/redis/link.ts";
 import type { ClusterPart } from "../store/backend.ts";
 
 /** The cluster's Redis, connected: a cluster does not start without it (the error names it, password hidden). */
-export async function connectRedis(url: string, log: (message: string) => void): Promise<RedisLink> {
-  const link = new RedisLink(url, { log });
+export async function connectRedis(url: string, log: (message: string) => void, info: (message: string) => void = log): Promise<RedisLink> {
+  const link = new RedisLink(url, { log, info });
   try {
     await link.connect();
   } catch (e) {

@@ -49,7 +49,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   let link: RedisLink | null = null;
   if (opts.redis) {
     try {
-      link = await connectRedis(opts.redis, (msg) => emit({ level: "error", msg }));
+      link = await connectRedis(opts.redis, (msg) => emit({ level: "error", msg }), (msg) => emit({ level: "info", msg }));
     } catch (e) {
       throw new StartupError((e as Error).message);
     }

@@ -228,9 +228,13 @@ test("Redis away: followers answered by each instance alone, writes 503, health 
     const reply = await callback(a, textMsg("c1", Math.floor(now() / 1000)));
     expect(reply).toMatchObject({ status: 200, text: expect.stringContaining("First title") });
     const write = await send(b, signed("PUT", "/api/cli", [["id", "a1"], ["title", "Not now"]]));
-    expect({ status: write.status, code: (await body(write)).error?.code }).toEqual({ status: 503, code: CODE.redis_unavailable });
+    const refused = (await body(write)).error as { code: string; message: string };
+    expect({ status: write.status, code: refused.code }).toEqual({ status: 503, code: CODE.redis_unavailable });
+    expect(refused.message.match(/Redis is unreachable/g)).toHaveLength(1);
     const list = await send(b, signed("GET", "/api/cli", [["id", "a1"]]));
     expect(list.status).toBe(503);
+    // A second request, the link's last error kept by then: still said once.
+    expect(((await body(await send(b, signed("GET", "/api/cli", [["id", "a1"]])))).error as { message: string }).message.match(/Redis is unreachable/g)).toHaveLength(1);
     const health = await body(await send(a, signed("GET", "/api/cli")));
     expect(health.data.status).toBe("degraded");
     expect(health.data.cluster).toMatchObject({ redis: { state: "down" }, dedupe: "this instance only (Redis is away)" });

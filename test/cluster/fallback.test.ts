@@ -159,3 +159,20 @@ test("inBackground: a call that fails, Redis away or otherwise, is dropped witho
     process.off("unhandledRejection", note);
   }
 });
+
+test("a Redis that stops answering (SIGSTOP): the timeout is the link's last error as such, and the next refusal says it once", async () => {
+  const l = await link([], 300);
+  const pid = redis.pid as number;
+  process.kill(pid, "SIGSTOP");
+  try {
+    const first = await l.send("GET", ["x"]).catch((e) => e as RedisDown);
+    expect(first).toBeInstanceOf(RedisDown);
+    expect(l.lastError).toBe("no answer within 300 ms");
+    const next = await l.send("GET", ["x"]).catch((e) => e as RedisDown);
+    expect(next).toBeInstanceOf(RedisDown);
+    expect((next as RedisDown).message.match(/no answer within/g)).toHaveLength(1);
+    expect((next as RedisDown).message.match(/admin requests are refused/g)).toHaveLength(1);
+  } finally {
+    process.kill(pid, "SIGCONT");
+  }
+});

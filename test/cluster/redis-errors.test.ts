@@ -158,7 +158,11 @@ for (const c of classes)
       }
       for (const s of [a, b]) {
         const write = await send(s, signed("PUT", "/api/cli", [["id", "a1"], ["title", "Not now"]]));
-        expect({ status: write.status, code: (await body(write)).error?.code }).toEqual({ status: 503, code: CODE.redis_unavailable });
+        const refused = (await body(write)).error as { code: string; message: string };
+        expect({ status: write.status, code: refused.code }).toEqual({ status: 503, code: CODE.redis_unavailable });
+        // Said as it is, once: Redis answers, with an error; not "unreachable (Redis is unreachable (…": …)".
+        expect(refused.message).toStartWith("Redis refuses commands (");
+        expect(refused.message.match(/admin requests are refused/g)).toHaveLength(1);
         const list = await send(s, signed("GET", "/api/cli", [["id", "a1"]]));
         expect(list.status).toBe(503);
         const h = await health(s);

@@ -105,7 +105,7 @@ test("a body that opens with its title (an <h2> the CMS repeats) does not show i
   expect(list).not.toMatch(/营业时间\n大稻埕店营业时间/);
   const card = newsOf(await say("大稻埕店营业时间几点"));
   expect(card).toMatchObject({ Title: "大稻埕店营业时间" });
-  expect(String(card.Description)).toStartWith("大稻埕店每天十点");
+  expect(String(card?.Description)).toStartWith("大稻埕店每天十点");
 });
 
 test("two articles close together: a text listing both, each with title, passage and link, within 2,048 bytes", async () => {

@@ -28,6 +28,8 @@ export interface LinkOptions {
   /** A command slower than this counts as Redis being away for that command. */
   timeoutMs?: number;
   log?: (message: string) => void;
+  /** What is back to normal (Redis answers again): information, not an error; `log` when not given. */
+  info?: (message: string) => void;
   /** The key a probe writes while Redis refuses commands, to tell when it takes them again. */
   probeKey?: string;
   /** Between probes while Redis refuses commands. */
@@ -58,6 +60,7 @@ export class RedisLink {
   readonly where: string;
   private readonly timeoutMs: number;
   private readonly log: (message: string) => void;
+  private readonly info: (message: string) => void;
 
   constructor(
     private readonly url: string,
@@ -66,6 +69,7 @@ export class RedisLink {
     this.where = redactUrl(url);
     this.timeoutMs = opts.timeoutMs ?? 1000;
     this.log = opts.log ?? (() => {});
+    this.info = opts.info ?? this.log;
     this.probeKey = opts.probeKey ?? DEFAULT_KEYS.probe;
     this.probeMs = opts.probeMs ?? 500;
   }
@@ -108,7 +112,7 @@ export class RedisLink {
   }
 
   private markUp(): void {
-    if (this.downSince !== null && this.lastError !== "not connected yet") this.log(`Redis at ${this.where} answers again`);
+    if (this.downSince !== null && this.lastError !== "not connected yet") this.info(`Redis at ${this.where} answers again`);
     this.downSince = null;
     this.lastError = null;
     this.refusing = false;
@@ -206,7 +210,7 @@ export class RedisLink {
       ])) as T;
     } catch (e) {
       if (e instanceof RedisDown) {
-        this.markDown(e.message);
+        this.markDown(e.reason);
         throw e;
       }
       if (isErrorReply(e)) {
