@@ -41,7 +41,8 @@ export async function getCli(ctx: AppContext, req: SignedRequest) {
       const since = m.content ? answered.get(m.content) : undefined;
       return { ...m, reply_window: windows.get(m.from_user), ...(since ? { answered_now: since } : {}) };
     });
-    return { items, total: page.total, limit, offset, reply_limit: ctx.write.log.replyLimit, account: declaredName(ctx) };
+    // Without the platform (no AppSecret) nothing can be sent: the windows say when it could be, not that it can.
+    return { items, total: page.total, limit, offset, reply_limit: ctx.write.log.replyLimit, platform_configured: !!ctx.platform, account: declaredName(ctx) };
   }
   if (f.has("id")) {
     const a = ctx.read.articles.get(f.require("id"));

@@ -77,6 +77,9 @@ test("inbox shows each message's SEQ and says how to teach it; teach adds it, an
   }
   expect(inbox.out.split("\n")[0]).toMatch(/^\s*SEQ  RECEIVED\s+FROM\s+ANSWER\s+REPLY\s+TEXT$/);
   expect(inbox.out).toContain("replyd teach <seq> <article>");
+  // No AppSecret on this server: no window is offered as open, and the footer says why none can be answered.
+  expect(inbox.out).not.toMatch(/open \d+ until/);
+  expect(inbox.out).toContain("no follower can be answered from here: the server has no AppSecret (serve --wx-secret)");
   const seq = (inbox.out.split("\n").find((l) => l.endsWith("where is my parcel")) as string).trim().split(/\s+/)[0] as string;
   const r = await cli("teach", seq, "delivery");
   expect(r).toMatchObject({ code: 0 });

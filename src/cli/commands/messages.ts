@@ -14,11 +14,11 @@ import { cutColumns, table } from "../table.ts";
 type Entry = LoggedMessage & { seq: number; reply_window?: ReplyWindow; answered_now?: string };
 
 /** Whether an entry can still be answered: answered, open (until when, how many left), or closed. */
-function replyState(m: Entry): string {
+function replyState(m: Entry, canSend: boolean): string {
   if (m.direction === "out") return `→ sent by ${m.sent_by ?? "?"}${m.reply_to !== null ? ` for ${m.reply_to}` : ""}`;
   const w = m.reply_window;
   const answered = m.answered_at ? "answered" : "";
-  if (!w) return answered;
+  if (!w || !canSend) return answered;
   const open = w.open ? `open ${w.left} until ${w.until?.slice(5, 16).replace("T", " ")}` : "closed";
   return answered ? `${answered}, ${open}` : open;
 }
@@ -55,7 +55,8 @@ export async function inbox(c: CommandContext): Promise<void> {
     return generatedInbox(c);
   }
   const fields: Param[] = [["inbox", c.flags.all ? "all" : "unmatched"], ...c.paging()];
-  const page = await c.client().call<{ items: Entry[]; total: number; reply_limit?: number; account?: string | null }>({ method: "GET", path: "/api/cli", fields });
+  const page = await c.client().call<{ items: Entry[]; total: number; reply_limit?: number; platform_configured?: boolean; account?: string | null }>({ method: "GET", path: "/api/cli", fields });
+  const canSend = page.platform_configured !== false;
   // Nothing unmatched: because every message was answered, or because none has come yet (a new server, a callback not connected).
   const logged = page.total || c.flags.all || c.json ? null : (await c.client().call<{ total: number }>({ method: "GET", path: "/api/cli", fields: [["inbox", "all"], ["limit", "1"]] })).total;
   c.print(page, () => {
@@ -68,13 +69,13 @@ export async function inbox(c: CommandContext): Promise<void> {
       m.from_user,
       // Taught since, or its articles changed: what it gets now, so that the mended reads as mended.
       m.answered_now ? `${m.answer} → now ${m.answered_now}` : m.answer,
-      replyState(m),
+      replyState(m, canSend),
       `${m.type === "event" ? `[${m.event}] ` : m.type === "text" || m.direction === "out" ? "" : `[${m.type}] `}${(m.content ?? "").replace(/\s+/g, " ")}`,
     ]);
     return [
       ...table([["SEQ", "RECEIVED", "FROM", "ANSWER", "REPLY", "TEXT"], ...rows], [{ right: true }, {}, { max: 28 }, { max: 44 }, { max: 40 }]),
       "",
-      `${page.items.length} of ${page.total}${page.account ? ` (account ${page.account})` : ""}; answer one with: replyd reply <seq> "text" (or --article CODE); teach its question to the article that answers it: replyd teach <seq> <article>`,
+      `${page.items.length} of ${page.total}${page.account ? ` (account ${page.account})` : ""}; ${canSend ? 'answer one with: replyd reply <seq> "text" (or --article CODE)' : "no follower can be answered from here: the server has no AppSecret (serve --wx-secret)"}; teach its question to the article that answers it: replyd teach <seq> <article>`,
     ].join("\n");
   });
 }
