@@ -10,14 +10,22 @@ export function ruleWarnings(ctx: AppContext, rules: readonly Rule[] = ctx.read.
   return ruleTargetWarnings(rules, { article: (id) => ctx.read.articles.get(id), tagged: (tag) => tags.get(tag) ?? 0 });
 }
 
-/** Tags of live articles that followers can never have listed (a help word, an article's code); `only`: those tags alone. */
+/**
+ * Tags of live articles that followers can never have listed (a help word, an article's code), and
+ * descriptions of tags no live article carries (a tag renamed in the file: the old one's description
+ * stays, and travels in backups); `only`: those tags alone.
+ */
 export function tagWarnings(ctx: AppContext, only?: readonly (string | null | undefined)[]): string[] {
   const out: string[] = [];
   const asked = only && new Set(only.filter((t): t is string => !!t).map((t) => t.toLowerCase()));
-  for (const [tag, n] of ctx.read.articles.tagCounts()) {
+  const counts = ctx.read.articles.tagCounts();
+  for (const [tag, n] of counts) {
     if (asked && !asked.has(tag)) continue;
     const why = n > 0 ? tagShadowed(tag, ctx.read.articles) : null;
     if (why) out.push(why);
   }
+  if (!asked)
+    for (const tag of Object.keys(ctx.read.content.tags()))
+      if (!counts.get(tag.toLowerCase())) out.push(`tag "${tag}" has a description but no live article carries it (renamed?): importing the articles with --init, or a restore, drops it`);
   return out.sort();
 }

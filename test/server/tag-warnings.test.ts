@@ -45,3 +45,17 @@ test("a tag named as a help word or as an article's code: the import warns, heal
   expect((await say("h")).Content as string).toContain("news — news (1)");
   expect((await say("news")).Content as string).toContain("tip2");
 });
+
+test("a tag renamed in the file: the old tag's description, which no article carries now, is named on import and in health; gone after --init", async () => {
+  const tips = [article(1, { tag: "event", title: "Readings" }), article(2, { tag: "event", title: "Signings" })];
+  const first = await call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: doc(tips, { tags: { event: "Readings and signings" } }) }] });
+  expect(first.data.warnings).toEqual([]);
+  const renamed = tips.map((a) => ({ ...a, tag: "talks" }));
+  const again = await call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: doc(renamed, { tags: { talks: "Readings and signings" } }) }] });
+  const stale = 'tag "event" has a description but no live article carries it (renamed?): importing the articles with --init, or a restore, drops it';
+  expect(again.data.warnings).toEqual([stale]);
+  expect((await call("GET", "/api/cli")).data.tag_warnings).toEqual([stale]);
+  const init = await call("POST", "/api/cli", [["mode", "init"]], { files: [{ name: "json", content: doc(renamed, { tags: { talks: "Readings and signings" } }) }] });
+  expect(init.status).toBe(200);
+  expect((await call("GET", "/api/cli")).data.tag_warnings).toEqual([]);
+});
