@@ -14,6 +14,7 @@
  * from the instance's own memory, admin gets 503 — until a probe write succeeds again. Only
  * NOSCRIPT (a restarted Redis's empty script cache) is answered by loading the script again.
  */
+import { LinkNotices } from "./link-notices.ts";
 import { RedisClient } from "bun";
 import { DEFAULT_KEYS } from "../../cluster/keyspace.ts";
 import { RedisDown } from "../../cluster/redis-down.ts";
@@ -59,8 +60,7 @@ export class RedisLink {
   /** The URL without its password, for messages and health. */
   readonly where: string;
   private readonly timeoutMs: number;
-  private readonly log: (message: string) => void;
-  private readonly info: (message: string) => void;
+  private readonly notices: LinkNotices;
 
   constructor(
     private readonly url: string,
@@ -68,8 +68,8 @@ export class RedisLink {
   ) {
     this.where = redactUrl(url);
     this.timeoutMs = opts.timeoutMs ?? 1000;
-    this.log = opts.log ?? (() => {});
-    this.info = opts.info ?? this.log;
+    const log = opts.log ?? (() => {});
+    this.notices = new LinkNotices(this.where, log, opts.info ?? log);
     this.probeKey = opts.probeKey ?? DEFAULT_KEYS.probe;
     this.probeMs = opts.probeMs ?? 500;
   }
@@ -112,7 +112,7 @@ export class RedisLink {
   }
 
   private markUp(): void {
-    if (this.downSince !== null && this.lastError !== "not connected yet") this.info(`Redis at ${this.where} answers again`);
+    if (this.downSince !== null && this.lastError !== "not connected yet") this.notices.up();
     this.downSince = null;
     this.lastError = null;
     this.refusing = false;
@@ -145,7 +145,7 @@ export class RedisLink {
     this.downSince ??= Date.now();
     this.lastError = this.scrub(reason);
     this.lastRefusal = { at: Date.now(), error: this.lastError };
-    if (was) this.log(`Redis at ${this.where} refuses commands (${this.lastError}); followers are answered by each instance alone until it takes them again`);
+    if (was) this.notices.refusing(this.lastError);
     this.startProbing();
   }
 
@@ -162,7 +162,7 @@ export class RedisLink {
         return this.markDown((e as Error).message);
       }
       this.startProbing();
-    }, this.probeMs);
+    }, this.probeMs * this.notices.backoff);
     this.probe.unref?.();
   }
 
@@ -184,7 +184,7 @@ export class RedisLink {
         c.onclose = null;
         c.close();
       }
-    if (was) this.log(`Redis at ${this.where} is unreachable (${this.lastError}); trying again`);
+    if (was) this.notices.unreachable(this.lastError);
     this.timer ??= setTimeout(() => {
       this.timer = null;
       this.connect().catch((e) => {
@@ -264,6 +264,7 @@ export class RedisLink {
 
   close(): void {
     this.closed = true;
+    this.notices.close();
     if (this.timer) clearTimeout(this.timer);
     if (this.probe) clearTimeout(this.probe);
     for (const c of [this.client, this.subscriber])
