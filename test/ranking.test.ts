@@ -330,7 +330,7 @@ test("a list of three long entries fits one text reply, each keeping its title a
     expect(text).toContain(`https://example.com/articles/${i}`);
   }
   // Labelled as given; a list of one is the card an article alone is, not "1." and nothing after it.
-  expect(listText([entry(1), entry(2)], ["h7", "k2"])).toMatch(/^h7\. (.|\n)*\n\nk2\. /);
+  expect(listText([entry(1), entry(2)], ["h7", "k2"])).toMatch(/^h7  (.|\n)*\n\nk2  /);
   const one = answerReply({ kind: "list", articles: [entry(4)] });
   expect(one).toMatchObject({ type: "news", articles: [{ url: "https://example.com/articles/4" }] });
   expect(answerReply({ kind: "list", articles: [entry(4), entry(5)] }).type).toBe("text");

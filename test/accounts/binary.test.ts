@@ -187,7 +187,7 @@ describe("serving", () => {
     expect(wrong.stderr.toString()).toContain("403");
     // The inbox and the report say whose they are.
     const inbox = replyd(["inbox", "--all", "--account", "shop"]);
-    expect(inbox.out).toMatch(/\n\d+ of \d+ \(account shop\); answer one with/);
+    expect(inbox.out).toMatch(/\n\d+ of \d+ \(account shop\); no follower can be answered from here/);
     expect(replyd(["report", "--account", "shop"]).out).toStartWith("replyd report of account shop: ");
   });
 

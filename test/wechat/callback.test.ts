@@ -169,7 +169,23 @@ describe("operator rules (first match wins, before the built-ins)", () => {
   });
   test("exact reads the message without the punctuation and emoji a phone ends it with; not without its words", async () => {
     for (const said of ["WiFi密碼？", "wifi密码?!", "wifi密码。。。", "wifi密码 🙏", "Hello!", "hello~"]) expect({ said, reply: (await say(said)).Content }).toEqual({ said, reply: said.startsWith("wifi") || said.startsWith("WiFi") ? "see the table card" : "Hi there" });
-    for (const said of ["¿wifi密码", "wifi密码？呢", "Hello!!x"]) expect({ said, reply: (await say(said)).Content }).not.toEqual({ said, reply: said.includes("wifi") ? "see the table card" : "Hi there" });
+    for (const said of ["¿wifi密码", "wifi密码？呢", "Hello!!x", "Hello#", "Hello+", "Hello%"]) expect({ said, reply: (await say(said)).Content }).not.toEqual({ said, reply: said.includes("wifi") ? "see the table card" : "Hi there" });
+  });
+  test("exact rules whose patterns differ by a mark are each their own: C#, C++ and C; hours? before hours", async () => {
+    const rules = [
+      { id: "cs", match: "exact", pattern: "C#", reply: { type: "text", text: "C# course" } },
+      { id: "cpp", match: "exact", pattern: "C++", reply: { type: "text", text: "C++ course" } },
+      { id: "c", match: "exact", pattern: "C", reply: { type: "text", text: "C course" } },
+      { id: "pct", match: "exact", pattern: "50%", reply: { type: "text", text: "half off" } },
+      { id: "h1", match: "exact", pattern: "hours", reply: { type: "text", text: "9 to 5" } },
+      { id: "h2", match: "exact", pattern: "hours?", reply: { type: "text", text: "asked: 9 to 5" } },
+    ];
+    const put = await t.call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: JSON.stringify({ format: "replyd/1", matter: "rules", rules }) }] });
+    expect(put.status).toBe(200);
+    const got = async (said: string) => (await say(said)).Content;
+    expect([await got("C++"), await got("c#"), await got("c"), await got("c!"), await got("C？")]).toEqual(["C++ course", "C# course", "C course", "C course", "C course"]);
+    expect(await got("50")).not.toBe("half off");
+    expect([await got("hours?"), await got("hours"), await got("hours!")]).toEqual(["asked: 9 to 5", "9 to 5", "9 to 5"]);
   });
   test("a tag reply to a message: more than 1 article becomes a text list", async () => {
     expect((await say("founders")).Content).toBe("Founder's view (fv):\nfv3  Founder's view 3\nfv4  Founder's view 4");

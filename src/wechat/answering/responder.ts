@@ -36,8 +36,9 @@ export function tagShadowed(tag: string, articles: Pick<ReadModel["articles"], "
 const then = <T, U>(v: T | Promise<T>, fn: (x: T) => U | Promise<U>): U | Promise<U> => (v instanceof Promise ? v.then(fn) : fn(v));
 
 /**
- * A text without the punctuation and symbols that end it, as phones add them: an exact rule for
- * 营业时间 matches 營業時間？ and "wifi!" (a pattern that is only punctuation matches only itself).
+ * A message without the marks a phone ends it with — sentence ends, "~", emoji: an exact rule for
+ * 营业时间 matches 營業時間？ and "wifi!". Not "#", "+" or "%", which are words' ("C#", "C++",
+ * "50%"); the patterns are not cut at all.
  */
 function withoutEnd(s: string): string {
   // From the end, a character at a time: a regex anchored at the end retries every start in a long run of "!".
@@ -46,7 +47,7 @@ function withoutEnd(s: string): string {
   while (end > 0 && END_MARK.test(chars[end - 1] as string)) end--;
   return chars.slice(0, end).join("");
 }
-const END_MARK = /^[\s\p{P}\p{S}]$/u;
+const END_MARK = /^(?:\s|[.!?~…。！？～、，,;；:：]|\p{Extended_Pictographic}|\u{FE0F})$/u;
 
 /** DESIGN §5: operator rules, then help, code, tag, search, then the fallback texts. */
 export class Responder {
@@ -176,12 +177,13 @@ export class Responder {
 
   private matching(rules: Rule[], text: string, regexHits: Set<number>, regexIndex: Map<Rule, number>): Rule[] {
     const lower = folded(text.slice(0, MAX_INPUT));
-    const bare = withoutEnd(lower);
     const patterns = this.foldedPatterns(rules);
+    // The message as typed first: its end marks are dropped only when no exact rule has them ("hours?" and "hours" both rules).
+    const bare = rules.some((r, i) => r.match === "exact" && patterns[i] === lower) ? lower : withoutEnd(lower);
     return rules.filter((rule, i) => {
       const p = patterns[i] as string;
       return rule.match === "exact"
-        ? lower === p || (bare !== "" && bare === withoutEnd(p))
+        ? lower === p || (bare !== "" && bare === p)
         : rule.match === "prefix"
           ? lower.startsWith(p)
           : rule.match === "contains"
