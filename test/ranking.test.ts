@@ -6,7 +6,7 @@ import { RANKING, termWeight } from "../src/ranking/bm25.ts";
 import { excerpt } from "../src/ranking/excerpt.ts";
 import { namesTitle, titleForm } from "../src/ranking/names.ts";
 import { analyse, askedOf, fieldsOf, queryTerms, scoreArticle, type CorpusStats } from "../src/ranking/score.ts";
-import { answerReply, listText } from "../src/wechat/answering/ranked-reply.ts";
+import { afterTitle, answerReply, listText } from "../src/wechat/answering/ranked-reply.ts";
 import { MAX_TEXT_BYTES } from "../src/wechat/door/message.ts";
 import type { RankedArticle } from "../src/ranking/types.ts";
 import { FILLER_HAN, FILLER_LATIN } from "../src/ranking/filler-words.ts";
@@ -365,4 +365,14 @@ describe("a title the question writes out whole", () => {
     const other = scoreArticle(q, { id: "b", title: "异齿前肛鳗", keywords: "", description: "", body }, stats);
     expect(other.score).toBeLessThan(named.score);
   });
+});
+
+test("afterTitle drops a title that heads the passage on a line of its own, never the start of running text", () => {
+  const a = (title: string, description = "") => ({ title, description });
+  expect(afterTitle("营业时间\n\n每天十点营业。", a("营业时间"))).toBe("每天十点营业。");
+  expect(afterTitle("Parking\nFree after 6pm.", a("Parking"))).toBe("Free after 6pm.");
+  for (const [text, title] of [["Parking is free after 6pm", "Park"], ["会员卡可在前台办理", "会员"], ["退款将在3个工作日内到账", "退款"], ["营业时间：每天十点", "营业时间"]]) expect(afterTitle(text as string, a(title as string))).toBe(text as string);
+  // Nothing after it: the description, else the passage as it was.
+  expect(afterTitle("营业时间", a("营业时间", "四家分店的时间"))).toBe("四家分店的时间");
+  expect(afterTitle("营业时间", a("营业时间"))).toBe("营业时间");
 });

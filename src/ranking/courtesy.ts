@@ -15,6 +15,10 @@ const CLOSES = [
   "谢谢", "谢谢你", "谢谢您", "谢谢你们", "多谢", "唔该", "唔该晒", "感谢", "感恩", "谢了", "谢啦", "谢谢啦", "3q", "好的", "好", "好吧", "好哦", "好喔", "好滴", "好嘞", "好哒", "好呀",
   "那好吧", "那好", "也好", "那也好", "那行", "行", "嗯", "嗯呢", "哦", "噢", "知道了", "明白", "明白了", "了解", "了解了", "清楚了", "收到", "懂了", "可以了", "不用了", "没事了",
   "辛苦了", "辛苦啦", "麻烦了", "麻烦你了", "打扰了", "赞", "哈哈", "呵呵", "嘻嘻", "再见", "拜拜", "掰掰", "晚安",
+  // Cantonese (folded to simplified as the ranking reads them: 多謝晒 is 多谢晒).
+  "多谢晒", "多谢你", "多谢你哋", "唔该你", "好嘅", "好呀", "冇问题", "无问题", "知道喇", "知道啦", "明白晒", "收到晒", "系咁先", "得喇", "得啦", "ok喇",
+  // A sentence-final particle said after any of these ("你好呀", "早晨呀", "好嘅啦") is courtesy too.
+  "呀", "啊", "吖", "啦", "喇", "嘅", "㗎", "啰", "哦", "呢", "嘛", "哈",
   "thanks", "thank you", "thank u", "thanks a lot", "thanks so much", "many thanks", "thank you very much", "thx", "ty", "ok", "okay", "ok thanks", "ok thx", "ok thank you", "got it", "great", "cool", "nice",
   "perfect", "bye", "goodbye", "no thanks", "that's all", "thats all", "lol", "haha", "no worries",
 ];
@@ -22,8 +26,8 @@ const CLOSES = [
 const OPENS = [
   "早晨", "早", "早上好", "早安", "中午好", "午安", "下午好", "晚上好", "你好", "您好", "你们好", "大家好", "哈喽", "哈啰", "嗨", "安安",
   "再问一下", "还想问一下", "我还想问", "还有个问题", "还有一个问题", "另外一个问题", "换个问题", "问个问题", "请问", "请问一下", "问一下", "想问一下", "我想问一下",
-  "咨询一下", "我想咨询一下", "打扰一下", "在吗", "在么", "在嘛", "在不在", "有人吗", "有人在吗",
-  "one more question", "another question", "i have a question", "i have another question", "quick question", "hello", "hi",
+  "咨询一下", "我想咨询一下", "打扰一下", "在吗", "在么", "在嘛", "在不在", "有人吗", "有人在吗", "有冇人", "有冇人喺度", "喂",
+  "one more question", "another question", "i have a question", "i have another question", "quick question", "hello", "hi", "anyone there", "is anyone there", "anybody there", "is anybody there",
 ];
 /** Each phrase folded (fold()). */
 const PHRASES = new Map<string, Courtesy>([...CLOSES.map((s) => [fold(s), "closes"] as const), ...OPENS.map((s) => [fold(s), "opens"] as const)]);
@@ -34,16 +38,22 @@ const LONGEST_PIECE = Math.max(...[...PIECES.keys()].map((p) => [...p].length));
 /** Latin words a message of thanks is made of ("brilliant thank you", "ok cheers mate", "thanks love"): one of these… */
 const THANKING = new Set(["thanks", "thank", "thankyou", "thanx", "thnx", "tnx", "thx", "ty", "tysm", "cheers", "ta"]);
 const ACKNOWLEDGING = new Set([
-  "ok", "okay", "okey", "okie", "kk", "great", "brilliant", "brill", "lovely", "perfect", "cool", "nice", "awesome", "fab", "fabulous", "fantastic", "super", "wonderful", "excellent",
-  "amazing", "ace", "sound", "alright", "right", "sure", "fine", "good", "noted", "understood", "bye", "goodbye", "cya", "lol", "haha", "hahaha", "lmao",
+  "ok", "okay", "okey", "okie", "kk", "great", "brilliant", "brill", "lovely", "perfect", "cool", "nice", "awesome", "fab", "fabulous", "fantastic", "wonderful", "excellent",
+  "amazing", "ace", "alright", "sure", "noted", "understood", "bye", "goodbye", "cya", "lol", "haha", "hahaha", "lmao",
 ]);
-/** …with these around them ("thanks so much", "nice one", "no worries")… */
-const AROUND = new Set(["you", "u", "ya", "very", "so", "much", "a", "lot", "lots", "loads", "mate", "love", "again", "that", "thats", "that's", "it", "got", "no", "worries", "one", "really", "many", "all", "then", "oh", "ah", "x", "xx", "xxx", "guys", "everyone"]);
+/**
+ * …with these around them ("thanks so much", "nice one", "that's great thanks": fold() leaves "that s").
+ * Words that are questions alone at some account ("fine" at a library, "sound", "right", "good") count only beside one of the above.
+ */
+const AROUND = new Set([
+  "you", "u", "ya", "very", "so", "much", "a", "lot", "lots", "loads", "mate", "love", "again", "that", "thats", "s", "it", "its", "got", "no", "worries", "one", "really", "many", "all", "then", "oh", "ah",
+  "x", "xx", "xxx", "guys", "everyone", "fine", "good", "right", "sound", "super", "great",
+]);
 /** …and these only beside thanks ("thanks for the help": "ok help" is a request). */
 const WITH_THANKS = new Set(["for", "the", "your", "help", "info", "reply", "answer", "quick", "response", "time"]);
 /** Latin words a greeting is made of ("good morning", "hiya", "hi there, quick question"): one greeting, the rest of these. */
 const GREETING = new Set(["hi", "hello", "hey", "heya", "hiya", "hallo", "howdy", "yo", "morning", "afternoon", "evening", "greetings"]);
-const AROUND_GREETING = new Set(["good", "there", "all", "everyone", "guys", "folks", "team", "dear", "sir", "madam", "again", "quick", "question", "one", "more", "another", "i", "have", "a", "got", "please"]);
+const AROUND_GREETING = new Set(["good", "there", "all", "everyone", "guys", "folks", "team", "dear", "sir", "madam", "again", "quick", "question", "one", "more", "another", "i", "have", "a", "got", "please", "anyone", "anybody", "is"]);
 const MOST_WORDS = 8;
 
 export function courtesyOf(text: string): Courtesy | null {
@@ -52,8 +62,9 @@ export function courtesyOf(text: string): Courtesy | null {
   const said = PHRASES.get(f);
   if (said) return said;
   if (/[^a-z' ]/.test(f)) return pieced(f.replace(/ /g, ""));
-  // Words of courtesy asked ("evening?" after the opening hours, "good?") are a follow-up, not a greeting.
-  return /[?？]\s*$/u.test(text) ? null : latinWords(f.split(" "));
+  // One word of courtesy asked ("evening?" after the opening hours, "good?") is a follow-up, not a greeting; "anyone there?" is one.
+  const words = f.split(" ");
+  return words.length === 1 && /[?？]\s*$/u.test(text) ? null : latinWords(words);
 }
 
 export const standsAlone = (text: string): boolean => courtesyOf(text) !== null;

@@ -12,13 +12,17 @@ import type { AppContext } from "./context.ts";
 const indexState = (ctx: AppContext, complete: boolean) =>
   !complete ? `rebuilding (${Math.floor(ctx.read.articles.index.indexProgress() * 100)}%)` : ctx.read.indexVerified === "checking" ? "checking" : "ready";
 
-/** What the database answers, or null while it cannot be reached (health is read all the same). */
-const unlessAway = <T>(read: () => Promise<T>): Promise<T | null> => read().catch(() => null);
-
 export async function health(ctx: AppContext, req: SignedRequest) {
   const now = ctx.clock.now();
   const database = ctx.write.database?.();
-  const redis = ctx.cluster ? (ctx.cluster() as { redis?: { state?: string } }).redis : undefined;
+  const cluster = ctx.cluster?.();
+  const redis = (cluster as { redis?: { state?: string } } | undefined)?.redis;
+  /**
+   * What PostgreSQL answers — not asked while it is known to be down (an unreachable host answers
+   * nothing until a timeout), null when it fails (health is read all the same); SQLite's as it is.
+   */
+  const unlessAway = async <T>(read: () => Promise<T>): Promise<T | null> =>
+    ctx.write.kind !== "postgres" ? read() : database?.state === "down" ? null : read().catch(() => null);
   const a = ctx.read.articles.counts();
   const c = ctx.read.content.counts();
   return {
@@ -64,7 +68,7 @@ export async function health(ctx: AppContext, req: SignedRequest) {
     // A model writing answers (serve --ai-url): calls, what became of them, tokens, the caps; never the key.
     generated_answers: ctx.generator ? await ctx.generator.status() : { endpoint: "not configured" },
     ...(ctx.clockWarning() ? { clock_warning: ctx.clockWarning() } : {}),
-    ...(ctx.cluster ? { cluster: ctx.cluster() } : {}),
+    ...(cluster ? { cluster } : {}),
     newest_backup: await unlessAway(() => ctx.write.newestBackup()),
     // Temp files of backups cut short (kill -9) found and removed when the server started.
     backup_temp_files_removed_at_start: ctx.write.backupTempFilesRemovedAtStart,

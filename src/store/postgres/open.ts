@@ -79,11 +79,13 @@ async function openAccountData(server: PgServer, sql: SQL, changed: string, opts
       .then(() => {
         if (failing) (opts.logInfo ?? opts.logError)(`the database at ${where} answers again; the local copy is up to date`);
         failing = false;
+        // An outage nobody read health during is over: the next one starts its own "since".
+        if (!keys.lastError) downSince = null;
       })
       .catch((e) => {
         if (!failing) opts.logError(`the local copy cannot follow the database at ${where}: ${scrubPassword((e as Error).message, url)}; followers are answered from what it holds`);
         failing = true;
-        downSince ??= Date.now();
+        downSince ??= opts.clock.now();
       })
       .finally(() => (following = null)));
   // Polled every second; with Redis, also at once when another instance says it wrote.
@@ -122,7 +124,7 @@ async function openAccountData(server: PgServer, sql: SQL, changed: string, opts
       downSince = null;
       return { state: "up" };
     }
-    downSince ??= Date.now();
+    downSince ??= opts.clock.now();
     return { state: "down", since: new Date(downSince).toISOString(), error: s.error ?? "" };
   };
   return {

@@ -62,8 +62,9 @@ export function entryLabels(ids: readonly string[], codeOf: (id: string) => stri
 export function afterTitle(passage: string, a: { title: string; description: string }): string {
   const title = a.title.trim();
   const text = passage.trim();
-  if (!title || !text.startsWith(title)) return passage;
-  const rest = text.slice(title.length).replace(/^[\s\p{P}]+/u, "");
+  // A heading: the title on a line of its own ("Parking is free" under the title "Park" is running text).
+  if (!title || !text.startsWith(title) || !/^[ \t]*(\n|$)/.test(text.slice(title.length))) return passage;
+  const rest = text.slice(title.length).trim();
   return rest || (a.description.trim() && a.description.trim() !== title ? a.description : passage);
 }
 
