@@ -80,7 +80,14 @@ export function stemWord(w: string): string {
 }
 
 const FILLER_L = new Set(FILLER_LATIN);
-const FILLER_H = new Set(FILLER_HAN);
+/**
+ * Cantonese phrasing of questions, written by hand (the evaluation data is Mandarin): 點樣 "how",
+ * 有冇 "is there", 幾多 "how much", 邊度 "where", 係咪 "is it", 可唔可以 "can", and the particles and
+ * pronouns around them — as the ranking reads them, folded to simplified (not 喇, which is also 喇嘛). A Hong Kong follower's
+ * 點樣book堂 went to the article titled 點樣成為會員 on 点样 alone (a walkthrough).
+ */
+const CANTONESE_FILLER = ["点样", "点解", "几多", "几时", "边度", "边个", "边间", "乜嘢", "乜野", "咩", "系咪", "可唔可以", "得唔得", "有冇", "嘅", "咗", "喺", "啦", "㗎", "啰", "咁", "佢", "我哋", "你哋", "佢哋", "啲"];
+const FILLER_H = new Set([...FILLER_HAN, ...CANTONESE_FILLER]);
 const FILLER_MAX = Math.max(1, ...[...FILLER_H].map((f) => [...f].length));
 /** The characters a Han filler word starts with: elsewhere in a run no filler word can start. */
 const FILLER_FIRST = new Set([...FILLER_H].map((f) => [...f][0] as string));

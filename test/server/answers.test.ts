@@ -94,6 +94,17 @@ test("a greeting gets the welcome text, thanks or an emoji no reply, whatever an
   expect(textOf(await say("谢谢"))).toBe("不客气");
 });
 
+test("Cantonese phrasing (點樣, 有冇, 幾多, 邊度, 可唔可以) is filler: the subject decides, not an article titled with 點樣", async () => {
+  const join = { id: "join", title: "點樣成為會員", url: "https://example.com/join", body: "到任何一間分店登記即可入會，首月免費。" };
+  const book = { id: "book", title: "預約團體課", url: "https://example.com/book", keywords: ["book堂"], body: "用App預約團體課，最早七日前可以book堂，每堂名額二十人。" };
+  const park = { id: "park", title: "泊車優惠", url: "https://example.com/park", body: "會員泊車首兩個鐘免費，請到前台蓋印。" };
+  await importDoc([join, book, park]);
+  expect(newsOf(await say("點樣book堂"))).toMatchObject({ Title: "預約團體課" });
+  expect(newsOf(await say("有冇得泊車呀"))).toMatchObject({ Title: "泊車優惠" });
+  const terms = (await call("GET", "/api/cli/ask", [["q", "點樣可唔可以幾多邊度泊車"]])).data.terms as { term: string }[];
+  expect(terms.map((x) => x.term).filter((t) => /[点样几多边度可唔以]/.test(t))).toEqual([]);
+});
+
 test("a body that opens with its title (an <h2> the CMS repeats) does not show it twice: not in a list's entry, not as a card's description", async () => {
   const a = { id: "h1", title: "大稻埕店营业时间", url: "https://example.com/h1", body: "<h2>大稻埕店营业时间</h2><p>大稻埕店每天十点到晚上九点营业，周一公休。</p>" };
   const b = { id: "h2", title: "公馆店营业时间", url: "https://example.com/h2", body: "<h2>公馆店营业时间</h2><p>公馆店每天九点到晚上十点营业，全年无休。</p>" };
