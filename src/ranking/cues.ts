@@ -69,7 +69,10 @@ export function asksAnother(text: string): boolean {
  * article answers — not taught (server/teach.ts), not listed among the questions nothing answered
  * (the report), however it was answered.
  */
-export const saidBetweenQuestions = (text: string): boolean => standsAlone(text) || asksAnother(text) || picksEntry(text) !== null;
+export const saidBetweenQuestions = (text: string): boolean => standsAlone(text) || asksAnother(text) || picksEntry(text) !== null || bareNumber(text);
+
+/** Digits alone, as typed (full width too), with spaces, a "#" or end marks around them: a code tried, a pick, never a question. */
+export const bareNumber = (text: string): boolean => /^[\s#＃]*[0-9０-９]+[\s.。!！?？]*$/u.test(text);
 
 /** The place (from 1) of the entry a message picks from a list, or null when it picks none. */
 export function picksEntry(text: string): number | null {

@@ -6,6 +6,7 @@
  * One after another, within ANSWERED_NOW_MS in all; one that fails, is busy or late is left out.
  */
 import { choose } from "../ranking/choice.ts";
+import { saidBetweenQuestions } from "../ranking/cues.ts";
 import { loggedAnswer } from "../wechat/answering/ranked-reply.ts";
 import type { AppContext } from "./context.ts";
 
@@ -18,6 +19,8 @@ export async function answeredNow(ctx: Pick<AppContext, "clock" | "read">, texts
   const until = ctx.clock.monotonic() + ANSWERED_NOW_MS;
   for (const text of new Set(texts)) {
     if (ctx.clock.monotonic() > until) break;
+    // Thanks, "another", a pick, a bare number: no question, answered as such whatever the ranking says of it.
+    if (saidBetweenQuestions(text)) continue;
     try {
       const ranked = await ctx.read.searcher.rank(text);
       if (!ranked || ranked === "busy") continue;

@@ -300,8 +300,8 @@ test("teach refuses, changing nothing: no such message, a reply, an event, what 
   await t.handle(wxPost(eventMsg("subscribe", Math.floor(t.clock.now() / 1000)), Math.floor(t.clock.now() / 1000)));
   const event = await newest();
   expect((await call("POST", "/api/cli/teach", [["inbox", String(event)], ["id", "delivery"]])).error.code).toBe(CODE.not_a_question);
-  // What followers say between questions is no question: thanks, "another", "the second one".
-  for (const between of ["thanks", "换一个", "2"]) {
+  // What followers say between questions is no question: thanks, "another", "the second one", a number (a code tried).
+  for (const between of ["thanks", "换一个", "2", "100", "＃2000"]) {
     await say(between);
     expect({ between, code: (await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "delivery"]])).error?.code }).toEqual({ between, code: CODE.not_a_question });
   }

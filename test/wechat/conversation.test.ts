@@ -177,7 +177,7 @@ test("换一个 / another: the next articles not yet offered, then nothing left 
 });
 
 test("换一个, 第二个 or a number with nothing before them: no article (an article holding 换 or 第二 was sent), said so or the fallback; logged so", async () => {
-  const exchange = { id: "exchange", title: "换货说明", url: url("exchange"), body: "收到商品七天内可以换一个尺码，第二年起收取5元手续费。" };
+  const exchange = { id: "exchange", title: "换货说明", url: url("exchange"), body: "收到商品七天内可以换一个尺码，第二年起收取5元手续费，满2000元免手续费。" };
   await importDoc([exchange, HOURS]);
   for (const said of ["换一个", "換一個", "第二个", "the second one", "2"])
     expect({ said, reply: await say(said, { from: `o_new_${said}` }) }).toEqual({ said, reply: { ids: [], text: "Nothing matched your search. Send h for help." } });
@@ -186,6 +186,10 @@ test("换一个, 第二个 or a number with nothing before them: no article (an 
   const logged = (await answers()).map((a: string[]) => a[1]);
   // One to five reads as a pick (of nothing); a larger number as no question.
   expect(logged).toEqual([...Array(8).fill("another:not_found"), "fallback"]);
+  // …and the inbox does not claim the ranking answers it now (it would, on the body's 2000).
+  const inbox = (await call("GET", "/api/cli", [["inbox", "unmatched"]])).data.items as { content: string; answered_now?: string }[];
+  expect(inbox.find((m) => m.content === "2000")).toMatchObject({ content: "2000" });
+  expect(inbox.find((m) => m.content === "2000")?.answered_now).toBeUndefined();
   // After a question, "换一个" is another as before; a number past the list is no question either.
   expect((await say("换货怎么弄", { from: "o_asked" })).ids).toEqual(["exchange"]);
   expect((await say("5", { from: "o_asked" })).ids).toEqual([]);

@@ -20,7 +20,7 @@
 import { choose, type Choice } from "../../ranking/choice.ts";
 import type { Question } from "../../ranking/question.ts";
 import type { RankedArticle, RankingResult } from "../../ranking/types.ts";
-import { asksAnother, leansOnBefore, picksEntry } from "../../ranking/cues.ts";
+import { asksAnother, bareNumber, leansOnBefore, picksEntry } from "../../ranking/cues.ts";
 import { standsAlone } from "../../ranking/courtesy.ts";
 import { CONVERSATION, type Turn } from "./conversation.ts";
 
@@ -81,7 +81,7 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   }
   // A bare number that is no code and picks nothing ("5", "100": the welcome text's codes tried) is no
   // question: ranked, it found whatever body held the figure.
-  const alone: Reading = { how: "alone", question: { text }, asked: text, ranked: BARE_NUMBER.test(text) ? NOTHING : await rank({ text }) };
+  const alone: Reading = { how: "alone", question: { text }, asked: text, ranked: bareNumber(text) ? NOTHING : await rank({ text }) };
   if (!last || !alone.ranked || alone.ranked === "busy") return alone;
   // Not leaning on what was said ("tell me a joke", "谢谢", a question of its own): not a follow-up.
   if (standsAlone(text) || !leansOnBefore(text)) return alone;
@@ -120,9 +120,6 @@ export function offer(r: Exclude<Reading, { how: "pick" }>): Choice<RankedArticl
 }
 
 export const ANOTHER_LISTED = 3;
-
-/** Digits alone, as typed (full-width too), with spaces or a "#" around them. */
-const BARE_NUMBER = /^[\s#＃]*[0-9０-９]+[\s.。!！?？]*$/u;
 
 /** Tunable by bench/followups.ts (`--set namesAnother=…`); nothing else changes them. */
 export const READING: { namesAnother: number } = {
