@@ -97,7 +97,7 @@ describe("reduced a slice at a time", () => {
   });
 
   // Counted, not timed: a clock that is the count of asks says the same on a fast machine and a slow one.
-  test("each 1 MiB body asks whether to pause at least every 16 KiB, and pauses when told; the text is what bodyText() gives", async () => {
+  test("each 1 MiB body asks whether to pause at least 64 times (16 KiB apart on average), and pauses when told; the text is what bodyText() gives", async () => {
     for (const body of BODIES) {
       const slices = new CountedSlices(8);
       expect(await bodyTextSliced(body, slices)).toBe(bodyText(body));

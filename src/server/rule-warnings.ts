@@ -26,6 +26,6 @@ export function tagWarnings(ctx: AppContext, only?: readonly (string | null | un
   }
   if (!asked)
     for (const tag of Object.keys(ctx.read.content.tags()))
-      if (!counts.get(tag.toLowerCase())) out.push(`tag "${tag}" has a description but no live article carries it (renamed?): importing the articles with --init, or a restore, drops it`);
+      if (!counts.get(tag.toLowerCase())) out.push(`tag "${tag}" has a description but no live article carries it (renamed?): an import with --init, or a restore, of a document whose "tags" leave it out drops it`);
   return out.sort();
 }

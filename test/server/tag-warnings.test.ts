@@ -52,7 +52,7 @@ test("a tag renamed in the file: the old tag's description, which no article car
   expect(first.data.warnings).toEqual([]);
   const renamed = tips.map((a) => ({ ...a, tag: "talks" }));
   const again = await call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: doc(renamed, { tags: { talks: "Readings and signings" } }) }] });
-  const stale = 'tag "event" has a description but no live article carries it (renamed?): importing the articles with --init, or a restore, drops it';
+  const stale = 'tag "event" has a description but no live article carries it (renamed?): an import with --init, or a restore, of a document whose "tags" leave it out drops it';
   expect(again.data.warnings).toEqual([stale]);
   expect((await call("GET", "/api/cli")).data.tag_warnings).toEqual([stale]);
   const init = await call("POST", "/api/cli", [["mode", "init"]], { files: [{ name: "json", content: doc(renamed, { tags: { talks: "Readings and signings" } }) }] });

@@ -66,7 +66,7 @@ test("database stopped while messages keep coming: tried again on the backoff, n
     expect(infos).toEqual([]);
     pg.resume();
     await log.settled(15_000);
-    expect(infos).toEqual(["message log: the database takes messages again; the 20 that waited are written"]);
+    expect(infos).toEqual(["message log: the database takes messages again; writing the 20 that waited"]);
     const { total } = await log.list({ unmatchedOnly: false, limit: 1, offset: 0 });
     expect(total).toBeGreaterThanOrEqual(21);
   } finally {

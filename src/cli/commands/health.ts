@@ -86,7 +86,7 @@ function storeLines(h: Health): string[] {
   if (!h.store) return [];
   if (h.store !== "postgres") return [`store          ${h.store} (the data folder)`];
   return h.database?.state === "down"
-    ? [`DATABASE       PostgreSQL ${downFor(h.database)}: followers are answered from this instance's copy, their messages wait in memory; admin requests other than health are refused until it answers`]
+    ? [`DATABASE       PostgreSQL ${downFor(h.database)}: followers are answered from this instance's copy, their messages wait in memory; admin requests other than health are refused once the keys could not be read for 5 s, until it answers`]
     : ["store          postgres (reached)"];
 }
 

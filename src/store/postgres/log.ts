@@ -102,7 +102,7 @@ export class PgMessageLog {
         return;
       }
       this.queue.splice(0, batch.length);
-      if (this.lastError !== null) this.onInfo(`message log: the database takes messages again; the ${batch.length + this.queue.length} that waited are written`);
+      if (this.lastError !== null) this.onInfo(`message log: the database takes messages again; writing the ${batch.length + this.queue.length} that waited`);
       this.lastError = null;
       this.retryMs = 0;
     }
@@ -270,6 +270,9 @@ export class PgMessageLog {
       return { unwritten: 0, error: null };
     } catch (e) {
       return { unwritten: this.queue.length, error: (e as Error).message };
+    } finally {
+      if (this.retry) clearTimeout(this.retry);
+      this.retry = null;
     }
   }
 }
