@@ -121,6 +121,8 @@ test("neighbouring numerals are a range, each end a figure: 三四人 against 34
   expect(f("两三天")).toEqual(f("2天 3天"));
   expect(f("十一二月")).toEqual(["11|month", "12|month"]);
   expect([chineseRange("三四"), chineseRange("十五六"), chineseRange("二三十"), chineseRange("三四百")]).toEqual([[3, 4], [15, 16], [20, 30], [300, 400]]);
+  // After a unit the pair counts the next one down, as said: 一万五六, 三千五六, 一百二三.
+  expect([chineseRange("一万五六"), chineseRange("三千五六"), chineseRange("一百二三")]).toEqual([[15_000, 16_000], [3_500, 3_600], [120, 130]]);
   // Not neighbours, or a third numeral beside them: digits read out.
   expect([chineseRange("一二三四"), chineseRange("二四"), chineseRange("二零二四"), chineseRange("十五")]).toEqual([null, null, null, null]);
 });

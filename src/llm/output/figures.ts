@@ -121,13 +121,17 @@ export function chineseNumber(s: string): number | null {
  * days, 二三十 20 or 30 — not 34, 16, 30. The two readings, or null when `s` holds no such pair (a
  * third numeral beside them is digits read out, 一二三四 1234).
  */
+const NEXT_UNIT: Readonly<Record<string, string>> = { 万: "千", 千: "百", 百: "十", 佰: "拾", 仟: "佰" };
+
 export function chineseRange(s: string): [number, number] | null {
   const chars = [...s];
   const digit = (i: number) => (i >= 0 && i < chars.length ? CN_DIGIT[chars[i] as string] : undefined);
   for (let i = 0; i + 1 < chars.length; i++) {
     const [a, b] = [digit(i), digit(i + 1)];
     if (a === undefined || b === undefined || a === 0 || b !== a + 1 || digit(i - 1) !== undefined || digit(i + 2) !== undefined) continue;
-    const read = (d: number) => chineseNumber([...chars.slice(0, i), chars[i + (d === a ? 0 : 1)], ...chars.slice(i + 2)].join(""));
+    // After a unit, the pair counts the next unit down, as it is said: 一万五六 is 15,000 or 16,000, 三千五六 3,500 or 3,600.
+    const implied = i + 2 === chars.length ? (NEXT_UNIT[chars[i - 1] as string] ?? "") : "";
+    const read = (d: number) => chineseNumber([...chars.slice(0, i), chars[i + (d === a ? 0 : 1)], ...chars.slice(i + 2)].join("") + implied);
     const [lo, hi] = [read(a), read(b)];
     return lo !== null && hi !== null ? [lo, hi] : null;
   }
