@@ -51,6 +51,7 @@ test("asking about the question before: a word of it again, not the phrasing que
     ["cancel subscription", "how do i cancel sub"],
     ["how long does it take?", "how long does delivery take"],
     ["换一个", "营业时间"],
+    ["泊車幾錢", "有冇得泊車"],
   ];
   const own: [string, string][] = [
     ["你好，请问停车场在哪", "你好，请问营业时间是几点"],
@@ -59,6 +60,9 @@ test("asking about the question before: a word of it again, not the phrasing que
     ["我想问一下停车", "我想问一下营业时间"],
     ["电话多少", "办好了没有啊"],
     ["I want my money back", "how long does delivery take"],
+    // Cantonese phrasing shared (the ranking's filler): 有冇 "is there", 點樣 "how".
+    ["有冇泳池", "有冇得泊車"],
+    ["點樣退會", "點樣入會"],
   ];
   for (const [text, before] of again) expect({ text, before, again: asksAbout(text, before) }).toEqual({ text, before, again: true });
   for (const [text, before] of own) expect({ text, before, again: asksAbout(text, before) }).toEqual({ text, before, again: false });
