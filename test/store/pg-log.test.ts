@@ -13,11 +13,17 @@ let pg: Postgres;
 beforeAll(() => void (pg = startPostgres()));
 afterAll(() => pg?.stop());
 
+/** A client on the test server's database, its schema in place. */
+async function database(): Promise<SQL> {
+  const sql = new SQL(pg.url);
+  await prepareDatabase(sql, { now: new Date(), firstKey: false });
+  return sql;
+}
+
 const entry = (key: string) => ({ received_ms: T0, msg_key: key, from_user: "o_1", type: "text", event: null, content: key, answer: "code", unmatched: false });
 
 test("database stopped: messages wait, health can count them, and all are written once it is back", async () => {
-  const sql = new SQL(pg.url);
-  await prepareDatabase(sql, { now: new Date(), firstKey: false });
+  const sql = await database();
   const errors: string[] = [];
   const log = new PgMessageLog(sql, { onError: (m) => errors.push(m), maxUnwritten: 3 });
   try {
@@ -44,8 +50,7 @@ test("database stopped: messages wait, health can count them, and all are writte
 }, 30_000);
 
 test("database stopped while messages keep coming: tried again on the backoff, not once per message nor per wait; said once back, as information", async () => {
-  const sql = new SQL(pg.url);
-  await prepareDatabase(sql, { now: new Date(), firstKey: false });
+  const sql = await database();
   const errors: string[] = [];
   const infos: string[] = [];
   const log = new PgMessageLog(sql, { onError: (m) => errors.push(m), onInfo: (m) => infos.push(m) });
@@ -76,8 +81,7 @@ test("database stopped while messages keep coming: tried again on the backoff, n
 }, 30_000);
 
 test("two instances: a text compared with the follower's last question is not counted as asking it again when another instance logged a message of theirs in between", async () => {
-  const sql = new SQL(pg.url);
-  await prepareDatabase(sql, { now: new Date(), firstKey: false });
+  const sql = await database();
   const other = new PgMessageLog(sql);
   /** Runs once, right after this instance has read the followers' last texts and before it writes. */
   let between: (() => Promise<void>) | null = null;
