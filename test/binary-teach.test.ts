@@ -72,10 +72,12 @@ describe.each(["sqlite", "postgres"] as const)("%s", (kind) => {
     expect(await s.say("I want my money back")).toContain("Returns and refunds");
     expect(await s.say("could I have my money back please?")).toContain("Returns and refunds");
     expect(s.client("teach", seq, "returns").err).toContain("already_taught");
-    // --as: the operator's phrasing of a message, read as a string (cac would make "0123" the number 123).
-    const as = s.client("teach", seq, "delivery", "--as", "0123");
+    // --as: the operator's phrasing of a message, read as a string (cac would make "0123" the number 123):
+    // a number alone is no question, refused quoting it as typed; with a word, taught as typed.
+    expect(s.client("teach", seq, "delivery", "--as", "0123")).toMatchObject({ code: 1, err: expect.stringContaining('("0123") is what followers say between questions') });
+    const as = s.client("teach", seq, "delivery", "--as", "0123 parcel");
     expect(as).toMatchObject({ code: 0 });
-    expect(as.out).toContain('(now rev 2, 1 question): "0123"');
+    expect(as.out).toContain('(now rev 2, 1 question): "0123 parcel"');
     expect(as.out).toContain(`for message ${seq}: "I want my money back"`);
 
     expect(await s.say("is amex ok?")).not.toContain("Ways to pay");
