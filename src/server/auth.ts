@@ -70,16 +70,6 @@ function single(params: Param[], name: string): string {
   return (values[0] as Param)[1];
 }
 
-/**
- * DESIGN §4, in this order: the body read within bounds (form.ts), key lookup, recomputed
- * signature, constant-time compare, then the timestamp (against the time the request arrived), then
- * the nonce. Nothing is read from the parameters for any other purpose until all of them passed.
- *
- * Every refusal before the signature has passed counts against the client's address (413s, 400s
- * and a busy door included); so does a replayed nonce. An address past the limit gets 429 for its
- * failures, but a valid signature is never refused for the lock-out: the lock-out slows guessing,
- * it must not let strangers shut the operator out.
- */
 /** What `check` throws, or null when it passes. */
 function refusalOf(check: () => void): unknown {
   try {
@@ -90,6 +80,16 @@ function refusalOf(check: () => void): unknown {
   }
 }
 
+/**
+ * DESIGN §4, in this order: the body read within bounds (form.ts), key lookup, recomputed
+ * signature, constant-time compare, then the timestamp (against the time the request arrived), then
+ * the nonce. Nothing is read from the parameters for any other purpose until all of them passed.
+ *
+ * Every refusal before the signature has passed counts against the client's address (413s, 400s
+ * and a busy door included); so does a replayed nonce. An address past the limit gets 429 for its
+ * failures, but a valid signature is never refused for the lock-out: the lock-out slows guessing,
+ * it must not let strangers shut the operator out.
+ */
 export async function authenticate(
   request: Request,
   arrivedAt: number,
