@@ -16,9 +16,9 @@ const CLOSES = [
   "那好吧", "那好", "也好", "那也好", "那行", "行", "嗯", "嗯呢", "哦", "噢", "知道了", "明白", "明白了", "了解", "了解了", "清楚了", "收到", "懂了", "可以了", "不用了", "没事了",
   "辛苦了", "辛苦啦", "麻烦了", "麻烦你了", "打扰了", "赞", "哈哈", "呵呵", "嘻嘻", "再见", "拜拜", "掰掰", "晚安",
   // Cantonese (folded to simplified as the ranking reads them: 多謝晒 is 多谢晒).
-  "多谢晒", "多谢你", "多谢你哋", "唔该你", "好嘅", "好呀", "冇问题", "无问题", "知道喇", "知道啦", "明白晒", "收到晒", "系咁先", "得喇", "得啦", "ok喇",
+  "多谢晒", "多谢你", "多谢你哋", "唔该你", "好嘅", "冇问题", "无问题", "知道喇", "知道啦", "明白晒", "收到晒", "系咁先", "得喇", "得啦", "ok喇",
   // A sentence-final particle said after any of these ("你好呀", "早晨呀", "好嘅啦") is courtesy too.
-  "呀", "啊", "吖", "啦", "喇", "嘅", "㗎", "啰", "哦", "呢", "嘛", "哈",
+  "呀", "啊", "吖", "啦", "喇", "嘅", "㗎", "啰", "呢", "嘛", "哈",
   "thanks", "thank you", "thank u", "thanks a lot", "thanks so much", "many thanks", "thank you very much", "thx", "ty", "ok", "okay", "ok thanks", "ok thx", "ok thank you", "got it", "great", "cool", "nice",
   "perfect", "bye", "goodbye", "no thanks", "that's all", "thats all", "lol", "haha", "no worries",
 ];
