@@ -6,7 +6,7 @@
 import type { TextKey } from "../../doc/rule.ts";
 import type { ReadModel } from "../../store/read-model.ts";
 import { sourcesOf } from "../../llm/prompt.ts";
-import { answerReply, entryLabels, loggedAnswer, news } from "./ranked-reply.ts";
+import { answerReply, entryLabels, loggedAnswer, news, numberedLabels } from "./ranked-reply.ts";
 import type { Conversations, Turn } from "./conversation.ts";
 import { nextTurn, offer, pickedFromList, read, type Reading } from "./reading.ts";
 import { MAX_INPUT } from "./regex.ts";
@@ -105,7 +105,7 @@ export class Questions {
     const turns = await this.turnsOf(asker);
     const last = turns[0];
     // A list labelled by the articles' codes showed no numbers of its own: the code is what was read.
-    const numbered = last !== undefined && entryLabels(last.shown, this.codeOf).every((label, i) => label === String(i + 1));
+    const numbered = last !== undefined && numberedLabels(entryLabels(last.shown, this.codeOf));
     const picked = numbered ? pickedFromList(text, last) : undefined;
     // An entry deleted since is nothing to give: the live code is something.
     return picked && this.store.articles.get(picked)?.deleted === false ? this.answer(text, "fallback", asker, turns) : code;

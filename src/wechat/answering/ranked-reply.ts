@@ -54,6 +54,9 @@ export function entryLabels(ids: readonly string[], codeOf: (id: string) => stri
   return codes.every((c): c is string => typeof c === "string" && c.length <= LABEL_CODE_CHARS) ? codes : ids.map((_, i) => String(i + 1));
 }
 
+/** Labels that are 1, 2, 3 in order (numbers, or codes that are those numbers): the list reads as numbered, and a number sent next picks from it. */
+export const numberedLabels = (labels: readonly string[]): boolean => labels.every((l, i) => l === String(i + 1));
+
 /**
  * What an article's passage says after its title: a body that opens with its title (an <h2> the
  * CMS repeats) showed it twice, "1. 营业时间 营业时间 …", and a card's description as its title again.
@@ -74,16 +77,16 @@ export function afterTitle(passage: string, a: { title: string; description: str
  * every excerpt is cut by the same share until they do.
  */
 export function listText(articles: readonly RankedArticle[], labels?: readonly string[]): string {
-  // Codes that are 1, 2, 3 in order read as the numbers they are.
-  const numbered = !labels || labels.every((l, i) => l === String(i + 1));
+  const numbered = !labels || numberedLabels(labels);
+  const excerpts = articles.map((a) => (a.excerpt === null ? a.description : afterTitle(a.excerpt, a)));
   const entry = (a: RankedArticle, i: number, excerptBytes: number) => {
     const lines = [numbered ? `${i + 1}. ${a.title}` : `${labels[i]}  ${a.title}`];
-    const excerpt = a.excerpt === null ? a.description : afterTitle(a.excerpt, a);
+    const excerpt = excerpts[i];
     if (excerpt && excerptBytes > 0) lines.push(truncateUtf8(excerpt, excerptBytes));
     lines.push(a.url);
     return lines.join("\n");
   };
-  let room = Math.max(...articles.map((a) => Buffer.byteLength(a.excerpt === null ? a.description : afterTitle(a.excerpt, a))), 0);
+  let room = Math.max(...excerpts.map((e) => Buffer.byteLength(e)), 0);
   for (;;) {
     const text = articles.map((a, i) => entry(a, i, room)).join("\n\n");
     if (Buffer.byteLength(text) <= MAX_TEXT_BYTES || room <= 0) return truncateUtf8(text, MAX_TEXT_BYTES);
