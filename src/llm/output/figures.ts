@@ -116,13 +116,14 @@ export function chineseNumber(s: string): number | null {
   return total + section + (digit ?? 0);
 }
 
+/** The unit below each: what a range said after a unit counts (一万五六). */
+const NEXT_UNIT: Readonly<Record<string, string>> = { 万: "千", 千: "百", 百: "十", 佰: "拾", 仟: "佰" };
+
 /**
  * Two neighbouring numerals side by side say "about": 三四人 is three or four people, 十五六天 15 or 16
  * days, 二三十 20 or 30 — not 34, 16, 30. The two readings, or null when `s` holds no such pair (a
  * third numeral beside them is digits read out, 一二三四 1234).
  */
-const NEXT_UNIT: Readonly<Record<string, string>> = { 万: "千", 千: "百", 百: "十", 佰: "拾", 仟: "佰" };
-
 export function chineseRange(s: string): [number, number] | null {
   const chars = [...s];
   const digit = (i: number) => (i >= 0 && i < chars.length ? CN_DIGIT[chars[i] as string] : undefined);
