@@ -52,7 +52,7 @@ export interface BackendOptions {
 export interface ClusterPart {
   readonly registry: { readonly id: string; readonly host: string; readonly seen: unknown[]; url: string | null; beat(): Promise<void> };
   /** Whether the database answers, as the copy's follower and the key ring last found. */
-  state(): { state: "up" | "down"; error?: string };
+  state(): { state: "up" | "down"; since?: string; error?: string };
   /** How long other instances' writes took to reach this one's copy (from their change notices). */
   cacheLag(): { last_ms: number | null; max_ms_last_minute: number | null; notices: number };
 }

@@ -116,16 +116,14 @@ async function openAccountData(server: PgServer, sql: SQL, changed: string, opts
     });
   }
   const announce = opts.redis ? () => void (opts.redis as RedisLink).publish(changed, JSON.stringify({ by: registry.id, at: Date.now() })).catch(() => {}) : () => {};
-  const state = (): { state: "up" | "down"; error?: string } =>
-    failing || keys.lastError ? { state: "down", error: scrubPassword(keys.lastError ?? "the copy cannot follow it", url) } : { state: "up" };
+  // What health says of the database: its own line, and the cluster's `postgres` alike.
   const database = (): DatabaseState => {
-    const s = state();
-    if (s.state === "up") {
+    if (!failing && !keys.lastError) {
       downSince = null;
       return { state: "up" };
     }
     downSince ??= opts.clock.now();
-    return { state: "down", since: new Date(downSince).toISOString(), error: s.error ?? "" };
+    return { state: "down", since: new Date(downSince).toISOString(), error: scrubPassword(keys.lastError ?? "the copy cannot follow it", url) };
   };
   return {
     kind: "postgres",
@@ -136,7 +134,7 @@ async function openAccountData(server: PgServer, sql: SQL, changed: string, opts
     where: { db: where },
     cluster: {
       registry,
-      state,
+      state: database,
       cacheLag: () => ({
         last_ms: lags.length ? (lags[lags.length - 1] as { ms: number }).ms : null,
         max_ms_last_minute: lags.length ? Math.max(...lags.map((l) => l.ms)) : null,
