@@ -100,7 +100,7 @@ function clusterLines(c: Cluster): string[] {
       ? `redis          up at ${c.redis.at ?? "?"}`
       : `REDIS          ${downFor(c.redis ?? { state: "unknown" })}: admin requests other than health are refused; each instance answers followers alone`,
     ...(c.redis?.last_refusal && c.redis.state === "up" ? [`               last refusal ${c.redis.last_refusal.at}: ${c.redis.last_refusal.error}`] : []),
-    ...(c.dedupe ? [`dedupe         ${c.dedupe}${c.answered_alone ? `; ${c.answered_alone} messages answered by this instance alone` : ""}${c.conversations_alone ? `, ${counted(c.conversations_alone, "turn")} read or kept alone` : ""}`] : []),
+    ...(c.dedupe ? [`dedupe         ${c.dedupe}${c.answered_alone ? `; ${counted(c.answered_alone, "message")} answered by this instance alone` : ""}${c.conversations_alone ? `, ${counted(c.conversations_alone, "turn")} read or kept alone` : ""}`] : []),
     ...(lag ? [`changes seen   ${counted(lag.notices, "notice")} from other instances${lag.last_ms !== null ? `, last ${lag.last_ms} ms after the write, at most ${lag.max_ms_last_minute} ms in the last minute` : ""}`] : []),
   ];
 }
@@ -132,7 +132,7 @@ export async function health(c: CommandContext): Promise<void> {
       ...(h.texts_default?.length && h.counts.texts ? [`texts          ${h.texts_default.join(", ")} still replyd's English default${h.texts_default.length === 1 ? "" : "s"} (import a document of texts to set ${h.texts_default.length === 1 ? "it" : "them"})`] : []),
       ...(h.rule_warnings ?? []).map((w) => `RULE           ${w}`),
       ...(h.tag_warnings ?? []).map((w) => `TAG            ${w}`),
-      ...(h.counts.synonyms ? [`synonyms       ${h.counts.synonyms} group${h.counts.synonyms === 1 ? "" : "s"}`] : []),
+      ...(h.counts.synonyms ? [`synonyms       ${counted(h.counts.synonyms, "group")}`] : []),
       `database       ${h.db_bytes === null ? "size unknown (the database cannot be reached)" : formatBytes(h.db_bytes)}`,
       ...(h.message_log ? [`message log    ${h.message_log.unwritten} waiting to be written${h.message_log.dropped ? `, ${h.message_log.dropped} NOT LOGGED (the queue was full)` : ""}`] : []),
       `search index   ${h.search_index}`,
