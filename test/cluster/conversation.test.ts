@@ -170,6 +170,25 @@ test("a follow-up reaching another instance is still ranked with the question as
   }
 }, 30_000);
 
+test("第二个 reaching another instance picks from the tag's list the first sent", async () => {
+  suite.db = db = await testDatabase();
+  const [a, b] = [await instance(), await instance()];
+  await seeded(a, b);
+  const tagged = [{ ...(SHOP[0] as object), tag: "shop", code: "h1" }, { ...(SHOP[2] as object), tag: "shop" }];
+  const req = signedRequest("POST", "/api/cli", { fields: [["mode", "merge"]], files: [{ name: "json", content: doc(tagged, { matter: "articles" }) }], nowMs: Date.now() });
+  expect((await fetch(a.url + new URL(req.url).pathname, { method: "POST", headers: req.headers, body: await req.arrayBuffer() })).status).toBe(200);
+  // The list shows the article without a code by its link.
+  let listed: string[] = [];
+  for (let i = 0; i < 200 && !listed.length; i++) {
+    listed = await say(b, "o_probe", "shop");
+    if (!listed.length) await Bun.sleep(25);
+  }
+  expect(listed).toEqual(["parking"]);
+  expect(await say(a, "o_follower", "shop")).toEqual(["parking"]);
+  expect(await say(b, "o_follower", "第二个")).toEqual(["hours"]);
+  expect(await say(a, "o_follower", "第一个")).toEqual(["parking"]);
+}, 30_000);
+
 test("Redis away: a follow-up at the instance that answered the question is read with it from its memory; at another instance, alone", async () => {
   suite.db = db = await testDatabase();
   const [a, b] = [await instance(), await instance()];

@@ -215,6 +215,17 @@ describe("reading in the conversation", () => {
     const next = nextTurn(r, [q], "k", 2, ["d", "e"]);
     expect(next).toMatchObject({ text: "包间", offered: ["a", "b", "c", "d", "e"], shown: ["d", "e"] });
   });
+
+  test("after a tag's list (labelled by codes), a pick keeps it so labelled; 换一个's list is the ranking's, no longer so", async () => {
+    const tagged = turn("包间", 1, { offered: ["a", "b"], shown: ["a", "b"], byCode: true });
+    const picked = nextTurn({ how: "pick", id: "b", question: { text: "包间" }, asked: "" }, [tagged], "k2", 2, ["b"]);
+    expect(picked.byCode).toBe(true);
+    const another = nextTurn({ how: "another", question: { text: "包间" }, asked: "", ranked: null }, [tagged], "k3", 3, ["c", "d"]);
+    expect(another.byCode).toBeUndefined();
+    expect(another.shown).toEqual(["c", "d"]);
+    // As stored, the mark survives the round trip (Redis holds the JSON).
+    expect(parseTurns(JSON.stringify([bounded(tagged)]))[0]?.byCode).toBe(true);
+  });
 });
 
 describe("review of issue 34 E", () => {

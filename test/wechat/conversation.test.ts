@@ -267,6 +267,35 @@ test("a tag's list shows an article without a code by its link, which the follow
   expect((await say("shop")).text).toBe(`shop (shop):\n·  停车说明  ${url("parking")}\nh1  营业时间`);
 });
 
+test("第二个 after a tag's list picks its entry, one without a code too; a number it shows is the code it reads; a code in between forgets the list", async () => {
+  const wifi = { id: "wifi", code: "2", title: "无线网络", url: url("wifi"), body: "店内无线网络名称CXL。" };
+  await importDoc([{ ...HOURS, tag: "shop", code: "h1" }, { ...PARKING, tag: "shop" }, { ...VOUCHERS, tag: "shop", code: "3" }, wifi]);
+  const list = await say("shop");
+  expect(list.text).toBe(`shop (shop):\n·  停车说明  ${url("parking")}\n3  团购券使用规则\nh1  营业时间`);
+  // The entry without a code, which no code could fetch: its card.
+  expect((await say("第一个")).ids).toEqual(["parking"]);
+  expect((await say("the third one")).ids).toEqual(["hours"]);
+  // The list shows codes, not numbers: "3" is code 3, "2" code 2 (not the list's second entry).
+  expect((await say("3")).ids).toEqual(["vouchers"]);
+  await say("shop");
+  expect((await say("2")).ids).toEqual(["wifi"]);
+  // A code answered since: the tag's list is no longer what the follower reads; 第二个 picks nothing from it.
+  await say("shop");
+  await say("h1");
+  expect((await say("第二个")).ids).not.toEqual(["vouchers"]);
+  const logged = (await answers()).map((a: string[]) => a[1]);
+  expect(logged.slice(0, 5)).toEqual(["tag", "pick:parking", "pick:hours", "code", "tag"]);
+});
+
+test("第二个 after a rule's list of articles picks its entry", async () => {
+  await importDoc(SHOP);
+  const rules = [{ id: "r-shop", match: "exact", pattern: "门店信息", reply: { type: "articles", ids: ["hours", "parking"] } }];
+  expect((await call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: JSON.stringify({ format: "replyd/1", matter: "rules", rules }) }] })).status).toBe(200);
+  expect((await say("门店信息")).text).toContain("停车说明");
+  expect((await say("第二个")).ids).toEqual(["parking"]);
+  expect((await answers()).map((a: string[]) => a[1])).toEqual(["rule:r-shop", "pick:parking"]);
+});
+
 test("replyd ask reads every question alone and remembers none", async () => {
   await importDoc(SHOP);
   const ask = async (q: string) => {

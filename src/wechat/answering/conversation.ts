@@ -29,6 +29,11 @@ export interface Turn {
   offered: string[];
   /** The articles this reply showed, in its order (a pick takes one of them). */
   shown: string[];
+  /**
+   * Its list showed the articles' codes, and links for those without, but no numbers of its own (a
+   * tag's list, responder.ts): a number sent next is the code it reads, never a place in it.
+   */
+  byCode?: boolean;
 }
 
 export const CONVERSATION = {

@@ -26,6 +26,8 @@ export interface Decision {
    * when there is no model, past its caps, or when it fails.
    */
   generate?: { question: string; sources: Source[] };
+  /** A text list of articles that is no ranking's (a tag's, a rule's), `about` what it lists: kept as the follower's turn, to pick from (responder.ts `movedOn`). */
+  listed?: { about: string; ids: string[] };
 }
 
 export interface ResponderOptions {

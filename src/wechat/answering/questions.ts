@@ -105,10 +105,21 @@ export class Questions {
     const turns = await this.turnsOf(asker);
     const last = turns[0];
     // A list labelled by the articles' codes showed no numbers of its own: the code is what was read.
-    const numbered = last !== undefined && numberedLabels(entryLabels(last.shown, this.codeOf));
+    const numbered = last !== undefined && !last.byCode && numberedLabels(entryLabels(last.shown, this.codeOf));
     const picked = numbered ? pickedFromList(text, last) : undefined;
     // An entry deleted since is nothing to give: the live code is something.
     return picked && this.store.articles.get(picked)?.deleted === false ? this.answer(text, "fallback", asker, turns) : code;
+  }
+
+  /**
+   * A list of articles the follower was sent that is no ranking's (a tag's, a rule's: responder.ts),
+   * kept as their turn so that "第二个" picks from it, `about` (the tag's description) as what they
+   * asked: a follow-up is read with it, "换一个" ranks it for the articles not listed.
+   */
+  async listed(asker: Asker, about: string, ids: readonly string[], d: Decision): Promise<Decision> {
+    if (!this.conversations || asker.key === null) return d;
+    const turns = await this.turnsOf(asker);
+    return this.keep(this.conversations, asker.from, { key: asker.key, at: this.now(), text: about, earlier: [], offered: [...ids], shown: [...ids], byCode: true }, turns, d);
   }
 
   /** An article's live code, for a list's labels. */
@@ -131,8 +142,12 @@ export class Questions {
   /** The turn this answer makes, kept before the answer goes out: the next message may come at once, to another instance. */
   private async remember(asker: Asker, reading: Reading, turns: readonly Turn[], shown: readonly string[], d: Decision): Promise<Decision> {
     if (!this.conversations || asker.key === null) return d;
+    return this.keep(this.conversations, asker.from, nextTurn(reading, turns, asker.key, this.now(), shown), turns, d);
+  }
+
+  private async keep(conversations: Conversations, from: string, turn: Turn, turns: readonly Turn[], d: Decision): Promise<Decision> {
     try {
-      await this.conversations.add(asker.from, nextTurn(reading, turns, asker.key, this.now(), shown), turns);
+      await conversations.add(from, turn, turns);
     } catch (e) {
       this.log(`a follower's conversation could not be kept (their next message is read alone): ${(e as Error).message}`);
     }

@@ -2,7 +2,7 @@ import type { Article, ArticleSummary } from "../../article/article.ts";
 import type { Rule, TextKey } from "../../doc/rule.ts";
 import type { ReadModel } from "../../store/read-model.ts";
 import { truncateUtf8 } from "../../base/utf8.ts";
-import { dedupeKey, MAX_NEWS_FOR_EVENT, MAX_NEWS_FOR_MESSAGE, MAX_TEXT_BYTES, type Inbound, type Reply } from "../door/message.ts";
+import { dedupeKey, MAX_NEWS_FOR_EVENT, MAX_NEWS_FOR_MESSAGE, MAX_TEXT_BYTES, type Inbound } from "../door/message.ts";
 import { news } from "./ranked-reply.ts";
 import { turnKey, type Conversations } from "./conversation.ts";
 import { Questions, type Asker } from "./questions.ts";
@@ -30,6 +30,12 @@ export function tagShadowed(tag: string, articles: Pick<ReadModel["articles"], "
   if (HELP_WORDS.has(tag)) return `tag "${tag}" is never listed to followers: sending "${tag}" gets the help text; give the tag another name`;
   const holder = articles.getLiveByCode(tag);
   return holder ? `tag "${tag}" is never listed to followers: "${tag}" is the code of article "${holder.id}", which they get instead; give the tag or the code another name` : null;
+}
+
+/** A text list of articles, and what it listed (Decision `listed`). */
+interface ArticleList {
+  text: string;
+  listed: NonNullable<Decision["listed"]>;
 }
 
 /** Applies `fn` now to a plain value, or later to a promise's. */
@@ -88,9 +94,9 @@ export class Responder {
    */
   respond(m: Inbound, inConversation = true): Decision | Promise<Decision> {
     const listening = inConversation && this.conversations !== null;
-    if (m.type === "event") return listening ? then(this.onEvent(m), (d) => this.movedOn(m.from, d)) : this.onEvent(m);
     const asker: Asker = { from: m.from, key: listening ? turnKey(dedupeKey(m)) : null };
-    if (m.type === "text" || (m.type === "voice" && m.content)) return listening ? then(this.onText((m.content ?? "").trim(), asker), (d) => this.movedOn(m.from, d)) : this.onText((m.content ?? "").trim(), asker);
+    if (m.type === "event") return listening ? then(this.onEvent(m), (d) => this.movedOn(asker, d)) : this.onEvent(m);
+    if (m.type === "text" || (m.type === "voice" && m.content)) return listening ? then(this.onText((m.content ?? "").trim(), asker), (d) => this.movedOn(asker, d)) : this.onText((m.content ?? "").trim(), asker);
     if (["image", "voice", "video", "shortvideo", "location", "link"].includes(m.type)) return this.says("fallback", false);
     return none;
   }
@@ -98,11 +104,14 @@ export class Responder {
   /**
    * Answered by a code, a tag, help or a rule: what the follower looks at now is not the numbered
    * list a question got them before, so a number they send next is a code, not a pick from it
-   * (docs/answers.md "Follow-ups"). Not awaited: the reply does not wait on Redis for it.
+   * (docs/answers.md "Follow-ups"). Not awaited: the reply does not wait on Redis for it. A tag's
+   * list (or a rule's) is what they read now: kept as their turn, before the reply goes out, as a
+   * question's is, so that "第二个" picks from it.
    */
-  private movedOn(from: string, d: Decision): Decision {
+  private movedOn(asker: Asker, d: Decision): Decision | Promise<Decision> {
+    if (d.listed) return this.questions.listed(asker, d.listed.about, d.listed.ids, d);
     if (d.reply && (d.answer === "code" || d.answer === "tag" || d.answer === "help" || d.answer.startsWith("rule:"))) {
-      this.conversations?.unlist(from).catch((e: Error) => this.log(`a follower's conversation could not be kept (a number they send next may pick from the list before): ${e.message}`));
+      this.conversations?.unlist(asker.from).catch((e: Error) => this.log(`a follower's conversation could not be kept (a number they send next may pick from the list before): ${e.message}`));
     }
     return d;
   }
@@ -153,7 +162,7 @@ export class Responder {
 
     if (/^[a-z0-9]{1,16}$/.test(lower)) {
       const list = this.tagList(lower);
-      if (list) return { reply: { type: "text", content: list }, answer: "tag", unmatched: false };
+      if (list) return { reply: { type: "text", content: list.text }, answer: "tag", unmatched: false, listed: list.listed };
     }
 
     const searched = searchedWords(text);
@@ -164,8 +173,8 @@ export class Responder {
   ruleFor(text: string, isEvent: boolean): Decision | null | Promise<Decision | null> {
     return then(this.rulesMatching(text), (hits) => {
       for (const rule of hits) {
-        const reply = this.ruleReply(rule, isEvent);
-        if (reply) return { reply, answer: `rule:${rule.id}`, unmatched: false };
+        const replied = this.ruleReply(rule, isEvent, isEvent ? "" : text);
+        if (replied) return { ...replied, answer: `rule:${rule.id}`, unmatched: false };
       }
       return null;
     });
@@ -208,17 +217,19 @@ export class Responder {
     return this.patterns.folded;
   }
 
-  private ruleReply(rule: Rule, isEvent: boolean): Reply | null {
-    if (rule.reply.type === "text") return { type: "text", content: rule.reply.text };
+  /** `asked`: the follower's message, what a list of the rule's articles is about (an event's key is no question). */
+  private ruleReply(rule: Rule, isEvent: boolean, asked: string): Pick<Decision, "reply" | "listed"> | null {
+    if (rule.reply.type === "text") return { reply: { type: "text", content: rule.reply.text } };
     const articles =
       rule.reply.type === "tag"
         ? this.store.articles.byTag(rule.reply.tag, MAX_NEWS_FOR_EVENT)
         : rule.reply.ids.map((id) => this.store.articles.get(id)).filter((a): a is Article => a !== null && !a.deleted);
     if (!articles.length) return null;
     const limit = isEvent ? MAX_NEWS_FOR_EVENT : MAX_NEWS_FOR_MESSAGE;
-    if (articles.length <= limit) return { type: "news", articles: articles.map(news) };
+    if (articles.length <= limit) return { reply: { type: "news", articles: articles.map(news) } };
     // More articles than a reply to a message may carry: list them so the follower can pick by code.
-    return { type: "text", content: this.articleList(articles, rule.reply.type === "tag" ? rule.reply.tag : null) };
+    const list = this.articleList(articles, rule.reply.type === "tag" ? rule.reply.tag : null, articles.length, asked);
+    return { reply: { type: "text", content: list.text }, listed: list.listed };
   }
 
   private helpText(): string {
@@ -229,28 +240,31 @@ export class Responder {
     return truncateUtf8(lines.length ? `${this.text("help")}\n\n${lines.join("\n")}` : this.text("help"), MAX_TEXT_BYTES);
   }
 
-  private tagList(tag: string): string | null {
+  private tagList(tag: string): ArticleList | null {
     const articles = this.store.articles.byTag(tag, 100);
     if (!articles.length) return null;
     return this.articleList(articles, tag, this.store.articles.tagCounts().get(tag));
   }
 
-  /** As many `code  title` lines as fit in one text reply, then how many were left out. */
-  private articleList(articles: ArticleSummary[], tag: string | null, total = articles.length): string {
+  /**
+   * As many `code  title` lines as fit in one text reply, then how many were left out; `listed`,
+   * what was listed, about the tag's description (or `about`: what the follower sent for a rule's).
+   */
+  private articleList(articles: ArticleSummary[], tag: string | null, total = articles.length, about = ""): ArticleList {
     const described = tag ? this.store.content.tags()[tag] : undefined;
     const head = tag ? `${described ?? tag} (${tag}):` : "Send a code to read the article:";
     const lines = [head];
+    const ids: string[] = [];
     let bytes = Buffer.byteLength(head);
-    let shown = 0;
     for (const a of articles) {
-      // An article without a code cannot be sent for: its link instead, which the follower can open.
+      // An article without a code cannot be sent for: its link instead, which the follower can open, or "第二个".
       const line = a.code ? `${a.code}  ${a.title}` : `·  ${a.title}  ${a.url}`;
       bytes += Buffer.byteLength(line) + 1;
       if (bytes > MAX_TEXT_BYTES - 40) break;
       lines.push(line);
-      shown++;
+      ids.push(a.id);
     }
-    if (shown < total) lines.push(`… and ${total - shown} more`);
-    return lines.join("\n");
+    if (ids.length < total) lines.push(`… and ${total - ids.length} more`);
+    return { text: lines.join("\n"), listed: { about: tag ? (described ?? tag) : about, ids } };
   }
 }
