@@ -265,6 +265,11 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect(r.out).toContain("ranking      one (sure: the best scores at least 2× the next); ");
     // Help answers before the ranking: what the ranking would have given is shown as not used.
     expect((await cli("ask", "h")).out).toContain("ranking      not used — the help answered first; it would have given: ");
+    // Asked in traditional characters, the terms are printed as the question wrote them, not as the ranking folds them.
+    const traditional = (await cli("ask", "順豐幾天能送到？")).out;
+    expect(traditional).toContain("answered as  answer:ship");
+    expect(traditional).toMatch(/^terms .*順豐\(/m);
+    expect(traditional).not.toMatch(/^terms .*顺丰\(/m);
     r = await cli("ask", "顺丰几天能送到？", "--json");
     expect(JSON.parse(r.out)).toMatchObject({ answer: "answer:ship", choice: "one", articles: [{ id: "ship" }] });
     expect((await cli("ask")).code).toBe(2);

@@ -1,6 +1,7 @@
 import type { CommandContext } from "../context.ts";
 import { defineCommand } from "../command.ts";
 import { usage } from "../errors.ts";
+import { asTyped } from "../as-typed.ts";
 
 interface Asked {
   question: string;
@@ -49,7 +50,7 @@ export async function ask(c: CommandContext): Promise<void> {
     // A rule, help, a code or a tag answers before the ranking: what it would have offered is shown, as such.
     const before = /^(rule:|help$|code$|tag$)/.test(r.answer) ? `not used — the ${r.answer.startsWith("rule:") ? "rule" : r.answer} answered first; it would have given: ` : "";
     const lines = [`answered as  ${r.answer}`, ...(r.rule_warnings ?? []).map((w) => `warning      ${w}`), "", reply, "", `ranking      ${before}${r.choice}${r.choice_why ? ` (${r.choice_why})` : ""}; ${r.postings_read} index entries read, ${r.candidates} articles scored`];
-    lines.push(`terms        ${r.terms.map((t) => `${t.term}(${t.idf.toFixed(1)})`).join(" ") || "(none the articles hold)"}`);
+    lines.push(`terms        ${r.terms.map((t) => `${asTyped(t.term, q)}(${t.idf.toFixed(1)})`).join(" ") || "(none the articles hold)"}`);
     for (const [i, a] of r.articles.entries()) {
       lines.push("", `${i + 1}. ${a.title}  [${a.id}]  score ${a.score.toFixed(2)} (${a.head.toFixed(2)} of it from the title, keywords and questions), holds ${Math.round(a.coverage * 100)}% of the question${a.headCoverage === undefined ? "" : `, its title, keywords and questions ${Math.round(a.headCoverage * 100)}%`}`);
       for (const p of a.passages) lines.push(`   ${p.score.toFixed(2).padStart(6)}  ${oneLine(p.text, 160)}`);

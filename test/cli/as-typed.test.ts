@@ -1,0 +1,15 @@
+import { expect, test } from "bun:test";
+import { asTyped } from "../../src/cli/as-typed.ts";
+
+test("a term is shown as the question wrote it: traditional characters, full width, a unit sign folded to letters", () => {
+  expect(asTyped("营业", "營業時間幾點")).toBe("營業");
+  expect(asTyped("时间", "營業時間幾點")).toBe("時間");
+  expect(asTyped("密码", "ＷＩＦＩ密碼")).toBe("密碼");
+  expect(asTyped("kg", "5㎏多少钱")).toBe("㎏");
+});
+
+test("a term the question does not hold so (a synonym's, a stem, half of a folded sign) is shown as the ranking reads it", () => {
+  expect(asTyped("客服", "人工在吗")).toBe("客服");
+  expect(asTyped("deliveri", "delivery times")).toBe("deliveri");
+  expect(asTyped("k", "5㎏")).toBe("k");
+});
