@@ -30,9 +30,33 @@ export function checkServeOptions(opts: ServeOptions): CheckedSettings {
         seen.set(value, a.name);
       }
     }
+    sharedTokens(opts.accounts);
   } else checkAccount(opts.wechat ?? {}, opts.ai, "");
   if (opts.redis && !opts.db) throw new SettingsError("--redis joins instances that share one PostgreSQL database: it goes with --db postgres://…");
   return { environmentKey: environmentKey(opts.env) };
+}
+
+/**
+ * Two accounts may share a wx-token (an operator's one string in both consoles), but then a message
+ * for one posted at the other's callback URL passes the signature: only the wx-id check
+ * (ToUserName) tells the accounts apart, so each of them must have one. A walkthrough's agency gave
+ * two clients one token and a follower of one got the other's article.
+ */
+function sharedTokens(accounts: readonly DeclaredAccount[]): void {
+  const byToken = new Map<string, DeclaredAccount>();
+  for (const a of accounts) {
+    const token = a.wechat.token;
+    if (!token) continue;
+    const other = byToken.get(token);
+    if (other) {
+      const without = [other, a].find((x) => !x.wechat.id);
+      if (without)
+        throw new SettingsError(
+          `the accounts "${other.name}" and "${a.name}" have the same wx-token and "${without.name}" has no wx-id: a message for one posted at the other's callback URL would pass its signature and be answered with the other's articles; give each its wx-id (the account's original id, gh_…) or its own wx-token`,
+        );
+    }
+    byToken.set(token, a);
+  }
 }
 
 /** What one account's settings need of each other; `whose` names a declared account in the refusal. */
