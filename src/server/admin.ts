@@ -3,7 +3,7 @@ import { articleJson, CONTENT_FIELDS, contentOf, LIMITS, sameContent, validateAr
 import { bodyReducedAhead, KeptBodies, readDocumentSliced } from "../doc/bodies.ts";
 import { badRequest, InvalidDocumentError, notFound, ReplydError, tooLarge } from "../base/errors.ts";
 import { newArticleId } from "../store/ids.ts";
-import { ruleWarnings, tagWarnings } from "./rule-warnings.ts";
+import { accountWarnings, ruleWarnings, tagWarnings } from "./rule-warnings.ts";
 import type { SignedRequest } from "./auth.ts";
 import { declaredName, type AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";
@@ -147,7 +147,7 @@ export async function postCli(ctx: AppContext, req: SignedRequest) {
       const doc = await readDocumentSliced(file.source(), bodies);
       const result = await ctx.write.importDocument(doc, mode);
       // The document may have named articles or tags that are not there, or removed some that rules name.
-      return { mode, ...result, warnings: [...ruleWarnings(ctx), ...tagWarnings(ctx)] };
+      return { mode, ...result, warnings: [...accountWarnings(ctx, doc.account, "imported"), ...ruleWarnings(ctx), ...tagWarnings(ctx)] };
     } finally {
       bodies.close();
     }

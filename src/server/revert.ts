@@ -4,8 +4,8 @@ import { pushRestoredMenu } from "./menu.ts";
 import { platformOf } from "./platform.ts";
 import { badRequest, notFound } from "../base/errors.ts";
 import type { SignedRequest } from "./auth.ts";
-import { declaredName, type AppContext } from "./context.ts";
-import { ruleWarnings, tagWarnings } from "./rule-warnings.ts";
+import type { AppContext } from "./context.ts";
+import { accountWarnings, ruleWarnings, tagWarnings } from "./rule-warnings.ts";
 import { Fields } from "./fields.ts";
 import { BODY_SHA256_HEADER } from "./respond.ts";
 
@@ -101,21 +101,13 @@ export async function putRevert(ctx: AppContext, matter: Matter, req: SignedRequ
       // Refused before anything is replaced: a restore asked to push must be able to.
       platformOf(ctx, "; restore without push");
     }
-    const result = { ...(await ctx.write.restore(doc, matter)), warnings: [...accountWarnings(ctx, doc.account), ...ruleWarnings(ctx), ...tagWarnings(ctx)] };
+    const result = { ...(await ctx.write.restore(doc, matter)), warnings: [...accountWarnings(ctx, doc.account, "restored"), ...ruleWarnings(ctx), ...tagWarnings(ctx)] };
     // The restore stands either way; a push that fails is reported with it.
     return push ? { ...result, menu_push: await pushRestoredMenu(ctx) } : result;
   } finally {
     bodies.close();
     backup?.close();
   }
-}
-
-/** A backup another account's data was taken of (document.ts `account`): restored as asked, and said, as copying an account is allowed. */
-function accountWarnings(ctx: AppContext, of: string | undefined): string[] {
-  if (of === undefined || of === ctx.account) return [];
-  // A server without [accounts] names its one account "default"; a declared account may be called that too.
-  const into = declaredName(ctx);
-  return [`the document is a backup of account ${of}; it was restored into ${into === null ? "this server's one account" : `account ${into}`}`];
 }
 
 /** DELETE: remove one server backup. */

@@ -1,8 +1,12 @@
-/** The read model's rules checked against its articles and tags (src/doc/rule-targets.ts), and its tags against what followers can reach. */
+/**
+ * What a write is answered with beside its counts: the read model's rules checked against its
+ * articles and tags (src/doc/rule-targets.ts), its tags against what followers can reach, and a
+ * document another account's backup.
+ */
 import type { Rule } from "../doc/rule.ts";
 import { ruleTargetWarnings } from "../doc/rule-targets.ts";
 import { tagShadowed } from "../wechat/answering/responder.ts";
-import type { AppContext } from "./context.ts";
+import { declaredName, type AppContext } from "./context.ts";
 
 export function ruleWarnings(ctx: AppContext, rules: readonly Rule[] = ctx.read.content.rules()): string[] {
   if (!rules.length) return [];
@@ -28,4 +32,12 @@ export function tagWarnings(ctx: AppContext, only?: readonly (string | null | un
     for (const tag of Object.keys(ctx.read.content.tags()))
       if (!counts.get(tag.toLowerCase())) out.push(`tag "${tag}" has a description but no live article carries it (renamed?): an import with --init, or a restore, of a document whose "tags" leave it out drops it`);
   return out.sort();
+}
+
+/** A backup another account's data was taken of (document.ts `account`): restored or imported as asked, and said, as copying an account is allowed. */
+export function accountWarnings(ctx: AppContext, of: string | undefined, done: "restored" | "imported"): string[] {
+  if (of === undefined || of === ctx.account) return [];
+  // A server without [accounts] names its one account "default"; a declared account may be called that too.
+  const into = declaredName(ctx);
+  return [`the document is a backup of account ${of}; it was ${done} into ${into === null ? "this server's one account" : `account ${into}`}`];
 }

@@ -150,6 +150,11 @@ test("a backup names the account it was taken of; restored into another account 
   const elsewhere = await t.call("PUT", "/api/cli/revert/all", "blog", { files: [{ name: "json", content: text }] });
   expect(elsewhere.status).toBe(200);
   expect(elsewhere.data.warnings).toContain("the document is a backup of account shop; it was restored into account blog");
+  // Imported (a merge, what the wrong profile does most), it is said too.
+  const merged = await t.call("POST", "/api/cli", "blog", { fields: [["mode", "merge"]], files: [{ name: "json", content: text }] });
+  expect(merged.status).toBe(200);
+  expect(merged.data.warnings).toContain("the document is a backup of account shop; it was imported into account blog");
+  expect((await t.call("POST", "/api/cli", "shop", { fields: [["mode", "merge"]], files: [{ name: "json", content: text }] })).data.warnings.join("\n")).not.toContain("backup of account");
   const blog = await t.call("GET", "/api/cli", "blog", { fields: [["q", ""]] });
   expect(blog.data.items.map((a: { id: string }) => a.id)).toEqual(["a1"]);
   // blog's own backups name blog.

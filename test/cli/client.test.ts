@@ -118,7 +118,7 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect(plain.err + plain.out).not.toContain("backup of account");
   });
 
-  test("import --init asks first, naming what it replaces and with what, and a no or no terminal changes nothing; a merge asks nothing", async () => {
+  test("import --init asks first, naming what it replaces and with what, and a no or no terminal changes nothing; a merge asks nothing unless the file is another account's backup", async () => {
     writeFileSync(join(tmp.dir, "init-one.json"), doc([article(51, { title: "Only this" })], { matter: "articles", account: "shop" }));
     const before = (await cli("ls", "--json")).out;
     const unasked = await cli("import", "init-one.json", "--init");
@@ -132,9 +132,20 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect(asked).toEqual([`Replace every article of ${server.url} with init-one.json (1 articles); it is a backup of account shop? A backup of the current articles is taken first. [y/N] `]);
     expect(io.stderr.join("\n")).toContain("import cancelled; nothing was changed");
     expect((await cli("ls", "--json")).out).toBe(before);
-    // A merge replaces nothing: nothing asked.
-    const merged = await run(["import", "init-one.json"], io);
-    expect(merged).toBe(0);
+    // A merge of another account's backup (its texts too, merged over this one's) is asked about; a no changes nothing.
+    expect(await run(["import", "init-one.json"], io)).not.toBe(0);
+    expect(asked[1]).toBe(`Merge init-one.json (1 articles); it is a backup of account shop into ${server.url}? [y/N] `);
+    expect((await cli("ls", "--json")).out).toBe(before);
+    const unaskedMerge = await cli("import", "init-one.json");
+    expect(unaskedMerge.code).not.toBe(0);
+    expect(unaskedMerge.err).toContain(`init-one.json is a backup of account shop: merging it into ${server.url}; pass --yes to confirm without a terminal`);
+    const yes = await cli("import", "init-one.json", "--yes");
+    expect(yes.code).toBe(0);
+    expect(yes.err).toContain("replyd: init-one.json is a backup of account shop");
+    asked.length = 1;
+    // A merge of a document naming no account replaces nothing: nothing asked.
+    writeFileSync(join(tmp.dir, "merge-one.json"), doc([article(52, { title: "Merged" })], { matter: "articles" }));
+    expect(await run(["import", "merge-one.json"], io)).toBe(0);
     expect(asked).toHaveLength(1);
     // --init replaces what the document holds of articles and tags, and asks of that alone.
     writeFileSync(join(tmp.dir, "tags-only.json"), JSON.stringify({ format: "replyd/1", matter: "articles", created_at: "2026-11-26T00:00:00.000Z", tags: { news: "News" } }));
@@ -144,6 +155,7 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect(await run(["import", "rules-only.json", "--init"], io)).toBe(0);
     expect(asked).toHaveLength(2);
     expect((await cli("rm", "a51", "--purge", "--yes")).code).toBe(0);
+    expect((await cli("rm", "a52", "--purge", "--yes")).code).toBe(0);
   });
 
   test("rm --purge asks first, naming the article's title, and a no or no terminal leaves it; rm alone does not ask", async () => {

@@ -25,10 +25,15 @@ export async function importCmd(c: CommandContext): Promise<void> {
     const client = c.client();
     // What --init replaces is what the document holds of articles and tags (the rest it merges).
     const replaced = [doc.articles ? "every article" : "", doc.tags ? "the tag descriptions" : ""].filter(Boolean).join(" and ");
+    const where = whereOf(client);
     if (mode === "init" && replaced) {
-      const where = whereOf(client);
       const what = `${file} (${held(doc)})${otherAccountNote(c, client, file, doc.account)}`;
       await confirm(c, `Replace ${replaced} of ${where} with ${what}?${doc.articles ? " A backup of the current articles is taken first." : ""}`, `import --init replaces ${replaced} of ${where}`, "import cancelled; nothing was changed");
+    } else {
+      // A merge asks nothing, but another account's backup merged in (its texts, its articles) is
+      // the wrong profile more often than a copy: asked, as --init and restore ask.
+      const other = otherAccountNote(c, client, file, doc.account);
+      if (other) await confirm(c, `Merge ${file} (${held(doc)})${other} into ${where}?`, `${file}${other.replace(/^; it/, "")}: merging it into ${where}`, "import cancelled; nothing was changed");
     }
     const r = await asRead(() =>
       client.call<ImportResult & { mode: string }>(
