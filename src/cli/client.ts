@@ -52,6 +52,15 @@ export class Client {
     }
   }
 
+  /**
+   * " in account shop" on a server of several accounts, else nothing: what a change says it changed
+   * ("taught refund in account shop"), where the same SEQs, ids and codes are every account's and a
+   * wrong profile is otherwise unseen.
+   */
+  get inAccount(): string {
+    return this.config.account !== undefined ? ` in account ${this.config.account}` : "";
+  }
+
   /** Sends a signed request and answers the body of its signed 2xx answer; throws CLIError otherwise. */
   async send(opts: CallOptions, progressLabel?: string): Promise<Uint8Array> {
     let r = await this.exchange(opts, progressLabel);

@@ -117,6 +117,11 @@ describe("serving", () => {
     expect(imported.out).toStartWith("imported shop.json into account shop (merge): 1 added");
     expect(JSON.parse(replyd(["ls", "--json", "--account", "shop"]).out).items).toHaveLength(1);
     expect(JSON.parse(replyd(["ls", "--json"], { REPLYD_ACCOUNT: "blog" }).out).items).toHaveLength(0);
+    // A change says which account it changed: every account has its own ids, codes and SEQs, and a wrong profile is otherwise unseen.
+    expect(replyd(["add", "id=b9", "title=Blog post", "url=https://e.com/b9", "--account", "blog"]).out).toStartWith("added b9 in account blog (rev 1)");
+    expect(replyd(["set", "b9", "title=Blog post 2"], { REPLYD_ACCOUNT: "blog" }).out).toBe("revised b9 in account blog: now rev 2\n");
+    expect(replyd(["rm", "b9", "--account", "blog"]).out).toStartWith("deleted b9 in account blog (restore it with");
+    expect(replyd(["rm", "b9", "--purge", "--yes", "--account", "blog"]).out).toBe("purged b9 in account blog for good\n");
     expect(replyd(["health", "--account", "nope"]).err).toContain("[unknown_account]");
     const home = join(tmp.dir, "home");
     const bare = { HOME: home };

@@ -127,8 +127,9 @@ export async function add(c: CommandContext): Promise<void> {
   const { fields, files } = fieldsFrom(c, c.args, FIELDS.filter((f) => f !== "rev"));
   const missing = ["title", "url"].filter((need) => !fields.some(([k]) => k === need));
   if (missing.length) throw usage(`add needs at least title=… and url=…; ${missing.map((m) => `${m}=…`).join(" and ")} ${missing.length > 1 ? "are" : "is"} missing`);
-  const r = await c.client().call<{ article: Article; warnings?: string[] }>({ method: "POST", path: "/api/cli", fields, ...(files.length ? { files } : {}) });
-  c.print(r, () => [`added ${r.article.id} (rev ${r.article.rev})`, describe(r.article), ...warningLines(r)].join("\n"));
+  const client = c.client();
+  const r = await client.call<{ article: Article; warnings?: string[] }>({ method: "POST", path: "/api/cli", fields, ...(files.length ? { files } : {}) });
+  c.print(r, () => [`added ${r.article.id}${client.inAccount} (rev ${r.article.rev})`, describe(r.article), ...warningLines(r)].join("\n"));
 }
 
 /** What the server warns of after a write (a tag followers cannot have listed), a line each. */
@@ -142,18 +143,19 @@ export async function set(c: CommandContext): Promise<void> {
   const fields: Param[] = [["id", id], ["create", "0"], ...given.fields];
   if (c.flags.undelete) fields.push(["deleted", "0"]);
   if (!given.files.length && !fields.some(([k]) => k !== "id" && k !== "rev" && k !== "create")) throw usage("set needs at least one field to change, e.g. title=… or --undelete");
-  const r = await c.client().call<{ created: boolean; changed: boolean; article: Article; warnings?: string[] }>({ method: "PUT", path: "/api/cli", fields, ...(given.files.length ? { files: given.files } : {}) });
-  c.print(r, () => [r.changed ? `revised ${r.article.id}: now rev ${r.article.rev}` : `unchanged ${r.article.id} (rev ${r.article.rev})`, ...warningLines(r)].join("\n"));
+  const client = c.client();
+  const r = await client.call<{ created: boolean; changed: boolean; article: Article; warnings?: string[] }>({ method: "PUT", path: "/api/cli", fields, ...(given.files.length ? { files: given.files } : {}) });
+  c.print(r, () => [r.changed ? `revised ${r.article.id}${client.inAccount}: now rev ${r.article.rev}` : `unchanged ${r.article.id}${client.inAccount} (rev ${r.article.rev})`, ...warningLines(r)].join("\n"));
 }
 
 export async function rm(c: CommandContext): Promise<void> {
   const id = c.args[0];
   if (!id) throw usage("rm needs an article id");
   const fields: Param[] = [["id", id]];
+  const client = c.client();
   if (c.flags.purge) {
     fields.push(["purge", "1"]);
     // Named by its title, read first: an id mistyped for another article's is seen before it is gone (an unknown id is refused here).
-    const client = c.client();
     const a = await client.call<Article>({ method: "GET", path: "/api/cli", fields: [["id", id]] });
     const where = whereOf(client);
     await confirm(
@@ -163,13 +165,14 @@ export async function rm(c: CommandContext): Promise<void> {
       "rm cancelled; nothing was changed",
     );
   }
-  const r = await c.client().call<{ purged: boolean; changed?: boolean; article?: { questions?: string[] } }>({ method: "DELETE", path: "/api/cli", fields });
+  const r = await client.call<{ purged: boolean; changed?: boolean; article?: { questions?: string[] } }>({ method: "DELETE", path: "/api/cli", fields });
   // Its taught questions now get the fallback (docs/answers.md "Teaching"): said where it happens.
   const taught = r.article?.questions?.length ?? 0;
   const afterwards = taught
     ? `\nits ${taught} question${taught === 1 ? "" : "s"} (taught or imported) now get${taught === 1 ? "s" : ""} the fallback and wait${taught === 1 ? "s" : ""} in the inbox: teach ${taught === 1 ? "it" : "them"} to another article (replyd teach SEQ ARTICLE), or replyd rm ${id} --purge to leave them to the ranking`
     : "";
-  c.print(r, () => (r.purged ? `purged ${id} for good` : r.changed ? `deleted ${id} (restore it with: replyd set ${id} --undelete)${afterwards}` : `${id} was already deleted`));
+  const whose = client.inAccount;
+  c.print(r, () => (r.purged ? `purged ${id}${whose} for good` : r.changed ? `deleted ${id}${whose} (restore it with: replyd set ${id} --undelete)${afterwards}` : `${id} was already deleted${whose}`));
 }
 
 export const lsCommand = defineCommand({

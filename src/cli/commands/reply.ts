@@ -11,14 +11,15 @@ export async function reply(c: CommandContext): Promise<void> {
   if (!to || (code === undefined) === (text === "")) throw usage('reply needs a follower and one message: replyd reply <openid|inbox-id> "text", or replyd reply <openid|inbox-id> --article CODE');
   // An inbox id is a number; openids never are.
   const target: [string, string] = /^\d+$/.test(to) ? ["inbox", to] : ["openid", to];
-  const r = await c.client().call<{ openid: string; type: string; seq: number; reply_to: number | null; window: ReplyWindow }>({
+  const client = c.client();
+  const r = await client.call<{ openid: string; type: string; seq: number; reply_to: number | null; window: ReplyWindow }>({
     method: "POST",
     path: "/api/cli/reply",
     fields: [target, code !== undefined ? ["code", code] : ["text", text]],
   });
   c.print(r, () =>
     [
-      `sent to ${r.openid} (${r.type === "news" ? "article" : "text"}), logged as message ${r.seq}${r.reply_to !== null ? `, answering message ${r.reply_to}` : ""}`,
+      `sent to ${r.openid}${client.inAccount} (${r.type === "news" ? "article" : "text"}), logged as message ${r.seq}${r.reply_to !== null ? `, answering message ${r.reply_to}` : ""}`,
       r.window.open ? `${r.window.left} more repl${r.window.left === 1 ? "y" : "ies"} allowed until ${r.window.until}` : `no more replies until the follower writes again: ${r.window.reason}`,
     ].join("\n"),
   );

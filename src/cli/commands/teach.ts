@@ -15,10 +15,11 @@ export async function teach(c: CommandContext): Promise<void> {
   if (!seq || !id || rest.length || !/^[1-9]\d{0,15}$/.test(seq)) throw usage(`teach needs an inbox message's number (its SEQ in replyd inbox, from 1) and an article id: replyd teach 41 refund${seq && !/^[1-9]\d{0,15}$/.test(seq) ? ` ("${seq}" is no SEQ)` : ""}`);
   const as = c.str("--as");
   const fields: [string, string][] = [["inbox", seq], ["id", id], ...(as === undefined ? [] : [["as", as] as [string, string]])];
-  const r = await c.client().call<{ seq: number; question: string; message: string; article: Article }>({ method: "POST", path: "/api/cli/teach", fields });
+  const client = c.client();
+  const r = await client.call<{ seq: number; question: string; message: string; article: Article }>({ method: "POST", path: "/api/cli/teach", fields });
   c.print(r, () =>
     [
-      `taught ${r.article.id} (now rev ${r.article.rev}, ${r.article.questions.length} question${r.article.questions.length === 1 ? "" : "s"}): "${r.question}"`,
+      `taught ${r.article.id}${client.inAccount} (now rev ${r.article.rev}, ${r.article.questions.length} question${r.article.questions.length === 1 ? "" : "s"}): "${r.question}"`,
       // A server before --as answers no message.
       ...(typeof r.message === "string" && r.message !== r.question ? [`for message ${r.seq}: "${cutColumns(r.message, 80)}"`] : []),
       `followers asking it get this article alone, and something close to it finds it first${r.article.deleted ? " once it is restored (it is deleted)" : ""}`,
