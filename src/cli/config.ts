@@ -55,13 +55,14 @@ export function resolveConfig(
       secret ??= chosen.profile.secret;
       // The profile's account goes with its key: not with another server's.
       if (!elsewhere) account ??= chosen.profile.account;
-      // A profile named on the command line is meant whole: a REPLYD_ACCOUNT left in the shell (keys
-      // add prints one to export) must not quietly turn it to another account.
+      // A profile named (on the command line, or by REPLYD_PROFILE) is meant whole: a REPLYD_ACCOUNT
+      // left in the shell (keys add prints one to export) must not quietly turn it to another account.
+      const named = flags.profile !== undefined ? "" : env.REPLYD_PROFILE !== undefined ? " (REPLYD_PROFILE)" : null;
       const fromEnvironment = flags.account === undefined && env.REPLYD_ACCOUNT !== undefined;
-      if (flags.profile !== undefined && !elsewhere && fromEnvironment && chosen.profile.account !== undefined && chosen.profile.account !== account)
+      if (named !== null && !elsewhere && fromEnvironment && chosen.profile.account !== undefined && chosen.profile.account !== account)
         throw new CLIError(
           "profile_mismatch",
-          `the profile "${chosen.name}" is for the account ${chosen.profile.account}, and REPLYD_ACCOUNT says ${account}: unset REPLYD_ACCOUNT, or give --account to choose one`,
+          `the profile "${chosen.name}"${named} is for the account ${chosen.profile.account}, and REPLYD_ACCOUNT says ${account}: unset REPLYD_ACCOUNT, or give --account to choose one`,
           2,
         );
     }

@@ -223,7 +223,7 @@ test("flag > environment > profile, field by field; --profile or REPLYD_PROFILE 
   expect(() => resolveConfig({}, io)).toThrow("add a profile (replyd profile add NAME");
 });
 
-test("a profile named with --profile keeps its account: REPLYD_ACCOUNT saying another is refused, --account chooses, the default profile still yields to it", async () => {
+test("a profile named with --profile or REPLYD_PROFILE keeps its account: REPLYD_ACCOUNT saying another is refused, --account chooses, the default profile still yields to it", async () => {
   const home = join(tmp.dir, "h13");
   const io = { platform: "linux" as const, home, env: {} };
   const offline = (secret: string) => Object.assign(as(home, {}, secret), { fetch: () => Promise.reject(new Error("offline")) });
@@ -232,7 +232,10 @@ test("a profile named with --profile keeps its account: REPLYD_ACCOUNT saying an
   expect(() => resolveConfig({ profile: "shop" }, blogInShell)).toThrow('the profile "shop" is for the account shop, and REPLYD_ACCOUNT says blog: unset REPLYD_ACCOUNT, or give --account to choose one');
   expect(resolveConfig({ profile: "shop", account: "blog" }, blogInShell)).toMatchObject({ profile: "shop", account: "blog" });
   expect(resolveConfig({ profile: "shop" }, { ...io, env: { REPLYD_ACCOUNT: "shop" } })).toMatchObject({ account: "shop" });
-  // Not named on the command line (the default profile): the environment still beats it, field by field.
+  // Named by REPLYD_PROFILE, it is meant whole too (it printed "profile shop" and acted on blog).
+  expect(() => resolveConfig({}, { ...io, env: { REPLYD_ACCOUNT: "blog", REPLYD_PROFILE: "shop" } })).toThrow('the profile "shop" (REPLYD_PROFILE) is for the account shop, and REPLYD_ACCOUNT says blog');
+  expect(resolveConfig({ account: "blog" }, { ...io, env: { REPLYD_ACCOUNT: "blog", REPLYD_PROFILE: "shop" } })).toMatchObject({ profile: "shop", account: "blog" });
+  // Not named (the default profile): the environment still beats it, field by field.
   expect(resolveConfig({}, blogInShell)).toMatchObject({ profile: "shop", account: "blog" });
 });
 
