@@ -5,6 +5,7 @@
 import { TEXT_KEYS } from "../doc/rule.ts";
 import { VERSION } from "../base/version.ts";
 import { ruleWarnings, tagWarnings } from "./rule-warnings.ts";
+import { operatorText } from "../wechat/answering/responder.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 
@@ -43,7 +44,7 @@ export async function health(ctx: AppContext, req: SignedRequest) {
     server_time: new Date(now).toISOString(),
     counts: { articles_live: a.live, articles_deleted: a.deleted, tags: c.tags, rules: c.rules, texts: c.texts, synonyms: c.synonyms },
     // The texts followers still get in replyd's own English: a Chinese account that set its welcome and fallback answered "h" in English.
-    texts_default: TEXT_KEYS.filter((k) => ctx.read.content.texts()[k] === undefined),
+    texts_default: TEXT_KEYS.filter((k) => operatorText(ctx.read.content.texts(), k) === undefined),
     // Rules that answer with nothing (articles gone, tags no article carries): the callback passes them over.
     rule_warnings: ruleWarnings(ctx),
     // Tags followers can never have listed: a help word, or an article's code (answered first).

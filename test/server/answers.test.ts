@@ -144,6 +144,20 @@ test("nothing relevant: the fallback text, listed in the inbox with the articles
   expect(newsOf(await say("s 积分 抵扣"))).toMatchObject({ Title: "会员积分" });
 });
 
+test("not_found left unwritten is the operator's fallback text when they wrote that, and health no longer calls it replyd's English default", async () => {
+  await importDoc([REFUND, SHIPPING, MEMBERS]);
+  const setTexts = async (texts: object) =>
+    expect((await call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: JSON.stringify({ format: "replyd/1", matter: "texts", texts }) }] })).status).toBe(200);
+  const defaults = async () => (await call("GET", "/api/cli")).data.texts_default;
+  expect(await defaults()).toEqual(["welcome", "help", "fallback", "not_found"]);
+  await setTexts({ fallback: "抱歉，没找到答案，回复h看帮助" });
+  expect(textOf(await say("s 天气预报"))).toBe("抱歉，没找到答案，回复h看帮助");
+  expect(textOf(await say("换一个"))).toBe("抱歉，没找到答案，回复h看帮助");
+  expect(await defaults()).toEqual(["welcome", "help"]);
+  await setTexts({ not_found: "没有搜到" });
+  expect(textOf(await say("s 天气预报"))).toBe("没有搜到");
+});
+
 test("an on-topic question no article answers gets the fallback, not the article sharing a word with it (issue 34 C)", async () => {
   await importDoc([REFUND, SHIPPING, MEMBERS]);
   // 退款 is the refund article's word, but the question is about an invoice, which no article holds.

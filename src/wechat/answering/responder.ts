@@ -19,6 +19,14 @@ export const DEFAULT_TEXTS: Record<TextKey, string> = {
   not_found: "Nothing matched your search. Send h for help.",
 };
 
+/**
+ * The operator's own text for `key`, if they wrote one: not_found unwritten is their fallback text
+ * when they wrote that — written in their followers' language, where replyd's English default
+ * reached Chinese followers sending "换一个" or "第二个" with nothing before (two walkthroughs' operators
+ * set welcome, help and fallback, as wechat.md's example does, and not not_found).
+ */
+export const operatorText = (texts: Partial<Record<TextKey, string>>, key: TextKey): string | undefined => texts[key] ?? (key === "not_found" ? texts.fallback : undefined);
+
 const HELP_WORDS = new Set(["h", "help", "?", "？"]);
 const none: Decision = { reply: null, answer: "none", unmatched: false };
 
@@ -79,7 +87,7 @@ export class Responder {
   }
 
   private text(key: TextKey): string {
-    return this.store.content.texts()[key] ?? DEFAULT_TEXTS[key];
+    return operatorText(this.store.content.texts(), key) ?? DEFAULT_TEXTS[key];
   }
 
   /** Answers with one of the operator's texts, logged under its name. */
