@@ -27,7 +27,7 @@ async function load(app: typeof t) {
           name: "json",
           content: doc(articles, {
             tags: { fv: "Founder's view", tips: "Tips" },
-            texts: { welcome: "Welcome aboard!", fallback: "Say h for help." },
+            texts: { welcome: "Welcome aboard!", fallback: "Say h for help.", not_found: "Nothing matched your search. Send h for help." },
             rules: [
               { id: "hi", match: "exact", pattern: "Hello", reply: { type: "text", text: "Hi there" } },
               { id: "pre", match: "prefix", pattern: "price", reply: { type: "articles", ids: ["a2"] } },

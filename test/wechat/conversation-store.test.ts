@@ -261,15 +261,19 @@ describe("review of issue 34 E", () => {
     expect(new Set(rounds.flat()).size).toBeGreaterThanOrEqual(15);
   });
 
-  test("'the first one' after a single article is that article; 'the fifth' after a list of three is no pick", async () => {
-    const { read } = await import("../../src/wechat/answering/reading.ts");
+  test("'the first one' after a single article is that article; 'the fifth' after a list of three picks nothing and offers nothing, unranked", async () => {
+    const { read, offer } = await import("../../src/wechat/answering/reading.ts");
     const none = async () => ({ terms: [], postings: 0, candidates: 0, articles: [] });
     const single = { key: "k1", at: 1, text: "营业到几点", earlier: [], offered: ["hours"], shown: ["hours"] };
     expect(await read("第一个", [single], none as never)).toMatchObject({ how: "pick", id: "hours" });
     const list = { ...single, offered: ["a", "b", "c"], shown: ["a", "b", "c"] };
     expect(await read("第二个", [list], none as never)).toMatchObject({ how: "pick", id: "b" });
-    expect((await read("第五个", [list], none as never)).how).not.toBe("another");
-    expect((await read("第五个", [list], none as never)).how).not.toBe("pick");
+    let ranked = 0;
+    const counted = async () => (ranked++, { terms: [], postings: 0, candidates: 0, articles: [] });
+    const fifth = await read("第五个", [list], counted as never);
+    expect(fifth.how).not.toBe("pick");
+    expect(fifth.how === "pick" ? null : offer(fifth).kind).toBe("none");
+    expect(ranked).toBe(0);
   });
 
   test("a number picks from a numbered list (over a code: pickedFromList) only from one of two or more, and only an entry it has", () => {

@@ -193,6 +193,11 @@ test("换一个, 第二个 or a number with nothing before them: no article (an 
   // After a question, "换一个" is another as before; a number past the list is no question either.
   expect((await say("换货怎么弄", { from: "o_asked" })).ids).toEqual(["exchange"]);
   expect((await say("5", { from: "o_asked" })).ids).toEqual([]);
+  // After the fallback, which showed nothing, 第二个 and "the fifth" pick nothing: as with nothing before, not a question in the inbox.
+  await say("今天天气怎么样", { from: "o_fell" });
+  expect((await say("第二个", { from: "o_fell" })).text).toBe("Nothing matched your search. Send h for help.");
+  expect((await say("the fifth", { from: "o_fell" })).text).toBe("Nothing matched your search. Send h for help.");
+  expect((await answers()).slice(-3).map((a: string[]) => a[1])).toEqual([expect.stringMatching(/^fallback/), "another:not_found", "another:not_found"]);
 });
 
 test("第二个 / the second one after a list: that article alone; after a single article, the next one not yet offered", async () => {

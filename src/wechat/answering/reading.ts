@@ -74,11 +74,13 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   if (!last && (n !== null || asksAnother(text))) return { how: "another", question: { text }, asked: text, ranked: NOTHING };
   const picked = last && n !== null ? entryOf(last, n) : undefined;
   if (last && picked) return { how: "pick", question: questionOf(last), asked: spoken(last.text, last.earlier), id: picked };
-  // "Another", or "the second one" after a single article: the next articles not yet offered ("the fifth" after three is no pick at all).
+  // "Another", or "the second one" after a single article: the next articles not yet offered.
   if (last && (asksAnother(text) || (n === 2 && last.shown.length === 1))) {
     const question = { ...questionOf(last), exclude: last.offered };
     return { how: "another", question, asked: spoken(last.text, last.earlier), ranked: await rank(question) };
   }
+  // A pick of nothing ("第二个" after the fallback, "the fifth" after three): as with nothing before it.
+  if (n !== null) return { how: "another", question: { text }, asked: text, ranked: NOTHING };
   // A bare number that is no code and picks nothing ("5", "100": the welcome text's codes tried) is no
   // question: ranked, it found whatever body held the figure.
   const alone: Reading = { how: "alone", question: { text }, asked: text, ranked: bareNumber(text) ? NOTHING : await rank({ text }) };
