@@ -149,6 +149,15 @@ describe("scores", () => {
     expect(RANKING.charsAsWord).toBe(3);
     expect(scoreArticle(ask("充值的卡退钱"), card, stats).word).toBe(true);
     expect(scoreArticle(ask("充值的卡"), card, stats).word).toBe(false);
+    // A question whose own pair no article holds (河北, of an account with 河南's scores) is no question of single characters: 河 and 分 held are no word of it.
+    const henan = { id: "h", title: "河南省录取分数线", keywords: "", description: "", body: "河南理科最低分560分。" };
+    const account = (t: string) => (["河", "分", "南", "河南", "分数"].includes(t) ? 2 : 0);
+    // Scored as rank() scores: on the terms some article holds (rank.ts `take`).
+    const held = (q: string) => askedOf(q, account, stats, (all) => all.filter((t) => t.known));
+    expect(scoreArticle(held("河北多少分"), henan, stats).word).toBe(false);
+    expect(scoreArticle(held("河南多少分"), henan, stats).word).toBe(true);
+    // …while a question of single characters alone still holds by one.
+    expect(scoreArticle(held("分"), henan, stats).word).toBe(true);
   });
   test("the share of the question held counts its words no article holds too, at the highest weight", () => {
     const known = (t: string) => (["退", "货", "退货"].includes(t) ? 2 : 0);

@@ -187,11 +187,14 @@ export function scoreArticle(asked: Asked, a: RankedSource, stats: CorpusStats):
   // Sharing a character or two ("天" in 七天 and 天气) is no relevance; three of the question's
   // characters are, though no pair of them is held (充的卡…退 where the article says 储值卡 and 退款).
   // A follow-up's characters are those of the question it is read with too.
+  // A question with words no article holds (河北 asked of an account that has 河南 and 山东) is no
+  // question of single characters: its characters held (河, 分) are no word of it either.
   const words = q.filter((t) => isWord(t.term));
   const charsHeld = q.filter((t) => !isWord(t.term) && holds(t)).length;
+  const single = !words.length && !asked.places.some((p) => p.by.some(isWord));
   return {
     id: a.id,
-    word: words.length ? words.some(holds) || charsHeld >= RANKING.charsAsWord : q.some(holds),
+    word: single ? q.some(holds) : words.some(holds) || charsHeld >= RANKING.charsAsWord,
     score: articleScore(q, fields, stats) * named,
     coverage: total > 0 ? held / total : 0,
     headCoverage: total > 0 ? heldInHead / total : 0,

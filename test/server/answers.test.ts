@@ -144,6 +144,13 @@ test("nothing relevant: the fallback text, listed in the inbox with the articles
   expect(newsOf(await say("s 积分 抵扣"))).toMatchObject({ Title: "会员积分" });
 });
 
+test("a province no article is about gets the fallback, not another province's article sharing one character of its name", async () => {
+  const province = (id: string, name: string) => ({ id, title: `${name}省近三年录取分数线`, url: `https://example.com/${id}`, keywords: [name, "分数线"], body: `2025年我校在${name}省物理类最低录取分数为565分，历史类最低录取分数为570分。` });
+  await importDoc([province("hn", "河南"), province("sd", "山东"), province("ah", "安徽"), REFUND]);
+  expect(newsOf(await say("河南多少分"))).toMatchObject({ Title: "河南省近三年录取分数线" });
+  for (const said of ["河北多少分", "广东多少分"]) expect({ said, reply: textOf(await say(said)) }).toEqual({ said, reply: "Sorry, I did not understand that. Send h for help." });
+});
+
 test("not_found left unwritten is the operator's fallback text when they wrote that, and health no longer calls it replyd's English default", async () => {
   await importDoc([REFUND, SHIPPING, MEMBERS]);
   const setTexts = async (texts: object) =>
