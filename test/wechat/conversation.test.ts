@@ -292,6 +292,16 @@ test("第二个 after a tag's list picks its entry, one without a code too; a nu
   expect(logged.slice(0, 5)).toEqual(["tag", "pick:parking", "pick:hours", "code", "tag"]);
 });
 
+test("a rule answering a message with a tag lists every article of it, as the tag itself does, not the first eight", async () => {
+  const many = Array.from({ length: 10 }, (_, i) => ({ id: `p${i}`, code: `p${i}`, tag: "zc", title: `政策${i}`, url: url(`p${i}`), body: `第${i}条政策。` }));
+  await importDoc(many);
+  const rules = [{ id: "r-zc", match: "exact", pattern: "招生政策", reply: { type: "tag", tag: "zc" } }];
+  expect((await call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: JSON.stringify({ format: "replyd/1", matter: "rules", rules }) }] })).status).toBe(200);
+  const byRule = (await say("招生政策")).text;
+  for (const a of many) expect(byRule).toContain(`${a.code}  ${a.title}`);
+  expect(byRule).toBe((await say("zc")).text);
+});
+
 test("第二个 after a rule's list of articles picks its entry", async () => {
   await importDoc(SHOP);
   const rules = [{ id: "r-shop", match: "exact", pattern: "门店信息", reply: { type: "articles", ids: ["hours", "parking"] } }];

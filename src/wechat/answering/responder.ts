@@ -28,6 +28,8 @@ export const DEFAULT_TEXTS: Record<TextKey, string> = {
 export const operatorText = (texts: Partial<Record<TextKey, string>>, key: TextKey): string | undefined => texts[key] ?? (key === "not_found" ? texts.fallback : undefined);
 
 const HELP_WORDS = new Set(["h", "help", "?", "？"]);
+/** A tag's articles read for its list at most (as many lines as fit in one text reply are shown, then how many more). */
+const TAG_LISTED = 100;
 const none: Decision = { reply: null, answer: "none", unmatched: false };
 
 /**
@@ -228,15 +230,18 @@ export class Responder {
   /** `asked`: the follower's message, what a list of the rule's articles is about (an event's key is no question). */
   private ruleReply(rule: Rule, isEvent: boolean, asked: string): Pick<Decision, "reply" | "listed"> | null {
     if (rule.reply.type === "text") return { reply: { type: "text", content: rule.reply.text } };
+    const reply = rule.reply;
+    const tag = reply.type === "tag" ? reply.tag : null;
+    // An event's news carries the first MAX_NEWS_FOR_EVENT; a message's list, as many as a tag's own (it had cut a tag of 14 to 8, unsaid).
     const articles =
-      rule.reply.type === "tag"
-        ? this.store.articles.byTag(rule.reply.tag, MAX_NEWS_FOR_EVENT)
-        : rule.reply.ids.map((id) => this.store.articles.get(id)).filter((a): a is Article => a !== null && !a.deleted);
+      reply.type === "tag"
+        ? this.store.articles.byTag(reply.tag, isEvent ? MAX_NEWS_FOR_EVENT : TAG_LISTED)
+        : reply.ids.map((id) => this.store.articles.get(id)).filter((a): a is Article => a !== null && !a.deleted);
     if (!articles.length) return null;
     const limit = isEvent ? MAX_NEWS_FOR_EVENT : MAX_NEWS_FOR_MESSAGE;
     if (articles.length <= limit) return { reply: { type: "news", articles: articles.map(news) } };
     // More articles than a reply to a message may carry: list them so the follower can pick by code.
-    const list = this.articleList(articles, rule.reply.type === "tag" ? rule.reply.tag : null, articles.length, asked);
+    const list = this.articleList(articles, tag, tag !== null ? (this.store.articles.tagCounts().get(tag) ?? articles.length) : articles.length, asked);
     return { reply: { type: "text", content: list.text }, listed: list.listed };
   }
 
@@ -249,7 +254,7 @@ export class Responder {
   }
 
   private tagList(tag: string): ArticleList | null {
-    const articles = this.store.articles.byTag(tag, 100);
+    const articles = this.store.articles.byTag(tag, TAG_LISTED);
     if (!articles.length) return null;
     return this.articleList(articles, tag, this.store.articles.tagCounts().get(tag));
   }
