@@ -21,7 +21,7 @@ export const KINDS: readonly KindLook[] = [
   { kind: "pick", label: "picked from a list", colour: "#d1e5f0", group: "answered" },
   { kind: "ai", label: "generated answer", colour: "#762a83", group: "answered" },
   { kind: "fallback", label: "fallback: nothing matched", colour: "#d6604d", group: "unanswered" },
-  { kind: "not_found", label: "search found nothing", colour: "#f4a582", group: "unanswered" },
+  { kind: "not_found", label: "nothing found (s …, another)", colour: "#f4a582", group: "unanswered" },
   { kind: "search_busy", label: "too busy to search", colour: "#b2182b", group: "unanswered" },
   { kind: "ai-pending", label: "late generated answer", colour: "#fdb863", group: "unanswered" },
   { kind: "welcome", label: "welcome", colour: "#bababa", group: "neither" },
