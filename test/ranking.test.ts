@@ -29,6 +29,9 @@ describe("words", () => {
   });
   test("Latin words are folded (full-width too), English stop words dropped, words to Porter's stem", () => {
     expect(termsOf("What is the Refund policy for ＯＲＤＥＲＳ?")).toEqual(["refund", "polici", "order"]);
+    // Singapore's particles and "anot" (or not) say nothing of the subject.
+    expect(termsOf("clinic open sunday anot ah")).toEqual(termsOf("clinic open sunday"));
+    expect(termsOf("mc can backdate lah leh lor")).toEqual(termsOf("mc can backdate"));
     // Forms of one word meet: the question's and the article's.
     expect(["refunds", "refunded", "returned", "shipping", "policy", "policies", "delivery", "deliveries", "class"].map(stemWord)).toEqual([
       "refund",

@@ -21,6 +21,8 @@ const CLOSES = [
   "呀", "啊", "吖", "啦", "喇", "嘅", "㗎", "啰", "呢", "嘛", "哈",
   "thanks", "thank you", "thank u", "thanks a lot", "thanks so much", "many thanks", "thank you very much", "thx", "ty", "ok", "okay", "ok thanks", "ok thx", "ok thank you", "got it", "great", "cool", "nice",
   "perfect", "bye", "goodbye", "no thanks", "that's all", "thats all", "lol", "haha", "no worries",
+  // Singapore's and Malaysia's: Malay and Tamil thanks, as typed in English letters.
+  "terima kasih", "terima kasih banyak", "nandri", "nanri", "noted with thanks",
 ];
 /** Greetings and "one more question" open one: the follower waits for the account to say how to ask. */
 const OPENS = [
@@ -28,15 +30,29 @@ const OPENS = [
   "再问一下", "还想问一下", "我还想问", "还有个问题", "还有一个问题", "另外一个问题", "换个问题", "问个问题", "请问", "请问一下", "问一下", "想问一下", "我想问一下",
   "咨询一下", "我想咨询一下", "打扰一下", "在吗", "在么", "在嘛", "在不在", "有人吗", "有人在吗", "有冇人", "有冇人喺度", "喂",
   "one more question", "another question", "i have a question", "i have another question", "quick question", "hello", "hi", "anyone there", "is anyone there", "anybody there", "is anybody there",
+  "selamat pagi", "selamat petang", "selamat malam", "selamat tengah hari", "vanakkam",
 ];
+/**
+ * Whom a follower thanks or greets (谢谢医生, 老师好, "thank you doctor", "hello doc"): courtesy beside
+ * a phrase above, never alone — "医生" or "doctor" sent alone asks something (a walkthrough's
+ * clinic sent its fees card for 谢谢医生, "hello doc" got the contact card by its e-mail's "hello").
+ */
+const ADDRESSED_HAN = ["医生", "大夫", "老师", "师傅", "老板", "亲", "亲亲", "客服", "小姐姐", "小哥哥", "护士", "阿姨", "各位", "姐", "哥"];
 /** Each phrase folded (fold()). */
 const PHRASES = new Map<string, Courtesy>([...CLOSES.map((s) => [fold(s), "closes"] as const), ...OPENS.map((s) => [fold(s), "opens"] as const)]);
-/** …and without its spaces: the pieces a message in Chinese is made of ("好的谢谢", "ok谢谢"). */
-const PIECES = new Map([...PHRASES].map(([s, kind]) => [s.replace(/ /g, ""), kind]));
+/** …and without its spaces: the pieces a message in Chinese is made of ("好的谢谢", "ok谢谢"); whom it addresses, a piece that is no courtesy alone. */
+const PIECES = new Map<string, Courtesy | "addressed">([
+  ...[...PHRASES].map(([s, kind]) => [s.replace(/ /g, ""), kind] as const),
+  ...ADDRESSED_HAN.map((s) => [fold(s), "addressed"] as const),
+  // 老师好 greets (好 alone is an acknowledgement).
+  ...ADDRESSED_HAN.map((s) => [fold(`${s}好`), "opens"] as const),
+]);
 const LONGEST_PIECE = Math.max(...[...PIECES.keys()].map((p) => [...p].length));
 
 /** Latin words a message of thanks is made of ("brilliant thank you", "ok cheers mate", "thanks love"): one of these… */
-const THANKING = new Set(["thanks", "thank", "thankyou", "thanx", "thnx", "tnx", "thx", "ty", "tysm", "cheers", "ta"]);
+const THANKING = new Set(["thanks", "thank", "thankyou", "thanku", "thanx", "thnx", "thks", "tnx", "tks", "thx", "ty", "tysm", "tq", "tqvm", "tqsm", "cheers", "ta"]);
+/** Whom they thank or greet, and the particles a Singaporean ends it with ("thanks lah", "ok lor", "hello doc"): beside courtesy only. */
+const ADDRESSED_LATIN = ["doc", "doctor", "dr", "sir", "madam", "maam", "boss", "teacher", "miss", "aunty", "auntie", "uncle", "bro", "sis", "lah", "la", "leh", "lor", "hor", "ya", "yah", "ba", "can"];
 const ACKNOWLEDGING = new Set([
   "ok", "okay", "okey", "okie", "kk", "great", "brilliant", "brill", "lovely", "perfect", "cool", "nice", "awesome", "fab", "fabulous", "fantastic", "wonderful", "excellent",
   "amazing", "ace", "alright", "sure", "noted", "understood", "bye", "goodbye", "cya", "lol", "haha", "hahaha", "lmao",
@@ -47,13 +63,13 @@ const ACKNOWLEDGING = new Set([
  */
 const AROUND = new Set([
   "you", "u", "ya", "very", "so", "much", "a", "lot", "lots", "loads", "mate", "love", "again", "that", "thats", "s", "it", "its", "got", "no", "worries", "one", "really", "many", "all", "then", "oh", "ah",
-  "x", "xx", "xxx", "guys", "everyone", "fine", "good", "right", "sound", "super", "great",
+  "x", "xx", "xxx", "guys", "everyone", "fine", "good", "right", "sound", "super", "great", ...ADDRESSED_LATIN,
 ]);
 /** …and these only beside thanks ("thanks for the help": "ok help" is a request). */
-const WITH_THANKS = new Set(["for", "the", "your", "help", "info", "reply", "answer", "quick", "response", "time"]);
+const WITH_THANKS = new Set(["for", "the", "your", "help", "info", "reply", "answer", "quick", "response", "time", "with"]);
 /** Latin words a greeting is made of ("good morning", "hiya", "hi there, quick question"): one greeting, the rest of these. */
-const GREETING = new Set(["hi", "hello", "hey", "heya", "hiya", "hallo", "howdy", "yo", "morning", "afternoon", "evening", "greetings"]);
-const AROUND_GREETING = new Set(["good", "there", "all", "everyone", "guys", "folks", "team", "dear", "sir", "madam", "again", "quick", "question", "one", "more", "another", "i", "have", "a", "got", "please", "anyone", "anybody", "is"]);
+const GREETING = new Set(["hi", "hello", "hey", "heya", "hiya", "hallo", "howdy", "yo", "morning", "afternoon", "evening", "greetings", "gm"]);
+const AROUND_GREETING = new Set(["good", "gd", "there", "all", "everyone", "guys", "folks", "team", "dear", "again", "quick", "question", "one", "more", "another", "i", "have", "a", "got", "please", "anyone", "anybody", "is", ...ADDRESSED_LATIN]);
 const MOST_WORDS = 8;
 
 export function courtesyOf(text: string): Courtesy | null {
@@ -73,18 +89,21 @@ export const standsAlone = (text: string): boolean => courtesyOf(text) !== null;
 function pieced(f: string): Courtesy | null {
   const chars = [...f];
   if (chars.length > 24) return null;
-  // kinds[i]: how the first i characters are made of pieces ("opens" over "closes"), or undefined when they are not.
-  const kinds: (Courtesy | undefined)[] = [undefined];
+  // kinds[i]: how the first i characters are made of pieces ("opens" over "closes" over "addressed":
+  // whom alone), or undefined when they are not.
+  const kinds: (Courtesy | "addressed" | undefined)[] = [undefined];
   const made = (i: number) => i === 0 || kinds[i] !== undefined;
+  const RANK = { addressed: 0, closes: 1, opens: 2 } as const;
   for (let end = 1; end <= chars.length; end++)
     for (let start = Math.max(0, end - LONGEST_PIECE); start < end; start++) {
       if (!made(start)) continue;
       const kind = PIECES.get(chars.slice(start, end).join(""));
       if (!kind) continue;
-      const before = kinds[start];
-      kinds[end] = kind === "opens" || before === "opens" || kinds[end] === "opens" ? "opens" : "closes";
+      const best = [kind, kinds[start], kinds[end]].reduce<Courtesy | "addressed">((a, k) => (k !== undefined && RANK[k] > RANK[a] ? k : a), "addressed");
+      kinds[end] = best;
     }
-  return kinds[chars.length] ?? null;
+  const kind = kinds[chars.length];
+  return kind === undefined || kind === "addressed" ? null : kind;
 }
 
 /** A message in Latin letters made of the words above: a greeting, or thanks and acknowledgement. */
