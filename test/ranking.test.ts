@@ -243,9 +243,16 @@ describe("the choice", () => {
     const f = choose([ranked(10), ranked(9), ranked(8, ANSWERS.listCoverage)]);
     expect(f.kind === "list" && f.articles.length).toBe(3);
   });
-  test("not sure of the best and nothing else relevant beside it: the fallback, not a guess sent alone", () => {
-    expect(choose([ranked(10), ranked(9, ANSWERS.listCoverage - 0.01)]).kind).toBe("none");
-    expect(choose([ranked(10), ranked(9, 1, false)]).kind).toBe("none");
+  test("an answer close only to articles that are none (too little held, no word of the question) goes alone: nothing to confuse it with", () => {
+    expect(choose([ranked(10), ranked(9, ANSWERS.listCoverage - 0.01)])).toMatchObject({ kind: "one", margin: 0 });
+    expect(choose([ranked(10), ranked(9, 1, false)]).kind).toBe("one");
+    // As it was before Session 31, with the setting off: not sure, the fallback.
+    ANSWERS.aloneAmongIrrelevant = 0;
+    try {
+      expect(choose([ranked(10), ranked(9, 1, false)])).toMatchObject({ kind: "none", why: "unsure" });
+    } finally {
+      ANSWERS.aloneAmongIrrelevant = 1;
+    }
     // Beside the best, an article holding less than the best must is still listed (the bar for the answer itself is higher).
     expect(choose([ranked(10), ranked(9, ANSWERS.listCoverage)]).kind).toBe("list");
     expect(ANSWERS.listCoverage).toBeLessThan(ANSWERS.minCoverage);
@@ -264,7 +271,7 @@ describe("the choice", () => {
     const listed = ANSWERS.listCoverage / 2;
     const e = choose([ranked(10), ranked(9, listed, true, listed / ANSWERS.headCredit + 1e-9)]);
     expect(e.kind === "list" && e.articles.length).toBe(2);
-    expect(choose([ranked(10), ranked(9, listed, true, listed / ANSWERS.headCredit - 0.001)]).kind).toBe("none");
+    expect(choose([ranked(10), ranked(9, listed, true, listed / ANSWERS.headCredit - 0.001)]).kind).toBe("one");
   });
   test("nothing when the best holds less than minHeld of the question, whatever its head", () => {
     expect(ANSWERS.minHeld).toBeGreaterThan(0);
@@ -298,12 +305,12 @@ describe("the choice", () => {
     expect(choose([ranked(10, ANSWERS.listCoverage - 0.001), ranked(9)]).kind).toBe("none");
     expect(choose([ranked(10, 0.1), ranked(1.5)]).kind).toBe("none");
   });
-  test("the choice says why: a list for a close runner-up or for an answer behind the best, nothing for no answer or an unsure best alone", () => {
+  test("the choice says why: a list for a close runner-up or for an answer behind the best, nothing for no answer; one close only to none goes alone", () => {
     const under = ANSWERS.minCoverage - 0.001;
     expect(choose([ranked(10), ranked(9)])).toMatchObject({ kind: "list", why: "close" });
     expect(choose([ranked(10, under), ranked(9)])).toMatchObject({ kind: "list", why: "behind" });
     expect(choose([ranked(10, under), ranked(9, under)])).toMatchObject({ kind: "none", why: "no_answer" });
-    expect(choose([ranked(10), ranked(9, ANSWERS.listCoverage - 0.001)])).toMatchObject({ kind: "none", why: "unsure" });
+    expect(choose([ranked(10), ranked(9, ANSWERS.listCoverage - 0.001)])).toMatchObject({ kind: "one", margin: 0 });
     expect(choose([])).toMatchObject({ kind: "none", why: "no_answer" });
   });
   test("nothing when the best holds too little of the question, just under the share", () => {

@@ -24,7 +24,7 @@ export interface Scored {
 }
 
 /** Tunable by bench/answers-tune.ts; nothing else changes them. */
-export const ANSWERS: { minCoverage: number; minHeld: number; listCoverage: number; headCredit: number; lead: number; listed: number; listShare: number } = {
+export const ANSWERS: { minCoverage: number; minHeld: number; listCoverage: number; headCredit: number; lead: number; listed: number; listShare: number; aloneAmongIrrelevant: number } = {
   /** The best article less relevant than this (the share it holds, and headCredit times its head's) is no answer: the fallback. */
   minCoverage: 0.4,
   /**
@@ -44,6 +44,12 @@ export const ANSWERS: { minCoverage: number; minHeld: number; listCoverage: numb
   listed: 3,
   /** A list holds the relevant articles scoring at least this share of the best's. */
   listShare: 0.2,
+  /**
+   * 1: an answer whose close runners-up are none (no word of the question, or too little of it) is
+   * sent alone; 0: it gets the fallback as not sure. Session 31: 1 answered one more question on the
+   * tuning halves and sent no wrong article alone on any set.
+   */
+  aloneAmongIrrelevant: 1,
 };
 
 /**
@@ -88,7 +94,10 @@ export function choose<T extends Scored>(ranked: readonly T[]): Choice<T> {
   if (!second || second.score * ANSWERS.lead <= best.score)
     return { kind: "one", article: best, margin: (ranked.slice(1).find((a) => relevant(a, ANSWERS.listCoverage))?.score ?? 0) / best.score };
   const others = ranked.slice(1, ANSWERS.listed).filter(listable);
-  // Not sure of the best, and nothing else relevant to offer beside it: sent alone it would be a
-  // guess, so the follower gets the fallback and the question waits in the inbox.
-  return others.length ? { kind: "list", articles: [best, ...others], why: "close" } : { kind: "none", why: "unsure" };
+  if (others.length) return { kind: "list", articles: [best, ...others], why: "close" };
+  // Close only to articles that are no answer, sharing a character or two ("AppSecret忘了在哪看": the
+  // download article held 忘 and 看, the API-key article 59 % of the question in its head): nothing
+  // it could be confused with, so it goes alone — the fallback it got had hidden the one answer.
+  // When ANSWERS.aloneAmongIrrelevant is off, such a best is not sure: the fallback.
+  return ANSWERS.aloneAmongIrrelevant ? { kind: "one", article: best, margin: 0 } : { kind: "none", why: "unsure" };
 }

@@ -203,9 +203,9 @@ describe("reading in the conversation", () => {
     const unsure = [art("weak", 10, ANSWERS.minCoverage - 0.01), art("refund", 9, 1)];
     expect(choose(unsure).kind).toBe("list");
     expect((await read("那它呢", [q], ranker(unsure))).how).toBe("alone");
-    // Nor when it offers nothing: led by an answer not sure of itself, nothing else relevant beside it.
-    const lone = [art("refund", 10, 1), art("weak", 9, ANSWERS.listCoverage - 0.01)];
-    expect(choose(lone)).toMatchObject({ kind: "none", why: "unsure" });
+    // Nor when it offers nothing: led by no answer, nothing relevant behind it.
+    const lone = [art("weak", 10, ANSWERS.minCoverage - 0.01), art("weaker", 9, ANSWERS.listCoverage - 0.01)];
+    expect(choose(lone)).toMatchObject({ kind: "none", why: "no_answer" });
     expect((await read("那它呢", [q], ranker(lone))).how).toBe("alone");
     // Control: the same reading led by an answer is taken.
     expect((await read("那它呢", [q], ranker([art("refund", 10, 1), art("weak", 9, 0.5)]))).how).toBe("followup");
