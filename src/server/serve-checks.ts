@@ -14,6 +14,8 @@ export class SettingsError extends Error {}
 export interface CheckedSettings {
   /** The admin key taken from REPLYD_APPKEY/REPLYD_SECRET in serve's environment, or null. */
   environmentKey: AdminKey | null;
+  /** What serve starts with but should be said: accounts sharing a wx-token without the wx-ids that tell them apart. */
+  warnings: string[];
 }
 
 export function checkServeOptions(opts: ServeOptions): CheckedSettings {
@@ -30,33 +32,33 @@ export function checkServeOptions(opts: ServeOptions): CheckedSettings {
         seen.set(value, a.name);
       }
     }
-    sharedTokens(opts.accounts);
   } else checkAccount(opts.wechat ?? {}, opts.ai, "");
   if (opts.redis && !opts.db) throw new SettingsError("--redis joins instances that share one PostgreSQL database: it goes with --db postgres://…");
-  return { environmentKey: environmentKey(opts.env) };
+  return { environmentKey: environmentKey(opts.env), warnings: sharedTokens(opts.accounts ?? []) };
 }
 
 /**
  * Two accounts may share a wx-token (an operator's one string in both consoles), but then a message
  * for one posted at the other's callback URL passes the signature: only the wx-id check
- * (ToUserName) tells the accounts apart, so each of them must have one. A walkthrough's agency gave
- * two clients one token and a follower of one got the other's article.
+ * (ToUserName) tells the accounts apart. Said, not refused — a server serving so since before this
+ * check must start after an upgrade: a walkthrough's agency gave two clients one token, and a
+ * follower of one got the other's article.
  */
-function sharedTokens(accounts: readonly DeclaredAccount[]): void {
+function sharedTokens(accounts: readonly DeclaredAccount[]): string[] {
   const byToken = new Map<string, DeclaredAccount>();
+  const warnings: string[] = [];
   for (const a of accounts) {
     const token = a.wechat.token;
     if (!token) continue;
     const other = byToken.get(token);
-    if (other) {
-      const without = [other, a].find((x) => !x.wechat.id);
-      if (without)
-        throw new SettingsError(
-          `the accounts "${other.name}" and "${a.name}" have the same wx-token and "${without.name}" has no wx-id: a message for one posted at the other's callback URL would pass its signature and be answered with the other's articles; give each its wx-id (the account's original id, gh_…) or its own wx-token`,
-        );
-    }
-    byToken.set(token, a);
+    const without = other && [other, a].find((x) => !x.wechat.id);
+    if (other && without)
+      warnings.push(
+        `the accounts "${other.name}" and "${a.name}" have the same wx-token and "${without.name}" has no wx-id: a message for one posted at the other's callback URL passes its signature and is answered with the other's articles; give each its wx-id (the account's original id, gh_…) or its own wx-token`,
+      );
+    if (!other) byToken.set(token, a);
   }
+  return warnings;
 }
 
 /** What one account's settings need of each other; `whose` names a declared account in the refusal. */

@@ -38,13 +38,15 @@ export class StartupError extends Error {}
 
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   // Before anything is opened or connected: the checks `serve --check-config` runs.
-  const { environmentKey } = checkServeOptions(opts);
+  const { environmentKey, warnings } = checkServeOptions(opts);
   const clock = opts.clock ?? systemClock;
   const sink = opts.log ? null : new LineSink();
   const log = opts.log ?? ((line: string) => (sink as LineSink).line(line));
   /** One JSON log line for an event or an error (request lines are built by hand below: they are the hot path). */
   const emit = (fields: Record<string, unknown>) => log(JSON.stringify({ t: new Date().toISOString(), ...fields }));
   const say = opts.say ?? ((line) => process.stderr.write(line + "\n"));
+  const warn = (list: readonly string[]) => list.forEach((msg) => emit({ level: "warn", msg }));
+  warn(warnings);
 
   let link: RedisLink | null = null;
   if (opts.redis) {
@@ -147,7 +149,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     const why = restartNeeded(opts, next);
     if (why) return refusedReload(why);
     try {
-      checkServeOptions(next);
+      warn(checkServeOptions(next).warnings);
     } catch (e) {
       return refusedReload((e as Error).message);
     }

@@ -93,6 +93,13 @@ describe("settings", () => {
     refused(["--config", "replyd.toml"], "wx-token is set for the server (REPLYD_WX_TOKEN)", { REPLYD_WX_TOKEN: TOKEN });
     refused(["--config", config("aes.toml", `[accounts.shop]\nwx-aeskey = "${"a".repeat(43)}"\n`)], `--wx-aeskey needs --wx-appid for the account "shop"`);
   });
+
+  test("two accounts sharing a wx-token, one without a wx-id: said by --check-config, which still passes (the secret never printed)", () => {
+    const r = replyd(["serve", "--config", config("shared.toml", `[accounts.shop]\nwx-token = "${TOKEN}"\nwx-id = "gh_account"\n[accounts.blog]\nwx-token = "${TOKEN}"\n`), "--check-config"], {}, {});
+    expect(r.code).toBe(0);
+    expect(r.err).toContain(`replyd: warning: the accounts "shop" and "blog" have the same wx-token and "blog" has no wx-id`);
+    expect(r.out + r.err).not.toContain(TOKEN);
+  });
 });
 
 describe("serving", () => {

@@ -81,14 +81,15 @@ export async function serve(c: CommandContext): Promise<void> {
       return settingsRefused(e);
     }
     const accounts = settings.accounts?.map((a, i) => ({ name: a.name, path: opts.accounts?.[i]?.wechat.path, settings: accountShown(a) })) ?? null;
-    if (c.json) c.io.out(JSON.stringify({ ok: true, settings: settingsShown(settings), accounts, warnings: settings.warnings, environment_key: checked.environmentKey?.appkey ?? null }, null, 2));
+    for (const warning of checked.warnings) c.io.err(`replyd: warning: ${warning}`);
+    if (c.json) c.io.out(JSON.stringify({ ok: true, settings: settingsShown(settings), accounts, warnings: [...settings.warnings, ...checked.warnings], environment_key: checked.environmentKey?.appkey ?? null }, null, 2));
     else c.io.out(describeSettings(settings));
     if (checked.environmentKey && !c.json) c.io.err(environmentKeyNotice(checked.environmentKey.appkey));
     return;
   }
   if (c.flags.reload) {
     try {
-      checkServeOptions(opts);
+      for (const warning of checkServeOptions(opts).warnings) c.io.err(`replyd: warning: ${warning}`);
     } catch (e) {
       return settingsRefused(e);
     }
