@@ -310,7 +310,8 @@ describe("the choice", () => {
     expect(choose([ranked(10), ranked(9)])).toMatchObject({ kind: "list", why: "close" });
     expect(choose([ranked(10, under), ranked(9)])).toMatchObject({ kind: "list", why: "behind" });
     expect(choose([ranked(10, under), ranked(9, under)])).toMatchObject({ kind: "none", why: "no_answer" });
-    expect(choose([ranked(10), ranked(9, ANSWERS.listCoverage - 0.001)])).toMatchObject({ kind: "one", margin: 0 });
+    expect(choose([ranked(10), ranked(9, ANSWERS.listCoverage - 0.001)])).toMatchObject({ kind: "one", margin: 0, why: "unrivalled" });
+    expect(choose([ranked(10), ranked(4)]).kind === "one" && choose([ranked(10), ranked(4)])).not.toHaveProperty("why");
     expect(choose([])).toMatchObject({ kind: "none", why: "no_answer" });
   });
   test("nothing when the best holds too little of the question, just under the share", () => {

@@ -2,8 +2,8 @@
  * What a follower is offered, from the ranked articles (docs/answers.md "What followers get"): one
  * article when the ranking is sure — the best scores at least `lead` times the second —, else the
  * relevant ones among the first three (also when the best is no answer and the second is), or the
- * fallback text when neither the best nor the second is relevant, or the best is not sure and
- * nothing else comes close. Relevant: the share of the question the article holds,
+ * fallback text when neither the best nor the second is relevant. A best scored close only by
+ * articles that are none relevant goes alone too: nothing to confuse it with. Relevant: the share of the question the article holds,
  * plus `headCredit` times the share its head alone holds (an article about what is asked names it
  * in its title, keywords or questions; one that only mentions the words in passing does not).
  * The thresholds were chosen on the tuning halves of the evaluation sets (bench/answers-tune.ts;
@@ -59,9 +59,11 @@ export const ANSWERS: { minCoverage: number; minHeld: number; listCoverage: numb
  */
 export type Choice<T extends Scored> =
   | { kind: "none"; why?: NoneWhy }
-  | { kind: "one"; article: T; margin: number }
+  | { kind: "one"; article: T; margin: number; why?: OneWhy }
   | { kind: "list"; articles: T[]; why?: ListWhy };
 
+/** Why one article, when not for being `lead` times ahead: those scoring close to it are none of them relevant ("unrivalled"). */
+export type OneWhy = "unrivalled";
 /** Why a list: the best not far enough ahead of the next ("close"), or no answer itself with the one behind it an answer ("behind"). */
 export type ListWhy = "close" | "behind";
 /** Why nothing: neither the best nor the one behind it is an answer ("no_answer"), or the best is one but not sure and nothing else is relevant ("unsure"). */
@@ -99,5 +101,5 @@ export function choose<T extends Scored>(ranked: readonly T[]): Choice<T> {
   // download article held 忘 and 看, the API-key article 59 % of the question in its head): nothing
   // it could be confused with, so it goes alone — the fallback it got had hidden the one answer.
   // When ANSWERS.aloneAmongIrrelevant is off, such a best is not sure: the fallback.
-  return ANSWERS.aloneAmongIrrelevant ? { kind: "one", article: best, margin: 0 } : { kind: "none", why: "unsure" };
+  return ANSWERS.aloneAmongIrrelevant ? { kind: "one", article: best, margin: 0, why: "unrivalled" } : { kind: "none", why: "unsure" };
 }

@@ -23,7 +23,9 @@ function choiceOf(c: Choice<Scored>, taught: Taught | null, answer: string): { c
   if (taught) return { choice: "none", choice_why: `taught to "${taught.deleted}", deleted since: the fallback, and it waits in the inbox to be taught anew` };
   const why =
     c.kind === "one"
-      ? `sure: the best scores at least ${ANSWERS.lead}× the next`
+      ? c.why === "unrivalled"
+        ? "sure: the articles scoring close to it hold no word of the question, or too little of it"
+        : `sure: the best scores at least ${ANSWERS.lead}× the next`
       : c.kind === "list"
         ? c.why === "behind"
           ? "the best holds too little of the question; the one after it answers it"
