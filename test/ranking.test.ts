@@ -19,6 +19,9 @@ describe("words", () => {
     expect(termsOf("请问怎么退款")).not.toContain("请问");
     expect(termsOf("请问怎么退款")).not.toContain("怎么");
     expect(termsOf("请问怎么退款")).toContain("退款");
+    // …and the pairs reaching into how and why, on either side.
+    expect(termsOf("店铺怎么接入")).toEqual(["店", "店铺", "铺", "接", "接入", "入"]);
+    expect(termsOf("发票如何开")).toEqual(["发", "发票", "票", "开"]);
   });
   test("digits and Latin letters beside Han characters are a run of their own (2014年 is 2014 and 年)", () => {
     const t = termsOf("赵鹏在2014年下半赛季");
