@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "../../src/cli/index.ts";
+import { answerShown } from "../../src/cli/commands/messages.ts";
 import { startServer, type RunningServer } from "../../src/server/serve.ts";
 import { ADMIN, captureIO, tempDir } from "../helpers.ts";
 import { TOKEN, textMsg, wxPost } from "../wechat/helpers.ts";
@@ -65,6 +66,12 @@ test("questions= given twice is one list, one a line in show; += adds to it; = a
     expect({ argv, code: r.code }).toEqual({ argv, code: 2 });
   }
   expect((await cli("show", "returns")).out).toContain("rev         2");
+});
+
+test("the inbox's answer column shows what a mended entry gets now, the articles it was once considered against left out", () => {
+  expect(answerShown({ answer: "fallback:api-key,client-download,permission", answered_now: "answer:api-key" })).toBe("fallback → now answer:api-key");
+  expect(answerShown({ answer: "followup:fallback:a,b", answered_now: "answers:a,b" })).toBe("followup:fallback → now answers:a,b");
+  expect(answerShown({ answer: "fallback:api-key" })).toBe("fallback:api-key");
 });
 
 test("inbox shows each message's SEQ and says how to teach it; teach adds it, and the follower asking it again gets the article", async () => {

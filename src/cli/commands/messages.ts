@@ -23,6 +23,14 @@ function replyState(m: Entry, canSend: boolean): string {
   return answered ? `${answered}, ${open}` : open;
 }
 
+/**
+ * How an entry was answered; taught since, or its articles changed, what it gets now, so that the
+ * mended reads as mended — the articles it was considered against left out, or the column had cut
+ * "now" away ("fallback:api-key,client-download,permission… → now answe…").
+ */
+export const answerShown = (m: Pick<Entry, "answer" | "answered_now">): string =>
+  m.answered_now ? `${m.answer.replace(/^((?:[a-z]+:)?(?:fallback|not_found)):.*$/, "$1")} → now ${m.answered_now}` : m.answer;
+
 /** The model's calls: what each follower asked, what became of the answer, and the articles it cited. */
 async function generatedInbox(c: CommandContext): Promise<void> {
   const page = await c.client().call<{ items: GeneratedEntry[]; total: number }>({ method: "GET", path: "/api/cli", fields: [["inbox", "ai"], ...c.paging()] });
@@ -67,8 +75,7 @@ export async function inbox(c: CommandContext): Promise<void> {
       String(m.seq),
       m.received_at.slice(0, 19).replace("T", " "),
       m.from_user,
-      // Taught since, or its articles changed: what it gets now, so that the mended reads as mended.
-      m.answered_now ? `${m.answer} → now ${m.answered_now}` : m.answer,
+      answerShown(m),
       replyState(m, canSend),
       `${m.type === "event" ? `[${m.event}] ` : m.type === "text" || m.direction === "out" ? "" : `[${m.type}] `}${(m.content ?? "").replace(/\s+/g, " ")}`,
     ]);
