@@ -90,7 +90,9 @@ describe("a document's synonyms", () => {
   test("merged as rules are: a group sharing a phrase replaces the groups it shares one with, where the first stood; an equal one is unchanged; others appended", () => {
     const current = [["Visa", "credit card"], ["人工", "客服"], ["refund", "money back"]];
     const r = mergeSynonymGroups(current, [["人工", "客服"], ["VISA", "Mastercard", "money back"], ["几点关门", "营业时间"]]);
-    expect(r).toEqual({ groups: [["VISA", "Mastercard", "money back"], ["人工", "客服"], ["几点关门", "营业时间"]], added: 1, updated: 1, unchanged: 1 });
+    // The phrases of the groups replaced that the new group leaves out are named.
+    expect(r).toEqual({ groups: [["VISA", "Mastercard", "money back"], ["人工", "客服"], ["几点关门", "营业时间"]], added: 1, updated: 1, unchanged: 1, dropped: ["credit card", "refund"] });
+    expect(mergeSynonymGroups([["抖店", "抖音小店"]], [["抖店", "抖音小店"]])).not.toHaveProperty("dropped");
   });
 });
 

@@ -114,6 +114,9 @@ test("synonyms: imported from a document (its report says what merged), listed, 
   const backup = await cli("backup", "synonyms", "-o", "s.json");
   expect(backup.out).toContain("2 synonym groups");
   expect((await cli("health")).out).toContain("synonyms       2 groups");
+  // A file with an older group, imported again, takes a phrase added since out of it: named.
+  writeFileSync(join(tmp.dir, "older.json"), JSON.stringify({ format: "replyd/1", matter: "synonyms", synonyms: [["人工", "真人"]] }));
+  expect((await cli("import", "older.json")).out).toContain("synonym phrases the file's groups leave out, in no group now: 客服");
 });
 
 test("an import that brings a deleted article back says so, and how to keep it deleted", async () => {

@@ -107,6 +107,9 @@ function importReport(file: string, mode: string, doc: BulkDocument, r: ImportRe
     ...(r.undeleted ? [`${r.undeleted} of the updated${r.undeleted_ids?.length ? ` (${namedList(r.undeleted_ids, r.undeleted)})` : ""} ${r.undeleted === 1 ? "was" : "were"} deleted and ${r.undeleted === 1 ? "is" : "are"} live again (${r.undeleted === 1 ? "its record says" : "their records say"} nothing of "deleted": replyd rm deletes again, "deleted": true in a record keeps it deleted)`] : []),
     ...(r.keywords_dropped?.count ? [droppedLine("keywords", r.keywords_dropped)] : []),
     ...(r.questions_dropped?.count ? [droppedLine("questions", r.questions_dropped)] : []),
+    ...(r.synonyms?.dropped?.length
+      ? [`synonym phrases the file's groups leave out, in no group now: ${r.synonyms.dropped.join(", ")} (added on the server since the file was written? put them in the file's group, or import them again)`]
+      : []),
     ...(r.backup ? [`previous articles saved as backup ${r.backup.id}`] : []),
     ...(r.warnings ?? []).map((w) => `warning: ${w}`),
   ].join("\n");

@@ -154,7 +154,8 @@ export function importDocument(store: BulkTarget, doc: BulkDocument, mode: "merg
         store.content.replaceSynonyms(synonyms.groups);
         store.articles.index.refilePassages();
       }
-      result.synonyms = { added: synonyms.added, updated: synonyms.updated, unchanged: synonyms.unchanged };
+      const { groups: _, ...merged } = synonyms;
+      result.synonyms = merged;
     }
   });
   return result;
