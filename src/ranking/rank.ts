@@ -25,8 +25,13 @@ export const RANKING_LIMITS = {
   candidates: 16,
   /** Articles ranked. */
   ranked: 5,
-  /** UTF-8 bytes of the cut-down passage each ranked article carries for a list. */
-  excerptBytes: 560,
+  /**
+   * UTF-8 bytes of the cut-down passage each ranked article carries for a list: a sentence or two
+   * (80 Chinese characters, some 40 English words) — at 560 a list of three short articles was
+   * 1.1–1.7 KB of whole bodies on a phone (a walkthrough's SaaS account); the entry picked ("第二个")
+   * is sent as its card, with the passage whole.
+   */
+  excerptBytes: 240,
 } as const;
 
 /** What ranking reads of the store: counts, the index's entries and the candidates' rows. */

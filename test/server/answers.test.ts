@@ -131,6 +131,21 @@ test("two articles close together: a text listing both, each with title, passage
   expect(Buffer.byteLength(content)).toBeLessThanOrEqual(MAX_TEXT_BYTES);
 });
 
+test("a list's entries carry a sentence or two around what matched, not the whole passage: each excerpt within RANKING_LIMITS.excerptBytes, three in a kilobyte", async () => {
+  const long = (id: string, title: string) => ({ id, title, url: `https://example.com/${id}`, body: `${title}可以抵扣现金，一百积分抵一元。`.repeat(2) + "积分每年年底清零一次，清零前会发短信提醒。".repeat(8) });
+  await importDoc([long("p1", "积分规则"), long("p2", "积分说明"), long("p3", "积分活动")]);
+  const content = textOf(await say("积分怎么用")) as string;
+  const entries = content.split("\n\n");
+  expect(entries.length).toBeGreaterThan(1);
+  for (const e of entries) {
+    const excerpt = e.split("\n")[1] as string;
+    expect(Buffer.byteLength(excerpt)).toBeLessThanOrEqual(RANKING_LIMITS.excerptBytes);
+    expect(excerpt).toContain("…");
+  }
+  // Three entries, titles and links, in a kilobyte: a phone's screen or so (at 560 bytes an excerpt, 1.1–1.7 KB).
+  expect(Buffer.byteLength(content)).toBeLessThanOrEqual(1024);
+});
+
 test("nothing relevant: the fallback text, listed in the inbox with the articles considered", async () => {
   await importDoc([REFUND, SHIPPING, MEMBERS]);
   const reply = await say("今天天气不错，适合出去玩");
