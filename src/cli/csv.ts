@@ -10,12 +10,28 @@
 import { CONTENT_FIELDS } from "../article/fields.ts";
 import { unknownField } from "../base/suggest.ts";
 import { CLIError } from "./errors.ts";
+import { folded } from "../ranking/words.ts";
 
 /** A spreadsheet larger than this is no FAQ: a JSON document is read in pieces, a CSV whole. */
 export const CSV_MAX_BYTES = 64 << 20;
 
 /** The columns a CSV may have: the article's id and content (whether it is deleted among it). */
 const COLUMNS: readonly string[] = ["id", ...CONTENT_FIELDS];
+/**
+ * Column names a Chinese spreadsheet gives the fields (a walkthrough's operator headed the sheet
+ * 标题, 正文, 关键词 … and had every column refused): read as the field.
+ */
+const CHINESE_COLUMNS: Record<string, string> = {
+  编号: "id", 标识: "id", 代码: "code", 编码: "code", 回复码: "code", 标签: "tag", 分类: "tag", 标题: "title", 描述: "description", 摘要: "description", 简介: "description",
+  链接: "url", 网址: "url", 链接地址: "url", 图片: "picurl", 封面: "picurl", 封面图: "picurl", 关键词: "keywords", 关键字: "keywords", 问题: "questions", 问法: "questions", 常见问题: "questions",
+  正文: "body", 内容: "body", 已删除: "deleted", 删除: "deleted",
+};
+/** A header cell as the field it names: in any case, in Chinese too, traditional characters folded ("標題"). */
+const columnOf = (cell: string): string => {
+  const n = cell.trim().toLowerCase();
+  return CHINESE_COLUMNS[folded(n)] ?? n;
+};
+
 /** Cells of a list field hold several: keywords apart at commas (either width), 、, semicolons, bars or line breaks; questions at line breaks or bars (a question may hold a comma). */
 const SPLIT: Record<string, RegExp> = { keywords: /[,，、;；|\r\n]+/, questions: /[|\r\n]+/ };
 
@@ -31,7 +47,7 @@ export function csvArticles(name: string, bytes: Uint8Array): CsvArticles {
   const { rows, unclosed } = parse(decode(bytes));
   const header = rows.shift();
   if (!header) throw new CLIError("invalid_document", `${name} is empty: its first line names the columns (id, title, url, body, …)`);
-  const names = header.cells.map((c) => c.trim().toLowerCase());
+  const names = header.cells.map(columnOf);
   // A column without a name and without a value (a separator ending the lines) is none.
   const unnamed = (i: number) => names[i] === "" && rows.every((r) => (r.cells[i] ?? "").trim() === "");
   const problems = names.flatMap((n, i) =>

@@ -334,6 +334,9 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     const gb = new Uint8Array([...new TextEncoder().encode("id,title,url\ncsv-hi,"), 0xc4, 0xe3, 0xba, 0xc3, ...new TextEncoder().encode(",https://e.com/hi\n")]);
     expect((await importFile("gb.csv", gb)).code).toBe(0);
     expect(JSON.parse((await cli("show", "csv-hi", "--json")).out).title).toBe("你好");
+    // A Chinese sheet's column names, in traditional characters too.
+    expect((await importFile("zh.csv", "编号,标题,链接,關鍵詞,正文\ncsv-zh,营业时间,https://e.com/zh,几点开门、营业,每天九点开门。\n")).code).toBe(0);
+    expect(JSON.parse((await cli("show", "csv-zh", "--json")).out)).toMatchObject({ title: "营业时间", keywords: ["几点开门", "营业"], body: "每天九点开门。" });
   });
 
   test("a CSV's columns it does not know are refused with the one meant; a row's problems named by its line; nothing written", async () => {
