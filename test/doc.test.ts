@@ -152,6 +152,10 @@ describe("documents", () => {
     expect(parseDocument(text).sha256).toBe(sha);
     const edited = text.replace("Article 1", "Article 2");
     expect(() => parseDocument(edited)).toThrow(expect.objectContaining({ code: CODE.checksum_mismatch }));
+    // The refusal says how to import a backup edited on purpose; without the member it is.
+    expect(() => parseDocument(edited)).toThrow('remove its "sha256" member, which is optional, to import it');
+    const { sha256: _, ...unsigned } = JSON.parse(edited) as Record<string, unknown>;
+    expect(parseDocument(JSON.stringify(unsigned)).articles?.[0]?.title).toBe("Article 2");
     const truncated = JSON.stringify({ ...base, articles: [], sha256: sha });
     expect(() => parseDocument(truncated)).toThrow(expect.objectContaining({ code: CODE.checksum_mismatch }));
   });

@@ -129,7 +129,7 @@ export function validateMembers(r: Record<string, unknown>, hasArticles: boolean
 
   // A wrong sha256 is said before the problems, as a truncated or edited file is what explains them.
   if (sha256 && access.digest() !== sha256)
-    throw new ReplydError("checksum_mismatch", "the document's sha256 does not match its content: it was truncated or edited; nothing was written");
+    throw new ReplydError("checksum_mismatch", "the document's sha256 does not match its content: it was truncated or edited; nothing was written (a backup edited by hand on purpose: remove its \"sha256\" member, which is optional, to import it)");
   if (hasArticles) {
     problems.push(...check.problems.listed);
     problems.total += check.problems.total - check.problems.listed.length;
