@@ -131,11 +131,14 @@ function modelAndSends(r: Report): string {
     ...s.failed.map((f) => ({ label: `failed ${f.code} (${f.by})`, value: f.n, colour: CHART_COLOURS.failed })),
   ];
   const failures = s.failed.map((f) => [esc(f.code), esc(f.by), esc(count(f.n)), esc(f.meaning ?? "")]);
-  return (
-    `<h2>Model calls</h2>${figure("chart-model", horizontalBars("Model calls by outcome", outcomes, count), esc(`${count(m.calls)} calls, ${count(m.tokens.prompt)} prompt and ${count(m.tokens.completion)} completion tokens${cappedText(m.capped)}`))}` +
-    `<h2>Customer-service messages</h2>${figure("chart-sends", horizontalBars("Customer-service messages sent and failed", sends, count), `${key(CHART_COLOURS.sent, "sent")} ${key(CHART_COLOURS.failed, "failed, by the platform's error code")}`)}` +
-    (failures.length ? table(["code", "by", "failed", "meaning"], failures, [2]) : "")
-  );
+  // Nothing to draw is said in words, as the text report does: an empty chart reads as a broken one.
+  const model = outcomes.length
+    ? figure("chart-model", horizontalBars("Model calls by outcome", outcomes, count), esc(`${count(m.calls)} calls, ${count(m.tokens.prompt)} prompt and ${count(m.tokens.completion)} completion tokens${cappedText(m.capped)}`))
+    : `<p class="muted">${esc(`none in this time${cappedText(m.capped)}`)}</p>`;
+  const sent = sends.some((x) => x.value > 0)
+    ? figure("chart-sends", horizontalBars("Customer-service messages sent and failed", sends, count), `${key(CHART_COLOURS.sent, "sent")} ${key(CHART_COLOURS.failed, "failed, by the platform's error code")}`)
+    : `<p class="muted">none sent or failed in this time</p>`;
+  return `<h2>Model calls</h2>${model}<h2>Customer-service messages</h2>${sent}` + (failures.length ? table(["code", "by", "failed", "meaning"], failures, [2]) : "");
 }
 
 /** The whole page. */
