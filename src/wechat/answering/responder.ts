@@ -163,7 +163,7 @@ export class Responder {
     const lower = plain.toLowerCase();
     if (HELP_WORDS.has(lower)) return { reply: { type: "text", content: this.helpText() }, answer: "help", unmatched: false };
 
-    const byCode = this.store.articles.getLiveByCode(text) ?? (plain === text ? null : this.store.articles.getLiveByCode(plain));
+    const byCode = this.store.articles.getLiveByCode(text) ?? (plain === text ? null : this.store.articles.getLiveByCode(plain)) ?? this.codeAsTold(plain);
     if (byCode) {
       const code: Decision = { reply: { type: "news", articles: [news(byCode)] }, answer: "code", unmatched: false };
       // "2" right after a numbered list is its second entry, though an article's code is 2: the list is what the follower reads.
@@ -177,6 +177,15 @@ export class Responder {
 
     const searched = searchedWords(text);
     return this.questions.answer(searched ?? text, searched !== null ? "not_found" : "fallback", asker);
+  }
+
+  /**
+   * "回复3" typed whole, as the welcome text put it ("回复3 预约挂号"), or "reply 3": the code it
+   * names, when one is live — it had got the fallback and waited in the inbox.
+   */
+  private codeAsTold(plain: string): Article | null {
+    const m = /^(?:回复|回覆|reply|send)\s*[:：]?\s*(\S{1,32})$/i.exec(plain);
+    return m ? this.store.articles.getLiveByCode(m[1] as string) : null;
   }
 
   /** The first rule whose pattern matches, as a reply; rules whose articles are all gone are passed over. */
