@@ -32,6 +32,10 @@ describe("words", () => {
   });
   test("Latin words are folded (full-width too), English stop words dropped, words to Porter's stem", () => {
     expect(termsOf("What is the Refund policy for ＯＲＤＥＲＳ?")).toEqual(["refund", "polici", "order"]);
+    // A single letter joined by a hyphen is one word with what follows, on both sides: "x-ray" asks neither "x" nor "ray".
+    expect(termsOf("x-ray can do?")).toEqual(termsOf("chest X-ray").slice(1));
+    expect(termsOf("e-mail us")).toEqual(termsOf("email us"));
+    expect(termsOf("follow-up")).toEqual(["follow", "up"]);
     // Singapore's particles and "anot" (or not) say nothing of the subject.
     expect(termsOf("clinic open sunday anot ah")).toEqual(termsOf("clinic open sunday"));
     expect(termsOf("mc can backdate lah leh lor")).toEqual(termsOf("mc can backdate"));

@@ -53,6 +53,12 @@ export const folded = (text: string): string =>
     .replace(SPELLING, (w) => SPELLINGS[w] as string);
 
 const RUN = /\p{Script=Han}+|(?:(?!\p{Script=Han})[\p{L}\p{N}])+/gu;
+/**
+ * The runs of words and of Han characters a text is read in; a single letter joined by a hyphen is
+ * one word with what follows ("x-ray" is xray, "e-mail" email): read apart, "x-ray can do?" was
+ * asked on "x" and "rai", and an article mentioning a chest X-ray referral held all of it.
+ */
+const runsOf = (text: string) => folded(text).replace(/(?<![a-z0-9])([a-z])-(?=[a-z])/g, "$1").matchAll(RUN);
 const HAN = /^\p{Script=Han}/u;
 
 /** Han characters and pairs that say nothing about a subject. */
@@ -107,7 +113,7 @@ const FILLER_FIRST = new Set([...FILLER_H].map((f) => [...f][0] as string));
  */
 export function termsOf(text: string): string[] {
   const out: string[] = [];
-  for (const m of folded(text).matchAll(RUN)) {
+  for (const m of runsOf(text)) {
     const run = m[0];
     if (!HAN.test(run)) {
       if (LATIN_STOP.has(run)) continue;
@@ -142,7 +148,7 @@ export function placesOf(text: string): { term: string; by: string[] }[] {
   // its pairs stand among them: an operator's synonym covering one of those holds the place too.
   const raw: string[] = [];
   const places: { term: string; by: string[]; at: number[] }[] = [];
-  for (const m of folded(text).matchAll(RUN)) {
+  for (const m of runsOf(text)) {
     const run = m[0];
     if (!HAN.test(run)) {
       if (LATIN_STOP.has(run)) continue;
