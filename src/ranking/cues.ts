@@ -10,6 +10,7 @@
 
 import { standsAlone } from "./courtesy.ts";
 import { fold } from "./fold.ts";
+import { termsOf } from "./words.ts";
 
 
 /** The next articles, please: the whole message, folded (fold()). */
@@ -54,10 +55,15 @@ const PICKS = [
 ];
 
 
-/** The message leans on what was said before it (LEANS_*): read with it even when its own words find nothing there. */
+/**
+ * The message leans on what was said before it (LEANS_*): read with it even when its own words find
+ * nothing there. So does a question of filler alone ("how much?", "多少?"): it asks something of
+ * what was said — alone it is asked of nothing (a walkthrough's "how much" after the telemedicine
+ * list got the fallback).
+ */
 export function leansOnBefore(text: string): boolean {
   const f = fold(text);
-  return LEANS_HAN_AT.test(f.replace(/ /g, "")) || (/\p{Script=Han}/u.test(f) && LEANS_HAN.test(f)) || LEANS_LATIN.test(f);
+  return LEANS_HAN_AT.test(f.replace(/ /g, "")) || (/\p{Script=Han}/u.test(f) && LEANS_HAN.test(f)) || LEANS_LATIN.test(f) || (/\p{L}/u.test(f) && !termsOf(text).length);
 }
 
 export function asksAnother(text: string): boolean {

@@ -74,6 +74,16 @@ test("also and the same lean on the question too: 周末也营业吗, 价格一�
   expect(logged.at(-1)?.[1]).toStartWith("followup:");
 });
 
+test("a question of filler alone ('how much?') after a question is read with it: alone it asks nothing", async () => {
+  const tele = { id: "tele", title: "Telemedicine video consults", url: url("tele"), body: "Book a video consult in the app. A video consult costs $30 and lasts ten minutes." };
+  const walk = { id: "walk", title: "Walk-in hours", url: url("walk"), body: "Walk in from 8am to 9pm daily; the queue is shortest after lunch." };
+  await importDoc([tele, walk, HOURS]);
+  expect((await say("how much", { from: "o_alone" })).ids).toEqual([]);
+  expect((await say("do you do telemedicine")).ids).toEqual(["tele"]);
+  expect((await say("how much?")).ids[0]).toBe("tele");
+  expect((await answers()).at(-1)?.[1]).toStartWith("followup:");
+});
+
 test("a follow-up 10 minutes after the question is read alone", async () => {
   await importDoc(SHOP);
   expect((await say("营业到几点")).ids).toEqual(["hours"]);
