@@ -88,22 +88,32 @@ export interface PreviousInteraction {
  */
 const PHRASING = /你好|您好|请问|请教|我想|想问|问一下|咨询|一下|怎么|如何|办理|可以|能不能|是不是|了解|知道|需要/gu;
 
-/** A message's words: Latin words and pairs of Chinese characters, not single characters ("办" is in half the questions asked), nor the phrasing of a question. */
-const wordsOf = (text: string): Set<string> => new Set(termsOf(folded(text).replace(PHRASING, " ")).filter((t) => !/^\p{Script=Han}$/u.test(t)));
+/** A message's terms without the phrasing of a question. */
+const termsOfAsked = (text: string): string[] => termsOf(folded(text).replace(PHRASING, " "));
+const isHanChar = (t: string) => /^\p{Script=Han}$/u.test(t);
+/** Its words: Latin words and pairs of Chinese characters, not single characters ("办" is in half the questions asked). */
+const wordsOf = (terms: readonly string[]): Set<string> => new Set(terms.filter((t) => !isHanChar(t)));
+/** What it is made of, each once: Latin words and Chinese characters (a pair straddling two words, 卡补 in 社保卡补办, is no part of it). */
+const unitsOf = (terms: readonly string[]): Set<string> => new Set(terms.filter((t) => isHanChar(t) || !/\p{Script=Han}/u.test(t)));
 
 /**
- * The message asks about what the one before asked: a word of it again ("社保卡挂失" after
- * "社保卡丢了咋办", "cancel subscription" after "how do i cancel sub"), or "换一个 / another". A
- * question of its own sent right after ("电话多少" after "办好了没有啊") is no asking again, nor a
- * follow-up on another side of it ("那周末呢"): the report would count every busy follower's
- * questions as answers that failed.
+ * The message asks about what the one before asked: a word of it again, and half of what it is
+ * made of or more (its English words, its Chinese characters) that question's ("社保卡挂失" after "社保卡丢了咋办", "cancel subscription" after "how do i cancel sub"), or
+ * "换一个 / another". A question of its own sent right after ("电话多少" after "办好了没有啊") is no
+ * asking again, nor a follow-up on another side of it ("那周末呢"), nor a new question on the
+ * same subject ("报到那天食堂几点开" after "报到那天要带什么材料", "京东店铺能对接吗" after "顺丰月结怎么对接":
+ * a word shared, and little else, which two walkthroughs' reports had counted): the report would count
+ * every busy follower's questions as answers that failed.
  */
 export function asksAbout(content: string, before: string | null): boolean {
   if (asksAnother(content)) return true;
   if (!before) return false;
-  const had = wordsOf(before);
-  for (const w of wordsOf(content)) if (had.has(w)) return true;
-  return false;
+  const [now, then] = [termsOfAsked(content), termsOfAsked(before)];
+  const had = wordsOf(then);
+  if (![...wordsOf(now)].some((w) => had.has(w))) return false;
+  const held = unitsOf(then);
+  const units = [...unitsOf(now)];
+  return units.filter((u) => held.has(u)).length * 2 >= units.length;
 }
 
 /**
