@@ -5,7 +5,7 @@
  */
 import type { Rule } from "../doc/rule.ts";
 import { ruleTargetWarnings } from "../doc/rule-targets.ts";
-import { tagShadowed } from "../wechat/answering/responder.ts";
+import { tagShadowed } from "../wechat/answering/lists.ts";
 import { declaredName, type AppContext } from "./context.ts";
 
 export function ruleWarnings(ctx: AppContext, rules: readonly Rule[] = ctx.read.content.rules()): string[] {

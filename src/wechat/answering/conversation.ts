@@ -31,7 +31,7 @@ export interface Turn {
   shown: string[];
   /**
    * Its list showed the articles' codes, and links for those without, but no numbers of its own (a
-   * tag's list, responder.ts): a number sent next is the code it reads, never a place in it.
+   * tag's list, lists.ts): a number sent next is the code it reads, never a place in it.
    */
   byCode?: boolean;
 }

@@ -1,8 +1,7 @@
-import type { Article, ArticleSummary } from "../../article/article.ts";
+import type { Article } from "../../article/article.ts";
 import type { Rule, TextKey } from "../../doc/rule.ts";
 import type { ReadModel } from "../../store/read-model.ts";
-import { truncateUtf8 } from "../../base/utf8.ts";
-import { dedupeKey, MAX_NEWS_FOR_EVENT, MAX_NEWS_FOR_MESSAGE, MAX_TEXT_BYTES, type Inbound } from "../door/message.ts";
+import { dedupeKey, MAX_NEWS_FOR_EVENT, MAX_NEWS_FOR_MESSAGE, type Inbound } from "../door/message.ts";
 import { news } from "./ranked-reply.ts";
 import { turnKey, type Conversations } from "./conversation.ts";
 import { Questions, type Asker } from "./questions.ts";
@@ -10,66 +9,14 @@ import { MAX_INPUT, type RegexMatcher } from "./regex.ts";
 import { picksEntry, searchedWords } from "../../ranking/cues.ts";
 import { folded } from "../../ranking/words.ts";
 import type { Decision, ResponderOptions } from "./decision.ts";
+import { DEFAULT_TEXTS, operatorText } from "./texts.ts";
+import { articleList, helpText, HELP_WORDS, TAG_LISTED, tagList } from "./lists.ts";
+import { withoutEnd } from "./end-marks.ts";
 
-/** What an account says before the operator sets its own texts. */
-export const DEFAULT_TEXTS: Record<TextKey, string> = {
-  welcome: "Welcome! Send h for help.",
-  help: "Send an article's code to read it, a tag to list its articles, or s followed by words to search.",
-  fallback: "Sorry, I did not understand that. Send h for help.",
-  not_found: "Nothing matched your search. Send h for help.",
-};
-
-/**
- * The operator's own text for `key`, if they wrote one: not_found unwritten is their fallback text
- * when they wrote that — written in their followers' language, where replyd's English default
- * reached Chinese followers sending "换一个" or "第二个" with nothing before (two walkthroughs' operators
- * set welcome, help and fallback, as wechat.md's example does, and not not_found).
- */
-export const operatorText = (texts: Partial<Record<TextKey, string>>, key: TextKey): string | undefined => texts[key] ?? (key === "not_found" ? texts.fallback : undefined);
-
-const HELP_WORDS = new Set(["h", "help", "?", "？"]);
-/** A tag's articles read for its list at most (as many lines as fit in one text reply are shown, then how many more). */
-const TAG_LISTED = 100;
 const none: Decision = { reply: null, answer: "none", unmatched: false };
-
-/**
- * Why followers sending a tag never get its list (help and codes are answered before tags), or null
- * when they do: the help text leaves such a tag out, and the operator is warned (server/rule-warnings.ts).
- */
-export function tagShadowed(tag: string, articles: Pick<ReadModel["articles"], "getLiveByCode">): string | null {
-  if (HELP_WORDS.has(tag)) return `tag "${tag}" is never listed to followers: sending "${tag}" gets the help text; give the tag another name`;
-  const holder = articles.getLiveByCode(tag);
-  return holder ? `tag "${tag}" is never listed to followers: "${tag}" is the code of article "${holder.id}", which they get instead; give the tag or the code another name` : null;
-}
-
-/** A text list of articles, and what it listed (Decision `listed`). */
-interface ArticleList {
-  text: string;
-  listed: NonNullable<Decision["listed"]>;
-}
 
 /** Applies `fn` now to a plain value, or later to a promise's. */
 const then = <T, U>(v: T | Promise<T>, fn: (x: T) => U | Promise<U>): U | Promise<U> => (v instanceof Promise ? v.then(fn) : fn(v));
-
-/**
- * A message without the marks a phone ends it with — sentence ends, "~", emoji, and one
- * sentence-final particle: an exact rule for 营业时间 matches 營業時間？, 營業時間呀 and "wifi!". Not "#", "+" or "%", which are words' ("C#", "C++",
- * "50%"); the patterns are not cut at all.
- */
-function withoutEnd(s: string): string {
-  // From the end, a character at a time: a regex anchored at the end retries every start in a long run of "!".
-  const chars = [...s];
-  let end = chars.length;
-  const marks = () => {
-    while (end > 0 && END_MARK.test(chars[end - 1] as string)) end--;
-  };
-  marks();
-  // One sentence-final particle too (營業時間呀, 营业时间呢), where two characters or more are left.
-  if (end > 2 && END_PARTICLE.test(chars[end - 1] as string)) (end--, marks());
-  return chars.slice(0, end).join("");
-}
-const END_PARTICLE = /^[呀啊吖啦喇㗎啰哦呢嘛吗么]$/u;
-const END_MARK = /^(?:\s|[.!?~…。！？～、，,;；:：]|\p{Extended_Pictographic}|\u{FE0F})$/u;
 
 /** DESIGN §5: operator rules, then help, code, tag, search, then the fallback texts. */
 export class Responder {
@@ -161,7 +108,7 @@ export class Responder {
     // As typed in full width too (ｈ, ２, ｎｅｗｓ): a phone's keyboard in Chinese mode may.
     const plain = text.normalize("NFKC");
     const lower = plain.toLowerCase();
-    if (HELP_WORDS.has(lower)) return { reply: { type: "text", content: this.helpText() }, answer: "help", unmatched: false };
+    if (HELP_WORDS.has(lower)) return { reply: { type: "text", content: helpText(this.store, this.text("help")) }, answer: "help", unmatched: false };
 
     const byCode = this.store.articles.getLiveByCode(text) ?? (plain === text ? null : this.store.articles.getLiveByCode(plain)) ?? this.codeAsTold(plain);
     if (byCode) {
@@ -171,7 +118,7 @@ export class Responder {
     }
 
     if (/^[a-z0-9]{1,16}$/.test(lower)) {
-      const list = this.tagList(lower);
+      const list = tagList(this.store, lower);
       if (list) return { reply: { type: "text", content: list.text }, answer: "tag", unmatched: false, listed: list.listed };
     }
 
@@ -250,43 +197,7 @@ export class Responder {
     const limit = isEvent ? MAX_NEWS_FOR_EVENT : MAX_NEWS_FOR_MESSAGE;
     if (articles.length <= limit) return { reply: { type: "news", articles: articles.map(news) } };
     // More articles than a reply to a message may carry: list them so the follower can pick by code.
-    const list = this.articleList(articles, tag, tag !== null ? (this.store.articles.tagCounts().get(tag) ?? articles.length) : articles.length, asked);
+    const list = articleList(this.store, articles, tag, tag !== null ? (this.store.articles.tagCounts().get(tag) ?? articles.length) : articles.length, asked);
     return { reply: { type: "text", content: list.text }, listed: list.listed };
-  }
-
-  private helpText(): string {
-    const counts = this.store.articles.tagCounts();
-    const described = this.store.content.tags();
-    const tags = [...new Set([...Object.keys(described), ...counts.keys()])].filter((t) => (counts.get(t) ?? 0) > 0 && !tagShadowed(t, this.store.articles)).sort();
-    const lines = tags.map((t) => `${t} — ${described[t] ?? t} (${counts.get(t)})`);
-    return truncateUtf8(lines.length ? `${this.text("help")}\n\n${lines.join("\n")}` : this.text("help"), MAX_TEXT_BYTES);
-  }
-
-  private tagList(tag: string): ArticleList | null {
-    const articles = this.store.articles.byTag(tag, TAG_LISTED);
-    if (!articles.length) return null;
-    return this.articleList(articles, tag, this.store.articles.tagCounts().get(tag));
-  }
-
-  /**
-   * As many `code  title` lines as fit in one text reply, then how many were left out; `listed`,
-   * what was listed, about the tag's description (or `about`: what the follower sent for a rule's).
-   */
-  private articleList(articles: ArticleSummary[], tag: string | null, total = articles.length, about = ""): ArticleList {
-    const described = tag ? this.store.content.tags()[tag] : undefined;
-    const head = tag ? `${described ?? tag} (${tag}):` : "Send a code to read the article:";
-    const lines = [head];
-    const ids: string[] = [];
-    let bytes = Buffer.byteLength(head);
-    for (const a of articles) {
-      // An article without a code cannot be sent for: its link instead, which the follower can open, or "第二个".
-      const line = a.code ? `${a.code}  ${a.title}` : `·  ${a.title}  ${a.url}`;
-      bytes += Buffer.byteLength(line) + 1;
-      if (bytes > MAX_TEXT_BYTES - 40) break;
-      lines.push(line);
-      ids.push(a.id);
-    }
-    if (ids.length < total) lines.push(`… and ${total - ids.length} more`);
-    return { text: lines.join("\n"), listed: { about: tag ? (described ?? tag) : about, ids } };
   }
 }

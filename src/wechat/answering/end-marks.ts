@@ -1,0 +1,21 @@
+/** What an exact rule reads a message without (responder.ts `matching`). */
+
+/**
+ * A message without the marks a phone ends it with — sentence ends, "~", emoji, and one
+ * sentence-final particle: an exact rule for 营业时间 matches 營業時間？, 營業時間呀 and "wifi!". Not "#", "+" or "%", which are words' ("C#", "C++",
+ * "50%"); the patterns are not cut at all.
+ */
+export function withoutEnd(s: string): string {
+  // From the end, a character at a time: a regex anchored at the end retries every start in a long run of "!".
+  const chars = [...s];
+  let end = chars.length;
+  const marks = () => {
+    while (end > 0 && END_MARK.test(chars[end - 1] as string)) end--;
+  };
+  marks();
+  // One sentence-final particle too (營業時間呀, 营业时间呢), where two characters or more are left.
+  if (end > 2 && END_PARTICLE.test(chars[end - 1] as string)) (end--, marks());
+  return chars.slice(0, end).join("");
+}
+const END_PARTICLE = /^[呀啊吖啦喇㗎啰哦呢嘛吗么]$/u;
+const END_MARK = /^(?:\s|[.!?~…。！？～、，,;；:：]|\p{Extended_Pictographic}|\u{FE0F})$/u;

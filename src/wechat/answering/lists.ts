@@ -1,0 +1,69 @@
+/**
+ * The text lists a follower is sent that no ranking made (docs/wechat.md §3): help with the tags,
+ * a tag's articles, a rule's articles when more than a reply may carry — each a code a line, and
+ * what it listed, kept as the follower's turn to pick from (responder.ts `movedOn`).
+ */
+import type { ArticleSummary } from "../../article/article.ts";
+import type { ReadModel } from "../../store/read-model.ts";
+import { truncateUtf8 } from "../../base/utf8.ts";
+import { MAX_TEXT_BYTES } from "../door/message.ts";
+import type { Decision } from "./decision.ts";
+
+/** What asks for help (docs/wechat.md §3, 2.). */
+export const HELP_WORDS = new Set(["h", "help", "?", "？"]);
+/** A tag's articles read for its list at most (as many lines as fit in one text reply are shown, then how many more). */
+export const TAG_LISTED = 100;
+
+/**
+ * Why followers sending a tag never get its list (help and codes are answered before tags), or null
+ * when they do: the help text leaves such a tag out, and the operator is warned (server/rule-warnings.ts).
+ */
+export function tagShadowed(tag: string, articles: Pick<ReadModel["articles"], "getLiveByCode">): string | null {
+  if (HELP_WORDS.has(tag)) return `tag "${tag}" is never listed to followers: sending "${tag}" gets the help text; give the tag another name`;
+  const holder = articles.getLiveByCode(tag);
+  return holder ? `tag "${tag}" is never listed to followers: "${tag}" is the code of article "${holder.id}", which they get instead; give the tag or the code another name` : null;
+}
+
+/** A text list of articles, and what it listed (Decision `listed`). */
+export interface ArticleList {
+  text: string;
+  listed: NonNullable<Decision["listed"]>;
+}
+
+/** h, help: the operator's help text, then each tag followers can have listed, its description and count. */
+export function helpText(store: ReadModel, help: string): string {
+  const counts = store.articles.tagCounts();
+  const described = store.content.tags();
+  const tags = [...new Set([...Object.keys(described), ...counts.keys()])].filter((t) => (counts.get(t) ?? 0) > 0 && !tagShadowed(t, store.articles)).sort();
+  const lines = tags.map((t) => `${t} — ${described[t] ?? t} (${counts.get(t)})`);
+  return truncateUtf8(lines.length ? `${help}\n\n${lines.join("\n")}` : help, MAX_TEXT_BYTES);
+}
+
+/** A tag's live articles as a list; null when it has none. */
+export function tagList(store: ReadModel, tag: string): ArticleList | null {
+  const articles = store.articles.byTag(tag, TAG_LISTED);
+  if (!articles.length) return null;
+  return articleList(store, articles, tag, store.articles.tagCounts().get(tag));
+}
+
+/**
+ * As many `code  title` lines as fit in one text reply, then how many were left out; `listed`,
+ * what was listed, about the tag's description (or `about`: what the follower sent for a rule's).
+ */
+export function articleList(store: ReadModel, articles: ArticleSummary[], tag: string | null, total = articles.length, about = ""): ArticleList {
+  const described = tag ? store.content.tags()[tag] : undefined;
+  const head = tag ? `${described ?? tag} (${tag}):` : "Send a code to read the article:";
+  const lines = [head];
+  const ids: string[] = [];
+  let bytes = Buffer.byteLength(head);
+  for (const a of articles) {
+    // An article without a code cannot be sent for: its link instead, which the follower can open, or "第二个".
+    const line = a.code ? `${a.code}  ${a.title}` : `·  ${a.title}  ${a.url}`;
+    bytes += Buffer.byteLength(line) + 1;
+    if (bytes > MAX_TEXT_BYTES - 40) break;
+    lines.push(line);
+    ids.push(a.id);
+  }
+  if (ids.length < total) lines.push(`… and ${total - ids.length} more`);
+  return { text: lines.join("\n"), listed: { about: tag ? (described ?? tag) : about, ids } };
+}
