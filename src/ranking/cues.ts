@@ -56,14 +56,17 @@ const PICKS = [
 
 
 /**
- * The message leans on what was said before it (LEANS_*): read with it even when its own words find
- * nothing there. So does a question of filler alone ("how much?", "多少?"): it asks something of
- * what was said — alone it is asked of nothing (a walkthrough's "how much" after the telemedicine
- * list got the fallback).
+ * An English question of filler alone asking how much, how long, when or where ("how much?", "when
+ * is it"): it asks it of what was said — alone it asks nothing (a walkthrough's "how much" after
+ * the telemedicine list got the fallback). Not "no", "why?" or "can": said to an answer, they are
+ * no request for it again. Chinese asks so with 多少, 多久, 几, 什么时候, which LEANS_HAN_AT holds.
  */
+const ASKS_OF_IT = /^(?:how (?:much|many|long|often|far)|what time|when|where)\b/;
+
+/** The message leans on what was said before it (LEANS_*, ASKS_OF_IT): read with it even when its own words find nothing there. */
 export function leansOnBefore(text: string): boolean {
   const f = fold(text);
-  return LEANS_HAN_AT.test(f.replace(/ /g, "")) || (/\p{Script=Han}/u.test(f) && LEANS_HAN.test(f)) || LEANS_LATIN.test(f) || (/\p{L}/u.test(f) && !termsOf(text).length);
+  return LEANS_HAN_AT.test(f.replace(/ /g, "")) || (/\p{Script=Han}/u.test(f) && LEANS_HAN.test(f)) || LEANS_LATIN.test(f) || (ASKS_OF_IT.test(f) && !termsOf(text).length);
 }
 
 export function asksAnother(text: string): boolean {

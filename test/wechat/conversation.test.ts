@@ -74,7 +74,7 @@ test("also and the same lean on the question too: 周末也营业吗, 价格一�
   expect(logged.at(-1)?.[1]).toStartWith("followup:");
 });
 
-test("a question of filler alone ('how much?') after a question is read with it: alone it asks nothing", async () => {
+test("a question of filler alone asking how much, when or where ('how much?') after a question is read with it; 'no' or 'why?' is not", async () => {
   const tele = { id: "tele", title: "Telemedicine video consults", url: url("tele"), body: "Book a video consult in the app. A video consult costs $30 and lasts ten minutes." };
   const walk = { id: "walk", title: "Walk-in hours", url: url("walk"), body: "Walk in from 8am to 9pm daily; the queue is shortest after lunch." };
   await importDoc([tele, walk, HOURS]);
@@ -82,6 +82,11 @@ test("a question of filler alone ('how much?') after a question is read with it:
   expect((await say("do you do telemedicine")).ids).toEqual(["tele"]);
   expect((await say("how much?")).ids[0]).toBe("tele");
   expect((await answers()).at(-1)?.[1]).toStartWith("followup:");
+  // Not "no", "why?" or "can": said to an answer they ask nothing of it, and do not get it again.
+  for (const said of ["no", "why?", "can", "not", "是吗", "对"]) {
+    await say("do you do telemedicine", { from: `o_${said}` });
+    expect({ said, got: (await say(said, { from: `o_${said}` })).ids }).toEqual({ said, got: [] });
+  }
 });
 
 test("a follow-up 10 minutes after the question is read alone", async () => {
