@@ -253,6 +253,10 @@ describe("the choice", () => {
   test("an answer close only to articles that are none (too little held, no word of the question) goes alone: nothing to confuse it with", () => {
     expect(choose([ranked(10), ranked(9, ANSWERS.listCoverage - 0.01)])).toMatchObject({ kind: "one", margin: 0 });
     expect(choose([ranked(10), ranked(9, 1, false)]).kind).toBe("one");
+    // A relevant article further down scoring close too: the best is not sure of it (the fallback), though the two just behind are none.
+    expect(choose([ranked(10), ranked(9, 1, false), ranked(8, 1, false), ranked(7.5), ranked(7)])).toMatchObject({ kind: "none", why: "unsure" });
+    // …and one far below is no rival: sent alone, its margin what the report's close calls read.
+    expect(choose([ranked(10), ranked(9, 1, false), ranked(8, 1, false), ranked(4)])).toMatchObject({ kind: "one", why: "unrivalled", margin: 0.4 });
     // As it was before Session 31, with the setting off: not sure, the fallback.
     ANSWERS.aloneAmongIrrelevant = 0;
     try {
@@ -318,7 +322,9 @@ describe("the choice", () => {
     expect(choose([ranked(10, under), ranked(9)])).toMatchObject({ kind: "list", why: "behind" });
     expect(choose([ranked(10, under), ranked(9, under)])).toMatchObject({ kind: "none", why: "no_answer" });
     expect(choose([ranked(10), ranked(9, ANSWERS.listCoverage - 0.001)])).toMatchObject({ kind: "one", margin: 0, why: "unrivalled" });
-    expect(choose([ranked(10), ranked(4)]).kind === "one" && choose([ranked(10), ranked(4)])).not.toHaveProperty("why");
+    const ahead = choose([ranked(10), ranked(4)]);
+    expect(ahead.kind).toBe("one");
+    expect(ahead).not.toHaveProperty("why");
     expect(choose([])).toMatchObject({ kind: "none", why: "no_answer" });
   });
   test("nothing when the best holds too little of the question, just under the share", () => {

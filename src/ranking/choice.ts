@@ -93,13 +93,17 @@ export function choose<T extends Scored>(ranked: readonly T[]): Choice<T> {
     // A list of one would be one article sent without the ranking sure of it.
     return listed.length > 1 ? { kind: "list", articles: listed, why: "behind" } : { kind: "none", why: "no_answer" };
   }
-  if (!second || second.score * ANSWERS.lead <= best.score)
-    return { kind: "one", article: best, margin: (ranked.slice(1).find((a) => relevant(a, ANSWERS.listCoverage))?.score ?? 0) / best.score };
+  // How close the best runner-up that could be listed came, however far down it ranks: the report's close calls.
+  const rival = ranked.slice(1).find((a) => relevant(a, ANSWERS.listCoverage));
+  const margin = (rival?.score ?? 0) / best.score;
+  if (!second || second.score * ANSWERS.lead <= best.score) return { kind: "one", article: best, margin };
   const others = ranked.slice(1, ANSWERS.listed).filter(listable);
   if (others.length) return { kind: "list", articles: [best, ...others], why: "close" };
   // Close only to articles that are no answer, sharing a character or two ("AppSecret忘了在哪看": the
   // download article held 忘 and 看, the API-key article 59 % of the question in its head): nothing
   // it could be confused with, so it goes alone — the fallback it got had hidden the one answer.
-  // When ANSWERS.aloneAmongIrrelevant is off, such a best is not sure: the fallback.
-  return ANSWERS.aloneAmongIrrelevant ? { kind: "one", article: best, margin: 0, why: "unrivalled" } : { kind: "none", why: "unsure" };
+  // Not when a relevant article further down scores close too: then the best is not sure (the
+  // fallback), as when ANSWERS.aloneAmongIrrelevant is off.
+  const unrivalled = ANSWERS.aloneAmongIrrelevant && !(rival && rival.score * ANSWERS.lead > best.score);
+  return unrivalled ? { kind: "one", article: best, margin, why: "unrivalled" } : { kind: "none", why: "unsure" };
 }

@@ -24,7 +24,7 @@ function choiceOf(c: Choice<Scored>, taught: Taught | null, answer: string): { c
   const why =
     c.kind === "one"
       ? c.why === "unrivalled"
-        ? "sure: the articles scoring close to it hold no word of the question, or too little of it"
+        ? "sure: the articles scoring within 2× of it are none relevant (no word of the question held, or too little of it)"
         : `sure: the best scores at least ${ANSWERS.lead}× the next`
       : c.kind === "list"
         ? c.why === "behind"
