@@ -185,8 +185,9 @@ test("第二个 reaching another instance picks from the tag's list the first se
   }
   expect(listed).toEqual(["parking"]);
   expect(await say(a, "o_follower", "shop")).toEqual(["parking"]);
-  expect(await say(b, "o_follower", "第二个")).toEqual(["hours"]);
-  expect(await say(a, "o_follower", "第一个")).toEqual(["parking"]);
+  // Listed: hours (h1), then parking without a code.
+  expect(await say(b, "o_follower", "第二个")).toEqual(["parking"]);
+  expect(await say(a, "o_follower", "第一个")).toEqual(["hours"]);
 }, 30_000);
 
 test("Redis away: a follow-up at the instance that answered the question is read with it from its memory; at another instance, alone", async () => {

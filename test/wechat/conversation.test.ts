@@ -265,7 +265,7 @@ test("a number that is also an article's code picks from the numbered list just 
   expect((await say("ＳＴＯＲＥ", { from: "o_three" })).text).toContain("无线网络");
 });
 
-test("a list whose articles all have short codes is labelled by them: a number sent next is the code it reads, not a place in the list", async () => {
+test("a list whose articles all have short codes is labelled by them: a number it shows is that code's entry; one it does not show, a place in it", async () => {
   const numbered = SHOP.map((a, i) => ({ ...a, code: String([7, 3, 9][i]) }));
   await importDoc([...numbered, { id: "wifi", code: "2", title: "无线网络", url: url("wifi"), body: "店内无线网络名称CXL。" }]);
   const list = await say("春熙路店");
@@ -273,38 +273,44 @@ test("a list whose articles all have short codes is labelled by them: a number s
   const labels = list.ids.map((id) => numbered.find((a) => a.id === id)?.code);
   for (const [i, id] of list.ids.entries()) expect(list.text).toContain(`${labels[i]}  ${numbered.find((a) => a.id === id)?.title}`);
   expect(list.text).not.toMatch(/^1\. /m);
-  // "2" is the code 2, not the list's second entry; a label read from it is its article.
-  expect((await say("2")).ids).toEqual(["wifi"]);
-  expect((await say("春熙路店")).ids).toEqual(list.ids);
+  // A label read from it is its article, wherever it stands.
   expect((await say(labels[1] as string)).ids).toEqual([list.ids[1] as string]);
+  // "2", which the list does not show, is its second entry, not the article whose code is 2.
+  expect((await say("春熙路店")).ids).toEqual(list.ids);
+  expect((await say("2")).ids).toEqual([list.ids[1] as string]);
+  // Past the list's end, the code; after an answer alone, the code.
+  expect((await say("春熙路店停车方便吗", { from: "o_alone" })).ids).toEqual(["parking"]);
+  expect((await say("2", { from: "o_alone" })).ids).toEqual(["wifi"]);
   // "第二个" still picks by place.
   expect((await say("春熙路店")).ids).toEqual(list.ids);
   expect((await say("第二个")).ids).toEqual([list.ids[1] as string]);
 });
 
-test("a tag's list shows an article without a code by its link, which the follower can open; one with a code by its code", async () => {
+test("a tag's list shows an article with a code by its code, then one without by its link, which the follower can open", async () => {
   await importDoc([{ ...HOURS, tag: "shop", code: "h1" }, { ...PARKING, tag: "shop" }]);
-  expect((await say("shop")).text).toBe(`shop (shop):\n·  停车说明  ${url("parking")}\nh1  营业时间`);
+  expect((await say("shop")).text).toBe(`shop (shop):\nh1  营业时间\n·  停车说明  ${url("parking")}`);
 });
 
-test("第二个 after a tag's list picks its entry, one without a code too; a number it shows is the code it reads; a code in between forgets the list", async () => {
+test("第二个 after a tag's list picks its entry, one without a code too; a code it shows is that code, a number it does not show a place; a code in between forgets the list", async () => {
   const wifi = { id: "wifi", code: "2", title: "无线网络", url: url("wifi"), body: "店内无线网络名称CXL。" };
-  await importDoc([{ ...HOURS, tag: "shop", code: "h1" }, { ...PARKING, tag: "shop" }, { ...VOUCHERS, tag: "shop", code: "3" }, wifi]);
+  const lamp = { id: "lamp", code: "10", tag: "shop", title: "灯光秀", url: url("lamp"), body: "每晚八点灯光秀。" };
+  await importDoc([{ ...HOURS, tag: "shop", code: "h1" }, { ...PARKING, tag: "shop" }, { ...VOUCHERS, tag: "shop", code: "3" }, lamp, wifi]);
   const list = await say("shop");
-  expect(list.text).toBe(`shop (shop):\n·  停车说明  ${url("parking")}\n3  团购券使用规则\nh1  营业时间`);
+  // Codes of digits by number (3 before 10), then the others, those without a code last.
+  expect(list.text).toBe(`shop (shop):\n3  团购券使用规则\n10  灯光秀\nh1  营业时间\n·  停车说明  ${url("parking")}`);
+  expect((await say("第一个")).ids).toEqual(["vouchers"]);
   // The entry without a code, which no code could fetch: its card.
-  expect((await say("第一个")).ids).toEqual(["parking"]);
-  expect((await say("the third one")).ids).toEqual(["hours"]);
-  // The list shows codes, not numbers: "3" is code 3, "2" code 2 (not the list's second entry).
+  expect((await say("the fourth one")).ids).toEqual(["parking"]);
+  // "3", which the list shows, is code 3; "2", which it does not show, is its second entry, not the article whose code is 2.
   expect((await say("3")).ids).toEqual(["vouchers"]);
   await say("shop");
-  expect((await say("2")).ids).toEqual(["wifi"]);
+  expect((await say("2")).ids).toEqual(["lamp"]);
   // A code answered since: the tag's list is no longer what the follower reads; 第二个 picks nothing from it.
   await say("shop");
   await say("h1");
-  expect((await say("第二个")).ids).not.toEqual(["vouchers"]);
+  expect((await say("第二个")).ids).toEqual([]);
   const logged = (await answers()).map((a: string[]) => a[1]);
-  expect(logged.slice(0, 5)).toEqual(["tag", "pick:parking", "pick:hours", "code", "tag"]);
+  expect(logged).toEqual(["tag", "pick:vouchers", "pick:parking", "code", "tag", "pick:lamp", "tag", "code", "another:not_found"]);
 });
 
 test("a rule answering a message with a tag lists every article of it, as the tag itself does, not the first eight", async () => {

@@ -217,9 +217,19 @@ export class ArticleRepo {
       .filter((a): a is Article => a !== null);
   }
 
-  /** Live articles of a tag, in code order. */
+  /**
+   * Live articles of a tag, in code order as a follower reads it: codes of digits by their number (8,
+   * 9, 10 — as text, 10 came first), then the others alphabetically, those without a code last.
+   */
   byTag(tag: string, limit: number): ArticleSummary[] {
-    return (this.db.query(`SELECT ${SUMMARY} FROM articles WHERE tag = ? AND deleted = 0 ORDER BY lower(code), id LIMIT ?`).all(tag, limit) as Omit<Row, LongName>[]).map((r) => fromRow(r));
+    return (
+      this.db
+        .query(
+          `SELECT ${SUMMARY} FROM articles WHERE tag = ? AND deleted = 0
+           ORDER BY code IS NULL, NOT (code GLOB '[0-9]*' AND code NOT GLOB '*[^0-9]*'), length(code) * (code NOT GLOB '*[^0-9]*'), lower(code), id LIMIT ?`,
+        )
+        .all(tag, limit) as Omit<Row, LongName>[]
+    ).map((r) => fromRow(r));
   }
 
   /** Live articles per tag, for the help text; counted again after a write. */

@@ -31,7 +31,8 @@ export interface Turn {
   shown: string[];
   /**
    * Its list showed the articles' codes, and links for those without, but no numbers of its own (a
-   * tag's list, lists.ts): a number sent next is the code it reads, never a place in it.
+   * tag's list, lists.ts): a code it shows, sent next, is that entry; another number a place in it
+   * (questions.ts `pickOr`).
    */
   byCode?: boolean;
 }

@@ -7,7 +7,7 @@ import type { TextKey } from "../../doc/rule.ts";
 import type { ReadModel } from "../../store/read-model.ts";
 import { sourcesOf } from "../../llm/prompt.ts";
 import { answerReply, entryLabels, loggedAnswer, news, numberedLabels } from "./ranked-reply.ts";
-import type { Conversations, Turn } from "./conversation.ts";
+import { CONVERSATION, type Conversations, type Turn } from "./conversation.ts";
 import { nextTurn, offer, pickedFromList, read, type Reading } from "./reading.ts";
 import { MAX_INPUT } from "./regex.ts";
 import { courtesyOf } from "../../ranking/courtesy.ts";
@@ -97,16 +97,21 @@ export class Questions {
   }
 
   /**
-   * `text` is an article's code and may pick from a list ("2"): the entry, when the last thing the
-   * follower was shown is a numbered list holding it (responder.ts forgets the list when a code, a
-   * tag, help or a rule answers them); else `code`, the code's article.
+   * `text` is an article's code and may pick from a list ("2"): when the last thing the follower was
+   * shown is a list holding an entry there (responder.ts forgets the list when a code, help or a rule
+   * answers them), the entry — unless the list shows `text` as an entry's code, which is then what
+   * was read ("3  主厅地址"); else `code`, the code's article. So after a list labelled "7, 3, 9" or
+   * a tag's list of codes and "·", "2" is its second entry (two walkthroughs' followers sent "2" so,
+   * and got the article whose code is 2).
    */
   async pickOr(text: string, asker: Asker, code: Decision): Promise<Decision> {
     const turns = await this.turnsOf(asker);
     const last = turns[0];
-    // A list labelled by the articles' codes showed no numbers of its own: the code is what was read.
-    const numbered = last !== undefined && !last.byCode && numberedLabels(entryLabels(last.shown, this.codeOf));
-    const picked = numbered ? pickedFromList(text, last) : undefined;
+    if (!last) return code;
+    const labels = last.byCode ? last.shown.map(this.codeOf) : entryLabels(last.shown, this.codeOf);
+    const typed = text.normalize("NFKC").trim().toLowerCase();
+    const readAsCode = !numberedLabels(labels.map((l) => l ?? "")) && labels.some((l) => l?.toLowerCase() === typed);
+    const picked = readAsCode ? undefined : pickedFromList(text, last);
     // An entry deleted since is nothing to give: the live code is something.
     return picked && this.store.articles.get(picked)?.deleted === false ? this.answer(text, "fallback", asker, turns) : code;
   }
@@ -119,7 +124,7 @@ export class Questions {
   async listed(asker: Asker, about: string, ids: readonly string[], d: Decision): Promise<Decision> {
     if (!this.conversations || asker.key === null) return d;
     const turns = await this.turnsOf(asker);
-    return this.keep(this.conversations, asker.from, { key: asker.key, at: this.now(), text: about, earlier: [], offered: [...ids], shown: [...ids], byCode: true }, turns, d);
+    return this.keep(this.conversations, asker.from, { key: asker.key, at: this.now(), text: about, earlier: [], offered: ids.slice(0, CONVERSATION.offered), shown: [...ids], byCode: true }, turns, d);
   }
 
   /** An article's live code, for a list's labels. */
