@@ -93,6 +93,11 @@ describe("a document's synonyms", () => {
     // The phrases of the groups replaced that the new group leaves out are named.
     expect(r).toEqual({ groups: [["VISA", "Mastercard", "money back"], ["人工", "客服"], ["几点关门", "营业时间"]], added: 1, updated: 1, unchanged: 1, dropped: ["credit card", "refund"] });
     expect(mergeSynonymGroups([["抖店", "抖音小店"]], [["抖店", "抖音小店"]])).not.toHaveProperty("dropped");
+    // A phrase a later group of the file keeps is in a group still: not named.
+    expect(mergeSynonymGroups([["退款", "退钱", "抖音"]], [["退款", "退钱"], ["抖音", "快手"]])).not.toHaveProperty("dropped");
+    // Past twenty, how many more.
+    const many = Array.from({ length: 25 }, (_, i) => `词${i}`);
+    expect(mergeSynonymGroups([["总", ...many]], [["总", "另"]]).dropped).toEqual([...many.slice(0, 20), "and 5 more"]);
   });
 });
 

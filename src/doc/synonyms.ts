@@ -80,7 +80,7 @@ export interface SynonymMerge {
   updated: number;
   unchanged: number;
   /**
-   * Phrases of stored groups that the groups replacing them leave out (the first DROPPED_SHOWN): a
+   * Phrases of stored groups in no group once the import is merged (the first DROPPED_SHOWN, then "and N more"): a
    * file imported again takes back a phrase added since ("抖音" added to a group by a synonyms
    * document, gone with the article file's older group), said so it is not lost unnoticed.
    */
@@ -100,7 +100,6 @@ export function mergeSynonymGroups(current: readonly SynonymGroup[], incoming: r
   let added = 0;
   let updated = 0;
   let unchanged = 0;
-  const dropped: string[] = [];
   for (const group of incoming) {
     const keys = new Set(group.map(phraseKey));
     const overlapping = groups.flatMap((g, i) => (g && g.some((p) => keys.has(phraseKey(p))) ? [i] : []));
@@ -110,7 +109,6 @@ export function mergeSynonymGroups(current: readonly SynonymGroup[], incoming: r
       added++;
     } else if (overlapping.length === 1 && sameGroup(groups[first] as SynonymGroup, group)) unchanged++;
     else {
-      for (const i of overlapping) for (const p of groups[i] as SynonymGroup) if (!keys.has(phraseKey(p)) && dropped.length < DROPPED_SHOWN) dropped.push(p);
       groups[first] = group;
       for (const i of overlapping.slice(1)) groups[i] = null;
       updated++;
@@ -120,7 +118,11 @@ export function mergeSynonymGroups(current: readonly SynonymGroup[], incoming: r
   // What the store would keep must be what a document may hold: else no backup of it could be restored.
   const over = beyondLimits(groups as SynonymGroup[]);
   if (over) throw new InvalidDocumentError([{ section: "synonyms", field: "synonyms", reason: `merged with the ${current.length} groups kept, the synonyms ${over}: remove groups (replyd restore a synonyms document) before adding more` }]);
-  return { groups: groups as SynonymGroup[], added, updated, unchanged, ...(dropped.length ? { dropped } : {}) };
+  // In no group once every incoming group is merged (a phrase a later group of the file keeps is not dropped).
+  const kept = new Set((groups as SynonymGroup[]).flat().map(phraseKey));
+  const dropped = [...new Set(current.flat().filter((p) => !kept.has(phraseKey(p))))];
+  const shown = dropped.length > DROPPED_SHOWN ? [...dropped.slice(0, DROPPED_SHOWN), `and ${dropped.length - DROPPED_SHOWN} more`] : dropped;
+  return { groups: groups as SynonymGroup[], added, updated, unchanged, ...(dropped.length ? { dropped: shown } : {}) };
 }
 
 const sameGroup = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((p, i) => p === b[i]);
