@@ -134,7 +134,7 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect((await cli("ls", "--json")).out).toBe(before);
     // A merge of another account's backup (its texts too, merged over this one's) is asked about; a no changes nothing.
     expect(await run(["import", "init-one.json"], io)).not.toBe(0);
-    expect(asked[1]).toBe(`Merge init-one.json (1 articles); it is a backup of account shop into ${server.url}? [y/N] `);
+    expect(asked[1]).toBe(`Merge init-one.json (1 articles) into ${server.url}? It is a backup of account shop. [y/N] `);
     expect((await cli("ls", "--json")).out).toBe(before);
     const unaskedMerge = await cli("import", "init-one.json");
     expect(unaskedMerge.code).not.toBe(0);

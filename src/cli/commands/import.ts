@@ -33,7 +33,8 @@ export async function importCmd(c: CommandContext): Promise<void> {
       // A merge asks nothing, but another account's backup merged in (its texts, its articles) is
       // the wrong profile more often than a copy: asked, as --init and restore ask.
       const other = otherAccountNote(c, client, file, doc.account);
-      if (other) await confirm(c, `Merge ${file} (${held(doc)})${other} into ${where}?`, `${file}${other.replace(/^; it/, "")}: merging it into ${where}`, "import cancelled; nothing was changed");
+      const whose = other.replace(/^; it/, "");
+      if (other) await confirm(c, `Merge ${file} (${held(doc)}) into ${where}? It${whose}.`, `${file}${whose}: merging it into ${where}`, "import cancelled; nothing was changed");
     }
     const r = await asRead(() =>
       client.call<ImportResult & { mode: string }>(

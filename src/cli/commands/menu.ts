@@ -57,7 +57,7 @@ export async function menu(c: CommandContext): Promise<void> {
       const r = await client.call<MenuAnswer>({ method: "PUT", path, fields: [["pull", "1"]] });
       const rules = r.rules_added?.length ? [`rules added for console text buttons: ${r.rules_added.join(", ")}`] : [];
       if (r.rules_backup) rules.push(`the rules before are kept as backup ${r.rules_backup.id}`);
-      return c.print(r, () => report(r, ["pulled the live menu from the platform and stored it", state(r), ...rules]));
+      return c.print(r, () => report(r, [`pulled the live menu from the platform and stored it${client.inAccount}`, state(r), ...rules]));
     }
     case "set": {
       if (!file) throw usage("menu set FILE: a menu in the platform's format {\"button\": [...]} or a replyd document with a menu");
@@ -68,18 +68,18 @@ export async function menu(c: CommandContext): Promise<void> {
         { method: "PUT", path, fields: noPush ? [["push", "0"]] : [], files: [{ name: "json", filename: basename(file), bytes, type: "application/json" }] },
         "upload",
       );
-      return c.print(r, () => report(r, [noPush ? "menu stored, not pushed (replyd menu push sends it)" : "menu pushed to the platform and stored"]));
+      return c.print(r, () => report(r, [noPush ? `menu stored${client.inAccount}, not pushed (replyd menu push sends it)` : `menu pushed to the platform and stored${client.inAccount}`]));
     }
     case "push": {
       const r = await client.call<MenuAnswer>({ method: "POST", path });
-      return c.print(r, () => report(r, ["the stored menu was pushed to the platform"]));
+      return c.print(r, () => report(r, [`the stored menu was pushed to the platform${client.inAccount}`]));
     }
     case "rm": {
       const keepLive = c.argv.includes("--keep-live");
       const r = await client.call<{ removed: boolean; live_deleted: boolean; backup?: { id: string } }>({ method: "DELETE", path, fields: keepLive ? [["keep_live", "1"]] : [] });
       return c.print(r, () =>
         [
-          r.live_deleted ? "the platform's menu was deleted" : "the platform's menu was left as it is",
+          r.live_deleted ? `the platform's menu was deleted${client.inAccount}` : `the platform's menu was left as it is${client.inAccount}`,
           r.removed ? `the stored menu was removed${r.backup ? ` (kept as backup ${r.backup.id})` : ""}` : "no menu was stored",
         ].join("\n"),
       );
