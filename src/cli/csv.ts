@@ -23,9 +23,11 @@ const COLUMNS: readonly string[] = ["id", ...CONTENT_FIELDS];
  */
 const CHINESE_COLUMNS: Record<string, string> = {
   编号: "id", 标识: "id", 代码: "code", 编码: "code", 回复码: "code", 标签: "tag", 分类: "tag", 标题: "title", 描述: "description", 摘要: "description", 简介: "description",
-  链接: "url", 网址: "url", 链接地址: "url", 图片: "picurl", 封面: "picurl", 封面图: "picurl", 关键词: "keywords", 关键字: "keywords", 问题: "questions", 问法: "questions", 常见问题: "questions",
-  正文: "body", 内容: "body", 已删除: "deleted", 删除: "deleted",
+  链接: "url", 网址: "url", 链接地址: "url", 图片: "picurl", 封面: "picurl", 封面图: "picurl", 关键词: "keywords", 关键字: "keywords", 问题: "questions", 问法: "questions", 相似问题: "questions",
+  正文: "body", 内容: "body", 答案: "body", 回答: "body", 已删除: "deleted", 删除: "deleted",
 };
+/** The Chinese names, one per field, as a refusal lists them. */
+const CHINESE_SHOWN = "编号, 代码, 标签, 标题, 描述, 链接, 图片, 关键词, 问题, 正文 (答案), 已删除";
 /** A header cell as the field it names: in any case, in Chinese too, traditional characters folded ("標題"). */
 const columnOf = (cell: string): string => {
   const n = cell.trim().toLowerCase();
@@ -48,12 +50,15 @@ export function csvArticles(name: string, bytes: Uint8Array): CsvArticles {
   const header = rows.shift();
   if (!header) throw new CLIError("invalid_document", `${name} is empty: its first line names the columns (id, title, url, body, …)`);
   const names = header.cells.map(columnOf);
+  // A sheet of 问题 and 答案 (a FAQ's two columns): its questions are the articles' titles.
+  const asked = names.indexOf("questions");
+  if (asked >= 0 && !names.includes("title") && /^(问题|常见问题)$/.test(folded(header.cells[asked]?.trim() ?? ""))) names[asked] = "title";
   // A column without a name and without a value (a separator ending the lines) is none.
   const unnamed = (i: number) => names[i] === "" && rows.every((r) => (r.cells[i] ?? "").trim() === "");
   const problems = names.flatMap((n, i) =>
     COLUMNS.includes(n) || unnamed(i)
       ? []
-      : [`  column ${i + 1} ${n ? `"${header.cells[i]?.trim().slice(0, 40)}": ${unknownField(n, COLUMNS)}` : "has no name but holds values"} (the columns: ${COLUMNS.join(", ")})`],
+      : [`  column ${i + 1} ${n ? `"${header.cells[i]?.trim().slice(0, 40)}": ${/\p{Script=Han}/u.test(n) ? "not a column replyd knows" : unknownField(n, COLUMNS)}` : "has no name but holds values"} (the columns: ${COLUMNS.join(", ")}; in Chinese: ${CHINESE_SHOWN})`],
   );
   const repeated = names.filter((n, i) => n && names.indexOf(n) !== i);
   if (repeated.length) problems.push(`  column "${repeated[0]}" is there twice`);

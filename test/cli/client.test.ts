@@ -337,6 +337,9 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     // A Chinese sheet's column names, in traditional characters too.
     expect((await importFile("zh.csv", "编号,标题,链接,關鍵詞,正文\ncsv-zh,营业时间,https://e.com/zh,几点开门、营业,每天九点开门。\n")).code).toBe(0);
     expect(JSON.parse((await cli("show", "csv-zh", "--json")).out)).toMatchObject({ title: "营业时间", keywords: ["几点开门", "营业"], body: "每天九点开门。" });
+    // A FAQ's two columns, 问题 and 答案: the question is the title.
+    expect((await importFile("qa.csv", "编号,问题,答案,链接\ncsv-qa,几点开门,每天九点。,https://e.com/qa\n")).code).toBe(0);
+    expect(JSON.parse((await cli("show", "csv-qa", "--json")).out)).toMatchObject({ title: "几点开门", body: "每天九点。" });
   });
 
   test("a CSV's columns it does not know are refused with the one meant; a row's problems named by its line; nothing written", async () => {
@@ -344,7 +347,9 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect(cols).toMatchObject({ code: 1 });
     expect(cols.err).toContain("cols.csv is not a CSV of articles as replyd reads it; nothing was written");
     expect(cols.err).toContain('column 2 "titel": unknown field; did you mean title?');
-    expect(cols.err).toContain('column 4 "colour": unknown field (the columns: id, code, tag, title, description, url, picurl, keywords, questions, body, deleted)');
+    expect(cols.err).toContain('column 4 "colour": unknown field (the columns: id, code, tag, title, description, url, picurl, keywords, questions, body, deleted; in Chinese: 编号, 代码, 标签, 标题, 描述, 链接, 图片, 关键词, 问题, 正文 (答案), 已删除)');
+    // A Chinese name it does not know is said so, not matched to a Latin one by spelling.
+    expect((await importFile("zhcols.csv", "编号,标题,链接,颜色\ncsv-y,Y,https://e.com/y,红\n")).err).toContain('column 4 "颜色": not a column replyd knows (the columns:');
     const rows = await importFile("rows.csv", 'id,title,url\ncsv-ok,Fine,https://e.com/ok\ncsv-bad,"two\nlines",ftp://e.com\n');
     expect(rows).toMatchObject({ code: 1 });
     expect(rows.err).toContain("line 3: url: must be an absolute http(s) URL");
