@@ -87,8 +87,12 @@ describe("plain-mode replies", () => {
     expect(x).toMatchObject({ ToUserName: "o_follower", FromUserName: "gh_account", MsgType: "news", ArticleCount: "1", CreateTime: String(NOW) });
     expect(items(x).item).toEqual({ Title: "Founder's view 3", Description: "", PicUrl: "https://example.com/p.png", Url: "https://example.com/1" });
   });
-  test("回复FV3 or 'reply fv3', as a welcome text puts it, is the code; 回复 and a code no article has is not", async () => {
-    for (const said of ["回复FV3", "回复：fv3", "回覆 FV3", "reply fv3"]) expect({ said, title: items(await say(said)).item }).toMatchObject({ said, title: { Title: "Founder's view 3" } });
+  test("回复FV3, 'reply fv3', 回复h or 回复 a tag, as a welcome text puts them, are the code, help or the tag; 回复 and a number no article has is no question", async () => {
+    for (const said of ["回复FV3", "回复：fv3", "回覆 FV3", "reply fv3", "回复FV3。"]) expect({ said, title: items(await say(said)).item }).toMatchObject({ said, title: { Title: "Founder's view 3" } });
+    expect((await say("回复h")).Content).toContain("fv — Founder's view");
+    expect((await say("回复fv")).Content).toStartWith("Founder's view (fv):");
+    // A number no article has: the fallback, as the number alone gets, not whatever article holds 回复.
+    expect((await say("回复99")).Content).toBe("Say h for help.");
     expect((await say("回复zz9")).MsgType).toBe("text");
   });
   test("an article without a description shows its body's opening, cut at 1,024 bytes; one with a description shows that", async () => {

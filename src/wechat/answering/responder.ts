@@ -15,6 +15,12 @@ import { withoutEnd } from "./end-marks.ts";
 
 const none: Decision = { reply: null, answer: "none", unmatched: false };
 
+/**
+ * What "回复3", "回覆 h", "reply 3。" tells the account the follower was told to send ("回复3 预约挂号"
+ * in the welcome text), or null: typed whole, it had got the fallback, or a list found by 回复.
+ */
+const toldToSend = (plain: string): string | null => /^(?:回复|回覆|reply|send)\s*[:：]?\s*(\S{1,32})$/i.exec(withoutEnd(plain))?.[1] ?? null;
+
 /** Applies `fn` now to a plain value, or later to a promise's. */
 const then = <T, U>(v: T | Promise<T>, fn: (x: T) => U | Promise<U>): U | Promise<U> => (v instanceof Promise ? v.then(fn) : fn(v));
 
@@ -110,7 +116,10 @@ export class Responder {
     const lower = plain.toLowerCase();
     if (HELP_WORDS.has(lower)) return { reply: { type: "text", content: helpText(this.store, this.text("help")) }, answer: "help", unmatched: false };
 
-    const byCode = this.store.articles.getLiveByCode(text) ?? (plain === text ? null : this.store.articles.getLiveByCode(plain)) ?? this.codeAsTold(plain);
+    const told = toldToSend(plain);
+    if (told !== null && this.isBuiltIn(told)) return this.builtIn(told, asker);
+
+    const byCode = this.store.articles.getLiveByCode(text) ?? (plain === text ? null : this.store.articles.getLiveByCode(plain));
     if (byCode) {
       const code: Decision = { reply: { type: "news", articles: [news(byCode)] }, answer: "code", unmatched: false };
       // "2" right after a numbered list is its second entry, though an article's code is 2: the list is what the follower reads.
@@ -126,13 +135,10 @@ export class Responder {
     return this.questions.answer(searched ?? text, searched !== null ? "not_found" : "fallback", asker);
   }
 
-  /**
-   * "回复3" typed whole, as the welcome text put it ("回复3 预约挂号"), or "reply 3": the code it
-   * names, when one is live — it had got the fallback and waited in the inbox.
-   */
-  private codeAsTold(plain: string): Article | null {
-    const m = /^(?:回复|回覆|reply|send)\s*[:：]?\s*(\S{1,32})$/i.exec(plain);
-    return m ? this.store.articles.getLiveByCode(m[1] as string) : null;
+  /** What help, a code or a tag answers — or a number, which is no question whatever answers it. */
+  private isBuiltIn(word: string): boolean {
+    const lower = word.toLowerCase();
+    return HELP_WORDS.has(lower) || this.store.articles.getLiveByCode(word) !== null || /^\d+$/.test(word) || (this.store.articles.tagCounts().get(lower) ?? 0) > 0;
   }
 
   /** The first rule whose pattern matches, as a reply; rules whose articles are all gone are passed over. */
