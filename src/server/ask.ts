@@ -10,7 +10,7 @@ import { badRequest, ReplydError } from "../base/errors.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";
-import { ruleWarnings } from "./rule-warnings.ts";
+import { ruleWarnings } from "./write-warnings.ts";
 import { taughtOf, type Taught } from "../wechat/answering/taught.ts";
 
 /** A follower's text is at most 2,048 bytes (the platform's limit): a question longer is not one a follower can send. */

@@ -4,7 +4,7 @@
  */
 import { TEXT_KEYS } from "../doc/rule.ts";
 import { VERSION } from "../base/version.ts";
-import { ruleWarnings, tagWarnings } from "./rule-warnings.ts";
+import { ruleWarnings, tagWarnings } from "./write-warnings.ts";
 import { operatorText } from "../wechat/answering/texts.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";

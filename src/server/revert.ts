@@ -5,7 +5,7 @@ import { platformOf } from "./platform.ts";
 import { badRequest, notFound } from "../base/errors.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
-import { accountWarnings, ruleWarnings, tagWarnings } from "./rule-warnings.ts";
+import { accountWarnings, ruleWarnings, tagWarnings } from "./write-warnings.ts";
 import { Fields } from "./fields.ts";
 import { BODY_SHA256_HEADER } from "./respond.ts";
 

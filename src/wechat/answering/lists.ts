@@ -16,7 +16,7 @@ export const TAG_LISTED = 100;
 
 /**
  * Why followers sending a tag never get its list (help and codes are answered before tags), or null
- * when they do: the help text leaves such a tag out, and the operator is warned (server/rule-warnings.ts).
+ * when they do: the help text leaves such a tag out, and the operator is warned (server/write-warnings.ts).
  */
 export function tagShadowed(tag: string, articles: Pick<ReadModel["articles"], "getLiveByCode">): string | null {
   if (HELP_WORDS.has(tag)) return `tag "${tag}" is never listed to followers: sending "${tag}" gets the help text; give the tag another name`;
