@@ -87,8 +87,14 @@ export const standsAlone = (text: string): boolean => courtesyOf(text) !== null;
 
 /** A message in Chinese (or digits, or mixed) made of the phrases whole: 好的谢谢, 你好在吗, 在吗在吗, 收到谢谢. Opens if any piece opens. */
 function pieced(f: string): Courtesy | null {
+  const kind = piecesOf(f);
+  return kind === undefined || kind === "addressed" ? null : kind;
+}
+
+/** What `f` is made of pieces as ("addressed": whom alone), or undefined when it is not. */
+function piecesOf(f: string): Courtesy | "addressed" | undefined {
   const chars = [...f];
-  if (chars.length > 24) return null;
+  if (chars.length > 24) return undefined;
   // kinds[i]: how the first i characters are made of pieces ("opens" over "closes" over "addressed":
   // whom alone), or undefined when they are not.
   const kinds: (Courtesy | "addressed" | undefined)[] = [undefined];
@@ -102,8 +108,7 @@ function pieced(f: string): Courtesy | null {
       const best = [kind, kinds[start], kinds[end]].reduce<Courtesy | "addressed">((a, k) => (k !== undefined && RANK[k] > RANK[a] ? k : a), "addressed");
       kinds[end] = best;
     }
-  const kind = kinds[chars.length];
-  return kind === undefined || kind === "addressed" ? null : kind;
+  return kinds[chars.length];
 }
 
 /** A message in Latin letters made of the words above: a greeting, or thanks and acknowledgement. */
@@ -115,4 +120,29 @@ function latinWords(words: string[]): Courtesy | null {
   if ((thanks || words.some((w) => ACKNOWLEDGING.has(w))) && words.every(closes)) return "closes";
   // A phrase said again and again without spaces: "okok", "thxthx".
   return pieced(words.join(""));
+}
+
+/**
+ * A question without the greeting or thanks it opens with, set apart by a mark or a space ("医生你好，
+ * 挂号怎么挂", "hi doc, can i walk in", "谢谢！那周末呢"): the rest, or the text as it is. Its 好 had been
+ * the question's heaviest term, and 医生 found an article saying 开单医生 (a walkthrough's hospital).
+ */
+export function withoutOpening(text: string): string {
+  if (courtesyOf(text) !== null) return text;
+  // The longest opening of 24 characters at most that ends at a mark or space and is courtesy, or whom it addresses ("医生，").
+  let cut = 0;
+  for (const m of text.slice(0, 25).matchAll(/[\s,，.。!！~～:：;；、]+/gu)) {
+    const head = text.slice(0, m.index);
+    // One English word before a space may be the question's own ("morning clinic hours"): a mark sets it apart.
+    const apart = /\S/.test(m[0]) || /\p{Script=Han}/u.test(head) || /\s/.test(head.trim());
+    if (head && apart && opens(head)) cut = m.index + m[0].length;
+  }
+  return cut > 0 && cut < text.length ? text.slice(cut) : text;
+}
+
+/** Courtesy, or whom it addresses alone ("医生", "doc"): said before a question, neither is part of it. */
+function opens(head: string): boolean {
+  if (courtesyOf(head) !== null) return true;
+  const f = fold(head);
+  return /[^a-z' ]/.test(f) ? piecesOf(f.replace(/ /g, "")) !== undefined : f.split(" ").every((w) => ADDRESSED_LATIN.includes(w) || GREETING.has(w));
 }

@@ -9,6 +9,7 @@
  */
 import { excerpt } from "./excerpt.ts";
 import { asQuestion, CONTEXT, type Question } from "./question.ts";
+import { withoutOpening } from "./courtesy.ts";
 import { askedOf, passageText, scoreArticle, type CorpusStats } from "./score.ts";
 import { TIER_WEIGHT, TIERS } from "./tiers.ts";
 import type { CandidateRow, RankedArticle, Ranking } from "./types.ts";
@@ -48,7 +49,8 @@ export interface RankingSource {
 /** `question`: the follower's text, or a follow-up read with its earlier question and the articles already offered left out (question.ts). */
 export function rank(question: string | Question, source: RankingSource): Ranking {
   const stats = source.stats();
-  const q = asQuestion(question);
+  const given = asQuestion(question);
+  const q = { ...given, text: withoutOpening(given.text) };
   // The rarest known terms are looked up and scored; the others still weigh in the share of the question an article holds.
   const asked = askedOf(
     q.text.slice(0, RANKING_LIMITS.questionChars),

@@ -159,6 +159,13 @@ test("nothing relevant: the fallback text, listed in the inbox with the articles
   expect(newsOf(await say("s 积分 抵扣"))).toMatchObject({ Title: "会员积分" });
 });
 
+test("a question opening with a greeting and whom it addresses is ranked without them: 医生你好，挂号怎么挂 gets the registration article, not the one naming 医生", async () => {
+  const reg = { id: "reg", title: "挂号方式", url: "https://example.com/reg", body: "可以在公众号、自助机或窗口挂号，专家号需提前预约。" };
+  const pay = { id: "pay", title: "手机缴费和退费", url: "https://example.com/pay", body: "开单医生开具检查单后，可在手机上缴费；未检查可申请退费。医生会在系统里看到缴费结果，你好就诊。" };
+  await importDoc([reg, pay, SHIPPING]);
+  for (const said of ["医生你好，挂号怎么挂", "医生，挂号怎么挂"]) expect({ said, title: newsOf(await say(said))?.Title }).toEqual({ said, title: "挂号方式" });
+});
+
 test("a province no article is about gets the fallback, not another province's article sharing one character of its name", async () => {
   const province = (id: string, name: string) => ({ id, title: `${name}省近三年录取分数线`, url: `https://example.com/${id}`, keywords: [name, "分数线"], body: `2025年我校在${name}省物理类最低录取分数为565分，历史类最低录取分数为570分。` });
   await importDoc([province("hn", "河南"), province("sd", "山东"), province("ah", "安徽"), REFUND]);

@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { bounded, CONVERSATION, LocalConversations, parseTurns, turnKey, type Turn } from "../../src/wechat/answering/conversation.ts";
 import { asksAnother, leansOnBefore, picksEntry } from "../../src/ranking/cues.ts";
-import { courtesyOf, standsAlone } from "../../src/ranking/courtesy.ts";
+import { courtesyOf, standsAlone, withoutOpening } from "../../src/ranking/courtesy.ts";
 import { earlierOf, nextTurn, pickedFromList, read } from "../../src/wechat/answering/reading.ts";
 import { ANSWERS, choose } from "../../src/ranking/choice.ts";
 import type { Question } from "../../src/ranking/question.ts";
@@ -159,6 +159,17 @@ describe("what a message says about the reply before it", () => {
       // Whom they address, and a particle, are courtesy only beside courtesy.
       "医生", "老师", "doctor", "doc?", "lah", "can", "hi doc can i walk in", "ok can i pay by card", "老板"];
     expect(kinds(messages)).toEqual(messages.map((t) => [t, null]));
+  });
+
+  test("a question without the greeting, thanks or name it opens with; one English word before a space stays the question's", () => {
+    expect(withoutOpening("医生你好，挂号怎么挂")).toBe("挂号怎么挂");
+    expect(withoutOpening("医生，挂号怎么挂")).toBe("挂号怎么挂");
+    expect(withoutOpening("谢谢！那周末呢")).toBe("那周末呢");
+    expect(withoutOpening("thanks, where is my order")).toBe("where is my order");
+    expect(withoutOpening("morning, clinic hours")).toBe("clinic hours");
+    expect(withoutOpening("morning clinic hours")).toBe("morning clinic hours");
+    // Courtesy whole, or a question that opens with no courtesy: as it is.
+    for (const t of ["好的，谢谢", "hi there, quick question", "营业时间，周末呢", "医生"]) expect(withoutOpening(t)).toBe(t);
   });
 
   test("leaning on what was said before: an ellipsis particle, an opening connective, a pronoun, a question with no subject", () => {
