@@ -22,6 +22,8 @@ describe("words", () => {
     // …and the pairs reaching into how and why, on either side.
     expect(termsOf("店铺怎么接入")).toEqual(["店", "店铺", "铺", "接", "接入", "入"]);
     expect(termsOf("发票如何开")).toEqual(["发", "发票", "票", "开"]);
+    // …and whether there is (有没有), the pairs of it and beside it: 医院有没有 had been ranked on 院有, 有没 and 没有.
+    expect(termsOf("医院有没有核磁")).toEqual(["医", "医院", "院", "核", "核磁", "磁"]);
   });
   test("digits and Latin letters beside Han characters are a run of their own (2014年 is 2014 and 年)", () => {
     const t = termsOf("赵鹏在2014年下半赛季");
