@@ -122,7 +122,7 @@ export const CONTENT = [
           : null,
     ),
   }),
-  field({ name: "tag", kind: "nullable", empty: null as string | null, listed: true, check: optionalText((v) => (TAG_PATTERN.test(v) ? null : "must match [a-z0-9]{1,16}")) }),
+  field({ name: "tag", kind: "nullable", empty: null as string | null, listed: true, check: optionalText((v) => (TAG_PATTERN.test(v) ? null : /\p{Script=Han}/u.test(v) ? `must match [a-z0-9]{1,16}: a short key (fck); its name "${v.slice(0, 16)}" goes in the tag's description ("tags": {"fck": "${v.slice(0, 16)}"})` : "must match [a-z0-9]{1,16}")) }),
   field({
     name: "title",
     kind: "text",

@@ -90,7 +90,8 @@ test("inbox shows each message's SEQ and says how to teach it; teach adds it, an
   const seq = (inbox.out.split("\n").find((l) => l.endsWith("where is my parcel")) as string).trim().split(/\s+/)[0] as string;
   const r = await cli("teach", seq, "delivery");
   expect(r).toMatchObject({ code: 0 });
-  expect(r.out).toContain(`taught delivery (now rev 2, 1 question): "where is my parcel"`);
+  // Named by its title too: an id like "9" reads as a code.
+  expect(r.out).toContain(`taught delivery "Delivery times" (now rev 2, 1 question): "where is my parcel"`);
   expect(await say("where is my parcel?")).toContain("Delivery times");
   // Listed still, with what it gets now.
   expect((await cli("inbox")).out.split("\n").find((l) => l.endsWith("where is my parcel"))).toMatch(/ fallback → now answer:delivery /);

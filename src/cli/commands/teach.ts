@@ -19,7 +19,7 @@ export async function teach(c: CommandContext): Promise<void> {
   const r = await client.call<{ seq: number; question: string; message: string; article: Article }>({ method: "POST", path: "/api/cli/teach", fields });
   c.print(r, () =>
     [
-      `taught ${r.article.id}${client.inAccount} (now rev ${r.article.rev}, ${r.article.questions.length} question${r.article.questions.length === 1 ? "" : "s"}): "${r.question}"`,
+      `taught ${r.article.id} ${JSON.stringify(r.article.title)}${client.inAccount} (now rev ${r.article.rev}, ${r.article.questions.length} question${r.article.questions.length === 1 ? "" : "s"}): "${r.question}"`,
       // A server before --as answers no message.
       ...(typeof r.message === "string" && r.message !== r.question ? [`for message ${r.seq}: "${cutColumns(r.message, 80)}"`] : []),
       `followers asking it get this article alone, and something close to it finds it first${r.article.deleted ? " once it is restored (it is deleted)" : ""}`,
