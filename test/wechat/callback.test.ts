@@ -110,6 +110,10 @@ describe("plain-mode replies", () => {
       expect(x.Content).toContain("tips — Tips (1)");
     }
   });
+  test("a tag with the mark a phone ends it with lists it too", async () => {
+    expect((await say("fv?")).Content).toStartWith("Founder's view (fv):");
+    expect((await say("ＦＶ！")).Content).toStartWith("Founder's view (fv):");
+  });
   test("a tag lists its live articles' codes and titles", async () => {
     const x = await say("fv");
     expect(x.Content).toBe("Founder's view (fv):\nfv3  Founder's view 3\nfv4  Founder's view 4");

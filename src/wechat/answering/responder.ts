@@ -126,8 +126,10 @@ export class Responder {
       return asker.key !== null && picksEntry(text) !== null ? this.questions.pickOr(text, asker, code) : code;
     }
 
-    if (/^[a-z0-9]{1,16}$/.test(lower)) {
-      const list = tagList(this.store, lower);
+    // As a phone ends it too ("housing?", "news!").
+    const tag = withoutEnd(lower);
+    if (/^[a-z0-9]{1,16}$/.test(tag)) {
+      const list = tagList(this.store, tag);
       if (list) return { reply: { type: "text", content: list.text }, answer: "tag", unmatched: false, listed: list.listed };
     }
 
