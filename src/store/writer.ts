@@ -96,6 +96,10 @@ export interface ImportResult {
   undeleted: number;
   /** The first NAMED_IN_REPORT of them. */
   undeleted_ids: string[];
+  /** Of the updated, live articles their record deletes (`"deleted": true`, a sheet's 已删除 = 是): followers no longer get them. */
+  deleted_now: number;
+  /** The first NAMED_IN_REPORT of them. */
+  deleted_now_ids: string[];
   /**
    * Of the updated, articles whose record lists keywords without some the article held (added with
    * keywords+= or set, say, and not in the CMS's file): how many, and the first NAMED_IN_REPORT ids.

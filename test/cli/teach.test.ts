@@ -120,7 +120,7 @@ test("synonyms: imported from a document (its report says what merged), listed, 
   expect((await cli("import", "older.json")).out).toContain("synonym phrases the file's groups leave out, in no group now: 客服");
 });
 
-test("an import that brings a deleted article back says so, and how to keep it deleted", async () => {
+test("an import that brings a deleted article back says so, and how to keep it deleted; one that deletes a live article says so", async () => {
   const articles = [{ id: "hours", title: "Opening hours", url: "https://e.com/h", body: "9 to 6." }];
   writeFileSync(join(tmp.dir, "cms.json"), JSON.stringify({ format: "replyd/1", matter: "articles", articles }, null, 2));
   expect((await cli("import", "cms.json")).code).toBe(0);
@@ -129,6 +129,9 @@ test("an import that brings a deleted article back says so, and how to keep it d
   expect(again.out).toContain("0 added, 1 updated (hours), 0 unchanged of 1");
   expect(again.out).toContain('1 of the updated (hours) was deleted and is live again (its record says nothing of "deleted"');
   expect((await cli("import", "cms.json")).out).not.toContain("live again");
+  // A record that deletes a live article says so too.
+  writeFileSync(join(tmp.dir, "cms.json"), JSON.stringify({ format: "replyd/1", matter: "articles", articles: [{ ...(articles[0] as object), deleted: true }] }, null, 2));
+  expect((await cli("import", "cms.json")).out).toContain('1 of the updated (hours) is deleted now (its record says "deleted": followers no longer get it;');
 });
 
 test("an import whose records list keywords without those added on the server says which articles lost them", async () => {

@@ -79,11 +79,12 @@ describe.each(STORES)("%s", (kind) => {
     expect(store.articles.getLiveByCode("K")?.id).toBe("a3");
   });
 
-  test("merge and init: a deleted article whose record says nothing of deleted is live again, counted as undeleted; one saying deleted stays so", async () => {
+  test("merge and init: a deleted article whose record says nothing of deleted is live again, counted as undeleted; one saying deleted stays so; a live one its record deletes counted as deleted now", async () => {
     await t.importDocument(fromFile([rec("a1", "K"), rec("a2", "L"), rec("a3", "M")]), "merge");
-    await t.importDocument(fromFile([rec("a1", "K", { deleted: true }), rec("a2", "L", { deleted: true })]), "merge");
+    const deleting = await t.importDocument(fromFile([rec("a1", "K", { deleted: true }), rec("a2", "L", { deleted: true })]), "merge");
+    expect(deleting).toMatchObject({ updated: 2, deleted_now: 2, deleted_now_ids: ["a1", "a2"], undeleted: 0 });
     const r = await t.importDocument(fromFile([rec("a1", "K"), rec("a2", "L", { deleted: true }), rec("a3", "M")]), "merge");
-    expect(r).toMatchObject({ updated: 1, updated_ids: ["a1"], unchanged: 2, undeleted: 1, undeleted_ids: ["a1"] });
+    expect(r).toMatchObject({ updated: 1, updated_ids: ["a1"], unchanged: 2, undeleted: 1, undeleted_ids: ["a1"], deleted_now: 0 });
     expect(store.articles.get("a1")?.deleted).toBe(false);
     expect(store.articles.get("a2")?.deleted).toBe(true);
     const again = await t.importDocument(fromFile([rec("a1", "K"), rec("a2", "L"), rec("a3", "M")]), "init");

@@ -106,6 +106,7 @@ function importReport(file: string, mode: string, doc: BulkDocument, r: ImportRe
     ...others.map((o) => `also ${o}`),
     ...(r.menu ? ["the document's menu was stored (not pushed: replyd menu push)"] : []),
     ...(r.undeleted ? [`${r.undeleted} of the updated${r.undeleted_ids?.length ? ` (${namedList(r.undeleted_ids, r.undeleted)})` : ""} ${r.undeleted === 1 ? "was" : "were"} deleted and ${r.undeleted === 1 ? "is" : "are"} live again (${r.undeleted === 1 ? "its record says" : "their records say"} nothing of "deleted": replyd rm deletes again, "deleted": true in a record keeps it deleted)`] : []),
+    ...(r.deleted_now ? [`${r.deleted_now} of the updated${r.deleted_now_ids?.length ? ` (${namedList(r.deleted_now_ids, r.deleted_now)})` : ""} ${r.deleted_now === 1 ? "is" : "are"} deleted now (${r.deleted_now === 1 ? "its record says" : "their records say"} "deleted": followers no longer get ${r.deleted_now === 1 ? "it" : "them"}; replyd set ID --undelete brings one back)`] : []),
     ...(r.keywords_dropped?.count ? [droppedLine("keywords", r.keywords_dropped)] : []),
     ...(r.questions_dropped?.count ? [droppedLine("questions", r.questions_dropped)] : []),
     ...(r.synonyms?.dropped?.length

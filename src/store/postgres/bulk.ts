@@ -87,6 +87,8 @@ export async function importDocumentPg(sql: SQL, doc: BulkDocument, mode: "merge
       removed: 0,
       undeleted: 0,
       undeleted_ids: [],
+      deleted_now: 0,
+      deleted_now_ids: [],
       keywords_dropped: { count: 0, ids: [] },
       questions_dropped: { count: 0, ids: [] },
       total: articles?.count ?? 0,
@@ -114,6 +116,8 @@ export async function importDocumentPg(sql: SQL, doc: BulkDocument, mode: "merge
       await tx`UPDATE doc_in d SET status = CASE WHEN ${tx.unsafe(SAME_CONTENT)} THEN 'same' ELSE 'changed' END FROM articles a WHERE a.id = d.id`;
       const undeleted = await namedCount(tx, "SELECT d.id, d.idx FROM doc_in d JOIN articles a ON a.id = d.id WHERE d.status = 'changed' AND a.deleted AND NOT d.deleted");
       [result.undeleted, result.undeleted_ids] = [undeleted.count, undeleted.ids];
+      const deletedNow = await namedCount(tx, "SELECT d.id, d.idx FROM doc_in d JOIN articles a ON a.id = d.id WHERE d.status = 'changed' AND NOT a.deleted AND d.deleted");
+      [result.deleted_now, result.deleted_now_ids] = [deletedNow.count, deletedNow.ids];
       result.updated_ids = (await namedCount(tx, "SELECT id, idx FROM doc_in WHERE status = 'changed'")).ids;
       result.keywords_dropped = await keywordsDropped(tx);
       result.questions_dropped = await questionsDropped(tx);

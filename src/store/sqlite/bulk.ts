@@ -76,6 +76,8 @@ export function importDocument(store: BulkTarget, doc: BulkDocument, mode: "merg
     removed: 0,
     undeleted: 0,
     undeleted_ids: [],
+    deleted_now: 0,
+    deleted_now_ids: [],
     keywords_dropped: { count: 0, ids: [] },
     questions_dropped: { count: 0, ids: [] },
     total: count,
@@ -132,6 +134,7 @@ export function importDocument(store: BulkTarget, doc: BulkDocument, mode: "merg
         if (keywordsLeftOut(current.keywords, content.keywords).length) countNamed(result.keywords_dropped, id);
         if (questionsLeftOut(current.questions, content.questions).length) countNamed(result.questions_dropped, id);
         if (current.deleted && !content.deleted && result.undeleted++ < NAMED_IN_REPORT) result.undeleted_ids.push(id);
+        if (!current.deleted && content.deleted && result.deleted_now++ < NAMED_IN_REPORT) result.deleted_now_ids.push(id);
       });
       if (kept) result.removed += kept.purgeRest(bulk);
     }
