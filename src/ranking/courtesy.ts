@@ -37,7 +37,7 @@ const OPENS = [
  * a phrase above, never alone — "医生" or "doctor" sent alone asks something (a walkthrough's
  * clinic sent its fees card for 谢谢医生, "hello doc" got the contact card by its e-mail's "hello").
  */
-const ADDRESSED_HAN = ["医生", "大夫", "老师", "师傅", "老板", "亲", "亲亲", "客服", "小姐姐", "小哥哥", "护士", "阿姨", "各位", "姐", "哥"];
+const ADDRESSED_HAN = ["医生", "大夫", "老师", "师傅", "老板", "教练", "教授", "同学", "先生", "女士", "小姐", "美女", "帅哥", "店家", "掌柜", "管理员", "亲", "亲亲", "客服", "小姐姐", "小哥哥", "护士", "阿姨", "各位", "姐", "哥"];
 /** Each phrase folded (fold()). */
 const PHRASES = new Map<string, Courtesy>([...CLOSES.map((s) => [fold(s), "closes"] as const), ...OPENS.map((s) => [fold(s), "opens"] as const)]);
 /** …and without its spaces: the pieces a message in Chinese is made of ("好的谢谢", "ok谢谢"); whom it addresses, a piece that is no courtesy alone. */

@@ -146,7 +146,7 @@ describe("what a message says about the reply before it", () => {
       "3Q", "3q~", "感恩", "謝謝你們", "好喔", "了解", "哈哈", "哈哈 👍", "讚", "掰掰", "OK 感謝", "收到 謝謝🙏", "好的谢谢", "辛苦了", "ok谢谢",
       "多謝晒", "好嘅", "冇問題", "知道喇", "係咁先", "多謝你哋", "收到，唔該", "that's great thanks", "thanks, that's it", "fine thanks", "right, cheers",
       // Singapore's and Malaysia's, and whom they thank.
-      "tks", "tq", "ok tks", "thank u doc", "thanks doc", "thanks lah", "noted with thanks", "ok lor", "ok can", "terima kasih", "nandri", "thank you doctor", "谢谢医生", "谢谢老师"];
+      "tks", "tq", "ok tks", "thank u doc", "thanks doc", "thanks lah", "noted with thanks", "ok lor", "ok can", "terima kasih", "nandri", "thank you doctor", "谢谢医生", "谢谢老师", "好的 谢谢教练"];
     expect(kinds(closes)).toEqual(closes.map((t) => [t, "closes"]));
     const opens = ["good morning", "morning", "evening", "good evening", "hiya", "hey", "hello there", "hi there, quick question", "good afternoon all", "ok one more question",
       "哈囉", "安安", "請問一下", "你好在吗", "您好，请问", "下午好", "嗨", "你好呀", "早晨呀", "有冇人", "有冇人呀", "喂", "Hello, anyone there?", "anyone there?",
