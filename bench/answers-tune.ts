@@ -22,6 +22,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { ANSWERS, choose } from "../src/ranking/choice.ts";
+import { partsOf } from "../src/ranking/parts.ts";
 import { rank, RANKING_LIMITS } from "../src/ranking/rank.ts";
 import { RANKING } from "../src/ranking/bm25.ts";
 import type { Ranking } from "../src/ranking/types.ts";
@@ -92,8 +93,16 @@ export function runAccount(acc: Account, language: "zh" | "en", only?: "tune" | 
       offered = choice.articles.map((a) => at(a.id));
       shown = choice.articles[0]?.passage ?? null;
     } else {
-      const found = wordSearch(question.q, acc.articles);
-      if (found !== null) {
+      // A message of several questions: what its parts are each sure of (wechat/answering/questions.ts partsAnswered).
+      const parts = [...new Set(partsOf(question.q.slice(0, MAX_INPUT)).flatMap((text) => {
+        const c = choose(rank(text, source).articles);
+        return c.kind === "one" ? [at(c.article.id)] : [];
+      }))].slice(0, ANSWERS.listed);
+      const found = parts.length ? null : wordSearch(question.q, acc.articles);
+      if (parts.length) {
+        offered = parts;
+        how = parts.length === 1 ? "one" : "list";
+      } else if (found !== null) {
         offered = [found];
         how = "search";
       }

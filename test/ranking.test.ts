@@ -1,6 +1,7 @@
 /** The ranking's parts on their own: words, passages, scores, the choice, the list's bytes. */
 import { describe, expect, test } from "bun:test";
 import { ANSWERS, choose } from "../src/ranking/choice.ts";
+import { partsOf } from "../src/ranking/parts.ts";
 import { passagesOf, PASSAGE_CHARS } from "../src/ranking/passages.ts";
 import { RANKING, termWeight } from "../src/ranking/bm25.ts";
 import { excerpt } from "../src/ranking/excerpt.ts";
@@ -234,6 +235,15 @@ describe("scores", () => {
 });
 
 const ranked = (score: number, coverage = 1, word = true, headCoverage = 0) => ({ score, coverage, word, headCoverage });
+
+describe("a message of several questions", () => {
+  test("its parts at sentence ends, commas and the words that add a question; the last four that say something; none for one question", () => {
+    expect(partsOf("宿舍怎么申请，还有接机需要提前预约吗？另外开学第一周要做什么")).toEqual(["宿舍怎么申请", "接机需要提前预约吗", "开学第一周要做什么"]);
+    expect(partsOf("how do i register with a GP? and also can i work 20 hours")).toEqual(["how do i register with a GP", "can i work 20 hours"]);
+    expect(partsOf("一，二，三，宿舍怎么申请，接机要预约吗，食堂在哪，校车几点，图书馆开吗")).toEqual(["接机要预约吗", "食堂在哪", "校车几点", "图书馆开吗"]);
+    for (const one of ["宿舍怎么申请", "好的，谢谢", "营业时间？"]) expect(partsOf(one)).toEqual([]);
+  });
+});
 
 describe("the choice", () => {
   test("one article when the best scores at least `lead` times the second; just under it, not alone", () => {

@@ -166,6 +166,22 @@ test("a question opening with a greeting and whom it addresses is ranked without
   for (const said of ["医生你好，挂号怎么挂", "医生，挂号怎么挂"]) expect({ said, title: newsOf(await say(said))?.Title }).toEqual({ said, title: "挂号方式" });
 });
 
+test("a message of several questions the whole of which no article answers: a list of what its parts are each sure of, in the inbox while a part got none", async () => {
+  const dorm = { id: "dorm", title: "宿舍申请", url: "https://example.com/dorm", body: "新生宿舍在录取后通过学生系统申请，先到先得，八月底前确认房型。" };
+  const pickup = { id: "pickup", title: "机场接机", url: "https://example.com/pickup", body: "学校九月第一周提供免费机场接机，需提前两周在线预约航班信息。" };
+  const week = { id: "week", title: "开学第一周安排", url: "https://example.com/week", body: "开学第一周要完成注册、体检和入学教育，并参加院系见面会。" };
+  await importDoc([dorm, pickup, week, SHIPPING]);
+  const asked = "我是今年秋天入读的硕士研究生，下个月就要从上海出发去英国读研了，心里特别紧张，想问一下宿舍怎么申请，还有接机需要提前预约吗？另外开学第一周要做什么";
+  const list = textOf(await say(asked)) as string;
+  for (const url of ["https://example.com/dorm", "https://example.com/pickup", "https://example.com/week"]) expect(list).toContain(url);
+  // One question, however long, is not cut into parts: 宿舍 asked alone and answered so.
+  expect(newsOf(await say("宿舍怎么申请"))).toMatchObject({ Title: "宿舍申请" });
+  // Parts no article answers (我是今年秋天入读的硕士研究生 …): the message waits in the inbox with what was sent.
+  await t.log.settled();
+  const inbox = (await call("GET", "/api/cli", [["inbox", "unmatched"]])).data.items as { content: string; answer: string }[];
+  expect(inbox.find((m) => m.content === asked)?.answer).toMatch(/^answers:/);
+});
+
 test("a province no article is about gets the fallback, not another province's article sharing one character of its name", async () => {
   const province = (id: string, name: string) => ({ id, title: `${name}省近三年录取分数线`, url: `https://example.com/${id}`, keywords: [name, "分数线"], body: `2025年我校在${name}省物理类最低录取分数为565分，历史类最低录取分数为570分。` });
   await importDoc([province("hn", "河南"), province("sd", "山东"), province("ah", "安徽"), REFUND]);

@@ -11,6 +11,9 @@ import { CONVERSATION, type Conversations, type Turn } from "./conversation.ts";
 import { nextTurn, offer, pickedFromList, read, type Reading } from "./reading.ts";
 import { MAX_INPUT } from "./regex.ts";
 import { courtesyOf } from "../../ranking/courtesy.ts";
+import { partsOf } from "../../ranking/parts.ts";
+import { ANSWERS, choose } from "../../ranking/choice.ts";
+import type { RankedArticle } from "../../ranking/types.ts";
 import { taughtOf } from "./taught.ts";
 import type { Decision, ResponderOptions } from "./decision.ts";
 
@@ -87,6 +90,14 @@ export class Questions {
     }
     // Nothing left to offer: said so, not the fallback ("I did not understand").
     if (reading.how === "another") return remember([], { ...this.says("not_found", true), answer: "another:not_found" });
+    // Several questions in one message: the articles its parts are each sure of, in the inbox too
+    // when a part got none (a walkthrough's student asked of 宿舍, 接机 and the first week at once).
+    const parts = reading.how === "alone" ? await this.partsAnswered(question, asking) : null;
+    if (parts && parts.articles.length) {
+      const ids = parts.articles.map((a) => a.id);
+      const c = parts.articles.length === 1 ? ({ kind: "one", article: parts.articles[0] as RankedArticle, margin: 0 } as const) : ({ kind: "list", articles: parts.articles } as const);
+      return remember(ids, { reply: answerReply(c, entryLabels(ids, this.codeOf)), answer: loggedAnswer(c), unmatched: parts.unanswered > 0, ...generate });
+    }
     const words = question.slice(0, MAX_INPUT).split(/\s+/).filter(Boolean);
     const found = await this.store.searcher.search(words, asking);
     if (found === "busy") return { ...this.says(nothing, true), answer: "search_busy" };
@@ -125,6 +136,21 @@ export class Questions {
     if (!this.conversations || asker.key === null) return d;
     const turns = await this.turnsOf(asker);
     return this.keep(this.conversations, asker.from, { key: asker.key, at: this.now(), text: about, earlier: [], offered: ids.slice(0, CONVERSATION.offered), shown: [...ids], byCode: true }, turns, d);
+  }
+
+  /** Each part of a message of several questions ranked alone (ranking/parts.ts): the articles they are sure of, once each, and how many parts got none. */
+  private async partsAnswered(question: string, asking: ReturnType<ReadModel["searcher"]["asking"]>): Promise<{ articles: RankedArticle[]; unanswered: number } | null> {
+    const parts = partsOf(question.slice(0, MAX_INPUT));
+    if (!parts.length) return null;
+    const articles: RankedArticle[] = [];
+    let unanswered = 0;
+    for (const text of parts) {
+      const ranked = await this.store.searcher.rank({ text }, asking);
+      const c = ranked && ranked !== "busy" ? choose(ranked.articles) : null;
+      if (c?.kind !== "one") unanswered++;
+      else if (!articles.some((a) => a.id === c.article.id)) articles.push(c.article);
+    }
+    return { articles: articles.slice(0, ANSWERS.listed), unanswered };
   }
 
   /** An article's live code, for a list's labels. */
