@@ -80,8 +80,11 @@ export function asksAnother(text: string): boolean {
  */
 export const saidBetweenQuestions = (text: string): boolean => standsAlone(text) || asksAnother(text) || picksEntry(text) !== null || bareNumber(text);
 
-/** Digits alone, as typed (full width too), with spaces, a "#" or end marks around them: a code tried, a pick, never a question. */
-export const bareNumber = (text: string): boolean => /^[\s#＃]*[0-9０-９]+[\s.。!！?？]*$/u.test(text);
+/**
+ * Digits alone, as typed (full width too), with spaces, a "#" or end marks around them — or after
+ * "回复", as a welcome text says it: a code tried, a pick, never a question (teach took "回复9").
+ */
+export const bareNumber = (text: string): boolean => /^(?:回复|回覆|reply|send)?[\s#＃:：]*[0-9０-９]+[\s.。!！?？]*$/iu.test(text);
 
 /** The place (from 1) of the entry a message picks from a list, or null when it picks none. */
 export function picksEntry(text: string): number | null {

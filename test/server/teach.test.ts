@@ -301,7 +301,7 @@ test("teach refuses, changing nothing: no such message, a reply, an event, what 
   const event = await newest();
   expect((await call("POST", "/api/cli/teach", [["inbox", String(event)], ["id", "delivery"]])).error.code).toBe(CODE.not_a_question);
   // What followers say between questions is no question: thanks, "another", "the second one", a number (a code tried).
-  for (const between of ["thanks", "换一个", "2", "100", "＃2000"]) {
+  for (const between of ["thanks", "换一个", "2", "100", "＃2000", "回复9", "reply 12"]) {
     await say(between);
     expect({ between, code: (await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "delivery"]])).error?.code }).toEqual({ between, code: CODE.not_a_question });
   }

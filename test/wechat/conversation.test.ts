@@ -305,12 +305,15 @@ test("第二个 after a tag's list picks its entry, one without a code too; a co
   expect((await say("3")).ids).toEqual(["vouchers"]);
   await say("shop");
   expect((await say("2")).ids).toEqual(["lamp"]);
+  // "回复2", as a welcome text says it, is code 2 whatever list came before.
+  await say("shop");
+  expect((await say("回复2")).ids).toEqual(["wifi"]);
   // A code answered since: the tag's list is no longer what the follower reads; 第二个 picks nothing from it.
   await say("shop");
   await say("h1");
   expect((await say("第二个")).ids).toEqual([]);
   const logged = (await answers()).map((a: string[]) => a[1]);
-  expect(logged).toEqual(["tag", "pick:vouchers", "pick:parking", "code", "tag", "pick:lamp", "tag", "code", "another:not_found"]);
+  expect(logged).toEqual(["tag", "pick:vouchers", "pick:parking", "code", "tag", "pick:lamp", "tag", "code", "tag", "code", "another:not_found"]);
 });
 
 test("a rule answering a message with a tag lists every article of it, as the tag itself does, not the first eight", async () => {

@@ -116,8 +116,9 @@ export class Responder {
     const lower = plain.toLowerCase();
     if (HELP_WORDS.has(lower)) return { reply: { type: "text", content: helpText(this.store, this.text("help")) }, answer: "help", unmatched: false };
 
+    // Read as what it names, never as a pick from the list just sent: "回复3" is code 3 whatever list came before.
     const told = toldToSend(plain);
-    if (told !== null && this.isBuiltIn(told)) return this.builtIn(told, asker);
+    if (told !== null && this.isBuiltIn(told)) return this.builtIn(told, { from: asker.from, key: null });
 
     const byCode = this.store.articles.getLiveByCode(text) ?? (plain === text ? null : this.store.articles.getLiveByCode(plain));
     if (byCode) {
