@@ -81,10 +81,16 @@ export function asksAnother(text: string): boolean {
 export const saidBetweenQuestions = (text: string): boolean => standsAlone(text) || asksAnother(text) || picksEntry(text) !== null || bareNumber(text);
 
 /**
+ * What "回复3", "回覆 h", "reply 3" tells the account the follower was told to send ("回复3 预约挂号" in
+ * the welcome text): the word after it, or null when the message is no such thing.
+ */
+export const toldToSend = (text: string): string | null => /^(?:回复|回覆|reply|send)\s*[:：]?\s*(\S{1,32})$/i.exec(text)?.[1] ?? null;
+
+/**
  * Digits alone, as typed (full width too), with spaces, a "#" or end marks around them — or after
  * "回复", as a welcome text says it: a code tried, a pick, never a question (teach took "回复9").
  */
-export const bareNumber = (text: string): boolean => /^(?:回复|回覆|reply|send)?[\s#＃:：]*[0-9０-９]+[\s.。!！?？]*$/iu.test(text);
+export const bareNumber = (text: string): boolean => /^[\s#＃]*[0-9０-９]+[\s.。!！?？]*$/u.test(toldToSend(text.trim()) ?? text);
 
 /** The place (from 1) of the entry a message picks from a list, or null when it picks none. */
 export function picksEntry(text: string): number | null {

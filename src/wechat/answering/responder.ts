@@ -6,7 +6,7 @@ import { news } from "./ranked-reply.ts";
 import { turnKey, type Conversations } from "./conversation.ts";
 import { Questions, type Asker } from "./questions.ts";
 import { MAX_INPUT, type RegexMatcher } from "./regex.ts";
-import { picksEntry, searchedWords } from "../../ranking/cues.ts";
+import { picksEntry, searchedWords, toldToSend } from "../../ranking/cues.ts";
 import { folded } from "../../ranking/words.ts";
 import type { Decision, ResponderOptions } from "./decision.ts";
 import { DEFAULT_TEXTS, operatorText } from "./texts.ts";
@@ -14,12 +14,6 @@ import { articleList, helpText, HELP_WORDS, TAG_LISTED, tagList } from "./lists.
 import { withoutEnd } from "./end-marks.ts";
 
 const none: Decision = { reply: null, answer: "none", unmatched: false };
-
-/**
- * What "回复3", "回覆 h", "reply 3。" tells the account the follower was told to send ("回复3 预约挂号"
- * in the welcome text), or null: typed whole, it had got the fallback, or a list found by 回复.
- */
-const toldToSend = (plain: string): string | null => /^(?:回复|回覆|reply|send)\s*[:：]?\s*(\S{1,32})$/i.exec(withoutEnd(plain))?.[1] ?? null;
 
 /** Applies `fn` now to a plain value, or later to a promise's. */
 const then = <T, U>(v: T | Promise<T>, fn: (x: T) => U | Promise<U>): U | Promise<U> => (v instanceof Promise ? v.then(fn) : fn(v));
@@ -117,7 +111,8 @@ export class Responder {
     if (HELP_WORDS.has(lower)) return { reply: { type: "text", content: helpText(this.store, this.text("help")) }, answer: "help", unmatched: false };
 
     // Read as what it names, never as a pick from the list just sent: "回复3" is code 3 whatever list came before.
-    const told = toldToSend(plain);
+    // Typed whole, "回复3" had got the fallback, or a list found by 回复; "回复3。" as a phone ends it.
+    const told = toldToSend(withoutEnd(plain));
     if (told !== null && this.isBuiltIn(told)) return this.builtIn(told, { from: asker.from, key: null });
 
     const byCode = this.store.articles.getLiveByCode(text) ?? (plain === text ? null : this.store.articles.getLiveByCode(plain));
