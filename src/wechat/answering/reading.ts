@@ -68,10 +68,6 @@ const NOTHING: RankingResult = { terms: [], postings: 0, candidates: 0, articles
 export async function read(text: string, turns: readonly Turn[], rank: Ranker): Promise<Reading> {
   const last = turns[0];
   const n = picksEntry(text);
-  // "换一个", "第二个" with nothing before them (a new follower, the list on an instance Redis could
-  // not reach, or past the window): nothing to take the next of, and no question — not ranked, where
-  // 换 found the exchange article and 第二 a body's 第二年.
-  if (!last && (n !== null || asksAnother(text))) return { how: "another", question: { text }, asked: text, ranked: NOTHING };
   const picked = last && n !== null ? entryOf(last, n) : undefined;
   if (last && picked) return { how: "pick", question: questionOf(last), asked: spoken(last.text, last.earlier), id: picked };
   // "Another", or "the second one" after a single article: the next articles not yet offered.
@@ -79,8 +75,11 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
     const question = { ...questionOf(last), exclude: last.offered };
     return { how: "another", question, asked: spoken(last.text, last.earlier), ranked: await rank(question) };
   }
-  // A pick of nothing ("第二个" after the fallback, "the fifth" after three): as with nothing before it.
-  if (n !== null) return { how: "another", question: { text }, asked: text, ranked: NOTHING };
+  // A pick of nothing ("第二个" after the fallback, "the fifth" after three), or "换一个" and "第二个"
+  // with nothing before them (a new follower, the list on an instance Redis could not reach, or past
+  // the window): nothing to take the next of, and no question — not ranked, where 换 found the
+  // exchange article and 第二 a body's 第二年.
+  if (n !== null || asksAnother(text)) return { how: "another", question: { text }, asked: text, ranked: NOTHING };
   // A bare number that is no code and picks nothing ("5", "100": the welcome text's codes tried) is no
   // question: ranked, it found whatever body held the figure.
   const alone: Reading = { how: "alone", question: { text }, asked: text, ranked: bareNumber(text) ? NOTHING : await rank({ text }) };
