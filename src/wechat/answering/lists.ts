@@ -43,15 +43,17 @@ export function helpText(store: ReadModel, help: string): string {
 export function tagList(store: ReadModel, tag: string): ArticleList | null {
   const articles = store.articles.byTag(tag, TAG_LISTED);
   if (!articles.length) return null;
-  return articleList(store, articles, tag, store.articles.tagCounts().get(tag));
+  return articleList(store, articles, tag);
 }
 
 /**
- * As many `code  title` lines as fit in one text reply, then how many were left out; `listed`,
- * what was listed, about the tag's description (or `about`: what the follower sent for a rule's).
+ * As many `code  title` lines as fit in one text reply, then how many were left out (of the tag's
+ * live articles, or of `articles`); `listed`, what was listed, about the tag's description (or
+ * `about`: what the follower sent for a rule's).
  */
-export function articleList(store: ReadModel, articles: ArticleSummary[], tag: string | null, total = articles.length, about = ""): ArticleList {
+export function articleList(store: ReadModel, articles: ArticleSummary[], tag: string | null, about = ""): ArticleList {
   const described = tag ? store.content.tags()[tag] : undefined;
+  const total = (tag !== null ? store.articles.tagCounts().get(tag) : undefined) ?? articles.length;
   const head = tag ? `${described ?? tag} (${tag}):` : "Send a code to read the article:";
   const lines = [head];
   const ids: string[] = [];

@@ -201,7 +201,7 @@ export class Responder {
     const limit = isEvent ? MAX_NEWS_FOR_EVENT : MAX_NEWS_FOR_MESSAGE;
     if (articles.length <= limit) return { reply: { type: "news", articles: articles.map(news) } };
     // More articles than a reply to a message may carry: list them so the follower can pick by code.
-    const list = articleList(this.store, articles, tag, tag !== null ? (this.store.articles.tagCounts().get(tag) ?? articles.length) : articles.length, asked);
+    const list = articleList(this.store, articles, tag, asked);
     return { reply: { type: "text", content: list.text }, listed: list.listed };
   }
 }
