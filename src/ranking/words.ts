@@ -20,7 +20,7 @@
 import { stemmer as porter } from "stemmer";
 import { FILLER_HAN, FILLER_LATIN } from "./filler-words.ts";
 import { TRADITIONAL_PAIRS } from "./traditional-chars.ts";
-import { canonicalTerms, synonymCover } from "./synonyms.ts";
+import { canonicalTerms, groupedTerms, synonymCover } from "./synonyms.ts";
 
 /**
  * Two spellings of one word in everyday Chinese, read as one (the second): the older 帐 of 账户, 账号,
@@ -114,6 +114,19 @@ const FILLER_FIRST = new Set([...FILLER_H].map((f) => [...f][0] as string));
  * words left out, the operator's synonyms applied (synonyms.ts: the one place they are).
  */
 export function termsOf(text: string): string[] {
+  return canonicalTerms(ownTerms(text));
+}
+
+/**
+ * The terms of `text` with each of the operator's synonym phrases as its group's term alone: what
+ * two phrasings that say the same share ("转人工", "转客服"), where termsOf keeps each one's words.
+ */
+export function meaningTerms(text: string): string[] {
+  return groupedTerms(ownTerms(text));
+}
+
+/** The terms of `text` before the operator's synonyms. */
+function ownTerms(text: string): string[] {
   const out: string[] = [];
   for (const m of runsOf(text)) {
     const run = m[0];
@@ -134,7 +147,7 @@ export function termsOf(text: string): string[] {
       }
     }
   }
-  return canonicalTerms(out);
+  return out;
 }
 
 /**

@@ -1,14 +1,14 @@
 /**
  * The questions nothing answered, grouped so that the same question in other words counts once
  * (docs/operations.md "The report"). Cheap and deterministic: a question is the set of its content
- * terms as the ranking reads them (ranking/words.ts termsOf: filler words out, plurals folded,
- * Chinese as characters and pairs, the operator's synonyms applied when in force), so "how do I get
+ * terms as the ranking reads them (ranking/words.ts meaningTerms: filler words out, plurals folded,
+ * Chinese as characters and pairs, a phrase of the operator's synonyms as its group), so "how do I get
  * a refund?" and "refund please" are one question; questions whose sets share at least half of
  * their terms (Jaccard ≥ JOIN_AT) join the group, the most asked first. Bounded: the newest
  * UNANSWERED_READ texts (store/report-query.ts), at most MAX_TERMS terms of each, at most
  * MAX_POSTINGS groups looked at per term.
  */
-import { termsOf } from "../../ranking/words.ts";
+import { meaningTerms } from "../../ranking/words.ts";
 import { unprefixed } from "../../store/log-kinds.ts";
 
 export const JOIN_AT = 0.5;
@@ -52,7 +52,7 @@ interface Phrasing {
 
 /** A text's phrasing: its distinct terms sorted, or the text itself folded when it has none (an emoji). */
 function phrasingKey(text: string): { key: string; terms: string[] } {
-  const terms = [...new Set(termsOf(text))].sort().slice(0, MAX_TERMS);
+  const terms = [...new Set(meaningTerms(text))].sort().slice(0, MAX_TERMS);
   return terms.length ? { key: terms.join(" "), terms } : { key: `=${text.normalize("NFKC").trim().toLowerCase().replace(/\s+/g, " ")}`, terms: [] };
 }
 
