@@ -23,6 +23,8 @@ const CLOSES = [
   "perfect", "bye", "goodbye", "no thanks", "that's all", "thats all", "lol", "haha", "no worries",
   // Singapore's and Malaysia's: Malay and Tamil thanks, as typed in English letters.
   "terima kasih", "terima kasih banyak", "nandri", "nanri", "noted with thanks",
+  // Vietnamese, with its marks and as typed without them (an Australian library's migrant families).
+  "cảm ơn", "cám ơn", "cảm ơn nhiều", "cám ơn nhiều", "tạm biệt", "vâng", "dạ", "cam on", "cam on nhieu", "tam biet",
 ];
 /** Greetings and "one more question" open one: the follower waits for the account to say how to ask. */
 const OPENS = [
@@ -31,6 +33,7 @@ const OPENS = [
   "咨询一下", "我想咨询一下", "打扰一下", "在吗", "在么", "在嘛", "在不在", "有人吗", "有人在吗", "有冇人", "有冇人喺度", "喂",
   "one more question", "another question", "i have a question", "i have another question", "quick question", "hello", "hi", "anyone there", "is anyone there", "anybody there", "is anybody there",
   "selamat pagi", "selamat petang", "selamat malam", "selamat tengah hari", "vanakkam",
+  "xin chào", "chào", "xin chao", "chao",
 ];
 /**
  * Whom a follower thanks or greets (谢谢医生, 老师好, "thank you doctor", "hello doc"): courtesy beside
@@ -38,12 +41,14 @@ const OPENS = [
  * clinic sent its fees card for 谢谢医生, "hello doc" got the contact card by its e-mail's "hello").
  */
 const ADDRESSED_HAN = ["医生", "大夫", "老师", "师傅", "老板", "教练", "教授", "同学", "先生", "女士", "小姐", "美女", "帅哥", "店家", "掌柜", "管理员", "亲", "亲亲", "客服", "小姐姐", "小哥哥", "护士", "阿姨", "各位", "姐", "哥"];
+/** Whom a Vietnamese follower thanks or greets (cảm ơn bạn, chào anh, "cam on ad"): beside courtesy only, as those above. */
+const ADDRESSED_VI = ["bạn", "anh", "chị", "em", "ad", "ban", "chi"];
 /** Each phrase folded (fold()). */
 const PHRASES = new Map<string, Courtesy>([...CLOSES.map((s) => [fold(s), "closes"] as const), ...OPENS.map((s) => [fold(s), "opens"] as const)]);
 /** …and without its spaces: the pieces a message in Chinese is made of ("好的谢谢", "ok谢谢"); whom it addresses, a piece that is no courtesy alone. */
 const PIECES = new Map<string, Courtesy | "addressed">([
   ...[...PHRASES].map(([s, kind]) => [s.replace(/ /g, ""), kind] as const),
-  ...ADDRESSED_HAN.map((s) => [fold(s), "addressed"] as const),
+  ...[...ADDRESSED_HAN, ...ADDRESSED_VI].map((s) => [fold(s), "addressed"] as const),
   // 老师好 greets (好 alone is an acknowledgement).
   ...ADDRESSED_HAN.map((s) => [fold(`${s}好`), "opens"] as const),
 ]);
@@ -62,14 +67,14 @@ const ACKNOWLEDGING = new Set([
  * Words that are questions alone at some account ("fine" at a library, "sound", "right", "good") count only beside one of the above.
  */
 const AROUND = new Set([
-  "you", "u", "ya", "very", "so", "much", "a", "lot", "lots", "loads", "mate", "love", "again", "that", "thats", "s", "it", "its", "got", "no", "worries", "one", "really", "many", "all", "then", "oh", "ah",
+  "you", "u", "ya", "very", "so", "much", "a", "lot", "lots", "loads", "heaps", "mate", "love", "again", "that", "thats", "s", "it", "its", "got", "no", "worries", "one", "really", "many", "all", "then", "oh", "ah",
   "x", "xx", "xxx", "guys", "everyone", "fine", "good", "right", "sound", "super", "great", ...ADDRESSED_LATIN,
 ]);
 /** …and these only beside thanks ("thanks for the help": "ok help" is a request). */
 const WITH_THANKS = new Set(["for", "the", "your", "help", "info", "reply", "answer", "quick", "response", "time", "with"]);
 /** Latin words a greeting is made of ("good morning", "hiya", "hi there, quick question"): one greeting, the rest of these. */
-const GREETING = new Set(["hi", "hello", "hey", "heya", "hiya", "hallo", "howdy", "yo", "morning", "afternoon", "evening", "greetings", "gm"]);
-const AROUND_GREETING = new Set(["good", "gd", "there", "all", "everyone", "guys", "folks", "team", "dear", "again", "quick", "question", "one", "more", "another", "i", "have", "a", "got", "please", "anyone", "anybody", "is", ...ADDRESSED_LATIN]);
+const GREETING = new Set(["hi", "hello", "hey", "heya", "hiya", "hallo", "howdy", "yo", "morning", "afternoon", "evening", "greetings", "gm", "gday", "gidday", "arvo"]);
+const AROUND_GREETING = new Set(["good", "gd", "there", "all", "everyone", "guys", "folks", "team", "dear", "again", "quick", "question", "one", "more", "another", "i", "have", "a", "got", "please", "anyone", "anybody", "is", "mate", ...ADDRESSED_LATIN]);
 const MOST_WORDS = 8;
 
 export function courtesyOf(text: string): Courtesy | null {
@@ -79,7 +84,8 @@ export function courtesyOf(text: string): Courtesy | null {
   if (said) return said;
   if (/[^a-z' ]/.test(f)) return pieced(f.replace(/ /g, ""));
   // One word of courtesy asked ("evening?" after the opening hours, "good?") is a follow-up, not a greeting; "anyone there?" is one.
-  const words = f.split(" ");
+  // "g'day" folds to "g day" (its apostrophe is punctuation): one word, as "gday".
+  const words = f.replace(/(^| )g day( |$)/g, "$1gday$2").split(" ");
   return words.length === 1 && /[?？]\s*$/u.test(text) ? null : latinWords(words);
 }
 

@@ -43,7 +43,8 @@ export function unprefixed(answer: string): string {
  * another:): the answer's name before any ":" (rule, help, pick,
  * code, tag, answer, answers, search, search_busy, ai, ai-pending, welcome, courtesy, not_found, none);
  * `fallback` for a follower's text, menu key or empty message that nothing matched and `media` for
- * the fallback a message replyd cannot read got (an image, a video: not unmatched); `reply`, or
+ * a message replyd cannot read (an image, a location: logged as `media`; before 0.2.5 as the
+ * fallback, not unmatched); `reply`, or
  * `reply_ai` for a generated answer, for what the account sent as a customer-service message. The
  * migrations that count the rows logged before (store/model/db.ts, postgres/schema.ts) say the same in SQL.
  */

@@ -67,7 +67,7 @@ test("messages per day by how they were answered, the share answered and the sen
   await say("o_c", "I want my money back"); // fallback
   await say("o_c", "s zzzz"); // an explicit search that found nothing
   await say("o_d", { event: "subscribe" }); // welcome
-  await say("o_d", { type: "image" }); // media: the fallback, not unmatched
+  await say("o_d", { type: "image" }); // media: the fallback text, in the inbox, counted apart from texts
   await t.log.record({ openid: "o_c", type: "text", content: "We will look into it.", sentBy: "admin1", replyTo: null, nowMs: t.clock.now() });
   const r = await report();
   expect(r.totals.kinds).toEqual({ rule: 1, help: 1, code: 1, tag: 1, answer: 1, answers: 1, fallback: 1, not_found: 1, welcome: 1, media: 1 });

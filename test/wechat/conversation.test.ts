@@ -133,6 +133,18 @@ test("a follow-up whose own words an article's head names, more than the first a
   expect((await answers()).at(-1)?.[1]).not.toStartWith("followup:");
 });
 
+test("…but not by a character alone: 几点 after a question stays on it, though a title's 地点 holds its 点", async () => {
+  const express = { id: "express", title: "菜鸟驿站", url: url("express"), body: "菜鸟驿站在3号楼底商，每天8:00到21:00营业，快递保管7天。" };
+  const garbage = { id: "garbage", title: "垃圾投放时间和地点", url: url("garbage"), body: "每栋楼下有分类垃圾桶，大件垃圾放到东门回收站。" };
+  const fees = { id: "fees", title: "物业费标准", url: url("fees"), body: "住宅每月每平方米2.5元，按季度缴纳。" };
+  await importDoc([express, garbage, fees]);
+  expect((await say("菜鸟驿站在哪")).ids[0]).toBe("express");
+  // Alone, 几点 is the garbage article's: the 点 of its title's 地点.
+  expect((await say("几点", { from: "o_alone" })).ids[0]).toBe("garbage");
+  expect((await say("几点")).ids[0]).toBe("express");
+  expect((await answers()).at(-1)?.[1]).toStartWith("followup:");
+});
+
 const CANCEL = { id: "cancel", title: "Cancel your subscription", url: url("cancel"), body: "You can cancel your subscription at any time from Account > Subscription. Going away for a while? You can pause your subscription instead of cancelling it. Refunds for boxes not yet packed go back to your card." };
 const PAUSE = { id: "pause", title: "Pause your subscription", url: url("pause"), body: "Going away? Pause deliveries for up to eight weeks from Account > Subscription, and we restart them on the date you choose." };
 const REFUND = { id: "refund", title: "Refunds", url: url("refund"), body: "Refunds go back to the card you paid with within five working days." };
@@ -244,7 +256,7 @@ test("a number that is also an article's code picks from the numbered list just 
   // Full width, as a phone's Chinese keyboard may type it: the same pick.
   expect((await say("１")).ids).toEqual([list.ids[0] as string]);
   // Each of these is what the follower reads now; a number next is the code.
-  for (const between of ["h", "x2", "store", "上网"]) {
+  for (const between of ["h", "store", "上网"]) {
     expect((await say("春熙路店")).ids).toEqual(list.ids);
     expect((await say(between)).text).not.toBe("success");
     expect((await say("2")).ids).toEqual(["wifi"]);
@@ -252,6 +264,13 @@ test("a number that is also an article's code picks from the numbered list just 
   const logged = (await answers()).map((a: string[]) => a[1]);
   expect(logged.slice(1, 3)).toEqual([`pick:${list.ids[1]}`, `pick:${list.ids[0]}`]);
   expect(logged.slice(3, 6)).toEqual([expect.stringMatching(/^answers:/), "help", "code"]);
+  // The code of one of the list's entries is that entry, picked: the list stays, and "2" next is its second.
+  const x2 = SHOP[2]?.id as string;
+  expect(list.ids).toContain(x2);
+  expect((await say("春熙路店")).ids).toEqual(list.ids);
+  expect((await say("x2")).ids).toEqual([x2]);
+  expect((await say("2")).ids).toEqual([list.ids[1] as string]);
+  expect((await answers()).map((a: string[]) => a[1]).slice(-2)).toEqual([`pick:${x2}`, `pick:${list.ids[1]}`]);
   expect(logged.filter((a: string) => a.startsWith("rule:"))).toEqual(["rule:r-wifi"]);
   // After an article sent alone, a number is its code: no list to pick from.
   expect((await say("春熙路店停车方便吗", { from: "o_two" })).ids).toEqual(["parking"]);
@@ -291,29 +310,33 @@ test("a tag's list shows an article with a code by its code, then one without by
   expect((await say("shop")).text).toBe(`shop (shop):\nh1  营业时间\n·  停车说明  ${url("parking")}`);
 });
 
-test("第二个 after a tag's list picks its entry, one without a code too; a code it shows is that code, a number it does not show a place; a code in between forgets the list", async () => {
+test("第二个 after a tag's list picks its entry, one without a code too; a code it shows is that entry, a number it does not show a place; a code of another article forgets the list", async () => {
   const wifi = { id: "wifi", code: "2", title: "无线网络", url: url("wifi"), body: "店内无线网络名称CXL。" };
   const lamp = { id: "lamp", code: "10", tag: "shop", title: "灯光秀", url: url("lamp"), body: "每晚八点灯光秀。" };
-  await importDoc([{ ...HOURS, tag: "shop", code: "h1" }, { ...PARKING, tag: "shop" }, { ...VOUCHERS, tag: "shop", code: "3" }, lamp, wifi]);
+  const map = { id: "map", code: "map", title: "商场地图", url: url("map"), body: "一楼服务台可领纸质地图。" };
+  await importDoc([{ ...HOURS, tag: "shop", code: "h1" }, { ...PARKING, tag: "shop" }, { ...VOUCHERS, tag: "shop", code: "3" }, lamp, wifi, map]);
   const list = await say("shop");
   // Codes of digits by number (3 before 10), then the others, those without a code last.
   expect(list.text).toBe(`shop (shop):\n3  团购券使用规则\n10  灯光秀\nh1  营业时间\n·  停车说明  ${url("parking")}`);
   expect((await say("第一个")).ids).toEqual(["vouchers"]);
   // The entry without a code, which no code could fetch: its card.
   expect((await say("the fourth one")).ids).toEqual(["parking"]);
-  // "3", which the list shows, is code 3; "2", which it does not show, is its second entry, not the article whose code is 2.
+  // "3", which the list shows, is code 3's entry; "2", which it does not show, is its second entry, not the article whose code is 2.
   expect((await say("3")).ids).toEqual(["vouchers"]);
+  // A code it shows keeps the list (a parent sent "11" from a list, then 第二个, and got the fallback).
+  expect((await say("h1")).ids).toEqual(["hours"]);
+  expect((await say("第二个")).ids).toEqual(["lamp"]);
   await say("shop");
   expect((await say("2")).ids).toEqual(["lamp"]);
   // "回复2", as a welcome text says it, is code 2 whatever list came before.
   await say("shop");
   expect((await say("回复2")).ids).toEqual(["wifi"]);
-  // A code answered since: the tag's list is no longer what the follower reads; 第二个 picks nothing from it.
+  // Another article's code answered since: the tag's list is no longer what the follower reads; 第二个 picks nothing from it.
   await say("shop");
-  await say("h1");
+  expect((await say("map")).ids).toEqual(["map"]);
   expect((await say("第二个")).ids).toEqual([]);
   const logged = (await answers()).map((a: string[]) => a[1]);
-  expect(logged).toEqual(["tag", "pick:vouchers", "pick:parking", "code", "tag", "pick:lamp", "tag", "code", "tag", "code", "another:not_found"]);
+  expect(logged).toEqual(["tag", "pick:vouchers", "pick:parking", "pick:vouchers", "pick:hours", "pick:lamp", "tag", "pick:lamp", "tag", "code", "tag", "code", "another:not_found"]);
 });
 
 test("a rule answering a message with a tag lists every article of it, as the tag itself does, not the first eight", async () => {

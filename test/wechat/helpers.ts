@@ -13,8 +13,9 @@ export const textMsg = (content: string, createTime: number, msgId = String(++ms
   `<xml><ToUserName><![CDATA[gh_account]]></ToUserName><FromUserName><![CDATA[o_follower]]></FromUserName><CreateTime>${createTime}</CreateTime><MsgType><![CDATA[text]]></MsgType><Content><![CDATA[${content}]]></Content><MsgId>${msgId}</MsgId></xml>`;
 export const eventMsg = (event: string, createTime: number, key?: string) =>
   `<xml><ToUserName><![CDATA[gh_account]]></ToUserName><FromUserName><![CDATA[o_follower]]></FromUserName><CreateTime>${createTime}</CreateTime><MsgType><![CDATA[event]]></MsgType><Event><![CDATA[${event}]]></Event>${key !== undefined ? `<EventKey><![CDATA[${key}]]></EventKey>` : ""}</xml>`;
-export const otherMsg = (type: string, createTime: number) =>
-  `<xml><ToUserName><![CDATA[gh_account]]></ToUserName><FromUserName><![CDATA[o_follower]]></FromUserName><CreateTime>${createTime}</CreateTime><MsgType><![CDATA[${type}]]></MsgType><MsgId>${++msgIds}</MsgId></xml>`;
+/** A message of another type, with its own fields (`{ PicUrl: "…" }`) as the platform names them. */
+export const otherMsg = (type: string, createTime: number, fields: Record<string, string> = {}) =>
+  `<xml><ToUserName><![CDATA[gh_account]]></ToUserName><FromUserName><![CDATA[o_follower]]></FromUserName><CreateTime>${createTime}</CreateTime><MsgType><![CDATA[${type}]]></MsgType>${Object.entries(fields).map(([k, v]) => `<${k}><![CDATA[${v}]]></${k}>`).join("")}<MsgId>${++msgIds}</MsgId></xml>`;
 
 /** A platform POST: plain, or encrypted by the peer implementation. */
 export function wxPost(xml: string, nowSec: number, o: { encrypt?: boolean; path?: string; badSignature?: boolean; nonce?: string; body?: string } = {}): Request {

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { article, doc, READER, signedRequest } from "../helpers.ts";
 import { startFakePlatform, type FakePlatform } from "../platform/fake.ts";
 import { APPID, platformApp, SECRET, type Harness } from "../platform/harness.ts";
-import { eventMsg, textMsg, wxPost } from "./helpers.ts";
+import { eventMsg, otherMsg, textMsg, wxPost } from "./helpers.ts";
 import { CODE } from "../../src/base/errors.ts";
 
 const FOLLOWER = "o_follower";
@@ -36,6 +36,23 @@ describe("replies", () => {
     const [out, answered] = all.data.items;
     expect(out).toMatchObject({ direction: "out", from_user: FOLLOWER, sent_by: "admin1", reply_to: entry.seq, content: "It ships tomorrow.\nSorry for the wait.", unmatched: false });
     expect(answered).toMatchObject({ seq: entry.seq, answered_at: expect.any(String), reply_window: { left: 4 } });
+  });
+  test("a photo, a location, a voice message unrecognised: the fallback text, in the inbox with what lets the operator see it, answerable; logged as media", async () => {
+    const now = Math.floor(t.clock.now() / 1000);
+    const send = async (type: string, fields: Record<string, string>) => (await t.handle(wxPost(otherMsg(type, now, fields), now))).text();
+    expect(await send("image", { PicUrl: "http://mmbiz.qpic.cn/mmbiz_jpg/abc/0", MediaId: "m1" })).toContain("<Content><![CDATA[Sorry, I did not understand that. Send h for help.]]></Content>");
+    await send("location", { Location_X: "23.134521", Location_Y: "113.358803", Scale: "20", Label: "广州市天河区" });
+    await send("voice", { MediaId: "m2", Format: "amr" });
+    fake.interact(FOLLOWER);
+    const inbox = await call("GET", "/api/cli", { fields: [["inbox", "unmatched"]] });
+    expect(inbox.data.items.map((m: { type: string; content: string | null; answer: string }) => [m.type, m.content, m.answer])).toEqual([
+      ["voice", null, "media"],
+      ["location", "广州市天河区 (23.134521, 113.358803)", "media"],
+      ["image", "http://mmbiz.qpic.cn/mmbiz_jpg/abc/0", "media"],
+    ]);
+    const photo = inbox.data.items[2] as { seq: number };
+    expect((await reply([["inbox", String(photo.seq)], ["text", "Thanks for the photo: we will send a technician."]])).status).toBe(200);
+    expect(fake.sent).toEqual([{ touser: FOLLOWER, msgtype: "text", text: { content: "Thanks for the photo: we will send a technician." } }]);
   });
   test("to an openid with an article: a 1-article news; the follower's unanswered messages are marked", async () => {
     await call("POST", "/api/cli", { files: [{ name: "json", content: doc([article(1, { picurl: "https://example.com/p.jpg" })]) }] });

@@ -8,7 +8,7 @@ import type { Clock } from "../../base/clock.ts";
 import type { FollowerLog } from "../../store/follower-log.ts";
 import { viaRedis } from "../../cluster/fallback.ts";
 import type { GeneratedAnswers } from "../ai/generated-answers.ts";
-import { renderReply, SUCCESS, type Inbound, type Reply } from "../door/message.ts";
+import { loggedContent, renderReply, SUCCESS, type Inbound, type Reply } from "../door/message.ts";
 import type { Decision } from "./decision.ts";
 import type { Responder } from "./responder.ts";
 import type { Answer } from "../door/retries.ts";
@@ -169,7 +169,7 @@ export class Answering {
       from_user: m.from,
       type: m.type,
       event: m.event ?? null,
-      content: (m.content ?? m.eventKey ?? null)?.slice(0, 1024) ?? null,
+      content: loggedContent(m),
       answer: decision.answer,
       unmatched: decision.unmatched,
       reply_ms: m.arrived === undefined ? null : Math.max(0, Math.round(this.parts.clock.monotonic() - m.arrived)),

@@ -18,6 +18,7 @@
  * follow-ups whose few words one article held by chance ("要带什么").
  */
 import { choose, type Choice } from "../../ranking/choice.ts";
+import { isWord } from "../../ranking/score.ts";
 import type { Question } from "../../ranking/question.ts";
 import type { RankedArticle, RankingResult } from "../../ranking/types.ts";
 import { asksAnother, bareNumber, leansOnBefore, picksEntry } from "../../ranking/cues.ts";
@@ -100,7 +101,8 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // question's words would pull it back.
   // Not when the reading together already leads with an article whose head names them as much
   // (金卡会员有什么权益, then 那办理费用呢: both cards' fee articles name 办理费用; the question before says which).
-  const named = alone.ranked.articles[0];
+  // A word of theirs, not a character: 几点 names no article by the 点 of a title's 地点.
+  const named = alone.ranked.terms.some((t) => isWord(t.term)) ? alone.ranked.articles[0] : undefined;
   const led = together.articles[0];
   const ledHead = alone.ranked.articles.find((a) => a.id === led?.id)?.headCoverage ?? 0;
   if (named && named.headCoverage >= READING.namesAnother && named.headCoverage > ledHead) return alone;

@@ -1,12 +1,12 @@
 import type { Article } from "../../article/article.ts";
 import type { Rule, TextKey } from "../../doc/rule.ts";
 import type { ReadModel } from "../../store/read-model.ts";
-import { dedupeKey, MAX_NEWS_FOR_EVENT, MAX_NEWS_FOR_MESSAGE, type Inbound } from "../door/message.ts";
+import { dedupeKey, MAX_NEWS_FOR_EVENT, MAX_NEWS_FOR_MESSAGE, MEDIA_TYPES, type Inbound } from "../door/message.ts";
 import { news } from "./ranked-reply.ts";
 import { turnKey, type Conversations } from "./conversation.ts";
 import { Questions, type Asker } from "./questions.ts";
 import { MAX_INPUT, type RegexMatcher } from "./regex.ts";
-import { picksEntry, searchedWords, toldToSend } from "../../ranking/cues.ts";
+import { searchedWords, toldToSend } from "../../ranking/cues.ts";
 import { folded } from "../../ranking/words.ts";
 import type { Decision, ResponderOptions } from "./decision.ts";
 import { DEFAULT_TEXTS, operatorText } from "./texts.ts";
@@ -54,7 +54,10 @@ export class Responder {
     const asker: Asker = { from: m.from, key: listening ? turnKey(dedupeKey(m)) : null };
     if (m.type === "event") return listening ? then(this.onEvent(m), (d) => this.movedOn(asker, d)) : this.onEvent(m);
     if (m.type === "text" || (m.type === "voice" && m.content)) return listening ? then(this.onText((m.content ?? "").trim(), asker), (d) => this.movedOn(asker, d)) : this.onText((m.content ?? "").trim(), asker);
-    if (["image", "voice", "video", "shortvideo", "location", "link"].includes(m.type)) return this.says("fallback", false);
+    // A photo, a location, a voice message unrecognised: the fallback text, and the inbox, so the
+    // operator sees what was sent and can answer it (replyd reply); logged as "media", which the
+    // report counts apart from texts nothing answered.
+    if (MEDIA_TYPES.includes(m.type)) return { ...this.says("fallback", true), answer: "media" };
     return none;
   }
 
@@ -118,8 +121,8 @@ export class Responder {
     const byCode = this.store.articles.getLiveByCode(text) ?? (plain === text ? null : this.store.articles.getLiveByCode(plain));
     if (byCode) {
       const code: Decision = { reply: { type: "news", articles: [news(byCode)] }, answer: "code", unmatched: false };
-      // "2" right after a numbered list is its second entry, though an article's code is 2: the list is what the follower reads.
-      return asker.key !== null && picksEntry(text) !== null ? this.questions.pickOr(text, asker, code) : code;
+      // "2" right after a numbered list is its second entry, though an article's code is 2; a code the list shows, its entry: the list is what the follower reads.
+      return asker.key !== null ? this.questions.pickOr(text, asker, code, byCode.id) : code;
     }
 
     // As a phone ends it too ("housing?", "news!").

@@ -47,6 +47,25 @@ export function toInbound(node: XmlNode): Inbound {
   return m;
 }
 
+/** Media a follower sends that replyd cannot read: answered with the fallback text and listed in the inbox. */
+export const MEDIA_TYPES: readonly string[] = ["image", "voice", "video", "shortvideo", "location", "link"];
+
+/**
+ * What the log keeps of a message, at most 1024 characters: a text's words (a voice message's
+ * recognised speech), an event's key; of media, what lets the operator see what was sent from
+ * `replyd inbox` — an image's PicUrl (the platform's copy of the picture), a location's label and
+ * coordinates, a link's title and address. Null for voice and video the platform did not
+ * transcribe: only the platform's media API holds them.
+ */
+export function loggedContent(m: Inbound): string | null {
+  const f = (name: string) => str(m.fields, name)?.trim() ?? "";
+  let said: string | null = m.content ?? m.eventKey ?? null;
+  if (said === null && m.type === "image") said = f("PicUrl") || null;
+  if (said === null && m.type === "location") said = [f("Label"), f("Location_X") || f("Location_Y") ? `(${f("Location_X")}, ${f("Location_Y")})` : ""].filter(Boolean).join(" ") || null;
+  if (said === null && m.type === "link") said = [f("Title"), f("Url")].filter(Boolean).join(" ") || null;
+  return said === null ? null : said.slice(0, 1024);
+}
+
 /**
  * CreateTime is Unix seconds; some tools and other frameworks' tests send milliseconds (13 digits),
  * taken as the same moment in seconds. Below 10¹¹ (the year 5138 in seconds, 1973 in ms) it is seconds.
