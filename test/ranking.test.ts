@@ -25,6 +25,13 @@ describe("words", () => {
     expect(termsOf("发票如何开")).toEqual(["发", "发票", "票", "开"]);
     // …and whether there is (有没有), the pairs of it and beside it: 医院有没有 had been ranked on 院有, 有没 and 没有.
     expect(termsOf("医院有没有核磁")).toEqual(["医", "医院", "院", "核", "核磁", "磁"]);
+    // …what time (几点) and what to do (怎么办) — that one only where the question ends: 怎么办理 and 怎么办卡 ask how to apply.
+    expect(termsOf("几点")).toEqual([]);
+    expect(termsOf("几点开门")).toEqual(["开", "开门", "门"]);
+    expect(termsOf("卡丢了怎么办")).toEqual(["卡", "卡丢", "丢", "丢了"]);
+    expect(termsOf("卡丢了怎么办呢")).toEqual(["卡", "卡丢", "丢", "丢了"]);
+    expect(termsOf("居住证怎么办理")).toEqual(["居", "居住", "住", "住证", "证", "办", "办理", "理"]);
+    expect(termsOf("怎么办卡")).toEqual(["办", "办卡", "卡"]);
   });
   test("digits and Latin letters beside Han characters are a run of their own (2014年 is 2014 and 年)", () => {
     const t = termsOf("赵鹏在2014年下半赛季");
