@@ -21,11 +21,11 @@
  * package's folder), as a Hong Kong or Taiwan follower writes them.
  */
 import { writeFileSync } from "node:fs";
-import { ANSWERS, choose } from "../src/ranking/choice.ts";
+import { ANSWERS, choose, isAnswer } from "../src/ranking/choice.ts";
 import { partsOf } from "../src/ranking/parts.ts";
 import { rank, RANKING_LIMITS } from "../src/ranking/rank.ts";
 import { RANKING } from "../src/ranking/bm25.ts";
-import type { Ranking } from "../src/ranking/types.ts";
+import type { RankedArticle, Ranking } from "../src/ranking/types.ts";
 import { searchTerms, wholeWordOnly } from "../src/store/model/search.ts";
 import { termGrams } from "../src/store/model/grams.ts";
 import { MAX_INPUT } from "../src/wechat/answering/regex.ts";
@@ -74,6 +74,19 @@ export function wordSearch(question: string, articles: readonly EvalArticle[]): 
   return (best as { i: number } | null)?.i ?? null;
 }
 
+/** The articles the parts of a message of several questions are each sure of, once each (questions.ts partsAnswered); with `whole`, it first and what each part offers first that answers the whole too. */
+function partsSure(q: string, source: MemorySource, whole?: { article: RankedArticle; ranked: readonly RankedArticle[] }): RankedArticle[] {
+  const out: RankedArticle[] = whole ? [whole.article] : [];
+  const parts = partsOf(q.slice(0, MAX_INPUT)).filter((p) => p.asks);
+  if (whole && parts.length < 2) return [];
+  for (const { text } of parts) {
+    const c = choose(rank(text, source).articles);
+    const first = c.kind === "one" ? c.article : c.kind === "list" && whole ? c.articles[0] : undefined;
+    if (first && !out.some((a) => a.id === first.id) && (!whole || isAnswer(whole.ranked.find((a) => a.id === first.id)))) out.push(first);
+  }
+  return out.length > (whole ? 1 : 0) ? out.slice(0, ANSWERS.listed) : [];
+}
+
 /** Every question of one account, as a follower would get it. */
 export function runAccount(acc: Account, language: "zh" | "en", only?: "tune" | "held"): Outcome[] {
   const source = new MemorySource(acc.articles);
@@ -86,7 +99,13 @@ export function runAccount(acc: Account, language: "zh" | "en", only?: "tune" | 
     let offered: number[] = [];
     let how: Outcome["how"] = choice.kind;
     let shown: string | null = null;
-    if (choice.kind === "one") {
+    // Several questions, the whole sure of one article: those its other parts are sure of beside it (wechat/answering/questions.ts).
+    const beside = choice.kind === "one" ? partsSure(question.q, source, { article: choice.article, ranked: ranking.articles }) : [];
+    if (choice.kind === "one" && beside.length > 1) {
+      offered = beside.map((a) => at(a.id));
+      how = "list";
+      shown = choice.article.passage;
+    } else if (choice.kind === "one") {
       offered = [at(choice.article.id)];
       shown = choice.article.passage;
     } else if (choice.kind === "list") {
@@ -94,10 +113,7 @@ export function runAccount(acc: Account, language: "zh" | "en", only?: "tune" | 
       shown = choice.articles[0]?.passage ?? null;
     } else {
       // A message of several questions: what its parts are each sure of (wechat/answering/questions.ts partsAnswered).
-      const parts = [...new Set(partsOf(question.q.slice(0, MAX_INPUT)).flatMap((text) => {
-        const c = choose(rank(text, source).articles);
-        return c.kind === "one" ? [at(c.article.id)] : [];
-      }))].slice(0, ANSWERS.listed);
+      const parts = partsSure(question.q, source).map((a) => at(a.id));
       const found = parts.length ? null : wordSearch(question.q, acc.articles);
       if (parts.length) {
         offered = parts;

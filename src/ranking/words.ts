@@ -102,17 +102,12 @@ const CANTONESE_FILLER = ["点样", "点解", "几多", "几时", "边度", "边
  * "店铺怎么改名" found the article asked "拼多多店铺怎么绑定" by it), 医院有没有核磁共振 on 院有, 有没
  * and 没有 (a hospital's). DuReader: offered 0.913 → 0.918, first 0.617 → 0.607; no other set moved
  * (Session 31). The other A-not-A forms (是不是, 能不能, 会不会 …) lost our Chinese FAQ an offered article.
- * 几点 "what time" and 怎么办 "what to do" too: "几点" alone went to a title's 地点, "怎么办" to every
- * 办公 and 补办 (a property manager's walkthrough); no set moved (Session 32). Not 什么时候 nor 多少钱:
- * each cost our Chinese FAQ a refusal.
+ * 几点 "what time" too: "几点" alone went to a title's 地点 (a property manager's walkthrough); no set
+ * moved (Session 32). Not 什么时候 nor 多少钱: each cost our Chinese FAQ a refusal; nor 怎么办 "what
+ * to do", which FAQ titles ask as followers do (账号冻结怎么办: 帐号冻结了怎么办 went from that
+ * article alone to a list).
  */
-const HOW_WHY = ["怎么", "怎样", "如何", "为什么", "什么样", "有没有", "几点", "怎么办"];
-/**
- * Filler only where the question ends (its run, or a particle after it): 怎么办 "what to do"
- * (卡丢了怎么办), where 怎么办理 and 怎么办卡 ask how to apply — their 办 is the subject's.
- */
-const AT_END = new Set(["怎么办"]);
-const PARTICLES = new Set(["呢", "啊", "呀", "吧", "啦", "嘛", "哦", "哈"]);
+const HOW_WHY = ["怎么", "怎样", "如何", "为什么", "什么样", "有没有", "几点"];
 const FILLER_H = new Set([...FILLER_HAN, ...CANTONESE_FILLER, ...HOW_WHY]);
 const FILLER_MAX = Math.max(1, ...[...FILLER_H].map((f) => [...f].length));
 /** The characters a Han filler word starts with: elsewhere in a run no filler word can start. */
@@ -224,8 +219,7 @@ function fillerMarks(chars: readonly string[]): boolean[] | null {
       continue;
     }
     let n = Math.min(FILLER_MAX, chars.length - i);
-    const ends = (k: number) => k === chars.length || PARTICLES.has(chars[k] as string);
-    while (n > 0 && !(FILLER_H.has(chars.slice(i, i + n).join("")) && (!AT_END.has(chars.slice(i, i + n).join("")) || ends(i + n)))) n--;
+    while (n > 0 && !FILLER_H.has(chars.slice(i, i + n).join(""))) n--;
     if (n === 0) {
       i++;
       continue;
