@@ -3,7 +3,7 @@ import { articleJson, CONTENT_FIELDS, contentOf, LIMITS, sameContent, validateAr
 import { bodyReducedAhead, KeptBodies, readDocumentSliced } from "../doc/bodies.ts";
 import { badRequest, InvalidDocumentError, notFound, ReplydError, tooLarge } from "../base/errors.ts";
 import { newArticleId } from "../store/ids.ts";
-import { accountWarnings, ruleWarnings, tagWarnings } from "./write-warnings.ts";
+import { accountWarnings, deletedWarnings, ruleWarnings, tagWarnings } from "./write-warnings.ts";
 import type { SignedRequest } from "./auth.ts";
 import { declaredName, type AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";
@@ -218,9 +218,14 @@ export async function deleteCli(ctx: AppContext, req: SignedRequest) {
   const f = new Fields(req.fields).only(["id", "purge"]);
   const id = f.require("id");
   const gone = () => notFound(`no article with id "${id}"`);
+  const said = (a: Pick<Article, "id" | "code" | "tag"> | null) => {
+    const warnings = a ? deletedWarnings(ctx, a) : [];
+    return warnings.length ? { warnings } : {};
+  };
   if (f.bool("purge")) {
+    const before = ctx.read.articles.get(id);
     if (!(await ctx.write.purgeArticle(id))) throw gone();
-    return { purged: true, id };
+    return { purged: true, id, ...said(before && !before.deleted ? before : null) };
   }
   const r = await ctx.write.editArticle(id, {
     decide: (stored) => {
@@ -228,5 +233,5 @@ export async function deleteCli(ctx: AppContext, req: SignedRequest) {
       return stored.deleted ? null : { ...stored, deleted: true, rev: stored.rev + 1, updated_at: new Date(ctx.clock.now()).toISOString() };
     },
   });
-  return { purged: false, changed: r.changed, article: articleJson(r.article) };
+  return { purged: false, changed: r.changed, article: articleJson(r.article), ...said(r.changed ? r.article : null) };
 }

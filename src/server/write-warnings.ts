@@ -3,6 +3,7 @@
  * articles and tags (src/doc/rule-targets.ts), its tags against what followers can reach, and a
  * document another account's backup.
  */
+import type { Article } from "../article/article.ts";
 import type { Rule } from "../doc/rule.ts";
 import { ruleTargetWarnings } from "../doc/rule-targets.ts";
 import { tagShadowed } from "../wechat/answering/lists.ts";
@@ -40,4 +41,24 @@ export function accountWarnings(ctx: AppContext, of: string | undefined, done: "
   // A server without [accounts] names its one account "default"; a declared account may be called that too.
   const into = declaredName(ctx);
   return [`the document is a backup of account ${of}; it was ${done} into ${into === null ? "this server's one account" : `account ${into}`}`];
+}
+
+/**
+ * What still points at an article just deleted: rules answering with it (or with its tag, no live
+ * article carrying it now) are passed over, so followers sending their words get whatever answers
+ * next; a welcome or help text telling followers to send its code ("回复3", "reply 3") sends them to
+ * the fallback. Said by `replyd rm`, where it happens (a walkthrough's operator found the rule
+ * dead only from health, and the welcome still said "回复 3 晚托介绍").
+ */
+export function deletedWarnings(ctx: AppContext, a: Pick<Article, "id" | "code" | "tag">): string[] {
+  const rules = ctx.read.content.rules().filter((r) => (r.reply.type === "articles" && r.reply.ids.includes(a.id)) || (r.reply.type === "tag" && a.tag !== null && r.reply.tag === a.tag));
+  const out = ruleWarnings(ctx, rules);
+  if (a.code) {
+    const code = a.code.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const told = new RegExp(`(?:回复|回覆|发送|输入|reply|send|text)\\s*[“"'「]?${code}(?![a-z0-9])`, "iu");
+    const texts = ctx.read.content.texts();
+    for (const key of ["welcome", "help"] as const)
+      if (told.test(texts[key] ?? "")) out.push(`the ${key} text tells followers to send "${a.code}", the code of ${a.id}: they now get the fallback — edit the text (replyd import texts.json), or give the code to another article`);
+  }
+  return out;
 }

@@ -52,3 +52,33 @@ test("ruleTargetWarnings on its own: nothing to say about rules that point at li
   expect(ruleTargetWarnings([RULES[3] as never], { article: () => null, tagged: () => 2 })).toEqual([]);
   expect(ruleTargetWarnings([RULES[0] as never], { article: () => ({ deleted: false }), tagged: () => 0 })).toEqual([]);
 });
+
+test("rm says what still points at the article: the rules answering with it or its last tag, a welcome or help text telling followers to send its code", async () => {
+  await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: doc([article(1, { code: "3", tag: "kids" }), article(2, { code: "31", tag: "news" }), article(4, { tag: "news" })]) }]);
+  const rules = [
+    { id: "care", match: "exact", pattern: "晚托", reply: { type: "articles", ids: ["a1"] } },
+    { id: "kids", match: "exact", pattern: "托管", reply: { type: "tag", tag: "kids" } },
+    { id: "news", match: "exact", pattern: "新闻", reply: { type: "tag", tag: "news" } },
+  ];
+  expect((await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: rulesDoc(rules) }])).data.warnings).toEqual([]);
+  const texts = { welcome: "欢迎！回复 3 晚托介绍，回复31看新闻", help: "Send 31 for news" };
+  expect((await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: JSON.stringify({ format: "replyd/1", matter: "texts", texts }) }])).status).toBe(200);
+  const rm = await call("DELETE", "/api/cli", [["id", "a1"]]);
+  expect(rm.data.warnings).toEqual([
+    'rule "care" answers with article "a1" is deleted: it answers nothing and is passed over',
+    'rule "kids" answers with tag "kids", which no live article carries: it answers nothing and is passed over',
+    'the welcome text tells followers to send "3", the code of a1: they now get the fallback — edit the text (replyd import texts.json), or give the code to another article',
+  ]);
+  // Code 31 is told in both texts; its tag still has a live article, and "回复 3" is no mention of 31.
+  const purged = await call("DELETE", "/api/cli", [["id", "a2"], ["purge", "1"]]);
+  expect(purged.data.warnings).toEqual([
+    'the welcome text tells followers to send "31", the code of a2: they now get the fallback — edit the text (replyd import texts.json), or give the code to another article',
+    'the help text tells followers to send "31", the code of a2: they now get the fallback — edit the text (replyd import texts.json), or give the code to another article',
+  ]);
+  // a4 was the tag's last live article.
+  expect((await call("DELETE", "/api/cli", [["id", "a4"]])).data.warnings).toEqual(['rule "news" answers with tag "news", which no live article carries: it answers nothing and is passed over']);
+  // Nothing points at a5: no warnings; deleting an article again changes nothing and says nothing.
+  await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: doc([article(5, { code: "5", tag: null })]) }]);
+  expect((await call("DELETE", "/api/cli", [["id", "a5"]])).data).not.toHaveProperty("warnings");
+  expect((await call("DELETE", "/api/cli", [["id", "a1"]])).data).not.toHaveProperty("warnings");
+});

@@ -165,14 +165,16 @@ export async function rm(c: CommandContext): Promise<void> {
       "rm cancelled; nothing was changed",
     );
   }
-  const r = await client.call<{ purged: boolean; changed?: boolean; article?: { questions?: string[] } }>({ method: "DELETE", path: "/api/cli", fields });
+  const r = await client.call<{ purged: boolean; changed?: boolean; article?: { questions?: string[] }; warnings?: string[] }>({ method: "DELETE", path: "/api/cli", fields });
   // Its taught questions now get the fallback (docs/answers.md "Teaching"): said where it happens.
   const taught = r.article?.questions?.length ?? 0;
   const afterwards = taught
     ? `\nits ${taught} question${taught === 1 ? "" : "s"} (taught or imported) now get${taught === 1 ? "s" : ""} the fallback and wait${taught === 1 ? "s" : ""} in the inbox: teach ${taught === 1 ? "it" : "them"} to another article (replyd teach SEQ ARTICLE), or replyd rm ${id} --purge to leave them to the ranking`
     : "";
   const whose = client.inAccount;
-  c.print(r, () => (r.purged ? `purged ${id}${whose} for good` : r.changed ? `deleted ${id}${whose} (restore it with: replyd set ${id} --undelete)${afterwards}` : `${id} was already deleted${whose}`));
+  c.print(r, () =>
+    [r.purged ? `purged ${id}${whose} for good` : r.changed ? `deleted ${id}${whose} (restore it with: replyd set ${id} --undelete)${afterwards}` : `${id} was already deleted${whose}`, ...warningLines(r)].join("\n"),
+  );
 }
 
 export const lsCommand = defineCommand({
