@@ -57,6 +57,13 @@ describe("GET /api/cli", () => {
     expect((await call("GET", "/api/cli", [["q", ""], ["limit", "0"]])).status).toBe(400);
     expect((await call("GET", "/api/cli", [["bogus", "1"]])).error.code).toBe(CODE.unknown_field);
   });
+
+  test("the list is by tag, then in code order as a tag's list shows it: codes of digits by number, then the others, those without a code last", async () => {
+    const codes = ["11", null, "3", "b", "4", "A"];
+    await importDoc(doc([...codes.map((code, i) => article(i + 1, { code, tag: "kids" })), article(9, { code: "2", tag: null }), article(8, { code: "1", tag: "fees" })]));
+    const ids = (await call("GET", "/api/cli", [["q", ""]])).data.items.map((a: { id: string }) => a.id);
+    expect(ids).toEqual(["a8", "a3", "a5", "a1", "a6", "a4", "a2", "a9"]);
+  });
 });
 
 describe("POST /api/cli", () => {

@@ -24,6 +24,13 @@ const SETS = BOUND_COLUMNS.slice(0, -1).map((c, i) => `${c}=?${i + 1}`).join(", 
 const EXCLUDED = BOUND_COLUMNS.slice(0, -1).map((c) => `${c}=excluded.${c}`).join(", ");
 
 /**
+ * Articles in code order as a follower reads a list: codes of digits by their number (8, 9, 10 — as
+ * text, 10 came first), then the others alphabetically, those without a code last. A tag's list
+ * and `replyd ls` within each tag alike (ls had put 11 before 3, and the codeless first).
+ */
+const CODE_ORDER = "code IS NULL, NOT (code GLOB '[0-9]*' AND code NOT GLOB '*[^0-9]*'), length(code) * (code NOT GLOB '*[^0-9]*'), lower(code), id";
+
+/**
  * Queries over the articles table; every write goes through here, which is what makes the
  * code cache exact: any write drops it (a rolled-back write too; the next read reloads).
  */
@@ -205,7 +212,7 @@ export class ArticleRepo {
     const clause = where.length ? "WHERE " + where.join(" AND ") : "";
     const total = (this.db.query(`SELECT count(*) AS n FROM articles ${clause}`).get(...args) as { n: number }).n;
     const rows = this.db
-      .query(`SELECT ${SUMMARY} FROM articles ${clause} ORDER BY tag IS NULL, tag, lower(code), id LIMIT ? OFFSET ?`)
+      .query(`SELECT ${SUMMARY} FROM articles ${clause} ORDER BY tag IS NULL, tag, ${CODE_ORDER} LIMIT ? OFFSET ?`)
       .all(...args, q.limit, q.offset) as Omit<Row, LongName>[];
     return { items: rows.map(fromRow), total };
   }
@@ -226,7 +233,7 @@ export class ArticleRepo {
       this.db
         .query(
           `SELECT ${SUMMARY} FROM articles WHERE tag = ? AND deleted = 0
-           ORDER BY code IS NULL, NOT (code GLOB '[0-9]*' AND code NOT GLOB '*[^0-9]*'), length(code) * (code NOT GLOB '*[^0-9]*'), lower(code), id LIMIT ?`,
+           ORDER BY ${CODE_ORDER} LIMIT ?`,
         )
         .all(tag, limit) as Omit<Row, LongName>[]
     ).map((r) => fromRow(r));
