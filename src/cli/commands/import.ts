@@ -99,7 +99,7 @@ function importReport(file: string, mode: string, doc: BulkDocument, r: ImportRe
       : []),
   ];
   const head = articles
-    ? `${r.added} added, ${r.updated} updated${r.updated && r.updated_ids?.length ? ` (${namedList(r.updated_ids, r.updated)})` : ""}, ${r.unchanged} unchanged${mode === "init" ? `, ${r.removed} removed` : ""} of ${r.total}`
+    ? `${r.added} added, ${r.updated} updated${r.updated && r.updated_ids?.length ? ` (${namedList(r.updated_ids, r.updated)})` : ""}, ${r.unchanged} unchanged of ${r.total}${mode === "init" ? `; ${r.removed} the file does not hold removed` : ""}`
     : others.shift() ?? (r.menu ? "the menu" : "nothing: the document holds no articles, tags, rules, texts, menu or synonyms");
   return [
     `imported ${file}${account !== undefined ? ` into account ${account}` : ""} (${mode}): ${head}`,
