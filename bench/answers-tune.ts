@@ -21,7 +21,7 @@
  * package's folder), as a Hong Kong or Taiwan follower writes them.
  */
 import { writeFileSync } from "node:fs";
-import { ANSWERS, choose, isAnswer } from "../src/ranking/choice.ts";
+import { ANSWERS, choose } from "../src/ranking/choice.ts";
 import { partsOf } from "../src/ranking/parts.ts";
 import { rank, RANKING_LIMITS } from "../src/ranking/rank.ts";
 import { RANKING } from "../src/ranking/bm25.ts";
@@ -74,17 +74,14 @@ export function wordSearch(question: string, articles: readonly EvalArticle[]): 
   return (best as { i: number } | null)?.i ?? null;
 }
 
-/** The articles the parts of a message of several questions are each sure of, once each (questions.ts partsAnswered); with `whole`, it first and what each part offers first that answers the whole too. */
-function partsSure(q: string, source: MemorySource, whole?: { article: RankedArticle; ranked: readonly RankedArticle[] }): RankedArticle[] {
-  const out: RankedArticle[] = whole ? [whole.article] : [];
-  const parts = partsOf(q.slice(0, MAX_INPUT)).filter((p) => p.asks);
-  if (whole && parts.length < 2) return [];
-  for (const { text } of parts) {
+/** The articles the asking parts of a message of several questions are each sure of, once each (questions.ts partsAnswered). */
+function partsSure(q: string, source: MemorySource): RankedArticle[] {
+  const out: RankedArticle[] = [];
+  for (const { text } of partsOf(q.slice(0, MAX_INPUT)).filter((p) => p.asks)) {
     const c = choose(rank(text, source).articles);
-    const first = c.kind === "one" ? c.article : c.kind === "list" && whole ? c.articles[0] : undefined;
-    if (first && !out.some((a) => a.id === first.id) && (!whole || isAnswer(whole.ranked.find((a) => a.id === first.id)))) out.push(first);
+    if (c.kind === "one" && !out.some((a) => a.id === c.article.id)) out.push(c.article);
   }
-  return out.length > (whole ? 1 : 0) ? out.slice(0, ANSWERS.listed) : [];
+  return out.slice(0, ANSWERS.listed);
 }
 
 /** Every question of one account, as a follower would get it. */
@@ -99,13 +96,7 @@ export function runAccount(acc: Account, language: "zh" | "en", only?: "tune" | 
     let offered: number[] = [];
     let how: Outcome["how"] = choice.kind;
     let shown: string | null = null;
-    // Several questions, the whole sure of one article: those its other parts are sure of beside it (wechat/answering/questions.ts).
-    const beside = choice.kind === "one" ? partsSure(question.q, source, { article: choice.article, ranked: ranking.articles }) : [];
-    if (choice.kind === "one" && beside.length > 1) {
-      offered = beside.map((a) => at(a.id));
-      how = "list";
-      shown = choice.article.passage;
-    } else if (choice.kind === "one") {
+    if (choice.kind === "one") {
       offered = [at(choice.article.id)];
       shown = choice.article.passage;
     } else if (choice.kind === "list") {

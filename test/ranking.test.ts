@@ -245,17 +245,19 @@ describe("a message of several questions", () => {
     expect(texts("宿舍怎么申请，还有接机需要提前预约吗？另外开学第一周要做什么")).toEqual(["宿舍怎么申请", "接机需要提前预约吗", "开学第一周要做什么"]);
     expect(texts("how do i register with a GP? and also can i work 20 hours")).toEqual(["how do i register with a GP", "can i work 20 hours"]);
     expect(texts("一，二，三，宿舍怎么申请，接机要预约吗，食堂在哪，校车几点，图书馆开吗")).toEqual(["接机要预约吗", "食堂在哪", "校车几点", "图书馆开吗"]);
-    // A phone's space between Chinese clauses parts them; between English words it does not.
-    expect(texts("物业费怎么交 能开发票吗")).toEqual(["物业费怎么交", "能开发票吗"]);
+    // Not a space, in Chinese (a phone's comma) or English.
+    expect(texts("物业费怎么交 能开发票吗")).toEqual([]);
     expect(texts("how do i pay my fee")).toEqual([]);
     for (const one of ["宿舍怎么申请", "好的，谢谢", "营业时间？"]) expect(partsOf(one)).toEqual([]);
   });
-  test("which parts ask: a question word or particle, an A-not-A end, an English question's opening — not a clause that tells, whatever mark ends the sentence", () => {
+  test("which parts ask: a question word or particle, an A-not-A form, an English question's opening, a question mark of its own — not a clause that tells", () => {
     const asks = (t: string) => partsOf(t).map((p) => [p.text, p.asks]);
-    expect(asks("信号太差了 我家在三楼 屋里一格都没有")).toEqual([["信号太差了", false], ["我家在三楼", false], ["屋里一格都没有", false]]);
-    expect(asks("1990年，约翰逊率队击败了哪个教练执教的杜克大学，夺得了当年NCAA冠军？")).toEqual([["1990年", false], ["约翰逊率队击败了哪个教练执教的杜克大学", true], ["夺得了当年NCAA冠军", false]]);
-    expect(asks("报的手动挡 能换自动挡吗 要补钱不")).toEqual([["报的手动挡", false], ["能换自动挡吗", true], ["要补钱不", true]]);
+    expect(asks("信号太差了，我家在三楼，屋里一格都没有")).toEqual([["信号太差了", false], ["我家在三楼", false], ["屋里一格都没有", false]]);
+    expect(asks("报的手动挡，能换自动挡吗，要补钱不")).toEqual([["报的手动挡", false], ["能换自动挡吗", true], ["要补钱不", true]]);
+    expect(asks("物业费能不能分期，发票可不可以开，请问停车场")).toEqual([["物业费能不能分期", true], ["发票可不可以开", true], ["请问停车场", true]]);
+    expect(asks("宿舍申请？还有接机预约？")).toEqual([["宿舍申请", true], ["接机预约", true]]);
     expect(asks("my flight lands at 6am, can someone pick me up")).toEqual([["my flight lands at 6am", false], ["can someone pick me up", true]]);
+    expect(asks("any parking nearby? opening hours on sunday?")).toEqual([["any parking nearby", true], ["opening hours on sunday", true]]);
   });
 });
 

@@ -73,7 +73,7 @@ export type NoneWhy = "no_answer" | "unsure";
 const relevant = (a: Scored, share: number) => a.word && a.coverage + ANSWERS.headCredit * a.headCoverage >= share;
 
 /** Relevant enough to be an answer: to be offered first, or at all when the article before it is not. */
-export const isAnswer = (a: Scored | undefined): boolean => !!a && a.score > 0 && a.coverage >= ANSWERS.minHeld && relevant(a, ANSWERS.minCoverage);
+const isAnswer = (a: Scored | undefined): boolean => !!a && a.score > 0 && a.coverage >= ANSWERS.minHeld && relevant(a, ANSWERS.minCoverage);
 
 /** `ranked` best first. */
 export function choose<T extends Scored>(ranked: readonly T[]): Choice<T> {

@@ -14,21 +14,24 @@ import { courtesyOf } from "./courtesy.ts";
 export const MOST_PARTS = 4;
 
 /**
- * Where a message's questions part: sentence ends, commas, a space between Chinese characters (a
- * phone's comma: "物业费怎么交 能开发票吗"), and the words that add another question.
+ * Where a message's questions part: sentence ends, commas, and the words that add another question.
+ * Not a space between Chinese characters, though phones type one for a comma ("物业费怎么交
+ * 能开发票吗"): parted there, two questions of our Chinese FAQ's tuning halves no article answers got
+ * a single article (晚上喝会不会睡不着 一天喝多少合适), and none gained (Session 32).
  */
-const BETWEEN = /[？?。！!；;，,\n]+|(?<=\p{Script=Han})\s+(?=\p{Script=Han})|还有|另外|以及|顺便问一下|顺便问下|再问一下|\band also\b|\balso\b/giu;
+const BETWEEN = /[？?。！!；;，,\n]+|还有|另外|以及|顺便问一下|顺便问下|再问一下|\band also\b|\balso\b/giu;
 
 /**
- * What asks a question: a question word or particle in it, an A-not-A end (要补钱不), an English
- * question's opening. Not a question mark after it: one sentence's clauses end with the sentence's.
+ * What asks a question: a question word or particle in it (吗, 呢 at its end, 请问, 什么, 怎, 哪, 多少,
+ * 几, 谁), an A-not-A form (能不能, 可不可以, 有没有, 要补钱不), an English question's opening, or a
+ * question mark of its own after it ("宿舍申请？还有接机预约？").
  */
-const ASKS_HAN = /[吗么嘛]|什么|怎|哪|多少|几|谁|为何|为啥|是否|有没有|不$/u;
-const ASKS_LATIN = /^(?:how|what|when|where|why|who|which|whose|can|could|do|does|did|is|are|was|were|will|would|should|shall|may|have|has)\b/i;
+const ASKS_HAN = /[吗么嘛]|呢$|请问|什么|怎|哪|多少|几|谁|为何|为啥|是否|(\p{Script=Han})[不没]\1|不$/u;
+const ASKS_LATIN = /^(?:how|what|when|where|why|who|which|whose|can|could|do|does|did|is|are|was|were|will|would|should|shall|may|have|has|any)\b/i;
 
 export interface Part {
   text: string;
-  /** It asks a question, not only tells what the others are about ("1990年，约翰逊率队击败了哪个教练…"). */
+  /** It asks a question, not only tells the circumstances ("信号太差了 我家在三楼"). */
   asks: boolean;
 }
 
@@ -41,7 +44,7 @@ export function partsOf(text: string): Part[] {
     const part = text.slice(from, end).trim();
     from = end + (m ? m[0].length : 0);
     if (!part || termsOf(part).length < 2 || courtesyOf(part) !== null) continue;
-    parts.push({ text: part, asks: ASKS_HAN.test(part) || ASKS_LATIN.test(part) });
+    parts.push({ text: part, asks: ASKS_HAN.test(part) || ASKS_LATIN.test(part) || /[?？]/.test(m?.[0] ?? "") });
   }
   return parts.length >= 2 ? parts.slice(-MOST_PARTS) : [];
 }

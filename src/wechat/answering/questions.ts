@@ -12,7 +12,7 @@ import { nextTurn, offer, pickedFromList, read, type Reading } from "./reading.t
 import { MAX_INPUT } from "./regex.ts";
 import { courtesyOf } from "../../ranking/courtesy.ts";
 import { partsOf } from "../../ranking/parts.ts";
-import { ANSWERS, choose, isAnswer } from "../../ranking/choice.ts";
+import { ANSWERS, choose } from "../../ranking/choice.ts";
 import type { RankedArticle } from "../../ranking/types.ts";
 import { taughtOf } from "./taught.ts";
 import type { Decision, ResponderOptions } from "./decision.ts";
@@ -83,14 +83,6 @@ export class Questions {
     const sources = this.forModel && !taught ? sourcesOf((ranked?.articles ?? []).filter((a) => a.word)) : [];
     const generate = sources.length ? { generate: { question: reading.asked, sources } } : {};
     const choice = taught ? ({ kind: "one", article: taught.article, margin: 0 } as const) : offer(reading);
-    // Several questions in one message, the whole sure of one article: beside it, those its other
-    // parts are sure of (物业费怎么交 能开发票吗 had got the invoice article alone).
-    const beside = choice.kind === "one" && reading.how === "alone" && !taught && ranked ? await this.partsAnswered(question, asking, { article: choice.article, ranked: ranked.articles }) : null;
-    if (beside && beside.articles.length > 1) {
-      const ids = beside.articles.map((a) => a.id);
-      const c = { kind: "list", articles: beside.articles } as const;
-      return remember(ids, { reply: answerReply(c, entryLabels(ids, this.codeOf)), answer: loggedAnswer(c), unmatched: false, ...generate });
-    }
     if (choice.kind === "one") return remember([choice.article.id], { reply: answerReply(choice), answer: `${how}${loggedAnswer(choice)}`, unmatched: false, margin: choice.margin, ...generate });
     if (choice.kind === "list") {
       const ids = choice.articles.map((a) => a.id);
@@ -150,30 +142,20 @@ export class Questions {
   }
 
   /**
-   * Each part of a message of several questions ranked alone (ranking/parts.ts): the articles they
-   * are sure of, once each, and how many parts got none. `whole`: the article the whole message is
-   * sure of, first, and the whole's ranking: beside it the article each other part offers first
-   * (sure or not) that is an answer to the whole as well — not one only a part's few words find
-   * ("门禁卡丢了，怎么补办" is one question, 身份证补办 no answer to it).
+   * Each part of a message of several questions that asks (ranking/parts.ts) ranked alone: the
+   * articles they are sure of, once each, and how many got none. A part that only tells the
+   * circumstances (信号太差了 我家在三楼) is not ranked: it found articles by chance.
    */
-  private async partsAnswered(
-    question: string,
-    asking: ReturnType<ReadModel["searcher"]["asking"]>,
-    whole?: { article: RankedArticle; ranked: readonly RankedArticle[] },
-  ): Promise<{ articles: RankedArticle[]; unanswered: number } | null> {
-    // Only the parts that ask (a clause telling the circumstances finds an article by chance: 信号太差了
-    // 我家在三楼), and beside a sure article only when two parts or more ask ("1990年，约翰逊率队击败了
-    // 哪个教练…" is one question).
+  private async partsAnswered(question: string, asking: ReturnType<ReadModel["searcher"]["asking"]>): Promise<{ articles: RankedArticle[]; unanswered: number } | null> {
     const parts = partsOf(question.slice(0, MAX_INPUT)).filter((p) => p.asks);
-    if (!parts.length || (whole && parts.length < 2)) return null;
-    const articles: RankedArticle[] = whole ? [whole.article] : [];
+    if (!parts.length) return null;
+    const articles: RankedArticle[] = [];
     let unanswered = 0;
     for (const { text } of parts) {
       const ranked = await this.store.searcher.rank({ text }, asking);
       const c = ranked && ranked !== "busy" ? choose(ranked.articles) : null;
-      const first = c?.kind === "one" ? c.article : c?.kind === "list" && whole ? c.articles[0] : undefined;
-      if (!first) unanswered++;
-      else if (!articles.some((a) => a.id === first.id) && (!whole || isAnswer(whole.ranked.find((a) => a.id === first.id)))) articles.push(first);
+      if (c?.kind !== "one") unanswered++;
+      else if (!articles.some((a) => a.id === c.article.id)) articles.push(c.article);
     }
     return { articles: articles.slice(0, ANSWERS.listed), unanswered };
   }
