@@ -54,11 +54,23 @@ export function deletedWarnings(ctx: AppContext, a: Pick<Article, "id" | "code" 
   const rules = ctx.read.content.rules().filter((r) => (r.reply.type === "articles" && r.reply.ids.includes(a.id)) || (r.reply.type === "tag" && a.tag !== null && r.reply.tag === a.tag));
   const out = ruleWarnings(ctx, rules);
   if (a.code) {
-    const code = a.code.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    const told = new RegExp(`(?:回复|回覆|发送|输入|reply|send|text)\\s*[“"'「]?${code}(?![a-z0-9])`, "iu");
     const texts = ctx.read.content.texts();
     for (const key of ["welcome", "help"] as const)
-      if (told.test(texts[key] ?? "")) out.push(`the ${key} text tells followers to send "${a.code}", the code of ${a.id}: they now get the fallback — edit the text (replyd import texts.json), or give the code to another article`);
+      if (tellsToSend(texts[key] ?? "", a.code)) out.push(`the ${key} text tells followers to send "${a.code}", the code of ${a.id}: they now get the fallback — edit the text (replyd import texts.json), or give the code to another article`);
   }
   return out;
+}
+
+const TOLD = "(?:回复|回覆|发送|输入|reply|send|text)";
+
+/**
+ * `text` tells followers to send `code`: right after 回复 / reply / send ("回复3", "回复：【3】",
+ * "Reply h"), or — a code with a digit, or of three letters or more — standing alone in a text that
+ * says to send anything ("Reply 1 for hours, … 8 for support"). Only a warning: a code "a" reads in
+ * "Send a message" too.
+ */
+function tellsToSend(text: string, code: string): boolean {
+  const escaped = code.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  if (new RegExp(`${TOLD}\\s*[：:]?\\s*[“"'「【]?${escaped}(?![a-z0-9])`, "iu").test(text)) return true;
+  return (/\d/.test(code) || code.length >= 3) && new RegExp(TOLD, "iu").test(text) && new RegExp(`(?<![a-z0-9])${escaped}(?![a-z0-9])`, "iu").test(text);
 }

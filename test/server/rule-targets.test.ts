@@ -62,6 +62,21 @@ test("rm says what still points at the article: the rules answering with it or i
   ];
   expect((await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: rulesDoc(rules) }])).data.warnings).toEqual([]);
   const texts = { welcome: "欢迎！回复 3 晚托介绍，回复31看新闻", help: "Send 31 for news" };
+  let n = 100;
+  const told = async (code: string, welcome: string) => {
+    const id = `a${++n}`;
+    await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: doc([article(n, { code, tag: null })]) }]);
+    await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: JSON.stringify({ format: "replyd/1", matter: "texts", texts: { welcome } }) }]);
+    const w: string[] = (await call("DELETE", "/api/cli", [["id", id]])).data.warnings ?? [];
+    return w.some((x) => x.startsWith("the welcome text"));
+  };
+  // As welcome texts write it: 【】, a colon, a list after one "reply"; not a figure inside another, nor a time.
+  expect(await told("6", "回复【6】查看晚托")).toBe(true);
+  expect(await told("6", "回复：6")).toBe(true);
+  expect(await told("8", "Reply 1 for opening hours, 2 for holidays, 8 for our support hours")).toBe(true);
+  expect(await told("8", "回复数字查看：1 门票，7 餐饮，8 住宿")).toBe(true);
+  expect(await told("8", "We open 8am to 6pm: reply 1 for hours")).toBe(false);
+  expect(await told("8", "回复38看新闻")).toBe(false);
   expect((await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: JSON.stringify({ format: "replyd/1", matter: "texts", texts }) }])).status).toBe(200);
   const rm = await call("DELETE", "/api/cli", [["id", "a1"]]);
   expect(rm.data.warnings).toEqual([

@@ -331,12 +331,19 @@ test("第二个 after a tag's list picks its entry, one without a code too; a co
   // "回复2", as a welcome text says it, is code 2 whatever list came before.
   await say("shop");
   expect((await say("回复2")).ids).toEqual(["wifi"]);
+  // Picked by its code at minute 9, the list is kept for ten more minutes, as a pick by place keeps it.
+  await say("shop");
+  expect((await say("h1", { after: CONVERSATION.windowMs - 60_000 })).ids).toEqual(["hours"]);
+  expect((await say("第二个", { after: 120_000 })).ids).toEqual(["lamp"]);
+  // After an article sent alone, its code is the code, no pick (nothing was listed).
+  expect((await say("营业时间", { from: "o_alone" })).ids).toEqual(["hours"]);
+  expect((await say("h1", { from: "o_alone" })).ids).toEqual(["hours"]);
   // Another article's code answered since: the tag's list is no longer what the follower reads; 第二个 picks nothing from it.
   await say("shop");
   expect((await say("map")).ids).toEqual(["map"]);
   expect((await say("第二个")).ids).toEqual([]);
   const logged = (await answers()).map((a: string[]) => a[1]);
-  expect(logged).toEqual(["tag", "pick:vouchers", "pick:parking", "pick:vouchers", "pick:hours", "pick:lamp", "tag", "pick:lamp", "tag", "code", "tag", "code", "another:not_found"]);
+  expect(logged).toEqual(["tag", "pick:vouchers", "pick:parking", "pick:vouchers", "pick:hours", "pick:lamp", "tag", "pick:lamp", "tag", "code", "tag", "pick:hours", "pick:lamp", "answer:hours", "code", "tag", "code", "another:not_found"]);
 });
 
 test("a rule answering a message with a tag lists every article of it, as the tag itself does, not the first eight", async () => {

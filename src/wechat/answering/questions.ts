@@ -127,7 +127,9 @@ export class Questions {
     const picked = readAsCode ? undefined : pickedFromList(text, last);
     // An entry deleted since is nothing to give: the live code is something.
     if (picked && this.store.articles.get(picked)?.deleted === false) return this.answer(text, "fallback", asker, turns);
-    return last.shown.includes(id) ? { ...code, answer: `pick:${id}` } : code;
+    // An entry of a list (not an article sent alone): picked, the list kept and its window renewed, as a pick by place does.
+    if (last.shown.length < 2 || !last.shown.includes(id) || !this.conversations || asker.key === null) return code;
+    return this.keep(this.conversations, asker.from, { ...last, key: asker.key, at: this.now() }, turns, { ...code, answer: `pick:${id}` });
   }
 
   /**

@@ -45,9 +45,10 @@ export class Responder {
   }
 
   /**
-   * Synchronous unless a regex rule has to run in the worker: the common message then costs no
-   * promise and no deadline timer. `inConversation` false: read alone and not remembered
-   * (`replyd ask`, which is nobody's conversation).
+   * Synchronous unless a regex rule has to run in the worker, or the follower's conversation is
+   * read (a question; a code, which may pick from the list just sent): help, a tag, a rule's text
+   * then cost no promise and no deadline timer. `inConversation` false: read alone and not
+   * remembered (`replyd ask`, which is nobody's conversation).
    */
   respond(m: Inbound, inConversation = true): Decision | Promise<Decision> {
     const listening = inConversation && this.conversations !== null;
