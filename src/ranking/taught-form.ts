@@ -3,14 +3,19 @@
  * the deleted articles' questions in store/model/deleted-questions.ts, a question appended that an
  * article holds already in server/append.ts): read as the ranking reads words (words.ts `folded`:
  * full width, case, traditional characters as simplified), white space folded — and gone between
- * Chinese characters, where it parts nothing ("猫咪 绝育 要空腹吗") —, and the punctuation and
- * symbols at its ends ("~", an emoji) left out.
+ * Chinese characters, where it parts nothing ("猫咪 绝育 要空腹吗") —, the punctuation and
+ * symbols at its ends ("~", an emoji) left out, and one sentence-final particle after a Chinese
+ * character, as an exact rule reads it ("索道几点停啊" is "索道几点停" taught: a walkthrough's
+ * follower added 啊 and got a list).
  */
+import { END_PARTICLE } from "./end-particle.ts";
 import { folded } from "./words.ts";
 
-export const taughtForm = (text: string): string =>
-  folded(text)
-    .trim()
-    .replace(/\s+/g, " ")
-    .replace(/(?<=\p{Script=Han}) (?=\p{Script=Han})/gu, "")
-    .replace(/^[\s\p{P}\p{S}]+|[\s\p{P}\p{S}]+$/gu, "");
+const ENDS = /^[\s\p{P}\p{S}]+|[\s\p{P}\p{S}]+$/gu;
+
+export function taughtForm(text: string): string {
+  const form = folded(text).trim().replace(/\s+/g, " ").replace(/(?<=\p{Script=Han}) (?=\p{Script=Han})/gu, "").replace(ENDS, "");
+  const chars = [...form];
+  const last = chars.length > 2 ? (chars[chars.length - 1] as string) : "";
+  return END_PARTICLE.test(last) && /\p{Script=Han}/u.test(chars[chars.length - 2] as string) ? chars.slice(0, -1).join("").replace(ENDS, "") : form;
+}

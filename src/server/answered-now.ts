@@ -1,6 +1,6 @@
 /**
  * What the ranking offers a follower's text nothing answered when it came, asked again now, alone:
- * taught since (replyd teach), or its articles changed. Shown beside it by the report's questions
+ * taught since (replyd teach: the taught article alone, as followers get it), or its articles changed. Shown beside it by the report's questions
  * nothing answered and by `replyd inbox`, so that what is mended reads as mended. The ranking only —
  * no rules (a regex rule timing out here would count against it for followers), no conversation.
  * One after another, within ANSWERED_NOW_MS in all; one that fails, is busy or late is left out.
@@ -8,6 +8,7 @@
 import { choose } from "../ranking/choice.ts";
 import { saidBetweenQuestions } from "../ranking/cues.ts";
 import { loggedAnswer } from "../wechat/answering/ranked-reply.ts";
+import { taughtOf } from "../wechat/answering/taught.ts";
 import type { AppContext } from "./context.ts";
 
 /** The time given the ranking in all (50 texts, a few ms each on an idle server). */
@@ -24,7 +25,10 @@ export async function answeredNow(ctx: Pick<AppContext, "clock" | "read">, texts
     try {
       const ranked = await ctx.read.searcher.rank(text);
       if (!ranked || ranked === "busy") continue;
-      const c = choose(ranked.articles);
+      // Taught: that article alone, as a follower gets it (an inbox entry had said "now answers:…" of a question taught since).
+      const taught = taughtOf(text, ranked.articles, ctx.read.articles);
+      if (taught && "deleted" in taught) continue;
+      const c = taught ? ({ kind: "one", article: taught.article, margin: 0 } as const) : choose(ranked.articles);
       if (c.kind !== "none") out.set(text, loggedAnswer(c));
     } catch {
       // What is listed stands without it.

@@ -18,10 +18,15 @@ test("the same words in any case, white space, full width, and punctuation or sy
   // Chinese as followers type it: full-width punctuation and a trailing emoji at the ends.
   expect(taughtForm("周日开门吗？？😀")).toBe(taughtForm("周日开门吗"));
   // A space between Chinese characters parts nothing; between Latin words it does.
-  expect(taughtForm("猫咪 绝育  要空腹吗")).toBe("猫咪绝育要空腹吗");
+  expect(taughtForm("猫咪 绝育  要空腹吗")).toBe(taughtForm("猫咪绝育要空腹吗"));
+  expect(taughtForm("猫咪 绝育 要空腹")).toBe("猫咪绝育要空腹");
   expect(taughtForm("wifi 密码")).toBe("wifi 密码");
   // Traditional and simplified characters are one, as the ranking reads them.
   expect(taughtForm("貓咪絕育要空腹嗎？")).toBe(taughtForm("猫咪绝育要空腹吗"));
+  // One sentence-final particle after a Chinese character, as an exact rule reads it; not a word of one or two characters.
+  for (const asked of ["索道几点停啊", "索道几点停呀～", "索道几点停吗？"]) expect({ asked, form: taughtForm(asked) }).toEqual({ asked, form: "索道几点停" });
+  expect(taughtForm("好吗")).toBe("好吗");
+  expect(taughtForm("so ma")).toBe("so ma");
 });
 
 test("the first ranked article holding it, in the ranking's order", () => {

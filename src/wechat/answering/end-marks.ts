@@ -1,4 +1,5 @@
 /** What an exact rule reads a message without (responder.ts `matching`). */
+import { END_PARTICLE } from "../../ranking/end-particle.ts";
 
 /**
  * A message without the marks a phone ends it with — sentence ends, "~", emoji, and one
@@ -17,5 +18,4 @@ export function withoutEnd(s: string): string {
   if (end > 2 && END_PARTICLE.test(chars[end - 1] as string)) (end--, marks());
   return chars.slice(0, end).join("");
 }
-const END_PARTICLE = /^[呀啊吖啦喇㗎啰哦呢嘛吗么]$/u;
 const END_MARK = /^(?:\s|[.!?~…。！？～、，,;；:：]|\p{Extended_Pictographic}|\u{FE0F})$/u;

@@ -1,0 +1,29 @@
+/**
+ * What an inbox entry or the report says a text nothing answered gets now (server/answered-now.ts):
+ * as a follower gets it — a question taught since is its article alone, however close the ranking
+ * puts another; one taught to an article deleted since, nothing.
+ */
+import { expect, test } from "bun:test";
+import { answeredNow } from "../../src/server/answered-now.ts";
+import type { RankedArticle } from "../../src/ranking/types.ts";
+import { systemClock } from "../../src/base/clock.ts";
+
+const ranked = (id: string, score: number, questions: string[] = []): RankedArticle => ({
+  id, title: id, description: "", url: `https://example.com/${id}`, picurl: null, score, coverage: 0.8, headCoverage: 0.5, word: true,
+  questions, head: 1, passage: null, passageScore: 0, excerpt: null, passages: [],
+});
+const ctx = (articles: RankedArticle[], deleted: Record<string, string> = {}) =>
+  ({
+    clock: systemClock,
+    read: {
+      searcher: { rank: async () => ({ terms: [], postings: 0, candidates: articles.length, articles }) },
+      articles: { deletedTaught: (form: string) => deleted[form] ?? null },
+    },
+  }) as unknown as Parameters<typeof answeredNow>[0];
+
+test("a question taught since is its article alone, as followers get it, though the ranking lists it beside another", async () => {
+  const close = [ranked("maintenance", 10), ranked("cableway", 9, ["索道几点停"])];
+  expect(await answeredNow(ctx(close), ["索道几点停", "索道开吗"])).toEqual(new Map([["索道几点停", "answer:cableway"], ["索道开吗", "answers:maintenance,cableway"]]));
+  // Taught to an article deleted since: nothing now, as the follower gets the fallback.
+  expect(await answeredNow(ctx([ranked("maintenance", 10)], { 索道几点停: "gone" }), ["索道几点停"])).toEqual(new Map());
+});
