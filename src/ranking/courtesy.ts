@@ -3,8 +3,9 @@
  * acknowledgement, a goodbye, laughter, or nothing but punctuation and symbols (an emoji); "opens" —
  * a greeting or "one more question". Said as one of the phrases below, or made of them: 好的谢谢,
  * 你好在吗, 收到 谢谢🙏; "brilliant thank you", "ok cheers mate", "hi there, quick question". A
- * closed set of followers' phrasings in both languages (mainland, Hong Kong, Taiwan and British
- * ones among them), never the account's words: a message holding one word outside it is a message.
+ * closed set of followers' phrasings in both languages (mainland, Hong Kong, Taiwan, British,
+ * Singapore, Australian, Vietnamese and Filipino ones among them), never the account's words: a
+ * message holding one word outside it is a message.
  */
 import { fold } from "./fold.ts";
 
@@ -55,12 +56,12 @@ const PIECES = new Map<string, Courtesy | "addressed">([
 const LONGEST_PIECE = Math.max(...[...PIECES.keys()].map((p) => [...p].length));
 
 /** Latin words a message of thanks is made of ("brilliant thank you", "ok cheers mate", "thanks love"): one of these… */
-const THANKING = new Set(["thanks", "thank", "thankyou", "thanku", "thanx", "thnx", "thks", "tnx", "tks", "thx", "ty", "tysm", "tq", "tqvm", "tqsm", "cheers", "ta"]);
+const THANKING = new Set(["thanks", "thank", "thankyou", "thanku", "thanx", "thnx", "thks", "tnx", "tks", "thx", "ty", "tysm", "tq", "tqvm", "tqsm", "cheers", "ta", "salamat"]);
 /** Whom they thank or greet, and the particles a Singaporean ends it with ("thanks lah", "ok lor", "hello doc"): beside courtesy only. */
-const ADDRESSED_LATIN = ["doc", "doctor", "dr", "sir", "madam", "maam", "boss", "teacher", "miss", "aunty", "auntie", "uncle", "bro", "sis", "lah", "la", "leh", "lor", "hor", "ya", "yah", "ba", "can"];
+const ADDRESSED_LATIN = ["doc", "doctor", "dr", "sir", "madam", "maam", "boss", "teacher", "miss", "aunty", "auntie", "uncle", "bro", "sis", "lah", "la", "leh", "lor", "hor", "ya", "yah", "ba", "can", "po"];
 const ACKNOWLEDGING = new Set([
   "ok", "okay", "okey", "okie", "kk", "great", "brilliant", "brill", "lovely", "perfect", "cool", "nice", "awesome", "fab", "fabulous", "fantastic", "wonderful", "excellent",
-  "amazing", "ace", "alright", "sure", "noted", "understood", "bye", "goodbye", "cya", "lol", "haha", "hahaha", "lmao",
+  "amazing", "ace", "alright", "sure", "noted", "understood", "bye", "goodbye", "cya", "lol", "haha", "hahaha", "lmao", "sige", "opo",
 ]);
 /**
  * …with these around them ("thanks so much", "nice one", "that's great thanks": fold() leaves "that s").
@@ -68,13 +69,13 @@ const ACKNOWLEDGING = new Set([
  */
 const AROUND = new Set([
   "you", "u", "ya", "very", "so", "much", "a", "lot", "lots", "loads", "heaps", "mate", "love", "again", "that", "thats", "s", "it", "its", "got", "no", "worries", "one", "really", "many", "all", "then", "oh", "ah",
-  "x", "xx", "xxx", "guys", "everyone", "fine", "good", "right", "sound", "super", "great", ...ADDRESSED_LATIN,
+  "x", "xx", "xxx", "guys", "everyone", "fine", "good", "right", "sound", "super", "great", "maraming", "na", ...ADDRESSED_LATIN,
 ]);
 /** …and these only beside thanks ("thanks for the help": "ok help" is a request). */
 const WITH_THANKS = new Set(["for", "the", "your", "help", "info", "reply", "answer", "quick", "response", "time", "with"]);
 /** Latin words a greeting is made of ("good morning", "hiya", "hi there, quick question"): one greeting, the rest of these. */
-const GREETING = new Set(["hi", "hello", "hey", "heya", "hiya", "hallo", "howdy", "yo", "morning", "afternoon", "evening", "greetings", "gm", "gday", "gidday", "arvo"]);
-const AROUND_GREETING = new Set(["good", "gd", "there", "all", "everyone", "guys", "folks", "team", "dear", "again", "quick", "question", "one", "more", "another", "i", "have", "a", "got", "please", "anyone", "anybody", "is", "mate", ...ADDRESSED_LATIN]);
+const GREETING = new Set(["hi", "hello", "hey", "heya", "hiya", "hallo", "howdy", "yo", "morning", "afternoon", "evening", "greetings", "gm", "gday", "gidday", "arvo", "magandang"]);
+const AROUND_GREETING = new Set(["good", "gd", "there", "all", "everyone", "guys", "folks", "team", "dear", "again", "quick", "question", "one", "more", "another", "i", "have", "a", "got", "please", "anyone", "anybody", "is", "mate", "umaga", "hapon", "gabi", "araw", ...ADDRESSED_LATIN]);
 const MOST_WORDS = 8;
 
 export function courtesyOf(text: string): Courtesy | null {

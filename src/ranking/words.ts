@@ -20,6 +20,7 @@
 import { stemmer as porter } from "stemmer";
 import { FILLER_HAN, FILLER_LATIN } from "./filler-words.ts";
 import { TRADITIONAL_PAIRS } from "./traditional-chars.ts";
+import { taglishStops } from "./taglish.ts";
 import { canonicalTerms, groupedTerms, synonymCover } from "./synonyms.ts";
 
 /**
@@ -132,10 +133,11 @@ export function meaningTerms(text: string): string[] {
 /** The terms of `text` before the operator's synonyms. */
 function ownTerms(text: string): string[] {
   const out: string[] = [];
-  for (const m of runsOf(text)) {
-    const run = m[0];
+  const runs = [...runsOf(text)].map((m) => m[0]);
+  const taglish = taglishStops(runs);
+  for (const run of runs) {
     if (!HAN.test(run)) {
-      if (LATIN_STOP.has(run)) continue;
+      if (LATIN_STOP.has(run) || taglish?.has(run)) continue;
       const w = stemWord(run);
       if (!FILLER_L.has(w)) out.push(w);
       continue;
@@ -167,10 +169,11 @@ export function placesOf(text: string): { term: string; by: string[] }[] {
   // its pairs stand among them: an operator's synonym covering one of those holds the place too.
   const raw: string[] = [];
   const places: { term: string; by: string[]; at: number[] }[] = [];
-  for (const m of runsOf(text)) {
-    const run = m[0];
+  const runs = [...runsOf(text)].map((m) => m[0]);
+  const taglish = taglishStops(runs);
+  for (const run of runs) {
     if (!HAN.test(run)) {
-      if (LATIN_STOP.has(run)) continue;
+      if (LATIN_STOP.has(run) || taglish?.has(run)) continue;
       const w = stemWord(run);
       if (FILLER_L.has(w)) continue;
       raw.push(w);

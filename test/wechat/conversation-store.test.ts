@@ -148,12 +148,14 @@ describe("what a message says about the reply before it", () => {
       // Singapore's and Malaysia's, and whom they thank.
       "tks", "tq", "ok tks", "thank u doc", "thanks doc", "thanks lah", "noted with thanks", "ok lor", "ok can", "terima kasih", "nandri", "thank you doctor", "谢谢医生", "谢谢老师", "好的 谢谢教练",
       // Australian, and Vietnamese with its marks and without (an Australian library's walkthrough: each got the fallback or a list).
-      "thanks heaps", "ok thanks heaps", "ta heaps mate", "cảm ơn", "Cảm ơn bạn", "cam on ban", "cảm ơn nhiều", "tạm biệt"];
+      "thanks heaps", "ok thanks heaps", "ta heaps mate", "cảm ơn", "Cảm ơn bạn", "cam on ban", "cảm ơn nhiều", "tạm biệt",
+      // Filipino, with po (a walkthrough's e-wallet: each got the fallback, "noted po" an article).
+      "salamat po", "maraming salamat", "ok na po thanks", "thank you po", "ty po", "ok po", "sige po", "opo", "noted po"];
     expect(kinds(closes)).toEqual(closes.map((t) => [t, "closes"]));
     const opens = ["good morning", "morning", "evening", "good evening", "hiya", "hey", "hello there", "hi there, quick question", "good afternoon all", "ok one more question",
       "哈囉", "安安", "請問一下", "你好在吗", "您好，请问", "下午好", "嗨", "你好呀", "早晨呀", "有冇人", "有冇人呀", "喂", "Hello, anyone there?", "anyone there?",
       "selamat pagi", "hello doc", "morning doc", "gd morning", "老师好", "医生在吗",
-      "g'day", "G'day mate!", "gday", "good arvo", "xin chào", "xin chao", "chào bạn", "chào anh"];
+      "g'day", "G'day mate!", "gday", "good arvo", "xin chào", "xin chao", "chào bạn", "chào anh", "hi po", "good morning po", "magandang umaga po"];
     expect(kinds(opens)).toEqual(opens.map((t) => [t, "opens"]));
     // One word outside the phrases, or asked: a message.
     const messages = ["ok help", "thanks, where is my order", "good?", "evening?", "hi can you help", "cheers for nothing, where is my bin", "tax", "5", "了解一下会员", "谢谢，运费呢", "晚上好几点关门", "good morning what time do you open",
@@ -161,7 +163,7 @@ describe("what a message says about the reply before it", () => {
       "fine", "sound", "right", "good", "super", "营业时间呢", "有冇泳池",
       // Whom they address, and a particle, are courtesy only beside courtesy.
       "医生", "老师", "doctor", "doc?", "lah", "can", "hi doc can i walk in", "ok can i pay by card", "老板",
-      "arvo?", "good day", "g day trip", "ban", "anh", "bạn", "heaps"];
+      "arvo?", "good day", "g day trip", "ban", "anh", "bạn", "heaps", "po", "na", "umaga", "hi po, my transfer didnt arrive"];
     expect(kinds(messages)).toEqual(messages.map((t) => [t, null]));
   });
 
