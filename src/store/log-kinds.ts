@@ -98,8 +98,8 @@ const wordsOf = (terms: readonly string[]): Set<string> => new Set(terms.filter(
 const unitsOf = (terms: readonly string[]): Set<string> => new Set(terms.filter((t) => isHanChar(t) || !/\p{Script=Han}/u.test(t)));
 
 /**
- * The message asks about what the one before asked: a word of it again, and half of what it is
- * made of or more (its English words, its Chinese characters) that question's ("社保卡挂失" after "社保卡丢了咋办", "cancel subscription" after "how do i cancel sub"), or
+ * The message asks about what the one before asked: a word of it again, and more than half of
+ * what it is made of (its English words, its Chinese characters; half of one or two) that question's ("社保卡挂失" after "社保卡丢了咋办", "cancel subscription" after "how do i cancel sub"), or
  * "换一个 / another". A question of its own sent right after ("电话多少" after "办好了没有啊") is no
  * asking again, nor a follow-up on another side of it ("那周末呢"), nor a new question on the
  * same subject ("报到那天食堂几点开" after "报到那天要带什么材料", "京东店铺能对接吗" after "顺丰月结怎么对接":
@@ -114,7 +114,11 @@ export function asksAbout(content: string, before: string | null): boolean {
   if (![...wordsOf(now)].some((w) => had.has(w))) return false;
   const held = unitsOf(then);
   const units = [...unitsOf(now)];
-  return units.filter((u) => held.has(u)).length * 2 >= units.length;
+  // Half of a message of one or two units ("cancel subscription"); more than half of a longer one:
+  // "周六可以装修吗" after 装修押金多少钱 shares 装修 and asks of Saturdays (a walkthrough's report
+  // counted it), "报到那天食堂几点开" shares 报到那天 and asks of the canteen.
+  const shared = units.filter((u) => held.has(u)).length * 2;
+  return units.length <= 2 ? shared >= units.length : shared > units.length;
 }
 
 /**

@@ -77,6 +77,25 @@ test("unlist reaches the turns another instance kept: their newest list forgotte
   }
 });
 
+test("unlist for the code of one of the list's entries leaves the list, on every instance; another article's code forgets it", async () => {
+  const [la, lb, lc] = [await link(), await link(), await link()];
+  try {
+    const now = Date.now();
+    const a = new SharedConversations(la, new LocalConversations(() => now), () => now);
+    const b = new SharedConversations(lb, new LocalConversations(() => now), () => now);
+    const c = new SharedConversations(lc, new LocalConversations(() => now), () => now);
+    await a.add("o3", { ...turn("课程", now - 60_000), offered: ["math", "english"], shown: ["math", "english"], byCode: true }, []);
+    await b.unlist("o3", "math");
+    for (const x of [a, b, c]) expect((await x.recent("o3", "next")).map((t) => t.shown)).toEqual([["math", "english"]]);
+    await b.unlist("o3", "map");
+    for (const x of [a, b, c]) expect((await x.recent("o3", "next")).map((t) => t.shown)).toEqual([[]]);
+  } finally {
+    la.close();
+    lb.close();
+    lc.close();
+  }
+});
+
 test("Redis away: turns kept and read in the instance's own memory; back, what each side holds is merged by time, the newest two", async () => {
   const l = await link();
   try {

@@ -61,9 +61,11 @@ export interface Conversations {
   /**
    * The follower was answered since by a code, a tag, help or a rule: the list their newest turn
    * showed is no longer the last thing they saw, so a number they send next is no pick from it
-   * (responder.ts). Their turns stay, to read a follow-up with.
+   * (responder.ts). Their turns stay, to read a follow-up with. `entry`: a code's article, which
+   * leaves a list showing it as it is — the follower read it from there, and "第二个" next picks
+   * from it too (a walkthrough's parent sent "11" from a list, then 第二个, and got the fallback).
    */
-  unlist(openid: string): Promise<void>;
+  unlist(openid: string, entry?: string): Promise<void>;
 }
 
 /** A message's dedupe key as a turn holds it: short whatever the key's length, the same at every instance. */
@@ -105,13 +107,16 @@ export function parseTurns(json: string | null | undefined): Turn[] {
 }
 
 /** `json`'s turns with the newest one's list forgotten, as stored; null when it showed none (nothing to write). */
-function withoutList(json: string | null | undefined): string | null {
+function withoutList(json: string | null | undefined, entry?: string): string | null {
   const turns = parseTurns(json);
   const newest = turns.reduce<Turn | undefined>((a, t) => (a && a.at >= t.at ? a : t), undefined);
-  if (!newest?.shown.length) return null;
+  if (!newest?.shown.length || shows(newest, entry)) return null;
   newest.shown = [];
   return JSON.stringify(turns);
 }
+
+/** `turn` showed a list (two entries or more) that holds `entry`. */
+const shows = (turn: Turn, entry: string | undefined): boolean => entry !== undefined && turn.shown.length > 1 && turn.shown.includes(entry);
 
 /** Newest first, each message once, those within the window and not `key`'s, at most CONVERSATION.turns. */
 function current(turns: readonly Turn[], key: string, now: number): Turn[] {
@@ -161,8 +166,8 @@ export class LocalConversations implements Conversations {
     this.keep(openid, turn, before);
   }
 
-  async unlist(openid: string): Promise<void> {
-    const changed = withoutList(this.held.get(openid));
+  async unlist(openid: string, entry?: string): Promise<void> {
+    const changed = withoutList(this.held.get(openid), entry);
     if (changed) this.held.set(openid, changed);
   }
 }
@@ -186,14 +191,16 @@ export class SharedConversations implements Conversations {
       async () => {
         // Two keys, two commands (a Redis Cluster may keep them apart), sent together.
         const [json, at] = await Promise.all([this.link.send<string | null>("GET", [this.keys.conversation(openid)]), this.link.send<string | null>("GET", [this.keys.unlisted(openid)])]);
-        return [parseTurns(json), Number(at) || 0] as [Turn[], number];
+        const [when, entry] = (at ?? "").split(" ");
+        return [parseTurns(json), { at: Number(when) || 0, entry }] as [Turn[], { at: number; entry?: string }];
       },
-      { local: (): [Turn[], number] => (this.alone++, [[], 0]) },
+      { local: (): [Turn[], { at: number; entry?: string }] => (this.alone++, [[], { at: 0 }]) },
     );
     const turns = current([...mine, ...theirs], key, this.now());
-    // A code, tag, help or rule answered since the newest turn (on any instance): its list is not what the follower reads.
+    // A code, tag, help or rule answered since the newest turn (on any instance): its list is not
+    // what the follower reads — unless that was the code of one of its entries.
     const newest = turns[0];
-    return newest && newest.shown.length && newest.at <= unlistedAt ? [{ ...newest, shown: [] }, ...turns.slice(1)] : turns;
+    return newest && newest.shown.length && newest.at <= unlistedAt.at && !shows(newest, unlistedAt.entry) ? [{ ...newest, shown: [] }, ...turns.slice(1)] : turns;
   }
 
   async add(openid: string, turn: Turn, before: readonly Turn[]): Promise<void> {
@@ -207,9 +214,10 @@ export class SharedConversations implements Conversations {
    * When, not what: one SET of the time, which recent() holds against the newest turn. Changing the
    * turns in Redis would be a read and a write, and a turn another instance kept between them lost.
    */
-  async unlist(openid: string): Promise<void> {
-    await this.local.unlist(openid);
+  async unlist(openid: string, entry?: string): Promise<void> {
+    await this.local.unlist(openid, entry);
     if (openid.length > CONVERSATION.openidChars) return;
-    await viaRedis(() => this.link.send("SET", [this.keys.unlisted(openid), String(this.now()), "PX", String(CONVERSATION.windowMs)]), { local: () => void this.alone++ });
+    const value = entry === undefined ? String(this.now()) : `${this.now()} ${entry}`;
+    await viaRedis(() => this.link.send("SET", [this.keys.unlisted(openid), value, "PX", String(CONVERSATION.windowMs)]), { local: () => void this.alone++ });
   }
 }

@@ -28,6 +28,8 @@ export interface Decision {
   generate?: { question: string; sources: Source[] };
   /** A text list of articles that is no ranking's (a tag's, a rule's), `about` what it lists: kept as the follower's turn, to pick from (responder.ts `movedOn`). */
   listed?: { about: string; ids: string[] };
+  /** A code's article: a list just shown that holds it stays the follower's to pick from (conversation.ts `unlist`). */
+  entry?: string;
 }
 
 export interface ResponderOptions {

@@ -108,28 +108,23 @@ export class Questions {
   }
 
   /**
-   * `text` is the code of article `id` and may pick from a list ("2"): when the last thing the
-   * follower was shown is a list holding an entry there (responder.ts forgets the list when a code,
-   * help or a rule answers them), the entry — unless the list shows `text` as an entry's code, which
-   * is then what was read ("3  主厅地址"); else `code`, the code's article. So after a list labelled
-   * "7, 3, 9" or a tag's list of codes and "·", "2" is its second entry (two walkthroughs' followers
-   * sent "2" so, and got the article whose code is 2). A code of an entry the list shows is that
-   * entry, picked: the list stays what the follower reads, so "第二个" after "11" picks from it too (a
-   * walkthrough's parent got the fallback, the list forgotten by the code's answer).
+   * `text` is an article's code and may pick from a list ("2"): when the last thing the follower was
+   * shown is a list holding an entry there (responder.ts forgets the list when a code, help or a rule
+   * answers them), the entry — unless the list shows `text` as an entry's code, which is then what
+   * was read ("3  主厅地址"); else `code`, the code's article. So after a list labelled "7, 3, 9" or
+   * a tag's list of codes and "·", "2" is its second entry (two walkthroughs' followers sent "2" so,
+   * and got the article whose code is 2).
    */
-  async pickOr(text: string, asker: Asker, code: Decision, id: string): Promise<Decision> {
+  async pickOr(text: string, asker: Asker, code: Decision): Promise<Decision> {
     const turns = await this.turnsOf(asker);
     const last = turns[0];
-    if (!last || !last.shown.length) return code;
+    if (!last) return code;
     const labels = last.byCode ? last.shown.map(this.codeOf) : entryLabels(last.shown, this.codeOf);
     const typed = text.normalize("NFKC").trim().toLowerCase();
     const readAsCode = !numberedLabels(labels.map((l) => l ?? "")) && labels.some((l) => l?.toLowerCase() === typed);
     const picked = readAsCode ? undefined : pickedFromList(text, last);
     // An entry deleted since is nothing to give: the live code is something.
-    if (picked && this.store.articles.get(picked)?.deleted === false) return this.answer(text, "fallback", asker, turns);
-    // An entry of a list (not an article sent alone): picked, the list kept and its window renewed, as a pick by place does.
-    if (last.shown.length < 2 || !last.shown.includes(id) || !this.conversations || asker.key === null) return code;
-    return this.keep(this.conversations, asker.from, { ...last, key: asker.key, at: this.now() }, turns, { ...code, answer: `pick:${id}` });
+    return picked && this.store.articles.get(picked)?.deleted === false ? this.answer(text, "fallback", asker, turns) : code;
   }
 
   /**

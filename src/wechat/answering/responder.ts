@@ -6,7 +6,7 @@ import { news } from "./ranked-reply.ts";
 import { turnKey, type Conversations } from "./conversation.ts";
 import { Questions, type Asker } from "./questions.ts";
 import { MAX_INPUT, type RegexMatcher } from "./regex.ts";
-import { searchedWords, toldToSend } from "../../ranking/cues.ts";
+import { picksEntry, searchedWords, toldToSend } from "../../ranking/cues.ts";
 import { folded } from "../../ranking/words.ts";
 import type { Decision, ResponderOptions } from "./decision.ts";
 import { DEFAULT_TEXTS, operatorText } from "./texts.ts";
@@ -45,10 +45,9 @@ export class Responder {
   }
 
   /**
-   * Synchronous unless a regex rule has to run in the worker, or the follower's conversation is
-   * read (a question; a code, which may pick from the list just sent): help, a tag, a rule's text
-   * then cost no promise and no deadline timer. `inConversation` false: read alone and not
-   * remembered (`replyd ask`, which is nobody's conversation).
+   * Synchronous unless a regex rule has to run in the worker: the common message then costs no
+   * promise and no deadline timer. `inConversation` false: read alone and not remembered
+   * (`replyd ask`, which is nobody's conversation).
    */
   respond(m: Inbound, inConversation = true): Decision | Promise<Decision> {
     const listening = inConversation && this.conversations !== null;
@@ -72,7 +71,7 @@ export class Responder {
   private movedOn(asker: Asker, d: Decision): Decision | Promise<Decision> {
     if (d.listed) return this.questions.listed(asker, d.listed.about, d.listed.ids, d);
     if (d.reply && (d.answer === "code" || d.answer === "tag" || d.answer === "help" || d.answer.startsWith("rule:"))) {
-      this.conversations?.unlist(asker.from).catch((e: Error) => this.log(`a follower's conversation could not be kept (a number they send next may pick from the list before): ${e.message}`));
+      this.conversations?.unlist(asker.from, d.entry).catch((e: Error) => this.log(`a follower's conversation could not be kept (a number they send next may pick from the list before): ${e.message}`));
     }
     return d;
   }
@@ -121,9 +120,9 @@ export class Responder {
 
     const byCode = this.store.articles.getLiveByCode(text) ?? (plain === text ? null : this.store.articles.getLiveByCode(plain));
     if (byCode) {
-      const code: Decision = { reply: { type: "news", articles: [news(byCode)] }, answer: "code", unmatched: false };
-      // "2" right after a numbered list is its second entry, though an article's code is 2; a code the list shows, its entry: the list is what the follower reads.
-      return asker.key !== null ? this.questions.pickOr(text, asker, code, byCode.id) : code;
+      const code: Decision = { reply: { type: "news", articles: [news(byCode)] }, answer: "code", unmatched: false, entry: byCode.id };
+      // "2" right after a numbered list is its second entry, though an article's code is 2: the list is what the follower reads.
+      return asker.key !== null && picksEntry(text) !== null ? this.questions.pickOr(text, asker, code) : code;
     }
 
     // As a phone ends it too ("housing?", "news!").
