@@ -16,7 +16,7 @@ export type RuleReply =
   | { type: "tag"; tag: string };
 
 export const MATCH_KINDS = ["exact", "prefix", "contains", "regex"] as const;
-export const TEXT_KEYS = ["welcome", "help", "fallback", "not_found"] as const;
+export const TEXT_KEYS = ["welcome", "help", "fallback", "not_found", "media"] as const;
 export type TextKey = (typeof TEXT_KEYS)[number];
 export type Texts = Partial<Record<TextKey, string>>;
 export type Tags = Record<string, string>;

@@ -206,7 +206,7 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect(r.out).not.toContain("English default");
     writeFileSync(join(tmp.dir, "texts.json"), JSON.stringify({ format: "replyd/1", matter: "texts", texts: { welcome: "欢迎" } }));
     expect((await cli("import", "texts.json")).code).toBe(0);
-    expect((await cli("health")).out).toContain("texts          help, fallback, not_found still replyd's English defaults (import a document of texts to set them)");
+    expect((await cli("health")).out).toContain("texts          help, fallback, not_found, media still replyd's English defaults (import a document of texts to set them)");
     // not_found unset is the fallback text once that is set: no longer English.
     writeFileSync(join(tmp.dir, "texts.json"), JSON.stringify({ format: "replyd/1", matter: "texts", texts: { fallback: "没有找到" } }));
     expect((await cli("import", "texts.json")).code).toBe(0);

@@ -62,7 +62,7 @@ describe.each(fixtures)("%s", (file) => {
   });
 });
 
-test("what some of them are answered with: welcome, help by voice recognition, the fallback for media", async () => {
+test("what some of them are answered with: welcome, help by voice recognition, the media text for an image", async () => {
   const app = await testApp({ wechat: { token: TOKEN } });
   try {
     const answer = async (file: string) => {
@@ -71,7 +71,7 @@ test("what some of them are answered with: welcome, help by voice recognition, t
     };
     expect(await answer("event-subscribe-qrscene.xml")).toBe("Welcome! Send h for help.");
     expect(await answer("voice-recognition.xml")).toStartWith("Send an article's code");
-    expect(await answer("image.xml")).toBe("Sorry, I did not understand that. Send h for help.");
+    expect(await answer("image.xml")).toBe("Received, thank you. To ask a question, send it as text; send h for help.");
     expect(await answer("event-masssendjobfinish.xml")).toBe("success");
     expect(await answer("text-web-client-stray-text.xml")).toBe("Sorry, I did not understand that. Send h for help.");
   } finally {

@@ -198,7 +198,7 @@ test("not_found left unwritten is the operator's fallback text when they wrote t
   const setTexts = async (texts: object) =>
     expect((await call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: JSON.stringify({ format: "replyd/1", matter: "texts", texts }) }] })).status).toBe(200);
   const defaults = async () => (await call("GET", "/api/cli")).data.texts_default;
-  expect(await defaults()).toEqual(["welcome", "help", "fallback", "not_found"]);
+  expect(await defaults()).toEqual(["welcome", "help", "fallback", "not_found", "media"]);
   await setTexts({ fallback: "抱歉，没找到答案，回复h看帮助" });
   expect(textOf(await say("s 天气预报"))).toBe("抱歉，没找到答案，回复h看帮助");
   expect(textOf(await say("换一个"))).toBe("抱歉，没找到答案，回复h看帮助");

@@ -37,20 +37,31 @@ describe("replies", () => {
     expect(out).toMatchObject({ direction: "out", from_user: FOLLOWER, sent_by: "admin1", reply_to: entry.seq, content: "It ships tomorrow.\nSorry for the wait.", unmatched: false });
     expect(answered).toMatchObject({ seq: entry.seq, answered_at: expect.any(String), reply_window: { left: 4 } });
   });
-  test("a photo, a location, a voice message unrecognised: the fallback text, in the inbox with what lets the operator see it, answerable; logged as media", async () => {
+  test("a photo, a location, a link, a video, a voice message unrecognised: the media text, in the inbox with what lets the operator see it, answerable; logged as media", async () => {
     const now = Math.floor(t.clock.now() / 1000);
     const send = async (type: string, fields: Record<string, string>) => (await t.handle(wxPost(otherMsg(type, now, fields), now))).text();
-    expect(await send("image", { PicUrl: "http://mmbiz.qpic.cn/mmbiz_jpg/abc/0", MediaId: "m1" })).toContain("<Content><![CDATA[Sorry, I did not understand that. Send h for help.]]></Content>");
+    const says = (text: string) => `<Content><![CDATA[${text}]]></Content>`;
+    expect(await send("image", { PicUrl: "http://mmbiz.qpic.cn/mmbiz_jpg/abc/0", MediaId: "m1" })).toContain(says("Received, thank you. To ask a question, send it as text; send h for help."));
     await send("location", { Location_X: "23.134521", Location_Y: "113.358803", Scale: "20", Label: "广州市天河区" });
+    await send("link", { Title: "停车场地图", Description: "d", Url: "https://example.com/map" });
+    await send("video", { MediaId: "m3", ThumbMediaId: "t3" });
     await send("voice", { MediaId: "m2", Format: "amr" });
     fake.interact(FOLLOWER);
     const inbox = await call("GET", "/api/cli", { fields: [["inbox", "unmatched"]] });
     expect(inbox.data.items.map((m: { type: string; content: string | null; answer: string }) => [m.type, m.content, m.answer])).toEqual([
       ["voice", null, "media"],
+      ["video", null, "media"],
+      ["link", "停车场地图 https://example.com/map", "media"],
       ["location", "广州市天河区 (23.134521, 113.358803)", "media"],
       ["image", "http://mmbiz.qpic.cn/mmbiz_jpg/abc/0", "media"],
     ]);
-    const photo = inbox.data.items[2] as { seq: number };
+    // The operator's fallback text when they wrote no media text; their media text once they do.
+    const texts = async (o: object) => expect((await call("POST", "/api/cli", { fields: [["mode", "merge"]], files: [{ name: "json", content: JSON.stringify({ format: "replyd/1", matter: "texts", texts: o }) }] })).status).toBe(200);
+    await texts({ fallback: "抱歉，没找到答案" });
+    expect(await send("image", { PicUrl: "http://mmbiz.qpic.cn/mmbiz_jpg/abc/1", MediaId: "m4" })).toContain(says("抱歉，没找到答案"));
+    await texts({ media: "已收到图片，工作人员会尽快查看" });
+    expect(await send("image", { PicUrl: "http://mmbiz.qpic.cn/mmbiz_jpg/abc/2", MediaId: "m5" })).toContain(says("已收到图片，工作人员会尽快查看"));
+    const photo = inbox.data.items[4] as { seq: number };
     expect((await reply([["inbox", String(photo.seq)], ["text", "Thanks for the photo: we will send a technician."]])).status).toBe(200);
     expect(fake.sent).toEqual([{ touser: FOLLOWER, msgtype: "text", text: { content: "Thanks for the photo: we will send a technician." } }]);
   });

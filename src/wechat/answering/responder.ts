@@ -54,10 +54,10 @@ export class Responder {
     const asker: Asker = { from: m.from, key: listening ? turnKey(dedupeKey(m)) : null };
     if (m.type === "event") return listening ? then(this.onEvent(m), (d) => this.movedOn(asker, d)) : this.onEvent(m);
     if (m.type === "text" || (m.type === "voice" && m.content)) return listening ? then(this.onText((m.content ?? "").trim(), asker), (d) => this.movedOn(asker, d)) : this.onText((m.content ?? "").trim(), asker);
-    // A photo, a location, a voice message unrecognised: the fallback text, and the inbox, so the
-    // operator sees what was sent and can answer it (replyd reply); logged as "media", which the
-    // report counts apart from texts nothing answered.
-    if (MEDIA_TYPES.includes(m.type)) return { ...this.says("fallback", true), answer: "media" };
+    // A photo, a location, a voice message unrecognised: the media text (the fallback's when
+    // unwritten), and the inbox, so the operator sees what was sent and can answer it (replyd
+    // reply); logged as "media", which the report counts apart from texts nothing answered.
+    if (MEDIA_TYPES.includes(m.type)) return this.says("media", true);
     return none;
   }
 

@@ -7,12 +7,14 @@ export const DEFAULT_TEXTS: Record<TextKey, string> = {
   help: "Send an article's code to read it, a tag to list its articles, or s followed by words to search.",
   fallback: "Sorry, I did not understand that. Send h for help.",
   not_found: "Nothing matched your search. Send h for help.",
+  media: "Received, thank you. To ask a question, send it as text; send h for help.",
 };
 
 /**
- * The operator's own text for `key`, if they wrote one: not_found unwritten is their fallback text
- * when they wrote that — written in their followers' language, where replyd's English default
- * reached Chinese followers sending "换一个" or "第二个" with nothing before (two walkthroughs' operators
- * set welcome, help and fallback, as wechat.md's example does, and not not_found).
+ * The operator's own text for `key`, if they wrote one: not_found and media unwritten are their
+ * fallback text when they wrote that — written in their followers' language, where replyd's English
+ * default reached Chinese followers sending "换一个" or "第二个" with nothing before (two walkthroughs'
+ * operators set welcome, help and fallback, as wechat.md's example does, and not not_found).
  */
-export const operatorText = (texts: Partial<Record<TextKey, string>>, key: TextKey): string | undefined => texts[key] ?? (key === "not_found" ? texts.fallback : undefined);
+export const operatorText = (texts: Partial<Record<TextKey, string>>, key: TextKey): string | undefined =>
+  texts[key] ?? (key === "not_found" || key === "media" ? texts.fallback : undefined);
