@@ -13,3 +13,12 @@ test("a term the question does not hold so (a synonym's, a stem, half of a folde
   expect(asTyped("deliveri", "delivery times")).toBe("deliveri");
   expect(asTyped("k", "5㎏")).toBe("k");
 });
+
+test("ask names the question's words no article holds: those not among the terms read, words only; nothing when the ranking read as many as it may", async () => {
+  const { unheldWords } = await import("../../src/cli/commands/ask.ts");
+  const { RANKING_LIMITS } = await import("../../src/ranking/rank.ts");
+  expect(unheldWords("my gums bleed when I brush", ["brush"])).toEqual(["gum", "bleed"]);
+  // Chinese: its pairs, not its single characters.
+  expect(unheldWords("景区有wifi吗", ["景区", "景", "区"])).toEqual(["区有", "wifi"]);
+  expect(unheldWords("my gums bleed", Array.from({ length: RANKING_LIMITS.terms }, (_, i) => `t${i}`))).toEqual([]);
+});

@@ -2,6 +2,20 @@ import type { CommandContext } from "../context.ts";
 import { defineCommand } from "../command.ts";
 import { usage } from "../errors.ts";
 import { asTyped } from "../as-typed.ts";
+import { isWord } from "../../ranking/score.ts";
+import { RANKING_LIMITS } from "../../ranking/rank.ts";
+import { termsOf } from "../../ranking/words.ts";
+
+/**
+ * The words of `q` (Latin words, pairs of Chinese characters) no article holds: those not among
+ * the terms the ranking read, when it read all it held (at most RANKING_LIMITS.terms: past that a
+ * word left unread is not known to be unheld).
+ */
+export function unheldWords(q: string, held: readonly string[]): string[] {
+  if (held.length >= RANKING_LIMITS.terms) return [];
+  const read = new Set(held);
+  return [...new Set(termsOf(q))].filter((t) => isWord(t) && !read.has(t)).slice(0, 12);
+}
 
 interface Asked {
   question: string;
@@ -51,6 +65,10 @@ export async function ask(c: CommandContext): Promise<void> {
     const before = /^(rule:|help$|code$|tag$)/.test(r.answer) ? `not used — the ${r.answer.startsWith("rule:") ? "rule" : r.answer} answered first; it would have given: ` : "";
     const lines = [`answered as  ${r.answer}`, ...(r.rule_warnings ?? []).map((w) => `warning      ${w}`), "", reply, "", `ranking      ${before}${r.choice}${r.choice_why ? ` (${r.choice_why})` : ""}; ${r.postings_read} index entries read, ${r.candidates} articles scored`];
     lines.push(`terms        ${r.terms.map((t) => `${asTyped(t.term, q)}(${t.idf.toFixed(1)})`).join(" ") || "(none the articles hold)"}`);
+    // The question's words no article holds: they count against every article's share of it (an
+    // operator could not see why "pano mag cash in" held 19 % of the cash-in article).
+    const unheld = unheldWords(q, r.terms.map((t) => t.term));
+    if (unheld.length) lines.push(`not held     ${unheld.map((t) => asTyped(t, q)).join(" ")} (no article holds ${unheld.length === 1 ? "it" : "them"}: teach the question, or make ${unheld.length === 1 ? "it a synonym" : "them synonyms"} of the articles' words)`);
     for (const [i, a] of r.articles.entries()) {
       lines.push("", `${i + 1}. ${a.title}  [${a.id}]  score ${a.score.toFixed(2)} (${a.head.toFixed(2)} of it from the title, keywords and questions), holds ${Math.round(a.coverage * 100)}% of the question${a.headCoverage === undefined ? "" : `, its title, keywords and questions ${Math.round(a.headCoverage * 100)}%`}`);
       for (const p of a.passages) lines.push(`   ${p.score.toFixed(2).padStart(6)}  ${oneLine(p.text, 160)}`);
