@@ -67,11 +67,13 @@ const PICKS = [
  * no request for it again. Chinese asks so with 多少, 多久, 几, 什么时候, which LEANS_HAN_AT holds.
  */
 const ASKS_OF_IT = /^(?:how (?:much|many|long|often|far)|what time|when|where)\b/;
+/** …and with a unit it counts in ("how many days?" after a wrong transfer, whose article says "within 7 days": read alone, the fallback), as the words are read (stems). */
+const UNITS = new Set(["mani", "long", "often", "far", "minut", "hour", "dai", "week", "month", "year", "time", "peso", "dollar", "pound", "euro", "yuan"]);
 
 /** The message leans on what was said before it (LEANS_*, ASKS_OF_IT): read with it even when its own words find nothing there. */
 export function leansOnBefore(text: string): boolean {
   const f = fold(text);
-  return LEANS_HAN_AT.test(f.replace(/ /g, "")) || (/\p{Script=Han}/u.test(f) && LEANS_HAN.test(f)) || LEANS_LATIN.test(f) || (ASKS_OF_IT.test(f) && !termsOf(text).length);
+  return LEANS_HAN_AT.test(f.replace(/ /g, "")) || (/\p{Script=Han}/u.test(f) && LEANS_HAN.test(f)) || LEANS_LATIN.test(f) || (ASKS_OF_IT.test(f) && termsOf(text).every((t) => UNITS.has(t)));
 }
 
 export function asksAnother(text: string): boolean {

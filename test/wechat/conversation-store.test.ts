@@ -180,6 +180,9 @@ describe("what a message says about the reply before it", () => {
 
   test("leaning on what was said before: an ellipsis particle, an opening connective, a pronoun, a question with no subject", () => {
     expect(["那运费呢", "周末呢", "还有别的门店吗", "它防水吗", "会过期吗", "要带什么", "多久能出", "and on Sundays?", "what about Alaska?", "can I undo it?", "is that covered too?"].every(leansOnBefore)).toBe(true);
+    // English: how much, how many, how long … alone or with a unit it counts in; not with what it asks of.
+    expect(["how much?", "how long?", "how many days?", "how many minutes", "how far is it"].filter((t) => !leansOnBefore(t))).toEqual([]);
+    expect(["how many branches", "how many days for a refund", "how much is parking"].filter(leansOnBefore)).toEqual([]);
     // A measure or a time of day asking how much, how long or when of it; not a question that names its subject.
     expect(["一周多少钱", "一个月多少钱", "单次多少钱啊", "一次多久", "下午几点", "每月几号", "半年多少钱"].filter((t) => !leansOnBefore(t))).toEqual([]);
     expect(["停车多少钱", "寒假班一周多少钱", "宿舍一年住宿费多少钱", "一周多少钱的班有吗"].filter(leansOnBefore)).toEqual([]);
