@@ -220,3 +220,8 @@ describe("the command's options, checked before the server is asked", () => {
     expect(offsetOption(undefined, d)).toBe(-d.getTimezoneOffset());
   });
 });
+
+test("every kind's label fits the terminal report's column of 32, a space left before the count (a walkthrough's 'thanks, greeting (welcome or none)' pushed its row's numbers out of line)", async () => {
+  const { KINDS } = await import("../../src/cli/report/kinds.ts");
+  expect(KINDS.filter((k) => [...k.label].length > 31).map((k) => k.label)).toEqual([]);
+});

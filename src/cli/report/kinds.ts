@@ -25,8 +25,8 @@ export const KINDS: readonly KindLook[] = [
   { kind: "search_busy", label: "too busy to search", colour: "#b2182b", group: "unanswered" },
   { kind: "ai-pending", label: "late generated answer", colour: "#fdb863", group: "unanswered" },
   { kind: "welcome", label: "welcome", colour: "#bababa", group: "neither" },
-  { kind: "courtesy", label: "thanks, greeting (welcome or none)", colour: "#c7c7c7", group: "neither" },
-  { kind: "media", label: "media (fallback)", colour: "#999999", group: "neither" },
+  { kind: "courtesy", label: "thanks, greeting", colour: "#c7c7c7", group: "neither" },
+  { kind: "media", label: "photo, location, link", colour: "#999999", group: "neither" },
   { kind: "none", label: "event, no reply", colour: "#d9d9d9", group: "neither" },
   { kind: "other", label: "other", colour: "#666666", group: "neither" },
 ];
