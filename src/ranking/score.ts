@@ -108,7 +108,7 @@ export function askedOf(
   const rarest = idf(1, Math.max(stats.articles, 1));
   const placed = (text: string, idfs: readonly QueryTerm[], share: number, skip: ReadonlySet<string>) => {
     const idfOf = new Map(idfs.map((t) => [t.term, t.idf]));
-    // A place an operator's synonym covers weighs as the group's term (the question's own term is gone).
+    // A place whose own term no article holds weighs as a pair or a synonym's group holding it does.
     const weightOf = (p: { term: string; by: string[] }) => idfOf.get(p.term) ?? p.by.map((b) => idfOf.get(b)).find((w) => w !== undefined) ?? rarest;
     return placesOf(text)
       .filter((p) => !skip.has(p.term))
