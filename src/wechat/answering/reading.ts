@@ -101,7 +101,7 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // question's words would pull it back.
   // Not when the reading together already leads with an article whose head names them as much
   // (金卡会员有什么权益, then 那办理费用呢: both cards' fee articles name 办理费用; the question before says which).
-  // A word of theirs, not a character: 几点 names no article by the 点 of a title's 地点.
+  // A word of theirs, not a character: 要多少钱 names no article by the 钱 of a title's 停车多少钱.
   const named = alone.ranked.terms.some((t) => isWord(t.term)) ? alone.ranked.articles[0] : undefined;
   const led = together.articles[0];
   const ledHead = alone.ranked.articles.find((a) => a.id === led?.id)?.headCoverage ?? 0;
