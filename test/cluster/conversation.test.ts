@@ -189,7 +189,7 @@ test("a follow-up reaching another instance is still ranked with the question as
   }
 }, 30_000);
 
-test("第二个 reaching another instance picks from the tag's list the first sent", async () => {
+test("第二个 reaching another instance picks from the tag's list the first sent, and 换一个 its next entry", async () => {
   suite.db = db = await testDatabase();
   const [a, b] = [await instance(), await instance()];
   await seeded(a, b);
@@ -207,6 +207,10 @@ test("第二个 reaching another instance picks from the tag's list the first se
   // Listed: hours (h1), then parking without a code.
   expect(await say(b, "o_follower", "第二个")).toEqual(["parking"]);
   expect(await say(a, "o_follower", "第一个")).toEqual(["hours"]);
+  // The picks are the turn's, in Redis: 换一个 at A is the entry after the one picked at B.
+  expect(await say(a, "o_follower", "shop")).toEqual(["parking"]);
+  expect(await say(b, "o_follower", "第一个")).toEqual(["hours"]);
+  expect(await say(a, "o_follower", "换一个")).toEqual(["parking"]);
 }, 30_000);
 
 test("Redis away: a follow-up at the instance that answered the question is read with it from its memory; at another instance, alone", async () => {

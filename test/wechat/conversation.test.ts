@@ -339,6 +339,26 @@ test("第二个 after a tag's list picks its entry, one without a code too; a co
   expect(logged).toEqual(["tag", "pick:vouchers", "pick:parking", "code", "code", "pick:lamp", "tag", "pick:lamp", "tag", "code", "tag", "code", "another:not_found"]);
 });
 
+test("换一个 after an entry picked from a list is its next entry, round to its start, each once; then the question's next articles as before", async () => {
+  const lamp = { id: "lamp", code: "10", tag: "shop", title: "灯光秀", url: url("lamp"), body: "每晚八点灯光秀。" };
+  await importDoc([{ ...HOURS, tag: "shop", code: "h1" }, { ...PARKING, tag: "shop" }, { ...VOUCHERS, tag: "shop", code: "3" }, lamp]);
+  // The list: 3 vouchers, 10 lamp, h1 hours, · parking.
+  await say("shop");
+  expect((await say("第二个")).ids).toEqual(["lamp"]);
+  expect((await say("换一个")).ids).toEqual(["hours"]);
+  expect((await say("换一个")).ids).toEqual(["parking"]);
+  expect((await say("换一个")).ids).toEqual(["vouchers"]);
+  // Every entry picked: "another" ranks the list's description for articles it did not hold, as with no pick.
+  const after = await say("换一个");
+  expect(after.ids.filter((id) => ["lamp", "hours", "parking", "vouchers"].includes(id))).toEqual([]);
+  const logged = (await answers()).map((a: string[]) => a[1]);
+  expect(logged.slice(0, 5)).toEqual(["tag", "pick:lamp", "pick:hours", "pick:parking", "pick:vouchers"]);
+  expect(logged[5]).toStartWith("another:");
+  // Before any pick, 换一个 after a list is "another", as it was.
+  await say("shop", { from: "o_two" });
+  expect((await say("换一个", { from: "o_two" })).ids.filter((id) => ["lamp", "hours", "parking", "vouchers"].includes(id))).toEqual([]);
+});
+
 test("a rule answering a message with a tag lists every article of it, as the tag itself does, not the first eight", async () => {
   const many = Array.from({ length: 10 }, (_, i) => ({ id: `p${i}`, code: `p${i}`, tag: "zc", title: `政策${i}`, url: url(`p${i}`), body: `第${i}条政策。` }));
   await importDoc(many);

@@ -35,6 +35,8 @@ export interface Turn {
    * (questions.ts `pickOr`).
    */
   byCode?: boolean;
+  /** The entries of its list picked since, in order ("第二个"): "换一个" next is the entry after the last of them (reading.ts). */
+  picked?: string[];
 }
 
 export const CONVERSATION = {
@@ -76,7 +78,7 @@ const bytes = (s: string) => Buffer.byteLength(s);
 /** `t` within the bounds: its lists cut, then its texts, the longer first, until it fits turnBytes. */
 export function bounded(t: Turn): Turn {
   const texts = [t.text, ...t.earlier.slice(0, CONVERSATION.turns)];
-  const out = () => ({ ...t, key: t.key.slice(0, 16), text: texts[0] as string, earlier: texts.slice(1), offered: t.offered.slice(-CONVERSATION.offered), shown: t.shown.slice(0, CONVERSATION.shown) });
+  const out = () => ({ ...t, key: t.key.slice(0, 16), text: texts[0] as string, earlier: texts.slice(1), offered: t.offered.slice(-CONVERSATION.offered), shown: t.shown.slice(0, CONVERSATION.shown), ...(t.picked ? { picked: t.picked.slice(-CONVERSATION.shown) } : {}) });
   let turn = out();
   while (bytes(JSON.stringify(turn)) > CONVERSATION.turnBytes) {
     let longest = 0;
@@ -92,7 +94,7 @@ export function bounded(t: Turn): Turn {
 const isTurn = (x: unknown): x is Turn => {
   const t = x as Turn;
   const ids = (v: unknown) => Array.isArray(v) && v.every((i) => typeof i === "string");
-  return typeof t === "object" && t !== null && typeof t.key === "string" && typeof t.at === "number" && typeof t.text === "string" && ids(t.earlier) && ids(t.offered) && ids(t.shown);
+  return typeof t === "object" && t !== null && typeof t.key === "string" && typeof t.at === "number" && typeof t.text === "string" && ids(t.earlier) && ids(t.offered) && ids(t.shown) && (t.picked === undefined || ids(t.picked));
 };
 
 /** Turns as stored; anything else (another version's, a damaged value) reads as none. */

@@ -53,6 +53,14 @@ const articlesOf = (r: RankingResult) => (r && r !== "busy" ? r.articles : []);
 
 const spoken = (text: string, earlier: readonly string[]) => [...earlier].reverse().concat(text).join("\n");
 
+/** The entry of `last`'s list after the one picked last that is not picked yet (from its start again past its end); none before a pick. */
+function nextEntry(last: Turn): string | undefined {
+  const picked = last.picked ?? [];
+  if (!picked.length || last.shown.length < 2) return undefined;
+  const at = last.shown.indexOf(picked[picked.length - 1] as string);
+  return [...last.shown.slice(at + 1), ...last.shown.slice(0, Math.max(at, 0))].find((id) => !picked.includes(id));
+}
+
 /** "The first one" after a single article is that article; "the second one" after a list, its second. */
 const entryOf = (last: Turn, n: number): string | undefined => (n <= last.shown.length && (last.shown.length > 1 || n === 1) ? last.shown[n - 1] : undefined);
 
@@ -71,6 +79,10 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   const n = picksEntry(text);
   const picked = last && n !== null ? entryOf(last, n) : undefined;
   if (last && picked) return { how: "pick", question: questionOf(last), asked: spoken(last.text, last.earlier), id: picked };
+  // "换一个" after an entry picked from a list: its next entry, whose title the follower has read
+  // (after a pick from a tag's list it had ranked the tag's description: two walkthroughs).
+  const next = last && asksAnother(text) ? nextEntry(last) : undefined;
+  if (last && next) return { how: "pick", question: questionOf(last), asked: spoken(last.text, last.earlier), id: next };
   // "Another", or "the second one" after a single article: the next articles not yet offered.
   if (last && (asksAnother(text) || (n === 2 && last.shown.length === 1))) {
     const question = { ...questionOf(last), exclude: last.offered };
@@ -141,7 +153,7 @@ export const READING: { namesAnother: number } = {
  */
 export function nextTurn(r: Reading, turns: readonly Turn[], key: string, at: number, shown: readonly string[]): Turn {
   const last = turns[0];
-  if (last && r.how === "pick") return { ...last, key, at };
+  if (last && r.how === "pick") return { ...last, key, at, picked: [...(last.picked ?? []), r.id] };
   // Its list is the ranking's, numbered or labelled as lists of answers are, whatever the list before showed.
   if (last && r.how === "another") return { ...last, key, at, offered: [...last.offered, ...shown.filter((id) => !last.offered.includes(id))], shown: [...shown], byCode: undefined };
   return { key, at, text: r.question.text, earlier: last && r.how === "followup" ? earlierOf(last) : [], offered: [...shown], shown: [...shown] };
