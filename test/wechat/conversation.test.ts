@@ -359,6 +359,21 @@ test("换一个 after an entry picked from a list is its next entry, round to it
   expect((await say("换一个", { from: "o_two" })).ids.filter((id) => ["lamp", "hours", "parking", "vouchers"].includes(id))).toEqual([]);
 });
 
+test("the list 换一个 gives once every entry is picked has none of its own picked: 换一个 again asks for more, not for its first entry", async () => {
+  const stores = ["一", "二", "三", "四", "五", "六"].map((n, i) => ({ id: `s${i}`, title: `春熙路店${n}号门`, url: url(`s${i}`), body: `春熙路店${n}号门在商场${i + 1}楼。` }));
+  await importDoc(stores);
+  const list = await say("春熙路店");
+  expect(list.ids.length).toBeGreaterThan(1);
+  await say("第一个");
+  for (let i = 1; i < list.ids.length; i++) expect((await say("换一个")).ids).toEqual([list.ids[i] as string]);
+  const more = await say("换一个");
+  expect(more.ids.length).toBeGreaterThan(1);
+  expect(more.ids.filter((id) => list.ids.includes(id))).toEqual([]);
+  const again = await say("换一个");
+  expect(again.ids).not.toEqual([more.ids[0] as string]);
+  expect((await answers()).map((a: string[]) => a[1]).at(-1)).toStartWith("another:");
+});
+
 test("a rule answering a message with a tag lists every article of it, as the tag itself does, not the first eight", async () => {
   const many = Array.from({ length: 10 }, (_, i) => ({ id: `p${i}`, code: `p${i}`, tag: "zc", title: `政策${i}`, url: url(`p${i}`), body: `第${i}条政策。` }));
   await importDoc(many);

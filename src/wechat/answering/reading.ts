@@ -154,7 +154,8 @@ export const READING: { namesAnother: number } = {
 export function nextTurn(r: Reading, turns: readonly Turn[], key: string, at: number, shown: readonly string[]): Turn {
   const last = turns[0];
   if (last && r.how === "pick") return { ...last, key, at, picked: [...(last.picked ?? []), r.id] };
-  // Its list is the ranking's, numbered or labelled as lists of answers are, whatever the list before showed.
-  if (last && r.how === "another") return { ...last, key, at, offered: [...last.offered, ...shown.filter((id) => !last.offered.includes(id))], shown: [...shown], byCode: undefined };
+  // Its list is the ranking's, numbered or labelled as lists of answers are, whatever the list before
+  // showed, and none of it picked yet: "换一个" next asks for more, not for its first entry.
+  if (last && r.how === "another") return { ...last, key, at, offered: [...last.offered, ...shown.filter((id) => !last.offered.includes(id))], shown: [...shown], byCode: undefined, picked: undefined };
   return { key, at, text: r.question.text, earlier: last && r.how === "followup" ? earlierOf(last) : [], offered: [...shown], shown: [...shown] };
 }
