@@ -130,16 +130,27 @@ export function meaningTerms(text: string): string[] {
   return groupedTerms(ownTerms(text));
 }
 
+/**
+ * The runs `text` is read in, each Latin one as the word it is ranked on (its stem) or null where it
+ * says nothing (a stop word, Taglish's small words in a Taglish text, filler): what termsOf and
+ * placesOf both read.
+ */
+function readRuns(text: string): { run: string; word: string | null }[] {
+  const runs = [...runsOf(text)].map((m) => m[0]);
+  const taglish = taglishStops(runs);
+  return runs.map((run) => {
+    if (HAN.test(run) || LATIN_STOP.has(run) || taglish?.has(run)) return { run, word: null };
+    const w = stemWord(run);
+    return { run, word: FILLER_L.has(w) ? null : w };
+  });
+}
+
 /** The terms of `text` before the operator's synonyms. */
 function ownTerms(text: string): string[] {
   const out: string[] = [];
-  const runs = [...runsOf(text)].map((m) => m[0]);
-  const taglish = taglishStops(runs);
-  for (const run of runs) {
+  for (const { run, word } of readRuns(text)) {
     if (!HAN.test(run)) {
-      if (LATIN_STOP.has(run) || taglish?.has(run)) continue;
-      const w = stemWord(run);
-      if (!FILLER_L.has(w)) out.push(w);
+      if (word !== null) out.push(word);
       continue;
     }
     const chars = Array.from(run);
@@ -169,15 +180,11 @@ export function placesOf(text: string): { term: string; by: string[] }[] {
   // its pairs stand among them: an operator's synonym covering one of those holds the place too.
   const raw: string[] = [];
   const places: { term: string; by: string[]; at: number[] }[] = [];
-  const runs = [...runsOf(text)].map((m) => m[0]);
-  const taglish = taglishStops(runs);
-  for (const run of runs) {
+  for (const { run, word } of readRuns(text)) {
     if (!HAN.test(run)) {
-      if (LATIN_STOP.has(run) || taglish?.has(run)) continue;
-      const w = stemWord(run);
-      if (FILLER_L.has(w)) continue;
-      raw.push(w);
-      places.push({ term: w, by: [w], at: [raw.length - 1] });
+      if (word === null) continue;
+      raw.push(word);
+      places.push({ term: word, by: [word], at: [raw.length - 1] });
       continue;
     }
     const chars = Array.from(run);
