@@ -87,11 +87,15 @@ export function asksAnother(text: string): boolean {
  */
 export const saidBetweenQuestions = (text: string): boolean => standsAlone(text) || asksAnother(text) || picksEntry(text) !== null || bareNumber(text);
 
+/** The words a welcome text and a follower say "send this" with (回复3, "reply 3"), as a pattern's source. */
+export const TELLS_TO_SEND = "(?:回复|回覆|reply|send)";
+const TOLD = new RegExp(`^${TELLS_TO_SEND}\\s*[:：]?\\s*(\\S{1,32})$`, "i");
+
 /**
  * What "回复3", "回覆 h", "reply 3" tells the account the follower was told to send ("回复3 预约挂号" in
  * the welcome text): the word after it, or null when the message is no such thing.
  */
-export const toldToSend = (text: string): string | null => /^(?:回复|回覆|reply|send)\s*[:：]?\s*(\S{1,32})$/i.exec(text)?.[1] ?? null;
+export const toldToSend = (text: string): string | null => TOLD.exec(text)?.[1] ?? null;
 
 /**
  * Digits alone, as typed (full width too), with spaces, a "#" or end marks around them — or after

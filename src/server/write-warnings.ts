@@ -6,6 +6,7 @@
 import type { Article } from "../article/article.ts";
 import type { Rule } from "../doc/rule.ts";
 import { ruleTargetWarnings } from "../doc/rule-targets.ts";
+import { TELLS_TO_SEND } from "../ranking/cues.ts";
 import { tagShadowed } from "../wechat/answering/lists.ts";
 import { declaredName, type AppContext } from "./context.ts";
 
@@ -61,7 +62,8 @@ export function deletedWarnings(ctx: AppContext, a: Pick<Article, "id" | "code" 
   return out;
 }
 
-const TOLD = "(?:回复|回覆|发送|输入|reply|send|text)";
+/** What a follower is told to send with (cues.ts), and the words only texts for followers write so ("发送3", "输入3", "text 3"). */
+const TOLD = `(?:${TELLS_TO_SEND}|发送|输入|text)`;
 
 /**
  * `text` tells followers to send `code`: right after 回复 / reply / send ("回复3", "回复：【3】",
