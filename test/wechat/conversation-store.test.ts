@@ -4,7 +4,7 @@
  * follower, the window — and a message delivered again being the same turn.
  */
 import { describe, expect, test } from "bun:test";
-import { bounded, CONVERSATION, LocalConversations, parseTurns, turnKey, type Turn } from "../../src/wechat/answering/conversation.ts";
+import { bounded, CONVERSATION, LocalConversations, parseTurns, turnKey, turnTime, type Turn } from "../../src/wechat/answering/conversation.ts";
 import { asksAnother, leansOnBefore, picksEntry } from "../../src/ranking/cues.ts";
 import { courtesyOf, standsAlone, withoutOpening } from "../../src/ranking/courtesy.ts";
 import { earlierOf, nextTurn, pickedFromList, read } from "../../src/wechat/answering/reading.ts";
@@ -15,6 +15,13 @@ import type { RankingResult } from "../../src/ranking/types.ts";
 const turn = (text: string, at: number, extra: Partial<Turn> = {}): Turn => ({ key: turnKey(`m:o:${text}:${at}`), at, text, earlier: [], offered: [], shown: [], ...extra });
 
 describe("followers' turns in memory", () => {
+  test("a turn kept now stands after the newest before it, in the same millisecond too (read by time, it had been taken for the older)", () => {
+    const t = (at: number): Turn => ({ key: `k${at}`, at, text: "x", earlier: [], offered: [], shown: [] });
+    expect(turnTime([t(1000)], 1000)).toBe(1001);
+    expect(turnTime([t(1000)], 999)).toBe(1001);
+    expect(turnTime([t(1000)], 5000)).toBe(5000);
+    expect(turnTime([], 5000)).toBe(5000);
+  });
   test("at most CONVERSATION.turns turns a follower, the newest", async () => {
     let now = 1_000_000;
     const c = new LocalConversations(() => now);

@@ -70,6 +70,13 @@ export interface Conversations {
   unlist(openid: string, entry?: string): Promise<void>;
 }
 
+/**
+ * When a turn kept now stands: after the newest of `turns`, whatever the clock says. Turns are read
+ * newest first, merged from every instance by time; one kept in the same millisecond as the turn it
+ * follows (another instance, a fast loopback) had been read as the older, and its picks lost.
+ */
+export const turnTime = (turns: readonly Turn[], now: number): number => Math.max(now, (turns[0]?.at ?? -Infinity) + 1);
+
 /** A message's dedupe key as a turn holds it: short whatever the key's length, the same at every instance. */
 export const turnKey = (dedupeKey: string) => Bun.hash(dedupeKey).toString(36);
 

@@ -7,7 +7,7 @@ import type { TextKey } from "../../doc/rule.ts";
 import type { ReadModel } from "../../store/read-model.ts";
 import { sourcesOf } from "../../llm/prompt.ts";
 import { answerReply, entryLabels, loggedAnswer, news, numberedLabels } from "./ranked-reply.ts";
-import { CONVERSATION, type Conversations, type Turn } from "./conversation.ts";
+import { CONVERSATION, turnTime, type Conversations, type Turn } from "./conversation.ts";
 import { nextTurn, offer, pickedFromList, read, type Reading } from "./reading.ts";
 import { MAX_INPUT } from "./regex.ts";
 import { courtesyOf } from "../../ranking/courtesy.ts";
@@ -135,7 +135,7 @@ export class Questions {
   async listed(asker: Asker, about: string, ids: readonly string[], d: Decision): Promise<Decision> {
     if (!this.conversations || asker.key === null) return d;
     const turns = await this.turnsOf(asker);
-    return this.keep(this.conversations, asker.from, { key: asker.key, at: this.now(), text: about, earlier: [], offered: ids.slice(0, CONVERSATION.offered), shown: [...ids], byCode: true }, turns, d);
+    return this.keep(this.conversations, asker.from, { key: asker.key, at: turnTime(turns, this.now()), text: about, earlier: [], offered: ids.slice(0, CONVERSATION.offered), shown: [...ids], byCode: true }, turns, d);
   }
 
   /**
@@ -177,7 +177,7 @@ export class Questions {
   /** The turn this answer makes, kept before the answer goes out: the next message may come at once, to another instance. */
   private async remember(asker: Asker, reading: Reading, turns: readonly Turn[], shown: readonly string[], d: Decision): Promise<Decision> {
     if (!this.conversations || asker.key === null) return d;
-    return this.keep(this.conversations, asker.from, nextTurn(reading, turns, asker.key, this.now(), shown), turns, d);
+    return this.keep(this.conversations, asker.from, nextTurn(reading, turns, asker.key, turnTime(turns, this.now()), shown), turns, d);
   }
 
   private async keep(conversations: Conversations, from: string, turn: Turn, turns: readonly Turn[], d: Decision): Promise<Decision> {
