@@ -58,17 +58,31 @@ describe("words", () => {
       "ship",
       "polici",
       "polici",
-      "deliveri",
-      "deliveri",
+      "deliv",
+      "deliv",
       "class",
     ]);
     // Numbers are kept as written.
     expect(stemWord("2017s")).toBe("2017s");
   });
+  test("a word made from another by an ending Porter keeps apart is read as that word (WordNet's derivations): delivery and delivered, complaint and complain, monthly and month", () => {
+    expect(termsOf("my delivery")).toEqual(termsOf("delivered"));
+    expect(termsOf("deliveries")).toEqual(termsOf("deliver"));
+    expect(termsOf("a complaint")).toEqual(termsOf("to complain"));
+    expect(termsOf("allergy")).toEqual(termsOf("allergic"));
+    expect(termsOf("monthly")).toEqual(termsOf("months"));
+    expect(termsOf("treatments")).toEqual(termsOf("treated"));
+    // Not an agent's -er or -or, not -age, not -ard: a counter is no count, a package no pack, a standard no stand.
+    for (const [a, b] of [["counter", "count"], ["folder", "fold"], ["package", "pack"], ["standard", "stand"]] as const) expect(termsOf(a)).not.toEqual(termsOf(b));
+    // One step only: what a derived word is made from is not followed further.
+    expect(stemWord("revolution")).not.toBe(stemWord("revolve"));
+    // Words WordNet does not relate stay apart, whatever they share.
+    expect(stemWord("allergen")).not.toBe(stemWord("allergy"));
+  });
   test("filler found in the evaluation data takes no part: English words, Han words and the pairs reaching into them", () => {
     expect(FILLER_LATIN).toContain("how");
     expect(FILLER_HAN).toContain("多少");
-    expect(termsOf("How much does delivery take?")).toEqual(["deliveri", "take"]);
+    expect(termsOf("How much does delivery take?")).toEqual(["deliv", "take"]);
     // 多少 goes whole, and the pair 少钱 that reaches into it; 钱 and 一斤 stay.
     expect(termsOf("多少钱一斤")).toEqual(["钱", "钱一", "一", "一斤", "斤"]);
     // 哪个 goes, and 个门 with it: no article means it.

@@ -20,6 +20,7 @@
 import { stemmer as porter } from "stemmer";
 import { FILLER_HAN, FILLER_LATIN } from "./filler-words.ts";
 import { TRADITIONAL_PAIRS } from "./traditional-chars.ts";
+import { DERIVED_STEMS } from "./derived-stems.ts";
 import { taglishStops } from "./taglish.ts";
 import { canonicalTerms, groupedTerms, synonymCover } from "./synonyms.ts";
 
@@ -84,9 +85,22 @@ const LATIN_STOP = new Set(
   ).split(" "),
 );
 
-/** An English word as it is ranked: Porter's stem (the `stemmer` package: "deliveries" and "delivery" are "deliveri"), numbers as written. */
+/** Each stem (Porter's) → the stem of the word it is made from (derived-stems.ts). */
+const DERIVED = new Map<string, string>();
+{
+  const d = DERIVED_STEMS.split(" ");
+  for (let i = 0; i + 1 < d.length; i += 2) DERIVED.set(d[i] as string, d[i + 1] as string);
+}
+
+/**
+ * An English word as it is ranked: Porter's stem (the `stemmer` package: "deliveries" and "delivery"
+ * are "deliveri"), or the stem of the word it is made from where Porter keeps them apart ("delivery"
+ * and "delivered": deliv; derived-stems.ts, from WordNet); numbers as written.
+ */
 export function stemWord(w: string): string {
-  return /\d/.test(w) ? w : porter(w);
+  if (/\d/.test(w)) return w;
+  const s = porter(w);
+  return DERIVED.get(s) ?? s;
 }
 
 const FILLER_L = new Set(FILLER_LATIN);

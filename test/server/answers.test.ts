@@ -75,6 +75,17 @@ test("either spelling of a word finds the other: 帐号 in the question the arti
   expect(newsOf(await say("账单在哪里查"))).toMatchObject({ Title: "帐单查询" });
 });
 
+test("a word made from another meets it: 'delivered' finds the article titled Delivery, 'complain' the one titled Complaints", async () => {
+  const DELIVERY = { id: "delivery", title: "Delivery times", url: "https://example.com/delivery", body: "Orders leave our warehouse within two working days and usually arrive three to five days later." };
+  const COMPLAINTS = { id: "complaints", title: "Complaints", url: "https://example.com/complaints", body: "Tell us what went wrong through the contact form and a manager replies within a week." };
+  const ORDERS = { id: "orders", title: "Changing an order", url: "https://example.com/orders", body: "An order can be changed until it leaves the warehouse: reply to the order email." };
+  await importDoc([DELIVERY, COMPLAINTS, ORDERS]);
+  expect(newsOf(await say("still not delivered"))).toMatchObject({ Title: "Delivery times" });
+  expect(newsOf(await say("the driver was rude, I want to complain"))).toMatchObject({ Title: "Complaints" });
+  // Beside the order article, which names "order": a list, the delivery article first.
+  expect(textOf(await say("when will my order be delivered?"))).toStartWith("1. Delivery times\n");
+});
+
 test("a greeting gets the welcome text, thanks or an emoji no reply, whatever an article holds of them; logged courtesy and not unmatched; a rule for it still answers", async () => {
   // An article whose title holds 不 and 在 and 谢谢: each was enough for some article before.
   await importDoc([REFUND, SHIPPING, { id: "thanks", title: "感谢您的支持 不在服务范围的地区", url: "https://example.com/t", body: "谢谢大家。在不在服务范围，请看地图。" }]);
