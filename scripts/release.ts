@@ -2,13 +2,14 @@
  * replyd for every machine operators use (docs/install.md), from this one: Bun compiles the same
  * source for each target, fetching the target's runtime from the npm registry the first time.
  * Each binary names its version, target and commit (`replyd --version`); each darwin binary is
- * signed again ad hoc (scripts/macho.ts) and checked; SHA256SUMS lists them all.
+ * signed again ad hoc (scripts/macho.ts) and checked; SHA256SUMS lists them all; NOTICES.md (the
+ * notices of the data the binary carries) goes beside them.
  *
  *   bun scripts/release.ts [--targets linux-x64,darwin-arm64,…] [--out-dir dist/release]
  *   bun scripts/release.ts --host --out dist/replyd      this machine only (scripts/build)
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import pkg from "../package.json" with { type: "json" };
 import { checkSignature, signAdHoc } from "./macho.ts";
@@ -67,7 +68,7 @@ export function build(target: string, out: string, commit = commitOf()): void {
 
 const sha256 = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 
-/** Every target into `dir`, and SHA256SUMS (as sha256sum writes and `sha256sum -c` reads it). */
+/** Every target into `dir`, SHA256SUMS (as sha256sum writes and `sha256sum -c` reads it) and NOTICES.md. */
 export function release(dir: string, targets: readonly string[] = TARGETS): string[] {
   mkdirSync(dir, { recursive: true });
   const commit = commitOf();
@@ -79,6 +80,7 @@ export function release(dir: string, targets: readonly string[] = TARGETS): stri
     names.push(name);
   }
   writeFileSync(join(dir, "SHA256SUMS"), names.map((n) => `${sha256(join(dir, n))}  ${n}\n`).join(""));
+  copyFileSync(join(ROOT, "NOTICES.md"), join(dir, "NOTICES.md"));
   return names;
 }
 
@@ -99,6 +101,7 @@ if (import.meta.main) {
       rmSync(join(dir, "SHA256SUMS"), { force: true });
       for (const n of release(dir, targets)) console.log(join(basename(dir), n));
       console.log(join(basename(dir), "SHA256SUMS"));
+      console.log(join(basename(dir), "NOTICES.md"));
     }
   } catch (e) {
     console.error(`replyd: ${(e as Error).message}`);

@@ -28,8 +28,9 @@ beforeAll(() => {
 }, 300_000);
 afterAll(() => tmp?.cleanup());
 
-test("a binary for each target, named replyd-VERSION-TARGET, and SHA256SUMS that sha256sum -c takes", () => {
-  expect(readdirSync(dir).sort()).toEqual([...TARGETS.map((t) => fileName(t)), "SHA256SUMS"].sort());
+test("a binary for each target, named replyd-VERSION-TARGET, SHA256SUMS that sha256sum -c takes, and the notices of the data they carry", () => {
+  expect(readdirSync(dir).sort()).toEqual([...TARGETS.map((t) => fileName(t)), "NOTICES.md", "SHA256SUMS"].sort());
+  expect(readFileSync(join(dir, "NOTICES.md"), "utf8")).toContain("WordNet 3.0 Copyright 2006 by Princeton University");
   expect(fileName("windows-x64")).toBe(`replyd-${pkg.version}-windows-x64.exe`);
   const lines = readFileSync(join(dir, "SHA256SUMS"), "utf8").trimEnd().split("\n");
   expect(lines).toHaveLength(TARGETS.length);
