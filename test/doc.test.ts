@@ -46,7 +46,7 @@ describe("article validation", () => {
   });
   test("a tag in Chinese is refused saying where its name goes: the tag's description under a short key", () => {
     const { problems } = validateArticle({ ...ok, tag: "妇产科" });
-    expect(problems).toEqual([expect.objectContaining({ field: "tag", reason: expect.stringContaining(`its name "妇产科" goes in the tag's description ("tags": {"fck": "妇产科"})`) })]);
+    expect(problems).toEqual([expect.objectContaining({ field: "tag", reason: expect.stringContaining(`its name "妇产科" goes in the tag's description ("tags": {"t1": "妇产科"})`) })]);
   });
   test("64-character titles count characters, not UTF-16 units", () => {
     expect(validateArticle({ ...ok, title: "🎉".repeat(64) }).value).toBeDefined();
