@@ -12,6 +12,9 @@ import type { AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";
 import { ruleWarnings } from "./write-warnings.ts";
 import { taughtOf, type Taught } from "../wechat/answering/taught.ts";
+import { SynonymTable } from "../ranking/synonyms.ts";
+import { unheldWords } from "../ranking/unheld.ts";
+import { termsOf } from "../ranking/words.ts";
 
 /** A follower's text is at most 2,048 bytes (the platform's limit): a question longer is not one a follower can send. */
 export const MAX_QUESTION_BYTES = 2048;
@@ -59,6 +62,8 @@ export async function getAsk(ctx: AppContext, req: SignedRequest) {
     reply: decision.reply,
     ...choiceOf(choose(ranking.articles), taughtOf(q, ranking.articles, ctx.read.articles), decision.answer),
     terms: ranking.terms,
+    // The question's words no article holds, nor a synonym group of them: they count against every article's share of it.
+    unheld: unheldWords(q, ranking.terms.map((t) => t.term), SynonymTable.of(ctx.read.content.synonyms(), termsOf)),
     postings_read: ranking.postings,
     candidates: ranking.candidates,
     articles: ranking.articles,

@@ -14,11 +14,18 @@ test("a term the question does not hold so (a synonym's, a stem, half of a folde
   expect(asTyped("k", "5㎏")).toBe("k");
 });
 
-test("ask names the question's words no article holds: those not among the terms read, words only; nothing when the ranking read as many as it may", async () => {
-  const { unheldWords } = await import("../../src/cli/commands/ask.ts");
+test("ask names the question's words no article holds: those not among the terms read, words only, nor covered by a synonym group read; nothing when the ranking read as many as it may", async () => {
+  const { unheldWords } = await import("../../src/ranking/unheld.ts");
+  const { SynonymTable } = await import("../../src/ranking/synonyms.ts");
+  const { termsOf } = await import("../../src/ranking/words.ts");
   const { RANKING_LIMITS } = await import("../../src/ranking/rank.ts");
-  expect(unheldWords("my gums bleed when I brush", ["brush"])).toEqual(["gum", "bleed"]);
+  expect(unheldWords("my gums bleed when I brush", ["brush"], null)).toEqual(["gum", "bleed"]);
   // Chinese: its pairs, not its single characters.
-  expect(unheldWords("景区有wifi吗", ["景区", "景", "区"])).toEqual(["区有", "wifi"]);
-  expect(unheldWords("my gums bleed", Array.from({ length: RANKING_LIMITS.terms }, (_, i) => `t${i}`))).toEqual([]);
+  expect(unheldWords("景区有wifi吗", ["景区", "景", "区"], null)).toEqual(["区有", "wifi"]);
+  expect(unheldWords("my gums bleed", Array.from({ length: RANKING_LIMITS.terms }, (_, i) => `t${i}`), null)).toEqual([]);
+  // 没水 is one of a group an article holds (停水): held. Without the group read, it is not.
+  const table = SynonymTable.of([["停水", "没水", "断水"]], termsOf);
+  const group = (table?.cover(termsOf("停水")) ?? [])[0] as string;
+  expect(unheldWords("家里没水了", ["家", "家里", "里", group], table)).toEqual(["里没", "水了"]);
+  expect(unheldWords("家里没水了", ["家", "家里", "里"], table)).toEqual(["里没", "没水", "水了"]);
 });

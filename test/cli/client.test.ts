@@ -286,6 +286,8 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect(traditional).toContain("answered as  answer:ship");
     expect(traditional).toMatch(/^terms .*順豐\(/m);
     expect(traditional).not.toMatch(/^terms .*顺丰\(/m);
+    // The words no article holds, as the question wrote them: the server's list (it knows the synonyms).
+    expect((await cli("ask", "顺丰能開發票吗")).out).toMatch(/^not held     .*發票.* \(no article holds them/m);
     r = await cli("ask", "顺丰几天能送到？", "--json");
     expect(JSON.parse(r.out)).toMatchObject({ answer: "answer:ship", choice: "one", articles: [{ id: "ship" }] });
     expect((await cli("ask")).code).toBe(2);

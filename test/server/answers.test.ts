@@ -298,6 +298,16 @@ test(`a word every article holds costs ${RANKING_LIMITS.postingsPerTerm} index e
   expect(r.data.candidates).toBeLessThanOrEqual(RANKING_LIMITS.candidates);
 });
 
+test("replyd ask names the question's words no article holds, and not one a synonym group the articles hold covers", async () => {
+  await importDoc([REFUND, SHIPPING, MEMBERS]);
+  const unheld = async (q: string) => (await call("GET", "/api/cli/ask", [["q", q]], { key: READER })).data.unheld as string[];
+  expect(await unheld("顺丰包邮吗 能开发票吗")).toContain("发票");
+  const synonyms = { format: "replyd/1", matter: "synonyms", synonyms: [["发票", "包邮"]] };
+  expect((await call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: JSON.stringify(synonyms) }] })).status).toBe(200);
+  await t.store.indexed();
+  expect(await unheld("顺丰包邮吗 能开发票吗")).toEqual(["丰包", "能开", "开发"]);
+});
+
 test("replyd ask: a read key sees the reply and the ranking; nothing is logged; a question longer than a follower's refused", async () => {
   await importDoc([REFUND, SHIPPING, MEMBERS]);
   const r = await call("GET", "/api/cli/ask", [["q", "不想要了，还能申请退款吗？"]], { key: READER });

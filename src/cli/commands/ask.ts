@@ -2,20 +2,6 @@ import type { CommandContext } from "../context.ts";
 import { defineCommand } from "../command.ts";
 import { usage } from "../errors.ts";
 import { asTyped } from "../as-typed.ts";
-import { isWord } from "../../ranking/score.ts";
-import { RANKING_LIMITS } from "../../ranking/rank.ts";
-import { termsOf } from "../../ranking/words.ts";
-
-/**
- * The words of `q` (Latin words, pairs of Chinese characters) no article holds: those not among
- * the terms the ranking read, when it read all it held (at most RANKING_LIMITS.terms: past that a
- * word left unread is not known to be unheld).
- */
-export function unheldWords(q: string, held: readonly string[]): string[] {
-  if (held.length >= RANKING_LIMITS.terms) return [];
-  const read = new Set(held);
-  return [...new Set(termsOf(q))].filter((t) => isWord(t) && !read.has(t)).slice(0, 12);
-}
 
 interface Asked {
   question: string;
@@ -27,6 +13,8 @@ interface Asked {
   /** Rules the text matches that answer with nothing (passed over). */
   rule_warnings?: string[];
   terms: { term: string; idf: number }[];
+  /** The question's words no article holds, nor a synonym group of them (absent from a server before 0.2.6). */
+  unheld?: string[];
   postings_read: number;
   candidates: number;
   articles: { id: string; title: string; url: string; score: number; coverage: number; headCoverage?: number; head: number; passages: { text: string; score: number }[] }[];
@@ -67,7 +55,7 @@ export async function ask(c: CommandContext): Promise<void> {
     lines.push(`terms        ${r.terms.map((t) => `${asTyped(t.term, q)}(${t.idf.toFixed(1)})`).join(" ") || "(none the articles hold)"}`);
     // The question's words no article holds: they count against every article's share of it (an
     // operator could not see why "pano mag cash in" held 19 % of the cash-in article).
-    const unheld = unheldWords(q, r.terms.map((t) => t.term));
+    const unheld = r.unheld ?? [];
     if (unheld.length) lines.push(`not held     ${unheld.map((t) => asTyped(t, q)).join(" ")} (no article holds ${unheld.length === 1 ? "it" : "them"}: teach the question, or make ${unheld.length === 1 ? "it a synonym" : "them synonyms"} of the articles' words)`);
     for (const [i, a] of r.articles.entries()) {
       lines.push("", `${i + 1}. ${a.title}  [${a.id}]  score ${a.score.toFixed(2)} (${a.head.toFixed(2)} of it from the title, keywords and questions), holds ${Math.round(a.coverage * 100)}% of the question${a.headCoverage === undefined ? "" : `, its title, keywords and questions ${Math.round(a.headCoverage * 100)}%`}`);

@@ -1,0 +1,24 @@
+/**
+ * The words of a question no article holds (`replyd ask`'s "not held"): its Latin words and pairs
+ * of Chinese characters not among the terms the ranking read — nor covered by a synonym group the
+ * ranking read ("没水" in ["停水", "没水"] is held when an article says 停水: a water utility's
+ * operator had been told to make 没水 a synonym it already was). Nothing when the ranking read as
+ * many terms as it may: past RANKING_LIMITS.terms a word left unread is not known to be unheld.
+ */
+import { RANKING_LIMITS } from "./rank.ts";
+import { isWord } from "./score.ts";
+import type { SynonymTable } from "./synonyms.ts";
+import { withSynonyms } from "./synonyms.ts";
+import { termsOf } from "./words.ts";
+
+/** At most this many are named. */
+const NAMED = 12;
+
+export function unheldWords(question: string, held: readonly string[], synonyms: SynonymTable | null): string[] {
+  if (held.length >= RANKING_LIMITS.terms) return [];
+  const read = new Set(held);
+  const terms = withSynonyms(null, () => termsOf(question));
+  const cover = synonyms?.cover(terms);
+  const unheld = terms.filter((t, i) => isWord(t) && !read.has(t) && !(cover?.[i] !== undefined && read.has(cover[i] as string)));
+  return [...new Set(unheld)].slice(0, NAMED);
+}
