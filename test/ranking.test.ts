@@ -50,6 +50,9 @@ describe("words", () => {
     // Singapore's particles and "anot" (or not) say nothing of the subject.
     expect(termsOf("clinic open sunday anot ah")).toEqual(termsOf("clinic open sunday"));
     expect(termsOf("mc can backdate lah leh lor")).toEqual(termsOf("mc can backdate"));
+    // A phone's "pls" and "ur" are "please" and "your".
+    expect(termsOf("where is ur shop pls")).toEqual(termsOf("where is your shop please"));
+    expect(termsOf("plz")).toEqual([]);
     // Forms of one word meet: the question's and the article's.
     expect(["refunds", "refunded", "returned", "shipping", "policy", "policies", "delivery", "deliveries", "class"].map(stemWord)).toEqual([
       "refund",

@@ -79,6 +79,9 @@ const LATIN_STOP = new Set(
     "it its this that these those there here i me my we our you your he him his she her they them their what which who whom whose when where why how " +
     "can could would should will shall may might must not no yes any some all each both more most other such only own same too very just " +
     "please tell know want need get got s t " +
+    // What a phone types for "please" and "your" ("where is my order pls" had got the fallback for
+    // the "pl" no article holds: a walkthrough's shop).
+    "pls plz ur " +
     // Singapore's and Malaysia's particles, and "anot" (or not): "clinic open sunday anot ah" had
     // held 39 % of itself in the article that answers it (a walkthrough's clinic).
     "lah leh lor hor meh mah ah anot liao sia"
