@@ -6,15 +6,17 @@
  * Chinese characters, where it parts nothing ("猫咪 绝育 要空腹吗") —, the punctuation and
  * symbols at its ends ("~", an emoji) left out, and one sentence-final particle after a Chinese
  * character, as an exact rule reads it ("索道几点停啊" is "索道几点停" taught: a walkthrough's
- * follower added 啊 and got a list).
+ * follower added 啊 and got a list). An apostrophe inside a word, straight or a phone's curly one,
+ * is left out: "Where’s my order??" is "wheres my order" taught (a walkthrough's shop got a list).
  */
 import { END_PARTICLE } from "./end-particle.ts";
 import { folded } from "./words.ts";
 
 const ENDS = /^[\s\p{P}\p{S}]+|[\s\p{P}\p{S}]+$/gu;
+const APOSTROPHE = /(?<=\p{L})['’‘`´](?=\p{L})/gu;
 
 export function taughtForm(text: string): string {
-  const form = folded(text).trim().replace(/\s+/g, " ").replace(/(?<=\p{Script=Han}) (?=\p{Script=Han})/gu, "").replace(ENDS, "");
+  const form = folded(text).replace(APOSTROPHE, "").trim().replace(/\s+/g, " ").replace(/(?<=\p{Script=Han}) (?=\p{Script=Han})/gu, "").replace(ENDS, "");
   const chars = [...form];
   const last = chars.length > 2 ? (chars[chars.length - 1] as string) : "";
   return END_PARTICLE.test(last) && /\p{Script=Han}/u.test(chars[chars.length - 2] as string) ? chars.slice(0, -1).join("").replace(ENDS, "") : form;

@@ -15,6 +15,9 @@ test("the same words in any case, white space, full width, and punctuation or sy
     expect({ asked, form: taughtForm(asked) }).toEqual({ asked, form: "how much deposit" });
   // Words inside are words: not the same question.
   expect(taughtForm("how much, deposit")).not.toBe(taughtForm("how much deposit"));
+  // An apostrophe inside a word, straight or curly as a phone types it, is left out; a quote around words is not inside one.
+  for (const asked of ["Where's my order??", "where’s my order", "wheres my order"]) expect({ asked, form: taughtForm(asked) }).toEqual({ asked, form: "wheres my order" });
+  expect(taughtForm("the 'gold' card")).toBe("the 'gold' card");
   // Chinese as followers type it: full-width punctuation and a trailing emoji at the ends.
   expect(taughtForm("周日开门吗？？😀")).toBe(taughtForm("周日开门吗"));
   // A space between Chinese characters parts nothing; between Latin words it does.
