@@ -7,7 +7,7 @@
  */
 
 /** Tunable by bench/answers-tune.ts (`--set k=v`); nothing else changes them. */
-export const RANKING: { k1: number; b: number; headWeight: number; localIdf: number; titleBoost: number; charCredit: number; charsAsWord: number } = {
+export const RANKING: { k1: number; b: number; headWeight: number; localIdf: number; shownContext: number; titleBoost: number; charCredit: number; charsAsWord: number } = {
   /** Term-frequency saturation and length normalisation (each field against its own average): BM25's usual values, and the best on the tuning halves. */
   k1: 1.2,
   b: 0.75,
@@ -15,6 +15,14 @@ export const RANKING: { k1: number; b: number; headWeight: number; localIdf: num
   headWeight: 1,
   /** The within-article weight's exponent when choosing the passage to show (0: plain BM25). */
   localIdf: 1,
+  /**
+   * A follow-up's earlier question's words, in choosing the passage to show, weigh this share of
+   * what they weigh in the ranking (question.ts CONTEXT.weight of their idf): the follower's own
+   * words choose the passage, the earlier question's tell apart passages holding them alike. No
+   * set measures the passage a follow-up shows; a half keeps the earlier words from outweighing a
+   * follower's one word (the Jersey test of test/server/answers.test.ts fails at 1).
+   */
+  shownContext: 0.5,
   /** An article whose whole title the question writes out scores this much more (names.ts). */
   titleBoost: 0.2,
   /**
@@ -47,6 +55,8 @@ export interface QueryTerm {
   idf: number;
   /** Some article holds it (its df is above 0): only these are looked up. */
   known: boolean;
+  /** A follow-up's earlier question's, not the follower's own words (question.ts withContext). */
+  earlier?: true;
 }
 
 export const idf = (df: number, n: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));

@@ -42,5 +42,5 @@ export function withContext(own: readonly QueryTerm[], earlier: readonly QueryTe
   const ownWeight = own.filter((t) => t.known).reduce((s, t) => s + t.idf, 0);
   const addedWeight = added.filter((t) => t.known).reduce((s, t) => s + t.idf, 0);
   const share = ownWeight > 0 && addedWeight * CONTEXT.weight > ownWeight ? ownWeight / addedWeight : CONTEXT.weight;
-  return [...own, ...added.map((t) => ({ ...t, idf: t.idf * share }))];
+  return [...own, ...added.map((t) => ({ ...t, idf: t.idf * share, earlier: true as const }))];
 }

@@ -208,13 +208,17 @@ export function scoreArticle(asked: Asked, a: RankedSource, stats: CorpusStats):
  * The passage to show: the question's words weighted also by how few of this article's passages
  * hold them, so that the passage with the word only it has wins over the lead that repeats the
  * article's subject (CMRC 2018 dev: the passage shown held the answer 0.897 → 0.915 of the time).
+ * A follow-up's earlier question's words weigh RANKING.shownContext of what they weigh in the
+ * ranking: the follower's own words choose the passage, the earlier question's tell apart those
+ * holding them alike — "and to Jersey?" after Northern Ireland's delivery had shown the article's
+ * Northern Ireland passage, its price, to the follower asking about Jersey (a walkthrough's shop).
  */
 function shownPassage(q: readonly QueryTerm[], passages: readonly Cut[], stats: CorpusStats): PassageScore | null {
   if (passages.length <= 1) return passages[0] ? { start: passages[0].start, end: passages[0].end, score: passages[0].score } : null;
   const n = passages.length;
   const local = q.map((t) => {
     const d = passages.reduce((c, p) => c + (p.counts.has(t.term) ? 1 : 0), 0);
-    return { ...t, idf: t.idf * Math.pow(idf(d, n), RANKING.localIdf) };
+    return { ...t, idf: t.idf * Math.pow(idf(d, n), RANKING.localIdf) * (t.earlier ? RANKING.shownContext : 1) };
   });
   let best = passages[0] as Cut;
   let bestScore = -1;

@@ -86,6 +86,25 @@ test("a word made from another meets it: 'delivered' finds the article titled De
   expect(textOf(await say("when will my order be delivered?"))).toStartWith("1. Delivery times\n");
 });
 
+test("a follow-up's own words choose the passage shown: 'and to Jersey?' after Northern Ireland shows the Jersey paragraph, not the one the question before asked of", async () => {
+  const ISLANDS = {
+    id: "islands",
+    title: "Delivery to Northern Ireland and the Channel Islands",
+    url: "https://example.com/islands",
+    body:
+      "Northern Ireland: standard delivery to Northern Ireland costs £5.95 and takes 4 to 6 working days. Orders over £50 to Northern Ireland are delivered free of charge by our usual courier, with tracking.\n\n" +
+      "Jersey and Guernsey: delivery to the Channel Islands costs £9.95 and takes 5 to 8 working days, as parcels go by sea. Customs forms are filled in by us; no duty is charged on orders under £135.\n\n" +
+      "The Highlands and islands of Scotland: delivery costs £7.95 and takes 3 to 5 working days. Some remote postcodes take a day or two longer in winter weather, and large items go by pallet.",
+  };
+  const RETURNS = { id: "returns", title: "Returns", url: "https://example.com/returns", body: "Send anything back within 30 days for a full refund." };
+  await importDoc([ISLANDS, RETURNS, SHIPPING]);
+  expect(newsOf(await say("do you deliver to northern ireland"))).toMatchObject({ Title: ISLANDS.title });
+  const card = newsOf(await say("and to Jersey?"));
+  expect(card?.Title).toBe(ISLANDS.title);
+  expect(card?.Description).toContain("£9.95");
+  expect(card?.Description).not.toContain("£5.95");
+});
+
 test("a greeting gets the welcome text, thanks or an emoji no reply, whatever an article holds of them; logged courtesy and not unmatched; a rule for it still answers", async () => {
   // An article whose title holds 不 and 在 and 谢谢: each was enough for some article before.
   await importDoc([REFUND, SHIPPING, { id: "thanks", title: "感谢您的支持 不在服务范围的地区", url: "https://example.com/t", body: "谢谢大家。在不在服务范围，请看地图。" }]);
