@@ -3,7 +3,7 @@ import { articleJson, CONTENT_FIELDS, contentOf, LIMITS, sameContent, validateAr
 import { bodyReducedAhead, KeptBodies, readDocumentSliced } from "../doc/bodies.ts";
 import { badRequest, InvalidDocumentError, notFound, ReplydError, tooLarge } from "../base/errors.ts";
 import { newArticleId } from "../store/ids.ts";
-import { accountWarnings, deletedWarnings, ruleWarnings, tagWarnings } from "./write-warnings.ts";
+import { accountWarnings, deletedWarnings, ruleWarnings, tagWarnings, toldCodes, toldCodeWarnings } from "./write-warnings.ts";
 import type { SignedRequest } from "./auth.ts";
 import { declaredName, type AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";
@@ -145,9 +145,10 @@ export async function postCli(ctx: AppContext, req: SignedRequest) {
     const bodies = new KeptBodies(ctx.read.spoolDir);
     try {
       const doc = await readDocumentSliced(file.source(), bodies);
+      const told = toldCodes(ctx);
       const result = await ctx.write.importDocument(doc, mode);
-      // The document may have named articles or tags that are not there, or removed some that rules name.
-      return { mode, ...result, warnings: [...accountWarnings(ctx, doc.account, "imported"), ...ruleWarnings(ctx), ...tagWarnings(ctx)] };
+      // The document may have named articles or tags that are not there, or removed some that rules name or the welcome tells followers to send.
+      return { mode, ...result, warnings: [...accountWarnings(ctx, doc.account, "imported"), ...ruleWarnings(ctx), ...tagWarnings(ctx), ...toldCodeWarnings(ctx, told)] };
     } finally {
       bodies.close();
     }

@@ -5,7 +5,7 @@ import { platformOf } from "./platform.ts";
 import { badRequest, notFound } from "../base/errors.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
-import { accountWarnings, ruleWarnings, tagWarnings } from "./write-warnings.ts";
+import { accountWarnings, ruleWarnings, tagWarnings, toldCodeWarnings, toldCodes } from "./write-warnings.ts";
 import { Fields } from "./fields.ts";
 import { BODY_SHA256_HEADER } from "./respond.ts";
 
@@ -101,7 +101,9 @@ export async function putRevert(ctx: AppContext, matter: Matter, req: SignedRequ
       // Refused before anything is replaced: a restore asked to push must be able to.
       platformOf(ctx, "; restore without push");
     }
-    const result = { ...(await ctx.write.restore(doc, matter)), warnings: [...accountWarnings(ctx, doc.account, "restored"), ...ruleWarnings(ctx), ...tagWarnings(ctx)] };
+    const told = toldCodes(ctx);
+    const restored = await ctx.write.restore(doc, matter);
+    const result = { ...restored, warnings: [...accountWarnings(ctx, doc.account, "restored"), ...ruleWarnings(ctx), ...tagWarnings(ctx), ...toldCodeWarnings(ctx, told)] };
     // The restore stands either way; a push that fails is reported with it.
     return push ? { ...result, menu_push: await pushRestoredMenu(ctx) } : result;
   } finally {

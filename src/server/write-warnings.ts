@@ -56,9 +56,44 @@ export function deletedWarnings(ctx: AppContext, a: Pick<Article, "id" | "code" 
   const out = ruleWarnings(ctx, rules);
   if (a.code) {
     const texts = ctx.read.content.texts();
-    for (const key of ["welcome", "help"] as const)
+    for (const key of TOLD_TEXTS)
       if (tellsToSend(texts[key] ?? "", a.code)) out.push(`the ${key} text tells followers to send "${a.code}", the code of ${a.id}: they now get the fallback — edit the text (replyd import texts.json), or give the code to another article`);
   }
+  return out;
+}
+
+/** The welcome and help texts: what followers are told to send. */
+const TOLD_TEXTS = ["welcome", "help"] as const;
+
+/**
+ * The live codes the welcome or help text tells followers to send, before a write that may remove
+ * them (an import, a restore): a code standing right after 回复 / reply, or any word of the text
+ * with a digit in it, that a live article has.
+ */
+export function toldCodes(ctx: AppContext): Set<string> {
+  const texts = ctx.read.content.texts();
+  const out = new Set<string>();
+  for (const key of TOLD_TEXTS) {
+    const text = texts[key] ?? "";
+    const after = [...text.matchAll(new RegExp(`${TOLD}\\s*[：:]?\\s*[“"'「【]?([a-z0-9]{1,16})`, "giu"))].map((m) => m[1] as string);
+    const digits = text.match(/[a-z0-9]*\d[a-z0-9]*/giu) ?? [];
+    for (const code of [...after, ...digits].slice(0, 64)) if (tellsToSend(text, code) && ctx.read.articles.getLiveByCode(code)) out.add(code);
+  }
+  return out;
+}
+
+/**
+ * Codes `before` (toldCodes) that the welcome or help text still tells followers to send and no
+ * live article has since the write: `replyd import --init` of another file had removed the articles
+ * a welcome's 回复1…6 named and said nothing, where `replyd rm` warns (two walkthroughs).
+ */
+export function toldCodeWarnings(ctx: AppContext, before: ReadonlySet<string>): string[] {
+  const texts = ctx.read.content.texts();
+  const out: string[] = [];
+  for (const code of before)
+    for (const key of TOLD_TEXTS)
+      if (tellsToSend(texts[key] ?? "", code) && !ctx.read.articles.getLiveByCode(code))
+        out.push(`the ${key} text tells followers to send "${code}", and no article has that code now: they get the fallback — edit the text (replyd import texts.json), or give the code to an article`);
   return out;
 }
 
@@ -68,11 +103,12 @@ const TOLD = `(?:${TELLS_TO_SEND}|发送|输入|text)`;
 /**
  * `text` tells followers to send `code`: right after 回复 / reply / send ("回复3", "回复：【3】",
  * "Reply h"), or — a code with a digit, or of three letters or more — standing alone in a text that
- * says to send anything ("Reply 1 for hours, … 8 for support"). Only a warning: a code "a" reads in
- * "Send a message" too.
+ * says to send anything ("Reply 1 for hours, … 8 for support"), not inside a time, a figure or a
+ * range ("营业时间9:00-17:00"). Only a warning: a code "a" reads in "Send a message" too.
  */
 function tellsToSend(text: string, code: string): boolean {
   const escaped = code.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   if (new RegExp(`${TOLD}\\s*[：:]?\\s*[“"'「【]?${escaped}(?![a-z0-9])`, "iu").test(text)) return true;
-  return (/\d/.test(code) || code.length >= 3) && new RegExp(TOLD, "iu").test(text) && new RegExp(`(?<![a-z0-9])${escaped}(?![a-z0-9])`, "iu").test(text);
+  // Standing alone: not part of a time, a figure or a range (营业时间9:00-17:00, 3.5元, 9~17点).
+  return (/\d/.test(code) || code.length >= 3) && new RegExp(TOLD, "iu").test(text) && new RegExp(`(?<![a-z0-9]|\\d[:.：\\-~～])${escaped}(?![a-z0-9]|[:.：\\-~～]\\d)`, "iu").test(text);
 }

@@ -97,3 +97,24 @@ test("rm says what still points at the article: the rules answering with it or i
   expect((await call("DELETE", "/api/cli", [["id", "a5"]])).data).not.toHaveProperty("warnings");
   expect((await call("DELETE", "/api/cli", [["id", "a1"]])).data).not.toHaveProperty("warnings");
 });
+
+test("an import --init or a restore that removes the codes the welcome text tells followers to send says so; one keeping them, or a merge, says nothing", async () => {
+  const texts = { welcome: "欢迎！回复1查看营业时间，回复2查看缴费方式，回复 h 帮助。营业时间9:00-17:00", help: "Reply 2 for payments" };
+  await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: doc([article(1, { code: "1" }), article(2, { code: "2" }), article(3, { code: "9" })]) }]);
+  expect((await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: JSON.stringify({ format: "replyd/1", matter: "texts", texts }) }])).status).toBe(200);
+  // A merge removes nothing; another file with --init keeps code 1 only.
+  expect((await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: doc([article(4)]) }])).data.warnings).toEqual([]);
+  const init = await call("POST", "/api/cli", [["mode", "init"]], [{ name: "json", content: doc([article(5, { code: "1" })]) }]);
+  // "9" is a time in the welcome text, not a code it tells followers to send: not named though a3 had it.
+  expect(init.data.warnings).toEqual([
+    'the welcome text tells followers to send "2", and no article has that code now: they get the fallback — edit the text (replyd import texts.json), or give the code to an article',
+    'the help text tells followers to send "2", and no article has that code now: they get the fallback — edit the text (replyd import texts.json), or give the code to an article',
+  ]);
+  // A restore of the articles that brings them back says nothing of them; one without code 1 names it.
+  const articles = doc([article(1, { code: "1" }), article(2, { code: "2" }), article(3, { code: "9" })]);
+  const restored = await call("PUT", "/api/cli/revert/articles", [], [{ name: "json", content: articles }]);
+  expect(restored.status).toBe(200);
+  expect(restored.data.warnings).toEqual([]);
+  const without = await call("PUT", "/api/cli/revert/articles", [], [{ name: "json", content: doc([article(2, { code: "2" })]) }]);
+  expect(without.data.warnings).toEqual(['the welcome text tells followers to send "1", and no article has that code now: they get the fallback — edit the text (replyd import texts.json), or give the code to an article']);
+});
