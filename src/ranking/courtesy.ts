@@ -4,7 +4,8 @@
  * a greeting or "one more question". Said as one of the phrases below, or made of them: 好的谢谢,
  * 你好在吗, 收到 谢谢🙏; "brilliant thank you", "ok cheers mate", "hi there, quick question". A
  * closed set of followers' phrasings in both languages (mainland, Hong Kong, Taiwan, British,
- * Singapore, Australian, Vietnamese and Filipino ones among them), never the account's words: a
+ * Singapore, Australian, Vietnamese and Filipino ones among them; and thanks and hello in the
+ * languages their followers' families speak besides), never the account's words: a
  * message holding one word outside it is a message.
  */
 import { fold } from "./fold.ts";
@@ -26,6 +27,11 @@ const CLOSES = [
   "terima kasih", "terima kasih banyak", "nandri", "nanri", "noted with thanks",
   // Vietnamese, with its marks and as typed without them (an Australian library's migrant families).
   "cảm ơn", "cám ơn", "cảm ơn nhiều", "cám ơn nhiều", "tạm biệt", "vâng", "dạ", "cam on", "cam on nhieu", "tam biet",
+  // The languages an English or Chinese account's followers thank in besides (a British shop's Polish
+  // follower's dziękuję got the fallback, and waited in the inbox): with their marks and without.
+  "dziękuję", "dziekuje", "dzięki", "dzieki", "dziękuję bardzo", "dziekuje bardzo", "gracias", "muchas gracias", "merci", "merci beaucoup",
+  "danke", "danke schön", "danke schoen", "vielen dank", "grazie", "grazie mille", "obrigado", "obrigada", "muito obrigado", "muito obrigada",
+  "спасибо", "дякую", "ありがとう", "ありがとうございます", "감사합니다", "고맙습니다", "shukriya", "dhanyavaad", "dhanyavad",
 ];
 /** Greetings and "one more question" open one: the follower waits for the account to say how to ask. */
 const OPENS = [
@@ -35,6 +41,8 @@ const OPENS = [
   "one more question", "another question", "i have a question", "i have another question", "quick question", "hello", "hi", "anyone there", "is anyone there", "anybody there", "is anybody there",
   "selamat pagi", "selamat petang", "selamat malam", "selamat tengah hari", "vanakkam",
   "xin chào", "chào", "xin chao", "chao",
+  "dzień dobry", "dzien dobry", "cześć", "czesc", "hola", "buenos días", "buenos dias", "bonjour", "hallo", "guten tag", "ciao", "buongiorno", "olá", "ola", "bom dia",
+  "привет", "здравствуйте", "こんにちは", "안녕하세요", "namaste",
 ];
 /**
  * Whom a follower thanks or greets (谢谢医生, 老师好, "thank you doctor", "hello doc"): courtesy beside

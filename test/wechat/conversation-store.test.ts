@@ -147,7 +147,7 @@ describe("what a message says about the reply before it", () => {
     expect([picksEntry("第二個"), asksAnother("換一個")]).toEqual([2, true]);
   });
 
-  test("thanks and greetings as followers type them, and made of them: British, Taiwanese, Hong Kong, Singapore, Australian, Vietnamese ones, with whom they address; closes or opens", () => {
+  test("thanks and greetings as followers type them, and made of them: British, Taiwanese, Hong Kong, Singapore, Australian, Vietnamese, Filipino ones, thanks and hello in other languages, with whom they address; closes or opens", () => {
     const kinds = (said: string[]) => said.map((t) => [t, courtesyOf(t)]);
     const closes = ["cheers", "ta", "ok cheers", "cheers mate", "brill", "lovely thanks", "great thanks", "brilliant thank you", "thanks love", "nice one", "Thank you so much", "thanks for the help", "no worries",
       "3Q", "3q~", "感恩", "謝謝你們", "好喔", "了解", "哈哈", "哈哈 👍", "讚", "掰掰", "OK 感謝", "收到 謝謝🙏", "好的谢谢", "辛苦了", "ok谢谢",
@@ -157,12 +157,15 @@ describe("what a message says about the reply before it", () => {
       // Australian, and Vietnamese with its marks and without (an Australian library's walkthrough: each got the fallback or a list).
       "thanks heaps", "ok thanks heaps", "ta heaps mate", "cảm ơn", "Cảm ơn bạn", "cam on ban", "cảm ơn nhiều", "tạm biệt",
       // Filipino, with po (a walkthrough's e-wallet: each got the fallback, "noted po" an article).
-      "salamat po", "maraming salamat", "ok na po thanks", "thank you po", "ty po", "ok po", "sige po", "opo", "noted po"];
+      "salamat po", "maraming salamat", "ok na po thanks", "thank you po", "ty po", "ok po", "sige po", "opo", "noted po",
+      // Thanks in the languages followers' families speak besides (a British shop's dziękuję got the fallback).
+      "dziękuję", "Dziekuje!", "dzięki 👍", "gracias", "merci beaucoup", "danke schön", "grazie", "obrigada", "спасибо", "ありがとうございます", "감사합니다", "ok gracias", "merci 谢谢"];
     expect(kinds(closes)).toEqual(closes.map((t) => [t, "closes"]));
     const opens = ["good morning", "morning", "evening", "good evening", "hiya", "hey", "hello there", "hi there, quick question", "good afternoon all", "ok one more question",
       "哈囉", "安安", "請問一下", "你好在吗", "您好，请问", "下午好", "嗨", "你好呀", "早晨呀", "有冇人", "有冇人呀", "喂", "Hello, anyone there?", "anyone there?",
       "selamat pagi", "hello doc", "morning doc", "gd morning", "老师好", "医生在吗",
-      "g'day", "G'day mate!", "gday", "good arvo", "xin chào", "xin chao", "chào bạn", "chào anh", "hi po", "good morning po", "magandang umaga po"];
+      "g'day", "G'day mate!", "gday", "good arvo", "xin chào", "xin chao", "chào bạn", "chào anh", "hi po", "good morning po", "magandang umaga po",
+      "dzień dobry", "cześć", "hola", "bonjour", "hallo", "привет", "こんにちは", "안녕하세요"];
     expect(kinds(opens)).toEqual(opens.map((t) => [t, "opens"]));
     // One word outside the phrases, or asked: a message.
     const messages = ["ok help", "thanks, where is my order", "good?", "evening?", "hi can you help", "cheers for nothing, where is my bin", "tax", "5", "了解一下会员", "谢谢，运费呢", "晚上好几点关门", "good morning what time do you open",
@@ -170,7 +173,8 @@ describe("what a message says about the reply before it", () => {
       "fine", "sound", "right", "good", "super", "营业时间呢", "有冇泳池",
       // Whom they address, and a particle, are courtesy only beside courtesy.
       "医生", "老师", "doctor", "doc?", "lah", "can", "hi doc can i walk in", "ok can i pay by card", "老板",
-      "arvo?", "good day", "g day trip", "ban", "anh", "bạn", "heaps", "po", "na", "umaga", "hi po, my transfer didnt arrive"];
+      "arvo?", "good day", "g day trip", "ban", "anh", "bạn", "heaps", "po", "na", "umaga", "hi po, my transfer didnt arrive",
+      "merci hotel", "gracias por la entrega, where is my parcel", "hola do you deliver"];
     expect(kinds(messages)).toEqual(messages.map((t) => [t, null]));
   });
 
