@@ -5,7 +5,7 @@
 import { TEXT_KEYS } from "../doc/rule.ts";
 import { VERSION } from "../base/version.ts";
 import { ruleWarnings, tagWarnings } from "./write-warnings.ts";
-import { operatorText } from "../wechat/answering/texts.ts";
+import { FALLBACK_BORROWERS, operatorText } from "../wechat/answering/texts.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 
@@ -45,6 +45,9 @@ export async function health(ctx: AppContext, req: SignedRequest) {
     counts: { articles_live: a.live, articles_deleted: a.deleted, tags: c.tags, rules: c.rules, texts: c.texts, synonyms: c.synonyms },
     // The texts followers still get in replyd's own English: a Chinese account that set its welcome and fallback answered "h" in English.
     texts_default: TEXT_KEYS.filter((k) => operatorText(ctx.read.content.texts(), k) === undefined),
+    // not_found and media unwritten, the fallback written: followers get its "could not answer" for a
+    // photo or a location, and for "换一个" with nothing before (a water utility's operator found out from a meter's photo).
+    texts_as_fallback: FALLBACK_BORROWERS.filter((k) => ctx.read.content.texts()[k] === undefined && ctx.read.content.texts().fallback !== undefined),
     // Rules that answer with nothing (articles gone, tags no article carries): the callback passes them over.
     rule_warnings: ruleWarnings(ctx),
     // Tags followers can never have listed: a help word, or an article's code (answered first).

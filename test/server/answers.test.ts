@@ -223,7 +223,7 @@ test("a province no article is about gets the fallback, not another province's a
   for (const said of ["河北多少分", "广东多少分"]) expect({ said, reply: textOf(await say(said)) }).toEqual({ said, reply: "Sorry, I did not understand that. Send h for help." });
 });
 
-test("not_found left unwritten is the operator's fallback text when they wrote that, and health no longer calls it replyd's English default", async () => {
+test("not_found left unwritten is the operator's fallback text when they wrote that, and health says so rather than call it replyd's English default", async () => {
   await importDoc([REFUND, SHIPPING, MEMBERS]);
   const setTexts = async (texts: object) =>
     expect((await call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: JSON.stringify({ format: "replyd/1", matter: "texts", texts }) }] })).status).toBe(200);
@@ -233,8 +233,12 @@ test("not_found left unwritten is the operator's fallback text when they wrote t
   expect(textOf(await say("s 天气预报"))).toBe("抱歉，没找到答案，回复h看帮助");
   expect(textOf(await say("换一个"))).toBe("抱歉，没找到答案，回复h看帮助");
   expect(await defaults()).toEqual(["welcome", "help"]);
+  // …and health names them as the fallback's: a photo gets "could not answer" until media is written.
+  const asFallback = async () => (await call("GET", "/api/cli")).data.texts_as_fallback;
+  expect(await asFallback()).toEqual(["not_found", "media"]);
   await setTexts({ not_found: "没有搜到" });
   expect(textOf(await say("s 天气预报"))).toBe("没有搜到");
+  expect(await asFallback()).toEqual(["media"]);
 });
 
 test("an on-topic question no article answers gets the fallback, not the article sharing a word with it (issue 34 C)", async () => {

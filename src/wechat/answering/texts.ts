@@ -17,4 +17,7 @@ export const DEFAULT_TEXTS: Record<TextKey, string> = {
  * operators set welcome, help and fallback, as wechat.md's example does, and not not_found).
  */
 export const operatorText = (texts: Partial<Record<TextKey, string>>, key: TextKey): string | undefined =>
-  texts[key] ?? (key === "not_found" || key === "media" ? texts.fallback : undefined);
+  texts[key] ?? ((FALLBACK_BORROWERS as readonly TextKey[]).includes(key) ? texts.fallback : undefined);
+
+/** The texts that are the operator's fallback text while unwritten (operatorText). */
+export const FALLBACK_BORROWERS = ["not_found", "media"] as const satisfies readonly TextKey[];
