@@ -39,6 +39,11 @@ const OPENS = [
   "再问一下", "还想问一下", "我还想问", "还有个问题", "还有一个问题", "另外一个问题", "换个问题", "问个问题", "请问", "请问一下", "问一下", "想问一下", "我想问一下",
   "咨询一下", "我想咨询一下", "打扰一下", "在吗", "在么", "在嘛", "在不在", "有人吗", "有人在吗", "有冇人", "有冇人喺度", "喂",
   "one more question", "another question", "i have a question", "i have another question", "quick question", "hello", "hi", "anyone there", "is anyone there", "anybody there", "is anybody there",
+  // Asking to ask, as students writing English as a second language open ("Dear teacher, I want to ask
+  // about accommodation price" got the fallback: its "ask" held against every article, a walkthrough).
+  "i want to ask", "i want to ask about", "i wanna ask", "i would like to ask", "i'd like to ask", "would like to ask", "want to ask", "i just want to ask", "just want to ask",
+  "may i ask", "let me ask", "i want to know", "i would like to know", "i'd like to know",
+  "想问下", "我想问下", "问下", "请教一下", "请教下", "咨询下", "想咨询一下", "我想咨询",
   "selamat pagi", "selamat petang", "selamat malam", "selamat tengah hari", "vanakkam",
   "xin chào", "chào", "xin chao", "chao",
   "dzień dobry", "dzien dobry", "cześć", "czesc", "hola", "buenos días", "buenos dias", "bonjour", "hallo", "guten tag", "ciao", "buongiorno", "olá", "ola", "bom dia",
@@ -82,7 +87,7 @@ const AROUND = new Set([
 /** …and these only beside thanks ("thanks for the help": "ok help" is a request). */
 const WITH_THANKS = new Set(["for", "the", "your", "help", "info", "reply", "answer", "quick", "response", "time", "with"]);
 /** Latin words a greeting is made of ("good morning", "hiya", "hi there, quick question"): one greeting, the rest of these. */
-const GREETING = new Set(["hi", "hello", "hey", "heya", "hiya", "hallo", "howdy", "yo", "morning", "afternoon", "evening", "greetings", "gm", "gday", "gidday", "arvo", "magandang"]);
+const GREETING = new Set(["hi", "hello", "hey", "heya", "hiya", "hallo", "howdy", "yo", "morning", "afternoon", "evening", "greetings", "gm", "gday", "gidday", "arvo", "magandang", "dear"]);
 const AROUND_GREETING = new Set(["good", "gd", "there", "all", "everyone", "guys", "folks", "team", "dear", "again", "quick", "question", "one", "more", "another", "i", "have", "a", "got", "please", "anyone", "anybody", "is", "mate", "umaga", "hapon", "gabi", "araw", ...ADDRESSED_LATIN]);
 const MOST_WORDS = 8;
 
@@ -143,6 +148,20 @@ function latinWords(words: string[]): Courtesy | null {
  * the question's heaviest term, and 医生 found an article saying 开单医生 (a walkthrough's hospital).
  */
 export function withoutOpening(text: string): string {
+  // Openings one after another ("Dear teacher, I want to ask about …"), each within the bound below.
+  let rest = text;
+  for (let i = 0; i < OPENINGS; i++) {
+    const next = oneOpeningOff(rest);
+    if (next === rest) break;
+    rest = next;
+  }
+  return rest;
+}
+
+/** Openings taken off a question, one after another, at most. */
+const OPENINGS = 3;
+
+function oneOpeningOff(text: string): string {
   if (courtesyOf(text) !== null) return text;
   // The longest opening of 24 characters at most that ends at a mark or space and is courtesy, or whom it addresses ("医生，").
   let cut = 0;
