@@ -46,7 +46,7 @@ export async function health(ctx: AppContext, req: SignedRequest) {
     // The texts followers still get in replyd's own English: a Chinese account that set its welcome and fallback answered "h" in English.
     texts_default: TEXT_KEYS.filter((k) => operatorText(ctx.read.content.texts(), k) === undefined),
     // not_found and media unwritten, the fallback written: followers get its "could not answer" for a
-    // photo or a location, and for "换一个" with nothing before (a water utility's operator found out from a meter's photo).
+    // photo or a location, a search finding nothing, "换一个" with nothing before (a water utility's operator found out from a meter's photo).
     texts_as_fallback: FALLBACK_BORROWERS.filter((k) => ctx.read.content.texts()[k] === undefined && ctx.read.content.texts().fallback !== undefined),
     // Rules that answer with nothing (articles gone, tags no article carries): the callback passes them over.
     rule_warnings: ruleWarnings(ctx),

@@ -67,17 +67,22 @@ const TOLD_TEXTS = ["welcome", "help"] as const;
 
 /**
  * The live codes the welcome or help text tells followers to send, before a write that may remove
- * them (an import, a restore): a code standing right after 回复 / reply, or any word of the text
- * with a digit in it, that a live article has.
+ * them (an import, a restore): what stands right after 回复 / reply (any code: 回复【缴费】, each of
+ * its beginnings when no mark ends it, 回复缴费查看), or any word of the text with a digit in it,
+ * that a live article has as its code.
  */
 export function toldCodes(ctx: AppContext): Set<string> {
   const texts = ctx.read.content.texts();
   const out = new Set<string>();
   for (const key of TOLD_TEXTS) {
     const text = texts[key] ?? "";
-    const after = [...text.matchAll(new RegExp(`${TOLD}\\s*[：:]?\\s*[“"'「【]?([a-z0-9]{1,16})`, "giu"))].map((m) => m[1] as string);
+    // Letters and digits, or the characters of another script ("回复1查看" tells 1, "回复【缴费】" 缴费).
+    const runs = [...text.matchAll(new RegExp(`${TOLD_THEN}([a-z0-9]{1,${MAX_CODE_CHARS}}|[^\\s\\p{P}a-z0-9]{1,${MAX_CODE_CHARS}})`, "giu"))].map((m) => [...(m[1] as string)]);
+    // A Latin run is one word; a Han run may go on into the text after the code (回复缴费查看): its beginnings, up to HAN_CODE_CHARS.
+    const after = runs.slice(0, 32).flatMap((chars) => (/\p{Script=Han}/u.test(chars[0] as string) ? chars.slice(0, HAN_CODE_CHARS).map((_, i) => chars.slice(0, i + 1).join("")) : [chars.join("")]));
     const digits = text.match(/[a-z0-9]*\d[a-z0-9]*/giu) ?? [];
-    for (const code of [...after, ...digits].slice(0, 64)) if (tellsToSend(text, code) && ctx.read.articles.getLiveByCode(code)) out.add(code);
+    // The lookup first: a code no live article has needs no pattern built.
+    for (const code of [...after, ...digits.slice(0, 64)]) if (ctx.read.articles.getLiveByCode(code) && tellsToSend(text, code)) out.add(code);
   }
   return out;
 }
@@ -99,16 +104,22 @@ export function toldCodeWarnings(ctx: AppContext, before: ReadonlySet<string>): 
 
 /** What a follower is told to send with (cues.ts), and the words only texts for followers write so ("发送3", "输入3", "text 3"). */
 const TOLD = `(?:${TELLS_TO_SEND}|发送|输入|text)`;
+/** …then a colon and an opening mark, as texts write them ("回复：【3】"); each space run read once (no backtracking over a long one). */
+const TOLD_THEN = `${TOLD}\\s*(?:[：:]\\s*)?[“"'「【]?`;
+/** A code's characters at most (article/text-rules.ts CODE_PATTERN). */
+const MAX_CODE_CHARS = 32;
+/** The beginnings of a Han run after 回复 tried as codes, at most: an account's Chinese codes are words, not sentences. */
+const HAN_CODE_CHARS = 8;
 
 /**
  * `text` tells followers to send `code`: right after 回复 / reply / send ("回复3", "回复：【3】",
  * "Reply h"), or — a code with a digit, or of three letters or more — standing alone in a text that
- * says to send anything ("Reply 1 for hours, … 8 for support"), not inside a time, a figure or a
- * range ("营业时间9:00-17:00"). Only a warning: a code "a" reads in "Send a message" too.
+ * says to send anything ("Reply 1 for hours, … 8 for support", "回复1-6"), not inside a time or a
+ * figure ("营业时间9:00-17:00"). Only a warning: a code "a" reads in "Send a message" too.
  */
 function tellsToSend(text: string, code: string): boolean {
   const escaped = code.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  if (new RegExp(`${TOLD}\\s*[：:]?\\s*[“"'「【]?${escaped}(?![a-z0-9])`, "iu").test(text)) return true;
-  // Standing alone: not part of a time, a figure or a range (营业时间9:00-17:00, 3.5元, 9~17点).
-  return (/\d/.test(code) || code.length >= 3) && new RegExp(TOLD, "iu").test(text) && new RegExp(`(?<![a-z0-9]|\\d[:.：\\-~～])${escaped}(?![a-z0-9]|[:.：\\-~～]\\d)`, "iu").test(text);
+  if (new RegExp(`${TOLD_THEN}${escaped}(?![a-z0-9])`, "iu").test(text)) return true;
+  // Standing alone: not part of a time or a figure (营业时间9:00-17:00, 3.5元); a range's ends are ("回复1-6").
+  return (/\d/.test(code) || code.length >= 3) && new RegExp(TOLD, "iu").test(text) && new RegExp(`(?<![a-z0-9]|\\d[:.：])${escaped}(?![a-z0-9]|[:.：]\\d)`, "iu").test(text);
 }

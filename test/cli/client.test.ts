@@ -213,7 +213,7 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     const h = (await cli("health")).out;
     expect(h).toContain("texts          help still replyd's English default (import a document of texts to set it)");
     // …and what followers get the fallback text for is said.
-    expect(h).toContain('texts          not_found, media unset: followers get your fallback text for "换一个" or "第二个" with nothing before, and for a photo, a location or a link (import a document of texts to word them: wechat.md §3)');
+    expect(h).toContain('texts          not_found, media unset: followers get your fallback text for a search ("s …") that finds nothing and "换一个" with nothing before, and for a photo, a location or a link (import a document of texts to word them: wechat.md §3)');
   });
 
   test("import, ls, show, add, set, rm", async () => {

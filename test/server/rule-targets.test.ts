@@ -77,6 +77,9 @@ test("rm says what still points at the article: the rules answering with it or i
   expect(await told("8", "回复数字查看：1 门票，7 餐饮，8 住宿")).toBe(true);
   expect(await told("8", "We open 8am to 6pm: reply 1 for hours")).toBe(false);
   expect(await told("8", "回复38看新闻")).toBe(false);
+  // A range's end is told; a figure inside a time is not.
+  expect(await told("6", "回复1-6查看服务")).toBe(true);
+  expect(await told("9", "营业时间9:00-17:00，回复1查看")).toBe(false);
   expect((await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: JSON.stringify({ format: "replyd/1", matter: "texts", texts }) }])).status).toBe(200);
   const rm = await call("DELETE", "/api/cli", [["id", "a1"]]);
   expect(rm.data.warnings).toEqual([
@@ -98,9 +101,9 @@ test("rm says what still points at the article: the rules answering with it or i
   expect((await call("DELETE", "/api/cli", [["id", "a1"]])).data).not.toHaveProperty("warnings");
 });
 
-test("an import --init or a restore that removes the codes the welcome text tells followers to send says so; one keeping them, or a merge, says nothing", async () => {
-  const texts = { welcome: "欢迎！回复1查看营业时间，回复2查看缴费方式，回复 h 帮助。营业时间9:00-17:00", help: "Reply 2 for payments" };
-  await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: doc([article(1, { code: "1" }), article(2, { code: "2" }), article(3, { code: "9" })]) }]);
+test("an import --init or a restore that removes the codes the welcome text tells followers to send says so, Chinese codes too; one keeping them, or a merge removing none, says nothing", async () => {
+  const texts = { welcome: "欢迎！回复1查看营业时间，回复2查看缴费方式，回复【缴费】看方式，回复报修查看流程，回复 h 帮助。营业时间9:00-17:00", help: "Reply 2 for payments" };
+  await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: doc([article(1, { code: "1" }), article(2, { code: "2" }), article(3, { code: "9" }), article(6, { code: "缴费" }), article(7, { code: "报修" })]) }]);
   expect((await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: JSON.stringify({ format: "replyd/1", matter: "texts", texts }) }])).status).toBe(200);
   // A merge removes nothing; another file with --init keeps code 1 only.
   expect((await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: doc([article(4)]) }])).data.warnings).toEqual([]);
@@ -109,6 +112,8 @@ test("an import --init or a restore that removes the codes the welcome text tell
   expect(init.data.warnings).toEqual([
     'the welcome text tells followers to send "2", and no article has that code now: they get the fallback — edit the text (replyd import texts.json), or give the code to an article',
     'the help text tells followers to send "2", and no article has that code now: they get the fallback — edit the text (replyd import texts.json), or give the code to an article',
+    'the welcome text tells followers to send "缴费", and no article has that code now: they get the fallback — edit the text (replyd import texts.json), or give the code to an article',
+    'the welcome text tells followers to send "报修", and no article has that code now: they get the fallback — edit the text (replyd import texts.json), or give the code to an article',
   ]);
   // A restore of the articles that brings them back says nothing of them; one without code 1 names it.
   const articles = doc([article(1, { code: "1" }), article(2, { code: "2" }), article(3, { code: "9" })]);
