@@ -17,6 +17,7 @@ import { askCommand } from "./commands/ask.ts";
 import { backupCommand, backupsCommand } from "./commands/backup.ts";
 import { importCommand } from "./commands/import.ts";
 import { restoreCommand } from "./commands/restore.ts";
+import { noticesCommand } from "./commands/notices.ts";
 import { CLIENT_OPTIONS, type CommandSpec } from "./command.ts";
 import { unknownOption } from "./unknown-option.ts";
 import { nearest } from "../base/suggest.ts";
@@ -52,6 +53,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   signCommand,
   keysCommand,
   profileCommand,
+  noticesCommand,
 ];
 
 /** Runs one replyd command line; answers the exit status. Never calls process.exit, so tests can drive it. */

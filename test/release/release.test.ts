@@ -49,6 +49,12 @@ test("the linux-x64 binary names its version, its target and the commit it was b
   expect(text).toBe(`replyd ${pkg.version} (linux-x64, commit ${commitOf()}; Bun ${Bun.version})`);
 });
 
+test("the linux-x64 binary carries the notices: replyd notices prints NOTICES.md run from anywhere", () => {
+  const r = Bun.spawnSync([path("linux-x64"), "notices"], { cwd: tmp.dir });
+  expect(r.exitCode).toBe(0);
+  expect(r.stdout.toString().trimEnd()).toBe(readFileSync(join(ROOT, "NOTICES.md"), "utf8").trimEnd());
+});
+
 const QEMU = "/usr/bin/qemu-aarch64";
 const ARM_LIBS = "/usr/aarch64-linux-gnu";
 

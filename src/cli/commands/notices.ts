@@ -1,0 +1,20 @@
+import type { CommandContext } from "../context.ts";
+import { defineCommand } from "../command.ts";
+import NOTICES from "../../../NOTICES.md" with { type: "text" };
+
+/**
+ * The notices of the data the binary carries (WordNet's licence asks that it travel with every
+ * copy): NOTICES.md, carried in the binary — an operator who downloads the binary alone has them.
+ */
+export async function notices(c: CommandContext): Promise<void> {
+  c.print({ notices: NOTICES }, () => NOTICES.trimEnd());
+}
+
+export const noticesCommand = defineCommand({
+  usage: "notices",
+  summary: "print the licences and notices of the data replyd carries (WordNet, OpenCC)",
+  description: "Prints NOTICES.md as this binary carries it: the notices and licences of the word data in the ranking (WordNet's derivations, OpenCC's traditional characters). Asks no server.",
+  examples: ["replyd notices"],
+  local: true,
+  run: notices,
+});
