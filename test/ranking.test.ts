@@ -11,7 +11,8 @@ import { afterTitle, answerReply, listText } from "../src/wechat/answering/ranke
 import { MAX_TEXT_BYTES } from "../src/wechat/door/message.ts";
 import type { RankedArticle } from "../src/ranking/types.ts";
 import { FILLER_HAN, FILLER_LATIN } from "../src/ranking/filler-words.ts";
-import { folded, placesOf, stemWord, termsOf } from "../src/ranking/words.ts";
+import { folded, placesOf, termsOf } from "../src/ranking/words.ts";
+import { stemWord } from "../src/ranking/stem.ts";
 
 describe("words", () => {
   test("Han runs give their characters and neighbouring pairs; filler is left out", () => {

@@ -16,7 +16,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { stemWord } from "../../src/ranking/words.ts";
+import { stemWord } from "../../src/ranking/stem.ts";
 import { loadSet } from "./sets.ts";
 
 const RUN = /\p{Script=Han}+|(?:(?!\p{Script=Han})[\p{L}\p{N}])+/gu;

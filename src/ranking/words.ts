@@ -8,7 +8,7 @@
  * Intl.Segmenter's words, bigrams alone, or jieba's words with the pairs added; and it needs no
  * dictionary, so an account's own names ("回南天", a product's name) are never cut wrong.
  * Other scripts: runs of letters and digits, folded to lower case (NFKC first, so full-width
- * "ＡＢＣ１" is "abc1"), English words to Porter's stem (stemWord()).
+ * "ＡＢＣ１" is "abc1"), English words to their stem (stem.ts).
  *
  * Filler takes no part: it is neither indexed nor looked up. The stop words of both languages
  * (below), and the phrasing of questions found in the evaluation data (filler-words.ts, made by
@@ -17,10 +17,9 @@
  * 扣怎 and 么做 that no article means.
  */
 
-import { stemmer as porter } from "stemmer";
 import { FILLER_HAN, FILLER_LATIN } from "./filler-words.ts";
 import { TRADITIONAL_PAIRS } from "./traditional-chars.ts";
-import { DERIVED_STEMS } from "./derived-stems.ts";
+import { stemWord } from "./stem.ts";
 import { taglishStops } from "./taglish.ts";
 import { canonicalTerms, groupedTerms, synonymCover } from "./synonyms.ts";
 
@@ -87,24 +86,6 @@ const LATIN_STOP = new Set(
     "lah leh lor hor meh mah ah anot liao sia"
   ).split(" "),
 );
-
-/** Each stem (Porter's) → the stem of the word it is made from (derived-stems.ts). */
-const DERIVED = new Map<string, string>();
-{
-  const d = DERIVED_STEMS.split(" ");
-  for (let i = 0; i + 1 < d.length; i += 2) DERIVED.set(d[i] as string, d[i + 1] as string);
-}
-
-/**
- * An English word as it is ranked: Porter's stem (the `stemmer` package: "deliveries" and "delivery"
- * are "deliveri"), or the stem of the word it is made from where Porter keeps them apart ("delivery"
- * and "delivered": deliv; derived-stems.ts, from WordNet); numbers as written.
- */
-export function stemWord(w: string): string {
-  if (/\d/.test(w)) return w;
-  const s = porter(w);
-  return DERIVED.get(s) ?? s;
-}
 
 const FILLER_L = new Set(FILLER_LATIN);
 /**
