@@ -51,6 +51,8 @@ export interface ArticleScore {
 /** A passage with its terms counted. */
 type Cut = PassageScore & { counts: Map<string, number>; len: number };
 
+const HAN_PLACE = /\p{Script=Han}/u;
+
 /** A term that is more than one Han character: a pair, or a Latin word. */
 export const isWord = (term: string) => term.length > 1 || !/\p{Script=Han}/u.test(term);
 
@@ -116,6 +118,18 @@ export function askedOf(
   };
   const mine = placesOf(question);
   let places = placed(question, own, 1, new Set());
+  // Chinese in a question beside words the account holds, none of whose characters any article holds
+  // ("CAS什么时候发" to a university's English account with a few Chinese keywords: the fallback, on 时,
+  // 候 and 发 counted against every article): another language's words the account does not write,
+  // which no article could hold — they do not count. Chinese the account writes, or Chinese alone, still does.
+  const knownTerms = new Set(own.filter((t) => t.known).map((t) => t.term));
+  const isHan = (p: { term: string }) => HAN_PLACE.test(p.term);
+  const held = (p: { term: string; by: string[] }) => knownTerms.has(p.term) || p.by.some((b) => knownTerms.has(b));
+  if (places.some(isHan) && !places.some((p) => isHan(p) && held(p)) && places.some((p) => !isHan(p) && held(p))) {
+    const kept = places.map((p) => !isHan(p));
+    places = places.filter((_, i) => kept[i]);
+    mine.splice(0, mine.length, ...mine.filter((_, i) => kept[i]));
+  }
   if (context) {
     // A follow-up's own words that no article holds ("can I undo it?") say what is asked of the
     // earlier question's article, not that the question is off the account: they do not count.

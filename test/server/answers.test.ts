@@ -105,6 +105,23 @@ test("a follow-up's own words choose the passage shown: 'and to Jersey?' after N
   expect(card?.Description).not.toContain("£5.95");
 });
 
+test("Chinese words beside words the account holds do not count against it when no article holds a character of them: 'CAS什么时候发' gets the CAS article; Chinese alone, or that the account writes, as before", async () => {
+  const CAS = { id: "cas", title: "Your CAS and student visa", url: "https://example.com/cas", body: "We issue your CAS about six weeks before the course starts, once you have paid the deposit." };
+  // A few Chinese keywords, as an account for Chinese students writes them.
+  const FEES = { id: "fees", title: "Tuition fees", url: "https://example.com/fees", keywords: ["学费"], body: "Tuition fees for international students are listed by course. Pay the deposit to confirm your place and receive your CAS." };
+  const HALLS = { id: "halls", title: "Accommodation", url: "https://example.com/halls", keywords: ["宿舍"], body: "First-year students are guaranteed a room in halls if they apply by 30 June, once they hold a CAS." };
+  await importDoc([CAS, FEES, HALLS]);
+  // The CAS article first (every article names the CAS: a list).
+  const cas = await say("CAS什么时候发");
+  expect(newsOf(cas)?.Title ?? textOf(cas)?.split("\n")[0]).toContain(CAS.title);
+  // Chinese the account writes counts as ever; Chinese alone that it does not write is no question it answers.
+  expect(newsOf(await say("宿舍多少钱一年"))).toMatchObject({ Title: HALLS.title });
+  expect(textOf(await say("签证什么时候发"))).toBe("Sorry, I did not understand that. Send h for help.");
+  // An account that holds Chinese counts a Chinese word none of its articles holds, as before: 发票 asked of the refund account.
+  await importDoc([REFUND, SHIPPING, MEMBERS]);
+  expect(textOf(await say("退款的发票抬头写错了能重新开具吗？"))).toBe("Sorry, I did not understand that. Send h for help.");
+});
+
 test("a greeting gets the welcome text, thanks or an emoji no reply, whatever an article holds of them; logged courtesy and not unmatched; a rule for it still answers", async () => {
   // An article whose title holds 不 and 在 and 谢谢: each was enough for some article before.
   await importDoc([REFUND, SHIPPING, { id: "thanks", title: "感谢您的支持 不在服务范围的地区", url: "https://example.com/t", body: "谢谢大家。在不在服务范围，请看地图。" }]);
