@@ -51,6 +51,11 @@ describe("words", () => {
     // Singapore's particles and "anot" (or not) say nothing of the subject.
     expect(termsOf("clinic open sunday anot ah")).toEqual(termsOf("clinic open sunday"));
     expect(termsOf("mc can backdate lah leh lor")).toEqual(termsOf("mc can backdate"));
+    // A model's name typed without spaces is its words and number; short mixes stay one word.
+    expect(termsOf("iPhone15promax")).toEqual(["iphon", "15", "promax"]);
+    expect(termsOf("适配iPhone15吗")).toEqual(expect.arrayContaining(termsOf("iPhone 15")));
+    expect(termsOf("15pro")).toEqual(["15", "pro"]);
+    expect(termsOf("h1z1 4g mp3 ps5")).toEqual(["h1z1", "4g", "mp3", "ps5"]);
     // A phone's "pls" and "ur" are "please" and "your".
     expect(termsOf("where is ur shop pls")).toEqual(termsOf("where is your shop please"));
     expect(termsOf("plz")).toEqual([]);

@@ -122,6 +122,14 @@ test("Chinese words beside words the account holds do not count against it when 
   expect(textOf(await say("退款的发票抬头写错了能重新开具吗？"))).toBe("Sorry, I did not understand that. Send h for help.");
 });
 
+test("a phone model typed without spaces meets the article that writes it with them: 'iphone15promax的壳有吗' gets the compatibility table", async () => {
+  const COMPAT = { id: "compat", title: "手机壳型号适配表", url: "https://example.com/compat", body: "本店手机壳适配：iPhone 15、iPhone 15 Pro、iPhone 15 Pro Max、华为 Mate 60 Pro。下单时请选择对应型号。" };
+  const CHARGER = { id: "charger", title: "充电头支持快充吗", url: "https://example.com/charger", body: "20W充电头支持PD快充，兼容苹果和安卓手机。" };
+  await importDoc([COMPAT, CHARGER, SHIPPING]);
+  expect(newsOf(await say("iphone15promax的壳有吗"))).toMatchObject({ Title: COMPAT.title });
+  expect(newsOf(await say("mate60pro有壳吗"))).toMatchObject({ Title: COMPAT.title });
+});
+
 test("a greeting gets the welcome text, thanks or an emoji no reply, whatever an article holds of them; logged courtesy and not unmatched; a rule for it still answers", async () => {
   // An article whose title holds 不 and 在 and 谢谢: each was enough for some article before.
   await importDoc([REFUND, SHIPPING, { id: "thanks", title: "感谢您的支持 不在服务范围的地区", url: "https://example.com/t", body: "谢谢大家。在不在服务范围，请看地图。" }]);
