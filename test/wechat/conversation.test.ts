@@ -406,3 +406,29 @@ test("replyd ask reads every question alone and remembers none", async () => {
   await ask("团购券怎么用");
   expect((await say("周末呢")).ids[0]).toBe("hours");
 });
+
+test("thanks and greetings are no turn: a question after 你好 is read alone, 'and on Sundays' after thanks follows the question before, a number after thanks picks from the list, after a greeting's welcome it is a code", async () => {
+  const wifi = { id: "wifi", code: "2", title: "无线网络", url: url("wifi"), body: "店内无线网络名称CXL，密码在桌牌上。" };
+  await importDoc([...SHOP, wifi]);
+  // A greeting, then a question that leans ("这个"): read alone, not as a follow-up of the greeting.
+  expect((await say("你好", { from: "o_hi" })).text).not.toBe("success");
+  expect((await say("这个周末停车方便吗", { from: "o_hi" })).ids[0]).toBe("parking");
+  // Thanks between a question and its follow-up: the follow-up is read with the question.
+  expect((await say("营业到几点", { from: "o_thx" })).ids).toEqual(["hours"]);
+  expect((await say("谢谢", { from: "o_thx" })).text).toBe("success");
+  expect((await say("周末呢", { from: "o_thx" })).ids[0]).toBe("hours");
+  // A list, thanks, "2": its second entry — the list is still what the follower reads.
+  const list = await say("春熙路店", { from: "o_list" });
+  expect(list.ids.length).toBeGreaterThan(1);
+  expect((await say("好的谢谢", { from: "o_list" })).text).toBe("success");
+  expect((await say("2", { from: "o_list" })).ids).toEqual([list.ids[1] as string]);
+  // A list, a greeting (the welcome text, which names the codes), "2": the code.
+  expect((await say("春熙路店", { from: "o_wel" })).ids).toEqual(list.ids);
+  expect((await say("你好", { from: "o_wel" })).text).not.toBe("success");
+  expect((await say("2", { from: "o_wel" })).ids).toEqual(["wifi"]);
+  const logged = new Map<string, string[]>();
+  await t.log.settled();
+  for (const m of (await call("GET", "/api/cli", [["inbox", "all"]])).data.items as { from: string; content: string; answer: string }[]) logged.set(m.content, [...(logged.get(m.content) ?? []), m.answer]);
+  expect(logged.get("这个周末停车方便吗")).toEqual([expect.stringMatching(/^answers?:parking/)]);
+  expect(logged.get("周末呢")?.[0]).toStartWith("followup:");
+});

@@ -62,7 +62,7 @@ export class Responder {
   }
 
   /**
-   * Answered by a code, a tag, help or a rule: what the follower looks at now is not the numbered
+   * Answered by a code, a tag, help, a rule or a greeting's welcome: what the follower looks at now is not the numbered
    * list a question got them before, so a number they send next is a code, not a pick from it
    * (docs/answers.md "Follow-ups"). Not awaited: the reply does not wait on Redis for it. A tag's
    * list (or a rule's) is what they read now: kept as their turn, before the reply goes out, as a
@@ -70,7 +70,7 @@ export class Responder {
    */
   private movedOn(asker: Asker, d: Decision): Decision | Promise<Decision> {
     if (d.listed) return this.questions.listed(asker, d.listed.about, d.listed.ids, d);
-    if (d.reply && (d.answer === "code" || d.answer === "tag" || d.answer === "help" || d.answer.startsWith("rule:"))) {
+    if (d.reply && (d.answer === "code" || d.answer === "tag" || d.answer === "help" || d.answer === "courtesy" || d.answer.startsWith("rule:"))) {
       this.conversations?.unlist(asker.from, d.entry).catch((e: Error) => this.log(`a follower's conversation could not be kept (a number they send next may pick from the list before): ${e.message}`));
     }
     return d;
