@@ -281,6 +281,8 @@ test("a number that is also an article's code picks from the numbered list just 
   expect((await say("2", { from: "o_four" })).ids).toEqual(["wifi"]);
   // And with nothing before, full width too.
   expect((await say("２", { from: "o_three" })).ids).toEqual(["wifi"]);
+  // With the mark a phone ends it with, as a tag is ("8。" had got the fallback where "回复8。" got the code).
+  for (const typed of ["2。", "2?", "２！", "2 🙏"]) expect({ typed, ids: (await say(typed, { from: "o_five" })).ids }).toEqual({ typed, ids: ["wifi"] });
   expect((await say("ＳＴＯＲＥ", { from: "o_three" })).text).toContain("无线网络");
 });
 

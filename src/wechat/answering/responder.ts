@@ -118,7 +118,9 @@ export class Responder {
     const told = toldToSend(withoutEnd(plain));
     if (told !== null && this.isBuiltIn(told)) return this.builtIn(told, { from: asker.from, key: null });
 
-    const byCode = this.store.articles.getLiveByCode(text) ?? (plain === text ? null : this.store.articles.getLiveByCode(plain));
+    // As a phone ends it too ("8。", "8?", "8！"), as a tag: those had got the fallback where "回复8。" got the code (a walkthrough).
+    const ended = withoutEnd(plain);
+    const byCode = this.store.articles.getLiveByCode(text) ?? (plain === text ? null : this.store.articles.getLiveByCode(plain)) ?? (ended === plain || !ended ? null : this.store.articles.getLiveByCode(ended));
     if (byCode) {
       const code: Decision = { reply: { type: "news", articles: [news(byCode)] }, answer: "code", unmatched: false, entry: byCode.id };
       // "2" right after a numbered list is its second entry, though an article's code is 2: the list is what the follower reads.
