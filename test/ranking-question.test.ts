@@ -15,10 +15,11 @@ const shop = new MemorySource([
 const first = (q: Parameters<typeof rank>[0]) => rank(q, shop).articles[0]?.id;
 
 describe("a question read with the one before it", () => {
-  test("the follower's own terms weigh all of their idf, the earlier question's terms CONTEXT.weight of theirs, a term in both once at its full weight", () => {
+  test("the follower's own terms weigh all of their idf, the earlier question's terms CONTEXT.weight of theirs and are marked so, a term in both once at its full weight as the follower's", () => {
     const t = (term: string, idf: number): QueryTerm => ({ term, idf, known: true });
     const got = withContext([t("周末", 2)], [t("营业", 3), t("周末", 2)]);
-    expect(got).toEqual([t("周末", 2), t("营业", 3 * CONTEXT.weight)]);
+    // Marked as the earlier question's: the passage shown weighs them less (score.ts shownPassage).
+    expect(got).toEqual([t("周末", 2), { ...t("营业", 3 * CONTEXT.weight), earlier: true }]);
   });
 
   test("the earlier question's words together weigh at most the follower's own; a follow-up of no known word reads the earlier one's at CONTEXT.weight", () => {
