@@ -10,6 +10,7 @@ import { isWord } from "./score.ts";
 import type { SynonymTable } from "./synonyms.ts";
 import { withSynonyms } from "./synonyms.ts";
 import { termsOf } from "./words.ts";
+import { withoutOpening } from "./courtesy.ts";
 
 /** At most this many are named. */
 const NAMED = 12;
@@ -17,7 +18,8 @@ const NAMED = 12;
 export function unheldWords(question: string, held: readonly string[], synonyms: SynonymTable | null): string[] {
   if (held.length >= RANKING_LIMITS.terms) return [];
   const read = new Set(held);
-  const terms = withSynonyms(null, () => termsOf(question));
+  // What the ranking reads: without the greeting it opens with ("Dear sir, …", "老师您好，…": not named as not held).
+  const terms = withSynonyms(null, () => termsOf(withoutOpening(question)));
   const cover = synonyms?.cover(terms);
   const unheld = terms.filter((t, i) => isWord(t) && !read.has(t) && !(cover?.[i] !== undefined && read.has(cover[i] as string)));
   return [...new Set(unheld)].slice(0, NAMED);

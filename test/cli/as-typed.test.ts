@@ -20,6 +20,9 @@ test("ask names the question's words no article holds: those not among the terms
   const { termsOf } = await import("../../src/ranking/words.ts");
   const { RANKING_LIMITS } = await import("../../src/ranking/rank.ts");
   expect(unheldWords("my gums bleed when I brush", ["brush"], null)).toEqual(["gum", "bleed"]);
+  // The greeting it opens with is not read by the ranking: not named.
+  expect(unheldWords("Dear sir, my gums bleed", [], null)).toEqual(["gum", "bleed"]);
+  expect(unheldWords("老师您好，宿舍押金多少", ["宿舍"], null)).toEqual(["舍押", "押金"]);
   // Chinese: its pairs, not its single characters.
   expect(unheldWords("景区有wifi吗", ["景区", "景", "区"], null)).toEqual(["区有", "wifi"]);
   expect(unheldWords("my gums bleed", Array.from({ length: RANKING_LIMITS.terms }, (_, i) => `t${i}`), null)).toEqual([]);
