@@ -178,13 +178,19 @@ describe("what a message says about the reply before it", () => {
     expect(kinds(messages)).toEqual(messages.map((t) => [t, null]));
   });
 
-  test("a question without the greeting, thanks or name it opens with; one English word before a space stays the question's", () => {
+  test("a question without the greeting, thanks, name or asking to ask it opens with; one English word before a space stays the question's", () => {
     expect(withoutOpening("医生你好，挂号怎么挂")).toBe("挂号怎么挂");
     expect(withoutOpening("医生，挂号怎么挂")).toBe("挂号怎么挂");
     expect(withoutOpening("谢谢！那周末呢")).toBe("那周末呢");
     expect(withoutOpening("thanks, where is my order")).toBe("where is my order");
     expect(withoutOpening("morning, clinic hours")).toBe("clinic hours");
     expect(withoutOpening("morning clinic hours")).toBe("morning clinic hours");
+    // "Dear …", and asking to ask, as students writing English as a second language open; one opening after another.
+    expect(withoutOpening("Dear sir, accommodation price?")).toBe("accommodation price?");
+    expect(withoutOpening("Dear teacher, I want to ask about accommodation price")).toBe("about accommodation price");
+    expect(withoutOpening("hello, may i ask when is the deadline")).toBe("when is the deadline");
+    // "can I ask" is a question of its own ("can I ask for a refund"): not an opening.
+    expect(withoutOpening("can i ask for a refund")).toBe("can i ask for a refund");
     // Courtesy whole, or a question that opens with no courtesy: as it is.
     for (const t of ["好的，谢谢", "hi there, quick question", "营业时间，周末呢", "医生"]) expect(withoutOpening(t)).toBe(t);
   });
