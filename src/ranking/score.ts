@@ -53,6 +53,16 @@ type Cut = PassageScore & { counts: Map<string, number>; len: number };
 
 const HAN_PLACE = /\p{Script=Han}/u;
 
+/**
+ * A question asking what something costs, and a passage holding a price: "how much is it" after the
+ * dog registration question had shown the article's opening, not its fees; 要钱吗 after the broken
+ * bin's, the interpreter service's line (a council's walkthrough).
+ */
+const ASKS_PRICE = /\bhow much\b|\b(?:cost|costs|price|prices|fee|fees|charge|charges)\b|多少钱|多少錢|几多钱|幾多錢|价格|價格|价钱|價錢|收费|收費|费用|費用|要钱|要錢|贵吗|貴嗎/iu;
+const PRICE = /[$¥￥£€]\s?\d|\d(?:[\d,.]*)\s?(?:元|块|塊|蚊|dollars?\b|pounds?\b|aud\b|usd\b|rmb\b|p\b)|免费|free\b/iu;
+/** A passage holding a price is shown unless the best one scores this many times it. */
+const PRICE_FAR = 3;
+
 /** A term that is more than one Han character: a pair, or a Latin word. */
 export const isWord = (term: string) => term.length > 1 || !/\p{Script=Han}/u.test(term);
 
@@ -87,6 +97,8 @@ export interface Asked {
   terms: QueryTerm[];
   /** Its places (words.ts placesOf), each with its weight: the idf of its word or character. */
   places: { weight: number; by: string[]; term: string }[];
+  /** It asks how much something costs ("how much is it", 要钱吗): the passage shown is one with a price, when one is about it (shownPassage). */
+  asksPrice?: boolean;
   /** Its text in titleForm, for namesTitle (null: no title counts as named). */
   title: string | null;
 }
@@ -137,7 +149,7 @@ export function askedOf(
     places = places.filter((_, i) => (mine[i] as { by: string[] }).by.some((b) => known.has(b)) || known.has((mine[i] as { term: string }).term));
   }
   if (context) places.push(...placed(context, earlier, CONTEXT.weight, new Set(mine.map((p) => p.term))));
-  return { terms: take(all), places, title: titleForm(question) };
+  return { terms: take(all), places, title: titleForm(question), asksPrice: ASKS_PRICE.test(question) };
 }
 
 /** An article's terms counted once: its head's and each passage's (spans index into passageText()). What scoring reads, and what the index files and counts. */
@@ -213,7 +225,7 @@ export function scoreArticle(asked: Asked, a: RankedSource, stats: CorpusStats):
     coverage: total > 0 ? held / total : 0,
     headCoverage: total > 0 ? heldInHead / total : 0,
     head: articleScore(q, { ...fields, ...NO_BODY }, stats) * named,
-    shown: shownPassage(q, passages, stats),
+    shown: shownPassage(q, passages, stats, asked.asksPrice ? (p) => PRICE.test(text.slice(p.start, p.end)) : null),
     passages: passages.map(({ start, end, score }) => ({ start, end, score })),
   };
 }
@@ -227,7 +239,7 @@ export function scoreArticle(asked: Asked, a: RankedSource, stats: CorpusStats):
  * holding them alike — "and to Jersey?" after Northern Ireland's delivery had shown the article's
  * Northern Ireland passage, its price, to the follower asking about Jersey (a walkthrough's shop).
  */
-function shownPassage(q: readonly QueryTerm[], passages: readonly Cut[], stats: CorpusStats): PassageScore | null {
+function shownPassage(q: readonly QueryTerm[], passages: readonly Cut[], stats: CorpusStats, priced: ((p: Cut) => boolean) | null): PassageScore | null {
   if (passages.length <= 1) return passages[0] ? { start: passages[0].start, end: passages[0].end, score: passages[0].score } : null;
   const n = passages.length;
   const local = q.map((t) => {
@@ -236,13 +248,23 @@ function shownPassage(q: readonly QueryTerm[], passages: readonly Cut[], stats: 
   });
   let best = passages[0] as Cut;
   let bestScore = -1;
+  // Asked how much: the best passage holding a price, unless the best scores PRICE_FAR times it (about something else).
+  let pricedBest: Cut | null = null;
+  let pricedScore = -1;
   for (const p of passages) {
     const s = passageScore(local, p.counts, p.len, stats.passageLen);
     if (s > bestScore) {
       bestScore = s;
       best = p;
     }
+    if (priced && s > pricedScore && priced(p)) {
+      pricedScore = s;
+      pricedBest = p;
+    }
   }
+  // A follow-up asking only how much ("how much is it"): the earlier question chose the article, and its price is what is asked.
+  const onlyEarlier = q.every((t) => t.earlier || !t.known);
+  if (pricedBest && (onlyEarlier || (pricedScore > 0 && pricedScore * PRICE_FAR >= bestScore))) best = pricedBest;
   return { start: best.start, end: best.end, score: best.score };
 }
 

@@ -130,6 +130,29 @@ test("a phone model typed without spaces meets the article that writes it with t
   expect(newsOf(await say("mate60pro有壳吗"))).toMatchObject({ Title: COMPAT.title });
 });
 
+test("asked how much, the passage shown is one with a price when one is about it: 'how much is it' after dog registration, 更换要钱吗", async () => {
+  const DOGS = {
+    id: "dogs",
+    title: "Dog registration and renewal",
+    url: "https://example.com/dogs",
+    body:
+      "Every dog over three months must be registered with the council and microchipped. Renew your dog's registration each year before 30 June online or at the customer service centre.\n\n" +
+      "Registration fees: $60 for a desexed dog, $180 for a dog that is not desexed; pensioners pay half. Fees are waived for registered assistance dogs and working dogs on farms.\n\n" +
+      "If your dog is lost, check the council pound first and update your contact details on the register so that rangers can return your dog to you quickly.",
+  };
+  const BINS = {
+    id: "bins",
+    title: "垃圾桶损坏更换",
+    url: "https://example.com/bins",
+    body: "垃圾桶损坏或被盗，请在线申报，我们会在五个工作日内上门更换。需要翻译服务请致电131450，说明您需要的语言。\n\n" + "更换费用：损坏的垃圾桶免费更换；被盗或丢失的垃圾桶每个收费85元，加装第二个垃圾桶每年另收费60元。",
+  };
+  await importDoc([DOGS, BINS, SHIPPING]);
+  expect(newsOf(await say("dog rego renewal"))).toMatchObject({ Title: DOGS.title });
+  expect(newsOf(await say("how much is it"))?.Description).toContain("$60");
+  expect(newsOf(await say("垃圾桶坏了怎么换"))).toMatchObject({ Title: BINS.title });
+  expect(newsOf(await say("更换要钱吗"))?.Description).toContain("免费更换");
+});
+
 test("a greeting gets the welcome text, thanks or an emoji no reply, whatever an article holds of them; logged courtesy and not unmatched; a rule for it still answers", async () => {
   // An article whose title holds 不 and 在 and 谢谢: each was enough for some article before.
   await importDoc([REFUND, SHIPPING, { id: "thanks", title: "感谢您的支持 不在服务范围的地区", url: "https://example.com/t", body: "谢谢大家。在不在服务范围，请看地图。" }]);
