@@ -37,7 +37,8 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   if (!entry) throw notFound(`no message ${seq} in the log (it may have been pruned; replyd inbox lists those there are)`, "no_message");
   if (entry.direction !== "in") throw badRequest(`message ${seq} is a reply the account sent, not a follower's message`, "not_a_follower_message");
   // An explicit search ("s 自修室几点开") is taught as the words searched, as they were answered.
-  const written = entry.type === "text" ? (entry.content ?? "") : "";
+  // A voice message the platform recognised is its words, as the callback answered it (wechat.md §3).
+  const written = entry.type === "text" || entry.type === "voice" ? (entry.content ?? "") : "";
   const message = questionForm(searchedWords(written.trim()) ?? written);
   if (!message) throw badRequest(`message ${seq} is ${entry.type === "event" ? `an event (${entry.event ?? "?"})` : `a message of type ${entry.type}`}, not a follower's text: only what a follower wrote can be taught`, "not_a_question");
   // "谢谢", "换一个", "2": what followers say between questions is no phrasing of one — nor the

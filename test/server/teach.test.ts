@@ -9,7 +9,7 @@ import { LIMITS } from "../../src/article/article.ts";
 import { CODE } from "../../src/base/errors.ts";
 import { parseXml, type XmlNode } from "../../src/wechat/door/xml.ts";
 import { doc, READER, testApp } from "../helpers.ts";
-import { eventMsg, textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
+import { eventMsg, otherMsg, textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
 
 let t: Awaited<ReturnType<typeof testApp>>;
 beforeEach(async () => (t = await testApp({ wechat: { token: TOKEN } })));
@@ -325,6 +325,21 @@ test("teach refuses, changing nothing: no such message, a reply, an event, what 
   expect(full).toMatchObject({ status: 400, error: { code: CODE.invalid_article } });
   expect(full.error.problems[0].reason).toContain(`has ${LIMITS.questions} questions`);
   expect((await call("GET", "/api/cli", [["id", "delivery"]])).data).toMatchObject({ rev: 2 });
+});
+
+test("a voice message the platform recognised is taught as its words, as the callback answered it; one it did not recognise is no text", async () => {
+  await importDoc({ matter: "articles" }, SHOP);
+  const voice = async (fields: Record<string, string>) => {
+    t.clock.advance(1000);
+    await t.handle(wxPost(otherMsg("voice", Math.floor(t.clock.now() / 1000), fields), Math.floor(t.clock.now() / 1000)));
+    return newest();
+  };
+  const heard = await voice({ MediaId: "m1", Format: "amr", Recognition: "包裹几天能到" });
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(heard)], ["id", "delivery"]])).status).toBe(200);
+  expect((await call("GET", "/api/cli", [["id", "delivery"]])).data.questions).toEqual(["包裹几天能到"]);
+  expect(titleOf(await say("包裹几天能到"))).toBe("Delivery times");
+  const unheard = await voice({ MediaId: "m2", Format: "amr" });
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(unheard)], ["id", "delivery"]])).error.code).toBe(CODE.not_a_question);
 });
 
 test("synonyms: a phrase in a question finds an article that says another of its group, both ways, in Chinese too", async () => {
