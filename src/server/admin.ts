@@ -10,7 +10,7 @@ import { Fields } from "./fields.ts";
 import { answeredNow } from "./answered-now.ts";
 import { mediaUrl } from "../store/media.ts";
 import { type ReplyWindow } from "../store/follower-log.ts";
-import { appendedFields, appendTo } from "./append.ts";
+import { appendedFields, appendTo, removeFrom } from "./append.ts";
 import { health } from "./health.ts";
 
 const FORM_FIELDS = ["id", ...CONTENT_FIELDS] as const;
@@ -174,11 +174,14 @@ export async function postCli(ctx: AppContext, req: SignedRequest) {
  */
 export async function putCli(ctx: AppContext, req: SignedRequest) {
   const parts = longParts(req);
-  const f = new Fields(req.fields).only([...FORM_FIELDS, "rev", "append", "create"]);
+  const f = new Fields(req.fields).only([...FORM_FIELDS, "rev", "append", "remove", "create"]);
   const id = f.require("id");
   // create=0 (the client's set): a revision only — a mistyped id is never made into a new article.
   const create = f.bool("create") ?? true;
   const append = appendedFields(f.get("append"), (name) => f.has(name));
+  const remove = appendedFields(f.get("remove"), (name) => f.has(name), "remove");
+  const both = append.filter((n) => remove.includes(n));
+  if (both.length) throw badRequest(`${both.join(", ")} named in both "append" and "remove": one or the other`);
   const rev = f.has("rev") ? f.int("rev", 1, Number.MAX_SAFE_INTEGER, 0) : undefined;
   const rec = recordFromForm(f, parts);
   const reduce = await bodyReducedAhead(rec.body);
@@ -193,6 +196,7 @@ export async function putCli(ctx: AppContext, req: SignedRequest) {
     ...(rev !== undefined ? { expectRev: rev } : {}),
     decide: (stored) => {
       if (!stored) {
+        if (remove.length) throw notFound(`no article "${id}" to take ${remove.join(" and ")} from`);
         if (!create) throw notFound(`no article "${id}": replyd set revises an article that exists; replyd add makes one (replyd ls lists them; one purged is back only by restoring a backup that holds it)`);
         const { value, problems } = validateArticle(rec, { reduce });
         if (!value) throw invalidArticle(problems);
@@ -200,7 +204,9 @@ export async function putCli(ctx: AppContext, req: SignedRequest) {
       }
       const added = append.length ? appendTo(contentOf(stored), changes, append) : { value: changes };
       if ("problems" in added) throw invalidArticle(added.problems);
-      const next = { ...contentOf(stored), ...added.value };
+      const taken = remove.length ? removeFrom(contentOf(stored), added.value, remove) : added;
+      if ("problems" in taken) throw invalidArticle(taken.problems);
+      const next = { ...contentOf(stored), ...taken.value };
       if (sameContent(contentOf(stored), next)) return null;
       return { ...stored, ...next, rev: stored.rev + 1, updated_at: now };
     },

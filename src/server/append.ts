@@ -1,6 +1,6 @@
 /**
- * Lists appended to rather than replaced: `PUT /api/cli` with `append=keywords,questions` (what
- * `replyd set ID questions+=…` sends). The items sent go after the article's own, those it holds
+ * Lists appended to or taken from rather than replaced: `PUT /api/cli` with `append=keywords,questions`
+ * (what `replyd set ID questions+=…` sends) or `remove=…` (`questions-=…`). The items sent go after the article's own, those it holds
  * already skipped (keywords in any case, questions as a follower's message meets them: heldItem,
  * below), decided in the writer's transaction against the article as stored: two operators
  * appending at once both keep theirs, and a list never ends with an item twice.
@@ -12,14 +12,15 @@ import { badRequest, type Problem } from "../base/errors.ts";
 /** The list fields (keywords, questions): what `append=` may name. */
 export const LIST_FIELDS: readonly string[] = CONTENT.filter((f) => f.kind === "words").map((f) => f.name);
 
-/** The fields `append=` names (comma-separated), each a list field the request sends; none without it. */
-export function appendedFields(value: string | undefined, sent: (name: string) => boolean): string[] {
+/** The fields `append=` (or `remove=`) names (comma-separated), each a list field the request sends; none without it. */
+export function appendedFields(value: string | undefined, sent: (name: string) => boolean, param: "append" | "remove" = "append"): string[] {
   if (value === undefined) return [];
   const names = [...new Set(value.split(",").map((n) => n.trim()).filter(Boolean))];
-  if (!names.length) throw badRequest(`"append" names the list fields whose values are added to the article's (${LIST_FIELDS.join(", ")}); it is empty`);
+  const does = param === "append" ? "are added to" : "are taken from";
+  if (!names.length) throw badRequest(`"${param}" names the list fields whose values ${does} the article's (${LIST_FIELDS.join(", ")}); it is empty`);
   for (const name of names) {
-    if (!LIST_FIELDS.includes(name)) throw badRequest(`"append" names list fields (${LIST_FIELDS.join(", ")}); "${name.slice(0, 64)}" is not one`);
-    if (!sent(name)) throw badRequest(`"append" names ${name}, but no ${name}= was sent`);
+    if (!LIST_FIELDS.includes(name)) throw badRequest(`"${param}" names list fields (${LIST_FIELDS.join(", ")}); "${name.slice(0, 64)}" is not one`);
+    if (!sent(name)) throw badRequest(`"${param}" names ${name}, but no ${name}= was sent`);
   }
   return names;
 }
@@ -38,6 +39,27 @@ export function appendTo(stored: ArticleContent, changes: Partial<ArticleContent
     const checked = f.check(list);
     if ("problem" in checked) problems.push({ field: f.name, reason: `${checked.problem}, once the ${(changes[f.name] as string[]).length} sent are added to the article's ${(stored[f.name] as string[]).length}` });
     else out[f.name] = checked.value;
+  }
+  return problems.length ? { problems } : { value: out as Partial<ArticleContent> };
+}
+
+/**
+ * `changes` with each list named in `names` being the stored one without the items sent (a taught
+ * question undone: `replyd set ID questions-=…`), each as heldItem finds it; an item the article
+ * does not hold is a problem, and nothing is written — a mistyped question is said, not ignored.
+ */
+export function removeFrom(stored: ArticleContent, changes: Partial<ArticleContent>, names: readonly string[]): { value: Partial<ArticleContent> } | { problems: Problem[] } {
+  const out: Record<string, unknown> = { ...changes };
+  const problems: Problem[] = [];
+  for (const f of CONTENT) {
+    if (!names.includes(f.name)) continue;
+    const list = [...(stored[f.name] as string[])];
+    for (const item of (changes[f.name] as string[] | undefined) ?? []) {
+      const held = heldItem(f.name, list, item);
+      if (held === undefined) problems.push({ field: f.name, reason: `the article holds no ${f.name === "questions" ? "question" : "keyword"} "${item.slice(0, 64)}" (${list.length ? `it holds: ${list.slice(0, 5).map((x) => `"${x.slice(0, 40)}"`).join(", ")}${list.length > 5 ? ", …" : ""}` : "none"})` });
+      else list.splice(list.indexOf(held), 1);
+    }
+    out[f.name] = list;
   }
   return problems.length ? { problems } : { value: out as Partial<ArticleContent> };
 }

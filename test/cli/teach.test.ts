@@ -48,7 +48,7 @@ const say = async (text: string) => {
   return (await fetch(server.url + new URL(req.url).pathname + new URL(req.url).search, { method: "POST", body: await req.text(), headers: { "content-type": "text/xml" } })).text();
 };
 
-test("questions= given twice is one list, one a line in show; += adds to it; = and += together, or += on add, are usage errors", async () => {
+test("questions= given twice is one list, one a line in show; += adds to it, -= takes from it; two of them on one list, or either on add, are usage errors", async () => {
   let r = await cli("add", "id=returns", "title=Returns and refunds", "url=https://shop.example/returns", "body=Items can be returned within 30 days.", "questions=还能退吗", "questions=Can I return it, unopened?");
   expect(r.code).toBe(0);
   r = await cli("show", "returns");
@@ -59,13 +59,23 @@ test("questions= given twice is one list, one a line in show; += adds to it; = a
   expect(JSON.parse(r.out).items[0]).toMatchObject({ id: "returns", keywords: ["refund", "exchange"], questions: ["还能退吗", "Can I return it, unopened?", "I want my money back"] });
   for (const argv of [
     ["set", "returns", "questions=a", "questions+=b"],
+    ["set", "returns", "questions+=a", "questions-=b"],
     ["set", "returns", "title+=x"],
+    ["set", "returns", "title-=x"],
     ["add", "title=x", "url=https://e.com/", "keywords+=a"],
+    ["add", "title=x", "url=https://e.com/", "questions-=a"],
   ]) {
     r = await cli(...argv);
     expect({ argv, code: r.code }).toEqual({ argv, code: 2 });
   }
   expect((await cli("show", "returns")).out).toContain("rev         2");
+  // -= takes one back, as a follower's message meets it; one the article does not hold is refused.
+  r = await cli("set", "returns", "questions-=I WANT MY MONEY BACK!", "keywords-=Exchange");
+  expect(r).toMatchObject({ code: 0, out: "revised returns: now rev 3" });
+  expect(JSON.parse((await cli("ls", "--json")).out).items[0]).toMatchObject({ keywords: ["refund"], questions: ["还能退吗", "Can I return it, unopened?"] });
+  r = await cli("set", "returns", "questions-=refund please");
+  expect(r.code).toBe(1);
+  expect(r.err).toContain('holds no question "refund please"');
 });
 
 test("the inbox's answer column shows what a mended entry gets now, the articles it was once considered against left out", () => {

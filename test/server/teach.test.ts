@@ -417,3 +417,22 @@ test("a restore of an all document without synonyms (written before them) keeps 
   expect(replaced.data.synonyms).toBe(0);
   expect((await call("GET", "/api/cli/synonyms")).data.synonyms).toEqual([]);
 });
+
+test("set questions-= takes a taught question back, as a follower's message meets it; one the article does not hold is refused, nothing changed; += and -= of one list at once refused", async () => {
+  await importDoc({ matter: "articles" }, SHOP);
+  const put = (fields: [string, string][]) => call("PUT", "/api/cli", [["id", "returns"], ["create", "0"], ...fields]);
+  expect((await put([["questions", "I want my money back\ncan I send it back?"], ["append", "questions"]])).status).toBe(200);
+  expect(titleOf(await say("I want my money back"))).toBe(SHOP.find((a) => a.id === "returns")?.title ?? null);
+  // Taken back as written in another case and with a follower's marks.
+  const taken = await put([["questions", "i want my money back??"], ["remove", "questions"]]);
+  expect(taken.status).toBe(200);
+  expect(taken.data.article.questions).toEqual(["can I send it back?"]);
+  // One it does not hold: refused, naming what it holds; nothing written.
+  const wrong = await put([["questions", "refund please"], ["remove", "questions"]]);
+  expect(wrong).toMatchObject({ status: 400, error: { code: CODE.invalid_article } });
+  expect(wrong.error.problems[0].reason).toContain('holds no question "refund please" (it holds: "can I send it back?")');
+  expect((await call("GET", "/api/cli", [["id", "returns"]])).data).toMatchObject({ questions: ["can I send it back?"], rev: 3 });
+  expect((await put([["questions", "x"], ["append", "questions"], ["remove", "questions"]])).status).toBe(400);
+  // No such article: nothing to take from.
+  expect((await call("PUT", "/api/cli", [["id", "nope"], ["questions", "x"], ["remove", "questions"]])).status).toBe(404);
+});

@@ -15,7 +15,7 @@ import { confirm, whereOf } from "../confirm.ts";
 const FIELDS = ["id", ...CONTENT.filter((f) => f.kind !== "flag").map((f) => f.name), "rev"];
 
 const isLong = (name: string) => (LONG_FIELDS as readonly string[]).includes(name);
-/** The list fields (keywords, questions): given twice their values are joined, and `name+=…` appends. */
+/** The list fields (keywords, questions): given twice their values are joined, `name+=…` appends and `name-=…` takes away. */
 const LISTS = CONTENT.filter((f) => f.kind === "words");
 /** How a list's values are joined in a form field: questions (which may hold commas) one a line, the others by commas. */
 const separator = (name: string) => (LISTS.some((f) => f.name === name && "lines" in f && f.lines) ? "\n" : ",");
@@ -26,33 +26,37 @@ const separator = (name: string) => (LISTS.some((f) => f.name === name && "lines
  * A long field (the body) goes as a file part, since the form's fields hold 64 KiB together:
  * `body=@notes.html` sends a file's bytes, `body=text` the text. A list given more than once is one
  * list (`questions="还能退吗" questions="I want my money back"`); with `appendable` (set),
- * `keywords+=x` adds to the article's list rather than replacing it (the server's `append=`).
+ * `keywords+=x` adds to the article's list rather than replacing it (the server's `append=`), and
+ * `questions-=x` takes x from it (`remove=`: a question taught by mistake undone).
  */
+type ListEdit = "=" | "+=" | "-=";
 function fieldsFrom(c: CommandContext, args: string[], allowed: readonly string[], appendable = false): { fields: Param[]; files: FilePart[] } {
   const fields: Param[] = [];
   const files: FilePart[] = [];
-  const lists = new Map<string, { values: string[]; append: boolean }>();
+  const lists = new Map<string, { values: string[]; how: ListEdit }>();
   for (const arg of args) {
     const eq = arg.indexOf("=");
     const written = eq > 0 ? arg.slice(0, eq) : "";
-    const append = written.endsWith("+");
-    const name = append ? written.slice(0, -1) : written;
+    const how: ListEdit = written.endsWith("+") ? "+=" : written.endsWith("-") ? "-=" : "=";
+    const name = how === "=" ? written : written.slice(0, -1);
     if (!allowed.includes(name)) throw usage(`"${arg}" is not a field=value${name ? didYouMean(name, allowed) : ""}; fields: ${allowed.join(", ")}`);
     const value = arg.slice(eq + 1);
     if (LISTS.some((f) => f.name === name)) {
-      if (append && !appendable) throw usage(`add sets a new article's lists whole: ${name}=…, not ${name}+=…`);
-      const list = lists.get(name) ?? { values: [], append };
-      if (list.append !== append) throw usage(`${name} is given both with = (replace the list) and with += (add to it): one or the other`);
+      if (how !== "=" && !appendable) throw usage(`add sets a new article's lists whole: ${name}=…, not ${name}${how}…`);
+      const list = lists.get(name) ?? { values: [], how };
+      if (list.how !== how) throw usage(`${name} is given both with ${list.how} and with ${how} (= replaces the list, += adds to it, -= takes from it): one of them`);
       list.values.push(value);
       lists.set(name, list);
-    } else if (append) throw usage(`only the lists (${LISTS.map((f) => f.name).join(", ")}) take +=; "${arg}"`);
+    } else if (how !== "=") throw usage(`only the lists (${LISTS.map((f) => f.name).join(", ")}) take += and -=; "${arg}"`);
     else if (!isLong(name)) fields.push([name, value]);
     else if (files.some((f) => f.name === name)) throw usage(`${name} is given twice`);
     else files.push(value.startsWith("@") ? longFile(c, name, value.slice(1)) : { name, filename: `${name}.txt`, bytes: new TextEncoder().encode(value), type: "text/plain; charset=utf-8" });
   }
   for (const [name, list] of lists) fields.push([name, list.values.join(separator(name))]);
-  const appended = [...lists].filter(([, l]) => l.append).map(([name]) => name);
-  if (appended.length) fields.push(["append", appended.join(",")]);
+  for (const [param, how] of [["append", "+="], ["remove", "-="]] as const) {
+    const named = [...lists].filter(([, l]) => l.how === how).map(([name]) => name);
+    if (named.length) fields.push([param, named.join(",")]);
+  }
   return { fields, files };
 }
 
@@ -217,11 +221,12 @@ export const setCommand = defineCommand({
   usage: "set <id> [...fields]",
   summary: "revise an article: only the fields given change (rev=N: only if still at rev N); an unknown id is refused",
   description:
-    "Revises the fields given and nothing else. A list (keywords, questions) given with = replaces the article's; with += its values are added to it, those it holds already (in any case) skipped. rev=N makes it conditional: refused when someone changed the article since you read it at rev N. An id that does not exist is refused (no article …), never made a new article: replyd add makes one.",
+    "Revises the fields given and nothing else. A list (keywords, questions) given with = replaces the article's; with += its values are added to it, those it holds already (in any case) skipped; with -= its values are taken from it (a question taught by mistake: in any case and punctuation at its ends, as a follower's message meets it), one it does not hold refused. rev=N makes it conditional: refused when someone changed the article since you read it at rev N. An id that does not exist is refused (no article …), never made a new article: replyd add makes one.",
   examples: [
     'replyd set fv-3 title="Founder\'s view, part 3" rev=1',
     "replyd set fv-3 body=@fv-3.txt",
     'replyd set refund keywords+=退货 questions+="can I send it back?"',
+    'replyd set contact questions-="how do i get rid of an old TV"',
     "replyd set fv-3 --undelete",
   ],
   options: [{ flags: "--undelete", help: "bring a deleted article back" }],
