@@ -25,44 +25,55 @@ export function appendedFields(value: string | undefined, sent: (name: string) =
   return names;
 }
 
+type Edited = { value: Partial<ArticleContent> } | { problems: Problem[] };
+
 /**
- * `changes` with each list named in `names` appended to the stored one: the items it holds skipped,
- * and the whole list checked again by its field's own check (its limit: 32 keywords, 50 questions).
+ * `changes` with each list named in `names` made from the stored one by `edit` (the items sent,
+ * the list as stored): a problem from any list, and nothing is written.
  */
-export function appendTo(stored: ArticleContent, changes: Partial<ArticleContent>, names: readonly string[]): { value: Partial<ArticleContent> } | { problems: Problem[] } {
+function editLists(stored: ArticleContent, changes: Partial<ArticleContent>, names: readonly string[], edit: (f: (typeof CONTENT)[number], sent: readonly string[], list: string[]) => Problem[]): Edited {
   const out: Record<string, unknown> = { ...changes };
   const problems: Problem[] = [];
   for (const f of CONTENT) {
     if (!names.includes(f.name)) continue;
     const list = [...(stored[f.name] as string[])];
-    for (const item of (changes[f.name] as string[] | undefined) ?? []) if (heldItem(f.name, list, item) === undefined) list.push(item);
-    const checked = f.check(list);
-    if ("problem" in checked) problems.push({ field: f.name, reason: `${checked.problem}, once the ${(changes[f.name] as string[]).length} sent are added to the article's ${(stored[f.name] as string[]).length}` });
-    else out[f.name] = checked.value;
+    const found = edit(f, (changes[f.name] as string[] | undefined) ?? [], list);
+    if (found.length) problems.push(...found);
+    else out[f.name] = list;
   }
   return problems.length ? { problems } : { value: out as Partial<ArticleContent> };
 }
+
+/**
+ * `changes` with each list named in `names` appended to the stored one: the items it holds skipped,
+ * and the whole list checked again by its field's own check (its limit: 32 keywords, 50 questions).
+ */
+export const appendTo = (stored: ArticleContent, changes: Partial<ArticleContent>, names: readonly string[]): Edited =>
+  editLists(stored, changes, names, (f, sent, list) => {
+    const held = list.length;
+    for (const item of sent) if (heldItem(f.name, list, item) === undefined) list.push(item);
+    const checked = f.check(list);
+    if ("problem" in checked) return [{ field: f.name, reason: `${checked.problem}, once the ${sent.length} sent are added to the article's ${held}` }];
+    list.splice(0, list.length, ...(checked.value as string[]));
+    return [];
+  });
 
 /**
  * `changes` with each list named in `names` being the stored one without the items sent (a taught
  * question undone: `replyd set ID questions-=…`), each as heldItem finds it; an item the article
  * does not hold is a problem, and nothing is written — a mistyped question is said, not ignored.
  */
-export function removeFrom(stored: ArticleContent, changes: Partial<ArticleContent>, names: readonly string[]): { value: Partial<ArticleContent> } | { problems: Problem[] } {
-  const out: Record<string, unknown> = { ...changes };
-  const problems: Problem[] = [];
-  for (const f of CONTENT) {
-    if (!names.includes(f.name)) continue;
-    const list = [...(stored[f.name] as string[])];
-    for (const item of (changes[f.name] as string[] | undefined) ?? []) {
+export const removeFrom = (stored: ArticleContent, changes: Partial<ArticleContent>, names: readonly string[]): Edited =>
+  editLists(stored, changes, names, (f, sent, list) => {
+    const problems: Problem[] = [];
+    const holds = list.length ? `it holds: ${list.slice(0, 5).map((x) => `"${x.slice(0, 40)}"`).join(", ")}${list.length > 5 ? ", …" : ""}` : "none";
+    for (const item of sent) {
       const held = heldItem(f.name, list, item);
-      if (held === undefined) problems.push({ field: f.name, reason: `the article holds no ${f.name === "questions" ? "question" : "keyword"} "${item.slice(0, 64)}" (${list.length ? `it holds: ${list.slice(0, 5).map((x) => `"${x.slice(0, 40)}"`).join(", ")}${list.length > 5 ? ", …" : ""}` : "none"})` });
+      if (held === undefined) problems.push({ field: f.name, reason: `the article holds no ${f.name === "questions" ? "question" : "keyword"} "${item.slice(0, 64)}" (${holds})` });
       else list.splice(list.indexOf(held), 1);
     }
-    out[f.name] = list;
-  }
-  return problems.length ? { problems } : { value: out as Partial<ArticleContent> };
-}
+    return problems;
+  });
 
 /**
  * The item of a list (keywords, questions) that is `item` already, or undefined: an item appended
