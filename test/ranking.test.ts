@@ -11,6 +11,7 @@ import { afterTitle, answerReply, listText } from "../src/wechat/answering/ranke
 import { MAX_TEXT_BYTES } from "../src/wechat/door/message.ts";
 import type { RankedArticle } from "../src/ranking/types.ts";
 import { FILLER_HAN, FILLER_LATIN } from "../src/ranking/filler-words.ts";
+import { ASKS_PRICE, PRICE } from "../src/ranking/price.ts";
 import { folded, placesOf, termsOf } from "../src/ranking/words.ts";
 import { stemWord } from "../src/ranking/stem.ts";
 
@@ -51,11 +52,6 @@ describe("words", () => {
     // Singapore's particles and "anot" (or not) say nothing of the subject.
     expect(termsOf("clinic open sunday anot ah")).toEqual(termsOf("clinic open sunday"));
     expect(termsOf("mc can backdate lah leh lor")).toEqual(termsOf("mc can backdate"));
-    // A model's name typed without spaces is its words and number; short mixes stay one word.
-    expect(termsOf("iPhone15promax")).toEqual(["iphon", "15", "promax"]);
-    expect(termsOf("适配iPhone15吗")).toEqual(expect.arrayContaining(termsOf("iPhone 15")));
-    expect(termsOf("15pro")).toEqual(["15", "pro"]);
-    expect(termsOf("h1z1 4g mp3 ps5")).toEqual(["h1z1", "4g", "mp3", "ps5"]);
     // A phone's "pls" and "ur" are "please" and "your".
     expect(termsOf("where is ur shop pls")).toEqual(termsOf("where is your shop please"));
     expect(termsOf("plz")).toEqual([]);
@@ -465,3 +461,11 @@ test("afterTitle drops a title that heads the passage on a line of its own, neve
   expect(afterTitle("营业时间", a("营业时间", "四家分店的时间"))).toBe("四家分店的时间");
   expect(afterTitle("营业时间", a("营业时间"))).toBe("营业时间");
 });
+
+test("a question asking what something costs, and a passage holding a price: not a quantity, a charge that is no price, a time or a weight", () => {
+  for (const q of ["how much is it", "how much?", "how much for a permit", "what's the fee", "要钱吗", "多少钱一年", "費用"]) expect({ q, asks: ASKS_PRICE.test(q) }).toEqual({ q, asks: true });
+  for (const q of ["how much luggage can I bring", "who is in charge of admissions", "can I charge my phone", "how much data do I get"]) expect({ q, asks: ASKS_PRICE.test(q) }).toEqual({ q, asks: false });
+  for (const p of ["$60 for a dog", "85元", "3块钱", "损坏的免费更换", "free of charge", "HK$ 120"]) expect({ p, price: PRICE.test(p) }).toEqual({ p, price: true });
+  for (const p of ["open 8.30 a.m. to 5 p.m.", "Feel free to call", "20 pounds of luggage", "第3块", "toll-free number"]) expect({ p, price: PRICE.test(p) }).toEqual({ p, price: false });
+});
+

@@ -10,6 +10,7 @@ import { CONTEXT, withContext } from "./question.ts";
 import { passagesOf, type Span } from "./passages.ts";
 import { scoredSpans } from "./scored-passages.ts";
 import { placesOf, termCounts, termsOf } from "./words.ts";
+import { ASKS_PRICE, PRICE, PRICE_FAR } from "./price.ts";
 
 export type { CorpusStats, QueryTerm } from "./bm25.ts";
 
@@ -51,17 +52,6 @@ export interface ArticleScore {
 /** A passage with its terms counted. */
 type Cut = PassageScore & { counts: Map<string, number>; len: number };
 
-const HAN_PLACE = /\p{Script=Han}/u;
-
-/**
- * A question asking what something costs, and a passage holding a price: "how much is it" after the
- * dog registration question had shown the article's opening, not its fees; 要钱吗 after the broken
- * bin's, the interpreter service's line (a council's walkthrough).
- */
-const ASKS_PRICE = /\bhow much\b|\b(?:cost|costs|price|prices|fee|fees|charge|charges)\b|多少钱|多少錢|几多钱|幾多錢|价格|價格|价钱|價錢|收费|收費|费用|費用|要钱|要錢|贵吗|貴嗎/iu;
-const PRICE = /[$¥￥£€]\s?\d|\d(?:[\d,.]*)\s?(?:元|块|塊|蚊|dollars?\b|pounds?\b|aud\b|usd\b|rmb\b|p\b)|免费|free\b/iu;
-/** A passage holding a price is shown unless the best one scores this many times it. */
-const PRICE_FAR = 3;
 
 /** A term that is more than one Han character: a pair, or a Latin word. */
 export const isWord = (term: string) => term.length > 1 || !/\p{Script=Han}/u.test(term);
@@ -130,18 +120,6 @@ export function askedOf(
   };
   const mine = placesOf(question);
   let places = placed(question, own, 1, new Set());
-  // Chinese in a question beside words the account holds, none of whose characters any article holds
-  // ("CAS什么时候发" to a university's English account with a few Chinese keywords: the fallback, on 时,
-  // 候 and 发 counted against every article): another language's words the account does not write,
-  // which no article could hold — they do not count. Chinese the account writes, or Chinese alone, still does.
-  const knownTerms = new Set(own.filter((t) => t.known).map((t) => t.term));
-  const isHan = (p: { term: string }) => HAN_PLACE.test(p.term);
-  const held = (p: { term: string; by: string[] }) => knownTerms.has(p.term) || p.by.some((b) => knownTerms.has(b));
-  if (places.some(isHan) && !places.some((p) => isHan(p) && held(p)) && places.some((p) => !isHan(p) && held(p))) {
-    const kept = places.map((p) => !isHan(p));
-    places = places.filter((_, i) => kept[i]);
-    mine.splice(0, mine.length, ...mine.filter((_, i) => kept[i]));
-  }
   if (context) {
     // A follow-up's own words that no article holds ("can I undo it?") say what is asked of the
     // earlier question's article, not that the question is off the account: they do not count.

@@ -61,13 +61,6 @@ const RUN = /\p{Script=Han}+|(?:(?!\p{Script=Han})[\p{L}\p{N}])+/gu;
  */
 const runsOf = (text: string) => folded(text).replace(/(?<![a-z0-9])([a-z])-(?=[a-z])/g, "$1").matchAll(RUN);
 const HAN = /^\p{Script=Han}/u;
-/**
- * Where a model's name typed without spaces parts: a word of three letters or more and a number
- * ("iphone15promax" is iphone 15 promax, "mate60pro" mate 60 pro), so that it meets the article's
- * "iPhone 15 Pro Max" — a phone shop's follower got the fallback (a walkthrough). Short mixes stay
- * one word (h1z1, 4g, mp3, ps5). Every set the same but NQ's held-out offered, one question in 992.
- */
-const MODEL_PARTS = /(?<=[a-z]{3})(?=\d)|(?<=\d)(?=[a-z]{3})/;
 
 /** Han characters and pairs that say nothing about a subject. */
 const HAN_STOP = new Set(
@@ -141,7 +134,7 @@ export function meaningTerms(text: string): string[] {
  * placesOf both read.
  */
 function readRuns(text: string): { run: string; word: string | null }[] {
-  const runs = [...runsOf(text)].flatMap((m) => m[0].split(MODEL_PARTS));
+  const runs = [...runsOf(text)].map((m) => m[0]);
   const taglish = taglishStops(runs);
   return runs.map((run) => {
     if (HAN.test(run) || LATIN_STOP.has(run) || taglish?.has(run)) return { run, word: null };

@@ -115,11 +115,11 @@ const HAN_CODE_CHARS = 8;
  * `text` tells followers to send `code`: right after 回复 / reply / send ("回复3", "回复：【3】",
  * "Reply h"), or — a code with a digit, or of three letters or more — standing alone in a text that
  * says to send anything ("Reply 1 for hours, … 8 for support", "回复1-6"), not inside a time or a
- * figure ("营业时间9:00-17:00"). Only a warning: a code "a" reads in "Send a message" too.
+ * figure ("营业时间9:00-17:00", "9~17点", "9-18点"). Only a warning: a code "a" reads in "Send a message" too.
  */
 function tellsToSend(text: string, code: string): boolean {
   const escaped = code.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   if (new RegExp(`${TOLD_THEN}${escaped}(?![a-z0-9])`, "iu").test(text)) return true;
-  // Standing alone: not part of a time or a figure (营业时间9:00-17:00, 3.5元); a range's ends are ("回复1-6").
-  return (/\d/.test(code) || code.length >= 3) && new RegExp(TOLD, "iu").test(text) && new RegExp(`(?<![a-z0-9]|\\d[:.：])${escaped}(?![a-z0-9]|[:.：]\\d)`, "iu").test(text);
+  // Standing alone: not part of a time or a figure (营业时间9:00-17:00, 9~17点, 9-18点, 3.5元); a range of codes' ends are ("回复1-6").
+  return (/\d/.test(code) || code.length >= 3) && new RegExp(TOLD, "iu").test(text) && new RegExp(`(?<![a-z0-9]|\\d[:.：~～])${escaped}(?![a-z0-9]|[:.：~～]\\d|[-－]\\d+\\s*[点點时時:：]|\\s*[点點时時])`, "iu").test(text);
 }

@@ -105,38 +105,13 @@ test("a follow-up's own words choose the passage shown: 'and to Jersey?' after N
   expect(card?.Description).not.toContain("£5.95");
 });
 
-test("Chinese words beside words the account holds do not count against it when no article holds a character of them: 'CAS什么时候发' gets the CAS article; Chinese alone, or that the account writes, as before", async () => {
-  const CAS = { id: "cas", title: "Your CAS and student visa", url: "https://example.com/cas", body: "We issue your CAS about six weeks before the course starts, once you have paid the deposit." };
-  // A few Chinese keywords, as an account for Chinese students writes them.
-  const FEES = { id: "fees", title: "Tuition fees", url: "https://example.com/fees", keywords: ["学费"], body: "Tuition fees for international students are listed by course. Pay the deposit to confirm your place and receive your CAS." };
-  const HALLS = { id: "halls", title: "Accommodation", url: "https://example.com/halls", keywords: ["宿舍"], body: "First-year students are guaranteed a room in halls if they apply by 30 June, once they hold a CAS." };
-  await importDoc([CAS, FEES, HALLS]);
-  // The CAS article first (every article names the CAS: a list).
-  const cas = await say("CAS什么时候发");
-  expect(newsOf(cas)?.Title ?? textOf(cas)?.split("\n")[0]).toContain(CAS.title);
-  // Chinese the account writes counts as ever; Chinese alone that it does not write is no question it answers.
-  expect(newsOf(await say("宿舍多少钱一年"))).toMatchObject({ Title: HALLS.title });
-  expect(textOf(await say("签证什么时候发"))).toBe("Sorry, I did not understand that. Send h for help.");
-  // An account that holds Chinese counts a Chinese word none of its articles holds, as before: 发票 asked of the refund account.
-  await importDoc([REFUND, SHIPPING, MEMBERS]);
-  expect(textOf(await say("退款的发票抬头写错了能重新开具吗？"))).toBe("Sorry, I did not understand that. Send h for help.");
-});
-
-test("a phone model typed without spaces meets the article that writes it with them: 'iphone15promax的壳有吗' gets the compatibility table", async () => {
-  const COMPAT = { id: "compat", title: "手机壳型号适配表", url: "https://example.com/compat", body: "本店手机壳适配：iPhone 15、iPhone 15 Pro、iPhone 15 Pro Max、华为 Mate 60 Pro。下单时请选择对应型号。" };
-  const CHARGER = { id: "charger", title: "充电头支持快充吗", url: "https://example.com/charger", body: "20W充电头支持PD快充，兼容苹果和安卓手机。" };
-  await importDoc([COMPAT, CHARGER, SHIPPING]);
-  expect(newsOf(await say("iphone15promax的壳有吗"))).toMatchObject({ Title: COMPAT.title });
-  expect(newsOf(await say("mate60pro有壳吗"))).toMatchObject({ Title: COMPAT.title });
-});
-
 test("asked how much, the passage shown is one with a price when one is about it: 'how much is it' after dog registration, 更换要钱吗", async () => {
   const DOGS = {
     id: "dogs",
     title: "Dog registration and renewal",
     url: "https://example.com/dogs",
     body:
-      "Every dog over three months must be registered with the council and microchipped. Renew your dog's registration each year before 30 June online or at the customer service centre.\n\n" +
+      "Every dog over three months must be registered with the council and microchipped. Renew your dog's registration each year before 30 June online or at the customer service centre, open 8.30 a.m. to 5 p.m. weekdays.\n\n" +
       "Registration fees: $60 for a desexed dog, $180 for a dog that is not desexed; pensioners pay half. Fees are waived for registered assistance dogs and working dogs on farms.\n\n" +
       "If your dog is lost, check the council pound first and update your contact details on the register so that rangers can return your dog to you quickly.",
   };

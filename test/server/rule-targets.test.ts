@@ -80,6 +80,10 @@ test("rm says what still points at the article: the rules answering with it or i
   // A range's end is told; a figure inside a time is not.
   expect(await told("6", "回复1-6查看服务")).toBe(true);
   expect(await told("9", "营业时间9:00-17:00，回复1查看")).toBe(false);
+  expect(await told("9", "营业时间9~17点，回复1查看")).toBe(false);
+  expect(await told("17", "营业时间9~17点，回复1查看")).toBe(false);
+  expect(await told("9", "营业时间9-18点，回复1查看")).toBe(false);
+  expect(await told("18", "营业时间9-18点，回复1查看")).toBe(false);
   expect((await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: JSON.stringify({ format: "replyd/1", matter: "texts", texts }) }])).status).toBe(200);
   const rm = await call("DELETE", "/api/cli", [["id", "a1"]]);
   expect(rm.data.warnings).toEqual([

@@ -12,8 +12,8 @@ export async function notices(c: CommandContext): Promise<void> {
 
 export const noticesCommand = defineCommand({
   usage: "notices",
-  summary: "print the licences and notices of the data replyd carries (WordNet, OpenCC)",
-  description: "Prints NOTICES.md as this binary carries it: the notices and licences of the word data in the ranking (WordNet's derivations, OpenCC's traditional characters). Asks no server.",
+  summary: "print the licences and notices of what replyd carries (WordNet's and OpenCC's data, Bun, the packages)",
+  description: "Prints NOTICES.md as this binary carries it: the notices and licences of the word data in the ranking (WordNet's derivations, OpenCC's traditional characters), of the Bun runtime the binary is built on, and of the JavaScript packages it is built with. Asks no server.",
   examples: ["replyd notices"],
   local: true,
   run: notices,

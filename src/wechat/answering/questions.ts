@@ -68,9 +68,10 @@ export class Questions {
     // question, whatever an article holds of its words ("在不在" found an article by 不), and not in
     // the inbox. "I did not understand" would be wrong: a greeting gets the welcome text (how to ask),
     // thanks nothing at all — unless the operator wrote a rule for it. After `s`, the search said nothing.
-    // No turn of the follower's: "and on Sundays?" after "thanks" follows the question before, and a
-    // question after "你好" is read alone (it had been logged a follow-up of the greeting); a greeting's
-    // welcome text leaves no list to pick from (responder.ts movedOn).
+    // No turn of the follower's: what follows is read as if it had not been sent — "and on Sundays?"
+    // after "thanks" follows the question before, a new follower's question after "你好" stands alone
+    // (it had been logged a follow-up of the greeting); a greeting's welcome text leaves no list to
+    // pick from (responder.ts movedOn).
     const courtesy = reading.how === "alone" ? courtesyOf(question) : null;
     if (courtesy) {
       const reply = nothing === "not_found" ? this.says(nothing, false) : courtesy === "opens" ? this.says("welcome", false) : { reply: null, unmatched: false };
