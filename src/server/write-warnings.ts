@@ -57,10 +57,13 @@ export function deletedWarnings(ctx: AppContext, a: Pick<Article, "id" | "code" 
   if (a.code) {
     const texts = ctx.read.content.texts();
     for (const key of TOLD_TEXTS)
-      if (tellsToSend(texts[key] ?? "", a.code)) out.push(`the ${key} text tells followers to send "${a.code}", the code of ${a.id}: they now get the fallback — edit the text (replyd import texts.json), or give the code to another article`);
+      if (tellsToSend(texts[key] ?? "", a.code)) out.push(`the ${key} text tells followers to send "${a.code}", the code of ${a.id}: they now get ${whatTheyGet(a.code)} — edit the text (replyd import texts.json), or give the code to another article`);
   }
   return out;
 }
+
+/** What a follower sending a code no article has gets (wechat.md §3): a number is no question, the not_found text; a word is ranked as one. */
+const whatTheyGet = (code: string) => (/^\d+$/.test(code.normalize("NFKC")) ? "the not_found text (your fallback's words while it is unwritten)" : "what the ranking finds for it, or the fallback");
 
 /** The welcome and help texts: what followers are told to send. */
 const TOLD_TEXTS = ["welcome", "help"] as const;
@@ -98,7 +101,7 @@ export function toldCodeWarnings(ctx: AppContext, before: ReadonlySet<string>): 
   for (const code of before)
     for (const key of TOLD_TEXTS)
       if (tellsToSend(texts[key] ?? "", code) && !ctx.read.articles.getLiveByCode(code))
-        out.push(`the ${key} text tells followers to send "${code}", and no article has that code now: they get the fallback — edit the text (replyd import texts.json), or give the code to an article`);
+        out.push(`the ${key} text tells followers to send "${code}", and no article has that code now: they get ${whatTheyGet(code)} — edit the text (replyd import texts.json), or give the code to an article`);
   return out;
 }
 

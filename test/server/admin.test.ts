@@ -219,7 +219,7 @@ describe("PUT and DELETE /api/cli", () => {
     expect((await call("PUT", "/api/cli", [["title", "no id"]])).status).toBe(400);
   });
 
-  test("DELETE soft-deletes (restorable), purge=1 removes for good, unknown id is 404", async () => {
+  test("DELETE soft-deletes (restorable), purge=1 removes for good, unknown id is 404, a code given for an id named as whose", async () => {
     const del = await call("DELETE", "/api/cli", [["id", "a1"]]);
     expect(del.data.article).toMatchObject({ deleted: true, rev: 2 });
     expect(t.store.articles.getLiveByCode("c1")).toBeNull();
@@ -228,6 +228,10 @@ describe("PUT and DELETE /api/cli", () => {
     expect((await call("DELETE", "/api/cli", [["id", "a1"], ["purge", "1"]])).data.purged).toBe(true);
     expect(t.store.articles.get("a1")).toBeNull();
     expect((await call("DELETE", "/api/cli", [["id", "a1"]])).status).toBe(404);
+    // A code given for an id is said, never taken for it: nothing deleted.
+    const byCode = await call("DELETE", "/api/cli", [["id", "c2"]]);
+    expect(byCode).toMatchObject({ status: 404, error: { message: 'no article with id "c2" ("c2" is the code of article "a2": replyd rm a2)' } });
+    expect(t.store.articles.getLiveByCode("c2")?.id).toBe("a2");
   });
 });
 
