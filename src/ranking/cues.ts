@@ -18,6 +18,8 @@ const ANOTHER = new Set(
   [
     "换一个", "换个", "换一篇", "换一条", "再换一个", "换一个吧", "还有别的吗", "还有吗", "还有其他的吗", "有别的吗", "别的呢", "其他的呢",
     "不是这个", "不是这篇", "不是这个意思", "不对", "下一个", "看看别的", "再来一个",
+    // 另一個, as a Hong Kong follower writes it (a fitness studio's walkthrough got the fallback), and 另外一个.
+    "另一个", "另外一个", "另一篇",
     "another", "another one", "anotherone", "something else", "anything else", "not this one", "not that one", "not this", "not that",
     "other options", "others", "next", "next one", "show me another", "show another", "try another", "a different one", "different one",
   ].map((s) => fold(s)),

@@ -133,7 +133,7 @@ describe("a turn's bytes", () => {
 
 describe("what a message says about the reply before it", () => {
   test("another, a pick, thanks or one more question: whole messages, case, spaces and punctuation folded", () => {
-    expect(["换一个", "换个！", "不是这个", "Another one?", "something else", "NOT THIS ONE"].every(asksAnother)).toBe(true);
+    expect(["换一个", "换个！", "不是这个", "Another one?", "something else", "NOT THIS ONE", "另一個", "另外一个"].every(asksAnother)).toBe(true);
     expect(["换一个颜色可以吗", "another question about refunds"].some(asksAnother)).toBe(false);
     expect(["第二个", "第2篇", "2", "#2", "the second one", "2nd"].map(picksEntry)).toEqual([2, 2, 2, 2, 2, 2]);
     expect(["一个", "退款第二个", "6", "two of them"].map(picksEntry)).toEqual([null, null, null, null]);

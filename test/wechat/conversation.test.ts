@@ -419,6 +419,9 @@ test("thanks and greetings are no turn: a question after 你好 is read alone, '
   expect((await say("营业到几点", { from: "o_thx" })).ids).toEqual(["hours"]);
   expect((await say("谢谢", { from: "o_thx" })).text).toBe("success");
   expect((await say("周末呢", { from: "o_thx" })).ids[0]).toBe("hours");
+  // Thanks opening the follow-up itself: it leans as it would without them.
+  expect((await say("营业到几点", { from: "o_thx2" })).ids).toEqual(["hours"]);
+  expect((await say("好的，那周末营业吗", { from: "o_thx2" })).ids[0]).toBe("hours");
   // A list, thanks, "2": its second entry — the list is still what the follower reads.
   const list = await say("春熙路店", { from: "o_list" });
   expect(list.ids.length).toBeGreaterThan(1);
@@ -433,4 +436,5 @@ test("thanks and greetings are no turn: a question after 你好 is read alone, '
   for (const m of (await call("GET", "/api/cli", [["inbox", "all"]])).data.items as { from: string; content: string; answer: string }[]) logged.set(m.content, [...(logged.get(m.content) ?? []), m.answer]);
   expect(logged.get("这个周末停车方便吗")).toEqual([expect.stringMatching(/^answers?:parking/)]);
   expect(logged.get("周末呢")?.[0]).toStartWith("followup:");
+  expect(logged.get("好的，那周末营业吗")?.[0]).toStartWith("followup:");
 });

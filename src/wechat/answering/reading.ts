@@ -22,7 +22,7 @@ import { isWord } from "../../ranking/score.ts";
 import type { Question } from "../../ranking/question.ts";
 import type { RankedArticle, RankingResult } from "../../ranking/types.ts";
 import { asksAnother, bareNumber, leansOnBefore, picksEntry } from "../../ranking/cues.ts";
-import { standsAlone } from "../../ranking/courtesy.ts";
+import { standsAlone, withoutOpening } from "../../ranking/courtesy.ts";
 import { CONVERSATION, type Turn } from "./conversation.ts";
 
 export type Reading = (
@@ -98,7 +98,9 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   const alone: Reading = { how: "alone", question: { text }, asked: text, ranked: bareNumber(text) ? NOTHING : await rank({ text }) };
   if (!last || !alone.ranked || alone.ranked === "busy") return alone;
   // Not leaning on what was said ("tell me a joke", "谢谢", a question of its own): not a follow-up.
-  if (standsAlone(text) || !leansOnBefore(text)) return alone;
+  // Read without the thanks or greeting it opens with, as it is ranked: "thanks! and on sundays?" leans as "and on sundays?" does.
+  const asked = withoutOpening(text);
+  if (standsAlone(asked) || !leansOnBefore(asked)) return alone;
   const earlier = earlierOf(last);
   const question: Question = { text, context: earlier.join("\n") };
   const together = await rank(question);
