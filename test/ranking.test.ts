@@ -259,6 +259,12 @@ describe("scores", () => {
     expect(Buffer.byteLength(e)).toBeLessThanOrEqual(120);
     expect(e.startsWith("…")).toBe(true);
   });
+  test("asked what it costs, an excerpt keeps the sentence with a price, though another holds more of the question", () => {
+    const text = "换领身份证需带户口本和旧证，退货不用。".repeat(6) + "收费：换领每证20元。" + "办理地点在一楼大厅。".repeat(6);
+    const q = queryTerms("换领身份证要钱吗", df, stats);
+    expect(excerpt(text, { start: 0, end: text.length }, q, 90, true)).toContain("20元");
+    expect(excerpt(text, { start: 0, end: text.length }, q, 90, false)).not.toContain("20元");
+  });
 });
 
 const ranked = (score: number, coverage = 1, word = true, headCoverage = 0) => ({ score, coverage, word, headCoverage });

@@ -3,19 +3,24 @@ import { passageScore, type QueryTerm } from "./bm25.ts";
 import { sentences, type Span } from "./passages.ts";
 import { utf8Prefix } from "../base/utf8.ts";
 import { termCounts, termsOf } from "./words.ts";
+import { PRICE } from "./price.ts";
 
 /**
  * A passage cut down to `maxBytes` of UTF-8 around its sentence that holds most of the question,
- * with "…" where it was cut.
+ * with "…" where it was cut; asked what something costs (`priced`), around its sentence with a
+ * price, when it has one (a list's entry had cut "收费：换领每证20元" off after 要钱吗: a service hall's walkthrough).
  */
-export function excerpt(text: string, span: Span, q: readonly QueryTerm[], maxBytes: number): string {
+export function excerpt(text: string, span: Span, q: readonly QueryTerm[], maxBytes: number, priced = false): string {
   const whole = text.slice(span.start, span.end).trim();
   if (Buffer.byteLength(whole) <= maxBytes) return whole;
   const parts = sentences(text, span.start, span.end);
   // Every sentence as if of the average length: which holds most of the question, not which is shortest.
   const scores = parts.map((s) => passageScore(q, termCounts(termsOf(text.slice(s.start, s.end))), 1, 1));
+  const withPrice = priced ? parts.map((s) => PRICE.test(text.slice(s.start, s.end))) : [];
+  const first = (i: number) => withPrice[i] === true;
   let at = 0;
-  for (let i = 1; i < parts.length; i++) if ((scores[i] as number) > (scores[at] as number)) at = i;
+  // A sentence with a price before any without; then the one holding most of the question.
+  for (let i = 1; i < parts.length; i++) if ((first(i) && !first(at)) || (first(i) === first(at) && (scores[i] as number) > (scores[at] as number))) at = i;
   let lo = at;
   let hi = at;
   const size = (a: number, b: number) => Buffer.byteLength(text.slice((parts[a] as Span).start, (parts[b] as Span).end).trim()) + 6;

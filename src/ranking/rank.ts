@@ -111,7 +111,7 @@ export function rank(question: string | Question, source: RankingSource): Rankin
       head: round(s.head),
       passage: shown ? text.slice(shown.start, shown.end).trim() : null,
       passageScore: shown ? round(shown.score) : 0,
-      excerpt: shown ? excerpt(text, shown, terms, RANKING_LIMITS.excerptBytes) : null,
+      excerpt: shown ? excerpt(text, shown, terms, RANKING_LIMITS.excerptBytes, asked.asksPrice === true) : null,
       passages: [...s.passages]
         .sort((a, b) => b.score - a.score)
         .slice(0, 3)
