@@ -202,6 +202,8 @@ describe("what a message says about the reply before it", () => {
     expect(["how many branches", "how many days for a refund", "how much is parking"].filter(leansOnBefore)).toEqual([]);
     // A measure or a time of day asking how much, how long or when of it; not a question that names its subject.
     expect(["一周多少钱", "一个月多少钱", "单次多少钱啊", "一次多久", "下午几点", "每月几号", "半年多少钱"].filter((t) => !leansOnBefore(t))).toEqual([]);
+    // Where, with no subject ("在哪里办" after 社保卡丢了 had got the fallback: a service hall's walkthrough).
+    expect(["在哪里办", "在哪办", "去哪里办", "哪里可以办", "在哪"].filter((t) => !leansOnBefore(t))).toEqual([]);
     expect(["停车多少钱", "寒假班一周多少钱", "宿舍一年住宿费多少钱", "一周多少钱的班有吗"].filter(leansOnBefore)).toEqual([]);
     expect(["推荐一部电影", "今天天气怎么样", "你是机器人吗", "股票还会涨吗", "会员积分怎么用", "有没有素锅底", "tell me a joke", "who won the game last night?", "Can I bring my bike?"].some(leansOnBefore)).toBe(false);
   });
