@@ -105,6 +105,23 @@ export function toldCodeWarnings(ctx: AppContext, before: ReadonlySet<string>): 
   return out;
 }
 
+/**
+ * The numbers the welcome or help text tells followers to send right after 回复 / reply ("回复3",
+ * "reply 3"), that no live article has as its code: health says so for as long as it lasts, where
+ * the warnings of rm, an import and a restore said it once (a service hall's operator saw the rule
+ * warnings stay in health, and the welcome's dead codes nowhere).
+ */
+export function deadToldCodes(ctx: AppContext): string[] {
+  const texts = ctx.read.content.texts();
+  const out: string[] = [];
+  for (const key of TOLD_TEXTS) {
+    const numbers = [...(texts[key] ?? "").matchAll(new RegExp(`${TOLD_THEN}(\\d{1,8})(?!\\d)`, "giu"))].map((m) => m[1] as string);
+    for (const code of [...new Set(numbers)].slice(0, 32))
+      if (!ctx.read.articles.getLiveByCode(code)) out.push(`the ${key} text tells followers to send "${code}", and no article has that code: they get ${whatTheyGet(code)} — edit the text, or give the code to an article`);
+  }
+  return out;
+}
+
 /** What a follower is told to send with (cues.ts), and the words only texts for followers write so ("发送3", "输入3", "text 3"). */
 const TOLD = `(?:${TELLS_TO_SEND}|发送|输入|text)`;
 /** …then a colon and an opening mark, as texts write them ("回复：【3】"); each space run read once (no backtracking over a long one). */

@@ -119,11 +119,18 @@ test("an import --init or a restore that removes the codes the welcome text tell
     'the welcome text tells followers to send "缴费", and no article has that code now: they get what the ranking finds for it, or the fallback — edit the text (replyd import texts.json), or give the code to an article',
     'the welcome text tells followers to send "报修", and no article has that code now: they get what the ranking finds for it, or the fallback — edit the text (replyd import texts.json), or give the code to an article',
   ]);
+  // Health says it for as long as it lasts: the numbers told after 回复 / reply that no article has.
+  const health = async () => (await call("GET", "/api/cli")).data.text_warnings as string[];
+  expect(await health()).toEqual([
+    'the welcome text tells followers to send "2", and no article has that code: they get the not_found text (your fallback\'s words while it is unwritten) — edit the text, or give the code to an article',
+    'the help text tells followers to send "2", and no article has that code: they get the not_found text (your fallback\'s words while it is unwritten) — edit the text, or give the code to an article',
+  ]);
   // A restore of the articles that brings them back says nothing of them; one without code 1 names it.
   const articles = doc([article(1, { code: "1" }), article(2, { code: "2" }), article(3, { code: "9" })]);
   const restored = await call("PUT", "/api/cli/revert/articles", [], [{ name: "json", content: articles }]);
   expect(restored.status).toBe(200);
   expect(restored.data.warnings).toEqual([]);
+  expect(await health()).toEqual([]);
   const without = await call("PUT", "/api/cli/revert/articles", [], [{ name: "json", content: doc([article(2, { code: "2" })]) }]);
   expect(without.data.warnings).toEqual(['the welcome text tells followers to send "1", and no article has that code now: they get the not_found text (your fallback\'s words while it is unwritten) — edit the text (replyd import texts.json), or give the code to an article']);
 });

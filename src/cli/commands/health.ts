@@ -33,6 +33,8 @@ interface Health {
   counts: { articles_live: number; articles_deleted: number; tags: number; rules: number; texts: number; synonyms?: number };
   rule_warnings?: string[];
   tag_warnings?: string[];
+  /** Numbers the welcome or help text tells followers to send that no article has. */
+  text_warnings?: string[];
   db_bytes: number | null;
   search_index: string;
   passage_index?: { state: string; articles: number; passages: number };
@@ -137,6 +139,7 @@ export async function health(c: CommandContext): Promise<void> {
       ...(h.texts_default?.length && h.counts.texts ? [`texts          ${h.texts_default.join(", ")} still replyd's English default${h.texts_default.length === 1 ? "" : "s"} (import a document of texts to set ${h.texts_default.length === 1 ? "it" : "them"})`] : []),
       ...(h.rule_warnings ?? []).map((w) => `RULE           ${w}`),
       ...(h.tag_warnings ?? []).map((w) => `TAG            ${w}`),
+      ...(h.text_warnings ?? []).map((w) => `TEXT           ${w}`),
       ...(h.counts.synonyms ? [`synonyms       ${counted(h.counts.synonyms, "group")}`] : []),
       `database       ${h.db_bytes === null ? "size unknown (the database cannot be reached)" : formatBytes(h.db_bytes)}`,
       ...(h.message_log ? [`message log    ${h.message_log.unwritten} waiting to be written${h.message_log.dropped ? `, ${h.message_log.dropped} NOT LOGGED (the queue was full)` : ""}`] : []),
