@@ -15,6 +15,7 @@ const indexState = (ctx: AppContext, complete: boolean) =>
 
 export async function health(ctx: AppContext, req: SignedRequest) {
   const now = ctx.clock.now();
+  const texts = ctx.read.content.texts();
   const database = ctx.write.database?.();
   const cluster = ctx.cluster?.();
   const redis = (cluster as { redis?: { state?: string } } | undefined)?.redis;
@@ -44,10 +45,10 @@ export async function health(ctx: AppContext, req: SignedRequest) {
     server_time: new Date(now).toISOString(),
     counts: { articles_live: a.live, articles_deleted: a.deleted, tags: c.tags, rules: c.rules, texts: c.texts, synonyms: c.synonyms },
     // The texts followers still get in replyd's own English: a Chinese account that set its welcome and fallback answered "h" in English.
-    texts_default: TEXT_KEYS.filter((k) => operatorText(ctx.read.content.texts(), k) === undefined),
+    texts_default: TEXT_KEYS.filter((k) => operatorText(texts, k) === undefined),
     // not_found and media unwritten, the fallback written: followers get its "could not answer" for a
     // photo or a location, a search finding nothing, "换一个" with nothing before (a water utility's operator found out from a meter's photo).
-    texts_as_fallback: FALLBACK_BORROWERS.filter((k) => ctx.read.content.texts()[k] === undefined && ctx.read.content.texts().fallback !== undefined),
+    texts_as_fallback: FALLBACK_BORROWERS.filter((k) => texts[k] === undefined && texts.fallback !== undefined),
     // Rules that answer with nothing (articles gone, tags no article carries): the callback passes them over.
     rule_warnings: ruleWarnings(ctx),
     // Tags followers can never have listed: a help word, or an article's code (answered first).

@@ -115,11 +115,11 @@ export class Responder {
 
     // Read as what it names, never as a pick from the list just sent: "回复3" is code 3 whatever list came before.
     // Typed whole, "回复3" had got the fallback, or a list found by 回复; "回复3。" as a phone ends it.
-    const told = toldToSend(withoutEnd(plain));
+    const ended = withoutEnd(plain);
+    const told = toldToSend(ended);
     if (told !== null && this.isBuiltIn(told)) return this.builtIn(told, { from: asker.from, key: null });
 
     // As a phone ends it too ("8。", "8?", "8！"), as a tag: those had got the fallback where "回复8。" got the code (a walkthrough).
-    const ended = withoutEnd(plain);
     const byCode = this.store.articles.getLiveByCode(text) ?? (plain === text ? null : this.store.articles.getLiveByCode(plain)) ?? (ended === plain || !ended ? null : this.store.articles.getLiveByCode(ended));
     if (byCode) {
       const code: Decision = { reply: { type: "news", articles: [news(byCode)] }, answer: "code", unmatched: false, entry: byCode.id };
