@@ -79,15 +79,18 @@ export function toldCodes(ctx: AppContext): Set<string> {
   const out = new Set<string>();
   for (const key of TOLD_TEXTS) {
     const text = texts[key] ?? "";
-    // Letters and digits, or the characters of another script ("回复1查看" tells 1, "回复【缴费】" 缴费).
-    const runs = [...text.matchAll(new RegExp(`${TOLD_THEN}([a-z0-9]{1,${MAX_CODE_CHARS}}|[^\\s\\p{P}a-z0-9]{1,${MAX_CODE_CHARS}})`, "giu"))].map((m) => [...(m[1] as string)]);
     // A Latin run is one word; a Han run may go on into the text after the code (回复缴费查看): its beginnings, up to HAN_CODE_CHARS.
-    const after = runs.slice(0, 32).flatMap((chars) => (/\p{Script=Han}/u.test(chars[0] as string) ? chars.slice(0, HAN_CODE_CHARS).map((_, i) => chars.slice(0, i + 1).join("")) : [chars.join("")]));
+    const after = toldRuns(text).flatMap((chars) => (/\p{Script=Han}/u.test(chars[0] as string) ? chars.slice(0, HAN_CODE_CHARS).map((_, i) => chars.slice(0, i + 1).join("")) : [chars.join("")]));
     const digits = text.match(/[a-z0-9]*\d[a-z0-9]*/giu) ?? [];
     // The lookup first: a code no live article has needs no pattern built.
     for (const code of [...after, ...digits.slice(0, 64)]) if (ctx.read.articles.getLiveByCode(code) && tellsToSend(text, code)) out.add(code);
   }
   return out;
+}
+
+/** What stands right after 回复 / reply in `text`, each a run of letters and digits or of another script's characters ("回复1查看" tells 1, "回复【缴费】" 缴费), at most 32 of them. */
+function toldRuns(text: string): string[][] {
+  return [...text.matchAll(new RegExp(`${TOLD_THEN}([a-z0-9]{1,${MAX_CODE_CHARS}}|[^\\s\\p{P}a-z0-9]{1,${MAX_CODE_CHARS}})`, "giu"))].slice(0, 32).map((m) => [...(m[1] as string)]);
 }
 
 /**
@@ -115,8 +118,8 @@ export function deadToldCodes(ctx: AppContext): string[] {
   const texts = ctx.read.content.texts();
   const out: string[] = [];
   for (const key of TOLD_TEXTS) {
-    const numbers = [...(texts[key] ?? "").matchAll(new RegExp(`${TOLD_THEN}(\\d{1,8})(?!\\d)`, "giu"))].map((m) => m[1] as string);
-    for (const code of [...new Set(numbers)].slice(0, 32))
+    const numbers = toldRuns(texts[key] ?? "").map((chars) => chars.join("")).filter((run) => /^\d{1,8}$/.test(run));
+    for (const code of new Set(numbers))
       if (!ctx.read.articles.getLiveByCode(code)) out.push(`the ${key} text tells followers to send "${code}", and no article has that code: they get ${whatTheyGet(code)} — edit the text, or give the code to an article`);
   }
   return out;
