@@ -7,8 +7,7 @@
  */
 import { RANKING_LIMITS } from "./rank.ts";
 import { isWord } from "./score.ts";
-import type { SynonymTable } from "./synonyms.ts";
-import { withSynonyms } from "./synonyms.ts";
+import { withSynonyms, type SynonymTable } from "./synonyms.ts";
 import { termsOf } from "./words.ts";
 import { withoutOpening } from "./courtesy.ts";
 
