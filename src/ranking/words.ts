@@ -45,10 +45,28 @@ const TRADITIONAL = new Map<string, string>();
 for (let i = 0; i + 1 < TRADITIONAL_PAIRS.length; i += 2) TRADITIONAL.set(TRADITIONAL_PAIRS[i] as string, TRADITIONAL_PAIRS[i + 1] as string);
 const TRADITIONAL_CHAR = new RegExp(`[${[...TRADITIONAL.keys()].join("")}]`, "gu");
 
-/** A text as its words are read: NFKC, lower case, simplified characters, one spelling of each word in SPELLINGS. */
+/**
+ * "US" and "U.S." in capitals, the country, read as "usa": lower-cased it was the stop word "us", and
+ * "Do you ship to the US?" had been asked on "ship" alone — the UK delivery article sent as sure (a
+ * walkthrough's shop). Only beside a word with a small letter or a Han character ("work in US",
+ * "US签证"): in a line of capitals ("CONTACT US") it is the pronoun.
+ */
+const US = /(?<![\p{Script=Latin}\p{N}.])U\.?S\.?(?![\p{Script=Latin}\p{N}])/gu;
+const WORD_BEFORE = /(\p{L}+)[^\p{L}]*$/u;
+const WORD_AFTER = /^[^\p{L}]*(\p{L}+)/u;
+const SMALL = /[\p{Ll}\p{Script=Han}]/u;
+const country = (text: string): string =>
+  text.includes("US") || text.includes("U.S")
+    ? text.replace(US, (m: string, at: number) => {
+        const before = WORD_BEFORE.exec(text.slice(Math.max(0, at - 40), at))?.[1];
+        const after = WORD_AFTER.exec(text.slice(at + m.length, at + m.length + 40))?.[1];
+        return (before !== undefined && SMALL.test(before)) || (after !== undefined && SMALL.test(after)) ? "USA" : m;
+      })
+    : text;
+
+/** A text as its words are read: NFKC, the country US, lower case, simplified characters, one spelling of each word in SPELLINGS. */
 export const folded = (text: string): string =>
-  text
-    .normalize("NFKC")
+  country(text.normalize("NFKC"))
     .toLowerCase()
     .replace(TRADITIONAL_CHAR, (c) => TRADITIONAL.get(c) as string)
     .replace(SPELLING, (w) => SPELLINGS[w] as string);

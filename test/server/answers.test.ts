@@ -86,6 +86,16 @@ test("a word made from another meets it: 'delivered' finds the article titled De
   expect(textOf(await say("when will my order be delivered?"))).toStartWith("1. Delivery times\n");
 });
 
+test("'the US' is the country, as 'USA' is: asked whether they ship there, the article naming the USA first, not the UK delivery article alone", async () => {
+  const UK = { id: "uk", title: "Delivery in the UK", url: "https://example.com/uk", body: "We ship to every UK address. Standard delivery takes 3 to 5 working days and is free over £50." };
+  const RETURNS = { id: "returns", title: "Returns", url: "https://example.com/returns", body: "Send an item back within 30 days for a refund." };
+  const USA = { id: "usa", title: "Orders from abroad", url: "https://example.com/abroad", body: "Orders to the USA and Canada leave by courier and arrive in 7 to 10 days; duties are paid on delivery." };
+  await importDoc([UK, RETURNS, USA]);
+  // Read as the stop word "us", the question was "ship" alone, which only the UK article holds: it was sent alone.
+  expect(textOf(await say("Do you ship to the US?"))).toStartWith("1. Orders from abroad\n");
+  expect(textOf(await say("can you ship to U.S."))).toStartWith("1. Orders from abroad\n");
+});
+
 test("a follow-up's own words choose the passage shown: 'and to Jersey?' after Northern Ireland shows the Jersey paragraph, not the one the question before asked of", async () => {
   const ISLANDS = {
     id: "islands",
