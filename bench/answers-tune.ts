@@ -75,9 +75,9 @@ export function wordSearch(question: string, articles: readonly EvalArticle[]): 
 }
 
 /** The articles the asking parts of a message of several questions are each sure of, once each (questions.ts partsAnswered). */
-function partsSure(q: string, source: MemorySource): RankedArticle[] {
+function partsSure(q: string, source: MemorySource, spaced = false): RankedArticle[] {
   const out: RankedArticle[] = [];
-  for (const { text } of partsOf(q.slice(0, MAX_INPUT)).filter((p) => p.asks)) {
+  for (const { text } of partsOf(q.slice(0, MAX_INPUT), spaced).filter((p) => p.asks)) {
     const c = choose(rank(text, source).articles);
     if (c.kind === "one" && !out.some((a) => a.id === c.article.id)) out.push(c.article);
   }
@@ -99,6 +99,12 @@ export function runAccount(acc: Account, language: "zh" | "en", only?: "tune" | 
     if (choice.kind === "one") {
       offered = [at(choice.article.id)];
       shown = choice.article.passage;
+      // What the other questions of a message of several are each sure of, listed after it (questions.ts besideParts).
+      const beside = partsSure(question.q, source, true).map((a) => at(a.id)).filter((i) => !offered.includes(i));
+      if (beside.length) {
+        offered = [...offered, ...beside].slice(0, ANSWERS.listed);
+        how = "list";
+      }
     } else if (choice.kind === "list") {
       offered = choice.articles.map((a) => at(a.id));
       shown = choice.articles[0]?.passage ?? null;

@@ -274,12 +274,18 @@ const ranked = (score: number, coverage = 1, word = true, headCoverage = 0) => (
 
 describe("a message of several questions", () => {
   const texts = (t: string) => partsOf(t).map((p) => p.text);
-  test("its parts at sentence ends, commas, a space between Chinese characters and the words that add a question; the last four that say something; none for one question", () => {
+  test("its parts at sentence ends, commas, the words that add a question and 'and' before a question's opening (`spaced`: a space between Chinese characters); the last four that say something; none for one question", () => {
     expect(texts("宿舍怎么申请，还有接机需要提前预约吗？另外开学第一周要做什么")).toEqual(["宿舍怎么申请", "接机需要提前预约吗", "开学第一周要做什么"]);
     expect(texts("how do i register with a GP? and also can i work 20 hours")).toEqual(["how do i register with a GP", "can i work 20 hours"]);
     expect(texts("一，二，三，宿舍怎么申请，接机要预约吗，食堂在哪，校车几点，图书馆开吗")).toEqual(["接机要预约吗", "食堂在哪", "校车几点", "图书馆开吗"]);
-    // Not a space, in Chinese (a phone's comma) or English.
+    // "and" before a question's opening; a part of one English word says something.
+    expect(texts("when are rates due and how do i pay")).toEqual(["when are rates due", "how do i pay"]);
+    expect(texts("rates and how much")).toEqual([]);
+    expect(partsOf("bread and butter, and milk").filter((p) => p.asks)).toEqual([]);
+    // Not a space, in Chinese (a phone's comma) or English; a space between Chinese characters parts `spaced` (beside a sure answer).
     expect(texts("物业费怎么交 能开发票吗")).toEqual([]);
+    expect(partsOf("物业费怎么交 能开发票吗", true).map((p) => p.text)).toEqual(["物业费怎么交", "能开发票吗"]);
+    expect(partsOf("how do i pay my fee", true)).toEqual([]);
     expect(texts("how do i pay my fee")).toEqual([]);
     for (const one of ["宿舍怎么申请", "好的，谢谢", "营业时间？"]) expect(partsOf(one)).toEqual([]);
   });

@@ -14,12 +14,16 @@ import { courtesyOf } from "./courtesy.ts";
 export const MOST_PARTS = 4;
 
 /**
- * Where a message's questions part: sentence ends, commas, and the words that add another question.
- * Not a space between Chinese characters, though phones type one for a comma ("物业费怎么交
- * 能开发票吗"): parted there, two questions of our Chinese FAQ's tuning halves no article answers got
- * a single article (晚上喝会不会睡不着 一天喝多少合适), and none gained (Session 32).
+ * Where a message's questions part: sentence ends, commas, the words that add another question, and
+ * "and" before a question's opening ("when are rates due and how do i pay"). Not a space between
+ * Chinese characters, though phones type one for a comma ("物业费怎么交 能开发票吗"), when the whole
+ * message found no answer: parted there, two questions of our Chinese FAQ's tuning halves no article
+ * answers got a single article (晚上喝会不会睡不着 一天喝多少合适), and none gained (Session 32). It
+ * parts `spaced`, beside an answer the whole message was sure of: what a part adds is listed after it.
  */
-const BETWEEN = /[？?。！!；;，,\n]+|还有|另外|以及|顺便问一下|顺便问下|再问一下|\band also\b|\balso\b/giu;
+const QUESTION_AFTER_AND = /\band (?=(?:how|what|when|where|why|who|which|can|could|do|does|is|are|will|should)\b)/;
+const BETWEEN = new RegExp(`[？?。！!；;，,\\n]+|还有|另外|以及|顺便问一下|顺便问下|再问一下|\\band also\\b|\\balso\\b|${QUESTION_AFTER_AND.source}`, "giu");
+const BETWEEN_SPACED = new RegExp(`${BETWEEN.source}|(?<=\\p{Script=Han})\\s+(?=\\p{Script=Han})`, "giu");
 
 /**
  * What asks a question: a question word or particle in it (吗, 呢 at its end, 请问, 什么, 怎, 哪, 多少,
@@ -29,21 +33,27 @@ const BETWEEN = /[？?。！!；;，,\n]+|还有|另外|以及|顺便问一下|�
 const ASKS_HAN = /[吗么嘛]|呢$|请问|什么|怎|哪|多少|几|谁|为何|为啥|是否|(\p{Script=Han})[不没]\1|不$/u;
 const ASKS_LATIN = /^(?:how|what|when|where|why|who|which|whose|can|could|do|does|did|is|are|was|were|will|would|should|shall|may|have|has|any)\b/i;
 
+/** Two terms or more, or one word of a script with spaces ("how do i pay": "pay"); not one Chinese character. */
+const saysSomething = (terms: readonly string[]) => terms.length >= 2 || (terms.length === 1 && !/\p{Script=Han}/u.test(terms[0] as string));
+
 export interface Part {
   text: string;
   /** It asks a question, not only tells the circumstances ("信号太差了 我家在三楼"). */
   asks: boolean;
 }
 
-/** The last MOST_PARTS parts of `text` that say something (two terms or more, and no thanks or greeting), in order; none when it is one question. */
-export function partsOf(text: string): Part[] {
+/**
+ * The last MOST_PARTS parts of `text` that say something (saysSomething, and no thanks or
+ * greeting), in order; none when it is one question. `spaced`: a space between Chinese characters parts too.
+ */
+export function partsOf(text: string, spaced = false): Part[] {
   const parts: Part[] = [];
   let from = 0;
-  for (const m of [...text.matchAll(BETWEEN), null]) {
+  for (const m of [...text.matchAll(spaced ? BETWEEN_SPACED : BETWEEN), null]) {
     const end = m ? (m.index as number) : text.length;
     const part = text.slice(from, end).trim();
     from = end + (m ? m[0].length : 0);
-    if (!part || termsOf(part).length < 2 || courtesyOf(part) !== null) continue;
+    if (!part || !saysSomething(termsOf(part)) || courtesyOf(part) !== null) continue;
     parts.push({ text: part, asks: ASKS_HAN.test(part) || ASKS_LATIN.test(part) || /[?？]/.test(m?.[0] ?? "") });
   }
   return parts.length >= 2 ? parts.slice(-MOST_PARTS) : [];

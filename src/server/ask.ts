@@ -24,6 +24,9 @@ function choiceOf(c: Choice<Scored>, taught: Taught | null, answer: string): { c
   if (answer === "courtesy") return { choice: "none", choice_why: "thanks, a greeting or an emoji: no question, whatever an article holds of its words (a greeting gets the welcome text, thanks no reply)" };
   if (taught && "article" in taught) return { choice: "one", choice_why: `taught: this question is one of "${taught.article.id}"'s questions (its record's, replyd teach or questions+=)` };
   if (taught) return { choice: "none", choice_why: `taught to "${taught.deleted}", deleted since: the fallback, and it waits in the inbox to be taught anew` };
+  // The whole message's choice was not what it got: its questions ranked each alone (wechat/answering/questions.ts partsAnswered).
+  const got = answer.startsWith("answers:") ? "list" : answer.startsWith("answer:") ? "one" : null;
+  if (got && got !== c.kind) return { choice: got, choice_why: "a message of several questions: the articles its questions are each sure of, ranked alone" };
   const why =
     c.kind === "one"
       ? c.why === "unrivalled"

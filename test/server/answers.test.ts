@@ -249,6 +249,25 @@ test("a message of several questions the whole of which no article answers: a li
   expect(inbox.find((m) => m.content === visa)?.answer).toMatch(/^answers:/);
 });
 
+test("a message of two questions the whole of which one article is sure of: the other question's sure article listed after it ('and how' parts them); replyd ask says why", async () => {
+  const rates = { id: "rates", title: "Rates due dates", url: "https://example.com/rates", body: "Rates are due in four instalments: 31 August, 30 November, 28 February and 31 May. Rates notices are posted in July; rates not settled by the due date attract interest." };
+  const paying = { id: "paying", title: "Ways to pay", url: "https://example.com/paying", body: "Pay online with a card, by direct debit, by BPAY, or in person at the customer service centre." };
+  const bins = { id: "bins", title: "Bin collection", url: "https://example.com/bins", body: "Bins are collected weekly; put them out the night before." };
+  await importDoc([rates, paying, bins]);
+  // Each alone: its own article, alone; together, the rates article was sent alone.
+  expect(newsOf(await say("when are rates due"))).toMatchObject({ Title: "Rates due dates" });
+  expect(newsOf(await say("how do i pay"))).toMatchObject({ Title: "Ways to pay" });
+  const asked = "when are rates due and how do i pay";
+  const both = textOf(await say(asked)) as string;
+  expect(both).toStartWith("1. Rates due dates\n");
+  expect(both).toContain("\n\n2. Ways to pay\n");
+  // "and" before no question's opening parts nothing.
+  expect(newsOf(await say("rates and instalments due dates"))).toMatchObject({ Title: "Rates due dates" });
+  const ask = await call("GET", "/api/cli/ask", [["q", asked]], { key: READER });
+  expect(ask.data).toMatchObject({ choice: "list", answer: "answers:rates,paying" });
+  expect(ask.data.choice_why).toContain("several questions");
+});
+
 test("a province no article is about gets the fallback, not another province's article sharing one character of its name", async () => {
   const province = (id: string, name: string) => ({ id, title: `${name}省近三年录取分数线`, url: `https://example.com/${id}`, keywords: [name, "分数线"], body: `2025年我校在${name}省物理类最低录取分数为565分，历史类最低录取分数为570分。` });
   await importDoc([province("hn", "河南"), province("sd", "山东"), province("ah", "安徽"), REFUND]);

@@ -87,7 +87,16 @@ export class Questions {
     const sources = this.forModel && !taught ? sourcesOf((ranked?.articles ?? []).filter((a) => a.word)) : [];
     const generate = sources.length ? { generate: { question: reading.asked, sources } } : {};
     const choice = taught ? ({ kind: "one", article: taught.article, margin: 0 } as const) : offer(reading);
-    if (choice.kind === "one") return remember([choice.article.id], { reply: answerReply(choice), answer: `${how}${loggedAnswer(choice)}`, unmatched: false, margin: choice.margin, ...generate });
+    if (choice.kind === "one") {
+      // Sure of one, for a message of several questions: what its other questions are each sure of,
+      // listed after it ("物业费怎么交 能开发票吗" had got the payment article alone).
+      const beside = !taught && reading.how === "alone" ? await this.partsAnswered(question, asking, true) : null;
+      const more = beside?.articles.filter((a) => a.id !== choice.article.id) ?? [];
+      if (!more.length) return remember([choice.article.id], { reply: answerReply(choice), answer: `${how}${loggedAnswer(choice)}`, unmatched: false, margin: choice.margin, ...generate });
+      const list = { kind: "list", articles: [choice.article, ...more].slice(0, ANSWERS.listed) } as const;
+      const ids = list.articles.map((a) => a.id);
+      return remember(ids, { reply: answerReply(list, entryLabels(ids, this.codeOf)), answer: `${how}${loggedAnswer(list)}`, unmatched: false, ...generate });
+    }
     if (choice.kind === "list") {
       const ids = choice.articles.map((a) => a.id);
       return remember(ids, { reply: answerReply(choice, entryLabels(ids, this.codeOf)), answer: `${how}${loggedAnswer(choice)}`, unmatched: false, ...generate });
@@ -144,11 +153,11 @@ export class Questions {
 
   /**
    * Each part of a message of several questions that asks (ranking/parts.ts) ranked alone: the
-   * articles they are sure of, once each, and how many got none. A part that only tells the
-   * circumstances (信号太差了 我家在三楼) is not ranked: it found articles by chance.
+   * articles they are sure of, once each, and how many got none (`spaced`: parted at a space between
+   * Chinese characters too, ranking/parts.ts). A part that only tells the circumstances (信号太差了 我家在三楼) is not ranked: it found articles by chance.
    */
-  private async partsAnswered(question: string, asking: ReturnType<ReadModel["searcher"]["asking"]>): Promise<{ articles: RankedArticle[]; unanswered: number } | null> {
-    const parts = partsOf(question.slice(0, MAX_INPUT)).filter((p) => p.asks);
+  private async partsAnswered(question: string, asking: ReturnType<ReadModel["searcher"]["asking"]>, spaced = false): Promise<{ articles: RankedArticle[]; unanswered: number } | null> {
+    const parts = partsOf(question.slice(0, MAX_INPUT), spaced).filter((p) => p.asks);
     if (!parts.length) return null;
     const articles: RankedArticle[] = [];
     let unanswered = 0;
