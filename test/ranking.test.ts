@@ -44,6 +44,12 @@ describe("words", () => {
     expect(termsOf("x-ray can do?")).toEqual(termsOf("chest X-ray").slice(1));
     expect(termsOf("e-mail us")).toEqual(termsOf("email us"));
     expect(termsOf("follow-up")).toEqual(["follow", "up"]);
+    // …and a letter before a number ("I-20", "F-1"), two letters before two ("wi-fi"): not "20" alone, which "up to 20 hours" holds.
+    expect(termsOf("how i get I-20")).toEqual(["i20"]);
+    expect(termsOf("F-1 visa")).toEqual(termsOf("F1 visa"));
+    expect(termsOf("wi-fi password")).toEqual(termsOf("wifi password"));
+    expect(termsOf("3-5 days")).toEqual(["3", "5", "dai"]);
+    expect(termsOf("re-enter")).toEqual(["re", "enter"]);
     // Tagalog's small words in a Taglish question are stop words; alone, "po", "sa" and "na" are English abbreviations.
     expect(termsOf("pano mag cash in")).toEqual(termsOf("cash in"));
     expect(termsOf("di ko po natanggap ang otp")).toEqual(["di", "natanggap", "otp"]);
@@ -80,6 +86,8 @@ describe("words", () => {
     expect(termsOf("allergy")).toEqual(termsOf("allergic"));
     expect(termsOf("monthly")).toEqual(termsOf("months"));
     expect(termsOf("treatments")).toEqual(termsOf("treated"));
+    // Porter's y written as i: "pay" is pai, and "payment" with it.
+    expect(termsOf("payments")).toEqual(termsOf("can I pay"));
     // Not an agent's -er, -or or -ist, not -age, -al or -ure: a counter is no count, a package no pack, a part no partial, pressure no press.
     for (const [a, b] of [["counter", "count"], ["folder", "fold"], ["package", "pack"], ["specialist", "special"], ["partial", "part"], ["pressure", "press"]] as const)
       expect({ a, b, apart: stemWord(a) !== stemWord(b) }).toEqual({ a, b, apart: true });
@@ -93,6 +101,10 @@ describe("words", () => {
     expect(termsOf("How much does delivery take?")).toEqual(["deliv", "take"]);
     // 多少 goes whole, and the pair 少钱 that reaches into it; 钱 and 一斤 stay.
     expect(termsOf("多少钱一斤")).toEqual(["钱", "钱一", "一", "一斤", "斤"]);
+    // Asking to ask run into the question: 想问一下 goes whole; the shorter 请问, 请教, 问下 straddle words and stay.
+    expect(termsOf("我想问一下I-20怎么申请")).toEqual(termsOf("I-20怎么申请"));
+    expect(termsOf("请问一下营业时间")).toEqual(termsOf("营业时间"));
+    for (const [q, w] of [["申请问题", "问题"], ["申请教师资格", "教师"], ["访问下载", "下载"]] as const) expect({ q, has: termsOf(q).includes(w) }).toEqual({ q, has: true });
     // 哪个 goes, and 个门 with it: no article means it.
     expect(termsOf("哪个门店")).toEqual(["门", "门店", "店"]);
     // Not filler inside a word of the account's ("多少" is filler, "至少" is not cut).

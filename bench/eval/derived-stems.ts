@@ -81,8 +81,10 @@ for (const [a, wa, b, wb] of links) {
   const [sx, sy] = [stemmer(x), stemmer(y)];
   if (sx === sy) continue;
   const [short, long] = sx.length < sy.length || (sx.length === sy.length && sx < sy) ? [sx, sy] : [sy, sx];
-  if (short.length < MIN_STEM) continue;
-  const base = long.startsWith(short) ? short : short.endsWith("i") && long.startsWith(short.slice(0, -1)) ? short.slice(0, -1) : null;
+  // Porter writes a final y as i ("pay" is pai, "payment" payment): the word's own y before the suffix is the stem's i.
+  const yEnd = short.endsWith("i") && long.startsWith(`${short.slice(0, -1)}y`) ? `${short.slice(0, -1)}y` : null;
+  if (short.length < MIN_STEM && !yEnd) continue;
+  const base = long.startsWith(short) ? short : (yEnd ?? (short.endsWith("i") && long.startsWith(short.slice(0, -1)) ? short.slice(0, -1) : null));
   if (base === null || !SUFFIXES.includes(long.slice(base.length)) || APART.includes(long)) continue;
   const had = madeFrom.get(long);
   if (!had || short.length < had.length) madeFrom.set(long, short);

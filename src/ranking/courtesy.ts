@@ -32,6 +32,9 @@ const CLOSES = [
   "dziękuję", "dziekuje", "dzięki", "dzieki", "dziękuję bardzo", "dziekuje bardzo", "gracias", "muchas gracias", "merci", "merci beaucoup",
   "danke", "danke schön", "danke schoen", "vielen dank", "grazie", "grazie mille", "obrigado", "obrigada", "muito obrigado", "muito obrigada",
   "спасибо", "дякую", "ありがとう", "ありがとうございます", "감사합니다", "고맙습니다", "shukriya", "dhanyavaad", "dhanyavad",
+  // Arabic, Brazilian and Korean students' (a Boston language school's walkthrough: each had got the fallback, and waited in the inbox).
+  "شكرا", "شكراً", "شكرا جزيلا", "شكراً جزيلاً", "جزاك الله خيرا", "jazakallah", "jazakallah khair", "jazakallahu khairan", "jazak allah khair", "jzk", "shukran", "shukran jazilan",
+  "valeu", "brigado", "brigada", "obg", "고마워요", "고마워", "감사해요", "네", "예", "알겠습니다",
 ];
 /** Greetings and "one more question" open one: the follower waits for the account to say how to ask. */
 const OPENS = [
@@ -48,6 +51,8 @@ const OPENS = [
   "xin chào", "chào", "xin chao", "chao",
   "dzień dobry", "dzien dobry", "cześć", "czesc", "hola", "buenos días", "buenos dias", "bonjour", "hallo", "guten tag", "ciao", "buongiorno", "olá", "ola", "bom dia",
   "привет", "здравствуйте", "こんにちは", "안녕하세요", "namaste",
+  "السلام عليكم", "سلام", "مرحبا", "salam", "salaam", "assalamualaikum", "assalamu alaikum", "assalamu'alaikum", "as salamu alaikum", "salam alaikum", "marhaba",
+  "oi", "tudo bem", "boa tarde", "boa noite", "안녕", "buenas", "buenas tardes", "buenas noches",
 ];
 /**
  * Whom a follower thanks or greets (谢谢医生, 老师好, "thank you doctor", "hello doc"): courtesy beside
@@ -71,7 +76,7 @@ const LONGEST_PIECE = Math.max(...[...PIECES.keys()].map((p) => [...p].length));
 /** Latin words a message of thanks is made of ("brilliant thank you", "ok cheers mate", "thanks love"): one of these… */
 const THANKING = new Set(["thanks", "thank", "thankyou", "thanku", "thanx", "thnx", "thks", "tnx", "tks", "thx", "ty", "tysm", "tq", "tqvm", "tqsm", "cheers", "ta", "salamat"]);
 /** Whom they thank or greet, and the particles a Singaporean ends it with ("thanks lah", "ok lor", "hello doc"): beside courtesy only. */
-const ADDRESSED_LATIN = ["doc", "doctor", "dr", "sir", "madam", "maam", "boss", "teacher", "miss", "aunty", "auntie", "uncle", "bro", "sis", "lah", "la", "leh", "lor", "hor", "ya", "yah", "ba", "can", "po"];
+const ADDRESSED_LATIN = ["doc", "doctor", "dr", "sir", "madam", "maam", "boss", "teacher", "miss", "aunty", "auntie", "uncle", "bro", "sis", "brother", "sister", "friend", "habibi", "lah", "la", "leh", "lor", "hor", "ya", "yah", "ba", "can", "po"];
 const ACKNOWLEDGING = new Set([
   "ok", "okay", "okey", "okie", "kk", "great", "brilliant", "brill", "lovely", "perfect", "cool", "nice", "awesome", "fab", "fabulous", "fantastic", "wonderful", "excellent",
   "amazing", "ace", "alright", "sure", "noted", "understood", "bye", "goodbye", "cya", "lol", "haha", "hahaha", "lmao", "sige", "opo",
