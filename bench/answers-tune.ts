@@ -31,6 +31,7 @@ import { termGrams } from "../src/store/model/grams.ts";
 import { MAX_INPUT } from "../src/wechat/answering/regex.ts";
 import { PlainBm25 } from "./eval/bm25.ts";
 import { MemorySource } from "./eval/memory-source.ts";
+import { taughtOf } from "../src/wechat/answering/taught.ts";
 import { loadSet, SET_NAMES, type Account, type EvalArticle, type EvalQuestion, type EvalSet } from "./eval/sets.ts";
 
 /** What a follower got for one question. */
@@ -91,7 +92,9 @@ export function runAccount(acc: Account, language: "zh" | "en", only?: "tune" | 
   const index = new Map(acc.articles.map((a, i) => [a.id, i]));
   return acc.questions.filter((q) => !only || q.half === only).map((question) => {
     const ranking = rank(question.q, source);
-    const choice = choose(ranking.articles);
+    // A taught question or an article's title: that article alone (wechat/answering/taught.ts).
+    const taught = taughtOf(question.q, ranking.articles, { deletedTaught: () => null });
+    const choice = taught && "article" in taught ? ({ kind: "one", article: taught.article, margin: 0 } as const) : choose(ranking.articles);
     const at = (id: string) => index.get(id) as number;
     let offered: number[] = [];
     let how: Outcome["how"] = choice.kind;

@@ -22,7 +22,14 @@ export const MAX_QUESTION_BYTES = 2048;
 /** The choice and why, in the operator's words (docs/answers.md "What followers get"); a taught question's first (wechat/answering/taught.ts). */
 function choiceOf(c: Choice<Scored>, taught: Taught | null, answer: string): { choice: Choice<Scored>["kind"]; choice_why: string } {
   if (answer === "courtesy") return { choice: "none", choice_why: "thanks, a greeting or an emoji: no question, whatever an article holds of its words (a greeting gets the welcome text, thanks no reply)" };
-  if (taught && "article" in taught) return { choice: "one", choice_why: `taught: this question is one of "${taught.article.id}"'s questions (its record's, replyd teach or questions+=)` };
+  if (taught && "article" in taught)
+    return {
+      choice: "one",
+      choice_why:
+        taught.by === "title"
+          ? `titled: this question is "${taught.article.id}"'s title, or a part of it, and no other article's`
+          : `taught: this question is one of "${taught.article.id}"'s questions (its record's, replyd teach or questions+=)`,
+    };
   if (taught) return { choice: "none", choice_why: `taught to "${taught.deleted}", deleted since: the fallback, and it waits in the inbox to be taught anew` };
   // The whole message's choice was not what it got: its questions ranked each alone (wechat/answering/questions.ts partsAnswered).
   const got = answer.startsWith("answers:") ? "list" : answer.startsWith("answer:") ? "one" : null;

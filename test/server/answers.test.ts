@@ -268,6 +268,21 @@ test("a message of two questions the whole of which one article is sure of: the 
   expect(ask.data.choice_why).toContain("several questions");
 });
 
+test("a message that is an article's title, or its part before a question mark, gets that article alone, however close its neighbours rank; replyd ask says why", async () => {
+  const pay = { id: "pay", title: "How to pay", url: "https://example.com/pay", body: "Pay tuition by bank transfer or card before the course starts." };
+  const late = { id: "late", title: "Paying late", url: "https://example.com/late", body: "If you pay late, a fee of $50 is added; pay within two weeks of the start date." };
+  const school = { id: "school", title: "Where is the school? Address and directions", url: "https://example.com/school", body: "We are at 10 Park Street, Boston, near the Park Street T station." };
+  const transfer = { id: "transfer", title: "Transferring your SEVIS record to our school", url: "https://example.com/transfer", body: "Ask your current school to release your SEVIS record to our school, then send us the release date." };
+  await importDoc([pay, late, school, transfer]);
+  // Asked in other words, a list: the ranking is not sure.
+  expect(textOf(await say("how can I pay"))).toStartWith("1. ");
+  expect(newsOf(await say("How to pay"))).toMatchObject({ Title: "How to pay" });
+  expect(newsOf(await say("where is the school?"))).toMatchObject({ Title: "Where is the school? Address and directions" });
+  const ask = await call("GET", "/api/cli/ask", [["q", "How to pay"]], { key: READER });
+  expect(ask.data).toMatchObject({ choice: "one", answer: "answer:pay" });
+  expect(ask.data.choice_why).toStartWith("titled:");
+});
+
 test("a province no article is about gets the fallback, not another province's article sharing one character of its name", async () => {
   const province = (id: string, name: string) => ({ id, title: `${name}省近三年录取分数线`, url: `https://example.com/${id}`, keywords: [name, "分数线"], body: `2025年我校在${name}省物理类最低录取分数为565分，历史类最低录取分数为570分。` });
   await importDoc([province("hn", "河南"), province("sd", "山东"), province("ah", "安徽"), REFUND]);

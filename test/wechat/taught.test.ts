@@ -4,7 +4,8 @@ import { taughtOf } from "../../src/wechat/answering/taught.ts";
 import { taughtForm } from "../../src/ranking/taught-form.ts";
 import type { RankedArticle } from "../../src/ranking/types.ts";
 
-const ranked = (rows: Record<string, string[]>, ...ids: string[]) => ids.map((id) => ({ id, questions: rows[id] ?? [] }) as unknown as RankedArticle);
+const ranked = (rows: Record<string, string[]>, ...ids: string[]) => ids.map((id) => ({ id, title: `the ${id} article`, questions: rows[id] ?? [] }) as unknown as RankedArticle);
+const titled = (titles: Record<string, string>) => Object.entries(titles).map(([id, title]) => ({ id, title, questions: [] }) as unknown as RankedArticle);
 /** The read model's deleted articles' questions, by taught form. */
 const deleted = (rows: Record<string, string[]> = {}) => ({
   deletedTaught: (form: string) => Object.keys(rows).find((id) => rows[id]!.some((q) => taughtForm(q) === form)) ?? null,
@@ -34,8 +35,8 @@ test("the same words in any case, white space, full width, and punctuation or sy
 
 test("the first ranked article holding it, in the ranking's order", () => {
   const rows = { a: [], c: ["how much deposit"], d: ["How much deposit?"] };
-  expect(taughtOf("how much deposit", ranked(rows, "a", "c", "d"), deleted())).toEqual({ article: expect.objectContaining({ id: "c" }) });
-  expect(taughtOf("How much deposit!", ranked(rows, "a", "d", "c"), deleted())).toEqual({ article: expect.objectContaining({ id: "d" }) });
+  expect(taughtOf("how much deposit", ranked(rows, "a", "c", "d"), deleted())).toEqual({ article: expect.objectContaining({ id: "c" }), by: "question" });
+  expect(taughtOf("How much deposit!", ranked(rows, "a", "d", "c"), deleted())).toEqual({ article: expect.objectContaining({ id: "d" }), by: "question" });
   expect(taughtOf("how much is the deposit", ranked(rows, "a", "c"), deleted())).toBeNull();
   expect(taughtOf("   ", ranked(rows, "c"), deleted({ gone: ["  "] }))).toBeNull();
 });
@@ -43,6 +44,19 @@ test("the first ranked article holding it, in the ranking's order", () => {
 test("a question taught to a deleted article is said as such; a live article holding it wins", () => {
   const rows = { a: [], c: ["do u do ebikes"] };
   expect(taughtOf("Do u do ebikes?", ranked(rows, "a"), deleted({ ebikes: ["do u do ebikes"] }))).toEqual({ deleted: "ebikes" });
-  expect(taughtOf("Do u do ebikes?", ranked(rows, "a", "c"), deleted({ ebikes: ["do u do ebikes"] }))).toEqual({ article: expect.objectContaining({ id: "c" }) });
+  expect(taughtOf("Do u do ebikes?", ranked(rows, "a", "c"), deleted({ ebikes: ["do u do ebikes"] }))).toEqual({ article: expect.objectContaining({ id: "c" }), by: "question" });
   expect(taughtOf("do u do repairs", ranked(rows, "a"), deleted({ ebikes: ["do u do ebikes"] }))).toBeNull();
+});
+
+test("a message that is one article's title, or a part of it at a question mark or colon: that article; not a site's name after a dash; two titled alike, nobody's", () => {
+  const articles = titled({ pay: "How to pay", school: "Where is the school? Address and directions", transfer: "Transferring your SEVIS record to our school", fees: "学费：收费标准", tremella: "银耳和什么搭配最好 - 三九养生堂" });
+  for (const [asked, id] of [["How to pay", "pay"], ["how to pay?", "pay"], ["where is the school", "school"], ["Address and directions", "school"], ["收费标准", "fees"], ["学费", "fees"]] as const)
+    expect({ asked, got: taughtOf(asked, articles, deleted()) }).toEqual({ asked, got: { article: expect.objectContaining({ id }), by: "title" } });
+  // A title's words in other words, or fewer of them, are the ranking's to read.
+  for (const asked of ["how can I pay", "where is", "the school", "学", "银耳和什么搭配最好"]) expect({ asked, got: taughtOf(asked, articles, deleted()) }).toEqual({ asked, got: null });
+  // Two articles titled alike: neither is meant more.
+  expect(taughtOf("how to pay", [...articles, ...titled({ pay2: "How to pay: online" })], deleted())).toBeNull();
+  // A taught question wins over a title.
+  const taught = ranked({ c: ["how to pay"] }, "c");
+  expect(taughtOf("how to pay", [...articles, ...taught], deleted())).toEqual({ article: expect.objectContaining({ id: "c" }), by: "question" });
 });
