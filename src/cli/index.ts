@@ -106,7 +106,17 @@ export async function run(argv: string[], io: IO): Promise<number> {
   try {
     // cac reads a lone "-" as a missing value; "-o -" and "--html -" (standard output) are given to it as one word.
     const toStdout: Record<string, string> = { "-o": "--output=-", "--output": "--output=-", "--html": "--html=-" };
-    const forCac = argv.flatMap((a, i) => (a === "-" && toStdout[argv[i - 1] as string] ? [] : toStdout[a] && argv[i + 1] === "-" ? [toStdout[a] as string] : [a]));
+    // …and a value that starts with a minus sign reads as options ("--tz -05:00": "unknown option -0"): given as one word too.
+    const signed = (a: string | undefined, next: string | undefined) => a === "--tz" && next !== undefined && /^-\d/.test(next);
+    const forCac = argv.flatMap((a, i) =>
+      (a === "-" && toStdout[argv[i - 1] as string]) || signed(argv[i - 1], a)
+        ? []
+        : toStdout[a] && argv[i + 1] === "-"
+          ? [toStdout[a] as string]
+          : signed(a, argv[i + 1])
+            ? [`${a}=${argv[i + 1]}`]
+            : [a],
+    );
     const parsed = cli.parse(["replyd", "replyd", ...forCac], { run: false });
     if (parsed.options.help || parsed.options.version) return 0;
     if (!cli.matchedCommand) {

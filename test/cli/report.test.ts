@@ -203,6 +203,11 @@ describe("the command's options, checked before the server is asked", () => {
   test("--since, --tz, --html - with --json, and an --html file that is there: usage errors, nothing asked", async () => {
     expect(await cli("report", "--since", "yesterday")).toMatchObject({ code: 2, err: expect.stringContaining("--since must be") });
     expect(await cli("report", "--tz", "+08:10")).toMatchObject({ code: 2, err: expect.stringContaining("--tz must be UTC or an offset") });
+    // A value west of UTC, given as its own word, is the value, not options ("unknown option -0" it had been: Boston's -05:00).
+    expect(await cli("report", "--tz", "-12:15")).toMatchObject({ code: 2, err: expect.stringContaining('--tz must be UTC or an offset from UTC in quarter hours, from -12:00 to +14:00 (+08:00, -05:30); "-12:15" given') });
+    const west = await cli("report", "--tz", "-05:00", "--since", "24h");
+    expect(west.err).not.toContain("unknown option");
+    expect(west.err).not.toContain("--tz must be");
     expect(await cli("report", "--html", "-", "--json")).toMatchObject({ code: 2, err: expect.stringContaining("choose one") });
     expect(await cli("report", "extra")).toMatchObject({ code: 2 });
     const there = await cli("report", "--html", "out/there.html");
