@@ -283,6 +283,14 @@ test("a message that is an article's title, or its part before a question mark, 
   expect(ask.data.choice_why).toStartWith("titled:");
 });
 
+test("a rule answering with a tag of one live article sends it as a card with its body's opening, as a code does; not a title alone", async () => {
+  const boarding = { id: "boarding", title: "寄养入住须知", tag: "jy", url: "https://example.com/boarding", body: "寄养需提前三天预约，入住时请带好疫苗本和平时吃的粮。" };
+  await importDoc([boarding, SHIPPING]);
+  const rules = [{ id: "jy", match: "exact", pattern: "寄养", reply: { type: "tag", tag: "jy" } }];
+  expect((await call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: JSON.stringify({ format: "replyd/1", matter: "rules", rules }) }] })).status).toBe(200);
+  expect(newsOf(await say("寄养"))).toMatchObject({ Title: "寄养入住须知", Description: "寄养需提前三天预约，入住时请带好疫苗本和平时吃的粮。" });
+});
+
 test("a province no article is about gets the fallback, not another province's article sharing one character of its name", async () => {
   const province = (id: string, name: string) => ({ id, title: `${name}省近三年录取分数线`, url: `https://example.com/${id}`, keywords: [name, "分数线"], body: `2025年我校在${name}省物理类最低录取分数为565分，历史类最低录取分数为570分。` });
   await importDoc([province("hn", "河南"), province("sd", "山东"), province("ah", "安徽"), REFUND]);

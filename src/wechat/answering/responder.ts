@@ -204,7 +204,8 @@ export class Responder {
         : reply.ids.map((id) => this.store.articles.get(id)).filter((a): a is Article => a !== null && !a.deleted);
     if (!articles.length) return null;
     const limit = isEvent ? MAX_NEWS_FOR_EVENT : MAX_NEWS_FOR_MESSAGE;
-    if (articles.length <= limit) return { reply: { type: "news", articles: articles.map(news) } };
+    // A tag's listing is summaries, without the body a card with no description shows the opening of (a walkthrough's tag left with one article sent a card of its title alone).
+    if (articles.length <= limit) return { reply: { type: "news", articles: articles.map((a) => news(this.store.articles.get(a.id) ?? a)) } };
     // More articles than a reply to a message may carry: list them so the follower can pick by code.
     const list = articleList(this.store, articles, tag, asked);
     return { reply: { type: "text", content: list.text }, listed: list.listed };
