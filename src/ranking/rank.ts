@@ -7,7 +7,7 @@
  * passages of each (scored-passages.ts), whatever its size. The store supplies the counts, the
  * postings and the rows (`RankingSource`); everything else is decided here.
  */
-import { excerpt } from "./excerpt.ts";
+import { cardPassage, excerpt } from "./excerpt.ts";
 import { asQuestion, CONTEXT, type Question } from "./question.ts";
 import { withoutOpening } from "./courtesy.ts";
 import { askedOf, passageText, scoreArticle, type CorpusStats } from "./score.ts";
@@ -109,7 +109,7 @@ export function rank(question: string | Question, source: RankingSource): Rankin
       word: s.word,
       questions: r.questions ? r.questions.split("\n") : [],
       head: round(s.head),
-      passage: shown ? text.slice(shown.start, shown.end).trim() : null,
+      passage: shown ? cardPassage(text, shown, terms, asked.asksPrice === true) : null,
       passageScore: shown ? round(shown.score) : 0,
       excerpt: shown ? excerpt(text, shown, terms, RANKING_LIMITS.excerptBytes, asked.asksPrice === true) : null,
       passages: [...s.passages]

@@ -31,7 +31,7 @@ export interface RankedArticle {
   questions: string[];
   /** The head's (title, keywords and questions) part of the score. */
   head: number;
-  /** The passage that answers, whole (null: the article has only its head). */
+  /** The passage that answers, from the paragraph holding its answering sentence (excerpt.ts cardPassage; null: the article has only its head). */
   passage: string | null;
   passageScore: number;
   /** The passage cut down around its best sentence to fit a list (RANKING_LIMITS.excerptBytes). */

@@ -291,6 +291,21 @@ test("a rule answering with a tag of one live article sends it as a card with it
   expect(newsOf(await say("寄养"))).toMatchObject({ Title: "寄养入住须知", Description: "寄养需提前三天预约，入住时请带好疫苗本和平时吃的粮。" });
 });
 
+test("a card's description opens at the paragraph holding the sentence that answers, not a short paragraph of other advice before it; a heading before it stays", async () => {
+  const vomit = {
+    id: "vomit",
+    title: "狗狗猫咪呕吐怎么办",
+    url: "https://example.com/vomit",
+    body: "偶尔吐一次、吐完精神好的，可以先禁食6到8小时，少量喂水，在家观察一天。\n\n出现以下情况要马上来医院：一天吐三次以上、吐血、吐完精神差、同时拉稀或者误食异物。",
+  };
+  const boarding = { id: "boarding", title: "寄养须知", url: "https://example.com/boarding", body: "注意事项\n\n寄养需提前三天预约，入住时请带好疫苗本。" };
+  await importDoc([vomit, boarding, SHIPPING]);
+  expect((newsOf(await say("猫吐血了")) as XmlNode).Description).toStartWith("出现以下情况要马上来医院");
+  // Asked of the first paragraph, it opens there.
+  expect((newsOf(await say("猫吐了一次 要禁食吗")) as XmlNode).Description).toStartWith("偶尔吐一次");
+  expect((newsOf(await say("寄养要提前预约吗")) as XmlNode).Description).toStartWith("注意事项");
+});
+
 test("a province no article is about gets the fallback, not another province's article sharing one character of its name", async () => {
   const province = (id: string, name: string) => ({ id, title: `${name}省近三年录取分数线`, url: `https://example.com/${id}`, keywords: [name, "分数线"], body: `2025年我校在${name}省物理类最低录取分数为565分，历史类最低录取分数为570分。` });
   await importDoc([province("hn", "河南"), province("sd", "山东"), province("ah", "安徽"), REFUND]);
