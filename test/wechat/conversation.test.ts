@@ -184,6 +184,19 @@ test("a follow-up leaning on the question is read with it even when one article 
   expect((await answers()).at(-1)?.[1]).toStartWith("followup:");
 });
 
+test("after an entry picked from a list, or one article sent, a follow-up is about that article: 多少钱一针 after 第二个 picked the cat's vaccines", async () => {
+  const dog = { id: "dog", title: "狗狗疫苗", url: url("dog"), body: "狗狗幼犬需要打三针疫苗，每针间隔21天，加一针狂犬疫苗。进口疫苗每针150元。" };
+  const cat = { id: "cat", title: "猫咪疫苗", url: url("cat"), body: "猫咪需要打三针猫三联，每针间隔21天，再打狂犬疫苗。猫三联每针120元。" };
+  const groom = { id: "groom", title: "洗澡美容", url: url("groom"), body: "洗澡按体重收费，小型犬60元起，猫咪洗澡100元起，需提前预约。" };
+  await importDoc([dog, cat, groom]);
+  expect((await say("疫苗要打几针")).ids.slice(0, 2).sort()).toEqual(["cat", "dog"]);
+  const listed = (await say("疫苗要打几针", { after: 0, msgId: "again" })).ids;
+  const second = listed[1] as string;
+  expect((await say("第二个")).ids).toEqual([second]);
+  // The picked article is what the follower reads: its price, not the other's.
+  expect((await say("多少钱一针")).ids[0]).toBe(second);
+});
+
 test("换一个 / another: the next articles not yet offered, then nothing left said so; each logged", async () => {
   const rooms = [1, 2, 3, 4, 5].map((i) => ({ id: `room${i}`, title: `包间${"甲乙丙丁戊"[i - 1]}`, url: url(`room${i}`), body: `包间可坐${6 + i}人，最低消费${500 + i * 100}元，需提前一天预订。` }));
   await importDoc([...rooms, HOURS]);
