@@ -399,11 +399,21 @@ test("a rule answering a message with a tag lists every article of it, as the ta
   expect(byRule).toBe((await say("zc")).text);
 });
 
+test("a tag's list longer than a reply says how many more in figures, in no one language", async () => {
+  const many = Array.from({ length: 60 }, (_, i) => ({ id: `q${i}`, code: `q${i}`, tag: "zc", title: `招生政策与报名须知第${i}条说明`, url: url(`q${i}`), body: `第${i}条。` }));
+  await importDoc(many);
+  const list = (await say("zc")).text;
+  const shown = list.split("\n").filter((l) => /^q\d+ {2}/.test(l)).length;
+  expect(shown).toBeLessThan(60);
+  expect(list).toEndWith(`\n… +${60 - shown}`);
+});
+
 test("第二个 after a rule's list of articles picks its entry", async () => {
   await importDoc(SHOP);
   const rules = [{ id: "r-shop", match: "exact", pattern: "门店信息", reply: { type: "articles", ids: ["hours", "parking"] } }];
   expect((await call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: JSON.stringify({ format: "replyd/1", matter: "rules", rules }) }] })).status).toBe(200);
-  expect((await say("门店信息")).text).toContain("停车说明");
+  // No heading in a language the account may not write (it had been "Send a code to read the article:"): its entries, each with its link.
+  expect((await say("门店信息")).text).toBe(`·  营业时间  ${url("hours")}\n·  停车说明  ${url("parking")}`);
   expect((await say("第二个")).ids).toEqual(["parking"]);
   expect((await answers()).map((a: string[]) => a[1])).toEqual(["rule:r-shop", "pick:parking"]);
 });

@@ -54,10 +54,12 @@ export function tagList(store: ReadModel, tag: string): ArticleList | null {
 export function articleList(store: ReadModel, articles: ArticleSummary[], tag: string | null, about = ""): ArticleList {
   const described = tag ? store.content.tags()[tag] : undefined;
   const total = (tag !== null ? store.articles.tagCounts().get(tag) : undefined) ?? articles.length;
-  const head = tag ? `${described ?? tag} (${tag}):` : "Send a code to read the article:";
-  const lines = [head];
+  // A tag's list is headed by its description, in the account's words; a rule's by nothing, as a ranked
+  // list: a fixed English heading ("Send a code to read the article:") had stood over a Chinese account's
+  // list, with no setting to change it (a pet hospital's walkthrough). Its entries say what to send.
+  const lines = tag ? [`${described ?? tag} (${tag}):`] : [];
   const ids: string[] = [];
-  let bytes = Buffer.byteLength(head);
+  let bytes = Buffer.byteLength(lines[0] ?? "");
   for (const a of articles) {
     // An article without a code cannot be sent for: its link instead, which the follower can open, or "第二个".
     const line = a.code ? `${a.code}  ${a.title}` : `·  ${a.title}  ${a.url}`;
@@ -66,6 +68,7 @@ export function articleList(store: ReadModel, articles: ArticleSummary[], tag: s
     lines.push(line);
     ids.push(a.id);
   }
-  if (ids.length < total) lines.push(`… and ${total - ids.length} more`);
+  // How many more, in figures: it reads the same in any language ("… and 5 more" had been English to every account).
+  if (ids.length < total) lines.push(`… +${total - ids.length}`);
   return { text: lines.join("\n"), listed: { about: tag ? (described ?? tag) : about, ids } };
 }
