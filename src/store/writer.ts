@@ -107,6 +107,13 @@ export interface ImportResult {
   keywords_dropped: { count: number; ids: string[] };
   /** The same for questions (taught with replyd teach or questions+=), compared as a follower's message meets them. */
   questions_dropped: { count: number; ids: string[] };
+  /**
+   * Of the updated, articles that had a tag, or a description, their record gives none (a sheet
+   * without the column, a description set on the server): the tag's list no longer shows them, the
+   * card shows the body's opening. How many, and the first NAMED_IN_REPORT ids (absent from a server before 0.2.7).
+   */
+  tag_dropped: { count: number; ids: string[] };
+  description_dropped: { count: number; ids: string[] };
   total: number;
   tags: number;
   rules: { added: number; updated: number; unchanged: number };

@@ -164,3 +164,16 @@ test("an import whose records list keywords without those added on the server sa
   expect(lost.out).toContain("0 added, 2 updated (b, c), 5 unchanged of 7");
   expect(lost.out).toContain('1 of the updated lost questions it held (b): its record lists others — if they were added on the server (replyd teach or questions+=), put them in the file too, or leave "questions" out of its records');
 });
+
+test("an import whose records give no tag or description where the articles had one says which articles lost them", async () => {
+  const articles = ["a", "b", "c"].map((id) => ({ id, title: `Article ${id}`, url: `https://e.com/${id}`, tag: "jy", body: "Text." }));
+  writeFileSync(join(tmp.dir, "cms.json"), JSON.stringify({ format: "replyd/1", matter: "articles", articles }, null, 2));
+  expect((await cli("import", "cms.json")).code).toBe(0);
+  expect((await cli("set", "c", "description=Prices per night")).code).toBe(0);
+  // The price sheet has no tag column.
+  writeFileSync(join(tmp.dir, "cms.json"), JSON.stringify({ format: "replyd/1", matter: "articles", articles: articles.map(({ tag: _tag, ...a }) => a) }, null, 2));
+  const out = (await cli("import", "cms.json")).out;
+  expect(out).toContain("3 of the updated lost their tag (a, b, c): their records give none, and the tag's list no longer shows them");
+  expect(out).toContain("1 of the updated lost its description (c): its record gives none");
+  expect((await cli("import", "cms.json")).out).not.toContain("lost");
+});

@@ -209,6 +209,18 @@ test("keywords and questions added on the server: kept by an import whose record
   expect(await importDoc({ matter: "articles" }, withQuestions)).toMatchObject({ updated: 2, updated_ids: ["returns", "password"], questions_dropped: { count: 1, ids: ["returns"] } });
 });
 
+test("a record without the tag or the description an article had: written as the record says, the import counts and names those articles", async () => {
+  const tagged = SHOP.map((a, i) => (i < 2 ? { ...a, tag: "help" } : a));
+  await importDoc({ matter: "articles" }, tagged);
+  expect((await call("PUT", "/api/cli", [["id", "payment"], ["description", "Cards, PayPal and bank transfer"]])).status).toBe(200);
+  // A sheet without the tag column, and the file the description was never written into.
+  const r = await importDoc({ matter: "articles" }, SHOP);
+  expect(r).toMatchObject({ tag_dropped: { count: 2, ids: [SHOP[0]!.id, SHOP[1]!.id] }, description_dropped: { count: 1, ids: ["payment"] } });
+  expect((await call("GET", "/api/cli", [["id", SHOP[0]!.id]])).data.tag).toBeNull();
+  // The same file again: nothing lost now.
+  expect(await importDoc({ matter: "articles" }, SHOP)).toMatchObject({ unchanged: SHOP.length, tag_dropped: { count: 0, ids: [] }, description_dropped: { count: 0, ids: [] } });
+});
+
 test("a message that is a taught question, in any case and punctuation, gets its article alone where the ranking alone lists it with a neighbour", async () => {
   const BIKES = [
     { id: "rentals", title: "Bike rental", url: "https://bikes.example/rent", body: "Rent a city bike from 15 a day. A deposit of 100 is held on your card and released when the bike is back." },

@@ -109,6 +109,12 @@ function importReport(file: string, mode: string, doc: BulkDocument, r: ImportRe
     ...(r.deleted_now ? [`${r.deleted_now} of the updated${r.deleted_now_ids?.length ? ` (${namedList(r.deleted_now_ids, r.deleted_now)})` : ""} ${r.deleted_now === 1 ? "is" : "are"} deleted now (${r.deleted_now === 1 ? "its record says" : "their records say"} "deleted": followers no longer get ${r.deleted_now === 1 ? "it" : "them"}; replyd set ID --undelete brings one back)`] : []),
     ...(r.keywords_dropped?.count ? [droppedLine("keywords", r.keywords_dropped)] : []),
     ...(r.questions_dropped?.count ? [droppedLine("questions", r.questions_dropped)] : []),
+    ...(r.tag_dropped?.count
+      ? [`${r.tag_dropped.count} of the updated lost ${r.tag_dropped.count === 1 ? "its" : "their"} tag (${namedList(r.tag_dropped.ids, r.tag_dropped.count)}): ${r.tag_dropped.count === 1 ? "its record gives" : "their records give"} none, and the tag's list no longer shows ${r.tag_dropped.count === 1 ? "it" : "them"} — give "tag" (a sheet's 标签 column) in the file to keep ${r.tag_dropped.count === 1 ? "it" : "them"} listed`]
+      : []),
+    ...(r.description_dropped?.count
+      ? [`${r.description_dropped.count} of the updated lost ${r.description_dropped.count === 1 ? "its" : "their"} description (${namedList(r.description_dropped.ids, r.description_dropped.count)}): ${r.description_dropped.count === 1 ? "its record gives" : "their records give"} none (set on the server since the file was written?); a card shows the body's opening instead — put it in the file to keep it`]
+      : []),
     ...(r.synonyms?.dropped?.length
       ? [`synonym phrases the file's groups leave out, in no group now: ${r.synonyms.dropped.join(", ")} (added on the server since the file was written? put them in the file's group, or import them again)`]
       : []),

@@ -91,6 +91,8 @@ export async function importDocumentPg(sql: SQL, doc: BulkDocument, mode: "merge
       deleted_now_ids: [],
       keywords_dropped: { count: 0, ids: [] },
       questions_dropped: { count: 0, ids: [] },
+      tag_dropped: { count: 0, ids: [] },
+      description_dropped: { count: 0, ids: [] },
       total: articles?.count ?? 0,
       tags: 0,
       rules: { added: 0, updated: 0, unchanged: 0 },
@@ -121,6 +123,8 @@ export async function importDocumentPg(sql: SQL, doc: BulkDocument, mode: "merge
       result.updated_ids = (await namedCount(tx, "SELECT id, idx FROM doc_in WHERE status = 'changed'")).ids;
       result.keywords_dropped = await keywordsDropped(tx);
       result.questions_dropped = await questionsDropped(tx);
+      result.tag_dropped = await namedCount(tx, "SELECT d.id, d.idx FROM doc_in d JOIN articles a ON a.id = d.id WHERE d.status = 'changed' AND a.tag IS NOT NULL AND d.tag IS NULL");
+      result.description_dropped = await namedCount(tx, "SELECT d.id, d.idx FROM doc_in d JOIN articles a ON a.id = d.id WHERE d.status = 'changed' AND a.description <> '' AND d.description = ''");
       // Purge first in init mode: a document may give a removed article's code to a new id.
       if (mode === "init") result.removed = await purgeArticles(tx, true);
       // Live codes are unique per row written, so the codes that move are released before any is written.

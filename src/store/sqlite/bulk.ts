@@ -80,6 +80,8 @@ export function importDocument(store: BulkTarget, doc: BulkDocument, mode: "merg
     deleted_now_ids: [],
     keywords_dropped: { count: 0, ids: [] },
     questions_dropped: { count: 0, ids: [] },
+    tag_dropped: { count: 0, ids: [] },
+    description_dropped: { count: 0, ids: [] },
     total: count,
     tags: 0,
     rules: { added: 0, updated: 0, unchanged: 0 },
@@ -133,6 +135,8 @@ export function importDocument(store: BulkTarget, doc: BulkDocument, mode: "merg
         if (result.updated++ < NAMED_IN_REPORT) result.updated_ids.push(id);
         if (keywordsLeftOut(current.keywords, content.keywords).length) countNamed(result.keywords_dropped, id);
         if (questionsLeftOut(current.questions, content.questions).length) countNamed(result.questions_dropped, id);
+        if (current.tag && !content.tag) countNamed(result.tag_dropped, id);
+        if (current.description && !content.description) countNamed(result.description_dropped, id);
         if (current.deleted && !content.deleted && result.undeleted++ < NAMED_IN_REPORT) result.undeleted_ids.push(id);
         if (!current.deleted && content.deleted && result.deleted_now++ < NAMED_IN_REPORT) result.deleted_now_ids.push(id);
       });
