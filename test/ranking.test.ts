@@ -44,10 +44,10 @@ describe("words", () => {
     expect(termsOf("x-ray can do?")).toEqual(termsOf("chest X-ray").slice(1));
     expect(termsOf("e-mail us")).toEqual(termsOf("email us"));
     expect(termsOf("follow-up")).toEqual(["follow", "up"]);
-    // …and a letter before a number ("I-20", "F-1"), two letters before two ("wi-fi"): not "20" alone, which "up to 20 hours" holds.
-    expect(termsOf("how i get I-20")).toEqual(["i20"]);
-    expect(termsOf("F-1 visa")).toEqual(termsOf("F1 visa"));
-    expect(termsOf("wi-fi password")).toEqual(termsOf("wifi password"));
+    // A letter before a number ("I-20", "F-1") is the joined word and its parts: not "20" alone, which "up to 20 hours" holds; not two letters to two.
+    expect(termsOf("how i get I-20")).toEqual(["i20", "20"]);
+    expect(termsOf("F-1 visa")).toEqual(["f1", "f", "1", "visa"]);
+    expect(termsOf("wi-fi password")).toEqual(["wi", "fi", "password"]);
     expect(termsOf("3-5 days")).toEqual(["3", "5", "dai"]);
     expect(termsOf("re-enter")).toEqual(["re", "enter"]);
     // Tagalog's small words in a Taglish question are stop words; alone, "po", "sa" and "na" are English abbreviations.
