@@ -59,7 +59,9 @@ export function sourcesOf(
   let left: number = PROMPT_LIMITS.chars;
   for (const a of ranked) {
     if (out.length >= PROMPT_LIMITS.sources || left <= 0) break;
-    const best = [...new Set([a.passage, ...a.passages.map((p) => p.text)].filter((t): t is string => Boolean(t)))];
+    // A card's passage opens at its answering paragraph (ranking/excerpt.ts cardPassage): the whole passage holding it is given instead.
+    const all = [...new Set([a.passage, ...a.passages.map((p) => p.text)].filter((t): t is string => Boolean(t)))];
+    const best = all.filter((t) => !all.some((o) => o !== t && o.includes(t)));
     const texts = best.length ? best.slice(0, PROMPT_LIMITS.passagesPerSource) : a.description ? [a.description] : [];
     const passages: string[] = [];
     for (const t of texts) {

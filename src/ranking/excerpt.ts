@@ -1,20 +1,42 @@
-/** A passage cut down to fit a list entry (docs/answers.md "What followers get"). */
+/** What of a passage a follower is shown: cut down for a list entry, or from its answering paragraph on a card (docs/answers.md "What followers get"). */
 import { passageScore, type QueryTerm } from "./bm25.ts";
 import { sentences, type Span } from "./passages.ts";
 import { utf8Prefix } from "../base/utf8.ts";
 import { termCounts, termsOf } from "./words.ts";
 import { PRICE } from "./price.ts";
 
+/** A passage's sentences, and which of them answers: read once for the excerpt and the card (rank.ts). */
+export interface Answering {
+  parts: Span[];
+  at: number;
+}
+
 /**
- * A passage cut down to `maxBytes` of UTF-8 around its sentence that holds most of the question,
- * with "…" where it was cut; asked what something costs (`priced`), around its sentence with a
- * price, when it has one (a list's entry had cut "收费：换领每证20元" off after 要钱吗: a service hall's walkthrough).
+ * The sentence of the passage at `span` that holds most of the question (every sentence as if of
+ * the average length: not which is shortest); asked what it costs (`priced`), one with a price
+ * before any without (a list's entry had cut "收费：换领每证20元" off after 要钱吗: a service hall's walkthrough).
  */
-export function excerpt(text: string, span: Span, q: readonly QueryTerm[], maxBytes: number, priced = false): string {
+export function answeringSentence(text: string, span: Span, q: readonly QueryTerm[], priced = false): Answering {
+  const parts = sentences(text, span.start, span.end);
+  const scores = parts.map((s) => passageScore(q, termCounts(termsOf(text.slice(s.start, s.end))), 1, 1));
+  const withPrice = priced ? parts.map((s) => PRICE.test(text.slice(s.start, s.end))) : [];
+  const first = (i: number) => withPrice[i] === true;
+  let at = 0;
+  for (let i = 1; i < parts.length; i++) if ((first(i) && !first(at)) || (first(i) === first(at) && (scores[i] as number) > (scores[at] as number))) at = i;
+  return { parts, at };
+}
+
+/** `answering` read once, when first asked for. */
+export function once(read: () => Answering): () => Answering {
+  let got: Answering | undefined;
+  return () => (got ??= read());
+}
+
+/** A passage cut down to `maxBytes` of UTF-8 around its answering sentence, with "…" where it was cut. */
+export function excerpt(text: string, span: Span, q: readonly QueryTerm[], maxBytes: number, priced = false, answering = once(() => answeringSentence(text, span, q, priced))): string {
   const whole = text.slice(span.start, span.end).trim();
   if (Buffer.byteLength(whole) <= maxBytes) return whole;
-  const parts = sentences(text, span.start, span.end);
-  const at = bestSentence(text, parts, q, priced);
+  const { parts, at } = answering();
   let lo = at;
   let hi = at;
   const size = (a: number, b: number) => Buffer.byteLength(text.slice((parts[a] as Span).start, (parts[b] as Span).end).trim()) + 6;
@@ -28,33 +50,36 @@ export function excerpt(text: string, span: Span, q: readonly QueryTerm[], maxBy
   return `${lo > 0 ? "…" : ""}${out}${hi < parts.length - 1 || out !== kept ? "…" : ""}`;
 }
 
-/** Which of `parts` holds most of the question (every sentence as if of the average length: not which is shortest); asked what it costs, one with a price before any without. */
-function bestSentence(text: string, parts: readonly Span[], q: readonly QueryTerm[], priced: boolean): number {
-  const scores = parts.map((s) => passageScore(q, termCounts(termsOf(text.slice(s.start, s.end))), 1, 1));
-  const withPrice = priced ? parts.map((s) => PRICE.test(text.slice(s.start, s.end))) : [];
-  const first = (i: number) => withPrice[i] === true;
-  let at = 0;
-  for (let i = 1; i < parts.length; i++) if ((first(i) && !first(at)) || (first(i) === first(at) && (scores[i] as number) > (scores[at] as number))) at = i;
-  return at;
-}
-
 const PARAGRAPH_BREAK = /\n[ \t\r\f\v]*\n\s*/g;
+const HAS_BREAK = /\n[ \t\r\f\v]*\n/;
 const SENTENCE_MARK = /[。！？!?；;.]/;
+/** A paragraph that leads into what follows: it ends with a colon, or is an item of a list ("1.", "2、", "•", "一、"). */
+const LEADS_IN = /[:：]\s*$/;
+const ITEM = /^\s*(?:\d{1,2}[.、)）]|[-•·*]|[一二三四五六七八九十]+、)/;
 
 /**
- * The passage a card shows, from the paragraph holding its sentence that answers: a short paragraph
- * of text before it (passages.ts joins one to the next) is left out, a heading (no sentence mark) is
- * kept. A phone shows a card's first lines: 猫吐血了 got the vomiting article opening on "偶尔吐一次…
- * 观察一天" (watch at home), its "吐血…要马上来医院" a paragraph further (a pet hospital's walkthrough).
+ * The passage a card shows, from the paragraph holding its answering sentence: a short paragraph of
+ * text before it (passages.ts joins one to the next) is left out; a heading (no sentence mark), a
+ * paragraph that leads into it (ending with a colon) and the list's earlier items are kept. A phone
+ * shows a card's first lines: 猫吐血了 got the vomiting article opening on "偶尔吐一次…观察一天" (watch
+ * at home), its "吐血…要马上来医院" a paragraph further (a pet hospital's walkthrough); written as a
+ * list, "出现下面任何一种情况，要马上来医院：" stays above its items (a review).
  */
-export function cardPassage(text: string, span: Span, q: readonly QueryTerm[], priced = false): string {
-  const parts = sentences(text, span.start, span.end);
-  if (parts.length < 2) return text.slice(span.start, span.end).trim();
-  const answering = (parts[bestSentence(text, parts, q, priced)] as Span).start;
-  let from = span.start;
-  for (const m of text.slice(span.start, answering).matchAll(PARAGRAPH_BREAK)) {
-    const at = span.start + (m.index as number) + m[0].length;
-    if (SENTENCE_MARK.test(text.slice(from, at))) from = at;
+export function cardPassage(text: string, span: Span, q: readonly QueryTerm[], priced = false, answering = once(() => answeringSentence(text, span, q, priced))): string {
+  const whole = text.slice(span.start, span.end);
+  if (!HAS_BREAK.test(whole)) return whole.trim();
+  const { parts, at } = answering();
+  const answers = (parts[at] as Span).start;
+  // Where each paragraph before the answering one starts.
+  const starts = [span.start, ...[...text.slice(span.start, answers).matchAll(PARAGRAPH_BREAK)].map((m) => span.start + (m.index as number) + m[0].length)];
+  let k = 0;
+  for (let i = 1; i < starts.length; i++) if (SENTENCE_MARK.test(text.slice(starts[k] as number, starts[i] as number))) k = i;
+  // Back over the paragraphs that lead into it: a list's items, and what introduces them.
+  while (k > 0) {
+    const before = text.slice(starts[k - 1] as number, starts[k] as number).trim();
+    const here = text.slice(starts[k] as number, span.end).trimStart();
+    if (!(LEADS_IN.test(before) || (ITEM.test(before) && ITEM.test(here)))) break;
+    k--;
   }
-  return text.slice(from, span.end).trim();
+  return text.slice(starts[k] as number, span.end).trim();
 }

@@ -7,7 +7,7 @@
  * passages of each (scored-passages.ts), whatever its size. The store supplies the counts, the
  * postings and the rows (`RankingSource`); everything else is decided here.
  */
-import { cardPassage, excerpt } from "./excerpt.ts";
+import { answeringSentence, cardPassage, excerpt, once } from "./excerpt.ts";
 import { asQuestion, CONTEXT, type Question } from "./question.ts";
 import { withoutOpening } from "./courtesy.ts";
 import { askedOf, passageText, scoreArticle, type CorpusStats } from "./score.ts";
@@ -97,6 +97,8 @@ export function rank(question: string | Question, source: RankingSource): Rankin
   const articles = scored.map(({ r, s }): RankedArticle => {
     const text = passageText(r);
     const shown = s.shown;
+    const priced = asked.asksPrice === true;
+    const answering = shown ? once(() => answeringSentence(text, shown, terms, priced)) : undefined;
     return {
       id: r.id,
       title: r.title,
@@ -109,9 +111,9 @@ export function rank(question: string | Question, source: RankingSource): Rankin
       word: s.word,
       questions: r.questions ? r.questions.split("\n") : [],
       head: round(s.head),
-      passage: shown ? cardPassage(text, shown, terms, asked.asksPrice === true) : null,
+      passage: shown ? cardPassage(text, shown, terms, priced, answering) : null,
       passageScore: shown ? round(shown.score) : 0,
-      excerpt: shown ? excerpt(text, shown, terms, RANKING_LIMITS.excerptBytes, asked.asksPrice === true) : null,
+      excerpt: shown ? excerpt(text, shown, terms, RANKING_LIMITS.excerptBytes, priced, answering) : null,
       passages: [...s.passages]
         .sort((a, b) => b.score - a.score)
         .slice(0, 3)

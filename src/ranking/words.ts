@@ -22,6 +22,7 @@ import { TRADITIONAL_PAIRS } from "./traditional-chars.ts";
 import { stemWord } from "./stem.ts";
 import { taglishStops } from "./taglish.ts";
 import { canonicalTerms, groupedTerms, synonymCover } from "./synonyms.ts";
+import { country, joinedForms } from "./latin-forms.ts";
 
 /**
  * Two spellings of one word in everyday Chinese, read as one (the second): the older 帐 of 账户, 账号,
@@ -45,46 +46,17 @@ const TRADITIONAL = new Map<string, string>();
 for (let i = 0; i + 1 < TRADITIONAL_PAIRS.length; i += 2) TRADITIONAL.set(TRADITIONAL_PAIRS[i] as string, TRADITIONAL_PAIRS[i + 1] as string);
 const TRADITIONAL_CHAR = new RegExp(`[${[...TRADITIONAL.keys()].join("")}]`, "gu");
 
-/**
- * "US" and "U.S." in capitals, the country, read as "usa": lower-cased it was the stop word "us", and
- * "Do you ship to the US?" had been asked on "ship" alone — the UK delivery article sent as sure (a
- * walkthrough's shop). Only beside a word with a small letter or a Han character ("work in US",
- * "US签证"): in a line of capitals ("CONTACT US") it is the pronoun.
- */
-const US = /(?<![\p{Script=Latin}\p{N}.])U\.?S\.?(?![\p{Script=Latin}\p{N}])/gu;
-const WORD_BEFORE = /(\p{L}+)[^\p{L}]*$/u;
-const WORD_AFTER = /^[^\p{L}]*(\p{L}+)/u;
-const SMALL = /[\p{Ll}\p{Script=Han}]/u;
-const country = (text: string): string =>
-  text.includes("US") || text.includes("U.S")
-    ? text.replace(US, (m: string, at: number) => {
-        const before = WORD_BEFORE.exec(text.slice(Math.max(0, at - 40), at))?.[1];
-        const after = WORD_AFTER.exec(text.slice(at + m.length, at + m.length + 40))?.[1];
-        return (before !== undefined && SMALL.test(before)) || (after !== undefined && SMALL.test(after)) ? "USA" : m;
-      })
-    : text;
-
-/** A text as its words are read: NFKC, the country US, lower case, simplified characters, one spelling of each word in SPELLINGS. */
+/** A text as its words are read: NFKC, lower case, simplified characters, one spelling of each word in SPELLINGS. */
 export const folded = (text: string): string =>
-  country(text.normalize("NFKC"))
+  text
+    .normalize("NFKC")
     .toLowerCase()
     .replace(TRADITIONAL_CHAR, (c) => TRADITIONAL.get(c) as string)
     .replace(SPELLING, (w) => SPELLINGS[w] as string);
 
 const RUN = /\p{Script=Han}+|(?:(?!\p{Script=Han})[\p{L}\p{N}])+/gu;
-/**
- * The runs of words and of Han characters a text is read in; a single letter joined by a hyphen is
- * one word with what follows ("x-ray" is xray, "e-mail" email): read apart, "x-ray can do?" was
- * asked on "x" and "rai", and an article mentioning a chest X-ray referral held all of it. A letter
- * joined to a number is that word and its parts ("I-20" is i20 and 20, "F-1" f1, f and 1): "I-20" had
- * been asked on "20" alone (its "i" a stop word), and an article saying "up to 20 hours" held all of
- * it (a walkthrough's language school); joined alone, "ford f 150" no longer met "F-150" (NQ).
- * Not two letters to two ("wi-fi"): that cost our English FAQ's held-out half and NQ a right answer
- * first each, by the lengths it changed (Session 34).
- */
-const HYPHENED = /(?<![a-z0-9])([a-z])-(?=[a-z])/g;
-const LETTER_NUMBER = /(?<![a-z0-9])([a-z])-([0-9][a-z0-9]*)/g;
-const runsOf = (text: string) => folded(text).replace(HYPHENED, "$1").replace(LETTER_NUMBER, "$1$2 $1 $2").matchAll(RUN);
+/** The runs of words and of Han characters a text is read in: folded, with Latin words as latin-forms.ts writes them ("US", "x-ray", "I-20"). */
+const runsOf = (text: string) => joinedForms(folded(country(text))).matchAll(RUN);
 const HAN = /^\p{Script=Han}/u;
 
 /** Han characters and pairs that say nothing about a subject. */
@@ -96,11 +68,16 @@ const HAN_STOP = new Set(
   ).split(" "),
 );
 
-/** English stop words and question phrasing. */
+/**
+ * English stop words and question phrasing. "us" among them: it had been a word every "contact us"
+ * and "tell us" held, and Porter's stem of "use" is "us" too — "can i use a kiosk" found the change
+ * of address article by its "tell us" (a walkthrough's motor vehicle office). The country written
+ * "US" is "usa" (latin-forms.ts).
+ */
 const LATIN_STOP = new Set(
   (
     "a an the and or but if of to in on at by for with from as into about than then so is are was were be been being am do does did doing have has had " +
-    "it its this that these those there here i me my we our you your he him his she her they them their what which who whom whose when where why how " +
+    "it its this that these those there here i me my we us our you your he him his she her they them their what which who whom whose when where why how " +
     "can could would should will shall may might must not no yes any some all each both more most other such only own same too very just " +
     "please tell know want need get got s t " +
     // What a phone types for "please" and "your" ("where is my order pls" had got the fallback for
@@ -136,9 +113,10 @@ const HOW_WHY = ["怎么", "怎样", "如何", "为什么", "什么样", "有没
  * Asking to ask, run into the question with no mark (我想问一下I-20怎么申请): its 想问 and 问一 had been
  * words no article holds, and with the I-20 article's taught question it got the fallback (a
  * walkthrough's school). A mark after it made it an opening (courtesy.ts withoutOpening) already.
- * Not the shorter 请问, 请教, 问下: they straddle words (申请问题, 申请教师, 访问下载).
+ * Not 请问一下, 想问下, nor the shorter 请问, 请教, 问下: they straddle words (申请问一下, 我想问下载的课件,
+ * 申请问题, 申请教师, 访问下载).
  */
-const ASKING_TO_ASK = ["请问一下", "想问一下", "想问下", "请教一下"];
+const ASKING_TO_ASK = ["想问一下", "请教一下"];
 const FILLER_H = new Set([...FILLER_HAN, ...CANTONESE_FILLER, ...HOW_WHY, ...ASKING_TO_ASK]);
 const FILLER_MAX = Math.max(1, ...[...FILLER_H].map((f) => [...f].length));
 /** The characters a Han filler word starts with: elsewhere in a run no filler word can start. */

@@ -77,7 +77,7 @@ test("unlist reaches the turns another instance kept: their newest list forgotte
   }
 });
 
-test("unlist for the code of one of the list's entries leaves the list, on every instance; another article's code forgets it", async () => {
+test("unlist for the code of one of the list's entries leaves the list with that entry picked, on every instance; another article's code forgets it", async () => {
   const [la, lb, lc] = [await link(), await link(), await link()];
   try {
     const now = Date.now();
@@ -87,6 +87,8 @@ test("unlist for the code of one of the list's entries leaves the list, on every
     await a.add("o3", { ...turn("课程", now - 60_000), offered: ["math", "english"], shown: ["math", "english"], byCode: true }, []);
     await b.unlist("o3", "math");
     for (const x of [a, b, c]) expect((await x.recent("o3", "next")).map((t) => t.shown)).toEqual([["math", "english"]]);
+    // …and picks that entry from it, on every instance: "another" next is the entry after it.
+    for (const x of [a, b, c]) expect((await x.recent("o3", "next")).map((t) => t.picked)).toEqual([["math"]]);
     await b.unlist("o3", "map");
     for (const x of [a, b, c]) expect((await x.recent("o3", "next")).map((t) => t.shown)).toEqual([[]]);
   } finally {

@@ -131,6 +131,9 @@ test("sources: at most five articles, the shown passage first, two each, within 
   const first = ranked[0] as (typeof ranked)[number];
   const big = sourcesOf([{ ...first, passage: "x".repeat(PROMPT_LIMITS.chars + 10), passages: [] }]);
   expect(big[0]?.passages[0]?.length).toBe(PROMPT_LIMITS.chars);
+  // A card's passage cut to its answering paragraph: the whole passage holding it is given once, then the next.
+  const cut = sourcesOf([{ ...first, passage: "come in now: it vomits blood", passages: [{ text: "watch at home.\n\ncome in now: it vomits blood" }, { text: "fees" }] }]);
+  expect(cut[0]?.passages).toEqual(["watch at home.\n\ncome in now: it vomits blood", "fees"]);
   // An article with neither passage nor description is no source.
   expect(sourcesOf([{ ...first, passage: null, passages: [], description: "" }])).toEqual([]);
 });

@@ -261,8 +261,14 @@ test("a message of two questions the whole of which one article is sure of: the 
   const both = textOf(await say(asked)) as string;
   expect(both).toStartWith("1. Rates due dates\n");
   expect(both).toContain("\n\n2. Ways to pay\n");
-  // "and" before no question's opening parts nothing.
+  // "and" before no question's opening parts nothing; a subject before a comma and one asking part are one question.
   expect(newsOf(await say("rates and instalments due dates"))).toMatchObject({ Title: "Rates due dates" });
+  expect(newsOf(await say("rates, when are they due"))).toMatchObject({ Title: "Rates due dates" });
+  const dog = { id: "dog", title: "狗狗疫苗", url: "https://example.com/dog", body: "狗狗幼犬需要打三针疫苗，每针间隔21天，加一针狂犬疫苗。进口疫苗每针150元。" };
+  const cat = { id: "cat", title: "猫咪疫苗", url: "https://example.com/cat", body: "猫咪需要打三针猫三联，每针间隔21天，再打狂犬疫苗。猫三联每针120元。" };
+  await importDoc([dog, cat]);
+  // Its asking part alone is sure of the dog's vaccines: not listed after the cat's.
+  for (const q of ["猫三联 多少钱一针", "猫三联，多少钱一针"]) expect({ q, got: newsOf(await say(q)) }).toMatchObject({ q, got: { Title: "猫咪疫苗" } });
   const ask = await call("GET", "/api/cli/ask", [["q", asked]], { key: READER });
   expect(ask.data).toMatchObject({ choice: "list", answer: "answers:rates,paying" });
   expect(ask.data.choice_why).toContain("several questions");
@@ -304,6 +310,13 @@ test("a card's description opens at the paragraph holding the sentence that answ
   // Asked of the first paragraph, it opens there.
   expect((newsOf(await say("猫吐了一次 要禁食吗")) as XmlNode).Description).toStartWith("偶尔吐一次");
   expect((newsOf(await say("寄养要提前预约吗")) as XmlNode).Description).toStartWith("注意事项");
+  // Written as a list: what introduces it stays above its items.
+  const listed = {
+    ...vomit,
+    body: "偶尔吐一次、吐完精神好的，可以先禁食6到8小时，在家观察。\n\n出现下面任何一种情况，要马上来医院：\n\n1. 一天吐三次以上。\n\n2. 吐血或者吐出咖啡色的东西。\n\n3. 吐完精神差、不吃东西。",
+  };
+  await importDoc([listed, boarding, SHIPPING]);
+  expect((newsOf(await say("狗吐血了")) as XmlNode).Description).toStartWith("出现下面任何一种情况，要马上来医院：\n\n1. 一天吐三次以上。\n\n2. 吐血");
 });
 
 test("a province no article is about gets the fallback, not another province's article sharing one character of its name", async () => {

@@ -98,6 +98,10 @@ describe("followers' turns in memory", () => {
     // Nobody's turns: nothing made.
     await c.unlist("o2");
     expect(c.size).toBe(1);
+    // The code of an entry of the newest list: the list stays, that entry picked from it.
+    await c.add("o3", turn("课程", 3000, { offered: ["math", "english"], shown: ["math", "english"] }), []);
+    await c.unlist("o3", "math");
+    expect((await c.recent("o3", "x")).map((t) => [t.shown, t.picked])).toEqual([[["math", "english"], ["math"]]]);
   });
 });
 

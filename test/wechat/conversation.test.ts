@@ -184,7 +184,7 @@ test("a follow-up leaning on the question is read with it even when one article 
   expect((await answers()).at(-1)?.[1]).toStartWith("followup:");
 });
 
-test("after an entry picked from a list, or one article sent, a follow-up is about that article: 多少钱一针 after 第二个 picked the cat's vaccines", async () => {
+test("after an entry picked from a list, a follow-up read together is about that entry when it ranks close: 多少钱一针 after 第二个 picked the cat's vaccines", async () => {
   const dog = { id: "dog", title: "狗狗疫苗", url: url("dog"), body: "狗狗幼犬需要打三针疫苗，每针间隔21天，加一针狂犬疫苗。进口疫苗每针150元。" };
   const cat = { id: "cat", title: "猫咪疫苗", url: url("cat"), body: "猫咪需要打三针猫三联，每针间隔21天，再打狂犬疫苗。猫三联每针120元。" };
   const groom = { id: "groom", title: "洗澡美容", url: url("groom"), body: "洗澡按体重收费，小型犬60元起，猫咪洗澡100元起，需提前预约。" };
@@ -354,7 +354,7 @@ test("第二个 after a tag's list picks its entry, one without a code too; a co
   expect(logged).toEqual(["tag", "pick:vouchers", "pick:parking", "code", "code", "pick:lamp", "tag", "pick:lamp", "tag", "code", "tag", "code", "another:not_found"]);
 });
 
-test("换一个 after an entry picked from a list is its next entry, round to its start, each once; then the question's next articles as before", async () => {
+test("换一个 after an entry picked from a list, by place or by the code it shows, is its next entry, round to its start, each once; then the question's next articles as before", async () => {
   const lamp = { id: "lamp", code: "10", tag: "shop", title: "灯光秀", url: url("lamp"), body: "每晚八点灯光秀。" };
   await importDoc([{ ...HOURS, tag: "shop", code: "h1" }, { ...PARKING, tag: "shop" }, { ...VOUCHERS, tag: "shop", code: "3" }, lamp]);
   // The list: 3 vouchers, 10 lamp, h1 hours, · parking.
@@ -372,6 +372,11 @@ test("换一个 after an entry picked from a list is its next entry, round to it
   // Before any pick, 换一个 after a list is "another", as it was.
   await say("shop", { from: "o_two" });
   expect((await say("换一个", { from: "o_two" })).ids.filter((id) => ["lamp", "hours", "parking", "vouchers"].includes(id))).toEqual([]);
+  // An entry picked by the code the list shows it by is picked as well: "another" next is the entry after it.
+  await say("shop", { from: "o_three" });
+  expect((await say("10", { from: "o_three" })).ids).toEqual(["lamp"]);
+  expect((await say("another", { from: "o_three" })).ids).toEqual(["hours"]);
+  expect((await say("换一个", { from: "o_three" })).ids).toEqual(["parking"]);
 });
 
 test("the list 换一个 gives once every entry is picked has none of its own picked: 换一个 again asks for more, not for its first entry", async () => {

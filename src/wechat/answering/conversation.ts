@@ -119,13 +119,26 @@ export function parseTurns(json: string | null | undefined): Turn[] {
 function withoutList(json: string | null | undefined, entry?: string): string | null {
   const turns = parseTurns(json);
   const newest = turns.reduce<Turn | undefined>((a, t) => (a && a.at >= t.at ? a : t), undefined);
-  if (!newest?.shown.length || shows(newest, entry)) return null;
-  newest.shown = [];
+  if (!newest?.shown.length) return null;
+  const after = afterCode(newest, entry);
+  if (after === newest) return null;
+  Object.assign(newest, after);
   return JSON.stringify(turns);
 }
 
 /** `turn` showed a list (two entries or more) that holds `entry`. */
 const shows = (turn: Turn, entry: string | undefined): boolean => entry !== undefined && turn.shown.length > 1 && turn.shown.includes(entry);
+
+/**
+ * `turn` after a code, tag, help or rule answered (`entry`: the code's article): its list forgotten —
+ * unless the code is one of its entries, which is then picked from it, as "第二个" would, so that "换一个"
+ * next is the entry after it (a walkthrough's follower sent "3" from a tag's list, then "another", and
+ * got the tag's description ranked: unrelated articles). `turn` itself when nothing changes.
+ */
+function afterCode(turn: Turn, entry: string | undefined): Turn {
+  if (!shows(turn, entry)) return { ...turn, shown: [] };
+  return turn.picked?.[turn.picked.length - 1] === entry ? turn : { ...turn, picked: [...(turn.picked ?? []), entry as string] };
+}
 
 /** Newest first, each message once, those within the window and not `key`'s, at most CONVERSATION.turns. */
 function current(turns: readonly Turn[], key: string, now: number): Turn[] {
@@ -207,9 +220,9 @@ export class SharedConversations implements Conversations {
     );
     const turns = current([...mine, ...theirs], key, this.now());
     // A code, tag, help or rule answered since the newest turn (on any instance): its list is not
-    // what the follower reads — unless that was the code of one of its entries.
+    // what the follower reads — unless that was the code of one of its entries, picked from it.
     const newest = turns[0];
-    return newest && newest.shown.length && newest.at <= unlistedAt.at && !shows(newest, unlistedAt.entry) ? [{ ...newest, shown: [] }, ...turns.slice(1)] : turns;
+    return newest && newest.shown.length && newest.at <= unlistedAt.at ? [afterCode(newest, unlistedAt.entry), ...turns.slice(1)] : turns;
   }
 
   async add(openid: string, turn: Turn, before: readonly Turn[]): Promise<void> {

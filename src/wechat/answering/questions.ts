@@ -88,9 +88,9 @@ export class Questions {
     const generate = sources.length ? { generate: { question: reading.asked, sources } } : {};
     const choice = taught ? ({ kind: "one", article: taught.article, margin: 0 } as const) : offer(reading);
     if (choice.kind === "one") {
-      // Sure of one, for a message of several questions: what its other questions are each sure of,
+      // Sure of one, for a message of two questions or more: what its other questions are each sure of,
       // listed after it ("物业费怎么交 能开发票吗" had got the payment article alone).
-      const beside = !taught && reading.how === "alone" ? await this.partsAnswered(question, asking, true) : null;
+      const beside = !taught && reading.how === "alone" ? await this.partsAnswered(question, asking, true, 2) : null;
       const more = beside?.articles.filter((a) => a.id !== choice.article.id) ?? [];
       if (!more.length) return remember([choice.article.id], { reply: answerReply(choice), answer: `${how}${loggedAnswer(choice)}`, unmatched: false, margin: choice.margin, ...generate });
       const list = { kind: "list", articles: [choice.article, ...more].slice(0, ANSWERS.listed) } as const;
@@ -154,11 +154,13 @@ export class Questions {
   /**
    * Each part of a message of several questions that asks (ranking/parts.ts) ranked alone: the
    * articles they are sure of, once each, and how many got none (`spaced`: parted at a space between
-   * Chinese characters too, ranking/parts.ts). A part that only tells the circumstances (信号太差了 我家在三楼) is not ranked: it found articles by chance.
+   * Chinese characters too, ranking/parts.ts); null when fewer than `least` parts ask — beside a sure
+   * answer, two: "猫三联 多少钱一针" is one question, its subject before the space (a review: the asking
+   * part alone was sure of the dog's vaccines, listed after the cat's). A part that only tells the circumstances (信号太差了 我家在三楼) is not ranked: it found articles by chance.
    */
-  private async partsAnswered(question: string, asking: ReturnType<ReadModel["searcher"]["asking"]>, spaced = false): Promise<{ articles: RankedArticle[]; unanswered: number } | null> {
+  private async partsAnswered(question: string, asking: ReturnType<ReadModel["searcher"]["asking"]>, spaced = false, least = 1): Promise<{ articles: RankedArticle[]; unanswered: number } | null> {
     const parts = partsOf(question.slice(0, MAX_INPUT), spaced).filter((p) => p.asks);
-    if (!parts.length) return null;
+    if (parts.length < least) return null;
     const articles: RankedArticle[] = [];
     let unanswered = 0;
     for (const { text } of parts) {

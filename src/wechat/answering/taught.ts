@@ -30,41 +30,40 @@ function formOf(question: string): string {
 
 /**
  * A message as taught: to a ranked (live) article — one of its questions, or its title — or to one deleted since.
- * `by` "title": the message is the article's title, or a part of it ("Where is the school? Address
- * and directions" for "where is the school"), no other article's: a follower who types what the
+ * `by` "title": the message is the article's title, or the question it opens with ("Where is the
+ * school? Address and directions" for "where is the school"), no other article's: a follower who types what the
  * account titled an article means that article (a language school's walkthrough: "How to pay",
  * the exact title, got a list of three; "where is the school" an article about transfers to the school first).
  */
 export type Taught = { article: RankedArticle; by: "question" | "title" } | { deleted: string };
 
 /**
- * Where a title parts into what a follower might type of it: a question mark, a colon. Not a bar or
- * a dash between spaces, which set a site's name off a page's title on the web: DuReader's pages
- * "银耳和什么搭配最好 - 三九养生堂" and "大话西游之大圣娶亲票房 - 电影票房数据库" were sent alone for
- * their title's first part, and answer neither question (its held-out half 0.583 → 0.573 first).
+ * A title as compared: whole, and its question when it opens with one ("Where is the school?
+ * Address and directions": "where is the school"). Not a part at a colon, which names a category as
+ * often ("签证：F-1申请流程", "FAQ: …": "签证" alone would be sent that article, a review), nor at a
+ * dash or a bar, which on the web set a site's name off a page's title (DuReader's pages "银耳和什么
+ * 搭配最好 - 三九养生堂" were sent alone so, answering neither question: its held-out half 0.583 → 0.573).
  */
-const TITLE_PARTS = /[?？:：]/u;
-
-/** A title as compared, whole and each part of two characters or more. */
 function titleForms(title: string): string[] {
-  const parts = title.split(TITLE_PARTS).map(formOf).filter((f) => [...f].length >= 2);
-  return [formOf(title), ...(parts.length > 1 ? parts : [])];
+  const asked = /^[^?？]+[?？]/.exec(title)?.[0];
+  const question = asked && asked.length < title.trim().length ? formOf(asked) : "";
+  return [formOf(title), ...([...question].length >= 2 ? [question] : [])];
 }
 
 /**
  * What the operator taught `text` to, or null. The ranking's articles are live ones and carry their
  * questions (ranking/rank.ts): a taught question's article is among them, its head holding every
- * word of the message; the first of them in the ranking's order. Else the one article titled so
- * (two titled alike: the ranking's to choose). Else a deleted article's, looked up by the read
- * model (store/model/deleted-questions.ts).
+ * word of the message; the first of them in the ranking's order. Else a deleted article's, looked
+ * up by the read model (store/model/deleted-questions.ts). Else the one article titled so (two
+ * titled alike: the ranking's to choose).
  */
 export function taughtOf(text: string, ranked: readonly RankedArticle[], articles: Pick<ArticleReads, "deletedTaught">): Taught | null {
   const asked = taughtForm(text);
   if (!asked) return null;
   const article = ranked.find((candidate) => candidate.questions.some((q) => formOf(q) === asked));
   if (article) return { article, by: "question" };
-  const titled = ranked.filter((candidate) => titleForms(candidate.title).includes(asked));
-  if (titled.length === 1) return { article: titled[0] as RankedArticle, by: "title" };
   const deleted = articles.deletedTaught(asked);
-  return deleted === null ? null : { deleted };
+  if (deleted !== null) return { deleted };
+  const titled = ranked.filter((candidate) => titleForms(candidate.title).includes(asked));
+  return titled.length === 1 ? { article: titled[0] as RankedArticle, by: "title" } : null;
 }
