@@ -19,11 +19,12 @@ export const CSV_MAX_BYTES = 64 << 20;
 const COLUMNS: readonly string[] = ["id", ...CONTENT_FIELDS];
 /**
  * Column names a Chinese spreadsheet gives the fields (a walkthrough's operator headed the sheet
- * 标题, 正文, 关键词 … and had every column refused): read as the field.
+ * 标题, 正文, 关键词 … and had every column refused): read as the field. Taiwan's words too: 連結 for
+ * 链接 (a Taiwanese bookstore's sheet had its link column refused), 標籤, 內容 (folded as simplified).
  */
 const CHINESE_COLUMNS: Record<string, string> = {
   编号: "id", 标识: "id", 代码: "code", 编码: "code", 回复码: "code", 标签: "tag", 分类: "tag", 标题: "title", 描述: "description", 摘要: "description", 简介: "description",
-  链接: "url", 网址: "url", 链接地址: "url", 图片: "picurl", 封面: "picurl", 封面图: "picurl", 关键词: "keywords", 关键字: "keywords", 问题: "questions", 问法: "questions", 相似问题: "questions",
+  链接: "url", 网址: "url", 链接地址: "url", 连结: "url", 连结网址: "url", 超链接: "url", 图片: "picurl", 封面: "picurl", 封面图: "picurl", 关键词: "keywords", 关键字: "keywords", 问题: "questions", 问法: "questions", 相似问题: "questions",
   正文: "body", 内容: "body", 答案: "body", 回答: "body", 已删除: "deleted", 删除: "deleted",
 };
 /** The Chinese names, one per field, as a refusal lists them. */

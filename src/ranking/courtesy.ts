@@ -19,8 +19,11 @@ const CLOSES = [
   "辛苦了", "辛苦啦", "麻烦了", "麻烦你了", "打扰了", "赞", "哈哈", "呵呵", "嘻嘻", "再见", "拜拜", "掰掰", "晚安",
   // Cantonese (folded to simplified as the ranking reads them: 多謝晒 is 多谢晒).
   "多谢晒", "多谢你", "多谢你哋", "唔该你", "好嘅", "冇问题", "无问题", "知道喇", "知道啦", "明白晒", "收到晒", "系咁先", "得喇", "得啦", "ok喇",
-  // A sentence-final particle said after any of these ("你好呀", "早晨呀", "好嘅啦") is courtesy too.
-  "呀", "啊", "吖", "啦", "喇", "嘅", "㗎", "啰", "呢", "嘛", "哈",
+  // A sentence-final particle said after any of these ("你好呀", "早晨呀", "好嘅啦", "ok的", "ok了") is courtesy too;
+  // and Taiwan's phone typing of them in Zhuyin (謝謝ㄋ, 感恩ㄛ, 好ㄉ, 破掉了ㄌ).
+  "呀", "啊", "吖", "啦", "喇", "嘅", "㗎", "啰", "呢", "嘛", "哈", "的", "了", "ㄌ", "ㄉ", "ㄛ", "ㄋ", "ㄚ", "ㄇ", "ㄏ",
+  // Taiwan's: thanks, and bye-bye and hello as Zhuyin initials (a Taiwanese bookstore's walkthrough: each got the fallback).
+  "感谢您", "感谢你", "太感谢了", "太感谢", "非常感谢", "万分感谢", "ㄅㄅ",
   "thanks", "thank you", "thank u", "thanks a lot", "thanks so much", "many thanks", "thank you very much", "thx", "ty", "ok", "okay", "ok thanks", "ok thx", "ok thank you", "got it", "great", "cool", "nice",
   "perfect", "bye", "goodbye", "no thanks", "that's all", "thats all", "lol", "haha", "no worries",
   // Singapore's and Malaysia's: Malay and Tamil thanks, as typed in English letters.
@@ -38,7 +41,7 @@ const CLOSES = [
 ];
 /** Greetings and "one more question" open one: the follower waits for the account to say how to ask. */
 const OPENS = [
-  "早晨", "早", "早上好", "早安", "中午好", "午安", "下午好", "晚上好", "你好", "您好", "你们好", "大家好", "哈喽", "哈啰", "嗨", "安安",
+  "早晨", "早", "早上好", "早安", "ㄋㄏ", "中午好", "午安", "下午好", "晚上好", "你好", "您好", "你们好", "大家好", "哈喽", "哈啰", "嗨", "安安",
   "再问一下", "还想问一下", "我还想问", "还有个问题", "还有一个问题", "另外一个问题", "换个问题", "问个问题", "请问", "请问一下", "问一下", "想问一下", "我想问一下",
   "咨询一下", "我想咨询一下", "打扰一下", "在吗", "在么", "在嘛", "在不在", "有人吗", "有人在吗", "有冇人", "有冇人喺度", "喂",
   "one more question", "another question", "i have a question", "i have another question", "quick question", "hello", "hi", "anyone there", "is anyone there", "anybody there", "is anybody there",

@@ -58,6 +58,8 @@ const RUN = /\p{Script=Han}+|(?:(?!\p{Script=Han})[\p{L}\p{N}])+/gu;
 /** The runs of words and of Han characters a text is read in: folded, with Latin words as latin-forms.ts writes them ("US", "x-ray", "I-20"). */
 const runsOf = (text: string) => joinedForms(folded(country(text))).matchAll(RUN);
 const HAN = /^\p{Script=Han}/u;
+/** Zhuyin letters, which Taiwan's phones type for a particle (破掉了ㄌ, 好ㄉ): no word of any article, it had counted against every one. */
+const ZHUYIN = /^\p{Script=Bopomofo}+$/u;
 
 /** Han characters and pairs that say nothing about a subject. */
 const HAN_STOP = new Set(
@@ -147,7 +149,7 @@ function readRuns(text: string): { run: string; word: string | null }[] {
   const runs = [...runsOf(text)].map((m) => m[0]);
   const taglish = taglishStops(runs);
   return runs.map((run) => {
-    if (HAN.test(run) || LATIN_STOP.has(run) || taglish?.has(run)) return { run, word: null };
+    if (HAN.test(run) || LATIN_STOP.has(run) || taglish?.has(run) || ZHUYIN.test(run)) return { run, word: null };
     const w = stemWord(run);
     return { run, word: FILLER_L.has(w) ? null : w };
   });

@@ -342,6 +342,9 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     // A Chinese sheet's column names, in traditional characters too.
     expect((await importFile("zh.csv", "编号,标题,链接,關鍵詞,正文\ncsv-zh,营业时间,https://e.com/zh,几点开门、营业,每天九点开门。\n")).code).toBe(0);
     expect(JSON.parse((await cli("show", "csv-zh", "--json")).out)).toMatchObject({ title: "营业时间", keywords: ["几点开门", "营业"], body: "每天九点开门。" });
+    // Taiwan's sheet: 標題, 連結, 標籤, 內容.
+    expect((await importFile("tw.csv", "編號,標題,連結,標籤,內容\ncsv-tw,營業時間,https://e.com/tw,shop,每天九點開門。\n")).code).toBe(0);
+    expect(JSON.parse((await cli("show", "csv-tw", "--json")).out)).toMatchObject({ title: "營業時間", url: "https://e.com/tw", tag: "shop", body: "每天九點開門。" });
     // A FAQ's two columns, 问题 and 答案: the question is the title.
     expect((await importFile("qa.csv", "编号,问题,答案,链接\ncsv-qa,几点开门,每天九点。,https://e.com/qa\n")).code).toBe(0);
     expect(JSON.parse((await cli("show", "csv-qa", "--json")).out)).toMatchObject({ title: "几点开门", body: "每天九点。" });

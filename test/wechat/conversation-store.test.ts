@@ -165,13 +165,15 @@ describe("what a message says about the reply before it", () => {
       // Thanks in the languages followers' families speak besides (a British shop's dziękuję got the fallback).
       "dziękuję", "Dziekuje!", "dzięki 👍", "gracias", "merci beaucoup", "danke schön", "grazie", "obrigada", "спасибо", "ありがとうございます", "감사합니다", "ok gracias", "merci 谢谢",
       // Arabic, Brazilian and Korean students', and whom they thank (a language school's walkthrough: each got the fallback).
-      "Thank you brother", "thank you sister", "شكرا", "شكرا جزيلا", "Jazakallah khair", "valeu", "고마워요", "네 감사합니다"];
+      "Thank you brother", "thank you sister", "شكرا", "شكرا جزيلا", "Jazakallah khair", "valeu", "고마워요", "네 감사합니다",
+      // Taiwan's, with Zhuyin particles, and "OK的" (a Taiwanese bookstore's walkthrough: the OK convenience store's article, or the fallback).
+      "OK的", "ok了", "OK的 謝謝", "感謝您", "太感謝了", "謝謝ㄋ", "感恩ㄛ", "好ㄉ 謝謝", "ㄅㄅ"];
     expect(kinds(closes)).toEqual(closes.map((t) => [t, "closes"]));
     const opens = ["good morning", "morning", "evening", "good evening", "hiya", "hey", "hello there", "hi there, quick question", "good afternoon all", "ok one more question",
       "哈囉", "安安", "請問一下", "你好在吗", "您好，请问", "下午好", "嗨", "你好呀", "早晨呀", "有冇人", "有冇人呀", "喂", "Hello, anyone there?", "anyone there?",
       "selamat pagi", "hello doc", "morning doc", "gd morning", "老师好", "医生在吗",
       "g'day", "G'day mate!", "gday", "good arvo", "xin chào", "xin chao", "chào bạn", "chào anh", "hi po", "good morning po", "magandang umaga po",
-      "dzień dobry", "cześć", "hola", "bonjour", "hallo", "привет", "こんにちは", "안녕하세요", "السلام عليكم", "Salam", "Assalamualaikum", "Oi", "Olá, tudo bem?"];
+      "dzień dobry", "cześć", "hola", "bonjour", "hallo", "привет", "こんにちは", "안녕하세요", "السلام عليكم", "Salam", "Assalamualaikum", "Oi", "Olá, tudo bem?", "ㄋㄏ"];
     expect(kinds(opens)).toEqual(opens.map((t) => [t, "opens"]));
     // One word outside the phrases, or asked: a message.
     const messages = ["ok help", "thanks, where is my order", "good?", "evening?", "hi can you help", "cheers for nothing, where is my bin", "tax", "5", "了解一下会员", "谢谢，运费呢", "晚上好几点关门", "good morning what time do you open",
@@ -180,7 +182,7 @@ describe("what a message says about the reply before it", () => {
       // Whom they address, and a particle, are courtesy only beside courtesy.
       "医生", "老师", "doctor", "doc?", "lah", "can", "hi doc can i walk in", "ok can i pay by card", "老板",
       "arvo?", "good day", "g day trip", "ban", "anh", "bạn", "heaps", "po", "na", "umaga", "hi po, my transfer didnt arrive",
-      "merci hotel", "gracias por la entrega, where is my parcel", "hola do you deliver", "brother", "oi where is the school"];
+      "merci hotel", "gracias por la entrega, where is my parcel", "hola do you deliver", "brother", "oi where is the school", "OK店", "ok的店在哪"];
     expect(kinds(messages)).toEqual(messages.map((t) => [t, null]));
   });
 
