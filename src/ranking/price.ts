@@ -1,3 +1,4 @@
+import { stemWord } from "./stem.ts";
 /**
  * A question asking what something costs, and a passage holding a price (score.ts shownPassage):
  * "how much is it" after the dog registration question had shown the article's opening, not its
@@ -8,4 +9,9 @@
 export const ASKS_PRICE = /\bhow much(?= is| are| does| do| for| to| will| would| it|\s*[?？]|\s*$)|\b(?:cost|costs|price|prices|fee|fees)\b|多少钱|多少錢|几多钱|幾多錢|价格|價格|价钱|價錢|收费|收費|费用|費用|要钱|要錢|贵吗|貴嗎/iu;
 export const PRICE = /[$¥￥£€]\s?\d|\d[\d,.]*\s?(?:元|块钱|塊錢|蚊|dollars?\b|aud\b|usd\b|rmb\b|hkd\b)|免费|免費|\bfree of charge\b|\bno charge\b|\bat no cost\b/iu;
 /** A passage holding a price is shown unless the best one scores this many times it. */
-export const PRICE_FAR = 3;
+export const PRICE_FAR = 4;
+/**
+ * The terms a question asks what it costs with (as words.ts reads them: stems, Chinese pairs and the
+ * characters that say money), which tell apart no two passages that hold a price (score.ts shownPassage).
+ */
+export const PRICE_WORDS: ReadonlySet<string> = new Set([...["price", "cost", "fee", "charge"].map(stemWord), "价格", "价钱", "费用", "收费", "价", "钱", "费"]);

@@ -10,7 +10,7 @@ import { CONTEXT, withContext } from "./question.ts";
 import { passagesOf, type Span } from "./passages.ts";
 import { scoredSpans } from "./scored-passages.ts";
 import { placesOf, termCounts, termsOf } from "./words.ts";
-import { ASKS_PRICE, PRICE, PRICE_FAR } from "./price.ts";
+import { ASKS_PRICE, PRICE, PRICE_FAR, PRICE_WORDS } from "./price.ts";
 
 export type { CorpusStats, QueryTerm } from "./bm25.ts";
 
@@ -227,22 +227,33 @@ function shownPassage(q: readonly QueryTerm[], passages: readonly Cut[], stats: 
   let best = passages[0] as Cut;
   let bestScore = -1;
   // Asked how much: the best passage holding a price, unless the best scores PRICE_FAR times it (about something else).
+  // Among those holding a price, the asking words ("price", "fee", 价格) choose nothing: every one
+  // answers them, and "whats the price for 12 weeks" had shown the fees passage ending "Prices are in
+  // US dollars", not the one listing "12 weeks: $4,680" (a language school's walkthrough).
+  // So is whether the best is about something else: both read without them.
+  const what = priced ? local.filter((t) => !PRICE_WORDS.has(t.term)) : local;
   let pricedBest: Cut | null = null;
   let pricedScore = -1;
+  let pricedChoice = -1;
+  let bestChoice = 0;
   for (const p of passages) {
     const s = passageScore(local, p.counts, p.len, stats.passageLen);
     if (s > bestScore) {
       bestScore = s;
       best = p;
     }
-    if (priced && s > pricedScore && priced(p)) {
+    if (!priced) continue;
+    const c = passageScore(what, p.counts, p.len, stats.passageLen);
+    bestChoice = Math.max(bestChoice, c);
+    if (priced(p) && (c > pricedChoice || (c === pricedChoice && s > pricedScore))) {
+      pricedChoice = c;
       pricedScore = s;
       pricedBest = p;
     }
   }
   // A follow-up asking only how much ("how much is it"): the earlier question chose the article, and its price is what is asked.
   const onlyEarlier = q.every((t) => t.earlier || !t.known);
-  if (pricedBest && (onlyEarlier || (pricedScore > 0 && pricedScore * PRICE_FAR >= bestScore))) best = pricedBest;
+  if (pricedBest && (onlyEarlier || (pricedScore > 0 && pricedChoice * PRICE_FAR >= bestChoice))) best = pricedBest;
   return { start: best.start, end: best.end, score: best.score };
 }
 

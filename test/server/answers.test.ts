@@ -138,6 +138,33 @@ test("asked how much, the passage shown is one with a price when one is about it
   expect(newsOf(await say("更换要钱吗"))?.Description).toContain("免费更换");
 });
 
+test("asked the price of one thing, the priced passage about it: the asking words choose between no two prices, and a passage about it scoring up to 4x more does not hide the price", async () => {
+  const TUITION = {
+    id: "tuition",
+    title: "Prices 2026: tuition and fees",
+    url: "https://example.com/tuition",
+    body:
+      "Intensive English Program (18 hours per week, F-1 eligible):\n4 weeks: $1,680\n12 weeks: $4,680\n24 weeks: $8,880\n36 weeks: $12,600\n\nSemi-intensive (part-time, 12 hours per week, not for F-1): $240 per week.\n\n" +
+      "Other fees: application fee $150 (one time), books and materials $90 every 12 weeks, express courier for the I-20 $75.\n\nBook 24 weeks or more and get a 5% discount on tuition. Prices are in US dollars.",
+  };
+  const RENEWAL = {
+    id: "renewal",
+    title: "Vehicle registration renewal: fees and how to pay",
+    url: "https://example.com/renewal",
+    body:
+      "Your renewal notice arrives about 60 days before the registration expires. It shows the amount due and whether a smog check is needed.\n\n" +
+      "The amount depends on your vehicle: a $74 registration fee, a $32 California Highway Patrol fee, a vehicle license fee of 0.65% of the car's value, plus county and transportation fees. For a typical sedan the total is $250 to $450.\n\n" +
+      "Pay online, at a kiosk in a grocery store, by mail, or at an office. Your new sticker comes by mail within 2 weeks; keep the receipt in the car until then.",
+  };
+  await importDoc([TUITION, RENEWAL, SHIPPING]);
+  // "Prices are in US dollars" held the question's "price": the fees passage had been shown.
+  expect(newsOf(await say("whats the price for 12 weeks"))?.Description).toContain("12 weeks: $4,680");
+  // The notice passage alone holds "renewal", 3 to 4 times the fees passage's score.
+  expect(newsOf(await say("how much is registration renewal"))?.Description).toContain("$74 registration fee");
+  // Not asked how much: the passage about it.
+  expect(newsOf(await say("when does the registration renewal notice arrive"))?.Description).toStartWith("Your renewal notice");
+});
+
 test("a greeting gets the welcome text, thanks or an emoji no reply, whatever an article holds of them; logged courtesy and not unmatched; a rule for it still answers", async () => {
   // An article whose title holds 不 and 在 and 谢谢: each was enough for some article before.
   await importDoc([REFUND, SHIPPING, { id: "thanks", title: "感谢您的支持 不在服务范围的地区", url: "https://example.com/t", body: "谢谢大家。在不在服务范围，请看地图。" }]);
