@@ -106,6 +106,9 @@ describe("words", () => {
     expect(termsOf("How much does delivery take?")).toEqual(["deliv", "take"]);
     // 多少 goes whole, and the pair 少钱 that reaches into it; 钱 and 一斤 stay.
     expect(termsOf("多少钱一斤")).toEqual(["钱", "钱一", "一", "一斤", "斤"]);
+    // 要 says nothing of a subject: 退货 decides "退货要怎么办".
+    expect(termsOf("退货要怎么办")).not.toContain("要");
+    expect(termsOf("退货要怎么办")).toContain("退货");
     // A Zhuyin particle is no word ("破掉了ㄌ").
     expect(termsOf("封面破掉了ㄌ")).toEqual(termsOf("封面破掉了"));
     // Asking to ask run into the question: 想问一下 and 请教一下 go whole; forms that straddle words stay.
