@@ -156,7 +156,8 @@ export class Questions {
    * articles they are sure of, once each, and how many got none (`spaced`: parted at a space between
    * Chinese characters too, ranking/parts.ts); null when fewer than `least` parts ask — beside a sure
    * answer, two: "猫三联 多少钱一针" is one question, its subject before the space (a review: the asking
-   * part alone was sure of the dog's vaccines, listed after the cat's). A part that only tells the circumstances (信号太差了 我家在三楼) is not ranked: it found articles by chance.
+   * part alone was sure of the dog's vaccines, listed after the cat's). A part that only tells the
+   * circumstances (信号太差了 我家在三楼) is not ranked: it found articles by chance.
    */
   private async partsAnswered(question: string, asking: ReturnType<ReadModel["searcher"]["asking"]>, spaced = false, least = 1): Promise<{ articles: RankedArticle[]; unanswered: number } | null> {
     const parts = partsOf(question.slice(0, MAX_INPUT), spaced).filter((p) => p.asks);
