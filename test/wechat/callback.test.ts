@@ -91,8 +91,9 @@ describe("plain-mode replies", () => {
     for (const said of ["回复FV3", "回复：fv3", "回覆 FV3", "reply fv3", "回复FV3。"]) expect({ said, title: items(await say(said)).item }).toMatchObject({ said, title: { Title: "Founder's view 3" } });
     expect((await say("回复h")).Content).toContain("fv — Founder's view");
     expect((await say("回复fv")).Content).toStartWith("Founder's view (fv):");
-    // A number no article has: the fallback, as the number alone gets, not whatever article holds 回复.
-    expect((await say("回复99")).Content).toBe("Say h for help.");
+    // A number no article has: no question, the not_found text, as the number alone gets — not whatever article holds 回复.
+    expect((await say("回复99")).Content).toBe("Nothing matched your search. Send h for help.");
+    expect((await say("99")).Content).toBe("Nothing matched your search. Send h for help.");
     expect((await say("回复zz9")).MsgType).toBe("text");
   });
   test("an article without a description shows its body's opening, cut at 1,024 bytes; one with a description shows that", async () => {

@@ -224,8 +224,8 @@ test("换一个, 第二个 or a number with nothing before them: no article (an 
   // A number no code has, and nothing to pick from: no question, though a body holds the figure.
   for (const said of ["5", "#5", "５", "2000"]) expect({ said, reply: (await say(said, { from: `o_num_${said}` })).ids }).toEqual({ said, reply: [] });
   const logged = (await answers()).map((a: string[]) => a[1]);
-  // One to five reads as a pick (of nothing); a larger number as no question.
-  expect(logged).toEqual([...Array(8).fill("another:not_found"), "fallback"]);
+  // One to five reads as a pick (of nothing); a larger number as no question, said so alike (it had got the fallback).
+  expect(logged).toEqual([...Array(8).fill("another:not_found"), "not_found"]);
   // …and the inbox does not claim the ranking answers it now (it would, on the body's 2000).
   const inbox = (await call("GET", "/api/cli", [["inbox", "unmatched"]])).data.items as { content: string; answered_now?: string }[];
   expect(inbox.find((m) => m.content === "2000")).toMatchObject({ content: "2000" });

@@ -11,6 +11,7 @@ import { CONVERSATION, turnTime, type Conversations, type Turn } from "./convers
 import { nextTurn, offer, pickedFromList, read, type Reading } from "./reading.ts";
 import { MAX_INPUT } from "./regex.ts";
 import { courtesyOf } from "../../ranking/courtesy.ts";
+import { bareNumber } from "../../ranking/cues.ts";
 import { partsOf } from "../../ranking/parts.ts";
 import { ANSWERS, choose } from "../../ranking/choice.ts";
 import type { RankedArticle } from "../../ranking/types.ts";
@@ -103,6 +104,10 @@ export class Questions {
     }
     // Nothing left to offer: said so, not the fallback ("I did not understand").
     if (reading.how === "another") return remember([], { ...this.says("not_found", true), answer: "another:not_found" });
+    // A number that is no code and picks nothing ("9", "12": a code the welcome text told, deleted
+    // since): no question, said so as a pick of nothing is — not the word search's article holding
+    // the figure, nor the fallback it had got past 5 while `replyd rm` said not_found (a walkthrough).
+    if (reading.how === "alone" && bareNumber(question)) return remember([], { ...this.says("not_found", true), answer: "not_found" });
     // Several questions in one message: the articles its parts are each sure of, in the inbox too
     // when a part got none (a walkthrough's student asked of 宿舍, 接机 and the first week at once).
     const parts = reading.how === "alone" ? await this.partsAnswered(question, asking) : null;
