@@ -439,6 +439,7 @@ test("a list of three long entries fits one text reply, each keeping its title a
     coverage: 1, headCoverage: 0,
     word: true,
     questions: [],
+    keywords: [],
     head: 0,
     passage: "退货".repeat(150),
     passageScore: 1,

@@ -110,6 +110,7 @@ export function rank(question: string | Question, source: RankingSource): Rankin
       headCoverage: round(s.headCoverage),
       word: s.word,
       questions: r.questions ? r.questions.split("\n") : [],
+      keywords: r.keywords ? r.keywords.split("\u001f") : [],
       head: round(s.head),
       passage: shown ? cardPassage(text, shown, terms, priced, answering) : null,
       passageScore: shown ? round(shown.score) : 0,

@@ -29,6 +29,8 @@ export interface RankedArticle {
   word: boolean;
   /** The questions the operator taught it, as kept (wechat/answering/taught.ts compares a message to them). */
   questions: string[];
+  /** Its keywords, as kept (taught.ts: a message that is one of them, and no other article's). */
+  keywords: string[];
   /** The head's (title, keywords and questions) part of the score. */
   head: number;
   /** The passage that answers, from the paragraph holding its answering sentence (excerpt.ts cardPassage; null: the article has only its head). */

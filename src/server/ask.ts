@@ -27,8 +27,10 @@ function choiceOf(c: Choice<Scored>, taught: Taught | null, answer: string): { c
       choice: "one",
       choice_why:
         taught.by === "title"
-          ? `titled: this question is "${taught.article.id}"'s title, or a part of it, and no other article's`
-          : `taught: this question is one of "${taught.article.id}"'s questions (its record's, replyd teach or questions+=)`,
+          ? `titled: this question is "${taught.article.id}"'s title, or the question it opens with, and no other article's`
+          : taught.by === "keyword"
+            ? `keyword: this question is one of "${taught.article.id}"'s keywords, and no other article's`
+            : `taught: this question is one of "${taught.article.id}"'s questions (its record's, replyd teach or questions+=)`,
     };
   if (taught) return { choice: "none", choice_why: `taught to "${taught.deleted}", deleted since: the fallback, and it waits in the inbox to be taught anew` };
   // The whole message's choice was not what it got: its questions ranked each alone (wechat/answering/questions.ts partsAnswered).

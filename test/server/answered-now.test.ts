@@ -10,7 +10,7 @@ import { systemClock } from "../../src/base/clock.ts";
 
 const ranked = (id: string, score: number, questions: string[] = []): RankedArticle => ({
   id, title: id, description: "", url: `https://example.com/${id}`, picurl: null, score, coverage: 0.8, headCoverage: 0.5, word: true,
-  questions, head: 1, passage: null, passageScore: 0, excerpt: null, passages: [],
+  questions, keywords: [], head: 1, passage: null, passageScore: 0, excerpt: null, passages: [],
 });
 const ctx = (articles: RankedArticle[], deleted: Record<string, string> = {}) =>
   ({

@@ -316,6 +316,20 @@ test("a message that is an article's title, or its part before a question mark, 
   expect(ask.data.choice_why).toStartWith("titled:");
 });
 
+test("a message that is one article's keyword gets that article alone, however close its neighbours rank; replyd ask says why", async () => {
+  const refund = { id: "refund", title: "退票规定", keywords: ["退票", "退款"], url: "https://example.com/refund", body: "起飞前退票收取票价百分之五的手续费，退款七个工作日内原路退回。" };
+  const change = { id: "change", title: "改签与退票须知", url: "https://example.com/change", body: "改签和退票都需要在起飞前两小时办理，特价票退票收取百分之二十手续费。" };
+  const delay = { id: "delay", title: "航班延误怎么办", url: "https://example.com/delay", body: "航班延误超过四小时，可免费改签或全额退票。" };
+  await importDoc([refund, change, delay]);
+  // Asked in other words, a list: 退票 is in every article.
+  expect(textOf(await say("退票怎么收费"))).toStartWith("1. ");
+  expect(newsOf(await say("退票"))).toMatchObject({ Title: "退票规定" });
+  expect(newsOf(await say("退款？"))).toMatchObject({ Title: "退票规定" });
+  const ask = await call("GET", "/api/cli/ask", [["q", "退票"]], { key: READER });
+  expect(ask.data).toMatchObject({ choice: "one", answer: "answer:refund" });
+  expect(ask.data.choice_why).toStartWith("keyword:");
+});
+
 test("a rule answering with a tag of one live article sends it as a card with its body's opening, as a code does; not a title alone", async () => {
   const boarding = { id: "boarding", title: "寄养入住须知", tag: "jy", url: "https://example.com/boarding", body: "寄养需提前三天预约，入住时请带好疫苗本和平时吃的粮。" };
   await importDoc([boarding, SHIPPING]);

@@ -4,8 +4,8 @@ import { taughtOf } from "../../src/wechat/answering/taught.ts";
 import { taughtForm } from "../../src/ranking/taught-form.ts";
 import type { RankedArticle } from "../../src/ranking/types.ts";
 
-const ranked = (rows: Record<string, string[]>, ...ids: string[]) => ids.map((id) => ({ id, title: `the ${id} article`, questions: rows[id] ?? [] }) as unknown as RankedArticle);
-const titled = (titles: Record<string, string>) => Object.entries(titles).map(([id, title]) => ({ id, title, questions: [] }) as unknown as RankedArticle);
+const ranked = (rows: Record<string, string[]>, ...ids: string[]) => ids.map((id) => ({ id, title: `the ${id} article`, questions: rows[id] ?? [], keywords: [] }) as unknown as RankedArticle);
+const titled = (titles: Record<string, string>, keywords: Record<string, string[]> = {}) => Object.entries(titles).map(([id, title]) => ({ id, title, questions: [], keywords: keywords[id] ?? [] }) as unknown as RankedArticle);
 /** The read model's deleted articles' questions, by taught form. */
 const deleted = (rows: Record<string, string[]> = {}) => ({
   deletedTaught: (form: string) => Object.keys(rows).find((id) => rows[id]!.some((q) => taughtForm(q) === form)) ?? null,
@@ -60,4 +60,13 @@ test("a message that is one article's title, or the question it opens with: that
   const taught = ranked({ c: ["how to pay"] }, "c");
   expect(taughtOf("how to pay", [...articles, ...taught], deleted())).toEqual({ article: expect.objectContaining({ id: "c" }), by: "question" });
   expect(taughtOf("how to pay", articles, deleted({ gone: ["How to pay"] }))).toEqual({ deleted: "gone" });
+});
+
+test("a message that is one of one article's keywords, in any case and end marks: that article; a keyword two articles hold, nobody's; a title first", () => {
+  const articles = titled({ refund: "退票规定", change: "改签说明", delay: "航班延误" }, { refund: ["退票", "refund"], change: ["改签", "退改"], delay: ["延误", "退改"] });
+  for (const [asked, id] of [["退票", "refund"], ["退票？", "refund"], ["Refund!", "refund"], ["改签", "change"]] as const)
+    expect({ asked, got: taughtOf(asked, articles, deleted()) }).toEqual({ asked, got: { article: expect.objectContaining({ id }), by: "keyword" } });
+  expect(taughtOf("退改", articles, deleted())).toBeNull();
+  expect(taughtOf("退票怎么办", articles, deleted())).toBeNull();
+  expect(taughtOf("航班延误", articles, deleted())).toEqual({ article: expect.objectContaining({ id: "delay" }), by: "title" });
 });

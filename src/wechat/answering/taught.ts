@@ -29,13 +29,15 @@ function formOf(question: string): string {
 }
 
 /**
- * A message as taught: to a ranked (live) article — one of its questions, or its title — or to one deleted since.
+ * A message as taught: to a ranked (live) article — one of its questions, its title, or one of its
+ * keywords ("退票" of the refund article: it had got a list of three, an airline's walkthrough) — or
+ * to one deleted since.
  * `by` "title": the message is the article's title, or the question it opens with ("Where is the
  * school? Address and directions" for "where is the school"), no other article's: a follower who types what the
  * account titled an article means that article (a language school's walkthrough: "How to pay",
  * the exact title, got a list of three; "where is the school" an article about transfers to the school first).
  */
-export type Taught = { article: RankedArticle; by: "question" | "title" } | { deleted: string };
+export type Taught = { article: RankedArticle; by: "question" | "title" | "keyword" } | { deleted: string };
 
 /**
  * A title as compared: whole, and its question when it opens with one ("Where is the school?
@@ -54,8 +56,8 @@ function titleForms(title: string): string[] {
  * What the operator taught `text` to, or null. The ranking's articles are live ones and carry their
  * questions (ranking/rank.ts): a taught question's article is among them, its head holding every
  * word of the message; the first of them in the ranking's order. Else a deleted article's, looked
- * up by the read model (store/model/deleted-questions.ts). Else the one article titled so (two
- * titled alike: the ranking's to choose).
+ * up by the read model (store/model/deleted-questions.ts). Else the one article titled so, else
+ * the one holding it as a keyword (two alike: the ranking's to choose).
  */
 export function taughtOf(text: string, ranked: readonly RankedArticle[], articles: Pick<ArticleReads, "deletedTaught">): Taught | null {
   const asked = taughtForm(text);
@@ -65,5 +67,7 @@ export function taughtOf(text: string, ranked: readonly RankedArticle[], article
   const deleted = articles.deletedTaught(asked);
   if (deleted !== null) return { deleted };
   const titled = ranked.filter((candidate) => titleForms(candidate.title).includes(asked));
-  return titled.length === 1 ? { article: titled[0] as RankedArticle, by: "title" } : null;
+  if (titled.length) return titled.length === 1 ? { article: titled[0] as RankedArticle, by: "title" } : null;
+  const keyworded = ranked.filter((candidate) => candidate.keywords.some((k) => formOf(k) === asked));
+  return keyworded.length === 1 ? { article: keyworded[0] as RankedArticle, by: "keyword" } : null;
 }
