@@ -19,9 +19,12 @@ const CLOSES = [
   "辛苦了", "辛苦啦", "麻烦了", "麻烦你了", "打扰了", "赞", "哈哈", "呵呵", "嘻嘻", "再见", "拜拜", "掰掰", "晚安",
   // Cantonese (folded to simplified as the ranking reads them: 多謝晒 is 多谢晒).
   "多谢晒", "多谢你", "多谢你哋", "唔该你", "好嘅", "冇问题", "无问题", "知道喇", "知道啦", "明白晒", "收到晒", "系咁先", "得喇", "得啦", "ok喇",
-  // A sentence-final particle said after any of these ("你好呀", "早晨呀", "好嘅啦", "ok的", "ok了") is courtesy too;
-  // and Taiwan's phone typing of them in Zhuyin (謝謝ㄋ, 感恩ㄛ, 好ㄉ, 破掉了ㄌ).
-  "呀", "啊", "吖", "啦", "喇", "嘅", "㗎", "啰", "呢", "嘛", "哈", "的", "了", "ㄌ", "ㄉ", "ㄛ", "ㄋ", "ㄚ", "ㄇ", "ㄏ",
+  // A sentence-final particle said after any of these ("你好呀", "早晨呀", "好嘅啦") is courtesy too;
+  // and Taiwan's phone typing of them in Zhuyin (謝謝ㄋ, 感恩ㄛ, 好ㄉ) — not ㄇ, which is 嗎 (好ㄇ asks).
+  "呀", "啊", "吖", "啦", "喇", "嘅", "㗎", "啰", "呢", "嘛", "哈", "ㄌ", "ㄉ", "ㄛ", "ㄋ", "ㄚ", "ㄏ",
+  // "OK的", "ok了" (the OK convenience store's article had answered them); 的 and 了 alone are no
+  // courtesy piece: "客服的呢" asks (a review).
+  "ok的", "ok了", "okay的", "好了",
   // Taiwan's: thanks, and bye-bye and hello as Zhuyin initials (a Taiwanese bookstore's walkthrough: each got the fallback).
   "感谢您", "感谢你", "太感谢了", "太感谢", "非常感谢", "万分感谢", "ㄅㄅ",
   "thanks", "thank you", "thank u", "thanks a lot", "thanks so much", "many thanks", "thank you very much", "thx", "ty", "ok", "okay", "ok thanks", "ok thx", "ok thank you", "got it", "great", "cool", "nice",

@@ -11,7 +11,8 @@ export const PRICE = /[$¥￥£€]\s?\d|\d[\d,.]*\s?(?:元|块钱|塊錢|蚊|do
 /** A passage holding a price is shown unless the best one scores this many times it. */
 export const PRICE_FAR = 4;
 /**
- * The terms a question asks what it costs with (as words.ts reads them: stems, Chinese pairs and the
- * characters that say money), which tell apart no two passages that hold a price (score.ts shownPassage).
+ * The terms a question asks what it costs with, as ASKS_PRICE names them (as words.ts reads them:
+ * stems, Chinese pairs and the characters that say money), which tell apart no two passages that
+ * hold a price (score.ts shownPassage). Not "charge": its stem is charging's and charger's too (a review).
  */
-export const PRICE_WORDS: ReadonlySet<string> = new Set([...["price", "cost", "fee", "charge"].map(stemWord), "价格", "价钱", "费用", "收费", "价", "钱", "费"]);
+export const PRICE_WORDS: ReadonlySet<string> = new Set([...["price", "cost", "fee"].map(stemWord), "价格", "价钱", "费用", "收费", "价", "钱", "费", "贵"]);

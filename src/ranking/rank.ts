@@ -110,7 +110,7 @@ export function rank(question: string | Question, source: RankingSource): Rankin
       headCoverage: round(s.headCoverage),
       word: s.word,
       questions: r.questions ? r.questions.split("\n") : [],
-      keywords: r.keywords ? r.keywords.split("\u001f") : [],
+      keywords: r.keywords ? r.keywords.split("\u001f").map(unescaped) : [],
       head: round(s.head),
       passage: shown ? cardPassage(text, shown, terms, priced, answering) : null,
       passageScore: shown ? round(shown.score) : 0,
@@ -126,3 +126,13 @@ export function rank(question: string | Question, source: RankingSource): Rankin
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
+
+/** A keyword as the index's keyword text holds it, still JSON-escaped where it held a quote or a backslash (store/rows.ts keywordText). */
+function unescaped(k: string): string {
+  if (!k.includes("\\")) return k;
+  try {
+    return JSON.parse(`"${k}"`) as string;
+  } catch {
+    return k;
+  }
+}

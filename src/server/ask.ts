@@ -15,12 +15,16 @@ import { taughtOf, type Taught } from "../wechat/answering/taught.ts";
 import { SynonymTable } from "../ranking/synonyms.ts";
 import { unheldWords } from "../ranking/unheld.ts";
 import { termsOf } from "../ranking/words.ts";
+import { bareNumber } from "../ranking/cues.ts";
 
 /** A follower's text is at most 2,048 bytes (the platform's limit): a question longer is not one a follower can send. */
 export const MAX_QUESTION_BYTES = 2048;
 
 /** The choice and why, in the operator's words (docs/answers.md "What followers get"); a taught question's first (wechat/answering/taught.ts). */
-function choiceOf(c: Choice<Scored>, taught: Taught | null, answer: string): { choice: Choice<Scored>["kind"]; choice_why: string } {
+function choiceOf(c: Choice<Scored>, taught: Taught | null, answer: string, question: string): { choice: Choice<Scored>["kind"]; choice_why: string } {
+  // A number alone is ranked for no follower (wechat/answering/reading.ts): what ask's own ranking would say of it is not what they get.
+  if (bareNumber(question) && !answer.startsWith("rule:") && answer !== "code")
+    return { choice: answer === "search" ? "one" : "none", choice_why: "a number alone is no question: an article's code, a pick from the list just sent, or an article whose title or keywords hold it (the word search); else the not_found text" };
   if (answer === "courtesy") return { choice: "none", choice_why: "thanks, a greeting or an emoji: no question, whatever an article holds of its words (a greeting gets the welcome text, thanks no reply)" };
   if (taught && "article" in taught)
     return {
@@ -72,7 +76,7 @@ export async function getAsk(ctx: AppContext, req: SignedRequest) {
     answer: decision.answer,
     rule_warnings: ruleWarnings(ctx, rules),
     reply: decision.reply,
-    ...choiceOf(choose(ranking.articles), taughtOf(q, ranking.articles, ctx.read.articles), decision.answer),
+    ...choiceOf(choose(ranking.articles), taughtOf(q, ranking.articles, ctx.read.articles), decision.answer, q),
     terms: ranking.terms,
     // The question's words no article holds, nor a synonym group of them: they count against every article's share of it.
     unheld: unheldWords(q, ranking.terms.map((t) => t.term), SynonymTable.of(ctx.read.content.synonyms(), termsOf)),

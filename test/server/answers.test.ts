@@ -161,6 +161,17 @@ test("asked the price of one thing, the priced passage about it: the asking word
   expect(newsOf(await say("whats the price for 12 weeks"))?.Description).toContain("12 weeks: $4,680");
   // The notice passage alone holds "renewal", 3 to 4 times the fees passage's score.
   expect(newsOf(await say("how much is registration renewal"))?.Description).toContain("$74 registration fee");
+  // "charge" asks of charging as often as of a price: it still chooses the passage.
+  const AIRPORT = {
+    id: "airport",
+    title: "Airport services",
+    url: "https://example.com/airport",
+    body:
+      "Electric vehicles can use the charging bays on level 2 of the short-stay car park. Charging costs $0.45 per kWh, paid at the charger by card, and bays are free to stand in while you charge.\n\n" +
+      "Parking at the airport costs $5 an hour.",
+  };
+  await importDoc([TUITION, RENEWAL, SHIPPING, AIRPORT]);
+  expect(newsOf(await say("how much is charging at the airport"))?.Description).toContain("$0.45 per kWh");
   // Not asked how much: the passage about it.
   expect(newsOf(await say("when does the registration renewal notice arrive"))?.Description).toStartWith("Your renewal notice");
 });
@@ -328,6 +339,19 @@ test("a message that is one article's keyword gets that article alone, however c
   const ask = await call("GET", "/api/cli/ask", [["q", "退票"]], { key: READER });
   expect(ask.data).toMatchObject({ choice: "one", answer: "answer:refund" });
   expect(ask.data.choice_why).toStartWith("keyword:");
+});
+
+test("a number alone: the article whose title or keywords hold it, else the not_found text; replyd ask says so, not what its own ranking would", async () => {
+  const rail = { id: "rail", title: "12306购票指南", keywords: ["12306"], url: "https://example.com/rail", body: "在12306网站或App购票，身份证实名。" };
+  const intake = { id: "intake", title: "2024年招生简章", url: "https://example.com/intake", body: "2024年秋季招生，报名截止6月30日。" };
+  await importDoc([rail, intake, SHIPPING]);
+  expect(newsOf(await say("12306"))).toMatchObject({ Title: "12306购票指南" });
+  expect(newsOf(await say("2024"))).toMatchObject({ Title: "2024年招生简章" });
+  expect(textOf(await say("9"))).toBe("Nothing matched your search. Send h for help.");
+  const ask = await call("GET", "/api/cli/ask", [["q", "12306"]], { key: READER });
+  expect(ask.data).toMatchObject({ choice: "one", answer: "search" });
+  expect(ask.data.choice_why).toStartWith("a number alone is no question");
+  expect((await call("GET", "/api/cli/ask", [["q", "9"]], { key: READER })).data).toMatchObject({ choice: "none", answer: "not_found" });
 });
 
 test("a rule answering with a tag of one live article sends it as a card with its body's opening, as a code does; not a title alone", async () => {

@@ -182,7 +182,9 @@ describe("what a message says about the reply before it", () => {
       // Whom they address, and a particle, are courtesy only beside courtesy.
       "医生", "老师", "doctor", "doc?", "lah", "can", "hi doc can i walk in", "ok can i pay by card", "老板",
       "arvo?", "good day", "g day trip", "ban", "anh", "bạn", "heaps", "po", "na", "umaga", "hi po, my transfer didnt arrive",
-      "merci hotel", "gracias por la entrega, where is my parcel", "hola do you deliver", "brother", "oi where is the school", "OK店", "ok的店在哪"];
+      "merci hotel", "gracias por la entrega, where is my parcel", "hola do you deliver", "brother", "oi where is the school", "OK店", "ok的店在哪",
+      // ㄇ is 嗎: it asks; 的 and 了 are no courtesy alone or beside a word ("and the teacher's?").
+      "好ㄇ", "行ㄇ", "收到ㄌㄇ", "客服的呢", "老师的呢", "的", "了", "早了"];
     expect(kinds(messages)).toEqual(messages.map((t) => [t, null]));
   });
 

@@ -70,3 +70,15 @@ test("a message that is one of one article's keywords, in any case and end marks
   expect(taughtOf("退票怎么办", articles, deleted())).toBeNull();
   expect(taughtOf("航班延误", articles, deleted())).toEqual({ article: expect.objectContaining({ id: "delay" }), by: "title" });
 });
+
+test("a keyword holding a quote or a backslash, as the index's keyword text keeps it JSON-escaped, is met as written", async () => {
+  const { keywordText } = await import("../../src/store/rows.ts");
+  const { rank } = await import("../../src/ranking/rank.ts");
+  const { MemorySource } = await import("../../bench/eval/memory-source.ts");
+  const keywords = keywordText(JSON.stringify(['say "hi" now', "C:\\temp", "ok"]));
+  const source = new MemorySource([{ id: "a", title: "Greetings", keywords, body: "Say hi now to the team." }, { id: "b", title: "Files", keywords: "", body: "Temp files live in C:\\temp." }]);
+  for (const asked of ['say "hi" now', "C:\\temp"]) {
+    const ranked = rank(asked, source).articles;
+    expect({ asked, got: taughtOf(asked, ranked, deleted()) }).toEqual({ asked, got: { article: expect.objectContaining({ id: "a" }), by: "keyword" } });
+  }
+});

@@ -133,11 +133,13 @@ const shows = (turn: Turn, entry: string | undefined): boolean => entry !== unde
  * `turn` after a code, tag, help or rule answered (`entry`: the code's article): its list forgotten —
  * unless the code is one of its entries, which is then picked from it, as "第二个" would, so that "换一个"
  * next is the entry after it (a walkthrough's follower sent "3" from a tag's list, then "another", and
- * got the tag's description ranked: unrelated articles). `turn` itself when nothing changes.
+ * got the tag's description ranked: unrelated articles). `turn` itself when nothing changes. In a
+ * cluster, an instance that did not keep the list learns of the last code sent from it only
+ * (SharedConversations keeps one mark, not a read and a write of the turns).
  */
 function afterCode(turn: Turn, entry: string | undefined): Turn {
   if (!shows(turn, entry)) return { ...turn, shown: [] };
-  return turn.picked?.[turn.picked.length - 1] === entry ? turn : { ...turn, picked: [...(turn.picked ?? []), entry as string] };
+  return turn.picked?.includes(entry as string) ? turn : { ...turn, picked: [...(turn.picked ?? []), entry as string] };
 }
 
 /** Newest first, each message once, those within the window and not `key`'s, at most CONVERSATION.turns. */

@@ -104,10 +104,6 @@ export class Questions {
     }
     // Nothing left to offer: said so, not the fallback ("I did not understand").
     if (reading.how === "another") return remember([], { ...this.says("not_found", true), answer: "another:not_found" });
-    // A number that is no code and picks nothing ("9", "12": a code the welcome text told, deleted
-    // since): no question, said so as a pick of nothing is — not the word search's article holding
-    // the figure, nor the fallback it had got past 5 while `replyd rm` said not_found (a walkthrough).
-    if (reading.how === "alone" && bareNumber(question)) return remember([], { ...this.says("not_found", true), answer: "not_found" });
     // Several questions in one message: the articles its parts are each sure of, in the inbox too
     // when a part got none (a walkthrough's student asked of 宿舍, 接机 and the first week at once).
     const parts = reading.how === "alone" ? await this.partsAnswered(question, asking) : null;
@@ -121,6 +117,10 @@ export class Questions {
     if (found === "busy") return { ...this.says(nothing, true), answer: "search_busy" };
     const best = found.id === null ? null : this.store.articles.get(found.id);
     if (best && !best.deleted) return remember([best.id], { reply: { type: "news", articles: [news(best)] }, answer: `${how}search`, unmatched: false, ...generate });
+    // A number that is no code, picks nothing and no title or keyword holds ("9": a code the welcome
+    // text told, deleted since): no question, said so as a pick of nothing is — it had got the
+    // fallback past 5, while `replyd rm` said not_found (a walkthrough). "12306" titled is found above.
+    if (reading.how === "alone" && bareNumber(question)) return remember([], { ...this.says("not_found", true), answer: "not_found" });
     const considered = (ranked?.articles ?? []).slice(0, 3).map((a) => a.id);
     return remember([], { ...this.says(nothing, true), answer: `${how}${considered.length ? `${nothing}:${considered.join(",")}` : nothing}`, ...generate });
   }
