@@ -13,7 +13,7 @@ import { MAX_INPUT } from "./regex.ts";
 import { courtesyOf } from "../../ranking/courtesy.ts";
 import { bareNumber } from "../../ranking/cues.ts";
 import { partsOf } from "../../ranking/parts.ts";
-import { ANSWERS, choose } from "../../ranking/choice.ts";
+import { ANSWERS, choose, type Choice } from "../../ranking/choice.ts";
 import type { RankedArticle } from "../../ranking/types.ts";
 import { taughtOf } from "./taught.ts";
 import type { Decision, ResponderOptions } from "./decision.ts";
@@ -87,17 +87,13 @@ export class Questions {
     if (taught && "deleted" in taught) return remember([], { ...this.says(nothing, true), answer: `${how}${nothing}` });
     const sources = this.forModel && !taught ? sourcesOf((ranked?.articles ?? []).filter((a) => a.word)) : [];
     const generate = sources.length ? { generate: { question: reading.asked, sources } } : {};
-    const choice = taught ? ({ kind: "one", article: taught.article, margin: 0 } as const) : offer(reading);
-    if (choice.kind === "one") {
-      // Sure of one, for a message of two questions or more: what its other questions are each sure of,
-      // listed after it ("物业费怎么交 能开发票吗" had got the payment article alone).
-      const beside = !taught && reading.how === "alone" ? await this.partsAnswered(question, asking, true, 2) : null;
-      const more = beside?.articles.filter((a) => a.id !== choice.article.id) ?? [];
-      if (!more.length) return remember([choice.article.id], { reply: answerReply(choice), answer: `${how}${loggedAnswer(choice)}`, unmatched: false, margin: choice.margin, ...generate });
-      const list = { kind: "list", articles: [choice.article, ...more].slice(0, ANSWERS.listed) } as const;
-      const ids = list.articles.map((a) => a.id);
-      return remember(ids, { reply: answerReply(list, entryLabels(ids, this.codeOf)), answer: `${how}${loggedAnswer(list)}`, unmatched: false, ...generate });
-    }
+    const offered: Choice<RankedArticle> = taught ? { kind: "one", article: taught.article, margin: 0 } : offer(reading);
+    // Sure of one, for a message of two questions or more: what its other questions are each sure of,
+    // listed after it ("物业费怎么交 能开发票吗" had got the payment article alone).
+    const beside = offered.kind === "one" && !taught && reading.how === "alone" ? await this.partsAnswered(question, asking, true, 2) : null;
+    const more = offered.kind === "one" ? (beside?.articles.filter((a) => a.id !== offered.article.id) ?? []) : [];
+    const choice: Choice<RankedArticle> = offered.kind === "one" && more.length ? { kind: "list", articles: [offered.article, ...more].slice(0, ANSWERS.listed) } : offered;
+    if (choice.kind === "one") return remember([choice.article.id], { reply: answerReply(choice), answer: `${how}${loggedAnswer(choice)}`, unmatched: false, margin: choice.margin, ...generate });
     if (choice.kind === "list") {
       const ids = choice.articles.map((a) => a.id);
       return remember(ids, { reply: answerReply(choice, entryLabels(ids, this.codeOf)), answer: `${how}${loggedAnswer(choice)}`, unmatched: false, ...generate });

@@ -125,10 +125,8 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // dog's came first on its body's 一针 — a pet hospital's walkthrough).
   const chosen = last.picked?.[last.picked.length - 1];
   const it = chosen === undefined || led?.id === chosen ? undefined : together.articles.find((a) => a.id === chosen);
-  if (it && led && it.score >= led.score * READING.pickedClose) {
-    return { how: "followup", question, asked: spoken(text, earlier), ranked: { ...together, articles: [it, ...together.articles.filter((a) => a !== it)] } };
-  }
-  return { how: "followup", question, asked: spoken(text, earlier), ranked: together };
+  const ranked = it && led && it.score >= led.score * READING.pickedClose ? { ...together, articles: [it, ...together.articles.filter((a) => a !== it)] } : together;
+  return { how: "followup", question, asked: spoken(text, earlier), ranked };
 }
 
 /**
