@@ -62,8 +62,8 @@ export function deletedWarnings(ctx: AppContext, a: Pick<Article, "id" | "code" 
   return out;
 }
 
-/** What a follower sending a code no article has gets (wechat.md §3): a number is no question, the not_found text; a word is ranked as one. */
-const whatTheyGet = (code: string) => (/^\d+$/.test(code.normalize("NFKC")) ? "the not_found text (your fallback's words while it is unwritten)" : "what the ranking finds for it, or the fallback");
+/** What a follower sending a code no article has gets (wechat.md §3): a number is no question — an article whose title or keywords hold it, else the not_found text; a word is ranked as one. */
+const whatTheyGet = (code: string) => (/^\d+$/.test(code.normalize("NFKC")) ? "the not_found text (your fallback's words while it is unwritten), or an article whose title or keywords hold the number" : "what the ranking finds for it, or the fallback");
 
 /** The welcome and help texts: what followers are told to send. */
 const TOLD_TEXTS = ["welcome", "help"] as const;

@@ -89,13 +89,13 @@ test("rm says what still points at the article: the rules answering with it or i
   expect(rm.data.warnings).toEqual([
     'rule "care" answers with article "a1" is deleted: it answers nothing and is passed over',
     'rule "kids" answers with tag "kids", which no live article carries: it answers nothing and is passed over',
-    'the welcome text tells followers to send "3", the code of a1: they now get the not_found text (your fallback\'s words while it is unwritten) — edit the text (replyd import texts.json), or give the code to another article',
+    'the welcome text tells followers to send "3", the code of a1: they now get the not_found text (your fallback\'s words while it is unwritten), or an article whose title or keywords hold the number — edit the text (replyd import texts.json), or give the code to another article',
   ]);
   // Code 31 is told in both texts; its tag still has a live article, and "回复 3" is no mention of 31.
   const purged = await call("DELETE", "/api/cli", [["id", "a2"], ["purge", "1"]]);
   expect(purged.data.warnings).toEqual([
-    'the welcome text tells followers to send "31", the code of a2: they now get the not_found text (your fallback\'s words while it is unwritten) — edit the text (replyd import texts.json), or give the code to another article',
-    'the help text tells followers to send "31", the code of a2: they now get the not_found text (your fallback\'s words while it is unwritten) — edit the text (replyd import texts.json), or give the code to another article',
+    'the welcome text tells followers to send "31", the code of a2: they now get the not_found text (your fallback\'s words while it is unwritten), or an article whose title or keywords hold the number — edit the text (replyd import texts.json), or give the code to another article',
+    'the help text tells followers to send "31", the code of a2: they now get the not_found text (your fallback\'s words while it is unwritten), or an article whose title or keywords hold the number — edit the text (replyd import texts.json), or give the code to another article',
   ]);
   // a4 was the tag's last live article.
   expect((await call("DELETE", "/api/cli", [["id", "a4"]])).data.warnings).toEqual(['rule "news" answers with tag "news", which no live article carries: it answers nothing and is passed over']);
@@ -114,16 +114,16 @@ test("an import --init or a restore that removes the codes the welcome text tell
   const init = await call("POST", "/api/cli", [["mode", "init"]], [{ name: "json", content: doc([article(5, { code: "1" })]) }]);
   // "9" is a time in the welcome text, not a code it tells followers to send: not named though a3 had it.
   expect(init.data.warnings).toEqual([
-    'the welcome text tells followers to send "2", and no article has that code now: they get the not_found text (your fallback\'s words while it is unwritten) — edit the text (replyd import texts.json), or give the code to an article',
-    'the help text tells followers to send "2", and no article has that code now: they get the not_found text (your fallback\'s words while it is unwritten) — edit the text (replyd import texts.json), or give the code to an article',
+    'the welcome text tells followers to send "2", and no article has that code now: they get the not_found text (your fallback\'s words while it is unwritten), or an article whose title or keywords hold the number — edit the text (replyd import texts.json), or give the code to an article',
+    'the help text tells followers to send "2", and no article has that code now: they get the not_found text (your fallback\'s words while it is unwritten), or an article whose title or keywords hold the number — edit the text (replyd import texts.json), or give the code to an article',
     'the welcome text tells followers to send "缴费", and no article has that code now: they get what the ranking finds for it, or the fallback — edit the text (replyd import texts.json), or give the code to an article',
     'the welcome text tells followers to send "报修", and no article has that code now: they get what the ranking finds for it, or the fallback — edit the text (replyd import texts.json), or give the code to an article',
   ]);
   // Health says it for as long as it lasts: the numbers told after 回复 / reply that no article has.
   const health = async () => (await call("GET", "/api/cli")).data.text_warnings as string[];
   expect(await health()).toEqual([
-    'the welcome text tells followers to send "2", and no article has that code: they get the not_found text (your fallback\'s words while it is unwritten) — edit the text, or give the code to an article',
-    'the help text tells followers to send "2", and no article has that code: they get the not_found text (your fallback\'s words while it is unwritten) — edit the text, or give the code to an article',
+    'the welcome text tells followers to send "2", and no article has that code: they get the not_found text (your fallback\'s words while it is unwritten), or an article whose title or keywords hold the number — edit the text, or give the code to an article',
+    'the help text tells followers to send "2", and no article has that code: they get the not_found text (your fallback\'s words while it is unwritten), or an article whose title or keywords hold the number — edit the text, or give the code to an article',
   ]);
   // A restore of the articles that brings them back says nothing of them; one without code 1 names it.
   const articles = doc([article(1, { code: "1" }), article(2, { code: "2" }), article(3, { code: "9" })]);
@@ -132,5 +132,5 @@ test("an import --init or a restore that removes the codes the welcome text tell
   expect(restored.data.warnings).toEqual([]);
   expect(await health()).toEqual([]);
   const without = await call("PUT", "/api/cli/revert/articles", [], [{ name: "json", content: doc([article(2, { code: "2" })]) }]);
-  expect(without.data.warnings).toEqual(['the welcome text tells followers to send "1", and no article has that code now: they get the not_found text (your fallback\'s words while it is unwritten) — edit the text (replyd import texts.json), or give the code to an article']);
+  expect(without.data.warnings).toEqual(['the welcome text tells followers to send "1", and no article has that code now: they get the not_found text (your fallback\'s words while it is unwritten), or an article whose title or keywords hold the number — edit the text (replyd import texts.json), or give the code to an article']);
 });
