@@ -5,7 +5,7 @@
  * real ranking code over each account (eval/memory-source.ts), and with --binary through dist/replyd's
  * callback, each account imported into a server of its own.
  *
- *   bun bench/followups.ts [--half tune|held|all] [--set weight=0.5] [--set namesAnother=0.5] [--set lead=2] [--binary] [--json] [--misses]
+ *   bun bench/followups.ts [--half tune|held|all] [--set weight=0.5] [--set namesAnother=0.5] [--set ownHeld=0.35] [--set lead=2] [--binary] [--json] [--misses]
  *   bun bench/followups.ts --fresh [--binary] [--misses]    (bench/eval/followups-fresh on bench/eval/faq-fresh: never tuned on)
  *   bun bench/followups.ts [--fresh] --cross    (each question of its own asked after every first question of the pairs)
  *   bun bench/followups.ts [--fresh] --standalone [PATH]    (default: the accounts' own questions.jsonl)
@@ -368,7 +368,7 @@ if (import.meta.main) {
     if (args[i] !== "--set") continue;
     const [k, v] = (args[i + 1] as string).split("=") as [string, string];
     if (k === "weight") CONTEXT.weight = Number(v);
-    else if (k === "namesAnother") READING.namesAnother = Number(v);
+    else if (k in READING) (READING as Record<string, number>)[k] = Number(v);
     else if (k === "lead") ANSWERS.lead = Number(v);
     else throw new Error(`unknown setting ${k}`);
   }

@@ -46,6 +46,17 @@ describe("a question read with the one before it", () => {
     // Were the earlier question's words weighed as the follower's own, the old article would stay first.
     expect(first({ text: "what about Hawaii and Alaska?", context: "How much is standard shipping? Is it free over $75? how many business days?" })).toBe("alaska");
   });
+
+  test("ownCoverage: of a follow-up, the share of the follower's own words held, one no article holds counting against it, the earlier question's words not at all; of a question alone, its coverage", () => {
+    const of = (q: Parameters<typeof rank>[0], id: string) => rank(q, shop).articles.find((a) => a.id === id);
+    // Alaska holds "alaska", no article "kayak": each weighs as the rarest, so half; the earlier question's "shipping" does not count.
+    const followup = of({ text: "alaska kayak", context: "How much is shipping?" }, "alaska");
+    expect(followup?.ownCoverage).toBeCloseTo(0.5, 3);
+    // The share of the whole question read together counts the earlier words the article holds.
+    expect(followup?.coverage).toBeGreaterThan(0.5);
+    const alone = of("alaska kayak", "alaska");
+    expect(alone?.ownCoverage).toBe(alone?.coverage as number);
+  });
 });
 
 describe("articles left out", () => {

@@ -436,7 +436,7 @@ test("a list of three long entries fits one text reply, each keeping its title a
     url: `https://example.com/articles/${i}`,
     picurl: null,
     score: 1,
-    coverage: 1, headCoverage: 0,
+    coverage: 1, headCoverage: 0, ownCoverage: 1,
     word: true,
     questions: [],
     keywords: [],

@@ -108,6 +108,7 @@ export function rank(question: string | Question, source: RankingSource): Rankin
       score: round(s.score),
       coverage: round(s.coverage),
       headCoverage: round(s.headCoverage),
+      ownCoverage: round(s.ownCoverage),
       word: s.word,
       questions: r.questions ? r.questions.split("\n") : [],
       keywords: r.keywords ? r.keywords.split("\u001f").map(unescaped) : [],

@@ -37,6 +37,12 @@ export interface ArticleScore {
   coverage: number;
   /** The share of the question its head alone holds (title, keywords, questions): an article about what is asked names it there. */
   headCoverage: number;
+  /**
+   * Of a follow-up (`Asked.context`), the share of the follower's own words it holds, every one of
+   * them, those no article holds too — the earlier question's left out; of a question alone, its
+   * coverage. Whether the article read before still answers what is asked now (reading.ts).
+   */
+  ownCoverage: number;
   /** Whether it holds one of the question's words (a Han pair, a Latin word), or RANKING.charsAsWord of its Han characters: not only a character or two. */
   word: boolean;
   /** The head's part of the score: the article's score had its body held nothing (what `replyd ask` shows). */
@@ -77,12 +83,21 @@ export function queryTerms(question: string, df: (term: string) => number, stats
   return out;
 }
 
+/** A place of a question (words.ts placesOf) with its weight: the idf of its word or character. */
+interface Place {
+  weight: number;
+  by: string[];
+  term: string;
+}
+
 /** A question as scoring reads it. */
 export interface Asked {
   /** Its terms that take part in the score. */
   terms: QueryTerm[];
   /** Its places (words.ts placesOf), each with its weight: the idf of its word or character. */
-  places: { weight: number; by: string[]; term: string }[];
+  places: Place[];
+  /** The follower's own places, those no article holds too (a follow-up's `places` leave them out): what ownCoverage is over. */
+  own: Place[];
   /** It asks how much something costs ("how much is it", 要钱吗): the passage shown is one with a price, when one is about it (shownPassage). */
   asksPrice?: boolean;
   /** Its text in titleForm, for namesTitle (null: no title counts as named). */
@@ -115,15 +130,14 @@ export function askedOf(
       .map((p) => ({ weight: weightOf(p) * share, by: p.by, term: p.term }));
   };
   const mine = placesOf(question);
-  let places = placed(question, own, 1, new Set());
-  if (context) {
-    // A follow-up's own words that no article holds ("can I undo it?") say what is asked of the
-    // earlier question's article, not that the question is off the account: they do not count.
-    const known = new Set(own.filter((t) => t.known).map((t) => t.term));
-    places = places.filter((_, i) => (mine[i] as { by: string[] }).by.some((b) => known.has(b)) || known.has((mine[i] as { term: string }).term));
-  }
-  if (context) places.push(...placed(context, earlier, CONTEXT.weight, new Set(mine.map((p) => p.term))));
-  return { terms: take(all), places, title: titleForm(question), asksPrice: ASKS_PRICE.test(question) };
+  const ownPlaces = placed(question, own, 1, new Set());
+  if (!context) return { terms: take(all), places: ownPlaces, own: ownPlaces, title: titleForm(question), asksPrice: ASKS_PRICE.test(question) };
+  // A follow-up's own words that no article holds ("can I undo it?") say what is asked of the
+  // earlier question's article, not that the question is off the account: they do not count.
+  const known = new Set(own.filter((t) => t.known).map((t) => t.term));
+  const places = ownPlaces.filter((_, i) => (mine[i] as { by: string[] }).by.some((b) => known.has(b)) || known.has((mine[i] as { term: string }).term));
+  places.push(...placed(context, earlier, CONTEXT.weight, new Set(mine.map((p) => p.term))));
+  return { terms: take(all), places, own: ownPlaces, title: titleForm(question), asksPrice: ASKS_PRICE.test(question) };
 }
 
 /** An article's terms counted once: its head's and each passage's (spans index into passageText()). What scoring reads, and what the index files and counts. */
@@ -181,6 +195,8 @@ export function scoreArticle(asked: Asked, a: RankedSource, stats: CorpusStats):
   const heldShare = (p: { by: string[]; term: string }, at: (term: string) => boolean) =>
     p.by.some(at) ? 1 : p.term.length === 1 && !p.by.includes(p.term) && at(p.term) ? RANKING.charCredit : 0;
   const held = asked.places.reduce((s, p) => s + p.weight * heldShare(p, has), 0);
+  const ownTotal = asked.own.reduce((s, p) => s + p.weight, 0);
+  const ownHeld = asked.own.reduce((s, p) => s + p.weight * heldShare(p, has), 0);
   const inHead = (term: string) => x.head.has(term);
   const heldInHead = asked.places.reduce((s, p) => s + p.weight * heldShare(p, inHead), 0);
   // A question of single characters only ("茶") has no word to hold: its characters count as words.
@@ -198,6 +214,7 @@ export function scoreArticle(asked: Asked, a: RankedSource, stats: CorpusStats):
     score: articleScore(q, fields, stats) * named,
     coverage: total > 0 ? held / total : 0,
     headCoverage: total > 0 ? heldInHead / total : 0,
+    ownCoverage: ownTotal > 0 ? ownHeld / ownTotal : 0,
     head: articleScore(q, { ...fields, ...NO_BODY }, stats) * named,
     shown: shownPassage(q, passages, stats, asked.asksPrice ? (p) => PRICE.test(text.slice(p.start, p.end)) : null),
     passages: passages.map(({ start, end, score }) => ({ start, end, score })),

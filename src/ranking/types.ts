@@ -26,6 +26,8 @@ export interface RankedArticle {
   coverage: number;
   /** The share of the question its head alone holds (score.ts). */
   headCoverage: number;
+  /** Of a follow-up, the share of the follower's own words it holds; of a question alone, its coverage (score.ts). */
+  ownCoverage: number;
   word: boolean;
   /** The questions the operator taught it, as kept (wechat/answering/taught.ts compares a message to them). */
   questions: string[];

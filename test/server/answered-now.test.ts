@@ -9,7 +9,7 @@ import type { RankedArticle } from "../../src/ranking/types.ts";
 import { systemClock } from "../../src/base/clock.ts";
 
 const ranked = (id: string, score: number, questions: string[] = []): RankedArticle => ({
-  id, title: id, description: "", url: `https://example.com/${id}`, picurl: null, score, coverage: 0.8, headCoverage: 0.5, word: true,
+  id, title: id, description: "", url: `https://example.com/${id}`, picurl: null, score, coverage: 0.8, headCoverage: 0.5, ownCoverage: 0.8, word: true,
   questions, keywords: [], head: 1, passage: null, passageScore: 0, excerpt: null, passages: [],
 });
 const ctx = (articles: RankedArticle[], deleted: Record<string, string> = {}) =>

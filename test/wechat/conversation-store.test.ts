@@ -249,7 +249,7 @@ describe("reading in the conversation", () => {
   });
 
   test("a leaning message is read with the question only when the article that reading leads with is an answer itself, not when one behind it is", async () => {
-    const art = (id: string, score: number, coverage: number) => ({ id, title: id, url: "", picurl: null, description: "", score, coverage, headCoverage: 0, word: true, questions: [], keywords: [], head: 0, passage: null, passageScore: 0, excerpt: null, passages: [] });
+    const art = (id: string, score: number, coverage: number) => ({ id, title: id, url: "", picurl: null, description: "", score, coverage, headCoverage: 0, ownCoverage: coverage, word: true, questions: [], keywords: [], head: 0, passage: null, passageScore: 0, excerpt: null, passages: [] });
     const q = turn("怎么退款", 1, { offered: ["refund"], shown: ["refund"] });
     // Alone: one article, sure; together: a best holding too little, a second that answers (a list by choose()).
     const ranker = (together: ReturnType<typeof art>[]) => async (x: Question): Promise<RankingResult> => ({ terms: [], postings: 0, candidates: 0, articles: x.context ? together : [art("alone", 10, 0.9)] });
@@ -299,7 +299,7 @@ describe("review of issue 34 E", () => {
       articles: ids
         .filter((id) => !(q.exclude ?? []).includes(id))
         .slice(0, 16)
-        .map((id) => ({ id, title: id, url: "", picurl: null, description: "", score: 1, coverage: 0.5, headCoverage: 0, word: true, questions: [], keywords: [], head: 0, passage: null, passageScore: 0, excerpt: null, passages: [] })),
+        .map((id) => ({ id, title: id, url: "", picurl: null, description: "", score: 1, coverage: 0.5, headCoverage: 0, ownCoverage: 0.5, word: true, questions: [], keywords: [], head: 0, passage: null, passageScore: 0, excerpt: null, passages: [] })),
     });
     let now = 1000;
     const c = new LocalConversations(() => now);

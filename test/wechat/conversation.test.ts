@@ -122,6 +122,19 @@ test("a question about something else that leans on nothing before is read alone
   expect((await say("那推荐一部电影呢", { from: "o_two" })).ids).toEqual(["hours"]);
 });
 
+const POLICY_CANCEL = { id: "cancel", title: "Cancelling your policy", url: url("cancel"), body: "You can cancel within 14 days of buying your policy and get a full refund. After 14 days we refund the premium for the days you haven't used, minus a £25 cancellation fee. To cancel, call us on 0800 555 0100." };
+const PAYING = { id: "paying", title: "Paying monthly or annually", url: url("paying"), body: "Pay annually by card, or monthly by Direct Debit in 11 payments. Switching from monthly to annual has no extra fee." };
+const CLAIM = { id: "claim", title: "Making a claim", url: url("claim"), body: "Call the claims line any time. A loss adjuster may visit your home. There is no fee to make a claim." };
+
+test("a question that leans on nothing, its ranking not sure, stays on the article just read when that article holds its words: 'is there a fee' after cancelling, logged as a follow-up", async () => {
+  await importDoc([POLICY_CANCEL, PAYING, CLAIM]);
+  // Alone, three articles hold "fee": a list the cancelling article does not lead.
+  expect((await say("is there a fee", { from: "o_other" })).ids[0]).not.toBe("cancel");
+  expect((await say("How do I cancel my policy?")).ids).toEqual(["cancel"]);
+  expect((await say("is there a fee")).ids[0]).toBe("cancel");
+  expect((await answers()).at(-1)?.[1]).toStartWith("followup:");
+});
+
 const SUBJECT_ONE = { id: "subject-one", title: "科目一考试内容", url: url("subject-one"), body: "科目一是理论考试，考交通法规和安全文明驾驶常识，共100道选择题，90分及格。" };
 const SUBJECT_TWO = { id: "subject-two", title: "科目二考试内容", url: url("subject-two"), body: "科目二是场地驾驶技能考试，考倒车入库、侧方停车、坡道定点停车起步、直角转弯和曲线行驶。" };
 const PROCESS = { id: "process", title: "学车流程", url: url("process"), body: "报名后按顺序考科目一、科目二、科目三和科目四，每一科通过后才能预约下一科。" };
@@ -276,7 +289,8 @@ test("a number that is also an article's code picks from the numbered list just 
   }
   const logged = (await answers()).map((a: string[]) => a[1]);
   expect(logged.slice(1, 3)).toEqual([`pick:${list.ids[1]}`, `pick:${list.ids[0]}`]);
-  expect(logged.slice(3, 6)).toEqual([expect.stringMatching(/^answers:/), "help", "code"]);
+  // The list asked again after its entry was picked is read with the question before (the same words): the same list.
+  expect(logged.slice(3, 6)).toEqual([expect.stringMatching(/^(followup:)?answers:/), "help", "code"]);
   // The code of one of the list's entries is that entry: the list stays, and "2" next is its second.
   const x2 = SHOP[2]?.id as string;
   expect(list.ids).toContain(x2);

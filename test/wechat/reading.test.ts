@@ -1,0 +1,108 @@
+/**
+ * A message that does not lean on what was said, read in its conversation (src/wechat/answering/reading.ts
+ * staysOn): it stays on the article the follower reads only when its own ranking is not sure, the
+ * reading together leads with that article, that article holds READING.ownHeld of the message's own
+ * words (those no article holds too), and no other article's head names them as much. Each layer
+ * alone, on the real ranking over a small account in memory.
+ */
+import { expect, test } from "bun:test";
+import { choose } from "../../src/ranking/choice.ts";
+import { rank } from "../../src/ranking/rank.ts";
+import type { Question } from "../../src/ranking/question.ts";
+import { nextTurn, offer, read, READING, type Reading } from "../../src/wechat/answering/reading.ts";
+import type { Turn } from "../../src/wechat/answering/conversation.ts";
+import { MemorySource } from "../../bench/eval/memory-source.ts";
+
+const insurer = new MemorySource([
+  { id: "cancel", title: "Cancelling your policy", keywords: "cancel", body: "You can cancel within 14 days of buying your policy and get a full refund. After 14 days we refund the premium for the days you haven't used, minus a £25 cancellation fee. To cancel, call us on 0800 555 0100." },
+  { id: "paying", title: "Paying monthly or annually", keywords: "monthly payments", body: "Pay annually by card, or monthly by Direct Debit in 11 payments. Switching from monthly to annual has no extra fee. Change your payment date in the app." },
+  { id: "claim", title: "Making a claim", keywords: "claim", body: "Call the claims line any time. A loss adjuster may visit your home. There is no fee to make a claim, and we aim to settle within 10 days." },
+  { id: "travel", title: "Cover abroad", keywords: "abroad", body: "Your belongings are covered abroad for up to 60 days a year, in any country. Keep receipts for anything worth more than £1,500." },
+  { id: "bikes", title: "Bicycles", keywords: "bike", body: "Bikes are covered at home up to £500. Add cycle cover for bikes worth more, and for theft away from home. Electric bikes are covered the same way." },
+  { id: "claim-deadlines", title: "Claim deadlines", keywords: "time limit", body: "Tell us about a claim within 30 days of the loss. Theft must be reported to the police within 48 hours, and the crime number given to us when you claim." },
+]);
+const ranker = async (q: Question) => rank(q, insurer);
+const shown = (r: Reading) => {
+  if (r.how === "pick") return [r.id];
+  const c = offer(r);
+  return c.kind === "one" ? [c.article.id] : c.kind === "list" ? c.articles.map((a) => a.id) : [];
+};
+
+/** The follower's messages in turn; the last one's reading. */
+async function conversation(...messages: string[]): Promise<Reading> {
+  let turns: Turn[] = [];
+  let r: Reading | undefined;
+  for (const m of messages) {
+    r = await read(m, turns, ranker);
+    turns = [nextTurn(r, turns, `m${turns.length}`, 0, shown(r))];
+  }
+  return r as Reading;
+}
+const together = (text: string, context: string) => rank({ text, context }, insurer).articles;
+
+test("a message that does not lean, its own ranking not sure, stays on the article just read when that article holds its words: 'is there a fee' after cancelling", async () => {
+  // Alone, three articles hold "fee" alike: a list led by another.
+  const alone = rank("is there a fee", insurer).articles;
+  expect(choose(alone).kind).toBe("list");
+  expect(alone[0]?.id).not.toBe("cancel");
+  expect(shown(await conversation("is there a fee"))[0]).not.toBe("cancel");
+  const r = await conversation("How do I cancel my policy?", "is there a fee");
+  expect(r.how).toBe("followup");
+  expect(shown(r)[0]).toBe("cancel");
+});
+
+test("…not when a word no article holds leaves the article read holding less than READING.ownHeld of the message: 'is there a fee for my parrot' (28 %)", async () => {
+  const led = together("is there a fee for my parrot", "How do I cancel my policy?")[0];
+  // Everything else holds: the reading together leads with the article read, and the message's own ranking is not sure.
+  expect(led?.id).toBe("cancel");
+  expect(choose(rank("is there a fee for my parrot", insurer).articles).kind).not.toBe("one");
+  expect(led?.ownCoverage).toBeLessThan(READING.ownHeld);
+  expect(led?.ownCoverage).toBeGreaterThan(0.25);
+  expect((await conversation("How do I cancel my policy?", "is there a fee for my parrot")).how).toBe("alone");
+});
+
+test("…not when the article read holds none of the message, though the reading together leads with it on the question before: 'is there a fee' after bicycles", async () => {
+  const led = together("is there a fee", "Is my bike covered?")[0];
+  expect(led?.id).toBe("bikes");
+  expect(led?.ownCoverage).toBe(0);
+  const r = await conversation("Is my bike covered?", "is there a fee");
+  expect(r.how).toBe("alone");
+  expect(shown(r)).not.toContain("bikes");
+});
+
+test("…not when its own ranking is sure of an article: 'refund for receipts abroad' after cancelling gets the travel article, READING.ownHeld lowered below what cancelling holds", async () => {
+  const led = together("refund for receipts abroad", "How do I cancel my policy?")[0];
+  expect(led?.id).toBe("cancel");
+  expect(choose(rank("refund for receipts abroad", insurer).articles)).toMatchObject({ kind: "one", article: { id: "travel" } });
+  const was = READING.ownHeld;
+  READING.ownHeld = (led?.ownCoverage ?? 1) - 0.01;
+  try {
+    const r = await conversation("How do I cancel my policy?", "refund for receipts abroad");
+    expect(r.how).toBe("alone");
+    expect(shown(r)).toEqual(["travel"]);
+  } finally {
+    READING.ownHeld = was;
+  }
+});
+
+test("…not when another article's head names its words as much as the article read: 'how do I claim' after the claim deadlines is a question of its own", async () => {
+  const t = together("how do I claim", "What is the time limit for claims?");
+  expect(t[0]?.id).toBe("claim-deadlines");
+  expect(t[0]?.ownCoverage).toBeGreaterThanOrEqual(READING.ownHeld);
+  const r = await conversation("What is the time limit for claims?", "how do I claim");
+  expect(r.how).toBe("alone");
+  expect(shown(r)[0]).toBe("claim");
+});
+
+test("after an entry picked from a list, the article read is that entry, not the list's first: 'is there a fee' after picking the third is not held to the first", async () => {
+  const r = await conversation("is there a fee", "the third one", "is there a fee");
+  // The reading together leads with the list's first, which the follower did not pick.
+  expect(together("is there a fee", "is there a fee")[0]?.id).toBe("claim");
+  expect(r.how).toBe("alone");
+});
+
+test("a bare number that is no code stays no question after an article: not read with the question before", async () => {
+  const r = await conversation("How do I cancel my policy?", "14");
+  expect(r.how).toBe("alone");
+  expect(shown(r)).toEqual([]);
+});
