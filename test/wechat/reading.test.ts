@@ -85,6 +85,32 @@ test("…not when its own ranking is sure of an article: 'refund for receipts ab
   }
 });
 
+test("…not when the article its own ranking puts first holds more of it than the article read: 'theft fee' after cancelling (40 % against the deadlines' 60 %) stays a list of its own", async () => {
+  const led = together("theft fee", "How do I cancel my policy?")[0];
+  const own = rank("theft fee", insurer).articles[0];
+  expect(led).toMatchObject({ id: "cancel" });
+  expect(led?.ownCoverage).toBeGreaterThanOrEqual(READING.ownHeld);
+  expect(own?.coverage).toBeGreaterThan(led?.ownCoverage as number);
+  const r = await conversation("How do I cancel my policy?", "theft fee");
+  expect(r.how).toBe("alone");
+  expect(shown(r)[0]).toBe(own?.id as string);
+});
+
+test("…and a message its own ranking offers nothing for stays only in a list, never the article read sent alone: 'refund my lost receipts' after cancelling, READING.ownHeld lowered to what cancelling holds", async () => {
+  expect(choose(rank("refund my lost receipts", insurer).articles).kind).toBe("none");
+  const t = together("refund my lost receipts", "How do I cancel my policy?");
+  expect(t[0]?.id).toBe("cancel");
+  // Read together, sure of the cancelling article: it would go alone.
+  expect(choose(t).kind).toBe("one");
+  const was = READING.ownHeld;
+  READING.ownHeld = t[0]?.ownCoverage as number;
+  try {
+    expect((await conversation("How do I cancel my policy?", "refund my lost receipts")).how).toBe("alone");
+  } finally {
+    READING.ownHeld = was;
+  }
+});
+
 test("…not when another article's head names its words as much as the article read: 'how do I claim' after the claim deadlines is a question of its own", async () => {
   const t = together("how do I claim", "What is the time limit for claims?");
   expect(t[0]?.id).toBe("claim-deadlines");
