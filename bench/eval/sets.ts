@@ -140,11 +140,21 @@ interface FaqQuestion {
   answerable?: boolean;
 }
 
+/** A line of answer-texts.jsonl: for an answerable question, the exact texts of its article's body that answer it. */
+interface AnswerTexts {
+  account: string;
+  question: string;
+  article: string;
+  texts: string[];
+}
+
 /** Our FAQ accounts of one language, with their questions (when questions.jsonl is there). */
 function faq(name: string, language: "zh" | "en", root = FAQ): Account[] {
   const dir = join(root, "accounts");
   if (!existsSync(dir)) return [];
   const questions = existsSync(join(root, "questions.jsonl")) ? jsonl<FaqQuestion>(join(root, "questions.jsonl")) : [];
+  // What a follower needs to read of the answering article (answer-texts.jsonl, labelled from the articles by a helper who never saw a reply): what "shown" is measured on.
+  const texts = new Map((existsSync(join(root, "answer-texts.jsonl")) ? jsonl<AnswerTexts>(join(root, "answer-texts.jsonl")) : []).map((l) => [`${l.account}\u0000${l.question}`, l.texts]));
   const out: Account[] = [];
   for (const file of readdirSync(dir).filter((f) => f.endsWith(".json")).sort()) {
     const a = JSON.parse(readFileSync(join(dir, file), "utf8")) as FaqAccount;
@@ -159,7 +169,7 @@ function faq(name: string, language: "zh" | "en", root = FAQ): Account[] {
         const kind = q.kind ?? (q.answerable === false ? "unanswerable" : "answerable");
         if ((kind === "answerable") !== answers.length > 0) throw new Error(`${a.id}: "${q.question}" is ${kind} with ${answers.length} answers`);
         const id = `${a.id}#${i}`;
-        acc.questions.push({ id, q: q.question, answers, texts: [], half: halfOf(name, id), kind });
+        acc.questions.push({ id, q: q.question, answers, texts: texts.get(`${a.id}\u0000${q.question}`) ?? [], half: halfOf(name, id), kind });
       });
     out.push(acc);
   }
