@@ -43,7 +43,7 @@ export interface Outcome {
   /** The plain BM25's first three. */
   bm25: number[];
   ranking: Ranking;
-  /** The passage shown for the first article offered. */
+  /** What is shown of the first article offered: its card's passage, or a list entry's excerpt. */
   shown: string | null;
   /** The ranking's articles, best first. */
   ranked: number[];
@@ -112,7 +112,8 @@ export function runAccount(acc: Account, language: "zh" | "en", only?: "tune" | 
       }
     } else if (choice.kind === "list") {
       offered = choice.articles.map((a) => at(a.id));
-      shown = choice.articles[0]?.passage ?? null;
+      // A list's entry shows its excerpt, the passage cut down around its answering sentence.
+      shown = choice.articles[0]?.excerpt ?? null;
     } else {
       // A message of several questions: what its parts are each sure of (wechat/answering/questions.ts partsAnswered).
       const parts = partsSure(question.q, source).map((a) => at(a.id));

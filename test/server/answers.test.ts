@@ -378,6 +378,18 @@ test("a rule answering with a tag of one live article sends it as a card with it
   expect(newsOf(await say("寄养"))).toMatchObject({ Title: "寄养入住须知", Description: "寄养需提前三天预约，入住时请带好疫苗本和平时吃的粮。" });
 });
 
+test("the sentence that answers holds most of the question's words, each counted once: not the one repeating a word most ('装修要办什么手续' opens on what to bring, not the deposit sentence saying 装修 three times)", async () => {
+  const renovation = {
+    id: "renovation",
+    title: "装修申报手续",
+    url: "https://example.com/renovation",
+    body: "开工前请到物业服务中心办理装修申报，需携带：房产证复印件、业主身份证、装修设计图纸。\n\n签订《装修管理协议》，缴纳装修保证金2000元（装修验收无违规后全额退还）、装修垃圾清运费每平方米8元。",
+  };
+  const parking = { id: "parking", title: "车位租用", url: "https://example.com/parking", body: "地下车位每月300元，到服务中心办理。" };
+  await importDoc([renovation, parking, SHIPPING]);
+  expect((newsOf(await say("装修要办什么手续")) as XmlNode).Description).toStartWith("开工前请到物业服务中心办理装修申报，需携带");
+});
+
 test("a card's description opens at the paragraph holding the sentence that answers, not a short paragraph of other advice before it; a heading before it stays", async () => {
   const vomit = {
     id: "vomit",
