@@ -3,13 +3,17 @@
  * of Chinese characters not among the terms the ranking read — nor covered by a synonym group the
  * ranking read ("没水" in ["停水", "没水"] is held when an article says 停水: a water utility's
  * operator had been told to make 没水 a synonym it already was). Nothing when the ranking read as
- * many terms as it may: past RANKING_LIMITS.terms a word left unread is not known to be unheld.
+ * many terms as it may: past RANKING_LIMITS.terms a word left unread is not known to be unheld. Not a
+ * pair that straddles a word held and the next (a kindergarten's operator was told 有校 and 班呢 were
+ * words no article holds, and to teach them).
  */
 import { RANKING_LIMITS } from "./rank.ts";
 import { isWord } from "./score.ts";
 import { withSynonyms, type SynonymTable } from "./synonyms.ts";
 import { termsOf } from "./words.ts";
 import { withoutOpening } from "./courtesy.ts";
+
+const HAN_PAIR = /^\p{Script=Han}{2}$/u;
 
 /** At most this many are named. */
 const NAMED = 12;
@@ -20,6 +24,11 @@ export function unheldWords(question: string, held: readonly string[], synonyms:
   // What the ranking reads: without the greeting it opens with ("Dear sir, …", "老师您好，…": not named as not held).
   const terms = withSynonyms(null, () => termsOf(withoutOpening(question)));
   const cover = synonyms?.cover(terms);
-  const unheld = terms.filter((t, i) => isWord(t) && !read.has(t) && !(cover?.[i] !== undefined && read.has(cover[i] as string)));
+  const isHeld = (t: string, i: number) => read.has(t) || (cover?.[i] !== undefined && read.has(cover[i] as string));
+  // A pair of Chinese characters one of whose characters is in a pair the ranking read straddles that
+  // word and the next (有校 of 有校车吗, 班呢 of 那中班呢): no word a follower wrote, nothing to teach.
+  const heldChars = new Set(terms.flatMap((t, i) => (HAN_PAIR.test(t) && isHeld(t, i) ? [...t] : [])));
+  const straddles = (t: string) => HAN_PAIR.test(t) && [...t].some((c) => heldChars.has(c));
+  const unheld = terms.filter((t, i) => isWord(t) && !isHeld(t, i) && !straddles(t));
   return [...new Set(unheld)].slice(0, NAMED);
 }
