@@ -50,6 +50,12 @@ describe("words", () => {
     expect(termsOf("wi-fi password")).toEqual(["wi", "fi", "password"]);
     expect(termsOf("3-5 days")).toEqual(["3", "5", "dai"]);
     expect(termsOf("re-enter")).toEqual(["re", "enter"]);
+    // "one" standing for what was named, closing a sentence or after "which", is no word ("on", as Porter reads it); "one day pass" keeps it.
+    expect(termsOf("and at the Tanjong Pagar one?")).toEqual(["tanjong", "pagar"]);
+    expect(termsOf("which one is nearest to MRT")).toEqual(["nearest", "mrt"]);
+    expect(termsOf("the Paya Lebar one. is it open")).toEqual(termsOf("the Paya Lebar. is it open"));
+    expect(termsOf("one day pass")).toEqual(["on", "dai", "pass"]);
+    expect(termsOf("my kid wants one, is there an age limit")).toContain("on");
     // Tagalog's small words in a Taglish question are stop words; alone, "po", "sa" and "na" are English abbreviations.
     expect(termsOf("pano mag cash in")).toEqual(termsOf("cash in"));
     expect(termsOf("di ko po natanggap ang otp")).toEqual(["di", "natanggap", "otp"]);

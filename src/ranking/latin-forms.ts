@@ -39,5 +39,17 @@ export const country = (text: string): string =>
 const HYPHENED = /(?<![a-z0-9])([a-z])-(?=[a-z])/g;
 const LETTER_NUMBER = /(?<![a-z0-9])([a-z])-([0-9][a-z0-9]*)/g;
 
+/**
+ * "one" standing for what was named ("the Tanjong Pagar one?", "which one is nearest"): Porter reads
+ * it as "on" and it found whatever article said "on" (a co-working space's walkthrough). Only
+ * closing a message or a sentence, or after "which": "one day pass", "one-way", "one more" keep it.
+ * Read so in articles too ("…pick one."). Session 35: every set the same but our English FAQ's
+ * held-out half, one wrong list now the fallback, two lists reordered.
+ */
+const PRONOUN_ONE = /\b(?:(which) one\b|one(?=\s*[?!.,;:)]*\s*(?:$|[?!.]\s)))/g;
+
 /** `text` folded (words.ts), its hyphened words as they are read. */
-export const joinedForms = (text: string): string => text.replace(HYPHENED, "$1").replace(LETTER_NUMBER, "$1$2 $1 $2");
+export const joinedForms = (text: string): string => {
+  const joined = text.replace(HYPHENED, "$1").replace(LETTER_NUMBER, "$1$2 $1 $2");
+  return joined.includes("one") ? joined.replace(PRONOUN_ONE, (_m, which?: string) => which ?? "") : joined;
+};
