@@ -75,14 +75,13 @@ export function wordSearch(question: string, articles: readonly EvalArticle[]): 
   return (best as { i: number } | null)?.i ?? null;
 }
 
-/** The articles the asking parts of a message of several questions are each sure of (or, `closeFirst`, list first when not far enough ahead), once each (questions.ts partsAnswered). */
-function partsSure(q: string, source: MemorySource, spaced = false, least = 1, closeFirst = false): RankedArticle[] {
+/** The articles the asking parts of a message of several questions are each sure of, once each (questions.ts partsAnswered). */
+function partsSure(q: string, source: MemorySource, spaced = false, least = 1): RankedArticle[] {
   const out: RankedArticle[] = [];
   const asking = partsOf(q.slice(0, MAX_INPUT), spaced).filter((p) => p.asks);
   for (const { text } of asking.length >= least ? asking : []) {
     const c = choose(rank(text, source).articles);
-    const got = c.kind === "one" ? c.article : closeFirst && c.kind === "list" && c.why === "close" ? c.articles[0] : undefined;
-    if (got && !out.some((a) => a.id === got.id)) out.push(got);
+    if (c.kind === "one" && !out.some((a) => a.id === c.article.id)) out.push(c.article);
   }
   return out.slice(0, ANSWERS.listed);
 }
@@ -105,7 +104,7 @@ export function runAccount(acc: Account, language: "zh" | "en", only?: "tune" | 
       offered = [at(choice.article.id)];
       shown = choice.article.passage;
       // What the other questions of a message of several are each sure of, listed after it (questions.ts besideParts).
-      const beside = partsSure(question.q, source, true, 2, true).map((a) => at(a.id)).filter((i) => !offered.includes(i));
+      const beside = partsSure(question.q, source, true, 2).map((a) => at(a.id)).filter((i) => !offered.includes(i));
       if (beside.length) {
         offered = [...offered, ...beside].slice(0, ANSWERS.listed);
         how = "list";

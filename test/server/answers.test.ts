@@ -312,22 +312,6 @@ test("a message of two questions the whole of which one article is sure of: the 
   expect(ask.data.choice_why).toContain("several questions");
 });
 
-test("beside a sure answer, a question of the message that alone gets a list (its best not far enough ahead) offers that best: 物业费怎么交 能开发票吗 lists the fee article after the invoice one", async () => {
-  const fee = { id: "fee", title: "物业费收费标准及缴纳方式", url: "https://example.com/fee", keywords: ["物业费"], body: "高层住宅物业费2.8元/平方米/月，按季度交。缴纳方式：公众号菜单“物业缴费”微信支付，或到服务中心前台扫码缴纳。" };
-  const bills = { id: "bills", title: "水电燃气费怎么交", url: "https://example.com/bills", body: "水费、电费、燃气费由供水、供电、燃气公司直接收取，物业不代收。公共区域的水电已包含在物业费中。" };
-  const invoice = { id: "invoice", title: "物业费、停车费发票开具", url: "https://example.com/invoice", keywords: ["发票"], body: "物业费、停车费均可开具增值税电子普通发票，缴费后在公众号填写抬头和税号。" };
-  await importDoc([fee, bills, invoice]);
-  // Alone, 物业费怎么交 is a list: the fee article first, the water bills' 怎么交 close behind.
-  const alone = (await call("GET", "/api/cli/ask", [["q", "物业费怎么交"]], { key: READER })).data;
-  expect(alone.choice).toBe("list");
-  expect(alone.answer).toStartWith("answers:fee,bills");
-  expect(newsOf(await say("能开发票吗"))).toMatchObject({ Title: "物业费、停车费发票开具" });
-  const both = textOf(await say("物业费怎么交 能开发票吗")) as string;
-  expect(both).toStartWith("1. 物业费、停车费发票开具\n");
-  expect(both).toContain("\n\n2. 物业费收费标准及缴纳方式\n");
-  expect(both).not.toContain("水电燃气费");
-});
-
 test("a message that is an article's title, or its part before a question mark, gets that article alone, however close its neighbours rank; replyd ask says why", async () => {
   const pay = { id: "pay", title: "How to pay", url: "https://example.com/pay", body: "Pay tuition by bank transfer or card before the course starts." };
   const late = { id: "late", title: "Paying late", url: "https://example.com/late", body: "If you pay late, a fee of $50 is added; pay within two weeks of the start date." };

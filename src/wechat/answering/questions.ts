@@ -90,7 +90,7 @@ export class Questions {
     const offered: Choice<RankedArticle> = taught ? { kind: "one", article: taught.article, margin: 0 } : offer(reading);
     // Sure of one, for a message of two questions or more: what its other questions are each sure of,
     // listed after it ("物业费怎么交 能开发票吗" had got the payment article alone).
-    const beside = offered.kind === "one" && !taught && reading.how === "alone" ? await this.partsAnswered(question, asking, true, 2, true) : null;
+    const beside = offered.kind === "one" && !taught && reading.how === "alone" ? await this.partsAnswered(question, asking, true, 2) : null;
     const more = offered.kind === "one" ? (beside?.articles.filter((a) => a.id !== offered.article.id) ?? []) : [];
     const choice: Choice<RankedArticle> = offered.kind === "one" && more.length ? { kind: "list", articles: [offered.article, ...more].slice(0, ANSWERS.listed) } : offered;
     if (choice.kind === "one") return remember([choice.article.id], { reply: answerReply(choice), answer: `${how}${loggedAnswer(choice)}`, unmatched: false, margin: choice.margin, ...generate });
@@ -158,12 +158,9 @@ export class Questions {
    * Chinese characters too, ranking/parts.ts); null when fewer than `least` parts ask — beside a sure
    * answer, two: "猫三联 多少钱一针" is one question, its subject before the space (a review: the asking
    * part alone was sure of the dog's vaccines, listed after the cat's). A part that only tells the
-   * circumstances (信号太差了 我家在三楼) is not ranked: it found articles by chance. `closeFirst`
-   * (beside a sure answer, in a list that claims no certainty): a part the ranking lists because its
-   * best is not far enough ahead offers that best too ("物业费怎么交 能开发票吗": 物业费怎么交 alone lists
-   * the fee article first, close to the water bills' "怎么交"; it had been left unanswered).
+   * circumstances (信号太差了 我家在三楼) is not ranked: it found articles by chance.
    */
-  private async partsAnswered(question: string, asking: ReturnType<ReadModel["searcher"]["asking"]>, spaced = false, least = 1, closeFirst = false): Promise<{ articles: RankedArticle[]; unanswered: number } | null> {
+  private async partsAnswered(question: string, asking: ReturnType<ReadModel["searcher"]["asking"]>, spaced = false, least = 1): Promise<{ articles: RankedArticle[]; unanswered: number } | null> {
     const parts = partsOf(question.slice(0, MAX_INPUT), spaced).filter((p) => p.asks);
     if (parts.length < least) return null;
     const articles: RankedArticle[] = [];
@@ -171,9 +168,8 @@ export class Questions {
     for (const { text } of parts) {
       const ranked = await this.store.searcher.rank({ text }, asking);
       const c = ranked && ranked !== "busy" ? choose(ranked.articles) : null;
-      const got = c?.kind === "one" ? c.article : closeFirst && c?.kind === "list" && c.why === "close" ? c.articles[0] : undefined;
-      if (!got) unanswered++;
-      else if (!articles.some((a) => a.id === got.id)) articles.push(got);
+      if (c?.kind !== "one") unanswered++;
+      else if (!articles.some((a) => a.id === c.article.id)) articles.push(c.article);
     }
     return { articles: articles.slice(0, ANSWERS.listed), unanswered };
   }
