@@ -108,6 +108,7 @@ export function runAccount(acc: Account, language: "zh" | "en", only?: "tune" | 
       if (beside.length) {
         offered = [...offered, ...beside].slice(0, ANSWERS.listed);
         how = "list";
+        shown = choice.article.excerpt;
       }
     } else if (choice.kind === "list") {
       offered = choice.articles.map((a) => at(a.id));

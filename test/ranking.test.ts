@@ -56,6 +56,7 @@ describe("words", () => {
     expect(termsOf("the Paya Lebar one. is it open")).toEqual(termsOf("the Paya Lebar. is it open"));
     expect(termsOf("one day pass")).toEqual(["on", "dai", "pass"]);
     expect(termsOf("my kid wants one, is there an age limit")).toContain("on");
+    expect(termsOf("which   one")).toEqual([]);
     // Tagalog's small words in a Taglish question are stop words; alone, "po", "sa" and "na" are English abbreviations.
     expect(termsOf("pano mag cash in")).toEqual(termsOf("cash in"));
     expect(termsOf("di ko po natanggap ang otp")).toEqual(["di", "natanggap", "otp"]);

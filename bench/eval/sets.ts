@@ -153,7 +153,7 @@ function faq(name: string, language: "zh" | "en", root = FAQ): Account[] {
   const dir = join(root, "accounts");
   if (!existsSync(dir)) return [];
   const questions = existsSync(join(root, "questions.jsonl")) ? jsonl<FaqQuestion>(join(root, "questions.jsonl")) : [];
-  // What a follower needs to read of the answering article (answer-texts.jsonl, labelled from the articles by a helper who never saw a reply): what "shown" is measured on.
+  // What a follower needs to read of the answering article (answer-texts.jsonl, labelled from the articles by helpers who never saw a reply): what "shown" is measured on.
   const texts = new Map((existsSync(join(root, "answer-texts.jsonl")) ? jsonl<AnswerTexts>(join(root, "answer-texts.jsonl")) : []).map((l) => [`${l.account}\u0000${l.question}`, l.texts]));
   const out: Account[] = [];
   for (const file of readdirSync(dir).filter((f) => f.endsWith(".json")).sort()) {

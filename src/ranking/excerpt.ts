@@ -14,9 +14,9 @@ export interface Answering {
 /**
  * The sentence of the passage at `span` that holds most of the question — each of its words once,
  * the first such sentence on a tie (every sentence as if of the average length: not which is
- * shortest; not which repeats a word most: "电子发票3个工作日内发送" said 发票 twice and had been shown
- * under 能开发票吗, where the sentence before says "均可开具增值税电子普通发票" — a property manager's
- * walkthrough; Session 35: CMRC's passage shown 0.858 → 0.865); asked what it costs (`priced`), one
+ * shortest; not which repeats a word most: "签订《装修管理协议》，缴纳装修保证金…装修垃圾清运费" said 装修
+ * three times and had been shown under 装修要办什么手续, not "办理装修申报，需携带：…" — a property
+ * manager's walkthrough; Session 35: CMRC's passage shown 0.858 → 0.865); asked what it costs (`priced`), one
  * with a price before any without (a list's entry had cut "收费：换领每证20元" off after 要钱吗: a
  * service hall's walkthrough).
  */

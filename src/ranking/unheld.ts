@@ -25,10 +25,16 @@ export function unheldWords(question: string, held: readonly string[], synonyms:
   const terms = withSynonyms(null, () => termsOf(withoutOpening(question)));
   const cover = synonyms?.cover(terms);
   const isHeld = (t: string, i: number) => read.has(t) || (cover?.[i] !== undefined && read.has(cover[i] as string));
-  // A pair of Chinese characters one of whose characters is in a pair the ranking read straddles that
-  // word and the next (有校 of 有校车吗, 班呢 of 那中班呢): no word a follower wrote, nothing to teach.
-  const heldChars = new Set(terms.flatMap((t, i) => (HAN_PAIR.test(t) && isHeld(t, i) ? [...t] : [])));
-  const straddles = (t: string) => HAN_PAIR.test(t) && [...t].some((c) => heldChars.has(c));
-  const unheld = terms.filter((t, i) => isWord(t) && !isHeld(t, i) && !straddles(t));
+  // A pair of Chinese characters overlapping a held pair beside it straddles that word and the next
+  // (有校 of 有校车吗, 班呢 of 那中班呢): no word a follower wrote, nothing to teach. Only its neighbours:
+  // 学籍 in "学费 学籍怎么办" is a word of its own, though 学费 holds its 学 (a review).
+  const pairs = terms.map((t, i) => ({ t, i })).filter((p) => HAN_PAIR.test(p.t));
+  const straddling = new Set<number>();
+  pairs.forEach((p, k) => {
+    const before = pairs[k - 1];
+    const after = pairs[k + 1];
+    if ((before && isHeld(before.t, before.i) && before.t[1] === p.t[0]) || (after && isHeld(after.t, after.i) && p.t[1] === after.t[0])) straddling.add(p.i);
+  });
+  const unheld = terms.filter((t, i) => isWord(t) && !isHeld(t, i) && !straddling.has(i));
   return [...new Set(unheld)].slice(0, NAMED);
 }

@@ -25,6 +25,10 @@ test("ask names the question's words no article holds: those not among the terms
   // A pair straddling a word held and the next (舍押 of 宿舍押金) is no word of the follower's: not named.
   expect(unheldWords("老师您好，宿舍押金多少", ["宿舍"], null)).toEqual(["押金"]);
   expect(unheldWords("有校车吗", ["校车", "校", "车"], null)).toEqual([]);
+  // Only beside it: 学籍 and 校服 are words of their own, though 学费 and 校车 hold a character of each.
+  expect(unheldWords("学费 学籍怎么办", ["学费", "学", "费"], null)).toEqual(["学籍"]);
+  expect(unheldWords("校车和校服多少钱", ["校车", "校", "车"], null)).toContain("校服");
+  expect(unheldWords("校车和校服多少钱", ["校车", "校", "车"], null)).not.toContain("车和");
   // Chinese: its pairs, not its single characters.
   expect(unheldWords("景区有wifi吗", ["景区", "景", "区"], null)).toEqual(["wifi"]);
   expect(unheldWords("景色有wifi吗", ["景"], null)).toEqual(["景色", "色有", "wifi"]);

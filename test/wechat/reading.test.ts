@@ -96,7 +96,7 @@ test("…not when the article its own ranking puts first holds more of it than t
   expect(shown(r)[0]).toBe(own?.id as string);
 });
 
-test("…and a message its own ranking offers nothing for stays only in a list, never the article read sent alone: 'refund my lost receipts' after cancelling, READING.ownHeld lowered to what cancelling holds", async () => {
+test("…and a message its own ranking offers nothing for is not sent the article read alone, read together sure of it: 'refund my lost receipts' after cancelling is read alone, READING.ownHeld lowered to what cancelling holds", async () => {
   expect(choose(rank("refund my lost receipts", insurer).articles).kind).toBe("none");
   const t = together("refund my lost receipts", "How do I cancel my policy?");
   expect(t[0]?.id).toBe("cancel");
@@ -118,6 +118,31 @@ test("…not when another article's head names its words as much as the article 
   const r = await conversation("What is the time limit for claims?", "how do I claim");
   expect(r.how).toBe("alone");
   expect(shown(r)[0]).toBe("claim");
+});
+
+test("a message its own ranking lists, whose head names its words, stays when that named article is the one read: 'policy number' after cancelling gets the cancelling article", async () => {
+  const alone = rank("policy number", insurer).articles;
+  expect(choose(alone).kind).toBe("list");
+  expect(alone[0]?.id).toBe("cancel");
+  expect(alone[0]?.headCoverage).toBeGreaterThanOrEqual(READING.namesAnother);
+  const r = await conversation("How do I cancel my policy?", "policy number");
+  expect(r.how).toBe("followup");
+  expect(shown(r)).toEqual(["cancel"]);
+});
+
+test("after a code, help or a rule the follower reads no ranked article (the list forgotten: shown empty, an earlier pick kept): a message that does not lean is read alone and ranked once", async () => {
+  const r1 = await read("How do I cancel my policy?", [], ranker);
+  // conversation.ts afterCode: the list forgotten, the entry picked before it still recorded.
+  const turn: Turn = { ...nextTurn(r1, [], "m0", 0, shown(r1)), shown: [], picked: ["cancel"] };
+  let ranked = 0;
+  const counting = async (q: Question) => (ranked++, rank(q, insurer));
+  const r = await read("is there a fee", [turn], counting);
+  expect(r.how).toBe("alone");
+  expect(ranked).toBe(1);
+  // With the article still read, the same message is read together (a second ranking).
+  ranked = 0;
+  expect((await read("is there a fee", [{ ...turn, shown: ["cancel"] }], counting)).how).toBe("followup");
+  expect(ranked).toBe(2);
 });
 
 test("after an entry picked from a list, the article read is that entry, not the list's first: 'is there a fee' after picking the third is not held to the first", async () => {

@@ -133,7 +133,7 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // The entry picked from the list is what the follower reads now: the follow-up is about it when
   // the reading together ranks it close (多少钱一针 after 第二个 had picked the cat's vaccines: the
   // dog's came first on its body's 一针 — a pet hospital's walkthrough).
-  const chosen = pickedOf(last);
+  const chosen = last.shown.length ? pickedOf(last) : undefined;
   const it = chosen === undefined || led?.id === chosen ? undefined : together.articles.find((a) => a.id === chosen);
   const ranked = it && led && it.score >= led.score * READING.pickedClose ? { ...together, articles: [it, ...together.articles.filter((a) => a !== it)] } : together;
   return { how: "followup", question, asked: spoken(text, earlier), ranked };
