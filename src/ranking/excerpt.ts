@@ -3,7 +3,7 @@ import { passageScore, type QueryTerm } from "./bm25.ts";
 import { sentences, type Span } from "./passages.ts";
 import { utf8Prefix } from "../base/utf8.ts";
 import { termsOf } from "./words.ts";
-import { PRICE } from "./price.ts";
+import { PRICE, withoutPriceWords } from "./price.ts";
 
 /** A passage's sentences, and which of them answers: read once for the excerpt and the card (rank.ts). */
 export interface Answering {
@@ -22,7 +22,9 @@ export interface Answering {
  */
 export function answeringSentence(text: string, span: Span, q: readonly QueryTerm[], priced = false): Answering {
   const parts = sentences(text, span.start, span.end);
-  const scores = parts.map((s) => passageScore(q, new Map([...new Set(termsOf(text.slice(s.start, s.end)))].map((t) => [t, 1])), 1, 1));
+  // Asked what it costs: the sentences holding a price are told apart by what is priced, not by the asking words.
+  const what = priced ? withoutPriceWords(q) : q;
+  const scores = parts.map((s) => passageScore(what, new Map([...new Set(termsOf(text.slice(s.start, s.end)))].map((t) => [t, 1])), 1, 1));
   const withPrice = priced ? parts.map((s) => PRICE.test(text.slice(s.start, s.end))) : [];
   const first = (i: number) => withPrice[i] === true;
   let at = 0;

@@ -4,9 +4,11 @@ import { stemWord } from "./stem.ts";
  * "how much is it" after the dog registration question had shown the article's opening, not its
  * fees; 要钱吗 after the broken bin's, the interpreter service's line (a council's walkthrough).
  * Not "how much luggage", "in charge of" or "charge my phone"; not "5 p.m.", "feel free" or "20
- * pounds" of weight (a review).
+ * pounds" of weight (a review). A fee's word before 多少 ("小班学费多少", "伙食费一个月多少"), or 多少 a
+ * month, a time, a night ("多少一个月"): a kindergarten's walkthrough had shown the deposit sentence
+ * under 小班学费多少 (no set moved). Not 多少 alone: how many, how long.
  */
-export const ASKS_PRICE = /\bhow much(?= is| are| does| do| for| to| will| would| it|\s*[?？]|\s*$)|\b(?:cost|costs|price|prices|fee|fees)\b|多少钱|多少錢|几多钱|幾多錢|价格|價格|价钱|價錢|收费|收費|费用|費用|要钱|要錢|贵吗|貴嗎/iu;
+export const ASKS_PRICE = /\bhow much(?= is| are| does| do| for| to| will| would| it|\s*[?？]|\s*$)|\b(?:cost|costs|price|prices|fee|fees)\b|多少钱|多少錢|几多钱|幾多錢|价格|價格|价钱|價錢|收费|收費|费用|費用|要钱|要錢|贵吗|貴嗎|[费費][^，。？?！!]{0,4}多少|多少一(?:个月|個月|次|节|節|天|年|晚|小时|小時|张|張)/iu;
 export const PRICE = /[$¥￥£€]\s?\d|\d[\d,.]*\s?(?:元|块钱|塊錢|蚊|dollars?\b|aud\b|usd\b|rmb\b|hkd\b)|免费|免費|\bfree of charge\b|\bno charge\b|\bat no cost\b/iu;
 /** A passage holding a price is shown unless the best one scores this many times it. */
 export const PRICE_FAR = 4;
@@ -16,3 +18,14 @@ export const PRICE_FAR = 4;
  * hold a price (score.ts shownPassage). Not "charge": its stem is charging's and charger's too (a review).
  */
 export const PRICE_WORDS: ReadonlySet<string> = new Set([...["price", "cost", "fee"].map(stemWord), "价格", "价钱", "费用", "收费", "价", "钱", "费", "贵"]);
+
+/** A word of PRICE_WORDS, or a pair naming a fee (学费, 运费, 食费 of 伙食费): every priced passage answers it alike. */
+const isPriceWord = (term: string): boolean => PRICE_WORDS.has(term) || FEE_PAIR.test(term);
+const FEE_PAIR = /^\p{Script=Han}费$/u;
+
+/**
+ * A question's terms without those asking what it costs, which tell apart no two passages or
+ * sentences holding a price (shown-passage.ts, excerpt.ts): "学位预留金…抵扣学费" had been the answer to
+ * 小班学费多少 by its 学费, not "小班每月3800元" (a kindergarten's walkthrough).
+ */
+export const withoutPriceWords = <T extends { term: string }>(q: readonly T[]): T[] => q.filter((t) => !isPriceWord(t.term));

@@ -1,7 +1,7 @@
 /** The passage of an article a follower is shown (docs/answers.md "How articles are ranked"): which one answers the question. */
 import { idf, passageScore, RANKING, type CorpusStats, type QueryTerm } from "./bm25.ts";
 import type { Span } from "./passages.ts";
-import { PRICE_FAR, PRICE_WORDS } from "./price.ts";
+import { PRICE_FAR, withoutPriceWords } from "./price.ts";
 
 export interface PassageScore extends Span {
   score: number;
@@ -33,7 +33,7 @@ export function shownPassage(q: readonly QueryTerm[], passages: readonly Cut[], 
   // answers them, and "whats the price for 12 weeks" had shown the fees passage ending "Prices are in
   // US dollars", not the one listing "12 weeks: $4,680" (a language school's walkthrough).
   // So is whether the best is about something else: both read without them.
-  const what = priced ? local.filter((t) => !PRICE_WORDS.has(t.term)) : local;
+  const what = priced ? withoutPriceWords(local) : local;
   let pricedBest: Cut | null = null;
   let pricedScore = -1;
   let pricedChoice = -1;

@@ -138,6 +138,20 @@ test("asked how much, the passage shown is one with a price when one is about it
   expect(newsOf(await say("更换要钱吗"))?.Description).toContain("免费更换");
 });
 
+test("a fee's word before 多少 asks a price: 小班学费多少 shows the monthly fees, not the sentence saying 学费 once more (a deposit taken off tuition)", async () => {
+  const FEES = {
+    id: "fees",
+    title: "收费标准",
+    url: "https://example.com/fees",
+    keywords: ["学费", "保教费", "伙食费"],
+    body: "<h2>保教费（每月）</h2><p>托班每月4200元；小班每月3800元；中班每月3600元；大班每月3600元。</p><h2>伙食费</h2><p>伙食费每月600元（按每月22天计，约每天27元），包含早餐、午餐和下午点心。</p><h2>其他费用</h2><p>被褥、园服、书包一次性800元（入园时交）。校车、延时托管、兴趣班另外收费，见各自说明。</p><p>学位预留金2000元开学后抵扣学费。</p>",
+  };
+  const AGE = { id: "age", title: "入园年龄与班级设置", url: "https://example.com/age", body: "托班：满2周岁。小班：当年8月31日前满3周岁。中班：满4周岁。大班：满5周岁。" };
+  await importDoc([FEES, AGE, SHIPPING]);
+  const shown = textOf(await say("小班学费多少")) ?? String((newsOf(await say("小班学费多少")) as XmlNode | undefined)?.Description);
+  expect(shown).toContain("小班每月3800元");
+});
+
 test("asked the price of one thing, the priced passage about it: the asking words choose between no two prices, and a passage about it scoring up to 4x more does not hide the price", async () => {
   const TUITION = {
     id: "tuition",
