@@ -117,7 +117,7 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // does not answer (a question of its own holding "them" went to the subscription article it held 27 % of).
   const taken = choose(together.articles);
   if (taken.kind === "none" || (taken.kind === "list" && taken.why === "behind")) return alone;
-  if (!leans && !staysOn(together, reading as string, alone.ranked, aloneChoice.kind)) return alone;
+  if (!leans && !staysOn(together, taken.kind, reading as string, alone.ranked, aloneChoice.kind)) return alone;
   // The follower's own words name an article in its head ("and sleep?" after the period
   // tracking question, "科目二呢" after 科目一): the conversation moves there, where the earlier
   // question's words would pull it back.
@@ -153,14 +153,15 @@ const readingOf = (last: Turn): string | undefined => (last.shown.length ? (pick
  * no less of them than the article the message's own ranking puts first ("急诊从哪个门进" after the
  * reports question is about the fever clinic, not the reports: a review). Not what another
  * article answers ("do u ship to the uk" after changing an order: the order article holds "ship",
- * not "uk"). A message its own ranking offers nothing for stays only in a list: the article read
- * sent alone would be sure of what no article was (a question no article answers had got one).
+ * not "uk"). A message its own ranking offers nothing for stays only in a list (`takenKind`, the
+ * reading together's choice, read once by read()): the article read sent alone would be sure of
+ * what no article was (a question no article answers had got one).
  */
-function staysOn(together: Ranking, reading: string, alone: Ranking, aloneKind: Choice<RankedArticle>["kind"]): boolean {
+function staysOn(together: Ranking, takenKind: Choice<RankedArticle>["kind"], reading: string, alone: Ranking, aloneKind: Choice<RankedArticle>["kind"]): boolean {
   const led = together.articles[0];
   if (led === undefined || led.id !== reading || led.ownCoverage < READING.ownHeld) return false;
   if (led.ownCoverage < (alone.articles[0]?.coverage ?? 0)) return false;
-  return !(aloneKind === "none" && choose(together.articles).kind === "one");
+  return !(aloneKind === "none" && takenKind === "one");
 }
 
 /**
