@@ -267,6 +267,8 @@ if (import.meta.main) {
             bm25: o.bm25,
             terms: o.ranking.terms.map((t) => `${t.term}:${t.idf}`).join(" "),
             kind: o.question.kind,
+            shown: o.shown,
+            texts: o.question.texts,
             ranked: o.ranking.articles.map((a, i) => ({ i: o.ranked[i], id: a.id, title: a.title, score: a.score, coverage: a.coverage, headCoverage: a.headCoverage, word: a.word, head: a.head })),
           }),
         );

@@ -18,6 +18,7 @@ export type Cut = PassageScore & { counts: Map<string, number>; len: number };
  * ranking: the follower's own words choose the passage, the earlier question's tell apart those
  * holding them alike — "and to Jersey?" after Northern Ireland's delivery had shown the article's
  * Northern Ireland passage, its price, to the follower asking about Jersey (a walkthrough's shop).
+ * Of passages scoring close to the best (RANKING.shownEarlier), the first: the answer before the notes.
  */
 export function shownPassage(q: readonly QueryTerm[], passages: readonly Cut[], stats: CorpusStats, priced: ((p: Cut) => boolean) | null): PassageScore | null {
   if (passages.length <= 1) return passages[0] ? { start: passages[0].start, end: passages[0].end, score: passages[0].score } : null;
@@ -26,8 +27,9 @@ export function shownPassage(q: readonly QueryTerm[], passages: readonly Cut[], 
     const d = passages.reduce((c, p) => c + (p.counts.has(t.term) ? 1 : 0), 0);
     return { ...t, idf: t.idf * Math.pow(idf(d, n), RANKING.localIdf) * (t.earlier ? RANKING.shownContext : 1) };
   });
-  let best = passages[0] as Cut;
-  let bestScore = -1;
+  const scores = passages.map((p) => passageScore(local, p.counts, p.len, stats.passageLen));
+  const close = Math.max(...scores) * RANKING.shownEarlier;
+  let best = passages[scores.findIndex((s) => s >= close)] as Cut;
   // Asked how much: the best passage holding a price, unless the best scores PRICE_FAR times it (about something else).
   // Among those holding a price, the asking words ("price", "fee", 价格) choose nothing: every one
   // answers them, and "whats the price for 12 weeks" had shown the fees passage ending "Prices are in
@@ -38,21 +40,17 @@ export function shownPassage(q: readonly QueryTerm[], passages: readonly Cut[], 
   let pricedScore = -1;
   let pricedChoice = -1;
   let bestChoice = 0;
-  for (const p of passages) {
-    const s = passageScore(local, p.counts, p.len, stats.passageLen);
-    if (s > bestScore) {
-      bestScore = s;
-      best = p;
+  if (priced)
+    for (const [i, p] of passages.entries()) {
+      const s = scores[i] as number;
+      const c = passageScore(what, p.counts, p.len, stats.passageLen);
+      bestChoice = Math.max(bestChoice, c);
+      if (priced(p) && (c > pricedChoice || (c === pricedChoice && s > pricedScore))) {
+        pricedChoice = c;
+        pricedScore = s;
+        pricedBest = p;
+      }
     }
-    if (!priced) continue;
-    const c = passageScore(what, p.counts, p.len, stats.passageLen);
-    bestChoice = Math.max(bestChoice, c);
-    if (priced(p) && (c > pricedChoice || (c === pricedChoice && s > pricedScore))) {
-      pricedChoice = c;
-      pricedScore = s;
-      pricedBest = p;
-    }
-  }
   // A follow-up asking only how much ("how much is it"): the earlier question chose the article, and its price is what is asked.
   const onlyEarlier = q.every((t) => t.earlier || !t.known);
   if (pricedBest && (onlyEarlier || (pricedScore > 0 && pricedChoice * PRICE_FAR >= bestChoice))) best = pricedBest;

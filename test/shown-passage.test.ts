@@ -1,0 +1,48 @@
+/** Which passage of an article a follower is shown (src/ranking/shown-passage.ts). */
+import { describe, expect, test } from "bun:test";
+import { passageScore, RANKING, type CorpusStats, type QueryTerm } from "../src/ranking/bm25.ts";
+import { shownPassage, type Cut } from "../src/ranking/shown-passage.ts";
+import { rank } from "../src/ranking/rank.ts";
+import { MemorySource } from "../bench/eval/memory-source.ts";
+
+const stats: CorpusStats = { articles: 10, headLen: 4, bodyLen: 300, passageLen: 100 };
+const q: QueryTerm[] = [{ term: "导出", idf: 2, known: true }];
+/** A passage holding the question's word once, `len` terms long, at `start`. */
+const cut = (start: number, len: number): Cut => ({ start, end: start + 10, score: 1, counts: new Map([["导出", 1]]), len });
+/** The length of a first passage scoring `share` of a second one of the average length (longer scores less). */
+function lengthScoring(share: number): number {
+  const second = passageScore(q, new Map([["导出", 1]]), stats.passageLen, stats.passageLen);
+  let len = stats.passageLen;
+  while (passageScore(q, new Map([["导出", 1]]), len, stats.passageLen) > second * share) len++;
+  return len;
+}
+
+describe("the passage shown", () => {
+  test(`an earlier passage scoring at least ${RANKING.shownEarlier} of the best is shown before it; one scoring just under, not`, () => {
+    // Every passage holds the word (the within-article weight is the same for all): only their lengths tell them apart.
+    const within = lengthScoring(RANKING.shownEarlier + 0.03) - 1;
+    const under = lengthScoring(RANKING.shownEarlier - 0.03);
+    const third = cut(200, stats.passageLen * 3);
+    expect(shownPassage(q, [cut(0, within), cut(100, stats.passageLen), third], stats, null)?.start).toBe(0);
+    expect(shownPassage(q, [cut(0, under), cut(100, stats.passageLen), third], stats, null)?.start).toBe(100);
+  });
+
+  test("an article's first paragraph answering is shown, not a later note holding the question's words as much (导出成pdf: the way to export, not the private notes' caveat)", () => {
+    const notes = new MemorySource([
+      {
+        id: "export",
+        title: "导出笔记",
+        keywords: "导出\u001fPDF",
+        body: "单篇导出：打开笔记 —“…”— 导出，可选 PDF、Word（.docx）、Markdown（.md）、长图片。手机端导出后可以直接发送到微信或保存到文件。\n\n批量导出（云笺 Pro）：在桌面端右键某个笔记本，选择“导出笔记本”，会生成一个 zip 压缩包，内含该笔记本所有笔记的 Markdown 或 HTML 文件及附件。\n\n私密笔记需要先输入私密密码才能导出，导出后的文件不再加密，请妥善保管。",
+      },
+      { id: "private", title: "私密笔记", keywords: "加密", body: "在笔记的“…”菜单中选择“设为私密笔记”，首次使用需设置私密密码，设置完成后生效。" },
+      { id: "sync", title: "同步失败", keywords: "同步", body: "切换 Wi-Fi 和移动网络试试，确认两台设备登录的笔记账号是同一个，等同步完成。" },
+      { id: "search", title: "搜索笔记", keywords: "搜索", body: "图片和 PDF 附件中的文字也能搜到，笔记标题和正文都会被搜索。" },
+      { id: "storage", title: "存储空间不足", keywords: "空间", body: "存储空间只计算附件（图片、录音），纯文字笔记几乎不占空间，清空回收站后生成新的用量。" },
+    ]);
+    // Its words' pair 能导 is held by the caveat alone ("才能导出"), PDF by other articles too: on the best score alone, the caveat was shown.
+    const got = rank("笔记能导出成pdf吗", notes).articles[0];
+    expect(got?.id).toBe("export");
+    expect(got?.passage).toStartWith("单篇导出");
+  });
+});
