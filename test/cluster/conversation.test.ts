@@ -8,6 +8,7 @@ import { expect, test } from "bun:test";
 import { RedisClient, SQL } from "bun";
 import { startServer, type RunningServer } from "../../src/server/serve.ts";
 import { RedisLink } from "../../src/store/redis/link.ts";
+import { DEFAULT_KEYS } from "../../src/cluster/keyspace.ts";
 import { CONVERSATION, LocalConversations, SharedConversations, turnKey, type Turn } from "../../src/wechat/answering/conversation.ts";
 import { wxSignature } from "../../src/wechat/door/crypto.ts";
 import { parseXml, type XmlNode } from "../../src/wechat/door/xml.ts";
@@ -77,7 +78,7 @@ test("unlist reaches the turns another instance kept: their newest list forgotte
   }
 });
 
-test("unlist for the code of one of the list's entries leaves the list with that entry picked, on every instance; another article's code forgets it", async () => {
+test("unlist for the code of one of the list's entries leaves the list with that entry picked, on every instance; another article's code is the newest turn on every instance", async () => {
   const [la, lb, lc] = [await link(), await link(), await link()];
   try {
     const now = Date.now();
@@ -85,18 +86,42 @@ test("unlist for the code of one of the list's entries leaves the list with that
     const b = new SharedConversations(lb, new LocalConversations(() => now), () => now);
     const c = new SharedConversations(lc, new LocalConversations(() => now), () => now);
     await a.add("o3", { ...turn("课程", now - 60_000), offered: ["math", "english"], shown: ["math", "english"], byCode: true }, []);
-    await b.unlist("o3", "math");
+    await b.unlist("o3", { entry: "math", key: "k-math", about: "数学课" });
     for (const x of [a, b, c]) expect((await x.recent("o3", "next")).map((t) => t.shown)).toEqual([["math", "english"]]);
     // …and picks that entry from it, on every instance: "another" next is the entry after it.
     for (const x of [a, b, c]) expect((await x.recent("o3", "next")).map((t) => t.picked)).toEqual([["math"]]);
-    await b.unlist("o3", "map");
-    for (const x of [a, b, c]) expect((await x.recent("o3", "next")).map((t) => t.shown)).toEqual([[]]);
+    // Another article's code: on every instance, the follower's newest turn, its title what they asked; the list forgotten.
+    await b.unlist("o3", { entry: "map", key: "k-map", about: "商场 地图" });
+    for (const x of [a, b, c]) expect((await x.recent("o3", "next")).map((t) => [t.text, t.shown])).toEqual([["商场 地图", ["map"]], ["课程", []]]);
+    // A turn kept after it, at another instance, is the newest: the mark is not applied again.
+    const after = await c.recent("o3", "k-next");
+    await c.add("o3", { ...turn("多少钱", now + 1), key: "k-next", earlier: ["商场 地图"] }, after);
+    for (const x of [a, b, c]) expect((await x.recent("o3", "next")).map((t) => t.text)).toEqual(["多少钱", "商场 地图"]);
   } finally {
     la.close();
     lb.close();
     lc.close();
   }
 });
+
+test("Redis away: a code's article is the follower's newest turn in the instance's own memory", async () => {
+  const l = await link();
+  try {
+    const now = Date.now();
+    const c = new SharedConversations(l, new LocalConversations(() => now), () => now);
+    await c.add("o8", { ...turn("课程", now - 1000), offered: ["math", "english"], shown: ["math", "english"] }, []);
+    suite.redis.halt();
+    try {
+      await c.unlist("o8", { entry: "map", key: "k-away", about: "商场地图" });
+      expect((await c.recent("o8", "x")).map((t) => [t.text, t.shown])).toEqual([["商场地图", ["map"]], ["课程", []]]);
+      expect(c.alone).toBeGreaterThanOrEqual(1);
+    } finally {
+      await suite.redis.resume();
+    }
+  } finally {
+    l.close();
+  }
+}, 30_000);
 
 test("Redis away: turns kept and read in the instance's own memory; back, what each side holds is merged by time, the newest two", async () => {
   const l = await link();
@@ -213,6 +238,32 @@ test("第二个 reaching another instance picks from the tag's list the first se
   expect(await say(a, "o_follower", "shop")).toEqual(["parking"]);
   expect(await say(b, "o_follower", "第一个")).toEqual(["hours"]);
   expect(await say(a, "o_follower", "换一个")).toEqual(["parking"]);
+}, 30_000);
+
+test("a follow-up reaching another instance after a code is read with the code's article", async () => {
+  suite.db = db = await testDatabase();
+  const [a, b] = [await instance(), await instance()];
+  await seeded(a, b);
+  const coded = [{ ...(SHOP[2] as object), code: "3" }];
+  const req = signedRequest("POST", "/api/cli", { fields: [["mode", "merge"]], files: [{ name: "json", content: doc(coded, { matter: "articles" }) }], nowMs: Date.now() });
+  expect((await fetch(a.url + new URL(req.url).pathname, { method: "POST", headers: req.headers, body: await req.arrayBuffer() })).status).toBe(200);
+  let got: string[] = [];
+  for (let i = 0; i < 200 && got[0] !== "parking"; i++) {
+    got = await say(b, "o_probe", "3");
+    if (got[0] !== "parking") await Bun.sleep(25);
+  }
+  expect(got).toEqual(["parking"]);
+  // Alone, 春熙路店 is the opening hours' first.
+  expect((await say(b, "o_alone", "春熙路店呢"))[0]).toBe("hours");
+  expect(await say(a, "o_follower", "回复3")).toEqual(["parking"]);
+  // The code's mark is written beside the reply, not before it: a follower's next message comes after it lands.
+  const raw = new RedisClient(suite.redis.url);
+  try {
+    for (let i = 0; i < 200 && !(await raw.get(DEFAULT_KEYS.unlisted("o_follower"))); i++) await Bun.sleep(5);
+  } finally {
+    raw.close();
+  }
+  expect((await say(b, "o_follower", "春熙路店呢"))[0]).toBe("parking");
 }, 30_000);
 
 test("Redis away: a follow-up at the instance that answered the question is read with it from its memory; at another instance, alone", async () => {

@@ -100,8 +100,25 @@ describe("followers' turns in memory", () => {
     expect(c.size).toBe(1);
     // The code of an entry of the newest list: the list stays, that entry picked from it.
     await c.add("o3", turn("课程", 3000, { offered: ["math", "english"], shown: ["math", "english"] }), []);
-    await c.unlist("o3", "math");
+    await c.unlist("o3", { entry: "math", key: "k-math", about: "数学课" });
     expect((await c.recent("o3", "x")).map((t) => [t.shown, t.picked])).toEqual([[["math", "english"], ["math"]]]);
+  });
+
+  test("another article's code is the follower's newest turn, its title what they asked, the list before forgotten; with no turns before, their first", async () => {
+    const c = new LocalConversations(() => 5000);
+    await c.add("o1", turn("课程", 3000, { offered: ["math", "english"], shown: ["math", "english"] }), []);
+    await c.unlist("o1", { entry: "map", key: "k-map", about: "商场地图" });
+    expect((await c.recent("o1", "x")).map((t) => [t.key, t.text, t.shown, t.offered])).toEqual([
+      ["k-map", "商场地图", ["map"], ["map"]],
+      [expect.any(String), "课程", [], ["math", "english"]],
+    ]);
+    // Kept after the newest turn, whatever the clock says (a turn kept in the same millisecond had been read as the older).
+    const [coded, before] = await c.recent("o1", "x");
+    expect((coded?.at ?? 0) > (before?.at ?? 0)).toBe(true);
+    await c.unlist("o2", { entry: "map", key: "k-map2", about: "商场地图" });
+    expect((await c.recent("o2", "x")).map((t) => [t.text, t.shown])).toEqual([["商场地图", ["map"]]]);
+    // The code's message itself is not its own turn (a redelivery is read as if sent once).
+    expect(await c.recent("o2", "k-map2")).toEqual([]);
   });
 });
 

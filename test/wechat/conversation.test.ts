@@ -361,12 +361,14 @@ test("第二个 after a tag's list picks its entry, one without a code too; a co
   // "回复2", as a welcome text says it, is code 2 whatever list came before.
   await say("shop");
   expect((await say("回复2")).ids).toEqual(["wifi"]);
-  // Another article's code answered since: the tag's list is no longer what the follower reads; 第二个 picks nothing from it.
+  // Another article's code answered since: the tag's list is no longer what the follower reads; 第二个 picks
+  // nothing from it (its second is the lamp show) — after the map's card, as after any article sent alone,
+  // it asks for the next article like it: the car park's, whose body says 商场.
   await say("shop");
   expect((await say("map")).ids).toEqual(["map"]);
-  expect((await say("第二个")).ids).toEqual([]);
+  expect((await say("第二个")).ids).toEqual(["parking"]);
   const logged = (await answers()).map((a: string[]) => a[1]);
-  expect(logged).toEqual(["tag", "pick:vouchers", "pick:parking", "code", "code", "pick:lamp", "tag", "pick:lamp", "tag", "code", "tag", "code", "another:not_found"]);
+  expect(logged).toEqual(["tag", "pick:vouchers", "pick:parking", "code", "code", "pick:lamp", "tag", "pick:lamp", "tag", "code", "tag", "code", "another:answer:parking"]);
 });
 
 test("换一个 after an entry picked from a list, by place or by the code it shows, is its next entry, round to its start, each once; then the question's next articles as before", async () => {
@@ -480,4 +482,20 @@ test("thanks and greetings are no turn: a question after 你好 is read alone, '
   expect(logged.get("这个周末停车方便吗")).toEqual([expect.stringMatching(/^answers?:parking/)]);
   expect(logged.get("周末呢")?.[0]).toStartWith("followup:");
   expect(logged.get("好的，那周末营业吗")?.[0]).toStartWith("followup:");
+});
+
+test("an article sent for its code is what the follower reads: a follow-up is read with it, a question of its own alone, a number next is a code", async () => {
+  await importDoc([...SHOP.map((a) => ({ ...a, code: { hours: "1", vouchers: "2", parking: "3" }[a.id] }))]);
+  // Alone, 春熙路店 is the opening hours' first.
+  expect((await say("春熙路店呢", { from: "o_alone" })).ids[0]).toBe("hours");
+  expect((await say("回复3")).ids).toEqual(["parking"]);
+  expect((await say("春熙路店呢")).ids[0]).toBe("parking");
+  // A question of its own after a code stands alone.
+  expect((await say("3", { from: "o_two" })).ids).toEqual(["parking"]);
+  expect((await say("营业到几点", { from: "o_two" })).ids[0]).toBe("hours");
+  // No list shown: a number after the card is a code.
+  expect((await say("1", { from: "o_three" })).ids).toEqual(["hours"]);
+  expect((await say("2", { from: "o_three" })).ids).toEqual(["vouchers"]);
+  const logged = (await answers()).map((a: string[]) => a[1]);
+  expect(logged).toEqual([expect.stringMatching(/^answers:hours,/), "code", expect.stringMatching(/^followup:answers?:parking/), "code", expect.stringMatching(/^answers?:hours/), "code", "code"]);
 });

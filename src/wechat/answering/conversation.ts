@@ -15,6 +15,7 @@ import { viaRedis } from "../../cluster/fallback.ts";
 import { DEFAULT_KEYS, type Keyspace } from "../../cluster/keyspace.ts";
 import type { RedisLink } from "../../store/redis/link.ts";
 import { utf8Prefix } from "../../base/utf8.ts";
+import { afterSent, markOf, parseMark, type Coded, type Mark } from "./sent-apart.ts";
 
 export interface Turn {
   /** The message's dedupe key, hashed (message.ts dedupeKey): a redelivery replaces its turn, never adds one. */
@@ -63,11 +64,12 @@ export interface Conversations {
   /**
    * The follower was answered since by a code, a tag, help or a rule: the list their newest turn
    * showed is no longer the last thing they saw, so a number they send next is no pick from it
-   * (responder.ts). Their turns stay, to read a follow-up with. `entry`: a code's article, which
-   * leaves a list showing it as it is — the follower read it from there, and "第二个" next picks
-   * from it too (a walkthrough's parent sent "11" from a list, then 第二个, and got the fallback).
+   * (responder.ts). Their turns stay, to read a follow-up with. `code`: what a code sent, which is
+   * their newest turn now — or, when their list showed it, that list's entry picked: the follower
+   * read it from there, and "第二个" next picks from it too (a walkthrough's parent sent "11" from a
+   * list, then 第二个, and got the fallback). sent-apart.ts.
    */
-  unlist(openid: string, entry?: string): Promise<void>;
+  unlist(openid: string, code?: Coded): Promise<void>;
 }
 
 /**
@@ -115,33 +117,6 @@ export function parseTurns(json: string | null | undefined): Turn[] {
   }
 }
 
-/** `json`'s turns with the newest one's list forgotten, as stored; null when it showed none (nothing to write). */
-function withoutList(json: string | null | undefined, entry?: string): string | null {
-  const turns = parseTurns(json);
-  const newest = turns.reduce<Turn | undefined>((a, t) => (a && a.at >= t.at ? a : t), undefined);
-  if (!newest?.shown.length) return null;
-  const after = afterCode(newest, entry);
-  if (after === newest) return null;
-  Object.assign(newest, after);
-  return JSON.stringify(turns);
-}
-
-/** `turn` showed a list (two entries or more) that holds `entry`. */
-const shows = (turn: Turn, entry: string | undefined): boolean => entry !== undefined && turn.shown.length > 1 && turn.shown.includes(entry);
-
-/**
- * `turn` after a code, tag, help or rule answered (`entry`: the code's article): its list forgotten —
- * unless the code is one of its entries, which is then picked from it, as "第二个" would, so that "换一个"
- * next is the entry after it (a walkthrough's follower sent "3" from a tag's list, then "another", and
- * got the tag's description ranked: unrelated articles). `turn` itself when nothing changes. In a
- * cluster, an instance that did not keep the list learns of the last code sent from it only
- * (SharedConversations keeps one mark, not a read and a write of the turns).
- */
-function afterCode(turn: Turn, entry: string | undefined): Turn {
-  if (!shows(turn, entry)) return { ...turn, shown: [] };
-  return turn.picked?.includes(entry as string) ? turn : { ...turn, picked: [...(turn.picked ?? []), entry as string] };
-}
-
 /** Newest first, each message once, those within the window and not `key`'s, at most CONVERSATION.turns. */
 function current(turns: readonly Turn[], key: string, now: number): Turn[] {
   const seen = new Set<string>([key]);
@@ -154,8 +129,12 @@ function current(turns: readonly Turn[], key: string, now: number): Turn[] {
 
 /** This instance's memory. */
 export class LocalConversations implements Conversations {
-  /** openid → its turns as stored, the follower heard from longest ago first (Map order). */
-  private readonly held = new Map<string, string>();
+  /**
+   * openid → its turns as stored, and the mark of a code, tag, help or rule answered since (one, as
+   * Redis holds: sent-apart.ts), applied when the turns are read: a code's reply, the commonest,
+   * costs a small write, not a parse and a write of the turns. The follower heard from longest ago first (Map order).
+   */
+  private readonly held = new Map<string, { turns: string | null; mark?: Mark }>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -164,25 +143,20 @@ export class LocalConversations implements Conversations {
   }
 
   async recent(openid: string, key: string): Promise<Turn[]> {
-    const json = this.held.get(openid);
-    if (json === undefined) return [];
-    const all = parseTurns(json);
+    const held = this.held.get(openid);
+    if (held === undefined) return [];
+    const all = parseTurns(held.turns);
     const now = this.now();
     // All past the window: the follower leaves now rather than when the count needs room.
-    if (!all.some((t) => t.at > now - CONVERSATION.windowMs)) this.held.delete(openid);
-    return current(all, key, now);
+    if (!all.some((t) => t.at > now - CONVERSATION.windowMs) && !((held.mark?.at ?? 0) > now - CONVERSATION.windowMs)) this.held.delete(openid);
+    return withMark(current(all, key, now), held.mark, key, now);
   }
 
-  /** Keeps the turns; what is kept, as stored (null: this follower is not followed). */
+  /** Keeps the turns (`before` as recent() read them: any mark applied); what is kept, as stored (null: this follower is not followed). */
   keep(openid: string, turn: Turn, before: readonly Turn[]): string | null {
     if (openid.length > CONVERSATION.openidChars) return null;
     const json = JSON.stringify([bounded(turn), ...current(before, turn.key, this.now())].slice(0, CONVERSATION.turns));
-    this.held.delete(openid);
-    this.held.set(openid, json);
-    for (const oldest of this.held.keys()) {
-      if (this.held.size <= CONVERSATION.followers) break;
-      this.held.delete(oldest);
-    }
+    this.hold(openid, { turns: json });
     return json;
   }
 
@@ -190,11 +164,27 @@ export class LocalConversations implements Conversations {
     this.keep(openid, turn, before);
   }
 
-  async unlist(openid: string, entry?: string): Promise<void> {
-    const changed = withoutList(this.held.get(openid), entry);
-    if (changed) this.held.set(openid, changed);
+  async unlist(openid: string, code?: Coded): Promise<void> {
+    if (openid.length > CONVERSATION.openidChars) return;
+    const held = this.held.get(openid);
+    // Nobody's turns, and no code to read a follow-up with: nothing to keep.
+    if (held === undefined && !code) return;
+    this.hold(openid, { turns: held?.turns ?? null, mark: { at: this.now(), code } });
+  }
+
+  /** `openid`'s as the newest heard from, the one heard from longest ago leaving past CONVERSATION.followers. */
+  private hold(openid: string, value: { turns: string | null; mark?: Mark }): void {
+    this.held.delete(openid);
+    this.held.set(openid, value);
+    for (const oldest of this.held.keys()) {
+      if (this.held.size <= CONVERSATION.followers) break;
+      this.held.delete(oldest);
+    }
   }
 }
+
+/** `turns` (read for message `key`) after `mark`: within the window, newest first, at most CONVERSATION.turns. */
+const withMark = (turns: Turn[], mark: Mark | undefined, key: string, now: number): Turn[] => (mark?.at ? current(afterSent(turns, mark.at, mark.code), key, now) : turns);
 
 /** A cluster's: in Redis, read and written by every instance, with this instance's memory beside it for when Redis is away. */
 export class SharedConversations implements Conversations {
@@ -211,20 +201,18 @@ export class SharedConversations implements Conversations {
   async recent(openid: string, key: string): Promise<Turn[]> {
     const mine = await this.local.recent(openid, key);
     if (openid.length > CONVERSATION.openidChars) return mine;
-    const [theirs, unlistedAt] = await viaRedis(
+    const [theirs, mark] = await viaRedis(
       async () => {
         // Two keys, two commands (a Redis Cluster may keep them apart), sent together.
         const [json, at] = await Promise.all([this.link.send<string | null>("GET", [this.keys.conversation(openid)]), this.link.send<string | null>("GET", [this.keys.unlisted(openid)])]);
-        const [when, entry] = (at ?? "").split(" ");
-        return [parseTurns(json), { at: Number(when) || 0, entry }] as [Turn[], { at: number; entry?: string }];
+        return [parseTurns(json), parseMark(at)] as [Turn[], Mark];
       },
-      { local: (): [Turn[], { at: number; entry?: string }] => (this.alone++, [[], { at: 0 }]) },
+      { local: (): [Turn[], Mark] => (this.alone++, [[], parseMark(null)]) },
     );
     const turns = current([...mine, ...theirs], key, this.now());
     // A code, tag, help or rule answered since the newest turn (on any instance): its list is not
-    // what the follower reads — unless that was the code of one of its entries, picked from it.
-    const newest = turns[0];
-    return newest && newest.shown.length && newest.at <= unlistedAt.at ? [afterCode(newest, unlistedAt.entry), ...turns.slice(1)] : turns;
+    // what the follower reads; a code's article is (sent-apart.ts).
+    return withMark(turns, mark, key, this.now());
   }
 
   async add(openid: string, turn: Turn, before: readonly Turn[]): Promise<void> {
@@ -238,10 +226,16 @@ export class SharedConversations implements Conversations {
    * When, not what: one SET of the time, which recent() holds against the newest turn. Changing the
    * turns in Redis would be a read and a write, and a turn another instance kept between them lost.
    */
-  async unlist(openid: string, entry?: string): Promise<void> {
-    await this.local.unlist(openid, entry);
+  async unlist(openid: string, code?: Coded): Promise<void> {
+    // This instance's memory forgets its list as the mark has every instance do. A code's turn is the
+    // mark's alone while Redis answers: this instance may not hold the list showing its article (another kept it).
+    if (!code) await this.local.unlist(openid);
     if (openid.length > CONVERSATION.openidChars) return;
-    const value = entry === undefined ? String(this.now()) : `${this.now()} ${entry}`;
-    await viaRedis(() => this.link.send("SET", [this.keys.unlisted(openid), value, "PX", String(CONVERSATION.windowMs)]), { local: () => void this.alone++ });
+    await viaRedis(() => this.link.send("SET", [this.keys.unlisted(openid), markOf(this.now(), code), "PX", String(CONVERSATION.windowMs)]), {
+      local: async () => {
+        this.alone++;
+        if (code) await this.local.unlist(openid, code);
+      },
+    });
   }
 }

@@ -28,7 +28,7 @@ export interface Decision {
   generate?: { question: string; sources: Source[] };
   /** A text list of articles that is no ranking's (a tag's, a rule's), `about` what it lists: kept as the follower's turn, to pick from (responder.ts `movedOn`). */
   listed?: { about: string; ids: string[] };
-  /** A code's article: a list just shown that holds it stays the follower's to pick from (conversation.ts `unlist`). */
+  /** A code's article: what the follower reads now, their turn — or, a list just shown holding it, that list's entry picked (sent-apart.ts). */
   entry?: string;
 }
 

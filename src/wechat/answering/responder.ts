@@ -64,14 +64,17 @@ export class Responder {
   /**
    * Answered by a code, a tag, help, a rule or a greeting's welcome: what the follower looks at now is not the numbered
    * list a question got them before, so a number they send next is a code, not a pick from it
-   * (docs/answers.md "Follow-ups"). Not awaited: the reply does not wait on Redis for it. A tag's
+   * (docs/answers.md "Follow-ups"). Not awaited: the reply does not wait on Redis for it. A code's
+   * article is what they read now: their turn, to read a follow-up with (sent-apart.ts). A tag's
    * list (or a rule's) is what they read now: kept as their turn, before the reply goes out, as a
    * question's is, so that "第二个" picks from it.
    */
   private movedOn(asker: Asker, d: Decision): Decision | Promise<Decision> {
     if (d.listed) return this.questions.listed(asker, d.listed.about, d.listed.ids, d);
     if (d.reply && (d.answer === "code" || d.answer === "tag" || d.answer === "help" || d.answer === "courtesy" || d.answer.startsWith("rule:"))) {
-      this.conversations?.unlist(asker.from, d.entry).catch((e: Error) => this.log(`a follower's conversation could not be kept (a number they send next may pick from the list before): ${e.message}`));
+      const sent = d.entry === undefined || asker.key === null ? undefined : this.store.articles.get(d.entry);
+      const code = sent ? { entry: sent.id, key: asker.key as string, about: sent.title } : undefined;
+      this.conversations?.unlist(asker.from, code).catch((e: Error) => this.log(`a follower's conversation could not be kept (a number they send next may pick from the list before): ${e.message}`));
     }
     return d;
   }
