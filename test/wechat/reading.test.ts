@@ -18,8 +18,15 @@ const insurer = new MemorySource([
   { id: "paying", title: "Paying monthly or annually", keywords: "monthly payments", body: "Pay annually by card, or monthly by Direct Debit in 11 payments. Switching from monthly to annual has no extra fee. Change your payment date in the app." },
   { id: "claim", title: "Making a claim", keywords: "claim", body: "Call the claims line any time. A loss adjuster may visit your home. There is no fee to make a claim, and we aim to settle within 10 days." },
   { id: "travel", title: "Cover abroad", keywords: "abroad", body: "Your belongings are covered abroad for up to 60 days a year, in any country. Keep receipts for anything worth more than £1,500." },
-  { id: "bikes", title: "Bicycles", keywords: "bike", body: "Bikes are covered at home up to £500. Add cycle cover for bikes worth more, and for theft away from home. Electric bikes are covered the same way." },
+  { id: "bikes", title: "Bicycles", keywords: "bike", body: "Bikes are covered at home up to £500. Add cycle cover for bikes worth more, and for theft away from home. Electric bikes are covered the same way, an electric bike's battery too." },
   { id: "claim-deadlines", title: "Claim deadlines", keywords: "time limit", body: "Tell us about a claim within 30 days of the loss. Theft must be reported to the police within 48 hours, and the crime number given to us when you claim." },
+]);
+const evs = new MemorySource([
+  { id: "bikes", title: "Is my bike covered", keywords: "bike", body: "Your bike is covered at home up to £500. A bike worth more needs cycle cover, which covers your bike away from home too. Electric bikes are covered the same way, an electric bike's battery too." },
+  { id: "ebikes", title: "Electric car chargers", keywords: "electric", body: "A charger fixed to your home is part of the building: we pay for damage from a power surge." },
+  { id: "scooters", title: "Mobility scooters", keywords: "scooter", body: "Mobility scooters are covered at home and away, up to £3,000, with breakdown help." },
+  { id: "cancel", title: "Cancelling your policy", keywords: "cancel", body: "You can cancel within 14 days of buying your policy and get a full refund." },
+  { id: "claim", title: "Making a claim", keywords: "claim", body: "Call the claims line any time. A loss adjuster may visit your home." },
 ]);
 const ranker = async (q: Question) => rank(q, insurer);
 const shown = (r: Reading) => {
@@ -29,16 +36,17 @@ const shown = (r: Reading) => {
 };
 
 /** The follower's messages in turn; the last one's reading. */
-async function conversation(...messages: string[]): Promise<Reading> {
+const conversation = (...messages: string[]) => conversationIn(insurer, ...messages);
+async function conversationIn(account: MemorySource, ...messages: string[]): Promise<Reading> {
   let turns: Turn[] = [];
   let r: Reading | undefined;
   for (const m of messages) {
-    r = await read(m, turns, ranker);
+    r = await read(m, turns, async (q) => rank(q, account));
     turns = [nextTurn(r, turns, `m${turns.length}`, 0, shown(r))];
   }
   return r as Reading;
 }
-const together = (text: string, context: string) => rank({ text, context }, insurer).articles;
+const together = (text: string, context: string, account = insurer) => rank({ text, context }, account).articles;
 
 test("a message that does not lean, its own ranking not sure, stays on the article just read when that article holds its words: 'is there a fee' after cancelling", async () => {
   // Alone, three articles hold "fee" alike: a list led by another.
@@ -130,9 +138,9 @@ test("a message its own ranking lists, whose head names its words, stays when th
   expect(shown(r)).toEqual(["cancel"]);
 });
 
-test("after a code, help or a rule the follower reads no ranked article (the list forgotten: shown empty, an earlier pick kept): a message that does not lean is read alone and ranked once", async () => {
+test("after help, a tag or a rule the follower reads no ranked article (the list forgotten: shown empty, an earlier pick kept): a message that does not lean is read alone and ranked once", async () => {
   const r1 = await read("How do I cancel my policy?", [], ranker);
-  // conversation.ts afterCode: the list forgotten, the entry picked before it still recorded.
+  // sent-apart.ts afterSent: the list forgotten, the entry picked before it still recorded.
   const turn: Turn = { ...nextTurn(r1, [], "m0", 0, shown(r1)), shown: [], picked: ["cancel"] };
   let ranked = 0;
   const counting = async (q: Question) => (ranked++, rank(q, insurer));
@@ -143,6 +151,22 @@ test("after a code, help or a rule the follower reads no ranked article (the lis
   ranked = 0;
   expect((await read("is there a fee", [{ ...turn, shown: ["cancel"] }], counting)).how).toBe("followup");
   expect(ranked).toBe(2);
+});
+
+test("a follow-up whose words another article's head names stays on the article read when the reading together is sure of it: 'is it electric?' after bicycles; 'what about scooters?' moves", async () => {
+  const alone = rank("is it electric?", evs).articles;
+  // Alone, the electric-bike article's title names it.
+  expect(alone[0]?.id).toBe("ebikes");
+  expect(alone[0]?.headCoverage).toBeGreaterThanOrEqual(READING.namesAnother);
+  const t = together("is it electric?", "Is my bike covered?", evs);
+  expect(t[0]?.id).toBe("bikes");
+  expect(choose(t).kind).toBe("one");
+  const r = await conversationIn(evs, "Is my bike covered?", "is it electric?");
+  expect(r.how).toBe("followup");
+  expect(shown(r)).toEqual(["bikes"]);
+  // The reading together not leading with the article read: the conversation goes to the one named.
+  expect(together("what about scooters?", "Is my bike covered?", evs)[0]?.id).toBe("scooters");
+  expect(shown(await conversationIn(evs, "Is my bike covered?", "what about scooters?"))[0]).toBe("scooters");
 });
 
 test("after an entry picked from a list, the article read is that entry, not the list's first: 'is there a fee' after picking the third is not held to the first", async () => {
