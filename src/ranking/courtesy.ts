@@ -17,6 +17,8 @@ const CLOSES = [
   "谢谢", "谢谢你", "谢谢您", "谢谢你们", "多谢", "唔该", "唔该晒", "感谢", "感恩", "谢了", "谢啦", "谢谢啦", "3q", "好的", "好", "好吧", "好哦", "好喔", "好滴", "好嘞", "好哒", "好呀",
   "那好吧", "那好", "也好", "那也好", "那行", "行", "嗯", "嗯呢", "哦", "噢", "知道了", "明白", "明白了", "了解", "了解了", "清楚了", "收到", "懂了", "可以了", "不用了", "没事了",
   "辛苦了", "辛苦啦", "麻烦了", "麻烦你了", "打扰了", "赞", "哈哈", "呵呵", "嘻嘻", "再见", "拜拜", "掰掰", "晚安",
+  // Told it worked ("谢谢 解决了👍" had been sent three articles).
+  "解决了", "搞定了", "搞定", "没问题", "没问题了", "成功了", "弄好了", "可以用了", "能用了",
   // Cantonese (folded to simplified as the ranking reads them: 多謝晒 is 多谢晒).
   "多谢晒", "多谢你", "多谢你哋", "唔该你", "好嘅", "冇问题", "无问题", "知道喇", "知道啦", "明白晒", "收到晒", "系咁先", "得喇", "得啦", "ok喇",
   // A sentence-final particle said after any of these ("你好呀", "早晨呀", "好嘅啦") is courtesy too;
@@ -95,8 +97,14 @@ const AROUND = new Set([
   "you", "u", "ya", "very", "so", "much", "a", "lot", "lots", "loads", "heaps", "mate", "love", "again", "that", "thats", "s", "it", "its", "got", "no", "worries", "one", "really", "many", "all", "then", "oh", "ah",
   "x", "xx", "xxx", "guys", "everyone", "fine", "good", "right", "sound", "super", "great", "maraming", "na", ...ADDRESSED_LATIN,
 ]);
-/** …and these only beside thanks ("thanks for the help": "ok help" is a request). */
-const WITH_THANKS = new Set(["for", "the", "your", "help", "info", "reply", "answer", "quick", "response", "time", "with"]);
+/**
+ * …and these only beside thanks ("thanks for the help": "ok help" is a request): that it worked, and
+ * goodbyes ("thanks that worked!!", "ta, see you thursday 👍", "you guys are the best" had each been
+ * sent articles).
+ */
+const WITH_THANKS = new Set(["for", "the", "your", "help", "info", "reply", "answer", "quick", "response", "time", "with", "worked", "works", "helped", "helps", "helpful", "sorted", "solved", "fixed", "now", "are", "best", "see"]);
+/** …and these only in "see you …" beside thanks: "thanks! sunday?" asks about Sundays. */
+const SEE_YOU = new Set(["soon", "later", "tomorrow", "next", "week", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]);
 /** Latin words a greeting is made of ("good morning", "hiya", "hi there, quick question"): one greeting, the rest of these. */
 const GREETING = new Set(["hi", "hello", "hey", "heya", "hiya", "hallo", "howdy", "yo", "morning", "afternoon", "evening", "greetings", "gm", "gday", "gidday", "arvo", "magandang", "dear"]);
 const AROUND_GREETING = new Set(["good", "gd", "there", "all", "everyone", "guys", "folks", "team", "dear", "again", "quick", "question", "one", "more", "another", "i", "have", "a", "got", "please", "anyone", "anybody", "is", "mate", "umaga", "hapon", "gabi", "araw", ...ADDRESSED_LATIN]);
@@ -147,7 +155,8 @@ function latinWords(words: string[]): Courtesy | null {
   if (words.length > MOST_WORDS) return null;
   if (words.some((w) => GREETING.has(w)) && words.every((w) => GREETING.has(w) || AROUND_GREETING.has(w))) return "opens";
   const thanks = words.some((w) => THANKING.has(w));
-  const closes = (w: string) => THANKING.has(w) || ACKNOWLEDGING.has(w) || AROUND.has(w) || (thanks && WITH_THANKS.has(w));
+  const seeYou = thanks && words.includes("see");
+  const closes = (w: string) => THANKING.has(w) || ACKNOWLEDGING.has(w) || AROUND.has(w) || (thanks && WITH_THANKS.has(w)) || (seeYou && SEE_YOU.has(w));
   if ((thanks || words.some((w) => ACKNOWLEDGING.has(w))) && words.every(closes)) return "closes";
   // A phrase said again and again without spaces: "okok", "thxthx".
   return pieced(words.join(""));

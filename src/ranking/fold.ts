@@ -11,7 +11,8 @@ let lastFold = { text: "", f: "" };
 export function fold(text: string): string {
   if (lastFold.text === text) return lastFold.f;
   // As the ranking reads words (words.ts): 謝謝, 第二個 and 換一個 are 谢谢, 第二个 and 换一个.
-  const f = folded(text).replace(/[\s\p{P}\p{S}]+/gu, " ").trim().replace(/ +/g, " ");
+  // An emoji's joiners and presentation selectors (❤️ is ❤ and U+FE0F) go with it: "…the best ❤️" had kept one.
+  const f = folded(text).replace(/[\s\p{P}\p{S}\u200d\ufe0e\ufe0f\u20e3]+/gu, " ").trim().replace(/ +/g, " ");
   lastFold = { text, f };
   return f;
 }
