@@ -25,6 +25,7 @@ export const ERRORS = {
   bad_openid: 400,
   nothing_to_push: 400,
   not_a_question: 400,
+  leans_on_before: 400,
   // The callback's refusals of what does not come from the platform.
   bad_xml: 400,
   bad_encryption: 400,
