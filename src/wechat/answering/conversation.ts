@@ -38,6 +38,8 @@ export interface Turn {
   byCode?: boolean;
   /** The entries of its list picked since, in order ("第二个"): "换一个" next is the entry after the last of them (reading.ts). */
   picked?: string[];
+  /** The article a code sent (sent-apart.ts): its title is no question — "换一个" after it has nothing to take the next of. */
+  coded?: true;
 }
 
 export const CONVERSATION = {
@@ -103,7 +105,7 @@ export function bounded(t: Turn): Turn {
 const isTurn = (x: unknown): x is Turn => {
   const t = x as Turn;
   const ids = (v: unknown) => Array.isArray(v) && v.every((i) => typeof i === "string");
-  return typeof t === "object" && t !== null && typeof t.key === "string" && typeof t.at === "number" && typeof t.text === "string" && ids(t.earlier) && ids(t.offered) && ids(t.shown) && (t.picked === undefined || ids(t.picked));
+  return typeof t === "object" && t !== null && typeof t.key === "string" && typeof t.at === "number" && typeof t.text === "string" && ids(t.earlier) && ids(t.offered) && ids(t.shown) && (t.picked === undefined || ids(t.picked)) && (t.coded === undefined || t.coded === true);
 };
 
 /** Turns as stored; anything else (another version's, a damaged value) reads as none. */

@@ -84,8 +84,10 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // (after a pick from a tag's list it had ranked the tag's description: two walkthroughs).
   const next = last && asksAnother(text) ? nextEntry(last) : undefined;
   if (last && next) return { how: "pick", question: questionOf(last), asked: spoken(last.text, last.earlier), id: next };
-  // "Another", or "the second one" after a single article: the next articles not yet offered.
-  if (last && (asksAnother(text) || (n === 2 && last.shown.length === 1))) {
+  // "Another", or "the second one" after a single article: the next articles not yet offered — none
+  // after a code's card, whose title is no question (ranked, it found articles sharing a word of it,
+  // 说明 or 价格: a co-working account's walkthrough).
+  if (last && !last.coded && (asksAnother(text) || (n === 2 && last.shown.length === 1))) {
     const question = { ...questionOf(last), exclude: last.offered };
     return { how: "another", question, asked: spoken(last.text, last.earlier), ranked: await rank(question) };
   }

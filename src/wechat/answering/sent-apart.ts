@@ -43,7 +43,7 @@ export function afterSent(turns: readonly Turn[], at: number, code?: Coded): Tur
   const when = Math.max(at, (newest?.at ?? -Infinity) + 1);
   if (newest && code && shows(newest, code.entry)) return newest.picked?.includes(code.entry) ? [...turns] : [{ ...newest, picked: [...(newest.picked ?? []), code.entry] }, ...older];
   const rest = newest?.shown.length ? [{ ...newest, shown: [] }, ...older] : [...turns];
-  return code ? [{ key: code.key, at: when, text: code.about, earlier: [], offered: [code.entry], shown: [code.entry] }, ...rest] : rest;
+  return code ? [{ key: code.key, at: when, text: code.about, earlier: [], offered: [code.entry], shown: [code.entry], coded: true }, ...rest] : rest;
 }
 
 /** The mark as Redis holds it: when, and after a code what it sent (its title last: it may hold spaces). */
