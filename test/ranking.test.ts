@@ -74,6 +74,9 @@ describe("words", () => {
     // "us" is a stop word: "tell us" holds nothing "can I use" asks (Porter's stem of "use" is "us").
     expect(termsOf("please tell us")).toEqual([]);
     expect(termsOf("can i use a kiosk")).toEqual(["us", "kiosk"]);
+    // "also", as "too": no word of what is asked ("also how much is the rabbit vaccine" had weighed it as "rabbit").
+    expect(termsOf("also how much is the rabbit vaccine")).toEqual(["rabbit", "vaccin"]);
+    expect(termsOf("rabbits too")).toEqual(["rabbit"]);
     // Only the terms: what rules, taught questions and titles are compared by reads every "us" alike.
     expect(folded("US visa")).toBe(folded("us visa"));
     // Forms of one word meet: the question's and the article's.

@@ -82,7 +82,7 @@ const PIECES = new Map<string, Courtesy | "addressed">([
 const LONGEST_PIECE = Math.max(...[...PIECES.keys()].map((p) => [...p].length));
 
 /** Latin words a message of thanks is made of ("brilliant thank you", "ok cheers mate", "thanks love"): one of these… */
-const THANKING = new Set(["thanks", "thank", "thankyou", "thanku", "thanx", "thnx", "thks", "tnx", "tks", "thx", "ty", "tysm", "tq", "tqvm", "tqsm", "cheers", "ta", "salamat"]);
+const THANKING = new Set(["thanks", "thank", "thankyou", "thanku", "thanx", "thnx", "thks", "tnx", "tks", "thx", "ty", "tysm", "tq", "tqvm", "tqsm", "cheers", "ta", "salamat", "appreciated", "appreciate"]);
 /** Whom they thank or greet, and the particles a Singaporean ends it with ("thanks lah", "ok lor", "hello doc"): beside courtesy only. */
 const ADDRESSED_LATIN = ["doc", "doctor", "dr", "sir", "madam", "maam", "boss", "teacher", "miss", "aunty", "auntie", "uncle", "bro", "sis", "brother", "sister", "friend", "habibi", "lah", "la", "leh", "lor", "hor", "ya", "yah", "ba", "can", "po"];
 const ACKNOWLEDGING = new Set([
@@ -102,7 +102,11 @@ const AROUND = new Set([
  * goodbyes ("thanks that worked!!", "ta, see you thursday 👍", "you guys are the best" had each been
  * sent articles).
  */
-const WITH_THANKS = new Set(["for", "the", "your", "help", "info", "reply", "answer", "quick", "response", "time", "with", "worked", "works", "helped", "helps", "helpful", "sorted", "solved", "fixed", "now", "are", "best", "see"]);
+const WITH_THANKS = new Set([
+  "for", "the", "your", "help", "info", "reply", "answer", "quick", "response", "time", "with", "worked", "works", "helped", "helps", "helpful", "sorted", "solved", "fixed", "now", "are", "best", "see",
+  // "thank you for your kindness", "will do thanks", "great stuff cheers" (a vet's walkthrough: each had got the fallback).
+  "kindness", "everything", "will", "do", "stuff", "i",
+]);
 /** …and these only in "see you …" beside thanks: "thanks! sunday?" asks about Sundays. */
 const SEE_YOU = new Set(["soon", "later", "tomorrow", "next", "week", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]);
 /** Latin words a greeting is made of ("good morning", "hiya", "hi there, quick question"): one greeting, the rest of these. */
