@@ -192,6 +192,20 @@ describe("passages", () => {
     const short = `${half.slice(1)}\n\n第二段。`;
     expect(passagesOf(short).length).toBe(1);
   });
+  test("a heading that would end a passage opens the next, with what it titles; a heading's line with a sentence mark, or over 40 characters, is text", () => {
+    // Under half a passage alone, over it with the line after it.
+    const lead = "乙".repeat(PASSAGE_CHARS / 2 - 3) + "。";
+    const text = `${lead}\n\n多久到账\n\n材料齐全的，20个工作日内到账。`;
+    expect(passagesOf(text).map((p) => text.slice(p.start, p.end))).toEqual([`${lead}\n\n`, "多久到账\n\n材料齐全的，20个工作日内到账。"]);
+    // Numbered as a list's items are ("二、"), a heading still.
+    const numbered = `${lead}\n\n二、办理材料\n\n身份证原件。`;
+    expect(passagesOf(numbered).map((p) => numbered.slice(p.start, p.end))[1]).toBe("二、办理材料\n\n身份证原件。");
+    // A short sentence is no heading; nor a line of 41 characters.
+    for (const para of ["已到账。", "丙".repeat(41)]) {
+      const t = `${lead}\n\n${para}\n\n下一段。`;
+      expect({ para, first: passagesOf(t).map((p) => t.slice(p.start, p.end))[0] }).toEqual({ para, first: `${lead}\n\n${para}\n\n` });
+    }
+  });
   test("white space between paragraphs is no passage", () => {
     expect(passagesOf("One.\n\n\n\nTwo.").map((p) => p.end - p.start > 0)).toEqual([true]);
     expect(passagesOf("\n\n  \n")).toEqual([]);

@@ -34,18 +34,25 @@ export function sentences(text: string, from = 0, to = text.length): Span[] {
 
 /**
  * Passages of `body`. A paragraph break (a blank line) ends a passage that is already half full;
- * a shorter one (a heading, a one-line lead-in) goes on into the next paragraph. A sentence longer
+ * a shorter one (a heading, a one-line lead-in) goes on into the next paragraph, and a heading that
+ * would end a passage opens the next one, with what it titles. A sentence longer
  * than a passage is cut at its last comma or space before the limit (or at the limit): no passage
  * is much longer than PASSAGE_CHARS.
  */
 export function passagesOf(body: string, size = PASSAGE_CHARS): Span[] {
   const out: Span[] = [];
   let cur: Span | null = null;
+  // Where the paragraph last added to `cur` starts, when it is a heading.
+  let heading: number | null = null;
   for (const para of paragraphs(body)) {
     if (cur && body.slice(cur.start, cur.end).trimEnd().length >= size / 2) {
-      out.push(cur);
-      cur = null;
+      // A heading ending a passage opens the next: it titles what follows ("多久到账" then its answer
+      // had been a card showing the heading alone: a service hall's walkthrough).
+      const split: number | null = heading !== null && heading > cur.start ? heading : null;
+      out.push(split === null ? cur : { start: cur.start, end: split });
+      cur = split === null ? null : { start: split, end: cur.end };
     }
+    heading = isHeading(body.slice(para.start, para.end)) ? para.start : null;
     for (const s of sentences(body, para.start, para.end)) {
       for (const piece of pieces(body, s, size)) {
         if (cur && piece.end - cur.start > size) {
@@ -62,6 +69,12 @@ export function passagesOf(body: string, size = PASSAGE_CHARS): Span[] {
 }
 
 const BREAK = /\n[ \t\r\f\v]*\n\s*/g;
+
+/** A paragraph that titles what follows: a line of at most 40 characters with no sentence mark in it ("多久到账", "Fees:", "二、办理材料"). */
+const isHeading = (para: string): boolean => {
+  const t = para.trim();
+  return t.length > 0 && t.length <= 40 && !t.includes("\n") && !/[。！？!?；;.]/.test(t.replace(/^\d+[.、]|[一二三四五六七八九十]+、/, ""));
+};
 
 /** The paragraphs of `text`, the blank lines after each included: together they cover it. */
 function paragraphs(text: string): Span[] {
