@@ -71,7 +71,7 @@ export function passagesOf(body: string, size = PASSAGE_CHARS): Span[] {
 const BREAK = /\n[ \t\r\f\v]*\n\s*/g;
 
 /** A paragraph that titles what follows: a line of at most 40 characters with no sentence mark in it ("多久到账", "Fees:", "二、办理材料"). */
-const isHeading = (para: string): boolean => {
+export const isHeading = (para: string): boolean => {
   const t = para.trim();
   return t.length > 0 && t.length <= 40 && !t.includes("\n") && !/[。！？!?；;.]/.test(t.replace(/^\d+[.、]|[一二三四五六七八九十]+、/, ""));
 };

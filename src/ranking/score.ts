@@ -7,7 +7,7 @@
 import { articleScore, idf, passageScore, RANKING, type CorpusStats, type Fields, type QueryTerm } from "./bm25.ts";
 import { namesTitle, titleForm } from "./names.ts";
 import { CONTEXT, withContext } from "./question.ts";
-import { passagesOf, type Span } from "./passages.ts";
+import { isHeading, passagesOf, type Span } from "./passages.ts";
 import { scoredSpans } from "./scored-passages.ts";
 import { placesOf, termCounts, termsOf } from "./words.ts";
 import { ASKS_PRICE, PRICE } from "./price.ts";
@@ -216,7 +216,13 @@ export function scoreArticle(asked: Asked, a: RankedSource, stats: CorpusStats):
     headCoverage: total > 0 ? heldInHead / total : 0,
     ownCoverage: ownTotal > 0 ? ownHeld / ownTotal : 0,
     head: articleScore(q, { ...fields, ...NO_BODY }, stats) * named,
-    shown: shownPassage(q, passages, stats, asked.asksPrice ? (p) => PRICE.test(text.slice(p.start, p.end)) : null),
+    shown: shownPassage(q, passages, stats, asked.asksPrice ? (p) => PRICE.test(text.slice(p.start, p.end)) : null, asked.title === null ? null : (p) => namesHeading(asked.title as string, text.slice(p.start, p.end))),
     passages: passages.map(({ start, end, score }) => ({ start, end, score })),
   };
+}
+
+/** `passage` opens on a heading (passages.ts isHeading) that the question (in titleForm) writes out: "怎么备案" in 异地就医怎么备案. */
+function namesHeading(question: string, passage: string): boolean {
+  const line = passage.trimStart().split("\n", 1)[0] as string;
+  return isHeading(line) && namesTitle(question, line.replace(/[:：]\s*$/, ""));
 }

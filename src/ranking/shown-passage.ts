@@ -20,7 +20,7 @@ export type Cut = PassageScore & { counts: Map<string, number>; len: number };
  * Northern Ireland passage, its price, to the follower asking about Jersey (a walkthrough's shop).
  * Of passages scoring close to the best (RANKING.shownEarlier), the first: the answer before the notes.
  */
-export function shownPassage(q: readonly QueryTerm[], passages: readonly Cut[], stats: CorpusStats, priced: ((p: Cut) => boolean) | null): PassageScore | null {
+export function shownPassage(q: readonly QueryTerm[], passages: readonly Cut[], stats: CorpusStats, priced: ((p: Cut) => boolean) | null, headed: ((p: Cut) => boolean) | null = null): PassageScore | null {
   if (passages.length <= 1) return passages[0] ? { start: passages[0].start, end: passages[0].end, score: passages[0].score } : null;
   const n = passages.length;
   const local = q.map((t) => {
@@ -29,7 +29,11 @@ export function shownPassage(q: readonly QueryTerm[], passages: readonly Cut[], 
   });
   const scores = passages.map((p) => passageScore(local, p.counts, p.len, stats.passageLen));
   const close = Math.max(...scores) * RANKING.shownEarlier;
-  let best = passages[scores.findIndex((s) => s >= close)] as Cut;
+  // A passage under a heading the question writes out ("怎么备案" of 异地就医怎么备案) is where the
+  // article answers it, before a preamble saying the article's subject again (a service hall's
+  // walkthrough: 根据国家和省里的统一部署… had been shown).
+  const titled = headed ? passages.findIndex((p, i) => (scores[i] as number) > 0 && headed(p)) : -1;
+  let best = passages[titled >= 0 ? titled : scores.findIndex((s) => s >= close)] as Cut;
   // Asked how much: the best passage holding a price, unless the best scores PRICE_FAR times it (about something else).
   // Among those holding a price, the asking words ("price", "fee", 价格) choose nothing: every one
   // answers them, and "whats the price for 12 weeks" had shown the fees passage ending "Prices are in
