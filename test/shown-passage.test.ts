@@ -45,22 +45,22 @@ describe("the passage shown", () => {
     expect(got?.id).toBe("export");
     expect(got?.passage).toStartWith("单篇导出");
   });
-});
 
-test("a passage under a heading the question writes out is shown, not the preamble saying the subject again (异地就医怎么备案: 怎么备案's passage)", () => {
-  const hall = new MemorySource([
-    {
-      id: "yidi",
-      title: "异地就医备案办理指南",
-      keywords: "异地就医\u001f备案",
-      body: "近期有不少参保人咨询在外地看病如何报销的问题。根据国家和省里的统一部署，跨省异地就医直接结算已经覆盖全国所有统筹地区，参保人在外地看病前做好备案，就可以在当地定点医院直接刷卡结算。\n\n未备案在外地就医的，回来后可以手工报销，但个人自付比例提高10个百分点。\n\n哪些人可以备案\n\n1.异地长期居住人员：异地安置退休人员、异地长期居住人员、常驻异地工作人员。2.临时外出就医人员：异地转诊就医人员、因工作或旅游等原因异地急诊抢救人员。\n\n怎么备案\n\n网上办理：打开“国家医保服务平台”APP，搜索“异地就医备案”，填写备案地和备案类型，提交后即时生效。\n\n窗口办理：携带本人社保卡，到本大厅医保窗口填写《异地就医备案表》。",
-    },
-    { id: "card", title: "社保卡补办", keywords: "社保卡", body: "社保卡丢失后请先挂失，再到大厅补办，工本费20元。" },
-    { id: "hours", title: "办公时间", keywords: "上班", body: "周一至周五9:00-17:00，法定节假日休息。" },
-  ]);
-  const got = rank("异地就医怎么备案", hall).articles[0];
-  expect(got?.id).toBe("yidi");
-  expect(got?.passage).toStartWith("怎么备案");
-  // A question writing out no heading: the passage that answers it, the first paragraph here.
-  expect(rank("外地看病没备案能报销吗", hall).articles[0]?.passage).toStartWith("近期有不少参保人");
+  test("a passage under a heading the question writes out is shown, not the preamble saying the subject again (异地就医怎么备案: 怎么备案's passage)", () => {
+    const hall = new MemorySource([
+      {
+        id: "yidi",
+        title: "异地就医备案办理指南",
+        keywords: "异地就医\u001f备案",
+        body: "近期有不少参保人咨询在外地看病如何报销的问题。根据国家和省里的统一部署，跨省异地就医直接结算已经覆盖全国所有统筹地区，参保人在外地看病前做好备案，就可以在当地定点医院直接刷卡结算。\n\n未备案在外地就医的，回来后可以手工报销，但个人自付比例提高10个百分点。\n\n哪些人可以备案\n\n1.异地长期居住人员：异地安置退休人员、异地长期居住人员、常驻异地工作人员。2.临时外出就医人员：异地转诊就医人员、因工作或旅游等原因异地急诊抢救人员。\n\n怎么备案\n\n网上办理：打开“国家医保服务平台”APP，搜索“异地就医备案”，填写备案地和备案类型，提交后即时生效。\n\n窗口办理：携带本人社保卡，到本大厅医保窗口填写《异地就医备案表》。",
+      },
+      { id: "card", title: "社保卡补办", keywords: "社保卡", body: "社保卡丢失后请先挂失，再到大厅补办，工本费20元。" },
+      { id: "hours", title: "办公时间", keywords: "上班", body: "周一至周五9:00-17:00，法定节假日休息。" },
+    ]);
+    const got = rank("异地就医怎么备案", hall).articles[0];
+    expect(got?.id).toBe("yidi");
+    expect(got?.passage).toStartWith("怎么备案");
+    // A question writing out no heading: the passage that answers it, the first paragraph here.
+    expect(rank("外地看病没备案能报销吗", hall).articles[0]?.passage).toStartWith("近期有不少参保人");
+  });
 });

@@ -16,31 +16,9 @@ import { DEFAULT_KEYS, type Keyspace } from "../../cluster/keyspace.ts";
 import type { RedisLink } from "../../store/redis/link.ts";
 import { utf8Prefix } from "../../base/utf8.ts";
 import { afterSent, markOf, parseMark, type Coded, type Mark } from "./sent-apart.ts";
+import type { Turn } from "./turn.ts";
 
-export interface Turn {
-  /** The message's dedupe key, hashed (message.ts dedupeKey): a redelivery replaces its turn, never adds one. */
-  key: string;
-  /** When it was answered (the clock's epoch ms). */
-  at: number;
-  /** The question as ranked: the follower's text; for "another" and a pick, the question before. */
-  text: string;
-  /** The questions it was read with, newest first (a follow-up's: the turn before, and the one that followed); none when it stood alone. */
-  earlier: string[];
-  /** The articles offered for this question so far, in order ("another" leaves them out). */
-  offered: string[];
-  /** The articles this reply showed, in its order (a pick takes one of them). */
-  shown: string[];
-  /**
-   * Its list showed the articles' codes, and links for those without, but no numbers of its own (a
-   * tag's list, lists.ts): a code it shows, sent next, is that entry; another number a place in it
-   * (questions.ts `pickOr`).
-   */
-  byCode?: boolean;
-  /** The entries of its list picked since, in order ("第二个"): "换一个" next is the entry after the last of them (reading.ts). */
-  picked?: string[];
-  /** The article a code sent (sent-apart.ts): its title is no question — "换一个" after it has nothing to take the next of. */
-  coded?: true;
-}
+export type { Turn } from "./turn.ts";
 
 export const CONVERSATION = {
   /** A follow-up is read with the question before it for this long. */

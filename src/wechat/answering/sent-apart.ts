@@ -13,7 +13,7 @@
  * (in Redis, a turn another instance kept between them would be lost). One mark: the last code,
  * tag, help or rule sent is what counts.
  */
-import type { Turn } from "./conversation.ts";
+import type { Turn } from "./turn.ts";
 
 /** An article a code sent: `entry` its id, `key` the message's (conversation.ts turnKey), `about` its title (at most 64 characters: article fields). */
 export interface Coded {
