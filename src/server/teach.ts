@@ -5,6 +5,8 @@ import { CONTENT } from "../article/fields.ts";
 import { badRequest, conflict, notFound } from "../base/errors.ts";
 import { leansOnBefore, saidBetweenQuestions, searchedWords } from "../ranking/cues.ts";
 import { termsOf } from "../ranking/words.ts";
+import { fold } from "../ranking/fold.ts";
+import { withoutPriceWords } from "../ranking/price.ts";
 import { invalidArticle } from "./admin.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
@@ -58,11 +60,13 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   // Words the ranking reads none of ("在吗在吗？？？"): a follower sending them is never matched to
   // the article, so teaching them would promise what no answer keeps.
   if (!termsOf(text).length) throw badRequest(`${what} ("${text.slice(0, 40)}") holds no word the ranking reads (only words such as 在, 吗, "is", "the"): no follower's message is matched to an article by it`, "not_a_question");
-  // "要多少钱", "那中班呢", "is it free?": a follow-up of a few words names its subject only with the question before
-  // it. Taught, every follower sending it would get that article alone, whatever they had asked (a
-  // service hall's 要多少钱, taught to the card's replacement, answered the flexible-employment fee
-  // question's follow-up with the card's fee: a walkthrough). The operator's phrasing names it.
-  if (leansOnBefore(text) && fewWords(text))
+  // "要多少钱", "那中班呢", "and on sundays?": a follow-up that names its subject only with the question
+  // before it — opening on "那" or "and", or asking only what it costs. Taught, every follower sending
+  // it would get that article alone, whatever they had asked (a service hall's 要多少钱, taught to the
+  // card's replacement, answered the flexible-employment fee question's follow-up with the card's
+  // fee: a walkthrough). The operator's phrasing names it. Not a short question of its own that opens
+  // on a question word ("几点开门", "能开发票吗": a review), which followers ask as it is.
+  if (leansOnBefore(text) && (FOLLOWS_ON.test(fold(text)) || !withoutPriceWords(termsOf(text).map((term) => ({ term }))).length))
     throw badRequest(
       `${what} ("${text.slice(0, 40)}") only makes sense after the question before it: taught, every follower sending it would get this article, whatever they had asked. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…"`,
       "leans_on_before",
@@ -91,5 +95,5 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   return { taught: true, seq, question: text, message, article: articleJson(r.article) };
 }
 
-/** Words of a follow-up too few to name what it asks of: six Chinese characters, four Latin words (a question of its own leaning on a pronoun, "can I send it back", is longer). */
-const fewWords = (text: string): boolean => (text.match(/\p{Script=Han}/gu)?.length ?? 0) + (text.match(/[\p{L}\p{N}]+/gu)?.filter((w) => !/\p{Script=Han}/u.test(w)).length ?? 0) <= (/\p{Script=Han}/u.test(text) ? 6 : 4);
+/** A message that opens as a follow-up does: "那…", "还有…", "and …", "what about …". */
+const FOLLOWS_ON = /^(?:那(?![个些里边儿么])|还有|另外|(?:and|but|so|what about|how about)\b)/;
