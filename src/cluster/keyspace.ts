@@ -49,9 +49,10 @@ export interface Keyspace {
   /** A generated answer's deliveries, and its owner's lease (wechat/ai/generation-book.ts). */
   generation(msgKey: string): string;
   lease(msgKey: string): string;
-  /** A follower's last turns, and when a code, tag, help or rule last answered them (wechat/answering/conversation.ts). */
+  /** A follower's last turns, when a tag, help or rule last answered them, and the last code sent them (wechat/answering/conversation.ts). */
   conversation(openid: string): string;
   unlisted(openid: string): string;
+  coded(openid: string): string;
   /** The model calls of the last 24 hours, a follower's of the last hour, the places in flight (wechat/ai/caps.ts). */
   readonly capsDay: string;
   capsFollower(openid: string): string;
@@ -79,6 +80,7 @@ export function keyspace(account?: string): Keyspace {
     lease: (msgKey) => `${answer(msgKey)}:lease`,
     conversation: (openid) => `${mine}conversation:${openid}`,
     unlisted: (openid) => `${mine}conversation:${openid}:unlisted`,
+    coded: (openid) => `${mine}conversation:${openid}:coded`,
     capsDay: `${mine}ai:caps:day`,
     capsFollower: (openid) => `${mine}ai:caps:f:${openid}`,
     capsFlight: `${mine}ai:caps:flight`,

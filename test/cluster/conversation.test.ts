@@ -10,6 +10,7 @@ import { startServer, type RunningServer } from "../../src/server/serve.ts";
 import { RedisLink } from "../../src/store/redis/link.ts";
 import { DEFAULT_KEYS } from "../../src/cluster/keyspace.ts";
 import { CONVERSATION, LocalConversations, SharedConversations, turnKey, type Turn } from "../../src/wechat/answering/conversation.ts";
+import { pickedFromList } from "../../src/wechat/answering/reading.ts";
 import { wxSignature } from "../../src/wechat/door/crypto.ts";
 import { parseXml, type XmlNode } from "../../src/wechat/door/xml.ts";
 import { ADMIN_ENV, doc, serveOpts, signedRequest } from "../helpers.ts";
@@ -103,6 +104,27 @@ test("unlist for the code of one of the list's entries leaves the list with that
     lc.close();
   }
 });
+
+test("a code answered while Redis was up is still this instance's once Redis is away: the list before forgotten, a number no pick from it", async () => {
+  const l = await link();
+  try {
+    const now = Date.now();
+    const c = new SharedConversations(l, new LocalConversations(() => now), () => now);
+    await c.add("o9", { ...turn("课程", now - 1000), offered: ["math", "english", "art"], shown: ["math", "english", "art"] }, []);
+    await c.unlist("o9", { entry: "map", key: "k-up", about: "商场地图" });
+    expect((await c.recent("o9", "x")).map((t) => [t.text, t.shown])).toEqual([["商场地图", ["map"]], ["课程", []]]);
+    suite.redis.halt();
+    try {
+      const turns = await c.recent("o9", "x");
+      expect(turns.map((t) => [t.text, t.shown])).toEqual([["商场地图", ["map"]], ["课程", []]]);
+      expect(pickedFromList("2", turns[0])).toBeUndefined();
+    } finally {
+      await suite.redis.resume();
+    }
+  } finally {
+    l.close();
+  }
+}, 30_000);
 
 test("Redis away: a code's article is the follower's newest turn in the instance's own memory", async () => {
   const l = await link();
@@ -259,7 +281,7 @@ test("a follow-up reaching another instance after a code is read with the code's
   // The code's mark is written beside the reply, not before it: a follower's next message comes after it lands.
   const raw = new RedisClient(suite.redis.url);
   try {
-    for (let i = 0; i < 200 && !(await raw.get(DEFAULT_KEYS.unlisted("o_follower"))); i++) await Bun.sleep(5);
+    for (let i = 0; i < 200 && !(await raw.get(DEFAULT_KEYS.coded("o_follower"))); i++) await Bun.sleep(5);
   } finally {
     raw.close();
   }

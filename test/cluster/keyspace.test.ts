@@ -25,6 +25,7 @@ function names(k: Keyspace): Record<string, string> {
     lease: k.lease("m:o_follower:7001"),
     conversation: k.conversation("o_follower"),
     unlisted: k.unlisted("o_follower"),
+    coded: k.coded("o_follower"),
     capsDay: k.capsDay,
     capsFollower: k.capsFollower("o_follower"),
     capsFlight: k.capsFlight,
@@ -48,6 +49,8 @@ const BEFORE = {
   conversation: "replyd:conversation:o_follower",
   // New in 0.2.2, named as conversation.ts first spelled it.
   unlisted: "replyd:conversation:o_follower:unlisted",
+  // New in 0.2.9.
+  coded: "replyd:conversation:o_follower:coded",
   capsDay: "replyd:ai:caps:day",
   capsFollower: "replyd:ai:caps:f:o_follower",
   capsFlight: "replyd:ai:caps:flight",

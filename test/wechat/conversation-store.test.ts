@@ -120,6 +120,27 @@ describe("followers' turns in memory", () => {
     // The code's message itself is not its own turn (a redelivery is read as if sent once).
     expect(await c.recent("o2", "k-map2")).toEqual([]);
   });
+
+  test("help after a code forgets the card's list, not its turn; a code after help is the newest turn whole", async () => {
+    let now = 5000;
+    const c = new LocalConversations(() => now);
+    await c.add("o1", turn("课程", 3000, { offered: ["math", "english"], shown: ["math", "english"] }), []);
+    await c.unlist("o1", { entry: "map", key: "k-map", about: "商场地图" });
+    now += 1000;
+    await c.unlist("o1");
+    expect((await c.recent("o1", "x")).map((t) => [t.text, t.shown])).toEqual([
+      ["商场地图", []],
+      ["课程", []],
+    ]);
+    await c.add("o2", turn("课程", 3000, { offered: ["math", "english"], shown: ["math", "english"] }), []);
+    await c.unlist("o2");
+    now += 1000;
+    await c.unlist("o2", { entry: "map", key: "k-map2", about: "商场地图" });
+    expect((await c.recent("o2", "x")).map((t) => [t.text, t.shown])).toEqual([
+      ["商场地图", ["map"]],
+      ["课程", []],
+    ]);
+  });
 });
 
 describe("a turn's bytes", () => {

@@ -498,4 +498,12 @@ test("an article sent for its code is what the follower reads: a follow-up is re
   expect((await say("2", { from: "o_three" })).ids).toEqual(["vouchers"]);
   const logged = (await answers()).map((a: string[]) => a[1]);
   expect(logged).toEqual([expect.stringMatching(/^answers:hours,/), "code", expect.stringMatching(/^followup:answers?:parking/), "code", expect.stringMatching(/^answers?:hours/), "code", "code"]);
+  // A greeting or help between the card and the follow-up forgets no more than a question's list: the
+  // card's turn stays (a review: a second mark had overwritten the code's).
+  for (const between of ["你好", "help"]) {
+    const from = `o_between_${between}`;
+    expect((await say("回复3", { from })).ids).toEqual(["parking"]);
+    expect((await say(between, { from })).text).not.toBe("success");
+    expect({ between, first: (await say("春熙路店呢", { from })).ids[0] }).toEqual({ between, first: "parking" });
+  }
 });

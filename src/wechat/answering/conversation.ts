@@ -15,7 +15,7 @@ import { viaRedis } from "../../cluster/fallback.ts";
 import { DEFAULT_KEYS, type Keyspace } from "../../cluster/keyspace.ts";
 import type { RedisLink } from "../../store/redis/link.ts";
 import { utf8Prefix } from "../../base/utf8.ts";
-import { afterSent, markOf, parseMark, type Coded, type Mark } from "./sent-apart.ts";
+import { afterMarks, codedMarkOf, newerMarks, parseMarks, type Coded, type Marks } from "./sent-apart.ts";
 import type { Turn } from "./turn.ts";
 
 export type { Turn } from "./turn.ts";
@@ -110,11 +110,11 @@ function current(turns: readonly Turn[], key: string, now: number): Turn[] {
 /** This instance's memory. */
 export class LocalConversations implements Conversations {
   /**
-   * openid → its turns as stored, and the mark of a code, tag, help or rule answered since (one, as
-   * Redis holds: sent-apart.ts), applied when the turns are read: a code's reply, the commonest,
+   * openid → its turns as stored, and the marks of the last code and the last tag, help or rule
+   * answered since (sent-apart.ts), applied when the turns are read: a code's reply, the commonest,
    * costs a small write, not a parse and a write of the turns. The follower heard from longest ago first (Map order).
    */
-  private readonly held = new Map<string, { turns: string | null; mark?: Mark }>();
+  private readonly held = new Map<string, { turns: string | null; marks: Marks }>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -123,20 +123,25 @@ export class LocalConversations implements Conversations {
   }
 
   async recent(openid: string, key: string): Promise<Turn[]> {
-    const held = this.held.get(openid);
-    if (held === undefined) return [];
-    const all = parseTurns(held.turns);
+    const { turns, marks } = this.raw(openid);
     const now = this.now();
     // All past the window: the follower leaves now rather than when the count needs room.
-    if (!all.some((t) => t.at > now - CONVERSATION.windowMs) && !((held.mark?.at ?? 0) > now - CONVERSATION.windowMs)) this.held.delete(openid);
-    return withMark(current(all, key, now), held.mark, key, now);
+    const last = Math.max(...turns.map((t) => t.at), marks.coded?.at ?? 0, marks.unlisted ?? 0);
+    if (last <= now - CONVERSATION.windowMs) this.held.delete(openid);
+    return marked(turns, marks, key, now);
   }
 
-  /** Keeps the turns (`before` as recent() read them: any mark applied); what is kept, as stored (null: this follower is not followed). */
+  /** `openid`'s turns as stored, every one, and the marks beside them, not applied. */
+  raw(openid: string): { turns: Turn[]; marks: Marks } {
+    const held = this.held.get(openid);
+    return held === undefined ? { turns: [], marks: {} } : { turns: parseTurns(held.turns), marks: held.marks };
+  }
+
+  /** Keeps the turns (`before` as recent() read them: the marks applied); what is kept, as stored (null: this follower is not followed). */
   keep(openid: string, turn: Turn, before: readonly Turn[]): string | null {
     if (openid.length > CONVERSATION.openidChars) return null;
     const json = JSON.stringify([bounded(turn), ...current(before, turn.key, this.now())].slice(0, CONVERSATION.turns));
-    this.hold(openid, { turns: json });
+    this.hold(openid, { turns: json, marks: {} });
     return json;
   }
 
@@ -149,11 +154,12 @@ export class LocalConversations implements Conversations {
     const held = this.held.get(openid);
     // Nobody's turns, and no code to read a follow-up with: nothing to keep.
     if (held === undefined && !code) return;
-    this.hold(openid, { turns: held?.turns ?? null, mark: { at: this.now(), code } });
+    const at = this.now();
+    this.hold(openid, { turns: held?.turns ?? null, marks: code ? { ...held?.marks, coded: { at, code } } : { ...held?.marks, unlisted: at } });
   }
 
   /** `openid`'s as the newest heard from, the one heard from longest ago leaving past CONVERSATION.followers. */
-  private hold(openid: string, value: { turns: string | null; mark?: Mark }): void {
+  private hold(openid: string, value: { turns: string | null; marks: Marks }): void {
     this.held.delete(openid);
     this.held.set(openid, value);
     for (const oldest of this.held.keys()) {
@@ -163,8 +169,8 @@ export class LocalConversations implements Conversations {
   }
 }
 
-/** `turns` (read for message `key`) after `mark`: within the window, newest first, at most CONVERSATION.turns. */
-const withMark = (turns: Turn[], mark: Mark | undefined, key: string, now: number): Turn[] => (mark?.at ? current(afterSent(turns, mark.at, mark.code), key, now) : turns);
+/** `turns` (read for message `key`) after `marks`: within the window, newest first, at most CONVERSATION.turns. */
+const marked = (turns: Turn[], marks: Marks, key: string, now: number): Turn[] => current(afterMarks(current(turns, key, now), marks), key, now);
 
 /** A cluster's: in Redis, read and written by every instance, with this instance's memory beside it for when Redis is away. */
 export class SharedConversations implements Conversations {
@@ -179,20 +185,19 @@ export class SharedConversations implements Conversations {
   ) {}
 
   async recent(openid: string, key: string): Promise<Turn[]> {
-    const mine = await this.local.recent(openid, key);
-    if (openid.length > CONVERSATION.openidChars) return mine;
-    const [theirs, mark] = await viaRedis(
+    const mine = this.local.raw(openid);
+    if (openid.length > CONVERSATION.openidChars) return this.local.recent(openid, key);
+    const [theirs, marks] = await viaRedis(
       async () => {
-        // Two keys, two commands (a Redis Cluster may keep them apart), sent together.
-        const [json, at] = await Promise.all([this.link.send<string | null>("GET", [this.keys.conversation(openid)]), this.link.send<string | null>("GET", [this.keys.unlisted(openid)])]);
-        return [parseTurns(json), parseMark(at)] as [Turn[], Mark];
+        // Three keys, three commands (a Redis Cluster may keep them apart), sent together.
+        const [json, unlisted, coded] = await Promise.all([this.keys.conversation(openid), this.keys.unlisted(openid), this.keys.coded(openid)].map((k) => this.link.send<string | null>("GET", [k])));
+        return [parseTurns(json), parseMarks(unlisted, coded)] as [Turn[], Marks];
       },
-      { local: (): [Turn[], Mark] => (this.alone++, [[], parseMark(null)]) },
+      { local: (): [Turn[], Marks] => (this.alone++, [[], {}]) },
     );
-    const turns = current([...mine, ...theirs], key, this.now());
-    // A code, tag, help or rule answered since the newest turn (on any instance): its list is not
-    // what the follower reads; a code's article is (sent-apart.ts).
-    return withMark(turns, mark, key, this.now());
+    // A code, tag, help or rule answered since the newest turn (on any instance; this one's memory
+    // knows what it answered when Redis was away): sent-apart.ts.
+    return marked([...mine.turns, ...theirs], newerMarks(mine.marks, marks), key, this.now());
   }
 
   async add(openid: string, turn: Turn, before: readonly Turn[]): Promise<void> {
@@ -207,15 +212,10 @@ export class SharedConversations implements Conversations {
    * turns in Redis would be a read and a write, and a turn another instance kept between them lost.
    */
   async unlist(openid: string, code?: Coded): Promise<void> {
-    // This instance's memory forgets its list as the mark has every instance do. A code's turn is the
-    // mark's alone while Redis answers: this instance may not hold the list showing its article (another kept it).
-    if (!code) await this.local.unlist(openid);
+    // This instance's memory marks it too: Redis away later, what it answered still counts.
+    await this.local.unlist(openid, code);
     if (openid.length > CONVERSATION.openidChars) return;
-    await viaRedis(() => this.link.send("SET", [this.keys.unlisted(openid), markOf(this.now(), code), "PX", String(CONVERSATION.windowMs)]), {
-      local: async () => {
-        this.alone++;
-        if (code) await this.local.unlist(openid, code);
-      },
-    });
+    const [key, value] = code ? [this.keys.coded(openid), codedMarkOf(this.now(), code)] : [this.keys.unlisted(openid), String(this.now())];
+    await viaRedis(() => this.link.send("SET", [key, value, "PX", String(CONVERSATION.windowMs)]), { local: () => void this.alone++ });
   }
 }

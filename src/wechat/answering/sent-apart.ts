@@ -7,11 +7,10 @@
  * the list showed it, which is then that list's entry picked, as "第二个" would (a walkthrough's
  * follower sent "3" from a tag's list, then "another", and got the tag's description ranked).
  *
- * Kept as one mark, when and which code, beside the turns — in this instance's memory and, in a
- * cluster, in Redis (`markOf`) — and applied when the turns are next read (conversation.ts): a
- * code's reply, the commonest there is, costs one small write, not a read and a write of the turns
- * (in Redis, a turn another instance kept between them would be lost). One mark: the last code,
- * tag, help or rule sent is what counts.
+ * Kept as marks beside the turns — in this instance's memory and, in a cluster, in Redis — and
+ * applied when the turns are next read (conversation.ts): a code's reply, the commonest there is,
+ * costs one small write, not a read and a write of the turns (in Redis, a turn another instance
+ * kept between them would be lost). The last code counts, and the last tag, help or rule.
  */
 import type { Turn } from "./turn.ts";
 
@@ -22,10 +21,14 @@ export interface Coded {
   about: string;
 }
 
-/** When a code, tag, help or rule answered, and what a code sent; none at 0. */
-export interface Mark {
-  at: number;
-  code?: Coded;
+/**
+ * The marks beside a follower's turns: the last code sent them, with what it sent, and the last
+ * time a tag, help or rule answered them. Two, not one: help after a code had lost the code's turn
+ * (a review), where a question's survives, its list forgotten.
+ */
+export interface Marks {
+  coded?: { at: number; code: Coded };
+  unlisted?: number;
 }
 
 /** `turn` showed a list (two entries or more) that holds `entry`. */
@@ -36,7 +39,7 @@ const shows = (turn: Turn | undefined, entry: string): boolean => turn !== undef
  * As they are when a turn came since, or when this code's turn is among them already (read
  * through this instance's mark and Redis's).
  */
-export function afterSent(turns: readonly Turn[], at: number, code?: Coded): Turn[] {
+function afterSent(turns: readonly Turn[], at: number, code?: Coded): Turn[] {
   const [newest, ...older] = turns;
   if ((newest && newest.at > at) || (code && turns.some((t) => t.key === code.key))) return [...turns];
   // After the newest turn, whatever the clock says (conversation.ts turnTime).
@@ -46,12 +49,28 @@ export function afterSent(turns: readonly Turn[], at: number, code?: Coded): Tur
   return code ? [{ key: code.key, at: when, text: code.about, earlier: [], offered: [code.entry], shown: [code.entry], coded: true }, ...rest] : rest;
 }
 
-/** The mark as Redis holds it: when, and after a code what it sent (its title last: it may hold spaces). */
-export const markOf = (at: number, code?: Coded): string => (code ? `${at} ${code.entry} ${code.key} ${code.about}` : String(at));
+/** `turns` (newest first) after `marks`, each applied in the order it was made. */
+export function afterMarks(turns: readonly Turn[], marks: Marks): Turn[] {
+  const steps: { at: number; code?: Coded }[] = [];
+  if (marks.coded) steps.push(marks.coded);
+  if (marks.unlisted) steps.push({ at: marks.unlisted });
+  steps.sort((a, b) => a.at - b.at);
+  return steps.reduce<Turn[]>((t, m) => afterSent(t, m.at, m.code), [...turns]);
+}
 
-/** A mark as stored; none (at 0) when absent or unreadable. */
-export function parseMark(value: string | null | undefined): Mark {
-  const [when, entry, key, ...about] = (value ?? "").split(" ");
-  const at = Number(when) || 0;
-  return entry && key && about.length ? { at, code: { entry, key, about: about.join(" ") } } : { at };
+/** The newer of each of two sets of marks (this instance's memory and Redis's). */
+export const newerMarks = (a: Marks, b: Marks): Marks => ({
+  coded: (a.coded?.at ?? 0) >= (b.coded?.at ?? 0) ? a.coded : b.coded,
+  unlisted: Math.max(a.unlisted ?? 0, b.unlisted ?? 0) || undefined,
+});
+
+/** A code's mark as Redis holds it: when, what it sent (its title last: it may hold spaces). */
+export const codedMarkOf = (at: number, code: Coded): string => `${at} ${code.entry} ${code.key} ${code.about}`;
+
+/** Marks as Redis holds them (`unlisted`: when, as 0.2.2 on wrote it, an entry after it read past; `coded`: codedMarkOf's). */
+export function parseMarks(unlisted: string | null | undefined, coded: string | null | undefined): Marks {
+  const at = Number((unlisted ?? "").split(" ")[0]) || 0;
+  const [when, entry, key, ...about] = (coded ?? "").split(" ");
+  const codedAt = Number(when) || 0;
+  return { unlisted: at || undefined, coded: codedAt && entry && key && about.length ? { at: codedAt, code: { entry, key, about: about.join(" ") } } : undefined };
 }
