@@ -30,6 +30,7 @@ const CLOSES = [
   // Taiwan's: thanks, and bye-bye and hello as Zhuyin initials (a Taiwanese bookstore's walkthrough: each got the fallback).
   "感谢您", "感谢你", "太感谢了", "太感谢", "非常感谢", "万分感谢", "ㄅㄅ",
   "thanks", "thank you", "thank u", "thanks a lot", "thanks so much", "many thanks", "thank you very much", "thx", "ty", "ok", "okay", "ok thanks", "ok thx", "ok thank you", "got it", "great", "cool", "nice",
+  "will do", "will do thanks", "will do thank you", "ok will do",
   "perfect", "bye", "goodbye", "no thanks", "that's all", "thats all", "lol", "haha", "no worries",
   // Singapore's and Malaysia's: Malay and Tamil thanks, as typed in English letters.
   "terima kasih", "terima kasih banyak", "nandri", "nanri", "noted with thanks",
@@ -104,8 +105,8 @@ const AROUND = new Set([
  */
 const WITH_THANKS = new Set([
   "for", "the", "your", "help", "info", "reply", "answer", "quick", "response", "time", "with", "worked", "works", "helped", "helps", "helpful", "sorted", "solved", "fixed", "now", "are", "best", "see",
-  // "thank you for your kindness", "will do thanks", "great stuff cheers" (a vet's walkthrough: each had got the fallback).
-  "kindness", "everything", "will", "do", "stuff", "i",
+  // "thank you for your kindness", "great stuff cheers" (a vet's walkthrough: each had got the fallback).
+  "kindness", "everything", "stuff",
 ]);
 /** …and these only in "see you …" beside thanks: "thanks! sunday?" asks about Sundays. */
 const SEE_YOU = new Set(["soon", "later", "tomorrow", "next", "week", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]);
@@ -123,7 +124,7 @@ export function courtesyOf(text: string): Courtesy | null {
   // One word of courtesy asked ("evening?" after the opening hours, "good?") is a follow-up, not a greeting; "anyone there?" is one.
   // "g'day" folds to "g day" (its apostrophe is punctuation): one word, as "gday".
   const words = f.replace(/(^| )g day( |$)/g, "$1gday$2").split(" ");
-  return words.length === 1 && /[?？]\s*$/u.test(text) ? null : latinWords(words);
+  return words.length === 1 && /[?？]\s*$/u.test(text) ? null : latinWords(words, /[?？]/u.test(text));
 }
 
 export const standsAlone = (text: string): boolean => courtesyOf(text) !== null;
@@ -155,12 +156,14 @@ function piecesOf(f: string): Courtesy | "addressed" | undefined {
 }
 
 /** A message in Latin letters made of the words above: a greeting, or thanks and acknowledgement. */
-function latinWords(words: string[]): Courtesy | null {
+function latinWords(words: string[], asked = false): Courtesy | null {
   if (words.length > MOST_WORDS) return null;
   if (words.some((w) => GREETING.has(w)) && words.every((w) => GREETING.has(w) || AROUND_GREETING.has(w))) return "opens";
   const thanks = words.some((w) => THANKING.has(w));
-  const seeYou = thanks && words.includes("see");
-  const closes = (w: string) => THANKING.has(w) || ACKNOWLEDGING.has(w) || AROUND.has(w) || (thanks && WITH_THANKS.has(w)) || (seeYou && SEE_YOU.has(w));
+  // Asked ("thanks, it works now?", "thanks! are you open"): the words beside thanks are a question's.
+  const withThanks = thanks && !asked;
+  const seeYou = withThanks && words.includes("see");
+  const closes = (w: string) => THANKING.has(w) || ACKNOWLEDGING.has(w) || AROUND.has(w) || (withThanks && WITH_THANKS.has(w)) || (seeYou && SEE_YOU.has(w));
   if ((thanks || words.some((w) => ACKNOWLEDGING.has(w))) && words.every(closes)) return "closes";
   // A phrase said again and again without spaces: "okok", "thxthx".
   return pieced(words.join(""));

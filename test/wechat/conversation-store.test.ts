@@ -208,7 +208,7 @@ describe("what a message says about the reply before it", () => {
       "OK的", "ok了", "OK的 謝謝", "感謝您", "太感謝了", "謝謝ㄋ", "感恩ㄛ", "好ㄉ 謝謝", "ㄅㄅ",
       // That it worked, a goodbye, an emoji with its presentation selector (each had been sent articles).
       "thanks that worked!!", "it worked, thanks", "thanks, that helps a lot", "sorted, cheers", "ta, see you thursday 👍", "thanks, see you next week", "thanks ❤️", "谢谢 解决了👍", "搞定了 谢谢", "没问题了", "能用了 谢谢",
-      "thank you for your kindness", "thank you for everything", "much appreciated", "appreciate it", "will do thanks", "great stuff cheers"];
+      "thank you for your kindness", "thank you for everything", "much appreciated", "appreciate it", "will do thanks", "will do", "great stuff cheers"];
     expect(kinds(closes)).toEqual(closes.map((t) => [t, "closes"]));
     const opens = ["good morning", "morning", "evening", "good evening", "hiya", "hey", "hello there", "hi there, quick question", "good afternoon all", "ok one more question",
       "哈囉", "安安", "請問一下", "你好在吗", "您好，请问", "下午好", "嗨", "你好呀", "早晨呀", "有冇人", "有冇人呀", "喂", "Hello, anyone there?", "anyone there?",
@@ -228,7 +228,9 @@ describe("what a message says about the reply before it", () => {
       "好ㄇ", "行ㄇ", "收到ㄌㄇ", "客服的呢", "老师的呢", "的", "了", "早了",
       // That it worked, a day, only beside thanks, and a day only in "see you …": "thanks! sunday?" asks about Sundays.
       "worked", "fixed?", "see you thursday", "thanks! sunday?", "thanks, tomorrow?", "能用了吗", "没问题吧", "问题解决了吗",
-      "will do", "do you do cat vaccines thanks", "i would appreciate help with my refund"];
+      "do you do cat vaccines thanks", "i would appreciate help with my refund",
+      // Asked: the words beside thanks are a question's (a review).
+      "thanks! do you help with that?", "thank you, will you help?", "thanks, it works now?", "do you do that thanks", "thanks, will that do?", "thanks, see you thursday?"];
     expect(kinds(messages)).toEqual(messages.map((t) => [t, null]));
   });
 
