@@ -200,11 +200,16 @@ describe("passages", () => {
     // Numbered as a list's items are ("二、"), a heading still.
     const numbered = `${lead}\n\n二、办理材料\n\n身份证原件。`;
     expect(passagesOf(numbered).map((p) => numbered.slice(p.start, p.end))[1]).toBe("二、办理材料\n\n身份证原件。");
-    // A short sentence is no heading; nor a line of 41 characters.
-    for (const para of ["已到账。", "丙".repeat(41)]) {
+    // A short sentence is no heading; nor a line of 41 characters, a list's item, a line of figures.
+    for (const para of ["已到账。", "丙".repeat(41), "1. 身份证原件", "· 户口本", "咨询电话：0571-12345678"]) {
       const t = `${lead}\n\n${para}\n\n下一段。`;
       expect({ para, first: passagesOf(t).map((p) => t.slice(p.start, p.end))[0] }).toEqual({ para, first: `${lead}\n\n${para}\n\n` });
     }
+  });
+  test("a short line followed by another short line (a list's items, one a paragraph) stays where it is", () => {
+    const lead = "丁".repeat(PASSAGE_CHARS / 2 - 3) + "。";
+    const text = `${lead}\n\n所需材料\n\n身份证\n\n户口本`;
+    expect(passagesOf(text).map((p) => text.slice(p.start, p.end))[0]).toBe(`${lead}\n\n所需材料\n\n`);
   });
   test("white space between paragraphs is no passage", () => {
     expect(passagesOf("One.\n\n\n\nTwo.").map((p) => p.end - p.start > 0)).toEqual([true]);

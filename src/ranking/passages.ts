@@ -48,7 +48,8 @@ export function passagesOf(body: string, size = PASSAGE_CHARS): Span[] {
     if (cur && body.slice(cur.start, cur.end).trimEnd().length >= size / 2) {
       // A heading ending a passage opens the next: it titles what follows ("多久到账" then its answer
       // had been a card showing the heading alone: a service hall's walkthrough).
-      const split: number | null = heading !== null && heading > cur.start ? heading : null;
+      // Not when what follows is as short a line: a list's items, or contact lines, one a paragraph.
+      const split: number | null = heading !== null && heading > cur.start && !isHeading(body.slice(para.start, para.end)) ? heading : null;
       out.push(split === null ? cur : { start: cur.start, end: split });
       cur = split === null ? null : { start: split, end: cur.end };
     }
@@ -70,10 +71,14 @@ export function passagesOf(body: string, size = PASSAGE_CHARS): Span[] {
 
 const BREAK = /\n[ \t\r\f\v]*\n\s*/g;
 
-/** A paragraph that titles what follows: a line of at most 40 characters with no sentence mark in it ("多久到账", "Fees:", "二、办理材料"). */
+/**
+ * A paragraph that titles what follows: a line of at most 40 characters with no sentence mark ("多久到账",
+ * "Fees:", "二、办理材料") — not a list's item ("1. 身份证", "· 户口本") nor a line of figures
+ * ("咨询电话：0571-12345678": a review).
+ */
 export const isHeading = (para: string): boolean => {
   const t = para.trim();
-  return t.length > 0 && t.length <= 40 && !t.includes("\n") && !/[。！？!?；;.]/.test(t.replace(/^\d+[.、]|[一二三四五六七八九十]+、/, ""));
+  return t.length > 0 && t.length <= 40 && !t.includes("\n") && !/^(?:\d+[.、)）]|[-•·*])/.test(t) && !/\d[\d\s-]{4,}/.test(t) && !/[。！？!?；;.]/.test(t.replace(/^[一二三四五六七八九十]+、/, ""));
 };
 
 /** The paragraphs of `text`, the blank lines after each included: together they cover it. */
