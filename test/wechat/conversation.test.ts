@@ -498,6 +498,11 @@ test("an article sent for its code is what the follower reads: a follow-up is re
   expect((await say("2", { from: "o_three" })).ids).toEqual(["vouchers"]);
   const logged = (await answers()).map((a: string[]) => a[1]);
   expect(logged).toEqual([expect.stringMatching(/^answers:hours,/), "code", expect.stringMatching(/^followup:answers?:parking/), "code", expect.stringMatching(/^answers?:hours/), "code", "code"]);
+  // The code of the article just sent alone is what the follower read: the question stays, and
+  // 换一个 is its next articles (a review: the code's card had replaced the question).
+  expect((await say("春熙路店停车方便吗", { from: "o_same" })).ids).toEqual(["parking"]);
+  expect((await say("3", { from: "o_same" })).ids).toEqual(["parking"]);
+  expect((await say("换一个", { from: "o_same" })).ids.length).toBeGreaterThan(0);
   // A greeting or help between the card and the follow-up forgets no more than a question's list: the
   // card's turn stays (a review: a second mark had overwritten the code's).
   for (const between of ["你好", "help"]) {

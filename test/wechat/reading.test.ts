@@ -138,7 +138,7 @@ test("a message its own ranking lists, whose head names its words, stays when th
   expect(shown(r)).toEqual(["cancel"]);
 });
 
-test("after help, a tag or a rule the follower reads no ranked article (the list forgotten: shown empty, an earlier pick kept): a message that does not lean is read alone and ranked once", async () => {
+test("after help or a rule the follower reads no ranked article (the list forgotten: shown empty, an earlier pick kept): a message that does not lean is read alone and ranked once", async () => {
   const r1 = await read("How do I cancel my policy?", [], ranker);
   // sent-apart.ts afterSent: the list forgotten, the entry picked before it still recorded.
   const turn: Turn = { ...nextTurn(r1, [], "m0", 0, shown(r1)), shown: [], picked: ["cancel"] };

@@ -42,7 +42,7 @@ export interface Conversations {
   /** `turn` as the newest, before those recent() gave. */
   add(openid: string, turn: Turn, before: readonly Turn[]): Promise<void>;
   /**
-   * The follower was answered since by a code, a tag, help or a rule: the list their newest turn
+   * The follower was answered since by a code, help or a rule: the list their newest turn
    * showed is no longer the last thing they saw, so a number they send next is no pick from it
    * (responder.ts). Their turns stay, to read a follow-up with. `code`: what a code sent, which is
    * their newest turn now — or, when their list showed it, that list's entry picked: the follower
@@ -110,7 +110,7 @@ function current(turns: readonly Turn[], key: string, now: number): Turn[] {
 /** This instance's memory. */
 export class LocalConversations implements Conversations {
   /**
-   * openid → its turns as stored, and the marks of the last code and the last tag, help or rule
+   * openid → its turns as stored, and the marks of the last code and the last help or rule
    * answered since (sent-apart.ts), applied when the turns are read: a code's reply, the commonest,
    * costs a small write, not a parse and a write of the turns. The follower heard from longest ago first (Map order).
    */
@@ -195,7 +195,7 @@ export class SharedConversations implements Conversations {
       },
       { local: (): [Turn[], Marks] => (this.alone++, [[], {}]) },
     );
-    // A code, tag, help or rule answered since the newest turn (on any instance; this one's memory
+    // A code, help or a rule answered since the newest turn (on any instance; this one's memory
     // knows what it answered when Redis was away): sent-apart.ts.
     return marked([...mine.turns, ...theirs], newerMarks(mine.marks, marks), key, this.now());
   }

@@ -149,7 +149,7 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
 /** The entry the follower picked last from the list `last` showed. */
 const pickedOf = (last: Turn): string | undefined => last.picked?.[last.picked.length - 1];
 
-/** The article the follower reads: the entry picked last, or the first offered; none once the list is forgotten (a tag, help or a rule since: sent-apart.ts). */
+/** The article the follower reads: the entry picked last, or the first offered; none once the list is forgotten (help or a rule since: sent-apart.ts). */
 const readingOf = (last: Turn): string | undefined => (last.shown.length ? (pickedOf(last) ?? last.shown[0]) : undefined);
 
 /**

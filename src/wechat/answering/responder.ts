@@ -71,7 +71,7 @@ export class Responder {
    */
   private movedOn(asker: Asker, d: Decision): Decision | Promise<Decision> {
     if (d.listed) return this.questions.listed(asker, d.listed.about, d.listed.ids, d);
-    if (d.reply && (d.answer === "code" || d.answer === "tag" || d.answer === "help" || d.answer === "courtesy" || d.answer.startsWith("rule:"))) {
+    if (d.reply && (d.answer === "code" || d.answer === "help" || d.answer === "courtesy" || d.answer.startsWith("rule:"))) {
       const sent = d.entry === undefined || asker.key === null ? undefined : this.store.articles.get(d.entry);
       const code = sent ? { entry: sent.id, key: asker.key as string, about: sent.title } : undefined;
       this.conversations?.unlist(asker.from, code).catch((e: Error) => this.log(`a follower's conversation could not be kept (a number they send next may pick from the list before): ${e.message}`));

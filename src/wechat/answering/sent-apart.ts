@@ -1,7 +1,7 @@
 /**
- * A follower's turns after a code, a tag, help or a rule answered them (responder.ts `movedOn`;
- * docs/answers.md "Follow-ups"): the list their newest turn showed is no longer what they read, so a
- * number they send next is a code, not a pick from it. A code's article is what they read now: their
+ * A follower's turns after a code, help or a rule answered them (responder.ts `movedOn`; a tag's
+ * list, or a rule's, is a turn of its own; docs/answers.md "Follow-ups"): the list their newest turn
+ * showed is no longer what they read, so a number they send next is a code, not a pick from it. A code's article is what they read now: their
  * newest turn, its title what they asked, so that a follow-up is read with it ("多少钱" after 回复20's
  * meeting-room card had been read alone: a co-working account's followers asked by codes) — unless
  * the list showed it, which is then that list's entry picked, as "第二个" would (a walkthrough's
@@ -10,7 +10,7 @@
  * Kept as marks beside the turns — in this instance's memory and, in a cluster, in Redis — and
  * applied when the turns are next read (conversation.ts): a code's reply, the commonest there is,
  * costs one small write, not a read and a write of the turns (in Redis, a turn another instance
- * kept between them would be lost). The last code counts, and the last tag, help or rule.
+ * kept between them would be lost). The last code counts, and the last help or rule.
  */
 import type { Turn } from "./turn.ts";
 
@@ -23,7 +23,7 @@ export interface Coded {
 
 /**
  * The marks beside a follower's turns: the last code sent them, with what it sent, and the last
- * time a tag, help or rule answered them. Two, not one: help after a code had lost the code's turn
+ * time help or a rule answered them. Two, not one: help after a code had lost the code's turn
  * (a review), where a question's survives, its list forgotten.
  */
 export interface Marks {
@@ -35,7 +35,7 @@ export interface Marks {
 const shows = (turn: Turn | undefined, entry: string): boolean => turn !== undefined && turn.shown.length > 1 && turn.shown.includes(entry);
 
 /**
- * `turns` (newest first) after a code, tag, help or rule answered at `at` (`code`: what a code sent).
+ * `turns` (newest first) after a code, help or a rule answered at `at` (`code`: what a code sent).
  * As they are when a turn came since, or when this code's turn is among them already (read
  * through this instance's mark and Redis's).
  */
@@ -45,6 +45,8 @@ function afterSent(turns: readonly Turn[], at: number, code?: Coded): Turn[] {
   // After the newest turn, whatever the clock says (conversation.ts turnTime).
   const when = Math.max(at, (newest?.at ?? -Infinity) + 1);
   if (newest && code && shows(newest, code.entry)) return newest.picked?.includes(code.entry) ? [...turns] : [{ ...newest, picked: [...(newest.picked ?? []), code.entry] }, ...older];
+  // The code of the article just sent alone: what the follower read already, their question kept ("换一个" next is its next articles: a review).
+  if (newest && code && newest.shown.length === 1 && newest.shown[0] === code.entry) return [...turns];
   const rest = newest?.shown.length ? [{ ...newest, shown: [] }, ...older] : [...turns];
   return code ? [{ key: code.key, at: when, text: code.about, earlier: [], offered: [code.entry], shown: [code.entry], coded: true }, ...rest] : rest;
 }
