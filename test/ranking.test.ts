@@ -197,19 +197,24 @@ describe("passages", () => {
     const lead = "乙".repeat(PASSAGE_CHARS / 2 - 3) + "。";
     const text = `${lead}\n\n多久到账\n\n材料齐全的，20个工作日内到账。`;
     expect(passagesOf(text).map((p) => text.slice(p.start, p.end))).toEqual([`${lead}\n\n`, "多久到账\n\n材料齐全的，20个工作日内到账。"]);
-    // Numbered as a list's items are ("二、"), a heading still.
-    const numbered = `${lead}\n\n二、办理材料\n\n身份证原件。`;
-    expect(passagesOf(numbered).map((p) => numbered.slice(p.start, p.end))[1]).toBe("二、办理材料\n\n身份证原件。");
-    // A short sentence is no heading; nor a line of 41 characters, a list's item, a line of figures.
-    for (const para of ["已到账。", "丙".repeat(41), "1. 身份证原件", "· 户口本", "咨询电话：0571-12345678"]) {
+    // Numbered ("二、", "1、", "1."), or followed by a short answer line, a heading still (a review).
+    for (const [head, answer] of [["二、办理材料", "身份证原件。"], ["1、怎么备案", "可通过网上办理。"], ["1. Fees", "Free for members."], ["收费标准", "不收费"], ["Opening hours 2024-2025", "Mon-Fri 9am-5pm"]]) {
+      const numbered = `${lead}\n\n${head}\n\n${answer}`;
+      expect(passagesOf(numbered).map((p) => numbered.slice(p.start, p.end))[1]).toBe(`${head}\n\n${answer}`);
+    }
+    // A short sentence is no heading; nor a line of 41 characters, a bullet's item, a telephone number's line.
+    for (const para of ["已到账。", "丙".repeat(41), "· 户口本", "咨询电话：0571-12345678"]) {
       const t = `${lead}\n\n${para}\n\n下一段。`;
       expect({ para, first: passagesOf(t).map((p) => t.slice(p.start, p.end))[0] }).toEqual({ para, first: `${lead}\n\n${para}\n\n` });
     }
   });
-  test("a short line followed by another short line (a list's items, one a paragraph) stays where it is", () => {
+  test("a heading before a list of short lines opens the next passage with its items; the last of a run of short lines opens nothing (a list's last item)", () => {
     const lead = "丁".repeat(PASSAGE_CHARS / 2 - 3) + "。";
     const text = `${lead}\n\n所需材料\n\n身份证\n\n户口本`;
-    expect(passagesOf(text).map((p) => text.slice(p.start, p.end))[0]).toBe(`${lead}\n\n所需材料\n\n`);
+    expect(passagesOf(text).map((p) => text.slice(p.start, p.end))).toEqual([`${lead}\n\n`, "所需材料\n\n身份证\n\n户口本"]);
+    const shorter = "戊".repeat(130) + "。";
+    const run = `${shorter}\n\n身份证原件\n\n户口本原件\n\n居住证原件\n\n其余材料另行通知。`;
+    expect(passagesOf(run).map((p) => run.slice(p.start, p.end))[0]).toBe(`${shorter}\n\n身份证原件\n\n户口本原件\n\n居住证原件\n\n`);
   });
   test("white space between paragraphs is no passage", () => {
     expect(passagesOf("One.\n\n\n\nTwo.").map((p) => p.end - p.start > 0)).toEqual([true]);

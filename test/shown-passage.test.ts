@@ -63,4 +63,22 @@ describe("the passage shown", () => {
     // A question writing out no heading: the passage that answers it, the first paragraph here.
     expect(rank("外地看病没备案能报销吗", hall).articles[0]?.passage).toStartWith("近期有不少参保人");
   });
+
+  test("a heading written out with its number (二、怎么备案) names its passage; a named heading far below the best passage does not win (a review)", () => {
+    const numbered = new MemorySource([
+      { id: "yidi", title: "异地就医备案办理指南", keywords: "异地就医", body: `${"根据统一部署，跨省异地就医直接结算已经覆盖全国，参保人在外地看病前做好备案，就可以在当地直接刷卡结算。".repeat(3)}\n\n二、怎么备案\n\n打开国家医保服务平台APP，搜索异地就医备案，填写备案地，提交后即时生效。` },
+      { id: "card", title: "社保卡补办", keywords: "社保卡", body: "社保卡丢失后请先挂失，再到大厅补办。" },
+    ]);
+    expect(rank("异地就医怎么备案", numbered).articles[0]?.passage).toStartWith("二、怎么备案");
+    const pool = new MemorySource([
+      {
+        id: "hours",
+        title: "Pool opening hours",
+        keywords: "hours",
+        body: `Opening hours\n\n${"We open at 7am and close at 9pm every day of the week for swimmers, gym members and classes. ".repeat(2)}\n\nHolidays\n\nOn Christmas Eve we open 7am to 2pm, and on New Year's Eve 7am to 5pm. On Christmas Day and Boxing Day the pool is closed, and Christmas Eve lessons are cancelled.`,
+      },
+      { id: "lessons", title: "Swimming lessons", keywords: "lessons", body: "Lessons for children run every Saturday morning." },
+    ]);
+    expect(rank("what are the opening hours on christmas eve", pool).articles[0]?.passage).toStartWith("Holidays");
+  });
 });

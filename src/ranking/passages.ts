@@ -42,18 +42,21 @@ export function sentences(text: string, from = 0, to = text.length): Span[] {
 export function passagesOf(body: string, size = PASSAGE_CHARS): Span[] {
   const out: Span[] = [];
   let cur: Span | null = null;
-  // Where the paragraph last added to `cur` starts, when it is a heading.
+  // Where the paragraph last added to `cur` starts, when it is a heading; whether the one before it was as short a line.
   let heading: number | null = null;
+  let shortBefore = false;
   for (const para of paragraphs(body)) {
     if (cur && body.slice(cur.start, cur.end).trimEnd().length >= size / 2) {
       // A heading ending a passage opens the next: it titles what follows ("多久到账" then its answer
-      // had been a card showing the heading alone: a service hall's walkthrough).
-      // Not when what follows is as short a line: a list's items, or contact lines, one a paragraph.
-      const split: number | null = heading !== null && heading > cur.start && !isHeading(body.slice(para.start, para.end)) ? heading : null;
+      // had been a card showing the heading alone: a service hall's walkthrough). Not a line of a run
+      // of short lines, one a paragraph: a list's last item (a review).
+      const split: number | null = heading !== null && heading > cur.start && !shortBefore ? heading : null;
       out.push(split === null ? cur : { start: cur.start, end: split });
       cur = split === null ? null : { start: split, end: cur.end };
     }
-    heading = isHeading(body.slice(para.start, para.end)) ? para.start : null;
+    const short = isHeading(body.slice(para.start, para.end));
+    shortBefore = heading !== null && short;
+    heading = short ? para.start : null;
     for (const s of sentences(body, para.start, para.end)) {
       for (const piece of pieces(body, s, size)) {
         if (cur && piece.end - cur.start > size) {
@@ -72,14 +75,17 @@ export function passagesOf(body: string, size = PASSAGE_CHARS): Span[] {
 const BREAK = /\n[ \t\r\f\v]*\n\s*/g;
 
 /**
- * A paragraph that titles what follows: a line of at most 40 characters with no sentence mark ("多久到账",
- * "Fees:", "二、办理材料") — not a list's item ("1. 身份证", "· 户口本") nor a line of figures
- * ("咨询电话：0571-12345678": a review).
+ * A paragraph that titles what follows: a line of at most 40 characters with no sentence mark
+ * ("多久到账", "Fees:", "二、办理材料", "1. Fees") — not a bullet's item ("· 户口本") nor a telephone
+ * number's line ("咨询电话：0571-12345678": a review).
  */
 export const isHeading = (para: string): boolean => {
   const t = para.trim();
-  return t.length > 0 && t.length <= 40 && !t.includes("\n") && !/^(?:\d+[.、)）]|[-•·*])/.test(t) && !/\d[\d\s-]{4,}/.test(t) && !/[。！？!?；;.]/.test(t.replace(/^[一二三四五六七八九十]+、/, ""));
+  return t.length > 0 && t.length <= 40 && !t.includes("\n") && !/^[-•·*]/.test(t) && !/\d{7,}|\d{3,4}-\d{7,8}/.test(t) && !/[。！？!?；;.]/.test(withoutNumber(t));
 };
+
+/** A heading without the number it is listed by ("二、", "1.", "3)"). */
+export const withoutNumber = (line: string): string => line.replace(/^(?:\d+[.、)）]|[一二三四五六七八九十]+、)\s*/, "");
 
 /** The paragraphs of `text`, the blank lines after each included: together they cover it. */
 function paragraphs(text: string): Span[] {

@@ -7,7 +7,7 @@
 import { articleScore, idf, passageScore, RANKING, type CorpusStats, type Fields, type QueryTerm } from "./bm25.ts";
 import { namesTitle, titleForm } from "./names.ts";
 import { CONTEXT, withContext } from "./question.ts";
-import { isHeading, passagesOf, type Span } from "./passages.ts";
+import { isHeading, passagesOf, withoutNumber, type Span } from "./passages.ts";
 import { scoredSpans } from "./scored-passages.ts";
 import { placesOf, termCounts, termsOf } from "./words.ts";
 import { ASKS_PRICE, PRICE } from "./price.ts";
@@ -224,5 +224,5 @@ export function scoreArticle(asked: Asked, a: RankedSource, stats: CorpusStats):
 /** `passage` opens on a heading (passages.ts isHeading) that the question (in titleForm) writes out: "怎么备案" in 异地就医怎么备案. */
 function namesHeading(question: string, passage: string): boolean {
   const line = passage.trimStart().split("\n", 1)[0] as string;
-  return isHeading(line) && namesTitle(question, line.replace(/[:：]\s*$/, ""));
+  return isHeading(line) && namesTitle(question, withoutNumber(line.trim()).replace(/[:：]\s*$/, ""));
 }

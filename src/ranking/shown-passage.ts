@@ -29,10 +29,11 @@ export function shownPassage(q: readonly QueryTerm[], passages: readonly Cut[], 
   });
   const scores = passages.map((p) => passageScore(local, p.counts, p.len, stats.passageLen));
   const close = Math.max(...scores) * RANKING.shownEarlier;
-  // A passage under a heading the question writes out ("怎么备案" of 异地就医怎么备案) is where the
-  // article answers it, before a preamble saying the article's subject again (a service hall's
-  // walkthrough: 根据国家和省里的统一部署… had been shown).
-  const titled = headed ? passages.findIndex((p, i) => (scores[i] as number) > 0 && headed(p)) : -1;
+  // Of those close to the best, one under a heading the question writes out ("怎么备案" of
+  // 异地就医怎么备案) is where the article answers it, before a preamble saying the article's subject
+  // again (a service hall's walkthrough: 根据国家和省里的统一部署… had been shown); not one far below
+  // the best, which a generic heading ("Opening hours") names (a review).
+  const titled = headed ? passages.findIndex((p, i) => (scores[i] as number) > 0 && (scores[i] as number) >= close && headed(p)) : -1;
   let best = passages[titled >= 0 ? titled : scores.findIndex((s) => s >= close)] as Cut;
   // Asked how much: the best passage holding a price, unless the best scores PRICE_FAR times it (about something else).
   // Among those holding a price, the asking words ("price", "fee", 价格) choose nothing: every one
