@@ -30,7 +30,9 @@ const CLOSES = [
   // Taiwan's: thanks, and bye-bye and hello as Zhuyin initials (a Taiwanese bookstore's walkthrough: each got the fallback).
   "感谢您", "感谢你", "太感谢了", "太感谢", "非常感谢", "万分感谢", "ㄅㄅ",
   "thanks", "thank you", "thank u", "thanks a lot", "thanks so much", "many thanks", "thank you very much", "thx", "ty", "ok", "okay", "ok thanks", "ok thx", "ok thank you", "got it", "great", "cool", "nice",
-  "will do", "will do thanks", "will do thank you", "ok will do",
+  "will do", "will do thanks", "will do thank you", "ok will do", "will do cheers",
+  // Goodbyes (a Leeds library's walkthrough: each had got the fallback, and the inbox).
+  "have a good day", "have a nice day", "have a great day", "have a good one", "have a good weekend", "ta ra", "tara",
   "perfect", "bye", "goodbye", "no thanks", "that's all", "thats all", "lol", "haha", "no worries",
   // Singapore's and Malaysia's: Malay and Tamil thanks, as typed in English letters.
   "terima kasih", "terima kasih banyak", "nandri", "nanri", "noted with thanks",
@@ -44,6 +46,8 @@ const CLOSES = [
   // Arabic, Brazilian and Korean students' (a Boston language school's walkthrough: each had got the fallback, and waited in the inbox).
   "شكرا", "شكراً", "شكرا جزيلا", "شكراً جزيلاً", "جزاك الله خيرا", "jazakallah", "jazakallah khair", "jazakallahu khairan", "jazak allah khair", "jzk", "shukran", "shukran jazilan",
   "valeu", "brigado", "brigada", "obg", "고마워요", "고마워", "감사해요", "네", "예", "알겠습니다",
+  // Urdu as its speakers type it (with Farsi's ی and ہ), and in Latin letters.
+  "شکریہ", "بہت شکریہ", "bahut shukriya", "shukria",
 ];
 /** Greetings and "one more question" open one: the follower waits for the account to say how to ask. */
 const OPENS = [
@@ -60,7 +64,7 @@ const OPENS = [
   "xin chào", "chào", "xin chao", "chao",
   "dzień dobry", "dzien dobry", "cześć", "czesc", "hola", "buenos días", "buenos dias", "bonjour", "hallo", "guten tag", "ciao", "buongiorno", "olá", "ola", "bom dia",
   "привет", "здравствуйте", "こんにちは", "안녕하세요", "namaste",
-  "السلام عليكم", "سلام", "مرحبا", "salam", "salaam", "assalamualaikum", "assalamu alaikum", "assalamu'alaikum", "as salamu alaikum", "salam alaikum", "marhaba",
+  "السلام عليكم", "السلام علیکم", "سلام", "مرحبا", "witam", "salam", "salaam", "assalamualaikum", "assalamu alaikum", "assalamu'alaikum", "as salamu alaikum", "salam alaikum", "marhaba",
   "oi", "tudo bem", "boa tarde", "boa noite", "안녕", "buenas", "buenas tardes", "buenas noches",
 ];
 /**
@@ -107,6 +111,8 @@ const WITH_THANKS = new Set([
   "for", "the", "your", "help", "info", "reply", "answer", "quick", "response", "time", "with", "worked", "works", "helped", "helps", "helpful", "sorted", "solved", "fixed", "now", "are", "best", "see",
   // "thank you for your kindness", "great stuff cheers" (a vet's walkthrough: each had got the fallback).
   "kindness", "everything", "stuff",
+  // "thanks, have a good day", "much appreciated, have a nice weekend".
+  "have", "day", "weekend",
 ]);
 /** …and these only in "see you …" beside thanks: "thanks! sunday?" asks about Sundays. */
 const SEE_YOU = new Set(["soon", "later", "tomorrow", "next", "week", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]);

@@ -208,13 +208,15 @@ describe("what a message says about the reply before it", () => {
       "OK的", "ok了", "OK的 謝謝", "感謝您", "太感謝了", "謝謝ㄋ", "感恩ㄛ", "好ㄉ 謝謝", "ㄅㄅ",
       // That it worked, a goodbye, an emoji with its presentation selector (each had been sent articles).
       "thanks that worked!!", "it worked, thanks", "thanks, that helps a lot", "sorted, cheers", "ta, see you thursday 👍", "thanks, see you next week", "thanks ❤️", "谢谢 解决了👍", "搞定了 谢谢", "没问题了", "能用了 谢谢",
-      "thank you for your kindness", "thank you for everything", "much appreciated", "appreciate it", "will do thanks", "will do", "great stuff cheers"];
+      "thank you for your kindness", "thank you for everything", "much appreciated", "appreciate it", "will do thanks", "will do", "great stuff cheers",
+      // Goodbyes, and Urdu as typed (a Leeds library's walkthrough).
+      "much appreciated, have a good day", "thanks, have a good day", "ta ra", "شکریہ", "bahut shukriya"];
     expect(kinds(closes)).toEqual(closes.map((t) => [t, "closes"]));
     const opens = ["good morning", "morning", "evening", "good evening", "hiya", "hey", "hello there", "hi there, quick question", "good afternoon all", "ok one more question",
       "哈囉", "安安", "請問一下", "你好在吗", "您好，请问", "下午好", "嗨", "你好呀", "早晨呀", "有冇人", "有冇人呀", "喂", "Hello, anyone there?", "anyone there?",
       "selamat pagi", "hello doc", "morning doc", "gd morning", "老师好", "医生在吗",
       "g'day", "G'day mate!", "gday", "good arvo", "xin chào", "xin chao", "chào bạn", "chào anh", "hi po", "good morning po", "magandang umaga po",
-      "dzień dobry", "cześć", "hola", "bonjour", "hallo", "привет", "こんにちは", "안녕하세요", "السلام عليكم", "Salam", "Assalamualaikum", "Oi", "Olá, tudo bem?", "ㄋㄏ"];
+      "dzień dobry", "cześć", "hola", "bonjour", "hallo", "привет", "こんにちは", "안녕하세요", "السلام عليكم", "السلام علیکم", "witam", "Salam", "Assalamualaikum", "Oi", "Olá, tudo bem?", "ㄋㄏ"];
     expect(kinds(opens)).toEqual(opens.map((t) => [t, "opens"]));
     // One word outside the phrases, or asked: a message.
     const messages = ["ok help", "thanks, where is my order", "good?", "evening?", "hi can you help", "cheers for nothing, where is my bin", "tax", "5", "了解一下会员", "谢谢，运费呢", "晚上好几点关门", "good morning what time do you open",
@@ -230,7 +232,8 @@ describe("what a message says about the reply before it", () => {
       "worked", "fixed?", "see you thursday", "thanks! sunday?", "thanks, tomorrow?", "能用了吗", "没问题吧", "问题解决了吗",
       "do you do cat vaccines thanks", "i would appreciate help with my refund",
       // Asked: the words beside thanks are a question's (a review).
-      "thanks! do you help with that?", "thank you, will you help?", "thanks, it works now?", "do you do that thanks", "thanks, will that do?", "thanks, see you thursday?"];
+      "thanks! do you help with that?", "thank you, will you help?", "thanks, it works now?", "do you do that thanks", "thanks, will that do?", "thanks, see you thursday?",
+      "have you got a day pass", "thanks, what day is it?"];
     expect(kinds(messages)).toEqual(messages.map((t) => [t, null]));
   });
 
