@@ -37,6 +37,8 @@ const ANOTHER = new Set(
  * pronouns were added later as the Chinese and English of what the other language's list held
  * (docs/performance.md Session 23).
  */
+/** How it is done, then a modal and a verb with no subject after it (网上能办吗, 现场能交吗; not 网上能办社保卡吗, nor 晚上能停车吗: a review). */
+const LEANS_HAN_HOW = /^(?:网上|线上|在线|手机上|电话|现场|窗口)(?:能|可以)\S{0,3}$/u;
 const LEANS_HAN = /(?:它们?|这个|那个|这种|这样|这些|那些|同样|(?<!不)一样(?=[吗么呢]|$)|(?<!再)也(?!许|就是|好))/u;
 /**
  * …and a question with no subject, opening on a modal or a question word (会过期吗, 要带什么, 多久能出):
@@ -45,12 +47,12 @@ const LEANS_HAN = /(?:它们?|这个|那个|这种|这样|这些|那些|同样|(
  * 寒假班几号开始, which got the fallback read alone; "下午几点" — not "停车多少钱", which names its subject): the follow-up set's fresh pairs offered the right article for one
  * more question of their own (0.889 → 1.000), questions no article answers asked after another got
  * a single article less often (0.095 → 0.088), nothing else moved (Session 32); a message naming
- * an article in its head still moves there (reading.ts). A modal after how or when it is done
- * (网上能办吗, 周末可以吗, 现场能交吗) leans too: "网上能办吗" after the flexible-employment question
+ * an article in its head still moves there (reading.ts). A modal after how it is done
+ * (网上能办吗, 现场能交吗) leans too (LEANS_HAN_HOW): "网上能办吗" after the flexible-employment question
  * had gone alone to the retirement article whose body says it (a service hall's walkthrough; no set
  * moved, Session 36).
  */
-const LEANS_HAN_AT = /^(?:那|还有|另外|如果|要是|也(?!许)|(?:网上|线上|在线|手机上|电话|现场|窗口|当天|周末|晚上|今天|明天)?(?:能|可以)|要|需要|会(?!员)|多少|多久|几|什么时候|用什么|是不是|在哪|去哪|到哪|哪里|哪儿)|呢$|^(?:[一二两三四五六七八九十半每单整全]|上午|下午|晚上|中午|早上|周末|平时)\S{0,3}(?:多少钱|多少|多久|几点|几天|几号)[吗啊呀]?$/u;
+const LEANS_HAN_AT = /^(?:那|还有|另外|如果|要是|也(?!许)|能|可以|要|需要|会(?!员)|多少|多久|几|什么时候|用什么|是不是|在哪|去哪|到哪|哪里|哪儿)|呢$|^(?:[一二两三四五六七八九十半每单整全]|上午|下午|晚上|中午|早上|周末|平时)\S{0,3}(?:多少钱|多少|多久|几点|几天|几号)[吗啊呀]?$/u;
 const LEANS_LATIN = /^(?:and|but|so|then|also|or|what about|how about|what if)\b|\b(?:it|its|they|them|their|that|this|these|those|too|also|either|then|same|yours(?! truly)|ours|theirs)\b|(?<!\b(?:a|the|coal|gold|land|salt|tin|copper) )\bmine\b/;
 
 const NUMBERS: Record<string, number> = {
@@ -79,7 +81,7 @@ const UNITS = new Set(["mani", "long", "often", "far", "minut", "hour", "dai", "
 /** The message leans on what was said before it (LEANS_*, ASKS_OF_IT): read with it even when its own words find nothing there. */
 export function leansOnBefore(text: string): boolean {
   const f = fold(text);
-  return LEANS_HAN_AT.test(f.replace(/ /g, "")) || (/\p{Script=Han}/u.test(f) && LEANS_HAN.test(f)) || LEANS_LATIN.test(f) || (ASKS_OF_IT.test(f) && termsOf(text.slice(0, RANKING_LIMITS.questionChars)).every((t) => UNITS.has(t)));
+  return LEANS_HAN_AT.test(f.replace(/ /g, "")) || LEANS_HAN_HOW.test(f.replace(/ /g, "")) || (/\p{Script=Han}/u.test(f) && LEANS_HAN.test(f)) || LEANS_LATIN.test(f) || (ASKS_OF_IT.test(f) && termsOf(text.slice(0, RANKING_LIMITS.questionChars)).every((t) => UNITS.has(t)));
 }
 
 export function asksAnother(text: string): boolean {

@@ -61,12 +61,12 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   // the article, so teaching them would promise what no answer keeps.
   if (!termsOf(text).length) throw badRequest(`${what} ("${text.slice(0, 40)}") holds no word the ranking reads (only words such as 在, 吗, "is", "the"): no follower's message is matched to an article by it`, "not_a_question");
   // "要多少钱", "那中班呢", "and on sundays?": a follow-up that names its subject only with the question
-  // before it — opening on "那" or "and", or asking only what it costs. Taught, every follower sending
+  // before it — a few words opening on "那" or "and", or asking only what it costs. Taught, every follower sending
   // it would get that article alone, whatever they had asked (a service hall's 要多少钱, taught to the
   // card's replacement, answered the flexible-employment fee question's follow-up with the card's
   // fee: a walkthrough). The operator's phrasing names it. Not a short question of its own that opens
   // on a question word ("几点开门", "能开发票吗": a review), which followers ask as it is.
-  if (leansOnBefore(text) && (FOLLOWS_ON.test(fold(text)) || !withoutPriceWords(termsOf(text).map((term) => ({ term }))).length))
+  if (leansOnBefore(text) && ((FOLLOWS_ON.test(fold(text)) && fewWords(text)) || !withoutPriceWords(termsOf(text).map((term) => ({ term }))).length))
     throw badRequest(
       `${what} ("${text.slice(0, 40)}") only makes sense after the question before it: taught, every follower sending it would get this article, whatever they had asked. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…"`,
       "leans_on_before",
@@ -95,5 +95,11 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   return { taught: true, seq, question: text, message, article: articleJson(r.article) };
 }
 
-/** A message that opens as a follow-up does: "那…", "还有…", "and …", "what about …". */
-const FOLLOWS_ON = /^(?:那(?![个些里边儿么])|还有|另外|(?:and|but|so|what about|how about)\b)/;
+/** A message that opens as a follow-up does: "那…", "and …", "what about …" (not 还有, which asks whether there is: 还有名额吗). */
+const FOLLOWS_ON = /^(?:那(?![个些里边儿么])|(?:and|but|what about|how about)\b)/;
+/** …in a few words: six Chinese characters, four Latin words ("And how do I cancel my membership?" names what it asks: a review). */
+const fewWords = (text: string): boolean => {
+  const han = text.match(/\p{Script=Han}/gu)?.length ?? 0;
+  const latin = text.match(/[a-z0-9]+/giu)?.length ?? 0;
+  return han + latin <= (han ? 6 : 4);
+};

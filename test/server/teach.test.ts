@@ -329,7 +329,7 @@ test("teach refuses, changing nothing: no such message, a reply, an event, what 
   expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "delivery"], ["as", "and on saturdays?"]])).error.code).toBe(CODE.leans_on_before);
   // A short question of its own opening on a question word, or a pronoun, names what it asks: past
   // that test (refused here only for the article named, which does not exist).
-  for (const own of ["几点开门", "能开发票吗", "什么时候发货", "在哪里办", "营业时间呢", "那个退款怎么弄", "is it free?", "can i cancel it"]) {
+  for (const own of ["几点开门", "能开发票吗", "什么时候发货", "在哪里办", "营业时间呢", "那个退款怎么弄", "is it free?", "can i cancel it", "还有名额吗", "And how do I cancel my membership?", "So how do I book a class?"]) {
     await say(own);
     expect({ own, code: (await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "nope"]])).error?.code }).toEqual({ own, code: CODE.not_found });
   }

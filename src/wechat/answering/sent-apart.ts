@@ -41,7 +41,8 @@ const shows = (turn: Turn | undefined, entry: string): boolean => turn !== undef
  */
 function afterSent(turns: readonly Turn[], at: number, code?: Coded): Turn[] {
   const [newest, ...older] = turns;
-  if ((newest && newest.at > at) || (code && turns.some((t) => t.key === code.key))) return [...turns];
+  // A turn kept in the mark's millisecond came after it, when the mark forgets a list (it read the turns the mark had changed).
+  if ((newest && (code ? newest.at > at : newest.at >= at)) || (code && turns.some((t) => t.key === code.key))) return [...turns];
   // After the newest turn, whatever the clock says (conversation.ts turnTime).
   const when = Math.max(at, (newest?.at ?? -Infinity) + 1);
   if (newest && code && shows(newest, code.entry)) return newest.picked?.includes(code.entry) ? [...turns] : [{ ...newest, picked: [...(newest.picked ?? []), code.entry] }, ...older];
@@ -56,7 +57,8 @@ export function afterMarks(turns: readonly Turn[], marks: Marks): Turn[] {
   const steps: { at: number; code?: Coded }[] = [];
   if (marks.coded) steps.push(marks.coded);
   if (marks.unlisted) steps.push({ at: marks.unlisted });
-  steps.sort((a, b) => a.at - b.at);
+  // In one millisecond, a code's card after the forgetting: the card is what was sent last, or as good.
+  steps.sort((a, b) => a.at - b.at || (a.code ? 1 : 0) - (b.code ? 1 : 0));
   return steps.reduce<Turn[]>((t, m) => afterSent(t, m.at, m.code), [...turns]);
 }
 
