@@ -46,13 +46,15 @@ const TRADITIONAL = new Map<string, string>();
 for (let i = 0; i + 1 < TRADITIONAL_PAIRS.length; i += 2) TRADITIONAL.set(TRADITIONAL_PAIRS[i] as string, TRADITIONAL_PAIRS[i + 1] as string);
 const TRADITIONAL_CHAR = new RegExp(`[${[...TRADITIONAL.keys()].join("")}]`, "gu");
 
-/** A text as its words are read: NFKC, lower case, simplified characters, one spelling of each word in SPELLINGS. */
+/** A text as its words are read: NFKC, lower case, simplified characters, one spelling of each word in SPELLINGS, one apostrophe. */
 export const folded = (text: string): string =>
   text
     .normalize("NFKC")
     .toLowerCase()
     .replace(TRADITIONAL_CHAR, (c) => TRADITIONAL.get(c) as string)
-    .replace(SPELLING, (w) => SPELLINGS[w] as string);
+    .replace(SPELLING, (w) => SPELLINGS[w] as string)
+    // An iPhone's apostrophe (’) is the keyboard's: "what’s on" meets a rule for "what's on" (a walkthrough).
+    .replace(/[\u2018\u2019\u02bc]/g, "'");
 
 const RUN = /\p{Script=Han}+|(?:(?!\p{Script=Han})[\p{L}\p{N}])+/gu;
 /** The runs of words and of Han characters a text is read in: folded, with Latin words as latin-forms.ts writes them ("US", "x-ray", "I-20"). */

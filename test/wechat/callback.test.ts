@@ -39,6 +39,7 @@ async function load(app: typeof t) {
               { id: "fvtag", match: "exact", pattern: "founders", reply: { type: "tag", tag: "fv" } },
               { id: "menu", match: "exact", pattern: "MENU_MANY", reply: { type: "tag", tag: "many" } },
               { id: "gone", match: "exact", pattern: "ghost", reply: { type: "articles", ids: ["a4"] } },
+              { id: "whats", match: "exact", pattern: "what's on", reply: { type: "text", text: "See the events page" } },
             ],
           }),
         },
@@ -173,11 +174,13 @@ describe("operator rules (first match wins, before the built-ins)", () => {
     expect((await say("I want a refund now")).Content).toBe("Refunds: see the menu");
     expect((await say("order #12345")).Content).toBe("Order received");
   });
-  test("exact, prefix and contains read the message and the pattern alike in case, width and traditional characters", async () => {
+  test("exact, prefix and contains read the message and the pattern alike in case, width, traditional characters and apostrophes", async () => {
     expect((await say("请问营业时间是几点")).Content).toBe("9:00-18:00");
     expect((await say("營業時間")).Content).toBe("9:00-18:00");
     expect((await say("wifi密码")).Content).toBe("see the table card");
     expect((await say("WiFi密碼")).Content).toBe("see the table card");
+    // An iPhone's apostrophe is the keyboard's (a Leeds library's walkthrough: "what’s on" got the fallback).
+    for (const said of ["what’s on", "What’s on?", "what's on"]) expect({ said, reply: (await say(said)).Content }).toEqual({ said, reply: "See the events page" });
     expect((await say("HELLO")).Content).toBe("Hi there");
     expect((await say("ＰＲＩＣＥ list")).MsgType).toBe("news");
     // Still the whole message for exact.
