@@ -512,3 +512,20 @@ test("an article sent for its code is what the follower reads: a follow-up is re
     expect({ between, first: (await say("春熙路店呢", { from })).ids[0] }).toEqual({ between, first: "parking" });
   }
 });
+
+test("after an entry picked from a tag's list, a follow-up is read with that entry's title: what the follower reads, not the tag's description", async () => {
+  const teeth = [
+    { id: "filling", tag: "treat", title: "补牙", url: url("filling"), body: "树脂补牙一次完成，不用等。补牙300-600元，视缺损大小而定。" },
+    { id: "implant", tag: "treat", title: "种植牙", url: url("implant"), body: "种植牙需要先拍CT评估骨量，整个疗程3到6个月。" },
+    { id: "prices", code: "1", title: "价目表", url: url("prices"), body: "洗牙200元，拔牙150元起，种植牙8000元起，根管治疗1200元起，补牙300元起。" },
+    { id: "insurance", code: "5", title: "医保使用说明", url: url("insurance"), body: "越秀店可以刷医保个人账户，治疗项目中自费部分多少钱以收费单为准。" },
+  ];
+  const r = await call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: doc(teeth, { matter: "articles", tags: { treat: "治疗项目" } }) }] });
+  expect(r.status).toBe(200);
+  const list = await say("treat");
+  expect(list.text).toContain("补牙");
+  const at = list.text.split("\n").findIndex((l) => l.includes("补牙"));
+  expect((await say(["", "第一个", "第二个"][at] as string)).ids).toEqual(["filling"]);
+  // Read with the tag's description (治疗项目), 多少钱 had got the price list and the insurance article.
+  expect((await say("多少钱")).ids[0]).toBe("filling");
+});

@@ -60,7 +60,7 @@ export class Questions {
     if (reading.how === "pick") {
       const picked = this.store.articles.get(reading.id);
       if (!picked || picked.deleted) return remember([], this.says(nothing, true));
-      return remember([picked.id], { reply: { type: "news", articles: [news(picked)] }, answer: `pick:${picked.id}`, unmatched: false });
+      return this.remember(asker, reading, turns, [picked.id], { reply: { type: "news", articles: [news(picked)] }, answer: `pick:${picked.id}`, unmatched: false }, picked.title);
     }
     const ranked = reading.ranked;
     // Too many questions waiting: answered at once, listed in the inbox like any unmatched text.
@@ -192,9 +192,9 @@ export class Questions {
   }
 
   /** The turn this answer makes, kept before the answer goes out: the next message may come at once, to another instance. */
-  private async remember(asker: Asker, reading: Reading, turns: readonly Turn[], shown: readonly string[], d: Decision): Promise<Decision> {
+  private async remember(asker: Asker, reading: Reading, turns: readonly Turn[], shown: readonly string[], d: Decision, pickedTitle?: string): Promise<Decision> {
     if (!this.conversations || asker.key === null) return d;
-    return this.keep(this.conversations, asker.from, nextTurn(reading, turns, asker.key, turnTime(turns, this.now()), shown), turns, d);
+    return this.keep(this.conversations, asker.from, nextTurn(reading, turns, asker.key, turnTime(turns, this.now()), shown, pickedTitle), turns, d);
   }
 
   private async keep(conversations: Conversations, from: string, turn: Turn, turns: readonly Turn[], d: Decision): Promise<Decision> {

@@ -218,9 +218,12 @@ export const READING: { namesAnother: number; pickedClose: number; ownHeld: numb
  * The turn a reading leaves, `shown` what its reply showed: "another" keeps the question and adds
  * to what it was offered; a pick keeps the list, so that the next pick is from it too.
  */
-export function nextTurn(r: Reading, turns: readonly Turn[], key: string, at: number, shown: readonly string[]): Turn {
+export function nextTurn(r: Reading, turns: readonly Turn[], key: string, at: number, shown: readonly string[], pickedTitle?: string): Turn {
   const last = turns[0];
-  if (last && r.how === "pick") return { ...last, key, at, picked: [...(last.picked ?? []), r.id] };
+  // From a tag's or a rule's list, whose text is its description, what they read is the entry's
+  // title: a follow-up is read with it ("多少钱" after 第二个 had picked the fillings of a treatments
+  // tag got the price list and the insurance article, not the fillings: a dental chain's walkthrough).
+  if (last && r.how === "pick") return { ...last, key, at, picked: [...(last.picked ?? []), r.id], ...(last.byCode && pickedTitle !== undefined ? { text: pickedTitle, earlier: [] } : {}) };
   // Its list is the ranking's, numbered or labelled as lists of answers are, whatever the list before
   // showed, and none of it picked yet: "换一个" next asks for more, not for its first entry.
   if (last && r.how === "another") return { ...last, key, at, offered: [...last.offered, ...shown.filter((id) => !last.offered.includes(id))], shown: [...shown], byCode: undefined, picked: undefined };
