@@ -33,6 +33,7 @@ describe("article validation", () => {
     ["code", "two words"],
     ["code", "h"],
     ["code", "HELP"],
+    ["code", "帮助"],
     ["title", ""],
     ["title", "x".repeat(65)],
     ["description", "x".repeat(513)],

@@ -8,7 +8,8 @@ export const TAG_PATTERN = /^[a-z0-9]{1,16}$/;
 /** Codes are typed by followers: any printable characters without spaces, 1–32 of them. */
 export const CODE_PATTERN = /^[^\s\p{C}]{1,32}$/u;
 /** What a follower types for help; a code equal to one of these could never be reached. */
-export const RESERVED_CODES = new Set(["h", "help", "?"]);
+/** What followers send for the help text (wechat/answering/lists.ts HELP_WORDS): no article's code. 帮助 as a Chinese account's followers type it (a dental chain's walkthrough: the fallback). */
+export const RESERVED_CODES = new Set(["h", "help", "?", "帮助", "幫助"]);
 
 export const LIMITS = {
   title: 64,

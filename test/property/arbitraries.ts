@@ -32,7 +32,7 @@ export const documentArb = fc
     const cleaned = articles.map((a) => {
       const out: Record<string, unknown> = Object.fromEntries(Object.entries(a).filter(([, v]) => v !== undefined));
       // Help words are reserved on any article; live codes are unique ignoring case.
-      if (a.code && ["h", "help", "?"].includes(a.code.toLowerCase())) delete out.code;
+      if (a.code && ["h", "help", "?", "帮助", "幫助"].includes(a.code.toLowerCase())) delete out.code;
       else if (a.code && !a.deleted) {
         if (seen.has(a.code.toLowerCase())) delete out.code;
         else seen.add(a.code.toLowerCase());

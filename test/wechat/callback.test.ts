@@ -104,8 +104,8 @@ describe("plain-mode replies", () => {
     expect(Buffer.byteLength(d)).toBeGreaterThan(1000);
     expect((items(await say("tip1")).item as XmlNode).Description).toBe("how to rest");
   });
-  test("help lists the tags with descriptions and counts", async () => {
-    for (const word of ["h", "help", "?"]) {
+  test("help lists the tags with descriptions and counts; 帮助 asks for it too", async () => {
+    for (const word of ["h", "help", "?", "帮助", "幫助"]) {
       const x = await say(word);
       expect(x.MsgType).toBe("text");
       expect(x.Content).toContain("fv — Founder's view (2)");

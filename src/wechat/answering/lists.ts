@@ -10,7 +10,7 @@ import { MAX_TEXT_BYTES } from "../door/message.ts";
 import type { Decision } from "./decision.ts";
 
 /** What asks for help (docs/wechat.md §3, 2.). */
-export const HELP_WORDS = new Set(["h", "help", "?", "？"]);
+export const HELP_WORDS = new Set(["h", "help", "?", "？", "帮助", "幫助"]);
 /** A tag's articles read for its list at most (as many lines as fit in one text reply are shown, then how many more). */
 export const TAG_LISTED = 100;
 
