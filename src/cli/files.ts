@@ -118,9 +118,13 @@ export function memoryFile(name: string, bytes: Uint8Array): LocalFile {
   };
 }
 
-/** `dir` takes a new file: one is made and removed (permissions, a read-only or missing folder all show). */
+/**
+ * `dir` takes a new file: one is made and removed (permissions, a read-only or missing folder all
+ * show). Named apart from a download's temp file (`.part`): the Ctrl-C test had taken the probe,
+ * there and gone in a moment, for the download's (a fresh clone's run failed so, three times).
+ */
 export function checkFolder(dir: string, then: string): void {
-  const probe = join(dir, `.replyd-${newNonce()}.part`);
+  const probe = join(dir, `.replyd-${newNonce()}.probe`);
   try {
     closeSync(openSync(probe, "wx", 0o600));
   } catch (e) {

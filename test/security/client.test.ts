@@ -62,7 +62,9 @@ async function cli(...argv: string[]) {
 }
 const ok = (data: unknown) => JSON.stringify({ ok: true, data });
 const health = { status: "ok", version: "0.1.0", uptime_s: 1, server_time: "x", counts: { articles_live: 0, articles_deleted: 0, tags: 0, rules: 0, texts: 0 }, db_bytes: 0, search_index: "ready", newest_backup: null, key: { appkey: "a", scope: "admin" } };
+/** Downloads' temp files, and the folder check's probe, which must not be left either. */
 const leftovers = () => readdirSync(tmp.dir).filter((f) => f.endsWith(".part"));
+const probes = () => readdirSync(tmp.dir).filter((f) => f.endsWith(".probe"));
 
 describe("signed answers", () => {
   test("the known-answer vectors (from an independent implementation) agree", () => {
@@ -299,6 +301,7 @@ describe("through the compiled binary", () => {
     expect(await p.exited).toBe(130);
     release();
     expect(leftovers()).toEqual([]);
+    expect(probes()).toEqual([]);
   });
   test("control characters in a signed server string are printed escaped", async () => {
     handler = () => ({ body: ok({ ...health, version: "0.1.0\u001b]0;owned\u0007\u001b[2J" }) });
