@@ -7,8 +7,11 @@ export const ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 export const TAG_PATTERN = /^[a-z0-9]{1,16}$/;
 /** Codes are typed by followers: any printable characters without spaces, 1–32 of them. */
 export const CODE_PATTERN = /^[^\s\p{C}]{1,32}$/u;
-/** What a follower types for help; a code equal to one of these could never be reached. */
-/** What followers send for the help text (wechat/answering/lists.ts HELP_WORDS): no article's code. 帮助 as a Chinese account's followers type it (a dental chain's walkthrough: the fallback). */
+/**
+ * What a follower types for help (wechat/answering/lists.ts HELP_WORDS); a code equal to one of
+ * these could never be reached. 帮助 as a Chinese account's followers type it (a dental chain's
+ * walkthrough: the fallback).
+ */
 export const RESERVED_CODES = new Set(["h", "help", "?", "帮助", "幫助"]);
 
 export const LIMITS = {

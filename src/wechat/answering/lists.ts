@@ -4,13 +4,14 @@
  * what it listed, kept as the follower's turn to pick from (responder.ts `movedOn`).
  */
 import type { ArticleSummary } from "../../article/article.ts";
+import { RESERVED_CODES } from "../../article/text-rules.ts";
 import type { ReadModel } from "../../store/read-model.ts";
 import { truncateUtf8 } from "../../base/utf8.ts";
 import { MAX_TEXT_BYTES } from "../door/message.ts";
 import type { Decision } from "./decision.ts";
 
-/** What asks for help (docs/wechat.md §3, 2.). */
-export const HELP_WORDS = new Set(["h", "help", "?", "？", "帮助", "幫助"]);
+/** What asks for help (docs/wechat.md §3, 2.): the codes reserved for it, and a full-width question mark. */
+export const HELP_WORDS = new Set([...RESERVED_CODES, "？"]);
 /** A tag's articles read for its list at most (as many lines as fit in one text reply are shown, then how many more). */
 export const TAG_LISTED = 100;
 
