@@ -81,7 +81,8 @@ const UNITS = new Set(["mani", "long", "often", "far", "minut", "hour", "dai", "
 /** The message leans on what was said before it (LEANS_*, ASKS_OF_IT): read with it even when its own words find nothing there. */
 export function leansOnBefore(text: string): boolean {
   const f = fold(text);
-  return LEANS_HAN_AT.test(f.replace(/ /g, "")) || LEANS_HAN_HOW.test(f.replace(/ /g, "")) || (/\p{Script=Han}/u.test(f) && LEANS_HAN.test(f)) || LEANS_LATIN.test(f) || (ASKS_OF_IT.test(f) && termsOf(text.slice(0, RANKING_LIMITS.questionChars)).every((t) => UNITS.has(t)));
+  const joined = f.replace(/ /g, "");
+  return LEANS_HAN_AT.test(joined) || LEANS_HAN_HOW.test(joined) || (/\p{Script=Han}/u.test(f) && LEANS_HAN.test(f)) || LEANS_LATIN.test(f) || (ASKS_OF_IT.test(f) && termsOf(text.slice(0, RANKING_LIMITS.questionChars)).every((t) => UNITS.has(t)));
 }
 
 export function asksAnother(text: string): boolean {

@@ -56,11 +56,11 @@ export class Questions {
     const asking = this.store.searcher.asking(asker.from);
     const turns = known ?? (await this.turnsOf(asker));
     const reading = await read(question, turns, (q) => this.store.searcher.rank(q, asking));
-    const remember = (shown: readonly string[], d: Decision) => this.remember(asker, reading, turns, shown, d);
+    const remember = (shown: readonly string[], d: Decision, pickedTitle?: string) => this.remember(asker, reading, turns, shown, d, pickedTitle);
     if (reading.how === "pick") {
       const picked = this.store.articles.get(reading.id);
       if (!picked || picked.deleted) return remember([], this.says(nothing, true));
-      return this.remember(asker, reading, turns, [picked.id], { reply: { type: "news", articles: [news(picked)] }, answer: `pick:${picked.id}`, unmatched: false }, picked.title);
+      return remember([picked.id], { reply: { type: "news", articles: [news(picked)] }, answer: `pick:${picked.id}`, unmatched: false }, picked.title);
     }
     const ranked = reading.ranked;
     // Too many questions waiting: answered at once, listed in the inbox like any unmatched text.

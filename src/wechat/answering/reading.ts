@@ -135,7 +135,7 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // their words, with the question before ("is it free?" after the car park, whose body says so, had
   // gone to the free-treatment article; "家人也能代办吗" after the SIM's replacement, to family plans).
   // Session 36: the follow-up set 0.796 → 0.801, the fresh one 0.510 → 0.521, those two alone moving.
-  const kept = taken.kind === "one" && led !== undefined && led.id === readingOf(last);
+  const kept = taken.kind === "one" && led !== undefined && led.id === reading;
   if (named && !kept && named.headCoverage >= READING.namesAnother && (named.headCoverage > ledHead || (!leans && named.id !== led?.id))) return alone;
   // The entry picked from the list is what the follower reads now: the follow-up is about it when
   // the reading together ranks it close (多少钱一针 after 第二个 had picked the cat's vaccines: the
