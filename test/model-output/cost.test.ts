@@ -1,9 +1,11 @@
 /**
  * What a model writes costs the event loop little, whatever it is: every step of the check is
- * linear in its input, and the check reads only what could ever be shown (RAW_CHARS). Each
- * shape here made a step of the old check take seconds at the read limit (its cost grew with the
- * square of the length); each step must now take 256 KiB in a fraction of a second, measured with
- * room for a loaded machine — a square cost would take minutes.
+ * linear in its input, and the check reads only what could ever be shown (RAW_CHARS). Each shape
+ * here made a step of the old check take minutes at the read limit (its cost grew with the square
+ * of the length: 60,000 spaces took 6 s, so 256 KiB of them about two minutes). Here every step
+ * must finish 256 KiB of each shape within the test's 20 s; the speed targets (400 ms a step, the
+ * whole check 100 ms, another follower's wait 50 ms) are measured by bench/model-check.ts — a timed
+ * unit test fails on a loaded machine.
  */
 import { expect, test } from "bun:test";
 import { MAX_ANSWER_BYTES } from "../../src/llm/client.ts";
@@ -36,37 +38,18 @@ const STEPS: [string, (s: string) => unknown][] = [
   ["holdsRun", (s) => holdsRun(s, RULES, 24)],
 ];
 
-const ms = (f: () => unknown) => {
-  const t = performance.now();
-  f();
-  return performance.now() - t;
+/** Every step of the check run on `s`: a square cost at the read limit takes minutes, past the test's timeout. */
+const everyStep = (s: string) => {
+  for (const [, step] of STEPS) step(s);
 };
-
-/** Each step on `s` within `limitMs` (the first run warms the code up). */
-function within(s: string, limitMs: number, what: string): void {
-  for (const [name, step] of STEPS) {
-    step(s);
-    const took = ms(() => step(s));
-    if (took > limitMs) throw new Error(`${name} took ${took.toFixed(0)} ms on ${what}`);
-  }
-}
+const FINISHES = 20_000;
 
 for (const shape of SHAPES)
-  test(`every step takes ${MAX_ANSWER_BYTES / 1024} KiB of ${JSON.stringify(shape)} within 400 ms (a square cost takes minutes)`, () => {
-    within(fill(shape, MAX_ANSWER_BYTES), 400, `256 KiB of ${JSON.stringify(shape)}`);
-  });
+  test(`every step finishes ${MAX_ANSWER_BYTES / 1024} KiB of ${JSON.stringify(shape)} (a square cost takes minutes)`, () => everyStep(fill(shape, MAX_ANSWER_BYTES)), FINISHES);
 
-test("every step takes random mixes of marks at the read limit within 400 ms", () => {
-  for (const s of randomAnswers(8, MAX_ANSWER_BYTES)) within(s, 400, "a random answer");
-});
+test("every step finishes random mixes of marks at the read limit", () => randomAnswers(8, MAX_ANSWER_BYTES).forEach(everyStep), FINISHES);
 
-test("the check reads only what could be shown: an answer at the read limit costs what one of RAW_CHARS does", () => {
-  for (const shape of SHAPES) {
-    const s = fill(shape, MAX_ANSWER_BYTES);
-    check(s);
-    const took = ms(() => check(s));
-    if (took > 100) throw new Error(`the check took ${took.toFixed(0)} ms on 256 KiB of ${JSON.stringify(shape)}`);
-  }
+test("the check reads only what could be shown: past RAW_CHARS nothing is read", () => {
   // A piece of the key past RAW_CHARS is past anything shown: not read.
   expect(check(`${fill("好", RAW_CHARS)}${KEY}`)).not.toMatchObject({ reason: "secret" });
   expect(check(`${fill("好", RAW_CHARS - 40)}${KEY}`)).toMatchObject({ reason: "secret" });
