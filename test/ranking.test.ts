@@ -13,6 +13,8 @@ import type { RankedArticle } from "../src/ranking/types.ts";
 import { FILLER_HAN, FILLER_LATIN } from "../src/ranking/filler-words.ts";
 import { ASKS_PRICE, PRICE } from "../src/ranking/price.ts";
 import { folded, placesOf, termsOf } from "../src/ranking/words.ts";
+import { rank } from "../src/ranking/rank.ts";
+import { MemorySource } from "../bench/eval/memory-source.ts";
 import { stemWord } from "../src/ranking/stem.ts";
 
 describe("words", () => {
@@ -145,11 +147,36 @@ describe("words", () => {
   test("traditional characters are read as simplified, each in its own place: a Hong Kong follower's question meets a simplified article, and the reverse", () => {
     expect(termsOf("貓咪絕育要幾錢")).toEqual(termsOf("猫咪绝育要几钱"));
     expect(termsOf("衞生間在幾樓")).toEqual(termsOf("卫生间在几楼"));
-    expect(folded("請問星期日有冇開門？")).toBe("请问星期日有冇开门?");
+    expect(folded("請問星期日有冇開門？")).toBe("请问周周日有冇开门?");
     // Every place stays where it was: a passage cut on the folded text is cut alike on the text shown.
     for (const text of ["貓咪絕育要幾錢", "衞生間", "𠵾㗲 mixed 開門"]) expect(folded(text).length).toBe(text.normalize("NFKC").length);
     // What is already simplified is left as written: the filler and stop words (什么, 么) read as before.
     for (const w of [...FILLER_HAN, "什么", "怎么", "多么", "么", "这么", "才", "着", "著名", "显著", "乾坤"]) expect(folded(w)).toBe(w);
+  });
+
+  test("a weekday is read as 周X however written (星期日, 礼拜天, 禮拜天, 周天), each in its own place; a week (一个星期), worship (做礼拜) and 周天气 stay", () => {
+    for (const [other, plain] of [["星期日", "周日"], ["礼拜天", "周日"], ["禮拜天", "周日"], ["星期三", "周三"], ["礼拜一", "周一"]] as const) {
+      expect(termsOf(`${other}开门吗`)).toContain(`${plain}`);
+      expect(folded(other).length).toBe(other.length);
+    }
+    expect(termsOf("周天开门吗")).toContain("周日");
+    expect(termsOf("一个星期能到吗")).toContain("星期");
+    expect(termsOf("做礼拜")).toContain("礼拜");
+    expect(termsOf("本周天气")).toContain("天气");
+  });
+
+  test("a follower's 星期日 or 礼拜天 finds the article of opening hours written 周日, and an article's 星期日 a follower's 周日", () => {
+    const memory = new MemorySource([
+      { id: "hours", title: "营业时间", keywords: "", description: "", body: "各门店营业时间为周一至周五9:00-21:00，周六、周日10:00-18:00，法定节假日另行通知。" },
+      { id: "invoice", title: "开发票", keywords: "", description: "", body: "消费后可在前台开具电子发票，请提供抬头和税号。" },
+      { id: "parking", title: "停车", keywords: "", description: "", body: "商场地下停车场可免费停车两小时。" },
+    ]);
+    for (const q of ["星期日有冇開", "礼拜天营业吗", "周天开门吗"]) expect(rank(q, memory).articles[0]?.id).toBe("hours");
+    const written = new MemorySource([
+      { id: "hours", title: "营业时间", keywords: "", description: "", body: "星期一至星期五9:00-21:00，星期六、星期日10:00-18:00。" },
+      { id: "invoice", title: "开发票", keywords: "", description: "", body: "消费后可在前台开具电子发票。" },
+    ]);
+    expect(rank("周日开门吗", written).articles[0]?.id).toBe("hours");
   });
 
   test("a question's places: each word, each Han character outside filler, held by the pairs it is part of", () => {

@@ -38,6 +38,16 @@ const SPELLINGS: Readonly<Record<string, string>> = {
 const SPELLING = new RegExp(Object.keys(SPELLINGS).map((w) => (w.endsWith("帐") ? `${w}(?!篷)` : w)).join("|"), "gu");
 
 /**
+ * A weekday as 周X, however written: 星期日, 礼拜天 and 周天 are the 周日 of an article's opening
+ * hours (a walkthrough's 星期日有冇開 had met only the invoice article's 开). 星期 and 礼拜 become
+ * 周周 (the same length, so places do not move: the pair 周日 is there, 周周 is no article's word);
+ * only before a weekday's numeral — 一个星期 (a week) and 做礼拜 stay. Sunday's 天 is 日, not in
+ * 周天气 (a week's weather).
+ */
+const WEEKDAY = /(?:星期|礼拜)(?=[一二三四五六日天])/gu;
+const SUNDAY = /(?<=周)天(?!气)/gu;
+
+/**
  * Traditional characters read as their simplified ones (traditional-chars.ts, from OpenCC's tables):
  * a Hong Kong or Taiwan follower's 貓咪絕育要幾錢 meets an article's 猫咪绝育, and a traditional
  * account's articles a follower's simplified question. Each is one of its own length, as SPELLINGS'.
@@ -46,13 +56,15 @@ const TRADITIONAL = new Map<string, string>();
 for (let i = 0; i + 1 < TRADITIONAL_PAIRS.length; i += 2) TRADITIONAL.set(TRADITIONAL_PAIRS[i] as string, TRADITIONAL_PAIRS[i + 1] as string);
 const TRADITIONAL_CHAR = new RegExp(`[${[...TRADITIONAL.keys()].join("")}]`, "gu");
 
-/** A text as its words are read: NFKC, lower case, simplified characters, one spelling of each word in SPELLINGS, one apostrophe. */
+/** A text as its words are read: NFKC, lower case, simplified characters, one spelling of each word in SPELLINGS, a weekday as 周X, one apostrophe. */
 export const folded = (text: string): string =>
   text
     .normalize("NFKC")
     .toLowerCase()
     .replace(TRADITIONAL_CHAR, (c) => TRADITIONAL.get(c) as string)
     .replace(SPELLING, (w) => SPELLINGS[w] as string)
+    .replace(WEEKDAY, "周周")
+    .replace(SUNDAY, "日")
     // An iPhone's apostrophe (’) is the keyboard's: "what’s on" meets a rule for "what's on" (a walkthrough).
     .replace(/[\u2018\u2019\u02bc]/g, "'");
 
