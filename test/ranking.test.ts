@@ -165,6 +165,29 @@ describe("words", () => {
     expect(termsOf("本周天气")).toContain("天气");
   });
 
+  test("an English weekday's abbreviation is the day where its neighbours say so (a time, closed, another day, on/every before it); alone it is not", () => {
+    const sunday = termsOf("Sunday")[0] as string;
+    const saturday = termsOf("Saturday")[0] as string;
+    expect(termsOf("Mon–Fri 9am–5pm, Sat 10am–2pm, Sun closed")).toEqual(termsOf("Monday–Friday 9am–5pm, Saturday 10am–2pm, Sunday closed"));
+    expect(termsOf("Fri–Sat 9am–6pm")).toContain(saturday);
+    expect(termsOf("are you open sat and sun?")).toEqual(expect.arrayContaining([saturday, sunday]));
+    expect(termsOf("open on sat?")).toContain(saturday);
+    expect(termsOf("every Tues")).toEqual(termsOf("every Tuesday"));
+    // Not a day: the test, the star, the past of sit.
+    expect(termsOf("SAT or ACT scores")).not.toContain(saturday);
+    expect(termsOf("stay out of the sun when you can")).not.toContain(sunday);
+    expect(termsOf("I sat the test on Monday")).not.toContain(saturday);
+  });
+
+  test("a follower asking about Sunday finds the branch hours an article writes \"Sun 1pm–5pm\"", () => {
+    const memory = new MemorySource([
+      { id: "hours", title: "Branch hours", keywords: "", description: "", body: "Central: Mon–Thu 9am–8pm, Fri–Sat 9am–6pm, Sun 1pm–5pm." },
+      { id: "card", title: "Getting a library card", keywords: "", description: "", body: "Bring a photo ID and proof of address. Cards are free for residents and open to all ages." },
+      { id: "events", title: "Events", keywords: "", description: "", body: "Storytime and author talks are open to everyone; see the calendar." },
+    ]);
+    expect(rank("are you open on sundays?", memory).articles[0]?.id).toBe("hours");
+  });
+
   test("a follower's 星期日 or 礼拜天 finds the article of opening hours written 周日, and an article's 星期日 a follower's 周日", () => {
     const memory = new MemorySource([
       { id: "hours", title: "营业时间", keywords: "", description: "", body: "各门店营业时间为周一至周五9:00-21:00，周六、周日10:00-18:00，法定节假日另行通知。" },

@@ -22,6 +22,7 @@ import { stemWord } from "./stem.ts";
 import { taglishStops } from "./taglish.ts";
 import { canonicalTerms, groupedTerms, synonymCover } from "./synonyms.ts";
 import { country, joinedForms } from "./latin-forms.ts";
+import { hanWeekdays, weekdayAt } from "./weekdays.ts";
 import { FILLER_FIRST, FILLER_H, FILLER_L, FILLER_MAX, HAN_STOP, LATIN_STOP } from "./stop-words.ts";
 
 /**
@@ -38,16 +39,6 @@ const SPELLINGS: Readonly<Record<string, string>> = {
 const SPELLING = new RegExp(Object.keys(SPELLINGS).map((w) => (w.endsWith("帐") ? `${w}(?!篷)` : w)).join("|"), "gu");
 
 /**
- * A weekday as 周X, however written: 星期日, 礼拜天 and 周天 are the 周日 of an article's opening
- * hours (a walkthrough's 星期日有冇開 had met only the invoice article's 开). 星期 and 礼拜 become
- * 周周 (the same length, so places do not move: the pair 周日 is there, 周周 is no article's word);
- * only before a weekday's numeral — 一个星期 (a week) and 做礼拜 stay. Sunday's 天 is 日, not in
- * 周天气 (a week's weather).
- */
-const WEEKDAY = /(?:星期|礼拜)(?=[一二三四五六日天])/gu;
-const SUNDAY = /(?<=周)天(?!气)/gu;
-
-/**
  * Traditional characters read as their simplified ones (traditional-chars.ts, from OpenCC's tables):
  * a Hong Kong or Taiwan follower's 貓咪絕育要幾錢 meets an article's 猫咪绝育, and a traditional
  * account's articles a follower's simplified question. Each is one of its own length, as SPELLINGS'.
@@ -58,13 +49,13 @@ const TRADITIONAL_CHAR = new RegExp(`[${[...TRADITIONAL.keys()].join("")}]`, "gu
 
 /** A text as its words are read: NFKC, lower case, simplified characters, one spelling of each word in SPELLINGS, a weekday as 周X, one apostrophe. */
 export const folded = (text: string): string =>
-  text
-    .normalize("NFKC")
-    .toLowerCase()
-    .replace(TRADITIONAL_CHAR, (c) => TRADITIONAL.get(c) as string)
-    .replace(SPELLING, (w) => SPELLINGS[w] as string)
-    .replace(WEEKDAY, "周周")
-    .replace(SUNDAY, "日")
+  hanWeekdays(
+    text
+      .normalize("NFKC")
+      .toLowerCase()
+      .replace(TRADITIONAL_CHAR, (c) => TRADITIONAL.get(c) as string)
+      .replace(SPELLING, (w) => SPELLINGS[w] as string),
+  )
     // An iPhone's apostrophe (’) is the keyboard's: "what’s on" meets a rule for "what's on" (a walkthrough).
     .replace(/[\u2018\u2019\u02bc]/g, "'");
 
@@ -99,9 +90,9 @@ export function meaningTerms(text: string): string[] {
 function readRuns(text: string): { run: string; word: string | null }[] {
   const runs = [...runsOf(text)].map((m) => m[0]);
   const taglish = taglishStops(runs);
-  return runs.map((run) => {
+  return runs.map((run, i) => {
     if (HAN.test(run) || LATIN_STOP.has(run) || taglish?.has(run) || ZHUYIN.test(run)) return { run, word: null };
-    const w = stemWord(run);
+    const w = stemWord(weekdayAt(runs, i) ?? run);
     return { run, word: FILLER_L.has(w) ? null : w };
   });
 }
