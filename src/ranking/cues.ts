@@ -85,6 +85,28 @@ export function leansOnBefore(text: string): boolean {
   return LEANS_HAN_AT.test(joined) || LEANS_HAN_HOW.test(joined) || (/\p{Script=Han}/u.test(f) && LEANS_HAN.test(f)) || LEANS_LATIN.test(f) || (ASKS_OF_IT.test(f) && termsOf(text.slice(0, RANKING_LIMITS.questionChars)).every((t) => UNITS.has(t)));
 }
 
+/**
+ * A pronoun for the thing just read as what the message is about, its subject ("is it free?", "does
+ * it need booking", "they open late?", 它要钱吗, 这个多少钱): the follower asks a property of that
+ * article's thing. Not as an object ("can I pause it?" after cancelling asks about pausing, which
+ * another article is about; 可以把它暂停吗).
+ */
+const REFERS_HAN = /^(?:它们?|这个|那个|这些|那些)/u;
+const REFERS_LATIN = /^(?:(?:is|are|was|were|does|do|did|will|would|can|could|has|have) )?(?:it|its|they|this|that|these|those)\b(?! (?:i|you|we)\b)/;
+
+/** A message in a few words: six Chinese characters, four Latin words ("And how do I cancel my membership?" names what it asks: a review). */
+export const fewWords = (text: string): boolean => {
+  const han = text.match(/\p{Script=Han}/gu)?.length ?? 0;
+  const latin = text.match(/[a-z0-9]+/giu)?.length ?? 0;
+  return han + latin <= (han ? 6 : 4);
+};
+
+/** The message asks of what was just read, naming it only by a pronoun as its subject (REFERS_*). */
+export function refersBack(text: string): boolean {
+  const f = fold(text);
+  return REFERS_LATIN.test(f) || (/\p{Script=Han}/u.test(f) && REFERS_HAN.test(f));
+}
+
 export function asksAnother(text: string): boolean {
   return ANOTHER.has(fold(text));
 }

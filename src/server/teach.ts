@@ -3,7 +3,7 @@ import { heldItem } from "./append.ts";
 import { NO_CONTROL, unprintable } from "../article/text-rules.ts";
 import { CONTENT } from "../article/fields.ts";
 import { badRequest, conflict, notFound } from "../base/errors.ts";
-import { leansOnBefore, saidBetweenQuestions, searchedWords } from "../ranking/cues.ts";
+import { fewWords, leansOnBefore, saidBetweenQuestions, searchedWords } from "../ranking/cues.ts";
 import { termsOf } from "../ranking/words.ts";
 import { fold } from "../ranking/fold.ts";
 import { withoutPriceWords } from "../ranking/price.ts";
@@ -97,9 +97,3 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
 
 /** A message that opens as a follow-up does: "那…", "and …", "what about …" (not 还有, which asks whether there is: 还有名额吗). */
 const FOLLOWS_ON = /^(?:那(?![个些里边儿么])|(?:and|but|what about|how about)\b)/;
-/** …in a few words: six Chinese characters, four Latin words ("And how do I cancel my membership?" names what it asks: a review). */
-const fewWords = (text: string): boolean => {
-  const han = text.match(/\p{Script=Han}/gu)?.length ?? 0;
-  const latin = text.match(/[a-z0-9]+/giu)?.length ?? 0;
-  return han + latin <= (han ? 6 : 4);
-};

@@ -181,3 +181,26 @@ test("a bare number that is no code stays no question after an article: not read
   expect(r.how).toBe("alone");
   expect(shown(r)).toEqual([]);
 });
+
+test("a few words naming the article just read by a pronoun stay on it though another article's head names them: 'is it free?' after the study rooms' card", async () => {
+  const library = new MemorySource([
+    { id: "study", title: "Study rooms", keywords: "study room", body: "Book a study room online or at the desk, up to 2 hours a day. Rooms seat 2 to 6 people and have a screen and whiteboard. Card holders book at no charge; visitors pay $5 an hour." },
+    { id: "wifi", title: "Free Wi-Fi", keywords: "wifi, internet", body: "Free Wi-Fi in every branch. Join the network HarborLibrary, no password needed." },
+    { id: "events", title: "Events and classes", keywords: "events", body: "Storytime, author talks and computer classes. All events are free; some need booking." },
+    { id: "print", title: "Printing and copying", keywords: "print", body: "Printing costs 15 cents a page in black and white, 50 cents in colour." },
+  ]);
+  const card: Turn = { key: "k", at: 0, text: "Study rooms", earlier: [], offered: ["study"], shown: ["study"], coded: true };
+  const readAfterCard = (text: string) => read(text, [card], async (q) => rank(q, library));
+  // Alone, "free" is the Wi-Fi article's head: the study rooms are not offered at all.
+  expect(rank("is it free?", library).articles[0]?.id).toBe("wifi");
+  // Together, not sure (a list), led by the article read: the pronoun keeps the follower there.
+  expect(choose(rank({ text: "is it free?", context: "Study rooms" }, library).articles).kind).toBe("list");
+  const it = await readAfterCard("is it free?");
+  expect(it.how).toBe("followup");
+  expect(shown(it)[0]).toBe("study");
+  // Without a pronoun the words name the Wi-Fi article as a question of its own: it moves there.
+  expect(shown(await readAfterCard("free wifi?"))[0]).toBe("wifi");
+  // A whole sentence with "it" names what it asks: not kept by the pronoun (fewWords).
+  const long = await readAfterCard("is it free to use the wifi in the branch?");
+  expect(shown(long)[0]).toBe("wifi");
+});

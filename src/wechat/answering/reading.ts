@@ -22,7 +22,7 @@ import { choose, type Choice } from "../../ranking/choice.ts";
 import { isWord } from "../../ranking/score.ts";
 import type { Question } from "../../ranking/question.ts";
 import type { RankedArticle, Ranking, RankingResult } from "../../ranking/types.ts";
-import { asksAnother, bareNumber, leansOnBefore, picksEntry } from "../../ranking/cues.ts";
+import { asksAnother, bareNumber, fewWords, leansOnBefore, picksEntry, refersBack } from "../../ranking/cues.ts";
 import { standsAlone, withoutOpening } from "../../ranking/courtesy.ts";
 import { CONVERSATION, type Turn } from "./conversation.ts";
 
@@ -135,7 +135,7 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // their words, with the question before ("is it free?" after the car park, whose body says so, had
   // gone to the free-treatment article; "家人也能代办吗" after the SIM's replacement, to family plans).
   // Session 36: the follow-up set 0.796 → 0.801, the fresh one 0.510 → 0.521, those two alone moving.
-  const kept = taken.kind === "one" && led !== undefined && led.id === reading;
+  const kept = led !== undefined && led.id === reading && (taken.kind === "one" || (refersBack(asked) && fewWords(asked)));
   if (named && !kept && named.headCoverage >= READING.namesAnother && (named.headCoverage > ledHead || (!leans && named.id !== led?.id))) return alone;
   // The entry picked from the list is what the follower reads now: the follow-up is about it when
   // the reading together ranks it close (多少钱一针 after 第二个 had picked the cat's vaccines: the
