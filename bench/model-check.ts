@@ -15,41 +15,17 @@
  */
 import { writeFileSync } from "node:fs";
 import { MAX_ANSWER_BYTES } from "../src/llm/client.ts";
-import { checkOutput, holdsRun } from "../src/llm/output/check.ts";
-import { figures } from "../src/llm/output/figures.ts";
-import { groundsOf, ungrounded } from "../src/llm/output/grounding.ts";
-import { findLinks } from "../src/llm/output/links.ts";
-import { dropEmptyBrackets, neutralise, plainText, tidy } from "../src/llm/output/markup.ts";
-import { fold, visible } from "../src/llm/output/normalise.ts";
-import { mask } from "../src/llm/output/secrets.ts";
-import type { Source } from "../src/llm/prompt.ts";
 import { startServer } from "../src/server/serve.ts";
 import { ADMIN_ENV, doc, serveOpts, signedRequest, tempDir } from "../test/helpers.ts";
-import { fill, randomAnswers, SHAPES } from "../test/model-output/shapes.ts";
+import { atReadLimit, fill, randomAnswers, SHAPES } from "../test/model-output/shapes.ts";
+import { check, KEY, STEPS } from "../test/model-output/steps.ts";
 import { startFakeModel } from "../test/model/fake.ts";
 import { TOKEN, wxPost } from "../test/wechat/helpers.ts";
 
 const args = process.argv.slice(2);
 const JSON_OUT = args.includes("--json") ? args[args.indexOf("--json") + 1] : undefined;
 const TARGET = { stepMs: 400, checkMs: 100, othersWaitMs: 50 };
-const KEY = "sk-live-abcdefghijklmnop0123";
-const SOURCES: Source[] = [{ n: 1, id: "refund", title: "售后政策", url: "https://example.com/refund", passages: ["本店支持七天无理由退货。"] }];
-const RULES = "You answer a follower's question on behalf of an official account. ".repeat(10);
-
-const STEPS: [string, (s: string) => unknown][] = [
-  ["visible", visible],
-  ["fold", fold],
-  ["plainText", plainText],
-  ["neutralise", neutralise],
-  ["tidy", tidy],
-  ["dropEmptyBrackets", dropEmptyBrackets],
-  ["findLinks", findLinks],
-  ["figures", figures],
-  ["ungrounded", (s) => ungrounded(s, groundsOf(["本店支持七天无理由退货。"]))],
-  ["mask", (s) => mask(s, [KEY])],
-  ["holdsRun", (s) => holdsRun(s, RULES, 24)],
-  ["checkOutput", (s) => checkOutput(s, SOURCES, { secrets: [KEY], instructions: RULES, canary: "c0ffee123456", question: "还能退吗", maxBytes: 1848 })],
-];
+const MEASURED: [string, (s: string) => unknown][] = [...STEPS, ["checkOutput", check]];
 
 /** The time of `f` on its second run (the first warms the code up). */
 function warmMs(f: () => unknown): number {
@@ -62,7 +38,7 @@ function warmMs(f: () => unknown): number {
 const worst = { step: { ms: 0, what: "" }, check: { ms: 0, what: "" }, othersWait: { ms: 0, what: "" } };
 const inputs: [string, string][] = [...SHAPES.map((s): [string, string] => [JSON.stringify(s), fill(s, MAX_ANSWER_BYTES)]), ...randomAnswers(8, MAX_ANSWER_BYTES).map((s, i): [string, string] => [`random #${i + 1}`, s])];
 for (const [what, input] of inputs)
-  for (const [name, step] of STEPS) {
+  for (const [name, step] of MEASURED) {
     const ms = warmMs(() => step(input));
     const slot = name === "checkOutput" ? worst.check : worst.step;
     if (ms > slot.ms) Object.assign(slot, { ms, what: `${name} on 256 KiB of ${what}` });
@@ -108,16 +84,9 @@ try {
     await asked;
     return longest;
   };
-  /** `unit` repeated to the longest answer the client reads whole: its JSON body within MAX_ANSWER_BYTES. */
-  const atReadLimit = (unit: string): string => {
-    const room = MAX_ANSWER_BYTES - 512;
-    let s = unit.repeat(Math.ceil(room / unit.length));
-    while (Buffer.byteLength(JSON.stringify(s)) > room) s = s.slice(0, Math.floor(s.length * 0.95));
-    return s;
-  };
   for (const [what, unit] of [...SHAPES.map((s): [string, string] => [JSON.stringify(s), s]), ...randomAnswers(6, MAX_ANSWER_BYTES, 7).map((s, i): [string, string] => [`random #${i + 1}`, s])]) {
     let best = Infinity;
-    for (let i = 0; i < 3 && best >= TARGET.othersWaitMs; i++) best = Math.min(best, await waitedOnce(atReadLimit(unit)));
+    for (let i = 0; i < 3 && best >= TARGET.othersWaitMs; i++) best = Math.min(best, await waitedOnce(atReadLimit(unit, MAX_ANSWER_BYTES)));
     if (best > worst.othersWait.ms) Object.assign(worst.othersWait, { ms: best, what: `an answer of ${what} at the read limit` });
   }
   console.log(`longest another follower waited: ${worst.othersWait.ms.toFixed(1)} ms (${worst.othersWait.what}; target ${TARGET.othersWaitMs})`);

@@ -85,26 +85,30 @@ export function leansOnBefore(text: string): boolean {
   return LEANS_HAN_AT.test(joined) || LEANS_HAN_HOW.test(joined) || (/\p{Script=Han}/u.test(f) && LEANS_HAN.test(f)) || LEANS_LATIN.test(f) || (ASKS_OF_IT.test(f) && termsOf(text.slice(0, RANKING_LIMITS.questionChars)).every((t) => UNITS.has(t)));
 }
 
+/** A message in a few words: six Chinese characters, four Latin words ("And how do I cancel my membership?" names what it asks: a review), counted as folded (full-width letters too). */
+export const fewWords = (text: string): boolean => {
+  const f = fold(text);
+  const han = f.match(/\p{Script=Han}/gu)?.length ?? 0;
+  const latin = f.match(/[\p{L}\p{N}]+/gu)?.filter((w) => !/\p{Script=Han}/u.test(w)).length ?? 0;
+  return han + latin <= (han ? 6 : 4);
+};
+
 /**
  * A pronoun for the thing just read as what the message is about, its subject ("is it free?", "does
  * it need booking", "they open late?", 它要钱吗, 这个多少钱): the follower asks a property of that
  * article's thing. Not as an object ("can I pause it?" after cancelling asks about pausing, which
- * another article is about; 可以把它暂停吗).
+ * another article is about; 可以把它暂停吗). This, that, 这个 and 那个 only where they stand alone,
+ * not before a noun ("is that wifi free?", 这个wifi免费吗, 这个月开吗 name their thing): in English
+ * with at most one word after them ("is this free?"), in Chinese before what is asked of a thing
+ * (要, 多少, 免费, 能, 可以, 是, 怎么 …); 那个 said to hesitate (那个，停车要钱吗) has a pause after it.
  */
-const REFERS_HAN = /^(?:它们?|这个|那个|这些|那些)/u;
-const REFERS_LATIN = /^(?:(?:is|are|was|were|does|do|did|will|would|can|could|has|have) )?(?:it|its|they|this|that|these|those)\b(?! (?:i|you|we)\b)/;
-
-/** A message in a few words: six Chinese characters, four Latin words ("And how do I cancel my membership?" names what it asks: a review). */
-export const fewWords = (text: string): boolean => {
-  const han = text.match(/\p{Script=Han}/gu)?.length ?? 0;
-  const latin = text.match(/[a-z0-9]+/giu)?.length ?? 0;
-  return han + latin <= (han ? 6 : 4);
-};
+const REFERS_HAN = /^(?:它们?|(?:这个|那个|这些|那些)(?=[要多免能可是怎几有收贵便还也在需用包会好算]))/u;
+const REFERS_LATIN = /^(?:(?:is|are|was|were|does|do|did|will|would|can|could|has|have) )?(?:(?:it|its|they)\b(?! (?:i|you|we)\b)|(?:this|that|these|those)(?: [\p{L}\p{N}]+)?$)/u;
 
 /** The message asks of what was just read, naming it only by a pronoun as its subject (REFERS_*). */
 export function refersBack(text: string): boolean {
   const f = fold(text);
-  return REFERS_LATIN.test(f) || (/\p{Script=Han}/u.test(f) && REFERS_HAN.test(f));
+  return REFERS_LATIN.test(f) || (/\p{Script=Han}/u.test(f) && REFERS_HAN.test(f.replace(/ /g, "")));
 }
 
 export function asksAnother(text: string): boolean {

@@ -1,19 +1,28 @@
 /**
  * A weekday read as one word however it is written (docs/answers.md "How articles are ranked"), so
- * that a follower asking about Sunday meets the opening hours an article writes another way.
+ * that a follower asking about Sunday meets the opening hours an article writes another way. Only
+ * the ranking's words: the text itself — what rules, taught questions and titles are matched on — is
+ * left as written (a rule for 星期 still matches 星期六上班吗).
  */
 
 /**
- * 星期日, 礼拜天 and 周天 are the 周日 of an article's opening hours (a walkthrough's 星期日有冇開 had
- * met only the invoice article's 开). 星期 and 礼拜 become 周周 — the same length, so places do not
- * move: the pair 周日 is there, 周周 is no article's word — only before a weekday's numeral: 一个星期
- * (a week) and 做礼拜 stay. Sunday's 天 is 日, not in 周天气 (a week's weather).
+ * 星期日 and 礼拜天 are the 周日 of an article's opening hours (a walkthrough's 星期日有冇開 had met
+ * only the invoice article's 开); 星期三 and 礼拜三 are 周三. Not where 星期 or 礼拜 counts weeks
+ * or is worship: after a count or 每 (一个星期五天班, 两个星期一定到, 每星期一次, 做礼拜), nor 一 that
+ * starts another word (星期一次 is no Monday).
  */
-const HAN_WEEKDAY = /(?:星期|礼拜)(?=[一二三四五六日天])/gu;
-const HAN_SUNDAY = /(?<=周)天(?!气)/gu;
+const NOT_A_WEEKDAY = "(?<![个每做一二两三四五六七八九十几多半])";
+const HAN_WEEKDAY = new RegExp(`${NOT_A_WEEKDAY}(?:星期|礼拜)(?=[二三四五六]|一(?![次定般样起直共下些点会]))`, "gu");
+/** 星期天, 礼拜天: Sunday, whatever follows (星期天气温 is Sunday's temperature). */
+const HAN_WEEK_SUNDAY = new RegExp(`${NOT_A_WEEKDAY}(?:星期|礼拜)[天日]`, "gu");
+/** Sunday's 天 is 日 after 周 (周天 written for 周日) only before what asks of a day: not 本周天猫, 每周天天, 四周天花板. */
+const HAN_SUNDAY = /(?<=周)天(?=[开营上下休有能可几是吗呢到去来和与及或]|$)/gu;
 
-/** `text` (simplified) with every weekday written 周X. */
-export const hanWeekdays = (text: string): string => text.replace(HAN_WEEKDAY, "周周").replace(HAN_SUNDAY, "日");
+/** A run of Han characters (simplified) with each weekday written 周X. */
+export function hanWeekdays(run: string): string {
+  if (!/[期拜周]/u.test(run)) return run;
+  return run.replace(HAN_WEEK_SUNDAY, "周日").replace(HAN_WEEKDAY, "周").replace(HAN_SUNDAY, "日");
+}
 
 /** An English weekday's abbreviations, as opening hours write them ("Mon–Fri 9am–5pm", "Sun closed"). */
 const ABBREVIATED: Readonly<Record<string, string>> = {
@@ -21,24 +30,40 @@ const ABBREVIATED: Readonly<Record<string, string>> = {
   fri: "friday", sat: "saturday", sun: "sunday",
 };
 const FULL = new Set(Object.values(ABBREVIATED));
-/** Words that come before a day: "open on sat?", "every Sun", "next Tues". */
-const BEFORE_DAY = new Set(["on", "every", "this", "next", "last", "from", "till", "until", "by"]);
+/** The day a run names, abbreviated or in full (plural too: "sundays"), or null. */
+const dayOf = (run: string | undefined): string | null =>
+  run === undefined ? null : (ABBREVIATED[run] ?? (FULL.has(run) ? run : FULL.has(run.replace(/s$/, "")) ? run.replace(/s$/, "") : null));
 /** Words between two days of one span or list: "Sat and Sun", "Mon to Thu". */
 const JOINS = new Set(["and", "or", "to", "through", "thru", "till", "until"]);
-const DAY = (run: string | undefined) => run !== undefined && (run in ABBREVIATED || FULL.has(run) || FULL.has(run.replace(/s$/, "")));
+/** Words before a day a follower asks about ("open on sat?", "every Tues", "open sun?"). */
+const BEFORE_DAY = new Set(["on", "every", "open"]);
+/** What may follow such a day: nothing, or a part of the day ("open sat morning?"). */
+const DAY_PARTS = new Set(["morning", "mornings", "afternoon", "afternoons", "evening", "evenings", "night", "nights", "hours"]);
+/** A time of day as hours are written: 10am, 9:30, 9pm; or a number starting a range (9–5, 10:00-18:00). */
+const timeAt = (runs: readonly string[], i: number): boolean => {
+  const run = runs[i];
+  if (run === undefined) return false;
+  if (run === "closed" || run === "noon" || /^\d{1,2}(?:am|pm)$/.test(run)) return true;
+  return /^\d{1,2}$/.test(run) && /^\d/.test(runs[i + 1] ?? "");
+};
 
 /**
  * The full weekday an abbreviated run stands for, when its neighbours say it is one: a time after it
- * ("Sat 10am", "Sun 1pm–5pm"), "closed", another day beside it ("Mon–Fri", "Sat and Sun"), or a word
- * that comes before a day ("open on sat?", "every Tues"). Alone it is not: "SAT or ACT scores", "the
- * sun", "I sat the test". `runs`: a text's runs, lower case.
+ * ("Sat 10am", "Sun 1pm–5pm", "Sat 9–5"), "closed", another day beside it ("Mon–Fri", "Sat and
+ * Sun"), or on / every / open before it with nothing after but a part of the day ("open on sat?",
+ * "open sun?"). Alone it is not: "SAT or ACT scores", "SAT 1400", "SAT and SAT subject tests", "the
+ * next SAT", "sun damage", "I sat 2 exams". `runs`: a text's runs, lower case.
  */
 export function weekdayAt(runs: readonly string[], i: number): string | null {
   const run = runs[i] as string;
   const full = ABBREVIATED[run];
   if (!full) return null;
+  const otherDay = (k: number) => {
+    const d = dayOf(runs[k]);
+    return d !== null && d !== full;
+  };
+  const beside = (step: 1 | -1) => otherDay(i + step) || (JOINS.has(runs[i + step] as string) && otherDay(i + 2 * step));
   const next = runs[i + 1];
-  const timed = next !== undefined && (/^\d/.test(next) || next === "closed" || next === "noon");
-  const beside = (step: 1 | -1) => DAY(runs[i + step]) || (JOINS.has(runs[i + step] as string) && DAY(runs[i + 2 * step]));
-  return timed || beside(1) || beside(-1) || BEFORE_DAY.has(runs[i - 1] as string) ? full : null;
+  const asked = BEFORE_DAY.has(runs[i - 1] as string) && (next === undefined || DAY_PARTS.has(next));
+  return timeAt(runs, i + 1) || beside(1) || beside(-1) || asked ? full : null;
 }

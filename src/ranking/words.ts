@@ -47,15 +47,13 @@ const TRADITIONAL = new Map<string, string>();
 for (let i = 0; i + 1 < TRADITIONAL_PAIRS.length; i += 2) TRADITIONAL.set(TRADITIONAL_PAIRS[i] as string, TRADITIONAL_PAIRS[i + 1] as string);
 const TRADITIONAL_CHAR = new RegExp(`[${[...TRADITIONAL.keys()].join("")}]`, "gu");
 
-/** A text as its words are read: NFKC, lower case, simplified characters, one spelling of each word in SPELLINGS, a weekday as 周X, one apostrophe. */
+/** A text as its words are read: NFKC, lower case, simplified characters, one spelling of each word in SPELLINGS, one apostrophe. */
 export const folded = (text: string): string =>
-  hanWeekdays(
-    text
-      .normalize("NFKC")
-      .toLowerCase()
-      .replace(TRADITIONAL_CHAR, (c) => TRADITIONAL.get(c) as string)
-      .replace(SPELLING, (w) => SPELLINGS[w] as string),
-  )
+  text
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(TRADITIONAL_CHAR, (c) => TRADITIONAL.get(c) as string)
+    .replace(SPELLING, (w) => SPELLINGS[w] as string)
     // An iPhone's apostrophe (’) is the keyboard's: "what’s on" meets a rule for "what's on" (a walkthrough).
     .replace(/[\u2018\u2019\u02bc]/g, "'");
 
@@ -91,7 +89,9 @@ function readRuns(text: string): { run: string; word: string | null }[] {
   const runs = [...runsOf(text)].map((m) => m[0]);
   const taglish = taglishStops(runs);
   return runs.map((run, i) => {
-    if (HAN.test(run) || LATIN_STOP.has(run) || taglish?.has(run) || ZHUYIN.test(run)) return { run, word: null };
+    // A Han run as its words are read: each weekday 周X (weekdays.ts; the text itself is left as written).
+    if (HAN.test(run)) return { run: hanWeekdays(run), word: null };
+    if (LATIN_STOP.has(run) || taglish?.has(run) || ZHUYIN.test(run)) return { run, word: null };
     const w = stemWord(weekdayAt(runs, i) ?? run);
     return { run, word: FILLER_L.has(w) ? null : w };
   });

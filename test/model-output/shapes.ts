@@ -16,3 +16,11 @@ export function randomAnswers(n: number, length: number, seed = 33): string[] {
   });
 }
 
+
+/** `unit` repeated to the longest answer the model client reads whole: its JSON body within `maxBytes` (MAX_ANSWER_BYTES) with room for the rest of the reply. */
+export function atReadLimit(unit: string, maxBytes: number): string {
+  const room = maxBytes - 512;
+  let s = unit.repeat(Math.ceil(room / unit.length));
+  while (Buffer.byteLength(JSON.stringify(s)) > room) s = s.slice(0, Math.floor(s.length * 0.95));
+  return s;
+}

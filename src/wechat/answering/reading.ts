@@ -135,6 +135,8 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // their words, with the question before ("is it free?" after the car park, whose body says so, had
   // gone to the free-treatment article; "家人也能代办吗" after the SIM's replacement, to family plans).
   // Session 36: the follow-up set 0.796 → 0.801, the fresh one 0.510 → 0.521, those two alone moving.
+  // Sure or not when a few words ask of the thing read by a pronoun as their subject ("is it free?"
+  // after the study rooms' card had got the free Wi-Fi article and events: a walkthrough).
   const kept = led !== undefined && led.id === reading && (taken.kind === "one" || (refersBack(asked) && fewWords(asked)));
   if (named && !kept && named.headCoverage >= READING.namesAnother && (named.headCoverage > ledHead || (!leans && named.id !== led?.id))) return alone;
   // The entry picked from the list is what the follower reads now: the follow-up is about it when
