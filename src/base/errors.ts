@@ -55,6 +55,7 @@ export const ERRORS = {
   key_from_environment: 409,
   article_deleted: 409,
   already_taught: 409,
+  answered_by_another: 409,
   too_large: 413,
   // What the server depends on.
   platform_refused: 502,

@@ -3,7 +3,8 @@ import { heldItem } from "./append.ts";
 import { NO_CONTROL, unprintable } from "../article/text-rules.ts";
 import { CONTENT } from "../article/fields.ts";
 import { badRequest, conflict, notFound } from "../base/errors.ts";
-import { fewWords, leansOnBefore, saidBetweenQuestions, searchedWords } from "../ranking/cues.ts";
+import { fewWords, leansOnBefore, refersBack, saidBetweenQuestions, searchedWords } from "../ranking/cues.ts";
+import { taughtOf } from "../wechat/answering/taught.ts";
 import { termsOf } from "../ranking/words.ts";
 import { fold } from "../ranking/fold.ts";
 import { withoutPriceWords } from "../ranking/price.ts";
@@ -66,7 +67,10 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   // card's replacement, answered the flexible-employment fee question's follow-up with the card's
   // fee: a walkthrough). The operator's phrasing names it. Not a short question of its own that opens
   // on a question word ("几点开门", "能开发票吗": a review), which followers ask as it is.
-  if (leansOnBefore(text) && ((FOLLOWS_ON.test(fold(text)) && fewWords(text)) || !withoutPriceWords(termsOf(text).map((term) => ({ term }))).length))
+  // So does one whose subject is only a pronoun for what was read ("is it free?", "does it need
+  // booking", 这个要预约吗: taught, "is it free?" answered every follower with the safety check,
+  // after the classes' card too — a bike shop's walkthrough).
+  if (leansOnBefore(text) && (((FOLLOWS_ON.test(fold(text)) || refersBack(text)) && fewWords(text)) || !withoutPriceWords(termsOf(text).map((term) => ({ term }))).length))
     throw badRequest(
       `${what} ("${text.slice(0, 40)}") only makes sense after the question before it: taught, every follower sending it would get this article, whatever they had asked. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…"`,
       "leans_on_before",
@@ -75,6 +79,16 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
     throw invalidArticle([
       { field: "questions", reason: `${what} is ${charLength(text)} characters and a question at most ${LIMITS.question}: give a shorter phrasing of it with replyd teach ${seq} ${id} --as "…"` },
     ]);
+
+  // Words another article answers already, as taught, titled or as a keyword ("要带什么", a keyword
+  // of the entry rules, taught to the deep-water test: every follower sending it got the test —
+  // a swimming pool's walkthrough): said, not moved, until the operator takes them from that one.
+  const other = ctx.read.articles.get(id)?.deleted === false ? await answeredByAnother(ctx, text, id) : null;
+  if (other)
+    throw conflict(
+      `${what} ("${text.slice(0, 40)}") is ${other.by === "question" ? "a question taught to" : other.by === "title" ? "the title of" : "a keyword of"} article "${other.id}": followers sending it get that article. To answer it with "${id}" instead, take it from "${other.id}" first (replyd set ${other.id} ${other.by === "keyword" ? "keywords" : "questions"}-=…${other.by === "title" ? "; a title stays: teach a phrasing that names it" : ""})`,
+      "answered_by_another",
+    );
 
   const now = new Date(ctx.clock.now()).toISOString();
   const r = await ctx.write.editArticle(id, {
@@ -93,6 +107,14 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
     },
   });
   return { taught: true, seq, question: text, message, article: articleJson(r.article) };
+}
+
+/** The live article other than `id` that `text` is taught to, titled or a keyword of, as a follower sending it would be answered (wechat/answering/taught.ts). */
+async function answeredByAnother(ctx: AppContext, text: string, id: string): Promise<{ id: string; by: "question" | "title" | "keyword" } | null> {
+  const ranking = await ctx.read.searcher.rank({ text });
+  if (!ranking || ranking === "busy") return null;
+  const t = taughtOf(text, ranking.articles, ctx.read.articles);
+  return t && "article" in t && t.article.id !== id ? { id: t.article.id, by: t.by } : null;
 }
 
 /** A message that opens as a follow-up does: "那…", "and …", "what about …" (not 还有, which asks whether there is: 还有名额吗). */

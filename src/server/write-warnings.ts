@@ -7,6 +7,7 @@ import type { Article } from "../article/article.ts";
 import type { Rule } from "../doc/rule.ts";
 import { ruleTargetWarnings } from "../doc/rule-targets.ts";
 import { TELLS_TO_SEND } from "../ranking/cues.ts";
+import { termsOf } from "../ranking/words.ts";
 import { tagShadowed } from "../wechat/answering/lists.ts";
 import { declaredName, type AppContext } from "./context.ts";
 
@@ -34,6 +35,20 @@ export function tagWarnings(ctx: AppContext, only?: readonly (string | null | un
     for (const tag of Object.keys(ctx.read.content.tags()))
       if (!counts.get(tag.toLowerCase())) out.push(`tag "${tag}" has a description but no live article carries it (renamed?): an import with --init, or a restore, of a document whose "tags" leave it out drops it`);
   return out.sort();
+}
+
+/**
+ * Questions of `a` that hold no word the ranking reads ("where are you": where, are and you are
+ * filler and stop words): a taught question is found among the articles the ranking finds for the
+ * message (wechat/answering/taught.ts), and for these it finds none, so they answer nobody — said
+ * where they are set (replyd set questions+=…, add), with what answers such words: a rule. `replyd
+ * teach` refuses them (not_a_question).
+ */
+export function wordlessQuestionWarnings(a: Pick<Article, "id" | "questions">): string[] {
+  const wordless = a.questions.filter((q) => !termsOf(q).length);
+  if (!wordless.length) return [];
+  const quoted = wordless.slice(0, 3).map((q) => JSON.stringify(q.slice(0, 40))).join(", ");
+  return [`${a.id}'s question${wordless.length > 1 ? "s" : ""} ${quoted}${wordless.length > 3 ? ` and ${wordless.length - 3} more` : ""} hold${wordless.length > 1 ? "" : "s"} no word the ranking reads (only words such as "where", "are", "you", 在, 吗): no follower's message finds the article by ${wordless.length > 1 ? "them" : "it"} — answer those words with an exact rule (replyd import rules.json)`];
 }
 
 /** A backup another account's data was taken of (document.ts `account`): restored or imported as asked, and said, as copying an account is allowed. */
