@@ -51,7 +51,8 @@ describe("words", () => {
     expect(termsOf("F-1 visa")).toEqual(["f1", "f", "1", "visa"]);
     expect(termsOf("wi-fi password")).toEqual(["wi", "fi", "password"]);
     expect(termsOf("3-5 days")).toEqual(["3", "5", "dai"]);
-    expect(termsOf("re-enter")).toEqual(["re", "enter"]);
+    // "re" of re-enter is what an apostrophe leaves of "they're" too: no word.
+    expect(termsOf("re-enter")).toEqual(["enter"]);
     // "one" standing for what was named, closing a sentence or after "which", is no word ("on", as Porter reads it); "one day pass" keeps it.
     expect(termsOf("and at the Tanjong Pagar one?")).toEqual(["tanjong", "pagar"]);
     expect(termsOf("which one is nearest to MRT")).toEqual(["nearest", "mrt"]);
@@ -152,6 +153,14 @@ describe("words", () => {
     for (const text of ["貓咪絕育要幾錢", "衞生間", "𠵾㗲 mixed 開門"]) expect(folded(text).length).toBe(text.normalize("NFKC").length);
     // What is already simplified is left as written: the filler and stop words (什么, 么) read as before.
     for (const w of [...FILLER_HAN, "什么", "怎么", "多么", "么", "这么", "才", "着", "著名", "显著", "乾坤"]) expect(folded(w)).toBe(w);
+  });
+
+  test("what an apostrophe leaves of a contraction is no word, nor the contraction typed without it: don't, they're, I've, dont, im", () => {
+    expect(termsOf("I don't know why it doesn't work")).toEqual(termsOf("I know why it work"));
+    for (const text of ["they're closed", "we'll see", "I've paid", "didn't arrive", "dont know", "im on free", "isnt it", "cant log in"]) {
+      for (const piece of ["don", "re", "ll", "ve", "didn", "dont", "im", "isnt", "cant"]) expect(termsOf(text)).not.toContain(piece);
+    }
+    expect(termsOf("haven't received")).toEqual(termsOf("received"));
   });
 
   test("a weekday is read as 周X however written (星期日, 礼拜天, 禮拜天, 周天, 星期天气温), in the words only: the text stays as written; a count of weeks, worship and other words with 周天 stay", () => {

@@ -35,6 +35,11 @@ export const LATIN_STOP = new Set(
     "it its this that these those there here i me my we us our you your he him his she her they them their what which who whom whose when where why how " +
     "can could would should will shall may might must not no yes any some all each both more most other such only own same too also very just " +
     "please tell know want need get got s t " +
+    // What an apostrophe leaves of a negation or a verb ("don't" is the runs "don" and "t"; "they're",
+    // "I've", "we'll"), and the same typed without it: "don" had weighed 1.6 in a bike shop's long
+    // voice message, no article holding it (a walkthrough).
+    "don doesn didn isn aren wasn weren haven hasn hadn wouldn couldn shouldn mustn needn ain won re ve ll d m " +
+    "dont doesnt didnt isnt arent wasnt werent havent hasnt hadnt wouldnt couldnt shouldnt cant wont im ive youre theyre " +
     // What a phone types for "please" and "your" ("where is my order pls" had got the fallback for
     // the "pl" no article holds: a walkthrough's shop).
     "pls plz ur " +
