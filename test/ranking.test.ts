@@ -201,6 +201,23 @@ describe("words", () => {
     expect(rank("are you open on sundays?", memory).articles[0]?.id).toBe("hours");
   });
 
+  test("Saturday and Sunday are the weekend: 周末开到几点 leads with the hours an article writes 周六、周日, not the parking's 周末下午; 'open at weekends?' with 'Sat 9am–5pm, Sun closed'", () => {
+    const pool = new MemorySource([
+      { id: "hours", title: "开放时间", keywords: "", description: "", body: "游泳馆开放时间：周一至周五 6:30-22:00；周六、周日 8:00-21:00。每周一上午9:00-12:00清场消毒。" },
+      { id: "parking", title: "停车指南", keywords: "", description: "", body: "地下停车场可停车，前两小时免费。周末下午车位紧张，建议乘地铁前往，2号线到站步行五分钟。" },
+      { id: "tickets", title: "票价一览", keywords: "", description: "", body: "成人单次40元，儿童1.2米以下免票，学生票25元。" },
+    ]);
+    for (const q of ["周末开到几点", "週末開到幾點"]) expect(rank(q, pool).articles[0]?.id).toBe("hours");
+    const shop = new MemorySource([
+      { id: "hours", title: "Opening hours", keywords: "", description: "", body: "Mon–Fri 8am–6pm, Sat 9am–5pm, Sun closed. Bank holidays 10am–4pm." },
+      { id: "parking", title: "Parking", keywords: "", description: "", body: "There is free parking behind the shop. At weekends the car park fills up by 10am." },
+      { id: "prices", title: "Prices", keywords: "", description: "", body: "Puncture repair £12. Full service £60." },
+    ]);
+    expect(choose(rank("are you open at weekends?", shop).articles)).toMatchObject({ kind: "one", article: { id: "hours" } });
+    // The day's own word stays: 周六 asked still finds what says 周六 first.
+    expect(termsOf("周六")).toEqual(expect.arrayContaining(["周六", "周末"]));
+  });
+
   test("a follower's 星期日 or 礼拜天 finds the article of opening hours written 周日, and an article's 星期日 a follower's 周日", () => {
     const memory = new MemorySource([
       { id: "hours", title: "营业时间", keywords: "", description: "", body: "各门店营业时间为周一至周五9:00-21:00，周六、周日10:00-18:00，法定节假日另行通知。" },

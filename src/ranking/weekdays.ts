@@ -4,6 +4,7 @@
  * the ranking's words: the text itself — what rules, taught questions and titles are matched on — is
  * left as written (a rule for 星期 still matches 星期六上班吗).
  */
+import { stemWord } from "./stem.ts";
 
 /**
  * 星期日 and 礼拜天 are the 周日 of an article's opening hours (a walkthrough's 星期日有冇開 had met
@@ -23,6 +24,22 @@ export function hanWeekdays(run: string): string {
   if (!/[期拜周]/u.test(run)) return run;
   return run.replace(HAN_WEEK_SUNDAY, "周日").replace(HAN_WEEKDAY, "周").replace(HAN_SUNDAY, "日");
 }
+
+/**
+ * Saturday and Sunday are the weekend: an article's 周六、周日 10:00-18:00 holds a follower's 周末 (a
+ * swimming pool's 周末开到几点 had got the parking article's 周末下午车位紧张 alone, sure), and
+ * "Sat 9am–5pm, Sun closed" "weekends"; a follower's 周六 meets an article's 周末. The weekend's term
+ * is said after the day's (words.ts), as an operator's synonym's is: the day's own term stays.
+ */
+const WEEKEND: ReadonlyMap<string, string> = new Map([
+  ["周六", "周末"],
+  ["周日", "周末"],
+  [stemWord("saturday"), stemWord("weekend")],
+  [stemWord("sunday"), stemWord("weekend")],
+]);
+
+/** The weekend's term when `term` is Saturday's or Sunday's (as the ranking reads them), else undefined. */
+export const weekendOf = (term: string): string | undefined => WEEKEND.get(term);
 
 /** An English weekday's abbreviations, as opening hours write them ("Mon–Fri 9am–5pm", "Sun closed"). */
 const ABBREVIATED: Readonly<Record<string, string>> = {

@@ -22,7 +22,7 @@ import { stemWord } from "./stem.ts";
 import { taglishStops } from "./taglish.ts";
 import { canonicalTerms, groupedTerms, synonymCover } from "./synonyms.ts";
 import { country, joinedForms } from "./latin-forms.ts";
-import { hanWeekdays, weekdayAt } from "./weekdays.ts";
+import { hanWeekdays, weekdayAt, weekendOf } from "./weekdays.ts";
 import { FILLER_FIRST, FILLER_H, FILLER_L, FILLER_MAX, HAN_STOP, LATIN_STOP } from "./stop-words.ts";
 
 /**
@@ -100,9 +100,14 @@ function readRuns(text: string): { run: string; word: string | null }[] {
 /** The terms of `text` before the operator's synonyms. */
 function ownTerms(text: string): string[] {
   const out: string[] = [];
+  const push = (term: string) => {
+    out.push(term);
+    const weekend = weekendOf(term);
+    if (weekend !== undefined) out.push(weekend);
+  };
   for (const { run, word } of readRuns(text)) {
     if (!HAN.test(run)) {
-      if (word !== null) out.push(word);
+      if (word !== null) push(word);
       continue;
     }
     const chars = Array.from(run);
@@ -112,7 +117,7 @@ function ownTerms(text: string): string[] {
       if (!HAN_STOP.has(c) && !filler?.[i]) out.push(c);
       if (i + 1 < chars.length) {
         const pair = c + (chars[i + 1] as string);
-        if (!HAN_STOP.has(pair) && !filler?.[i] && !filler?.[i + 1]) out.push(pair);
+        if (!HAN_STOP.has(pair) && !filler?.[i] && !filler?.[i + 1]) push(pair);
       }
     }
   }
@@ -165,7 +170,10 @@ export function placesOf(text: string): { term: string; by: string[] }[] {
   const cover = synonymCover(raw);
   return places.map(({ term, by, at }) => {
     const groups = cover ? at.map((k) => cover[k]).filter((g): g is string => g !== undefined) : [];
-    return { term, by: groups.length ? [...new Set([...by, ...groups])] : by };
+    // A weekend day's place is held by the weekend too (weekdays.ts): 周六 by an article's 周末.
+    const weekend = by.map(weekendOf).filter((w): w is string => w !== undefined);
+    const more = [...groups, ...weekend];
+    return { term, by: more.length ? [...new Set([...by, ...more])] : by };
   });
 }
 
