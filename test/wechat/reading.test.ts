@@ -213,3 +213,22 @@ test("a pronoun for the thing read is the subject of a few words: it, they, this
   expect(fewWords("ｉｓ ｉｔ ｆｒｅｅ ｔｏ ｕｓｅ ｔｈｅ ｗｉｆｉ？")).toBe(false);
   expect(fewWords("is it free to use the wifi?")).toBe(false);
 });
+
+test("a follow-up asking only what it costs is about the article read when that article shows a price: '多少钱' after the children's course card leads with its 1580元, not the ticket prices", async () => {
+  // A swimming pool's articles as its operator wrote them (a walkthrough).
+  const pool = new MemorySource([
+    { id: "tickets", title: "票价一览（单次票）", keywords: "票价\u001f门票\u001f多少钱一次", body: "游泳单次票：成人40元/次，不限时长（当日单次入场）。\n\n儿童票：身高1.2米至1.4米的儿童25元/次；身高1.2米以下儿童免票，须由购票成人陪同下水。身高1.4米以上按成人票。\n\n学生票：凭本人有效学生证（全日制）30元/次，寒暑假期间不享受学生价。\n\n老年人：65岁以上凭身份证20元/次。\n\n健身单次票：30元/次。游泳+健身联票：60元/次。\n\n购票方式：前台现金、微信、支付宝，或在“锦澜游泳健身”小程序购票，扫码入场。" },
+    { id: "kids", title: "儿童游泳课（4—12岁）", keywords: "儿童游泳课\u001f少儿游泳\u001f小孩学游泳\u001f暑假班", body: "适合年龄：4—12岁，身高1米以上。小班教学，一名教练带不超过6名孩子，另配一名助教在池边看护。\n\n常规班：10节课1580元，每节45分钟，周六、周日上午9:00—12:00分三个时段上课。\n\n暑假班：7月、8月周一至周五每天上课，15节课1980元，6月1日起报名。\n\n体验课：99元一节，每位孩子限体验一次，体验后报名常规班可抵扣。\n\n所有课程均需提前在小程序预约上课时段，家长请勿进入池边，可在二楼观众席观看。\n\n报名时请提供孩子近三个月内的体检报告（无传染性皮肤病、心脏病）。" },
+    { id: "crowd", title: "什么时候人少？高峰时段说明", keywords: "人多\u001f人少\u001f高峰\u001f排队", body: "游泳馆最拥挤的时段是周六、周日下午14:00—18:00，以及暑假期间每天下午，泳道可能较挤。\n\n人最少的时段：工作日早场6:30—8:30和午场12:00—14:00。\n\n周六、周日上午9:00—12:00为儿童游泳课时段，浅水区部分泳道用于上课。\n\n实时在馆人数可在小程序首页查看，超过300人时暂停售票，请错峰前往。" },
+  ]);
+  const card: Turn = { key: "k", at: 0, text: "儿童游泳课（4—12岁）", earlier: [], offered: ["kids"], shown: ["kids"], coded: true };
+  // Read together alone, the ticket prices lead (the course's words are the tickets' too: 儿童, 游泳).
+  expect(rank({ text: "多少钱", context: card.text }, pool).articles[0]?.id).toBe("tickets");
+  for (const asked of ["多少钱", "要多少钱"]) {
+    const r = await read(asked, [card], async (q) => rank(q, pool));
+    expect({ asked, first: shown(r)[0] }).toEqual({ asked, first: "kids" });
+  }
+  // A follow-up naming something else is not held so.
+  const other = await read("学生票呢", [card], async (q) => rank(q, pool));
+  expect(shown(other)[0]).toBe("tickets");
+});

@@ -25,6 +25,8 @@ import type { RankedArticle, Ranking, RankingResult } from "../../ranking/types.
 import { asksAnother, bareNumber, fewWords, leansOnBefore, picksEntry, refersBack } from "../../ranking/cues.ts";
 import { standsAlone, withoutOpening } from "../../ranking/courtesy.ts";
 import { CONVERSATION, type Turn } from "./conversation.ts";
+import { ASKS_PRICE, PRICE, withoutPriceWords } from "../../ranking/price.ts";
+import { fold } from "../../ranking/fold.ts";
 
 export type Reading = (
   /** Ranked as it is: no question before it within the window, or it stands on its own. */
@@ -141,12 +143,17 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   if (named && !kept && named.headCoverage >= READING.namesAnother && (named.headCoverage > ledHead || (!leans && named.id !== led?.id))) return alone;
   // The entry picked from the list is what the follower reads now: the follow-up is about it when
   // the reading together ranks it close (多少钱一针 after 第二个 had picked the cat's vaccines: the
-  // dog's came first on its body's 一针 — a pet hospital's walkthrough).
-  const chosen = last.shown.length ? pickedOf(last) : undefined;
-  const it = chosen === undefined || led?.id === chosen ? undefined : together.articles.find((a) => a.id === chosen);
+  // dog's came first on its body's 一针 — a pet hospital's walkthrough). So is the article read when
+  // the message asks only what it costs and that article shows a price ("多少钱" after the children's
+  // swimming course's card had got the ticket prices first: a swimming pool's walkthrough).
+  const chosen = last.shown.length ? (pickedOf(last) ?? (asksOnlyPrice(asked, alone.ranked) ? reading : undefined)) : undefined;
+  const it = chosen === undefined || led?.id === chosen ? undefined : together.articles.find((a) => a.id === chosen && (a.id === pickedOf(last) || PRICE.test(a.passage ?? "")));
   const ranked = it && led && it.score >= led.score * READING.pickedClose ? { ...together, articles: [it, ...together.articles.filter((a) => a !== it)] } : together;
   return { how: "followup", question, asked: spoken(text, earlier), ranked };
 }
+
+/** The message asks what something costs and names nothing else ("多少钱", "how much is that", "要钱吗"): no word of it but price words. */
+const asksOnlyPrice = (text: string, alone: Ranking): boolean => ASKS_PRICE.test(fold(text)) && !withoutPriceWords(alone.terms).length;
 
 /** The entry the follower picked last from the list `last` showed. */
 const pickedOf = (last: Turn): string | undefined => last.picked?.[last.picked.length - 1];
