@@ -12,7 +12,7 @@ import { MAX_TEXT_BYTES } from "../src/wechat/door/message.ts";
 import type { RankedArticle } from "../src/ranking/types.ts";
 import { FILLER_HAN, FILLER_LATIN } from "../src/ranking/filler-words.ts";
 import { ASKS_PRICE, PRICE } from "../src/ranking/price.ts";
-import { folded, placesOf, termsOf } from "../src/ranking/words.ts";
+import { articleTermsOf, folded, placesOf, termsOf } from "../src/ranking/words.ts";
 import { rank } from "../src/ranking/rank.ts";
 import { MemorySource } from "../bench/eval/memory-source.ts";
 import { stemWord } from "../src/ranking/stem.ts";
@@ -51,8 +51,7 @@ describe("words", () => {
     expect(termsOf("F-1 visa")).toEqual(["f1", "f", "1", "visa"]);
     expect(termsOf("wi-fi password")).toEqual(["wi", "fi", "password"]);
     expect(termsOf("3-5 days")).toEqual(["3", "5", "dai"]);
-    // "re" of re-enter is what an apostrophe leaves of "they're" too: no word.
-    expect(termsOf("re-enter")).toEqual(["enter"]);
+    expect(termsOf("re-enter")).toEqual(["re", "enter"]);
     // "one" standing for what was named, closing a sentence or after "which", is no word ("on", as Porter reads it); "one day pass" keeps it.
     expect(termsOf("and at the Tanjong Pagar one?")).toEqual(["tanjong", "pagar"]);
     expect(termsOf("which one is nearest to MRT")).toEqual(["nearest", "mrt"]);
@@ -155,12 +154,18 @@ describe("words", () => {
     for (const w of [...FILLER_HAN, "什么", "怎么", "多么", "么", "这么", "才", "着", "著名", "显著", "乾坤"]) expect(folded(w)).toBe(w);
   });
 
-  test("what an apostrophe leaves of a contraction is no word, nor the contraction typed without it: don't, they're, I've, dont, im", () => {
+  test("what an apostrophe splits from a contraction is no word, nor a negation typed without it: don't, they're, I've, dont; elsewhere the letters are words: vitamin D, size M, D座, the won", () => {
     expect(termsOf("I don't know why it doesn't work")).toEqual(termsOf("I know why it work"));
-    for (const text of ["they're closed", "we'll see", "I've paid", "didn't arrive", "dont know", "im on free", "isnt it", "cant log in"]) {
-      for (const piece of ["don", "re", "ll", "ve", "didn", "dont", "im", "isnt", "cant"]) expect(termsOf(text)).not.toContain(piece);
+    expect(termsOf("it doesn’t work")).toEqual(termsOf("it work"));
+    for (const text of ["they're closed", "we'll see", "I've paid", "I'm on free", "didn't arrive", "dont know", "isnt it", "cant log in"]) {
+      for (const piece of ["don", "re", "ll", "ve", "m", "didn", "dont", "isnt", "cant"]) expect(termsOf(text)).not.toContain(piece);
     }
     expect(termsOf("haven't received")).toEqual(termsOf("received"));
+    expect(termsOf("vitamin d dosage")).toContain("d");
+    expect(termsOf("size M")).toContain("m");
+    expect(termsOf("D座在哪")).toContain("d");
+    expect(termsOf("IM消息收不到")).toContain("im");
+    expect(termsOf("convert won to yuan")).toContain("won");
   });
 
   test("a weekday is read as 周X however written (星期日, 礼拜天, 禮拜天, 周天, 星期天气温), in the words only: the text stays as written; a count of weeks, worship and other words with 周天 stay", () => {
@@ -214,8 +219,10 @@ describe("words", () => {
       { id: "prices", title: "Prices", keywords: "", description: "", body: "Puncture repair £12. Full service £60." },
     ]);
     expect(choose(rank("are you open at weekends?", shop).articles)).toMatchObject({ kind: "one", article: { id: "hours" } });
-    // The day's own word stays: 周六 asked still finds what says 周六 first.
-    expect(termsOf("周六")).toEqual(expect.arrayContaining(["周六", "周末"]));
+    // An article's 周六 says the weekend too; a question's 周六 is that day only (a kids club on saturday is no weekend break).
+    expect(articleTermsOf("周六 9:00")).toEqual(expect.arrayContaining(["周六", "周末"]));
+    expect(termsOf("周六开门吗")).not.toContain("周末");
+    expect(termsOf("is there a kids club on saturday")).not.toContain(termsOf("weekend")[0]);
   });
 
   test("a follower's 星期日 or 礼拜天 finds the article of opening hours written 周日, and an article's 星期日 a follower's 周日", () => {

@@ -9,7 +9,7 @@ import { parseDocument } from "../src/doc/validation.ts";
 import { ReplydError } from "../src/base/errors.ts";
 import { analyse, askedOf, headText, scoreArticle, type CorpusStats } from "../src/ranking/score.ts";
 import { SynonymTable, withSynonyms } from "../src/ranking/synonyms.ts";
-import { meaningTerms, termsOf } from "../src/ranking/words.ts";
+import { articleTermsOf, meaningTerms, termsOf } from "../src/ranking/words.ts";
 import { mergeSynonymGroups, SYNONYM_LIMITS, validateSynonyms } from "../src/doc/synonyms.ts";
 
 const table = (groups: string[][]) => SynonymTable.of(groups, termsOf) as SynonymTable;
@@ -170,4 +170,12 @@ describe("the table the ranking applies", () => {
     // Without the table the same question holds none of it.
     expect(scoreArticle(askedOf("visa", () => 1, stats), card, stats).coverage).toBe(0);
   });
+});
+
+test("a synonym phrase naming a weekend day is matched as written, and a group naming the weekend meets an article's 周六 and 周日 (words.ts articleTermsOf)", () => {
+  expect(under([["sunday service", "worship"]], "what time is sunday service")).toContain("syn_sunday_service");
+  expect(under([["sunday service", "worship"]], "Sunday service starts at 10am")).toContain("syn_sunday_service");
+  const t = table([["周末", "双休日"]]);
+  expect(withSynonyms(t, () => articleTermsOf("周六、周日 9:00-18:00"))).toContain("syn_周末");
+  expect(withSynonyms(t, () => termsOf("双休日开门吗"))).toContain("syn_周末");
 });

@@ -9,7 +9,7 @@ import { namesTitle, titleForm } from "./names.ts";
 import { CONTEXT, withContext } from "./question.ts";
 import { isHeading, passagesOf, withoutNumber, type Span } from "./passages.ts";
 import { scoredSpans } from "./scored-passages.ts";
-import { placesOf, termCounts, termsOf } from "./words.ts";
+import { articleTermsOf, placesOf, termCounts, termsOf } from "./words.ts";
 import { ASKS_PRICE, PRICE } from "./price.ts";
 import { shownPassage, type Cut, type PassageScore } from "./shown-passage.ts";
 
@@ -154,12 +154,12 @@ export function analyse(a: Omit<RankedSource, "id">): Analysis {
 
 /** The head and the passages `spans` of `text` (the article's passageText) analysed. */
 function analysed(a: Omit<RankedSource, "id">, text: string, spans: readonly Span[]): Analysis {
-  const headTerms = termsOf(headText(a));
+  const headTerms = articleTermsOf(headText(a));
   return {
     head: termCounts(headTerms),
     headLen: headTerms.length,
     passages: spans.map((p) => {
-      const terms = termsOf(text.slice(p.start, p.end));
+      const terms = articleTermsOf(text.slice(p.start, p.end));
       return { start: p.start, end: p.end, counts: termCounts(terms), len: terms.length };
     }),
   };

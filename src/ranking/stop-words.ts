@@ -35,11 +35,10 @@ export const LATIN_STOP = new Set(
     "it its this that these those there here i me my we us our you your he him his she her they them their what which who whom whose when where why how " +
     "can could would should will shall may might must not no yes any some all each both more most other such only own same too also very just " +
     "please tell know want need get got s t " +
-    // What an apostrophe leaves of a negation or a verb ("don't" is the runs "don" and "t"; "they're",
-    // "I've", "we'll"), and the same typed without it: "don" had weighed 1.6 in a bike shop's long
-    // voice message, no article holding it (a walkthrough).
-    "don doesn didn isn aren wasn weren haven hasn hadn wouldn couldn shouldn mustn needn ain won re ve ll d m " +
-    "dont doesnt didnt isnt arent wasnt werent havent hasnt hadnt wouldnt couldnt shouldnt cant wont im ive youre theyre " +
+    // A negation or a verb typed without its apostrophe ("dont", "youre"): "don" had weighed 1.6 in a
+    // bike shop's long voice message, no article holding it (a walkthrough). Not "im" or "ive", which
+    // are IM and IVE too; what an apostrophe splits is CONTRACTED's.
+    "dont doesnt didnt isnt arent wasnt werent havent hasnt hadnt wouldnt couldnt shouldnt cant wont youre theyre " +
     // What a phone types for "please" and "your" ("where is my order pls" had got the fallback for
     // the "pl" no article holds: a walkthrough's shop).
     "pls plz ur " +
@@ -48,6 +47,18 @@ export const LATIN_STOP = new Set(
     "lah leh lor hor meh mah ah anot liao sia"
   ).split(" "),
 );
+
+/**
+ * What an apostrophe splits from a contraction, no word only where it did: "don't" is the runs
+ * "don" and "t", "they're" "they" and "re", "I'm" "i" and "m". Elsewhere they are words: vitamin D,
+ * size M, D座, M码, the won (the currency).
+ */
+export const CONTRACTED = {
+  /** Before an apostrophe and "t". */
+  negations: new Set("don doesn didn isn aren wasn weren haven hasn hadn wouldn couldn shouldn mustn needn ain won can".split(" ")),
+  /** After an apostrophe. */
+  endings: new Set("re ve ll d m".split(" ")),
+};
 
 export const FILLER_L = new Set(FILLER_LATIN);
 /**

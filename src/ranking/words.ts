@@ -23,7 +23,7 @@ import { taglishStops } from "./taglish.ts";
 import { canonicalTerms, groupedTerms, synonymCover } from "./synonyms.ts";
 import { country, joinedForms } from "./latin-forms.ts";
 import { hanWeekdays, weekdayAt, weekendOf } from "./weekdays.ts";
-import { FILLER_FIRST, FILLER_H, FILLER_L, FILLER_MAX, HAN_STOP, LATIN_STOP } from "./stop-words.ts";
+import { CONTRACTED, FILLER_FIRST, FILLER_H, FILLER_L, FILLER_MAX, HAN_STOP, LATIN_STOP } from "./stop-words.ts";
 
 /**
  * Two spellings of one word in everyday Chinese, read as one (the second): the older 帐 of 账户, 账号,
@@ -59,7 +59,11 @@ export const folded = (text: string): string =>
 
 const RUN = /\p{Script=Han}+|(?:(?!\p{Script=Han})[\p{L}\p{N}])+/gu;
 /** The runs of words and of Han characters a text is read in: folded, with Latin words as latin-forms.ts writes them ("US", "x-ray", "I-20"). */
-const runsOf = (text: string) => joinedForms(folded(country(text))).matchAll(RUN);
+const runsOf = (text: string) => {
+  const read = joinedForms(folded(country(text)));
+  return { read, runs: [...read.matchAll(RUN)] };
+};
+const APOSTROPHE = /['\u2018\u2019]/u;
 const HAN = /^\p{Script=Han}/u;
 /** Zhuyin letters, which Taiwan's phones type for a particle (破掉了ㄌ, 好ㄉ): no word of any article, it had counted against every one. */
 const ZHUYIN = /^\p{Script=Bopomofo}+$/u;
@@ -70,6 +74,29 @@ const ZHUYIN = /^\p{Script=Bopomofo}+$/u;
  */
 export function termsOf(text: string): string[] {
   return canonicalTerms(ownTerms(text));
+}
+
+/**
+ * The terms of an article's text (its head, a passage): termsOf's, and the weekend's after Saturday's
+ * and Sunday's (weekdays.ts), so that a follower's 周末 or "weekend" finds the hours an article writes
+ * 周六、周日 or "Sat … Sun …". Not a question's: its 周六 is that day, not a weekend article's (a review
+ * found "kids club on saturday" listing weekend breaks and Sunday school).
+ */
+export function articleTermsOf(text: string): string[] {
+  const own = ownTerms(text);
+  // After the text's own terms, not among them: an operator's synonym phrase ("sunday service") is
+  // matched on the terms as written, and one naming the weekend (周末, 双休日) meets these too.
+  const weekend = own.flatMap((t) => weekendTerms(weekendOf(t)));
+  return canonicalTerms(weekend.length ? [...own, ...weekend] : own);
+}
+
+/** The weekend as its terms are read (周末: 周, 周末, 末 — what a synonym phrase 周末 is matched on), once each. */
+const WEEKEND_TERMS = new Map<string, string[]>();
+function weekendTerms(weekend: string | undefined): string[] {
+  if (weekend === undefined) return [];
+  let terms = WEEKEND_TERMS.get(weekend);
+  if (!terms) WEEKEND_TERMS.set(weekend, (terms = /\p{Script=Han}/u.test(weekend) ? ownTerms(weekend) : [weekend]));
+  return terms;
 }
 
 /**
@@ -86,12 +113,20 @@ export function meaningTerms(text: string): string[] {
  * placesOf both read.
  */
 function readRuns(text: string): { run: string; word: string | null }[] {
-  const runs = [...runsOf(text)].map((m) => m[0]);
+  const { read, runs: matches } = runsOf(text);
+  const runs = matches.map((m) => m[0]);
   const taglish = taglishStops(runs);
+  // A piece of a contraction, split by its apostrophe: "don" of "don't", "re" of "they're".
+  const contracted = (i: number) => {
+    const at = matches[i]?.index ?? 0;
+    const run = runs[i] as string;
+    if (CONTRACTED.endings.has(run)) return APOSTROPHE.test(read[at - 1] ?? "");
+    return CONTRACTED.negations.has(run) && APOSTROPHE.test(read[at + run.length] ?? "") && runs[i + 1] === "t";
+  };
   return runs.map((run, i) => {
     // A Han run as its words are read: each weekday 周X (weekdays.ts; the text itself is left as written).
     if (HAN.test(run)) return { run: hanWeekdays(run), word: null };
-    if (LATIN_STOP.has(run) || taglish?.has(run) || ZHUYIN.test(run)) return { run, word: null };
+    if (LATIN_STOP.has(run) || taglish?.has(run) || ZHUYIN.test(run) || contracted(i)) return { run, word: null };
     const w = stemWord(weekdayAt(runs, i) ?? run);
     return { run, word: FILLER_L.has(w) ? null : w };
   });
@@ -100,14 +135,9 @@ function readRuns(text: string): { run: string; word: string | null }[] {
 /** The terms of `text` before the operator's synonyms. */
 function ownTerms(text: string): string[] {
   const out: string[] = [];
-  const push = (term: string) => {
-    out.push(term);
-    const weekend = weekendOf(term);
-    if (weekend !== undefined) out.push(weekend);
-  };
   for (const { run, word } of readRuns(text)) {
     if (!HAN.test(run)) {
-      if (word !== null) push(word);
+      if (word !== null) out.push(word);
       continue;
     }
     const chars = Array.from(run);
@@ -117,7 +147,7 @@ function ownTerms(text: string): string[] {
       if (!HAN_STOP.has(c) && !filler?.[i]) out.push(c);
       if (i + 1 < chars.length) {
         const pair = c + (chars[i + 1] as string);
-        if (!HAN_STOP.has(pair) && !filler?.[i] && !filler?.[i + 1]) push(pair);
+        if (!HAN_STOP.has(pair) && !filler?.[i] && !filler?.[i + 1]) out.push(pair);
       }
     }
   }
@@ -170,10 +200,7 @@ export function placesOf(text: string): { term: string; by: string[] }[] {
   const cover = synonymCover(raw);
   return places.map(({ term, by, at }) => {
     const groups = cover ? at.map((k) => cover[k]).filter((g): g is string => g !== undefined) : [];
-    // A weekend day's place is held by the weekend too (weekdays.ts): 周六 by an article's 周末.
-    const weekend = by.map(weekendOf).filter((w): w is string => w !== undefined);
-    const more = [...groups, ...weekend];
-    return { term, by: more.length ? [...new Set([...by, ...more])] : by };
+    return { term, by: groups.length ? [...new Set([...by, ...groups])] : by };
   });
 }
 

@@ -5,6 +5,8 @@ import { CONTENT } from "../article/fields.ts";
 import { badRequest, conflict, notFound } from "../base/errors.ts";
 import { fewWords, leansOnBefore, refersBack, saidBetweenQuestions, searchedWords } from "../ranking/cues.ts";
 import { taughtOf } from "../wechat/answering/taught.ts";
+import { choose } from "../ranking/choice.ts";
+import type { RankedArticle } from "../ranking/types.ts";
 import { termsOf } from "../ranking/words.ts";
 import { fold } from "../ranking/fold.ts";
 import { withoutPriceWords } from "../ranking/price.ts";
@@ -67,10 +69,7 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   // card's replacement, answered the flexible-employment fee question's follow-up with the card's
   // fee: a walkthrough). The operator's phrasing names it. Not a short question of its own that opens
   // on a question word ("几点开门", "能开发票吗": a review), which followers ask as it is.
-  // So does one whose subject is only a pronoun for what was read ("is it free?", "does it need
-  // booking", 这个要预约吗: taught, "is it free?" answered every follower with the safety check,
-  // after the classes' card too — a bike shop's walkthrough).
-  if (leansOnBefore(text) && (((FOLLOWS_ON.test(fold(text)) || refersBack(text)) && fewWords(text)) || !withoutPriceWords(termsOf(text).map((term) => ({ term }))).length))
+  if (leansOnBefore(text) && ((FOLLOWS_ON.test(fold(text)) && fewWords(text)) || !withoutPriceWords(termsOf(text).map((term) => ({ term }))).length))
     throw badRequest(
       `${what} ("${text.slice(0, 40)}") only makes sense after the question before it: taught, every follower sending it would get this article, whatever they had asked. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…"`,
       "leans_on_before",
@@ -83,10 +82,20 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   // Words another article answers already, as taught, titled or as a keyword ("要带什么", a keyword
   // of the entry rules, taught to the deep-water test: every follower sending it got the test —
   // a swimming pool's walkthrough): said, not moved, until the operator takes them from that one.
-  const other = ctx.read.articles.get(id)?.deleted === false ? await answeredByAnother(ctx, text, id) : null;
+  const ranked = ctx.read.articles.get(id)?.deleted === false ? await rankedFor(ctx, text) : null;
+  // A few words whose subject is only a pronoun for what was read, whose own words single out no
+  // article ("is it free?", "does it need booking", 这个要预约吗): taught, "is it free?" answered every
+  // follower with the safety check, after the classes' card too (a bike shop's walkthrough). Not
+  // when the words name one article by themselves: "is it open today?" is the hours' (a review).
+  if (ranked && refersBack(text) && fewWords(text) && choose(ranked).kind !== "one")
+    throw badRequest(
+      `${what} ("${text.slice(0, 40)}") names what it asks about only as "it" or "this": taught, every follower sending it would get this article, whatever they had read. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…"`,
+      "leans_on_before",
+    );
+  const other = ranked && answeredByAnother(ctx, text, ranked, id);
   if (other)
     throw conflict(
-      `${what} ("${text.slice(0, 40)}") is ${other.by === "question" ? "a question taught to" : other.by === "title" ? "the title of" : "a keyword of"} article "${other.id}": followers sending it get that article. To answer it with "${id}" instead, take it from "${other.id}" first (replyd set ${other.id} ${other.by === "keyword" ? "keywords" : "questions"}-=…${other.by === "title" ? "; a title stays: teach a phrasing that names it" : ""})`,
+      `${what} ("${text.slice(0, 40)}") is ${other.by === "question" ? "a question taught to" : other.by === "title" ? "the title of" : "a keyword of"} article "${other.id}": followers sending it get that article. ${other.by === "title" ? `To answer it with "${id}", retitle "${other.id}" (replyd set ${other.id} title=…), or teach a phrasing that says what "${id}" answers (--as "…")` : `To answer it with "${id}" instead, take it from "${other.id}" first (replyd set ${other.id} ${other.by === "keyword" ? "keywords" : "questions"}-=…)`}`,
       "answered_by_another",
     );
 
@@ -109,11 +118,15 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   return { taught: true, seq, question: text, message, article: articleJson(r.article) };
 }
 
-/** The live article other than `id` that `text` is taught to, titled or a keyword of, as a follower sending it would be answered (wechat/answering/taught.ts). */
-async function answeredByAnother(ctx: AppContext, text: string, id: string): Promise<{ id: string; by: "question" | "title" | "keyword" } | null> {
+/** The articles the ranking finds for `text`, as for a follower's message; null when it is busy or fails (the checks that read them are then skipped). */
+async function rankedFor(ctx: AppContext, text: string): Promise<RankedArticle[] | null> {
   const ranking = await ctx.read.searcher.rank({ text });
-  if (!ranking || ranking === "busy") return null;
-  const t = taughtOf(text, ranking.articles, ctx.read.articles);
+  return ranking && ranking !== "busy" ? ranking.articles : null;
+}
+
+/** The live article other than `id` that `text` is taught to, titled or a keyword of, as a follower sending it would be answered (wechat/answering/taught.ts). */
+function answeredByAnother(ctx: AppContext, text: string, ranked: readonly RankedArticle[], id: string): { id: string; by: "question" | "title" | "keyword" } | null {
+  const t = taughtOf(text, ranked, ctx.read.articles);
   return t && "article" in t && t.article.id !== id ? { id: t.article.id, by: t.by } : null;
 }
 

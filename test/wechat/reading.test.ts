@@ -227,7 +227,14 @@ test("a follow-up asking only what it costs is about the article read when that 
   for (const asked of ["多少钱", "要多少钱"]) {
     const r = await read(asked, [card], async (q) => rank(q, pool));
     expect({ asked, first: shown(r)[0] }).toEqual({ asked, first: "kids" });
+    const c = r.how === "pick" ? null : offer(r);
+    const first = c?.kind === "one" ? c.article.passage : c?.kind === "list" ? c.articles[0]?.excerpt : null;
+    expect(first).toContain("1580元");
   }
+  // A tag's list is in the operator's order, not the question's: its first is no article read.
+  const tagList: Turn = { key: "t", at: 0, text: "游泳课程", earlier: [], offered: ["kids", "crowd"], shown: ["kids", "crowd"], byCode: true };
+  const fromTag = await read("多少钱", [tagList], async (q) => rank(q, pool));
+  expect(shown(fromTag)[0]).toBe(rank({ text: "多少钱", context: "游泳课程" }, pool).articles[0]?.id);
   // A follow-up naming something else is not held so.
   const other = await read("学生票呢", [card], async (q) => rank(q, pool));
   expect(shown(other)[0]).toBe("tickets");
