@@ -106,7 +106,9 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // unless its own ranking is not sure of an article and the one read before holds it (staysOn). Read without the thanks or greeting it opens with, as it is ranked: "thanks! and on sundays?" leans as "and on sundays?" does.
   const asked = withoutOpening(text);
   if (standsAlone(asked) || alone.ranked === NOTHING) return alone;
-  const leans = leansOnBefore(asked);
+  // Chinese asking only what it costs (收费吗, 贵吗, 价格呢) names no subject: it leans as 多少钱 does
+  // (after a card it had been read alone and got the fallback: a review).
+  const leans = leansOnBefore(asked) || (/\p{Script=Han}/u.test(asked) && asksOnlyPrice(asked, alone.ranked));
   // Not leaning, it can only stay on the article the follower reads: none (the fallback, or a code
   // or help since), or its own ranking sure of one, and it stands alone — no second ranking.
   const reading = readingOf(last);
