@@ -111,6 +111,9 @@ export function refersBack(text: string): boolean {
   return REFERS_LATIN.test(f) || (/\p{Script=Han}/u.test(f) && REFERS_HAN.test(f.replace(/ /g, "")));
 }
 
+/** A few words asking of the thing read, named only by a pronoun as their subject: "is it free?", 这个要预约吗 (reading.ts keeps them on it; teach refuses them when their words name no one article). */
+export const asksOfItAlone = (text: string): boolean => refersBack(text) && fewWords(text);
+
 export function asksAnother(text: string): boolean {
   return ANOTHER.has(fold(text));
 }

@@ -1,3 +1,4 @@
+import { fold } from "./fold.ts";
 import { stemWord } from "./stem.ts";
 /**
  * A question asking what something costs, and a passage holding a price (score.ts shownPassage):
@@ -29,3 +30,11 @@ const FEE_PAIR = /^\p{Script=Han}费$/u;
  * 小班学费多少 by its 学费, not "小班每月3800元" (a kindergarten's walkthrough).
  */
 export const withoutPriceWords = <T extends { term: string }>(q: readonly T[]): T[] => q.filter((t) => !isPriceWord(t.term));
+
+/**
+ * A message that asks what something costs and names nothing else ("多少钱", "要多少钱", 贵吗, "how
+ * much is that"): it asks so (ASKS_PRICE) and no term of it (`terms`, as the ranking reads them) is
+ * other than a price word. What it asks the price of was said before: teach refuses it
+ * (server/teach.ts), and a follow-up so is about the article read (wechat/answering/reading.ts).
+ */
+export const asksOnlyPrice = (text: string, terms: readonly { term: string }[]): boolean => ASKS_PRICE.test(fold(text)) && !withoutPriceWords(terms).length;

@@ -3,13 +3,13 @@ import { heldItem } from "./append.ts";
 import { NO_CONTROL, unprintable } from "../article/text-rules.ts";
 import { CONTENT } from "../article/fields.ts";
 import { badRequest, conflict, notFound } from "../base/errors.ts";
-import { fewWords, leansOnBefore, refersBack, saidBetweenQuestions, searchedWords } from "../ranking/cues.ts";
+import { asksOfItAlone, fewWords, leansOnBefore, saidBetweenQuestions, searchedWords } from "../ranking/cues.ts";
 import { taughtOf } from "../wechat/answering/taught.ts";
 import { choose } from "../ranking/choice.ts";
 import type { RankedArticle } from "../ranking/types.ts";
 import { termsOf } from "../ranking/words.ts";
 import { fold } from "../ranking/fold.ts";
-import { withoutPriceWords } from "../ranking/price.ts";
+import { asksOnlyPrice } from "../ranking/price.ts";
 import { invalidArticle } from "./admin.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
@@ -69,7 +69,7 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   // card's replacement, answered the flexible-employment fee question's follow-up with the card's
   // fee: a walkthrough). The operator's phrasing names it. Not a short question of its own that opens
   // on a question word ("几点开门", "能开发票吗": a review), which followers ask as it is.
-  if (leansOnBefore(text) && ((FOLLOWS_ON.test(fold(text)) && fewWords(text)) || !withoutPriceWords(termsOf(text).map((term) => ({ term }))).length))
+  if (leansOnBefore(text) && ((FOLLOWS_ON.test(fold(text)) && fewWords(text)) || asksOnlyPrice(text, termsOf(text).map((term) => ({ term })))))
     throw badRequest(
       `${what} ("${text.slice(0, 40)}") only makes sense after the question before it: taught, every follower sending it would get this article, whatever they had asked. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…"`,
       "leans_on_before",
@@ -87,7 +87,7 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   // article ("is it free?", "does it need booking", 这个要预约吗): taught, "is it free?" answered every
   // follower with the safety check, after the classes' card too (a bike shop's walkthrough). Not
   // when the words name one article by themselves: "is it open today?" is the hours' (a review).
-  if (ranked && refersBack(text) && fewWords(text) && choose(ranked).kind !== "one")
+  if (ranked && asksOfItAlone(text) && choose(ranked).kind !== "one")
     throw badRequest(
       `${what} ("${text.slice(0, 40)}") names what it asks about only as "it" or "this": taught, every follower sending it would get this article, whatever they had read. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…"`,
       "leans_on_before",

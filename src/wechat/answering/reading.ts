@@ -22,11 +22,10 @@ import { choose, type Choice } from "../../ranking/choice.ts";
 import { isWord } from "../../ranking/score.ts";
 import type { Question } from "../../ranking/question.ts";
 import type { RankedArticle, Ranking, RankingResult } from "../../ranking/types.ts";
-import { asksAnother, bareNumber, fewWords, leansOnBefore, picksEntry, refersBack } from "../../ranking/cues.ts";
+import { asksAnother, asksOfItAlone, bareNumber, leansOnBefore, picksEntry } from "../../ranking/cues.ts";
 import { standsAlone, withoutOpening } from "../../ranking/courtesy.ts";
 import { CONVERSATION, type Turn } from "./conversation.ts";
-import { ASKS_PRICE, PRICE, withoutPriceWords } from "../../ranking/price.ts";
-import { fold } from "../../ranking/fold.ts";
+import { asksOnlyPrice, PRICE } from "../../ranking/price.ts";
 
 export type Reading = (
   /** Ranked as it is: no question before it within the window, or it stands on its own. */
@@ -108,7 +107,7 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   if (standsAlone(asked) || alone.ranked === NOTHING) return alone;
   // Chinese asking only what it costs (收费吗, 贵吗, 价格呢) names no subject: it leans as 多少钱 does
   // (after a card it had been read alone and got the fallback: a review).
-  const leans = leansOnBefore(asked) || (/\p{Script=Han}/u.test(asked) && asksOnlyPrice(asked, alone.ranked));
+  const leans = leansOnBefore(asked) || (/\p{Script=Han}/u.test(asked) && asksOnlyPrice(asked, alone.ranked.terms));
   // Not leaning, it can only stay on the article the follower reads: none (the fallback, or a code
   // or help since), or its own ranking sure of one, and it stands alone — no second ranking.
   const reading = readingOf(last);
@@ -141,7 +140,7 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // Session 36: the follow-up set 0.796 → 0.801, the fresh one 0.510 → 0.521, those two alone moving.
   // Sure or not when a few words ask of the thing read by a pronoun as their subject ("is it free?"
   // after the study rooms' card had got the free Wi-Fi article and events: a walkthrough).
-  const kept = led !== undefined && led.id === reading && (taken.kind === "one" || (refersBack(asked) && fewWords(asked)));
+  const kept = led !== undefined && led.id === reading && (taken.kind === "one" || asksOfItAlone(asked));
   if (named && !kept && named.headCoverage >= READING.namesAnother && (named.headCoverage > ledHead || (!leans && named.id !== led?.id))) return alone;
   // The entry picked from the list is what the follower reads now: the follow-up is about it when
   // the reading together ranks it close (多少钱一针 after 第二个 had picked the cat's vaccines: the
@@ -152,15 +151,12 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // whose order is the operator's, not the question's (a tag's list then "多少钱" had put its first
   // course first: a review).
   const entry = last.shown.length ? pickedOf(last) : undefined;
-  const priced = entry === undefined && (last.shown.length === 1 || !last.byCode) && asksOnlyPrice(asked, alone.ranked) ? last.shown[0] : undefined;
+  const priced = entry === undefined && (last.shown.length === 1 || !last.byCode) && asksOnlyPrice(asked, alone.ranked.terms) ? last.shown[0] : undefined;
   const chosen = entry ?? priced;
   const it = chosen === undefined || led?.id === chosen ? undefined : together.articles.find((a) => a.id === chosen && (chosen === entry || PRICE.test(a.passage ?? "")));
   const ranked = it && led && it.score >= led.score * READING.pickedClose ? { ...together, articles: [it, ...together.articles.filter((a) => a !== it)] } : together;
   return { how: "followup", question, asked: spoken(text, earlier), ranked };
 }
-
-/** The message asks what something costs and names nothing else ("多少钱", "how much is that", "要钱吗"): no word of it but price words. */
-const asksOnlyPrice = (text: string, alone: Ranking): boolean => ASKS_PRICE.test(fold(text)) && !withoutPriceWords(alone.terms).length;
 
 /** The entry the follower picked last from the list `last` showed. */
 const pickedOf = (last: Turn): string | undefined => last.picked?.[last.picked.length - 1];
