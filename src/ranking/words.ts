@@ -85,15 +85,19 @@ export function termsOf(text: string): string[] {
 export function articleTermsOf(text: string): string[] {
   const own = ownTerms(text);
   // After the text's own terms, not among them: an operator's synonym phrase ("sunday service") is
-  // matched on the terms as written, and one naming the weekend (周末, 双休日) meets these too.
-  const weekend = own.flatMap((t) => weekendTerms(weekendOf(t)));
-  return canonicalTerms(weekend.length ? [...own, ...weekend] : own);
+  // matched on the terms as written, and one naming the weekend (周末, 双休日) meets these too. Every
+  // passage of every candidate is read so: nothing is made for a text that names no weekend day.
+  let weekend: string[] | null = null;
+  for (const t of own) {
+    const w = weekendOf(t);
+    if (w !== undefined) (weekend ??= []).push(...weekendTerms(w));
+  }
+  return canonicalTerms(weekend ? [...own, ...weekend] : own);
 }
 
 /** The weekend as its terms are read (周末: 周, 周末, 末 — what a synonym phrase 周末 is matched on), once each. */
 const WEEKEND_TERMS = new Map<string, string[]>();
-function weekendTerms(weekend: string | undefined): string[] {
-  if (weekend === undefined) return [];
+function weekendTerms(weekend: string): string[] {
   let terms = WEEKEND_TERMS.get(weekend);
   if (!terms) WEEKEND_TERMS.set(weekend, (terms = /\p{Script=Han}/u.test(weekend) ? ownTerms(weekend) : [weekend]));
   return terms;

@@ -105,9 +105,10 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // unless its own ranking is not sure of an article and the one read before holds it (staysOn). Read without the thanks or greeting it opens with, as it is ranked: "thanks! and on sundays?" leans as "and on sundays?" does.
   const asked = withoutOpening(text);
   if (standsAlone(asked) || alone.ranked === NOTHING) return alone;
-  // Chinese asking only what it costs (收费吗, 贵吗, 价格呢) names no subject: it leans as 多少钱 does
-  // (after a card it had been read alone and got the fallback: a review).
-  const leans = leansOnBefore(asked) || (/\p{Script=Han}/u.test(asked) && asksOnlyPrice(asked, alone.ranked.terms));
+  // Asking only what it costs: about the article read (below). In Chinese such a message (贵吗) names
+  // no subject and leans as 多少钱 does (after a card it had been read alone and got the fallback: a review).
+  const onlyPrice = asksOnlyPrice(asked, alone.ranked.terms);
+  const leans = leansOnBefore(asked) || (onlyPrice && /\p{Script=Han}/u.test(asked));
   // Not leaning, it can only stay on the article the follower reads: none (the fallback, or a code
   // or help since), or its own ranking sure of one, and it stands alone — no second ranking.
   const reading = readingOf(last);
@@ -151,7 +152,7 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // whose order is the operator's, not the question's (a tag's list then "多少钱" had put its first
   // course first: a review).
   const entry = last.shown.length ? pickedOf(last) : undefined;
-  const priced = entry === undefined && (last.shown.length === 1 || !last.byCode) && asksOnlyPrice(asked, alone.ranked.terms) ? last.shown[0] : undefined;
+  const priced = entry === undefined && (last.shown.length === 1 || !last.byCode) && onlyPrice ? last.shown[0] : undefined;
   const chosen = entry ?? priced;
   const it = chosen === undefined || led?.id === chosen ? undefined : together.articles.find((a) => a.id === chosen && (chosen === entry || PRICE.test(a.passage ?? "")));
   const ranked = it && led && it.score >= led.score * READING.pickedClose ? { ...together, articles: [it, ...together.articles.filter((a) => a !== it)] } : together;
