@@ -142,7 +142,7 @@ function tallyOf(p: Pair, r: Replies, t: Tally, misses: string[]): void {
     }
   } else {
     if (r.second[0] === p.followup_article) t.a++;
-    else misses.push(`${p.id} ${p.kind} ${p.first} → ${p.followup}: ${r.second.join(",") || "nothing"} (want ${p.followup_article})`);
+    else misses.push(`${p.id} ${p.kind} ${p.first} [${r.first.join(",") || "nothing"}] → ${p.followup}: ${r.second.join(",") || "nothing"} (want ${p.followup_article})`);
     if (r.second.includes(p.followup_article as string)) t.b++;
   }
 }

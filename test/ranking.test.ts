@@ -11,7 +11,7 @@ import { afterTitle, answerReply, listText } from "../src/wechat/answering/ranke
 import { MAX_TEXT_BYTES } from "../src/wechat/door/message.ts";
 import type { RankedArticle } from "../src/ranking/types.ts";
 import { FILLER_HAN, FILLER_LATIN } from "../src/ranking/filler-words.ts";
-import { ASKS_PRICE, PRICE } from "../src/ranking/price.ts";
+import { ASKS_PRICE, asksOnlyPrice, PRICE } from "../src/ranking/price.ts";
 import { articleTermsOf, folded, placesOf, termsOf } from "../src/ranking/words.ts";
 import { rank } from "../src/ranking/rank.ts";
 import { MemorySource } from "../bench/eval/memory-source.ts";
@@ -628,5 +628,12 @@ test("a question asking what something costs, and a passage holding a price: not
   for (const q of ["how much luggage can I bring", "who is in charge of admissions", "can I charge my phone", "how much data do I get"]) expect({ q, asks: ASKS_PRICE.test(q) }).toEqual({ q, asks: false });
   for (const p of ["$60 for a dog", "85元", "3块钱", "损坏的免费更换", "free of charge", "HK$ 120"]) expect({ p, price: PRICE.test(p) }).toEqual({ p, price: true });
   for (const p of ["open 8.30 a.m. to 5 p.m.", "Feel free to call", "20 pounds of luggage", "第3块", "toll-free number"]) expect({ p, price: PRICE.test(p) }).toEqual({ p, price: false });
+});
+
+test("a message asking only what it costs names nothing else: a price word with particles, a pronoun or 怎么 around it; not a fee schedule, a price list or a thing's fee", () => {
+  const only = (q: string) => asksOnlyPrice(q, termsOf(q).map((term) => ({ term })));
+  // 收费吗 and 价格呢 are read in terms that are no price words (收, 格呢): matched whole.
+  for (const q of ["多少钱", "贵吗", "贵不贵", "收费吗", "要收费吗", "收費嗎？", "价格呢", "那价格呢", "價格呢", "怎么收费", "费用多少", "how much?", "what's the price"]) expect({ q, only: only(q) }).toEqual({ q, only: true });
+  for (const q of ["收费标准", "价格表", "停车收费吗", "学生票多少钱", "is it free?", "how much is parking"]) expect({ q, only: only(q) }).toEqual({ q, only: false });
 });
 

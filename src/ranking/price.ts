@@ -9,7 +9,7 @@ import { stemWord } from "./stem.ts";
  * month, a time, a night ("多少一个月"): a kindergarten's walkthrough had shown the deposit sentence
  * under 小班学费多少 (no set moved). Not 多少 alone: how many, how long.
  */
-export const ASKS_PRICE = /\bhow much(?= is| are| does| do| for| to| will| would| it|\s*[?？]|\s*$)|\b(?:cost|costs|price|prices|fee|fees)\b|多少钱|多少錢|几多钱|幾多錢|价格|價格|价钱|價錢|收费|收費|费用|費用|要钱|要錢|贵吗|貴嗎|[费費][^，。？?！!]{0,4}多少|多少一(?:个月|個月|次|节|節|天|年|晚|小时|小時|张|張)/iu;
+export const ASKS_PRICE = /\bhow much(?= is| are| does| do| for| to| will| would| it|\s*[?？]|\s*$)|\b(?:cost|costs|price|prices|fee|fees)\b|多少钱|多少錢|几多钱|幾多錢|价格|價格|价钱|價錢|收费|收費|费用|費用|要钱|要錢|贵吗|貴嗎|贵不贵|貴不貴|[费費][^，。？?！!]{0,4}多少|多少一(?:个月|個月|次|节|節|天|年|晚|小时|小時|张|張)/iu;
 export const PRICE = /[$¥￥£€]\s?\d|\d[\d,.]*\s?(?:元|块钱|塊錢|蚊|dollars?\b|aud\b|usd\b|rmb\b|hkd\b)|免费|免費|\bfree of charge\b|\bno charge\b|\bat no cost\b/iu;
 /** A passage holding a price is shown unless the best one scores this many times it. */
 export const PRICE_FAR = 4;
@@ -32,9 +32,22 @@ const FEE_PAIR = /^\p{Script=Han}费$/u;
 export const withoutPriceWords = <T extends { term: string }>(q: readonly T[]): T[] => q.filter((t) => !isPriceWord(t.term));
 
 /**
- * A message that asks what something costs and names nothing else ("多少钱", "要多少钱", 贵吗, "how
- * much is that"): it asks so (ASKS_PRICE) and no term of it (`terms`, as the ranking reads them) is
- * other than a price word. What it asks the price of was said before: teach refuses it
- * (server/teach.ts), and a follow-up so is about the article read (wechat/answering/reading.ts).
+ * A Chinese message of a price word with only a particle, a pronoun or 怎么 around it ("收费吗", "那价格呢",
+ * "贵不贵", "费用多少", "怎么收费"), matched whole on the folded text: its terms pair the word's characters
+ * with the particles (格呢, 贵不) and split 收费 into 收 — no price words, so it had read as naming
+ * something ("收费吗" after a card got the fallback: a walkthrough). Not "收费标准", "价格表" or
+ * "停车收费吗", which name what they ask of.
  */
-export const asksOnlyPrice = (text: string, terms: readonly { term: string }[]): boolean => ASKS_PRICE.test(fold(text)) && !withoutPriceWords(terms).length;
+const HAN_ONLY_PRICE = /^(?:那|请问|这个|那个|它|要|是|怎么)?(?:收不收费|收费|价格|价钱|费用|多少钱|要钱|贵不贵|贵)(?:是)?(?:多少|怎么算)?(?:吗|么|呢|嘛|啊|呀|吧)?$/u;
+
+/**
+ * A message that asks what something costs and names nothing else ("多少钱", "要多少钱", 贵吗, 收费吗, "how
+ * much is that"): it asks so (ASKS_PRICE) and no term of it (`terms`, as the ranking reads them) is
+ * other than a price word, or it is a Chinese price word with particles alone (HAN_ONLY_PRICE). What
+ * it asks the price of was said before: teach refuses it (server/teach.ts), and a follow-up so is
+ * about the article read (wechat/answering/reading.ts).
+ */
+export function asksOnlyPrice(text: string, terms: readonly { term: string }[]): boolean {
+  const f = fold(text);
+  return ASKS_PRICE.test(f) && (!withoutPriceWords(terms).length || HAN_ONLY_PRICE.test(f.replace(/ /g, "")));
+}

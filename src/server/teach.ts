@@ -65,12 +65,13 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   const terms = termsOf(text);
   if (!terms.length) throw badRequest(`${what} ("${text.slice(0, 40)}") holds no word the ranking reads (only words such as 在, 吗, "is", "the"): no follower's message is matched to an article by it`, "not_a_question");
   // "要多少钱", "那中班呢", "and on sundays?": a follow-up that names its subject only with the question
-  // before it — a few words opening on "那" or "and", or asking only what it costs. Taught, every follower sending
+  // before it — a few words opening on "那" or "and", or asking only what it costs (贵吗, 收费吗, "what's the
+  // price", leaning or not). Taught, every follower sending
   // it would get that article alone, whatever they had asked (a service hall's 要多少钱, taught to the
   // card's replacement, answered the flexible-employment fee question's follow-up with the card's
   // fee: a walkthrough). The operator's phrasing names it. Not a short question of its own that opens
   // on a question word ("几点开门", "能开发票吗": a review), which followers ask as it is.
-  if (leansOnBefore(text) && ((FOLLOWS_ON.test(fold(text)) && fewWords(text)) || asksOnlyPrice(text, terms.map((term) => ({ term })))))
+  if ((leansOnBefore(text) && FOLLOWS_ON.test(fold(text)) && fewWords(text)) || asksOnlyPrice(text, terms.map((term) => ({ term }))))
     throw badRequest(
       `${what} ("${text.slice(0, 40)}") only makes sense after the question before it: taught, every follower sending it would get this article, whatever they had asked. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…"`,
       "leans_on_before",

@@ -224,7 +224,7 @@ test("a follow-up asking only what it costs is about the article read when that 
   const card: Turn = { key: "k", at: 0, text: "儿童游泳课（4—12岁）", earlier: [], offered: ["kids"], shown: ["kids"], coded: true };
   // Read together alone, the ticket prices lead (the course's words are the tickets' too: 儿童, 游泳).
   expect(rank({ text: "多少钱", context: card.text }, pool).articles[0]?.id).toBe("tickets");
-  for (const asked of ["多少钱", "要多少钱", "贵吗"]) {
+  for (const asked of ["多少钱", "要多少钱", "贵吗", "贵不贵", "收费吗", "价格呢"]) {
     const r = await read(asked, [card], async (q) => rank(q, pool));
     expect({ asked, first: shown(r)[0] }).toEqual({ asked, first: "kids" });
     const c = r.how === "pick" ? null : offer(r);
