@@ -81,4 +81,32 @@ describe("the passage shown", () => {
     ]);
     expect(rank("what are the opening hours on christmas eve", pool).articles[0]?.passage).toStartWith("Holidays");
   });
+
+  test("asked only what the article's head names, its opening is shown, not the passage naming the words in passing; a word of the question only a later passage holds still chooses it", () => {
+    // A bed-and-breakfast's articles as its operator wrote them (a walkthrough).
+    const bnb = new MemorySource([
+      {
+        id: "parking",
+        title: "Parking",
+        keywords: "parking\u001fcar park\u001fcar",
+        body: "We have 4 off-street spaces behind the house. They are free for guests, first come first served, and cannot be reserved.\n\nIf they are full, the street outside is a pay-and-display permit zone: Mon–Sat 8.30am–5.30pm, £3.20 an hour, free on Sundays and after 5.30pm.\n\nThe nearest multi-storey is Castle Terrace car park, about £30 per 24 hours.\n\nThere is no electric car charger at the house; the nearest public charger is on Lauriston Place.",
+      },
+      {
+        id: "castle",
+        title: "Walking to the Castle and the Royal Mile",
+        keywords: "castle\u001froyal mile\u001fold town",
+        body: "Edinburgh Castle is a 15-minute walk (1.2 km) from us: up Lauriston Place and through the Grassmarket.\n\nThe Royal Mile is 20 minutes on foot, Princes Street 10 minutes, Arthur's Seat about 40 minutes.\n\nCastle tickets are from £21.50 if bought online; book ahead in summer as they sell out.",
+      },
+      { id: "breakfast", title: "Breakfast", keywords: "breakfast", body: "Breakfast is served 7.30–9.30 in the dining room, £12 for non-residents." },
+    ]);
+    const first = (text: string) => rank(text, bnb).articles[0];
+    expect(first("is there parking")?.id).toBe("parking");
+    expect(first("is there parking")?.passage).toStartWith("We have 4 off-street spaces");
+    expect(first("how far to the castle")?.id).toBe("castle");
+    expect(first("how far to the castle")?.passage).toStartWith("Edinburgh Castle is a 15-minute walk");
+    // A word the head does not hold chooses the passage that holds it.
+    expect(first("is there an electric charger for parking")?.passage).toStartWith("There is no electric car charger");
+    // Asked what it costs, the passage with a price, as before.
+    expect(first("how much are castle tickets")?.passage).toStartWith("Castle tickets are from £21.50");
+  });
 });

@@ -216,7 +216,7 @@ export function scoreArticle(asked: Asked, a: RankedSource, stats: CorpusStats):
     headCoverage: total > 0 ? heldInHead / total : 0,
     ownCoverage: ownTotal > 0 ? ownHeld / ownTotal : 0,
     head: articleScore(q, { ...fields, ...NO_BODY }, stats) * named,
-    shown: shownPassage(q, passages, stats, asked.asksPrice ? (p) => PRICE.test(text.slice(p.start, p.end)) : null, asked.title === null ? null : (p) => namesHeading(asked.title as string, text.slice(p.start, p.end))),
+    shown: shownPassage(q, passages, stats, asked.asksPrice ? (p) => PRICE.test(text.slice(p.start, p.end)) : null, asked.title === null ? null : (p) => namesHeading(asked.title as string, text.slice(p.start, p.end)), x.head),
     passages: passages.map(({ start, end, score }) => ({ start, end, score })),
   };
 }

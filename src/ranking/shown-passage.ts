@@ -10,6 +10,12 @@ export interface PassageScore extends Span {
 /** A passage with its terms counted. */
 export type Cut = PassageScore & { counts: Map<string, number>; len: number };
 
+/** Every word of the follower's own that the article holds is in its head (a follow-up's earlier question's words aside). */
+function leadAsked(q: readonly QueryTerm[], passages: readonly Cut[], head: ReadonlyMap<string, number>): boolean {
+  const held = q.filter((t) => !t.earlier && (head.has(t.term) || passages.some((p) => p.counts.has(t.term))));
+  return held.length > 0 && held.every((t) => head.has(t.term));
+}
+
 /**
  * The passage to show: the question's words weighted also by how few of this article's passages
  * hold them, so that the passage with the word only it has wins over the lead that repeats the
@@ -19,8 +25,9 @@ export type Cut = PassageScore & { counts: Map<string, number>; len: number };
  * holding them alike — "and to Jersey?" after Northern Ireland's delivery had shown the article's
  * Northern Ireland passage, its price, to the follower asking about Jersey (a walkthrough's shop).
  * Of passages scoring close to the best (RANKING.shownEarlier), the first: the answer before the notes.
+ * Asked only what the article's head names (`head`: its terms), the opening.
  */
-export function shownPassage(q: readonly QueryTerm[], passages: readonly Cut[], stats: CorpusStats, priced: ((p: Cut) => boolean) | null, headed: ((p: Cut) => boolean) | null = null): PassageScore | null {
+export function shownPassage(q: readonly QueryTerm[], passages: readonly Cut[], stats: CorpusStats, priced: ((p: Cut) => boolean) | null, headed: ((p: Cut) => boolean) | null = null, head: ReadonlyMap<string, number> | null = null): PassageScore | null {
   if (passages.length <= 1) return passages[0] ? { start: passages[0].start, end: passages[0].end, score: passages[0].score } : null;
   const n = passages.length;
   const local = q.map((t) => {
@@ -34,6 +41,15 @@ export function shownPassage(q: readonly QueryTerm[], passages: readonly Cut[], 
   // again (a service hall's walkthrough: 根据国家和省里的统一部署… had been shown); not one far below
   // the best, which a generic heading ("Opening hours") names (a review).
   const titled = headed ? passages.findIndex((p, i) => (scores[i] as number) > 0 && (scores[i] as number) >= close && headed(p)) : -1;
+  // Asked only what the article is about — every word of the question an article holds is in its
+  // head ("is there parking" of the Parking article, "how far to the castle" of the castle's), no
+  // heading written out: its opening, which says it. Weighted by how few passages hold them, the
+  // words had chosen the one passage naming them in passing ("The nearest multi-storey is Castle
+  // Terrace car park", not "We have 4 off-street spaces… free for guests": a bed-and-breakfast's walkthrough).
+  if (titled < 0 && head && !priced && leadAsked(q, passages, head)) {
+    const lead = passages[0] as Cut;
+    return { start: lead.start, end: lead.end, score: lead.score };
+  }
   let best = passages[titled >= 0 ? titled : scores.findIndex((s) => s >= close)] as Cut;
   // Asked how much: the best passage holding a price, unless the best scores PRICE_FAR times it (about something else).
   // Among those holding a price, the asking words ("price", "fee", 价格) choose nothing: every one
