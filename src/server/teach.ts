@@ -94,6 +94,17 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
       `${what} ("${text.slice(0, 40)}") names what it asks about only as "it" or "this": taught, every follower sending it would get this article, whatever they had read. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…"`,
       "leans_on_before",
     );
+  // A message the callback read with the question before it (its log's followup:…): what it asks of
+  // was said before, whatever its words ("can I book it?" after the parking card, "要带什么材料" after
+  // the renovation's, "多少钱一平", "what time does it close"). Taught, every follower sending it got
+  // that article alone, whatever they had asked (two walkthroughs: "can I book it?" then answered
+  // the rooms' follow-up with the parking card). Unless its words alone single out this article: the
+  // ranking sends it this one already. The operator who means the words as they stand says so with --as.
+  if (given === undefined && entry.answer.startsWith(READ_WITH_BEFORE) && ranked && !singlesOut(ranked, id))
+    throw badRequest(
+      `message ${seq} ("${text.slice(0, 40)}") was read with the question before it: taught, every follower sending it would get this article, whatever they had asked. Teach the question in words that name it (or these words, if they name it alone): replyd teach ${seq} ${named} --as "…"`,
+      "leans_on_before",
+    );
   const other = ranked && answeredByAnother(ctx, text, ranked, id);
   if (other)
     throw conflict(
@@ -124,6 +135,15 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
 async function rankedFor(ctx: AppContext, text: string): Promise<RankedArticle[] | null> {
   const ranking = await ctx.read.searcher.rank({ text });
   return ranking && ranking !== "busy" ? ranking.articles : null;
+}
+
+/** How the log marks a message read with the question before it (wechat/answering/decision.ts). */
+const READ_WITH_BEFORE = "followup:";
+
+/** The ranking sends `id` alone for these words. */
+function singlesOut(ranked: readonly RankedArticle[], id: string): boolean {
+  const c = choose(ranked);
+  return c.kind === "one" && c.article.id === id;
 }
 
 /** The live article other than `id` that `text` is taught to, titled or a keyword of, as a follower sending it would be answered (wechat/answering/taught.ts). */

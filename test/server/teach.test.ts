@@ -161,7 +161,7 @@ test("teach names an article by its id or its live code; a live id wins over ano
   expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "7"]])).error).toMatchObject({ code: CODE.not_found, message: 'no article with id or code "7"' });
   // A deleted article is refused: its questions get the fallback, so teaching it would take an answer away.
   expect((await call("DELETE", "/api/cli", [["id", "returns"]])).status).toBe(200);
-  await say("can I send it back");
+  await say("refund for a broken kettle");
   const deleted = await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "returns"]]);
   expect(deleted).toMatchObject({ status: 409, error: { code: CODE.article_deleted } });
   expect((await call("GET", "/api/cli", [["id", "returns"]])).data.questions).toEqual([]);
@@ -311,6 +311,31 @@ test("teach as=: the operator's phrasing of a message is taught instead of its t
   await say("thanks");
   expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "returns"], ["as", "refund please"]])).error.code).toBe(CODE.not_a_question);
   expect((await call("GET", "/api/cli", [["id", "returns"]])).data.rev).toBe(3);
+});
+
+test("teach refuses a message read with the question before it unless its words alone single out the article; --as teaches the operator's words", async () => {
+  await importDoc({ matter: "articles" }, SHOP);
+  const answerOf = async (seq: number) => ((await call("GET", "/api/cli", [["inbox", "all"], ["limit", "5"]])).data.items as { seq: number; answer: string }[]).find((i) => i.seq === seq)?.answer;
+  expect(titleOf(await say("how long does delivery take"))).toBe("Delivery times");
+  // "it" is what was read: the delivery article, as the callback read it.
+  await say("can I change it?");
+  const leaning = await newest();
+  expect(await answerOf(leaning)).toStartWith("followup:");
+  const refused = await call("POST", "/api/cli/teach", [["inbox", String(leaning)], ["id", "delivery"]]);
+  expect(refused).toMatchObject({ status: 400, error: { code: CODE.leans_on_before, message: expect.stringContaining("was read with the question before it") } });
+  expect((await call("GET", "/api/cli", [["id", "delivery"]])).data.questions).toEqual([]);
+  // The operator's words for it are taught.
+  const phrased = await call("POST", "/api/cli/teach", [["inbox", String(leaning)], ["id", "delivery"], ["as", "can I change my delivery day?"]]);
+  expect(phrased.data).toMatchObject({ taught: true, question: "can I change my delivery day?" });
+  // Read with the question before, but its words alone send the article: taught.
+  await say("and does express delivery arrive the next day?");
+  const alone = await newest();
+  expect(await answerOf(alone)).toStartWith("followup:");
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(alone)], ["id", "delivery"]])).data).toMatchObject({ taught: true });
+  // A message read alone is taught as before, whatever came before it.
+  await say("I want my money back");
+  expect(await answerOf(await newest())).not.toStartWith("followup:");
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "returns"]])).data).toMatchObject({ taught: true });
 });
 
 test("teach refuses words another article answers already — taught to it, its title, one of its keywords — naming it, and teaches them once taken from it", async () => {
