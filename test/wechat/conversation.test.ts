@@ -529,3 +529,18 @@ test("after an entry picked from a tag's list, a follow-up is read with that ent
   // Read with the tag's description (治疗项目), 多少钱 had got the price list and the insurance article.
   expect((await say("多少钱")).ids[0]).toBe("filling");
 });
+
+test("after a code a tag's list shows, a follow-up is read with that entry's title, as after a pick by place", async () => {
+  const teeth = [
+    { id: "filling", code: "7", tag: "treat", title: "补牙", url: url("filling"), body: "树脂补牙一次完成，不用等。补牙300-600元，视缺损大小而定。" },
+    { id: "implant", code: "8", tag: "treat", title: "种植牙", url: url("implant"), body: "种植牙需要先拍CT评估骨量，整个疗程3到6个月。" },
+    { id: "prices", code: "1", title: "价目表", url: url("prices"), body: "洗牙200元，拔牙150元起，种植牙8000元起，根管治疗1200元起，补牙300元起。" },
+    { id: "insurance", code: "5", title: "医保使用说明", url: url("insurance"), body: "越秀店可以刷医保个人账户，治疗项目中自费部分多少钱以收费单为准。" },
+  ];
+  const r = await call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: doc(teeth, { matter: "articles", tags: { treat: "治疗项目" } }) }] });
+  expect(r.status).toBe(200);
+  expect((await say("treat")).text).toContain("7  补牙");
+  expect((await say("7")).ids).toEqual(["filling"]);
+  // Read with the tag's description (治疗项目), 多少钱 had got the price list and the insurance article (a bed-and-breakfast's walkthrough: "menu", "8", "how much is it").
+  expect((await say("多少钱")).ids[0]).toBe("filling");
+});

@@ -45,7 +45,11 @@ function afterSent(turns: readonly Turn[], at: number, code?: Coded): Turn[] {
   if ((newest && (code ? newest.at > at : newest.at >= at)) || (code && turns.some((t) => t.key === code.key))) return [...turns];
   // After the newest turn, whatever the clock says (conversation.ts turnTime).
   const when = Math.max(at, (newest?.at ?? -Infinity) + 1);
-  if (newest && code && shows(newest, code.entry)) return newest.picked?.includes(code.entry) ? [...turns] : [{ ...newest, picked: [...(newest.picked ?? []), code.entry] }, ...older];
+  // From a tag's or a rule's list, whose text is its description, what they read is the entry's
+  // title, as after a pick by place (reading.ts nextTurn): "how much is it" after "menu" and "8" had
+  // been read with the menu's words (a bed-and-breakfast's walkthrough).
+  if (newest && code && shows(newest, code.entry))
+    return newest.picked?.includes(code.entry) ? [...turns] : [{ ...newest, picked: [...(newest.picked ?? []), code.entry], ...(newest.byCode ? { text: code.about, earlier: [] } : {}) }, ...older];
   // The code of the article just sent alone: what the follower read already, their question kept ("换一个" next is its next articles: a review).
   if (newest && code && newest.shown.length === 1 && newest.shown[0] === code.entry) return [...turns];
   const rest = newest?.shown.length ? [{ ...newest, shown: [] }, ...older] : [...turns];
