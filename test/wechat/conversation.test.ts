@@ -513,6 +513,33 @@ test("an article sent for its code is what the follower reads: a follow-up is re
   }
 });
 
+test("after help or a greeting, a follow-up leaning on the question before is about the article read, though another's taught question names its words; one that does not lean stands alone", async () => {
+  // A residential compound's articles as its operator wrote them, and taught (a walkthrough).
+  const compound = [
+    { id: "parking", url: url("parking"), title: "停车服务：月租车位与临时停车", keywords: ["车位", "停车", "月租"], body: "月租车位地下车库月租车位每月300元，地面车位每月200元，按季度或按年缴纳，一户限租一个。目前地下车库尚有少量空余车位，地面车位已满，可到前台排队登记。办理月租需携带行驶证、身份证和房产证明（或租赁合同）。临时停车临时车辆首1小时免费，之后每小时3元，24小时内最高收费20元。产权车位产权车位买卖由开发商销售中心负责，物业不经手，请咨询销售中心。" },
+    { id: "reno", url: url("reno"), title: "装修报备与装修管理规定", keywords: ["装修", "报备"], questions: ["装修申报要带什么材料"], body: "所有装修（包括局部改造、封阳台、换窗户）开工前必须到物业服务中心办理装修申报，未报备擅自施工的，物业将要求停工。\n\n办理装修申报，需携带：业主身份证、房产证或购房合同复印件、装修施工图纸、装修公司营业执照复印件及施工负责人身份证。委托他人办理的还需授权委托书。\n\n费用：装修押金2000元（竣工验收无违规后全额退还）；装修垃圾清运费按建筑面积每平方米5元收取，最低500元。施工人员出入证每人10元工本费。\n\n施工时间：工作日8:00-12:00、14:00-18:00可以施工；周六、周日及法定节假日禁止电钻、电锤等噪音施工，只允许不产生噪音的作业。\n\n禁止事项：拆改承重墙、改动燃气管道、在阳台加建、外立面改变颜色。" },
+    { id: "parcels", url: url("parcels"), title: "快递收发：驿站与快递柜", keywords: ["快递", "驿站", "快递柜", "包裹"], body: "快递员不能进入小区送货上门。快递统一放在南门旁的菜鸟驿站，营业时间每天8:00-21:00，凭取件码取件。各幢楼下设有丰巢快递柜，超过12小时未取收取0.5元超时费。\n\n物业前台不代收快递，贵重物品请选择当面签收。快递丢失请联系快递公司和驿站，驿站电话：0571-8676 5233。" },
+    { id: "doorcard", url: url("doorcard"), title: "门禁卡办理、补办与人脸录入", keywords: ["门禁卡", "门禁", "人脸识别"], body: "每户入住时免费发放门禁卡2张。门禁卡丢失或损坏需要补办的，请业主本人携带身份证和房产证明到物业服务中心办理，补卡工本费20元/张，当场可取。丢失的旧卡会同时注销。\n\n租户办理门禁卡需携带身份证和租赁合同，并已做过出租登记，每户最多4张。\n\n人脸识别：在服务中心前台现场录入，免费，录入后单元门和小区大门均可刷脸进入。" },
+    { id: "letting", url: url("letting"), title: "房屋出租登记", keywords: ["出租", "租户", "租房"], body: "房屋出租后，业主需在租户入住7日内到物业服务中心办理出租登记，同时按规定到辖区派出所或通过“浙里办”APP申报租赁信息。\n\n办理出租登记需携带：业主身份证、房产证明、租赁合同、租户身份证。登记免费。\n\n禁止群租：一间卧室只能住一户，不得将客厅、阳台隔断出租。" },
+    { id: "clubhouse", url: url("clubhouse"), title: "会所活动室和羽毛球馆预约", keywords: ["会所", "活动室", "羽毛球"], body: "会所位于小区中心花园东侧，开放时间每天9:00-21:00，周一上午9:00-12:00闭馆清洁。\n\n活动室（可容纳30人）供业主免费使用，需提前3天到前台或在小程序预约，每次最多3小时。\n\n羽毛球馆：业主每小时20元，需预约，每次最多2小时；访客须由业主陪同。" },
+    { id: "pool", url: url("pool"), title: "小区游泳池夏季开放", keywords: ["游泳池", "游泳"], body: "游泳池每年7月1日至9月15日开放，开放时间：周二至周日14:00-21:00，周一闭池换水。\n\n业主凭游泳卡免费入场，游泳卡在服务中心办理，需携带一寸照片一张和本人身份证，游泳卡工本费10元。业主带访客每人每次30元。1.2米以下儿童须由成人陪同。" },
+    { id: "tools", url: url("tools"), title: "便民服务：免费借用工具", keywords: ["借用", "工具", "便民"], body: "服务中心前台提供免费借用：人字梯、打气筒、电钻、轮椅、雨伞、婴儿推车。借用时登记房号和电话，电钻和轮椅需押金100元，归还时退还，借用期最长3天。\n\n另提供免费的代缴水电费指导、老人手机使用帮助。" },
+  ];
+  await importDoc(compound);
+  // Alone, 要带什么 is the renovation article's: its taught question names the words.
+  expect((await say("要带什么", { from: "o_alone" })).ids).toEqual(["reno"]);
+  for (const between of ["帮助", "你好"]) {
+    const from = `o_${between}`;
+    expect((await say("游泳池怎么办卡", { from })).ids).toEqual(["pool"]);
+    expect((await say(between, { from })).text).not.toBe("success");
+    expect({ between, got: (await say("要带什么", { from })).ids }).toEqual({ between, got: ["pool"] });
+  }
+  // A question of its own after help is read alone.
+  await say("游泳池怎么办卡", { from: "o_own" });
+  await say("帮助", { from: "o_own" });
+  expect((await say("装修押金多少", { from: "o_own" })).ids[0]).toBe("reno");
+});
+
 test("after an entry picked from a tag's list, a follow-up is read with that entry's title: what the follower reads, not the tag's description", async () => {
   const teeth = [
     { id: "filling", tag: "treat", title: "补牙", url: url("filling"), body: "树脂补牙一次完成，不用等。补牙300-600元，视缺损大小而定。" },

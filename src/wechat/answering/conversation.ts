@@ -83,7 +83,7 @@ export function bounded(t: Turn): Turn {
 const isTurn = (x: unknown): x is Turn => {
   const t = x as Turn;
   const ids = (v: unknown) => Array.isArray(v) && v.every((i) => typeof i === "string");
-  return typeof t === "object" && t !== null && typeof t.key === "string" && typeof t.at === "number" && typeof t.text === "string" && ids(t.earlier) && ids(t.offered) && ids(t.shown) && (t.picked === undefined || ids(t.picked)) && (t.coded === undefined || t.coded === true);
+  return typeof t === "object" && t !== null && typeof t.key === "string" && typeof t.at === "number" && typeof t.text === "string" && ids(t.earlier) && ids(t.offered) && ids(t.shown) && (t.picked === undefined || ids(t.picked)) && (t.coded === undefined || t.coded === true) && (t.read === undefined || typeof t.read === "string");
 };
 
 /** Turns as stored; anything else (another version's, a damaged value) reads as none. */

@@ -141,7 +141,9 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // Session 36: the follow-up set 0.796 → 0.801, the fresh one 0.510 → 0.521, those two alone moving.
   // Sure or not when a few words ask of the thing read by a pronoun as their subject ("is it free?"
   // after the study rooms' card had got the free Wi-Fi article and events: a walkthrough).
-  const kept = led !== undefined && led.id === reading && (taken.kind === "one" || asksOfItAlone(asked));
+  // A message leaning on what was said after help or a rule's reply forgot the list: about the article read before it (Turn.read).
+  const read = reading ?? (leans ? last.read : undefined);
+  const kept = led !== undefined && led.id === read && (taken.kind === "one" || asksOfItAlone(asked));
   if (named && !kept && named.headCoverage >= READING.namesAnother && (named.headCoverage > ledHead || (!leans && named.id !== led?.id))) return alone;
   // The entry picked from the list is what the follower reads now: the follow-up is about it when
   // the reading together ranks it close (多少钱一针 after 第二个 had picked the cat's vaccines: the

@@ -34,6 +34,12 @@ export interface Marks {
 /** `turn` showed a list (two entries or more) that holds `entry`. */
 const shows = (turn: Turn | undefined, entry: string): boolean => turn !== undefined && turn.shown.length > 1 && turn.shown.includes(entry);
 
+/** What `turn`'s follower reads: the entry picked last, or the first shown — not of a tag's or a rule's list, in the operator's order. */
+function readOf(turn: Turn): { read?: string } {
+  const read = turn.picked?.[turn.picked.length - 1] ?? (turn.byCode ? undefined : turn.shown[0]);
+  return read === undefined ? {} : { read };
+}
+
 /**
  * `turns` (newest first) after a code, help or a rule answered at `at` (`code`: what a code sent).
  * As they are when a turn came since, or when this code's turn is among them already (read
@@ -52,7 +58,7 @@ function afterSent(turns: readonly Turn[], at: number, code?: Coded): Turn[] {
     return newest.picked?.includes(code.entry) ? [...turns] : [{ ...newest, picked: [...(newest.picked ?? []), code.entry], ...(newest.byCode ? { text: code.about, earlier: [] } : {}) }, ...older];
   // The code of the article just sent alone: what the follower read already, their question kept ("换一个" next is its next articles: a review).
   if (newest && code && newest.shown.length === 1 && newest.shown[0] === code.entry) return [...turns];
-  const rest = newest?.shown.length ? [{ ...newest, shown: [] }, ...older] : [...turns];
+  const rest = newest?.shown.length ? [{ ...newest, shown: [], ...readOf(newest) }, ...older] : [...turns];
   return code ? [{ key: code.key, at: when, text: code.about, earlier: [], offered: [code.entry], shown: [code.entry], coded: true }, ...rest] : rest;
 }
 

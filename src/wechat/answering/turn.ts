@@ -22,4 +22,11 @@ export interface Turn {
   picked?: string[];
   /** The article a code sent (sent-apart.ts): its title is no question — "换一个" after it has nothing to take the next of. */
   coded?: true;
+  /**
+   * The article the follower read when help, a greeting's welcome or a rule's reply forgot the list
+   * (sent-apart.ts; `shown` is then empty): a follow-up leaning on what was said is still about it
+   * (reading.ts) — "要带什么" after 游泳池怎么办卡 and 帮助 had gone to the renovation article alone, whose
+   * taught question holds 要带什么 (a walkthrough).
+   */
+  read?: string;
 }
