@@ -5,7 +5,7 @@ import { partsOf } from "../src/ranking/parts.ts";
 import { passagesOf, PASSAGE_CHARS } from "../src/ranking/passages.ts";
 import { RANKING, termWeight } from "../src/ranking/bm25.ts";
 import { excerpt } from "../src/ranking/excerpt.ts";
-import { namesTitle, titleForm } from "../src/ranking/names.ts";
+import { namesKeyword, namesTitle, titleForm } from "../src/ranking/names.ts";
 import { analyse, askedOf, fieldsOf, queryTerms, scoreArticle, type CorpusStats } from "../src/ranking/score.ts";
 import { afterTitle, answerReply, listText } from "../src/wechat/answering/ranked-reply.ts";
 import { MAX_TEXT_BYTES } from "../src/wechat/door/message.ts";
@@ -637,3 +637,30 @@ test("a message asking only what it costs names nothing else: a price word with 
   for (const q of ["收费标准", "价格表", "停车收费吗", "学生票多少钱", "is it free?", "how much is parking"]) expect({ q, only: only(q) }).toEqual({ q, only: false });
 });
 
+test("an article one of whose keywords the question writes out whole scores RANKING.keywordBoost more: '服务中心在哪' finds the service centre's article, keyworded so, before those naming it in passing", () => {
+  // A residential compound's articles as its operator wrote them (a walkthrough).
+  const compound = new MemorySource([
+    { id: "fees", title: "物业费标准与缴纳方式", keywords: "物业费\u001f交费\u001f缴费", body: "收费标准云栖府住宅物业服务费为每月每平方米2.8元，按建筑面积计算；底商为每月每平方米4.5元。物业费按年预缴，每年1月31日前缴清当年费用，一次性缴清全年的可享九五折。缴费方式1. 微信缴费：关注本公众号，点击底部菜单“生活服务—物业缴费”，输入房号即可在线支付。\n\n2. 前台缴费：到物业服务中心（3幢102室）前台刷卡或扫码支付，周一至周五8:30-17:30，周六、周日9:00-17:00。\n\n3. 银行代扣：携带身份证和银行卡到服务中心签订代扣协议，每月15日自动扣款。逾期逾期未缴的，服务中心会电话和书面提醒，不收取滞纳金。如有困难可申请分期，请到前台面谈。" },
+    { id: "office", title: "物业服务中心办公时间、地址和电话", keywords: "办公时间\u001f上班时间\u001f服务中心\u001f前台\u001f电话", body: "地址：云栖府3幢102室（南门进来右手边第一幢底商）。\n\n办公时间：周一至周五 8:30-17:30；周六、周日 9:00-17:00 值班，可办理缴费和门禁卡，装修申报等业务请在工作日办理。法定节假日另行通知。\n\n前台电话：0571-8676 5201。24小时值班电话（报修、紧急情况）：0571-8676 5200。" },
+    { id: "parcels", title: "快递收发：驿站与快递柜", keywords: "快递\u001f驿站\u001f快递柜\u001f包裹", body: "快递员不能进入小区送货上门。快递统一放在南门旁的菜鸟驿站，营业时间每天8:00-21:00，凭取件码取件。各幢楼下设有丰巢快递柜，超过12小时未取收取0.5元超时费。\n\n物业前台不代收快递，贵重物品请选择当面签收。快递丢失请联系快递公司和驿站，驿站电话：0571-8676 5233。" },
+    { id: "doorcard", title: "门禁卡办理、补办与人脸录入", keywords: "门禁卡\u001f门禁\u001f人脸识别", body: "每户入住时免费发放门禁卡2张。门禁卡丢失或损坏需要补办的，请业主本人携带身份证和房产证明到物业服务中心办理，补卡工本费20元/张，当场可取。丢失的旧卡会同时注销。\n\n租户办理门禁卡需携带身份证和租赁合同，并已做过出租登记，每户最多4张。\n\n人脸识别：在服务中心前台现场录入，免费，录入后单元门和小区大门均可刷脸进入。" },
+    { id: "charging", title: "电动车充电与停放", keywords: "充电\u001f电动车\u001f充电桩", body: "电动自行车严禁进入楼道、电梯和家中充电。小区在地下车库B1层和西门车棚设有电动自行车充电桩，扫码充电，每度电1元，充满约2元。\n\n汽车充电桩：地下车库B2层有8个公共快充桩，按国家电网收费标准另加服务费0.6元/度。自有产权车位可申请安装私人充电桩，需携带车位产权证明、购车合同到服务中心申请，物业出具同意安装证明。" },
+    { id: "tools", title: "便民服务：免费借用工具", keywords: "借用\u001f工具\u001f便民", body: "服务中心前台提供免费借用：人字梯、打气筒、电钻、轮椅、雨伞、婴儿推车。借用时登记房号和电话，电钻和轮椅需押金100元，归还时退还，借用期最长3天。\n\n另提供免费的代缴水电费指导、老人手机使用帮助。" },
+  ]);
+  const first = (q: string) => rank(q, compound).articles[0]?.id;
+  expect(first("服务中心在哪")).toBe("office");
+  // Without the boost, three articles mentioning the service centre in passing came first.
+  const was = RANKING.keywordBoost;
+  RANKING.keywordBoost = 0;
+  try {
+    expect(rank("服务中心在哪", compound).articles.findIndex((a) => a.id === "office")).toBeGreaterThan(0);
+  } finally {
+    RANKING.keywordBoost = was;
+  }
+  // A keyword is written out whole, two characters or more; a Latin one as whole words.
+  expect(namesKeyword("服务中心在哪", "办公时间\u001f服务中心")).toBe(true);
+  expect(namesKeyword("服务在哪", "服务中心")).toBe(false);
+  expect(namesKeyword("门在哪", "门\u001f大门")).toBe(false);
+  expect(namesKeyword("where is the car park", "car park\u001fparking")).toBe(true);
+  expect(namesKeyword("can i park my cart here", "car\u001fpark ride")).toBe(false);
+});

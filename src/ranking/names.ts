@@ -2,7 +2,7 @@
  * A title the question writes out whole (docs/answers.md "How articles are ranked"): most of the
  * CMRC 2018 dev questions the ranking once put second named their article's exact title beside a
  * longer one holding it ("前肛鳗的体长是多少？" against 异齿前肛鳗); such an article scores
- * RANKING.titleBoost more (bm25.ts).
+ * RANKING.titleBoost more (bm25.ts); one of whose keywords it writes out, RANKING.keywordBoost.
  */
 import { folded } from "./words.ts";
 
@@ -25,5 +25,12 @@ export function namesTitle(question: string, title: string): boolean {
     if (!latinEdge(before, t[0]) && !latinEdge(after, t[t.length - 1])) return true;
     at = question.indexOf(t, at + 1);
   }
+  return false;
+}
+
+/** Whether `question` (in titleForm) writes out one of `keywords` (as stored: joined by U+001F) whole, of two characters or more. */
+export function namesKeyword(question: string, keywords: string): boolean {
+  if (!keywords) return false;
+  for (const k of keywords.split("\u001f")) if ([...k].length >= 2 && namesTitle(question, k)) return true;
   return false;
 }

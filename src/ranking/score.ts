@@ -5,7 +5,7 @@
  * show. Pure: the store supplies the counts and the candidates (rank.ts), this file only scores.
  */
 import { articleScore, idf, passageScore, RANKING, type CorpusStats, type Fields, type QueryTerm } from "./bm25.ts";
-import { namesTitle, titleForm } from "./names.ts";
+import { namesKeyword, namesTitle, titleForm } from "./names.ts";
 import { CONTEXT, withContext } from "./question.ts";
 import { isHeading, passagesOf, withoutNumber, type Span } from "./passages.ts";
 import { scoredSpans } from "./scored-passages.ts";
@@ -185,7 +185,7 @@ export function scoreArticle(asked: Asked, a: RankedSource, stats: CorpusStats):
   const x = analysed(a, text, scoredSpans(text, passagesOf(text), q));
   const fields = fieldsOf(x);
   const passages: Cut[] = x.passages.map((p) => ({ ...p, score: passageScore(q, p.counts, p.len, stats.passageLen) }));
-  const named = asked.title !== null && RANKING.titleBoost > 0 && namesTitle(asked.title, a.title) ? 1 + RANKING.titleBoost : 1;
+  const named = asked.title === null ? 1 : RANKING.titleBoost > 0 && namesTitle(asked.title, a.title) ? 1 + RANKING.titleBoost : RANKING.keywordBoost > 0 && namesKeyword(asked.title, a.keywords) ? 1 + RANKING.keywordBoost : 1;
   const has = (term: string) => x.head.has(term) || fields.body.has(term);
   const holds = (t: QueryTerm) => has(t.term);
   // Over every place of the question: a word no article holds is a part of it none answers.

@@ -17,14 +17,14 @@ import { asksOfItAlone, fewWords, refersBack } from "../../src/ranking/cues.ts";
 const insurer = new MemorySource([
   { id: "cancel", title: "Cancelling your policy", keywords: "cancel", body: "You can cancel within 14 days of buying your policy and get a full refund. After 14 days we refund the premium for the days you haven't used, minus a £25 cancellation fee. To cancel, call us on 0800 555 0100." },
   { id: "paying", title: "Paying monthly or annually", keywords: "monthly payments", body: "Pay annually by card, or monthly by Direct Debit in 11 payments. Switching from monthly to annual has no extra fee. Change your payment date in the app." },
-  { id: "claim", title: "Making a claim", keywords: "claim", body: "Call the claims line any time. A loss adjuster may visit your home. There is no fee to make a claim, and we aim to settle within 10 days." },
-  { id: "travel", title: "Cover abroad", keywords: "abroad", body: "Your belongings are covered abroad for up to 60 days a year, in any country. Keep receipts for anything worth more than £1,500." },
+  { id: "claim", title: "Making a claim", keywords: "claims line", body: "Call the claims line any time. A loss adjuster may visit your home. There is no fee to make a claim, and we aim to settle within 10 days." },
+  { id: "travel", title: "Cover abroad", keywords: "holiday", body: "Your belongings are covered abroad for up to 60 days a year, in any country. Keep receipts for anything worth more than £1,500." },
   { id: "bikes", title: "Bicycles", keywords: "bike", body: "Bikes are covered at home up to £500. Add cycle cover for bikes worth more, and for theft away from home. Electric bikes are covered the same way, an electric bike's battery too." },
   { id: "claim-deadlines", title: "Claim deadlines", keywords: "time limit", body: "Tell us about a claim within 30 days of the loss. Theft must be reported to the police within 48 hours, and the crime number given to us when you claim." },
 ]);
 const evs = new MemorySource([
   { id: "bikes", title: "Is my bike covered", keywords: "bike", body: "Your bike is covered at home up to £500. A bike worth more needs cycle cover, which covers your bike away from home too. Electric bikes are covered the same way, an electric bike's battery too." },
-  { id: "ebikes", title: "Electric car chargers", keywords: "electric", body: "A charger fixed to your home is part of the building: we pay for damage from a power surge." },
+  { id: "ebikes", title: "Electric car chargers", keywords: "electric car", body: "A charger fixed to your home is part of the building: we pay for damage from a power surge." },
   { id: "scooters", title: "Mobility scooters", keywords: "scooter", body: "Mobility scooters are covered at home and away, up to £3,000, with breakdown help." },
   { id: "cancel", title: "Cancelling your policy", keywords: "cancel", body: "You can cancel within 14 days of buying your policy and get a full refund." },
   { id: "claim", title: "Making a claim", keywords: "claim", body: "Call the claims line any time. A loss adjuster may visit your home." },
