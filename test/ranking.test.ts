@@ -460,17 +460,21 @@ describe("the choice", () => {
     const f = choose([ranked(10), ranked(9), ranked(8, ANSWERS.listCoverage)]);
     expect(f.kind === "list" && f.articles.length).toBe(3);
   });
-  test("an answer close only to articles that are none (too little held, no word of the question) goes alone: nothing to confuse it with", () => {
-    expect(choose([ranked(10), ranked(9, ANSWERS.listCoverage - 0.01)])).toMatchObject({ kind: "one", margin: 0 });
-    expect(choose([ranked(10), ranked(9, 1, false)]).kind).toBe("one");
+  test("an answer close only to articles that are none (too little held, no word of the question) goes alone when its head holds some of the question: nothing to confuse it with", () => {
+    // The best's head holds some of the question (an article about it).
+    const named = (score: number) => ranked(score, 1, true, 0.1);
+    expect(choose([named(10), ranked(9, ANSWERS.listCoverage - 0.01)])).toMatchObject({ kind: "one", margin: 0 });
+    expect(choose([named(10), ranked(9, 1, false)]).kind).toBe("one");
+    // Its head holding none of it (the question's subject in its body in passing): not sure, the fallback.
+    expect(choose([ranked(10), ranked(9, 1, false)])).toMatchObject({ kind: "none", why: "unsure" });
     // A relevant article further down scoring close too: the best is not sure of it (the fallback), though the two just behind are none.
-    expect(choose([ranked(10), ranked(9, 1, false), ranked(8, 1, false), ranked(7.5), ranked(7)])).toMatchObject({ kind: "none", why: "unsure" });
+    expect(choose([named(10), ranked(9, 1, false), ranked(8, 1, false), ranked(7.5), ranked(7)])).toMatchObject({ kind: "none", why: "unsure" });
     // …and one far below is no rival: sent alone, its margin what the report's close calls read.
-    expect(choose([ranked(10), ranked(9, 1, false), ranked(8, 1, false), ranked(4)])).toMatchObject({ kind: "one", why: "unrivalled", margin: 0.4 });
+    expect(choose([named(10), ranked(9, 1, false), ranked(8, 1, false), ranked(4)])).toMatchObject({ kind: "one", why: "unrivalled", margin: 0.4 });
     // As it was before Session 31, with the setting off: not sure, the fallback.
     ANSWERS.aloneAmongIrrelevant = 0;
     try {
-      expect(choose([ranked(10), ranked(9, 1, false)])).toMatchObject({ kind: "none", why: "unsure" });
+      expect(choose([named(10), ranked(9, 1, false)])).toMatchObject({ kind: "none", why: "unsure" });
     } finally {
       ANSWERS.aloneAmongIrrelevant = 1;
     }
@@ -492,7 +496,7 @@ describe("the choice", () => {
     const listed = ANSWERS.listCoverage / 2;
     const e = choose([ranked(10), ranked(9, listed, true, listed / ANSWERS.headCredit + 1e-9)]);
     expect(e.kind === "list" && e.articles.length).toBe(2);
-    expect(choose([ranked(10), ranked(9, listed, true, listed / ANSWERS.headCredit - 0.001)]).kind).toBe("one");
+    expect(choose([ranked(10, 1, true, 0.1), ranked(9, listed, true, listed / ANSWERS.headCredit - 0.001)]).kind).toBe("one");
   });
   test("nothing when the best holds less than minHeld of the question, whatever its head", () => {
     expect(ANSWERS.minHeld).toBeGreaterThan(0);
@@ -531,7 +535,7 @@ describe("the choice", () => {
     expect(choose([ranked(10), ranked(9)])).toMatchObject({ kind: "list", why: "close" });
     expect(choose([ranked(10, under), ranked(9)])).toMatchObject({ kind: "list", why: "behind" });
     expect(choose([ranked(10, under), ranked(9, under)])).toMatchObject({ kind: "none", why: "no_answer" });
-    expect(choose([ranked(10), ranked(9, ANSWERS.listCoverage - 0.001)])).toMatchObject({ kind: "one", margin: 0, why: "unrivalled" });
+    expect(choose([ranked(10, 1, true, 0.1), ranked(9, ANSWERS.listCoverage - 0.001)])).toMatchObject({ kind: "one", margin: 0, why: "unrivalled" });
     const ahead = choose([ranked(10), ranked(4)]);
     expect(ahead.kind).toBe("one");
     expect(ahead).not.toHaveProperty("why");

@@ -104,6 +104,10 @@ export function choose<T extends Scored>(ranked: readonly T[]): Choice<T> {
   // it could be confused with, so it goes alone — the fallback it got had hidden the one answer.
   // Not when a relevant article further down scores close too: then the best is not sure (the
   // fallback), as when ANSWERS.aloneAmongIrrelevant is off.
-  const unrivalled = ANSWERS.aloneAmongIrrelevant && !(rival && rival.score * ANSWERS.lead > best.score);
+  // Nor when its head holds none of the question: an article naming the question's subject only in
+  // passing is no answer sure enough to go alone — "会所几点开门", the clubhouse's article deleted, had
+  // got the pets article, sure, for its "犬只不得进入…会所" (a residential compound's walkthrough; no
+  // evaluation set moved, Session 38).
+  const unrivalled = ANSWERS.aloneAmongIrrelevant && !(rival && rival.score * ANSWERS.lead > best.score) && best.headCoverage > 0;
   return unrivalled ? { kind: "one", article: best, margin, why: "unrivalled" } : { kind: "none", why: "unsure" };
 }
