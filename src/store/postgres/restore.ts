@@ -88,13 +88,21 @@ async function replace(tx: TransactionSQL, doc: BulkDocument, matter: Matter, no
 async function backupAlongside(sql: SQL, tx: TransactionSQL, matter: Matter, at: BulkClock): Promise<{ taken: Promise<BackupInfo & { counts: Record<string, number> }> }> {
   const [{ snapshot }] = (await tx`SELECT pg_export_snapshot() AS snapshot`) as [{ snapshot: string }];
   if (!/^[0-9A-F-]+$/i.test(snapshot)) throw new Error(`unexpected snapshot id from the database: ${JSON.stringify(snapshot)}`);
+  // The snapshot is the restore's only while its transaction runs without an error: one the restore
+  // meets (a duplicate key) ends it, and a backup importing it after that fails — the backup a failed
+  // restore keeps was lost so on a loaded machine (a test that failed once in a fresh clone). The
+  // restore writes nothing before the backup holds the snapshot.
+  let imported!: () => void;
+  const holding = new Promise<void>((resolve) => (imported = resolve));
   const backup = sql.begin(async (b) => {
     await b`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ`;
     await b.unsafe(`SET TRANSACTION SNAPSHOT '${snapshot}'`);
+    imported();
     return createBackupPg(b, matter, "auto", at.now, at.keep);
   });
   // Awaited by the restore; handled here too, in case the restore fails before it looks.
   backup.catch(() => {});
+  await Promise.race([holding, backup.then(() => {}, () => {})]);
   // Wrapped: an async function answering the promise itself would wait for it.
   return { taken: backup };
 }
