@@ -106,7 +106,32 @@ describe("the passage shown", () => {
     expect(first("how far to the castle")?.passage).toStartWith("Edinburgh Castle is a 15-minute walk");
     // A word the head does not hold chooses the passage that holds it.
     expect(first("is there an electric charger for parking")?.passage).toStartWith("There is no electric car charger");
-    // Asked what it costs, the passage with a price, as before.
+    // Controls: asked what it costs, the passage with a price; a later subject of the title ("the Royal Mile"), its own passage.
     expect(first("how much are castle tickets")?.passage).toStartWith("Castle tickets are from £21.50");
+    expect(first("how far is the royal mile")?.passage).toStartWith("The Royal Mile is 20 minutes");
+  });
+
+  test("the opening is shown for the title's first subject only, not for a later one or for words the keywords or taught questions hold: each has a passage of its own", () => {
+    const islands = new MemorySource([
+      {
+        id: "islands",
+        title: "Delivery to Northern Ireland and the Channel Islands",
+        keywords: "jersey\u001fguernsey\u001fhighlands",
+        questions: "do you deliver to jersey",
+        body:
+          "Northern Ireland: standard delivery to Northern Ireland costs £5.95 and takes 4 to 6 working days. Orders over £50 to Northern Ireland are delivered free of charge by our usual courier, with tracking from the day they leave.\n\n" +
+          "Jersey and Guernsey: delivery to the Channel Islands costs £9.95 and takes 5 to 8 working days, as parcels go by sea. Customs forms are filled in by us; no duty is charged on orders under £135 sent there.\n\n" +
+          "The Highlands and islands of Scotland: delivery costs £7.95 and takes 3 to 5 working days. Some remote postcodes take a day or two longer in winter weather, and large items go by pallet.",
+      },
+      { id: "returns", title: "Returns", keywords: "", body: "Send anything back within 30 days for a full refund." },
+    ]);
+    const passage = (text: string) => rank(text, islands).articles[0]?.passage;
+    // Each paragraph a passage of its own (passages.ts): the choice is of passages, not of sentences in one.
+    expect(rank("delivery", islands).articles[0]?.passages.length).toBe(3);
+    expect(passage("do you deliver to northern ireland")).toStartWith("Northern Ireland:");
+    expect(passage("delivery to the channel islands")).toStartWith("Jersey and Guernsey");
+    expect(passage("delivery to jersey")).toStartWith("Jersey and Guernsey");
+    expect(passage("do you deliver to jersey")).toStartWith("Jersey and Guernsey");
+    expect(passage("highlands delivery")).toStartWith("The Highlands");
   });
 });

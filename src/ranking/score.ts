@@ -182,7 +182,8 @@ export function scoreArticle(asked: Asked, a: RankedSource, stats: CorpusStats):
   const q = asked.terms;
   // The head whole; of a long body, only the passages scoredSpans() chooses (the work is bounded whatever its size).
   const text = passageText(a);
-  const x = analysed(a, text, scoredSpans(text, passagesOf(text), q));
+  const spans = passagesOf(text);
+  const x = analysed(a, text, scoredSpans(text, spans, q));
   const fields = fieldsOf(x);
   const passages: Cut[] = x.passages.map((p) => ({ ...p, score: passageScore(q, p.counts, p.len, stats.passageLen) }));
   const named = asked.title === null ? 1 : RANKING.titleBoost > 0 && namesTitle(asked.title, a.title) ? 1 + RANKING.titleBoost : RANKING.keywordBoost > 0 && namesKeyword(asked.title, a.keywords) ? 1 + RANKING.keywordBoost : 1;
@@ -216,9 +217,28 @@ export function scoreArticle(asked: Asked, a: RankedSource, stats: CorpusStats):
     headCoverage: total > 0 ? heldInHead / total : 0,
     ownCoverage: ownTotal > 0 ? ownHeld / ownTotal : 0,
     head: articleScore(q, { ...fields, ...NO_BODY }, stats) * named,
-    shown: shownPassage(q, passages, stats, asked.asksPrice ? (p) => PRICE.test(text.slice(p.start, p.end)) : null, asked.title === null ? null : (p) => namesHeading(asked.title as string, text.slice(p.start, p.end)), x.head),
+    shown: shownPassage(q, passages, stats, asked.asksPrice ? (p) => PRICE.test(text.slice(p.start, p.end)) : null, asked.title === null ? null : (p) => namesHeading(asked.title as string, text.slice(p.start, p.end)), x.passages[0]?.start === spans[0]?.start ? titleTerms(a.title) : null),
     passages: passages.map(({ start, end, score }) => ({ start, end, score })),
   };
+}
+
+/**
+ * A title's first subject: before "and", "&", 、, 和, 与, 及, a comma or a colon ("Walking to the Castle and the Royal
+ * Mile": the castle) — what the article's opening is about; a later one has a passage of its own
+ * ("Delivery to Northern Ireland and the Channel Islands": the islands' paragraph is the second).
+ */
+const LATER_SUBJECT = /\s+(?:and|&)\s+|[&、，,和与及：:]/iu;
+
+/** The terms of a title's first subject (LATER_SUBJECT), kept: the same articles' titles come back with question after question. */
+const TITLES_HELD = 20_000;
+const titles = new Map<string, ReadonlySet<string>>();
+function titleTerms(title: string): ReadonlySet<string> {
+  let terms = titles.get(title);
+  if (terms === undefined) {
+    if (titles.size >= TITLES_HELD) titles.clear();
+    titles.set(title, (terms = new Set(articleTermsOf(title.split(LATER_SUBJECT)[0] ?? ""))));
+  }
+  return terms;
 }
 
 /** `passage` opens on a heading (passages.ts isHeading) that the question (in titleForm) writes out: "怎么备案" in 异地就医怎么备案. */

@@ -10,10 +10,10 @@ export interface PassageScore extends Span {
 /** A passage with its terms counted. */
 export type Cut = PassageScore & { counts: Map<string, number>; len: number };
 
-/** Every word of the follower's own that the article holds is in its head (a follow-up's earlier question's words aside). */
-function leadAsked(q: readonly QueryTerm[], passages: readonly Cut[], head: ReadonlyMap<string, number>): boolean {
-  const held = q.filter((t) => !t.earlier && (head.has(t.term) || passages.some((p) => p.counts.has(t.term))));
-  return held.length > 0 && held.every((t) => head.has(t.term));
+/** Every word of the follower's own that the article holds is in its title (a follow-up's earlier question's words aside). */
+function leadAsked(q: readonly QueryTerm[], passages: readonly Cut[], title: ReadonlySet<string>): boolean {
+  const held = q.filter((t) => !t.earlier && (title.has(t.term) || passages.some((p) => p.counts.has(t.term))));
+  return held.length > 0 && held.every((t) => title.has(t.term));
 }
 
 /**
@@ -25,9 +25,10 @@ function leadAsked(q: readonly QueryTerm[], passages: readonly Cut[], head: Read
  * holding them alike — "and to Jersey?" after Northern Ireland's delivery had shown the article's
  * Northern Ireland passage, its price, to the follower asking about Jersey (a walkthrough's shop).
  * Of passages scoring close to the best (RANKING.shownEarlier), the first: the answer before the notes.
- * Asked only what the article's head names (`head`: its terms), the opening.
+ * Asked only what the article's title names (`title`: its terms; null when the passages scored do
+ * not open with the article's first), the opening.
  */
-export function shownPassage(q: readonly QueryTerm[], passages: readonly Cut[], stats: CorpusStats, priced: ((p: Cut) => boolean) | null, headed: ((p: Cut) => boolean) | null = null, head: ReadonlyMap<string, number> | null = null): PassageScore | null {
+export function shownPassage(q: readonly QueryTerm[], passages: readonly Cut[], stats: CorpusStats, priced: ((p: Cut) => boolean) | null, headed: ((p: Cut) => boolean) | null = null, title: ReadonlySet<string> | null = null): PassageScore | null {
   if (passages.length <= 1) return passages[0] ? { start: passages[0].start, end: passages[0].end, score: passages[0].score } : null;
   const n = passages.length;
   const local = q.map((t) => {
@@ -41,12 +42,14 @@ export function shownPassage(q: readonly QueryTerm[], passages: readonly Cut[], 
   // again (a service hall's walkthrough: 根据国家和省里的统一部署… had been shown); not one far below
   // the best, which a generic heading ("Opening hours") names (a review).
   const titled = headed ? passages.findIndex((p, i) => (scores[i] as number) > 0 && (scores[i] as number) >= close && headed(p)) : -1;
-  // Asked only what the article is about — every word of the question an article holds is in its
-  // head ("is there parking" of the Parking article, "how far to the castle" of the castle's), no
+  // Asked only what the article is about — every word of the question the article holds is in its
+  // title ("is there parking" of the Parking article, "how far to the castle" of the castle's), no
   // heading written out: its opening, which says it. Weighted by how few passages hold them, the
   // words had chosen the one passage naming them in passing ("The nearest multi-storey is Castle
   // Terrace car park", not "We have 4 off-street spaces… free for guests": a bed-and-breakfast's walkthrough).
-  if (titled < 0 && head && !priced && leadAsked(q, passages, head)) {
+  // The title only: keywords and taught questions name what an article answers somewhere in it
+  // ("jersey" keyworded, "and to Jersey?" is its Jersey paragraph's; a review).
+  if (titled < 0 && title && !priced && leadAsked(q, passages, title)) {
     const lead = passages[0] as Cut;
     return { start: lead.start, end: lead.end, score: lead.score };
   }
