@@ -667,4 +667,19 @@ test("an article one of whose keywords the question writes out whole scores RANK
   expect(namesKeyword("门在哪", "门\u001f大门")).toBe(false);
   expect(namesKeyword("where is the car park", "car park\u001fparking")).toBe(true);
   expect(namesKeyword("can i park my cart here", "car\u001fpark ride")).toBe(false);
+  // A keyword of stop words or filler alone names nothing ("it" of an IT desk in every "is it free?"; 怎么办).
+  expect(namesKeyword("is it free", "it\u001fcomputers")).toBe(false);
+  expect(namesKeyword("门禁卡丢了怎么办", "怎么办")).toBe(false);
+  // As written, not as the index escapes a quote.
+  expect(namesKeyword(titleForm('"VIP"卡怎么办'), JSON.stringify(['"VIP"卡']).slice(2, -2))).toBe(true);
+});
+
+test("a title and a keyword written out both count: the article titled so and keyworded so scores above one only keyworded so", () => {
+  const pool = new MemorySource([
+    { id: "titled", title: "游泳卡", keywords: "游泳卡\u001f办卡", body: "游泳卡在服务中心办理，需带一寸照片和身份证，工本费10元。" },
+    { id: "keyworded", title: "游泳池开放说明", keywords: "游泳卡", body: "游泳池每年7月开放，业主凭游泳卡免费入场。" },
+    { id: "parking", title: "停车", keywords: "车位", body: "地下车库月租300元。" },
+  ]);
+  expect(rank("游泳卡", pool).articles[0]?.id).toBe("titled");
+  expect(rank("游泳卡在哪办", pool).articles[0]?.id).toBe("titled");
 });

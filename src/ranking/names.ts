@@ -4,7 +4,7 @@
  * longer one holding it ("前肛鳗的体长是多少？" against 异齿前肛鳗); such an article scores
  * RANKING.titleBoost more (bm25.ts); one of whose keywords it writes out, RANKING.keywordBoost.
  */
-import { folded } from "./words.ts";
+import { folded, termsOf } from "./words.ts";
 
 /** Text as titles are looked for in a question: as its words are read (NFKC, lower case, one spelling of a word: words.ts), spaces folded. */
 export const titleForm = (s: string) => folded(s).replace(/\s+/g, " ").trim();
@@ -28,9 +28,35 @@ export function namesTitle(question: string, title: string): boolean {
   return false;
 }
 
-/** Whether `question` (in titleForm) writes out one of `keywords` (as stored: joined by U+001F) whole, of two characters or more. */
+/** An article's keywords as the index's keyword text holds them (store/rows.ts keywordText: joined by U+001F, JSON-escaped where one held a quote or a backslash), as written. */
+export function keywordsOf(stored: string): string[] {
+  return stored ? stored.split("\u001f").map(unescaped) : [];
+}
+
+function unescaped(k: string): string {
+  if (!k.includes("\\")) return k;
+  try {
+    return JSON.parse(`"${k}"`) as string;
+  } catch {
+    return k;
+  }
+}
+
+/** Keywords that name something, kept: a keyword of stop words or filler alone ("it", 怎么办) names nothing a question asks. */
+const NAMING_HELD = 20_000;
+const naming = new Map<string, boolean>();
+function names(keyword: string): boolean {
+  let yes = naming.get(keyword);
+  if (yes === undefined) {
+    if (naming.size >= NAMING_HELD) naming.clear();
+    // A word the ranking reads: a pair of characters or a Latin word, not a character alone (怎么办 is read as 办).
+    naming.set(keyword, (yes = [...keyword].length >= 2 && termsOf(keyword).some((t) => [...t].length >= 2 || /[\p{L}\p{N}]/u.test(t) && !/\p{Script=Han}/u.test(t))));
+  }
+  return yes;
+}
+
+/** Whether `question` (in titleForm) writes out one of `keywords` (as stored: keywordsOf) whole — of two characters or more, holding a word the ranking reads. */
 export function namesKeyword(question: string, keywords: string): boolean {
-  if (!keywords) return false;
-  for (const k of keywords.split("\u001f")) if ([...k].length >= 2 && namesTitle(question, k)) return true;
+  for (const k of keywordsOf(keywords)) if (names(k) && namesTitle(question, k)) return true;
   return false;
 }

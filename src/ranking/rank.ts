@@ -10,6 +10,7 @@
 import { answeringSentence, cardPassage, excerpt, once } from "./excerpt.ts";
 import { asQuestion, CONTEXT, type Question } from "./question.ts";
 import { withoutOpening } from "./courtesy.ts";
+import { keywordsOf } from "./names.ts";
 import { askedOf, passageText, scoreArticle, type CorpusStats } from "./score.ts";
 import { TIER_WEIGHT, TIERS } from "./tiers.ts";
 import type { CandidateRow, RankedArticle, Ranking } from "./types.ts";
@@ -111,7 +112,7 @@ export function rank(question: string | Question, source: RankingSource): Rankin
       ownCoverage: round(s.ownCoverage),
       word: s.word,
       questions: r.questions ? r.questions.split("\n") : [],
-      keywords: r.keywords ? r.keywords.split("\u001f").map(unescaped) : [],
+      keywords: keywordsOf(r.keywords),
       head: round(s.head),
       passage: shown ? cardPassage(text, shown, terms, priced, answering) : null,
       passageScore: shown ? round(shown.score) : 0,
@@ -128,12 +129,3 @@ export function rank(question: string | Question, source: RankingSource): Rankin
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
-/** A keyword as the index's keyword text holds it, still JSON-escaped where it held a quote or a backslash (store/rows.ts keywordText). */
-function unescaped(k: string): string {
-  if (!k.includes("\\")) return k;
-  try {
-    return JSON.parse(`"${k}"`) as string;
-  } catch {
-    return k;
-  }
-}

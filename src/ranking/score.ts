@@ -186,7 +186,8 @@ export function scoreArticle(asked: Asked, a: RankedSource, stats: CorpusStats):
   const x = analysed(a, text, scoredSpans(text, spans, q));
   const fields = fieldsOf(x);
   const passages: Cut[] = x.passages.map((p) => ({ ...p, score: passageScore(q, p.counts, p.len, stats.passageLen) }));
-  const named = asked.title === null ? 1 : RANKING.titleBoost > 0 && namesTitle(asked.title, a.title) ? 1 + RANKING.titleBoost : RANKING.keywordBoost > 0 && namesKeyword(asked.title, a.keywords) ? 1 + RANKING.keywordBoost : 1;
+  // A title and a keyword written out both count: the one titled so names what is asked no less than one keyworded so.
+  const named = asked.title === null ? 1 : 1 + (RANKING.titleBoost > 0 && namesTitle(asked.title, a.title) ? RANKING.titleBoost : 0) + (RANKING.keywordBoost > 0 && namesKeyword(asked.title, a.keywords) ? RANKING.keywordBoost : 0);
   const has = (term: string) => x.head.has(term) || fields.body.has(term);
   const holds = (t: QueryTerm) => has(t.term);
   // Over every place of the question: a word no article holds is a part of it none answers.
