@@ -85,12 +85,12 @@ export function leansOnBefore(text: string): boolean {
   return LEANS_HAN_AT.test(joined) || LEANS_HAN_HOW.test(joined) || (/\p{Script=Han}/u.test(f) && LEANS_HAN.test(f)) || LEANS_LATIN.test(f) || (ASKS_OF_IT.test(f) && termsOf(text.slice(0, RANKING_LIMITS.questionChars)).every((t) => UNITS.has(t)));
 }
 
-/** A message in a few words: six Chinese characters, four Latin words ("And how do I cancel my membership?" names what it asks: a review), counted as folded (full-width letters too). */
-export const fewWords = (text: string): boolean => {
+/** A message in a few words: six Chinese characters, four Latin words ("And how do I cancel my membership?" names what it asks: a review), counted as folded (full-width letters too); or at most `han` and `latin`. */
+export const fewWords = (text: string, han = 6, latin = 4): boolean => {
   const f = fold(text);
-  const han = f.match(/\p{Script=Han}/gu)?.length ?? 0;
-  const latin = f.match(/[\p{L}\p{N}]+/gu)?.filter((w) => !/\p{Script=Han}/u.test(w)).length ?? 0;
-  return han + latin <= (han ? 6 : 4);
+  const hans = f.match(/\p{Script=Han}/gu)?.length ?? 0;
+  const latins = f.match(/[\p{L}\p{N}]+/gu)?.filter((w) => !/\p{Script=Han}/u.test(w)).length ?? 0;
+  return hans + latins <= (hans ? han : latin);
 };
 
 /**

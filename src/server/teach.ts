@@ -65,13 +65,13 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   const terms = termsOf(text);
   if (!terms.length) throw badRequest(`${what} ("${text.slice(0, 40)}") holds no word the ranking reads (only words such as 在, 吗, "is", "the"): no follower's message is matched to an article by it`, "not_a_question");
   // "要多少钱", "那中班呢", "and on sundays?": a follow-up that names its subject only with the question
-  // before it — a few words opening on "那" or "and", or asking only what it costs (贵吗, 收费吗, "what's the
-  // price", leaning or not). Taught, every follower sending
+  // before it — a few words opening on "那" or "and", or asking only what it costs as the reading leans
+  // so ("how much?"; in Chinese any such message, 贵吗 and 收费吗 too: reading.ts). Taught, every follower sending
   // it would get that article alone, whatever they had asked (a service hall's 要多少钱, taught to the
   // card's replacement, answered the flexible-employment fee question's follow-up with the card's
   // fee: a walkthrough). The operator's phrasing names it. Not a short question of its own that opens
   // on a question word ("几点开门", "能开发票吗": a review), which followers ask as it is.
-  if ((leansOnBefore(text) && FOLLOWS_ON.test(fold(text)) && fewWords(text)) || asksOnlyPrice(text, terms.map((term) => ({ term }))))
+  if ((leansOnBefore(text) && FOLLOWS_ON.test(fold(text)) && fewWords(text)) || (asksOnlyPrice(text, terms.map((term) => ({ term }))) && (leansOnBefore(text) || HAN.test(text))))
     throw badRequest(
       `${what} ("${text.slice(0, 40)}") only makes sense after the question before it: taught, every follower sending it would get this article, whatever they had asked. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…"`,
       "leans_on_before",
@@ -94,22 +94,25 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
       `${what} ("${text.slice(0, 40)}") names what it asks about only as "it" or "this": taught, every follower sending it would get this article, whatever they had read. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…"`,
       "leans_on_before",
     );
-  // A message the callback read with the question before it (its log's followup:…): what it asks of
-  // was said before, whatever its words ("can I book it?" after the parking card, "要带什么材料" after
-  // the renovation's, "多少钱一平", "what time does it close"). Taught, every follower sending it got
-  // that article alone, whatever they had asked (two walkthroughs: "can I book it?" then answered
-  // the rooms' follow-up with the parking card). Unless its words alone single out this article: the
-  // ranking sends it this one already. The operator who means the words as they stand says so with --as.
-  if (given === undefined && entry.answer.startsWith(READ_WITH_BEFORE) && ranked && !singlesOut(ranked, id))
-    throw badRequest(
-      `message ${seq} ("${text.slice(0, 40)}") was read with the question before it: taught, every follower sending it would get this article, whatever they had asked. Teach the question in words that name it (or these words, if they name it alone): replyd teach ${seq} ${named} --as "…"`,
-      "leans_on_before",
-    );
   const other = ranked && answeredByAnother(ctx, text, ranked, id);
   if (other)
     throw conflict(
       `${what} ("${text.slice(0, 40)}") is ${other.by === "question" ? "a question taught to" : other.by === "title" ? "the title of" : "a keyword of"} article "${other.id}": followers sending it get that article. ${other.by === "title" ? `To answer it with "${id}", retitle "${other.id}" (replyd set ${other.id} title=…), or teach a phrasing that says what "${id}" answers (--as "…")` : `To answer it with "${id}" instead, take it from "${other.id}" first (replyd set ${other.id} ${other.by === "keyword" ? "keywords" : "questions"}-=…)`}`,
       "answered_by_another",
+    );
+  // A short message the callback read with the question before it (its log's followup:…): what it
+  // asks of was said before ("can I book it?" after the parking card, "要带什么材料" after the
+  // renovation's, "多少钱一平", "what time does it close"). Taught, every follower sending it got that
+  // article alone, whatever they had asked (two walkthroughs: "can I book it?" then answered the
+  // rooms' follow-up with the parking card). Unless its words alone single out this article: the
+  // ranking sends it this one already. Not a longer one, which names its need itself — a misread the
+  // operator corrects ("And how do I get my money back if it arrives broken?" after delivery, to the
+  // returns: a review). The operator who means short words as they stand says so with --as. A
+  // model's answer is logged ai:…, its reading not kept: not checked so.
+  if (given === undefined && entry.answer.startsWith(READ_WITH_BEFORE) && fewWords(text, SHORT.han, SHORT.latin) && ranked && !singlesOut(ranked, id))
+    throw badRequest(
+      `message ${seq} ("${text.slice(0, 40)}") was read with the question before it: taught, every follower sending it would get this article, whatever they had asked. Teach the question in words that name it (or these words, if they name it alone): replyd teach ${seq} ${named} --as "…"`,
+      "leans_on_before",
     );
 
   const now = new Date(ctx.clock.now()).toISOString();
@@ -136,6 +139,11 @@ async function rankedFor(ctx: AppContext, text: string): Promise<RankedArticle[]
   const ranking = await ctx.read.searcher.rank({ text });
   return ranking && ranking !== "busy" ? ranking.articles : null;
 }
+
+/** A message short enough to lean on the one before it for what it asks: eight Chinese characters, six Latin words ("what time does it close"). */
+const SHORT = { han: 8, latin: 6 };
+
+const HAN = /\p{Script=Han}/u;
 
 /** How the log marks a message read with the question before it (wechat/answering/decision.ts). */
 const READ_WITH_BEFORE = "followup:";

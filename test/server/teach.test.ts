@@ -332,6 +332,13 @@ test("teach refuses a message read with the question before it unless its words 
   const alone = await newest();
   expect(await answerOf(alone)).toStartWith("followup:");
   expect((await call("POST", "/api/cli/teach", [["inbox", String(alone)], ["id", "delivery"]])).data).toMatchObject({ taught: true });
+  // A longer one read so names its need itself: the operator corrects the misread (a review).
+  await say("And how do I get my money back if it arrives broken?");
+  const longer = await newest();
+  expect(await answerOf(longer)).toStartWith("followup:");
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(longer)], ["id", "returns"]])).data).toMatchObject({ taught: true });
+  // An English question of its own asking what things cost is taught (in Chinese 贵吗 and 收费吗 lean, as the reading reads them).
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(longer)], ["id", "payment"], ["as", "what are your fees"]])).data).toMatchObject({ taught: true });
   // A message read alone is taught as before, whatever came before it.
   await say("I want my money back");
   expect(await answerOf(await newest())).not.toStartWith("followup:");
@@ -378,7 +385,7 @@ test("teach refuses, changing nothing: no such message, a reply, an event, what 
   // Nor a follow-up that names its subject only with the question before it — opening on 那 or "and",
   // or asking only what it costs (要多少钱): taught, every follower sending it would get the article —
   // nor a phrasing given so.
-  for (const leaning of ["要多少钱", "多少钱", "贵吗", "收费吗", "价格呢", "what's the price", "and on sundays?", "那中班呢", "what about saturdays", "is it free?", "does it need booking", "这个要预约吗"]) {
+  for (const leaning of ["要多少钱", "多少钱", "贵吗", "收费吗", "价格呢", "how much does it cost?", "and on sundays?", "那中班呢", "what about saturdays", "is it free?", "does it need booking", "这个要预约吗"]) {
     await say(leaning);
     const r = await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "delivery"]]);
     expect({ leaning, code: r.error?.code }).toEqual({ leaning, code: CODE.leans_on_before });
