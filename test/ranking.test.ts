@@ -637,7 +637,7 @@ test("a question asking what something costs, and a passage holding a price: not
 test("a message asking only what it costs names nothing else: a price word with particles, a pronoun or 怎么 around it; not a fee schedule, a price list or a thing's fee", () => {
   const only = (q: string) => asksOnlyPrice(q, termsOf(q).map((term) => ({ term })));
   // 收费吗 and 价格呢 are read in terms that are no price words (收, 格呢): matched whole.
-  for (const q of ["多少钱", "贵吗", "贵不贵", "收费吗", "要收费吗", "收費嗎？", "价格呢", "那价格呢", "價格呢", "怎么收费", "费用多少", "how much?", "what's the price"]) expect({ q, only: only(q) }).toEqual({ q, only: true });
+  for (const q of ["多少钱", "贵吗", "贵不贵", "收费吗", "要收费吗", "收費嗎？", "价格呢", "那价格呢", "價格呢", "怎么收费", "费用多少", "怎么收费的", "请问怎么收费", "是怎么收费的", "收费贵吗", "价格贵吗", "价格怎么样", "how much?", "what's the price"]) expect({ q, only: only(q) }).toEqual({ q, only: true });
   for (const q of ["收费标准", "价格表", "停车收费吗", "学生票多少钱", "is it free?", "how much is parking"]) expect({ q, only: only(q) }).toEqual({ q, only: false });
 });
 

@@ -32,13 +32,13 @@ const FEE_PAIR = /^\p{Script=Han}费$/u;
 export const withoutPriceWords = <T extends { term: string }>(q: readonly T[]): T[] => q.filter((t) => !isPriceWord(t.term));
 
 /**
- * A Chinese message of a price word with only a particle, a pronoun or 怎么 around it ("收费吗", "那价格呢",
- * "贵不贵", "费用多少", "怎么收费"), matched whole on the folded text: its terms pair the word's characters
+ * A Chinese message of a price word with only particles, a pronoun, 请问 or 怎么 around it ("收费吗", "那价格呢",
+ * "贵不贵", "费用多少", "请问怎么收费的", "价格贵吗", "价格怎么样"), matched whole on the folded text: its terms pair the word's characters
  * with the particles (格呢, 贵不) and split 收费 into 收 — no price words, so it had read as naming
  * something ("收费吗" after a card got the fallback: a walkthrough). Not "收费标准", "价格表" or
  * "停车收费吗", which name what they ask of.
  */
-const HAN_ONLY_PRICE = /^(?:那|请问|这个|那个|它|要|是|怎么)?(?:收不收费|收费|价格|价钱|费用|多少钱|要钱|贵不贵|贵)(?:是)?(?:多少|怎么算)?(?:吗|么|呢|嘛|啊|呀|吧)?$/u;
+const HAN_ONLY_PRICE = /^(?:那|请问|这个|那个|它|要|是|怎么)*(?:收不收费|收费|价格|价钱|费用|多少钱|要钱|贵不贵|贵)(?:是)?(?:多少|怎么算|怎么样|贵不贵|贵)?(?:吗|么|呢|嘛|啊|呀|吧|的)*$/u;
 
 /**
  * A message that asks what something costs and names nothing else ("多少钱", "要多少钱", 贵吗, 收费吗, "how

@@ -570,4 +570,10 @@ test("after a code a tag's list shows, a follow-up is read with that entry's tit
   expect((await say("7")).ids).toEqual(["filling"]);
   // Read with the tag's description (治疗项目), 多少钱 had got the price list and the insurance article (a bed-and-breakfast's walkthrough: "menu", "8", "how much is it").
   expect((await say("多少钱")).ids[0]).toBe("filling");
+  // A code of an entry picked before, sent after another entry was picked, is the one read again (a review).
+  await say("treat");
+  expect((await say("第一个")).ids).toEqual(["filling"]);
+  expect((await say("第二个")).ids).toEqual(["implant"]);
+  expect((await say("7")).ids).toEqual(["filling"]);
+  expect((await say("多少钱")).ids[0]).toBe("filling");
 });

@@ -11,6 +11,7 @@ import { rank } from "../../src/ranking/rank.ts";
 import type { Question } from "../../src/ranking/question.ts";
 import { nextTurn, offer, read, READING, type Reading } from "../../src/wechat/answering/reading.ts";
 import type { Turn } from "../../src/wechat/answering/conversation.ts";
+import { afterMarks } from "../../src/wechat/answering/sent-apart.ts";
 import { MemorySource } from "../../bench/eval/memory-source.ts";
 import { asksOfItAlone, fewWords, refersBack } from "../../src/ranking/cues.ts";
 
@@ -238,4 +239,11 @@ test("a follow-up asking only what it costs is about the article read when that 
   // A follow-up naming something else is not held so.
   const other = await read("学生票呢", [card], async (q) => rank(q, pool));
   expect(shown(other)[0]).toBe("tickets");
+  // Help between the card and 多少钱 forgets the card as a list to pick from, not as the article read (a review).
+  const helped = afterMarks([card], { unlisted: card.at + 1 });
+  expect(helped[0]).toMatchObject({ shown: [], read: "kids" });
+  expect(shown(await read("多少钱", helped, async (q) => rank(q, pool)))[0]).toBe("kids");
+  // "换一个" then leaves no article read behind it.
+  const another = await read("换一个", helped, async (q) => rank(q, pool));
+  expect(nextTurn(another, helped, "k2", card.at + 2, shown(another)).read).toBeUndefined();
 });

@@ -25,6 +25,7 @@ import type { RankedArticle, Ranking, RankingResult } from "../../ranking/types.
 import { asksAnother, asksOfItAlone, bareNumber, leansOnBefore, picksEntry } from "../../ranking/cues.ts";
 import { standsAlone, withoutOpening } from "../../ranking/courtesy.ts";
 import { CONVERSATION, type Turn } from "./conversation.ts";
+import { articleRead } from "./turn.ts";
 import { asksOnlyPrice, PRICE } from "../../ranking/price.ts";
 
 export type Reading = (
@@ -111,7 +112,7 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   const leans = leansOnBefore(asked) || (onlyPrice && /\p{Script=Han}/u.test(asked));
   // Not leaning, it can only stay on the article the follower reads: none (the fallback, or a code
   // or help since), or its own ranking sure of one, and it stands alone — no second ranking.
-  const reading = readingOf(last);
+  const reading = articleRead(last);
   const aloneChoice = choose(alone.ranked.articles);
   if (!leans && (reading === undefined || aloneChoice.kind === "one")) return alone;
   const earlier = earlierOf(last);
@@ -141,8 +142,9 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // Session 36: the follow-up set 0.796 → 0.801, the fresh one 0.510 → 0.521, those two alone moving.
   // Sure or not when a few words ask of the thing read by a pronoun as their subject ("is it free?"
   // after the study rooms' card had got the free Wi-Fi article and events: a walkthrough).
-  // A message leaning on what was said after help or a rule's reply forgot the list: about the article read before it (Turn.read).
-  const read = reading ?? (leans ? last.read : undefined);
+  // After help or a rule's reply forgot the list, a message that leans (one that does not has stood
+  // alone above) is about the article read before it (Turn.read).
+  const read = reading ?? last.read;
   const kept = led !== undefined && led.id === read && (taken.kind === "one" || asksOfItAlone(asked));
   if (named && !kept && named.headCoverage >= READING.namesAnother && (named.headCoverage > ledHead || (!leans && named.id !== led?.id))) return alone;
   // The entry picked from the list is what the follower reads now: the follow-up is about it when
@@ -154,7 +156,7 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // whose order is the operator's, not the question's (a tag's list then "多少钱" had put its first
   // course first: a review).
   const entry = last.shown.length ? pickedOf(last) : undefined;
-  const priced = entry === undefined && (last.shown.length === 1 || !last.byCode) && onlyPrice ? last.shown[0] : undefined;
+  const priced = entry === undefined && onlyPrice ? (last.shown.length === 0 ? last.read : last.shown.length === 1 || !last.byCode ? last.shown[0] : undefined) : undefined;
   const chosen = entry ?? priced;
   const it = chosen === undefined || led?.id === chosen ? undefined : together.articles.find((a) => a.id === chosen && (chosen === entry || PRICE.test(a.passage ?? "")));
   const ranked = it && led && it.score >= led.score * READING.pickedClose ? { ...together, articles: [it, ...together.articles.filter((a) => a !== it)] } : together;
@@ -163,9 +165,6 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
 
 /** The entry the follower picked last from the list `last` showed. */
 const pickedOf = (last: Turn): string | undefined => last.picked?.[last.picked.length - 1];
-
-/** The article the follower reads: the entry picked last, or the first offered; none once the list is forgotten (help or a rule since: sent-apart.ts). */
-const readingOf = (last: Turn): string | undefined => (last.shown.length ? (pickedOf(last) ?? last.shown[0]) : undefined);
 
 /**
  * Whether a message that does not lean, of which its own ranking is not sure, stays on the article
@@ -242,6 +241,6 @@ export function nextTurn(r: Reading, turns: readonly Turn[], key: string, at: nu
   if (last && r.how === "pick") return { ...last, key, at, picked: [...(last.picked ?? []), r.id], ...(last.byCode && pickedTitle !== undefined ? { text: pickedTitle, earlier: [] } : {}) };
   // Its list is the ranking's, numbered or labelled as lists of answers are, whatever the list before
   // showed, and none of it picked yet: "换一个" next asks for more, not for its first entry.
-  if (last && r.how === "another") return { ...last, key, at, offered: [...last.offered, ...shown.filter((id) => !last.offered.includes(id))], shown: [...shown], byCode: undefined, picked: undefined };
+  if (last && r.how === "another") return { ...last, key, at, offered: [...last.offered, ...shown.filter((id) => !last.offered.includes(id))], shown: [...shown], byCode: undefined, picked: undefined, read: undefined };
   return { key, at, text: r.question.text, earlier: last && r.how === "followup" ? earlierOf(last) : [], offered: [...shown], shown: [...shown] };
 }

@@ -12,7 +12,7 @@
  * costs one small write, not a read and a write of the turns (in Redis, a turn another instance
  * kept between them would be lost). The last code counts, and the last help or rule.
  */
-import type { Turn } from "./turn.ts";
+import { articleRead, type Turn } from "./turn.ts";
 
 /** An article a code sent: `entry` its id, `key` the message's (conversation.ts turnKey), `about` its title (at most 64 characters: article fields). */
 export interface Coded {
@@ -34,12 +34,6 @@ export interface Marks {
 /** `turn` showed a list (two entries or more) that holds `entry`. */
 const shows = (turn: Turn | undefined, entry: string): boolean => turn !== undefined && turn.shown.length > 1 && turn.shown.includes(entry);
 
-/** What `turn`'s follower reads: the entry picked last, or the first shown — not of a tag's or a rule's list, in the operator's order. */
-function readOf(turn: Turn): { read?: string } {
-  const read = turn.picked?.[turn.picked.length - 1] ?? (turn.byCode ? undefined : turn.shown[0]);
-  return read === undefined ? {} : { read };
-}
-
 /**
  * `turns` (newest first) after a code, help or a rule answered at `at` (`code`: what a code sent).
  * As they are when a turn came since, or when this code's turn is among them already (read
@@ -54,11 +48,13 @@ function afterSent(turns: readonly Turn[], at: number, code?: Coded): Turn[] {
   // From a tag's or a rule's list, whose text is its description, what they read is the entry's
   // title, as after a pick by place (reading.ts nextTurn): "how much is it" after "menu" and "8" had
   // been read with the menu's words (a bed-and-breakfast's walkthrough).
+  // Sent again after another entry was picked, it is the one read again: last among the picks.
   if (newest && code && shows(newest, code.entry))
-    return newest.picked?.includes(code.entry) ? [...turns] : [{ ...newest, picked: [...(newest.picked ?? []), code.entry], ...(newest.byCode ? { text: code.about, earlier: [] } : {}) }, ...older];
+    return newest.picked?.[newest.picked.length - 1] === code.entry ? [...turns] : [{ ...newest, picked: [...(newest.picked ?? []).filter((id) => id !== code.entry), code.entry], ...(newest.byCode ? { text: code.about, earlier: [] } : {}) }, ...older];
   // The code of the article just sent alone: what the follower read already, their question kept ("换一个" next is its next articles: a review).
   if (newest && code && newest.shown.length === 1 && newest.shown[0] === code.entry) return [...turns];
-  const rest = newest?.shown.length ? [{ ...newest, shown: [], ...readOf(newest) }, ...older] : [...turns];
+  const read = newest && articleRead(newest);
+  const rest = newest?.shown.length ? [{ ...newest, shown: [], ...(read === undefined ? {} : { read }) }, ...older] : [...turns];
   return code ? [{ key: code.key, at: when, text: code.about, earlier: [], offered: [code.entry], shown: [code.entry], coded: true }, ...rest] : rest;
 }
 

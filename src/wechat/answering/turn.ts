@@ -30,3 +30,6 @@ export interface Turn {
    */
   read?: string;
 }
+
+/** The article `t`'s follower reads: the entry picked last from its list, or the first it showed; none once help or a rule forgot the list (`read` then keeps it). */
+export const articleRead = (t: Turn): string | undefined => (t.shown.length ? (t.picked?.[t.picked.length - 1] ?? t.shown[0]) : undefined);
