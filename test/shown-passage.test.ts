@@ -82,7 +82,7 @@ describe("the passage shown", () => {
     expect(rank("what are the opening hours on christmas eve", pool).articles[0]?.passage).toStartWith("Holidays");
   });
 
-  test("asked only what the article's head names, its opening is shown, not the passage naming the words in passing; a word of the question only a later passage holds still chooses it", () => {
+  test("asked only what the article's title names, its opening is shown, not the passage naming the words in passing (and, controls, a word only a later passage holds, a price, the title's later subject choose theirs)", () => {
     // A bed-and-breakfast's articles as its operator wrote them (a walkthrough).
     const bnb = new MemorySource([
       {

@@ -513,7 +513,7 @@ test("an article sent for its code is what the follower reads: a follow-up is re
   }
 });
 
-test("after help or a greeting, a follow-up leaning on the question before is about the article read, though another's taught question names its words; one that does not lean stands alone", async () => {
+test("after help or a greeting, a follow-up leaning on the question before is about the article read, though another's taught question names its words (and, a control, one that does not lean stands alone)", async () => {
   // A residential compound's articles as its operator wrote them, and taught (a walkthrough).
   const compound = [
     { id: "parking", url: url("parking"), title: "停车服务：月租车位与临时停车", keywords: ["车位", "停车", "月租"], body: "月租车位地下车库月租车位每月300元，地面车位每月200元，按季度或按年缴纳，一户限租一个。目前地下车库尚有少量空余车位，地面车位已满，可到前台排队登记。办理月租需携带行驶证、身份证和房产证明（或租赁合同）。临时停车临时车辆首1小时免费，之后每小时3元，24小时内最高收费20元。产权车位产权车位买卖由开发商销售中心负责，物业不经手，请咨询销售中心。" },
@@ -568,7 +568,7 @@ test("after a code a tag's list shows, a follow-up is read with that entry's tit
   expect(r.status).toBe(200);
   expect((await say("treat")).text).toContain("7  补牙");
   expect((await say("7")).ids).toEqual(["filling"]);
-  // Read with the tag's description (治疗项目), 多少钱 had got the price list and the insurance article (a bed-and-breakfast's walkthrough: "menu", "8", "how much is it").
+  // Read with the tag's description (治疗项目), 多少钱 had got the price list and the insurance article, as a bed-and-breakfast's "menu", "8", "how much is it" had (a walkthrough).
   expect((await say("多少钱")).ids[0]).toBe("filling");
   // A code of an entry picked before, sent after another entry was picked, is the one read again (a review).
   await say("treat");

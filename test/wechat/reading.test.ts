@@ -23,6 +23,8 @@ const insurer = new MemorySource([
   { id: "bikes", title: "Bicycles", keywords: "bike", body: "Bikes are covered at home up to £500. Add cycle cover for bikes worth more, and for theft away from home. Electric bikes are covered the same way, an electric bike's battery too." },
   { id: "claim-deadlines", title: "Claim deadlines", keywords: "time limit", body: "Tell us about a claim within 30 days of the loss. Theft must be reported to the police within 48 hours, and the crime number given to us when you claim." },
 ]);
+// Keyworded apart from the follow-ups' words (a keyword written out scores more: names.ts), so that
+// each test below reaches the reading it is about; the keyword's part is a test of its own.
 const evs = new MemorySource([
   { id: "bikes", title: "Is my bike covered", keywords: "bike", body: "Your bike is covered at home up to £500. A bike worth more needs cycle cover, which covers your bike away from home too. Electric bikes are covered the same way, an electric bike's battery too." },
   { id: "ebikes", title: "Electric car chargers", keywords: "electric car", body: "A charger fixed to your home is part of the building: we pay for damage from a power surge." },
@@ -169,6 +171,19 @@ test("a follow-up whose words another article's head names stays on the article 
   // The reading together not leading with the article read: the conversation goes to the one named.
   expect(together("what about scooters?", "Is my bike covered?", evs)[0]?.id).toBe("scooters");
   expect(shown(await conversationIn(evs, "Is my bike covered?", "what about scooters?"))[0]).toBe("scooters");
+});
+
+test("a follow-up writing out another article's keyword: that article scores more read together too, and the pronoun's few words still lead with the article read ('is it electric?' after bicycles, the chargers keyworded 'electric': a list, bicycles first)", async () => {
+  // evs as above but the chargers keyworded "electric" (names.ts namesKeyword), which the follow-up writes out.
+  const keyworded = new MemorySource([
+    { id: "bikes", title: "Is my bike covered", keywords: "bike", body: "Your bike is covered at home up to £500. A bike worth more needs cycle cover, which covers your bike away from home too. Electric bikes are covered the same way, an electric bike's battery too." },
+    { id: "ebikes", title: "Electric car chargers", keywords: "electric", body: "A charger fixed to your home is part of the building: we pay for damage from a power surge." },
+    { id: "scooters", title: "Mobility scooters", keywords: "scooter", body: "Mobility scooters are covered at home and away, up to £3,000, with breakdown help." },
+  ]);
+  expect(choose(together("is it electric?", "Is my bike covered?", keyworded)).kind).toBe("list");
+  const r = await conversationIn(keyworded, "Is my bike covered?", "is it electric?");
+  expect(r.how).toBe("followup");
+  expect(shown(r)).toEqual(["bikes", "ebikes"]);
 });
 
 test("after an entry picked from a list, the article read is that entry, not the list's first: 'is there a fee' after picking the third is not held to the first", async () => {
