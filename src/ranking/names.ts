@@ -4,6 +4,7 @@
  * longer one holding it ("前肛鳗的体长是多少？" against 异齿前肛鳗); such an article scores
  * RANKING.titleBoost more (bm25.ts); one of whose keywords it writes out, RANKING.keywordBoost.
  */
+import { memoized } from "./memo.ts";
 import { folded, termsOf } from "./words.ts";
 
 /** Text as titles are looked for in a question: as its words are read (NFKC, lower case, one spelling of a word: words.ts), spaces folded. */
@@ -42,18 +43,8 @@ function unescaped(k: string): string {
   }
 }
 
-/** Keywords that name something, kept: a keyword of stop words or filler alone ("it", 怎么办) names nothing a question asks. */
-const NAMING_HELD = 20_000;
-const naming = new Map<string, boolean>();
-function names(keyword: string): boolean {
-  let yes = naming.get(keyword);
-  if (yes === undefined) {
-    if (naming.size >= NAMING_HELD) naming.clear();
-    // A word the ranking reads: a pair of characters or a Latin word, not a character alone (怎么办 is read as 办).
-    naming.set(keyword, (yes = [...keyword].length >= 2 && termsOf(keyword).some((t) => [...t].length >= 2 || /[\p{L}\p{N}]/u.test(t) && !/\p{Script=Han}/u.test(t))));
-  }
-  return yes;
-}
+/** A keyword that names something: a word the ranking reads, a pair of characters or a Latin word — not stop words or filler alone ("it", 怎么办 read as 办). */
+const names = memoized(20_000, (keyword) => [...keyword].length >= 2 && termsOf(keyword).some((t) => [...t].length >= 2 || (/[\p{L}\p{N}]/u.test(t) && !/\p{Script=Han}/u.test(t))));
 
 /** Whether `question` (in titleForm) writes out one of `keywords` (as stored: keywordsOf) whole — of two characters or more, holding a word the ranking reads. */
 export function namesKeyword(question: string, keywords: string): boolean {

@@ -5,6 +5,7 @@
  * show. Pure: the store supplies the counts and the candidates (rank.ts), this file only scores.
  */
 import { articleScore, idf, passageScore, RANKING, type CorpusStats, type Fields, type QueryTerm } from "./bm25.ts";
+import { memoized } from "./memo.ts";
 import { namesKeyword, namesTitle, titleForm } from "./names.ts";
 import { CONTEXT, withContext } from "./question.ts";
 import { isHeading, passagesOf, withoutNumber, type Span } from "./passages.ts";
@@ -230,17 +231,8 @@ export function scoreArticle(asked: Asked, a: RankedSource, stats: CorpusStats):
  */
 const LATER_SUBJECT = /\s+(?:and|&)\s+|[&、，,和与及：:]/iu;
 
-/** The terms of a title's first subject (LATER_SUBJECT), kept: the same articles' titles come back with question after question. */
-const TITLES_HELD = 20_000;
-const titles = new Map<string, ReadonlySet<string>>();
-function titleTerms(title: string): ReadonlySet<string> {
-  let terms = titles.get(title);
-  if (terms === undefined) {
-    if (titles.size >= TITLES_HELD) titles.clear();
-    titles.set(title, (terms = new Set(articleTermsOf(title.split(LATER_SUBJECT)[0] ?? ""))));
-  }
-  return terms;
-}
+/** The terms of a title's first subject (LATER_SUBJECT). */
+const titleTerms = memoized<ReadonlySet<string>>(20_000, (title) => new Set(articleTermsOf(title.split(LATER_SUBJECT)[0] ?? "")));
 
 /** `passage` opens on a heading (passages.ts isHeading) that the question (in titleForm) writes out: "怎么备案" in 异地就医怎么备案. */
 function namesHeading(question: string, passage: string): boolean {

@@ -12,21 +12,13 @@
  * and is the one to say where they go now (teach them anew, or `rm --purge` the article to leave
  * them to the ranking).
  */
+import { memoized } from "../../ranking/memo.ts";
 import { taughtForm } from "../../ranking/taught-form.ts";
 import type { RankedArticle } from "../../ranking/types.ts";
 import type { ArticleReads } from "../../store/read-model.ts";
 
-/** Taught questions as compared, kept: the same articles' questions come back with message after message. */
-const FORMS_HELD = 20_000;
-const forms = new Map<string, string>();
-function formOf(question: string): string {
-  let form = forms.get(question);
-  if (form === undefined) {
-    if (forms.size >= FORMS_HELD) forms.clear();
-    forms.set(question, (form = taughtForm(question)));
-  }
-  return form;
-}
+/** Taught questions as compared. */
+const formOf = memoized(20_000, taughtForm);
 
 /**
  * A message as taught: to a ranked (live) article — one of its questions, its title, or one of its
