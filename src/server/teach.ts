@@ -100,18 +100,18 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
       `${what} ("${text.slice(0, 40)}") is ${other.by === "question" ? "a question taught to" : other.by === "title" ? "the title of" : "a keyword of"} article "${other.id}": followers sending it get that article. ${other.by === "title" ? `To answer it with "${id}", retitle "${other.id}" (replyd set ${other.id} title=…), or teach a phrasing that says what "${id}" answers (--as "…")` : `To answer it with "${id}" instead, take it from "${other.id}" first (replyd set ${other.id} ${other.by === "keyword" ? "keywords" : "questions"}-=…)`}`,
       "answered_by_another",
     );
-  // A short message the callback read with the question before it (its log's followup:…): what it
-  // asks of was said before ("can I book it?" after the parking card, "要带什么材料" after the
-  // renovation's, "多少钱一平", "what time does it close"). Taught, every follower sending it got that
-  // article alone, whatever they had asked (two walkthroughs: "can I book it?" then answered the
-  // rooms' follow-up with the parking card). Unless its words alone single out this article: the
-  // ranking sends it this one already. Not a longer one, which names its need itself — a misread the
-  // operator corrects ("And how do I get my money back if it arrives broken?" after delivery, to the
-  // returns: a review). The operator who means short words as they stand says so with --as. A
-  // model's answer is logged ai:…, its reading not kept: not checked so.
-  if (given === undefined && entry.answer.startsWith(READ_WITH_BEFORE) && fewWords(text, SHORT.han, SHORT.latin) && ranked && !singlesOut(ranked, id))
+  // A short message leaning on what was said — a pronoun, a connective, a subject left out ("can I
+  // book it?" after the parking card, "要带什么材料" after the renovation's, "多少钱一平", "what time does
+  // it close", "where do i pick it up") — whose words alone do not send this article: taught, every
+  // follower sending it got that article alone, whatever they had asked (three walkthroughs: "can I
+  // book it?" then answered the rooms' follow-up with the parking card). Not by how the callback
+  // read it: a question of its own read with the one before because the article read held its words
+  // ("周一开门吗" after 那周末呢) had been refused, though teaching it is how the operator puts it right
+  // (a walkthrough); nor a longer one, which names its need itself ("And how do I get my money back
+  // if it arrives broken?" after delivery, to the returns: a review). --as gives the words.
+  if (leansOnBefore(text) && fewWords(text, SHORT.han, SHORT.latin) && ranked && !singlesOut(ranked, id))
     throw badRequest(
-      `message ${seq} ("${text.slice(0, 40)}") was read with the question before it: taught, every follower sending it would get this article, whatever they had asked. Teach the question in words that name it (or these words, if they name it alone): replyd teach ${seq} ${named} --as "…"`,
+      `${what} ("${text.slice(0, 40)}") leans on the question before it for what it asks of: taught, every follower sending it would get this article, whatever they had asked. Teach the question in words that name it (or these words, if they name it alone): replyd teach ${seq} ${named} --as "…"`,
       "leans_on_before",
     );
 
@@ -144,9 +144,6 @@ async function rankedFor(ctx: AppContext, text: string): Promise<RankedArticle[]
 const SHORT = { han: 8, latin: 6 };
 
 const HAN = /\p{Script=Han}/u;
-
-/** How the log marks a message read with the question before it (wechat/answering/decision.ts). */
-const READ_WITH_BEFORE = "followup:";
 
 /** The ranking sends `id` alone for these words. */
 function singlesOut(ranked: readonly RankedArticle[], id: string): boolean {
