@@ -111,6 +111,20 @@ export function refersBack(text: string): boolean {
   return REFERS_LATIN.test(f) || (/\p{Script=Han}/u.test(f) && REFERS_HAN.test(f.replace(/ /g, "")));
 }
 
+/**
+ * The message names a thing only by a pronoun standing for it, anywhere in it ("can I book it?",
+ * "where do i pick it up", "what time does it close", 它几点关门, 那个要预约吗): it, its, they, them,
+ * their, 它; 这个 and 那个 only before what is asked of a thing (not 那个停车场, which names it). Not a
+ * question opening on a question word or a modal (几点关门, 能开发票吗): Chinese leaves the subject out
+ * of questions of their own too.
+ */
+const PRONOUN_LATIN = /\b(?:it|its|they|them|their)\b/;
+const PRONOUN_HAN = /它|(?:这个|那个|这些|那些)(?=[要多免能可是怎几有收贵便还也在需用包会好算])/u;
+export function namesByPronoun(text: string): boolean {
+  const f = fold(text);
+  return PRONOUN_LATIN.test(f) || (/\p{Script=Han}/u.test(f) && PRONOUN_HAN.test(f.replace(/ /g, "")));
+}
+
 /** A few words asking of the thing read, named only by a pronoun as their subject: "is it free?", 这个要预约吗 (reading.ts keeps them on it; teach refuses them when their words name no one article). */
 export const asksOfItAlone = (text: string): boolean => refersBack(text) && fewWords(text);
 

@@ -3,7 +3,7 @@ import { heldItem } from "./append.ts";
 import { NO_CONTROL, unprintable } from "../article/text-rules.ts";
 import { CONTENT } from "../article/fields.ts";
 import { badRequest, conflict, notFound } from "../base/errors.ts";
-import { asksOfItAlone, fewWords, leansOnBefore, saidBetweenQuestions, searchedWords } from "../ranking/cues.ts";
+import { asksOfItAlone, fewWords, leansOnBefore, namesByPronoun, saidBetweenQuestions, searchedWords } from "../ranking/cues.ts";
 import { taughtOf } from "../wechat/answering/taught.ts";
 import { choose } from "../ranking/choice.ts";
 import type { RankedArticle } from "../ranking/types.ts";
@@ -100,18 +100,19 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
       `${what} ("${text.slice(0, 40)}") is ${other.by === "question" ? "a question taught to" : other.by === "title" ? "the title of" : "a keyword of"} article "${other.id}": followers sending it get that article. ${other.by === "title" ? `To answer it with "${id}", retitle "${other.id}" (replyd set ${other.id} title=…), or teach a phrasing that says what "${id}" answers (--as "…")` : `To answer it with "${id}" instead, take it from "${other.id}" first (replyd set ${other.id} ${other.by === "keyword" ? "keywords" : "questions"}-=…)`}`,
       "answered_by_another",
     );
-  // A short message leaning on what was said — a pronoun, a connective, a subject left out ("can I
-  // book it?" after the parking card, "要带什么材料" after the renovation's, "多少钱一平", "what time does
-  // it close", "where do i pick it up") — whose words alone do not send this article: taught, every
-  // follower sending it got that article alone, whatever they had asked (three walkthroughs: "can I
-  // book it?" then answered the rooms' follow-up with the parking card). Not by how the callback
-  // read it: a question of its own read with the one before because the article read held its words
-  // ("周一开门吗" after 那周末呢) had been refused, though teaching it is how the operator puts it right
-  // (a walkthrough); nor a longer one, which names its need itself ("And how do I get my money back
-  // if it arrives broken?" after delivery, to the returns: a review). --as gives the words.
-  if (leansOnBefore(text) && fewWords(text, SHORT.han, SHORT.latin) && ranked && !singlesOut(ranked, id))
+  // A short message naming what it asks of only by a pronoun ("can I book it?" after the parking
+  // card, "what time does it close", "where do i pick it up") whose words alone do not send this
+  // article: taught, every follower sending it got that article alone, whatever they had asked
+  // about (three walkthroughs: "can I book it?" then answered the rooms' follow-up with the parking
+  // card). A pronoun, not how the callback read the message: "周一开门吗", read with 那周末呢 before it
+  // because the article read held its words, is a question of its own, and teaching it is how the
+  // operator puts right the list it got (a walkthrough); nor a question opening on a question word
+  // or a modal, which Chinese asks without its subject (几点关门, 能开发票吗: a review); nor a longer
+  // message, which names its need itself ("And how do I get my money back if it arrives broken?" after
+  // delivery, to the returns). The operator's phrasing (--as) is held to it too: it should name the thing.
+  if (namesByPronoun(text) && fewWords(text, SHORT.han, SHORT.latin) && ranked && !singlesOut(ranked, id))
     throw badRequest(
-      `${what} ("${text.slice(0, 40)}") leans on the question before it for what it asks of: taught, every follower sending it would get this article, whatever they had asked. Teach the question in words that name it (or these words, if they name it alone): replyd teach ${seq} ${named} --as "…"`,
+      `${what} ("${text.slice(0, 40)}") names what it asks about only as "it" or "this": taught, every follower sending it would get this article, whatever they had asked about. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…"`,
       "leans_on_before",
     );
 
@@ -140,7 +141,7 @@ async function rankedFor(ctx: AppContext, text: string): Promise<RankedArticle[]
   return ranking && ranking !== "busy" ? ranking.articles : null;
 }
 
-/** A message short enough to lean on the one before it for what it asks: eight Chinese characters, six Latin words ("what time does it close"). */
+/** A message short enough to lean on the one before it for what it asks of: eight Chinese characters, six Latin words ("what time does it close"). */
 const SHORT = { han: 8, latin: 6 };
 
 const HAN = /\p{Script=Han}/u;

@@ -313,7 +313,7 @@ test("teach as=: the operator's phrasing of a message is taught instead of its t
   expect((await call("GET", "/api/cli", [["id", "returns"]])).data.rev).toBe(3);
 });
 
-test("teach refuses a short message leaning on the question before it unless its words alone single out the article; a longer one is taught; --as teaches the operator's words", async () => {
+test("teach refuses a short message naming what it asks of only by a pronoun unless its words alone single out the article; a longer one, or a short question opening on a question word, is taught; --as is held to it too", async () => {
   await importDoc({ matter: "articles" }, SHOP);
   const answerOf = async (seq: number) => ((await call("GET", "/api/cli", [["inbox", "all"], ["limit", "5"]])).data.items as { seq: number; answer: string }[]).find((i) => i.seq === seq)?.answer;
   expect(titleOf(await say("how long does delivery take"))).toBe("Delivery times");
@@ -322,7 +322,7 @@ test("teach refuses a short message leaning on the question before it unless its
   const leaning = await newest();
   expect(await answerOf(leaning)).toStartWith("followup:");
   const refused = await call("POST", "/api/cli/teach", [["inbox", String(leaning)], ["id", "delivery"]]);
-  expect(refused).toMatchObject({ status: 400, error: { code: CODE.leans_on_before, message: expect.stringContaining("leans on the question before it") } });
+  expect(refused).toMatchObject({ status: 400, error: { code: CODE.leans_on_before, message: expect.stringContaining('only as "it" or "this"') } });
   expect((await call("GET", "/api/cli", [["id", "delivery"]])).data.questions).toEqual([]);
   // The operator's words for it are taught.
   const phrased = await call("POST", "/api/cli/teach", [["inbox", String(leaning)], ["id", "delivery"], ["as", "can I change my delivery day?"]]);
@@ -336,6 +336,16 @@ test("teach refuses a short message leaning on the question before it unless its
   await say("I want my money back");
   await say("where do i pick it up");
   expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "delivery"]])).error).toMatchObject({ code: CODE.leans_on_before });
+  // The operator's phrasing is held to it too.
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(leaning)], ["id", "delivery"], ["as", "can I move it?"]])).error).toMatchObject({ code: CODE.leans_on_before });
+  // A pronoun's words that the ranking alone sends to the article are taught: they find it already.
+  await say("can i return it");
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "returns"]])).data).toMatchObject({ taught: true });
+  // A short question opening on a question word or a modal, asked as the first message, is taught to a real article (a review).
+  for (const [own, id] of [["几点关门", "contact"], ["能开发票吗", "payment"], ["可以退货吗", "returns"]] as const) {
+    await say(own);
+    expect({ own, r: (await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", id]])).data?.taught }).toEqual({ own, r: true });
+  }
   // A longer one read so names its need itself: the operator corrects the misread (a review).
   await say("And how do I get my money back if it arrives broken?");
   const longer = await newest();
