@@ -102,7 +102,9 @@ export const fewWords = (text: string, han = 6, latin = 4): boolean => {
  * with at most one word after them ("is this free?"), in Chinese before what is asked of a thing
  * (要, 多少, 免费, 能, 可以, 是, 怎么 …); 那个 said to hesitate (那个，停车要钱吗) has a pause after it.
  */
-const REFERS_HAN = /^(?:它们?|(?:这个|那个|这些|那些)(?=[要多免能可是怎几有收贵便还也在需用包会好算]))/u;
+/** 这个, 那个, 这些, 那些 standing for a thing: before what is asked of it (not before a noun: 这个wifi, 那个停车场). */
+const HAN_DEMONSTRATIVE = "(?:这个|那个|这些|那些)(?=[要多免能可是怎几有收贵便还也在需用包会好算])";
+const REFERS_HAN = new RegExp(`^(?:它们?|${HAN_DEMONSTRATIVE})`, "u");
 const REFERS_LATIN = /^(?:(?:is|are|was|were|does|do|did|will|would|can|could|has|have) )?(?:(?:it|its|they)\b(?! (?:i|you|we)\b)|(?:this|that|these|those)(?: [\p{L}\p{N}]+)?$)/u;
 
 /** The message asks of what was just read, naming it only by a pronoun as its subject (REFERS_*). */
@@ -119,7 +121,7 @@ export function refersBack(text: string): boolean {
  * of questions of their own too.
  */
 const PRONOUN_LATIN = /\b(?:it|its|they|them|their)\b/;
-const PRONOUN_HAN = /它|(?:这个|那个|这些|那些)(?=[要多免能可是怎几有收贵便还也在需用包会好算])/u;
+const PRONOUN_HAN = new RegExp(`它|${HAN_DEMONSTRATIVE}`, "u");
 export function namesByPronoun(text: string): boolean {
   const f = fold(text);
   return PRONOUN_LATIN.test(f) || (/\p{Script=Han}/u.test(f) && PRONOUN_HAN.test(f.replace(/ /g, "")));

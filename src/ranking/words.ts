@@ -18,6 +18,7 @@
  */
 
 import { TRADITIONAL_PAIRS } from "./traditional-chars.ts";
+import { memoized } from "./memo.ts";
 import { stemWord } from "./stem.ts";
 import { taglishStops } from "./taglish.ts";
 import { canonicalTerms, groupedTerms, synonymCover } from "./synonyms.ts";
@@ -96,12 +97,7 @@ export function articleTermsOf(text: string): string[] {
 }
 
 /** The weekend as its terms are read (周末: 周, 周末, 末 — what a synonym phrase 周末 is matched on), once each. */
-const WEEKEND_TERMS = new Map<string, string[]>();
-function weekendTerms(weekend: string): string[] {
-  let terms = WEEKEND_TERMS.get(weekend);
-  if (!terms) WEEKEND_TERMS.set(weekend, (terms = /\p{Script=Han}/u.test(weekend) ? ownTerms(weekend) : [weekend]));
-  return terms;
-}
+const weekendTerms = memoized(4, (weekend): string[] => (/\p{Script=Han}/u.test(weekend) ? ownTerms(weekend) : [weekend]));
 
 /**
  * The terms of `text` with each of the operator's synonym phrases as its group's term alone: what

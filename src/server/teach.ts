@@ -90,10 +90,7 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   // follower with the safety check, after the classes' card too (a bike shop's walkthrough). Not
   // when the words name one article by themselves: "is it open today?" is the hours' (a review).
   if (ranked && asksOfItAlone(text) && choose(ranked).kind !== "one")
-    throw badRequest(
-      `${what} ("${text.slice(0, 40)}") names what it asks about only as "it" or "this": taught, every follower sending it would get this article, whatever they had read. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…"`,
-      "leans_on_before",
-    );
+    throw byPronounOnly(what, text, seq, named);
   const other = ranked && answeredByAnother(ctx, text, ranked, id);
   if (other)
     throw conflict(
@@ -111,10 +108,7 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   // message, which names its need itself ("And how do I get my money back if it arrives broken?" after
   // delivery, to the returns). The operator's phrasing (--as) is held to it too: it should name the thing.
   if (namesByPronoun(text) && fewWords(text, SHORT.han, SHORT.latin) && ranked && !singlesOut(ranked, id))
-    throw badRequest(
-      `${what} ("${text.slice(0, 40)}") names what it asks about only as "it" or "this": taught, every follower sending it would get this article, whatever they had asked about. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…"`,
-      "leans_on_before",
-    );
+    throw byPronounOnly(what, text, seq, named);
 
   const now = new Date(ctx.clock.now()).toISOString();
   const r = await ctx.write.editArticle(id, {
@@ -140,6 +134,13 @@ async function rankedFor(ctx: AppContext, text: string): Promise<RankedArticle[]
   const ranking = await ctx.read.searcher.rank({ text });
   return ranking && ranking !== "busy" ? ranking.articles : null;
 }
+
+/** The refusal of words naming what they ask about only by a pronoun. */
+const byPronounOnly = (what: string, text: string, seq: number, named: string) =>
+  badRequest(
+    `${what} ("${text.slice(0, 40)}") names what it asks about only as "it" or "this": taught, every follower sending it would get this article, whatever they had read or asked about. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…"`,
+    "leans_on_before",
+  );
 
 /** A message short enough to lean on the one before it for what it asks of: eight Chinese characters, six Latin words ("what time does it close"). */
 const SHORT = { han: 8, latin: 6 };

@@ -25,7 +25,7 @@ import type { RankedArticle, Ranking, RankingResult } from "../../ranking/types.
 import { asksAnother, asksOfItAlone, bareNumber, leansOnBefore, picksEntry } from "../../ranking/cues.ts";
 import { standsAlone, withoutOpening } from "../../ranking/courtesy.ts";
 import { CONVERSATION, type Turn } from "./conversation.ts";
-import { articleRead } from "./turn.ts";
+import { articleRead, lastPicked } from "./turn.ts";
 import { asksOnlyPrice, PRICE } from "../../ranking/price.ts";
 
 export type Reading = (
@@ -155,16 +155,13 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // The article sent, or the first of a list the ranking made — not of a tag's or a rule's list,
   // whose order is the operator's, not the question's (a tag's list then "多少钱" had put its first
   // course first: a review).
-  const entry = last.shown.length ? pickedOf(last) : undefined;
+  const entry = last.shown.length ? lastPicked(last) : undefined;
   const priced = entry === undefined && onlyPrice ? (last.shown.length === 0 ? last.read : last.shown.length === 1 || !last.byCode ? last.shown[0] : undefined) : undefined;
   const chosen = entry ?? priced;
   const it = chosen === undefined || led?.id === chosen ? undefined : together.articles.find((a) => a.id === chosen && (chosen === entry || PRICE.test(a.passage ?? "")));
   const ranked = it && led && it.score >= led.score * READING.pickedClose ? { ...together, articles: [it, ...together.articles.filter((a) => a !== it)] } : together;
   return { how: "followup", question, asked: spoken(text, earlier), ranked };
 }
-
-/** The entry the follower picked last from the list `last` showed. */
-const pickedOf = (last: Turn): string | undefined => last.picked?.[last.picked.length - 1];
 
 /**
  * Whether a message that does not lean, of which its own ranking is not sure, stays on the article

@@ -12,7 +12,7 @@
  * costs one small write, not a read and a write of the turns (in Redis, a turn another instance
  * kept between them would be lost). The last code counts, and the last help or rule.
  */
-import { articleRead, type Turn } from "./turn.ts";
+import { articleRead, lastPicked, type Turn } from "./turn.ts";
 
 /** An article a code sent: `entry` its id, `key` the message's (conversation.ts turnKey), `about` its title (at most 64 characters: article fields). */
 export interface Coded {
@@ -50,7 +50,7 @@ function afterSent(turns: readonly Turn[], at: number, code?: Coded): Turn[] {
   // been read with the menu's words (a bed-and-breakfast's walkthrough).
   // Sent again after another entry was picked, it is the one read again: last among the picks.
   if (newest && code && shows(newest, code.entry))
-    return newest.picked?.[newest.picked.length - 1] === code.entry ? [...turns] : [{ ...newest, picked: [...(newest.picked ?? []).filter((id) => id !== code.entry), code.entry], ...(newest.byCode ? { text: code.about, earlier: [] } : {}) }, ...older];
+    return lastPicked(newest) === code.entry ? [...turns] : [{ ...newest, picked: [...(newest.picked ?? []).filter((id) => id !== code.entry), code.entry], ...(newest.byCode ? { text: code.about, earlier: [] } : {}) }, ...older];
   // The code of the article just sent alone: what the follower read already, their question kept ("换一个" next is its next articles: a review).
   if (newest && code && newest.shown.length === 1 && newest.shown[0] === code.entry) return [...turns];
   const read = newest && articleRead(newest);

@@ -31,5 +31,8 @@ export interface Turn {
   read?: string;
 }
 
+/** The entry of `t`'s list the follower picked last. */
+export const lastPicked = (t: Turn): string | undefined => t.picked?.[t.picked.length - 1];
+
 /** The article `t`'s follower reads: the entry picked last from its list, or the first it showed; none once help or a rule forgot the list (`read` then keeps it). */
-export const articleRead = (t: Turn): string | undefined => (t.shown.length ? (t.picked?.[t.picked.length - 1] ?? t.shown[0]) : undefined);
+export const articleRead = (t: Turn): string | undefined => (t.shown.length ? (lastPicked(t) ?? t.shown[0]) : undefined);
