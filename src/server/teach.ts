@@ -3,7 +3,7 @@ import { heldItem } from "./append.ts";
 import { NO_CONTROL, unprintable } from "../article/text-rules.ts";
 import { CONTENT } from "../article/fields.ts";
 import { badRequest, conflict, notFound } from "../base/errors.ts";
-import { asksOfItAlone, fewWords, leansOnBefore, namesByPronoun, saidBetweenQuestions, searchedWords } from "../ranking/cues.ts";
+import { asksAnother, asksOfItAlone, fewWords, leansOnBefore, namesByPronoun, saidBetweenQuestions, searchedWords } from "../ranking/cues.ts";
 import { taughtOf } from "../wechat/answering/taught.ts";
 import { choose } from "../ranking/choice.ts";
 import type { RankedArticle } from "../ranking/types.ts";
@@ -14,6 +14,8 @@ import { invalidArticle } from "./admin.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";
+import type { LoggedMessage } from "../store/follower-log.ts";
+import { AGAIN_MS } from "../store/log-kinds.ts";
 
 
 /**
@@ -38,19 +40,27 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
 
   // The log must hold every message that arrived so far: the named entry may be the newest.
   await ctx.write.log.settled();
-  const entry = await ctx.write.log.entry(seq);
-  if (!entry) throw notFound(`no message ${seq} in the log (it may have been pruned; replyd inbox lists those there are)`, "no_message");
-  if (entry.direction !== "in") throw badRequest(`message ${seq} is a reply the account sent, not a follower's message`, "not_a_follower_message");
+  const logged = await ctx.write.log.entry(seq);
+  if (!logged) throw notFound(`no message ${seq} in the log (it may have been pruned; replyd inbox lists those there are)`, "no_message");
+  if (logged.direction !== "in") throw badRequest(`message ${seq} is a reply the account sent, not a follower's message`, "not_a_follower_message");
+  // "换一个 / another" says the articles offered did not answer the question before it: that question
+  // is what to teach (the inbox lists "another" with nothing left, whose words teach nothing).
+  const askedOf = await askedAnotherOf(ctx, logged);
+  const entry = askedOf ?? logged;
   // An explicit search ("s 自修室几点开") is taught as the words searched, as they were answered.
   // A voice message the platform recognised is its words, as the callback answered it (wechat.md §3).
   const written = entry.type === "text" || entry.type === "voice" ? (entry.content ?? "") : "";
   const message = questionForm(searchedWords(written.trim()) ?? written);
-  if (!message) throw badRequest(`message ${seq} is ${entry.type === "event" ? `an event (${entry.event ?? "?"})` : `a message of type ${entry.type}`}, not a follower's text: only what a follower wrote can be taught`, "not_a_question");
+  if (!message) throw badRequest(`message ${entry.seq} is ${entry.type === "event" ? `an event (${entry.event ?? "?"})` : `a message of type ${entry.type}`}, not a follower's text: only what a follower wrote can be taught`, "not_a_question");
   // "谢谢", "换一个", "2": what followers say between questions is no phrasing of one — nor the
   // message a phrasing is taught for (a mistyped SEQ, most likely).
-  if (saidBetweenQuestions(message)) throw badRequest(`message ${seq} ("${message.slice(0, 40)}") is what followers say between questions, not a question an article answers`, "not_a_question");
+  if (saidBetweenQuestions(message))
+    throw badRequest(
+      `message ${seq} ("${message.slice(0, 40)}") is what followers say between questions, not a question an article answers${asksAnother(message) ? `: it asks for another answer to the question before it, which came more than ${AGAIN_MS / 60_000} minutes earlier or was not answered by articles — teach that question's message (replyd inbox --all shows it)` : ""}`,
+      "not_a_question",
+    );
   const given = f.get("as");
-  const what = given === undefined ? `message ${seq}` : "the phrasing given (as=)";
+  const what = given !== undefined ? "the phrasing given (as=)" : askedOf ? `message ${entry.seq} (message ${seq} asked for another answer to it)` : `message ${seq}`;
   let text = message;
   if (given !== undefined) {
     // Control characters are refused before white space is folded, as the field refuses them: a
@@ -126,7 +136,29 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
       return { ...stored, questions: checked.value as string[], rev: stored.rev + 1, updated_at: now };
     },
   });
-  return { taught: true, seq, question: text, message, article: articleJson(r.article) };
+  return { taught: true, seq, question: text, message, ...(askedOf ? { asked_of: askedOf.seq } : {}), article: articleJson(r.article) };
+}
+
+/** At most this many "another" messages one after another are followed back to the question they asked of. */
+const MOST_ANOTHERS = 8;
+
+const asksAnotherIn = (e: LoggedMessage) => (e.type === "text" || e.type === "voice") && asksAnother((e.content ?? "").trim());
+
+/**
+ * The question a "换一个 / another" message asked for another answer to: the message the log says it
+ * asks again after (again_of: an answer the ranking chose, at most AGAIN_MS before), through the
+ * "another" messages before it ("换一个", "换一个" again); null when it is none or the chain ends
+ * before a question.
+ */
+async function askedAnotherOf(ctx: AppContext, entry: LoggedMessage & { seq: number }): Promise<(LoggedMessage & { seq: number }) | null> {
+  let at = entry;
+  for (let hop = 0; hop < MOST_ANOTHERS && asksAnotherIn(at) && at.again_of !== null; hop++) {
+    const before = await ctx.write.log.entry(at.again_of);
+    if (!before || before.direction !== "in" || before.from_user !== entry.from_user) return null;
+    if (!asksAnotherIn(before)) return before;
+    at = before;
+  }
+  return null;
 }
 
 /** The articles the ranking finds for `text`, as for a follower's message; null when it is busy or fails (the checks that read them are then skipped). */

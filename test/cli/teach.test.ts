@@ -115,6 +115,24 @@ test("inbox shows each message's SEQ and says how to teach it; teach adds it, an
   expect((await cli("teach", "99999", "delivery")).err).toContain("replyd inbox lists those there are");
 });
 
+test("inbox names the question a \"不是这个\" asked another answer to, and teach of it teaches that question, saying so", async () => {
+  expect(await say("when do orders ship")).toContain("Delivery times");
+  expect(await say("不是这个")).not.toContain("Delivery times");
+  let inbox = await cli("inbox");
+  for (let i = 0; i < 50 && !inbox.out.includes("不是这个"); i++) {
+    await Bun.sleep(20);
+    inbox = await cli("inbox");
+  }
+  const line = inbox.out.split("\n").find((l) => l.includes("不是这个")) as string;
+  const asked = JSON.parse((await cli("inbox", "--all", "--json")).out).items.find((m: { content: string }) => m.content === "when do orders ship").seq;
+  expect(line).toMatch(new RegExp(`不是这个 \\(another answer to ${asked}\\)$`));
+  const seq = line.trim().split(/\s+/)[0] as string;
+  const r = await cli("teach", seq, "returns");
+  expect(r).toMatchObject({ code: 0 });
+  expect(r.out).toContain(`taught returns "Returns and refunds" (now rev 4, 3 questions): "when do orders ship"`);
+  expect(r.out).toContain(`the question of message ${asked}, which message ${seq} asked another answer to`);
+});
+
 test("synonyms: imported from a document (its report says what merged), listed, kept by backups of synonyms", async () => {
   expect((await cli("synonyms")).out).toContain("no synonyms");
   writeFileSync(join(tmp.dir, "syn.json"), JSON.stringify({ format: "replyd/1", matter: "synonyms", synonyms: [["Visa", "credit card"], ["人工", "客服"]] }));

@@ -378,6 +378,28 @@ test("teach refuses words another article answers already — taught to it, its 
   expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "delivery"]])).data).toMatchObject({ taught: true, question: "what to bring" });
 });
 
+test("teach of \"换一个 / another\" teaches the question it asked another answer to, through anothers one after another; one sent too long after is refused, saying which to teach", async () => {
+  // "换一个" finds the tracking article (its "order"), "another" nothing more.
+  await importDoc({ matter: "articles" }, [...SHOP, { id: "tracking", title: "Tracking a parcel", url: "https://shop.example/tracking", body: "Every order gets a tracking link by email when it ships: it shows where the parcel is, which courier carries it and the day it should come. Couriers update it several times a day, so a parcel that seems stuck usually moves within a working day." }]);
+  // Sent the delivery article alone (its "arrives"), which does not answer it.
+  await say("my order arrived broken what now");
+  const question = await newest();
+  await say("换一个");
+  await say("another");
+  const another = await newest();
+  const log = (await call("GET", "/api/cli", [["inbox", "all"], ["limit", "3"]])).data.items;
+  expect(log.map((m: { answer: string }) => m.answer)).toEqual(["another:not_found", expect.stringMatching(/^another:answers?:.*tracking/), "answer:delivery"]);
+  const r = await call("POST", "/api/cli/teach", [["inbox", String(another)], ["id", "returns"]]);
+  expect(r.data).toMatchObject({ taught: true, seq: another, asked_of: question, question: "my order arrived broken what now" });
+  expect(r.data.article.questions).toEqual(["my order arrived broken what now"]);
+  // Past the two minutes a follower is read as asking again in, "another" names no question: refused, saying what to teach.
+  t.clock.advance(130_000);
+  await say("换一个");
+  const late = await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "returns"]]);
+  expect(late.error).toMatchObject({ code: CODE.not_a_question, message: expect.stringContaining("teach that question's message") });
+  expect((await call("GET", "/api/cli", [["id", "returns"]])).data.questions).toEqual(["my order arrived broken what now"]);
+});
+
 test("teach refuses, changing nothing: no such message, a reply, an event, what followers say between questions, a follow-up naming nothing (not a short question of its own), a read key, no such article, a question too long, an article full", async () => {
   await importDoc({ matter: "articles" }, SHOP);
   await say("how long does delivery take");

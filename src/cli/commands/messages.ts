@@ -31,6 +31,9 @@ function replyState(m: Entry, canSend: boolean): string {
 export const answerShown = (m: Pick<Entry, "answer" | "answered_now">): string =>
   m.answered_now ? `${m.answer.replace(/^((?:[a-z]+:)?(?:fallback|not_found)):.*$/, "$1")} → now ${m.answered_now}` : m.answer;
 
+/** "换一个" names the question it asked another answer to: the one replyd teach SEQ teaches for it. */
+const anotherOf = (m: Entry): string => (m.again_of !== null && m.again_of !== undefined && m.answer.startsWith("another:") ? ` (another answer to ${m.again_of})` : "");
+
 /** The model's calls: what each follower asked, what became of the answer, and the articles it cited. */
 async function generatedInbox(c: CommandContext): Promise<void> {
   const page = await c.client().call<{ items: GeneratedEntry[]; total: number }>({ method: "GET", path: "/api/cli", fields: [["inbox", "ai"], ...c.paging()] });
@@ -77,7 +80,7 @@ export async function inbox(c: CommandContext): Promise<void> {
       m.from_user,
       answerShown(m),
       replyState(m, canSend),
-      `${m.type === "event" ? `[${m.event}] ` : m.type === "text" || m.direction === "out" ? "" : `[${m.type}] `}${(m.content ?? "").replace(/\s+/g, " ")}`,
+      `${m.type === "event" ? `[${m.event}] ` : m.type === "text" || m.direction === "out" ? "" : `[${m.type}] `}${(m.content ?? "").replace(/\s+/g, " ")}${anotherOf(m)}`,
     ]);
     return [
       ...table([["SEQ", "RECEIVED", "FROM", "ANSWER", "REPLY", "TEXT"], ...rows], [{ right: true }, {}, { max: 28 }, { max: 44 }, { max: 40 }]),
