@@ -21,7 +21,7 @@
  * package's folder), as a Hong Kong or Taiwan follower writes them.
  */
 import { writeFileSync } from "node:fs";
-import { ANSWERS, choose } from "../src/ranking/choice.ts";
+import { ANSWERS, choose, ordersByHead } from "../src/ranking/choice.ts";
 import { partsOf } from "../src/ranking/parts.ts";
 import { rank, RANKING_LIMITS } from "../src/ranking/rank.ts";
 import { RANKING } from "../src/ranking/bm25.ts";
@@ -95,7 +95,7 @@ export function runAccount(acc: Account, language: "zh" | "en", only?: "tune" | 
     const ranking = rank(question.q, source);
     // A taught question or an article's title: that article alone (wechat/answering/taught.ts).
     const taught = taughtOf(question.q, ranking.articles, { deletedTaught: () => null });
-    const choice = taught && "article" in taught ? ({ kind: "one", article: taught.article, margin: 0 } as const) : choose(ranking.articles);
+    const choice = taught && "article" in taught ? ({ kind: "one", article: taught.article, margin: 0 } as const) : choose(ranking.articles, ordersByHead({ text: question.q }));
     const at = (id: string) => index.get(id) as number;
     let offered: number[] = [];
     let how: Outcome["how"] = choice.kind;

@@ -1,6 +1,6 @@
 /** The ranking's parts on their own: words, passages, scores, the choice, the list's bytes. */
 import { describe, expect, test } from "bun:test";
-import { ANSWERS, choose } from "../src/ranking/choice.ts";
+import { ANSWERS, choose, ordersByHead } from "../src/ranking/choice.ts";
 import { partsOf } from "../src/ranking/parts.ts";
 import { passagesOf, PASSAGE_CHARS } from "../src/ranking/passages.ts";
 import { RANKING, termWeight } from "../src/ranking/bm25.ts";
@@ -545,6 +545,24 @@ describe("the choice", () => {
     expect(choose([ranked(10, ANSWERS.minCoverage - 0.001)]).kind).toBe("none");
     expect(choose([ranked(10, ANSWERS.minCoverage)]).kind).toBe("one");
     expect(choose([]).kind).toBe("none");
+  });
+  test(`byHead, a list is ordered by score × (1 + ${ANSWERS.headOrder} × the head's share): a head naming more of the question comes first, one naming just too little not; without it, by score`, () => {
+    // 9 × (1 + headOrder × h) against 10: h at 0.2 is past it, h just under (10 / 9 − 1) / headOrder is not.
+    const past = 0.2;
+    const under = (10 / 9 - 1) / ANSWERS.headOrder - 0.01;
+    const first = (c: ReturnType<typeof choose<ReturnType<typeof ranked>>>) => (c.kind === "list" ? c.articles[0]?.score : null);
+    expect(first(choose([ranked(10), ranked(9, 1, true, past)], true))).toBe(9);
+    expect(first(choose([ranked(10), ranked(9, 1, true, under)], true))).toBe(10);
+    expect(first(choose([ranked(10), ranked(9, 1, true, past)]))).toBe(10);
+    // The set is the list's whatever the order: the same articles, three at most.
+    const c = choose([ranked(10), ranked(9.5), ranked(9, 1, true, 1), ranked(8.9, 1, true, 1)], true);
+    expect(c.kind === "list" && c.articles.map((a) => a.score)).toEqual([9, 10, 9.5]);
+  });
+  test("ordersByHead: a question read alone in Latin letters; not a follow-up, not one in Chinese", () => {
+    expect(ordersByHead({ text: "lost my card, can i get my balance back" })).toBe(true);
+    expect(ordersByHead({ text: "and my student email?", context: "how do i reset my password" })).toBe(false);
+    expect(ordersByHead({ text: "微信怎么绑定" })).toBe(false);
+    expect(ordersByHead({ text: "app怎么绑定微信" })).toBe(false);
   });
   test("nothing when the best shares only single characters with the question", () => {
     expect(choose([ranked(10, 1, false)]).kind).toBe("none");

@@ -5,7 +5,7 @@
  * no rules (a regex rule timing out here would count against it for followers), no conversation.
  * One after another, within ANSWERED_NOW_MS in all; one that fails, is busy or late is left out.
  */
-import { choose } from "../ranking/choice.ts";
+import { choose, ordersByHead } from "../ranking/choice.ts";
 import { saidBetweenQuestions } from "../ranking/cues.ts";
 import { loggedAnswer } from "../wechat/answering/ranked-reply.ts";
 import { taughtOf } from "../wechat/answering/taught.ts";
@@ -28,7 +28,7 @@ export async function answeredNow(ctx: Pick<AppContext, "clock" | "read">, texts
       // Taught: that article alone, as a follower gets it (an inbox entry had said "now answers:…" of a question taught since).
       const taught = taughtOf(text, ranked.articles, ctx.read.articles);
       if (taught && "deleted" in taught) continue;
-      const c = taught ? ({ kind: "one", article: taught.article, margin: 0 } as const) : choose(ranked.articles);
+      const c = taught ? ({ kind: "one", article: taught.article, margin: 0 } as const) : choose(ranked.articles, ordersByHead({ text }));
       if (c.kind !== "none") out.set(text, loggedAnswer(c));
     } catch {
       // What is listed stands without it.

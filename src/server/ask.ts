@@ -5,7 +5,7 @@
  * Nothing is logged and no follower is messaged; a read key may ask. With generate=1 the model is
  * asked too: that takes an admin key, counts in the caps and is logged with the followers' calls.
  */
-import { ANSWERS, choose, type Choice, type Scored } from "../ranking/choice.ts";
+import { ANSWERS, choose, ordersByHead, type Choice, type Scored } from "../ranking/choice.ts";
 import { badRequest, ReplydError } from "../base/errors.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
@@ -76,7 +76,7 @@ export async function getAsk(ctx: AppContext, req: SignedRequest) {
     answer: decision.answer,
     rule_warnings: ruleWarnings(ctx, rules),
     reply: decision.reply,
-    ...choiceOf(choose(ranking.articles), taughtOf(q, ranking.articles, ctx.read.articles), decision.answer, q),
+    ...choiceOf(choose(ranking.articles, ordersByHead({ text: q })), taughtOf(q, ranking.articles, ctx.read.articles), decision.answer, q),
     terms: ranking.terms,
     // The question's words no article holds, nor a synonym group of them: they count against every article's share of it.
     unheld: unheldWords(q, ranking.terms.map((t) => t.term), SynonymTable.of(ctx.read.content.synonyms(), termsOf)),

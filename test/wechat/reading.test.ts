@@ -6,6 +6,8 @@
  * alone, on the real ranking over a small account in memory.
  */
 import { expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { choose } from "../../src/ranking/choice.ts";
 import { rank } from "../../src/ranking/rank.ts";
 import type { Question } from "../../src/ranking/question.ts";
@@ -261,4 +263,34 @@ test("a follow-up asking only what it costs is about the article read when that 
   // "换一个" then leaves no article read behind it.
   const another = await read("换一个", helped, async (q) => rank(q, pool));
   expect(nextTurn(another, helped, "k2", card.at + 2, shown(another)).read).toBeUndefined();
+});
+
+/** One of our FAQ evaluation accounts (bench/eval/faq/accounts), its articles as its operator wrote them. */
+const faqAccount = (name: string) =>
+  new MemorySource((JSON.parse(readFileSync(join(import.meta.dir, "../../bench/eval/faq/accounts", `${name}.json`), "utf8")) as { articles: { id: string; title: string; keywords: string[]; body: string }[] }).articles.map((a) => ({ ...a, keywords: a.keywords.join("\u001f") })));
+
+test("a list for an English question read alone puts the article whose head names more of it first ('lost my card…': the lost card's, not Autoload's); a Chinese one keeps the score's order (微信怎么绑定: 绑定 a verb in a title)", async () => {
+  const transit = faqAccount("en-transit-metro");
+  const alone = await read("lost my card and it had $40 on it, can i get that back", [], async (q) => rank(q, transit));
+  expect(alone.how).toBe("alone");
+  const scored = alone.how === "alone" && alone.ranked && alone.ranked !== "busy" ? alone.ranked.articles.map((a) => a.id) : [];
+  expect(scored.slice(0, 2)).toEqual(["autoload", "lost-card"]);
+  expect(shown(alone)).toEqual(["lost-card", "refunds", "autoload"]);
+  const notes = faqAccount("zh-app-notes");
+  const zh = await read("微信怎么绑定", [], async (q) => rank(q, notes));
+  const zhScored = zh.how === "alone" && zh.ranked && zh.ranked !== "busy" ? zh.ranked.articles.map((a) => a.id) : [];
+  expect(shown(zh)).toEqual(zhScored.slice(0, shown(zh).length));
+  expect(shown(zh)[0]).toBe("sign-up-login");
+});
+
+test("…not for a follow-up read with the question before, whose head share counts that question's words ('and my student email?' after the password)", async () => {
+  const college = faqAccount("en-edu-college");
+  const last: Turn = { key: "k", at: 0, text: "How do I reset my MyCedar password?", earlier: [], offered: ["mycedar-password"], shown: ["mycedar-password"] };
+  const r = await read("and my student email?", [last], async (q) => rank(q, college));
+  expect(r.how).toBe("followup");
+  const ranked = r.how === "followup" && r.ranked && r.ranked !== "busy" ? r.ranked.articles : [];
+  // Ordered by the heads, the password article (its head holds the earlier question's words) would lead.
+  const byHead = choose(ranked, true);
+  expect(byHead.kind === "list" && byHead.articles[0]?.id).toBe("mycedar-password");
+  expect(shown(r)[0]).toBe("student-email");
 });

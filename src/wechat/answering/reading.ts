@@ -18,7 +18,7 @@
  * short messages so misses whole sentences that follow up; letting a leaning message that is sure
  * alone stand on its own lost follow-ups whose few words one article held by chance ("要带什么").
  */
-import { choose, type Choice } from "../../ranking/choice.ts";
+import { choose, ordersByHead, type Choice } from "../../ranking/choice.ts";
 import { isWord } from "../../ranking/score.ts";
 import type { Question } from "../../ranking/question.ts";
 import type { RankedArticle, Ranking, RankingResult } from "../../ranking/types.ts";
@@ -189,7 +189,7 @@ function staysOn(together: Ranking, takenKind: Choice<RankedArticle>["kind"], re
  */
 export function offer(r: Exclude<Reading, { how: "pick" }>): Choice<RankedArticle> {
   const ranked = articlesOf(r.ranked);
-  const c = choose(ranked);
+  const c = choose(ranked, ordersByHead(r.question));
   if (c.kind !== "none" || r.how !== "another") return c;
   const more = ranked.filter((a) => a.word).slice(0, ANOTHER_LISTED);
   return more.length ? { kind: "list", articles: more } : c;
