@@ -558,11 +558,14 @@ describe("the choice", () => {
     const c = choose([ranked(10), ranked(9.5), ranked(9, 1, true, 1), ranked(8.9, 1, true, 1)], true);
     expect(c.kind === "list" && c.articles.map((a) => a.score)).toEqual([9, 10, 9.5]);
   });
-  test("ordersByHead: a question read alone in Latin letters; not a follow-up, not one in Chinese", () => {
+  test("ordersByHead: a question read alone in Latin letters more than Chinese characters; not a follow-up, not one in Chinese or another script", () => {
     expect(ordersByHead({ text: "lost my card, can i get my balance back" })).toBe(true);
     expect(ordersByHead({ text: "and my student email?", context: "how do i reset my password" })).toBe(false);
     expect(ordersByHead({ text: "微信怎么绑定" })).toBe(false);
     expect(ordersByHead({ text: "app怎么绑定微信" })).toBe(false);
+    // Latin letters outnumbering Chinese characters: an English question signed off in Chinese is English; no Latin letter, none.
+    expect(ordersByHead({ text: "lost my card, can i get my balance back 谢谢" })).toBe(true);
+    expect(ordersByHead({ text: "потерял карту" })).toBe(false);
   });
   test("nothing when the best shares only single characters with the question", () => {
     expect(choose([ranked(10, 1, false)]).kind).toBe("none");

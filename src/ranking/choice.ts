@@ -53,7 +53,7 @@ export const ANSWERS: { minCoverage: number; minHeld: number; listCoverage: numb
   /**
    * A list of a question read alone in Latin letters is ordered by score × (1 + headOrder × the
    * share of the question the head holds) — the article titled for what is asked first ("lost my
-   * card and it had $40 on it, can i get that back": "Lost or stolen cards" behind "Autoload", which
+   * card and it had $40 on it, can i get that back": "Lost or stolen Loop card" behind "Autoload", which
    * says "card" and "$" more). Session 39, chosen on the tuning halves (0.25 / 0.5 / 0.75 / 1: our
    * English FAQ first 0.788 / 0.803 / 0.803 / 0.803, the Debian FAQ 0.552 / 0.566 / 0.572 / 0.559,
    * NQ 0.807 / 0.809 / 0.807 / 0.802). Not in Chinese, where a title's pair of an everyday verb
@@ -88,10 +88,18 @@ const relevant = (a: Scored, share: number) => a.word && a.coverage + ANSWERS.he
 /** Relevant enough to be an answer: to be offered first, or at all when the article before it is not. */
 const isAnswer = (a: Scored | undefined): boolean => !!a && a.score > 0 && a.coverage >= ANSWERS.minHeld && relevant(a, ANSWERS.minCoverage);
 
-/** Whether a list is ordered by how much of the question each head names (ANSWERS.headOrder): a question read alone, in Latin letters. */
-export const ordersByHead = (q: { text: string; context?: string }): boolean => q.context === undefined && !/\p{Script=Han}/u.test(q.text);
+/**
+ * Whether a list is ordered by how much of the question each head names (ANSWERS.headOrder): a
+ * question read alone, in Latin letters more than Chinese characters (a trailing 谢 or a place's
+ * name does not make an English question Chinese; Cyrillic or Hangul were not measured).
+ */
+export const ordersByHead = (q: { text: string; context?: string }): boolean => q.context === undefined && count(q.text, LATIN) > count(q.text, HAN);
 
-/** A list, the article whose head names more of the question first when `byHead` (ANSWERS.headOrder). */
+const LATIN = /\p{Script=Latin}/gu;
+const HAN = /\p{Script=Han}/gu;
+const count = (text: string, script: RegExp) => text.match(script)?.length ?? 0;
+
+/** `list` reordered when `byHead` (ANSWERS.headOrder says why). */
 const listOrder = <T extends Scored>(list: T[], byHead: boolean): T[] => {
   if (!byHead || !ANSWERS.headOrder) return list;
   const key = (a: T) => a.score * (1 + ANSWERS.headOrder * a.headCoverage);

@@ -1,3 +1,4 @@
+import { askedAnotherOf, asksAnotherIn } from "./asked-another.ts";
 import { CONTENT, LONG_FIELDS } from "../article/fields.ts";
 import { articleJson, CONTENT_FIELDS, contentOf, LIMITS, sameContent, validateArticle, type Article } from "../article/article.ts";
 import { bodyReducedAhead, KeptBodies, readDocumentSliced } from "../doc/bodies.ts";
@@ -12,6 +13,9 @@ import { mediaUrl } from "../store/media.ts";
 import { type ReplyWindow } from "../store/follower-log.ts";
 import { appendedFields, appendTo, removeFrom } from "./append.ts";
 import { health } from "./health.ts";
+
+/** "Another" messages of a page whose question is looked up (each a few reads of the log). */
+const ANOTHERS_NAMED = 50;
 
 const FORM_FIELDS = ["id", ...CONTENT_FIELDS] as const;
 /** Each word of q= is a condition over four columns: SQLite refuses expression trees past ~1,000 terms. */
@@ -36,10 +40,17 @@ export async function getCli(ctx: AppContext, req: SignedRequest) {
     for (const m of page.items) if (m.direction === "in" && !windows.has(m.from_user)) windows.set(m.from_user, await ctx.write.log.window(m.from_user, now));
     // What nothing answered then that the ranking answers now (taught since): said beside it.
     const answered = which === "unmatched" ? await answeredNow(ctx, page.items.flatMap((m) => (m.direction === "in" && m.content && (m.type === "text" || m.type === "voice") ? [m.content] : []))) : new Map<string, string>();
+    // "换一个" names the question it asked another answer to: what replyd teach teaches for it (the first ANOTHERS_NAMED of a page).
+    const askedOf = new Map<number, number>();
+    for (const m of page.items.filter(asksAnotherIn).slice(0, ANOTHERS_NAMED)) {
+      const q = await askedAnotherOf(ctx.write.log, m);
+      if (q) askedOf.set(m.seq, q.seq);
+    }
     const items = page.items.map((m) => {
       if (m.direction !== "in") return m;
       const since = m.content ? answered.get(m.content) : undefined;
-      return { ...m, reply_window: windows.get(m.from_user), ...(since ? { answered_now: since } : {}) };
+      const asked = askedOf.get(m.seq);
+      return { ...m, reply_window: windows.get(m.from_user), ...(since ? { answered_now: since } : {}), ...(asked !== undefined ? { asked_of: asked } : {}) };
     });
     // Without the platform (no AppSecret) nothing can be sent: the windows say when it could be, not that it can.
     return { items, total: page.total, limit, offset, reply_limit: ctx.write.log.replyLimit, platform_configured: !!ctx.platform, account: declaredName(ctx) };

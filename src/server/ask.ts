@@ -21,7 +21,7 @@ import { bareNumber } from "../ranking/cues.ts";
 export const MAX_QUESTION_BYTES = 2048;
 
 /** The choice and why, in the operator's words (docs/answers.md "What followers get"); a taught question's first (wechat/answering/taught.ts). */
-function choiceOf(c: Choice<Scored>, taught: Taught | null, answer: string, question: string): { choice: Choice<Scored>["kind"]; choice_why: string } {
+function choiceOf(c: Choice<Scored>, ranked: readonly Scored[], taught: Taught | null, answer: string, question: string): { choice: Choice<Scored>["kind"]; choice_why: string } {
   // A number alone is ranked for no follower (wechat/answering/reading.ts): what ask's own ranking would say of it is not what they get.
   if (bareNumber(question) && !answer.startsWith("rule:") && answer !== "code")
     return { choice: answer === "search" ? "one" : "none", choice_why: "a number alone is no question: an article's code, a pick from the list just sent, or an article whose title or keywords hold it (the word search); else the not_found text" };
@@ -48,7 +48,7 @@ function choiceOf(c: Choice<Scored>, taught: Taught | null, answer: string, ques
       : c.kind === "list"
         ? c.why === "behind"
           ? "the best holds too little of the question; the one after it answers it"
-          : `not sure: the next scores within ${ANSWERS.lead}× of the best`
+          : `not sure: the next scores within ${ANSWERS.lead}× of the best${c.articles[0] !== ranked[0] ? "; listed first the one whose title, keywords and questions hold more of the question" : ""}`
         : c.why === "unsure"
           ? "not sure of the best, and nothing else relevant to list beside it"
           : "no article holds enough of the question";
@@ -76,7 +76,7 @@ export async function getAsk(ctx: AppContext, req: SignedRequest) {
     answer: decision.answer,
     rule_warnings: ruleWarnings(ctx, rules),
     reply: decision.reply,
-    ...choiceOf(choose(ranking.articles, ordersByHead({ text: q })), taughtOf(q, ranking.articles, ctx.read.articles), decision.answer, q),
+    ...choiceOf(choose(ranking.articles, ordersByHead({ text: q })), ranking.articles, taughtOf(q, ranking.articles, ctx.read.articles), decision.answer, q),
     terms: ranking.terms,
     // The question's words no article holds, nor a synonym group of them: they count against every article's share of it.
     unheld: unheldWords(q, ranking.terms.map((t) => t.term), SynonymTable.of(ctx.read.content.synonyms(), termsOf)),

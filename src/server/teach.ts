@@ -14,8 +14,8 @@ import { invalidArticle } from "./admin.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";
-import type { LoggedMessage } from "../store/follower-log.ts";
-import { AGAIN_MS } from "../store/log-kinds.ts";
+import { askedAnotherOf, MOST_PASSED } from "./asked-another.ts";
+import { CONVERSATION } from "../wechat/answering/conversation.ts";
 
 
 /**
@@ -45,7 +45,7 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   if (logged.direction !== "in") throw badRequest(`message ${seq} is a reply the account sent, not a follower's message`, "not_a_follower_message");
   // "换一个 / another" says the articles offered did not answer the question before it: that question
   // is what to teach (the inbox lists "another" with nothing left, whose words teach nothing).
-  const askedOf = await askedAnotherOf(ctx, logged);
+  const askedOf = await askedAnotherOf(ctx.write.log, logged);
   const entry = askedOf ?? logged;
   // An explicit search ("s 自修室几点开") is taught as the words searched, as they were answered.
   // A voice message the platform recognised is its words, as the callback answered it (wechat.md §3).
@@ -56,7 +56,7 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   // message a phrasing is taught for (a mistyped SEQ, most likely).
   if (saidBetweenQuestions(message))
     throw badRequest(
-      `message ${seq} ("${message.slice(0, 40)}") is what followers say between questions, not a question an article answers${asksAnother(message) ? `: it asks for another answer to the question before it, which came more than ${AGAIN_MS / 60_000} minutes earlier or was not answered by articles — teach that question's message (replyd inbox --all shows it)` : ""}`,
+      `message ${entry.seq} ("${message.slice(0, 40)}") is what followers say between questions, not a question an article answers${asksAnother(message) ? `: it asks for another answer, and the follower's messages before it hold no question within ${CONVERSATION.windowMs / 60_000} minutes and ${MOST_PASSED} messages — teach the question's own message (replyd inbox --all lists them)` : ""}`,
       "not_a_question",
     );
   const given = f.get("as");
@@ -137,28 +137,6 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
     },
   });
   return { taught: true, seq, question: text, message, ...(askedOf ? { asked_of: askedOf.seq } : {}), article: articleJson(r.article) };
-}
-
-/** At most this many "another" messages one after another are followed back to the question they asked of. */
-const MOST_ANOTHERS = 8;
-
-const asksAnotherIn = (e: LoggedMessage) => (e.type === "text" || e.type === "voice") && asksAnother((e.content ?? "").trim());
-
-/**
- * The question a "换一个 / another" message asked for another answer to: the message the log says it
- * asks again after (again_of: an answer the ranking chose, at most AGAIN_MS before), through the
- * "another" messages before it ("换一个", "换一个" again); null when it is none or the chain ends
- * before a question.
- */
-async function askedAnotherOf(ctx: AppContext, entry: LoggedMessage & { seq: number }): Promise<(LoggedMessage & { seq: number }) | null> {
-  let at = entry;
-  for (let hop = 0; hop < MOST_ANOTHERS && asksAnotherIn(at) && at.again_of !== null; hop++) {
-    const before = await ctx.write.log.entry(at.again_of);
-    if (!before || before.direction !== "in" || before.from_user !== entry.from_user) return null;
-    if (!asksAnotherIn(before)) return before;
-    at = before;
-  }
-  return null;
 }
 
 /** The articles the ranking finds for `text`, as for a follower's message; null when it is busy or fails (the checks that read them are then skipped). */

@@ -106,6 +106,8 @@ export interface FollowerLog {
   window(openid: string, nowMs: number): Promise<ReplyWindow>;
   record(r: NewReply): Promise<number>;
   entry(seq: number): Promise<(LoggedMessage & { seq: number }) | null>;
+  /** The follower's message logged last before `seq`, received at `since` (ISO) or after; a reply the account sent is none. */
+  before(seq: number, openid: string, since: string): Promise<(LoggedMessage & { seq: number }) | null>;
   /** A customer-service message that did not go out, kept for the report (pruned with the log). */
   sendFailed(f: FailedSend): Promise<void>;
   /** What `replyd report` shows of the log (store/report-query.ts), once every message added so far is written. */

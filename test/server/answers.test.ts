@@ -4,6 +4,8 @@
  * log, `ask` and health.
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { CODE } from "../../src/base/errors.ts";
 import { RANKING_LIMITS } from "../../src/ranking/rank.ts";
 import { MAX_TEXT_BYTES } from "../../src/wechat/door/message.ts";
@@ -550,4 +552,19 @@ test("replyd ask: a read key sees the reply and the ranking; nothing is logged; 
   expect(await call("GET", "/api/cli/ask", [["q", "退".repeat(682) + "ab"]])).toMatchObject({ status: 200 });
   expect(await call("GET", "/api/cli/ask", [["q", "退".repeat(682) + "abc"]])).toMatchObject({ status: 400, error: { code: CODE.text_too_long } });
   expect(await call("GET", "/api/cli/ask", [["q", "  "]])).toMatchObject({ status: 400, error: { code: CODE.bad_request } });
+});
+
+test("a list for an English question is sent, logged and explained by replyd ask in one order: the article whose title names more of the question first", async () => {
+  const transit = (JSON.parse(readFileSync(join(import.meta.dir, "../../bench/eval/faq/accounts/en-transit-metro.json"), "utf8")) as { articles: { id: string }[] }).articles;
+  await importDoc(transit.map((a) => ({ ...a, url: `https://metro.example/${a.id}` })));
+  const asked = "lost my card and it had $40 on it, can i get that back";
+  const reply = textOf(await say(asked)) ?? "";
+  expect(reply).toStartWith("1. Lost or stolen Loop card");
+  await t.log.settled();
+  expect((await call("GET", "/api/cli", [["inbox", "all"], ["limit", "1"]])).data.items[0].answer).toBe("answers:lost-card,refunds,autoload");
+  const ask = await call("GET", "/api/cli/ask", [["q", asked]], { key: READER });
+  expect(ask.data).toMatchObject({ choice: "list", answer: "answers:lost-card,refunds,autoload" });
+  // The ranking it shows scores Autoload first: why the list does not, said.
+  expect(ask.data.articles[0].id).toBe("autoload");
+  expect(ask.data.choice_why).toContain("listed first the one whose title, keywords and questions hold more of the question");
 });

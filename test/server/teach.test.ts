@@ -6,6 +6,8 @@
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { LIMITS } from "../../src/article/article.ts";
+import { MOST_PASSED } from "../../src/server/asked-another.ts";
+import { CONVERSATION } from "../../src/wechat/answering/conversation.ts";
 import { CODE } from "../../src/base/errors.ts";
 import { parseXml, type XmlNode } from "../../src/wechat/door/xml.ts";
 import { doc, READER, testApp } from "../helpers.ts";
@@ -378,26 +380,59 @@ test("teach refuses words another article answers already — taught to it, its 
   expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "delivery"]])).data).toMatchObject({ taught: true, question: "what to bring" });
 });
 
-test("teach of \"换一个 / another\" teaches the question it asked another answer to, through anothers one after another; one sent too long after is refused, saying which to teach", async () => {
+test("teach of \"换一个 / another\" teaches the question it asked another answer to: the follower's message before it, past more anothers and thanks and other followers' messages; none within the conversation's window, refused saying what to teach", async () => {
   // "换一个" finds the tracking article (its "order"), "another" nothing more.
   await importDoc({ matter: "articles" }, [...SHOP, { id: "tracking", title: "Tracking a parcel", url: "https://shop.example/tracking", body: "Every order gets a tracking link by email when it ships: it shows where the parcel is, which courier carries it and the day it should come. Couriers update it several times a day, so a parcel that seems stuck usually moves within a working day." }]);
+  const sayAs = async (openid: string, content: string) => {
+    t.clock.advance(1000);
+    const at = Math.floor(t.clock.now() / 1000);
+    const req = wxPost(textMsg(content, at).replace("o_follower", openid), at);
+    await t.handle(new Request(req.url.replace("openid=o_follower", `openid=${openid}`), { method: "POST", body: await req.text(), headers: req.headers }));
+  };
   // Sent the delivery article alone (its "arrives"), which does not answer it.
   await say("my order arrived broken what now");
   const question = await newest();
   await say("换一个");
+  await sayAs("o_other", "do you deliver on sundays");
+  await say("谢谢");
+  // A reply the account sent the follower is no message of theirs.
+  await t.log.settled();
+  await t.log.record({ openid: "o_follower", type: "text", content: "Sorry to hear that!", sentBy: "admin1", replyTo: question, nowMs: t.clock.now() });
   await say("another");
+  // Past the two minutes the log links asking again in (again_of): still the conversation's.
+  t.clock.advance(3 * 60_000);
+  await say("not this one");
   const another = await newest();
-  const log = (await call("GET", "/api/cli", [["inbox", "all"], ["limit", "3"]])).data.items;
-  expect(log.map((m: { answer: string }) => m.answer)).toEqual(["another:not_found", expect.stringMatching(/^another:answers?:.*tracking/), "answer:delivery"]);
+  const log = (await call("GET", "/api/cli", [["inbox", "all"], ["limit", "7"]])).data.items;
+  expect(log.map((m: { answer: string }) => m.answer.split(":").slice(0, 2).join(":"))).toEqual(["another:not_found", "another:not_found", "reply", "courtesy", expect.anything(), expect.stringMatching(/^another:answers?$/), "answer:delivery"]);
+  // The inbox names it beside each "another".
+  expect(log[0]).toMatchObject({ seq: another, asked_of: question });
+  expect(log[1]).toMatchObject({ asked_of: question });
+  expect(log[4].asked_of).toBeUndefined();
   const r = await call("POST", "/api/cli/teach", [["inbox", String(another)], ["id", "returns"]]);
   expect(r.data).toMatchObject({ taught: true, seq: another, asked_of: question, question: "my order arrived broken what now" });
   expect(r.data.article.questions).toEqual(["my order arrived broken what now"]);
-  // Past the two minutes a follower is read as asking again in, "another" names no question: refused, saying what to teach.
-  t.clock.advance(130_000);
+  // Ten minutes after the follower's last message, "another" names no question: refused, saying what to teach.
+  t.clock.advance(CONVERSATION.windowMs + 1000);
   await say("换一个");
   const late = await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "returns"]]);
-  expect(late.error).toMatchObject({ code: CODE.not_a_question, message: expect.stringContaining("teach that question's message") });
-  expect((await call("GET", "/api/cli", [["id", "returns"]])).data.questions).toEqual(["my order arrived broken what now"]);
+  expect(late.error).toMatchObject({ code: CODE.not_a_question, message: expect.stringContaining("teach the question's own message") });
+  // …and just within them, it does (taught already: refused as such, naming the question).
+  await say("how long does delivery take");
+  t.clock.advance(CONVERSATION.windowMs - 2000);
+  await say("换一个");
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "returns"]])).data).toMatchObject({ question: "how long does delivery take" });
+  expect((await call("GET", "/api/cli", [["id", "returns"]])).data.questions).toEqual(["my order arrived broken what now", "how long does delivery take"]);
+});
+
+test(`"another" after ${MOST_PASSED} messages said between questions names no question; after one fewer, the question`, async () => {
+  await importDoc({ matter: "articles" }, SHOP);
+  await say("my order arrived broken what now");
+  for (let i = 0; i < MOST_PASSED - 1; i++) await say(i % 2 ? "谢谢" : "换一个");
+  await say("another");
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "returns"]])).data).toMatchObject({ question: "my order arrived broken what now" });
+  await say("another");
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "returns"]])).error).toMatchObject({ code: CODE.not_a_question });
 });
 
 test("teach refuses, changing nothing: no such message, a reply, an event, what followers say between questions, a follow-up naming nothing (not a short question of its own), a read key, no such article, a question too long, an article full", async () => {

@@ -11,7 +11,7 @@ import type { GeneratedEntry } from "../../store/generated-log.ts";
 import { defineCommand, PAGING } from "../command.ts";
 import { cutColumns, table } from "../table.ts";
 
-type Entry = LoggedMessage & { seq: number; reply_window?: ReplyWindow; answered_now?: string };
+type Entry = LoggedMessage & { seq: number; reply_window?: ReplyWindow; answered_now?: string; asked_of?: number };
 
 /** Whether an entry can still be answered: answered, open (until when, how many left), or closed. */
 function replyState(m: Entry, canSend: boolean): string {
@@ -31,8 +31,8 @@ function replyState(m: Entry, canSend: boolean): string {
 export const answerShown = (m: Pick<Entry, "answer" | "answered_now">): string =>
   m.answered_now ? `${m.answer.replace(/^((?:[a-z]+:)?(?:fallback|not_found)):.*$/, "$1")} → now ${m.answered_now}` : m.answer;
 
-/** "换一个" names the question it asked another answer to: the one replyd teach SEQ teaches for it. */
-const anotherOf = (m: Entry): string => (m.again_of !== null && m.again_of !== undefined && m.answer.startsWith("another:") ? ` (another answer to ${m.again_of})` : "");
+/** "换一个" names the question it asked another answer to: the one replyd teach SEQ teaches for it (a server before 0.2.12 names none). */
+const anotherOf = (m: Entry): string => (typeof m.asked_of === "number" ? ` (another answer to ${m.asked_of})` : "");
 
 /** The model's calls: what each follower asked, what became of the answer, and the articles it cited. */
 async function generatedInbox(c: CommandContext): Promise<void> {

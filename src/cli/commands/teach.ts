@@ -21,8 +21,11 @@ export async function teach(c: CommandContext): Promise<void> {
     [
       `taught ${r.article.id} ${JSON.stringify(r.article.title)}${client.inAccount} (now rev ${r.article.rev}, ${r.article.questions.length} question${r.article.questions.length === 1 ? "" : "s"}): "${r.question}"`,
       // A server before --as answers no message.
-      ...(typeof r.asked_of === "number" ? [`the question of message ${r.asked_of}, which message ${r.seq} asked another answer to${r.message !== r.question ? `: "${cutColumns(r.message, 80)}"` : ""}`] : []),
-      ...(typeof r.message === "string" && r.message !== r.question && typeof r.asked_of !== "number" ? [`for message ${r.seq}: "${cutColumns(r.message, 80)}"`] : []),
+      ...(typeof r.asked_of === "number"
+        ? [`the question of message ${r.asked_of}, which message ${r.seq} asked another answer to${r.message !== r.question ? `: "${cutColumns(r.message, 80)}"` : ""}`]
+        : typeof r.message === "string" && r.message !== r.question
+          ? [`for message ${r.seq}: "${cutColumns(r.message, 80)}"`]
+          : []),
       `followers asking it get this article alone, and something close to it finds it first${r.article.deleted ? " once it is restored (it is deleted)" : ""}`,
     ].join("\n"),
   );
@@ -43,7 +46,7 @@ export const teachCommand = defineCommand({
   usage: "teach <seq> <article>",
   summary: "add a follower's question (inbox message SEQ) to the questions of the article that answers it",
   description:
-    "Adds the text of a follower's message in the inbox (its number, as replyd inbox shows it) to the questions of an article (its id, or its code): followers who ask it then get that article alone, and something close to it finds it first. --as teaches your own short phrasing of that message instead: the need in words that name it, without the message's circumstances or everyday words (how long, 多久) that would pull other followers' questions to the article. A message asking for another answer (换一个, another, 不是这个) teaches the question it asked of, when it came within two minutes of that question's answer. Refused when the message is not a follower's text, the article does not exist, has that question already, or has the most questions it may (50); a question is at most 200 characters.",
+    "Adds the text of a follower's message in the inbox (its number, as replyd inbox shows it) to the questions of an article (its id, or its code): followers who ask it then get that article alone, and something close to it finds it first. --as teaches your own short phrasing of that message instead: the need in words that name it, without the message's circumstances or everyday words (how long, 多久) that would pull other followers' questions to the article. A message asking for another answer (换一个, another, 不是这个) teaches the question it asked another answer to: the follower's message before it, within ten minutes, past other such messages and thanks. Refused when the message is not a follower's text, the article does not exist, has that question already, or has the most questions it may (50); a question is at most 200 characters.",
   examples: ["replyd teach 41 refund", 'replyd teach 41 reservation --as "晚到了位子还留吗"', "replyd teach 41 refund --json"],
   options: [{ flags: "--as <phrasing>", help: "teach this phrasing of the message instead of its whole text" }],
   run: teach,

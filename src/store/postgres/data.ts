@@ -77,6 +77,7 @@ export function pgWriter(
       window: (openid, now) => log.window(openid, now, replyLimit),
       record: (r) => log.record(r),
       entry: (seq) => log.entry(seq),
+      before: (seq, openid, since) => log.before(seq, openid, since),
       sendFailed: (f) => report.sendFailed(f),
       figures: async (q) => {
         await log.settled();

@@ -18,6 +18,15 @@ export class ReplyBook {
     return r ? { ...r, unmatched: r.unmatched === 1 } : null;
   }
 
+  before(seq: number, openid: string, since: string): (LoggedMessage & { seq: number }) | null {
+    // Through the time index: the rows of the window only, however long the log (by seq alone, a
+    // follower with no earlier message would have read the log back to its start).
+    const r = this.db
+      .query("SELECT * FROM messages INDEXED BY messages_received WHERE received_at >= ? AND seq < ? AND from_user = ? AND direction = 'in' ORDER BY received_at DESC, seq DESC LIMIT 1")
+      .get(since, seq, openid) as (Omit<LoggedMessage, "unmatched"> & { seq: number; unmatched: number }) | null;
+    return r ? { ...r, unmatched: r.unmatched === 1 } : null;
+  }
+
   window(openid: string, nowMs: number): ReplyWindow {
     // The follower's last interaction, as the log writer keeps it (follower-log.ts: OPENING_EVENTS).
     const last = this.db.query("SELECT last_seq AS seq, last_at AS received_at FROM followers WHERE openid = ?").get(openid) as { seq: number; received_at: string } | null;

@@ -26,6 +26,7 @@ export function sqliteWriter(store: DataFolder): Writer {
       window: async (openid, now) => store.replies.window(openid, now),
       record: async (r) => store.replies.record(r),
       entry: async (seq) => store.replies.entry(seq),
+      before: async (seq, openid, since) => store.replies.before(seq, openid, since),
       sendFailed: async (f) => store.report.sendFailed(f),
       figures: async (q) => {
         await store.messages.settled();
