@@ -272,7 +272,7 @@ test("nothing relevant: the fallback text, listed in the inbox with the articles
   expect(inbox.data.items[0]).toMatchObject({ content: "今天天气不错，适合出去玩", unmatched: true });
   expect(inbox.data.items[0].answer).toMatch(/^fallback/);
   // s <words> ranks the same way and says not_found when nothing answers.
-  expect(textOf(await say("s 天气预报"))).toBe("Nothing matched your search. Send h for help.");
+  expect(textOf(await say("s 天气预报"))).toBe("Nothing found. Send h for help.");
   expect(newsOf(await say("s 积分 抵扣"))).toMatchObject({ Title: "会员积分" });
 });
 
@@ -363,7 +363,7 @@ test("a number alone: the article whose title or keywords hold it, else the not_
   await importDoc([rail, intake, SHIPPING]);
   expect(newsOf(await say("12306"))).toMatchObject({ Title: "12306购票指南" });
   expect(newsOf(await say("2024"))).toMatchObject({ Title: "2024年招生简章" });
-  expect(textOf(await say("9"))).toBe("Nothing matched your search. Send h for help.");
+  expect(textOf(await say("9"))).toBe("Nothing found. Send h for help.");
   const ask = await call("GET", "/api/cli/ask", [["q", "12306"]], { key: READER });
   expect(ask.data).toMatchObject({ choice: "one", answer: "search" });
   expect(ask.data.choice_why).toStartWith("a number alone is no question");

@@ -27,7 +27,7 @@ async function load(app: typeof t) {
           name: "json",
           content: doc(articles, {
             tags: { fv: "Founder's view", tips: "Tips" },
-            texts: { welcome: "Welcome aboard!", fallback: "Say h for help.", not_found: "Nothing matched your search. Send h for help." },
+            texts: { welcome: "Welcome aboard!", fallback: "Say h for help.", not_found: "Nothing found. Send h for help." },
             rules: [
               { id: "hi", match: "exact", pattern: "Hello", reply: { type: "text", text: "Hi there" } },
               { id: "pre", match: "prefix", pattern: "price", reply: { type: "articles", ids: ["a2"] } },
@@ -93,8 +93,8 @@ describe("plain-mode replies", () => {
     expect((await say("回复h")).Content).toContain("fv — Founder's view");
     expect((await say("回复fv")).Content).toStartWith("Founder's view (fv):");
     // A number no article has: no question, the not_found text, as the number alone gets — not whatever article holds 回复.
-    expect((await say("回复99")).Content).toBe("Nothing matched your search. Send h for help.");
-    expect((await say("99")).Content).toBe("Nothing matched your search. Send h for help.");
+    expect((await say("回复99")).Content).toBe("Nothing found. Send h for help.");
+    expect((await say("99")).Content).toBe("Nothing found. Send h for help.");
     expect((await say("回复zz9")).MsgType).toBe("text");
   });
   test("an article without a description shows its body's opening, cut at 1,024 bytes; one with a description shows that", async () => {
@@ -128,14 +128,14 @@ describe("plain-mode replies", () => {
   });
   test("a follower's 'ho' or 's ti' finds no title that holds it only inside a word ('holiday', 'tips')", async () => {
     expect((await say("ho")).Content).toBe("Say h for help.");
-    expect((await say("s ti")).Content).toBe("Nothing matched your search. Send h for help.");
+    expect((await say("s ti")).Content).toBe("Nothing found. Send h for help.");
   });
   test("a CreateTime in milliseconds (as some tools send it) is answered like any other", async () => {
     expect(items((await send(textMsg("FV3", NOW * 1000))).xml as XmlNode).item).toMatchObject({ Title: "Founder's view 3" });
     expect((await send(textMsg("FV3", NOW * 10000))).status).toBe(400);
   });
   test("keywords are searched as words, not as their JSON text: quotes, commas and brackets find nothing", async () => {
-    for (const probe of ['s ","', 's ["', 's "]', 's der","vis']) expect({ probe, reply: (await say(probe)).Content }).toEqual({ probe, reply: "Nothing matched your search. Send h for help." });
+    for (const probe of ['s ","', 's ["', 's "]', 's der","vis']) expect({ probe, reply: (await say(probe)).Content }).toEqual({ probe, reply: "Nothing found. Send h for help." });
     // Punctuation alone asks nothing: no reply (docs/answers.md "What followers get").
     expect((await send(textMsg('","', NOW))).text).toBe("success");
     // Both titles hold the words, neither clearly ahead: a list, labelled by their codes.
@@ -150,7 +150,7 @@ describe("plain-mode replies", () => {
     expect(listed.data.items).toEqual([]);
   });
   test("nothing found: not_found for s <words>, the fallback text otherwise; deleted articles are never served", async () => {
-    expect((await say("s zzzzzz")).Content).toBe("Nothing matched your search. Send h for help.");
+    expect((await say("s zzzzzz")).Content).toBe("Nothing found. Send h for help.");
     expect((await say("qqqqqq")).Content).toBe("Say h for help.");
     expect((await say("old")).Content).toBe("Say h for help.");
   });

@@ -223,7 +223,7 @@ test("换一个 / another: the next articles not yet offered, then nothing left 
   const offered = new Set([...first, ...second, ...third]);
   // All five rooms offered, never one twice, never the opening hours.
   expect(offered).toEqual(new Set(rooms.map((r) => r.id)));
-  expect((await say("不是这个")).text).toBe("Nothing matched your search. Send h for help.");
+  expect((await say("不是这个")).text).toBe("Nothing found. Send h for help.");
   const logged = (await answers()).slice(-3).map((a: string[]) => a[1]);
   expect(logged[0]).toMatch(/^another:answers?:room/);
   expect(logged[2]).toBe("another:not_found");
@@ -233,7 +233,7 @@ test("换一个, 第二个 or a number with nothing before them: no article (an 
   const exchange = { id: "exchange", title: "换货说明", url: url("exchange"), body: "收到商品七天内可以换一个尺码，第二年起收取5元手续费，满2000元免手续费。" };
   await importDoc([exchange, HOURS]);
   for (const said of ["换一个", "換一個", "第二个", "the second one", "2"])
-    expect({ said, reply: await say(said, { from: `o_new_${said}` }) }).toEqual({ said, reply: { ids: [], text: "Nothing matched your search. Send h for help." } });
+    expect({ said, reply: await say(said, { from: `o_new_${said}` }) }).toEqual({ said, reply: { ids: [], text: "Nothing found. Send h for help." } });
   // A number no code has, and nothing to pick from: no question, though a body holds the figure.
   for (const said of ["5", "#5", "５", "2000"]) expect({ said, reply: (await say(said, { from: `o_num_${said}` })).ids }).toEqual({ said, reply: [] });
   const logged = (await answers()).map((a: string[]) => a[1]);
@@ -248,8 +248,8 @@ test("换一个, 第二个 or a number with nothing before them: no article (an 
   expect((await say("5", { from: "o_asked" })).ids).toEqual([]);
   // After the fallback, which showed nothing, 第二个 and "the fifth" pick nothing: as with nothing before, not a question in the inbox.
   await say("今天天气怎么样", { from: "o_fell" });
-  expect((await say("第二个", { from: "o_fell" })).text).toBe("Nothing matched your search. Send h for help.");
-  expect((await say("the fifth", { from: "o_fell" })).text).toBe("Nothing matched your search. Send h for help.");
+  expect((await say("第二个", { from: "o_fell" })).text).toBe("Nothing found. Send h for help.");
+  expect((await say("the fifth", { from: "o_fell" })).text).toBe("Nothing found. Send h for help.");
   expect((await answers()).slice(-3).map((a: string[]) => a[1])).toEqual([expect.stringMatching(/^fallback/), "another:not_found", "another:not_found"]);
 });
 

@@ -6,7 +6,9 @@ export const DEFAULT_TEXTS: Record<TextKey, string> = {
   welcome: "Welcome! Send h for help.",
   help: "Send an article's code to read it, a tag to list its articles, or s followed by words to search.",
   fallback: "Sorry, I did not understand that. Send h for help.",
-  not_found: "Nothing matched your search. Send h for help.",
+  // Said to "s <words>" finding nothing, a code no article has, and "换一个" with nothing left: "your
+  // search" had puzzled a follower who had searched nothing (a walkthrough).
+  not_found: "Nothing found. Send h for help.",
   media: "Received, thank you. To ask a question, send it as text; send h for help.",
 };
 
