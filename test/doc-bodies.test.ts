@@ -7,7 +7,7 @@ import { memorySource } from "../src/doc/byte-source.ts";
 import { InvalidDocumentError } from "../src/base/errors.ts";
 import { Slices } from "../src/base/slices.ts";
 import { article, doc } from "./helpers.ts";
-import { CountedSlices, watchingLoop } from "./loop.ts";
+import { CountedSlices } from "./loop.ts";
 
 const MIB = 1 << 20;
 const fill = (s: string, bytes = MIB - 1024) => s.repeat(Math.floor(bytes / s.length));
@@ -17,20 +17,20 @@ const heavy = (i: number) => HEAVY[i % HEAVY.length] as string;
 const bytes = (text: string) => new TextEncoder().encode(text);
 
 /**
- * Reads `text` as the server reads an upload: the bodies reduced while the event loop is watched
- * (`longestMs`), then a later pass, as the write's: synchronous, as on SQLite, and timed
- * apart (`againMs`) — it is one transaction by design, not a part of the reduction.
+ * Reads `text` as the server reads an upload: the bodies reduced in slices (that the loop runs
+ * meanwhile is counted by the tests, CountedSlices), then a later pass, as the write's: synchronous,
+ * as on SQLite, and timed apart (`againMs`) — it is one transaction by design, not a part of the reduction.
  */
 async function read(text: string, window?: number) {
   const bodies = new KeptBodies();
   try {
     // Encoded before the watch: 16 MiB through TextEncoder is the test's own work, not the reading's.
     const source = memorySource(bytes(text));
-    const { value: doc, longestMs } = await watchingLoop(() => readDocumentSliced(source, bodies, window ? { window } : {}));
+    const doc = await readDocumentSliced(source, bodies, window ? { window } : {});
     const records: ArticleInput[] = [];
     const started = performance.now();
     doc.articles?.each((a) => records.push(a));
-    return { doc, records, againMs: performance.now() - started, longestMs };
+    return { doc, records, againMs: performance.now() - started };
   } finally {
     bodies.close();
   }
@@ -40,11 +40,12 @@ describe("a document read with its bodies reduced in slices", () => {
   const articles = Array.from({ length: 16 }, (_, i) => article(i, { body: heavy(i) }));
   const text = doc(articles);
 
-  test("the event loop runs while 16 bodies of 1 MiB are reduced, never held 50 ms; each body is what bodyText() gives", async () => {
-    const { records, longestMs } = await read(text, 64 * 1024);
+  // That the loop runs meanwhile is counted below, not timed: a 50 ms bound on the loop's longest
+  // hold failed on a loaded 2-core machine (a fresh clone's run, Session 39).
+  test("16 bodies of 1 MiB read in slices: each body is what bodyText() gives", async () => {
+    const { records } = await read(text, 64 * 1024);
     expect(records.map((a) => a.body)).toEqual(articles.map((_, i) => bodyText(heavy(i))));
     expect(records[4]?.body).toBe(`kept ${"x".repeat(100)}`);
-    expect(longestMs).toBeLessThan(50);
   });
 
   // Counted, not timed: slices spent after eight asks on any machine's clock.
@@ -72,18 +73,23 @@ describe("a document read with its bodies reduced in slices", () => {
 
   test("a document the piecewise reader leaves to JSON.parse (a member repeated) is reduced in slices too", async () => {
     const repeated = doc(four).replace('{"format":"replyd/1",', '{"format":"replyd/1","format":"replyd/1",');
-    const { records, longestMs } = await read(repeated);
+    const { records } = await read(repeated);
     expect(records.map((a) => a.body)).toEqual(four.map((_, i) => bodyText(heavy(i))));
-    expect(longestMs).toBeLessThan(50);
+    const bodies = new KeptBodies();
+    try {
+      const slices = new CountedSlices(8);
+      await readDocumentSliced(memorySource(bytes(repeated)), bodies, { slices });
+      expect(slices.pauses).toBeGreaterThanOrEqual((4 * MIB) / (16 * 1024));
+    } finally {
+      bodies.close();
+    }
   });
 
   test("a menu file that is a whole document: its bodies are reduced in slices", async () => {
     const menu = { button: [{ type: "click" as const, name: "Help", key: "help" }] };
     const bodies = new KeptBodies();
     try {
-      const { value, longestMs } = await watchingLoop(() => menuFromBytesSliced(bytes(doc(four, { menu })), bodies));
-      expect(value).toEqual(menu);
-      expect(longestMs).toBeLessThan(50);
+      expect(await menuFromBytesSliced(bytes(doc(four, { menu })), bodies)).toEqual(menu);
       const counted = new KeptBodies();
       const slices = new CountedSlices(8);
       try {
@@ -98,8 +104,9 @@ describe("a document read with its bodies reduced in slices", () => {
   });
 
   test("one article's body (add, set): reduced in slices, the check gets the text kept", async () => {
-    const { value: reduce, longestMs } = await watchingLoop(() => bodyReducedAhead(heavy(4)));
-    expect(longestMs).toBeLessThan(50);
+    const slices = new CountedSlices(8);
+    const reduce = await bodyReducedAhead(heavy(4), slices);
+    expect(slices.pauses).toBeGreaterThanOrEqual(MIB / (16 * 1024));
     expect(reduce?.(heavy(4))).toBe(`kept ${"x".repeat(100)}`);
     // Any other text is reduced as it comes.
     expect(reduce?.("<p>other</p>")).toBe("other");
