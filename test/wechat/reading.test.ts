@@ -6,8 +6,6 @@
  * alone, on the real ranking over a small account in memory.
  */
 import { expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { choose } from "../../src/ranking/choice.ts";
 import { rank } from "../../src/ranking/rank.ts";
 import type { Question } from "../../src/ranking/question.ts";
@@ -15,6 +13,7 @@ import { nextTurn, offer, read, READING, type Reading } from "../../src/wechat/a
 import type { Turn } from "../../src/wechat/answering/conversation.ts";
 import { afterMarks } from "../../src/wechat/answering/sent-apart.ts";
 import { MemorySource } from "../../bench/eval/memory-source.ts";
+import { loadSet } from "../../bench/eval/sets.ts";
 import { asksOfItAlone, fewWords, refersBack } from "../../src/ranking/cues.ts";
 
 const insurer = new MemorySource([
@@ -265,9 +264,12 @@ test("a follow-up asking only what it costs is about the article read when that 
   expect(nextTurn(another, helped, "k2", card.at + 2, shown(another)).read).toBeUndefined();
 });
 
-/** One of our FAQ evaluation accounts (bench/eval/faq/accounts), its articles as its operator wrote them. */
-const faqAccount = (name: string) =>
-  new MemorySource((JSON.parse(readFileSync(join(import.meta.dir, "../../bench/eval/faq/accounts", `${name}.json`), "utf8")) as { articles: { id: string; title: string; keywords: string[]; body: string }[] }).articles.map((a) => ({ ...a, keywords: a.keywords.join("\u001f") })));
+/** One of our FAQ evaluation accounts (bench/eval/faq/accounts), its articles as the ranking's benches read them. */
+const faqAccount = (id: string) => {
+  const account = loadSet(id.startsWith("zh-") ? "faq-zh" : "faq-en").accounts.find((a) => a.id === id);
+  if (!account) throw new Error(`no FAQ account ${id}`);
+  return new MemorySource(account.articles);
+};
 
 test("a list for an English question read alone puts the article whose head names more of it first ('lost my card…': the lost card's, not Autoload's); a Chinese one keeps the score's order (微信怎么绑定: 绑定 a verb in a title)", async () => {
   const transit = faqAccount("en-transit-metro");
