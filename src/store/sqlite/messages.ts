@@ -5,6 +5,7 @@ import { atomicWrite } from "../../base/fsutil.ts";
 import type { LoggedMessage, NewMessage } from "../follower-log.ts";
 import { periodOf } from "../log-kinds.ts";
 import { OLD_ROW_WIDTH, ROW_WIDTH } from "./log-rows.ts";
+import { entryOf, type MessageRow } from "./replies.ts";
 import type { LogWriter } from "./logwriter.ts";
 
 /**
@@ -122,9 +123,8 @@ export class MessageLog {
     await this.writer.settled();
     const where = opts.unmatchedOnly ? "WHERE unmatched = 1" : "";
     const total = (this.db.query(`SELECT count(*) AS n FROM messages ${where}`).get() as { n: number }).n;
-    type Row = Omit<LoggedMessage, "unmatched"> & { seq: number; unmatched: number };
-    const rows = this.db.query(`SELECT * FROM messages ${where} ORDER BY seq DESC LIMIT ? OFFSET ?`).all(opts.limit, opts.offset) as Row[];
-    return { items: rows.map((r) => ({ ...r, unmatched: r.unmatched === 1 })), total };
+    const rows = this.db.query(`SELECT * FROM messages ${where} ORDER BY seq DESC LIMIT ? OFFSET ?`).all(opts.limit, opts.offset) as MessageRow[];
+    return { items: rows.map(entryOf), total };
   }
 
   /**

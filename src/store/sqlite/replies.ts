@@ -2,6 +2,12 @@ import type { Database } from "bun:sqlite";
 import { DEFAULT_REPLY_LIMIT, REPLY_WINDOW_MS, windowOf, type LoggedMessage, type NewReply, type ReplyWindow } from "../follower-log.ts";
 import { kindOf, periodOf } from "../log-kinds.ts";
 
+/** A row of the messages table as SQLite gives it: `unmatched` a 0 or 1. */
+export type MessageRow = Omit<LoggedMessage, "unmatched"> & { seq: number; unmatched: number };
+
+/** The log entry a row of the messages table is. */
+export const entryOf = (r: MessageRow): LoggedMessage & { seq: number } => ({ ...r, unmatched: r.unmatched === 1 });
+
 /**
  * Replies to followers, kept in the message log beside what they answer (direction out). The log's
  * pending rows must be committed before asking (MessageLog.settled), so a message that just
@@ -14,8 +20,8 @@ export class ReplyBook {
   ) {}
 
   entry(seq: number): (LoggedMessage & { seq: number }) | null {
-    const r = this.db.query("SELECT * FROM messages WHERE seq = ?").get(seq) as (Omit<LoggedMessage, "unmatched"> & { seq: number; unmatched: number }) | null;
-    return r ? { ...r, unmatched: r.unmatched === 1 } : null;
+    const r = this.db.query("SELECT * FROM messages WHERE seq = ?").get(seq) as MessageRow | null;
+    return r ? entryOf(r) : null;
   }
 
   before(seq: number, openid: string, since: string): (LoggedMessage & { seq: number }) | null {
@@ -23,8 +29,8 @@ export class ReplyBook {
     // follower with no earlier message would have read the log back to its start).
     const r = this.db
       .query("SELECT * FROM messages INDEXED BY messages_received WHERE received_at >= ? AND seq < ? AND from_user = ? AND direction = 'in' ORDER BY received_at DESC, seq DESC LIMIT 1")
-      .get(since, seq, openid) as (Omit<LoggedMessage, "unmatched"> & { seq: number; unmatched: number }) | null;
-    return r ? { ...r, unmatched: r.unmatched === 1 } : null;
+      .get(since, seq, openid) as MessageRow | null;
+    return r ? entryOf(r) : null;
   }
 
   window(openid: string, nowMs: number): ReplyWindow {
