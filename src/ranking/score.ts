@@ -153,17 +153,37 @@ export function analyse(a: Omit<RankedSource, "id">): Analysis {
   return analysed(a, text, passagesOf(text));
 }
 
-/** The head and the passages `spans` of `text` (the article's passageText) analysed. */
-function analysed(a: Omit<RankedSource, "id">, text: string, spans: readonly Span[]): Analysis {
+/** The head and the passages `spans` of `text` (the article's passageText) analysed; with `wanted`, only those terms counted (the lengths count all). */
+function analysed(a: Omit<RankedSource, "id">, text: string, spans: readonly Span[], wanted?: ReadonlySet<string>): Analysis {
   const headTerms = articleTermsOf(headText(a));
   return {
-    head: termCounts(headTerms),
+    head: termCounts(headTerms, wanted),
     headLen: headTerms.length,
     passages: spans.map((p) => {
       const terms = articleTermsOf(text.slice(p.start, p.end));
-      return { start: p.start, end: p.end, counts: termCounts(terms), len: terms.length };
+      return { start: p.start, end: p.end, counts: termCounts(terms, wanted), len: terms.length };
     }),
   };
+}
+
+/**
+ * The terms scoring looks up for `asked`: its terms, and every term its places are held by. An
+ * article's other terms are counted for nothing: a candidate's passages hold some 500 each, and
+ * their counts were a fifth of a question's ranking and most of what it left to collect
+ * (docs/performance.md, Session 40).
+ */
+const WANTED = new WeakMap<Asked, ReadonlySet<string>>();
+function wantedBy(asked: Asked): ReadonlySet<string> {
+  let wanted = WANTED.get(asked);
+  if (!wanted) {
+    const set = new Set<string>(asked.terms.map((t) => t.term));
+    for (const p of [...asked.places, ...asked.own]) {
+      set.add(p.term);
+      for (const b of p.by) set.add(b);
+    }
+    WANTED.set(asked, (wanted = set));
+  }
+  return wanted;
 }
 
 /** The analysis as BM25F's two fields: the body is its passages together. */
@@ -177,6 +197,23 @@ export function fieldsOf(x: Analysis): Fields {
   return { head: x.head, headLen: x.headLen, body, bodyLen };
 }
 
+/**
+ * fieldsOf for scoring `q`: the body's counts of the question's terms only — scoring reads no other,
+ * and merging every passage's counts was 8 % of a question's ranking at 10,000 passages
+ * (docs/performance.md, Session 40).
+ */
+function queryFields(x: Analysis, q: readonly QueryTerm[]): Fields {
+  const body = new Map<string, number>();
+  let bodyLen = 0;
+  for (const p of x.passages) bodyLen += p.len;
+  for (const { term } of q) {
+    let n = 0;
+    for (const p of x.passages) n += p.counts.get(term) ?? 0;
+    if (n > 0) body.set(term, n);
+  }
+  return { head: x.head, headLen: x.headLen, body, bodyLen };
+}
+
 const NO_BODY = { body: new Map<string, number>(), bodyLen: 0 };
 
 export function scoreArticle(asked: Asked, a: RankedSource, stats: CorpusStats): ArticleScore {
@@ -184,12 +221,12 @@ export function scoreArticle(asked: Asked, a: RankedSource, stats: CorpusStats):
   // The head whole; of a long body, only the passages scoredSpans() chooses (the work is bounded whatever its size).
   const text = passageText(a);
   const spans = passagesOf(text);
-  const x = analysed(a, text, scoredSpans(text, spans, q));
-  const fields = fieldsOf(x);
+  const x = analysed(a, text, scoredSpans(text, spans, q), wantedBy(asked));
+  const fields = queryFields(x, q);
   const passages: Cut[] = x.passages.map((p) => ({ ...p, score: passageScore(q, p.counts, p.len, stats.passageLen) }));
   // A title and a keyword written out both count: the one titled so names what is asked no less than one keyworded so.
   const named = asked.title === null ? 1 : 1 + (RANKING.titleBoost > 0 && namesTitle(asked.title, a.title) ? RANKING.titleBoost : 0) + (RANKING.keywordBoost > 0 && namesKeyword(asked.title, a.keywords) ? RANKING.keywordBoost : 0);
-  const has = (term: string) => x.head.has(term) || fields.body.has(term);
+  const has = (term: string) => x.head.has(term) || x.passages.some((p) => p.counts.has(term));
   const holds = (t: QueryTerm) => has(t.term);
   // Over every place of the question: a word no article holds is a part of it none answers.
   const total = asked.places.reduce((s, p) => s + p.weight, 0);

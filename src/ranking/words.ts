@@ -228,9 +228,9 @@ function fillerMarks(chars: readonly string[]): boolean[] | null {
   return marks;
 }
 
-/** Each term with how often it occurs. */
-export function termCounts(terms: readonly string[]): Map<string, number> {
+/** Each term with how often it occurs; with `wanted`, only those of them. */
+export function termCounts(terms: readonly string[], wanted?: ReadonlySet<string>): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const t of terms) counts.set(t, (counts.get(t) ?? 0) + 1);
+  for (const t of terms) if (wanted === undefined || wanted.has(t)) counts.set(t, (counts.get(t) ?? 0) + 1);
   return counts;
 }

@@ -12,7 +12,7 @@ import { synonymsVersion, synonymTableIn } from "./synonyms.ts";
 
 export class SqlitePostings implements RankingSource {
   private readonly dfOf: Statement<{ df: number }, [string]>;
-  private readonly match: Statement<{ seq: number }, [string, number]>;
+  private readonly match: Statement<unknown, [string, number]>;
   private synonymsAt: string | null = null;
   private table: SynonymTable | null = null;
 
@@ -43,7 +43,9 @@ export class SqlitePostings implements RankingSource {
   }
 
   postings(term: string, tier: number, limit: number): number[] {
-    return this.match.all(`"${tierToken(term, tier)}"`, limit).map((r) => r.seq);
+    // As arrays, not objects: a question reads up to 4,096 entries, and making an object of each was
+    // most of what reading them cost (docs/performance.md, Session 40).
+    return (this.match.values(`"${tierToken(term, tier)}"`, limit) as [number][]).map((r) => r[0]);
   }
 
   rows(seqs: readonly number[]): CandidateRow[] {
