@@ -9,7 +9,8 @@ import { memoized } from "./memo.ts";
 import { namesKeyword, namesTitle, titleForm } from "./names.ts";
 import { CONTEXT, withContext } from "./question.ts";
 import { isHeading, passagesOf, withoutNumber, type Span } from "./passages.ts";
-import { scoredSpans } from "./scored-passages.ts";
+import { SCORED_PASSAGES, scoredSpans } from "./scored-passages.ts";
+import { keptCounts, type Counted } from "./kept-terms.ts";
 import { articleTermsOf, placesOf, termCounts, termsOf } from "./words.ts";
 import { ASKS_PRICE, PRICE } from "./price.ts";
 import { shownPassage, type Cut, type PassageScore } from "./shown-passage.ts";
@@ -186,6 +187,12 @@ function wantedBy(asked: Asked): ReadonlySet<string> {
   return wanted;
 }
 
+/** analysed() of an article whose passages are all scored, with what was kept of its terms (kept-terms.ts). */
+function keptAnalysis(a: Omit<RankedSource, "id">, text: string, spans: readonly Span[], wanted: ReadonlySet<string>): Analysis {
+  const k = keptCounts(headText(a), text, spans, wanted);
+  return { head: k.head.counts, headLen: k.head.len, passages: spans.map((p, i) => ({ start: p.start, end: p.end, ...(k.passages[i] as Counted) })) };
+}
+
 /** The analysis as BM25F's two fields: the body is its passages together. */
 export function fieldsOf(x: Analysis): Fields {
   const body = new Map<string, number>();
@@ -221,7 +228,7 @@ export function scoreArticle(asked: Asked, a: RankedSource, stats: CorpusStats):
   // The head whole; of a long body, only the passages scoredSpans() chooses (the work is bounded whatever its size).
   const text = passageText(a);
   const spans = passagesOf(text);
-  const x = analysed(a, text, scoredSpans(text, spans, q), wantedBy(asked));
+  const x = spans.length <= SCORED_PASSAGES ? keptAnalysis(a, text, spans, wantedBy(asked)) : analysed(a, text, scoredSpans(text, spans, q), wantedBy(asked));
   const fields = queryFields(x, q);
   const passages: Cut[] = x.passages.map((p) => ({ ...p, score: passageScore(q, p.counts, p.len, stats.passageLen) }));
   // A title and a keyword written out both count: the one titled so names what is asked no less than one keyworded so.

@@ -127,6 +127,9 @@ export class SynonymTable {
 
 let current: SynonymTable | null = null;
 
+/** The table in force (null: none): what the terms of a text are made with. */
+export const synonymsInForce = (): SynonymTable | null => current;
+
 /** The terms of a text with the table in force applied (words.ts termsOf calls it on every text). */
 export const canonicalTerms = (terms: string[]): string[] => (current ? current.apply(terms) : terms);
 
