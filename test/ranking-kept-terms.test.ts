@@ -1,9 +1,11 @@
 /** Candidates' terms kept between questions, bounded (src/ranking/kept-terms.ts). */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { forgetKept, KEPT, keptCounts, keptSizes } from "../src/ranking/kept-terms.ts";
+import { passagesOf } from "../src/ranking/passages.ts";
 import { rank } from "../src/ranking/rank.ts";
+import { headText, passageText } from "../src/ranking/score.ts";
 import { SynonymTable, withSynonyms } from "../src/ranking/synonyms.ts";
-import { termsOf } from "../src/ranking/words.ts";
+import { articleTermsOf, termCounts, termsOf } from "../src/ranking/words.ts";
 import { MemorySource } from "../bench/eval/memory-source.ts";
 import { loadSet } from "../bench/eval/sets.ts";
 
@@ -19,72 +21,80 @@ const en = loadSet("faq-en").accounts[0];
 if (!zh || !en) throw new Error("the FAQ sets are missing from bench/eval");
 const sourceOf = (acc: NonNullable<typeof zh>) => new MemorySource(acc.articles);
 
+/** An article's counts through keptCounts, wanting `wanted`: null the first time it is met. */
+const countsOf = (head: string, text: string, wanted: ReadonlySet<string>) => keptCounts(head, text, passagesOf(text), wanted);
+const small = (i: number) => ({ head: `Title ${i}`, text: `Article ${i} says what it says.` });
+/** Met twice: kept. */
+const keep = (a: { head: string; text: string }) => (countsOf(a.head, a.text, new Set()), countsOf(a.head, a.text, new Set()));
+
 describe("an article's terms kept between questions", () => {
-  test("each question ranks the same counted afresh, while its candidates are numbered and kept, and read from what was kept, in Chinese and English", () => {
+  test("read from what was kept, each article's counts and lengths are those of its terms counted afresh, every term wanted, in Chinese and English", () => {
+    for (const acc of [zh, en]) {
+      for (const a of acc.articles) {
+        const head = headText({ ...a, questions: "" });
+        const text = passageText(a);
+        const spans = passagesOf(text);
+        const afresh = { head: articleTermsOf(head), passages: spans.map((p) => articleTermsOf(text.slice(p.start, p.end))) };
+        const wanted = new Set([...afresh.head, ...afresh.passages.flat()]);
+        const expected = { head: { counts: termCounts(afresh.head), len: afresh.head.length }, passages: afresh.passages.map((t) => ({ counts: termCounts(t), len: t.length })) };
+        expect(countsOf(head, text, wanted)).toBeNull();
+        // The second time numbered and kept, the third read from what was kept.
+        expect(countsOf(head, text, wanted)).toEqual(expected);
+        expect(countsOf(head, text, wanted)).toEqual(expected);
+      }
+      expect(keptSizes().articles).toBe(acc.articles.length);
+      forgetKept();
+    }
+  });
+
+  test("each question ranks the same counted afresh, while its candidates are kept, and read from what was kept, in Chinese and English, and for a follow-up", () => {
     for (const acc of [zh, en]) {
       const source = sourceOf(acc);
-      const questions = acc.questions.slice(0, 25).map((q) => q.q);
+      const asked = [...acc.questions.slice(0, 25).map((q) => ({ text: q.q })), { text: acc.questions[1]?.q as string, context: acc.questions[0]?.q as string }];
       // Nothing kept before each question: every candidate counted as it is read.
-      const afresh = questions.map((q) => (forgetKept(), rank({ text: q }, source)));
+      const afresh = asked.map((q) => (forgetKept(), rank(q, source)));
       forgetKept();
-      const keeping = questions.map((q) => rank({ text: q }, source));
+      const keeping = asked.map((q) => rank(q, source));
       expect(keptSizes().articles).toBeGreaterThan(5);
-      const kept = questions.map((q) => rank({ text: q }, source));
+      const kept = asked.map((q) => rank(q, source));
       expect(keeping).toEqual(afresh);
       expect(kept).toEqual(afresh);
       forgetKept();
     }
   });
 
-  test("a follow-up's ranking (the earlier question's terms wanted too) is the same read from what was kept", () => {
-    const source = sourceOf(zh);
-    const [a, b] = zh.questions.map((q) => q.q);
-    const asked = { text: b as string, context: a as string };
-    const first = rank(asked, source);
-    rank(asked, source);
-    expect(keptSizes().articles).toBeGreaterThan(0);
-    expect(rank(asked, source)).toEqual(first);
+  test("past KEPT.numbers the article used longest ago is forgotten first", () => {
+    const [a, b, c] = [small(1), small(2), small(3)];
+    keep(a);
+    keep(b);
+    expect(keptSizes().articles).toBe(2);
+    // Room for two: A used again, then C kept, forgets B.
+    KEPT.numbers = keptSizes().numbers;
+    expect(countsOf(a.head, a.text, new Set())).not.toBeNull();
+    keep(c);
+    expect(keptSizes().articles).toBe(2);
+    expect(keptSizes().numbers).toBeLessThanOrEqual(KEPT.numbers);
+    expect(countsOf(a.head, a.text, new Set())).not.toBeNull();
+    expect(countsOf(c.head, c.text, new Set())).not.toBeNull();
+    expect(countsOf(b.head, b.text, new Set())).toBeNull();
   });
 
-  test("no more numbers are kept than KEPT.numbers: the articles used longest ago go first", () => {
-    const source = sourceOf(zh);
-    const questions = zh.questions.map((q) => q.q);
-    for (const q of questions) rank({ text: q }, source), rank({ text: q }, source);
-    const all = keptSizes();
-    expect(all.articles).toBeGreaterThan(4);
-    forgetKept();
-    // Room for about a quarter of them.
-    KEPT.numbers = Math.floor(all.numbers / 4);
-    for (const q of questions) rank({ text: q }, source), rank({ text: q }, source);
-    const bounded = keptSizes();
-    expect(bounded.numbers).toBeLessThanOrEqual(KEPT.numbers);
-    expect(bounded.numbers).toBeGreaterThan(0);
-    expect(bounded.articles).toBeLessThan(all.articles);
-    // What is left still ranks as counting afresh does.
-    const q = questions[questions.length - 1] as string;
-    const again = rank({ text: q }, source);
-    forgetKept();
-    expect(again).toEqual(rank({ text: q }, source));
-  });
-
-  test("an article holding more numbers than KEPT.numbers alone is read, not kept", () => {
-    KEPT.numbers = 5;
-    const source = sourceOf(en);
-    const q = en.questions[0]?.q as string;
-    const counted = rank({ text: q }, source);
-    expect(rank({ text: q }, source)).toEqual(counted);
-    expect(keptSizes()).toMatchObject({ articles: 0, numbers: 0 });
-    expect(keptSizes().terms).toBeGreaterThan(0);
+  test("an article costing more than KEPT.numbers alone is read, not kept, and forgets nothing", () => {
+    const a = small(1);
+    keep(a);
+    KEPT.numbers = keptSizes().numbers + 10;
+    const big = { head: "A long one", text: "word ".repeat(200) };
+    const wanted = new Set(["word"]);
+    expect(countsOf(big.head, big.text, wanted)).toBeNull();
+    const read = countsOf(big.head, big.text, wanted);
+    expect(read?.passages.reduce((s, p) => s + (p.counts.get("word") ?? 0), 0)).toBe(200);
+    expect(keptSizes().articles).toBe(1);
+    expect(countsOf(a.head, a.text, new Set())).not.toBeNull();
   });
 
   test("no more articles seen once are remembered than KEPT.seen", () => {
     KEPT.seen = 3;
-    const wanted = new Set(["hold"]);
-    const seenAfter = [1, 2, 3, 4, 5].map((i) => {
-      const text = `Article ${i} holds what it holds.`;
-      keptCounts(`Title ${i}`, text, [{ start: 0, end: text.length }], wanted);
-      return keptSizes().seen;
-    });
+    const seenAfter = [1, 2, 3, 4, 5].map((i) => (countsOf(small(i).head, small(i).text, new Set()), keptSizes().seen));
     expect(seenAfter).toEqual([1, 2, 3, 1, 2]);
   });
 
@@ -94,26 +104,31 @@ describe("an article's terms kept between questions", () => {
     for (const q of questions) rank({ text: q }, source), rank({ text: q }, source);
     const before = keptSizes();
     expect(before.terms).toBeGreaterThan(100);
+    expect(before.articles).toBeGreaterThan(0);
     KEPT.terms = 100;
     rank({ text: questions[0] as string }, source);
-    const after = keptSizes();
-    expect(after.terms).toBeLessThan(before.terms);
-    expect(after.articles).toBeLessThanOrEqual(1);
+    // Forgotten before the question: its candidates met for the first time again.
+    expect(keptSizes()).toMatchObject({ articles: 0, numbers: 0, terms: 0 });
   });
 
-  test("when the operator's synonyms in force change, nothing kept under the table before is read: a synonym finds its article at once", () => {
+  test("what is kept under one synonym table is not read under another, and both stay kept: accounts with tables of their own take turns on one worker", () => {
     const source = new MemorySource([
       { id: "cards", title: "Paying by card", keywords: "payment", body: "We take Visa and Mastercard at every till, and contactless up to the limit." },
       { id: "cash", title: "Paying in cash", keywords: "cash", body: "Cash is welcome at every till; we give change in coins and notes." },
     ]);
     const q = "do you take credit cards";
-    for (let i = 0; i < 3; i++) rank({ text: q }, source);
-    expect(keptSizes().articles).toBeGreaterThan(0);
     const table = SynonymTable.of([["visa", "credit card"]], termsOf) as SynonymTable;
-    const under = withSynonyms(table, () => rank({ text: q }, source));
-    expect(keptSizes().articles).toBe(0);
-    // Ranked afresh under the table: as if nothing had been kept.
+    const under = () => withSynonyms(table, () => rank({ text: q }, source));
+    const afreshUnder = under();
     forgetKept();
-    expect(under).toEqual(withSynonyms(table, () => rank({ text: q }, source)));
+    const afreshNone = rank({ text: q }, source);
+    // The table's synonym makes a difference: kept terms read under the wrong table would show it.
+    expect(afreshUnder).not.toEqual(afreshNone);
+    for (let i = 0; i < 3; i++) expect(rank({ text: q }, source)).toEqual(afreshNone);
+    const keptNone = keptSizes().articles;
+    expect(keptNone).toBeGreaterThan(0);
+    for (let i = 0; i < 3; i++) expect(under()).toEqual(afreshUnder);
+    expect(keptSizes().articles).toBe(2 * keptNone);
+    expect(rank({ text: q }, source)).toEqual(afreshNone);
   });
 });

@@ -5,38 +5,65 @@
  * question. Kept as numbers — each term once in a table, an article's terms as an array of their
  * numbers — since kept as strings and counts they took hundreds of KB an article; and only for an
  * article a candidate a second time (numbering its terms costs more than counting them once, and
- * most articles of a big account are candidates once). Bounded: the articles used last, up to
- * KEPT.numbers numbers in all, and the table forgotten whole (with them) past KEPT.terms terms or
- * when the operator's synonyms in force change (what an article's terms are depends on them).
+ * most articles of a big account are candidates once). An article's terms depend on the operator's
+ * synonyms in force: what is kept is kept under its table, so that accounts with tables of their
+ * own, served by the one worker in turn, do not forget each other's. Bounded: the articles used
+ * last, up to KEPT.numbers in all (with what each costs beside its numbers), and the table of terms
+ * forgotten whole (with every article) past KEPT.terms.
  */
-import { articleTermsOf, termCounts } from "./words.ts";
+import { articleTermsOf } from "./words.ts";
 import { synonymsInForce, type SynonymTable } from "./synonyms.ts";
 import type { Span } from "./passages.ts";
 
 export const KEPT = {
-  /** Terms numbered: some 60 MB at most. */
-  terms: 800_000,
-  /** Numbers kept in all, over every article kept: 4 bytes each. */
+  /** Terms numbered: about 110 bytes each (a Map entry and the term's own copy), some 45 MB at most. */
+  terms: 400_000,
+  /** Numbers kept in all, over every article kept (4 bytes each), counting ARTICLE_COST and PASSAGE_COST for each: some 32 MB. */
   numbers: 8_000_000,
   /** Articles seen once, remembered by a hash of their text: the next time they are kept. */
   seen: 65_536,
 };
+/** What an article kept and each of its passages cost beside their numbers (their objects and the Map's entry), in numbers' worth (4 bytes). */
+const ARTICLE_COST = 64;
+const PASSAGE_COST = 24;
+/**
+ * A term longer than a question can be (rank.ts RANKING_LIMITS.questionChars) is never looked up:
+ * it is given this number, matching none, and not kept in the table.
+ */
+const LONGEST_TERM = 600;
+const UNWANTED = 0xffff_ffff;
 
-type Kept = { head: Uint32Array; passages: Uint32Array[]; size: number };
+/** An article's terms as numbers, with what it was cut from (a hash names it: told apart from another of the same hash). */
+interface Kept {
+  headChars: number;
+  textChars: number;
+  head: Uint32Array;
+  passages: Uint32Array[];
+  /** In numbers' worth, its costs included. */
+  cost: number;
+}
 /** Each term's number. */
 const numberOf = new Map<string, number>();
-/** By a hash of the article's head and passage text: its head's terms, and each passage's, as numbers; the used last at the end. */
+/** By a hash of the table, head and passage text: the article's terms; the used last at the end. */
 const kept = new Map<bigint | number, Kept>();
-let keptNumbers = 0;
+let keptCost = 0;
 const seen = new Set<bigint | number>();
-let keptWith: SynonymTable | null = null;
+/** A number for each synonym table met (0: none), hashed with the text. */
+const tableNumbers = new WeakMap<SynonymTable, number>();
+let tablesMet = 0;
+/** Unknown to anyone outside this process: an article cannot be written to collide with another's. */
+const SEED = Math.floor(Math.random() * 2 ** 32);
 
 const numbered = (terms: readonly string[]): Uint32Array => {
   const out = new Uint32Array(terms.length);
   for (let i = 0; i < terms.length; i++) {
     const t = terms[i] as string;
     let n = numberOf.get(t);
-    if (n === undefined) numberOf.set(t, (n = numberOf.size));
+    if (n === undefined) {
+      if (t.length > LONGEST_TERM) n = UNWANTED;
+      // A copy: a term cut from a passage would otherwise hold the whole passage's string alive.
+      else numberOf.set(Buffer.from(t).toString(), (n = numberOf.size));
+    }
     out[i] = n;
   }
   return out;
@@ -48,46 +75,57 @@ export interface Counted {
 }
 
 /**
- * The counts of the `wanted` terms in `head` and in each of `spans` of `text` (passagesOf(text),
- * all of them: what the text alone decides), and how many terms each holds, as articleTermsOf
- * counts them.
+ * The counts of the `wanted` terms in `head` and in each of `spans` of `text` — passagesOf(text),
+ * all of them — and how many terms each holds, as articleTermsOf counts them; null the first time
+ * an article is met (the caller counts it as it is read: analysed() in score.ts).
  */
-export function keptCounts(head: string, text: string, spans: readonly Span[], wanted: ReadonlySet<string>): { head: Counted; passages: Counted[] } {
+export function keptCounts(head: string, text: string, spans: readonly Span[], wanted: ReadonlySet<string>): { head: Counted; passages: Counted[] } | null {
+  if (numberOf.size > KEPT.terms) forget();
   const table = synonymsInForce();
-  if (table !== keptWith || numberOf.size > KEPT.terms) forget(table);
-  const key = Bun.hash(`${head}\u0000${text}`);
+  let tableNumber = 0;
+  if (table) tableNumbers.set(table, (tableNumber = tableNumbers.get(table) ?? ++tablesMet));
+  const key = Bun.hash(`${tableNumber}\u0000${head.length}\u0000${head}${text}`, SEED);
   let k = kept.get(key);
-  // Kept again as the one used last; one alone past the bound is read once, not kept.
-  let keep = k !== undefined;
-  if (k) kept.delete(key);
-  else if (seen.delete(key)) {
+  if (k && (k.headChars !== head.length || k.textChars !== text.length || k.passages.length !== spans.length)) {
+    // Another article of the same hash: not this one's terms.
+    kept.delete(key);
+    keptCost -= k.cost;
+    k = undefined;
+  }
+  if (k) {
+    // The one used last.
+    kept.delete(key);
+    kept.set(key, k);
+  } else {
+    if (!seen.delete(key)) {
+      if (seen.size >= KEPT.seen) seen.clear();
+      seen.add(key);
+      return null;
+    }
     const passages = spans.map((p) => numbered(articleTermsOf(text.slice(p.start, p.end))));
     const h = numbered(articleTermsOf(head));
-    k = { head: h, passages, size: passages.reduce((s, p) => s + p.length, h.length) };
-    for (const [oldest, o] of kept) {
-      if (keptNumbers + k.size <= KEPT.numbers) break;
-      kept.delete(oldest);
-      keptNumbers -= o.size;
+    k = { headChars: head.length, textChars: text.length, head: h, passages, cost: passages.reduce((s, p) => s + p.length + PASSAGE_COST, h.length + ARTICLE_COST) };
+    // One alone past the bound is read, not kept: nothing is forgotten for it.
+    if (k.cost <= KEPT.numbers) {
+      for (const [oldest, o] of kept) {
+        if (keptCost + k.cost <= KEPT.numbers) break;
+        kept.delete(oldest);
+        keptCost -= o.cost;
+      }
+      kept.set(key, k);
+      keptCost += k.cost;
     }
-    keep = keptNumbers + k.size <= KEPT.numbers;
-    if (keep) keptNumbers += k.size;
-  } else {
-    if (seen.size >= KEPT.seen) seen.clear();
-    seen.add(key);
-    const counted = (terms: readonly string[]): Counted => ({ counts: termCounts(terms, wanted), len: terms.length });
-    return { head: counted(articleTermsOf(head)), passages: spans.map((p) => counted(articleTermsOf(text.slice(p.start, p.end)))) };
   }
-  if (keep) kept.set(key, k);
   const want = new Map<number, string>();
   for (const t of wanted) {
     const n = numberOf.get(t);
     if (n !== undefined) want.set(n, t);
   }
-  return { head: countedNumbers(k.head, want), passages: k.passages.map((p) => countedNumbers(p, want)) };
+  return { head: counted(k.head, want), passages: k.passages.map((p) => counted(p, want)) };
 }
 
-/** `want`: the number of each wanted term some article kept holds, to the term. */
-function countedNumbers(numbers: Uint32Array, want: ReadonlyMap<number, string>): Counted {
+/** `want`: the number of each wanted term some article holds, to the term. */
+function counted(numbers: Uint32Array, want: ReadonlyMap<number, string>): Counted {
   const counts = new Map<string, number>();
   for (let i = 0; i < numbers.length; i++) {
     const t = want.get(numbers[i] as number);
@@ -96,16 +134,37 @@ function countedNumbers(numbers: Uint32Array, want: ReadonlyMap<number, string>)
   return { counts, len: numbers.length };
 }
 
-function forget(table: SynonymTable | null): void {
+/**
+ * The terms scoring looks up for a question: its terms, and every term its places are held by
+ * (score.ts Asked). An article's other terms are counted for nothing: a candidate's passages hold
+ * some 500 each, and their counts were a fifth of a question's ranking and most of what it left to
+ * collect (docs/performance.md, Session 40).
+ */
+export function wantedBy(asked: { terms: readonly { term: string }[]; places: readonly Place[]; own: readonly Place[] }): ReadonlySet<string> {
+  let wanted = WANTED.get(asked);
+  if (!wanted) {
+    const set = new Set<string>(asked.terms.map((t) => t.term));
+    for (const p of [...asked.places, ...asked.own]) {
+      set.add(p.term);
+      for (const b of p.by) set.add(b);
+    }
+    WANTED.set(asked, (wanted = set));
+  }
+  return wanted;
+}
+type Place = { term: string; by: readonly string[] };
+const WANTED = new WeakMap<object, ReadonlySet<string>>();
+
+/** Everything kept forgotten: past KEPT.terms, and in tests. */
+export function forgetKept(): void {
+  forget();
+}
+function forget(): void {
   kept.clear();
   numberOf.clear();
   seen.clear();
-  keptNumbers = 0;
-  keptWith = table;
+  keptCost = 0;
 }
 
-/** Everything kept forgotten (tests). */
-export const forgetKept = (): void => forget(synonymsInForce());
-
-/** What is kept, for tests and the bench. */
-export const keptSizes = () => ({ articles: kept.size, numbers: keptNumbers, terms: numberOf.size, seen: seen.size });
+/** What is kept, for tests and the bench: articles, their cost in numbers' worth, terms numbered, articles seen once. */
+export const keptSizes = () => ({ articles: kept.size, numbers: keptCost, terms: numberOf.size, seen: seen.size });

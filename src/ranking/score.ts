@@ -10,7 +10,7 @@ import { namesKeyword, namesTitle, titleForm } from "./names.ts";
 import { CONTEXT, withContext } from "./question.ts";
 import { isHeading, passagesOf, withoutNumber, type Span } from "./passages.ts";
 import { SCORED_PASSAGES, scoredSpans } from "./scored-passages.ts";
-import { keptCounts, type Counted } from "./kept-terms.ts";
+import { keptCounts, wantedBy, type Counted } from "./kept-terms.ts";
 import { articleTermsOf, placesOf, termCounts, termsOf } from "./words.ts";
 import { ASKS_PRICE, PRICE } from "./price.ts";
 import { shownPassage, type Cut, type PassageScore } from "./shown-passage.ts";
@@ -167,29 +167,10 @@ function analysed(a: Omit<RankedSource, "id">, text: string, spans: readonly Spa
   };
 }
 
-/**
- * The terms scoring looks up for `asked`: its terms, and every term its places are held by. An
- * article's other terms are counted for nothing: a candidate's passages hold some 500 each, and
- * their counts were a fifth of a question's ranking and most of what it left to collect
- * (docs/performance.md, Session 40).
- */
-const WANTED = new WeakMap<Asked, ReadonlySet<string>>();
-function wantedBy(asked: Asked): ReadonlySet<string> {
-  let wanted = WANTED.get(asked);
-  if (!wanted) {
-    const set = new Set<string>(asked.terms.map((t) => t.term));
-    for (const p of [...asked.places, ...asked.own]) {
-      set.add(p.term);
-      for (const b of p.by) set.add(b);
-    }
-    WANTED.set(asked, (wanted = set));
-  }
-  return wanted;
-}
-
-/** analysed() of an article whose passages are all scored, with what was kept of its terms (kept-terms.ts). */
+/** analysed() of an article whose passages are all scored, with what was kept of its terms (kept-terms.ts) when it was met before. */
 function keptAnalysis(a: Omit<RankedSource, "id">, text: string, spans: readonly Span[], wanted: ReadonlySet<string>): Analysis {
   const k = keptCounts(headText(a), text, spans, wanted);
+  if (!k) return analysed(a, text, spans, wanted);
   return { head: k.head.counts, headLen: k.head.len, passages: spans.map((p, i) => ({ start: p.start, end: p.end, ...(k.passages[i] as Counted) })) };
 }
 
