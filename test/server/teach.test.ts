@@ -361,6 +361,25 @@ test("teach refuses a short message naming what it asks of only by a pronoun unl
   expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "returns"]])).data).toMatchObject({ taught: true });
 });
 
+test("teach refuses a few words that lean on the question they were read with (晚上呢, \"what about if im on benefits\") when alone they do not send the article; the operator's phrasing of them is taught", async () => {
+  await importDoc({ matter: "articles" }, SHOP);
+  const answerOf = async (seq: number) => ((await call("GET", "/api/cli", [["inbox", "all"], ["limit", "5"]])).data.items as { seq: number; answer: string }[]).find((i) => i.seq === seq)?.answer;
+  for (const [first, then, id] of [["客服电话多少", "晚上呢", "contact"], ["how long does delivery take", "what about if im on benefits", "payment"]] as const) {
+    await say(first);
+    await say(then);
+    const seq = await newest();
+    expect({ then, read: (await answerOf(seq))?.split(":")[0] }).toEqual({ then, read: "followup" });
+    const refused = await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", id]]);
+    expect({ then, r: refused.status, code: refused.error?.code }).toEqual({ then, r: 400, code: CODE.leans_on_before });
+    expect(refused.error.message).toContain("read with the question before it");
+    expect((await call("GET", "/api/cli", [["id", id]])).data.questions).toEqual([]);
+    t.clock.advance(CONVERSATION.windowMs);
+  }
+  // The operator's words for it are taught, as a message read with the question before it that names its need itself is (the test above).
+  const phrased = await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "payment"], ["as", "is there a discount for people on benefits"]]);
+  expect(phrased.data).toMatchObject({ taught: true, question: "is there a discount for people on benefits" });
+});
+
 test("teach refuses words another article answers already — taught to it, its title, one of its keywords — naming it, and teaches them once taken from it", async () => {
   const [returns, delivery, password, payment] = SHOP as [Shop, Shop, Shop, Shop];
   await importDoc({ matter: "articles" }, [{ ...returns, keywords: ["what to bring"] }, delivery, { ...password, questions: ["locked out"] }, payment]);
