@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { parseXml, type XmlNode } from "../../src/wechat/door/xml.ts";
 import { T0, testApp } from "../helpers.ts";
 import { AESKEY, APPID, openReply, TOKEN, wxPost } from "../wechat/helpers.ts";
+import { DEFAULT_TEXTS } from "../../src/wechat/answering/texts.ts";
 
 const DIR = join(import.meta.dir, "../fixtures/platform");
 const fixtures = readdirSync(DIR).filter((f) => f.endsWith(".xml")).sort();
@@ -70,7 +71,7 @@ test("what some of them are answered with: welcome, help by voice recognition, t
       return text === "success" ? "success" : String(parseXml(text).Content);
     };
     expect(await answer("event-subscribe-qrscene.xml")).toBe("Welcome! Send h for help.");
-    expect(await answer("voice-recognition.xml")).toStartWith("Send an article's code");
+    expect(await answer("voice-recognition.xml")).toStartWith(DEFAULT_TEXTS.en.help);
     expect(await answer("image.xml")).toBe("Received, thank you. To ask a question, send it as text; send h for help.");
     expect(await answer("event-masssendjobfinish.xml")).toBe("success");
     expect(await answer("text-web-client-stray-text.xml")).toBe("Sorry, I did not understand that. Send h for help.");

@@ -12,6 +12,7 @@ import { MAX_TEXT_BYTES } from "../../src/wechat/door/message.ts";
 import { parseXml, type XmlNode } from "../../src/wechat/door/xml.ts";
 import { doc, READER, testApp } from "../helpers.ts";
 import { textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
+import { DEFAULT_TEXTS } from "../../src/wechat/answering/texts.ts";
 
 let t: Awaited<ReturnType<typeof testApp>>;
 beforeEach(async () => (t = await testApp({ wechat: { token: TOKEN } })));
@@ -266,13 +267,13 @@ test("a list's entries carry a sentence or two around what matched, not the whol
 test("nothing relevant: the fallback text, listed in the inbox with the articles considered", async () => {
   await importDoc([REFUND, SHIPPING, MEMBERS]);
   const reply = await say("今天天气不错，适合出去玩");
-  expect(textOf(reply)).toBe("Sorry, I did not understand that. Send h for help.");
+  expect(textOf(reply)).toBe(DEFAULT_TEXTS.zh.fallback);
   await t.log.settled();
   const inbox = await call("GET", "/api/cli", [["inbox", "unmatched"]]);
   expect(inbox.data.items[0]).toMatchObject({ content: "今天天气不错，适合出去玩", unmatched: true });
   expect(inbox.data.items[0].answer).toMatch(/^fallback/);
   // s <words> ranks the same way and says not_found when nothing answers.
-  expect(textOf(await say("s 天气预报"))).toBe("Nothing found. Send h for help.");
+  expect(textOf(await say("s 天气预报"))).toBe(DEFAULT_TEXTS.zh.not_found);
   expect(newsOf(await say("s 积分 抵扣"))).toMatchObject({ Title: "会员积分" });
 });
 
@@ -416,7 +417,7 @@ test("a province no article is about gets the fallback, not another province's a
   const province = (id: string, name: string) => ({ id, title: `${name}省近三年录取分数线`, url: `https://example.com/${id}`, keywords: [name, "分数线"], body: `2025年我校在${name}省物理类最低录取分数为565分，历史类最低录取分数为570分。` });
   await importDoc([province("hn", "河南"), province("sd", "山东"), province("ah", "安徽"), REFUND]);
   expect(newsOf(await say("河南多少分"))).toMatchObject({ Title: "河南省近三年录取分数线" });
-  for (const said of ["河北多少分", "广东多少分"]) expect({ said, reply: textOf(await say(said)) }).toEqual({ said, reply: "Sorry, I did not understand that. Send h for help." });
+  for (const said of ["河北多少分", "广东多少分"]) expect({ said, reply: textOf(await say(said)) }).toEqual({ said, reply: DEFAULT_TEXTS.zh.fallback });
 });
 
 test("not_found left unwritten is the operator's fallback text when they wrote that, and health says so rather than call it replyd's English default", async () => {
@@ -441,7 +442,7 @@ test("an on-topic question no article answers gets the fallback, not the article
   await importDoc([REFUND, SHIPPING, MEMBERS]);
   // 退款 is the refund article's word, but the question is about an invoice, which no article holds.
   const reply = await say("退款的发票抬头写错了能重新开具吗？");
-  expect(textOf(reply)).toBe("Sorry, I did not understand that. Send h for help.");
+  expect(textOf(reply)).toBe(DEFAULT_TEXTS.zh.fallback);
   await t.log.settled();
   const inbox = await call("GET", "/api/cli", [["inbox", "unmatched"]]);
   expect(inbox.data.items[0]).toMatchObject({ content: "退款的发票抬头写错了能重新开具吗？", unmatched: true });
@@ -453,7 +454,7 @@ test("an on-topic question no article answers gets the fallback, not the article
 test("a head naming one word of a long question does not make the article its answer: the share held is at least minHeld (issue 34 C)", async () => {
   // An article of a title only: 订单 is all of the question it holds, in its head.
   await importDoc([SHIPPING, MEMBERS, { id: "orders", title: "订单查询", url: "https://example.com/orders" }]);
-  expect(textOf(await say("订单退款什么时候到账"))).toBe("Sorry, I did not understand that. Send h for help.");
+  expect(textOf(await say("订单退款什么时候到账"))).toBe(DEFAULT_TEXTS.zh.fallback);
   // Control: a question it holds enough of is answered with it.
   expect(newsOf(await say("怎么查询订单"))).toMatchObject({ Title: "订单查询" });
 });
@@ -471,7 +472,7 @@ test("the best article no answer but the second one: a list of both, the ranking
   expect((await call("GET", "/api/cli/ask", [["q", "大红袍能不能参加积分兑换活动"]])).data).toMatchObject({ choice: "list", choice_why: "the best holds too little of the question; the one after it answers it" });
   // Control: the points article deleted, nothing behind the best answers, and the best alone is no answer.
   expect((await call("DELETE", "/api/cli", [["id", "points"]])).status).toBe(200);
-  expect(textOf(await say("大红袍能不能参加积分兑换活动"))).toBe("Sorry, I did not understand that. Send h for help.");
+  expect(textOf(await say("大红袍能不能参加积分兑换活动"))).toBe(DEFAULT_TEXTS.zh.fallback);
   expect((await call("GET", "/api/cli/ask", [["q", "大红袍能不能参加积分兑换活动"]])).data).toMatchObject({ choice: "none", choice_why: "no article holds enough of the question" });
 });
 

@@ -11,6 +11,7 @@ import { startServer } from "../../src/server/serve.ts";
 import { ADMIN_ENV, doc, serveOpts, signedRequest, tempDir } from "../helpers.ts";
 import { startFakeModel } from "../model/fake.ts";
 import { TOKEN, wxPost } from "../wechat/helpers.ts";
+import { DEFAULT_TEXTS } from "../../src/wechat/answering/texts.ts";
 import {
   abandoned, call, calls, contentOf, deliver, GENERATED, health, inboxAll, KEY, logged, model, newsTitle, nextMsgId, platform, QUESTION, REFUND, sec, setup, t, TIMES, until, useModel, xmlOf,
 } from "./generated-harness.ts";
@@ -51,7 +52,7 @@ test("codes, tags, help and rules never reach the model; nor does a text no arti
   const rules = { format: "replyd/1", matter: "rules", created_at: "2026-11-21T10:00:00.000Z", rules: [{ id: "r1", match: "exact", pattern: "hello", reply: { type: "text", text: "hi" } }] };
   expect((await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: JSON.stringify(rules) }])).status).toBe(200);
   expect(newsTitle(await deliver("rf"))).toBe("售后政策");
-  expect(contentOf(await deliver("h"))).toContain("Send");
+  expect(contentOf(await deliver("h"))).toBe(DEFAULT_TEXTS.en.help);
   expect(contentOf(await deliver("hello"))).toBe("hi");
   expect(contentOf(await deliver("zzzz qqqq"))).toBe("Sorry, I did not understand that. Send h for help.");
   expect(model.requests.length).toBe(0);

@@ -9,6 +9,7 @@ import { CONVERSATION } from "../../src/wechat/answering/conversation.ts";
 import { parseXml, type XmlNode } from "../../src/wechat/door/xml.ts";
 import { doc, testApp } from "../helpers.ts";
 import { TOKEN, wxPost } from "./helpers.ts";
+import { DEFAULT_TEXTS, languageOf } from "../../src/wechat/answering/texts.ts";
 
 let t: Awaited<ReturnType<typeof testApp>>;
 beforeEach(async () => (t = await testApp({ wechat: { token: TOKEN } })));
@@ -116,7 +117,7 @@ test("thanks after an answer is no follow-up, even in words that lean on it: no 
 test("a question about something else that leans on nothing before is read alone: the fallback, not the earlier question's article", async () => {
   await importDoc(SHOP);
   await say("营业到几点");
-  expect((await say("推荐一部电影")).text).toBe("Sorry, I did not understand that. Send h for help.");
+  expect((await say("推荐一部电影")).text).toBe(DEFAULT_TEXTS.zh.fallback);
   // The same few words leaning on the question are its follow-up.
   await say("营业到几点", { from: "o_two" });
   expect((await say("那推荐一部电影呢", { from: "o_two" })).ids).toEqual(["hours"]);
@@ -223,7 +224,7 @@ test("换一个 / another: the next articles not yet offered, then nothing left 
   const offered = new Set([...first, ...second, ...third]);
   // All five rooms offered, never one twice, never the opening hours.
   expect(offered).toEqual(new Set(rooms.map((r) => r.id)));
-  expect((await say("不是这个")).text).toBe("Nothing found. Send h for help.");
+  expect((await say("不是这个")).text).toBe(DEFAULT_TEXTS.zh.not_found);
   const logged = (await answers()).slice(-3).map((a: string[]) => a[1]);
   expect(logged[0]).toMatch(/^another:answers?:room/);
   expect(logged[2]).toBe("another:not_found");
@@ -233,7 +234,7 @@ test("换一个, 第二个 or a number with nothing before them: no article (an 
   const exchange = { id: "exchange", title: "换货说明", url: url("exchange"), body: "收到商品七天内可以换一个尺码，第二年起收取5元手续费，满2000元免手续费。" };
   await importDoc([exchange, HOURS]);
   for (const said of ["换一个", "換一個", "第二个", "the second one", "2"])
-    expect({ said, reply: await say(said, { from: `o_new_${said}` }) }).toEqual({ said, reply: { ids: [], text: "Nothing found. Send h for help." } });
+    expect({ said, reply: await say(said, { from: `o_new_${said}` }) }).toEqual({ said, reply: { ids: [], text: DEFAULT_TEXTS[languageOf(said)].not_found } });
   // A number no code has, and nothing to pick from: no question, though a body holds the figure.
   for (const said of ["5", "#5", "５", "2000"]) expect({ said, reply: (await say(said, { from: `o_num_${said}` })).ids }).toEqual({ said, reply: [] });
   const logged = (await answers()).map((a: string[]) => a[1]);
@@ -248,7 +249,7 @@ test("换一个, 第二个 or a number with nothing before them: no article (an 
   expect((await say("5", { from: "o_asked" })).ids).toEqual([]);
   // After the fallback, which showed nothing, 第二个 and "the fifth" pick nothing: as with nothing before, not a question in the inbox.
   await say("今天天气怎么样", { from: "o_fell" });
-  expect((await say("第二个", { from: "o_fell" })).text).toBe("Nothing found. Send h for help.");
+  expect((await say("第二个", { from: "o_fell" })).text).toBe(DEFAULT_TEXTS.zh.not_found);
   expect((await say("the fifth", { from: "o_fell" })).text).toBe("Nothing found. Send h for help.");
   expect((await answers()).slice(-3).map((a: string[]) => a[1])).toEqual([expect.stringMatching(/^fallback/), "another:not_found", "another:not_found"]);
 });

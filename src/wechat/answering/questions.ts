@@ -33,7 +33,8 @@ export class Questions {
   constructor(
     private readonly store: ReadModel,
     /** One of the operator's texts as the answer (responder.ts). */
-    private readonly says: (key: TextKey, unmatched: boolean) => Decision,
+    /** `said`: the follower's message (replyd's own texts answer in its language). */
+    private readonly says: (key: TextKey, unmatched: boolean, said: string) => Decision,
     opts: ResponderOptions,
   ) {
     this.forModel = opts.forModel ?? false;
@@ -59,12 +60,12 @@ export class Questions {
     const remember = (shown: readonly string[], d: Decision, pickedTitle?: string) => this.remember(asker, reading, turns, shown, d, pickedTitle);
     if (reading.how === "pick") {
       const picked = this.store.articles.get(reading.id);
-      if (!picked || picked.deleted) return remember([], this.says(nothing, true));
+      if (!picked || picked.deleted) return remember([], this.says(nothing, true, question));
       return remember([picked.id], { reply: { type: "news", articles: [news(picked)] }, answer: `pick:${picked.id}`, unmatched: false }, picked.title);
     }
     const ranked = reading.ranked;
     // Too many questions waiting: answered at once, listed in the inbox like any unmatched text.
-    if (ranked === "busy") return { ...this.says(nothing, true), answer: "search_busy" };
+    if (ranked === "busy") return { ...this.says(nothing, true, question), answer: "search_busy" };
     // Thanks, an acknowledgement, a greeting, an emoji ("谢谢", "在吗", "👍"; ranking/courtesy.ts): no
     // question, whatever an article holds of its words ("在不在" found an article by 不), and not in
     // the inbox. "I did not understand" would be wrong: a greeting gets the welcome text (how to ask),
@@ -75,7 +76,7 @@ export class Questions {
     // pick from (responder.ts movedOn).
     const courtesy = reading.how === "alone" ? courtesyOf(question) : null;
     if (courtesy) {
-      const reply = nothing === "not_found" ? this.says(nothing, false) : courtesy === "opens" ? this.says("welcome", false) : { reply: null, unmatched: false };
+      const reply = nothing === "not_found" ? this.says(nothing, false, question) : courtesy === "opens" ? this.says("welcome", false, question) : { reply: null, unmatched: false };
       return { ...reply, answer: "courtesy" };
     }
     const how = reading.how === "alone" ? "" : `${reading.how}:`;
@@ -84,7 +85,7 @@ export class Questions {
     // neighbours rank — and no model asked to write from them: the operator decided.
     const taught = reading.how !== "another" && ranked ? taughtOf(question, ranked.articles, this.store.articles) : null;
     // Taught to an article deleted since: nothing, and in the inbox for the operator to teach anew.
-    if (taught && "deleted" in taught) return remember([], { ...this.says(nothing, true), answer: `${how}${nothing}` });
+    if (taught && "deleted" in taught) return remember([], { ...this.says(nothing, true, question), answer: `${how}${nothing}` });
     const sources = this.forModel && !taught ? sourcesOf((ranked?.articles ?? []).filter((a) => a.word)) : [];
     const generate = sources.length ? { generate: { question: reading.asked, sources } } : {};
     const offered: Choice<RankedArticle> = taught ? { kind: "one", article: taught.article, margin: 0 } : offer(reading);
@@ -99,7 +100,7 @@ export class Questions {
       return remember(ids, { reply: answerReply(choice, entryLabels(ids, this.codeOf)), answer: `${how}${loggedAnswer(choice)}`, unmatched: false, ...generate });
     }
     // Nothing left to offer: said so, not the fallback ("I did not understand").
-    if (reading.how === "another") return remember([], { ...this.says("not_found", true), answer: "another:not_found" });
+    if (reading.how === "another") return remember([], { ...this.says("not_found", true, question), answer: "another:not_found" });
     // Several questions in one message: the articles its parts are each sure of, in the inbox too
     // when a part got none (a walkthrough's student asked of 宿舍, 接机 and the first week at once).
     const parts = reading.how === "alone" ? await this.partsAnswered(question, asking) : null;
@@ -110,15 +111,15 @@ export class Questions {
     }
     const words = question.slice(0, MAX_INPUT).split(/\s+/).filter(Boolean);
     const found = await this.store.searcher.search(words, asking);
-    if (found === "busy") return { ...this.says(nothing, true), answer: "search_busy" };
+    if (found === "busy") return { ...this.says(nothing, true, question), answer: "search_busy" };
     const best = found.id === null ? null : this.store.articles.get(found.id);
     if (best && !best.deleted) return remember([best.id], { reply: { type: "news", articles: [news(best)] }, answer: `${how}search`, unmatched: false, ...generate });
     // A number that is no code, picks nothing and no title or keyword holds ("9": a code the welcome
     // text told, deleted since): no question, said so as a pick of nothing is — it had got the
     // fallback past 5, while `replyd rm` said not_found (a walkthrough). "12306" titled is found above.
-    if (reading.how === "alone" && bareNumber(question)) return remember([], { ...this.says("not_found", true), answer: "not_found" });
+    if (reading.how === "alone" && bareNumber(question)) return remember([], { ...this.says("not_found", true, question), answer: "not_found" });
     const considered = (ranked?.articles ?? []).slice(0, 3).map((a) => a.id);
-    return remember([], { ...this.says(nothing, true), answer: `${how}${considered.length ? `${nothing}:${considered.join(",")}` : nothing}`, ...generate });
+    return remember([], { ...this.says(nothing, true, question), answer: `${how}${considered.length ? `${nothing}:${considered.join(",")}` : nothing}`, ...generate });
   }
 
   /**

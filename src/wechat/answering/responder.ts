@@ -9,7 +9,7 @@ import { MAX_INPUT, type RegexMatcher } from "./regex.ts";
 import { picksEntry, searchedWords, toldToSend } from "../../ranking/cues.ts";
 import { folded } from "../../ranking/words.ts";
 import type { Decision, ResponderOptions } from "./decision.ts";
-import { DEFAULT_TEXTS, operatorText } from "./texts.ts";
+import { DEFAULT_TEXTS, languageOf, operatorText } from "./texts.ts";
 import { articleList, helpText, HELP_WORDS, TAG_LISTED, tagList } from "./lists.ts";
 import { withoutEnd } from "./end-marks.ts";
 
@@ -32,16 +32,17 @@ export class Responder {
   ) {
     this.conversations = opts.conversations ?? null;
     this.log = opts.log ?? (() => {});
-    this.questions = new Questions(store, (key, unmatched) => this.says(key, unmatched), opts);
+    this.questions = new Questions(store, (key, unmatched, said) => this.says(key, unmatched, said), opts);
   }
 
-  private text(key: TextKey): string {
-    return operatorText(this.store.content.texts(), key) ?? DEFAULT_TEXTS[key];
+  /** `said`: the follower's message, whose language replyd's own text is in when the operator wrote none (texts.ts). */
+  private text(key: TextKey, said = ""): string {
+    return operatorText(this.store.content.texts(), key) ?? DEFAULT_TEXTS[languageOf(said)][key];
   }
 
   /** Answers with one of the operator's texts, logged under its name. */
-  private says(key: TextKey, unmatched: boolean): Decision {
-    return { reply: { type: "text", content: this.text(key) }, answer: key, unmatched };
+  private says(key: TextKey, unmatched: boolean, said = ""): Decision {
+    return { reply: { type: "text", content: this.text(key, said) }, answer: key, unmatched };
   }
 
   /**
@@ -114,7 +115,7 @@ export class Responder {
     // As typed in full width too (ｈ, ２, ｎｅｗｓ): a phone's keyboard in Chinese mode may.
     const plain = text.normalize("NFKC");
     const lower = plain.toLowerCase();
-    if (HELP_WORDS.has(lower)) return { reply: { type: "text", content: helpText(this.store, this.text("help")) }, answer: "help", unmatched: false };
+    if (HELP_WORDS.has(lower)) return { reply: { type: "text", content: helpText(this.store, this.text("help", text)) }, answer: "help", unmatched: false };
 
     // Read as what it names, never as a pick from the list just sent: "回复3" is code 3 whatever list came before.
     // Typed whole, "回复3" had got the fallback, or a list found by 回复; "回复3。" as a phone ends it.

@@ -1,16 +1,39 @@
 /** The texts an account answers with: the operator's own, else replyd's (docs/wechat.md "Default texts"). */
 import type { TextKey } from "../../doc/rule.ts";
 
-/** What an account says before the operator sets its own texts. */
-export const DEFAULT_TEXTS: Record<TextKey, string> = {
-  welcome: "Welcome! Send h for help.",
-  help: "Send an article's code to read it, a tag to list its articles, or s followed by words to search.",
-  fallback: "Sorry, I did not understand that. Send h for help.",
-  // Said to "s <words>" finding nothing, a code no article has, and "换一个" with nothing left: "your
-  // search" had puzzled a follower who had searched nothing (a walkthrough).
-  not_found: "Nothing found. Send h for help.",
-  media: "Received, thank you. To ask a question, send it as text; send h for help.",
+/**
+ * What an account says before the operator sets its own texts: in Chinese to a follower writing
+ * Chinese, else in English (a health centre's walkthrough: a fresh account answered 几点开门 with
+ * "Sorry, I did not understand that"). Help leads with asking in one's own words: an account
+ * without codes or tags had told followers to send a code (a council's walkthrough).
+ */
+export const DEFAULT_TEXTS: Record<Language, Record<TextKey, string>> = {
+  en: {
+    welcome: "Welcome! Send h for help.",
+    help: "Ask your question in your own words. You can also send s followed by words to search, an article's code to read it, or a tag to list its articles.",
+    fallback: "Sorry, I did not understand that. Send h for help.",
+    // Said to "s <words>" finding nothing, a code no article has, and "换一个" with nothing left: "your
+    // search" had puzzled a follower who had searched nothing (a walkthrough).
+    not_found: "Nothing found. Send h for help.",
+    media: "Received, thank you. To ask a question, send it as text; send h for help.",
+  },
+  zh: {
+    welcome: "欢迎关注！回复“帮助”查看使用方法。",
+    help: "直接发送您的问题即可。也可以发送 s 加关键词搜索，发送文章编号阅读文章，或发送标签查看其中的文章。",
+    fallback: "抱歉，没有理解您的意思。回复“帮助”查看使用方法。",
+    not_found: "没有找到相关内容。回复“帮助”查看使用方法。",
+    media: "已收到，谢谢。如需咨询，请发送文字；回复“帮助”查看使用方法。",
+  },
 };
+
+export type Language = "en" | "zh";
+
+/** Chinese when the message's Chinese characters outnumber its Latin letters ("thanks 谢谢" is English, "ok 谢谢" Chinese); an event or a photo, which says nothing, English. */
+export function languageOf(said: string): Language {
+  const han = said.match(/\p{Script=Han}/gu)?.length ?? 0;
+  const latin = said.match(/[A-Za-z]/g)?.length ?? 0;
+  return han > latin ? "zh" : "en";
+}
 
 /**
  * The operator's own text for `key`, if they wrote one: not_found and media unwritten are their
