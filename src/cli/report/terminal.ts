@@ -125,8 +125,14 @@ function closeCalls(r: Report): string[] {
   const lines = [`CLOSE CALLS  ${count(c.count)} of ${count(c.alone)} articles sent alone`, `(its runner-up scored ${Math.round(c.margin_from * 100)}% of it or more; a list starts at ${Math.round(c.list_from * 100)}%)`];
   if (c.examples.length) lines.push(`${pad("SEQ", 10, true)} ${pad("MARGIN", 6, true)}  ${pad("QUESTION", 34)}  SENT`);
   for (const e of c.examples) lines.push(`${pad(String(e.seq), 10, true)} ${pad(e.margin.toFixed(2), 6, true)}  ${pad(fit(oneLine(e.text), 34), 34)}  ${fit(oneLine(answerName(e.answer, r.articles)), WIDTH - 55)}`);
-  return lines;
+  return [...lines, ...leftOff(c.count, c.examples.length)];
 }
+
+/**
+ * The examples listed are the newest few: said so when there are more, where "13 of 31" above ten
+ * rows had read as a count that did not add up (a council's walkthrough).
+ */
+const leftOff = (total: number, listed: number): string[] => (listed > 0 && total > listed ? [`(the newest ${count(listed)} listed; ${count(total - listed)} more)`] : []);
 
 function askedAgain(r: Report): string[] {
   const a = r.asked_again;
@@ -137,7 +143,7 @@ function askedAgain(r: Report): string[] {
     const after = e.after ? `${e.after.seq} "${oneLine(e.after.text)}" → ${oneLine(answerName(e.after.answer, r.articles))}` : "(pruned)";
     lines.push(`${pad(String(e.seq), 10, true)}  ${pad(fit(oneLine(e.text), 26), 26)}  ${fit(after, WIDTH - 40)}`);
   }
-  return lines;
+  return [...lines, ...leftOff(a.count, a.examples.length)];
 }
 
 function model(r: Report): string[] {
