@@ -8,7 +8,7 @@
 import { expect, test } from "bun:test";
 import { choose } from "../../src/ranking/choice.ts";
 import { rank } from "../../src/ranking/rank.ts";
-import type { Question } from "../../src/ranking/question.ts";
+import { CONTEXT, type Question } from "../../src/ranking/question.ts";
 import { nextTurn, offer, read, READING, type Reading } from "../../src/wechat/answering/reading.ts";
 import type { Turn } from "../../src/wechat/answering/conversation.ts";
 import { afterMarks } from "../../src/wechat/answering/sent-apart.ts";
@@ -295,4 +295,19 @@ test("…not for a follow-up read with the question before, whose head share cou
   const byHead = choose(ranked, true);
   expect(byHead.kind === "list" && byHead.articles[0]?.id).toBe("mycedar-password");
   expect(shown(r)[0]).toBe("student-email");
+});
+
+test("\"another\" once a question has been offered as many articles as a turn remembers (CONTEXT.excluded): nothing left, not ranked again; one fewer, ranked without them", async () => {
+  const r1 = await read("How do I cancel my policy?", [], ranker);
+  const turn = nextTurn(r1, [], "m0", 0, shown(r1));
+  let ranked = 0;
+  const counting = async (q: Question) => (ranked++, rank(q, insurer));
+  const offeredAll = Array.from({ length: CONTEXT.excluded }, (_, i) => `a${i}`);
+  const full = await read("换一个", [{ ...turn, offered: offeredAll }], counting);
+  expect(full.how).toBe("another");
+  expect(ranked).toBe(0);
+  expect(offer(full as Exclude<Reading, { how: "pick" }>).kind).toBe("none");
+  const room = await read("another", [{ ...turn, offered: offeredAll.slice(1) }], counting);
+  expect(ranked).toBe(1);
+  expect(room.how === "another" && room.question.exclude).toEqual(offeredAll.slice(1));
 });

@@ -20,7 +20,7 @@
  */
 import { choose, ordersByHead, type Choice } from "../../ranking/choice.ts";
 import { isWord } from "../../ranking/score.ts";
-import type { Question } from "../../ranking/question.ts";
+import { CONTEXT, type Question } from "../../ranking/question.ts";
 import type { RankedArticle, Ranking, RankingResult } from "../../ranking/types.ts";
 import { asksAnother, asksOfItAlone, bareNumber, leansOnBefore, picksEntry } from "../../ranking/cues.ts";
 import { standsAlone, withoutOpening } from "../../ranking/courtesy.ts";
@@ -91,6 +91,10 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // 说明 or 价格: a co-working account's walkthrough).
   if (last && !last.coded && (asksAnother(text) || (n === 2 && last.shown.length === 1))) {
     const question = { ...questionOf(last), exclude: last.offered };
+    // As many offered as a turn remembers (CONTEXT.excluded): nothing left, said so — ranked again,
+    // the first offered, no longer remembered, had come round again (a council's walkthrough: six
+    // "not this one", then the first article again).
+    if (last.offered.length >= CONTEXT.excluded) return { how: "another", question, asked: spoken(last.text, last.earlier), ranked: NOTHING };
     return { how: "another", question, asked: spoken(last.text, last.earlier), ranked: await rank(question) };
   }
   // A pick of nothing ("第二个" after the fallback, "the fifth" after three), or "换一个" and "第二个"
