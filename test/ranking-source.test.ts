@@ -11,7 +11,7 @@ import { rank } from "../src/ranking/rank.ts";
 import { TIERS } from "../src/ranking/tiers.ts";
 import { openDatabase } from "../src/store/model/db.ts";
 import { PassageIndex } from "../src/store/model/passage-index.ts";
-import { SqlitePostings } from "../src/store/model/postings.ts";
+import { POSTINGS_KEPT, SqlitePostings } from "../src/store/model/postings.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "replyd-source-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -54,6 +54,51 @@ test("the in-memory source ranks every question as the SQLite passage index does
     expect(got).toEqual(strip(rank(q, sqlite)));
     // Filed alike: each term's entries at each tier, in order.
     for (const { term } of got.terms) for (const tier of TIERS.keys()) expect(memory.postings(term, tier, 1000)).toEqual(sqlite.postings(term, tier, 1000));
+  }
+  db.close();
+});
+
+test("the SQLite source keeps the entries it read until the index is written: a longer limit reads again, a shorter one cuts what was read, and an article filed since is found at once", () => {
+  const db = openDatabase(join(dir, "kept.db"));
+  const now = new Date(0).toISOString();
+  const insert = db.query("INSERT INTO articles (id, title, url, keywords, body, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)");
+  const rowsOf = () => db.query("SELECT seq, id, title, keyword_text AS keywords, question_text AS questions, description, body FROM articles ORDER BY seq").all() as { seq: number; id: string; title: string; keywords: string; questions: string; description: string; body: string }[];
+  for (let i = 0; i < 30; i++) {
+    const [title, keywords, body] = FAQ[i % FAQ.length] as (typeof FAQ)[number];
+    insert.run(`a${i}`, `${title} ${i}`, `https://example.com/a${i}`, JSON.stringify(keywords), body, now, now);
+  }
+  const index = new PassageIndex(db);
+  index.addBatch(rowsOf());
+  const kept = new SqlitePostings(db);
+  const fresh = () => new SqlitePostings(db);
+  kept.stats();
+  // The term's tier holding the most of the 30 articles.
+  const term = "退";
+  const tier = [...TIERS.keys()].reduce((best, t) => (fresh().postings(term, t, 1000).length > fresh().postings(term, best, 1000).length ? t : best), 0);
+  const all = fresh().postings(term, tier, 1000);
+  expect(all.length).toBeGreaterThan(3);
+  expect(kept.postings(term, tier, 2)).toEqual(all.slice(0, 2));
+  // Read with a longer limit than kept: read again, whole.
+  expect(kept.postings(term, tier, 1000)).toEqual(all);
+  expect(kept.postings(term, tier, 3)).toEqual(all.slice(0, 3));
+  const before = rank("还能退款吗", kept);
+  expect(rank("还能退款吗", kept)).toEqual(before);
+  // A new article, filed on the writer's side: the next question reads the index again.
+  insert.run("new", "退款多久到账", "https://example.com/new", JSON.stringify(["退款", "到账"]), "退款在审核通过后三个工作日内原路退回，退款到账后会短信通知。", now, now);
+  const added = rowsOf().find((r) => r.id === "new") as ReturnType<typeof rowsOf>[number];
+  index.replace(added.seq, null, added);
+  const after = rank("退款多久到账", kept);
+  expect(after.articles[0]?.id).toBe("new");
+  expect(after).toEqual(rank("退款多久到账", fresh()));
+  // Bounded: past POSTINGS_KEPT.entries the lists read longest ago go.
+  const bound = POSTINGS_KEPT.entries;
+  try {
+    POSTINGS_KEPT.entries = all.length + 2;
+    for (const q of ["还能退款吗", "几点关门", "积分怎么用", "快递几天到"]) rank(q, kept);
+    expect(kept.keptSize().entries).toBeLessThanOrEqual(POSTINGS_KEPT.entries);
+    expect(kept.keptSize().lists).toBeGreaterThan(0);
+  } finally {
+    POSTINGS_KEPT.entries = bound;
   }
   db.close();
 });

@@ -47,6 +47,11 @@ export interface Sizes {
   headTerms: number;
   passages: number;
   passageTerms: number;
+  /**
+   * Writes to the index so far, never back (a reset keeps counting): the search worker keeps the
+   * entries it read until this moves (postings.ts). Absent in an index no write has counted yet.
+   */
+  writes?: number;
 }
 
 export class PassageIndex {
@@ -83,6 +88,7 @@ export class PassageIndex {
   }
 
   private saveSizes(): void {
+    this.sizes.writes = (this.sizes.writes ?? 0) + 1;
     this.db.run("INSERT INTO meta (key, value) VALUES ('answer_sizes', ?1) ON CONFLICT(key) DO UPDATE SET value = ?1", [JSON.stringify(this.sizes)]);
   }
 
@@ -154,7 +160,7 @@ export class PassageIndex {
    */
   reset(): void {
     this.db.exec(`DROP TABLE answer_terms; DROP TABLE answer_df; ${ANSWER_INDEX_DDL}`);
-    this.sizes = { heads: 0, headTerms: 0, passages: 0, passageTerms: 0 };
+    this.sizes = { heads: 0, headTerms: 0, passages: 0, passageTerms: 0, writes: this.sizes.writes };
     this.saveSizes();
     this.db.run("INSERT INTO meta (key, value) VALUES ('answer_version', ?1) ON CONFLICT(key) DO UPDATE SET value = ?1", [String(INDEX_VERSION)]);
     this.readSynonyms();

@@ -6,7 +6,10 @@ import type { Database, Statement } from "bun:sqlite";
 import type { RankingSource } from "../../ranking/rank.ts";
 import type { CorpusStats } from "../../ranking/score.ts";
 import type { CandidateRow } from "../../ranking/types.ts";
-import { PassageIndex, tierToken } from "./passage-index.ts";
+import { PassageIndex, statsOf, tierToken } from "./passage-index.ts";
+
+/** Index entries kept between questions, over every term: some 8 MB (tests lower it). */
+export const POSTINGS_KEPT = { entries: 1_000_000 };
 import type { SynonymTable } from "../../ranking/synonyms.ts";
 import { synonymsVersion, synonymTableIn } from "./synonyms.ts";
 
@@ -14,6 +17,10 @@ export class SqlitePostings implements RankingSource {
   private readonly dfOf: Statement<{ df: number }, [string]>;
   private readonly match: Statement<unknown, [string, number]>;
   private synonymsAt: string | null = null;
+  /** The entries read, by tier and term, the read last at the end; as of the index's `writes` count keptAt. */
+  private readonly kept = new Map<string, { limit: number; seqs: number[] }>();
+  private keptEntries = 0;
+  private keptAt: number | undefined = -1;
   private table: SynonymTable | null = null;
 
   constructor(private readonly db: Database) {
@@ -34,18 +41,55 @@ export class SqlitePostings implements RankingSource {
     return this.table;
   }
 
+  /** Read first for each question (rank.ts): what was kept of the index's entries is forgotten when the index has been written since. */
   stats(): CorpusStats {
-    return PassageIndex.stats(this.db);
+    const sizes = PassageIndex.sizesIn(this.db);
+    if (sizes.writes !== this.keptAt) {
+      this.kept.clear();
+      this.keptEntries = 0;
+      this.keptAt = sizes.writes;
+    }
+    return statsOf(sizes);
   }
 
   df(term: string): number {
     return this.dfOf.get(term)?.df ?? 0;
   }
 
+  /** What is kept of the index's entries (tests). */
+  keptSize(): { lists: number; entries: number } {
+    return { lists: this.kept.size, entries: this.keptEntries };
+  }
+
+  /**
+   * The entries of `term` at `tier`, as read last while the index has not been written since: the
+   * same words come back question after question (a common character, the account's own words),
+   * and reading them was two fifths of a question's ranking (docs/performance.md, Session 40). A
+   * list shorter than the limit it was read with is all there is, for any limit.
+   */
   postings(term: string, tier: number, limit: number): number[] {
+    const key = `${tier}\u0000${term}`;
+    const kept = this.kept.get(key);
+    if (kept && (kept.limit >= limit || kept.seqs.length < kept.limit)) {
+      this.kept.delete(key);
+      this.kept.set(key, kept);
+      return kept.seqs.length > limit ? kept.seqs.slice(0, limit) : kept.seqs;
+    }
     // As arrays, not objects: a question reads up to 4,096 entries, and making an object of each was
-    // most of what reading them cost (docs/performance.md, Session 40).
-    return (this.match.values(`"${tierToken(term, tier)}"`, limit) as [number][]).map((r) => r[0]);
+    // most of what reading them cost.
+    const seqs = (this.match.values(`"${tierToken(term, tier)}"`, limit) as [number][]).map((r) => r[0]);
+    if (kept) {
+      this.kept.delete(key);
+      this.keptEntries -= kept.seqs.length;
+    }
+    this.kept.set(key, { limit, seqs });
+    this.keptEntries += seqs.length;
+    for (const [oldest, o] of this.kept) {
+      if (this.keptEntries <= POSTINGS_KEPT.entries) break;
+      this.kept.delete(oldest);
+      this.keptEntries -= o.seqs.length;
+    }
+    return seqs;
   }
 
   rows(seqs: readonly number[]): CandidateRow[] {
