@@ -44,7 +44,7 @@ export async function health(ctx: AppContext, req: SignedRequest) {
     uptime_s: Math.round((now - ctx.startedAt) / 1000),
     server_time: new Date(now).toISOString(),
     counts: { articles_live: a.live, articles_deleted: a.deleted, tags: c.tags, rules: c.rules, texts: c.texts, synonyms: c.synonyms },
-    // The texts followers still get in replyd's own English: a Chinese account that set its welcome and fallback answered "h" in English.
+    // The texts followers still get in replyd's own words (English, or Chinese to a follower writing it): a Chinese account that set its welcome and fallback answered "h" in English.
     texts_default: TEXT_KEYS.filter((k) => operatorText(texts, k) === undefined),
     // not_found and media unwritten, the fallback written: followers get its "could not answer" for a
     // photo or a location, a search finding nothing, "换一个" with nothing before (a water utility's operator found out from a meter's photo).

@@ -206,12 +206,12 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect(r.out).not.toContain("English default");
     writeFileSync(join(tmp.dir, "texts.json"), JSON.stringify({ format: "replyd/1", matter: "texts", texts: { welcome: "欢迎" } }));
     expect((await cli("import", "texts.json")).code).toBe(0);
-    expect((await cli("health")).out).toContain("texts          help, fallback, not_found, media still replyd's English defaults (import a document of texts to set them)");
+    expect((await cli("health")).out).toContain("texts          help, fallback, not_found, media still replyd's defaults (English, Chinese to a follower writing it; import a document of texts to set them)");
     // not_found unset is the fallback text once that is set: no longer English.
     writeFileSync(join(tmp.dir, "texts.json"), JSON.stringify({ format: "replyd/1", matter: "texts", texts: { fallback: "没有找到" } }));
     expect((await cli("import", "texts.json")).code).toBe(0);
     const h = (await cli("health")).out;
-    expect(h).toContain("texts          help still replyd's English default (import a document of texts to set it)");
+    expect(h).toContain("texts          help still replyd's default (English, Chinese to a follower writing it; import a document of texts to set it)");
     // …and what followers get the fallback text for is said.
     expect(h).toContain('texts          not_found, media unset: followers get your fallback text for a search ("s …") that finds nothing and "换一个" with nothing before, and for a photo, a location or a link (import a document of texts to word them: wechat.md §3)');
   });
