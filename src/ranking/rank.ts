@@ -42,7 +42,7 @@ export interface RankingSource {
   /** Articles holding `term`. */
   df(term: string): number;
   /** At most `limit` row numbers of the articles filed under `term` at `tier`. */
-  postings(term: string, tier: number, limit: number): number[];
+  postings(term: string, tier: number, limit: number): readonly number[];
   /** The live articles among `seqs`. */
   rows(seqs: readonly number[]): CandidateRow[];
 }

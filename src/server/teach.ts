@@ -126,7 +126,7 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   // Saturday's hours with the dog bites). Longer than the rule above reads them (six Latin words),
   // as they were read. Not a question opening on a question word or a modal (几点关门, read with a
   // question before it, is one of its own: a review), nor the operator's phrasing.
-  if (given === undefined && entry.answer.startsWith("followup:") && (FOLLOWS_ON.test(fold(text)) || ASKS_AND_WHAT.test(text)) && fewWords(text, SHORT.han, SHORT.latin) && ranked && !singlesOut(ranked, id))
+  if (given === undefined && entry.answer.startsWith("followup:") && (FOLLOWS_ON.test(fold(text)) || ASKS_AND_WHAT.test(fold(text))) && fewWords(text, SHORT.han, SHORT.latin) && ranked && !singlesOut(ranked, id))
     throw badRequest(
       `${what} ("${text.slice(0, 40)}") was read with the question before it, which says what it asks of: taught alone, every follower sending it would get this article, whatever they had asked. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…"`,
       "leans_on_before",
@@ -181,8 +181,12 @@ function answeredByAnother(ctx: AppContext, text: string, ranked: readonly Ranke
   return t && "article" in t && t.article.id !== id ? { id: t.article.id, by: t.by } : null;
 }
 
-/** "And X?" in Chinese: a few words ending on 呢 with no question word (晚上呢, 小孩呢; not 怎么退款呢, which asks how). */
-const ASKS_AND_WHAT = /^(?!.*(?:几|多少|多久|什么|怎|哪|谁|为何|吗|么)).*\p{Script=Han}.*呢[?？]?$/u;
+/**
+ * "And X?" in Chinese, folded (fold(): marks and emoji gone, simplified): a few words ending on 呢 with
+ * no question word nor A-not-A (晚上呢, 小孩呢; not 怎么退款呢, 如何预约呢, 能不能开发票呢, 有没有停车位呢,
+ * which ask of their own: a review).
+ */
+const ASKS_AND_WHAT = /^(?!.*(?:几|多少|多久|什么|怎|哪|谁|为何|为啥|如何|咋|啥|吗|么|(\p{Script=Han})[不没]\1)).*\p{Script=Han}.*呢$/u;
 
 /** A message that opens as a follow-up does: "那…", "and …", "what about …" (not 还有, which asks whether there is: 还有名额吗). */
 const FOLLOWS_ON = /^(?:那(?![个些里边儿么])|(?:and|but|what about|how about)\b)/;

@@ -264,6 +264,13 @@ test("a list's entries carry a sentence or two around what matched, not the whol
   expect(Buffer.byteLength(content)).toBeLessThanOrEqual(1024);
 });
 
+test("replyd's own texts answer in the follower's language until the operator writes theirs: 帮助 the Chinese help, h the English", async () => {
+  await importDoc([REFUND, SHIPPING, MEMBERS]);
+  expect(textOf(await say("帮助"))).toStartWith(DEFAULT_TEXTS.zh.help);
+  expect(textOf(await say("h"))).toStartWith(DEFAULT_TEXTS.en.help);
+  expect(textOf(await say("what is the weather like on mars today"))).toBe(DEFAULT_TEXTS.en.fallback);
+});
+
 test("nothing relevant: the fallback text, listed in the inbox with the articles considered", async () => {
   await importDoc([REFUND, SHIPPING, MEMBERS]);
   const reply = await say("今天天气不错，适合出去玩");

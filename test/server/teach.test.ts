@@ -361,7 +361,7 @@ test("teach refuses a short message naming what it asks of only by a pronoun unl
   expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "returns"]])).data).toMatchObject({ taught: true });
 });
 
-test("teach refuses a few words that lean on the question they were read with (晚上呢, \"what about if im on benefits\") when alone they do not send the article; the operator's phrasing of them is taught", async () => {
+test("teach refuses a few words that lean on the question they were read with (晚上呢, \"what about if im on benefits\") when alone they do not send the article, whatever marks follow; a question word or A-not-A before 呢 is taught; the operator's phrasing of them is taught", async () => {
   await importDoc({ matter: "articles" }, SHOP);
   const answerOf = async (seq: number) => ((await call("GET", "/api/cli", [["inbox", "all"], ["limit", "5"]])).data.items as { seq: number; answer: string }[]).find((i) => i.seq === seq)?.answer;
   for (const [first, then, id] of [["客服电话多少", "晚上呢", "contact"], ["how long does delivery take", "what about if im on benefits", "payment"]] as const) {
@@ -373,6 +373,16 @@ test("teach refuses a few words that lean on the question they were read with (�
     expect({ then, r: refused.status, code: refused.error?.code }).toEqual({ then, r: 400, code: CODE.leans_on_before });
     expect(refused.error.message).toContain("read with the question before it");
     expect((await call("GET", "/api/cli", [["id", id]])).data.questions).toEqual([]);
+    t.clock.advance(CONVERSATION.windowMs);
+  }
+  // Marks and an emoji after it change nothing; a question word or A-not-A before 呢 asks of its own and is taught.
+  for (const [then, refused] of [["晚上呢？？😊", true], ["能不能开发票呢", false], ["怎么付款呢", false]] as const) {
+    await say("客服电话多少");
+    await say(then);
+    const seq = await newest();
+    expect({ then, read: (await answerOf(seq))?.split(":")[0] }).toEqual({ then, read: "followup" });
+    const r = await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "payment"]]);
+    expect({ then, code: r.error?.code ?? "taught" }).toEqual({ then, code: refused ? CODE.leans_on_before : "taught" });
     t.clock.advance(CONVERSATION.windowMs);
   }
   // The operator's words for it are taught, as a message read with the question before it that names its need itself is (the test above).

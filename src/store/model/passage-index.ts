@@ -92,11 +92,6 @@ export class PassageIndex {
     this.db.run("INSERT INTO meta (key, value) VALUES ('answer_sizes', ?1) ON CONFLICT(key) DO UPDATE SET value = ?1", [JSON.stringify(this.sizes)]);
   }
 
-  /** Sizes as another connection (the search worker) reads them. */
-  static stats(db: Database): CorpusStats {
-    return statsOf(PassageIndex.sizesIn(db));
-  }
-
   get stats(): CorpusStats {
     return statsOf(this.sizes);
   }

@@ -7,18 +7,18 @@ import type { RankingSource } from "../../ranking/rank.ts";
 import type { CorpusStats } from "../../ranking/score.ts";
 import type { CandidateRow } from "../../ranking/types.ts";
 import { PassageIndex, statsOf, tierToken } from "./passage-index.ts";
-
-/** Index entries kept between questions, over every term: some 8 MB (tests lower it). */
-export const POSTINGS_KEPT = { entries: 1_000_000 };
 import type { SynonymTable } from "../../ranking/synonyms.ts";
 import { synonymsVersion, synonymTableIn } from "./synonyms.ts";
+
+/** Index entries kept between questions, over every term, per account (the worker has a connection each): some 2 MB (tests lower it). */
+export const POSTINGS_KEPT = { entries: 250_000 };
 
 export class SqlitePostings implements RankingSource {
   private readonly dfOf: Statement<{ df: number }, [string]>;
   private readonly match: Statement<unknown, [string, number]>;
   private synonymsAt: string | null = null;
   /** The entries read, by tier and term, the read last at the end; as of the index's `writes` count keptAt. */
-  private readonly kept = new Map<string, { limit: number; seqs: number[] }>();
+  private readonly kept = new Map<string, { limit: number; seqs: readonly number[] }>();
   private keptEntries = 0;
   private keptAt: number | undefined = -1;
   private table: SynonymTable | null = null;
@@ -67,7 +67,7 @@ export class SqlitePostings implements RankingSource {
    * and reading them was two fifths of a question's ranking (docs/performance.md, Session 40). A
    * list shorter than the limit it was read with is all there is, for any limit.
    */
-  postings(term: string, tier: number, limit: number): number[] {
+  postings(term: string, tier: number, limit: number): readonly number[] {
     const key = `${tier}\u0000${term}`;
     const kept = this.kept.get(key);
     if (kept && (kept.limit >= limit || kept.seqs.length < kept.limit)) {

@@ -37,7 +37,8 @@ export class Responder {
 
   /** `said`: the follower's message, whose language replyd's own text is in when the operator wrote none (texts.ts). */
   private text(key: TextKey, said = ""): string {
-    return operatorText(this.store.content.texts(), key) ?? DEFAULT_TEXTS[languageOf(said)][key];
+    const texts = this.store.content.texts();
+    return operatorText(texts, key) ?? DEFAULT_TEXTS[languageOf(said, texts)][key];
   }
 
   /** Answers with one of the operator's texts, logged under its name. */

@@ -28,12 +28,21 @@ export const DEFAULT_TEXTS: Record<Language, Record<TextKey, string>> = {
 
 export type Language = "en" | "zh";
 
-/** Chinese when the message's Chinese characters outnumber its Latin letters ("thanks 谢谢" is English, "ok 谢谢" Chinese); an event or a photo, which says nothing, English. */
-export function languageOf(said: string): Language {
+/**
+ * The language replyd's own texts answer `said` in: Chinese when it holds as many Chinese characters
+ * as English words or more ("iPhone 15怎么退货", "ok 谢谢"), English when it holds more English words
+ * ("can I pay with WeChat Pay 支付"). A message of neither — "h", "？", digits, an emoji — and an
+ * event or a photo, which say nothing: the language of the operator's own texts when any holds
+ * Chinese (a Chinese account's welcome says 回复h: its help should not be English), else English.
+ */
+export function languageOf(said: string, texts: Partial<Record<TextKey, string>> = {}): Language {
   const han = said.match(/\p{Script=Han}/gu)?.length ?? 0;
-  const latin = said.match(/[A-Za-z]/g)?.length ?? 0;
-  return han > latin ? "zh" : "en";
+  const words = said.match(/[A-Za-z]{2,}/g)?.filter((w) => !ONE_ASKED.has(w.toLowerCase())).length ?? 0;
+  if (han || words) return han >= words ? "zh" : "en";
+  return Object.values(texts).some((t) => t !== undefined && /\p{Script=Han}/u.test(t)) ? "zh" : "en";
 }
+/** Latin words that say no language: what replyd's own commands and chat shorthand are made of. */
+const ONE_ASKED = new Set(["ok", "okay", "ty", "thx", "help", "hi", "hello"]);
 
 /**
  * The operator's own text for `key`, if they wrote one: not_found and media unwritten are their
