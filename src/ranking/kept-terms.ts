@@ -61,8 +61,9 @@ const numbered = (terms: readonly string[]): Uint32Array => {
     let n = numberOf.get(t);
     if (n === undefined) {
       if (t.length > LONGEST_TERM) n = UNWANTED;
-      // A copy: a term cut from a passage would otherwise hold the whole passage's string alive.
-      else numberOf.set(Buffer.from(t).toString(), (n = numberOf.size));
+      // A copy of its own, code unit for code unit (a lone surrogate too, which a UTF-8 round trip
+      // would change): a term cut from a passage would otherwise hold the whole passage's string alive.
+      else numberOf.set(` ${t}`.slice(1), (n = numberOf.size));
     }
     out[i] = n;
   }
