@@ -13,9 +13,11 @@ import type { DataFolder } from "../../src/store/sqlite/data-folder.ts";
 import { parseXml } from "../../src/wechat/door/xml.ts";
 import { openStore, signedRequest, tempDir, testApp } from "../helpers.ts";
 import { textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
+import { DEFAULT_TEXTS } from "../../src/wechat/answering/texts.ts";
 
 const SLOW_WORKER = new URL("../fixtures/workers/slow-search-worker.ts", import.meta.url).href;
-const FALLBACK = "Sorry, I did not understand that. Send h for help.";
+/** The questions are Chinese (a control word for the slow worker, then 退款): replyd's own fallback in Chinese (texts.ts languageOf). */
+const FALLBACK = DEFAULT_TEXTS.zh.fallback;
 const REFUND = { id: "refund", title: "售后政策", url: "https://example.com/refund", body: "本店支持七天无理由退货。商品签收后七天内，在订单页面点击申请退款，审核通过后三个工作日内原路退回。" };
 const SHIPPING = { id: "ship", title: "配送说明", url: "https://example.com/ship", body: "全国包邮，新疆西藏除外。下单后四十八小时内发货，顺丰快递配送，一般三天送达。" };
 
