@@ -55,7 +55,7 @@ function heavy(): Report {
 }
 
 describe("the terminal", () => {
-  test("close calls and questions asked again say when more happened than the examples listed: the newest listed, how many more; none said when all are listed", () => {
+  test("close calls and questions asked again say when more happened than the examples listed, in the terminal and on the page: the newest listed, how many more; none said when all are listed", () => {
     const r = heavy();
     const listed = (x: { examples: unknown[] }) => x.examples.length;
     const text = reportText({ ...r, close_calls: { ...r.close_calls, count: listed(r.close_calls) + 3 }, asked_again: { ...r.asked_again, count: listed(r.asked_again) + 1 } });
@@ -63,6 +63,10 @@ describe("the terminal", () => {
     expect(text).toContain(`(the newest ${listed(r.asked_again)} listed; 1 more)`);
     const all = reportText({ ...r, close_calls: { ...r.close_calls, count: listed(r.close_calls) }, asked_again: { ...r.asked_again, count: listed(r.asked_again) } });
     expect(all).not.toContain("more)");
+    // The page says it alike.
+    const page = reportHtml({ ...r, close_calls: { ...r.close_calls, count: listed(r.close_calls) + 3 }, asked_again: { ...r.asked_again, count: listed(r.asked_again) } });
+    expect(page).toContain(`the newest ${listed(r.close_calls)} listed; 3 more.`);
+    expect(page.match(/listed; \d+ more/g)?.length).toBe(1);
   });
 
   test(`every line within ${WIDTH} columns as a terminal counts them, with 92 days, millions, long Chinese and hostile texts`, () => {

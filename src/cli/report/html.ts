@@ -7,7 +7,7 @@
 import type { Report } from "../../server/report/figures.ts";
 import { VERSION } from "../../base/version.ts";
 import { kindsIn } from "./kinds.ts";
-import { answerName, articleName, localTime } from "./terminal.ts";
+import { answerName, articleName, localTime, moreThanListed } from "./terminal.ts";
 import { esc, horizontalBars, lines, stackedBars } from "./svg-charts.ts";
 import { count, duration, percent } from "./text-charts.ts";
 import { folded } from "../../ranking/words.ts";
@@ -108,10 +108,17 @@ function examples(r: Report): string {
   return (
     `<h2>Close calls</h2><p>${esc(`${count(c.count)} of ${count(c.alone)} articles sent alone had a runner-up scoring ${Math.round(c.margin_from * 100)}% of them or more (a list starts at ${Math.round(c.list_from * 100)}%).`)}</p>` +
     (close.length ? table(["seq", "margin", "question", "sent"], close, [0, 1]) : "") +
+    more(c.count, close.length) +
     `<h2>Asked again right after</h2><p>${esc(`${count(a.count)} follower text${a.count === 1 ? "" : "s"} came within ${a.within_s} s of an answer the ranking or the model chose to the same follower (${count(a.chosen)} such answers).`)}</p>` +
-    (again.length ? table(["seq", "then asked", "after"], again, [0]) : "")
+    (again.length ? table(["seq", "then asked", "after"], again, [0]) : "") +
+    more(a.count, again.length)
   );
 }
+
+const more = (total: number, listed: number): string => {
+  const m = moreThanListed(total, listed);
+  return m === null ? "" : `<p class="muted">${esc(`${m}.`)}</p>`;
+};
 
 /** The messages the caps kept from the model, said after the calls (an older server's report has none). */
 const cappedText = (capped: Record<string, number> | undefined): string => {

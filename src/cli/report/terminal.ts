@@ -132,7 +132,13 @@ function closeCalls(r: Report): string[] {
  * The examples listed are the newest few: said so when there are more, where "13 of 31" above ten
  * rows had read as a count that did not add up (a council's walkthrough).
  */
-const leftOff = (total: number, listed: number): string[] => (listed > 0 && total > listed ? [`(the newest ${count(listed)} listed; ${count(total - listed)} more)`] : []);
+const leftOff = (total: number, listed: number): string[] => {
+  const more = moreThanListed(total, listed);
+  return more === null ? [] : [`(${more})`];
+};
+
+/** "the newest 10 listed; 3 more" when there were more than the examples listed (the terminal and the page say it alike). */
+export const moreThanListed = (total: number, listed: number): string | null => (listed > 0 && total > listed ? `the newest ${count(listed)} listed; ${count(total - listed)} more` : null);
 
 function askedAgain(r: Report): string[] {
   const a = r.asked_again;
