@@ -174,30 +174,22 @@ function keptAnalysis(a: Omit<RankedSource, "id">, text: string, spans: readonly
   return { head: k.head.counts, headLen: k.head.len, passages: spans.map((p, i) => ({ start: p.start, end: p.end, ...(k.passages[i] as Counted) })) };
 }
 
-/** The analysis as BM25F's two fields: the body is its passages together. */
-export function fieldsOf(x: Analysis): Fields {
+/**
+ * The analysis as BM25F's two fields: the body is its passages together — of `q`'s terms only when
+ * given, as scoring reads no other (merging every passage's counts was 8 % of a question's ranking
+ * at 10,000 passages: docs/performance.md, Session 40); the indexer files them all.
+ */
+export function fieldsOf(x: Analysis, q?: readonly QueryTerm[]): Fields {
   const body = new Map<string, number>();
   let bodyLen = 0;
   for (const p of x.passages) {
     bodyLen += p.len;
-    for (const [t, f] of p.counts) body.set(t, (body.get(t) ?? 0) + f);
-  }
-  return { head: x.head, headLen: x.headLen, body, bodyLen };
-}
-
-/**
- * fieldsOf for scoring `q`: the body's counts of the question's terms only — scoring reads no other,
- * and merging every passage's counts was 8 % of a question's ranking at 10,000 passages
- * (docs/performance.md, Session 40).
- */
-function queryFields(x: Analysis, q: readonly QueryTerm[]): Fields {
-  const body = new Map<string, number>();
-  let bodyLen = 0;
-  for (const p of x.passages) bodyLen += p.len;
-  for (const { term } of q) {
-    let n = 0;
-    for (const p of x.passages) n += p.counts.get(term) ?? 0;
-    if (n > 0) body.set(term, n);
+    if (q === undefined) for (const [t, f] of p.counts) body.set(t, (body.get(t) ?? 0) + f);
+    else
+      for (const { term } of q) {
+        const f = p.counts.get(term);
+        if (f) body.set(term, (body.get(term) ?? 0) + f);
+      }
   }
   return { head: x.head, headLen: x.headLen, body, bodyLen };
 }
@@ -210,7 +202,7 @@ export function scoreArticle(asked: Asked, a: RankedSource, stats: CorpusStats):
   const text = passageText(a);
   const spans = passagesOf(text);
   const x = spans.length <= SCORED_PASSAGES ? keptAnalysis(a, text, spans, wantedBy(asked)) : analysed(a, text, scoredSpans(text, spans, q), wantedBy(asked));
-  const fields = queryFields(x, q);
+  const fields = fieldsOf(x, q);
   const passages: Cut[] = x.passages.map((p) => ({ ...p, score: passageScore(q, p.counts, p.len, stats.passageLen) }));
   // A title and a keyword written out both count: the one titled so names what is asked no less than one keyworded so.
   const named = asked.title === null ? 1 : 1 + (RANKING.titleBoost > 0 && namesTitle(asked.title, a.title) ? RANKING.titleBoost : 0) + (RANKING.keywordBoost > 0 && namesKeyword(asked.title, a.keywords) ? RANKING.keywordBoost : 0);
