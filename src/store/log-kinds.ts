@@ -32,6 +32,11 @@ export const CHOSEN_KINDS: readonly string[] = ["answer", "answers", "search", "
  */
 export const READINGS: readonly string[] = ["followup", "another"];
 
+/** The reading an answer was made in, as its prefix: "followup:" of followup:answer:returns, "" of answer:returns. */
+export function readingPrefix(answer: string): string {
+  return answer.slice(0, answer.length - unprefixed(answer).length);
+}
+
 /** The answer without the reading it was made in: followup:answer:returns is answer:returns. */
 export function unprefixed(answer: string): string {
   const colon = answer.indexOf(":");

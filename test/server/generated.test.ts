@@ -45,6 +45,19 @@ test("a follow-up reaches the model with the question before it: both, oldest fi
   expect(model.requests.length).toBe(2);
   expect(model.requests[1]?.body.messages[1]?.content).toContain(`<<<\n${QUESTION}\n多久到账\n>>>`);
   expect((await calls()).items[0]).toMatchObject({ question: `${QUESTION}\n多久到账`, cited: ["refund"] });
+  expect((await inboxAll()).find((m) => m.content === "多久到账")?.answer).toBe("followup:ai:refund");
+});
+
+test("a few words the model answered as a follow-up (快递呢) are logged as one, and teach refuses them for an article they alone do not bring, as it does any follow-up's", async () => {
+  await setup();
+  expect(contentOf(await deliver(QUESTION))).toBe(GENERATED);
+  // The fake model cites its first source: the delivery article, ranked first with the question before.
+  expect(contentOf(await deliver("快递呢"))).toContain("https://example.com/ship");
+  const entry = (await inboxAll()).find((m) => m.content === "快递呢");
+  expect(entry?.answer).toBe("followup:ai:ship");
+  const r = await call("POST", "/api/cli/teach", [["inbox", String(entry?.seq)], ["id", "refund"]]);
+  expect({ status: r.status, code: r.error?.code }).toEqual({ status: 400, code: "leans_on_before" });
+  expect((await call("GET", "/api/cli", [["id", "refund"]])).data.questions).toEqual([]);
 });
 
 test("codes, tags, help and rules never reach the model; nor does a text no article holds a word of", async () => {

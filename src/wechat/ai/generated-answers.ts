@@ -13,6 +13,7 @@ import type { Clock } from "../../base/clock.ts";
 import type { ModelEndpoint } from "../../llm/client.ts";
 import type { Source } from "../../llm/prompt.ts";
 import type { Writer } from "../../store/writer.ts";
+import { readingPrefix } from "../../store/log-kinds.ts";
 import { viaRedis } from "../../cluster/fallback.ts";
 import { BOOK_TTL_MS, LocalBook, type GenerationBook, type Opened } from "./generation-book.ts";
 import { GeneratedStats } from "./stats.ts";
@@ -225,7 +226,8 @@ export class GeneratedAnswers {
     }
     // Logged before anything follows: the message opens the follower's reply window. The model's
     // answer went out, not the article the ranking chose: no margin (a close call is an article sent alone).
-    hooks.record(answer !== null && kept.kept ? { ...d, answer: `ai:${cited.join(",")}`, unmatched: false, margin: undefined } : d);
+    // A follow-up's stays one (followup:ai:…): teach refuses its few words as it does any follow-up's.
+    hooks.record(answer !== null && kept.kept ? { ...d, answer: `${readingPrefix(d.answer)}ai:${cited.join(",")}`, unmatched: false, margin: undefined } : d);
     if (answer !== null && !kept.kept) outcome = await this.late.send(m.from, answer, g.question);
     this.stats.delivered(outcome);
     await this.calls.logCall({ at, msgKey: key, who: m.from, question: g.question, sources: g.sources, r: { ...r, outcome }, deliveredAt: outcome === "reply" || outcome === "customer_service" ? new Date(this.o.clock.now()).toISOString() : null });
