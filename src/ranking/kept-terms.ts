@@ -14,6 +14,7 @@
 import { articleTermsOf } from "./words.ts";
 import { synonymsInForce, type SynonymTable } from "./synonyms.ts";
 import type { Span } from "./passages.ts";
+import { CostBoundMap } from "../base/lru.ts";
 
 export const KEPT = {
   /** Terms numbered: about 110 bytes each (a Map entry and the term's own copy), some 45 MB at most. */
@@ -45,8 +46,10 @@ interface Kept {
 /** Each term's number. */
 const numberOf = new Map<string, number>();
 /** By a hash of the table, head and passage text: the article's terms; the used last at the end. */
-const kept = new Map<bigint | number, Kept>();
-let keptCost = 0;
+const kept = new CostBoundMap<bigint | number, Kept>(
+  () => KEPT.numbers,
+  (k) => k.cost,
+);
 const seen = new Set<bigint | number>();
 /** A number for each synonym table met (0: none), hashed with the text. */
 const tableNumbers = new WeakMap<SynonymTable, number>();
@@ -90,14 +93,9 @@ export function keptCounts(head: string, text: string, spans: readonly Span[], w
   if (k && (k.headChars !== head.length || k.textChars !== text.length || k.passages.length !== spans.length)) {
     // Another article of the same hash: not this one's terms.
     kept.delete(key);
-    keptCost -= k.cost;
     k = undefined;
   }
-  if (k) {
-    // The one used last.
-    kept.delete(key);
-    kept.set(key, k);
-  } else {
+  if (!k) {
     if (!seen.delete(key)) {
       if (seen.size >= KEPT.seen) seen.clear();
       seen.add(key);
@@ -107,15 +105,7 @@ export function keptCounts(head: string, text: string, spans: readonly Span[], w
     const h = numbered(articleTermsOf(head));
     k = { headChars: head.length, textChars: text.length, head: h, passages, cost: passages.reduce((s, p) => s + p.length + PASSAGE_COST, h.length + ARTICLE_COST) };
     // One alone past the bound is read, not kept: nothing is forgotten for it.
-    if (k.cost <= KEPT.numbers) {
-      for (const [oldest, o] of kept) {
-        if (keptCost + k.cost <= KEPT.numbers) break;
-        kept.delete(oldest);
-        keptCost -= o.cost;
-      }
-      kept.set(key, k);
-      keptCost += k.cost;
-    }
+    kept.set(key, k);
   }
   const want = new Map<number, string>();
   for (const t of wanted) {
@@ -164,8 +154,7 @@ function forget(): void {
   kept.clear();
   numberOf.clear();
   seen.clear();
-  keptCost = 0;
 }
 
 /** What is kept, for tests and the bench: articles, their cost in numbers' worth, terms numbered, articles seen once. */
-export const keptSizes = () => ({ articles: kept.size, numbers: keptCost, terms: numberOf.size, seen: seen.size });
+export const keptSizes = () => ({ articles: kept.size, numbers: kept.cost, terms: numberOf.size, seen: seen.size });

@@ -9,6 +9,7 @@ import type { CandidateRow } from "../../ranking/types.ts";
 import { PassageIndex, statsOf, tierToken } from "./passage-index.ts";
 import type { SynonymTable } from "../../ranking/synonyms.ts";
 import { synonymsVersion, synonymTableIn } from "./synonyms.ts";
+import { CostBoundMap } from "../../base/lru.ts";
 
 /** Index entries kept between questions, over every term, per account (the worker has a connection each): some 2 MB (tests lower it). */
 export const POSTINGS_KEPT = { entries: 250_000 };
@@ -18,8 +19,10 @@ export class SqlitePostings implements RankingSource {
   private readonly match: Statement<unknown, [string, number]>;
   private synonymsAt: string | null = null;
   /** The entries read, by tier and term, the read last at the end; as of the index's `writes` count keptAt. */
-  private readonly kept = new Map<string, { limit: number; seqs: readonly number[] }>();
-  private keptEntries = 0;
+  private readonly kept = new CostBoundMap<string, { limit: number; seqs: readonly number[] }>(
+    () => POSTINGS_KEPT.entries,
+    (k) => k.seqs.length,
+  );
   private keptAt: number | undefined = -1;
   private table: SynonymTable | null = null;
 
@@ -46,7 +49,6 @@ export class SqlitePostings implements RankingSource {
     const sizes = PassageIndex.sizesIn(this.db);
     if (sizes.writes !== this.keptAt) {
       this.kept.clear();
-      this.keptEntries = 0;
       this.keptAt = sizes.writes;
     }
     return statsOf(sizes);
@@ -58,7 +60,7 @@ export class SqlitePostings implements RankingSource {
 
   /** What is kept of the index's entries (tests). */
   keptSize(): { lists: number; entries: number } {
-    return { lists: this.kept.size, entries: this.keptEntries };
+    return { lists: this.kept.size, entries: this.kept.cost };
   }
 
   /**
@@ -70,25 +72,11 @@ export class SqlitePostings implements RankingSource {
   postings(term: string, tier: number, limit: number): readonly number[] {
     const key = `${tier}\u0000${term}`;
     const kept = this.kept.get(key);
-    if (kept && (kept.limit >= limit || kept.seqs.length < kept.limit)) {
-      this.kept.delete(key);
-      this.kept.set(key, kept);
-      return kept.seqs.length > limit ? kept.seqs.slice(0, limit) : kept.seqs;
-    }
+    if (kept && (kept.limit >= limit || kept.seqs.length < kept.limit)) return kept.seqs.length > limit ? kept.seqs.slice(0, limit) : kept.seqs;
     // As arrays, not objects: a question reads up to 4,096 entries, and making an object of each was
     // most of what reading them cost.
     const seqs = (this.match.values(`"${tierToken(term, tier)}"`, limit) as [number][]).map((r) => r[0]);
-    if (kept) {
-      this.kept.delete(key);
-      this.keptEntries -= kept.seqs.length;
-    }
     this.kept.set(key, { limit, seqs });
-    this.keptEntries += seqs.length;
-    for (const [oldest, o] of this.kept) {
-      if (this.keptEntries <= POSTINGS_KEPT.entries) break;
-      this.kept.delete(oldest);
-      this.keptEntries -= o.seqs.length;
-    }
     return seqs;
   }
 
