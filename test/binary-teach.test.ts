@@ -75,10 +75,15 @@ describe.each(["sqlite", "postgres"] as const)("%s", (kind) => {
     // --as: the operator's phrasing of a message, read as a string (cac would make "0123" the number 123):
     // a number alone is no question, refused quoting it as typed; with a word, taught as typed.
     expect(s.client("teach", seq, "delivery", "--as", "0123")).toMatchObject({ code: 1, err: expect.stringContaining('("0123") is what followers say between questions') });
+    expect(await s.say("where is my parcel")).not.toContain("Delivery");
     const as = s.client("teach", seq, "delivery", "--as", "0123 parcel");
     expect(as).toMatchObject({ code: 0 });
     expect(as.out).toContain('(now rev 2, 1 question): "0123 parcel"');
     expect(as.out).toContain(`for message ${seq}: "I want my money back"`);
+    // What the teach moved, said: the question nothing answered now gets the delivery article.
+    expect(as.out).toContain("it now comes first for 1 other question followers asked lately, which it did not before:");
+    expect(as.out).toMatch(/^ +\d+ {2}"where is my parcel" \(before: the fallback\)$/m);
+    expect(as.out).toContain('take the question back (replyd set delivery questions-="0123 parcel")');
 
     expect(await s.say("is amex ok?")).not.toContain("Ways to pay");
     writeFileSync(join(s.dir, "syn.json"), JSON.stringify({ format: "replyd/1", matter: "synonyms", synonyms: [["Amex", "credit card"]] }));

@@ -5,7 +5,8 @@
  * no rules (a regex rule timing out here would count against it for followers), no conversation.
  * One after another, within ANSWERED_NOW_MS in all; one that fails, is busy or late is left out.
  */
-import { choose, ordersByHead } from "../ranking/choice.ts";
+import { choose, ordersByHead, type Choice } from "../ranking/choice.ts";
+import type { RankedArticle } from "../ranking/types.ts";
 import { saidBetweenQuestions } from "../ranking/cues.ts";
 import { loggedAnswer } from "../wechat/answering/ranked-reply.ts";
 import { taughtOf } from "../wechat/answering/taught.ts";
@@ -20,19 +21,31 @@ export async function answeredNow(ctx: Pick<AppContext, "clock" | "read">, texts
   const until = ctx.clock.monotonic() + ANSWERED_NOW_MS;
   for (const text of new Set(texts)) {
     if (ctx.clock.monotonic() > until) break;
-    // Thanks, "another", a pick, a bare number: no question, answered as such whatever the ranking says of it.
-    if (saidBetweenQuestions(text)) continue;
-    try {
-      const ranked = await ctx.read.searcher.rank(text);
-      if (!ranked || ranked === "busy") continue;
-      // Taught: that article alone, as a follower gets it (an inbox entry had said "now answers:…" of a question taught since).
-      const taught = taughtOf(text, ranked.articles, ctx.read.articles);
-      if (taught && "deleted" in taught) continue;
-      const c = taught ? ({ kind: "one", article: taught.article, margin: 0 } as const) : choose(ranked.articles, ordersByHead({ text }));
-      if (c.kind !== "none") out.set(text, loggedAnswer(c));
-    } catch {
-      // What is listed stands without it.
-    }
+    const c = await offeredNow(ctx, text);
+    if (c && c.kind !== "none") out.set(text, loggedAnswer(c));
   }
   return out;
 }
+
+/**
+ * What a follower sending `text` alone is offered now, as the callback's ranking offers it (the
+ * taught article alone, else the choice); undefined for what is no question (thanks, "another", a
+ * pick, a bare number), a question taught to an article deleted since, and a ranking that fails or is busy.
+ */
+export async function offeredNow(ctx: Pick<AppContext, "read">, text: string): Promise<Choice<RankedArticle> | undefined> {
+  if (saidBetweenQuestions(text)) return undefined;
+  try {
+    const ranked = await ctx.read.searcher.rank(text);
+    if (!ranked || ranked === "busy") return undefined;
+    // Taught: that article alone, as a follower gets it (an inbox entry had said "now answers:…" of a question taught since).
+    const taught = taughtOf(text, ranked.articles, ctx.read.articles);
+    if (taught && "deleted" in taught) return undefined;
+    return taught ? { kind: "one", article: taught.article, margin: 0 } : choose(ranked.articles, ordersByHead({ text }));
+  } catch {
+    // What is listed stands without it.
+    return undefined;
+  }
+}
+
+/** The first article of an offer, null when it offers nothing. */
+export const firstOffered = (c: Choice<RankedArticle>): string | null => (c.kind === "one" ? c.article.id : c.kind === "list" ? (c.articles[0]?.id ?? null) : null);

@@ -16,6 +16,7 @@ import type { AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";
 import { askedAnotherOf, MOST_PASSED } from "./asked-another.ts";
 import { CONVERSATION } from "../wechat/answering/conversation.ts";
+import { beforeTeaching, movedTo, TEACH_MOVES } from "./teach-moves.ts";
 
 
 /**
@@ -132,6 +133,8 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
       "leans_on_before",
     );
 
+  // What followers' other questions are offered first, to say afterwards which of them it now answers.
+  const before = ranked ? await beforeTeaching(ctx, text, [seq, entry.seq]) : new Map();
   const now = new Date(ctx.clock.now()).toISOString();
   const r = await ctx.write.editArticle(id, {
     decide: (stored) => {
@@ -148,7 +151,8 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
       return { ...stored, questions: checked.value as string[], rev: stored.rev + 1, updated_at: now };
     },
   });
-  return { taught: true, seq, question: text, message, ...(askedOf ? { asked_of: askedOf.seq } : {}), article: articleJson(r.article) };
+  const moved = await movedTo(ctx, r.article.id, before);
+  return { taught: true, seq, question: text, message, ...(askedOf ? { asked_of: askedOf.seq } : {}), article: articleJson(r.article), moved: moved.slice(0, TEACH_MOVES.listed), moved_count: moved.length };
 }
 
 /** The articles the ranking finds for `text`, as for a follower's message; null when it is busy or fails (the checks that read them are then skipped). */

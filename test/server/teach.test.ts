@@ -7,6 +7,7 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { LIMITS } from "../../src/article/article.ts";
 import { MOST_PASSED } from "../../src/server/asked-another.ts";
+import { TEACH_MOVES } from "../../src/server/teach-moves.ts";
 import { CONVERSATION } from "../../src/wechat/answering/conversation.ts";
 import { CODE } from "../../src/base/errors.ts";
 import { parseXml, type XmlNode } from "../../src/wechat/door/xml.ts";
@@ -632,4 +633,58 @@ test("set questions-= takes a taught question back, as a follower's message meet
   expect((await put([["questions", "x"], ["append", "questions"], ["remove", "questions"]])).status).toBe(400);
   // No such article: nothing to take from.
   expect((await call("PUT", "/api/cli", [["id", "nope"], ["questions", "x"], ["remove", "questions"]])).status).toBe(404);
+});
+
+test("teach says which of the followers' recent questions the taught article now comes first for that it did not before, with what they got then; not those it led already, the taught words' repeats, nor follow-ups", async () => {
+  await importDoc({ matter: "articles" }, SHOP);
+  const asked = async (q: string) => {
+    await say(q);
+    t.clock.advance(CONVERSATION.windowMs);
+    return newest();
+  };
+  const toDelivery = await asked("how long will it take to arrive");
+  const toNothing = await asked("where is my parcel");
+  await asked("can i pay by card");
+  await asked("how long does delivery take");
+  // A follow-up, read with the question before it, is not asked again alone.
+  await say("can i pay by card");
+  await say("and where is my parcel?");
+  expect((await call("GET", "/api/cli", [["inbox", "all"], ["limit", "1"]])).data.items[0].answer).toStartWith("followup:");
+  t.clock.advance(CONVERSATION.windowMs);
+  // Another follower's same words are the taught question's, not moved by it.
+  await asked("How long will my parcel take to arrive?");
+  const seq = await asked("how long will my parcel take to arrive");
+  // Taught by mistake to the payment article: the parcel questions now get it.
+  const r = await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "payment"]]);
+  expect(r.data.moved).toEqual([
+    { seq: toNothing, text: "where is my parcel", was: null },
+    { seq: toDelivery, text: "how long will it take to arrive", was: "delivery" },
+  ]);
+  expect(r.data.moved_count).toBe(2);
+  // Taken back and taught to the article that answers it: what it led already is not said again; the question nothing answered, which it now answers, is.
+  expect((await call("PUT", "/api/cli", [["id", "payment"], ["questions", "how long will my parcel take to arrive"], ["remove", "questions"]])).status).toBe(200);
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "delivery"]])).data).toMatchObject({ taught: true, moved: [{ seq: toNothing, text: "where is my parcel", was: null }], moved_count: 1 });
+});
+
+test("teach asks again at most TEACH_MOVES.texts of the newest questions, and lists TEACH_MOVES.listed of those moved, counting all", async () => {
+  await importDoc({ matter: "articles" }, SHOP);
+  for (const q of ["how long will it take to arrive", "where is my parcel", "my parcel is late"]) {
+    await say(q);
+    t.clock.advance(CONVERSATION.windowMs);
+  }
+  const teach = async (n: number, id: string) => {
+    await say(`how long will my parcel take to arrive ${"please ".repeat(n)}`.trim());
+    return (await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", id]])).data;
+  };
+  const kept = { ...TEACH_MOVES };
+  try {
+    TEACH_MOVES.texts = 2;
+    expect((await teach(1, "payment")).moved.map((m: { text: string }) => m.text)).toEqual(["my parcel is late", "where is my parcel"]);
+    TEACH_MOVES.texts = 100;
+    TEACH_MOVES.listed = 1;
+    const r = await teach(2, "password");
+    expect({ listed: r.moved.map((m: { text: string }) => m.text), count: r.moved_count }).toEqual({ listed: ["my parcel is late"], count: 3 });
+  } finally {
+    Object.assign(TEACH_MOVES, kept);
+  }
 });

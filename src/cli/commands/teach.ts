@@ -16,7 +16,9 @@ export async function teach(c: CommandContext): Promise<void> {
   const as = c.str("--as");
   const fields: [string, string][] = [["inbox", seq], ["id", id], ...(as === undefined ? [] : [["as", as] as [string, string]])];
   const client = c.client();
-  const r = await client.call<{ seq: number; question: string; message: string; asked_of?: number; article: Article }>({ method: "POST", path: "/api/cli/teach", fields });
+  const r = await client.call<{ seq: number; question: string; message: string; asked_of?: number; article: Article; moved?: { seq: number; text: string; was: string | null }[]; moved_count?: number }>({ method: "POST", path: "/api/cli/teach", fields });
+  const moved = r.moved ?? [];
+  const movedCount = r.moved_count ?? moved.length;
   c.print(r, () =>
     [
       `taught ${r.article.id} ${JSON.stringify(r.article.title)}${client.inAccount} (now rev ${r.article.rev}, ${r.article.questions.length} question${r.article.questions.length === 1 ? "" : "s"}): "${r.question}"`,
@@ -27,6 +29,15 @@ export async function teach(c: CommandContext): Promise<void> {
           ? [`for message ${r.seq}: "${cutColumns(r.message, 80)}"`]
           : []),
       `followers asking it get this article alone, and something close to it finds it first${r.article.deleted ? " once it is restored (it is deleted)" : ""}`,
+      // A server before 0.2.14 says nothing of the other questions.
+      ...(movedCount
+        ? [
+            `it now comes first for ${movedCount} other question${movedCount === 1 ? "" : "s"} followers asked lately, which it did not before:`,
+            ...moved.map((m) => `  ${String(m.seq).padStart(6)}  "${cutColumns(m.text, 60)}" (before: ${m.was ?? "the fallback"})`),
+            ...(movedCount > moved.length ? [`  and ${movedCount - moved.length} more`] : []),
+            `if it should not answer them, take the question back (replyd set ${r.article.id} questions-=${JSON.stringify(r.question)}) and teach words that name the need (--as "…")`,
+          ]
+        : []),
     ].join("\n"),
   );
 }

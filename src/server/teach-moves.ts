@@ -1,0 +1,65 @@
+/**
+ * What a teach changed for other followers' questions (docs/answers.md "Teaching"): the account's
+ * recent questions the ranking answered alone, asked again before and after the question is taught,
+ * those the taught article now comes first for that it did not before. A taught question's everyday
+ * word pulls others ("how old" taught to the children's lessons brought them to "how old is the
+ * pool"; 打针 taught to a vaccine, to every 打针 question: two walkthroughs), and the operator,
+ * told nothing, learned it only from the followers.
+ * Bounded: the newest TEACH_MOVES.entries of the log, at most TEACH_MOVES.texts texts, each pass
+ * within TEACH_MOVES.ms; what the time leaves out is not said to have moved.
+ */
+import { taughtForm } from "../ranking/taught-form.ts";
+import { unprefixed } from "../store/log-kinds.ts";
+import { firstOffered, offeredNow } from "./answered-now.ts";
+import type { AppContext } from "./context.ts";
+
+export const TEACH_MOVES = {
+  /** Log entries read, newest first (replies among them). */
+  entries: 500,
+  /** Distinct texts asked again. */
+  texts: 100,
+  /** Time for each pass (before and after), in ms. */
+  ms: 1500,
+  /** Moved questions listed (all are counted). */
+  listed: 5,
+};
+
+/** A question of the log the taught article now comes first for: `was` the first article offered before (null: nothing, the fallback). */
+export interface MovedQuestion {
+  seq: number;
+  text: string;
+  was: string | null;
+}
+
+/** Before the teach is written: the recent questions ranked alone and what each is offered first now, `taught` and the message taught left out. */
+export async function beforeTeaching(ctx: Pick<AppContext, "clock" | "read" | "write">, taught: string, seqs: readonly number[]): Promise<Map<string, { seq: number; first: string | null }>> {
+  const { items } = await ctx.write.log.list({ unmatchedOnly: false, limit: TEACH_MOVES.entries, offset: 0 });
+  const taughtAs = taughtForm(taught);
+  const texts = new Map<string, { seq: number; first: string | null }>();
+  const until = ctx.clock.monotonic() + TEACH_MOVES.ms;
+  for (const m of items) {
+    if (texts.size >= TEACH_MOVES.texts || ctx.clock.monotonic() > until) break;
+    if (m.direction !== "in" || (m.type !== "text" && m.type !== "voice") || !m.content || seqs.includes(m.seq) || texts.has(m.content)) continue;
+    // Read alone and answered by the ranking (an article, a list, or nothing): what a follower
+    // sending it alone gets, as asked again here. Not a follow-up, read with what came before it.
+    const kind = m.answer.split(":")[0];
+    if (unprefixed(m.answer) !== m.answer || !(kind === "answer" || kind === "answers" || kind === "fallback" || kind === "not_found")) continue;
+    if (taughtForm(m.content) === taughtAs) continue;
+    const c = await offeredNow(ctx, m.content);
+    if (c) texts.set(m.content, { seq: m.seq, first: firstOffered(c) });
+  }
+  return texts;
+}
+
+/** After the teach is written: the questions of `before` that `id` now comes first for, newest first. */
+export async function movedTo(ctx: Pick<AppContext, "clock" | "read">, id: string, before: Map<string, { seq: number; first: string | null }>): Promise<MovedQuestion[]> {
+  const moved: MovedQuestion[] = [];
+  const until = ctx.clock.monotonic() + TEACH_MOVES.ms;
+  for (const [text, b] of before) {
+    if (ctx.clock.monotonic() > until) break;
+    if (b.first === id) continue;
+    const c = await offeredNow(ctx, text);
+    if (c && firstOffered(c) === id) moved.push({ seq: b.seq, text, was: b.first });
+  }
+  return moved;
+}
