@@ -6,6 +6,8 @@
  * alone, on the real ranking over a small account in memory.
  */
 import { expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { choose } from "../../src/ranking/choice.ts";
 import { rank } from "../../src/ranking/rank.ts";
 import { CONTEXT, type Question } from "../../src/ranking/question.ts";
@@ -262,6 +264,27 @@ test("a follow-up asking only what it costs is about the article read when that 
   // "换一个" then leaves no article read behind it.
   const another = await read("换一个", helped, async (q) => rank(q, pool));
   expect(nextTurn(another, helped, "k2", card.at + 2, shown(another)).read).toBeUndefined();
+});
+
+test("'多少钱' after a list is about its first article when that article shows a price and ranks close with the question before, sent alone, though the reading together is not sure of it (a water company's walkthrough: the water-price article, keyworded 一吨多少钱, had been sent)", async () => {
+  const water = JSON.parse(readFileSync(join(import.meta.dir, "../fixtures/water-utility.json"), "utf8")) as { articles: { id: string; title: string; keywords: string[]; body: string }[] };
+  const source = new MemorySource(water.articles.map((a) => ({ ...a, keywords: a.keywords.join("\u001f") })));
+  const asked = (q: Question) => Promise.resolve(rank(q, source));
+  const first = await read("开户要带什么材料", [], asked);
+  const list = shown(first);
+  expect(list[0]).toBe("kaihu");
+  expect(list.length).toBeGreaterThan(1);
+  const turn = nextTurn(first, [], "k", 0, list);
+  // Alone, 多少钱 is the water price's; with the question before, the account opening leads, close to others.
+  expect(choose(rank({ text: "多少钱" }, source).articles)).toMatchObject({ kind: "one", article: { id: "shuijia" } });
+  const together = rank({ text: "多少钱", context: "开户要带什么材料" }, source);
+  expect({ first: together.articles[0]?.id, choice: choose(together.articles).kind }).toEqual({ first: "kaihu", choice: "none" });
+  const r = await read("多少钱", [turn], asked);
+  expect({ how: r.how, shown: shown(r) }).toEqual({ how: "followup", shown: ["kaihu"] });
+  const c = r.how === "pick" ? null : offer(r);
+  expect(c?.kind === "one" ? c.article.passage : null).toContain("380元");
+  // Asking of something named (水表多少钱) is no question of the article read alone.
+  expect(shown(await read("水表校验多少钱", [turn], asked))).not.toEqual(["kaihu"]);
 });
 
 /** One of our FAQ evaluation accounts (bench/eval/faq/accounts), its articles as the ranking's benches read them. */

@@ -126,6 +126,14 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // Taken when it offers something, and not when the choice lists it only because an article
   // behind a best that is no answer is one ("behind"): that would pull the follow-up to a best that
   // does not answer (a question of its own holding "them" went to the subscription article it held 27 % of).
+  // Leaning, asking only what it costs after an article that shows a price, ranked close to the best
+  // with the question before: that article, alone — the follower asks the price of what they read
+  // ("多少钱" after the account-opening list had got the water-price article alone, on its keyword
+  // 一吨多少钱; the reading together, led by the opening article showing 380元, was not sure of it: a
+  // water company's walkthrough).
+  const priced = pricedRead(last, onlyPrice);
+  const itsPrice = priced === undefined || !leans ? undefined : together.articles.find((a) => a.id === priced && PRICE.test(a.passage ?? ""));
+  if (itsPrice && (together.articles[0] as RankedArticle).score * READING.pickedClose <= itsPrice.score) return { how: "followup", question, asked: spoken(text, earlier), ranked: { ...together, articles: [itsPrice] } };
   const taken = choose(together.articles);
   if (taken.kind === "none" || (taken.kind === "list" && taken.why === "behind")) return alone;
   if (!leans && !staysOn(together, taken.kind, reading as string, alone.ranked, aloneChoice.kind)) return alone;
@@ -160,11 +168,20 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // whose order is the operator's, not the question's (a tag's list then "多少钱" had put its first
   // course first: a review).
   const entry = last.shown.length ? lastPicked(last) : undefined;
-  const priced = entry === undefined && onlyPrice ? (last.shown.length === 0 ? last.read : last.shown.length === 1 || !last.byCode ? last.shown[0] : undefined) : undefined;
   const chosen = entry ?? priced;
   const it = chosen === undefined || led?.id === chosen ? undefined : together.articles.find((a) => a.id === chosen && (chosen === entry || PRICE.test(a.passage ?? "")));
   const ranked = it && led && it.score >= led.score * READING.pickedClose ? { ...together, articles: [it, ...together.articles.filter((a) => a !== it)] } : together;
   return { how: "followup", question, asked: spoken(text, earlier), ranked };
+}
+
+/**
+ * The article a message asking only what it costs (`asksPrice`) is about: the one the follower
+ * reads — the card sent, the first of the ranking's list, or the one read before help or a rule —
+ * not of a tag's list, whose order is the operator's; none after an entry picked (read() puts the entry first).
+ */
+function pricedRead(last: Turn, asksPrice: boolean): string | undefined {
+  if (!asksPrice || (last.shown.length && lastPicked(last) !== undefined)) return undefined;
+  return last.shown.length === 0 ? last.read : last.shown.length === 1 || !last.byCode ? last.shown[0] : undefined;
 }
 
 /**
