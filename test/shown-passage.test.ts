@@ -2,6 +2,9 @@
 import { describe, expect, test } from "bun:test";
 import { passageScore, RANKING, type CorpusStats, type QueryTerm } from "../src/ranking/bm25.ts";
 import { shownPassage, type Cut } from "../src/ranking/shown-passage.ts";
+import { PRICE_FAR } from "../src/ranking/price.ts";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { rank } from "../src/ranking/rank.ts";
 import { MemorySource } from "../bench/eval/memory-source.ts";
 
@@ -134,4 +137,19 @@ describe("the passage shown", () => {
     expect(passage("do you deliver to jersey")).toStartWith("Jersey and Guernsey");
     expect(passage("highlands delivery")).toStartWith("The Highlands");
   });
+});
+
+test(`asked how much, a passage with a price is shown unless the best scores ${PRICE_FAR} times it; however far below when the article's title names a price`, () => {
+  // Two passages holding the question's word: the first (no price) of the average length, the second (a price) longer.
+  const best = passageScore(q, new Map([["导出", 1]]), stats.passageLen, stats.passageLen);
+  let len = stats.passageLen;
+  while (passageScore(q, new Map([["导出", 1]]), len, stats.passageLen) * PRICE_FAR >= best) len++;
+  const shown = (priceLen: number, titled: boolean) => shownPassage(q, [cut(0, stats.passageLen), cut(100, priceLen)], stats, { holds: (p) => p.start === 100, titled })?.start;
+  expect({ under: shown(len - 1, false), past: shown(len, false), titled: shown(len, true) }).toEqual({ under: 100, past: 0, titled: 100 });
+});
+
+test("'水费一吨多少钱' of a water company's price article (titled 阶梯水价) shows the prices per tonne, not '一立方米就是一吨水' (a walkthrough)", () => {
+  const water = JSON.parse(readFileSync(join(import.meta.dir, "fixtures/water-utility.json"), "utf8")) as { articles: { id: string; title: string; keywords: string[]; body: string }[] };
+  const source = new MemorySource(water.articles.map((a) => ({ ...a, keywords: a.keywords.join("\u001f") })));
+  expect(rank("水费一吨多少钱", source).articles[0]).toMatchObject({ id: "shuijia", passage: expect.stringContaining("3.45元/立方米") });
 });

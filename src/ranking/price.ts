@@ -21,7 +21,7 @@ export const PRICE_FAR = 4;
 const PRICE_WORDS: ReadonlySet<string> = new Set([...["price", "cost", "fee"].map(stemWord), "价格", "价钱", "费用", "收费", "价", "钱", "费", "贵"]);
 
 /** A word of PRICE_WORDS, or a pair naming a fee (学费, 运费, 食费 of 伙食费): every priced passage answers it alike. */
-const isPriceWord = (term: string): boolean => PRICE_WORDS.has(term) || FEE_PAIR.test(term);
+export const isPriceWord = (term: string): boolean => PRICE_WORDS.has(term) || FEE_PAIR.test(term);
 const FEE_PAIR = /^\p{Script=Han}费$/u;
 
 /**

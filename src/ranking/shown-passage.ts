@@ -3,6 +3,12 @@ import { idf, passageScore, RANKING, type CorpusStats, type QueryTerm } from "./
 import type { Span } from "./passages.ts";
 import { PRICE_FAR, withoutPriceWords } from "./price.ts";
 
+/** Of a question asking how much: which passages hold a price, and whether the article's title names one (水价, "Fees"). */
+export interface Priced {
+  holds: (p: Cut) => boolean;
+  titled: boolean;
+}
+
 export interface PassageScore extends Span {
   score: number;
 }
@@ -28,7 +34,7 @@ function leadAsked(q: readonly QueryTerm[], passages: readonly Cut[], title: Rea
  * Asked only what the article's title names (`title`: its terms; null when the passages scored do
  * not open with the article's first), the opening.
  */
-export function shownPassage(q: readonly QueryTerm[], passages: readonly Cut[], stats: CorpusStats, priced: ((p: Cut) => boolean) | null, headed: ((p: Cut) => boolean) | null = null, title: ReadonlySet<string> | null = null): PassageScore | null {
+export function shownPassage(q: readonly QueryTerm[], passages: readonly Cut[], stats: CorpusStats, priced: Priced | null, headed: ((p: Cut) => boolean) | null = null, title: ReadonlySet<string> | null = null): PassageScore | null {
   if (passages.length <= 1) return passages[0] ? { start: passages[0].start, end: passages[0].end, score: passages[0].score } : null;
   const n = passages.length;
   const local = q.map((t) => {
@@ -69,7 +75,7 @@ export function shownPassage(q: readonly QueryTerm[], passages: readonly Cut[], 
       const s = scores[i] as number;
       const c = passageScore(what, p.counts, p.len, stats.passageLen);
       bestChoice = Math.max(bestChoice, c);
-      if (priced(p) && (c > pricedChoice || (c === pricedChoice && s > pricedScore))) {
+      if (priced.holds(p) && (c > pricedChoice || (c === pricedChoice && s > pricedScore))) {
         pricedChoice = c;
         pricedScore = s;
         pricedBest = p;
@@ -77,7 +83,10 @@ export function shownPassage(q: readonly QueryTerm[], passages: readonly Cut[], 
     }
   // A follow-up asking only how much ("how much is it"): the earlier question chose the article, and its price is what is asked.
   const onlyEarlier = q.every((t) => t.earlier || !t.known);
-  if (pricedBest && (onlyEarlier || (pricedScore > 0 && pricedChoice * PRICE_FAR >= bestChoice))) best = pricedBest;
+  // Of an article whose title names a price (阶梯水价, "Fees"), a priced passage however far the best
+  // scores above it: what it costs is what the article is about, and "水费一吨多少钱" had been shown
+  // "一立方米就是一吨水。", not the prices per tonne (a water company's walkthrough).
+  if (pricedBest && (onlyEarlier || (pricedScore > 0 && (priced?.titled || pricedChoice * PRICE_FAR >= bestChoice)))) best = pricedBest;
   return { start: best.start, end: best.end, score: best.score };
 }
 
