@@ -118,6 +118,8 @@ describe("words", () => {
     expect(termsOf("How much does delivery take?")).toEqual(["deliv", "take"]);
     // 多少 goes whole, and the pair 少钱 that reaches into it; 钱 and 一斤 stay.
     expect(termsOf("多少钱一斤")).toEqual(["钱", "钱一", "一", "一斤", "斤"]);
+    // Two stop characters side by side are no word (的还, 还能: a taught "一年前的还能开吗" had drawn "水黄黄的还能喝吗"); a stop character beside another is (年前, 前的 stay).
+    expect(termsOf("一年前的还能开吗")).toEqual(["一", "一年", "年", "年前", "前", "前的", "能开", "开"]);
     // 要 says nothing of a subject: 退货 decides "退货要怎么办".
     expect(termsOf("退货要怎么办")).not.toContain("要");
     expect(termsOf("退货要怎么办")).toContain("退货");

@@ -11,7 +11,7 @@
  * "ＡＢＣ１" is "abc1"), English words to their stem (stem.ts).
  *
  * Filler takes no part: it is neither indexed nor looked up. The stop words of both languages
- * (stop-words.ts), and the phrasing of questions found in the evaluation data (filler-words.ts, made by
+ * (stop-words.ts) and a pair of two Han stop characters (的还, 还能), and the phrasing of questions found in the evaluation data (filler-words.ts, made by
  * bench/eval/filler.ts): "how", "does", 什么时候, 多少钱, 哪个. In a Han run a filler word is cut
  * out whole and the pairs reaching into it go with it: "回扣怎么做账" gives 回扣 and 做账, not the
  * 扣怎 and 么做 that no article means.
@@ -132,6 +132,9 @@ function readRuns(text: string): { run: string; word: string | null }[] {
   });
 }
 
+/** A pair that says nothing: a stop word, or two stop characters side by side (的还, 还能 of "一年前的还能开吗"). */
+const stopPair = (a: string, b: string): boolean => HAN_STOP.has(a + b) || (HAN_STOP.has(a) && HAN_STOP.has(b));
+
 /** The terms of `text` before the operator's synonyms. */
 function ownTerms(text: string): string[] {
   const out: string[] = [];
@@ -146,8 +149,8 @@ function ownTerms(text: string): string[] {
       const c = chars[i] as string;
       if (!HAN_STOP.has(c) && !filler?.[i]) out.push(c);
       if (i + 1 < chars.length) {
-        const pair = c + (chars[i + 1] as string);
-        if (!HAN_STOP.has(pair) && !filler?.[i] && !filler?.[i + 1]) out.push(pair);
+        const next = chars[i + 1] as string;
+        if (!stopPair(c, next) && !filler?.[i] && !filler?.[i + 1]) out.push(c + next);
       }
     }
   }
@@ -178,8 +181,7 @@ export function placesOf(text: string): { term: string; by: string[] }[] {
     const filler = fillerMarks(chars);
     const pair = (i: number) => {
       if (i < 0 || i + 1 >= chars.length || filler?.[i] || filler?.[i + 1]) return null;
-      const p = (chars[i] as string) + (chars[i + 1] as string);
-      return HAN_STOP.has(p) ? null : p;
+      return stopPair(chars[i] as string, chars[i + 1] as string) ? null : (chars[i] as string) + (chars[i + 1] as string);
     };
     const charAt: (number | undefined)[] = [];
     const pairAt: (number | undefined)[] = [];
