@@ -10,7 +10,8 @@ import { declaredName, type AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";
 import { answeredNow } from "./answered-now.ts";
 import { mediaUrl } from "../store/media.ts";
-import { type ReplyWindow } from "../store/follower-log.ts";
+import { type LoggedMessage, type ReplyWindow } from "../store/follower-log.ts";
+import { unprefixed } from "../store/log-kinds.ts";
 import { appendedFields, appendTo, removeFrom } from "./append.ts";
 import { health } from "./health.ts";
 
@@ -38,19 +39,23 @@ export async function getCli(ctx: AppContext, req: SignedRequest) {
     const now = ctx.clock.now();
     const windows = new Map<string, ReplyWindow>();
     for (const m of page.items) if (m.direction === "in" && !windows.has(m.from_user)) windows.set(m.from_user, await ctx.write.log.window(m.from_user, now));
-    // What nothing answered then that the ranking answers now (taught since): said beside it.
-    const answered = which === "unmatched" ? await answeredNow(ctx, page.items.flatMap((m) => (m.direction === "in" && m.content && (m.type === "text" || m.type === "voice") ? [m.content] : []))) : new Map<string, string>();
     // "换一个" names the question it asked another answer to: what replyd teach teaches for it (the first ANOTHERS_NAMED of a page).
-    const askedOf = new Map<number, number>();
+    const askedOf = new Map<number, LoggedMessage & { seq: number }>();
     for (const m of page.items.filter(asksAnotherIn).slice(0, ANOTHERS_NAMED)) {
       const q = await askedAnotherOf(ctx.write.log, m);
-      if (q) askedOf.set(m.seq, q.seq);
+      if (q) askedOf.set(m.seq, q);
     }
+    // What nothing answered then that the ranking answers now (taught since): said beside it. For
+    // "换一个", its question's answer now when it is not the one the follower turned down (its
+    // question taught since: the entry had stayed another:not_found, a walkthrough).
+    const texts = page.items.flatMap((m) => (m.direction === "in" && m.content && (m.type === "text" || m.type === "voice") ? [m.content] : []));
+    const answered = which === "unmatched" ? await answeredNow(ctx, [...texts, ...[...askedOf.values()].flatMap((q) => (q.content ? [q.content] : []))]) : new Map<string, string>();
     const items = page.items.map((m) => {
       if (m.direction !== "in") return m;
-      const since = m.content ? answered.get(m.content) : undefined;
       const asked = askedOf.get(m.seq);
-      return { ...m, reply_window: windows.get(m.from_user), ...(since ? { answered_now: since } : {}), ...(asked !== undefined ? { asked_of: asked } : {}) };
+      const now = asked?.content ? answered.get(asked.content) : undefined;
+      const since = asked ? (now !== undefined && now !== unprefixed(asked.answer) ? now : undefined) : m.content ? answered.get(m.content) : undefined;
+      return { ...m, reply_window: windows.get(m.from_user), ...(since ? { answered_now: since } : {}), ...(asked !== undefined ? { asked_of: asked.seq } : {}) };
     });
     // Without the platform (no AppSecret) nothing can be sent: the windows say when it could be, not that it can.
     return { items, total: page.total, limit, offset, reply_limit: ctx.write.log.replyLimit, platform_configured: !!ctx.platform, account: declaredName(ctx) };

@@ -439,9 +439,17 @@ test("teach of \"换一个 / another\" teaches the question it asked another ans
   expect(log[0]).toMatchObject({ seq: another, asked_of: question });
   expect(log[1]).toMatchObject({ asked_of: question });
   expect(log[4].asked_of).toBeUndefined();
+  expect(((await call("GET", "/api/cli", [["inbox", "unmatched"], ["limit", "2"]])).data.items as { answered_now?: string }[]).map((m) => m.answered_now)).toEqual([undefined, undefined]);
   const r = await call("POST", "/api/cli/teach", [["inbox", String(another)], ["id", "returns"]]);
   expect(r.data).toMatchObject({ taught: true, seq: another, asked_of: question, question: "my order arrived broken what now" });
   expect(r.data.article.questions).toEqual(["my order arrived broken what now"]);
+  // The inbox then says what its question gets now, beside each "another" that had found nothing;
+  // not before the teach, when the question still got the article turned down.
+  const unmatched = async () => (await call("GET", "/api/cli", [["inbox", "unmatched"], ["limit", "2"]])).data.items as { seq: number; answered_now?: string }[];
+  expect((await unmatched()).map((m) => [m.seq, m.answered_now])).toEqual([
+    [another, "answer:returns"],
+    [log[1].seq, "answer:returns"],
+  ]);
   // Ten minutes after the follower's last message, "another" names no question: refused, saying what to teach.
   t.clock.advance(CONVERSATION.windowMs + 1000);
   await say("换一个");
