@@ -11,7 +11,7 @@ import { RANKING_LIMITS } from "../../src/ranking/rank.ts";
 import { MAX_TEXT_BYTES } from "../../src/wechat/door/message.ts";
 import { parseXml, type XmlNode } from "../../src/wechat/door/xml.ts";
 import { doc, READER, testApp } from "../helpers.ts";
-import { textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
+import { eventMsg, textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
 import { DEFAULT_TEXTS } from "../../src/wechat/answering/texts.ts";
 
 let t: Awaited<ReturnType<typeof testApp>>;
@@ -264,11 +264,24 @@ test("a list's entries carry a sentence or two around what matched, not the whol
   expect(Buffer.byteLength(content)).toBeLessThanOrEqual(1024);
 });
 
-test("replyd's own texts answer in the follower's language until the operator writes theirs: 帮助 the Chinese help, h the English", async () => {
+test("replyd's own texts answer in the follower's language until the operator writes theirs: 帮助 the Chinese help, an English question the English fallback; h and a new subscriber, saying no language, the articles' (Chinese titles)", async () => {
   await importDoc([REFUND, SHIPPING, MEMBERS]);
   expect(textOf(await say("帮助"))).toStartWith(DEFAULT_TEXTS.zh.help);
-  expect(textOf(await say("h"))).toStartWith(DEFAULT_TEXTS.en.help);
+  expect(textOf(await say("h"))).toStartWith(DEFAULT_TEXTS.zh.help);
+  t.clock.advance(1000);
+  const at = Math.floor(t.clock.now() / 1000);
+  expect(textOf(parseXml(await (await t.handle(wxPost(eventMsg("subscribe", at), at))).text()))).toBe(DEFAULT_TEXTS.zh.welcome);
   expect(textOf(await say("what is the weather like on mars today"))).toBe(DEFAULT_TEXTS.en.fallback);
+});
+
+test("an account of English titles says h's help in English; with texts of the operator's, their language whatever the titles", async () => {
+  await importDoc([{ id: "hours", title: "Opening hours", url: "https://example.com/hours", body: "Open daily 9 to 5." }]);
+  expect(textOf(await say("h"))).toStartWith(DEFAULT_TEXTS.en.help);
+  await importDoc([REFUND, SHIPPING, MEMBERS, { id: "a", title: "Parking", url: "https://example.com/a", body: "Free parking." }]);
+  expect(textOf(await say("h"))).toStartWith(DEFAULT_TEXTS.zh.help);
+  const texts = { format: "replyd/1", matter: "texts", texts: { fallback: "Sorry, ask again please." } };
+  expect((await call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: JSON.stringify(texts) }] })).status).toBe(200);
+  expect(textOf(await say("h"))).toStartWith(DEFAULT_TEXTS.en.help);
 });
 
 test("nothing relevant: the fallback text, listed in the inbox with the articles considered", async () => {

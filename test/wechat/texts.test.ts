@@ -21,3 +21,15 @@ test("the operator's text wins over either default; the defaults exist for every
   expect(Object.keys(DEFAULT_TEXTS.zh).sort()).toEqual(Object.keys(DEFAULT_TEXTS.en).sort());
   for (const t of Object.values(DEFAULT_TEXTS.zh)) expect(t).toMatch(/\p{Script=Han}/u);
 });
+
+test("with no text of the operator's, a message saying no language is answered in the language of the account's article titles, read only then", () => {
+  let read = 0;
+  const titles = (t: string) => () => (read++, t);
+  expect(languageOf("h", {}, titles("新装用水开户办理指南\n水费缴纳方式\nFAQ"))).toBe("zh");
+  expect(languageOf("", {}, titles("Opening hours\nParking and access\n停车"))).toBe("en");
+  expect(languageOf("👍", {}, titles(""))).toBe("en");
+  expect(read).toBe(3);
+  expect(languageOf("几点开门", {}, titles("Opening hours"))).toBe("zh");
+  expect(languageOf("h", { fallback: "Sorry" }, titles("水费缴纳方式"))).toBe("en");
+  expect(read).toBe(3);
+});

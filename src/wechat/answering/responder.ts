@@ -15,6 +15,9 @@ import { withoutEnd } from "./end-marks.ts";
 
 const none: Decision = { reply: null, answer: "none", unmatched: false };
 
+/** Article titles read for the account's language (Responder.titles). */
+const TITLES_READ = 20;
+
 /** Applies `fn` now to a plain value, or later to a promise's. */
 const then = <T, U>(v: T | Promise<T>, fn: (x: T) => U | Promise<U>): U | Promise<U> => (v instanceof Promise ? v.then(fn) : fn(v));
 
@@ -38,7 +41,15 @@ export class Responder {
   /** `said`: the follower's message, whose language replyd's own text is in when the operator wrote none (texts.ts). */
   private text(key: TextKey, said = ""): string {
     const texts = this.store.content.texts();
-    return operatorText(texts, key) ?? DEFAULT_TEXTS[languageOf(said, texts)][key];
+    return operatorText(texts, key) ?? DEFAULT_TEXTS[languageOf(said, texts, () => this.titles())][key];
+  }
+
+  /** The newest articles' titles, a line each: what says the account's language when nothing else does (texts.ts). */
+  private titles(): string {
+    return this.store.articles
+      .list({ limit: TITLES_READ, offset: 0 })
+      .items.map((a) => a.title)
+      .join("\n");
   }
 
   /** Answers with one of the operator's texts, logged under its name. */

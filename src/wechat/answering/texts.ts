@@ -33,13 +33,23 @@ export type Language = "en" | "zh";
  * as English words or more ("iPhone 15怎么退货", "ok 谢谢"), English when it holds more English words
  * ("can I pay with WeChat Pay 支付"). A message of neither — "h", "？", digits, an emoji — and an
  * event or a photo, which say nothing: the language of the operator's own texts when any holds
- * Chinese (a Chinese account's welcome says 回复h: its help should not be English), else English.
+ * Chinese (a Chinese account's welcome says 回复h: its help should not be English); with no text of
+ * theirs, the language of the account's article titles (`titles`, read only then: a new Chinese
+ * account greeted its subscribers in English), counted as a message is; else English.
  */
-export function languageOf(said: string, texts: Partial<Record<TextKey, string>> = {}): Language {
-  const han = said.match(/\p{Script=Han}/gu)?.length ?? 0;
-  const words = said.match(/[A-Za-z]{2,}/g)?.filter((w) => !ONE_ASKED.has(w.toLowerCase())).length ?? 0;
-  if (han || words) return han >= words ? "zh" : "en";
-  return Object.values(texts).some((t) => t !== undefined && /\p{Script=Han}/u.test(t)) ? "zh" : "en";
+export function languageOf(said: string, texts: Partial<Record<TextKey, string>> = {}, titles?: () => string): Language {
+  const told = spoken(said);
+  if (told) return told;
+  const written = Object.values(texts).filter((t): t is string => t !== undefined);
+  if (written.length) return written.some((t) => /\p{Script=Han}/u.test(t)) ? "zh" : "en";
+  return (titles && spoken(titles())) || "en";
+}
+
+/** The language `text` is in, by its Chinese characters against its English words; null when it holds neither. */
+function spoken(text: string): Language | null {
+  const han = text.match(/\p{Script=Han}/gu)?.length ?? 0;
+  const words = text.match(/[A-Za-z]{2,}/g)?.filter((w) => !ONE_ASKED.has(w.toLowerCase())).length ?? 0;
+  return han || words ? (han >= words ? "zh" : "en") : null;
 }
 /** Latin words that say no language: what replyd's own commands and chat shorthand are made of. */
 const ONE_ASKED = new Set(["ok", "okay", "ty", "thx", "help", "hi", "hello"]);
