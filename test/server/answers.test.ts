@@ -384,7 +384,7 @@ test("a number alone: the article whose title or keywords hold it, else the not_
   await importDoc([rail, intake, SHIPPING]);
   expect(newsOf(await say("12306"))).toMatchObject({ Title: "12306购票指南" });
   expect(newsOf(await say("2024"))).toMatchObject({ Title: "2024年招生简章" });
-  expect(textOf(await say("9"))).toBe("Nothing found. Send h for help.");
+  expect(textOf(await say("9"))).toBe(DEFAULT_TEXTS.zh.not_found);
   const ask = await call("GET", "/api/cli/ask", [["q", "12306"]], { key: READER });
   expect(ask.data).toMatchObject({ choice: "one", answer: "search" });
   expect(ask.data.choice_why).toStartWith("a number alone is no question");

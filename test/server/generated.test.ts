@@ -65,7 +65,7 @@ test("codes, tags, help and rules never reach the model; nor does a text no arti
   const rules = { format: "replyd/1", matter: "rules", created_at: "2026-11-21T10:00:00.000Z", rules: [{ id: "r1", match: "exact", pattern: "hello", reply: { type: "text", text: "hi" } }] };
   expect((await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: JSON.stringify(rules) }])).status).toBe(200);
   expect(newsTitle(await deliver("rf"))).toBe("售后政策");
-  expect(contentOf(await deliver("h"))).toBe(DEFAULT_TEXTS.en.help);
+  expect(contentOf(await deliver("h"))).toBe(DEFAULT_TEXTS.zh.help);
   expect(contentOf(await deliver("hello"))).toBe("hi");
   expect(contentOf(await deliver("zzzz qqqq"))).toBe("Sorry, I did not understand that. Send h for help.");
   expect(model.requests.length).toBe(0);
@@ -155,7 +155,7 @@ test("without customer-service messages the late answer waits for the follower's
   expect(entry).toMatchObject({ answer: `ai-pending:${(await calls()).items[0]?.seq}`, unmatched: true });
   // Once: the message after is answered as any (thanks: no reply at all).
   expect((await deliver("谢谢你")).text).toBe("success");
-  expect(contentOf(await deliver("hello"))).toBe("Welcome! Send h for help.");
+  expect(contentOf(await deliver("hello"))).toBe(DEFAULT_TEXTS.zh.welcome);
 });
 
 test("48001 (the account may not send customer-service messages): remembered; late answers wait for the next message", async () => {
