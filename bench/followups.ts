@@ -7,6 +7,7 @@
  *
  *   bun bench/followups.ts [--half tune|held|all] [--set weight=0.5] [--set namesAnother=0.5] [--set ownHeld=0.35] [--set lead=2] [--binary] [--json] [--misses]
  *   bun bench/followups.ts --fresh [--binary] [--misses]    (bench/eval/followups-fresh on bench/eval/faq-fresh: never tuned on)
+ *   bun bench/followups.ts --second [--half tune|held|all] [--misses]    (bench/eval/followups-b: a second set on our accounts, Session 41)
  *   bun bench/followups.ts [--fresh] --cross    (each question of its own asked after every first question of the pairs)
  *   bun bench/followups.ts [--fresh] --standalone [PATH]    (default: the accounts' own questions.jsonl)
  *   ./scripts/bench --only followups        (both)
@@ -39,6 +40,8 @@ const ROOT = resolve(import.meta.dir, "eval");
 const STANDALONE = join(ROOT, "faq", "questions.jsonl");
 const FRESH_ACCOUNTS = "faq-fresh";
 const FRESH_PAIRS = "followups-fresh";
+/** A second set on our accounts, written in the fresh set's manner (half without a cue word, moves in the follower's words). */
+const SECOND_PAIRS = "followups-b";
 
 export interface Pair {
   id: string;
@@ -376,7 +379,8 @@ if (import.meta.main) {
   const fresh = args.includes("--fresh");
   const accounts = loadAccounts(fresh ? FRESH_ACCOUNTS : "faq");
   const tuning = tuningHalf(accounts.keys());
-  const pairs = loadPairs(fresh ? FRESH_PAIRS : "followups").filter((p) => fresh || half === "all" || (half === "tune") === tuning.has(p.account));
+  // --second: the second set written on our accounts (Session 41), in the fresh set's manner.
+  const pairs = loadPairs(fresh ? FRESH_PAIRS : args.includes("--second") ? SECOND_PAIRS : "followups").filter((p) => fresh || half === "all" || (half === "tune") === tuning.has(p.account));
   const out = (line: string) => process.stdout.write(line + "\n");
   // The followers' questions of their own written for these accounts.
   const ownQuestions = fresh ? join(ROOT, FRESH_ACCOUNTS, "questions.jsonl") : STANDALONE;

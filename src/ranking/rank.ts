@@ -14,6 +14,7 @@ import { keywordsOf } from "./names.ts";
 import { askedOf, passageText, scoreArticle, type CorpusStats } from "./score.ts";
 import { TIER_WEIGHT, TIERS } from "./tiers.ts";
 import type { CandidateRow, RankedArticle, Ranking } from "./types.ts";
+import { taughtForm } from "./taught-form.ts";
 
 export const RANKING_LIMITS = {
   /** Characters of a question that take part. */
@@ -25,7 +26,7 @@ export const RANKING_LIMITS = {
   postingsPerTerm: 1024,
   /** Articles scored exactly. */
   candidates: 16,
-  /** Articles ranked. */
+  /** Articles ranked (and the one the question was taught to, when it is not among them). */
   ranked: 5,
   /**
    * UTF-8 bytes of the cut-down passage each ranked article carries for a list: a sentence or two
@@ -45,6 +46,8 @@ export interface RankingSource {
   postings(term: string, tier: number, limit: number): readonly number[];
   /** The live articles among `seqs`. */
   rows(seqs: readonly number[]): CandidateRow[];
+  /** The row number of the live article a question in taught form (taught-form.ts) was taught to, if any. */
+  taught?(form: string): number | undefined;
 }
 
 /** `question`: the follower's text, or a follow-up read with its earlier question and the articles already offered left out (question.ts). */
@@ -81,6 +84,11 @@ export function rank(question: string | Question, source: RankingSource): Rankin
   }
   // Articles left out still take their places among the candidates read, never among those scored.
   const excluded = new Set((q.exclude ?? []).slice(0, CONTEXT.excluded));
+  // The article the question was taught to is scored and ranked whatever its words weigh: the
+  // callback sends it alone (wechat/answering/taught.ts), and a taught "do i need to book" had been
+  // left out of the five ranked behind a dozen articles saying "book" (a theatre's walkthrough).
+  const taught = source.taught?.(taughtForm(q.text));
+  if (taught !== undefined) provisional.set(taught, Infinity);
   const seqs = [...provisional]
     .sort((a, b) => b[1] - a[1] || a[0] - b[0])
     .slice(0, RANKING_LIMITS.candidates + excluded.size)
@@ -90,11 +98,13 @@ export function rank(question: string | Question, source: RankingSource): Rankin
     .filter((r) => !excluded.has(r.id))
     .sort((a, b) => (order.get(a.seq) as number) - (order.get(b.seq) as number))
     .slice(0, RANKING_LIMITS.candidates);
-  const scored = rows
+  const all = rows
     .map((r) => ({ r, s: scoreArticle(asked, r, stats) }))
     .filter((x) => x.s.score > 0)
-    .sort((a, b) => b.s.score - a.s.score || (a.r.id < b.r.id ? -1 : 1))
-    .slice(0, RANKING_LIMITS.ranked);
+    .sort((a, b) => b.s.score - a.s.score || (a.r.id < b.r.id ? -1 : 1));
+  const scored = all.slice(0, RANKING_LIMITS.ranked);
+  const taughtOne = taught === undefined ? undefined : all.find((x) => x.r.seq === taught);
+  if (taughtOne && !scored.includes(taughtOne)) scored.push(taughtOne);
   const articles = scored.map(({ r, s }): RankedArticle => {
     const text = passageText(r);
     const shown = s.shown;

@@ -696,3 +696,17 @@ test("teach asks again at most TEACH_MOVES.texts of the newest questions, and li
     Object.assign(TEACH_MOVES, kept);
   }
 });
+
+test("a question taught to an article is answered with it though its words rank more than five other articles above it (\"do i need to book\" among a dozen articles saying book)", async () => {
+  const booking = Array.from({ length: 8 }, (_, i) => ({ id: `b${i}`, title: `Booking ${["fees", "groups", "online", "by phone", "changes", "seats", "tours", "hire"][i]}`, url: `https://theatre.example/b${i}`, body: `Book ${i} ways. You can book online or book at the box office; we recommend you book early.` }));
+  const bars = { id: "bars", title: "Bars and food", url: "https://theatre.example/bars", body: "Our bars open an hour before each show. The Circle Restaurant serves pre-theatre dinner; tables are limited." };
+  await importDoc({ matter: "articles" }, [...booking, bars]);
+  expect(titleOf(await say("do i need to book"))).not.toBe("Bars and food");
+  const seq = await newest();
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "bars"]])).data).toMatchObject({ taught: true });
+  expect(titleOf(await say("do i need to book"))).toBe("Bars and food");
+  expect(titleOf(await say("Do I need to book?"))).toBe("Bars and food");
+  // Taken back, the words are the ranking's again.
+  expect((await call("PUT", "/api/cli", [["id", "bars"], ["questions", "do i need to book"], ["remove", "questions"]])).status).toBe(200);
+  expect(titleOf(await say("do i need to book"))).not.toBe("Bars and food");
+});

@@ -1,5 +1,6 @@
 import { Database } from "bun:sqlite";
 import { DELETED_QUESTIONS_INDEX } from "./deleted-questions.ts";
+import { LIVE_QUESTIONS_INDEX } from "./live-questions.ts";
 import { ANSWER_INDEX_DDL } from "./passage-index.ts";
 
 /**
@@ -239,6 +240,7 @@ export function openDatabase(path: string, durable = true): Database {
   db.exec("PRAGMA cache_size = -16384");
   migrate(db);
   db.exec(DELETED_QUESTIONS_INDEX);
+  db.exec(LIVE_QUESTIONS_INDEX);
   return db;
 }
 

@@ -10,6 +10,7 @@ import { PassageIndex, statsOf, tierToken } from "./passage-index.ts";
 import type { SynonymTable } from "../../ranking/synonyms.ts";
 import { synonymsVersion, synonymTableIn } from "./synonyms.ts";
 import { CostBoundMap } from "../../base/lru.ts";
+import { liveQuestions } from "./live-questions.ts";
 
 /** Index entries kept between questions, over every term, per account (the worker has a connection each): some 2 MB (tests lower it). */
 export const POSTINGS_KEPT = { entries: 250_000 };
@@ -25,6 +26,8 @@ export class SqlitePostings implements RankingSource {
   );
   private keptAt: number | undefined = -1;
   private table: SynonymTable | null = null;
+  /** The live articles' taught questions (live-questions.ts), as of keptAt; read when first asked. */
+  private taughtForms: Map<string, number> | null = null;
 
   constructor(private readonly db: Database) {
     this.dfOf = db.query("SELECT df FROM answer_df WHERE term = ?");
@@ -49,9 +52,15 @@ export class SqlitePostings implements RankingSource {
     const sizes = PassageIndex.sizesIn(this.db);
     if (sizes.writes !== this.keptAt) {
       this.kept.clear();
+      this.taughtForms = null;
       this.keptAt = sizes.writes;
     }
     return statsOf(sizes);
+  }
+
+  taught(form: string): number | undefined {
+    this.taughtForms ??= liveQuestions(this.db);
+    return this.taughtForms.get(form);
   }
 
   df(term: string): number {
