@@ -71,10 +71,7 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
     if (!text) throw badRequest('"as" is empty: give the phrasing to teach, or leave it out to teach the message itself');
     if (saidBetweenQuestions(text)) throw badRequest(`${what} ("${text.slice(0, 40)}") is what followers say between questions, not a question an article answers`, "not_a_question");
   }
-  // Words the ranking reads none of ("在吗在吗？？？"): a follower sending them is never matched to
-  // the article, so teaching them would promise what no answer keeps.
   const terms = termsOf(text);
-  if (!terms.length) throw badRequest(`${what} ("${text.slice(0, 40)}") holds no word the ranking reads (only words such as 在, 吗, "is", "the"): no follower's message is matched to an article by it`, "not_a_question");
   // "要多少钱", "那中班呢", "and on sundays?": a follow-up that names its subject only with the question
   // before it — a few words opening on "那" or "and", or asking only what it costs as the reading leans
   // so ("how much?"; in Chinese any such message, 贵吗 and 收费吗 too: reading.ts). Taught, every follower sending
@@ -82,11 +79,19 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   // card's replacement, answered the flexible-employment fee question's follow-up with the card's
   // fee: a walkthrough). The operator's phrasing names it. Not a short question of its own that opens
   // on a question word ("几点开门", "能开发票吗": a review), which followers ask as it is.
-  if ((leansOnBefore(text) && FOLLOWS_ON.test(fold(text)) && fewWords(text)) || (asksOnlyPrice(text, terms.map((term) => ({ term }))) && (leansOnBefore(text) || HAN.test(text))))
+  // Asking only whether there is a charge names nothing either, though it does not lean ("is there a
+  // charge", taught to the exchanges, answered every follower sending it after any question with
+  // them: a theatre's walkthrough); "what are your fees" asks of the account's, a question of its
+  // own. Said before "no word the ranking reads" ("how much is it").
+  const onlyPrice = asksOnlyPrice(text, terms.map((term) => ({ term })));
+  if ((leansOnBefore(text) && FOLLOWS_ON.test(fold(text)) && fewWords(text)) || (onlyPrice && (leansOnBefore(text) || HAN.test(text) || WHETHER_CHARGED.test(fold(text)))))
     throw badRequest(
       `${what} ("${text.slice(0, 40)}") only makes sense after the question before it: taught, every follower sending it would get this article, whatever they had asked. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…"`,
       "leans_on_before",
     );
+  // Words the ranking reads none of ("在吗在吗？？？"): a follower sending them is never matched to
+  // the article, so teaching them would promise what no answer keeps.
+  if (!terms.length) throw badRequest(`${what} ("${text.slice(0, 40)}") holds no word the ranking reads (only words such as 在, 吗, "is", "the"): no follower's message is matched to an article by it`, "not_a_question");
   if (!withinChars(text, LIMITS.question))
     throw invalidArticle([
       { field: "questions", reason: `${what} is ${charLength(text)} characters and a question at most ${LIMITS.question}: give a shorter phrasing of it with replyd teach ${seq} ${id} --as "…"` },
@@ -168,10 +173,13 @@ const byPronounOnly = (what: string, text: string, seq: number, named: string) =
     "leans_on_before",
   );
 
+const HAN = /\p{Script=Han}/u;
+/** Whether there is a charge, of something unnamed: "is there a fee?", "are there any extra charges", "do you charge?". */
+const WHETHER_CHARGED = /\b(?:is|are) there (?:a|an|any|extra|additional)\b|\bcharge\W*$/;
+
 /** A message short enough to lean on the one before it for what it asks of: eight Chinese characters, six Latin words ("what time does it close"). */
 const SHORT = { han: 8, latin: 6 };
 
-const HAN = /\p{Script=Han}/u;
 
 /** The ranking sends `id` alone for these words. */
 function singlesOut(ranked: readonly RankedArticle[], id: string): boolean {

@@ -494,7 +494,7 @@ test("teach refuses, changing nothing: no such message, a reply, an event, what 
   // Nor a follow-up that names its subject only with the question before it — opening on 那 or "and",
   // or asking only what it costs (要多少钱): taught, every follower sending it would get the article —
   // nor a phrasing given so.
-  for (const leaning of ["要多少钱", "多少钱", "贵吗", "收费吗", "价格呢", "how much does it cost?", "and on sundays?", "那中班呢", "what about saturdays", "is it free?", "does it need booking", "这个要预约吗"]) {
+  for (const leaning of ["要多少钱", "多少钱", "贵吗", "收费吗", "价格呢", "how much does it cost?", "how much is it", "is there a charge", "is there a fee?", "do you charge?", "and on sundays?", "那中班呢", "what about saturdays", "is it free?", "does it need booking", "这个要预约吗"]) {
     await say(leaning);
     const r = await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "delivery"]]);
     expect({ leaning, code: r.error?.code }).toEqual({ leaning, code: CODE.leans_on_before });
