@@ -80,6 +80,8 @@ describe.each(["sqlite", "postgres"] as const)("%s", (kind) => {
     expect(as).toMatchObject({ code: 0 });
     expect(as.out).toContain('(now rev 2, 1 question): "0123 parcel"');
     expect(as.out).toContain(`for message ${seq}: "I want my money back"`);
+    // The message's own words are the ranking's still (taught to the returns above): said.
+    expect(as.out).toContain(`message ${seq}'s own words still get returns; to answer them with this article too: replyd teach ${seq} delivery`);
     // What the teach moved, said: the question nothing answered now gets the delivery article.
     expect(as.out).toContain("it now comes first for 1 other question followers asked lately, which it did not before:");
     expect(as.out).toMatch(/^ +\d+ {2}"where is my parcel" \(before: the fallback\)$/m);

@@ -17,6 +17,8 @@ import { Fields } from "./fields.ts";
 import { askedAnotherOf, MOST_PASSED } from "./asked-another.ts";
 import { CONVERSATION } from "../wechat/answering/conversation.ts";
 import { beforeTeaching, movedTo, TEACH_MOVES } from "./teach-moves.ts";
+import { offeredNow } from "./answered-now.ts";
+import { loggedAnswer } from "../wechat/answering/ranked-reply.ts";
 
 
 /**
@@ -157,7 +159,21 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
     },
   });
   const moved = await movedTo(ctx, r.article.id, before);
-  return { taught: true, seq, question: text, message, ...(askedOf ? { asked_of: askedOf.seq } : {}), article: articleJson(r.article), moved: moved.slice(0, TEACH_MOVES.listed), moved_count: moved.length };
+  // Taught as the operator phrased it, the message's own words are still the ranking's: what they
+  // get now, said (a theatre's operator taught "whats on in april" --as "what shows are on", and the
+  // message itself still got the fallback, unsaid).
+  const own = given !== undefined ? await offeredNow(ctx, message) : undefined;
+  return {
+    taught: true,
+    seq,
+    question: text,
+    message,
+    ...(askedOf ? { asked_of: askedOf.seq } : {}),
+    article: articleJson(r.article),
+    moved: moved.slice(0, TEACH_MOVES.listed),
+    moved_count: moved.length,
+    ...(given !== undefined && own !== undefined ? { message_now: own.kind === "none" ? null : loggedAnswer(own) } : {}),
+  };
 }
 
 /** The articles the ranking finds for `text`, as for a follower's message; null when it is busy or fails (the checks that read them are then skipped). */
@@ -169,7 +185,7 @@ async function rankedFor(ctx: AppContext, text: string): Promise<RankedArticle[]
 /** The refusal of words naming what they ask about only by a pronoun. */
 const byPronounOnly = (what: string, text: string, seq: number, named: string) =>
   badRequest(
-    `${what} ("${text.slice(0, 40)}") names what it asks about only as "it" or "this": taught, every follower sending it would get this article, whatever they had read or asked about. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…"`,
+    `${what} ("${text.slice(0, 40)}") names what it asks about only by a pronoun ("it", "this", "them"): taught, every follower sending it would get this article, whatever they had read or asked about. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…"`,
     "leans_on_before",
   );
 

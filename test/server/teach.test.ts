@@ -325,7 +325,7 @@ test("teach refuses a short message naming what it asks of only by a pronoun unl
   const leaning = await newest();
   expect(await answerOf(leaning)).toStartWith("followup:");
   const refused = await call("POST", "/api/cli/teach", [["inbox", String(leaning)], ["id", "delivery"]]);
-  expect(refused).toMatchObject({ status: 400, error: { code: CODE.leans_on_before, message: expect.stringContaining('only as "it" or "this"') } });
+  expect(refused).toMatchObject({ status: 400, error: { code: CODE.leans_on_before, message: expect.stringContaining('only by a pronoun ("it", "this", "them")') } });
   expect((await call("GET", "/api/cli", [["id", "delivery"]])).data.questions).toEqual([]);
   // The operator's words for it are taught.
   const phrased = await call("POST", "/api/cli/teach", [["inbox", String(leaning)], ["id", "delivery"], ["as", "can I change my delivery day?"]]);
@@ -389,6 +389,8 @@ test("teach refuses a few words that lean on the question they were read with (�
   // The operator's words for it are taught, as a message read with the question before it that names its need itself is (the test above).
   const phrased = await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "payment"], ["as", "is there a discount for people on benefits"]]);
   expect(phrased.data).toMatchObject({ taught: true, question: "is there a discount for people on benefits" });
+  // What the message's own words get now is said beside a phrasing (null: the fallback); not without one.
+  expect(phrased.data.message_now === null || typeof phrased.data.message_now === "string").toBe(true);
 });
 
 test("teach refuses words another article answers already — taught to it, its title, one of its keywords — naming it, and teaches them once taken from it", async () => {
@@ -669,6 +671,7 @@ test("teach says which of the followers' recent questions the taught article now
     { seq: toDelivery, text: "how long will it take to arrive", was: "delivery" },
   ]);
   expect(r.data.moved_count).toBe(2);
+  expect("message_now" in r.data).toBe(false);
   // Taken back and taught to the article that answers it: what it led already is not said again; the question nothing answered, which it now answers, is.
   expect((await call("PUT", "/api/cli", [["id", "payment"], ["questions", "how long will my parcel take to arrive"], ["remove", "questions"]])).status).toBe(200);
   expect((await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "delivery"]])).data).toMatchObject({ taught: true, moved: [{ seq: toNothing, text: "where is my parcel", was: null }], moved_count: 1 });

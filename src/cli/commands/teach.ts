@@ -16,9 +16,11 @@ export async function teach(c: CommandContext): Promise<void> {
   const as = c.str("--as");
   const fields: [string, string][] = [["inbox", seq], ["id", id], ...(as === undefined ? [] : [["as", as] as [string, string]])];
   const client = c.client();
-  const r = await client.call<{ seq: number; question: string; message: string; asked_of?: number; article: Article; moved?: { seq: number; text: string; was: string | null }[]; moved_count?: number }>({ method: "POST", path: "/api/cli/teach", fields });
+  const r = await client.call<{ seq: number; question: string; message: string; asked_of?: number; article: Article; moved?: { seq: number; text: string; was: string | null }[]; moved_count?: number; message_now?: string | null }>({ method: "POST", path: "/api/cli/teach", fields });
   const moved = r.moved ?? [];
   const movedCount = r.moved_count ?? moved.length;
+  // answer:<id> or answers:<id>,… as logged; null: the fallback.
+  const ownWords = r.message_now === undefined ? undefined : r.message_now === null ? [] : r.message_now.replace(/^answers?:/, "").split(",");
   c.print(r, () =>
     [
       `taught ${r.article.id} ${JSON.stringify(r.article.title)}${client.inAccount} (now rev ${r.article.rev}, ${r.article.questions.length} question${r.article.questions.length === 1 ? "" : "s"}): "${r.question}"`,
@@ -29,6 +31,10 @@ export async function teach(c: CommandContext): Promise<void> {
           ? [`for message ${r.seq}: "${cutColumns(r.message, 80)}"`]
           : []),
       `followers asking it get this article alone, and something close to it finds it first${r.article.deleted ? " once it is restored (it is deleted)" : ""}`,
+      // With --as, the message's own words are the ranking's still: what they get, when not this article first.
+      ...(ownWords !== undefined && ownWords[0] !== r.article.id
+        ? [`message ${r.seq}'s own words still get ${ownWords.length ? ownWords.join(", ") : "the fallback"}; to answer them with this article too: replyd teach ${r.seq} ${r.article.id}`]
+        : []),
       // A server before 0.2.14 says nothing of the other questions.
       ...(movedCount
         ? [
