@@ -18,6 +18,7 @@ import { askedAnotherOf, MOST_PASSED } from "./asked-another.ts";
 import { CONVERSATION } from "../wechat/answering/conversation.ts";
 import { beforeTeaching, movedTo, TEACH_MOVES } from "./teach-moves.ts";
 import { offeredNow } from "./answered-now.ts";
+import { unprefixed } from "../store/log-kinds.ts";
 import { loggedAnswer } from "../wechat/answering/ranked-reply.ts";
 
 
@@ -172,6 +173,8 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
     article: articleJson(r.article),
     moved: moved.slice(0, TEACH_MOVES.listed),
     moved_count: moved.length,
+    // Taught the article the follower asked another answer after (an operator taught the refunds the follower had turned down, unsaid: a walkthrough).
+    ...(askedOf && offeredIn(askedOf.answer).includes(r.article.id) ? { turned_down: true } : {}),
     ...(given !== undefined && own !== undefined ? { message_now: own.kind === "none" ? null : loggedAnswer(own) } : {}),
   };
 }
@@ -192,6 +195,12 @@ const byPronounOnly = (what: string, text: string, seq: number, named: string) =
 const HAN = /\p{Script=Han}/u;
 /** Whether there is a charge, of something unnamed: "is there a fee?", "are there any extra charges", "do you charge?". */
 const WHETHER_CHARGED = /\b(?:is|are) there (?:a|an|any|extra|additional)\b|\bcharge\W*$/;
+
+/** The articles a logged answer offered (answer:<id>, answers:<id>,…, after its reading's prefix). */
+const offeredIn = (answer: string): string[] => {
+  const plain = unprefixed(answer);
+  return /^answers?:/.test(plain) ? plain.slice(plain.indexOf(":") + 1).split(",") : [];
+};
 
 /** A message short enough to lean on the one before it for what it asks of: eight Chinese characters, six Latin words ("what time does it close"). */
 const SHORT = { han: 8, latin: 6 };

@@ -713,3 +713,14 @@ test("a question taught to an article is answered with it though its words rank 
   expect((await call("PUT", "/api/cli", [["id", "bars"], ["questions", "do i need to book"], ["remove", "questions"]])).status).toBe(200);
   expect(titleOf(await say("do i need to book"))).not.toBe("Bars and food");
 });
+
+test("teaching a '换一个' its question's article, the one the follower turned down, says so; another article, not", async () => {
+  await importDoc({ matter: "articles" }, SHOP);
+  await say("how long does delivery take");
+  expect((await call("GET", "/api/cli", [["inbox", "all"], ["limit", "1"]])).data.items[0].answer).toBe("answer:delivery");
+  await say("换一个");
+  const another = await newest();
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(another)], ["id", "delivery"]])).data).toMatchObject({ taught: true, turned_down: true });
+  await call("PUT", "/api/cli", [["id", "delivery"], ["questions", "how long does delivery take"], ["remove", "questions"]]);
+  expect("turned_down" in (await call("POST", "/api/cli/teach", [["inbox", String(another)], ["id", "returns"]])).data).toBe(false);
+});

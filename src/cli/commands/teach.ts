@@ -16,7 +16,7 @@ export async function teach(c: CommandContext): Promise<void> {
   const as = c.str("--as");
   const fields: [string, string][] = [["inbox", seq], ["id", id], ...(as === undefined ? [] : [["as", as] as [string, string]])];
   const client = c.client();
-  const r = await client.call<{ seq: number; question: string; message: string; asked_of?: number; article: Article; moved?: { seq: number; text: string; was: string | null }[]; moved_count?: number; message_now?: string | null }>({ method: "POST", path: "/api/cli/teach", fields });
+  const r = await client.call<{ seq: number; question: string; message: string; asked_of?: number; article: Article; moved?: { seq: number; text: string; was: string | null }[]; moved_count?: number; message_now?: string | null; turned_down?: boolean }>({ method: "POST", path: "/api/cli/teach", fields });
   const moved = r.moved ?? [];
   const movedCount = r.moved_count ?? moved.length;
   // answer:<id> or answers:<id>,… as logged; null: the fallback.
@@ -30,6 +30,7 @@ export async function teach(c: CommandContext): Promise<void> {
         : typeof r.message === "string" && r.message !== r.question
           ? [`for message ${r.seq}: "${cutColumns(r.message, 80)}"`]
           : []),
+      ...(r.turned_down ? [`note: this article was offered for it, and message ${r.seq} asked for another answer`] : []),
       `followers asking it get this article alone, and something close to it finds it first${r.article.deleted ? " once it is restored (it is deleted)" : ""}`,
       // With --as, the message's own words are the ranking's still: what they get, when not this article first.
       ...(ownWords !== undefined && ownWords[0] !== r.article.id
