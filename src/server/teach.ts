@@ -128,16 +128,18 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   // delivery, to the returns). The operator's phrasing (--as) is held to it too: it should name the thing.
   if (namesByPronoun(text) && fewWords(text, SHORT.han, SHORT.latin) && ranked && !singlesOut(ranked, id))
     throw byPronounOnly(what, text, seq, named);
-  // A few words the callback read with the question before them, opening as a follow-up does or
-  // asking "and X?" (晚上呢 after the dog bites, "what about if im on benefits" after the sofa's
-  // collection), whose words alone do not send this article: taught, the next follower sending them
-  // after any question got this article alone (two walkthroughs: 晚上呢 then answered a question about
-  // Saturday's hours with the dog bites). Longer than the rule above reads them (six Latin words),
-  // as they were read. Not a question opening on a question word or a modal (几点关门, read with a
-  // question before it, is one of its own: a review), nor the operator's phrasing.
-  if (given === undefined && entry.answer.startsWith("followup:") && (FOLLOWS_ON.test(fold(text)) || ASKS_AND_WHAT.test(fold(text))) && fewWords(text, SHORT.han, SHORT.latin) && ranked && !singlesOut(ranked, id))
+  // A few words the callback read with the question before them (晚上呢 after the dog bites, "what
+  // about if im on benefits" after the sofa's collection, 要打几针 after the HPV vaccine, "do we have to
+  // pay upfront" after group bookings), whose words alone do not send this article: taught, the next
+  // follower sending them after any question got this article alone (four walkthroughs: 晚上呢 then
+  // answered a question about Saturday's hours with the dog bites, "do we have to pay upfront" an
+  // exchange's with group bookings). Longer than the rule above reads them (six Latin words), as they
+  // were read; however they open — a question of its own opening on a question word (几点关门, read
+  // with 周末呢 before it) is the operator's to say so, with --as and the same words, which are not
+  // held to how the callback read the message.
+  if (given === undefined && entry.answer.startsWith("followup:") && fewWords(text, SHORT.han, SHORT.latin) && ranked && !singlesOut(ranked, id))
     throw badRequest(
-      `${what} ("${text.slice(0, 40)}") was read with the question before it, which says what it asks of: taught alone, every follower sending it would get this article, whatever they had asked. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…"`,
+      `${what} ("${text.slice(0, 40)}") was read with the question before it, which says what it asks of: taught alone, every follower sending it would get this article, whatever they had asked. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…" (the same words with --as, if they are a question of its own)`,
       "leans_on_before",
     );
 
@@ -217,13 +219,6 @@ function answeredByAnother(ctx: AppContext, text: string, ranked: readonly Ranke
   const t = taughtOf(text, ranked, ctx.read.articles);
   return t && "article" in t && t.article.id !== id ? { id: t.article.id, by: t.by } : null;
 }
-
-/**
- * "And X?" in Chinese, folded (fold(): marks and emoji gone, simplified): a few words ending on 呢 with
- * no question word nor A-not-A (晚上呢, 小孩呢; not 怎么退款呢, 如何预约呢, 能不能开发票呢, 有没有停车位呢,
- * which ask of their own: a review).
- */
-const ASKS_AND_WHAT = /^(?!.*(?:几|多少|多久|什么|怎|哪|谁|为何|为啥|如何|咋|啥|吗|么|(\p{Script=Han})[不没]\1)).*\p{Script=Han}.*呢$/u;
 
 /** A message that opens as a follow-up does: "那…", "and …", "what about …" (not 还有, which asks whether there is: 还有名额吗). */
 const FOLLOWS_ON = /^(?:那(?![个些里边儿么])|(?:and|but|what about|how about)\b)/;
