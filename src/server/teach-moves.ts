@@ -29,6 +29,8 @@ export interface MovedQuestion {
   seq: number;
   text: string;
   was: string | null;
+  /** Now sent alone, or first of a list (a walkthrough's operator could not tell). */
+  alone: boolean;
 }
 
 /** Before the teach is written: the recent questions ranked alone and what each is offered first now, `taught` and the message taught left out. */
@@ -59,7 +61,7 @@ export async function movedTo(ctx: Pick<AppContext, "clock" | "read">, id: strin
     if (ctx.clock.monotonic() > until) break;
     if (b.first === id) continue;
     const c = await offeredNow(ctx, text);
-    if (c && firstOffered(c) === id) moved.push({ seq: b.seq, text, was: b.first });
+    if (c && firstOffered(c) === id) moved.push({ seq: b.seq, text, was: b.first, alone: c.kind === "one" });
   }
   return moved;
 }

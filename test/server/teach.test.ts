@@ -677,14 +677,14 @@ test("teach says which of the followers' recent questions the taught article now
   // Taught by mistake to the payment article: the parcel questions now get it.
   const r = await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "payment"]]);
   expect(r.data.moved).toEqual([
-    { seq: toNothing, text: "where is my parcel", was: null },
-    { seq: toDelivery, text: "how long will it take to arrive", was: "delivery" },
+    { seq: toNothing, text: "where is my parcel", was: null, alone: true },
+    { seq: toDelivery, text: "how long will it take to arrive", was: "delivery", alone: false },
   ]);
   expect(r.data.moved_count).toBe(2);
   expect("message_now" in r.data).toBe(false);
   // Taken back and taught to the article that answers it: what it led already is not said again; the question nothing answered, which it now answers, is.
   expect((await call("PUT", "/api/cli", [["id", "payment"], ["questions", "how long will my parcel take to arrive"], ["remove", "questions"]])).status).toBe(200);
-  expect((await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "delivery"]])).data).toMatchObject({ taught: true, moved: [{ seq: toNothing, text: "where is my parcel", was: null }], moved_count: 1 });
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "delivery"]])).data).toMatchObject({ taught: true, moved: [{ seq: toNothing, text: "where is my parcel", was: null, alone: true }], moved_count: 1 });
 });
 
 test("teach asks again at most TEACH_MOVES.texts of the newest questions, and lists TEACH_MOVES.listed of those moved, counting all", async () => {

@@ -16,7 +16,7 @@ export async function teach(c: CommandContext): Promise<void> {
   const as = c.str("--as");
   const fields: [string, string][] = [["inbox", seq], ["id", id], ...(as === undefined ? [] : [["as", as] as [string, string]])];
   const client = c.client();
-  const r = await client.call<{ seq: number; question: string; message: string; asked_of?: number; article: Article; moved?: { seq: number; text: string; was: string | null }[]; moved_count?: number; message_now?: string | null; turned_down?: boolean }>({ method: "POST", path: "/api/cli/teach", fields });
+  const r = await client.call<{ seq: number; question: string; message: string; asked_of?: number; article: Article; moved?: { seq: number; text: string; was: string | null; alone?: boolean }[]; moved_count?: number; message_now?: string | null; turned_down?: boolean }>({ method: "POST", path: "/api/cli/teach", fields });
   const moved = r.moved ?? [];
   const movedCount = r.moved_count ?? moved.length;
   // answer:<id> or answers:<id>,… as logged; null: the fallback.
@@ -40,7 +40,7 @@ export async function teach(c: CommandContext): Promise<void> {
       ...(movedCount
         ? [
             `it now comes first for ${movedCount} other question${movedCount === 1 ? "" : "s"} followers asked lately, which it did not before:`,
-            ...moved.map((m) => `  ${String(m.seq).padStart(6)}  "${cutColumns(m.text, 60)}" (before: ${m.was ?? "the fallback"})`),
+            ...moved.map((m) => `  ${String(m.seq).padStart(6)}  "${cutColumns(m.text, 60)}" (before: ${m.was ?? "the fallback"}${m.alone === undefined ? "" : m.alone ? "; now alone" : "; now first of a list"})`),
             ...(movedCount > moved.length ? [`  and ${movedCount - moved.length} more`] : []),
             `if it should not answer them, take the question back (replyd set ${r.article.id} questions-=${JSON.stringify(r.question)}) and teach words that name the need (--as "…")`,
           ]
