@@ -100,6 +100,11 @@ export const until = async (what: () => Promise<boolean> | boolean, ms = 5000) =
   throw new Error("timed out waiting");
 };
 export const calls = async () => (await call("GET", "/api/cli", [["inbox", "ai"]])).data as { items: Record<string, any>[]; total: number };
+/**
+ * Waits until `n` model calls are logged: a delivery is answered as soon as the model's answer is
+ * kept, and its message and call are logged just after, so a read right after the reply may miss them.
+ */
+export const loggedCalls = (n: number) => until(async () => (await calls()).total >= n);
 export const health = async () => (await call("GET", "/api/cli")).data;
 export const inboxAll = async () => {
   await t.log.settled();

@@ -13,13 +13,14 @@ import { startFakeModel } from "../model/fake.ts";
 import { TOKEN, wxPost } from "../wechat/helpers.ts";
 import { DEFAULT_TEXTS } from "../../src/wechat/answering/texts.ts";
 import {
-  abandoned, call, calls, contentOf, deliver, GENERATED, health, inboxAll, KEY, logged, model, newsTitle, nextMsgId, platform, QUESTION, REFUND, sec, setup, t, TIMES, until, useModel, xmlOf,
+  abandoned, call, calls, loggedCalls, contentOf, deliver, GENERATED, health, inboxAll, KEY, logged, model, newsTitle, nextMsgId, platform, QUESTION, REFUND, sec, setup, t, TIMES, until, useModel, xmlOf,
 } from "./generated-harness.ts";
 
 test("a question answered in the model's words from the articles, citing the article with its link; logged, listed and counted", async () => {
   await setup();
   const r = await deliver(QUESTION);
   expect(contentOf(r)).toBe(GENERATED);
+  await loggedCalls(1);
   // The model was given the question and the ranked passages with their titles and links, and the key.
   expect(model.requests.length).toBe(1);
   const [system, user] = model.requests[0]?.body.messages ?? [];
@@ -44,6 +45,7 @@ test("a follow-up reaches the model with the question before it: both, oldest fi
   expect(contentOf(await deliver("多久到账"))).toBe(GENERATED);
   expect(model.requests.length).toBe(2);
   expect(model.requests[1]?.body.messages[1]?.content).toContain(`<<<\n${QUESTION}\n多久到账\n>>>`);
+  await loggedCalls(2);
   expect((await calls()).items[0]).toMatchObject({ question: `${QUESTION}\n多久到账`, cited: ["refund"] });
   expect((await inboxAll()).find((m) => m.content === "多久到账")?.answer).toBe("followup:ai:refund");
 });
@@ -53,6 +55,7 @@ test("a few words the model answered as a follow-up (快递呢) are logged as on
   expect(contentOf(await deliver(QUESTION))).toBe(GENERATED);
   // The fake model cites its first source: the delivery article, ranked first with the question before.
   expect(contentOf(await deliver("快递呢"))).toContain("https://example.com/ship");
+  await loggedCalls(2);
   const entry = (await inboxAll()).find((m) => m.content === "快递呢");
   expect(entry?.answer).toBe("followup:ai:ship");
   const r = await call("POST", "/api/cli/teach", [["inbox", String(entry?.seq)], ["id", "refund"]]);

@@ -6,7 +6,7 @@
 import { expect, test } from "bun:test";
 import { holdsSecret } from "../../src/llm/output/secrets.ts";
 import { READER } from "../helpers.ts";
-import { call, calls, contentOf, deliver, GENERATED, health, KEY, logged, model, newsTitle, QUESTION, setup, t, until } from "./generated-harness.ts";
+import { call, calls, loggedCalls, contentOf, deliver, GENERATED, health, KEY, logged, model, newsTitle, QUESTION, setup, t, until } from "./generated-harness.ts";
 
 test("an answer giving a contact or a figure the articles do not hold: the retrieval reply; refused as ungrounded, counted and listed with why", async () => {
   await setup();
@@ -100,7 +100,7 @@ test("health's model counts add up (every call in one bucket, ask --generate inc
   await deliver(QUESTION, { from: "o_2" });
   model.mode = { status: 500 };
   await deliver(QUESTION, { from: "o_3" });
-  await until(async () => (await health()).generated_answers.calls === 4);
+  await loggedCalls(4);
   const g = (await health()).generated_answers;
   const buckets = g.delivered.reply + g.delivered.customer_service + g.delivered.pending + g.delivered.ask + Object.values(g.failed as Record<string, number>).reduce((a, b) => a + b, 0) + Object.values(g.refused as Record<string, number>).reduce((a, b) => a + b, 0);
   expect({ calls: g.calls, buckets, ask: g.delivered.ask }).toEqual({ calls: 4, buckets: 4, ask: 1 });

@@ -5,7 +5,7 @@
  */
 import { expect, test } from "bun:test";
 import type { Report } from "../../src/server/report/figures.ts";
-import { call, deliver, inboxAll, model, QUESTION, setup, until } from "./generated-harness.ts";
+import { call, deliver, inboxAll, loggedCalls, model, QUESTION, setup, until } from "./generated-harness.ts";
 
 test("model calls by outcome, failures by kind, refusals by check and tokens; the generated answer is of kind ai, with no margin", async () => {
   await setup();
@@ -14,6 +14,7 @@ test("model calls by outcome, failures by kind, refusals by check and tokens; th
   await deliver("还能退款吗？退货怎么办");
   model.mode = { answer: () => "请加微信 abc12345 退款[1]" };
   await deliver("七天无理由退货怎么申请退款");
+  await loggedCalls(3);
   const r = (await call("GET", "/api/cli/report", [["since", "24h"], ["tz", "0"]])).data as Report;
   expect(r.model.calls).toBe(3);
   expect(r.model.outcomes.reply).toBe(1);
@@ -37,6 +38,7 @@ test("messages the caps kept from the model are counted apart, by cap: not calls
   const report = async () => (await call("GET", "/api/cli/report", [["since", "24h"], ["tz", "0"]])).data as Report;
   // Logged beside the calls as they happen: waited for, not raced.
   await until(async () => (await report()).model.capped.follower === 2);
+  await loggedCalls(3);
   const r = await report();
   expect(r.model.calls).toBe(1);
   expect(r.model.capped).toEqual({ follower: 2 });
