@@ -43,6 +43,8 @@ export interface ArticleReads {
   list(q: ListQuery): { items: ArticleSummary[]; total: number };
   byTag(tag: string, limit: number): ArticleSummary[];
   tagCounts(): ReadonlyMap<string, number>;
+  /** The titles of the `n` live articles added last (the account's language when nothing else says it). */
+  newestTitles(n: number): string[];
   counts(): { live: number; deleted: number };
   /** The articles' search indexes (model/article-index.ts). */
   readonly index: ArticleIndexReads;

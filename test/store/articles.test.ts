@@ -69,4 +69,12 @@ describe.each(STORES)("%s", (kind) => {
     expect(t.store.articles.get("a1")).toBeNull();
     expect((await put(t, article("a1", { title: "Someone else's" }))).article).toMatchObject({ rev: 3, title: "Someone else's" });
   });
+  test("the newest live titles: the articles added last first, a deleted one left out, read again after a write", async () => {
+    for (const id of ["a1", "a2", "a3"]) await put(t, article(id));
+    expect(t.store.articles.newestTitles(2)).toEqual(["Title a3", "Title a2"]);
+    await put(t, article("a3", { deleted: true, rev: 2 }), 1);
+    expect(t.store.articles.newestTitles(2)).toEqual(["Title a2", "Title a1"]);
+    await put(t, article("a4", { title: "新装用水开户" }));
+    expect(t.store.articles.newestTitles(2)).toEqual(["新装用水开户", "Title a2"]);
+  });
 });

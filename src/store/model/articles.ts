@@ -101,12 +101,15 @@ export class ArticleRepo {
   private counted: { live: number; deleted: number } | null = null;
   /** tagCounts() until the next write: health, the help text and its warnings ask often, and the count reads every live row. */
   private tagged: ReadonlyMap<string, number> | null = null;
+  /** newestTitles() until the next write: asked on every message that says no language of its own. */
+  private titled: { n: number; titles: string[] } | null = null;
 
   private changed(): void {
     this.deletedQuestions.changed();
     this.codeCache.clear();
     this.counted = null;
     this.tagged = null;
+    this.titled = null;
   }
 
   /** Answers the rev the article got (above any rev its id had before it was removed). */
@@ -247,6 +250,14 @@ export class ArticleRepo {
       out.set(r.tag, r.n);
     this.tagged = out;
     return out;
+  }
+
+  /** The titles of the `n` live articles added last: read backwards along the rowid, no count and no sort. */
+  newestTitles(n: number): string[] {
+    if (this.titled?.n === n) return this.titled.titles;
+    const titles = (this.db.query("SELECT title FROM articles WHERE deleted = 0 ORDER BY seq DESC LIMIT ?").all(n) as { title: string }[]).map((r) => r.title);
+    this.titled = { n, titles };
+    return titles;
   }
 
   /** Every article, soft-deleted included, in id order, without holding them all in memory. */

@@ -46,10 +46,7 @@ export class Responder {
 
   /** The newest articles' titles, a line each: what says the account's language when nothing else does (texts.ts). */
   private titles(): string {
-    return this.store.articles
-      .list({ limit: TITLES_READ, offset: 0 })
-      .items.map((a) => a.title)
-      .join("\n");
+    return this.store.articles.newestTitles(TITLES_READ).join("\n");
   }
 
   /** Answers with one of the operator's texts, logged under its name. */
