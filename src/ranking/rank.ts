@@ -87,7 +87,8 @@ export function rank(question: string | Question, source: RankingSource): Rankin
   // The article the question was taught to is scored and ranked whatever its words weigh: the
   // callback sends it alone (wechat/answering/taught.ts), and a taught "do i need to book" had been
   // left out of the five ranked behind a dozen articles saying "book" (a theatre's walkthrough).
-  const taught = source.taught?.(taughtForm(q.text));
+  // As written, then without its greeting: taught with "Hi," or sent with one, it is the same question.
+  const taught = source.taught?.(taughtForm(given.text)) ?? (q.text === given.text ? undefined : source.taught?.(taughtForm(q.text)));
   if (taught !== undefined) provisional.set(taught, Infinity);
   const seqs = [...provisional]
     .sort((a, b) => b[1] - a[1] || a[0] - b[0])

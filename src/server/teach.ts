@@ -6,6 +6,7 @@ import { badRequest, conflict, notFound } from "../base/errors.ts";
 import { asksAnother, asksOfItAlone, fewWords, leansOnBefore, namesByPronoun, saidBetweenQuestions, searchedWords } from "../ranking/cues.ts";
 import { taughtOf } from "../wechat/answering/taught.ts";
 import { choose } from "../ranking/choice.ts";
+import { withoutOpening } from "../ranking/courtesy.ts";
 import type { RankedArticle } from "../ranking/types.ts";
 import { termsOf } from "../ranking/words.ts";
 import { fold } from "../ranking/fold.ts";
@@ -54,7 +55,10 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   // An explicit search ("s 自修室几点开") is taught as the words searched, as they were answered.
   // A voice message the platform recognised is its words, as the callback answered it (wechat.md §3).
   const written = entry.type === "text" || entry.type === "voice" ? (entry.content ?? "") : "";
-  const message = questionForm(searchedWords(written.trim()) ?? written);
+  // Without the greeting it opens with ("Hi, do i need to book?"): the question is the rest, and
+  // taught so it is found sent with any greeting or none (wechat/answering/taught.ts reads both).
+  const said = questionForm(searchedWords(written.trim()) ?? written);
+  const message = questionForm(withoutOpening(said));
   if (!message) throw badRequest(`message ${entry.seq} is ${entry.type === "event" ? `an event (${entry.event ?? "?"})` : `a message of type ${entry.type}`}, not a follower's text: only what a follower wrote can be taught`, "not_a_question");
   // "谢谢", "换一个", "2": what followers say between questions is no phrasing of one — nor the
   // message a phrasing is taught for (a mistyped SEQ, most likely).
@@ -165,12 +169,12 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   // Taught as the operator phrased it, the message's own words are still the ranking's: what they
   // get now, said (a theatre's operator taught "whats on in april" --as "what shows are on", and the
   // message itself still got the fallback, unsaid).
-  const own = given !== undefined ? await offeredNow(ctx, message) : undefined;
+  const own = given !== undefined ? await offeredNow(ctx, said) : undefined;
   return {
     taught: true,
     seq,
     question: text,
-    message,
+    message: said,
     ...(askedOf ? { asked_of: askedOf.seq } : {}),
     article: articleJson(r.article),
     moved: moved.slice(0, TEACH_MOVES.listed),

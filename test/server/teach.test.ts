@@ -719,9 +719,27 @@ test("a question taught to an article is answered with it though its words rank 
   expect((await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "bars"]])).data).toMatchObject({ taught: true });
   expect(titleOf(await say("do i need to book"))).toBe("Bars and food");
   expect(titleOf(await say("Do I need to book?"))).toBe("Bars and food");
+  // With a greeting before it, the same question.
+  expect(titleOf(await say("Hi, do i need to book?"))).toBe("Bars and food");
   // Taken back, the words are the ranking's again.
   expect((await call("PUT", "/api/cli", [["id", "bars"], ["questions", "do i need to book"], ["remove", "questions"]])).status).toBe(200);
   expect(titleOf(await say("do i need to book"))).not.toBe("Bars and food");
+});
+
+test("a question taught with a greeting before it is answered with its article, with the greeting or without (\"Hi, do i need to book?\" among a dozen articles saying book)", async () => {
+  const booking = Array.from({ length: 8 }, (_, i) => ({ id: `b${i}`, title: `Booking ${["fees", "groups", "online", "by phone", "changes", "seats", "tours", "hire"][i]}`, url: `https://theatre.example/b${i}`, body: `Book ${i} ways. You can book online or book at the box office; we recommend you book early.` }));
+  const bars = { id: "bars", title: "Bars and food", url: "https://theatre.example/bars", body: "Our bars open an hour before each show. The Circle Restaurant serves pre-theatre dinner; tables are limited." };
+  await importDoc({ matter: "articles" }, [...booking, bars]);
+  expect(titleOf(await say("Hi, do i need to book?"))).not.toBe("Bars and food");
+  // Taught without the greeting; the message as the follower sent it.
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "bars"]])).data).toMatchObject({ taught: true, question: "do i need to book?", message: "Hi, do i need to book?" });
+  expect(titleOf(await say("Hi, do i need to book?"))).toBe("Bars and food");
+  expect(titleOf(await say("do i need to book"))).toBe("Bars and food");
+  expect(titleOf(await say("hello, do i need to book"))).toBe("Bars and food");
+  // A question the operator wrote with its greeting (set) is found as written.
+  await call("PUT", "/api/cli", [["id", "bars"], ["questions", "do i need to book?"], ["remove", "questions"]]);
+  expect((await call("PUT", "/api/cli", [["id", "bars"], ["questions", "Hi, do i need to book?"], ["append", "questions"]])).status).toBe(200);
+  expect(titleOf(await say("Hi, do i need to book?"))).toBe("Bars and food");
 });
 
 test("teaching a '换一个' its question's article, the one the follower turned down, says so; another article, not", async () => {

@@ -12,6 +12,7 @@
  * and is the one to say where they go now (teach them anew, or `rm --purge` the article to leave
  * them to the ranking).
  */
+import { withoutOpening } from "../../ranking/courtesy.ts";
 import { memoized } from "../../ranking/memo.ts";
 import { taughtForm } from "../../ranking/taught-form.ts";
 import type { RankedArticle } from "../../ranking/types.ts";
@@ -52,6 +53,12 @@ function titleForms(title: string): string[] {
  * the one holding it as a keyword (two alike: the ranking's to choose).
  */
 export function taughtOf(text: string, ranked: readonly RankedArticle[], articles: Pick<ArticleReads, "deletedTaught">): Taught | null {
+  const bare = withoutOpening(text);
+  // As written, then without the greeting it opens with ("Hi, do i need to book?"), as the ranking reads it.
+  return taughtAs(text, ranked, articles) ?? (bare === text ? null : taughtAs(bare, ranked, articles));
+}
+
+function taughtAs(text: string, ranked: readonly RankedArticle[], articles: Pick<ArticleReads, "deletedTaught">): Taught | null {
   const asked = taughtForm(text);
   if (!asked) return null;
   const article = ranked.find((candidate) => candidate.questions.some((q) => formOf(q) === asked));
