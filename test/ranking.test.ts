@@ -652,9 +652,9 @@ test("a question asking what something costs, and a passage holding a price: not
   for (const q of ["how much is it", "how much?", "how much for a permit", "what's the fee", "要钱吗", "多少钱一年", "費用", "小班学费多少", "伙食费一个月多少", "多少一个月", "停車費要多少"]) expect({ q, asks: ASKS_PRICE.test(q) }).toEqual({ q, asks: true });
   // 多少 alone is no price: how many, how long.
   for (const q of ["一个班多少人", "学费怎么交", "还有多少天开学", "多少岁能入园"]) expect({ q, asks: ASKS_PRICE.test(q) }).toEqual({ q, asks: false });
-  for (const q of ["how much luggage can I bring", "who is in charge of admissions", "can I charge my phone", "how much data do I get", "is there a charging point"]) expect({ q, asks: ASKS_PRICE.test(q) }).toEqual({ q, asks: false });
+  for (const q of ["how much luggage can I bring", "who is in charge of admissions", "can I charge my phone", "how much data do I get", "is there a charging point", "will it charge my phone", "will this charge my car", "is the charge cable included", "the charge port is broken", "how long does a charge last", "do you charge phones at the desk", "any charge cable in the box?"]) expect({ q, asks: ASKS_PRICE.test(q) }).toEqual({ q, asks: false });
   // "Charge" where it is a price (a theatre's walkthrough), and then the only thing asked unless something is named.
-  for (const q of ["is there a charge", "any charges?", "do you charge for parking", "is there an extra charge for the aisle"]) expect({ q, asks: ASKS_PRICE.test(q) }).toEqual({ q, asks: true });
+  for (const q of ["is there a charge", "any charges?", "do you charge for parking", "is there an extra charge for the aisle", "do you charge?", "do they charge extra", "what is the charge for parking", "no charge?"]) expect({ q, asks: ASKS_PRICE.test(q) }).toEqual({ q, asks: true });
   const only = (q: string) => asksOnlyPrice(q, termsOf(q).map((term) => ({ term })));
   expect([only("is there a charge"), only("any charges?"), only("is there a charge for parking"), only("do you charge for parking")]).toEqual([true, true, false, false]);
   for (const p of ["$60 for a dog", "85元", "3块钱", "损坏的免费更换", "free of charge", "HK$ 120"]) expect({ p, price: PRICE.test(p) }).toEqual({ p, price: true });

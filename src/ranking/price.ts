@@ -8,10 +8,10 @@ import { stemWord } from "./stem.ts";
  * pounds" of weight (a review). A fee's word before 多少 ("小班学费多少", "伙食费一个月多少"), or 多少 a
  * month, a time, a night ("多少一个月"): a kindergarten's walkthrough had shown the deposit sentence
  * under 小班学费多少 (no set moved). Not 多少 alone: how many, how long. "Charge" where it is a price:
- * "is there a charge", "any charges", "do you charge" (a theatre's walkthrough: "is there a charge",
+ * "is there a charge", "any charges", "the charge for", "do you charge (for …)?" — not "will it charge my phone", "the charge cable" or "how long does a charge last" (a review) (a theatre's walkthrough: "is there a charge",
  * taught to the exchanges, then answered every follower sending it with them).
  */
-export const ASKS_PRICE = /\bhow much(?= is| are| does| do| for| to| will| would| it|\s*[?？]|\s*$)|\b(?:cost|costs|price|prices|fee|fees)\b|\b(?:a|an|any|no|extra|the) (?:extra )?charges?\b|\b(?:do|does|will|would) (?:you|u|they|it|that|this) charge\b|多少钱|多少錢|几多钱|幾多錢|价格|價格|价钱|價錢|收费|收費|费用|費用|要钱|要錢|贵吗|貴嗎|贵不贵|貴不貴|[费費][^，。？?！!]{0,4}多少|多少一(?:个月|個月|次|节|節|天|年|晚|小时|小時|张|張)/iu;
+export const ASKS_PRICE = /\bhow much(?= is| are| does| do| for| to| will| would| it|\s*[?？]|\s*$)|\b(?:cost|costs|price|prices|fee|fees)\b|\b(?:is|are) there (?:a|an|any) (?:extra |additional )?charges?\b|\b(?:any|extra|additional|no) charges?\b(?! (?:cable|port|point|lead|level))|\bthe charges? (?:for|of|to)\b|\b(?:do|does|will|would) (?:you|u|they) charge(?= for\b| extra\b| anything\b|\s*[?？.!]|\s*$)|多少钱|多少錢|几多钱|幾多錢|价格|價格|价钱|價錢|收费|收費|费用|費用|要钱|要錢|贵吗|貴嗎|贵不贵|貴不貴|[费費][^，。？?！!]{0,4}多少|多少一(?:个月|個月|次|节|節|天|年|晚|小时|小時|张|張)/iu;
 export const PRICE = /[$¥￥£€]\s?\d|\d[\d,.]*\s?(?:元|块钱|塊錢|蚊|dollars?\b|aud\b|usd\b|rmb\b|hkd\b)|免费|免費|\bfree of charge\b|\bno charge\b|\bat no cost\b/iu;
 /** A passage holding a price is shown unless the best one scores this many times it. */
 export const PRICE_FAR = 4;
@@ -56,5 +56,5 @@ export function asksOnlyPrice(text: string, terms: readonly { term: string }[]):
   const asked = CHARGE_ASKED.test(f) ? withoutPriceWords(terms).filter((t) => t.term !== CHARGE) : withoutPriceWords(terms);
   return !asked.length || HAN_ONLY_PRICE.test(f.replace(/ /g, ""));
 }
-const CHARGE_ASKED = /\b(?:a|an|any|no|extra|the) (?:extra )?charges?\b|\b(?:do|does|will|would) (?:you|u|they|it|that|this) charge\b/;
+const CHARGE_ASKED = /\b(?:is|are) there (?:a|an|any) (?:extra |additional )?charges?\b|\b(?:any|extra|additional|no) charges?\b(?! (?:cable|port|point|lead|level))|\bthe charges? (?:for|of|to)\b|\b(?:do|does|will|would) (?:you|u|they) charge(?= for\b| extra\b| anything\b|\s*[?？.!]|\s*$)/;
 const CHARGE = stemWord("charge");
