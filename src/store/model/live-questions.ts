@@ -10,22 +10,44 @@
 import type { Database } from "bun:sqlite";
 import { taughtForm } from "../../ranking/taught-form.ts";
 
-/** Live articles holding questions looked at, the most recently changed first: a bound on what reading them again costs after a write. */
-export const LIVE_QUESTIONS_ARTICLES = 20_000;
+/**
+ * What reading them again may cost: the live articles holding questions looked at, the most
+ * recently changed first, and the questions read of them (some 4 µs each: 20,000 are under 0.1 s of
+ * the search worker's, once after the articles' questions change).
+ */
+export const LIVE_QUESTIONS = { articles: 20_000, questions: 20_000 };
 
 /** Made at every open, as the deleted articles' index is (deleted-questions.ts): an index alone, which an older replyd neither needs nor minds. */
 export const LIVE_QUESTIONS_INDEX = "CREATE INDEX IF NOT EXISTS articles_live_questions ON articles (updated_at) WHERE deleted = 0 AND questions != '[]'";
 
 const LIVE_QUESTIONS_QUERY = "SELECT seq, questions FROM articles WHERE deleted = 0 AND questions != '[]' ORDER BY updated_at DESC LIMIT ?";
 
+/**
+ * What moves when the live articles' questions may have: the latest change among the articles
+ * holding any, and how many hold any (counted through the partial index, no further than the
+ * articles read). Not the passage index's writes, which move with every batch of a rebuild: read
+ * again after each, the questions had cost the questions asked during it their deadline (a review).
+ * An article deleted since is harmless if missed: the ranking reads live rows only.
+ */
+export function liveQuestionsMark(db: Database): string {
+  const { latest } = db.query("SELECT max(updated_at) AS latest FROM articles WHERE deleted = 0 AND questions != '[]'").get() as { latest: string | null };
+  const { n } = db.query("SELECT count(*) AS n FROM (SELECT 1 FROM articles WHERE deleted = 0 AND questions != '[]' LIMIT ?)").get(LIVE_QUESTIONS.articles + 1) as { n: number };
+  return `${latest ?? ""}|${n}`;
+}
+
 /** Each taught form's article row number; of two articles taught the same words, the one changed last. */
 export function liveQuestions(db: Database): Map<string, number> {
   const bySeq = new Map<string, number>();
-  const rows = db.query(LIVE_QUESTIONS_QUERY).all(LIVE_QUESTIONS_ARTICLES) as { seq: number; questions: string }[];
-  for (const r of rows)
-    for (const q of JSON.parse(r.questions) as string[]) {
+  const rows = db.query(LIVE_QUESTIONS_QUERY).all(LIVE_QUESTIONS.articles) as { seq: number; questions: string }[];
+  let read = 0;
+  for (const r of rows) {
+    const questions = JSON.parse(r.questions) as string[];
+    for (const q of questions) {
       const form = taughtForm(q);
       if (form && !bySeq.has(form)) bySeq.set(form, r.seq);
     }
+    read += questions.length;
+    if (read >= LIVE_QUESTIONS.questions) break;
+  }
   return bySeq;
 }

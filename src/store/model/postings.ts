@@ -10,7 +10,7 @@ import { PassageIndex, statsOf, tierToken } from "./passage-index.ts";
 import type { SynonymTable } from "../../ranking/synonyms.ts";
 import { synonymsVersion, synonymTableIn } from "./synonyms.ts";
 import { CostBoundMap } from "../../base/lru.ts";
-import { liveQuestions } from "./live-questions.ts";
+import { liveQuestions, liveQuestionsMark } from "./live-questions.ts";
 
 /** Index entries kept between questions, over every term, per account (the worker has a connection each): some 2 MB (tests lower it). */
 export const POSTINGS_KEPT = { entries: 250_000 };
@@ -26,8 +26,8 @@ export class SqlitePostings implements RankingSource {
   );
   private keptAt: number | undefined = -1;
   private table: SynonymTable | null = null;
-  /** The live articles' taught questions (live-questions.ts), as of keptAt; read when first asked. */
-  private taughtForms: Map<string, number> | null = null;
+  /** The live articles' taught questions (live-questions.ts), as of their mark; the mark looked at again once the index was written (keptAt). */
+  private taughtForms: { map: Map<string, number>; mark: string; at: number | undefined } | null = null;
 
   constructor(private readonly db: Database) {
     this.dfOf = db.query("SELECT df FROM answer_df WHERE term = ?");
@@ -52,15 +52,18 @@ export class SqlitePostings implements RankingSource {
     const sizes = PassageIndex.sizesIn(this.db);
     if (sizes.writes !== this.keptAt) {
       this.kept.clear();
-      this.taughtForms = null;
       this.keptAt = sizes.writes;
     }
     return statsOf(sizes);
   }
 
   taught(form: string): number | undefined {
-    this.taughtForms ??= liveQuestions(this.db);
-    return this.taughtForms.get(form);
+    let t = this.taughtForms;
+    if (t === null || t.at !== this.keptAt) {
+      const mark = liveQuestionsMark(this.db);
+      t = this.taughtForms = t?.mark === mark ? { ...t, at: this.keptAt } : { map: liveQuestions(this.db), mark, at: this.keptAt };
+    }
+    return t.map.get(form);
   }
 
   df(term: string): number {
