@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { passageScore, RANKING, type CorpusStats, type QueryTerm } from "../src/ranking/bm25.ts";
 import { shownPassage, type Cut } from "../src/ranking/shown-passage.ts";
-import { PRICE_FAR } from "../src/ranking/price.ts";
+import { PRICE_FAR, titledPrice } from "../src/ranking/price.ts";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { rank } from "../src/ranking/rank.ts";
@@ -146,6 +146,11 @@ test(`asked how much, a passage with a price is shown unless the best scores ${P
   while (passageScore(q, new Map([["导出", 1]]), len, stats.passageLen) * PRICE_FAR >= best) len++;
   const shown = (priceLen: number, titled: boolean) => shownPassage(q, [cut(0, stats.passageLen), cut(100, priceLen)], stats, { holds: (p) => p.start === 100, titled })?.start;
   expect({ under: shown(len - 1, false), past: shown(len, false), titled: shown(len, true) }).toEqual({ under: 100, past: 0, titled: 100 });
+});
+
+test("a title names a price by a word of one (阶梯水价, 收费标准, 学费, ticket prices), not by a character saying money in other words (贵宾厅, 评价, 钱包, 免费, 消费)", () => {
+  for (const title of ["阶梯水价", "收费标准", "小班学费", "Ticket prices", "Parking fees", "價格表", "特价商品"]) expect({ title, priced: titledPrice(title) }).toEqual({ title, priced: true });
+  for (const title of ["贵宾厅服务", "会员评价规则", "钱包充值说明", "免费WiFi使用说明", "消费记录查询", "Opening hours", "价值观"]) expect({ title, priced: titledPrice(title) }).toEqual({ title, priced: false });
 });
 
 test("'水费一吨多少钱' of a water company's price article (titled 阶梯水价) shows the prices per tonne, not '一立方米就是一吨水' (a walkthrough)", () => {

@@ -22,6 +22,15 @@ export const PRICE_FAR = 4;
  */
 const PRICE_WORDS: ReadonlySet<string> = new Set([...["price", "cost", "fee"].map(stemWord), "价格", "价钱", "费用", "收费", "价", "钱", "费", "贵"]);
 
+/**
+ * Whether an article's title names a price (shown-passage.ts `Priced.titled`: its priced passage is
+ * shown to a price question however far below the best it scores): 阶梯水价, 收费标准, "Ticket
+ * prices", 学费. Not by a character that says money in other words — 贵宾厅, 会员评价规则, 钱包充值,
+ * 免费WiFi, 消费记录 (a review: each had counted, by 贵, 价, 钱 or 费).
+ */
+export const titledPrice = (title: string): boolean => TITLE_PRICE.test(fold(title));
+const TITLE_PRICE = /价格|价钱|价目|价位|收费|费用|多少钱|(?<![评代身等估])价(?![值])|(?<![免消浪])费|\b(?:prices?|pricing|fees?|costs?|charges|rates|tariffs?|fares?)\b/iu;
+
 /** A word of PRICE_WORDS, or a pair naming a fee (学费, 运费, 食费 of 伙食费): every priced passage answers it alike. */
 export const isPriceWord = (term: string): boolean => PRICE_WORDS.has(term) || FEE_PAIR.test(term);
 const FEE_PAIR = /^\p{Script=Han}费$/u;

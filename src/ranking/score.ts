@@ -12,7 +12,7 @@ import { isHeading, passagesOf, withoutNumber, type Span } from "./passages.ts";
 import { SCORED_PASSAGES, scoredSpans } from "./scored-passages.ts";
 import { keptCounts, wantedBy, type Counted } from "./kept-terms.ts";
 import { articleTermsOf, placesOf, termCounts, termsOf } from "./words.ts";
-import { ASKS_PRICE, isPriceWord, PRICE } from "./price.ts";
+import { ASKS_PRICE, PRICE, titledPrice } from "./price.ts";
 import { shownPassage, type Cut, type PassageScore } from "./shown-passage.ts";
 
 export type { CorpusStats, QueryTerm } from "./bm25.ts";
@@ -236,7 +236,7 @@ export function scoreArticle(asked: Asked, a: RankedSource, stats: CorpusStats):
     headCoverage: total > 0 ? heldInHead / total : 0,
     ownCoverage: ownTotal > 0 ? ownHeld / ownTotal : 0,
     head: articleScore(q, { ...fields, ...NO_BODY }, stats) * named,
-    shown: shownPassage(q, passages, stats, asked.asksPrice ? { holds: (p) => PRICE.test(text.slice(p.start, p.end)), titled: [...titleTerms(a.title)].some(isPriceWord) } : null, asked.title === null ? null : (p) => namesHeading(asked.title as string, text.slice(p.start, p.end)), x.passages[0]?.start === spans[0]?.start ? titleTerms(a.title) : null),
+    shown: shownPassage(q, passages, stats, asked.asksPrice ? { holds: (p) => PRICE.test(text.slice(p.start, p.end)), titled: titledPrice(a.title) } : null, asked.title === null ? null : (p) => namesHeading(asked.title as string, text.slice(p.start, p.end)), x.passages[0]?.start === spans[0]?.start ? titleTerms(a.title) : null),
     passages: passages.map(({ start, end, score }) => ({ start, end, score })),
   };
 }
