@@ -8,10 +8,9 @@ import { accountWarnings, deletedWarnings, ruleWarnings, tagWarnings, toldCodes,
 import type { SignedRequest } from "./auth.ts";
 import { declaredName, type AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";
-import { answeredNow } from "./answered-now.ts";
+import { answeredNow, offeredIn } from "./answered-now.ts";
 import { mediaUrl } from "../store/media.ts";
 import { type LoggedMessage, type ReplyWindow } from "../store/follower-log.ts";
-import { unprefixed } from "../store/log-kinds.ts";
 import { appendedFields, appendTo, removeFrom } from "./append.ts";
 import { health } from "./health.ts";
 
@@ -54,7 +53,8 @@ export async function getCli(ctx: AppContext, req: SignedRequest) {
       if (m.direction !== "in") return m;
       const asked = askedOf.get(m.seq);
       const now = asked?.content ? answered.get(asked.content) : undefined;
-      const since = asked ? (now !== undefined && now !== unprefixed(asked.answer) ? now : undefined) : m.content ? answered.get(m.content) : undefined;
+      // Not an article the follower turned down: the first offered now, one of those offered then.
+      const since = asked ? (now !== undefined && !offeredIn(asked.answer).includes(offeredIn(now)[0] as string) ? now : undefined) : m.content ? answered.get(m.content) : undefined;
       return { ...m, reply_window: windows.get(m.from_user), ...(since ? { answered_now: since } : {}), ...(asked !== undefined ? { asked_of: asked.seq } : {}) };
     });
     // Without the platform (no AppSecret) nothing can be sent: the windows say when it could be, not that it can.

@@ -11,6 +11,7 @@ import { saidBetweenQuestions } from "../ranking/cues.ts";
 import { loggedAnswer } from "../wechat/answering/ranked-reply.ts";
 import { taughtOf } from "../wechat/answering/taught.ts";
 import type { AppContext } from "./context.ts";
+import { unprefixed } from "../store/log-kinds.ts";
 
 /** The time given the ranking in all (50 texts, a few ms each on an idle server). */
 const ANSWERED_NOW_MS = 3_000;
@@ -49,3 +50,9 @@ export async function offeredNow(ctx: Pick<AppContext, "read">, text: string): P
 
 /** The first article of an offer, null when it offers nothing. */
 export const firstOffered = (c: Choice<RankedArticle>): string | null => (c.kind === "one" ? c.article.id : c.kind === "list" ? (c.articles[0]?.id ?? null) : null);
+
+/** The articles a logged answer offered (answer:<id>, answers:<id>,…, after its reading's prefix). */
+export const offeredIn = (answer: string): string[] => {
+  const plain = unprefixed(answer);
+  return /^answers?:/.test(plain) ? plain.slice(plain.indexOf(":") + 1).split(",") : [];
+};

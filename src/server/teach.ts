@@ -18,8 +18,7 @@ import { Fields } from "./fields.ts";
 import { askedAnotherOf, MOST_PASSED } from "./asked-another.ts";
 import { CONVERSATION } from "../wechat/answering/conversation.ts";
 import { beforeTeaching, movedTo, TEACH_MOVES } from "./teach-moves.ts";
-import { offeredNow } from "./answered-now.ts";
-import { unprefixed } from "../store/log-kinds.ts";
+import { offeredIn, offeredNow } from "./answered-now.ts";
 import { loggedAnswer } from "../wechat/answering/ranked-reply.ts";
 
 
@@ -202,11 +201,6 @@ const HAN = /\p{Script=Han}/u;
 /** Whether there is a charge, of something unnamed: "is there a fee?", "are there any extra charges", "do you charge?". */
 const WHETHER_CHARGED = /\b(?:is|are) there (?:a|an|any|extra|additional)\b|\bcharge\W*$/;
 
-/** The articles a logged answer offered (answer:<id>, answers:<id>,…, after its reading's prefix). */
-const offeredIn = (answer: string): string[] => {
-  const plain = unprefixed(answer);
-  return /^answers?:/.test(plain) ? plain.slice(plain.indexOf(":") + 1).split(",") : [];
-};
 
 /** A message short enough to lean on the one before it for what it asks of: eight Chinese characters, six Latin words ("what time does it close"). */
 const SHORT = { han: 8, latin: 6 };

@@ -752,3 +752,20 @@ test("teaching a '换一个' its question's article, the one the follower turned
   await call("PUT", "/api/cli", [["id", "delivery"], ["questions", "how long does delivery take"], ["remove", "questions"]]);
   expect("turned_down" in (await call("POST", "/api/cli/teach", [["inbox", String(another)], ["id", "returns"]])).data).toBe(false);
 });
+
+test("after a list turned down (\"another\"), the inbox says what its question gets now only when that is no article of the list", async () => {
+  await importDoc({ matter: "articles" }, SHOP);
+  await say("email");
+  expect((await call("GET", "/api/cli", [["inbox", "all"], ["limit", "1"]])).data.items[0].answer).toBe("answers:password,payment");
+  await say("another");
+  const another = await newest();
+  const answeredNow = async () => ((await call("GET", "/api/cli", [["inbox", "unmatched"], ["limit", "1"]])).data.items[0] as { seq: number; answered_now?: string });
+  // Taught the list's second article: now that article alone, one the follower turned down — not said.
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(another)], ["id", "payment"]])).data).toMatchObject({ taught: true, turned_down: true });
+  expect(await answeredNow()).toMatchObject({ seq: another });
+  expect((await answeredNow()).answered_now).toBeUndefined();
+  // Taught another article instead: said.
+  await call("PUT", "/api/cli", [["id", "payment"], ["questions", "email"], ["remove", "questions"]]);
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(another)], ["id", "contact"]])).data).toMatchObject({ taught: true });
+  expect((await answeredNow()).answered_now).toBe("answer:contact");
+});
