@@ -35,7 +35,7 @@ export interface MovedQuestion {
 
 /** Before the teach is written: the recent questions ranked alone and what each is offered first now, `taught` and the message taught left out. */
 export async function beforeTeaching(ctx: Pick<AppContext, "clock" | "read" | "write">, taught: string, seqs: readonly number[]): Promise<Map<string, { seq: number; first: string | null }>> {
-  const { items } = await ctx.write.log.list({ unmatchedOnly: false, limit: TEACH_MOVES.entries, offset: 0 });
+  const items = await ctx.write.log.newest(TEACH_MOVES.entries);
   const taughtAs = taughtForm(taught);
   const texts = new Map<string, { seq: number; first: string | null }>();
   const until = ctx.clock.monotonic() + TEACH_MOVES.ms;

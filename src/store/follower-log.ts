@@ -99,6 +99,8 @@ export interface FollowerLog {
   /** Resolves once every message added so far is written. */
   settled(): Promise<void>;
   list(opts: { unmatchedOnly: boolean; limit: number; offset: number }): Promise<{ items: (LoggedMessage & { seq: number })[]; total: number }>;
+  /** The `limit` messages logged last, newest first, uncounted: what teach looks back over (server/teach-moves.ts) on every teach. */
+  newest(limit: number): Promise<(LoggedMessage & { seq: number })[]>;
   /** Removes messages and model calls more than `days` older than `nowMs`; answers how many went and the newest message's time. */
   prune(days: number, nowMs: number): Promise<{ removed: number; removedCalls: number; newest: string | null }>;
   /** Replies allowed per follower interaction (--reply-limit). */

@@ -42,6 +42,15 @@ describe.each(STORES)("%s", (kind) => {
     expect((await t.log.list({ unmatchedOnly: false, limit: 1, offset: 1 })).items.map((m) => m.msg_key)).toEqual(["m:1"]);
   });
 
+  test("the newest messages, uncounted: the last ones added, newest first, the unmatched among them, at most the limit", async () => {
+    for (let i = 1; i <= 3; i++) t.log.add(entry(`m:${i}`, T0 + i, i === 2 ? { unmatched: true, answer: "fallback" } : {}));
+    expect((await t.log.newest(2)).map((m) => [m.msg_key, m.unmatched])).toEqual([
+      ["m:3", false],
+      ["m:2", true],
+    ]);
+    expect((await t.log.newest(10)).map((m) => m.msg_key)).toEqual(["m:3", "m:2", "m:1"]);
+  });
+
   test("pruned by the clock: a quiet log's entries past the days go, the newest included, model calls with them", async () => {
     const call = { openid: "o_1", question: "q", model: "m1", sources: [], output: null, answer: null, cited: [], outcome: "failed:timeout", detail: null, ms: null, tokens_prompt: null, tokens_completion: null, delivered_at: null };
     // Nothing logged for ten days (a quiet account), kept for one.

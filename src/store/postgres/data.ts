@@ -72,6 +72,7 @@ export function pgWriter(
       },
       settled: () => log.settled(),
       list: (opts) => log.list(opts),
+      newest: (limit) => log.newest(limit),
       prune: (days, now) => log.prune(days, now),
       replyLimit,
       window: (openid, now) => log.window(openid, now, replyLimit),

@@ -215,6 +215,12 @@ export class PgMessageLog {
     return { items: rows.map(entryOf), total: n };
   }
 
+  async newest(limit: number): Promise<(LoggedMessage & { seq: number })[]> {
+    await this.settled();
+    const rows = (await this.sql.unsafe("SELECT *, seq::text AS seq, reply_to::text AS reply_to, again_of::text AS again_of FROM messages ORDER BY messages.seq DESC LIMIT $1", [limit])) as Row[];
+    return rows.map(entryOf);
+  }
+
   /** As the SQLite log (messages.ts): messages and model calls more than `days` older than `nowMs` go, in one transaction. */
   async prune(days: number, nowMs: number): Promise<{ removed: number; removedCalls: number; newest: string | null }> {
     await this.settled();

@@ -127,6 +127,12 @@ export class MessageLog {
     return { items: rows.map(entryOf), total };
   }
 
+  async newest(limit: number): Promise<(LoggedMessage & { seq: number })[]> {
+    this.flush();
+    await this.writer.settled();
+    return (this.db.query("SELECT * FROM messages ORDER BY seq DESC LIMIT ?").all(limit) as MessageRow[]).map(entryOf);
+  }
+
   /**
    * Removes the messages and model calls more than `days` older than `nowMs` (--log-days is a
    * promise to followers, kept by the clock whether or not anyone writes), and the followers last

@@ -21,6 +21,7 @@ export function sqliteWriter(store: DataFolder): Writer {
       },
       settled: () => store.messages.settled(),
       list: (opts) => store.messages.list(opts),
+      newest: (limit) => store.messages.newest(limit),
       prune: (days, now) => store.messages.prune(days, now),
       replyLimit: store.replies.limit,
       window: async (openid, now) => store.replies.window(openid, now),
