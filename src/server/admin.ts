@@ -1,4 +1,3 @@
-import { askedAnotherOf, asksAnotherIn } from "./asked-another.ts";
 import { CONTENT, LONG_FIELDS } from "../article/fields.ts";
 import { articleJson, CONTENT_FIELDS, contentOf, LIMITS, sameContent, validateArticle, type Article } from "../article/article.ts";
 import { bodyReducedAhead, KeptBodies, readDocumentSliced } from "../doc/bodies.ts";
@@ -6,16 +5,12 @@ import { badRequest, InvalidDocumentError, notFound, ReplydError, tooLarge } fro
 import { newArticleId } from "../store/ids.ts";
 import { accountWarnings, deletedWarnings, ruleWarnings, tagWarnings, toldCodes, toldCodeWarnings, wordlessQuestionWarnings } from "./write-warnings.ts";
 import type { SignedRequest } from "./auth.ts";
-import { declaredName, type AppContext } from "./context.ts";
+import type { AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";
-import { answeredNow, offeredIn } from "./answered-now.ts";
 import { mediaUrl } from "../store/media.ts";
-import { type LoggedMessage, type ReplyWindow } from "../store/follower-log.ts";
 import { appendedFields, appendTo, removeFrom } from "./append.ts";
 import { health } from "./health.ts";
-
-/** "Another" messages of a page whose question is looked up (each a few reads of the log). */
-const ANOTHERS_NAMED = 50;
+import { inbox } from "./inbox.ts";
 
 const FORM_FIELDS = ["id", ...CONTENT_FIELDS] as const;
 /** Each word of q= is a condition over four columns: SQLite refuses expression trees past ~1,000 terms. */
@@ -27,38 +22,7 @@ export async function getCli(ctx: AppContext, req: SignedRequest) {
   if (f.has("inbox")) {
     // Followers' own words: an admin key's to read, not a read key's (docs/protocol.md "Scopes").
     if (req.key.scope !== "admin") throw new ReplydError("forbidden", `the key "${req.key.appkey}" is read-only; followers' messages (inbox) need an admin key`);
-    const which = f.get("inbox");
-    if (which !== "unmatched" && which !== "all" && which !== "ai") throw badRequest('"inbox" must be unmatched, all or ai');
-    const limit = f.int("limit", 1, 1000, 50);
-    const offset = f.int("offset", 0, Number.MAX_SAFE_INTEGER, 0);
-    // The model's calls (docs/answers.md "What is logged"), whether or not a model is configured now.
-    if (which === "ai") return { ...(await ctx.write.generated.list({ limit, offset })), limit, offset, account: declaredName(ctx) };
-    const page = await ctx.write.log.list({ unmatchedOnly: which === "unmatched", limit, offset });
-    // Whether each follower can still be answered, worked out once per follower on the page.
-    const now = ctx.clock.now();
-    const windows = new Map<string, ReplyWindow>();
-    for (const m of page.items) if (m.direction === "in" && !windows.has(m.from_user)) windows.set(m.from_user, await ctx.write.log.window(m.from_user, now));
-    // "换一个" names the question it asked another answer to: what replyd teach teaches for it (the first ANOTHERS_NAMED of a page).
-    const askedOf = new Map<number, LoggedMessage & { seq: number }>();
-    for (const m of page.items.filter(asksAnotherIn).slice(0, ANOTHERS_NAMED)) {
-      const q = await askedAnotherOf(ctx.write.log, m);
-      if (q) askedOf.set(m.seq, q);
-    }
-    // What nothing answered then that the ranking answers now (taught since): said beside it. For
-    // "换一个", its question's answer now when it is not the one the follower turned down (its
-    // question taught since: the entry had stayed another:not_found, a walkthrough).
-    const texts = page.items.flatMap((m) => (m.direction === "in" && m.content && (m.type === "text" || m.type === "voice") ? [m.content] : []));
-    const answered = which === "unmatched" ? await answeredNow(ctx, [...texts, ...[...askedOf.values()].flatMap((q) => (q.content ? [q.content] : []))]) : new Map<string, string>();
-    const items = page.items.map((m) => {
-      if (m.direction !== "in") return m;
-      const asked = askedOf.get(m.seq);
-      const now = asked?.content ? answered.get(asked.content) : undefined;
-      // Not an article the follower turned down: the first offered now, one of those offered then.
-      const since = asked ? (now !== undefined && !offeredIn(asked.answer).includes(offeredIn(now)[0] as string) ? now : undefined) : m.content ? answered.get(m.content) : undefined;
-      return { ...m, reply_window: windows.get(m.from_user), ...(since ? { answered_now: since } : {}), ...(asked !== undefined ? { asked_of: asked.seq } : {}) };
-    });
-    // Without the platform (no AppSecret) nothing can be sent: the windows say when it could be, not that it can.
-    return { items, total: page.total, limit, offset, reply_limit: ctx.write.log.replyLimit, platform_configured: !!ctx.platform, account: declaredName(ctx) };
+    return inbox(ctx, f);
   }
   if (f.has("id")) {
     const a = ctx.read.articles.get(f.require("id"));
