@@ -31,7 +31,8 @@ import { CONTEXT, type Question } from "../src/ranking/question.ts";
 import { rank } from "../src/ranking/rank.ts";
 import type { Ranking } from "../src/ranking/types.ts";
 import { wxSignature } from "../src/wechat/door/crypto.ts";
-import { nextTurn, offer, read, READING, type Reading } from "../src/wechat/answering/reading.ts";
+import { read, READING, type Reading } from "../src/wechat/answering/reading.ts";
+import { nextTurn, offer } from "../src/wechat/answering/reading-turn.ts";
 import { MemorySource } from "./eval/memory-source.ts";
 import { clientFor, startReplyd, TOKEN, waitHealthy } from "./servers.ts";
 

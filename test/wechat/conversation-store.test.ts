@@ -7,7 +7,8 @@ import { describe, expect, test } from "bun:test";
 import { bounded, CONVERSATION, LocalConversations, parseTurns, turnKey, turnTime, type Turn } from "../../src/wechat/answering/conversation.ts";
 import { asksAnother, leansOnBefore, picksEntry } from "../../src/ranking/cues.ts";
 import { courtesyOf, standsAlone, withoutOpening } from "../../src/ranking/courtesy.ts";
-import { earlierOf, nextTurn, pickedFromList, read } from "../../src/wechat/answering/reading.ts";
+import { earlierOf, pickedFromList, read } from "../../src/wechat/answering/reading.ts";
+import { nextTurn } from "../../src/wechat/answering/reading-turn.ts";
 import { ANSWERS, choose } from "../../src/ranking/choice.ts";
 import type { Question } from "../../src/ranking/question.ts";
 import type { RankingResult } from "../../src/ranking/types.ts";
@@ -343,7 +344,8 @@ describe("reading in the conversation", () => {
 describe("review of issue 34 E", () => {
   test("another, again and again, moves on, then stops: each reply new articles until the twelve a turn remembers are offered, then nothing; before, the same three came back for ever, and later the first came round again", async () => {
     const { LocalConversations } = await import("../../src/wechat/answering/conversation.ts");
-    const { read, nextTurn, offer } = await import("../../src/wechat/answering/reading.ts");
+    const { read } = await import("../../src/wechat/answering/reading.ts");
+    const { nextTurn, offer } = await import("../../src/wechat/answering/reading-turn.ts");
     const ids = Array.from({ length: 30 }, (_, i) => `a${i}`);
     // Every article holds a word, none clearly ahead: each reply lists three.
     const rank = async (q: { exclude?: readonly string[] }) => ({
@@ -375,7 +377,8 @@ describe("review of issue 34 E", () => {
   });
 
   test("'the first one' after a single article is that article; 'the fifth' after a list of three picks nothing and offers nothing, unranked", async () => {
-    const { read, offer } = await import("../../src/wechat/answering/reading.ts");
+    const { read } = await import("../../src/wechat/answering/reading.ts");
+    const { offer } = await import("../../src/wechat/answering/reading-turn.ts");
     const none = async () => ({ terms: [], postings: 0, candidates: 0, articles: [] });
     const single = { key: "k1", at: 1, text: "营业到几点", earlier: [], offered: ["hours"], shown: ["hours"] };
     expect(await read("第一个", [single], none as never)).toMatchObject({ how: "pick", id: "hours" });

@@ -18,7 +18,7 @@
  * short messages so misses whole sentences that follow up; letting a leaning message that is sure
  * alone stand on its own lost follow-ups whose few words one article held by chance ("要带什么").
  */
-import { choose, ordersByHead, type Choice } from "../../ranking/choice.ts";
+import { choose, type Choice } from "../../ranking/choice.ts";
 import { isWord } from "../../ranking/score.ts";
 import { CONTEXT, type Question } from "../../ranking/question.ts";
 import type { RankedArticle, Ranking, RankingResult } from "../../ranking/types.ts";
@@ -51,8 +51,6 @@ export const questionOf = (t: Turn): Question => (t.earlier.length ? { text: t.t
 
 /** A follow-up's earlier questions, newest first: the turn before, and the one that turn followed. */
 export const earlierOf = (last: Turn): string[] => [last.text, ...last.earlier].slice(0, CONVERSATION.turns);
-
-const articlesOf = (r: RankingResult) => (r && r !== "busy" ? r.articles : []);
 
 const spoken = (text: string, earlier: readonly string[]) => [...earlier].reverse().concat(text).join("\n");
 
@@ -203,21 +201,6 @@ function staysOn(together: Ranking, takenKind: Choice<RankedArticle>["kind"], re
   return !(aloneKind === "none" && takenKind === "one");
 }
 
-/**
- * What a reading offers: the ranking's choice; for "another", when nothing left is clearly
- * relevant, up to ANOTHER_LISTED of the articles left that hold a word of the question — the
- * follower asked for more, and a list claims no certainty.
- */
-export function offer(r: Exclude<Reading, { how: "pick" }>): Choice<RankedArticle> {
-  const ranked = articlesOf(r.ranked);
-  const c = choose(ranked, ordersByHead(r.question));
-  if (c.kind !== "none" || r.how !== "another") return c;
-  const more = ranked.filter((a) => a.word).slice(0, ANOTHER_LISTED);
-  return more.length ? { kind: "list", articles: more } : c;
-}
-
-export const ANOTHER_LISTED = 3;
-
 /** Tunable by bench/followups.ts (`--set namesAnother=…`); nothing else changes them. */
 export const READING: { namesAnother: number; pickedClose: number; ownHeld: number } = {
   /**
@@ -246,19 +229,3 @@ export const READING: { namesAnother: number; pickedClose: number; ownHeld: numb
    */
   ownHeld: 0.35,
 };
-
-/**
- * The turn a reading leaves, `shown` what its reply showed: "another" keeps the question and adds
- * to what it was offered; a pick keeps the list, so that the next pick is from it too.
- */
-export function nextTurn(r: Reading, turns: readonly Turn[], key: string, at: number, shown: readonly string[], pickedTitle?: string): Turn {
-  const last = turns[0];
-  // From a tag's or a rule's list, whose text is its description, what they read is the entry's
-  // title: a follow-up is read with it ("多少钱" after 第二个 had picked the fillings of a treatments
-  // tag got the price list and the insurance article, not the fillings: a dental chain's walkthrough).
-  if (last && r.how === "pick") return { ...last, key, at, picked: [...(last.picked ?? []), r.id], ...(last.byCode && pickedTitle !== undefined ? { text: pickedTitle, earlier: [] } : {}) };
-  // Its list is the ranking's, numbered or labelled as lists of answers are, whatever the list before
-  // showed, and none of it picked yet: "换一个" next asks for more, not for its first entry.
-  if (last && r.how === "another") return { ...last, key, at, offered: [...last.offered, ...shown.filter((id) => !last.offered.includes(id))], shown: [...shown], byCode: undefined, picked: undefined, read: undefined };
-  return { key, at, text: r.question.text, earlier: last && r.how === "followup" ? earlierOf(last) : [], offered: [...shown], shown: [...shown] };
-}
