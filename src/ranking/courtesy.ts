@@ -202,10 +202,26 @@ function oneOpeningOff(text: string): string {
     const head = text.slice(0, m.index);
     // One English word before a space may be the question's own ("morning clinic hours"): a mark sets it apart.
     const apart = /\S/.test(m[0]) || /\p{Script=Han}/u.test(head) || /\s/.test(head.trim());
-    if (head && apart && opens(head)) cut = m.index + m[0].length;
+    if (head && apart && opens(head) && (/\S/.test(m[0]) || spaceEnds(head))) cut = m.index + m[0].length;
   }
   return cut > 0 && cut < text.length ? text.slice(cut) : text;
 }
+
+/**
+ * Whether an opening may end at a space, no mark after it: thanks, or its words since the last mark are an
+ * opening phrase ("may i ask"), or a greeting with whom it greets ("hi there", "morning all") — not
+ * the words a greeting message may hold that a question opens with ("hello, can i come at 5am" had
+ * been taught as "come at 5am", "hi, is there parking" ranked as "parking": a walkthrough).
+ */
+function spaceEnds(head: string): boolean {
+  // Thanks end where they did ("thanks so much, love my pack": whom thanks may name, "love").
+  if (courtesyOf(head) === "closes") return true;
+  const last = fold(head.split(/[,，.。!！~～:：;；、]/u).pop() ?? "").trim();
+  if (/[^a-z' ]/.test(last)) return true;
+  return PHRASES.get(last) === "opens" || (last.split(" ").some((w) => GREETING.has(w)) && last.split(" ").every((w) => GREETING.has(w) || GREETED.has(w)));
+}
+/** Whom or when a greeting greets, before a question with no mark between ("hi there when do you open"). */
+const GREETED = new Set(["good", "gd", "there", "all", "everyone", "guys", "folks", "team", "dear", "again", "mate", "doc", "doctor", "sir", "madam", "maam", "boss", "teacher", "miss"]);
 
 /** Courtesy, or whom it addresses alone ("医生", "doc"): said before a question, neither is part of it. */
 function opens(head: string): boolean {
