@@ -105,6 +105,10 @@ describe("words", () => {
     expect(termsOf("treatments")).toEqual(termsOf("treated"));
     // Porter's y written as i: "pay" is pai, and "payment" with it.
     expect(termsOf("payments")).toEqual(termsOf("can I pay"));
+    // An adverb's -ly as its adjective (WordNet's pertainyms): a full charge for "fully charge", quickly as quick.
+    expect(termsOf("fully")).toEqual(termsOf("full"));
+    expect(termsOf("quickly")).toEqual(termsOf("quick"));
+    expect(termsOf("cheaply")).toEqual(termsOf("cheap"));
     // Not an agent's -er, -or or -ist, not -age, -al or -ure: a counter is no count, a package no pack, a part no partial, pressure no press.
     for (const [a, b] of [["counter", "count"], ["folder", "fold"], ["package", "pack"], ["specialist", "special"], ["partial", "part"], ["pressure", "press"]] as const)
       expect({ a, b, apart: stemWord(a) !== stemWord(b) }).toEqual({ a, b, apart: true });

