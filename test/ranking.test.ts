@@ -70,6 +70,9 @@ describe("words", () => {
     // A phone's "pls" and "ur" are "please" and "your".
     expect(termsOf("where is ur shop pls")).toEqual(termsOf("where is your shop please"));
     expect(termsOf("plz")).toEqual([]);
+    // …and "r" and "wat" are "are" and "what": "where r u" names nothing an article could be taught for.
+    expect(termsOf("wat time r u open")).toEqual(termsOf("what time are you open"));
+    expect(termsOf("where r u")).toEqual([]);
     // The country in capitals is "usa", as USA is; the pronoun and a line of capitals stay "us".
     for (const q of ["can i work in US with F1 visa", "Do you ship to the US?", "U.S. visa", "去US读书", "ship to USA"]) expect({ q, usa: termsOf(q).includes("usa") }).toEqual({ q, usa: true });
     for (const q of ["contact us", "CONTACT US", "US", "Email us at USPS", "prices in US dollars", "US$ 50"]) expect({ q, usa: termsOf(q).includes("usa") }).toEqual({ q, usa: false });

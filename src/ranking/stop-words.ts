@@ -42,6 +42,9 @@ export const LATIN_STOP = new Set(
     // What a phone types for "please" and "your" ("where is my order pls" had got the fallback for
     // the "pl" no article holds: a walkthrough's shop).
     "pls plz ur " +
+    // And for "are" and "what" ("where r u", taught to the sites' article, made "r" its head's word:
+    // "hey, r the units heated" then listed the sites — a walkthrough's storage company).
+    "r wat " +
     // Singapore's and Malaysia's particles, and "anot" (or not): "clinic open sunday anot ah" had
     // held 39 % of itself in the article that answers it (a walkthrough's clinic).
     "lah leh lor hor meh mah ah anot liao sia"
