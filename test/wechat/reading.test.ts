@@ -335,3 +335,19 @@ test("\"another\" once a question has been offered as many articles as a turn re
   expect(ranked).toBe(1);
   expect(room.how === "another" && room.question.exclude).toEqual(offeredAll.slice(1));
 });
+
+test("\"another\" offers a list, never one article alone, while another article left holds a word of the question; one alone when none does", () => {
+  // Ranked behind the articles turned down, the first left is sure only of beating the rest: what a
+  // reading "another" ranks is offered as a list (a walkthrough: "换一个" got the deposit article alone).
+  const asked = (text: string) => ({ text, exclude: [] as string[] });
+  for (const [text, first, also] of [["cancellation fee", "cancel", "claim"], ["claims line", "claim", "claim-deadlines"]] as const) {
+    const ranked = rank(text, insurer);
+    expect(choose(ranked.articles)).toMatchObject({ kind: "one", article: { id: first } });
+    expect(offer({ how: "alone", question: asked(text), asked: text, ranked })).toMatchObject({ kind: "one" });
+    const another = offer({ how: "another", question: asked(text), asked: text, ranked });
+    expect(another.kind === "list" && another.articles.map((a) => a.id).slice(0, 2)).toEqual([first, also]);
+  }
+  const alone = rank("electric bikes battery", insurer);
+  expect(alone.articles.filter((a) => a.word).map((a) => a.id)).toEqual(["bikes"]);
+  expect(offer({ how: "another", question: asked("electric bikes battery"), asked: "electric bikes battery", ranked: alone })).toMatchObject({ kind: "one", article: { id: "bikes" } });
+});
