@@ -711,10 +711,14 @@ test("teach asks again at most TEACH_MOVES.texts of the newest questions, and li
   }
 });
 
+/** A dozen articles saying "book", and the bars' saying nothing of booking (a theatre's walkthrough). */
+const THEATRE = [
+  ...Array.from({ length: 8 }, (_, i) => ({ id: `b${i}`, title: `Booking ${["fees", "groups", "online", "by phone", "changes", "seats", "tours", "hire"][i]}`, url: `https://theatre.example/b${i}`, body: `Book ${i} ways. You can book online or book at the box office; we recommend you book early.` })),
+  { id: "bars", title: "Bars and food", url: "https://theatre.example/bars", body: "Our bars open an hour before each show. The Circle Restaurant serves pre-theatre dinner; tables are limited." },
+];
+
 test("a question taught to an article is answered with it though its words rank more than five other articles above it (\"do i need to book\" among a dozen articles saying book)", async () => {
-  const booking = Array.from({ length: 8 }, (_, i) => ({ id: `b${i}`, title: `Booking ${["fees", "groups", "online", "by phone", "changes", "seats", "tours", "hire"][i]}`, url: `https://theatre.example/b${i}`, body: `Book ${i} ways. You can book online or book at the box office; we recommend you book early.` }));
-  const bars = { id: "bars", title: "Bars and food", url: "https://theatre.example/bars", body: "Our bars open an hour before each show. The Circle Restaurant serves pre-theatre dinner; tables are limited." };
-  await importDoc({ matter: "articles" }, [...booking, bars]);
+  await importDoc({ matter: "articles" }, THEATRE);
   expect(titleOf(await say("do i need to book"))).not.toBe("Bars and food");
   const seq = await newest();
   expect((await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "bars"]])).data).toMatchObject({ taught: true });
@@ -728,9 +732,7 @@ test("a question taught to an article is answered with it though its words rank 
 });
 
 test("a question taught with a greeting before it is answered with its article, with the greeting or without (\"Hi, do i need to book?\" among a dozen articles saying book)", async () => {
-  const booking = Array.from({ length: 8 }, (_, i) => ({ id: `b${i}`, title: `Booking ${["fees", "groups", "online", "by phone", "changes", "seats", "tours", "hire"][i]}`, url: `https://theatre.example/b${i}`, body: `Book ${i} ways. You can book online or book at the box office; we recommend you book early.` }));
-  const bars = { id: "bars", title: "Bars and food", url: "https://theatre.example/bars", body: "Our bars open an hour before each show. The Circle Restaurant serves pre-theatre dinner; tables are limited." };
-  await importDoc({ matter: "articles" }, [...booking, bars]);
+  await importDoc({ matter: "articles" }, THEATRE);
   expect(titleOf(await say("Hi, do i need to book?"))).not.toBe("Bars and food");
   // Taught without the greeting; the message as the follower sent it.
   expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "bars"]])).data).toMatchObject({ taught: true, question: "do i need to book?", message: "Hi, do i need to book?" });

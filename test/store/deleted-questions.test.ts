@@ -1,23 +1,10 @@
 /** The questions taught to deleted articles, as the read model finds them (src/store/model/deleted-questions.ts). */
 import { expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { openDatabase } from "../../src/store/model/db.ts";
+import { withDb, type ModelDb } from "./model-db.ts";
 import { DELETED_QUESTIONS_ARTICLES, DELETED_QUESTIONS_QUERY, DeletedQuestions } from "../../src/store/model/deleted-questions.ts";
 
-function withDb(fn: (db: ReturnType<typeof openDatabase>) => void) {
-  const dir = mkdtempSync(join(tmpdir(), "replyd-deleted-q-"));
-  const db = openDatabase(join(dir, "replyd.db"));
-  try {
-    fn(db);
-  } finally {
-    db.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
-const put = (db: ReturnType<typeof openDatabase>, id: string, deleted: boolean, questions: string[], at: string) =>
+const put = (db: ModelDb, id: string, deleted: boolean, questions: string[], at: string) =>
   db.query("INSERT INTO articles (id, title, url, deleted, questions, created_at, updated_at) VALUES (?, ?, '', ?, ?, ?, ?)").run(id, id, deleted ? 1 : 0, JSON.stringify(questions), at, at);
 
 test("only deleted articles' questions, by taught form, the most recently changed first; read again after changed()", () =>

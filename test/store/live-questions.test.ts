@@ -1,30 +1,16 @@
 /** The questions taught to live articles, as the ranking's source finds them (src/store/model/live-questions.ts, postings.ts `taught`). */
 import { expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { openDatabase } from "../../src/store/model/db.ts";
+import { withDb, type ModelDb } from "./model-db.ts";
 import { LIVE_QUESTIONS, liveQuestions, liveQuestionsMark } from "../../src/store/model/live-questions.ts";
 import { SqlitePostings } from "../../src/store/model/postings.ts";
 
-type Db = ReturnType<typeof openDatabase>;
 
-function withDb(fn: (db: Db) => void) {
-  const dir = mkdtempSync(join(tmpdir(), "replyd-live-q-"));
-  const db = openDatabase(join(dir, "replyd.db"));
-  try {
-    fn(db);
-  } finally {
-    db.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
-const put = (db: Db, id: string, questions: string[], at: string, deleted = false) =>
+const put = (db: ModelDb, id: string, questions: string[], at: string, deleted = false) =>
   Number(db.query("INSERT INTO articles (id, title, url, deleted, questions, created_at, updated_at) VALUES (?, ?, '', ?, ?, ?, ?)").run(id, id, deleted ? 1 : 0, JSON.stringify(questions), at, at).lastInsertRowid);
 
 /** A write to the passage index, as each batch of a rebuild makes: its count of writes moves. */
-const indexWritten = (db: Db) => {
+const indexWritten = (db: ModelDb) => {
   const row = db.query("SELECT value FROM meta WHERE key = 'answer_sizes'").get() as { value: string } | null;
   const sizes = row ? JSON.parse(row.value) : { heads: 0, headTerms: 0, passages: 0, passageTerms: 0 };
   sizes.writes = (sizes.writes ?? 0) + 1;
