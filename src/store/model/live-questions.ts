@@ -20,14 +20,14 @@ export const LIVE_QUESTIONS = { articles: 20_000, questions: 20_000 };
 /** Made at every open, as the deleted articles' index is (deleted-questions.ts): an index alone, which an older replyd neither needs nor minds. */
 export const LIVE_QUESTIONS_INDEX = "CREATE INDEX IF NOT EXISTS articles_live_questions ON articles (updated_at) WHERE deleted = 0 AND questions != '[]'";
 
-const LIVE_QUESTIONS_QUERY = "SELECT seq, questions FROM articles WHERE deleted = 0 AND questions != '[]' ORDER BY updated_at DESC LIMIT ?";
+const LIVE_QUESTIONS_QUERY = "SELECT id, questions FROM articles WHERE deleted = 0 AND questions != '[]' ORDER BY updated_at DESC LIMIT ?";
 
 /**
  * What moves when the live articles' questions may have: the latest change among the articles
  * holding any, and how many hold any (counted through the partial index, no further than the
  * articles read). Not the passage index's writes, which move with every batch of a rebuild: read
  * again after each, the questions had cost the questions asked during it their deadline (a review).
- * An article deleted since is harmless if missed: the ranking reads live rows only.
+ * What it misses (a restore, a question taken from an article past the bound) stillTaught catches.
  */
 export function liveQuestionsMark(db: Database): string {
   const { latest } = db.query("SELECT max(updated_at) AS latest FROM articles WHERE deleted = 0 AND questions != '[]'").get() as { latest: string | null };
@@ -35,19 +35,30 @@ export function liveQuestionsMark(db: Database): string {
   return `${latest ?? ""}|${n}`;
 }
 
-/** Each taught form's article row number; of two articles taught the same words, the one changed last. */
-export function liveQuestions(db: Database): Map<string, number> {
-  const bySeq = new Map<string, number>();
-  const rows = db.query(LIVE_QUESTIONS_QUERY).all(LIVE_QUESTIONS.articles) as { seq: number; questions: string }[];
+/** Each taught form's article id; of two articles taught the same words, the one changed last. */
+export function liveQuestions(db: Database): Map<string, string> {
+  const byId = new Map<string, string>();
+  const rows = db.query(LIVE_QUESTIONS_QUERY).all(LIVE_QUESTIONS.articles) as { id: string; questions: string }[];
   let read = 0;
   for (const r of rows) {
     const questions = JSON.parse(r.questions) as string[];
     for (const q of questions) {
       const form = taughtForm(q);
-      if (form && !bySeq.has(form)) bySeq.set(form, r.seq);
+      if (form && !byId.has(form)) byId.set(form, r.id);
     }
     read += questions.length;
     if (read >= LIVE_QUESTIONS.questions) break;
   }
-  return bySeq;
+  return byId;
+}
+
+/**
+ * The row number of live article `id` when it still holds a question of taught form `form`: what
+ * the map above says is checked against the row as it is now — a restore reinserts every article
+ * under new row numbers with their dates and counts unchanged (the mark does not move), and a
+ * question taken from an article past the bound leaves the mark as it was (a review).
+ */
+export function stillTaught(db: Database, id: string, form: string): number | undefined {
+  const row = db.query("SELECT seq, questions FROM articles WHERE id = ? AND deleted = 0").get(id) as { seq: number; questions: string } | null;
+  return row && (JSON.parse(row.questions) as string[]).some((q) => taughtForm(q) === form) ? row.seq : undefined;
 }

@@ -10,7 +10,7 @@ import { PassageIndex, statsOf, tierToken } from "./passage-index.ts";
 import type { SynonymTable } from "../../ranking/synonyms.ts";
 import { synonymsVersion, synonymTableIn } from "./synonyms.ts";
 import { CostBoundMap } from "../../base/lru.ts";
-import { liveQuestions, liveQuestionsMark } from "./live-questions.ts";
+import { liveQuestions, liveQuestionsMark, stillTaught } from "./live-questions.ts";
 
 /** Index entries kept between questions, over every term, per account (the worker has a connection each): some 2 MB (tests lower it). */
 export const POSTINGS_KEPT = { entries: 250_000 };
@@ -27,7 +27,7 @@ export class SqlitePostings implements RankingSource {
   private keptAt: number | undefined = -1;
   private table: SynonymTable | null = null;
   /** The live articles' taught questions (live-questions.ts), as of their mark; the mark looked at again once the index was written (keptAt). */
-  private taughtForms: { map: Map<string, number>; mark: string; at: number | undefined } | null = null;
+  private taughtForms: { map: Map<string, string>; mark: string; at: number | undefined } | null = null;
 
   constructor(private readonly db: Database) {
     this.dfOf = db.query("SELECT df FROM answer_df WHERE term = ?");
@@ -63,7 +63,8 @@ export class SqlitePostings implements RankingSource {
       const mark = liveQuestionsMark(this.db);
       t = this.taughtForms = t?.mark === mark ? { ...t, at: this.keptAt } : { map: liveQuestions(this.db), mark, at: this.keptAt };
     }
-    return t.map.get(form);
+    const id = t.map.get(form);
+    return id === undefined ? undefined : stillTaught(this.db, id, form);
   }
 
   df(term: string): number {
