@@ -214,12 +214,19 @@ function oneOpeningOff(text: string): string {
  * been taught as "come at 5am", "hi, is there parking" ranked as "parking": a walkthrough).
  */
 function spaceEnds(head: string): boolean {
-  // Thanks end where they did ("thanks so much, love my pack": whom thanks may name, "love").
-  if (courtesyOf(head) === "closes") return true;
   const last = fold(head.split(/[,，.。!！~～:：;；、]/u).pop() ?? "").trim();
   if (/[^a-z' ]/.test(last)) return true;
-  return PHRASES.get(last) === "opens" || (last.split(" ").some((w) => GREETING.has(w)) && last.split(" ").every((w) => GREETING.has(w) || GREETED.has(w)));
+  const words = last.split(" ");
+  // Thanks and how much ("thanks so much, love my pack": whom thanks may name) — not the words beside
+  // thanks that a question opens with ("thanks can i pay by card" had been taught as "i pay by card").
+  if (courtesyOf(head) === "closes") return words.every((w) => THANKING.has(w) || ACKNOWLEDGING.has(w) || THANKS_TAIL.has(w));
+  // A greeting, with whom it greets, and an opening phrase after it or none ("hello may i ask").
+  const greeting = words.findIndex((w) => !GREETING.has(w) && !GREETED.has(w));
+  const rest = greeting < 0 ? "" : words.slice(greeting).join(" ");
+  return PHRASES.get(last) === "opens" || (words.some((w) => GREETING.has(w)) && (rest === "" || PHRASES.get(rest) === "opens"));
 }
+/** What thanks end with before a question, no mark between ("thank you so much dear …"). */
+const THANKS_TAIL = new Set(["you", "u", "ya", "very", "so", "much", "a", "lot", "lots", "loads", "heaps", "mate", "love", "again", "really", "x", "xx", "xxx", "guys", "everyone", "dear"]);
 /** Whom or when a greeting greets, before a question with no mark between ("hi there when do you open"). */
 const GREETED = new Set(["good", "gd", "there", "all", "everyone", "guys", "folks", "team", "dear", "again", "mate", "doc", "doctor", "sir", "madam", "maam", "boss", "teacher", "miss"]);
 

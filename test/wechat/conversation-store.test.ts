@@ -253,7 +253,7 @@ describe("what a message says about the reply before it", () => {
     // Ending at a space, an opening is a phrase of one or a greeting with whom it greets — not the
     // words a greeting message may hold that a question opens with (a walkthrough: "come at 5am" taught).
     expect(withoutOpening("hi there when do you open")).toBe("when do you open");
-    for (const [t, rest] of <[string, string][]>[["hello, can i come at 5am", "can i come at 5am"], ["hi, is there parking", "is there parking"], ["hi, i have lost my key", "i have lost my key"], ["hello, can you help", "can you help"], ["hi there, one more thing", "one more thing"], ["hi, got any vans", "got any vans"]]) expect({ t, rest: withoutOpening(t) }).toEqual({ t, rest });
+    for (const [t, rest] of <[string, string][]>[["hello, can i come at 5am", "can i come at 5am"], ["hi, is there parking", "is there parking"], ["hi, i have lost my key", "i have lost my key"], ["hello, can you help", "can you help"], ["hi there, one more thing", "one more thing"], ["hi, got any vans", "got any vans"], ["thanks can i pay by card", "thanks can i pay by card"], ["thanks! are you open", "are you open"], ["hello may i ask where is it", "where is it"], ["thanks so much, love my pack!", "my pack!"]]) expect({ t, rest: withoutOpening(t) }).toEqual({ t, rest });
     // "can I ask" is a question of its own ("can I ask for a refund"): not an opening.
     expect(withoutOpening("can i ask for a refund")).toBe("can i ask for a refund");
     // Courtesy whole, or a question that opens with no courtesy: as it is.
