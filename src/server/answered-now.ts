@@ -51,8 +51,8 @@ export async function offeredNow(ctx: Pick<AppContext, "read">, text: string): P
 /** The first article of an offer, null when it offers nothing. */
 export const firstOffered = (c: Choice<RankedArticle>): string | null => (c.kind === "one" ? c.article.id : c.kind === "list" ? (c.articles[0]?.id ?? null) : null);
 
-/** The articles a logged answer offered (answer:<id>, answers:<id>,…, after its reading's prefix). */
+/** The articles a logged answer offered (answer:<id>, answers:<id>,…, or the model's ai:<id>,… citing them, after its reading's prefix). */
 export const offeredIn = (answer: string): string[] => {
   const plain = unprefixed(answer);
-  return /^answers?:/.test(plain) ? plain.slice(plain.indexOf(":") + 1).split(",") : [];
+  return /^(?:answers?|ai):/.test(plain) ? plain.slice(plain.indexOf(":") + 1).split(",").filter(Boolean) : [];
 };

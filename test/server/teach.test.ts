@@ -4,6 +4,7 @@
  * inbox (POST /api/cli/teach) and answered after with that article through the callback, and the
  * operator's synonyms, imported, listed and applied to questions and articles alike.
  */
+import { offeredIn } from "../../src/server/answered-now.ts";
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { LIMITS } from "../../src/article/article.ts";
 import { MOST_PASSED } from "../../src/server/asked-another.ts";
@@ -771,4 +772,12 @@ test("after a list turned down (\"another\"), the inbox says what its question g
   await call("PUT", "/api/cli", [["id", "payment"], ["questions", "email"], ["remove", "questions"]]);
   expect((await call("POST", "/api/cli/teach", [["inbox", String(another)], ["id", "contact"]])).data).toMatchObject({ taught: true });
   expect((await answeredNow()).answered_now).toBe("answer:contact");
+});
+
+test("the articles a logged answer offered: the ranking's one or list, the model's citations; none for the fallback's considered ones", () => {
+  expect(offeredIn("answer:a")).toEqual(["a"]);
+  expect(offeredIn("another:answers:a,b")).toEqual(["a", "b"]);
+  expect(offeredIn("followup:ai:refund,ship")).toEqual(["refund", "ship"]);
+  expect(offeredIn("fallback:a,b")).toEqual([]);
+  expect(offeredIn("not_found")).toEqual([]);
 });
