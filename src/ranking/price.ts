@@ -1,5 +1,7 @@
 import { fold } from "./fold.ts";
 import { stemWord } from "./stem.ts";
+/** "Charge" asked as a price (below): ASKS_PRICE holds it, and asksOnlyPrice reads its stem as a price word then. */
+const CHARGE_ASKED = /\b(?:is|are) there (?:a|an|any) (?:extra |additional )?charges?\b|\b(?:any|extra|additional|no) charges?\b(?! (?:cable|port|point|lead|level))|\bthe charges? (?:for|of|to)\b|\bwhat(?:'?s| is| are) the (?:\w+ )?charges?\b(?! (?:cable|port|point|lead|level))|\bthe charges?\s*[?？.!]*$|\b(?:do|does|will|would) (?:you|u|they) charge(?= for\b| extra\b| anything\b| an?\b| per\b| by\b|\s*[?？.!]|\s*$)/;
 /**
  * A question asking what something costs, and a passage holding a price (score.ts shownPassage):
  * "how much is it" after the dog registration question had shown the article's opening, not its
@@ -11,7 +13,7 @@ import { stemWord } from "./stem.ts";
  * "is there a charge", "any charges", "the charge for", "do you charge (for …)?" — not "will it charge my phone", "the charge cable" or "how long does a charge last" (a review) (a theatre's walkthrough: "is there a charge",
  * taught to the exchanges, then answered every follower sending it with them).
  */
-export const ASKS_PRICE = /\bhow much(?= is| are| does| do| for| to| will| would| it|\s*[?？]|\s*$)|\b(?:cost|costs|price|prices|fee|fees)\b|\b(?:is|are) there (?:a|an|any) (?:extra |additional )?charges?\b|\b(?:any|extra|additional|no) charges?\b(?! (?:cable|port|point|lead|level))|\bthe charges? (?:for|of|to)\b|\bwhat(?:'?s| is| are) the (?:\w+ )?charges?\b(?! (?:cable|port|point|lead|level))|\bthe charges?\s*[?？.!]*$|\b(?:do|does|will|would) (?:you|u|they) charge(?= for\b| extra\b| anything\b| an?\b| per\b| by\b|\s*[?？.!]|\s*$)|多少钱|多少錢|几多钱|幾多錢|价格|價格|价钱|價錢|收费|收費|费用|費用|要钱|要錢|贵吗|貴嗎|贵不贵|貴不貴|[费費][^，。？?！!]{0,4}多少|多少一(?:个月|個月|次|节|節|天|年|晚|小时|小時|张|張)/iu;
+export const ASKS_PRICE = new RegExp(String.raw`\bhow much(?= is| are| does| do| for| to| will| would| it|\s*[?？]|\s*$)|\b(?:cost|costs|price|prices|fee|fees)\b|${CHARGE_ASKED.source}|多少钱|多少錢|几多钱|幾多錢|价格|價格|价钱|價錢|收费|收費|费用|費用|要钱|要錢|贵吗|貴嗎|贵不贵|貴不貴|[费費][^，。？?！!]{0,4}多少|多少一(?:个月|個月|次|节|節|天|年|晚|小时|小時|张|張)`, "iu");
 export const PRICE = /[$¥￥£€]\s?\d|\d[\d,.]*\s?(?:元|块钱|塊錢|蚊|dollars?\b|aud\b|usd\b|rmb\b|hkd\b)|免费|免費|\bfree of charge\b|\bno charge\b|\bat no cost\b/iu;
 /** A passage holding a price is shown unless the best one scores this many times it. */
 export const PRICE_FAR = 4;
@@ -65,5 +67,4 @@ export function asksOnlyPrice(text: string, terms: readonly { term: string }[]):
   const asked = CHARGE_ASKED.test(f) ? withoutPriceWords(terms).filter((t) => t.term !== CHARGE) : withoutPriceWords(terms);
   return !asked.length || HAN_ONLY_PRICE.test(f.replace(/ /g, ""));
 }
-const CHARGE_ASKED = /\b(?:is|are) there (?:a|an|any) (?:extra |additional )?charges?\b|\b(?:any|extra|additional|no) charges?\b(?! (?:cable|port|point|lead|level))|\bthe charges? (?:for|of|to)\b|\bwhat(?:'?s| is| are) the (?:\w+ )?charges?\b(?! (?:cable|port|point|lead|level))|\bthe charges?\s*[?？.!]*$|\b(?:do|does|will|would) (?:you|u|they) charge(?= for\b| extra\b| anything\b| an?\b| per\b| by\b|\s*[?？.!]|\s*$)/;
 const CHARGE = stemWord("charge");
