@@ -14,7 +14,7 @@ import { keywordsOf } from "./names.ts";
 import { askedOf, passageText, scoreArticle, type CorpusStats } from "./score.ts";
 import { TIER_WEIGHT, TIERS } from "./tiers.ts";
 import type { CandidateRow, RankedArticle, Ranking } from "./types.ts";
-import { taughtForm } from "./taught-form.ts";
+import { askedForms } from "./taught-form.ts";
 
 export const RANKING_LIMITS = {
   /** Characters of a question that take part. */
@@ -87,8 +87,7 @@ export function rank(question: string | Question, source: RankingSource): Rankin
   // The article the question was taught to is scored and ranked whatever its words weigh: the
   // callback sends it alone (wechat/answering/taught.ts), and a taught "do i need to book" had been
   // left out of the five ranked behind a dozen articles saying "book" (a theatre's walkthrough).
-  // As written, then without its greeting: taught with "Hi," or sent with one, it is the same question.
-  const taught = source.taught?.(taughtForm(given.text)) ?? (q.text === given.text ? undefined : source.taught?.(taughtForm(q.text)));
+  const taught = source.taught ? taughtSeq(source, askedForms(given.text, q.text)) : undefined;
   if (taught !== undefined) provisional.set(taught, Infinity);
   const seqs = [...provisional]
     .sort((a, b) => b[1] - a[1] || a[0] - b[0])
@@ -140,3 +139,11 @@ export function rank(question: string | Question, source: RankingSource): Rankin
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
+/** The row of the article the first of `forms` that was taught was taught to, if any. */
+function taughtSeq(source: RankingSource, forms: readonly string[]): number | undefined {
+  for (const form of forms) {
+    const seq = source.taught?.(form);
+    if (seq !== undefined) return seq;
+  }
+  return undefined;
+}

@@ -21,3 +21,13 @@ export function taughtForm(text: string): string {
   const last = chars.length > 2 ? (chars[chars.length - 1] as string) : "";
   return END_PARTICLE.test(last) && /\p{Script=Han}/u.test(chars[chars.length - 2] as string) ? chars.slice(0, -1).join("").replace(ENDS, "") : form;
 }
+
+/**
+ * The forms a message is looked up by among taught questions: as written, then — when it differs —
+ * without the greeting it opens with (`bare`, courtesy.ts withoutOpening): taught with "Hi," or sent
+ * with one, it is the same question (the ranking's taught candidate, wechat/answering/taught.ts).
+ */
+export function askedForms(text: string, bare: string): string[] {
+  const [written, rest] = [taughtForm(text), taughtForm(bare)];
+  return (rest === written ? [written] : [written, rest]).filter(Boolean);
+}

@@ -14,7 +14,7 @@
  */
 import { withoutOpening } from "../../ranking/courtesy.ts";
 import { memoized } from "../../ranking/memo.ts";
-import { taughtForm } from "../../ranking/taught-form.ts";
+import { askedForms, taughtForm } from "../../ranking/taught-form.ts";
 import type { RankedArticle } from "../../ranking/types.ts";
 import type { ArticleReads } from "../../store/read-model.ts";
 
@@ -53,14 +53,15 @@ function titleForms(title: string): string[] {
  * the one holding it as a keyword (two alike: the ranking's to choose).
  */
 export function taughtOf(text: string, ranked: readonly RankedArticle[], articles: Pick<ArticleReads, "deletedTaught">): Taught | null {
-  const bare = withoutOpening(text);
-  // As written, then without the greeting it opens with ("Hi, do i need to book?"), as the ranking reads it.
-  return taughtAs(text, ranked, articles) ?? (bare === text ? null : taughtAs(bare, ranked, articles));
+  for (const asked of askedForms(text, withoutOpening(text))) {
+    const taught = taughtAs(asked, ranked, articles);
+    if (taught) return taught;
+  }
+  return null;
 }
 
-function taughtAs(text: string, ranked: readonly RankedArticle[], articles: Pick<ArticleReads, "deletedTaught">): Taught | null {
-  const asked = taughtForm(text);
-  if (!asked) return null;
+/** What the operator taught a message of taught form `asked` to, or null. */
+function taughtAs(asked: string, ranked: readonly RankedArticle[], articles: Pick<ArticleReads, "deletedTaught">): Taught | null {
   const article = ranked.find((candidate) => candidate.questions.some((q) => formOf(q) === asked));
   if (article) return { article, by: "question" };
   const deleted = articles.deletedTaught(asked);
