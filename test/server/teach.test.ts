@@ -35,11 +35,13 @@ async function say(content: string): Promise<XmlNode | "success"> {
   return text === "success" ? text : parseXml(text);
 }
 const titleOf = (x: XmlNode | "success") => ((((x as XmlNode).Articles as XmlNode | undefined)?.item as XmlNode | undefined)?.Title as string | undefined) ?? null;
-/** The seq of the newest logged message. */
-const newest = async () => {
+/** The newest logged message, as the inbox lists it. */
+const lastLogged = async () => {
   await t.log.settled();
-  return (await call("GET", "/api/cli", [["inbox", "all"], ["limit", "1"]])).data.items[0].seq as number;
+  return (await call("GET", "/api/cli", [["inbox", "all"], ["limit", "1"]])).data.items[0];
 };
+/** The seq of the newest logged message. */
+const newest = async () => (await lastLogged()).seq as number;
 
 // A shop's FAQ account: none of its articles says "money" or "back".
 const SHOP = [
@@ -82,7 +84,7 @@ test("an article whose words the follower does not use is answered alone once it
   expect(titleOf(await say("I want my money back"))).toBe("Returns and refunds");
   expect(titleOf(await say("can I get my money back?"))).toBe("Returns and refunds");
   await t.log.settled();
-  expect((await call("GET", "/api/cli", [["inbox", "all"], ["limit", "1"]])).data.items[0].answer).toBe("answer:returns");
+  expect((await lastLogged()).answer).toBe("answer:returns");
 });
 
 test("set with append=: the lists grow, what they hold skipped (keywords in any case, questions in any punctuation at the ends too); past a limit refused whole", async () => {
@@ -253,7 +255,7 @@ test("a message that is a taught question, in any case and punctuation, gets its
   expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "rentals"]])).status).toBe(200);
   for (const asked of ["how much deposit", "How much deposit??", "  HOW much   deposit "]) expect({ asked, title: titleOf(await say(asked)) }).toEqual({ asked, title: "Bike rental" });
   // Logged as the ranking's one article, and not for a deleted article's question.
-  const entry = (await call("GET", "/api/cli", [["inbox", "all"], ["limit", "1"]])).data.items[0];
+  const entry = await lastLogged();
   expect(entry.answer).toBe("answer:rentals");
   // replyd ask says why: the ranking alone would list, the teach decides.
   expect((await call("GET", "/api/cli/ask", [["q", "How much deposit?"]])).data).toMatchObject({ answer: "answer:rentals", choice: "one", choice_why: expect.stringContaining('taught: this question is one of "rentals"') });
@@ -267,7 +269,7 @@ test("a message that is a taught question, in any case and punctuation, gets its
   const after = await say("How much deposit?");
   expect((after as XmlNode).MsgType).toBe("text");
   expect(titleOf(after)).toBeNull();
-  const waiting = (await call("GET", "/api/cli", [["inbox", "all"], ["limit", "1"]])).data.items[0];
+  const waiting = await lastLogged();
   expect({ answer: waiting.answer, unmatched: waiting.unmatched }).toEqual({ answer: "fallback", unmatched: true });
   expect((await call("GET", "/api/cli/ask", [["q", "how much deposit"]])).data).toMatchObject({ answer: "fallback", choice: "none", choice_why: expect.stringContaining('taught to "rentals", deleted since') });
   // A paraphrase is still the ranking's: the neighbour it finds.
@@ -671,7 +673,7 @@ test("teach says which of the followers' recent questions the taught article now
   // A follow-up, read with the question before it, is not asked again alone.
   await say("can i pay by card");
   await say("and where is my parcel?");
-  expect((await call("GET", "/api/cli", [["inbox", "all"], ["limit", "1"]])).data.items[0].answer).toStartWith("followup:");
+  expect((await lastLogged()).answer).toStartWith("followup:");
   t.clock.advance(CONVERSATION.windowMs);
   // Another follower's same words are the taught question's, not moved by it.
   await asked("How long will my parcel take to arrive?");
@@ -749,7 +751,7 @@ test("a question taught with a greeting before it is answered with its article, 
 test("teaching a '换一个' its question's article, the one the follower turned down, says so; another article, not", async () => {
   await importDoc({ matter: "articles" }, SHOP);
   await say("how long does delivery take");
-  expect((await call("GET", "/api/cli", [["inbox", "all"], ["limit", "1"]])).data.items[0].answer).toBe("answer:delivery");
+  expect((await lastLogged()).answer).toBe("answer:delivery");
   await say("换一个");
   const another = await newest();
   expect((await call("POST", "/api/cli/teach", [["inbox", String(another)], ["id", "delivery"]])).data).toMatchObject({ taught: true, turned_down: true });
@@ -760,7 +762,7 @@ test("teaching a '换一个' its question's article, the one the follower turned
 test("after a list turned down (\"another\"), the inbox says what its question gets now only when that is no article of the list", async () => {
   await importDoc({ matter: "articles" }, SHOP);
   await say("email");
-  expect((await call("GET", "/api/cli", [["inbox", "all"], ["limit", "1"]])).data.items[0].answer).toBe("answers:password,payment");
+  expect((await lastLogged()).answer).toBe("answers:password,payment");
   await say("another");
   const another = await newest();
   const answeredNow = async () => ((await call("GET", "/api/cli", [["inbox", "unmatched"], ["limit", "1"]])).data.items[0] as { seq: number; answered_now?: string });
