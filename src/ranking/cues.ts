@@ -130,6 +130,25 @@ export function namesByPronoun(text: string): boolean {
 /** A few words asking of the thing read, named only by a pronoun as their subject: "is it free?", 这个要预约吗 (reading.ts keeps them on it; teach refuses them when their words name no one article). */
 export const asksOfItAlone = (text: string): boolean => refersBack(text) && fewWords(text);
 
+/**
+ * Words continuing a question rather than asking one: opening on a preposition, a limiting adverb,
+ * a conjunction or a number, with no question word or verb asking ("just for one day?", "for two
+ * people", "on sundays", 就一天, 只要半天) — not a subject of its own ("parking", "refund for a
+ * broken kettle", "sms code never arrives"), nor words that ask (几点关门, "what about kids", 周末呢).
+ * A walkthrough taught "just for one day", sent after a question about a friend's access, to the
+ * access article, and the next follower asking whether a van could be hired "just for one day" got
+ * that article alone.
+ */
+const CONTINUES_LATIN = /^(?:just|only|even|also|too|and|but|or|plus|for|on|at|in|with|without|by|from|to|till|until|before|after|during|over|under|about|around|per|each|every|like|than|via|[0-9]+)\b/;
+const CONTINUES_HAN = /^(?:就|只|仅|光|才|单|连|对于?|给|跟|和|与|按|每|或者?|比如|包括|从|到|在|加上?|还是)/u;
+const ASKS_LATIN = /\b(?:what|whats|how|when|where|which|who|whom|whose|why|can|could|will|would|should|may|might|is|are|do|does|did)\b/;
+const ASKS_HAN = /[吗嘛么呢吧]|什么|啥|怎|多少|几|哪|谁|为何|为啥|咋|如何|是否|能否|可否|[能会要行有是可](?:不|没)[能会要行有是可以]/u;
+export function continuesQuestion(text: string): boolean {
+  const f = fold(text.replace(/[\u2019']/g, ""));
+  const han = f.replace(/ /g, "");
+  return /\p{Script=Han}/u.test(f) ? CONTINUES_HAN.test(han) && !ASKS_HAN.test(han) : CONTINUES_LATIN.test(f) && !ASKS_LATIN.test(f);
+}
+
 export function asksAnother(text: string): boolean {
   return ANOTHER.has(fold(text));
 }

@@ -39,7 +39,11 @@ const passedOver = (e: Entry): boolean => {
  * "another" after two that found nothing had named no question (a walkthrough).
  */
 export async function askedAnotherOf(log: Pick<FollowerLog, "before">, entry: Entry): Promise<Entry | null> {
-  if (entry.direction !== "in" || !asksAnotherIn(entry)) return null;
+  return entry.direction === "in" && asksAnotherIn(entry) ? questionBefore(log, entry) : null;
+}
+
+/** The follower's question before `entry` within the conversation's window, past thanks, greetings and "another" (at most MOST_PASSED of them); null when there is none. */
+export async function questionBefore(log: Pick<FollowerLog, "before">, entry: Entry): Promise<Entry | null> {
   let at = entry;
   for (let step = 0; step < MOST_PASSED; step++) {
     const since = new Date(Date.parse(at.received_at) - CONVERSATION.windowMs).toISOString();

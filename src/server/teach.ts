@@ -3,7 +3,7 @@ import { heldItem } from "./append.ts";
 import { NO_CONTROL, unprintable } from "../article/text-rules.ts";
 import { CONTENT } from "../article/fields.ts";
 import { badRequest, conflict, notFound } from "../base/errors.ts";
-import { asksAnother, asksOfItAlone, fewWords, leansOnBefore, namesByPronoun, saidBetweenQuestions, searchedWords } from "../ranking/cues.ts";
+import { asksAnother, continuesQuestion, asksOfItAlone, fewWords, leansOnBefore, namesByPronoun, saidBetweenQuestions, searchedWords } from "../ranking/cues.ts";
 import { taughtOf } from "../wechat/answering/taught.ts";
 import { choose } from "../ranking/choice.ts";
 import { withoutOpening } from "../ranking/courtesy.ts";
@@ -15,7 +15,7 @@ import { invalidArticle } from "./admin.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";
-import { askedAnotherOf, MOST_PASSED } from "./asked-another.ts";
+import { askedAnotherOf, MOST_PASSED, questionBefore } from "./asked-another.ts";
 import { CONVERSATION } from "../wechat/answering/conversation.ts";
 import { beforeTeaching, movedTo, TEACH_MOVES } from "./teach-moves.ts";
 import { offeredIn, offeredNow } from "./answered-now.ts";
@@ -140,9 +140,13 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   // were read; however they open — a question of its own opening on a question word (几点关门, read
   // with 周末呢 before it) is the operator's to say so, with --as and the same words, which are not
   // held to how the callback read the message.
-  if (given === undefined && entry.answer.startsWith("followup:") && fewWords(text, SHORT.han, SHORT.latin) && ranked && !singlesOut(ranked, id))
+  // So are a few words continuing the follower's question, however the callback read them ("just
+  // for one day" after a friend's access, read alone: cues.ts continuesQuestion).
+  const short = given === undefined && fewWords(text, SHORT.han, SHORT.latin) && ranked && !singlesOut(ranked, id);
+  const readWith = entry.answer.startsWith("followup:");
+  if (short && (readWith || (continuesQuestion(text) && (await questionBefore(ctx.write.log, entry)))))
     throw badRequest(
-      `${what} ("${text.slice(0, 40)}") was read with the question before it, which says what it asks of: taught alone, every follower sending it would get this article, whatever they had asked. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…" (the same words with --as, if they are a question of its own)`,
+      `${what} ("${text.slice(0, 40)}") ${readWith ? "was read with the question before it" : "continues the follower's question before it"}, which says what it asks of: taught alone, every follower sending it would get this article, whatever they had asked. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…" (the same words with --as, if they are a question of its own)`,
       "leans_on_before",
     );
 

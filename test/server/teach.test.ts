@@ -407,6 +407,41 @@ test("teach refuses a few words read with the question before them (晚上呢, \
   expect(phrased.data).toMatchObject({ message: "客服电话是多少呢", message_now: "answer:contact" });
 });
 
+test("teach refuses a few words continuing the follower's question before them (\"just for one day\", 就一天), though read alone; taught first in a conversation, past its window, as a question of their own, or with --as", async () => {
+  await importDoc({ matter: "articles" }, SHOP);
+  const answerOf = async (seq: number) => ((await call("GET", "/api/cli", [["inbox", "all"], ["limit", "5"]])).data.items as { seq: number; answer: string }[]).find((i) => i.seq === seq)?.answer;
+  for (const [first, then, id] of [["how do i reset my password", "just for one day", "returns"], ["客服电话多少", "就一天", "contact"]] as const) {
+    await say(first);
+    // Thanks between them pass over, as "another" passes them.
+    await say("thanks");
+    await say(then);
+    const seq = await newest();
+    // Read alone: the rule on how the callback read it is not what refuses it here.
+    expect({ then, read: (await answerOf(seq))?.split(":")[0] }).not.toEqual({ then, read: "followup" });
+    const refused = await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", id]]);
+    expect({ then, r: refused.status, code: refused.error?.code }).toEqual({ then, r: 400, code: CODE.leans_on_before });
+    expect(refused.error.message).toContain("continues the follower's question before it");
+    expect((await call("GET", "/api/cli", [["id", id]])).data.questions).toEqual([]);
+    // The same words with --as: the operator says they are a question of their own.
+    expect((await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", id], ["as", then]])).data).toMatchObject({ taught: true, question: then });
+    await call("PUT", "/api/cli", [["id", id], ["questions", ""]]);
+    // Past the window, the same words open a conversation: nothing before them says what they ask of.
+    t.clock.advance(CONVERSATION.windowMs);
+    await say(then);
+    expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", id]])).data).toMatchObject({ taught: true });
+    await call("PUT", "/api/cli", [["id", id], ["questions", ""]]);
+    t.clock.advance(CONVERSATION.windowMs);
+  }
+  // A question or a subject of its own after a question, read alone, is taught.
+  for (const [then, id] of [["can i pay by card", "payment"], ["我想退货", "returns"], ["refund for a broken kettle", "returns"]] as const) {
+    await say("how do i reset my password");
+    await say(then);
+    expect((await answerOf(await newest()))?.split(":")[0]).not.toBe("followup");
+    expect({ then, r: (await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", id]])).data?.taught }).toEqual({ then, r: true });
+    t.clock.advance(CONVERSATION.windowMs);
+  }
+});
+
 test("teach refuses words another article answers already — taught to it, its title, one of its keywords — naming it, and teaches them once taken from it", async () => {
   const [returns, delivery, password, payment] = SHOP as [Shop, Shop, Shop, Shop];
   await importDoc({ matter: "articles" }, [{ ...returns, keywords: ["what to bring"] }, delivery, { ...password, questions: ["locked out"] }, payment]);

@@ -17,7 +17,7 @@ import type { Turn } from "../../src/wechat/answering/conversation.ts";
 import { afterMarks } from "../../src/wechat/answering/sent-apart.ts";
 import { MemorySource } from "../../bench/eval/memory-source.ts";
 import { loadSet } from "../../bench/eval/sets.ts";
-import { asksOfItAlone, fewWords, refersBack } from "../../src/ranking/cues.ts";
+import { asksOfItAlone, continuesQuestion, fewWords, refersBack } from "../../src/ranking/cues.ts";
 
 const insurer = new MemorySource([
   { id: "cancel", title: "Cancelling your policy", keywords: "cancel", body: "You can cancel within 14 days of buying your policy and get a full refund. After 14 days we refund the premium for the days you haven't used, minus a £25 cancellation fee. To cancel, call us on 0800 555 0100." },
@@ -232,6 +232,11 @@ test("a pronoun for the thing read is the subject of a few words: it, they, this
   // Counted as folded: full-width letters are words too.
   expect(fewWords("ｉｓ ｉｔ ｆｒｅｅ ｔｏ ｕｓｅ ｔｈｅ ｗｉｆｉ？")).toBe(false);
   expect(fewWords("is it free to use the wifi?")).toBe(false);
+});
+
+test("words continuing a question open on a preposition, a limiting adverb, a conjunction or a number and ask nothing; a subject or a question of its own does not continue one", () => {
+  for (const text of ["just for one day", "Just for one day?", "for 2 people", "on sundays", "and on sundays", "ｏｎ ｓｕｎｄａｙｓ", "就一天", "只要半天", "在周末"]) expect({ text, c: continuesQuestion(text) }).toEqual({ text, c: true });
+  for (const text of ["parking", "refund for a broken kettle", "sms code never arrives", "can i come at 5am", "and what about kids", "for how long", "就一天吗", "在哪里", "周末呢", "停车场", "几点关门"]) expect({ text, c: continuesQuestion(text) }).toEqual({ text, c: false });
 });
 
 test("a follow-up asking only what it costs is about the article read when that article shows a price: '多少钱' after the children's course card leads with its 1580元, not the ticket prices", async () => {
