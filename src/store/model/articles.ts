@@ -1,16 +1,15 @@
 /**
- * The articles' rows in the read model: written, looked up (by id, by live code through a cache
- * every write drops), listed and counted, with the revs kept for removed ids (rev_high). The search
- * indexes each write files into are article-index.ts's.
+ * The articles' rows in the read model: written and looked up (by id, by live code through a cache
+ * every write drops), with the revs kept for removed ids (rev_high); listed and counted as
+ * article-listing.ts says. The search indexes each write files into are article-index.ts's.
  */
 import type { Database, Statement } from "bun:sqlite";
 import { ArticleIndex } from "./article-index.ts";
 import { DeletedQuestions } from "./deleted-questions.ts";
-import { containing, findArticles } from "./search.ts";
-import type { Article, ArticleInput, ArticleSummary } from "../../article/article.ts";
-import type { LongName } from "../../article/fields.ts";
-import type { ListQuery } from "../read-model.ts";
-import { BOUND_COLUMNS, SUMMARY_COLUMNS, columnList, fromRow, sqliteParams, sqliteRecordParams, sqliteRowParams, type Row, type StoredRow } from "../rows.ts";
+import { ArticleListing } from "./article-listing.ts";
+import { findArticles } from "./search.ts";
+import type { Article, ArticleInput } from "../../article/article.ts";
+import { BOUND_COLUMNS, columnList, fromRow, sqliteParams, sqliteRecordParams, sqliteRowParams, type Row, type StoredRow } from "../rows.ts";
 
 /** Where the keywords' and the questions' JSON text stand among the bound values (the indexes take them). */
 const KEYWORDS = BOUND_COLUMNS.indexOf("keywords");
@@ -18,23 +17,15 @@ const QUESTIONS = BOUND_COLUMNS.indexOf("questions");
 
 // The article statements' column lists and placeholders, from the field table (?1 … ?n, id last).
 const BOUND = columnList(BOUND_COLUMNS);
-const SUMMARY = columnList(SUMMARY_COLUMNS);
 const PLACES = BOUND_COLUMNS.map((_, i) => `?${i + 1}`).join(", ");
 const SETS = BOUND_COLUMNS.slice(0, -1).map((c, i) => `${c}=?${i + 1}`).join(", ");
 const EXCLUDED = BOUND_COLUMNS.slice(0, -1).map((c) => `${c}=excluded.${c}`).join(", ");
 
 /**
- * Articles in code order as a follower reads a list: codes of digits by their number (8, 9, 10 — as
- * text, 10 came first), then the others alphabetically, those without a code last. A tag's list
- * and `replyd ls` within each tag alike (ls had put 11 before 3, and the codeless first).
- */
-const CODE_ORDER = "code IS NULL, NOT (code GLOB '[0-9]*' AND code NOT GLOB '*[^0-9]*'), length(code) * (code NOT GLOB '*[^0-9]*'), lower(code), id";
-
-/**
  * Queries over the articles table; every write goes through here, which is what makes the
  * code cache exact: any write drops it (a rolled-back write too; the next read reloads).
  */
-export class ArticleRepo {
+export class ArticleRepo extends ArticleListing {
   /** Live article by lower-cased code, for the follower hot path. Misses are not cached. */
   private readonly codeCache = new Map<string, Article>();
   private static readonly CODE_CACHE_MAX = 50_000;
@@ -55,7 +46,8 @@ export class ArticleRepo {
   readonly index: ArticleIndex;
   private readonly deletedQuestions: DeletedQuestions;
 
-  constructor(private readonly db: Database) {
+  constructor(db: Database) {
+    super(db);
     this.byId = db.query("SELECT * FROM articles WHERE id = ?");
     this.byLiveCode = db.query("SELECT * FROM articles WHERE lower(code) = lower(?) AND deleted = 0 AND code IS NOT NULL");
     this.insertStmt = db.query(`INSERT INTO articles (${BOUND}) VALUES (${PLACES})`);
@@ -98,18 +90,10 @@ export class ArticleRepo {
     return article;
   }
 
-  private counted: { live: number; deleted: number } | null = null;
-  /** tagCounts() until the next write: health, the help text and its warnings ask often, and the count reads every live row. */
-  private tagged: ReadonlyMap<string, number> | null = null;
-  /** newestTitles() until the next write: asked on every message that says no language of its own. */
-  private titled: { n: number; titles: string[] } | null = null;
-
-  private changed(): void {
+  protected override changed(): void {
+    super.changed();
     this.deletedQuestions.changed();
     this.codeCache.clear();
-    this.counted = null;
-    this.tagged = null;
-    this.titled = null;
   }
 
   /** Answers the rev the article got (above any rev its id had before it was removed). */
@@ -194,70 +178,11 @@ export class ArticleRepo {
     return this.db.run("DELETE FROM articles").changes;
   }
 
-  list(q: ListQuery): { items: ArticleSummary[]; total: number } {
-    const where: string[] = [];
-    const args: (string | number)[] = [];
-    if (q.deleted === "live" || q.deleted === undefined) where.push("deleted = 0");
-    else if (q.deleted === "only") where.push("deleted = 1");
-    if (q.tag !== undefined) {
-      where.push("tag = ?");
-      args.push(q.tag);
-    }
-    if (q.code !== undefined) {
-      where.push("lower(code) = lower(?)");
-      args.push(q.code);
-    }
-    for (const word of (q.q ?? "").split(/\s+/).filter(Boolean)) {
-      const pattern = containing(word.toLowerCase());
-      where.push("(lower(title) LIKE ? ESCAPE '\\' OR lower(description) LIKE ? ESCAPE '\\' OR lower(keyword_text) LIKE ? ESCAPE '\\' OR lower(code) LIKE ? ESCAPE '\\')");
-      args.push(pattern, pattern, pattern, pattern);
-    }
-    const clause = where.length ? "WHERE " + where.join(" AND ") : "";
-    const total = (this.db.query(`SELECT count(*) AS n FROM articles ${clause}`).get(...args) as { n: number }).n;
-    const rows = this.db
-      .query(`SELECT ${SUMMARY} FROM articles ${clause} ORDER BY tag IS NULL, tag, ${CODE_ORDER} LIMIT ? OFFSET ?`)
-      .all(...args, q.limit, q.offset) as Omit<Row, LongName>[];
-    return { items: rows.map(fromRow), total };
-  }
-
   /** The live articles that best match these words, best first (search.ts; followers' searches run in the search worker). */
   search(words: string[], limit = 1): Article[] {
     return findArticles(this.db, words, limit)
       .map((id) => this.get(id))
       .filter((a): a is Article => a !== null);
-  }
-
-  /**
-   * Live articles of a tag, in code order as a follower reads it: codes of digits by their number (8,
-   * 9, 10 — as text, 10 came first), then the others alphabetically, those without a code last.
-   */
-  byTag(tag: string, limit: number): ArticleSummary[] {
-    return (
-      this.db
-        .query(
-          `SELECT ${SUMMARY} FROM articles WHERE tag = ? AND deleted = 0
-           ORDER BY ${CODE_ORDER} LIMIT ?`,
-        )
-        .all(tag, limit) as Omit<Row, LongName>[]
-    ).map((r) => fromRow(r));
-  }
-
-  /** Live articles per tag, for the help text; counted again after a write. */
-  tagCounts(): ReadonlyMap<string, number> {
-    if (this.tagged) return this.tagged;
-    const out = new Map<string, number>();
-    for (const r of this.db.query("SELECT tag, count(*) AS n FROM articles WHERE deleted = 0 AND tag IS NOT NULL GROUP BY tag ORDER BY tag").all() as { tag: string; n: number }[])
-      out.set(r.tag, r.n);
-    this.tagged = out;
-    return out;
-  }
-
-  /** The titles of the `n` live articles added last: read backwards along the rowid, no count and no sort. */
-  newestTitles(n: number): string[] {
-    if (this.titled?.n === n) return this.titled.titles;
-    const titles = (this.db.query("SELECT title FROM articles WHERE deleted = 0 ORDER BY seq DESC LIMIT ?").all(n) as { title: string }[]).map((r) => r.title);
-    this.titled = { n, titles };
-    return titles;
   }
 
   /** Every article, soft-deleted included, in id order, without holding them all in memory. */
@@ -273,12 +198,6 @@ export class ArticleRepo {
   /** The id of the live article with this code (ignoring case), uncached: bulk writes ask once per record. */
   liveIdByCode(code: string): string | undefined {
     return this.liveIdStmt.get(code)?.id;
-  }
-
-  /** Rows, soft-deleted included. */
-  total(): number {
-    const { live, deleted } = this.counts();
-    return live + deleted;
   }
 
   /**
@@ -306,18 +225,5 @@ export class ArticleRepo {
         return removed;
       },
     };
-  }
-
-  /** Cached between writes: health is asked for often and a count scans the table. */
-  counts(): { live: number; deleted: number } {
-    return (this.counted ??= this.countNow());
-  }
-
-  private countNow(): { live: number; deleted: number } {
-    const row = this.db.query("SELECT sum(deleted = 0) AS live, sum(deleted = 1) AS deleted FROM articles").get() as {
-      live: number | null;
-      deleted: number | null;
-    };
-    return { live: row.live ?? 0, deleted: row.deleted ?? 0 };
   }
 }
