@@ -93,6 +93,9 @@ export const fewWords = (text: string, han = 6, latin = 4): boolean => {
   return hans + latins <= (hans ? han : latin);
 };
 
+/** A message short enough to lean on the one before it for what it asks of: eight Chinese characters, six Latin words ("what time does it close"). */
+export const FOLLOW_UP_WORDS = { han: 8, latin: 6 } as const;
+
 /**
  * A pronoun for the thing just read as what the message is about, its subject ("is it free?", "does
  * it need booking", "they open late?", 它要钱吗, 这个多少钱): the follower asks a property of that

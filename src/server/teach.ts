@@ -3,7 +3,7 @@ import { heldItem } from "./append.ts";
 import { NO_CONTROL, unprintable } from "../article/text-rules.ts";
 import { CONTENT } from "../article/fields.ts";
 import { badRequest, conflict, notFound } from "../base/errors.ts";
-import { asksAnother, continuesQuestion, asksOfItAlone, fewWords, leansOnBefore, namesByPronoun, saidBetweenQuestions, searchedWords } from "../ranking/cues.ts";
+import { asksAnother, asksOfItAlone, continuesQuestion, fewWords, FOLLOW_UP_WORDS, leansOnBefore, namesByPronoun, saidBetweenQuestions, searchedWords } from "../ranking/cues.ts";
 import { taughtOf } from "../wechat/answering/taught.ts";
 import { choose } from "../ranking/choice.ts";
 import { withoutOpening } from "../ranking/courtesy.ts";
@@ -129,7 +129,7 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   // or a modal, which Chinese asks without its subject (几点关门, 能开发票吗: a review); nor a longer
   // message, which names its need itself ("And how do I get my money back if it arrives broken?" after
   // delivery, to the returns). The operator's phrasing (--as) is held to it too: it should name the thing.
-  if (namesByPronoun(text) && fewWords(text, SHORT.han, SHORT.latin) && ranked && !singlesOut(ranked, id))
+  if (namesByPronoun(text) && fewWords(text, FOLLOW_UP_WORDS.han, FOLLOW_UP_WORDS.latin) && ranked && !singlesOut(ranked, id))
     throw byPronounOnly(what, text, seq, named);
   // A few words the callback read with the question before them (晚上呢 after the dog bites, "what
   // about if im on benefits" after the sofa's collection, 要打几针 after the HPV vaccine, "do we have to
@@ -140,13 +140,15 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   // were read; however they open — a question of its own opening on a question word (几点关门, read
   // with 周末呢 before it) is the operator's to say so, with --as and the same words, which are not
   // held to how the callback read the message.
-  // So are a few words continuing the follower's question, however the callback read them ("just
-  // for one day" after a friend's access, read alone: cues.ts continuesQuestion).
-  const short = given === undefined && fewWords(text, SHORT.han, SHORT.latin) && ranked && !singlesOut(ranked, id);
+  // So are a few words continuing the follower's question or leaning on it, however the callback
+  // read them ("just for one day" after a friend's access, read alone: cues.ts continuesQuestion;
+  // 要带什么 after a claims question, read alone for the fallback, taught to the claims, then sent
+  // them to followers asking of the annual inspection: a car dealer's walkthrough).
+  const short = given === undefined && fewWords(text, FOLLOW_UP_WORDS.han, FOLLOW_UP_WORDS.latin) && ranked && !singlesOut(ranked, id);
   const readWith = entry.answer.startsWith("followup:");
-  if (short && (readWith || (continuesQuestion(text) && (await questionBefore(ctx.write.log, entry)))))
+  if (short && (readWith || ((continuesQuestion(text) || leansOnBefore(text)) && (await questionBefore(ctx.write.log, entry)))))
     throw badRequest(
-      `${what} ("${text.slice(0, 40)}") ${readWith ? "was read with the question before it" : "continues the follower's question before it"}, which says what it asks of: taught alone, every follower sending it would get this article, whatever they had asked. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…" (the same words with --as, if they are a question of its own)`,
+      `${what} ("${text.slice(0, 40)}") ${readWith ? "was read with the question before it" : "came right after the follower's question and leans on it"}, which says what it asks of: taught alone, every follower sending it would get this article, whatever they had asked. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…" (the same words with --as, if they are a question of its own)`,
       "leans_on_before",
     );
 
@@ -206,8 +208,6 @@ const HAN = /\p{Script=Han}/u;
 const WHETHER_CHARGED = /\b(?:is|are) there (?:a|an|any|extra|additional)\b|\bcharge\W*$/;
 
 
-/** A message short enough to lean on the one before it for what it asks of: eight Chinese characters, six Latin words ("what time does it close"). */
-const SHORT = { han: 8, latin: 6 };
 
 
 /** The ranking sends `id` alone for these words. */

@@ -407,10 +407,10 @@ test("teach refuses a few words read with the question before them (晚上呢, \
   expect(phrased.data).toMatchObject({ message: "客服电话是多少呢", message_now: "answer:contact" });
 });
 
-test("teach refuses a few words continuing the follower's question before them (\"just for one day\", 就一天), though read alone; taught first in a conversation, past its window, as a question of their own, or with --as", async () => {
+test("teach refuses a few words continuing the follower's question before them (\"just for one day\", 就一天) or leaning on it (要带什么), though read alone; taught first in a conversation, past its window, as a question of their own, or with --as", async () => {
   await importDoc({ matter: "articles" }, SHOP);
   const answerOf = async (seq: number) => ((await call("GET", "/api/cli", [["inbox", "all"], ["limit", "5"]])).data.items as { seq: number; answer: string }[]).find((i) => i.seq === seq)?.answer;
-  for (const [first, then, id] of [["how do i reset my password", "just for one day", "returns"], ["客服电话多少", "就一天", "contact"]] as const) {
+  for (const [first, then, id] of [["how do i reset my password", "just for one day", "returns"], ["客服电话多少", "就一天", "contact"], ["你们卖手机壳吗", "要带什么", "returns"]] as const) {
     await say(first);
     // Thanks between them pass over, as "another" passes them.
     await say("thanks");
@@ -420,7 +420,7 @@ test("teach refuses a few words continuing the follower's question before them (
     expect({ then, read: (await answerOf(seq))?.split(":")[0] }).not.toEqual({ then, read: "followup" });
     const refused = await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", id]]);
     expect({ then, r: refused.status, code: refused.error?.code }).toEqual({ then, r: 400, code: CODE.leans_on_before });
-    expect(refused.error.message).toContain("continues the follower's question before it");
+    expect(refused.error.message).toContain("came right after the follower's question and leans on it");
     expect((await call("GET", "/api/cli", [["id", id]])).data.questions).toEqual([]);
     // The same words with --as: the operator says they are a question of their own.
     expect((await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", id], ["as", then]])).data).toMatchObject({ taught: true, question: then });

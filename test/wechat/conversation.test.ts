@@ -541,6 +541,24 @@ test("after help or a greeting, a follow-up leaning on the question before is ab
   expect((await say("装修押金多少", { from: "o_own" })).ids[0]).toBe("reno");
 });
 
+test("a few words leaning on the question before, taught to an article, are that article's alone, not after another question read with them (要带什么 taught to the claims)", async () => {
+  const dealer = [
+    { id: "claims", url: url("claims"), title: "事故车理赔流程", keywords: ["理赔", "事故车"], body: "出险后先报保险公司，拍照留证，再把车开到店里定损。需要提供行驶证、驾驶证、保单和事故认定书。" },
+    { id: "inspection", url: url("inspection"), title: "年检代办服务", keywords: ["年检", "代办"], body: "年检代办服务费150元，不含检测费。需要提供行驶证原件、交强险保单副本，车主无需到场。" },
+    { id: "oil", url: url("oil"), title: "机油型号与自带机油", keywords: ["机油"], body: "自带机油收取工时费80元，全合成机油推荐0W-20。" },
+  ];
+  await importDoc(dealer);
+  expect((await call("PUT", "/api/cli", [["id", "claims"], ["questions", "要带什么"]])).status).toBe(200);
+  // Alone, the words are the claims article's, as taught.
+  expect((await say("要带什么", { from: "o_alone" })).ids).toEqual(["claims"]);
+  // After the annual inspection, they ask of it.
+  expect((await say("年检能代办吗", { from: "o_inspection" })).ids).toEqual(["inspection"]);
+  expect((await say("要带什么", { from: "o_inspection" })).ids[0]).toBe("inspection");
+  // After the claims, the claims (the taught answer and the conversation agree).
+  await say("事故车怎么理赔", { from: "o_claims" });
+  expect((await say("要带什么", { from: "o_claims" })).ids[0]).toBe("claims");
+});
+
 test("after an entry picked from a tag's list, a follow-up is read with that entry's title: what the follower reads, not the tag's description", async () => {
   const teeth = [
     { id: "filling", tag: "treat", title: "补牙", url: url("filling"), body: "树脂补牙一次完成，不用等。补牙300-600元，视缺损大小而定。" },

@@ -26,6 +26,7 @@ import { asksAnother, asksOfItAlone, bareNumber, leansOnBefore, picksEntry } fro
 import { standsAlone, withoutOpening } from "../../ranking/courtesy.ts";
 import { CONVERSATION, type Turn } from "./conversation.ts";
 import { articleRead, lastPicked } from "./turn.ts";
+import { taughtOf } from "./taught.ts";
 import { asksOnlyPrice, PRICE } from "../../ranking/price.ts";
 
 export type Reading = (
@@ -156,7 +157,9 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // alone above) is about the article read before it (Turn.read).
   const read = reading ?? last.read;
   const kept = led !== undefined && led.id === read && (taken.kind === "one" || asksOfItAlone(asked));
-  if (named && !kept && named.headCoverage >= READING.namesAnother && (named.headCoverage > ledHead || (!leans && named.id !== led?.id))) return alone;
+  // Nor when what names it is the message taught to it, word for word, and the message leans: the
+  // teaching, not a subject (要带什么 taught to the claims, after the annual inspection: questions.ts).
+  if (named && !kept && !(leans && taughtWordForWord(asked, named, alone.ranked.articles)) && named.headCoverage >= READING.namesAnother && (named.headCoverage > ledHead || (!leans && named.id !== led?.id))) return alone;
   // The entry picked from the list is what the follower reads now: the follow-up is about it when
   // the reading together ranks it close (多少钱一针 after 第二个 had picked the cat's vaccines: the
   // dog's came first on its body's 一针 — a pet hospital's walkthrough). So is the article read when
@@ -171,6 +174,13 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   const ranked = it && led && it.score >= led.score * READING.pickedClose ? { ...together, articles: [it, ...together.articles.filter((a) => a !== it)] } : together;
   return { how: "followup", question, asked: spoken(text, earlier), ranked };
 }
+
+/** `text` is one of `article`'s taught questions (taught.ts), as the ranking's articles hold them. */
+function taughtWordForWord(text: string, article: RankedArticle, ranked: readonly RankedArticle[]): boolean {
+  const t = taughtOf(text, ranked, NONE_DELETED);
+  return t !== null && "article" in t && t.by === "question" && t.article.id === article.id;
+}
+const NONE_DELETED = { deletedTaught: () => null };
 
 /**
  * The article a message asking only what it costs (`asksPrice`) is about: the one the follower
