@@ -7,6 +7,7 @@ import { asksAnother, asksOfItAlone, continuesQuestion, fewWords, FOLLOW_UP_WORD
 import { taughtOf } from "../wechat/answering/taught.ts";
 import { choose } from "../ranking/choice.ts";
 import { withoutOpening } from "../ranking/courtesy.ts";
+import { askedForms, taughtForm } from "../ranking/taught-form.ts";
 import type { RankedArticle } from "../ranking/types.ts";
 import { termsOf } from "../ranking/words.ts";
 import { fold } from "../ranking/fold.ts";
@@ -116,7 +117,7 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   const other = ranked && answeredByAnother(ctx, text, ranked, id);
   if (other)
     throw conflict(
-      `${what} ("${text.slice(0, 40)}") is ${other.by === "question" ? "a question taught to" : other.by === "title" ? "the title of" : "a keyword of"} article "${other.id}": followers sending it get that article. ${other.by === "title" ? `To answer it with "${id}", retitle "${other.id}" (replyd set ${other.id} title=…), or teach a phrasing that says what "${id}" answers (--as "…")` : `To answer it with "${id}" instead, take it from "${other.id}" first (replyd set ${other.id} ${other.by === "keyword" ? "keywords" : "questions"}-=…)`}`,
+      `${what} ("${text.slice(0, 40)}") is ${other.by === "question" ? `"${other.as}", a question taught to` : other.by === "title" ? "the title of" : `"${other.as}", a keyword of`} article "${other.id}": followers sending it get that article. ${other.by === "title" ? `To answer it with "${id}", retitle "${other.id}" (replyd set ${other.id} title=…), or teach a phrasing that says what "${id}" answers (--as "…")` : `To answer it with "${id}" instead, take it from "${other.id}" first (replyd set ${other.id} ${other.by === "keyword" ? "keywords" : "questions"}-=${shellWord(other.as)})`}`,
       "answered_by_another",
     );
   // A short message naming what it asks of only by a pronoun ("can I book it?" after the parking
@@ -217,10 +218,17 @@ function singlesOut(ranked: readonly RankedArticle[], id: string): boolean {
 }
 
 /** The live article other than `id` that `text` is taught to, titled or a keyword of, as a follower sending it would be answered (wechat/answering/taught.ts). */
-function answeredByAnother(ctx: AppContext, text: string, ranked: readonly RankedArticle[], id: string): { id: string; by: "question" | "title" | "keyword" } | null {
+function answeredByAnother(ctx: AppContext, text: string, ranked: readonly RankedArticle[], id: string): { id: string; by: "question" | "title" | "keyword"; as: string } | null {
   const t = taughtOf(text, ranked, ctx.read.articles);
-  return t && "article" in t && t.article.id !== id ? { id: t.article.id, by: t.by } : null;
+  if (!t || !("article" in t) || t.article.id === id) return null;
+  // The keyword or question as the article holds it ("金卡" for 金卡呢): what the operator takes from it.
+  const forms = askedForms(text, withoutOpening(text));
+  const held = t.by === "title" ? t.article.title : (t.by === "keyword" ? t.article.keywords : t.article.questions).find((k) => forms.includes(taughtForm(k)));
+  return { id: t.article.id, by: t.by, as: held ?? text };
 }
+
+/** `word` as one argument of a shell command: quoted when it holds a space or a quote. */
+const shellWord = (word: string): string => (/^[^\s"'`$\\]+$/u.test(word) ? word : `"${word.replace(/["`$\\]/g, "\\$&")}"`);
 
 /** A message that opens as a follow-up does: "那…", "and …", "what about …" (not 还有, which asks whether there is: 还有名额吗). */
 const FOLLOWS_ON = /^(?:那(?![个些里边儿么])|(?:and|but|what about|how about)\b)/;

@@ -442,14 +442,21 @@ test("teach refuses a few words continuing the follower's question before them (
   }
 });
 
-test("teach refuses words another article answers already — taught to it, its title, one of its keywords — naming it, and teaches them once taken from it", async () => {
-  const [returns, delivery, password, payment] = SHOP as [Shop, Shop, Shop, Shop];
-  await importDoc({ matter: "articles" }, [{ ...returns, keywords: ["what to bring"] }, delivery, { ...password, questions: ["locked out"] }, payment]);
-  for (const [text, other, by] of [["what to bring", "returns", "a keyword of"], ["Locked out!", "password", "a question taught to"], ["ways to pay", "payment", "the title of"]] as const) {
+test("teach refuses words another article answers already — taught to it, its title, one of its keywords — naming it and the keyword or question as it holds it, and teaches them once taken from it", async () => {
+  const [returns, delivery, password, payment, contact] = SHOP as [Shop, Shop, Shop, Shop, Shop];
+  await importDoc({ matter: "articles" }, [{ ...returns, keywords: ["what to bring"] }, delivery, { ...password, questions: ["locked out"] }, payment, { ...contact, keywords: ["金卡"] }]);
+  for (const [text, other, by, take] of [
+    ["what to bring", "returns", '"what to bring", a keyword of', 'replyd set returns keywords-="what to bring"'],
+    ["Locked out!", "password", '"locked out", a question taught to', 'replyd set password questions-="locked out"'],
+    ["ways to pay", "payment", "the title of", "replyd set payment title=…"],
+    // The message as the keyword is compared (its 呢 left out): the keyword itself is named.
+    ["金卡呢", "contact", '"金卡", a keyword of', "replyd set contact keywords-=金卡)"],
+  ] as const) {
     await say(text);
     const r = await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "delivery"]]);
     expect({ text, code: r.error?.code }).toEqual({ text, code: CODE.answered_by_another });
     expect(r.error.message).toContain(`${by} article "${other}"`);
+    expect(r.error.message).toContain(take);
   }
   expect((await call("GET", "/api/cli", [["id", "delivery"]])).data.questions).toEqual([]);
   // Taught to the article that answers it already: already_taught, not this.
