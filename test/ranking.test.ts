@@ -7,7 +7,7 @@ import { RANKING, termWeight } from "../src/ranking/bm25.ts";
 import { excerpt } from "../src/ranking/excerpt.ts";
 import { namesKeyword, namesTitle, titleForm } from "../src/ranking/names.ts";
 import { analyse, askedOf, fieldsOf, queryTerms, scoreArticle, type CorpusStats } from "../src/ranking/score.ts";
-import { afterTitle, answerReply, listText } from "../src/wechat/answering/ranked-reply.ts";
+import { afterTitle, answerReply, listText, loggedAnswer } from "../src/wechat/answering/ranked-reply.ts";
 import { MAX_TEXT_BYTES } from "../src/wechat/door/message.ts";
 import type { RankedArticle } from "../src/ranking/types.ts";
 import { FILLER_HAN, FILLER_LATIN } from "../src/ranking/filler-words.ts";
@@ -612,6 +612,9 @@ test("a list of three long entries fits one text reply, each keeping its title a
   const one = answerReply({ kind: "list", articles: [entry(4)] });
   expect(one).toMatchObject({ type: "news", articles: [{ url: "https://example.com/articles/4" }] });
   expect(answerReply({ kind: "list", articles: [entry(4), entry(5)] }).type).toBe("text");
+  // …and logged as the card it is: "answer:", not a list's "answers:" (a walkthrough's report read "换一个" then as a list).
+  expect(loggedAnswer({ kind: "list", articles: [entry(4)] })).toBe(`answer:${entry(4).id}`);
+  expect(loggedAnswer({ kind: "list", articles: [entry(4), entry(5)] })).toBe(`answers:${entry(4).id},${entry(5).id}`);
 });
 
 describe("a title the question writes out whole", () => {

@@ -26,9 +26,13 @@ export const news = (a: ArticleSummary & { body?: string }): NewsItem => ({
   url: a.url,
 });
 
-/** How the log names a choice that offers something (store/log-kinds.ts): answer:<id> alone, answers:<id>,<id>… a list. */
+/**
+ * How the log names a choice that offers something (store/log-kinds.ts): answer:<id> alone,
+ * answers:<id>,<id>… a list — a list of one ("another" with one article left) as the card it is sent as.
+ */
 export function loggedAnswer(choice: Exclude<Choice<RankedArticle>, { kind: "none" }>): string {
-  return choice.kind === "one" ? `answer:${choice.article.id}` : `answers:${choice.articles.map((a) => a.id).join(",")}`;
+  const ids = choice.kind === "one" ? [choice.article.id] : choice.articles.map((a) => a.id);
+  return ids.length === 1 ? `answer:${ids[0]}` : `answers:${ids.join(",")}`;
 }
 
 /** `labels`: each list entry's (entryLabels); numbers from 1 without them. */
