@@ -93,6 +93,10 @@ export const fewWords = (text: string, han = 6, latin = 4): boolean => {
   return hans + latins <= (hans ? han : latin);
 };
 
+/** A message that opens as a follow-up does, on another side of what was asked: "那…", "and …", "what about …" (not 还有, which asks whether there is: 还有名额吗). */
+const FOLLOWS_ON = /^(?:那(?![个些里边儿么])|(?:and|but|what about|how about)\b)/;
+export const followsOn = (text: string): boolean => FOLLOWS_ON.test(fold(text));
+
 /** A message short enough to lean on the one before it for what it asks of: eight Chinese characters, six Latin words ("what time does it close"). */
 export const FOLLOW_UP_WORDS = { han: 8, latin: 6 } as const;
 

@@ -3,7 +3,7 @@ import { heldItem } from "./append.ts";
 import { NO_CONTROL, unprintable } from "../article/text-rules.ts";
 import { CONTENT } from "../article/fields.ts";
 import { badRequest, conflict, notFound } from "../base/errors.ts";
-import { asksAnother, asksOfItAlone, continuesQuestion, fewWords, FOLLOW_UP_WORDS, leansOnBefore, namesByPronoun, saidBetweenQuestions, searchedWords } from "../ranking/cues.ts";
+import { asksAnother, asksOfItAlone, continuesQuestion, fewWords, FOLLOW_UP_WORDS, followsOn, leansOnBefore, namesByPronoun, saidBetweenQuestions, searchedWords } from "../ranking/cues.ts";
 import { taughtOf } from "../wechat/answering/taught.ts";
 import { choose } from "../ranking/choice.ts";
 import { withoutOpening } from "../ranking/courtesy.ts";
@@ -91,7 +91,7 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   // them: a theatre's walkthrough); "what are your fees" asks of the account's, a question of its
   // own. Said before "no word the ranking reads" ("how much is it").
   const onlyPrice = asksOnlyPrice(text, terms.map((term) => ({ term })));
-  if ((leansOnBefore(text) && FOLLOWS_ON.test(fold(text)) && fewWords(text)) || (onlyPrice && (leansOnBefore(text) || HAN.test(text) || WHETHER_CHARGED.test(fold(text)))))
+  if ((leansOnBefore(text) && followsOn(text) && fewWords(text)) || (onlyPrice && (leansOnBefore(text) || HAN.test(text) || WHETHER_CHARGED.test(fold(text)))))
     throw badRequest(
       `${what} ("${text.slice(0, 40)}") only makes sense after the question before it: taught, every follower sending it would get this article, whatever they had asked. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…"`,
       "leans_on_before",
@@ -230,5 +230,4 @@ function answeredByAnother(ctx: AppContext, text: string, ranked: readonly Ranke
 /** `word` as one argument of a shell command: quoted when it holds a space or a quote. */
 const shellWord = (word: string): string => (/^[^\s"'`$\\]+$/u.test(word) ? word : `"${word.replace(/["`$\\]/g, "\\$&")}"`);
 
-/** A message that opens as a follow-up does: "那…", "and …", "what about …" (not 还有, which asks whether there is: 还有名额吗). */
-const FOLLOWS_ON = /^(?:那(?![个些里边儿么])|(?:and|but|what about|how about)\b)/;
+

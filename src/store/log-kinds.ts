@@ -7,7 +7,7 @@
  * quarter hour, however many messages the log holds (bench/report.ts).
  */
 
-import { asksAnother, picksEntry } from "../ranking/cues.ts";
+import { asksAnother, followsOn, picksEntry } from "../ranking/cues.ts";
 import { standsAlone } from "../ranking/courtesy.ts";
 import { folded, termsOf } from "../ranking/words.ts";
 
@@ -113,7 +113,9 @@ const unitsOf = (terms: readonly string[]): Set<string> => new Set(terms.filter(
  */
 export function asksAbout(content: string, before: string | null): boolean {
   if (asksAnother(content)) return true;
-  if (!before) return false;
+  // Opening as a follow-up does, it asks of another side ("那大保养呢" after 小保养多少钱 shares 保养:
+  // a car dealer's walkthrough's report had counted it).
+  if (!before || followsOn(content)) return false;
   const [now, then] = [termsOfAsked(content), termsOfAsked(before)];
   const had = wordsOf(then);
   if (![...wordsOf(now)].some((w) => had.has(w))) return false;

@@ -44,7 +44,7 @@ test("the quarter hour and the reply-time bucket a message is counted in", () =>
   expect([0, 7, 99, 100, 109, 999, 1000, 1099, 4567, 12_345, 600_000, 9e9, -5].map(replyBucket)).toEqual([0, 7, 99, 100, 100, 990, 1000, 1000, 4500, 12_000, 600_000, 600_000, 0]);
 });
 
-test("asking about the question before: a word of it and more than half of the message again (half of one of two units), not the phrasing questions share, nor a pair straddling it, nor one word of several", () => {
+test("asking about the question before: a word of it and more than half of the message again (half of one of two units), not the phrasing questions share, nor a pair straddling it, nor one word of several, nor a follow-up on another side of it (那…, \"and …\")", () => {
   const again: [string, string][] = [
     ["社保卡挂失", "社保卡丢了咋办"],
     ["社保卡补办要多久", "社保卡怎么补办"],
@@ -67,6 +67,9 @@ test("asking about the question before: a word of it and more than half of the m
     ["报到那天食堂几点开", "报到那天要带什么材料"],
     ["京东店铺能对接吗", "顺丰月结怎么对接"],
     ["周六可以装修吗", "装修押金多少钱 什么时候退"],
+    // A follow-up on another side of it (a car dealer's walkthrough): 保养 shared, and most of what it is made of.
+    ["那大保养呢", "小保养多少钱"],
+    ["and the big service?", "how much is the small service"],
   ];
   for (const [text, before] of again) expect({ text, before, again: asksAbout(text, before) }).toEqual({ text, before, again: true });
   for (const [text, before] of own) expect({ text, before, again: asksAbout(text, before) }).toEqual({ text, before, again: false });
