@@ -720,3 +720,9 @@ test("a title and a keyword written out both count: the article titled so and ke
   expect(rank("游泳卡", pool).articles[0]?.id).toBe("titled");
   expect(rank("游泳卡在哪办", pool).articles[0]?.id).toBe("titled");
 });
+
+test("a verb and its object with 个 between them are read as the word (洗个车 as 洗车); not where 个 counts (一个月, 两个人, 这个) or makes a word (个人)", () => {
+  for (const [text, word] of [["洗个车多少钱", "洗车"], ["能打个折吗", "打折"], ["办个卡", "办卡"], ["想换个教练", "换教"]] as const) expect({ text, has: termsOf(text).includes(word) }).toEqual({ text, has: true });
+  for (const [text, word] of [["一个月多少钱", "个月"], ["两个人", "两个"], ["查个人信息", "个人"], ["整个过程", "整个"]] as const) expect({ text, has: termsOf(text).includes(word) }).toEqual({ text, has: true });
+  expect(termsOf("洗个车")).not.toContain("个车");
+});

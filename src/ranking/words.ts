@@ -24,6 +24,7 @@ import { taglishStops } from "./taglish.ts";
 import { canonicalTerms, groupedTerms, synonymCover } from "./synonyms.ts";
 import { country, joinedForms } from "./latin-forms.ts";
 import { hanWeekdays, weekdayAt, weekendOf } from "./weekdays.ts";
+import { joinedSplitVerbs } from "./split-verbs.ts";
 import { CONTRACTED, FILLER_FIRST, FILLER_H, FILLER_L, FILLER_MAX, HAN_STOP, LATIN_STOP } from "./stop-words.ts";
 
 /**
@@ -124,8 +125,8 @@ function readRuns(text: string): { run: string; word: string | null }[] {
     return CONTRACTED.negations.has(run) && APOSTROPHE.test(read[at + run.length] ?? "") && runs[i + 1] === "t";
   };
   return runs.map((run, i) => {
-    // A Han run as its words are read: each weekday 周X (weekdays.ts; the text itself is left as written).
-    if (HAN.test(run)) return { run: hanWeekdays(run), word: null };
+    // A Han run as its words are read: each weekday 周X (weekdays.ts), 洗个车 as 洗车 (split-verbs.ts); the text itself is left as written.
+    if (HAN.test(run)) return { run: joinedSplitVerbs(hanWeekdays(run)), word: null };
     if (LATIN_STOP.has(run) || taglish?.has(run) || ZHUYIN.test(run) || contracted(i)) return { run, word: null };
     const w = stemWord(weekdayAt(runs, i) ?? run);
     return { run, word: FILLER_L.has(w) ? null : w };
