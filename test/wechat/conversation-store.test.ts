@@ -265,6 +265,10 @@ describe("what a message says about the reply before it", () => {
     // English: how much, how many, how long … alone or with a unit it counts in; not with what it asks of.
     expect(["how much?", "how long?", "how many days?", "how many minutes", "how far is it"].filter((t) => !leansOnBefore(t))).toEqual([]);
     expect(["how many branches", "how many days for a refund", "how much is parking"].filter(leansOnBefore)).toEqual([]);
+    // Ending on before or after, what it is before or after left to the question before ("how long
+    // before" after the patch test: a salon's walkthrough, read alone and taught); not with its object.
+    expect(["how long before", "how long before?", "can i swim after", "what do i do afterwards", "do i pay beforehand"].filter((t) => !leansOnBefore(t))).toEqual([]);
+    expect(["how long before my appointment", "can i swim after a tattoo", "before and after photos"].filter(leansOnBefore)).toEqual([]);
     // A measure or a time of day asking how much, how long or when of it; not a question that names its subject.
     expect(["一周多少钱", "一个月多少钱", "单次多少钱啊", "一次多久", "下午几点", "每月几号", "半年多少钱"].filter((t) => !leansOnBefore(t))).toEqual([]);
     // Where, with no subject ("在哪里办" after 社保卡丢了 had got the fallback: a service hall's walkthrough).
