@@ -187,9 +187,18 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
     moved_count: moved.length,
     // Taught the article the follower asked another answer after (an operator taught the refunds the follower had turned down, unsaid: a walkthrough).
     ...(askedOf && offeredIn(askedOf.answer).includes(r.article.id) ? { turned_down: true } : {}),
-    ...(given !== undefined && own !== undefined ? { message_now: own.kind === "none" ? null : loggedAnswer(own) } : {}),
+    ...(given !== undefined && own !== undefined ? { message_now: own.kind === "none" ? null : loggedAnswer(own), ...(leansAsSent(message, readWith) ? { message_leans: true } : {}) } : {}),
   };
 }
+
+/**
+ * A message's few words lean on the question before them — read with it, or continuing it, leaning
+ * on it, naming its thing by a pronoun —: teaching them as they are would be refused (above), so
+ * the client does not offer it beside a phrasing taught for them (a salon's operator was told to
+ * teach the message itself, and was refused).
+ */
+const leansAsSent = (message: string, readWith: boolean): boolean =>
+  fewWords(message, FOLLOW_UP_WORDS.han, FOLLOW_UP_WORDS.latin) && (readWith || leansOnBefore(message) || continuesQuestion(message) || namesByPronoun(message));
 
 /** The articles the ranking finds for `text`, as for a follower's message; null when it is busy or fails (the checks that read them are then skipped). */
 async function rankedFor(ctx: AppContext, text: string): Promise<RankedArticle[] | null> {

@@ -133,6 +133,22 @@ test("inbox names the question a \"不是这个\" asked another answer to, and t
   expect(r.out).toContain(`the question of message ${asked}, which message ${seq} asked another answer to`);
 });
 
+test("teach --as beside a message whose few words lean on the question before: what they get said, and no teach of them offered (it would be refused)", async () => {
+  await say("is it free?");
+  let inbox = await cli("inbox", "--all", "--json");
+  const seqOf = (items: { seq: number; content: string }[]) => items.find((m) => m.content === "is it free?")?.seq;
+  for (let i = 0; i < 50 && seqOf(JSON.parse(inbox.out).items) === undefined; i++) {
+    await Bun.sleep(20);
+    inbox = await cli("inbox", "--all", "--json");
+  }
+  const seq = String(seqOf(JSON.parse(inbox.out).items));
+  const r = await cli("teach", seq, "delivery", "--as", "what does delivery cost");
+  expect(r).toMatchObject({ code: 0 });
+  expect(r.out).toMatch(new RegExp(`message ${seq}'s own words still get [^\\n]*: they lean on the question before them, which says what they ask of — the conversation answers them`));
+  expect(r.out).not.toContain(`replyd teach ${seq} delivery`);
+  expect((await cli("teach", seq, "delivery")).err).toContain("leans_on_before");
+});
+
 test("synonyms: imported from a document (its report says what merged), listed, kept by backups of synonyms", async () => {
   expect((await cli("synonyms")).out).toContain("no synonyms");
   writeFileSync(join(tmp.dir, "syn.json"), JSON.stringify({ format: "replyd/1", matter: "synonyms", synonyms: [["Visa", "credit card"], ["人工", "客服"]] }));

@@ -16,7 +16,7 @@ export async function teach(c: CommandContext): Promise<void> {
   const as = c.str("--as");
   const fields: [string, string][] = [["inbox", seq], ["id", id], ...(as === undefined ? [] : [["as", as] as [string, string]])];
   const client = c.client();
-  const r = await client.call<{ seq: number; question: string; message: string; asked_of?: number; article: Article; moved?: { seq: number; text: string; was: string | null; alone?: boolean }[]; moved_count?: number; message_now?: string | null; turned_down?: boolean }>({ method: "POST", path: "/api/cli/teach", fields });
+  const r = await client.call<{ seq: number; question: string; message: string; asked_of?: number; article: Article; moved?: { seq: number; text: string; was: string | null; alone?: boolean }[]; moved_count?: number; message_now?: string | null; message_leans?: boolean; turned_down?: boolean }>({ method: "POST", path: "/api/cli/teach", fields });
   const moved = r.moved ?? [];
   const movedCount = r.moved_count ?? moved.length;
   // answer:<id> or answers:<id>,… as logged; null: the fallback.
@@ -34,7 +34,11 @@ export async function teach(c: CommandContext): Promise<void> {
       `followers asking it get this article alone, and something close to it finds it first${r.article.deleted ? " once it is restored (it is deleted)" : ""}`,
       // With --as, the message's own words are the ranking's still: what they get, when not this article first.
       ...(ownWords !== undefined && ownWords[0] !== r.article.id
-        ? [`message ${r.seq}'s own words still get ${ownWords.length ? ownWords.join(", ") : "the fallback"}; to answer them with this article too: replyd teach ${r.seq} ${r.article.id}`]
+        ? [
+            `message ${r.seq}'s own words still get ${ownWords.length ? ownWords.join(", ") : "the fallback"}${
+              r.message_leans ? ": they lean on the question before them, which says what they ask of — the conversation answers them" : `; to answer them with this article too: replyd teach ${r.seq} ${r.article.id}`
+            }`,
+          ]
         : []),
       // A server before 0.2.14 says nothing of the other questions.
       ...(movedCount
