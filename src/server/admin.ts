@@ -98,8 +98,8 @@ function recordFromForm(f: Fields, parts: Map<string, string>): Record<string, u
   return rec;
 }
 
-export function invalidArticle(problems: InvalidDocumentError["problems"]) {
-  const e = new InvalidDocumentError(problems, "the article is invalid; nothing was written");
+export function invalidArticle(problems: InvalidDocumentError["problems"], headline = "the article is invalid; nothing was written") {
+  const e = new InvalidDocumentError(problems, headline);
   return new ReplydError("invalid_article", e.message, e.details);
 }
 
@@ -185,7 +185,8 @@ export async function putCli(ctx: AppContext, req: SignedRequest) {
       const added = append.length ? appendTo(contentOf(stored), changes, append) : { value: changes };
       if ("problems" in added) throw invalidArticle(added.problems);
       const taken = remove.length ? removeFrom(contentOf(stored), added.value, remove) : added;
-      if ("problems" in taken) throw invalidArticle(taken.problems);
+      // Said as what it is: the article is as valid as before (a salon's operator read "the article is invalid").
+      if ("problems" in taken) throw invalidArticle(taken.problems, "the article does not hold what was to be taken from it; nothing was written");
       const next = { ...contentOf(stored), ...taken.value };
       if (sameContent(contentOf(stored), next)) return null;
       return { ...stored, ...next, rev: stored.rev + 1, updated_at: now };

@@ -76,6 +76,9 @@ test("questions= given twice is one list, one a line in show; += adds to it, -= 
   r = await cli("set", "returns", "questions-=refund please");
   expect(r.code).toBe(1);
   expect(r.err).toContain('holds no question "refund please"');
+  // Said as what it is, not as an invalid article.
+  expect(r.err).toContain("the article does not hold what was to be taken from it; nothing was written");
+  expect(r.err).not.toContain("the article is invalid");
 });
 
 test("the inbox's answer column shows what a mended entry gets now, the articles it was once considered against left out", () => {
