@@ -85,7 +85,7 @@ describe.each(["sqlite", "postgres"] as const)("%s", (kind) => {
     // What the teach moved, said: the question nothing answered now gets the delivery article.
     expect(as.out).toContain("it now comes first for 1 other question followers asked lately, which it did not before:");
     expect(as.out).toMatch(/^ +\d+ {2}"where is my parcel" \(before: the fallback; now (alone|first of a list)\)$/m);
-    expect(as.out).toContain('take the question back (replyd set delivery questions-="0123 parcel")');
+    expect(as.out).toContain("take the question back (replyd set delivery questions-='0123 parcel')");
 
     expect(await s.say("is amex ok?")).not.toContain("Ways to pay");
     writeFileSync(join(s.dir, "syn.json"), JSON.stringify({ format: "replyd/1", matter: "synonyms", synonyms: [["Amex", "credit card"]] }));

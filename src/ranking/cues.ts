@@ -52,7 +52,7 @@ const LEANS_HAN = /(?:它们?|这个|那个|这种|这样|这些|那些|同样|(
  * had gone alone to the retirement article whose body says it (a service hall's walkthrough; no set
  * moved, Session 36).
  */
-const LEANS_HAN_AT = /^(?:那|还有|另外|如果|要是|也(?!许)|能|可以|要|需要|会(?!员)|多少|多久|几|什么时候|用什么|是不是|在哪|去哪|到哪|哪里|哪儿)|呢$|^(?:[一二两三四五六七八九十半每单整全]|上午|下午|晚上|中午|早上|周末|平时)\S{0,3}(?:多少钱|多少|多久|几点|几天|几号)[吗啊呀]?$/u;
+const LEANS_HAN_AT = /^(?:那|还有|另外|如果|要是|也(?!许)|能|可以|要|需要|会(?!员)|多少|多久|几|什么时候|用什么|是不是|在哪|去哪|到哪|哪里|哪儿)|呢$|^(?:[一二两三四五六七八九十半每单整全]|上午|下午|晚上|中午|早上|周末|平时)\S{0,3}(?:多少钱|多少|多久|几点|几天|几号)[吗啊呀]?$|^\p{Script=Han}(?:多少|多久|几天|几个月|几年|几次|几小时)[吗啊呀]?$/u;
 const LEANS_LATIN = /^(?:and|but|so|then|also|or|what about|how about|what if)\b|\b(?:it|its|they|them|their|that|this|these|those|too|also|either|then|same|yours(?! truly)|ours|theirs)\b|(?<!\b(?:a|the|coal|gold|land|salt|tin|copper) )\bmine\b|\b(?:before|after|beforehand|afterwards?)$/;
 
 const NUMBERS: Record<string, number> = {
@@ -138,18 +138,21 @@ export function namesByPronoun(text: string): boolean {
 export const asksOfItAlone = (text: string): boolean => refersBack(text) && fewWords(text);
 
 /**
- * Words continuing a question rather than asking one: opening on a preposition, a limiting adverb,
- * a conjunction or a number, with no question word or verb asking ("just for one day?", "for two
- * people", "on sundays", 就一天, 只要半天) — not a subject of its own ("parking", "refund for a
- * broken kettle", "sms code never arrives"), nor words that ask (几点关门, "what about kids", 周末呢).
+ * Words continuing a question rather than asking one: a limiting adverb or a preposition before a
+ * number, a day or a part of it, or whom it is for ("just for one day?", "only on weekends", "for
+ * 2 people", "on sundays", "for kids", 就一天, 只要半天, 在周末, 每周一) — not a subject of its own
+ * that opens on the same words ("to cancel my order", "in stock?", "on-site parking", 到店自提,
+ * 在线预约, 每天营业时间, 就诊流程, 单人间价格), nor words that ask (几点关门, "what about kids", 周末呢).
  * A walkthrough taught "just for one day", sent after a question about a friend's access, to the
  * access article, and the next follower asking whether a van could be hired "just for one day" got
  * that article alone.
  */
-const CONTINUES_LATIN = /^(?:just|only|even|also|too|and|but|or|plus|for|on|at|in|with|without|by|from|to|till|until|before|after|during|over|under|about|around|per|each|every|like|than|via|[0-9]+)\b/;
-const CONTINUES_HAN = /^(?:就|只|仅|光|才|单|连|对于?|给|跟|和|与|按|每|或者?|比如|包括|从|到|在|加上?|还是)/u;
+const WHEN_OR_WHOM = "(?:one|two|three|four|five|six|seven|eight|nine|ten|half|a few|[0-9]+\\w*|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|mon|tue|wed|thu|fri|sat|sun|weekends?|weekdays?|tomorrow|today|tonight|mornings?|afternoons?|evenings?|nights?|kids?|children|a child|adults?|students?|seniors?|people|me|us|him|her|them|my \\w+)";
+const CONTINUES_LATIN = new RegExp(`^(?:and |but |or |plus )?(?:(?:just|only|even)\\b|(?:for|on|at|in|by|from|till|until|before|after|during|over|under|around|per|each|every|with|without) ${WHEN_OR_WHOM}\\b)`);
+const COUNTED = "[一二两三四五六七八九十半几每0-9]";
+const CONTINUES_HAN = new RegExp(`^(?:(?:就|只|仅|才|单)(?:要|是|有|在|用|算)?${COUNTED}|(?:在|从|到|每)(?:周|星期|礼拜|${COUNTED}))`, "u");
 const ASKS_LATIN = /\b(?:what|whats|how|when|where|which|who|whom|whose|why|can|could|will|would|should|may|might|is|are|do|does|did)\b/;
-const ASKS_HAN = /[吗嘛么呢吧]|什么|啥|怎|多少|几|哪|谁|为何|为啥|咋|如何|是否|能否|可否|[能会要行有是可](?:不|没)[能会要行有是可以]/u;
+const ASKS_HAN = /[吗嘛么呢吧]|什么|啥|怎|多少|几(?:点|号|时)|哪|谁|为何|为啥|咋|如何|是否|能否|可否|[能会要行有是可](?:不|没)[能会要行有是可以]/u;
 export function continuesQuestion(text: string): boolean {
   const f = fold(text.replace(/[\u2019']/g, ""));
   const han = f.replace(/ /g, "");

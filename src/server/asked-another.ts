@@ -42,13 +42,18 @@ export async function askedAnotherOf(log: Pick<FollowerLog, "before">, entry: En
   return entry.direction === "in" && asksAnotherIn(entry) ? questionBefore(log, entry) : null;
 }
 
-/** The follower's question before `entry` within the conversation's window, past thanks, greetings and "another" (at most MOST_PASSED of them); null when there is none. */
+/**
+ * The follower's question before `entry` — a text or a voice message, past thanks, greetings and
+ * "another" (at most MOST_PASSED of them), within the conversation's window of `entry` —; null when
+ * there is none: a subscription, a menu's click or a picture before it asks nothing (following and
+ * then asking is how most conversations open: a review).
+ */
 export async function questionBefore(log: Pick<FollowerLog, "before">, entry: Entry): Promise<Entry | null> {
+  const since = new Date(Date.parse(entry.received_at) - CONVERSATION.windowMs).toISOString();
   let at = entry;
   for (let step = 0; step < MOST_PASSED; step++) {
-    const since = new Date(Date.parse(at.received_at) - CONVERSATION.windowMs).toISOString();
     const before = await log.before(at.seq, at.from_user, since);
-    if (!before) return null;
+    if (!before || textOf(before) === null) return null;
     if (!passedOver(before)) return before;
     at = before;
   }

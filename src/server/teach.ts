@@ -3,15 +3,14 @@ import { heldItem } from "./append.ts";
 import { NO_CONTROL, unprintable } from "../article/text-rules.ts";
 import { CONTENT } from "../article/fields.ts";
 import { badRequest, conflict, notFound } from "../base/errors.ts";
-import { asksAnother, asksOfItAlone, continuesQuestion, fewWords, FOLLOW_UP_WORDS, followsOn, leansOnBefore, namesByPronoun, saidBetweenQuestions, searchedWords } from "../ranking/cues.ts";
+import { asksAnother, continuesQuestion, saidBetweenQuestions, searchedWords } from "../ranking/cues.ts";
+import { byPronoun, followUpOnly, leaningShort, leansAsSent, ofItAlone } from "./teach-leaning.ts";
+import { shellWord } from "../base/shell-word.ts";
 import { taughtOf } from "../wechat/answering/taught.ts";
-import { choose } from "../ranking/choice.ts";
 import { withoutOpening } from "../ranking/courtesy.ts";
 import { askedForms, taughtForm } from "../ranking/taught-form.ts";
 import type { RankedArticle } from "../ranking/types.ts";
 import { termsOf } from "../ranking/words.ts";
-import { fold } from "../ranking/fold.ts";
-import { asksOnlyPrice } from "../ranking/price.ts";
 import { invalidArticle } from "./admin.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
@@ -21,7 +20,6 @@ import { CONVERSATION } from "../wechat/answering/conversation.ts";
 import { beforeTeaching, movedTo, TEACH_MOVES } from "./teach-moves.ts";
 import { offeredIn, offeredNow } from "./answered-now.ts";
 import { loggedAnswer } from "../wechat/answering/ranked-reply.ts";
-
 
 /**
  * POST /api/cli/teach (admin keys): a follower's text, named by its message in the log (inbox=),
@@ -79,19 +77,8 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
     if (saidBetweenQuestions(text)) throw badRequest(`${what} ("${text.slice(0, 40)}") is what followers say between questions, not a question an article answers`, "not_a_question");
   }
   const terms = termsOf(text);
-  // "要多少钱", "那中班呢", "and on sundays?": a follow-up that names its subject only with the question
-  // before it — a few words opening on "那" or "and", or asking only what it costs as the reading leans
-  // so ("how much?"; in Chinese any such message, 贵吗 and 收费吗 too: reading.ts). Taught, every follower sending
-  // it would get that article alone, whatever they had asked (a service hall's 要多少钱, taught to the
-  // card's replacement, answered the flexible-employment fee question's follow-up with the card's
-  // fee: a walkthrough). The operator's phrasing names it. Not a short question of its own that opens
-  // on a question word ("几点开门", "能开发票吗": a review), which followers ask as it is.
-  // Asking only whether there is a charge names nothing either, though it does not lean ("is there a
-  // charge", taught to the exchanges, answered every follower sending it after any question with
-  // them: a theatre's walkthrough); "what are your fees" asks of the account's, a question of its
-  // own. Said before "no word the ranking reads" ("how much is it").
-  const onlyPrice = asksOnlyPrice(text, terms.map((term) => ({ term })));
-  if ((leansOnBefore(text) && followsOn(text) && fewWords(text)) || (onlyPrice && (leansOnBefore(text) || HAN.test(text) || WHETHER_CHARGED.test(fold(text)))))
+  // Said before "no word the ranking reads" ("how much is it"): teach-leaning.ts says why each.
+  if (followUpOnly(text))
     throw badRequest(
       `${what} ("${text.slice(0, 40)}") only makes sense after the question before it: taught, every follower sending it would get this article, whatever they had asked. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…"`,
       "leans_on_before",
@@ -108,48 +95,20 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   // of the entry rules, taught to the deep-water test: every follower sending it got the test —
   // a swimming pool's walkthrough): said, not moved, until the operator takes them from that one.
   const ranked = ctx.read.articles.get(id)?.deleted === false ? await rankedFor(ctx, text) : null;
-  // A few words whose subject is only a pronoun for what was read, whose own words single out no
-  // article ("is it free?", "does it need booking", 这个要预约吗): taught, "is it free?" answered every
-  // follower with the safety check, after the classes' card too (a bike shop's walkthrough). Not
-  // when the words name one article by themselves: "is it open today?" is the hours' (a review).
-  if (ranked && asksOfItAlone(text) && choose(ranked).kind !== "one")
-    throw byPronounOnly(what, text, seq, named);
+  if (ranked && ofItAlone(text, ranked)) throw byPronounOnly(what, text, seq, named);
   const other = ranked && answeredByAnother(ctx, text, ranked, id);
   if (other)
     throw conflict(
       `${what} ("${text.slice(0, 40)}") is ${other.by === "question" ? `"${other.as}", a question taught to` : other.by === "title" ? "the title of" : `"${other.as}", a keyword of`} article "${other.id}": followers sending it get that article. ${other.by === "title" ? `To answer it with "${id}", retitle "${other.id}" (replyd set ${other.id} title=…), or teach a phrasing that says what "${id}" answers (--as "…")` : `To answer it with "${id}" instead, take it from "${other.id}" first (replyd set ${other.id} ${other.by === "keyword" ? "keywords" : "questions"}-=${shellWord(other.as)})`}`,
       "answered_by_another",
     );
-  // A short message naming what it asks of only by a pronoun ("can I book it?" after the parking
-  // card, "what time does it close", "where do i pick it up") whose words alone do not send this
-  // article: taught, every follower sending it got that article alone, whatever they had asked
-  // about (three walkthroughs: "can I book it?" then answered the rooms' follow-up with the parking
-  // card). A pronoun, not how the callback read the message: "周一开门吗", read with 那周末呢 before it
-  // because the article read held its words, is a question of its own, and teaching it is how the
-  // operator puts right the list it got (a walkthrough); nor a question opening on a question word
-  // or a modal, which Chinese asks without its subject (几点关门, 能开发票吗: a review); nor a longer
-  // message, which names its need itself ("And how do I get my money back if it arrives broken?" after
-  // delivery, to the returns). The operator's phrasing (--as) is held to it too: it should name the thing.
-  if (namesByPronoun(text) && fewWords(text, FOLLOW_UP_WORDS.han, FOLLOW_UP_WORDS.latin) && ranked && !singlesOut(ranked, id))
-    throw byPronounOnly(what, text, seq, named);
-  // A few words the callback read with the question before them (晚上呢 after the dog bites, "what
-  // about if im on benefits" after the sofa's collection, 要打几针 after the HPV vaccine, "do we have to
-  // pay upfront" after group bookings), whose words alone do not send this article: taught, the next
-  // follower sending them after any question got this article alone (four walkthroughs: 晚上呢 then
-  // answered a question about Saturday's hours with the dog bites, "do we have to pay upfront" an
-  // exchange's with group bookings). Longer than the rule above reads them (six Latin words), as they
-  // were read; however they open — a question of its own opening on a question word (几点关门, read
-  // with 周末呢 before it) is the operator's to say so, with --as and the same words, which are not
-  // held to how the callback read the message.
-  // So are a few words continuing the follower's question or leaning on it, however the callback
-  // read them ("just for one day" after a friend's access, read alone: cues.ts continuesQuestion;
-  // 要带什么 after a claims question, read alone for the fallback, taught to the claims, then sent
-  // them to followers asking of the annual inspection: a car dealer's walkthrough).
-  const short = given === undefined && fewWords(text, FOLLOW_UP_WORDS.han, FOLLOW_UP_WORDS.latin) && ranked && !singlesOut(ranked, id);
+  // The operator's phrasing (--as) is held to this one too: it should name the thing.
+  if (ranked && byPronoun(text, ranked, id)) throw byPronounOnly(what, text, seq, named);
   const readWith = entry.answer.startsWith("followup:");
-  if (short && (readWith || ((continuesQuestion(text) || leansOnBefore(text)) && (await questionBefore(ctx.write.log, entry)))))
+  const afterQuestion = async (words: string) => continuesQuestion(words) && (await questionBefore(ctx.write.log, entry)) !== null;
+  if (given === undefined && ranked && leaningShort(text, ranked, id, { readWith, afterQuestion: await afterQuestion(text) }))
     throw badRequest(
-      `${what} ("${text.slice(0, 40)}") ${readWith ? "was read with the question before it" : "came right after the follower's question and leans on it"}, which says what it asks of: taught alone, every follower sending it would get this article, whatever they had asked. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…" (the same words with --as, if they are a question of its own)`,
+      `${what} ("${text.slice(0, 40)}") ${readWith ? "was read with the question before it" : "continues the follower's question just before it"}, which says what it asks of: taught alone, every follower sending it would get this article, whatever they had asked. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…" (the same words with --as, if they are a question of its own)`,
       "leans_on_before",
     );
 
@@ -176,6 +135,9 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   // get now, said (a theatre's operator taught "whats on in april" --as "what shows are on", and the
   // message itself still got the fallback, unsaid).
   const own = given !== undefined ? await offeredNow(ctx, said) : undefined;
+  // …and whether teaching them as they are would be refused as leaning on the question before.
+  const ownRanked = own !== undefined ? await rankedFor(ctx, message) : null;
+  const ownLeans = ownRanked !== null && leansAsSent(message, ownRanked, id, { readWith, afterQuestion: await afterQuestion(message) });
   return {
     taught: true,
     seq,
@@ -187,18 +149,9 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
     moved_count: moved.length,
     // Taught the article the follower asked another answer after (an operator taught the refunds the follower had turned down, unsaid: a walkthrough).
     ...(askedOf && offeredIn(askedOf.answer).includes(r.article.id) ? { turned_down: true } : {}),
-    ...(given !== undefined && own !== undefined ? { message_now: own.kind === "none" ? null : loggedAnswer(own), ...(leansAsSent(message, readWith) ? { message_leans: true } : {}) } : {}),
+    ...(given !== undefined && own !== undefined ? { message_now: own.kind === "none" ? null : loggedAnswer(own), ...(ownLeans ? { message_leans: true } : {}) } : {}),
   };
 }
-
-/**
- * A message's few words lean on the question before them — read with it, or continuing it, leaning
- * on it, naming its thing by a pronoun —: teaching them as they are would be refused (above), so
- * the client does not offer it beside a phrasing taught for them (a salon's operator was told to
- * teach the message itself, and was refused).
- */
-const leansAsSent = (message: string, readWith: boolean): boolean =>
-  fewWords(message, FOLLOW_UP_WORDS.han, FOLLOW_UP_WORDS.latin) && (readWith || leansOnBefore(message) || continuesQuestion(message) || namesByPronoun(message));
 
 /** The articles the ranking finds for `text`, as for a follower's message; null when it is busy or fails (the checks that read them are then skipped). */
 async function rankedFor(ctx: AppContext, text: string): Promise<RankedArticle[] | null> {
@@ -213,30 +166,13 @@ const byPronounOnly = (what: string, text: string, seq: number, named: string) =
     "leans_on_before",
   );
 
-const HAN = /\p{Script=Han}/u;
-/** Whether there is a charge, of something unnamed: "is there a fee?", "are there any extra charges", "do you charge?". */
-const WHETHER_CHARGED = /\b(?:is|are) there (?:a|an|any|extra|additional)\b|\bcharge\W*$/;
-
-
-
-
-/** The ranking sends `id` alone for these words. */
-function singlesOut(ranked: readonly RankedArticle[], id: string): boolean {
-  const c = choose(ranked);
-  return c.kind === "one" && c.article.id === id;
-}
-
 /** The live article other than `id` that `text` is taught to, titled or a keyword of, as a follower sending it would be answered (wechat/answering/taught.ts). */
 function answeredByAnother(ctx: AppContext, text: string, ranked: readonly RankedArticle[], id: string): { id: string; by: "question" | "title" | "keyword"; as: string } | null {
   const t = taughtOf(text, ranked, ctx.read.articles);
   if (!t || !("article" in t) || t.article.id === id) return null;
   // The keyword or question as the article holds it ("金卡" for 金卡呢): what the operator takes from it.
-  const forms = askedForms(text, withoutOpening(text));
-  const held = t.by === "title" ? t.article.title : (t.by === "keyword" ? t.article.keywords : t.article.questions).find((k) => forms.includes(taughtForm(k)));
+  // In the order taughtOf reads the message's forms (as written, then without its greeting).
+  const list = t.by === "keyword" ? t.article.keywords : t.article.questions;
+  const held = t.by === "title" ? t.article.title : askedForms(text, withoutOpening(text)).map((f) => list.find((k) => taughtForm(k) === f)).find((k) => k !== undefined);
   return { id: t.article.id, by: t.by, as: held ?? text };
 }
-
-/** `word` as one argument of a shell command: quoted when it holds a space or a quote. */
-const shellWord = (word: string): string => (/^[^\s"'`$\\]+$/u.test(word) ? word : `"${word.replace(/["`$\\]/g, "\\$&")}"`);
-
-

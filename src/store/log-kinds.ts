@@ -7,7 +7,7 @@
  * quarter hour, however many messages the log holds (bench/report.ts).
  */
 
-import { asksAnother, followsOn, picksEntry } from "../ranking/cues.ts";
+import { asksAnother, picksEntry } from "../ranking/cues.ts";
 import { standsAlone } from "../ranking/courtesy.ts";
 import { folded, termsOf } from "../ranking/words.ts";
 
@@ -111,11 +111,14 @@ const unitsOf = (terms: readonly string[]): Set<string> => new Set(terms.filter(
  * a word shared, and little else, which two walkthroughs' reports had counted): the report would count
  * every busy follower's questions as answers that failed.
  */
+const ANOTHER_SIDE = /^(?:那(?![个些里边儿么]).*呢[\s\p{P}\p{S}]*$|(?:and|what about|how about)\b)/u;
+
 export function asksAbout(content: string, before: string | null): boolean {
   if (asksAnother(content)) return true;
-  // Opening as a follow-up does, it asks of another side ("那大保养呢" after 小保养多少钱 shares 保养:
-  // a car dealer's walkthrough's report had counted it).
-  if (!before || followsOn(content)) return false;
+  // "What about …" asks of another side of it ("那大保养呢" after 小保养多少钱 shares 保养: a car
+  // dealer's walkthrough's report had counted it); "but i still cant reset my password", or
+  // 那社保卡补办到底要多久, asks again.
+  if (!before || ANOTHER_SIDE.test(folded(content).trim())) return false;
   const [now, then] = [termsOfAsked(content), termsOfAsked(before)];
   const had = wordsOf(then);
   if (![...wordsOf(now)].some((w) => had.has(w))) return false;

@@ -407,10 +407,11 @@ test("teach refuses a few words read with the question before them (晚上呢, \
   expect(phrased.data).toMatchObject({ message: "客服电话是多少呢", message_now: "answer:contact" });
 });
 
-test("teach refuses a few words continuing the follower's question before them (\"just for one day\", 就一天) or leaning on it (要带什么), though read alone; taught first in a conversation, past its window, as a question of their own, or with --as", async () => {
+test("teach refuses a few words continuing the follower's question just before them (\"just for one day\", 就一天), though read alone; taught first in a conversation, after a subscription, past the window, as a question or a subject of their own, or with --as", async () => {
   await importDoc({ matter: "articles" }, SHOP);
   const answerOf = async (seq: number) => ((await call("GET", "/api/cli", [["inbox", "all"], ["limit", "5"]])).data.items as { seq: number; answer: string }[]).find((i) => i.seq === seq)?.answer;
-  for (const [first, then, id] of [["how do i reset my password", "just for one day", "returns"], ["客服电话多少", "就一天", "contact"], ["你们卖手机壳吗", "要带什么", "returns"]] as const) {
+  const teach = async (seq: number, id: string, as?: string) => call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", id], ...(as === undefined ? [] : [["as", as] as [string, string]])]);
+  for (const [first, then, id] of [["how do i reset my password", "just for one day", "returns"], ["客服电话多少", "就一天", "contact"]] as const) {
     await say(first);
     // Thanks between them pass over, as "another" passes them.
     await say("thanks");
@@ -418,26 +419,39 @@ test("teach refuses a few words continuing the follower's question before them (
     const seq = await newest();
     // Read alone: the rule on how the callback read it is not what refuses it here.
     expect({ then, read: (await answerOf(seq))?.split(":")[0] }).not.toEqual({ then, read: "followup" });
-    const refused = await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", id]]);
+    const refused = await teach(seq, id);
     expect({ then, r: refused.status, code: refused.error?.code }).toEqual({ then, r: 400, code: CODE.leans_on_before });
-    expect(refused.error.message).toContain("came right after the follower's question and leans on it");
+    expect(refused.error.message).toContain("continues the follower's question just before it");
     expect((await call("GET", "/api/cli", [["id", id]])).data.questions).toEqual([]);
     // The same words with --as: the operator says they are a question of their own.
-    expect((await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", id], ["as", then]])).data).toMatchObject({ taught: true, question: then });
+    expect((await teach(seq, id, then)).data).toMatchObject({ taught: true, question: then });
+    await call("PUT", "/api/cli", [["id", id], ["questions", ""]]);
+    // Another phrasing given: the message's own words, which teach refuses as they are, said to lean.
+    const phrased = await teach(seq, id, "price of a one day rental");
+    expect({ status: phrased.status, error: phrased.error, data: phrased.data }).toMatchObject({ status: 200, data: { taught: true, message_leans: true } });
     await call("PUT", "/api/cli", [["id", id], ["questions", ""]]);
     // Past the window, the same words open a conversation: nothing before them says what they ask of.
     t.clock.advance(CONVERSATION.windowMs);
     await say(then);
-    expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", id]])).data).toMatchObject({ taught: true });
+    expect("message_leans" in (await teach(await newest(), id, "price of a one day rental")).data).toBe(false);
+    await call("PUT", "/api/cli", [["id", id], ["questions", ""]]);
+    expect((await teach(await newest(), id)).data).toMatchObject({ taught: true });
+    await call("PUT", "/api/cli", [["id", id], ["questions", ""]]);
+    // Nor does a subscription: it asks nothing (following, then asking, is how conversations open).
+    await t.handle(wxPost(eventMsg("subscribe", Math.floor(t.clock.now() / 1000)), Math.floor(t.clock.now() / 1000)));
+    await say(then);
+    expect((await teach(await newest(), id)).data).toMatchObject({ taught: true });
     await call("PUT", "/api/cli", [["id", id], ["questions", ""]]);
     t.clock.advance(CONVERSATION.windowMs);
   }
-  // A question or a subject of its own after a question, read alone, is taught.
-  for (const [then, id] of [["can i pay by card", "payment"], ["我想退货", "returns"], ["refund for a broken kettle", "returns"]] as const) {
-    await say("how do i reset my password");
+  // A question or a subject of its own after a question, read alone, is taught: opening on a
+  // modal with no subject (要带什么材料), on a preposition or an adverb (a review: 到店自提, "to cancel my order").
+  for (const [then, id] of [["can i pay by card", "payment"], ["我想退货", "returns"], ["refund for a broken kettle", "returns"], ["要带什么材料", "returns"], ["到店自提", "delivery"], ["to cancel my order", "returns"]] as const) {
+    // After a question nothing answers: the reading together finds nothing either, and reads them alone.
+    await say("你们卖手机壳吗");
     await say(then);
     expect((await answerOf(await newest()))?.split(":")[0]).not.toBe("followup");
-    expect({ then, r: (await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", id]])).data?.taught }).toEqual({ then, r: true });
+    expect({ then, r: (await teach(await newest(), id)).data?.taught }).toEqual({ then, r: true });
     t.clock.advance(CONVERSATION.windowMs);
   }
 });
@@ -446,8 +460,8 @@ test("teach refuses words another article answers already — taught to it, its 
   const [returns, delivery, password, payment, contact] = SHOP as [Shop, Shop, Shop, Shop, Shop];
   await importDoc({ matter: "articles" }, [{ ...returns, keywords: ["what to bring"] }, delivery, { ...password, questions: ["locked out"] }, payment, { ...contact, keywords: ["金卡"] }]);
   for (const [text, other, by, take] of [
-    ["what to bring", "returns", '"what to bring", a keyword of', 'replyd set returns keywords-="what to bring"'],
-    ["Locked out!", "password", '"locked out", a question taught to', 'replyd set password questions-="locked out"'],
+    ["what to bring", "returns", '"what to bring", a keyword of', "replyd set returns keywords-='what to bring'"],
+    ["Locked out!", "password", '"locked out", a question taught to', "replyd set password questions-='locked out'"],
     ["ways to pay", "payment", "the title of", "replyd set payment title=…"],
     // The message as the keyword is compared (its 呢 left out): the keyword itself is named.
     ["金卡呢", "contact", '"金卡", a keyword of', "replyd set contact keywords-=金卡)"],

@@ -44,7 +44,7 @@ test("the quarter hour and the reply-time bucket a message is counted in", () =>
   expect([0, 7, 99, 100, 109, 999, 1000, 1099, 4567, 12_345, 600_000, 9e9, -5].map(replyBucket)).toEqual([0, 7, 99, 100, 100, 990, 1000, 1000, 4500, 12_000, 600_000, 600_000, 0]);
 });
 
-test("asking about the question before: a word of it and more than half of the message again (half of one of two units), not the phrasing questions share, nor a pair straddling it, nor one word of several, nor a follow-up on another side of it (那…, \"and …\")", () => {
+test("asking about the question before: a word of it and more than half of the message again (half of one of two units), not the phrasing questions share, nor a pair straddling it, nor one word of several, nor a follow-up on another side of it (那…呢, \"and …\", \"what about …\"), where \"but …\" and 那… asking the same do ask again", () => {
   const again: [string, string][] = [
     ["社保卡挂失", "社保卡丢了咋办"],
     ["社保卡补办要多久", "社保卡怎么补办"],
@@ -52,6 +52,9 @@ test("asking about the question before: a word of it and more than half of the m
     ["how long does it take?", "how long does delivery take"],
     ["换一个", "营业时间"],
     ["泊車幾錢", "有冇得泊車"],
+    // Opening as a follow-up, adding nothing of its own: asked again (a review).
+    ["but i still cant reset my password", "how do i reset my password"],
+    ["那社保卡补办到底要多久", "社保卡补办要多久"],
   ];
   const own: [string, string][] = [
     ["你好，请问停车场在哪", "你好，请问营业时间是几点"],

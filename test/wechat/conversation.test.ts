@@ -546,6 +546,7 @@ test("a few words leaning on the question before, taught to an article, are that
     { id: "claims", url: url("claims"), title: "事故车理赔流程", keywords: ["理赔", "事故车"], body: "出险后先报保险公司，拍照留证，再把车开到店里定损。需要提供行驶证、驾驶证、保单和事故认定书。" },
     { id: "inspection", url: url("inspection"), title: "年检代办服务", keywords: ["年检", "代办"], body: "年检代办服务费150元，不含检测费。需要提供行驶证原件、交强险保单副本，车主无需到场。" },
     { id: "oil", url: url("oil"), title: "机油型号与自带机油", keywords: ["机油"], body: "自带机油收取工时费80元，全合成机油推荐0W-20。" },
+    { id: "invoice", url: url("invoice"), title: "能开发票吗", body: "维修保养均可开具增值税普通发票，抬头和税号请在结算时告诉前台。" },
   ];
   await importDoc(dealer);
   expect((await call("PUT", "/api/cli", [["id", "claims"], ["questions", "要带什么"]])).status).toBe(200);
@@ -557,6 +558,9 @@ test("a few words leaning on the question before, taught to an article, are that
   // After the claims, the claims (the taught answer and the conversation agree).
   await say("事故车怎么理赔", { from: "o_claims" });
   expect((await say("要带什么", { from: "o_claims" })).ids[0]).toBe("claims");
+  // A title is no teaching: leaning words that are an article's title are that article's after any question (a review).
+  await say("年检能代办吗", { from: "o_invoice" });
+  expect((await say("能开发票吗", { from: "o_invoice" })).ids).toEqual(["invoice"]);
 });
 
 test("after an entry picked from a tag's list, a follow-up is read with that entry's title: what the follower reads, not the tag's description", async () => {

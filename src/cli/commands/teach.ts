@@ -8,6 +8,7 @@ import { defineCommand } from "../command.ts";
 import type { CommandContext } from "../context.ts";
 import { usage } from "../errors.ts";
 import { cutColumns } from "../table.ts";
+import { shellWord } from "../../base/shell-word.ts";
 
 /** replyd teach SEQ ARTICLE: the text of inbox message SEQ becomes one of the article's questions. */
 export async function teach(c: CommandContext): Promise<void> {
@@ -35,8 +36,11 @@ export async function teach(c: CommandContext): Promise<void> {
       // With --as, the message's own words are the ranking's still: what they get, when not this article first.
       ...(ownWords !== undefined && ownWords[0] !== r.article.id
         ? [
-            `message ${r.seq}'s own words still get ${ownWords.length ? ownWords.join(", ") : "the fallback"}${
-              r.message_leans ? ": they lean on the question before them, which says what they ask of — the conversation answers them" : `; to answer them with this article too: replyd teach ${r.seq} ${r.article.id}`
+            // Of "another", the question it asked another answer to (a courier's operator read "message 138's own words" of a 换一个).
+            `message ${r.asked_of ?? r.seq}'s own words still get ${ownWords.length ? ownWords.join(", ") : "the fallback"}${
+              r.message_leans
+                ? ": they make sense only after the question before them, which says what they ask of — the conversation answers them"
+                : `; to answer them with this article too: replyd teach ${r.asked_of ?? r.seq} ${r.article.id}`
             }`,
           ]
         : []),
@@ -46,7 +50,7 @@ export async function teach(c: CommandContext): Promise<void> {
             `it now comes first for ${movedCount} other question${movedCount === 1 ? "" : "s"} followers asked lately, which it did not before:`,
             ...moved.map((m) => `  ${String(m.seq).padStart(6)}  "${cutColumns(m.text, 60)}" (before: ${m.was ?? "the fallback"}${m.alone === undefined ? "" : m.alone ? "; now alone" : "; now first of a list"})`),
             ...(movedCount > moved.length ? [`  and ${movedCount - moved.length} more`] : []),
-            `if it should not answer them, take the question back (replyd set ${r.article.id} questions-=${JSON.stringify(r.question)}) and teach words that name the need (--as "…")`,
+            `if it should not answer them, take the question back (replyd set ${r.article.id} questions-=${shellWord(r.question)}) and teach words that name the need (--as "…")`,
           ]
         : []),
     ].join("\n"),

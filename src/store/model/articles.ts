@@ -47,6 +47,7 @@ export class ArticleRepo extends ArticleListing {
   private readonly deletedQuestions: DeletedQuestions;
 
   constructor(db: Database) {
+    // ArticleListing's constructor must call nothing overridable: changed() reads the fields below, set after it.
     super(db);
     this.byId = db.query("SELECT * FROM articles WHERE id = ?");
     this.byLiveCode = db.query("SELECT * FROM articles WHERE lower(code) = lower(?) AND deleted = 0 AND code IS NOT NULL");

@@ -8,11 +8,11 @@ import type { ReadModel } from "../../store/read-model.ts";
 import { sourcesOf } from "../../llm/prompt.ts";
 import { answerReply, entryLabels, loggedAnswer, news, numberedLabels } from "./ranked-reply.ts";
 import { CONVERSATION, turnTime, type Conversations, type Turn } from "./conversation.ts";
-import { pickedFromList, read, type Reading } from "./reading.ts";
+import { leansFewWords, pickedFromList, read, type Reading } from "./reading.ts";
 import { nextTurn, offer } from "./reading-turn.ts";
 import { MAX_INPUT } from "./regex.ts";
-import { courtesyOf, withoutOpening } from "../../ranking/courtesy.ts";
-import { bareNumber, fewWords, FOLLOW_UP_WORDS, leansOnBefore } from "../../ranking/cues.ts";
+import { courtesyOf } from "../../ranking/courtesy.ts";
+import { bareNumber } from "../../ranking/cues.ts";
 import { partsOf } from "../../ranking/parts.ts";
 import { ANSWERS, choose, type Choice } from "../../ranking/choice.ts";
 import type { RankedArticle } from "../../ranking/types.ts";
@@ -84,12 +84,13 @@ export class Questions {
     // Articles that share only a character or two with the question (no word of it: ranking/score.ts) are no source for a model either.
     // The message as taught to an article: that article alone (taught.ts), however close its
     // neighbours rank — and no model asked to write from them: the operator decided.
-    // Not a few words leaning on the question before, read with it: what they ask of is that
-    // question's, whatever they were taught for after another (要带什么, taught to the claims after a
-    // claims question, had sent the claims to followers asking of the annual inspection, the first
-    // service and the courtesy car: a car dealer's walkthrough). Alone, they are taught still.
-    const leaning = reading.how === "followup" && leansOnBefore(withoutOpening(question)) && fewWords(question, FOLLOW_UP_WORDS.han, FOLLOW_UP_WORDS.latin);
-    const taught = reading.how !== "another" && !leaning && ranked ? taughtOf(question, ranked.articles, this.store.articles) : null;
+    // Not a few words leaning on the question before, read with it, taught word for word: what they
+    // ask of is that question's, whatever they were taught for after another (要带什么, taught to the
+    // claims after a claims question, had sent the claims to followers asking of the annual
+    // inspection, the first service and the courtesy car: a car dealer's walkthrough). Alone, they
+    // are taught still; a title or a keyword they are names its article (reading.ts says the same).
+    const asTaught = reading.how !== "another" && ranked ? taughtOf(question, ranked.articles, this.store.articles) : null;
+    const taught = asTaught && reading.how === "followup" && leansFewWords(question) && ("deleted" in asTaught || asTaught.by === "question") ? null : asTaught;
     // Taught to an article deleted since: nothing, and in the inbox for the operator to teach anew.
     if (taught && "deleted" in taught) return remember([], { ...this.says(nothing, true, question), answer: `${how}${nothing}` });
     const sources = this.forModel && !taught ? sourcesOf((ranked?.articles ?? []).filter((a) => a.word)) : [];

@@ -22,7 +22,7 @@ import { choose, type Choice } from "../../ranking/choice.ts";
 import { isWord } from "../../ranking/score.ts";
 import { CONTEXT, type Question } from "../../ranking/question.ts";
 import type { RankedArticle, Ranking, RankingResult } from "../../ranking/types.ts";
-import { asksAnother, asksOfItAlone, bareNumber, leansOnBefore, picksEntry } from "../../ranking/cues.ts";
+import { asksAnother, asksOfItAlone, bareNumber, fewWords, FOLLOW_UP_WORDS, leansOnBefore, picksEntry } from "../../ranking/cues.ts";
 import { standsAlone, withoutOpening } from "../../ranking/courtesy.ts";
 import { CONVERSATION, type Turn } from "./conversation.ts";
 import { articleRead, lastPicked } from "./turn.ts";
@@ -157,9 +157,9 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // alone above) is about the article read before it (Turn.read).
   const read = reading ?? last.read;
   const kept = led !== undefined && led.id === read && (taken.kind === "one" || asksOfItAlone(asked));
-  // Nor when what names it is the message taught to it, word for word, and the message leans: the
-  // teaching, not a subject (要带什么 taught to the claims, after the annual inspection: questions.ts).
-  if (named && !kept && !(leans && taughtWordForWord(asked, named, alone.ranked.articles)) && named.headCoverage >= READING.namesAnother && (named.headCoverage > ledHead || (!leans && named.id !== led?.id))) return alone;
+  // Nor when what names it is the message taught to it, word for word, and the message is a few
+  // leaning words: the teaching, not a subject (要带什么 taught to the claims, after the annual inspection: questions.ts).
+  if (named && !kept && !(leansFewWords(text) && taughtWordForWord(asked, named, alone.ranked.articles)) && named.headCoverage >= READING.namesAnother && (named.headCoverage > ledHead || (!leans && named.id !== led?.id))) return alone;
   // The entry picked from the list is what the follower reads now: the follow-up is about it when
   // the reading together ranks it close (多少钱一针 after 第二个 had picked the cat's vaccines: the
   // dog's came first on its body's 一针 — a pet hospital's walkthrough). So is the article read when
@@ -173,6 +173,16 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   const it = chosen === undefined || led?.id === chosen ? undefined : together.articles.find((a) => a.id === chosen && (chosen === entry || PRICE.test(a.passage ?? "")));
   const ranked = it && led && it.score >= led.score * READING.pickedClose ? { ...together, articles: [it, ...together.articles.filter((a) => a !== it)] } : together;
   return { how: "followup", question, asked: spoken(text, earlier), ranked };
+}
+
+/**
+ * A few words leaning on the question before (cues.ts leansOnBefore; eight Chinese characters, six
+ * Latin words), read without the thanks or greeting they open with: read with another question, a
+ * question taught those very words names no subject of theirs (read(), questions.ts).
+ */
+export function leansFewWords(text: string): boolean {
+  const asked = withoutOpening(text);
+  return leansOnBefore(asked) && fewWords(asked, FOLLOW_UP_WORDS.han, FOLLOW_UP_WORDS.latin);
 }
 
 /** `text` is one of `article`'s taught questions (taught.ts), as the ranking's articles hold them. */

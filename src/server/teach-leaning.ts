@@ -1,0 +1,84 @@
+/**
+ * What `replyd teach` refuses as leaning on the question before it (docs/answers.md "Teaching"):
+ * words that, taught, would send their article alone to every follower sending them, whatever they
+ * had asked. Each rule is its own predicate, so that the teach refuses by them and, beside a
+ * phrasing taught with --as, says whether the message's own words would be refused (`message_leans`:
+ * the client offers no teach of them then — a salon's operator was told to teach the message itself,
+ * and was refused).
+ */
+import { asksOfItAlone, continuesQuestion, fewWords, FOLLOW_UP_WORDS, followsOn, leansOnBefore, namesByPronoun } from "../ranking/cues.ts";
+import { choose } from "../ranking/choice.ts";
+import { fold } from "../ranking/fold.ts";
+import { asksOnlyPrice } from "../ranking/price.ts";
+import type { RankedArticle } from "../ranking/types.ts";
+import { termsOf } from "../ranking/words.ts";
+
+/** Whether there is a charge, of something unnamed: "is there a fee?", "are there any extra charges", "do you charge?". */
+const WHETHER_CHARGED = /\b(?:is|are) there (?:a|an|any|extra|additional)\b|\bcharge\W*$/;
+const HAN = /\p{Script=Han}/u;
+
+/**
+ * "要多少钱", "那中班呢", "and on sundays?": a follow-up that names its subject only with the question
+ * before it — a few words opening on "那" or "and", or asking only what it costs as the reading leans
+ * so ("how much?"; in Chinese any such message, 贵吗 and 收费吗 too: reading.ts). Taught, every
+ * follower sending it would get that article alone, whatever they had asked (a service hall's
+ * 要多少钱, taught to the card's replacement, answered the flexible-employment fee question's
+ * follow-up with the card's fee: a walkthrough). The operator's phrasing names it. Not a short
+ * question of its own that opens on a question word ("几点开门", "能开发票吗": a review), which
+ * followers ask as it is. Asking only whether there is a charge names nothing either, though it does
+ * not lean ("is there a charge", taught to the exchanges, answered every follower sending it after
+ * any question with them: a theatre's walkthrough); "what are your fees" asks of the account's.
+ */
+export function followUpOnly(text: string): boolean {
+  const onlyPrice = asksOnlyPrice(text, termsOf(text).map((term) => ({ term })));
+  return (leansOnBefore(text) && followsOn(text) && fewWords(text)) || (onlyPrice && (leansOnBefore(text) || HAN.test(text) || WHETHER_CHARGED.test(fold(text))));
+}
+
+/**
+ * A few words whose subject is only a pronoun for what was read, whose own words single out no
+ * article ("is it free?", "does it need booking", 这个要预约吗): taught, "is it free?" answered every
+ * follower with the safety check, after the classes' card too (a bike shop's walkthrough). Not
+ * when the words name one article by themselves: "is it open today?" is the hours' (a review).
+ */
+export const ofItAlone = (text: string, ranked: readonly RankedArticle[]): boolean => asksOfItAlone(text) && choose(ranked).kind !== "one";
+
+/**
+ * A short message naming what it asks of only by a pronoun ("can I book it?" after the parking
+ * card, "what time does it close", "where do i pick it up") whose words alone do not send this
+ * article: taught, every follower sending it got that article alone, whatever they had asked
+ * about (three walkthroughs: "can I book it?" then answered the rooms' follow-up with the parking
+ * card). A pronoun, not how the callback read the message: "周一开门吗", read with 那周末呢 before it
+ * because the article read held its words, is a question of its own, and teaching it is how the
+ * operator puts right the list it got (a walkthrough); nor a question opening on a question word
+ * or a modal, which Chinese asks without its subject (几点关门, 能开发票吗: a review); nor a longer
+ * message, which names its need itself ("And how do I get my money back if it arrives broken?" after
+ * delivery, to the returns).
+ */
+export const byPronoun = (text: string, ranked: readonly RankedArticle[], id: string): boolean => namesByPronoun(text) && short(text) && !singlesOut(ranked, id);
+
+/**
+ * A few words the callback read with the question before them (`readWith`: 晚上呢 after the dog
+ * bites, "what about if im on benefits" after the sofa's collection, 要打几针 after the HPV vaccine,
+ * "do we have to pay upfront" after group bookings), or that continue the follower's question just
+ * before them however they were read (`continuing`: "just for one day" after a friend's access,
+ * read alone), whose words alone do not send this article: taught, the next follower sending them
+ * after any question got this article alone (five walkthroughs: 晚上呢 then answered a question about
+ * Saturday's hours with the dog bites, "just for one day" a van's hire with the access article).
+ * Longer than the rule above reads them (six Latin words); however they open — a question of its own
+ * opening on a question word (几点关门, read with 周末呢 before it) is the operator's to say so, with
+ * --as and the same words.
+ */
+export const leaningShort = (text: string, ranked: readonly RankedArticle[], id: string, how: { readWith: boolean; afterQuestion: boolean }): boolean =>
+  short(text) && !singlesOut(ranked, id) && (how.readWith || (how.afterQuestion && continuesQuestion(text)));
+
+const short = (text: string) => fewWords(text, FOLLOW_UP_WORDS.han, FOLLOW_UP_WORDS.latin);
+
+/** The ranking sends `id` alone for these words. */
+export function singlesOut(ranked: readonly RankedArticle[], id: string): boolean {
+  const c = choose(ranked);
+  return c.kind === "one" && c.article.id === id;
+}
+
+/** Whether teaching `text` itself to `id` would be refused as leaning on the question before it (each rule above). */
+export const leansAsSent = (text: string, ranked: readonly RankedArticle[], id: string, how: { readWith: boolean; afterQuestion: boolean }): boolean =>
+  followUpOnly(text) || ofItAlone(text, ranked) || byPronoun(text, ranked, id) || leaningShort(text, ranked, id, how);
