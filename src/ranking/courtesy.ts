@@ -54,6 +54,9 @@ const OPENS = [
   "早晨", "早", "早上好", "早安", "ㄋㄏ", "中午好", "午安", "下午好", "晚上好", "你好", "您好", "你们好", "大家好", "哈喽", "哈啰", "嗨", "安安",
   "再问一下", "还想问一下", "我还想问", "还有个问题", "还有一个问题", "另外一个问题", "换个问题", "问个问题", "请问", "请问一下", "问一下", "想问一下", "我想问一下",
   "咨询一下", "我想咨询一下", "打扰一下", "在吗", "在么", "在嘛", "在不在", "有人吗", "有人在吗", "有冇人", "有冇人喺度", "喂",
+  // "在" and "在？" alone ask whether anyone is there, as 在吗 does (a courier's walkthrough: "在" had
+  // got the branch address by its keyword 网点在哪, "在？" the fallback).
+  "在", "在不",
   "one more question", "another question", "i have a question", "i have another question", "quick question", "hello", "hi", "anyone there", "is anyone there", "anybody there", "is anybody there",
   // Asking to ask, as students writing English as a second language open ("Dear teacher, I want to ask
   // about accommodation price" got the fallback: its "ask" held against every article, a walkthrough).
@@ -191,11 +194,21 @@ export function withoutOpening(text: string): string {
   return rest;
 }
 
+/**
+ * An opening asking to ask, typed straight onto the question with no mark between ("请问快递员能上门
+ * 来拿吗", "想问一下周末开门吗"): taught so, the question had kept it, and a follower asking without it
+ * was no taught question (a courier's walkthrough). Not those ending on 下, which run into the
+ * question's words (请问下午几点开, 我想问下载的课件).
+ */
+const GLUED = /^(?:你好|您好)?(?:请问一下|请问|我想问一下|想问一下|问一下|我想咨询一下|想咨询一下|咨询一下|打扰一下)(?=\p{Script=Han})/u;
+
 /** Openings taken off a question, one after another, at most. */
 const OPENINGS = 3;
 
 function oneOpeningOff(text: string): string {
   if (courtesyOf(text) !== null) return text;
+  const glued = GLUED.exec(text);
+  if (glued && glued[0].length < text.length) return text.slice(glued[0].length);
   // The longest opening of 24 characters at most that ends at a mark or space and is courtesy, or whom it addresses ("医生，").
   let cut = 0;
   for (const m of text.slice(0, 25).matchAll(/[\s,，.。!！~～:：;；、]+/gu)) {

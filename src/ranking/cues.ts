@@ -50,7 +50,9 @@ const LEANS_HAN = /(?:它们?|这个|那个|这种|这样|这些|那些|同样|(
  * an article in its head still moves there (reading.ts). A modal after how it is done
  * (网上能办吗, 现场能交吗) leans too (LEANS_HAN_HOW): "网上能办吗" after the flexible-employment question
  * had gone alone to the retirement article whose body says it (a service hall's walkthrough; no set
- * moved, Session 36).
+ * moved, Session 36). So does a verb alone asking how long or how much of it (放几天, 等多久, 寄几天):
+ * "放几天" after 快递柜取件码丢了 had been read alone and got the delivery times (a courier's
+ * walkthrough; no set moved, Session 43).
  */
 const LEANS_HAN_AT = /^(?:那|还有|另外|如果|要是|也(?!许)|能|可以|要|需要|会(?!员)|多少|多久|几|什么时候|用什么|是不是|在哪|去哪|到哪|哪里|哪儿)|呢$|^(?:[一二两三四五六七八九十半每单整全]|上午|下午|晚上|中午|早上|周末|平时)\S{0,3}(?:多少钱|多少|多久|几点|几天|几号)[吗啊呀]?$|^\p{Script=Han}(?:多少|多久|几天|几个月|几年|几次|几小时)[吗啊呀]?$/u;
 const LEANS_LATIN = /^(?:and|but|so|then|also|or|what about|how about|what if)\b|\b(?:it|its|they|them|their|that|this|these|those|too|also|either|then|same|yours(?! truly)|ours|theirs)\b|(?<!\b(?:a|the|coal|gold|land|salt|tin|copper) )\bmine\b|\b(?:before|after|beforehand|afterwards?)$/;

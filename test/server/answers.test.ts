@@ -198,11 +198,11 @@ test("a greeting gets the welcome text, thanks or an emoji no reply, whatever an
   await importDoc([REFUND, SHIPPING, { id: "thanks", title: "感谢您的支持 不在服务范围的地区", url: "https://example.com/t", body: "谢谢大家。在不在服务范围，请看地图。" }]);
   const texts = await call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: JSON.stringify({ format: "replyd/1", matter: "texts", texts: { fallback: "暂时回答不了", welcome: "您好，请直接输入问题" } }) }] });
   expect(texts.status).toBe(200);
-  for (const said of ["在不在", "在吗在吗？？？", "您好", "Hi!", "再问一下"]) expect({ said, reply: textOf(await say(said)) }).toEqual({ said, reply: "您好，请直接输入问题" });
+  for (const said of ["在不在", "在吗在吗？？？", "在", "在？", "您好", "Hi!", "再问一下"]) expect({ said, reply: textOf(await say(said)) }).toEqual({ said, reply: "您好，请直接输入问题" });
   for (const said of ["谢谢", "👍", "ok thx", "謝謝", "好的好的"]) expect({ said, reply: await say(said) }).toEqual({ said, reply: "success" });
   await t.log.settled();
   const all = (await call("GET", "/api/cli", [["inbox", "all"]])).data.items as { answer: string; unmatched: boolean }[];
-  expect(all.map((m) => [m.answer, m.unmatched])).toEqual(Array(10).fill(["courtesy", false]));
+  expect(all.map((m) => [m.answer, m.unmatched])).toEqual(Array(12).fill(["courtesy", false]));
   expect((await call("GET", "/api/cli", [["inbox", "unmatched"]])).data.items).toEqual([]);
   expect((await call("GET", "/api/cli/ask", [["q", "在不在"]])).data).toMatchObject({ answer: "courtesy", choice: "none", choice_why: expect.stringContaining("no question") });
   // A question holding the same words is a question.

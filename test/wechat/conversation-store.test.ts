@@ -242,6 +242,14 @@ describe("what a message says about the reply before it", () => {
     expect(withoutOpening("医生你好，挂号怎么挂")).toBe("挂号怎么挂");
     expect(withoutOpening("医生，挂号怎么挂")).toBe("挂号怎么挂");
     expect(withoutOpening("谢谢！那周末呢")).toBe("那周末呢");
+    // Asking to ask typed straight onto the question, after a greeting or not (a courier's walkthrough had taught 请问 with it).
+    expect(withoutOpening("在吗 请问快递员能上门来拿吗")).toBe("快递员能上门来拿吗");
+    expect(withoutOpening("想问一下周末开门吗")).toBe("周末开门吗");
+    expect(withoutOpening("请问")).toBe("请问");
+    expect(withoutOpening("请问题库在哪")).toBe("题库在哪");
+    // Not one ending on 下, which runs into the question's words.
+    expect(withoutOpening("请问下午几点开")).toBe("下午几点开");
+    expect(withoutOpening("我想问下载的课件在哪")).toBe("我想问下载的课件在哪");
     expect(withoutOpening("thanks, where is my order")).toBe("where is my order");
     expect(withoutOpening("morning, clinic hours")).toBe("clinic hours");
     expect(withoutOpening("morning clinic hours")).toBe("morning clinic hours");
@@ -271,6 +279,10 @@ describe("what a message says about the reply before it", () => {
     expect(["how long before my appointment", "can i swim after a tattoo", "before and after photos"].filter(leansOnBefore)).toEqual([]);
     // A measure or a time of day asking how much, how long or when of it; not a question that names its subject.
     expect(["一周多少钱", "一个月多少钱", "单次多少钱啊", "一次多久", "下午几点", "每月几号", "半年多少钱"].filter((t) => !leansOnBefore(t))).toEqual([]);
+    // A verb alone asking how long or how much of it ("放几天" after 快递柜取件码丢了, read alone, got
+    // the delivery times: a courier's walkthrough); not with its subject.
+    expect(["放几天", "等多久", "存多久啊", "寄几天", "保几年"].filter((t) => !leansOnBefore(t))).toEqual([]);
+    expect(["快递放几天", "洗车多少钱", "放几天能取"].filter(leansOnBefore)).toEqual([]);
     // Where, with no subject ("在哪里办" after 社保卡丢了 had got the fallback: a service hall's walkthrough).
     expect(["在哪里办", "在哪办", "去哪里办", "哪里可以办", "在哪"].filter((t) => !leansOnBefore(t))).toEqual([]);
     // How it can be done, with no subject ("网上能办吗" after the flexible-employment question had
