@@ -8,7 +8,7 @@
  * not "another question about refunds", which is a question.
  */
 
-import { standsAlone } from "./courtesy.ts";
+import { standsAlone, withoutOpening } from "./courtesy.ts";
 import { fold } from "./fold.ts";
 import { termsOf } from "./words.ts";
 import { RANKING_LIMITS } from "./rank.ts";
@@ -101,6 +101,16 @@ export const followsOn = (text: string): boolean => FOLLOWS_ON.test(fold(text));
 
 /** A message short enough to lean on the one before it for what it asks of: eight Chinese characters, six Latin words ("what time does it close"). */
 export const FOLLOW_UP_WORDS = { han: 8, latin: 6 } as const;
+
+/**
+ * A few words leaning on the question before (cues.ts leansOnBefore; eight Chinese characters, six
+ * Latin words), read without the thanks or greeting they open with: read with another question, a
+ * question taught those very words names no subject of theirs (wechat/answering/reading.ts, questions.ts).
+ */
+export function leansFewWords(text: string): boolean {
+  const asked = withoutOpening(text);
+  return leansOnBefore(asked) && fewWords(asked, FOLLOW_UP_WORDS.han, FOLLOW_UP_WORDS.latin);
+}
 
 /**
  * A pronoun for the thing just read as what the message is about, its subject ("is it free?", "does

@@ -22,7 +22,7 @@ import { choose, type Choice } from "../../ranking/choice.ts";
 import { isWord } from "../../ranking/score.ts";
 import { CONTEXT, type Question } from "../../ranking/question.ts";
 import type { RankedArticle, Ranking, RankingResult } from "../../ranking/types.ts";
-import { asksAnother, asksOfItAlone, bareNumber, fewWords, FOLLOW_UP_WORDS, leansOnBefore, picksEntry } from "../../ranking/cues.ts";
+import { asksAnother, asksOfItAlone, bareNumber, leansFewWords, leansOnBefore, picksEntry } from "../../ranking/cues.ts";
 import { standsAlone, withoutOpening } from "../../ranking/courtesy.ts";
 import { CONVERSATION, type Turn } from "./conversation.ts";
 import { articleRead, lastPicked } from "./turn.ts";
@@ -173,16 +173,6 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   const it = chosen === undefined || led?.id === chosen ? undefined : together.articles.find((a) => a.id === chosen && (chosen === entry || PRICE.test(a.passage ?? "")));
   const ranked = it && led && it.score >= led.score * READING.pickedClose ? { ...together, articles: [it, ...together.articles.filter((a) => a !== it)] } : together;
   return { how: "followup", question, asked: spoken(text, earlier), ranked };
-}
-
-/**
- * A few words leaning on the question before (cues.ts leansOnBefore; eight Chinese characters, six
- * Latin words), read without the thanks or greeting they open with: read with another question, a
- * question taught those very words names no subject of theirs (read(), questions.ts).
- */
-export function leansFewWords(text: string): boolean {
-  const asked = withoutOpening(text);
-  return leansOnBefore(asked) && fewWords(asked, FOLLOW_UP_WORDS.han, FOLLOW_UP_WORDS.latin);
 }
 
 /** `text` is one of `article`'s taught questions (taught.ts), as the ranking's articles hold them. */
