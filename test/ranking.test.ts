@@ -15,6 +15,7 @@ import { ASKS_PRICE, asksOnlyPrice, PRICE } from "../src/ranking/price.ts";
 import { articleTermsOf, folded, placesOf, termsOf } from "../src/ranking/words.ts";
 import { rank } from "../src/ranking/rank.ts";
 import { MemorySource } from "../bench/eval/memory-source.ts";
+import { whereabouts } from "../src/ranking/whereabouts.ts";
 import { stemWord } from "../src/ranking/stem.ts";
 
 describe("words", () => {
@@ -727,4 +728,31 @@ test("a verb and its object with 个 between them are read as the word (洗个�
   for (const text of ["洗个车", "想换个教练"]) expect({ text, with: termsOf(text).filter((t) => t.includes("个")) }).toEqual({ text, with: [] });
   for (const [text, word] of [["一个月多少钱", "个月"], ["两个人", "两个"], ["查个人信息", "个人"], ["整个过程", "整个"], ["交个税", "个税"], ["俩个孩子", "俩个"], ["数个门店", "数个"]] as const)
     expect({ text, has: termsOf(text).includes(word) }).toEqual({ text, has: true });
+});
+
+test("a message asking where the account's place is, and nothing else, finds the address article by its title (你们店在哪里, \"where r u\"); 在哪 alone, or where something named is, does not", () => {
+  const branch = new MemorySource([
+    { id: "address", title: "网点地址与交通", keywords: "", description: "", body: "网点在滨江路88号一楼，地铁2号线滨江站B口出来步行200米。" },
+    { id: "change", title: "派送中改地址", keywords: "", description: "", body: "包裹未派送前可以在小程序修改收件地址，每单限改一次。" },
+    { id: "parking", title: "停车", keywords: "", description: "", body: "网点门口可临时停车15分钟。" },
+    { id: "hours", title: "营业时间", keywords: "", description: "", body: "每天8:30到20:00营业，节假日照常。" },
+  ]);
+  for (const q of ["你们店在哪里", "你们在哪", "在吗 请问网点在哪儿"]) expect({ q, first: rank(q, branch).articles[0]?.id }).toEqual({ q, first: "address" });
+  expect(choose(rank("你们店在哪里", branch).articles)).toMatchObject({ kind: "one", article: { id: "address" } });
+  // With no address article, the one changing a parcel's address is no answer to it.
+  const noAddress = new MemorySource([
+    { id: "change", title: "派送中改地址", keywords: "", description: "", body: "包裹未派送前可以在小程序修改收件地址，每单限改一次。" },
+    { id: "hours", title: "营业时间", keywords: "", description: "", body: "每天8:30到20:00营业，节假日照常。" },
+  ]);
+  expect(choose(rank("你们店在哪里", noAddress).articles).kind).toBe("none");
+  expect(whereabouts("在哪")).toBeNull();
+  expect(whereabouts("停车场在哪")).toBeNull();
+  expect(whereabouts("退货地址在哪")).toBeNull();
+  const storage = new MemorySource([
+    { id: "sites", title: "Our sites and how to find us", keywords: "address, location", description: "", body: "Riverside: 14 Mill Lane. Northgate: 2 Station Road, opposite the retail park." },
+    { id: "payment", title: "Paying for your unit", keywords: "", description: "", body: "Pay monthly by card or direct debit; you can pay at the office." },
+  ]);
+  for (const q of ["where r u", "Where are you located?", "whats your address"]) expect({ q, c: choose(rank(q, storage).articles).kind, first: rank(q, storage).articles[0]?.id }).toEqual({ q, c: "one", first: "sites" });
+  expect(whereabouts("where is the toilet")).toBeNull();
+  expect(whereabouts("where is my parcel")).toBeNull();
 });
