@@ -442,7 +442,7 @@ describe("a message of several questions", () => {
     expect(texts("how do i pay my fee")).toEqual([]);
     for (const one of ["宿舍怎么申请", "好的，谢谢", "营业时间？"]) expect(partsOf(one)).toEqual([]);
   });
-  test("which parts ask: a question word or particle, an A-not-A form, an English question's opening, a question mark of its own — not a clause that tells", () => {
+  test("which parts ask: a question word or particle, an A-not-A form, an English question's opening, a need said (\"i need to\"), a question mark of its own — not a clause that tells", () => {
     const asks = (t: string) => partsOf(t).map((p) => [p.text, p.asks]);
     expect(asks("信号太差了，我家在三楼，屋里一格都没有")).toEqual([["信号太差了", false], ["我家在三楼", false], ["屋里一格都没有", false]]);
     expect(asks("报的手动挡，能换自动挡吗，要补钱不")).toEqual([["报的手动挡", false], ["能换自动挡吗", true], ["要补钱不", true]]);
@@ -450,6 +450,10 @@ describe("a message of several questions", () => {
     expect(asks("宿舍申请？还有接机预约？")).toEqual([["宿舍申请", true], ["接机预约", true]]);
     expect(asks("my flight lands at 6am, can someone pick me up")).toEqual([["my flight lands at 6am", false], ["can someone pick me up", true]]);
     expect(asks("any parking nearby? opening hours on sunday?")).toEqual([["any parking nearby", true], ["opening hours on sunday", true]]);
+    // A need said asks as a question does ("i need to cancel tomorrow, will i lose money": a salon's walkthrough got the fallback).
+    expect(asks("i need to cancel tomorrow, will i lose money")).toEqual([["i need to cancel tomorrow", true], ["will i lose money", true]]);
+    expect(asks("we want a table for six, any parking")).toEqual([["we want a table for six", true], ["any parking", true]]);
+    expect(asks("i was there yesterday, can i get a refund")).toEqual([["i was there yesterday", false], ["can i get a refund", true]]);
   });
 });
 
