@@ -1,5 +1,5 @@
 /**
- * A message asking where the account's place is, and nothing else ("你们店在哪里", "在哪个位置",
+ * A message asking where the account's place is, and nothing else ("你们店在哪里", "你们在哪",
  * "where r u", "whats your address"): its words name no subject an article is titled by — 店 alone,
  * 在哪 filler, "r u" stop words — and two walkthroughs' followers got the fallback, an address article
  * there (a car dealer's 地址 keyword, a courier's 网点地址). Read as asking for the address: the words

@@ -102,6 +102,9 @@ const wordsOf = (terms: readonly string[]): Set<string> => new Set(terms.filter(
 /** What it is made of, each once: Latin words and Chinese characters (a pair straddling two words, 卡补 in 社保卡补办, is no part of it). */
 const unitsOf = (terms: readonly string[]): Set<string> => new Set(terms.filter((t) => isHanChar(t) || !/\p{Script=Han}/u.test(t)));
 
+/** "What about …": 那…呢, "and …", "what about …", "how about …" (asksAbout). */
+const ANOTHER_SIDE = /^(?:那(?![个些里边儿么]).*呢[\s\p{P}\p{S}]*$|(?:and|what about|how about)\b)/u;
+
 /**
  * The message asks about what the one before asked: a word of it again, and more than half of
  * what it is made of (its English words, its Chinese characters; half of one or two) that question's ("社保卡挂失" after "社保卡丢了咋办", "cancel subscription" after "how do i cancel sub"), or
@@ -111,8 +114,6 @@ const unitsOf = (terms: readonly string[]): Set<string> => new Set(terms.filter(
  * a word shared, and little else, which two walkthroughs' reports had counted): the report would count
  * every busy follower's questions as answers that failed.
  */
-const ANOTHER_SIDE = /^(?:那(?![个些里边儿么]).*呢[\s\p{P}\p{S}]*$|(?:and|what about|how about)\b)/u;
-
 export function asksAbout(content: string, before: string | null): boolean {
   if (asksAnother(content)) return true;
   // "What about …" asks of another side of it ("那大保养呢" after 小保养多少钱 shares 保养: a car
