@@ -152,14 +152,14 @@ export const asksOfItAlone = (text: string): boolean => refersBack(text) && fewW
 /**
  * Words continuing a question rather than asking one: a limiting adverb or a preposition before a
  * number, a day or a part of it, or whom it is for ("just for one day?", "only on weekends", "for
- * 2 people", "on sundays", "for kids", "for a puppy", "in the morning", 就一天, 只要半天, 在周末, 每周一) — not a subject of its own
+ * 2 people", "on sundays", "for kids", "for a puppy", "for a big dog", "on a saturday", "in the morning", 就一天, 只要半天, 在周末, 每周一) — not a subject of its own
  * that opens on the same words ("to cancel my order", "in stock?", "on-site parking", 到店自提,
  * 在线预约, 每天营业时间, 就诊流程, 单人间价格), nor words that ask (几点关门, "what about kids", 周末呢).
  * A walkthrough taught "just for one day", sent after a question about a friend's access, to the
  * access article, and the next follower asking whether a van could be hired "just for one day" got
  * that article alone.
  */
-const WHEN_OR_WHOM = "(?:(?:the|a|an) )?(?:one|two|three|four|five|six|seven|eight|nine|ten|half|a few|[0-9]+\\w*|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|mon|tue|wed|thu|fri|sat|sun|weekends?|weekdays?|tomorrow|today|tonight|mornings?|afternoons?|evenings?|nights?|kids?|children|a child|adults?|students?|seniors?|people|pets?|dogs?|cats?|pupp(?:y|ies)|me|us|him|her|them|my \\w+)";
+const WHEN_OR_WHOM = "(?:(?:the|a|an) )?(?:(?:small|big|large|medium|little|old|older|young|younger|second) )?(?:one|two|three|four|five|six|seven|eight|nine|ten|half|a few|[0-9]+\\w*|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|mon|tue|wed|thu|fri|sat|sun|weekends?|weekdays?|tomorrow|today|tonight|mornings?|afternoons?|evenings?|nights?|kids?|children|a child|adults?|students?|seniors?|people|pets?|dogs?|cats?|pupp(?:y|ies)|me|us|him|her|them|my \\w+)";
 const CONTINUES_LATIN = new RegExp(`^(?:and |but |or |plus )?(?:(?:just|only|even)\\b|(?:for|on|at|in|by|from|till|until|before|after|during|over|under|around|per|each|every|with|without) ${WHEN_OR_WHOM}\\b)`);
 const COUNTED = "[一二两三四五六七八九十半几每0-9]";
 const CONTINUES_HAN = new RegExp(`^(?:(?:就|只|仅|才|单)(?:要|是|有|在|用|算)?${COUNTED}|(?:在|从|到|每)(?:周|星期|礼拜|${COUNTED}))`, "u");
