@@ -112,7 +112,7 @@ test("…not when the article its own ranking puts first holds more of it than t
   expect(shown(r)[0]).toBe(own?.id as string);
 });
 
-test("…and a message its own ranking offers nothing for is not sent the article read alone, read together sure of it: 'refund my lost receipts' after cancelling is read alone, READING.ownHeld lowered to what cancelling holds", async () => {
+test("…and a message its own ranking offers nothing for is not sent the article read alone, read together sure of it: 'refund my lost receipts' after cancelling gets a list led by it, READING.ownHeld lowered to what cancelling holds", async () => {
   expect(choose(rank("refund my lost receipts", insurer).articles).kind).toBe("none");
   const t = together("refund my lost receipts", "How do I cancel my policy?");
   expect(t[0]?.id).toBe("cancel");
@@ -121,7 +121,33 @@ test("…and a message its own ranking offers nothing for is not sent the articl
   const was = READING.ownHeld;
   READING.ownHeld = t[0]?.ownCoverage as number;
   try {
-    expect((await conversation("How do I cancel my policy?", "refund my lost receipts")).how).toBe("alone");
+    const r = await conversation("How do I cancel my policy?", "refund my lost receipts");
+    expect(r).toMatchObject({ how: "followup", listed: true });
+    const c = offer(r as Exclude<Reading, { how: "pick" }>);
+    expect(c.kind).toBe("list");
+    expect(shown(r)[0]).toBe("cancel");
+    expect(shown(r).length).toBeGreaterThan(1);
+  } finally {
+    READING.ownHeld = was;
+  }
+});
+
+test("…and when the article read is the only one holding a word of it, such a message gets nothing rather than that article alone", async () => {
+  const only = new MemorySource([
+    { id: "cancel", title: "Cancelling your policy", keywords: "cancel", body: "You can cancel within 14 days and get a full refund of your receipts." },
+    { id: "garden", title: "Garden sheds", keywords: "shed", body: "Sheds are covered up to £2,000." },
+  ]);
+  const t = rank({ text: "a refund for my parrot's vet", context: "How do I cancel my policy?" }, only).articles;
+  expect(t[0]?.id).toBe("cancel");
+  expect(choose(t).kind).toBe("one");
+  expect(t.filter((a) => a.word).map((a) => a.id)).toEqual(["cancel"]);
+  const was = READING.ownHeld;
+  READING.ownHeld = Math.min(READING.ownHeld, t[0]?.ownCoverage as number);
+  try {
+    expect(choose(rank("a refund for my parrot's vet", only).articles).kind).toBe("none");
+    const r = await conversationIn(only, "How do I cancel my policy?", "a refund for my parrot's vet");
+    expect(r).toMatchObject({ how: "followup", listed: true });
+    expect(shown(r)).toEqual([]);
   } finally {
     READING.ownHeld = was;
   }

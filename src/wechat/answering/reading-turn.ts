@@ -10,18 +10,23 @@ import { earlierOf, type Reading } from "./reading.ts";
 const articlesOf = (r: RankingResult) => (r && r !== "busy" ? r.articles : []);
 
 /**
- * What a reading offers: the ranking's choice; for "another", a list of up to ANOTHER_LISTED of
- * the articles left that hold a word of the question, the choice's first — the follower asked for
- * more, and a list claims no certainty; one alone only when no other article left holds a word.
+ * What a reading offers: the ranking's choice; for "another" and a follow-up `listed`, a list of up
+ * to ANOTHER_LISTED of the articles that hold a word of the question (for "another", those left),
+ * the choice's first — the follower asked for more, or the ranking is sure only with the question
+ * before, and a list claims no certainty. One alone only for "another", when no other article left
+ * holds a word; a follow-up `listed` that one article alone holds gets nothing (reading.ts staysOn).
  */
 export function offer(r: Exclude<Reading, { how: "pick" }>): Choice<RankedArticle> {
   const ranked = articlesOf(r.ranked);
   const c = choose(ranked, ordersByHead(r.question));
-  if (r.how !== "another" || c.kind === "list") return c;
+  const listed = r.how === "followup" && r.listed === true;
+  if ((r.how !== "another" && !listed) || c.kind === "list") return c;
   // Never one alone: ranked behind the articles turned down, the first left is sure only of beating
   // the rest ("my card got declined what now", then "换一个", got the deposit article alone: a walkthrough).
   const more = [...(c.kind === "one" ? [c.article] : []), ...ranked.filter((a) => a.word && (c.kind !== "one" || a !== c.article))].slice(0, ANOTHER_LISTED);
-  return more.length > 1 || (more.length === 1 && c.kind === "none") ? { kind: "list", articles: more } : c;
+  if (more.length > 1) return { kind: "list", articles: more };
+  if (listed) return { kind: "none", why: "unsure" };
+  return more.length === 1 && c.kind === "none" ? { kind: "list", articles: more } : c;
 }
 
 export const ANOTHER_LISTED = 3;

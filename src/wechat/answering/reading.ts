@@ -32,8 +32,11 @@ import { asksOnlyPrice, PRICE } from "../../ranking/price.ts";
 export type Reading = (
   /** Ranked as it is: no question before it within the window, or it stands on its own. */
   | { how: "alone"; ranked: RankingResult }
-  /** Ranked with the question before it (and the one that question followed). */
-  | { how: "followup"; ranked: RankingResult }
+  /**
+   * Ranked with the question before it (and the one that question followed); `listed`: offered as a
+   * list however sure that ranking is (staysOn), or nothing when one article alone holds its words.
+   */
+  | { how: "followup"; ranked: RankingResult; listed?: true }
   /** The question before it ranked again without the articles it was offered (`question.exclude`). */
   | { how: "another"; ranked: RankingResult }
   /** The entry `id` of the list just sent. */
@@ -135,7 +138,8 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   if (itsPrice && (together.articles[0] as RankedArticle).score * READING.pickedClose <= itsPrice.score) return { how: "followup", question, asked: spoken(text, earlier), ranked: { ...together, articles: [itsPrice] } };
   const taken = choose(together.articles);
   if (taken.kind === "none" || (taken.kind === "list" && taken.why === "behind")) return alone;
-  if (!leans && !staysOn(together, taken.kind, reading as string, alone.ranked, aloneChoice.kind)) return alone;
+  const stays = leans ? "yes" : staysOn(together, taken.kind, reading as string, alone.ranked, aloneChoice.kind);
+  if (stays === "no") return alone;
   // The follower's own words name an article in its head ("and sleep?" after the period
   // tracking question, "科目二呢" after 科目一): the conversation moves there, where the earlier
   // question's words would pull it back.
@@ -172,7 +176,7 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   const chosen = entry ?? priced;
   const it = chosen === undefined || led?.id === chosen ? undefined : together.articles.find((a) => a.id === chosen && (chosen === entry || PRICE.test(a.passage ?? "")));
   const ranked = it && led && it.score >= led.score * READING.pickedClose ? { ...together, articles: [it, ...together.articles.filter((a) => a !== it)] } : together;
-  return { how: "followup", question, asked: spoken(text, earlier), ranked };
+  return { how: "followup", question, asked: spoken(text, earlier), ranked, ...(stays === "listed" ? { listed: true as const } : {}) };
 }
 
 /** `text` is one of `article`'s taught questions (taught.ts), as the ranking's articles hold them. */
@@ -200,15 +204,17 @@ function pricedRead(last: Turn, asksPrice: boolean): string | undefined {
  * no less of them than the article the message's own ranking puts first ("急诊从哪个门进" after the
  * reports question is about the fever clinic, not the reports: a review). Not what another
  * article answers ("do u ship to the uk" after changing an order: the order article holds "ship",
- * not "uk"). A message its own ranking offers nothing for stays only in a list (`takenKind`, the
+ * not "uk"). A message its own ranking offers nothing for stays only in a list ("listed"; `takenKind`, the
  * reading together's choice, read once by read()): the article read sent alone would be sure of
- * what no article was (a question no article answers had got one).
+ * what no article was (a question no article answers had got one). Until Session 44 it then stood
+ * alone and got the fallback ("充了能退吗" after the stored-value card's article: the follow-up
+ * set's tuning half 0.828 → 0.836, no other set or mode moved).
  */
-function staysOn(together: Ranking, takenKind: Choice<RankedArticle>["kind"], reading: string, alone: Ranking, aloneKind: Choice<RankedArticle>["kind"]): boolean {
+function staysOn(together: Ranking, takenKind: Choice<RankedArticle>["kind"], reading: string, alone: Ranking, aloneKind: Choice<RankedArticle>["kind"]): "yes" | "no" | "listed" {
   const led = together.articles[0];
-  if (led === undefined || led.id !== reading || led.ownCoverage < READING.ownHeld) return false;
-  if (led.ownCoverage < (alone.articles[0]?.coverage ?? 0)) return false;
-  return !(aloneKind === "none" && takenKind === "one");
+  if (led === undefined || led.id !== reading || led.ownCoverage < READING.ownHeld) return "no";
+  if (led.ownCoverage < (alone.articles[0]?.coverage ?? 0)) return "no";
+  return aloneKind === "none" && takenKind === "one" ? "listed" : "yes";
 }
 
 /** Tunable by bench/followups.ts (`--set namesAnother=…`); nothing else changes them. */
