@@ -8,7 +8,6 @@ import { byPronoun, followUpOnly, leaningShort, leansAsSent, ofItAlone } from ".
 import { shellWord } from "../base/shell-word.ts";
 import { taughtOf } from "../wechat/answering/taught.ts";
 import { withoutOpening } from "../ranking/courtesy.ts";
-import { askedForms, taughtForm } from "../ranking/taught-form.ts";
 import type { RankedArticle } from "../ranking/types.ts";
 import { termsOf } from "../ranking/words.ts";
 import { invalidArticle } from "./admin.ts";
@@ -169,10 +168,5 @@ const byPronounOnly = (what: string, text: string, seq: number, named: string) =
 /** The live article other than `id` that `text` is taught to, titled or a keyword of, as a follower sending it would be answered (wechat/answering/taught.ts). */
 function answeredByAnother(ctx: AppContext, text: string, ranked: readonly RankedArticle[], id: string): { id: string; by: "question" | "title" | "keyword"; as: string } | null {
   const t = taughtOf(text, ranked, ctx.read.articles);
-  if (!t || !("article" in t) || t.article.id === id) return null;
-  // The keyword or question as the article holds it ("金卡" for 金卡呢): what the operator takes from it.
-  // In the order taughtOf reads the message's forms (as written, then without its greeting).
-  const list = t.by === "keyword" ? t.article.keywords : t.article.questions;
-  const held = t.by === "title" ? t.article.title : askedForms(text, withoutOpening(text)).map((f) => list.find((k) => taughtForm(k) === f)).find((k) => k !== undefined);
-  return { id: t.article.id, by: t.by, as: held ?? text };
+  return t && "article" in t && t.article.id !== id ? { id: t.article.id, by: t.by, as: t.as } : null;
 }

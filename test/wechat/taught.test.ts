@@ -35,8 +35,8 @@ test("the same words in any case, white space, full width, and punctuation or sy
 
 test("the first ranked article holding it, in the ranking's order", () => {
   const rows = { a: [], c: ["how much deposit"], d: ["How much deposit?"] };
-  expect(taughtOf("how much deposit", ranked(rows, "a", "c", "d"), deleted())).toEqual({ article: expect.objectContaining({ id: "c" }), by: "question" });
-  expect(taughtOf("How much deposit!", ranked(rows, "a", "d", "c"), deleted())).toEqual({ article: expect.objectContaining({ id: "d" }), by: "question" });
+  expect(taughtOf("how much deposit", ranked(rows, "a", "c", "d"), deleted())).toEqual({ article: expect.objectContaining({ id: "c" }), by: "question", as: "how much deposit" });
+  expect(taughtOf("How much deposit!", ranked(rows, "a", "d", "c"), deleted())).toEqual({ article: expect.objectContaining({ id: "d" }), by: "question", as: "How much deposit?" });
   expect(taughtOf("how much is the deposit", ranked(rows, "a", "c"), deleted())).toBeNull();
   expect(taughtOf("   ", ranked(rows, "c"), deleted({ gone: ["  "] }))).toBeNull();
 });
@@ -44,31 +44,31 @@ test("the first ranked article holding it, in the ranking's order", () => {
 test("a question taught to a deleted article is said as such; a live article holding it wins", () => {
   const rows = { a: [], c: ["do u do ebikes"] };
   expect(taughtOf("Do u do ebikes?", ranked(rows, "a"), deleted({ ebikes: ["do u do ebikes"] }))).toEqual({ deleted: "ebikes" });
-  expect(taughtOf("Do u do ebikes?", ranked(rows, "a", "c"), deleted({ ebikes: ["do u do ebikes"] }))).toEqual({ article: expect.objectContaining({ id: "c" }), by: "question" });
+  expect(taughtOf("Do u do ebikes?", ranked(rows, "a", "c"), deleted({ ebikes: ["do u do ebikes"] }))).toEqual({ article: expect.objectContaining({ id: "c" }), by: "question", as: "do u do ebikes" });
   expect(taughtOf("do u do repairs", ranked(rows, "a"), deleted({ ebikes: ["do u do ebikes"] }))).toBeNull();
 });
 
 test("a message that is one article's title, or the question it opens with: that article; not a part at a colon, dash or bar; two titled alike, nobody's", () => {
   const articles = titled({ pay: "How to pay", school: "Where is the school? Address and directions", transfer: "Transferring your SEVIS record to our school", visa: "签证：F-1申请流程", tremella: "银耳和什么搭配最好 - 三九养生堂" });
-  for (const [asked, id] of [["How to pay", "pay"], ["how to pay?", "pay"], ["where is the school", "school"], ["Where is the school?", "school"], ["签证：F-1申请流程", "visa"]] as const)
-    expect({ asked, got: taughtOf(asked, articles, deleted()) }).toEqual({ asked, got: { article: expect.objectContaining({ id }), by: "title" } });
+  for (const [asked, id, as] of [["How to pay", "pay", "How to pay"], ["how to pay?", "pay", "How to pay"], ["where is the school", "school", "Where is the school? Address and directions"], ["Where is the school?", "school", "Where is the school? Address and directions"], ["签证：F-1申请流程", "visa", "签证：F-1申请流程"]] as const)
+    expect({ asked, got: taughtOf(asked, articles, deleted()) }).toEqual({ asked, got: { article: expect.objectContaining({ id }), by: "title", as } });
   // A title's words in other words, or fewer of them, a category before a colon, a part after the question: the ranking's to read.
   for (const asked of ["how can I pay", "where is", "the school", "签证", "F-1申请流程", "Address and directions", "银耳和什么搭配最好"]) expect({ asked, got: taughtOf(asked, articles, deleted()) }).toEqual({ asked, got: null });
   // Two articles titled alike: neither is meant more.
   expect(taughtOf("how to pay", [...articles, ...titled({ pay2: "How to pay?" })], deleted())).toBeNull();
   // A taught question wins over a title; so does one taught to an article deleted since (the operator decides where it goes now).
   const taught = ranked({ c: ["how to pay"] }, "c");
-  expect(taughtOf("how to pay", [...articles, ...taught], deleted())).toEqual({ article: expect.objectContaining({ id: "c" }), by: "question" });
+  expect(taughtOf("how to pay", [...articles, ...taught], deleted())).toEqual({ article: expect.objectContaining({ id: "c" }), by: "question", as: "how to pay" });
   expect(taughtOf("how to pay", articles, deleted({ gone: ["How to pay"] }))).toEqual({ deleted: "gone" });
 });
 
 test("a message that is one of one article's keywords, in any case and end marks: that article; a keyword two articles hold, nobody's; a title first", () => {
   const articles = titled({ refund: "退票规定", change: "改签说明", delay: "航班延误" }, { refund: ["退票", "refund"], change: ["改签", "退改"], delay: ["延误", "退改"] });
-  for (const [asked, id] of [["退票", "refund"], ["退票？", "refund"], ["Refund!", "refund"], ["改签", "change"]] as const)
-    expect({ asked, got: taughtOf(asked, articles, deleted()) }).toEqual({ asked, got: { article: expect.objectContaining({ id }), by: "keyword" } });
+  for (const [asked, id, as] of [["退票", "refund", "退票"], ["退票？", "refund", "退票"], ["Refund!", "refund", "refund"], ["改签", "change", "改签"]] as const)
+    expect({ asked, got: taughtOf(asked, articles, deleted()) }).toEqual({ asked, got: { article: expect.objectContaining({ id }), by: "keyword", as } });
   expect(taughtOf("退改", articles, deleted())).toBeNull();
   expect(taughtOf("退票怎么办", articles, deleted())).toBeNull();
-  expect(taughtOf("航班延误", articles, deleted())).toEqual({ article: expect.objectContaining({ id: "delay" }), by: "title" });
+  expect(taughtOf("航班延误", articles, deleted())).toEqual({ article: expect.objectContaining({ id: "delay" }), by: "title", as: "航班延误" });
 });
 
 test("a keyword holding a quote or a backslash, as the index's keyword text keeps it JSON-escaped, is met as written", async () => {
@@ -79,6 +79,6 @@ test("a keyword holding a quote or a backslash, as the index's keyword text keep
   const source = new MemorySource([{ id: "a", title: "Greetings", keywords, body: "Say hi now to the team." }, { id: "b", title: "Files", keywords: "", body: "Temp files live in C:\\temp." }]);
   for (const asked of ['say "hi" now', "C:\\temp"]) {
     const ranked = rank(asked, source).articles;
-    expect({ asked, got: taughtOf(asked, ranked, deleted()) }).toEqual({ asked, got: { article: expect.objectContaining({ id: "a" }), by: "keyword" } });
+    expect({ asked, got: taughtOf(asked, ranked, deleted()) }).toEqual({ asked, got: { article: expect.objectContaining({ id: "a" }), by: "keyword", as: asked } });
   }
 });

@@ -30,7 +30,7 @@ const formOf = memoized(20_000, taughtForm);
  * account titled an article means that article (a language school's walkthrough: "How to pay",
  * the exact title, got a list of three; "where is the school" an article about transfers to the school first).
  */
-export type Taught = { article: RankedArticle; by: "question" | "title" | "keyword" } | { deleted: string };
+export type Taught = { article: RankedArticle; by: "question" | "title" | "keyword"; as: string } | { deleted: string };
 
 /**
  * A title as compared: whole, and its question when it opens with one ("Where is the school?
@@ -50,7 +50,8 @@ function titleForms(title: string): string[] {
  * questions (ranking/rank.ts): a taught question's article is among them, its head holding every
  * word of the message; the first of them in the ranking's order. Else a deleted article's, looked
  * up by the read model (store/model/deleted-questions.ts). Else the one article titled so, else
- * the one holding it as a keyword (two alike: the ranking's to choose).
+ * the one holding it as a keyword (two alike: the ranking's to choose). `as`: that question, title or
+ * keyword as the article holds it ("金卡" for 金卡呢), what the operator would take from it.
  */
 export function taughtOf(text: string, ranked: readonly RankedArticle[], articles: Pick<ArticleReads, "deletedTaught">): Taught | null {
   for (const asked of askedForms(text, withoutOpening(text))) {
@@ -62,12 +63,16 @@ export function taughtOf(text: string, ranked: readonly RankedArticle[], article
 
 /** What the operator taught a message of taught form `asked` to, or null. */
 function taughtAs(asked: string, ranked: readonly RankedArticle[], articles: Pick<ArticleReads, "deletedTaught">): Taught | null {
-  const article = ranked.find((candidate) => candidate.questions.some((q) => formOf(q) === asked));
-  if (article) return { article, by: "question" };
+  for (const candidate of ranked) {
+    const question = candidate.questions.find((q) => formOf(q) === asked);
+    if (question !== undefined) return { article: candidate, by: "question", as: question };
+  }
   const deleted = articles.deletedTaught(asked);
   if (deleted !== null) return { deleted };
   const titled = ranked.filter((candidate) => titleForms(candidate.title).includes(asked));
-  if (titled.length) return titled.length === 1 ? { article: titled[0] as RankedArticle, by: "title" } : null;
+  if (titled.length) return titled.length === 1 ? { article: titled[0] as RankedArticle, by: "title", as: (titled[0] as RankedArticle).title } : null;
   const keyworded = ranked.filter((candidate) => candidate.keywords.some((k) => formOf(k) === asked));
-  return keyworded.length === 1 ? { article: keyworded[0] as RankedArticle, by: "keyword" } : null;
+  if (keyworded.length !== 1) return null;
+  const article = keyworded[0] as RankedArticle;
+  return { article, by: "keyword", as: article.keywords.find((k) => formOf(k) === asked) as string };
 }
