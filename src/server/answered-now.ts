@@ -37,15 +37,19 @@ export async function offeredNow(ctx: Pick<AppContext, "read">, text: string): P
   if (saidBetweenQuestions(text)) return undefined;
   try {
     const ranked = await ctx.read.searcher.rank(text);
-    if (!ranked || ranked === "busy") return undefined;
-    // Taught: that article alone, as a follower gets it (an inbox entry had said "now answers:…" of a question taught since).
-    const taught = taughtOf(text, ranked.articles, ctx.read.articles);
-    if (taught && "deleted" in taught) return undefined;
-    return taught ? { kind: "one", article: taught.article, margin: 0 } : choose(ranked.articles, ordersByHead({ text }));
+    return ranked && ranked !== "busy" ? offerOf(ctx, text, ranked.articles) : undefined;
   } catch {
     // What is listed stands without it.
     return undefined;
   }
+}
+
+/** What `ranked`, the ranking's articles for `text`, offer a follower sending it (offeredNow), for a caller that reads those articles too. */
+export function offerOf(ctx: Pick<AppContext, "read">, text: string, ranked: readonly RankedArticle[]): Choice<RankedArticle> | undefined {
+  // Taught: that article alone, as a follower gets it (an inbox entry had said "now answers:…" of a question taught since).
+  const taught = taughtOf(text, ranked, ctx.read.articles);
+  if (taught && "deleted" in taught) return undefined;
+  return taught ? { kind: "one", article: taught.article, margin: 0 } : choose(ranked, ordersByHead({ text }));
 }
 
 /** The first article of an offer, null when it offers nothing. */

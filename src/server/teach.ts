@@ -17,7 +17,7 @@ import { Fields } from "./fields.ts";
 import { askedAnotherOf, MOST_PASSED, questionBefore } from "./asked-another.ts";
 import { CONVERSATION } from "../wechat/answering/conversation.ts";
 import { beforeTeaching, movedTo, TEACH_MOVES } from "./teach-moves.ts";
-import { offeredIn, offeredNow } from "./answered-now.ts";
+import { offeredIn, offerOf } from "./answered-now.ts";
 import { loggedAnswer } from "../wechat/answering/ranked-reply.ts";
 
 /**
@@ -133,10 +133,11 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   // Taught as the operator phrased it, the message's own words are still the ranking's: what they
   // get now, said (a theatre's operator taught "whats on in april" --as "what shows are on", and the
   // message itself still got the fallback, unsaid).
-  const own = given !== undefined ? await offeredNow(ctx, said) : undefined;
+  // One ranking of them (the ranking reads them without their greeting, as `message` holds them).
+  const ownRanked = given !== undefined && !saidBetweenQuestions(said) ? await rankedFor(ctx, said).catch(() => null) : null;
+  const own = ownRanked ? offerOf(ctx, said, ownRanked) : undefined;
   // …and whether teaching them as they are would be refused as leaning on the question before.
-  const ownRanked = own !== undefined ? await rankedFor(ctx, message) : null;
-  const ownLeans = ownRanked !== null && leansAsSent(message, ownRanked, id, { readWith, afterQuestion: await afterQuestion(message) });
+  const ownLeans = ownRanked !== null && own !== undefined && leansAsSent(message, ownRanked, id, { readWith, afterQuestion: await afterQuestion(message) });
   return {
     taught: true,
     seq,
