@@ -386,3 +386,38 @@ test("\"another\" offers a list, never one article alone, while another article 
   expect(alone.articles.filter((a) => a.word).map((a) => a.id)).toEqual(["bikes"]);
   expect(offer({ how: "another", question: asked("electric bikes battery"), asked: "electric bikes battery", ranked: alone })).toMatchObject({ kind: "one", article: { id: "bikes" } });
 });
+
+// A bakery's walkthrough (Session 44): the classes taught "classes for a 4 year old", then a follower
+// asked of cupcake party boxes "for a 2 year old?" and got the classes first.
+const bakeryOf = (classes: string) =>
+  new MemorySource([
+    { id: "cupcakes", title: "Cupcakes and party boxes", keywords: "cupcake", questions: "", body: "Cupcakes come in boxes of 6 or 12. A party box of 24 cupcakes with a name on top is £38; order two days ahead." },
+    { id: "classes", title: "Cake decorating classes", keywords: "classes", questions: "classes for a 4 year old", body: classes },
+    { id: "jobs", title: "Working at the bakery", keywords: "jobs", questions: "", body: "We hire bakers and shop staff. You must be 16 or over, with a year of experience for bakers." },
+  ]);
+const CONTINUED = "for a 2 year old?";
+
+test("words continuing the question before ('for a 2 year old?' after cupcake party boxes) are read with it, though no word of theirs leans, and not moved to the article whose taught question names them", async () => {
+  const bakery = bakeryOf("Saturday decorating classes for children and adults, £15 a place, aprons given.");
+  expect(continuesQuestion(CONTINUED)).toBe(true);
+  // Alone the classes, whose taught question holds the words, are sure; read together, the cupcakes lead.
+  const alone = rank(CONTINUED, bakery).articles;
+  expect(choose(alone)).toMatchObject({ kind: "one", article: { id: "classes" } });
+  expect(alone[0]?.headCoverage).toBeGreaterThanOrEqual(READING.namesAnother);
+  expect(rank({ text: CONTINUED, context: "can u do a cupcake party box" }, bakery).articles[0]?.id).toBe("cupcakes");
+  const r = await conversationIn(bakery, "can u do a cupcake party box", CONTINUED);
+  expect(r.how).toBe("followup");
+  expect(shown(r)[0]).toBe("cupcakes");
+  // A question of its own opening on a preposition is no continuation: read alone, it goes where its words do.
+  expect((await conversationIn(bakery, "can u do a cupcake party box", "for a job do i need experience")).how).toBe("alone");
+});
+
+test("…and the article read leads when the reading together ranks it close behind the one naming them", async () => {
+  const bakery = bakeryOf("Saturday decorating classes for children and adults, £15 a place, aprons given. Children from 2 years old come with a parent; a party can book the class.");
+  const t = rank({ text: CONTINUED, context: "can u do a cupcake party box" }, bakery).articles;
+  expect(t[0]?.id).toBe("classes");
+  expect(t.find((a) => a.id === "cupcakes")?.score).toBeGreaterThanOrEqual((t[0]?.score ?? 0) * READING.pickedClose);
+  const r = await conversationIn(bakery, "can u do a cupcake party box", CONTINUED);
+  expect(r.how).toBe("followup");
+  expect(shown(r)[0]).toBe("cupcakes");
+});

@@ -22,7 +22,7 @@ import { choose, type Choice } from "../../ranking/choice.ts";
 import { isWord } from "../../ranking/score.ts";
 import { CONTEXT, type Question } from "../../ranking/question.ts";
 import type { RankedArticle, Ranking, RankingResult } from "../../ranking/types.ts";
-import { asksAnother, asksOfItAlone, bareNumber, leansFewWords, leansOnBefore, picksEntry } from "../../ranking/cues.ts";
+import { asksAnother, asksOfItAlone, bareNumber, continuesQuestion, leansFewWords, leansOnBefore, picksEntry } from "../../ranking/cues.ts";
 import { standsAlone, withoutOpening } from "../../ranking/courtesy.ts";
 import { CONVERSATION, type Turn } from "./conversation.ts";
 import { articleRead, lastPicked } from "./turn.ts";
@@ -115,7 +115,9 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // Asking only what it costs: about the article read (below). In Chinese such a message (贵吗) names
   // no subject and leans as 多少钱 does (after a card it had been read alone and got the fallback: a review).
   const onlyPrice = asksOnlyPrice(asked, alone.ranked.terms);
-  const leans = leansOnBefore(asked) || (onlyPrice && /\p{Script=Han}/u.test(asked));
+  // Words continuing the question before ("for a 2 year old", 就一天) say for whom, when or how many, not what about.
+  const continues = continuesQuestion(asked);
+  const leans = leansOnBefore(asked) || (onlyPrice && /\p{Script=Han}/u.test(asked)) || continues;
   // Not leaning, it can only stay on the article the follower reads: none (the fallback, or a code
   // or help since), or its own ranking sure of one, and it stands alone — no second ranking.
   const reading = articleRead(last);
@@ -163,7 +165,7 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   const kept = led !== undefined && led.id === read && (taken.kind === "one" || asksOfItAlone(asked));
   // Nor when what names it is the message taught to it, word for word, and the message is a few
   // leaning words: the teaching, not a subject (要带什么 taught to the claims, after the annual inspection: questions.ts).
-  if (named && !kept && !(leansFewWords(text) && taughtWordForWord(asked, named, alone.ranked.articles)) && named.headCoverage >= READING.namesAnother && (named.headCoverage > ledHead || (!leans && named.id !== led?.id))) return alone;
+  if (named && !kept && !continues && !(leansFewWords(text) && taughtWordForWord(asked, named, alone.ranked.articles)) && named.headCoverage >= READING.namesAnother && (named.headCoverage > ledHead || (!leans && named.id !== led?.id))) return alone;
   // The entry picked from the list is what the follower reads now: the follow-up is about it when
   // the reading together ranks it close (多少钱一针 after 第二个 had picked the cat's vaccines: the
   // dog's came first on its body's 一针 — a pet hospital's walkthrough). So is the article read when
@@ -171,10 +173,12 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // swimming course's card had got the ticket prices first: a swimming pool's walkthrough).
   // The article sent, or the first of a list the ranking made — not of a tag's or a rule's list,
   // whose order is the operator's, not the question's (a tag's list then "多少钱" had put its first
-  // course first: a review).
+  // course first: a review). So is the article read when the message continues the question before
+  // ("for a 2 year old" after the cupcake party boxes had put first the classes, whose taught
+  // question "classes for a 4 year old" holds its words: a bakery's walkthrough, Session 44).
   const entry = last.shown.length ? lastPicked(last) : undefined;
-  const chosen = entry ?? priced;
-  const it = chosen === undefined || led?.id === chosen ? undefined : together.articles.find((a) => a.id === chosen && (chosen === entry || PRICE.test(a.passage ?? "")));
+  const chosen = entry ?? priced ?? (continues ? read : undefined);
+  const it = chosen === undefined || led?.id === chosen ? undefined : together.articles.find((a) => a.id === chosen && (chosen === entry || (continues && chosen === read) || PRICE.test(a.passage ?? "")));
   const ranked = it && led && it.score >= led.score * READING.pickedClose ? { ...together, articles: [it, ...together.articles.filter((a) => a !== it)] } : together;
   return { how: "followup", question, asked: spoken(text, earlier), ranked, ...(stays === "listed" ? { listed: true as const } : {}) };
 }
