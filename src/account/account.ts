@@ -36,8 +36,8 @@ export interface Account {
   readonly regex: RegexMatcher;
   /** The operator's rules as the callback applies them (which menu keys are answered). */
   readonly rules: Pick<Responder, "ruleFor" | "rulesMatching">;
-  /** What a follower's text gets: the callback's, and `replyd ask`'s. */
-  readonly responder: Pick<Responder, "respond">;
+  /** What a follower's text gets: the callback's, and `replyd ask`'s (after a message: its aside, a conversation of its own). */
+  readonly responder: Pick<Responder, "respond" | "aside">;
   /** The platform API (--wx-secret): null when not configured. */
   readonly platform: PlatformClient | null;
   /** Generated answers (--ai-url): null when no model is configured. */
@@ -90,8 +90,10 @@ export async function assembleAccount(store: { read: ReadModel; write: Writer; c
   const platform = deps.platform !== undefined ? deps.platform : platformClient(settings.platform, { clock, log, cluster });
   const shared = cluster ? new SharedAnswers(cluster.link, cluster.instance, SHARED_ANSWER_DEFAULTS, cluster.keys) : null;
   const generator = settings.ai ? await aiAnswers(settings.ai, { write, clock, log, shared, platform, keys: cluster?.keys ?? null }) : null;
-  const answers = deps.responder ?? responder;
-  const callback = new WechatHandler({ ...WECHAT_DEFAULTS, ...settings.callback }, write.log, answers as Responder, clock, log, shared, generator, deps.predecessor?.callback ?? null);
+  // An injected reply logic answers followers; `replyd ask --after` reads the account's own in a conversation aside.
+  const injected = deps.responder;
+  const answers: Pick<Responder, "respond" | "aside"> = injected ? { respond: (m, inConversation) => injected.respond(m, inConversation), aside: () => responder.aside() } : responder;
+  const callback = new WechatHandler({ ...WECHAT_DEFAULTS, ...settings.callback }, write.log, answers, clock, log, shared, generator, deps.predecessor?.callback ?? null);
   const sharedTurns = conversations instanceof SharedConversations ? conversations : null;
   return {
     name: settings.name,

@@ -9,6 +9,10 @@ import { ANSWERS, choose, ordersByHead, type Choice, type Scored } from "../rank
 import { badRequest, ReplydError } from "../base/errors.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
+import type { Inbound } from "../wechat/door/message.ts";
+import type { Decision } from "../wechat/answering/decision.ts";
+import type { Reading } from "../wechat/answering/reading.ts";
+import { unprefixed } from "../store/log-kinds.ts";
 import { Fields } from "./fields.ts";
 import { ruleWarnings } from "./write-warnings.ts";
 import { taughtOf, type Taught } from "../wechat/answering/taught.ts";
@@ -56,7 +60,7 @@ function choiceOf(c: Choice<Scored>, ranked: readonly Scored[], taught: Taught |
 }
 
 export async function getAsk(ctx: AppContext, req: SignedRequest) {
-  const f = new Fields(req.fields).only(["q", "generate"]);
+  const f = new Fields(req.fields).only(["q", "generate", "after"]);
   const generate = f.bool("generate") ?? false;
   if (generate && !ctx.generator) throw new ReplydError("ai_not_configured", "no model is configured: start replyd serve with --ai-url and --ai-model (docs/answers.md)");
   // A call spends the followers' budget and is logged with their calls: an admin's to make.
@@ -64,19 +68,24 @@ export async function getAsk(ctx: AppContext, req: SignedRequest) {
   const q = f.require("q").trim();
   if (!q) throw badRequest('"q" must hold a question');
   if (Buffer.byteLength(q) > MAX_QUESTION_BYTES) throw badRequest(`"q" may hold at most ${MAX_QUESTION_BYTES} bytes, as a follower's message`, "text_too_long");
-  const ranking = await ctx.read.searcher.rank(q);
+  const after = f.get("after")?.trim();
+  if (after === "") throw badRequest('"after" must hold the follower\'s message before the question, or be left out');
+  if (after !== undefined && Buffer.byteLength(after) > MAX_QUESTION_BYTES) throw badRequest(`"after" may hold at most ${MAX_QUESTION_BYTES} bytes, as a follower's message`, "text_too_long");
+  // Nobody's conversation: read alone, and nothing remembered for the next ask — or, after a
+  // message, read as a follower's next message is, in a conversation of its own that ends with the call.
+  const { decision, reading } = await answered(ctx, q, after);
+  const ranking = reading ? reading.ranked : await ctx.read.searcher.rank(q);
   if (ranking === "busy") throw new ReplydError("busy", "too many follower questions are waiting to be ranked; ask again in a moment");
   if (ranking === null) throw new ReplydError("busy", "ranking failed or took too long (the server's log says why)");
-  // Nobody's conversation: read alone, and nothing remembered for the next ask.
-  const decision = await ctx.responder.respond({ type: "text", content: q, from: "replyd-ask", to: "replyd", createTime: Math.floor(ctx.clock.now() / 1000), fields: {} }, false);
   // Rules this text matches that answer with nothing: passed over, so the follower gets what answers next.
   const rules = await ctx.rules.rulesMatching(q);
   return {
     question: q,
+    ...(after === undefined ? {} : { after, read_as: reading?.how ?? "alone" }),
     answer: decision.answer,
     rule_warnings: ruleWarnings(ctx, rules),
     reply: decision.reply,
-    ...choiceOf(choose(ranking.articles, ordersByHead({ text: q })), ranking.articles, taughtOf(q, ranking.articles, ctx.read.articles), decision.answer, q),
+    ...(reading ? readChoiceOf(reading, decision.answer) : choiceOf(choose(ranking.articles, ordersByHead({ text: q })), ranking.articles, taughtOf(q, ranking.articles, ctx.read.articles), decision.answer, q)),
     terms: ranking.terms,
     // The question's words no article holds, nor a synonym group of them: they count against every article's share of it.
     unheld: unheldWords(q, ranking.terms.map((t) => t.term), SynonymTable.of(ctx.read.content.synonyms(), termsOf)),
@@ -95,4 +104,30 @@ export async function getAsk(ctx: AppContext, req: SignedRequest) {
         }
       : {}),
   };
+}
+
+/** A follower's text message from nobody (`replyd ask`), one second after `at`'s. */
+const asked = (content: string, at: number, n: number): Inbound => ({ type: "text", content, from: "replyd-ask", to: "replyd", createTime: at + n, msgId: `replyd-ask-${n}`, fields: {} });
+
+/**
+ * What a follower sending `q` gets: read alone (`after` undefined), or as their next message after
+ * `after` (the responder's aside: a conversation of its own); `reading`, how it was read then, when
+ * the conversation read it other than alone (a follow-up, "another") — its ranking is what to show.
+ */
+async function answered(ctx: AppContext, q: string, after: string | undefined): Promise<{ decision: Decision; reading: Exclude<Reading, { how: "pick" }> | null }> {
+  const at = Math.floor(ctx.clock.now() / 1000);
+  if (after === undefined) return { decision: await ctx.responder.respond(asked(q, at, 0), false), reading: null };
+  const aside = ctx.responder.aside();
+  await aside.respond(asked(after, at - 1, 0));
+  const decision = await aside.respond(asked(q, at - 1, 1));
+  const reading = decision.reading;
+  return { decision, reading: reading && reading.how !== "pick" && reading.how !== "alone" ? reading : null };
+}
+
+/** The choice of a message read with the one before it, in the operator's words. */
+function readChoiceOf(reading: Exclude<Reading, { how: "pick" }>, answer: string): { choice: Choice<Scored>["kind"]; choice_why: string } {
+  const plain = unprefixed(answer);
+  const choice = plain.startsWith("answers:") ? "list" : plain.startsWith("answer:") ? "one" : "none";
+  if (reading.how === "another") return { choice, choice_why: "asks for another answer: the question before ranked again, the articles it was offered left out, a list while another holds a word of it" };
+  return { choice, choice_why: `a follow-up: ranked with the message before it, that message's words weighing less (docs/answers.md "Follow-ups")${reading.how === "followup" && reading.listed ? "; a list, its own words sure of nothing" : ""}` };
 }

@@ -294,6 +294,14 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     r = await cli("ask", "顺丰几天能送到？", "--json");
     expect(JSON.parse(r.out)).toMatchObject({ answer: "answer:ship", choice: "one", articles: [{ id: "ship" }] });
     expect((await cli("ask")).code).toBe(2);
+    // After a message: read as the follower's next one, its terms printed as either message wrote them.
+    r = await cli("ask", "--after", "順豐幾天能送到？", "那新疆呢");
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('after        "順豐幾天能送到？": read as a follow-up, with it');
+    expect(r.out).toContain("answered as  followup:answer:ship");
+    expect(r.out).toMatch(/^terms .*順豐\(/m);
+    expect(JSON.parse((await cli("ask", "--after", "順豐幾天能送到？", "那新疆呢", "--json")).out)).toMatchObject({ read_as: "followup", after: "順豐幾天能送到？" });
+    expect((await cli("ask", "--after", " ", "那新疆呢")).code).toBe(2);
     expect((await cli("health")).out).toMatch(/passage index  (ready|checking): \d+ articles?, \d+ passages?/);
   });
 

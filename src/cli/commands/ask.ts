@@ -5,6 +5,9 @@ import { asTyped } from "../as-typed.ts";
 
 interface Asked {
   question: string;
+  /** With --after: that message, and how the question was read after it (absent from a server before 0.2.17). */
+  after?: string;
+  read_as?: "alone" | "followup" | "another" | "pick";
   answer: string;
   reply: { type: "text"; content: string } | { type: "news"; articles: { title: string; description: string; url: string }[] } | null;
   choice: string;
@@ -41,7 +44,9 @@ const oneLine = (s: string, max: number) => {
 export async function ask(c: CommandContext): Promise<void> {
   const q = c.args.join(" ").trim();
   if (!q) throw usage('ask needs a question: replyd ask "how do I get a refund?"');
-  const r = await c.client().call<Asked>({ method: "GET", path: "/api/cli/ask", fields: [["q", q], ...(c.flags.generate ? [["generate", "1"] as [string, string]] : [])] });
+  const after = c.str("--after");
+  if (after !== undefined && !after.trim()) throw usage('--after needs the follower\'s message before the question: replyd ask --after "how do I cancel?" "is there a fee"');
+  const r = await c.client().call<Asked>({ method: "GET", path: "/api/cli/ask", fields: [["q", q], ...(c.flags.generate ? [["generate", "1"] as [string, string]] : []), ...(after === undefined ? [] : [["after", after] as [string, string]])] });
   c.print(r, () => {
     const reply =
       r.reply === null
@@ -51,8 +56,12 @@ export async function ask(c: CommandContext): Promise<void> {
           : r.reply.articles.map((a) => `[news] ${a.title}\n${a.description}\n${a.url}`).join("\n\n");
     // A rule, help, a code or a tag answers before the ranking: what it would have offered is shown, as such.
     const before = /^(rule:|help$|code$|tag$)/.test(r.answer) ? `not used — the ${r.answer.startsWith("rule:") ? "rule" : r.answer} answered first; it would have given: ` : "";
-    const lines = [`answered as  ${r.answer}`, ...(r.rule_warnings ?? []).map((w) => `warning      ${w}`), "", reply, "", `ranking      ${before}${r.choice}${r.choice_why ? ` (${r.choice_why})` : ""}; ${r.postings_read} index entries read, ${r.candidates} articles scored`];
-    lines.push(`terms        ${r.terms.map((t) => `${asTyped(t.term, q)}(${t.idf.toFixed(1)})`).join(" ") || "(none the articles hold)"}`);
+    // How the conversation read it: a follow-up's ranking is of both messages, the earlier one's words weighing less.
+    const readAs = r.after === undefined ? [] : [`after        "${oneLine(r.after, 100)}": read ${r.read_as === "followup" ? "as a follow-up, with it" : r.read_as === "another" ? "as asking another answer to it" : r.read_as === "pick" ? "as a pick from the list it got" : "alone, as a question of its own"}`];
+    const lines = [...readAs, `answered as  ${r.answer}`, ...(r.rule_warnings ?? []).map((w) => `warning      ${w}`), "", reply, "", `ranking      ${before}${r.choice}${r.choice_why ? ` (${r.choice_why})` : ""}; ${r.postings_read} index entries read, ${r.candidates} articles scored`];
+    // A follow-up's terms are of both messages: printed as either wrote them.
+    const typed = r.after === undefined ? q : `${r.after}\n${q}`;
+    lines.push(`terms        ${r.terms.map((t) => `${asTyped(t.term, typed)}(${t.idf.toFixed(1)})`).join(" ") || "(none the articles hold)"}`);
     // The question's words no article holds: they count against every article's share of it (an
     // operator could not see why "pano mag cash in" held 19 % of the cash-in article).
     const unheld = r.unheld ?? [];
@@ -81,7 +90,10 @@ export const askCommand = defineCommand({
   summary: "show what a follower asking this would get, and why (a read key may ask)",
   description:
     "Sends the question as a follower's text would be answered — rules, codes, tags and help first — without logging it or messaging anyone, and prints the reply, then the ranking of the account's articles behind it: the question's terms with their weights, and the best articles with their scores and best passages. Use it to check how followers' questions are answered and which articles need better words. With a model configured it names the articles the model would be given, and with --generate asks it and shows what it writes, what the checks make of it, and what a follower would get.",
-  examples: ['replyd ask "买了东西不想要了，还能退款吗？"', 'replyd ask "how do I return an order" --json', 'replyd ask --generate "还能退款吗"'],
-  options: [{ flags: "--generate", help: "with a model configured (serve --ai-url): ask it too and show what it writes and what the checks make of it (counts in the caps)" }],
+  examples: ['replyd ask "买了东西不想要了，还能退款吗？"', 'replyd ask "how do I return an order" --json', 'replyd ask --generate "还能退款吗"', 'replyd ask --after "周六几点开门" "那周日呢"'],
+  options: [
+    { flags: "--generate", help: "with a model configured (serve --ai-url): ask it too and show what it writes and what the checks make of it (counts in the caps)" },
+    { flags: "--after <message>", help: "read the question as a follower's next message after this one (a follow-up, \"another\", a pick), and show the ranking it was read with" },
+  ],
   run: ask,
 });

@@ -17,7 +17,7 @@ import { GENERATING, type Shared, type SharedAnswers } from "../door/shared-retr
 export interface AnsweringParts {
   /** The message log (the store's, or the database's). */
   messages: Pick<FollowerLog, "add">;
-  responder: Responder;
+  responder: Pick<Responder, "respond">;
   clock: Clock;
   log: (msg: string) => void;
   /** Answer "success" rather than nothing when the reply is not ready by then (the platform waits 5 s). */

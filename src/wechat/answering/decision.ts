@@ -7,6 +7,7 @@
 import type { Source } from "../../llm/prompt.ts";
 import type { Reply } from "../door/message.ts";
 import type { Conversations } from "./conversation.ts";
+import type { Reading } from "./reading.ts";
 
 export interface Decision {
   reply: Reply | null;
@@ -28,6 +29,8 @@ export interface Decision {
   generate?: { question: string; sources: Source[] };
   /** A text list of articles that is no ranking's (a tag's, a rule's), `about` what it lists: kept as the follower's turn, to pick from (responder.ts `movedOn`). */
   listed?: { about: string; ids: string[] };
+  /** How the follower's text was read in their conversation, and what was ranked (reading.ts): `replyd ask --after` shows it. */
+  reading?: Reading;
   /** A code's article: what the follower reads now, their turn — or, a list just shown holding it, that list's entry picked (sent-apart.ts). */
   entry?: string;
 }

@@ -58,7 +58,7 @@ export class Questions {
     const asking = this.store.searcher.asking(asker.from);
     const turns = known ?? (await this.turnsOf(asker));
     const reading = await read(question, turns, (q) => this.store.searcher.rank(q, asking));
-    const remember = (shown: readonly string[], d: Decision, pickedTitle?: string) => this.remember(asker, reading, turns, shown, d, pickedTitle);
+    const remember = (shown: readonly string[], d: Decision, pickedTitle?: string) => this.remember(asker, reading, turns, shown, { ...d, reading }, pickedTitle);
     if (reading.how === "pick") {
       const picked = this.store.articles.get(reading.id);
       if (!picked || picked.deleted) return remember([], this.says(nothing, true, question));

@@ -3,7 +3,7 @@ import type { Rule, TextKey } from "../../doc/rule.ts";
 import type { ReadModel } from "../../store/read-model.ts";
 import { dedupeKey, MAX_NEWS_FOR_EVENT, MAX_NEWS_FOR_MESSAGE, MEDIA_TYPES, type Inbound } from "../door/message.ts";
 import { news } from "./ranked-reply.ts";
-import { turnKey, type Conversations } from "./conversation.ts";
+import { LocalConversations, turnKey, type Conversations } from "./conversation.ts";
 import { Questions, type Asker } from "./questions.ts";
 import { MAX_INPUT, type RegexMatcher } from "./regex.ts";
 import { picksEntry, searchedWords, toldToSend } from "../../ranking/cues.ts";
@@ -31,11 +31,20 @@ export class Responder {
   constructor(
     private readonly store: ReadModel,
     private readonly regex: RegexMatcher,
-    opts: ResponderOptions = {},
+    private readonly opts: ResponderOptions = {},
   ) {
     this.conversations = opts.conversations ?? null;
     this.log = opts.log ?? (() => {});
     this.questions = new Questions(store, (key, unmatched, said) => this.says(key, unmatched, said), opts);
+  }
+
+  /**
+   * The same articles, rules and texts, remembering only the turns of the messages it is given, in
+   * its own memory: `replyd ask --after` reads a question after another as a follower's conversation
+   * would, and no follower's turns are read or kept.
+   */
+  aside(): Responder {
+    return new Responder(this.store, this.regex, { ...this.opts, conversations: new LocalConversations(this.opts.now) });
   }
 
   /** `said`: the follower's message, whose language replyd's own text is in when the operator wrote none (texts.ts). */

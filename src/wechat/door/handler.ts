@@ -58,7 +58,7 @@ export class WechatHandler {
     private readonly opts: WechatOptions,
     /** The message log (the store's, or the database's). */
     messages: Pick<FollowerLog, "add">,
-    responder: Responder,
+    responder: Pick<Responder, "respond">,
     private readonly clock: Clock,
     private readonly log: (msg: string) => void,
     /** The cluster's retry answers (serve --redis); without it, this instance's memory only. */

@@ -1,0 +1,90 @@
+/**
+ * `replyd ask --after`: a question read as a follower's next message after another (docs/answers.md
+ * "replyd ask"), in a conversation of its own — a follow-up, "another" — with the ranking it was read
+ * with; no follower's conversation read or kept, nothing logged.
+ */
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import { CODE } from "../../src/base/errors.ts";
+import { MAX_QUESTION_BYTES } from "../../src/server/ask.ts";
+import { parseXml, type XmlNode } from "../../src/wechat/door/xml.ts";
+import { doc, READER, testApp } from "../helpers.ts";
+import { textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
+
+let t: Awaited<ReturnType<typeof testApp>>;
+beforeEach(async () => (t = await testApp({ wechat: { token: TOKEN } })));
+afterEach(() => t.close());
+const call: (typeof t)["call"] = (...a) => t.call(...a);
+
+const INSURER = [
+  { id: "cancel", title: "Cancelling your policy", url: "https://example.com/cancel", keywords: ["cancel"], body: "You can cancel within 14 days of buying your policy and get a full refund. After 14 days we refund the premium for the days you haven't used, minus a £25 cancellation fee. To cancel, call us on 0800 555 0100." },
+  { id: "paying", title: "Paying monthly or annually", url: "https://example.com/paying", keywords: ["monthly payments"], body: "Pay annually by card, or monthly by Direct Debit in 11 payments. Switching from monthly to annual has no extra fee. Change your payment date in the app." },
+  { id: "claim", title: "Making a claim", url: "https://example.com/claim", keywords: ["claims line"], body: "Call the claims line any time. A loss adjuster may visit your home. There is no fee to make a claim, and we aim to settle within 10 days." },
+  { id: "travel", title: "Cover abroad", url: "https://example.com/travel", keywords: ["holiday"], body: "Your belongings are covered abroad for up to 60 days a year, in any country. Keep receipts for anything worth more than £1,500." },
+];
+
+beforeEach(async () => {
+  const r = await call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: doc(INSURER, { matter: "articles" }) }] });
+  expect(r.status).toBe(200);
+});
+
+type Asked = { answer: string; read_as?: string; after?: string; choice: string; choice_why: string; articles: { id: string }[]; terms: { term: string }[] };
+const ask = async (q: string, after?: string, key?: typeof READER) => call("GET", "/api/cli/ask", [["q", q], ...(after === undefined ? [] : [["after", after] as [string, string]])], key ? { key } : {});
+
+test("a question asked after another is read as the follower's next message: 'is there a fee' after cancelling is a follow-up, the cancelling article first, ranked with the earlier words", async () => {
+  const alone = (await ask("is there a fee")).data as Asked;
+  expect(alone.read_as).toBeUndefined();
+  expect(alone.articles[0]?.id).not.toBe("cancel");
+  const r = await ask("is there a fee", "How do I cancel my policy?");
+  expect(r.status).toBe(200);
+  const after = r.data as Asked;
+  expect(after).toMatchObject({ after: "How do I cancel my policy?", read_as: "followup", answer: expect.stringMatching(/^followup:answers?:cancel\b/) });
+  expect(after.choice_why).toContain("a follow-up");
+  // The ranking shown is the one it was read with: the earlier message's words are among its terms.
+  expect(after.articles[0]?.id).toBe("cancel");
+  expect(after.terms.map((x) => x.term)).toContain("polici");
+});
+
+test("\"another\" after a question: the question ranked again without what it was offered", async () => {
+  const first = (await ask("cancellation fee")).data as Asked;
+  expect(first.answer).toBe("answer:cancel");
+  const r = (await ask("another", "cancellation fee")).data as Asked;
+  expect(r.read_as).toBe("another");
+  expect(r.answer).toMatch(/^another:/);
+  expect(r.answer).not.toContain("cancel");
+  expect(r.choice_why).toContain("another answer");
+});
+
+test("a question of its own after another is read alone, as a follower's would be", async () => {
+  const r = (await ask("do you cover things abroad", "How do I cancel my policy?")).data as Asked;
+  expect(r).toMatchObject({ read_as: "alone", answer: "answer:travel" });
+});
+
+test("asking after a message reads no follower's conversation and keeps none, logs nothing, and a read key may ask", async () => {
+  // A follower asks of claims; an operator's ask after cancelling does not become their turn.
+  const at = () => Math.floor(t.clock.now() / 1000);
+  const say = async (content: string) => {
+    t.clock.advance(1000);
+    const text = await (await t.handle(wxPost(textMsg(content, at()), at()))).text();
+    return text === "success" ? null : (parseXml(text) as XmlNode);
+  };
+  await say("how do I make a claim");
+  await t.log.settled();
+  const logged = ((await call("GET", "/api/cli", [["inbox", "all"]])).data.items as unknown[]).length;
+  expect((await ask("is there a fee", "How do I cancel my policy?", READER)).data).toMatchObject({ read_as: "followup" });
+  await t.log.settled();
+  expect(((await call("GET", "/api/cli", [["inbox", "all"]])).data.items as unknown[]).length).toBe(logged);
+  // The follower's "is there a fee" follows their own claim question: the claims article, which says there is none.
+  const news = (await say("is there a fee"))?.Articles as XmlNode | undefined;
+  expect(JSON.stringify(news)).toContain("Making a claim");
+  expect(JSON.stringify(news)).not.toContain("Cancelling");
+  // …and the ask's conversation ended with the call: asked again alone, it is read alone.
+  expect(((await ask("is there a fee")).data as Asked).read_as).toBeUndefined();
+});
+
+test("the message before is bounded as a follower's: empty, or past the platform's 2,048 bytes, refused", async () => {
+  const empty = await ask("is there a fee", "   ");
+  expect({ status: empty.status, message: empty.error?.message }).toMatchObject({ status: 400, message: expect.stringContaining('"after"') });
+  const long = await ask("is there a fee", "x".repeat(MAX_QUESTION_BYTES + 1));
+  expect({ status: long.status, code: long.error?.code }).toEqual({ status: 400, code: CODE.text_too_long });
+  expect((await ask("is there a fee", "x".repeat(MAX_QUESTION_BYTES))).status).toBe(200);
+});
