@@ -70,17 +70,19 @@ export function shownPassage(q: readonly QueryTerm[], passages: readonly Cut[], 
   let pricedScore = -1;
   let pricedChoice = -1;
   let bestChoice = 0;
-  if (priced)
-    for (const [i, p] of passages.entries()) {
-      const s = scores[i] as number;
-      const c = passageScore(what, p.counts, p.len, stats.passageLen);
-      bestChoice = Math.max(bestChoice, c);
-      if (priced.holds(p) && (c > pricedChoice || (c === pricedChoice && s > pricedScore))) {
-        pricedChoice = c;
-        pricedScore = s;
-        pricedBest = p;
-      }
+  if (priced) {
+    const choices = passages.map((p) => passageScore(what, p.counts, p.len, stats.passageLen));
+    bestChoice = Math.max(0, ...choices);
+    const held = passages.flatMap((p, i) => (priced.holds(p) ? [i] : []));
+    const top = Math.max(-1, ...held.map((i) => choices[i] as number));
+    // Of the priced passages the question chooses alike, the first: the price before the exceptions.
+    const first = held.find((i) => (choices[i] as number) >= top * RANKING.shownEarlier && (top > 0 || (choices[i] as number) === top));
+    if (first !== undefined) {
+      pricedBest = passages[first] as Cut;
+      pricedChoice = choices[first] as number;
+      pricedScore = scores[first] as number;
     }
+  }
   // A follow-up asking only how much ("how much is it"): the earlier question chose the article, and its price is what is asked.
   const onlyEarlier = q.every((t) => t.earlier || !t.known);
   // Of an article whose title names a price (阶梯水价, "Fees"), a priced passage however far the best

@@ -193,6 +193,25 @@ test("asked the price of one thing, the priced passage about it: the asking word
   expect(newsOf(await say("when does the registration renewal notice arrive"))?.Description).toStartWith("Your renewal notice");
 });
 
+test("asked only how much after a question, of the priced passages the earlier words choose alike the first is shown: the delivery fees, not the exception's price per mile (a bakery's walkthrough)", async () => {
+  const DELIVERY = {
+    id: "delivery",
+    title: "Cake delivery",
+    url: "https://example.com/delivery",
+    body:
+      "We deliver cakes within 8 miles of our Harbour Street branch. Up to 5 miles the fee is £8; from 5 to 8 miles it is £12. Delivery is free on orders over £150.\n\n" +
+      "Deliveries run Tuesday to Saturday between 9am and 3pm; we give you a 2-hour slot the day before. There are no deliveries on Sundays or Mondays.\n\n" +
+      "Beyond 8 miles we deliver wedding and tiered cakes only, at £1.20 a mile each way. Someone must be there to receive the cake; we do not leave cakes on doorsteps.",
+  };
+  await importDoc([DELIVERY, SHIPPING, MEMBERS]);
+  expect(newsOf(await say("do u deliver to the hospital"))).toMatchObject({ Title: "Cake delivery" });
+  const priced = newsOf(await say("how much is it"));
+  expect(priced).toMatchObject({ Title: "Cake delivery" });
+  expect(priced?.Description).toContain("Up to 5 miles the fee is £8");
+  // Words of the follower's own that one priced passage holds still choose it.
+  expect(newsOf(await say("how much beyond 8 miles for a wedding cake"))?.Description).toContain("£1.20 a mile");
+});
+
 test("a greeting gets the welcome text, thanks or an emoji no reply, whatever an article holds of them; logged courtesy and not unmatched; a rule for it still answers", async () => {
   // An article whose title holds 不 and 在 and 谢谢: each was enough for some article before.
   await importDoc([REFUND, SHIPPING, { id: "thanks", title: "感谢您的支持 不在服务范围的地区", url: "https://example.com/t", body: "谢谢大家。在不在服务范围，请看地图。" }]);
