@@ -411,7 +411,9 @@ test("teach refuses a few words continuing the follower's question just before t
   await importDoc({ matter: "articles" }, SHOP);
   const answerOf = async (seq: number) => ((await call("GET", "/api/cli", [["inbox", "all"], ["limit", "5"]])).data.items as { seq: number; answer: string }[]).find((i) => i.seq === seq)?.answer;
   const teach = async (seq: number, id: string, as?: string) => call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", id], ...(as === undefined ? [] : [["as", as] as [string, string]])]);
-  for (const [first, then, id] of [["how do i reset my password", "just for one day", "returns"], ["客服电话多少", "就一天", "contact"]] as const) {
+  // After questions the reading together finds nothing for with them: read alone (words continuing a
+  // question the ranking answers are read with it, and refused as such: below).
+  for (const [first, then, id] of [["how do i reset my password", "just for one day", "returns"], ["你们卖手机壳吗", "就一天", "contact"]] as const) {
     await say(first);
     // Thanks between them pass over, as "another" passes them.
     await say("thanks");
@@ -438,12 +440,21 @@ test("teach refuses a few words continuing the follower's question just before t
     expect((await teach(await newest(), id)).data).toMatchObject({ taught: true });
     await call("PUT", "/api/cli", [["id", id], ["questions", ""]]);
     // Nor does a subscription: it asks nothing (following, then asking, is how conversations open).
+    // Past the window of the words just sent, which the next would continue (read with them: a follow-up).
+    t.clock.advance(CONVERSATION.windowMs);
     await t.handle(wxPost(eventMsg("subscribe", Math.floor(t.clock.now() / 1000)), Math.floor(t.clock.now() / 1000)));
     await say(then);
     expect((await teach(await newest(), id)).data).toMatchObject({ taught: true });
     await call("PUT", "/api/cli", [["id", id], ["questions", ""]]);
     t.clock.advance(CONVERSATION.windowMs);
   }
+  // After a question the ranking answers, the same words are read with it (reading.ts): refused as read so.
+  await say("客服电话多少");
+  await say("就一天");
+  expect((await answerOf(await newest()))?.split(":")[0]).toBe("followup");
+  const readWith = await teach(await newest(), "contact");
+  expect({ code: readWith.error?.code, message: readWith.error?.message }).toMatchObject({ code: CODE.leans_on_before, message: expect.stringContaining("was read with the question before it") });
+  t.clock.advance(CONVERSATION.windowMs);
   // A question or a subject of its own after a question, read alone, is taught: opening on a
   // modal with no subject (要带什么材料), on a preposition or an adverb (a review: 到店自提, "to cancel my order").
   for (const [then, id] of [["can i pay by card", "payment"], ["我想退货", "returns"], ["refund for a broken kettle", "returns"], ["要带什么材料", "returns"], ["到店自提", "delivery"], ["to cancel my order", "returns"]] as const) {
