@@ -19,6 +19,10 @@ const ANOTHER = new Set(
   [
     "换一个", "换个", "换一篇", "换一条", "再换一个", "换一个吧", "还有别的吗", "还有吗", "还有其他的吗", "有别的吗", "别的呢", "其他的呢",
     "不是这个", "不是这篇", "不是这个意思", "不对", "下一个", "看看别的", "再来一个",
+    // Saying the answer was wrong: 不对啊 had got the fallback, and teach then taught 不对啊 itself to the
+    // hours, which every follower saying it next got (a housekeeping company's walkthrough).
+    "错了", "答错了", "不是", "不是的", "答非所问", "不是我要的", "不是我想要的", "不是我问的", "文不对题",
+    "wrong", "wrong one", "wrong answer", "thats wrong", "that's wrong", "not what i asked", "not what i meant", "not what i was asking", "thats not it", "that's not it", "not it",
     // 另一個, as a Hong Kong follower writes it (a fitness studio's walkthrough got the fallback), and 另外一个.
     "另一个", "另外一个", "另一篇",
     "another", "another one", "anotherone", "something else", "anything else", "not this one", "not that one", "not this", "not that",
@@ -146,6 +150,15 @@ export function namesByPronoun(text: string): boolean {
   return PRONOUN_LATIN.test(f) || (/\p{Script=Han}/u.test(f) && PRONOUN_HAN.test(f.replace(/ /g, "")));
 }
 
+/**
+ * Asking of another kind of the thing read, named by what sets it apart: 三室的呢 after 两室的多少钱,
+ * 主任的呢 after 挂号费多少钱, 长期放鞋的呢 (a modifier and 的, then the ellipsis 呢): the subject stays
+ * the one asked of — the reading together leads with the article read when it ranks close
+ * (reading.ts), unless an article's head names the words (外地的呢 after 本地医保 moves to 异地医保).
+ */
+const VARIANT_HAN = /^(?:那|那么)?\p{Script=Han}{1,6}的呢$/u;
+export const asksOfVariant = (text: string): boolean => VARIANT_HAN.test(fold(text).replace(/[\s\p{P}\p{S}]/gu, ""));
+
 /** A few words asking of the thing read, named only by a pronoun as their subject: "is it free?", 这个要预约吗 (reading.ts keeps them on it; teach refuses them when their words name no one article). */
 export const asksOfItAlone = (text: string): boolean => refersBack(text) && fewWords(text);
 
@@ -172,7 +185,9 @@ export function continuesQuestion(text: string): boolean {
 }
 
 export function asksAnother(text: string): boolean {
-  return ANOTHER.has(fold(text));
+  const f = fold(text);
+  // With a particle after it, as said: 不对啊, 换一个呀, 不是这个哦.
+  return ANOTHER.has(f) || (/\p{Script=Han}[啊呀哦嘛啦哈]$/u.test(f) && ANOTHER.has(f.slice(0, -1)));
 }
 
 /**

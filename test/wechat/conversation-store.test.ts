@@ -188,12 +188,16 @@ describe("what a message says about the reply before it", () => {
     // Traditional characters read as simplified, as the ranking reads them; Cantonese thanks.
     expect(["謝謝", "多謝", "唔該", "唔該晒"].every(standsAlone)).toBe(true);
     expect([picksEntry("第二個"), asksAnother("換一個")]).toEqual([2, true]);
+    // Saying the answer was wrong asks for another, a particle after it too (不对啊 had got the fallback, then been taught: a walkthrough).
+    expect(["不对啊", "错了", "答非所问", "不是我问的", "不是这个哦", "换一个呀", "wrong", "That's not it!", "not what i asked"].filter((t) => !asksAnother(t))).toEqual([]);
+    // Surprise is no rejection; a particle after words that are none is none.
+    expect(["不是吧", "不是说好的吗", "wrong size delivered", "我买错了", "对啊"].filter(asksAnother)).toEqual([]);
   });
 
   test("thanks and greetings as followers type them, and made of them: British, Taiwanese, Hong Kong, Singapore, Australian, Vietnamese, Filipino ones, thanks and hello in other languages, with whom they address; closes or opens", () => {
     const kinds = (said: string[]) => said.map((t) => [t, courtesyOf(t)]);
     const closes = ["cheers", "ta", "ok cheers", "cheers mate", "brill", "lovely thanks", "great thanks", "brilliant thank you", "thanks love", "nice one", "Thank you so much", "thanks for the help", "no worries",
-      "3Q", "3q~", "感恩", "謝謝你們", "好喔", "了解", "哈哈", "哈哈 👍", "讚", "掰掰", "OK 感謝", "收到 謝謝🙏", "好的谢谢", "辛苦了", "ok谢谢",
+      "3Q", "3q~", "感恩", "謝謝你們", "好喔", "了解", "哈哈", "哈哈 👍", "讚", "掰掰", "OK 感謝", "收到 謝謝🙏", "好的 收到了👌", "收到啦", "好的谢谢", "辛苦了", "ok谢谢",
       "多謝晒", "好嘅", "冇問題", "知道喇", "係咁先", "多謝你哋", "收到，唔該", "that's great thanks", "thanks, that's it", "fine thanks", "right, cheers",
       // Singapore's and Malaysia's, and whom they thank.
       "tks", "tq", "ok tks", "thank u doc", "thanks doc", "thanks lah", "noted with thanks", "ok lor", "ok can", "terima kasih", "nandri", "thank you doctor", "谢谢医生", "谢谢老师", "好的 谢谢教练",

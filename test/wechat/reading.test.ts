@@ -17,7 +17,7 @@ import type { Turn } from "../../src/wechat/answering/conversation.ts";
 import { afterMarks } from "../../src/wechat/answering/sent-apart.ts";
 import { MemorySource } from "../../bench/eval/memory-source.ts";
 import { loadSet } from "../../bench/eval/sets.ts";
-import { asksOfItAlone, continuesQuestion, fewWords, refersBack } from "../../src/ranking/cues.ts";
+import { asksOfItAlone, asksOfVariant, continuesQuestion, fewWords, refersBack } from "../../src/ranking/cues.ts";
 
 const insurer = new MemorySource([
   { id: "cancel", title: "Cancelling your policy", keywords: "cancel", body: "You can cancel within 14 days of buying your policy and get a full refund. After 14 days we refund the premium for the days you haven't used, minus a £25 cancellation fee. To cancel, call us on 0800 555 0100." },
@@ -420,4 +420,51 @@ test("…and the article read leads when the reading together ranks it close beh
   const r = await conversationIn(bakery, "can u do a cupcake party box", CONTINUED);
   expect(r.how).toBe("followup");
   expect(shown(r)[0]).toBe("cupcakes");
+});
+
+// A housekeeping company's walkthroughs (Session 44): priced by rooms and by area.
+const cleaning = (taught: string) =>
+  new MemorySource([
+    { id: "daily", title: "日常保洁", keywords: "日常保洁", questions: taught, body: "日常保洁按小时收费，每小时45元，最少3小时。一室一厅约3小时，两室一厅约3到4小时，三室两厅建议4小时以上，三室以上可以约两位阿姨。" },
+    { id: "deep", title: "深度保洁", keywords: "深度保洁", questions: "", body: "深度保洁按面积收费，每平方米8元起，包括厨房重油污、卫生间除垢和全屋擦窗。开荒保洁另算。深度保洁需提前两天预约，周末不加价。" },
+    { id: "pets", title: "家里有宠物", keywords: "宠物", questions: "", body: "家里有猫狗的请提前告知，保洁师会注意门窗。" },
+  ]);
+const medical = new MemorySource([
+  { id: "medical-local", title: "本地医保怎么结算", keywords: "本地医保", questions: "", body: "本地参保的，在前台刷医保卡直接结算。" },
+  { id: "medical-remote", title: "外地医保结算", keywords: "外地医保", questions: "", body: "外地参保的需要先备案，备案后可以直接结算。" },
+  { id: "parking", title: "停车", keywords: "停车", questions: "", body: "医院地下停车场，前两小时免费。" },
+]);
+
+test("another kind of the thing read, named by what sets it apart ('三室的呢' after the deep cleaning's price): the article read leads when it ranks close; an article whose head names the words still takes it ('外地的呢' after 本地医保)", async () => {
+  expect(asksOfVariant("三室的呢")).toBe(true);
+  expect(asksOfVariant("那主任的呢？")).toBe(true);
+  for (const not of ["三室呢", "三室的多少钱", "三室的价格是多少呢", "the big one?"]) expect({ not, v: asksOfVariant(not) }).toEqual({ not, v: false });
+  const account = cleaning("");
+  const t = rank({ text: "三室的呢", context: "深度保洁多少钱" }, account).articles;
+  // The daily cleaning's body names 三室: read together it scores best, the deep cleaning close behind.
+  expect(t[0]?.id).toBe("daily");
+  expect(t.find((a) => a.id === "deep")?.score).toBeGreaterThanOrEqual((t[0]?.score ?? 0) * READING.pickedClose);
+  const r = await conversationIn(account, "深度保洁多少钱", "三室的呢");
+  expect(r.how).toBe("followup");
+  expect(shown(r)[0]).toBe("deep");
+  const moved = await conversationIn(medical, "本地医保怎么结算", "外地的呢");
+  expect(shown(moved)[0]).toBe("medical-remote");
+});
+
+test("a few leaning words the operator taught word for word to another article do not make it the reading together's first: after the deep cleaning, '三室的呢' taught to the daily cleaning lists the deep cleaning first, however far behind (READING.pickedClose raised past it)", async () => {
+  const account = cleaning("三室的呢");
+  const t = rank({ text: "三室的呢", context: "深度保洁多少钱" }, account).articles;
+  expect(t[0]?.id).toBe("daily");
+  const was = READING.pickedClose;
+  // Far behind for the close rule: that rule alone would not put the deep cleaning first.
+  READING.pickedClose = ((t.find((a) => a.id === "deep")?.score ?? 0) / (t[0]?.score ?? 1)) + 0.01;
+  try {
+    const r = await conversationIn(account, "深度保洁多少钱", "三室的呢");
+    expect(r.how).toBe("followup");
+    expect(shown(r).slice(0, 2)).toEqual(["deep", "daily"]);
+  } finally {
+    READING.pickedClose = was;
+  }
+  // Sent alone, the taught words get what they were taught.
+  expect(shown(await conversationIn(account, "三室的呢"))).toEqual(["daily"]);
 });

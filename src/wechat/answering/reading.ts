@@ -22,7 +22,7 @@ import { choose, type Choice } from "../../ranking/choice.ts";
 import { isWord } from "../../ranking/score.ts";
 import { CONTEXT, type Question } from "../../ranking/question.ts";
 import type { RankedArticle, Ranking, RankingResult } from "../../ranking/types.ts";
-import { asksAnother, asksOfItAlone, bareNumber, continuesQuestion, leansFewWords, leansOnBefore, picksEntry } from "../../ranking/cues.ts";
+import { asksAnother, asksOfItAlone, asksOfVariant, bareNumber, continuesQuestion, fewWords, FOLLOW_UP_WORDS, leansFewWords, leansOnBefore, picksEntry } from "../../ranking/cues.ts";
 import { standsAlone, withoutOpening } from "../../ranking/courtesy.ts";
 import { CONVERSATION, type Turn } from "./conversation.ts";
 import { articleRead, lastPicked } from "./turn.ts";
@@ -177,9 +177,17 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // ("for a 2 year old" after the cupcake party boxes had put first the classes, whose taught
   // question "classes for a 4 year old" holds its words: a bakery's walkthrough, Session 44).
   const entry = last.shown.length ? lastPicked(last) : undefined;
-  const chosen = entry ?? priced ?? (continues ? read : undefined);
-  const it = chosen === undefined || led?.id === chosen ? undefined : together.articles.find((a) => a.id === chosen && (chosen === entry || (continues && chosen === read) || PRICE.test(a.passage ?? "")));
-  const ranked = it && led && it.score >= led.score * READING.pickedClose ? { ...together, articles: [it, ...together.articles.filter((a) => a !== it)] } : together;
+  // Led only because the operator taught those very few leaning words to it (三室的呢 taught to the
+  // daily cleaning, after the deep cleaning's price: a housekeeping company's walkthrough), the
+  // reading together is no surer of it: the article read first, however far behind.
+  const taughtLead = led !== undefined && led.id !== read && leans && fewWords(asked, FOLLOW_UP_WORDS.han, FOLLOW_UP_WORDS.latin) && taughtWordForWord(asked, led, together.articles);
+  // Another kind named by what sets it apart, not when the reading together leads with an article
+  // whose head names it (外地的呢 after 本地医保: 外地医保); words continuing the question name a
+  // circumstance, whatever head holds them (an operator's phrasing "classes for a 4 year old").
+  const sameSubject = continues || (asksOfVariant(asked) && ledHead < READING.namesAnother) || taughtLead;
+  const chosen = entry ?? priced ?? (sameSubject ? read : undefined);
+  const it = chosen === undefined || led?.id === chosen ? undefined : together.articles.find((a) => a.id === chosen && (chosen === entry || (sameSubject && chosen === read) || PRICE.test(a.passage ?? "")));
+  const ranked = it && led && (taughtLead || it.score >= led.score * READING.pickedClose) ? { ...together, articles: [it, ...together.articles.filter((a) => a !== it)] } : together;
   return { how: "followup", question, asked: spoken(text, earlier), ranked, ...(stays === "listed" ? { listed: true as const } : {}) };
 }
 
