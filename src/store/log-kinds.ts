@@ -7,7 +7,7 @@
  * quarter hour, however many messages the log holds (bench/report.ts).
  */
 
-import { asksAnother, picksEntry } from "../ranking/cues.ts";
+import { asksAnother, asksOfVariant, continuesQuestion, picksEntry } from "../ranking/cues.ts";
 import { standsAlone } from "../ranking/courtesy.ts";
 import { folded, termsOf } from "../ranking/words.ts";
 
@@ -119,7 +119,8 @@ export function asksAbout(content: string, before: string | null): boolean {
   // "What about …" asks of another side of it ("那大保养呢" after 小保养多少钱 shares 保养: a car
   // dealer's walkthrough's report had counted it); "but i still cant reset my password", or
   // 那社保卡补办到底要多久, asks again.
-  if (!before || ANOTHER_SIDE.test(folded(content).trim())) return false;
+  // Nor words continuing it (就两个小时, "for a 2 year old") or another kind of its thing (三室的呢): two walkthroughs' reports had counted them.
+  if (!before || ANOTHER_SIDE.test(folded(content).trim()) || continuesQuestion(content) || asksOfVariant(content)) return false;
   const [now, then] = [termsOfAsked(content), termsOfAsked(before)];
   const had = wordsOf(then);
   if (![...wordsOf(now)].some((w) => had.has(w))) return false;

@@ -73,6 +73,10 @@ test("asking about the question before: a word of it and more than half of the m
     // A follow-up on another side of it (a car dealer's walkthrough): 保养 shared, and most of what it is made of.
     ["那大保养呢", "小保养多少钱"],
     ["and the big service?", "how much is the small service"],
+    // Words continuing it, another kind of its thing (two housekeeping companies' walkthroughs).
+    ["就两个小时", "日常保洁最少约几个小时"],
+    ["三室的呢", "深度保洁两室的多少钱"],
+    ["just for 2 hours", "how many hours is the minimum for a clean"],
   ];
   for (const [text, before] of again) expect({ text, before, again: asksAbout(text, before) }).toEqual({ text, before, again: true });
   for (const [text, before] of own) expect({ text, before, again: asksAbout(text, before) }).toEqual({ text, before, again: false });
