@@ -289,7 +289,7 @@ describe("what a message says about the reply before it", () => {
     expect(["快递放几天", "洗车多少钱", "放几天能取"].filter(leansOnBefore)).toEqual([]);
     // Charged on top of what was said ("水果要另外给钱不" after 小料怎么收费, read alone: the fallback); not "the other" of a thing named.
     expect(["水果要另外给钱不", "安装费要另外交吗", "上门费另外算吗", "还另外收钱吗"].filter((t) => !leansOnBefore(t))).toEqual([]);
-    expect(["能开另外一张发票吗", "其他门店另外有活动吗"].filter(leansOnBefore)).toEqual([]);
+    expect(["我想开另外一张发票", "门店另外一个入口在哪", "其他门店另外有活动吗"].filter(leansOnBefore)).toEqual([]);
     // Where, with no subject ("在哪里办" after 社保卡丢了 had got the fallback: a service hall's walkthrough).
     expect(["在哪里办", "在哪办", "去哪里办", "哪里可以办", "在哪"].filter((t) => !leansOnBefore(t))).toEqual([]);
     // How it can be done, with no subject ("网上能办吗" after the flexible-employment question had
