@@ -290,6 +290,9 @@ describe("what a message says about the reply before it", () => {
     // Charged on top of what was said ("水果要另外给钱不" after 小料怎么收费, read alone: the fallback); not "the other" of a thing named.
     expect(["水果要另外给钱不", "安装费要另外交吗", "上门费另外算吗", "还另外收钱吗"].filter((t) => !leansOnBefore(t))).toEqual([]);
     expect(["我想开另外一张发票", "门店另外一个入口在哪", "其他门店另外有活动吗"].filter(leansOnBefore)).toEqual([]);
+    // A verb done, its object left out, then when or what next; not with its object.
+    expect(["关了之后会员马上就没了吗", "交完多久能用", "充了能退吗", "退了以后钱去哪"].filter((t) => !leansOnBefore(t))).toEqual([]);
+    expect(["吃完饭能停车吗", "买了个手机壳", "办完卡多久能用"].filter(leansOnBefore)).toEqual([]);
     // Where, with no subject ("在哪里办" after 社保卡丢了 had got the fallback: a service hall's walkthrough).
     expect(["在哪里办", "在哪办", "去哪里办", "哪里可以办", "在哪"].filter((t) => !leansOnBefore(t))).toEqual([]);
     // How it can be done, with no subject ("网上能办吗" after the flexible-employment question had
