@@ -9,6 +9,7 @@ import type { AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";
 import { mediaUrl } from "../store/media.ts";
 import { appendedFields, appendTo, removeFrom } from "./append.ts";
+import { beforeTeaching, movedFrom, TEACH_MOVES } from "./teach-moves.ts";
 import { health } from "./health.ts";
 import { inbox } from "./inbox.ts";
 
@@ -171,6 +172,9 @@ export async function putCli(ctx: AppContext, req: SignedRequest) {
   if (!revision.value) throw invalidArticle(ctx.read.articles.exists(id) || !create ? revision.problems : validateArticle(rec, { reduce }).problems);
   const { id: _id, rev: _rev, created_at: _c, updated_at: _u, ...changes } = revision.value;
   const now = new Date(ctx.clock.now()).toISOString();
+  // Taking a question or keyword from a live article: which of the followers' recent questions it came first for, to say which it no longer does.
+  const taking = remove.length > 0 && ctx.read.articles.get(id)?.deleted === false;
+  const before = taking ? await beforeTeaching(ctx, "", []) : null;
   // Decided by the writer against the article as the store of record holds it, not as this server last read it.
   const r = await ctx.write.editArticle(id, {
     ...(rev !== undefined ? { expectRev: rev } : {}),
@@ -192,7 +196,14 @@ export async function putCli(ctx: AppContext, req: SignedRequest) {
       return { ...stored, ...next, rev: stored.rev + 1, updated_at: now };
     },
   });
-  return { created: r.created, changed: r.changed, article: articleJson(r.article), ...articleWarnings(ctx, r.article) };
+  const left = before && r.changed ? await movedFrom(ctx, id, before) : null;
+  return {
+    created: r.created,
+    changed: r.changed,
+    article: articleJson(r.article),
+    ...(left ? { moved_from: left.slice(0, TEACH_MOVES.listed), moved_from_count: left.length } : {}),
+    ...articleWarnings(ctx, r.article),
+  };
 }
 
 /** A tag this article's tag or code leaves followers unable to have listed, and questions it holds that find it for nobody (write-warnings.ts). */

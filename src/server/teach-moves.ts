@@ -65,3 +65,28 @@ export async function movedTo(ctx: Pick<AppContext, "clock" | "read">, id: strin
   }
   return moved;
 }
+
+/** A question of the log `id` no longer comes first for: `now` the first article offered now (null: nothing, the fallback). */
+export interface LeftQuestion {
+  seq: number;
+  text: string;
+  now: string | null;
+}
+
+/**
+ * After a question or keyword is taken from `id` (`set ID questions-=…`): the questions of `before`
+ * it came first for that it no longer does, newest first — the other side of what a teach moves
+ * (a housekeeping company's operator took a question back and could not tell what went where).
+ */
+export async function movedFrom(ctx: Pick<AppContext, "clock" | "read">, id: string, before: Map<string, { seq: number; first: string | null }>): Promise<LeftQuestion[]> {
+  const left: LeftQuestion[] = [];
+  const until = ctx.clock.monotonic() + TEACH_MOVES.ms;
+  for (const [text, b] of before) {
+    if (ctx.clock.monotonic() > until) break;
+    if (b.first !== id) continue;
+    const c = await offeredNow(ctx, text);
+    const now = c ? firstOffered(c) : null;
+    if (now !== id) left.push({ seq: b.seq, text, now });
+  }
+  return left;
+}

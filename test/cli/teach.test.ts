@@ -73,6 +73,12 @@ test("questions= given twice is one list, one a line in show; += adds to it, -= 
   r = await cli("set", "returns", "questions-=I WANT MY MONEY BACK!", "keywords-=Exchange");
   expect(r).toMatchObject({ code: 0, out: "revised returns: now rev 3" });
   expect(JSON.parse((await cli("ls", "--json")).out).items[0]).toMatchObject({ keywords: ["refund"], questions: ["还能退吗", "Can I return it, unopened?"] });
+  // A follower's question it came first for by a question taught: taken back, said, with what it gets now.
+  expect((await cli("set", "returns", "questions+=where is my parcel")).code).toBe(0);
+  expect(await say("where is my parcel")).toContain("Returns and refunds");
+  r = await cli("set", "returns", "questions-=where is my parcel");
+  expect(r.code).toBe(0);
+  expect(r.out).toMatch(/^revised returns: now rev 5\nit no longer comes first for 1 question followers asked lately:\n +\d+  "where is my parcel" \(now: [^)]+\)$/);
   r = await cli("set", "returns", "questions-=refund please");
   expect(r.code).toBe(1);
   expect(r.err).toContain('holds no question "refund please"');
@@ -132,7 +138,7 @@ test("inbox names the question a \"不是这个\" asked another answer to, and t
   const seq = line.trim().split(/\s+/)[0] as string;
   const r = await cli("teach", seq, "returns");
   expect(r).toMatchObject({ code: 0 });
-  expect(r.out).toContain(`taught returns "Returns and refunds" (now rev 4, 3 questions): "when do orders ship"`);
+  expect(r.out).toContain(`taught returns "Returns and refunds" (now rev 6, 3 questions): "when do orders ship"`);
   expect(r.out).toContain(`the question of message ${asked}, which message ${seq} asked another answer to`);
 });
 

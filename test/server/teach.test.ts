@@ -753,8 +753,20 @@ test("teach says which of the followers' recent questions the taught article now
   ]);
   expect(r.data.moved_count).toBe(2);
   expect("message_now" in r.data).toBe(false);
-  // Taken back and taught to the article that answers it: what it led already is not said again; the question nothing answered, which it now answers, is.
-  expect((await call("PUT", "/api/cli", [["id", "payment"], ["questions", "how long will my parcel take to arrive"], ["remove", "questions"]])).status).toBe(200);
+  // Taken back: the questions it no longer comes first for, with what they get now — the taught words' own repeats too.
+  const back = await call("PUT", "/api/cli", [["id", "payment"], ["questions", "how long will my parcel take to arrive"], ["remove", "questions"]]);
+  expect(back.status).toBe(200);
+  const left = back.data.moved_from as { seq: number; text: string; now: string | null }[];
+  expect(left.filter((m) => m.seq === toNothing || m.seq === toDelivery)).toEqual([
+    { seq: toNothing, text: "where is my parcel", now: null },
+    { seq: toDelivery, text: "how long will it take to arrive", now: "delivery" },
+  ]);
+  expect(left.map((m) => m.text)).toContain("How long will my parcel take to arrive?");
+  expect(left.map((m) => m.text)).not.toContain("can i pay by card");
+  expect(back.data.moved_from_count).toBe(left.length);
+  // Nothing taken (a field replaced, or appended to): nothing said of it.
+  expect("moved_from" in (await call("PUT", "/api/cli", [["id", "payment"], ["keywords", "card"], ["append", "keywords"]])).data).toBe(false);
+  // Taught to the article that answers it: what it led already is not said again; the question nothing answered, which it now answers, is.
   expect((await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "delivery"]])).data).toMatchObject({ taught: true, moved: [{ seq: toNothing, text: "where is my parcel", was: null, alone: true }], moved_count: 1 });
 });
 

@@ -148,8 +148,20 @@ export async function set(c: CommandContext): Promise<void> {
   if (c.flags.undelete) fields.push(["deleted", "0"]);
   if (!given.files.length && !fields.some(([k]) => k !== "id" && k !== "rev" && k !== "create")) throw usage("set needs at least one field to change, e.g. title=… or --undelete");
   const client = c.client();
-  const r = await client.call<{ created: boolean; changed: boolean; article: Article; warnings?: string[] }>({ method: "PUT", path: "/api/cli", fields, ...(given.files.length ? { files: given.files } : {}) });
-  c.print(r, () => [r.changed ? `revised ${r.article.id}${client.inAccount}: now rev ${r.article.rev}` : `unchanged ${r.article.id}${client.inAccount} (rev ${r.article.rev})`, ...warningLines(r)].join("\n"));
+  const r = await client.call<{ created: boolean; changed: boolean; article: Article; warnings?: string[]; moved_from?: { seq: number; text: string; now: string | null }[]; moved_from_count?: number }>({ method: "PUT", path: "/api/cli", fields, ...(given.files.length ? { files: given.files } : {}) });
+  c.print(r, () => [r.changed ? `revised ${r.article.id}${client.inAccount}: now rev ${r.article.rev}` : `unchanged ${r.article.id}${client.inAccount} (rev ${r.article.rev})`, ...leftLines(r), ...warningLines(r)].join("\n"));
+}
+
+/** After questions-= or keywords-= (a server from 0.2.17): the followers' recent questions the article no longer comes first for, and what they get now. */
+function leftLines(r: { article: Article; moved_from?: { seq: number; text: string; now: string | null }[]; moved_from_count?: number }): string[] {
+  const left = r.moved_from ?? [];
+  const count = r.moved_from_count ?? left.length;
+  if (!count) return [];
+  return [
+    `it no longer comes first for ${count} question${count === 1 ? "" : "s"} followers asked lately:`,
+    ...left.map((m) => `  ${String(m.seq).padStart(6)}  "${cutColumns(m.text, 60)}" (now: ${m.now ?? "the fallback"})`),
+    ...(count > left.length ? [`  and ${count - left.length} more`] : []),
+  ];
 }
 
 export async function rm(c: CommandContext): Promise<void> {
