@@ -1,0 +1,77 @@
+/**
+ * The rules read() applies to a follow-up (reading.ts): whether a message that does not lean stays
+ * on the article read, the article a price question is about, words taught word for word, and the
+ * shares they are tuned by (READING).
+ */
+import type { Choice } from "../../ranking/choice.ts";
+import type { RankedArticle, Ranking } from "../../ranking/types.ts";
+import type { Turn } from "./conversation.ts";
+import { lastPicked } from "./turn.ts";
+import { taughtOf } from "./taught.ts";
+
+/** `text` is one of `article`'s taught questions (taught.ts), as the ranking's articles hold them. */
+export function taughtWordForWord(text: string, article: RankedArticle, ranked: readonly RankedArticle[]): boolean {
+  const t = taughtOf(text, ranked, NONE_DELETED);
+  return t !== null && "article" in t && t.by === "question" && t.article.id === article.id;
+}
+const NONE_DELETED = { deletedTaught: () => null };
+
+/**
+ * The article a message asking only what it costs (`asksPrice`) is about: the one the follower
+ * reads — the card sent, the first of the ranking's list, or the one read before help or a rule —
+ * not of a tag's list, whose order is the operator's; none after an entry picked (read() puts the entry first).
+ */
+export function pricedRead(last: Turn, asksPrice: boolean): string | undefined {
+  if (!asksPrice || (last.shown.length && lastPicked(last) !== undefined)) return undefined;
+  return last.shown.length === 0 ? last.read : last.shown.length === 1 || !last.byCode ? last.shown[0] : undefined;
+}
+
+/**
+ * Whether a message that does not lean, of which its own ranking is not sure, stays on the article
+ * the follower reads (`reading`): the reading together leads with it, it holds READING.ownHeld of
+ * the follower's own words, those no article holds too ("is there a fee" after the cancelling
+ * article, which names its fee; "I rent, do I need both?" after buildings and contents cover), and
+ * no less of them than the article the message's own ranking puts first ("急诊从哪个门进" after the
+ * reports question is about the fever clinic, not the reports: a review). Not what another
+ * article answers ("do u ship to the uk" after changing an order: the order article holds "ship",
+ * not "uk"). A message its own ranking offers nothing for stays only in a list ("listed"; `takenKind`, the
+ * reading together's choice, read once by read()): the article read sent alone would be sure of
+ * what no article was (a question no article answers had got one). Until Session 44 it then stood
+ * alone and got the fallback ("充了能退吗" after the stored-value card's article: the follow-up
+ * set's tuning half 0.828 → 0.836, no other set or mode moved).
+ */
+export function staysOn(together: Ranking, takenKind: Choice<RankedArticle>["kind"], reading: string, alone: Ranking, aloneKind: Choice<RankedArticle>["kind"]): "yes" | "no" | "listed" {
+  const led = together.articles[0];
+  if (led === undefined || led.id !== reading || led.ownCoverage < READING.ownHeld) return "no";
+  if (led.ownCoverage < (alone.articles[0]?.coverage ?? 0)) return "no";
+  return aloneKind === "none" && takenKind === "one" ? "listed" : "yes";
+}
+
+/** Tunable by bench/followups.ts (`--set namesAnother=…`); nothing else changes them. */
+export const READING: { namesAnother: number; pickedClose: number; ownHeld: number } = {
+  /**
+   * The share of a follow-up's own words an article's head holds (ranking/score.ts headCoverage)
+   * for the follow-up to be read alone, moving to that article. On the follow-up set
+   * (bench/followups.ts) any value from 0.2 to 0.8 gives the same readings: an article's head holds
+   * all of a follow-up's few words, or hardly any (docs/performance.md Session 21).
+   */
+  namesAnother: 0.5,
+  /**
+   * After an entry picked from a list, a follow-up read together goes to it first when it scores at
+   * least this share of the best. Not after one article sent without a pick — on the follow-up set
+   * that moved follow-ups meant for a neighbouring article back (0.796 → 0.754 at 0.5; no gain at
+   * any share on our set's tuning; the sets hold no pick, so none moves: Session 34) — unless the
+   * follow-up asks only what it costs and that article shows a price (Session 37: 0.810 → 0.815).
+   */
+  pickedClose: 0.5,
+  /**
+   * The share of a message's own words (every one, those no article holds too) the article read
+   * before must hold for a message that does not lean, and that its own ranking is not sure of, to
+   * stay on it (staysOn). Session 35, with staysOn's other tests: the follow-up set's tuning half
+   * 0.789 → 0.797, held out 0.795 unchanged, fresh 0.458 → 0.510; questions of their own after
+   * another (`--cross`) lose 0.2–0.3 points of right first, refusals unchanged. 0.5 gained less on
+   * the fresh set; over the words some article holds only, questions no article answers stayed on
+   * the article before.
+   */
+  ownHeld: 0.35,
+};
