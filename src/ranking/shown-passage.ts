@@ -76,7 +76,9 @@ export function shownPassage(q: readonly QueryTerm[], passages: readonly Cut[], 
     const held = passages.flatMap((p, i) => (priced.holds(p) ? [i] : []));
     const top = Math.max(-1, ...held.map((i) => choices[i] as number));
     // Of the priced passages the question chooses alike, the first: the price before the exceptions.
-    const first = held.find((i) => (choices[i] as number) >= top * RANKING.shownEarlier && (top > 0 || (choices[i] as number) === top));
+    const alike = held.filter((i) => (choices[i] as number) >= top * RANKING.shownEarlier && (top > 0 || (choices[i] as number) === top));
+    // …holding a word of the question, when one does (a passage scoring nothing is shown only when none scores).
+    const first = alike.find((i) => (scores[i] as number) > 0) ?? alike[0];
     if (first !== undefined) {
       pricedBest = passages[first] as Cut;
       pricedChoice = choices[first] as number;

@@ -81,14 +81,15 @@ export async function getAsk(ctx: AppContext, req: SignedRequest) {
   const rules = await ctx.rules.rulesMatching(q);
   return {
     question: q,
-    ...(after === undefined ? {} : { after, read_as: reading?.how ?? "alone" }),
+    ...(after === undefined ? {} : { after, read_as: decision.reading?.how ?? "alone" }),
     answer: decision.answer,
     rule_warnings: ruleWarnings(ctx, rules),
     reply: decision.reply,
     ...(reading ? readChoiceOf(reading, decision.answer) : choiceOf(choose(ranking.articles, ordersByHead({ text: q })), ranking.articles, taughtOf(q, ranking.articles, ctx.read.articles), decision.answer, q)),
     terms: ranking.terms,
     // The question's words no article holds, nor a synonym group of them: they count against every article's share of it.
-    unheld: unheldWords(q, ranking.terms.map((t) => t.term), SynonymTable.of(ctx.read.content.synonyms(), termsOf)),
+    // Not of "another", whose ranking is the question before's.
+    ...(reading?.how === "another" ? {} : { unheld: unheldWords(q, ranking.terms.map((t) => t.term), SynonymTable.of(ctx.read.content.synonyms(), termsOf)) }),
     postings_read: ranking.postings,
     candidates: ranking.candidates,
     articles: ranking.articles,
@@ -106,7 +107,7 @@ export async function getAsk(ctx: AppContext, req: SignedRequest) {
   };
 }
 
-/** A follower's text message from nobody (`replyd ask`), one second after `at`'s. */
+/** A follower's text message from nobody (`replyd ask`), `n` seconds after `at`. */
 const asked = (content: string, at: number, n: number): Inbound => ({ type: "text", content, from: "replyd-ask", to: "replyd", createTime: at + n, msgId: `replyd-ask-${n}`, fields: {} });
 
 /**

@@ -85,7 +85,9 @@ export async function movedFrom(ctx: Pick<AppContext, "clock" | "read">, id: str
     if (ctx.clock.monotonic() > until) break;
     if (b.first !== id) continue;
     const c = await offeredNow(ctx, text);
-    const now = c ? firstOffered(c) : null;
+    // Not asked again (busy, failed, late): not said to have moved.
+    if (!c) continue;
+    const now = firstOffered(c);
     if (now !== id) left.push({ seq: b.seq, text, now });
   }
   return left;

@@ -77,8 +77,29 @@ test("asking after a message reads no follower's conversation and keeps none, lo
   const news = (await say("is there a fee"))?.Articles as XmlNode | undefined;
   expect(JSON.stringify(news)).toContain("Making a claim");
   expect(JSON.stringify(news)).not.toContain("Cancelling");
-  // …and the ask's conversation ended with the call: asked again alone, it is read alone.
-  expect(((await ask("is there a fee")).data as Asked).read_as).toBeUndefined();
+  // …and the ask's conversation is its own: a follower whose openid is the ask's own is not read after it.
+  t.clock.advance(1000);
+  const own = textMsg("is there a fee", at()).replace("o_follower", "replyd-ask");
+  const signed = wxPost(own, at());
+  const url = new URL(signed.url);
+  url.searchParams.set("openid", "replyd-ask");
+  expect((await t.handle(new Request(url.toString(), { method: "POST", body: own, headers: signed.headers }))).status).toBe(200);
+  await t.log.settled();
+  const items = (await call("GET", "/api/cli", [["inbox", "all"]])).data.items as { from_user: string; answer: string; direction: string }[];
+  expect(items.find((m) => m.from_user === "replyd-ask" && m.direction === "in")?.answer).not.toMatch(/^followup:/);
+  // Nor does one ask --after see another's: "another" after a question of its own, with no question
+  // before it in that call but the one given, is the next articles for that question.
+  expect(((await ask("another", "do you cover things abroad")).data as Asked).answer).not.toContain("cancel");
+});
+
+test("a number after a list picks from it: read as a pick; \"another\" names no words of its own as not held", async () => {
+  const list = (await ask("fee")).data as Asked;
+  expect(list.choice).toBe("list");
+  const picked = (await ask("2", "fee")).data as Asked;
+  expect(picked).toMatchObject({ read_as: "pick", answer: `pick:${list.articles[1]?.id}` });
+  const another = (await ask("not what i asked", "cancellation fee")).data as Asked & { unheld?: string[] };
+  expect(another.read_as).toBe("another");
+  expect(another.unheld).toBeUndefined();
 });
 
 test("the message before is bounded as a follower's: empty, or past the platform's 2,048 bytes, refused", async () => {

@@ -191,7 +191,7 @@ describe("what a message says about the reply before it", () => {
     // Saying the answer was wrong asks for another, a particle after it too (不对啊 had got the fallback, then been taught: a walkthrough).
     expect(["不对啊", "错了", "答非所问", "不是我问的", "不是这个哦", "换一个呀", "wrong", "That's not it!", "not what i asked"].filter((t) => !asksAnother(t))).toEqual([]);
     // Surprise is no rejection; a particle after words that are none is none.
-    expect(["不是吧", "不是说好的吗", "wrong size delivered", "我买错了", "对啊"].filter(asksAnother)).toEqual([]);
+    expect(["不是吧", "不是嘛", "不是说好的吗", "wrong size delivered", "我买错了", "对啊"].filter(asksAnother)).toEqual([]);
   });
 
   test("thanks and greetings as followers type them, and made of them: British, Taiwanese, Hong Kong, Singapore, Australian, Vietnamese, Filipino ones, thanks and hello in other languages, with whom they address; closes or opens", () => {
@@ -289,7 +289,7 @@ describe("what a message says about the reply before it", () => {
     expect(["快递放几天", "洗车多少钱", "放几天能取"].filter(leansOnBefore)).toEqual([]);
     // Charged on top of what was said ("水果要另外给钱不" after 小料怎么收费, read alone: the fallback); not "the other" of a thing named.
     expect(["水果要另外给钱不", "安装费要另外交吗", "上门费另外算吗", "还另外收钱吗"].filter((t) => !leansOnBefore(t))).toEqual([]);
-    expect(["我想开另外一张发票", "门店另外一个入口在哪", "其他门店另外有活动吗"].filter(leansOnBefore)).toEqual([]);
+    expect(["我想开另外一张发票", "门店另外一个入口在哪", "其他门店另外有活动吗", "我想问另外付款方式有哪些", "请问另外加盟怎么联系"].filter(leansOnBefore)).toEqual([]);
     // A verb done, its object left out, then when or what next; not with its object.
     expect(["关了之后会员马上就没了吗", "交完多久能用", "充了能退吗", "退了以后钱去哪"].filter((t) => !leansOnBefore(t))).toEqual([]);
     expect(["吃完饭能停车吗", "买了个手机壳", "办完卡多久能用"].filter(leansOnBefore)).toEqual([]);

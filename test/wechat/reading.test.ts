@@ -468,3 +468,16 @@ test("a few leaning words the operator taught word for word to another article d
   // Sent alone, the taught words get what they were taught.
   expect(shown(await conversationIn(account, "三室的呢"))).toEqual(["daily"]);
 });
+
+test("after a tag's list (its order the operator's), words continuing the question do not put its first entry first: the reading together's order stands", async () => {
+  const account = bakeryOf("Saturday decorating classes for children and adults, £15 a place, aprons given. Children from 2 years old come with a parent; a party can book the class.");
+  // A tag's list of [cupcakes, classes], as questions.ts keeps it (byCode), nothing picked.
+  const tagTurn: Turn = { key: "t0", at: 0, text: "Cakes and classes", earlier: [], offered: ["cupcakes", "classes"], shown: ["cupcakes", "classes"], byCode: true };
+  const r = await read(CONTINUED, [tagTurn], async (q) => rank(q, account));
+  expect(r.how).toBe("followup");
+  const t = rank({ text: CONTINUED, context: "Cakes and classes" }, account).articles;
+  expect(shown(r)[0]).toBe(t[0]?.id as string);
+  // The same list made by the ranking: its first is what the follower reads.
+  const ranked = await read(CONTINUED, [{ ...tagTurn, byCode: undefined, text: "can u do a cupcake party box" }], async (q) => rank(q, account));
+  expect(shown(ranked)[0]).toBe("cupcakes");
+});

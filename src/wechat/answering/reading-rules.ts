@@ -22,7 +22,17 @@ const NONE_DELETED = { deletedTaught: () => null };
  * not of a tag's list, whose order is the operator's; none after an entry picked (read() puts the entry first).
  */
 export function pricedRead(last: Turn, asksPrice: boolean): string | undefined {
-  if (!asksPrice || (last.shown.length && lastPicked(last) !== undefined)) return undefined;
+  return asksPrice ? ledRead(last) : undefined;
+}
+
+/**
+ * The article the follower reads, to lead a follow-up that asks of it (its price, a circumstance,
+ * another kind of it): the card sent, the first of the ranking's list, or the one read before help
+ * or a rule — not the first of a tag's or a rule's list, whose order is the operator's; none after
+ * an entry picked (read() puts the entry first).
+ */
+export function ledRead(last: Turn): string | undefined {
+  if (last.shown.length && lastPicked(last) !== undefined) return undefined;
   return last.shown.length === 0 ? last.read : last.shown.length === 1 || !last.byCode ? last.shown[0] : undefined;
 }
 

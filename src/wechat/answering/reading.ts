@@ -26,7 +26,7 @@ import { asksAnother, asksOfItAlone, asksOfVariant, bareNumber, continuesQuestio
 import { standsAlone, withoutOpening } from "../../ranking/courtesy.ts";
 import { CONVERSATION, type Turn } from "./conversation.ts";
 import { articleRead, lastPicked } from "./turn.ts";
-import { pricedRead, READING, staysOn, taughtWordForWord } from "./reading-rules.ts";
+import { ledRead, pricedRead, READING, staysOn, taughtWordForWord } from "./reading-rules.ts";
 import { asksOnlyPrice, PRICE } from "../../ranking/price.ts";
 
 export type Reading = (
@@ -180,13 +180,15 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // Led only because the operator taught those very few leaning words to it (三室的呢 taught to the
   // daily cleaning, after the deep cleaning's price: a housekeeping company's walkthrough), the
   // reading together is no surer of it: the article read first, however far behind.
-  const taughtLead = led !== undefined && led.id !== read && leans && fewWords(asked, FOLLOW_UP_WORDS.han, FOLLOW_UP_WORDS.latin) && taughtWordForWord(asked, led, together.articles);
+  // The article the follower reads, as a price question's (not a tag's list's first: its order is the operator's).
+  const leading = ledRead(last);
+  const taughtLead = leading !== undefined && led !== undefined && led.id !== leading && leans && fewWords(asked, FOLLOW_UP_WORDS.han, FOLLOW_UP_WORDS.latin) && taughtWordForWord(asked, led, together.articles);
   // Another kind named by what sets it apart, not when the reading together leads with an article
   // whose head names it (外地的呢 after 本地医保: 外地医保); words continuing the question name a
   // circumstance, whatever head holds them (an operator's phrasing "classes for a 4 year old").
   const sameSubject = continues || (asksOfVariant(asked) && ledHead < READING.namesAnother) || taughtLead;
-  const chosen = entry ?? priced ?? (sameSubject ? read : undefined);
-  const it = chosen === undefined || led?.id === chosen ? undefined : together.articles.find((a) => a.id === chosen && (chosen === entry || (sameSubject && chosen === read) || PRICE.test(a.passage ?? "")));
+  const chosen = entry ?? priced ?? (sameSubject ? leading : undefined);
+  const it = chosen === undefined || led?.id === chosen ? undefined : together.articles.find((a) => a.id === chosen && (chosen === entry || (sameSubject && chosen === leading) || PRICE.test(a.passage ?? "")));
   const ranked = it && led && (taughtLead || it.score >= led.score * READING.pickedClose) ? { ...together, articles: [it, ...together.articles.filter((a) => a !== it)] } : together;
   return { how: "followup", question, asked: spoken(text, earlier), ranked, ...(stays === "listed" ? { listed: true as const } : {}) };
 }
