@@ -179,8 +179,8 @@ export const asksOfItAlone = (text: string): boolean => refersBack(text) && fewW
 const WHEN_OR_WHOM = "(?:(?:the|a|an) )?(?:(?:small|big|large|medium|little|old|older|young|younger|second) )?(?:one|two|three|four|five|six|seven|eight|nine|ten|half|a few|[0-9]+\\w*|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|mon|tue|wed|thu|fri|sat|sun|weekends?|weekdays?|tomorrow|today|tonight|mornings?|afternoons?|evenings?|nights?|kids?|children|a child|adults?|students?|seniors?|people|pets?|dogs?|cats?|pupp(?:y|ies)|me|us|him|her|them|my \\w+)";
 const CONTINUES_LATIN = new RegExp(`^(?:and |but |or |plus )?(?:(?:just|only|even)\\b|(?:for|on|at|in|by|from|till|until|before|after|during|over|under|around|per|each|every|with|without) ${WHEN_OR_WHOM}\\b)`);
 const COUNTED = "[一二两三四五六七八九十半几每0-9]";
-// A verb between them too (就拍半天, 只住一晚: a wedding studio's walkthrough taught 就拍半天 to the outdoor shoots).
-const CONTINUES_HAN = new RegExp(`^(?:(?:就|只|仅|才|单)(?:要|是|有|在|用|算|\\p{Script=Han})?${COUNTED}|(?:在|从|到|每)(?:周|星期|礼拜|${COUNTED}))`, "u");
+// A character between them too — 要, 是, 在 or a verb (就要一天, 就拍半天, 只住一晚: a wedding studio's walkthrough taught 就拍半天 to the outdoor shoots).
+const CONTINUES_HAN = new RegExp(`^(?:(?:就|只|仅|才|单)\\p{Script=Han}?${COUNTED}|(?:在|从|到|每)(?:周|星期|礼拜|${COUNTED}))`, "u");
 const ASKS_LATIN = /\b(?:what|whats|how|when|where|which|who|whom|whose|why|can|could|will|would|should|may|might|is|are|do|does|did)\b/;
 const ASKS_HAN = /[吗嘛么呢吧]|什么|啥|怎|多少|几(?:点|号|时)|哪|谁|为何|为啥|咋|如何|是否|能否|可否|[能会要行有是可](?:不|没)[能会要行有是可以]/u;
 export function continuesQuestion(text: string): boolean {

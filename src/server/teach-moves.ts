@@ -12,6 +12,8 @@ import { taughtForm } from "../ranking/taught-form.ts";
 import { unprefixed } from "../store/log-kinds.ts";
 import { firstOffered, offeredNow } from "./answered-now.ts";
 import type { AppContext } from "./context.ts";
+import type { Choice } from "../ranking/choice.ts";
+import type { RankedArticle } from "../ranking/types.ts";
 
 export const TEACH_MOVES = {
   /** Log entries read, newest first (replies among them). */
@@ -24,6 +26,9 @@ export const TEACH_MOVES = {
   listed: 5,
 };
 
+/** The recent questions asked again before a change, each with its log entry and the first article it was offered (null: the fallback). */
+export type FirstsBefore = Map<string, { seq: number; first: string | null }>;
+
 /** A question of the log the taught article now comes first for: `was` the first article offered before (null: nothing, the fallback). */
 export interface MovedQuestion {
   seq: number;
@@ -34,10 +39,10 @@ export interface MovedQuestion {
 }
 
 /** Before the teach is written: the recent questions ranked alone and what each is offered first now, `taught` and the message taught left out. */
-export async function beforeTeaching(ctx: Pick<AppContext, "clock" | "read" | "write">, taught: string, seqs: readonly number[]): Promise<Map<string, { seq: number; first: string | null }>> {
+export async function beforeTeaching(ctx: Pick<AppContext, "clock" | "read" | "write">, taught: string, seqs: readonly number[]): Promise<FirstsBefore> {
   const items = await ctx.write.log.newest(TEACH_MOVES.entries);
   const taughtAs = taughtForm(taught);
-  const texts = new Map<string, { seq: number; first: string | null }>();
+  const texts: FirstsBefore = new Map();
   const until = ctx.clock.monotonic() + TEACH_MOVES.ms;
   for (const m of items) {
     if (texts.size >= TEACH_MOVES.texts || ctx.clock.monotonic() > until) break;
@@ -53,17 +58,26 @@ export async function beforeTeaching(ctx: Pick<AppContext, "clock" | "read" | "w
   return texts;
 }
 
-/** After the teach is written: the questions of `before` that `id` now comes first for, newest first. */
-export async function movedTo(ctx: Pick<AppContext, "clock" | "read">, id: string, before: Map<string, { seq: number; first: string | null }>): Promise<MovedQuestion[]> {
-  const moved: MovedQuestion[] = [];
+/**
+ * The questions of `before` that `keep` (their first article then) selects, asked again now within
+ * TEACH_MOVES.ms: what each is offered now. One not asked again (late, busy, failed) is left out —
+ * not said to have moved.
+ */
+async function askedAgain(ctx: Pick<AppContext, "clock" | "read">, before: FirstsBefore, keep: (first: string | null) => boolean) {
+  const again: { seq: number; text: string; was: string | null; now: Choice<RankedArticle> }[] = [];
   const until = ctx.clock.monotonic() + TEACH_MOVES.ms;
   for (const [text, b] of before) {
     if (ctx.clock.monotonic() > until) break;
-    if (b.first === id) continue;
-    const c = await offeredNow(ctx, text);
-    if (c && firstOffered(c) === id) moved.push({ seq: b.seq, text, was: b.first, alone: c.kind === "one" });
+    if (!keep(b.first)) continue;
+    const now = await offeredNow(ctx, text);
+    if (now) again.push({ seq: b.seq, text, was: b.first, now });
   }
-  return moved;
+  return again;
+}
+
+/** After the teach is written: the questions of `before` that `id` now comes first for, newest first. */
+export async function movedTo(ctx: Pick<AppContext, "clock" | "read">, id: string, before: FirstsBefore): Promise<MovedQuestion[]> {
+  return (await askedAgain(ctx, before, (first) => first !== id)).filter((q) => firstOffered(q.now) === id).map((q) => ({ seq: q.seq, text: q.text, was: q.was, alone: q.now.kind === "one" }));
 }
 
 /** A question of the log `id` no longer comes first for: `now` the first article offered now (null: nothing, the fallback). */
@@ -78,17 +92,6 @@ export interface LeftQuestion {
  * it came first for that it no longer does, newest first — the other side of what a teach moves
  * (a housekeeping company's operator took a question back and could not tell what went where).
  */
-export async function movedFrom(ctx: Pick<AppContext, "clock" | "read">, id: string, before: Map<string, { seq: number; first: string | null }>): Promise<LeftQuestion[]> {
-  const left: LeftQuestion[] = [];
-  const until = ctx.clock.monotonic() + TEACH_MOVES.ms;
-  for (const [text, b] of before) {
-    if (ctx.clock.monotonic() > until) break;
-    if (b.first !== id) continue;
-    const c = await offeredNow(ctx, text);
-    // Not asked again (busy, failed, late): not said to have moved.
-    if (!c) continue;
-    const now = firstOffered(c);
-    if (now !== id) left.push({ seq: b.seq, text, now });
-  }
-  return left;
+export async function movedFrom(ctx: Pick<AppContext, "clock" | "read">, id: string, before: FirstsBefore): Promise<LeftQuestion[]> {
+  return (await askedAgain(ctx, before, (first) => first === id)).filter((q) => firstOffered(q.now) !== id).map((q) => ({ seq: q.seq, text: q.text, now: firstOffered(q.now) }));
 }

@@ -1,6 +1,6 @@
 /**
  * The rules read() applies to a follow-up (reading.ts): whether a message that does not lean stays
- * on the article read, the article a price question is about, words taught word for word, and the
+ * on the article read, the article one asking of it is about (its price, a circumstance), words taught word for word, and the
  * shares they are tuned by (READING).
  */
 import type { Choice } from "../../ranking/choice.ts";
@@ -15,15 +15,6 @@ export function taughtWordForWord(text: string, article: RankedArticle, ranked: 
   return t !== null && "article" in t && t.by === "question" && t.article.id === article.id;
 }
 const NONE_DELETED = { deletedTaught: () => null };
-
-/**
- * The article a message asking only what it costs (`asksPrice`) is about: the one the follower
- * reads — the card sent, the first of the ranking's list, or the one read before help or a rule —
- * not of a tag's list, whose order is the operator's; none after an entry picked (read() puts the entry first).
- */
-export function pricedRead(last: Turn, asksPrice: boolean): string | undefined {
-  return asksPrice ? ledRead(last) : undefined;
-}
 
 /**
  * The article the follower reads, to lead a follow-up that asks of it (its price, a circumstance,

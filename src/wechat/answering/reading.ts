@@ -26,7 +26,7 @@ import { asksAnother, asksOfItAlone, asksOfVariant, bareNumber, continuesQuestio
 import { standsAlone, withoutOpening } from "../../ranking/courtesy.ts";
 import { CONVERSATION, type Turn } from "./conversation.ts";
 import { articleRead, lastPicked } from "./turn.ts";
-import { ledRead, pricedRead, READING, staysOn, taughtWordForWord } from "./reading-rules.ts";
+import { ledRead, READING, staysOn, taughtWordForWord } from "./reading-rules.ts";
 import { asksOnlyPrice, PRICE } from "../../ranking/price.ts";
 
 export type Reading = (
@@ -135,7 +135,9 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // ("多少钱" after the account-opening list had got the water-price article alone, on its keyword
   // 一吨多少钱; the reading together, led by the opening article showing 380元, was not sure of it: a
   // water company's walkthrough).
-  const priced = pricedRead(last, onlyPrice);
+  // The article the follower reads, to lead a follow-up asking of it (not a tag's list's first: its order is the operator's).
+  const leading = ledRead(last);
+  const priced = onlyPrice ? leading : undefined;
   const itsPrice = priced === undefined || !leans ? undefined : together.articles.find((a) => a.id === priced && PRICE.test(a.passage ?? ""));
   if (itsPrice && (together.articles[0] as RankedArticle).score * READING.pickedClose <= itsPrice.score) return { how: "followup", question, asked: spoken(text, earlier), ranked: { ...together, articles: [itsPrice] } };
   const taken = choose(together.articles);
@@ -180,8 +182,6 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // Led only because the operator taught those very few leaning words to it (三室的呢 taught to the
   // daily cleaning, after the deep cleaning's price: a housekeeping company's walkthrough), the
   // reading together is no surer of it: the article read first, however far behind.
-  // The article the follower reads, as a price question's (not a tag's list's first: its order is the operator's).
-  const leading = ledRead(last);
   const taughtLead = leading !== undefined && led !== undefined && led.id !== leading && leans && fewWords(asked, FOLLOW_UP_WORDS.han, FOLLOW_UP_WORDS.latin) && taughtWordForWord(asked, led, together.articles);
   // Another kind named by what sets it apart, not when the reading together leads with an article
   // whose head names it (外地的呢 after 本地医保: 外地医保); words continuing the question name a
