@@ -23,6 +23,8 @@ const ANOTHER = new Set(
     // hours, which every follower saying it next got (a housekeeping company's walkthrough).
     "错了", "答错了", "不是", "不是的", "答非所问", "不是我要的", "不是我想要的", "不是我问的", "文不对题",
     "wrong", "wrong one", "wrong answer", "thats wrong", "that's wrong", "not what i asked", "not what i meant", "not what i was asking", "thats not it", "that's not it", "not it",
+    "not what i asked for", "not what i was looking for", "not what im looking for", "not what i'm looking for", "not my question",
+    "doesnt answer my question", "doesn't answer my question", "didnt answer my question", "didn't answer my question", "you didnt answer my question", "you didn't answer my question",
     // 另一個, as a Hong Kong follower writes it (a fitness studio's walkthrough got the fallback), and 另外一个.
     "另一个", "另外一个", "另一篇",
     "another", "another one", "anotherone", "something else", "anything else", "not this one", "not that one", "not this", "not that",
@@ -111,13 +113,14 @@ export const followsOn = (text: string): boolean => FOLLOWS_ON.test(fold(text));
 export const FOLLOW_UP_WORDS = { han: 8, latin: 6 } as const;
 
 /**
- * A few words leaning on the question before (cues.ts leansOnBefore; eight Chinese characters, six
- * Latin words), read without the thanks or greeting they open with: read with another question, a
+ * A few words leaning on the question before (cues.ts leansOnBefore) or continuing it
+ * (continuesQuestion: "just for the weekend", taught alone to the car rates, had answered a van's
+ * question with them — a car hire's walkthrough); eight Chinese characters, six Latin words, read without the thanks or greeting they open with: read with another question, a
  * question taught those very words names no subject of theirs (wechat/answering/reading.ts, questions.ts).
  */
 export function leansFewWords(text: string): boolean {
   const asked = withoutOpening(text);
-  return leansOnBefore(asked) && fewWords(asked, FOLLOW_UP_WORDS.han, FOLLOW_UP_WORDS.latin);
+  return (leansOnBefore(asked) || continuesQuestion(asked)) && fewWords(asked, FOLLOW_UP_WORDS.han, FOLLOW_UP_WORDS.latin);
 }
 
 /**
@@ -176,7 +179,7 @@ export const asksOfItAlone = (text: string): boolean => refersBack(text) && fewW
  * access article, and the next follower asking whether a van could be hired "just for one day" got
  * that article alone.
  */
-const WHEN_OR_WHOM = "(?:(?:the|a|an) )?(?:(?:small|big|large|medium|little|old|older|young|younger|second) )?(?:one|two|three|four|five|six|seven|eight|nine|ten|half|a few|[0-9]+\\w*|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|mon|tue|wed|thu|fri|sat|sun|weekends?|weekdays?|tomorrow|today|tonight|mornings?|afternoons?|evenings?|nights?|kids?|children|a child|adults?|students?|seniors?|people|pets?|dogs?|cats?|pupp(?:y|ies)|me|us|him|her|them|my \\w+)";
+const WHEN_OR_WHOM = "(?:(?:the|a|an) )?(?:(?:small|big|large|medium|little|old|older|young|younger|second|whole|entire|full) )?(?:one|two|three|four|five|six|seven|eight|nine|ten|half|a few|[0-9]+\\w*|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|mon|tue|wed|thu|fri|sat|sun|weekends?|weekdays?|hours?|days?|weeks?|fortnight|months?|years?|tomorrow|today|tonight|mornings?|afternoons?|evenings?|nights?|kids?|children|a child|adults?|students?|seniors?|people|pets?|dogs?|cats?|pupp(?:y|ies)|me|us|him|her|them|my \\w+)";
 const CONTINUES_LATIN = new RegExp(`^(?:and |but |or |plus )?(?:(?:just|only|even)\\b|(?:for|on|at|in|by|from|till|until|before|after|during|over|under|around|per|each|every|with|without) ${WHEN_OR_WHOM}\\b)`);
 const COUNTED = "[一二两三四五六七八九十半几每0-9]";
 // A character between them too — 要, 是, 在 or a verb (就要一天, 就拍半天, 只住一晚: a wedding studio's walkthrough taught 就拍半天 to the outdoor shoots).
@@ -189,10 +192,19 @@ export function continuesQuestion(text: string): boolean {
   return /\p{Script=Han}/u.test(f) ? CONTINUES_HAN.test(han) && !ASKS_HAN.test(han) : CONTINUES_LATIN.test(f) && !ASKS_LATIN.test(f);
 }
 
+/**
+ * What a follower opens "another" with, folded: an interjection, and "that's", "this is", "it was"
+ * ("no, that's not what i asked", "this is wrong") or 这, 那个, 你这 before what says it is wrong
+ * (这不对, 你这个答非所问). A car hire's walkthrough: "thats not what i asked" was read as a follow-up
+ * leaning on "that", and taught.
+ */
+const OPENS_ANOTHER = /^你?[这那]个?(?=不|错|答)|^(?:(?:no|nope|sorry|hmm|um|oh|well|but) )?(?:(?:that|this|it) (?:s|is|was) |(?:thats|its) )?/u;
+
 export function asksAnother(text: string): boolean {
   const f = fold(text);
   // With a particle after it, as said: 不对啊, 换一个呀, 不是这个哦.
-  return ANOTHER.has(f) || (/\p{Script=Han}[啊呀哦啦哈]$/u.test(f) && ANOTHER.has(f.slice(0, -1)));
+  const said = (s: string) => ANOTHER.has(s) || (/\p{Script=Han}[啊呀哦啦哈]$/u.test(s) && ANOTHER.has(s.slice(0, -1)));
+  return said(f) || said(f.replace(OPENS_ANOTHER, ""));
 }
 
 /**

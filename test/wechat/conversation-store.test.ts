@@ -190,6 +190,9 @@ describe("what a message says about the reply before it", () => {
     expect([picksEntry("第二個"), asksAnother("換一個")]).toEqual([2, true]);
     // Saying the answer was wrong asks for another, a particle after it too (不对啊 had got the fallback, then been taught: a walkthrough).
     expect(["不对啊", "错了", "答非所问", "不是我问的", "不是这个哦", "换一个呀", "wrong", "That's not it!", "not what i asked"].filter((t) => !asksAnother(t))).toEqual([]);
+    // …opened by "that's", "no", 这 (a car hire's walkthrough: "thats not what i asked" was read as leaning on "that", and taught).
+    expect(["that's not what i asked", "thats not what i asked", "No, that's wrong.", "this is wrong", "you didn't answer my question", "这不对", "你这个答非所问", "这不是我要的"].filter((t) => !asksAnother(t))).toEqual([]);
+    expect(["that's it", "this is great", "its open?", "no", "这不错", "这个对吗"].filter(asksAnother)).toEqual([]);
     // Surprise is no rejection; a particle after words that are none is none.
     expect(["不是吧", "不是嘛", "不是说好的吗", "wrong size delivered", "我买错了", "对啊"].filter(asksAnother)).toEqual([]);
   });

@@ -563,6 +563,21 @@ test("a few words leaning on the question before, taught to an article, are that
   expect((await say("能开发票吗", { from: "o_invoice" })).ids).toEqual(["invoice"]);
 });
 
+test("words continuing a question, taught to an article, are that article's alone, not after another question read with them ('just for the weekend' taught to the car rates)", async () => {
+  // A car hire's walkthrough: taught alone, the words then answered a van's question with the car rates.
+  const hire = [
+    { id: "cars", url: url("cars"), title: "Car hire rates", keywords: ["car prices"], body: "Economy £34 a day, £189 a week. Weekend special: collect Friday 4pm, return Monday 10am, pay for 2.5 days." },
+    { id: "vans", url: url("vans"), title: "Van hire rates", keywords: ["van prices"], body: "Medium van £62 a day, £329 a week. Weekend van hire is charged as 2 days." },
+    { id: "deposit", url: url("deposit"), title: "Deposits", body: "We hold £250 on the main driver's card for cars and £500 for vans." },
+  ];
+  await importDoc(hire);
+  expect((await call("PUT", "/api/cli", [["id", "cars"], ["questions", "just for the weekend"]])).status).toBe(200);
+  expect((await say("just for the weekend", { from: "o_alone" })).ids).toEqual(["cars"]);
+  expect((await say("how much is a medium van for a day", { from: "o_van" })).ids[0]).toBe("vans");
+  expect((await say("just for the weekend", { from: "o_van" })).ids[0]).toBe("vans");
+  expect((await answers()).at(-1)?.[1]).toStartWith("followup:");
+});
+
 test("after an entry picked from a tag's list, a follow-up is read with that entry's title: what the follower reads, not the tag's description", async () => {
   const teeth = [
     { id: "filling", tag: "treat", title: "补牙", url: url("filling"), body: "树脂补牙一次完成，不用等。补牙300-600元，视缺损大小而定。" },

@@ -261,7 +261,9 @@ test("a pronoun for the thing read is the subject of a few words: it, they, this
 });
 
 test("words continuing a question: a limiting adverb or a preposition before a number, a day or whom it is for, asking nothing; not a subject or a question of its own opening on the same words", () => {
-  for (const text of ["just for one day", "Just for one day?", "for 2 people", "on sundays", "and on sundays", "ｏｎ ｓｕｎｄａｙｓ", "for kids", "only on weekends", "just for the afternoon", "for a puppy", "for puppies", "for a big dog", "on a saturday", "in the morning?", "就一天", "只要半天", "在周末", "每周一", "就两个人", "就拍半天", "只住一晚"])
+  for (const text of ["just for one day", "Just for one day?", "for 2 people", "on sundays", "and on sundays", "ｏｎ ｓｕｎｄａｙｓ", "for kids", "only on weekends", "just for the afternoon", "for a puppy", "for puppies", "for a big dog", "on a saturday", "in the morning?", "就一天", "只要半天", "在周末", "每周一", "就两个人", "就拍半天", "只住一晚",
+    // How long, as a car hire's followers said it ("for a week" had been taught to the child seats).
+    "for a week", "for the whole week", "for a month", "by the hour", "for a fortnight"])
     expect({ text, c: continuesQuestion(text) }).toEqual({ text, c: true });
   for (const text of ["parking", "refund for a broken kettle", "sms code never arrives", "can i come at 5am", "and what about kids", "for how long", "就一天吗", "在哪里", "周末呢", "停车场", "几点关门",
     // Subjects of their own opening on a preposition or an adverb (a review).
