@@ -164,7 +164,19 @@ export function namesByPronoun(text: string): boolean {
  * (reading.ts), unless an article's head names the words (外地的呢 after 本地医保 moves to 异地医保).
  */
 const VARIANT_HAN = /^(?:那|那么)?\p{Script=Han}{1,6}的呢$/u;
-export const asksOfVariant = (text: string): boolean => VARIANT_HAN.test(fold(text).replace(/[\s\p{P}\p{S}]/gu, ""));
+/**
+ * …or in English a connective and a noun of one or two words, no question word nor pronoun among them
+ * ("and the van?" after the deposit for a car, "what about the luton", "how about a 7 seater"): a car
+ * hire's walkthrough, where the mileage led "and the van?" read with the deposit question. No
+ * evaluation set moved.
+ */
+const VARIANT_LATIN = /^(?:and|what about|how about) (?:the |a |an |for )?([a-z0-9]+(?: [a-z0-9]+)?)$/;
+const PRONOUN = /\b(?:it|its|this|that|these|those|they|them|one|ones)\b/;
+export function asksOfVariant(text: string): boolean {
+  const f = fold(text);
+  const named = VARIANT_LATIN.exec(f)?.[1];
+  return VARIANT_HAN.test(f.replace(/ /g, "")) || (named !== undefined && !ASKS_LATIN.test(named) && !PRONOUN.test(named));
+}
 
 /** A few words asking of the thing read, named only by a pronoun as their subject: "is it free?", 这个要预约吗 (reading.ts keeps them on it; teach refuses them when their words name no one article). */
 export const asksOfItAlone = (text: string): boolean => refersBack(text) && fewWords(text);

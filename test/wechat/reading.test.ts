@@ -325,6 +325,36 @@ test("'多少钱' after a list is about its first article when that article show
   expect(shown(await read("水表校验多少钱", [turn], asked))).not.toEqual(["kaihu"]);
 });
 
+// A car and van hire firm's articles as its operator wrote them (a walkthrough, Session 44).
+const carHire = () => {
+  const hire = JSON.parse(readFileSync(join(import.meta.dir, "../fixtures/car-hire.json"), "utf8")) as { articles: { id: string; title: string; keywords: string[]; body: string }[] };
+  return new MemorySource(hire.articles.map((a) => ({ ...a, keywords: a.keywords.join("\u001f") })));
+};
+
+test("a leaning message two articles' heads name alike is read with the question, not moved to the first of them: 'and the van?' after taking the car to Ireland", async () => {
+  const hire = carHire();
+  const alone = rank({ text: "and the van?" }, hire).articles;
+  expect(alone.slice(0, 2).map((a) => [a.id, a.headCoverage])).toEqual([["van-rates", 1], ["van-licence", 1]]);
+  const r = await conversationIn(hire, "can i take the car to ireland", "and the van?");
+  expect({ how: r.how, first: shown(r)[0] }).toEqual({ how: "followup", first: "abroad" });
+  // One head naming it moves there still.
+  const town = await conversationIn(hire, "what time does the airport branch open", "what about the town one");
+  expect({ how: town.how, first: shown(town)[0] }).toEqual({ how: "alone", first: "town" });
+});
+
+test("'and the van?' asks of another kind of the thing read: the article read leads when the reading together ranks it close ('whats the deposit for a car', where the mileage led)", async () => {
+  const hire = carHire();
+  expect(["and the van?", "What about the Luton?", "and for vans", "how about a 7 seater"].filter((t) => !asksOfVariant(t))).toEqual([]);
+  expect(["and how much?", "what about if im from abroad", "and can i pay by card", "and it?", "what about the town one"].filter(asksOfVariant)).toEqual([]);
+  const first = await conversationIn(hire, "whats the deposit for a car");
+  expect(shown(first)[0]).toBe("deposit");
+  const t = together("and the van?", "whats the deposit for a car", hire);
+  expect(t[0]?.id).toBe("mileage");
+  expect(t.find((a) => a.id === "deposit")?.score).toBeGreaterThanOrEqual((t[0]?.score ?? 0) * READING.pickedClose);
+  const r = await conversationIn(hire, "whats the deposit for a car", "and the van?");
+  expect({ how: r.how, first: shown(r)[0] }).toEqual({ how: "followup", first: "deposit" });
+});
+
 /** One of our FAQ evaluation accounts (bench/eval/faq/accounts), its articles as the ranking's benches read them. */
 const faqAccount = (id: string) => {
   const account = loadSet(id.startsWith("zh-") ? "faq-zh" : "faq-en").accounts.find((a) => a.id === id);

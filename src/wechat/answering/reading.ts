@@ -152,7 +152,10 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // A word of theirs, not a character: 要多少钱 names no article by the 钱 of a title's 停车多少钱.
   // A message that does not lean moves there too when the article read before names them as much:
   // it is a question of its own ("how do I apply?" after the deadlines article, whose head says "application").
-  const named = alone.ranked.terms.some((t) => isWord(t.term)) ? alone.ranked.articles[0] : undefined;
+  // Leaning, named as much by two heads, it names none of them ("and the van?": the van rates and
+  // the van licences, after taking the car to Ireland — a car hire's walkthrough; no set moved).
+  const first = alone.ranked.articles[0];
+  const named = alone.ranked.terms.some((t) => isWord(t.term)) && !(leans && alone.ranked.articles.slice(1).some((a) => first && a.headCoverage >= first.headCoverage)) ? first : undefined;
   const led = together.articles[0];
   const ledHead = alone.ranked.articles.find((a) => a.id === led?.id)?.headCoverage ?? 0;
   // Not either when the reading together is sure of the article the follower reads: its body holds
