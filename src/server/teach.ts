@@ -159,10 +159,13 @@ async function rankedFor(ctx: AppContext, text: string): Promise<RankedArticle[]
   return ranking && ranking !== "busy" ? ranking.articles : null;
 }
 
-/** The refusal of words naming what they ask about only by a pronoun. */
+/**
+ * The refusal of words naming what they ask about only by a pronoun — the pronouns of the words' own
+ * language (a wedding studio's operator was shown "it", "this", "them" for 这个要加钱吗).
+ */
 const byPronounOnly = (what: string, text: string, seq: number, named: string) =>
   badRequest(
-    `${what} ("${text.slice(0, 40)}") names what it asks about only by a pronoun ("it", "this", "them"): taught, every follower sending it would get this article, whatever they had read or asked about. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…"`,
+    `${what} ("${text.slice(0, 40)}") names what it asks about only by a pronoun (${/\p{Script=Han}/u.test(text) ? '"它", "这个", "那个"' : '"it", "this", "them"'}): taught, every follower sending it would get this article, whatever they had read or asked about. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…"`,
     "leans_on_before",
   );
 

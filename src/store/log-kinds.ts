@@ -102,8 +102,12 @@ const wordsOf = (terms: readonly string[]): Set<string> => new Set(terms.filter(
 /** What it is made of, each once: Latin words and Chinese characters (a pair straddling two words, 卡补 in 社保卡补办, is no part of it). */
 const unitsOf = (terms: readonly string[]): Set<string> => new Set(terms.filter((t) => isHanChar(t) || !/\p{Script=Han}/u.test(t)));
 
-/** "What about …": 那…呢, "and …", "what about …", "how about …" (asksAbout). */
-const ANOTHER_SIDE = /^(?:那(?![个些里边儿么]).*呢[\s\p{P}\p{S}]*$|(?:and|what about|how about)\b)/u;
+/**
+ * "What about …": 那…呢, a few characters and 呢 (双机位呢 after 单机位多少钱: a wedding studio's
+ * report had counted it; not 我的退款呢 or 怎么还没到呢, which ask again), "and …", "what about …",
+ * "how about …" (asksAbout).
+ */
+const ANOTHER_SIDE = /^(?:那(?![个些里边儿么]).*呢[\s\p{P}\p{S}]*$|(?![^呢]*[我还没怎么啥什哪多几为到])\p{Script=Han}{1,6}呢[\s\p{P}\p{S}]*$|(?:and|what about|how about)\b)/u;
 
 /**
  * The message asks about what the one before asked: a word of it again, and more than half of

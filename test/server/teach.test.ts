@@ -353,6 +353,9 @@ test("teach refuses a short message naming what it asks of only by a pronoun unl
     await say(own);
     expect({ own, r: (await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", id]])).data?.taught }).toEqual({ own, r: true });
   }
+  // Chinese words are refused naming Chinese pronouns (a wedding studio's operator was shown "it", "this", "them").
+  await say("这个能改吗");
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "delivery"]])).error).toMatchObject({ code: CODE.leans_on_before, message: expect.stringContaining('only by a pronoun ("它", "这个", "那个")') });
   // A longer one read so names its need itself: the operator corrects the misread (a review).
   await say("And how do I get my money back if it arrives broken?");
   const longer = await newest();

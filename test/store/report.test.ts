@@ -55,6 +55,9 @@ test("asking about the question before: a word of it and more than half of the m
     // Opening as a follow-up, adding nothing of its own: asked again (a review).
     ["but i still cant reset my password", "how do i reset my password"],
     ["那社保卡补办到底要多久", "社保卡补办要多久"],
+    // Where it is, or why not yet: asked again.
+    ["我的退款呢", "退款多久到账"],
+    ["退款怎么还没到呢", "退款多久到账"],
   ];
   const own: [string, string][] = [
     ["你好，请问停车场在哪", "你好，请问营业时间是几点"],
@@ -76,6 +79,8 @@ test("asking about the question before: a word of it and more than half of the m
     // Words continuing it, another kind of its thing (two housekeeping companies' walkthroughs).
     ["就两个小时", "日常保洁最少约几个小时"],
     ["三室的呢", "深度保洁两室的多少钱"],
+    // Another kind of it, named (a wedding studio's walkthrough).
+    ["双机位呢", "单机位跟拍多少钱"],
     ["just for 2 hours", "how many hours is the minimum for a clean"],
   ];
   for (const [text, before] of again) expect({ text, before, again: asksAbout(text, before) }).toEqual({ text, before, again: true });
