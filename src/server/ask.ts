@@ -25,10 +25,13 @@ import { bareNumber } from "../ranking/cues.ts";
 export const MAX_QUESTION_BYTES = 2048;
 
 /** The choice and why, in the operator's words (docs/answers.md "What followers get"); a taught question's first (wechat/answering/taught.ts). */
+const FOUND_BY_SEARCH = "the ranking offered nothing; the word search of titles and keywords found this article";
+
 function choiceOf(c: Choice<Scored>, ranked: readonly Scored[], taught: Taught | null, answer: string, question: string): { choice: Choice<Scored>["kind"]; choice_why: string } {
   // A number alone is ranked for no follower (wechat/answering/reading.ts): what ask's own ranking would say of it is not what they get.
   if (bareNumber(question) && !answer.startsWith("rule:") && answer !== "code")
     return { choice: answer === "search" ? "one" : "none", choice_why: "a number alone is no question: an article's code, a pick from the list just sent, or an article whose title or keywords hold it (the word search); else the not_found text" };
+  if (answer === "search") return { choice: "one", choice_why: FOUND_BY_SEARCH };
   if (answer === "courtesy") return { choice: "none", choice_why: "thanks, a greeting or an emoji: no question, whatever an article holds of its words (a greeting gets the welcome text, thanks no reply)" };
   if (taught && "article" in taught)
     return {
@@ -128,6 +131,8 @@ async function answered(ctx: AppContext, q: string, after: string | undefined): 
 /** The choice of a message read with the one before it, in the operator's words. */
 function readChoiceOf(reading: Exclude<Reading, { how: "pick" }>, answer: string): { choice: Choice<Scored>["kind"]; choice_why: string } {
   const plain = unprefixed(answer);
+  // Found by the word search after the conversation's ranking offered nothing: one article (it had said "none", a review).
+  if (plain === "search") return { choice: "one", choice_why: `${reading.how === "another" ? "asks for another answer" : "a follow-up"}: ${FOUND_BY_SEARCH}` };
   const choice = plain.startsWith("answers:") ? "list" : plain.startsWith("answer:") ? "one" : "none";
   if (reading.how === "another") return { choice, choice_why: "asks for another answer: the question before ranked again, the articles it was offered left out, a list while another holds a word of it" };
   return { choice, choice_why: `a follow-up: ranked with the message before it, that message's words weighing less (docs/answers.md "Follow-ups")${reading.how === "followup" && reading.listed ? "; a list, its own words sure of nothing" : ""}` };

@@ -109,3 +109,10 @@ test("the message before is bounded as a follower's: empty, or past the platform
   expect({ status: long.status, code: long.error?.code }).toEqual({ status: 400, code: CODE.text_too_long });
   expect((await ask("is there a fee", "x".repeat(MAX_QUESTION_BYTES))).status).toBe(200);
 });
+
+test("a message the ranking offers nothing for and the word search finds says so (it had said \"none\")", async () => {
+  const about = { id: "about", title: "About us", url: "https://example.com/about", body: "A family firm since 1990." };
+  expect((await call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: doc([about], { matter: "articles" }) }] })).status).toBe(200);
+  const alone = (await ask("about")).data as Asked;
+  expect(alone).toMatchObject({ answer: "search", choice: "one", choice_why: expect.stringContaining("word search") });
+});
