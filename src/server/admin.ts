@@ -173,7 +173,9 @@ export async function putCli(ctx: AppContext, req: SignedRequest) {
   const { id: _id, rev: _rev, created_at: _c, updated_at: _u, ...changes } = revision.value;
   const now = new Date(ctx.clock.now()).toISOString();
   // Taking a question or keyword from a live article: which of the followers' recent questions it came first for, to say which it no longer does.
-  const taking = remove.length > 0 && ctx.read.articles.get(id)?.deleted === false;
+  // Not when this server's copy holds none of it: the writer refuses it, and the questions were asked again for nothing (a review).
+  const live = remove.length ? ctx.read.articles.get(id) : null;
+  const taking = live?.deleted === false && !("problems" in removeFrom(contentOf(live), changes, remove));
   const before = taking ? await beforeTeaching(ctx, "", []) : null;
   // Decided by the writer against the article as the store of record holds it, not as this server last read it.
   const r = await ctx.write.editArticle(id, {

@@ -767,6 +767,14 @@ test("teach says which of the followers' recent questions the taught article now
   expect(left.map((m) => m.text)).toContain("How long will my parcel take to arrive?");
   expect(left.map((m) => m.text)).not.toContain("can i pay by card");
   expect(back.data.moved_from_count).toBe(left.length);
+  // An item the article does not hold: refused, and no question asked again for it (a review).
+  const searcher = t.app.ctx.read.searcher;
+  const rank = searcher.rank.bind(searcher);
+  let ranked = 0;
+  searcher.rank = (...a: Parameters<typeof rank>) => (ranked++, rank(...a));
+  const absent = await call("PUT", "/api/cli", [["id", "payment"], ["questions", "never taught"], ["remove", "questions"]]);
+  searcher.rank = rank;
+  expect({ status: absent.status, ranked }).toEqual({ status: 400, ranked: 0 });
   // Nothing taken (a field replaced, or appended to): nothing said of it.
   expect("moved_from" in (await call("PUT", "/api/cli", [["id", "payment"], ["keywords", "card"], ["append", "keywords"]])).data).toBe(false);
   // Taught to the article that answers it: what it led already is not said again; the question nothing answered, which it now answers, is.
