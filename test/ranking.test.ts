@@ -16,6 +16,7 @@ import { articleTermsOf, folded, placesOf, termsOf } from "../src/ranking/words.
 import { rank } from "../src/ranking/rank.ts";
 import { MemorySource } from "../bench/eval/memory-source.ts";
 import { whereabouts } from "../src/ranking/whereabouts.ts";
+import { openingHours } from "../src/ranking/opening-hours.ts";
 import { stemWord } from "../src/ranking/stem.ts";
 
 describe("words", () => {
@@ -759,4 +760,21 @@ test("a message asking where the account's place is, and nothing else, finds the
   for (const q of ["where r u", "Where are you located?", "whats your address"]) expect({ q, c: choose(rank(q, storage).articles).kind, first: rank(q, storage).articles[0]?.id }).toEqual({ q, c: "one", first: "sites" });
   expect(whereabouts("where is the toilet")).toBeNull();
   expect(whereabouts("where is my parcel")).toBeNull();
+});
+
+test("a message asking when the place opens or closes, naming nothing else but a day or a time, finds the hours article by its title (几点关门, \"what time do you close\"); naming its subject, or 开 of 开始, it does not", () => {
+  const hotpot = new MemorySource([
+    { id: "hours", title: "营业时间", keywords: "", description: "", body: "每天11:00到次日2:00，周末和节假日照常，最后点单在打烊前半小时。" },
+    { id: "doors", title: "关于门店装修的通知", keywords: "", description: "", body: "东郊店装修期间暂停营业，请到春熙路店用餐。" },
+    { id: "parking", title: "停车说明", keywords: "", description: "", body: "商场地下停车场，消费满200元免费停车2小时。" },
+  ]);
+  for (const q of ["几点关门", "你们店周末几点关门呀", "今天开门吗"]) expect({ q, first: rank(q, hotpot).articles[0]?.id }).toEqual({ q, first: "hours" });
+  const vet = new MemorySource([
+    { id: "hours", title: "Opening hours", keywords: "", description: "", body: "Monday to Friday 8am to 7pm, Saturday 9am to 1pm." },
+    { id: "emergency", title: "Emergencies", keywords: "", description: "", body: "Out of hours, call the night line: a vet is on call every night." },
+    { id: "booking", title: "Booking an appointment", keywords: "", description: "", body: "Book online or by phone. We open bookings two weeks ahead." },
+  ]);
+  for (const q of ["what time do you close", "are you open sundays", "Hi, what time do you open on Saturday?"]) expect({ q, first: rank(q, vet).articles[0]?.id }).toEqual({ q, first: "hours" });
+  for (const q of ["你们客服几点下班呀", "报名大厅几点开门", "几点开始报名", "营业到几点 想吃宵夜", "are you open for emergencies at night", "When does registration open for fall?", "what time does the last train leave"])
+    expect({ q, added: openingHours(q) }).toEqual({ q, added: null });
 });

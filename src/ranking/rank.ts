@@ -11,6 +11,7 @@ import { answeringSentence, cardPassage, excerpt, once } from "./excerpt.ts";
 import { asQuestion, CONTEXT, type Question } from "./question.ts";
 import { withoutOpening } from "./courtesy.ts";
 import { whereabouts } from "./whereabouts.ts";
+import { openingHours } from "./opening-hours.ts";
 import { keywordsOf } from "./names.ts";
 import { askedOf, passageText, scoreArticle, type CorpusStats } from "./score.ts";
 import { TIER_WEIGHT, TIERS } from "./tiers.ts";
@@ -57,8 +58,9 @@ export function rank(question: string | Question, source: RankingSource): Rankin
   const given = asQuestion(question);
   const bare = withoutOpening(given.text);
   // Asking where the account's place is: read with the words an address article is titled by (whereabouts.ts).
-  const where = whereabouts(bare);
-  const q = { ...given, text: where ? `${bare} ${where}` : bare };
+  // Asking when it opens or closes: with the words an hours article is titled by (opening-hours.ts).
+  const added = whereabouts(bare) ?? openingHours(bare);
+  const q = { ...given, text: added ? `${bare} ${added}` : bare };
   // The rarest known terms are looked up and scored; the others still weigh in the share of the question an article holds.
   const asked = askedOf(
     q.text.slice(0, RANKING_LIMITS.questionChars),
