@@ -64,7 +64,7 @@ const LEANS_HAN = /(?:它们?|这个|那个|这种|这样|这些|那些|同样|(
  * "放几天" after 快递柜取件码丢了 had been read alone and got the delivery times (a courier's
  * walkthrough; no set moved, Session 43).
  */
-const LEANS_HAN_AT = /^(?:那|还有|另外|如果|要是|也(?!许)|能|可以|要|需要|会(?!员)|多少|多久|几|什么时候|用什么|是不是|在哪|去哪|到哪|哪里|哪儿)|呢$|^(?:[一二两三四五六七八九十半每单整全]|上午|下午|晚上|中午|早上|周末|平时)\S{0,3}(?:多少钱|多少|多久|几点|几天|几号)[吗啊呀]?$|^\p{Script=Han}(?:多少|多久|几天|几个月|几年|几次|几小时)[吗啊呀]?$/u;
+const LEANS_HAN_AT = /^(?:那|还有|另外|如果|要是|也(?!许)|能|可以|要|需要|会(?!员)|多少|多久|几|什么时候|用什么|是不是|在哪|去哪|到哪|哪里|哪儿)|呢$|^(?:[一二两三四五六七八九十半每单整全]|上午|下午|晚上|中午|早上|周末|平时)\S{0,3}(?:多少钱|多少|多久|几点|几天|几号|几次|几餐|几顿|几回|几遍|哪里|哪儿|哪)[吗啊呀]?$|^\p{Script=Han}(?:多少|多久|几天|几个月|几年|几次|几小时)[吗啊呀]?$/u;
 const LEANS_LATIN = /^(?:and|but|so|then|also|or|what about|how about|what if)\b|\b(?:it|its|they|them|their|that|this|these|those|too|also|either|then|same|yours(?! truly)|ours|theirs)\b|(?<!\b(?:a|the|coal|gold|land|salt|tin|copper) )\bmine\b|\b(?:before|after|beforehand|afterwards?)$/;
 
 const NUMBERS: Record<string, number> = {
@@ -198,9 +198,11 @@ const COUNTED = "[一二两三四五六七八九十半几每0-9]";
 const CONTINUES_HAN = new RegExp(`^(?:(?:就|只|仅|才|单)\\p{Script=Han}?${COUNTED}|(?:在|从|到|每)(?:周|星期|礼拜|${COUNTED}))`, "u");
 const ASKS_LATIN = /\b(?:what|whats|how|when|where|which|who|whom|whose|why|can|could|will|would|should|may|might|is|are|do|does|did)\b/;
 const ASKS_HAN = /[吗嘛么呢吧]|什么|啥|怎|多少|几(?:点|号|时)|哪|谁|为何|为啥|咋|如何|是否|能否|可否|[能会要行有是可](?:不|没)[能会要行有是可以]/u;
+/** "Is that all right?" after the circumstance: 就住两周可以吗 continues as 就住两周 does (a postpartum centre's walkthrough: taught, it then answered followers asking of the deposit). */
+const ALL_RIGHT_HAN = /(?:可以吗|可以不|可不可以|行吗|行不行|好吗|成吗)[啊呀吧呢]?$/u;
 export function continuesQuestion(text: string): boolean {
   const f = fold(text.replace(/[\u2019']/g, ""));
-  const han = f.replace(/ /g, "");
+  const han = f.replace(/ /g, "").replace(ALL_RIGHT_HAN, "");
   return /\p{Script=Han}/u.test(f) ? CONTINUES_HAN.test(han) && !ASKS_HAN.test(han) : CONTINUES_LATIN.test(f) && !ASKS_LATIN.test(f);
 }
 

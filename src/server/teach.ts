@@ -79,7 +79,7 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   // Said before "no word the ranking reads" ("how much is it"): teach-leaning.ts says why each.
   if (followUpOnly(text))
     throw badRequest(
-      `${what} ("${text.slice(0, 40)}") only makes sense after the question before it: taught, every follower sending it would get this article, whatever they had asked. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…"`,
+      `${what} ("${text.slice(0, 40)}") names nothing it asks about — a follow-up's few words, or asking only what something costs — and only makes sense after a question: taught, every follower sending it would get this article, whatever they had asked. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…"`,
       "leans_on_before",
     );
   // Words the ranking reads none of ("在吗在吗？？？"): a follower sending them is never matched to

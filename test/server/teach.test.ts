@@ -416,7 +416,7 @@ test("teach refuses a few words continuing the follower's question just before t
   const teach = async (seq: number, id: string, as?: string) => call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", id], ...(as === undefined ? [] : [["as", as] as [string, string]])]);
   // After questions the reading together finds nothing for with them: read alone (words continuing a
   // question the ranking answers are read with it, and refused as such: below).
-  for (const [first, then, id] of [["how do i reset my password", "just for one day", "returns"], ["你们卖手机壳吗", "就一天", "contact"]] as const) {
+  for (const [first, then, id] of [["how do i reset my password", "just for one day", "returns"], ["你们卖手机壳吗", "就一天", "contact"], ["你们卖手机壳吗", "就住两周可以吗", "contact"]] as const) {
     await say(first);
     // Thanks between them pass over, as "another" passes them.
     await say("thanks");

@@ -286,6 +286,9 @@ describe("what a message says about the reply before it", () => {
     expect(["how long before my appointment", "can i swim after a tattoo", "before and after photos"].filter(leansOnBefore)).toEqual([]);
     // A measure or a time of day asking how much, how long or when of it; not a question that names its subject.
     expect(["一周多少钱", "一个月多少钱", "单次多少钱啊", "一次多久", "下午几点", "每月几号", "半年多少钱"].filter((t) => !leansOnBefore(t))).toEqual([]);
+    // How many times, or where, of a measure or a time of day (a postpartum centre's walkthrough: 一天几次啊, taught alone, then answered followers asking of the massage's price).
+    expect(["一天几次啊", "一天几餐啊", "一天几顿", "晚上睡哪", "平时住哪里"].filter((t) => !leansOnBefore(t))).toEqual([]);
+    expect(["晚上在哪吃", "周末哪里好玩"].filter(leansOnBefore)).toEqual([]);
     // A verb alone asking how long or how much of it ("放几天" after 快递柜取件码丢了, read alone, got
     // the delivery times: a courier's walkthrough); not with its subject.
     expect(["放几天", "等多久", "存多久啊", "寄几天", "保几年"].filter((t) => !leansOnBefore(t))).toEqual([]);
