@@ -9,7 +9,7 @@ import type { AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";
 import { mediaUrl } from "../store/media.ts";
 import { appendedFields, appendTo, removeFrom } from "./append.ts";
-import { beforeTeaching, movedFrom, TEACH_MOVES } from "./teach-moves.ts";
+import { beforeTeaching, movedFrom, movedTo, TEACH_MOVES } from "./teach-moves.ts";
 import { health } from "./health.ts";
 import { inbox } from "./inbox.ts";
 
@@ -174,9 +174,12 @@ export async function putCli(ctx: AppContext, req: SignedRequest) {
   const now = new Date(ctx.clock.now()).toISOString();
   // Taking a question or keyword from a live article: which of the followers' recent questions it came first for, to say which it no longer does.
   // Not when this server's copy holds none of it: the writer refuses it, and the questions were asked again for nothing (a review).
-  const live = remove.length ? ctx.read.articles.get(id) : null;
-  const taking = live?.deleted === false && !("problems" in removeFrom(contentOf(live), changes, remove));
-  const before = taking ? await beforeTeaching(ctx, "", []) : null;
+  const live = remove.length || append.length ? ctx.read.articles.get(id) : null;
+  const taking = remove.length > 0 && live?.deleted === false && !("problems" in removeFrom(contentOf(live), changes, remove));
+  // Adding one (questions+=, keywords+=): which it comes first for now, as a teach says — a keyword
+  // added had taken "入住要带什么东西" from the article answering it, unsaid (a postpartum centre's walkthrough).
+  const adding = append.length > 0 && live?.deleted === false;
+  const before = taking || adding ? await beforeTeaching(ctx, "", []) : null;
   // Decided by the writer against the article as the store of record holds it, not as this server last read it.
   const r = await ctx.write.editArticle(id, {
     ...(rev !== undefined ? { expectRev: rev } : {}),
@@ -198,12 +201,14 @@ export async function putCli(ctx: AppContext, req: SignedRequest) {
       return { ...stored, ...next, rev: stored.rev + 1, updated_at: now };
     },
   });
-  const left = before && r.changed ? await movedFrom(ctx, id, before) : null;
+  const left = before && taking && r.changed ? await movedFrom(ctx, id, before) : null;
+  const gained = before && adding && r.changed ? await movedTo(ctx, id, before) : null;
   return {
     created: r.created,
     changed: r.changed,
     article: articleJson(r.article),
     ...(left ? { moved_from: left.slice(0, TEACH_MOVES.listed), moved_from_count: left.length } : {}),
+    ...(gained ? { moved: gained.slice(0, TEACH_MOVES.listed), moved_count: gained.length } : {}),
     ...articleWarnings(ctx, r.article),
   };
 }

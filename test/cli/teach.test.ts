@@ -74,7 +74,10 @@ test("questions= given twice is one list, one a line in show; += adds to it, -= 
   expect(r).toMatchObject({ code: 0, out: "revised returns: now rev 3" });
   expect(JSON.parse((await cli("ls", "--json")).out).items[0]).toMatchObject({ keywords: ["refund"], questions: ["还能退吗", "Can I return it, unopened?"] });
   // A follower's question it came first for by a question taught: taken back, said, with what it gets now.
-  expect((await cli("set", "returns", "questions+=where is my parcel")).code).toBe(0);
+  // Added: the followers' recent questions it now comes first for, as a teach says (+= had said nothing: a walkthrough).
+  expect(await say("where is my parcel")).not.toContain("Returns and refunds");
+  r = await cli("set", "returns", "questions+=where is my parcel");
+  expect(r.out).toMatch(/^revised returns: now rev 4\nit now comes first for 1 question followers asked lately, which it did not before:\n +\d+  "where is my parcel" \(before: [^;]+; now alone\)$/);
   expect(await say("where is my parcel")).toContain("Returns and refunds");
   r = await cli("set", "returns", "questions-=where is my parcel");
   expect(r.code).toBe(0);

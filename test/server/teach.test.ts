@@ -777,6 +777,11 @@ test("teach says which of the followers' recent questions the taught article now
   expect({ status: absent.status, ranked }).toEqual({ status: 400, ranked: 0 });
   // Nothing taken (a field replaced, or appended to): nothing said of it.
   expect("moved_from" in (await call("PUT", "/api/cli", [["id", "payment"], ["keywords", "card"], ["append", "keywords"]])).data).toBe(false);
+  // Added with questions+= (not taught from the inbox): the same said, as moved.
+  const added = await call("PUT", "/api/cli", [["id", "payment"], ["questions", "where is my parcel"], ["append", "questions"]]);
+  expect(added.data.moved).toContainEqual({ seq: toNothing, text: "where is my parcel", was: null, alone: true });
+  expect(added.data.moved_count).toBe(added.data.moved.length);
+  expect((await call("PUT", "/api/cli", [["id", "payment"], ["questions", "where is my parcel"], ["remove", "questions"]])).status).toBe(200);
   // Taught to the article that answers it: what it led already is not said again; the question nothing answered, which it now answers, is.
   expect((await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "delivery"]])).data).toMatchObject({ taught: true, moved: [{ seq: toNothing, text: "where is my parcel", was: null, alone: true }], moved_count: 1 });
 });

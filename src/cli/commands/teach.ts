@@ -8,6 +8,7 @@ import { defineCommand } from "../command.ts";
 import type { CommandContext } from "../context.ts";
 import { usage } from "../errors.ts";
 import { cutColumns } from "../table.ts";
+import { movedLines } from "../moved-lines.ts";
 import { shellWord } from "../../base/shell-word.ts";
 
 /** replyd teach SEQ ARTICLE: the text of inbox message SEQ becomes one of the article's questions. */
@@ -47,9 +48,7 @@ export async function teach(c: CommandContext): Promise<void> {
       // A server before 0.2.14 says nothing of the other questions.
       ...(movedCount
         ? [
-            `it now comes first for ${movedCount} other question${movedCount === 1 ? "" : "s"} followers asked lately, which it did not before:`,
-            ...moved.map((m) => `  ${String(m.seq).padStart(6)}  "${cutColumns(m.text, 60)}" (before: ${m.was ?? "the fallback"}${m.alone === undefined ? "" : m.alone ? "; now alone" : "; now first of a list"})`),
-            ...(movedCount > moved.length ? [`  and ${movedCount - moved.length} more`] : []),
+            ...movedLines(moved, movedCount, "other "),
             `if it should not answer them, take the question back (replyd set ${r.article.id} questions-=${shellWord(r.question)}) and teach words that name the need (--as "…")`,
           ]
         : []),
