@@ -39,6 +39,9 @@ export const LATIN_STOP = new Set(
     // bike shop's long voice message, no article holding it (a walkthrough). Not "im" or "ive", which
     // are IM and IVE too; what an apostrophe splits is CONTRACTED's.
     "dont doesnt didnt isnt arent wasnt werent havent hasnt hadnt wouldnt couldnt shouldnt cant wont youre theyre " +
+    // …and "there's", "that's", "he's", "who's" so ("theres water everywhere" counted a "there" no
+    // article holds against every one: a plumber's walkthrough, Session 45).
+    "theres thats hes shes whos wheres hows " +
     // What a phone types for "please" and "your" ("where is my order pls" had got the fallback for
     // the "pl" no article holds: a walkthrough's shop).
     "pls plz ur " +
