@@ -84,7 +84,7 @@ export async function getAsk(ctx: AppContext, req: SignedRequest) {
   const rules = await ctx.rules.rulesMatching(q);
   return {
     question: q,
-    ...(after === undefined ? {} : { after, read_as: decision.reading?.how ?? "alone" }),
+    ...(after === undefined ? {} : { after, read_as: decision.reading?.how ?? "alone", ...(decision.reading?.how === "alone" && decision.reading.moved ? { moved: true } : {}) }),
     answer: decision.answer,
     rule_warnings: ruleWarnings(ctx, rules),
     reply: decision.reply,

@@ -54,9 +54,13 @@ test("\"another\" after a question: the question ranked again without what it wa
   expect(r.choice_why).toContain("another answer");
 });
 
-test("a question of its own after another is read alone, as a follower's would be", async () => {
-  const r = (await ask("do you cover things abroad", "How do I cancel my policy?")).data as Asked;
+test("a question of its own after another is read alone, as a follower's would be; a follow-up whose words name another article's head is read alone too, said as moved", async () => {
+  const r = (await ask("do you cover things abroad", "How do I cancel my policy?")).data as Asked & { moved?: boolean };
   expect(r).toMatchObject({ read_as: "alone", answer: "answer:travel" });
+  expect(r.moved).toBeUndefined();
+  // "and abroad?" leans on "and", and the travel article's head names it (a plumber's operator read "as a question of its own" and concluded the cue was missed).
+  const moved = (await ask("and abroad?", "How do I cancel my policy?")).data as Asked & { moved?: boolean };
+  expect(moved).toMatchObject({ read_as: "alone", moved: true, answer: expect.stringMatching(/^answers?:travel\b/) });
 });
 
 test("asking after a message reads no follower's conversation and keeps none, logs nothing, and a read key may ask", async () => {

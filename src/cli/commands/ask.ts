@@ -8,6 +8,8 @@ interface Asked {
   /** With --after: that message, and how the question was read after it (absent from a server before 0.2.17). */
   after?: string;
   read_as?: "alone" | "followup" | "another" | "pick";
+  /** Read alone because its own words name another article's title, keywords or questions (a server from 0.2.18). */
+  moved?: boolean;
   answer: string;
   reply: { type: "text"; content: string } | { type: "news"; articles: { title: string; description: string; url: string }[] } | null;
   choice: string;
@@ -57,7 +59,7 @@ export async function ask(c: CommandContext): Promise<void> {
     // A rule, help, a code or a tag answers before the ranking: what it would have offered is shown, as such.
     const before = /^(rule:|help$|code$|tag$)/.test(r.answer) ? `not used — the ${r.answer.startsWith("rule:") ? "rule" : r.answer} answered first; it would have given: ` : "";
     // How the conversation read it: a follow-up's ranking is of both messages, the earlier one's words weighing less.
-    const readAs = r.after === undefined ? [] : [`after        "${oneLine(r.after, 100)}": read ${r.read_as === "followup" ? "as a follow-up, with it" : r.read_as === "another" ? "as asking another answer to it" : r.read_as === "pick" ? "as a pick from the list it got" : "alone, as a question of its own"}`];
+    const readAs = r.after === undefined ? [] : [`after        "${oneLine(r.after, 100)}": read ${r.read_as === "followup" ? "as a follow-up, with it" : r.read_as === "another" ? "as asking another answer to it" : r.read_as === "pick" ? "as a pick from the list it got" : r.moved ? "alone: its own words name another article's title, keywords or questions, where the conversation moves (docs/answers.md \"Follow-ups\")" : "alone, as a question of its own"}`];
     const lines = [...readAs, `answered as  ${r.answer}`, ...(r.rule_warnings ?? []).map((w) => `warning      ${w}`), "", reply, "", `ranking      ${before}${r.choice}${r.choice_why ? ` (${r.choice_why})` : ""}; ${r.postings_read} index entries read, ${r.candidates} articles scored`];
     // A follow-up's terms are of both messages: printed as either wrote them.
     const typed = r.after === undefined ? q : `${r.after}\n${q}`;

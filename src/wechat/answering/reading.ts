@@ -30,8 +30,11 @@ import { ledRead, READING, staysOn, taughtWordForWord } from "./reading-rules.ts
 import { asksOnlyPrice, PRICE } from "../../ranking/price.ts";
 
 export type Reading = (
-  /** Ranked as it is: no question before it within the window, or it stands on its own. */
-  | { how: "alone"; ranked: RankingResult }
+  /**
+   * Ranked as it is: no question before it within the window, or it stands on its own; `moved`: it
+   * leaned, or followed the article read, but its own words name another article's head (below).
+   */
+  | { how: "alone"; ranked: RankingResult; moved?: true }
   /**
    * Ranked with the question before it (and the one that question followed); `listed`: offered as a
    * list however sure that ranking is (staysOn), or nothing when one article alone holds its words.
@@ -170,7 +173,7 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   const kept = led !== undefined && led.id === read && (taken.kind === "one" || asksOfItAlone(asked));
   // Nor when what names it is the message taught to it, word for word, and the message is a few
   // leaning words: the teaching, not a subject (要带什么 taught to the claims, after the annual inspection: questions.ts).
-  if (named && !kept && !continues && !(leansFewWords(text) && taughtWordForWord(asked, named, alone.ranked.articles)) && named.headCoverage >= READING.namesAnother && (named.headCoverage > ledHead || (!leans && named.id !== led?.id))) return alone;
+  if (named && !kept && !continues && !(leansFewWords(text) && taughtWordForWord(asked, named, alone.ranked.articles)) && named.headCoverage >= READING.namesAnother && (named.headCoverage > ledHead || (!leans && named.id !== led?.id))) return { ...alone, moved: true };
   // The entry picked from the list is what the follower reads now: the follow-up is about it when
   // the reading together ranks it close (多少钱一针 after 第二个 had picked the cat's vaccines: the
   // dog's came first on its body's 一针 — a pet hospital's walkthrough). So is the article read when
