@@ -165,7 +165,7 @@ describe("words", () => {
     for (const w of [...FILLER_HAN, "什么", "怎么", "多么", "么", "这么", "才", "着", "著名", "显著", "乾坤"]) expect(folded(w)).toBe(w);
   });
 
-  test("what an apostrophe splits from a contraction is no word, nor a negation typed without it: don't, they're, I've, dont; elsewhere the letters are words: vitamin D, size M, D座, the won", () => {
+  test("what an apostrophe splits from a contraction is no word, nor a negation typed without it: don't, they're, I've, dont, im (not IM); elsewhere the letters are words: vitamin D, size M, D座, the won", () => {
     expect(termsOf("I don't know why it doesn't work")).toEqual(termsOf("I know why it work"));
     expect(termsOf("it doesn’t work")).toEqual(termsOf("it work"));
     for (const text of ["they're closed", "we'll see", "I've paid", "I'm on free", "didn't arrive", "dont know", "isnt it", "cant log in"]) {
@@ -178,6 +178,12 @@ describe("words", () => {
     expect(termsOf("size M")).toContain("m");
     expect(termsOf("D座在哪")).toContain("d");
     expect(termsOf("IM消息收不到")).toContain("im");
+    // "im" and "ive" are "I'm" and "I've" typed without it, unless the text writes them in capitals (IM, IVE).
+    expect(termsOf("says 190 when im barely trying")).toEqual(termsOf("says 190 when barely trying"));
+    expect(termsOf("Im 67 can i take classes, ive asked")).toEqual(termsOf("67 can i take classes, asked"));
+    expect(termsOf("send an IM")).toContain("im");
+    expect(termsOf("Ive got an IM question")).toEqual(["im", ...termsOf("question")]);
+    expect(termsOf("IVE admission")).toEqual(["iv", ...termsOf("admission")]);
     expect(termsOf("convert won to yuan")).toContain("won");
   });
 

@@ -25,7 +25,7 @@ import { canonicalTerms, groupedTerms, synonymCover } from "./synonyms.ts";
 import { country, joinedForms } from "./latin-forms.ts";
 import { hanWeekdays, weekdayAt, weekendOf } from "./weekdays.ts";
 import { joinedSplitVerbs } from "./split-verbs.ts";
-import { CONTRACTED, FILLER_FIRST, FILLER_H, FILLER_L, FILLER_MAX, HAN_STOP, LATIN_STOP } from "./stop-words.ts";
+import { CONTRACTED, FILLER_FIRST, FILLER_H, FILLER_L, FILLER_MAX, HAN_STOP, LATIN_STOP, TYPED_FOR_I } from "./stop-words.ts";
 
 /**
  * Two spellings of one word in everyday Chinese, read as one (the second): the older 帐 of 账户, 账号,
@@ -124,10 +124,12 @@ function readRuns(text: string): { run: string; word: string | null }[] {
     if (CONTRACTED.endings.has(run)) return APOSTROPHE.test(read[at - 1] ?? "");
     return CONTRACTED.negations.has(run) && APOSTROPHE.test(read[at + run.length] ?? "") && runs[i + 1] === "t";
   };
+  // "im" or "ive" is "I'm" or "I've" unless written in capitals somewhere in the text (IM, IVE).
+  const typedForI = (run: string) => TYPED_FOR_I.has(run) && !new RegExp(`(?<![A-Za-z0-9])${run.toUpperCase()}(?![A-Za-z0-9])`).test(text.normalize("NFKC"));
   return runs.map((run, i) => {
     // A Han run as its words are read: each weekday 周X (weekdays.ts), 洗个车 as 洗车 (split-verbs.ts); the text itself is left as written.
     if (HAN.test(run)) return { run: joinedSplitVerbs(hanWeekdays(run)), word: null };
-    if (LATIN_STOP.has(run) || taglish?.has(run) || ZHUYIN.test(run) || contracted(i)) return { run, word: null };
+    if (LATIN_STOP.has(run) || taglish?.has(run) || ZHUYIN.test(run) || contracted(i) || typedForI(run)) return { run, word: null };
     const w = stemWord(weekdayAt(runs, i) ?? run);
     return { run, word: FILLER_L.has(w) ? null : w };
   });
