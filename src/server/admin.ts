@@ -9,7 +9,7 @@ import type { AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";
 import { mediaUrl } from "../store/media.ts";
 import { appendedFields, appendTo, removeFrom } from "./append.ts";
-import { beforeTeaching, movedFrom, movedTo, TEACH_MOVES } from "./teach-moves.ts";
+import { beforeTeaching, movedFrom, movedJson, movedTo, TEACH_MOVES } from "./teach-moves.ts";
 import { health } from "./health.ts";
 import { inbox } from "./inbox.ts";
 
@@ -208,7 +208,7 @@ export async function putCli(ctx: AppContext, req: SignedRequest) {
     changed: r.changed,
     article: articleJson(r.article),
     ...(left ? { moved_from: left.slice(0, TEACH_MOVES.listed), moved_from_count: left.length } : {}),
-    ...(gained ? { moved: gained.slice(0, TEACH_MOVES.listed), moved_count: gained.length } : {}),
+    ...(gained ? movedJson(gained) : {}),
     ...articleWarnings(ctx, r.article),
   };
 }

@@ -26,8 +26,8 @@ export const TEACH_MOVES = {
   listed: 5,
 };
 
-/** The recent questions asked again before a change, each with its log entry and the first article it was offered (null: the fallback). */
-export type FirstsBefore = Map<string, { seq: number; first: string | null }>;
+/** The recent questions asked again before a change, each with its log entry and the first article it was offered (null: the fallback), and whether alone. */
+export type FirstsBefore = Map<string, { seq: number; first: string | null; alone: boolean }>;
 
 /** A question of the log the taught article now comes first for: `was` the first article offered before (null: nothing, the fallback). */
 export interface MovedQuestion {
@@ -53,7 +53,7 @@ export async function beforeTeaching(ctx: Pick<AppContext, "clock" | "read" | "w
     if (unprefixed(m.answer) !== m.answer || !(kind === "answer" || kind === "answers" || kind === "fallback" || kind === "not_found")) continue;
     if (taughtForm(m.content) === taughtAs) continue;
     const c = await offeredNow(ctx, m.content);
-    if (c) texts.set(m.content, { seq: m.seq, first: firstOffered(c) });
+    if (c) texts.set(m.content, { seq: m.seq, first: firstOffered(c), alone: c.kind === "one" });
   }
   return texts;
 }
@@ -64,20 +64,37 @@ export async function beforeTeaching(ctx: Pick<AppContext, "clock" | "read" | "w
  * not said to have moved.
  */
 async function askedAgain(ctx: Pick<AppContext, "clock" | "read">, before: FirstsBefore, keep: (first: string | null) => boolean) {
-  const again: { seq: number; text: string; was: string | null; now: Choice<RankedArticle> }[] = [];
+  const again: { seq: number; text: string; was: string | null; wasAlone: boolean; now: Choice<RankedArticle> }[] = [];
   const until = ctx.clock.monotonic() + TEACH_MOVES.ms;
   for (const [text, b] of before) {
     if (ctx.clock.monotonic() > until) break;
     if (!keep(b.first)) continue;
     const now = await offeredNow(ctx, text);
-    if (now) again.push({ seq: b.seq, text, was: b.first, now });
+    if (now) again.push({ seq: b.seq, text, was: b.first, wasAlone: b.alone, now });
   }
   return again;
 }
 
-/** After the teach is written: the questions of `before` that `id` now comes first for, newest first. */
-export async function movedTo(ctx: Pick<AppContext, "clock" | "read">, id: string, before: FirstsBefore): Promise<MovedQuestion[]> {
-  return (await askedAgain(ctx, before, (first) => first !== id)).filter((q) => firstOffered(q.now) === id).map((q) => ({ seq: q.seq, text: q.text, was: q.was, alone: q.now.kind === "one" }));
+/**
+ * A question of the log that was sent an article alone, and now gets a list with `id` behind that
+ * article: the follower who had a card gets a choice. Said beside what moved, which had named only
+ * the questions the article now comes first for (Session 45's walkthroughs left this unsaid).
+ */
+export interface ListedBeside {
+  seq: number;
+  text: string;
+  /** The article it was sent alone, now first of the list. */
+  first: string;
+}
+
+/** After the teach is written: the questions of `before` that `id` now comes first for, and those sent another article alone that now list `id` behind it; newest first. */
+export async function movedTo(ctx: Pick<AppContext, "clock" | "read">, id: string, before: FirstsBefore): Promise<{ moved: MovedQuestion[]; beside: ListedBeside[] }> {
+  const again = await askedAgain(ctx, before, (first) => first !== id);
+  const moved = again.filter((q) => firstOffered(q.now) === id).map((q) => ({ seq: q.seq, text: q.text, was: q.was, alone: q.now.kind === "one" }));
+  const beside = again
+    .filter((q) => q.wasAlone && q.was !== null && q.now.kind === "list" && q.now.articles[0]?.id === q.was && q.now.articles.some((a) => a.id === id))
+    .map((q) => ({ seq: q.seq, text: q.text, first: q.was as string }));
+  return { moved, beside };
 }
 
 /** A question of the log `id` no longer comes first for: `now` the first article offered now (null: nothing, the fallback). */
@@ -95,3 +112,11 @@ export interface LeftQuestion {
 export async function movedFrom(ctx: Pick<AppContext, "clock" | "read">, id: string, before: FirstsBefore): Promise<LeftQuestion[]> {
   return (await askedAgain(ctx, before, (first) => first === id)).filter((q) => firstOffered(q.now) !== id).map((q) => ({ seq: q.seq, text: q.text, now: firstOffered(q.now) }));
 }
+
+/** What moved, as the admin API answers it: the first TEACH_MOVES.listed of each, and how many. */
+export const movedJson = (m: { moved: MovedQuestion[]; beside: ListedBeside[] }) => ({
+  moved: m.moved.slice(0, TEACH_MOVES.listed),
+  moved_count: m.moved.length,
+  listed_beside: m.beside.slice(0, TEACH_MOVES.listed),
+  listed_beside_count: m.beside.length,
+});

@@ -16,7 +16,7 @@ import type { AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";
 import { askedAnotherOf, MOST_PASSED, questionBefore } from "./asked-another.ts";
 import { CONVERSATION } from "../wechat/answering/conversation.ts";
-import { beforeTeaching, movedTo, TEACH_MOVES } from "./teach-moves.ts";
+import { beforeTeaching, movedJson, movedTo } from "./teach-moves.ts";
 import { offeredIn, offerOf } from "./answered-now.ts";
 import { loggedAnswer } from "../wechat/answering/ranked-reply.ts";
 
@@ -145,8 +145,7 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
     message: said,
     ...(askedOf ? { asked_of: askedOf.seq } : {}),
     article: articleJson(r.article),
-    moved: moved.slice(0, TEACH_MOVES.listed),
-    moved_count: moved.length,
+    ...movedJson(moved),
     // Taught the article the follower asked another answer after (an operator taught the refunds the follower had turned down, unsaid: a walkthrough).
     ...(askedOf && offeredIn(askedOf.answer).includes(r.article.id) ? { turned_down: true } : {}),
     ...(given !== undefined && own !== undefined ? { message_now: own.kind === "none" ? null : loggedAnswer(own), ...(ownLeans ? { message_leans: true } : {}) } : {}),

@@ -223,3 +223,16 @@ test("an import whose records give no tag or description where the articles had 
   expect(out).toContain("1 of the updated lost its description (c): its record gives none");
   expect((await cli("import", "cms.json")).out).not.toContain("lost");
 });
+
+test("set questions+= says which recent questions sent another article alone now get a list with it behind that article", async () => {
+  await cli("add", "id=wire", "title=Paying by wire", "url=https://shop.example/wire", "body=We accept wire transfers from any bank; quote the order number.");
+  await cli("add", "id=chargeback", "title=Chargebacks", "url=https://shop.example/chargeback", "body=A chargeback disputes a card payment with your card issuer.");
+  const before = await say("can i pay by wire transfer");
+  expect(before).toContain("<Title><![CDATA[Paying by wire]]></Title>");
+  expect(before).not.toContain("Chargebacks");
+  const r = await cli("set", "chargeback", "questions+=chargeback of a wire transfer?");
+  expect(r.out).toMatch(/^revised chargeback: now rev 2\nit is now listed behind the article 1 question followers asked lately had alone \(they get a list now\):\n +\d+  "can i pay by wire transfer" \(first: wire\)$/);
+  const after = await say("can i pay by wire transfer");
+  expect(after.indexOf("Paying by wire")).toBeGreaterThan(-1);
+  expect(after.indexOf("Chargebacks")).toBeGreaterThan(after.indexOf("Paying by wire"));
+});

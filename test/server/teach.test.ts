@@ -786,6 +786,29 @@ test("teach says which of the followers' recent questions the taught article now
   expect((await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "delivery"]])).data).toMatchObject({ taught: true, moved: [{ seq: toNothing, text: "where is my parcel", was: null, alone: true }], moved_count: 1 });
 });
 
+test("teach and questions+= say which recent questions sent another article alone now get a list with the taught article behind it; not those listed before, nor those it now comes first for", async () => {
+  await importDoc({ matter: "articles" }, SHOP);
+  const asked = async (q: string) => {
+    await say(q);
+    t.clock.advance(CONVERSATION.windowMs);
+    return lastLogged();
+  };
+  const pay = await asked("can i pay by bank transfer");
+  const express = await asked("express delivery");
+  const listed = await asked("refund to my card");
+  expect([pay.answer, express.answer, listed.answer]).toEqual(["answer:payment", "answer:delivery", "answers:returns,payment"]);
+  const taught = await asked("refunded by bank transfer?");
+  const r = await call("POST", "/api/cli/teach", [["inbox", String(taught.seq)], ["id", "returns"]]);
+  expect(r.data).toMatchObject({ moved: [], moved_count: 0, listed_beside: [{ seq: pay.seq, text: "can i pay by bank transfer", first: "payment" }], listed_beside_count: 1 });
+  expect((await asked("can i pay by bank transfer")).answer).toBe("answers:payment,returns");
+  // Added with questions+=: the same said.
+  const added = await call("PUT", "/api/cli", [["id", "returns"], ["questions", "is express delivery refundable"], ["append", "questions"]]);
+  expect(added.data).toMatchObject({ listed_beside: [{ seq: express.seq, text: "express delivery", first: "delivery" }], listed_beside_count: 1 });
+  // A change that lists it behind nothing sent alone says none.
+  const none = await call("PUT", "/api/cli", [["id", "password"], ["questions", "forgot my login"], ["append", "questions"]]);
+  expect(none.data).toMatchObject({ listed_beside: [], listed_beside_count: 0 });
+});
+
 test("teach asks again at most TEACH_MOVES.texts of the newest questions, and lists TEACH_MOVES.listed of those moved, counting all", async () => {
   await importDoc({ matter: "articles" }, SHOP);
   for (const q of ["how long will it take to arrive", "where is my parcel", "my parcel is late"]) {

@@ -7,7 +7,7 @@ import type { Param } from "../../sign.ts";
 import type { CommandContext } from "../context.ts";
 import { usage } from "../errors.ts";
 import { cutColumns, table } from "../table.ts";
-import { movedLines, type Moved } from "../moved-lines.ts";
+import { besideLines, movedLines, type ListedBeside, type Moved } from "../moved-lines.ts";
 import { defineCommand, PAGING } from "../command.ts";
 import { didYouMean } from "../../base/suggest.ts";
 import { confirm, whereOf } from "../confirm.ts";
@@ -149,9 +149,9 @@ export async function set(c: CommandContext): Promise<void> {
   if (c.flags.undelete) fields.push(["deleted", "0"]);
   if (!given.files.length && !fields.some(([k]) => k !== "id" && k !== "rev" && k !== "create")) throw usage("set needs at least one field to change, e.g. title=… or --undelete");
   const client = c.client();
-  const r = await client.call<{ created: boolean; changed: boolean; article: Article; warnings?: string[]; moved_from?: { seq: number; text: string; now: string | null }[]; moved_from_count?: number; moved?: Moved[]; moved_count?: number }>({ method: "PUT", path: "/api/cli", fields, ...(given.files.length ? { files: given.files } : {}) });
+  const r = await client.call<{ created: boolean; changed: boolean; article: Article; warnings?: string[]; moved_from?: { seq: number; text: string; now: string | null }[]; moved_from_count?: number; moved?: Moved[]; moved_count?: number; listed_beside?: ListedBeside[]; listed_beside_count?: number }>({ method: "PUT", path: "/api/cli", fields, ...(given.files.length ? { files: given.files } : {}) });
   // After questions+= or keywords+= (a server from 0.2.18): what it now comes first for, as a teach says.
-  c.print(r, () => [r.changed ? `revised ${r.article.id}${client.inAccount}: now rev ${r.article.rev}` : `unchanged ${r.article.id}${client.inAccount} (rev ${r.article.rev})`, ...movedLines(r.moved, r.moved_count), ...leftLines(r), ...warningLines(r)].join("\n"));
+  c.print(r, () => [r.changed ? `revised ${r.article.id}${client.inAccount}: now rev ${r.article.rev}` : `unchanged ${r.article.id}${client.inAccount} (rev ${r.article.rev})`, ...movedLines(r.moved, r.moved_count), ...besideLines(r.listed_beside, r.listed_beside_count), ...leftLines(r), ...warningLines(r)].join("\n"));
 }
 
 /** After questions-= or keywords-= (a server from 0.2.17): the followers' recent questions the article no longer comes first for, and what they get now. */

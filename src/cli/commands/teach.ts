@@ -8,7 +8,7 @@ import { defineCommand } from "../command.ts";
 import type { CommandContext } from "../context.ts";
 import { usage } from "../errors.ts";
 import { cutColumns } from "../table.ts";
-import { movedLines } from "../moved-lines.ts";
+import { besideLines, movedLines, type ListedBeside } from "../moved-lines.ts";
 import { shellWord } from "../../base/shell-word.ts";
 
 /** replyd teach SEQ ARTICLE: the text of inbox message SEQ becomes one of the article's questions. */
@@ -18,7 +18,7 @@ export async function teach(c: CommandContext): Promise<void> {
   const as = c.str("--as");
   const fields: [string, string][] = [["inbox", seq], ["id", id], ...(as === undefined ? [] : [["as", as] as [string, string]])];
   const client = c.client();
-  const r = await client.call<{ seq: number; question: string; message: string; asked_of?: number; article: Article; moved?: { seq: number; text: string; was: string | null; alone?: boolean }[]; moved_count?: number; message_now?: string | null; message_leans?: boolean; turned_down?: boolean }>({ method: "POST", path: "/api/cli/teach", fields });
+  const r = await client.call<{ seq: number; question: string; message: string; asked_of?: number; article: Article; moved?: { seq: number; text: string; was: string | null; alone?: boolean }[]; moved_count?: number; listed_beside?: ListedBeside[]; listed_beside_count?: number; message_now?: string | null; message_leans?: boolean; turned_down?: boolean }>({ method: "POST", path: "/api/cli/teach", fields });
   const moved = r.moved ?? [];
   const movedCount = r.moved_count ?? moved.length;
   // answer:<id> or answers:<id>,… as logged; null: the fallback.
@@ -45,10 +45,11 @@ export async function teach(c: CommandContext): Promise<void> {
             }`,
           ]
         : []),
-      // A server before 0.2.14 says nothing of the other questions.
-      ...(movedCount
+      // A server before 0.2.14 says nothing of the other questions, one before 0.2.19 nothing of lists.
+      ...(movedCount || r.listed_beside_count
         ? [
             ...movedLines(moved, movedCount, "other "),
+            ...besideLines(r.listed_beside, r.listed_beside_count),
             `if it should not answer them, take the question back (replyd set ${r.article.id} questions-=${shellWord(r.question)}) and teach words that name the need (--as "…")`,
           ]
         : []),
