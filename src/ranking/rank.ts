@@ -58,8 +58,9 @@ export function rank(question: string | Question, source: RankingSource): Rankin
   const given = asQuestion(question);
   const bare = withoutOpening(given.text);
   // Asking where the account's place is: read with the words an address article is titled by (whereabouts.ts).
-  // Asking when it opens or closes: with the words an hours article is titled by (opening-hours.ts).
-  const added = whereabouts(bare) ?? openingHours(bare);
+  // Asking when it opens or closes: with the words an hours article is titled by (opening-hours.ts) —
+  // read alone only: after another question 几点关门 asks when that thing closes (食堂在哪 → 几点开门: a review).
+  const added = whereabouts(bare) ?? (given.context ? null : openingHours(bare));
   const q = { ...given, text: added ? `${bare} ${added}` : bare };
   // The rarest known terms are looked up and scored; the others still weigh in the share of the question an article holds.
   const asked = askedOf(

@@ -108,6 +108,12 @@ export function meaningTerms(text: string): string[] {
   return groupedTerms(ownTerms(text));
 }
 
+/** Two Latin words or more besides "im" or "ive", and no small letter: a message typed in capitals. */
+const shouted = (text: string): boolean => {
+  const words = text.normalize("NFKC").match(/[A-Za-z]+/g) ?? [];
+  return words.filter((w) => !TYPED_FOR_I.has(w.toLowerCase())).length >= 2 && !words.some((w) => /[a-z]/.test(w));
+};
+
 /**
  * The runs `text` is read in, each Latin one as the word it is ranked on (its stem) or null where it
  * says nothing (a stop word, Taglish's small words in a Taglish text, filler): what termsOf and
@@ -124,8 +130,9 @@ function readRuns(text: string): { run: string; word: string | null }[] {
     if (CONTRACTED.endings.has(run)) return APOSTROPHE.test(read[at - 1] ?? "");
     return CONTRACTED.negations.has(run) && APOSTROPHE.test(read[at + run.length] ?? "") && runs[i + 1] === "t";
   };
-  // "im" or "ive" is "I'm" or "I've" unless written in capitals somewhere in the text (IM, IVE).
-  const typedForI = (run: string) => TYPED_FOR_I.has(run) && !new RegExp(`(?<![A-Za-z0-9])${run.toUpperCase()}(?![A-Za-z0-9])`).test(text.normalize("NFKC"));
+  // "im" or "ive" is "I'm" or "I've" unless written in capitals somewhere in the text (IM, IVE) —
+  // not in a message all in capitals ("IM LOCKED OUT OF MY ACCOUNT": a review).
+  const typedForI = (run: string) => TYPED_FOR_I.has(run) && (shouted(text) || !new RegExp(`(?<![A-Za-z0-9])${run.toUpperCase()}(?![A-Za-z0-9])`).test(text.normalize("NFKC")));
   return runs.map((run, i) => {
     // A Han run as its words are read: each weekday 周X (weekdays.ts), 洗个车 as 洗车 (split-verbs.ts); the text itself is left as written.
     if (HAN.test(run)) return { run: joinedSplitVerbs(hanWeekdays(run)), word: null };

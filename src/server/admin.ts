@@ -178,7 +178,8 @@ export async function putCli(ctx: AppContext, req: SignedRequest) {
   const taking = remove.length > 0 && live?.deleted === false && !("problems" in removeFrom(contentOf(live), changes, remove));
   // Adding one (questions+=, keywords+=): which it comes first for now, as a teach says — a keyword
   // added had taken "入住要带什么东西" from the article answering it, unsaid (a postpartum centre's walkthrough).
-  const adding = append.length > 0 && live?.deleted === false;
+  // Not when the addition would be refused (past a list's limit): nothing to ask again for (a review).
+  const adding = append.length > 0 && live?.deleted === false && !("problems" in appendTo(contentOf(live), changes, append));
   const before = taking || adding ? await beforeTeaching(ctx, "", []) : null;
   // Decided by the writer against the article as the store of record holds it, not as this server last read it.
   const r = await ctx.write.editArticle(id, {

@@ -6,7 +6,8 @@
  * the client offers no teach of them then — a salon's operator was told to teach the message itself,
  * and was refused).
  */
-import { asksOfItAlone, continuesQuestion, fewWords, FOLLOW_UP_WORDS, followsOn, leansOnBefore, namesByPronoun } from "../ranking/cues.ts";
+import { asksOfItAlone, fewWords, FOLLOW_UP_WORDS, followsOn, leansOnBefore, namesByPronoun } from "../ranking/cues.ts";
+import { continuesQuestion } from "../ranking/continuation.ts";
 import { choose } from "../ranking/choice.ts";
 import { fold } from "../ranking/fold.ts";
 import { asksOnlyPrice } from "../ranking/price.ts";

@@ -7,7 +7,8 @@
  * quarter hour, however many messages the log holds (bench/report.ts).
  */
 
-import { asksAnother, asksOfVariant, continuesQuestion, picksEntry } from "../ranking/cues.ts";
+import { asksAnother, picksEntry } from "../ranking/cues.ts";
+import { asksOfVariant, continuesQuestion } from "../ranking/continuation.ts";
 import { standsAlone } from "../ranking/courtesy.ts";
 import { folded, termsOf } from "../ranking/words.ts";
 
@@ -102,12 +103,22 @@ const wordsOf = (terms: readonly string[]): Set<string> => new Set(terms.filter(
 /** What it is made of, each once: Latin words and Chinese characters (a pair straddling two words, 卡补 in 社保卡补办, is no part of it). */
 const unitsOf = (terms: readonly string[]): Set<string> => new Set(terms.filter((t) => isHanChar(t) || !/\p{Script=Han}/u.test(t)));
 
+/** "What about …": 那…呢, "and …", "what about …", "how about …" (asksAbout). */
+const ANOTHER_SIDE = /^(?:那(?![个些里边儿么]).*呢[\s\p{P}\p{S}]*$|(?:and|what about|how about)\b)/u;
 /**
- * "What about …": 那…呢, a few characters and 呢 (双机位呢 after 单机位多少钱: a wedding studio's
- * report had counted it; not 我的退款呢 or 怎么还没到呢, which ask again), "and …", "what about …",
- * "how about …" (asksAbout).
+ * …or a few characters and 呢 naming something the question before did not (双机位呢 after
+ * 单机位多少钱: a wedding studio's report had counted it). Not 退款呢 after 退款多久到账, 快递呢 after
+ * 快递几天到 — the follower chasing what they asked, every character of it asked before (a review) —
+ * nor 我的退款呢 or 怎么还没到呢, which ask again.
  */
-const ANOTHER_SIDE = /^(?:那(?![个些里边儿么]).*呢[\s\p{P}\p{S}]*$|(?![^呢]*[我还没怎么啥什哪多几为到])\p{Script=Han}{1,6}呢[\s\p{P}\p{S}]*$|(?:and|what about|how about)\b)/u;
+const FEW_AND_NE = /^(?![^呢]*[我还没怎么啥什哪多几为到])(\p{Script=Han}{1,6})呢[\s\p{P}\p{S}]*$/u;
+const namesAnotherSide = (content: string, before: string): boolean => {
+  const f = folded(content).trim();
+  if (ANOTHER_SIDE.test(f)) return true;
+  const few = FEW_AND_NE.exec(f)?.[1];
+  const asked = folded(before);
+  return few !== undefined && [...few].some((c) => !asked.includes(c));
+};
 
 /**
  * The message asks about what the one before asked: a word of it again, and more than half of
@@ -124,7 +135,7 @@ export function asksAbout(content: string, before: string | null): boolean {
   // dealer's walkthrough's report had counted it); "but i still cant reset my password", or
   // 那社保卡补办到底要多久, asks again.
   // Nor words continuing it (就两个小时, "for a 2 year old") or another kind of its thing (三室的呢): two walkthroughs' reports had counted them.
-  if (!before || ANOTHER_SIDE.test(folded(content).trim()) || continuesQuestion(content) || asksOfVariant(content)) return false;
+  if (!before || namesAnotherSide(content, before) || continuesQuestion(content) || asksOfVariant(content)) return false;
   const [now, then] = [termsOfAsked(content), termsOfAsked(before)];
   const had = wordsOf(then);
   if (![...wordsOf(now)].some((w) => had.has(w))) return false;

@@ -775,6 +775,15 @@ test("teach says which of the followers' recent questions the taught article now
   const absent = await call("PUT", "/api/cli", [["id", "payment"], ["questions", "never taught"], ["remove", "questions"]]);
   searcher.rank = rank;
   expect({ status: absent.status, ranked }).toEqual({ status: 400, ranked: 0 });
+  // Nor for an addition past a list's limit, refused; one just within it asks again.
+  const kw = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `kw${from + i}`).join(",");
+  searcher.rank = (...a: Parameters<typeof rank>) => (ranked++, rank(...a));
+  const past = await call("PUT", "/api/cli", [["id", "payment"], ["keywords", kw(LIMITS.keywords + 1)], ["append", "keywords"]]);
+  const pastRanked = ranked;
+  const within = await call("PUT", "/api/cli", [["id", "payment"], ["keywords", kw(LIMITS.keywords)], ["append", "keywords"]]);
+  searcher.rank = rank;
+  expect({ past: past.status, pastRanked, within: within.status, withinRanked: ranked > pastRanked }).toEqual({ past: 400, pastRanked: 0, within: 200, withinRanked: true });
+  expect((await call("PUT", "/api/cli", [["id", "payment"], ["keywords", ""]])).status).toBe(200);
   // Nothing taken (a field replaced, or appended to): nothing said of it.
   expect("moved_from" in (await call("PUT", "/api/cli", [["id", "payment"], ["keywords", "card"], ["append", "keywords"]])).data).toBe(false);
   // Added with questions+= (not taught from the inbox): the same said, as moved.

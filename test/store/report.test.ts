@@ -58,6 +58,10 @@ test("asking about the question before: a word of it and more than half of the m
     // Where it is, or why not yet: asked again.
     ["我的退款呢", "退款多久到账"],
     ["退款怎么还没到呢", "退款多久到账"],
+    // Its subject and 呢, every character asked before: chasing it (a review).
+    ["退款呢", "退款多久到账"],
+    ["快递呢？", "快递几天到"],
+    ["发票呢", "发票什么时候开"],
   ];
   const own: [string, string][] = [
     ["你好，请问停车场在哪", "你好，请问营业时间是几点"],

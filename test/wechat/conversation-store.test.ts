@@ -289,6 +289,9 @@ describe("what a message says about the reply before it", () => {
     // How many times, or where, of a measure or a time of day (a postpartum centre's walkthrough: 一天几次啊, taught alone, then answered followers asking of the massage's price).
     expect(["一天几次啊", "一天几餐啊", "一天几顿", "晚上睡哪", "平时住哪里"].filter((t) => !leansOnBefore(t))).toEqual([]);
     expect(["晚上在哪吃", "周末哪里好玩"].filter(leansOnBefore)).toEqual([]);
+    // Where, after a numeral naming a place, names it (a review).
+    expect(["一晚住哪", "两天住哪里"].filter((t) => !leansOnBefore(t))).toEqual([]);
+    expect(["五号楼在哪", "一号门在哪", "二食堂在哪儿", "一卡通哪里", "三号楼在哪里"].filter(leansOnBefore)).toEqual([]);
     // A verb alone asking how long or how much of it ("放几天" after 快递柜取件码丢了, read alone, got
     // the delivery times: a courier's walkthrough); not with its subject.
     expect(["放几天", "等多久", "存多久啊", "寄几天", "保几年"].filter((t) => !leansOnBefore(t))).toEqual([]);

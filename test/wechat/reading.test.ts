@@ -17,7 +17,8 @@ import type { Turn } from "../../src/wechat/answering/conversation.ts";
 import { afterMarks } from "../../src/wechat/answering/sent-apart.ts";
 import { MemorySource } from "../../bench/eval/memory-source.ts";
 import { loadSet } from "../../bench/eval/sets.ts";
-import { asksOfItAlone, asksOfVariant, continuesQuestion, fewWords, refersBack } from "../../src/ranking/cues.ts";
+import { asksOfItAlone, fewWords, refersBack } from "../../src/ranking/cues.ts";
+import { asksOfVariant, continuesQuestion } from "../../src/ranking/continuation.ts";
 
 const insurer = new MemorySource([
   { id: "cancel", title: "Cancelling your policy", keywords: "cancel", body: "You can cancel within 14 days of buying your policy and get a full refund. After 14 days we refund the premium for the days you haven't used, minus a £25 cancellation fee. To cancel, call us on 0800 555 0100." },
@@ -263,13 +264,15 @@ test("a pronoun for the thing read is the subject of a few words: it, they, this
 test("words continuing a question: a limiting adverb or a preposition before a number, a day or whom it is for, asking nothing; not a subject or a question of its own opening on the same words", () => {
   for (const text of ["just for one day", "Just for one day?", "for 2 people", "on sundays", "and on sundays", "ｏｎ ｓｕｎｄａｙｓ", "for kids", "only on weekends", "just for the afternoon", "for a puppy", "for puppies", "for a big dog", "on a saturday", "in the morning?", "就一天", "只要半天", "在周末", "每周一", "就两个人", "就拍半天", "只住一晚",
     // How long, as a car hire's followers said it ("for a week" had been taught to the child seats).
-    "for a week", "for the whole week", "for a month", "by the hour", "for a fortnight",
+    "for a week", "for the whole week", "for a month", "by the hour", "for a fortnight", "for a week only", "for the whole weekend",
     // …asking whether that is all right (就住两周可以吗 had been taught, then answered followers asking of the deposit: a postpartum centre's walkthrough).
     "就住两周可以吗", "只住一晚行吗", "就一天可不可以"])
     expect({ text, c: continuesQuestion(text) }).toEqual({ text, c: true });
   for (const text of ["parking", "refund for a broken kettle", "sms code never arrives", "can i come at 5am", "and what about kids", "for how long", "就一天吗", "在哪里", "周末呢", "停车场", "几点关门", "可以吗", "就诊流程可以吗",
     // Subjects of their own opening on a preposition or an adverb (a review).
-    "to cancel my order", "on-site parking?", "in stock?", "at the airport", "about refunds", "24 hour parking", "plus membership price", "for a refund", "到店自提", "在线预约", "在职证明", "每天营业时间", "对公转账", "加急办理", "就诊流程", "从业资格证", "单人间价格", "和平路店"])
+    "to cancel my order", "on-site parking?", "in stock?", "at the airport", "about refunds", "24 hour parking", "plus membership price", "for a refund",
+    // …a unit of time before the thing it names (a review).
+    "after hours call out fee", "per hour price", "for a day pass", "by the month parking", "for a year membership", "in the day time", "到店自提", "在线预约", "在职证明", "每天营业时间", "对公转账", "加急办理", "就诊流程", "从业资格证", "单人间价格", "和平路店"])
     expect({ text, c: continuesQuestion(text) }).toEqual({ text, c: false });
 });
 
@@ -344,10 +347,12 @@ test("a leaning message two articles' heads name alike is read with the question
   expect({ how: town.how, first: shown(town)[0] }).toEqual({ how: "alone", first: "town" });
 });
 
-test("'and the van?' asks of another kind of the thing read: the article read leads when the reading together ranks it close ('whats the deposit for a car', where the mileage led)", async () => {
+test("'and the van?' asks of another kind of the thing read, not 'and you?' or 'and then': the article read leads when the reading together ranks it close ('whats the deposit for a car', where the mileage led)", async () => {
   const hire = carHire();
   expect(["and the van?", "What about the Luton?", "and for vans", "how about a 7 seater"].filter((t) => !asksOfVariant(t))).toEqual([]);
   expect(["and how much?", "what about if im from abroad", "and can i pay by card", "and it?", "what about the town one"].filter(asksOfVariant)).toEqual([]);
+  // Said to the answer, naming no thing (a review).
+  expect(["and you?", "and me?", "and then", "and so", "and now", "and if", "and thanks", "what about me"].filter(asksOfVariant)).toEqual([]);
   const first = await conversationIn(hire, "whats the deposit for a car");
   expect(shown(first)[0]).toBe("deposit");
   const t = together("and the van?", "whats the deposit for a car", hire);
