@@ -129,7 +129,7 @@ async function answered(ctx: AppContext, q: string, after: string | undefined): 
 }
 
 /** The choice of a message read with the one before it, in the operator's words. */
-function readChoiceOf(reading: Exclude<Reading, { how: "pick" }>, answer: string): { choice: Choice<Scored>["kind"]; choice_why: string } {
+export function readChoiceOf(reading: Exclude<Reading, { how: "pick" }>, answer: string): { choice: Choice<Scored>["kind"]; choice_why: string } {
   const plain = unprefixed(answer);
   // Found by the word search after the conversation's ranking offered nothing: one article (it had said "none", a review).
   if (plain === "search") return { choice: "one", choice_why: `${reading.how === "another" ? "asks for another answer" : "a follow-up"}: ${FOUND_BY_SEARCH}` };

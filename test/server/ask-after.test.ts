@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { CODE } from "../../src/base/errors.ts";
-import { MAX_QUESTION_BYTES } from "../../src/server/ask.ts";
+import { MAX_QUESTION_BYTES, readChoiceOf } from "../../src/server/ask.ts";
 import { parseXml, type XmlNode } from "../../src/wechat/door/xml.ts";
 import { doc, READER, testApp } from "../helpers.ts";
 import { textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
@@ -112,6 +112,13 @@ test("the message before is bounded as a follower's: empty, or past the platform
   const long = await ask("is there a fee", "x".repeat(MAX_QUESTION_BYTES + 1));
   expect({ status: long.status, code: long.error?.code }).toEqual({ status: 400, code: CODE.text_too_long });
   expect((await ask("is there a fee", "x".repeat(MAX_QUESTION_BYTES))).status).toBe(200);
+});
+
+test("read after a question, what the word search found is one article found by it, said as a follow-up's or another's (followup:search, another:search)", () => {
+  const reading = (how: "followup" | "another") => ({ how, question: "q", asked: "before", ranked: { articles: [] } }) as unknown as Parameters<typeof readChoiceOf>[0];
+  expect(readChoiceOf(reading("followup"), "followup:search")).toEqual({ choice: "one", choice_why: expect.stringMatching(/^a follow-up: .*word search/) });
+  expect(readChoiceOf(reading("another"), "another:search")).toEqual({ choice: "one", choice_why: expect.stringMatching(/^asks for another answer: .*word search/) });
+  expect(readChoiceOf(reading("followup"), "followup:fallback").choice).toBe("none");
 });
 
 test("a message the ranking offers nothing for and the word search finds says so (it had said \"none\")", async () => {
