@@ -184,6 +184,10 @@ describe("words", () => {
     expect(termsOf("send an IM")).toContain("im");
     expect(termsOf("Ive got an IM question")).toEqual(["im", ...termsOf("question")]);
     expect(termsOf("IVE admission")).toEqual(["iv", ...termsOf("admission")]);
+    // A phone's shortening is the word it stands for; a word that is a key of no table is itself.
+    expect(termsOf("need to cancel my appt tmrw, 2 hrs before")).toEqual(termsOf("need to cancel my appointment tomorrow, 2 hours before"));
+    expect(termsOf("my 11 yr old's acct pw")).toEqual(termsOf("my 11 year old's account password"));
+    for (const word of ["constructor", "toString", "info", "min", "sub", "app"]) expect(termsOf(word)).toEqual([stemWord(word.toLowerCase())]);
     // …but in a message all in capitals, "I'm" (a review).
     expect(termsOf("IM LOCKED OUT OF MY ACCOUNT")).toEqual(termsOf("locked out of my account"));
     expect(termsOf("convert won to yuan")).toContain("won");

@@ -25,6 +25,7 @@ import { canonicalTerms, groupedTerms, synonymCover } from "./synonyms.ts";
 import { country, joinedForms } from "./latin-forms.ts";
 import { hanWeekdays, weekdayAt, weekendOf } from "./weekdays.ts";
 import { joinedSplitVerbs } from "./split-verbs.ts";
+import { expanded } from "./abbreviations.ts";
 import { CONTRACTED, FILLER_FIRST, FILLER_H, FILLER_L, FILLER_MAX, HAN_STOP, LATIN_STOP, TYPED_FOR_I } from "./stop-words.ts";
 
 /**
@@ -137,7 +138,7 @@ function readRuns(text: string): { run: string; word: string | null }[] {
     // A Han run as its words are read: each weekday 周X (weekdays.ts), 洗个车 as 洗车 (split-verbs.ts); the text itself is left as written.
     if (HAN.test(run)) return { run: joinedSplitVerbs(hanWeekdays(run)), word: null };
     if (LATIN_STOP.has(run) || taglish?.has(run) || ZHUYIN.test(run) || contracted(i) || typedForI(run)) return { run, word: null };
-    const w = stemWord(weekdayAt(runs, i) ?? run);
+    const w = stemWord(weekdayAt(runs, i) ?? expanded(run) ?? run);
     return { run, word: FILLER_L.has(w) ? null : w };
   });
 }
