@@ -35,6 +35,11 @@ export const LATIN_STOP = new Set(
     "it its this that these those there here i me my we us our you your he him his she her they them their what which who whom whose when where why how " +
     "can could would should will shall may might must not no yes any some all each both more most other such only own same too also very just " +
     "please tell know want need get got s t " +
+    // "Put", a light verb no article is about: "where do i put in a receipt" went alone to the
+    // subscription receipts' "to put a different company name" (a bookkeeping app's walkthrough,
+    // Session 46); no set's first or offered moved. Not "give" nor "without" (each cost a set a
+    // refusal or an offered article).
+    "put " +
     // A negation or a verb typed without its apostrophe ("dont", "youre"): "don" had weighed 1.6 in a
     // bike shop's long voice message, no article holding it (a walkthrough). Not "im" or "ive", which
     // are IM and IVE too (TYPED_FOR_I); what an apostrophe splits is CONTRACTED's.
