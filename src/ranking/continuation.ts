@@ -23,8 +23,16 @@ const WHEN_OR_WHOM = "(?:(?:the|a|an) )?(?:(?:small|big|large|medium|little|old|
  * a noun the unit names a thing of its own ("for a day pass", "per hour price", "by the month
  * parking", "after hours call out fee": a review).
  */
-const DURATION = "(?:(?:the|a|an) )?(?:(?:whole|entire|full) )?(?:hours?|days?|weeks?|fortnight|months?|years?)(?= ?$| (?:only|please|pls|too|then|though|max|or so|or more|or less|or longer)\\b)";
-const CONTINUES_LATIN = new RegExp(`^(?:and |but |or |plus )?(?:(?:just|only|even)\\b|(?:for|on|at|in|by|from|till|until|before|after|during|over|under|around|per|each|every|with|without) (?:${WHEN_OR_WHOM}\\b|${DURATION}))`);
+/** The message ends here, or on a word limiting what came before. */
+const ENDS = "(?= ?$| (?:only|please|pls|too|then|though|max|or so|or more|or less|or longer)\\b)";
+const DURATION = `(?:(?:the|a|an) )?(?:(?:whole|entire|full) )?(?:hours?|days?|weeks?|fortnight|months?|years?)${ENDS}`;
+/**
+ * …and so does where it is done, a device or the website, at the message's end ("and on android?"
+ * after connecting a bank had gone to the mobile app's article on the word: a bookkeeping app's
+ * walkthrough); not "on the app store", a subject of its own.
+ */
+const PLATFORM = `(?:the )?(?:android|iphone|ipad|ios|mac|macos|windows|linux|chromebook|desktop|mobile|web|website|app|phone|tablet|laptop|computer|pc)${ENDS}`;
+const CONTINUES_LATIN = new RegExp(`^(?:and |but |or |plus )?(?:(?:just|only|even)\\b|(?:for|on|at|in|by|from|till|until|before|after|during|over|under|around|per|each|every|with|without|through|via) (?:${WHEN_OR_WHOM}\\b|${DURATION}|${PLATFORM}))`);
 const COUNTED = "[一二两三四五六七八九十半几每0-9]";
 // A character between them too — 要, 是, 在 or a verb (就要一天, 就拍半天, 只住一晚: a wedding studio's walkthrough taught 就拍半天 to the outdoor shoots).
 const CONTINUES_HAN = new RegExp(`^(?:(?:就|只|仅|才|单)\\p{Script=Han}?${COUNTED}|(?:在|从|到|每)(?:周|星期|礼拜|${COUNTED}))`, "u");

@@ -265,6 +265,8 @@ test("words continuing a question: a limiting adverb or a preposition before a n
   for (const text of ["just for one day", "Just for one day?", "for 2 people", "on sundays", "and on sundays", "ｏｎ ｓｕｎｄａｙｓ", "for kids", "only on weekends", "just for the afternoon", "for a puppy", "for puppies", "for a big dog", "on a saturday", "in the morning?", "就一天", "只要半天", "在周末", "每周一", "就两个人", "就拍半天", "只住一晚",
     // How long, as a car hire's followers said it ("for a week" had been taught to the child seats).
     "for a week", "for the whole week", "for a month", "by the hour", "for a fortnight", "for a week only", "for the whole weekend",
+    // Where it is done, at the end (a bookkeeping app's walkthrough: "and on android?" after connecting a bank).
+    "and on android?", "on iphone too", "on the website", "through the app",
     // …asking whether that is all right (就住两周可以吗 had been taught, then answered followers asking of the deposit: a postpartum centre's walkthrough).
     "就住两周可以吗", "只住一晚行吗", "就一天可不可以"])
     expect({ text, c: continuesQuestion(text) }).toEqual({ text, c: true });
@@ -272,7 +274,8 @@ test("words continuing a question: a limiting adverb or a preposition before a n
     // Subjects of their own opening on a preposition or an adverb (a review).
     "to cancel my order", "on-site parking?", "in stock?", "at the airport", "about refunds", "24 hour parking", "plus membership price", "for a refund",
     // …a unit of time before the thing it names (a review).
-    "after hours call out fee", "per hour price", "for a day pass", "by the month parking", "for a year membership", "in the day time", "到店自提", "在线预约", "在职证明", "每天营业时间", "对公转账", "加急办理", "就诊流程", "从业资格证", "单人间价格", "和平路店"])
+    "after hours call out fee", "per hour price", "for a day pass", "by the month parking", "for a year membership", "in the day time",
+    "on the app store", "on android can i scan receipts", "到店自提", "在线预约", "在职证明", "每天营业时间", "对公转账", "加急办理", "就诊流程", "从业资格证", "单人间价格", "和平路店"])
     expect({ text, c: continuesQuestion(text) }).toEqual({ text, c: false });
 });
 
