@@ -178,6 +178,24 @@ export function asksAnother(text: string): boolean {
 }
 
 /**
+ * "Another" with what the follower means said after it, past a mark or (Chinese) a space: "not that
+ * one, i use the website not the app", "不是这个，我问的是退款" — the words after it ("" when they add
+ * nothing: "another one, thanks", "换一个，换一个"), or null when the message is no such thing. Read as "another" ranked with those words (wechat/answering/reading.ts):
+ * read as a follow-up, "not that one, i use the website" had been offered the bank connection article
+ * it rejected, first again (a bookkeeping app's walkthrough).
+ */
+const ANOTHER_THEN = /^([^,.;:!?，。！？；：、\n]{1,40})[,.;:!?，。！？；：、\n]+\s*(\S[^]*)$/u;
+const ANOTHER_THEN_HAN = /^(\p{Script=Han}{1,12})\s+(\S[^]*)$/u;
+export function anotherThen(text: string): string | null {
+  const t = text.trim();
+  const m = ANOTHER_THEN.exec(t) ?? ANOTHER_THEN_HAN.exec(t);
+  if (!m || !asksAnother(m[1] as string)) return null;
+  const rest = (m[2] as string).trim();
+  // Said again or closed with thanks, it adds nothing ("换一个，换一个", "another one, thanks").
+  return asksAnother(rest) || standsAlone(rest) ? "" : rest;
+}
+
+/**
  * What followers say between questions ("谢谢", "thx", "换一个", "2"): no phrasing of a question an
  * article answers — not taught (server/teach.ts), not listed among the questions nothing answered
  * (the report), however it was answered.

@@ -4,7 +4,7 @@
  * articles offered did not answer that question, and the question itself was answered, so it is
  * not in the inbox: this message is the operator's one trace of it.
  */
-import { asksAnother } from "../ranking/cues.ts";
+import { anotherThen, asksAnother } from "../ranking/cues.ts";
 import { standsAlone } from "../ranking/courtesy.ts";
 import type { FollowerLog, LoggedMessage } from "../store/follower-log.ts";
 import { CONVERSATION } from "../wechat/answering/conversation.ts";
@@ -20,9 +20,10 @@ export const MOST_PASSED = 8;
 
 const textOf = (e: Entry): string | null => (e.type === "text" || e.type === "voice" ? (e.content ?? "").trim() : null);
 
+/** "换一个", "another" — with what is meant after it too ("not that one, i use the website"): the callback read it as another. */
 export const asksAnotherIn = (e: Entry): boolean => {
   const t = textOf(e);
-  return t !== null && asksAnother(t);
+  return t !== null && (asksAnother(t) || anotherThen(t) !== null);
 };
 
 /** Said between questions as the conversation reads them (wechat/answering/reading.ts): another "another", thanks, a greeting. */

@@ -910,3 +910,17 @@ test("the articles a logged answer offered: the ranking's one or list, the model
   expect(offeredIn("fallback:a,b")).toEqual([]);
   expect(offeredIn("not_found")).toEqual([]);
 });
+
+test("\"another\" with what is meant after it ('not that one, it came smashed') is read as another, named beside the question it asked another answer to, and teach of it teaches that question", async () => {
+  await importDoc({ matter: "articles" }, SHOP);
+  await say("my order arrived broken what now");
+  const question = await newest();
+  expect((await lastLogged()).answer).toBe("answer:delivery");
+  await say("not that one, it came smashed");
+  const entry = await lastLogged();
+  expect(entry.answer).toStartWith("another:");
+  expect(offeredIn(entry.answer)).not.toContain("delivery");
+  expect(entry).toMatchObject({ asked_of: question });
+  const r = await call("POST", "/api/cli/teach", [["inbox", String(entry.seq)], ["id", "returns"]]);
+  expect(r.data).toMatchObject({ taught: true, asked_of: question, question: "my order arrived broken what now" });
+});

@@ -17,7 +17,7 @@ import type { Turn } from "../../src/wechat/answering/conversation.ts";
 import { afterMarks } from "../../src/wechat/answering/sent-apart.ts";
 import { MemorySource } from "../../bench/eval/memory-source.ts";
 import { loadSet } from "../../bench/eval/sets.ts";
-import { asksOfItAlone, fewWords, refersBack } from "../../src/ranking/cues.ts";
+import { anotherThen, asksOfItAlone, fewWords, refersBack } from "../../src/ranking/cues.ts";
 import { asksOfVariant, continuesQuestion } from "../../src/ranking/continuation.ts";
 
 const insurer = new MemorySource([
@@ -522,4 +522,28 @@ test("after a tag's list (its order the operator's), words continuing the questi
   // The same list made by the ranking: its first is what the follower reads.
   const ranked = await read(CONTINUED, [{ ...tagTurn, byCode: undefined, text: "can u do a cupcake party box" }], async (q) => rank(q, account));
   expect(shown(ranked)[0]).toBe("cupcakes");
+});
+
+test("\"another\" with what is meant after it ('not that one, i use the website not the app', 不是这个，…) is another, ranked with those words and the question before, the articles offered left out; 'another one, thanks' is plain another", async () => {
+  const bank = new MemorySource([
+    { id: "connect-bank", title: "Connect your bank account", keywords: "bank connection", body: "Go to Banking > Connect a bank on the website or in the app, and sign in through your bank's own page." },
+    { id: "statements", title: "Import a bank statement", keywords: "statement", body: "Upload a CSV statement from your bank on the website: Banking > Import statement." },
+    { id: "mobile", title: "The mobile app", keywords: "app", body: "The app for iOS and Android creates invoices and scans receipts." },
+  ]);
+  const first = await conversationIn(bank, "how do i connect my bank");
+  expect(shown(first)).toEqual(["connect-bank"]);
+  const r = await conversationIn(bank, "how do i connect my bank", "not that one, i use the website not the app");
+  expect(r.how).toBe("another");
+  if (r.how !== "another") return;
+  expect(r.question).toMatchObject({ text: "i use the website not the app", context: "how do i connect my bank" });
+  expect(shown(r)).not.toContain("connect-bank");
+  expect(shown(r)).toContain("statements");
+  // The same words read as a follow-up had offered the article rejected, first.
+  expect(shown(await conversationIn(bank, "how do i connect my bank", "i use the website not the app"))[0]).toBe("connect-bank");
+  const zh = await conversationIn(bank, "how do i connect my bank", "不是这个，我要导入对账单");
+  expect(zh.how).toBe("another");
+  const plain = await conversationIn(bank, "how do i connect my bank", "another one, thanks");
+  expect(plain.how === "another" && plain.question.text).toBe("how do i connect my bank");
+  for (const t of ["wrong answer about refunds", "no, that is wrong. refunds please", "换一个", "how do i connect my bank, please"]) expect({ t, then: anotherThen(t) }).toEqual({ t, then: null });
+  expect(anotherThen("换一个，换一个")).toBe("");
 });

@@ -22,7 +22,7 @@ import { choose } from "../../ranking/choice.ts";
 import { isWord } from "../../ranking/score.ts";
 import { CONTEXT, type Question } from "../../ranking/question.ts";
 import type { RankedArticle, RankingResult } from "../../ranking/types.ts";
-import { asksAnother, asksOfItAlone, bareNumber, fewWords, FOLLOW_UP_WORDS, leansFewWords, leansOnBefore, picksEntry } from "../../ranking/cues.ts";
+import { anotherThen, asksAnother, asksOfItAlone, bareNumber, fewWords, FOLLOW_UP_WORDS, leansFewWords, leansOnBefore, picksEntry } from "../../ranking/cues.ts";
 import { asksOfVariant, continuesQuestion } from "../../ranking/continuation.ts";
 import { standsAlone, withoutOpening } from "../../ranking/courtesy.ts";
 import { CONVERSATION, type Turn } from "./conversation.ts";
@@ -95,8 +95,10 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // "Another", or "the second one" after a single article: the next articles not yet offered — none
   // after a code's card, whose title is no question (ranked, it found articles sharing a word of it,
   // 说明 or 价格: a co-working account's walkthrough).
-  if (last && !last.coded && (asksAnother(text) || (n === 2 && last.shown.length === 1))) {
-    const question = { ...questionOf(last), exclude: last.offered };
+  // "Not that one, i use the website": another, ranked with the words after it, the question before as their context.
+  const then = last && !last.coded ? anotherThen(text) : null;
+  if (last && !last.coded && (then !== null || asksAnother(text) || (n === 2 && last.shown.length === 1))) {
+    const question = then ? { text: then, context: earlierOf(last).join("\n"), exclude: last.offered } : { ...questionOf(last), exclude: last.offered };
     // As many offered as a turn remembers (CONTEXT.excluded): nothing left, said so — ranked again,
     // the first offered, no longer remembered, had come round again (a council's walkthrough: six
     // "not this one", then the first article again).
@@ -107,7 +109,7 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // with nothing before them (a new follower, the list on an instance Redis could not reach, or past
   // the window): nothing to take the next of, and no question — not ranked, where 换 found the
   // exchange article and 第二 a body's 第二年.
-  if (n !== null || asksAnother(text)) return { how: "another", question: { text }, asked: text, ranked: NOTHING };
+  if (n !== null || asksAnother(text) || anotherThen(text) === "") return { how: "another", question: { text }, asked: text, ranked: NOTHING };
   // A bare number that is no code and picks nothing ("5", "100": the welcome text's codes tried) is no
   // question: ranked, it found whatever body held the figure.
   const alone: Reading = { how: "alone", question: { text }, asked: text, ranked: bareNumber(text) ? NOTHING : await rank({ text }) };
