@@ -42,6 +42,12 @@ const lastLogged = async () => {
 };
 /** The seq of the newest logged message. */
 const newest = async () => (await lastLogged()).seq as number;
+/** A question asked, then the conversation's window let pass (the next is read alone); its log entry. */
+const askedAlone = async (q: string) => {
+  await say(q);
+  t.clock.advance(CONVERSATION.windowMs);
+  return lastLogged();
+};
 
 // A shop's FAQ account: none of its articles says "money" or "back".
 const SHOP = [
@@ -731,11 +737,7 @@ test("set questions-= takes a taught question back, as a follower's message meet
 
 test("teach says which of the followers' recent questions the taught article now comes first for that it did not before, with what they got then; not those it led already, the taught words' repeats, nor follow-ups", async () => {
   await importDoc({ matter: "articles" }, SHOP);
-  const asked = async (q: string) => {
-    await say(q);
-    t.clock.advance(CONVERSATION.windowMs);
-    return newest();
-  };
+  const asked = async (q: string) => (await askedAlone(q)).seq as number;
   const toDelivery = await asked("how long will it take to arrive");
   const toNothing = await asked("where is my parcel");
   await asked("can i pay by card");
@@ -797,11 +799,7 @@ test("teach says which of the followers' recent questions the taught article now
 
 test("teach and questions+= say which recent questions sent another article alone now get a list with the taught article behind it; not those listed before, nor those it now comes first for", async () => {
   await importDoc({ matter: "articles" }, SHOP);
-  const asked = async (q: string) => {
-    await say(q);
-    t.clock.advance(CONVERSATION.windowMs);
-    return lastLogged();
-  };
+  const asked = askedAlone;
   const pay = await asked("can i pay by bank transfer");
   const express = await asked("express delivery");
   const listed = await asked("refund to my card");
