@@ -134,6 +134,14 @@ export function readChoiceOf(reading: Exclude<Reading, { how: "pick" }>, answer:
   // Found by the word search after the conversation's ranking offered nothing: one article (it had said "none", a review).
   if (plain === "search") return { choice: "one", choice_why: `${reading.how === "another" ? "asks for another answer" : "a follow-up"}: ${FOUND_BY_SEARCH}` };
   const choice = plain.startsWith("answers:") ? "list" : plain.startsWith("answer:") ? "one" : "none";
-  if (reading.how === "another") return { choice, choice_why: "asks for another answer: the question before ranked again, the articles it was offered left out, a list while another holds a word of it" };
+  if (reading.how === "another")
+    return {
+      choice,
+      choice_why:
+        // "Not that one, i use the website": ranked with the words after it, the question before as their context.
+        reading.meant !== undefined
+          ? "asks for another answer, saying what it means: its words after it ranked with the question before, the articles it was offered left out"
+          : "asks for another answer: the question before ranked again, the articles it was offered left out, a list while another holds a word of it",
+    };
   return { choice, choice_why: `a follow-up: ranked with the message before it, that message's words weighing less (docs/answers.md "Follow-ups")${reading.how === "followup" && reading.listed ? "; a list, its own words sure of nothing" : ""}` };
 }

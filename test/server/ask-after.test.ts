@@ -104,6 +104,11 @@ test("a number after a list picks from it: read as a pick; \"another\" names no 
   const another = (await ask("not what i asked", "cancellation fee")).data as Asked & { unheld?: string[] };
   expect(another.read_as).toBe("another");
   expect(another.unheld).toBeUndefined();
+  expect(another.choice_why).toStartWith("asks for another answer: the question before ranked again");
+  // Saying what it means after it: those words ranked, said so.
+  const meant = (await ask("not that one, i mean paying monthly", "cancellation fee")).data as Asked;
+  expect(meant).toMatchObject({ read_as: "another", choice_why: expect.stringContaining("saying what it means") });
+  expect(meant.articles[0]?.id).toBe("paying");
 });
 
 test("the message before is bounded as a follower's: empty, or past the platform's 2,048 bytes, refused", async () => {

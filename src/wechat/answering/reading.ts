@@ -41,8 +41,12 @@ export type Reading = (
    * list however sure that ranking is (staysOn), or nothing when one article alone holds its words.
    */
   | { how: "followup"; ranked: RankingResult; listed?: true }
-  /** The question before it ranked again without the articles it was offered (`question.exclude`). */
-  | { how: "another"; ranked: RankingResult }
+  /**
+   * The question before it ranked again without the articles it was offered (`question.exclude`);
+   * `meant`: what the follower said after "another" ("not that one, i use the website"), ranked
+   * instead, with that question as its context.
+   */
+  | { how: "another"; ranked: RankingResult; meant?: string }
   /** The entry `id` of the list just sent. */
   | { how: "pick"; id: string }
 ) & {
@@ -103,7 +107,7 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
     // the first offered, no longer remembered, had come round again (a council's walkthrough: six
     // "not this one", then the first article again).
     if (last.offered.length >= CONTEXT.excluded) return { how: "another", question, asked: spoken(last.text, last.earlier), ranked: NOTHING };
-    return { how: "another", question, asked: spoken(last.text, last.earlier), ranked: await rank(question) };
+    return { how: "another", question, asked: spoken(last.text, last.earlier), ranked: await rank(question), ...(then ? { meant: then } : {}) };
   }
   // A pick of nothing ("第二个" after the fallback, "the fifth" after three), or "换一个" and "第二个"
   // with nothing before them (a new follower, the list on an instance Redis could not reach, or past
