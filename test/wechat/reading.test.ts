@@ -547,3 +547,23 @@ test("\"another\" with what is meant after it ('not that one, i use the website 
   for (const t of ["wrong answer about refunds", "no, that is wrong. refunds please", "换一个", "how do i connect my bank, please"]) expect({ t, then: anotherThen(t) }).toEqual({ t, then: null });
   expect(anotherThen("换一个，换一个")).toBe("");
 });
+
+/** A bookkeeping app's help centre, written by a helper who never saw the followers' messages (a walkthrough, Session 46). */
+const bookkeeping = () => {
+  const app = JSON.parse(readFileSync(join(import.meta.dir, "../fixtures/bookkeeping-app.json"), "utf8")) as { articles: { id: string; title: string; keywords: string[]; body: string }[] };
+  return new MemorySource(app.articles.map((a) => ({ ...a, keywords: a.keywords.join("\u001f") })));
+};
+
+test("words continuing the question keep the article read first however far an article naming them in its head ranks ahead ('and on android?' after connecting a bank: the mobile app's article, keyworded android, scores twice it)", async () => {
+  const app = bookkeeping();
+  expect(shown(await conversationIn(app, "how do i connect my bank account"))[0]).toBe("connect-bank");
+  const together = rank({ text: "and on android?", context: "how do i connect my bank account" }, app).articles;
+  const bank = together.find((a) => a.id === "connect-bank");
+  expect(together[0]?.id).toBe("mobile-app-offline");
+  expect((bank?.score ?? 0) < (together[0]?.score ?? 0) * READING.pickedClose).toBe(true);
+  const r = await conversationIn(app, "how do i connect my bank account", "and on android?");
+  expect(r.how).toBe("followup");
+  expect(shown(r)[0]).toBe("connect-bank");
+  // A question of its own naming the app is the app's.
+  expect(shown(await conversationIn(app, "how do i connect my bank account", "does the android app work offline"))[0]).toBe("mobile-app-offline");
+});

@@ -202,7 +202,10 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   const sameSubject = continues || (asksOfVariant(asked) && ledHead < READING.namesAnother) || taughtLead;
   const chosen = entry ?? priced ?? (sameSubject ? leading : undefined);
   const it = chosen === undefined || led?.id === chosen ? undefined : together.articles.find((a) => a.id === chosen && (chosen === entry || (sameSubject && chosen === leading) || PRICE.test(a.passage ?? "")));
-  const ranked = it && led && (taughtLead || it.score >= led.score * READING.pickedClose) ? { ...together, articles: [it, ...together.articles.filter((a) => a !== it)] } : together;
+  // Continuing words lead with the article read however far behind it ranks: "and on android?" after
+  // connecting a bank had the mobile app's article, keyworded android, at twice its score (a
+  // bookkeeping app's walkthrough; no set moved).
+  const ranked = it && led && (taughtLead || (continues && chosen === leading) || it.score >= led.score * READING.pickedClose) ? { ...together, articles: [it, ...together.articles.filter((a) => a !== it)] } : together;
   return { how: "followup", question, asked: spoken(text, earlier), ranked, ...(stays === "listed" ? { listed: true as const } : {}) };
 }
 
