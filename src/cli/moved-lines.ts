@@ -1,7 +1,7 @@
 /**
  * What a teach or an added question or keyword moved (server/teach-moves.ts), as the client prints
  * it: the followers' recent questions the article now comes first for, with what came first before,
- * and those sent another article alone that now get a list with it.
+ * those sent another article alone that now get a list with it, and those it no longer comes first for.
  */
 import { cutColumns } from "./table.ts";
 
@@ -12,15 +12,27 @@ export interface Moved {
   alone?: boolean;
 }
 
-/** The lines saying so, none when nothing moved (or a server too old to say). */
-export function movedLines(moved: readonly Moved[] = [], count = moved.length, other = ""): string[] {
+/**
+ * The followers' questions a change moved, under `header`: each with its SEQ, its text cut to 60
+ * columns and `said` of it; "and N more" past those listed; none when `count` is 0 (or a server too
+ * old to say).
+ */
+function questionLines<T extends { seq: number; text: string }>(header: (count: number, s: string) => string, items: readonly T[], count: number, said: (item: T) => string): string[] {
   if (!count) return [];
   return [
-    `it now comes first for ${count} ${other}question${count === 1 ? "" : "s"} followers asked lately, which it did not before:`,
-    ...moved.map((m) => `  ${String(m.seq).padStart(6)}  "${cutColumns(m.text, 60)}" (before: ${m.was ?? "the fallback"}${m.alone === undefined ? "" : m.alone ? "; now alone" : "; now first of a list"})`),
-    ...(count > moved.length ? [`  and ${count - moved.length} more`] : []),
+    header(count, count === 1 ? "" : "s"),
+    ...items.map((m) => `  ${String(m.seq).padStart(6)}  "${cutColumns(m.text, 60)}" (${said(m)})`),
+    ...(count > items.length ? [`  and ${count - items.length} more`] : []),
   ];
 }
+
+/** The questions the article now comes first for. */
+export const movedLines = (moved: readonly Moved[] = [], count = moved.length, other = ""): string[] =>
+  questionLines((n, s) => `it now comes first for ${n} ${other}question${s} followers asked lately, which it did not before:`, moved, count, (m) => `before: ${m.was ?? "the fallback"}${m.alone === undefined ? "" : m.alone ? "; now alone" : "; now first of a list"}`);
+
+/** The questions it no longer comes first for, with what they get now (`set … questions-=`). */
+export const leftLines = (left: readonly { seq: number; text: string; now: string | null }[] = [], count = left.length): string[] =>
+  questionLines((n, s) => `it no longer comes first for ${n} question${s} followers asked lately:`, left, count, (m) => `now: ${m.now ?? "the fallback"}`);
 
 export interface ListedBeside {
   seq: number;
@@ -28,12 +40,6 @@ export interface ListedBeside {
   first: string;
 }
 
-/** The lines saying which questions sent another article alone now list this one behind it; none when none (or a server too old to say). */
-export function besideLines(beside: readonly ListedBeside[] = [], count = beside.length): string[] {
-  if (!count) return [];
-  return [
-    `it is now listed behind the article ${count} question${count === 1 ? "" : "s"} followers asked lately had alone (they get a list now):`,
-    ...beside.map((b) => `  ${String(b.seq).padStart(6)}  "${cutColumns(b.text, 60)}" (first: ${b.first})`),
-    ...(count > beside.length ? [`  and ${count - beside.length} more`] : []),
-  ];
-}
+/** The questions sent another article alone that now list this one behind it. */
+export const besideLines = (beside: readonly ListedBeside[] = [], count = beside.length): string[] =>
+  questionLines((n, s) => `it is now listed behind the article ${n} question${s} followers asked lately had alone (they get a list now):`, beside, count, (b) => `first: ${b.first}`);

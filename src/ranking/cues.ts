@@ -195,6 +195,9 @@ export function anotherThen(text: string): string | null {
   return asksAnother(rest) || standsAlone(rest) ? "" : rest;
 }
 
+/** "换一个", "another" — alone, or with what is meant after it ("not that one, i use the website"): read as another. */
+export const asksForAnother = (text: string): boolean => asksAnother(text) || anotherThen(text) !== null;
+
 /**
  * What followers say between questions ("谢谢", "thx", "换一个", "2"): no phrasing of a question an
  * article answers — not taught (server/teach.ts), not listed among the questions nothing answered

@@ -4,7 +4,7 @@
  * articles offered did not answer that question, and the question itself was answered, so it is
  * not in the inbox: this message is the operator's one trace of it.
  */
-import { anotherThen, asksAnother } from "../ranking/cues.ts";
+import { asksAnother, asksForAnother } from "../ranking/cues.ts";
 import { standsAlone } from "../ranking/courtesy.ts";
 import type { FollowerLog, LoggedMessage } from "../store/follower-log.ts";
 import { CONVERSATION } from "../wechat/answering/conversation.ts";
@@ -20,10 +20,10 @@ export const MOST_PASSED = 8;
 
 const textOf = (e: Entry): string | null => (e.type === "text" || e.type === "voice" ? (e.content ?? "").trim() : null);
 
-/** "换一个", "another" — with what is meant after it too ("not that one, i use the website"): the callback read it as another. */
+/** As the callback read it: another, with what is meant after it too ("not that one, i use the website"). */
 export const asksAnotherIn = (e: Entry): boolean => {
   const t = textOf(e);
-  return t !== null && (asksAnother(t) || anotherThen(t) !== null);
+  return t !== null && asksForAnother(t);
 };
 
 /** Said between questions as the conversation reads them (wechat/answering/reading.ts): another "another", thanks, a greeting. */

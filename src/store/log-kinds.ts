@@ -7,7 +7,7 @@
  * quarter hour, however many messages the log holds (bench/report.ts).
  */
 
-import { anotherThen, asksAnother, picksEntry } from "../ranking/cues.ts";
+import { asksForAnother, picksEntry } from "../ranking/cues.ts";
 import { asksOfVariant, continuesQuestion } from "../ranking/continuation.ts";
 import { standsAlone } from "../ranking/courtesy.ts";
 import { folded, termsOf } from "../ranking/words.ts";
@@ -130,7 +130,7 @@ const namesAnotherSide = (content: string, before: string): boolean => {
  * every busy follower's questions as answers that failed.
  */
 export function asksAbout(content: string, before: string | null): boolean {
-  if (asksAnother(content) || anotherThen(content) !== null) return true;
+  if (asksForAnother(content)) return true;
   // "What about …" asks of another side of it ("那大保养呢" after 小保养多少钱 shares 保养: a car
   // dealer's walkthrough's report had counted it); "but i still cant reset my password", or
   // 那社保卡补办到底要多久, asks again.

@@ -7,7 +7,7 @@ import type { Param } from "../../sign.ts";
 import type { CommandContext } from "../context.ts";
 import { usage } from "../errors.ts";
 import { cutColumns, table } from "../table.ts";
-import { besideLines, movedLines, type ListedBeside, type Moved } from "../moved-lines.ts";
+import { besideLines, leftLines, movedLines, type ListedBeside, type Moved } from "../moved-lines.ts";
 import { defineCommand, PAGING } from "../command.ts";
 import { didYouMean } from "../../base/suggest.ts";
 import { confirm, whereOf } from "../confirm.ts";
@@ -151,19 +151,7 @@ export async function set(c: CommandContext): Promise<void> {
   const client = c.client();
   const r = await client.call<{ created: boolean; changed: boolean; article: Article; warnings?: string[]; moved_from?: { seq: number; text: string; now: string | null }[]; moved_from_count?: number; moved?: Moved[]; moved_count?: number; listed_beside?: ListedBeside[]; listed_beside_count?: number }>({ method: "PUT", path: "/api/cli", fields, ...(given.files.length ? { files: given.files } : {}) });
   // After questions+= or keywords+= (a server from 0.2.18): what it now comes first for, as a teach says.
-  c.print(r, () => [r.changed ? `revised ${r.article.id}${client.inAccount}: now rev ${r.article.rev}` : `unchanged ${r.article.id}${client.inAccount} (rev ${r.article.rev})`, ...movedLines(r.moved, r.moved_count), ...besideLines(r.listed_beside, r.listed_beside_count), ...leftLines(r), ...warningLines(r)].join("\n"));
-}
-
-/** After questions-= or keywords-= (a server from 0.2.17): the followers' recent questions the article no longer comes first for, and what they get now. */
-function leftLines(r: { article: Article; moved_from?: { seq: number; text: string; now: string | null }[]; moved_from_count?: number }): string[] {
-  const left = r.moved_from ?? [];
-  const count = r.moved_from_count ?? left.length;
-  if (!count) return [];
-  return [
-    `it no longer comes first for ${count} question${count === 1 ? "" : "s"} followers asked lately:`,
-    ...left.map((m) => `  ${String(m.seq).padStart(6)}  "${cutColumns(m.text, 60)}" (now: ${m.now ?? "the fallback"})`),
-    ...(count > left.length ? [`  and ${count - left.length} more`] : []),
-  ];
+  c.print(r, () => [r.changed ? `revised ${r.article.id}${client.inAccount}: now rev ${r.article.rev}` : `unchanged ${r.article.id}${client.inAccount} (rev ${r.article.rev})`, ...movedLines(r.moved, r.moved_count), ...besideLines(r.listed_beside, r.listed_beside_count), ...leftLines(r.moved_from, r.moved_from_count), ...warningLines(r)].join("\n"));
 }
 
 export async function rm(c: CommandContext): Promise<void> {
