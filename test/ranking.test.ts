@@ -189,6 +189,10 @@ describe("words", () => {
     // A phone's shortening is the word it stands for; a word that is a key of no table is itself.
     expect(termsOf("need to cancel my appt tmrw, 2 hrs before")).toEqual(termsOf("need to cancel my appointment tomorrow, 2 hours before"));
     expect(termsOf("my 11 yr old's acct pw")).toEqual(termsOf("my 11 year old's account password"));
+    // A system's full name is the short one followers write ("mac版在哪下" of "macOS 12 及以上"); iPadOS stays itself.
+    expect(termsOf("macOS 12 及以上")).toEqual(termsOf("mac 12 及以上"));
+    expect(termsOf("OSX")).toEqual(["mac"]);
+    expect(termsOf("iPadOS")).not.toContain("ipad");
     for (const word of ["constructor", "toString", "info", "min", "sub", "app"]) expect(termsOf(word)).toEqual([stemWord(word.toLowerCase())]);
     // …but in a message all in capitals, "I'm" (a review).
     expect(termsOf("IM LOCKED OUT OF MY ACCOUNT")).toEqual(termsOf("locked out of my account"));
