@@ -33,6 +33,11 @@ const DURATION = `(?:(?:the|a|an) )?(?:(?:whole|entire|full) )?(?:hours?|days?|w
  */
 const PLATFORM = `(?:the )?(?:android|iphone|ipad|ios|mac|macos|windows|linux|chromebook|desktop|mobile|web|website|app|phone|tablet|laptop|computer|pc)${ENDS}`;
 const CONTINUES_LATIN = new RegExp(`^(?:and |but |or |plus )?(?:(?:just|only|even)\\b|(?:for|on|at|in|by|from|till|until|before|after|during|over|under|around|per|each|every|with|without|through|via) (?:${WHEN_OR_WHOM}\\b|${DURATION}|${PLATFORM}))`);
+/**
+ * …or, the whole message, when alone: a day or a part of it ("saturday?" after the clinic's hours had
+ * listed the contact article first, whose body gives Saturday's hours too: the fresh follow-up set).
+ */
+const WHEN_ALONE = /^(?:and |or |but )?(?:on |at |in |this |next )?(?:the )?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|weekdays?|tomorrow|today|tonight|mornings?|afternoons?|evenings?|nights?)$/;
 const COUNTED = "[一二两三四五六七八九十半几每0-9]";
 // A character between them too — 要, 是, 在 or a verb (就要一天, 就拍半天, 只住一晚: a wedding studio's walkthrough taught 就拍半天 to the outdoor shoots).
 const CONTINUES_HAN = new RegExp(`^(?:(?:就|只|仅|才|单)\\p{Script=Han}?${COUNTED}|(?:在|从|到|每)(?:周|星期|礼拜|${COUNTED}))`, "u");
@@ -43,7 +48,7 @@ const ALL_RIGHT_HAN = /(?:可以吗|可以不|可不可以|行吗|行不行|好�
 export function continuesQuestion(text: string): boolean {
   const f = fold(text.replace(/[\u2019']/g, ""));
   const han = f.replace(/ /g, "").replace(ALL_RIGHT_HAN, "");
-  return /\p{Script=Han}/u.test(f) ? CONTINUES_HAN.test(han) && !ASKS_HAN.test(han) : CONTINUES_LATIN.test(f) && !ASKS_LATIN.test(f);
+  return /\p{Script=Han}/u.test(f) ? CONTINUES_HAN.test(han) && !ASKS_HAN.test(han) : (CONTINUES_LATIN.test(f) || WHEN_ALONE.test(f)) && !ASKS_LATIN.test(f);
 }
 
 /**

@@ -268,14 +268,16 @@ test("words continuing a question: a limiting adverb or a preposition before a n
     // Where it is done, at the end (a bookkeeping app's walkthrough: "and on android?" after connecting a bank).
     "and on android?", "on iphone too", "on the website", "through the app",
     // …asking whether that is all right (就住两周可以吗 had been taught, then answered followers asking of the deposit: a postpartum centre's walkthrough).
-    "就住两周可以吗", "只住一晚行吗", "就一天可不可以"])
+    "就住两周可以吗", "只住一晚行吗", "就一天可不可以",
+    // A day or a part of it, the whole message (the fresh follow-up set's "saturday?" after the clinic's hours).
+    "saturday?", "Sundays?", "and weekends?", "tomorrow?", "on saturday", "this weekend", "in the evening"])
     expect({ text, c: continuesQuestion(text) }).toEqual({ text, c: true });
   for (const text of ["parking", "refund for a broken kettle", "sms code never arrives", "can i come at 5am", "and what about kids", "for how long", "就一天吗", "在哪里", "周末呢", "停车场", "几点关门", "可以吗", "就诊流程可以吗",
     // Subjects of their own opening on a preposition or an adverb (a review).
     "to cancel my order", "on-site parking?", "in stock?", "at the airport", "about refunds", "24 hour parking", "plus membership price", "for a refund",
     // …a unit of time before the thing it names (a review).
     "after hours call out fee", "per hour price", "for a day pass", "by the month parking", "for a year membership", "in the day time",
-    "on the app store", "on android can i scan receipts", "到店自提", "在线预约", "在职证明", "每天营业时间", "对公转账", "加急办理", "就诊流程", "从业资格证", "单人间价格", "和平路店"])
+    "on the app store", "on android can i scan receipts", "saturday hours", "sunday school", "weekend parking", "is saturday busy", "到店自提", "在线预约", "在职证明", "每天营业时间", "对公转账", "加急办理", "就诊流程", "从业资格证", "单人间价格", "和平路店"])
     expect({ text, c: continuesQuestion(text) }).toEqual({ text, c: false });
 });
 
@@ -566,4 +568,19 @@ test("words continuing the question keep the article read first however far an a
   expect(shown(r)[0]).toBe("connect-bank");
   // A question of its own naming the app is the app's.
   expect(shown(await conversationIn(app, "how do i connect my bank account", "does the android app work offline"))[0]).toBe("mobile-app-offline");
+});
+
+// A clinic whose contact article gives Saturday's hours too, in a shorter body than the hours' own.
+const clinic = new MemorySource([
+  { id: "hours", title: "Clinic hours", keywords: "opening hours", body: "Monday to Friday 7:30am to 7pm. Saturday 8am to 2pm. Sunday closed. Drop-off for surgery is 7:30am to 8:30am on weekdays. We close on public holidays; when we are closed, see after-hours emergencies." },
+  { id: "contact", title: "Contact us", keywords: "phone\u001femail", body: "Phone 555-0190 in our hours, Saturday 8am to 2pm too. Outside our hours, see after-hours emergencies." },
+  { id: "after-hours", title: "After-hours emergencies", keywords: "emergency", body: "Outside our opening hours call the animal emergency centre on 555-0111." },
+]);
+
+test("a day alone after the hours continues the question: 'saturday?' keeps the hours article first though the contact article, giving Saturday's hours in a shorter body, ranks ahead with it", async () => {
+  expect(shown(await conversationIn(clinic, "What are your hours?"))[0]).toBe("hours");
+  expect(together("saturday?", "What are your hours?", clinic)[0]?.id).toBe("contact");
+  const r = await conversationIn(clinic, "What are your hours?", "saturday?");
+  expect(r.how).toBe("followup");
+  expect(shown(r)[0]).toBe("hours");
 });
