@@ -132,6 +132,10 @@ describe("words", () => {
     // 要 says nothing of a subject: 退货 decides "退货要怎么办".
     expect(termsOf("退货要怎么办")).not.toContain("要");
     expect(termsOf("退货要怎么办")).toContain("退货");
+    // Nor 快 ("soon"): 到期 decides 那卡快到期了呢; its pairs stay words.
+    expect(termsOf("那卡快到期了呢")).not.toContain("快");
+    expect(termsOf("那卡快到期了呢")).toContain("到期");
+    expect(termsOf("快递到了吗")).toContain("快递");
     // A Zhuyin particle is no word ("破掉了ㄌ").
     expect(termsOf("封面破掉了ㄌ")).toEqual(termsOf("封面破掉了"));
     // Asking to ask run into the question: 想问一下 and 请教一下 go whole; forms that straddle words stay.
