@@ -23,6 +23,9 @@ const ANOTHER = new Set(
     // Saying the answer was wrong: 不对啊 had got the fallback, and teach then taught 不对啊 itself to the
     // hours, which every follower saying it next got (a housekeeping company's walkthrough).
     "错了", "答错了", "不是", "不是的", "答非所问", "不是我要的", "不是我想要的", "不是我问的", "文不对题",
+    // Saying what was asked is not this (a housing fund's walkthrough: "不是问这个 我问的是离职后能不能自己继续交"
+    // had been read as a follow-up and sent the rejected article alone).
+    "不是问这个", "我不是问这个", "问的不是这个", "我问的不是这个", "不是说这个", "我不是说这个", "不是问这",
     "wrong", "wrong one", "wrong answer", "thats wrong", "that's wrong", "not what i asked", "not what i meant", "not what i was asking", "thats not it", "that's not it", "not it",
     "not what i asked for", "not what i was looking for", "not what im looking for", "not what i'm looking for", "not my question",
     "doesnt answer my question", "doesn't answer my question", "didnt answer my question", "didn't answer my question", "you didnt answer my question", "you didn't answer my question",

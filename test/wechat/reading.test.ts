@@ -17,7 +17,7 @@ import type { Turn } from "../../src/wechat/answering/conversation.ts";
 import { afterMarks } from "../../src/wechat/answering/sent-apart.ts";
 import { MemorySource } from "../../bench/eval/memory-source.ts";
 import { loadSet } from "../../bench/eval/sets.ts";
-import { anotherThen, asksOfItAlone, fewWords, refersBack } from "../../src/ranking/cues.ts";
+import { anotherThen, asksAnother, asksOfItAlone, fewWords, refersBack } from "../../src/ranking/cues.ts";
 import { asksOfVariant, continuesQuestion } from "../../src/ranking/continuation.ts";
 
 const insurer = new MemorySource([
@@ -548,6 +548,12 @@ test("\"another\" with what is meant after it ('not that one, i use the website 
   expect(plain.how === "another" && plain.question.text).toBe("how do i connect my bank");
   for (const t of ["wrong answer about refunds", "no, that is wrong. refunds please", "换一个", "how do i connect my bank, please"]) expect({ t, then: anotherThen(t) }).toEqual({ t, then: null });
   expect(anotherThen("换一个，换一个")).toBe("");
+  // Saying what was asked is not this, then what was (a housing fund's walkthrough).
+  for (const said of ["不是问这个 我问的是离职后能不能自己继续交", "我问的不是这个，离职后能不能自己继续交", "不是说这个 离职后能不能自己继续交"])
+    expect({ said, then: anotherThen(said) }).toEqual({ said, then: said.includes("我问的是") ? "我问的是离职后能不能自己继续交" : "离职后能不能自己继续交" });
+  expect(asksAnother("不是问这个")).toBe(true);
+  // Not a question that opens on the same characters.
+  expect(asksAnother("不是问这个月的账单")).toBe(false);
 });
 
 /** A bookkeeping app's help centre, written by a helper who never saw the followers' messages (a walkthrough, Session 46). */
