@@ -130,7 +130,9 @@ export async function run(argv: string[], io: IO): Promise<number> {
     }
     await cli.runMatchedCommand();
     if (!chosen) return 0;
-    const args = (parsed.args as unknown[]).flat().map(String);
+    // After "--" every word is an argument, one starting with a minus sign too ("replyd ask -- "-5度能发货吗"":
+    // without it a question opening on a number below zero was an unknown option).
+    const args = [...(parsed.args as unknown[]), ...((parsed.options["--"] as unknown[] | undefined) ?? [])].flat().map(String);
     await (chosen as Command)(makeContext(io, argv, args, parsed.options));
     return 0;
   } catch (e) {

@@ -302,6 +302,13 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect(r.out).toMatch(/^terms .*順豐\(/m);
     expect(JSON.parse((await cli("ask", "--after", "順豐幾天能送到？", "那新疆呢", "--json")).out)).toMatchObject({ read_as: "followup", after: "順豐幾天能送到？" });
     expect((await cli("ask", "--after", " ", "那新疆呢")).code).toBe(2);
+    // A question opening on a minus sign is an option unless "--" ends them first; after it every word is the question's.
+    r = await cli("ask", "-5度顺丰能送到吗");
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("unknown option -5");
+    r = await cli("ask", "--json", "--", "-5度顺丰能送到吗", "--json");
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ question: "-5度顺丰能送到吗 --json", answer: "answer:ship" });
     expect((await cli("health")).out).toMatch(/passage index  (ready|checking): \d+ articles?, \d+ passages?/);
   });
 
