@@ -190,6 +190,9 @@ describe("words", () => {
     expect(termsOf("IVE admission")).toEqual(["iv", ...termsOf("admission")]);
     // "Put" says nothing of a subject (a bookkeeping app's walkthrough).
     expect(termsOf("where do i put in a receipt")).toEqual(termsOf("where do i in a receipt"));
+    // Nor "what happens if", a question's frame (the fresh follow-up set).
+    expect(termsOf("what happens to it if I claim? what happened")).toEqual(termsOf("what to it if I claim? what"));
+    expect(termsOf("what happens to it if I claim?")).toEqual(["claim"]);
     // A phone's shortening is the word it stands for; a word that is a key of no table is itself.
     expect(termsOf("need to cancel my appt tmrw, 2 hrs before")).toEqual(termsOf("need to cancel my appointment tomorrow, 2 hours before"));
     expect(termsOf("my 11 yr old's acct pw")).toEqual(termsOf("my 11 year old's account password"));

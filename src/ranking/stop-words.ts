@@ -43,6 +43,11 @@ export const LATIN_STOP = new Set(
     // Session 46); no set's first or offered moved. Not "give" nor "without" (each cost a set a
     // refusal or an offered article).
     "put " +
+    // "What happens if", a question's frame: "what happens to it if I claim?" after the no claims
+    // discount had weighed "happen" above "discount" and listed the claims article first (the fresh
+    // follow-up set 0.563 → 0.573, the second 0.600 → 0.617; NQ's held-out half one more right first,
+    // the Debian FAQ's "What happens when a new release is made?" one fewer).
+    "happen happens happened " +
     // A negation or a verb typed without its apostrophe ("dont", "youre"): "don" had weighed 1.6 in a
     // bike shop's long voice message, no article holding it (a walkthrough). Not "im" or "ive", which
     // are IM and IVE too (TYPED_FOR_I); what an apostrophe splits is CONTRACTED's.
