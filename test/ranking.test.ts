@@ -193,12 +193,15 @@ describe("words", () => {
     // Nor "what happens if", a question's frame (the fresh follow-up set).
     expect(termsOf("what happens to it if I claim? what happened")).toEqual(termsOf("what to it if I claim? what"));
     expect(termsOf("what happens to it if I claim?")).toEqual(["claim"]);
+    expect(termsOf("what is happening with my claim")).toEqual(["claim"]);
     // A phone's shortening is the word it stands for; a word that is a key of no table is itself.
     expect(termsOf("need to cancel my appt tmrw, 2 hrs before")).toEqual(termsOf("need to cancel my appointment tomorrow, 2 hours before"));
     expect(termsOf("my 11 yr old's acct pw")).toEqual(termsOf("my 11 year old's account password"));
     // A system's full name is the short one followers write ("mac版在哪下" of "macOS 12 及以上"); iPadOS stays itself.
     expect(termsOf("macOS 12 及以上")).toEqual(termsOf("mac 12 及以上"));
     expect(termsOf("OSX")).toEqual(["mac"]);
+    expect(termsOf("Requires OS X 10.10, or OS-X")).toEqual(termsOf("Requires mac 10.10, or mac"));
+    expect(termsOf("DOS x86")).not.toContain("mac");
     expect(termsOf("iPadOS")).not.toContain("ipad");
     for (const word of ["constructor", "toString", "info", "min", "sub", "app"]) expect(termsOf(word)).toEqual([stemWord(word.toLowerCase())]);
     // …but in a message all in capitals, "I'm" (a review).

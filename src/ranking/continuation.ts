@@ -31,13 +31,18 @@ const DURATION = `(?:(?:the|a|an) )?(?:(?:whole|entire|full) )?(?:hours?|days?|w
  * after connecting a bank had gone to the mobile app's article on the word: a bookkeeping app's
  * walkthrough); not "on the app store", a subject of its own.
  */
-const PLATFORM = `(?:the )?(?:android|iphone|ipad|ios|mac|macos|windows|linux|chromebook|desktop|mobile|web|website|app|phone|tablet|laptop|computer|pc)${ENDS}`;
+const PLATFORM = `(?:the )?(?:android|iphone|ipad|ios|mac|macos|osx|windows|linux|chromebook|desktop|mobile|web|website|app|phone|tablet|laptop|computer|pc)${ENDS}`;
 const CONTINUES_LATIN = new RegExp(`^(?:and |but |or |plus )?(?:(?:just|only|even)\\b|(?:for|on|at|in|by|from|till|until|before|after|during|over|under|around|per|each|every|with|without|through|via) (?:${WHEN_OR_WHOM}\\b|${DURATION}|${PLATFORM}))`);
 /**
  * …or, the whole message, when alone: a day or a part of it ("saturday?" after the clinic's hours had
- * listed the contact article first, whose body gives Saturday's hours too: the fresh follow-up set).
+ * listed the contact article first, whose body gives Saturday's hours too: the fresh follow-up set),
+ * a day's part after it too ("saturday morning?"). Not "night" alone, said for good night (a review).
  */
-const WHEN_ALONE = /^(?:and |or |but )?(?:on |at |in |this |next )?(?:the )?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|weekdays?|tomorrow|today|tonight|mornings?|afternoons?|evenings?|nights?)$/;
+const DAY = "(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|sat|weekends?|weekdays?|tomorrow|tmrw|tmr|today|tonight)";
+const DAY_PART = "(?:mornings?|afternoons?|evenings?|nights)";
+const WHEN_ALONE = new RegExp(`^(?:and |or |but |plus )?(?:this |next )?(?:${DAY}(?: (?:morning|afternoon|evening|night))?|${DAY_PART})(?: (?:pls|please|too|then))?$`);
+/** The whole message is a day or a part of it, no preposition before it (WHEN_ALONE): it continues the question, unless a head names it (reading.ts). */
+export const dayAlone = (text: string): boolean => WHEN_ALONE.test(fold(text.replace(/[\u2019']/g, "")));
 const COUNTED = "[一二两三四五六七八九十半几每0-9]";
 // A character between them too — 要, 是, 在 or a verb (就要一天, 就拍半天, 只住一晚: a wedding studio's walkthrough taught 就拍半天 to the outdoor shoots).
 const CONTINUES_HAN = new RegExp(`^(?:(?:就|只|仅|才|单)\\p{Script=Han}?${COUNTED}|(?:在|从|到|每)(?:周|星期|礼拜|${COUNTED}))`, "u");

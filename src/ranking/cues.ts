@@ -25,7 +25,8 @@ const ANOTHER = new Set(
     "错了", "答错了", "不是", "不是的", "答非所问", "不是我要的", "不是我想要的", "不是我问的", "文不对题",
     // Saying what was asked is not this (a housing fund's walkthrough: "不是问这个 我问的是离职后能不能自己继续交"
     // had been read as a follow-up and sent the rejected article alone).
-    "不是问这个", "我不是问这个", "问的不是这个", "我问的不是这个", "不是说这个", "我不是说这个", "不是问这",
+    "不是问这个", "我不是问这个", "不是问这个的", "我不是问这个的", "不是问那个", "我不是问那个", "不是问这些", "问的不是这个", "我问的不是这个",
+    "我问的不是这个问题", "不是这个问题", "不是说这个", "我不是说这个", "我说的不是这个",
     "wrong", "wrong one", "wrong answer", "thats wrong", "that's wrong", "not what i asked", "not what i meant", "not what i was asking", "thats not it", "that's not it", "not it",
     "not what i asked for", "not what i was looking for", "not what im looking for", "not what i'm looking for", "not my question",
     "doesnt answer my question", "doesn't answer my question", "didnt answer my question", "didn't answer my question", "you didnt answer my question", "you didn't answer my question",
@@ -188,12 +189,21 @@ export function asksAnother(text: string): boolean {
  * it rejected, first again (a bookkeeping app's walkthrough).
  */
 const ANOTHER_THEN = /^([^,.;:!?，。！？；：、\n]{1,40})[,.;:!?，。！？；：、\n]+\s*(\S[^]*)$/u;
-const ANOTHER_THEN_HAN = /^(\p{Script=Han}{1,12})\s+(\S[^]*)$/u;
+// A space after it, or an emoji or WeChat's [表情] (不是问这个😅 我问的是…: a review).
+const ANOTHER_THEN_HAN = /^(\p{Script=Han}{1,12})(?:\s+|(?:\p{Extended_Pictographic}|\[[^\]\s]{1,6}\])[\p{Extended_Pictographic}\u200d\ufe0f]*\s*)(\S[^]*)$/u;
+/**
+ * …or with no mark, where what is meant is said so ("thats not what i asked i meant the pharmacy
+ * counter", 不是这个我问的是二套房: a pharmacy's walkthrough read the first alone, and listed price matching first).
+ */
+const MEANT = "(?:i (?:meant|mean|was asking about|was asking|asked about|am asking about|was talking about)|im asking about|what i meant was|我问的是|我是问|我说的是|我想问的是|我要问的是|我是说)";
+const ANOTHER_THEN_MEANT = new RegExp(`^(.{1,40}?)\\s*(${MEANT}[^]*)$`, "iu");
+/** "I meant" opening what is meant says nothing of it: the words after it are ranked ("meant" no article holds had counted against each). */
+const SAYS_MEANT = /^(?:i (?:meant|mean|was asking about|was asking|asked about|am asking about|was talking about)|im asking about|what i meant was)\s+/i;
 export function anotherThen(text: string): string | null {
   const t = text.trim();
-  const m = ANOTHER_THEN.exec(t) ?? ANOTHER_THEN_HAN.exec(t);
+  const m = ANOTHER_THEN.exec(t) ?? ANOTHER_THEN_HAN.exec(t) ?? ANOTHER_THEN_MEANT.exec(t);
   if (!m || !asksAnother(m[1] as string)) return null;
-  const rest = (m[2] as string).trim();
+  const rest = (m[2] as string).trim().replace(SAYS_MEANT, "");
   // Said again or closed with thanks, it adds nothing ("换一个，换一个", "another one, thanks").
   return asksAnother(rest) || standsAlone(rest) ? "" : rest;
 }

@@ -49,8 +49,11 @@ const LETTER_NUMBER = /(?<![a-z0-9])([a-z])-([0-9][a-z0-9]*)/g;
 // Bounded runs between "one" and the sentence's end: with open ones, "one" and 40,000 spaces took a second (a review).
 const PRONOUN_ONE = /\b(?:(which)[ \t]{1,4}one\b|one(?=[ \t]{0,4}[?!.,;:)]{0,4}[ \t]{0,4}(?:$|[?!.][ \t\n])))/g;
 
+/** Apple's "OS X" (and "OS-X") as one word, which abbreviations.ts reads as "mac" (a review: apart, "os" and "x"). */
+const OS_X = /(?<![a-z0-9])os[ -]x(?![a-z0-9])/g;
+
 /** `text` folded (words.ts), its hyphened words as they are read. */
 export const joinedForms = (text: string): string => {
-  const joined = text.replace(HYPHENED, "$1").replace(LETTER_NUMBER, "$1$2 $1 $2");
+  const joined = text.replace(OS_X, "osx").replace(HYPHENED, "$1").replace(LETTER_NUMBER, "$1$2 $1 $2");
   return joined.includes("one") ? joined.replace(PRONOUN_ONE, (_m, which?: string) => which ?? "") : joined;
 };

@@ -8,7 +8,7 @@
  */
 
 import { asksForAnother, picksEntry } from "../ranking/cues.ts";
-import { asksOfVariant, continuesQuestion } from "../ranking/continuation.ts";
+import { asksOfVariant, continuesQuestion, dayAlone } from "../ranking/continuation.ts";
 import { standsAlone } from "../ranking/courtesy.ts";
 import { folded, termsOf } from "../ranking/words.ts";
 
@@ -135,7 +135,9 @@ export function asksAbout(content: string, before: string | null): boolean {
   // dealer's walkthrough's report had counted it); "but i still cant reset my password", or
   // 那社保卡补办到底要多久, asks again.
   // Nor words continuing it (就两个小时, "for a 2 year old") or another kind of its thing (三室的呢): two walkthroughs' reports had counted them.
-  if (!before || namesAnotherSide(content, before) || continuesQuestion(content) || asksOfVariant(content)) return false;
+  // A day alone continues it, unless the question before named that day: "saturday?" after "are you
+  // open on saturday?" asks again (a review).
+  if (!before || namesAnotherSide(content, before) || (continuesQuestion(content) && !dayAlone(content)) || asksOfVariant(content)) return false;
   const [now, then] = [termsOfAsked(content), termsOfAsked(before)];
   const had = wordsOf(then);
   if (![...wordsOf(now)].some((w) => had.has(w))) return false;

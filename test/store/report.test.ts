@@ -62,6 +62,8 @@ test("asking about the question before: a word of it and more than half of the m
     ["退款呢", "退款多久到账"],
     ["快递呢？", "快递几天到"],
     ["发票呢", "发票什么时候开"],
+    // A day alone, the day the question before named: chasing it (a review).
+    ["saturday?", "are you open on saturday?"],
   ];
   const own: [string, string][] = [
     ["你好，请问停车场在哪", "你好，请问营业时间是几点"],
@@ -86,6 +88,8 @@ test("asking about the question before: a word of it and more than half of the m
     // Another kind of it, named (a wedding studio's walkthrough).
     ["双机位呢", "单机位跟拍多少钱"],
     ["just for 2 hours", "how many hours is the minimum for a clean"],
+    // A day alone the question before did not name continues it.
+    ["saturday?", "what are your hours?"],
   ];
   for (const [text, before] of again) expect({ text, before, again: asksAbout(text, before) }).toEqual({ text, before, again: true });
   for (const [text, before] of own) expect({ text, before, again: asksAbout(text, before) }).toEqual({ text, before, again: false });
