@@ -87,6 +87,14 @@ describe("article validation", () => {
     expect(validateArticle({ ...ok, keywords: ["a", "  "] }).problems.map((p) => p.reason)).toEqual(["each word must be 1–32 characters"]);
     expect(validateArticle({ ...ok, keywords: ["a", 1] }).problems.map((p) => p.reason)).toEqual(["must be an array of strings"]);
   });
+  test("a title or description past its limit says how long it is; one at the limit passes (characters as people count them)", () => {
+    expect(validateArticle({ ...ok, title: "When will I know my prescription is ready, and how long will you hold it?" }).problems.map((p) => p.reason)).toEqual(["must be 1–64 characters; it is 73"]);
+    expect(validateArticle({ ...ok, title: "处".repeat(64) }).problems).toEqual([]);
+    expect(validateArticle({ ...ok, title: "😀".repeat(65) }).problems.map((p) => p.reason)).toEqual(["must be 1–64 characters; it is 65"]);
+    expect(validateArticle({ ...ok, title: "  " }).problems.map((p) => p.reason)).toEqual(["must be 1–64 characters"]);
+    expect(validateArticle({ ...ok, description: "x".repeat(513) }).problems.map((p) => p.reason)).toEqual(["must be at most 512 characters; it is 513"]);
+    expect(validateArticle({ ...ok, description: "x".repeat(512) }).problems).toEqual([]);
+  });
   test("problems carry the record's place in a document", () => {
     expect(validateArticle({ url: "https://example.com/" }, { index: 4, section: "articles" }).problems).toEqual([
       { section: "articles", index: 4, field: "title", reason: "is required" },

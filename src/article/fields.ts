@@ -129,13 +129,14 @@ export const CONTENT = [
     empty: "" as string,
     required: true,
     listed: true,
-    check: text((v) => (v.trim().length < 1 || !withinChars(v, LIMITS.title) ? `must be 1–${LIMITS.title} characters` : unprintable(v) ? NO_CONTROL : null)),
+    // How long it is, said: a help centre's 73-character title had been refused with the limit alone (a walkthrough).
+    check: text((v) => (v.trim().length < 1 ? `must be 1–${LIMITS.title} characters` : !withinChars(v, LIMITS.title) ? `must be 1–${LIMITS.title} characters; it is ${charLength(v)}` : unprintable(v) ? NO_CONTROL : null)),
   }),
   field({
     name: "description",
     kind: "text",
     empty: "" as string,
-    check: textOrEmpty((v) => (!withinChars(v, LIMITS.description) ? `must be at most ${LIMITS.description} characters` : unprintable(v) ? NO_CONTROL : null)),
+    check: textOrEmpty((v) => (!withinChars(v, LIMITS.description) ? `must be at most ${LIMITS.description} characters; it is ${charLength(v)}` : unprintable(v) ? NO_CONTROL : null)),
   }),
   field({ name: "url", kind: "text", empty: "" as string, required: true, check: text(checkHttpUrl) }),
   field({ name: "picurl", kind: "nullable", empty: null as string | null, check: optionalText(checkHttpUrl) }),
