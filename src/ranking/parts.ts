@@ -6,7 +6,6 @@
  */
 import { termsOf } from "./words.ts";
 import { courtesyOf } from "./courtesy.ts";
-import { namesByPronoun } from "./cues.ts";
 
 /**
  * At most this many parts are ranked, the last: a message is one follower's, not a list of
@@ -41,12 +40,7 @@ const saysSomething = (terms: readonly string[]) => terms.length >= 2 || (terms.
 
 export interface Part {
   text: string;
-  /**
-   * It asks a question of its own: not only the circumstances ("信号太差了 我家在三楼"), nor, after
-   * the first part, a question naming its thing only by a pronoun ("…my medication was recalled?? …
-   * do i stop taking it??": it asks of what another part said, and alone "stop" had sent the text
-   * alerts' "stopping them" article, sure — a pharmacy's walkthrough).
-   */
+  /** It asks a question, not only tells the circumstances ("信号太差了 我家在三楼"). */
   asks: boolean;
 }
 
@@ -62,8 +56,7 @@ export function partsOf(text: string, spaced = false): Part[] {
     const part = text.slice(from, end).trim();
     from = end + (m ? m[0].length : 0);
     if (!part || !saysSomething(termsOf(part)) || courtesyOf(part) !== null) continue;
-    const asks = ASKS_HAN.test(part) || ASKS_LATIN.test(part) || /[?？]/.test(m?.[0] ?? "");
-    parts.push({ text: part, asks: asks && !(parts.length > 0 && namesByPronoun(part)) });
+    parts.push({ text: part, asks: ASKS_HAN.test(part) || ASKS_LATIN.test(part) || /[?？]/.test(m?.[0] ?? "") });
   }
   return parts.length >= 2 ? parts.slice(-MOST_PARTS) : [];
 }
