@@ -87,7 +87,7 @@ describe("article validation", () => {
     expect(validateArticle({ ...ok, keywords: ["a", "  "] }).problems.map((p) => p.reason)).toEqual(["each word must be 1–32 characters"]);
     expect(validateArticle({ ...ok, keywords: ["a", 1] }).problems.map((p) => p.reason)).toEqual(["must be an array of strings"]);
   });
-  test("a title or description past its limit says how long it is; one at the limit passes (characters as people count them)", () => {
+  test("a title or description past its limit says how long it is; one at the limit passes (in code points: an emoji is one)", () => {
     expect(validateArticle({ ...ok, title: "When will I know my prescription is ready, and how long will you hold it?" }).problems.map((p) => p.reason)).toEqual(["must be 1–64 characters; it is 73"]);
     expect(validateArticle({ ...ok, title: "处".repeat(64) }).problems).toEqual([]);
     expect(validateArticle({ ...ok, title: "😀".repeat(65) }).problems.map((p) => p.reason)).toEqual(["must be 1–64 characters; it is 65"]);

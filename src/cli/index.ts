@@ -56,6 +56,10 @@ export const COMMANDS: readonly CommandSpec[] = [
   noticesCommand,
 ];
 
+/** What marks a word after "--" as an argument for cac (a character no command line types), taken off again. */
+const ARGUMENT = "\u0001";
+const ARGUMENT_MARK = /^\u0001/;
+
 /** Runs one replyd command line; answers the exit status. Never calls process.exit, so tests can drive it. */
 export async function run(argv: string[], io: IO): Promise<number> {
   const cli = cac("replyd");
@@ -103,12 +107,18 @@ export async function run(argv: string[], io: IO): Promise<number> {
     }
     return run(name ? [name, "--help"] : ["--help"], io);
   }
+  // After "--" every word is an argument, one starting with a minus sign too (replyd ask -- "-5度能发货吗",
+  // replyd rm -- -1): each is given to cac marked, so that it reads none as an option and counts
+  // them among the command's arguments (words it kept apart after "--" failed a required one).
+  const ends = argv.indexOf("--");
+  const head = ends < 0 ? argv : argv.slice(0, ends);
+  const rest = ends < 0 ? [] : argv.slice(ends + 1).map((a) => ARGUMENT + a);
   try {
     // cac reads a lone "-" as a missing value; "-o -" and "--html -" (standard output) are given to it as one word.
     const toStdout: Record<string, string> = { "-o": "--output=-", "--output": "--output=-", "--html": "--html=-" };
     // …and a value that starts with a minus sign reads as options ("--tz -05:00": "unknown option -0"): given as one word too.
     const signed = (a: string | undefined, next: string | undefined) => a === "--tz" && next !== undefined && /^-\d/.test(next);
-    const forCac = argv.flatMap((a, i) =>
+    const forCac = head.flatMap((a, i) =>
       (a === "-" && toStdout[argv[i - 1] as string]) || signed(argv[i - 1], a)
         ? []
         : toStdout[a] && argv[i + 1] === "-"
@@ -117,7 +127,7 @@ export async function run(argv: string[], io: IO): Promise<number> {
             ? [`${a}=${argv[i + 1]}`]
             : [a],
     );
-    const parsed = cli.parse(["replyd", "replyd", ...forCac], { run: false });
+    const parsed = cli.parse(["replyd", "replyd", ...forCac, ...rest], { run: false });
     if (parsed.options.help || parsed.options.version) return 0;
     if (!cli.matchedCommand) {
       if (parsed.args.length) {
@@ -130,9 +140,7 @@ export async function run(argv: string[], io: IO): Promise<number> {
     }
     await cli.runMatchedCommand();
     if (!chosen) return 0;
-    // After "--" every word is an argument, one starting with a minus sign too ("replyd ask -- "-5度能发货吗"":
-    // without it a question opening on a number below zero was an unknown option).
-    const args = [...(parsed.args as unknown[]), ...((parsed.options["--"] as unknown[] | undefined) ?? [])].flat().map(String);
+    const args = (parsed.args as unknown[]).flat().map((a) => String(a).replace(ARGUMENT_MARK, ""));
     await (chosen as Command)(makeContext(io, argv, args, parsed.options));
     return 0;
   } catch (e) {
@@ -143,7 +151,7 @@ export async function run(argv: string[], io: IO): Promise<number> {
           ? (unknownOption((e as Error).message, argv, COMMANDS) ?? new CLIError("usage", `${(e as Error).message}; run replyd ${cli.matchedCommand ? `${cli.matchedCommand.name} ` : ""}--help`, 2))
           : new CLIError("unexpected", `unexpected error: ${(e as Error)?.message ?? String(e)}`);
     // With --json a failure is one JSON object on stdout too, for the script that reads it; the exit status says it failed.
-    if (argv.includes("--json")) {
+    if (head.includes("--json")) {
       const { code, detailLines } = failure;
       // The text form ends "[code, HTTP 401; …]": the object carries the code on its own.
       const message = failure.message.replace(/ \[[a-z0-9_]+(, [^\]]*)?\]$/, "");

@@ -36,12 +36,17 @@ const CONTINUES_LATIN = new RegExp(`^(?:and |but |or |plus )?(?:(?:just|only|eve
 /**
  * …or, the whole message, when alone: a day or a part of it ("saturday?" after the clinic's hours had
  * listed the contact article first, whose body gives Saturday's hours too: the fresh follow-up set),
- * a day's part after it too ("saturday morning?"). Not "night" alone, said for good night (a review).
+ * a day's part after it, or two days ("saturday morning?", "sat or sun?"). Not "night" alone, said for
+ * good night, nor "sun" alone (a review). It stays on the article read, as "on sundays" does — also
+ * when an article's head names the day: after the hours, "saturday?" asks the hours on Saturday,
+ * though an article is titled "Saturday vaccination clinic" (a review; another found "sunday?" after
+ * booking meant the "Sunday appointments" article: no set holds either).
  */
-const DAY = "(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|sat|weekends?|weekdays?|tomorrow|tmrw|tmr|today|tonight)";
+const DAY = "(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|mon|tue|tues|wed|thu|thur|thurs|fri|sat|weekends?|weekdays?|tomorrow|tmrw|tmr|today|tonight)";
 const DAY_PART = "(?:mornings?|afternoons?|evenings?|nights)";
-const WHEN_ALONE = new RegExp(`^(?:and |or |but |plus )?(?:this |next )?(?:${DAY}(?: (?:morning|afternoon|evening|night))?|${DAY_PART})(?: (?:pls|please|too|then))?$`);
-/** The whole message is a day or a part of it, no preposition before it (WHEN_ALONE): it continues the question, unless a head names it (reading.ts). */
+const ONE_DAY = `(?:the )?(?:${DAY}(?: (?:morning|afternoon|evening|night))?|${DAY_PART})`;
+const WHEN_ALONE = new RegExp(`^(?:and |or |but |plus )?(?:this |next )?${ONE_DAY}(?: (?:or|and|n) ${ONE_DAY}|(?: (?:or|and|n))? sun)?(?: (?:pls|please|too|then))?$`);
+/** The whole message is a day or a part of it, no preposition before it (WHEN_ALONE). */
 export const dayAlone = (text: string): boolean => WHEN_ALONE.test(fold(text.replace(/[\u2019']/g, "")));
 const COUNTED = "[一二两三四五六七八九十半几每0-9]";
 // A character between them too — 要, 是, 在 or a verb (就要一天, 就拍半天, 只住一晚: a wedding studio's walkthrough taught 就拍半天 to the outdoor shoots).

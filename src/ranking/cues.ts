@@ -189,21 +189,33 @@ export function asksAnother(text: string): boolean {
  * it rejected, first again (a bookkeeping app's walkthrough).
  */
 const ANOTHER_THEN = /^([^,.;:!?，。！？；：、\n]{1,40})[,.;:!?，。！？；：、\n]+\s*(\S[^]*)$/u;
-// A space after it, or an emoji or WeChat's [表情] (不是问这个😅 我问的是…: a review).
-const ANOTHER_THEN_HAN = /^(\p{Script=Han}{1,12})(?:\s+|(?:\p{Extended_Pictographic}|\[[^\]\s]{1,6}\])[\p{Extended_Pictographic}\u200d\ufe0f]*\s*)(\S[^]*)$/u;
+// A space after it, or emoji and WeChat's [表情] (不是问这个😅 我问的是…, 不是问这个[捂脸][捂脸]…: two reviews).
+const ANOTHER_THEN_HAN = /^(\p{Script=Han}{1,12})(?:\s+|(?:(?:\p{Extended_Pictographic}|\[[^\]\s]{1,12}\])[\p{Extended_Pictographic}\p{Emoji_Modifier}\u200d\ufe0f]*\s*)+)(\S[^]*)$/u;
 /**
  * …or with no mark, where what is meant is said so ("thats not what i asked i meant the pharmacy
- * counter", 不是这个我问的是二套房: a pharmacy's walkthrough read the first alone, and listed price matching first).
+ * counter", 不是这个我问的是二套房: a pharmacy's walkthrough read the first alone, and listed price
+ * matching first). Matched where an apostrophe is gone ("i'm asking about" as "im asking about").
  */
-const MEANT = "(?:i (?:meant|mean|was asking about|was asking|asked about|am asking about|was talking about)|im asking about|what i meant was|我问的是|我是问|我说的是|我想问的是|我要问的是|我是说)";
-const ANOTHER_THEN_MEANT = new RegExp(`^(.{1,40}?)\\s*(${MEANT}[^]*)$`, "iu");
+const MEANT = /(?:\bi (?:meant|mean|was asking about|was asking|asked about|am asking about|was talking about)\b|\bim asking about\b|\bwhat i meant was\b|我[问問]的是|我是[问問]|我[说說]的是|我想[问問]的是|我要[问問]的是|我是[说說])/giu;
 /** "I meant" opening what is meant says nothing of it: the words after it are ranked ("meant" no article holds had counted against each). */
 const SAYS_MEANT = /^(?:i (?:meant|mean|was asking about|was asking|asked about|am asking about|was talking about)|im asking about|what i meant was)\s+/i;
+/** The another-phrase and what follows it, split at a mark, a space or emoji after Chinese, or where what is meant is said: the first split whose head asks another. */
+function splitAnother(t: string): [string, string] | null {
+  for (const re of [ANOTHER_THEN, ANOTHER_THEN_HAN]) {
+    const m = re.exec(t);
+    if (m && asksAnother(m[1] as string)) return [m[1] as string, m[2] as string];
+  }
+  const plain = t.replace(/[\u2019']/g, "");
+  for (const m of plain.slice(0, 200).matchAll(MEANT)) {
+    const head = plain.slice(0, m.index).trim();
+    if (head && asksAnother(head)) return [head, plain.slice(m.index)];
+  }
+  return null;
+}
 export function anotherThen(text: string): string | null {
-  const t = text.trim();
-  const m = ANOTHER_THEN.exec(t) ?? ANOTHER_THEN_HAN.exec(t) ?? ANOTHER_THEN_MEANT.exec(t);
-  if (!m || !asksAnother(m[1] as string)) return null;
-  const rest = (m[2] as string).trim().replace(SAYS_MEANT, "");
+  const split = splitAnother(text.trim());
+  if (!split) return null;
+  const rest = split[1].trim().replace(/[\u2019]/g, "'").replace(/^i'm /i, "im ").replace(SAYS_MEANT, "");
   // Said again or closed with thanks, it adds nothing ("换一个，换一个", "another one, thanks").
   return asksAnother(rest) || standsAlone(rest) ? "" : rest;
 }

@@ -309,6 +309,14 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     r = await cli("ask", "--json", "--", "-5度顺丰能送到吗", "--json");
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out)).toMatchObject({ question: "-5度顺丰能送到吗 --json", answer: "answer:ship" });
+    // …a command's required argument too (a review: "missing required args"); "--json" after "--" is a word, not the flag, failing too.
+    r = await cli("show", "--", "-x");
+    expect(r.code).toBe(1);
+    expect(r.err).not.toContain("missing required args");
+    expect(r.err).toContain("-x");
+    r = await cli("show", "--", "-x", "--json");
+    expect(r.out).toBe("");
+    expect(r.err).toContain("replyd: ");
     expect((await cli("health")).out).toMatch(/passage index  (ready|checking): \d+ articles?, \d+ passages?/);
   });
 

@@ -88,8 +88,6 @@ test("asking about the question before: a word of it and more than half of the m
     // Another kind of it, named (a wedding studio's walkthrough).
     ["双机位呢", "单机位跟拍多少钱"],
     ["just for 2 hours", "how many hours is the minimum for a clean"],
-    // A day alone the question before did not name continues it.
-    ["saturday?", "what are your hours?"],
   ];
   for (const [text, before] of again) expect({ text, before, again: asksAbout(text, before) }).toEqual({ text, before, again: true });
   for (const [text, before] of own) expect({ text, before, again: asksAbout(text, before) }).toEqual({ text, before, again: false });

@@ -23,7 +23,7 @@ import { isWord } from "../../ranking/score.ts";
 import { CONTEXT, type Question } from "../../ranking/question.ts";
 import type { RankedArticle, RankingResult } from "../../ranking/types.ts";
 import { anotherThen, asksAnother, asksOfItAlone, bareNumber, fewWords, FOLLOW_UP_WORDS, leansFewWords, leansOnBefore, picksEntry } from "../../ranking/cues.ts";
-import { asksOfVariant, continuesQuestion, dayAlone } from "../../ranking/continuation.ts";
+import { asksOfVariant, continuesQuestion } from "../../ranking/continuation.ts";
 import { standsAlone, withoutOpening } from "../../ranking/courtesy.ts";
 import { CONVERSATION, type Turn } from "./conversation.ts";
 import { articleRead, lastPicked } from "./turn.ts";
@@ -180,8 +180,7 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   const kept = led !== undefined && led.id === read && (taken.kind === "one" || asksOfItAlone(asked));
   // Nor when what names it is the message taught to it, word for word, and the message is a few
   // leaning words: the teaching, not a subject (要带什么 taught to the claims, after the annual inspection: questions.ts).
-  // A day alone ("sunday?") moves to an article whose head names that day: the day is its subject there (a review).
-  if (named && !kept && !(continues && !dayAlone(asked)) && !(leansFewWords(text) && taughtWordForWord(asked, named, alone.ranked.articles)) && named.headCoverage >= READING.namesAnother && (named.headCoverage > ledHead || (!leans && named.id !== led?.id))) return { ...alone, moved: true };
+  if (named && !kept && !continues && !(leansFewWords(text) && taughtWordForWord(asked, named, alone.ranked.articles)) && named.headCoverage >= READING.namesAnother && (named.headCoverage > ledHead || (!leans && named.id !== led?.id))) return { ...alone, moved: true };
   // The entry picked from the list is what the follower reads now: the follow-up is about it when
   // the reading together ranks it close (多少钱一针 after 第二个 had picked the cat's vaccines: the
   // dog's came first on its body's 一针 — a pet hospital's walkthrough). So is the article read when
@@ -206,9 +205,7 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // Continuing words lead with the article read however far behind it ranks: "and on android?" after
   // connecting a bank had the mobile app's article, keyworded android, at twice its score (a
   // bookkeeping app's walkthrough; no set moved).
-  // Not a day alone ("sunday?") when the article leading names that day in its head: the day is what it is about (a review).
-  const dayLed = dayAlone(asked) && ledHead >= READING.namesAnother;
-  const ranked = it && led && (taughtLead || (continues && chosen === leading && !dayLed) || it.score >= led.score * READING.pickedClose) ? { ...together, articles: [it, ...together.articles.filter((a) => a !== it)] } : together;
+  const ranked = it && led && (taughtLead || (continues && chosen === leading) || it.score >= led.score * READING.pickedClose) ? { ...together, articles: [it, ...together.articles.filter((a) => a !== it)] } : together;
   return { how: "followup", question, asked: spoken(text, earlier), ranked, ...(stays === "listed" ? { listed: true as const } : {}) };
 }
 
