@@ -119,12 +119,12 @@ export async function run(argv: string[], io: IO): Promise<number> {
     // …and a value that starts with a minus sign reads as options ("--tz -05:00": "unknown option -0"): given as one word too.
     const signed = (a: string | undefined, next: string | undefined) => a === "--tz" && next !== undefined && /^-\d/.test(next);
     const forCac = head.flatMap((a, i) =>
-      (a === "-" && toStdout[argv[i - 1] as string]) || signed(argv[i - 1], a)
+      (a === "-" && toStdout[head[i - 1] as string]) || signed(head[i - 1], a)
         ? []
-        : toStdout[a] && argv[i + 1] === "-"
+        : toStdout[a] && head[i + 1] === "-"
           ? [toStdout[a] as string]
-          : signed(a, argv[i + 1])
-            ? [`${a}=${argv[i + 1]}`]
+          : signed(a, head[i + 1])
+            ? [`${a}=${head[i + 1]}`]
             : [a],
     );
     const parsed = cli.parse(["replyd", "replyd", ...forCac, ...rest], { run: false });

@@ -310,6 +310,11 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out)).toMatchObject({ question: "-5度顺丰能送到吗 --json", answer: "answer:ship" });
     // …a command's required argument too (a review: "missing required args"); "--json" after "--" is a word, not the flag, failing too.
+    // An option's name after "--" is a word of the question, not the option (args.ts rawOption stops at "--" too).
+    r = await cli("ask", "--json", "--", "--after", "顺丰几天能送到？");
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ question: "--after 顺丰几天能送到？" });
+    expect(JSON.parse(r.out).after).toBeUndefined();
     r = await cli("show", "--", "-x");
     expect(r.code).toBe(1);
     expect(r.err).not.toContain("missing required args");
