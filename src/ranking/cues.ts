@@ -196,9 +196,10 @@ const ANOTHER_THEN_HAN = /^(\p{Script=Han}{1,12})(?:\s+|(?:(?:\p{Extended_Pictog
  * counter", 不是这个我问的是二套房: a pharmacy's walkthrough read the first alone, and listed price
  * matching first). Matched where an apostrophe is gone ("i'm asking about" as "im asking about").
  */
-const MEANT = /(?:\bi (?:meant|mean|was asking about|was asking|asked about|am asking about|was talking about)\b|\bim asking about\b|\bwhat i meant was\b|我[问問]的是|我是[问問]|我[说說]的是|我想[问問]的是|我要[问問]的是|我是[说說])/giu;
+const MEANT_LATIN = "i (?:meant|mean|was asking about|was asking|asked about|am asking about|was talking about)|im asking about|what i meant was";
+const MEANT = new RegExp(`\\b(?:${MEANT_LATIN})\\b|我[问問]的是|我是[问問]|我[说說]的是|我想[问問]的是|我要[问問]的是|我是[说說]`, "giu");
 /** "I meant" opening what is meant says nothing of it: the words after it are ranked ("meant" no article holds had counted against each). */
-const SAYS_MEANT = /^(?:i (?:meant|mean|was asking about|was asking|asked about|am asking about|was talking about)|im asking about|what i meant was)\s+/i;
+const SAYS_MEANT = new RegExp(`^(?:${MEANT_LATIN})\\s+`, "i");
 /** The another-phrase and what follows it, split at a mark, a space or emoji after Chinese, or where what is meant is said: the first split whose head asks another. */
 function splitAnother(t: string): [string, string] | null {
   for (const re of [ANOTHER_THEN, ANOTHER_THEN_HAN]) {
@@ -215,7 +216,7 @@ function splitAnother(t: string): [string, string] | null {
 export function anotherThen(text: string): string | null {
   const split = splitAnother(text.trim());
   if (!split) return null;
-  const rest = split[1].trim().replace(/[\u2019]/g, "'").replace(/^i'm /i, "im ").replace(SAYS_MEANT, "");
+  const rest = split[1].trim().replace(/^i[\u2019']m /i, "im ").replace(SAYS_MEANT, "");
   // Said again or closed with thanks, it adds nothing ("换一个，换一个", "another one, thanks").
   return asksAnother(rest) || standsAlone(rest) ? "" : rest;
 }
