@@ -17,6 +17,7 @@ import { askedOf, passageText, scoreArticle, type CorpusStats } from "./score.ts
 import { TIER_WEIGHT, TIERS } from "./tiers.ts";
 import type { CandidateRow, RankedArticle, Ranking } from "./types.ts";
 import { askedForms } from "./taught-form.ts";
+import { splitCompounds } from "./compounds.ts";
 
 export const RANKING_LIMITS = {
   /** Characters of a question that take part. */
@@ -61,11 +62,13 @@ export function rank(question: string | Question, source: RankingSource): Rankin
   // Asking when it opens or closes: with the words an hours article is titled by (opening-hours.ts) —
   // read alone only: after another question 几点关门 asks when that thing closes (食堂在哪 → 几点开门: a review).
   const added = whereabouts(bare) ?? (given.context ? null : openingHours(bare));
-  const q = { ...given, text: added ? `${bare} ${added}` : bare };
+  const df = (t: string) => source.df(t);
+  const read = (text: string) => splitCompounds(text, df);
+  const q = { ...given, text: read(added ? `${bare} ${added}` : bare), ...(given.context ? { context: read(given.context) } : {}) };
   // The rarest known terms are looked up and scored; the others still weigh in the share of the question an article holds.
   const asked = askedOf(
     q.text.slice(0, RANKING_LIMITS.questionChars),
-    (t) => source.df(t),
+    df,
     stats,
     (all) =>
       all
@@ -76,15 +79,15 @@ export function rank(question: string | Question, source: RankingSource): Rankin
   );
   const terms = asked.terms;
   const provisional = new Map<number, number>();
-  let read = 0;
+  let readCount = 0;
   for (const t of terms) {
     let mine = 0;
     for (let tier = 0; tier < TIERS.length; tier++) {
-      const room = Math.min(RANKING_LIMITS.postingsPerTerm - mine, RANKING_LIMITS.postings - read);
+      const room = Math.min(RANKING_LIMITS.postingsPerTerm - mine, RANKING_LIMITS.postings - readCount);
       if (room <= 0) break;
       const seqs = source.postings(t.term, tier, room);
       mine += seqs.length;
-      read += seqs.length;
+      readCount += seqs.length;
       const w = t.idf * (TIER_WEIGHT[tier] as number);
       for (const seq of seqs) provisional.set(seq, (provisional.get(seq) ?? 0) + w);
     }
@@ -141,7 +144,7 @@ export function rank(question: string | Question, source: RankingSource): Rankin
         .map((p) => ({ text: text.slice(p.start, p.end).trim(), score: round(p.score) })),
     };
   });
-  return { terms: terms.map((t) => ({ term: t.term, idf: round(t.idf), known: true })), postings: read, candidates: Math.min(seqs.length, RANKING_LIMITS.candidates), articles };
+  return { terms: terms.map((t) => ({ term: t.term, idf: round(t.idf), known: true })), postings: readCount, candidates: Math.min(seqs.length, RANKING_LIMITS.candidates), articles };
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
