@@ -7,9 +7,10 @@
  *
  *   bun bench/followups.ts [--half tune|held|all] [--set weight=0.5] [--set namesAnother=0.5] [--set ownHeld=0.35] [--set lead=2] [--binary] [--json] [--misses]
  *   bun bench/followups.ts --fresh [--binary] [--misses]    (bench/eval/followups-fresh on bench/eval/faq-fresh: never tuned on)
+ *   bun bench/followups.ts --walk [--binary] [--misses]    (bench/eval/followups-walk on bench/eval/faq-walk: the walkthroughs' pairs, never tuned on)
  *   bun bench/followups.ts --second [--half tune|held|all] [--misses]    (bench/eval/followups-b: a second set on our accounts, Session 41)
- *   bun bench/followups.ts [--fresh] --cross    (each question of its own asked after every first question of the pairs)
- *   bun bench/followups.ts [--fresh] --standalone [PATH]    (default: the accounts' own questions.jsonl)
+ *   bun bench/followups.ts [--fresh|--walk] --cross    (each question of its own asked after every first question of the pairs)
+ *   bun bench/followups.ts [--fresh|--walk] --standalone [PATH]    (default: the accounts' own questions.jsonl)
  *   ./scripts/bench --only followups        (both)
  *
  * Kinds: stay (the follow-up is answered by the first question's article), move (by a neighbouring
@@ -41,6 +42,8 @@ const ROOT = resolve(import.meta.dir, "eval");
 const STANDALONE = join(ROOT, "faq", "questions.jsonl");
 const FRESH_ACCOUNTS = "faq-fresh";
 const FRESH_PAIRS = "followups-fresh";
+const WALK_ACCOUNTS = "faq-walk";
+const WALK_PAIRS = "followups-walk";
 /** A second set on our accounts, written in the fresh set's manner (half without a cue word, moves in the follower's words). */
 const SECOND_PAIRS = "followups-b";
 
@@ -362,7 +365,11 @@ export async function followupsBench(report: (line: string) => void) {
   const freshPairs = loadPairs(FRESH_PAIRS);
   const fresh = freshPairs.length ? (await throughBinary(freshPairs, freshAccounts)).rows : [];
   if (fresh.length) printRows(`  the fresh accounts, never tuned on (bench/eval/followups-fresh, ${freshPairs.length} pairs), through dist/replyd:`, fresh, report);
-  return { memory: memory.rows, binary: binary.rows, reply_ms: t, standalone: own, fresh };
+  // The walkthroughs' pairs (Session 48), when the tree has them: labelled after their misses were read, never tuned on.
+  const walkPairs = loadPairs(WALK_PAIRS);
+  const walk = walkPairs.length ? (await throughBinary(walkPairs, loadAccounts(WALK_ACCOUNTS))).rows : [];
+  if (walk.length) printRows(`  the walkthroughs' accounts, never tuned on (bench/eval/followups-walk, ${walkPairs.length} pairs), through dist/replyd:`, walk, report);
+  return { memory: memory.rows, binary: binary.rows, reply_ms: t, standalone: own, fresh, walk };
 }
 
 if (import.meta.main) {
@@ -376,15 +383,15 @@ if (import.meta.main) {
     else if (k === "lead") ANSWERS.lead = Number(v);
     else throw new Error(`unknown setting ${k}`);
   }
-  // --fresh: the pairs on the accounts nobody tuned to (all of them held out: --half does not apply).
-  const fresh = args.includes("--fresh");
-  const accounts = loadAccounts(fresh ? FRESH_ACCOUNTS : "faq");
+  // --fresh, --walk: the pairs on accounts nobody tuned to (all of them held out: --half does not apply).
+  const heldOut = args.includes("--fresh") ? { accounts: FRESH_ACCOUNTS, pairs: FRESH_PAIRS } : args.includes("--walk") ? { accounts: WALK_ACCOUNTS, pairs: WALK_PAIRS } : null;
+  const accounts = loadAccounts(heldOut?.accounts ?? "faq");
   const tuning = tuningHalf(accounts.keys());
   // --second: the second set written on our accounts (Session 41), in the fresh set's manner.
-  const pairs = loadPairs(fresh ? FRESH_PAIRS : args.includes("--second") ? SECOND_PAIRS : "followups").filter((p) => fresh || half === "all" || (half === "tune") === tuning.has(p.account));
+  const pairs = loadPairs(heldOut?.pairs ?? (args.includes("--second") ? SECOND_PAIRS : "followups")).filter((p) => heldOut || half === "all" || (half === "tune") === tuning.has(p.account));
   const out = (line: string) => process.stdout.write(line + "\n");
   // The followers' questions of their own written for these accounts.
-  const ownQuestions = fresh ? join(ROOT, FRESH_ACCOUNTS, "questions.jsonl") : STANDALONE;
+  const ownQuestions = heldOut ? join(ROOT, heldOut.accounts, "questions.jsonl") : STANDALONE;
   if (args.includes("--cross")) {
     printRows(`questions of their own, each asked after every first question of the follow-up pairs (${ownQuestions}):`, await crossed(ownQuestions, pairs, inMemory(accounts)), out);
     process.exit(0);

@@ -10,6 +10,8 @@
  * - en: the English FAQ set bench/eval-en.ts builds from Debian's packages.
  * - fresh-zh, fresh-en: more of our own FAQ accounts, of other kinds (bench/eval/faq-fresh/, the same
  *   layout), made after every setting was chosen and never tuned on: both halves are held out.
+ * - walk-zh, walk-en: the two walkthroughs' accounts of Session 47 (bench/eval/faq-walk/, the same
+ *   layout), labelled in Session 48 after their misses were read and never tuned on: held out too.
  * - faq-zh, faq-en: our own FAQ accounts (bench/eval/faq/: accounts/*.json and questions.jsonl),
  *   questions written by people who never saw the articles, some answered by no article.
  *
@@ -56,11 +58,12 @@ export interface EvalSet {
   accounts: Account[];
 }
 
-export const SET_NAMES = ["dev", "trial", "dureader", "nq", "en", "faq-zh", "faq-en", "fresh-zh", "fresh-en"] as const;
+export const SET_NAMES = ["dev", "trial", "dureader", "nq", "en", "faq-zh", "faq-en", "fresh-zh", "fresh-en", "walk-zh", "walk-en"] as const;
 
 const SHARED = resolve(process.cwd(), "../shared/eval");
 const FAQ = resolve(process.cwd(), "bench/eval/faq");
 const FRESH = resolve(process.cwd(), "bench/eval/faq-fresh");
+const WALK = resolve(process.cwd(), "bench/eval/faq-walk");
 
 /** FNV-1a over `set:id`: the question's half, the same on every run and machine. */
 export function halfOf(set: string, id: string): "tune" | "held" {
@@ -197,6 +200,10 @@ export function loadSet(name: string): EvalSet {
       return { name, language: "zh", accounts: faq(name, "zh", FRESH) };
     case "fresh-en":
       return { name, language: "en", accounts: faq(name, "en", FRESH) };
+    case "walk-zh":
+      return { name, language: "zh", accounts: faq(name, "zh", WALK) };
+    case "walk-en":
+      return { name, language: "en", accounts: faq(name, "en", WALK) };
     default:
       throw new Error(`no evaluation set ${name} (sets: ${SET_NAMES.join(", ")}, passages)`);
   }
