@@ -12,6 +12,8 @@ import { asQuestion, CONTEXT, type Question } from "./question.ts";
 import { withoutOpening } from "./courtesy.ts";
 import { whereabouts } from "./whereabouts.ts";
 import { openingHours } from "./opening-hours.ts";
+import { complaint, namesComplaint } from "./complaint.ts";
+import { choose } from "./choice.ts";
 import { keywordsOf } from "./names.ts";
 import { askedOf, passageText, scoreArticle, type CorpusStats } from "./score.ts";
 import { TIER_WEIGHT, TIERS } from "./tiers.ts";
@@ -55,13 +57,27 @@ export interface RankingSource {
 
 /** `question`: the follower's text, or a follow-up read with its earlier question and the articles already offered left out (question.ts). */
 export function rank(question: string | Question, source: RankingSource): Ranking {
-  const stats = source.stats();
   const given = asQuestion(question);
   const bare = withoutOpening(given.text);
+  // Complaining of someone's manner (complaint.ts): a long telling of who and when holds a small
+  // share of itself in any article; when nothing is sure for it, what it asks for is the complaints
+  // article, ranked on that word alone.
+  const complained = complaint(bare);
+  // Added only where the message does not say it: "…rude to my mom, i want to complain" had been
+  // sure of the complaints article, and with "complaint" beside its "complain" it listed two more.
+  const whole = rankRead(given, bare, complained !== null && !namesComplaint(bare) ? complained : null, source);
+  if (complained === null || choose(whole.articles).kind !== "none") return whole;
+  // Not with the question before: "投诉" read with it had been that question's article again.
+  return rankRead(given.exclude ? { text: complained, exclude: given.exclude } : { text: complained }, complained, null, source);
+}
+
+function rankRead(given: Question, bare: string, complained: string | null, source: RankingSource): Ranking {
+  const stats = source.stats();
   // Asking where the account's place is: read with the words an address article is titled by (whereabouts.ts).
   // Asking when it opens or closes: with the words an hours article is titled by (opening-hours.ts) —
   // read alone only: after another question 几点关门 asks when that thing closes (食堂在哪 → 几点开门: a review).
-  const added = whereabouts(bare) ?? (given.context ? null : openingHours(bare));
+  // Complaining of someone's manner: with the word a complaints article is keyworded by.
+  const added = whereabouts(bare) ?? (given.context ? null : openingHours(bare)) ?? complained;
   const df = (t: string) => source.df(t);
   const read = (text: string) => splitCompounds(text, df);
   const q = { ...given, text: read(added ? `${bare} ${added}` : bare), ...(given.context ? { context: read(given.context) } : {}) };
