@@ -22,7 +22,7 @@ import { choose } from "../../ranking/choice.ts";
 import { isWord } from "../../ranking/score.ts";
 import { CONTEXT, type Question } from "../../ranking/question.ts";
 import type { RankedArticle, RankingResult } from "../../ranking/types.ts";
-import { anotherThen, asksAnother, asksOfItAlone, bareNumber, fewWords, FOLLOW_UP_WORDS, leansFewWords, leansOnBefore, picksEntry } from "../../ranking/cues.ts";
+import { anotherThen, asksAnother, asksOfItAlone, asksOfItByFrame, bareNumber, fewWords, FOLLOW_UP_WORDS, leansFewWords, leansOnBefore, picksEntry } from "../../ranking/cues.ts";
 import { asksOfVariant, continuesQuestion } from "../../ranking/continuation.ts";
 import { standsAlone, withoutOpening } from "../../ranking/courtesy.ts";
 import { CONVERSATION, type Turn } from "./conversation.ts";
@@ -180,7 +180,12 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   const kept = led !== undefined && led.id === read && (taken.kind === "one" || asksOfItAlone(asked));
   // Nor when what names it is the message taught to it, word for word, and the message is a few
   // leaning words: the teaching, not a subject (要带什么 taught to the claims, after the annual inspection: questions.ts).
-  if (named && !kept && !continues && !(leansFewWords(text) && taughtWordForWord(asked, named, alone.ranked.articles)) && named.headCoverage >= READING.namesAnother && (named.headCoverage > ledHead || (!leans && named.id !== led?.id))) return { ...alone, moved: true };
+  // Nor when its words are a question's frame about the thing read by a pronoun ("how long does that
+  // take" after transferring a prescription had moved to the article whose title asks "how long do
+  // you hold it": the pharmacy's walkthrough) — the frame names no subject, and the article read
+  // leads when the reading together ranks it close (sameSubject below).
+  const framed = asksOfItByFrame(asked);
+  if (named && !kept && !continues && !framed && !(leansFewWords(text) && taughtWordForWord(asked, named, alone.ranked.articles)) && named.headCoverage >= READING.namesAnother && (named.headCoverage > ledHead || (!leans && named.id !== led?.id))) return { ...alone, moved: true };
   // The entry picked from the list is what the follower reads now: the follow-up is about it when
   // the reading together ranks it close (多少钱一针 after 第二个 had picked the cat's vaccines: the
   // dog's came first on its body's 一针 — a pet hospital's walkthrough). So is the article read when
@@ -199,7 +204,7 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // Another kind named by what sets it apart, not when the reading together leads with an article
   // whose head names it (外地的呢 after 本地医保: 外地医保); words continuing the question name a
   // circumstance, whatever head holds them (an operator's phrasing "classes for a 4 year old").
-  const sameSubject = continues || (asksOfVariant(asked) && ledHead < READING.namesAnother) || taughtLead;
+  const sameSubject = continues || (asksOfVariant(asked) && ledHead < READING.namesAnother) || taughtLead || framed;
   const chosen = entry ?? priced ?? (sameSubject ? leading : undefined);
   const it = chosen === undefined || led?.id === chosen ? undefined : together.articles.find((a) => a.id === chosen && (chosen === entry || (sameSubject && chosen === leading) || PRICE.test(a.passage ?? "")));
   // Continuing words lead with the article read however far behind it ranks: "and on android?" after

@@ -1,0 +1,56 @@
+/**
+ * A follow-up that is only a question's frame about the thing read ("how long does that take"):
+ * not moved to the article whose head holds the frame's words, and led by the article read when the
+ * reading together ranks it close (src/ranking/cues.ts asksOfItByFrame, wechat/answering/reading.ts).
+ */
+import { describe, expect, test } from "bun:test";
+import { rank } from "../../src/ranking/rank.ts";
+import { asksOfItByFrame } from "../../src/ranking/cues.ts";
+import { read, type Reading } from "../../src/wechat/answering/reading.ts";
+import { nextTurn, offer } from "../../src/wechat/answering/reading-turn.ts";
+import type { Turn } from "../../src/wechat/answering/conversation.ts";
+import { MemorySource } from "../../bench/eval/memory-source.ts";
+import { loadSet } from "../../bench/eval/sets.ts";
+
+const pharmacyAccount = loadSet("walk-en").accounts.find((a) => a.id === "en-pharmacy-brightwell");
+if (!pharmacyAccount) throw new Error("the pharmacy walkthrough is missing from bench/eval/faq-walk");
+const pharmacy = new MemorySource(pharmacyAccount.articles);
+const shown = (r: Reading) => {
+  if (r.how === "pick") return [r.id];
+  const c = offer(r);
+  return c.kind === "one" ? [c.article.id] : c.kind === "list" ? c.articles.map((a) => a.id) : [];
+};
+async function conversation(...messages: string[]): Promise<{ last: Reading; first: string[] }> {
+  let turns: Turn[] = [];
+  let r: Reading | undefined;
+  let first: string[] = [];
+  for (const m of messages) {
+    r = await read(m, turns, async (q) => rank(q, pharmacy));
+    const s = shown(r);
+    if (!turns.length) first = s;
+    turns = [nextTurn(r, turns, `m${turns.length}`, 0, s)];
+  }
+  return { last: r as Reading, first };
+}
+
+describe("a question's frame about the thing read", () => {
+  test("a question word, its verb, a pronoun and at most one word after", () => {
+    for (const text of ["how long does that take", "How long does that take?", "how much is it", "when does it close?", "where are they", "how long will that take", "what time does it open", "how does it work"]) expect(asksOfItByFrame(text)).toBe(true);
+    // The "it" of a frame whose subject is named after it, the follower as subject, a thing named, two words after.
+    for (const text of ["how long does it take to get my results", "when do i pay", "how much is the flu shot", "how long does that take usually then", "is it free"]) expect(asksOfItByFrame(text)).toBe(false);
+  });
+
+  test("after the transfer article, \"how long does that take\" stays on it: alone it leads with the article titled how long you hold it", async () => {
+    const { last, first } = await conversation("how do i transfer my prescription from cvs", "how long does that take");
+    expect(first[0]).toBe("transfer-a-prescription");
+    // Alone, the message is the hold time's: its title asks "how long".
+    expect(rank("how long does that take", pharmacy).articles[0]?.id).toBe("ready-alerts-hold-time");
+    expect(last.how).toBe("followup");
+    expect(shown(last)[0]).toBe("transfer-a-prescription");
+  });
+
+  test("a frame that names what it asks of after its \"it\" is not held to the article read", async () => {
+    const { last } = await conversation("how do i transfer my prescription from cvs", "how long does it take to get a text when its ready");
+    expect(shown(last)[0]).not.toBe("transfer-a-prescription");
+  });
+});
