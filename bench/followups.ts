@@ -7,7 +7,7 @@
  *
  *   bun bench/followups.ts [--half tune|held|all] [--set weight=0.5] [--set namesAnother=0.5] [--set ownHeld=0.35] [--set lead=2] [--binary] [--json] [--misses]
  *   bun bench/followups.ts --fresh [--binary] [--misses]    (bench/eval/followups-fresh on bench/eval/faq-fresh: never tuned on)
- *   bun bench/followups.ts --walk [--binary] [--misses]    (bench/eval/followups-walk on bench/eval/faq-walk: the walkthroughs' pairs, never tuned on)
+ *   bun bench/followups.ts --walk [--binary] [--misses]    (bench/eval/followups-walk on bench/eval/faq-walk: the walkthroughs' pairs)
  *   bun bench/followups.ts --second [--half tune|held|all] [--misses]    (bench/eval/followups-b: a second set on our accounts, Session 41)
  *   bun bench/followups.ts [--fresh|--walk] --cross    (each question of its own asked after every first question of the pairs)
  *   bun bench/followups.ts [--fresh|--walk] --standalone [PATH]    (default: the accounts' own questions.jsonl)
@@ -365,10 +365,10 @@ export async function followupsBench(report: (line: string) => void) {
   const freshPairs = loadPairs(FRESH_PAIRS);
   const fresh = freshPairs.length ? (await throughBinary(freshPairs, freshAccounts)).rows : [];
   if (fresh.length) printRows(`  the fresh accounts, never tuned on (bench/eval/followups-fresh, ${freshPairs.length} pairs), through dist/replyd:`, fresh, report);
-  // The walkthroughs' pairs (Session 48), when the tree has them: labelled after their misses were read, never tuned on.
+  // The walkthroughs' pairs (Session 48), when the tree has them: a walkthrough's figure, its misses read.
   const walkPairs = loadPairs(WALK_PAIRS);
   const walk = walkPairs.length ? (await throughBinary(walkPairs, loadAccounts(WALK_ACCOUNTS))).rows : [];
-  if (walk.length) printRows(`  the walkthroughs' accounts, never tuned on (bench/eval/followups-walk, ${walkPairs.length} pairs), through dist/replyd:`, walk, report);
+  if (walk.length) printRows(`  the walkthroughs' accounts (bench/eval/followups-walk, ${walkPairs.length} pairs), through dist/replyd:`, walk, report);
   return { memory: memory.rows, binary: binary.rows, reply_ms: t, standalone: own, fresh, walk };
 }
 
@@ -383,7 +383,7 @@ if (import.meta.main) {
     else if (k === "lead") ANSWERS.lead = Number(v);
     else throw new Error(`unknown setting ${k}`);
   }
-  // --fresh, --walk: the pairs on accounts nobody tuned to (all of them held out: --half does not apply).
+  // --fresh (accounts nobody tuned to), --walk (the walkthroughs'): every pair, --half does not apply.
   const heldOut = args.includes("--fresh") ? { accounts: FRESH_ACCOUNTS, pairs: FRESH_PAIRS } : args.includes("--walk") ? { accounts: WALK_ACCOUNTS, pairs: WALK_PAIRS } : null;
   const accounts = loadAccounts(heldOut?.accounts ?? "faq");
   const tuning = tuningHalf(accounts.keys());

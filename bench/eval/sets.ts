@@ -11,7 +11,7 @@
  * - fresh-zh, fresh-en: more of our own FAQ accounts, of other kinds (bench/eval/faq-fresh/, the same
  *   layout), made after every setting was chosen and never tuned on: both halves are held out.
  * - walk-zh, walk-en: the two walkthroughs' accounts of Session 47 (bench/eval/faq-walk/, the same
- *   layout), labelled in Session 48 after their misses were read and never tuned on: held out too.
+ *   layout), labelled in Session 48; their misses were read and some mended, as a walkthrough's are.
  * - faq-zh, faq-en: our own FAQ accounts (bench/eval/faq/: accounts/*.json and questions.jsonl),
  *   questions written by people who never saw the articles, some answered by no article.
  *
