@@ -68,7 +68,7 @@ export function rank(question: string | Question, source: RankingSource): Rankin
   const whole = rankRead(given, bare, complained !== null && !namesComplaint(bare) ? complained : null, source);
   if (complained === null || choose(whole.articles).kind !== "none") return whole;
   // Not with the question before: "投诉" read with it had been that question's article again.
-  return rankRead(given.exclude ? { text: complained, exclude: given.exclude } : { text: complained }, complained, null, source);
+  return { ...rankRead(given.exclude ? { text: complained, exclude: given.exclude } : { text: complained }, complained, null, source), rankedAs: complained };
 }
 
 function rankRead(given: Question, bare: string, complained: string | null, source: RankingSource): Ranking {

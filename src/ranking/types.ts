@@ -47,6 +47,11 @@ export interface RankedArticle {
 /** A question ranked against the account's articles. */
 export interface Ranking {
   terms: QueryTerm[];
+  /**
+   * The words ranked in place of the question's, when they are not its own: a complaint of someone's
+   * manner that nothing is sure of is ranked on 投诉 or "complaint" alone (complaint.ts). Absent: the question.
+   */
+  rankedAs?: string;
   /** Index entries read. */
   postings: number;
   candidates: number;

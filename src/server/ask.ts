@@ -90,9 +90,12 @@ export async function getAsk(ctx: AppContext, req: SignedRequest) {
     reply: decision.reply,
     ...(reading ? readChoiceOf(reading, decision.answer) : choiceOf(choose(ranking.articles, ordersByHead({ text: q })), ranking.articles, taughtOf(q, ranking.articles, ctx.read.articles), decision.answer, q)),
     terms: ranking.terms,
+    // A complaint ranked on the complaints article's word alone: what was ranked, and no "not held" —
+    // the question's own words were not looked up.
+    ...(ranking.rankedAs === undefined ? {} : { ranked_as: ranking.rankedAs }),
     // The question's words no article holds, nor a synonym group of them: they count against every article's share of it.
     // Not of "another", whose ranking is the question before's.
-    ...(reading?.how === "another" ? {} : { unheld: unheldWords(q, ranking.terms.map((t) => t.term), SynonymTable.of(ctx.read.content.synonyms(), termsOf)) }),
+    ...(reading?.how === "another" || ranking.rankedAs !== undefined ? {} : { unheld: unheldWords(q, ranking.terms.map((t) => t.term), SynonymTable.of(ctx.read.content.synonyms(), termsOf)) }),
     postings_read: ranking.postings,
     candidates: ranking.candidates,
     articles: ranking.articles,

@@ -291,6 +291,13 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect(traditional).not.toMatch(/^terms .*顺丰\(/m);
     // The words no article holds, as the question wrote them: the server's list (it knows the synonyms).
     expect((await cli("ask", "顺丰能開發票吗")).out).toMatch(/^not held     .*發票.* \(no article holds them/m);
+    // A complaint of someone's manner that nothing is sure of: ranked on the complaints word alone, said so, no word of it "not held".
+    expect((await cli("add", "id=complaints", "title=投诉与建议", "url=https://e.com/c", "keywords=投诉", "body=对服务不满意请留言。")).code).toBe(0);
+    const rant = (await cli("ask", "昨天那个快递员态度太差了 打电话也不耐烦")).out;
+    expect(rant).toContain("answered as  answer:complaints");
+    expect(rant).toMatch(/^ranked as    "投诉" alone: a complaint of someone's manner/m);
+    expect(rant).toMatch(/^terms        投\(.*投诉\(/m);
+    expect(rant).not.toMatch(/^not held/m);
     r = await cli("ask", "顺丰几天能送到？", "--json");
     expect(JSON.parse(r.out)).toMatchObject({ answer: "answer:ship", choice: "one", articles: [{ id: "ship" }] });
     expect((await cli("ask")).code).toBe(2);

@@ -18,6 +18,8 @@ interface Asked {
   /** Rules the text matches that answer with nothing (passed over). */
   rule_warnings?: string[];
   terms: { term: string; idf: number }[];
+  /** The words ranked in place of the question's: a complaint of someone's manner ranked on 投诉 or "complaint" alone (a server from 0.2.21). */
+  ranked_as?: string;
   /** The question's words no article holds, nor a synonym group of them (absent from a server before 0.2.6). */
   unheld?: string[];
   postings_read: number;
@@ -63,7 +65,8 @@ export async function ask(c: CommandContext): Promise<void> {
     const lines = [...readAs, `answered as  ${r.answer}`, ...(r.rule_warnings ?? []).map((w) => `warning      ${w}`), "", reply, "", `ranking      ${before}${r.choice}${r.choice_why ? ` (${r.choice_why})` : ""}; ${r.postings_read} index entries read, ${r.candidates} articles scored`];
     // A follow-up's terms are of both messages: printed as either wrote them.
     const typed = r.after === undefined ? q : `${r.after}\n${q}`;
-    lines.push(`terms        ${r.terms.map((t) => `${asTyped(t.term, typed)}(${t.idf.toFixed(1)})`).join(" ") || "(none the articles hold)"}`);
+    if (r.ranked_as !== undefined) lines.push(`ranked as    "${oneLine(r.ranked_as, 40)}" alone: a complaint of someone's manner that no article is sure of, ranked on the word a complaints article is keyworded by (docs/answers.md)`);
+    lines.push(`terms        ${r.terms.map((t) => `${asTyped(t.term, r.ranked_as ?? typed)}(${t.idf.toFixed(1)})`).join(" ") || "(none the articles hold)"}`);
     // The question's words no article holds: they count against every article's share of it (an
     // operator could not see why "pano mag cash in" held 19 % of the cash-in article).
     const unheld = r.unheld ?? [];
