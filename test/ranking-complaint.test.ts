@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { complaint, namesComplaint } from "../src/ranking/complaint.ts";
 import { choose } from "../src/ranking/choice.ts";
-import { rank } from "../src/ranking/rank.ts";
+import { rank, RANKING_LIMITS } from "../src/ranking/rank.ts";
 import { MemorySource } from "../bench/eval/memory-source.ts";
 import { loadSet } from "../bench/eval/sets.ts";
 
@@ -28,7 +28,13 @@ describe("a complaint of someone's manner", () => {
     expect(complaint("客服爱答不理的")).toBe("投诉");
     expect(complaint("the guy at the counter was super rude to me")).toBe("complaint");
     expect(complaint("the pharmacist yelled at me")).toBe("complaint");
+    expect(complaint("柜台那个人对我很凶")).toBe("投诉");
+    expect(complaint("保安骂我")).toBe("投诉");
+    expect(complaint("she was rude to my mom")).toBe("complaint");
+    expect(complaint("the driver was not rude, just slow")).toBeNull();
     expect(complaint("信号太差了 屋里一格都没有")).toBeNull();
+    // Said of no one serving the follower (a review): a dog, a child, a question of manners, a denial.
+    for (const text of ["狗狗很凶 还咬人", "我家狗老凶了见人就叫", "孩子老骂人怎么办", "is it rude to call the pharmacist after 9pm", "the staff were never rude, kevin is lovely", "they are not so rude", "nobody was rude"]) expect(complaint(text)).toBeNull();
     expect(complaint("the app is terrible")).toBeNull();
     expect(complaint("is crude oil a medicine")).toBeNull();
   });
@@ -62,7 +68,18 @@ describe("a complaint of someone's manner", () => {
     expect(chosen({ text: rant, context: "积分怎么用" }, shop)).toBe("hotline");
   });
 
-  test("an account without a complaints article offers nothing for it", () => {
+  test("a rant longer than what is ranked keeps the word added at its end: the complaints article still", () => {
+    // Its words the complaints article's own ("a problem with our service or staff"): ranked whole, with the word.
+    const rant = `the staff were so rude. ${"a problem with your service and staff. ".repeat(20)}`;
+    expect(rant.length).toBeGreaterThan(RANKING_LIMITS.questionChars);
+    const r = rank(rant, pharmacy);
+    expect(r.rankedAs).toBeUndefined();
+    expect(r.terms.map((t) => t.term)).toContain("complain");
+    // Past what is ranked, a complaint is none: "rude" after the first RANKING_LIMITS.questionChars characters.
+    expect(complaint(`${"I waited at the counter. ".repeat(30)}the pharmacist was so rude`.slice(0, RANKING_LIMITS.questionChars))).toBeNull();
+  });
+
+  test("the fallback on the word alone sends nothing when no article holds it: an account without a complaints article offers nothing for a rant", () => {
     const shop = new MemorySource([
       { id: "hours", title: "营业时间", keywords: "营业时间", body: "每天10点到22点营业。" },
       { id: "returns", title: "退货说明", keywords: "退货", body: "七天无理由退货，商品需完好。" },

@@ -163,15 +163,6 @@ export function namesByPronoun(text: string): boolean {
   return PRONOUN_LATIN.test(f) || (/\p{Script=Han}/u.test(f) && PRONOUN_HAN.test(f.replace(/ /g, "")));
 }
 
-/**
- * A question word, its verb and a pronoun for the thing read, and at most one word after ("how long
- * does that take", "how much is it", "when does it close", "where are they"): the question's frame is
- * all its words say, its subject the thing read. Not "how long does it take to get the results" (the
- * "it" of a frame, what it asks of named after), nor a pronoun that is the follower ("when do i").
- */
-const FRAME_OF_IT = /^(?:how (?:long|much|many|often|soon|late|early)|how|when|where|what time|why) (?:does|do|is|are|was|were|will|would|can|could|should|did|has|have) (?:it|that|this|they|those|these)(?: [\p{L}\p{N}]+)?$/u;
-export const asksOfItByFrame = (text: string): boolean => FRAME_OF_IT.test(fold(text.replace(/[\u2019']/g, "")));
-
 /** A few words asking of the thing read, named only by a pronoun as their subject: "is it free?", 这个要预约吗 (reading.ts keeps them on it; teach refuses them when their words name no one article). */
 export const asksOfItAlone = (text: string): boolean => refersBack(text) && fewWords(text);
 

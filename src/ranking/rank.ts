@@ -62,10 +62,11 @@ export function rank(question: string | Question, source: RankingSource): Rankin
   // Complaining of someone's manner (complaint.ts): a long telling of who and when holds a small
   // share of itself in any article; when nothing is sure for it, what it asks for is the complaints
   // article, ranked on that word alone.
-  const complained = complaint(bare);
+  const asked = bare.slice(0, RANKING_LIMITS.questionChars);
+  const complained = complaint(asked);
   // Added only where the message does not say it: "…rude to my mom, i want to complain" had been
   // sure of the complaints article, and with "complaint" beside its "complain" it listed two more.
-  const whole = rankRead(given, bare, complained !== null && !namesComplaint(bare) ? complained : null, source);
+  const whole = rankRead(given, bare, complained !== null && !namesComplaint(asked) ? complained : null, source);
   if (complained === null || choose(whole.articles).kind !== "none") return whole;
   // Not with the question before: "投诉" read with it had been that question's article again.
   return { ...rankRead(given.exclude ? { text: complained, exclude: given.exclude } : { text: complained }, complained, null, source), rankedAs: complained };
@@ -79,8 +80,15 @@ function rankRead(given: Question, bare: string, complained: string | null, sour
   // Complaining of someone's manner: with the word a complaints article is keyworded by.
   const added = whereabouts(bare) ?? (given.context ? null : openingHours(bare)) ?? complained;
   const df = (t: string) => source.df(t);
-  const read = (text: string) => splitCompounds(text, df);
-  const q = { ...given, text: read(added ? `${bare} ${added}` : bare), ...(given.context ? { context: read(given.context) } : {}) };
+  const compounds = { df, together: (a: string, b: string) => heldTogether(source, a, b) };
+  // What is ranked of the message: as much as RANKING_LIMITS.questionChars holds with the words
+  // added after it, its compounds split (and cut again: a split adds a space).
+  const room = RANKING_LIMITS.questionChars - (added ? added.length + 1 : 0);
+  const own = splitCompounds(bare.slice(0, room), compounds);
+  const context = given.context === undefined ? undefined : splitCompounds(given.context.slice(0, RANKING_LIMITS.questionChars), compounds);
+  const ownText = own.text.slice(0, room);
+  const q = { ...given, text: added ? `${ownText} ${added}` : ownText, ...(context ? { context: context.text } : {}) };
+  const split = [...own.split, ...(context?.split ?? [])];
   // The rarest known terms are looked up and scored; the others still weigh in the share of the question an article holds.
   const asked = askedOf(
     q.text.slice(0, RANKING_LIMITS.questionChars),
@@ -113,7 +121,8 @@ function rankRead(given: Question, bare: string, complained: string | null, sour
   // The article the question was taught to is scored and ranked whatever its words weigh: the
   // callback sends it alone (wechat/answering/taught.ts), and a taught "do i need to book" had been
   // left out of the five ranked behind a dozen articles saying "book" (a theatre's walkthrough).
-  const taught = source.taught ? taughtSeq(source, askedForms(given.text, q.text)) : undefined;
+  // Looked up as the follower wrote it, and without its greeting — not with words added or split.
+  const taught = source.taught ? taughtSeq(source, askedForms(given.text, bare)) : undefined;
   if (taught !== undefined) provisional.set(taught, Infinity);
   const seqs = [...provisional]
     .sort((a, b) => b[1] - a[1] || a[0] - b[0])
@@ -160,10 +169,21 @@ function rankRead(given: Question, bare: string, complained: string | null, sour
         .map((p) => ({ text: text.slice(p.start, p.end).trim(), score: round(p.score) })),
     };
   });
-  return { terms: terms.map((t) => ({ term: t.term, idf: round(t.idf), known: true })), postings: readCount, candidates: Math.min(seqs.length, RANKING_LIMITS.candidates), articles };
+  return { terms: terms.map((t) => ({ term: t.term, idf: round(t.idf), known: true })), postings: readCount, candidates: Math.min(seqs.length, RANKING_LIMITS.candidates), articles, ...(split.length ? { split } : {}) };
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
+
+/** Index entries read per term, at each tier, to tell whether one article holds two terms (compounds.ts): a bound, not a count. */
+const TOGETHER_ENTRIES = 256;
+
+/** One article holds both `a` and `b`, among the first TOGETHER_ENTRIES of each's entries at each tier. */
+function heldTogether(source: RankingSource, a: string, b: string): boolean {
+  const seqs = new Set<number>();
+  for (let tier = 0; tier < TIERS.length; tier++) for (const seq of source.postings(a, tier, TOGETHER_ENTRIES)) seqs.add(seq);
+  for (let tier = 0; tier < TIERS.length; tier++) for (const seq of source.postings(b, tier, TOGETHER_ENTRIES)) if (seqs.has(seq)) return true;
+  return false;
+}
 
 /** The row of the article the first of `forms` that was taught was taught to, if any. */
 function taughtSeq(source: RankingSource, forms: readonly string[]): number | undefined {

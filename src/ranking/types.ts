@@ -52,6 +52,8 @@ export interface Ranking {
    * manner that nothing is sure of is ranked on 投诉 or "complaint" alone (complaint.ts). Absent: the question.
    */
   rankedAs?: string;
+  /** The question's words no article holds that were read as the two words one article holds (compounds.ts: "bloodwork"), as written. */
+  split?: string[];
   /** Index entries read. */
   postings: number;
   candidates: number;

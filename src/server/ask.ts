@@ -18,6 +18,7 @@ import { ruleWarnings } from "./write-warnings.ts";
 import { taughtOf, type Taught } from "../wechat/answering/taught.ts";
 import { SynonymTable } from "../ranking/synonyms.ts";
 import { unheldWords } from "../ranking/unheld.ts";
+import type { Ranking } from "../ranking/types.ts";
 import { termsOf } from "../ranking/words.ts";
 import { bareNumber } from "../ranking/cues.ts";
 
@@ -62,6 +63,12 @@ function choiceOf(c: Choice<Scored>, ranked: readonly Scored[], taught: Taught |
   return { choice: c.kind, choice_why: why };
 }
 
+/** The question's words no article holds, but those read as the two words of a compound one article holds. */
+function unheldOf(q: string, ranking: Ranking, synonyms: SynonymTable | null): string[] {
+  const split = new Set((ranking.split ?? []).flatMap((w) => termsOf(w)));
+  return unheldWords(q, ranking.terms.map((t) => t.term), synonyms).filter((t) => !split.has(t));
+}
+
 export async function getAsk(ctx: AppContext, req: SignedRequest) {
   const f = new Fields(req.fields).only(["q", "generate", "after"]);
   const generate = f.bool("generate") ?? false;
@@ -95,7 +102,9 @@ export async function getAsk(ctx: AppContext, req: SignedRequest) {
     ...(ranking.rankedAs === undefined ? {} : { ranked_as: ranking.rankedAs }),
     // The question's words no article holds, nor a synonym group of them: they count against every article's share of it.
     // Not of "another", whose ranking is the question before's.
-    ...(reading?.how === "another" || ranking.rankedAs !== undefined ? {} : { unheld: unheldWords(q, ranking.terms.map((t) => t.term), SynonymTable.of(ctx.read.content.synonyms(), termsOf)) }),
+    // A compound read as two words one article holds (compounds.ts): named so, not as held by none.
+    ...(ranking.split ? { split: ranking.split } : {}),
+    ...(reading?.how === "another" || ranking.rankedAs !== undefined ? {} : { unheld: unheldOf(q, ranking, SynonymTable.of(ctx.read.content.synonyms(), termsOf)) }),
     postings_read: ranking.postings,
     candidates: ranking.candidates,
     articles: ranking.articles,

@@ -298,6 +298,12 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect(rant).toMatch(/^ranked as    "投诉" alone: a complaint of someone's manner/m);
     expect(rant).toMatch(/^terms        投\(.*投诉\(/m);
     expect(rant).not.toMatch(/^not held/m);
+    // A compound no article holds whole, read as two words one article holds: named as split, not as not held.
+    expect((await cli("add", "id=lab", "title=Lab results", "url=https://e.com/lab", "body=Blood work results come back in 24 hours.")).code).toBe(0);
+    const compound = (await cli("ask", "how long for bloodwork results")).out;
+    expect(compound).toContain("answered as  answer:lab");
+    expect(compound).toMatch(/^split        bloodwork \(no article holds it whole: read as the two words one article holds\)$/m);
+    expect(compound).not.toMatch(/^not held.*bloodwork/m);
     r = await cli("ask", "顺丰几天能送到？", "--json");
     expect(JSON.parse(r.out)).toMatchObject({ answer: "answer:ship", choice: "one", articles: [{ id: "ship" }] });
     expect((await cli("ask")).code).toBe(2);

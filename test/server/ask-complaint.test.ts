@@ -1,6 +1,8 @@
 /**
- * A complaint of someone's manner, through the server: the callback sends the complaints article,
- * and `replyd ask` says what was ranked in the question's place (src/ranking/complaint.ts, server/ask.ts).
+ * What the ranking reads in place of the follower's words, through the server: a complaint of
+ * someone's manner — the callback sends the complaints article, and `replyd ask` says what was
+ * ranked in the question's place (src/ranking/complaint.ts) — and a compound read as two words
+ * (src/ranking/compounds.ts), which `replyd ask` names as split, not as held by no article.
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { parseXml, type XmlNode } from "../../src/wechat/door/xml.ts";
@@ -37,4 +39,13 @@ test("replyd ask says the rant was ranked on the complaints word alone, and name
   const own = (await t.call("GET", "/api/cli/ask", [["q", "can i transfer my prescription from kevin"]], { key: READER })).data as { ranked_as?: string; unheld?: string[] };
   expect(own.ranked_as).toBeUndefined();
   expect(own.unheld).toContain("kevin");
+});
+
+test("replyd ask names a compound read as two words as split, not among the words no article holds", async () => {
+  const r = (await t.call("GET", "/api/cli/ask", [["q", "does the prescriptionfree counter close at 9pm"]], { key: READER })).data as { split?: string[]; unheld?: string[]; terms: { term: string }[] };
+  expect(r.split).toEqual(["prescriptionfree"]);
+  expect(r.terms.map((x) => x.term)).toContain("prescript");
+  expect(r.unheld ?? []).not.toContain("prescriptionfre");
+  const whole = (await t.call("GET", "/api/cli/ask", [["q", "does the counter close at 9pm"]], { key: READER })).data as { split?: string[] };
+  expect(whole.split).toBeUndefined();
 });

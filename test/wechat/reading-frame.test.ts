@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { rank } from "../../src/ranking/rank.ts";
-import { asksOfItByFrame } from "../../src/ranking/cues.ts";
+import { asksOfItByFrame } from "../../src/ranking/frame-of-it.ts";
 import { read, type Reading } from "../../src/wechat/answering/reading.ts";
 import { nextTurn, offer } from "../../src/wechat/answering/reading-turn.ts";
 import type { Turn } from "../../src/wechat/answering/conversation.ts";
@@ -35,9 +35,11 @@ async function conversation(...messages: string[]): Promise<{ last: Reading; fir
 
 describe("a question's frame about the thing read", () => {
   test("a question word, its verb, a pronoun and at most one word after", () => {
-    for (const text of ["how long does that take", "How long does that take?", "how much is it", "when does it close?", "where are they", "how long will that take", "what time does it open", "how does it work"]) expect(asksOfItByFrame(text)).toBe(true);
+    for (const text of ["how long does that take", "How long does that take?", "how much is it", "when does it close?", "where are they", "how long will that take", "what time does it open", "how does it work", "how much does it cost", "how much are they"]) expect(asksOfItByFrame(text)).toBe(true);
     // The "it" of a frame whose subject is named after it, the follower as subject, a thing named, two words after.
-    for (const text of ["how long does it take to get my results", "when do i pay", "how much is the flu shot", "how long does that take usually then", "is it free"]) expect(asksOfItByFrame(text)).toBe(false);
+    // The "it" of a frame whose subject is named after it, the follower as subject, a thing named, two words after,
+    // a word after is or are (this or that before a noun: "how much is that shingrix" after the flu shot — a review).
+    for (const text of ["how long does it take to get my results", "when do i pay", "how much is the flu shot", "how long does that take usually then", "is it free", "how much is that shingrix", "how much are those boxes"]) expect(asksOfItByFrame(text)).toBe(false);
   });
 
   test("after the transfer article, \"how long does that take\" stays on it: alone it leads with the article titled how long you hold it", async () => {
@@ -47,6 +49,12 @@ describe("a question's frame about the thing read", () => {
     expect(rank("how long does that take", pharmacy).articles[0]?.id).toBe("ready-alerts-hold-time");
     expect(last.how).toBe("followup");
     expect(shown(last)[0]).toBe("transfer-a-prescription");
+  });
+
+  test("a thing named after that is no frame: \"how much is that shingrix\" after the flu shot asks of shingles", async () => {
+    const { last, first } = await conversation("when can i get a flu shot", "how much is that shingrix");
+    expect(first[0]).toBe("flu-covid-vaccines");
+    expect(shown(last)[0]).toBe("shingles-and-adult-vaccines");
   });
 
   test("a frame that names what it asks of after its \"it\" is not held to the article read", async () => {

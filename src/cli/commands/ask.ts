@@ -18,6 +18,8 @@ interface Asked {
   /** Rules the text matches that answer with nothing (passed over). */
   rule_warnings?: string[];
   terms: { term: string; idf: number }[];
+  /** The question's words no article holds, read as the two words one article holds ("bloodwork": a server from 0.2.21). */
+  split?: string[];
   /** The words ranked in place of the question's: a complaint of someone's manner ranked on 投诉 or "complaint" alone (a server from 0.2.21). */
   ranked_as?: string;
   /** The question's words no article holds, nor a synonym group of them (absent from a server before 0.2.6). */
@@ -69,6 +71,7 @@ export async function ask(c: CommandContext): Promise<void> {
     lines.push(`terms        ${r.terms.map((t) => `${asTyped(t.term, r.ranked_as ?? typed)}(${t.idf.toFixed(1)})`).join(" ") || "(none the articles hold)"}`);
     // The question's words no article holds: they count against every article's share of it (an
     // operator could not see why "pano mag cash in" held 19 % of the cash-in article).
+    if (r.split?.length) lines.push(`split        ${r.split.map((w) => oneLine(w, 40)).join(" ")} (no article holds ${r.split.length === 1 ? "it" : "them"} whole: read as the two words one article holds)`);
     const unheld = r.unheld ?? [];
     if (unheld.length) lines.push(`not held     ${unheld.map((t) => asTyped(t, q)).join(" ")} (no article holds ${unheld.length === 1 ? "it" : "them"}: teach the question, or make ${unheld.length === 1 ? "it a synonym" : "them synonyms"} of the articles' words)`);
     for (const [i, a] of r.articles.entries()) {
