@@ -8,6 +8,7 @@
  * article: score.ts queryTerms).
  */
 import { termsOf } from "./words.ts";
+import { otherSpelling } from "./spellings-en.ts";
 
 export const COMPOUNDS = {
   /** Letters of each part ("carpet" is no car + pet; "carpark" is lost with it), and of a word tried at most. */
@@ -30,6 +31,26 @@ export interface CompoundSource {
 function usedTerm(text: string, source: CompoundSource): string | null {
   const t = termsOf(text);
   return t.length === 1 && source.df(t[0] as string) > 0 ? (t[0] as string) : null;
+}
+
+/** An English word of a question, full-width too, with nothing but space or punctuation beside it. */
+const SPELLED = /(?<![A-Za-z0-9Ａ-Ｚａ-ｚ０-９'’‘´-])[A-Za-zＡ-Ｚａ-ｚ]{3,24}(?![A-Za-z0-9Ａ-Ｚａ-ｚ０-９'’‘´-])/gu;
+
+/**
+ * `text` with each word no article holds written in its other spelling (spellings-en.ts: "colour",
+ * "color") where an article holds that. At most COMPOUNDS.words words with another spelling are looked up.
+ */
+export function otherSpellings(text: string, source: CompoundSource): string {
+  let looked = 0;
+  return text.replace(SPELLED, (written) => {
+    const word = written.normalize("NFKC").toLowerCase();
+    const other = otherSpelling(word);
+    if (other === undefined || looked >= COMPOUNDS.words) return written;
+    looked++;
+    const whole = termsOf(word);
+    if (whole.length !== 1 || source.df(whole[0] as string) > 0) return written;
+    return usedTerm(other, source) === null ? written : other;
+  });
 }
 
 /** `text` with each word no article holds written as the two it is made of, where one article holds both; and the words so split, as written. */

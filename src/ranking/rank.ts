@@ -19,7 +19,7 @@ import { askedOf, passageText, scoreArticle, type CorpusStats } from "./score.ts
 import { TIER_WEIGHT, TIERS } from "./tiers.ts";
 import type { CandidateRow, RankedArticle, Ranking } from "./types.ts";
 import { askedForms } from "./taught-form.ts";
-import { splitCompounds } from "./compounds.ts";
+import { otherSpellings, splitCompounds } from "./compounds.ts";
 
 export const RANKING_LIMITS = {
   /** Characters of a question that take part. */
@@ -84,8 +84,9 @@ function rankRead(given: Question, bare: string, complained: string | null, sour
   // What is ranked of the message: as much as RANKING_LIMITS.questionChars holds with the words
   // added after it, its compounds split (and cut again: a split adds a space).
   const room = RANKING_LIMITS.questionChars - (added ? added.length + 1 : 0);
-  const own = splitCompounds(bare.slice(0, room), compounds);
-  const context = given.context === undefined ? undefined : splitCompounds(given.context.slice(0, RANKING_LIMITS.questionChars), compounds);
+  const readWords = (text: string) => splitCompounds(otherSpellings(text, compounds), compounds);
+  const own = readWords(bare.slice(0, room));
+  const context = given.context === undefined ? undefined : readWords(given.context.slice(0, RANKING_LIMITS.questionChars));
   const ownText = own.text.slice(0, room);
   const q = { ...given, text: added ? `${ownText} ${added}` : ownText, ...(context ? { context: context.text } : {}) };
   const split = [...own.split, ...(context?.split ?? [])];
