@@ -124,7 +124,12 @@ export interface Row {
   conversation: number;
 }
 
-const METRICS: Record<Pair["kind"], [string, string]> = {
+/** An "another" pair whose follower says what they meant (followup_article labelled) is tallied as "meant": is that article offered in the reply. */
+type Tallied = Pair["kind"] | "meant";
+const talliedAs = (p: Pair): Tallied => (p.kind === "another" && p.followup_article ? "meant" : p.kind);
+
+const METRICS: Record<Tallied, [string, string]> = {
+  meant: ["the one meant first", "the one meant offered"],
   stay: ["right first", "right offered"],
   move: ["right first", "right offered"],
   change: ["right first", "right offered"],
@@ -135,7 +140,12 @@ const METRICS: Record<Pair["kind"], [string, string]> = {
 
 function tallyOf(p: Pair, r: Replies, t: Tally, misses: string[]): void {
   t.n++;
-  if (p.kind === "another") {
+  if (talliedAs(p) === "meant") {
+    // The follower said what they meant: whether the reply offers it (it may be the article they were offered first, whose body answers what they meant).
+    if (r.second[0] === p.followup_article) t.a++;
+    else misses.push(`${p.id} meant ${p.first} [${r.first.join(",") || "nothing"}] → ${p.followup}: ${r.second.join(",") || "nothing"} (want ${p.followup_article})`);
+    if (r.second.includes(p.followup_article as string)) t.b++;
+  } else if (p.kind === "another") {
     if (r.second.length && r.second.every((id) => !r.first.includes(id))) t.a++;
     if ([...r.first, ...r.second].includes(p.first_article as string)) t.b++;
   } else if (p.kind === "offtopic") {
@@ -159,7 +169,7 @@ export async function evaluate(pairs: readonly Pair[], answer: Answerer) {
   const together: Record<string, Tally> = {};
   const misses: string[] = [];
   for (const p of pairs) {
-    const k = `${p.account.slice(0, 2)}.${p.kind}`;
+    const k = `${p.account.slice(0, 2)}.${talliedAs(p)}`;
     tallyOf(p, await answer(p, false), (alone[k] ??= { n: 0, a: 0, b: 0 }), []);
     tallyOf(p, await answer(p, true), (together[k] ??= { n: 0, a: 0, b: 0 }), misses);
   }
@@ -167,7 +177,7 @@ export async function evaluate(pairs: readonly Pair[], answer: Answerer) {
   const f3 = (x: number, n: number) => +(x / Math.max(n, 1)).toFixed(3);
   for (const k of Object.keys(together).sort()) {
     const [x, y] = [alone[k] as Tally, together[k] as Tally];
-    const kind = k.slice(3) as Pair["kind"];
+    const kind = k.slice(3) as Tallied;
     rows.push({ set: k, n: y.n, metric: METRICS[kind][0], alone: f3(x.a, x.n), conversation: f3(y.a, y.n) });
     rows.push({ set: k, n: y.n, metric: METRICS[kind][1], alone: f3(x.b, x.n), conversation: f3(y.b, y.n) });
   }

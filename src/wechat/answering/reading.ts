@@ -84,6 +84,19 @@ export function pickedFromList(text: string, last: Turn | undefined): string | u
   return n === null ? undefined : entryOf(last as Turn, n);
 }
 
+/**
+ * `meant` ranked alone, nothing left out, when that ranking is sure of an article `last` offered. Not
+ * with the question before: its words pulled back the article turned down ("not that one, it came
+ * smashed" after the delivery article, "i use the website not the app" after the bank connection).
+ */
+async function sureOfOffered(meant: string, last: Turn, rank: Ranker): Promise<{ question: Question; ranked: RankingResult } | undefined> {
+  const question: Question = { text: meant };
+  const ranked = await rank(question);
+  if (!ranked || ranked === "busy") return undefined;
+  const c = choose(ranked.articles);
+  return c.kind === "one" && last.offered.includes(c.article.id) ? { question, ranked } : undefined;
+}
+
 /** What nothing is ranked for: no article is offered. */
 const NOTHING: RankingResult = { terms: [], postings: 0, candidates: 0, articles: [] };
 
@@ -108,6 +121,11 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
     // the first offered, no longer remembered, had come round again (a council's walkthrough: six
     // "not this one", then the first article again).
     if (last.offered.length >= CONTEXT.excluded) return { how: "another", question, asked: spoken(last.text, last.earlier), ranked: NOTHING };
+    // What they meant, ranked on its own, is sure of an article offered: that article again,
+    // its card now showing what answers the words meant — the follower had not read that far ("不是这个
+    // 我问的是二套房的利率" after the rates article, which lists the second home's: the housing fund's walkthrough).
+    const again = then ? await sureOfOffered(then, last, rank) : undefined;
+    if (again) return { how: "another", ...again, asked: spoken(last.text, last.earlier), meant: then as string };
     return { how: "another", question, asked: spoken(last.text, last.earlier), ranked: await rank(question), ...(then ? { meant: then } : {}) };
   }
   // A pick of nothing ("第二个" after the fallback, "the fifth" after three), or "换一个" and "第二个"

@@ -1,0 +1,56 @@
+/**
+ * "Not this one, I meant …" after an article whose body answers what is meant: that article again
+ * when the words meant, ranked on their own and nothing left out, are sure of it; else the articles
+ * not yet offered (src/wechat/answering/reading.ts sureOfOffered). Not read with the question before:
+ * its words pull back the article turned down (test/wechat/reading.test.ts: "i use the website").
+ */
+import { describe, expect, test } from "bun:test";
+import { rank } from "../../src/ranking/rank.ts";
+import { read, type Reading } from "../../src/wechat/answering/reading.ts";
+import { nextTurn, offer } from "../../src/wechat/answering/reading-turn.ts";
+import type { Turn } from "../../src/wechat/answering/conversation.ts";
+import { MemorySource } from "../../bench/eval/memory-source.ts";
+import { loadSet } from "../../bench/eval/sets.ts";
+
+const fundAccount = loadSet("walk-zh").accounts.find((a) => a.id === "zh-housing-linjiang");
+if (!fundAccount) throw new Error("the housing fund walkthrough is missing from bench/eval/faq-walk");
+const fund = new MemorySource(fundAccount.articles);
+const shown = (r: Reading) => {
+  if (r.how === "pick") return [r.id];
+  const c = offer(r);
+  return c.kind === "one" ? [c.article.id] : c.kind === "list" ? c.articles.map((a) => a.id) : [];
+};
+async function conversation(first: string, then: string): Promise<{ first: string[]; last: Reading }> {
+  const r1 = await read(first, [], async (q) => rank(q, fund));
+  const s1 = shown(r1);
+  const turns: Turn[] = [nextTurn(r1, [], "m0", 0, s1)];
+  return { first: s1, last: await read(then, turns, async (q) => rank(q, fund)) };
+}
+
+describe("another, saying what was meant", () => {
+  test("the words meant sure of the article offered: that article again, first, its card on what was meant", async () => {
+    const { first, last } = await conversation("贷款利率多少", "不是这个 我问的是二套房的利率");
+    expect(first).toEqual(["loan-interest-rates"]);
+    expect(last).toMatchObject({ how: "another", meant: "我问的是二套房的利率", question: { text: "我问的是二套房的利率" } });
+    expect(last.question.exclude).toBeUndefined();
+    expect(shown(last)[0]).toBe("loan-interest-rates");
+    const card = offer(last as Exclude<Reading, { how: "pick" }>);
+    const passage = card.kind === "list" ? card.articles[0]?.passage : card.kind === "one" ? card.article.passage : null;
+    expect(passage).toContain("二套");
+  });
+
+  test("the words meant sure of no article offered: the articles not yet offered, as before", async () => {
+    const { first, last } = await conversation("离职提取咋弄", "不是问这个 我问的是离职后能不能自己继续交");
+    expect(first).toEqual(["withdrawal-resignation"]);
+    expect(last.how).toBe("another");
+    expect(last.question.exclude).toEqual(["withdrawal-resignation"]);
+    expect(shown(last)).not.toContain("withdrawal-resignation");
+    expect(shown(last)).toContain("flexible-employment-deposit");
+  });
+
+  test("\"another\" with nothing meant leaves out what was offered, however sure the question is of it", async () => {
+    const { first, last } = await conversation("贷款利率多少", "换一个");
+    expect(first).toEqual(["loan-interest-rates"]);
+    expect(shown(last)).not.toContain("loan-interest-rates");
+  });
+});
