@@ -6,6 +6,7 @@
  */
 import { termsOf } from "./words.ts";
 import { courtesyOf } from "./courtesy.ts";
+import { asksOfItByFrame } from "./frame-of-it.ts";
 
 /**
  * At most this many parts are ranked, the last: a message is one follower's, not a list of
@@ -56,7 +57,10 @@ export function partsOf(text: string, spaced = false): Part[] {
     const part = text.slice(from, end).trim();
     from = end + (m ? m[0].length : 0);
     if (!part || !saysSomething(termsOf(part)) || courtesyOf(part) !== null) continue;
-    parts.push({ text: part, asks: ASKS_HAN.test(part) || ASKS_LATIN.test(part) || /[?？]/.test(m?.[0] ?? "") });
+    // A question's frame about the thing named before it ("…from walgreens to u? how long does it
+    // take") asks of that part, not a question of its own: ranked alone, its "long" found the article
+    // titled "how long do you hold it" (a pharmacy's walkthrough).
+    parts.push({ text: part, asks: (ASKS_HAN.test(part) || ASKS_LATIN.test(part) || /[?？]/.test(m?.[0] ?? "")) && !asksOfItByFrame(part) });
   }
   return parts.length >= 2 ? parts.slice(-MOST_PARTS) : [];
 }
