@@ -8,7 +8,7 @@
  * after 9pm" and "the staff were never rude" complain of no one (a review). An account with no
  * complaints article holds no such word: it counts against every article alike.
  */
-import { fold } from "./fold.ts";
+import { fold, foldJoined } from "./fold.ts";
 
 /** 态度 is a person's; being ignored, shouted at or sworn at is the follower's. */
 const MANNER_HAN = /态度(?:太|很|真|好|非常|特别|极其|超|极)?(?:差|不好|恶劣|差劲|冷淡|蛮横|傲慢)|爱答不理|爱理不理|没人理|不理人|(?:骂|凶|吼|训|怼)(?:我|我们|我妈|我爸|我家)|对(?:我|我们)(?:太|很|特别|超|好|那么|这么)?(?:凶|不耐烦|不客气|态度)/u;
@@ -25,7 +25,7 @@ const MANNER_LATIN = new RegExp(
 
 /** The word added to a message complaining of someone's manner (`text`: as much of it as is ranked); null when it does not. */
 export function complaint(text: string): string | null {
-  const f = fold(text.replace(/[\u2018\u2019\u00b4']/g, ""));
+  const f = foldJoined(text);
   if (MANNER_HAN.test(f.replace(/ /g, ""))) return "投诉";
   return MANNER_LATIN.test(f) ? "complaint" : null;
 }

@@ -16,3 +16,6 @@ export function fold(text: string): string {
   lastFold = { text, f };
   return f;
 }
+
+/** fold(), an apostrophe dropped first so that a contraction reads as one word ("wasn't" as wasnt, not "wasn t"), however typed (' ’ ‘ ´). */
+export const foldJoined = (text: string): string => fold(text.replace(/[\u2018\u2019\u00b4']/g, ""));

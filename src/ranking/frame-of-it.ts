@@ -7,10 +7,10 @@
  * shingles: a review). Not "how long does it take to get the results" (the "it" of a frame, what it
  * asks of named after), nor a pronoun that is the follower ("when do i").
  */
-import { fold } from "./fold.ts";
+import { foldJoined } from "./fold.ts";
 
 const ASKS = "(?:how (?:long|much|many|often|soon|late|early)|how|when|where|what time|why)";
 const PRONOUN = "(?:it|that|this|they|those|these)";
 const FRAME_OF_IT = new RegExp(`^${ASKS} (?:(?:does|do|did|will|would|can|could|should) ${PRONOUN}(?: [\\p{L}\\p{N}]+)?|(?:is|are|was|were|has|have) ${PRONOUN})$`, "u");
 
-export const asksOfItByFrame = (text: string): boolean => FRAME_OF_IT.test(fold(text.replace(/[\u2018\u2019\u00b4']/g, "")));
+export const asksOfItByFrame = (text: string): boolean => FRAME_OF_IT.test(foldJoined(text));
