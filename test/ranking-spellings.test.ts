@@ -1,7 +1,7 @@
-/** A British or American spelling no article holds read as the other (src/ranking/spellings-en.ts, compounds.ts otherSpellings). */
+/** A British or American spelling no article holds read as the other (src/ranking/spellings-en.ts). */
 import { describe, expect, test } from "bun:test";
-import { COMPOUNDS, otherSpellings, type CompoundSource } from "../src/ranking/compounds.ts";
-import { otherSpelling } from "../src/ranking/spellings-en.ts";
+import { COMPOUNDS, type CompoundSource } from "../src/ranking/compounds.ts";
+import { otherSpelling, otherSpellings } from "../src/ranking/spellings-en.ts";
 import { rank } from "../src/ranking/rank.ts";
 import { termsOf } from "../src/ranking/words.ts";
 import { MemorySource } from "../bench/eval/memory-source.ts";

@@ -8,7 +8,6 @@
  * article: score.ts queryTerms).
  */
 import { termsOf } from "./words.ts";
-import { otherSpelling } from "./spellings-en.ts";
 
 export const COMPOUNDS = {
   /** Letters of each part ("carpet" is no car + pet; "carpark" is lost with it), and of a word tried at most. */
@@ -18,8 +17,13 @@ export const COMPOUNDS = {
   words: 8,
 } as const;
 
-/** A run of Latin letters, full-width ones too, not joined to other letters, digits, an apostrophe or a hyphen (a Chinese character beside it is no part of it: "bloodwork多少钱"). */
-const LATIN_WORD = new RegExp(`(?<![A-Za-z0-9Ａ-Ｚａ-ｚ０-９'’‘´-])[A-Za-zＡ-Ｚａ-ｚ]{${COMPOUNDS.part * 2},${COMPOUNDS.longest}}(?![A-Za-z0-9Ａ-Ｚａ-ｚ０-９'’‘´-])`, "gu");
+/**
+ * Runs of `min` to `max` Latin letters, full-width ones too, not joined to other letters, digits, an
+ * apostrophe or a hyphen (a Chinese character beside one is no part of it: "bloodwork多少钱").
+ */
+export const latinWords = (min: number, max: number): RegExp =>
+  new RegExp(`(?<![A-Za-z0-9Ａ-Ｚａ-ｚ０-９'’‘´-])[A-Za-zＡ-Ｚａ-ｚ]{${min},${max}}(?![A-Za-z0-9Ａ-Ｚａ-ｚ０-９'’‘´-])`, "gu");
+const LATIN_WORD = latinWords(COMPOUNDS.part * 2, COMPOUNDS.longest);
 
 /** What splitting reads of the account: how many articles hold a term, and whether one holds two. */
 export interface CompoundSource {
@@ -28,29 +32,15 @@ export interface CompoundSource {
 }
 
 /** The one term `text` is read as when it is one word the account uses, else null. */
-function usedTerm(text: string, source: CompoundSource): string | null {
+export function usedTerm(text: string, source: CompoundSource): string | null {
   const t = termsOf(text);
   return t.length === 1 && source.df(t[0] as string) > 0 ? (t[0] as string) : null;
 }
 
-/** An English word of a question, full-width too, with nothing but space or punctuation beside it. */
-const SPELLED = /(?<![A-Za-z0-9Ａ-Ｚａ-ｚ０-９'’‘´-])[A-Za-zＡ-Ｚａ-ｚ]{3,24}(?![A-Za-z0-9Ａ-Ｚａ-ｚ０-９'’‘´-])/gu;
-
-/**
- * `text` with each word no article holds written in its other spelling (spellings-en.ts: "colour",
- * "color") where an article holds that. At most COMPOUNDS.words words with another spelling are looked up.
- */
-export function otherSpellings(text: string, source: CompoundSource): string {
-  let looked = 0;
-  return text.replace(SPELLED, (written) => {
-    const word = written.normalize("NFKC").toLowerCase();
-    const other = otherSpelling(word);
-    if (other === undefined || looked >= COMPOUNDS.words) return written;
-    looked++;
-    const whole = termsOf(word);
-    if (whole.length !== 1 || source.df(whole[0] as string) > 0) return written;
-    return usedTerm(other, source) === null ? written : other;
-  });
+/** `word` is read as one term no article holds: not a stop word or filler ("without", "anything"), which says nothing whole or split, nor a word in use. */
+export function heldByNone(word: string, source: CompoundSource): boolean {
+  const whole = termsOf(word);
+  return whole.length === 1 && source.df(whole[0] as string) === 0;
 }
 
 /** `text` with each word no article holds written as the two it is made of, where one article holds both; and the words so split, as written. */
@@ -61,9 +51,7 @@ export function splitCompounds(text: string, source: CompoundSource): { text: st
     if (looked >= COMPOUNDS.words) return written;
     looked++;
     const word = written.normalize("NFKC");
-    const whole = termsOf(word);
-    // A stop word or filler ("without", "anything") says nothing whole or split; a word in use is read as it is.
-    if (whole.length !== 1 || source.df(whole[0] as string) > 0) return written;
+    if (!heldByNone(word, source)) return written;
     let best: { at: number; df: number } | null = null;
     for (let at = COMPOUNDS.part; at <= word.length - COMPOUNDS.part; at++) {
       const a = usedTerm(word.slice(0, at), source);

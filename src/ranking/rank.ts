@@ -19,7 +19,8 @@ import { askedOf, passageText, scoreArticle, type CorpusStats } from "./score.ts
 import { TIER_WEIGHT, TIERS } from "./tiers.ts";
 import type { CandidateRow, RankedArticle, Ranking } from "./types.ts";
 import { askedForms } from "./taught-form.ts";
-import { otherSpellings, splitCompounds } from "./compounds.ts";
+import { splitCompounds } from "./compounds.ts";
+import { otherSpellings } from "./spellings-en.ts";
 
 export const RANKING_LIMITS = {
   /** Characters of a question that take part. */

@@ -3,10 +3,11 @@
  * "center", "paediatric" and "pediatric", "organise" and "organize"): Porter's stems keep them apart
  * (colour, color; centr, center; organis, organ), so a Leeds follower's "paediatric clinic" found
  * nothing in an American account's "Pediatric clinic". A question's word no article holds is read
- * as its other spelling when some article holds that (compounds.ts reads the question so). Only
+ * as its other spelling when some article holds that (rank.ts reads the question so, before compounds.ts). Only
  * pairs that are one word wherever they stand: not cheque (check), tyre (tire), metre (meter),
  * storey (story), kerb (curb) or draught (draft), whose other spelling is another word too.
  */
+import { COMPOUNDS, heldByNone, latinWords, usedTerm, type CompoundSource } from "./compounds.ts";
 
 /** British, American — as pairs, each read as the other when it is the one no article holds. */
 const PAIRS = `colour color colours colors coloured colored favourite favorite favourites favorites favour favor
@@ -39,3 +40,21 @@ for (let i = 0; i + 1 < PAIRS.length; i += 2) {
 
 /** The other spelling of `word` (lower case), if it has one. */
 export const otherSpelling = (word: string): string | undefined => OTHER.get(word);
+
+/** A word of a question that may have another spelling: three letters ("mum") to the longest word tried. */
+const SPELLED = latinWords(3, COMPOUNDS.longest);
+
+/**
+ * `text` with each word no article holds written in its other spelling where an article holds that.
+ * At most COMPOUNDS.words words with another spelling are looked up.
+ */
+export function otherSpellings(text: string, source: CompoundSource): string {
+  let looked = 0;
+  return text.replace(SPELLED, (written) => {
+    const word = written.normalize("NFKC").toLowerCase();
+    const other = otherSpelling(word);
+    if (other === undefined || looked >= COMPOUNDS.words) return written;
+    looked++;
+    return heldByNone(word, source) && usedTerm(other, source) !== null ? other : written;
+  });
+}
