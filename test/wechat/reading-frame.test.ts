@@ -1,42 +1,26 @@
 /**
  * A follow-up that is only a question's frame about the thing read ("how long does that take"):
  * not moved to the article whose head holds the frame's words, and led by the article read when the
- * reading together ranks it close (src/ranking/cues.ts asksOfItByFrame, wechat/answering/reading.ts).
+ * reading together ranks it close (src/ranking/frame-of-it.ts, wechat/answering/reading.ts).
  */
 import { describe, expect, test } from "bun:test";
-import { rank } from "../../src/ranking/rank.ts";
 import { asksOfItByFrame } from "../../src/ranking/frame-of-it.ts";
-import { read, type Reading } from "../../src/wechat/answering/reading.ts";
-import { nextTurn, offer } from "../../src/wechat/answering/reading-turn.ts";
-import type { Turn } from "../../src/wechat/answering/conversation.ts";
+import type { Reading } from "../../src/wechat/answering/reading.ts";
+import { rank } from "../../src/ranking/rank.ts";
 import { MemorySource } from "../../bench/eval/memory-source.ts";
 import { loadSet } from "../../bench/eval/sets.ts";
+import { conversationIn, shown } from "./reading-helpers.ts";
 
 const pharmacyAccount = loadSet("walk-en").accounts.find((a) => a.id === "en-pharmacy-brightwell");
 if (!pharmacyAccount) throw new Error("the pharmacy walkthrough is missing from bench/eval/faq-walk");
 const pharmacy = new MemorySource(pharmacyAccount.articles);
-const shown = (r: Reading) => {
-  if (r.how === "pick") return [r.id];
-  const c = offer(r);
-  return c.kind === "one" ? [c.article.id] : c.kind === "list" ? c.articles.map((a) => a.id) : [];
-};
-async function conversation(...messages: string[]): Promise<{ last: Reading; first: string[] }> {
-  let turns: Turn[] = [];
-  let r: Reading | undefined;
-  let first: string[] = [];
-  for (const m of messages) {
-    r = await read(m, turns, async (q) => rank(q, pharmacy));
-    const s = shown(r);
-    if (!turns.length) first = s;
-    turns = [nextTurn(r, turns, `m${turns.length}`, 0, s)];
-  }
-  return { last: r as Reading, first };
+async function conversation(first: string, then: string): Promise<{ first: string[]; last: Reading }> {
+  return { first: shown(await conversationIn(pharmacy, first)), last: await conversationIn(pharmacy, first, then) };
 }
 
 describe("a question's frame about the thing read", () => {
   test("a question word, its verb, a pronoun and at most one word after", () => {
     for (const text of ["how long does that take", "How long does that take?", "how much is it", "when does it close?", "where are they", "how long will that take", "what time does it open", "how does it work", "how much does it cost", "how much are they"]) expect(asksOfItByFrame(text)).toBe(true);
-    // The "it" of a frame whose subject is named after it, the follower as subject, a thing named, two words after.
     // The "it" of a frame whose subject is named after it, the follower as subject, a thing named, two words after,
     // a word after is or are (this or that before a noun: "how much is that shingrix" after the flu shot — a review).
     for (const text of ["how long does it take to get my results", "when do i pay", "how much is the flu shot", "how long does that take usually then", "is it free", "how much is that shingrix", "how much are those boxes"]) expect(asksOfItByFrame(text)).toBe(false);

@@ -5,26 +5,17 @@
  * its words pull back the article turned down (test/wechat/reading.test.ts: "i use the website").
  */
 import { describe, expect, test } from "bun:test";
-import { rank } from "../../src/ranking/rank.ts";
-import { read, type Reading } from "../../src/wechat/answering/reading.ts";
-import { nextTurn, offer } from "../../src/wechat/answering/reading-turn.ts";
-import type { Turn } from "../../src/wechat/answering/conversation.ts";
+import type { Reading } from "../../src/wechat/answering/reading.ts";
+import { offer } from "../../src/wechat/answering/reading-turn.ts";
 import { MemorySource } from "../../bench/eval/memory-source.ts";
 import { loadSet } from "../../bench/eval/sets.ts";
+import { conversationIn, shown } from "./reading-helpers.ts";
 
 const fundAccount = loadSet("walk-zh").accounts.find((a) => a.id === "zh-housing-linjiang");
 if (!fundAccount) throw new Error("the housing fund walkthrough is missing from bench/eval/faq-walk");
 const fund = new MemorySource(fundAccount.articles);
-const shown = (r: Reading) => {
-  if (r.how === "pick") return [r.id];
-  const c = offer(r);
-  return c.kind === "one" ? [c.article.id] : c.kind === "list" ? c.articles.map((a) => a.id) : [];
-};
 async function conversation(first: string, then: string): Promise<{ first: string[]; last: Reading }> {
-  const r1 = await read(first, [], async (q) => rank(q, fund));
-  const s1 = shown(r1);
-  const turns: Turn[] = [nextTurn(r1, [], "m0", 0, s1)];
-  return { first: s1, last: await read(then, turns, async (q) => rank(q, fund)) };
+  return { first: shown(await conversationIn(fund, first)), last: await conversationIn(fund, first, then) };
 }
 
 describe("another, saying what was meant", () => {

@@ -16,6 +16,7 @@ import { nextTurn, offer } from "../../src/wechat/answering/reading-turn.ts";
 import type { Turn } from "../../src/wechat/answering/conversation.ts";
 import { afterMarks } from "../../src/wechat/answering/sent-apart.ts";
 import { MemorySource } from "../../bench/eval/memory-source.ts";
+import { conversationIn, shown } from "./reading-helpers.ts";
 import { loadSet } from "../../bench/eval/sets.ts";
 import { anotherThen, asksAnother, asksOfItAlone, fewWords, refersBack } from "../../src/ranking/cues.ts";
 import { asksOfVariant, continuesQuestion } from "../../src/ranking/continuation.ts";
@@ -38,23 +39,8 @@ const evs = new MemorySource([
   { id: "claim", title: "Making a claim", keywords: "claim", body: "Call the claims line any time. A loss adjuster may visit your home." },
 ]);
 const ranker = async (q: Question) => rank(q, insurer);
-const shown = (r: Reading) => {
-  if (r.how === "pick") return [r.id];
-  const c = offer(r);
-  return c.kind === "one" ? [c.article.id] : c.kind === "list" ? c.articles.map((a) => a.id) : [];
-};
-
 /** The follower's messages in turn; the last one's reading. */
 const conversation = (...messages: string[]) => conversationIn(insurer, ...messages);
-async function conversationIn(account: MemorySource, ...messages: string[]): Promise<Reading> {
-  let turns: Turn[] = [];
-  let r: Reading | undefined;
-  for (const m of messages) {
-    r = await read(m, turns, async (q) => rank(q, account));
-    turns = [nextTurn(r, turns, `m${turns.length}`, 0, shown(r))];
-  }
-  return r as Reading;
-}
 const together = (text: string, context: string, account = insurer) => rank({ text, context }, account).articles;
 
 test("a message that does not lean, its own ranking not sure, stays on the article just read when that article holds its words: 'is there a fee' after cancelling", async () => {
