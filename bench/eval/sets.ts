@@ -10,6 +10,8 @@
  * - en: the English FAQ set bench/eval-en.ts builds from Debian's packages.
  * - fresh-zh, fresh-en: more of our own FAQ accounts, of other kinds (bench/eval/faq-fresh/, the same
  *   layout), made after every setting was chosen and never tuned on: both halves are held out.
+ * - fresh2-zh, fresh2-en: six more accounts of other kinds again (bench/eval/faq-fresh2/, the same layout),
+ *   written and labelled by helpers in Session 49 and measured before any change of that session: held out.
  * - walk-zh, walk-en: the two walkthroughs' accounts of Session 47 (bench/eval/faq-walk/, the same
  *   layout), labelled in Session 48; their misses were read and some mended, as a walkthrough's are.
  * - faq-zh, faq-en: our own FAQ accounts (bench/eval/faq/: accounts/*.json and questions.jsonl),
@@ -58,11 +60,12 @@ export interface EvalSet {
   accounts: Account[];
 }
 
-export const SET_NAMES = ["dev", "trial", "dureader", "nq", "en", "faq-zh", "faq-en", "fresh-zh", "fresh-en", "walk-zh", "walk-en"] as const;
+export const SET_NAMES = ["dev", "trial", "dureader", "nq", "en", "faq-zh", "faq-en", "fresh-zh", "fresh-en", "fresh2-zh", "fresh2-en", "walk-zh", "walk-en"] as const;
 
 const SHARED = resolve(process.cwd(), "../shared/eval");
 const FAQ = resolve(process.cwd(), "bench/eval/faq");
 const FRESH = resolve(process.cwd(), "bench/eval/faq-fresh");
+const FRESH2 = resolve(process.cwd(), "bench/eval/faq-fresh2");
 const WALK = resolve(process.cwd(), "bench/eval/faq-walk");
 
 /** FNV-1a over `set:id`: the question's half, the same on every run and machine. */
@@ -200,6 +203,10 @@ export function loadSet(name: string): EvalSet {
       return { name, language: "zh", accounts: faq(name, "zh", FRESH) };
     case "fresh-en":
       return { name, language: "en", accounts: faq(name, "en", FRESH) };
+    case "fresh2-zh":
+      return { name, language: "zh", accounts: faq(name, "zh", FRESH2) };
+    case "fresh2-en":
+      return { name, language: "en", accounts: faq(name, "en", FRESH2) };
     case "walk-zh":
       return { name, language: "zh", accounts: faq(name, "zh", WALK) };
     case "walk-en":
