@@ -1,0 +1,43 @@
+/**
+ * A pronoun leans on the question before unless an earlier clause of the same message names what it
+ * stands for (src/ranking/cues.ts pronounLeans): "graffiti on the bus shelter, pls can someone clean
+ * it" is a question of its own, "can someone clean it up" after the fly-tipping article is not.
+ */
+import { describe, expect, test } from "bun:test";
+import { leansOnBefore } from "../../src/ranking/cues.ts";
+import { MemorySource } from "../../bench/eval/memory-source.ts";
+import { loadSet } from "../../bench/eval/sets.ts";
+import { conversationIn, shown } from "./reading-helpers.ts";
+
+const councilAccount = loadSet("fresh2-en").accounts.find((a) => a.id === "en-council-marlow");
+if (!councilAccount) throw new Error("the council account is missing from bench/eval/faq-fresh2");
+const council = new MemorySource(councilAccount.articles);
+const DUMPED = "someone dumped rubbish bags in the alley behind us";
+
+describe("a pronoun whose subject the message names", () => {
+  test("a pronoun with no clause before it naming two words of a subject leans", () => {
+    // Words in the pronoun's own clause say what is done to it, not what it is; one word before a
+    // comma is said before the question (ok, hmm, thanks) — or a subject of one word, read with the question before.
+    for (const text of ["can I undo it?", "can my husband collect it?", "do I pay it twice if the ceiling and sofa are both ruined?", "ok, is it free?", "hmm, how much is it", "the sofa, is it in stock?", "ok and does it cost extra"]) expect(leansOnBefore(text)).toBe(true);
+  });
+
+  test("a pronoun after a clause naming two words or more stands for them: the message does not lean", () => {
+    for (const text of ["graffiti on the bus shelter on station road, pls can someone clean it", "bus shelter, can someone clean it", "can we get married at the town hall or is that a different office", "my mum's necklace was worth £6k, will I get all of it?", "I work till 9. can I get it after hours?"]) expect(leansOnBefore(text)).toBe(false);
+  });
+
+  test("after the fly-tipping article, a question of its own ending in \"it\" is read alone and gets what it gets alone", async () => {
+    expect(shown(await conversationIn(council, DUMPED))).toEqual(["fly-tipping"]);
+    const message = "graffiti on the bus shelter on station road, pls can someone clean it";
+    const r = await conversationIn(council, DUMPED, message);
+    expect(r.how).toBe("alone");
+    expect(shown(r)).toEqual(shown(await conversationIn(council, message)));
+  });
+
+  test("after the fly-tipping article, \"can someone clean it up\" is read with it and leads with it", async () => {
+    const r = await conversationIn(council, DUMPED, "can someone clean it up");
+    expect(r.how).toBe("followup");
+    expect(shown(r)[0]).toBe("fly-tipping");
+    // Alone, it leads with another article.
+    expect(shown(await conversationIn(council, "can someone clean it up"))[0]).not.toBe("fly-tipping");
+  });
+});
