@@ -1,6 +1,6 @@
 /**
- * A pronoun leans on the question before unless an earlier clause of the same message names what it
- * stands for (src/ranking/cues.ts pronounLeans): "graffiti on the bus shelter, pls can someone clean
+ * A pronoun, "also", "too" or "either" leans on the question before unless an earlier clause of the same
+ * message names what it stands for (src/ranking/cues.ts pointsBack): "graffiti on the bus shelter, pls can someone clean
  * it" is a question of its own, "can someone clean it up" after the fly-tipping article is not.
  */
 import { describe, expect, test } from "bun:test";
@@ -19,10 +19,18 @@ describe("a pronoun whose subject the message names", () => {
     // Words in the pronoun's own clause say what is done to it, not what it is; one word before a
     // comma is said before the question (ok, hmm, thanks) — or a subject of one word, read with the question before.
     for (const text of ["can I undo it?", "can my husband collect it?", "do I pay it twice if the ceiling and sofa are both ruined?", "ok, is it free?", "hmm, how much is it", "the sofa, is it in stock?", "ok and does it cost extra"]) expect(leansOnBefore(text)).toBe(true);
+    // "also", and "too" or "either" closing their clause, add to what was asked before.
+    for (const text of ["can my wife come too?", "is my garage covered too thanks", "can i also pay by card", "and not on sundays either"]) expect(leansOnBefore(text)).toBe(true);
   });
 
   test("a pronoun after a clause naming two words or more stands for them: the message does not lean", () => {
-    for (const text of ["graffiti on the bus shelter on station road, pls can someone clean it", "bus shelter, can someone clean it", "can we get married at the town hall or is that a different office", "my mum's necklace was worth £6k, will I get all of it?", "I work till 9. can I get it after hours?"]) expect(leansOnBefore(text)).toBe(false);
+    for (const text of ["graffiti on the bus shelter on station road, pls can someone clean it", "bus shelter, can someone clean it", "can we get married at the town hall or is that a different office", "my mum's necklace was worth £6k, will I get all of it?", "I work till 9. can I get it after hours?", "invoice emails arent arriving for some of my customers, they say nothing in spam either"]) expect(leansOnBefore(text)).toBe(false);
+  });
+
+  test("\"too\" before what it intensifies and a demonstrative before a time point back to nothing", () => {
+    for (const text of ["can you make the ashby table 220cm long? 200 is slightly too short", "my bin is too heavy to drag to the kerb", "is the outdoor pool opening earlier this summer?", "are you open this weekend", "that week i was away"]) expect(leansOnBefore(text)).toBe(false);
+    // …but the demonstrative before what is no time still does: "is that fee refundable".
+    expect(leansOnBefore("is that fee refundable")).toBe(true);
   });
 
   test("after the fly-tipping article, a question of its own ending in \"it\" is read alone and gets what it gets alone", async () => {
