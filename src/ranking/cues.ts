@@ -54,7 +54,7 @@ const ANOTHER = new Set(
  */
 /** How it is done, then a modal and a verb with no subject after it (网上能办吗, 现场能交吗; not 网上能办社保卡吗, nor 晚上能停车吗: a review). */
 const LEANS_HAN_HOW = /^(?:网上|线上|在线|手机上|电话|现场|窗口)(?:能|可以)\S{0,3}$/u;
-const LEANS_HAN = /(?:它们?|这个|那个|这种|这样|这些|那些|同样|(?<!不)一样(?=[吗么呢]|$)|(?<!再)也(?!许|就是|好)|(?:要|需要|得|还|会)另外|(?<=\p{Script=Han})另外(?:收|加|给|付|交|算)(?:钱|费|吗|不|呢|$)|^\p{Script=Han}(?:了|完)(?:之后|以后|多久|能|可以|会|还|就|怎么|要))/u;
+const LEANS_HAN = /(?:它们?|这个|那个|这种|这样|这些|那些|同样|(?<!不)(?<![跟和像同与如]\S*)一样(?=[吗么呢]|$)|(?<!再)也(?!许|就是|好)|(?:要|需要|得|还|会)另外|(?<=\p{Script=Han})另外(?:收|加|给|付|交|算)(?:钱|费|吗|不|呢|$)|^\p{Script=Han}(?:了|完)(?:之后|以后|多久|能|可以|会|还|就|怎么|要))/u;
 /**
  * …and a question with no subject, opening on a modal or a question word (会过期吗, 要带什么, 多久能出):
  * Chinese leaves out what was just said. Not 有没有 / 有: asking whether something exists names it.

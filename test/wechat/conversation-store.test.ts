@@ -318,7 +318,8 @@ describe("what a message says about the reply before it", () => {
     expect(leaning.filter((t) => !leansOnBefore(t))).toEqual([]);
     // 也 and 一样 in other senses: "maybe", "never again", "different", "one thing", "the same price" naming what it asks;
     // mine as a pit, yours signing off; words holding the letters.
-    const not = ["订单也许明天发货吗", "也许吧", "再也不买了", "和上次不一样", "包裹里少了一样东西", "一样的价格能包间吗", "样品怎么申请", "is there a gold mine tour?", "yours truly", "mineral water in the menu?", "your opening hours"];
+    // 一样 after what it is compared with, named in its clause (跟要飞起来一样: a simile, a second fresh account's washing machine).
+    const not = ["订单也许明天发货吗", "也许吧", "再也不买了", "和上次不一样", "包裹里少了一样东西", "一样的价格能包间吗", "样品怎么申请", "整个机器都在跳 跟要飞起来一样", "颜色和图片上一样吗", "is there a gold mine tour?", "yours truly", "mineral water in the menu?", "your opening hours"];
     expect(not.filter(leansOnBefore)).toEqual([]);
     // An acknowledgement stands alone, though it opens on 那 or holds 也.
     expect(["那好吧", "也好", "那也好"].every(standsAlone)).toBe(true);
