@@ -8,10 +8,11 @@
  *   bun bench/followups.ts [--half tune|held|all] [--set weight=0.5] [--set namesAnother=0.5] [--set ownHeld=0.35] [--set lead=2] [--binary] [--json] [--misses]
  *   bun bench/followups.ts --fresh [--binary] [--misses]    (bench/eval/followups-fresh on bench/eval/faq-fresh: never tuned on)
  *   bun bench/followups.ts --fresh2 [--binary] [--misses]    (bench/eval/followups-fresh2 on bench/eval/faq-fresh2: the second fresh set, Session 49)
+ *   bun bench/followups.ts --fresh3 [--binary] [--misses]    (bench/eval/followups-fresh3 on bench/eval/faq-fresh3: the third, its misses never read)
  *   bun bench/followups.ts --walk [--binary] [--misses]    (bench/eval/followups-walk on bench/eval/faq-walk: the walkthroughs' pairs)
  *   bun bench/followups.ts --second [--half tune|held|all] [--misses]    (bench/eval/followups-b: a second set on our accounts, Session 41)
- *   bun bench/followups.ts [--fresh|--fresh2|--walk] --cross    (each question of its own asked after every first question of the pairs)
- *   bun bench/followups.ts [--fresh|--fresh2|--walk] --standalone [PATH]    (default: the accounts' own questions.jsonl)
+ *   bun bench/followups.ts [--fresh|--fresh2|--fresh3|--walk] --cross    (each question of its own asked after every first question of the pairs)
+ *   bun bench/followups.ts [--fresh|--fresh2|--fresh3|--walk] --standalone [PATH]    (default: the accounts' own questions.jsonl)
  *   ./scripts/bench --only followups        (both)
  *
  * Kinds: stay (the follow-up is answered by the first question's article), move (by a neighbouring
@@ -41,13 +42,18 @@ import { clientFor, startReplyd, TOKEN, waitHealthy } from "./servers.ts";
 const ROOT = resolve(import.meta.dir, "eval");
 /** Followers' questions written blind to the articles (issue 34 D), when the tree has them. */
 const STANDALONE = join(ROOT, "faq", "questions.jsonl");
-const FRESH_ACCOUNTS = "faq-fresh";
-const FRESH_PAIRS = "followups-fresh";
-/** A second fresh set (Session 49): six accounts of other kinds again, their pairs written before any change of that session. */
-const FRESH2_ACCOUNTS = "faq-fresh2";
-const FRESH2_PAIRS = "followups-fresh2";
-const WALK_ACCOUNTS = "faq-walk";
-const WALK_PAIRS = "followups-walk";
+/**
+ * The pair sets on accounts of their own, each `--<flag>`: the fresh accounts (written after every
+ * setting was chosen, never tuned on), a second and a third fresh set (Session 49: written before any
+ * change of that session; the third's misses never read), the walkthroughs' (Session 48: a
+ * walkthrough's figure, its misses read).
+ */
+const HELD_OUT: Record<string, { accounts: string; pairs: string; title: string }> = {
+  fresh: { accounts: "faq-fresh", pairs: "followups-fresh", title: "the fresh accounts, never tuned on" },
+  fresh2: { accounts: "faq-fresh2", pairs: "followups-fresh2", title: "the second fresh accounts" },
+  fresh3: { accounts: "faq-fresh3", pairs: "followups-fresh3", title: "the third fresh accounts, their misses never read" },
+  walk: { accounts: "faq-walk", pairs: "followups-walk", title: "the walkthroughs' accounts" },
+};
 /** A second set on our accounts, written in the fresh set's manner (half without a cue word, moves in the follower's words). */
 const SECOND_PAIRS = "followups-b";
 
@@ -374,19 +380,15 @@ export async function followupsBench(report: (line: string) => void) {
   // Issue 34 D's questions, when the tree has them: questions of their own are answered no worse after another.
   const own = existsSync(STANDALONE) ? await standalone(STANDALONE, inMemory(accounts)) : [];
   if (own.length) printRows("  questions of their own, each right after the one before (bench/eval/faq/questions.jsonl, in memory):", own, report);
-  // The fresh accounts' pairs, when the tree has them: written after every setting was chosen.
-  const freshAccounts = loadAccounts(FRESH_ACCOUNTS);
-  const freshPairs = loadPairs(FRESH_PAIRS);
-  const fresh = freshPairs.length ? (await throughBinary(freshPairs, freshAccounts)).rows : [];
-  if (fresh.length) printRows(`  the fresh accounts, never tuned on (bench/eval/followups-fresh, ${freshPairs.length} pairs), through dist/replyd:`, fresh, report);
-  const fresh2Pairs = loadPairs(FRESH2_PAIRS);
-  const fresh2 = fresh2Pairs.length ? (await throughBinary(fresh2Pairs, loadAccounts(FRESH2_ACCOUNTS))).rows : [];
-  if (fresh2.length) printRows(`  the second fresh accounts (bench/eval/followups-fresh2, ${fresh2Pairs.length} pairs), through dist/replyd:`, fresh2, report);
-  // The walkthroughs' pairs (Session 48), when the tree has them: a walkthrough's figure, its misses read.
-  const walkPairs = loadPairs(WALK_PAIRS);
-  const walk = walkPairs.length ? (await throughBinary(walkPairs, loadAccounts(WALK_ACCOUNTS))).rows : [];
-  if (walk.length) printRows(`  the walkthroughs' accounts (bench/eval/followups-walk, ${walkPairs.length} pairs), through dist/replyd:`, walk, report);
-  return { memory: memory.rows, binary: binary.rows, reply_ms: t, standalone: own, fresh, fresh2, walk };
+  // The pair sets on accounts of their own, when the tree has them.
+  const heldOut: Record<string, Row[]> = {};
+  for (const [name, set] of Object.entries(HELD_OUT)) {
+    const pairs = loadPairs(set.pairs);
+    if (!pairs.length) continue;
+    heldOut[name] = (await throughBinary(pairs, loadAccounts(set.accounts))).rows;
+    printRows(`  ${set.title} (bench/eval/${set.pairs}, ${pairs.length} pairs), through dist/replyd:`, heldOut[name], report);
+  }
+  return { memory: memory.rows, binary: binary.rows, reply_ms: t, standalone: own, ...heldOut };
 }
 
 if (import.meta.main) {
@@ -400,8 +402,9 @@ if (import.meta.main) {
     else if (k === "lead") ANSWERS.lead = Number(v);
     else throw new Error(`unknown setting ${k}`);
   }
-  // --fresh, --fresh2 (accounts nobody tuned to), --walk (the walkthroughs'): every pair, --half does not apply.
-  const heldOut = args.includes("--fresh") ? { accounts: FRESH_ACCOUNTS, pairs: FRESH_PAIRS } : args.includes("--fresh2") ? { accounts: FRESH2_ACCOUNTS, pairs: FRESH2_PAIRS } : args.includes("--walk") ? { accounts: WALK_ACCOUNTS, pairs: WALK_PAIRS } : null;
+  // --fresh, --fresh2, --fresh3 (accounts nobody tuned to), --walk (the walkthroughs'): every pair, --half does not apply.
+  const flag = Object.keys(HELD_OUT).find((name) => args.includes(`--${name}`));
+  const heldOut = flag ? (HELD_OUT[flag] as (typeof HELD_OUT)[string]) : null;
   const accounts = loadAccounts(heldOut?.accounts ?? "faq");
   const tuning = tuningHalf(accounts.keys());
   // --second: the second set written on our accounts (Session 41), in the fresh set's manner.

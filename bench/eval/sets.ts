@@ -11,7 +11,9 @@
  * - fresh-zh, fresh-en: more of our own FAQ accounts, of other kinds (bench/eval/faq-fresh/, the same
  *   layout), made after every setting was chosen and never tuned on: both halves are held out.
  * - fresh2-zh, fresh2-en: six more accounts of other kinds again (bench/eval/faq-fresh2/, the same layout),
- *   written and labelled by helpers in Session 49 and measured before any change of that session: held out.
+ *   written and labelled by helpers in Session 49 and measured before any change of that session.
+ * - fresh3-zh, fresh3-en: six more again (bench/eval/faq-fresh3/), written in Session 49 and measured
+ *   only at its end: the set whose misses nobody read.
  * - walk-zh, walk-en: the two walkthroughs' accounts of Session 47 (bench/eval/faq-walk/, the same
  *   layout), labelled in Session 48; their misses were read and some mended, as a walkthrough's are.
  * - faq-zh, faq-en: our own FAQ accounts (bench/eval/faq/: accounts/*.json and questions.jsonl),
@@ -60,12 +62,13 @@ export interface EvalSet {
   accounts: Account[];
 }
 
-export const SET_NAMES = ["dev", "trial", "dureader", "nq", "en", "faq-zh", "faq-en", "fresh-zh", "fresh-en", "fresh2-zh", "fresh2-en", "walk-zh", "walk-en"] as const;
+export const SET_NAMES = ["dev", "trial", "dureader", "nq", "en", "faq-zh", "faq-en", "fresh-zh", "fresh-en", "fresh2-zh", "fresh2-en", "fresh3-zh", "fresh3-en", "walk-zh", "walk-en"] as const;
 
 const SHARED = resolve(process.cwd(), "../shared/eval");
 const FAQ = resolve(process.cwd(), "bench/eval/faq");
 const FRESH = resolve(process.cwd(), "bench/eval/faq-fresh");
 const FRESH2 = resolve(process.cwd(), "bench/eval/faq-fresh2");
+const FRESH3 = resolve(process.cwd(), "bench/eval/faq-fresh3");
 const WALK = resolve(process.cwd(), "bench/eval/faq-walk");
 
 /** FNV-1a over `set:id`: the question's half, the same on every run and machine. */
@@ -207,6 +210,10 @@ export function loadSet(name: string): EvalSet {
       return { name, language: "zh", accounts: faq(name, "zh", FRESH2) };
     case "fresh2-en":
       return { name, language: "en", accounts: faq(name, "en", FRESH2) };
+    case "fresh3-zh":
+      return { name, language: "zh", accounts: faq(name, "zh", FRESH3) };
+    case "fresh3-en":
+      return { name, language: "en", accounts: faq(name, "en", FRESH3) };
     case "walk-zh":
       return { name, language: "zh", accounts: faq(name, "zh", WALK) };
     case "walk-en":
