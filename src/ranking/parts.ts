@@ -33,7 +33,7 @@ const BETWEEN_SPACED = new RegExp(`${BETWEEN.source}|(?<=\\p{Script=Han})\\s+(?=
  * English FAQ's tuning half one more right, nothing else moved, Session 43), or a question mark of
  * its own after it ("宿舍申请？还有接机预约？").
  */
-const ASKS_HAN = /[吗么嘛]|呢$|请问|什么|怎|哪|多少|几|谁|为何|为啥|是否|(\p{Script=Han})[不没]\1|不$/u;
+const ASKS_HAN = /[吗么嘛]|呢$|请问|什么|怎|咋|啥|哪|多少|几|谁|为何|是否|(\p{Script=Han})[不没]\1|不$/u;
 const ASKS_LATIN = /^(?:how|what|when|where|why|who|which|whose|can|could|do|does|did|is|are|was|were|will|would|should|shall|may|have|has|any|(?:i|we) (?:need|want|wanna|would like|d like|have) to|(?:i|we) (?:need|want)|need to|want to)\b/i;
 
 /** Two terms or more, or one word of a script with spaces ("how do i pay": "pay"); not one Chinese character. */

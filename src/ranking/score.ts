@@ -13,6 +13,7 @@ import { SCORED_PASSAGES, scoredSpans } from "./scored-passages.ts";
 import { keptCounts, wantedBy, type Counted } from "./kept-terms.ts";
 import { articleTermsOf, placesOf, termCounts, termsOf } from "./words.ts";
 import { ASKS_PRICE, PRICE, titledPrice } from "./price.ts";
+import { explainedTerms } from "./explanation.ts";
 import { shownPassage, type Cut, type PassageScore } from "./shown-passage.ts";
 
 export type { CorpusStats, QueryTerm } from "./bm25.ts";
@@ -132,7 +133,9 @@ export function askedOf(
       .map((p) => ({ weight: weightOf(p) * share, by: p.by, term: p.term }));
   };
   const mine = placesOf(question);
-  const ownPlaces = placed(question, own, 1, new Set());
+  // What the follower tells after asking weighs less than what they ask (explanation.ts).
+  const told = explainedTerms(question);
+  const ownPlaces = placed(question, own, 1, new Set()).map((p) => (told?.has(p.term) ? { ...p, weight: p.weight * RANKING.explanation } : p));
   if (!context) return { terms: take(all), places: ownPlaces, own: ownPlaces, title: titleForm(question), asksPrice: ASKS_PRICE.test(question) };
   // A follow-up's own words that no article holds ("can I undo it?") say what is asked of the
   // earlier question's article, not that the question is off the account: they do not count.
