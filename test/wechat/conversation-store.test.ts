@@ -314,12 +314,13 @@ describe("what a message says about the reply before it", () => {
   });
 
   test("…and 也 (also), 一样 (the same), a possessive pronoun, as English's too, same and its", () => {
-    const leaning = ["周末也有吗", "电脑上也不同步", "学费一样吗", "都一样么", "why is mine low today?", "and get a copy of mine?", "is yours open late?", "are ours included?", "is theirs cheaper?"];
+    const leaning = ["周末也有吗", "电脑上也不同步", "学费一样吗", "都一样么", "周末和平时一样吗", "颜色和图片上一样吗", "why is mine low today?", "and get a copy of mine?", "is yours open late?", "are ours included?", "is theirs cheaper?"];
     expect(leaning.filter((t) => !leansOnBefore(t))).toEqual([]);
     // 也 and 一样 in other senses: "maybe", "never again", "different", "one thing", "the same price" naming what it asks;
     // mine as a pit, yours signing off; words holding the letters.
-    // 一样 after what it is compared with, named in its clause (跟要飞起来一样: a simile, a second fresh account's washing machine).
-    const not = ["订单也许明天发货吗", "也许吧", "再也不买了", "和上次不一样", "包裹里少了一样东西", "一样的价格能包间吗", "样品怎么申请", "整个机器都在跳 跟要飞起来一样", "颜色和图片上一样吗", "is there a gold mine tour?", "yours truly", "mineral water in the menu?", "your opening hours"];
+    // 一样 closing a message after what it is compared with, named in its clause (跟要飞起来一样: a simile,
+    // a second fresh account's washing machine) — with 吗 after it, it asks of the thing before (周末和平时一样吗).
+    const not = ["订单也许明天发货吗", "也许吧", "再也不买了", "和上次不一样", "包裹里少了一样东西", "一样的价格能包间吗", "样品怎么申请", "整个机器都在跳 跟要飞起来一样", "is there a gold mine tour?", "yours truly", "mineral water in the menu?", "your opening hours"];
     expect(not.filter(leansOnBefore)).toEqual([]);
     // An acknowledgement stands alone, though it opens on 那 or holds 也.
     expect(["那好吧", "也好", "那也好"].every(standsAlone)).toBe(true);

@@ -5,6 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { leansOnBefore } from "../../src/ranking/cues.ts";
+import { RANKING_LIMITS } from "../../src/ranking/rank.ts";
 import { MemorySource } from "../../bench/eval/memory-source.ts";
 import { loadSet } from "../../bench/eval/sets.ts";
 import { conversationIn, shown } from "./reading-helpers.ts";
@@ -16,21 +17,34 @@ const DUMPED = "someone dumped rubbish bags in the alley behind us";
 
 describe("a pronoun whose subject the message names", () => {
   test("a pronoun with no clause before it naming two words of a subject leans", () => {
-    // Words in the pronoun's own clause say what is done to it, not what it is; one word before a
-    // comma is said before the question (ok, hmm, thanks) — or a subject of one word, read with the question before.
-    for (const text of ["can I undo it?", "can my husband collect it?", "do I pay it twice if the ceiling and sofa are both ruined?", "ok, is it free?", "hmm, how much is it", "the sofa, is it in stock?", "ok and does it cost extra"]) expect(leansOnBefore(text)).toBe(true);
-    // "also", and "too" or "either" closing their clause, add to what was asked before.
-    for (const text of ["can my wife come too?", "is my garage covered too thanks", "can i also pay by card", "and not on sundays either"]) expect(leansOnBefore(text)).toBe(true);
+    // Words in the pronoun's own clause say what is done to it, not what it is ("come and fix it": and
+    // before no clause's opening joins two verbs); one word before a comma is said before the question
+    // (ok, hmm, thanks) — or a subject of one word, read with the question before.
+    for (const text of ["can I undo it?", "can my husband collect it?", "can someone come and fix it tonight?", "do I pay it twice if the ceiling and sofa are both ruined?", "ok, is it free?", "hmm, how much is it", "the sofa, is it in stock?", "ok and does it cost extra"]) expect(leansOnBefore(text)).toBe(true);
+    // "also", and "too" or "either" closing their clause, however the clause ends, add to what was asked before.
+    for (const text of ["can my wife come too?", "can my wife come too 🙂", "is my garage covered too thanks", "can i also pay by card", "not on sundays either?", "i can't find the code either"]) expect(leansOnBefore(text)).toBe(true);
   });
 
-  test("a pronoun after a clause naming two words or more stands for them: the message does not lean", () => {
-    for (const text of ["graffiti on the bus shelter on station road, pls can someone clean it", "bus shelter, can someone clean it", "can we get married at the town hall or is that a different office", "my mum's necklace was worth £6k, will I get all of it?", "I work till 9. can I get it after hours?", "invoice emails arent arriving for some of my customers, they say nothing in spam either"]) expect(leansOnBefore(text)).toBe(false);
+  test("a clause about the follower names no subject: the word after it still leans", () => {
+    for (const text of ["I'm 72 and live alone, can I get it?", "we have two cars, can they both have one?", "my daughter is 8, can she join too?", "we're moving house next month, can I transfer it?", "my mum's necklace was worth £6k, will I get all of it?", "I work till 9. can I get it after hours?"]) expect(leansOnBefore(text)).toBe(true);
+  });
+
+  test("a word after a clause naming two words or more points to them: the message does not lean", () => {
+    for (const text of ["graffiti on the bus shelter on station road, pls can someone clean it", "bus shelter, can someone clean it", "graffiti on the bus shelter\ncan someone clean it", "can we get married at the town hall or is that a different office", "invoice emails arent arriving for some of my customers, they say nothing in spam either"]) expect(leansOnBefore(text)).toBe(false);
+    // Numbers name no subject: "room 12, is it free?" leans.
+    expect(leansOnBefore("room 12, is it free?")).toBe(true);
   });
 
   test("\"too\" before what it intensifies and a demonstrative before a time point back to nothing", () => {
-    for (const text of ["can you make the ashby table 220cm long? 200 is slightly too short", "my bin is too heavy to drag to the kerb", "is the outdoor pool opening earlier this summer?", "are you open this weekend", "that week i was away"]) expect(leansOnBefore(text)).toBe(false);
-    // …but the demonstrative before what is no time still does: "is that fee refundable".
-    expect(leansOnBefore("is that fee refundable")).toBe(true);
+    for (const text of ["can you make the ashby table 220cm long? 200 is slightly too short", "my bin is too heavy to drag to the kerb", "is the outdoor pool opening earlier this summer?", "are you open this weekend", "are you open this  saturday", "that week i was away"]) expect(leansOnBefore(text)).toBe(false);
+    // …but the demonstrative before what is no time still does: "is that fee refundable", "can i change that day?".
+    for (const text of ["is that fee refundable", "can i change that day?"]) expect(leansOnBefore(text)).toBe(true);
+  });
+
+  test("only the first RANKING_LIMITS.questionChars characters are read, as the question is ranked", () => {
+    const padding = "x ".repeat(Math.ceil(RANKING_LIMITS.questionChars / 2));
+    expect(leansOnBefore(`can someone clean it ${padding}`)).toBe(true);
+    expect(leansOnBefore(`window ${padding}can someone clean it`)).toBe(false);
   });
 
   test("after the fly-tipping article, a question of its own ending in \"it\" is read alone and gets what it gets alone", async () => {
