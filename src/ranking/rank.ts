@@ -7,6 +7,7 @@
  * passages of each (scored-passages.ts), whatever its size. The store supplies the counts, the
  * postings and the rows (`RankingSource`); everything else is decided here.
  */
+import { explainedTerms } from "./explanation.ts";
 import { answeringSentence, cardPassage, excerpt, once } from "./excerpt.ts";
 import { asQuestion, CONTEXT, type Question } from "./question.ts";
 import { withoutOpening } from "./courtesy.ts";
@@ -102,6 +103,9 @@ function rankRead(given: Question, bare: string, complained: string | null, sour
         .sort((a, b) => b.idf - a.idf)
         .slice(0, RANKING_LIMITS.terms),
     q.context?.slice(0, RANKING_LIMITS.questionChars),
+    // What the follower explains after asking weighs less (explanation.ts) — read in their own
+    // words, not the words added after them (投诉 after a rant is what it asks for).
+    explainedTerms(ownText),
   );
   const terms = asked.terms;
   const provisional = new Map<number, number>();

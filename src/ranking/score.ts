@@ -13,7 +13,6 @@ import { SCORED_PASSAGES, scoredSpans } from "./scored-passages.ts";
 import { keptCounts, wantedBy, type Counted } from "./kept-terms.ts";
 import { articleTermsOf, placesOf, termCounts, termsOf } from "./words.ts";
 import { ASKS_PRICE, PRICE, titledPrice } from "./price.ts";
-import { explainedTerms } from "./explanation.ts";
 import { shownPassage, type Cut, type PassageScore } from "./shown-passage.ts";
 
 export type { CorpusStats, QueryTerm } from "./bm25.ts";
@@ -110,7 +109,8 @@ export interface Asked {
 /**
  * `question` asked of an account: its terms (all of them, or those `take` keeps), its places and
  * title form. A follow-up's earlier question (`context`, question.ts) adds its terms and places
- * that the follower's own words lack, each at CONTEXT.weight of its idf.
+ * that the follower's own words lack, each at CONTEXT.weight of its idf. `told`: the terms only in
+ * what the follower explains after asking (explanation.ts), weighing RANKING.explanation of their place.
  */
 export function askedOf(
   question: string,
@@ -118,6 +118,7 @@ export function askedOf(
   stats: CorpusStats,
   take: (all: QueryTerm[]) => QueryTerm[] = (all) => all,
   context?: string,
+  told: ReadonlySet<string> | null = null,
 ): Asked {
   const own = queryTerms(question, df, stats);
   const earlier = context ? queryTerms(context, df, stats) : [];
@@ -133,8 +134,6 @@ export function askedOf(
       .map((p) => ({ weight: weightOf(p) * share, by: p.by, term: p.term }));
   };
   const mine = placesOf(question);
-  // What the follower tells after asking weighs less than what they ask (explanation.ts).
-  const told = explainedTerms(question);
   const ownPlaces = placed(question, own, 1, new Set()).map((p) => (told?.has(p.term) ? { ...p, weight: p.weight * RANKING.explanation } : p));
   if (!context) return { terms: take(all), places: ownPlaces, own: ownPlaces, title: titleForm(question), asksPrice: ASKS_PRICE.test(question) };
   // A follow-up's own words that no article holds ("can I undo it?") say what is asked of the
