@@ -84,7 +84,7 @@ export function loadAccounts(folder = "faq"): Map<string, Account> {
   return out;
 }
 
-/** `folder`: followups, or followups-fresh (pairs on the fresh accounts, all held out). */
+/** `folder`: followups, followups-b, or a set of HELD_OUT's (pairs on accounts of their own). */
 export function loadPairs(folder = "followups"): Pair[] {
   const dir = join(ROOT, folder);
   if (!existsSync(dir)) return [];

@@ -66,10 +66,14 @@ export const SET_NAMES = ["dev", "trial", "dureader", "nq", "en", "faq-zh", "faq
 
 const SHARED = resolve(process.cwd(), "../shared/eval");
 const FAQ = resolve(process.cwd(), "bench/eval/faq");
-const FRESH = resolve(process.cwd(), "bench/eval/faq-fresh");
-const FRESH2 = resolve(process.cwd(), "bench/eval/faq-fresh2");
-const FRESH3 = resolve(process.cwd(), "bench/eval/faq-fresh3");
-const WALK = resolve(process.cwd(), "bench/eval/faq-walk");
+/** Our FAQ-like sets, `<name>-zh` and `<name>-en`: the folder of each (the layout of bench/eval/faq). */
+const FAQ_LIKE: Record<string, string> = {
+  faq: FAQ,
+  fresh: resolve(process.cwd(), "bench/eval/faq-fresh"),
+  fresh2: resolve(process.cwd(), "bench/eval/faq-fresh2"),
+  fresh3: resolve(process.cwd(), "bench/eval/faq-fresh3"),
+  walk: resolve(process.cwd(), "bench/eval/faq-walk"),
+};
 
 /** FNV-1a over `set:id`: the question's half, the same on every run and machine. */
 export function halfOf(set: string, id: string): "tune" | "held" {
@@ -198,27 +202,11 @@ export function loadSet(name: string): EvalSet {
       return { name, language: "zh", accounts: [shared(name, "dureader_search_zh")] };
     case "nq":
       return { name, language: "en", accounts: [shared(name, "nq_open_en")] };
-    case "faq-zh":
-      return { name, language: "zh", accounts: faq(name, "zh") };
-    case "faq-en":
-      return { name, language: "en", accounts: faq(name, "en") };
-    case "fresh-zh":
-      return { name, language: "zh", accounts: faq(name, "zh", FRESH) };
-    case "fresh-en":
-      return { name, language: "en", accounts: faq(name, "en", FRESH) };
-    case "fresh2-zh":
-      return { name, language: "zh", accounts: faq(name, "zh", FRESH2) };
-    case "fresh2-en":
-      return { name, language: "en", accounts: faq(name, "en", FRESH2) };
-    case "fresh3-zh":
-      return { name, language: "zh", accounts: faq(name, "zh", FRESH3) };
-    case "fresh3-en":
-      return { name, language: "en", accounts: faq(name, "en", FRESH3) };
-    case "walk-zh":
-      return { name, language: "zh", accounts: faq(name, "zh", WALK) };
-    case "walk-en":
-      return { name, language: "en", accounts: faq(name, "en", WALK) };
-    default:
-      throw new Error(`no evaluation set ${name} (sets: ${SET_NAMES.join(", ")}, passages)`);
+    default: {
+      const [, kind, language] = name.match(/^([a-z0-9]+)-(zh|en)$/) ?? [];
+      const folder = kind === undefined ? undefined : FAQ_LIKE[kind];
+      if (folder === undefined) throw new Error(`no evaluation set ${name} (sets: ${SET_NAMES.join(", ")}, passages)`);
+      return { name, language: language as "zh" | "en", accounts: faq(name, language as "zh" | "en", folder) };
+    }
   }
 }
