@@ -13,7 +13,9 @@
  * - fresh2-zh, fresh2-en: six more accounts of other kinds again (bench/eval/faq-fresh2/, the same layout),
  *   written and labelled by helpers in Session 49 and measured before any change of that session.
  * - fresh3-zh, fresh3-en: six more again (bench/eval/faq-fresh3/), written in Session 49 and measured
- *   only at its end: the set whose misses nobody read.
+ *   only at its end: the set whose misses nobody read (until its end).
+ * - fresh4-zh, fresh4-en: six more (bench/eval/faq-fresh4/), written at Session 49's end by one helper
+ *   per language in three steps, measured once and left unread for the next session.
  * - walk-zh, walk-en: the two walkthroughs' accounts of Session 47 (bench/eval/faq-walk/, the same
  *   layout), labelled in Session 48; their misses were read and some mended, as a walkthrough's are.
  * - faq-zh, faq-en: our own FAQ accounts (bench/eval/faq/: accounts/*.json and questions.jsonl),
@@ -62,7 +64,7 @@ export interface EvalSet {
   accounts: Account[];
 }
 
-export const SET_NAMES = ["dev", "trial", "dureader", "nq", "en", "faq-zh", "faq-en", "fresh-zh", "fresh-en", "fresh2-zh", "fresh2-en", "fresh3-zh", "fresh3-en", "walk-zh", "walk-en"] as const;
+export const SET_NAMES = ["dev", "trial", "dureader", "nq", "en", "faq-zh", "faq-en", "fresh-zh", "fresh-en", "fresh2-zh", "fresh2-en", "fresh3-zh", "fresh3-en", "fresh4-zh", "fresh4-en", "walk-zh", "walk-en"] as const;
 
 const SHARED = resolve(process.cwd(), "../shared/eval");
 const FAQ = resolve(process.cwd(), "bench/eval/faq");
@@ -72,6 +74,7 @@ const FAQ_LIKE: Record<string, string> = {
   fresh: resolve(process.cwd(), "bench/eval/faq-fresh"),
   fresh2: resolve(process.cwd(), "bench/eval/faq-fresh2"),
   fresh3: resolve(process.cwd(), "bench/eval/faq-fresh3"),
+  fresh4: resolve(process.cwd(), "bench/eval/faq-fresh4"),
   walk: resolve(process.cwd(), "bench/eval/faq-walk"),
 };
 
