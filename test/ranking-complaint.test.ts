@@ -4,7 +4,7 @@ import { complaint, namesComplaint } from "../src/ranking/complaint.ts";
 import { choose } from "../src/ranking/choice.ts";
 import { rank, RANKING_LIMITS } from "../src/ranking/rank.ts";
 import { MemorySource } from "../bench/eval/memory-source.ts";
-import { loadSet } from "../bench/eval/sets.ts";
+import { evalAccount } from "./eval-account.ts";
 
 const fund = new MemorySource([
   { id: "complaints", title: "12329服务热线及投诉建议渠道", keywords: "12329\u001f投诉\u001f建议", body: "对窗口工作人员服务态度、办事效率有意见，可拨打12329或在公众号留言，我们5个工作日内回复。" },
@@ -93,8 +93,6 @@ describe("a complaint of someone's manner", () => {
     expect(namesComplaint("态度太差")).toBe(false);
     // Said and rude, on our transit account: the complaints article alone, as before complaint.ts —
     // with "complaint" added beside its "complain" it had listed two more.
-    const metro = loadSet("faq-en").accounts.find((a) => a.id === "en-transit-metro");
-    if (!metro) throw new Error("the transit account is missing from bench/eval/faq");
-    expect(chosen("bus driver on route 22 was really rude to my mom today around 5pm, i want to complain", new MemorySource(metro.articles))).toBe("feedback-complaints");
+    expect(chosen("bus driver on route 22 was really rude to my mom today around 5pm, i want to complain", evalAccount("faq-en", "en-transit-metro"))).toBe("feedback-complaints");
   });
 });

@@ -4,12 +4,9 @@ import { explainedTerms } from "../src/ranking/explanation.ts";
 import { RANKING } from "../src/ranking/bm25.ts";
 import { choose } from "../src/ranking/choice.ts";
 import { rank } from "../src/ranking/rank.ts";
-import { MemorySource } from "../bench/eval/memory-source.ts";
-import { loadSet } from "../bench/eval/sets.ts";
+import { evalAccount } from "./eval-account.ts";
 
-const courierAccount = loadSet("fresh2-zh").accounts.find((a) => a.id === "zh-courier-suda");
-if (!courierAccount) throw new Error("the courier account is missing from bench/eval/faq-fresh2");
-const courier = new MemorySource(courierAccount.articles);
+const courier = evalAccount("fresh2-zh", "zh-courier-suda");
 const ASKED_THEN_TOLD = "能上门取件吗 我在家带娃出不去";
 const shipped = RANKING.explanation;
 afterEach(() => {

@@ -5,18 +5,12 @@
  */
 import { describe, expect, test } from "bun:test";
 import { asksOfItByFrame } from "../../src/ranking/frame-of-it.ts";
-import type { Reading } from "../../src/wechat/answering/reading.ts";
 import { rank } from "../../src/ranking/rank.ts";
-import { MemorySource } from "../../bench/eval/memory-source.ts";
-import { loadSet } from "../../bench/eval/sets.ts";
-import { conversationIn, shown } from "./reading-helpers.ts";
+import { evalAccount } from "../eval-account.ts";
+import { firstThen, shown } from "./reading-helpers.ts";
 
-const pharmacyAccount = loadSet("walk-en").accounts.find((a) => a.id === "en-pharmacy-brightwell");
-if (!pharmacyAccount) throw new Error("the pharmacy walkthrough is missing from bench/eval/faq-walk");
-const pharmacy = new MemorySource(pharmacyAccount.articles);
-async function conversation(first: string, then: string): Promise<{ first: string[]; last: Reading }> {
-  return { first: shown(await conversationIn(pharmacy, first)), last: await conversationIn(pharmacy, first, then) };
-}
+const pharmacy = evalAccount("walk-en", "en-pharmacy-brightwell");
+const conversation = (first: string, then: string) => firstThen(pharmacy, first, then);
 
 describe("a question's frame about the thing read", () => {
   test("a question word, its verb, a pronoun and at most one word after", () => {

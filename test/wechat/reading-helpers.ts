@@ -19,3 +19,8 @@ export async function conversationIn(account: MemorySource, ...messages: string[
   }
   return r as Reading;
 }
+
+/** What the follower was shown for `first`, and the reading of `then` after it. */
+export async function firstThen(account: MemorySource, first: string, then: string): Promise<{ first: string[]; last: Reading }> {
+  return { first: shown(await conversationIn(account, first)), last: await conversationIn(account, first, then) };
+}

@@ -7,16 +7,11 @@
 import { describe, expect, test } from "bun:test";
 import type { Reading } from "../../src/wechat/answering/reading.ts";
 import { offer } from "../../src/wechat/answering/reading-turn.ts";
-import { MemorySource } from "../../bench/eval/memory-source.ts";
-import { loadSet } from "../../bench/eval/sets.ts";
-import { conversationIn, shown } from "./reading-helpers.ts";
+import { evalAccount } from "../eval-account.ts";
+import { firstThen, shown } from "./reading-helpers.ts";
 
-const fundAccount = loadSet("walk-zh").accounts.find((a) => a.id === "zh-housing-linjiang");
-if (!fundAccount) throw new Error("the housing fund walkthrough is missing from bench/eval/faq-walk");
-const fund = new MemorySource(fundAccount.articles);
-async function conversation(first: string, then: string): Promise<{ first: string[]; last: Reading }> {
-  return { first: shown(await conversationIn(fund, first)), last: await conversationIn(fund, first, then) };
-}
+const fund = evalAccount("walk-zh", "zh-housing-linjiang");
+const conversation = (first: string, then: string) => firstThen(fund, first, then);
 
 describe("another, saying what was meant", () => {
   test("the words meant sure of the article offered: that article again, first, its card on what was meant", async () => {

@@ -6,13 +6,10 @@
 import { describe, expect, test } from "bun:test";
 import { leansOnBefore } from "../../src/ranking/cues.ts";
 import { RANKING_LIMITS } from "../../src/ranking/rank.ts";
-import { MemorySource } from "../../bench/eval/memory-source.ts";
-import { loadSet } from "../../bench/eval/sets.ts";
+import { evalAccount } from "../eval-account.ts";
 import { conversationIn, shown } from "./reading-helpers.ts";
 
-const councilAccount = loadSet("fresh2-en").accounts.find((a) => a.id === "en-council-marlow");
-if (!councilAccount) throw new Error("the council account is missing from bench/eval/faq-fresh2");
-const council = new MemorySource(councilAccount.articles);
+const council = evalAccount("fresh2-en", "en-council-marlow");
 const DUMPED = "someone dumped rubbish bags in the alley behind us";
 
 describe("a pronoun whose subject the message names", () => {

@@ -17,7 +17,7 @@ import type { Turn } from "../../src/wechat/answering/conversation.ts";
 import { afterMarks } from "../../src/wechat/answering/sent-apart.ts";
 import { MemorySource } from "../../bench/eval/memory-source.ts";
 import { conversationIn, shown } from "./reading-helpers.ts";
-import { loadSet } from "../../bench/eval/sets.ts";
+import { evalAccount } from "../eval-account.ts";
 import { anotherThen, asksAnother, asksOfItAlone, fewWords, refersBack } from "../../src/ranking/cues.ts";
 import { asksOfVariant, continuesQuestion } from "../../src/ranking/continuation.ts";
 
@@ -354,11 +354,7 @@ test("'and the van?' asks of another kind of the thing read, not 'and you?' or '
 });
 
 /** One of our FAQ evaluation accounts (bench/eval/faq/accounts), its articles as the ranking's benches read them. */
-const faqAccount = (id: string) => {
-  const account = loadSet(id.startsWith("zh-") ? "faq-zh" : "faq-en").accounts.find((a) => a.id === id);
-  if (!account) throw new Error(`no FAQ account ${id}`);
-  return new MemorySource(account.articles);
-};
+const faqAccount = (id: string) => evalAccount(id.startsWith("zh-") ? "faq-zh" : "faq-en", id);
 
 test("a list for an English question read alone puts the article whose head names more of it first ('lost my card…': the lost card's, not Autoload's); a Chinese one keeps the score's order (微信怎么绑定: 绑定 a verb in a title)", async () => {
   const transit = faqAccount("en-transit-metro");
