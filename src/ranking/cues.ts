@@ -1,41 +1,17 @@
 /**
- * What a follower's message says about the reply before it (docs/answers.md "Follow-ups"): "another"
- * (the next articles not yet offered), a pick from the list just sent ("the second one", "2"), or
- * words that lean on what was said before ("那运费呢"); thanks and greetings, which are no
- * follow-up, are courtesy.ts's.
- * These are requests, not questions: a closed set of whole messages, in both languages, matched
- * after the case, spaces and punctuation are folded away — "换一个！" and "Another one?" alike, but
- * not "another question about refunds", which is a question.
+ * Whether a follower's message leans on what was said before it (docs/answers.md "Follow-ups"):
+ * words that point back ("那运费呢", "can I undo it?", "会过期吗"), a few words continuing the question
+ * before, a pronoun standing for the thing just read. "Another" is another.ts's, a pick from the list
+ * just sent picks.ts's; thanks and greetings, which are no follow-up, courtesy.ts's.
  */
 
 import { courtesyOf, standsAlone, withoutOpening } from "./courtesy.ts";
+import { asksAnother } from "./another.ts";
+import { bareNumber, picksEntry } from "./picks.ts";
 import { fold } from "./fold.ts";
 import { folded, termsOf } from "./words.ts";
 import { RANKING_LIMITS } from "./rank.ts";
 import { continuesQuestion } from "./continuation.ts";
-
-
-/** The next articles, please: the whole message, folded (fold()). */
-const ANOTHER = new Set(
-  [
-    "换一个", "换个", "换一篇", "换一条", "再换一个", "换一个吧", "还有别的吗", "还有吗", "还有其他的吗", "有别的吗", "别的呢", "其他的呢",
-    "不是这个", "不是这篇", "不是这个意思", "不对", "下一个", "看看别的", "再来一个",
-    // Saying the answer was wrong: 不对啊 had got the fallback, and teach then taught 不对啊 itself to the
-    // hours, which every follower saying it next got (a housekeeping company's walkthrough).
-    "错了", "答错了", "不是", "不是的", "答非所问", "不是我要的", "不是我想要的", "不是我问的", "文不对题",
-    // Saying what was asked is not this (a housing fund's walkthrough: "不是问这个 我问的是离职后能不能自己继续交"
-    // had been read as a follow-up and sent the rejected article alone).
-    "不是问这个", "我不是问这个", "不是问这个的", "我不是问这个的", "不是问那个", "我不是问那个", "不是问这些", "问的不是这个", "我问的不是这个",
-    "我问的不是这个问题", "不是这个问题", "不是说这个", "我不是说这个", "我说的不是这个",
-    "wrong", "wrong one", "wrong answer", "thats wrong", "that's wrong", "not what i asked", "not what i meant", "not what i was asking", "thats not it", "that's not it", "not it",
-    "not what i asked for", "not what i was looking for", "not what im looking for", "not what i'm looking for", "not my question",
-    "doesnt answer my question", "doesn't answer my question", "didnt answer my question", "didn't answer my question", "you didnt answer my question", "you didn't answer my question",
-    // 另一個, as a Hong Kong follower writes it (a fitness studio's walkthrough got the fallback), and 另外一个.
-    "另一个", "另外一个", "另一篇",
-    "another", "another one", "anotherone", "something else", "anything else", "not this one", "not that one", "not this", "not that",
-    "other options", "others", "next", "next one", "show me another", "show another", "try another", "a different one", "different one",
-  ].map((s) => fold(s)),
-);
 
 /**
  * Words that lean on something said before: an ellipsis particle (那运费呢), a connective that
@@ -126,19 +102,6 @@ function pointsBack(text: string): boolean {
   return false;
 }
 
-const NUMBERS: Record<string, number> = {
-  一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5,
-  first: 1, "1st": 1, second: 2, "2nd": 2, third: 3, "3rd": 3, fourth: 4, "4th": 4, fifth: 5, "5th": 5,
-};
-
-/** "第二个", "第2篇"; "2", "#2", "no. 2", "number 2", "option 2"; "the second (one)", "2nd". */
-const PICKS = [
-  /^(?:我要|要|看|选)?第([一二两三四五1-5])(?:个|篇|条|项)?(?:吧|呢|啊)?$/u,
-  /^(?:no |number |option |#)?([1-5])$/,
-  /^(?:i want |give me |show me |open )?(?:the )?(first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th)(?: one| article| link)?(?: please)?$/,
-];
-
-
 /**
  * An English question of filler alone asking how much, how long, when or where ("how much?", "when
  * is it"): it asks it of what was said — alone it asks nothing (a walkthrough's "how much" after
@@ -220,95 +183,8 @@ export function namesByPronoun(text: string): boolean {
 export const asksOfItAlone = (text: string): boolean => refersBack(text) && fewWords(text);
 
 /**
- * What a follower opens "another" with, folded: an interjection, and "that's", "this is", "it was"
- * ("no, that's not what i asked", "this is wrong") or 这, 那个, 你这 before what says it is wrong
- * (这不对, 你这个答非所问). A car hire's walkthrough: "thats not what i asked" was read as a follow-up
- * leaning on "that", and taught.
- */
-const OPENS_ANOTHER = /^你?[这那]个?(?=不|错|答)|^(?:(?:no|nope|sorry|hmm|um|oh|well|but) )?(?:(?:that|this|it) (?:s|is|was) |(?:thats|its) )?/u;
-
-export function asksAnother(text: string): boolean {
-  const f = fold(text);
-  // With a particle after it, as said: 不对啊, 换一个呀, 不是这个哦.
-  const said = (s: string) => ANOTHER.has(s) || (/\p{Script=Han}[啊呀哦啦哈]$/u.test(s) && ANOTHER.has(s.slice(0, -1)));
-  return said(f) || said(f.replace(OPENS_ANOTHER, ""));
-}
-
-/**
- * "Another" with what the follower means said after it, past a mark or (Chinese) a space: "not that
- * one, i use the website not the app", "不是这个，我问的是退款" — the words after it ("" when they add
- * nothing: "another one, thanks", "换一个，换一个"), or null when the message is no such thing. Read as "another" ranked with those words (wechat/answering/reading.ts):
- * read as a follow-up, "not that one, i use the website" had been offered the bank connection article
- * it rejected, first again (a bookkeeping app's walkthrough).
- */
-const ANOTHER_THEN = /^([^,.;:!?，。！？；：、\n]{1,40})[,.;:!?，。！？；：、\n]+\s*(\S[^]*)$/u;
-// A space after it, or emoji and WeChat's [表情] (不是问这个😅 我问的是…, 不是问这个[捂脸][捂脸]…: two reviews).
-const ANOTHER_THEN_HAN = /^(\p{Script=Han}{1,12})(?:\s+|(?:(?:\p{Extended_Pictographic}|\[[^\]\s]{1,12}\])[\p{Extended_Pictographic}\p{Emoji_Modifier}\u200d\ufe0f]*\s*)+)(\S[^]*)$/u;
-/**
- * …or with no mark, where what is meant is said so ("thats not what i asked i meant the pharmacy
- * counter", 不是这个我问的是二套房: a pharmacy's walkthrough read the first alone, and listed price
- * matching first). Matched where an apostrophe is gone ("i'm asking about" as "im asking about").
- */
-const MEANT_LATIN = "i (?:meant|mean|was asking about|was asking|asked about|am asking about|was talking about)|im asking about|what i meant was";
-const MEANT = new RegExp(`\\b(?:${MEANT_LATIN})\\b|我[问問]的是|我是[问問]|我[说說]的是|我想[问問]的是|我要[问問]的是|我是[说說]`, "giu");
-/** "I meant" opening what is meant says nothing of it: the words after it are ranked ("meant" no article holds had counted against each). */
-const SAYS_MEANT = new RegExp(`^(?:${MEANT_LATIN})\\s+`, "i");
-/** The another-phrase and what follows it, split at a mark, a space or emoji after Chinese, or where what is meant is said: the first split whose head asks another. */
-function splitAnother(t: string): [string, string] | null {
-  for (const re of [ANOTHER_THEN, ANOTHER_THEN_HAN]) {
-    const m = re.exec(t);
-    if (m && asksAnother(m[1] as string)) return [m[1] as string, m[2] as string];
-  }
-  const plain = t.replace(/[\u2019']/g, "");
-  for (const m of plain.slice(0, 200).matchAll(MEANT)) {
-    const head = plain.slice(0, m.index).trim();
-    if (head && asksAnother(head)) return [head, plain.slice(m.index)];
-  }
-  return null;
-}
-export function anotherThen(text: string): string | null {
-  const split = splitAnother(text.trim());
-  if (!split) return null;
-  const rest = split[1].trim().replace(/^i[\u2019']m /i, "im ").replace(SAYS_MEANT, "");
-  // Said again or closed with thanks, it adds nothing ("换一个，换一个", "another one, thanks").
-  return asksAnother(rest) || standsAlone(rest) ? "" : rest;
-}
-
-/** "换一个", "another" — alone, or with what is meant after it ("not that one, i use the website"): read as another. */
-export const asksForAnother = (text: string): boolean => asksAnother(text) || anotherThen(text) !== null;
-
-/**
  * What followers say between questions ("谢谢", "thx", "换一个", "2"): no phrasing of a question an
  * article answers — not taught (server/teach.ts), not listed among the questions nothing answered
  * (the report), however it was answered.
  */
 export const saidBetweenQuestions = (text: string): boolean => standsAlone(text) || asksAnother(text) || picksEntry(text) !== null || bareNumber(text);
-
-/** The words a welcome text and a follower say "send this" with (回复3, "reply 3"), as a pattern's source. */
-export const TELLS_TO_SEND = "(?:回复|回覆|reply|send)";
-const TOLD = new RegExp(`^${TELLS_TO_SEND}\\s*[:：]?\\s*(\\S{1,32})$`, "i");
-
-/**
- * What "回复3", "回覆 h", "reply 3" tells the account the follower was told to send ("回复3 预约挂号" in
- * the welcome text): the word after it, or null when the message is no such thing.
- */
-export const toldToSend = (text: string): string | null => TOLD.exec(text)?.[1] ?? null;
-
-/**
- * Digits alone, as typed (full width too), with spaces, a "#" or end marks around them — or after
- * "回复", as a welcome text says it: a code tried, a pick, never a question (teach took "回复9").
- */
-export const bareNumber = (text: string): boolean => /^[\s#＃]*[0-9０-９]+[\s.。!！?？]*$/u.test(toldToSend(text.trim()) ?? text);
-
-/** The place (from 1) of the entry a message picks from a list, or null when it picks none. */
-export function picksEntry(text: string): number | null {
-  const f = fold(text);
-  for (const re of PICKS) {
-    const m = re.exec(f);
-    if (m) return NUMBERS[m[1] as string] ?? Number(m[1]);
-  }
-  return null;
-}
-
-/** The words of an explicit search ("s 营业时间" → "营业时间"), or null when the text is none. */
-export const searchedWords = (text: string): string | null => /^s\s+(.+)$/is.exec(text)?.[1] ?? null;

@@ -20,7 +20,7 @@ import { SynonymTable } from "../ranking/synonyms.ts";
 import { unheldWords } from "../ranking/unheld.ts";
 import type { Ranking } from "../ranking/types.ts";
 import { termsOf } from "../ranking/words.ts";
-import { bareNumber } from "../ranking/cues.ts";
+import { bareNumber } from "../ranking/picks.ts";
 
 /** A follower's text is at most 2,048 bytes (the platform's limit): a question longer is not one a follower can send. */
 export const MAX_QUESTION_BYTES = 2048;

@@ -4,7 +4,7 @@
  * articles offered did not answer that question, and the question itself was answered, so it is
  * not in the inbox: this message is the operator's one trace of it.
  */
-import { asksAnother, asksForAnother } from "../ranking/cues.ts";
+import { asksAnother, asksForAnother } from "../ranking/another.ts";
 import { standsAlone } from "../ranking/courtesy.ts";
 import type { FollowerLog, LoggedMessage } from "../store/follower-log.ts";
 import { CONVERSATION } from "../wechat/answering/conversation.ts";

@@ -6,7 +6,7 @@
 import type { Article } from "../article/article.ts";
 import type { Rule } from "../doc/rule.ts";
 import { ruleTargetWarnings } from "../doc/rule-targets.ts";
-import { TELLS_TO_SEND } from "../ranking/cues.ts";
+import { TELLS_TO_SEND } from "../ranking/picks.ts";
 import { termsOf } from "../ranking/words.ts";
 import { tagShadowed } from "../wechat/answering/lists.ts";
 import { declaredName, type AppContext } from "./context.ts";

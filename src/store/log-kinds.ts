@@ -7,7 +7,8 @@
  * quarter hour, however many messages the log holds (bench/report.ts).
  */
 
-import { asksForAnother, picksEntry } from "../ranking/cues.ts";
+import { asksForAnother } from "../ranking/another.ts";
+import { picksEntry } from "../ranking/picks.ts";
 import { asksOfVariant, continuesQuestion, dayAlone } from "../ranking/continuation.ts";
 import { standsAlone } from "../ranking/courtesy.ts";
 import { folded, termsOf } from "../ranking/words.ts";

@@ -5,7 +5,9 @@
  */
 import { describe, expect, test } from "bun:test";
 import { bounded, CONVERSATION, LocalConversations, parseTurns, turnKey, turnTime, type Turn } from "../../src/wechat/answering/conversation.ts";
-import { asksAnother, leansOnBefore, picksEntry } from "../../src/ranking/cues.ts";
+import { asksAnother } from "../../src/ranking/another.ts";
+import { leansOnBefore } from "../../src/ranking/cues.ts";
+import { picksEntry } from "../../src/ranking/picks.ts";
 import { courtesyOf, standsAlone, withoutOpening } from "../../src/ranking/courtesy.ts";
 import { earlierOf, pickedFromList, read } from "../../src/wechat/answering/reading.ts";
 import { nextTurn } from "../../src/wechat/answering/reading-turn.ts";

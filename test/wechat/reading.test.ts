@@ -18,7 +18,8 @@ import { afterMarks } from "../../src/wechat/answering/sent-apart.ts";
 import { MemorySource } from "../../bench/eval/memory-source.ts";
 import { conversationIn, shown } from "./reading-helpers.ts";
 import { evalAccount } from "../eval-account.ts";
-import { anotherThen, asksAnother, asksOfItAlone, fewWords, refersBack } from "../../src/ranking/cues.ts";
+import { anotherThen, asksAnother } from "../../src/ranking/another.ts";
+import { asksOfItAlone, fewWords, refersBack } from "../../src/ranking/cues.ts";
 import { asksOfVariant, continuesQuestion } from "../../src/ranking/continuation.ts";
 
 const insurer = new MemorySource([

@@ -6,7 +6,7 @@ import { news } from "./ranked-reply.ts";
 import { LocalConversations, turnKey, type Conversations } from "./conversation.ts";
 import { Questions, type Asker } from "./questions.ts";
 import { MAX_INPUT, type RegexMatcher } from "./regex.ts";
-import { picksEntry, searchedWords, toldToSend } from "../../ranking/cues.ts";
+import { picksEntry, searchedWords, toldToSend } from "../../ranking/picks.ts";
 import { folded } from "../../ranking/words.ts";
 import type { Decision, ResponderOptions } from "./decision.ts";
 import { DEFAULT_TEXTS, languageOf, operatorText } from "./texts.ts";
