@@ -12,7 +12,9 @@ export function fold(text: string): string {
   if (lastFold.text === text) return lastFold.f;
   // As the ranking reads words (words.ts): 謝謝, 第二個 and 換一個 are 谢谢, 第二个 and 换一个.
   // An emoji's joiners and presentation selectors (❤️ is ❤ and U+FE0F) go with it: "…the best ❤️" had kept one.
-  const f = folded(text).replace(/[\s\p{P}\p{S}\u200d\ufe0e\ufe0f\u20e3]+/gu, " ").trim().replace(/ +/g, " ");
+  // So do the invisible format characters a pasted or right-to-left text carries (U+200B, U+200E, U+2060, a soft
+  // hyphen: \p{Cf}, the joiner among them): "2" and "换一个" with one after them had been no pick and no "another" (a review).
+  const f = folded(text).replace(/[\s\p{P}\p{S}\p{Cf}\ufe0e\ufe0f\u20e3]+/gu, " ").trim().replace(/ +/g, " ");
   lastFold = { text, f };
   return f;
 }

@@ -19,7 +19,8 @@ const PICKS = [
 
 /** The words a welcome text and a follower say "send this" with (回复3, "reply 3"), as a pattern's source. */
 export const TELLS_TO_SEND = "(?:回复|回覆|reply|send)";
-const TOLD = new RegExp(`^${TELLS_TO_SEND}\\s*[:：]?\\s*(\\S{1,32})$`, "i");
+// One run of spaces, then a colon and another: two runs side by side ("\\s*[:：]?\\s*") split 60,000 spaces every way, 2.4 s (a review).
+const TOLD = new RegExp(`^${TELLS_TO_SEND}\\s*(?:[:：]\\s*)?(\\S{1,32})$`, "i");
 
 /**
  * What "回复3", "回覆 h", "reply 3" tells the account the follower was told to send ("回复3 预约挂号" in

@@ -190,6 +190,11 @@ describe("operator rules (first match wins, before the built-ins)", () => {
     for (const said of ["WiFi密碼？", "wifi密码?!", "wifi密码。。。", "wifi密码 🙏", "wifi密码呀", "WiFi密碼呢？", "Hello!", "hello~"]) expect({ said, reply: (await say(said)).Content }).toEqual({ said, reply: said.startsWith("wifi") || said.startsWith("WiFi") ? "see the table card" : "Hi there" });
     for (const said of ["¿wifi密码", "wifi密码呀呀", "Hello!!x", "Hello#", "Hello+", "Hello%"]) expect({ said, reply: (await say(said)).Content }).not.toEqual({ said, reply: said.includes("wifi") ? "see the table card" : "Hi there" });
   });
+  test("a message is read without the invisible format characters a pasted or right-to-left text ends it with (zero-width space, direction marks, word joiner, byte-order mark)", async () => {
+    for (const said of ["Hello\u200b", "\u200eHello\u200f", "\ufeffwifi密码\u2060", "wifi密码？\u200b"]) expect({ said, reply: (await say(said)).Content }).toEqual({ said, reply: said.includes("wifi") ? "see the table card" : "Hi there" });
+    // Inside the text it stays as typed: the rule is for the whole message.
+    expect((await say("Hel\u200blo")).Content).not.toBe("Hi there");
+  });
   test("exact rules whose patterns differ by a mark are each their own: C#, C++ and C; hours? before hours", async () => {
     const rules = [
       { id: "cs", match: "exact", pattern: "C#", reply: { type: "text", text: "C# course" } },

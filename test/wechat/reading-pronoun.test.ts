@@ -60,3 +60,17 @@ describe("a pronoun whose subject the message names", () => {
     expect(shown(await conversationIn(council, "can someone clean it up"))[0]).not.toBe("fly-tipping");
   });
 });
+
+test("a message is read for leaning as far as it is ranked: a 也 past RANKING_LIMITS.questionChars does not make it a follow-up", async () => {
+  const shop = evalAccount("fresh4-zh", "zh-shop-baobei");
+  let told = "";
+  while (told.length < RANKING_LIMITS.questionChars + 20) told += "前天刚买的纸尿裤今天就降了20块 气死了 能退差价吗 ";
+  const long = `${told}客服也不回`;
+  const ranked = long.slice(0, RANKING_LIMITS.questionChars);
+  // The whole text leans by its 也, what is ranked of it does not.
+  expect([leansOnBefore(long), leansOnBefore(ranked)]).toEqual([true, false]);
+  const [whole, cut] = [await conversationIn(shop, "退货运费谁出", long), await conversationIn(shop, "退货运费谁出", ranked)];
+  expect(whole.how).toBe(cut.how);
+  expect(shown(whole)).toEqual(shown(cut));
+  expect(whole.how).toBe("alone");
+});

@@ -21,6 +21,7 @@
 import { choose } from "../../ranking/choice.ts";
 import { isWord } from "../../ranking/score.ts";
 import { CONTEXT, type Question } from "../../ranking/question.ts";
+import { RANKING_LIMITS } from "../../ranking/rank.ts";
 import type { RankedArticle, RankingResult } from "../../ranking/types.ts";
 import { asksOfItByFrame } from "../../ranking/frame-of-it.ts";
 import { anotherThen, asksAnother } from "../../ranking/another.ts";
@@ -141,7 +142,9 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   if (!last || !alone.ranked || alone.ranked === "busy") return alone;
   // Not leaning on what was said ("tell me a joke", "谢谢", a question of its own): not a follow-up,
   // unless its own ranking is not sure of an article and the one read before holds it (staysOn). Read without the thanks or greeting it opens with, as it is ranked: "thanks! and on sundays?" leans as "and on sundays?" does.
-  const asked = withoutOpening(text);
+  // As much of it as is ranked (RANKING_LIMITS.questionChars): a 也 or a 呢 past it had made a message
+  // of 626 characters lean on the one before, an "it" there had not (a review).
+  const asked = withoutOpening(text).slice(0, RANKING_LIMITS.questionChars);
   if (standsAlone(asked) || alone.ranked === NOTHING) return alone;
   // Asking only what it costs: about the article read (below). In Chinese such a message (贵吗) names
   // no subject and leans as 多少钱 does (after a card it had been read alone and got the fallback: a review).

@@ -1,3 +1,4 @@
+import { typedText } from "./typed.ts";
 import type { Article } from "../../article/article.ts";
 import type { Rule, TextKey } from "../../doc/rule.ts";
 import type { ReadModel } from "../../store/read-model.ts";
@@ -72,7 +73,7 @@ export class Responder {
     const listening = inConversation && this.conversations !== null;
     const asker: Asker = { from: m.from, key: listening ? turnKey(dedupeKey(m)) : null };
     if (m.type === "event") return listening ? then(this.onEvent(m), (d) => this.movedOn(asker, d)) : this.onEvent(m);
-    if (m.type === "text" || (m.type === "voice" && m.content)) return listening ? then(this.onText((m.content ?? "").trim(), asker), (d) => this.movedOn(asker, d)) : this.onText((m.content ?? "").trim(), asker);
+    if (m.type === "text" || (m.type === "voice" && m.content)) return listening ? then(this.onText(typedText(m.content ?? ""), asker), (d) => this.movedOn(asker, d)) : this.onText(typedText(m.content ?? ""), asker);
     // A photo, a location, a voice message unrecognised: the media text (the fallback's when
     // unwritten), and the inbox, so the operator sees what was sent and can answer it (replyd
     // reply); logged as "media", which the report counts apart from texts nothing answered.
