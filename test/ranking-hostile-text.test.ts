@@ -13,7 +13,7 @@ import { termsOf } from "../src/ranking/words.ts";
 import { fold } from "../src/ranking/fold.ts";
 import { asksAnother } from "../src/ranking/another.ts";
 import { courtesyOf } from "../src/ranking/courtesy.ts";
-import { typedText } from "../src/wechat/answering/typed.ts";
+import { READ_CHARS, readText, typedText } from "../src/wechat/answering/typed.ts";
 
 const within = <T>(ms: number, f: () => T): T => {
   const t = performance.now();
@@ -77,4 +77,14 @@ describe("invisible format characters", () => {
     const long = `a${" \u200b".repeat(30_000)}b`;
     expect(within(300, () => typedText(long))).toBe(long);
   });
+});
+
+test("what of a message is read to answer it: its first READ_CHARS characters, no surrogate pair cut in half", () => {
+  expect(readText(`  ${"营".repeat(READ_CHARS + 10)}  `)).toBe("营".repeat(READ_CHARS));
+  expect(readText("营业时间")).toBe("营业时间");
+  // An astral character straddling the cut is left out whole, not halved.
+  const astral = `${"a".repeat(READ_CHARS - 1)}😅tail`;
+  expect(readText(astral)).toBe("a".repeat(READ_CHARS - 1));
+  // A character normalisation makes eighteen of, 20,000 times: read on its first READ_CHARS.
+  expect(readText("\ufdfa".repeat(20_000)).length).toBe(READ_CHARS);
 });

@@ -46,3 +46,14 @@ export function picksEntry(text: string): number | null {
 
 /** The words of an explicit search ("s 营业时间" → "营业时间"), or null when the text is none. */
 export const searchedWords = (text: string): string | null => /^s\s+(.+)$/is.exec(text)?.[1] ?? null;
+
+/**
+ * A code as a follower may type it, copied from a welcome text or a keyboard: a keycap's marks gone
+ * (8️⃣), one pair of quotes or brackets around it gone (“8”, 【8】, 「8」, (8)), a # before digits gone
+ * (#8). A review: each had been ranked, and "【8】" found the article titled "Many 8".
+ */
+const AROUND = /^[“"'‘「『【\[（(《〈<]\s*([^\s“"'‘「『【\[（(《〈<”"'’」』】\]）)》〉>]{1,32})\s*[”"'’」』】\]）)》〉>]$/u;
+export function codeTyped(text: string): string {
+  const t = text.replace(/[\ufe0f\u20e3]/g, "");
+  return (AROUND.exec(t)?.[1] ?? t).replace(/^[#＃]\s*(?=[0-9０-９]+$)/u, "");
+}

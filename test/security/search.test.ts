@@ -48,6 +48,12 @@ describe("short words use the short-word index (title and keywords)", () => {
     expect(find("a", "e", "i", "o", "u", "1", "2", "3")).toEqual([]);
     expect(find("r", "refund")).toEqual(["a2"]);
   });
+  test("a word of marks alone is no token of either index: dropped, no empty query sent (\"s x ---\", \"a ???\")", () => {
+    expect(find("x", "---")).toEqual([]);
+    expect(find("a", "???")).toEqual([]);
+    expect(find("---")).toEqual([]);
+    expect(find("---", "refund")).toEqual(["a2"]);
+  });
   test("a short word only in a description is not found (descriptions are in the trigram index only)", () => {
     expect(find("春节")).not.toContain("a3");
     expect(find("春节 too".split(" ")[0] as string, "open")).toEqual([]);

@@ -112,6 +112,15 @@ describe("plain-mode replies", () => {
       expect(x.Content).toContain("tips — Tips (1)");
     }
   });
+  test("help with the mark a phone ends it with, and question marks alone, ask for help too — not the fallback that says to send h", async () => {
+    for (const word of ["h?", "h。", "Help!", "帮助？", "帮助呀", "？？", "??", "?!", "？。"]) expect({ word, help: (await say(word)).Content?.toString().includes("fv — Founder's view (2)") }).toEqual({ word, help: true });
+    // Not a question with a mark in it, nor a word ending in h.
+    expect((await say("h?x")).Content).not.toContain("fv — Founder's view (2)");
+  });
+  test("a code copied from a welcome text or typed on a keycap: brackets, quotes, a keycap's marks, a # before digits", async () => {
+    await t.handle(signedRequest("POST", "/api/cli", { files: [{ name: "json", content: doc([article(30, { code: "8", title: "Opening hours" }), article(31, { title: "Many 8" })]) }], nowMs: t.clock.now() }));
+    for (const said of ["8", "【8】", "“8”", "「8」", "8️⃣", "#8", "＃8", "回复【8】", "回复“8”"]) expect({ said, title: items(await say(said)).item }).toMatchObject({ said, title: { Title: "Opening hours" } });
+  });
   test("a tag with the mark a phone ends it with lists it too", async () => {
     expect((await say("fv?")).Content).toStartWith("Founder's view (fv):");
     expect((await say("ＦＶ！")).Content).toStartWith("Founder's view (fv):");
@@ -189,6 +198,9 @@ describe("operator rules (first match wins, before the built-ins)", () => {
   test("exact reads the message without the punctuation and emoji a phone ends it with; not without its words", async () => {
     for (const said of ["WiFi密碼？", "wifi密码?!", "wifi密码。。。", "wifi密码 🙏", "wifi密码呀", "WiFi密碼呢？", "Hello!", "hello~"]) expect({ said, reply: (await say(said)).Content }).toEqual({ said, reply: said.startsWith("wifi") || said.startsWith("WiFi") ? "see the table card" : "Hi there" });
     for (const said of ["¿wifi密码", "wifi密码呀呀", "Hello!!x", "Hello#", "Hello+", "Hello%"]) expect({ said, reply: (await say(said)).Content }).not.toEqual({ said, reply: said.includes("wifi") ? "see the table card" : "Hi there" });
+  });
+  test("an exact rule matches a message ending in an emoji with a skin tone, a family's joiners, a flag or a keycap", async () => {
+    for (const said of ["Hello👋🏻", "Hello🙏🏽", "Hello👨\u200d👩\u200d👧", "Hello🇨🇳", "wifi密码👍🏻"]) expect({ said, reply: (await say(said)).Content }).toEqual({ said, reply: said.includes("wifi") ? "see the table card" : "Hi there" });
   });
   test("a message is read without the invisible format characters a pasted or right-to-left text ends it with (zero-width space, direction marks, word joiner, byte-order mark)", async () => {
     for (const said of ["Hello\u200b", "\u200eHello\u200f", "\ufeffwifi密码\u2060", "wifi密码？\u200b"]) expect({ said, reply: (await say(said)).Content }).toEqual({ said, reply: said.includes("wifi") ? "see the table card" : "Hi there" });

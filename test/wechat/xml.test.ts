@@ -20,6 +20,8 @@ describe("strict XML reader", () => {
     ["DOCTYPE", '<!DOCTYPE xml [<!ENTITY x "y">]><xml><A>&x;</A></xml>'],
     ["external entity", '<?xml version="1.0"?><!DOCTYPE foo [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><xml><A>&xxe;</A></xml>'],
     ["undeclared entity", "<xml><A>&bogus;</A></xml>"],
+    ["an object's member as an entity (constructor)", "<xml><A>&constructor;</A></xml>"],
+    ["an object's member as an entity (toString)", "<xml><A>&toString;</A></xml>"],
     ["billion laughs", '<!DOCTYPE l [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;&a;&a;">]><xml><A>&b;</A></xml>'],
     ["wrong root", "<root><A>1</A></root>"],
     ["unclosed", "<xml><A>1</A>"],

@@ -68,7 +68,8 @@ function scored(terms: string[], withDescription: boolean): { score: string; eve
 
 /** Ids of the best live articles for these words, best first. */
 export function findArticles(db: Database, words: readonly string[], limit = 1): string[] {
-  let terms = searchTerms(words);
+  // A word of marks alone ("???", "---") is no token of either index: its query would be empty, an error (a review: "s x ---").
+  let terms = searchTerms(words).filter((t) => /[\p{L}\p{N}]/u.test(t));
   const allLong = terms.length > 0 && terms.every(long);
   // Short words that the short-word index cannot look up (a single Latin letter) say nothing: dropped.
   if (!allLong) terms = terms.filter((t) => long(t) || termGrams(t).length > 0);

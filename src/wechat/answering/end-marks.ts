@@ -18,4 +18,5 @@ export function withoutEnd(s: string): string {
   if (end > 2 && END_PARTICLE.test(chars[end - 1] as string)) (end--, marks());
   return chars.slice(0, end).join("");
 }
-const END_MARK = /^(?:\s|[.!?~…。！？～、，,;；:：]|\p{Extended_Pictographic}|\u{FE0F})$/u;
+// An emoji's parts too: a skin tone (🙏🏻), the joiner of a family (👨‍👩‍👧), a flag's letters and tags (🇨🇳), a keycap (a review: "营业时间🙏🏻" had missed the rule "营业时间🙏" met).
+const END_MARK = /^(?:\s|[.!?~…。！？～、，,;；:：]|\p{Extended_Pictographic}|\p{Emoji_Modifier}|\p{Regional_Indicator}|[\u{FE0F}\u{200D}\u{20E3}]|[\u{E0020}-\u{E007F}])$/u;

@@ -1,4 +1,4 @@
-import { typedText } from "./typed.ts";
+import { readText } from "./typed.ts";
 import type { Article } from "../../article/article.ts";
 import type { Rule, TextKey } from "../../doc/rule.ts";
 import type { ReadModel } from "../../store/read-model.ts";
@@ -7,12 +7,15 @@ import { news } from "./ranked-reply.ts";
 import { LocalConversations, turnKey, type Conversations } from "./conversation.ts";
 import { Questions, type Asker } from "./questions.ts";
 import { MAX_INPUT, type RegexMatcher } from "./regex.ts";
-import { picksEntry, searchedWords, toldToSend } from "../../ranking/picks.ts";
+import { codeTyped, picksEntry, searchedWords, toldToSend } from "../../ranking/picks.ts";
 import { folded } from "../../ranking/words.ts";
 import type { Decision, ResponderOptions } from "./decision.ts";
 import { DEFAULT_TEXTS, languageOf, operatorText } from "./texts.ts";
 import { articleList, helpText, HELP_WORDS, TAG_LISTED, tagList } from "./lists.ts";
 import { withoutEnd } from "./end-marks.ts";
+
+/** Question marks alone, however ended: asking what to do, as "？" does (HELP_WORDS). */
+const ONLY_ASKED = /^[?？][\s?？.。!！~～]*$/u;
 
 const none: Decision = { reply: null, answer: "none", unmatched: false };
 
@@ -73,7 +76,7 @@ export class Responder {
     const listening = inConversation && this.conversations !== null;
     const asker: Asker = { from: m.from, key: listening ? turnKey(dedupeKey(m)) : null };
     if (m.type === "event") return listening ? then(this.onEvent(m), (d) => this.movedOn(asker, d)) : this.onEvent(m);
-    if (m.type === "text" || (m.type === "voice" && m.content)) return listening ? then(this.onText(typedText(m.content ?? ""), asker), (d) => this.movedOn(asker, d)) : this.onText(typedText(m.content ?? ""), asker);
+    if (m.type === "text" || (m.type === "voice" && m.content)) return listening ? then(this.onText(readText(m.content ?? ""), asker), (d) => this.movedOn(asker, d)) : this.onText(readText(m.content ?? ""), asker);
     // A photo, a location, a voice message unrecognised: the media text (the fallback's when
     // unwritten), and the inbox, so the operator sees what was sent and can answer it (replyd
     // reply); logged as "media", which the report counts apart from texts nothing answered.
@@ -129,12 +132,13 @@ export class Responder {
     return rule ?? this.builtIn(text, asker);
   }
 
-  /** Help, code, tag, answers, then the fallback texts. Synchronous unless it has to rank. */
+    /** Help, code, tag, answers, then the fallback texts. Synchronous unless it has to rank. */
   private builtIn(text: string, asker: Asker): Decision | Promise<Decision> {
     // As typed in full width too (ｈ, ２, ｎｅｗｓ): a phone's keyboard in Chinese mode may.
     const plain = text.normalize("NFKC");
     const lower = plain.toLowerCase();
-    if (HELP_WORDS.has(lower)) return { reply: { type: "text", content: helpText(this.store, this.text("help", text)) }, answer: "help", unmatched: false };
+    // As a phone ends it too ("h?", "帮助。", "help!"), and question marks alone ("？？", "?!"): the fallback had told them to send h.
+    if (HELP_WORDS.has(lower) || HELP_WORDS.has(withoutEnd(lower)) || ONLY_ASKED.test(plain)) return { reply: { type: "text", content: helpText(this.store, this.text("help", text)) }, answer: "help", unmatched: false };
 
     // Read as what it names, never as a pick from the list just sent: "回复3" is code 3 whatever list came before.
     // Typed whole, "回复3" had got the fallback, or a list found by 回复; "回复3。" as a phone ends it.
@@ -143,7 +147,9 @@ export class Responder {
     if (told !== null && this.isBuiltIn(told)) return this.builtIn(told, { from: asker.from, key: null });
 
     // As a phone ends it too ("8。", "8?", "8！"), as a tag: those had got the fallback where "回复8。" got the code (a walkthrough).
-    const byCode = this.store.articles.getLiveByCode(text) ?? (plain === text ? null : this.store.articles.getLiveByCode(plain)) ?? (ended === plain || !ended ? null : this.store.articles.getLiveByCode(ended));
+    // And as copied from a welcome text or a keyboard's keycap: "【8】", "“8”", "8️⃣", "#8" (codeTyped).
+    const bare = codeTyped(ended);
+    const byCode = this.store.articles.getLiveByCode(text) ?? (plain === text ? null : this.store.articles.getLiveByCode(plain)) ?? (ended === plain || !ended ? null : this.store.articles.getLiveByCode(ended)) ?? (bare === ended || !bare ? null : this.store.articles.getLiveByCode(bare));
     if (byCode) {
       const code: Decision = { reply: { type: "news", articles: [news(byCode)] }, answer: "code", unmatched: false, entry: byCode.id };
       // "2" right after a numbered list is its second entry, though an article's code is 2: the list is what the follower reads.
@@ -164,7 +170,7 @@ export class Responder {
   /** What help, a code or a tag answers — or a number, which is no question whatever answers it. */
   private isBuiltIn(word: string): boolean {
     const lower = word.toLowerCase();
-    return HELP_WORDS.has(lower) || this.store.articles.getLiveByCode(word) !== null || /^\d+$/.test(word) || (this.store.articles.tagCounts().get(lower) ?? 0) > 0;
+    return HELP_WORDS.has(lower) || this.store.articles.getLiveByCode(word) !== null || (codeTyped(word) !== word && this.store.articles.getLiveByCode(codeTyped(word)) !== null) || /^\d+$/.test(word) || (this.store.articles.tagCounts().get(lower) ?? 0) > 0;
   }
 
   /** The first rule whose pattern matches, as a reply; rules whose articles are all gone are passed over. */

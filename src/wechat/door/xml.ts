@@ -36,7 +36,8 @@ function decodeText(raw: string): string {
       if (!isXmlChar(code)) throw new XmlError("a character reference to a character XML forbids");
       out += String.fromCodePoint(code);
     } else {
-      const v = PREDEFINED[ref];
+      // Its own five only: "constructor" or "toString" are the object's, not entities (a review had &constructor; read as a function's text).
+      const v = Object.hasOwn(PREDEFINED, ref) ? PREDEFINED[ref] : undefined;
       if (v === undefined) throw new XmlError(`undeclared entity &${ref};`);
       out += v;
     }
