@@ -126,6 +126,13 @@ describe("documents", () => {
     const problems = problemsOf(() => parseDocument(doc([article(1), article(1, { code: "x1" }), article(3, { code: "C1" })])));
     expect(problems.map((p) => `${p.index}.${p.field}`).sort()).toEqual(["1.id", "2.code"]);
   });
+  test("a code is kept as a follower's typing is read (NFKC): full width as ASCII, so ８ and 8 are one code, refused twice", () => {
+    expect(parseDocument(doc([article(1, { code: "ＦＶ７" })])).articles?.[0]?.code).toBe("FV7");
+    const problems = problemsOf(() => parseDocument(doc([article(1, { code: "８" }), article(2, { code: "8" })])));
+    expect(problems.map((p) => `${p.index}.${p.field}`)).toEqual(["1.code"]);
+    // Made into no code by the reading: a ligature normalising to spaces is refused as one with spaces.
+    expect(problemsOf(() => parseDocument(doc([article(1, { code: "\ufdfa" })]))).map((p) => p.field)).toEqual(["code"]);
+  });
   test("a deleted article's code may repeat a live one", () => {
     expect(() => parseDocument(doc([article(1), article(2, { code: "c1", deleted: true })]))).not.toThrow();
   });

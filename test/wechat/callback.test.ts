@@ -121,6 +121,12 @@ describe("plain-mode replies", () => {
     await t.handle(signedRequest("POST", "/api/cli", { files: [{ name: "json", content: doc([article(30, { code: "8", title: "Opening hours" }), article(31, { title: "Many 8" })]) }], nowMs: t.clock.now() }));
     for (const said of ["8", "【8】", "“8”", "「8」", "8️⃣", "#8", "＃8", "回复【8】", "回复“8”"]) expect({ said, title: items(await say(said)).item }).toMatchObject({ said, title: { Title: "Opening hours" } });
   });
+  test("a code written in full width is kept as followers' typing is read (ＦＶ７ as FV7) and reached however typed; one in non-ASCII capitals, typed as written", async () => {
+    const res = await t.handle(signedRequest("POST", "/api/cli", { files: [{ name: "json", content: doc([article(40, { code: "ＦＶ７", title: "Wide code" }), article(41, { code: "É1", title: "Accented code" })]) }], nowMs: t.clock.now() }));
+    expect(res.status).toBe(200);
+    for (const said of ["FV7", "fv7", "ＦＶ７", "ｆｖ７", "fv7。"]) expect({ said, title: items(await say(said)).item }).toMatchObject({ said, title: { Title: "Wide code" } });
+    expect(items(await say("É1")).item).toMatchObject({ Title: "Accented code" });
+  });
   test("a tag with the mark a phone ends it with lists it too", async () => {
     expect((await say("fv?")).Content).toStartWith("Founder's view (fv):");
     expect((await say("ＦＶ！")).Content).toStartWith("Founder's view (fv):");

@@ -80,7 +80,8 @@ export class ArticleRepo extends ArticleListing {
   }
 
   getLiveByCode(code: string): Article | null {
-    const key = code.toLowerCase();
+    // Folded as SQLite's lower() folds, ASCII letters only: "É1" lower-cased in JavaScript had matched no stored "É1" (a review).
+    const key = code.replace(/[A-Z]+/g, (c) => c.toLowerCase());
     const cached = this.codeCache.get(key);
     if (cached) return cached;
     const row = this.byLiveCode.get(key);
