@@ -735,6 +735,23 @@ test("set questions-= takes a taught question back, as a follower's message meet
   expect((await call("PUT", "/api/cli", [["id", "nope"], ["questions", "x"], ["remove", "questions"]])).status).toBe(404);
 });
 
+test("questions-= takes the one written as sent before another of its form; a question of marks or emoji alone is itself, not every other such one", async () => {
+  await importDoc({ matter: "articles" }, SHOP);
+  const put = (fields: [string, string][]) => call("PUT", "/api/cli", [["id", "returns"], ["create", "0"], ...fields]);
+  // Both kept by an import, one form: "-=" of the second takes the second, as written.
+  expect((await put([["questions", "How much deposit??\nhow much deposit\n👍"]])).status).toBe(200);
+  const taken = await put([["questions", "how much deposit"], ["remove", "questions"]]);
+  expect(taken.data.article.questions).toEqual(["How much deposit??", "👍"]);
+  // "???" is no 👍: appended, not skipped as held.
+  expect((await put([["questions", "???"], ["append", "questions"]])).data.article.questions).toEqual(["How much deposit??", "👍", "???"]);
+  // "!!!" is held by none: refused, nothing taken.
+  const wrong = await put([["questions", "!!!"], ["remove", "questions"]]);
+  expect(wrong).toMatchObject({ status: 400, error: { code: CODE.invalid_article } });
+  expect((await call("GET", "/api/cli", [["id", "returns"]])).data.questions).toEqual(["How much deposit??", "👍", "???"]);
+  // Still as a follower's message meets it: another case and a follower's marks take the one held.
+  expect((await put([["questions", "HOW MUCH DEPOSIT"], ["remove", "questions"]])).data.article.questions).toEqual(["👍", "???"]);
+});
+
 test("teach says which of the followers' recent questions the taught article now comes first for that it did not before, with what they got then; not those it led already, the taught words' repeats, nor follow-ups", async () => {
   await importDoc({ matter: "articles" }, SHOP);
   const asked = async (q: string) => (await askedAlone(q)).seq as number;

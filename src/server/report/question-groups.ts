@@ -9,6 +9,7 @@
  * MAX_POSTINGS groups looked at per term.
  */
 import { meaningTerms } from "../../ranking/words.ts";
+import { LIMITS } from "../../article/text-rules.ts";
 import { unprefixed } from "../../store/log-kinds.ts";
 
 export const JOIN_AT = 0.5;
@@ -52,7 +53,8 @@ interface Phrasing {
 
 /** A text's phrasing: its distinct terms sorted, or the text itself folded when it has none (an emoji). */
 function phrasingKey(text: string): { key: string; terms: string[] } {
-  const terms = [...new Set(meaningTerms(text))].sort().slice(0, MAX_TERMS);
+  // Of what a teach could take of it (LIMITS.question characters; figures.ts says why).
+  const terms = [...new Set(meaningTerms(text.slice(0, LIMITS.question)))].sort().slice(0, MAX_TERMS);
   return terms.length ? { key: terms.join(" "), terms } : { key: `=${text.normalize("NFKC").trim().toLowerCase().replace(/\s+/g, " ")}`, terms: [] };
 }
 

@@ -22,6 +22,13 @@ export const DELETED_QUESTIONS_QUERY = "SELECT id, questions FROM articles WHERE
 
 export class DeletedQuestions {
   private byForm: Map<string, string> | null = null;
+  /**
+   * Each question's taught form, kept across reads: a write to any article empties the map above,
+   * and reading 500 articles' 25,000 questions into their forms again had cost the next follower's
+   * message 140 ms — seconds for questions of characters normalisation multiplies (a review). Only
+   * what was read last time is kept.
+   */
+  private forms = new Map<string, string>();
 
   constructor(private readonly db: Database) {}
 
@@ -41,11 +48,14 @@ export class DeletedQuestions {
     const rows = this.db
       .query(DELETED_QUESTIONS_QUERY)
       .all(DELETED_QUESTIONS_ARTICLES) as { id: string; questions: string }[];
+    const forms = new Map<string, string>();
     for (const r of rows)
       for (const q of JSON.parse(r.questions) as string[]) {
-        const form = taughtForm(q);
+        const form = forms.get(q) ?? this.forms.get(q) ?? taughtForm(q);
+        forms.set(q, form);
         if (form && !byForm.has(form)) byForm.set(form, r.id);
       }
+    this.forms = forms;
     return byForm;
   }
 }
