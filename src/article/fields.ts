@@ -106,6 +106,14 @@ const textOrEmpty =
 // Lower-casing never shortens a string, so longer codes cannot be reserved; the margin is for safety.
 const RESERVED_SPAN = 2 * Math.max(...[...RESERVED_CODES].map((c) => c.length));
 
+const codeCheck = optionalText((v) =>
+  !CODE_PATTERN.test(v)
+    ? "must be 1–32 characters with no spaces or control characters"
+    : v.length <= RESERVED_SPAN && RESERVED_CODES.has(v.toLowerCase())
+      ? `"${v}" is reserved for the help command`
+      : null,
+);
+
 const field = <const N extends string, T, const K extends FieldKind, const L extends { long?: true } = {}>(f: ContentField<N, T, K> & L) => f;
 
 export const CONTENT = [
@@ -116,14 +124,7 @@ export const CONTENT = [
     listed: true,
     // Kept as a follower's typing is read (NFKC: full width as ASCII, "ＦＶ７" as "FV7"): a code written in
     // full width had been reachable by no follower — the store folds the case of ASCII letters only (a review).
-    check: (raw) =>
-      optionalText((v) =>
-        !CODE_PATTERN.test(v)
-          ? "must be 1–32 characters with no spaces or control characters"
-          : v.length <= RESERVED_SPAN && RESERVED_CODES.has(v.toLowerCase())
-            ? `"${v}" is reserved for the help command`
-            : null,
-      )(typeof raw === "string" ? raw.normalize("NFKC") : raw),
+    check: (raw) => codeCheck(typeof raw === "string" ? raw.normalize("NFKC") : raw),
   }),
   field({ name: "tag", kind: "nullable", empty: null as string | null, listed: true, check: optionalText((v) => (TAG_PATTERN.test(v) ? null : /\p{Script=Han}/u.test(v) ? `must match [a-z0-9]{1,16}: a short Latin key of your choosing, a different one for each tag (such as t1, t2 or pay); its name "${v.slice(0, 16)}" goes in the tag's description ("tags": {"t1": "${v.slice(0, 16)}"}), and a rule matching it exactly with a reply of that tag lists the tag to a follower who sends the name` : "must match [a-z0-9]{1,16}")) }),
   field({

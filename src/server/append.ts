@@ -101,7 +101,6 @@ export const heldItem = (field: string, list: readonly string[], item: string): 
  */
 class HeldItems {
   private readonly byForm = new Map<string, string[]>();
-  private readonly exact = new Set<string>();
   constructor(
     private readonly field: string,
     list: readonly string[],
@@ -115,7 +114,6 @@ class HeldItems {
   }
 
   add(x: string): void {
-    this.exact.add(x);
     const k = this.form(x);
     const items = this.byForm.get(k);
     if (items) items.push(x);
@@ -126,11 +124,10 @@ class HeldItems {
     const items = this.byForm.get(this.form(x));
     const at = items?.indexOf(x) ?? -1;
     if (items && at >= 0) items.splice(at, 1);
-    if (!items?.includes(x)) this.exact.delete(x);
   }
 
   find(item: string): string | undefined {
-    if (this.exact.has(item)) return item;
-    return this.byForm.get(this.form(item))?.[0];
+    const items = this.byForm.get(this.form(item));
+    return items?.includes(item) ? item : items?.[0];
   }
 }

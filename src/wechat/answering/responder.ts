@@ -132,13 +132,15 @@ export class Responder {
     return rule ?? this.builtIn(text, asker);
   }
 
-    /** Help, code, tag, answers, then the fallback texts. Synchronous unless it has to rank. */
+  /** Help, code, tag, answers, then the fallback texts. Synchronous unless it has to rank. */
   private builtIn(text: string, asker: Asker): Decision | Promise<Decision> {
     // As typed in full width too (ｈ, ２, ｎｅｗｓ): a phone's keyboard in Chinese mode may.
     const plain = text.normalize("NFKC");
     const lower = plain.toLowerCase();
+    // As a phone ends it (a tag too, below: "housing?", "news!").
+    const endedLower = withoutEnd(lower);
     // As a phone ends it too ("h?", "帮助。", "help!"), and question marks alone ("？？", "?!"): the fallback had told them to send h.
-    if (HELP_WORDS.has(lower) || HELP_WORDS.has(withoutEnd(lower)) || ONLY_ASKED.test(plain)) return { reply: { type: "text", content: helpText(this.store, this.text("help", text)) }, answer: "help", unmatched: false };
+    if (HELP_WORDS.has(lower) || HELP_WORDS.has(endedLower) || ONLY_ASKED.test(plain)) return { reply: { type: "text", content: helpText(this.store, this.text("help", text)) }, answer: "help", unmatched: false };
 
     // Read as what it names, never as a pick from the list just sent: "回复3" is code 3 whatever list came before.
     // Typed whole, "回复3" had got the fallback, or a list found by 回复; "回复3。" as a phone ends it.
@@ -156,10 +158,8 @@ export class Responder {
       return asker.key !== null && picksEntry(text) !== null ? this.questions.pickOr(text, asker, code) : code;
     }
 
-    // As a phone ends it too ("housing?", "news!").
-    const tag = withoutEnd(lower);
-    if (/^[a-z0-9]{1,16}$/.test(tag)) {
-      const list = tagList(this.store, tag);
+    if (/^[a-z0-9]{1,16}$/.test(endedLower)) {
+      const list = tagList(this.store, endedLower);
       if (list) return { reply: { type: "text", content: list.text }, answer: "tag", unmatched: false, listed: list.listed };
     }
 
@@ -170,7 +170,8 @@ export class Responder {
   /** What help, a code or a tag answers — or a number, which is no question whatever answers it. */
   private isBuiltIn(word: string): boolean {
     const lower = word.toLowerCase();
-    return HELP_WORDS.has(lower) || this.store.articles.getLiveByCode(word) !== null || (codeTyped(word) !== word && this.store.articles.getLiveByCode(codeTyped(word)) !== null) || /^\d+$/.test(word) || (this.store.articles.tagCounts().get(lower) ?? 0) > 0;
+    const bare = codeTyped(word);
+    return HELP_WORDS.has(lower) || this.store.articles.getLiveByCode(word) !== null || (bare !== word && this.store.articles.getLiveByCode(bare) !== null) || /^\d+$/.test(word) || (this.store.articles.tagCounts().get(lower) ?? 0) > 0;
   }
 
   /** The first rule whose pattern matches, as a reply; rules whose articles are all gone are passed over. */

@@ -5,17 +5,12 @@
  * with one after them had been no pick and no "another", 谢谢 no thanks (a review). Inside the text
  * they are left as typed; the closed sets read it through fold(), which drops them.
  */
+import { trimmedWhere } from "../../base/trimmed.ts";
+
 const INVISIBLE = /^[\s\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]$/u;
 
-/** `text` without white space and invisible format characters at its ends: a character at a time from each end (no pattern retrying every start of a long run). */
-export function typedText(text: string): string {
-  const chars = [...text];
-  let start = 0;
-  let end = chars.length;
-  while (start < end && INVISIBLE.test(chars[start] as string)) start++;
-  while (end > start && INVISIBLE.test(chars[end - 1] as string)) end--;
-  return start === 0 && end === chars.length ? text : chars.slice(start, end).join("");
-}
+/** `text` without white space and invisible format characters at its ends. */
+export const typedText = (text: string): string => trimmedWhere(text, INVISIBLE);
 
 /**
  * What of a message is read to answer it: `typedText`, then its first READ_CHARS characters. The
