@@ -120,7 +120,7 @@ export function runAccount(acc: Account, language: "zh" | "en", only?: "tune" | 
       shown = choice.articles[0]?.excerpt ?? null;
     } else {
       // A message of several questions: what its parts are each sure of (wechat/answering/questions.ts partsAnswered).
-      const parts = partsSure(question.q, source).map((a) => at(a.id));
+      const parts = partsSure(question.q, source, false, 2).map((a) => at(a.id));
       const found = parts.length ? null : wordSearch(question.q, acc.articles);
       if (parts.length) {
         offered = parts;

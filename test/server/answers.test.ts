@@ -343,6 +343,22 @@ test("a message of several questions the whole of which no article answers: a li
   expect(inbox.find((m) => m.content === visa)?.answer).toMatch(/^answers:/);
 });
 
+test("one question told with its circumstances, the whole of which no article answers, is not answered by its asking part alone", async () => {
+  const claim = { id: "claim", title: "Making an insurance claim", url: "https://example.com/claim", body: "Claim online if your phone is lost, stolen or damaged. For a damaged phone a courier collects it from your home within two working days." };
+  const sim = { id: "sim", title: "Setting up your SIM", url: "https://example.com/sim", body: "Put the SIM in your phone, switch it on and wait for the signal. Your number works within two hours." };
+  const bill = { id: "bill", title: "Paying your bill", url: "https://example.com/bill", body: "Bills are taken by direct debit on the date you chose. Change the date in the app." };
+  await importDoc([claim, sim, bill]);
+  // Its asking part alone, a question of its own, is sure of the claim article: what the part would get.
+  expect(newsOf(await say("you or the courier?"))).toMatchObject({ Title: "Making an insurance claim" });
+  // The whole: one question (the story, then what is asked), no article holds enough of it — the
+  // fallback, in the inbox; before, its asking part got the claim article alone.
+  const asked = "I joined two weeks ago and my new phone still hasnt arrived, tracking says stuck since saturday, you or the courier?";
+  expect(newsOf(await say(asked))).toBeUndefined();
+  await t.log.settled();
+  const inbox = (await call("GET", "/api/cli", [["inbox", "unmatched"]])).data.items as { content: string; answer: string }[];
+  expect(inbox.find((m) => m.content === asked)?.answer).not.toMatch(/^answer/);
+});
+
 test("a message of two questions the whole of which one article is sure of: the other question's sure article listed after it ('and how' parts them); replyd ask says why", async () => {
   const rates = { id: "rates", title: "Rates due dates", url: "https://example.com/rates", body: "Rates are due in four instalments: 31 August, 30 November, 28 February and 31 May. Rates notices are posted in July; rates not settled by the due date attract interest." };
   const paying = { id: "paying", title: "Ways to pay", url: "https://example.com/paying", body: "Pay online with a card, by direct debit, by BPAY, or in person at the customer service centre." };

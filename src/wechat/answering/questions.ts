@@ -111,7 +111,12 @@ export class Questions {
     if (reading.how === "another") return remember([], { ...this.says("not_found", true, question), answer: "another:not_found" });
     // Several questions in one message: the articles its parts are each sure of, in the inbox too
     // when a part got none (a walkthrough's student asked of 宿舍, 接机 and the first week at once).
-    const parts = reading.how === "alone" ? await this.partsAnswered(question, asking) : null;
+    // Two asking parts at least: one question told with its circumstances is the whole message's to
+    // answer — its asking part alone, a few words, was "sure" of whatever held one of them ("…the
+    // phone still hasnt arrived, who do I chase, you or the courier?" got the insurance claim
+    // article alone, on "courier"; Session 51: two single wrong articles and a miss of 21 sets, no
+    // right one, went to the fallback).
+    const parts = reading.how === "alone" ? await this.partsAnswered(question, asking, false, 2) : null;
     if (parts && parts.articles.length) {
       const ids = parts.articles.map((a) => a.id);
       const c = parts.articles.length === 1 ? ({ kind: "one", article: parts.articles[0] as RankedArticle, margin: 0 } as const) : ({ kind: "list", articles: parts.articles } as const);
