@@ -496,6 +496,23 @@ test("a few leaning words the operator taught word for word to another article d
   expect(shown(await conversationIn(account, "三室的呢"))).toEqual(["daily"]);
 });
 
+// A salon's walkthrough (Session 51): a follower's question taught to the perm's aftercare, asked after the colouring's price.
+const salon = (taught: string) =>
+  new MemorySource([
+    { id: "color-price", title: "染发价格", keywords: "染发\u001f染头发", questions: "", body: "染发按头发长度计价：短发298元起，中长发398元起，长发498元起。" },
+    { id: "after-color", title: "染发后如何护理", keywords: "染后护理\u001f掉色", questions: "", body: "染发后48小时内不要洗头，让颜色更好固定。请使用护色洗发水，水温不要太高。" },
+    { id: "after-perm", title: "烫发后如何护理", keywords: "烫后护理\u001f卷度", questions: taught, body: "烫发后两天内不要洗头、不要扎头发，让卷度定型。之后用弹力素护理卷发。" },
+    { id: "wash", title: "洗吹与造型价格", keywords: "洗头\u001f洗吹", questions: "", body: "洗吹38元，编发盘发88元起。" },
+  ]);
+
+test("a question taught word for word that names its article's subject (烫 of 烫发后如何护理) is that article's after another question, though it leans ('X完多久')", async () => {
+  const account = salon("烫完多久能洗头");
+  const r = await conversationIn(account, "染发多少钱", "烫完多久能洗头");
+  expect(shown(r)[0]).toBe("after-perm");
+  // Sent alone, the taught question gets its article.
+  expect(shown(await conversationIn(account, "烫完多久能洗头"))).toEqual(["after-perm"]);
+});
+
 test("after a tag's list (its order the operator's), words continuing the question do not put its first entry first: the reading together's order stands", async () => {
   const account = bakeryOf("Saturday decorating classes for children and adults, £15 a place, aprons given. Children from 2 years old come with a parent; a party can book the class.");
   // A tag's list of [cupcakes, classes], as questions.ts keeps it (byCode), nothing picked.

@@ -8,11 +8,22 @@ import type { RankedArticle, Ranking } from "../../ranking/types.ts";
 import type { Turn } from "./conversation.ts";
 import { lastPicked } from "./turn.ts";
 import { taughtOf } from "./taught.ts";
+import { termsOf } from "../../ranking/words.ts";
 
-/** `text` is one of `article`'s taught questions (taught.ts), as the ranking's articles hold them. */
-export function taughtWordForWord(text: string, article: RankedArticle, ranked: readonly RankedArticle[]): boolean {
+/**
+ * `text` is one of `article`'s taught questions (taught.ts), as the ranking's articles hold them, and
+ * nothing else names the article: no word of `text` is in its title or keywords. Then what leads a
+ * follow-up to it is the teaching alone, not a subject the follower names (三室的呢 taught to the
+ * daily cleaning, asked after the deep cleaning's price). A question naming the article's subject
+ * is that subject's, taught or not: "烫完多久能洗头", taught to the perm's aftercare (烫发后如何护理),
+ * after 染发多少钱 had listed the colouring's price first — its 烫 counted as the teaching alone (a
+ * salon's walkthrough, Session 51).
+ */
+export function taughtOnly(text: string, article: RankedArticle, ranked: readonly RankedArticle[]): boolean {
   const t = taughtOf(text, ranked, NONE_DELETED);
-  return t !== null && "article" in t && t.by === "question" && t.article.id === article.id;
+  if (t === null || !("article" in t) || t.by !== "question" || t.article.id !== article.id) return false;
+  const head = new Set(termsOf(`${article.title}\n${article.keywords.join("\n")}`));
+  return !termsOf(text).some((term) => head.has(term));
 }
 const NONE_DELETED = { deletedTaught: () => null };
 
