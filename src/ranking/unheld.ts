@@ -12,8 +12,16 @@ import { isWord } from "./score.ts";
 import { withSynonyms, type SynonymTable } from "./synonyms.ts";
 import { termsOf } from "./words.ts";
 import { withoutOpening } from "./courtesy.ts";
+import { HAN_STOP } from "./stop-words.ts";
 
 const HAN_PAIR = /^\p{Script=Han}{2}$/u;
+
+/**
+ * A pair of Chinese characters one of which says nothing alone (的, 了, 能, 有, 吗, 那 …: HAN_STOP):
+ * mostly the seam of two words, 里的 and 的钱 of 卡里的钱, 钱能 of 钱能退吗, 那烫 — a salon's operator
+ * had been told to teach them (Session 51). The few words such a pair is (能力, 没有) are left unnamed.
+ */
+const withStopChar = (t: string): boolean => HAN_PAIR.test(t) && [...t].some((c) => HAN_STOP.has(c));
 
 /** At most this many are named. */
 const NAMED = 12;
@@ -35,6 +43,6 @@ export function unheldWords(question: string, held: readonly string[], synonyms:
     const after = pairs[k + 1];
     if ((before && isHeld(before.t, before.i) && before.t[1] === p.t[0]) || (after && isHeld(after.t, after.i) && p.t[1] === after.t[0])) straddling.add(p.i);
   });
-  const unheld = terms.filter((t, i) => isWord(t) && !isHeld(t, i) && !straddling.has(i));
+  const unheld = terms.filter((t, i) => isWord(t) && !isHeld(t, i) && !straddling.has(i) && !withStopChar(t));
   return [...new Set(unheld)].slice(0, NAMED);
 }
