@@ -85,6 +85,27 @@ export function countNamed(n: { count: number; ids: string[] }, id: string): voi
   if (n.count++ < NAMED_IN_REPORT) n.ids.push(id);
 }
 
+/** Items of a list an article lost that a report names, at most, each cut to this many characters. */
+export const LOST_NAMED = { items: 5, chars: 40 } as const;
+
+/** `id` counted in `d` and, while it is named, what it lost (the first LOST_NAMED.items): the operator can put them back. */
+export function countLost(d: Dropped, id: string, lost: readonly string[]): void {
+  if (d.count < NAMED_IN_REPORT) d.lost.push(lost.slice(0, LOST_NAMED.items).map((x) => [...x].slice(0, LOST_NAMED.chars).join("")));
+  countNamed(d, id);
+}
+
+/**
+ * Of the updated, articles whose record lists a taught field without some items the article held:
+ * how many, the first NAMED_IN_REPORT ids, and what each of those lost (`lost[i]` of `ids[i]`) — a
+ * salon's operator re-imported its file over keywords added with keywords+= and was told which
+ * articles lost some, not which (a walkthrough, Session 51).
+ */
+export interface Dropped {
+  count: number;
+  ids: string[];
+  lost: string[][];
+}
+
 export interface ImportResult {
   added: number;
   updated: number;
@@ -104,9 +125,9 @@ export interface ImportResult {
    * Of the updated, articles whose record lists keywords without some the article held (added with
    * keywords+= or set, say, and not in the CMS's file): how many, and the first NAMED_IN_REPORT ids.
    */
-  keywords_dropped: { count: number; ids: string[] };
+  keywords_dropped: Dropped;
   /** The same for questions (taught with replyd teach or questions+=), compared as a follower's message meets them. */
-  questions_dropped: { count: number; ids: string[] };
+  questions_dropped: Dropped;
   /**
    * Of the updated, articles that had a tag, or a description, their record gives none (a sheet
    * without the column, a description set on the server): the tag's list no longer shows them, the

@@ -190,15 +190,18 @@ test("an import that brings a deleted article back says so, and how to keep it d
   expect((await cli("import", "cms.json")).out).toContain('1 of the updated (hours) is deleted now (its record says "deleted": followers no longer get it;');
 });
 
-test("an import whose records list keywords without those added on the server says which articles lost them", async () => {
+test("an import whose records list keywords without those added on the server says which articles lost them, and what each lost", async () => {
   const articles = ["a", "b", "c", "d", "e", "f", "g"].map((id) => ({ id, title: `Article ${id}`, url: `https://e.com/${id}`, keywords: ["cms"], body: "Text." }));
   writeFileSync(join(tmp.dir, "cms.json"), JSON.stringify({ format: "replyd/1", matter: "articles", articles }, null, 2));
   expect((await cli("import", "cms.json")).code).toBe(0);
   expect((await cli("set", "a", "keywords+=refund")).code).toBe(0);
   const one = await cli("import", "cms.json");
-  expect(one.out).toContain('1 of the updated lost keywords it held (a): its record lists others — if they were added on the server (keywords+=), put them in the file too, or leave "keywords" out of its records: a record without it keeps the article\'s');
+  expect(one.out).toContain('1 of the updated lost keywords it held (a: "refund"): its record lists others — if they were added on the server (keywords+=), put them in the file too, or leave "keywords" out of its records: a record without it keeps the article\'s');
   for (const a of articles) expect((await cli("set", a.id, "keywords+=refund")).code).toBe(0);
-  expect((await cli("import", "cms.json")).out).toContain("7 of the updated lost keywords they held (a, b, c, d, e and 2 more): their records list others");
+  expect((await cli("import", "cms.json")).out).toContain('7 of the updated lost keywords they held (a: "refund"; b: "refund"; c: "refund"; d: "refund"; e: "refund"; and 2 more): their records list others');
+  // Of one that lost more than five, the first five and "…".
+  for (const k of ["k1", "k2", "k3", "k4", "k5", "k6"]) expect((await cli("set", "a", `keywords+=${k}`)).code).toBe(0);
+  expect((await cli("import", "cms.json")).out).toContain('1 of the updated lost keywords it held (a: "k1", "k2", "k3", "k4", "k5", …)');
   expect((await cli("import", "cms.json")).out).not.toContain("lost keywords");
   // Questions the same, when the records list some.
   writeFileSync(join(tmp.dir, "cms.json"), JSON.stringify({ format: "replyd/1", matter: "articles", articles: articles.map((a) => ({ ...a, questions: ["how much"] })) }, null, 2));
@@ -208,7 +211,7 @@ test("an import whose records list keywords without those added on the server sa
   expect((await cli("set", "c", "questions=How much??")).code).toBe(0);
   const lost = await cli("import", "cms.json");
   expect(lost.out).toContain("0 added, 2 updated (b, c), 5 unchanged of 7");
-  expect(lost.out).toContain('1 of the updated lost questions it held (b): its record lists others — if they were added on the server (replyd teach or questions+=), put them in the file too, or leave "questions" out of its records');
+  expect(lost.out).toContain('1 of the updated lost questions it held (b: "can I get my money back"): its record lists others — if they were added on the server (replyd teach or questions+=), put them in the file too, or leave "questions" out of its records');
 });
 
 test("an import whose records give no tag or description where the articles had one says which articles lost them", async () => {

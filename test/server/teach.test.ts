@@ -210,14 +210,14 @@ test("an import keeps what was taught when its records carry no questions (the C
   expect(await questions()).toEqual([]);
 });
 
-test("keywords and questions added on the server: kept by an import whose records carry none; a record listing others replaces them, and the import counts and names those articles", async () => {
+test("keywords and questions added on the server: kept by an import whose records carry none; a record listing others replaces them, and the import counts and names those articles, with what each lost", async () => {
   const withKeywords = SHOP.map((a, i) => (i < 3 ? { ...a, keywords: ["shop"] } : a));
   await importDoc({ matter: "articles" }, withKeywords);
   const keywords = async (id: string) => (await call("GET", "/api/cli", [["id", id]])).data.keywords as string[];
   for (const id of ["returns", "delivery", "password", "payment"]) expect((await call("PUT", "/api/cli", [["id", id], ["keywords", "money back"], ["append", "keywords"]])).status).toBe(200);
   // The same file: the three that list keywords lose the added one (counted, named); the one without keeps its.
   const again = await importDoc({ matter: "articles" }, withKeywords);
-  expect(again).toMatchObject({ updated: 3, updated_ids: ["returns", "delivery", "password"], unchanged: 2, keywords_dropped: { count: 3, ids: ["returns", "delivery", "password"] } });
+  expect(again).toMatchObject({ updated: 3, updated_ids: ["returns", "delivery", "password"], unchanged: 2, keywords_dropped: { count: 3, ids: ["returns", "delivery", "password"], lost: [["money back"], ["money back"], ["money back"]] } });
   expect(await keywords("returns")).toEqual(["shop"]);
   expect(await keywords("payment")).toEqual(["money back"]);
   // A record holding the article's keywords in another case drops none; one that changes nothing else either.
@@ -232,7 +232,7 @@ test("keywords and questions added on the server: kept by an import whose record
   await importDoc({ matter: "articles" }, withQuestions);
   for (const [id, q] of [["returns", "I want my money back"], ["delivery", "How long does it take??"]]) expect((await call("PUT", "/api/cli", [["id", id as string], ["questions", q as string], ["append", "questions"]])).status).toBe(200);
   expect((await call("PUT", "/api/cli", [["id", "password"], ["questions", "HOW LONG does it take?"]])).status).toBe(200);
-  expect(await importDoc({ matter: "articles" }, withQuestions)).toMatchObject({ updated: 2, updated_ids: ["returns", "password"], questions_dropped: { count: 1, ids: ["returns"] } });
+  expect(await importDoc({ matter: "articles" }, withQuestions)).toMatchObject({ updated: 2, updated_ids: ["returns", "password"], questions_dropped: { count: 1, ids: ["returns"], lost: [["I want my money back"]] } });
 });
 
 test("a record without the tag or the description an article had: written as the record says, the import counts and names those articles", async () => {

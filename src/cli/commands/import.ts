@@ -1,5 +1,6 @@
 import type { BulkDocument } from "../../doc/document.ts";
 import type { ImportResult as StoredImport } from "../../store/writer.ts";
+import { LOST_NAMED } from "../../store/writer.ts";
 import { defineCommand } from "../command.ts";
 import type { CommandContext } from "../context.ts";
 import { CLIError, usage } from "../errors.ts";
@@ -81,10 +82,19 @@ function csvAsDocument(c: CommandContext, file: string) {
 /** The ids the server named of `count` articles: "a, b and 3 more". */
 const namedList = (ids: readonly string[] | undefined, count: number): string => (ids ?? []).join(", ") + (count > (ids ?? []).length ? ` and ${count - (ids ?? []).length} more` : "");
 
-/** Keywords or questions taught on the server (keywords+=, teach) that the file's records do not list: said, so they are not lost unnoticed. */
+/**
+ * Keywords or questions taught on the server (keywords+=, teach) that the file's records do not
+ * list: said, with what each named article lost (a server before 0.2.24 sends the ids alone), so
+ * they are not lost unnoticed and can be put back.
+ */
 function droppedLine(field: "keywords" | "questions", d: ImportResult["keywords_dropped"]): string {
   const how = field === "keywords" ? "keywords+=" : "replyd teach or questions+=";
-  return `${d.count} of the updated lost ${field} ${d.count === 1 ? "it" : "they"} held (${namedList(d.ids, d.count)}): ${d.count === 1 ? "its record lists" : "their records list"} others — if they were added on the server (${how}), put them in the file too, or leave "${field}" out of its records: a record without it keeps the article's`;
+  const named = d.ids.map((id, i) => {
+    const lost = d.lost?.[i] ?? [];
+    return lost.length ? `${id}: ${lost.map((x) => JSON.stringify(x)).join(", ")}${lost.length >= LOST_NAMED.items ? ", …" : ""}` : id;
+  });
+  const list = named.join("; ") + (d.count > d.ids.length ? `; and ${d.count - d.ids.length} more` : "");
+  return `${d.count} of the updated lost ${field} ${d.count === 1 ? "it" : "they"} held (${list}): ${d.count === 1 ? "its record lists" : "their records list"} others — if they were added on the server (${how}), put them in the file too, or leave "${field}" out of its records: a record without it keeps the article's`;
 }
 
 /** What an import did, for each section the document held (a rules-only document reports its rules). */

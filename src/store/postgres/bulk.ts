@@ -16,7 +16,7 @@ import type { Mirror } from "./mirror.ts";
 import type { Outcome } from "./outcome.ts";
 import { generation, insertDirectly, insertNew, keptTaught, loadRecords, mintIds, purgeArticles } from "./rows.ts";
 import * as content from "./content.ts";
-import { countNamed, NAMED_IN_REPORT, type ImportResult } from "../writer.ts";
+import { countLost, NAMED_IN_REPORT, type Dropped, type ImportResult } from "../writer.ts";
 import { questionsLeftOut } from "../left-out.ts";
 import { scopedWriteLock } from "./account-schema.ts";
 import { type BackupInfo } from "../backup-ids.ts";
@@ -39,14 +39,23 @@ async function namedCount(tx: TransactionSQL, rows: string): Promise<{ count: nu
  * database created with LC_CTYPE=C only ASCII letters fold, and a non-ASCII keyword held in another
  * case (É, Ä) is named as lost there alone. Only the report says so; what is written is the record.
  */
-const keywordsDropped = (tx: TransactionSQL) =>
-  namedCount(
-    tx,
-    `SELECT d.id, d.idx FROM doc_in d JOIN articles a ON a.id = d.id
-     WHERE d.status = 'changed' AND EXISTS (
-       SELECT 1 FROM json_array_elements_text(a.keywords::json) k
-       WHERE lower(k) NOT IN (SELECT lower(g) FROM json_array_elements_text(d.keywords::json) g))`,
-  );
+async function keywordsDropped(tx: TransactionSQL): Promise<Dropped> {
+  const lostOf = (json: string) => `SELECT k FROM json_array_elements_text(a.keywords::json) k
+       WHERE lower(k) NOT IN (SELECT lower(g) FROM json_array_elements_text(${json}) g)`;
+  const { count, ids } = await namedCount(tx, `SELECT d.id, d.idx FROM doc_in d JOIN articles a ON a.id = d.id WHERE d.status = 'changed' AND EXISTS (${lostOf("d.keywords::json")})`);
+  if (!ids.length) return { count, ids, lost: [] };
+  // What each named article lost, by the same comparison: five rows at most.
+  const rows = (await tx.unsafe(
+    `SELECT d.id, (SELECT coalesce(json_agg(x.k), '[]'::json) FROM (${lostOf("d.keywords::json")}) x)::text AS lost
+     FROM doc_in d JOIN articles a ON a.id = d.id WHERE d.status = 'changed' AND d.id = ANY(string_to_array($1::text, ','))`,
+    // Ids hold no comma (article/text-rules.ts ID_PATTERN).
+    [ids.join(",")],
+  )) as { id: string; lost: string }[];
+  const byId = new Map(rows.map((r) => [r.id, JSON.parse(r.lost) as string[]]));
+  const out: Dropped = { count: 0, ids: [], lost: [] };
+  for (const id of ids) countLost(out, id, byId.get(id) ?? []);
+  return { ...out, count };
+}
 
 /**
  * The changed articles whose record leaves out questions the article holds, compared in JavaScript
@@ -54,12 +63,15 @@ const keywordsDropped = (tx: TransactionSQL) =>
  * stored are read, few where questions are taught.
  */
 async function questionsDropped(tx: TransactionSQL): Promise<ImportResult["questions_dropped"]> {
-  const out: ImportResult["questions_dropped"] = { count: 0, ids: [] };
+  const out: ImportResult["questions_dropped"] = { count: 0, ids: [], lost: [] };
   // A thousand at a time: a million-record import holds no more of them at once.
   for (let after = -1; ; ) {
     const rows = (await tx`SELECT d.idx, d.id, a.questions AS held, d.questions AS given FROM doc_in d JOIN articles a ON a.id = d.id
                            WHERE d.status = 'changed' AND d.idx > ${after} AND a.questions <> '[]' AND a.questions <> d.questions ORDER BY d.idx LIMIT 1000`) as { idx: number; id: string; held: string; given: string }[];
-    for (const r of rows) if (questionsLeftOut(JSON.parse(r.held), JSON.parse(r.given)).length) countNamed(out, r.id);
+    for (const r of rows) {
+      const lost = questionsLeftOut(JSON.parse(r.held), JSON.parse(r.given));
+      if (lost.length) countLost(out, r.id, lost);
+    }
     if (rows.length < 1000) return out;
     after = (rows[rows.length - 1] as { idx: number }).idx;
   }
@@ -89,8 +101,8 @@ export async function importDocumentPg(sql: SQL, doc: BulkDocument, mode: "merge
       undeleted_ids: [],
       deleted_now: 0,
       deleted_now_ids: [],
-      keywords_dropped: { count: 0, ids: [] },
-      questions_dropped: { count: 0, ids: [] },
+      keywords_dropped: { count: 0, ids: [], lost: [] },
+      questions_dropped: { count: 0, ids: [], lost: [] },
       tag_dropped: { count: 0, ids: [] },
       description_dropped: { count: 0, ids: [] },
       total: articles?.count ?? 0,

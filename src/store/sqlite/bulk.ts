@@ -9,7 +9,7 @@ import { keywordsLeftOut, questionsLeftOut } from "../left-out.ts";
 import { SECTIONS, type BulkDocument, type Matter } from "../../doc/document.ts";
 import { InvalidDocumentError, ProblemList } from "../../base/errors.ts";
 import { DocumentIds } from "../ids.ts";
-import { countNamed, NAMED_IN_REPORT, type ImportResult, type RestoreResult } from "../writer.ts";
+import { countLost, countNamed, NAMED_IN_REPORT, type ImportResult, type RestoreResult } from "../writer.ts";
 import type { BackupInfo, BackupKind } from "../backup-ids.ts";
 import { BULK_INDEX_THRESHOLD, type Model } from "../model/model.ts";
 import { mergeSynonymGroups, sameSynonyms } from "../../doc/synonyms.ts";
@@ -78,8 +78,8 @@ export function importDocument(store: BulkTarget, doc: BulkDocument, mode: "merg
     undeleted_ids: [],
     deleted_now: 0,
     deleted_now_ids: [],
-    keywords_dropped: { count: 0, ids: [] },
-    questions_dropped: { count: 0, ids: [] },
+    keywords_dropped: { count: 0, ids: [], lost: [] },
+    questions_dropped: { count: 0, ids: [], lost: [] },
     tag_dropped: { count: 0, ids: [] },
     description_dropped: { count: 0, ids: [] },
     total: count,
@@ -133,8 +133,10 @@ export function importDocument(store: BulkTarget, doc: BulkDocument, mode: "merg
         if (takesCode && (current.deleted || current.code?.toLowerCase() !== content.code?.toLowerCase())) free(content.code as string, id);
         store.articles.update({ ...current, ...content, rev: current.rev + 1, updated_at: now });
         if (result.updated++ < NAMED_IN_REPORT) result.updated_ids.push(id);
-        if (keywordsLeftOut(current.keywords, content.keywords).length) countNamed(result.keywords_dropped, id);
-        if (questionsLeftOut(current.questions, content.questions).length) countNamed(result.questions_dropped, id);
+        const keywordsLost = keywordsLeftOut(current.keywords, content.keywords);
+        if (keywordsLost.length) countLost(result.keywords_dropped, id, keywordsLost);
+        const questionsLost = questionsLeftOut(current.questions, content.questions);
+        if (questionsLost.length) countLost(result.questions_dropped, id, questionsLost);
         if (current.tag && !content.tag) countNamed(result.tag_dropped, id);
         if (current.description && !content.description) countNamed(result.description_dropped, id);
         if (current.deleted && !content.deleted && result.undeleted++ < NAMED_IN_REPORT) result.undeleted_ids.push(id);
