@@ -162,6 +162,22 @@ test("teach of an explicit search (s <words>) teaches the words searched, not th
   expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "password"]])).data).toMatchObject({ question: "sms code never arrives" });
 });
 
+test("an article id typed with _ for -, in capitals or with a space is refused with the live article so spelt named (teach, show, set, rm); none named when there is none", async () => {
+  await importDoc({ matter: "articles" }, [{ ...SHOP[0]!, id: "card-refund" }, { ...SHOP[1]!, id: "gift_card" }]);
+  await say("can i get my money back");
+  const teach = await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "card_refund"]]);
+  expect(teach.error).toMatchObject({ code: CODE.not_found, message: 'no article with id or code "card_refund" (did you mean "card-refund"?)' });
+  expect((await call("GET", "/api/cli", [["id", "Card-Refund"]])).error?.message).toBe('no article with id "Card-Refund" (did you mean "card-refund"?)');
+  expect((await call("GET", "/api/cli", [["id", "gift-card"]])).error?.message).toBe('no article with id "gift-card" (did you mean "gift_card"?)');
+  expect((await call("GET", "/api/cli", [["id", "card refund"]])).error?.message).toBe('no article with id "card refund" (did you mean "card-refund"?)');
+  expect((await call("PUT", "/api/cli", [["id", "card_refund"], ["title", "Refunds"], ["create", "0"]])).error?.message).toContain('no article "card_refund" (did you mean "card-refund"?): replyd set revises');
+  expect((await call("DELETE", "/api/cli", [["id", "card_refund"]])).error?.message).toBe('no article with id "card_refund" (did you mean "card-refund"?)');
+  // A deleted one is not offered; nor anything for an id nothing resembles.
+  expect((await call("DELETE", "/api/cli", [["id", "gift_card"]])).status).toBe(200);
+  expect((await call("GET", "/api/cli", [["id", "gift-card"]])).error?.message).toBe('no article with id "gift-card"');
+  expect((await call("GET", "/api/cli", [["id", "parcel"]])).error?.message).toBe('no article with id "parcel"');
+});
+
 test("teach names an article by its id or its live code; a live id wins over another article's code; a deleted article is refused and its id does not hide a live code", async () => {
   await importDoc({ matter: "articles" }, [{ ...SHOP[1], code: "2" }, { ...SHOP[2], code: "delivery" }, SHOP[0]!]);
   await say("when will my parcel come");

@@ -1,0 +1,22 @@
+/**
+ * What an unknown article id may have meant, said beside "no article": the id written with `_` for
+ * `-` (or `-` for `_`), in capitals, or with spaces — the slips a hand-typed id makes ("card_refund"
+ * for card-refund: a salon's operator was told only that there was none, a walkthrough, Session 51).
+ * Looked up by those few spellings, never by scanning the account: an error on a million articles
+ * costs what it costs on ten.
+ */
+import type { Article } from "../article/article.ts";
+
+const variants = (id: string): string[] => {
+  const base = id.trim().toLowerCase().replace(/\s+/g, "-");
+  return [...new Set([base, base.replaceAll("_", "-"), base.replaceAll("-", "_"), base.replaceAll(/[_-]/g, "")])].filter((v) => v !== id);
+};
+
+/** ` (did you mean "card-refund"?)` when a live article is so spelt, else "". */
+export function idHint(id: string, get: (id: string) => Pick<Article, "id" | "deleted"> | null): string {
+  for (const v of variants(id)) {
+    const a = get(v);
+    if (a && !a.deleted) return ` (did you mean "${a.id}"?)`;
+  }
+  return "";
+}
