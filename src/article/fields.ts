@@ -126,7 +126,7 @@ export const CONTENT = [
     // full width had been reachable by no follower — the store folds the case of ASCII letters only (a review).
     check: (raw) => codeCheck(typeof raw === "string" ? raw.normalize("NFKC") : raw),
   }),
-  field({ name: "tag", kind: "nullable", empty: null as string | null, listed: true, check: optionalText((v) => (TAG_PATTERN.test(v) ? null : /\p{Script=Han}/u.test(v) ? `must match [a-z0-9]{1,16}: a short Latin key of your choosing, a different one for each tag (such as t1, t2 or pay); its name "${v.slice(0, 16)}" goes in the tag's description ("tags": {"t1": "${v.slice(0, 16)}"}), and a rule matching it exactly with a reply of that tag lists the tag to a follower who sends the name` : "must match [a-z0-9]{1,16}")) }),
+  field({ name: "tag", kind: "nullable", empty: null as string | null, listed: true, check: optionalText((v) => (TAG_PATTERN.test(v) ? null : /\p{Script=Han}/u.test(v) ? `must match [a-z0-9]{1,16}: a short Latin key of your choosing, a different one for each tag (such as t1, t2 or pay); its name "${v.slice(0, 16)}" goes in the tag's description ("tags": {"t1": "${v.slice(0, 16)}"}), which a follower sends to have the tag listed` : "must match [a-z0-9]{1,16}")) }),
   field({
     name: "title",
     kind: "text",

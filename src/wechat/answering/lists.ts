@@ -9,6 +9,9 @@ import type { ReadModel } from "../../store/read-model.ts";
 import { truncateUtf8 } from "../../base/utf8.ts";
 import { MAX_TEXT_BYTES } from "../door/message.ts";
 import type { Decision } from "./decision.ts";
+import { RULE_LIMITS, type Tags } from "../../doc/rule.ts";
+import { folded } from "../../ranking/words.ts";
+import { withoutEnd } from "./end-marks.ts";
 
 /** What asks for help (docs/wechat.md §3, 2.): the codes reserved for it, and a full-width question mark. */
 export const HELP_WORDS = new Set([...RESERVED_CODES, "？"]);
@@ -39,6 +42,33 @@ export function helpText(store: ReadModel, help: string): string {
   const lines = tags.map((t) => `${t} — ${described[t] ?? t} (${counts.get(t)})`);
   return truncateUtf8(lines.length ? `${help}\n\n${lines.join("\n")}` : help, MAX_TEXT_BYTES);
 }
+
+/**
+ * The tag whose description the follower sent as it is ("门店" for the tag `store` described 门店),
+ * read as an exact rule reads a message (case, width, traditional characters, a phone's end mark):
+ * help lists a tag by its key and description, and a Chinese account's followers send the
+ * description — it had been ranked (门店 got 如何预约 and 洗吹价格: a salon's walkthrough, Session 51),
+ * unless the operator had written a rule for it. A description two tags share names neither.
+ */
+export function tagDescribed(store: ReadModel, text: string): string | null {
+  const tags = store.content.tags();
+  let keys = DESCRIBED.get(tags);
+  if (!keys) {
+    keys = new Map();
+    for (const [tag, description] of Object.entries(tags)) {
+      const k = folded(description.trim());
+      if (k) keys.set(k, keys.has(k) ? null : tag);
+    }
+    DESCRIBED.set(tags, keys);
+  }
+  // A description is at most 128 characters: a longer message is none, and is not folded for it.
+  if (!keys.size || text.length > 2 * RULE_LIMITS.tagDescription) return null;
+  const lower = folded(text.trim());
+  const tag = keys.has(lower) ? keys.get(lower) : keys.get(withoutEnd(lower));
+  return tag ?? null;
+}
+/** Each tag set's descriptions as read (tagDescribed), kept while the store hands out the same one. */
+const DESCRIBED = new WeakMap<Tags, Map<string, string | null>>();
 
 /** A tag's live articles as a list; null when it has none. */
 export function tagList(store: ReadModel, tag: string): ArticleList | null {

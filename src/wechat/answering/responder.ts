@@ -11,7 +11,7 @@ import { codeTyped, picksEntry, searchedWords, toldToSend } from "../../ranking/
 import { folded } from "../../ranking/words.ts";
 import type { Decision, ResponderOptions } from "./decision.ts";
 import { DEFAULT_TEXTS, languageOf, operatorText } from "./texts.ts";
-import { articleList, helpText, HELP_WORDS, TAG_LISTED, tagList } from "./lists.ts";
+import { articleList, helpText, HELP_WORDS, TAG_LISTED, tagDescribed, tagList } from "./lists.ts";
 import { withoutEnd } from "./end-marks.ts";
 
 /** Question marks alone, however ended: asking what to do, as "？" does (HELP_WORDS). */
@@ -162,6 +162,10 @@ export class Responder {
       const list = tagList(this.store, endedLower);
       if (list) return { reply: { type: "text", content: list.text }, answer: "tag", unmatched: false, listed: list.listed };
     }
+    // A tag's description, as help shows it beside the key (lists.ts tagDescribed).
+    const described = tagDescribed(this.store, plain);
+    const list = described === null ? null : tagList(this.store, described);
+    if (list) return { reply: { type: "text", content: list.text }, answer: "tag", unmatched: false, listed: list.listed };
 
     const searched = searchedWords(text);
     return this.questions.answer(searched ?? text, searched !== null ? "not_found" : "fallback", asker);
@@ -171,7 +175,7 @@ export class Responder {
   private isBuiltIn(word: string): boolean {
     const lower = word.toLowerCase();
     const bare = codeTyped(word);
-    return HELP_WORDS.has(lower) || this.store.articles.getLiveByCode(word) !== null || (bare !== word && this.store.articles.getLiveByCode(bare) !== null) || /^\d+$/.test(word) || (this.store.articles.tagCounts().get(lower) ?? 0) > 0;
+    return HELP_WORDS.has(lower) || this.store.articles.getLiveByCode(word) !== null || (bare !== word && this.store.articles.getLiveByCode(bare) !== null) || /^\d+$/.test(word) || (this.store.articles.tagCounts().get(lower) ?? 0) > 0 || tagDescribed(this.store, word) !== null;
   }
 
   /** The first rule whose pattern matches, as a reply; rules whose articles are all gone are passed over. */
