@@ -26,7 +26,7 @@ export const KINDS: readonly KindLook[] = [
   { kind: "ai-pending", label: "late generated answer", colour: "#fdb863", group: "unanswered" },
   { kind: "welcome", label: "welcome", colour: "#bababa", group: "neither" },
   { kind: "courtesy", label: "thanks, greeting", colour: "#c7c7c7", group: "neither" },
-  { kind: "media", label: "photo, location, link", colour: "#999999", group: "neither" },
+  { kind: "media", label: "photo, location, link (inbox)", colour: "#999999", group: "neither" },
   { kind: "none", label: "event, no reply", colour: "#d9d9d9", group: "neither" },
   { kind: "other", label: "other", colour: "#666666", group: "neither" },
 ];

@@ -61,7 +61,8 @@ function kindsTable(r: Report): string[] {
   for (const k of kinds) {
     if (k.group !== group) {
       group = k.group;
-      lines.push(group === "answered" ? "answered:" : group === "unanswered" ? "not answered:" : "no answer wanted:");
+      // Not in the share answered: no question the articles could answer (a photo waits in the inbox for the operator).
+      lines.push(group === "answered" ? "answered:" : group === "unanswered" ? "not answered:" : "not counted in the share answered (no question to answer from the articles):");
     }
     const n = t.kinds[k.kind] ?? 0;
     lines.push(`  ${pad(k.label, 32)}${pad(countIn(n, 9), 9, true)}${pad(percent(t.messages ? n / t.messages : null), 8, true)}  ${bar(n, most, 26)}`);
