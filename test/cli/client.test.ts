@@ -202,11 +202,15 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect(r.out).toContain("platform       not configured: no AppSecret (--wx-secret); the callback answers followers without it");
     const j = await cli("health", "--json");
     expect(JSON.parse(j.out)).toMatchObject({ status: "ok", key: { appkey: ADMIN.appkey } });
+    // None set: said once, as all the defaults.
+    expect(r.out).toContain("texts          all replyd's defaults (English, Chinese to a follower writing it)");
     // Some texts set, some not: those still in replyd's English said.
     expect(r.out).not.toContain("English default");
     writeFileSync(join(tmp.dir, "texts.json"), JSON.stringify({ format: "replyd/1", matter: "texts", texts: { welcome: "欢迎" } }));
     expect((await cli("import", "texts.json")).code).toBe(0);
-    expect((await cli("health")).out).toContain("texts          help, fallback, not_found, media still replyd's defaults (English, Chinese to a follower writing it; import a document of texts to set them)");
+    const some = (await cli("health")).out;
+    expect(some).toContain("texts          help, fallback, not_found, media still replyd's defaults (English, Chinese to a follower writing it; import a document of texts to set them)");
+    expect(some).not.toContain("all replyd's defaults");
     // not_found unset is the fallback text once that is set: no longer English.
     writeFileSync(join(tmp.dir, "texts.json"), JSON.stringify({ format: "replyd/1", matter: "texts", texts: { fallback: "没有找到" } }));
     expect((await cli("import", "texts.json")).code).toBe(0);

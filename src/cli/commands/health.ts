@@ -137,6 +137,8 @@ export async function health(c: CommandContext): Promise<void> {
         ? [`texts          ${h.texts_as_fallback.join(", ")} unset: followers get your fallback text ${h.texts_as_fallback.map((k) => (k === "media" ? "for a photo, a location or a link" : 'for a search ("s …") that finds nothing and "换一个" with nothing before')).join(", and ")} (import a document of texts to word ${h.texts_as_fallback.length === 1 ? "it" : "them"}: wechat.md §3)`]
         : []),
       ...(h.texts_default?.length && h.counts.texts ? [`texts          ${h.texts_default.join(", ")} still replyd's default${h.texts_default.length === 1 ? "" : "s"} (English, Chinese to a follower writing it; import a document of texts to set ${h.texts_default.length === 1 ? "it" : "them"})`] : []),
+      // None set: every follower is welcomed, helped and told "I did not understand" in replyd's words (a letting agency's walkthrough had looked for them here).
+      ...(h.texts_default?.length && !h.counts.texts ? ["texts          all replyd's defaults (English, Chinese to a follower writing it): your account's own welcome, help and fallback — whom to contact, when — are a document of texts away (wechat.md §3)"] : []),
       ...(h.rule_warnings ?? []).map((w) => `RULE           ${w}`),
       ...(h.tag_warnings ?? []).map((w) => `TAG            ${w}`),
       ...(h.text_warnings ?? []).map((w) => `TEXT           ${w}`),
