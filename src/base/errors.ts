@@ -101,6 +101,8 @@ export class ReplydError extends Error {
 export interface Problem {
   /** Record index inside its section, when the problem belongs to one record. */
   index?: number;
+  /** That record's id, when it has a valid one: what the operator finds it by. */
+  id?: string;
   section?: string;
   field: string;
   reason: string;
@@ -144,10 +146,10 @@ export const notFound = (message: string, code: ErrorCode = "not_found") => new 
 export const tooLarge = (message: string) => new ReplydError("too_large", message);
 export const conflict = (message: string, code: ErrorCode, details?: Record<string, unknown>) => new ReplydError(code, message, details);
 
-/** `articles[3].url: must be an absolute http(s) URL`, one line per problem, with the count left out. */
+/** `articles[3] (guarantors).url: must be an absolute http(s) URL`, one line per problem, with the count left out. */
 export function formatProblems(problems: readonly Problem[], total = problems.length): string[] {
   const lines = problems.map((p) => {
-    const where = `${p.section ?? ""}${p.index !== undefined ? `[${p.index}]` : ""}${p.section || p.index !== undefined ? "." : ""}${p.field}`;
+    const where = `${p.section ?? ""}${p.index !== undefined ? `[${p.index}]` : ""}${p.id !== undefined ? ` (${p.id})` : ""}${p.section || p.index !== undefined ? "." : ""}${p.field}`;
     return `  ${where}: ${p.reason}`;
   });
   if (total > lines.length) lines.push(`  … and ${total - lines.length} more`);

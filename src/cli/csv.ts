@@ -27,12 +27,17 @@ const CHINESE_COLUMNS: Record<string, string> = {
   链接: "url", 网址: "url", 链接地址: "url", 连结: "url", 连结网址: "url", 超链接: "url", 图片: "picurl", 封面: "picurl", 封面图: "picurl", 关键词: "keywords", 关键字: "keywords", 问题: "questions", 问法: "questions", 相似问题: "questions",
   正文: "body", 内容: "body", 答案: "body", 回答: "body", 已删除: "deleted", 删除: "deleted",
 };
+/**
+ * English names a sheet gives the fields other than theirs: "link" and "question" (a letting
+ * agency's sheet had its link column refused, the Chinese 链接 accepted: a walkthrough, Session 51).
+ */
+const ENGLISH_COLUMNS: Record<string, string> = { link: "url", links: "url", image: "picurl", picture: "picurl", keyword: "keywords", question: "questions", answer: "body", content: "body" };
 /** The Chinese names, one per field, as a refusal lists them. */
 const CHINESE_SHOWN = "编号, 代码, 标签, 标题, 描述, 链接, 图片, 关键词, 问题, 正文 (答案), 已删除";
 /** A header cell as the field it names: in any case, in Chinese too, traditional characters folded ("標題"). */
 const columnOf = (cell: string): string => {
   const n = cell.trim().toLowerCase();
-  return CHINESE_COLUMNS[folded(n)] ?? n;
+  return CHINESE_COLUMNS[folded(n)] ?? ENGLISH_COLUMNS[n] ?? n;
 };
 
 /** Cells of a list field hold several: keywords apart at commas (either width), 、, semicolons, bars or line breaks; questions at line breaks or bars (a question may hold a comma). */
@@ -51,9 +56,9 @@ export function csvArticles(name: string, bytes: Uint8Array): CsvArticles {
   const header = rows.shift();
   if (!header) throw new CLIError("invalid_document", `${name} is empty: its first line names the columns (id, title, url, body, …)`);
   const names = header.cells.map(columnOf);
-  // A sheet of 问题 and 答案 (a FAQ's two columns): its questions are the articles' titles.
+  // A sheet of 问题 and 答案, "question" and "answer" (a FAQ's two columns): its questions are the articles' titles.
   const asked = names.indexOf("questions");
-  if (asked >= 0 && !names.includes("title") && /^(问题|常见问题)$/.test(folded(header.cells[asked]?.trim() ?? ""))) names[asked] = "title";
+  if (asked >= 0 && !names.includes("title") && /^(问题|常见问题|questions?)$/i.test(folded(header.cells[asked]?.trim() ?? ""))) names[asked] = "title";
   // A column without a name and without a value (a separator ending the lines) is none.
   const unnamed = (i: number) => names[i] === "" && rows.every((r) => (r.cells[i] ?? "").trim() === "");
   const problems = names.flatMap((n, i) =>

@@ -405,8 +405,14 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect((await importFile("zhcols.csv", "编号,标题,链接,颜色\ncsv-y,Y,https://e.com/y,红\n")).err).toContain('column 4 "颜色": not a column replyd knows (the columns:');
     const rows = await importFile("rows.csv", 'id,title,url\ncsv-ok,Fine,https://e.com/ok\ncsv-bad,"two\nlines",ftp://e.com\n');
     expect(rows).toMatchObject({ code: 1 });
-    expect(rows.err).toContain("line 3: url: must be an absolute http(s) URL");
+    expect(rows.err).toContain("line 3 (csv-bad): url: must be an absolute http(s) URL");
     expect((await cli("show", "csv-ok")).code).not.toBe(0);
+  });
+
+  test("a CSV headed in other English words (link, answer, a question column with no title) is read as the fields they name", async () => {
+    const r = await importFile("faq.csv", "id,question,link,answer,keyword\ncsv-q,When is rent due?,https://e.com/rent,Rent is due on the 1st.,rent\n");
+    expect(r.code).toBe(0);
+    expect(JSON.parse((await cli("show", "csv-q", "--json")).out)).toMatchObject({ title: "When is rent due?", url: "https://e.com/rent", body: "Rent is due on the 1st.", keywords: ["rent"] });
   });
 
   test("a CSV whose shape would lose text is refused, every line named: a separator in an unquoted cell, a quote never closed; a separator ending every line is no column", async () => {
@@ -454,7 +460,8 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect(r.code).toBe(1);
     expect(r.err.split("\n")[0]).toContain("invalid_document");
     expect(r.err).toContain("articles[0].title");
-    expect(r.err).toContain("articles[1].url");
+    // Named by the record's id too, where it has one.
+    expect(r.err).toContain("articles[1] (a3).url");
   });
 
   test("backup downloads a verified copy; restore needs --yes without a terminal, then brings it back", async () => {
@@ -642,7 +649,7 @@ describe("what a new operator stumbles on", () => {
     writeFileSync(join(tmp.dir, "bad.json"), doc([{ id: "b1", title: "" }]));
     const bad = await cli("import", "bad.json", "--json");
     expect(bad.code).toBe(1);
-    expect(JSON.parse(bad.out).error).toMatchObject({ code: CODE.invalid_document, details: expect.arrayContaining([expect.stringContaining("articles[0].url")]) });
+    expect(JSON.parse(bad.out).error).toMatchObject({ code: CODE.invalid_document, details: expect.arrayContaining([expect.stringContaining("articles[0] (b1).url")]) });
   });
 
   test("an import of a rules-only document reports the rules it imported", async () => {

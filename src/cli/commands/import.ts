@@ -65,7 +65,7 @@ function csvAsDocument(c: CommandContext, file: string) {
     on.close();
   }
   const { records, lines } = csvArticles(file, bytes);
-  const byLine = (s: string) => s.replace(/articles\[(\d+)\]\.?/g, (_, i: string) => `line ${lines[Number(i)] ?? "?"}: `);
+  const byLine = (s: string) => s.replace(/articles\[(\d+)\]( \([a-z0-9_-]+\))?\.?/g, (_, i: string, id?: string) => `line ${lines[Number(i)] ?? "?"}${id ?? ""}: `);
   return {
     file: memoryFile(`${basename(file)}.json`, new TextEncoder().encode(JSON.stringify(records))),
     async byLines<T>(work: () => T | Promise<T>): Promise<T> {
