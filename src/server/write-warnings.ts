@@ -28,7 +28,7 @@ export function tagWarnings(ctx: AppContext, only?: readonly (string | null | un
   const counts = ctx.read.articles.tagCounts();
   for (const [tag, n] of counts) {
     if (asked && !asked.has(tag)) continue;
-    const why = n > 0 ? tagShadowed(tag, ctx.read.articles) : null;
+    const why = n > 0 ? tagShadowed(tag, ctx.read.articles, ctx.read.content.tags()[tag]) : null;
     if (why) out.push(why);
   }
   if (!asked)

@@ -141,6 +141,24 @@ describe("plain-mode replies", () => {
     // 門店 and 门店 read alike: two tags, neither listed — the message is ranked as a question.
     expect((await say("门店")).Content ?? "").not.toMatch(/^门店 \(|^門店 \(/);
     expect((await say("Founder's view of the holiday tips")).Content ?? "").not.toStartWith("Founder's view (fv):");
+    // A description left behind by a tag no live article carries (a merge keeps it) does not hide the live tag's.
+    const left = await t.handle(signedRequest("POST", "/api/cli", { files: [{ name: "json", content: doc([article(53, { code: "d1", tag: "desk", title: "Front desk" })], { tags: { counter: "服务台", desk: "服务台" } }) }], nowMs: t.clock.now() }));
+    expect(left.status).toBe(200);
+    expect((await say("服务台")).Content).toBe("服务台 (desk):\nd1  Front desk");
+  });
+  test("a tag's description that asks for another answer or thanks ('others', 'thanks') is read as that, not as the tag", async () => {
+    const res = await t.handle(
+      signedRequest("POST", "/api/cli", {
+        files: [{ name: "json", content: doc([article(60, { code: "r1", title: "Returns of class passes", body: "Cancel a class 24 hours ahead and the pass is returned." }), article(61, { code: "r2", title: "Returns of memberships", body: "Memberships are returned pro rata." }), article(62, { code: "r3", title: "Returns of gift cards", body: "Gift cards are returned within 14 days." }), article(63, { code: "lp1", tag: "misc", title: "Lost property" }), article(64, { code: "ty1", tag: "ty", title: "Thank-you cards" })], { tags: { misc: "Others", ty: "Thanks" } }) }],
+        nowMs: t.clock.now(),
+      }),
+    );
+    expect(res.status).toBe(200);
+    // After a ranked list, "others" asks for the next articles (as with nothing before it: the not_found text).
+    expect((await say("returns")).Content).toStartWith("r");
+    expect((await say("others"))?.Content ?? "").not.toStartWith("Others (misc):");
+    // Thanks get no reply at all (courtesy), not the tag's list.
+    expect((await say("Thanks"))?.Content).toBeUndefined();
   });
   test("a tag lists its live articles' codes and titles", async () => {
     const x = await say("fv");

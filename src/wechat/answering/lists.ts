@@ -22,10 +22,12 @@ export const TAG_LISTED = 100;
  * Why followers sending a tag never get its list (help and codes are answered before tags), or null
  * when they do: the help text leaves such a tag out, and the operator is warned (server/write-warnings.ts).
  */
-export function tagShadowed(tag: string, articles: Pick<ReadModel["articles"], "getLiveByCode">): string | null {
-  if (HELP_WORDS.has(tag)) return `tag "${tag}" is never listed to followers: sending "${tag}" gets the help text; give the tag another name`;
+export function tagShadowed(tag: string, articles: Pick<ReadModel["articles"], "getLiveByCode">, description?: string): string | null {
+  // Its description still lists it (tagDescribed); help, which shows the key, leaves it out.
+  const listed = description?.trim() ? `is listed to followers only by its description "${description.trim().slice(0, 40)}" (help leaves it out)` : "is never listed to followers";
+  if (HELP_WORDS.has(tag)) return `tag "${tag}" ${listed}: sending "${tag}" gets the help text; give the tag another name`;
   const holder = articles.getLiveByCode(tag);
-  return holder ? `tag "${tag}" is never listed to followers: "${tag}" is the code of article "${holder.id}", which they get instead; give the tag or the code another name` : null;
+  return holder ? `tag "${tag}" ${listed}: "${tag}" is the code of article "${holder.id}", which they get instead; give the tag or the code another name` : null;
 }
 
 /** A text list of articles, and what it listed (Decision `listed`). */
@@ -57,18 +59,22 @@ export function tagDescribed(store: ReadModel, text: string): string | null {
     keys = new Map();
     for (const [tag, description] of Object.entries(tags)) {
       const k = folded(description.trim());
-      if (k) keys.set(k, keys.has(k) ? null : tag);
+      if (k) keys.set(k, [...(keys.get(k) ?? []), tag]);
     }
     DESCRIBED.set(tags, keys);
   }
   // A description is at most 128 characters: a longer message is none, and is not folded for it.
   if (!keys.size || text.length > 2 * RULE_LIMITS.tagDescription) return null;
   const lower = folded(text.trim());
-  const tag = keys.has(lower) ? keys.get(lower) : keys.get(withoutEnd(lower));
-  return tag ?? null;
+  const named = keys.get(lower) ?? keys.get(withoutEnd(lower));
+  // Of the tags so described, those with live articles: a description a renamed tag left behind
+  // (a merge keeps it: data.md) does not hide the live tag that took it over (a review).
+  const counts = store.articles.tagCounts();
+  const live = named?.filter((t) => (counts.get(t) ?? 0) > 0) ?? [];
+  return live.length === 1 ? (live[0] as string) : null;
 }
 /** Each tag set's descriptions as read (tagDescribed), kept while the store hands out the same one. */
-const DESCRIBED = new WeakMap<Tags, Map<string, string | null>>();
+const DESCRIBED = new WeakMap<Tags, Map<string, string[]>>();
 
 /** A tag's live articles as a list; null when it has none. */
 export function tagList(store: ReadModel, tag: string): ArticleList | null {

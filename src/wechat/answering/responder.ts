@@ -13,6 +13,8 @@ import type { Decision, ResponderOptions } from "./decision.ts";
 import { DEFAULT_TEXTS, languageOf, operatorText } from "./texts.ts";
 import { articleList, helpText, HELP_WORDS, TAG_LISTED, tagDescribed, tagList } from "./lists.ts";
 import { withoutEnd } from "./end-marks.ts";
+import { asksForAnother } from "../../ranking/another.ts";
+import { courtesyOf } from "../../ranking/courtesy.ts";
 
 /** Question marks alone, however ended: asking what to do, as "？" does (HELP_WORDS). */
 const ONLY_ASKED = /^[?？][\s?？.。!！~～]*$/u;
@@ -162,8 +164,10 @@ export class Responder {
       const list = tagList(this.store, endedLower);
       if (list) return { reply: { type: "text", content: list.text }, answer: "tag", unmatched: false, listed: list.listed };
     }
-    // A tag's description, as help shows it beside the key (lists.ts tagDescribed).
-    const described = tagDescribed(this.store, plain);
+    // A tag's description, as help shows it beside the key (lists.ts tagDescribed) — not words that
+    // ask for another answer, pick from the list sent or thank (a tag described "Others" had taken
+    // the "others" sent after a ranked list: a review).
+    const described = asksForAnother(plain) || picksEntry(plain) !== null || courtesyOf(plain) !== null ? null : tagDescribed(this.store, plain);
     const list = described === null ? null : tagList(this.store, described);
     if (list) return { reply: { type: "text", content: list.text }, answer: "tag", unmatched: false, listed: list.listed };
 
