@@ -496,6 +496,25 @@ test("a few leaning words the operator taught word for word to another article d
   expect(shown(await conversationIn(account, "三室的呢"))).toEqual(["daily"]);
 });
 
+test("a few leaning words taught word for word stay the teaching alone when the words they share with the taught article's head are the read article's too (保洁) or ask the price (价格)", async () => {
+  for (const [taught, title] of [["三室的保洁呢", "日常保洁"], ["三室的价格呢", "日常保洁价格"]] as const) {
+    const account = new MemorySource([
+      { id: "daily", title, keywords: "日常保洁", questions: taught, body: "日常保洁按小时收费，每小时45元，最少3小时。一室一厅约3小时，两室一厅约3到4小时，三室两厅建议4小时以上，三室以上可以约两位阿姨。" },
+      { id: "deep", title: "深度保洁", keywords: "深度保洁", questions: "", body: "深度保洁按面积收费，每平方米8元起，包括厨房重油污、卫生间除垢和全屋擦窗。开荒保洁另算。深度保洁需提前两天预约，周末不加价。" },
+      { id: "pets", title: "家里有宠物", keywords: "宠物", questions: "", body: "家里有猫狗的请提前告知，保洁师会注意门窗。" },
+    ]);
+    const t = rank({ text: taught, context: "深度保洁多少钱" }, account).articles;
+    expect(t[0]?.id).toBe("daily");
+    const was = READING.pickedClose;
+    READING.pickedClose = (t.find((a) => a.id === "deep")?.score ?? 0) / (t[0]?.score ?? 1) + 0.01;
+    try {
+      expect({ taught, shown: shown(await conversationIn(account, "深度保洁多少钱", taught)).slice(0, 2) }).toEqual({ taught, shown: ["deep", "daily"] });
+    } finally {
+      READING.pickedClose = was;
+    }
+  }
+});
+
 // A salon's walkthrough (Session 51): a follower's question taught to the perm's aftercare, asked after the colouring's price.
 const salon = (taught: string) =>
   new MemorySource([

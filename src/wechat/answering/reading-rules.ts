@@ -9,22 +9,28 @@ import type { Turn } from "./conversation.ts";
 import { lastPicked } from "./turn.ts";
 import { taughtOf } from "./taught.ts";
 import { termsOf } from "../../ranking/words.ts";
+import { ASKS_PRICE, isPriceWord } from "../../ranking/price.ts";
 
 /**
  * `text` is one of `article`'s taught questions (taught.ts), as the ranking's articles hold them, and
- * nothing else names the article: no word of `text` is in its title or keywords. Then what leads a
- * follow-up to it is the teaching alone, not a subject the follower names (三室的呢 taught to the
- * daily cleaning, asked after the deep cleaning's price). A question naming the article's subject
- * is that subject's, taught or not: "烫完多久能洗头", taught to the perm's aftercare (烫发后如何护理),
- * after 染发多少钱 had listed the colouring's price first — its 烫 counted as the teaching alone (a
- * salon's walkthrough, Session 51).
+ * nothing else names the article: no word of `text` is in its title or keywords that the title and
+ * keywords of the article read before (`before`) do not hold too, price words aside. Then what leads
+ * a follow-up to it is the teaching alone, not a subject the follower names (三室的呢 taught to the
+ * daily cleaning, asked after the deep cleaning's price; 三室的保洁呢 too, 保洁 both heads', and 三室的价格呢
+ * taught to 日常保洁价格 — a review). A question naming the article's own subject is that subject's,
+ * taught or not: "烫完多久能洗头", taught to the perm's aftercare (烫发后如何护理), after 染发多少钱 had
+ * listed the colouring's price first — its 烫 counted as the teaching alone (a salon's walkthrough, Session 51).
  */
-export function taughtOnly(text: string, article: RankedArticle, ranked: readonly RankedArticle[]): boolean {
+export function taughtOnly(text: string, article: RankedArticle, ranked: readonly RankedArticle[], before?: RankedArticle): boolean {
   const t = taughtOf(text, ranked, NONE_DELETED);
   if (t === null || !("article" in t) || t.by !== "question" || t.article.id !== article.id) return false;
-  const head = new Set(termsOf(`${article.title}\n${article.keywords.join("\n")}`));
-  return !termsOf(text).some((term) => head.has(term));
+  const headOf = (a: RankedArticle) => new Set(termsOf(`${a.title}\n${a.keywords.join("\n")}`));
+  const head = headOf(article);
+  const shared = before === undefined ? new Set<string>() : headOf(before);
+  // What it asks of the price says no subject: its words (价格, 多少钱, "how much") and their characters left out.
+  return !termsOf(text.replace(PRICE_ASKED, " ")).some((term) => head.has(term) && !shared.has(term) && !isPriceWord(term));
 }
+const PRICE_ASKED = new RegExp(ASKS_PRICE.source, "giu");
 const NONE_DELETED = { deletedTaught: () => null };
 
 /**

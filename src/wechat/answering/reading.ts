@@ -209,7 +209,7 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // you hold it": the pharmacy's walkthrough) — the frame names no subject, and the article read
   // leads when the reading together ranks it close (sameSubject below).
   const framed = asksOfItByFrame(asked);
-  if (named && !kept && !continues && !framed && !(leansFewWords(text) && taughtOnly(asked, named, alone.ranked.articles)) && named.headCoverage >= READING.namesAnother && (named.headCoverage > ledHead || (!leans && named.id !== led?.id))) return { ...alone, moved: true };
+  if (named && !kept && !continues && !framed && !(leansFewWords(text) && taughtOnly(asked, named, alone.ranked.articles, together.articles.find((a) => a.id === (reading ?? last.read)))) && named.headCoverage >= READING.namesAnother && (named.headCoverage > ledHead || (!leans && named.id !== led?.id))) return { ...alone, moved: true };
   // The entry picked from the list is what the follower reads now: the follow-up is about it when
   // the reading together ranks it close (多少钱一针 after 第二个 had picked the cat's vaccines: the
   // dog's came first on its body's 一针 — a pet hospital's walkthrough). So is the article read when
@@ -224,7 +224,7 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // Led only because the operator taught those very few leaning words to it (三室的呢 taught to the
   // daily cleaning, after the deep cleaning's price: a housekeeping company's walkthrough), the
   // reading together is no surer of it: the article read first, however far behind.
-  const taughtLead = leading !== undefined && led !== undefined && led.id !== leading && leans && fewWords(asked, FOLLOW_UP_WORDS.han, FOLLOW_UP_WORDS.latin) && taughtOnly(asked, led, together.articles);
+  const taughtLead = leading !== undefined && led !== undefined && led.id !== leading && leans && fewWords(asked, FOLLOW_UP_WORDS.han, FOLLOW_UP_WORDS.latin) && taughtOnly(asked, led, together.articles, together.articles.find((a) => a.id === leading));
   // Another kind named by what sets it apart, not when the reading together leads with an article
   // whose head names it (外地的呢 after 本地医保: 外地医保); words continuing the question name a
   // circumstance, whatever head holds them (an operator's phrasing "classes for a 4 year old").
