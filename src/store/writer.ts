@@ -85,18 +85,22 @@ export function countNamed(n: { count: number; ids: string[] }, id: string): voi
   if (n.count++ < NAMED_IN_REPORT) n.ids.push(id);
 }
 
-/** Items of a list an article lost that a report names, at most, each cut to this many characters. */
-export const LOST_NAMED = { items: 5, chars: 40 } as const;
+/** Items of a list an article lost that a report names, at most (each whole: a question is 200 characters at most, a keyword 32). */
+export const LOST_NAMED = 5;
 
-/** `id` counted in `d` and, while it is named, what it lost (the first LOST_NAMED.items): the operator can put them back. */
+/** `id` counted in `d` and, while it is named, what it lost (the first LOST_NAMED, and how many more): the operator can put them back. */
 export function countLost(d: Dropped, id: string, lost: readonly string[]): void {
-  if (d.count < NAMED_IN_REPORT) d.lost.push(lost.slice(0, LOST_NAMED.items).map((x) => [...x].slice(0, LOST_NAMED.chars).join("")));
+  if (d.count < NAMED_IN_REPORT) {
+    d.lost.push(lost.slice(0, LOST_NAMED));
+    d.more.push(Math.max(0, lost.length - LOST_NAMED));
+  }
   countNamed(d, id);
 }
 
 /**
  * Of the updated, articles whose record lists a taught field without some items the article held:
- * how many, the first NAMED_IN_REPORT ids, and what each of those lost (`lost[i]` of `ids[i]`) — a
+ * how many, the first NAMED_IN_REPORT ids, and what each of those lost (`lost[i]` of `ids[i]`, its
+ * first LOST_NAMED) — a
  * salon's operator re-imported its file over keywords added with keywords+= and was told which
  * articles lost some, not which (a walkthrough, Session 51).
  */
@@ -104,6 +108,8 @@ export interface Dropped {
   count: number;
   ids: string[];
   lost: string[][];
+  /** How many more than LOST_NAMED each named article lost (`more[i]` of `ids[i]`). */
+  more: number[];
 }
 
 export interface ImportResult {

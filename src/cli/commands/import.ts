@@ -1,6 +1,5 @@
 import type { BulkDocument } from "../../doc/document.ts";
 import type { ImportResult as StoredImport } from "../../store/writer.ts";
-import { LOST_NAMED } from "../../store/writer.ts";
 import { defineCommand } from "../command.ts";
 import type { CommandContext } from "../context.ts";
 import { CLIError, usage } from "../errors.ts";
@@ -91,7 +90,8 @@ function droppedLine(field: "keywords" | "questions", d: ImportResult["keywords_
   const how = field === "keywords" ? "keywords+=" : "replyd teach or questions+=";
   const named = d.ids.map((id, i) => {
     const lost = d.lost?.[i] ?? [];
-    return lost.length ? `${id}: ${lost.map((x) => JSON.stringify(x)).join(", ")}${lost.length >= LOST_NAMED.items ? ", …" : ""}` : id;
+    const more = d.more?.[i] ?? 0;
+    return lost.length ? `${id}: ${lost.map((x) => JSON.stringify(x)).join(", ")}${more > 0 ? ` and ${more} more` : ""}` : id;
   });
   const list = named.join("; ") + (d.count > d.ids.length ? `; and ${d.count - d.ids.length} more` : "");
   return `${d.count} of the updated lost ${field} ${d.count === 1 ? "it" : "they"} held (${list}): ${d.count === 1 ? "its record lists" : "their records list"} others — if they were added on the server (${how}), put them in the file too, or leave "${field}" out of its records: a record without it keeps the article's`;

@@ -43,7 +43,7 @@ async function keywordsDropped(tx: TransactionSQL): Promise<Dropped> {
   const lostOf = (json: string) => `SELECT k FROM json_array_elements_text(a.keywords::json) k
        WHERE lower(k) NOT IN (SELECT lower(g) FROM json_array_elements_text(${json}) g)`;
   const { count, ids } = await namedCount(tx, `SELECT d.id, d.idx FROM doc_in d JOIN articles a ON a.id = d.id WHERE d.status = 'changed' AND EXISTS (${lostOf("d.keywords::json")})`);
-  if (!ids.length) return { count, ids, lost: [] };
+  if (!ids.length) return { count, ids, lost: [], more: [] };
   // What each named article lost, by the same comparison: five rows at most.
   const rows = (await tx.unsafe(
     `SELECT d.id, (SELECT coalesce(json_agg(x.k), '[]'::json) FROM (${lostOf("d.keywords::json")}) x)::text AS lost
@@ -52,7 +52,7 @@ async function keywordsDropped(tx: TransactionSQL): Promise<Dropped> {
     [ids.join(",")],
   )) as { id: string; lost: string }[];
   const byId = new Map(rows.map((r) => [r.id, JSON.parse(r.lost) as string[]]));
-  const out: Dropped = { count: 0, ids: [], lost: [] };
+  const out: Dropped = { count: 0, ids: [], lost: [], more: [] };
   for (const id of ids) countLost(out, id, byId.get(id) ?? []);
   return { ...out, count };
 }
@@ -63,7 +63,7 @@ async function keywordsDropped(tx: TransactionSQL): Promise<Dropped> {
  * stored are read, few where questions are taught.
  */
 async function questionsDropped(tx: TransactionSQL): Promise<ImportResult["questions_dropped"]> {
-  const out: ImportResult["questions_dropped"] = { count: 0, ids: [], lost: [] };
+  const out: ImportResult["questions_dropped"] = { count: 0, ids: [], lost: [], more: [] };
   // A thousand at a time: a million-record import holds no more of them at once.
   for (let after = -1; ; ) {
     const rows = (await tx`SELECT d.idx, d.id, a.questions AS held, d.questions AS given FROM doc_in d JOIN articles a ON a.id = d.id
@@ -101,8 +101,8 @@ export async function importDocumentPg(sql: SQL, doc: BulkDocument, mode: "merge
       undeleted_ids: [],
       deleted_now: 0,
       deleted_now_ids: [],
-      keywords_dropped: { count: 0, ids: [], lost: [] },
-      questions_dropped: { count: 0, ids: [], lost: [] },
+      keywords_dropped: { count: 0, ids: [], lost: [], more: [] },
+      questions_dropped: { count: 0, ids: [], lost: [], more: [] },
       tag_dropped: { count: 0, ids: [] },
       description_dropped: { count: 0, ids: [] },
       total: articles?.count ?? 0,
