@@ -131,7 +131,7 @@ describe("plain-mode replies", () => {
     expect((await say("fv?")).Content).toStartWith("Founder's view (fv):");
     expect((await say("ＦＶ！")).Content).toStartWith("Founder's view (fv):");
   });
-  test("a tag's description sent as help shows it (any case, width or traditional form, a phone's end mark, 回复 before it) lists the tag; a description two tags share lists neither; a longer message is a question", async () => {
+  test("a tag's description sent as help shows it (any case, width or traditional form, a phone's end mark, 回复 before it) lists the tag; a description two tags share lists neither; a message holding more than the description is a question", async () => {
     for (const said of ["Founder's view", "founder's view", "FOUNDER'S VIEW?", "Ｆｏｕｎｄｅｒ's ｖｉｅｗ"]) expect({ said, got: (await say(said)).Content }).toEqual({ said, got: "Founder's view (fv):\nfv3  Founder's view 3\nfv4  Founder's view 4" });
     expect((await say("Tips")).Content).toStartWith("Tips (tips):");
     const res = await t.handle(signedRequest("POST", "/api/cli", { files: [{ name: "json", content: doc([article(50, { code: "s1", tag: "shop", title: "Our shop" }), article(51, { code: "s2", tag: "store", title: "Our store" }), article(52, { code: "c1", tag: "card", title: "储值卡" })], { tags: { shop: "门店", store: "門店", card: "会员卡" } }) }], nowMs: t.clock.now() }));
