@@ -40,7 +40,9 @@ function choiceOf(c: Choice<Scored>, ranked: readonly Scored[], taught: Taught |
       choice_why:
         taught.by === "title"
           ? `titled: this question is "${taught.article.id}"'s title, or the question it opens with, and no other article's`
-          : taught.by === "keyword"
+          : taught.by === "heading"
+            ? `a heading: this question is one "${taught.article.id}"'s body asks as a heading ("${taught.as.slice(0, 60)}"), and no other article's`
+            : taught.by === "keyword"
             ? `keyword: this question is one of "${taught.article.id}"'s keywords, and no other article's`
             : `taught: this question is one of "${taught.article.id}"'s questions (its record's, replyd teach or questions+=)`,
     };

@@ -175,5 +175,6 @@ const byPronounOnly = (what: string, text: string, seq: number, named: string) =
 /** The live article other than `id` that `text` is taught to, titled or a keyword of, as a follower sending it would be answered (wechat/answering/taught.ts). */
 function answeredByAnother(ctx: AppContext, text: string, ranked: readonly RankedArticle[], id: string): { id: string; by: "question" | "title" | "keyword"; as: string } | null {
   const t = taughtOf(text, ranked, ctx.read.articles);
-  return t && "article" in t && t.article.id !== id ? { id: t.article.id, by: t.by, as: t.as } : null;
+  // A heading in another article's body is no operator's word on these words: teaching them takes them there (taught questions come first).
+  return t && "article" in t && t.article.id !== id && t.by !== "heading" ? { id: t.article.id, by: t.by, as: t.as } : null;
 }

@@ -384,6 +384,22 @@ test("a message of two questions the whole of which one article is sure of: the 
   expect(ask.data.choice_why).toContain("several questions");
 });
 
+test("a message that is a question an article's body asks as a heading of its own, no other article's, gets that article alone; replyd ask says why", async () => {
+  const rent = { id: "rent", title: "Paying your rent: dates and methods", url: "https://example.com/rent", body: "<h2>When is rent due?</h2><p>Rent is due on the date in your tenancy agreement, usually the day you moved in.</p><h2>How do I pay?</h2><p>Pay by standing order to our client account.</p>" };
+  const late = { id: "late", title: "Late rent and arrears", url: "https://example.com/late", body: "If your rent is late we send a reminder on day 3 and call on day 7. Rent that is due and unpaid for 14 days is arrears." };
+  const rise = { id: "rise", title: "Rent increases", url: "https://example.com/rise", body: "Your rent can go up once a year with a month's notice. The new rent is due from the date in the notice." };
+  await importDoc([rent, late, rise]);
+  // In other words, the ranking's list.
+  expect(textOf(await say("rent due date?"))).toStartWith("1. ");
+  for (const q of ["when is rent due", "When is rent due??", "how do i pay"]) expect({ q, title: newsOf(await say(q))?.Title }).toEqual({ q, title: "Paying your rent: dates and methods" });
+  const ask = await call("GET", "/api/cli/ask", [["q", "when is rent due"]], { key: READER });
+  expect(ask.data).toMatchObject({ choice: "one", answer: "answer:rent" });
+  expect(ask.data.choice_why).toContain('a heading: this question is one "rent"\'s body asks as a heading ("When is rent due?")');
+  // Two articles asking it: the ranking's to choose.
+  await importDoc([{ ...late, body: `<h2>When is rent due?</h2><p>${late.body}</p>` }]);
+  expect(textOf(await say("when is rent due"))).toStartWith("1. ");
+});
+
 test("a message that is an article's title, or its part before a question mark, gets that article alone, however close its neighbours rank; replyd ask says why", async () => {
   const pay = { id: "pay", title: "How to pay", url: "https://example.com/pay", body: "Pay tuition by bank transfer or card before the course starts." };
   const late = { id: "late", title: "Paying late", url: "https://example.com/late", body: "If you pay late, a fee of $50 is added; pay within two weeks of the start date." };

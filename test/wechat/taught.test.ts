@@ -4,8 +4,10 @@ import { taughtOf } from "../../src/wechat/answering/taught.ts";
 import { taughtForm } from "../../src/ranking/taught-form.ts";
 import type { RankedArticle } from "../../src/ranking/types.ts";
 
-const ranked = (rows: Record<string, string[]>, ...ids: string[]) => ids.map((id) => ({ id, title: `the ${id} article`, questions: rows[id] ?? [], keywords: [] }) as unknown as RankedArticle);
-const titled = (titles: Record<string, string>, keywords: Record<string, string[]> = {}) => Object.entries(titles).map(([id, title]) => ({ id, title, questions: [], keywords: keywords[id] ?? [] }) as unknown as RankedArticle);
+const ranked = (rows: Record<string, string[]>, ...ids: string[]) => ids.map((id) => ({ id, title: `the ${id} article`, questions: rows[id] ?? [], keywords: [], passages: [] }) as unknown as RankedArticle);
+const titled = (titles: Record<string, string>, keywords: Record<string, string[]> = {}) => Object.entries(titles).map(([id, title]) => ({ id, title, questions: [], keywords: keywords[id] ?? [], passages: [] }) as unknown as RankedArticle);
+/** Articles whose best passages are `texts`. */
+const passaged = (texts: Record<string, string[]>) => Object.entries(texts).map(([id, t]) => ({ id, title: `the ${id} article`, questions: [], keywords: [], passages: t.map((text) => ({ text, score: 1 })) }) as unknown as RankedArticle);
 /** The read model's deleted articles' questions, by taught form. */
 const deleted = (rows: Record<string, string[]> = {}) => ({
   deletedTaught: (form: string) => Object.keys(rows).find((id) => rows[id]!.some((q) => taughtForm(q) === form)) ?? null,
@@ -81,4 +83,13 @@ test("a keyword holding a quote or a backslash, as the index's keyword text keep
     const ranked = rank(asked, source).articles;
     expect({ asked, got: taughtOf(asked, ranked, deleted()) }).toEqual({ asked, got: { article: expect.objectContaining({ id: "a" }), by: "keyword", as: asked } });
   }
+});
+
+test("a message that is a question one ranked article's passage asks as a heading line (a short line ending on a question mark): that article; asked by two, nobody's; a question inside a paragraph is none", () => {
+  const articles = passaged({ rent: ["When is rent due?\nRent is due on the 14th.", "How do I pay?\nBy standing order."], late: ["If rent is late we call you. When is it arrears? After 14 days."] });
+  expect(taughtOf("when is rent due", articles, deleted())).toMatchObject({ article: { id: "rent" }, by: "heading", as: "When is rent due?" });
+  expect(taughtOf("How do I pay??", articles, deleted())).toMatchObject({ article: { id: "rent" }, by: "heading" });
+  // Inside a paragraph's line, not a line of its own.
+  expect(taughtOf("when is it arrears", articles, deleted())).toBeNull();
+  expect(taughtOf("when is rent due", [...articles, ...passaged({ rise: ["When is rent due?\nFrom the date in the notice."] })], deleted())).toBeNull();
 });

@@ -30,7 +30,7 @@ const formOf = memoized(20_000, taughtForm);
  * account titled an article means that article (a language school's walkthrough: "How to pay",
  * the exact title, got a list of three; "where is the school" an article about transfers to the school first).
  */
-export type Taught = { article: RankedArticle; by: "question" | "title" | "keyword"; as: string } | { deleted: string };
+export type Taught = { article: RankedArticle; by: "question" | "title" | "keyword" | "heading"; as: string } | { deleted: string };
 
 /**
  * A title as compared: whole, and its question when it opens with one ("Where is the school?
@@ -72,7 +72,25 @@ function taughtAs(asked: string, ranked: readonly RankedArticle[], articles: Pic
   const titled = ranked.filter((candidate) => titleForms(candidate.title).includes(asked));
   if (titled.length) return titled.length === 1 ? { article: titled[0] as RankedArticle, by: "title", as: (titled[0] as RankedArticle).title } : null;
   const keyworded = ranked.filter((candidate) => candidate.keywords.some((k) => formOf(k) === asked));
-  if (keyworded.length !== 1) return null;
-  const article = keyworded[0] as RankedArticle;
-  return { article, by: "keyword", as: article.keywords.find((k) => formOf(k) === asked) as string };
+  if (keyworded.length > 1) return null;
+  if (keyworded.length === 1) {
+    const article = keyworded[0] as RankedArticle;
+    return { article, by: "keyword", as: article.keywords.find((k) => formOf(k) === asked) as string };
+  }
+  // A question the article's body asks as a heading of its own ("When is rent due?" over the
+  // paragraph that answers it), no other ranked article's: a letting agency's "when is rent due" had
+  // got a list of three, the rent article first (a walkthrough, Session 51). Among the passages the
+  // ranking read best, as the ranking found them.
+  let headed: { article: RankedArticle; line: string } | null = null;
+  for (const candidate of ranked) {
+    const line = candidate.passages.flatMap((p) => askedLines(p.text)).find((l) => formOf(l) === asked);
+    if (line === undefined) continue;
+    if (headed) return null;
+    headed = { article: candidate, line };
+  }
+  return headed ? { article: headed.article, by: "heading", as: headed.line } : null;
 }
+
+/** A passage's lines that ask a question as a heading does: one short line ending on a question mark. */
+const askedLines = (text: string): string[] => text.split("\n").filter((l) => ASKED_LINE.test(l.trim()));
+const ASKED_LINE = /^[^\n?？]{2,80}[?？]$/u;
