@@ -175,7 +175,7 @@ export async function rm(c: CommandContext): Promise<void> {
   // Its taught questions now get the fallback (docs/answers.md "Teaching"): said where it happens.
   const taught = r.article?.questions?.length ?? 0;
   const afterwards = taught
-    ? `\nits ${taught} question${taught === 1 ? "" : "s"} (taught or imported) now get${taught === 1 ? "s" : ""} the fallback and wait${taught === 1 ? "s" : ""} in the inbox: teach ${taught === 1 ? "it" : "them"} to another article (replyd teach SEQ ARTICLE), or replyd rm ${id} --purge to leave them to the ranking`
+    ? `\nits ${taught} question${taught === 1 ? "" : "s"} (taught or imported) now get${taught === 1 ? "s" : ""} the fallback and wait${taught === 1 ? "s" : ""} in the inbox: teach ${taught === 1 ? "it" : "them"} to another article (replyd teach SEQ ARTICLE); to leave ${taught === 1 ? "it" : "them"} to the ranking instead, purge the article (replyd rm ${id} --purge: gone for good, back only from a backup)`
     : "";
   const whose = client.inAccount;
   c.print(r, () =>
