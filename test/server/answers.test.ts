@@ -384,7 +384,7 @@ test("a message of two questions the whole of which one article is sure of: the 
   expect(ask.data.choice_why).toContain("several questions");
 });
 
-test("a message that is a question an article's body asks as a heading of its own, no other article's, gets that article alone; replyd ask says why", async () => {
+test("a message that is a question an article's body asks as a heading of its own, no other article's, gets that article alone, not while the follower reads another; replyd ask says why", async () => {
   const rent = { id: "rent", title: "Paying your rent: dates and methods", url: "https://example.com/rent", body: "<h2>When is rent due?</h2><p>Rent is due on the date in your tenancy agreement, usually the day you moved in.</p><h2>How do I pay?</h2><p>Pay by standing order to our client account.</p>" };
   const late = { id: "late", title: "Late rent and arrears", url: "https://example.com/late", body: "If your rent is late we send a reminder on day 3 and call on day 7. Rent that is due and unpaid for 14 days is arrears." };
   const rise = { id: "rise", title: "Rent increases", url: "https://example.com/rise", body: "Your rent can go up once a year with a month's notice. The new rent is due from the date in the notice." };
@@ -395,6 +395,12 @@ test("a message that is a question an article's body asks as a heading of its ow
   const ask = await call("GET", "/api/cli/ask", [["q", "when is rent due"]], { key: READER });
   expect(ask.data).toMatchObject({ choice: "one", answer: "answer:rent" });
   expect(ask.data.choice_why).toContain('a heading: this question is one "rent"\'s body asks as a heading ("When is rent due?")');
+  // While the follower reads another article (the deposit's card), a heading is no reason to send its article alone: the ranking's list.
+  await importDoc([{ id: "deposit", title: "Your deposit", url: "https://example.com/deposit", body: "The deposit is five weeks' rent. You pay the deposit by bank transfer before you move in, and we protect it with the DPS within 30 days." }]);
+  expect(newsOf(await say("how much is the deposit"))?.Title).toBe("Your deposit");
+  const after = await say("how do i pay?");
+  expect(newsOf(after)?.Title ?? textOf(after)).not.toBe("Paying your rent: dates and methods");
+  expect(textOf(after) ?? newsOf(after)?.Url).toContain("https://example.com/deposit");
   // Two articles asking it: the ranking's to choose.
   await importDoc([{ ...late, body: `<h2>When is rent due?</h2><p>${late.body}</p>` }]);
   expect(textOf(await say("when is rent due"))).toStartWith("1. ");

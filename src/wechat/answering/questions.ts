@@ -18,6 +18,7 @@ import { partsOf } from "../../ranking/parts.ts";
 import { ANSWERS, choose, type Choice } from "../../ranking/choice.ts";
 import type { RankedArticle } from "../../ranking/types.ts";
 import { taughtOf } from "./taught.ts";
+import { ledRead } from "./reading-rules.ts";
 import type { Decision, ResponderOptions } from "./decision.ts";
 
 /** Who asks, and the message's key as the conversation knows it (null: read alone, nothing remembered). */
@@ -91,7 +92,12 @@ export class Questions {
     // inspection, the first service and the courtesy car: a car dealer's walkthrough). Alone, they
     // are taught still; a title or a keyword they are names its article (reading.ts says the same).
     const asTaught = reading.how !== "another" && ranked ? taughtOf(question, ranked.articles, this.store.articles) : null;
-    const taught = asTaught && reading.how === "followup" && leansFewWords(question) && ("deleted" in asTaught || asTaught.by === "question") ? null : asTaught;
+    // A heading a body asks ("How do I pay?") is the account's writing, not the operator's word on these words: while the
+    // follower reads another article, the ranking's choice stands (after the deposit's card, "how do I pay?" had got the
+    // rent's article alone, where the list had offered both: a review).
+    const readNow = turns[0] ? ledRead(turns[0]) : undefined;
+    const otherHeading = asTaught !== null && "article" in asTaught && asTaught.by === "heading" && readNow !== undefined && asTaught.article.id !== readNow;
+    const taught = otherHeading || (asTaught && reading.how === "followup" && leansFewWords(question) && ("deleted" in asTaught || asTaught.by === "question")) ? null : asTaught;
     // Taught to an article deleted since: nothing, and in the inbox for the operator to teach anew.
     if (taught && "deleted" in taught) return remember([], { ...this.says(nothing, true, question), answer: `${how}${nothing}` });
     const sources = this.forModel && !taught ? sourcesOf((ranked?.articles ?? []).filter((a) => a.word)) : [];
