@@ -146,7 +146,7 @@ describe("plain-mode replies", () => {
     expect(left.status).toBe(200);
     expect((await say("服务台")).Content).toBe("服务台 (desk):\nd1  Front desk");
   });
-  test("a tag's description that asks for another answer or thanks ('others', 'thanks') is read as that, not as the tag", async () => {
+  test("a tag's description that asks for another answer ('others') lists the tag unless a list was just sent, which it continues; one that thanks is thanks", async () => {
     const res = await t.handle(
       signedRequest("POST", "/api/cli", {
         files: [{ name: "json", content: doc([article(60, { code: "r1", title: "Returns of class passes", body: "Cancel a class 24 hours ahead and the pass is returned." }), article(61, { code: "r2", title: "Returns of memberships", body: "Memberships are returned pro rata." }), article(62, { code: "r3", title: "Returns of gift cards", body: "Gift cards are returned within 14 days." }), article(63, { code: "lp1", tag: "misc", title: "Lost property" }), article(64, { code: "ty1", tag: "ty", title: "Thank-you cards" })], { tags: { misc: "Others", ty: "Thanks" } }) }],
@@ -154,7 +154,9 @@ describe("plain-mode replies", () => {
       }),
     );
     expect(res.status).toBe(200);
-    // After a ranked list, "others" asks for the next articles (as with nothing before it: the not_found text).
+    // With no list before it, the description lists its tag ("回复Others" too); after a ranked list, "others" asks for the next articles.
+    expect((await say("Others"))?.Content).toStartWith("Others (misc):");
+    expect((await say("回复Others"))?.Content).toStartWith("Others (misc):");
     expect((await say("returns")).Content).toStartWith("r");
     expect((await say("others"))?.Content ?? "").not.toStartWith("Others (misc):");
     // Thanks get no reply at all (courtesy), not the tag's list.

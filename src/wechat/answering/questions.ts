@@ -200,6 +200,11 @@ export class Questions {
     return a && !a.deleted ? a.code : null;
   };
 
+  /** Whether the follower's last turn offered articles that "another" or a pick would go on from. */
+  async continuesList(asker: Asker): Promise<boolean> {
+    return ((await this.turnsOf(asker))[0]?.offered.length ?? 0) > 0;
+  }
+
   /** The follower's last turns within the window (none when the conversation cannot be read: the message is then read alone). */
   private async turnsOf(asker: Asker): Promise<Turn[]> {
     if (!this.conversations || asker.key === null) return [];

@@ -164,13 +164,21 @@ export class Responder {
       const list = tagList(this.store, endedLower);
       if (list) return { reply: { type: "text", content: list.text }, answer: "tag", unmatched: false, listed: list.listed };
     }
-    // A tag's description, as help shows it beside the key (lists.ts tagDescribed) — not words that
-    // ask for another answer, pick from the list sent or thank (a tag described "Others" had taken
-    // the "others" sent after a ranked list: a review).
-    const described = asksForAnother(plain) || picksEntry(plain) !== null || courtesyOf(plain) !== null ? null : tagDescribed(this.store, plain);
+    // A tag's description, as help shows it beside the key (lists.ts tagDescribed) — not thanks; and
+    // words that ask for another answer or pick ("Others") continue the list just sent when there is
+    // one (a tag described "Others" had taken the "others" sent after a ranked list: a review).
+    const described = courtesyOf(plain) !== null ? null : tagDescribed(this.store, plain);
     const list = described === null ? null : tagList(this.store, described);
-    if (list) return { reply: { type: "text", content: list.text }, answer: "tag", unmatched: false, listed: list.listed };
+    if (list) {
+      const tag: Decision = { reply: { type: "text", content: list.text }, answer: "tag", unmatched: false, listed: list.listed };
+      if (asksForAnother(plain) || picksEntry(plain) !== null) return this.questions.continuesList(asker).then((goesOn) => (goesOn ? this.asked(text, asker) : tag));
+      return tag;
+    }
+    return this.asked(text, asker);
+  }
 
+  /** The message as a question (or `s <words>`): the articles' answer. */
+  private asked(text: string, asker: Asker): Promise<Decision> {
     const searched = searchedWords(text);
     return this.questions.answer(searched ?? text, searched !== null ? "not_found" : "fallback", asker);
   }
