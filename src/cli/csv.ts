@@ -58,7 +58,8 @@ export function csvArticles(name: string, bytes: Uint8Array): CsvArticles {
   const names = header.cells.map(columnOf);
   // A sheet of 问题 and 答案, "question" and "answer" (a FAQ's two columns): its questions are the articles' titles.
   const asked = names.indexOf("questions");
-  if (asked >= 0 && !names.includes("title") && /^(问题|常见问题|questions?)$/i.test(folded(header.cells[asked]?.trim() ?? ""))) names[asked] = "title";
+  // Not "questions", the field's own name for the phrasings followers use (a review), nor when another column is those.
+  if (asked >= 0 && !names.includes("title") && names.indexOf("questions", asked + 1) < 0 && /^(问题|常见问题|question)$/i.test(folded(header.cells[asked]?.trim() ?? ""))) names[asked] = "title";
   // A column without a name and without a value (a separator ending the lines) is none.
   const unnamed = (i: number) => names[i] === "" && rows.every((r) => (r.cells[i] ?? "").trim() === "");
   const problems = names.flatMap((n, i) =>

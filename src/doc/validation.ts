@@ -191,7 +191,7 @@ function duplicateArticleProblems(check: ArticleCheck, access: ArticleAccess, in
       : access.again((raw, index) => visit(index, check.validate(raw, index) as ArticleInput));
   const repeats = (hashes: KeyHashes, key: (a: ArticleInput) => string | undefined, field: "id" | "code") => {
     for (const [index, first, label] of confirmRepeats(hashes, (look) => valid((index, a) => look(index, key(a), (field === "id" ? a.id : a.code) ?? undefined))))
-      found.push({ section: "articles", index, field, reason: `"${label}" is also the ${field} of record ${first}` });
+      found.push({ section: "articles", index, ...(field === "id" ? { id: label } : {}), field, reason: `"${label}" is also the ${field} of record ${first}` });
   };
   repeats(check.ids, (a) => a.id, "id");
   repeats(check.codes, liveCode, "code");

@@ -12,17 +12,18 @@ import { isWord } from "./score.ts";
 import { withSynonyms, type SynonymTable } from "./synonyms.ts";
 import { termsOf } from "./words.ts";
 import { withoutOpening } from "./courtesy.ts";
+import { HAN_STOP } from "./stop-words.ts";
 
 const HAN_PAIR = /^\p{Script=Han}{2}$/u;
 
 /**
- * A pair of Chinese characters holding a particle (的, 了, 吗, 呢, 吧, 啊 …) or 那, 这: the seam of two
- * words, 里的 and 的钱 of 卡里的钱, 了明 of 约了明天, 那烫 and 烫呢 of 那烫呢 — a salon's operator had been
- * told to teach them (Session 51). Not every character that says nothing alone (HAN_STOP): 会, 有, 过,
- * 快, 还, 请, 地 open or close words followers write — 会员, 过敏, 快递, 还款, 请假, 地址 (a review).
+ * A pair of Chinese characters holding one that says nothing alone (HAN_STOP: 的, 了, 能, 有, 吗, 那 …):
+ * the seam of two words, 里的 and 的钱 of 卡里的钱, 钱能 of 钱能退吗, 那烫 — a salon's operator had been told
+ * to teach them (Session 51). Not 会, 过, 快, 还, 请, 地, which open or close words followers write —
+ * 会员, 过敏, 快递, 还款, 请假, 地址 (a review); the few words the others make (能力, 没有) go unnamed.
  */
-const PARTICLES = new Set([..."的了吗呢吧啊呀嘛哦么那这"]);
-const withStopChar = (t: string): boolean => HAN_PAIR.test(t) && [...t].some((c) => PARTICLES.has(c));
+const OPEN_WORDS = new Set([..."会过快还请地"]);
+const withStopChar = (t: string): boolean => HAN_PAIR.test(t) && [...t].some((c) => HAN_STOP.has(c) && !OPEN_WORDS.has(c));
 
 /** At most this many are named. */
 const NAMED = 12;

@@ -85,11 +85,14 @@ test("a keyword holding a quote or a backslash, as the index's keyword text keep
   }
 });
 
-test("a message that is a question one ranked article's passage asks as a heading line (a short line ending on a question mark): that article; asked by two, nobody's; a question inside a paragraph is none", () => {
+test("a message that is a question one ranked article's passage asks as a heading line (a short line ending on a question mark, its number or 'Q:' aside): that article; asked by two, nobody's; a question inside a paragraph is none", () => {
   const articles = passaged({ rent: ["When is rent due?\nRent is due on the 14th.", "How do I pay?\nBy standing order."], late: ["If rent is late we call you. When is it arrears? After 14 days."] });
   expect(taughtOf("when is rent due", articles, deleted())).toMatchObject({ article: { id: "rent" }, by: "heading", as: "When is rent due?" });
   expect(taughtOf("How do I pay??", articles, deleted())).toMatchObject({ article: { id: "rent" }, by: "heading" });
   // Inside a paragraph's line, not a line of its own.
   expect(taughtOf("when is it arrears", articles, deleted())).toBeNull();
   expect(taughtOf("when is rent due", [...articles, ...passaged({ rise: ["When is rent due?\nFrom the date in the notice."] })], deleted())).toBeNull();
+  // Listed by a number or "Q:", as FAQs write them.
+  const numbered = passaged({ fees: ["1. Is there a deposit?\nYes, five weeks' rent.", "Q: Can I pay by card?\nYes.", "二、房租什么时候交？\n每月1号。"] });
+  for (const [q, line] of [["is there a deposit", "Is there a deposit?"], ["can i pay by card", "Can I pay by card?"], ["房租什么时候交", "房租什么时候交？"]]) expect(taughtOf(q as string, numbered, deleted())).toMatchObject({ article: { id: "fees" }, by: "heading", as: line });
 });

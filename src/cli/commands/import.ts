@@ -64,7 +64,9 @@ function csvAsDocument(c: CommandContext, file: string) {
     on.close();
   }
   const { records, lines } = csvArticles(file, bytes);
-  const byLine = (s: string) => s.replace(/articles\[(\d+)\]( \([a-z0-9_-]+\))?\.?/g, (_, i: string, id?: string) => `line ${lines[Number(i)] ?? "?"}${id ?? ""}: `);
+  // "record 3" in a repeat's reason is a record's place too: its line.
+  const byLine = (s: string) =>
+    s.replace(/articles\[(\d+)\]( \([a-z0-9_-]+\))?\.?/g, (_, i: string, id?: string) => `line ${lines[Number(i)] ?? "?"}${id ?? ""}: `).replace(/\bof record (\d+)\b/g, (_, i: string) => `of line ${lines[Number(i)] ?? "?"}`);
   return {
     file: memoryFile(`${basename(file)}.json`, new TextEncoder().encode(JSON.stringify(records))),
     async byLines<T>(work: () => T | Promise<T>): Promise<T> {

@@ -15,6 +15,7 @@
 import { withoutOpening } from "../../ranking/courtesy.ts";
 import { memoized } from "../../ranking/memo.ts";
 import { askedForms, taughtForm } from "../../ranking/taught-form.ts";
+import { withoutNumber } from "../../ranking/passages.ts";
 import type { RankedArticle } from "../../ranking/types.ts";
 import type { ArticleReads } from "../../store/read-model.ts";
 
@@ -91,6 +92,14 @@ function taughtAs(asked: string, ranked: readonly RankedArticle[], articles: Pic
   return headed ? { article: headed.article, by: "heading", as: headed.line } : null;
 }
 
-/** A passage's lines that ask a question as a heading does: one short line ending on a question mark. */
-const askedLines = (text: string): string[] => text.split("\n").filter((l) => ASKED_LINE.test(l.trim()));
+/**
+ * A passage's lines that ask a question as a heading does: one short line ending on a question mark,
+ * without the number or "Q:" an FAQ lists it by ("1. When is rent due?", "二、房租什么时候交？", "Q: …", "问：…": a review).
+ */
+const askedLines = (text: string): string[] =>
+  text
+    .split("\n")
+    .map((l) => withoutNumber(l.trim()).replace(ASKED_LABEL, ""))
+    .filter((l) => ASKED_LINE.test(l));
 const ASKED_LINE = /^[^\n?？]{2,80}[?？]$/u;
+const ASKED_LABEL = /^(?:q|question|问|问题)\s*[:：.、]\s*/iu;
