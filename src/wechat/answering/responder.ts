@@ -167,8 +167,8 @@ export class Responder {
     // A tag's description, as help shows it beside the key (lists.ts tagDescribed) — not thanks; and
     // words that ask for another answer or pick ("Others") continue the list just sent when there is
     // one (a tag described "Others" had taken the "others" sent after a ranked list: a review).
-    const described = courtesyOf(plain) !== null ? null : tagDescribed(this.store, plain);
-    const list = described === null ? null : tagList(this.store, described);
+    const described = tagDescribed(this.store, plain);
+    const list = described === null || courtesyOf(plain) !== null ? null : tagList(this.store, described);
     if (list) {
       const tag: Decision = { reply: { type: "text", content: list.text }, answer: "tag", unmatched: false, listed: list.listed };
       if (asksForAnother(plain) || picksEntry(plain) !== null) return this.questions.continuesList(asker).then((goesOn) => (goesOn ? this.asked(text, asker) : tag));
