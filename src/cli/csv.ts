@@ -67,8 +67,13 @@ export function csvArticles(name: string, bytes: Uint8Array): CsvArticles {
       ? []
       : [`  column ${i + 1} ${n ? `"${header.cells[i]?.trim().slice(0, 40)}": ${/\p{Script=Han}/u.test(n) ? "not a column replyd knows" : unknownField(n, COLUMNS)}` : "has no name but holds values"} (the columns: ${COLUMNS.join(", ")}; in Chinese: ${CHINESE_SHOWN})`],
   );
-  const repeated = names.filter((n, i) => n && names.indexOf(n) !== i);
-  if (repeated.length) problems.push(`  column "${repeated[0]}" is there twice`);
+  // Named as the sheet heads them: "link" and "url" are both the url (a review: "url" alone had been named twice).
+  const again = names.findIndex((n, i) => n && names.indexOf(n) !== i);
+  if (again >= 0) {
+    const first = names.indexOf(names[again] as string);
+    const cell = (i: number) => `${i + 1} "${header.cells[i]?.trim().slice(0, 40)}"`;
+    problems.push(`  columns ${cell(first)} and ${cell(again)} are both the ${names[again]} field: keep one`);
+  }
   const idAt = names.indexOf("id");
   const codeAt = names.indexOf("code");
   const blank = (row: { cells: string[] }) => row.cells.every((c) => c.trim() === "");

@@ -409,7 +409,7 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect((await cli("show", "csv-ok")).code).not.toBe(0);
   });
 
-  test("a CSV headed in other English words (link, answer, a question column with no title) is read as the fields they name; 'questions' stays the phrasings; a repeated id is named by its lines", async () => {
+  test("a CSV headed in other English words (link, answer, a question column with no title) is read as the fields they name; 'questions' stays the phrasings; two columns of one field, and a repeated id, are named as the sheet has them", async () => {
     const r = await importFile("faq.csv", "id,question,link,answer,keyword\ncsv-q,When is rent due?,https://e.com/rent,Rent is due on the 1st.,rent\n");
     expect(r.code).toBe(0);
     expect(JSON.parse((await cli("show", "csv-q", "--json")).out)).toMatchObject({ title: "When is rent due?", url: "https://e.com/rent", body: "Rent is due on the 1st.", keywords: ["rent"] });
@@ -417,6 +417,9 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     const listed = await importFile("qs.csv", "id,questions,url,body\ncsv-qs,how do I pay|payment methods,https://e.com/pay,By card.\n");
     expect(listed.code).toBe(1);
     expect(listed.err).toContain("line 2 (csv-qs): title: is required");
+    // Two columns of one field are named as the sheet heads them.
+    const both = await importFile("both.csv", "id,title,link,url\ncsv-b,B,https://e.com/b,https://e.com/b2\n");
+    expect(both.err).toContain('columns 3 "link" and 4 "url" are both the url field: keep one');
     // A repeated id is named by its line, and the line it repeats.
     const twice = await importFile("twice.csv", "id,title,url\ncsv-a,A,https://e.com/a\ncsv-a,B,https://e.com/b\n");
     expect(twice.err).toContain('line 3 (csv-a): id: "csv-a" is also the id of line 2');
