@@ -28,7 +28,7 @@ export async function getCli(ctx: AppContext, req: SignedRequest) {
   }
   if (f.has("id")) {
     const a = ctx.read.articles.get(f.require("id"));
-    if (!a) throw notFound(`no article with id "${f.get("id")}"${idHint(f.require("id"), (v) => ctx.read.articles.get(v))}`);
+    if (!a) throw notFound(`no article with id "${f.get("id")}"${idHint(f.require("id"), ctx.read.articles)}`);
     return articleJson(a);
   }
   if (f.has("code") && !f.has("tag") && !f.has("q")) {
@@ -187,8 +187,8 @@ export async function putCli(ctx: AppContext, req: SignedRequest) {
     ...(rev !== undefined ? { expectRev: rev } : {}),
     decide: (stored) => {
       if (!stored) {
-        if (remove.length) throw notFound(`no article "${id}" to take ${remove.join(" and ")} from${idHint(id, (v) => ctx.read.articles.get(v))}`);
-        if (!create) throw notFound(`no article "${id}"${idHint(id, (v) => ctx.read.articles.get(v))}: replyd set revises an article that exists; replyd add makes one (replyd ls lists them; one purged is back only by restoring a backup that holds it)`);
+        if (remove.length) throw notFound(`no article "${id}" to take ${remove.join(" and ")} from${idHint(id, ctx.read.articles)}`);
+        if (!create) throw notFound(`no article "${id}"${idHint(id, ctx.read.articles)}: replyd set revises an article that exists; replyd add makes one (replyd ls lists them; one purged is back only by restoring a backup that holds it)`);
         const { value, problems } = validateArticle(rec, { reduce });
         if (!value) throw invalidArticle(problems);
         return { id, ...contentOf(value), rev: 1, created_at: now, updated_at: now };
@@ -228,7 +228,7 @@ export async function deleteCli(ctx: AppContext, req: SignedRequest) {
   // A code named for an id ("replyd rm 3"): said, never taken for it — a delete by a mistyped code would remove another article.
   const gone = () => {
     const coded = ctx.read.articles.getLiveByCode(id);
-    return notFound(`no article with id "${id}"${coded ? ` ("${id}" is the code of article "${coded.id}": replyd rm ${coded.id})` : idHint(id, (v) => ctx.read.articles.get(v))}`);
+    return notFound(`no article with id "${id}"${coded ? ` ("${id}" is the code of article "${coded.id}": replyd rm ${coded.id})` : idHint(id, ctx.read.articles)}`);
   };
   const said = (a: Pick<Article, "id" | "code" | "tag"> | null) => {
     const warnings = a ? deletedWarnings(ctx, a) : [];

@@ -5,7 +5,7 @@
  * Looked up by those few spellings, never by scanning the account: an error on a million articles
  * costs what it costs on ten.
  */
-import type { Article } from "../article/article.ts";
+import type { ArticleReads } from "../store/read-model.ts";
 
 const variants = (id: string): string[] => {
   const base = id.trim().toLowerCase().replace(/\s+/g, "-");
@@ -13,9 +13,9 @@ const variants = (id: string): string[] => {
 };
 
 /** ` (did you mean "card-refund"?)` when a live article is so spelt, else "". */
-export function idHint(id: string, get: (id: string) => Pick<Article, "id" | "deleted"> | null): string {
+export function idHint(id: string, articles: Pick<ArticleReads, "get">): string {
   for (const v of variants(id)) {
-    const a = get(v);
+    const a = articles.get(v);
     if (a && !a.deleted) return ` (did you mean "${a.id}"?)`;
   }
   return "";

@@ -120,7 +120,7 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   const now = new Date(ctx.clock.now()).toISOString();
   const r = await ctx.write.editArticle(id, {
     decide: (stored) => {
-      if (!stored) throw notFound(`no article with id or code "${id}"${idHint(id, (v) => ctx.read.articles.get(v))}`);
+      if (!stored) throw notFound(`no article with id or code "${id}"${idHint(id, ctx.read.articles)}`);
       // Its questions would get the fallback (wechat/answering/taught.ts): teaching it takes an answer away.
       if (stored.deleted) throw conflict(`article "${id}" is deleted: a question taught to it gets the fallback; teach another article, or bring it back first (replyd set ${id} --undelete)`, "article_deleted");
       const held = heldItem("questions", stored.questions, text);

@@ -95,8 +95,8 @@ export class Questions {
     // A heading a body asks ("How do I pay?") is the account's writing, not the operator's word on these words: while the
     // follower reads another article, the ranking's choice stands (after the deposit's card, "how do I pay?" had got the
     // rent's article alone, where the list had offered both: a review).
-    const readNow = turns[0] ? ledRead(turns[0]) : undefined;
-    const otherHeading = asTaught !== null && "article" in asTaught && asTaught.by === "heading" && readNow !== undefined && asTaught.article.id !== readNow;
+    const readNow = asTaught !== null && "article" in asTaught && asTaught.by === "heading" && turns[0] ? ledRead(turns[0]) : undefined;
+    const otherHeading = readNow !== undefined && asTaught !== null && "article" in asTaught && asTaught.article.id !== readNow;
     const taught = otherHeading || (asTaught && reading.how === "followup" && leansFewWords(question) && ("deleted" in asTaught || asTaught.by === "question")) ? null : asTaught;
     // Taught to an article deleted since: nothing, and in the inbox for the operator to teach anew.
     if (taught && "deleted" in taught) return remember([], { ...this.says(nothing, true, question), answer: `${how}${nothing}` });
