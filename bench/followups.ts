@@ -5,7 +5,7 @@
  * real ranking code over each account (eval/memory-source.ts), and with --binary through dist/replyd's
  * callback, each account imported into a server of its own.
  *
- *   bun bench/followups.ts [--half tune|held|all] [--set weight=0.5] [--set namesAnother=0.5] [--set ownHeld=0.35] [--set lead=2] [--binary] [--json] [--misses]
+ *   bun bench/followups.ts [--half tune|held|all] [--set weight=0.5] [--set frame=0.25] [--set namesAnother=0.5] [--set ownHeld=0.35] [--set lead=2] [--binary] [--json] [--misses]
  *   bun bench/followups.ts --fresh [--binary] [--misses]    (bench/eval/followups-fresh on bench/eval/faq-fresh: never tuned on)
  *   bun bench/followups.ts --fresh2 [--binary] [--misses]    (bench/eval/followups-fresh2 on bench/eval/faq-fresh2: the second fresh set, Session 49)
  *   bun bench/followups.ts --fresh3 [--binary] [--misses]    (bench/eval/followups-fresh3 on bench/eval/faq-fresh3: the third)
@@ -406,6 +406,7 @@ if (import.meta.main) {
     if (args[i] !== "--set") continue;
     const [k, v] = (args[i + 1] as string).split("=") as [string, string];
     if (k === "weight") CONTEXT.weight = Number(v);
+    else if (k === "frame") CONTEXT.frame = Number(v);
     else if (k in READING) (READING as Record<string, number>)[k] = Number(v);
     else if (k === "lead") ANSWERS.lead = Number(v);
     else throw new Error(`unknown setting ${k}`);

@@ -2,6 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { CONTEXT, withContext } from "../src/ranking/question.ts";
 import { rank, RANKING_LIMITS } from "../src/ranking/rank.ts";
+import { frameTerms } from "../src/ranking/asks-frame.ts";
 import type { QueryTerm } from "../src/ranking/score.ts";
 import { MemorySource } from "../bench/eval/memory-source.ts";
 
@@ -88,5 +89,40 @@ describe("articles left out", () => {
     const all = rank("退款", many).articles.map((a) => a.id);
     const exclude = [...Array.from({ length: CONTEXT.excluded }, (_, i) => `gone${i}`), all[0] as string];
     expect(rank({ text: "退款", exclude }, many).articles[0]?.id).toBe(all[0]);
+  });
+});
+
+describe("what a follow-up asks of the thing read (asks-frame.ts)", () => {
+  const renovation = new MemorySource([
+    { id: "period", title: "装修工期要多久", keywords: "工期\u001f多久\u001f顺延", body: "按标准工艺，60-90㎡两居室整装约75-90天，半包约60-75天。工期从开工交底之日起算，到竣工验收之日结束。业主变更设计、主材未按时到场时工期顺延。" },
+    { id: "measure", title: "如何预约免费量房", keywords: "量房\u001f上门\u001f预约", body: "安居提供免费上门量房，不收取任何费用，也不要求签约。客服会在当天回电，约定上门时间。上门人员为设计师和测量员各1名，用时约1-1.5小时。" },
+    { id: "design", title: "设计费怎么收", keywords: "设计费", body: "量房后出方案。设计费按套内面积每平方米50元收取，签施工合同后可全额抵扣工程款。" },
+    { id: "repair", title: "装修后出了问题怎么报修", keywords: "报修\u001f售后", body: "在公众号提交报修，售后专员24小时内联系您，48小时内上门查看，需要重新量房的免费。" },
+  ]);
+  const firstOf = (q: Parameters<typeof rank>[0]) => rank(q, renovation).articles[0]?.id;
+
+  test("the terms only its frame words hold: how long, how much, when — in simplified and traditional characters and in English; none in a message without them", () => {
+    const asked = frameTerms("多久能上门");
+    for (const t of ["多", "多久", "久"]) expect(asked.has(t)).toBe(true);
+    expect(asked.has("上门")).toBe(false);
+    expect(frameTerms("多長時間能到").has("时间")).toBe(true);
+    expect([...frameTerms("how long until it's back")]).toEqual(["long"]);
+    // 时间 of 营业时间 is a subject, not a frame.
+    expect(frameTerms("营业时间呢").size).toBe(0);
+    // A word the rest of the message says too stays whole: 天 of 七天 beside 几天.
+    expect(frameTerms("七天能到吗 要几天").has("天")).toBe(false);
+  });
+
+  test("a follow-up's frame words weigh CONTEXT.frame of their idf: 多久能上门 after 量房要钱吗 stays on measuring, not the article whose title asks 多久", () => {
+    expect(firstOf({ text: "多久能上门", context: "量房要钱吗" })).toBe("measure");
+    // Alone the title's 多久 leads: the frame is all the follow-up's own words hold.
+    expect(firstOf("多久能上门")).toBe("period");
+    const was = CONTEXT.frame;
+    CONTEXT.frame = 1;
+    try {
+      expect(firstOf({ text: "多久能上门", context: "量房要钱吗" })).toBe("period");
+    } finally {
+      CONTEXT.frame = was;
+    }
   });
 });

@@ -13,6 +13,7 @@ import { SCORED_PASSAGES, scoredSpans } from "./scored-passages.ts";
 import { keptCounts, wantedBy, type Counted } from "./kept-terms.ts";
 import { articleTermsOf, placesOf, termCounts, termsOf } from "./words.ts";
 import { ASKS_PRICE, PRICE, titledPrice } from "./price.ts";
+import { frameTerms } from "./asks-frame.ts";
 import { shownPassage, type Cut, type PassageScore } from "./shown-passage.ts";
 
 export type { CorpusStats, QueryTerm } from "./bm25.ts";
@@ -85,6 +86,12 @@ export function queryTerms(question: string, df: (term: string) => number, stats
   return out;
 }
 
+/** A follow-up's own terms, those only its frame words hold (asks-frame.ts) at CONTEXT.frame of their idf. */
+function framedLess(own: QueryTerm[], question: string): QueryTerm[] {
+  const frame = frameTerms(question);
+  return frame.size ? own.map((t) => (frame.has(t.term) ? { ...t, idf: t.idf * CONTEXT.frame } : t)) : own;
+}
+
 /** A place of a question (words.ts placesOf) with its weight: the idf of its word or character. */
 interface Place {
   weight: number;
@@ -120,7 +127,7 @@ export function askedOf(
   context?: string,
   told: ReadonlySet<string> | null = null,
 ): Asked {
-  const own = queryTerms(question, df, stats);
+  const own = context ? framedLess(queryTerms(question, df, stats), question) : queryTerms(question, df, stats);
   const earlier = context ? queryTerms(context, df, stats) : [];
   const all = earlier.length ? withContext(own, earlier) : own;
   // A place whose character or word termsOf() leaves out (a stop word's character) weighs as the rarest.
