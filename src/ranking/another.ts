@@ -27,6 +27,12 @@ const ANOTHER = new Set(
     "另一个", "另外一个", "另一篇",
     "another", "another one", "anotherone", "something else", "anything else", "not this one", "not that one", "not this", "not that",
     "other options", "others", "next", "next one", "show me another", "show another", "try another", "a different one", "different one",
+    // None of those offered, or no help: "none of these" was read as a follow-up and got the food and drink
+    // card, "that doesnt help" the same (a football club's walkthrough, Session 52).
+    "none of these", "none of them", "none of those", "none", "neither", "neither of them", "neither of these", "not these",
+    "doesnt help", "doesn't help", "that doesnt help", "that doesn't help", "this doesnt help", "this doesn't help", "didnt help", "didn't help", "that didnt help", "that didn't help",
+    "not helpful", "thats not helpful", "that's not helpful", "no help", "not useful",
+    "都不是", "都不对", "这些都不是", "都不是我要的", "没用", "没有用", "没帮助", "没有帮助", "没帮上", "不是这些",
   ].map((s) => fold(s)),
 );
 

@@ -55,7 +55,15 @@ export const ofItAlone = (text: string, ranked: readonly RankedArticle[]): boole
  * message, which names its need itself ("And how do I get my money back if it arrives broken?" after
  * delivery, to the returns).
  */
-export const byPronoun = (text: string, ranked: readonly RankedArticle[], id: string): boolean => namesByPronoun(text) && short(text) && !singlesOut(ranked, id);
+export const byPronoun = (text: string, ranked: readonly RankedArticle[], id: string): boolean => namesByPronoun(text) && (short(text) || fewOwnWords(text)) && !singlesOut(ranked, id);
+
+/**
+ * A longer English message whose own words are two at most: the rest are the frame's ("what age do
+ * they have to be": age), and the pronoun says what it is about — taught after the mascots' question,
+ * it answered a question about the academy's trials with the mascots (a football club's walkthrough,
+ * Session 52). Not Chinese, whose characters and pairs are each a term.
+ */
+const fewOwnWords = (text: string) => !HAN.test(text) && new Set(termsOf(text)).size <= 2;
 
 /**
  * A few words the callback read with the question before them (`readWith`: 晚上呢 after the dog
