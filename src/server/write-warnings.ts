@@ -144,6 +144,11 @@ export function deadToldCodes(ctx: AppContext): string[] {
 const TOLD = `(?:${TELLS_TO_SEND}|发送|输入|text)`;
 /** …then a colon and an opening mark, as texts write them ("回复：【3】"); each space run read once (no backtracking over a long one). */
 const TOLD_THEN = `${TOLD}\\s*(?:[：:]\\s*)?[“"'「【]?`;
+/**
+ * A measure written right after a number makes it a figure, not a code to send: "小程序3公里内送到家" had
+ * been read as telling followers to send 3 (a fresh-food chain's walkthrough, Session 52).
+ */
+const UNIT = "[公千]?[里米]|公斤|[元块塊家岁歲折斤%％人楼樓层層号號年]|[个個]?月|天(?!气|氣)|小[时時]|分[钟鐘]|周(?![一二三四五六日末])";
 /** A code's characters at most (article/text-rules.ts CODE_PATTERN). */
 const MAX_CODE_CHARS = 32;
 /** The beginnings of a Han run after 回复 tried as codes, at most: an account's Chinese codes are words, not sentences. */
@@ -158,6 +163,6 @@ const HAN_CODE_CHARS = 8;
 function tellsToSend(text: string, code: string): boolean {
   const escaped = code.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   if (new RegExp(`${TOLD_THEN}${escaped}(?![a-z0-9])`, "iu").test(text)) return true;
-  // Standing alone: not part of a time or a figure (营业时间9:00-17:00, 9~17点, 9-18点, 3.5元); a range of codes' ends are ("回复1-6").
-  return (/\d/.test(code) || code.length >= 3) && new RegExp(TOLD, "iu").test(text) && new RegExp(`(?<![a-z0-9]|\\d[:.：~～])${escaped}(?![a-z0-9]|[:.：~～]\\d|[-－]\\d+\\s*[点點时時:：]|\\s*[点點时時])`, "iu").test(text);
+  // Standing alone: not part of a time or a figure (营业时间9:00-17:00, 9~17点, 9-18点, 3.5元, 3公里, 40家门店); a range of codes' ends are ("回复1-6").
+  return (/\d/.test(code) || code.length >= 3) && new RegExp(TOLD, "iu").test(text) && new RegExp(`(?<![a-z0-9]|\\d[:.：~～])${escaped}(?![a-z0-9]|[:.：~～]\\d|[-－]\\d+\\s*[点點时時:：]|\\s*[点點时時]|${UNIT})`, "iu").test(text);
 }

@@ -84,6 +84,10 @@ test("rm says what still points at the article: the rules answering with it or i
   expect(await told("17", "营业时间9~17点，回复1查看")).toBe(false);
   expect(await told("9", "营业时间9-18点，回复1查看")).toBe(false);
   expect(await told("18", "营业时间9-18点，回复1查看")).toBe(false);
+  // A figure with its measure is no code (小程序3公里内送到家 had warned of code 3: a fresh-food chain's walkthrough).
+  expect(await told("5", "小程序5公里内送到家，发送问题即可")).toBe(false);
+  expect(await told("12", "武汉12家门店，回复1查看")).toBe(false);
+  expect(await told("2", "回复数字：1门票 2天气")).toBe(true);
   expect((await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: JSON.stringify({ format: "replyd/1", matter: "texts", texts }) }])).status).toBe(200);
   const rm = await call("DELETE", "/api/cli", [["id", "a1"]]);
   expect(rm.data.warnings).toEqual([
