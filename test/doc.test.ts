@@ -60,6 +60,9 @@ describe("article validation", () => {
     expect(problems.find((p) => p.field === "titel")?.reason).toBe("unknown field; did you mean title?");
     const far = validateArticle({ ...ok, zzzzzz: 1, ["keyword".repeat(10)]: 1, keyword: ["a"] }).problems.map((p) => p.reason);
     expect(far).toEqual(["unknown field", "unknown field", "unknown field; did you mean keywords?"]);
+    // A spreadsheet's name for a field, which a CSV's column may carry, names the field ("link" had been "unknown field" alone: a walkthrough).
+    const sheet = validateArticle({ ...ok, link: "https://x.example", content: "…", 正文: "…", image: "https://x.example/a.png" }).problems.map((p) => [p.field, p.reason]);
+    expect(sheet).toEqual([["link", "unknown field; did you mean url?"], ["content", "unknown field; did you mean body?"], ["正文", "unknown field; did you mean body?"], ["image", "unknown field; did you mean picurl?"]]);
     // Worked out for the first five unknown fields of the first thousand records only: a document of unknown keys costs little to refuse.
     const slips = { ...ok, titel: 1, titl: 1, urll: 1, bodyy: 1, tagg: 1, codee: 1 };
     expect(validateArticle(slips, { section: "articles", index: 999 }).problems.filter((p) => p.reason.includes("did you mean")).length).toBe(5);

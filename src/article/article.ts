@@ -1,4 +1,5 @@
 import { unknownField } from "../base/suggest.ts";
+import { fieldNamed } from "./field-names.ts";
 import { CONTENT, CONTENT_FIELDS, type ArticleContent, type LongName, type Reduce } from "./fields.ts";
 import { ID_PATTERN } from "./text-rules.ts";
 import type { Problem } from "../base/errors.ts";
@@ -46,6 +47,12 @@ function noted(problems: Problem[] | null, place: RecordPlace, field: string, re
 const SUGGESTED_RECORDS = 1000;
 const SUGGESTED_FIELDS = 5;
 
+/** An unknown key, with the field meant: a spreadsheet's name for it ("link", "content", 链接: field-names.ts), or the nearest. */
+function unknownKey(key: string): string {
+  const meant = fieldNamed(key);
+  return meant !== undefined && KNOWN_FIELDS.has(meant) ? `unknown field; did you mean ${meant}?` : unknownField(key, KNOWN_FIELDS);
+}
+
 /** Marks a field present but not a string. */
 const NOT_STRING = Symbol("not a string");
 
@@ -68,7 +75,7 @@ export function validateArticle(raw: unknown, place: RecordPlace = {}): { value?
   // The field meant, for those a problem list can show (a document's first records, a few fields
   // each): worked out for every key of every record, a document of unknown keys took seconds.
   let named = (place.index ?? 0) < SUGGESTED_RECORDS ? SUGGESTED_FIELDS : 0;
-  for (const key in r) if (!KNOWN_FIELDS.has(key)) problems = noted(problems, place, key, named-- > 0 ? unknownField(key, KNOWN_FIELDS) : "unknown field");
+  for (const key in r) if (!KNOWN_FIELDS.has(key)) problems = noted(problems, place, key, named-- > 0 ? unknownKey(key) : "unknown field");
 
   const id = stringField(r, "id");
   if (id === null || id === NOT_STRING) problems = noted(problems, place, "id", "must be a string");

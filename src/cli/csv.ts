@@ -8,6 +8,7 @@
  * what Excel on a Chinese Windows saves "CSV" as.
  */
 import { CONTENT_FIELDS } from "../article/fields.ts";
+import { CHINESE_COLUMNS, ENGLISH_COLUMNS } from "../article/field-names.ts";
 import { unknownField } from "../base/suggest.ts";
 import { CLIError } from "./errors.ts";
 import { folded } from "../ranking/words.ts";
@@ -17,21 +18,6 @@ export const CSV_MAX_BYTES = 64 << 20;
 
 /** The columns a CSV may have: the article's id and content (whether it is deleted among it). */
 const COLUMNS: readonly string[] = ["id", ...CONTENT_FIELDS];
-/**
- * Column names a Chinese spreadsheet gives the fields (a walkthrough's operator headed the sheet
- * 标题, 正文, 关键词 … and had every column refused): read as the field. Taiwan's words too: 連結 for
- * 链接 (a Taiwanese bookstore's sheet had its link column refused), 標籤, 內容 (folded as simplified).
- */
-const CHINESE_COLUMNS: Record<string, string> = {
-  编号: "id", 标识: "id", 代码: "code", 编码: "code", 回复码: "code", 标签: "tag", 分类: "tag", 标题: "title", 描述: "description", 摘要: "description", 简介: "description",
-  链接: "url", 网址: "url", 链接地址: "url", 连结: "url", 连结网址: "url", 超链接: "url", 图片: "picurl", 封面: "picurl", 封面图: "picurl", 关键词: "keywords", 关键字: "keywords", 问题: "questions", 问法: "questions", 相似问题: "questions",
-  正文: "body", 内容: "body", 答案: "body", 回答: "body", 已删除: "deleted", 删除: "deleted",
-};
-/**
- * English names a sheet gives the fields other than theirs: "link" and "question" (a letting
- * agency's sheet had its link column refused, the Chinese 链接 accepted: a walkthrough, Session 51).
- */
-const ENGLISH_COLUMNS: Record<string, string> = { link: "url", links: "url", image: "picurl", picture: "picurl", keyword: "keywords", question: "questions", answer: "body", content: "body" };
 /** The Chinese names, one per field, as a refusal lists them. */
 const CHINESE_SHOWN = "编号, 代码, 标签, 标题, 描述, 链接, 图片, 关键词, 问题, 正文 (答案), 已删除";
 /** A header cell as the field it names: in any case, in Chinese too, traditional characters folded ("標題"). */
@@ -78,10 +64,12 @@ export function csvArticles(name: string, bytes: Uint8Array): CsvArticles {
   const codeAt = names.indexOf("code");
   const blank = (row: { cells: string[] }) => row.cells.every((c) => c.trim() === "");
   const named = (row: { cells: string[] }, at: number) => at >= 0 && (row.cells[at] ?? "").trim() !== "";
+  // A sheet headed in Chinese is told the Chinese column (a fresh-food chain's operator was told "id" alone: a walkthrough, Session 52).
+  const idColumn = header.cells.some((c) => /\p{Script=Han}/u.test(c)) ? '"编号" (or "id")' : '"id"';
   for (const row of rows) {
     // Without an id or a code the server gives the article a new id: the sheet imported again
     // would add every such row again (a walkthrough's owner found each row three times).
-    if (!blank(row) && !named(row, idAt) && !named(row, codeAt)) problems.push(`  line ${row.line}: no id and no code: give the row an id (a column "id": refund, hours …) or a code, so that importing the sheet again updates this article rather than adding another`);
+    if (!blank(row) && !named(row, idAt) && !named(row, codeAt)) problems.push(`  line ${row.line}: no id and no code: give the row an id (a column ${idColumn}: refund, hours …) or a code, so that importing the sheet again updates this article rather than adding another`);
     const past = row.cells.slice(names.length).filter((c) => c.trim() !== "");
     // A separator inside a cell that is not quoted: its text would be cut there, and the rest lost.
     if (past.length) problems.push(`  line ${row.line}: ${row.cells.length} cells where the first line names ${names.length} (a cell holding the separator must be quoted: "…")`);

@@ -440,6 +440,8 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     const noid = await importFile("noid.csv", "code,title,url\nk7,Seven,https://e.com/7\n,Parking,https://e.com/p\n");
     expect(noid).toMatchObject({ code: 1 });
     expect(noid.err).toContain('line 3: no id and no code: give the row an id (a column "id": refund, hours …) or a code, so that importing the sheet again updates this article rather than adding another');
+    // A sheet headed in Chinese is told the Chinese column.
+    expect((await importFile("qa.csv", "问题,答案,链接\n怎么退款,七天内可退,https://e.com/r\n")).err).toContain('line 2: no id and no code: give the row an id (a column "编号" (or "id"): refund, hours …)');
     expect((await importFile("codes.csv", "code,title,url\nk7,Seven,https://e.com/7\n")).out).toContain("1 added");
     expect((await cli("import", "codes.csv")).out).toContain("0 added, 0 updated, 1 unchanged of 1");
   });

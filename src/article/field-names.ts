@@ -1,0 +1,26 @@
+/**
+ * The names spreadsheets give an article's fields other than the document's own (docs/data.md "From a
+ * spreadsheet"): a CSV's columns are read as the field they name; a JSON document's keys so named are
+ * refused, naming the field meant ("link": did you mean url? — a football club's operator had "unknown
+ * field" alone for the names the CSV took: a walkthrough, Session 52).
+ */
+/**
+ * Column names a Chinese spreadsheet gives the fields (a walkthrough's operator headed the sheet
+ * 标题, 正文, 关键词 … and had every column refused): read as the field. Taiwan's words too: 連結 for
+ * 链接 (a Taiwanese bookstore's sheet had its link column refused), 標籤, 內容 (folded as simplified).
+ */
+export const CHINESE_COLUMNS: Record<string, string> = {
+  编号: "id", 标识: "id", 代码: "code", 编码: "code", 回复码: "code", 标签: "tag", 分类: "tag", 标题: "title", 描述: "description", 摘要: "description", 简介: "description",
+  链接: "url", 网址: "url", 链接地址: "url", 连结: "url", 连结网址: "url", 超链接: "url", 图片: "picurl", 封面: "picurl", 封面图: "picurl", 关键词: "keywords", 关键字: "keywords", 问题: "questions", 问法: "questions", 相似问题: "questions",
+  正文: "body", 内容: "body", 答案: "body", 回答: "body", 已删除: "deleted", 删除: "deleted",
+};
+/**
+ * English names a sheet gives the fields other than theirs: "link" and "question" (a letting
+ * agency's sheet had its link column refused, the Chinese 链接 accepted: a walkthrough, Session 51).
+ */
+export const ENGLISH_COLUMNS: Record<string, string> = { link: "url", links: "url", image: "picurl", picture: "picurl", keyword: "keywords", question: "questions", answer: "body", content: "body" };
+/** The field a spreadsheet's name for it stands for ("link", "content", 链接, 正文), if it is one. */
+export const fieldNamed = (name: string): string | undefined => {
+  const n = name.trim().toLowerCase();
+  return Object.hasOwn(ENGLISH_COLUMNS, n) ? ENGLISH_COLUMNS[n] : Object.hasOwn(CHINESE_COLUMNS, n) ? CHINESE_COLUMNS[n] : undefined;
+};
