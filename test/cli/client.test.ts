@@ -436,6 +436,14 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect((await importFile("nameless.csv", "id,title,url,\ncsv-n,N,https://e.com/n,oops\n")).err).toContain("column 4 has no name but holds values");
   });
 
+  test("a code another live article keeps, found only by the server, is refused naming the file and the record's id", async () => {
+    expect((await importFile("taker.json", JSON.stringify([{ id: "code-holder", code: "k41", title: "Holder", url: "https://e.com/h" }]))).code).toBe(0);
+    const taken = await importFile("taker2.json", JSON.stringify([{ id: "code-taker", code: "k41", title: "Taker", url: "https://e.com/t" }]));
+    expect(taken.code).toBe(1);
+    expect(taken.err).toContain("taker2.json: ");
+    expect(taken.err).toContain('articles[0] (code-taker).code: "k41" is already the code of live article "code-holder"');
+  });
+
   test("a CSV row without an id or a code is refused (imported again it would be added again); a row with a code alone is updated in place", async () => {
     const noid = await importFile("noid.csv", "code,title,url\nk7,Seven,https://e.com/7\n,Parking,https://e.com/p\n");
     expect(noid).toMatchObject({ code: 1 });
@@ -450,7 +458,7 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect((await importFile("holder.json", doc([article(77, { code: "a1code" })]))).code).toBe(0);
     const taken = await importFile("taken.csv", "id,code,title,url\ncsv-1,fresh1,One,https://e.com/1\ncsv-2,a1code,Two,https://e.com/2\n");
     expect(taken).toMatchObject({ code: 1 });
-    expect(taken.err).toContain("line 3: code:");
+    expect(taken.err).toContain("line 3 (csv-2): code:");
     expect(taken.err).not.toContain("articles[");
   });
 

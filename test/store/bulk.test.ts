@@ -72,7 +72,7 @@ describe.each(STORES)("%s", (kind) => {
 
   test("merge: a code kept by an article the document leaves alone refuses the whole document; one it moves away is free", async () => {
     await t.importDocument(fromFile([rec("a1", "K"), rec("a2", "L")]), "merge");
-    await expect(t.importDocument(fromFile([rec("a9", "x"), rec("a3", "k")]), "merge")).rejects.toMatchObject({ code: CODE.invalid_document, problems: [{ section: "articles", index: 1, field: "code", reason: '"k" is already the code of live article "a1"' }] });
+    await expect(t.importDocument(fromFile([rec("a9", "x"), rec("a3", "k")]), "merge")).rejects.toMatchObject({ code: CODE.invalid_document, problems: [{ section: "articles", index: 1, id: "a3", field: "code", reason: '"k" is already the code of live article "a1"' }] });
     expect(store.articles.get("a9")).toBeNull();
     const r = await t.importDocument(fromFile([rec("a3", "k"), rec("a1", "N")]), "merge");
     expect(r).toMatchObject({ added: 1, updated: 1 });

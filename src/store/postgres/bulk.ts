@@ -176,12 +176,12 @@ export async function importDocumentPg(sql: SQL, doc: BulkDocument, mode: "merge
 
 /** A merge may not give a record a live code that an article the document leaves alone keeps. */
 async function refuseTakenCodes(tx: TransactionSQL): Promise<void> {
-  const taken = (await tx`SELECT d.idx, d.code, a.id AS holder FROM doc_in d
+  const taken = (await tx`SELECT d.idx, d.id, d.code, a.id AS holder FROM doc_in d
       JOIN articles a ON NOT a.deleted AND a.code IS NOT NULL AND lower(a.code) = lower(d.code)
       WHERE d.code IS NOT NULL AND NOT d.deleted AND a.id <> d.id AND NOT EXISTS (SELECT 1 FROM doc_in x WHERE x.id = a.id)
-      ORDER BY d.idx LIMIT ${MAX_PROBLEMS_LISTED + 1}`) as { idx: number; code: string; holder: string }[];
+      ORDER BY d.idx LIMIT ${MAX_PROBLEMS_LISTED + 1}`) as { idx: number; id: string; code: string; holder: string }[];
   if (!taken.length) return;
   const problems = new ProblemList();
-  for (const t of taken) problems.push({ section: "articles", index: t.idx, field: "code", reason: `"${t.code}" is already the code of live article "${t.holder}"` });
+  for (const t of taken) problems.push({ section: "articles", index: t.idx, id: t.id, field: "code", reason: `"${t.code}" is already the code of live article "${t.holder}"` });
   throw new InvalidDocumentError(problems);
 }

@@ -43,7 +43,7 @@ export function importDocument(store: BulkTarget, doc: BulkDocument, mode: "merg
   // A record without id takes the id of the live article with its code, in both modes, so a re-import
   // keeps ids. A merge may not give a record a live code that an article the document leaves alone
   // keeps: each record's code is looked up as its id is worked out, and the holders checked after.
-  const taken: [index: number, code: string, holder: string][] = [];
+  const taken: [index: number, code: string, holder: string, id: string][] = [];
   const ids =
     articles && (articles.missingIds || existing)
       ? new DocumentIds(
@@ -55,15 +55,15 @@ export function importDocument(store: BulkTarget, doc: BulkDocument, mode: "merg
             ? (rec, index, id) => {
                 if (!rec.code || rec.deleted) return;
                 const holder = store.articles.liveIdByCode(rec.code);
-                if (holder !== undefined && holder !== id) taken.push([index, rec.code, holder]);
+                if (holder !== undefined && holder !== id) taken.push([index, rec.code, holder, id]);
               }
             : undefined,
         )
       : null;
   const idOf: IdOf = ids ? (r, i) => ids.of(r, i) : ownId;
   const problems = new ProblemList();
-  for (const [index, code, holder] of taken)
-    if (!ids?.mayHold(holder)) problems.push({ section: "articles", index, field: "code", reason: `"${code}" is already the code of live article "${holder}"` });
+  for (const [index, code, holder, id] of taken)
+    if (!ids?.mayHold(holder)) problems.push({ section: "articles", index, id, field: "code", reason: `"${code}" is already the code of live article "${holder}"` });
   if (problems.length) throw new InvalidDocumentError(problems);
 
   const backup = mode === "init" && articles ? store.backup("articles", "auto") : undefined;
