@@ -51,6 +51,19 @@ export function wordlessQuestionWarnings(a: Pick<Article, "id" | "questions">): 
   return [`${a.id}'s question${wordless.length > 1 ? "s" : ""} ${quoted}${wordless.length > 3 ? ` and ${wordless.length - 3} more` : ""} hold${wordless.length > 1 ? "" : "s"} no word the ranking reads (only words such as "where", "are", "you", 在, 吗): no follower's message finds the article by ${wordless.length > 1 ? "them" : "it"} — answer those words with an exact rule (replyd import rules.json)`];
 }
 
+/**
+ * Phrases of a document's synonym groups that hold no word the ranking reads ("how much": how and
+ * much are filler): accepted, as doc/synonyms.ts says why, and said — a football club's operator
+ * imported ["how much", "price", "cost"] and saw "6 added", while no follower's "how much" ever met
+ * the group (a walkthrough, Session 52).
+ */
+export function wordlessSynonymWarnings(groups: readonly (readonly string[])[] | undefined): string[] {
+  const wordless = (groups ?? []).flatMap((g, i) => g.filter((p) => !termsOf(p).length).map((p) => `${JSON.stringify(p.slice(0, 40))} (group ${i})`));
+  if (!wordless.length) return [];
+  const listed = wordless.slice(0, 5).join(", ") + (wordless.length > 5 ? ` and ${wordless.length - 5} more` : "");
+  return [`synonym phrase${wordless.length > 1 ? "s" : ""} ${listed} hold${wordless.length > 1 ? "" : "s"} no word the ranking reads (only words such as "how", "much", "where", 在, 吗): ${wordless.length > 1 ? "they match" : "it matches"} nothing — the group's other phrases still do; a rule answers such words (replyd import rules.json)`];
+}
+
 /** A backup another account's data was taken of (document.ts `account`): restored or imported as asked, and said, as copying an account is allowed. */
 export function accountWarnings(ctx: AppContext, of: string | undefined, done: "restored" | "imported"): string[] {
   if (of === undefined || of === ctx.account) return [];

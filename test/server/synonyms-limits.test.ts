@@ -35,3 +35,16 @@ test("a document past the characters all its phrases may hold is refused", () =>
   expect(validateSynonyms(long).problems[0]?.reason).toContain(`at most ${SYNONYM_LIMITS.characters} characters of phrases in all`);
   expect(validateSynonyms(long.slice(0, 300)).problems).toEqual([]);
 });
+
+test("a synonym phrase holding no word the ranking reads is imported and said: it matches nothing; phrases with a word are not named", async () => {
+  const r = await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: synonymsDoc([["how much", "price", "cost"], ["人工", "客服"], ["在吗", "hello there"]]) }]);
+  expect(r.status).toBe(200);
+  expect(r.data.synonyms).toMatchObject({ added: 3 });
+  const said = (r.data.warnings as string[]).filter((w) => w.startsWith("synonym phrase"));
+  expect(said).toHaveLength(1);
+  expect(said[0]).toContain('"how much" (group 0), "在吗" (group 2) hold no word the ranking reads');
+  expect(said[0]).not.toContain("price");
+  // Every phrase holding a word: nothing said.
+  const clean = await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: synonymsDoc([["visa", "credit card"]]) }]);
+  expect((clean.data.warnings as string[]).filter((w) => w.startsWith("synonym phrase"))).toEqual([]);
+});
