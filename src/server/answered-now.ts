@@ -1,8 +1,9 @@
 /**
- * What the ranking offers a follower's text nothing answered when it came, asked again now, alone:
- * taught since (replyd teach: the taught article alone, as followers get it), or its articles changed. Shown beside it by the report's questions
- * nothing answered and by `replyd inbox`, so that what is mended reads as mended. The ranking only —
- * no rules (a regex rule timing out here would count against it for followers), no conversation.
+ * What a follower's text nothing answered when it came gets now, asked again alone: a rule made since
+ * (exact, prefix, contains), else what the ranking offers — taught since (replyd teach: the taught
+ * article alone, as followers get it), or its articles changed. Shown beside it by the report's questions
+ * nothing answered and by `replyd inbox`, so that what is mended reads as mended. No regex rule (one
+ * timing out here would count against it for followers), no conversation.
  * One after another, within ANSWERED_NOW_MS in all; one that fails, is busy or late is left out.
  */
 import { choose, ordersByHead, type Choice } from "../ranking/choice.ts";
@@ -12,6 +13,7 @@ import { loggedAnswer } from "../wechat/answering/ranked-reply.ts";
 import { taughtOf } from "../wechat/answering/taught.ts";
 import type { AppContext } from "./context.ts";
 import { unprefixed } from "../store/log-kinds.ts";
+import { foldedPattern, rulesMatchingText } from "../wechat/answering/rule-match.ts";
 
 /** The time given the ranking in all (50 texts, a few ms each on an idle server). */
 const ANSWERED_NOW_MS = 3_000;
@@ -20,8 +22,18 @@ const ANSWERED_NOW_MS = 3_000;
 export async function answeredNow(ctx: Pick<AppContext, "clock" | "read">, texts: Iterable<string>): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   const until = ctx.clock.monotonic() + ANSWERED_NOW_MS;
+  const rules = ctx.read.content.rules();
+  const patterns = rules.map(foldedPattern);
   for (const text of new Set(texts)) {
     if (ctx.clock.monotonic() > until) break;
+    // A rule made since answers it: said as followers get it, before the ranking ("are there any jobs
+    // going" stayed "closest: digital-tickets" after a jobs rule answered it: a football club's
+    // walkthrough). Not a regex rule, which runs bounded in the responder's worker only.
+    const rule = saidBetweenQuestions(text) ? undefined : rulesMatchingText(rules, patterns, text, () => false)[0];
+    if (rule) {
+      out.set(text, `rule:${rule.id}`);
+      continue;
+    }
     const c = await offeredNow(ctx, text);
     if (c && c.kind !== "none") out.set(text, loggedAnswer(c));
   }

@@ -7,15 +7,17 @@ import { expect, test } from "bun:test";
 import { answeredNow } from "../../src/server/answered-now.ts";
 import type { RankedArticle } from "../../src/ranking/types.ts";
 import { systemClock } from "../../src/base/clock.ts";
+import type { Rule } from "../../src/doc/rule.ts";
 
 const ranked = (id: string, score: number, questions: string[] = []): RankedArticle => ({
   id, title: id, description: "", url: `https://example.com/${id}`, picurl: null, score, coverage: 0.8, headCoverage: 0.5, ownCoverage: 0.8, word: true,
   questions, keywords: [], head: 1, passage: null, passageScore: 0, excerpt: null, passages: [],
 });
-const ctx = (articles: RankedArticle[], deleted: Record<string, string> = {}) =>
+const ctx = (articles: RankedArticle[], deleted: Record<string, string> = {}, rules: Rule[] = []) =>
   ({
     clock: systemClock,
     read: {
+      content: { rules: () => rules },
       searcher: { rank: async () => ({ terms: [], postings: 0, candidates: articles.length, articles }) },
       articles: { deletedTaught: (form: string) => deleted[form] ?? null },
     },
@@ -26,4 +28,11 @@ test("a question taught since is its article alone, as followers get it, though 
   expect(await answeredNow(ctx(close), ["索道几点停", "索道开吗"])).toEqual(new Map([["索道几点停", "answer:cableway"], ["索道开吗", "answers:maintenance,cableway"]]));
   // Taught to an article deleted since: nothing now, as the follower gets the fallback.
   expect(await answeredNow(ctx([ranked("maintenance", 10)], { 索道几点停: "gone" }), ["索道几点停"])).toEqual(new Map());
+});
+
+test("a rule made since answers it first, as followers get it: exact, prefix and contains as the responder matches them; a regex rule is not run", async () => {
+  const rule = (id: string, match: Rule["match"], pattern: string): Rule => ({ id, match, pattern, reply: { type: "text", text: "…" } }) as Rule;
+  const rules = [rule("jobs", "contains", "JOBS"), rule("hours", "exact", "opening hours"), rule("any", "regex", ".*")];
+  const got = await answeredNow(ctx([ranked("maintenance", 10)], {}, rules), ["are there any jobs going", "Opening hours?", "索道开吗"]);
+  expect(got).toEqual(new Map([["are there any jobs going", "rule:jobs"], ["Opening hours?", "rule:hours"], ["索道开吗", "answer:maintenance"]]));
 });

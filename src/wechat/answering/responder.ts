@@ -6,13 +6,13 @@ import { dedupeKey, MAX_NEWS_FOR_EVENT, MAX_NEWS_FOR_MESSAGE, MEDIA_TYPES, type 
 import { news } from "./ranked-reply.ts";
 import { LocalConversations, turnKey, type Conversations } from "./conversation.ts";
 import { Questions, type Asker } from "./questions.ts";
-import { MAX_INPUT, type RegexMatcher } from "./regex.ts";
+import type { RegexMatcher } from "./regex.ts";
 import { codeTyped, picksEntry, searchedWords, toldToSend } from "../../ranking/picks.ts";
-import { folded } from "../../ranking/words.ts";
 import type { Decision, ResponderOptions } from "./decision.ts";
 import { DEFAULT_TEXTS, languageOf, operatorText } from "./texts.ts";
 import { articleList, helpText, HELP_WORDS, TAG_LISTED, tagDescribed, tagList } from "./lists.ts";
 import { withoutEnd } from "./end-marks.ts";
+import { foldedPattern, rulesMatchingText } from "./rule-match.ts";
 import { asksForAnother } from "../../ranking/another.ts";
 import { courtesyOf } from "../../ranking/courtesy.ts";
 
@@ -212,20 +212,7 @@ export class Responder {
   }
 
   private matching(rules: Rule[], text: string, regexHits: Set<number>, regexIndex: Map<Rule, number>): Rule[] {
-    const lower = folded(text.slice(0, MAX_INPUT));
-    const patterns = this.foldedPatterns(rules);
-    // The message as typed first: its end marks are dropped only when no exact rule has them ("hours?" and "hours" both rules).
-    const bare = rules.some((r, i) => r.match === "exact" && patterns[i] === lower) ? lower : withoutEnd(lower);
-    return rules.filter((rule, i) => {
-      const p = patterns[i] as string;
-      return rule.match === "exact"
-        ? lower === p || (bare !== "" && bare === p)
-        : rule.match === "prefix"
-          ? lower.startsWith(p)
-          : rule.match === "contains"
-            ? lower.includes(p)
-            : regexHits.has(regexIndex.get(rule) as number);
-    });
+    return rulesMatchingText(rules, this.foldedPatterns(rules), text, (rule) => regexHits.has(regexIndex.get(rule) as number));
   }
 
   /**
@@ -234,7 +221,7 @@ export class Responder {
    * (the store hands out the same list until the rules are written).
    */
   private foldedPatterns(rules: Rule[]): string[] {
-    if (this.patterns?.of !== rules) this.patterns = { of: rules, folded: rules.map((r) => folded(r.pattern.trim())) };
+    if (this.patterns?.of !== rules) this.patterns = { of: rules, folded: rules.map(foldedPattern) };
     return this.patterns.folded;
   }
 

@@ -1,0 +1,24 @@
+/**
+ * Which rules match a follower's text (docs/wechat.md §3): exact, prefix and contains compared with the
+ * text folded as followers' words are read (case, width, traditional characters); a regex rule as
+ * `regexHit` says — the responder runs them in a worker, bounded in time; `replyd inbox` and the
+ * report's "answered now" run none (answered-now.ts).
+ */
+import type { Rule } from "../../doc/rule.ts";
+import { folded } from "../../ranking/words.ts";
+import { withoutEnd } from "./end-marks.ts";
+import { MAX_INPUT } from "./regex.ts";
+
+/** `rules` whose pattern matches `text`, in order; `patterns`: each rule's pattern folded (foldedPattern). */
+export function rulesMatchingText(rules: readonly Rule[], patterns: readonly string[], text: string, regexHit: (rule: Rule) => boolean): Rule[] {
+  const lower = folded(text.slice(0, MAX_INPUT));
+  // The message as typed first: its end marks are dropped only when no exact rule has them ("hours?" and "hours" both rules).
+  const bare = rules.some((r, i) => r.match === "exact" && patterns[i] === lower) ? lower : withoutEnd(lower);
+  return rules.filter((rule, i) => {
+    const p = patterns[i] as string;
+    return rule.match === "exact" ? lower === p || (bare !== "" && bare === p) : rule.match === "prefix" ? lower.startsWith(p) : rule.match === "contains" ? lower.includes(p) : regexHit(rule);
+  });
+}
+
+/** A rule's pattern as followers' words are read: 營業時間 matches 营业时间, ＷＩＦＩ wifi. */
+export const foldedPattern = (rule: Rule): string => folded(rule.pattern.trim());
