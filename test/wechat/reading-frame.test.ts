@@ -40,3 +40,21 @@ describe("a question's frame about the thing read", () => {
     expect(shown(last)[0]).not.toBe("transfer-a-prescription");
   });
 });
+
+describe("a follow-up's frame words name no article's head (reading-rules.ts namesBeyondFrame, asks-frame.ts)", () => {
+  const renovation = evalAccount("fresh7-zh", "zh-renovation-anju");
+
+  test("多久能上门 after 量房要钱吗 stays on the measuring visit: alone it leads with the article keyworded 多久", async () => {
+    const { first, last } = await firstThen(renovation, "量房要钱吗", "多久能上门");
+    expect(first).toEqual(["free-measure"]);
+    // Alone, its 多久 names the building period's head (keywords 工期, 多久, 顺延).
+    expect(rank("多久能上门", renovation).articles[0]?.id).toBe("construction-period");
+    expect(last.how).toBe("followup");
+    expect(shown(last)[0]).toBe("free-measure");
+  });
+
+  test("a head holding a word of the message beyond its frame still names it: 那工期要多久 after 量房要钱吗 moves to the building period", async () => {
+    const { last } = await firstThen(renovation, "量房要钱吗", "那工期要多久");
+    expect(shown(last)[0]).toBe("construction-period");
+  });
+});

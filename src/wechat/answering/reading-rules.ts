@@ -10,6 +10,7 @@ import { lastPicked } from "./turn.ts";
 import { taughtOf } from "./taught.ts";
 import { termsOf } from "../../ranking/words.ts";
 import { ASKS_PRICE, isPriceWord } from "../../ranking/price.ts";
+import { frameTerms } from "../../ranking/asks-frame.ts";
 
 /**
  * `text` is one of `article`'s taught questions (taught.ts), as the ranking's articles hold them, and
@@ -32,6 +33,21 @@ export function taughtOnly(text: string, article: RankedArticle, ranked: readonl
 }
 const PRICE_ASKED = new RegExp(ASKS_PRICE.source, "giu");
 const NONE_DELETED = { deletedTaught: () => null };
+
+/**
+ * `article`'s head (title, keywords, questions) holds a word of the message (`terms`, its ranking's)
+ * other than the words only its frame holds — how long, how much, when (asks-frame.ts): a head
+ * holding those alone names no subject of the message. "多久能上门" after 量房要钱吗 had moved to the
+ * building period's article, keyworded 多久, from the measuring visit the reading together led with
+ * (a renovation company's fresh set; Session 52: three follow-up pairs gained over the sets, the
+ * eighth's held out among them, none lost).
+ */
+export function namesBeyondFrame(asked: string, terms: readonly { term: string }[], article: RankedArticle): boolean {
+  const frame = frameTerms(asked);
+  if (!frame.size) return true;
+  const head = new Set(termsOf([article.title, ...article.keywords, ...article.questions].join("\n")));
+  return terms.some((t) => !frame.has(t.term) && head.has(t.term));
+}
 
 /**
  * The article the follower reads, to lead a follow-up that asks of it (its price, a circumstance,

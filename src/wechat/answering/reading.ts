@@ -31,7 +31,7 @@ import { asksOfVariant, continuesQuestion } from "../../ranking/continuation.ts"
 import { standsAlone, withoutOpening } from "../../ranking/courtesy.ts";
 import { CONVERSATION, type Turn } from "./conversation.ts";
 import { articleRead, lastPicked } from "./turn.ts";
-import { ledRead, READING, staysOn, taughtOnly } from "./reading-rules.ts";
+import { ledRead, namesBeyondFrame, READING, staysOn, taughtOnly } from "./reading-rules.ts";
 import { asksOnlyPrice, PRICE } from "../../ranking/price.ts";
 
 export type Reading = (
@@ -188,8 +188,9 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // it is a question of its own ("how do I apply?" after the deadlines article, whose head says "application").
   // Leaning, named as much by two heads, it names none of them ("and the van?": the van rates and
   // the van licences, after taking the car to Ireland — a car hire's walkthrough; no set moved).
+  // Nor does a head name it by the message's frame words alone (多久 of a keyword: namesBeyondFrame).
   const first = alone.ranked.articles[0];
-  const named = alone.ranked.terms.some((t) => isWord(t.term)) && !(leans && alone.ranked.articles.slice(1).some((a) => first && a.headCoverage >= first.headCoverage)) ? first : undefined;
+  const named = alone.ranked.terms.some((t) => isWord(t.term)) && !(leans && alone.ranked.articles.slice(1).some((a) => first && a.headCoverage >= first.headCoverage)) && first !== undefined && namesBeyondFrame(asked, alone.ranked.terms, first) ? first : undefined;
   const led = together.articles[0];
   const ledHead = alone.ranked.articles.find((a) => a.id === led?.id)?.headCoverage ?? 0;
   // Not either when the reading together is sure of the article the follower reads: its body holds
@@ -239,3 +240,4 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
 }
 
 export { READING };
+
