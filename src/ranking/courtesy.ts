@@ -126,7 +126,7 @@ const MOST_WORDS = 8;
 
 export function courtesyOf(text: string): Courtesy | null {
   const f = fold(text);
-  if (!f) return "closes";
+  if (!f) return ANGRY.test(text) ? null : "closes";
   const said = PHRASES.get(f);
   if (said) return said;
   if (/[^a-z' ]/.test(f)) return pieced(f.replace(/ /g, ""));
@@ -137,6 +137,13 @@ export function courtesyOf(text: string): Courtesy | null {
 }
 
 export const standsAlone = (text: string): boolean => courtesyOf(text) !== null;
+
+/**
+ * Anger or a thumbs down, sent without a word ("😡😡😡", "👎"): no thanks to close on, but a follower
+ * displeased — the fallback, and the inbox, where the operator sees it (a fresh-food chain's
+ * walkthrough: "😡😡😡" had got no reply and was logged as thanks, Session 52).
+ */
+const ANGRY = /[\u{1F621}\u{1F92C}\u{1F620}\u{1F624}\u{1F4A2}\u{1F44E}\u{1F595}\u{1F644}\u{1F612}]/u;
 
 /** A message in Chinese (or digits, or mixed) made of the phrases whole: 好的谢谢, 你好在吗, 在吗在吗, 收到谢谢. Opens if any piece opens. */
 function pieced(f: string): Courtesy | null {

@@ -184,6 +184,11 @@ describe("plain-mode replies", () => {
     for (const probe of ['s ","', 's ["', 's "]', 's der","vis']) expect({ probe, reply: (await say(probe)).Content }).toEqual({ probe, reply: "Nothing found. Send h for help." });
     // Punctuation alone asks nothing: no reply (docs/answers.md "What followers get").
     expect((await send(textMsg('","', NOW))).text).toBe("success");
+    // Anger without a word is no thanks: the fallback, and the inbox (it had been logged as courtesy, unseen).
+    expect((await say("😡😡😡")).Content).toBe("Say h for help.");
+    t.clock.advance(1000);
+    const inbox = await body(await t.handle(signedRequest("GET", "/api/cli", { fields: [["inbox", "unmatched"]], nowMs: t.clock.now() })));
+    expect((inbox.data.items as { content: string }[]).map((i) => i.content)).toContain("😡😡😡");
     // Both titles hold the words, neither clearly ahead: a list, labelled by their codes.
     const both = (await say("s founder view")).Content as string;
     for (const entry of ["fv3  Founder's view 3\n", "fv4  Founder's view 4\n"]) expect(both).toContain(entry);

@@ -183,6 +183,8 @@ describe("what a message says about the reply before it", () => {
     expect(["第二个", "第2篇", "2", "#2", "the second one", "2nd"].map(picksEntry)).toEqual([2, 2, 2, 2, 2, 2]);
     expect(["一个", "退款第二个", "6", "two of them"].map(picksEntry)).toEqual([null, null, null, null]);
     expect(["谢谢", "OK!", "thanks", "👍", "再问一下", "One more question:"].every(standsAlone)).toBe(true);
+    // Anger or a thumbs down without a word is no courtesy: the follower is displeased (the fallback, the inbox).
+    expect(["😡😡😡", "👎", "🤬", "😒😒"].filter(standsAlone)).toEqual([]);
     expect(standsAlone("谢谢，运费呢")).toBe(false);
     // Said again and again, and the greetings that ask whether anyone is there.
     expect(["在吗在吗？？？", "谢谢谢谢!", "ok ok", "嗯嗯嗯", "在不在", "有人吗"].every(standsAlone)).toBe(true);
