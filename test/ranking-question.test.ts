@@ -111,6 +111,13 @@ describe("what a follow-up asks of the thing read (asks-frame.ts)", () => {
     expect(frameTerms("营业时间呢").size).toBe(0);
     // A word the rest of the message says too stays whole: 天 of 七天 beside 几天.
     expect(frameTerms("七天能到吗 要几天").has("天")).toBe(false);
+    // Not a subject's characters: the 办 of 怎么办理, the 号 of 几号线; not 好几天, which asks nothing (a review).
+    expect(frameTerms("会员卡怎么办理").has("办理")).toBe(false);
+    expect(frameTerms("坐几号线").size).toBe(0);
+    expect(frameTerms("等了好几天了").size).toBe(0);
+    // Typed in full width or with two spaces, as the ranking reads them.
+    expect([...frameTerms("ｈｏｗ ｌｏｎｇ")]).toEqual(["long"]);
+    expect([...frameTerms("how  long is it")]).toEqual(["long"]);
   });
 
   test("a follow-up's frame words weigh CONTEXT.frame of their idf: 多久能上门 after 量房要钱吗 stays on measuring, not the article whose title asks 多久", () => {

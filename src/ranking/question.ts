@@ -26,11 +26,12 @@ export const CONTEXT: { weight: number; frame: number; excluded: number } = {
   /**
    * A follow-up's own words that only ask how long, how much or when (asks-frame.ts) weigh this share
    * of their idf: they ask of the subject the question before names. Session 52, every follow-up set
-   * in conversation (ours, second, fresh … seventh, walkthroughs): 1 → 0.5 gained seven pairs, 0.25
-   * nine, 0.1 ten and lost one on ours (the tuning set); none lost at 0.25, and questions of their
-   * own asked after another moved by at most 0.1 point.
+   * in conversation (ours, second, fresh … seventh, walkthroughs), the earlier words capped by the
+   * follower's as typed: 0.25 gained eleven pairs over 1, 0.1 twelve, 0 thirteen; none lost on ours
+   * (the tuning set) at any. 0.1: the frame still tells a passage from another. Questions of their own
+   * asked after another: right first at most 0.3 point lower.
    */
-  frame: 0.25,
+  frame: 0.1,
   /** Articles left out at most: as many as a conversation remembers offering (wechat/answering/conversation.ts). */
   excluded: 12,
 };
@@ -39,15 +40,17 @@ export const asQuestion = (q: string | Question): Question => (typeof q === "str
 
 /**
  * The follower's own terms, then the earlier question's that the follower did not write, each at
- * CONTEXT.weight of its idf: a word in both counts once, at its full weight.
+ * CONTEXT.weight of its idf: a word in both counts once, at its full weight. `capBy`: the follower's
+ * terms the earlier question's may weigh no more than together — as typed, before their frame words
+ * are lowered (score.ts).
  */
-export function withContext(own: readonly QueryTerm[], earlier: readonly QueryTerm[]): QueryTerm[] {
+export function withContext(own: readonly QueryTerm[], earlier: readonly QueryTerm[], capBy: readonly QueryTerm[] = own): QueryTerm[] {
   const mine = new Set(own.map((t) => t.term));
   const added = earlier.filter((t) => !mine.has(t.term));
   // Together the earlier question's words never outweigh the follower's own: a long question
   // before "what about Alaska?" would otherwise keep its article first on its many words alone.
   // A follow-up holding no word the account uses ("那推荐一部电影呢") is read on the earlier one's.
-  const ownWeight = own.filter((t) => t.known).reduce((s, t) => s + t.idf, 0);
+  const ownWeight = capBy.filter((t) => t.known).reduce((s, t) => s + t.idf, 0);
   const addedWeight = added.filter((t) => t.known).reduce((s, t) => s + t.idf, 0);
   const share = ownWeight > 0 && addedWeight * CONTEXT.weight > ownWeight ? ownWeight / addedWeight : CONTEXT.weight;
   return [...own, ...added.map((t) => ({ ...t, idf: t.idf * share, earlier: true as const }))];

@@ -127,9 +127,12 @@ export function askedOf(
   context?: string,
   told: ReadonlySet<string> | null = null,
 ): Asked {
-  const own = context ? framedLess(queryTerms(question, df, stats), question) : queryTerms(question, df, stats);
+  const asked = queryTerms(question, df, stats);
+  const own = context ? framedLess(asked, question) : asked;
   const earlier = context ? queryTerms(context, df, stats) : [];
-  const all = earlier.length ? withContext(own, earlier) : own;
+  // The earlier question's words weigh at most the follower's own as typed, frame words whole: capped
+  // by them lowered, "要多久" after a question lowered the earlier words as much, and nothing moved (a review).
+  const all = earlier.length ? withContext(own, earlier, asked) : own;
   // A place whose character or word termsOf() leaves out (a stop word's character) weighs as the rarest.
   const rarest = idf(1, Math.max(stats.articles, 1));
   const placed = (text: string, idfs: readonly QueryTerm[], share: number, skip: ReadonlySet<string>) => {

@@ -7,6 +7,8 @@ import { describe, expect, test } from "bun:test";
 import { asksOfItByFrame } from "../../src/ranking/frame-of-it.ts";
 import { rank } from "../../src/ranking/rank.ts";
 import { evalAccount } from "../eval-account.ts";
+import { loadSet, type Account } from "../../bench/eval/sets.ts";
+import { MemorySource } from "../../bench/eval/memory-source.ts";
 import { firstThen, shown } from "./reading-helpers.ts";
 
 const pharmacy = evalAccount("walk-en", "en-pharmacy-brightwell");
@@ -50,6 +52,19 @@ describe("a follow-up's frame words name no article's head (reading-rules.ts nam
     // Alone, its 多久 names the building period's head (keywords 工期, 多久, 顺延).
     expect(rank("多久能上门", renovation).articles[0]?.id).toBe("construction-period");
     expect(last.how).toBe("followup");
+    expect(shown(last)[0]).toBe("free-measure");
+  });
+
+  test("frame words alone (要多久) after the measuring visit stay on it: the earlier question's words are capped by the follower's as typed, not as lowered", async () => {
+    const { first, last } = await firstThen(renovation, "怎么预约免费量房", "要多久");
+    expect(first).toEqual(["free-measure"]);
+    expect(shown(last)[0]).toBe("free-measure");
+  });
+
+  test("a character the head shares beside the frame names nothing: the 门 of a title's 门窗 does not move 多久能上门", async () => {
+    const account = loadSet("fresh7-zh").accounts.find((a) => a.id === "zh-renovation-anju") as Account;
+    const changed = new MemorySource(account.articles.map((a) => (a.id === "construction-period" ? { ...a, title: "装修工期要多久（含门窗安装）" } : a)));
+    const { last } = await firstThen(changed, "量房要钱吗", "多久能上门");
     expect(shown(last)[0]).toBe("free-measure");
   });
 

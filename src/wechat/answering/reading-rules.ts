@@ -11,6 +11,7 @@ import { taughtOf } from "./taught.ts";
 import { termsOf } from "../../ranking/words.ts";
 import { ASKS_PRICE, isPriceWord } from "../../ranking/price.ts";
 import { frameTerms } from "../../ranking/asks-frame.ts";
+import { isWord } from "../../ranking/score.ts";
 
 /**
  * `text` is one of `article`'s taught questions (taught.ts), as the ranking's articles hold them, and
@@ -35,8 +36,9 @@ const PRICE_ASKED = new RegExp(ASKS_PRICE.source, "giu");
 const NONE_DELETED = { deletedTaught: () => null };
 
 /**
- * `article`'s head (title, keywords, questions) holds a word of the message (`terms`, its ranking's)
- * other than the words only its frame holds — how long, how much, when (asks-frame.ts): a head
+ * `article`'s head (title, keywords, questions) holds a word of the message (`terms`, its ranking's;
+ * a word, not a character: the 门 of a title's 门窗 named no subject of 多久能上门 — a review) other than
+ * the words only its frame holds — how long, how much, when (asks-frame.ts): a head
  * holding those alone names no subject of the message. "多久能上门" after 量房要钱吗 had moved to the
  * building period's article, keyworded 多久, from the measuring visit the reading together led with
  * (a renovation company's fresh set; Session 52: three follow-up pairs gained over the sets, the
@@ -46,7 +48,7 @@ export function namesBeyondFrame(asked: string, terms: readonly { term: string }
   const frame = frameTerms(asked);
   if (!frame.size) return true;
   const head = new Set(termsOf([article.title, ...article.keywords, ...article.questions].join("\n")));
-  return terms.some((t) => !frame.has(t.term) && head.has(t.term));
+  return terms.some((t) => !frame.has(t.term) && isWord(t.term) && head.has(t.term));
 }
 
 /**
