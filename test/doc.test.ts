@@ -63,6 +63,9 @@ describe("article validation", () => {
     // A spreadsheet's name for a field, which a CSV's column may carry, names the field ("link" had been "unknown field" alone: a walkthrough).
     const sheet = validateArticle({ ...ok, link: "https://x.example", content: "…", 正文: "…", image: "https://x.example/a.png" }).problems.map((p) => [p.field, p.reason]);
     expect(sheet).toEqual([["link", "unknown field; did you mean url?"], ["content", "unknown field; did you mean body?"], ["正文", "unknown field; did you mean body?"], ["image", "unknown field; did you mean picurl?"]]);
+    // Traditional characters and full width, as a Taiwanese sheet's names come (a review: 連結 had been told "did you mean id?").
+    const taiwan = validateArticle({ ...ok, 連結: "https://x.example", 內容: "…", 標籤: "t1", ｌｉｎｋ: "https://x.example" }).problems.map((p) => p.reason);
+    expect(taiwan).toEqual(["unknown field; did you mean url?", "unknown field; did you mean body?", "unknown field; did you mean tag?", "unknown field; did you mean url?"]);
     // Worked out for the first five unknown fields of the first thousand records only: a document of unknown keys costs little to refuse.
     const slips = { ...ok, titel: 1, titl: 1, urll: 1, bodyy: 1, tagg: 1, codee: 1 };
     expect(validateArticle(slips, { section: "articles", index: 999 }).problems.filter((p) => p.reason.includes("did you mean")).length).toBe(5);

@@ -19,8 +19,16 @@ export const CHINESE_COLUMNS: Record<string, string> = {
  * agency's sheet had its link column refused, the Chinese 链接 accepted: a walkthrough, Session 51).
  */
 export const ENGLISH_COLUMNS: Record<string, string> = { link: "url", links: "url", image: "picurl", picture: "picurl", keyword: "keywords", question: "questions", answer: "body", content: "body" };
-/** The field a spreadsheet's name for it stands for ("link", "content", 链接, 正文), if it is one. */
+/**
+ * The traditional characters of these names, as simplified: a CSV's header is folded by the ranking's
+ * table before it is looked up (cli/csv.ts), a JSON document's key here, below the ranking (連結,
+ * 內容 and 標籤 had been told "did you mean id?": a review).
+ */
+const TRADITIONAL = new Map([..."連连內内標标籤签題题關关鍵键詞词圖图網网問问覆复編编碼码簡简刪删類类鏈链結结"].flatMap((c, i, all) => (i % 2 ? [] : [[c, all[i + 1] as string] as const])));
+const simplified = (s: string) => [...s].map((c) => TRADITIONAL.get(c) ?? c).join("");
+
+/** The field a spreadsheet's name for it stands for ("link", "content", 链接, 正文, 連結, ｌｉｎｋ), if it is one. */
 export const fieldNamed = (name: string): string | undefined => {
-  const n = name.trim().toLowerCase();
+  const n = simplified(name.normalize("NFKC").trim().toLowerCase());
   return Object.hasOwn(ENGLISH_COLUMNS, n) ? ENGLISH_COLUMNS[n] : Object.hasOwn(CHINESE_COLUMNS, n) ? CHINESE_COLUMNS[n] : undefined;
 };

@@ -32,7 +32,8 @@ const ANOTHER = new Set(
     "none of these", "none of them", "none of those", "none", "neither", "neither of them", "neither of these", "not these",
     "doesnt help", "doesn't help", "that doesnt help", "that doesn't help", "this doesnt help", "this doesn't help", "didnt help", "didn't help", "that didnt help", "that didn't help",
     "not helpful", "thats not helpful", "that's not helpful", "no help", "not useful",
-    "都不是", "都不对", "这些都不是", "都不是我要的", "没用", "没有用", "没帮助", "没有帮助", "没帮上", "不是这些",
+    // Not 没用 or 没有用 alone, which also say "have not used it" (没用，能退吗: a review).
+    "都不是", "都不对", "这些都不是", "都不是我要的", "都没用", "这个没用", "没啥用", "没什么用", "没帮助", "没有帮助", "没帮上", "不是这些",
   ].map((s) => fold(s)),
 );
 

@@ -14,6 +14,7 @@ import { taughtOf } from "../wechat/answering/taught.ts";
 import type { AppContext } from "./context.ts";
 import { unprefixed } from "../store/log-kinds.ts";
 import { foldedPattern, rulesMatchingText } from "../wechat/answering/rule-match.ts";
+import type { Rule } from "../doc/rule.ts";
 
 /** The time given the ranking in all (50 texts, a few ms each on an idle server). */
 const ANSWERED_NOW_MS = 3_000;
@@ -29,7 +30,7 @@ export async function answeredNow(ctx: Pick<AppContext, "clock" | "read">, texts
     // A rule made since answers it: said as followers get it, before the ranking ("are there any jobs
     // going" stayed "closest: digital-tickets" after a jobs rule answered it: a football club's
     // walkthrough). Not a regex rule, which runs bounded in the responder's worker only.
-    const rule = saidBetweenQuestions(text) ? undefined : rulesMatchingText(rules, patterns, text, () => false)[0];
+    const rule = saidBetweenQuestions(text) ? undefined : ruleAnswering(ctx, rules, patterns, text);
     if (rule) {
       out.set(text, `rule:${rule.id}`);
       continue;
@@ -39,6 +40,24 @@ export async function answeredNow(ctx: Pick<AppContext, "clock" | "read">, texts
   }
   return out;
 }
+
+/**
+ * The rule a follower sending `text` gets now, as the responder picks it: the first that matches and
+ * still answers (its articles, or its tag's, not all gone: passed over, they had been said to answer —
+ * a review); unknown — none said — when a regex rule stands before it, which is not run here.
+ */
+function ruleAnswering(ctx: Pick<AppContext, "read">, rules: readonly Rule[], patterns: readonly string[], text: string): Rule | undefined {
+  const matching = new Set(rulesMatchingText(rules, patterns, text, () => false));
+  for (const rule of rules) {
+    if (rule.match === "regex") return undefined;
+    if (matching.has(rule) && answers(ctx, rule)) return rule;
+  }
+  return undefined;
+}
+
+/** A rule's reply is still something to send: a text, or an article it names or its tag has live. */
+const answers = (ctx: Pick<AppContext, "read">, rule: Rule): boolean =>
+  rule.reply.type === "text" || (rule.reply.type === "tag" ? ctx.read.articles.byTag(rule.reply.tag, 1).length > 0 : rule.reply.ids.some((id) => ctx.read.articles.get(id)?.deleted === false));
 
 /**
  * What a follower sending `text` alone is offered now, as the callback's ranking offers it (the

@@ -61,7 +61,7 @@ export function wordlessSynonymWarnings(groups: readonly (readonly string[])[] |
   const wordless = (groups ?? []).flatMap((g, i) => g.filter((p) => !termsOf(p).length).map((p) => `${JSON.stringify(p.slice(0, 40))} (group ${i})`));
   if (!wordless.length) return [];
   const listed = wordless.slice(0, 5).join(", ") + (wordless.length > 5 ? ` and ${wordless.length - 5} more` : "");
-  return [`synonym phrase${wordless.length > 1 ? "s" : ""} ${listed} hold${wordless.length > 1 ? "" : "s"} no word the ranking reads (only words such as "how", "much", "where", 在, 吗): ${wordless.length > 1 ? "they match" : "it matches"} nothing — the group's other phrases still do; a rule answers such words (replyd import rules.json)`];
+  return [`synonym phrase${wordless.length > 1 ? "s" : ""} ${listed} hold${wordless.length > 1 ? "" : "s"} no word the ranking reads (only words such as "how", "much", "where", 在, 吗): ${wordless.length > 1 ? "they match" : "it matches"} nothing — the phrases of a group that hold a word still do; a rule answers such words (replyd import rules.json)`];
 }
 
 /** A backup another account's data was taken of (document.ts `account`): restored or imported as asked, and said, as copying an account is allowed. */
@@ -158,10 +158,11 @@ const TOLD = `(?:${TELLS_TO_SEND}|发送|输入|text)`;
 /** …then a colon and an opening mark, as texts write them ("回复：【3】"); each space run read once (no backtracking over a long one). */
 const TOLD_THEN = `${TOLD}\\s*(?:[：:]\\s*)?[“"'「【]?`;
 /**
- * A measure written right after a number makes it a figure, not a code to send: "小程序3公里内送到家" had
- * been read as telling followers to send 3 (a fresh-food chain's walkthrough, Session 52).
+ * A measure written after a number makes it a figure, not a code to send: "小程序3公里内送到家" had been
+ * read as telling followers to send 3 (a fresh-food chain's walkthrough, Session 52). Only measures no
+ * menu's entry opens on: "1月卡 2季卡", "1号店", "1元秒杀 2折专区", "1天津店" are codes (a review).
  */
-const UNIT = "[公千]?[里米]|公斤|[元块塊家岁歲折斤%％人楼樓层層号號年]|[个個]?月|天(?!气|氣)|小[时時]|分[钟鐘]|周(?![一二三四五六日末])";
+const UNIT = "\\s*(?:公里|千米|公斤|小[时時]|分[钟鐘]|个月|個月)|家(?![居电電政具纺紡庭])|%|％";
 /** A code's characters at most (article/text-rules.ts CODE_PATTERN). */
 const MAX_CODE_CHARS = 32;
 /** The beginnings of a Han run after 回复 tried as codes, at most: an account's Chinese codes are words, not sentences. */

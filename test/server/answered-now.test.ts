@@ -18,8 +18,8 @@ const ctx = (articles: RankedArticle[], deleted: Record<string, string> = {}, ru
     clock: systemClock,
     read: {
       content: { rules: () => rules },
+      articles: { deletedTaught: (form: string) => deleted[form] ?? null, get: (id: string) => (id === "gone" ? { id, deleted: true } : null), byTag: () => [] },
       searcher: { rank: async () => ({ terms: [], postings: 0, candidates: articles.length, articles }) },
-      articles: { deletedTaught: (form: string) => deleted[form] ?? null },
     },
   }) as unknown as Parameters<typeof answeredNow>[0];
 
@@ -30,9 +30,20 @@ test("a question taught since is its article alone, as followers get it, though 
   expect(await answeredNow(ctx([ranked("maintenance", 10)], { 索道几点停: "gone" }), ["索道几点停"])).toEqual(new Map());
 });
 
-test("a rule made since answers it first, as followers get it: exact, prefix and contains as the responder matches them; a regex rule is not run", async () => {
-  const rule = (id: string, match: Rule["match"], pattern: string): Rule => ({ id, match, pattern, reply: { type: "text", text: "…" } }) as Rule;
-  const rules = [rule("jobs", "contains", "JOBS"), rule("hours", "exact", "opening hours"), rule("any", "regex", ".*")];
-  const got = await answeredNow(ctx([ranked("maintenance", 10)], {}, rules), ["are there any jobs going", "Opening hours?", "索道开吗"]);
-  expect(got).toEqual(new Map([["are there any jobs going", "rule:jobs"], ["Opening hours?", "rule:hours"], ["索道开吗", "answer:maintenance"]]));
+test("a rule made since answers it first, as followers get it: exact, prefix and contains as the responder matches them; not one whose articles are gone; none said past a regex rule, which is not run", async () => {
+  const rule = (id: string, match: Rule["match"], pattern: string, reply: Rule["reply"] = { type: "text", text: "…" }): Rule => ({ id, match, pattern, reply }) as Rule;
+  const rules = [rule("promo", "contains", "promo", { type: "articles", ids: ["gone"] }), rule("jobs", "contains", "JOBS"), rule("hours", "exact", "opening hours"), rule("menu", "prefix", "menu"), rule("any", "regex", "fees"), rule("fees", "contains", "fees")];
+  const got = await answeredNow(ctx([ranked("maintenance", 10)], {}, rules), ["are there any jobs going", "Opening hours?", "menu for kids", "promo codes", "what are the fees", "索道开吗"]);
+  expect(got).toEqual(
+    new Map([
+      ["are there any jobs going", "rule:jobs"],
+      ["Opening hours?", "rule:hours"],
+      ["menu for kids", "rule:menu"],
+      // Its article deleted, the rule is passed over: what the ranking offers.
+      ["promo codes", "answer:maintenance"],
+      // A regex rule before the one that matches may answer first: not said.
+      ["what are the fees", "answer:maintenance"],
+      ["索道开吗", "answer:maintenance"],
+    ]),
+  );
 });

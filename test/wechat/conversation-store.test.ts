@@ -198,8 +198,9 @@ describe("what a message says about the reply before it", () => {
     expect(["that's not what i asked", "thats not what i asked", "No, that's wrong.", "this is wrong", "you didn't answer my question", "这不对", "你这个答非所问", "这不是我要的"].filter((t) => !asksAnother(t))).toEqual([]);
     expect(["that's it", "this is great", "its open?", "no", "这不错", "这个对吗"].filter(asksAnother)).toEqual([]);
     // None of those offered, or no help (a football club's walkthrough: "none of these" had got the food and drink card).
-    expect(["none of these", "None of them.", "that doesnt help", "That doesn't help!", "not helpful", "都不是", "这些都不是", "没用啊", "没有帮助"].filter((t) => !asksAnother(t))).toEqual([]);
-    expect(["none of these fit my son", "is it helpful to book early", "没用过", "都不是会员吗", "does it help with back pain"].filter(asksAnother)).toEqual([]);
+    expect(["none of these", "None of them.", "that doesnt help", "That doesn't help!", "not helpful", "都不是", "这些都不是", "都没用", "这个没用啊", "没有帮助"].filter((t) => !asksAnother(t))).toEqual([]);
+    // 没用 alone is also "have not used it": 没用，能退吗 asks a question (a review).
+    expect(["none of these fit my son", "is it helpful to book early", "没用过", "没用", "没用，能退吗", "都不是会员吗", "does it help with back pain"].filter(asksAnother)).toEqual([]);
     // Surprise is no rejection; a particle after words that are none is none.
     expect(["不是吧", "不是嘛", "不是说好的吗", "wrong size delivered", "我买错了", "对啊"].filter(asksAnother)).toEqual([]);
   });
