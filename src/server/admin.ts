@@ -3,7 +3,7 @@ import { articleJson, CONTENT_FIELDS, contentOf, LIMITS, sameContent, validateAr
 import { bodyReducedAhead, KeptBodies, readDocumentSliced } from "../doc/bodies.ts";
 import { badRequest, InvalidDocumentError, notFound, ReplydError, tooLarge } from "../base/errors.ts";
 import { newArticleId } from "../store/ids.ts";
-import { accountWarnings, deletedWarnings, ruleWarnings, tagWarnings, toldCodes, toldCodeWarnings, wordlessQuestionWarnings, wordlessSynonymWarnings } from "./write-warnings.ts";
+import { accountWarnings, deletedWarnings, ruleWarnings, tagWarnings, toldCodes, toldCodeWarnings, wordlessQuestionWarnings, wordlessSynonymWarnings, leaningQuestionWarnings } from "./write-warnings.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";
@@ -217,7 +217,7 @@ export async function putCli(ctx: AppContext, req: SignedRequest) {
 
 /** A tag this article's tag or code leaves followers unable to have listed, and questions it holds that find it for nobody (write-warnings.ts). */
 function articleWarnings(ctx: AppContext, a: Article): { warnings?: string[] } {
-  const warnings = [...tagWarnings(ctx, [a.tag, a.code]), ...wordlessQuestionWarnings(a)];
+  const warnings = [...tagWarnings(ctx, [a.tag, a.code]), ...wordlessQuestionWarnings(a), ...leaningQuestionWarnings(a)];
   return warnings.length ? { warnings } : {};
 }
 

@@ -8,6 +8,8 @@ import type { Rule } from "../doc/rule.ts";
 import { ruleTargetWarnings } from "../doc/rule-targets.ts";
 import { TELLS_TO_SEND } from "../ranking/picks.ts";
 import { termsOf } from "../ranking/words.ts";
+import { followUpOnly, frameOnly } from "./teach-leaning.ts";
+import { asksOfItAlone } from "../ranking/cues.ts";
 import { tagShadowed } from "../wechat/answering/lists.ts";
 import { declaredName, type AppContext } from "./context.ts";
 
@@ -62,6 +64,20 @@ export function wordlessSynonymWarnings(groups: readonly (readonly string[])[] |
   if (!wordless.length) return [];
   const listed = wordless.slice(0, 5).join(", ") + (wordless.length > 5 ? ` and ${wordless.length - 5} more` : "");
   return [`synonym phrase${wordless.length > 1 ? "s" : ""} ${listed} hold${wordless.length > 1 ? "" : "s"} no word the ranking reads (only words such as "how", "much", "where", 在, 吗): ${wordless.length > 1 ? "they match" : "it matches"} nothing — the phrases of a group that hold a word still do; a rule answers such words (replyd import rules.json)`];
+}
+
+/**
+ * Questions of `a` that name nothing they ask about — a follow-up's few words (要多少钱, "and on
+ * sundays?"), only how long or when ("how long"), a pronoun's few words ("is it free?"): `replyd teach`
+ * refuses them (teach-leaning.ts), and `set questions+=`, `add` took them unsaid, after which every
+ * follower sending them got this article alone, whatever they had asked (an airport's walkthrough:
+ * "is it free?" added to the flight information, Session 52). Said where they are set.
+ */
+export function leaningQuestionWarnings(a: Pick<Article, "id" | "questions">): string[] {
+  const leaning = a.questions.filter((q) => termsOf(q).length > 0 && (followUpOnly(q) || frameOnly(q) || asksOfItAlone(q)));
+  if (!leaning.length) return [];
+  const quoted = leaning.slice(0, 3).map((q) => JSON.stringify(q.slice(0, 40))).join(", ");
+  return [`${a.id}'s question${leaning.length > 1 ? "s" : ""} ${quoted}${leaning.length > 3 ? ` and ${leaning.length - 3} more` : ""} name${leaning.length > 1 ? "" : "s"} nothing ${leaning.length > 1 ? "they ask" : "it asks"} about (a follow-up's few words, only how long or how much, or a pronoun): every follower sending ${leaning.length > 1 ? "them" : "it"} gets this article alone, whatever they had asked before — give a phrasing that names the thing (replyd set ${a.id} questions-=… questions+=…)`];
 }
 
 /** A backup another account's data was taken of (document.ts `account`): restored or imported as asked, and said, as copying an account is allowed. */

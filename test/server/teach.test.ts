@@ -130,6 +130,23 @@ test("a question holding no word the ranking reads, set or added, is taken with 
   expect(fine.data.warnings).toBeUndefined();
 });
 
+test("a question naming nothing it asks about, set or added, is taken with a warning that every follower sending it gets the article alone; teach refuses it, its --as phrasing too", async () => {
+  await importDoc({ matter: "articles" }, SHOP);
+  // "is it free?" added to one article, "how long" to another: each warned, as teach would refuse them (an airport's walkthrough).
+  const free = await call("PUT", "/api/cli", [["id", "returns"], ["questions", "is it free?"], ["append", "questions"]]);
+  expect(free.status).toBe(200);
+  expect(free.data.warnings).toEqual([expect.stringContaining('returns\'s question "is it free?" names nothing it asks about')]);
+  const long = await call("PUT", "/api/cli", [["id", "delivery"], ["questions", "How long?\n要多少钱"], ["append", "questions"]]);
+  expect(long.data.warnings).toEqual([expect.stringContaining('delivery\'s questions "How long?", "要多少钱" name nothing they ask about')]);
+  // A question naming its thing: nothing said.
+  const named = await call("PUT", "/api/cli", [["id", "contact"], ["questions", "how long does delivery take"]]);
+  expect(named.data.warnings).toBeUndefined();
+  // teach refuses the frame alone as the operator's phrasing ("how long" --as had been taught to the Wi-Fi).
+  await say("how long does delivery take to scotland");
+  const refused = await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "delivery"], ["as", "how long"]]);
+  expect(refused.error).toMatchObject({ code: CODE.leans_on_before, message: expect.stringContaining("only asks how long, how much or when") });
+});
+
 test("teach: the follower's question goes to the article, and it and a paraphrase are answered with it after", async () => {
   await importDoc({ matter: "articles" }, SHOP);
   expect(titleOf(await say("I want my money back"))).toBeNull();
