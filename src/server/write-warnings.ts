@@ -193,6 +193,7 @@ const HAN_CODE_CHARS = 8;
 function tellsToSend(text: string, code: string): boolean {
   const escaped = code.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   if (new RegExp(`${TOLD_THEN}${escaped}(?![a-z0-9])`, "iu").test(text)) return true;
-  // Standing alone: not part of a time or a figure (营业时间9:00-17:00, 9~17点, 9-18点, 3.5元, 3公里, 40家门店); a range of codes' ends are ("回复1-6").
-  return (/\d/.test(code) || code.length >= 3) && new RegExp(TOLD, "iu").test(text) && new RegExp(`(?<![a-z0-9]|\\d[:.：~～])${escaped}(?![a-z0-9]|[:.：~～]\\d|[-－]\\d+\\s*[点點时時:：]|\\s*[点點时時]|${UNIT})`, "iu").test(text);
+  // Standing alone: not part of a time, a date or a figure (营业时间9:00-17:00, 9~17点, 9-18点, 6月25日, 3.5元,
+  // 3公里, 40家门店); a range of codes' ends are ("回复1-6").
+  return (/\d/.test(code) || code.length >= 3) && new RegExp(TOLD, "iu").test(text) && new RegExp(`(?<![a-z0-9]|\\d[:.：~～]|月)${escaped}(?![a-z0-9]|[:.：~～]\\d|[-－]\\d+\\s*[点點时時:：]|\\s*[点點时時]|月\\d|${UNIT})`, "iu").test(text);
 }

@@ -92,6 +92,9 @@ test("rm says what still points at the article: the rules answering with it or i
   expect(await told("2", "回复数字了解会员卡：1月卡 2季卡 3年卡")).toBe(true);
   expect(await told("2", "回复：1元秒杀 2折专区 3人团")).toBe(true);
   expect(await told("5", "小程序5 公里内送到家，发送问题即可")).toBe(false);
+  // A date is no code (志愿填报期间（6月25日—7月10日）: an admissions office's walkthrough).
+  expect(await told("25", "志愿填报期间（6月25日—7月10日），回复1查看")).toBe(false);
+  expect(await told("6", "志愿填报期间（6月25日—7月10日），回复1查看")).toBe(false);
   expect((await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: JSON.stringify({ format: "replyd/1", matter: "texts", texts }) }])).status).toBe(200);
   const rm = await call("DELETE", "/api/cli", [["id", "a1"]]);
   expect(rm.data.warnings).toEqual([
