@@ -116,6 +116,11 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     const plain = await cli("restore", "plain.json", "--yes");
     expect(plain.code).toBe(0);
     expect(plain.err + plain.out).not.toContain("backup of account");
+    // A server backup's id given as the file: said which option takes it (an airport's operator, right after an --init).
+    const byId = await cli("restore", "articles-20261129T143707355Z-auto-gfr1", "--yes");
+    expect(byId.code).not.toBe(0);
+    expect(byId.err).toContain('"articles-20261129T143707355Z-auto-gfr1" is named as a server backup is: replyd restore --id articles-20261129T143707355Z-auto-gfr1');
+    expect((await cli("restore", "nothere.json", "--yes")).err).not.toContain("--id");
   });
 
   test("import --init asks first, naming what it replaces and with what, and a no or no terminal changes nothing; a merge asks nothing unless the file is another account's backup", async () => {

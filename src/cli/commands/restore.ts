@@ -19,6 +19,19 @@ async function menuRemoval(c: CommandContext, matter: Matter): Promise<string> {
   return "; this removes the menu stored on the server (the platform's live menu is not changed)";
 }
 
+/** The server backups' ids as `replyd backups` lists them: all-20261121T100000123Z-auto-k2x9. */
+const BACKUP_ID = /^[a-z]+-\d{8}T\d{6,9}Z-[a-z0-9-]+$/;
+
+/** `file` opened; when there is none and it is named as a server backup is, said so (an operator passed `replyd backups`'s id as the file: an airport's walkthrough). */
+function openedOrBackupId(c: CommandContext, file: string): LocalFile {
+  try {
+    return openLocal(c.io, file);
+  } catch (e) {
+    if (e instanceof CLIError && e.code === "no_file" && BACKUP_ID.test(file)) throw new CLIError("no_file", `${e.message}; "${file}" is named as a server backup is: replyd restore --id ${file}`);
+    throw e;
+  }
+}
+
 export async function restore(c: CommandContext): Promise<void> {
   const file = c.args[0];
   const serverId = c.str("--id");
@@ -30,7 +43,7 @@ export async function restore(c: CommandContext): Promise<void> {
   let local: LocalFile | undefined;
   try {
     if (file) {
-      local = openLocal(c.io, file);
+      local = openedOrBackupId(c, file);
       const doc = checkLocally(c, file, local);
       matter = matterArg(c.str("--matter"), doc.matter);
       try {
