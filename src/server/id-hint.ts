@@ -12,11 +12,16 @@ const variants = (id: string): string[] => {
   return [...new Set([base, base.replaceAll("_", "-"), base.replaceAll("-", "_"), base.replaceAll(/[_-]/g, "")])].filter((v) => v !== id);
 };
 
-/** ` (did you mean "card-refund"?)` when a live article is so spelt, else "". */
-export function idHint(id: string, articles: Pick<ArticleReads, "get">): string {
+/**
+ * ` (did you mean "card-refund"?)` when a live article is so spelt, ` ("14" is the code of article
+ * "hz-fee": name it by its id)` when the id typed is a live article's code (an admissions office's
+ * operator typed the codes followers send: `replyd show 14` had said only "no article"), else "".
+ */
+export function idHint(id: string, articles: Pick<ArticleReads, "get" | "getLiveByCode">): string {
   for (const v of variants(id)) {
     const a = articles.get(v);
     if (a && !a.deleted) return ` (did you mean "${a.id}"?)`;
   }
-  return "";
+  const coded = articles.getLiveByCode(id.trim());
+  return coded ? ` ("${id.trim()}" is the code of article "${coded.id}": name it by its id)` : "";
 }

@@ -180,7 +180,7 @@ test("teach of an explicit search (s <words>) teaches the words searched, not th
 });
 
 test("an article id typed with _ for -, in capitals or with a space is refused with the live article so spelt named (teach, show, set, rm); none named when there is none", async () => {
-  await importDoc({ matter: "articles" }, [{ ...SHOP[0]!, id: "card-refund" }, { ...SHOP[1]!, id: "gift_card" }]);
+  await importDoc({ matter: "articles" }, [{ ...SHOP[0]!, id: "card-refund", code: "14" }, { ...SHOP[1]!, id: "gift_card" }]);
   await say("can i get my money back");
   const teach = await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "card_refund"]]);
   expect(teach.error).toMatchObject({ code: CODE.not_found, message: 'no article with id or code "card_refund" (did you mean "card-refund"?)' });
@@ -193,6 +193,10 @@ test("an article id typed with _ for -, in capitals or with a space is refused w
   expect((await call("DELETE", "/api/cli", [["id", "gift_card"]])).status).toBe(200);
   expect((await call("GET", "/api/cli", [["id", "gift-card"]])).error?.message).toBe('no article with id "gift-card"');
   expect((await call("GET", "/api/cli", [["id", "parcel"]])).error?.message).toBe('no article with id "parcel"');
+  // A live article's code typed for its id (the codes followers send: an admissions office's operator): named, by show and set.
+  const coded = "14";
+  expect((await call("GET", "/api/cli", [["id", coded]])).error?.message).toBe(`no article with id "${coded}" ("${coded}" is the code of article "card-refund": name it by its id)`);
+  expect((await call("PUT", "/api/cli", [["id", coded], ["title", "Refunds"], ["create", "0"]])).error?.message).toContain(`("${coded}" is the code of article "card-refund": name it by its id)`);
 });
 
 test("teach names an article by its id or its live code; a live id wins over another article's code; a deleted article is refused and its id does not hide a live code", async () => {
