@@ -240,4 +240,3 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
 }
 
 export { READING };
-
