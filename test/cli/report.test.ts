@@ -107,6 +107,19 @@ describe("the terminal", () => {
     expect(Math.max(...text.split("\n").map((l) => Bun.stringWidth(l)))).toBeLessThanOrEqual(WIDTH);
   });
 
+  test("the share answered says how much of it was a ranked list, on the terminal and the page; nothing said without lists", () => {
+    const day = new Date(NOW - 1000).toISOString().slice(0, 10);
+    const r = assembleReport(
+      { kinds: [{ day, kind: "answer", n: 6, close: 0, again: 0 }, { day, kind: "answers", n: 3, close: 0, again: 0 }, { day, kind: "fallback", n: 1, close: 0, again: 0 }], replyTimes: [], model: [], failures: [], unanswered: [], closeCalls: [], askedAgain: [], detailsSince: null },
+      { since: new Date(NOW - DAY).toISOString(), until: new Date(NOW).toISOString(), tz: 0 },
+      () => null,
+      () => null,
+    );
+    expect(reportText(r)).toContain("90.0% answered, of the 10 that wanted an answer\n  30.0% of them by a ranked list (replyd inbox --all shows what each got)");
+    expect(reportHtml(r)).toContain("90.0% of those that wanted an answer answered (30.0% by a ranked list the follower chooses from).");
+    expect(reportText(emptyReport())).not.toContain("of them by a ranked list");
+  });
+
   test("the messages the caps kept from the model are said after the calls, by cap, on the terminal and the page", () => {
     const day = new Date(NOW - 1000).toISOString().slice(0, 10);
     const r = assembleReport(

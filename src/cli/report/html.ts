@@ -7,7 +7,7 @@
 import type { Report } from "../../server/report/figures.ts";
 import { VERSION } from "../../base/version.ts";
 import { kindsIn } from "./kinds.ts";
-import { answerName, articleName, localTime, moreThanListed } from "./terminal.ts";
+import { answerName, articleName, listedShare, localTime, moreThanListed } from "./terminal.ts";
 import { esc, horizontalBars, lines, stackedBars } from "./svg-charts.ts";
 import { count, duration, percent } from "./text-charts.ts";
 import { folded } from "../../ranking/words.ts";
@@ -151,7 +151,7 @@ function modelAndSends(r: Report): string {
 /** The whole page. */
 export function reportHtml(r: Report): string {
   const range = `${localTime(r.since, r.tz, true)} to ${localTime(r.until, r.tz, true)} (UTC${r.tz})`;
-  const head = `<h1>How followers were answered${r.account ? ` — account ${esc(r.account)}` : ""}</h1><p>${esc(`${range}: ${count(r.totals.messages)} follower messages, ${percent(r.totals.share)} of those that wanted an answer answered.`)}</p>${
+  const head = `<h1>How followers were answered${r.account ? ` — account ${esc(r.account)}` : ""}</h1><p>${esc(`${range}: ${count(r.totals.messages)} follower messages, ${percent(r.totals.share)} of those that wanted an answer answered${listedShare(r) === null ? "" : ` (${percent(listedShare(r))} by a ranked list the follower chooses from)`}.`)}</p>${
     r.details_since ? `<p class="muted">${esc(`Reply times, close calls and follow-ups are logged from ${localTime(r.details_since, r.tz, true)} on.`)}</p>` : ""
   }`;
   return `<!doctype html>

@@ -177,6 +177,13 @@ function sends(r: Report): string[] {
   return lines;
 }
 
+/** The share of the messages that wanted an answer that got a ranked list, null when none did. */
+export const listedShare = (r: Report): number | null => {
+  const wanted = r.totals.answered + r.totals.unanswered;
+  const lists = r.totals.kinds.answers ?? 0;
+  return wanted > 0 && lists > 0 ? lists / wanted : null;
+};
+
 /** The report as the terminal shows it: lines of at most WIDTH columns. */
 export function reportText(r: Report): string {
   const head = [
@@ -184,6 +191,10 @@ export function reportText(r: Report): string {
     `${count(r.totals.messages)} follower messages`,
     `${percent(r.totals.share)} answered, of the ${count(r.totals.answered + r.totals.unanswered)} that wanted an answer`,
   ];
+  // A list says an article was offered, not that it answered: said beside the share (two walkthroughs'
+  // operators read "92.6% answered" as right, while lists led by the wrong article were among it).
+  const listed = listedShare(r);
+  if (listed !== null) head.push(`  ${percent(listed)} of them by a ranked list (replyd inbox --all shows what each got)`);
   if (r.details_since) head.push(fit(`reply times, close calls and follow-ups are logged from ${localTime(r.details_since, r.tz, true)} on`, WIDTH));
   const sections = [head, kindsTable(r), perDay(r), unanswered(r), closeCalls(r), askedAgain(r), model(r), sends(r)];
   return sections.map((lines) => lines.map((l) => fit(l, WIDTH)).join("\n")).join("\n\n");
