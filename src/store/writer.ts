@@ -88,18 +88,25 @@ export function countNamed(n: { count: number; ids: string[] }, id: string): voi
 /** Items of a list an article lost that a report names, at most (each whole: a question is 200 characters at most, a keyword 32). */
 export const LOST_NAMED = 5;
 
+/**
+ * Articles an import's report names of those that lost keywords or questions they held, with what
+ * each lost: more than NAMED_IN_REPORT — an airport's operator re-imported its file over a day's
+ * teaching, and the sixth article's losses were "and 1 more" (a walkthrough, Session 52).
+ */
+export const DROPPED_NAMED = 20;
+
 /** `id` counted in `d` and, while it is named, what it lost (the first LOST_NAMED, and how many more): the operator can put them back. */
 export function countLost(d: Dropped, id: string, lost: readonly string[]): void {
-  if (d.count < NAMED_IN_REPORT) {
+  if (d.count++ < DROPPED_NAMED) {
+    d.ids.push(id);
     d.lost.push(lost.slice(0, LOST_NAMED));
     d.more.push(Math.max(0, lost.length - LOST_NAMED));
   }
-  countNamed(d, id);
 }
 
 /**
  * Of the updated, articles whose record lists a taught field without some items the article held:
- * how many, the first NAMED_IN_REPORT ids, and what each of those lost (`lost[i]` of `ids[i]`, its
+ * how many, the first DROPPED_NAMED ids, and what each of those lost (`lost[i]` of `ids[i]`, its
  * first LOST_NAMED) — a
  * salon's operator re-imported its file over keywords added with keywords+= and was told which
  * articles lost some, not which (a walkthrough, Session 51).

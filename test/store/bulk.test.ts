@@ -12,6 +12,7 @@ import { doc } from "../helpers.ts";
 import { openTarget, STORES, type Target } from "./targets.ts";
 import { BULK_INDEX_THRESHOLD } from "../../src/store/model/model.ts";
 import { CODE } from "../../src/base/errors.ts";
+import { DROPPED_NAMED } from "../../src/store/writer.ts";
 
 describe.each(STORES)("%s", (kind) => {
   let t: Target;
@@ -35,6 +36,20 @@ describe.each(STORES)("%s", (kind) => {
     ...more,
   });
   const live = () => [...store.articles.iterateAll()].filter((a) => !a.deleted).map((a) => [a.id, a.code]);
+
+  test(`an import's report names up to ${DROPPED_NAMED} articles that lost questions or keywords, with what each lost; past them, counted`, async () => {
+    const n = DROPPED_NAMED + 2;
+    const ids = Array.from({ length: n }, (_, i) => `q${i}`);
+    await t.importDocument(fromFile(ids.map((id) => rec(id, null, { questions: [`taught ${id}`], keywords: [`kw${id}`] }))), "merge");
+    const r = await t.importDocument(fromFile(ids.map((id) => rec(id, null, { questions: ["another"], keywords: ["other"] }))), "merge");
+    for (const dropped of [r.questions_dropped, r.keywords_dropped]) {
+      expect(dropped.count).toBe(n);
+      expect(dropped.ids).toEqual(ids.slice(0, DROPPED_NAMED));
+      expect(dropped.lost).toHaveLength(DROPPED_NAMED);
+    }
+    expect(r.questions_dropped.lost[6]).toEqual(["taught q6"]);
+    expect(r.keywords_dropped.lost[6]).toEqual(["kwq6"]);
+  });
 
   test("merge: an article deleted by the document gives its code up to another record of the same document", async () => {
     await t.importDocument(fromFile([rec("a1", "K")]), "merge");

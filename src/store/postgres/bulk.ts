@@ -16,7 +16,7 @@ import type { Mirror } from "./mirror.ts";
 import type { Outcome } from "./outcome.ts";
 import { generation, insertDirectly, insertNew, keptTaught, loadRecords, mintIds, purgeArticles } from "./rows.ts";
 import * as content from "./content.ts";
-import { countLost, NAMED_IN_REPORT, type Dropped, type ImportResult } from "../writer.ts";
+import { countLost, DROPPED_NAMED, NAMED_IN_REPORT, type Dropped, type ImportResult } from "../writer.ts";
 import { questionsLeftOut } from "../left-out.ts";
 import { scopedWriteLock } from "./account-schema.ts";
 import { type BackupInfo } from "../backup-ids.ts";
@@ -27,9 +27,9 @@ export const stripCounts = ({ counts: _counts, ...info }: BackupInfo & { counts:
 // An account's writes are ordered among themselves (its own sequence), not behind another account's.
 export const lockWrites = (tx: TransactionSQL) => tx.unsafe(`SELECT pg_advisory_xact_lock(${scopedWriteLock(LOCKS.write)})`);
 
-/** How many rows `rows` (id, idx) gives, and the first NAMED_IN_REPORT ids in the document's order. */
-async function namedCount(tx: TransactionSQL, rows: string): Promise<{ count: number; ids: string[] }> {
-  const got = (await tx.unsafe(`SELECT id, count(*) OVER ()::int AS n FROM (${rows}) r ORDER BY idx LIMIT ${NAMED_IN_REPORT}`)) as { id: string; n: number }[];
+/** How many rows `rows` (id, idx) gives, and the first `named` ids in the document's order. */
+async function namedCount(tx: TransactionSQL, rows: string, named = NAMED_IN_REPORT): Promise<{ count: number; ids: string[] }> {
+  const got = (await tx.unsafe(`SELECT id, count(*) OVER ()::int AS n FROM (${rows}) r ORDER BY idx LIMIT ${named}`)) as { id: string; n: number }[];
   return { count: got[0]?.n ?? 0, ids: got.map((r) => r.id) };
 }
 
@@ -42,9 +42,9 @@ async function namedCount(tx: TransactionSQL, rows: string): Promise<{ count: nu
 async function keywordsDropped(tx: TransactionSQL): Promise<Dropped> {
   const lostOf = (json: string) => `SELECT k FROM json_array_elements_text(a.keywords::json) k
        WHERE lower(k) NOT IN (SELECT lower(g) FROM json_array_elements_text(${json}) g)`;
-  const { count, ids } = await namedCount(tx, `SELECT d.id, d.idx FROM doc_in d JOIN articles a ON a.id = d.id WHERE d.status = 'changed' AND EXISTS (${lostOf("d.keywords::json")})`);
+  const { count, ids } = await namedCount(tx, `SELECT d.id, d.idx FROM doc_in d JOIN articles a ON a.id = d.id WHERE d.status = 'changed' AND EXISTS (${lostOf("d.keywords::json")})`, DROPPED_NAMED);
   if (!ids.length) return { count, ids, lost: [], more: [] };
-  // What each named article lost, by the same comparison: five rows at most.
+  // What each named article lost, by the same comparison: DROPPED_NAMED rows at most.
   const rows = (await tx.unsafe(
     `SELECT d.id, (SELECT coalesce(json_agg(x.k), '[]'::json) FROM (${lostOf("d.keywords::json")}) x)::text AS lost
      FROM doc_in d JOIN articles a ON a.id = d.id WHERE d.status = 'changed' AND d.id = ANY(string_to_array($1::text, ','))`,
