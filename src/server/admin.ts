@@ -226,10 +226,7 @@ export async function deleteCli(ctx: AppContext, req: SignedRequest) {
   const f = new Fields(req.fields).only(["id", "purge"]);
   const id = f.require("id");
   // A code named for an id ("replyd rm 3"): said, never taken for it — a delete by a mistyped code would remove another article.
-  const gone = () => {
-    const coded = ctx.read.articles.getLiveByCode(id);
-    return notFound(`no article with id "${id}"${coded ? ` ("${id}" is the code of article "${coded.id}": replyd rm ${coded.id})` : idHint(id, ctx.read.articles)}`);
-  };
+  const gone = () => notFound(`no article with id "${id}"${idHint(id, ctx.read.articles, "replyd rm")}`);
   const said = (a: Pick<Article, "id" | "code" | "tag"> | null) => {
     const warnings = a ? deletedWarnings(ctx, a) : [];
     return warnings.length ? { warnings } : {};

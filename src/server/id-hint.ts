@@ -13,15 +13,18 @@ const variants = (id: string): string[] => {
 };
 
 /**
- * ` (did you mean "card-refund"?)` when a live article is so spelt, ` ("14" is the code of article
- * "hz-fee": name it by its id)` when the id typed is a live article's code (an admissions office's
- * operator typed the codes followers send: `replyd show 14` had said only "no article"), else "".
+ * ` ("14" is the code of article "hz-fee": name it by its id)` when the id typed is a live article's
+ * code (an admissions office's operator typed the codes followers send: `replyd show 14` had said only
+ * "no article"; `redo`: the command to name it in instead, `replyd rm hz-fee`), else ` (did you mean
+ * "card-refund"?)` when a live article is so spelt, else "".
  */
-export function idHint(id: string, articles: Pick<ArticleReads, "get" | "getLiveByCode">): string {
+export function idHint(id: string, articles: Pick<ArticleReads, "get" | "getLiveByCode">, redo?: string): string {
+  const typed = id.trim();
+  const coded = articles.getLiveByCode(typed);
+  if (coded) return ` ("${typed}" is the code of article "${coded.id}": ${redo ? `${redo} ${coded.id}` : "name it by its id"})`;
   for (const v of variants(id)) {
     const a = articles.get(v);
     if (a && !a.deleted) return ` (did you mean "${a.id}"?)`;
   }
-  const coded = articles.getLiveByCode(id.trim());
-  return coded ? ` ("${id.trim()}" is the code of article "${coded.id}": name it by its id)` : "";
+  return "";
 }
