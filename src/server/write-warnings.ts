@@ -49,8 +49,14 @@ export function tagWarnings(ctx: AppContext, only?: readonly (string | null | un
 export function wordlessQuestionWarnings(a: Pick<Article, "id" | "questions">): string[] {
   const wordless = a.questions.filter((q) => !termsOf(q).length);
   if (!wordless.length) return [];
-  const quoted = wordless.slice(0, 3).map((q) => JSON.stringify(q.slice(0, 40))).join(", ");
-  return [`${a.id}'s question${wordless.length > 1 ? "s" : ""} ${quoted}${wordless.length > 3 ? ` and ${wordless.length - 3} more` : ""} hold${wordless.length > 1 ? "" : "s"} no word the ranking reads (only words such as "where", "are", "you", 在, 吗): no follower's message finds the article by ${wordless.length > 1 ? "them" : "it"} — answer those words with an exact rule (replyd import rules.json)`];
+  const many = wordless.length > 1;
+  return [`${questionsOf(a.id, wordless)} hold${many ? "" : "s"} no word the ranking reads (only words such as "where", "are", "you", 在, 吗): no follower's message finds the article by ${many ? "them" : "it"} — answer those words with an exact rule (replyd import rules.json)`];
+}
+
+/** `id's question "a"`, `id's questions "a", "b", "c" and 2 more`: the first three, each cut to 40 characters. */
+function questionsOf(id: string, questions: readonly string[]): string {
+  const quoted = questions.slice(0, 3).map((q) => JSON.stringify(q.slice(0, 40))).join(", ");
+  return `${id}'s question${questions.length > 1 ? "s" : ""} ${quoted}${questions.length > 3 ? ` and ${questions.length - 3} more` : ""}`;
 }
 
 /**
@@ -76,8 +82,8 @@ export function wordlessSynonymWarnings(groups: readonly (readonly string[])[] |
 export function leaningQuestionWarnings(a: Pick<Article, "id" | "questions">): string[] {
   const leaning = a.questions.filter((q) => termsOf(q).length > 0 && (followUpOnly(q) || frameOnly(q) || asksOfItAlone(q)));
   if (!leaning.length) return [];
-  const quoted = leaning.slice(0, 3).map((q) => JSON.stringify(q.slice(0, 40))).join(", ");
-  return [`${a.id}'s question${leaning.length > 1 ? "s" : ""} ${quoted}${leaning.length > 3 ? ` and ${leaning.length - 3} more` : ""} name${leaning.length > 1 ? "" : "s"} nothing ${leaning.length > 1 ? "they ask" : "it asks"} about (a follow-up's few words, only how long or how much, or a pronoun): every follower sending ${leaning.length > 1 ? "them" : "it"} gets this article alone, whatever they had asked before — give a phrasing that names the thing (replyd set ${a.id} questions-=… questions+=…)`];
+  const many = leaning.length > 1;
+  return [`${questionsOf(a.id, leaning)} name${many ? "" : "s"} nothing ${many ? "they ask" : "it asks"} about (a follow-up's few words, only how long or how much, or a pronoun): every follower sending ${many ? "them" : "it"} gets this article alone, whatever they had asked before — give a phrasing that names the thing (replyd set ${a.id} questions-=… questions+=…)`];
 }
 
 /** A backup another account's data was taken of (document.ts `account`): restored or imported as asked, and said, as copying an account is allowed. */
