@@ -13,7 +13,7 @@ import { loggedAnswer } from "../wechat/answering/ranked-reply.ts";
 import { taughtOf } from "../wechat/answering/taught.ts";
 import type { AppContext } from "./context.ts";
 import { unprefixed } from "../store/log-kinds.ts";
-import { foldedPattern, rulesMatchingText } from "../wechat/answering/rule-match.ts";
+import { foldedPattern, ruleArticles, rulesMatchingText } from "../wechat/answering/rule-match.ts";
 import type { Rule } from "../doc/rule.ts";
 
 /** The time given the ranking in all (50 texts, a few ms each on an idle server). */
@@ -55,9 +55,8 @@ function ruleAnswering(ctx: Pick<AppContext, "read">, rules: readonly Rule[], pa
   return undefined;
 }
 
-/** A rule's reply is still something to send: a text, or an article it names or its tag has live. */
-const answers = (ctx: Pick<AppContext, "read">, rule: Rule): boolean =>
-  rule.reply.type === "text" || (rule.reply.type === "tag" ? ctx.read.articles.byTag(rule.reply.tag, 1).length > 0 : rule.reply.ids.some((id) => ctx.read.articles.get(id)?.deleted === false));
+/** A rule's reply is still something to send: a text, or a live article of its own (rule-match.ts ruleArticles). */
+const answers = (ctx: Pick<AppContext, "read">, rule: Rule): boolean => rule.reply.type === "text" || ruleArticles(ctx.read.articles, rule.reply, 1).length > 0;
 
 /**
  * What a follower sending `text` alone is offered now, as the callback's ranking offers it (the

@@ -1,5 +1,4 @@
 import { readText } from "./typed.ts";
-import type { Article } from "../../article/article.ts";
 import type { Rule, TextKey } from "../../doc/rule.ts";
 import type { ReadModel } from "../../store/read-model.ts";
 import { dedupeKey, MAX_NEWS_FOR_EVENT, MAX_NEWS_FOR_MESSAGE, MEDIA_TYPES, type Inbound } from "../door/message.ts";
@@ -12,7 +11,7 @@ import type { Decision, ResponderOptions } from "./decision.ts";
 import { DEFAULT_TEXTS, languageOf, operatorText } from "./texts.ts";
 import { articleList, helpText, HELP_WORDS, TAG_LISTED, tagDescribed, tagList } from "./lists.ts";
 import { withoutEnd } from "./end-marks.ts";
-import { foldedPattern, rulesMatchingText } from "./rule-match.ts";
+import { foldedPattern, ruleArticles, rulesMatchingText } from "./rule-match.ts";
 import { asksForAnother } from "../../ranking/another.ts";
 import { courtesyOf } from "../../ranking/courtesy.ts";
 
@@ -231,10 +230,7 @@ export class Responder {
     const reply = rule.reply;
     const tag = reply.type === "tag" ? reply.tag : null;
     // An event's news carries the first MAX_NEWS_FOR_EVENT; a message's list, as many as a tag's own (it had cut a tag of 14 to 8, unsaid).
-    const articles =
-      reply.type === "tag"
-        ? this.store.articles.byTag(reply.tag, isEvent ? MAX_NEWS_FOR_EVENT : TAG_LISTED)
-        : reply.ids.map((id) => this.store.articles.get(id)).filter((a): a is Article => a !== null && !a.deleted);
+    const articles = ruleArticles(this.store.articles, reply, isEvent ? MAX_NEWS_FOR_EVENT : TAG_LISTED);
     if (!articles.length) return null;
     const limit = isEvent ? MAX_NEWS_FOR_EVENT : MAX_NEWS_FOR_MESSAGE;
     // A tag's listing is summaries, without the body a card with no description shows the opening of (a walkthrough's tag left with one article sent a card of its title alone).

@@ -4,7 +4,9 @@
  * `regexHit` says — the responder runs them in a worker, bounded in time; `replyd inbox` and the
  * report's "answered now" run none (answered-now.ts).
  */
-import type { Rule } from "../../doc/rule.ts";
+import type { Article, ArticleSummary } from "../../article/article.ts";
+import type { Rule, RuleReply } from "../../doc/rule.ts";
+import type { ReadModel } from "../../store/read-model.ts";
 import { folded } from "../../ranking/words.ts";
 import { withoutEnd } from "./end-marks.ts";
 import { MAX_INPUT } from "./regex.ts";
@@ -22,3 +24,11 @@ export function rulesMatchingText(rules: readonly Rule[], patterns: readonly str
 
 /** A rule's pattern as followers' words are read: 營業時間 matches 营业时间, ＷＩＦＩ wifi. */
 export const foldedPattern = (rule: Rule): string => folded(rule.pattern.trim());
+
+/**
+ * The live articles a rule's reply of articles sends: its tag's first `limit`, or those it names not
+ * deleted. None: the rule is passed over, for followers (responder.ts) and for what the inbox says
+ * answers a message now (server/answered-now.ts).
+ */
+export const ruleArticles = (articles: Pick<ReadModel["articles"], "byTag" | "get">, reply: Exclude<RuleReply, { type: "text" }>, limit: number): ArticleSummary[] | Article[] =>
+  reply.type === "tag" ? articles.byTag(reply.tag, limit) : reply.ids.map((id) => articles.get(id)).filter((a): a is Article => a !== null && !a.deleted);
