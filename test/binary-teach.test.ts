@@ -72,6 +72,12 @@ describe.each(["sqlite", "postgres"] as const)("%s", (kind) => {
     expect(await s.say("I want my money back")).toContain("Returns and refunds");
     expect(await s.say("could I have my money back please?")).toContain("Returns and refunds");
     expect(s.client("teach", seq, "returns").err).toContain("already_taught");
+    // The CMS's file, now listing a question of its own for the article: the taught one is kept after it, and said.
+    writeFileSync(join(s.dir, "shop.json"), doc(SHOP.map((a) => (a.id === "returns" ? { ...a, questions: ["can I send it back"] } : a)), { matter: "articles" }));
+    const again = s.client("import", "shop.json");
+    expect(again.out).toContain('1 of the updated kept questions its record does not list (returns: "I want my money back"), after the file\'s');
+    expect(JSON.parse(s.client("show", "returns", "--json").out).questions).toEqual(["can I send it back", "I want my money back"]);
+    expect(await s.say("I want my money back")).toContain("Returns and refunds");
     // --as: the operator's phrasing of a message, read as a string (cac would make "0123" the number 123):
     // a number alone is no question, refused quoting it as typed; with a word, taught as typed.
     expect(s.client("teach", seq, "delivery", "--as", "0123")).toMatchObject({ code: 1, err: expect.stringContaining('("0123") is what followers say between questions') });
@@ -99,12 +105,12 @@ describe.each(["sqlite", "postgres"] as const)("%s", (kind) => {
     expect(s.client("backup", "all", "-o", "all.json").code).toBe(0);
     const backup = JSON.parse(readFileSync(join(s.dir, "all.json"), "utf8"));
     expect(backup.synonyms).toEqual([["Amex", "credit card"]]);
-    expect(backup.articles.find((a: { id: string }) => a.id === "returns").questions).toEqual(["I want my money back"]);
+    expect(backup.articles.find((a: { id: string }) => a.id === "returns").questions).toEqual(["can I send it back", "I want my money back"]);
 
     // Deleting the article its question was taught to says what becomes of the question, and does it.
     const removed = s.client("rm", "returns");
     expect(removed).toMatchObject({ code: 0 });
-    expect(removed.out).toContain("its 1 question (taught or imported) now gets the fallback and waits in the inbox: teach it to another article");
+    expect(removed.out).toContain("its 2 questions (taught or imported) now get the fallback and wait in the inbox: teach them to another article");
     expect(s.client("ask", "I want my money back").out).toContain('taught to "returns", deleted since');
   });
 });

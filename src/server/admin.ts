@@ -118,9 +118,12 @@ export async function postCli(ctx: AppContext, req: SignedRequest) {
   }
   const file = req.files.get("json");
   if (file) {
-    const f = new Fields(req.fields).only(["mode", "json"]);
+    const f = new Fields(req.fields).only(["mode", "questions", "json"]);
     const mode = f.get("mode") ?? "merge";
     if (mode !== "merge" && mode !== "init") throw badRequest('"mode" must be merge or init');
+    // What a record listing questions does to those the article holds that it does not list (store/writer.ts ImportOptions).
+    const questions = f.get("questions") ?? "keep";
+    if (questions !== "keep" && questions !== "replace") throw badRequest('"questions" must be keep or replace');
     const unexpected = [...req.files.keys()].filter((k) => k !== "json");
     if (unexpected.length) throw badRequest(`unexpected file part: ${unexpected.join(", ")}`);
     // Its bodies reduced a slice at a time, once: the write reads them back (doc/bodies.ts).
@@ -128,7 +131,7 @@ export async function postCli(ctx: AppContext, req: SignedRequest) {
     try {
       const doc = await readDocumentSliced(file.source(), bodies);
       const told = toldCodes(ctx);
-      const result = await ctx.write.importDocument(doc, mode);
+      const result = await ctx.write.importDocument(doc, mode, { replaceQuestions: questions === "replace" });
       // The document may have named articles or tags that are not there, or removed some that rules name or the welcome tells followers to send.
       return { mode, ...result, warnings: [...accountWarnings(ctx, doc.account, "imported"), ...ruleWarnings(ctx), ...tagWarnings(ctx), ...toldCodeWarnings(ctx, told), ...wordlessSynonymWarnings(doc.synonyms)] };
     } finally {

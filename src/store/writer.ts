@@ -60,7 +60,7 @@ export interface Writer {
   readonly backupTempFilesRemovedAtStart: number;
   editArticle(id: string, edit: ArticleEdit): Promise<EditResult>;
   purgeArticle(id: string): Promise<boolean>;
-  importDocument(doc: BulkDocument, mode: "merge" | "init"): Promise<ImportResult>;
+  importDocument(doc: BulkDocument, mode: "merge" | "init", opts?: ImportOptions): Promise<ImportResult>;
   restore(doc: BulkDocument, matter: Matter): Promise<RestoreResult>;
   backup(matter: Matter): Promise<BackupInfo & { counts: Record<string, number> }>;
   /** `backup`: the menu it replaced; `rulesBackup`: the rules, when `rules` changes them (a pull's). */
@@ -119,6 +119,15 @@ export interface Dropped {
   more: number[];
 }
 
+/**
+ * How an import treats what the server learned. A record listing `questions` keeps the article's
+ * others after its own — taught from the inbox, which the CMS's file does not know —, unless
+ * `replaceQuestions`: then the record's are all it keeps (the file is the list).
+ */
+export interface ImportOptions {
+  replaceQuestions?: boolean;
+}
+
 export interface ImportResult {
   added: number;
   updated: number;
@@ -139,8 +148,14 @@ export interface ImportResult {
    * keywords+= or set, say, and not in the CMS's file): how many, and the first NAMED_IN_REPORT ids.
    */
   keywords_dropped: Dropped;
-  /** The same for questions (taught with replyd teach or questions+=), compared as a follower's message meets them. */
+  /**
+   * The same for questions (taught with replyd teach or questions+=), compared as a follower's
+   * message meets them: with ImportOptions.replaceQuestions, those the record leaves out; else only
+   * those past the fifty an article may hold.
+   */
   questions_dropped: Dropped;
+  /** Of the updated, articles that kept questions their record does not list, and which (`lost[i]`: kept): put them in the file, or import with replaceQuestions (absent from a server before 0.2.26). */
+  questions_kept?: Dropped;
   /**
    * Of the updated, articles that had a tag, or a description, their record gives none (a sheet
    * without the column, a description set on the server): the tag's list no longer shows them, the

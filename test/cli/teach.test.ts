@@ -206,15 +206,39 @@ test("an import whose records list keywords without those added on the server sa
   for (const k of ["k1", "k2", "k3", "k4", "k5", "k6", "k7"]) expect((await cli("set", "a", `keywords+=${k}`)).code).toBe(0);
   expect((await cli("import", "cms.json")).out).toContain('1 of the updated lost keywords it held (a: "k1", "k2", "k3", "k4", "k5" and 2 more): ');
   expect((await cli("import", "cms.json")).out).not.toContain("lost keywords");
-  // Questions the same, when the records list some.
-  writeFileSync(join(tmp.dir, "cms.json"), JSON.stringify({ format: "replyd/1", matter: "articles", articles: articles.map((a) => ({ ...a, questions: ["how much"] })) }, null, 2));
+});
+
+test("an import keeps questions taught on the server after the file's and names them; --replace-questions drops them, named; past fifty the file's come first", async () => {
+  const articles = ["a", "b", "c"].map((id) => ({ id, title: `Article ${id}`, url: `https://e.com/${id}`, questions: ["how much"], body: "Text." }));
+  const write = (qs: string[]) => writeFileSync(join(tmp.dir, "cms.json"), JSON.stringify({ format: "replyd/1", matter: "articles", articles: articles.map((a) => ({ ...a, questions: qs })) }, null, 2));
+  write(["how much"]);
   expect((await cli("import", "cms.json")).code).toBe(0);
   expect((await cli("set", "b", "questions+=can I get my money back")).code).toBe(0);
-  // Held in another case and end punctuation: not lost.
+  // Held in another case and end punctuation: the file's spelling, nothing kept or lost.
   expect((await cli("set", "c", "questions=How much??")).code).toBe(0);
-  const lost = await cli("import", "cms.json");
-  expect(lost.out).toContain("0 added, 2 updated (b, c), 5 unchanged of 7");
-  expect(lost.out).toContain('1 of the updated lost questions it held (b: "can I get my money back"): its record lists others — if they were added on the server (replyd teach or questions+=), put them in the file too, or leave "questions" out of its records');
+  const same = await cli("import", "cms.json");
+  expect(same.out).toContain("0 added, 1 updated (c), 2 unchanged of 3");
+  expect(same.out).not.toContain("kept questions");
+  expect((await cli("show", "b", "--json")).out).toContain("can I get my money back");
+  // The CMS's file gains a question: b keeps the taught one after it, and the report says so.
+  write(["how much", "what does it cost"]);
+  const kept = await cli("import", "cms.json");
+  expect(kept.out).toContain('1 of the updated kept questions its record does not list (b: "can I get my money back"), after the file\'s: taught on the server (replyd teach, questions+=)? put them in the file; to drop them, replyd set ID "questions-=…" or import --replace-questions');
+  expect(kept.out).not.toContain("lost questions");
+  expect(JSON.parse((await cli("show", "b", "--json")).out).questions).toEqual(["how much", "what does it cost", "can I get my money back"]);
+  // The file as the list, asked for.
+  const replaced = await cli("import", "cms.json", "--replace-questions");
+  expect(replaced.out).toContain('1 of the updated lost questions it held (b: "can I get my money back"): its record lists others — if they were added on the server (replyd teach or questions+=), put them in the file too, or leave "questions" out of its records: a record without it keeps the article\'s; an import without --replace-questions keeps them after the file\'s');
+  expect(JSON.parse((await cli("show", "b", "--json")).out).questions).toEqual(["how much", "what does it cost"]);
+  // Fifty in the file and one taught: the file's fifty kept, the taught one named as lost.
+  const fifty = Array.from({ length: 50 }, (_, i) => `question number ${i + 1}`);
+  write(fifty.slice(0, 49));
+  expect((await cli("import", "cms.json", "--replace-questions")).code).toBe(0);
+  expect((await cli("set", "a", "questions+=a taught one")).code).toBe(0);
+  write(fifty);
+  const full = await cli("import", "cms.json");
+  expect(full.out).toContain('1 of the updated lost questions past the 50 an article may hold (a: "a taught one"): the file\'s come first');
+  expect(JSON.parse((await cli("show", "a", "--json")).out).questions).toEqual(fifty);
 });
 
 test("an import whose records give no tag or description where the articles had one says which articles lost them", async () => {

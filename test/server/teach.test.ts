@@ -23,8 +23,8 @@ afterEach(() => t.close());
 const call: (typeof t)["call"] = (...a) => t.call(...a);
 /** A document of articles (with `extra`), or of `extra` alone (synonyms). */
 const document = (extra: Record<string, unknown>, articles?: object[]) => (articles ? doc(articles, extra) : JSON.stringify({ format: "replyd/1", ...extra }));
-const importDoc = async (extra: Record<string, unknown>, articles?: object[]) => {
-  const r = await call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: document(extra, articles) }] });
+const importDoc = async (extra: Record<string, unknown>, articles?: object[], fields: [string, string][] = []) => {
+  const r = await call("POST", "/api/cli", [["mode", "merge"], ...fields], { files: [{ name: "json", content: document(extra, articles) }] });
   expect(r.status).toBe(200);
   return r.data;
 };
@@ -219,7 +219,7 @@ test("teach names an article by its id or its live code; a live id wins over ano
   expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "returns"]])).data.article.id).toBe("contact");
 });
 
-test("an import keeps what was taught when its records carry no questions (the CMS's file again, merge or --init); \"questions\": [] clears them; a restore writes the document as it is", async () => {
+test("an import keeps what was taught when its records carry no questions (the CMS's file again, merge or --init), or list others; \"questions\": \"replace\" drops them; a restore writes the document as it is", async () => {
   await importDoc({ matter: "articles" }, SHOP);
   expect(titleOf(await say("I want my money back"))).toBeNull();
   expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "returns"]])).status).toBe(200);
@@ -237,9 +237,19 @@ test("an import keeps what was taught when its records carry no questions (the C
   const init = await call("POST", "/api/cli", [["mode", "init"]], { files: [{ name: "json", content: document({ matter: "articles" }, edited) }] });
   expect(init.status).toBe(200);
   expect(await questions()).toEqual(["I want my money back"]);
-  // Said in the record: cleared.
-  await importDoc({ matter: "articles" }, edited.map((a) => (a.id === "returns" ? { ...a, questions: [] } : a)));
+  // A record listing none, or others: the taught one stays after the record's (the file does not know it).
+  const none = edited.map((a) => (a.id === "returns" ? { ...a, questions: [] } : a));
+  expect(await importDoc({ matter: "articles" }, none)).toMatchObject({ updated: 0, unchanged: SHOP.length, questions_kept: { count: 0 }, questions_dropped: { count: 0 } });
+  expect(await questions()).toEqual(["I want my money back"]);
+  const others = edited.map((a) => (a.id === "returns" ? { ...a, questions: ["can I return it"] } : a));
+  expect(await importDoc({ matter: "articles" }, others)).toMatchObject({ updated: 1, questions_kept: { count: 1, ids: ["returns"], lost: [["I want my money back"]] }, questions_dropped: { count: 0 } });
+  expect(await questions()).toEqual(["can I return it", "I want my money back"]);
+  // The file as the list, asked for: the taught one dropped and named; "questions": [] then clears.
+  expect(await importDoc({ matter: "articles" }, others, [["questions", "replace"]])).toMatchObject({ updated: 1, questions_dropped: { count: 1, ids: ["returns"], lost: [["I want my money back"]] } });
+  expect(await questions()).toEqual(["can I return it"]);
+  await importDoc({ matter: "articles" }, none, [["questions", "replace"]]);
   expect(await questions()).toEqual([]);
+  expect((await call("POST", "/api/cli", [["mode", "merge"], ["questions", "merge"]], { files: [{ name: "json", content: document({ matter: "articles" }, none) }] })).status).toBe(400);
   // A restore is the document as it is: a record without questions has none.
   expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "returns"]])).status).toBe(200);
   const restored = await call("PUT", "/api/cli/revert/articles", [], { files: [{ name: "json", content: document({ matter: "articles", tags: {} }, edited) }] });
@@ -247,7 +257,7 @@ test("an import keeps what was taught when its records carry no questions (the C
   expect(await questions()).toEqual([]);
 });
 
-test("keywords and questions added on the server: kept by an import whose records carry none; a record listing others replaces them, and the import counts and names those articles, with what each lost", async () => {
+test("keywords and questions added on the server: kept by an import whose records carry none; a record listing other keywords replaces them, other questions keep the article's after (replace: replaced), and the import counts and names those articles, with what each lost or kept", async () => {
   const withKeywords = SHOP.map((a, i) => (i < 3 ? { ...a, keywords: ["shop"] } : a));
   await importDoc({ matter: "articles" }, withKeywords);
   const keywords = async (id: string) => (await call("GET", "/api/cli", [["id", id]])).data.keywords as string[];
@@ -269,7 +279,10 @@ test("keywords and questions added on the server: kept by an import whose record
   await importDoc({ matter: "articles" }, withQuestions);
   for (const [id, q] of [["returns", "I want my money back because the course was cancelled twice"], ["delivery", "How long does it take??"]]) expect((await call("PUT", "/api/cli", [["id", id as string], ["questions", q as string], ["append", "questions"]])).status).toBe(200);
   expect((await call("PUT", "/api/cli", [["id", "password"], ["questions", "HOW LONG does it take?"]])).status).toBe(200);
-  expect(await importDoc({ matter: "articles" }, withQuestions)).toMatchObject({ updated: 2, updated_ids: ["returns", "password"], questions_dropped: { count: 1, ids: ["returns"], lost: [["I want my money back because the course was cancelled twice"]], more: [0] } });
+  const cancelled = "I want my money back because the course was cancelled twice";
+  expect(await importDoc({ matter: "articles" }, withQuestions)).toMatchObject({ updated: 1, updated_ids: ["password"], questions_kept: { count: 0 }, questions_dropped: { count: 0 } });
+  expect((await call("GET", "/api/cli", [["id", "returns"]])).data.questions).toEqual(["how long does it take", cancelled]);
+  expect(await importDoc({ matter: "articles" }, withQuestions, [["questions", "replace"]])).toMatchObject({ updated: 1, updated_ids: ["returns"], questions_dropped: { count: 1, ids: ["returns"], lost: [[cancelled]], more: [0] } });
 });
 
 test("a record without the tag or the description an article had: written as the record says, the import counts and names those articles", async () => {

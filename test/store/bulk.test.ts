@@ -37,11 +37,11 @@ describe.each(STORES)("%s", (kind) => {
   });
   const live = () => [...store.articles.iterateAll()].filter((a) => !a.deleted).map((a) => [a.id, a.code]);
 
-  test(`an import's report names up to ${DROPPED_NAMED} articles that lost questions or keywords, with what each lost; past them, counted`, async () => {
+  test(`an import replacing questions names up to ${DROPPED_NAMED} articles that lost questions or keywords, with what each lost; past them, counted`, async () => {
     const n = DROPPED_NAMED + 2;
     const ids = Array.from({ length: n }, (_, i) => `q${i}`);
     await t.importDocument(fromFile(ids.map((id) => rec(id, null, { questions: [`taught ${id}`], keywords: [`kw${id}`] }))), "merge");
-    const r = await t.importDocument(fromFile(ids.map((id) => rec(id, null, { questions: ["another"], keywords: ["other"] }))), "merge");
+    const r = await t.importDocument(fromFile(ids.map((id) => rec(id, null, { questions: ["another"], keywords: ["other"] }))), "merge", { replaceQuestions: true });
     for (const dropped of [r.questions_dropped, r.keywords_dropped]) {
       expect(dropped.count).toBe(n);
       expect(dropped.ids).toEqual(ids.slice(0, DROPPED_NAMED));
@@ -49,6 +49,32 @@ describe.each(STORES)("%s", (kind) => {
     }
     expect(r.questions_dropped.lost[6]).toEqual(["taught q6"]);
     expect(r.keywords_dropped.lost[6]).toEqual(["kwq6"]);
+  });
+
+  test("an import keeps the questions an article holds that its record does not list, after the record's, in merge and init alike; names those articles; past fifty the record's come first", async () => {
+    // Past a thousand rows: PostgreSQL reads the records to merge a thousand at a time.
+    const ids = Array.from({ length: 1003 }, (_, i) => `q${i}`);
+    await t.importDocument(fromFile(ids.map((id) => rec(id, null, { questions: [`taught ${id}`, "how much"] }))), "merge");
+    const r = await t.importDocument(fromFile(ids.map((id) => rec(id, null, { questions: ["how much??", "another"] }))), "merge");
+    expect(r).toMatchObject({ updated: ids.length, questions_dropped: { count: 0 } });
+    expect(r.questions_kept).toMatchObject({ count: ids.length, ids: ids.slice(0, DROPPED_NAMED) });
+    expect(r.questions_kept?.lost[1002 % DROPPED_NAMED]).toEqual([`taught q${1002 % DROPPED_NAMED}`]);
+    expect(store.articles.get("q1002")?.questions).toEqual(["how much??", "another", "taught q1002"]);
+    // The same file again: nothing changes, nothing is said.
+    expect(await t.importDocument(fromFile(ids.map((id) => rec(id, null, { questions: ["how much??", "another"] }))), "merge")).toMatchObject({ updated: 0, unchanged: ids.length, questions_kept: { count: 0 } });
+    // A record listing none keeps them too; --init as a merge does, for the articles it keeps.
+    const init = await t.importDocument(fromFile([rec("q0", null, { questions: [], title: "new title" })]), "init");
+    expect(init).toMatchObject({ updated: 1, removed: ids.length - 1, questions_kept: { count: 1, ids: ["q0"], lost: [["how much??", "another", "taught q0"]] } });
+    expect(store.articles.get("q0")?.questions).toEqual(["how much??", "another", "taught q0"]);
+    // Fifty in the record: what the article held besides them does not fit, and is named as lost.
+    const fifty = Array.from({ length: 50 }, (_, i) => `question ${i}`);
+    const full = await t.importDocument(fromFile([rec("q0", null, { questions: fifty })]), "merge");
+    expect(full).toMatchObject({ updated: 1, questions_dropped: { count: 1, ids: ["q0"], lost: [["how much??", "another", "taught q0"]] }, questions_kept: { count: 0 } });
+    expect(store.articles.get("q0")?.questions).toEqual(fifty);
+    // Forty-eight: two of the three fit, in the order the article held them.
+    await t.importDocument(fromFile([rec("q0", null, { questions: ["x", "y", "z"] })]), "merge", { replaceQuestions: true });
+    const some = await t.importDocument(fromFile([rec("q0", null, { questions: fifty.slice(0, 48) })]), "merge");
+    expect(some).toMatchObject({ questions_kept: { count: 1, lost: [["x", "y"]] }, questions_dropped: { count: 1, lost: [["z"]] } });
   });
 
   test("merge: an article deleted by the document gives its code up to another record of the same document", async () => {

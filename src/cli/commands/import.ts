@@ -9,6 +9,9 @@ import { CSV_MAX_BYTES, csvArticles } from "../csv.ts";
 import { basename } from "node:path";
 import { checkLocally, held } from "./local-document.ts";
 import { confirm, otherAccountNote, whereOf } from "../confirm.ts";
+import { LIMITS } from "../../article/text-rules.ts";
+
+const QUESTIONS_MAX = LIMITS.questions;
 
 /** What an import answers: the store's counts, and rules that now point at nothing. */
 type ImportResult = StoredImport & { warnings?: string[] };
@@ -23,6 +26,8 @@ export async function importCmd(c: CommandContext): Promise<void> {
   try {
     const doc = await asRead(() => checkLocally(c, file, f));
     const mode = c.flags.init ? "init" : "merge";
+    // Only when asked: a server before 0.2.26 knows no such field (and replaces them anyway).
+    const replace = c.flags.replaceQuestions === true;
     const client = c.client();
     // What --init replaces is what the document holds of articles and tags (the rest it merges).
     const replaced = [doc.articles ? "every article" : "", doc.tags ? "the tag descriptions" : ""].filter(Boolean).join(" and ");
@@ -40,12 +45,12 @@ export async function importCmd(c: CommandContext): Promise<void> {
     const r = await asRead(() =>
       namingFile(file, () =>
         client.call<ImportResult & { mode: string }>(
-          { method: "POST", path: "/api/cli", fields: [["mode", mode]], files: [{ name: "json", filename: f.name, file: f, type: "application/json" }] },
+          { method: "POST", path: "/api/cli", fields: [["mode", mode], ...(replace ? [["questions", "replace"] as [string, string]] : [])], files: [{ name: "json", filename: f.name, file: f, type: "application/json" }] },
           "upload",
         ),
       ),
     );
-    c.print(r, () => importReport(file, mode, doc, r, client.config.account));
+    c.print(r, () => importReport(file, mode, doc, r, client.config.account, replace));
   } finally {
     f.close();
   }
@@ -105,19 +110,39 @@ const namedList = (ids: readonly string[] | undefined, count: number): string =>
  * list: said, with what each named article lost (a server before 0.2.24 sends the ids alone), so
  * they are not lost unnoticed and can be put back.
  */
-function droppedLine(field: "keywords" | "questions", d: ImportResult["keywords_dropped"]): string {
+function droppedLine(field: "keywords" | "questions", d: ImportResult["keywords_dropped"], replaced = false): string {
   const how = field === "keywords" ? "keywords+=" : "replyd teach or questions+=";
+  return `${d.count} of the updated lost ${field} ${d.count === 1 ? "it" : "they"} held (${namedItems(d)}): ${d.count === 1 ? "its record lists" : "their records list"} others — if they were added on the server (${how}), put them in the file too, or leave "${field}" out of its records: a record without it keeps the article's${replaced ? "; an import without --replace-questions keeps them after the file's" : ""}`;
+}
+
+/** "id: "a", "b" and 2 more; id2: …; and 3 more": what each named article lost or kept. */
+function namedItems(d: ImportResult["keywords_dropped"]): string {
   const named = d.ids.map((id, i) => {
-    const lost = d.lost?.[i] ?? [];
+    const items = d.lost?.[i] ?? [];
     const more = d.more?.[i] ?? 0;
-    return lost.length ? `${id}: ${lost.map((x) => JSON.stringify(x)).join(", ")}${more > 0 ? ` and ${more} more` : ""}` : id;
+    return items.length ? `${id}: ${items.map((x) => JSON.stringify(x)).join(", ")}${more > 0 ? ` and ${more} more` : ""}` : id;
   });
-  const list = named.join("; ") + (d.count > d.ids.length ? `; and ${d.count - d.ids.length} more` : "");
-  return `${d.count} of the updated lost ${field} ${d.count === 1 ? "it" : "they"} held (${list}): ${d.count === 1 ? "its record lists" : "their records list"} others — if they were added on the server (${how}), put them in the file too, or leave "${field}" out of its records: a record without it keeps the article's`;
+  return named.join("; ") + (d.count > d.ids.length ? `; and ${d.count - d.ids.length} more` : "");
+}
+
+/**
+ * Questions the articles held that their records do not list, kept after the file's (a server of
+ * 0.2.26 on, without --replace-questions): said, so the file can be brought level; and those past
+ * the fifty an article may hold, which did not fit.
+ */
+function keptLines(r: ImportResult): string[] {
+  const kept = r.questions_kept;
+  const lost = r.questions_dropped;
+  return [
+    ...(kept?.count
+      ? [`${kept.count} of the updated kept questions ${kept.count === 1 ? "its record does" : "their records do"} not list (${namedItems(kept)}), after the file's: taught on the server (replyd teach, questions+=)? put them in the file; to drop them, replyd set ID "questions-=…" or import --replace-questions`]
+      : []),
+    ...(lost?.count ? [`${lost.count} of the updated lost questions past the ${QUESTIONS_MAX} an article may hold (${namedItems(lost)}): the file's come first — put the ones to keep in the file in place of others`] : []),
+  ];
 }
 
 /** What an import did, for each section the document held (a rules-only document reports its rules). */
-function importReport(file: string, mode: string, doc: BulkDocument, r: ImportResult, account: string | undefined): string {
+function importReport(file: string, mode: string, doc: BulkDocument, r: ImportResult, account: string | undefined, replaced: boolean): string {
   const articles = doc.articles || mode === "init";
   const others = [
     ...(doc.tags ? [`${r.tags} tag descriptions`] : []),
@@ -137,7 +162,8 @@ function importReport(file: string, mode: string, doc: BulkDocument, r: ImportRe
     ...(r.undeleted ? [`${r.undeleted} of the updated${r.undeleted_ids?.length ? ` (${namedList(r.undeleted_ids, r.undeleted)})` : ""} ${r.undeleted === 1 ? "was" : "were"} deleted and ${r.undeleted === 1 ? "is" : "are"} live again (${r.undeleted === 1 ? "its record says" : "their records say"} nothing of "deleted": replyd rm deletes again, "deleted": true in a record keeps it deleted)`] : []),
     ...(r.deleted_now ? [`${r.deleted_now} of the updated${r.deleted_now_ids?.length ? ` (${namedList(r.deleted_now_ids, r.deleted_now)})` : ""} ${r.deleted_now === 1 ? "is" : "are"} deleted now (${r.deleted_now === 1 ? "its record says" : "their records say"} "deleted": followers no longer get ${r.deleted_now === 1 ? "it" : "them"}; replyd set ID --undelete brings one back)`] : []),
     ...(r.keywords_dropped?.count ? [droppedLine("keywords", r.keywords_dropped)] : []),
-    ...(r.questions_dropped?.count ? [droppedLine("questions", r.questions_dropped)] : []),
+    // A server of 0.2.26 on keeps them unless --replace-questions, and says which (questions_kept).
+    ...(r.questions_kept && !replaced ? keptLines(r) : r.questions_dropped?.count ? [droppedLine("questions", r.questions_dropped, replaced)] : []),
     ...(r.tag_dropped?.count
       ? [`${r.tag_dropped.count} of the updated lost ${r.tag_dropped.count === 1 ? "its" : "their"} tag (${namedList(r.tag_dropped.ids, r.tag_dropped.count)}): ${r.tag_dropped.count === 1 ? "its record gives" : "their records give"} none, and the tag's list no longer shows ${r.tag_dropped.count === 1 ? "it" : "them"} — give "tag" (a sheet's 标签 column) in the file to keep ${r.tag_dropped.count === 1 ? "it" : "them"} listed`]
       : []),
@@ -155,11 +181,12 @@ function importReport(file: string, mode: string, doc: BulkDocument, r: ImportRe
 export const importCommand = defineCommand({
   usage: "import <file>",
   summary: "bulk add articles from a document or a JSON array",
-  description: "Adds and updates articles (and a document's tags, rules, texts, menu and synonyms) from a replyd document or a bare JSON array of articles, in any JSON layout, or a spreadsheet's CSV export named .csv or .tsv (its first line names the columns: id, code, title, url, keywords, body, …; an empty cell leaves the field out). The file is checked on the laptop with the server's rules first and sent from disk. The report names the articles updated, brought back, and those whose record drops keywords or questions taught on the server. --init replaces all articles with the file's, after an automatic backup on the server; it asks first unless --yes (required without a terminal).",
+  description: "Adds and updates articles (and a document's tags, rules, texts, menu and synonyms) from a replyd document or a bare JSON array of articles, in any JSON layout, or a spreadsheet's CSV export named .csv or .tsv (its first line names the columns: id, code, title, url, keywords, body, …; an empty cell leaves the field out). The file is checked on the laptop with the server's rules first and sent from disk. The report names the articles updated, brought back, and those whose record drops keywords taught on the server; questions taught on the server (replyd teach) that a record does not list are kept after its own and named, unless --replace-questions. --init replaces all articles with the file's, after an automatic backup on the server; it asks first unless --yes (required without a terminal).",
   examples: ["replyd import articles.json", "replyd import faq.csv", "replyd import all.json --init", "replyd import all.json --init --yes"],
   options: [
     { flags: "--init", help: "replace all articles with the file's (asks first)" },
     { flags: "--yes", help: "with --init: do not ask for confirmation (required without a terminal)" },
+    { flags: "--replace-questions", help: "a record listing questions replaces the article's: those taught on the server that it does not list are dropped (named); without it they are kept after the file's" },
   ],
   run: importCmd,
 });

@@ -16,8 +16,8 @@ import type { Mirror } from "./mirror.ts";
 import type { Outcome } from "./outcome.ts";
 import { generation, insertDirectly, insertNew, keptTaught, loadRecords, mintIds, purgeArticles } from "./rows.ts";
 import * as content from "./content.ts";
-import { countLost, DROPPED_NAMED, NAMED_IN_REPORT, type Dropped, type ImportResult } from "../writer.ts";
-import { questionsLeftOut } from "../left-out.ts";
+import { countLost, DROPPED_NAMED, NAMED_IN_REPORT, type Dropped, type ImportOptions, type ImportResult } from "../writer.ts";
+import { questionsLeftOut, questionsMerged } from "../left-out.ts";
 import { scopedWriteLock } from "./account-schema.ts";
 import { type BackupInfo } from "../backup-ids.ts";
 import { mergeSynonymGroups } from "../../doc/synonyms.ts";
@@ -77,6 +77,37 @@ async function questionsDropped(tx: TransactionSQL): Promise<ImportResult["quest
   }
 }
 
+/**
+ * Records listing questions keep the article's others after their own (writer.ts ImportOptions),
+ * before keptTaught() fills the records that list none: only rows whose questions differ as stored
+ * are read and rewritten, few where questions are taught. What each kept is noted beside it for
+ * questionsKept().
+ */
+async function mergeQuestions(tx: TransactionSQL): Promise<void> {
+  await tx`ALTER TABLE doc_in ADD COLUMN kept text`;
+  for (let after = -1; ; ) {
+    const rows = (await tx`SELECT d.idx, a.questions AS held, d.questions AS given FROM doc_in d JOIN articles a ON a.id = d.id
+                           WHERE d.idx > ${after} AND d.questions <> 'null' AND a.questions <> '[]' AND a.questions <> d.questions ORDER BY d.idx LIMIT 1000`) as { idx: number; held: string; given: string }[];
+    for (const r of rows) {
+      const m = questionsMerged(JSON.parse(r.held), JSON.parse(r.given));
+      if (m.kept.length) await tx`UPDATE doc_in SET questions = ${JSON.stringify(m.questions)}, kept = ${JSON.stringify(m.kept)} WHERE idx = ${r.idx}`;
+    }
+    if (rows.length < 1000) return;
+    after = (rows[rows.length - 1] as { idx: number }).idx;
+  }
+}
+
+/** The changed articles that kept questions their record does not list (mergeQuestions). */
+async function questionsKept(tx: TransactionSQL): Promise<Dropped> {
+  const out: Dropped = { count: 0, ids: [], lost: [], more: [] };
+  for (let after = -1; ; ) {
+    const rows = (await tx`SELECT idx, id, kept FROM doc_in WHERE status = 'changed' AND kept IS NOT NULL AND idx > ${after} ORDER BY idx LIMIT 1000`) as { idx: number; id: string; kept: string }[];
+    for (const r of rows) countLost(out, r.id, JSON.parse(r.kept));
+    if (rows.length < 1000) return out;
+    after = (rows[rows.length - 1] as { idx: number }).idx;
+  }
+}
+
 /** When a bulk write happens (the clock's reading), and how many backups to keep per matter. */
 export interface BulkClock {
   now: number;
@@ -84,7 +115,7 @@ export interface BulkClock {
 }
 
 /** `mirror`: the read copy, loaded alongside when the write replaces every article (mirror.ts). */
-export async function importDocumentPg(sql: SQL, doc: BulkDocument, mode: "merge" | "init", at: BulkClock, mirror?: Mirror, outcome?: Outcome<ImportResult>): Promise<ImportResult> {
+export async function importDocumentPg(sql: SQL, doc: BulkDocument, mode: "merge" | "init", at: BulkClock, mirror?: Mirror, outcome?: Outcome<ImportResult>, opts: ImportOptions = {}): Promise<ImportResult> {
   const now = new Date(at.now).toISOString();
   return sql.begin(async (tx) => {
     await lockWrites(tx);
@@ -103,6 +134,7 @@ export async function importDocumentPg(sql: SQL, doc: BulkDocument, mode: "merge
       deleted_now_ids: [],
       keywords_dropped: { count: 0, ids: [], lost: [], more: [] },
       questions_dropped: { count: 0, ids: [], lost: [], more: [] },
+      questions_kept: { count: 0, ids: [], lost: [], more: [] },
       tag_dropped: { count: 0, ids: [] },
       description_dropped: { count: 0, ids: [] },
       total: articles?.count ?? 0,
@@ -125,6 +157,7 @@ export async function importDocumentPg(sql: SQL, doc: BulkDocument, mode: "merge
         await tx`UPDATE doc_in d SET id = a.id FROM articles a WHERE d.id IS NULL AND d.code IS NOT NULL AND NOT a.deleted AND a.code IS NOT NULL AND lower(a.code) = lower(d.code)`;
         await mintIds(tx);
       }
+      if (!opts.replaceQuestions) await mergeQuestions(tx);
       await keptTaught(tx);
       if (mode === "merge") await refuseTakenCodes(tx);
       await tx`UPDATE doc_in d SET status = CASE WHEN ${tx.unsafe(SAME_CONTENT)} THEN 'same' ELSE 'changed' END FROM articles a WHERE a.id = d.id`;
@@ -135,6 +168,7 @@ export async function importDocumentPg(sql: SQL, doc: BulkDocument, mode: "merge
       result.updated_ids = (await namedCount(tx, "SELECT id, idx FROM doc_in WHERE status = 'changed'")).ids;
       result.keywords_dropped = await keywordsDropped(tx);
       result.questions_dropped = await questionsDropped(tx);
+      if (!opts.replaceQuestions) result.questions_kept = await questionsKept(tx);
       result.tag_dropped = await namedCount(tx, "SELECT d.id, d.idx FROM doc_in d JOIN articles a ON a.id = d.id WHERE d.status = 'changed' AND a.tag IS NOT NULL AND d.tag IS NULL");
       result.description_dropped = await namedCount(tx, "SELECT d.id, d.idx FROM doc_in d JOIN articles a ON a.id = d.id WHERE d.status = 'changed' AND a.description <> '' AND d.description = ''");
       // Purge first in init mode: a document may give a removed article's code to a new id.

@@ -93,8 +93,8 @@ export function pgWriter(
     purgeArticle: async (id) => caughtUp(await purgeArticlePg(sql, id)),
     // The copy loaded alongside when every article is replaced (replica.ts mirrored), else caught up after.
     // A database gone at the COMMIT: the answer says whether it was applied (outcome.ts).
-    importDocument: async (doc, mode) =>
-      caughtUp(await knownOutcome(sql, mode === "init" ? "import (--init)" : "import", (o) => replica.mirrored((mirror) => importDocumentPg(sql, doc, mode, at(), mirror, o)))),
+    importDocument: async (doc, mode, opts = {}) =>
+      caughtUp(await knownOutcome(sql, mode === "init" ? "import (--init)" : "import", (o) => replica.mirrored((mirror) => importDocumentPg(sql, doc, mode, at(), mirror, o, opts)))),
     restore: async (doc, matter) => caughtUp(await knownOutcome(sql, "restore", (o) => replica.mirrored((mirror) => restoreDocumentPg(sql, doc, matter, at(), mirror, o)))),
     backup: (matter) => backupPg(sql, matter, clock.now(), keep),
     saveMenu: async (menu, opts = {}) =>

@@ -5,11 +5,11 @@
  * for each pass (doc.ts Articles: read again from the uploaded file), never held.
  */
 import { contentOf, importedContent, sameContent, type ArticleInput } from "../../article/article.ts";
-import { keywordsLeftOut, questionsLeftOut } from "../left-out.ts";
+import { keywordsLeftOut, questionsLeftOut, questionsMerged } from "../left-out.ts";
 import { SECTIONS, type BulkDocument, type Matter } from "../../doc/document.ts";
 import { InvalidDocumentError, ProblemList } from "../../base/errors.ts";
 import { DocumentIds } from "../ids.ts";
-import { countLost, countNamed, NAMED_IN_REPORT, type ImportResult, type RestoreResult } from "../writer.ts";
+import { countLost, countNamed, NAMED_IN_REPORT, type ImportOptions, type ImportResult, type RestoreResult } from "../writer.ts";
 import type { BackupInfo, BackupKind } from "../backup-ids.ts";
 import { BULK_INDEX_THRESHOLD, type Model } from "../model/model.ts";
 import { mergeSynonymGroups, sameSynonyms } from "../../doc/synonyms.ts";
@@ -36,7 +36,7 @@ const withId = (rec: ArticleInput, id: string) => (id === rec.id ? rec : { ...re
  * transaction, its articles read again from the document's source as they are written: memory
  * holds a few bytes per record, never the records.
  */
-export function importDocument(store: BulkTarget, doc: BulkDocument, mode: "merge" | "init"): ImportResult {
+export function importDocument(store: BulkTarget, doc: BulkDocument, mode: "merge" | "init", opts: ImportOptions = {}): ImportResult {
   const articles = doc.articles;
   const count = articles?.count ?? 0;
   const existing = store.articles.total();
@@ -80,6 +80,7 @@ export function importDocument(store: BulkTarget, doc: BulkDocument, mode: "merg
     deleted_now_ids: [],
     keywords_dropped: { count: 0, ids: [], lost: [], more: [] },
     questions_dropped: { count: 0, ids: [], lost: [], more: [] },
+    questions_kept: { count: 0, ids: [], lost: [], more: [] },
     tag_dropped: { count: 0, ids: [] },
     description_dropped: { count: 0, ids: [] },
     total: count,
@@ -119,6 +120,9 @@ export function importDocument(store: BulkTarget, doc: BulkDocument, mode: "merg
         kept?.keep(id);
         const current = existing ? store.articles.get(id) : null;
         const content = importedContent(rec, current);
+        // The article's questions the record does not list stay after its own (writer.ts ImportOptions).
+        const merged = current && rec.questions !== undefined && !opts.replaceQuestions ? questionsMerged(current.questions, content.questions) : null;
+        if (merged) content.questions = merged.questions;
         const takesCode = content.code !== null && !content.deleted;
         if (!current) {
           if (takesCode && existing) free(content.code as string, id);
@@ -135,8 +139,9 @@ export function importDocument(store: BulkTarget, doc: BulkDocument, mode: "merg
         if (result.updated++ < NAMED_IN_REPORT) result.updated_ids.push(id);
         const keywordsLost = keywordsLeftOut(current.keywords, content.keywords);
         if (keywordsLost.length) countLost(result.keywords_dropped, id, keywordsLost);
-        const questionsLost = questionsLeftOut(current.questions, content.questions);
+        const questionsLost = merged ? merged.lost : questionsLeftOut(current.questions, content.questions);
         if (questionsLost.length) countLost(result.questions_dropped, id, questionsLost);
+        if (merged?.kept.length && result.questions_kept) countLost(result.questions_kept, id, merged.kept);
         if (current.tag && !content.tag) countNamed(result.tag_dropped, id);
         if (current.description && !content.description) countNamed(result.description_dropped, id);
         if (current.deleted && !content.deleted && result.undeleted++ < NAMED_IN_REPORT) result.undeleted_ids.push(id);

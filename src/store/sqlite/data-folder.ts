@@ -6,7 +6,7 @@ import { DocumentWriter } from "../../doc/document-writer.ts";
 import { asBulk, SECTIONS, type BulkDocument, type Matter, type ReplydDocument } from "../../doc/document.ts";
 import type { Menu } from "../../doc/menu.ts";
 import type { Rule } from "../../doc/rule.ts";
-import type { ArticleEdit, EditResult, ImportResult, RestoreResult } from "../writer.ts";
+import type { ArticleEdit, EditResult, ImportOptions, ImportResult, RestoreResult } from "../writer.ts";
 import type { BackupInfo, BackupKind } from "../backup-ids.ts";
 import { codeTaken, decideEdit } from "../conflicts.ts";
 import { DEFAULT_REPLY_LIMIT } from "../follower-log.ts";
@@ -170,8 +170,8 @@ export class DataFolder extends Model {
   }
 
   /** Bulk add (merge) or initialize (init): see bulk.ts. */
-  importDocument(doc: BulkDocument | ReplydDocument, mode: "merge" | "init"): ImportResult {
-    return importDocument(this, bulkOf(doc), mode);
+  importDocument(doc: BulkDocument | ReplydDocument, mode: "merge" | "init", opts: ImportOptions = {}): ImportResult {
+    return importDocument(this, bulkOf(doc), mode, opts);
   }
 
   /** Replaces `matter` with the document's content: see bulk.ts. */

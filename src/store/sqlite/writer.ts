@@ -40,7 +40,7 @@ export function sqliteWriter(store: DataFolder): Writer {
     backupTempFilesRemovedAtStart: store.backups.tempRemovedAtStart,
     editArticle: async (id, edit) => store.editArticle(id, edit),
     purgeArticle: async (id) => store.purgeArticle(id),
-    importDocument: async (doc, mode) => store.importDocument(doc, mode),
+    importDocument: async (doc, mode, opts) => store.importDocument(doc, mode, opts),
     restore: async (doc, matter) => store.restore(doc, matter),
     backup: async (matter) => store.backup(matter, "manual"),
     saveMenu: async (menu, opts) => store.saveMenu(menu, opts),
