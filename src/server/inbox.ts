@@ -1,7 +1,8 @@
 /**
- * GET /api/cli?inbox=unmatched|all|ai (an admin key's: the door checked it): the message log, newest
+ * GET /api/cli?inbox=unmatched|lists|all|ai (an admin key's: the door checked it): the message log, newest
  * first, each follower message with whether they can be answered now, the question a "换一个" asked
- * another answer to, and — of those nothing answered — what the ranking answers now (docs/protocol.md).
+ * another answer to, and — of those nothing answered, or answered with a list — what the ranking
+ * answers now when that changed (docs/protocol.md).
  */
 import { askedAnotherOf, asksAnotherIn } from "./asked-another.ts";
 import { badRequest } from "../base/errors.ts";
@@ -9,18 +10,19 @@ import { declaredName, type AppContext } from "./context.ts";
 import type { Fields } from "./fields.ts";
 import { answeredNow, offeredIn } from "./answered-now.ts";
 import type { LoggedMessage, ReplyWindow } from "../store/follower-log.ts";
+import { unprefixed } from "../store/log-kinds.ts";
 
 /** "Another" messages of a page whose question is looked up (each a few reads of the log). */
 const ANOTHERS_NAMED = 50;
 
 export async function inbox(ctx: AppContext, f: Fields) {
   const which = f.get("inbox");
-  if (which !== "unmatched" && which !== "all" && which !== "ai") throw badRequest('"inbox" must be unmatched, all or ai');
+  if (which !== "unmatched" && which !== "lists" && which !== "all" && which !== "ai") throw badRequest('"inbox" must be unmatched, lists, all or ai');
   const limit = f.int("limit", 1, 1000, 50);
   const offset = f.int("offset", 0, Number.MAX_SAFE_INTEGER, 0);
   // The model's calls (docs/answers.md "What is logged"), whether or not a model is configured now.
   if (which === "ai") return { ...(await ctx.write.generated.list({ limit, offset })), limit, offset, account: declaredName(ctx) };
-  const page = await ctx.write.log.list({ unmatchedOnly: which === "unmatched", limit, offset });
+  const page = await ctx.write.log.list({ only: which === "all" ? null : which, limit, offset });
   // Whether each follower can still be answered, worked out once per follower on the page.
   const now = ctx.clock.now();
   const windows = new Map<string, ReplyWindow>();
@@ -35,13 +37,15 @@ export async function inbox(ctx: AppContext, f: Fields) {
   // "换一个", its question's answer now when it is not the one the follower turned down (its
   // question taught since: the entry had stayed another:not_found, a walkthrough).
   const texts = page.items.flatMap((m) => (m.direction === "in" && m.content && (m.type === "text" || m.type === "voice") ? [m.content] : []));
-  const answered = which === "unmatched" ? await answeredNow(ctx, [...texts, ...[...askedOf.values()].flatMap((q) => (q.content ? [q.content] : []))]) : new Map<string, string>();
+  const answered = which !== "all" ? await answeredNow(ctx, [...texts, ...[...askedOf.values()].flatMap((q) => (q.content ? [q.content] : []))]) : new Map<string, string>();
   const items = page.items.map((m) => {
     if (m.direction !== "in") return m;
     const asked = askedOf.get(m.seq);
     const now = asked?.content ? answered.get(asked.content) : undefined;
     // Not an article the follower turned down: the first offered now, one of those offered then.
     const since = asked ? (now !== undefined && !offeredIn(asked.answer).includes(offeredIn(now)[0] as string) ? now : undefined) : m.content ? answered.get(m.content) : undefined;
+    // A list's question answered as it was is not news: only what changed since (taught, a rule, articles edited).
+    if (since !== undefined && !asked && since === unprefixed(m.answer)) return { ...m, reply_window: windows.get(m.from_user) };
     return { ...m, reply_window: windows.get(m.from_user), ...(since ? { answered_now: since } : {}), ...(asked !== undefined ? { asked_of: asked.seq } : {}) };
   });
   // Without the platform (no AppSecret) nothing can be sent: the windows say when it could be, not that it can.

@@ -32,6 +32,15 @@ export interface LoggedMessage {
 }
 
 /** A message as the callback hands it to the log: the time is epoch ms, formatted by the writer thread; what follows it is decided there. */
+/**
+ * A follower's question the ranking answered with a list — unsure which article answers it: its
+ * answer is answers:… (followup:answers:… read with the question before). Not the list a "换一个"
+ * got (another:answers:…): its question is the one before. The stores' partial indexes
+ * messages_lists hold these (store/model/db.ts, postgres/schema.ts), so that replyd inbox --lists
+ * reads no more of the log than it shows.
+ */
+export const LISTED = { sqlite: "(answer GLOB 'answers:*' OR answer GLOB 'followup:answers:*')", postgres: "(answer LIKE 'answers:%' OR answer LIKE 'followup:answers:%')" } as const;
+
 export interface NewMessage extends Omit<LoggedMessage, "received_at" | "direction" | "sent_by" | "reply_to" | "answered_at" | "reply_ms" | "margin" | "again_of"> {
   received_ms: number;
   reply_ms?: number | null;
@@ -98,7 +107,8 @@ export interface FollowerLog {
   readonly backlog: { unwritten: number; dropped: number };
   /** Resolves once every message added so far is written. */
   settled(): Promise<void>;
-  list(opts: { unmatchedOnly: boolean; limit: number; offset: number }): Promise<{ items: (LoggedMessage & { seq: number })[]; total: number }>;
+  /** Newest first: every message, those nothing answered, or those the ranking answered with a list (LISTED). */
+  list(opts: { only: "unmatched" | "lists" | null; limit: number; offset: number }): Promise<{ items: (LoggedMessage & { seq: number })[]; total: number }>;
   /** The `limit` messages logged last, newest first, uncounted: what teach looks back over (server/teach-moves.ts) on every teach. */
   newest(limit: number): Promise<(LoggedMessage & { seq: number })[]>;
   /** Removes messages and model calls more than `days` older than `nowMs`; answers how many went and the newest message's time. */

@@ -266,3 +266,20 @@ test("set questions+= says which recent questions sent another article alone now
   expect(after.indexOf("Paying by wire")).toBeGreaterThan(-1);
   expect(after.indexOf("Chargebacks")).toBeGreaterThan(after.indexOf("Paying by wire"));
 });
+
+test("inbox --lists shows the questions the ranking answered with a list, says what that means, and with --all or --ai is a usage error", async () => {
+  await cli("add", "id=kayak-hire", "title=Kayak hire", "url=https://shop.example/kayak", "body=Hire a kayak from 15 a day. A kayak deposit of 100 is held on your card.");
+  await cli("add", "id=kayak-cancel", "title=Cancelling a kayak booking", "url=https://shop.example/kayak-cancel", "body=Cancel a kayak booking up to a day ahead and the kayak deposit is refunded.");
+  expect(await say("kayak deposit")).toContain("Kayak hire");
+  let lists = await cli("inbox", "--lists");
+  for (let i = 0; i < 50 && !lists.out.includes("kayak deposit"); i++) {
+    await Bun.sleep(20);
+    lists = await cli("inbox", "--lists");
+  }
+  const line = lists.out.split("\n").find((l) => l.endsWith("kayak deposit")) as string;
+  expect(line).toMatch(/ answers:kayak-(hire|cancel),kayak-(cancel|hire) /);
+  expect(lists.out).toContain("the ranking was unsure of these: each got the articles listed (answers:FIRST,…), the first one leading; teach one to the article that answers it and it gets that article alone");
+  // Not in the plain inbox: something answered it.
+  expect((await cli("inbox")).out).not.toContain("kayak deposit");
+  for (const other of ["--all", "--ai"]) expect((await cli("inbox", "--lists", other)).code).toBe(2);
+});

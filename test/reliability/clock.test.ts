@@ -51,7 +51,7 @@ dataFolderTest("while the log writer cannot write, reading the inbox does not ho
     t.clock.advance(10_000);
     const now = Math.floor(t.clock.now() / 1000);
     expect((await t.handle(wxPost(textMsg("first", now), now))).status).toBe(200);
-    await t.log.list({ unmatchedOnly: false, limit: 1, offset: 0 });
+    await t.log.list({ only: null, limit: 1, offset: 0 });
     const other = new Database(`${t.dir}/replyd.db`);
     other.exec("ALTER TABLE messages RENAME TO messages_away");
     expect((await t.handle(wxPost(textMsg("second", now), now))).status).toBe(200);

@@ -160,7 +160,7 @@ test("a follower whose search finds the queue full gets the fallback at once, lo
     const now = Math.floor(t.clock.now() / 1000);
     const reply = parseXml(await (await t.handle(wxPost(textMsg("anything at all", now), now))).text());
     expect(reply.Content).toBe("Sorry, I did not understand that. Send h for help.");
-    const [logged] = (await t.log.list({ unmatchedOnly: true, limit: 1, offset: 0 })).items;
+    const [logged] = (await t.log.list({ only: "unmatched", limit: 1, offset: 0 })).items;
     expect(logged).toMatchObject({ answer: "search_busy", unmatched: true, content: "anything at all" });
   } finally {
     t.close();

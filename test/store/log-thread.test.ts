@@ -16,15 +16,15 @@ test("two stores' logs are written by one thread, each message to its own store'
   const [a, b] = [openStore(ta.dir), openStore(tb.dir)];
   try {
     a.messages.add(entry("shop:1"));
-    expect((await a.messages.list({ unmatchedOnly: false, limit: 10, offset: 0 })).items.map((m) => m.msg_key)).toEqual(["shop:1"]);
+    expect((await a.messages.list({ only: null, limit: 10, offset: 0 })).items.map((m) => m.msg_key)).toEqual(["shop:1"]);
     b.messages.add(entry("blog:1"));
-    expect((await b.messages.list({ unmatchedOnly: false, limit: 10, offset: 0 })).items.map((m) => m.msg_key)).toEqual(["blog:1"]);
+    expect((await b.messages.list({ only: null, limit: 10, offset: 0 })).items.map((m) => m.msg_key)).toEqual(["blog:1"]);
     // The second store's writer started no thread of its own: both write through one worker. (The
     // process's thread count was read here once; other tests' threads ending meanwhile made it flaky.)
     const workerOf = (store: typeof a) => (store.messages as unknown as { writer: { channel: { worker: Worker | null } | null } }).writer.channel?.worker;
     expect(workerOf(a)).toBeInstanceOf(Worker);
     expect(workerOf(b)).toBe(workerOf(a));
-    expect((await a.messages.list({ unmatchedOnly: false, limit: 10, offset: 0 })).total).toBe(1);
+    expect((await a.messages.list({ only: null, limit: 10, offset: 0 })).total).toBe(1);
   } finally {
     a.close();
     b.close();
@@ -40,8 +40,8 @@ test("one store's database locked holds up no other store's log; its own batch i
   // Both writers' connections open before the lock is taken.
   a.messages.add(entry("shop:0"));
   b.messages.add(entry("blog:0"));
-  await a.messages.list({ unmatchedOnly: false, limit: 1, offset: 0 });
-  await b.messages.list({ unmatchedOnly: false, limit: 1, offset: 0 });
+  await a.messages.list({ only: null, limit: 1, offset: 0 });
+  await b.messages.list({ only: null, limit: 1, offset: 0 });
   const importing = new Database(`${ta.dir}/replyd.db`);
   try {
     importing.exec("PRAGMA busy_timeout = 5000");
@@ -56,9 +56,9 @@ test("one store's database locked holds up no other store's log; its own batch i
     a.messages.flush();
     await Bun.sleep(50); // shop's batch reaches the thread first, and finds its database locked
     b.messages.add(entry("blog:1"));
-    expect((await b.messages.list({ unmatchedOnly: false, limit: 10, offset: 0 })).total).toBe(2);
+    expect((await b.messages.list({ only: null, limit: 10, offset: 0 })).total).toBe(2);
     expect(released).toBe(false);
-    expect((await a.messages.list({ unmatchedOnly: false, limit: 10, offset: 0 })).total).toBe(2);
+    expect((await a.messages.list({ only: null, limit: 10, offset: 0 })).total).toBe(2);
     expect(released).toBe(true);
     expect(errors).toEqual([]);
   } finally {
@@ -77,7 +77,7 @@ test("a process that opened a data folder, logged a message and closed it exits 
     const { DataFolder } = await import(${JSON.stringify(join(import.meta.dir, "../../src/store/sqlite/data-folder.ts"))});
     const store = DataFolder.open(process.env.DIR, { clock: { now: () => Date.now(), monotonic: () => performance.now() }, keep: 5 });
     store.messages.add(${JSON.stringify(entry("shop:1"))});
-    const logged = (await store.messages.list({ unmatchedOnly: false, limit: 10, offset: 0 })).total;
+    const logged = (await store.messages.list({ only: null, limit: 10, offset: 0 })).total;
     store.close();
     console.log(JSON.stringify({ logged, onmessage: globalThis.onmessage === null ? null : typeof globalThis.onmessage }));
   `;

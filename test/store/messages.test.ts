@@ -24,10 +24,10 @@ test("queued log entries survive a clean close (what SIGTERM does)", async () =>
     store.messages.add(entry("m:2", T0, true));
     store.close();
     store = openStore(tmp.dir);
-    expect((await store.messages.list({ unmatchedOnly: false, limit: 10, offset: 0 })).items.map((m) => m.msg_key)).toEqual(["m:2", "m:1"]);
-    expect((await store.messages.list({ unmatchedOnly: true, limit: 10, offset: 0 })).total).toBe(1);
+    expect((await store.messages.list({ only: null, limit: 10, offset: 0 })).items.map((m) => m.msg_key)).toEqual(["m:2", "m:1"]);
+    expect((await store.messages.list({ only: "unmatched", limit: 10, offset: 0 })).total).toBe(1);
     // The callback hands over epoch ms; the writer thread stores the ISO time.
-    expect((await store.messages.list({ unmatchedOnly: false, limit: 1, offset: 1 })).items[0]?.received_at).toBe(new Date(T0).toISOString());
+    expect((await store.messages.list({ only: null, limit: 1, offset: 1 })).items[0]?.received_at).toBe(new Date(T0).toISOString());
     store.close();
   } finally {
     tmp.cleanup();
@@ -43,7 +43,7 @@ test("a message key is logged once; entries older than --log-days are pruned", a
     store.messages.add(entry("m:new", T0));
     store.messages.add(entry("m:new", T0));
     expect((await store.messages.prune(30, T0)).removed).toBe(1);
-    expect((await store.messages.list({ unmatchedOnly: false, limit: 10, offset: 0 })).items.map((m) => m.msg_key)).toEqual(["m:new"]);
+    expect((await store.messages.list({ only: null, limit: 10, offset: 0 })).items.map((m) => m.msg_key)).toEqual(["m:new"]);
     store.close();
   } finally {
     tmp.cleanup();
@@ -60,7 +60,7 @@ test("the writer thread waits out another connection's write lock; reading the l
     await Bun.sleep(300); // the writer is stuck behind the lock meanwhile
     other.exec("COMMIT");
     other.close();
-    expect((await store.messages.list({ unmatchedOnly: false, limit: 1, offset: 0 })).total).toBe(600);
+    expect((await store.messages.list({ only: null, limit: 1, offset: 0 })).total).toBe(600);
     store.close();
   } finally {
     tmp.cleanup();
@@ -83,7 +83,7 @@ test("a batch that fails is reported once, kept, and committed when the cause is
     expect(errors[0]).toContain("no such table");
     other.exec("ALTER TABLE messages_away RENAME TO messages");
     other.close();
-    expect((await store.messages.list({ unmatchedOnly: false, limit: 10, offset: 0 })).items.map((m) => m.msg_key)).toEqual(["m:during", "m:before"]);
+    expect((await store.messages.list({ only: null, limit: 10, offset: 0 })).items.map((m) => m.msg_key)).toEqual(["m:during", "m:before"]);
     store.close();
   } finally {
     tmp.cleanup();
@@ -103,7 +103,7 @@ test("a writer thread that dies is replaced and given the batches it had not con
     for (let i = 300; i < 400; i++) store.messages.add(entry(`m:${i}`, T0));
     await Bun.sleep(200);
     expect(errors.some((e) => e.includes("restarting"))).toBe(true);
-    expect((await store.messages.list({ unmatchedOnly: false, limit: 1, offset: 0 })).total).toBe(400);
+    expect((await store.messages.list({ only: null, limit: 1, offset: 0 })).total).toBe(400);
     store.close();
   } finally {
     tmp.cleanup();
@@ -118,7 +118,7 @@ test("a message whose time cannot be formatted is logged with the write time, an
     store.messages.add(entry("m:nan", Number.NaN));
     store.messages.add(entry("m:far", 1e20));
     store.messages.add(entry("m:next", T0));
-    const items = (await store.messages.list({ unmatchedOnly: false, limit: 10, offset: 0 })).items;
+    const items = (await store.messages.list({ only: null, limit: 10, offset: 0 })).items;
     expect(items.map((m) => m.msg_key)).toEqual(["m:next", "m:far", "m:nan"]);
     for (const m of items.slice(1)) expect(Date.parse(m.received_at)).toBeGreaterThan(Date.parse("2020-01-01T00:00:00Z"));
     store.close();
@@ -136,7 +136,7 @@ test("a row the database refuses is dropped and reported once; the rest of its b
     // Not something the callback sends (content is text), but a row like it must not wedge the log.
     store.messages.add({ ...entry("m:2", T0), content: { text: "x" } as unknown as string });
     store.messages.add(entry("m:3", T0));
-    expect((await store.messages.list({ unmatchedOnly: false, limit: 10, offset: 0 })).items.map((m) => m.msg_key)).toEqual(["m:3", "m:1"]);
+    expect((await store.messages.list({ only: null, limit: 10, offset: 0 })).items.map((m) => m.msg_key)).toEqual(["m:3", "m:1"]);
     // The report comes back from the writer thread as an event.
     for (let i = 0; i < 200 && !errors.length; i++) await Bun.sleep(10);
     store.close();
@@ -165,7 +165,7 @@ test("closing while the log cannot be written keeps the messages in a spill file
     const errors: string[] = [];
     store = openStore(tmp.dir, { logError: (m) => errors.push(m) });
     expect(errors.some((e) => e.includes("logged 5 follower messages"))).toBe(true);
-    expect((await store.messages.list({ unmatchedOnly: false, limit: 10, offset: 0 })).total).toBe(6);
+    expect((await store.messages.list({ only: null, limit: 10, offset: 0 })).total).toBe(6);
     expect(readdirSync(tmp.dir).filter((n) => n.startsWith("messages-unwritten-"))).toEqual([]);
     store.close();
   } finally {
@@ -187,7 +187,7 @@ test("a spill file kept by a version that logged no reply time or margin is logg
     const errors: string[] = [];
     store = openStore(tmp.dir, { logError: (m) => errors.push(m) });
     expect(errors.some((e) => e.includes("logged 2 follower messages"))).toBe(true);
-    const items = (await store.messages.list({ unmatchedOnly: false, limit: 10, offset: 0 })).items;
+    const items = (await store.messages.list({ only: null, limit: 10, offset: 0 })).items;
     expect(items.map((m) => [m.msg_key, m.answer, m.unmatched, m.reply_ms, m.margin])).toEqual([
       ["m:old2", "code", false, null, null],
       ["m:old1", "fallback", true, null, null],
@@ -228,7 +228,7 @@ test("a writer that cannot open the log keeps its batches and retries, instead o
     await Bun.sleep(300);
     other.exec("ALTER TABLE messages_away RENAME TO messages");
     other.close();
-    expect((await store.messages.list({ unmatchedOnly: false, limit: 10, offset: 0 })).items.map((m) => m.msg_key)).toEqual(["m:early"]);
+    expect((await store.messages.list({ only: null, limit: 10, offset: 0 })).items.map((m) => m.msg_key)).toEqual(["m:early"]);
     store.close();
   } finally {
     tmp.cleanup();

@@ -47,7 +47,7 @@ test("a version-5 message log is migrated in place: its messages are follower me
     );
     db.close();
     const store = openStore(tmp.dir);
-    const page = await store.messages.list({ unmatchedOnly: true, limit: 10, offset: 0 });
+    const page = await store.messages.list({ only: "unmatched", limit: 10, offset: 0 });
     expect(page.items[0]).toMatchObject({ from_user: "o_old", direction: "in", sent_by: null, reply_to: null, answered_at: null });
     // T0 is an hour after the message: the window is open, nothing sent yet.
     expect(store.replies.window("o_old", Date.parse("2026-11-21T10:00:00.000Z"))).toMatchObject({ open: true, sent: 0, left: 5 });

@@ -41,7 +41,7 @@ test("database stopped: messages wait, health can count them, and all are writte
     await log.settled(15_000);
     expect(log.backlog).toEqual({ unwritten: 0, dropped: 2 });
     expect(log.lastError).toBeNull();
-    const { items } = await log.list({ unmatchedOnly: false, limit: 10, offset: 0 });
+    const { items } = await log.list({ only: null, limit: 10, offset: 0 });
     expect(items.map((m) => m.msg_key)).toEqual(["m:2", "m:1", "m:0", "m:before"]);
   } finally {
     await log.close(1000);
@@ -72,7 +72,7 @@ test("database stopped while messages keep coming: tried again on the backoff, n
     pg.resume();
     await log.settled(15_000);
     expect(infos).toEqual(["message log: the database takes messages again; writing the 20 that waited"]);
-    const { total } = await log.list({ unmatchedOnly: false, limit: 1, offset: 0 });
+    const { total } = await log.list({ only: null, limit: 1, offset: 0 });
     expect(total).toBeGreaterThanOrEqual(21);
   } finally {
     await log.close(1000);
@@ -98,8 +98,8 @@ test("two instances: a text compared with the follower's last question is not co
   }) as SQL;
   const log = new PgMessageLog(racing);
   const said = (key: string, at: number, content: string, answer: string) => ({ ...entry(key), from_user: "o_race", received_ms: T0 + at, content, answer, unmatched: answer === "fallback" });
-  const againOf = async (key: string) => (await log.list({ unmatchedOnly: false, limit: 20, offset: 0 })).items.find((m) => m.msg_key === key)?.again_of;
-  const seqOf = async (key: string) => (await log.list({ unmatchedOnly: false, limit: 20, offset: 0 })).items.find((m) => m.msg_key === key)?.seq;
+  const againOf = async (key: string) => (await log.list({ only: null, limit: 20, offset: 0 })).items.find((m) => m.msg_key === key)?.again_of;
+  const seqOf = async (key: string) => (await log.list({ only: null, limit: 20, offset: 0 })).items.find((m) => m.msg_key === key)?.seq;
   try {
     // Alone, the text asks the question again (a word of it again).
     other.add(said("r:q1", 0, "社保卡怎么补办", "answer:a1"));

@@ -4,6 +4,7 @@ import { SQL } from "bun";
 import { prepareDatabase } from "../../src/store/postgres/connect.ts";
 import { redactUrl } from "../../src/store/postgres/url.ts";
 import { PG_SCHEMA_VERSION } from "../../src/store/postgres/schema.ts";
+import { LISTED } from "../../src/store/follower-log.ts";
 import { startPostgres, type Postgres } from "../pg.ts";
 
 let pg: Postgres;
@@ -63,4 +64,21 @@ test("a database URL is shown without its password", () => {
   expect(redactUrl("postgres://replyd:s3cret@db.internal:5432/replyd")).toBe("postgres://replyd:***@db.internal:5432/replyd");
   expect(redactUrl("postgres://db/replyd")).toBe("postgres://db/replyd");
   expect(redactUrl("not a url s3cret")).not.toContain("s3cret");
+});
+
+test("the questions answered with a list are read through their partial index (messages_lists), its predicate the one the log's query writes", async () => {
+  const { url } = await freshDb("lists");
+  const sql = new SQL(url);
+  try {
+    await prepareDatabase(sql, { now: new Date(), firstKey: false });
+    const plan = await sql.begin(async (tx) => {
+      // An empty table: the planner would read it whole; asked not to, it shows whether the index applies.
+      await tx`SET LOCAL enable_seqscan = off`;
+      const rows = (await tx.unsafe(`EXPLAIN SELECT * FROM messages WHERE ${LISTED.postgres} ORDER BY seq DESC LIMIT 50`)) as Record<string, string>[];
+      return rows.map((r) => r["QUERY PLAN"]).join("\n");
+    });
+    expect(plan).toContain("messages_lists");
+  } finally {
+    await sql.close();
+  }
 });

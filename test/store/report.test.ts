@@ -165,7 +165,7 @@ describe.each(STORES)("%s", (kind) => {
       ["m:a2", "m:a1"],
     ]);
     expect(f.kinds.reduce((s, k) => s + k.again, 0)).toBe(3);
-    const logged = (await t.log.list({ unmatchedOnly: false, limit: 20, offset: 0 })).items;
+    const logged = (await t.log.list({ only: null, limit: 20, offset: 0 })).items;
     const seqOf = (key: string) => logged.find((m) => m.msg_key === key)?.seq;
     expect(logged.find((m) => m.msg_key === "m:a2")?.again_of).toBe(seqOf("m:a1") as number);
     expect(logged.filter((m) => m.again_of !== null).map((m) => m.msg_key)).toEqual(["m:d3", "m:b3", "m:a2"]);

@@ -62,10 +62,11 @@ async function generatedInbox(c: CommandContext): Promise<void> {
 
 export async function inbox(c: CommandContext): Promise<void> {
   if (c.flags.ai) {
-    if (c.flags.all) throw usage("inbox --ai lists the model's calls; --all lists the message log: one or the other");
+    if (c.flags.all || c.flags.lists) throw usage(`inbox --ai lists the model's calls; --${c.flags.all ? "all lists the message log" : "lists the questions answered with a list"}: one or the other`);
     return generatedInbox(c);
   }
-  const fields: Param[] = [["inbox", c.flags.all ? "all" : "unmatched"], ...c.paging()];
+  if (c.flags.all && c.flags.lists) throw usage("inbox --all lists every message; --lists the questions answered with a list: one or the other");
+  const fields: Param[] = [["inbox", c.flags.all ? "all" : c.flags.lists ? "lists" : "unmatched"], ...c.paging()];
   const page = await c.client().call<{ items: Entry[]; total: number; reply_limit?: number; platform_configured?: boolean; account?: string | null }>({ method: "GET", path: "/api/cli", fields });
   const canSend = page.platform_configured !== false;
   // Nothing unmatched: because every message was answered, or because none has come yet (a new server, a callback not connected).
@@ -73,7 +74,7 @@ export async function inbox(c: CommandContext): Promise<void> {
   c.print(page, () => {
     if (!page.items.length && logged === 0) return "no follower messages logged yet: they arrive once the account's callback points here (docs/wechat.md)";
     if (!page.items.length && page.total) return `nothing on this page: ${page.total} in all (--offset past them)`;
-    if (!page.items.length) return c.flags.all ? "no messages logged" : "nothing unmatched: every follower message found an answer";
+    if (!page.items.length) return c.flags.all ? "no messages logged" : c.flags.lists ? "no question got a list: the ranking was sure of every one it answered (replyd inbox for those it answered with nothing)" : "nothing unmatched: every follower message found an answer";
     const rows = page.items.map((m) => [
       String(m.seq),
       m.received_at.slice(0, 19).replace("T", " "),
@@ -85,6 +86,7 @@ export async function inbox(c: CommandContext): Promise<void> {
     return [
       ...table([["SEQ", "RECEIVED", "FROM", "ANSWER", "REPLY", "TEXT"], ...rows], [{ right: true }, {}, { max: 28 }, { max: 44 }, { max: 40 }]),
       "",
+      ...(c.flags.lists ? ["", "the ranking was unsure of these: each got the articles listed (answers:FIRST,…), the first one leading; teach one to the article that answers it and it gets that article alone"] : []),
       `${page.items.length} of ${page.total}${page.account ? ` (account ${page.account})` : ""}; ${canSend ? 'answer one with: replyd reply <seq> "text" (or --article CODE)' : "no follower can be answered from here: the server has no AppSecret (serve --wx-secret)"}; teach its question to the article that answers it: replyd teach <seq> <article>`,
     ].join("\n");
   });
@@ -105,9 +107,9 @@ export const inboxCommand = defineCommand({
   usage: "inbox",
   summary: "follower messages that matched nothing, newest first",
   description:
-    "Lists the follower messages nothing answered (or, with --all, every logged message, replies included), newest first, each with its number (SEQ) and whether the follower can still be answered (replyd reply SEQ …); replyd teach SEQ ARTICLE adds a follower's question to the article that answers it. With --ai, the calls to the model instead (serve --ai-url): each question, what became of the answer (reply, customer_service, pending, next_message, refused:<check>, failed:<kind>), its time and tokens, the articles it was given and cited.",
-  examples: ["replyd inbox", "replyd inbox --all --limit 200 --json", "replyd inbox --ai"],
-  options: [{ flags: "--all", help: "every logged message, not only the unmatched" }, { flags: "--ai", help: "the model's calls: questions, answers, outcomes, sources" }, ...PAGING],
+    "Lists the follower messages nothing answered (with --lists, the questions the ranking answered with a list of articles, unsure which answers — the first may not; with --all, every logged message, replies included), newest first, each with its number (SEQ) and whether the follower can still be answered (replyd reply SEQ …); replyd teach SEQ ARTICLE adds a follower's question to the article that answers it. With --ai, the calls to the model instead (serve --ai-url): each question, what became of the answer (reply, customer_service, pending, next_message, refused:<check>, failed:<kind>), its time and tokens, the articles it was given and cited.",
+  examples: ["replyd inbox", "replyd inbox --lists", "replyd inbox --all --limit 200 --json", "replyd inbox --ai"],
+  options: [{ flags: "--all", help: "every logged message, not only the unmatched" }, { flags: "--lists", help: "the questions the ranking answered with a list: unsure, to check and teach" }, { flags: "--ai", help: "the model's calls: questions, answers, outcomes, sources" }, ...PAGING],
   run: inbox,
 });
 

@@ -216,6 +216,10 @@ export const MIGRATIONS: readonly string[] = [
                   CASE WHEN answer GLOB 'followup:*' OR answer GLOB 'another:*' THEN substr(answer, instr(answer, ':') + 1) ELSE answer END AS answer
            FROM messages) GROUP BY 1, 2;
    INSERT INTO meta (key, value) SELECT 'log_details_since', strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE EXISTS (SELECT 1 FROM messages);`,
+
+  // The questions the ranking answered with a list, for replyd inbox --lists (issue 34 D; the
+  // predicate is follower-log.ts LISTED.sqlite, written the same for the planner to use it).
+  `CREATE INDEX messages_lists ON messages (seq) WHERE (answer GLOB 'answers:*' OR answer GLOB 'followup:answers:*');`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

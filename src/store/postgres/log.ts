@@ -9,7 +9,7 @@
  * new messages are answered but counted as dropped, not kept (health shows both numbers).
  */
 import type { SQL } from "bun";
-import { MAX_UNWRITTEN, OPENING_EVENTS, type LoggedMessage, type NewMessage, REPLY_WINDOW_MS, type NewReply, type ReplyWindow, DEFAULT_REPLY_LIMIT, windowOf } from "../follower-log.ts";
+import { LISTED, MAX_UNWRITTEN, OPENING_EVENTS, type LoggedMessage, type NewMessage, REPLY_WINDOW_MS, type NewReply, type ReplyWindow, DEFAULT_REPLY_LIMIT, windowOf } from "../follower-log.ts";
 import { AGAIN_MS, asks, asksAbout, CHOSEN_KINDS, CLOSE_MARGIN, kindOf, periodOf, replyBucket } from "../log-kinds.ts";
 
 const BATCH = 2000;
@@ -207,9 +207,9 @@ export class PgMessageLog {
     }
   }
 
-  async list(opts: { unmatchedOnly: boolean; limit: number; offset: number }): Promise<{ items: (LoggedMessage & { seq: number })[]; total: number }> {
+  async list(opts: { only: "unmatched" | "lists" | null; limit: number; offset: number }): Promise<{ items: (LoggedMessage & { seq: number })[]; total: number }> {
     await this.settled();
-    const where = opts.unmatchedOnly ? "WHERE unmatched" : "";
+    const where = opts.only === "unmatched" ? "WHERE unmatched" : opts.only === "lists" ? `WHERE ${LISTED.postgres}` : "";
     const [{ n }] = (await this.sql.unsafe(`SELECT count(*)::int AS n FROM messages ${where}`)) as [{ n: number }];
     const rows = (await this.sql.unsafe(`SELECT *, seq::text AS seq, reply_to::text AS reply_to, again_of::text AS again_of FROM messages ${where} ORDER BY messages.seq DESC LIMIT $1 OFFSET $2`, [opts.limit, opts.offset])) as Row[];
     return { items: rows.map(entryOf), total: n };

@@ -2,7 +2,7 @@ import type { Database } from "bun:sqlite";
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { atomicWrite } from "../../base/fsutil.ts";
-import type { LoggedMessage, NewMessage } from "../follower-log.ts";
+import { LISTED, type LoggedMessage, type NewMessage } from "../follower-log.ts";
 import { periodOf } from "../log-kinds.ts";
 import { OLD_ROW_WIDTH, ROW_WIDTH } from "./log-rows.ts";
 import { entryOf, type MessageRow } from "./replies.ts";
@@ -118,10 +118,10 @@ export class MessageLog {
   }
 
   /** What was logged, newest first, once everything added so far is committed (awaited, never blocking). */
-  async list(opts: { unmatchedOnly: boolean; limit: number; offset: number }): Promise<{ items: (LoggedMessage & { seq: number })[]; total: number }> {
+  async list(opts: { only: "unmatched" | "lists" | null; limit: number; offset: number }): Promise<{ items: (LoggedMessage & { seq: number })[]; total: number }> {
     this.flush();
     await this.writer.settled();
-    const where = opts.unmatchedOnly ? "WHERE unmatched = 1" : "";
+    const where = opts.only === "unmatched" ? "WHERE unmatched = 1" : opts.only === "lists" ? `WHERE ${LISTED.sqlite}` : "";
     const total = (this.db.query(`SELECT count(*) AS n FROM messages ${where}`).get() as { n: number }).n;
     const rows = this.db.query(`SELECT * FROM messages ${where} ORDER BY seq DESC LIMIT ? OFFSET ?`).all(opts.limit, opts.offset) as MessageRow[];
     return { items: rows.map(entryOf), total };
