@@ -10,7 +10,7 @@ import { declaredName, type AppContext } from "./context.ts";
 import type { Fields } from "./fields.ts";
 import { answeredNow, offeredIn } from "./answered-now.ts";
 import type { LoggedMessage, ReplyWindow } from "../store/follower-log.ts";
-import { unprefixed } from "../store/log-kinds.ts";
+import { readingPrefix, unprefixed } from "../store/log-kinds.ts";
 
 /** "Another" messages of a page whose question is looked up (each a few reads of the log). */
 const ANOTHERS_NAMED = 50;
@@ -45,7 +45,11 @@ export async function inbox(ctx: AppContext, f: Fields) {
     // Not an article the follower turned down: the first offered now, one of those offered then.
     const since = asked ? (now !== undefined && !offeredIn(asked.answer).includes(offeredIn(now)[0] as string) ? now : undefined) : m.content ? answered.get(m.content) : undefined;
     // A list's question answered as it was is not news: only what changed since (taught, a rule, articles edited).
-    if (since !== undefined && !asked && since === unprefixed(m.answer)) return { ...m, reply_window: windows.get(m.from_user) };
+    // Nor what the ranking makes of a follow-up's words alone: it was read with the question before,
+    // as answeredNow does not read it — only a rule, which reads no conversation, is said (a review:
+    // 周末呢 after 营业到几点 had said "→ now answers:parking,vouchers", nothing changed).
+    const unchanged = since !== undefined && !asked && (since === unprefixed(m.answer) || (readingPrefix(m.answer) === "followup:" && !since.startsWith("rule:")));
+    if (unchanged) return { ...m, reply_window: windows.get(m.from_user) };
     return { ...m, reply_window: windows.get(m.from_user), ...(since ? { answered_now: since } : {}), ...(asked !== undefined ? { asked_of: asked.seq } : {}) };
   });
   // Without the platform (no AppSecret) nothing can be sent: the windows say when it could be, not that it can.

@@ -12,6 +12,7 @@ import { followUpOnly, frameOnly } from "./teach-leaning.ts";
 import { asksOfItAlone } from "../ranking/cues.ts";
 import { tagShadowed } from "../wechat/answering/lists.ts";
 import { declaredName, type AppContext } from "./context.ts";
+import { namedItems, type Dropped } from "../store/writer.ts";
 
 export function ruleWarnings(ctx: AppContext, rules: readonly Rule[] = ctx.read.content.rules()): string[] {
   if (!rules.length) return [];
@@ -202,4 +203,17 @@ function tellsToSend(text: string, code: string): boolean {
   // Standing alone: not part of a time, a date or a figure (营业时间9:00-17:00, 9~17点, 9-18点, 6月25日, 3.5元,
   // 3公里, 40家门店); a range of codes' ends are ("回复1-6").
   return (/\d/.test(code) || code.length >= 3) && new RegExp(TOLD, "iu").test(text) && new RegExp(`(?<![a-z0-9]|\\d[:.：~～]|月)${escaped}(?![a-z0-9]|[:.：~～]\\d|[-－]\\d+\\s*[点點时時:：]|\\s*[点點时時]|月\\d|${UNIT})`, "iu").test(text);
+}
+
+/**
+ * The articles an import kept questions of that their records do not list (store/writer.ts
+ * ImportOptions): taught on the server, as a rule, which the file does not know. A warning, so that
+ * a client before 0.2.26 — which asks nothing of it, knows no `questions_kept` and prints the
+ * warnings — says it too: its operator expects a record's list to replace the article's.
+ */
+export function keptQuestionsWarnings(kept: Dropped | undefined): string[] {
+  if (!kept?.count) return [];
+  return [
+    `${kept.count} of the updated kept questions ${kept.count === 1 ? "its record does" : "their records do"} not list (${namedItems(kept)}), after the file's: taught on the server (replyd teach, questions+=)? put them in the file; to drop them, replyd set ID "questions-=…", or import with --replace-questions (replyd 0.2.26 on)`,
+  ];
 }

@@ -34,12 +34,16 @@ export interface LoggedMessage {
 /** A message as the callback hands it to the log: the time is epoch ms, formatted by the writer thread; what follows it is decided there. */
 /**
  * A follower's question the ranking answered with a list — unsure which article answers it: its
- * answer is answers:… (followup:answers:… read with the question before). Not the list a "换一个"
- * got (another:answers:…): its question is the one before. The stores' partial indexes
- * messages_lists hold these (store/model/db.ts, postgres/schema.ts), so that replyd inbox --lists
- * reads no more of the log than it shows.
+ * answer is answers:… (followup:answers:… read with the question before) —, and a "换一个" that got
+ * more articles (another:answers:…, another:answer:…): the follower turning down what a question
+ * got, a list or one article sent alone, whose question the inbox names beside it (asked_of). The
+ * stores' partial indexes messages_lists hold these (store/model/db.ts, postgres/schema.ts), so that
+ * replyd inbox --lists reads no more of the log than it shows.
  */
-export const LISTED = { sqlite: "(answer GLOB 'answers:*' OR answer GLOB 'followup:answers:*')", postgres: "(answer LIKE 'answers:%' OR answer LIKE 'followup:answers:%')" } as const;
+export const LISTED = {
+  sqlite: "(answer GLOB 'answers:*' OR answer GLOB 'followup:answers:*' OR answer GLOB 'another:answer*')",
+  postgres: "(answer LIKE 'answers:%' OR answer LIKE 'followup:answers:%' OR answer LIKE 'another:answer%')",
+} as const;
 
 export interface NewMessage extends Omit<LoggedMessage, "received_at" | "direction" | "sent_by" | "reply_to" | "answered_at" | "reply_ms" | "margin" | "again_of"> {
   received_ms: number;

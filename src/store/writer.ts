@@ -104,6 +104,16 @@ export function countLost(d: Dropped, id: string, lost: readonly string[]): void
   }
 }
 
+/** What countLost() recorded, for a person: `id: "a", "b" and 2 more; id2: …; and 3 more` (an id alone from a server before 0.2.24). */
+export function namedItems(d: Pick<Dropped, "count" | "ids"> & Partial<Pick<Dropped, "lost" | "more">>): string {
+  const named = d.ids.map((id, i) => {
+    const items = d.lost?.[i] ?? [];
+    const more = d.more?.[i] ?? 0;
+    return items.length ? `${id}: ${items.map((x) => JSON.stringify(x)).join(", ")}${more > 0 ? ` and ${more} more` : ""}` : id;
+  });
+  return named.join("; ") + (d.count > d.ids.length ? `; and ${d.count - d.ids.length} more` : "");
+}
+
 /**
  * Of the updated, articles whose record lists a taught field without some items the article held:
  * how many, the first DROPPED_NAMED ids, and what each of those lost (`lost[i]` of `ids[i]`, its

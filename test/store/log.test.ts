@@ -44,7 +44,7 @@ describe.each(STORES)("%s", (kind) => {
     expect((await t.log.list({ only: null, limit: 1, offset: 1 })).items.map((m) => m.msg_key)).toEqual(["m:1"]);
   });
 
-  test("the questions the ranking answered with a list, apart: read with the question before too, not a 换一个's next list, not an article alone", async () => {
+  test("the questions the ranking answered with a list, apart: read with the question before too, and a 换一个 that got more; not an article alone, nor a 换一个 that got nothing (unmatched)", async () => {
     t.log.add(entry("l:1", T0, { answer: "answers:a,b" }));
     t.log.add(entry("l:2", T0 + 1, { answer: "followup:answers:c,d,e" }));
     t.log.add(entry("l:3", T0 + 2, { answer: "another:answers:f,g" }));
@@ -52,9 +52,11 @@ describe.each(STORES)("%s", (kind) => {
     t.log.add(entry("l:5", T0 + 4, { answer: "followup:answer:b" }));
     t.log.add(entry("l:6", T0 + 5, { unmatched: true, answer: "fallback:a,b" }));
     t.log.add(entry("l:7", T0 + 6, { answer: "rule:answers" }));
+    t.log.add(entry("l:8", T0 + 7, { answer: "another:answer:h" }));
+    t.log.add(entry("l:9", T0 + 8, { unmatched: true, answer: "another:not_found" }));
     const lists = await t.log.list({ only: "lists", limit: 10, offset: 0 });
-    expect({ total: lists.total, keys: lists.items.map((m) => m.msg_key) }).toEqual({ total: 2, keys: ["l:2", "l:1"] });
-    expect((await t.log.list({ only: "lists", limit: 1, offset: 1 })).items.map((m) => m.msg_key)).toEqual(["l:1"]);
+    expect({ total: lists.total, keys: lists.items.map((m) => m.msg_key) }).toEqual({ total: 4, keys: ["l:8", "l:3", "l:2", "l:1"] });
+    expect((await t.log.list({ only: "lists", limit: 1, offset: 3 })).items.map((m) => m.msg_key)).toEqual(["l:1"]);
   });
 
   test("the newest messages, uncounted: the last ones added, newest first, the unmatched among them, at most the limit", async () => {

@@ -1,5 +1,5 @@
 import type { BulkDocument } from "../../doc/document.ts";
-import type { ImportResult as StoredImport } from "../../store/writer.ts";
+import { namedItems, type ImportResult as StoredImport } from "../../store/writer.ts";
 import { defineCommand } from "../command.ts";
 import type { CommandContext } from "../context.ts";
 import { CLIError, usage } from "../errors.ts";
@@ -43,16 +43,29 @@ export async function importCmd(c: CommandContext): Promise<void> {
       if (other) await confirm(c, `Merge ${file} (${held(doc)}) into ${where}? It${whose}.`, `${file}${whose}: merging it into ${where}`, "import cancelled; nothing was changed");
     }
     const r = await asRead(() =>
-      namingFile(file, () =>
+      olderServer(replace, () => namingFile(file, () =>
         client.call<ImportResult & { mode: string }>(
           { method: "POST", path: "/api/cli", fields: [["mode", mode], ...(replace ? [["questions", "replace"] as [string, string]] : [])], files: [{ name: "json", filename: f.name, file: f, type: "application/json" }] },
           "upload",
         ),
-      ),
+      )),
     );
     c.print(r, () => importReport(file, mode, doc, r, client.config.account, replace));
   } finally {
     f.close();
+  }
+}
+
+/**
+ * A server before 0.2.26 refuses the field --replace-questions sends: said as what it is — and that
+ * such a server replaces a record's questions in a plain import already (a review).
+ */
+export async function olderServer<T>(replace: boolean, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (e) {
+    if (!replace || !(e instanceof CLIError) || e.code !== "unknown_field" || !/\bquestions\b/.test(e.message)) throw e;
+    throw new CLIError(e.code, "the server is older than replyd 0.2.26, which knows --replace-questions: leave it out — a server before 0.2.26 replaces an article's questions with a record's in any import (the report names what each article lost)", e.exitCode);
   }
 }
 
@@ -115,30 +128,14 @@ function droppedLine(field: "keywords" | "questions", d: ImportResult["keywords_
   return `${d.count} of the updated lost ${field} ${d.count === 1 ? "it" : "they"} held (${namedItems(d)}): ${d.count === 1 ? "its record lists" : "their records list"} others — if they were added on the server (${how}), put them in the file too, or leave "${field}" out of its records: a record without it keeps the article's${replaced ? "; an import without --replace-questions keeps them after the file's" : ""}`;
 }
 
-/** "id: "a", "b" and 2 more; id2: …; and 3 more": what each named article lost or kept. */
-function namedItems(d: ImportResult["keywords_dropped"]): string {
-  const named = d.ids.map((id, i) => {
-    const items = d.lost?.[i] ?? [];
-    const more = d.more?.[i] ?? 0;
-    return items.length ? `${id}: ${items.map((x) => JSON.stringify(x)).join(", ")}${more > 0 ? ` and ${more} more` : ""}` : id;
-  });
-  return named.join("; ") + (d.count > d.ids.length ? `; and ${d.count - d.ids.length} more` : "");
-}
-
 /**
- * Questions the articles held that their records do not list, kept after the file's (a server of
- * 0.2.26 on, without --replace-questions): said, so the file can be brought level; and those past
- * the fifty an article may hold, which did not fit.
+ * A server of 0.2.26 on keeps the questions records do not list after the file's, and says which
+ * among its warnings (a client before it prints those too: server/write-warnings.ts); what is said
+ * here is what did not fit under the fifty an article may hold.
  */
-function keptLines(r: ImportResult): string[] {
-  const kept = r.questions_kept;
+function pastFiftyLine(r: ImportResult): string[] {
   const lost = r.questions_dropped;
-  return [
-    ...(kept?.count
-      ? [`${kept.count} of the updated kept questions ${kept.count === 1 ? "its record does" : "their records do"} not list (${namedItems(kept)}), after the file's: taught on the server (replyd teach, questions+=)? put them in the file; to drop them, replyd set ID "questions-=…" or import --replace-questions`]
-      : []),
-    ...(lost?.count ? [`${lost.count} of the updated lost questions past the ${QUESTIONS_MAX} an article may hold (${namedItems(lost)}): the file's come first — put the ones to keep in the file in place of others`] : []),
-  ];
+  return lost?.count ? [`${lost.count} of the updated lost questions past the ${QUESTIONS_MAX} an article may hold (${namedItems(lost)}): the file's come first — put the ones to keep in the file in place of others`] : [];
 }
 
 /** What an import did, for each section the document held (a rules-only document reports its rules). */
@@ -162,8 +159,8 @@ function importReport(file: string, mode: string, doc: BulkDocument, r: ImportRe
     ...(r.undeleted ? [`${r.undeleted} of the updated${r.undeleted_ids?.length ? ` (${namedList(r.undeleted_ids, r.undeleted)})` : ""} ${r.undeleted === 1 ? "was" : "were"} deleted and ${r.undeleted === 1 ? "is" : "are"} live again (${r.undeleted === 1 ? "its record says" : "their records say"} nothing of "deleted": replyd rm deletes again, "deleted": true in a record keeps it deleted)`] : []),
     ...(r.deleted_now ? [`${r.deleted_now} of the updated${r.deleted_now_ids?.length ? ` (${namedList(r.deleted_now_ids, r.deleted_now)})` : ""} ${r.deleted_now === 1 ? "is" : "are"} deleted now (${r.deleted_now === 1 ? "its record says" : "their records say"} "deleted": followers no longer get ${r.deleted_now === 1 ? "it" : "them"}; replyd set ID --undelete brings one back)`] : []),
     ...(r.keywords_dropped?.count ? [droppedLine("keywords", r.keywords_dropped)] : []),
-    // A server of 0.2.26 on keeps them unless --replace-questions, and says which (questions_kept).
-    ...(r.questions_kept && !replaced ? keptLines(r) : r.questions_dropped?.count ? [droppedLine("questions", r.questions_dropped, replaced)] : []),
+    // A server of 0.2.26 on keeps them unless --replace-questions, and its warnings say which (questions_kept).
+    ...(r.questions_kept && !replaced ? pastFiftyLine(r) : r.questions_dropped?.count ? [droppedLine("questions", r.questions_dropped, replaced)] : []),
     ...(r.tag_dropped?.count
       ? [`${r.tag_dropped.count} of the updated lost ${r.tag_dropped.count === 1 ? "its" : "their"} tag (${namedList(r.tag_dropped.ids, r.tag_dropped.count)}): ${r.tag_dropped.count === 1 ? "its record gives" : "their records give"} none, and the tag's list no longer shows ${r.tag_dropped.count === 1 ? "it" : "them"} — give "tag" (a sheet's 标签 column) in the file to keep ${r.tag_dropped.count === 1 ? "it" : "them"} listed`]
       : []),

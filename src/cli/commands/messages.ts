@@ -4,7 +4,7 @@ import type { StoredMedia } from "../../server/media.ts";
 import { formatBytes } from "../args.ts";
 import { isLoopback } from "../../base/loopback.ts";
 import type { CommandContext } from "../context.ts";
-import { usage } from "../errors.ts";
+import { CLIError, usage } from "../errors.ts";
 import { readLocal } from "../files.ts";
 import { type LoggedMessage, type ReplyWindow } from "../../store/follower-log.ts";
 import type { GeneratedEntry } from "../../store/generated-log.ts";
@@ -30,6 +30,12 @@ function replyState(m: Entry, canSend: boolean): string {
  */
 export const answerShown = (m: Pick<Entry, "answer" | "answered_now">): string =>
   m.answered_now ? `${m.answer.replace(/^((?:[a-z]+:)?(?:fallback|not_found)):.*$/, "$1")} → now ${m.answered_now}` : m.answer;
+
+/** A server before 0.2.26 knows no inbox of lists: its refusal said as what it is (a review); any other error as it is. */
+export function olderInbox(e: unknown): unknown {
+  if (!(e instanceof CLIError) || e.code !== "bad_request" || !/"inbox" must be/.test(e.message)) return e;
+  return new CLIError(e.code, "the server is older than replyd 0.2.26, which lists the questions answered with a list (inbox --lists): replyd inbox --all shows every message, with how it was answered", e.exitCode);
+}
 
 /** "换一个" names the question it asked another answer to: the one replyd teach SEQ teaches for it (a server before 0.2.12 names none). */
 const anotherOf = (m: Entry): string => (typeof m.asked_of === "number" ? ` (another answer to ${m.asked_of})` : "");
@@ -67,14 +73,19 @@ export async function inbox(c: CommandContext): Promise<void> {
   }
   if (c.flags.all && c.flags.lists) throw usage("inbox --all lists every message; --lists the questions answered with a list: one or the other");
   const fields: Param[] = [["inbox", c.flags.all ? "all" : c.flags.lists ? "lists" : "unmatched"], ...c.paging()];
-  const page = await c.client().call<{ items: Entry[]; total: number; reply_limit?: number; platform_configured?: boolean; account?: string | null }>({ method: "GET", path: "/api/cli", fields });
+  const page = await c
+    .client()
+    .call<{ items: Entry[]; total: number; reply_limit?: number; platform_configured?: boolean; account?: string | null }>({ method: "GET", path: "/api/cli", fields })
+    .catch((e: unknown) => {
+      throw c.flags.lists ? olderInbox(e) : e;
+    });
   const canSend = page.platform_configured !== false;
   // Nothing unmatched: because every message was answered, or because none has come yet (a new server, a callback not connected).
   const logged = page.total || c.flags.all || c.json ? null : (await c.client().call<{ total: number }>({ method: "GET", path: "/api/cli", fields: [["inbox", "all"], ["limit", "1"]] })).total;
   c.print(page, () => {
     if (!page.items.length && logged === 0) return "no follower messages logged yet: they arrive once the account's callback points here (docs/wechat.md)";
     if (!page.items.length && page.total) return `nothing on this page: ${page.total} in all (--offset past them)`;
-    if (!page.items.length) return c.flags.all ? "no messages logged" : c.flags.lists ? "no question got a list: the ranking was sure of every one it answered (replyd inbox for those it answered with nothing)" : "nothing unmatched: every follower message found an answer";
+    if (!page.items.length) return c.flags.all ? "no messages logged" : c.flags.lists ? "no question got a list, and no follower asked for another answer: the ranking was sure of every one it answered (replyd inbox for those it answered with nothing)" : "nothing unmatched: every follower message found an answer";
     const rows = page.items.map((m) => [
       String(m.seq),
       m.received_at.slice(0, 19).replace("T", " "),
@@ -86,7 +97,7 @@ export async function inbox(c: CommandContext): Promise<void> {
     return [
       ...table([["SEQ", "RECEIVED", "FROM", "ANSWER", "REPLY", "TEXT"], ...rows], [{ right: true }, {}, { max: 28 }, { max: 44 }, { max: 40 }]),
       "",
-      ...(c.flags.lists ? ["", "the ranking was unsure of these: each got the articles listed (answers:FIRST,…), the first one leading; teach one to the article that answers it and it gets that article alone"] : []),
+      ...(c.flags.lists ? ["", "the ranking was unsure of these: each got the articles listed (answers:FIRST,…), the first one leading; teach one to the article that answers it and it gets that article alone. A 换一个 / \"another\" (another answer to SEQ) turned down what that question got: teach the 换一个's SEQ to teach it"] : []),
       `${page.items.length} of ${page.total}${page.account ? ` (account ${page.account})` : ""}; ${canSend ? 'answer one with: replyd reply <seq> "text" (or --article CODE)' : "no follower can be answered from here: the server has no AppSecret (serve --wx-secret)"}; teach its question to the article that answers it: replyd teach <seq> <article>`,
     ].join("\n");
   });
@@ -107,9 +118,9 @@ export const inboxCommand = defineCommand({
   usage: "inbox",
   summary: "follower messages that matched nothing, newest first",
   description:
-    "Lists the follower messages nothing answered (with --lists, the questions the ranking answered with a list of articles, unsure which answers — the first may not; with --all, every logged message, replies included), newest first, each with its number (SEQ) and whether the follower can still be answered (replyd reply SEQ …); replyd teach SEQ ARTICLE adds a follower's question to the article that answers it. With --ai, the calls to the model instead (serve --ai-url): each question, what became of the answer (reply, customer_service, pending, next_message, refused:<check>, failed:<kind>), its time and tokens, the articles it was given and cited.",
+    "Lists the follower messages nothing answered (with --lists, the questions the ranking answered with a list of articles, unsure which answers — the first may not —, and each 换一个 / another that turned an answer down and got more; with --all, every logged message, replies included), newest first, each with its number (SEQ) and whether the follower can still be answered (replyd reply SEQ …); replyd teach SEQ ARTICLE adds a follower's question to the article that answers it. With --ai, the calls to the model instead (serve --ai-url): each question, what became of the answer (reply, customer_service, pending, next_message, refused:<check>, failed:<kind>), its time and tokens, the articles it was given and cited.",
   examples: ["replyd inbox", "replyd inbox --lists", "replyd inbox --all --limit 200 --json", "replyd inbox --ai"],
-  options: [{ flags: "--all", help: "every logged message, not only the unmatched" }, { flags: "--lists", help: "the questions the ranking answered with a list: unsure, to check and teach" }, { flags: "--ai", help: "the model's calls: questions, answers, outcomes, sources" }, ...PAGING],
+  options: [{ flags: "--all", help: "every logged message, not only the unmatched" }, { flags: "--lists", help: "the questions the ranking answered with a list, and the 换一个s that got more: to check and teach" }, { flags: "--ai", help: "the model's calls: questions, answers, outcomes, sources" }, ...PAGING],
   run: inbox,
 });
 

@@ -217,9 +217,9 @@ export const MIGRATIONS: readonly string[] = [
            FROM messages) GROUP BY 1, 2;
    INSERT INTO meta (key, value) SELECT 'log_details_since', strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE EXISTS (SELECT 1 FROM messages);`,
 
-  // The questions the ranking answered with a list, for replyd inbox --lists (issue 34 D; the
+  // The questions the ranking answered with a list, and the "换一个"s that got more, for replyd inbox --lists (issue 34 D; the
   // predicate is follower-log.ts LISTED.sqlite, written the same for the planner to use it).
-  `CREATE INDEX messages_lists ON messages (seq) WHERE (answer GLOB 'answers:*' OR answer GLOB 'followup:answers:*');`,
+  `CREATE INDEX messages_lists ON messages (seq) WHERE (answer GLOB 'answers:*' OR answer GLOB 'followup:answers:*' OR answer GLOB 'another:answer*');`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

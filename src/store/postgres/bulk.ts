@@ -134,7 +134,8 @@ export async function importDocumentPg(sql: SQL, doc: BulkDocument, mode: "merge
       deleted_now_ids: [],
       keywords_dropped: { count: 0, ids: [], lost: [], more: [] },
       questions_dropped: { count: 0, ids: [], lost: [], more: [] },
-      questions_kept: { count: 0, ids: [], lost: [], more: [] },
+      // Absent when the record's questions replace the article's: nothing is kept.
+      ...(opts.replaceQuestions ? {} : { questions_kept: { count: 0, ids: [], lost: [], more: [] } }),
       tag_dropped: { count: 0, ids: [] },
       description_dropped: { count: 0, ids: [] },
       total: articles?.count ?? 0,

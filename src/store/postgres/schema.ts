@@ -128,9 +128,9 @@ export const PG_MIGRATIONS: readonly string[] = [
    INSERT INTO meta (key, value) SELECT 'log_details_since', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') WHERE EXISTS (SELECT 1 FROM messages);`,
   // The one account a key reaches (issue 36 B: replyd keys add --account); null: every account.
   `ALTER TABLE admin_keys ADD COLUMN account text;`,
-  // The questions the ranking answered with a list, for replyd inbox --lists (issue 34 D; the
+  // The questions the ranking answered with a list, and the "换一个"s that got more, for replyd inbox --lists (issue 34 D; the
   // predicate is follower-log.ts LISTED.postgres, written the same for the planner to use it).
-  `CREATE INDEX messages_lists ON messages (seq) WHERE (answer LIKE 'answers:%' OR answer LIKE 'followup:answers:%');`,
+  `CREATE INDEX messages_lists ON messages (seq) WHERE (answer LIKE 'answers:%' OR answer LIKE 'followup:answers:%' OR answer LIKE 'another:answer%');`,
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

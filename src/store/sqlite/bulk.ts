@@ -80,7 +80,8 @@ export function importDocument(store: BulkTarget, doc: BulkDocument, mode: "merg
     deleted_now_ids: [],
     keywords_dropped: { count: 0, ids: [], lost: [], more: [] },
     questions_dropped: { count: 0, ids: [], lost: [], more: [] },
-    questions_kept: { count: 0, ids: [], lost: [], more: [] },
+    // Absent when the record's questions replace the article's: nothing is kept.
+    ...(opts.replaceQuestions ? {} : { questions_kept: { count: 0, ids: [], lost: [], more: [] } }),
     tag_dropped: { count: 0, ids: [] },
     description_dropped: { count: 0, ids: [] },
     total: count,

@@ -1,0 +1,60 @@
+/**
+ * `GET /api/cli?inbox=lists` (replyd inbox --lists): the questions the ranking answered with a list and
+ * the 换一个s that got more, with what each gets now only when that changed. Cases from a review.
+ */
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import { CONVERSATION } from "../../src/wechat/answering/conversation.ts";
+import { doc, testApp } from "../helpers.ts";
+import { TOKEN, wxPost } from "../wechat/helpers.ts";
+
+let t: Awaited<ReturnType<typeof testApp>>;
+beforeEach(async () => (t = await testApp({ wechat: { token: TOKEN } })));
+afterEach(() => t.close());
+const call: (typeof t)["call"] = (...a) => t.call(...a);
+const importDoc = async (articles: object[]) => {
+  const r = await call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: doc(articles, { matter: "articles" }) }] });
+  expect(r.status).toBe(200);
+};
+let msgIds = 5000;
+const xml = (content: string, from: string, msgId: string) =>
+  `<xml><ToUserName><![CDATA[gh_account]]></ToUserName><FromUserName><![CDATA[${from}]]></FromUserName><CreateTime>${Math.floor(t.clock.now() / 1000)}</CreateTime><MsgType><![CDATA[text]]></MsgType><Content><![CDATA[${content}]]></Content><MsgId>${msgId}</MsgId></xml>`;
+async function say(content: string, after = 1000) {
+  t.clock.advance(after);
+  const req = wxPost(xml(content, "o_follower", String(++msgIds)), Math.floor(t.clock.now() / 1000));
+  const at = new URL(req.url);
+  at.searchParams.set("openid", "o_follower");
+  return (await t.handle(new Request(at.href, { method: "POST", body: await req.text() }))).text();
+}
+type Entry = { seq: number; content: string; answer: string; answered_now?: string; asked_of?: number };
+const lists = async () => {
+  await t.log.settled();
+  return (await call("GET", "/api/cli", [["inbox", "lists"]])).data as { items: Entry[]; total: number };
+};
+const url = (id: string) => `https://example.com/${id}`;
+const HOURS = { id: "hours", title: "营业时间", url: url("hours"), body: "春熙路店每天11:00到次日2:00营业，东郊店11:00到23:00营业。全年无休，最后点单在打烊前半小时。" };
+const VOUCHERS = { id: "vouchers", title: "团购券使用规则", url: url("vouchers"), body: "代金券每桌最多使用2张。周末和法定节假日是否可用，请看券面说明。团购券不和会员价同时使用。" };
+const PARKING = { id: "parking", title: "停车说明", url: url("parking"), body: "春熙路店使用商场地下停车场，消费满200元免费停车2小时。周末车位紧张，建议坐地铁来。" };
+
+test("a follow-up answered with a list is listed as it was read, and says nothing of what its words alone get now: nothing changed", async () => {
+  await importDoc([HOURS, VOUCHERS, PARKING]);
+  await say("营业到几点");
+  await say("周末呢", CONVERSATION.windowMs - 1000);
+  const entry = (await lists()).items.find((m) => m.content === "周末呢");
+  expect(entry?.answer).toStartWith("followup:answers:hours,");
+  // Its words alone get a list led by another article; the follower, in conversation, did not.
+  expect((await call("GET", "/api/cli/ask", [["q", "周末呢"]])).data.choice).toBe("list");
+  expect(entry).not.toHaveProperty("answered_now");
+});
+
+test("a 换一个 after one article sent alone is listed, naming the question it turned down; the question's own entry is not (an article alone)", async () => {
+  const rooms = [1, 2, 3, 4, 5].map((i) => ({ id: `room${i}`, title: `包间${"甲乙丙丁戊"[i - 1]}`, url: url(`room${i}`), body: `包间可坐${6 + i}人，最低消费${500 + i * 100}元，需提前一天预订。`, ...(i === 1 ? { questions: ["包间怎么预订"] } : {}) }));
+  await importDoc([...rooms, HOURS]);
+  await say("包间怎么预订");
+  await say("换一个");
+  const page = await lists();
+  expect(page.items.map((m) => [m.content, m.answer.split(":").slice(0, 2).join(":")])).toEqual([["换一个", "another:answers"]]);
+  const all = (await call("GET", "/api/cli", [["inbox", "all"]])).data.items as Entry[];
+  const question = all.find((m) => m.content === "包间怎么预订") as Entry;
+  expect(question.answer).toBe("answer:room1");
+  expect(page.items[0]?.asked_of).toBe(question.seq);
+});
