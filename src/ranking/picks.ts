@@ -5,16 +5,32 @@
  */
 import { fold } from "./fold.ts";
 
-const NUMBERS: Record<string, number> = {
-  一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5,
-  first: 1, "1st": 1, second: 2, "2nd": 2, third: 3, "3rd": 3, fourth: 4, "4th": 4, fifth: 5, "5th": 5,
+const ORDINALS: Record<string, number> = {
+  first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10,
+  eleventh: 11, twelfth: 12, thirteenth: 13, fourteenth: 14, fifteenth: 15, sixteenth: 16, seventeenth: 17, eighteenth: 18, nineteenth: 19, twentieth: 20,
 };
+const HAN_DIGITS: Record<string, number> = { 一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9 };
 
-/** "第二个", "第2篇"; "2", "#2", "no. 2", "number 2", "option 2"; "the second (one)", "2nd". */
-const PICKS = [
-  /^(?:我要|要|看|选)?第([一二两三四五1-5])(?:个|篇|条|项)?(?:吧|呢|啊)?$/u,
-  /^(?:no |number |option |#)?([1-5])$/,
-  /^(?:i want |give me |show me |open )?(?:the )?(first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th)(?: one| article| link)?(?: please)?$/,
+/** 一 … 九十九 (十二, 二十, 二十三; 两 for 二) as a number, or null. */
+function hanNumber(s: string): number | null {
+  if (/^\d+$/.test(s)) return Number(s);
+  const m = /^([二两三四五六七八九])?(十)?([一二三四五六七八九])?$/u.exec(s);
+  if (!m || (!m[1] && !m[2] && !m[3])) return null;
+  // Without 十, one digit: 二 (the first group) or 一 (the last).
+  if (!m[2]) return m[1] && m[3] ? null : (HAN_DIGITS[(m[1] || m[3]) as string] as number);
+  return (m[1] ? (HAN_DIGITS[m[1]] as number) : 1) * 10 + (m[3] ? (HAN_DIGITS[m[3]] as number) : 0);
+}
+
+/**
+ * "第二个", "第2篇", "第十二条" (a tag's list holds up to a hundred entries: 第六个 had been ranked and got
+ * the fallback, 第7个 the article whose body held a 7 — a B&B's walkthrough); "2", "#2", "no. 2",
+ * "number 2", "option 2" (digits alone up to 5: a bare 7 is a code more often than a place); "the
+ * second (one)", "2nd", "the seventh", "12th".
+ */
+const PICKS: [RegExp, (m: string) => number | null][] = [
+  [/^(?:我要|要|看|选)?第([一二两三四五六七八九十]{1,3}|[1-9][0-9]?)(?:个|篇|条|项)?(?:吧|呢|啊)?$/u, hanNumber],
+  [/^(?:no |number |option |#)?([1-5])$/, (m) => Number(m)],
+  [/^(?:i want |give me |show me |open )?(?:the )?([a-z]+|[1-9][0-9]?(?:st|nd|rd|th))(?: one| article| link)?(?: please)?$/, (m) => ORDINALS[m] ?? (/^[1-9][0-9]?(?:st|nd|rd|th)$/.test(m) ? Number.parseInt(m, 10) : null)],
 ];
 
 /** The words a welcome text and a follower say "send this" with (回复3, "reply 3"), as a pattern's source. */
@@ -37,9 +53,10 @@ export const bareNumber = (text: string): boolean => /^[\s#＃]*[0-9０-９]+[\s
 /** The place (from 1) of the entry a message picks from a list, or null when it picks none. */
 export function picksEntry(text: string): number | null {
   const f = fold(text);
-  for (const re of PICKS) {
+  for (const [re, value] of PICKS) {
     const m = re.exec(f);
-    if (m) return NUMBERS[m[1] as string] ?? Number(m[1]);
+    const n = m ? value(m[1] as string) : null;
+    if (n !== null && n >= 1) return n;
   }
   return null;
 }

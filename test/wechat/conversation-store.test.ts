@@ -182,6 +182,10 @@ describe("what a message says about the reply before it", () => {
     expect(["换一个颜色可以吗", "another question about refunds"].some(asksAnother)).toBe(false);
     expect(["第二个", "第2篇", "2", "#2", "the second one", "2nd"].map(picksEntry)).toEqual([2, 2, 2, 2, 2, 2]);
     expect(["一个", "退款第二个", "6", "two of them"].map(picksEntry)).toEqual([null, null, null, null]);
+    // Past the fifth: a tag's list holds up to a hundred (第六个 had been ranked, 第7个 found a body's 7: a B&B's walkthrough).
+    expect(["第六个", "第七个", "第7个", "第十个", "第十二条", "第二十三篇", "第九十九个", "选第八个", "the seventh", "the 7th one", "12th", "sixth please"].map(picksEntry)).toEqual([6, 7, 7, 10, 12, 23, 99, 8, 7, 7, 12, 6]);
+    // Bare digits past 5 are codes more often than places; nor is a hundredth, a zeroth or a doubled 十 a place.
+    expect(["7", "第0个", "第一百个", "第十十个", "the one", "the next one", "the table"].map(picksEntry)).toEqual([null, null, null, null, null, null, null]);
     expect(["谢谢", "OK!", "thanks", "👍", "再问一下", "One more question:"].every(standsAlone)).toBe(true);
     // Anger or a thumbs down without a word is no courtesy: the follower is displeased (the fallback, the inbox).
     expect(["😡😡😡", "👎", "🤬", "😒😒"].filter(standsAlone)).toEqual([]);

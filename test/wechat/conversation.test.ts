@@ -372,6 +372,24 @@ test("第二个 after a tag's list picks its entry, one without a code too; a co
   expect(logged).toEqual(["tag", "pick:vouchers", "pick:parking", "code", "code", "pick:lamp", "tag", "pick:lamp", "tag", "code", "tag", "code", "another:not_found", "another:not_found"]);
 });
 
+test("第七个, 第7个, 'the seventh' after a tag's list of nine pick its seventh entry; past its end, nothing; a bare 7 is still a code", async () => {
+  const rooms = ["甲", "乙", "丙", "丁", "戊", "己", "庚", "辛", "壬"].map((n, i) => ({ id: `room${i + 1}`, code: `r${i + 1}`, tag: "fw", title: `${n}号房型介绍`, url: url(`room${i + 1}`), body: `${n}号房可住${i + 2}人。` }));
+  const seven = { id: "seven", code: "7", title: "停车和充电桩", url: url("seven"), body: "每家店都有免费停车位。" };
+  await importDoc([...rooms, seven]);
+  await say("fw");
+  expect((await say("第七个")).ids).toEqual(["room7"]);
+  await say("fw");
+  expect((await say("第7个")).ids).toEqual(["room7"]);
+  await say("fw");
+  expect((await say("the seventh")).ids).toEqual(["room7"]);
+  await say("fw");
+  expect((await say("第十个")).ids).toEqual([]);
+  await say("fw");
+  expect((await say("7")).ids).toEqual(["seven"]);
+  const logged = (await answers()).map((a: string[]) => a[1]);
+  expect(logged).toEqual(["tag", "pick:room7", "tag", "pick:room7", "tag", "pick:room7", "tag", "another:not_found", "tag", "code"]);
+});
+
 test("换一个 after an entry picked from a list, by place or by the code it shows, is its next entry, round to its start, each once; then the question's next articles as before", async () => {
   const lamp = { id: "lamp", code: "10", tag: "shop", title: "灯光秀", url: url("lamp"), body: "每晚八点灯光秀。" };
   await importDoc([{ ...HOURS, tag: "shop", code: "h1" }, { ...PARKING, tag: "shop" }, { ...VOUCHERS, tag: "shop", code: "3" }, lamp]);
