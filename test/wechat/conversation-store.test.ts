@@ -190,6 +190,10 @@ describe("what a message says about the reply before it", () => {
     // Anger or a thumbs down without a word is no courtesy: the follower is displeased (the fallback, the inbox).
     expect(["😡😡😡", "👎", "🤬", "😒😒"].filter(standsAlone)).toEqual([]);
     expect(standsAlone("谢谢，运费呢")).toBe(false);
+    // Thanked with an endearment (a theatre's walkthrough: the fallback, and the top of the report's questions nothing answered).
+    expect(["Thank you so much dear 😊", "thanks dear", "cheers pet", "thanks love", "thank you darling x", "thanks buddy", "hi hun"].filter((t) => !standsAlone(t))).toEqual([]);
+    // Never alone, nor in a question.
+    expect(["love", "pet", "buddy", "is my pet allowed", "thanks, can i bring my pet", "dear sir can i bring my pet"].filter(standsAlone)).toEqual([]);
     // Said again and again, and the greetings that ask whether anyone is there.
     expect(["在吗在吗？？？", "谢谢谢谢!", "ok ok", "嗯嗯嗯", "在不在", "有人吗"].every(standsAlone)).toBe(true);
     expect(["在吗 运费多少", "ok ok 运费呢", "不不"].some(standsAlone)).toBe(false);
