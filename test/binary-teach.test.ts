@@ -75,7 +75,7 @@ describe.each(["sqlite", "postgres"] as const)("%s", (kind) => {
     // The CMS's file, now listing a question of its own for the article: the taught one is kept after it, and said.
     writeFileSync(join(s.dir, "shop.json"), doc(SHOP.map((a) => (a.id === "returns" ? { ...a, questions: ["can I send it back"] } : a)), { matter: "articles" }));
     const again = s.client("import", "shop.json");
-    expect(again.out).toContain('warning: 1 of the updated kept questions its record does not list (returns: "I want my money back"), after the file\'s');
+    expect(again.out).toContain('warning: 1 article kept questions its record does not list (returns: "I want my money back"), after the file\'s');
     expect(JSON.parse(s.client("show", "returns", "--json").out).questions).toEqual(["can I send it back", "I want my money back"]);
     expect(await s.say("I want my money back")).toContain("Returns and refunds");
     // --as: the operator's phrasing of a message, read as a string (cac would make "0123" the number 123):

@@ -214,6 +214,6 @@ function tellsToSend(text: string, code: string): boolean {
 export function keptQuestionsWarnings(kept: Dropped | undefined): string[] {
   if (!kept?.count) return [];
   return [
-    `${kept.count} of the updated kept questions ${kept.count === 1 ? "its record does" : "their records do"} not list (${namedItems(kept)}), after the file's: taught on the server (replyd teach, questions+=)? put them in the file; to drop them, replyd set ID "questions-=…", or import with --replace-questions (replyd 0.2.26 on)`,
+    `${kept.count} article${kept.count === 1 ? "" : "s"} kept questions ${kept.count === 1 ? "its record does" : "their records do"} not list (${namedItems(kept)}), after the file's: taught on the server (replyd teach, questions+=), or taken out of the file since? to keep them, put them in the file; to drop them, replyd set ID "questions-=…", or import with --replace-questions (replyd 0.2.26 on)`,
   ];
 }

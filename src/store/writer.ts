@@ -164,7 +164,7 @@ export interface ImportResult {
    * those past the fifty an article may hold.
    */
   questions_dropped: Dropped;
-  /** Of the updated, articles that kept questions their record does not list, and which (`lost[i]`: kept): put them in the file, or import with replaceQuestions (absent from a server before 0.2.26). */
+  /** Articles that kept questions their record does not list, updated or not, and which (`lost[i]`: kept): put them in the file, or import with replaceQuestions (absent from a server before 0.2.26). */
   questions_kept?: Dropped;
   /**
    * Of the updated, articles that had a tag, or a description, their record gives none (a sheet

@@ -221,13 +221,14 @@ test("an import keeps questions taught on the server after the file's and names 
   expect((await cli("set", "c", "questions=How much??")).code).toBe(0);
   const same = await cli("import", "cms.json");
   expect(same.out).toContain("0 added, 1 updated (c), 2 unchanged of 3");
-  expect(same.out).not.toContain("kept questions");
+  // b unchanged, and said: its record does not list what it keeps (a question taken out of the file would stay).
+  expect(same.out).toContain('warning: 1 article kept questions its record does not list (b: "can I get my money back"), after the file\'s: taught on the server (replyd teach, questions+=), or taken out of the file since? to keep them, put them in the file; to drop them, replyd set ID "questions-=…", or import with --replace-questions (replyd 0.2.26 on)');
   expect((await cli("show", "b", "--json")).out).toContain("can I get my money back");
   // The CMS's file gains a question: b keeps the taught one after it, and the report says so.
   write(["how much", "what does it cost"]);
   const kept = await cli("import", "cms.json");
   // Said by the server among its warnings, so that a client before 0.2.26 says it too.
-  expect(kept.out).toContain('warning: 1 of the updated kept questions its record does not list (b: "can I get my money back"), after the file\'s: taught on the server (replyd teach, questions+=)? put them in the file; to drop them, replyd set ID "questions-=…", or import with --replace-questions (replyd 0.2.26 on)');
+  expect(kept.out).toContain('warning: 1 article kept questions its record does not list (b: "can I get my money back"), after the file\'s: taught on the server (replyd teach, questions+=), or taken out of the file since? to keep them, put them in the file; to drop them, replyd set ID "questions-=…", or import with --replace-questions (replyd 0.2.26 on)');
   expect(kept.out).not.toContain("lost questions");
   expect(JSON.parse((await cli("show", "b", "--json")).out).questions).toEqual(["how much", "what does it cost", "can I get my money back"]);
   // The file as the list, asked for.

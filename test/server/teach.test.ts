@@ -239,13 +239,14 @@ test("an import keeps what was taught when its records carry no questions (the C
   expect(await questions()).toEqual(["I want my money back"]);
   // A record listing none, or others: the taught one stays after the record's (the file does not know it).
   const none = edited.map((a) => (a.id === "returns" ? { ...a, questions: [] } : a));
-  expect(await importDoc({ matter: "articles" }, none)).toMatchObject({ updated: 0, unchanged: SHOP.length, questions_kept: { count: 0 }, questions_dropped: { count: 0 } });
+  // Unchanged, but said: the record does not list what the article keeps (a question taken out of the file stays).
+  expect(await importDoc({ matter: "articles" }, none)).toMatchObject({ updated: 0, unchanged: SHOP.length, questions_kept: { count: 1, ids: ["returns"], lost: [["I want my money back"]] }, questions_dropped: { count: 0 } });
   expect(await questions()).toEqual(["I want my money back"]);
   const others = edited.map((a) => (a.id === "returns" ? { ...a, questions: ["can I return it"] } : a));
   const keptImport = await importDoc({ matter: "articles" }, others);
   expect(keptImport).toMatchObject({ updated: 1, questions_kept: { count: 1, ids: ["returns"], lost: [["I want my money back"]] }, questions_dropped: { count: 0 } });
   // Said among the warnings too: a client before 0.2.26 prints those, and knows no questions_kept.
-  expect(keptImport.warnings).toContain('1 of the updated kept questions its record does not list (returns: "I want my money back"), after the file\'s: taught on the server (replyd teach, questions+=)? put them in the file; to drop them, replyd set ID "questions-=…", or import with --replace-questions (replyd 0.2.26 on)');
+  expect(keptImport.warnings).toContain('1 article kept questions its record does not list (returns: "I want my money back"), after the file\'s: taught on the server (replyd teach, questions+=), or taken out of the file since? to keep them, put them in the file; to drop them, replyd set ID "questions-=…", or import with --replace-questions (replyd 0.2.26 on)');
   expect(await questions()).toEqual(["can I return it", "I want my money back"]);
   // The file as the list, asked for: the taught one dropped and named; "questions": [] then clears.
   const replaced = await importDoc({ matter: "articles" }, others, [["questions", "replace"]]);
@@ -282,11 +283,11 @@ test("keywords and questions added on the server: kept by an import whose record
   expect(await keywords("payment")).toEqual([]);
   // Questions the same: a record listing others names the article; one holding them in another case and end punctuation does not.
   const withQuestions = withKeywords.map((a) => ({ ...a, keywords: [], questions: ["how long does it take"] }));
+  const cancelled = "I want my money back because the course was cancelled twice";
   await importDoc({ matter: "articles" }, withQuestions);
   for (const [id, q] of [["returns", "I want my money back because the course was cancelled twice"], ["delivery", "How long does it take??"]]) expect((await call("PUT", "/api/cli", [["id", id as string], ["questions", q as string], ["append", "questions"]])).status).toBe(200);
   expect((await call("PUT", "/api/cli", [["id", "password"], ["questions", "HOW LONG does it take?"]])).status).toBe(200);
-  const cancelled = "I want my money back because the course was cancelled twice";
-  expect(await importDoc({ matter: "articles" }, withQuestions)).toMatchObject({ updated: 1, updated_ids: ["password"], questions_kept: { count: 0 }, questions_dropped: { count: 0 } });
+  expect(await importDoc({ matter: "articles" }, withQuestions)).toMatchObject({ updated: 1, updated_ids: ["password"], questions_kept: { count: 1, ids: ["returns"], lost: [[cancelled]] }, questions_dropped: { count: 0 } });
   expect((await call("GET", "/api/cli", [["id", "returns"]])).data.questions).toEqual(["how long does it take", cancelled]);
   expect(await importDoc({ matter: "articles" }, withQuestions, [["questions", "replace"]])).toMatchObject({ updated: 1, updated_ids: ["returns"], questions_dropped: { count: 1, ids: ["returns"], lost: [[cancelled]], more: [0] } });
 });

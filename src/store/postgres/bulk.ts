@@ -97,11 +97,11 @@ async function mergeQuestions(tx: TransactionSQL): Promise<void> {
   }
 }
 
-/** The changed articles that kept questions their record does not list (mergeQuestions). */
+/** The articles that kept questions their record does not list (mergeQuestions), changed or not: a question taken out of the file stays, and is said. */
 async function questionsKept(tx: TransactionSQL): Promise<Dropped> {
   const out: Dropped = { count: 0, ids: [], lost: [], more: [] };
   for (let after = -1; ; ) {
-    const rows = (await tx`SELECT idx, id, kept FROM doc_in WHERE status = 'changed' AND kept IS NOT NULL AND idx > ${after} ORDER BY idx LIMIT 1000`) as { idx: number; id: string; kept: string }[];
+    const rows = (await tx`SELECT idx, id, kept FROM doc_in WHERE kept IS NOT NULL AND idx > ${after} ORDER BY idx LIMIT 1000`) as { idx: number; id: string; kept: string }[];
     for (const r of rows) countLost(out, r.id, JSON.parse(r.kept));
     if (rows.length < 1000) return out;
     after = (rows[rows.length - 1] as { idx: number }).idx;

@@ -124,6 +124,8 @@ export function importDocument(store: BulkTarget, doc: BulkDocument, mode: "merg
         // The article's questions the record does not list stay after its own (writer.ts ImportOptions).
         const merged = current && rec.questions !== undefined && !opts.replaceQuestions ? questionsMerged(current.questions, content.questions) : null;
         if (merged) content.questions = merged.questions;
+        // Said of an article the import leaves unchanged too: a question taken out of the file stays (a B&B's walkthrough had been told nothing).
+        if (merged?.kept.length && result.questions_kept) countLost(result.questions_kept, id, merged.kept);
         const takesCode = content.code !== null && !content.deleted;
         if (!current) {
           if (takesCode && existing) free(content.code as string, id);
@@ -142,7 +144,6 @@ export function importDocument(store: BulkTarget, doc: BulkDocument, mode: "merg
         if (keywordsLost.length) countLost(result.keywords_dropped, id, keywordsLost);
         const questionsLost = merged ? merged.lost : questionsLeftOut(current.questions, content.questions);
         if (questionsLost.length) countLost(result.questions_dropped, id, questionsLost);
-        if (merged?.kept.length && result.questions_kept) countLost(result.questions_kept, id, merged.kept);
         if (current.tag && !content.tag) countNamed(result.tag_dropped, id);
         if (current.description && !content.description) countNamed(result.description_dropped, id);
         if (current.deleted && !content.deleted && result.undeleted++ < NAMED_IN_REPORT) result.undeleted_ids.push(id);
