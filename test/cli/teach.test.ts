@@ -302,3 +302,36 @@ test("against a server before 0.2.26: --replace-questions' and --lists' refusals
   expect(inbox.message).toContain("the server is older than replyd 0.2.26, which lists the questions answered with a list (inbox --lists)");
   expect(olderInbox(other)).toBe(other);
 });
+
+test("teach of a message over 200 characters says so (not that the article is invalid); --as of it suggests no whole-message teach; a long message taught whole is noted as lending its story", async () => {
+  await cli("add", "id=refunds", "title=Exchanges and refunds", "url=https://shop.example/refunds", "body=Tickets can be exchanged up to 48 hours before the show for a fee of 2 per ticket.");
+  const long = "Good morning. I bought two tickets last Tuesday at the box office counter for my parents' anniversary, paid with my debit card, the lady was very helpful and said everything would arrive by email within the hour, but nothing has come through yet, I have checked my spam folder twice and asked my husband to look too, what should I do now please";
+  expect([...long].length).toBeGreaterThan(200);
+  await say(long);
+  let inbox = await cli("inbox", "--all");
+  for (let i = 0; i < 50 && !inbox.out.includes("Good morning. I bought"); i++) {
+    await Bun.sleep(20);
+    inbox = await cli("inbox", "--all");
+  }
+  const seq = JSON.parse((await cli("inbox", "--all", "--json")).out).items.find((m: { content: string }) => m.content === long).seq as number;
+  const whole = await cli("teach", String(seq), "refunds");
+  expect(whole.code).toBe(1);
+  expect(whole.err).toMatch(new RegExp(`^replyd: message ${seq} is \\d{3} characters and a question at most 200: give a shorter phrasing of it with replyd teach ${seq} refunds --as "…"`));
+  expect(whole.err).not.toContain("the article is invalid");
+  const as = await cli("teach", String(seq), "refunds", "--as", "not received the email with my tickets");
+  expect(as.code).toBe(0);
+  expect(as.out).toContain("the message is longer than a question may be (200 characters): to answer more of its words with this article, teach another short phrasing of them (--as \"…\")");
+  expect(as.out).not.toContain(`to answer them with this article too: replyd teach ${seq} refunds`);
+  expect(as.out).not.toContain("taught whole, a long message");
+  // A story under 200 characters taught whole: noted.
+  const story = "can i get a refund i booked the wrong night for my wife's birthday, we cant do saturday 12th now";
+  await say(story);
+  let seq2: number | undefined;
+  for (let i = 0; i < 50 && seq2 === undefined; i++) {
+    seq2 = JSON.parse((await cli("inbox", "--all", "--json")).out).items.find((m: { content: string }) => m.content === story)?.seq;
+    if (seq2 === undefined) await Bun.sleep(20);
+  }
+  const taught = await cli("teach", String(seq2), "refunds");
+  expect(taught.code).toBe(0);
+  expect(taught.out).toContain("note: taught whole, a long message lends all its words to this article");
+});

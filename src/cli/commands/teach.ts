@@ -6,10 +6,24 @@ import type { Article } from "../../article/article.ts";
 import type { SynonymGroup } from "../../doc/synonyms.ts";
 import { defineCommand } from "../command.ts";
 import type { CommandContext } from "../context.ts";
-import { usage } from "../errors.ts";
+import { CLIError, usage } from "../errors.ts";
+import { LIMITS } from "../../article/text-rules.ts";
 import { cutColumns } from "../table.ts";
 import { besideLines, movedLines, type ListedBeside } from "../moved-lines.ts";
 import { shellWord } from "../../base/shell-word.ts";
+
+/** Past this many characters, a message taught whole is said to lend its story's words too. */
+const LONG_TAUGHT = 80;
+
+/**
+ * A message over the length of a question, refused as an article's invalid field: said as what it is
+ * (the headline had said "the article is invalid" — a theatre's walkthrough).
+ */
+function tooLongSaid(e: unknown): unknown {
+  if (!(e instanceof CLIError) || e.code !== "invalid_article" || e.detailLines.length !== 1) return e;
+  const reason = /^\s*questions: (.+ is \d+ characters and a question at most \d+.*)$/.exec(e.detailLines[0] as string)?.[1];
+  return reason ? new CLIError(e.code, reason, e.exitCode) : e;
+}
 
 /** replyd teach SEQ ARTICLE: the text of inbox message SEQ becomes one of the article's questions. */
 export async function teach(c: CommandContext): Promise<void> {
@@ -18,7 +32,11 @@ export async function teach(c: CommandContext): Promise<void> {
   const as = c.str("--as");
   const fields: [string, string][] = [["inbox", seq], ["id", id], ...(as === undefined ? [] : [["as", as] as [string, string]])];
   const client = c.client();
-  const r = await client.call<{ seq: number; question: string; message: string; asked_of?: number; article: Article; moved?: { seq: number; text: string; was: string | null; alone?: boolean }[]; moved_count?: number; listed_beside?: ListedBeside[]; listed_beside_count?: number; message_now?: string | null; message_leans?: boolean; turned_down?: boolean }>({ method: "POST", path: "/api/cli/teach", fields });
+  const r = await client
+    .call<{ seq: number; question: string; message: string; asked_of?: number; article: Article; moved?: { seq: number; text: string; was: string | null; alone?: boolean }[]; moved_count?: number; listed_beside?: ListedBeside[]; listed_beside_count?: number; message_now?: string | null; message_leans?: boolean; turned_down?: boolean }>({ method: "POST", path: "/api/cli/teach", fields })
+    .catch((e: unknown) => {
+      throw tooLongSaid(e);
+    });
   const moved = r.moved ?? [];
   const movedCount = r.moved_count ?? moved.length;
   // answer:<id> or answers:<id>,… as logged; null: the fallback.
@@ -34,6 +52,11 @@ export async function teach(c: CommandContext): Promise<void> {
           : []),
       ...(r.turned_down ? [`note: this article was offered for it, and message ${r.seq} asked for another answer`] : []),
       `followers asking it get this article alone, and something close to it finds it first${r.article.deleted ? " once it is restored (it is deleted)" : ""}`,
+      // A whole message told with its story lends every word of it to the article (a theatre's walkthrough:
+      // "any ideas for my wifes birthday" got the refunds article after "can i get a refund i booked the wrong night for my wife's birthday…").
+      ...(as === undefined && [...r.question].length > LONG_TAUGHT
+        ? [`note: taught whole, a long message lends all its words to this article — questions sharing only its story's words may now find it; the need in a few words (replyd set ${r.article.id} questions-=… and --as "…") pulls only questions about it`]
+        : []),
       // With --as, the message's own words are the ranking's still: what they get, when not this article first.
       ...(ownWords !== undefined && ownWords[0] !== r.article.id
         ? [
@@ -41,7 +64,9 @@ export async function teach(c: CommandContext): Promise<void> {
             `message ${r.asked_of ?? r.seq}'s own words still get ${ownWords.length ? ownWords.join(", ") : "the fallback"}${
               r.message_leans
                 ? ": they make sense only after the question before them, which says what they ask of — the conversation answers them"
-                : `; to answer them with this article too: replyd teach ${r.asked_of ?? r.seq} ${r.article.id}`
+                : [...(r.message ?? "")].length > LIMITS.question
+                  ? `; the message is longer than a question may be (${LIMITS.question} characters): to answer more of its words with this article, teach another short phrasing of them (--as "…")`
+                  : `; to answer them with this article too: replyd teach ${r.asked_of ?? r.seq} ${r.article.id}`
             }`,
           ]
         : []),
