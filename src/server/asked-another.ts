@@ -8,6 +8,7 @@ import { asksAnother, asksForAnother } from "../ranking/another.ts";
 import { standsAlone } from "../ranking/courtesy.ts";
 import type { FollowerLog, LoggedMessage } from "../store/follower-log.ts";
 import { CONVERSATION } from "../wechat/answering/conversation.ts";
+import { unprefixed } from "../store/log-kinds.ts";
 
 type Entry = LoggedMessage & { seq: number };
 
@@ -26,10 +27,14 @@ export const asksAnotherIn = (e: Entry): boolean => {
   return t !== null && asksForAnother(t);
 };
 
-/** Said between questions as the conversation reads them (wechat/answering/reading.ts): another "another", thanks, a greeting. */
+/**
+ * Said between questions as the conversation reads them (wechat/answering/reading.ts): another
+ * "another", thanks, a greeting, or an entry picked from the list a question got ("2", 第二个: "none
+ * of these" after it is about that list — a theatre's walkthrough had been told to teach "2").
+ */
 const passedOver = (e: Entry): boolean => {
   const t = textOf(e);
-  return t !== null && (asksAnother(t) || standsAlone(t));
+  return t !== null && (asksAnother(t) || standsAlone(t) || unprefixed(e.answer).startsWith("pick:"));
 };
 
 /**

@@ -1010,3 +1010,23 @@ test("\"another\" with what is meant after it ('not that one, it came smashed') 
   const r = await call("POST", "/api/cli/teach", [["inbox", String(entry.seq)], ["id", "returns"]]);
   expect(r.data).toMatchObject({ taught: true, asked_of: question, question: "my order arrived broken what now" });
 });
+
+test("\"none of these\" after an entry picked from a list names the list's question, past the pick: teach teaches it", async () => {
+  const BIKES = [
+    { id: "rentals", title: "Bike rental", url: "https://bikes.example/rent", body: "Rent a city bike from 15 a day. A deposit of 100 is held on your card and released when the bike is back." },
+    { id: "cancel", title: "Cancelling a booking", url: "https://bikes.example/cancel", body: "Cancel up to 24 hours ahead and your deposit is refunded in full; later, half of the deposit is kept." },
+    { id: "hours", title: "Opening hours", url: "https://bikes.example/hours", body: "Monday to Saturday, 9 to 6." },
+  ];
+  await importDoc({ matter: "articles" }, BIKES);
+  await say("how much deposit");
+  const question = await newest();
+  await say("2");
+  await say("none of these");
+  const another = await newest();
+  const log = (await call("GET", "/api/cli", [["inbox", "all"], ["limit", "3"]])).data.items as { seq: number; answer: string; asked_of?: number }[];
+  // It got the list's next entry (a pick too), as "another" after a pick does.
+  expect(log.map((m) => m.answer.split(":")[0])).toEqual(["pick", "pick", "answers"]);
+  expect(log[0]).toMatchObject({ seq: another, asked_of: question });
+  const r = await call("POST", "/api/cli/teach", [["inbox", String(another)], ["id", "rentals"]]);
+  expect(r.data).toMatchObject({ taught: true, asked_of: question, question: "how much deposit" });
+});
