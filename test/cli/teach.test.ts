@@ -95,7 +95,12 @@ test("questions= given twice is one list, one a line in show; += adds to it, -= 
 
 test("the inbox's answer column shows what a mended entry gets now, the articles it was once considered against left out", () => {
   expect(answerShown({ answer: "fallback:api-key,client-download,permission", answered_now: "answer:api-key" })).toBe("fallback → now answer:api-key");
-  expect(answerShown({ answer: "followup:fallback:a,b", answered_now: "answers:a,b" })).toBe("followup:fallback → now answers:a,b");
+  expect(answerShown({ answer: "followup:fallback:a,b", answered_now: "answers:a,b" })).toBe("followup:fallback → now answers:a+1");
+  // A list beside "now": its first and how many more, so that the column shows what it gets now (it had been cut away).
+  expect(answerShown({ answer: "answers:latecomers,box-office,gallery", answered_now: "answer:exchanges" })).toBe("answers:latecomers+2 → now answer:exchanges");
+  expect(answerShown({ answer: "answers:checkin,cancel,idcard", answered_now: "answers:checkin,luggage" })).toBe("answers:checkin+2 → now answers:checkin+1");
+  // Without "now", the answer as logged.
+  expect(answerShown({ answer: "answers:a,b,c" })).toBe("answers:a,b,c");
   expect(answerShown({ answer: "fallback:api-key" })).toBe("fallback:api-key");
 });
 
