@@ -1030,3 +1030,17 @@ test("\"none of these\" after an entry picked from a list names the list's quest
   const r = await call("POST", "/api/cli/teach", [["inbox", String(another)], ["id", "rentals"]]);
   expect(r.data).toMatchObject({ taught: true, asked_of: question, question: "how much deposit" });
 });
+
+test("\"when is the next one\" after a question leans on it: read with it (not alone, sure, on another article's 'next to'), and teach refuses it", async () => {
+  await importDoc({ matter: "articles" }, [
+    { id: "captioned", title: "Captioned and audio-described performances", url: "https://theatre.example/access", body: "Captioned performances run once a month on a Thursday evening; audio-described ones on the following Saturday matinee." },
+    { id: "parking", title: "Parking", url: "https://theatre.example/parking", body: "Blue Badge holders can park in Market Place, next to our side entrance." },
+  ]);
+  await say("do you do captioned shows");
+  await say("when is the next one");
+  const seq = await newest();
+  const logged = (await call("GET", "/api/cli", [["inbox", "all"], ["limit", "1"]])).data.items[0] as { answer: string };
+  expect(logged.answer).toStartWith("followup:");
+  expect(logged.answer).not.toBe("answer:parking");
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "captioned"]])).error).toMatchObject({ code: "leans_on_before" });
+});

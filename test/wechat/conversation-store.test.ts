@@ -296,6 +296,9 @@ describe("what a message says about the reply before it", () => {
     // English: how much, how many, how long … alone or with a unit it counts in; not with what it asks of.
     expect(["how much?", "how long?", "how many days?", "how many minutes", "how far is it"].filter((t) => !leansOnBefore(t))).toEqual([]);
     expect(["how many branches", "how many days for a refund", "how much is parking"].filter(leansOnBefore)).toEqual([]);
+    // "One" standing for what was asked ("when is the next one" after captioned shows had been read alone and got the parking card, sure, on its "next to": a theatre's walkthrough).
+    expect(["when is the next one", "is there a later one", "what about the other ones", "the cheaper one?"].filter((t) => !leansOnBefore(t))).toEqual([]);
+    expect(["one ticket please", "is one enough", "can i bring one person", "next friday?", "when is the next show"].filter(leansOnBefore)).toEqual([]);
     // Ending on before or after, what it is before or after left to the question before ("how long
     // before" after the patch test: a salon's walkthrough, read alone and taught); not with its object.
     expect(["how long before", "how long before?", "can i swim after", "what do i do afterwards", "do i pay beforehand"].filter((t) => !leansOnBefore(t))).toEqual([]);
