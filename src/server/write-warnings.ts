@@ -108,13 +108,17 @@ export function deletedWarnings(ctx: AppContext, a: Pick<Article, "id" | "code" 
   if (a.code) {
     const texts = ctx.read.content.texts();
     for (const key of TOLD_TEXTS)
-      if (tellsToSend(texts[key] ?? "", a.code)) out.push(`the ${key} text tells followers to send "${a.code}", the code of ${a.id}: they now get ${whatTheyGet(a.code)} — edit the text (replyd import texts.json), or give the code to another article`);
+      if (tellsToSend(texts[key] ?? "", a.code)) out.push(`the ${key} text tells followers to send "${a.code}", the code of ${a.id}: they now get ${whatTheyGet(ctx, a.code)} — edit the text (replyd import texts.json), or give the code to another article`);
   }
   return out;
 }
 
 /** What a follower sending a code no article has gets (wechat.md §3): a number is no question — an article whose title or keywords hold it, else the not_found text; a word is ranked as one. */
-const whatTheyGet = (code: string) => (/^\d+$/.test(code.normalize("NFKC")) ? "the not_found text (your fallback's words while it is unwritten), or an article whose title or keywords hold the number" : "what the ranking finds for it, or the fallback");
+const whatTheyGet = (ctx: AppContext, code: string) =>
+  /^\d+$/.test(code.normalize("NFKC"))
+    ? // Said as it is: the not_found text once written (a B&B's operator had been told of the fallback's words after writing it).
+      `the not_found text${ctx.read.content.texts().not_found ? "" : " (your fallback's words while it is unwritten)"}, or an article whose title or keywords hold the number`
+    : "what the ranking finds for it, or the fallback";
 
 /** The welcome and help texts: what followers are told to send. */
 const TOLD_TEXTS = ["welcome", "help"] as const;
@@ -155,7 +159,7 @@ export function toldCodeWarnings(ctx: AppContext, before: ReadonlySet<string>): 
   for (const code of before)
     for (const key of TOLD_TEXTS)
       if (tellsToSend(texts[key] ?? "", code) && !ctx.read.articles.getLiveByCode(code))
-        out.push(`the ${key} text tells followers to send "${code}", and no article has that code now: they get ${whatTheyGet(code)} — edit the text (replyd import texts.json), or give the code to an article`);
+        out.push(`the ${key} text tells followers to send "${code}", and no article has that code now: they get ${whatTheyGet(ctx, code)} — edit the text (replyd import texts.json), or give the code to an article`);
   return out;
 }
 
@@ -171,7 +175,7 @@ export function deadToldCodes(ctx: AppContext): string[] {
   for (const key of TOLD_TEXTS) {
     const numbers = toldRuns(texts[key] ?? "").map((chars) => chars.join("")).filter((run) => /^\d{1,8}$/.test(run));
     for (const code of new Set(numbers))
-      if (!ctx.read.articles.getLiveByCode(code)) out.push(`the ${key} text tells followers to send "${code}", and no article has that code: they get ${whatTheyGet(code)} — edit the text, or give the code to an article`);
+      if (!ctx.read.articles.getLiveByCode(code)) out.push(`the ${key} text tells followers to send "${code}", and no article has that code: they get ${whatTheyGet(ctx, code)} — edit the text, or give the code to an article`);
   }
   return out;
 }

@@ -108,6 +108,12 @@ test("rm says what still points at the article: the rules answering with it or i
     'the welcome text tells followers to send "31", the code of a2: they now get the not_found text (your fallback\'s words while it is unwritten), or an article whose title or keywords hold the number — edit the text (replyd import texts.json), or give the code to another article',
     'the help text tells followers to send "31", the code of a2: they now get the not_found text (your fallback\'s words while it is unwritten), or an article whose title or keywords hold the number — edit the text (replyd import texts.json), or give the code to another article',
   ]);
+  // Once the not_found text is written, it is what they get: said as that (a B&B's walkthrough had been told of the fallback's words).
+  expect((await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: JSON.stringify({ format: "replyd/1", matter: "texts", texts: { ...texts, welcome: "回复 7 看活动", not_found: "没有找到，回复 h 看帮助" } }) }])).status).toBe(200);
+  await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: doc([article(7, { code: "7", tag: null })]) }]);
+  expect((await call("DELETE", "/api/cli", [["id", "a7"]])).data.warnings).toEqual([
+    'the welcome text tells followers to send "7", the code of a7: they now get the not_found text, or an article whose title or keywords hold the number — edit the text (replyd import texts.json), or give the code to another article',
+  ]);
   // a4 was the tag's last live article.
   expect((await call("DELETE", "/api/cli", [["id", "a4"]])).data.warnings).toEqual(['rule "news" answers with tag "news", which no live article carries: it answers nothing and is passed over']);
   // Nothing points at a5: no warnings; deleting an article again changes nothing and says nothing.
