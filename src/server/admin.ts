@@ -148,9 +148,13 @@ export async function postCli(ctx: AppContext, req: SignedRequest) {
   const id = value.id ?? newArticleId(content.code, { has: (taken) => ctx.read.articles.exists(taken) });
   const now = new Date(ctx.clock.now()).toISOString();
   const article: Article = { id, ...content, rev: 1, created_at: now, updated_at: now };
+  // Which recent questions it now comes first for, as set … questions+= and teach say: an operator
+  // adding the article the inbox lacked had been told nothing of what it answers (a B&B's walkthrough).
+  const before = await beforeTeaching(ctx, "", []);
   const r = await ctx.write.editArticle(id, { onlyIfNew: true, decide: () => article });
+  const gained = r.article.deleted ? null : await movedTo(ctx, r.article.id, before);
   // As stored: an id used before continues above its old revs.
-  return { created: true, article: articleJson(r.article), ...articleWarnings(ctx, r.article) };
+  return { created: true, article: articleJson(r.article), ...(gained ? movedJson(gained) : {}), ...articleWarnings(ctx, r.article) };
 }
 
 /**

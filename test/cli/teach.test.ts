@@ -340,3 +340,16 @@ test("teach of a message over 200 characters says so (not that the article is in
   expect(taught.code).toBe(0);
   expect(taught.out).toContain("note: taught whole, a long message lends all its words to this article");
 });
+
+test("add says which recent questions the new article now comes first for, as set questions+= and teach do", async () => {
+  await say("do you sell gift hampers for christmas");
+  let r = await cli("inbox");
+  for (let i = 0; i < 50 && !r.out.includes("gift hampers"); i++) {
+    await Bun.sleep(20);
+    r = await cli("inbox");
+  }
+  const added = await cli("add", "id=hampers", "title=Christmas gift hampers", "url=https://shop.example/hampers", "body=Our Christmas gift hampers start at 30 and ship from 1 December.");
+  expect(added.code).toBe(0);
+  expect(added.out).toMatch(/it now comes first for \d+ questions? followers asked lately, which it did not before:/);
+  expect(added.out).toMatch(/^ +\d+ {2}"do you sell gift hampers for christmas" \(before: the fallback; now (alone|first of a list)\)$/m);
+});

@@ -133,8 +133,9 @@ export async function add(c: CommandContext): Promise<void> {
   const missing = ["title", "url"].filter((need) => !fields.some(([k]) => k === need));
   if (missing.length) throw usage(`add needs at least title=… and url=…; ${missing.map((m) => `${m}=…`).join(" and ")} ${missing.length > 1 ? "are" : "is"} missing`);
   const client = c.client();
-  const r = await client.call<{ article: Article; warnings?: string[] }>({ method: "POST", path: "/api/cli", fields, ...(files.length ? { files } : {}) });
-  c.print(r, () => [`added ${r.article.id}${client.inAccount} (rev ${r.article.rev})`, describe(r.article), ...warningLines(r)].join("\n"));
+  const r = await client.call<{ article: Article; warnings?: string[]; moved?: Moved[]; moved_count?: number; listed_beside?: ListedBeside[]; listed_beside_count?: number }>({ method: "POST", path: "/api/cli", fields, ...(files.length ? { files } : {}) });
+  // A server before 0.2.26 says nothing of the questions it now answers.
+  c.print(r, () => [`added ${r.article.id}${client.inAccount} (rev ${r.article.rev})`, describe(r.article), ...movedLines(r.moved, r.moved_count), ...besideLines(r.listed_beside, r.listed_beside_count), ...warningLines(r)].join("\n"));
 }
 
 /** What the server warns of after a write (a tag followers cannot have listed), a line each. */
