@@ -8,7 +8,14 @@ test("a term is shown as the question wrote it: traditional characters, full wid
   expect(asTyped("kg", "5㎏多少钱")).toBe("㎏");
 });
 
-test("a term the question does not hold so (a synonym's, a stem, half of a folded sign) is shown as the ranking reads it", () => {
+test("a stem is shown as the word the question wrote (a theatre's operator had been told 'not held boi'); a word the ranking reads otherwise, as it reads it", () => {
+  expect(asTyped("boi", "my boy is 9, is that ok")).toBe("boy");
+  expect(asTyped("chang", "how do i change my tickets")).toBe("change");
+  expect(asTyped("ticket", "how do i change my tickets")).toBe("tickets");
+  expect(asTyped("befor", "paying by card before the day")).toBe("before");
+});
+
+test("a term the question does not hold so (a synonym's, a stem no word of it gives, half of a folded sign) is shown as the ranking reads it", () => {
   expect(asTyped("客服", "人工在吗")).toBe("客服");
   expect(asTyped("deliveri", "delivery times")).toBe("deliveri");
   expect(asTyped("k", "5㎏")).toBe("k");
