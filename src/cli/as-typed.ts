@@ -34,5 +34,6 @@ export function asTyped(term: string, question: string): string {
  */
 function stemmedFrom(term: string, question: string): string | undefined {
   if (/\p{Script=Han}/u.test(term)) return undefined;
-  return question.match(/[\p{L}\p{N}'’-]+/gu)?.find((w) => !/\p{Script=Han}/u.test(w) && termsOf(w).includes(term));
+  // Not across a hyphen: "wi-fi" is read as wi and fi, each printed so (a review).
+  return question.match(/[\p{L}\p{N}'’]+/gu)?.find((w) => !/\p{Script=Han}/u.test(w) && termsOf(w).includes(term));
 }

@@ -91,15 +91,8 @@ const LONGEST_PIECE = Math.max(...[...PIECES.keys()].map((p) => [...p].length));
 
 /** Latin words a message of thanks is made of ("brilliant thank you", "ok cheers mate", "thanks love"): one of these… */
 const THANKING = new Set(["thanks", "thank", "thankyou", "thanku", "thanx", "thnx", "thks", "tnx", "tks", "thx", "ty", "tysm", "tq", "tqvm", "tqsm", "cheers", "ta", "salamat", "appreciated", "appreciate"]);
-/**
- * Whom they thank or greet, and the particles a Singaporean ends it with ("thanks lah", "ok lor", "hello doc"): beside courtesy only.
- * The endearments an older audience thanks with ("Thank you so much dear 😊", "thanks love", "cheers pet": a theatre's
- * walkthrough, where they had got the fallback and topped the report's questions nothing answered).
- */
-const ADDRESSED_LATIN = [
-  "doc", "doctor", "dr", "sir", "madam", "maam", "boss", "teacher", "miss", "aunty", "auntie", "uncle", "bro", "sis", "brother", "sister", "friend", "habibi", "lah", "la", "leh", "lor", "hor", "ya", "yah", "ba", "can", "po",
-  "dear", "love", "luv", "darling", "darlin", "hun", "hon", "pet", "pal", "buddy", "chief", "sweetheart",
-];
+/** Whom they thank or greet, and the particles a Singaporean ends it with ("thanks lah", "ok lor", "hello doc"): beside courtesy only. */
+const ADDRESSED_LATIN = ["doc", "doctor", "dr", "sir", "madam", "maam", "boss", "teacher", "miss", "aunty", "auntie", "uncle", "bro", "sis", "brother", "sister", "friend", "habibi", "lah", "la", "leh", "lor", "hor", "ya", "yah", "ba", "can", "po"];
 const ACKNOWLEDGING = new Set([
   "ok", "okay", "okey", "okie", "kk", "great", "brilliant", "brill", "lovely", "perfect", "cool", "nice", "awesome", "fab", "fabulous", "fantastic", "wonderful", "excellent",
   "amazing", "ace", "alright", "sure", "noted", "understood", "bye", "goodbye", "cya", "lol", "haha", "hahaha", "lmao", "sige", "opo",
@@ -123,6 +116,9 @@ const WITH_THANKS = new Set([
   "kindness", "everything", "stuff",
   // "thanks, have a good day", "much appreciated, have a nice weekend".
   "have", "day", "weekend",
+  // The endearments an older audience thanks with ("Thank you so much dear 😊", "cheers pet": a theatre's walkthrough,
+  // where they had got the fallback and topped the report's questions nothing answered) — beside thanks only: "pet ok?" asks.
+  "dear", "luv", "darling", "darlin", "hun", "hon", "pet", "pal", "buddy", "chief", "sweetheart",
 ]);
 /** …and these only in "see you …" beside thanks: "thanks! sunday?" asks about Sundays. */
 const SEE_YOU = new Set(["soon", "later", "tomorrow", "next", "week", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]);

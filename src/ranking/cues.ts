@@ -48,7 +48,14 @@ const LEANS_HAN = /(?:它们?|这个|那个|这种|这样|这些|那些|同样|(
  * before a noun names a place (五号楼在哪, 二食堂在哪儿, 一卡通哪里: a review).
  */
 const LEANS_HAN_AT = /^(?:那|还有|另外|如果|要是|也(?!许)|能|可以|要|需要|会(?!员)|多少|多久|几|什么时候|用什么|是不是|在哪|去哪|到哪|哪里|哪儿)|呢$|^(?:[一二两三四五六七八九十半每单整全]|上午|下午|晚上|中午|早上|周末|平时)\S{0,3}(?:多少钱|多少|多久|几点|几天|几号|几次|几餐|几顿|几回|几遍)[吗啊呀]?$|^(?:[一二两三四五六七八九十半每单整全](?:天|晚|夜|周|个月|月|年)|上午|下午|晚上|中午|早上|周末|平时)\S{0,3}(?:哪里|哪儿|哪)[吗啊呀]?$|^\p{Script=Han}(?:多少|多久|几天|几个月|几年|几次|几小时)[吗啊呀]?$/u;
-const LEANS_LATIN = /^(?:and|but|so|then|also|or|what about|how about|what if)\b|\b(?:then|same|yours(?! truly)|ours|theirs)\b|\b(?:the|a) (?:next|other|last|earlier|later|new|older|cheaper|bigger|smaller) ones?\b|(?<!\b(?:a|the|coal|gold|land|salt|tin|copper) )\bmine\b|\b(?:before|after|beforehand|afterwards?)$/;
+const LEANS_LATIN = /^(?:and|but|so|then|also|or|what about|how about|what if)\b|\b(?:then|same|yours(?! truly)|ours|theirs)\b|(?<!\b(?:a|the|coal|gold|land|salt|tin|copper) )\bmine\b|\b(?:before|after|beforehand|afterwards?)$/;
+
+/**
+ * "One" standing for what was asked ("when is the next one" after captioned shows had been read alone
+ * and got the parking card, sure, on its "next to": a theatre's walkthrough) — in a few words only:
+ * a longer message names what its "one" is ("my ticket got wet, can i get a new one": a review).
+ */
+const ONE_OF_IT = /\b(?:the|a) (?:next|other|last|earlier|later|older|cheaper|bigger|smaller) ones?\b/;
 
 /**
  * A word that stands for what was asked before, or adds to it: a pronoun, "also", and "too" or
@@ -116,7 +123,7 @@ const UNITS = new Set(["mani", "long", "often", "far", "minut", "hour", "dai", "
 export function leansOnBefore(text: string): boolean {
   const f = fold(text);
   const joined = f.replace(/ /g, "");
-  return LEANS_HAN_AT.test(joined) || LEANS_HAN_HOW.test(joined) || (/\p{Script=Han}/u.test(f) && LEANS_HAN.test(f)) || LEANS_LATIN.test(f) || pointsBack(text) || (ASKS_OF_IT.test(f) && termsOf(text.slice(0, RANKING_LIMITS.questionChars)).every((t) => UNITS.has(t)));
+  return LEANS_HAN_AT.test(joined) || LEANS_HAN_HOW.test(joined) || (/\p{Script=Han}/u.test(f) && LEANS_HAN.test(f)) || LEANS_LATIN.test(f) || (ONE_OF_IT.test(f) && fewWords(f, 0, FOLLOW_UP_WORDS.latin)) || pointsBack(text) || (ASKS_OF_IT.test(f) && termsOf(text.slice(0, RANKING_LIMITS.questionChars)).every((t) => UNITS.has(t)));
 }
 
 /** A message in a few words: six Chinese characters, four Latin words ("And how do I cancel my membership?" names what it asks: a review), counted as folded (full-width letters too); or at most `han` and `latin`. */

@@ -11,9 +11,10 @@ const ORDINALS: Record<string, number> = {
 };
 const HAN_DIGITS: Record<string, number> = { 一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9 };
 
-/** 一 … 九十九 (十二, 二十, 二十三; 两 for 二) as a number, or null. */
+/** 一 … 一百 (十二, 二十, 二十三; 两 for 二) as a number, or null. */
 function hanNumber(s: string): number | null {
   if (/^\d+$/.test(s)) return Number(s);
+  if (s === "一百") return 100;
   const m = /^([二两三四五六七八九])?(十)?([一二三四五六七八九])?$/u.exec(s);
   if (!m || (!m[1] && !m[2] && !m[3])) return null;
   // Without 十, one digit: 二 (the first group) or 一 (the last).
@@ -22,15 +23,20 @@ function hanNumber(s: string): number | null {
 }
 
 /**
- * "第二个", "第2篇", "第十二条" (a tag's list holds up to a hundred entries: 第六个 had been ranked and got
- * the fallback, 第7个 the article whose body held a 7 — a B&B's walkthrough); "2", "#2", "no. 2",
- * "number 2", "option 2" (digits alone up to 5: a bare 7 is a code more often than a place); "the
- * second (one)", "2nd", "the seventh", "12th".
+ * "第二个", "第2篇", "第三条"; past the fifth with 个, 篇 or 项 ("第七个", "第12个", "第一百个": a tag's list holds up
+ * to a hundred entries — 第六个 had been ranked and got the fallback, 第7个 the article whose body held a 7: a
+ * B&B's walkthrough), not 条 nor nothing (第二十条 is a rule's article, 第七 a seventh of anything); "2", "#2",
+ * "no. 2", "number 2", "option 2" (digits alone up to 5: a bare 7 is a code more often than a place);
+ * "the second (one)", "2nd"; past the fifth with "one", "article" or "link" ("the seventh one", "the 12th
+ * one": "the 24th?" asks of a date — a review).
  */
 const PICKS: [RegExp, (m: string) => number | null][] = [
-  [/^(?:我要|要|看|选)?第([一二两三四五六七八九十]{1,3}|[1-9][0-9]?)(?:个|篇|条|项)?(?:吧|呢|啊)?$/u, hanNumber],
+  [/^(?:我要|要|看|选)?第([一二两三四五])(?:个|篇|条|项)?(?:吧|呢|啊)?$/u, hanNumber],
+  [/^(?:我要|要|看|选)?第([1-5])(?:个|篇|条|项)?(?:吧|呢|啊)?$/u, hanNumber],
+  [/^(?:我要|要|看|选)?第([一二两三四五六七八九十百]{1,3}|[1-9][0-9]?|100)(?:个|篇|项)(?:吧|呢|啊)?$/u, hanNumber],
   [/^(?:no |number |option |#)?([1-5])$/, (m) => Number(m)],
-  [/^(?:i want |give me |show me |open )?(?:the )?([a-z]+|[1-9][0-9]?(?:st|nd|rd|th))(?: one| article| link)?(?: please)?$/, (m) => ORDINALS[m] ?? (/^[1-9][0-9]?(?:st|nd|rd|th)$/.test(m) ? Number.parseInt(m, 10) : null)],
+  [/^(?:i want |give me |show me |open )?(?:the )?(first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th)(?: one| article| link)?(?: please)?$/, (m) => ORDINALS[m] ?? Number.parseInt(m, 10)],
+  [/^(?:i want |give me |show me |open )?(?:the )?([a-z]+|[1-9][0-9]?(?:st|nd|rd|th)|100th)(?: one| article| link)(?: please)?$/, (m) => ORDINALS[m] ?? (/^\d+(?:st|nd|rd|th)$/.test(m) ? Number.parseInt(m, 10) : null)],
 ];
 
 /** The words a welcome text and a follower say "send this" with (回复3, "reply 3"), as a pattern's source. */

@@ -150,9 +150,10 @@ export async function postCli(ctx: AppContext, req: SignedRequest) {
   const article: Article = { id, ...content, rev: 1, created_at: now, updated_at: now };
   // Which recent questions it now comes first for, as set … questions+= and teach say: an operator
   // adding the article the inbox lacked had been told nothing of what it answers (a B&B's walkthrough).
-  const before = await beforeTeaching(ctx, "", []);
+  // Not for an id taken: the write refuses it, and the questions would be asked again for nothing (a review).
+  const before = ctx.read.articles.exists(id) ? null : await beforeTeaching(ctx, "", []);
   const r = await ctx.write.editArticle(id, { onlyIfNew: true, decide: () => article });
-  const gained = r.article.deleted ? null : await movedTo(ctx, r.article.id, before);
+  const gained = before === null || r.article.deleted ? null : await movedTo(ctx, r.article.id, before);
   // As stored: an id used before continues above its old revs.
   return { created: true, article: articleJson(r.article), ...(gained ? movedJson(gained) : {}), ...articleWarnings(ctx, r.article) };
 }

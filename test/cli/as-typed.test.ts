@@ -13,6 +13,8 @@ test("a stem is shown as the word the question wrote (a theatre's operator had b
   expect(asTyped("chang", "how do i change my tickets")).toBe("change");
   expect(asTyped("ticket", "how do i change my tickets")).toBe("tickets");
   expect(asTyped("befor", "paying by card before the day")).toBe("before");
+  // Not across a hyphen: wi and fi are each what was written (a review had "wi-fi wi-fi" printed as not held).
+  expect([asTyped("wi", "is there wi-fi"), asTyped("fi", "is there wi-fi"), asTyped("box", "where is the box-office")]).toEqual(["wi", "fi", "box"]);
 });
 
 test("a term the question does not hold so (a synonym's, a stem no word of it gives, half of a folded sign) is shown as the ranking reads it", () => {

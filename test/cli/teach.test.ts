@@ -95,10 +95,11 @@ test("questions= given twice is one list, one a line in show; += adds to it, -= 
 
 test("the inbox's answer column shows what a mended entry gets now, the articles it was once considered against left out", () => {
   expect(answerShown({ answer: "fallback:api-key,client-download,permission", answered_now: "answer:api-key" })).toBe("fallback → now answer:api-key");
-  expect(answerShown({ answer: "followup:fallback:a,b", answered_now: "answers:a,b" })).toBe("followup:fallback → now answers:a+1");
-  // A list beside "now": its first and how many more, so that the column shows what it gets now (it had been cut away).
+  expect(answerShown({ answer: "followup:fallback:a,b", answered_now: "answers:a,b" })).toBe("followup:fallback → now answers:a,b");
+  // What it got, a list beside "now": its first and how many more, so that the column shows what it gets now (it had been cut away).
   expect(answerShown({ answer: "answers:latecomers,box-office,gallery", answered_now: "answer:exchanges" })).toBe("answers:latecomers+2 → now answer:exchanges");
-  expect(answerShown({ answer: "answers:checkin,cancel,idcard", answered_now: "answers:checkin,luggage" })).toBe("answers:checkin+2 → now answers:checkin+1");
+  // What it gets now whole: shortened too, a list changed past its first read as unchanged (a review).
+  expect(answerShown({ answer: "answers:checkin,cancel,idcard", answered_now: "answers:checkin,luggage,idcard" })).toBe("answers:checkin+2 → now answers:checkin,luggage,idcard");
   // Without "now", the answer as logged.
   expect(answerShown({ answer: "answers:a,b,c" })).toBe("answers:a,b,c");
   expect(answerShown({ answer: "fallback:api-key" })).toBe("fallback:api-key");
@@ -352,4 +353,22 @@ test("add says which recent questions the new article now comes first for, as se
   expect(added.code).toBe(0);
   expect(added.out).toMatch(/it now comes first for \d+ questions? followers asked lately, which it did not before:/);
   expect(added.out).toMatch(/^ +\d+ {2}"do you sell gift hampers for christmas" \(before: the fallback; now (alone|first of a list)\)$/m);
+});
+
+test("after --as, a message whose question is within 200 characters once its greeting is left out is suggested whole, as teach takes it", async () => {
+  const q = "I bought two tickets last Tuesday at the box office counter for my parents anniversary, paid with my debit card, and nothing has come through by email yet, I have checked my spam folder twice what now";
+  const msg = `Good morning, ${q}`;
+  expect([...msg].length).toBeGreaterThan(200);
+  expect([...q].length).toBeLessThanOrEqual(200);
+  await say(msg);
+  let seq: number | undefined;
+  for (let i = 0; i < 50 && seq === undefined; i++) {
+    seq = JSON.parse((await cli("inbox", "--all", "--json")).out).items.find((m: { content: string }) => m.content === msg)?.seq;
+    if (seq === undefined) await Bun.sleep(20);
+  }
+  const as = await cli("teach", String(seq), "refunds", "--as", "tickets never arrived by email");
+  expect(as.code).toBe(0);
+  expect(as.out).not.toContain("longer than a question may be");
+  expect(as.out).toContain(`to answer them with this article too: replyd teach ${seq} refunds`);
+  expect((await cli("teach", String(seq), "refunds")).code).toBe(0);
 });

@@ -183,17 +183,19 @@ describe("what a message says about the reply before it", () => {
     expect(["第二个", "第2篇", "2", "#2", "the second one", "2nd"].map(picksEntry)).toEqual([2, 2, 2, 2, 2, 2]);
     expect(["一个", "退款第二个", "6", "two of them"].map(picksEntry)).toEqual([null, null, null, null]);
     // Past the fifth: a tag's list holds up to a hundred (第六个 had been ranked, 第7个 found a body's 7: a B&B's walkthrough).
-    expect(["第六个", "第七个", "第7个", "第十个", "第十二条", "第二十三篇", "第九十九个", "选第八个", "the seventh", "the 7th one", "12th", "sixth please"].map(picksEntry)).toEqual([6, 7, 7, 10, 12, 23, 99, 8, 7, 7, 12, 6]);
-    // Bare digits past 5 are codes more often than places; nor is a hundredth, a zeroth or a doubled 十 a place.
-    expect(["7", "第0个", "第一百个", "第十十个", "the one", "the next one", "the table"].map(picksEntry)).toEqual([null, null, null, null, null, null, null]);
+    expect(["第六个", "第七个", "第7个", "第十个", "第十二项", "第二十三篇", "第九十九个", "第一百个", "第100个", "选第八个", "the seventh one", "the 7th one", "the 12th article", "the 100th one"].map(picksEntry)).toEqual([6, 7, 7, 10, 12, 23, 99, 100, 100, 8, 7, 7, 12, 100]);
+    // Past the fifth, only so: a bare 7 is a code more often than a place, "the 24th?" a date, 第二十条 a rule's article, 第七 a seventh of anything (a review).
+    expect(["7", "the 24th?", "26th?", "12th", "the seventh", "第二十条", "第七", "第0个", "第十十个", "the one", "the next one", "the table"].map(picksEntry)).toEqual([null, null, null, null, null, null, null, null, null, null, null, null]);
     expect(["谢谢", "OK!", "thanks", "👍", "再问一下", "One more question:"].every(standsAlone)).toBe(true);
     // Anger or a thumbs down without a word is no courtesy: the follower is displeased (the fallback, the inbox).
     expect(["😡😡😡", "👎", "🤬", "😒😒"].filter(standsAlone)).toEqual([]);
     expect(standsAlone("谢谢，运费呢")).toBe(false);
     // Thanked with an endearment (a theatre's walkthrough: the fallback, and the top of the report's questions nothing answered).
-    expect(["Thank you so much dear 😊", "thanks dear", "cheers pet", "thanks love", "thank you darling x", "thanks buddy", "hi hun"].filter((t) => !standsAlone(t))).toEqual([]);
+    expect(["Thank you so much dear 😊", "thanks dear", "cheers pet", "thanks love", "thank you darling x", "thanks buddy"].filter((t) => !standsAlone(t))).toEqual([]);
     // Never alone, nor in a question.
     expect(["love", "pet", "buddy", "is my pet allowed", "thanks, can i bring my pet", "dear sir can i bring my pet"].filter(standsAlone)).toEqual([]);
+    // Beside thanks only: "pet ok?" asks whether pets are (a review).
+    expect(["pet ok?", "Pet OK?", "ok, pet?", "hi pet?", "hon ok?", "buddy ok?"].filter(standsAlone)).toEqual([]);
     // Said again and again, and the greetings that ask whether anyone is there.
     expect(["在吗在吗？？？", "谢谢谢谢!", "ok ok", "嗯嗯嗯", "在不在", "有人吗"].every(standsAlone)).toBe(true);
     expect(["在吗 运费多少", "ok ok 运费呢", "不不"].some(standsAlone)).toBe(false);
@@ -299,6 +301,8 @@ describe("what a message says about the reply before it", () => {
     // "One" standing for what was asked ("when is the next one" after captioned shows had been read alone and got the parking card, sure, on its "next to": a theatre's walkthrough).
     expect(["when is the next one", "is there a later one", "what about the other ones", "the cheaper one?"].filter((t) => !leansOnBefore(t))).toEqual([]);
     expect(["one ticket please", "is one enough", "can i bring one person", "next friday?", "when is the next show"].filter(leansOnBefore)).toEqual([]);
+    // A longer message names what its "one" is (a review).
+    expect(["my ticket got wet and torn, can i get a new one", "i lost my card can i get a new one", "can i swap my ticket for a later one"].filter(leansOnBefore)).toEqual([]);
     // Ending on before or after, what it is before or after left to the question before ("how long
     // before" after the patch test: a salon's walkthrough, read alone and taught); not with its object.
     expect(["how long before", "how long before?", "can i swim after", "what do i do afterwards", "do i pay beforehand"].filter((t) => !leansOnBefore(t))).toEqual([]);

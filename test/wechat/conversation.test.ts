@@ -372,7 +372,7 @@ test("第二个 after a tag's list picks its entry, one without a code too; a co
   expect(logged).toEqual(["tag", "pick:vouchers", "pick:parking", "code", "code", "pick:lamp", "tag", "pick:lamp", "tag", "code", "tag", "code", "another:not_found", "another:not_found"]);
 });
 
-test("第七个, 第7个, 'the seventh' after a tag's list of nine pick its seventh entry; past its end, nothing; a bare 7 is still a code", async () => {
+test("第七个, 第7个, 'the seventh one' after a tag's list of nine pick its seventh entry; past its end, nothing; a bare 7 is still a code", async () => {
   const rooms = ["甲", "乙", "丙", "丁", "戊", "己", "庚", "辛", "壬"].map((n, i) => ({ id: `room${i + 1}`, code: `r${i + 1}`, tag: "fw", title: `${n}号房型介绍`, url: url(`room${i + 1}`), body: `${n}号房可住${i + 2}人。` }));
   const seven = { id: "seven", code: "7", title: "停车和充电桩", url: url("seven"), body: "每家店都有免费停车位。" };
   await importDoc([...rooms, seven]);
@@ -381,7 +381,7 @@ test("第七个, 第7个, 'the seventh' after a tag's list of nine pick its seve
   await say("fw");
   expect((await say("第7个")).ids).toEqual(["room7"]);
   await say("fw");
-  expect((await say("the seventh")).ids).toEqual(["room7"]);
+  expect((await say("the seventh one")).ids).toEqual(["room7"]);
   await say("fw");
   expect((await say("第十个")).ids).toEqual([]);
   await say("fw");

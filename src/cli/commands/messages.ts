@@ -29,11 +29,13 @@ function replyState(m: Entry, canSend: boolean): string {
  * "now" away ("fallback:api-key,client-download,permission… → now answe…").
  */
 export const answerShown = (m: Pick<Entry, "answer" | "answered_now">): string =>
-  m.answered_now ? `${firstListed(m.answer.replace(/^((?:[a-z]+:)?(?:fallback|not_found)):.*$/, "$1"))} → now ${firstListed(m.answered_now)}` : m.answer;
+  m.answered_now ? `${firstListed(m.answer.replace(/^((?:[a-z]+:)?(?:fallback|not_found)):.*$/, "$1"))} → now ${m.answered_now}` : m.answer;
 
 /**
- * A list's first article and how many more ("answers:checkin+2"): beside "now", the column had cut
- * what it gets now away ("answers:latecomers,box-office,gallery → now…": two walkthroughs).
+ * A list's first article and how many more ("answers:checkin+2"), of what an entry got: beside "now",
+ * the column had cut what it gets now away ("answers:latecomers,box-office,gallery → now…": two
+ * walkthroughs). What it gets now is whole, whatever the column keeps of it: shortened too, a list
+ * changed past its first had read as unchanged (a review).
  */
 const firstListed = (answer: string): string => answer.replace(/^((?:[a-z]+:)?answers:)([^,]+)((?:,[^,]+)+)$/, (_, kind: string, first: string, rest: string) => `${kind}${first}+${rest.split(",").length - 1}`);
 

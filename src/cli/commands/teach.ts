@@ -8,6 +8,7 @@ import { defineCommand } from "../command.ts";
 import type { CommandContext } from "../context.ts";
 import { CLIError, usage } from "../errors.ts";
 import { LIMITS } from "../../article/text-rules.ts";
+import { withoutOpening } from "../../ranking/courtesy.ts";
 import { cutColumns } from "../table.ts";
 import { besideLines, movedLines, type ListedBeside } from "../moved-lines.ts";
 import { shellWord } from "../../base/shell-word.ts";
@@ -64,7 +65,7 @@ export async function teach(c: CommandContext): Promise<void> {
             `message ${r.asked_of ?? r.seq}'s own words still get ${ownWords.length ? ownWords.join(", ") : "the fallback"}${
               r.message_leans
                 ? ": they make sense only after the question before them, which says what they ask of — the conversation answers them"
-                : [...(r.message ?? "")].length > LIMITS.question
+                : [...withoutOpening(r.message ?? "")].length > LIMITS.question
                   ? `; the message is longer than a question may be (${LIMITS.question} characters): to answer more of its words with this article, teach another short phrasing of them (--as "…")`
                   : `; to answer them with this article too: replyd teach ${r.asked_of ?? r.seq} ${r.article.id}`
             }`,
