@@ -334,6 +334,14 @@ test("a list whose articles all have short codes is labelled by them: a number i
   // "第二个" still picks by place.
   expect((await say("春熙路店")).ids).toEqual(list.ids);
   expect((await say("第二个")).ids).toEqual([list.ids[1] as string]);
+  // Once the welcome text tells followers to send 2, "2" is that code after the list too ("send 3 for
+  // prices" had got a list's third entry: three walkthroughs).
+  expect((await call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: JSON.stringify({ format: "replyd/1", matter: "texts", texts: { welcome: "欢迎！回复2查看无线网络" } }) }] })).status).toBe(200);
+  expect((await say("春熙路店")).ids).toEqual(list.ids);
+  expect((await say("2")).ids).toEqual(["wifi"]);
+  // A code the list shows is its entry still.
+  expect((await say("春熙路店")).ids).toEqual(list.ids);
+  expect((await say(labels[1] as string)).ids).toEqual([list.ids[1] as string]);
 });
 
 test("a tag's list shows an article with a code by its code, then one without by its link, which the follower can open", async () => {
@@ -372,8 +380,8 @@ test("第二个 after a tag's list picks its entry, one without a code too; a co
   expect(logged).toEqual(["tag", "pick:vouchers", "pick:parking", "code", "code", "pick:lamp", "tag", "pick:lamp", "tag", "code", "tag", "code", "another:not_found", "another:not_found"]);
 });
 
-test("第七个, 第7个, 'the seventh one' after a tag's list of nine pick its seventh entry; past its end, nothing; a bare 7 is still a code", async () => {
-  const rooms = ["甲", "乙", "丙", "丁", "戊", "己", "庚", "辛", "壬"].map((n, i) => ({ id: `room${i + 1}`, code: `r${i + 1}`, tag: "fw", title: `${n}号房型介绍`, url: url(`room${i + 1}`), body: `${n}号房可住${i + 2}人。` }));
+test("第七个, 第7个, 'the seventh one' after a tag's list of twelve pick its seventh entry, 第十二个 its twelfth (eight had been remembered); past its end, nothing; a bare 7 is still a code", async () => {
+  const rooms = ["甲", "乙", "丙", "丁", "戊", "己", "庚", "辛", "壬", "癸", "子", "丑"].map((n, i) => ({ id: `room${i + 1}`, code: `r${String(i + 1).padStart(2, "0")}`, tag: "fw", title: `${n}号房型介绍`, url: url(`room${i + 1}`), body: `${n}号房可住${i + 2}人。` }));
   const seven = { id: "seven", code: "7", title: "停车和充电桩", url: url("seven"), body: "每家店都有免费停车位。" };
   await importDoc([...rooms, seven]);
   await say("fw");
@@ -383,11 +391,13 @@ test("第七个, 第7个, 'the seventh one' after a tag's list of nine pick its 
   await say("fw");
   expect((await say("the seventh one")).ids).toEqual(["room7"]);
   await say("fw");
-  expect((await say("第十个")).ids).toEqual([]);
+  expect((await say("第十二个")).ids).toEqual(["room12"]);
+  await say("fw");
+  expect((await say("第十三个")).ids).toEqual([]);
   await say("fw");
   expect((await say("7")).ids).toEqual(["seven"]);
   const logged = (await answers()).map((a: string[]) => a[1]);
-  expect(logged).toEqual(["tag", "pick:room7", "tag", "pick:room7", "tag", "pick:room7", "tag", "another:not_found", "tag", "code"]);
+  expect(logged).toEqual(["tag", "pick:room7", "tag", "pick:room7", "tag", "pick:room7", "tag", "pick:room12", "tag", "another:not_found", "tag", "code"]);
 });
 
 test("换一个 after an entry picked from a list, by place or by the code it shows, is its next entry, round to its start, each once; then the question's next articles as before", async () => {

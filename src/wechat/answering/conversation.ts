@@ -28,10 +28,14 @@ export const CONVERSATION = {
   /** Followers held in this instance's memory. */
   followers: 10_000,
   /** A turn as stored (JSON), at most: its texts are cut to fit. */
-  turnBytes: 1536,
-  /** Articles a turn remembers as offered, and shown. */
+  turnBytes: 2048,
+  /**
+   * Articles a turn remembers as offered, and shown: twenty of a tag's list, to be picked by place
+   * (第十二个; eight had been kept, and 第9个 of a list of twelve got the not_found text — a ski
+   * resort's walkthrough). A longer list's later entries are picked by the codes it shows them by.
+   */
   offered: CONTEXT.excluded,
-  shown: 8,
+  shown: 20,
   /** A follower id longer than this (the platform's are 28 characters) is not followed. */
   openidChars: 64,
 };

@@ -14,6 +14,7 @@ import { MAX_INPUT } from "./regex.ts";
 import { courtesyOf } from "../../ranking/courtesy.ts";
 import { leansFewWords } from "../../ranking/cues.ts";
 import { bareNumber } from "../../ranking/picks.ts";
+import { tellsToSend } from "../../ranking/told-codes.ts";
 import { partsOf } from "../../ranking/parts.ts";
 import { ANSWERS, choose, type Choice } from "../../ranking/choice.ts";
 import type { RankedArticle } from "../../ranking/types.ts";
@@ -155,7 +156,13 @@ export class Questions {
     if (!last) return code;
     const labels = last.byCode ? last.shown.map(this.codeOf) : entryLabels(last.shown, this.codeOf);
     const typed = text.normalize("NFKC").trim().toLowerCase();
-    const readAsCode = !numberedLabels(labels.map((l) => l ?? "")) && labels.some((l) => l?.toLowerCase() === typed);
+    // A code the list shows is that entry. One it does not show is a place in it — two walkthroughs'
+    // followers, sent a tag's list of codes, replied "2" for its second —, unless the welcome or help
+    // text tells followers to send it: then it is that code ("send 3 for prices" had got a list's third
+    // entry: three walkthroughs, a theatre, a ski resort, a wedding venue). A numbered list's numbers are its places.
+    const texts = this.store.content.texts();
+    const told = [texts.welcome, texts.help].some((t) => !!t && tellsToSend(t, typed));
+    const readAsCode = !numberedLabels(labels.map((l) => l ?? "")) && (told || labels.some((l) => l?.toLowerCase() === typed));
     const picked = readAsCode ? undefined : pickedFromList(text, last);
     // An entry deleted since is nothing to give: the live code is something.
     return picked && this.store.articles.get(picked)?.deleted === false ? this.answer(text, "fallback", asker, turns) : code;
