@@ -192,3 +192,20 @@ export function keptQuestionsWarnings(kept: Dropped | undefined): string[] {
     `${kept.count} article${kept.count === 1 ? "" : "s"} kept questions ${kept.count === 1 ? "its record does" : "their records do"} not list (${namedItems(kept)}), after the file's: taught on the server (replyd teach, questions+=), or taken out of the file since? to keep them, put them in the file; to drop them, replyd set ID "questions-=…", or import with --replace-questions (replyd 0.2.26 on)`,
   ];
 }
+
+/**
+ * Tags live articles carry that no description names, after an import: followers' help lists each by
+ * the tag itself ("xd — xd (4)", "venue — venue (1)") and a tag's list opens with it — three
+ * walkthroughs' operators found out from the followers' side (a sheet's 分类 column gives articles
+ * tags, and no sheet can describe them). Said by the import that may have brought them, only.
+ */
+export function undescribedTagWarnings(ctx: AppContext): string[] {
+  const described = new Set(Object.keys(ctx.read.content.tags()).map((t) => t.toLowerCase()));
+  const undescribed = [...ctx.read.articles.tagCounts()].filter(([tag, n]) => n > 0 && !described.has(tag)).map(([tag]) => tag);
+  if (!undescribed.length) return [];
+  const many = undescribed.length > 1;
+  const named = undescribed.slice(0, 10).map((t) => JSON.stringify(t)).join(", ") + (undescribed.length > 10 ? ` and ${undescribed.length - 10} more` : "");
+  return [
+    `tag${many ? "s" : ""} ${named} ${many ? "have" : "has"} no description: followers' help lists ${many ? "them" : "it"} by the tag itself — describe ${many ? "them" : "it"} in a document's "tags" ({"format": "replyd/1", "matter": "articles", "articles": [], "tags": {${JSON.stringify(undescribed[0])}: "…"}}, imported: a CSV cannot)`,
+  ];
+}

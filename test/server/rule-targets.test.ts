@@ -34,7 +34,7 @@ test("an import says which rules answer with nothing, and so does health", async
   expect(imported.data.warnings).toEqual(WARNINGS);
   expect((await call("GET", "/api/cli")).data.rule_warnings).toEqual(WARNINGS);
   // An article document that brings "nope" mends the first.
-  const mended = await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: doc([{ ...article(3), id: "nope" }]) }]);
+  const mended = await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: doc([{ ...article(3), id: "nope" }], { tags: { news: "News" } }) }]);
   expect(mended.data.warnings).toEqual(['rule "all-gone" answers with article "a2" is deleted', WARNINGS[2]]);
 });
 
@@ -127,8 +127,8 @@ test("an import --init or a restore that removes the codes the welcome text tell
   await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: doc([article(1, { code: "1" }), article(2, { code: "2" }), article(3, { code: "9" }), article(6, { code: "缴费" }), article(7, { code: "报修" })]) }]);
   expect((await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: JSON.stringify({ format: "replyd/1", matter: "texts", texts }) }])).status).toBe(200);
   // A merge removes nothing; another file with --init keeps code 1 only.
-  expect((await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: doc([article(4)]) }])).data.warnings).toEqual([]);
-  const init = await call("POST", "/api/cli", [["mode", "init"]], [{ name: "json", content: doc([article(5, { code: "1" })]) }]);
+  expect((await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: doc([article(4)], { tags: { news: "News" } }) }])).data.warnings).toEqual([]);
+  const init = await call("POST", "/api/cli", [["mode", "init"]], [{ name: "json", content: doc([article(5, { code: "1" })], { tags: { news: "News" } }) }]);
   // "9" is a time in the welcome text, not a code it tells followers to send: not named though a3 had it.
   expect(init.data.warnings).toEqual([
     'the welcome text tells followers to send "2", and no article has that code now: they get the not_found text (your fallback\'s words while it is unwritten), or an article whose title or keywords hold the number — edit the text (replyd import texts.json), or give the code to an article',

@@ -32,6 +32,8 @@ test("a tag named as a help word or as an article's code: the import warns, heal
   expect(imported.data.warnings).toEqual([
     'tag "help" is never listed to followers: sending "help" gets the help text; give the tag another name',
     'tag "news" is never listed to followers: "news" is the code of article "a2", which they get instead; give the tag or the code another name',
+    // Brought by an import with no description: followers' help lists them by the tag itself (three walkthroughs).
+    'tags "help", "news", "tips" have no description: followers\' help lists them by the tag itself — describe them in a document\'s "tags" ({"format": "replyd/1", "matter": "articles", "articles": [], "tags": {"help": "…"}}, imported: a CSV cannot)',
   ]);
   expect((await call("GET", "/api/cli")).data.tag_warnings).toHaveLength(2);
   const help = (await say("h")).Content as string;
@@ -40,9 +42,13 @@ test("a tag named as a help word or as an article's code: the import warns, heal
   // What a follower sending them gets: the help text, the article.
   expect((await say("news")).MsgType).toBe("news");
   // Control: the code renamed, the tag is reachable, listed and warned of no more.
-  const renamed = await call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: doc([{ ...ARTICLES[1], code: "weekly" }]) }] });
-  expect(renamed.data.warnings).toEqual(['tag "help" is never listed to followers: sending "help" gets the help text; give the tag another name']);
-  expect((await say("h")).Content as string).toContain("news — news (1)");
+  // news and tips described now: help alone is said to lack a description.
+  const renamed = await call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: doc([{ ...ARTICLES[1], code: "weekly" }], { tags: { news: "News", tips: "Tips" } }) }] });
+  expect(renamed.data.warnings).toEqual([
+    'tag "help" is never listed to followers: sending "help" gets the help text; give the tag another name',
+    'tag "help" has no description: followers\' help lists it by the tag itself — describe it in a document\'s "tags" ({"format": "replyd/1", "matter": "articles", "articles": [], "tags": {"help": "…"}}, imported: a CSV cannot)',
+  ]);
+  expect((await say("h")).Content as string).toContain("news — News (1)");
   expect((await say("news")).Content as string).toContain("tip2");
   // Described, a tag named as a help word is listed by its description alone: said so.
   const described = await call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: doc([ARTICLES[0]], { tags: { help: "新手入门" } }) }] });
