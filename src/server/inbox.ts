@@ -12,6 +12,9 @@ import { answeredNow, offeredIn } from "./answered-now.ts";
 import type { LoggedMessage, ReplyWindow } from "../store/follower-log.ts";
 import { readingPrefix, unprefixed } from "../store/log-kinds.ts";
 
+/** The answers the ranking gave, or nothing did: what it answers now is said beside them. */
+const RANKED = new Set(["answer", "answers", "fallback", "not_found"]);
+
 /** "Another" messages of a page whose question is looked up (each a few reads of the log). */
 const ANOTHERS_NAMED = 50;
 
@@ -36,14 +39,17 @@ export async function inbox(ctx: AppContext, f: Fields) {
   // What nothing answered then that the ranking answers now (taught since): said beside it. For
   // "换一个", its question's answer now when it is not the one the follower turned down (its
   // question taught since: the entry had stayed another:not_found, a walkthrough).
-  const texts = page.items.flatMap((m) => (m.direction === "in" && m.content && (m.type === "text" || m.type === "voice") ? [m.content] : []));
-  const answered = which !== "all" ? await answeredNow(ctx, [...texts, ...[...askedOf.values()].flatMap((q) => (q.content ? [q.content] : []))]) : new Map<string, string>();
+  // Of every message (--all), those the ranking answered or nothing did: what a code, a tag, help or a
+  // rule sent is no ranking's to say again (a wedding venue's operator could not confirm a mend there).
+  const eligible = (m: LoggedMessage) => which !== "all" || RANKED.has(unprefixed(m.answer).split(":")[0] as string);
+  const texts = page.items.flatMap((m) => (m.direction === "in" && m.content && (m.type === "text" || m.type === "voice") && eligible(m) ? [m.content] : []));
+  const answered = await answeredNow(ctx, [...texts, ...[...askedOf.values()].flatMap((q) => (q.content ? [q.content] : []))]);
   const items = page.items.map((m) => {
     if (m.direction !== "in") return m;
     const asked = askedOf.get(m.seq);
     const now = asked?.content ? answered.get(asked.content) : undefined;
     // Not an article the follower turned down: the first offered now, one of those offered then.
-    const since = asked ? (now !== undefined && !offeredIn(asked.answer).includes(offeredIn(now)[0] as string) ? now : undefined) : m.content ? answered.get(m.content) : undefined;
+    const since = asked ? (now !== undefined && !offeredIn(asked.answer).includes(offeredIn(now)[0] as string) ? now : undefined) : m.content && eligible(m) ? answered.get(m.content) : undefined;
     // A list's question answered as it was is not news: only what changed since (taught, a rule, articles edited).
     // Nor what the ranking makes of a follow-up's words alone: it was read with the question before,
     // as answeredNow does not read it — only a rule, which reads no conversation, is said (a review:

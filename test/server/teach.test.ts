@@ -323,8 +323,10 @@ test("a message that is a taught question, in any case and punctuation, gets its
   expect(before.items[0]?.answered_now).toBeUndefined();
   expect((await call("GET", "/api/cli", [["inbox", "unmatched"]])).data.total).toBe(0);
   expect((await call("POST", "/api/cli/teach", [["inbox", String(before.items[0]?.seq)], ["id", "rentals"]])).status).toBe(200);
-  // Taught: what it gets now, said beside it.
+  // Taught: what it gets now, said beside it — in the whole log's view too (a wedding venue's operator could not confirm a mend there).
   expect((await lists()).items[0]).toMatchObject({ content: "how much deposit", answered_now: "answer:rentals" });
+  const all = (await call("GET", "/api/cli", [["inbox", "all"]])).data.items as { content: string; answered_now?: string }[];
+  expect(all.find((m) => m.content === "how much deposit")).toMatchObject({ answered_now: "answer:rentals" });
   for (const asked of ["how much deposit", "How much deposit??", "  HOW much   deposit "]) expect({ asked, title: titleOf(await say(asked)) }).toEqual({ asked, title: "Bike rental" });
   // Logged as the ranking's one article, and not for a deleted article's question.
   const entry = await lastLogged();
