@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { CONVERSATION } from "../../src/wechat/answering/conversation.ts";
 import { doc, testApp } from "../helpers.ts";
-import { TOKEN, wxPost } from "../wechat/helpers.ts";
+import { textMsg, TOKEN, wxPost } from "../wechat/helpers.ts";
 
 let t: Awaited<ReturnType<typeof testApp>>;
 beforeEach(async () => (t = await testApp({ wechat: { token: TOKEN } })));
@@ -15,15 +15,11 @@ const importDoc = async (articles: object[]) => {
   const r = await call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: doc(articles, { matter: "articles" }) }] });
   expect(r.status).toBe(200);
 };
-let msgIds = 5000;
-const xml = (content: string, from: string, msgId: string) =>
-  `<xml><ToUserName><![CDATA[gh_account]]></ToUserName><FromUserName><![CDATA[${from}]]></FromUserName><CreateTime>${Math.floor(t.clock.now() / 1000)}</CreateTime><MsgType><![CDATA[text]]></MsgType><Content><![CDATA[${content}]]></Content><MsgId>${msgId}</MsgId></xml>`;
+/** The follower's text `after` ms after their last. */
 async function say(content: string, after = 1000) {
   t.clock.advance(after);
-  const req = wxPost(xml(content, "o_follower", String(++msgIds)), Math.floor(t.clock.now() / 1000));
-  const at = new URL(req.url);
-  at.searchParams.set("openid", "o_follower");
-  return (await t.handle(new Request(at.href, { method: "POST", body: await req.text() }))).text();
+  const at = Math.floor(t.clock.now() / 1000);
+  return (await t.handle(wxPost(textMsg(content, at), at))).text();
 }
 type Entry = { seq: number; content: string; answer: string; answered_now?: string; asked_of?: number };
 const lists = async () => {

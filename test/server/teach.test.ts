@@ -304,12 +304,14 @@ test("a record without the tag or the description an article had: written as the
   expect(await importDoc({ matter: "articles" }, SHOP)).toMatchObject({ unchanged: SHOP.length, tag_dropped: { count: 0, ids: [] }, description_dropped: { count: 0, ids: [] } });
 });
 
+/** Two articles both holding "deposit": "how much deposit" gets them as a list. */
+const BIKES = [
+  { id: "rentals", title: "Bike rental", url: "https://bikes.example/rent", body: "Rent a city bike from 15 a day. A deposit of 100 is held on your card and released when the bike is back." },
+  { id: "cancel", title: "Cancelling a booking", url: "https://bikes.example/cancel", body: "Cancel up to 24 hours ahead and your deposit is refunded in full; later, half of the deposit is kept." },
+  { id: "hours", title: "Opening hours", url: "https://bikes.example/hours", body: "Monday to Saturday, 9 to 6." },
+];
+
 test("a message that is a taught question, in any case and punctuation, gets its article alone where the ranking alone lists it with a neighbour", async () => {
-  const BIKES = [
-    { id: "rentals", title: "Bike rental", url: "https://bikes.example/rent", body: "Rent a city bike from 15 a day. A deposit of 100 is held on your card and released when the bike is back." },
-    { id: "cancel", title: "Cancelling a booking", url: "https://bikes.example/cancel", body: "Cancel up to 24 hours ahead and your deposit is refunded in full; later, half of the deposit is kept." },
-    { id: "hours", title: "Opening hours", url: "https://bikes.example/hours", body: "Monday to Saturday, 9 to 6." },
-  ];
   await importDoc({ matter: "articles" }, BIKES);
   const listed = await say("how much deposit");
   expect((listed as XmlNode).MsgType).toBe("text");
@@ -1014,11 +1016,6 @@ test("\"another\" with what is meant after it ('not that one, it came smashed') 
 });
 
 test("\"none of these\" after an entry picked from a list names the list's question, past the pick: teach teaches it", async () => {
-  const BIKES = [
-    { id: "rentals", title: "Bike rental", url: "https://bikes.example/rent", body: "Rent a city bike from 15 a day. A deposit of 100 is held on your card and released when the bike is back." },
-    { id: "cancel", title: "Cancelling a booking", url: "https://bikes.example/cancel", body: "Cancel up to 24 hours ahead and your deposit is refunded in full; later, half of the deposit is kept." },
-    { id: "hours", title: "Opening hours", url: "https://bikes.example/hours", body: "Monday to Saturday, 9 to 6." },
-  ];
   await importDoc({ matter: "articles" }, BIKES);
   await say("how much deposit");
   const question = await newest();
