@@ -9,6 +9,7 @@ import { namesKeyword, namesTitle, titleForm } from "../src/ranking/names.ts";
 import { analyse, askedOf, fieldsOf, queryTerms, scoreArticle, type CorpusStats } from "../src/ranking/score.ts";
 import { afterTitle, answerReply, listText, loggedAnswer } from "../src/wechat/answering/ranked-reply.ts";
 import { MAX_TEXT_BYTES } from "../src/wechat/door/message.ts";
+import { daysWithin } from "../src/ranking/weekdays.ts";
 import type { RankedArticle } from "../src/ranking/types.ts";
 import { FILLER_HAN, FILLER_LATIN } from "../src/ranking/filler-words.ts";
 import { ASKS_PRICE, asksOnlyPrice, PRICE } from "../src/ranking/price.ts";
@@ -264,6 +265,29 @@ describe("words", () => {
     expect(articleTermsOf("周六 9:00")).toEqual(expect.arrayContaining(["周六", "周末"]));
     expect(termsOf("周六开门吗")).not.toContain("周末");
     expect(termsOf("is there a kids club on saturday")).not.toContain(termsOf("weekend")[0]);
+  });
+
+  test("the days inside a span an article writes are its terms: a Wednesday meets 'Monday to Thursday', 周三 meets 周一至周五; a list of days is no span", () => {
+    expect(daysWithin("Monday to Thursday £3,500")).toEqual([stemWord("tuesday"), stemWord("wednesday")]);
+    expect(daysWithin("Mon–Fri 9am–5pm")).toEqual(["tuesday", "wednesday", "thursday"].map(stemWord));
+    expect(daysWithin("Fri-Mon only")).toEqual(["saturday", "sunday"].map(stemWord));
+    expect(daysWithin("周一至周五 9:00-18:00")).toEqual(["周二", "周三", "周四"]);
+    expect(daysWithin("星期二到星期日开放")).toEqual(["周三", "周四", "周五", "周六"]);
+    expect(daysWithin("monday and thursday, the sun to the sea")).toEqual([]);
+    // A span holding Saturday holds the weekend too.
+    expect(articleTermsOf("Thursday to Sunday")).toEqual(expect.arrayContaining([stemWord("friday"), stemWord("saturday"), stemWord("weekend")]));
+    // A wedding venue's "maybe 20 of us on a wednesday. how much?" had met no article's word for it.
+    const venue = new MemorySource([
+      { id: "weekday", title: "Midweek prices", keywords: "", description: "", body: "Monday to Thursday: exclusive use from £3,500 for up to 60 guests." },
+      { id: "weekend", title: "Weekend prices", keywords: "", description: "", body: "Friday and Saturday: exclusive use from £7,000." },
+      { id: "ceremony", title: "Ceremonies", keywords: "", description: "", body: "Ceremonies are held in the orangery or the walled garden." },
+    ]);
+    expect(rank("how much is it on a wednesday", venue).articles[0]?.id).toBe("weekday");
+    const pool = new MemorySource([
+      { id: "hours", title: "开放时间", keywords: "", description: "", body: "周一至周五 6:30-22:00 开放，节假日另行通知。" },
+      { id: "lessons", title: "游泳课", keywords: "", description: "", body: "周六上午开设儿童游泳课，每节课90分钟。" },
+    ]);
+    expect(rank("周三几点开门", pool).articles[0]?.id).toBe("hours");
   });
 
   test("a follower's 星期日 or 礼拜天 finds the article of opening hours written 周日, and an article's 星期日 a follower's 周日", () => {

@@ -84,3 +84,39 @@ export function weekdayAt(runs: readonly string[], i: number): string | null {
   const asked = BEFORE_DAY.has(runs[i - 1] as string) && (next === undefined || DAY_PARTS.has(next));
   return timeAt(runs, i + 1) || beside(1) || beside(-1) || asked ? full : null;
 }
+
+const DAYS_EN = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const;
+const DAY_EN = "(mon|monday|tue|tues|tuesday|wed|wednesday|thu|thur|thurs|thursday|fri|friday|sat|saturday|sun|sunday)s?";
+/** "Monday to Thursday", "Mon–Fri", "Tuesday through Saturday": a span of days (lower case, folded). */
+const RANGE_EN = new RegExp(`\\b${DAY_EN}\\s*(?:-|–|—|~|to|through|thru|till|until)\\s*${DAY_EN}\\b`, "g");
+const DAYS_HAN = "一二三四五六日";
+/** 周一至周五, 周一到周四, 周二~周日 (星期 and 礼拜 read as 周 first: hanWeekdays). */
+const RANGE_HAN = /周([一二三四五六日天])\s*(?:至|到|-|–|—|~|～)\s*周?([一二三四五六日天])/gu;
+
+/**
+ * The days inside a span an article writes ("Monday to Thursday £3,500", "周一至周五 9:00-18:00"), as
+ * terms: a follower asking about a Wednesday meets the prices or hours of the span holding it (a
+ * wedding venue's "20 of us on a wednesday. how much?" had met no article's word for it). The span's
+ * ends are the text's own terms already; a span running into the week after (Fri–Mon) wraps.
+ */
+export function daysWithin(text: string): string[] {
+  const lower = text.toLowerCase();
+  const out: string[] = [];
+  if (/\b(?:mon|tue|wed|thu|fri|sat|sun)/.test(lower))
+    for (const m of lower.matchAll(RANGE_EN)) {
+      const from = DAYS_EN.indexOf((ABBREVIATED[m[1] as string] ?? m[1]) as (typeof DAYS_EN)[number]);
+      const to = DAYS_EN.indexOf((ABBREVIATED[m[2] as string] ?? m[2]) as (typeof DAYS_EN)[number]);
+      if (from < 0 || to < 0 || from === to) continue;
+      for (let d = (from + 1) % 7; d !== to; d = (d + 1) % 7) out.push(stemWord(DAYS_EN[d] as string));
+    }
+  if (/[周期拜]/u.test(text)) {
+    const days = hanWeekdays(text.replace(/\s+/g, " "));
+    for (const m of days.matchAll(RANGE_HAN)) {
+      const from = DAYS_HAN.indexOf(m[1] === "天" ? "日" : (m[1] as string));
+      const to = DAYS_HAN.indexOf(m[2] === "天" ? "日" : (m[2] as string));
+      if (from < 0 || to < 0 || from === to) continue;
+      for (let d = (from + 1) % 7; d !== to; d = (d + 1) % 7) out.push(`周${DAYS_HAN[d]}`);
+    }
+  }
+  return out;
+}

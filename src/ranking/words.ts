@@ -23,7 +23,7 @@ import { stemWord } from "./stem.ts";
 import { taglishStops } from "./taglish.ts";
 import { canonicalTerms, groupedTerms, synonymCover } from "./synonyms.ts";
 import { country, joinedForms } from "./latin-forms.ts";
-import { hanWeekdays, weekdayAt, weekendOf } from "./weekdays.ts";
+import { daysWithin, hanWeekdays, weekdayAt, weekendOf } from "./weekdays.ts";
 import { joinedSplitVerbs } from "./split-verbs.ts";
 import { expanded } from "./abbreviations.ts";
 import { CONTRACTED, FILLER_FIRST, FILLER_H, FILLER_L, FILLER_MAX, HAN_STOP, LATIN_STOP, TYPED_FOR_I } from "./stop-words.ts";
@@ -80,13 +80,15 @@ export function termsOf(text: string): string[] {
 }
 
 /**
- * The terms of an article's text (its head, a passage): termsOf's, and the weekend's after Saturday's
- * and Sunday's (weekdays.ts), so that a follower's 周末 or "weekend" finds the hours an article writes
- * 周六、周日 or "Sat … Sun …". Not a question's: its 周六 is that day, not a weekend article's (a review
+ * The terms of an article's text (its head, a passage): termsOf's, the days inside a span it writes
+ * ("Mon–Fri", 周一至周五: weekdays.ts daysWithin), and the weekend's after Saturday's and Sunday's
+ * (weekdays.ts), so that a follower's 周末 or "weekend" finds the hours an article writes 周六、周日 or
+ * "Sat … Sun …", and their Wednesday the prices of "Monday to Thursday". Not a question's: its 周六 is that day, not a weekend article's (a review
  * found "kids club on saturday" listing weekend breaks and Sunday school).
  */
 export function articleTermsOf(text: string): string[] {
-  const own = ownTerms(text);
+  // The days inside a span it writes ("Monday to Thursday", 周一至周五) are its terms too (weekdays.ts daysWithin).
+  const own = [...ownTerms(text), ...daysWithin(text)];
   // After the text's own terms, not among them: an operator's synonym phrase ("sunday service") is
   // matched on the terms as written, and one naming the weekend (周末, 双休日) meets these too. Every
   // passage of every candidate is read so: nothing is made for a text that names no weekend day.
