@@ -22,6 +22,22 @@ export function rawOption(argv: readonly string[], ...names: string[]): string |
   return found;
 }
 
+/** Every value of an option given more than once, in order ("--after a --after b"): rawOption keeps the last. */
+export function rawOptions(argv: readonly string[], name: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a === "--") break;
+    if (a === name) {
+      const next = argv[i + 1];
+      if (next === undefined) throw usage(`${name} needs a value`);
+      out.push(next);
+      i++;
+    } else if (a.startsWith(name + "=")) out.push(a.slice(name.length + 1));
+  }
+  return out;
+}
+
 export function numberOption(argv: readonly string[], name: string, fallback: number, min: number, max: number): number {
   const raw = rawOption(argv, name);
   if (raw === undefined) return fallback;

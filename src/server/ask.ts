@@ -72,7 +72,7 @@ function unheldOf(q: string, ranking: Ranking, synonyms: SynonymTable | null): s
 }
 
 export async function getAsk(ctx: AppContext, req: SignedRequest) {
-  const f = new Fields(req.fields).only(["q", "generate", "after"]);
+  const f = new Fields(req.fields).only(["q", "generate", "after", "before"]);
   const generate = f.bool("generate") ?? false;
   if (generate && !ctx.generator) throw new ReplydError("ai_not_configured", "no model is configured: start replyd serve with --ai-url and --ai-model (docs/answers.md)");
   // A call spends the followers' budget and is logged with their calls: an admin's to make.
@@ -83,9 +83,16 @@ export async function getAsk(ctx: AppContext, req: SignedRequest) {
   const after = f.get("after")?.trim();
   if (after === "") throw badRequest('"after" must hold the follower\'s message before the question, or be left out');
   if (after !== undefined && Buffer.byteLength(after) > MAX_QUESTION_BYTES) throw badRequest(`"after" may hold at most ${MAX_QUESTION_BYTES} bytes, as a follower's message`, "text_too_long");
+  // The follower's message before `after` (0.2.26): the conversation remembers two turns, and what
+  // a follower got after a question and a pick ("visit", then "second", then "whats the parking
+  // like") had not been seen again with one (a wedding venue's walkthrough).
+  const before = f.get("before")?.trim();
+  if (before !== undefined && after === undefined) throw badRequest('"before" is the message before "after": give "after" too');
+  if (before === "") throw badRequest('"before" must hold the follower\'s message before "after", or be left out');
+  if (before !== undefined && Buffer.byteLength(before) > MAX_QUESTION_BYTES) throw badRequest(`"before" may hold at most ${MAX_QUESTION_BYTES} bytes, as a follower's message`, "text_too_long");
   // Nobody's conversation: read alone, and nothing remembered for the next ask — or, after a
-  // message, read as a follower's next message is, in a conversation of its own that ends with the call.
-  const { decision, reading } = await answered(ctx, q, after);
+  // message (or two), read as a follower's next message is, in a conversation of its own that ends with the call.
+  const { decision, reading } = await answered(ctx, q, after, before);
   const ranking = reading ? reading.ranked : await ctx.read.searcher.rank(q);
   if (ranking === "busy") throw new ReplydError("busy", "too many follower questions are waiting to be ranked; ask again in a moment");
   if (ranking === null) throw new ReplydError("busy", "ranking failed or took too long (the server's log says why)");
@@ -93,7 +100,7 @@ export async function getAsk(ctx: AppContext, req: SignedRequest) {
   const rules = await ctx.rules.rulesMatching(q);
   return {
     question: q,
-    ...(after === undefined ? {} : { after, read_as: decision.reading?.how ?? "alone", ...(decision.reading?.how === "alone" && decision.reading.moved ? { moved: true } : {}) }),
+    ...(after === undefined ? {} : { after, ...(before === undefined ? {} : { before }), read_as: decision.reading?.how ?? "alone", ...(decision.reading?.how === "alone" && decision.reading.moved ? { moved: true } : {}) }),
     answer: decision.answer,
     rule_warnings: ruleWarnings(ctx, rules),
     reply: decision.reply,
@@ -132,12 +139,13 @@ const asked = (content: string, at: number, n: number): Inbound => ({ type: "tex
  * `after` (the responder's aside: a conversation of its own); `reading`, how it was read then, when
  * the conversation read it other than alone (a follow-up, "another") — its ranking is what to show.
  */
-async function answered(ctx: AppContext, q: string, after: string | undefined): Promise<{ decision: Decision; reading: Exclude<Reading, { how: "pick" }> | null }> {
+async function answered(ctx: AppContext, q: string, after: string | undefined, before?: string): Promise<{ decision: Decision; reading: Exclude<Reading, { how: "pick" }> | null }> {
   const at = Math.floor(ctx.clock.now() / 1000);
   if (after === undefined) return { decision: await ctx.responder.respond(asked(q, at, 0), false), reading: null };
   const aside = ctx.responder.aside();
-  await aside.respond(asked(after, at - 1, 0));
-  const decision = await aside.respond(asked(q, at - 1, 1));
+  if (before !== undefined) await aside.respond(asked(before, at - 2, 0));
+  await aside.respond(asked(after, at - 2, 1));
+  const decision = await aside.respond(asked(q, at - 2, 2));
   const reading = decision.reading;
   return { decision, reading: reading && reading.how !== "pick" && reading.how !== "alone" ? reading : null };
 }

@@ -324,6 +324,14 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect(r.out).toMatch(/^terms .*順豐\(/m);
     expect(JSON.parse((await cli("ask", "--after", "順豐幾天能送到？", "那新疆呢", "--json")).out)).toMatchObject({ read_as: "followup", after: "順豐幾天能送到？" });
     expect((await cli("ask", "--after", " ", "那新疆呢")).code).toBe(2);
+    // Twice: the two messages before the question, oldest first, both said; three times is more than a conversation holds.
+    r = await cli("ask", "--after", "順豐幾天能送到？", "--after", "那新疆呢", "西藏呢");
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('after        "順豐幾天能送到？", then "那新疆呢": read as a follow-up, with it');
+    expect(JSON.parse((await cli("ask", "--after", "順豐幾天能送到？", "--after", "那新疆呢", "西藏呢", "--json")).out)).toMatchObject({ before: "順豐幾天能送到？", after: "那新疆呢", read_as: "followup" });
+    const thrice = await cli("ask", "--after", "a", "--after", "b", "--after", "c", "西藏呢");
+    expect(thrice.code).toBe(2);
+    expect(thrice.err).toContain("--after is given at most twice");
     // A question opening on a minus sign is an option unless "--" ends them first; after it every word is the question's.
     r = await cli("ask", "-5度顺丰能送到吗");
     expect(r.code).toBe(2);

@@ -132,3 +132,25 @@ test("a message the ranking offers nothing for and the word search finds says so
   const alone = (await ask("about")).data as Asked;
   expect(alone).toMatchObject({ answer: "search", choice: "one", choice_why: expect.stringContaining("word search") });
 });
+
+test("two messages before the question (before, then after), as the conversation remembers two turns: a second 'another' leaves out what the first got; 'before' alone, empty or too long is refused", async () => {
+  const ask2 = async (q: string, after: string, before: string) => call("GET", "/api/cli/ask", [["q", q], ["after", after], ["before", before]]);
+  // Fees enough that a second "another" has more to offer than the first.
+  const fees = ["duplicate documents", "changes mid-term", "late payment", "reinstating a lapsed policy", "paper statements"].map((what, i) => ({ id: `fee${i}`, title: `Fee for ${what}`, url: `https://example.com/fee${i}`, body: `There is a cancellation-style fee of £${10 + i} for ${what}.` }));
+  expect((await call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: doc(fees, { matter: "articles" }) }] })).status).toBe(200);
+  const first = (await ask("another", "cancellation fee")).data as Asked & { before?: string };
+  expect(first.answer).toMatch(/^another:answers?:/);
+  const offeredFirst = first.answer.replace(/^another:answers?:/, "").split(",");
+  // One message before: the "another" has nothing before it to take the next of.
+  expect(((await ask("another", "another")).data as Asked).answer).toBe("another:not_found");
+  const r = await ask2("another", "another", "cancellation fee");
+  expect(r.status).toBe(200);
+  const second = r.data as Asked & { before?: string };
+  expect(second).toMatchObject({ before: "cancellation fee", after: "another", read_as: "another" });
+  expect(second.answer).toMatch(/^another:answers?:/);
+  const offeredSecond = second.answer.replace(/^another:(?:answers?:)?/, "").split(",");
+  for (const id of ["cancel", ...offeredFirst]) expect(offeredSecond).not.toContain(id);
+  expect((await call("GET", "/api/cli/ask", [["q", "another"], ["before", "cancellation fee"]])).status).toBe(400);
+  expect((await ask2("another", "another", "  ")).status).toBe(400);
+  expect((await ask2("another", "another", "x".repeat(MAX_QUESTION_BYTES + 1))).error?.code).toBe(CODE.text_too_long);
+});

@@ -1,12 +1,15 @@
 import type { CommandContext } from "../context.ts";
 import { defineCommand } from "../command.ts";
-import { usage } from "../errors.ts";
+import { CLIError, usage } from "../errors.ts";
+import { rawOptions } from "../args.ts";
 import { asTyped } from "../as-typed.ts";
 
 interface Asked {
   question: string;
   /** With --after: that message, and how the question was read after it (absent from a server before 0.2.17). */
   after?: string;
+  /** With --after given twice: the first, the message before `after` (0.2.26). */
+  before?: string;
   read_as?: "alone" | "followup" | "another" | "pick";
   /** Read alone because its own words name another article's title, keywords or questions (a server from 0.2.18). */
   moved?: boolean;
@@ -50,9 +53,19 @@ const oneLine = (s: string, max: number) => {
 export async function ask(c: CommandContext): Promise<void> {
   const q = c.args.join(" ").trim();
   if (!q) throw usage('ask needs a question: replyd ask "how do I get a refund?"');
-  const after = c.str("--after");
-  if (after !== undefined && !after.trim()) throw usage('--after needs the follower\'s message before the question: replyd ask --after "how do I cancel?" "is there a fee"');
-  const r = await c.client().call<Asked>({ method: "GET", path: "/api/cli/ask", fields: [["q", q], ...(c.flags.generate ? [["generate", "1"] as [string, string]] : []), ...(after === undefined ? [] : [["after", after] as [string, string]])] });
+  // Given twice, the two messages before the question, oldest first: the conversation remembers two turns.
+  const afters = rawOptions(c.argv, "--after");
+  if (afters.some((a) => !a.trim())) throw usage('--after needs the follower\'s message before the question: replyd ask --after "how do I cancel?" "is there a fee"');
+  if (afters.length > 2) throw usage("--after is given at most twice: a follower's conversation is read with their last two messages, oldest first");
+  const [before, after] = afters.length === 2 ? afters : [undefined, afters[0]];
+  const r = await c
+    .client()
+    .call<Asked>({ method: "GET", path: "/api/cli/ask", fields: [["q", q], ...(c.flags.generate ? [["generate", "1"] as [string, string]] : []), ...(after === undefined ? [] : [["after", after] as [string, string]]), ...(before === undefined ? [] : [["before", before] as [string, string]])] })
+    .catch((e: unknown) => {
+      // A server before 0.2.26 reads one message before the question.
+      if (before !== undefined && e instanceof CLIError && e.code === "unknown_field" && /\bbefore\b/.test(e.message)) throw new CLIError(e.code, "the server is older than replyd 0.2.26, which reads two messages before the question: give --after once, the message just before it", e.exitCode);
+      throw e;
+    });
   c.print(r, () => {
     const reply =
       r.reply === null
@@ -63,10 +76,10 @@ export async function ask(c: CommandContext): Promise<void> {
     // A rule, help, a code or a tag answers before the ranking: what it would have offered is shown, as such.
     const before = /^(rule:|help$|code$|tag$)/.test(r.answer) ? `not used — the ${r.answer.startsWith("rule:") ? "rule" : r.answer} answered first; it would have given: ` : "";
     // How the conversation read it: a follow-up's ranking is of both messages, the earlier one's words weighing less.
-    const readAs = r.after === undefined ? [] : [`after        "${oneLine(r.after, 100)}": read ${r.read_as === "followup" ? "as a follow-up, with it" : r.read_as === "another" ? "as asking another answer to it" : r.read_as === "pick" ? "as a pick from the list it got" : r.moved ? "alone: its own words name another article's title, keywords or questions, where the conversation moves (docs/answers.md \"Follow-ups\")" : "alone, as a question of its own"}`];
+    const readAs = r.after === undefined ? [] : [`after        ${r.before === undefined ? "" : `"${oneLine(r.before, 60)}", then `}"${oneLine(r.after, 100)}": read ${r.read_as === "followup" ? "as a follow-up, with it" : r.read_as === "another" ? "as asking another answer to it" : r.read_as === "pick" ? "as a pick from the list it got" : r.moved ? "alone: its own words name another article's title, keywords or questions, where the conversation moves (docs/answers.md \"Follow-ups\")" : "alone, as a question of its own"}`];
     const lines = [...readAs, `answered as  ${r.answer}`, ...(r.rule_warnings ?? []).map((w) => `warning      ${w}`), "", reply, "", `ranking      ${before}${r.choice}${r.choice_why ? ` (${r.choice_why})` : ""}; ${r.postings_read} index entries read, ${r.candidates} articles scored`];
     // A follow-up's terms are of both messages: printed as either wrote them.
-    const typed = r.after === undefined ? q : `${r.after}\n${q}`;
+    const typed = r.after === undefined ? q : `${r.before === undefined ? "" : `${r.before}\n`}${r.after}\n${q}`;
     if (r.ranked_as !== undefined) lines.push(`ranked as    "${oneLine(r.ranked_as, 40)}" alone: a complaint of someone's manner that no article is sure of, ranked on the word a complaints article is keyworded by (docs/answers.md)`);
     lines.push(`terms        ${r.terms.map((t) => `${asTyped(t.term, r.ranked_as ?? typed)}(${t.idf.toFixed(1)})`).join(" ") || "(none the articles hold)"}`);
     // The question's words no article holds: they count against every article's share of it (an
@@ -101,7 +114,7 @@ export const askCommand = defineCommand({
   examples: ['replyd ask "买了东西不想要了，还能退款吗？"', 'replyd ask "how do I return an order" --json', 'replyd ask --generate "还能退款吗"', 'replyd ask --after "周六几点开门" "那周日呢"'],
   options: [
     { flags: "--generate", help: "with a model configured (serve --ai-url): ask it too and show what it writes and what the checks make of it (counts in the caps)" },
-    { flags: "--after <message>", help: "read the question as a follower's next message after this one (a follow-up, \"another\", a pick), and show the ranking it was read with" },
+    { flags: "--after <message>", help: "read the question as a follower's next message after this one (a follow-up, \"another\", a pick), and show the ranking it was read with; twice, after those two, oldest first (a question, then a pick from its list)" },
   ],
   run: ask,
 });
