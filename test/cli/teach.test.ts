@@ -6,6 +6,7 @@
 import { CLIError } from "../../src/cli/errors.ts";
 import { olderServer } from "../../src/cli/commands/import.ts";
 import { olderInbox } from "../../src/cli/commands/messages.ts";
+import { olderAsk } from "../../src/cli/commands/ask.ts";
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -307,6 +308,9 @@ test("against a server before 0.2.26: --replace-questions' and --lists' refusals
   const inbox = olderInbox(new CLIError("bad_request", '"inbox" must be unmatched, all or ai')) as CLIError;
   expect(inbox.message).toContain("the server is older than replyd 0.2.26, which lists the questions answered with a list (inbox --lists)");
   expect(olderInbox(other)).toBe(other);
+  const asked = olderAsk(new CLIError("unknown_field", "unknown field: before; expected some of: q, generate, after")) as CLIError;
+  expect(asked.message).toContain("the server is older than replyd 0.2.26, which reads two messages before the question");
+  expect(olderAsk(other)).toBe(other);
 });
 
 test("teach of a message over 200 characters says so (not that the article is invalid); --as of it suggests no whole-message teach; a long message taught whole is noted as lending its story", async () => {

@@ -49,6 +49,12 @@ const oneLine = (s: string, max: number) => {
   return flat.length > max ? flat.slice(0, max - 1) + "…" : flat;
 };
 
+/** A server before 0.2.26 reads one message before the question: its refusal of `before` said as what it is; any other error as it is. */
+export function olderAsk(e: unknown): unknown {
+  if (!(e instanceof CLIError) || e.code !== "unknown_field" || !/\bbefore\b/.test(e.message)) return e;
+  return new CLIError(e.code, "the server is older than replyd 0.2.26, which reads two messages before the question: give --after once, the message just before it", e.exitCode);
+}
+
 /** What a follower sending the question would get, and the ranking behind it. */
 export async function ask(c: CommandContext): Promise<void> {
   const q = c.args.join(" ").trim();
@@ -62,9 +68,7 @@ export async function ask(c: CommandContext): Promise<void> {
     .client()
     .call<Asked>({ method: "GET", path: "/api/cli/ask", fields: [["q", q], ...(c.flags.generate ? [["generate", "1"] as [string, string]] : []), ...(after === undefined ? [] : [["after", after] as [string, string]]), ...(before === undefined ? [] : [["before", before] as [string, string]])] })
     .catch((e: unknown) => {
-      // A server before 0.2.26 reads one message before the question.
-      if (before !== undefined && e instanceof CLIError && e.code === "unknown_field" && /\bbefore\b/.test(e.message)) throw new CLIError(e.code, "the server is older than replyd 0.2.26, which reads two messages before the question: give --after once, the message just before it", e.exitCode);
-      throw e;
+      throw before === undefined ? e : olderAsk(e);
     });
   c.print(r, () => {
     const reply =
