@@ -6,7 +6,12 @@ import { usage } from "./errors.ts";
  * (`--secret 0123` → 123, `--code 1e3` → 1000), so every value that is text is read here instead.
  */
 export function rawOption(argv: readonly string[], ...names: string[]): string | undefined {
-  let found: string | undefined;
+  return rawOptions(argv, ...names).at(-1);
+}
+
+/** Every value of an option given more than once, in order ("--after a --after b"): rawOption keeps the last. */
+export function rawOptions(argv: readonly string[], ...names: string[]): string[] {
+  const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
     if (a === "--") break;
@@ -14,26 +19,10 @@ export function rawOption(argv: readonly string[], ...names: string[]): string |
       if (a === name) {
         const next = argv[i + 1];
         if (next === undefined) throw usage(`${name} needs a value`);
-        found = next;
+        out.push(next);
         i++;
-      } else if (a.startsWith(name + "=")) found = a.slice(name.length + 1);
+      } else if (a.startsWith(name + "=")) out.push(a.slice(name.length + 1));
     }
-  }
-  return found;
-}
-
-/** Every value of an option given more than once, in order ("--after a --after b"): rawOption keeps the last. */
-export function rawOptions(argv: readonly string[], name: string): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i] as string;
-    if (a === "--") break;
-    if (a === name) {
-      const next = argv[i + 1];
-      if (next === undefined) throw usage(`${name} needs a value`);
-      out.push(next);
-      i++;
-    } else if (a.startsWith(name + "=")) out.push(a.slice(name.length + 1));
   }
   return out;
 }

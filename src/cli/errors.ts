@@ -29,3 +29,14 @@ export function checkedLocally<T>(file: string, check: () => T): T {
     throw new CLIError(e.code, `${file}: ${e.message} [${e.code}]`, 1, formatProblems(problems, Number(e.details?.total_problems ?? problems.length)));
   }
 }
+
+/**
+ * A server older than this client refusing what it sent (`code`, its message matching `refused`):
+ * said as what it is — "the server is older than replyd …" and what to do instead —, any other error
+ * as it is. The flags a release adds meet servers before it (--replace-questions, inbox --lists, a
+ * second ask --after).
+ */
+export function olderServerSaid(e: unknown, code: string, refused: RegExp, said: string): unknown {
+  if (!(e instanceof CLIError) || e.code !== code || !refused.test(e.message)) return e;
+  return new CLIError(e.code, `the server is older than replyd ${said}`, e.exitCode);
+}

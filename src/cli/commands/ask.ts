@@ -1,6 +1,6 @@
 import type { CommandContext } from "../context.ts";
 import { defineCommand } from "../command.ts";
-import { CLIError, usage } from "../errors.ts";
+import { olderServerSaid, usage } from "../errors.ts";
 import { rawOptions } from "../args.ts";
 import { asTyped } from "../as-typed.ts";
 
@@ -50,10 +50,7 @@ const oneLine = (s: string, max: number) => {
 };
 
 /** A server before 0.2.26 reads one message before the question: its refusal of `before` said as what it is; any other error as it is. */
-export function olderAsk(e: unknown): unknown {
-  if (!(e instanceof CLIError) || e.code !== "unknown_field" || !/\bbefore\b/.test(e.message)) return e;
-  return new CLIError(e.code, "the server is older than replyd 0.2.26, which reads two messages before the question: give --after once, the message just before it", e.exitCode);
-}
+export const olderAsk = (e: unknown): unknown => olderServerSaid(e, "unknown_field", /\bbefore\b/, "0.2.26, which reads two messages before the question: give --after once, the message just before it");
 
 /** What a follower sending the question would get, and the ranking behind it. */
 export async function ask(c: CommandContext): Promise<void> {

@@ -2,7 +2,7 @@ import type { BulkDocument } from "../../doc/document.ts";
 import { namedItems, type ImportResult as StoredImport } from "../../store/writer.ts";
 import { defineCommand } from "../command.ts";
 import type { CommandContext } from "../context.ts";
-import { CLIError, usage } from "../errors.ts";
+import { CLIError, olderServerSaid, usage } from "../errors.ts";
 import { CODE } from "../../base/errors.ts";
 import { memoryFile, openLocal } from "../files.ts";
 import { CSV_MAX_BYTES, csvArticles } from "../csv.ts";
@@ -64,8 +64,7 @@ export async function olderServer<T>(replace: boolean, work: () => Promise<T>): 
   try {
     return await work();
   } catch (e) {
-    if (!replace || !(e instanceof CLIError) || e.code !== "unknown_field" || !/\bquestions\b/.test(e.message)) throw e;
-    throw new CLIError(e.code, "the server is older than replyd 0.2.26, which knows --replace-questions: leave it out — a server before 0.2.26 replaces an article's questions with a record's in any import (the report names what each article lost)", e.exitCode);
+    throw replace ? olderServerSaid(e, "unknown_field", /\bquestions\b/, "0.2.26, which knows --replace-questions: leave it out — a server before 0.2.26 replaces an article's questions with a record's in any import (the report names what each article lost)") : e;
   }
 }
 

@@ -4,7 +4,7 @@ import type { StoredMedia } from "../../server/media.ts";
 import { formatBytes } from "../args.ts";
 import { isLoopback } from "../../base/loopback.ts";
 import type { CommandContext } from "../context.ts";
-import { CLIError, usage } from "../errors.ts";
+import { olderServerSaid, usage } from "../errors.ts";
 import { readLocal } from "../files.ts";
 import { type LoggedMessage, type ReplyWindow } from "../../store/follower-log.ts";
 import type { GeneratedEntry } from "../../store/generated-log.ts";
@@ -40,10 +40,8 @@ export const answerShown = (m: Pick<Entry, "answer" | "answered_now">): string =
 const firstListed = (answer: string): string => answer.replace(/^((?:[a-z]+:)?answers:)([^,]+)((?:,[^,]+)+)$/, (_, kind: string, first: string, rest: string) => `${kind}${first}+${rest.split(",").length - 1}`);
 
 /** A server before 0.2.26 knows no inbox of lists: its refusal said as what it is (a review); any other error as it is. */
-export function olderInbox(e: unknown): unknown {
-  if (!(e instanceof CLIError) || e.code !== "bad_request" || !/"inbox" must be/.test(e.message)) return e;
-  return new CLIError(e.code, "the server is older than replyd 0.2.26, which lists the questions answered with a list (inbox --lists): replyd inbox --all shows every message, with how it was answered", e.exitCode);
-}
+export const olderInbox = (e: unknown): unknown =>
+  olderServerSaid(e, "bad_request", /"inbox" must be/, "0.2.26, which lists the questions answered with a list (inbox --lists): replyd inbox --all shows every message, with how it was answered");
 
 /** "换一个" names the question it asked another answer to: the one replyd teach SEQ teaches for it (a server before 0.2.12 names none). */
 const anotherOf = (m: Entry): string => (typeof m.asked_of === "number" ? ` (another answer to ${m.asked_of})` : "");
