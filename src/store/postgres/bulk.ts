@@ -57,6 +57,22 @@ async function keywordsDropped(tx: TransactionSQL): Promise<Dropped> {
   return { ...out, count };
 }
 
+/** Rows read a page at a time: a million-record import holds no more of them at once. */
+const PAGE = 1000;
+
+/**
+ * Each row `page(after)` gives — the rows past index `after`, in index order, PAGE at most — handed
+ * to `each`, a page at a time, until a page comes short.
+ */
+async function eachRow<T extends { idx: number }>(page: (after: number) => Promise<T[]>, each: (row: T) => void | Promise<void>): Promise<void> {
+  for (let after = -1; ; ) {
+    const rows = await page(after);
+    for (const r of rows) await each(r);
+    if (rows.length < PAGE) return;
+    after = (rows[rows.length - 1] as T).idx;
+  }
+}
+
 /**
  * The changed articles whose record leaves out questions the article holds, compared in JavaScript
  * as a follower's message meets them (store/left-out.ts): only rows whose questions differ as
@@ -64,17 +80,16 @@ async function keywordsDropped(tx: TransactionSQL): Promise<Dropped> {
  */
 async function questionsDropped(tx: TransactionSQL): Promise<ImportResult["questions_dropped"]> {
   const out: ImportResult["questions_dropped"] = { count: 0, ids: [], lost: [], more: [] };
-  // A thousand at a time: a million-record import holds no more of them at once.
-  for (let after = -1; ; ) {
-    const rows = (await tx`SELECT d.idx, d.id, a.questions AS held, d.questions AS given FROM doc_in d JOIN articles a ON a.id = d.id
-                           WHERE d.status = 'changed' AND d.idx > ${after} AND a.questions <> '[]' AND a.questions <> d.questions ORDER BY d.idx LIMIT 1000`) as { idx: number; id: string; held: string; given: string }[];
-    for (const r of rows) {
+  await eachRow(
+    async (after) =>
+      (await tx`SELECT d.idx, d.id, a.questions AS held, d.questions AS given FROM doc_in d JOIN articles a ON a.id = d.id
+                WHERE d.status = 'changed' AND d.idx > ${after} AND a.questions <> '[]' AND a.questions <> d.questions ORDER BY d.idx LIMIT ${PAGE}`) as { idx: number; id: string; held: string; given: string }[],
+    (r) => {
       const lost = questionsLeftOut(JSON.parse(r.held), JSON.parse(r.given));
       if (lost.length) countLost(out, r.id, lost);
-    }
-    if (rows.length < 1000) return out;
-    after = (rows[rows.length - 1] as { idx: number }).idx;
-  }
+    },
+  );
+  return out;
 }
 
 /**
@@ -85,27 +100,25 @@ async function questionsDropped(tx: TransactionSQL): Promise<ImportResult["quest
  */
 async function mergeQuestions(tx: TransactionSQL): Promise<void> {
   await tx`ALTER TABLE doc_in ADD COLUMN kept text`;
-  for (let after = -1; ; ) {
-    const rows = (await tx`SELECT d.idx, a.questions AS held, d.questions AS given FROM doc_in d JOIN articles a ON a.id = d.id
-                           WHERE d.idx > ${after} AND d.questions <> 'null' AND a.questions <> '[]' AND a.questions <> d.questions ORDER BY d.idx LIMIT 1000`) as { idx: number; held: string; given: string }[];
-    for (const r of rows) {
+  await eachRow(
+    async (after) =>
+      (await tx`SELECT d.idx, a.questions AS held, d.questions AS given FROM doc_in d JOIN articles a ON a.id = d.id
+                WHERE d.idx > ${after} AND d.questions <> 'null' AND a.questions <> '[]' AND a.questions <> d.questions ORDER BY d.idx LIMIT ${PAGE}`) as { idx: number; held: string; given: string }[],
+    async (r) => {
       const m = questionsMerged(JSON.parse(r.held), JSON.parse(r.given));
       if (m.kept.length) await tx`UPDATE doc_in SET questions = ${JSON.stringify(m.questions)}, kept = ${JSON.stringify(m.kept)} WHERE idx = ${r.idx}`;
-    }
-    if (rows.length < 1000) return;
-    after = (rows[rows.length - 1] as { idx: number }).idx;
-  }
+    },
+  );
 }
 
 /** The articles that kept questions their record does not list (mergeQuestions), changed or not: a question taken out of the file stays, and is said. */
 async function questionsKept(tx: TransactionSQL): Promise<Dropped> {
   const out: Dropped = { count: 0, ids: [], lost: [], more: [] };
-  for (let after = -1; ; ) {
-    const rows = (await tx`SELECT idx, id, kept FROM doc_in WHERE kept IS NOT NULL AND idx > ${after} ORDER BY idx LIMIT 1000`) as { idx: number; id: string; kept: string }[];
-    for (const r of rows) countLost(out, r.id, JSON.parse(r.kept));
-    if (rows.length < 1000) return out;
-    after = (rows[rows.length - 1] as { idx: number }).idx;
-  }
+  await eachRow(
+    async (after) => (await tx`SELECT idx, id, kept FROM doc_in WHERE kept IS NOT NULL AND idx > ${after} ORDER BY idx LIMIT ${PAGE}`) as { idx: number; id: string; kept: string }[],
+    (r) => countLost(out, r.id, JSON.parse(r.kept)),
+  );
+  return out;
 }
 
 /** When a bulk write happens (the clock's reading), and how many backups to keep per matter. */
