@@ -1,10 +1,12 @@
 /**
  * GET /api/cli?inbox=unmatched|lists|all|ai (an admin key's: the door checked it): the message log, newest
  * first, each follower message with whether they can be answered now, the question a "换一个" asked
- * another answer to, and — of those nothing answered, or answered with a list — what the ranking
- * answers now when that changed (docs/protocol.md).
+ * another answer to, the entry a follower picked from the list their question got, and — of those
+ * nothing answered, or answered with a list — what the ranking answers now when that changed
+ * (docs/protocol.md).
  */
 import { askedAnotherOf, asksAnotherIn } from "./asked-another.ts";
+import { gotList, pickedFrom } from "./picked.ts";
 import { badRequest } from "../base/errors.ts";
 import { declaredName, type AppContext } from "./context.ts";
 import type { Fields } from "./fields.ts";
@@ -15,7 +17,7 @@ import { readingPrefix, unprefixed } from "../store/log-kinds.ts";
 /** The answers the ranking gave, or nothing did: what it answers now is said beside them. */
 const RANKED = new Set(["answer", "answers", "fallback", "not_found"]);
 
-/** "Another" messages of a page whose question is looked up (each a few reads of the log). */
+/** "Another" messages of a page whose question is looked up (each a few reads of the log), and lists whose pick is. */
 const ANOTHERS_NAMED = 50;
 
 export async function inbox(ctx: AppContext, f: Fields) {
@@ -36,6 +38,12 @@ export async function inbox(ctx: AppContext, f: Fields) {
     const q = await askedAnotherOf(ctx.write.log, m);
     if (q) askedOf.set(m.seq, q);
   }
+  // The entry the follower picked from a list ("第二个"): what answered them, to teach (the first ANOTHERS_NAMED lists of a page).
+  const picked = new Map<number, { seq: number; article: string }>();
+  for (const m of page.items.filter((m) => m.direction === "in" && gotList(m)).slice(0, ANOTHERS_NAMED)) {
+    const p = await pickedFrom(ctx.write.log, m);
+    if (p) picked.set(m.seq, p);
+  }
   // What nothing answered then that the ranking answers now (taught since): said beside it. For
   // "换一个", its question's answer now when it is not the one the follower turned down (its
   // question taught since: the entry had stayed another:not_found, a walkthrough).
@@ -55,8 +63,10 @@ export async function inbox(ctx: AppContext, f: Fields) {
     // as answeredNow does not read it — only a rule, which reads no conversation, is said (a review:
     // 周末呢 after 营业到几点 had said "→ now answers:parking,vouchers", nothing changed).
     const unchanged = since !== undefined && !asked && (since === unprefixed(m.answer) || (readingPrefix(m.answer) === "followup:" && !since.startsWith("rule:")));
-    if (unchanged) return { ...m, reply_window: windows.get(m.from_user) };
-    return { ...m, reply_window: windows.get(m.from_user), ...(since ? { answered_now: since } : {}), ...(asked !== undefined ? { asked_of: asked.seq } : {}) };
+    const pick = picked.get(m.seq);
+    const also = pick ? { picked: pick } : {};
+    if (unchanged) return { ...m, reply_window: windows.get(m.from_user), ...also };
+    return { ...m, reply_window: windows.get(m.from_user), ...(since ? { answered_now: since } : {}), ...(asked !== undefined ? { asked_of: asked.seq } : {}), ...also };
   });
   // Without the platform (no AppSecret) nothing can be sent: the windows say when it could be, not that it can.
   return { items, total: page.total, limit, offset, reply_limit: ctx.write.log.replyLimit, platform_configured: !!ctx.platform, account: declaredName(ctx) };

@@ -124,6 +124,8 @@ export interface FollowerLog {
   entry(seq: number): Promise<(LoggedMessage & { seq: number }) | null>;
   /** The follower's message logged last before `seq`, received at `since` (ISO) or after; a reply the account sent is none. */
   before(seq: number, openid: string, since: string): Promise<(LoggedMessage & { seq: number }) | null>;
+  /** The follower's message logged next after `seq`, received between `since` and `until` (ISO); a reply the account sent is none. */
+  after(seq: number, openid: string, since: string, until: string): Promise<(LoggedMessage & { seq: number }) | null>;
   /** A customer-service message that did not go out, kept for the report (pruned with the log). */
   sendFailed(f: FailedSend): Promise<void>;
   /** What `replyd report` shows of the log (store/report-query.ts), once every message added so far is written. */

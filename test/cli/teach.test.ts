@@ -104,6 +104,10 @@ test("the inbox's answer column shows what a mended entry gets now, the articles
   // Without "now", the answer as logged.
   expect(answerShown({ answer: "answers:a,b,c" })).toBe("answers:a,b,c");
   expect(answerShown({ answer: "fallback:api-key" })).toBe("fallback:api-key");
+  // What the follower picked from a list: beside its first and how many more; "now" says more once taught.
+  expect(answerShown({ answer: "answers:a,b,c", picked: { seq: 9, article: "b" } })).toBe("answers:a+2 → picked b");
+  expect(answerShown({ answer: "followup:answers:a,b", picked: { seq: 9, article: "b" } })).toBe("followup:answers:a+1 → picked b");
+  expect(answerShown({ answer: "answers:a,b,c", answered_now: "answer:b", picked: { seq: 9, article: "b" } })).toBe("answers:a+2 → now answer:b");
 });
 
 test("inbox shows each message's SEQ and says how to teach it; teach adds it, and the follower asking it again gets the article", async () => {
@@ -295,6 +299,16 @@ test("inbox --lists shows the questions the ranking answered with a list, says w
   // Not in the plain inbox: something answered it.
   expect((await cli("inbox")).out).not.toContain("kayak deposit");
   for (const other of ["--all", "--ai"]) expect((await cli("inbox", "--lists", other)).code).toBe(2);
+  // The follower picks the second: the list's line says so, and what it means.
+  const second = (line.match(/ answers:kayak-\w+,(kayak-\w+) /) as RegExpMatchArray)[1] as string;
+  expect(await say("2")).toContain(second === "kayak-hire" ? "Kayak hire" : "Cancelling a kayak booking");
+  lists = await cli("inbox", "--lists");
+  for (let i = 0; i < 50 && !lists.out.includes("picked"); i++) {
+    await Bun.sleep(20);
+    lists = await cli("inbox", "--lists");
+  }
+  expect(lists.out.split("\n").find((l) => l.endsWith("kayak deposit"))).toMatch(new RegExp(` answers:kayak-\\w+\\+1 → picked ${second} `));
+  expect(lists.out).toContain('"→ picked ID": the follower chose that entry of the list next');
 });
 
 test("against a server before 0.2.26: --replace-questions' and --lists' refusals say the server is older, and what to do; other errors pass as they are", async () => {

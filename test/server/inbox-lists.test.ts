@@ -54,3 +54,45 @@ test("a 换一个 after one article sent alone is listed, naming the question it
   expect(question.answer).toBe("answer:room1");
   expect(page.items[0]?.asked_of).toBe(question.seq);
 });
+
+const ROOMS = [1, 2, 3].map((i) => ({ id: `room${i}`, title: `包间${"甲乙丙"[i - 1]}`, url: url(`room${i}`), body: `包间可坐${6 + i}人，最低消费${500 + i * 100}元，需提前一天预订。` }));
+
+test("the entry a follower picked from the list their question got is named beside it (picked), with the pick's seq; the pick's own entry is no list", async () => {
+  await importDoc([...ROOMS, HOURS]);
+  await say("包间怎么预订");
+  await say("第二个");
+  const page = await lists();
+  const entry = page.items.find((m) => m.content === "包间怎么预订") as Entry & { picked?: { seq: number; article: string } };
+  const listed = entry.answer.replace(/^answers:/, "").split(",");
+  expect(listed.length).toBeGreaterThan(1);
+  const all = (await call("GET", "/api/cli", [["inbox", "all"]])).data.items as Entry[];
+  const pick = all.find((m) => m.content === "第二个") as Entry;
+  expect(pick.answer).toBe(`pick:${listed[1]}`);
+  expect(entry.picked).toEqual({ seq: pick.seq, article: listed[1] as string });
+  // --all says it too.
+  expect((all.find((m) => m.content === "包间怎么预订") as Entry & { picked?: object }).picked).toEqual({ seq: pick.seq, article: listed[1] as string });
+});
+
+test("no pick is named when the follower's next message asks something else: a pick after it picks from another list", async () => {
+  await importDoc([...ROOMS, HOURS]);
+  await say("包间怎么预订");
+  await say("营业到几点");
+  await say("第二个");
+  const page = await lists();
+  const entry = page.items.find((m) => m.content === "包间怎么预订") as Entry & { picked?: object };
+  expect(entry.answer).toStartWith("answers:");
+  expect(entry).not.toHaveProperty("picked");
+});
+
+test("a pick counts when another follower wrote between the list and it: the follower's own next message is read", async () => {
+  await importDoc([...ROOMS, HOURS]);
+  await say("包间怎么预订");
+  // Another follower between the list and the pick: their message is not this follower's next.
+  t.clock.advance(1000);
+  const at = Math.floor(t.clock.now() / 1000);
+  const other = await t.handle(wxPost(textMsg("营业到几点", at).replace("o_follower", "o_other"), at, { openid: "o_other" }));
+  expect(await other.text()).toContain("营业时间");
+  await say("第一个");
+  const entry = (await lists()).items.find((m) => m.content === "包间怎么预订") as Entry & { picked?: { article: string } };
+  expect(entry.picked?.article).toBe(entry.answer.replace(/^answers:/, "").split(",")[0] as string);
+});

@@ -18,11 +18,11 @@ export const otherMsg = (type: string, createTime: number, fields: Record<string
   `<xml><ToUserName><![CDATA[gh_account]]></ToUserName><FromUserName><![CDATA[o_follower]]></FromUserName><CreateTime>${createTime}</CreateTime><MsgType><![CDATA[${type}]]></MsgType>${Object.entries(fields).map(([k, v]) => `<${k}><![CDATA[${v}]]></${k}>`).join("")}<MsgId>${++msgIds}</MsgId></xml>`;
 
 /** A platform POST: plain, or encrypted by the peer implementation. */
-export function wxPost(xml: string, nowSec: number, o: { encrypt?: boolean; path?: string; badSignature?: boolean; nonce?: string; body?: string } = {}): Request {
+export function wxPost(xml: string, nowSec: number, o: { encrypt?: boolean; path?: string; badSignature?: boolean; nonce?: string; body?: string; openid?: string } = {}): Request {
   const timestamp = String(nowSec);
   // A fresh nonce per request, as the platform signs: one signature carries one message.
   const nonce = o.nonce ?? String(1e9 + Math.floor(Math.random() * 9e9));
-  const q = new URLSearchParams({ timestamp, nonce, openid: "o_follower", signature: wxSignature(TOKEN, timestamp, nonce) });
+  const q = new URLSearchParams({ timestamp, nonce, openid: o.openid ?? "o_follower", signature: wxSignature(TOKEN, timestamp, nonce) });
   let body = o.body ?? xml;
   if (o.encrypt) {
     const encrypted = peer.encrypt(xml) as string;

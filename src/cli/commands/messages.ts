@@ -11,7 +11,7 @@ import type { GeneratedEntry } from "../../store/generated-log.ts";
 import { defineCommand, PAGING } from "../command.ts";
 import { cutColumns, table } from "../table.ts";
 
-type Entry = LoggedMessage & { seq: number; reply_window?: ReplyWindow; answered_now?: string; asked_of?: number };
+type Entry = LoggedMessage & { seq: number; reply_window?: ReplyWindow; answered_now?: string; asked_of?: number; picked?: { seq: number; article: string } };
 
 /** Whether an entry can still be answered: answered, open (until when, how many left), or closed. */
 function replyState(m: Entry, canSend: boolean): string {
@@ -28,13 +28,17 @@ function replyState(m: Entry, canSend: boolean): string {
  * mended reads as mended — the articles it was considered against left out, or the column had cut
  * "now" away ("fallback:api-key,client-download,permission… → now answe…").
  */
-export const answerShown = (m: Pick<Entry, "answer" | "answered_now">): string =>
-  m.answered_now ? `${firstListed(m.answer.replace(/^((?:[a-z]+:)?(?:fallback|not_found)):.*$/, "$1"))} → now ${m.answered_now}` : m.answer;
+export const answerShown = (m: Pick<Entry, "answer" | "answered_now" | "picked">): string =>
+  m.answered_now
+    ? `${firstListed(m.answer.replace(/^((?:[a-z]+:)?(?:fallback|not_found)):.*$/, "$1"))} → now ${m.answered_now}`
+    : m.picked
+      ? `${firstListed(m.answer)} → picked ${m.picked.article}`
+      : m.answer;
 
 /**
  * A list's first article and how many more ("answers:checkin+2"), of what an entry got: beside "now",
  * the column had cut what it gets now away ("answers:latecomers,box-office,gallery → now…": two
- * walkthroughs). What it gets now is whole, whatever the column keeps of it: shortened too, a list
+ * walkthroughs); beside what the follower picked from it too. What it gets now is whole, whatever the column keeps of it: shortened too, a list
  * changed past its first had read as unchanged (a review).
  */
 const firstListed = (answer: string): string => answer.replace(/^((?:[a-z]+:)?answers:)([^,]+)((?:,[^,]+)+)$/, (_, kind: string, first: string, rest: string) => `${kind}${first}+${rest.split(",").length - 1}`);
@@ -103,7 +107,7 @@ export async function inbox(c: CommandContext): Promise<void> {
     return [
       ...table([["SEQ", "RECEIVED", "FROM", "ANSWER", "REPLY", "TEXT"], ...rows], [{ right: true }, {}, { max: 28 }, { max: 44 }, { max: 40 }]),
       "",
-      ...(c.flags.lists ? ["", "the ranking was unsure of these: each got the articles listed (answers:FIRST,…), the first one leading; teach one to the article that answers it and it gets that article alone. A 换一个 / \"another\" (another answer to SEQ) turned down what that question got: teach the 换一个's SEQ to teach it"] : []),
+      ...(c.flags.lists ? ["", "the ranking was unsure of these: each got the articles listed (answers:FIRST,…), the first one leading; teach one to the article that answers it and it gets that article alone. \"→ picked ID\": the follower chose that entry of the list next (第二个, \"2\") — what answered them. A 换一个 / \"another\" (another answer to SEQ) turned down what that question got: teach the 换一个's SEQ to teach it"] : []),
       `${page.items.length} of ${page.total}${page.account ? ` (account ${page.account})` : ""}; ${canSend ? 'answer one with: replyd reply <seq> "text" (or --article CODE)' : "no follower can be answered from here: the server has no AppSecret (serve --wx-secret)"}; teach its question to the article that answers it: replyd teach <seq> <article>`,
     ].join("\n");
   });

@@ -79,6 +79,7 @@ export function pgWriter(
       record: (r) => log.record(r),
       entry: (seq) => log.entry(seq),
       before: (seq, openid, since) => log.before(seq, openid, since),
+      after: (seq, openid, since, until) => log.after(seq, openid, since, until),
       sendFailed: (f) => report.sendFailed(f),
       figures: async (q) => {
         await log.settled();

@@ -251,6 +251,13 @@ export class PgMessageLog {
     return row ? entryOf(row) : null;
   }
 
+  async after(seq: number, openid: string, since: string, until: string): Promise<(LoggedMessage & { seq: number }) | null> {
+    const [row] = (await this.sql`SELECT *, seq::text AS seq, reply_to::text AS reply_to, again_of::text AS again_of FROM messages
+      WHERE messages.received_at >= ${since} AND messages.received_at <= ${until} AND messages.seq > ${seq} AND from_user = ${openid} AND direction = 'in'
+      ORDER BY messages.received_at, messages.seq LIMIT 1`) as Row[];
+    return row ? entryOf(row) : null;
+  }
+
   async window(openid: string, nowMs: number, limit = DEFAULT_REPLY_LIMIT): Promise<ReplyWindow> {
     const [last] = (await this.sql`SELECT last_seq::text AS seq, last_at AS received_at FROM followers WHERE openid = ${openid}`) as { seq: string; received_at: string }[];
     if (!last) return windowOf(null, 0, nowMs, limit);

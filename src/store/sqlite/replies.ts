@@ -33,6 +33,15 @@ export class ReplyBook {
     return r ? entryOf(r) : null;
   }
 
+  after(seq: number, openid: string, since: string, until: string): (LoggedMessage & { seq: number }) | null {
+    // Through the time index, as `before`: the rows of the window only (by seq alone, a follower who
+    // never wrote again would have read the log on to its end).
+    const r = this.db
+      .query("SELECT * FROM messages INDEXED BY messages_received WHERE received_at >= ? AND received_at <= ? AND seq > ? AND from_user = ? AND direction = 'in' ORDER BY received_at, seq LIMIT 1")
+      .get(since, until, seq, openid) as MessageRow | null;
+    return r ? entryOf(r) : null;
+  }
+
   window(openid: string, nowMs: number): ReplyWindow {
     // The follower's last interaction, as the log writer keeps it (follower-log.ts: OPENING_EVENTS).
     const last = this.db.query("SELECT last_seq AS seq, last_at AS received_at FROM followers WHERE openid = ?").get(openid) as { seq: number; received_at: string } | null;

@@ -28,6 +28,7 @@ export function sqliteWriter(store: DataFolder): Writer {
       record: async (r) => store.replies.record(r),
       entry: async (seq) => store.replies.entry(seq),
       before: async (seq, openid, since) => store.replies.before(seq, openid, since),
+      after: async (seq, openid, since, until) => store.replies.after(seq, openid, since, until),
       sendFailed: async (f) => store.report.sendFailed(f),
       figures: async (q) => {
         await store.messages.settled();
