@@ -94,10 +94,12 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   // Words the ranking reads none of ("在吗在吗？？？"): a follower sending them is never matched to
   // the article, so teaching them would promise what no answer keeps.
   if (!terms.length) throw badRequest(`${what} ("${text.slice(0, 40)}") holds no word the ranking reads (only words such as 在, 吗, "is", "the"): no follower's message is matched to an article by it`, "not_a_question");
+  // Said in the headline as what it is: "the article is invalid" had been the headline (a theatre's walkthrough).
   if (!withinChars(text, LIMITS.question))
-    throw invalidArticle([
-      { field: "questions", reason: `${what} is ${charLength(text)} characters and a question at most ${LIMITS.question}: give a shorter phrasing of it with replyd teach ${seq} ${id} --as "…"` },
-    ]);
+    throw invalidArticle(
+      [{ field: "questions", reason: `${what} is ${charLength(text)} characters and a question at most ${LIMITS.question}: give a shorter phrasing of it with replyd teach ${seq} ${id} --as "…"` }],
+      `${what} is longer than a question may be; nothing was taught`,
+    );
 
   // Words another article answers already, as taught, titled or as a keyword ("要带什么", a keyword
   // of the entry rules, taught to the deep-water test: every follower sending it got the test —

@@ -12,6 +12,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "../../src/cli/index.ts";
 import { answerShown } from "../../src/cli/commands/messages.ts";
+import { tooLongSaid } from "../../src/cli/commands/teach.ts";
 import { startServer, type RunningServer } from "../../src/server/serve.ts";
 import { ADMIN, captureIO, tempDir } from "../helpers.ts";
 import { TOKEN, textMsg, wxPost } from "../wechat/helpers.ts";
@@ -340,7 +341,7 @@ test("teach of a message over 200 characters says so (not that the article is in
   const seq = JSON.parse((await cli("inbox", "--all", "--json")).out).items.find((m: { content: string }) => m.content === long).seq as number;
   const whole = await cli("teach", String(seq), "refunds");
   expect(whole.code).toBe(1);
-  expect(whole.err).toMatch(new RegExp(`^replyd: message ${seq} is \\d{3} characters and a question at most 200: give a shorter phrasing of it with replyd teach ${seq} refunds --as "…"`));
+  expect(whole.err).toMatch(new RegExp(`^replyd: message ${seq} is longer than a question may be; nothing was taught \\(1 problem\\) \\[invalid_article\\]\n  questions: message ${seq} is \\d{3} characters and a question at most 200: give a shorter phrasing of it with replyd teach ${seq} refunds --as "…"`));
   expect(whole.err).not.toContain("the article is invalid");
   const as = await cli("teach", String(seq), "refunds", "--as", "not received the email with my tickets");
   expect(as.code).toBe(0);
@@ -389,4 +390,11 @@ test("after --as, a message whose question is within 200 characters once its gre
   expect(as.out).not.toContain("longer than a question may be");
   expect(as.out).toContain(`to answer them with this article too: replyd teach ${seq} refunds`);
   expect((await cli("teach", String(seq), "refunds")).code).toBe(0);
+});
+
+test("a server before 0.2.27 refusing a message too long to teach as 'the article is invalid' is said as what it is; a later server's own headline is printed as it is", () => {
+  const old = tooLongSaid(new CLIError("invalid_article", "the article is invalid; nothing was written (1 problem)", 1, ['  questions: message 12 is 330 characters and a question at most 200: give a shorter phrasing of it with replyd teach 12 refunds --as "…"']));
+  expect(old).toMatchObject({ message: 'message 12 is 330 characters and a question at most 200: give a shorter phrasing of it with replyd teach 12 refunds --as "…"', detailLines: [] });
+  const later = new CLIError("invalid_article", "message 12 is longer than a question may be; nothing was taught (1 problem)", 1, ['  questions: message 12 is 330 characters and a question at most 200: give a shorter phrasing of it with replyd teach 12 refunds --as "…"']);
+  expect(tooLongSaid(later)).toBe(later);
 });

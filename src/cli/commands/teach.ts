@@ -17,11 +17,12 @@ import { shellWord } from "../../base/shell-word.ts";
 const LONG_TAUGHT = 80;
 
 /**
- * A message over the length of a question, refused as an article's invalid field: said as what it is
- * (the headline had said "the article is invalid" — a theatre's walkthrough).
+ * A message over the length of a question, refused by a server before 0.2.27 as an article's invalid
+ * field: said as what it is (the headline had said "the article is invalid" — a theatre's
+ * walkthrough). A later server's headline says so itself.
  */
-function tooLongSaid(e: unknown): unknown {
-  if (!(e instanceof CLIError) || e.code !== "invalid_article" || e.detailLines.length !== 1) return e;
+export function tooLongSaid(e: unknown): unknown {
+  if (!(e instanceof CLIError) || e.code !== "invalid_article" || e.detailLines.length !== 1 || !e.message.startsWith("the article is invalid")) return e;
   const reason = /^\s*questions: (.+ is \d+ characters and a question at most \d+.*)$/.exec(e.detailLines[0] as string)?.[1];
   return reason ? new CLIError(e.code, reason, e.exitCode) : e;
 }
