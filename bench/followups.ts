@@ -15,10 +15,11 @@
  *   bun bench/followups.ts --fresh7 [--binary] [--misses]    (bench/eval/followups-fresh7 on bench/eval/faq-fresh7: the same, measured at Session 51's end)
  *   bun bench/followups.ts --fresh8 [--binary] [--misses]    (bench/eval/followups-fresh8 on bench/eval/faq-fresh8: the same, Session 52)
  *   bun bench/followups.ts --fresh9 [--binary] [--misses]    (bench/eval/followups-fresh9 on bench/eval/faq-fresh9: the same, Session 53)
+ *   bun bench/followups.ts --fresh10 [--binary] [--misses]    (bench/eval/followups-fresh10 on bench/eval/faq-fresh10: the same, Session 54)
  *   bun bench/followups.ts --walk [--binary] [--misses]    (bench/eval/followups-walk on bench/eval/faq-walk: the walkthroughs' pairs)
  *   bun bench/followups.ts --second [--half tune|held|all] [--misses]    (bench/eval/followups-b: a second set on our accounts, Session 41)
- *   bun bench/followups.ts [--fresh|--fresh2|--fresh3|--fresh4|--fresh5|--fresh6|--fresh7|--fresh8|--fresh9|--walk] --cross    (each question of its own asked after every first question of the pairs)
- *   bun bench/followups.ts [--fresh|--fresh2|--fresh3|--fresh4|--fresh5|--fresh6|--fresh7|--fresh8|--fresh9|--walk] --standalone [PATH]    (default: the accounts' own questions.jsonl)
+ *   bun bench/followups.ts [--fresh|--fresh2|--fresh3|--fresh4|--fresh5|--fresh6|--fresh7|--fresh8|--fresh9|--fresh10|--walk] --cross    (each question of its own asked after every first question of the pairs)
+ *   bun bench/followups.ts [--fresh|--fresh2|--fresh3|--fresh4|--fresh5|--fresh6|--fresh7|--fresh8|--fresh9|--fresh10|--walk] --standalone [PATH]    (default: the accounts' own questions.jsonl)
  *   ./scripts/bench --only followups        (both)
  *
  * Kinds: stay (the follow-up is answered by the first question's article), move (by a neighbouring
@@ -64,6 +65,7 @@ const HELD_OUT: Record<string, { accounts: string; pairs: string; title: string 
   fresh7: { accounts: "faq-fresh7", pairs: "followups-fresh7", title: "the seventh fresh accounts, pairs written blind to the articles" },
   fresh8: { accounts: "faq-fresh8", pairs: "followups-fresh8", title: "the eighth fresh accounts, pairs written blind to the articles" },
   fresh9: { accounts: "faq-fresh9", pairs: "followups-fresh9", title: "the ninth fresh accounts, pairs written blind to the articles" },
+  fresh10: { accounts: "faq-fresh10", pairs: "followups-fresh10", title: "the tenth fresh accounts, pairs written blind to the articles" },
   walk: { accounts: "faq-walk", pairs: "followups-walk", title: "the walkthroughs' accounts" },
 };
 /** A second set on our accounts, written in the fresh set's manner (half without a cue word, moves in the follower's words). */
@@ -415,7 +417,7 @@ if (import.meta.main) {
     else if (k === "lead") ANSWERS.lead = Number(v);
     else throw new Error(`unknown setting ${k}`);
   }
-  // --fresh … --fresh9 (accounts nobody tuned to), --walk (the walkthroughs'): every pair, --half does not apply.
+  // --fresh … --fresh10 (accounts nobody tuned to), --walk (the walkthroughs'): every pair, --half does not apply.
   const flag = Object.keys(HELD_OUT).find((name) => args.includes(`--${name}`));
   const heldOut = flag ? (HELD_OUT[flag] as (typeof HELD_OUT)[string]) : null;
   const accounts = loadAccounts(heldOut?.accounts ?? "faq");
