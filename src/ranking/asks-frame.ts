@@ -22,3 +22,31 @@ export function frameTerms(text: string): ReadonlySet<string> {
   return new Set(termsOf(typed).filter((t) => !kept.has(t)));
 }
 const NONE: ReadonlySet<string> = new Set();
+
+/**
+ * Only words asking how long, how much, when or what to do ("how long", 多久, "what time"): every term
+ * of it is a frame's, so it names no subject — taught, every follower sending it got this article
+ * alone ("how long", taught with --as to the Wi-Fi: an airport's walkthrough, Session 52); after an
+ * article read, it asks of that one (wechat/answering/reading.ts).
+ */
+export function frameOnly(text: string): boolean {
+  const terms = termsOf(text);
+  const frame = frameTerms(text);
+  return terms.length > 0 && terms.every((t) => frame.has(t));
+}
+
+/**
+ * Whether `passage` holds what a frame of `text` asks: a duration for how long (多久, 多长时间, "how
+ * long": 15个工作日, 当场, "3 working days"), a time of day for when (几点, "what time": 9:00, 下午三点).
+ * Not how much: a price is price.ts's to find. False for any other frame.
+ */
+export function answersFrame(text: string, passage: string): boolean {
+  const typed = text.normalize("NFKC");
+  if (HOW_LONG.test(typed)) return DURATION.test(passage);
+  if (WHAT_TIME.test(typed)) return CLOCK.test(passage);
+  return false;
+}
+const HOW_LONG = /多[长長][时時][间間]|多久|\bhow long\b/iu;
+const WHAT_TIME = /[几幾][点點]|\bwhat time\b/iu;
+const DURATION = /\d+\s*(?:个|個)?\s*(?:工作日|自然日|天|日|小时|小時|分钟|分鐘|周|星期|月|年)|[一二两三四五六七八九十半]+\s*(?:个|個)?(?:工作日|天|小时|小時|分钟|分鐘|周|星期|月|年)|当[场天]|當[場天]|即时|立等可取|\b\d+\s*(?:working |business )?(?:days?|hours?|minutes?|mins?|weeks?|months?|years?)\b|\bsame day\b|\bstraight away\b/iu;
+const CLOCK = /\d{1,2}\s*[:：]\s*\d{2}|\d{1,2}\s*[点點]|\b\d{1,2}\s*(?:am|pm)\b/iu;

@@ -13,7 +13,7 @@ import { fold } from "../ranking/fold.ts";
 import { asksOnlyPrice } from "../ranking/price.ts";
 import type { RankedArticle } from "../ranking/types.ts";
 import { termsOf } from "../ranking/words.ts";
-import { frameTerms } from "../ranking/asks-frame.ts";
+import { frameOnly } from "../ranking/asks-frame.ts";
 
 /** Whether there is a charge, of something unnamed: "is there a fee?", "are there any extra charges", "do you charge?". */
 const WHETHER_CHARGED = /\b(?:is|are) there (?:a|an|any|extra|additional)\b|\bcharge\W*$/;
@@ -36,17 +36,6 @@ export function followUpOnly(text: string): boolean {
   return (leansOnBefore(text) && followsOn(text) && fewWords(text)) || (onlyPrice && (leansOnBefore(text) || HAN.test(text) || WHETHER_CHARGED.test(fold(text))));
 }
 
-/**
- * Only words asking how long, how much, when or what to do ("how long", 多久, "what time"): every term
- * of it is a frame's (ranking/asks-frame.ts), so it names no subject — taught, every follower sending
- * it got this article alone ("how long", taught with --as to the Wi-Fi: an airport's walkthrough,
- * Session 52).
- */
-export function frameOnly(text: string): boolean {
-  const terms = termsOf(text);
-  const frame = frameTerms(text);
-  return terms.length > 0 && terms.every((t) => frame.has(t));
-}
 
 /**
  * A few words whose subject is only a pronoun for what was read, whose own words single out no

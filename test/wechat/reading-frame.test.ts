@@ -9,7 +9,8 @@ import { rank } from "../../src/ranking/rank.ts";
 import { evalAccount } from "../eval-account.ts";
 import { loadSet, type Account } from "../../bench/eval/sets.ts";
 import { MemorySource } from "../../bench/eval/memory-source.ts";
-import { firstThen, shown } from "./reading-helpers.ts";
+import { conversationIn, firstThen, shown } from "./reading-helpers.ts";
+import { answersFrame, frameOnly } from "../../src/ranking/asks-frame.ts";
 
 const pharmacy = evalAccount("walk-en", "en-pharmacy-brightwell");
 const conversation = (first: string, then: string) => firstThen(pharmacy, first, then);
@@ -71,5 +72,44 @@ describe("a follow-up's frame words name no article's head (reading-rules.ts nam
   test("a head holding a word of the message beyond its frame still names it: 那工期要多久 after 量房要钱吗 moves to the building period", async () => {
     const { last } = await firstThen(renovation, "量房要钱吗", "那工期要多久");
     expect(shown(last)[0]).toBe("construction-period");
+  });
+});
+
+describe("how long or what time, asked alone of the article read (asks-frame.ts frameOnly, answersFrame; reading.ts)", () => {
+  // A service centre's walkthrough: the licence's words two messages back, a certificate's article taught "…要多久".
+  const centre = (licence: string) =>
+    new MemorySource([
+      { id: "licence", title: "个体工商户营业执照办理", keywords: "营业执照\u001f个体户", description: "", body: licence },
+      { id: "nocrime", title: "无犯罪记录证明", keywords: "无犯罪记录", description: "", questions: "开无犯罪记录要多久", body: "无犯罪记录证明到户籍所在地派出所开具，带身份证，一般3个工作日内出具。" },
+      { id: "residence", title: "居住证办理", keywords: "居住证", description: "", body: "居住证在社区登记满半年后申请，15个工作日内制证。" },
+    ]);
+  const SAYS = "开小店办理个体工商户营业执照：网上全程办理，最快当天出照；也可以到中心7号窗口办理。所需材料：经营者身份证、经营场所证明。费用：免费。";
+  const SILENT = "开小店办理个体工商户营业执照：网上全程办理，也可以到中心7号窗口办理。所需材料：经营者身份证、经营场所证明。费用：免费。";
+
+  test("frame words alone are frameOnly; a thing named beside them is not", () => {
+    for (const text of ["要多久", "多久", "几点钟", "how long?", "多长时间"]) expect(frameOnly(text)).toBe(true);
+    for (const text of ["办证要多久", "how long is the course", "几点开门"]) expect(frameOnly(text)).toBe(false);
+  });
+
+  test("answersFrame: a duration for how long, a time of day for what time; nothing for another frame", () => {
+    for (const passage of ["最快当天出照", "15个工作日内制证", "三个月", "usually 3 working days", "same day"]) expect(answersFrame("要多久", passage)).toBe(true);
+    for (const passage of ["费用：免费", "到7号窗口办理", "第3号窗口"]) expect(answersFrame("要多久", passage)).toBe(false);
+    expect(answersFrame("几点", "上午9:00开门")).toBe(true);
+    expect(answersFrame("what time", "open from 9am")).toBe(true);
+    expect(answersFrame("几点", "最快当天出照")).toBe(false);
+    expect(answersFrame("多少钱", "费用：100元")).toBe(false);
+  });
+
+  test("要多久 third, after 多少钱 after the licence question, is the licence's when its passage says how long: alone, the certificate taught …要多久 leads", async () => {
+    const account = centre(SAYS);
+    expect(rank("要多久", account).articles[0]?.id).toBe("nocrime");
+    const last = await conversationIn(account, "我想开个小卖部要办什么证", "多少钱", "要多久");
+    expect(last).toMatchObject({ how: "followup", sure: true });
+    expect(shown(last)).toEqual(["licence"]);
+  });
+
+  test("…not sure of it when the licence's passage says no time: the reading together decides, as before", async () => {
+    const last = await conversationIn(centre(SILENT), "我想开个小卖部要办什么证", "多少钱", "要多久");
+    expect(last).not.toHaveProperty("sure");
   });
 });

@@ -14,10 +14,12 @@ const articlesOf = (r: RankingResult) => (r && r !== "busy" ? r.articles : []);
  * to ANOTHER_LISTED of the articles that hold a word of the question (for "another", those left),
  * the choice's first — the follower asked for more, or the ranking is sure only with the question
  * before, and a list claims no certainty. One alone only for "another", when no other article left
- * holds a word; a follow-up `listed` that one article alone holds gets nothing (reading.ts staysOn).
+ * holds a word; a follow-up `listed` that one article alone holds gets nothing (reading.ts staysOn);
+ * one `sure`, its article (reading.ts).
  */
 export function offer(r: Exclude<Reading, { how: "pick" }>): Choice<RankedArticle> {
   const ranked = articlesOf(r.ranked);
+  if (r.how === "followup" && r.sure && ranked[0]) return { kind: "one", article: ranked[0], margin: 0 };
   const c = choose(ranked, ordersByHead(r.question));
   const listed = r.how === "followup" && r.listed === true;
   if ((r.how !== "another" && !listed) || c.kind === "list") return c;

@@ -33,6 +33,7 @@ import { CONVERSATION, type Turn } from "./conversation.ts";
 import { articleRead, lastPicked } from "./turn.ts";
 import { ledRead, namesBeyondFrame, READING, staysOn, taughtOnly } from "./reading-rules.ts";
 import { asksOnlyPrice, PRICE } from "../../ranking/price.ts";
+import { answersFrame, frameOnly } from "../../ranking/asks-frame.ts";
 
 export type Reading = (
   /**
@@ -42,9 +43,11 @@ export type Reading = (
   | { how: "alone"; ranked: RankingResult; moved?: true }
   /**
    * Ranked with the question before it (and the one that question followed); `listed`: offered as a
-   * list however sure that ranking is (staysOn), or nothing when one article alone holds its words.
+   * list however sure that ranking is (staysOn), or nothing when one article alone holds its words;
+   * `sure`: the one article ranked is the article read, asked only how long or what time, its
+   * passage saying so — offered alone whatever share of the question it holds.
    */
-  | { how: "followup"; ranked: RankingResult; listed?: true }
+  | { how: "followup"; ranked: RankingResult; listed?: true; sure?: true }
   /**
    * The question before it ranked again without the articles it was offered (`question.exclude`);
    * `meant`: what the follower said after "another" ("not that one, i use the website"), ranked
@@ -174,6 +177,13 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   const priced = onlyPrice ? leading : undefined;
   const itsPrice = priced === undefined || !leans ? undefined : together.articles.find((a) => a.id === priced && PRICE.test(a.passage ?? ""));
   if (itsPrice && (together.articles[0] as RankedArticle).score * READING.pickedClose <= itsPrice.score) return { how: "followup", question, asked: spoken(text, earlier), ranked: { ...together, articles: [itsPrice] } };
+  // Asking only how long or what time ("要多久", "几点", "how long?"), naming nothing: of the article
+  // the follower reads, when the passage the reading together shows of it says so — whatever the
+  // reading together makes of it, as the price above. The third message of 开小卖部要办什么证 →
+  // 多少钱 → 要多久 had got the criminal-record certificate's card, taught "开无犯罪记录要多久", or
+  // the fallback: the licence's words were two messages back (a service centre's walkthrough).
+  const timed = leans && frameOnly(asked) ? together.articles.find((a) => a.id === (leading ?? last.read) && answersFrame(asked, a.passage ?? "")) : undefined;
+  if (timed) return { how: "followup", question, asked: spoken(text, earlier), ranked: { ...together, articles: [timed] }, sure: true };
   const taken = choose(together.articles);
   if (taken.kind === "none" || (taken.kind === "list" && taken.why === "behind")) return alone;
   const stays = leans ? "yes" : staysOn(together, taken.kind, reading as string, alone.ranked, aloneChoice.kind);
