@@ -31,6 +31,21 @@ const HAN = /\p{Script=Han}/u;
  * not lean ("is there a charge", taught to the exchanges, answered every follower sending it after
  * any question with them: a theatre's walkthrough); "what are your fees" asks of the account's.
  */
+/**
+ * Only what to bring (要带啥, 需要带什么东西, "what do i need to bring?"): it names nothing it is for,
+ * and is the commonest follow-up at a counter. Taught from the inbox — where it lands when the card
+ * before it says 所需材料, not 带 —, every follower asking what to bring for anything got that
+ * article (要带啥 taught to the social-insurance transfer, then asked after the senior card and the
+ * residence permit: a service centre's walkthrough). Not made a frame of the ranking's: read in a
+ * conversation, 带 at a frame's weight cost the tenth fresh set's questions of their own asked after
+ * another a point.
+ */
+export function bringOnly(text: string): boolean {
+  const terms = termsOf(text);
+  return terms.length > 0 && termsOf(text.normalize("NFKC").replace(BRING, " ")).length === 0;
+}
+const BRING = /(?:要|需要|得)?[带帶](?:[什甚][么麼麽]|啥|哪些)(?:东西|東西)?|\bwhat (?:do|should|will) (?:i|we|you) (?:need to |have to )?bring\b|\bwhat to bring\b/giu;
+
 export function followUpOnly(text: string): boolean {
   const onlyPrice = asksOnlyPrice(text, termsOf(text).map((term) => ({ term })));
   return (leansOnBefore(text) && followsOn(text) && fewWords(text)) || (onlyPrice && (leansOnBefore(text) || HAN.test(text) || WHETHER_CHARGED.test(fold(text))));

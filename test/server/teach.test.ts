@@ -144,7 +144,21 @@ test("a question naming nothing it asks about, set or added, is taken with a war
   // teach refuses the frame alone as the operator's phrasing ("how long" --as had been taught to the Wi-Fi).
   await say("how long does delivery take to scotland");
   const refused = await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "delivery"], ["as", "how long"]]);
-  expect(refused.error).toMatchObject({ code: CODE.leans_on_before, message: expect.stringContaining("only asks how long, how much or when") });
+  expect(refused.error).toMatchObject({ code: CODE.leans_on_before, message: expect.stringContaining("only asks how long, how much, when or what to bring") });
+});
+
+test("teach refuses only what to bring (要带啥 from the inbox, 需要带什么东西, \"what do i need to bring\"), naming nothing it is for; set questions+= warns of it; naming its thing, taught", async () => {
+  await importDoc({ matter: "articles" }, SHOP);
+  // A service centre's walkthrough: 要带啥 fell to the fallback after a card that says 所需材料, and teaching it sent every 要带什么 to that article.
+  for (const text of ["要带啥", "需要带什么东西", "what do i need to bring?"]) {
+    await say(text);
+    const r = await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "returns"]]);
+    expect({ text, code: r.error?.code, says: r.error?.message.includes("what to bring") }).toEqual({ text, code: CODE.leans_on_before, says: true });
+  }
+  const warned = await call("PUT", "/api/cli", [["id", "delivery"], ["questions", "要带什么"], ["append", "questions"]]);
+  expect(warned.data.warnings).toEqual([expect.stringContaining('delivery\'s question "要带什么" names nothing it asks about (a follow-up\'s few words, only how long, how much or what to bring, or a pronoun)')]);
+  await say("退货要带什么");
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "returns"]])).status).toBe(200);
 });
 
 test("teach: the follower's question goes to the article, and it and a paraphrase are answered with it after", async () => {
@@ -553,9 +567,9 @@ test("teach refuses a few words continuing the follower's question just before t
 
 test("teach refuses words another article answers already — taught to it, its title, one of its keywords — naming it and the keyword or question as it holds it, and teaches them once taken from it", async () => {
   const [returns, delivery, password, payment, contact] = SHOP as [Shop, Shop, Shop, Shop, Shop];
-  await importDoc({ matter: "articles" }, [{ ...returns, keywords: ["what to bring"] }, delivery, { ...password, questions: ["locked out"] }, payment, { ...contact, keywords: ["金卡"] }]);
+  await importDoc({ matter: "articles" }, [{ ...returns, keywords: ["gift wrapping"] }, delivery, { ...password, questions: ["locked out"] }, payment, { ...contact, keywords: ["金卡"] }]);
   for (const [text, other, by, take] of [
-    ["what to bring", "returns", '"what to bring", a keyword of', "replyd set returns keywords-='what to bring'"],
+    ["gift wrapping", "returns", '"gift wrapping", a keyword of', "replyd set returns keywords-='gift wrapping'"],
     ["Locked out!", "password", '"locked out", a question taught to', "replyd set password questions-='locked out'"],
     ["ways to pay", "payment", "the title of", "replyd set payment title=…"],
     // The message as the keyword is compared (its 呢 left out): the keyword itself is named.
@@ -572,9 +586,9 @@ test("teach refuses words another article answers already — taught to it, its 
   await say("locked out");
   expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "password"]])).error.code).toBe(CODE.already_taught);
   // Once taken from the keyword's article, taught.
-  await call("PUT", "/api/cli", [["id", "returns"], ["keywords", "what to bring"], ["remove", "keywords"]]);
-  await say("what to bring");
-  expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "delivery"]])).data).toMatchObject({ taught: true, question: "what to bring" });
+  await call("PUT", "/api/cli", [["id", "returns"], ["keywords", "gift wrapping"], ["remove", "keywords"]]);
+  await say("gift wrapping");
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "delivery"]])).data).toMatchObject({ taught: true, question: "gift wrapping" });
 });
 
 test("teach of \"换一个 / another\" teaches the question it asked another answer to: the follower's message before it, past more anothers and thanks and other followers' messages; none within the conversation's window, refused saying what to teach", async () => {
