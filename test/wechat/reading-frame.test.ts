@@ -82,6 +82,7 @@ describe("how long or what time, asked alone of the article read (asks-frame.ts 
       { id: "licence", title: "个体工商户营业执照办理", keywords: "营业执照\u001f个体户", description: "", body: licence },
       { id: "nocrime", title: "无犯罪记录证明", keywords: "无犯罪记录", description: "", questions: "开无犯罪记录要多久", body: "无犯罪记录证明到户籍所在地派出所开具，带身份证，一般3个工作日内出具。" },
       { id: "residence", title: "居住证办理", keywords: "居住证", description: "", body: "居住证在社区登记满半年后申请，15个工作日内制证。" },
+      { id: "fees", title: "收费标准", keywords: "多少钱\u001f收费", description: "", body: "中心办理的事项都不收钱；复印每页0.5元。" },
     ]);
   const SAYS = "开小店办理个体工商户营业执照：网上全程办理，最快当天出照；也可以到中心7号窗口办理。所需材料：经营者身份证、经营场所证明。费用：免费。";
   const SILENT = "开小店办理个体工商户营业执照：网上全程办理，也可以到中心7号窗口办理。所需材料：经营者身份证、经营场所证明。费用：免费。";
@@ -106,6 +107,20 @@ describe("how long or what time, asked alone of the article read (asks-frame.ts 
     const last = await conversationIn(account, "我想开个小卖部要办什么证", "多少钱", "要多久");
     expect(last).toMatchObject({ how: "followup", sure: true });
     expect(shown(last)).toEqual(["licence"]);
+  });
+
+  test("how long or when alone, naming nothing, with nothing read before, is no question: nothing offered (ranked, the certificate taught …要多久 led); the price alone is still ranked", async () => {
+    const account = centre(SAYS);
+    expect(rank("要多久", account).articles[0]?.id).toBe("nocrime");
+    for (const text of ["要多久", "多长时间？", "how long?"]) expect({ text, shown: shown(await conversationIn(account, text)) }).toEqual({ text, shown: [] });
+    // After the fallback, and after another frame alone: of nothing still.
+    expect(shown(await conversationIn(account, "你好啊啊啊", "要多久"))).toEqual([]);
+    expect(shown(await conversationIn(account, "要多久", "how long?"))).toEqual([]);
+    // Naming its thing, ranked as ever.
+    expect(shown(await conversationIn(account, "无犯罪记录要多久"))[0]).toBe("nocrime");
+    const price = await conversationIn(account, "多少钱");
+    expect(frameOnly("多少钱")).toBe(true);
+    expect(price).toMatchObject({ how: "alone", ranked: { articles: [{ id: "fees" }] } });
   });
 
   test("…not sure of it when the licence's passage says no time: the reading together decides, as before", async () => {

@@ -141,14 +141,22 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   if (n !== null || asksAnother(text) || anotherThen(text) === "") return { how: "another", question: { text }, asked: text, ranked: NOTHING };
   // A bare number that is no code and picks nothing ("5", "100": the welcome text's codes tried) is no
   // question: ranked, it found whatever body held the figure.
-  const alone: Reading = { how: "alone", question: { text }, asked: text, ranked: bareNumber(text) ? NOTHING : await rank({ text }) };
-  if (!last || !alone.ranked || alone.ranked === "busy") return alone;
+  const own = bareNumber(text) ? NOTHING : await rank({ text });
+  // Only how long, when or what time, naming nothing ("要多久", "how long?"), read alone: no question of
+  // an article's — ranked, its frame's words found whatever article was taught a question holding them
+  // ("居住证怎么办理要多久" taught, a bare 要多久 got the residence permit's card, sure: a service
+  // centre's walkthrough). Asking only the price is the price's (price.ts): one product's account is
+  // asked 多少钱 first.
+  const nothingNamed = frameOnly(withoutOpening(text)) && !(own && own !== "busy" && asksOnlyPrice(text, own.terms));
+  const alone: Reading = { how: "alone", question: { text }, asked: text, ranked: own };
+  const lone: Reading = nothingNamed ? { ...alone, ranked: NOTHING } : alone;
+  if (!last || !alone.ranked || alone.ranked === "busy") return lone;
   // Not leaning on what was said ("tell me a joke", "谢谢", a question of its own): not a follow-up,
   // unless its own ranking is not sure of an article and the one read before holds it (staysOn). Read without the thanks or greeting it opens with, as it is ranked: "thanks! and on sundays?" leans as "and on sundays?" does.
   // As much of it as is ranked (RANKING_LIMITS.questionChars): a 也 or a 呢 past it had made a message
   // of 626 characters lean on the one before, an "it" there had not (a review).
   const asked = withoutOpening(text).slice(0, RANKING_LIMITS.questionChars);
-  if (standsAlone(asked) || alone.ranked === NOTHING) return alone;
+  if (standsAlone(asked) || alone.ranked === NOTHING) return lone;
   // Asking only what it costs: about the article read (below). In Chinese such a message (贵吗) names
   // no subject and leans as 多少钱 does (after a card it had been read alone and got the fallback: a review).
   const onlyPrice = asksOnlyPrice(asked, alone.ranked.terms);
@@ -159,11 +167,13 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // or help since), or its own ranking sure of one, and it stands alone — no second ranking.
   const reading = articleRead(last);
   const aloneChoice = choose(alone.ranked.articles);
-  if (!leans && (reading === undefined || aloneChoice.kind === "one")) return alone;
+  if (!leans && (reading === undefined || aloneChoice.kind === "one")) return lone;
+  // Naming nothing after nothing read (the fallback, or a question no more named than it): of nothing.
+  if (nothingNamed && (reading ?? last.read) === undefined) return lone;
   const earlier = earlierOf(last);
   const question: Question = { text, context: earlier.join("\n") };
   const together = await rank(question);
-  if (!together || together === "busy") return alone;
+  if (!together || together === "busy") return lone;
   // Taken when it offers something, and not when the choice lists it only because an article
   // behind a best that is no answer is one ("behind"): that would pull the follow-up to a best that
   // does not answer (a question of its own holding "them" went to the subscription article it held 27 % of).
@@ -185,9 +195,9 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   const timed = leans && frameOnly(asked) ? together.articles.find((a) => a.id === (leading ?? last.read) && answersFrame(asked, a.passage ?? "")) : undefined;
   if (timed) return { how: "followup", question, asked: spoken(text, earlier), ranked: { ...together, articles: [timed] }, sure: true };
   const taken = choose(together.articles);
-  if (taken.kind === "none" || (taken.kind === "list" && taken.why === "behind")) return alone;
+  if (taken.kind === "none" || (taken.kind === "list" && taken.why === "behind")) return lone;
   const stays = leans ? "yes" : staysOn(together, taken.kind, reading as string, alone.ranked, aloneChoice.kind);
-  if (stays === "no") return alone;
+  if (stays === "no") return lone;
   // The follower's own words name an article in its head ("and sleep?" after the period
   // tracking question, "科目二呢" after 科目一): the conversation moves there, where the earlier
   // question's words would pull it back.
