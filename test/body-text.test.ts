@@ -154,3 +154,16 @@ describe("the body field", () => {
     expect(checked("a\tb\nc").value?.body).toBe("a\tb\nc");
   });
 });
+
+test("Markdown's marks are dropped: a heading's #s, ** around words, a link or image as its text; not single *, _, backticks, masked digits or a # in a word", () => {
+  // A bookkeeping app's walkthrough: a card had shown "# Importing…" and "**customers**".
+  expect(bodyText("# Importing from QuickBooks\n\nBring your **customers**, **suppliers** and [open invoices](https://help.example/invoices).\n\n## Steps\n- Go to **Settings → Import**\n![the import screen](/img/import.png)")).toBe(
+    "Importing from QuickBooks\n\nBring your customers, suppliers and open invoices.\n\nSteps\n- Go to Settings → Import\nthe import screen",
+  );
+  expect(bodyText("**注意**：私密笔记不能导出。")).toBe("注意：私密笔记不能导出。");
+  // Within HTML's text too: the kept text holds no Markdown to reduce again.
+  expect(bodyText("<p>Use **Forgot password**</p>")).toBe("Use Forgot password");
+  for (const text of ["5 * 3 * 2", "call __init__ first", "run `ls -l`", "富豪B9TL11米（95**）、亚历山大（70**）", "C# and F#", "#1 best seller", "ticket #2", "a ** b", "** x", "[not a link](ftp://x)", "see [1] (below)"]) expect(bodyText(text)).toBe(text);
+  // A link dropped that would make a tag of what was none: the text kept as it was.
+  expect(bodyText("a<[b](https://x.example)c>")).toBe("a<[b](https://x.example)c>");
+});

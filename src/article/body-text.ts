@@ -4,7 +4,8 @@
  * the markup, so that passages can be cut and shown to followers as they read.
  *
  * Text counts as HTML when it holds a tag (`<p>`, `</div>`, `<br/>`, `<!-- -->`); anything else is
- * kept exactly as given, `<` and `&` included ("a < b", "AT&T" are words). Reducing HTML
+ * kept as given, `<` and `&` included ("a < b", "AT&T" are words), but for Markdown's marks
+ * (markdown.ts: a heading's #s, ** around words, [text](https://…)), dropped from HTML's text too. Reducing HTML
  * (article/html-reduction.ts) drops the tags; what a reader never sees: the contents of script, style and
  * the like, comments, and elements hidden by their attributes (article/html-hidden.ts); decodes character
  * references; turns block elements and `<br>` into line breaks, a paragraph's end into a blank
@@ -20,6 +21,7 @@
  */
 import { HtmlReduction, htmlToText, TAG_START } from "./html-reduction.ts";
 import type { Slices } from "../base/slices.ts";
+import { markdownToText } from "./markdown.ts";
 
 export { htmlToText };
 
@@ -31,17 +33,23 @@ export const looksLikeHtml = (text: string): boolean => {
 
 const withLineFeeds = (raw: string) => (raw.includes("\r") ? raw.replace(/\r\n?/g, "\n") : raw);
 
-/** A body as it is kept: HTML reduced to text, line ends as "\n"; plain text otherwise unchanged. */
+/** A body as it is kept: HTML reduced to text, Markdown's marks dropped (markdown.ts), line ends as "\n"; plain text otherwise unchanged. */
 export function bodyText(raw: string): string {
   const text = withLineFeeds(raw);
-  return looksLikeHtml(text) ? htmlToText(text) : text;
+  return withoutMarkdown(looksLikeHtml(text) ? htmlToText(text) : text);
+}
+
+/** Markdown's marks dropped, unless that would make a tag of what was none ("a<[b](https://x)c>"): the text as it was then. */
+function withoutMarkdown(text: string): string {
+  const plain = markdownToText(text);
+  return plain !== text && looksLikeHtml(plain) ? text : plain;
 }
 
 /** bodyText(), reduced a slice at a time: the event loop is given back whenever `slices` says. */
 export async function bodyTextSliced(raw: string, slices: Slices): Promise<string> {
   const text = withLineFeeds(raw);
-  if (!looksLikeHtml(text)) return text;
+  if (!looksLikeHtml(text)) return withoutMarkdown(text);
   const reduction = new HtmlReduction(text);
   while (!reduction.step(() => slices.spent)) await slices.pause();
-  return reduction.text();
+  return withoutMarkdown(reduction.text());
 }
