@@ -3,6 +3,7 @@ import { articleJson, CONTENT_FIELDS, contentOf, LIMITS, sameContent, validateAr
 import { bodyReducedAhead, KeptBodies, readDocumentSliced } from "../doc/bodies.ts";
 import { badRequest, InvalidDocumentError, notFound, ReplydError, tooLarge } from "../base/errors.ts";
 import { newArticleId } from "../store/ids.ts";
+import { taughtElsewhereWarnings } from "./taught-elsewhere.ts";
 import { accountWarnings, deletedWarnings, keptQuestionsWarnings, undescribedTagWarnings, ruleWarnings, tagWarnings, toldCodes, toldCodeWarnings, wordlessQuestionWarnings, wordlessSynonymWarnings, leaningQuestionWarnings } from "./write-warnings.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
@@ -155,7 +156,7 @@ export async function postCli(ctx: AppContext, req: SignedRequest) {
   const r = await ctx.write.editArticle(id, { onlyIfNew: true, decide: () => article });
   const gained = before === null || r.article.deleted ? null : await movedTo(ctx, r.article.id, before);
   // As stored: an id used before continues above its old revs.
-  return { created: true, article: articleJson(r.article), ...(gained ? movedJson(gained) : {}), ...articleWarnings(ctx, r.article) };
+  return { created: true, article: articleJson(r.article), ...(gained ? movedJson(gained) : {}), ...(await articleWarnings(ctx, r.article, r.article.questions)) };
 }
 
 /**
@@ -190,6 +191,8 @@ export async function putCli(ctx: AppContext, req: SignedRequest) {
   // Not when the addition would be refused (past a list's limit): nothing to ask again for (a review).
   const adding = append.length > 0 && live?.deleted === false && !("problems" in appendTo(contentOf(live), changes, append));
   const before = taking || adding ? await beforeTeaching(ctx, "", []) : null;
+  // The questions it held: those it holds after that are new, to check against the other articles.
+  const held = ctx.read.articles.get(id)?.questions ?? [];
   // Decided by the writer against the article as the store of record holds it, not as this server last read it.
   const r = await ctx.write.editArticle(id, {
     ...(rev !== undefined ? { expectRev: rev } : {}),
@@ -219,13 +222,17 @@ export async function putCli(ctx: AppContext, req: SignedRequest) {
     article: articleJson(r.article),
     ...(left ? { moved_from: left.slice(0, TEACH_MOVES.listed), moved_from_count: left.length } : {}),
     ...(gained ? movedJson(gained) : {}),
-    ...articleWarnings(ctx, r.article),
+    ...(await articleWarnings(ctx, r.article, r.changed ? r.article.questions.filter((q) => !held.includes(q)) : [])),
   };
 }
 
-/** A tag this article's tag or code leaves followers unable to have listed, and questions it holds that find it for nobody (write-warnings.ts). */
-function articleWarnings(ctx: AppContext, a: Article): { warnings?: string[] } {
-  const warnings = [...tagWarnings(ctx, [a.tag, a.code]), ...wordlessQuestionWarnings(a), ...leaningQuestionWarnings(a)];
+/**
+ * A tag this article's tag or code leaves followers unable to have listed, questions it holds that
+ * find it for nobody (write-warnings.ts), and of the questions `added`, those another article
+ * answers already (taught-elsewhere.ts).
+ */
+async function articleWarnings(ctx: AppContext, a: Article, added: readonly string[]): Promise<{ warnings?: string[] }> {
+  const warnings = [...tagWarnings(ctx, [a.tag, a.code]), ...wordlessQuestionWarnings(a), ...leaningQuestionWarnings(a), ...(a.deleted ? [] : await taughtElsewhereWarnings(ctx, a.id, added))];
   return warnings.length ? { warnings } : {};
 }
 

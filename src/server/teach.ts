@@ -11,9 +11,7 @@ import { idHint } from "./id-hint.ts";
 import { bringOnly, byPronoun, followUpOnly, leaningShort, leansAsSent, ofItAlone } from "./teach-leaning.ts";
 import { frameOnly } from "../ranking/asks-frame.ts";
 import { shellWord } from "../base/shell-word.ts";
-import { taughtOf } from "../wechat/answering/taught.ts";
 import { withoutOpening } from "../ranking/courtesy.ts";
-import type { RankedArticle } from "../ranking/types.ts";
 import { termsOf } from "../ranking/words.ts";
 import { invalidArticle } from "./admin.ts";
 import type { SignedRequest } from "./auth.ts";
@@ -24,6 +22,7 @@ import { CONVERSATION } from "../wechat/answering/conversation.ts";
 import { beforeTeaching, movedJson, movedTo } from "./teach-moves.ts";
 import { offeredIn, offerOf } from "./answered-now.ts";
 import { loggedAnswer } from "../wechat/answering/ranked-reply.ts";
+import { answeredByAnother, rankedFor } from "./taught-elsewhere.ts";
 
 /**
  * POST /api/cli/teach (admin keys): a follower's text, named by its message in the log (inbox=),
@@ -164,12 +163,6 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   };
 }
 
-/** The articles the ranking finds for `text`, as for a follower's message; null when it is busy or fails (the checks that read them are then skipped). */
-async function rankedFor(ctx: AppContext, text: string): Promise<RankedArticle[] | null> {
-  const ranking = await ctx.read.searcher.rank({ text });
-  return ranking && ranking !== "busy" ? ranking.articles : null;
-}
-
 /**
  * The refusal of words naming what they ask about only by a pronoun — the pronouns of the words' own
  * language (a wedding studio's operator was shown "it", "this", "them" for 这个要加钱吗).
@@ -179,10 +172,3 @@ const byPronounOnly = (what: string, text: string, seq: number, named: string) =
     `${what} ("${text.slice(0, 40)}") names what it asks about only by a pronoun (${/\p{Script=Han}/u.test(text) ? '"它", "这个", "那个"' : '"it", "this", "them"'}): taught, every follower sending it would get this article, whatever they had read or asked about. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…"`,
     "leans_on_before",
   );
-
-/** The live article other than `id` that `text` is taught to, titled or a keyword of, as a follower sending it would be answered (wechat/answering/taught.ts). */
-function answeredByAnother(ctx: AppContext, text: string, ranked: readonly RankedArticle[], id: string): { id: string; by: "question" | "title" | "keyword"; as: string } | null {
-  const t = taughtOf(text, ranked, ctx.read.articles);
-  // A heading in another article's body is no operator's word on these words: teaching them takes them there (taught questions come first).
-  return t && "article" in t && t.article.id !== id && t.by !== "heading" ? { id: t.article.id, by: t.by, as: t.as } : null;
-}

@@ -1057,3 +1057,23 @@ test("\"when is the next one\" after a question leans on it: read with it (not a
   expect(logged.answer).not.toBe("answer:parking");
   expect((await call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", "captioned"]])).error).toMatchObject({ code: "leans_on_before" });
 });
+
+test("set questions+= and add say when a question they add is another article's already (taught to it, its title, a keyword), as teach refuses it; not this article's own, nor a question no other holds", async () => {
+  const [returns, delivery, password, payment, contact] = SHOP as [Shop, Shop, Shop, Shop, Shop];
+  await importDoc({ matter: "articles" }, [returns, delivery, { ...password, questions: ["locked out of my account"] }, payment, contact]);
+  // A bookkeeping app's walkthrough: a question taught to the customers' article, added to the invoices' with questions+=, unsaid.
+  const added = await call("PUT", "/api/cli", [["id", "delivery"], ["questions", "locked out of my account"], ["append", "questions"]]);
+  expect(added.status).toBe(200);
+  expect(added.data.warnings).toEqual([expect.stringContaining('delivery\'s question "locked out of my account" is "locked out of my account", a question taught to article "password": followers sending it may get that article instead')]);
+  expect(added.data.warnings[0]).toContain("replyd set password questions-='locked out of my account'");
+  // Its title: said with the retitle.
+  const titled = await call("PUT", "/api/cli", [["id", "contact"], ["questions", payment.title], ["append", "questions"]]);
+  expect(titled.data.warnings).toEqual([expect.stringContaining(`is the title of article "payment"`)]);
+  // A question no other article holds, and a write that adds none: nothing said.
+  expect((await call("PUT", "/api/cli", [["id", "returns"], ["questions", "I want my money back"], ["append", "questions"]])).data.warnings).toBeUndefined();
+  expect((await call("PUT", "/api/cli", [["id", "returns"], ["title", "Returns, refunds and exchanges"]])).data.warnings).toBeUndefined();
+  // add: the new article's questions (taken from delivery first, the password article's alone).
+  await call("PUT", "/api/cli", [["id", "delivery"], ["questions", "locked out of my account"], ["remove", "questions"]]);
+  const made = await call("POST", "/api/cli", [["id", "lockout"], ["title", "Account lockouts"], ["url", "https://shop.example/lockout"], ["questions", "locked out of my account"], ["body", "After five wrong passwords the account locks for an hour."]]);
+  expect(made.data.warnings).toEqual([expect.stringContaining('lockout\'s question "locked out of my account" is "locked out of my account", a question taught to article "password"')]);
+});
