@@ -301,6 +301,10 @@ describe("what a message says about the reply before it", () => {
     // "One" standing for what was asked ("when is the next one" after captioned shows had been read alone and got the parking card, sure, on its "next to": a theatre's walkthrough).
     expect(["when is the next one", "is there a later one", "what about the other ones", "the cheaper one?"].filter((t) => !leansOnBefore(t))).toEqual([]);
     expect(["one ticket please", "is one enough", "can i bring one person", "next friday?", "when is the next show"].filter(leansOnBefore)).toEqual([]);
+    // Opening on "still", what was said is still so ("still not getting the email" after forgot password
+    // had been read alone and got payment links: a bookkeeping app's walkthrough); not "still" inside a question.
+    expect(["still not getting the email", "Still no email after 15 min", "still doesnt work"].filter((t) => !leansOnBefore(t))).toEqual([]);
+    expect(["is the pool still open", "do you still do student discounts"].filter(leansOnBefore)).toEqual([]);
     // A longer message names what its "one" is (a review).
     expect(["my ticket got wet and torn, can i get a new one", "i lost my card can i get a new one", "can i swap my ticket for a later one"].filter(leansOnBefore)).toEqual([]);
     // Ending on before or after, what it is before or after left to the question before ("how long
