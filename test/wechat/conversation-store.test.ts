@@ -199,6 +199,9 @@ describe("what a message says about the reply before it", () => {
     // Said again and again, and the greetings that ask whether anyone is there.
     expect(["在吗在吗？？？", "谢谢谢谢!", "ok ok", "嗯嗯嗯", "在不在", "有人吗"].every(standsAlone)).toBe(true);
     expect(["在吗 运费多少", "ok ok 运费呢", "不不"].some(standsAlone)).toBe(false);
+    // 人呢 asks whether anyone is there ("人呢？？在不在" had got the fallback: a service centre's walkthrough); asking for a person (人工) does not.
+    expect(["人呢", "人呢？？在不在", "有没有人", "有没有人？"].filter((t) => !standsAlone(t))).toEqual([]);
+    expect(["有没有人工", "有没有人工服务", "有没有人知道居住证怎么办", "人呢 居住证怎么办"].filter(standsAlone)).toEqual([]);
     // Traditional characters read as simplified, as the ranking reads them; Cantonese thanks.
     expect(["謝謝", "多謝", "唔該", "唔該晒"].every(standsAlone)).toBe(true);
     expect([picksEntry("第二個"), asksAnother("換一個")]).toEqual([2, true]);
