@@ -26,6 +26,13 @@ const columnOf = (cell: string): string => {
   return CHINESE_COLUMNS[folded(n)] ?? ENGLISH_COLUMNS[n] ?? n;
 };
 
+/**
+ * Columns a sheet keeps for its own people (备注, "notes", "comments"): no field of an article, read as
+ * none and said so — a service centre's sheet had its 备注 column refused, and with it the sheet
+ * (a walkthrough).
+ */
+const NOTES = /^(?:备注|备注说明|内部备注|notes?|internal notes?|remarks?|comments?)$/iu;
+
 /** Cells of a list field hold several: keywords apart at commas (either width), 、, semicolons, bars or line breaks; questions at line breaks or bars (a question may hold a comma). */
 const SPLIT: Record<string, RegExp> = { keywords: /[,，、;；|\r\n]+/, questions: /[|\r\n]+/ };
 
@@ -34,6 +41,8 @@ export interface CsvArticles {
   records: Record<string, unknown>[];
   /** The line each record starts on, for the problems the check finds. */
   lines: number[];
+  /** The columns read as the sheet's own notes (NOTES), not imported: their place (from 1) and name. */
+  notes: { column: number; name: string }[];
 }
 
 /** `bytes` of file `name` read as articles; every problem of its shape (columns, quotes, cells past the columns) listed at once, nothing sent. */
@@ -42,12 +51,14 @@ export function csvArticles(name: string, bytes: Uint8Array): CsvArticles {
   const header = rows.shift();
   if (!header) throw new CLIError("invalid_document", `${name} is empty: its first line names the columns (id, title, url, body, …)`);
   const names = header.cells.map(columnOf);
+  const notes = header.cells.flatMap((cell, i) => (NOTES.test(folded(cell.trim())) ? [{ column: i + 1, name: cell.trim() }] : []));
+  for (const n of notes) names[n.column - 1] = "";
   // A sheet of 问题 and 答案, "question" and "answer" (a FAQ's two columns): its questions are the articles' titles.
   const asked = names.indexOf("questions");
   // Not "questions", the field's own name for the phrasings followers use (a review), nor when another column is those.
   if (asked >= 0 && !names.includes("title") && names.indexOf("questions", asked + 1) < 0 && /^(问题|常见问题|question)$/i.test(folded(header.cells[asked]?.trim() ?? ""))) names[asked] = "title";
   // A column without a name and without a value (a separator ending the lines) is none.
-  const unnamed = (i: number) => names[i] === "" && rows.every((r) => (r.cells[i] ?? "").trim() === "");
+  const unnamed = (i: number) => names[i] === "" && (notes.some((n) => n.column === i + 1) || rows.every((r) => (r.cells[i] ?? "").trim() === ""));
   const problems = names.flatMap((n, i) =>
     COLUMNS.includes(n) || unnamed(i)
       ? []
@@ -92,7 +103,7 @@ export function csvArticles(name: string, bytes: Uint8Array): CsvArticles {
     records.push(record);
     lines.push(row.line);
   }
-  return { records, lines };
+  return { records, lines, notes };
 }
 
 /** UTF-8 (its byte-order mark left out), else GB18030. */

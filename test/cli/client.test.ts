@@ -406,6 +406,13 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     // A FAQ's two columns, 问题 and 答案: the question is the title.
     expect((await importFile("qa.csv", "编号,问题,答案,链接\ncsv-qa,几点开门,每天九点。,https://e.com/qa\n")).code).toBe(0);
     expect(JSON.parse((await cli("show", "csv-qa", "--json")).out)).toMatchObject({ title: "几点开门", body: "每天九点。" });
+    // A sheet's own notes (备注, "Notes"): read as no field, said so, the rest imported (a service centre's sheet had been refused whole).
+    const noted = await importFile("notes.csv", "编号,标题,链接,正文,备注\ncsv-note,停车,https://e.com/p,地下车库免费停2小时。,张三 11月改过\n");
+    expect(noted.code).toBe(0);
+    expect(noted.err).toContain('note: column 5 "备注" is read as the sheet\'s own notes and not imported');
+    expect(JSON.parse((await cli("show", "csv-note", "--json")).out)).toMatchObject({ title: "停车", body: "地下车库免费停2小时。" });
+    expect(JSON.stringify(JSON.parse((await cli("show", "csv-note", "--json")).out))).not.toContain("张三");
+    expect((await importFile("notes-en.csv", "id,title,url,Notes\ncsv-note2,Parking,https://e.com/p2,ask Sam\n")).err).toContain('column 4 "Notes" is read as the sheet\'s own notes');
   });
 
   test("a CSV's columns it does not know are refused with the one meant; a row's problems named by its line; nothing written", async () => {

@@ -97,7 +97,8 @@ function csvAsDocument(c: CommandContext, file: string) {
   } finally {
     on.close();
   }
-  const { records, lines } = csvArticles(file, bytes);
+  const { records, lines, notes } = csvArticles(file, bytes);
+  for (const n of notes) c.io.err(`replyd: note: column ${n.column} "${n.name}" is read as the sheet's own notes and not imported`);
   // "record 3" in a repeat's reason is a record's place too: its line.
   const byLine = (s: string) =>
     s.replace(/articles\[(\d+)\]( \([a-z0-9_-]+\))?\.?/g, (_, i: string, id?: string) => `line ${lines[Number(i)] ?? "?"}${id ?? ""}: `).replace(/\bof record (\d+)\b/g, (_, i: string) => `of line ${lines[Number(i)] ?? "?"}`);
