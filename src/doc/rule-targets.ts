@@ -23,7 +23,10 @@ export function ruleTargetWarnings(rules: readonly Rule[], reads: TargetReads): 
       if (!missing.length && !deleted.length) continue;
       const parts = [...(missing.length ? [`${missing.map((i) => `"${i}"`).join(", ")} ${missing.length > 1 ? "do" : "does"} not exist`] : []), ...(deleted.length ? [`${deleted.map((i) => `"${i}"`).join(", ")} ${deleted.length > 1 ? "are" : "is"} deleted`] : [])];
       const none = missing.length + deleted.length === r.reply.ids.length;
-      out.push(`rule "${r.id}" answers with article ${parts.join(" and ")}${none ? ": it answers nothing and is passed over" : ""}`);
+      // Said as a sentence ("answers with article "booking" is deleted" had read wrong: two walkthroughs).
+      const [only] = r.reply.ids;
+      if (r.reply.ids.length === 1) out.push(`rule "${r.id}" answers with article "${only}", which ${missing.length ? "does not exist" : "is deleted"}: it answers nothing and is passed over`);
+      else out.push(`rule "${r.id}" answers with articles ${r.reply.ids.map((i) => `"${i}"`).join(", ")}: ${parts.join(" and ")}${none ? "; it answers nothing and is passed over" : ""}`);
     } else if (r.reply.type === "tag" && reads.tagged(r.reply.tag) === 0) out.push(`rule "${r.id}" answers with tag "${r.reply.tag}", which no live article carries: it answers nothing and is passed over`);
   }
   return out;

@@ -22,8 +22,8 @@ const RULES = [
   { id: "fine", match: "exact", pattern: "news", reply: { type: "tag", tag: "news" } },
 ];
 const WARNINGS = [
-  'rule "gone" answers with article "nope" does not exist',
-  'rule "all-gone" answers with article "nope" does not exist and "a2" is deleted: it answers nothing and is passed over',
+  'rule "gone" answers with articles "a1", "nope": "nope" does not exist',
+  'rule "all-gone" answers with articles "nope", "a2": "nope" does not exist and "a2" is deleted; it answers nothing and is passed over',
   'rule "empty-tag" answers with tag "tips", which no live article carries: it answers nothing and is passed over',
 ];
 
@@ -35,7 +35,7 @@ test("an import says which rules answer with nothing, and so does health", async
   expect((await call("GET", "/api/cli")).data.rule_warnings).toEqual(WARNINGS);
   // An article document that brings "nope" mends the first.
   const mended = await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: doc([{ ...article(3), id: "nope" }], { tags: { news: "News" } }) }]);
-  expect(mended.data.warnings).toEqual(['rule "all-gone" answers with article "a2" is deleted', WARNINGS[2]]);
+  expect(mended.data.warnings).toEqual(['rule "all-gone" answers with articles "nope", "a2": "a2" is deleted', WARNINGS[2]]);
 });
 
 test("ask names the rules its text matches that answer with nothing; a restore says what its rules point at", async () => {
@@ -98,7 +98,7 @@ test("rm says what still points at the article: the rules answering with it or i
   expect((await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: JSON.stringify({ format: "replyd/1", matter: "texts", texts }) }])).status).toBe(200);
   const rm = await call("DELETE", "/api/cli", [["id", "a1"]]);
   expect(rm.data.warnings).toEqual([
-    'rule "care" answers with article "a1" is deleted: it answers nothing and is passed over',
+    'rule "care" answers with article "a1", which is deleted: it answers nothing and is passed over',
     'rule "kids" answers with tag "kids", which no live article carries: it answers nothing and is passed over',
     'the welcome text tells followers to send "3", the code of a1: they now get the not_found text (your fallback\'s words while it is unwritten), or an article whose title or keywords hold the number — edit the text (replyd import texts.json), or give the code to another article',
   ]);
