@@ -398,3 +398,21 @@ test("a server before 0.2.27 refusing a message too long to teach as 'the articl
   const later = new CLIError("invalid_article", "message 12 is longer than a question may be; nothing was taught (1 problem)", 1, ['  questions: message 12 is 330 characters and a question at most 200: give a shorter phrasing of it with replyd teach 12 refunds --as "…"']);
   expect(tooLongSaid(later)).toBe(later);
 });
+
+test("teach --as says when the message's own words get a list this article leads, not it alone", async () => {
+  await cli("add", "id=plans", "title=Plans and prices", "url=https://shop.example/plans", "body=Starter costs 9 a month, Pro 19 a month and Business 35 a month.");
+  await cli("add", "id=seats", "title=Adding users", "url=https://shop.example/seats", "body=Each extra user costs 5 a month on any plan.");
+  const msg = "what do the plans cost a month";
+  await say(msg);
+  let seq: number | undefined;
+  for (let i = 0; i < 50 && seq === undefined; i++) {
+    seq = JSON.parse((await cli("inbox", "--all", "--json")).out).items.find((m: { content: string }) => m.content === msg)?.seq;
+    if (seq === undefined) await Bun.sleep(20);
+  }
+  const asked = JSON.parse((await cli("ask", msg, "--json")).out);
+  expect(asked.choice).toBe("list");
+  expect(asked.articles[0].id).toBe("plans");
+  const as = await cli("teach", String(seq), "plans", "--as", "how much is each plan");
+  expect(as.code).toBe(0);
+  expect(as.out).toMatch(new RegExp(`message ${seq}'s own words get a list this article leads \\(plans, [a-z, ]+\\); to send them this article alone: replyd teach ${seq} plans`));
+});

@@ -59,7 +59,15 @@ export async function teach(c: CommandContext): Promise<void> {
       ...(as === undefined && [...r.question].length > LONG_TAUGHT
         ? [`note: taught whole, a long message lends all its words to this article — questions sharing only its story's words may now find it; the need in a few words (replyd set ${r.article.id} questions-=… and --as "…") pulls only questions about it`]
         : []),
-      // With --as, the message's own words are the ranking's still: what they get, when not this article first.
+      // With --as, the message's own words are the ranking's still: what they get, when not this article
+      // alone — a list it leads is said too ("how much does it cost" still got a list after --as, unsaid: a bookkeeping app's walkthrough).
+      ...(ownWords !== undefined && ownWords[0] === r.article.id && ownWords.length > 1
+        ? [
+            `message ${r.asked_of ?? r.seq}'s own words get a list this article leads (${ownWords.join(", ")})${
+              r.message_leans ? ": they make sense only after the question before them, which says what they ask of — the conversation answers them" : `; to send them this article alone: replyd teach ${r.asked_of ?? r.seq} ${r.article.id}`
+            }`,
+          ]
+        : []),
       ...(ownWords !== undefined && ownWords[0] !== r.article.id
         ? [
             // Of "another", the question it asked another answer to (a courier's operator read "message 138's own words" of a 换一个).
