@@ -149,6 +149,20 @@ test("the questions nothing answered, grouped: the same question in other words 
   expect([now.get("如何开发票？"), now.get("is the store open on sunday")]).toEqual([undefined, undefined]);
 });
 
+test("messages of no word to teach (emoji, marks alone) are counted, not listed among the questions to teach", async () => {
+  await shop();
+  await say("o_a", "😡😡😡");
+  await say("o_b", "😤😤");
+  await say("o_c", "is the store open on sunday");
+  const u = (await report()).unanswered_questions;
+  expect(u.groups.map((g) => g.text)).toEqual(["is the store open on sunday"]);
+  expect(u).toMatchObject({ grouped: 1, wordless: 2 });
+  // Teach refuses them: what the report no longer offers.
+  const all = (await call("GET", "/api/cli", [["inbox", "unmatched"]])).data.items as { seq: number; content: string }[];
+  const angry = all.find((m) => m.content === "😡😡😡") as { seq: number };
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(angry.seq)], ["id", "returns"]])).error.code).toBe("not_a_question");
+});
+
 test("the questions are grouped with the operator's synonyms: their phrasings are one question", async () => {
   await shop();
   await say("o_a", "怎么转人工");
