@@ -84,7 +84,8 @@ function shareAndTimes(r: Report): string {
 
 function questions(r: Report): string {
   const u = r.unanswered_questions;
-  if (!u.groups.length) return `<h2>Questions nothing answered</h2><p>None.</p>`;
+  const wordless = u.wordless ? `<p class="muted">${esc(`${count(u.wordless)} more held no word to teach (emoji, marks alone): replyd inbox lists them, to answer with replyd reply.`)}</p>` : "";
+  if (!u.groups.length) return `<h2>Questions nothing answered</h2><p>None.</p>${wordless}`;
   const rows = u.groups.map((g) => [
     said(g.text) +
       (g.answered_now
@@ -97,7 +98,7 @@ function questions(r: Report): string {
     esc(localTime(g.last_at, r.tz)),
     esc(String(g.seq)),
   ]);
-  return `<h2>Questions nothing answered</h2><p class="muted">${esc(`${u.groups.length} of ${count(u.groups_total)} groups, from the newest ${count(u.grouped)} texts; the same question in other words counts once. Teach one to the article that answers it: replyd teach SEQ ARTICLE.`)}</p>${table(["question", "asked", "followers", "last", "seq"], rows, [1, 2, 4])}`;
+  return `<h2>Questions nothing answered</h2><p class="muted">${esc(`${u.groups.length} of ${count(u.groups_total)} groups, from the newest ${count(u.grouped)} texts; the same question in other words counts once. Teach one to the article that answers it: replyd teach SEQ ARTICLE.`)}</p>${table(["question", "asked", "followers", "last", "seq"], rows, [1, 2, 4])}${wordless}`;
 }
 
 function examples(r: Report): string {
