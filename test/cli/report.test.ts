@@ -107,8 +107,8 @@ describe("the terminal", () => {
     expect(text).not.toContain("held no word to teach");
     // Emoji alone nothing answered: counted below the questions, on the terminal and the page.
     const angry = { ...empty, unanswered_questions: { ...empty.unanswered_questions, wordless: 3 } };
-    expect(reportText(angry)).toContain("QUESTIONS NOTHING ANSWERED  none\n3 more held no word to teach (emoji, marks alone): replyd inbox lists them, to answer with replyd reply");
-    expect(reportHtml(angry)).toContain("3 more held no word to teach (emoji, marks alone)");
+    expect(reportText(angry)).toContain("QUESTIONS NOTHING ANSWERED  none\n3 more held no word to teach (emoji, marks): see replyd inbox");
+    expect(reportHtml(angry)).toContain("3 more held no word to teach (emoji, marks)");
     expect(Math.max(...text.split("\n").map((l) => Bun.stringWidth(l)))).toBeLessThanOrEqual(WIDTH);
   });
 

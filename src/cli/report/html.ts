@@ -84,7 +84,7 @@ function shareAndTimes(r: Report): string {
 
 function questions(r: Report): string {
   const u = r.unanswered_questions;
-  const wordless = u.wordless ? `<p class="muted">${esc(`${count(u.wordless)} more held no word to teach (emoji, marks alone): replyd inbox lists them, to answer with replyd reply.`)}</p>` : "";
+  const wordless = u.wordless ? `<p class="muted">${esc(`${count(u.wordless)} more held no word to teach (emoji, marks): see replyd inbox.`)}</p>` : "";
   if (!u.groups.length) return `<h2>Questions nothing answered</h2><p>None.</p>${wordless}`;
   const rows = u.groups.map((g) => [
     said(g.text) +

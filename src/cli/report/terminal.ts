@@ -106,7 +106,7 @@ function perDay(r: Report): string[] {
 
 function unanswered(r: Report): string[] {
   const u = r.unanswered_questions;
-  const wordless = u.wordless ? [`${count(u.wordless)} more held no word to teach (emoji, marks alone): replyd inbox lists them, to answer with replyd reply`] : [];
+  const wordless = u.wordless ? [`${count(u.wordless)} more held no word to teach (emoji, marks): see replyd inbox`] : [];
   if (!u.groups.length) return ["QUESTIONS NOTHING ANSWERED  none", ...wordless];
   const lines = [
     `QUESTIONS NOTHING ANSWERED  ${u.groups.length} of ${count(u.groups_total)} groups, from the newest ${count(u.grouped)} texts`,
