@@ -66,6 +66,9 @@ describe("article validation", () => {
     // Traditional characters and full width, as a Taiwanese sheet's names come (a review: 連結 had been told "did you mean id?").
     const taiwan = validateArticle({ ...ok, 連結: "https://x.example", 內容: "…", 標籤: "t1", ｌｉｎｋ: "https://x.example" }).problems.map((p) => p.reason);
     expect(taiwan).toEqual(["unknown field; did you mean url?", "unknown field; did you mean body?", "unknown field; did you mean tag?", "unknown field; did you mean url?"]);
+    // A help centre's export names its fields so (a bookkeeping app's walkthrough: "html_url: unknown field" with no hint).
+    const helpCentre = validateArticle({ ...ok, html_url: "https://x.example", label_names: ["a"], body_html: "<p>x</p>", section: "billing" }).problems.map((p) => [p.field, p.reason]);
+    expect(helpCentre).toEqual([["html_url", "unknown field; did you mean url?"], ["label_names", "unknown field; did you mean keywords?"], ["body_html", "unknown field; did you mean body?"], ["section", "unknown field; did you mean tag?"]]);
     // Worked out for the first five unknown fields of the first thousand records only: a document of unknown keys costs little to refuse.
     const slips = { ...ok, titel: 1, titl: 1, urll: 1, bodyy: 1, tagg: 1, codee: 1 };
     expect(validateArticle(slips, { section: "articles", index: 999 }).problems.filter((p) => p.reason.includes("did you mean")).length).toBe(5);

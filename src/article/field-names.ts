@@ -18,7 +18,12 @@ export const CHINESE_COLUMNS: Record<string, string> = {
  * English names a sheet gives the fields other than theirs: "link" and "question" (a letting
  * agency's sheet had its link column refused, the Chinese 链接 accepted: a walkthrough, Session 51).
  */
-export const ENGLISH_COLUMNS: Record<string, string> = { link: "url", links: "url", image: "picurl", picture: "picurl", keyword: "keywords", question: "questions", answer: "body", content: "body" };
+export const ENGLISH_COLUMNS: Record<string, string> = {
+  link: "url", links: "url", image: "picurl", picture: "picurl", keyword: "keywords", question: "questions", answer: "body", content: "body",
+  // A help centre's export (Zendesk's html_url, label_names, section; a bookkeeping app's operator had
+  // 124 problems from one, "html_url: unknown field" with no hint: a walkthrough).
+  html_url: "url", labels: "keywords", label_names: "keywords", tags: "keywords", body_html: "body", html: "body", name: "title", summary: "description", excerpt: "description", section: "tag", category: "tag",
+};
 /**
  * The traditional characters of these names, as simplified: a CSV's header is folded by the ranking's
  * table before it is looked up (cli/csv.ts), a JSON document's key here, below the ranking (連結,
