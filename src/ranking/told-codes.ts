@@ -13,9 +13,10 @@ export const TOLD_THEN = `${TOLD}\\s*(?:[：:]\\s*)?[“"'「【]?`;
 /**
  * A measure written after a number makes it a figure, not a code to send: "小程序3公里内送到家" had been
  * read as telling followers to send 3 (a fresh-food chain's walkthrough, Session 52). Only measures no
- * menu's entry opens on: "1月卡 2季卡", "1号店", "1元秒杀 2折专区", "1天津店" are codes (a review).
+ * menu's entry opens on: "1月卡 2季卡", "1号店", "1元秒杀 2折专区", "1天津店" are codes (a review). A
+ * count of things or people neither ("有6个站点", "3位老师": a parcel chain's walkthrough, 0.2.27).
  */
-const UNIT = "\\s*(?:公里|千米|公斤|小[时時]|分[钟鐘]|个月|個月)|家(?![居电電政具纺紡庭])|%|％";
+const UNIT = "\\s*(?:公里|千米|公斤|小[时時]|分[钟鐘]|个|個|位|岁|歲)|家(?![居电電政具纺紡庭])|%|％";
 /** A code's characters at most (article/text-rules.ts CODE_PATTERN). */
 export const MAX_CODE_CHARS = 32;
 /** The beginnings of a Han run after 回复 tried as codes, at most: an account's Chinese codes are words, not sentences. */

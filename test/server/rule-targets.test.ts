@@ -87,6 +87,9 @@ test("rm says what still points at the article: the rules answering with it or i
   // A figure with its measure is no code (小程序3公里内送到家 had warned of code 3: a fresh-food chain's walkthrough).
   expect(await told("5", "小程序5公里内送到家，发送问题即可")).toBe(false);
   expect(await told("12", "武汉12家门店，回复1查看")).toBe(false);
+  // A count of things or people neither (有6个站点 had warned of code 6: a parcel chain's walkthrough).
+  expect(await told("66", "我们在幸福里、学府路等地有66个站点。回复1查看营业时间")).toBe(false);
+  expect(await told("33", "共有33位老师，回复1查看课程")).toBe(false);
   expect(await told("2", "回复数字：1门票 2天气")).toBe(true);
   // A menu's entries opening on what reads as a measure are codes still (a review).
   expect(await told("2", "回复数字了解会员卡：1月卡 2季卡 3年卡")).toBe(true);
