@@ -8,6 +8,12 @@ export interface Rule {
   match: "exact" | "prefix" | "contains" | "regex";
   pattern: string;
   reply: RuleReply;
+  /**
+   * The message it answers stays in `replyd inbox` for someone to answer too: a rule that
+   * acknowledges what only a person can do ("收到您的运单号，店员会查询后回复") had taken it out of the
+   * operator's queue (a parcel chain's walkthrough, 0.2.27). Absent: false.
+   */
+  inbox?: boolean;
 }
 
 export type RuleReply =
@@ -31,7 +37,7 @@ export function validateRule(raw: unknown, index: number): { value?: Rule; probl
     return { problems };
   }
   const r = raw as Record<string, unknown>;
-  const fields = ["id", "match", "pattern", "reply"];
+  const fields = ["id", "match", "pattern", "reply", "inbox"];
   for (const key of Object.keys(r)) if (!fields.includes(key)) at(key, unknownField(key, fields));
 
   if (typeof r.id !== "string" || !ID_PATTERN.test(r.id)) at("id", "must match [a-z0-9][a-z0-9_-]{0,63}");
@@ -64,9 +70,10 @@ export function validateRule(raw: unknown, index: number): { value?: Rule; probl
     if (typeof reply.tag !== "string" || !TAG_PATTERN.test(reply.tag)) at("reply.tag", "must match [a-z0-9]{1,16}");
     if (Object.keys(reply).some((k) => k !== "type" && k !== "tag")) at("reply", "a tag reply has only type and tag");
   } else at("reply.type", "must be text, articles or tag");
+  if (r.inbox !== undefined && typeof r.inbox !== "boolean") at("inbox", "must be true or false: true keeps the messages it answers in replyd inbox");
 
   if (problems.length) return { problems };
-  return { value: { id: r.id, match: r.match, pattern: r.pattern, reply: structuredClone(reply) } as Rule, problems };
+  return { value: { id: r.id, match: r.match, pattern: r.pattern, reply: structuredClone(reply), ...(r.inbox === true ? { inbox: true } : {}) } as Rule, problems };
 }
 
 export function validateTags(raw: unknown): { value?: Tags; problems: Problem[] } {

@@ -194,7 +194,8 @@ export class Responder {
     return then(this.rulesMatching(text), (hits) => {
       for (const rule of hits) {
         const replied = this.ruleReply(rule, isEvent, isEvent ? "" : text);
-        if (replied) return { ...replied, answer: `rule:${rule.id}`, unmatched: false };
+        // A rule kept for the inbox answers, and leaves the message for someone to answer too (Rule.inbox).
+        if (replied) return { ...replied, answer: `rule:${rule.id}`, unmatched: rule.inbox === true };
       }
       return null;
     });
