@@ -21,7 +21,9 @@
  */
 import { HtmlReduction, htmlToText, TAG_START } from "./html-reduction.ts";
 import type { Slices } from "../base/slices.ts";
-import { markdownToText } from "./markdown.ts";
+import { markdownToText, mayHoldMarkdown } from "./markdown.ts";
+
+export { mayHoldMarkdown };
 
 export { htmlToText };
 
@@ -39,10 +41,13 @@ export function bodyText(raw: string): string {
   return withoutMarkdown(looksLikeHtml(text) ? htmlToText(text) : text);
 }
 
-/** Markdown's marks dropped, unless that would make a tag of what was none ("a<[b](https://x)c>"): the text as it was then. */
+/**
+ * Markdown's marks dropped — or none of them, the text as it was, when dropping them would make a
+ * tag of what was none ("a<[b](https://x)c>") or would not settle (markdown.ts).
+ */
 function withoutMarkdown(text: string): string {
   const plain = markdownToText(text);
-  return plain !== text && looksLikeHtml(plain) ? text : plain;
+  return plain === null || (plain !== text && looksLikeHtml(plain)) ? text : plain;
 }
 
 /** bodyText(), reduced a slice at a time: the event loop is given back whenever `slices` says. */

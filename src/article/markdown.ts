@@ -6,14 +6,29 @@
  * [text](https://…) — kept as its text. Not single * or _ (5 * 3, __init__, snake_case), not
  * backticks, not "95**" masking digits (a search result's "（95**）、…（70**）").
  *
- * Done once, it is done: reducing its own output again changes nothing (a backup restored keeps its
- * bodies), and it never makes a tag of what was none (bodyText() keeps the text unreduced then).
+ * Done, it is done: reducing its own output again changes nothing (a backup restored keeps its
+ * bodies) — each drop can bare another ("**[a](https://x/a*b)**": the link's address held the *
+ * the pair's words may not), so the passes repeat until nothing changes, at most MAX_PASSES, and a
+ * text that changes still after them is kept as it came (markdownToText returns null). Linear in the
+ * text each pass: a link's text holds no [ of its own, a pair's words no *, so no mark is scanned
+ * from more than once (a body of a million "[" had held the event loop half a second: a review).
  */
 const BOLD = /(?<![*\p{L}\p{N}])\*\*(?=[^\s*<>])([^*\n<>]{1,400}?)(?<=[^\s*<>])\*\*(?![*\p{L}\p{N}])/gu;
-const LINK = /!?\[([^\]\n*<>]{1,400})\]\((?:https?:\/\/|mailto:|\/)[^)\s]{0,2000}\)/gu;
+const LINK = /!?\[([^[\]\n*<>]{1,400})\]\((?:https?:\/\/|mailto:|\/)[^()\s<>]{0,2000}\)/gu;
 const HEADING = /^(?:#{1,6}[ \t]+)+(?=\S)/gmu;
+const MAX_PASSES = 4;
 
-export function markdownToText(text: string): string {
-  if (!text.includes("**") && !text.includes("](") && !text.includes("#")) return text;
-  return text.replace(BOLD, "$1").replace(LINK, "$1").replace(HEADING, "");
+/** Whether `text` may hold a mark to drop: what the passes look for at all. */
+export const mayHoldMarkdown = (text: string): boolean => text.includes("**") || text.includes("](") || text.includes("#");
+
+/** `text` without its marks; null when the passes would not settle (nothing is dropped then). */
+export function markdownToText(text: string): string | null {
+  if (!mayHoldMarkdown(text)) return text;
+  let now = text;
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    const next = now.replace(BOLD, "$1").replace(LINK, "$1").replace(HEADING, "");
+    if (next === now) return now;
+    now = next;
+  }
+  return null;
 }

@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Reduce } from "../article/fields.ts";
 import { LIMITS } from "../article/text-rules.ts";
-import { bodyText, bodyTextSliced } from "../article/body-text.ts";
+import { bodyText, bodyTextSliced, mayHoldMarkdown } from "../article/body-text.ts";
 import type { ByteSource } from "./byte-source.ts";
 import type { BulkDocument } from "./document.ts";
 import { menuJson, menuOf } from "./menu-file.ts";
@@ -41,13 +41,14 @@ export class KeptBodies implements ReducedBodies {
 
   /**
    * Reduces the body of `record` (the `index`th of its document), a slice at a time, and keeps the
-   * text; nothing to wait for (undefined) when it holds no "<" to make it HTML.
+   * text; nothing to wait for (undefined) when it holds no "<" to make it HTML and no Markdown mark —
+   * a body of marks is reduced once here too, not again on every pass (a review).
    */
   reduce(record: unknown, index: number, slices: Slices): Promise<void> | undefined {
     if (typeof record !== "object" || record === null) return;
     const body = (record as { body?: unknown }).body;
     // Past the limit as sent, validation refuses the body without reducing it.
-    if (typeof body !== "string" || body.length > LIMITS.bodyPart || !body.includes("<")) return;
+    if (typeof body !== "string" || body.length > LIMITS.bodyPart || (!body.includes("<") && !mayHoldMarkdown(body))) return;
     return bodyTextSliced(body, slices).then((kept) => {
       // Text that was not HTML is kept as it came: nothing to remember.
       if (kept !== body) this.put(index, body, kept);
