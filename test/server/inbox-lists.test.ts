@@ -96,3 +96,34 @@ test("a pick counts when another follower wrote between the list and it: the fol
   const entry = (await lists()).items.find((m) => m.content === "包间怎么预订") as Entry & { picked?: { article: string } };
   expect(entry.picked?.article).toBe(entry.answer.replace(/^answers:/, "").split(",")[0] as string);
 });
+
+test("the entry kept is named: a 换一个 after a pick picks the next entry, and that one is named; thanks between are read past", async () => {
+  await importDoc([...ROOMS, HOURS]);
+  await say("包间怎么预订");
+  await say("第一个");
+  await say("换一个");
+  let items = (await call("GET", "/api/cli", [["inbox", "all"]])).data.items as (Entry & { picked?: { article: string } })[];
+  const next = items.find((m) => m.content === "换一个") as Entry;
+  expect(next.answer).toStartWith("pick:");
+  expect(items.find((m) => m.content === "包间怎么预订")?.picked?.article).toBe(next.answer.slice("pick:".length));
+  // Thanks, then a pick: the conversation keeps the list past them, and so does the inbox.
+  await say("包间怎么预订", CONVERSATION.windowMs + 1000);
+  await say("好的谢谢");
+  await say("第二个");
+  items = (await lists()).items as (Entry & { picked?: { article: string } })[];
+  const latest = items.find((m) => m.content === "包间怎么预订") as Entry & { picked?: { article: string } };
+  expect(latest.picked?.article).toBe(latest.answer.replace(/^answers:/, "").split(",")[1] as string);
+});
+
+test("every entry picked and then turned down: no pick is named", async () => {
+  await importDoc([...ROOMS.slice(0, 2), HOURS]);
+  await say("包间怎么预订");
+  const listed = ((await lists()).items.find((m) => m.content === "包间怎么预订") as Entry).answer.replace(/^answers:/, "").split(",");
+  await say("第一个");
+  for (let i = 1; i < listed.length; i++) await say("换一个");
+  // Past the list's last entry, "another" is no pick: what was picked was turned down.
+  await say("换一个");
+  const all = (await call("GET", "/api/cli", [["inbox", "all"]])).data.items as Entry[];
+  expect(all.filter((m) => m.content === "换一个").reverse().map((m) => m.answer.startsWith("pick:"))).toEqual([...Array(listed.length - 1).fill(true), false]);
+  expect((await lists()).items.find((m) => m.content === "包间怎么预订")).not.toHaveProperty("picked");
+});
