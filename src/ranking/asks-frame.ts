@@ -48,5 +48,7 @@ export function answersFrame(text: string, passage: string): boolean {
 }
 const HOW_LONG = /多[长長][时時][间間]|多久|\bhow long\b/iu;
 const WHAT_TIME = /[几幾][点點]|\bwhat time\b/iu;
-const DURATION = /\d+\s*(?:个|個)?\s*(?:工作日|自然日|天|日|小时|小時|分钟|分鐘|周|星期|月|年)|[一二两三四五六七八九十半]+\s*(?:个|個)?(?:工作日|天|小时|小時|分钟|分鐘|周|星期|月|年)|当[场天]|當[場天]|即时|立等可取|\b\d+\s*(?:working |business )?(?:days?|hours?|minutes?|mins?|weeks?|months?|years?)\b|\bsame day\b|\bstraight away\b/iu;
-const CLOCK = /\d{1,2}\s*[:：]\s*\d{2}|\d{1,2}\s*[点點]|\b\d{1,2}\s*(?:am|pm)\b/iu;
+// A duration: a count of working days, hours, weeks… — not a date or an age (2024年, 15日, 18周岁, 6月), nor "7 days a week" (a review).
+const DURATION = /(?<!\d)\d{1,3}\s*(?:个|個)?\s*(?:工作日|自然日|天(?![津河])|小时|小時|分钟|分鐘|周(?!岁|歲|[一二三四五六日末])|星期(?![一二三四五六日天])|个月|個月|年(?![\d级級龄齡满滿底初])|月(?=内|以内|左右|后|後))|[一二两三四五六七八九十半]+\s*(?:个|個)?(?:工作日|天|小时|小時|分钟|分鐘|周(?!岁|歲)|星期|个月|個月|年(?![级級龄齡]))|当[场天]|當[場天]|即时|立等可取|\b\d+\s*(?:working |business )?(?:days?|hours?|minutes?|mins?|weeks?|months?|years?)\b(?!\s+(?:a|per|each)\s+(?:day|week|month|year)\b)|\bsame day\b|\bstraight away\b/iu;
+// A time of day: 9:00, 三点 / 3点 beside a part of the day or 钟, 半, 前, 后, 到, 至, a range — not "以下3点" (three points) —, "9am".
+const CLOCK = /\d{1,2}\s*[:：]\s*\d{2}|(?:上午|下午|晚上|早上|凌晨|中午|傍晚|夜里)\s*[\d一二三四五六七八九十两]{1,3}\s*[点點]|[\d一二三四五六七八九十两]{1,3}\s*[点點](?:钟|鐘|半|前|后|後|以前|以后|之前|之后|到|至|[-~～]|\d)|\b\d{1,2}\s*(?:am|pm)\b/iu;

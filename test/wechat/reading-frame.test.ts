@@ -95,6 +95,10 @@ describe("how long or what time, asked alone of the article read (asks-frame.ts 
   test("answersFrame: a duration for how long, a time of day for what time; nothing for another frame", () => {
     for (const passage of ["最快当天出照", "15个工作日内制证", "三个月", "usually 3 working days", "same day"]) expect(answersFrame("要多久", passage)).toBe(true);
     for (const passage of ["费用：免费", "到7号窗口办理", "第3号窗口"]) expect(answersFrame("要多久", passage)).toBe(false);
+    // Not a date, an age, a day of the month, points listed or "a week" (a review).
+    for (const [q, passage] of [["要多久", "本办法自2024年1月1日起施行。"], ["要多久", "2024年起施行"], ["要多久", "经营者须年满18周岁。"], ["要多久", "补贴每月15日发放。"], ["几点钟", "办理时请注意以下3点：一"], ["how long?", "We are open 7 days a week."]] as const)
+      expect({ q, passage, says: answersFrame(q, passage) }).toEqual({ q, passage, says: false });
+    for (const passage of ["1个月内办结", "下午三点关门"]) expect(answersFrame(passage.includes("点") ? "几点钟" : "要多久", passage)).toBe(true);
     expect(answersFrame("几点", "上午9:00开门")).toBe(true);
     expect(answersFrame("what time", "open from 9am")).toBe(true);
     expect(answersFrame("几点", "最快当天出照")).toBe(false);
@@ -121,6 +125,12 @@ describe("how long or what time, asked alone of the article read (asks-frame.ts 
     const price = await conversationIn(account, "多少钱");
     expect(frameOnly("多少钱")).toBe(true);
     expect(price).toMatchObject({ how: "alone", ranked: { articles: [{ id: "fees" }] } });
+  });
+
+  test("多长时间, leaning on nothing it says, asks of the article read as 要多久 does (a review: it had got the fallback)", async () => {
+    const last = await conversationIn(centre(SAYS), "我想开个小卖部要办什么证", "多长时间？");
+    expect(last).toMatchObject({ how: "followup", sure: true });
+    expect(shown(last)).toEqual(["licence"]);
   });
 
   test("…not sure of it when the licence's passage says no time: the reading together decides, as before", async () => {

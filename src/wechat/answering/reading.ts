@@ -162,7 +162,8 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   const onlyPrice = asksOnlyPrice(asked, alone.ranked.terms);
   // Words continuing the question before ("for a 2 year old", 就一天) say for whom, when or how many, not what about.
   const continues = continuesQuestion(asked);
-  const leans = leansOnBefore(asked) || (onlyPrice && /\p{Script=Han}/u.test(asked)) || continues;
+  // Only a question's frame, naming nothing (多长时间, "how long?"), asks of what was said too (a review: 多长时间 after a card saying how long had got the fallback).
+  const leans = leansOnBefore(asked) || (onlyPrice && /\p{Script=Han}/u.test(asked)) || continues || nothingNamed;
   // Not leaning, it can only stay on the article the follower reads: none (the fallback, or a code
   // or help since), or its own ranking sure of one, and it stands alone — no second ranking.
   const reading = articleRead(last);
@@ -187,7 +188,7 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   const priced = onlyPrice ? leading : undefined;
   const itsPrice = priced === undefined || !leans ? undefined : together.articles.find((a) => a.id === priced && PRICE.test(a.passage ?? ""));
   if (itsPrice && (together.articles[0] as RankedArticle).score * READING.pickedClose <= itsPrice.score) return { how: "followup", question, asked: spoken(text, earlier), ranked: { ...together, articles: [itsPrice] } };
-  // Asking only how long or what time ("要多久", "几点", "how long?"), naming nothing: of the article
+  // Asking only how long or what time ("要多久", "几点钟", "how long?"), naming nothing: of the article
   // the follower reads, when the passage the reading together shows of it says so — whatever the
   // reading together makes of it, as the price above. The third message of 开小卖部要办什么证 →
   // 多少钱 → 要多久 had got the criminal-record certificate's card, taught "开无犯罪记录要多久", or
