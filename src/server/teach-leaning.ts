@@ -107,4 +107,4 @@ export function singlesOut(ranked: readonly RankedArticle[], id: string): boolea
 
 /** Whether teaching `text` itself to `id` would be refused as leaning on the question before it (each rule above). */
 export const leansAsSent = (text: string, ranked: readonly RankedArticle[], id: string, how: { readWith: boolean; afterQuestion: boolean }): boolean =>
-  followUpOnly(text) || frameOnly(text) || ofItAlone(text, ranked) || byPronoun(text, ranked, id) || leaningShort(text, ranked, id, how);
+  followUpOnly(text) || frameOnly(text) || bringOnly(text) || ofItAlone(text, ranked) || byPronoun(text, ranked, id) || leaningShort(text, ranked, id, how);

@@ -161,6 +161,18 @@ test("teach refuses only what to bring (要带啥 from the inbox, 需要带什�
   expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "returns"]])).status).toBe(200);
 });
 
+test("teach --as of only what to bring says the message leans, so the client suggests no whole teach of it, which teach refuses (a review)", async () => {
+  await importDoc({ matter: "articles" }, [
+    { id: "residence", title: "居住证办理", url: "https://c.example/r", body: "居住证在社区登记满半年后申请，所需材料：身份证、租房合同。" },
+    { id: "senior", title: "老年卡办理", url: "https://c.example/s", body: "年满60周岁可办老年卡，带身份证和一寸照片到社区办理。" },
+  ]);
+  await say("需要带什么东西");
+  const seq = String(await newest());
+  const as = await call("POST", "/api/cli/teach", [["inbox", seq], ["id", "residence"], ["as", "居住证申请材料"]]);
+  expect(as.data).toMatchObject({ taught: true, message_leans: true });
+  expect((await call("POST", "/api/cli/teach", [["inbox", seq], ["id", "residence"]])).error.code).toBe(CODE.leans_on_before);
+});
+
 test("teach: the follower's question goes to the article, and it and a paraphrase are answered with it after", async () => {
   await importDoc({ matter: "articles" }, SHOP);
   expect(titleOf(await say("I want my money back"))).toBeNull();
