@@ -104,11 +104,11 @@ describe("the terminal", () => {
     expect(text).toContain("0 follower messages\n— answered, of the 0 that wanted an answer");
     expect(text).toContain("QUESTIONS NOTHING ANSWERED  none");
     expect(text).toContain("MODEL CALLS  none");
-    expect(text).not.toContain("held no word to teach");
+    expect(text).not.toContain("named nothing to teach");
     // Emoji alone nothing answered: counted below the questions, on the terminal and the page.
-    const angry = { ...empty, unanswered_questions: { ...empty.unanswered_questions, wordless: 3 } };
-    expect(reportText(angry)).toContain("QUESTIONS NOTHING ANSWERED  none\n3 more held no word to teach (emoji, marks): see replyd inbox");
-    expect(reportHtml(angry)).toContain("3 more held no word to teach (emoji, marks)");
+    const angry = { ...empty, unanswered_questions: { ...empty.unanswered_questions, nothing_named: 3 } };
+    expect(reportText(angry)).toContain("QUESTIONS NOTHING ANSWERED  none\n3 more named nothing to teach (emoji, only how long…): see replyd inbox");
+    expect(reportHtml(angry)).toContain("3 more named nothing to teach");
     expect(Math.max(...text.split("\n").map((l) => Bun.stringWidth(l)))).toBeLessThanOrEqual(WIDTH);
   });
 

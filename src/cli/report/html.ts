@@ -84,8 +84,8 @@ function shareAndTimes(r: Report): string {
 
 function questions(r: Report): string {
   const u = r.unanswered_questions;
-  const wordless = u.wordless ? `<p class="muted">${esc(`${count(u.wordless)} more held no word to teach (emoji, marks): see replyd inbox.`)}</p>` : "";
-  if (!u.groups.length) return `<h2>Questions nothing answered</h2><p>None.</p>${wordless}`;
+  const nothingNamed = u.nothing_named ? `<p class="muted">${esc(`${count(u.nothing_named)} more named nothing to teach (emoji, only how long…): see replyd inbox.`)}</p>` : "";
+  if (!u.groups.length) return `<h2>Questions nothing answered</h2><p>None.</p>${nothingNamed}`;
   const rows = u.groups.map((g) => [
     said(g.text) +
       (g.answered_now
@@ -98,7 +98,7 @@ function questions(r: Report): string {
     esc(localTime(g.last_at, r.tz)),
     esc(String(g.seq)),
   ]);
-  return `<h2>Questions nothing answered</h2><p class="muted">${esc(`${u.groups.length} of ${count(u.groups_total)} groups, from the newest ${count(u.grouped)} texts; the same question in other words counts once. Teach one to the article that answers it: replyd teach SEQ ARTICLE.`)}</p>${table(["question", "asked", "followers", "last", "seq"], rows, [1, 2, 4])}${wordless}`;
+  return `<h2>Questions nothing answered</h2><p class="muted">${esc(`${u.groups.length} of ${count(u.groups_total)} groups, from the newest ${count(u.grouped)} texts; the same question in other words counts once. Teach one to the article that answers it: replyd teach SEQ ARTICLE.`)}</p>${table(["question", "asked", "followers", "last", "seq"], rows, [1, 2, 4])}${nothingNamed}`;
 }
 
 function examples(r: Report): string {

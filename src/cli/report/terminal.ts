@@ -106,8 +106,8 @@ function perDay(r: Report): string[] {
 
 function unanswered(r: Report): string[] {
   const u = r.unanswered_questions;
-  const wordless = u.wordless ? [`${count(u.wordless)} more held no word to teach (emoji, marks): see replyd inbox`] : [];
-  if (!u.groups.length) return ["QUESTIONS NOTHING ANSWERED  none", ...wordless];
+  const nothingNamed = u.nothing_named ? [`${count(u.nothing_named)} more named nothing to teach (emoji, only how long…): see replyd inbox`] : [];
+  if (!u.groups.length) return ["QUESTIONS NOTHING ANSWERED  none", ...nothingNamed];
   const lines = [
     `QUESTIONS NOTHING ANSWERED  ${u.groups.length} of ${count(u.groups_total)} groups, from the newest ${count(u.grouped)} texts`,
     `${pad("ASKED", 6, true)} ${pad("PEOPLE", 6, true)} ${pad("LAST", 11)} ${pad("SEQ", 10, true)}  QUESTION`,
@@ -118,7 +118,7 @@ function unanswered(r: Report): string[] {
     if (g.answered_now) lines.push(`${" ".repeat(indent)}${fit(`answered now: ${answerName(g.answered_now, r.articles)}`, WIDTH - indent)}`);
     else if (g.considered.length) lines.push(`${" ".repeat(indent)}${fit(`closest: ${g.considered.map((id) => articleName(id, r.articles)).join(", ")}`, WIDTH - indent)}`);
   }
-  lines.push("teach one to the article that answers it: replyd teach SEQ ARTICLE", ...wordless);
+  lines.push("teach one to the article that answers it: replyd teach SEQ ARTICLE", ...nothingNamed);
   return lines;
 }
 

@@ -6,6 +6,8 @@
  * show these same figures.
  */
 import { termsOf } from "../../ranking/words.ts";
+import { frameOnly } from "../../ranking/asks-frame.ts";
+import { bringOnly } from "../teach-leaning.ts";
 import { AGAIN_MS, CHOSEN_KINDS, CLOSE_MARGIN, unprefixed } from "../../store/log-kinds.ts";
 import { ANSWERS } from "../../ranking/choice.ts";
 import type { LogFigures, ReplyTimeCount } from "../../store/report-query.ts";
@@ -76,8 +78,8 @@ export interface Report {
     /** Groups in all, and the texts grouped (the newest, UNANSWERED_READ at most). */
     groups_total: number;
     grouped: number;
-    /** Texts of no word the ranking reads (emoji, marks): not grouped, nothing to teach (0.2.27). */
-    wordless?: number;
+    /** Texts naming nothing to teach (emoji or marks alone, only how long, what time or what to bring): not grouped (0.2.27). */
+    nothing_named?: number;
   };
   close_calls: { count: number; alone: number; margin_from: number; list_from: number; examples: (Example & { margin: number })[] };
   asked_again: { count: number; chosen: number; within_s: number; examples: (Example & { after: Example | null })[] };
@@ -197,10 +199,12 @@ export function assembleReport(f: LogFigures, q: { since: string; until: string;
   // texts of 1,024 characters had held the event loop 0.7 s, 12 s of characters normalisation
   // multiplies (a review).
   const questions = f.unanswered.filter((t) => !(t.text.length <= LIMITS.question && saidBetweenQuestions(t.text)));
-  // Nor emoji and marks alone ("😡😡😡"): no word to teach (teach refuses them, not_a_question) —
-  // counted, for the inbox that lists them (a bookkeeping app's operator was offered to teach one).
-  const taught = questions.filter((t) => termsOf(t.text.slice(0, LIMITS.question)).length > 0);
-  const wordless = questions.length - taught.length;
+  // Nor what names nothing to teach — emoji and marks alone ("😡😡😡"), only how long or what time
+  // (要多久), only what to bring (要带啥) —, which teach refuses: counted, for the inbox that lists them
+  // (a bookkeeping app's operator was offered to teach "😡😡😡"). Read as teach reads them, the first
+  // LIMITS.question characters (code points: a question after 100 emoji is one — a review).
+  const taught = questions.filter((t) => namesSomething([...t.text].slice(0, LIMITS.question).join("")));
+  const nothingNamed = questions.length - taught.length;
   const grouped = groupQuestions(taught, GROUPS_SHOWN);
   // Every article an example's answer or a group names, with its title.
   const articles: Record<string, string | null> = {};
@@ -219,7 +223,7 @@ export function assembleReport(f: LogFigures, q: { since: string; until: string;
     tz: offsetName(q.tz),
     days: ordered,
     totals: total,
-    unanswered_questions: { groups: grouped.groups, groups_total: grouped.total, grouped: taught.length, wordless },
+    unanswered_questions: { groups: grouped.groups, groups_total: grouped.total, grouped: taught.length, nothing_named: nothingNamed },
     close_calls: { count: total.close, alone: total.kinds.answer ?? 0, margin_from: CLOSE_MARGIN, list_from: 1 / ANSWERS.lead, examples: f.closeCalls.map((c) => ({ ...example(c), margin: Math.round(c.margin * 1000) / 1000 })) },
     asked_again: {
       count: total.again,
@@ -251,3 +255,6 @@ export function withAnsweredNow(r: Report, answers: ReadonlyMap<string, string>,
   }
   return r;
 }
+
+/** A text teach could take: a word the ranking reads, and more than a question's frame or what to bring. */
+const namesSomething = (text: string): boolean => termsOf(text).length > 0 && !frameOnly(text) && !bringOnly(text);
