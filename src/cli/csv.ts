@@ -73,7 +73,8 @@ export function csvArticles(name: string, bytes: Uint8Array): CsvArticles {
   }
   const idAt = names.indexOf("id");
   const codeAt = names.indexOf("code");
-  const blank = (row: { cells: string[] }) => row.cells.every((c) => c.trim() === "");
+  // A row of empty cells, or of a note alone (备注 "待补充"), is no article (a review: it had refused the sheet for its missing id).
+  const blank = (row: { cells: string[] }) => row.cells.every((c, i) => c.trim() === "" || notes.some((n) => n.column === i + 1));
   const named = (row: { cells: string[] }, at: number) => at >= 0 && (row.cells[at] ?? "").trim() !== "";
   // A sheet headed in Chinese is told the Chinese column (a fresh-food chain's operator was told "id" alone: a walkthrough, Session 52).
   const idColumn = header.cells.some((c) => /\p{Script=Han}/u.test(c)) ? '"编号" (or "id")' : '"id"';

@@ -58,7 +58,7 @@ const OPENS = [
   // got the branch address by its keyword 网点在哪, "在？" the fallback).
   "在", "在不",
   // "人呢" (and 有没有人) asks whether anyone is there as 在吗 does: "人呢？？在不在" had got the fallback and the inbox (a service centre's walkthrough).
-  "人呢", "有没有人", "有人没", "有人不",
+  "人呢", "有没有人",
   "one more question", "another question", "i have a question", "i have another question", "quick question", "hello", "hi", "anyone there", "is anyone there", "anybody there", "is anybody there",
   // Asking to ask, as students writing English as a second language open ("Dear teacher, I want to ask
   // about accommodation price" got the fallback: its "ask" held against every article, a walkthrough).

@@ -48,7 +48,7 @@ const LEANS_HAN = /(?:它们?|这个|那个|这种|这样|这些|那些|同样|(
  * before a noun names a place (五号楼在哪, 二食堂在哪儿, 一卡通哪里: a review).
  */
 const LEANS_HAN_AT = /^(?:那|还有|另外|如果|要是|也(?!许)|能|可以|要|需要|会(?!员)|多少|多久|几|什么时候|用什么|是不是|在哪|去哪|到哪|哪里|哪儿)|呢$|^(?:[一二两三四五六七八九十半每单整全]|上午|下午|晚上|中午|早上|周末|平时)\S{0,3}(?:多少钱|多少|多久|几点|几天|几号|几次|几餐|几顿|几回|几遍)[吗啊呀]?$|^(?:[一二两三四五六七八九十半每单整全](?:天|晚|夜|周|个月|月|年)|上午|下午|晚上|中午|早上|周末|平时)\S{0,3}(?:哪里|哪儿|哪)[吗啊呀]?$|^\p{Script=Han}(?:多少|多久|几天|几个月|几年|几次|几小时)[吗啊呀]?$/u;
-const LEANS_LATIN = /^(?:and|but|so|then|also|or|what about|how about|what if|still)\b|\b(?:then|same|yours(?! truly)|ours|theirs)\b|(?<!\b(?:a|the|coal|gold|land|salt|tin|copper) )\bmine\b|\b(?:before|after|beforehand|afterwards?)$/;
+const LEANS_LATIN = /^(?:and|but|so|then|also|or|what about|how about|what if|still (?:not|no|nothing|none|doesn'?t|does not|dont|don'?t|isn'?t|is not|won'?t|cant|can'?t|the same|broken|waiting(?! for)))\b|\b(?:then|same|yours(?! truly)|ours|theirs)\b|(?<!\b(?:a|the|coal|gold|land|salt|tin|copper) )\bmine\b|\b(?:before|after|beforehand|afterwards?)$/;
 
 /**
  * "One" standing for what was asked ("when is the next one" after captioned shows had been read alone

@@ -201,7 +201,7 @@ describe("what a message says about the reply before it", () => {
     expect(["在吗 运费多少", "ok ok 运费呢", "不不"].some(standsAlone)).toBe(false);
     // 人呢 asks whether anyone is there ("人呢？？在不在" had got the fallback: a service centre's walkthrough); asking for a person (人工) does not.
     expect(["人呢", "人呢？？在不在", "有没有人", "有没有人？"].filter((t) => !standsAlone(t))).toEqual([]);
-    expect(["有没有人工", "有没有人工服务", "有没有人知道居住证怎么办", "人呢 居住证怎么办"].filter(standsAlone)).toEqual([]);
+    expect(["有没有人工", "有没有人工服务", "有没有人知道居住证怎么办", "人呢 居住证怎么办", "有人没收到", "有人不知道"].filter(standsAlone)).toEqual([]);
     // Traditional characters read as simplified, as the ranking reads them; Cantonese thanks.
     expect(["謝謝", "多謝", "唔該", "唔該晒"].every(standsAlone)).toBe(true);
     expect([picksEntry("第二個"), asksAnother("換一個")]).toEqual([2, true]);
@@ -307,7 +307,7 @@ describe("what a message says about the reply before it", () => {
     // Opening on "still", what was said is still so ("still not getting the email" after forgot password
     // had been read alone and got payment links: a bookkeeping app's walkthrough); not "still" inside a question.
     expect(["still not getting the email", "Still no email after 15 min", "still doesnt work"].filter((t) => !leansOnBefore(t))).toEqual([]);
-    expect(["is the pool still open", "do you still do student discounts"].filter(leansOnBefore)).toEqual([]);
+    expect(["is the pool still open", "do you still do student discounts", "still waiting for my delivery"].filter(leansOnBefore)).toEqual([]);
     // A longer message names what its "one" is (a review).
     expect(["my ticket got wet and torn, can i get a new one", "i lost my card can i get a new one", "can i swap my ticket for a later one"].filter(leansOnBefore)).toEqual([]);
     // Ending on before or after, what it is before or after left to the question before ("how long
