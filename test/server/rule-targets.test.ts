@@ -90,6 +90,9 @@ test("rm says what still points at the article: the rules answering with it or i
   // A count of things or people neither (有6个站点 had warned of code 6: a parcel chain's walkthrough).
   expect(await told("66", "我们在幸福里、学府路等地有66个站点。回复1查看营业时间")).toBe(false);
   expect(await told("33", "共有33位老师，回复1查看课程")).toBe(false);
+  // Nor a figure beside a slash: "24/7" (a service desk's walkthrough had been warned of codes 24 and 7).
+  expect(await told("24", "Reply 1 for Wi-Fi help. Urgent? Call us, 24/7.")).toBe(false);
+  expect(await told("77", "Reply 1 for Wi-Fi help. Urgent? Call us, 24/77.")).toBe(false);
   expect(await told("2", "回复数字：1门票 2天气")).toBe(true);
   // A menu's entries opening on what reads as a measure are codes still (a review).
   expect(await told("2", "回复数字了解会员卡：1月卡 2季卡 3年卡")).toBe(true);
