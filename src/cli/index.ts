@@ -9,6 +9,7 @@ import { inboxCommand, mediaCommand } from "./commands/messages.ts";
 import { replyCommand } from "./commands/reply.ts";
 import { profileCommand } from "./commands/profile.ts";
 import { synonymsCommand, teachCommand } from "./commands/teach.ts";
+import { rulesCommand } from "./commands/rules.ts";
 import { reportCommand } from "./commands/report.ts";
 import { serveCommand } from "./commands/serve.ts";
 import { signCommand } from "./commands/sign.ts";
@@ -40,6 +41,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   replyCommand,
   teachCommand,
   synonymsCommand,
+  rulesCommand,
   mediaCommand,
   lsCommand,
   showCommand,

@@ -4,7 +4,7 @@ import { bodyReducedAhead, KeptBodies, readDocumentSliced } from "../doc/bodies.
 import { badRequest, InvalidDocumentError, notFound, ReplydError, tooLarge } from "../base/errors.ts";
 import { newArticleId } from "../store/ids.ts";
 import { taughtElsewhereWarnings } from "./taught-elsewhere.ts";
-import { accountWarnings, deletedWarnings, keptQuestionsWarnings, undescribedTagWarnings, ruleWarnings, tagWarnings, toldCodes, toldCodeWarnings, wordlessQuestionWarnings, wordlessSynonymWarnings, leaningQuestionWarnings } from "./write-warnings.ts";
+import { accountWarnings, deletedWarnings, keptQuestionsWarnings, keptRulesWarnings, undescribedTagWarnings, ruleWarnings, tagWarnings, toldCodes, toldCodeWarnings, wordlessQuestionWarnings, wordlessSynonymWarnings, leaningQuestionWarnings } from "./write-warnings.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";
@@ -134,7 +134,7 @@ export async function postCli(ctx: AppContext, req: SignedRequest) {
       const told = toldCodes(ctx);
       const result = await ctx.write.importDocument(doc, mode, { replaceQuestions: questions === "replace" });
       // The document may have named articles or tags that are not there, or removed some that rules name or the welcome tells followers to send.
-      return { mode, ...result, warnings: [...keptQuestionsWarnings(result.questions_kept), ...accountWarnings(ctx, doc.account, "imported"), ...ruleWarnings(ctx), ...tagWarnings(ctx), ...(doc.articles ? undescribedTagWarnings(ctx) : []), ...toldCodeWarnings(ctx, told), ...wordlessSynonymWarnings(doc.synonyms)] };
+      return { mode, ...result, warnings: [...keptQuestionsWarnings(result.questions_kept), ...(mode === "merge" ? keptRulesWarnings(ctx, doc.rules) : []), ...accountWarnings(ctx, doc.account, "imported"), ...ruleWarnings(ctx), ...tagWarnings(ctx), ...(doc.articles ? undescribedTagWarnings(ctx) : []), ...toldCodeWarnings(ctx, told), ...wordlessSynonymWarnings(doc.synonyms)] };
     } finally {
       bodies.close();
     }

@@ -17,6 +17,7 @@ import { deleteMenu, getMenu, postMenu, putMenu } from "./menu.ts";
 import { postReply } from "./reply.ts";
 import { postTeach } from "./teach.ts";
 import { getSynonyms } from "./synonyms.ts";
+import { getRules } from "./rules.ts";
 import { getReport } from "./report/route.ts";
 import type { AppContext } from "./context.ts";
 import { errorResponse, ok, refusal } from "./respond.ts";
@@ -165,6 +166,7 @@ export async function createApp(opts: AppOptions) {
     .post("/api/cli/reply", signed(postReply), none)
     .post("/api/cli/teach", signed(postTeach), none)
     .get("/api/cli/synonyms", signed(getSynonyms), none)
+    .get("/api/cli/rules", signed(getRules), none)
     .get("/api/cli/report", signed(getReport), none)
     .get("/api/cli/revert/:matter", signed(withMatter(getRevert)), none)
     .post("/api/cli/revert/:matter", signed(withMatter(postRevert)), none)

@@ -210,3 +210,18 @@ export function undescribedTagWarnings(ctx: AppContext): string[] {
     `tag${many ? "s" : ""} ${named} ${many ? "have" : "has"} no description: followers' help lists ${many ? "them" : "it"} by the tag itself — describe ${many ? "them" : "it"} in a document's "tags" ({"format": "replyd/1", "matter": "articles", "articles": [], "tags": {${JSON.stringify(undescribed[0])}: "…"}}, imported: a CSV cannot)`,
   ];
 }
+
+/**
+ * Rules stored that a merged document's rules section does not list: kept, and still answering —
+ * a service desk's operator replaced two rules by one in the file, imported it, and the one left out
+ * went on answering, unsaid (a walkthrough). Said with what drops them. Nothing for a document
+ * without rules, which says nothing of them.
+ */
+export function keptRulesWarnings(ctx: AppContext, listed: readonly Rule[] | undefined): string[] {
+  if (!listed) return [];
+  const named = new Set(listed.map((r) => r.id));
+  const kept = ctx.read.content.rules().filter((r) => !named.has(r.id)).map((r) => r.id);
+  if (!kept.length) return [];
+  const shown = kept.slice(0, 5).join(", ") + (kept.length > 5 ? ` and ${kept.length - 5} more` : "");
+  return [`${kept.length} stored rule${kept.length > 1 ? "s" : ""} the file does not list ${kept.length > 1 ? "are" : "is"} kept and still answer${kept.length > 1 ? "" : "s"}: ${shown} (an import merges rules by id; replyd rules lists them; replyd restore --matter rules FILE makes the file's the only ones)`];
+}

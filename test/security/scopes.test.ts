@@ -73,6 +73,7 @@ test("every other signed GET answers a read key without a follower's words (and 
     ["/api/cli/ask", [["q", "订单还没到"]]],
     ["/api/cli/menu", []],
     ["/api/cli/synonyms", []],
+    ["/api/cli/rules", []],
     ["/api/cli/accounts", []],
     ["/api/cli/revert/all", []],
     ["/api/cli/revert/all", [["id", backup.data.id]]],
@@ -85,5 +86,5 @@ test("every other signed GET answers a read key without a follower's words (and 
   // The token is not a read key's either; a new GET route fails here until its read-key answer is looked at.
   expect((await get("/api/cli/token", [])).status).toBe(403);
   const signedGets = t.app.routes.filter((r) => r.method === "GET" && r.path.startsWith("/api/")).map((r) => r.path);
-  expect(signedGets.sort()).toEqual(["/api/cli", "/api/cli/accounts", "/api/cli/ask", "/api/cli/menu", "/api/cli/report", "/api/cli/revert/:matter", "/api/cli/synonyms", "/api/cli/token"]);
+  expect(signedGets.sort()).toEqual(["/api/cli", "/api/cli/accounts", "/api/cli/ask", "/api/cli/menu", "/api/cli/report", "/api/cli/revert/:matter", "/api/cli/rules", "/api/cli/synonyms", "/api/cli/token"]);
 });
