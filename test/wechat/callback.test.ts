@@ -137,14 +137,20 @@ describe("plain-mode replies", () => {
     const res = await t.handle(signedRequest("POST", "/api/cli", { files: [{ name: "json", content: doc([article(50, { code: "s1", tag: "shop", title: "Our shop" }), article(51, { code: "s2", tag: "store", title: "Our store" }), article(52, { code: "c1", tag: "card", title: "储值卡" })], { tags: { shop: "门店", store: "門店", card: "会员卡" } }) }], nowMs: t.clock.now() }));
     expect(res.status).toBe(200);
     // Traditional characters and 回复 before it, as a welcome text puts it.
-    for (const said of ["会员卡", "會員卡？", "回复会员卡"]) expect({ said, got: (await say(said)).Content }).toEqual({ said, got: "会员卡 (card):\nc1  储值卡" });
+    // A Chinese description is what followers send: its Latin key is not shown them (a parcel chain's
+    // walkthrough: "干洗 (gx)", "gx — 干洗"); beside a Latin one the key is the short word to send.
+    for (const said of ["会员卡", "會員卡？", "回复会员卡"]) expect({ said, got: (await say(said)).Content }).toEqual({ said, got: "会员卡:\nc1  储值卡" });
+    const help = String((await say("帮助")).Content);
+    expect(help).toContain("\n会员卡 (1)");
+    expect(help).not.toContain("card —");
+    expect(help).toContain("fv — Founder's view (2)");
     // 門店 and 门店 read alike: two tags, neither listed — the message is ranked as a question.
-    expect((await say("门店")).Content ?? "").not.toMatch(/^门店 \(|^門店 \(/);
+    expect((await say("门店")).Content ?? "").not.toMatch(/^门店[ :(]|^門店[ :(]/);
     expect((await say("Founder's view of the holiday tips")).Content ?? "").not.toStartWith("Founder's view (fv):");
     // A description left behind by a tag no live article carries (a merge keeps it) does not hide the live tag's.
     const left = await t.handle(signedRequest("POST", "/api/cli", { files: [{ name: "json", content: doc([article(53, { code: "d1", tag: "desk", title: "Front desk" })], { tags: { counter: "服务台", desk: "服务台" } }) }], nowMs: t.clock.now() }));
     expect(left.status).toBe(200);
-    expect((await say("服务台")).Content).toBe("服务台 (desk):\nd1  Front desk");
+    expect((await say("服务台")).Content).toBe("服务台:\nd1  Front desk");
   });
   test("a tag's description that asks for another answer ('others') lists the tag unless a list was just sent, which it continues; one that thanks is thanks", async () => {
     const res = await t.handle(
