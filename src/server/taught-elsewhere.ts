@@ -9,6 +9,7 @@
 import type { RankedArticle } from "../ranking/types.ts";
 import { shellWord } from "../base/shell-word.ts";
 import { taughtOf } from "../wechat/answering/taught.ts";
+import { namesTitle, titleForm } from "../ranking/names.ts";
 import type { AppContext } from "./context.ts";
 
 /** The articles the ranking finds for `text`, as for a follower's message; null when it is busy or fails (the checks that read them are then skipped). */
@@ -38,6 +39,29 @@ export async function taughtElsewhereWarnings(ctx: AppContext, id: string, added
     const what = other.by === "question" ? `"${other.as}", a question taught to` : other.by === "title" ? "the title of" : `"${other.as}", a keyword of`;
     const take = other.by === "title" ? `retitle "${other.id}" (replyd set ${other.id} title=…)` : `take it from "${other.id}" (replyd set ${other.id} ${other.by === "keyword" ? "keywords" : "questions"}-=${shellWord(other.as)})`;
     out.push(`${id}'s question ${JSON.stringify(q.slice(0, 40))} is ${what} article "${other.id}": followers sending it may get that article instead — to answer it with "${id}", ${take}`);
+  }
+  return out;
+}
+
+/** Other articles' titles and keywords a taught question writes out, at most: what is said. */
+export const NAMED_SHOWN = 3;
+
+/**
+ * The titles and keywords of other ranked articles that `text`, taught to `id`, writes out whole —
+ * and `id`'s own head does not: taught, the question lends them to `id`, and followers asking of
+ * those things may get it ("can i get spss matlab and office on my mac" taught to Office sent "matlab
+ * on my mac" to Office before the MATLAB article, keyworded matlab, unsaid: a service desk's walkthrough).
+ */
+export function namesOthers(text: string, ranked: readonly RankedArticle[], id: string): { id: string; as: string }[] {
+  const q = titleForm(text);
+  const own = ranked.find((a) => a.id === id);
+  const ownNames = (w: string) => !!own && (titleForm(own.title) === titleForm(w) || own.keywords.some((k) => titleForm(k) === titleForm(w)));
+  const out: { id: string; as: string }[] = [];
+  for (const a of ranked) {
+    if (a.id === id) continue;
+    const named = [a.title, ...a.keywords].find((w) => [...titleForm(w)].length >= 2 && namesTitle(q, w) && !ownNames(w));
+    if (named !== undefined) out.push({ id: a.id, as: named });
+    if (out.length >= NAMED_SHOWN) break;
   }
   return out;
 }

@@ -22,7 +22,7 @@ import { CONVERSATION } from "../wechat/answering/conversation.ts";
 import { beforeTeaching, movedJson, movedTo } from "./teach-moves.ts";
 import { offeredIn, offerOf } from "./answered-now.ts";
 import { loggedAnswer } from "../wechat/answering/ranked-reply.ts";
-import { answeredByAnother, rankedFor } from "./taught-elsewhere.ts";
+import { answeredByAnother, namesOthers, rankedFor } from "./taught-elsewhere.ts";
 
 /**
  * POST /api/cli/teach (admin keys): a follower's text, named by its message in the log (inbox=),
@@ -145,6 +145,8 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   // get now, said (a theatre's operator taught "whats on in april" --as "what shows are on", and the
   // message itself still got the fallback, unsaid).
   // One ranking of them (the ranking reads them without their greeting, as `message` holds them).
+  // Other articles' titles and keywords it writes out: lent to this one now (taught-elsewhere.ts).
+  const othersNamed = ranked ? namesOthers(text, ranked, r.article.id) : [];
   const ownRanked = given !== undefined && !saidBetweenQuestions(said) ? await rankedFor(ctx, said).catch(() => null) : null;
   const own = ownRanked ? offerOf(ctx, said, ownRanked) : undefined;
   // …and whether teaching them as they are would be refused as leaning on the question before.
@@ -160,6 +162,7 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
     // Taught the article the follower asked another answer after (an operator taught the refunds the follower had turned down, unsaid: a walkthrough).
     ...(askedOf && offeredIn(askedOf.answer).includes(r.article.id) ? { turned_down: true } : {}),
     ...(given !== undefined && own !== undefined ? { message_now: own.kind === "none" ? null : loggedAnswer(own), ...(ownLeans ? { message_leans: true } : {}) } : {}),
+    ...(othersNamed.length ? { names_others: othersNamed } : {}),
   };
 }
 

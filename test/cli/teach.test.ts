@@ -416,3 +416,18 @@ test("teach --as says when the message's own words get a list this article leads
   expect(as.code).toBe(0);
   expect(as.out).toMatch(new RegExp(`message ${seq}'s own words get a list this article leads \\(plans, [a-z, ]+\\); to send them this article alone: replyd teach ${seq} plans`));
 });
+
+test("teach notes the other articles' keywords the taught question writes out, with the way to teach without them", async () => {
+  await cli("add", "id=office", "title=Microsoft Office 365 free for students", "url=https://it.example/office", "keywords=office", "body=Students get Office 365 free on up to five computers.");
+  await cli("add", "id=matlab", "title=MATLAB for students", "url=https://it.example/matlab", "keywords=matlab", "body=Download MATLAB from the software portal.");
+  const msg = "can i get matlab and office on my mac";
+  await say(msg);
+  let seq: number | undefined;
+  for (let i = 0; i < 50 && seq === undefined; i++) {
+    seq = JSON.parse((await cli("inbox", "--all", "--json")).out).items.find((m: { content: string }) => m.content === msg)?.seq;
+    if (seq === undefined) await Bun.sleep(20);
+  }
+  const r = await cli("teach", String(seq), "office");
+  expect(r.code).toBe(0);
+  expect(r.out).toContain('note: it names what other articles are about — "matlab" (matlab): followers asking of that may now get this article; a phrasing without it (replyd set office questions-=… and --as "…") pulls only questions about this one');
+});

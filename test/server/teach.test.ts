@@ -1089,3 +1089,20 @@ test("set questions+= and add say when a question they add is another article's 
   const made = await call("POST", "/api/cli", [["id", "lockout"], ["title", "Account lockouts"], ["url", "https://shop.example/lockout"], ["questions", "locked out of my account"], ["body", "After five wrong passwords the account locks for an hour."]]);
   expect(made.data.warnings).toEqual([expect.stringContaining('lockout\'s question "locked out of my account" is "locked out of my account", a question taught to article "password"')]);
 });
+
+test("teach says which other articles' titles and keywords the taught question writes out (lent to this article now); none when it names only its own", async () => {
+  await importDoc({ matter: "articles" }, [
+    { id: "office", title: "Microsoft Office 365 free for students", url: "https://it.example/office", keywords: ["office"], body: "Students get Office 365 free on up to five computers, Mac or Windows." },
+    { id: "matlab", title: "MATLAB for students", url: "https://it.example/matlab", keywords: ["matlab"], body: "Download MATLAB from the software portal with your university login." },
+    { id: "spss", title: "SPSS on your own computer", url: "https://it.example/spss", keywords: ["spss"], body: "SPSS runs on the lab PCs; a home licence lasts a year." },
+  ]);
+  // A service desk's walkthrough: taught whole to Office, "matlab on my mac" then got Office first, unsaid.
+  await say("can i get spss matlab and office on my mac");
+  const r = await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "office"]]);
+  expect(r.status).toBe(200);
+  expect((r.data.names_others as { id: string; as: string }[]).map((o) => [o.id, o.as]).sort()).toEqual([["matlab", "matlab"], ["spss", "spss"]]);
+  await say("is office free for students on a mac");
+  const own = await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "office"]]);
+  expect(own.status).toBe(200);
+  expect(own.data).not.toHaveProperty("names_others");
+});

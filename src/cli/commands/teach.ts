@@ -35,7 +35,7 @@ export async function teach(c: CommandContext): Promise<void> {
   const fields: [string, string][] = [["inbox", seq], ["id", id], ...(as === undefined ? [] : [["as", as] as [string, string]])];
   const client = c.client();
   const r = await client
-    .call<{ seq: number; question: string; message: string; asked_of?: number; article: Article; moved?: { seq: number; text: string; was: string | null; alone?: boolean }[]; moved_count?: number; listed_beside?: ListedBeside[]; listed_beside_count?: number; message_now?: string | null; message_leans?: boolean; turned_down?: boolean }>({ method: "POST", path: "/api/cli/teach", fields })
+    .call<{ seq: number; question: string; message: string; asked_of?: number; article: Article; moved?: { seq: number; text: string; was: string | null; alone?: boolean }[]; moved_count?: number; listed_beside?: ListedBeside[]; listed_beside_count?: number; message_now?: string | null; message_leans?: boolean; turned_down?: boolean; names_others?: { id: string; as: string }[] }>({ method: "POST", path: "/api/cli/teach", fields })
     .catch((e: unknown) => {
       throw tooLongSaid(e);
     });
@@ -58,6 +58,12 @@ export async function teach(c: CommandContext): Promise<void> {
       // "any ideas for my wifes birthday" got the refunds article after "can i get a refund i booked the wrong night for my wife's birthday…").
       ...(as === undefined && [...r.question].length > LONG_TAUGHT
         ? [`note: taught whole, a long message lends all its words to this article — questions sharing only its story's words may now find it; the need in a few words (replyd set ${r.article.id} questions-=… and --as "…") pulls only questions about it`]
+        : []),
+      // Another article's title or keyword written out in it: lent to this one now (a service desk's walkthrough).
+      ...(r.names_others?.length
+        ? [
+            `note: it names what other articles are about — ${r.names_others.map((o) => `"${cutColumns(o.as, 40)}" (${o.id})`).join(", ")}: followers asking of ${r.names_others.length > 1 ? "those" : "that"} may now get this article; a phrasing without ${r.names_others.length > 1 ? "them" : "it"} (replyd set ${r.article.id} questions-=… and --as "…") pulls only questions about this one`,
+          ]
         : []),
       // With --as, the message's own words are the ranking's still: what they get, when not this article
       // alone — a list it leads is said too ("how much does it cost" still got a list after --as, unsaid: a bookkeeping app's walkthrough).
