@@ -53,12 +53,13 @@ export function csvArticles(name: string, bytes: Uint8Array): CsvArticles {
   const names = header.cells.map(columnOf);
   const notes = header.cells.flatMap((cell, i) => (NOTES.test(folded(cell.trim())) ? [{ column: i + 1, name: cell.trim() }] : []));
   for (const n of notes) names[n.column - 1] = "";
+  const noteAt = new Set(notes.map((n) => n.column - 1));
   // A sheet of 问题 and 答案, "question" and "answer" (a FAQ's two columns): its questions are the articles' titles.
   const asked = names.indexOf("questions");
   // Not "questions", the field's own name for the phrasings followers use (a review), nor when another column is those.
   if (asked >= 0 && !names.includes("title") && names.indexOf("questions", asked + 1) < 0 && /^(问题|常见问题|question)$/i.test(folded(header.cells[asked]?.trim() ?? ""))) names[asked] = "title";
   // A column without a name and without a value (a separator ending the lines) is none.
-  const unnamed = (i: number) => names[i] === "" && (notes.some((n) => n.column === i + 1) || rows.every((r) => (r.cells[i] ?? "").trim() === ""));
+  const unnamed = (i: number) => names[i] === "" && (noteAt.has(i) || rows.every((r) => (r.cells[i] ?? "").trim() === ""));
   const problems = names.flatMap((n, i) =>
     COLUMNS.includes(n) || unnamed(i)
       ? []
@@ -74,7 +75,7 @@ export function csvArticles(name: string, bytes: Uint8Array): CsvArticles {
   const idAt = names.indexOf("id");
   const codeAt = names.indexOf("code");
   // A row of empty cells, or of a note alone (备注 "待补充"), is no article (a review: it had refused the sheet for its missing id).
-  const blank = (row: { cells: string[] }) => row.cells.every((c, i) => c.trim() === "" || notes.some((n) => n.column === i + 1));
+  const blank = (row: { cells: string[] }) => row.cells.every((c, i) => c.trim() === "" || noteAt.has(i));
   const named = (row: { cells: string[] }, at: number) => at >= 0 && (row.cells[at] ?? "").trim() !== "";
   // A sheet headed in Chinese is told the Chinese column (a fresh-food chain's operator was told "id" alone: a walkthrough, Session 52).
   const idColumn = header.cells.some((c) => /\p{Script=Han}/u.test(c)) ? '"编号" (or "id")' : '"id"';

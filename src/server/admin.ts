@@ -184,7 +184,7 @@ export async function putCli(ctx: AppContext, req: SignedRequest) {
   const now = new Date(ctx.clock.now()).toISOString();
   // Taking a question or keyword from a live article: which of the followers' recent questions it came first for, to say which it no longer does.
   // Not when this server's copy holds none of it: the writer refuses it, and the questions were asked again for nothing (a review).
-  const live = remove.length || append.length ? ctx.read.articles.get(id) : null;
+  const live = ctx.read.articles.get(id);
   const taking = remove.length > 0 && live?.deleted === false && !("problems" in removeFrom(contentOf(live), changes, remove));
   // Adding one (questions+=, keywords+=): which it comes first for now, as a teach says — a keyword
   // added had taken "入住要带什么东西" from the article answering it, unsaid (a postpartum centre's walkthrough).
@@ -192,7 +192,7 @@ export async function putCli(ctx: AppContext, req: SignedRequest) {
   const adding = append.length > 0 && live?.deleted === false && !("problems" in appendTo(contentOf(live), changes, append));
   const before = taking || adding ? await beforeTeaching(ctx, "", []) : null;
   // The questions it held: those it holds after that are new, to check against the other articles.
-  const held = ctx.read.articles.get(id)?.questions ?? [];
+  const held = live?.questions ?? [];
   // Decided by the writer against the article as the store of record holds it, not as this server last read it.
   const r = await ctx.write.editArticle(id, {
     ...(rev !== undefined ? { expectRev: rev } : {}),

@@ -19,7 +19,8 @@ type Entry = LoggedMessage & { seq: number };
  */
 export const MOST_PASSED = 8;
 
-const textOf = (e: Entry): string | null => (e.type === "text" || e.type === "voice" ? (e.content ?? "").trim() : null);
+/** A follower's text or recognised voice message, trimmed; null for any other message. */
+export const textOf = (e: Entry): string | null => (e.type === "text" || e.type === "voice" ? (e.content ?? "").trim() : null);
 
 /** As the callback read it: another, with what is meant after it too ("not that one, i use the website"). */
 export const asksAnotherIn = (e: Entry): boolean => {

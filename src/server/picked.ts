@@ -9,13 +9,12 @@ import { standsAlone } from "../ranking/courtesy.ts";
 import type { FollowerLog, LoggedMessage } from "../store/follower-log.ts";
 import { unprefixed } from "../store/log-kinds.ts";
 import { CONVERSATION } from "../wechat/answering/conversation.ts";
+import { textOf } from "./asked-another.ts";
 
 type Entry = LoggedMessage & { seq: number };
 
 /** The follower's messages after the list read at most: each a look-up of the log's time index. */
 export const MOST_READ = 4;
-
-const textOf = (e: Entry): string | null => (e.type === "text" || e.type === "voice" ? (e.content ?? "").trim() : null);
 
 /**
  * What a follower kept of the list `entry` got: the last entry they picked (a "换一个" after a pick

@@ -31,6 +31,11 @@ const HAN = /\p{Script=Han}/u;
  * not lean ("is there a charge", taught to the exchanges, answered every follower sending it after
  * any question with them: a theatre's walkthrough); "what are your fees" asks of the account's.
  */
+export function followUpOnly(text: string): boolean {
+  const onlyPrice = asksOnlyPrice(text, termsOf(text).map((term) => ({ term })));
+  return (leansOnBefore(text) && followsOn(text) && fewWords(text)) || (onlyPrice && (leansOnBefore(text) || HAN.test(text) || WHETHER_CHARGED.test(fold(text))));
+}
+
 /**
  * Only what to bring (要带啥, 需要带什么东西, "what do i need to bring?"): it names nothing it is for,
  * and is the commonest follow-up at a counter. Taught from the inbox — where it lands when the card
@@ -40,17 +45,14 @@ const HAN = /\p{Script=Han}/u;
  * conversation, 带 at a frame's weight cost the tenth fresh set's questions of their own asked after
  * another a point.
  */
-export function bringOnly(text: string): boolean {
+function bringOnly(text: string): boolean {
   const terms = termsOf(text);
   return terms.length > 0 && termsOf(text.normalize("NFKC").replace(BRING, " ")).length === 0;
 }
 const BRING = /(?:要|需要|得)?[带帶](?:[什甚][么麼麽]|啥|哪些)(?:东西|東西)?|\bwhat (?:do|should|will) (?:i|we|you) (?:need to |have to )?bring\b|\bwhat to bring\b/giu;
 
-export function followUpOnly(text: string): boolean {
-  const onlyPrice = asksOnlyPrice(text, termsOf(text).map((term) => ({ term })));
-  return (leansOnBefore(text) && followsOn(text) && fewWords(text)) || (onlyPrice && (leansOnBefore(text) || HAN.test(text) || WHETHER_CHARGED.test(fold(text))));
-}
-
+/** Only a question's frame (how long, how much, when: asks-frame.ts) or what to bring: naming nothing it asks of — what teach refuses, set and add warn of, and the report does not offer to teach. */
+export const namesNothing = (text: string): boolean => frameOnly(text) || bringOnly(text);
 
 /**
  * A few words whose subject is only a pronoun for what was read, whose own words single out no
@@ -107,4 +109,4 @@ export function singlesOut(ranked: readonly RankedArticle[], id: string): boolea
 
 /** Whether teaching `text` itself to `id` would be refused as leaning on the question before it (each rule above). */
 export const leansAsSent = (text: string, ranked: readonly RankedArticle[], id: string, how: { readWith: boolean; afterQuestion: boolean }): boolean =>
-  followUpOnly(text) || frameOnly(text) || bringOnly(text) || ofItAlone(text, ranked) || byPronoun(text, ranked, id) || leaningShort(text, ranked, id, how);
+  followUpOnly(text) || namesNothing(text) || ofItAlone(text, ranked) || byPronoun(text, ranked, id) || leaningShort(text, ranked, id, how);

@@ -8,8 +8,7 @@ import { saidBetweenQuestions } from "../ranking/cues.ts";
 import { searchedWords } from "../ranking/picks.ts";
 import { continuesQuestion } from "../ranking/continuation.ts";
 import { idHint } from "./id-hint.ts";
-import { bringOnly, byPronoun, followUpOnly, leaningShort, leansAsSent, ofItAlone } from "./teach-leaning.ts";
-import { frameOnly } from "../ranking/asks-frame.ts";
+import { byPronoun, followUpOnly, leaningShort, leansAsSent, namesNothing, ofItAlone } from "./teach-leaning.ts";
 import { shellWord } from "../base/shell-word.ts";
 import { withoutOpening } from "../ranking/courtesy.ts";
 import { termsOf } from "../ranking/words.ts";
@@ -86,7 +85,7 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
       `${what} ("${text.slice(0, 40)}") names nothing it asks about — a follow-up's few words, or asking only what something costs — and only makes sense after a question: taught, every follower sending it would get this article, whatever they had asked. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…"`,
       "leans_on_before",
     );
-  if (frameOnly(text) || bringOnly(text))
+  if (namesNothing(text))
     throw badRequest(
       `${what} ("${text.slice(0, 40)}") only asks how long, how much, when or what to bring, naming nothing it asks about: taught, every follower sending it would get this article, whatever they had asked. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…"`,
       "leans_on_before",

@@ -8,8 +8,7 @@ import type { Rule } from "../doc/rule.ts";
 import { ruleTargetWarnings } from "../doc/rule-targets.ts";
 import { HAN_CODE_CHARS, MAX_CODE_CHARS, tellsToSend, TOLD_THEN } from "../ranking/told-codes.ts";
 import { termsOf } from "../ranking/words.ts";
-import { bringOnly, followUpOnly } from "./teach-leaning.ts";
-import { frameOnly } from "../ranking/asks-frame.ts";
+import { followUpOnly, namesNothing } from "./teach-leaning.ts";
 import { asksOfItAlone } from "../ranking/cues.ts";
 import { tagShadowed } from "../wechat/answering/lists.ts";
 import { declaredName, type AppContext } from "./context.ts";
@@ -82,7 +81,7 @@ export function wordlessSynonymWarnings(groups: readonly (readonly string[])[] |
  * "is it free?" added to the flight information, Session 52). Said where they are set.
  */
 export function leaningQuestionWarnings(a: Pick<Article, "id" | "questions">): string[] {
-  const leaning = a.questions.filter((q) => termsOf(q).length > 0 && (followUpOnly(q) || frameOnly(q) || bringOnly(q) || asksOfItAlone(q)));
+  const leaning = a.questions.filter((q) => termsOf(q).length > 0 && (followUpOnly(q) || namesNothing(q) || asksOfItAlone(q)));
   if (!leaning.length) return [];
   const many = leaning.length > 1;
   return [`${questionsOf(a.id, leaning)} name${many ? "" : "s"} nothing ${many ? "they ask" : "it asks"} about (a follow-up's few words, only how long, how much or what to bring, or a pronoun): every follower sending ${many ? "them" : "it"} gets this article alone, whatever they had asked before — give a phrasing that names the thing (replyd set ${a.id} questions-=… questions+=…)`];

@@ -5,13 +5,13 @@ import { defineCommand } from "../command.ts";
 import type { CommandContext } from "../context.ts";
 import { usage } from "../errors.ts";
 import { cutColumns, table } from "../table.ts";
+import { oneLine } from "../report/text-charts.ts";
 
 type Listed = Rule & { disabled?: true };
 
 /** What a rule answers with, on one line. */
 const replyOf = (r: Rule): string =>
   r.reply.type === "text" ? `text "${oneLine(r.reply.text)}"` : r.reply.type === "articles" ? `article${r.reply.ids.length > 1 ? "s" : ""} ${r.reply.ids.join(", ")}` : `tag ${r.reply.tag}`;
-const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
 
 export async function rules(c: CommandContext): Promise<void> {
   if (c.args.length) throw usage("rules lists the rules and texts; change them by importing a document (replyd import rules.json)");

@@ -6,8 +6,7 @@
  * show these same figures.
  */
 import { termsOf } from "../../ranking/words.ts";
-import { frameOnly } from "../../ranking/asks-frame.ts";
-import { bringOnly } from "../teach-leaning.ts";
+import { namesNothing } from "../teach-leaning.ts";
 import { AGAIN_MS, CHOSEN_KINDS, CLOSE_MARGIN, unprefixed } from "../../store/log-kinds.ts";
 import { ANSWERS } from "../../ranking/choice.ts";
 import type { LogFigures, ReplyTimeCount } from "../../store/report-query.ts";
@@ -257,4 +256,4 @@ export function withAnsweredNow(r: Report, answers: ReadonlyMap<string, string>,
 }
 
 /** A text teach could take: a word the ranking reads, and more than a question's frame or what to bring. */
-const namesSomething = (text: string): boolean => termsOf(text).length > 0 && !frameOnly(text) && !bringOnly(text);
+const namesSomething = (text: string): boolean => termsOf(text).length > 0 && !namesNothing(text);

@@ -36,7 +36,7 @@ export function tagShadowed(tag: string, articles: Pick<ReadModel["articles"], "
  * account's residents had been shown "干洗 (gx)" and "gx — 干洗" (a parcel chain's walkthrough).
  * Beside a Latin description it is the short word to send.
  */
-const keyShown = (tag: string, description: string | undefined): boolean => !description?.trim() || !HAN.test(description);
+const keyShown = (description: string | undefined): boolean => !description?.trim() || !HAN.test(description);
 const HAN = /\p{Script=Han}/u;
 
 /** A text list of articles, and what it listed (Decision `listed`). */
@@ -50,7 +50,7 @@ export function helpText(store: ReadModel, help: string): string {
   const counts = store.articles.tagCounts();
   const described = store.content.tags();
   const tags = [...new Set([...Object.keys(described), ...counts.keys()])].filter((t) => (counts.get(t) ?? 0) > 0 && !tagShadowed(t, store.articles)).sort();
-  const lines = tags.map((t) => `${keyShown(t, described[t]) ? `${t} — ` : ""}${described[t] ?? t} (${counts.get(t)})`);
+  const lines = tags.map((t) => `${keyShown(described[t]) ? `${t} — ` : ""}${described[t] ?? t} (${counts.get(t)})`);
   return truncateUtf8(lines.length ? `${help}\n\n${lines.join("\n")}` : help, MAX_TEXT_BYTES);
 }
 
@@ -103,7 +103,7 @@ export function articleList(store: ReadModel, articles: ArticleSummary[], tag: s
   // A tag's list is headed by its description, in the account's words; a rule's by nothing, as a ranked
   // list: a fixed English heading ("Send a code to read the article:") had stood over a Chinese account's
   // list, with no setting to change it (a pet hospital's walkthrough). Its entries say what to send.
-  const lines = tag ? [`${described ?? tag}${keyShown(tag, described) ? ` (${tag})` : ""}:`] : [];
+  const lines = tag ? [`${described ?? tag}${keyShown(described) ? ` (${tag})` : ""}:`] : [];
   const ids: string[] = [];
   let bytes = Buffer.byteLength(lines[0] ?? "");
   for (const a of articles) {

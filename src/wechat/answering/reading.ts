@@ -147,7 +147,8 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // ("居住证怎么办理要多久" taught, a bare 要多久 got the residence permit's card, sure: a service
   // centre's walkthrough). Asking only the price is the price's (price.ts): one product's account is
   // asked 多少钱 first.
-  const nothingNamed = frameOnly(withoutOpening(text)) && !(own && own !== "busy" && asksOnlyPrice(text, own.terms));
+  const bare = withoutOpening(text);
+  const nothingNamed = frameOnly(bare) && !(own && own !== "busy" && asksOnlyPrice(text, own.terms));
   const alone: Reading = { how: "alone", question: { text }, asked: text, ranked: own };
   const lone: Reading = nothingNamed ? { ...alone, ranked: NOTHING } : alone;
   if (!last || !alone.ranked || alone.ranked === "busy") return lone;
@@ -155,7 +156,7 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // unless its own ranking is not sure of an article and the one read before holds it (staysOn). Read without the thanks or greeting it opens with, as it is ranked: "thanks! and on sundays?" leans as "and on sundays?" does.
   // As much of it as is ranked (RANKING_LIMITS.questionChars): a 也 or a 呢 past it had made a message
   // of 626 characters lean on the one before, an "it" there had not (a review).
-  const asked = withoutOpening(text).slice(0, RANKING_LIMITS.questionChars);
+  const asked = bare.slice(0, RANKING_LIMITS.questionChars);
   if (standsAlone(asked) || alone.ranked === NOTHING) return lone;
   // Asking only what it costs: about the article read (below). In Chinese such a message (贵吗) names
   // no subject and leans as 多少钱 does (after a card it had been read alone and got the fallback: a review).
