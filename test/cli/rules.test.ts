@@ -6,30 +6,17 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { run } from "../../src/cli/index.ts";
-import { startServer, type RunningServer } from "../../src/server/serve.ts";
-import { ADMIN, captureIO, tempDir } from "../helpers.ts";
+import { listening } from "./listening.ts";
 
-let server: RunningServer;
-let tmp: ReturnType<typeof tempDir>;
-beforeAll(async () => {
-  tmp = tempDir();
-  server = await startServer({ dataDir: join(tmp.dir, "data"), host: "127.0.0.1", port: 0, windowMs: 5000, keep: 30, maxUpload: 256 * 1024, maxAuthFailures: 10, trustProxy: false, env: { REPLYD_APPKEY: ADMIN.appkey, REPLYD_SECRET: ADMIN.secret }, log: () => {}, say: () => {} });
-});
-afterAll(async () => {
-  await server.stop();
-  tmp.cleanup();
-});
-async function cli(...argv: string[]) {
-  const io = captureIO({ REPLYD_URL: server.url, REPLYD_APPKEY: ADMIN.appkey, REPLYD_SECRET: ADMIN.secret }, tmp.dir);
-  const code = await run(argv, io);
-  return { code, out: io.stdout.join("\n"), err: io.stderr.join("\n") };
-}
+let s: Awaited<ReturnType<typeof listening>>;
+beforeAll(async () => (s = await listening()));
+afterAll(() => s.close());
+const cli = (...argv: string[]) => s.cli(...argv);
 
 const rulesDoc = (rules: object[], texts?: object) => JSON.stringify({ format: "replyd/1", matter: "all", created_at: "2026-11-25T10:00:00.000Z", rules, ...(texts ? { texts } : {}) });
 
 test("rules lists the rules in matching order with what each answers, the texts as set or replyd's own, and rules pointing at nothing; an import names stored rules its file leaves out", async () => {
-  const dir = tmp.dir;
+  const dir = s.dir;
   expect((await cli("add", "id=hours", "title=Opening hours", "url=https://shop.example/hours", "body=Open 9 to 5.")).code).toBe(0);
   const first = join(dir, "rules1.json");
   writeFileSync(first, rulesDoc([

@@ -10,48 +10,30 @@ import { olderAsk } from "../../src/cli/commands/ask.ts";
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { run } from "../../src/cli/index.ts";
 import { answerShown } from "../../src/cli/commands/messages.ts";
 import { tooLongSaid } from "../../src/cli/commands/teach.ts";
-import { startServer, type RunningServer } from "../../src/server/serve.ts";
-import { ADMIN, captureIO, tempDir } from "../helpers.ts";
+import { listening } from "./listening.ts";
 import { TOKEN, textMsg, wxPost } from "../wechat/helpers.ts";
 
-let server: RunningServer;
-let tmp: ReturnType<typeof tempDir>;
-
-beforeAll(async () => {
-  tmp = tempDir();
-  server = await startServer({
-    dataDir: join(tmp.dir, "data"),
-    host: "127.0.0.1",
-    port: 0,
-    windowMs: 5000,
-    keep: 30,
-    maxUpload: 256 * 1024,
-    maxAuthFailures: 10,
-    trustProxy: false,
-    wechat: { token: TOKEN },
-    env: { REPLYD_APPKEY: ADMIN.appkey, REPLYD_SECRET: ADMIN.secret },
-    log: () => {},
-    say: () => {},
-  });
-});
-afterAll(async () => {
-  await server.stop();
-  tmp.cleanup();
-});
-
-async function cli(...argv: string[]) {
-  const io = captureIO({ REPLYD_URL: server.url, REPLYD_APPKEY: ADMIN.appkey, REPLYD_SECRET: ADMIN.secret }, tmp.dir);
-  const code = await run(argv, io);
-  return { code, out: io.stdout.join("\n"), err: io.stderr.join("\n") };
-}
+let s: Awaited<ReturnType<typeof listening>>;
+beforeAll(async () => (s = await listening({ wechat: { token: TOKEN } })));
+afterAll(() => s.close());
+const cli = (...argv: string[]) => s.cli(...argv);
 const say = async (text: string) => {
   const at = Math.floor(Date.now() / 1000);
   const req = wxPost(textMsg(text, at), at);
-  return (await fetch(server.url + new URL(req.url).pathname + new URL(req.url).search, { method: "POST", body: await req.text(), headers: { "content-type": "text/xml" } })).text();
+  return (await fetch(s.server.url + new URL(req.url).pathname + new URL(req.url).search, { method: "POST", body: await req.text(), headers: { "content-type": "text/xml" } })).text();
 };
+
+/** The SEQ of follower message `text` once the log holds it (written in batches: asked again for up to a second). */
+async function seqOf(text: string): Promise<number> {
+  for (let i = 0; i < 50; i++) {
+    const seq = JSON.parse((await cli("inbox", "--all", "--json")).out).items.find((m: { content: string }) => m.content === text)?.seq as number | undefined;
+    if (seq !== undefined) return seq;
+    await Bun.sleep(20);
+  }
+  throw new Error(`message not logged: ${text}`);
+}
 
 test("questions= given twice is one list, one a line in show; += adds to it, -= takes from it; two of them on one list, or either on add, are usage errors", async () => {
   let r = await cli("add", "id=returns", "title=Returns and refunds", "url=https://shop.example/returns", "body=Items can be returned within 30 days.", "questions=还能退吗", "questions=Can I return it, unopened?");
@@ -178,7 +160,7 @@ test("teach --as beside a message whose few words lean on the question before: w
 
 test("synonyms: imported from a document (its report says what merged), listed, kept by backups of synonyms", async () => {
   expect((await cli("synonyms")).out).toContain("no synonyms");
-  writeFileSync(join(tmp.dir, "syn.json"), JSON.stringify({ format: "replyd/1", matter: "synonyms", synonyms: [["Visa", "credit card"], ["人工", "客服"]] }));
+  writeFileSync(join(s.dir, "syn.json"), JSON.stringify({ format: "replyd/1", matter: "synonyms", synonyms: [["Visa", "credit card"], ["人工", "客服"]] }));
   const imported = await cli("import", "syn.json");
   expect(imported).toMatchObject({ code: 0 });
   expect(imported.out).toContain("synonym groups: 2 added, 0 updated, 0 unchanged of 2 (the passage index is rebuilt with them: replyd health)");
@@ -187,13 +169,13 @@ test("synonyms: imported from a document (its report says what merged), listed, 
   expect(backup.out).toContain("2 synonym groups");
   expect((await cli("health")).out).toContain("synonyms       2 groups");
   // A file with an older group, imported again, takes a phrase added since out of it: named.
-  writeFileSync(join(tmp.dir, "older.json"), JSON.stringify({ format: "replyd/1", matter: "synonyms", synonyms: [["人工", "真人"]] }));
+  writeFileSync(join(s.dir, "older.json"), JSON.stringify({ format: "replyd/1", matter: "synonyms", synonyms: [["人工", "真人"]] }));
   expect((await cli("import", "older.json")).out).toContain("synonym phrases the file's groups leave out, in no group now: 客服");
 });
 
 test("an import that brings a deleted article back says so, and how to keep it deleted; one that deletes a live article says so", async () => {
   const articles = [{ id: "hours", title: "Opening hours", url: "https://e.com/h", body: "9 to 6." }];
-  writeFileSync(join(tmp.dir, "cms.json"), JSON.stringify({ format: "replyd/1", matter: "articles", articles }, null, 2));
+  writeFileSync(join(s.dir, "cms.json"), JSON.stringify({ format: "replyd/1", matter: "articles", articles }, null, 2));
   expect((await cli("import", "cms.json")).code).toBe(0);
   expect((await cli("rm", "hours")).code).toBe(0);
   const again = await cli("import", "cms.json");
@@ -201,13 +183,13 @@ test("an import that brings a deleted article back says so, and how to keep it d
   expect(again.out).toContain('1 of the updated (hours) was deleted and is live again (its record says nothing of "deleted"');
   expect((await cli("import", "cms.json")).out).not.toContain("live again");
   // A record that deletes a live article says so too.
-  writeFileSync(join(tmp.dir, "cms.json"), JSON.stringify({ format: "replyd/1", matter: "articles", articles: [{ ...(articles[0] as object), deleted: true }] }, null, 2));
+  writeFileSync(join(s.dir, "cms.json"), JSON.stringify({ format: "replyd/1", matter: "articles", articles: [{ ...(articles[0] as object), deleted: true }] }, null, 2));
   expect((await cli("import", "cms.json")).out).toContain('1 of the updated (hours) is deleted now (its record says "deleted": followers no longer get it;');
 });
 
 test("an import whose records list keywords without those added on the server says which articles lost them, and what each lost", async () => {
   const articles = ["a", "b", "c", "d", "e", "f", "g"].map((id) => ({ id, title: `Article ${id}`, url: `https://e.com/${id}`, keywords: ["cms"], body: "Text." }));
-  writeFileSync(join(tmp.dir, "cms.json"), JSON.stringify({ format: "replyd/1", matter: "articles", articles }, null, 2));
+  writeFileSync(join(s.dir, "cms.json"), JSON.stringify({ format: "replyd/1", matter: "articles", articles }, null, 2));
   expect((await cli("import", "cms.json")).code).toBe(0);
   expect((await cli("set", "a", "keywords+=refund")).code).toBe(0);
   const one = await cli("import", "cms.json");
@@ -225,7 +207,7 @@ test("an import whose records list keywords without those added on the server sa
 
 test("an import keeps questions taught on the server after the file's and names them; --replace-questions drops them, named; past fifty the file's come first", async () => {
   const articles = ["a", "b", "c"].map((id) => ({ id, title: `Article ${id}`, url: `https://e.com/${id}`, questions: ["how much"], body: "Text." }));
-  const write = (qs: string[]) => writeFileSync(join(tmp.dir, "cms.json"), JSON.stringify({ format: "replyd/1", matter: "articles", articles: articles.map((a) => ({ ...a, questions: qs })) }, null, 2));
+  const write = (qs: string[]) => writeFileSync(join(s.dir, "cms.json"), JSON.stringify({ format: "replyd/1", matter: "articles", articles: articles.map((a) => ({ ...a, questions: qs })) }, null, 2));
   write(["how much"]);
   expect((await cli("import", "cms.json")).code).toBe(0);
   expect((await cli("set", "b", "questions+=can I get my money back")).code).toBe(0);
@@ -261,11 +243,11 @@ test("an import keeps questions taught on the server after the file's and names 
 
 test("an import whose records give no tag or description where the articles had one says which articles lost them", async () => {
   const articles = ["a", "b", "c"].map((id) => ({ id, title: `Article ${id}`, url: `https://e.com/${id}`, tag: "jy", body: "Text." }));
-  writeFileSync(join(tmp.dir, "cms.json"), JSON.stringify({ format: "replyd/1", matter: "articles", articles }, null, 2));
+  writeFileSync(join(s.dir, "cms.json"), JSON.stringify({ format: "replyd/1", matter: "articles", articles }, null, 2));
   expect((await cli("import", "cms.json")).code).toBe(0);
   expect((await cli("set", "c", "description=Prices per night")).code).toBe(0);
   // The price sheet has no tag column.
-  writeFileSync(join(tmp.dir, "cms.json"), JSON.stringify({ format: "replyd/1", matter: "articles", articles: articles.map(({ tag: _tag, ...a }) => a) }, null, 2));
+  writeFileSync(join(s.dir, "cms.json"), JSON.stringify({ format: "replyd/1", matter: "articles", articles: articles.map(({ tag: _tag, ...a }) => a) }, null, 2));
   const out = (await cli("import", "cms.json")).out;
   expect(out).toContain("3 of the updated lost their tag (a, b, c): their records give none, and the tag's list no longer shows them");
   expect(out).toContain("1 of the updated lost its description (c): its record gives none");
@@ -351,11 +333,7 @@ test("teach of a message over 200 characters says so (not that the article is in
   // A story under 200 characters taught whole: noted.
   const story = "can i get a refund i booked the wrong night for my wife's birthday, we cant do saturday 12th now";
   await say(story);
-  let seq2: number | undefined;
-  for (let i = 0; i < 50 && seq2 === undefined; i++) {
-    seq2 = JSON.parse((await cli("inbox", "--all", "--json")).out).items.find((m: { content: string }) => m.content === story)?.seq;
-    if (seq2 === undefined) await Bun.sleep(20);
-  }
+  const seq2 = await seqOf(story);
   const taught = await cli("teach", String(seq2), "refunds");
   expect(taught.code).toBe(0);
   expect(taught.out).toContain("note: taught whole, a long message lends all its words to this article");
@@ -380,11 +358,7 @@ test("after --as, a message whose question is within 200 characters once its gre
   expect([...msg].length).toBeGreaterThan(200);
   expect([...q].length).toBeLessThanOrEqual(200);
   await say(msg);
-  let seq: number | undefined;
-  for (let i = 0; i < 50 && seq === undefined; i++) {
-    seq = JSON.parse((await cli("inbox", "--all", "--json")).out).items.find((m: { content: string }) => m.content === msg)?.seq;
-    if (seq === undefined) await Bun.sleep(20);
-  }
+  const seq = await seqOf(msg);
   const as = await cli("teach", String(seq), "refunds", "--as", "tickets never arrived by email");
   expect(as.code).toBe(0);
   expect(as.out).not.toContain("longer than a question may be");
@@ -404,11 +378,7 @@ test("teach --as says when the message's own words get a list this article leads
   await cli("add", "id=seats", "title=Adding users", "url=https://shop.example/seats", "body=Each extra user costs 5 a month on any plan.");
   const msg = "what do the plans cost a month";
   await say(msg);
-  let seq: number | undefined;
-  for (let i = 0; i < 50 && seq === undefined; i++) {
-    seq = JSON.parse((await cli("inbox", "--all", "--json")).out).items.find((m: { content: string }) => m.content === msg)?.seq;
-    if (seq === undefined) await Bun.sleep(20);
-  }
+  const seq = await seqOf(msg);
   const asked = JSON.parse((await cli("ask", msg, "--json")).out);
   expect(asked.choice).toBe("list");
   expect(asked.articles[0].id).toBe("plans");
@@ -422,11 +392,7 @@ test("teach notes the other articles' keywords the taught question writes out, w
   await cli("add", "id=matlab", "title=MATLAB for students", "url=https://it.example/matlab", "keywords=matlab", "body=Download MATLAB from the software portal.");
   const msg = "can i get matlab and office on my mac";
   await say(msg);
-  let seq: number | undefined;
-  for (let i = 0; i < 50 && seq === undefined; i++) {
-    seq = JSON.parse((await cli("inbox", "--all", "--json")).out).items.find((m: { content: string }) => m.content === msg)?.seq;
-    if (seq === undefined) await Bun.sleep(20);
-  }
+  const seq = await seqOf(msg);
   const r = await cli("teach", String(seq), "office");
   expect(r.code).toBe(0);
   expect(r.out).toContain('note: it names what other articles are about — "matlab" (matlab): followers asking of that may now get this article; a phrasing without it (replyd set office questions-=… and --as "…") pulls only questions about this one');
