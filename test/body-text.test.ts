@@ -12,7 +12,19 @@ describe("HTML reduced to text", () => {
     expect(bodyText("<p>退货政策：</p><p>7 天内&nbsp;可以&amp;退款。</p>")).toBe("退货政策：\n\n7 天内 可以&退款。");
     expect(bodyText("<div>one<br>two</div><ul><li>a</li><li>b</li></ul><p>end</p>")).toBe("one\ntwo\n\na\nb\n\nend");
     expect(bodyText("<h1>Title</h1>text")).toBe("Title\n\ntext");
-    expect(bodyText("&#36864;&#x6B3E; &eacute;<b>x</b>")).toBe("退款 &eacute;x"); // unknown names stay as written
+    expect(bodyText("&#36864;&#x6B3E; &eacute;<b>x</b> &notaname; &rarr")).toBe("退款 éx &notaname; &rarr"); // a name HTML does not define, or unended, stays as written
+  });
+
+  test("every name HTML defines is decoded, the longest too, and one split across the reducer's chunks", () => {
+    // A bike share's help-centre export: "Leeds Station &rarr; Kirkstall Abbey" had reached followers as written.
+    expect(bodyText("<p>Leeds Station &rarr; Kirkstall Abbey &larr; &check; &frac12; &Auml;&auml; &CounterClockwiseContourIntegral;</p>")).toBe("Leeds Station → Kirkstall Abbey ← ✓ ½ Ää ∳");
+    // Where replyd reads otherwise than HTML: a space of any width a space, a soft hyphen nothing, a capitalised name as its own.
+    expect(bodyText("<p>a&emsp;b&shy;c &NBSP;d &Hellip;</p>")).toBe("a bc d …");
+    const long = "&CounterClockwiseContourIntegral;";
+    for (let at = 1; at < long.length; at++) {
+      const html = `<p>${"x".repeat(16 * 1024 - at)}${long}y</p>`;
+      expect(bodyText(html).endsWith("x∳y")).toBe(true);
+    }
   });
 
   test("what a reader never sees is dropped: scripts, styles, comments, the head, declarations", () => {
@@ -161,6 +173,11 @@ test("Markdown's marks are dropped: a heading's #s, ** around words, a link or i
     "Importing from QuickBooks\n\nBring your customers, suppliers and open invoices.\n\nSteps\n- Go to Settings → Import\nthe import screen",
   );
   expect(bodyText("**注意**：私密笔记不能导出。")).toBe("注意：私密笔记不能导出。");
+  // Chinese and Japanese write no spaces between words: a pair between their characters is bold too (a pet hospital's walkthrough).
+  expect(bodyText("医生专注**猫和狗**的诊疗。目前**不接诊**兔子")).toBe("医生专注猫和狗的诊疗。目前不接诊兔子");
+  expect(bodyText("日本語**太字**です")).toBe("日本語太字です");
+  // Beside a Latin letter or a digit still no pair.
+  for (const text of ["a**b**c", "价格**元", "5**2**3", "é**x**é"]) expect(bodyText(text)).toBe(text);
   // Within HTML's text too: the kept text holds no Markdown to reduce again.
   expect(bodyText("<p>Use **Forgot password**</p>")).toBe("Use Forgot password");
   for (const text of ["5 * 3 * 2", "call __init__ first", "run `ls -l`", "富豪B9TL11米（95**）、亚历山大（70**）", "C# and F#", "#1 best seller", "ticket #2", "a ** b", "** x", "[not a link](ftp://x)", "see [1] (below)"]) expect(bodyText(text)).toBe(text);

@@ -1,20 +1,23 @@
 /**
- * HTML character references (`&amp;`, `&#36864;`, `&#x6B3E;`) as the text they stand for, in one
- * pass: what a reference decodes to is never read again, so `&amp;lt;` is the text `&lt;`. Names
- * outside the short list operators' editors write stay as written.
+ * HTML character references (`&amp;`, `&#36864;`, `&#x6B3E;`, `&rarr;`) as the text they stand for, in
+ * one pass: what a reference decodes to is never read again, so `&amp;lt;` is the text `&lt;`. Every
+ * name HTML defines (character-entities: the WHATWG table; a bike share's help-centre export had shown
+ * followers "Leeds Station &rarr; Kirkstall Abbey" when only a short list was known); a name HTML does not
+ * define stays as written.
  */
+import { characterEntities } from "character-entities";
 
-const NAMED: Record<string, string> = {
-  amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " ", ensp: " ", emsp: " ", thinsp: " ",
-  hellip: "…", mdash: "—", ndash: "–", lsquo: "‘", rsquo: "’", ldquo: "“", rdquo: "”", middot: "·",
-  bull: "•", copy: "©", reg: "®", trade: "™", times: "×", divide: "÷", deg: "°", yen: "¥", euro: "€",
-  pound: "£", cent: "¢", sect: "§", para: "¶", laquo: "«", raquo: "»", shy: "", colon: ":", semi: ";",
-};
+/** Where replyd reads a reference otherwise than HTML: spaces of every width as a space, a soft hyphen as nothing. */
+const NAMED: Record<string, string> = { nbsp: " ", ensp: " ", emsp: " ", thinsp: " ", shy: "" };
 
 /** A code point a character reference may stand for: not a control character, a surrogate or past Unicode. */
 const allowedCodePoint = (n: number) => n === 9 || n === 10 || (n >= 0x20 && n < 0x7f) || (n >= 0xa0 && n <= 0x10ffff && !(n >= 0xd800 && n <= 0xdfff));
 
-const REFERENCE = /&(#[xX][0-9A-Fa-f]{1,6}|#[0-9]{1,7}|[A-Za-z]{2,8});/g;
+/** The longest name HTML defines is 31 letters and digits (CounterClockwiseContourIntegral). */
+const REFERENCE = /&(#[xX][0-9A-Fa-f]{1,6}|#[0-9]{1,7}|[A-Za-z][A-Za-z0-9]{1,31});/g;
+
+const ENTITIES: Readonly<Record<string, string>> = characterEntities;
+const named = (name: string): string | undefined => (Object.hasOwn(NAMED, name) ? NAMED[name] : Object.hasOwn(ENTITIES, name) ? ENTITIES[name] : undefined);
 
 /** `text` with its character references decoded; a reference to a control character or a surrogate is U+FFFD. */
 export function decodeEntities(text: string): string {
@@ -24,6 +27,7 @@ export function decodeEntities(text: string): string {
       const n = ref[1] === "x" || ref[1] === "X" ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
       return allowedCodePoint(n) ? String.fromCodePoint(n) : "\ufffd";
     }
-    return NAMED[ref] ?? NAMED[ref.toLowerCase()] ?? whole;
+    // Exactly as HTML names it, else as an editor may have capitalised it (&NBSP;, &Hellip;).
+    return named(ref) ?? named(ref.toLowerCase()) ?? whole;
   });
 }

@@ -210,8 +210,8 @@ export class HtmlReduction {
 
 /** Characters of text decoded and written at once: no step spends more than this on text. */
 const CHUNK = 16 * 1024;
-/** `&#x10FFFF;`, `&#1114111;`, or a name of eight letters. */
-const LONGEST_REFERENCE = 10;
+/** `&#x10FFFF;`, `&#1114111;`, or a name of 31 letters (html-entities.ts). */
+const LONGEST_REFERENCE = 33;
 
 /** HTML as the text a reader sees, at once. */
 export function htmlToText(html: string): string {

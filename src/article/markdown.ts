@@ -2,7 +2,8 @@
  * Markdown's marks dropped from a body, as HTML's tags are (body-text.ts): help centres and
  * Git-kept FAQs export Markdown, and a card had shown a follower "# Importing from QuickBooks…" and
  * "**customers**" (a bookkeeping app's walkthrough). Only what reads as markup and nothing else
- * does: a heading's #s at a line's start, a pair of ** around words, a link or an image written
+ * does: a heading's #s at a line's start, a pair of ** around words (beside a space, a mark, or a
+ * Chinese or Japanese character), a link or an image written
  * [text](https://…) — kept as its text. Not single * or _ (5 * 3, __init__, snake_case), not
  * backticks, not "95**" masking digits (a search result's "（95**）、…（70**）").
  *
@@ -13,7 +14,9 @@
  * text each pass: a link's text holds no [ of its own, a pair's words no *, so no mark is scanned
  * from more than once (a body of a million "[" had held the event loop half a second: a review).
  */
-const BOLD = /(?<![*\p{L}\p{N}])\*\*(?=[^\s*<>])([^*\n<>]{1,400}?)(?<=[^\s*<>])\*\*(?![*\p{L}\p{N}])/gu;
+// Beside a letter or digit the marks are no pair (a** b**), but Chinese and Japanese write no spaces
+// between words: "专注**猫和狗**的诊疗" is bold (a pet hospital's walkthrough had shown followers the marks).
+const BOLD = /(?<![*\p{N}])(?<!(?![\p{sc=Han}\p{sc=Hira}\p{sc=Kana}])\p{L})\*\*(?=[^\s*<>])([^*\n<>]{1,400}?)(?<=[^\s*<>])\*\*(?![*\p{N}])(?!(?![\p{sc=Han}\p{sc=Hira}\p{sc=Kana}])\p{L})/gu;
 const LINK = /!?\[([^[\]\n*<>]{1,400})\]\((?:https?:\/\/|mailto:|\/)[^()\s<>]{0,2000}\)/gu;
 const HEADING = /^(?:#{1,6}[ \t]+)+(?=\S)/gmu;
 const MAX_PASSES = 4;
