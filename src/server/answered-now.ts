@@ -20,17 +20,30 @@ import type { Rule } from "../doc/rule.ts";
 const ANSWERED_NOW_MS = 3_000;
 
 /** Each text of `texts` the ranking answers now, with how it would be logged (answer:<id>, answers:<id>,…). */
-export async function answeredNow(ctx: Pick<AppContext, "clock" | "read">, texts: Iterable<string>): Promise<Map<string, string>> {
+export async function answeredNow(ctx: Pick<AppContext, "clock" | "read" | "regex">, texts: Iterable<string>): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   const until = ctx.clock.monotonic() + ANSWERED_NOW_MS;
   const rules = ctx.read.content.rules();
   const patterns = rules.map(foldedPattern);
+  const regexRules = rules.filter((r) => r.match === "regex");
+  const regexPatterns = regexRules.map((r) => r.pattern);
+  let regexKnown = true;
   for (const text of new Set(texts)) {
     if (ctx.clock.monotonic() > until) break;
+    if (saidBetweenQuestions(text)) continue;
     // A rule made since answers it: said as followers get it, before the ranking ("are there any jobs
-    // going" stayed "closest: digital-tickets" after a jobs rule answered it: a football club's
-    // walkthrough). Not a regex rule, which runs bounded in the responder's worker only.
-    const rule = saidBetweenQuestions(text) ? undefined : ruleAnswering(ctx, rules, patterns, text);
+    // going" stayed "closest: digital-tickets" after a jobs rule answered it: a football club's walkthrough).
+    let hits = new Set<number>();
+    if (regexRules.length) {
+      const probed = regexKnown ? await ctx.regex.probe(regexPatterns, text) : null;
+      if (probed === null) {
+        regexKnown = false;
+        continue;
+      }
+      hits = probed;
+    }
+    const regexHit = (rule: Rule) => hits.has(regexRules.indexOf(rule));
+    const rule = ruleAnswering(ctx, rules, patterns, text, regexHit);
     if (rule) {
       out.set(text, `rule:${rule.id}`);
       continue;
@@ -43,16 +56,10 @@ export async function answeredNow(ctx: Pick<AppContext, "clock" | "read">, texts
 
 /**
  * The rule a follower sending `text` gets now, as the responder picks it: the first that matches and
- * still answers (its articles, or its tag's, not all gone: passed over, they had been said to answer —
- * a review); unknown — none said — when a regex rule stands before it, which is not run here.
+ * still answers (its articles, or its tag's, not all gone: passed over, they had been said to answer — a review).
  */
-function ruleAnswering(ctx: Pick<AppContext, "read">, rules: readonly Rule[], patterns: readonly string[], text: string): Rule | undefined {
-  const matching = new Set(rulesMatchingText(rules, patterns, text, () => false));
-  for (const rule of rules) {
-    if (rule.match === "regex") return undefined;
-    if (matching.has(rule) && answers(ctx, rule)) return rule;
-  }
-  return undefined;
+function ruleAnswering(ctx: Pick<AppContext, "read">, rules: readonly Rule[], patterns: readonly string[], text: string, regexHit: (rule: Rule) => boolean): Rule | undefined {
+  return rulesMatchingText(rules, patterns, text, regexHit).find((rule) => answers(ctx, rule));
 }
 
 /** A rule's reply is still something to send: a text, or a live article of its own (rule-match.ts ruleArticles). */

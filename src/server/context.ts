@@ -19,7 +19,7 @@ export interface AppContext {
   readonly mediaPrefix: string;
   readonly read: Account["read"];
   readonly write: Account["write"];
-  readonly regex: Pick<Account["regex"], "disabled">;
+  readonly regex: Pick<Account["regex"], "disabled" | "probe">;
   readonly rules: Account["rules"];
   readonly responder: Account["responder"];
   readonly platform: Account["platform"];

@@ -44,3 +44,22 @@ test("inbox must be true or false; the rule is refused otherwise, nothing writte
   await say("我的单号是多少");
   expect(await inbox()).toEqual([]);
 });
+
+test("an entry a regex rule kept says nothing it gets now while the rule still answers it, and the rule answering now once its pattern no longer matches", async () => {
+  // A bike share's walkthrough: "rule:ride-number → now answers:refunds,…", the ranking's, which no follower got.
+  await t.call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: JSON.stringify({ format: "replyd/1", matter: "articles", created_at: "2026-11-25T10:00:00.000Z", articles: [{ id: "refunds", title: "Refunds for a ride", url: "https://example.com/refunds", body: "Refunds for a ride reach your card in 5 days." }] }) }] });
+  await importRules([{ id: "ride", match: "regex", pattern: "ride \\d{5}", reply: { type: "text", text: "We will look at ride numbers within a day." }, inbox: true }]);
+  expect(await say("where is my refund for ride 88123")).toContain("ride numbers");
+  const entry = async () => {
+    await t.log.settled();
+    const items = (await t.call("GET", "/api/cli", [["inbox", "unmatched"]])).data.items as { content: string; answer: string; answered_now?: string }[];
+    return items.map((m) => [m.answer, m.answered_now ?? null]);
+  };
+  expect(await entry()).toEqual([["rule:ride", null]]);
+  // A contains rule after it: the regex still answers first.
+  await importRules([{ id: "refunds", match: "contains", pattern: "refund", reply: { type: "text", text: "Refunds take 5 days." } }]);
+  expect(await entry()).toEqual([["rule:ride", null]]);
+  // Its pattern changed so that it no longer matches: the contains rule answers now.
+  await importRules([{ id: "ride", match: "regex", pattern: "trip \\d{5}", reply: { type: "text", text: "We will look at trip numbers within a day." }, inbox: true }]);
+  expect(await entry()).toEqual([["rule:ride", "rule:refunds"]]);
+});

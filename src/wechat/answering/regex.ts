@@ -61,6 +61,18 @@ export class RegexMatcher {
     return this.thread.run(this.owner, positions, positions.map((i) => patterns[i] as string), text.slice(0, MAX_INPUT));
   }
 
+  /**
+   * As `match`, for what the operator reads rather than for a follower (the inbox's "now", server/answered-now.ts):
+   * a pattern that misses the deadline is no strike against it — null then, the match not known.
+   */
+  probe(patterns: string[], text: string): Promise<Set<number> | null> {
+    const positions = patterns.flatMap((p, i) => (this.disabledPatterns.has(p) ? [] : [i]));
+    if (!positions.length) return Promise.resolve(new Set());
+    let late = false;
+    const owner: RegexOwner = { timedOut: () => void (late = true), isDisabled: this.owner.isDisabled };
+    return this.thread.run(owner, positions, positions.map((i) => patterns[i] as string), text.slice(0, MAX_INPUT)).then((hits) => (late ? null : hits));
+  }
+
   private strike(pattern: string): void {
     const n = (this.strikes.get(pattern) ?? 0) + 1;
     this.strikes.set(pattern, n);
