@@ -126,7 +126,7 @@ export const CONTENT = [
     // full width had been reachable by no follower — the store folds the case of ASCII letters only (a review).
     check: (raw) => codeCheck(typeof raw === "string" ? raw.normalize("NFKC") : raw),
   }),
-  field({ name: "tag", kind: "nullable", empty: null as string | null, listed: true, check: optionalText((v) => (TAG_PATTERN.test(v) ? null : /\p{Script=Han}/u.test(v) ? `must match [a-z0-9]{1,16}: a short Latin key of your choosing, a different one for each tag (such as t1, t2 or pay); its name "${v.slice(0, 16)}" goes in the tag's description ("tags": {"t1": "${v.slice(0, 16)}"}), which a follower sends to have the tag listed` : "must match [a-z0-9]{1,16}")) }),
+  field({ name: "tag", kind: "nullable", empty: null as string | null, listed: true, check: optionalText(tagProblem) }),
   field({
     name: "title",
     kind: "text",
@@ -178,3 +178,15 @@ export const CONTENT_FIELDS = CONTENT.map((f) => f.name) as readonly ContentName
 type ValueOf<F> = F extends ContentField<string, infer T, FieldKind> ? T : never;
 /** The operator-controlled part of an article: what import, add and revise may set. */
 export type ArticleContent = { [F in (typeof CONTENT)[number] as F["name"]]: ValueOf<F> };
+
+/**
+ * Why `v` is no tag key, and what to write instead: in lower case, when that is one ("Billing"); else
+ * a key of the operator's choosing with the name as its description — a Chinese 缴费, or a help
+ * centre's section name, "App & account" (a bike share's export had been told only the pattern).
+ */
+function tagProblem(v: string): string | null {
+  if (TAG_PATTERN.test(v)) return null;
+  if (TAG_PATTERN.test(v.toLowerCase())) return `must match [a-z0-9]{1,16}: "${v.toLowerCase()}", in lower case`;
+  const name = v.slice(0, 32);
+  return `must match [a-z0-9]{1,16}: a short Latin key of your choosing, a different one for each tag (such as t1, t2 or pay); its name "${name}" goes in the tag's description ("tags": {"t1": "${name}"}), which a follower sends to have the tag listed`;
+}

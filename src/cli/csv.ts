@@ -27,6 +27,20 @@ const columnOf = (cell: string): string => {
 };
 
 /**
+ * A Chinese header replyd does not know, with the names it may be a slip of: one character other, of
+ * the same length, for a field the sheet has no column of (标提: 标签 or 标题 — a pet hospital's sheet
+ * had been shown the whole list and no guess).
+ */
+function chineseUnknown(name: string, present: readonly string[]): string {
+  const chars = [...name];
+  const meant = Object.keys(CHINESE_COLUMNS).filter((known) => {
+    const k = [...known];
+    return k.length === chars.length && k.filter((c, i) => c !== chars[i]).length === 1 && !present.includes(CHINESE_COLUMNS[known] as string);
+  });
+  return meant.length ? `not a column replyd knows; did you mean ${meant.map((m) => `${m} (${CHINESE_COLUMNS[m]})`).join(" or ")}?` : "not a column replyd knows";
+}
+
+/**
  * Columns a sheet keeps for its own people (备注, "notes", "comments"): no field of an article, read as
  * none and said so — a service centre's sheet had its 备注 column refused, and with it the sheet
  * (a walkthrough).
@@ -43,6 +57,8 @@ export interface CsvArticles {
   lines: number[];
   /** The columns read as the sheet's own notes (NOTES), not imported: their place (from 1) and name. */
   notes: { column: number; name: string }[];
+  /** The columns headed otherwise than the field they are read as (分类, "section"): their place (from 1), name and field. */
+  renamed: { column: number; name: string; field: string }[];
 }
 
 /** `bytes` of file `name` read as articles; every problem of its shape (columns, quotes, cells past the columns) listed at once, nothing sent. */
@@ -63,7 +79,7 @@ export function csvArticles(name: string, bytes: Uint8Array): CsvArticles {
   const problems = names.flatMap((n, i) =>
     COLUMNS.includes(n) || unnamed(i)
       ? []
-      : [`  column ${i + 1} ${n ? `"${header.cells[i]?.trim().slice(0, 40)}": ${/\p{Script=Han}/u.test(n) ? "not a column replyd knows" : unknownField(n, COLUMNS)}` : "has no name but holds values"} (the columns: ${COLUMNS.join(", ")}; in Chinese: ${CHINESE_SHOWN})`],
+      : [`  column ${i + 1} ${n ? `"${header.cells[i]?.trim().slice(0, 40)}": ${/\p{Script=Han}/u.test(n) ? chineseUnknown(folded(n), names) : unknownField(n, COLUMNS)}` : "has no name but holds values"} (the columns: ${COLUMNS.join(", ")}; in Chinese: ${CHINESE_SHOWN})`],
   );
   // Named as the sheet heads them: "link" and "url" are both the url (a review: "url" alone had been named twice).
   const again = names.findIndex((n, i) => n && names.indexOf(n) !== i);
@@ -105,7 +121,11 @@ export function csvArticles(name: string, bytes: Uint8Array): CsvArticles {
     records.push(record);
     lines.push(row.line);
   }
-  return { records, lines, notes };
+  const renamed = names.flatMap((field, i) => {
+    const name = header.cells[i]?.trim() ?? "";
+    return field && name.toLowerCase() !== field ? [{ column: i + 1, name: name.slice(0, 40), field }] : [];
+  });
+  return { records, lines, notes, renamed };
 }
 
 /** UTF-8 (its byte-order mark left out), else GB18030. */

@@ -425,6 +425,8 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect(cols.err).toContain('column 4 "colour": unknown field (the columns: id, code, tag, title, description, url, picurl, keywords, questions, body, deleted; in Chinese: 编号, 代码, 标签, 标题, 描述, 链接, 图片, 关键词, 问题, 正文 (答案), 已删除)');
     // A Chinese name it does not know is said so, not matched to a Latin one by spelling.
     expect((await importFile("zhcols.csv", "编号,标题,链接,颜色\ncsv-y,Y,https://e.com/y,红\n")).err).toContain('column 4 "颜色": not a column replyd knows (the columns:');
+    // One character other than a name it knows, of the same length, for a field the sheet lacks: guessed (a pet hospital's 标提; 标识 is the id, which 编号 gives).
+    expect((await importFile("zhslip.csv", "编号,标提,链接\ncsv-y,Y,https://e.com/y\n")).err).toContain('column 2 "标提": not a column replyd knows; did you mean 标签 (tag) or 标题 (title)? (the columns:');
     const rows = await importFile("rows.csv", 'id,title,url\ncsv-ok,Fine,https://e.com/ok\ncsv-bad,"two\nlines",ftp://e.com\n');
     expect(rows).toMatchObject({ code: 1 });
     expect(rows.err).toContain("line 3 (csv-bad): url: must be an absolute http(s) URL");
@@ -445,6 +447,17 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     // A repeated id is named by its line, and the line it repeats.
     const twice = await importFile("twice.csv", "id,title,url\ncsv-a,A,https://e.com/a\ncsv-a,B,https://e.com/b\n");
     expect(twice.err).toContain('line 3 (csv-a): id: "csv-a" is also the id of line 2');
+  });
+
+  test("a CSV's tag column holding names, not keys, is refused naming the column as the sheet heads it and where the name goes; a key in capitals, its lower case", async () => {
+    // A help centre's export: its "section" holds names (a bike share's walkthrough had been told "tag: must match" of a field its sheet does not have).
+    const r = await importFile("hc.csv", 'id,title,html_url,section,body_html\nhc-1,Login,https://e.com/1,App & account,<p>x</p>\nhc-2,Pay,https://e.com/2,Billing,<p>y</p>\n');
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('line 2 (hc-1): tag (column 4 "section"): must match [a-z0-9]{1,16}: a short Latin key of your choosing, a different one for each tag (such as t1, t2 or pay); its name "App & account" goes in the tag\'s description ("tags": {"t1": "App & account"})');
+    expect(r.err).toContain('line 3 (hc-2): tag (column 4 "section"): must match [a-z0-9]{1,16}: "billing", in lower case');
+    // A column headed as the field says the field alone.
+    expect((await importFile("tagged.csv", "id,title,url,tag\nhc-3,T,https://e.com/3,Billing\n")).err).toContain('line 2 (hc-3): tag: must match [a-z0-9]{1,16}: "billing", in lower case');
+    expect((await cli("show", "hc-1")).code).not.toBe(0);
   });
 
   test("a CSV whose shape would lose text is refused, every line named: a separator in an unquoted cell, a quote never closed; a separator ending every line is no column", async () => {

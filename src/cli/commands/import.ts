@@ -97,11 +97,16 @@ function csvAsDocument(c: CommandContext, file: string) {
   } finally {
     on.close();
   }
-  const { records, lines, notes } = csvArticles(file, bytes);
+  const { records, lines, notes, renamed } = csvArticles(file, bytes);
   for (const n of notes) c.io.err(`replyd: note: column ${n.column} "${n.name}" is read as the sheet's own notes and not imported`);
+  // A field the sheet heads otherwise is said by its column too: "tag" alone had named nothing the
+  // sheet shows ("section" of a help centre's export: a bike share's walkthrough).
+  const headed = new Map(renamed.map((r) => [r.field, ` (column ${r.column} "${r.name}")`]));
   // "record 3" in a repeat's reason is a record's place too: its line.
   const byLine = (s: string) =>
-    s.replace(/articles\[(\d+)\]( \([a-z0-9_-]+\))?\.?/g, (_, i: string, id?: string) => `line ${lines[Number(i)] ?? "?"}${id ?? ""}: `).replace(/\bof record (\d+)\b/g, (_, i: string) => `of line ${lines[Number(i)] ?? "?"}`);
+    s
+      .replace(/articles\[(\d+)\]( \([a-z0-9_-]+\))?\.?([a-z]+)?/g, (_, i: string, id: string | undefined, field: string | undefined) => `line ${lines[Number(i)] ?? "?"}${id ?? ""}: ${field ? `${field}${headed.get(field) ?? ""}` : ""}`)
+      .replace(/\bof record (\d+)\b/g, (_, i: string) => `of line ${lines[Number(i)] ?? "?"}`);
   return {
     file: memoryFile(`${basename(file)}.json`, new TextEncoder().encode(JSON.stringify(records))),
     async byLines<T>(work: () => T | Promise<T>): Promise<T> {
