@@ -4,7 +4,7 @@ import { NO_CONTROL, unprintable } from "../article/text-rules.ts";
 import { CONTENT } from "../article/fields.ts";
 import { badRequest, conflict, notFound } from "../base/errors.ts";
 import { asksAnother } from "../ranking/another.ts";
-import { saidBetweenQuestions } from "../ranking/cues.ts";
+import { fewWords, saidBetweenQuestions } from "../ranking/cues.ts";
 import { searchedWords } from "../ranking/picks.ts";
 import { continuesQuestion } from "../ranking/continuation.ts";
 import { idHint } from "./id-hint.ts";
@@ -16,7 +16,7 @@ import { invalidArticle } from "./admin.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";
-import { askedAnotherOf, MOST_PASSED, questionBefore } from "./asked-another.ts";
+import { askedAnotherOf, MOST_PASSED, questionBefore, textOf } from "./asked-another.ts";
 import { CONVERSATION } from "../wechat/answering/conversation.ts";
 import { beforeTeaching, movedJson, movedTo } from "./teach-moves.ts";
 import { offeredIn, offerOf } from "./answered-now.ts";
@@ -150,6 +150,11 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   const own = ownRanked ? offerOf(ctx, said, ownRanked) : undefined;
   // …and whether teaching them as they are would be refused as leaning on the question before.
   const ownLeans = ownRanked !== null && own !== undefined && leansAsSent(message, ownRanked, id, { readWith, afterQuestion: await afterQuestion(message) });
+  // A few words taught as sent, the follower's question just before them: they may have asked of it
+  // ("要住院吗" after 母猫绝育多少钱啊, read alone, taught to the cat's neutering: every follower
+  // sending it then got that article, dog owners too — a pet hospital's walkthrough). Said, with that question.
+  const prior = given === undefined && !readWith && fewWords(text) ? await questionBefore(ctx.write.log, entry) : null;
+  const priorText = prior ? textOf(prior) : null;
   return {
     taught: true,
     seq,
@@ -162,6 +167,7 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
     ...(askedOf && offeredIn(askedOf.answer).includes(r.article.id) ? { turned_down: true } : {}),
     ...(given !== undefined && own !== undefined ? { message_now: own.kind === "none" ? null : loggedAnswer(own), ...(ownLeans ? { message_leans: true } : {}) } : {}),
     ...(othersNamed.length ? { names_others: othersNamed } : {}),
+    ...(prior && priorText ? { after_question: { seq: prior.seq, text: priorText.slice(0, 200) } } : {}),
   };
 }
 

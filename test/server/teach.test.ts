@@ -1106,3 +1106,35 @@ test("teach says which other articles' titles and keywords the taught question w
   expect(own.status).toBe(200);
   expect(own.data).not.toHaveProperty("names_others");
 });
+
+test("a few words taught as sent right after a question of the follower's say that question (after_question); not with --as, past the window, nor for a question of its own", async () => {
+  // A pet hospital's walkthrough: 要住院吗 after 母猫绝育多少钱啊, read alone, taught to the cat's
+  // neutering — every follower sending it then got that article, dog owners too.
+  await importDoc({}, [
+    { id: "neuter-cat", title: "猫咪绝育手术", url: "https://pets.example/cat", body: "母猫绝育880元，公猫绝育480元，术后当天可以回家。" },
+    { id: "inpatient", title: "住院和探视", url: "https://pets.example/stay", body: "住院的宠物每天可以探视两次，上午十点和下午四点。" },
+  ]);
+  await say("母猫绝育多少钱啊");
+  const question = await newest();
+  await say("要住院吗");
+  const short = await newest();
+  const r = await call("POST", "/api/cli/teach", [["inbox", String(short)], ["id", "neuter-cat"]]);
+  expect(r.status).toBe(200);
+  expect(r.data.after_question).toEqual({ seq: question, text: "母猫绝育多少钱啊" });
+  // The operator's own phrasing names what it asks: nothing to say.
+  expect((await call("PUT", "/api/cli", [["id", "neuter-cat"], ["create", "0"], ["questions", "要住院吗"], ["remove", "questions"]])).status).toBe(200);
+  const as = await call("POST", "/api/cli/teach", [["inbox", String(short)], ["id", "neuter-cat"], ["as", "母猫绝育要住院吗"]]);
+  expect(as.status).toBe(200);
+  expect(as.data.after_question).toBeUndefined();
+  // Past the conversation's window the few words were asked on their own.
+  t.clock.advance(CONVERSATION.windowMs + 1000);
+  await say("探视几点");
+  const alone = await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "inpatient"]]);
+  expect(alone.status).toBe(200);
+  expect(alone.data.after_question).toBeUndefined();
+  // A question of its own, more than a few words, right after another: nothing said.
+  await say("母猫绝育后住院的话每天可以探视几次");
+  const long = await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "inpatient"]]);
+  expect(long.status).toBe(200);
+  expect(long.data.after_question).toBeUndefined();
+});

@@ -35,7 +35,7 @@ export async function teach(c: CommandContext): Promise<void> {
   const fields: [string, string][] = [["inbox", seq], ["id", id], ...(as === undefined ? [] : [["as", as] as [string, string]])];
   const client = c.client();
   const r = await client
-    .call<{ seq: number; question: string; message: string; asked_of?: number; article: Article; moved?: { seq: number; text: string; was: string | null; alone?: boolean }[]; moved_count?: number; listed_beside?: ListedBeside[]; listed_beside_count?: number; message_now?: string | null; message_leans?: boolean; turned_down?: boolean; names_others?: { id: string; as: string }[] }>({ method: "POST", path: "/api/cli/teach", fields })
+    .call<{ seq: number; question: string; message: string; asked_of?: number; article: Article; moved?: { seq: number; text: string; was: string | null; alone?: boolean }[]; moved_count?: number; listed_beside?: ListedBeside[]; listed_beside_count?: number; message_now?: string | null; message_leans?: boolean; turned_down?: boolean; names_others?: { id: string; as: string }[]; after_question?: { seq: number; text: string } }>({ method: "POST", path: "/api/cli/teach", fields })
     .catch((e: unknown) => {
       throw tooLongSaid(e);
     });
@@ -58,6 +58,12 @@ export async function teach(c: CommandContext): Promise<void> {
       // "any ideas for my wifes birthday" got the refunds article after "can i get a refund i booked the wrong night for my wife's birthday…").
       ...(as === undefined && [...r.question].length > LONG_TAUGHT
         ? [`note: taught whole, a long message lends all its words to this article — questions sharing only its story's words may now find it; the need in a few words (replyd set ${r.article.id} questions-=… and --as "…") pulls only questions about it`]
+        : []),
+      // A few words sent right after a question of the follower's, taught as sent: every follower sending them gets this article, whatever they asked before (a pet hospital's walkthrough: 要住院吗 after 母猫绝育多少钱啊).
+      ...(r.after_question
+        ? [
+            `note: the follower sent it right after message ${r.after_question.seq}, "${cutColumns(r.after_question.text, 60)}": taught as sent, every follower sending "${cutColumns(r.question, 40)}" gets this article alone, whatever they asked before it; if it asked of that question, take it back (replyd set ${r.article.id} questions-=${shellWord(r.question)}) and teach the need in words that name it (replyd teach ${r.seq} ${r.article.id} --as "…")`,
+          ]
         : []),
       // Another article's title or keyword written out in it: lent to this one now (a service desk's walkthrough).
       ...(r.names_others?.length
