@@ -244,6 +244,8 @@ test("换一个, 第二个 or a number with nothing before them: no article (an 
   const inbox = (await call("GET", "/api/cli", [["inbox", "unmatched"]])).data.items as { content: string; answered_now?: string }[];
   expect(inbox.find((m) => m.content === "2000")).toMatchObject({ content: "2000" });
   expect(inbox.find((m) => m.content === "2000")?.answered_now).toBeUndefined();
+  // Another of nothing leaves no question to answer or teach: not in the inbox (a pet hospital's inbox had listed a bare 换一个).
+  expect(inbox.filter((m) => ["换一个", "換一個", "第二个", "the second one", "2"].includes(m.content))).toEqual([]);
   // After a question, "换一个" is another as before; a number past the list is no question either.
   expect((await say("换货怎么弄", { from: "o_asked" })).ids).toEqual(["exchange"]);
   expect((await say("5", { from: "o_asked" })).ids).toEqual([]);
@@ -252,6 +254,9 @@ test("换一个, 第二个 or a number with nothing before them: no article (an 
   expect((await say("第二个", { from: "o_fell" })).text).toBe(DEFAULT_TEXTS.zh.not_found);
   expect((await say("the fifth", { from: "o_fell" })).text).toBe("Nothing found. Send h for help.");
   expect((await answers()).slice(-3).map((a: string[]) => a[1])).toEqual([expect.stringMatching(/^fallback/), "another:not_found", "another:not_found"]);
+  const after = (await call("GET", "/api/cli", [["inbox", "unmatched"]])).data.items as { content: string }[];
+  expect(after.map((m) => m.content)).toContain("今天天气怎么样");
+  expect(after.map((m) => m.content)).not.toContain("the fifth");
 });
 
 test("第二个 / the second one after a list: that article alone; after a single article, the next one not yet offered", async () => {

@@ -114,8 +114,10 @@ export class Questions {
       const ids = choice.articles.map((a) => a.id);
       return remember(ids, { reply: answerReply(choice, entryLabels(ids, this.codeOf)), answer: `${how}${loggedAnswer(choice)}`, unmatched: false, ...generate });
     }
-    // Nothing left to offer: said so, not the fallback ("I did not understand").
-    if (reading.how === "another") return remember([], { ...this.says("not_found", true, question), answer: "another:not_found" });
+    // Nothing left to offer: said so, not the fallback ("I did not understand") — in the inbox, its
+    // question not answered; not when it asked another of nothing, which leaves no question to
+    // answer or teach (a bare 换一个 had stood in a pet hospital's inbox, teach refusing it).
+    if (reading.how === "another") return remember([], { ...this.says("not_found", reading.ofNothing !== true, question), answer: "another:not_found" });
     // Several questions in one message: the articles its parts are each sure of, in the inbox too
     // when a part got none (a walkthrough's student asked of 宿舍, 接机 and the first week at once).
     // Two asking parts at least: one question told with its circumstances is the whole message's to

@@ -51,9 +51,10 @@ export type Reading = (
   /**
    * The question before it ranked again without the articles it was offered (`question.exclude`);
    * `meant`: what the follower said after "another" ("not that one, i use the website"), ranked
-   * instead, with that question as its context.
+   * instead, with that question as its context; `ofNothing`: nothing before it to take the next of
+   * or pick from (no question within the window, or a pick past the list's end).
    */
-  | { how: "another"; ranked: RankingResult; meant?: string }
+  | { how: "another"; ranked: RankingResult; meant?: string; ofNothing?: true }
   /** The entry `id` of the list just sent. */
   | { how: "pick"; id: string }
 ) & {
@@ -138,7 +139,7 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // with nothing before them (a new follower, the list on an instance Redis could not reach, or past
   // the window): nothing to take the next of, and no question — not ranked, where 换 found the
   // exchange article and 第二 a body's 第二年.
-  if (n !== null || asksAnother(text) || anotherThen(text) === "") return { how: "another", question: { text }, asked: text, ranked: NOTHING };
+  if (n !== null || asksAnother(text) || anotherThen(text) === "") return { how: "another", question: { text }, asked: text, ranked: NOTHING, ofNothing: true };
   // A bare number that is no code and picks nothing ("5", "100": the welcome text's codes tried) is no
   // question: ranked, it found whatever body held the figure.
   const own = bareNumber(text) ? NOTHING : await rank({ text });
