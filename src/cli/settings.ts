@@ -105,8 +105,10 @@ export function resolveSettings(argv: readonly string[], env: Record<string, str
 
 /** The resolved settings for `serve --check-config`: each with its value (secrets masked) and where it came from; then each account's. */
 export function describeSettings(r: ResolvedSettings): string {
+  // With a database the data folder is not used: said beside it, where its default had read as a folder serve would make (a bike share's walkthrough).
+  const unused = (name: string) => (name === "data" && r.values.db !== undefined ? "  (not used: db is set)" : "");
   const line = (x: { name: string; value: Value | null; secret: boolean; source: string | null }) =>
-    `${x.name.padEnd(18)} ${(x.value === null ? "(not set)" : x.secret && x.value !== null ? "(set, hidden)" : String(x.value)).padEnd(40)} ${x.source ?? ""}`;
+    `${x.name.padEnd(18)} ${(x.value === null ? "(not set)" : x.secret && x.value !== null ? "(set, hidden)" : String(x.value)).padEnd(40)} ${x.source ?? ""}${unused(x.name)}`;
   const accounts = (r.accounts ?? []).map((a) => [``, `[accounts.${a.name}]  callback ${r.values["wx-path"].replace(/\/+$/, "")}/${a.name}`, ...accountShown(a).map(line)].join("\n"));
   return [settingsShown(r).map(line).join("\n"), ...accounts].join("\n");
 }

@@ -79,6 +79,14 @@ test("serve --check-config prints the settings and exits 0 without starting a se
   expect(help).toContain("--check-config");
 });
 
+test("--check-config says the data folder is not used when a database is given; without one, nothing beside it", () => {
+  // A bike share's walkthrough: "data  …/replyd-data  default" under a db had read as a folder serve would make.
+  const withDb = resolveSettings(["--db", "postgres://replyd:pw@127.0.0.1:5432/replyd"], {}, tmp.dir);
+  expect(describeSettings(withDb)).toMatch(/^data\s+\S+\s+default {2}\(not used: db is set\)$/m);
+  expect(describeSettings(withDb)).not.toContain("pw@");
+  expect(describeSettings(resolveSettings([], {}, tmp.dir))).toMatch(/^data\s+\S+\s+default$/m);
+});
+
 test("the model's settings: its key from the environment or the config file only, refused as a flag, never printed; its address checked", async () => {
   const key = "sk-live-0123456789abcdefXYZ";
   const fromEnv = resolveSettings(["--ai-url", "https://api.deepseek.com/v1/", "--ai-model", "deepseek-chat"], { REPLYD_AI_KEY: key }, tmp.dir);
