@@ -135,7 +135,9 @@ export async function add(c: CommandContext): Promise<void> {
   const client = c.client();
   const r = await client.call<{ article: Article; warnings?: string[]; moved?: Moved[]; moved_count?: number; listed_beside?: ListedBeside[]; listed_beside_count?: number }>({ method: "POST", path: "/api/cli", fields, ...(files.length ? { files } : {}) });
   // A server before 0.2.26 says nothing of the questions it now answers.
-  c.print(r, () => [`added ${r.article.id}${client.inAccount} (rev ${r.article.rev})`, describe(r.article), ...movedLines(r.moved, r.moved_count), ...besideLines(r.listed_beside, r.listed_beside_count), ...warningLines(r)].join("\n"));
+  // What it now answers and the warnings before the article itself, whose body may run long: read
+  // through `| head`, they had been cut off (a pet hospital's walkthrough).
+  c.print(r, () => [`added ${r.article.id}${client.inAccount} (rev ${r.article.rev})`, ...movedLines(r.moved, r.moved_count), ...besideLines(r.listed_beside, r.listed_beside_count), ...warningLines(r), describe(r.article)].join("\n"));
 }
 
 /** What the server warns of after a write (a tag followers cannot have listed), a line each. */
