@@ -62,12 +62,18 @@ export function continuesQuestion(text: string): boolean {
 }
 
 /**
+ * …and, without the 呢 spoken Chinese drops, a kind counted (20斤的, 3岁的, 两个人的, 十斤以上的): "20斤的"
+ * after 公狗绝育价格 had been read alone and got the fallback, "20斤的呢" the dog's article (a pet
+ * hospital's walkthrough).
+ */
+const COUNTED_KIND = "[0-9一二两三四五六七八九十半几]+\\p{Script=Han}{1,3}(?:以上|以下|左右)?的[啊呀]?";
+/**
  * Asking of another kind of the thing read, named by what sets it apart: 三室的呢 after 两室的多少钱,
  * 主任的呢 after 挂号费多少钱, 长期放鞋的呢 (a modifier and 的, then the ellipsis 呢): the subject stays
  * the one asked of — the reading together leads with the article read when it ranks close
  * (reading.ts), unless an article's head names the words (外地的呢 after 本地医保 moves to 异地医保).
  */
-const VARIANT_HAN = /^(?:那|那么)?\p{Script=Han}{1,6}的呢$/u;
+const VARIANT_HAN = new RegExp(`^(?:那|那么)?(?:\\p{Script=Han}{1,6}的呢|${COUNTED_KIND})$`, "u");
 /**
  * …or in English a connective and a noun of one or two words, no question word nor pronoun among them
  * ("and the van?" after the deposit for a car, "what about the luton", "how about a 7 seater"): a car

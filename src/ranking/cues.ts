@@ -11,7 +11,7 @@ import { bareNumber, picksEntry } from "./picks.ts";
 import { fold } from "./fold.ts";
 import { folded, termsOf } from "./words.ts";
 import { RANKING_LIMITS } from "./rank.ts";
-import { continuesQuestion } from "./continuation.ts";
+import { asksOfVariant, continuesQuestion } from "./continuation.ts";
 
 /**
  * Words that lean on something said before: an ellipsis particle (那运费呢), a connective that
@@ -123,7 +123,7 @@ const UNITS = new Set(["mani", "long", "often", "far", "minut", "hour", "dai", "
 export function leansOnBefore(text: string): boolean {
   const f = fold(text);
   const joined = f.replace(/ /g, "");
-  return LEANS_HAN_AT.test(joined) || LEANS_HAN_HOW.test(joined) || (/\p{Script=Han}/u.test(f) && LEANS_HAN.test(f)) || LEANS_LATIN.test(f) || (ONE_OF_IT.test(f) && fewWords(f, 0, FOLLOW_UP_WORDS.latin)) || pointsBack(text) || (ASKS_OF_IT.test(f) && termsOf(text.slice(0, RANKING_LIMITS.questionChars)).every((t) => UNITS.has(t)));
+  return LEANS_HAN_AT.test(joined) || asksOfVariant(text) || LEANS_HAN_HOW.test(joined) || (/\p{Script=Han}/u.test(f) && LEANS_HAN.test(f)) || LEANS_LATIN.test(f) || (ONE_OF_IT.test(f) && fewWords(f, 0, FOLLOW_UP_WORDS.latin)) || pointsBack(text) || (ASKS_OF_IT.test(f) && termsOf(text.slice(0, RANKING_LIMITS.questionChars)).every((t) => UNITS.has(t)));
 }
 
 /** A message in a few words: six Chinese characters, four Latin words ("And how do I cancel my membership?" names what it asks: a review), counted as folded (full-width letters too); or at most `han` and `latin`. */

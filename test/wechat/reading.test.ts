@@ -19,7 +19,7 @@ import { MemorySource } from "../../bench/eval/memory-source.ts";
 import { conversationIn, shown } from "./reading-helpers.ts";
 import { evalAccount } from "../eval-account.ts";
 import { anotherThen, asksAnother } from "../../src/ranking/another.ts";
-import { asksOfItAlone, fewWords, refersBack } from "../../src/ranking/cues.ts";
+import { asksOfItAlone, fewWords, leansOnBefore, refersBack } from "../../src/ranking/cues.ts";
 import { asksOfVariant, continuesQuestion } from "../../src/ranking/continuation.ts";
 
 const insurer = new MemorySource([
@@ -652,3 +652,18 @@ test("a day alone after the hours continues the question: 'saturday?' keeps the 
   expect(shown(r)[0]).toBe("hours");
 });
 
+
+test("a kind counted without the 呢 spoken Chinese drops (20斤的, 3岁的) asks of the thing read, as 20斤的呢 does; 我的 or a bare count does not", async () => {
+  // A pet hospital's walkthrough: 20斤的 after 公狗绝育价格 had been read alone and got the fallback, 20斤的呢 the dog's article.
+  expect(["20斤的", "3岁的", "两个人的", "十斤以上的", "那3岁的呀"].filter((t) => !asksOfVariant(t) || !leansOnBefore(t))).toEqual([]);
+  expect(["我的", "母的", "20斤", "20斤的狗能做吗"].filter(asksOfVariant)).toEqual([]);
+  const pets = new MemorySource([
+    { id: "neuter-dog", title: "狗狗绝育手术", keywords: "", body: "公狗绝育：10斤以下600元，10到20斤800元，20斤以上1000元。母狗另加300元。" },
+    { id: "neuter-cat", title: "猫咪绝育手术", keywords: "", body: "公猫绝育480元，母猫880元，有基础病的需先体检。" },
+    { id: "boarding", title: "寄养", keywords: "", body: "寄养按体重收费：10斤以下每天60元，20斤以上每天100元。" },
+  ]);
+  for (const said of ["20斤的", "20斤的呢"]) {
+    const r = await conversationIn(pets, "公狗绝育价格", said);
+    expect({ said, how: r.how, first: shown(r)[0] }).toEqual({ said, how: "followup", first: "neuter-dog" });
+  }
+});
