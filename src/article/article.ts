@@ -143,16 +143,19 @@ export function importedContent(rec: ArticleInput, current: Pick<ArticleContent,
 }
 
 export function sameContent(a: ArticleContent, b: ArticleContent): boolean {
-  for (const f of CONTENT) {
-    const x = a[f.name];
-    const y = b[f.name];
-    if (f.kind === "words") {
-      const xs = x as string[];
-      const ys = y as string[];
-      if (xs.length !== ys.length || xs.some((w, i) => w !== ys[i])) return false;
-    } else if (x !== y) return false;
-  }
-  return true;
+  return CONTENT.every((f) => sameField(f, a, b));
+}
+
+/** The content fields in which `a` and `b` differ, in the field table's order: what an import changed of an article. */
+export const changedFields = (a: ArticleContent, b: ArticleContent): string[] => CONTENT.filter((f) => !sameField(f, a, b)).map((f) => f.name);
+
+function sameField(f: (typeof CONTENT)[number], a: ArticleContent, b: ArticleContent): boolean {
+  const x = a[f.name];
+  const y = b[f.name];
+  if (f.kind !== "words") return x === y;
+  const xs = x as string[];
+  const ys = y as string[];
+  return xs.length === ys.length && xs.every((w, i) => w === ys[i]);
 }
 
 /**

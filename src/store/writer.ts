@@ -143,6 +143,8 @@ export interface ImportResult {
   updated: number;
   /** The first NAMED_IN_REPORT of the updated, in the document's order: an operator's edit an import wrote over is seen by name. */
   updated_ids: string[];
+  /** The fields each of `updated_ids` changed (body, title, …): a body edited on the server and written over by a file's is said as that (a pet hospital's walkthrough). */
+  updated_fields: Record<string, string[]>;
   unchanged: number;
   removed: number;
   /** Of the updated, articles that were deleted and are live again: their records do not say `deleted` (a CMS's file), and an import writes the record. */

@@ -179,12 +179,22 @@ test("an import that brings a deleted article back says so, and how to keep it d
   expect((await cli("import", "cms.json")).code).toBe(0);
   expect((await cli("rm", "hours")).code).toBe(0);
   const again = await cli("import", "cms.json");
-  expect(again.out).toContain("0 added, 1 updated (hours), 0 unchanged of 1");
+  expect(again.out).toContain("0 added, 1 updated (hours: deleted), 0 unchanged of 1");
   expect(again.out).toContain('1 of the updated (hours) was deleted and is live again (its record says nothing of "deleted"');
   expect((await cli("import", "cms.json")).out).not.toContain("live again");
   // A record that deletes a live article says so too.
   writeFileSync(join(s.dir, "cms.json"), JSON.stringify({ format: "replyd/1", matter: "articles", articles: [{ ...(articles[0] as object), deleted: true }] }, null, 2));
   expect((await cli("import", "cms.json")).out).toContain('1 of the updated (hours) is deleted now (its record says "deleted": followers no longer get it;');
+});
+
+test("an import names each updated article with the fields the file changed: a body edited on the server and written over says so", async () => {
+  // A pet hospital's walkthrough: "1 updated (parking)" had been all the import said of a body fixed with set.
+  const articles = [{ id: "parking", title: "Parking", url: "https://e.com/p", body: "No parking at the door." }, { id: "fees", title: "Fees", url: "https://e.com/f", body: "Exams 40." }];
+  writeFileSync(join(s.dir, "cms2.json"), JSON.stringify({ format: "replyd/1", matter: "articles", articles }, null, 2));
+  expect((await cli("import", "cms2.json")).code).toBe(0);
+  expect((await cli("set", "parking", "body=Parking behind the clinic, free.", "title=Parking and access")).code).toBe(0);
+  const again = await cli("import", "cms2.json");
+  expect(again.out).toContain("0 added, 1 updated (parking: title, body), 1 unchanged of 2");
 });
 
 test("an import whose records list keywords without those added on the server says which articles lost them, and what each lost", async () => {
@@ -214,7 +224,7 @@ test("an import keeps questions taught on the server after the file's and names 
   // Held in another case and end punctuation: the file's spelling, nothing kept or lost.
   expect((await cli("set", "c", "questions=How much??")).code).toBe(0);
   const same = await cli("import", "cms.json");
-  expect(same.out).toContain("0 added, 1 updated (c), 2 unchanged of 3");
+  expect(same.out).toContain("0 added, 1 updated (c: questions), 2 unchanged of 3");
   // b unchanged, and said: its record does not list what it keeps (a question taken out of the file would stay).
   expect(same.out).toContain('warning: 1 article kept questions its record does not list (b: "can I get my money back"), after the file\'s: taught on the server (replyd teach, questions+=), or taken out of the file since? to keep them, put them in the file; to drop them, replyd set ID "questions-=…", or import with --replace-questions (replyd 0.2.26 on)');
   expect((await cli("show", "b", "--json")).out).toContain("can I get my money back");

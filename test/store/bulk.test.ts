@@ -132,6 +132,16 @@ describe.each(STORES)("%s", (kind) => {
     expect(again).toMatchObject({ updated: 1, updated_ids: ["a2"], undeleted: 1, undeleted_ids: ["a2"] });
   });
 
+  test("merge and init: each updated article named with the fields the document changed of it, in the field table's order; none for the unchanged", async () => {
+    // A pet hospital's walkthrough: a body edited on the server, written over by the file's, had read "1 updated (parking)".
+    await t.importDocument(fromFile([rec("a1", "K"), rec("a2", "L"), rec("a3", "M")]), "merge");
+    const r = await t.importDocument(fromFile([rec("a1", "K", { body: "edited on the server" }), rec("a2", "X", { title: "Another title", keywords: ["new"] }), rec("a3", "M")]), "merge");
+    expect(r).toMatchObject({ updated: 2, updated_ids: ["a1", "a2"], unchanged: 1 });
+    expect(r.updated_fields).toEqual({ a1: ["body"], a2: ["code", "title", "keywords"] });
+    const init = await t.importDocument(fromFile([rec("a1", "K", { body: "edited on the server", tag: "t1" }), rec("a2", "X", { title: "Another title", keywords: ["new"] }), rec("a3", "M")]), "init");
+    expect(init.updated_fields).toEqual({ a1: ["tag"] });
+  });
+
   test("init: articles the document leaves out are purged, even one holding a code a new record takes", async () => {
     await t.importDocument(fromFile([rec("a1", "K"), rec("a2", "L"), rec("a3", "M")]), "merge");
     const r = await t.importDocument(fromFile([rec("b1", "K"), rec("a2", "L")]), "init");

@@ -120,6 +120,17 @@ function csvAsDocument(c: CommandContext, file: string) {
   };
 }
 
+/**
+ * The updated articles named, each with the fields the file changed when the server says them
+ * (0.2.28): "parking: body; hours: title, body and 3 more" — a body edited on the server, written over
+ * by the file's, had read "1 updated (parking)" (a pet hospital's walkthrough).
+ */
+const updatedList = (ids: readonly string[], count: number, fields: Record<string, string[]> | undefined): string => {
+  if (!fields) return namedList(ids, count);
+  const named = ids.map((id) => (fields[id]?.length ? `${id}: ${fields[id].join(", ")}` : id)).join("; ");
+  return named + (count > ids.length ? ` and ${count - ids.length} more` : "");
+};
+
 /** The ids the server named of `count` articles: "a, b and 3 more". */
 const namedList = (ids: readonly string[] | undefined, count: number): string => (ids ?? []).join(", ") + (count > (ids ?? []).length ? ` and ${count - (ids ?? []).length} more` : "");
 
@@ -155,7 +166,7 @@ function importReport(file: string, mode: string, doc: BulkDocument, r: ImportRe
       : []),
   ];
   const head = articles
-    ? `${r.added} added, ${r.updated} updated${r.updated && r.updated_ids?.length ? ` (${namedList(r.updated_ids, r.updated)})` : ""}, ${r.unchanged} unchanged of ${r.total}${mode === "init" ? `; ${r.removed} the file does not hold removed` : ""}`
+    ? `${r.added} added, ${r.updated} updated${r.updated && r.updated_ids?.length ? ` (${updatedList(r.updated_ids, r.updated, r.updated_fields)})` : ""}, ${r.unchanged} unchanged of ${r.total}${mode === "init" ? `; ${r.removed} the file does not hold removed` : ""}`
     : others.shift() ?? (r.menu ? "the menu" : "nothing: the document holds no articles, tags, rules, texts, menu or synonyms");
   return [
     `imported ${file}${account !== undefined ? ` into account ${account}` : ""} (${mode}): ${head}`,

@@ -12,6 +12,7 @@ import { InvalidDocumentError, MAX_PROBLEMS_LISTED, ProblemList } from "../../ba
 import { createBackupPg } from "./backups.ts";
 import { LOCKS } from "./connect.ts";
 import { SAME_CONTENT, setContent } from "./columns.ts";
+import { CONTENT } from "../../article/fields.ts";
 import type { Mirror } from "./mirror.ts";
 import type { Outcome } from "./outcome.ts";
 import { generation, insertDirectly, insertNew, keptTaught, loadRecords, mintIds, purgeArticles } from "./rows.ts";
@@ -28,6 +29,14 @@ export const stripCounts = ({ counts: _counts, ...info }: BackupInfo & { counts:
 export const lockWrites = (tx: TransactionSQL) => tx.unsafe(`SELECT pg_advisory_xact_lock(${scopedWriteLock(LOCKS.write)})`);
 
 /** How many rows `rows` (id, idx) gives, and the first `named` ids in the document's order. */
+/** The content fields each of `ids` (changed rows of doc_in) differs in from its stored article, in the field table's order. */
+async function fieldsChanged(tx: TransactionSQL, ids: readonly string[]): Promise<Record<string, string[]>> {
+  if (!ids.length) return {};
+  const differs = CONTENT.map((f) => `NOT (${f.kind === "nullable" ? `a.${f.name} IS NOT DISTINCT FROM d.${f.name}` : `a.${f.name} = d.${f.name}`}) AS "${f.name}"`).join(", ");
+  const rows = (await tx.unsafe(`SELECT d.id, ${differs} FROM doc_in d JOIN articles a ON a.id = d.id WHERE d.id = ANY($1::text[])`, [[...ids]])) as Record<string, unknown>[];
+  return Object.fromEntries(rows.map((r) => [r.id as string, CONTENT.filter((f) => r[f.name] === true).map((f) => f.name)]));
+}
+
 async function namedCount(tx: TransactionSQL, rows: string, named = NAMED_IN_REPORT): Promise<{ count: number; ids: string[] }> {
   const got = (await tx.unsafe(`SELECT id, count(*) OVER ()::int AS n FROM (${rows}) r ORDER BY idx LIMIT ${named}`)) as { id: string; n: number }[];
   return { count: got[0]?.n ?? 0, ids: got.map((r) => r.id) };
@@ -139,6 +148,7 @@ export async function importDocumentPg(sql: SQL, doc: BulkDocument, mode: "merge
       added: 0,
       updated: 0,
       updated_ids: [],
+      updated_fields: {},
       unchanged: 0,
       removed: 0,
       undeleted: 0,
@@ -180,6 +190,7 @@ export async function importDocumentPg(sql: SQL, doc: BulkDocument, mode: "merge
       const deletedNow = await namedCount(tx, "SELECT d.id, d.idx FROM doc_in d JOIN articles a ON a.id = d.id WHERE d.status = 'changed' AND NOT a.deleted AND d.deleted");
       [result.deleted_now, result.deleted_now_ids] = [deletedNow.count, deletedNow.ids];
       result.updated_ids = (await namedCount(tx, "SELECT id, idx FROM doc_in WHERE status = 'changed'")).ids;
+      result.updated_fields = await fieldsChanged(tx, result.updated_ids);
       result.keywords_dropped = await keywordsDropped(tx);
       result.questions_dropped = await questionsDropped(tx);
       if (!opts.replaceQuestions) result.questions_kept = await questionsKept(tx);

@@ -4,7 +4,7 @@
  * the new one) after an automatic backup of what it replaces. The articles are handed over again
  * for each pass (doc.ts Articles: read again from the uploaded file), never held.
  */
-import { contentOf, importedContent, sameContent, type ArticleInput } from "../../article/article.ts";
+import { changedFields, contentOf, importedContent, sameContent, type ArticleInput } from "../../article/article.ts";
 import { keywordsLeftOut, questionsLeftOut, questionsMerged } from "../left-out.ts";
 import { SECTIONS, type BulkDocument, type Matter } from "../../doc/document.ts";
 import { InvalidDocumentError, ProblemList } from "../../base/errors.ts";
@@ -72,6 +72,7 @@ export function importDocument(store: BulkTarget, doc: BulkDocument, mode: "merg
     added: 0,
     updated: 0,
     updated_ids: [],
+    updated_fields: {},
     unchanged: 0,
     removed: 0,
     undeleted: 0,
@@ -139,7 +140,10 @@ export function importDocument(store: BulkTarget, doc: BulkDocument, mode: "merg
         }
         if (takesCode && (current.deleted || current.code?.toLowerCase() !== content.code?.toLowerCase())) free(content.code as string, id);
         store.articles.update({ ...current, ...content, rev: current.rev + 1, updated_at: now });
-        if (result.updated++ < NAMED_IN_REPORT) result.updated_ids.push(id);
+        if (result.updated++ < NAMED_IN_REPORT) {
+          result.updated_ids.push(id);
+          result.updated_fields[id] = changedFields(contentOf(current), content);
+        }
         const keywordsLost = keywordsLeftOut(current.keywords, content.keywords);
         if (keywordsLost.length) countLost(result.keywords_dropped, id, keywordsLost);
         const questionsLost = merged ? merged.lost : questionsLeftOut(current.questions, content.questions);
