@@ -43,6 +43,12 @@ export interface ReplydDocument {
   account?: string;
   articles?: ArticleInput[];
   tags?: Tags;
+  /**
+   * Tags whose description a merge removes: written `"tags": {"help": null}` — a tag renamed in the file
+   * had left the old one's description behind, warned of by every import and health, with no way to
+   * drop it but a restore (two walkthroughs). An import with --init, which replaces them all, ignores it.
+   */
+  tagsRemoved?: string[];
   rules?: Rule[];
   texts?: Texts;
   /** The account's menu; null: the account has none. */

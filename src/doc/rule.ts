@@ -76,19 +76,22 @@ export function validateRule(raw: unknown, index: number): { value?: Rule; probl
   return { value: { id: r.id, match: r.match, pattern: r.pattern, reply: structuredClone(reply), ...(r.inbox === true ? { inbox: true } : {}) } as Rule, problems };
 }
 
-export function validateTags(raw: unknown): { value?: Tags; problems: Problem[] } {
+/** A document's tags: the descriptions it gives, and those it removes (null: document.ts tagsRemoved). */
+export function validateTags(raw: unknown): { value?: Tags; removed?: string[]; problems: Problem[] } {
   const problems: Problem[] = [];
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    return { problems: [{ section: "tags", field: "tags", reason: "must be an object of tag → one-line description" }] };
+    return { problems: [{ section: "tags", field: "tags", reason: "must be an object of tag → one-line description (null removes one)" }] };
   }
   const out: Tags = {};
+  const removed: string[] = [];
   for (const [tag, desc] of Object.entries(raw)) {
     if (!TAG_PATTERN.test(tag)) problems.push({ section: "tags", field: tag, reason: "tag must match [a-z0-9]{1,16}" });
+    else if (desc === null) removed.push(tag);
     else if (typeof desc !== "string" || /[\r\n]/.test(desc) || unprintable(desc) || charLength(desc) > RULE_LIMITS.tagDescription)
-      problems.push({ section: "tags", field: tag, reason: `description must be one line of at most ${RULE_LIMITS.tagDescription} characters, without control characters` });
+      problems.push({ section: "tags", field: tag, reason: `description must be one line of at most ${RULE_LIMITS.tagDescription} characters, without control characters (null removes the tag's description)` });
     else out[tag] = desc;
   }
-  return problems.length ? { problems } : { value: out, problems };
+  return problems.length ? { problems } : { value: out, ...(removed.length ? { removed } : {}), problems };
 }
 
 export function validateTexts(raw: unknown): { value?: Texts; problems: Problem[] } {

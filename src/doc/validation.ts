@@ -139,9 +139,10 @@ export function validateMembers(r: Record<string, unknown>, hasArticles: boolean
     if (read) doc.articles = { count: check.count, missingIds: check.missingIds, ...read };
   } else if (r.articles !== undefined) problems.push({ field: "articles", reason: "must be an array" });
   if (r.tags !== undefined) {
-    const { value, problems: p } = validateTags(r.tags);
+    const { value, removed, problems: p } = validateTags(r.tags);
     problems.push(...p);
     if (value) doc.tags = value;
+    if (removed) doc.tagsRemoved = removed;
   }
   if (r.rules !== undefined) {
     if (!Array.isArray(r.rules)) problems.push({ field: "rules", reason: "must be an array" });

@@ -177,6 +177,8 @@ export interface ImportResult {
   description_dropped: { count: number; ids: string[] };
   total: number;
   tags: number;
+  /** Of the tags a merge's document removes the description of (`"tags": {"help": null}`), those that had one. */
+  tags_removed: string[];
   rules: { added: number; updated: number; unchanged: number };
   texts: number;
   /** The document's menu was stored (import never removes one; it is not pushed). */

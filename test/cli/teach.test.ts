@@ -420,3 +420,13 @@ test("teach of a few words sent right after a question of the follower's notes t
   expect(r.err).toBe("");
   expect(r.out).toContain(`note: the follower sent it right after message ${question}, "母猫绝育多少钱啊": taught as sent, every follower sending "住院探视几点" gets this article alone, whatever they asked before it; if it asked of that question, take it back (replyd set inpatient questions-=住院探视几点) and teach the need in words that name it (replyd teach ${seq} inpatient --as "…")`);
 });
+
+test("an import whose tags give one null says the description removed, and which it named had none", async () => {
+  writeFileSync(join(s.dir, "tags1.json"), JSON.stringify({ format: "replyd/1", matter: "articles", articles: [{ id: "talk1", title: "A talk", url: "https://e.com/t", tag: "talks" }], tags: { talks: "Talks", oldtag: "Old name" } }));
+  expect((await cli("import", "tags1.json")).code).toBe(0);
+  writeFileSync(join(s.dir, "tags2.json"), JSON.stringify({ format: "replyd/1", matter: "articles", articles: [], tags: { oldtag: null, nosuch: null } }));
+  const r = await cli("import", "tags2.json");
+  expect(r.code).toBe(0);
+  expect(r.out).toContain("1 tag description removed (oldtag); nosuch had none");
+  expect(r.err).not.toContain('tag "oldtag"');
+});

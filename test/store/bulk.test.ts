@@ -142,6 +142,17 @@ describe.each(STORES)("%s", (kind) => {
     expect(init.updated_fields).toEqual({ a1: ["tag"] });
   });
 
+  test("merge: a tag given null loses its description, named when it had one; --init replaces them whole", async () => {
+    const withTags = (tags: Record<string, string | null>) => readDocument(asFile(doc([rec("a1", "K", { tag: "talks" })], { tags })), { window: 32 });
+    await t.importDocument(withTags({ event: "Readings", talks: "Talks" }), "merge");
+    const r = await t.importDocument(withTags({ event: null, never: null }), "merge");
+    expect(r).toMatchObject({ tags: 0, tags_removed: ["event"] });
+    expect(store.content.tags()).toEqual({ talks: "Talks" });
+    const init = await t.importDocument(withTags({ talks: null, other: "Other" }), "init");
+    expect(init).toMatchObject({ tags: 1, tags_removed: [] });
+    expect(store.content.tags()).toEqual({ other: "Other" });
+  });
+
   test("init: articles the document leaves out are purged, even one holding a code a new record takes", async () => {
     await t.importDocument(fromFile([rec("a1", "K"), rec("a2", "L"), rec("a3", "M")]), "merge");
     const r = await t.importDocument(fromFile([rec("b1", "K"), rec("a2", "L")]), "init");

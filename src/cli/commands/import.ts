@@ -159,6 +159,10 @@ function importReport(file: string, mode: string, doc: BulkDocument, r: ImportRe
   const articles = doc.articles || mode === "init";
   const others = [
     ...(doc.tags ? [`${r.tags} tag descriptions`] : []),
+    // "tags": {"help": null} in a merge: the descriptions removed, and those it named that had none.
+    ...(doc.tagsRemoved?.length && mode === "merge" && r.tags_removed
+      ? [`${r.tags_removed.length} tag description${r.tags_removed.length === 1 ? "" : "s"} removed${r.tags_removed.length ? ` (${r.tags_removed.join(", ")})` : ""}${doc.tagsRemoved.length > r.tags_removed.length ? `; ${doc.tagsRemoved.filter((t) => !r.tags_removed.includes(t)).join(", ")} had none` : ""}`]
+      : []),
     ...(doc.rules && r.rules ? [`rules: ${r.rules.added} added, ${r.rules.updated} updated, ${r.rules.unchanged} unchanged of ${doc.rules.length}`] : []),
     ...(doc.texts ? [`${r.texts} texts`] : []),
     ...(doc.synonyms && r.synonyms

@@ -65,6 +65,14 @@ export class ContentRepo {
     for (const [tag, desc] of Object.entries(tags)) stmt.run(tag, desc);
   }
 
+  /** Removes the descriptions of `tags`; those that had one, in the order given. */
+  removeTags(tags: readonly string[]): string[] {
+    const stmt = this.db.query("DELETE FROM tags WHERE tag = ? RETURNING tag");
+    const removed = tags.filter((tag) => stmt.all(tag).length > 0);
+    if (removed.length) this.changed();
+    return removed;
+  }
+
   replaceTags(tags: Tags): void {
     this.changed();
     this.db.run("DELETE FROM tags");

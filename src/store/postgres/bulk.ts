@@ -163,6 +163,7 @@ export async function importDocumentPg(sql: SQL, doc: BulkDocument, mode: "merge
       description_dropped: { count: 0, ids: [] },
       total: articles?.count ?? 0,
       tags: 0,
+      tags_removed: [],
       rules: { added: 0, updated: 0, unchanged: 0 },
       texts: 0,
       menu: false,
@@ -211,6 +212,7 @@ export async function importDocumentPg(sql: SQL, doc: BulkDocument, mode: "merge
         else result.unchanged = r.n;
       }
     }
+    if (doc.tagsRemoved && mode === "merge") result.tags_removed = await content.removeTags(tx, doc.tagsRemoved);
     if (doc.tags) {
       await (mode === "init" ? content.replaceTags(tx, doc.tags) : content.mergeTags(tx, doc.tags));
       result.tags = Object.keys(doc.tags).length;

@@ -17,6 +17,13 @@ export async function mergeTags(tx: TransactionSQL, tags: Tags): Promise<void> {
   await contentChanged(tx);
 }
 
+/** Removes the descriptions of `tags`; those that had one, in the order given. */
+export async function removeTags(tx: TransactionSQL, tags: readonly string[]): Promise<string[]> {
+  const gone = new Set(((await tx`DELETE FROM tags WHERE tag = ANY(${[...tags]}::text[]) RETURNING tag`) as { tag: string }[]).map((r) => r.tag));
+  if (gone.size) await contentChanged(tx);
+  return tags.filter((t) => gone.has(t));
+}
+
 export async function replaceTags(tx: TransactionSQL, tags: Tags): Promise<void> {
   await tx`DELETE FROM tags`;
   await mergeTags(tx, tags);

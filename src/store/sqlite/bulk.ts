@@ -87,6 +87,7 @@ export function importDocument(store: BulkTarget, doc: BulkDocument, mode: "merg
     description_dropped: { count: 0, ids: [] },
     total: count,
     tags: 0,
+    tags_removed: [],
     rules: { added: 0, updated: 0, unchanged: 0 },
     texts: 0,
     menu: false,
@@ -155,6 +156,7 @@ export function importDocument(store: BulkTarget, doc: BulkDocument, mode: "merg
       });
       if (kept) result.removed += kept.purgeRest(bulk);
     }
+    if (doc.tagsRemoved && mode === "merge") result.tags_removed = store.content.removeTags(doc.tagsRemoved);
     if (doc.tags) {
       if (mode === "init") store.content.replaceTags(doc.tags);
       else store.content.mergeTags(doc.tags);
