@@ -19,7 +19,9 @@ test("questions-= reads each stored question's form once a request, not once per
   const stored = Array.from({ length: 50 }, (_, i) => heavy(i));
   const t = performance.now();
   const taken = removeFrom({ questions: stored, keywords: [] } as unknown as ArticleContent, { questions: [...stored].reverse() } as Partial<ArticleContent>, ["questions"]);
-  expect(performance.now() - t).toBeLessThan(150);
+  // Half what reading every stored form per item took on a quiet machine (0.9 s), ten times what it takes now
+  // (26–48 ms with the machine's two cores busy): 150 ms had failed once beside a full test run.
+  expect(performance.now() - t).toBeLessThan(450);
   expect("value" in taken && taken.value.questions).toEqual([]);
   // And += of what it holds adds nothing.
   const added = appendTo({ questions: stored.slice(0, 25), keywords: [] } as unknown as ArticleContent, { questions: stored } as Partial<ArticleContent>, ["questions"]);
