@@ -1,3 +1,4 @@
+import { numberedCodeClash } from "./numbered-clash.ts";
 import { CONTENT, LONG_FIELDS } from "../article/fields.ts";
 import { articleJson, CONTENT_FIELDS, contentOf, LIMITS, sameContent, validateArticle, type Article } from "../article/article.ts";
 import { bodyReducedAhead, KeptBodies, readDocumentSliced } from "../doc/bodies.ts";
@@ -134,7 +135,7 @@ export async function postCli(ctx: AppContext, req: SignedRequest) {
       const told = toldCodes(ctx);
       const result = await ctx.write.importDocument(doc, mode, { replaceQuestions: questions === "replace" });
       // The document may have named articles or tags that are not there, or removed some that rules name or the welcome tells followers to send.
-      return { mode, ...result, warnings: [...keptQuestionsWarnings(result.questions_kept), ...(mode === "merge" ? keptRulesWarnings(ctx, doc.rules) : []), ...accountWarnings(ctx, doc.account, "imported"), ...ruleWarnings(ctx), ...tagWarnings(ctx), ...(doc.articles ? undescribedTagWarnings(ctx) : []), ...toldCodeWarnings(ctx, told), ...wordlessSynonymWarnings(doc.synonyms)] };
+      return { mode, ...result, warnings: [...keptQuestionsWarnings(result.questions_kept), ...(mode === "merge" ? keptRulesWarnings(ctx, doc.rules) : []), ...accountWarnings(ctx, doc.account, "imported"), ...ruleWarnings(ctx), ...tagWarnings(ctx), ...(doc.articles ? undescribedTagWarnings(ctx) : []), ...toldCodeWarnings(ctx, told), ...(doc.articles || doc.texts ? numberedCodeClash(ctx) : []), ...wordlessSynonymWarnings(doc.synonyms)] };
     } finally {
       bodies.close();
     }

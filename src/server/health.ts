@@ -5,6 +5,7 @@
 import { TEXT_KEYS } from "../doc/rule.ts";
 import { VERSION } from "../base/version.ts";
 import { deadToldCodes, ruleWarnings, tagWarnings } from "./write-warnings.ts";
+import { numberedCodeClash } from "./numbered-clash.ts";
 import { FALLBACK_BORROWERS, operatorText } from "../wechat/answering/texts.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
@@ -54,7 +55,7 @@ export async function health(ctx: AppContext, req: SignedRequest) {
     // Tags followers can never have listed: a help word, or an article's code (answered first).
     tag_warnings: tagWarnings(ctx),
     // Numbers the welcome or help text tells followers to send that no article has as its code.
-    text_warnings: deadToldCodes(ctx),
+    text_warnings: [...deadToldCodes(ctx), ...numberedCodeClash(ctx)],
     db_bytes: await unlessAway(() => ctx.write.size()),
     search_index: indexState(ctx, ctx.read.articles.index.searchIndexComplete),
     // The passage index followers' questions are ranked from (docs/answers.md): rebuilt with the search

@@ -121,7 +121,7 @@ const whatTheyGet = (ctx: AppContext, code: string) =>
     : "what the ranking finds for it, or the fallback";
 
 /** The welcome and help texts: what followers are told to send. */
-const TOLD_TEXTS = ["welcome", "help"] as const;
+export const TOLD_TEXTS = ["welcome", "help"] as const;
 
 /**
  * The live codes the welcome or help text tells followers to send, before a write that may remove

@@ -157,3 +157,19 @@ test("an import --init or a restore that removes the codes the welcome text tell
   const without = await call("PUT", "/api/cli/revert/articles", [], [{ name: "json", content: doc([article(2, { code: "2" })]) }]);
   expect(without.data.warnings).toEqual(['the welcome text tells followers to send "1", and no article has that code now: they get the not_found text (your fallback\'s words while it is unwritten), or an article whose title or keywords hold the number — edit the text (replyd import texts.json), or give the code to an article']);
 });
+
+test("a number the help text tells followers to send, which a numbered list would take as a place, is said by the import and by health while an article has no code; not once every article has one", async () => {
+  // A bike share's walkthrough: "Or send a number: 1 Getting started, 3 Prices" — its help-centre export held no
+  // codes, so lists were numbered, and "3" right after one picked its third entry.
+  await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: JSON.stringify({ format: "replyd/1", matter: "texts", texts: { help: "Or send a number: 1 Getting started, 3 Prices, 8 Parking" } }) }]);
+  const imported = await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: doc([article(1, { code: "1" }), article(3, { code: "3" }), article(8, { code: "8" }), article(9, { code: null }), article(10, { code: null })], { tags: { news: "News" } }) }]);
+  const clash = (code: string, id: string) =>
+    `the help text tells followers to send "${code}" (${id}), and 2 articles have no code, so a list of answers holding one is numbered 1–3: "${code}" sent right after such a list picks its entry ${code}, not ${id} — give every article a code (a list is then labelled by its codes), or tell followers codes past 3`;
+  // 8 is past a list's places: no clash.
+  expect(imported.data.warnings).toEqual([clash("1", "a1"), clash("3", "a3")]);
+  const health = async () => (await call("GET", "/api/cli")).data.text_warnings as string[];
+  expect(await health()).toEqual([clash("1", "a1"), clash("3", "a3")]);
+  // Every article given a code: lists are labelled by codes, nothing to say.
+  await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: doc([article(9, { code: "c9" }), article(10, { code: "c10" })]) }]);
+  expect(await health()).toEqual([]);
+});

@@ -22,7 +22,7 @@ const CODE_ORDER = "code IS NULL, NOT (code GLOB '[0-9]*' AND code NOT GLOB '*[^
 /** The listing queries; the repository that writes the rows (articles.ts) is one, and says when they change. */
 export class ArticleListing {
   /** counts() until the next write. */
-  private counted: { live: number; deleted: number } | null = null;
+  private counted: { live: number; deleted: number; codeless: number } | null = null;
   /** tagCounts() until the next write: health, the help text and its warnings ask often, and the count reads every live row. */
   private tagged: ReadonlyMap<string, number> | null = null;
   /** newestTitles() until the next write: asked on every message that says no language of its own. */
@@ -104,14 +104,21 @@ export class ArticleListing {
 
   /** Cached between writes: health is asked for often and a count scans the table. */
   counts(): { live: number; deleted: number } {
-    return (this.counted ??= this.countNow());
+    const { live, deleted } = (this.counted ??= this.countNow());
+    return { live, deleted };
   }
 
-  private countNow(): { live: number; deleted: number } {
-    const row = this.db.query("SELECT sum(deleted = 0) AS live, sum(deleted = 1) AS deleted FROM articles").get() as {
+  /** Live articles without a code: a list of answers holding one is numbered 1, 2, 3 rather than labelled by codes. */
+  codelessLive(): number {
+    return (this.counted ??= this.countNow()).codeless;
+  }
+
+  private countNow(): { live: number; deleted: number; codeless: number } {
+    const row = this.db.query("SELECT sum(deleted = 0) AS live, sum(deleted = 1) AS deleted, sum(deleted = 0 AND code IS NULL) AS codeless FROM articles").get() as {
       live: number | null;
       deleted: number | null;
+      codeless: number | null;
     };
-    return { live: row.live ?? 0, deleted: row.deleted ?? 0 };
+    return { live: row.live ?? 0, deleted: row.deleted ?? 0, codeless: row.codeless ?? 0 };
   }
 }
