@@ -9,6 +9,7 @@
  * message holding one word outside it is a message.
  */
 import { fold } from "./fold.ts";
+import { praises } from "./praise.ts";
 
 export type Courtesy = "closes" | "opens";
 
@@ -130,6 +131,12 @@ const AROUND_GREETING = new Set(["good", "gd", "there", "all", "everyone", "guys
 const MOST_WORDS = 8;
 
 export function courtesyOf(text: string): Courtesy | null {
+  const plain = courtesyAlone(text);
+  // Praise sent whole ("love the bikes 👍", 服务很好 点赞) closes as thanks does (praise.ts).
+  return plain ?? (praises(text, (clause) => courtesyAlone(clause) !== null) ? "closes" : null);
+}
+
+function courtesyAlone(text: string): Courtesy | null {
   const f = fold(text);
   if (!f) return ANGRY.test(text) ? null : "closes";
   const said = PHRASES.get(f);

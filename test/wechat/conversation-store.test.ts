@@ -266,6 +266,18 @@ describe("what a message says about the reply before it", () => {
     expect(kinds(messages)).toEqual(messages.map((t) => [t, null]));
   });
 
+  test("praise sent whole closes as thanks does; praise beside a question, a request, a complaint, or a word in a title's run does not", () => {
+    // A bike share's walkthrough: "love the bikes 👍" got the fallback ("a member of our team … will reply") and the report offered it to teach.
+    const kinds = (said: string[]) => said.map((t) => [t, courtesyOf(t)]);
+    const praise = ["love the bikes 👍", "great service", "you guys are amazing", "the staff were lovely", "such a great night", "cheers for a great session tonight!", "i love the new e-bikes", "love it", "well done team",
+      "服务很好", "态度真好 点赞", "你们教练真有耐心 给你们点赞", "衣服洗得挺干净 点赞👍", "医生很专业", "五星好评", "哈哈谢谢 你们服务挺好的"];
+    expect(kinds(praise)).toEqual(praise.map((t) => [t, "closes"]));
+    const messages = ["love the app but it keeps crashing", "the bikes are great but the app crashed again", "great, how do i unlock", "is the pool great for kids", "great prices?", "i'd love to know if you deliver", "love to book a group ride please",
+      "best way to top up", "not great tbh", "still great?", "author of the hymn great is thy faithfulness", "song have i told you lately i love you", "the great gatsby author",
+      "服务很好 能开发票吗", "服务不好", "扣费太快了", "太贵了", "网速很慢", "很好奇 怎么办理", "态度很好但是太贵", "哪个套餐很好"];
+    expect(kinds(messages)).toEqual(messages.map((t) => [t, null]));
+  });
+
   test("a question without the greeting, thanks, name or asking to ask it opens with; one English word before a space stays the question's", () => {
     expect(withoutOpening("医生你好，挂号怎么挂")).toBe("挂号怎么挂");
     expect(withoutOpening("医生，挂号怎么挂")).toBe("挂号怎么挂");
@@ -289,10 +301,10 @@ describe("what a message says about the reply before it", () => {
     // Ending at a space, an opening is a phrase of one or a greeting with whom it greets — not the
     // words a greeting message may hold that a question opens with (a walkthrough: "come at 5am" taught).
     expect(withoutOpening("hi there when do you open")).toBe("when do you open");
-    for (const [t, rest] of <[string, string][]>[["hello, can i come at 5am", "can i come at 5am"], ["hi, is there parking", "is there parking"], ["hi, i have lost my key", "i have lost my key"], ["hello, can you help", "can you help"], ["hi there, one more thing", "one more thing"], ["hi, got any vans", "got any vans"], ["thanks can i pay by card", "thanks can i pay by card"], ["thanks! are you open", "are you open"], ["hello may i ask where is it", "where is it"], ["thanks so much, love my pack!", "my pack!"]]) expect({ t, rest: withoutOpening(t) }).toEqual({ t, rest });
+    for (const [t, rest] of <[string, string][]>[["hello, can i come at 5am", "can i come at 5am"], ["hi, is there parking", "is there parking"], ["hi, i have lost my key", "i have lost my key"], ["hello, can you help", "can you help"], ["hi there, one more thing", "one more thing"], ["hi, got any vans", "got any vans"], ["thanks can i pay by card", "thanks can i pay by card"], ["thanks! are you open", "are you open"], ["hello may i ask where is it", "where is it"], ["thanks so much, love my pack!", "thanks so much, love my pack!"]]) expect({ t, rest: withoutOpening(t) }).toEqual({ t, rest });
     // "can I ask" is a question of its own ("can I ask for a refund"): not an opening.
     expect(withoutOpening("can i ask for a refund")).toBe("can i ask for a refund");
-    // Courtesy whole, or a question that opens with no courtesy: as it is.
+    // Courtesy whole (thanks and praise: "thanks so much, love my pack!"), or a question that opens with no courtesy: as it is.
     for (const t of ["好的，谢谢", "hi there, quick question", "营业时间，周末呢", "医生"]) expect(withoutOpening(t)).toBe(t);
   });
 
