@@ -158,3 +158,27 @@ test("'水费一吨多少钱' of a water company's price article (titled 阶梯�
   const source = new MemorySource(water.articles.map((a) => ({ ...a, keywords: a.keywords.join("\u001f") })));
   expect(rank("水费一吨多少钱", source).articles[0]).toMatchObject({ id: "shuijia", passage: expect.stringContaining("3.45元/立方米") });
 });
+
+describe("an article's description", () => {
+  // A pet hospital's walkthrough: its description named every branch, and run into the body's opening it made
+  // that opening the passage shown for any branch — 成华店地址 showed 总院's and 高新's addresses.
+  const stores = {
+    id: "stores",
+    title: "四家门店地址和电话",
+    keywords: "地址\u001f门店",
+    description: "总院、高新、锦江、成华四家门店的地址、电话和乘车路线",
+    body: "宠爱宠物医院在成都共有四家门店，均可看诊、打疫苗、做绝育手术。\n\n总院（武侯店）：武侯区武侯祠大街88号，电话 028-8555-1001。地铁3号线高升桥站C口出步行约8分钟。\n\n高新分院：高新区天府三街199号，电话 028-8555-1002。地铁1号线天府三街站B口出步行约5分钟。\n\n成华分院：成华区建设路12号（建设巷路口），电话 028-8555-1004。地铁8号线建设路站出步行约3分钟。",
+  };
+  const hours = { id: "hours", title: "营业时间", keywords: "", description: "", body: "门诊时间：四家门店每天 9:00-21:00 接诊。" };
+  const shownFor = (question: string) => rank(question, new MemorySource([stores, hours])).articles.find((a) => a.id === "stores")?.passage ?? null;
+  test("is a passage of its own, shown only when no passage of the body holds a word of the question", () => {
+    expect(shownFor("成华店地址")).toStartWith("成华分院：成华区建设路12号");
+    expect(shownFor("高新分院电话多少")).toStartWith("高新分院：高新区天府三街199号");
+    // 乘车 only the description says: it is what answers.
+    expect(shownFor("怎么乘车")).toBe(stores.description);
+  });
+  test("an article without one is cut as before: its body's passages alone", () => {
+    const bare = { ...stores, description: "" };
+    expect(rank("成华店地址", new MemorySource([bare, hours])).articles.find((a) => a.id === "stores")?.passage).toStartWith("成华分院");
+  });
+});

@@ -71,6 +71,18 @@ export const headText = (a: { title: string; keywords: string; questions?: strin
 export const passageText = (a: { description: string; body: string }) => (a.description && a.body ? `${a.description}\n${a.body}` : a.description || a.body);
 
 /**
+ * The passages of `text` (passageText of `a`): the description, when there is one beside a body, a
+ * passage of its own, then the body's. Run into the body's opening, an operator's summary naming
+ * every branch ("总院、高新、锦江、成华四家门店的地址…") had made that opening the passage shown for
+ * any branch asked of — 成华店地址 showed 总院's and 高新's addresses (a pet hospital's walkthrough).
+ */
+export function articleSpans(a: { description: string; body: string }, text: string): Span[] {
+  if (!(a.description && a.body)) return passagesOf(text);
+  const from = a.description.length + 1;
+  return [{ start: 0, end: a.description.length }, ...passagesOf(a.body).map((p) => ({ start: p.start + from, end: p.end + from }))];
+}
+
+/**
  * The question's terms, each once, with their idf. A term no article holds matches nothing; it
  * weighs as one that a single article holds (the rarest there is), in the share of the question an
  * article holds: a word of the question that the account never uses counts against every article,
@@ -163,7 +175,7 @@ export interface Analysis {
 
 export function analyse(a: Omit<RankedSource, "id">): Analysis {
   const text = passageText(a);
-  return analysed(a, text, passagesOf(text));
+  return analysed(a, text, articleSpans(a, text));
 }
 
 /** The head and the passages `spans` of `text` (the article's passageText) analysed; with `wanted`, only those terms counted (the lengths count all). */
@@ -212,7 +224,7 @@ export function scoreArticle(asked: Asked, a: RankedSource, stats: CorpusStats):
   const q = asked.terms;
   // The head whole; of a long body, only the passages scoredSpans() chooses (the work is bounded whatever its size).
   const text = passageText(a);
-  const spans = passagesOf(text);
+  const spans = articleSpans(a, text);
   const x = spans.length <= SCORED_PASSAGES ? keptAnalysis(a, text, spans, wantedBy(asked)) : analysed(a, text, scoredSpans(text, spans, q), wantedBy(asked));
   const fields = fieldsOf(x, q);
   const passages: Cut[] = x.passages.map((p) => ({ ...p, score: passageScore(q, p.counts, p.len, stats.passageLen) }));
@@ -248,7 +260,7 @@ export function scoreArticle(asked: Asked, a: RankedSource, stats: CorpusStats):
     headCoverage: total > 0 ? heldInHead / total : 0,
     ownCoverage: ownTotal > 0 ? ownHeld / ownTotal : 0,
     head: articleScore(q, { ...fields, ...NO_BODY }, stats) * named,
-    shown: shownPassage(q, passages, stats, asked.asksPrice ? { holds: (p) => PRICE.test(text.slice(p.start, p.end)), titled: titledPrice(a.title) } : null, asked.title === null ? null : (p) => namesHeading(asked.title as string, text.slice(p.start, p.end)), x.passages[0]?.start === spans[0]?.start ? titleTerms(a.title) : null),
+    shown: shownPassage(q, passages, stats, asked.asksPrice ? { holds: (p) => PRICE.test(text.slice(p.start, p.end)), titled: titledPrice(a.title) } : null, asked.title === null ? null : (p) => namesHeading(asked.title as string, text.slice(p.start, p.end)), x.passages[0]?.start === spans[0]?.start ? titleTerms(a.title) : null, Boolean(a.description && a.body) && x.passages[0]?.start === 0),
     passages: passages.map(({ start, end, score }) => ({ start, end, score })),
   };
 }
