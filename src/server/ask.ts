@@ -100,7 +100,7 @@ export async function getAsk(ctx: AppContext, req: SignedRequest) {
   const rules = await ctx.rules.rulesMatching(q);
   return {
     question: q,
-    ...(after === undefined ? {} : { after, ...(before === undefined ? {} : { before }), read_as: decision.reading?.how ?? "alone", ...(decision.reading?.how === "alone" && decision.reading.moved ? { moved: true } : {}) }),
+    ...(after === undefined ? {} : { after, ...(before === undefined ? {} : { before }), read_as: decision.reading?.how ?? "alone", ...(decision.reading?.how === "alone" && decision.reading.moved ? { moved: true } : {}), ...(decision.reading?.how === "alone" && decision.reading.why ? { alone_why: decision.reading.why } : {}) }),
     answer: decision.answer,
     rule_warnings: ruleWarnings(ctx, rules),
     reply: decision.reply,

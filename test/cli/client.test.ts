@@ -324,6 +324,9 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect(r.out).toMatch(/^terms .*順豐\(/m);
     expect(JSON.parse((await cli("ask", "--after", "順豐幾天能送到？", "那新疆呢", "--json")).out)).toMatchObject({ read_as: "followup", after: "順豐幾天能送到？" });
     expect((await cli("ask", "--after", " ", "那新疆呢")).code).toBe(2);
+    // Read alone: why, as the server says it (a bike share's walkthrough had been told "read alone" and nothing more).
+    const own = (await cli("ask", "--after", "順豐幾天能送到？", "Blood work results")).out;
+    expect(own).toMatch(/^after {8}"順豐幾天能送到？": read alone, as a question of its own: it does not lean on the question before, and its own words are sure of an article$/m);
     // Twice: the two messages before the question, oldest first, both said; three times is more than a conversation holds.
     r = await cli("ask", "--after", "順豐幾天能送到？", "--after", "那新疆呢", "西藏呢");
     expect(r.code).toBe(0);

@@ -154,3 +154,12 @@ test("two messages before the question (before, then after), as the conversation
   expect((await ask2("another", "another", "  ")).status).toBe(400);
   expect((await ask2("another", "another", "x".repeat(MAX_QUESTION_BYTES + 1))).error?.code).toBe(CODE.text_too_long);
 });
+
+test("read alone after a question, the answer says why: its own words sure of an article, or the article read holding too little of them", async () => {
+  // A bike share's walkthrough: "read alone, as a question of its own" and nothing more, after a teach had made it so.
+  const why = async (q: string, after: string) => ((await ask(q, after)).data as Asked & { alone_why?: string }).alone_why;
+  expect(await why("do you cover things abroad", "How do I cancel my policy?")).toBe("sure");
+  expect(await why("my neighbour's tree fell on my car", "How do I cancel my policy?")).toBe("unheld");
+  // A follow-up says none.
+  expect(await why("is there a fee", "How do I cancel my policy?")).toBeUndefined();
+});

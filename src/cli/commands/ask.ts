@@ -11,6 +11,8 @@ interface Asked {
   /** With --after given twice: the first, the message before `after` (0.2.26). */
   before?: string;
   read_as?: "alone" | "followup" | "another" | "pick";
+  /** Why else it was read alone (a server from 0.2.28; server's wechat/answering/reading.ts AloneWhy). */
+  alone_why?: string;
   /** Read alone because its own words name another article's title, keywords or questions (a server from 0.2.18). */
   moved?: boolean;
   answer: string;
@@ -77,7 +79,7 @@ export async function ask(c: CommandContext): Promise<void> {
     // A rule, help, a code or a tag answers before the ranking: what it would have offered is shown, as such.
     const before = /^(rule:|help$|code$|tag$)/.test(r.answer) ? `not used — the ${r.answer.startsWith("rule:") ? "rule" : r.answer} answered first; it would have given: ` : "";
     // How the conversation read it: a follow-up's ranking is of both messages, the earlier one's words weighing less.
-    const readAs = r.after === undefined ? [] : [`after        ${r.before === undefined ? "" : `"${oneLine(r.before, 60)}", then `}"${oneLine(r.after, 100)}": read ${r.read_as === "followup" ? "as a follow-up, with it" : r.read_as === "another" ? "as asking another answer to it" : r.read_as === "pick" ? "as a pick from the list it got" : r.moved ? "alone: its own words name another article's title, keywords or questions, where the conversation moves (docs/answers.md \"Follow-ups\")" : "alone, as a question of its own"}`];
+    const readAs = r.after === undefined ? [] : [`after        ${r.before === undefined ? "" : `"${oneLine(r.before, 60)}", then `}"${oneLine(r.after, 100)}": read ${r.read_as === "followup" ? "as a follow-up, with it" : r.read_as === "another" ? "as asking another answer to it" : r.read_as === "pick" ? "as a pick from the list it got" : r.moved ? "alone: its own words name another article's title, keywords or questions, where the conversation moves (docs/answers.md \"Follow-ups\")" : `alone, as a question of its own${aloneBecause(r.alone_why)}`}`];
     const lines = [...readAs, `answered as  ${r.answer}`, ...(r.rule_warnings ?? []).map((w) => `warning      ${w}`), "", reply, "", `ranking      ${before}${r.choice}${r.choice_why ? ` (${r.choice_why})` : ""}; ${r.postings_read} index entries read, ${r.candidates} articles scored`];
     // A follow-up's terms are of both messages: printed as either wrote them.
     const typed = r.after === undefined ? q : `${r.before === undefined ? "" : `${r.before}\n`}${r.after}\n${q}`;
@@ -119,3 +121,14 @@ export const askCommand = defineCommand({
   ],
   run: ask,
 });
+
+/** Why a message after a question was read alone, as the server said it (wechat/answering/reading.ts AloneWhy); nothing from an older server. */
+function aloneBecause(why: string | undefined): string {
+  const said: Record<string, string> = {
+    sure: ": it does not lean on the question before, and its own words are sure of an article",
+    nothing_read: ": it does not lean on the question before, and no article was read (a list, or nothing, was sent)",
+    unheld: ": it does not lean on the question before, and the article read holds too little of its words",
+    unsure: ": read with the question before, nothing was sure enough",
+  };
+  return why !== undefined && Object.hasOwn(said, why) ? (said[why] as string) : "";
+}

@@ -40,7 +40,7 @@ export type Reading = (
    * Ranked as it is: no question before it within the window, or it stands on its own; `moved`: it
    * leaned, or followed the article read, but its own words name another article's head (below).
    */
-  | { how: "alone"; ranked: RankingResult; moved?: true }
+  | { how: "alone"; ranked: RankingResult; moved?: true; why?: AloneWhy }
   /**
    * Ranked with the question before it (and the one that question followed); `listed`: offered as a
    * list however sure that ranking is (staysOn), or nothing when one article alone holds its words;
@@ -63,6 +63,17 @@ export type Reading = (
   /** The question as a model is given it: the earlier questions, oldest first, then this one, a line each. */
   asked: string;
 };
+
+/**
+ * Why a message after a question was read alone (`replyd ask --after` says it: an operator whose
+ * teach had turned a follow-up into a question of its own was told "read alone" and nothing more —
+ * a bike share's walkthrough): `sure`, it does not lean on the question before and its own words are
+ * sure of an article; `nothing_read`, it does not lean and no article was read (a list, or nothing,
+ * was sent); `unheld`, it does not lean and the article read holds too little of its words; `unsure`,
+ * read together with the question before nothing was sure enough. (`moved`: its own words name
+ * another article's head; courtesy is answered as such, wechat/answering/questions.ts.)
+ */
+export type AloneWhy = "sure" | "nothing_read" | "unheld" | "unsure";
 
 export type Ranker = (q: Question) => Promise<RankingResult>;
 
@@ -170,7 +181,7 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // or help since), or its own ranking sure of one, and it stands alone — no second ranking.
   const reading = articleRead(last);
   const aloneChoice = choose(alone.ranked.articles);
-  if (!leans && (reading === undefined || aloneChoice.kind === "one")) return lone;
+  if (!leans && (reading === undefined || aloneChoice.kind === "one")) return { ...lone, why: aloneChoice.kind === "one" ? "sure" : "nothing_read" };
   // Naming nothing after nothing read (the fallback, or a question no more named than it): of nothing.
   if (nothingNamed && (reading ?? last.read) === undefined) return lone;
   const earlier = earlierOf(last);
@@ -198,9 +209,9 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   const timed = leans && frameOnly(asked) ? together.articles.find((a) => a.id === (leading ?? last.read) && answersFrame(asked, a.passage ?? "")) : undefined;
   if (timed) return { how: "followup", question, asked: spoken(text, earlier), ranked: { ...together, articles: [timed] }, sure: true };
   const taken = choose(together.articles);
-  if (taken.kind === "none" || (taken.kind === "list" && taken.why === "behind")) return lone;
+  if (taken.kind === "none" || (taken.kind === "list" && taken.why === "behind")) return { ...lone, why: "unsure" };
   const stays = leans ? "yes" : staysOn(together, taken.kind, reading as string, alone.ranked, aloneChoice.kind);
-  if (stays === "no") return lone;
+  if (stays === "no") return { ...lone, why: "unheld" };
   // The follower's own words name an article in its head ("and sleep?" after the period
   // tracking question, "科目二呢" after 科目一): the conversation moves there, where the earlier
   // question's words would pull it back.
