@@ -85,6 +85,13 @@ export class Client {
     if (e.code === CODE.account_required && profile && this.config.account === undefined)
       return new CLIError(e.code, `${e.message.slice(0, e.message.length - marker.length).trimEnd()}; or keep one in profile "${profile}": replyd profile add ${profile} --account NAME --force ${marker}`, e.exitCode);
     const from = this.config.secretFrom;
+    const mixed = this.config.mixed;
+    if ((e.code === CODE.bad_signature || e.code === CODE.unknown_appkey) && mixed)
+      return new CLIError(
+        e.code,
+        `${e.message.slice(0, e.message.length - marker.length).trimEnd()} — the server's address came from profile "${mixed.profile}", the key from ${mixed.keyFrom}${mixed.keyFrom === "REPLYD_APPKEY" ? " (unset REPLYD_APPKEY and REPLYD_SECRET to use the profile's key)" : ""} ${marker}`,
+        e.exitCode,
+      );
     if ((e.code !== CODE.bad_signature && e.code !== CODE.unknown_appkey) || from === undefined) return e;
     const unknown = e.code === CODE.unknown_appkey;
     const again = `replyd profile add ${from} --url ${this.config.url} --appkey ${unknown ? "KEY" : this.config.appkey}${this.config.account !== undefined ? ` --account ${this.config.account}` : ""} --force`;

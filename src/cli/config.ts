@@ -17,6 +17,12 @@ export interface ClientConfig {
   secretFrom?: string;
   /** The account every request names (`account=`, signed): --account, REPLYD_ACCOUNT or the profile's. */
   account?: string;
+  /**
+   * The server's address from a profile, the key from a flag or the environment (`keyFrom`): a refused
+   * key then says so — a bike share's operator, the old server's REPLYD_APPKEY still exported, had been
+   * told only to check --appkey.
+   */
+  mixed?: { profile: string; keyFrom: string };
 }
 
 /**
@@ -36,6 +42,7 @@ export function resolveConfig(
   let secret = flags.secret ?? env.REPLYD_SECRET;
   let profile: string | null = null;
   let secretFrom: string | undefined;
+  let mixed: ClientConfig["mixed"];
   if (!url || !appkey || !secret || flags.profile !== undefined || env.REPLYD_PROFILE !== undefined) {
     const chosen = chosenProfile(io, flags.profile);
     if (chosen) {
@@ -50,6 +57,7 @@ export function resolveConfig(
         );
       // The profile's key, both halves: a refused signature is then the profile's to mend.
       if (secret === undefined && appkey === undefined) secretFrom = chosen.name;
+      if (url === undefined && appkey !== undefined) mixed = { profile: chosen.name, keyFrom: flags.appkey !== undefined ? "--appkey" : "REPLYD_APPKEY" };
       url ??= chosen.profile.url;
       appkey ??= chosen.profile.appkey;
       secret ??= chosen.profile.secret;
@@ -71,7 +79,7 @@ export function resolveConfig(
   if (missing.length) throw new CLIError("missing_config", `set ${missing.join(", ")}, or add a profile (replyd profile add NAME --url URL --appkey KEY); replyd serve prints the key on first start`, 2);
   if (account !== undefined && !ACCOUNT_NAME.test(account))
     throw new CLIError("usage", `--account (REPLYD_ACCOUNT) must be an account's name: 1 to 32 lower-case letters, digits, - and _, starting with a letter or digit`, 2);
-  return { url: checkUrl(url as string), appkey: appkey as string, secret: secret as string, profile, ...(secretFrom !== undefined ? { secretFrom } : {}), ...(account !== undefined ? { account } : {}) };
+  return { url: checkUrl(url as string), appkey: appkey as string, secret: secret as string, profile, ...(secretFrom !== undefined ? { secretFrom } : {}), ...(account !== undefined ? { account } : {}), ...(mixed ? { mixed } : {}) };
 }
 
 /** A server's root address as the client takes it: http(s), without /api (the client adds /api/cli), no trailing slash. */

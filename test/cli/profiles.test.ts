@@ -132,6 +132,10 @@ test("a signature refused with a profile's secret names the profile and how to k
   f.profiles.p.secret = "rotated-away-0123456789";
   expect(await run(["health"], mixed)).toBe(1);
   expect(mixed.stderr.join("\n")).not.toContain("kept in profile");
+  // …but where each came from is (a bike share's operator, another server's REPLYD_APPKEY still exported).
+  const stale = as(home, { REPLYD_APPKEY: "rk_other0000", REPLYD_SECRET: "s" });
+  expect(await run(["health"], stale)).toBe(1);
+  expect(stale.stderr.join("\n")).toContain('— the server\'s address came from profile "p", the key from REPLYD_APPKEY (unset REPLYD_APPKEY and REPLYD_SECRET to use the profile\'s key) [unknown_appkey');
 });
 
 test("profile add keeps a key the server knows that may not read health (a token key), saying so", async () => {
@@ -204,7 +208,8 @@ test("flag > environment > profile, field by field; --profile or REPLYD_PROFILE 
   expect(resolveConfig({ profile: "b" }, io)).toEqual({ url: "http://b.example", appkey: "kb", secret: "secret-b", profile: "b", secretFrom: "b" });
   expect(resolveConfig({}, { ...io, env: { REPLYD_PROFILE: "b" } })).toMatchObject({ url: "http://b.example", profile: "b" });
   // The environment beats the profile, a flag beats both, each field on its own — for the profile's own server.
-  expect(resolveConfig({ appkey: "flagkey" }, { ...io, env: { REPLYD_SECRET: "envsecret" } })).toEqual({ url: "http://a.example", appkey: "flagkey", secret: "envsecret", profile: "a" });
+  // The address from the profile, the key given apart: said (mixed) when the server refuses the key.
+  expect(resolveConfig({ appkey: "flagkey" }, { ...io, env: { REPLYD_SECRET: "envsecret" } })).toEqual({ url: "http://a.example", appkey: "flagkey", secret: "envsecret", profile: "a", mixed: { profile: "a", keyFrom: "--appkey" } });
   expect(resolveConfig({ url: "http://a.example/" }, { ...io, env: { REPLYD_APPKEY: "envkey" } })).toEqual({ url: "http://a.example", appkey: "envkey", secret: "secret-a", profile: "a" });
   // Never the profile's key for another server: a signed request sent there could be replayed to the profile's.
   expect(() => resolveConfig({ url: "http://flag.example" }, io)).toThrow('the profile "a" keeps a key for http://a.example, not for http://flag.example');
