@@ -692,6 +692,12 @@ test("a list of three long entries fits one text reply, each keeping its title a
   // …and logged as the card it is: "answer:", not a list's "answers:" (a walkthrough's report read "换一个" then as a list).
   expect(loggedAnswer({ kind: "list", articles: [entry(4)] })).toBe(`answer:${entry(4).id}`);
   expect(loggedAnswer({ kind: "list", articles: [entry(4), entry(5)] })).toBe(`answers:${entry(4).id},${entry(5).id}`);
+  // An entry's excerpt is one line: a passage's own numbered steps at a line's start had read as more
+  // entries of the list (a pet hospital's walkthrough: "1. 疫苗本…" under the list's "1. 第一次来院要带什么").
+  const steps = { ...entry(6), title: "第一次来院要带什么", excerpt: "第一次来请准备：\n\n1. 疫苗本或免疫证明；\n2. 以前的病历、化验单。" };
+  const listed = listText([steps, entry(7)]);
+  expect(listed).toStartWith("1. 第一次来院要带什么\n第一次来请准备： 1. 疫苗本或免疫证明； 2. 以前的病历、化验单。\nhttps://example.com/articles/6\n\n2. ");
+  expect(listed.split("\n").filter((line) => /^\d+\. /.test(line))).toHaveLength(2);
 });
 
 describe("a title the question writes out whole", () => {

@@ -75,6 +75,9 @@ export function afterTitle(passage: string, a: { title: string; description: str
   return rest || (a.description.trim() && a.description.trim() !== title ? a.description : passage);
 }
 
+/** A list entry's excerpt on one line: its line breaks (and the spaces around them) as one space. */
+const oneLine = (text: string): string => text.replace(/[ \t]*\n[\s]*/g, " ").trim();
+
 /**
  * Labelled entries: "1. title" numbered without `labels`, "3  title" by codes (as help and a tag's
  * list show them: "3." read as the third of a list missing the first two); when they do not fit,
@@ -82,7 +85,9 @@ export function afterTitle(passage: string, a: { title: string; description: str
  */
 export function listText(articles: readonly RankedArticle[], labels?: readonly string[]): string {
   const numbered = !labels || numberedLabels(labels);
-  const excerpts = articles.map((a) => (a.excerpt === null ? a.description : afterTitle(a.excerpt, a)));
+  // Each excerpt one line: a passage's own numbered steps ("1. 疫苗本…", "2. 以前的病历…") at a line's
+  // start had read as more entries of the list (a pet hospital's walkthrough).
+  const excerpts = articles.map((a) => oneLine(a.excerpt === null ? a.description : afterTitle(a.excerpt, a)));
   const entry = (a: RankedArticle, i: number, excerptBytes: number) => {
     const lines = [numbered ? `${i + 1}. ${a.title}` : `${labels[i]}  ${a.title}`];
     const excerpt = excerpts[i];
