@@ -170,15 +170,16 @@ describe("an article's description", () => {
     body: "宠爱宠物医院在成都共有四家门店，均可看诊、打疫苗、做绝育手术。\n\n总院（武侯店）：武侯区武侯祠大街88号，电话 028-8555-1001。地铁3号线高升桥站C口出步行约8分钟。\n\n高新分院：高新区天府三街199号，电话 028-8555-1002。地铁1号线天府三街站B口出步行约5分钟。\n\n成华分院：成华区建设路12号（建设巷路口），电话 028-8555-1004。地铁8号线建设路站出步行约3分钟。",
   };
   const hours = { id: "hours", title: "营业时间", keywords: "", description: "", body: "门诊时间：四家门店每天 9:00-21:00 接诊。" };
-  const shownFor = (question: string) => rank(question, new MemorySource([stores, hours])).articles.find((a) => a.id === "stores")?.passage ?? null;
-  test("is a passage of its own, shown only when no passage of the body holds a word of the question", () => {
+  const shownFor = (question: string, source = new MemorySource([stores, hours])) => rank(question, source).articles.find((a) => a.id === "stores")?.passage ?? null;
+  test("takes no part in choosing the passage shown: the body's words choose", () => {
     expect(shownFor("成华店地址")).toStartWith("成华分院：成华区建设路12号");
     expect(shownFor("高新分院电话多少")).toStartWith("高新分院：高新区天府三街199号");
-    // 乘车 only the description says: it is what answers.
-    expect(shownFor("怎么乘车")).toBe(stores.description);
   });
-  test("an article without one is cut as before: its body's passages alone", () => {
-    const bare = { ...stores, description: "" };
-    expect(rank("成华店地址", new MemorySource([bare, hours])).articles.find((a) => a.id === "stores")?.passage).toStartWith("成华分院");
+  test("the opening it runs into is shown as before when only it, or only the title, holds the question's words", () => {
+    // 乘车 only the description says; 门店地址 only the title: the opening, the description with it (a review: the description alone had been shown, no address in it).
+    for (const q of ["怎么乘车", "门店地址"]) expect(shownFor(q)).toStartWith(`${stores.description}\n宠爱宠物医院在成都共有四家门店`);
+  });
+  test("an article without one is shown as before", () => {
+    expect(shownFor("成华店地址", new MemorySource([{ ...stores, description: "" }, hours]))).toStartWith("成华分院");
   });
 });

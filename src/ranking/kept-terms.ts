@@ -79,7 +79,7 @@ export interface Counted {
 }
 
 /**
- * The counts of the `wanted` terms in `head` and in each of `spans` of `text` — score.ts articleSpans,
+ * The counts of the `wanted` terms in `head` and in each of `spans` of `text` — passagesOf(text),
  * all of them — and how many terms each holds, as articleTermsOf counts them; null the first time
  * an article is met (the caller counts it as it is read: analysed() in score.ts).
  */
@@ -88,8 +88,7 @@ export function keptCounts(head: string, text: string, spans: readonly Span[], w
   const table = synonymsInForce();
   let tableNumber = 0;
   if (table) tableNumbers.set(table, (tableNumber = tableNumbers.get(table) ?? ++tablesMet));
-  // Where the first passage ends too: one text is cut two ways, its description apart or not (score.ts articleSpans).
-  const key = Bun.hash(`${tableNumber}\u0000${head.length}\u0000${spans[0]?.end ?? 0}\u0000${head}${text}`, SEED);
+  const key = Bun.hash(`${tableNumber}\u0000${head.length}\u0000${head}${text}`, SEED);
   let k = kept.get(key);
   if (k && (k.headChars !== head.length || k.textChars !== text.length || k.passages.length !== spans.length)) {
     // Another article of the same hash: not this one's terms.

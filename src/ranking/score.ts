@@ -71,15 +71,20 @@ export const headText = (a: { title: string; keywords: string; questions?: strin
 export const passageText = (a: { description: string; body: string }) => (a.description && a.body ? `${a.description}\n${a.body}` : a.description || a.body);
 
 /**
- * The passages of `text` (passageText of `a`): the description, when there is one beside a body, a
- * passage of its own, then the body's. Run into the body's opening, an operator's summary naming
- * every branch ("总院、高新、锦江、成华四家门店的地址…") had made that opening the passage shown for
- * any branch asked of — 成华店地址 showed 总院's and 高新's addresses (a pet hospital's walkthrough).
+ * `passages` with the description's words taken out of the first (the one it opens, when the article
+ * has a body beside it): what the shown passage is chosen on (scoreArticle). Its span stays, so the
+ * passage shown when only the description holds the question's words is the opening as before.
  */
-export function articleSpans(a: { description: string; body: string }, text: string): Span[] {
-  if (!(a.description && a.body)) return passagesOf(text);
-  const from = a.description.length + 1;
-  return [{ start: 0, end: a.description.length }, ...passagesOf(a.body).map((p) => ({ start: p.start + from, end: p.end + from }))];
+function bodyAlone(a: { description: string; body: string }, text: string, passages: readonly Cut[]): readonly Cut[] {
+  const first = passages[0];
+  if (!(a.description && a.body) || !first || first.start !== 0 || first.end <= a.description.length) return passages;
+  const said = articleTermsOf(text.slice(0, a.description.length));
+  const counts = new Map(first.counts);
+  for (const t of said) {
+    const n = counts.get(t);
+    if (n !== undefined) n > 1 ? counts.set(t, n - 1) : counts.delete(t);
+  }
+  return [{ ...first, counts, len: Math.max(1, first.len - said.length) }, ...passages.slice(1)];
 }
 
 /**
@@ -175,7 +180,7 @@ export interface Analysis {
 
 export function analyse(a: Omit<RankedSource, "id">): Analysis {
   const text = passageText(a);
-  return analysed(a, text, articleSpans(a, text));
+  return analysed(a, text, passagesOf(text));
 }
 
 /** The head and the passages `spans` of `text` (the article's passageText) analysed; with `wanted`, only those terms counted (the lengths count all). */
@@ -224,10 +229,15 @@ export function scoreArticle(asked: Asked, a: RankedSource, stats: CorpusStats):
   const q = asked.terms;
   // The head whole; of a long body, only the passages scoredSpans() chooses (the work is bounded whatever its size).
   const text = passageText(a);
-  const spans = articleSpans(a, text);
+  const spans = passagesOf(text);
   const x = spans.length <= SCORED_PASSAGES ? keptAnalysis(a, text, spans, wantedBy(asked)) : analysed(a, text, scoredSpans(text, spans, q), wantedBy(asked));
   const fields = fieldsOf(x, q);
   const passages: Cut[] = x.passages.map((p) => ({ ...p, score: passageScore(q, p.counts, p.len, stats.passageLen) }));
+  // Which passage is shown is chosen on the body's words: the description, run into the first
+  // passage, is the operator's summary of all the article holds (a pet hospital's named every branch,
+  // "总院、高新、锦江、成华四家门店的地址…", and 成华店地址 had been shown the opening, 总院's and 高新's
+  // addresses). The first passage shown is still the whole of it.
+  const shownFrom = bodyAlone(a, text, passages);
   // A title and a keyword written out both count: the one titled so names what is asked no less than one keyworded so.
   const named = asked.title === null ? 1 : 1 + (RANKING.titleBoost > 0 && namesTitle(asked.title, a.title) ? RANKING.titleBoost : 0) + (RANKING.keywordBoost > 0 && namesKeyword(asked.title, a.keywords) ? RANKING.keywordBoost : 0);
   const has = (term: string) => x.head.has(term) || x.passages.some((p) => p.counts.has(term));
@@ -260,7 +270,7 @@ export function scoreArticle(asked: Asked, a: RankedSource, stats: CorpusStats):
     headCoverage: total > 0 ? heldInHead / total : 0,
     ownCoverage: ownTotal > 0 ? ownHeld / ownTotal : 0,
     head: articleScore(q, { ...fields, ...NO_BODY }, stats) * named,
-    shown: shownPassage(q, passages, stats, asked.asksPrice ? { holds: (p) => PRICE.test(text.slice(p.start, p.end)), titled: titledPrice(a.title) } : null, asked.title === null ? null : (p) => namesHeading(asked.title as string, text.slice(p.start, p.end)), x.passages[0]?.start === spans[0]?.start ? titleTerms(a.title) : null, Boolean(a.description && a.body) && x.passages[0]?.start === 0),
+    shown: shownPassage(q, shownFrom, stats, asked.asksPrice ? { holds: (p) => PRICE.test(text.slice(p.start, p.end)), titled: titledPrice(a.title) } : null, asked.title === null ? null : (p) => namesHeading(asked.title as string, text.slice(p.start, p.end)), x.passages[0]?.start === spans[0]?.start ? titleTerms(a.title) : null),
     passages: passages.map(({ start, end, score }) => ({ start, end, score })),
   };
 }

@@ -32,10 +32,9 @@ function leadAsked(q: readonly QueryTerm[], passages: readonly Cut[], title: Rea
  * Northern Ireland passage, its price, to the follower asking about Jersey (a walkthrough's shop).
  * Of passages scoring close to the best (RANKING.shownEarlier), the first: the answer before the notes.
  * Asked only what the article's title names (`title`: its terms; null when the passages scored do
- * not open with the article's first), the opening. `described`: the first passage is the
- * description, shown only when no body passage holds a word of the question.
+ * not open with the article's first), the opening.
  */
-export function shownPassage(q: readonly QueryTerm[], passages: readonly Cut[], stats: CorpusStats, priced: Priced | null, headed: ((p: Cut) => boolean) | null = null, title: ReadonlySet<string> | null = null, described = false): PassageScore | null {
+export function shownPassage(q: readonly QueryTerm[], passages: readonly Cut[], stats: CorpusStats, priced: Priced | null, headed: ((p: Cut) => boolean) | null = null, title: ReadonlySet<string> | null = null): PassageScore | null {
   if (passages.length <= 1) return passages[0] ? { start: passages[0].start, end: passages[0].end, score: passages[0].score } : null;
   const n = passages.length;
   const local = q.map((t) => {
@@ -43,9 +42,6 @@ export function shownPassage(q: readonly QueryTerm[], passages: readonly Cut[], 
     return { ...t, idf: t.idf * Math.pow(idf(d, n), RANKING.localIdf) * (t.earlier ? RANKING.shownContext : 1) };
   });
   const scores = passages.map((p) => passageScore(local, p.counts, p.len, stats.passageLen));
-  // `described`: the first passage is the article's description, the operator's summary of all it
-  // holds — shown only when no passage of the body holds a word of the question (score.ts articleSpans).
-  if (described && scores.slice(1).some((x) => x > 0)) scores[0] = 0;
   const close = Math.max(...scores) * RANKING.shownEarlier;
   // Of those close to the best, one under a heading the question writes out ("怎么备案" of
   // 异地就医怎么备案) is where the article answers it, before a preamble saying the article's subject

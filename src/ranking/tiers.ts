@@ -12,7 +12,7 @@ import { fieldsOf, isWord, type Analysis } from "./score.ts";
  * version rebuilds it at start (store/model/article-index.ts). Bump it with any change to the words
  * (words.ts, filler-words.ts), the passages, what is counted or the tiers.
  */
-export const INDEX_VERSION = 26;
+export const INDEX_VERSION = 25;
 
 /**
  * Weight tiers, heaviest first: a term's weight in an article (bm25.ts termWeight, at most k1 + 1)
