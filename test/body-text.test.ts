@@ -178,6 +178,9 @@ test("Markdown's marks are dropped: a heading's #s, ** around words, a link or i
   expect(bodyText("日本語**太字**です")).toBe("日本語太字です");
   // Beside a Latin letter or a digit still no pair.
   for (const text of ["a**b**c", "价格**元", "5**2**3", "é**x**é"]) expect(bodyText(text)).toBe(text);
+  // Masked names: marks beside punctuation open nothing (a review: "王**、李**、张**" had lost its masks).
+  for (const text of ["王**、李**、张**", "获奖名单：陈**，刘**。"]) expect(bodyText(text)).toBe(text);
+  expect(bodyText("**“引号”**与**注意**：")).toBe("“引号”与注意：");
   // Within HTML's text too: the kept text holds no Markdown to reduce again.
   expect(bodyText("<p>Use **Forgot password**</p>")).toBe("Use Forgot password");
   for (const text of ["5 * 3 * 2", "call __init__ first", "run `ls -l`", "富豪B9TL11米（95**）、亚历山大（70**）", "C# and F#", "#1 best seller", "ticket #2", "a ** b", "** x", "[not a link](ftp://x)", "see [1] (below)"]) expect(bodyText(text)).toBe(text);

@@ -188,5 +188,6 @@ function tagProblem(v: string): string | null {
   if (TAG_PATTERN.test(v)) return null;
   if (TAG_PATTERN.test(v.toLowerCase())) return `must match [a-z0-9]{1,16}: "${v.toLowerCase()}", in lower case`;
   const name = v.slice(0, 32);
-  return `must match [a-z0-9]{1,16}: a short Latin key of your choosing, a different one for each tag (such as t1, t2 or pay); its name "${name}" goes in the tag's description ("tags": {"t1": "${name}"}), which a follower sends to have the tag listed`;
+  // As JSON writes it: a name holding " or \ is the example's too (a review).
+  return `must match [a-z0-9]{1,16}: a short Latin key of your choosing, a different one for each tag (such as t1, t2 or pay); its name ${JSON.stringify(name)} goes in the tag's description ("tags": {"t1": ${JSON.stringify(name)}}), which a follower sends to have the tag listed`;
 }

@@ -17,7 +17,9 @@ const allowedCodePoint = (n: number) => n === 9 || n === 10 || (n >= 0x20 && n <
 const REFERENCE = /&(#[xX][0-9A-Fa-f]{1,6}|#[0-9]{1,7}|[A-Za-z][A-Za-z0-9]{1,31});/g;
 
 const ENTITIES: Readonly<Record<string, string>> = characterEntities;
-const named = (name: string): string | undefined => (Object.hasOwn(NAMED, name) ? NAMED[name] : Object.hasOwn(ENTITIES, name) ? ENTITIES[name] : undefined);
+// Every other name for a space of some width as a space, for nothing visible as nothing (&NonBreakingSpace;, &ZeroWidthSpace;: a review).
+const plain = (value: string) => value.replace(/[\u00a0\u2000-\u200a\u202f\u205f]/g, " ").replace(/[\u200b-\u200d\u2060\ufeff]/g, "");
+const named = (name: string): string | undefined => (Object.hasOwn(NAMED, name) ? NAMED[name] : Object.hasOwn(ENTITIES, name) ? plain(ENTITIES[name] as string) : undefined);
 
 /** `text` with its character references decoded; a reference to a control character or a surrogate is U+FFFD. */
 export function decodeEntities(text: string): string {

@@ -16,7 +16,12 @@
  */
 // Beside a letter or digit the marks are no pair (a** b**), but Chinese and Japanese write no spaces
 // between words: "专注**猫和狗**的诊疗" is bold (a pet hospital's walkthrough had shown followers the marks).
-const BOLD = /(?<![*\p{N}])(?<!(?![\p{sc=Han}\p{sc=Hira}\p{sc=Kana}])\p{L})\*\*(?=[^\s*<>])([^*\n<>]{1,400}?)(?<=[^\s*<>])\*\*(?![*\p{N}])(?!(?![\p{sc=Han}\p{sc=Hira}\p{sc=Kana}])\p{L})/gu;
+// The words between open and close on no punctuation but a bracket or quote: "王**、李**、张**" masks
+// names, the marks beside the 、 open nothing (a review: it had read "王、李、张**").
+const OPENS = "(?=[^\\s*<>\\p{P}]|[\\[(（“\"「『‘'])";
+const CLOSES = "(?<=[^\\s*<>\\p{P}]|[\\])）”\"」』’'.!?。！？])";
+const GLUED = "(?![\\p{sc=Han}\\p{sc=Hira}\\p{sc=Kana}])\\p{L}";
+const BOLD = new RegExp(`(?<![*\\p{N}])(?<!${GLUED})\\*\\*${OPENS}([^*\\n<>]{1,400}?)${CLOSES}\\*\\*(?![*\\p{N}])(?!${GLUED})`, "gu");
 const LINK = /!?\[([^[\]\n*<>]{1,400})\]\((?:https?:\/\/|mailto:|\/)[^()\s<>]{0,2000}\)/gu;
 const HEADING = /^(?:#{1,6}[ \t]+)+(?=\S)/gmu;
 const MAX_PASSES = 4;

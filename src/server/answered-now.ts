@@ -1,15 +1,18 @@
 /**
  * What a follower's text nothing answered when it came gets now, asked again alone: a rule made since
- * (exact, prefix, contains), else what the ranking offers — taught since (replyd teach: the taught
+ * (exact, prefix, contains, regex), else what the ranking offers — taught since (replyd teach: the taught
  * article alone, as followers get it), or its articles changed. Shown beside it by the report's questions
- * nothing answered and by `replyd inbox`, so that what is mended reads as mended. No regex rule (one
- * timing out here would count against it for followers), no conversation.
+ * nothing answered and by `replyd inbox`, so that what is mended reads as mended. A regex rule runs on
+ * the account's probe thread (regex.ts probe: a missed deadline is no strike against it, and that text
+ * and the rest are then left out — a bike share's walkthrough: an entry a regex rule answered, and still
+ * would, had read "→ now answers:refunds,…", the ranking's, which no follower gets). No conversation.
  * One after another, within ANSWERED_NOW_MS in all; one that fails, is busy or late is left out.
  */
 import { choose, ordersByHead, type Choice } from "../ranking/choice.ts";
 import type { RankedArticle } from "../ranking/types.ts";
 import { saidBetweenQuestions } from "../ranking/cues.ts";
 import { loggedAnswer } from "../wechat/answering/ranked-reply.ts";
+import { readText } from "../wechat/answering/typed.ts";
 import { taughtOf } from "../wechat/answering/taught.ts";
 import type { AppContext } from "./context.ts";
 import { unprefixed } from "../store/log-kinds.ts";
@@ -28,14 +31,16 @@ export async function answeredNow(ctx: Pick<AppContext, "clock" | "read" | "rege
   const regexRules = rules.filter((r) => r.match === "regex");
   const regexPatterns = regexRules.map((r) => r.pattern);
   let regexKnown = true;
-  for (const text of new Set(texts)) {
+  for (const logged of new Set(texts)) {
     if (ctx.clock.monotonic() > until) break;
+    // As the responder reads a follower's text (a review: a trailing space had kept a regex rule from matching here alone).
+    const text = readText(logged);
     if (saidBetweenQuestions(text)) continue;
     // A rule made since answers it: said as followers get it, before the ranking ("are there any jobs
     // going" stayed "closest: digital-tickets" after a jobs rule answered it: a football club's walkthrough).
     let hits = new Set<number>();
     if (regexRules.length) {
-      const probed = regexKnown ? await ctx.regex.probe(regexPatterns, text) : null;
+      const probed = regexKnown ? await ctx.regex.probe(regexPatterns, text, ctx.read.content.rulesVersion) : null;
       if (probed === null) {
         regexKnown = false;
         continue;
@@ -45,11 +50,11 @@ export async function answeredNow(ctx: Pick<AppContext, "clock" | "read" | "rege
     const regexHit = (rule: Rule) => hits.has(regexRules.indexOf(rule));
     const rule = ruleAnswering(ctx, rules, patterns, text, regexHit);
     if (rule) {
-      out.set(text, `rule:${rule.id}`);
+      out.set(logged, `rule:${rule.id}`);
       continue;
     }
     const c = await offeredNow(ctx, text);
-    if (c && c.kind !== "none") out.set(text, loggedAnswer(c));
+    if (c && c.kind !== "none") out.set(logged, loggedAnswer(c));
   }
   return out;
 }

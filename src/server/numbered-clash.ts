@@ -11,9 +11,11 @@ import { ANSWERS } from "../ranking/choice.ts";
 import { tellsToSend } from "../ranking/told-codes.ts";
 import type { AppContext } from "./context.ts";
 import { TOLD_TEXTS } from "./write-warnings.ts";
+import { LABEL_CODE_CHARS } from "../wechat/answering/ranked-reply.ts";
 
 export function numberedCodeClash(ctx: Pick<AppContext, "read">): string[] {
-  const codeless = ctx.read.articles.codelessLive();
+  // No code, or one too long to label an entry (a review: long codes had silenced the warning, the list still numbered).
+  const codeless = ctx.read.articles.unlabelledLive(LABEL_CODE_CHARS);
   if (!codeless) return [];
   const texts = ctx.read.content.texts();
   const out: string[] = [];
@@ -23,7 +25,7 @@ export function numberedCodeClash(ctx: Pick<AppContext, "read">): string[] {
       const article = tellsToSend(texts[key] ?? "", code) ? ctx.read.articles.getLiveByCode(code) : null;
       if (article)
         out.push(
-          `the ${key} text tells followers to send "${code}" (${article.id}), and ${codeless} article${codeless === 1 ? " has" : "s have"} no code, so a list of answers holding one is numbered 1–${ANSWERS.listed}: "${code}" sent right after such a list picks its entry ${code}, not ${article.id} — give every article a code (a list is then labelled by its codes), or tell followers codes past ${ANSWERS.listed}`,
+          `the ${key} text tells followers to send "${code}" (${article.id}), and ${codeless} article${codeless === 1 ? " has" : "s have"} no code of at most ${LABEL_CODE_CHARS} characters, so a list of answers holding one is numbered 1–${ANSWERS.listed}: "${code}" sent right after such a list picks its entry ${code}, not ${article.id} — give every article a code of at most ${LABEL_CODE_CHARS} characters (a list is then labelled by its codes), or tell followers codes past ${ANSWERS.listed}`,
         );
     }
   return out;

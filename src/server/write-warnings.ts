@@ -36,7 +36,7 @@ export function tagWarnings(ctx: AppContext, only?: readonly (string | null | un
   }
   if (!asked)
     for (const tag of Object.keys(ctx.read.content.tags()))
-      if (!counts.get(tag.toLowerCase())) out.push(`tag "${tag}" has a description but no live article carries it (renamed?): an import of a document whose "tags" give it null drops it ({"format": "replyd/1", "matter": "articles", "articles": [], "tags": {"${tag}": null}})`);
+      if (!counts.get(tag.toLowerCase())) out.push(`tag "${tag}" has a description but no live article carries it (renamed?): a merge import (not --init) whose "tags" give it null drops it ("tags": {"${tag}": null} in your file's tags)`);
   return out.sort();
 }
 

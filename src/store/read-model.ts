@@ -46,8 +46,8 @@ export interface ArticleReads {
   /** The titles of the `n` live articles added last (the account's language when nothing else says it). */
   newestTitles(n: number): string[];
   counts(): { live: number; deleted: number };
-  /** Live articles without a code (a list holding one is numbered rather than labelled by codes). */
-  codelessLive(): number;
+  /** Live articles whose code cannot label a list's entry: none, or longer than `chars` (a list holding one is numbered). */
+  unlabelledLive(chars: number): number;
   /** The articles' search indexes (model/article-index.ts). */
   readonly index: ArticleIndexReads;
 }

@@ -163,8 +163,8 @@ test("a number the help text tells followers to send, which a numbered list woul
   // codes, so lists were numbered, and "3" right after one picked its third entry.
   await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: JSON.stringify({ format: "replyd/1", matter: "texts", texts: { help: "Or send a number: 1 Getting started, 3 Prices, 8 Parking" } }) }]);
   const imported = await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: doc([article(1, { code: "1" }), article(3, { code: "3" }), article(8, { code: "8" }), article(9, { code: null }), article(10, { code: null })], { tags: { news: "News" } }) }]);
-  const clash = (code: string, id: string) =>
-    `the help text tells followers to send "${code}" (${id}), and 2 articles have no code, so a list of answers holding one is numbered 1–3: "${code}" sent right after such a list picks its entry ${code}, not ${id} — give every article a code (a list is then labelled by its codes), or tell followers codes past 3`;
+  const clash = (code: string, id: string, n = 2) =>
+    `the help text tells followers to send "${code}" (${id}), and ${n} article${n === 1 ? " has" : "s have"} no code of at most 8 characters, so a list of answers holding one is numbered 1–3: "${code}" sent right after such a list picks its entry ${code}, not ${id} — give every article a code of at most 8 characters (a list is then labelled by its codes), or tell followers codes past 3`;
   // 8 is past a list's places: no clash.
   expect(imported.data.warnings).toEqual([clash("1", "a1"), clash("3", "a3")]);
   const health = async () => (await call("GET", "/api/cli")).data.text_warnings as string[];
@@ -172,4 +172,7 @@ test("a number the help text tells followers to send, which a numbered list woul
   // Every article given a code: lists are labelled by codes, nothing to say.
   await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: doc([article(9, { code: "c9" }), article(10, { code: "c10" })]) }]);
   expect(await health()).toEqual([]);
+  // A code too long to label an entry numbers the list as well (a review: long codes had silenced the warning).
+  await call("POST", "/api/cli", [["mode", "merge"]], [{ name: "json", content: doc([article(10, { code: "longcode10" })]) }]);
+  expect(await health()).toEqual([clash("1", "a1", 1), clash("3", "a3", 1)]);
 });

@@ -62,7 +62,7 @@ test("a tag renamed in the file: the old tag's description, which no article car
   expect(first.data.warnings).toEqual([]);
   const renamed = tips.map((a) => ({ ...a, tag: "talks" }));
   const again = await call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: doc(renamed, { tags: { talks: "Readings and signings" } }) }] });
-  const stale = 'tag "event" has a description but no live article carries it (renamed?): an import of a document whose "tags" give it null drops it ({"format": "replyd/1", "matter": "articles", "articles": [], "tags": {"event": null}})';
+  const stale = 'tag "event" has a description but no live article carries it (renamed?): a merge import (not --init) whose "tags" give it null drops it ("tags": {"event": null} in your file\'s tags)';
   expect(again.data.warnings).toEqual([stale]);
   expect((await call("GET", "/api/cli")).data.tag_warnings).toEqual([stale]);
   const init = await call("POST", "/api/cli", [["mode", "init"]], { files: [{ name: "json", content: doc(renamed, { tags: { talks: "Readings and signings" } }) }] });
@@ -75,7 +75,7 @@ test("a merge whose tags give a tag null removes its description: named in the a
   const tips = [article(1, { tag: "talks", title: "Readings" })];
   await call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: doc(tips, { tags: { event: "Readings and signings", talks: "Talks" } }) }] });
   expect((await call("GET", "/api/cli")).data.tag_warnings).toHaveLength(1);
-  // The very document the warning gives: no articles, a null.
+  // A document of no articles and a null (a merge: with --init it would remove every article).
   const dropped = await call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: JSON.stringify({ format: "replyd/1", matter: "articles", articles: [], tags: { event: null, never: null } }) }] });
   expect(dropped.status).toBe(200);
   expect(dropped.data).toMatchObject({ tags: 0, tags_removed: ["event"], warnings: [] });

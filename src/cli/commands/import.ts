@@ -125,14 +125,11 @@ function csvAsDocument(c: CommandContext, file: string) {
  * (0.2.28): "parking: body; hours: title, body and 3 more" — a body edited on the server, written over
  * by the file's, had read "1 updated (parking)" (a pet hospital's walkthrough).
  */
-const updatedList = (ids: readonly string[], count: number, fields: Record<string, string[]> | undefined): string => {
-  if (!fields) return namedList(ids, count);
-  const named = ids.map((id) => (fields[id]?.length ? `${id}: ${fields[id].join(", ")}` : id)).join("; ");
-  return named + (count > ids.length ? ` and ${count - ids.length} more` : "");
-};
+const updatedList = (ids: readonly string[], count: number, fields: Record<string, string[]> | undefined): string =>
+  fields ? namedList(ids.map((id) => (fields[id]?.length ? `${id}: ${fields[id].join(", ")}` : id)), count, "; ") : namedList(ids, count);
 
 /** The ids the server named of `count` articles: "a, b and 3 more". */
-const namedList = (ids: readonly string[] | undefined, count: number): string => (ids ?? []).join(", ") + (count > (ids ?? []).length ? ` and ${count - (ids ?? []).length} more` : "");
+const namedList = (ids: readonly string[] | undefined, count: number, between = ", "): string => (ids ?? []).join(between) + (count > (ids ?? []).length ? ` and ${count - (ids ?? []).length} more` : "");
 
 /**
  * Keywords or questions taught on the server (keywords+=, teach) that the file's records do not
@@ -158,7 +155,8 @@ function pastFiftyLine(r: ImportResult): string[] {
 function importReport(file: string, mode: string, doc: BulkDocument, r: ImportResult, account: string | undefined, replaced: boolean): string {
   const articles = doc.articles || mode === "init";
   const others = [
-    ...(doc.tags ? [`${r.tags} tag descriptions`] : []),
+    // A document whose tags only remove ("tags": {"x": null}) gives none: said as removed alone, not "0 tag descriptions".
+    ...(doc.tags && !(r.tags === 0 && doc.tagsRemoved?.length && mode === "merge") ? [`${r.tags} tag descriptions`] : []),
     // "tags": {"help": null} in a merge: the descriptions removed, and those it named that had none.
     ...(doc.tagsRemoved?.length && mode === "merge" && r.tags_removed
       ? [`${r.tags_removed.length} tag description${r.tags_removed.length === 1 ? "" : "s"} removed${r.tags_removed.length ? ` (${r.tags_removed.join(", ")})` : ""}${doc.tagsRemoved.length > r.tags_removed.length ? `; ${doc.tagsRemoved.filter((t) => !r.tags_removed.includes(t)).join(", ")} had none` : ""}`]

@@ -22,7 +22,8 @@ const CODE_ORDER = "code IS NULL, NOT (code GLOB '[0-9]*' AND code NOT GLOB '*[^
 /** The listing queries; the repository that writes the rows (articles.ts) is one, and says when they change. */
 export class ArticleListing {
   /** counts() until the next write. */
-  private counted: { live: number; deleted: number; codeless: number } | null = null;
+  private counted: { live: number; deleted: number } | null = null;
+  private unlabelled: { chars: number; n: number } | null = null;
   /** tagCounts() until the next write: health, the help text and its warnings ask often, and the count reads every live row. */
   private tagged: ReadonlyMap<string, number> | null = null;
   /** newestTitles() until the next write: asked on every message that says no language of its own. */
@@ -33,6 +34,7 @@ export class ArticleListing {
   /** A write: what is kept until one is read again. */
   protected changed(): void {
     this.counted = null;
+    this.unlabelled = null;
     this.tagged = null;
     this.titled = null;
   }
@@ -104,21 +106,26 @@ export class ArticleListing {
 
   /** Cached between writes: health is asked for often and a count scans the table. */
   counts(): { live: number; deleted: number } {
-    const { live, deleted } = (this.counted ??= this.countNow());
-    return { live, deleted };
+    return (this.counted ??= this.countNow());
   }
 
-  /** Live articles without a code: a list of answers holding one is numbered 1, 2, 3 rather than labelled by codes. */
-  codelessLive(): number {
-    return (this.counted ??= this.countNow()).codeless;
+  /**
+   * Live articles whose code cannot label a list's entry — none, or longer than `chars`: a list of
+   * answers holding one is numbered 1, 2, 3 rather than labelled by codes (wechat/answering/ranked-reply.ts).
+   */
+  unlabelledLive(chars: number): number {
+    if (this.unlabelled?.chars !== chars) {
+      const row = this.db.query("SELECT count(*) AS n FROM articles WHERE deleted = 0 AND (code IS NULL OR length(code) > ?)").get(chars) as { n: number };
+      this.unlabelled = { chars, n: row.n };
+    }
+    return this.unlabelled.n;
   }
 
-  private countNow(): { live: number; deleted: number; codeless: number } {
-    const row = this.db.query("SELECT sum(deleted = 0) AS live, sum(deleted = 1) AS deleted, sum(deleted = 0 AND code IS NULL) AS codeless FROM articles").get() as {
+  private countNow(): { live: number; deleted: number } {
+    const row = this.db.query("SELECT sum(deleted = 0) AS live, sum(deleted = 1) AS deleted FROM articles").get() as {
       live: number | null;
       deleted: number | null;
-      codeless: number | null;
     };
-    return { live: row.live ?? 0, deleted: row.deleted ?? 0, codeless: row.codeless ?? 0 };
+    return { live: row.live ?? 0, deleted: row.deleted ?? 0 };
   }
 }

@@ -11,7 +11,7 @@ import type { BulkDocument } from "../../doc/document.ts";
 import { InvalidDocumentError, MAX_PROBLEMS_LISTED, ProblemList } from "../../base/errors.ts";
 import { createBackupPg } from "./backups.ts";
 import { LOCKS } from "./connect.ts";
-import { SAME_CONTENT, setContent } from "./columns.ts";
+import { SAME_CONTENT, sameField, setContent } from "./columns.ts";
 import { CONTENT } from "../../article/fields.ts";
 import type { Mirror } from "./mirror.ts";
 import type { Outcome } from "./outcome.ts";
@@ -28,15 +28,15 @@ export const stripCounts = ({ counts: _counts, ...info }: BackupInfo & { counts:
 // An account's writes are ordered among themselves (its own sequence), not behind another account's.
 export const lockWrites = (tx: TransactionSQL) => tx.unsafe(`SELECT pg_advisory_xact_lock(${scopedWriteLock(LOCKS.write)})`);
 
-/** How many rows `rows` (id, idx) gives, and the first `named` ids in the document's order. */
 /** The content fields each of `ids` (changed rows of doc_in) differs in from its stored article, in the field table's order. */
 async function fieldsChanged(tx: TransactionSQL, ids: readonly string[]): Promise<Record<string, string[]>> {
   if (!ids.length) return {};
-  const differs = CONTENT.map((f) => `NOT (${f.kind === "nullable" ? `a.${f.name} IS NOT DISTINCT FROM d.${f.name}` : `a.${f.name} = d.${f.name}`}) AS "${f.name}"`).join(", ");
+  const differs = CONTENT.map((f) => `NOT (${sameField(f)}) AS "${f.name}"`).join(", ");
   const rows = (await tx.unsafe(`SELECT d.id, ${differs} FROM doc_in d JOIN articles a ON a.id = d.id WHERE d.id = ANY($1::text[])`, [[...ids]])) as Record<string, unknown>[];
   return Object.fromEntries(rows.map((r) => [r.id as string, CONTENT.filter((f) => r[f.name] === true).map((f) => f.name)]));
 }
 
+/** How many rows `rows` (id, idx) gives, and the first `named` ids in the document's order. */
 async function namedCount(tx: TransactionSQL, rows: string, named = NAMED_IN_REPORT): Promise<{ count: number; ids: string[] }> {
   const got = (await tx.unsafe(`SELECT id, count(*) OVER ()::int AS n FROM (${rows}) r ORDER BY idx LIMIT ${named}`)) as { id: string; n: number }[];
   return { count: got[0]?.n ?? 0, ids: got.map((r) => r.id) };

@@ -14,8 +14,10 @@ const PG_TYPE: Record<FieldKind, string> = { text: "text", nullable: "text", wor
 export const content = (prefix = "") => columnList(CONTENT_COLUMNS, prefix);
 /** A stored row as every reader takes it (rev and gen as text: bigints). */
 export const ROW_SELECT = `id, ${content()}, rev::text AS rev, created_at, updated_at, gen::text AS gen`;
-/** `a`'s content equals `d`'s, column by column (a column that may be null compared as such). */
-export const SAME_CONTENT = CONTENT.map((f) => (f.kind === "nullable" ? `a.${f.name} IS NOT DISTINCT FROM d.${f.name}` : `a.${f.name} = d.${f.name}`)).join(" AND ");
+/** `a`'s field `f` equals `d`'s (one that may be null compared as such). */
+export const sameField = (f: (typeof CONTENT)[number]) => (f.kind === "nullable" ? `a.${f.name} IS NOT DISTINCT FROM d.${f.name}` : `a.${f.name} = d.${f.name}`);
+/** `a`'s content equals `d`'s, column by column. */
+export const SAME_CONTENT = CONTENT.map(sameField).join(" AND ");
 /** Every content column of `target` set from `source`'s: `code = d.code, …`. */
 export const setContent = (source: string) => CONTENT_COLUMNS.map((c) => `${c} = ${source}.${c}`).join(", ");
 /** The content columns of a table definition, typed (doc_in). */

@@ -21,6 +21,8 @@ export class RegexMatcher {
   private readonly disabledPatterns = new Map<string, DisabledPattern>();
   private rulesVersion = -1;
   private readonly thread: RegexThread;
+  /** The thread probe() runs on, made when first asked: the operator's reads never queue before a follower's match. */
+  private probeThread: RegexThread | null = null;
   /** Whether the thread is this matcher's own (closed with it) rather than shared. */
   private readonly ownThread: boolean;
   private readonly owner: RegexOwner = {
@@ -63,14 +65,19 @@ export class RegexMatcher {
 
   /**
    * As `match`, for what the operator reads rather than for a follower (the inbox's "now", server/answered-now.ts):
-   * a pattern that misses the deadline is no strike against it — null then, the match not known.
+   * on a thread of its own, so that a follower's match never waits behind these (a review: queued behind
+   * them, one could miss its deadline and strike its rule); a pattern that misses the deadline is no
+   * strike against it — null then, the match not known. The rules written since the last follower's
+   * message (`rulesVersion`) have none disabled, as that message's match would find them.
    */
-  probe(patterns: string[], text: string): Promise<Set<number> | null> {
-    const positions = patterns.flatMap((p, i) => (this.disabledPatterns.has(p) ? [] : [i]));
+  probe(patterns: string[], text: string, rulesVersion = this.rulesVersion): Promise<Set<number> | null> {
+    const disabled = rulesVersion === this.rulesVersion ? this.disabledPatterns : new Map<string, DisabledPattern>();
+    const positions = patterns.flatMap((p, i) => (disabled.has(p) ? [] : [i]));
     if (!positions.length) return Promise.resolve(new Set());
     let late = false;
-    const owner: RegexOwner = { timedOut: () => void (late = true), isDisabled: this.owner.isDisabled };
-    return this.thread.run(owner, positions, positions.map((i) => patterns[i] as string), text.slice(0, MAX_INPUT)).then((hits) => (late ? null : hits));
+    const owner: RegexOwner = { timedOut: () => void (late = true), isDisabled: (pattern) => disabled.has(pattern) };
+    this.probeThread ??= new RegexThread(this.thread.timeoutMs);
+    return this.probeThread.run(owner, positions, positions.map((i) => patterns[i] as string), text.slice(0, MAX_INPUT)).then((hits) => (late ? null : hits));
   }
 
   private strike(pattern: string): void {
@@ -87,5 +94,6 @@ export class RegexMatcher {
   /** Ends its own thread; a shared one is its owner's to close. */
   close(): void {
     if (this.ownThread) this.thread.close();
+    this.probeThread?.close();
   }
 }

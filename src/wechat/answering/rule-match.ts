@@ -1,8 +1,8 @@
 /**
  * Which rules match a follower's text (docs/wechat.md §3): exact, prefix and contains compared with the
  * text folded as followers' words are read (case, width, traditional characters); a regex rule as
- * `regexHit` says — the responder runs them in a worker, bounded in time; `replyd inbox` and the
- * report's "answered now" run none (answered-now.ts).
+ * `regexHit` says — the responder runs them in a worker, bounded in time, and `replyd inbox` and the
+ * report's "answered now" on a thread of their own (regex.ts probe, server/answered-now.ts).
  */
 import type { Article, ArticleSummary } from "../../article/article.ts";
 import type { Rule, RuleReply } from "../../doc/rule.ts";
