@@ -20,6 +20,8 @@ describe("HTML reduced to text", () => {
     expect(bodyText("<p>Leeds Station &rarr; Kirkstall Abbey &larr; &check; &frac12; &Auml;&auml; &CounterClockwiseContourIntegral;</p>")).toBe("Leeds Station → Kirkstall Abbey ← ✓ ½ Ää ∳");
     // Where replyd reads otherwise than HTML: a space of any width a space, a soft hyphen nothing, a capitalised name as its own.
     expect(bodyText("<p>a&emsp;b&shy;c &NBSP;d &Hellip;</p>")).toBe("a bc d …");
+    // Every other name of a space a space, of nothing visible nothing (a review: &NonBreakingSpace; had kept U+00A0).
+    expect(bodyText("<p>a&NonBreakingSpace;b&ZeroWidthSpace;c&ThinSpace;d</p>")).toBe("a bc d");
     const long = "&CounterClockwiseContourIntegral;";
     for (let at = 1; at < long.length; at++) {
       const html = `<p>${"x".repeat(16 * 1024 - at)}${long}y</p>`;

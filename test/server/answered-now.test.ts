@@ -34,8 +34,8 @@ test("a question taught since is its article alone, as followers get it, though 
 
 test("a rule made since answers it first, as followers get it: exact, prefix, contains and regex as the responder matches them; not one whose articles are gone", async () => {
   const rule = (id: string, match: Rule["match"], pattern: string, reply: Rule["reply"] = { type: "text", text: "…" }): Rule => ({ id, match, pattern, reply }) as Rule;
-  const rules = [rule("promo", "contains", "promo", { type: "articles", ids: ["gone"] }), rule("jobs", "contains", "JOBS"), rule("hours", "exact", "opening hours"), rule("menu", "prefix", "menu"), rule("any", "regex", "fees"), rule("fees", "contains", "fees")];
-  const got = await answeredNow(ctx([ranked("maintenance", 10)], {}, rules), ["are there any jobs going", "Opening hours?", "menu for kids", "promo codes", "what are the fees", "索道开吗"]);
+  const rules = [rule("promo", "contains", "promo", { type: "articles", ids: ["gone"] }), rule("jobs", "contains", "JOBS"), rule("hours", "exact", "opening hours"), rule("menu", "prefix", "menu"), rule("any", "regex", "^fees|fees$"), rule("fees", "contains", "fees")];
+  const got = await answeredNow(ctx([ranked("maintenance", 10)], {}, rules), ["are there any jobs going", "Opening hours?", "menu for kids", "promo codes", "what are the fees", "索道开吗", "   fees\u200b "]);
   expect(got).toEqual(
     new Map([
       ["are there any jobs going", "rule:jobs"],
@@ -46,6 +46,8 @@ test("a rule made since answers it first, as followers get it: exact, prefix, co
       // A regex rule before the one that matches answers first, as for a follower (a bike share's
       // walkthrough: the inbox had said the ranking's list of a message a regex rule still answered).
       ["what are the fees", "rule:any"],
+      // Read as the responder reads a follower's text, its ends trimmed: the regex "fees" matched (a review: "^fees" had not, here alone).
+      ["   fees\u200b ", "rule:any"],
       ["索道开吗", "answer:maintenance"],
     ]),
   );
