@@ -23,7 +23,7 @@
 import { writeFileSync } from "node:fs";
 import { ANSWERS, choose, ordersByHead } from "../src/ranking/choice.ts";
 import { partsOf } from "../src/ranking/parts.ts";
-import { courtesyOf } from "../src/ranking/courtesy.ts";
+import { courtesyOrPraise } from "../src/ranking/courtesy.ts";
 import { rank, RANKING_LIMITS } from "../src/ranking/rank.ts";
 import { RANKING } from "../src/ranking/bm25.ts";
 import type { RankedArticle, Ranking } from "../src/ranking/types.ts";
@@ -96,7 +96,7 @@ export function runAccount(acc: Account, language: "zh" | "en", only?: "tune" | 
     const ranking = rank(question.q, source);
     // Thanks or a greeting ("thanks that worked!!"): no question, and no article — as the callback
     // answers it (wechat/answering/questions.ts: nothing, or the welcome text).
-    if (courtesyOf(question.q) !== null) return { question, offered: [], how: "none" as const, bm25: bm25.rank(question.q, 3), ranking, shown: null, ranked: ranking.articles.map((a) => index.get(a.id) as number) };
+    if (courtesyOrPraise(question.q) !== null) return { question, offered: [], how: "none" as const, bm25: bm25.rank(question.q, 3), ranking, shown: null, ranked: ranking.articles.map((a) => index.get(a.id) as number) };
     // A taught question or an article's title: that article alone (wechat/answering/taught.ts).
     const taught = taughtOf(question.q, ranking.articles, { deletedTaught: () => null });
     const choice = taught && "article" in taught ? ({ kind: "one", article: taught.article, margin: 0 } as const) : choose(ranking.articles, ordersByHead({ text: question.q }));

@@ -42,7 +42,7 @@ import { CONTEXT, type Question } from "../src/ranking/question.ts";
 import { rank } from "../src/ranking/rank.ts";
 import type { Ranking } from "../src/ranking/types.ts";
 import { wxSignature } from "../src/wechat/door/crypto.ts";
-import { courtesyOf } from "../src/ranking/courtesy.ts";
+import { courtesyOrPraise } from "../src/ranking/courtesy.ts";
 import { read, READING, type Reading } from "../src/wechat/answering/reading.ts";
 import { nextTurn, offer } from "../src/wechat/answering/reading-turn.ts";
 import { MemorySource } from "./eval/memory-source.ts";
@@ -129,7 +129,7 @@ export function shownBy(r: Reading): string[] {
   if (r.how === "pick") return [r.id];
   // Courtesy read alone (thanks, a greeting, praise) gets no article, as the responder answers it
   // (wechat/answering/questions.ts): ranked, "thanks so much, love my pack!" had been counted as sent one.
-  if (r.how === "alone" && courtesyOf(r.question.text) !== null) return [];
+  if (r.how === "alone" && courtesyOrPraise(r.question.text) !== null) return [];
   const c = offer(r);
   return c.kind === "one" ? [c.article.id] : c.kind === "list" ? c.articles.map((a) => a.id) : [];
 }

@@ -130,13 +130,17 @@ const GREETING = new Set(["hi", "hello", "hey", "heya", "hiya", "hallo", "howdy"
 const AROUND_GREETING = new Set(["good", "gd", "there", "all", "everyone", "guys", "folks", "team", "dear", "again", "quick", "question", "one", "more", "another", "i", "have", "a", "got", "please", "anyone", "anybody", "is", "mate", "umaga", "hapon", "gabi", "araw", ...ADDRESSED_LATIN]);
 const MOST_WORDS = 8;
 
-export function courtesyOf(text: string): Courtesy | null {
-  const plain = courtesyAlone(text);
-  // Praise sent whole ("love the bikes 👍", 服务很好 点赞) closes as thanks does (praise.ts).
-  return plain ?? (praises(text, (clause) => courtesyAlone(clause) !== null) ? "closes" : null);
+/**
+ * What a whole message of courtesy does, praise sent whole too ("love the bikes 👍", 服务很好 点赞:
+ * praise.ts), which closes as thanks does: what the responder answers (wechat/answering/questions.ts).
+ * Not where a tag's description or a clause of a longer message is read (courtesyOf): "Great deals"
+ * may name a tag, and a clause praising names what it praises (a review).
+ */
+export function courtesyOrPraise(text: string): Courtesy | null {
+  return courtesyOf(text) ?? (praises(text, (clause) => courtesyOf(clause) !== null) ? "closes" : null);
 }
 
-function courtesyAlone(text: string): Courtesy | null {
+export function courtesyOf(text: string): Courtesy | null {
   const f = fold(text);
   if (!f) return ANGRY.test(text) ? null : "closes";
   const said = PHRASES.get(f);
@@ -148,7 +152,8 @@ function courtesyAlone(text: string): Courtesy | null {
   return words.length === 1 && /[?？]\s*$/u.test(text) ? null : latinWords(words, /[?？]/u.test(text));
 }
 
-export const standsAlone = (text: string): boolean => courtesyOf(text) !== null;
+/** A whole message that asks nothing: courtesy, or praise sent whole. */
+export const standsAlone = (text: string): boolean => courtesyOrPraise(text) !== null;
 
 /**
  * Anger or a thumbs down, sent without a word ("😡😡😡", "👎"): no thanks to close on, but a follower

@@ -8,7 +8,7 @@ import { bounded, CONVERSATION, LocalConversations, parseTurns, turnKey, turnTim
 import { asksAnother } from "../../src/ranking/another.ts";
 import { leansOnBefore } from "../../src/ranking/cues.ts";
 import { picksEntry } from "../../src/ranking/picks.ts";
-import { courtesyOf, standsAlone, withoutOpening } from "../../src/ranking/courtesy.ts";
+import { courtesyOf, courtesyOrPraise, standsAlone, withoutOpening } from "../../src/ranking/courtesy.ts";
 import { earlierOf, pickedFromList, read } from "../../src/wechat/answering/reading.ts";
 import { nextTurn } from "../../src/wechat/answering/reading-turn.ts";
 import { ANSWERS, choose } from "../../src/ranking/choice.ts";
@@ -268,14 +268,20 @@ describe("what a message says about the reply before it", () => {
 
   test("praise sent whole closes as thanks does; praise beside a question, a request, a complaint, or a word in a title's run does not", () => {
     // A bike share's walkthrough: "love the bikes 👍" got the fallback ("a member of our team … will reply") and the report offered it to teach.
-    const kinds = (said: string[]) => said.map((t) => [t, courtesyOf(t)]);
+    const kinds = (said: string[]) => said.map((t) => [t, courtesyOrPraise(t)]);
     const praise = ["love the bikes 👍", "great service", "you guys are amazing", "the staff were lovely", "such a great night", "cheers for a great session tonight!", "i love the new e-bikes", "love it", "well done team",
       "服务很好", "态度真好 点赞", "你们教练真有耐心 给你们点赞", "衣服洗得挺干净 点赞👍", "医生很专业", "五星好评", "哈哈谢谢 你们服务挺好的"];
     expect(kinds(praise)).toEqual(praise.map((t) => [t, "closes"]));
     const messages = ["love the app but it keeps crashing", "the bikes are great but the app crashed again", "great, how do i unlock", "is the pool great for kids", "great prices?", "i'd love to know if you deliver", "love to book a group ride please",
       "best way to top up", "not great tbh", "still great?", "author of the hymn great is thy faithfulness", "song have i told you lately i love you", "the great gatsby author",
-      "服务很好 能开发票吗", "服务不好", "扣费太快了", "太贵了", "网速很慢", "很好奇 怎么办理", "态度很好但是太贵", "哪个套餐很好"];
+      "服务很好 能开发票吗", "服务不好", "扣费太快了", "太贵了", "网速很慢", "很好奇 怎么办理", "态度很好但是太贵", "哪个套餐很好",
+      // A review's: a question without a mark, a name, a deal, a request, a complaint, sarcasm.
+      "love the app how do i reset my password", "Great Ormond Street parking", "好评返现", "服务很好帮我开个发票", "lovely, charged twice", "well done 👎"];
     expect(kinds(messages)).toEqual(messages.map((t) => [t, null]));
+    // Praise is what the responder answers as courtesy and what stands alone in a conversation; not courtesyOf, which a
+    // tag's description and a clause of a longer message are read by ("Great deals" may name a tag: a review).
+    expect(["love the bikes 👍", "服务很好"].map(courtesyOf)).toEqual([null, null]);
+    expect(["love the bikes 👍", "服务很好"].every(standsAlone)).toBe(true);
   });
 
   test("a question without the greeting, thanks, name or asking to ask it opens with; one English word before a space stays the question's", () => {
@@ -301,10 +307,10 @@ describe("what a message says about the reply before it", () => {
     // Ending at a space, an opening is a phrase of one or a greeting with whom it greets — not the
     // words a greeting message may hold that a question opens with (a walkthrough: "come at 5am" taught).
     expect(withoutOpening("hi there when do you open")).toBe("when do you open");
-    for (const [t, rest] of <[string, string][]>[["hello, can i come at 5am", "can i come at 5am"], ["hi, is there parking", "is there parking"], ["hi, i have lost my key", "i have lost my key"], ["hello, can you help", "can you help"], ["hi there, one more thing", "one more thing"], ["hi, got any vans", "got any vans"], ["thanks can i pay by card", "thanks can i pay by card"], ["thanks! are you open", "are you open"], ["hello may i ask where is it", "where is it"], ["thanks so much, love my pack!", "thanks so much, love my pack!"]]) expect({ t, rest: withoutOpening(t) }).toEqual({ t, rest });
+    for (const [t, rest] of <[string, string][]>[["hello, can i come at 5am", "can i come at 5am"], ["hi, is there parking", "is there parking"], ["hi, i have lost my key", "i have lost my key"], ["hello, can you help", "can you help"], ["hi there, one more thing", "one more thing"], ["hi, got any vans", "got any vans"], ["thanks can i pay by card", "thanks can i pay by card"], ["thanks! are you open", "are you open"], ["hello may i ask where is it", "where is it"], ["thanks so much, love my pack!", "my pack!"]]) expect({ t, rest: withoutOpening(t) }).toEqual({ t, rest });
     // "can I ask" is a question of its own ("can I ask for a refund"): not an opening.
     expect(withoutOpening("can i ask for a refund")).toBe("can i ask for a refund");
-    // Courtesy whole (thanks and praise: "thanks so much, love my pack!"), or a question that opens with no courtesy: as it is.
+    // Courtesy whole, or a question that opens with no courtesy: as it is.
     for (const t of ["好的，谢谢", "hi there, quick question", "营业时间，周末呢", "医生"]) expect(withoutOpening(t)).toBe(t);
   });
 

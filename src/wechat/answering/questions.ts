@@ -11,7 +11,7 @@ import { CONVERSATION, turnTime, type Conversations, type Turn } from "./convers
 import { pickedFromList, read, type Reading } from "./reading.ts";
 import { nextTurn, offer } from "./reading-turn.ts";
 import { MAX_INPUT } from "./regex.ts";
-import { courtesyOf } from "../../ranking/courtesy.ts";
+import { courtesyOrPraise } from "../../ranking/courtesy.ts";
 import { leansFewWords } from "../../ranking/cues.ts";
 import { bareNumber } from "../../ranking/picks.ts";
 import { tellsToSend } from "../../ranking/told-codes.ts";
@@ -78,7 +78,7 @@ export class Questions {
     // after "thanks" follows the question before, a new follower's question after "你好" stands alone
     // (it had been logged a follow-up of the greeting); a greeting's welcome text leaves no list to
     // pick from (responder.ts movedOn).
-    const courtesy = reading.how === "alone" ? courtesyOf(question) : null;
+    const courtesy = reading.how === "alone" ? courtesyOrPraise(question) : null;
     if (courtesy) {
       const reply = nothing === "not_found" ? this.says(nothing, false, question) : courtesy === "opens" ? this.says("welcome", false, question) : { reply: null, unmatched: false };
       return { ...reply, answer: "courtesy" };
