@@ -66,6 +66,10 @@ describe("article validation", () => {
     // Traditional characters and full width, as a Taiwanese sheet's names come (a review: 連結 had been told "did you mean id?").
     const taiwan = validateArticle({ ...ok, 連結: "https://x.example", 內容: "…", 標籤: "t1", ｌｉｎｋ: "https://x.example" }).problems.map((p) => p.reason);
     expect(taiwan).toEqual(["unknown field; did you mean url?", "unknown field; did you mean body?", "unknown field; did you mean tag?", "unknown field; did you mean url?"]);
+    // A tag name that is no key is told where the name goes, as JSON writes it (a review: a quote had made the example invalid JSON).
+    const named = validateArticle({ ...ok, tag: 'App "beta" \\ notes' }).problems[0]?.reason ?? "";
+    expect(named).toContain('its name "App \\"beta\\" \\\\ notes" goes in the tag\'s description ("tags": {"t1": "App \\"beta\\" \\\\ notes"})');
+    expect(JSON.parse(/\("tags": (\{.*\})\)/.exec(named)?.[1] ?? "null")).toEqual({ t1: 'App "beta" \\ notes' });
     // A help centre's export names its fields so (a bookkeeping app's walkthrough: "html_url: unknown field" with no hint).
     const helpCentre = validateArticle({ ...ok, html_url: "https://x.example", label_names: ["a"], body_html: "<p>x</p>", section: "billing" }).problems.map((p) => [p.field, p.reason]);
     expect(helpCentre).toEqual([["html_url", "unknown field; did you mean url?"], ["label_names", "unknown field; did you mean keywords?"], ["body_html", "unknown field; did you mean body?"], ["section", "unknown field; did you mean tag?"]]);
