@@ -140,6 +140,9 @@ describe.each(STORES)("%s", (kind) => {
     expect(r.updated_fields).toEqual({ a1: ["body"], a2: ["code", "title", "keywords"] });
     const init = await t.importDocument(fromFile([rec("a1", "K", { body: "edited on the server", tag: "t1" }), rec("a2", "X", { title: "Another title", keywords: ["new"] }), rec("a3", "M")]), "init");
     expect(init.updated_fields).toEqual({ a1: ["tag"] });
+    // A code another record takes first: its holder's change said against the code it held (the stores had told it apart: a property test).
+    const moved = await t.importDocument(fromFile([rec("a4", "k"), rec("a1", null, { body: "edited on the server", tag: "t1" })]), "merge");
+    expect(moved.updated_fields).toEqual({ a1: ["code"] });
   });
 
   test("merge: a tag given null loses its description, named when it had one; --init replaces them whole", async () => {

@@ -107,7 +107,8 @@ export function importDocument(store: BulkTarget, doc: BulkDocument, mode: "merg
       // it lets go. One the document holds too (two articles may swap codes) has its code released
       // and is noted, as its stored code no longer says whether it changed; on init, one it leaves
       // out is purged now rather than with the rest.
-      const released = new Set<string>();
+      // Each with the code it had: what an import changed of it is said against that (updated_fields).
+      const released = new Map<string, string>();
       const free = (code: string, id: string) => {
         const holder = store.articles.liveIdByCode(code);
         if (holder === undefined || holder === id) return;
@@ -115,8 +116,8 @@ export function importDocument(store: BulkTarget, doc: BulkDocument, mode: "merg
           if (store.articles.purge(holder)) result.removed++;
           return;
         }
+        released.set(holder, store.articles.get(holder)?.code ?? code);
         store.articles.releaseCode(holder);
-        released.add(holder);
       };
       articles.each((rec, index) => {
         const id = idOf(rec, index);
@@ -143,7 +144,9 @@ export function importDocument(store: BulkTarget, doc: BulkDocument, mode: "merg
         store.articles.update({ ...current, ...content, rev: current.rev + 1, updated_at: now });
         if (result.updated++ < NAMED_IN_REPORT) {
           result.updated_ids.push(id);
-          result.updated_fields[id] = changedFields(contentOf(current), content);
+          // Against the code it held before another record took it (a property test: SQLite had said no field changed, PostgreSQL "code").
+          const before = contentOf(current);
+          result.updated_fields[id] = changedFields(released.has(id) ? { ...before, code: released.get(id) ?? before.code } : before, content);
         }
         const keywordsLost = keywordsLeftOut(current.keywords, content.keywords);
         if (keywordsLost.length) countLost(result.keywords_dropped, id, keywordsLost);
