@@ -28,7 +28,8 @@ const recordArb = fc.record(
 const stepArb = fc.record({
   op: fc.constantFrom("merge", "init", "restore"),
   articles: fc.uniqueArray(recordArb, { selector: (r) => r.id, maxLength: 5 }),
-  tags: fc.dictionary(fc.constantFrom("news", "tips"), fc.constantFrom("News", "Tips", "Other"), { maxKeys: 2 }),
+  // null: a merge removes the tag's description (tags_removed), init and restore leave it out.
+  tags: fc.dictionary(fc.constantFrom("news", "tips"), fc.constantFrom<string | null>("News", "Tips", "Other", null), { maxKeys: 2 }),
   texts: fc.record({ welcome: fc.constantFrom("Hi", "Hello") }, { requiredKeys: [] }),
 });
 
