@@ -16,7 +16,7 @@ import { readText } from "../wechat/answering/typed.ts";
 import { taughtOf } from "../wechat/answering/taught.ts";
 import type { AppContext } from "./context.ts";
 import { unprefixed } from "../store/log-kinds.ts";
-import { foldedPattern, ruleArticles, rulesMatchingText } from "../wechat/answering/rule-match.ts";
+import { foldedPattern, regexRulesOf, ruleArticles, rulesMatchingText } from "../wechat/answering/rule-match.ts";
 import type { Rule } from "../doc/rule.ts";
 
 /** The time given the ranking in all (50 texts, a few ms each on an idle server). */
@@ -28,8 +28,7 @@ export async function answeredNow(ctx: Pick<AppContext, "clock" | "read" | "rege
   const until = ctx.clock.monotonic() + ANSWERED_NOW_MS;
   const rules = ctx.read.content.rules();
   const patterns = rules.map(foldedPattern);
-  const regexRules = rules.filter((r) => r.match === "regex");
-  const regexPatterns = regexRules.map((r) => r.pattern);
+  const regex = regexRulesOf(rules);
   let regexKnown = true;
   for (const logged of new Set(texts)) {
     if (ctx.clock.monotonic() > until) break;
@@ -38,17 +37,16 @@ export async function answeredNow(ctx: Pick<AppContext, "clock" | "read" | "rege
     if (saidBetweenQuestions(text)) continue;
     // A rule made since answers it: said as followers get it, before the ranking ("are there any jobs
     // going" stayed "closest: digital-tickets" after a jobs rule answered it: a football club's walkthrough).
-    let hits = new Set<number>();
-    if (regexRules.length) {
-      const probed = regexKnown ? await ctx.regex.probe(regexPatterns, text, ctx.read.content.rulesVersion) : null;
+    let hits: ReadonlySet<number> = new Set();
+    if (regex.patterns.length) {
+      const probed = regexKnown ? await ctx.regex.probe(regex.patterns, text, ctx.read.content.rulesVersion) : null;
       if (probed === null) {
         regexKnown = false;
         continue;
       }
       hits = probed;
     }
-    const regexHit = (rule: Rule) => hits.has(regexRules.indexOf(rule));
-    const rule = ruleAnswering(ctx, rules, patterns, text, regexHit);
+    const rule = ruleAnswering(ctx, rules, patterns, text, regex.hit(hits));
     if (rule) {
       out.set(logged, `rule:${rule.id}`);
       continue;

@@ -58,9 +58,7 @@ export class RegexMatcher {
       this.disabledPatterns.clear();
       this.strikes.clear();
     }
-    const positions = patterns.flatMap((p, i) => (this.disabledPatterns.has(p) ? [] : [i]));
-    if (!positions.length) return Promise.resolve(new Set());
-    return this.thread.run(this.owner, positions, positions.map((i) => patterns[i] as string), text.slice(0, MAX_INPUT));
+    return runEnabled(this.thread, this.owner, patterns, text);
   }
 
   /**
@@ -72,12 +70,10 @@ export class RegexMatcher {
    */
   probe(patterns: string[], text: string, rulesVersion = this.rulesVersion): Promise<Set<number> | null> {
     const disabled = rulesVersion === this.rulesVersion ? this.disabledPatterns : new Map<string, DisabledPattern>();
-    const positions = patterns.flatMap((p, i) => (disabled.has(p) ? [] : [i]));
-    if (!positions.length) return Promise.resolve(new Set());
     let late = false;
     const owner: RegexOwner = { timedOut: () => void (late = true), isDisabled: (pattern) => disabled.has(pattern) };
     this.probeThread ??= new RegexThread(this.thread.timeoutMs);
-    return this.probeThread.run(owner, positions, positions.map((i) => patterns[i] as string), text.slice(0, MAX_INPUT)).then((hits) => (late ? null : hits));
+    return runEnabled(this.probeThread, owner, patterns, text).then((hits) => (late ? null : hits));
   }
 
   private strike(pattern: string): void {
@@ -96,4 +92,11 @@ export class RegexMatcher {
     if (this.ownThread) this.thread.close();
     this.probeThread?.close();
   }
+}
+
+/** Positions (in `patterns`) of those `owner` has not disabled that match `text`, cut to MAX_INPUT, run on `thread`. */
+function runEnabled(thread: RegexThread, owner: RegexOwner, patterns: string[], text: string): Promise<Set<number>> {
+  const positions = patterns.flatMap((p, i) => (owner.isDisabled(p) ? [] : [i]));
+  if (!positions.length) return Promise.resolve(new Set());
+  return thread.run(owner, positions, positions.map((i) => patterns[i] as string), text.slice(0, MAX_INPUT));
 }

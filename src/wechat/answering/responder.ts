@@ -11,7 +11,7 @@ import type { Decision, ResponderOptions } from "./decision.ts";
 import { DEFAULT_TEXTS, languageOf, operatorText } from "./texts.ts";
 import { articleList, helpText, HELP_WORDS, TAG_LISTED, tagDescribed, tagList } from "./lists.ts";
 import { withoutEnd } from "./end-marks.ts";
-import { foldedPattern, ruleArticles, rulesMatchingText } from "./rule-match.ts";
+import { foldedPattern, regexRulesOf, ruleArticles, rulesMatchingText } from "./rule-match.ts";
 import { asksForAnother } from "../../ranking/another.ts";
 import { courtesyOf } from "../../ranking/courtesy.ts";
 
@@ -205,14 +205,13 @@ export class Responder {
   rulesMatching(text: string): Rule[] | Promise<Rule[]> {
     const rules = this.store.content.rules();
     if (!rules.length) return [];
-    const regexRules = rules.filter((r) => r.match === "regex");
-    if (!regexRules.length) return this.matching(rules, text, new Set(), new Map());
-    const regexIndex = new Map(regexRules.map((r, i) => [r, i]));
-    return this.regex.match(regexRules.map((r) => r.pattern), text, this.store.content.rulesVersion).then((hits) => this.matching(rules, text, hits, regexIndex));
+    const regex = regexRulesOf(rules);
+    if (!regex.patterns.length) return this.matching(rules, text, () => false);
+    return this.regex.match(regex.patterns, text, this.store.content.rulesVersion).then((hits) => this.matching(rules, text, regex.hit(hits)));
   }
 
-  private matching(rules: Rule[], text: string, regexHits: Set<number>, regexIndex: Map<Rule, number>): Rule[] {
-    return rulesMatchingText(rules, this.foldedPatterns(rules), text, (rule) => regexHits.has(regexIndex.get(rule) as number));
+  private matching(rules: Rule[], text: string, regexHit: (rule: Rule) => boolean): Rule[] {
+    return rulesMatchingText(rules, this.foldedPatterns(rules), text, regexHit);
   }
 
   /**

@@ -22,6 +22,13 @@ export function rulesMatchingText(rules: readonly Rule[], patterns: readonly str
   });
 }
 
+/** The regex rules of `rules`: their patterns in order, and how the positions of those that matched read each rule (rulesMatchingText's `regexHit`). */
+export function regexRulesOf(rules: readonly Rule[]): { patterns: string[]; hit: (hits: ReadonlySet<number>) => (rule: Rule) => boolean } {
+  const regex = rules.filter((r) => r.match === "regex");
+  const at = new Map(regex.map((r, i) => [r, i]));
+  return { patterns: regex.map((r) => r.pattern), hit: (hits) => (rule) => hits.has(at.get(rule) ?? -1) };
+}
+
 /** A rule's pattern as followers' words are read: 營業時間 matches 营业时间, ＷＩＦＩ wifi. */
 export const foldedPattern = (rule: Rule): string => folded(rule.pattern.trim());
 
