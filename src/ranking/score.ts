@@ -77,7 +77,8 @@ export const passageText = (a: { description: string; body: string }) => (a.desc
  */
 function bodyAlone(a: { description: string; body: string }, text: string, passages: readonly Cut[]): readonly Cut[] {
   const first = passages[0];
-  if (!(a.description && a.body) || !first || first.start !== 0 || first.end <= a.description.length) return passages;
+  // Holding no word of the question, the first passage scores nothing either way: the description is not read again (a ranking's hot path).
+  if (!(a.description && a.body) || !first || first.counts.size === 0 || first.start !== 0 || first.end <= a.description.length) return passages;
   const said = articleTermsOf(text.slice(0, a.description.length));
   const counts = new Map(first.counts);
   for (const t of said) {
