@@ -11,15 +11,17 @@ import { onPlatform, platformOf } from "./platform.ts";
 
 /**
  * POST /api/cli/reply: a customer-service message to a follower, named by openid= or by inbox= (a
- * message's log entry), saying text= or sending the article with code=. Refused beforehand when
+ * message's log entry), saying text= or sending an article: article= (its id, else its live code, as
+ * teach reads it: an imported help centre's articles have no codes — a theatre's walkthrough could
+ * send none of them) or code= (its live code only, as before 0.2.29). Refused beforehand when
  * the platform's window is closed or its count spent; logged (direction out, the admin key) and
  * the answered messages marked once the platform took it.
  */
 export async function postReply(ctx: AppContext, req: SignedRequest) {
-  const f = new Fields(req.fields).only(["openid", "inbox", "text", "code"]);
+  const f = new Fields(req.fields).only(["openid", "inbox", "text", "code", "article"]);
   if (req.files.size) throw badRequest("a reply takes form fields only");
   if (f.has("openid") === f.has("inbox")) throw badRequest("name the follower with openid= or the message with inbox=, one of the two");
-  if (f.has("text") === f.has("code")) throw badRequest("say text= or send an article with code=, one of the two");
+  if ([f.has("text"), f.has("code"), f.has("article")].filter(Boolean).length !== 1) throw badRequest("say text= or send an article with article= (its id or code) or code=, one of them");
   const platform = platformOf(ctx);
 
   let message: CustomMessage;
@@ -32,11 +34,10 @@ export async function postReply(ctx: AppContext, req: SignedRequest) {
     message = { type: "text", text };
     logged = text;
   } else {
-    const code = f.require("code");
-    const a = ctx.read.articles.getLiveByCode(code);
-    if (!a) throw notFound(`no live article with code "${code.slice(0, 64)}"`);
+    const a = f.has("article") ? liveByIdOrCode(ctx, f.require("article")) : ctx.read.articles.getLiveByCode(f.require("code"));
+    if (!a) throw notFound(f.has("article") ? `no live article with id or code "${f.require("article").slice(0, 64)}"` : `no live article with code "${f.require("code").slice(0, 64)}"`);
     message = { type: "news", article: a };
-    logged = `${a.code}: ${a.title}`;
+    logged = `${a.code ?? a.id}: ${a.title}`;
   }
 
   // The log must hold every message that arrived so far: the named entry may be the newest.
@@ -64,4 +65,10 @@ export async function postReply(ctx: AppContext, req: SignedRequest) {
     throw e;
   }
   return { sent: true, openid, type: message.type, seq: sent.seq, reply_to: replyTo, window: sent.window };
+}
+
+/** The live article with id `named`, else with that live code. */
+function liveByIdOrCode(ctx: AppContext, named: string) {
+  const byId = ctx.read.articles.get(named);
+  return byId && !byId.deleted ? byId : ctx.read.articles.getLiveByCode(named);
 }

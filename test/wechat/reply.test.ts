@@ -76,6 +76,21 @@ describe("replies", () => {
     const inbox = await call("GET", "/api/cli", { fields: [["inbox", "unmatched"]] });
     expect(inbox.data.items.map((m: { answered_at: string | null }) => m.answered_at !== null)).toEqual([true, true]);
   });
+  test("article= names the article by its id — one with no code too — or by its live code; code= only by its code", async () => {
+    // An imported help centre's articles have no codes: code= could send none of them (a theatre's walkthrough).
+    await call("POST", "/api/cli", { files: [{ name: "json", content: doc([article(1), article(2, { code: null })]) }] });
+    await followerWrites("my boiler broke");
+    expect((await reply([["openid", FOLLOWER], ["article", "a2"]])).status).toBe(200);
+    expect((await reply([["openid", FOLLOWER], ["article", "c1"]])).status).toBe(200);
+    expect(fake.sent.map((m) => (m as { news: { articles: { title: string }[] } }).news.articles[0]?.title)).toEqual(["Article 2", "Article 1"]);
+    const missing = await reply([["openid", FOLLOWER], ["article", "a9"]]);
+    expect(missing.status).toBe(404);
+    expect(missing.error.message).toContain('no live article with id or code "a9"');
+    expect((await reply([["openid", FOLLOWER], ["code", "a1"]])).status).toBe(404);
+    // The log names an article with no code by its id, not "null".
+    const sent = await call("GET", "/api/cli", { fields: [["inbox", "all"]] });
+    expect(sent.data.items.map((m: { content: string }) => m.content)).toContain("a2: Article 2");
+  });
   test("the count: the limit's replies go out, the next is refused before the platform is asked; a new message opens it again", async () => {
     const entry = await followerWrites();
     for (let i = 0; i < 5; i++) expect((await reply([["inbox", String(entry.seq)], ["text", `reply ${i}`]])).status).toBe(200);
@@ -176,11 +191,12 @@ describe("replies", () => {
       fresh.stop();
     }
   });
-  test("bad requests: both or neither of openid/inbox, text/code; text past 2048 bytes; a read key; no platform", async () => {
+  test("bad requests: both or neither of openid/inbox, text/code/article; text past 2048 bytes; a read key; no platform", async () => {
     const entry = await followerWrites();
     expect((await reply([["text", "hi"]])).status).toBe(400);
     expect((await reply([["openid", FOLLOWER], ["inbox", String(entry.seq)], ["text", "hi"]])).status).toBe(400);
     expect((await reply([["openid", FOLLOWER], ["text", "hi"], ["code", "c1"]])).status).toBe(400);
+    expect((await reply([["openid", FOLLOWER], ["article", "a1"], ["code", "c1"]])).status).toBe(400);
     expect((await reply([["openid", FOLLOWER], ["text", "x".repeat(2048)]])).status).toBe(200);
     expect((await reply([["openid", FOLLOWER], ["text", "x".repeat(2049)]])).error.code).toBe(CODE.text_too_long);
     expect((await reply([["openid", FOLLOWER], ["text", "bell\u0007"]])).status).toBe(400);

@@ -108,7 +108,7 @@ export async function inbox(c: CommandContext): Promise<void> {
       ...table([["SEQ", "RECEIVED", "FROM", "ANSWER", "REPLY", "TEXT"], ...rows], [{ right: true }, {}, { max: 28 }, { max: 44 }, { max: 40 }]),
       "",
       ...(c.flags.lists ? ["", "the ranking was unsure of these: each got the articles listed (answers:FIRST,…), the first one leading; teach one to the article that answers it and it gets that article alone. \"→ picked ID\": the follower chose that entry of the list next (第二个, \"2\") — what answered them. A 换一个 / \"another\" (another answer to SEQ) turned down what that question got: teach the 换一个's SEQ to teach it"] : []),
-      `${page.items.length} of ${page.total}${page.account ? ` (account ${page.account})` : ""}; ${canSend ? 'answer one with: replyd reply <seq> "text" (or --article CODE)' : "no follower can be answered from here: the server has no AppSecret (serve --wx-secret)"}; teach its question to the article that answers it: replyd teach <seq> <article>`,
+      `${page.items.length} of ${page.total}${page.account ? ` (account ${page.account})` : ""}; ${canSend ? 'answer one with: replyd reply <seq> "text" (or --article ID)' : "no follower can be answered from here: the server has no AppSecret (serve --wx-secret)"}; teach its question to the article that answers it: replyd teach <seq> <article>`,
     ].join("\n");
   });
 }

@@ -3,19 +3,19 @@ import { usage } from "../errors.ts";
 import { type ReplyWindow } from "../../store/follower-log.ts";
 import { defineCommand } from "../command.ts";
 
-/** replyd reply <openid|inbox-id> TEXT | --article CODE: a customer-service message to a follower. */
+/** replyd reply <openid|inbox-id> TEXT | --article ID: a customer-service message to a follower. */
 export async function reply(c: CommandContext): Promise<void> {
   const [to, ...words] = c.args;
-  const code = c.str("--article");
+  const article = c.str("--article");
   const text = words.join(" ");
-  if (!to || (code === undefined) === (text === "")) throw usage('reply needs a follower and one message: replyd reply <openid|inbox-id> "text", or replyd reply <openid|inbox-id> --article CODE');
+  if (!to || (article === undefined) === (text === "")) throw usage('reply needs a follower and one message: replyd reply <openid|inbox-id> "text", or replyd reply <openid|inbox-id> --article ID (or its code)');
   // An inbox id is a number; openids never are.
   const target: [string, string] = /^\d+$/.test(to) ? ["inbox", to] : ["openid", to];
   const client = c.client();
   const r = await client.call<{ openid: string; type: string; seq: number; reply_to: number | null; window: ReplyWindow }>({
     method: "POST",
     path: "/api/cli/reply",
-    fields: [target, code !== undefined ? ["code", code] : ["text", text]],
+    fields: [target, article !== undefined ? ["article", article] : ["text", text]],
   });
   c.print(r, () =>
     [
@@ -27,9 +27,9 @@ export async function reply(c: CommandContext): Promise<void> {
 
 export const replyCommand = defineCommand({
   usage: "reply <to> [...text]",
-  summary: "answer a follower (openid, or an inbox message's id) with a text or --article CODE",
-  description: "Answers a follower with a customer-service message: a text, or a live article (--article). Refused beforehand, with the reason, when the platform's 48-hour window is closed or its count of replies is spent; every reply is logged with the key that sent it.",
+  summary: "answer a follower (openid, or an inbox message's id) with a text or --article ID",
+  description: "Answers a follower with a customer-service message: a text, or a live article (--article: its id, or its code). Refused beforehand, with the reason, when the platform's 48-hour window is closed or its count of replies is spent; every reply is logged with the key that sent it.",
   examples: ['replyd reply 41 "It ships tomorrow."', "replyd reply o6_bmjrPTlm6_2sgVt7hMZOPfL2M --article fv3"],
-  options: [{ flags: "--article <code>", help: "send this article instead of a text" }],
+  options: [{ flags: "--article <id>", help: "send this article (its id, or its code) instead of a text" }],
   run: reply,
 });
