@@ -52,6 +52,13 @@ test("a link to anything but the given articles is refused; a given article's li
   expect(check("详见 https://evil.example/refund [1]")).toMatchObject({ ok: false, reason: "foreign_link" });
   expect(check("详见 www.evil.example [1]")).toMatchObject({ ok: false, reason: "foreign_link" });
   expect(check("详见 [这里](https://evil.example/x) [1]")).toMatchObject({ ok: false, reason: "foreign_link" });
+  // In a tag's attribute: the tag leaves what is shown, the model still wrote the link (a grocery's walkthrough).
+  expect(check('七天内可以退款[1] <a href="http://evil.example/x">点这里领券</a>')).toMatchObject({ ok: false, reason: "foreign_link" });
+  expect(check("七天内可以退款[1] <img src='//evil.example/p.gif'>")).toMatchObject({ ok: false, reason: "foreign_link" });
+  expect(check('七天内可以退款[1] <<a>a href="//evil.example">退款<</a>/a>')).toMatchObject({ ok: false, reason: "foreign_link" });
+  expect(check('<a data-miniprogram-appid="wx123" data-miniprogram-path="pages/x">点我</a>退款[1]')).toMatchObject({ ok: false, reason: "foreign_link" });
+  // …and a given article's own link in a tag passes, the tag removed.
+  expect(check('七天内可以退款[1] <a href="https://example.com/refund">售后政策</a>')).toMatchObject({ ok: true, text: "七天内可以退款[1] 售后政策\n\n[1] 售后政策\nhttps://example.com/refund" });
   const c = check("七天内可以退款，详见 https://example.com/refund 。");
   expect(c).toMatchObject({ ok: true, cited: [SOURCES[0]] });
   if (c.ok) expect(c.text).toBe("七天内可以退款，详见。\n\n[1] 售后政策\nhttps://example.com/refund");

@@ -12,9 +12,10 @@ const shown = (answer: string) => {
 };
 
 test("a tag rebuilt by removing another is removed too, with its link: nothing of it reaches the follower", () => {
-  expect(shown('<<a>a href="//evil.example">退款<</a>/a>[1]')).toBe("退款[1]");
+  // (A link no given article has, in a tag, is refused as foreign_link: check.test.ts.)
+  expect(shown('<<a>a href="https://example.com/refund">退款<</a>/a>[1]')).toBe("退款[1]");
   expect(shown("<<b>script>alert(1)<</b>/script>可以退[1]")).toBe("可以退[1]");
-  expect(shown('<a data-miniprogram-appid="wx123" data-miniprogram-path="pages/x">点我</a>退款[1]')).toBe("点我退款[1]");
+  expect(shown("<<b>b>点我<</b>/b>退款[1]")).toBe("点我退款[1]");
 });
 
 test("<script>…</script> leaves nothing; an unclosed one takes the rest with it", () => {

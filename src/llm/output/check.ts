@@ -42,6 +42,8 @@ export interface CheckOptions {
   maxBytes: number;
 }
 
+const MINI_PROGRAM = /data-miniprogram-(?:appid|path)/i;
+
 /** A run of this many characters of the instructions in an answer is an echo of them. */
 export const ECHO_RUN = 24;
 export { SECRET_RUN };
@@ -95,6 +97,19 @@ export function checkOutput(raw: string, sources: readonly Source[], o: CheckOpt
   if (first) return first;
   const seenFolded = fold(seen).text;
   if (!seenFolded.trim() || /\bNO_ANSWER\b/.test(seenFolded)) return refuse("no_answer", "the model found no answer in the sources");
+  // Citations read as spaces: "evil[9].example" is a link once [9] is gone.
+  const foreign = (folded: string): Checked | null => {
+    for (const link of findLinks(folded.replace(CITE_RE, " ")))
+      if (!sources.some((s) => sameAddress(s.url, link.text)) && !heldBy(link.text, held))
+        return refuse("foreign_link", `the answer links to ${link.text.slice(0, 80)}, which is none of the given articles`);
+    return null;
+  };
+  // What the model wrote, before its markup is reduced: a link in a tag's attribute leaves with the
+  // tag and its words stay — "<a href=\"http://evil.example/x\">点这里领券</a>" had reached a
+  // follower as 点这里领券, a call to act on a link no article gives (a grocery's walkthrough).
+  // A mini program's link names no host: WeChat opens data-miniprogram-appid's program from a text reply.
+  const written = foreign(seenFolded) ?? (MINI_PROGRAM.test(seenFolded) ? refuse("foreign_link", "the answer links to a mini program, which is none of the given articles") : null);
+  if (written) return written;
 
   // Composed: markup reduced and references decoded; the given articles' links cite them and leave the text.
   let text = visible(plainText(seen));
@@ -114,14 +129,9 @@ export function checkOutput(raw: string, sources: readonly Source[], o: CheckOpt
 
   /** The link and grounding checks, and the secret's again, on a text as it would be shown. */
   const inspect = (t: string): Checked | null => {
-    const again = secretOrEcho(t);
+    const again = secretOrEcho(t) ?? foreign(fold(t).text);
     if (again) return again;
-    // Citations read as spaces: "evil[9].example" is a link once [9] is gone.
-    const f = fold(t).text.replace(CITE_RE, " ");
-    for (const link of findLinks(f))
-      if (!sources.some((s) => sameAddress(s.url, link.text)) && !heldBy(link.text, held))
-        return refuse("foreign_link", `the answer links to ${link.text.slice(0, 80)}, which is none of the given articles`);
-    const missing = ungrounded(f, grounds);
+    const missing = ungrounded(fold(t).text.replace(CITE_RE, " "), grounds);
     if (missing)
       return refuse("ungrounded", `the answer gives ${missing.kind === "figure" ? "the figure" : `the ${missing.kind.replace("_", " ")}`} ${missing.text.slice(0, 80)}, which neither the given passages nor the question hold`);
     return null;
