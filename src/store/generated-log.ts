@@ -61,8 +61,9 @@ export interface GeneratedLog {
   /**
    * Takes the follower's newest answer pending since `since` (ISO), marking it `next_message` at
    * `deliveredAt`: once, whichever instance asks; null when there is none. It answers the follower's
-   * next message only: when their last interaction logged is another message than its own, since
-   * its call began (a message answered while the model was off, a menu click), it expires instead.
+   * next message only: when the follower's log holds another message of theirs since its call
+   * began (a message answered while the model was off or while the call ran, a menu click), it
+   * expires instead.
    */
   takePending(openid: string, since: string, deliveredAt: string): Promise<GeneratedEntry | null>;
   /** Followers with an answer pending since `since`. */

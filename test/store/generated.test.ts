@@ -71,11 +71,19 @@ describe.each(STORES)("%s", (kind) => {
     await t.generated.add(call("o_4", T0, { outcome: "pending", delivered_at: null, answer: "for o_4" }));
     said("o_4", `m:o_4:${T0}`, T0 + 20_000);
     said("o_4", "m:o_4:wifi", T0 + 60_000);
+    // o_5 asked something else while the model took 20 s, answered (by the model too) before the
+    // first question was logged with its late answer: their last message logged is the first
+    // question's own, yet they spoke since its call began (a grocery's walkthrough: 还在吗 two
+    // turns on had got the answer to the question before last).
+    said("o_5", "m:o_5:other", T0 + 12_000);
+    await t.generated.add(call("o_5", T0, { outcome: "pending", delivered_at: null, answer: "for o_5" }));
+    said("o_5", `m:o_5:${T0}`, T0 + 20_000);
     await t.log.settled();
     expect((await t.generated.takePending("o_3", iso(T0 - 1), iso(T0 + 90_000)))?.answer).toBe("for o_3");
     expect(await t.generated.takePending("o_4", iso(T0 - 1), iso(T0 + 90_000))).toBeNull();
+    expect(await t.generated.takePending("o_5", iso(T0 - 1), iso(T0 + 90_000))).toBeNull();
     const outcomes = (await t.generated.list({ limit: 10, offset: 0 })).items.map((g) => [g.openid, g.outcome]);
-    expect(outcomes).toEqual([["o_4", "expired"], ["o_3", "next_message"]]);
+    expect(outcomes).toEqual([["o_5", "expired"], ["o_4", "expired"], ["o_3", "next_message"]]);
   });
 
   test("settle moves an outcome, from a given one only when asked", async () => {

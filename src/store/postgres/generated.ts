@@ -34,8 +34,9 @@ export class PgGeneratedCalls implements GeneratedLog {
       const [row] = (await tx.unsafe(`SELECT ${SELECT} FROM generated WHERE openid = $1 AND outcome = 'pending' ORDER BY generated.seq DESC LIMIT 1`, [openid])) as GeneratedRow[];
       if (!row) return null;
       await tx`UPDATE generated SET outcome = 'expired' WHERE openid = ${openid} AND outcome = 'pending' AND seq < ${row.seq}::bigint`;
-      // The follower's last interaction logged is another message, since the call began: this answer's question is behind them (generated-log.ts).
-      const spoke = (await tx`SELECT 1 FROM followers f JOIN messages m ON m.seq = f.last_seq WHERE f.openid = ${openid} AND m.msg_key <> ${row.msg_key} AND m.received_at > ${row.at}`).length > 0;
+      // The follower said anything else since the call began — not only last: a message answered
+      // while it ran is logged before the question it followed (generated-log.ts).
+      const spoke = (await tx`SELECT 1 FROM messages WHERE received_at > ${row.at} AND from_user = ${openid} AND direction = 'in' AND msg_key <> ${row.msg_key} LIMIT 1`).length > 0;
       if (row.at < since || spoke) {
         await tx`UPDATE generated SET outcome = 'expired' WHERE seq = ${row.seq}::bigint`;
         return null;

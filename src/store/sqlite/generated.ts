@@ -34,9 +34,13 @@ export class GeneratedCalls implements GeneratedLog {
       .immediate();
   }
 
-  /** Whether the follower's last interaction logged is another message than the pending answer's, since its call began (generated-log.ts takePending). */
+  /**
+   * Whether the follower said anything else since the pending answer's call began (generated-log.ts
+   * takePending) — not only last: a message answered while the call ran is logged before the
+   * question it followed, which is logged with its late answer.
+   */
   private spokeSince(openid: string, row: GeneratedRow): boolean {
-    return this.db.query("SELECT 1 FROM followers f JOIN messages m ON m.seq = f.last_seq WHERE f.openid = ? AND m.msg_key <> ? AND m.received_at > ?").get(openid, row.msg_key, row.at) !== null;
+    return this.db.query("SELECT 1 FROM messages INDEXED BY messages_received WHERE received_at > ? AND from_user = ? AND direction = 'in' AND msg_key <> ? LIMIT 1").get(row.at, openid, row.msg_key) !== null;
   }
 
   async pendingFollowers(since: string): Promise<string[]> {
