@@ -89,15 +89,18 @@ const fewOwnWords = (text: string) => !HAN.test(text) && new Set(termsOf(text)).
  * bites, "what about if im on benefits" after the sofa's collection, 要打几针 after the HPV vaccine,
  * "do we have to pay upfront" after group bookings), or that continue the follower's question just
  * before them however they were read (`continuing`: "just for one day" after a friend's access,
- * read alone), whose words alone do not send this article: taught, the next follower sending them
- * after any question got this article alone (five walkthroughs: 晚上呢 then answered a question about
- * Saturday's hours with the dog bites, "just for one day" a van's hire with the access article).
+ * read alone), or lean on it, an article offered for it (`continuing` too: 会过期吗 after 多少积分抵一块钱,
+ * 券呢 after 拼团失败了钱退吗 — read alone when nothing was sure read together; taught with a note
+ * until 0.2.29, and an operator clearing the inbox read past it: a grocery's walkthrough), whose
+ * words alone do not send this article: taught, the next follower sending them after any question
+ * got this article alone (five walkthroughs: 晚上呢 then answered a question about Saturday's hours
+ * with the dog bites, "just for one day" a van's hire with the access article).
  * Longer than the rule above reads them (six Latin words); however they open — a question of its own
  * opening on a question word (几点关门, read with 周末呢 before it) is the operator's to say so, with
  * --as and the same words.
  */
 export const leaningShort = (text: string, ranked: readonly RankedArticle[], id: string, how: { readWith: boolean; afterQuestion: boolean }): boolean =>
-  short(text) && !singlesOut(ranked, id) && (how.readWith || (how.afterQuestion && continuesQuestion(text)));
+  short(text) && !singlesOut(ranked, id) && (how.readWith || (how.afterQuestion && (continuesQuestion(text) || leansOnBefore(text))));
 
 const short = (text: string) => fewWords(text, FOLLOW_UP_WORDS.han, FOLLOW_UP_WORDS.latin);
 

@@ -4,7 +4,7 @@ import { NO_CONTROL, unprintable } from "../article/text-rules.ts";
 import { CONTENT } from "../article/fields.ts";
 import { badRequest, conflict, notFound } from "../base/errors.ts";
 import { asksAnother } from "../ranking/another.ts";
-import { fewWords, saidBetweenQuestions } from "../ranking/cues.ts";
+import { leansOnBefore, saidBetweenQuestions } from "../ranking/cues.ts";
 import { searchedWords } from "../ranking/picks.ts";
 import { continuesQuestion } from "../ranking/continuation.ts";
 import { idHint } from "./id-hint.ts";
@@ -114,10 +114,20 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   // The operator's phrasing (--as) is held to this one too: it should name the thing.
   if (ranked && byPronoun(text, ranked, id)) throw byPronounOnly(what, text, seq, named);
   const readWith = entry.answer.startsWith("followup:");
-  const afterQuestion = async (words: string) => continuesQuestion(words) && (await questionBefore(ctx.write.log, entry)) !== null;
-  if (given === undefined && ranked && leaningShort(text, ranked, id, { readWith, afterQuestion: await afterQuestion(text) }))
+  // The follower's question just before words that continue it, within the conversation's window —
+  // or that lean on it, when it was offered an article to lean on: after a question nothing
+  // answered, 要带什么材料 asks a question of its own.
+  const questionLeanedOn = async (words: string) => {
+    const continuing = continuesQuestion(words);
+    if (!continuing && !leansOnBefore(words)) return null;
+    const before = await questionBefore(ctx.write.log, entry);
+    return before && (continuing || offeredIn(before.answer).length) ? before : null;
+  };
+  const leanedOn = given === undefined && ranked ? await questionLeanedOn(text) : null;
+  const leanedText = leanedOn ? textOf(leanedOn) : null;
+  if (given === undefined && ranked && leaningShort(text, ranked, id, { readWith, afterQuestion: leanedOn !== null }))
     throw badRequest(
-      `${what} ("${text.slice(0, 40)}") ${readWith ? "was read with the question before it" : "continues the follower's question just before it"}, which says what it asks of: taught alone, every follower sending it would get this article, whatever they had asked. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…" (the same words with --as, if they are a question of its own)`,
+      `${what} ("${text.slice(0, 40)}") ${readWith ? "was read with the question before it, which says what it asks of" : `leans on the follower's question just before it (message ${leanedOn?.seq}${leanedText ? `, "${leanedText.slice(0, 40)}"` : ""}), which says what it asks of`}: taught alone, every follower sending it would get this article, whatever they had asked. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…" (the same words with --as, if they are a question of its own)`,
       "leans_on_before",
     );
 
@@ -149,12 +159,7 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   const ownRanked = given !== undefined && !saidBetweenQuestions(said) ? await rankedFor(ctx, said).catch(() => null) : null;
   const own = ownRanked ? offerOf(ctx, said, ownRanked) : undefined;
   // …and whether teaching them as they are would be refused as leaning on the question before.
-  const ownLeans = ownRanked !== null && own !== undefined && leansAsSent(message, ownRanked, id, { readWith, afterQuestion: await afterQuestion(message) });
-  // A few words taught as sent, the follower's question just before them: they may have asked of it
-  // ("要住院吗" after 母猫绝育多少钱啊, read alone, taught to the cat's neutering: every follower
-  // sending it then got that article, dog owners too — a pet hospital's walkthrough). Said, with that question.
-  const prior = given === undefined && !readWith && fewWords(text) ? await questionBefore(ctx.write.log, entry) : null;
-  const priorText = prior ? textOf(prior) : null;
+  const ownLeans = ownRanked !== null && own !== undefined && leansAsSent(message, ownRanked, id, { readWith, afterQuestion: (await questionLeanedOn(message)) !== null });
   return {
     taught: true,
     seq,
@@ -167,7 +172,6 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
     ...(askedOf && offeredIn(askedOf.answer).includes(r.article.id) ? { turned_down: true } : {}),
     ...(given !== undefined && own !== undefined ? { message_now: own.kind === "none" ? null : loggedAnswer(own), ...(ownLeans ? { message_leans: true } : {}) } : {}),
     ...(othersNamed.length ? { names_others: othersNamed } : {}),
-    ...(prior && priorText ? { after_question: { seq: prior.seq, text: priorText.slice(0, 200) } } : {}),
   };
 }
 

@@ -408,17 +408,22 @@ test("teach notes the other articles' keywords the taught question writes out, w
   expect(r.out).toContain('note: it names what other articles are about — "matlab" (matlab): followers asking of that may now get this article; a phrasing without it (replyd set office questions-=… and --as "…") pulls only questions about this one');
 });
 
-test("teach of a few words sent right after a question of the follower's notes that question, and how to teach the need instead", async () => {
+test("teach of a few words leaning on the follower's question before them is refused naming that question; a short question of its own right after it is taught, nothing said of it", async () => {
   await cli("add", "id=neuter-cat", "title=猫咪绝育手术", "url=https://pets.example/cat", "body=母猫绝育880元，公猫绝育480元，术后当天可以回家。");
   await cli("add", "id=inpatient", "title=住院和探视", "url=https://pets.example/stay", "body=住院的宠物每天可以探视两次，上午十点和下午四点。");
   await say("母猫绝育多少钱啊");
-  const question = await seqOf("母猫绝育多少钱啊");
-  // A few words that do not lean on it (read alone); the server says so of any such, the operator judges.
+  await say("要住院吗");
+  const leaning = await seqOf("要住院吗");
+  const refused = await cli("teach", String(leaning), "neuter-cat");
+  expect(refused.code).toBe(1);
+  // Read with that question or alone (the server's articles of other tests decide), refused as leaning on it.
+  expect(refused.err).toMatch(/(?:was read with the question before it|leans on the follower's question just before it \(message \d+, "母猫绝育多少钱啊"\)).*\[leans_on_before\]/);
+  expect(refused.err).toContain(`replyd teach ${leaning} neuter-cat --as "…"`);
+  // A few words naming their subject (read alone) stand on their own: taught, with no note of the question before (a grocery's walkthrough: the note on most teaches was read past).
   await say("住院探视几点");
-  const seq = await seqOf("住院探视几点");
-  const r = await cli("teach", String(seq), "inpatient");
+  const r = await cli("teach", String(await seqOf("住院探视几点")), "inpatient");
   expect(r.err).toBe("");
-  expect(r.out).toContain(`note: the follower sent it right after message ${question}, "母猫绝育多少钱啊": taught as sent, every follower sending "住院探视几点" gets this article alone, whatever they asked before it; if it asked of that question, take it back (replyd set inpatient questions-=住院探视几点) and teach the need in words that name it (replyd teach ${seq} inpatient --as "…")`);
+  expect(r.out).not.toContain("note: the follower sent it right after");
 });
 
 test("an import whose tags give one null says the description removed, and which it named had none", async () => {
