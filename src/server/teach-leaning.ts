@@ -82,7 +82,16 @@ export const byPronoun = (text: string, ranked: readonly RankedArticle[], id: st
  * it answered a question about the academy's trials with the mascots (a football club's walkthrough,
  * Session 52). Not Chinese, whose characters and pairs are each a term.
  */
-const fewOwnWords = (text: string) => !HAN.test(text) && new Set(termsOf(text)).size <= 2;
+const fewOwnWords = (text: string) => !HAN.test(text) && new Set(termsOf(text)).size <= 2 && !namedAfterPreposition(text);
+
+/**
+ * A word of its own after a preposition names what the message is about, whatever its pronoun
+ * stands for: "is it cash only at the bar" (a dummy "it"; refused, and then said to make sense only
+ * after a question, which it followed none of: a theatre's walkthrough). "what age do they have to
+ * be" names nothing so.
+ */
+const AFTER_PREPOSITION = /\b(?:at|in|on|for|from|of|to|with|about|near|inside|outside|behind)\s+(?:(?:the|a|an|your|our|my|this|that)\s+)?([\p{L}\p{N}]+)/gu;
+const namedAfterPreposition = (text: string) => [...fold(text).matchAll(AFTER_PREPOSITION)].some((m) => termsOf(m[1] as string).length > 0);
 
 /**
  * A few words the callback read with the question before them (`readWith`: 晚上呢 after the dog

@@ -153,7 +153,7 @@ test("teach --as beside a message whose few words lean on the question before: w
   const seq = String(seqOf(JSON.parse(inbox.out).items));
   const r = await cli("teach", seq, "delivery", "--as", "what does delivery cost");
   expect(r).toMatchObject({ code: 0 });
-  expect(r.out).toMatch(new RegExp(`message ${seq}'s own words still get [^\\n]*: they make sense only after the question before them, which says what they ask of — the conversation answers them`));
+  expect(r.out).toMatch(new RegExp(`message ${seq}'s own words still get [^\\n]*: teach refuses them as they are — they name what they ask of only with what was said before them \\(a follow-up's few words, or a pronoun\\); the conversation answers them after a question that names it`));
   expect(r.out).not.toContain(`replyd teach ${seq} delivery`);
   expect((await cli("teach", seq, "delivery")).err).toContain("leans_on_before");
 });

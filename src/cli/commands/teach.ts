@@ -76,7 +76,7 @@ export async function teach(c: CommandContext): Promise<void> {
       ...(ownWords !== undefined && ownWords[0] === r.article.id && ownWords.length > 1
         ? [
             `message ${r.asked_of ?? r.seq}'s own words get a list this article leads (${ownWords.join(", ")})${
-              r.message_leans ? ": they make sense only after the question before them, which says what they ask of — the conversation answers them" : `; to send them this article alone: replyd teach ${r.asked_of ?? r.seq} ${r.article.id}`
+              r.message_leans ? ": teach refuses them as they are — they name what they ask of only with what was said before them (a follow-up's few words, or a pronoun); the conversation answers them after a question that names it" : `; to send them this article alone: replyd teach ${r.asked_of ?? r.seq} ${r.article.id}`
             }`,
           ]
         : []),
@@ -85,7 +85,7 @@ export async function teach(c: CommandContext): Promise<void> {
             // Of "another", the question it asked another answer to (a courier's operator read "message 138's own words" of a 换一个).
             `message ${r.asked_of ?? r.seq}'s own words still get ${ownWords.length ? ownWords.join(", ") : "the fallback"}${
               r.message_leans
-                ? ": they make sense only after the question before them, which says what they ask of — the conversation answers them"
+                ? ": teach refuses them as they are — they name what they ask of only with what was said before them (a follow-up's few words, or a pronoun); the conversation answers them after a question that names it"
                 : [...withoutOpening(r.message ?? "")].length > LIMITS.question
                   ? `; the message is longer than a question may be (${LIMITS.question} characters): to answer more of its words with this article, teach another short phrasing of them (--as "…")`
                   : `; to answer them with this article too: replyd teach ${r.asked_of ?? r.seq} ${r.article.id}`
