@@ -126,6 +126,8 @@ const WITH_THANKS = new Set([
 /** …and these only in "see you …" beside thanks: "thanks! sunday?" asks about Sundays. */
 const SEE_YOU = new Set(["soon", "later", "tomorrow", "next", "week", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]);
 /** Latin words a greeting is made of ("good morning", "hiya", "hi there, quick question"): one greeting, the rest of these. */
+/** Greetings that are never a question's own first word, as "morning" may be ("morning clinic hours"). */
+const ONLY_GREETING = new Set(["hi", "hello", "hey", "heya", "hiya", "hallo", "howdy"]);
 const GREETING = new Set(["hi", "hello", "hey", "heya", "hiya", "hallo", "howdy", "yo", "morning", "afternoon", "evening", "greetings", "gm", "gday", "gidday", "arvo", "magandang", "dear"]);
 const AROUND_GREETING = new Set(["good", "gd", "there", "all", "everyone", "guys", "folks", "team", "dear", "again", "quick", "question", "one", "more", "another", "i", "have", "a", "got", "please", "anyone", "anybody", "is", "mate", "umaga", "hapon", "gabi", "araw", ...ADDRESSED_LATIN]);
 const MOST_WORDS = 8;
@@ -237,8 +239,10 @@ function oneOpeningOff(text: string): string {
   let cut = 0;
   for (const m of text.slice(0, 25).matchAll(/[\s,，.。!！~～:：;；、]+/gu)) {
     const head = text.slice(0, m.index);
-    // One English word before a space may be the question's own ("morning clinic hours"): a mark sets it apart.
-    const apart = /\S/.test(m[0]) || /\p{Script=Han}/u.test(head) || /\s/.test(head.trim());
+    // One English word before a space may be the question's own ("morning clinic hours"): a mark sets
+    // it apart — or it is a greeting and nothing else ("hiya can i swap my tickets" had been taught
+    // with its hiya: a theatre's walkthrough).
+    const apart = /\S/.test(m[0]) || /\p{Script=Han}/u.test(head) || /\s/.test(head.trim()) || ONLY_GREETING.has(fold(head).trim());
     if (head && apart && opens(head) && (/\S/.test(m[0]) || spaceEnds(head))) cut = m.index + m[0].length;
   }
   return cut > 0 && cut < text.length ? text.slice(cut) : text;

@@ -284,7 +284,7 @@ describe("what a message says about the reply before it", () => {
     expect(["love the bikes 👍", "服务很好"].every(standsAlone)).toBe(true);
   });
 
-  test("a question without the greeting, thanks, name or asking to ask it opens with; one English word before a space stays the question's", () => {
+  test("a question without the greeting, thanks, name or asking to ask it opens with; one English word before a space stays the question's unless it is only a greeting (hi, hiya)", () => {
     expect(withoutOpening("医生你好，挂号怎么挂")).toBe("挂号怎么挂");
     expect(withoutOpening("医生，挂号怎么挂")).toBe("挂号怎么挂");
     expect(withoutOpening("谢谢！那周末呢")).toBe("那周末呢");
@@ -299,6 +299,10 @@ describe("what a message says about the reply before it", () => {
     expect(withoutOpening("thanks, where is my order")).toBe("where is my order");
     expect(withoutOpening("morning, clinic hours")).toBe("clinic hours");
     expect(withoutOpening("morning clinic hours")).toBe("morning clinic hours");
+    // A greeting that is never a question's word goes before a space too (a theatre's walkthrough taught "hiya can i swap…" whole).
+    expect(withoutOpening("hiya can i swap my panto tickets")).toBe("can i swap my panto tickets");
+    expect(withoutOpening("hi can i pay by card")).toBe("can i pay by card");
+    expect(withoutOpening("hey do you open late")).toBe("do you open late");
     // "Dear …", and asking to ask, as students writing English as a second language open; one opening after another.
     expect(withoutOpening("Dear sir, accommodation price?")).toBe("accommodation price?");
     expect(withoutOpening("Dear teacher, I want to ask about accommodation price")).toBe("accommodation price");
