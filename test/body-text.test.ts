@@ -33,6 +33,15 @@ describe("HTML reduced to text", () => {
     expect(bodyText("<!DOCTYPE html><html><head><title>t</title><style>p{color:red}</style></head><body><!-- note --><p>seen</p><script>alert('<p>')</script></body></html>")).toBe("seen");
   });
 
+  test("a saved page's frame is dropped: its nav, its footer, a header outside the article or main; a header inside them stays", () => {
+    // A theatre's saved "Getting here" page had sent followers its menu and its charity line (a walkthrough).
+    const page = "<body><header><a href='/'>The Lyric</a><nav><a>Home</a> <a>What's On</a></nav></header><main><h1>Getting here</h1><p>We are at 14 Market Street.</p></main><footer>© 2026 The Lyric Theatre Trust</footer></body>";
+    expect(bodyText(page)).toBe("Getting here\n\nWe are at 14 Market Street.");
+    expect(bodyText("<article><header><h1>Parking</h1></header><p>Free after 6pm.</p><nav>Next: Bar</nav></article>")).toBe("Parking\n\nFree after 6pm.");
+    // A header with no article or main about it is the page's.
+    expect(bodyText("<header>Site name</header><p>Free after 6pm.</p>")).toBe("Free after 6pm.");
+  });
+
   test("HTML's white space is one space; <pre> keeps its lines", () => {
     expect(bodyText("<p>  many    spaces\n  here </p>")).toBe("many spaces here");
     expect(bodyText("<p>a</p><pre>x = 1\n    y = 2</pre><p>b</p>")).toBe("a\n\nx = 1\n    y = 2\n\nb");

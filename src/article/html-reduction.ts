@@ -46,6 +46,15 @@ function tagEnd(html: string, lt: number): number {
   return -1;
 }
 
+/**
+ * A saved page's frame, not its article: its navigation, its footer, and a header outside the
+ * article or main content (inside one, a header holds the article's own title). "Home What's On Your
+ * Visit…" and "© 2026 … registered charity no." had reached followers from a theatre's saved page (a
+ * walkthrough).
+ */
+const pageFrame = (name: string, open: ReadonlyMap<string, number>): boolean =>
+  name === "nav" || name === "footer" || (name === "header" && !open.get("article") && !open.get("main"));
+
 export class HtmlReduction {
   private readonly out = new TidyText();
   /** Where reading goes on; the text read and not yet written; what was found after it. */
@@ -151,7 +160,7 @@ export class HtmlReduction {
     }
     const closes = CLOSES.get(name);
     if (closes) while (this.open.length && closes.has(this.open[this.open.length - 1] as string)) this.pop();
-    const hides = hidesElement(html, n, end - 1);
+    const hides = hidesElement(html, n, end - 1) || pageFrame(name, this.openCount);
     if (VOID.has(name)) {
       if (this.hiddenAt < 0 && !hides) this.breaks(name);
       return;

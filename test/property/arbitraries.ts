@@ -83,7 +83,7 @@ export function mutate(doc: { articles: Record<string, unknown>[] }, m: Mutation
   }
 }
 
-const tagName = fc.constantFrom("p", "P", "div", "span", "b", "a", "li", "ul", "pre", "br", "img", "hr", "td", "tr", "h2", "script", "style", "svg", "title");
+const tagName = fc.constantFrom("p", "P", "div", "span", "b", "a", "li", "ul", "pre", "br", "img", "hr", "td", "tr", "h2", "script", "style", "svg", "title", "nav", "footer", "header", "main", "article");
 /** Attributes that hide an element, that look as if they might, and that do not. */
 const hiding = fc.constantFrom(
   " hidden", ' HIDDEN=""', ' aria-hidden="true"', " aria-hidden=TRUE", ' aria-hidden="false"', ' style="display:none"', ' style="DISPLAY : None !important"',
