@@ -106,7 +106,8 @@ export function resolveSettings(argv: readonly string[], env: Record<string, str
 /** The resolved settings for `serve --check-config`: each with its value (secrets masked) and where it came from; then each account's. */
 export function describeSettings(r: ResolvedSettings): string {
   // With a database the data folder is not used: said beside it, where its default had read as a folder serve would make (a bike share's walkthrough).
-  const unused = (name: string) => (name === "data" && r.values.db !== undefined ? "  (not used: db is set)" : "");
+  // wx-mode without a key: its default "safe" had read as the callback's mode, which took plaintext (a theatre's walkthrough).
+  const unused = (name: string) => (name === "data" && r.values.db !== undefined ? "  (not used: db is set)" : name === "wx-mode" && r.values["wx-aeskey"] === undefined ? "  (not used: no wx-aeskey, the callback takes plaintext)" : "");
   const line = (x: { name: string; value: Value | null; secret: boolean; source: string | null }) =>
     `${x.name.padEnd(18)} ${(x.value === null ? "(not set)" : x.secret && x.value !== null ? "(set, hidden)" : String(x.value)).padEnd(40)} ${x.source ?? ""}${unused(x.name)}`;
   const accounts = (r.accounts ?? []).map((a) => [``, `[accounts.${a.name}]  callback ${r.values["wx-path"].replace(/\/+$/, "")}/${a.name}`, ...accountShown(a).map(line)].join("\n"));

@@ -14,6 +14,7 @@ export async function accountsList(contexts: ReadonlyMap<string, AppContext>) {
       name: ctx.account,
       callback: ctx.callbackPath,
       callback_configured: ctx.callbackConfigured(),
+      callback_encryption: ctx.callbackEncryption(),
       counts: { articles_live: a.live, articles_deleted: a.deleted, tags: c.tags, rules: c.rules, texts: c.texts, synonyms: c.synonyms },
       search_index: ctx.read.articles.index.searchIndexComplete ? "ready" : "rebuilding",
       passage_index: ctx.read.articles.index.indexComplete ? "ready" : "rebuilding",

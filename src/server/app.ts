@@ -80,6 +80,7 @@ export async function createApp(opts: AppOptions) {
       account: account.name,
       callbackPath: account.path,
       callbackConfigured: () => account.callback.configured,
+      callbackEncryption: () => account.callback.encryption,
       mediaPrefix: declared ? `${account.name}/` : "",
       read: account.read,
       write: account.write,

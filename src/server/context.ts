@@ -15,6 +15,8 @@ export interface AppContext {
   readonly callbackPath: string;
   /** Its callback has a wx-token (without one it answers 503). */
   callbackConfigured(): boolean;
+  /** What messages the callback takes: plaintext (no wx-aeskey), safe (encrypted only) or compatible (both). */
+  callbackEncryption(): "plaintext" | "safe" | "compatible";
   /** Where its pictures are under /media/: "" for the one account of a server that declares none, "NAME/" for a declared one. */
   readonly mediaPrefix: string;
   readonly read: Account["read"];

@@ -37,6 +37,8 @@ export async function health(ctx: AppContext, req: SignedRequest) {
     callback: ctx.callbackPath,
     // Without a wx-token the callback answers 503 to everything: an account added without one says so here, not only in the log.
     callback_configured: ctx.callbackConfigured(),
+    // plaintext, safe or compatible: which the console's 消息加解密方式 must be.
+    callback_encryption: ctx.callbackEncryption(),
     // Where the data is kept: sqlite (the data folder) or postgres (--db), and its schema version.
     store: ctx.write.kind,
     schema: ctx.write.schema,

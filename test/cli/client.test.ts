@@ -202,7 +202,7 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     // "checking" for the moment after start while the index is counted against the articles.
     expect(r.out).toMatch(/search index   (ready|checking)\n/);
     // What a first hour needs to see without --json: the callback ready, the log, why the platform is not configured.
-    expect(r.out).toMatch(/\ncallback       \/wechat ready \(wx-token set\)/);
+    expect(r.out).toMatch(/\ncallback       \/wechat ready \(wx-token set; plaintext messages: the console's 明文模式 \(no wx-aeskey\)\)/);
     expect(r.out).toMatch(/\nmessage log    0 waiting to be written\n/);
     expect(r.out).toContain("platform       not configured: no AppSecret (--wx-secret); the callback answers followers without it");
     const j = await cli("health", "--json");

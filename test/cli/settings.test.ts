@@ -87,6 +87,13 @@ test("--check-config says the data folder is not used when a database is given; 
   expect(describeSettings(resolveSettings([], {}, tmp.dir))).toMatch(/^data\s+\S+\s+default$/m);
 });
 
+test("--check-config says wx-mode is not used without a wx-aeskey (the callback takes plaintext); with one, nothing beside it", () => {
+  // A theatre's walkthrough read "wx-mode  safe  default" of a server taking plaintext.
+  expect(describeSettings(resolveSettings([], {}, tmp.dir))).toMatch(/^wx-mode\s+safe\s+default {2}\(not used: no wx-aeskey, the callback takes plaintext\)$/m);
+  const keyed = resolveSettings(["--wx-aeskey", "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG"], {}, tmp.dir);
+  expect(describeSettings(keyed)).toMatch(/^wx-mode\s+safe\s+default$/m);
+});
+
 test("the model's settings: its key from the environment or the config file only, refused as a flag, never printed; its address checked", async () => {
   const key = "sk-live-0123456789abcdefXYZ";
   const fromEnv = resolveSettings(["--ai-url", "https://api.deepseek.com/v1/", "--ai-model", "deepseek-chat"], { REPLYD_AI_KEY: key }, tmp.dir);

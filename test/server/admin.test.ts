@@ -31,14 +31,22 @@ describe("GET /api/cli", () => {
     expect(r.data.newest_backup.id).toMatch(/^all-/);
   });
 
-  test("health says whether the callback has a wx-token (without one it answers 503 to everything)", async () => {
+  test("health says whether the callback has a wx-token (without one it answers 503 to everything), and which messages it takes: plaintext, safe or compatible", async () => {
     expect((await call("GET", "/api/cli")).data.callback_configured).toBe(false);
     expect((await t.handle(new Request("http://localhost/wechat", { method: "POST", body: "<xml/>" }))).status).toBe(503);
-    const withToken = await testApp({ wechat: { token: "tok3n" } });
-    try {
-      expect((await withToken.call("GET", "/api/cli")).data.callback_configured).toBe(true);
-    } finally {
-      withToken.close();
+    // A grocery's walkthrough could not tell from its laptop whether the server had taken safe mode.
+    const aesKey = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG";
+    for (const [wechat, encryption] of [
+      [{ token: "tok3n" }, "plaintext"],
+      [{ token: "tok3n", aesKey, appid: "wx1234567890abcdef" }, "safe"],
+      [{ token: "tok3n", aesKey, appid: "wx1234567890abcdef", mode: "compatible" as const }, "compatible"],
+    ] as const) {
+      const app = await testApp({ wechat });
+      try {
+        expect((await app.call("GET", "/api/cli")).data).toMatchObject({ callback_configured: true, callback_encryption: encryption });
+      } finally {
+        app.close();
+      }
     }
   });
 

@@ -23,6 +23,8 @@ interface Health {
   account?: string;
   callback?: string;
   callback_configured?: boolean;
+  /** 0.2.29. */
+  callback_encryption?: "plaintext" | "safe" | "compatible";
   message_log?: { unwritten: number; dropped: number };
   texts_default?: string[];
   /** not_found, media: unwritten, so followers get the operator's fallback text for them. */
@@ -112,6 +114,13 @@ function clusterLines(c: Cluster): string[] {
 const duration = (s: number) =>
   s < 60 ? `${s}s` : s < 3600 ? `${Math.floor(s / 60)}m ${s % 60}s` : `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
 
+/** The console's 消息加解密方式 each callback_encryption takes. */
+const ENCRYPTION = {
+  plaintext: "plaintext messages: the console's 明文模式 (no wx-aeskey)",
+  safe: "encrypted messages only: the console's 安全模式",
+  compatible: "plaintext and encrypted: the console's 兼容模式",
+} as const;
+
 export async function health(c: CommandContext): Promise<void> {
   const client = c.client();
   const t0 = performance.now();
@@ -126,7 +135,7 @@ export async function health(c: CommandContext): Promise<void> {
       ...(h.callback_configured === false
         ? [`CALLBACK       no wx-token: ${h.callback ?? "the callback"} answers 503 until one is set (--wx-token, or the account's wx-token in the config file)`]
         : h.callback_configured
-          ? [`callback       ${h.callback ?? "/wechat"} ready (wx-token set): give the platform's console this server's address with this path`]
+          ? [`callback       ${h.callback ?? "/wechat"} ready (wx-token set${h.callback_encryption ? `; ${ENCRYPTION[h.callback_encryption]}` : ""}): give the platform's console this server's address with this path`]
           : []),
       `uptime         ${duration(h.uptime_s)}`,
       `server time    ${h.server_time}`,

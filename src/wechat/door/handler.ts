@@ -107,6 +107,15 @@ export class WechatHandler {
     return Boolean(this.opts.token);
   }
 
+  /**
+   * What messages the callback takes: plaintext (no EncodingAESKey), safe (encrypted only) or
+   * compatible (both) — health says it: an operator switching the console to safe mode could not
+   * tell from a laptop which the server was in (a grocery's walkthrough).
+   */
+  get encryption(): "plaintext" | "safe" | "compatible" {
+    return this.crypto ? this.opts.mode : "plaintext";
+  }
+
   /** GET: the platform's server URL verification. */
   verify(request: Request): Response {
     if (!this.opts.token) return this.disabled();
