@@ -175,6 +175,13 @@ export interface ImportResult {
    */
   tag_dropped: { count: number; ids: string[] };
   description_dropped: { count: number; ids: string[] };
+  /**
+   * Of the updated, articles whose body the record replaces (one they had, not the record's): a body
+   * edited on the server with `set` and not copied into the file is written over — said on a line of
+   * its own, where "and 2 more" had hidden it (two walkthroughs). How many, and the first
+   * NAMED_IN_REPORT ids (absent from a server before 0.2.29).
+   */
+  bodies_replaced: { count: number; ids: string[] };
   total: number;
   tags: number;
   /** Of the tags a merge's document removes the description of (`"tags": {"help": null}`), those that had one. */

@@ -264,6 +264,19 @@ test("an import whose records give no tag or description where the articles had 
   expect((await cli("import", "cms.json")).out).not.toContain("lost");
 });
 
+test("an import replacing a body set on the server says so on a line of its own, however many articles it updates", async () => {
+  // Two walkthroughs: "7 updated (…; member: keywords and 2 more)" had hidden the invoice's body, set on the server, written over.
+  const articles = ["a", "b", "c", "d", "e", "f"].map((id) => ({ id, title: `Article ${id}`, url: `https://e.com/${id}`, body: "Text." }));
+  writeFileSync(join(s.dir, "sheet.json"), JSON.stringify({ format: "replyd/1", matter: "articles", articles }, null, 2));
+  expect((await cli("import", "sheet.json")).code).toBe(0);
+  expect((await cli("set", "f", "body=How to get an invoice, rewritten on the server.")).code).toBe(0);
+  writeFileSync(join(s.dir, "sheet.json"), JSON.stringify({ format: "replyd/1", matter: "articles", articles: articles.map((a) => ({ ...a, keywords: ["k"] })) }, null, 2));
+  const out = (await cli("import", "sheet.json")).out;
+  expect(out).toContain("and 1 more");
+  expect(out).toContain("1 of the updated had its body replaced by the file's (f): an edit made on the server since the file was written (replyd set ID body=…) is written over — put it in the file to keep it");
+  expect((await cli("import", "sheet.json")).out).not.toContain("body replaced");
+});
+
 test("set questions+= says which recent questions sent another article alone now get a list with it behind that article", async () => {
   await cli("add", "id=wire", "title=Paying by wire", "url=https://shop.example/wire", "body=We accept wire transfers from any bank; quote the order number.");
   await cli("add", "id=chargeback", "title=Chargebacks", "url=https://shop.example/chargeback", "body=A chargeback disputes a card payment with your card issuer.");

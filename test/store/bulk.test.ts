@@ -138,6 +138,12 @@ describe.each(STORES)("%s", (kind) => {
     const r = await t.importDocument(fromFile([rec("a1", "K", { body: "edited on the server" }), rec("a2", "X", { title: "Another title", keywords: ["new"] }), rec("a3", "M")]), "merge");
     expect(r).toMatchObject({ updated: 2, updated_ids: ["a1", "a2"], unchanged: 1 });
     expect(r.updated_fields).toEqual({ a1: ["body"], a2: ["code", "title", "keywords"] });
+    // A body the article had, replaced, is named apart too: "and 2 more" had hidden it (two walkthroughs); a body given where there was none is not.
+    expect(r.bodies_replaced).toEqual({ count: 0, ids: [] });
+    const replaced = await t.importDocument(fromFile([rec("a1", "K", { body: "the file's body" }), rec("a2", "X", { title: "Another title", keywords: ["new"], body: "a first body" }), rec("a3", "M")]), "merge");
+    expect(replaced).toMatchObject({ updated: 2, bodies_replaced: { count: 1, ids: ["a1"] } });
+    // Put back as it was.
+    await t.importDocument(fromFile([rec("a1", "K", { body: "edited on the server" }), rec("a2", "X", { title: "Another title", keywords: ["new"] }), rec("a3", "M")]), "merge");
     const init = await t.importDocument(fromFile([rec("a1", "K", { body: "edited on the server", tag: "t1" }), rec("a2", "X", { title: "Another title", keywords: ["new"] }), rec("a3", "M")]), "init");
     expect(init.updated_fields).toEqual({ a1: ["tag"] });
     // A code another record takes first: its holder's change said against the code it held (the stores had told it apart: a property test).

@@ -161,6 +161,7 @@ export async function importDocumentPg(sql: SQL, doc: BulkDocument, mode: "merge
       ...(opts.replaceQuestions ? {} : { questions_kept: { count: 0, ids: [], lost: [], more: [] } }),
       tag_dropped: { count: 0, ids: [] },
       description_dropped: { count: 0, ids: [] },
+      bodies_replaced: { count: 0, ids: [] },
       total: articles?.count ?? 0,
       tags: 0,
       tags_removed: [],
@@ -197,6 +198,7 @@ export async function importDocumentPg(sql: SQL, doc: BulkDocument, mode: "merge
       if (!opts.replaceQuestions) result.questions_kept = await questionsKept(tx);
       result.tag_dropped = await namedCount(tx, "SELECT d.id, d.idx FROM doc_in d JOIN articles a ON a.id = d.id WHERE d.status = 'changed' AND a.tag IS NOT NULL AND d.tag IS NULL");
       result.description_dropped = await namedCount(tx, "SELECT d.id, d.idx FROM doc_in d JOIN articles a ON a.id = d.id WHERE d.status = 'changed' AND a.description <> '' AND d.description = ''");
+      result.bodies_replaced = await namedCount(tx, "SELECT d.id, d.idx FROM doc_in d JOIN articles a ON a.id = d.id WHERE d.status = 'changed' AND a.body <> '' AND d.body IS DISTINCT FROM a.body");
       // Purge first in init mode: a document may give a removed article's code to a new id.
       if (mode === "init") result.removed = await purgeArticles(tx, true);
       // Live codes are unique per row written, so the codes that move are released before any is written.

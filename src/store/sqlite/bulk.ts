@@ -85,6 +85,7 @@ export function importDocument(store: BulkTarget, doc: BulkDocument, mode: "merg
     ...(opts.replaceQuestions ? {} : { questions_kept: { count: 0, ids: [], lost: [], more: [] } }),
     tag_dropped: { count: 0, ids: [] },
     description_dropped: { count: 0, ids: [] },
+    bodies_replaced: { count: 0, ids: [] },
     total: count,
     tags: 0,
     tags_removed: [],
@@ -154,6 +155,7 @@ export function importDocument(store: BulkTarget, doc: BulkDocument, mode: "merg
         if (questionsLost.length) countLost(result.questions_dropped, id, questionsLost);
         if (current.tag && !content.tag) countNamed(result.tag_dropped, id);
         if (current.description && !content.description) countNamed(result.description_dropped, id);
+        if (current.body && current.body !== content.body) countNamed(result.bodies_replaced, id);
         if (current.deleted && !content.deleted && result.undeleted++ < NAMED_IN_REPORT) result.undeleted_ids.push(id);
         if (!current.deleted && content.deleted && result.deleted_now++ < NAMED_IN_REPORT) result.deleted_now_ids.push(id);
       });
