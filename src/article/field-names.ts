@@ -23,6 +23,8 @@ export const ENGLISH_COLUMNS: Record<string, string> = {
   // A help centre's export (Zendesk's html_url, label_names, section; a bookkeeping app's operator had
   // 124 problems from one, "html_url: unknown field" with no hint: a walkthrough).
   html_url: "url", labels: "keywords", label_names: "keywords", tags: "keywords", body_html: "body", html: "body", name: "title", summary: "description", excerpt: "description", section: "tag", category: "tag",
+  // Its "draft" (true: not published) as deleted: a draft is no answer (a theatre's walkthrough had the column refused).
+  draft: "deleted",
 };
 /**
  * The traditional characters of these names, as simplified: a CSV's header is folded by the ranking's

@@ -6,6 +6,7 @@ import { CLIError, olderServerSaid, usage } from "../errors.ts";
 import { CODE } from "../../base/errors.ts";
 import { memoryFile, openLocal } from "../files.ts";
 import { CSV_MAX_BYTES, csvArticles } from "../csv.ts";
+import { TAG_NAME_LINE, tagNames } from "../csv-tag-names.ts";
 import { basename } from "node:path";
 import { checkLocally, held } from "./local-document.ts";
 import { confirm, otherAccountNote, whereOf } from "../confirm.ts";
@@ -107,6 +108,9 @@ function csvAsDocument(c: CommandContext, file: string) {
     s
       .replace(/articles\[(\d+)\]( \([a-z0-9_-]+\))?\.?([a-z]+)?/g, (_, i: string, id: string | undefined, field: string | undefined) => `line ${lines[Number(i)] ?? "?"}${id ?? ""}: ${field ? `${field}${headed.get(field) ?? ""}` : ""}`)
       .replace(/\bof record (\d+)\b/g, (_, i: string) => `of line ${lines[Number(i)] ?? "?"}`);
+  // Tags' names where keys go: said once with a key for each, in place of a line per row (csv-tag-names.ts).
+  const names = tagNames(records, lines, headed.get("tag") ?? "");
+  const told = (detail: string[]) => (names && detail.some((l) => TAG_NAME_LINE.test(l)) ? [...names, ...detail.filter((l) => !TAG_NAME_LINE.test(l))] : detail);
   return {
     file: memoryFile(`${basename(file)}.json`, new TextEncoder().encode(JSON.stringify(records))),
     async byLines<T>(work: () => T | Promise<T>): Promise<T> {
@@ -114,7 +118,7 @@ function csvAsDocument(c: CommandContext, file: string) {
         return await work();
       } catch (e) {
         if (!(e instanceof CLIError)) throw e;
-        throw new CLIError(e.code, byLine(e.message), e.exitCode, e.detailLines.map(byLine));
+        throw new CLIError(e.code, byLine(e.message), e.exitCode, told(e.detailLines.map(byLine)));
       }
     },
   };
