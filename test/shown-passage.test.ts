@@ -137,6 +137,24 @@ describe("the passage shown", () => {
     expect(passage("do you deliver to jersey")).toStartWith("Jersey and Guernsey");
     expect(passage("highlands delivery")).toStartWith("The Highlands");
   });
+
+  test("asked only what the title names of an article the ranking reads as one passage, the card starts at its opening, not at the sentence holding most of the words; another word still chooses its sentence", () => {
+    // A grocery's walkthrough: 怎么开发票 of 开发票 had been shown "优惠券、会员卡抵扣部分不开发票。", the one sentence holding 开发.
+    const shop = new MemorySource([
+      {
+        id: "invoice",
+        title: "开发票",
+        keywords: "发票\u001f开票",
+        body: "订单完成（已取货）后30天内可以申请电子发票：小程序“订单”—订单详情—“申请开票”，填写抬头和税号。\n\n目前只开具增值税普通电子发票，暂不支持专票。\n\n优惠券、会员卡抵扣部分不开发票。",
+      },
+      { id: "refund", title: "退款", keywords: "", body: "缺货商品当天自动退款，原路退回。" },
+    ]);
+    const first = (text: string) => rank(text, shop).articles[0];
+    expect(first("怎么开发票")?.passages.length).toBe(1);
+    expect(first("怎么开发票")?.passage).toStartWith("订单完成（已取货）后30天内可以申请电子发票");
+    expect(first("怎么开发票")?.excerpt).toStartWith("订单完成");
+    expect(first("能开专票吗")?.passage).toStartWith("目前只开具增值税普通电子发票，暂不支持专票。");
+  });
 });
 
 test(`asked how much, a passage with a price is shown unless the best scores ${PRICE_FAR} times it; however far below when the article's title names a price`, () => {

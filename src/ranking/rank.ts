@@ -150,7 +150,8 @@ function rankRead(given: Question, bare: string, complained: string | null, sour
     const text = passageText(r);
     const shown = s.shown;
     const priced = asked.asksPrice === true;
-    const answering = shown ? once(() => answeringSentence(text, shown, terms, priced)) : undefined;
+    // The opening shown: from its first sentence (shownPassage says why).
+    const answering = shown ? once(() => (shown.opening ? { ...answeringSentence(text, shown, terms, priced), at: 0 } : answeringSentence(text, shown, terms, priced))) : undefined;
     return {
       id: r.id,
       title: r.title,

@@ -11,6 +11,13 @@ export interface Priced {
 
 export interface PassageScore extends Span {
   score: number;
+  /**
+   * Shown as the article's opening (asked only what its title names): the card and a list's entry
+   * start at its beginning, not at the sentence holding most of the question's words — 怎么开发票 of
+   * the article 开发票, one paragraph long for the ranking, had been shown its last sentence
+   * "优惠券、会员卡抵扣部分不开发票。" (a grocery's walkthrough).
+   */
+  opening?: true;
 }
 
 /** A passage with its terms counted. */
@@ -35,7 +42,11 @@ function leadAsked(q: readonly QueryTerm[], passages: readonly Cut[], title: Rea
  * not open with the article's first), the opening.
  */
 export function shownPassage(q: readonly QueryTerm[], passages: readonly Cut[], stats: CorpusStats, priced: Priced | null, headed: ((p: Cut) => boolean) | null = null, title: ReadonlySet<string> | null = null): PassageScore | null {
-  if (passages.length <= 1) return passages[0] ? { start: passages[0].start, end: passages[0].end, score: passages[0].score } : null;
+  if (passages.length <= 1) {
+    const only = passages[0];
+    if (!only) return null;
+    return { start: only.start, end: only.end, score: only.score, ...(title && !priced && leadAsked(q, passages, title) ? { opening: true as const } : {}) };
+  }
   const n = passages.length;
   const local = q.map((t) => {
     const d = passages.reduce((c, p) => c + (p.counts.has(t.term) ? 1 : 0), 0);
@@ -57,7 +68,7 @@ export function shownPassage(q: readonly QueryTerm[], passages: readonly Cut[], 
   // ("jersey" keyworded, "and to Jersey?" is its Jersey paragraph's; a review).
   if (titled < 0 && title && !priced && leadAsked(q, passages, title)) {
     const lead = passages[0] as Cut;
-    return { start: lead.start, end: lead.end, score: lead.score };
+    return { start: lead.start, end: lead.end, score: lead.score, opening: true };
   }
   let best = passages[titled >= 0 ? titled : scores.findIndex((s) => s >= close)] as Cut;
   // Asked how much: the best passage holding a price, unless the best scores PRICE_FAR times it (about something else).
