@@ -39,6 +39,17 @@ test("a question answered in the model's words from the articles, citing the art
   expect(JSON.stringify(h)).not.toContain(KEY);
 });
 
+test("a question a person should read, answered by the model, is in the inbox all the same; one without a cue is not (ranking/needs-person.ts)", async () => {
+  await setup();
+  const urgent = `${QUESTION} 急！`;
+  expect(contentOf(await deliver(urgent, { from: "o_urgent" }))).toBe(GENERATED);
+  expect(contentOf(await deliver(QUESTION))).toBe(GENERATED);
+  await loggedCalls(2);
+  const byText = new Map((await inboxAll()).map((m) => [m.content, m]));
+  expect([byText.get(urgent)?.answer, byText.get(urgent)?.unmatched]).toEqual(["ai:refund", true]);
+  expect([byText.get(QUESTION)?.answer, byText.get(QUESTION)?.unmatched]).toEqual(["ai:refund", false]);
+});
+
 test("a follow-up reaches the model with the question before it: both, oldest first, a line each; logged so", async () => {
   await setup();
   expect(contentOf(await deliver(QUESTION))).toBe(GENERATED);

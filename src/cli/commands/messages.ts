@@ -10,6 +10,7 @@ import { type LoggedMessage, type ReplyWindow } from "../../store/follower-log.t
 import type { GeneratedEntry } from "../../store/generated-log.ts";
 import { defineCommand, PAGING } from "../command.ts";
 import { cutColumns, table } from "../table.ts";
+import { needsPerson } from "../../ranking/needs-person.ts";
 
 type Entry = LoggedMessage & { seq: number; reply_window?: ReplyWindow; answered_now?: string; asked_of?: number; picked?: { seq: number; article: string } };
 
@@ -46,6 +47,13 @@ const firstListed = (answer: string): string => answer.replace(/^((?:[a-z]+:)?an
 /** A server before 0.2.26 knows no inbox of lists: its refusal said as what it is (a review); any other error as it is. */
 export const olderInbox = (e: unknown): unknown =>
   olderServerSaid(e, "bad_request", /"inbox" must be/, "0.2.26, which lists the questions answered with a list (inbox --lists): replyd inbox --all shows every message, with how it was answered");
+
+/** What a person reads it for, of a message answered with articles and in the inbox all the same (ranking/needs-person.ts): "(for a person: charged twice) ". */
+const forPerson = (m: Entry): string => {
+  if (m.direction === "out" || !m.unmatched || !/^(?:[a-z]+:)?(?:answers?|ai|search):?/.test(m.answer)) return "";
+  const cue = needsPerson(m.content ?? "");
+  return cue ? `(for a person: ${cue.replace("_", " ")}) ` : "";
+};
 
 /** "换一个" names the question it asked another answer to: the one replyd teach SEQ teaches for it (a server before 0.2.12 names none). */
 const anotherOf = (m: Entry): string => (typeof m.asked_of === "number" ? ` (another answer to ${m.asked_of})` : "");
@@ -102,7 +110,7 @@ export async function inbox(c: CommandContext): Promise<void> {
       m.from_user,
       answerShown(m),
       replyState(m, canSend),
-      `${m.type === "event" ? `[${m.event}] ` : m.type === "text" || m.direction === "out" ? "" : `[${m.type}] `}${(m.content ?? "").replace(/\s+/g, " ")}${anotherOf(m)}`,
+      `${forPerson(m)}${m.type === "event" ? `[${m.event}] ` : m.type === "text" || m.direction === "out" ? "" : `[${m.type}] `}${(m.content ?? "").replace(/\s+/g, " ")}${anotherOf(m)}`,
     ]);
     return [
       ...table([["SEQ", "RECEIVED", "FROM", "ANSWER", "REPLY", "TEXT"], ...rows], [{ right: true }, {}, { max: 28 }, { max: 44 }, { max: 40 }]),

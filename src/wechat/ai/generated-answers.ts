@@ -227,7 +227,8 @@ export class GeneratedAnswers {
     // Logged before anything follows: the message opens the follower's reply window. The model's
     // answer went out, not the article the ranking chose: no margin (a close call is an article sent alone).
     // A follow-up's stays one (followup:ai:…): teach refuses its few words as it does any follow-up's.
-    hooks.record(answer !== null && kept.kept ? { ...d, answer: `${readingPrefix(d.answer)}ai:${cited.join(",")}`, unmatched: false, margin: undefined } : d);
+    // Answered by the model, in the inbox still when a person should read it (needs-person.ts).
+    hooks.record(answer !== null && kept.kept ? { ...d, answer: `${readingPrefix(d.answer)}ai:${cited.join(",")}`, unmatched: d.person !== undefined, margin: undefined } : d);
     if (answer !== null && !kept.kept) outcome = await this.late.send(m.from, answer, g.question);
     this.stats.delivered(outcome);
     await this.calls.logCall({ at, msgKey: key, who: m.from, question: g.question, sources: g.sources, r: { ...r, outcome }, deliveredAt: outcome === "reply" || outcome === "customer_service" ? new Date(this.o.clock.now()).toISOString() : null });

@@ -4,6 +4,7 @@
  * responder.ts so that the pieces it delegates to (questions.ts) and those downstream of it
  * (answering.ts, the generated answers) name them without importing the responder itself.
  */
+import type { PersonCue } from "../../ranking/needs-person.ts";
 import type { Source } from "../../llm/prompt.ts";
 import type { Reply } from "../door/message.ts";
 import type { Conversations } from "./conversation.ts";
@@ -17,8 +18,10 @@ export interface Decision {
    * ai:<cited>, ai-pending:<seq> from generated-answers.ts, late-answers.ts.
    */
   answer: string;
-  /** A follower's text that nothing matched: listed by `replyd inbox` so operators can add rules. */
+  /** A follower's text that nothing matched: listed by `replyd inbox` so operators can add rules. Also one answered that a person should read (`person`). */
   unmatched: boolean;
+  /** Answered, and in the inbox all the same: the message says a person is needed (ranking/needs-person.ts). */
+  person?: PersonCue;
   /** An article the ranking offered alone: how close the runner-up came (ranking/choice.ts), logged for the report's close calls. */
   margin?: number;
   /**

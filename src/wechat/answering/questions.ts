@@ -3,6 +3,7 @@
  * conversation (reading.ts, conversation.ts): the ranking's choice, else the word search of titles
  * and keywords, else the fallback text; the turn it makes kept for their next message.
  */
+import { needsPerson } from "../../ranking/needs-person.ts";
 import type { TextKey } from "../../doc/rule.ts";
 import type { ReadModel } from "../../store/read-model.ts";
 import { sourcesOf } from "../../llm/prompt.ts";
@@ -61,7 +62,10 @@ export class Questions {
     const asking = this.store.searcher.asking(asker.from);
     const turns = known ?? (await this.turnsOf(asker));
     const reading = await read(question, turns, (q) => this.store.searcher.rank(q, asking));
-    const remember = (shown: readonly string[], d: Decision, pickedTitle?: string) => this.remember(asker, reading, turns, shown, { ...d, reading }, pickedTitle);
+    // Urgent, a death, money taken twice, no one answering, a complaint: answered as any message, and in the inbox too (ranking/needs-person.ts).
+    const person = needsPerson(question);
+    const remember = (shown: readonly string[], d: Decision, pickedTitle?: string) =>
+      this.remember(asker, reading, turns, shown, { ...d, reading, ...(person && d.reply !== null && !d.unmatched ? { unmatched: true, person } : {}) }, pickedTitle);
     if (reading.how === "pick") {
       const picked = this.store.articles.get(reading.id);
       if (!picked || picked.deleted) return remember([], this.says(nothing, true, question));

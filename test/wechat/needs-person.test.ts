@@ -1,0 +1,67 @@
+/**
+ * A message a person should read (ranking/needs-person.ts; docs/answers.md "The inbox"): answered
+ * as any message is, and in the inbox too — each cue on its own, the topics an account answers not
+ * taken for one, through the callback and the inbox's listing.
+ */
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { needsPerson } from "../../src/ranking/needs-person.ts";
+import { parseXml, type XmlNode } from "../../src/wechat/door/xml.ts";
+import { doc, testApp } from "../helpers.ts";
+import { textMsg, TOKEN, wxPost } from "./helpers.ts";
+
+describe("the cues", () => {
+  test("each cue in each language", () => {
+    for (const [text, cue] of [
+      ["please help its urgent", "urgent"],
+      ["need my transcript asap", "urgent"],
+      ["门锁没电了进不去 急", "urgent"],
+      ["急死了 电脑包忘在车上了", "urgent"],
+      ["I need to cancel my booking, my mum has died and I can't face going", "bereavement"],
+      ["our old boy passed away last week", "bereavement"],
+      ["我爸去世了 账户怎么销", "bereavement"],
+      ["my booking ref LYR 229104, i paid twice!!", "charged_twice"],
+      ["got charged twice for the same order", "charged_twice"],
+      ["一次充电扣了两遍钱", "charged_twice"],
+      ["😡😡😡 been on hold for 20 mins", "no_answer"],
+      ["rang three times and nobody answers", "no_answer"],
+      ["客服电话一直打不通", "no_answer"],
+      ["how do i make a complaint", "complaint"],
+      ["我要投诉他", "complaint"],
+      ["I'll be taking legal action", "escalation"],
+      ["再不退我就打12315", "escalation"],
+    ] as const)
+      expect({ text, cue: needsPerson(text) }).toEqual({ text, cue });
+  });
+  test("what an account answers is no cue: its emergency clinic, an express service, the emergency exit, an alarm, a house move's solicitor, a stolen card", () => {
+    for (const text of ["急诊在哪", "晚上儿科有急诊吗", "有没有加急的 后天要穿", "紧急出口那排能选吗", "燃气报警器必须装吗", "our solicitor says completion may slip", "is there an emergency vet on sundays", "my card was stolen", "how do i pay", "退款多久到账", "can i pay twice a month", "how long does a refund for a double payment take"])
+      expect({ text, cue: needsPerson(text) }).toEqual({ text, cue: null });
+  });
+});
+
+describe("through the callback", () => {
+  let t: Awaited<ReturnType<typeof testApp>>;
+  beforeEach(async () => (t = await testApp({ wechat: { token: TOKEN } })));
+  afterEach(() => t.close());
+
+  const say = async (content: string) => {
+    // An hour apart: each message read alone.
+    t.clock.advance(60 * 60_000);
+    const ts = Math.floor(t.clock.now() / 1000);
+    const text = await (await t.handle(wxPost(textMsg(content, ts), ts))).text();
+    return text === "success" ? null : parseXml(text);
+  };
+  const titleOf = (x: XmlNode | null) => (((x?.Articles as XmlNode | undefined)?.item as XmlNode | undefined)?.Title as string | undefined) ?? null;
+
+  test("answered with the article all the same, and listed in the inbox; a question of the same article without a cue is not", async () => {
+    const articles = [
+      { id: "refunds", title: "Refunds for double payments", url: "https://e.com/refunds", body: "If you paid twice for the same booking, the second payment is refunded within 5 working days." },
+      { id: "hours", title: "Box office hours", url: "https://e.com/hours", body: "The box office is open 10am to 6pm." },
+    ];
+    expect((await t.call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: doc(articles) }] })).status).toBe(200);
+    expect(titleOf(await say("i paid twice for my booking!!"))).toBe("Refunds for double payments");
+    expect(titleOf(await say("how long does a refund for a double payment take"))).toBe("Refunds for double payments");
+    await t.log.settled();
+    const inbox = (await t.call("GET", "/api/cli", [["inbox", "unmatched"]])).data.items as { content: string; answer: string }[];
+    expect(inbox.map((m) => [m.content, m.answer])).toEqual([["i paid twice for my booking!!", "answer:refunds"]]);
+  });
+});
