@@ -57,7 +57,9 @@ export async function openPostgresAccount(server: PgServer, name: string, opts: 
 /** An account's data read through `sql` (its schema): the local copy, the writer, the message log. */
 async function openAccountData(server: PgServer, sql: SQL, changed: string, opts: BackendOptions, closePool: () => Promise<unknown>): Promise<Backend> {
   const { url, where, registry, keys } = server;
-  for (const stale of sweepStaleCopies()) opts.logError(`removed ${stale}, the read copy of a server that did not stop (kill -9)`);
+  // Routine cleanup, said once at info: eleven lines at "error" for other servers' leftovers in a shared /tmp had read as eleven faults (a grocery's walkthrough).
+  const stale = sweepStaleCopies();
+  if (stale.length) (opts.logInfo ?? opts.logError)(`removed ${stale.length} read ${stale.length === 1 ? "copy" : "copies"} left by ${stale.length === 1 ? "a server" : "servers"} that did not stop (kill -9): ${stale.slice(0, 3).join(", ")}${stale.length > 3 ? ` and ${stale.length - 3} more` : ""}`);
   const dir = makeCopyDir();
   const store = Model.open(dir, { logError: opts.logError, durable: false });
   const replica = new Replica(store, sql, opts.logError);
