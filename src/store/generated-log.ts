@@ -54,6 +54,25 @@ export const OUTPUT_KEPT = 8192;
 /** How long an answer waits for the follower's next message. */
 export const PENDING_MS = 24 * 3_600_000;
 
+/**
+ * Where to look for a message the follower sent while a pending answer's call ran (takePending):
+ * those logged from the call's start to a little after its own question was (logged with its late
+ * answer), which any later message follows — a bound of seconds, not a day of every follower's
+ * messages; and the calls begun before it (within an hour), whose questions were logged late too
+ * and were sent before it: two questions a few seconds apart, both answered late, had each expired
+ * the other (a review).
+ */
+export function whileItRan(row: { at: string; ms: number | string | null }): { from: string; to: string; callsFrom: string } {
+  const at = Date.parse(row.at);
+  // A driver may hand a bigint column back as text.
+  const ms = row.ms === null ? CALL_BOUND_MS : Number(row.ms);
+  return { from: row.at, to: new Date(at + ms + LOGGED_AFTER_MS).toISOString(), callsFrom: new Date(at - CALL_BOUND_MS).toISOString() };
+}
+/** No call runs longer (the model's timeout is at most minutes). */
+const CALL_BOUND_MS = 3_600_000;
+/** A call's question is logged within this of its end. */
+const LOGGED_AFTER_MS = 10_000;
+
 export interface GeneratedLog {
   add(e: NewGenerated): Promise<number>;
   /** Moves entry `seq` to `outcome` (from `from` only, when given); false when it was not there. */
@@ -61,9 +80,10 @@ export interface GeneratedLog {
   /**
    * Takes the follower's newest answer pending since `since` (ISO), marking it `next_message` at
    * `deliveredAt`: once, whichever instance asks; null when there is none. It answers the follower's
-   * next message only: when the follower's log holds another message of theirs since its call
-   * began (a message answered while the model was off or while the call ran, a menu click), it
-   * expires instead.
+   * next message only: when the follower's last interaction logged is another message than its
+   * own, since its call began (a message answered while the model was off, a menu click), or a
+   * message of theirs was logged while the call ran that they sent after it began (one answered
+   * meanwhile, logged before the late answer's own question: whileItRan), it expires instead.
    */
   takePending(openid: string, since: string, deliveredAt: string): Promise<GeneratedEntry | null>;
   /** Followers with an answer pending since `since`. */

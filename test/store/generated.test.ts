@@ -76,14 +76,22 @@ describe.each(STORES)("%s", (kind) => {
     // question's own, yet they spoke since its call began (a grocery's walkthrough: 还在吗 two
     // turns on had got the answer to the question before last).
     said("o_5", "m:o_5:other", T0 + 12_000);
-    await t.generated.add(call("o_5", T0, { outcome: "pending", delivered_at: null, answer: "for o_5" }));
+    await t.generated.add(call("o_5", T0, { outcome: "pending", delivered_at: null, answer: "for o_5", ms: 20_000 }));
     said("o_5", `m:o_5:${T0}`, T0 + 20_000);
+    // o_6 asked twice, 3 s apart, both answered late (each question logged with its late answer, the
+    // first before the second's call ended): the newer answer goes out, the older expires — a review
+    // found each had expired the other, the follower getting neither.
+    await t.generated.add(call("o_6", T0, { outcome: "pending", delivered_at: null, answer: "first for o_6", ms: 20_000 }));
+    said("o_6", `m:o_6:${T0}`, T0 + 20_000);
+    await t.generated.add(call("o_6", T0 + 3_000, { outcome: "pending", delivered_at: null, answer: "second for o_6", ms: 20_000 }));
+    said("o_6", `m:o_6:${T0 + 3_000}`, T0 + 23_000);
     await t.log.settled();
     expect((await t.generated.takePending("o_3", iso(T0 - 1), iso(T0 + 90_000)))?.answer).toBe("for o_3");
     expect(await t.generated.takePending("o_4", iso(T0 - 1), iso(T0 + 90_000))).toBeNull();
     expect(await t.generated.takePending("o_5", iso(T0 - 1), iso(T0 + 90_000))).toBeNull();
+    expect((await t.generated.takePending("o_6", iso(T0 - 1), iso(T0 + 90_000)))?.answer).toBe("second for o_6");
     const outcomes = (await t.generated.list({ limit: 10, offset: 0 })).items.map((g) => [g.openid, g.outcome]);
-    expect(outcomes).toEqual([["o_5", "expired"], ["o_4", "expired"], ["o_3", "next_message"]]);
+    expect(outcomes).toEqual([["o_6", "next_message"], ["o_6", "expired"], ["o_5", "expired"], ["o_4", "expired"], ["o_3", "next_message"]]);
   });
 
   test("settle moves an outcome, from a given one only when asked", async () => {

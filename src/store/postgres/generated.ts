@@ -1,7 +1,7 @@
 import type { SQL } from "bun";
 import { LOCK_CLASS } from "./exclusive.ts";
 import { scopedLockKey } from "./account-schema.ts";
-import { entryOfRow, GENERATED_COLUMNS, rowValues, type GeneratedEntry, type GeneratedLog, type GeneratedRow, type NewGenerated, type Outcome } from "../generated-log.ts";
+import { entryOfRow, GENERATED_COLUMNS, rowValues, whileItRan, type GeneratedEntry, type GeneratedLog, type GeneratedRow, type NewGenerated, type Outcome } from "../generated-log.ts";
 
 const SELECT = "*, seq::text AS seq";
 
@@ -34,9 +34,13 @@ export class PgGeneratedCalls implements GeneratedLog {
       const [row] = (await tx.unsafe(`SELECT ${SELECT} FROM generated WHERE openid = $1 AND outcome = 'pending' ORDER BY generated.seq DESC LIMIT 1`, [openid])) as GeneratedRow[];
       if (!row) return null;
       await tx`UPDATE generated SET outcome = 'expired' WHERE openid = ${openid} AND outcome = 'pending' AND seq < ${row.seq}::bigint`;
-      // The follower said anything else since the call began — not only last: a message answered
-      // while it ran is logged before the question it followed (generated-log.ts).
-      const spoke = (await tx`SELECT 1 FROM messages WHERE received_at > ${row.at} AND from_user = ${openid} AND direction = 'in' AND msg_key <> ${row.msg_key} LIMIT 1`).length > 0;
+      // The follower's last interaction logged is another message, since the call began; or one was
+      // logged while it ran that they sent after it began (generated-log.ts whileItRan).
+      const w = whileItRan(row);
+      const spoke =
+        (await tx`SELECT 1 FROM followers f JOIN messages m ON m.seq = f.last_seq WHERE f.openid = ${openid} AND m.msg_key <> ${row.msg_key} AND m.received_at > ${row.at}`).length > 0 ||
+        (await tx`SELECT 1 FROM messages m WHERE m.received_at > ${w.from} AND m.received_at <= ${w.to} AND m.from_user = ${openid} AND m.direction = 'in' AND m.msg_key <> ${row.msg_key}
+                  AND NOT EXISTS (SELECT 1 FROM generated g WHERE g.at >= ${w.callsFrom} AND g.at <= ${row.at} AND g.openid = ${openid} AND g.seq <> ${row.seq}::bigint AND g.msg_key = m.msg_key) LIMIT 1`).length > 0;
       if (row.at < since || spoke) {
         await tx`UPDATE generated SET outcome = 'expired' WHERE seq = ${row.seq}::bigint`;
         return null;

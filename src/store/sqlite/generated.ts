@@ -1,5 +1,5 @@
 import type { Database } from "bun:sqlite";
-import { entryOfRow, GENERATED_COLUMNS, rowValues, type GeneratedEntry, type GeneratedLog, type GeneratedRow, type NewGenerated, type Outcome } from "../generated-log.ts";
+import { entryOfRow, GENERATED_COLUMNS, rowValues, whileItRan, type GeneratedEntry, type GeneratedLog, type GeneratedRow, type NewGenerated, type Outcome } from "../generated-log.ts";
 
 /** The model calls' log in the data folder's database (store/generated-log.ts). Few rows: written on the event loop. */
 export class GeneratedCalls implements GeneratedLog {
@@ -34,13 +34,14 @@ export class GeneratedCalls implements GeneratedLog {
       .immediate();
   }
 
-  /**
-   * Whether the follower said anything else since the pending answer's call began (generated-log.ts
-   * takePending) — not only last: a message answered while the call ran is logged before the
-   * question it followed, which is logged with its late answer.
-   */
+  /** Whether the follower said something else since the pending answer's call began (generated-log.ts takePending). */
   private spokeSince(openid: string, row: GeneratedRow): boolean {
-    return this.db.query("SELECT 1 FROM messages INDEXED BY messages_received WHERE received_at > ? AND from_user = ? AND direction = 'in' AND msg_key <> ? LIMIT 1").get(row.at, openid, row.msg_key) !== null;
+    if (this.db.query("SELECT 1 FROM followers f JOIN messages m ON m.seq = f.last_seq WHERE f.openid = ? AND m.msg_key <> ? AND m.received_at > ?").get(openid, row.msg_key, row.at) !== null) return true;
+    const w = whileItRan(row);
+    const during = this.db.query("SELECT msg_key FROM messages INDEXED BY messages_received WHERE received_at > ? AND received_at <= ? AND from_user = ? AND direction = 'in' AND msg_key <> ?").all(w.from, w.to, openid, row.msg_key) as { msg_key: string }[];
+    if (!during.length) return false;
+    const before = new Set((this.db.query("SELECT msg_key FROM generated INDEXED BY generated_at WHERE at >= ? AND at <= ? AND openid = ? AND seq <> ?").all(w.callsFrom, row.at, openid, row.seq) as { msg_key: string }[]).map((g) => g.msg_key));
+    return during.some((m) => !before.has(m.msg_key));
   }
 
   async pendingFollowers(since: string): Promise<string[]> {
