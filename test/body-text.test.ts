@@ -33,13 +33,18 @@ describe("HTML reduced to text", () => {
     expect(bodyText("<!DOCTYPE html><html><head><title>t</title><style>p{color:red}</style></head><body><!-- note --><p>seen</p><script>alert('<p>')</script></body></html>")).toBe("seen");
   });
 
-  test("a saved page's frame is dropped: its nav, its footer, a header outside the article or main; a header inside them stays", () => {
+  test("a whole page's frame is dropped: its nav, header and footer outside its main or article; inside them, and on a page that marks no content, kept; a frame that would leave nothing stays", async () => {
     // A theatre's saved "Getting here" page had sent followers its menu and its charity line (a walkthrough).
     const page = "<body><header><a href='/'>The Lyric</a><nav><a>Home</a> <a>What's On</a></nav></header><main><h1>Getting here</h1><p>We are at 14 Market Street.</p></main><footer>© 2026 The Lyric Theatre Trust</footer></body>";
     expect(bodyText(page)).toBe("Getting here\n\nWe are at 14 Market Street.");
-    expect(bodyText("<article><header><h1>Parking</h1></header><p>Free after 6pm.</p><nav>Next: Bar</nav></article>")).toBe("Parking\n\nFree after 6pm.");
-    // A header with no article or main about it is the page's.
-    expect(bodyText("<header>Site name</header><p>Free after 6pm.</p>")).toBe("Free after 6pm.");
+    expect(await bodyTextSliced(page, new Slices())).toBe("Getting here\n\nWe are at 14 Market Street.");
+    expect(await bodyTextSliced("<html><body><header>Parking: free after 6pm.</header><main></main></body></html>", new Slices())).toBe("Parking: free after 6pm.");
+    expect(bodyText("<html><body><article><header><h1>Parking</h1></header><p>Free after 6pm.</p><footer>Questions? Call 0800 123 456.</footer></article></body></html>")).toBe("Parking\n\nFree after 6pm.\n\nQuestions? Call 0800 123 456.");
+    // A fragment, or a page marking no main content (div role=main, section headers): every word kept (a review).
+    expect(bodyText("<header>Delivery</header><p>Orders ship in 2 days.</p><footer>Call 0800 123 456.</footer>")).toBe("Delivery\n\nOrders ship in 2 days.\n\nCall 0800 123 456.");
+    expect(bodyText('<html><body><div role="main"><header><h2>Opening hours</h2></header><p>Open 9–5 daily.</p></div></body></html>')).toBe("Opening hours\n\nOpen 9–5 daily.");
+    // Its frame all a page holds: the frame is the text.
+    expect(bodyText("<html><body><header>Parking: free after 6pm.</header><main></main></body></html>")).toBe("Parking: free after 6pm.");
   });
 
   test("HTML's white space is one space; <pre> keeps its lines", () => {

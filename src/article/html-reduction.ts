@@ -47,13 +47,17 @@ function tagEnd(html: string, lt: number): number {
 }
 
 /**
- * A saved page's frame, not its article: its navigation, its footer, and a header outside the
- * article or main content (inside one, a header holds the article's own title). "Home What's On Your
- * Visit…" and "© 2026 … registered charity no." had reached followers from a theatre's saved page (a
- * walkthrough).
+ * A saved page's frame, not its article: outside the page's `<main>` or `<article>`, its navigation,
+ * header and footer. "Home What's On Your Visit…" and "© 2026 … registered charity no." had reached
+ * followers from a theatre's saved page (a walkthrough). Only of a page that marks its content so
+ * (framed()): a CMS's fragment or a page without `<main>` keeps every header and footer — a section's
+ * heading, an article's footer with its phone number, an unclosed header were text a review found
+ * dropped — and a frame that would leave nothing is kept (htmlToText, bodyTextSliced).
  */
-const pageFrame = (name: string, open: ReadonlyMap<string, number>): boolean =>
-  name === "nav" || name === "footer" || (name === "header" && !open.get("article") && !open.get("main"));
+const pageFrame = (name: string, open: ReadonlyMap<string, number>): boolean => (name === "nav" || name === "footer" || name === "header") && !open.get("article") && !open.get("main");
+
+/** A whole page marking its content (`<main>`, `<article>`): the frame around it may go. */
+export const framed = (html: string): boolean => /<(?:main|article)[\s>]/i.test(html) && /<(?:body|html)[\s>]/i.test(html);
 
 export class HtmlReduction {
   private readonly out = new TidyText();
@@ -74,10 +78,13 @@ export class HtmlReduction {
   private readonly chunk: number;
 
   /** `tagsPerLook` and `chunk` (characters of text written at once) are for tests that stop it everywhere. */
+  private readonly frame: boolean;
+
   constructor(
     private readonly html: string,
-    opts: { tagsPerLook?: number; chunk?: number } = {},
+    opts: { tagsPerLook?: number; chunk?: number; frame?: boolean } = {},
   ) {
+    this.frame = opts.frame ?? framed(html);
     this.tagsEnd = html.length;
     this.tagsPerLook = Math.max(1, opts.tagsPerLook ?? TAGS_PER_LOOK);
     // A chunk holds a whole character reference wherever it starts.
@@ -160,7 +167,7 @@ export class HtmlReduction {
     }
     const closes = CLOSES.get(name);
     if (closes) while (this.open.length && closes.has(this.open[this.open.length - 1] as string)) this.pop();
-    const hides = hidesElement(html, n, end - 1) || pageFrame(name, this.openCount);
+    const hides = hidesElement(html, n, end - 1) || (this.frame && pageFrame(name, this.openCount));
     if (VOID.has(name)) {
       if (this.hiddenAt < 0 && !hides) this.breaks(name);
       return;
@@ -223,8 +230,9 @@ const CHUNK = 16 * 1024;
 const LONGEST_REFERENCE = 33;
 
 /** HTML as the text a reader sees, at once. */
-export function htmlToText(html: string): string {
-  const reduction = new HtmlReduction(html);
+export function htmlToText(html: string, frame = framed(html)): string {
+  const reduction = new HtmlReduction(html, { frame });
   reduction.step(() => false);
-  return reduction.text();
+  // Its frame all there is: the frame is the text.
+  return frame && reduction.text() === "" ? htmlToText(html, false) : reduction.text();
 }
