@@ -106,12 +106,14 @@ export function resolveSettings(argv: readonly string[], env: Record<string, str
 /** The resolved settings for `serve --check-config`: each with its value (secrets masked) and where it came from; then each account's. */
 export function describeSettings(r: ResolvedSettings): string {
   // With a database the data folder is not used: said beside it, where its default had read as a folder serve would make (a bike share's walkthrough).
-  // wx-mode without a key: its default "safe" had read as the callback's mode, which took plaintext (a theatre's walkthrough).
-  const unused = (name: string) => (name === "data" && r.values.db !== undefined ? "  (not used: db is set)" : name === "wx-mode" && r.values["wx-aeskey"] === undefined ? "  (not used: no wx-aeskey, the callback takes plaintext)" : "");
-  const line = (x: { name: string; value: Value | null; secret: boolean; source: string | null }) =>
-    `${x.name.padEnd(18)} ${(x.value === null ? "(not set)" : x.secret && x.value !== null ? "(set, hidden)" : String(x.value)).padEnd(40)} ${x.source ?? ""}${unused(x.name)}`;
-  const accounts = (r.accounts ?? []).map((a) => [``, `[accounts.${a.name}]  callback ${r.values["wx-path"].replace(/\/+$/, "")}/${a.name}`, ...accountShown(a).map(line)].join("\n"));
-  return [settingsShown(r).map(line).join("\n"), ...accounts].join("\n");
+  // wx-mode without a key: its default "safe" had read as the callback's mode, which took plaintext (a
+  // theatre's walkthrough) — of an account, its own key's (the server's line then names none: each account's is its own).
+  const plaintext = "  (not used: no wx-aeskey, the callback takes plaintext)";
+  const unused = (name: string, keyed: boolean) => (name === "data" && r.values.db !== undefined ? "  (not used: db is set)" : name === "wx-mode" && !keyed ? (r.accounts ? "  (each account's own: below)" : plaintext) : "");
+  const line = (keyed: boolean) => (x: { name: string; value: Value | null; secret: boolean; source: string | null }) =>
+    `${x.name.padEnd(18)} ${(x.value === null ? "(not set)" : x.secret && x.value !== null ? "(set, hidden)" : String(x.value)).padEnd(40)} ${x.source ?? ""}${unused(x.name, keyed)}`;
+  const accounts = (r.accounts ?? []).map((a) => [``, `[accounts.${a.name}]  callback ${r.values["wx-path"].replace(/\/+$/, "")}/${a.name}`, ...accountShown(a).map((x) => (x.name === "wx-mode" && a.values["wx-aeskey"] === undefined ? `${line(true)(x)}${plaintext}` : line(true)(x)))].join("\n"));
+  return [settingsShown(r).map(line(r.values["wx-aeskey"] !== undefined)).join("\n"), ...accounts].join("\n");
 }
 
 /** Each setting as --check-config shows it: its value (a secret never: only that it is set; a URL's password hidden), and where it came from. */

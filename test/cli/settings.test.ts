@@ -94,6 +94,20 @@ test("--check-config says wx-mode is not used without a wx-aeskey (the callback 
   expect(describeSettings(keyed)).toMatch(/^wx-mode\s+safe\s+default$/m);
 });
 
+test("--check-config with [accounts]: each account's wx-mode read against its own wx-aeskey; the server's line says so", () => {
+  // A review: every account had been told "the callback takes plaintext", its own key read as the server's.
+  const conf = join(tmp.dir, "accounts.toml");
+  writeFileSync(conf, `port = 8080\n\n[accounts.shop]\nwx-token = "tok3ntok3n"\nwx-aeskey = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG"\nwx-appid = "wx0123456789abcdef"\n\n[accounts.plain]\nwx-token = "tok3ntok3n"\n`);
+  chmodSync(conf, 0o600);
+  const out = describeSettings(resolveSettings(["--config", conf], {}, tmp.dir)).split("\n");
+  const modes = out.filter((l) => l.startsWith("wx-mode") || l.startsWith("[accounts"));
+  expect(modes[0]).toMatch(/^wx-mode\s+safe\s+default {2}\(each account's own: below\)$/);
+  expect(modes[1]).toStartWith("[accounts.shop]");
+  expect(modes[2]).not.toContain("not used");
+  expect(modes[3]).toStartWith("[accounts.plain]");
+  expect(modes[4]).toEndWith("(not used: no wx-aeskey, the callback takes plaintext)");
+});
+
 test("the model's settings: its key from the environment or the config file only, refused as a flag, never printed; its address checked", async () => {
   const key = "sk-live-0123456789abcdefXYZ";
   const fromEnv = resolveSettings(["--ai-url", "https://api.deepseek.com/v1/", "--ai-model", "deepseek-chat"], { REPLYD_AI_KEY: key }, tmp.dir);
