@@ -448,3 +448,10 @@ test("an import whose tags give one null says the description removed, and which
   expect(r.out).toContain("1 tag description removed (oldtag); nosuch had none");
   expect(r.err).not.toContain('tag "oldtag"');
 });
+
+test("inbox lists a message a person should read beside what answered it, saying why: (for a person: charged twice)", async () => {
+  await cli("add", "id=dbl", "title=Refunds for double payments", "url=https://e.com/dbl", "body=If you paid twice for the same booking, the second payment is refunded within 5 working days.");
+  await say("i paid twice for my booking!! refund please");
+  const out = (await cli("inbox")).out;
+  expect(out).toContain("(for a person: charged twice) i paid twice for my booking!! refund please");
+});

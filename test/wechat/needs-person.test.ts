@@ -13,6 +13,13 @@ describe("the cues", () => {
   test("each cue in each language", () => {
     for (const [text, cue] of [
       ["please help its urgent", "urgent"],
+      ["my husband died and i need to cancel his subscription", "bereavement"],
+      ["closing the account of a deceased relative", "bereavement"],
+      ["you took the money twice", "charged_twice"],
+      ["there are two payments for one order", "charged_twice"],
+      ["交了两次钱 怎么退", "charged_twice"],
+      ["客服电话一直没人接", "no_answer"],
+      ["我要曝光你们", "escalation"],
       ["need my transcript asap", "urgent"],
       ["门锁没电了进不去 急", "urgent"],
       ["急死了 电脑包忘在车上了", "urgent"],
@@ -33,7 +40,12 @@ describe("the cues", () => {
       expect({ text, cue: needsPerson(text) }).toEqual({ text, cue });
   });
   test("what an account answers is no cue: its emergency clinic, an express service, the emergency exit, an alarm, a house move's solicitor, a stolen card", () => {
-    for (const text of ["急诊在哪", "晚上儿科有急诊吗", "有没有加急的 后天要穿", "紧急出口那排能选吗", "燃气报警器必须装吗", "our solicitor says completion may slip", "is there an emergency vet on sundays", "my card was stolen", "how do i pay", "退款多久到账", "can i pay twice a month", "how long does a refund for a double payment take"])
+    for (const text of [
+      "急诊在哪", "晚上儿科有急诊吗", "有没有加急的 后天要穿", "紧急出口那排能选吗", "燃气报警器必须装吗", "our solicitor says completion may slip", "is there an emergency vet on sundays", "my card was stolen", "how do i pay", "退款多久到账", "can i pay twice a month", "how long does a refund for a double payment take",
+      // A review's: everyday questions that had read as cues.
+      "how do i put my membership on hold", "is my order on hold", "my phone has died, can i still show my ticket", "the scooter battery died on the way home", "is the tablet taken twice a day", "can the resit exam be taken twice", "do staff get paid double on bank holidays", "is there urgent care on sundays",
+      "家里没人接快递怎么办", "放学后孩子没人管可以托管吗", "物业费一年交两次吗", "门禁卡要刷两次才开吗", "多媒体教室怎么借", "新媒体专业在哪个学院", "曝光补偿怎么调", "紧急避孕药有卖吗", "不着急，下周发货也可以", "不是很急 慢慢来",
+    ])
       expect({ text, cue: needsPerson(text) }).toEqual({ text, cue: null });
   });
 });
@@ -63,5 +75,15 @@ describe("through the callback", () => {
     await t.log.settled();
     const inbox = (await t.call("GET", "/api/cli", [["inbox", "unmatched"]])).data.items as { content: string; answer: string }[];
     expect(inbox.map((m) => [m.content, m.answer])).toEqual([["i paid twice for my booking!!", "answer:refunds"]]);
+  });
+
+  test("a rule's answer too: in the inbox when the message gives a cue; the rule's other messages not (a review)", async () => {
+    const rules = [{ id: "cancel", match: "contains", pattern: "cancel", reply: { type: "text", text: "To cancel, call the box office on 0800 123 456." } }];
+    expect((await t.call("POST", "/api/cli", [["mode", "merge"]], { files: [{ name: "json", content: JSON.stringify({ format: "replyd/1", matter: "rules", rules }) }] })).status).toBe(200);
+    await say("I need to cancel my booking, my mum has died");
+    await say("how do i cancel");
+    await t.log.settled();
+    const inbox = (await t.call("GET", "/api/cli", [["inbox", "unmatched"]])).data.items as { content: string; answer: string }[];
+    expect(inbox.map((m) => [m.content, m.answer])).toEqual([["I need to cancel my booking, my mum has died", "rule:cancel"]]);
   });
 });

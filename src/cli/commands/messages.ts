@@ -50,7 +50,7 @@ export const olderInbox = (e: unknown): unknown =>
 
 /** What a person reads it for, of a message answered with articles and in the inbox all the same (ranking/needs-person.ts): "(for a person: charged twice) ". */
 const forPerson = (m: Entry): string => {
-  if (m.direction === "out" || !m.unmatched || !/^(?:[a-z]+:)?(?:answers?|ai|search):?/.test(m.answer)) return "";
+  if (m.direction === "out" || !m.unmatched || !/^(?:[a-z]+:)?(?:answers?|ai|search|rule):?/.test(m.answer)) return "";
   const cue = needsPerson(m.content ?? "");
   return cue ? `(for a person: ${cue.replace("_", " ")}) ` : "";
 };

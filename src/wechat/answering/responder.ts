@@ -14,6 +14,7 @@ import { withoutEnd } from "./end-marks.ts";
 import { foldedPattern, regexRulesOf, ruleArticles, rulesMatchingText } from "./rule-match.ts";
 import { asksForAnother } from "../../ranking/another.ts";
 import { courtesyOf } from "../../ranking/courtesy.ts";
+import { needsPerson } from "../../ranking/needs-person.ts";
 
 /** Question marks alone, however ended: asking what to do, as "？" does (HELP_WORDS). */
 const ONLY_ASKED = /^[?？][\s?？.。!！~～]*$/u;
@@ -194,8 +195,13 @@ export class Responder {
     return then(this.rulesMatching(text), (hits) => {
       for (const rule of hits) {
         const replied = this.ruleReply(rule, isEvent, isEvent ? "" : text);
-        // A rule kept for the inbox answers, and leaves the message for someone to answer too (Rule.inbox).
-        if (replied) return { ...replied, answer: `rule:${rule.id}`, unmatched: rule.inbox === true };
+        // A rule kept for the inbox answers, and leaves the message for someone to answer too (Rule.inbox);
+        // so does any rule, of a message a person should read ("I need to cancel, my mum has died" and a
+        // rule on "cancel": ranking/needs-person.ts — a review).
+        if (replied) {
+          const person = isEvent ? null : needsPerson(text);
+          return { ...replied, answer: `rule:${rule.id}`, unmatched: rule.inbox === true || person !== null, ...(person ? { person } : {}) };
+        }
       }
       return null;
     });
