@@ -85,13 +85,15 @@ export const byPronoun = (text: string, ranked: readonly RankedArticle[], id: st
 const fewOwnWords = (text: string) => !HAN.test(text) && new Set(termsOf(text)).size <= 2 && !namedAfterPreposition(text);
 
 /**
- * A word of its own after a preposition names what the message is about, whatever its pronoun
- * stands for: "is it cash only at the bar" (a dummy "it"; refused, and then said to make sense only
- * after a question, which it followed none of: a theatre's walkthrough). "what age do they have to
- * be" names nothing so.
+ * A dummy "it" ("is it cash only at the bar", "it's quiet in the library?") with a word of its own
+ * after a preposition: the place names what the message is about, the "it" stands for nothing
+ * (refused, and then said to make sense only after a question, which it followed none of: a
+ * theatre's walkthrough). Only so: "how much does it cost for a child", "can i bring it with me to
+ * the show" still ask of what was read (a review), and "what age do they have to be" names nothing.
  */
+const DUMMY_IT = /^(?:is|was|will|would) it\b|^it(?:'s| is|s)\b/;
 const AFTER_PREPOSITION = /\b(?:at|in|on|for|from|of|to|with|about|near|inside|outside|behind)\s+(?:(?:the|a|an|your|our|my|this|that)\s+)?([\p{L}\p{N}]+)/gu;
-const namedAfterPreposition = (text: string) => [...fold(text).matchAll(AFTER_PREPOSITION)].some((m) => termsOf(m[1] as string).length > 0);
+const namedAfterPreposition = (text: string) => DUMMY_IT.test(fold(text).trim()) && [...fold(text).matchAll(AFTER_PREPOSITION)].some((m) => termsOf(m[1] as string).length > 0);
 
 /**
  * A few words the callback read with the question before them (`readWith`: 晚上呢 after the dog

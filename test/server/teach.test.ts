@@ -454,6 +454,9 @@ test("teach refuses a short message naming what it asks of only by a pronoun unl
   // …but a word of its own after a preposition names what it is about, the pronoun a dummy (a theatre's walkthrough).
   await say("is it cash only at the checkout");
   expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "payment"]])).data).toMatchObject({ taught: true });
+  // Not of a pronoun standing for what was read, a place or a person after it or not (a review).
+  await say("how much does it cost for a child");
+  expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "delivery"]])).error).toMatchObject({ code: CODE.leans_on_before });
   // A pronoun's words that the ranking alone sends to the article are taught: they find it already.
   await say("can i return it");
   expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "returns"]])).data).toMatchObject({ taught: true });
