@@ -57,11 +57,24 @@ test("a link to anything but the given articles is refused; a given article's li
   expect(check("七天内可以退款[1] <img src='//evil.example/p.gif'>")).toMatchObject({ ok: false, reason: "foreign_link" });
   expect(check('七天内可以退款[1] <<a>a href="//evil.example">退款<</a>/a>')).toMatchObject({ ok: false, reason: "foreign_link" });
   expect(check('<a data-miniprogram-appid="wx123" data-miniprogram-path="pages/x">点我</a>退款[1]')).toMatchObject({ ok: false, reason: "foreign_link" });
+  // Any tag's link but a given article's, a relative one too (its words call to act on nothing); references decoded first (a review).
+  expect(check('七天内可以退款[1] <a href="/coupon">点这里领券</a>')).toMatchObject({ ok: false, reason: "foreign_link" });
+  expect(check('七天内可以退款[1] <a href="evil&period;example">点这里领券</a>')).toMatchObject({ ok: false, reason: "foreign_link" });
   // …and a given article's own link in a tag passes, the tag removed.
   expect(check('七天内可以退款[1] <a href="https://example.com/refund">售后政策</a>')).toMatchObject({ ok: true, text: "七天内可以退款[1] 售后政策\n\n[1] 售后政策\nhttps://example.com/refund" });
   const c = check("七天内可以退款，详见 https://example.com/refund 。");
   expect(c).toMatchObject({ ok: true, cited: [SOURCES[0]] });
   if (c.ok) expect(c.text).toBe("七天内可以退款，详见。\n\n[1] 售后政策\nhttps://example.com/refund");
+});
+
+test("a WeChat article's long link, its & written &amp; in a tag or its __biz as it is in text, is the given article's (a review)", () => {
+  const wx: Source[] = [{ n: 1, id: "refund", title: "售后政策", url: "https://mp.weixin.qq.com/s?__biz=MzA5&mid=2650&idx=1&sn=abc", passages: ["本店支持七天无理由退货。"] }];
+  const checkWx = (raw: string) => checkOutput(raw, wx, { secrets: [KEY], instructions: RULES, canary: CANARY, question: "还能退款吗", maxBytes: 2048 });
+  expect(checkWx('七天内可以退款[1] <a href="https://mp.weixin.qq.com/s?__biz=MzA5&amp;mid=2650&amp;idx=1&amp;sn=abc">售后政策</a>')).toMatchObject({ ok: true });
+  expect(checkWx("七天内可以退款，详见 https://mp.weixin.qq.com/s?__biz=MzA5&mid=2650&idx=1&sn=abc 。")).toMatchObject({ ok: true, cited: wx });
+  // …and emphasis in underscores is still no mark a follower sees.
+  const c = checkWx("__七天内__可以退款[1]");
+  expect(c.ok && c.text.startsWith("七天内可以退款[1]")).toBe(true);
 });
 
 test("an answer citing no given article is refused as no_citation", () => {

@@ -21,7 +21,7 @@ import type { Source } from "../prompt.ts";
 import { utf8Prefix } from "../../base/utf8.ts";
 import { groundsOf, ungrounded } from "./grounding.ts";
 import { findLinks, heldBy, hostPath, sameAddress } from "./links.ts";
-import { dropEmptyBrackets, neutralise, plainText, tidy } from "./markup.ts";
+import { decodeReferences, dropEmptyBrackets, MARKUP_ROUNDS, neutralise, plainText, tidy } from "./markup.ts";
 import { cutChars, fold, RAW_CHARS, seen as seenOf, visible } from "./normalise.ts";
 import { holdsSecret, SECRET_RUN } from "./secrets.ts";
 
@@ -43,6 +43,19 @@ export interface CheckOptions {
 }
 
 const MINI_PROGRAM = /data-miniprogram-(?:appid|path)/i;
+/** A tag's link: href, src or action, its value quoted or not. */
+const LINK_ATTRIBUTE = /\b(?:href|src|action|formaction)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/gi;
+
+/** References decoded until nothing changes (MARKUP_ROUNDS at most): "&amp;amp;" is "&" as a browser would, given time. */
+function decodedAll(s: string): string {
+  let text = s;
+  for (let round = 0; round < MARKUP_ROUNDS; round++) {
+    const next = decodeReferences(text);
+    if (next === text) break;
+    text = next;
+  }
+  return text;
+}
 
 /** A run of this many characters of the instructions in an answer is an echo of them. */
 export const ECHO_RUN = 24;
@@ -107,8 +120,18 @@ export function checkOutput(raw: string, sources: readonly Source[], o: CheckOpt
   // What the model wrote, before its markup is reduced: a link in a tag's attribute leaves with the
   // tag and its words stay — "<a href=\"http://evil.example/x\">点这里领券</a>" had reached a
   // follower as 点这里领券, a call to act on a link no article gives (a grocery's walkthrough).
-  // A mini program's link names no host: WeChat opens data-miniprogram-appid's program from a text reply.
-  const written = foreign(seenFolded) ?? (MINI_PROGRAM.test(seenFolded) ? refuse("foreign_link", "the answer links to a mini program, which is none of the given articles") : null);
+  // References decoded first ("&amp;" in a given article's href is its "&"; "evil&period;example" a host).
+  // A tag's link must be a given article's, whatever it names — a relative one ("/coupon") too: its
+  // words would call the follower to act on nothing. A mini program's link names no host: WeChat
+  // opens data-miniprogram-appid's program from a text reply.
+  const writ = fold(decodedAll(seen)).text;
+  const attribute = [...writ.matchAll(LINK_ATTRIBUTE)].map((m) => (m[1] ?? m[2] ?? m[3] ?? "").trim()).find((v) => !sources.some((s) => sameAddress(s.url, v)) && !heldBy(v, held));
+  const written =
+    // An attribute's name is no part of its link ("href=https://…" is the link https://…): a line
+    // break in its place, which joins nothing (a space would: "example . <evil" read as a host).
+    foreign(writ.replace(/\b(?:href|src|action|formaction)\s*=\s*["']?/gi, "\n")) ??
+    (attribute !== undefined ? refuse("foreign_link", `the answer links to ${attribute.slice(0, 80) || "(nothing)"}, which is none of the given articles`) : null) ??
+    (MINI_PROGRAM.test(writ) ? refuse("foreign_link", "the answer links to a mini program, which is none of the given articles") : null);
   if (written) return written;
 
   // Composed: markup reduced and references decoded; the given articles' links cite them and leave the text.

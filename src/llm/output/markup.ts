@@ -139,8 +139,12 @@ function blockLine(line: string): string | null {
   return l;
 }
 
-/** Emphasis, strike-through and code marks; a lone `*` is kept between two words or two spaces ("2*3", "a * b"). */
-const EMPHASIS = /\*{2,}|_{2,}|~{2,}|`+|(?<=^|[\s\p{P}])\*(?=\S)|(?<=\S)\*(?=$|[\s\p{P}])/gmu;
+/**
+ * Emphasis, strike-through and code marks; a lone `*` is kept between two words or two spaces ("2*3",
+ * "a * b"); underscores only where they open or close emphasis, not inside a word or an address —
+ * a WeChat article's long link, `s?__biz=…`, had lost them and was no given article's (a review).
+ */
+const EMPHASIS = /\*{2,}|(?<=^|[\s(（\[【"'“‘\p{Script=Han}])_{2,}(?=\S)|(?<=\S)_{2,}(?![A-Za-z0-9_=&])|~{2,}|`+|(?<=^|[\s\p{P}])\*(?=\S)|(?<=\S)\*(?=$|[\s\p{P}])/gmu;
 
 /** Rounds of removing tags and decoding references: each undoes one level of `<<a>a>` or `&amp;lt;`; what is left past them is neutralised. */
 export const MARKUP_ROUNDS = 4;
