@@ -155,6 +155,24 @@ describe("the passage shown", () => {
     expect(first("怎么开发票")?.excerpt).toStartWith("订单完成");
     expect(first("能开专票吗")?.passage).toStartWith("目前只开具增值税普通电子发票，暂不支持专票。");
   });
+
+  test("of an article of several passages, the lead passage's sentence naming the words starts a list entry, not the passage's preamble (a review)", () => {
+    const theatre = new MemorySource([
+      {
+        id: "parking",
+        title: "Parking",
+        keywords: "car park",
+        body:
+          "Welcome to the Lyric Theatre, a registered charity in the heart of the old town since 1902, with three stages and a café bar open every day from ten in the morning. Parking is in the Market Street multi-storey behind the theatre, £2 after 6pm with a stamped ticket from the box office.\n\n" +
+          "Blue badge holders can park in the four bays on Church Lane at the stage door, free of charge at any time; ring the stage door bell and a steward will bring you round.\n\n" +
+          "Coaches drop off on Bridge Street and park at the council depot on the ring road; tell us the coach's registration when you book a group so the depot expects it.",
+      },
+      { id: "bar", title: "Bar and café", keywords: "", body: "The café bar is open from 10am; pre-order interval drinks at the bar." },
+    ]);
+    const a = rank("parking", theatre).articles[0];
+    expect(a?.passages.length).toBeGreaterThan(1);
+    expect(a?.excerpt).toStartWith("…Parking is in the Market Street multi-storey");
+  });
 });
 
 test(`asked how much, a passage with a price is shown unless the best scores ${PRICE_FAR} times it; however far below when the article's title names a price`, () => {

@@ -67,8 +67,10 @@ export function shownPassage(q: readonly QueryTerm[], passages: readonly Cut[], 
   // The title only: keywords and taught questions name what an article answers somewhere in it
   // ("jersey" keyworded, "and to Jersey?" is its Jersey paragraph's; a review).
   if (titled < 0 && title && !priced && leadAsked(q, passages, title)) {
+    // The lead passage, its sentence naming the words shown first (not its opening: one passage of
+    // several may open on a preamble — "Welcome to the Lyric…" had led a parking question's entry: a review).
     const lead = passages[0] as Cut;
-    return { start: lead.start, end: lead.end, score: lead.score, opening: true };
+    return { start: lead.start, end: lead.end, score: lead.score };
   }
   let best = passages[titled >= 0 ? titled : scores.findIndex((s) => s >= close)] as Cut;
   // Asked how much: the best passage holding a price, unless the best scores PRICE_FAR times it (about something else).
