@@ -7,6 +7,7 @@ import { CLIError } from "../../src/cli/errors.ts";
 import { olderServer } from "../../src/cli/commands/import.ts";
 import { olderInbox } from "../../src/cli/commands/messages.ts";
 import { olderAsk } from "../../src/cli/commands/ask.ts";
+import { byOlderServer } from "../../src/cli/commands/reply.ts";
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -317,7 +318,7 @@ test("inbox --lists shows the questions the ranking answered with a list, says w
   expect(lists.out).toContain('"→ picked ID": the follower chose that entry of the list next');
 });
 
-test("against a server before 0.2.26: --replace-questions' and --lists' refusals say the server is older, and what to do; other errors pass as they are", async () => {
+test("against a server before 0.2.26: --replace-questions' and --lists' refusals say the server is older, and what to do; before 0.2.29, reply --article is sent as a code; other errors pass as they are", async () => {
   const unknown = new CLIError("unknown_field", "unknown field: questions; expected some of: mode, json");
   const replaced = await olderServer(true, () => Promise.reject(unknown)).catch((e: CLIError) => e);
   expect(replaced.message).toBe("the server is older than replyd 0.2.26, which knows --replace-questions: leave it out — a server before 0.2.26 replaces an article's questions with a record's in any import (the report names what each article lost)");
@@ -328,6 +329,11 @@ test("against a server before 0.2.26: --replace-questions' and --lists' refusals
   const inbox = olderInbox(new CLIError("bad_request", '"inbox" must be unmatched, all or ai')) as CLIError;
   expect(inbox.message).toContain("the server is older than replyd 0.2.26, which lists the questions answered with a list (inbox --lists)");
   expect(olderInbox(other)).toBe(other);
+  // reply --article against a server before 0.2.29: the same words sent as the code it knows (a review).
+  const fields: string[] = [];
+  const sent = await byOlderServer((field) => (fields.push(field), field === "article" ? Promise.reject(new CLIError("unknown_field", "unknown field: article; expected some of: openid, inbox, text, code")) : Promise.resolve("sent")));
+  expect([sent, fields]).toEqual(["sent", ["article", "code"]]);
+  expect(await byOlderServer(() => Promise.reject(other)).catch((e: CLIError) => e)).toBe(other);
   const asked = olderAsk(new CLIError("unknown_field", "unknown field: before; expected some of: q, generate, after")) as CLIError;
   expect(asked.message).toContain("the server is older than replyd 0.2.26, which reads two messages before the question");
   expect(olderAsk(other)).toBe(other);

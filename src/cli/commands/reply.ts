@@ -1,5 +1,6 @@
 import type { CommandContext } from "../context.ts";
-import { usage } from "../errors.ts";
+import { CLIError, usage } from "../errors.ts";
+import { CODE } from "../../base/errors.ts";
 import { type ReplyWindow } from "../../store/follower-log.ts";
 import { defineCommand } from "../command.ts";
 
@@ -12,17 +13,28 @@ export async function reply(c: CommandContext): Promise<void> {
   // An inbox id is a number; openids never are.
   const target: [string, string] = /^\d+$/.test(to) ? ["inbox", to] : ["openid", to];
   const client = c.client();
-  const r = await client.call<{ openid: string; type: string; seq: number; reply_to: number | null; window: ReplyWindow }>({
-    method: "POST",
-    path: "/api/cli/reply",
-    fields: [target, article !== undefined ? ["article", article] : ["text", text]],
-  });
+  const send = (field: "article" | "code" | "text") =>
+    client.call<{ openid: string; type: string; seq: number; reply_to: number | null; window: ReplyWindow }>({ method: "POST", path: "/api/cli/reply", fields: [target, [field, field === "text" ? text : (article as string)]] });
+  const r = article === undefined ? await send("text") : await byOlderServer(send);
   c.print(r, () =>
     [
       `sent to ${r.openid}${client.inAccount} (${r.type === "news" ? "article" : "text"}), logged as message ${r.seq}${r.reply_to !== null ? `, answering message ${r.reply_to}` : ""}`,
       r.window.open ? `${r.window.left} more repl${r.window.left === 1 ? "y" : "ies"} allowed until ${r.window.until}` : `no more replies until the follower writes again: ${r.window.reason}`,
     ].join("\n"),
   );
+}
+
+/**
+ * A server before 0.2.29 knows an article by its code only (code=): refused `article=`, the same
+ * words sent as a code — what --article named there (a review: every --article had failed against one).
+ */
+export async function byOlderServer<T>(send: (field: "article" | "code") => Promise<T>): Promise<T> {
+  try {
+    return await send("article");
+  } catch (e) {
+    if (e instanceof CLIError && e.code === CODE.unknown_field && /\barticle\b/.test(e.message)) return send("code");
+    throw e;
+  }
 }
 
 export const replyCommand = defineCommand({
