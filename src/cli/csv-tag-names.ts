@@ -24,9 +24,19 @@ export function tagNames(records: readonly Record<string, unknown>[], lines: rea
     names.set(tag, at);
   });
   if (!names.size) return null;
-  const keyed = [...names.keys()].map((name, i) => [`t${i + 1}`, name] as const);
+  // Keys the sheet's other rows use already are not suggested: following the advice would merge two tags (a review).
+  const used = new Set(records.map((r) => r.tag).filter((t): t is string => typeof t === "string" && TAG_PATTERN.test(t)));
+  let n = 0;
+  const nextKey = () => {
+    for (;;) {
+      const key = `t${++n}`;
+      if (!used.has(key)) return key;
+    }
+  };
+  const keyed = [...names.keys()].map((name) => [nextKey(), name] as const);
   const rows = [...names.values()].reduce((s, l) => s + l.length, 0);
-  const example = JSON.stringify({ format: "replyd/1", matter: "articles", articles: [], tags: Object.fromEntries(keyed.slice(0, NAMED)) });
+  // Every name in the document, however many are listed: copied, it gives them all.
+  const example = JSON.stringify({ format: "replyd/1", matter: "articles", articles: [], tags: Object.fromEntries(keyed) });
   const rowsOf = (n: string) => names.get(n) as number[];
   return [
     `tag${column}: ${rows} row${rows === 1 ? " gives a tag's name" : "s give tags' names"}, not keys (${names.size} name${names.size === 1 ? "" : "s"}): a tag's key is a short Latin word of your choosing ([a-z0-9]{1,16}), its name the description a follower sends to have it listed. Write a key in the column for each name (${keyed.slice(0, NAMED).map(([k, n]) => `${JSON.stringify(n)} → ${k}`).join(", ")}${keyed.length > NAMED ? `, and ${keyed.length - NAMED} more` : ""}), and import the names with their keys once, as a document: ${example}`,

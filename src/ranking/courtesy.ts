@@ -125,9 +125,11 @@ const WITH_THANKS = new Set([
 ]);
 /** …and these only in "see you …" beside thanks: "thanks! sunday?" asks about Sundays. */
 const SEE_YOU = new Set(["soon", "later", "tomorrow", "next", "week", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]);
-/** Latin words a greeting is made of ("good morning", "hiya", "hi there, quick question"): one greeting, the rest of these. */
-/** Greetings that are never a question's own first word, as "morning" may be ("morning clinic hours"). */
+/** Greetings that, before a question's first word, are no part of it: as "morning" may be ("morning clinic hours"). */
 const ONLY_GREETING = new Set(["hi", "hello", "hey", "heya", "hiya", "hallo", "howdy"]);
+/** A question's first word: what a greeting typed straight onto a question stands before. */
+const QUESTION_OPENS = /^(?:can|could|do|does|did|is|are|was|were|will|would|should|shall|may|might|have|has|how|what|whats|what's|when|where|wheres|where's|why|who|whos|which|i|im|i'm|ive|i've|we|my|our|any|pls|please|plz)\b/;
+/** Latin words a greeting is made of ("good morning", "hiya", "hi there, quick question"): one greeting, the rest of these. */
 const GREETING = new Set(["hi", "hello", "hey", "heya", "hiya", "hallo", "howdy", "yo", "morning", "afternoon", "evening", "greetings", "gm", "gday", "gidday", "arvo", "magandang", "dear"]);
 const AROUND_GREETING = new Set(["good", "gd", "there", "all", "everyone", "guys", "folks", "team", "dear", "again", "quick", "question", "one", "more", "another", "i", "have", "a", "got", "please", "anyone", "anybody", "is", "mate", "umaga", "hapon", "gabi", "araw", ...ADDRESSED_LATIN]);
 const MOST_WORDS = 8;
@@ -240,9 +242,10 @@ function oneOpeningOff(text: string): string {
   for (const m of text.slice(0, 25).matchAll(/[\s,，.。!！~～:：;；、]+/gu)) {
     const head = text.slice(0, m.index);
     // One English word before a space may be the question's own ("morning clinic hours"): a mark sets
-    // it apart — or it is a greeting and nothing else ("hiya can i swap my tickets" had been taught
-    // with its hiya: a theatre's walkthrough).
-    const apart = /\S/.test(m[0]) || /\p{Script=Han}/u.test(head) || /\s/.test(head.trim()) || ONLY_GREETING.has(fold(head).trim());
+    // it apart — or it is a greeting before a question's first word ("hiya can i swap my tickets" had
+    // been taught with its hiya: a theatre's walkthrough; not "hello fresh vouchers", "hi vis vests",
+    // "hi fi repair": a review).
+    const apart = /\S/.test(m[0]) || /\p{Script=Han}/u.test(head) || /\s/.test(head.trim()) || (ONLY_GREETING.has(fold(head).trim()) && QUESTION_OPENS.test(fold(text.slice(m.index + m[0].length))));
     if (head && apart && opens(head) && (/\S/.test(m[0]) || spaceEnds(head))) cut = m.index + m[0].length;
   }
   return cut > 0 && cut < text.length ? text.slice(cut) : text;

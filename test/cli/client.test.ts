@@ -463,6 +463,10 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     expect(r.err).not.toContain("a short Latin key of your choosing, a different one");
     expect(r.err).toContain('line 3 (hc-2): tag (column 4 "section"): must match [a-z0-9]{1,16}: "billing", in lower case');
     expect(r.err).toContain("line 6 (hc-6): title: is required");
+    // A key the sheet uses already is not suggested for a name (a review: "App & account" → t1 beside a row keyed t1).
+    const keyedToo = await importFile("hc2.csv", 'id,title,html_url,section\nhc-9,A,https://e.com/9,App & account\nhc-10,B,https://e.com/10,t1\n');
+    expect(keyedToo.err).toContain('("App & account" → t2)');
+    expect(keyedToo.err).toContain('"tags":{"t2":"App & account"}');
     // A help centre's "draft" is read as deleted: a draft is published to nobody (a theatre's walkthrough had the column refused).
     expect((await importFile("drafts.csv", "id,title,html_url,draft\nhc-7,Live,https://e.com/7,false\nhc-8,Draft,https://e.com/8,true\n")).code).toBe(0);
     expect(JSON.parse((await cli("show", "hc-7", "--json")).out).deleted).toBe(false);

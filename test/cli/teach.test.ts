@@ -274,7 +274,7 @@ test("an import replacing a body set on the server says so on a line of its own,
   writeFileSync(join(s.dir, "sheet.json"), JSON.stringify({ format: "replyd/1", matter: "articles", articles: articles.map((a) => ({ ...a, keywords: ["k"] })) }, null, 2));
   const out = (await cli("import", "sheet.json")).out;
   expect(out).toContain("and 1 more");
-  expect(out).toContain("1 of the updated had its body replaced by the file's (f): an edit made on the server since the file was written (replyd set ID body=…) is written over — put it in the file to keep it");
+  expect(out).toContain("1 of the updated had its body replaced by what the file gives (f; a record without a body empties it): an edit made on the server since the file was written (replyd set ID body=…) is written over — put it in the file to keep it");
   expect((await cli("import", "sheet.json")).out).not.toContain("body replaced");
 });
 
@@ -427,7 +427,7 @@ test("teach notes the other articles' keywords the taught question writes out, w
   expect(r.out).toContain('note: it names what other articles are about — "matlab" (matlab): followers asking of that may now get this article; a phrasing without it (replyd set office questions-=… and --as "…") pulls only questions about this one');
 });
 
-test("teach of a few words leaning on the follower's question before them is refused naming that question; a short question of its own right after it is taught, nothing said of it", async () => {
+test("teach of a few words leaning on the follower's question before them is refused as leaning on it; a short question of its own right after it is taught, nothing said of it", async () => {
   await cli("add", "id=neuter-cat", "title=猫咪绝育手术", "url=https://pets.example/cat", "body=母猫绝育880元，公猫绝育480元，术后当天可以回家。");
   await cli("add", "id=inpatient", "title=住院和探视", "url=https://pets.example/stay", "body=住院的宠物每天可以探视两次，上午十点和下午四点。");
   await say("母猫绝育多少钱啊");

@@ -16,6 +16,8 @@ test("a tag rebuilt by removing another is removed too, with its link: nothing o
   expect(shown('<<a>a href="https://example.com/refund">退款<</a>/a>[1]')).toBe("退款[1]");
   expect(shown("<<b>script>alert(1)<</b>/script>可以退[1]")).toBe("可以退[1]");
   expect(shown("<<b>b>点我<</b>/b>退款[1]")).toBe("点我退款[1]");
+  // A mini program's tag leaves its words only (the checks refuse its link before: check.test.ts).
+  expect(shownText('<a data-miniprogram-appid="wx123" data-miniprogram-path="pages/x">点我</a>退款[1]')).toBe("点我退款[1]");
 });
 
 test("<script>…</script> leaves nothing; an unclosed one takes the rest with it", () => {

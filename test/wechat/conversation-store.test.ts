@@ -303,6 +303,8 @@ describe("what a message says about the reply before it", () => {
     expect(withoutOpening("hiya can i swap my panto tickets")).toBe("can i swap my panto tickets");
     expect(withoutOpening("hi can i pay by card")).toBe("can i pay by card");
     expect(withoutOpening("hey do you open late")).toBe("do you open late");
+    // …not before a word a name or a product opens with (a review).
+    for (const t of ["hello fresh vouchers accepted?", "hi vis vests in stock?", "hi fi repair price", "hello kitty lunchbox back in stock?"]) expect(withoutOpening(t)).toBe(t);
     // "Dear …", and asking to ask, as students writing English as a second language open; one opening after another.
     expect(withoutOpening("Dear sir, accommodation price?")).toBe("accommodation price?");
     expect(withoutOpening("Dear teacher, I want to ask about accommodation price")).toBe("accommodation price");

@@ -191,7 +191,7 @@ function importReport(file: string, mode: string, doc: BulkDocument, r: ImportRe
       : []),
     // Said apart, not only among the updated's fields: "member: keywords and 2 more" had hidden a body set on the server and written over (two walkthroughs).
     ...(r.bodies_replaced?.count
-      ? [`${r.bodies_replaced.count} of the updated had ${r.bodies_replaced.count === 1 ? "its" : "their"} body replaced by the file's (${namedList(r.bodies_replaced.ids, r.bodies_replaced.count)}): an edit made on the server since the file was written (replyd set ID body=…) is written over — put it in the file to keep it`]
+      ? [`${r.bodies_replaced.count} of the updated had ${r.bodies_replaced.count === 1 ? "its" : "their"} body replaced by what the file gives (${namedList(r.bodies_replaced.ids, r.bodies_replaced.count)}; a record without a body empties it): an edit made on the server since the file was written (replyd set ID body=…) is written over — put it in the file to keep it`]
       : []),
     ...(r.synonyms?.dropped?.length
       ? [`synonym phrases the file's groups leave out, in no group now: ${r.synonyms.dropped.join(", ")} (added on the server since the file was written? put them in the file's group, or import them again)`]
