@@ -57,6 +57,8 @@ export interface CsvArticles {
   lines: number[];
   /** The columns read as the sheet's own notes (NOTES), not imported: their place (from 1) and name. */
   notes: { column: number; name: string }[];
+  /** The columns no field is named, each a problem line: the rows are read without them, and the import refused with their own problems too. */
+  unknown: string[];
   /** The columns headed otherwise than the field they are read as (分类, "section"): their place (from 1), name and field. */
   renamed: { column: number; name: string; field: string }[];
 }
@@ -76,11 +78,18 @@ export function csvArticles(name: string, bytes: Uint8Array): CsvArticles {
   if (asked >= 0 && !names.includes("title") && names.indexOf("questions", asked + 1) < 0 && /^(问题|常见问题|question)$/i.test(folded(header.cells[asked]?.trim() ?? ""))) names[asked] = "title";
   // A column without a name and without a value (a separator ending the lines) is none.
   const unnamed = (i: number) => names[i] === "" && (noteAt.has(i) || rows.every((r) => (r.cells[i] ?? "").trim() === ""));
-  const problems = names.flatMap((n, i) =>
+  // A column no field is named: said, and the rows read without it, so that their own problems are
+  // said in the same run (a help centre's "draft" had been refused alone, its rows' tag names on the
+  // next run: a theatre's walkthrough).
+  const unknown = names.flatMap((n, i) =>
     COLUMNS.includes(n) || unnamed(i)
       ? []
       : [`  column ${i + 1} ${n ? `"${header.cells[i]?.trim().slice(0, 40)}": ${/\p{Script=Han}/u.test(n) ? chineseUnknown(folded(n), names) : unknownField(n, COLUMNS)}` : "has no name but holds values"} (the columns: ${COLUMNS.join(", ")}; in Chinese: ${CHINESE_SHOWN})`],
   );
+  names.forEach((n, i) => {
+    if (!COLUMNS.includes(n)) names[i] = "";
+  });
+  const problems: string[] = [];
   // Named as the sheet heads them: "link" and "url" are both the url (a review: "url" alone had been named twice).
   const again = names.findIndex((n, i) => n && names.indexOf(n) !== i);
   if (again >= 0) {
@@ -104,7 +113,7 @@ export function csvArticles(name: string, bytes: Uint8Array): CsvArticles {
     if (past.length) problems.push(`  line ${row.line}: ${row.cells.length} cells where the first line names ${names.length} (a cell holding the separator must be quoted: "…")`);
   }
   if (unclosed !== null) problems.push(`  line ${unclosed}: a quote opens a cell there and is never closed`);
-  if (problems.length) throw new CLIError("invalid_document", `${name} is not a CSV of articles as replyd reads it; nothing was written`, 1, problems.slice(0, 50));
+  if (problems.length) throw new CLIError("invalid_document", `${name} is not a CSV of articles as replyd reads it; nothing was written`, 1, [...unknown, ...problems].slice(0, 50));
   const records: Record<string, unknown>[] = [];
   const lines: number[] = [];
   for (const row of rows) {
@@ -125,7 +134,7 @@ export function csvArticles(name: string, bytes: Uint8Array): CsvArticles {
     const name = header.cells[i]?.trim() ?? "";
     return field && name.toLowerCase() !== field ? [{ column: i + 1, name: name.slice(0, 40), field }] : [];
   });
-  return { records, lines, notes, renamed };
+  return { records, lines, notes, renamed, unknown };
 }
 
 /** UTF-8 (its byte-order mark left out), else GB18030. */

@@ -467,6 +467,14 @@ describe("client commands against a listening server (window 0.42 s)", () => {
     const keyedToo = await importFile("hc2.csv", 'id,title,html_url,section\nhc-9,A,https://e.com/9,App & account\nhc-10,B,https://e.com/10,t1\n');
     expect(keyedToo.err).toContain('("App & account" → t2)');
     expect(keyedToo.err).toContain('"tags":{"t2":"App & account"}');
+    // A column no field is named is said with the rows' own problems, in one run (a theatre's walkthrough had one kind per run).
+    const both = await importFile("hc3.csv", "id,title,html_url,section,vote_sum\nhc-11,A,https://e.com/11,App & account,3\nhc-12,,https://e.com/12,t1,0\n");
+    expect(both.code).toBe(1);
+    expect(both.err).toContain("hc3.csv is not a CSV of articles as replyd reads it; nothing was written");
+    expect(both.err).toContain('column 5 "vote_sum": unknown field');
+    expect(both.err).toContain("\"App & account\": line 2");
+    expect(both.err).toContain("line 3 (hc-12): title: is required");
+    expect((await cli("show", "hc-11")).code).not.toBe(0);
     // A help centre's "draft" is read as deleted: a draft is published to nobody (a theatre's walkthrough had the column refused).
     expect((await importFile("drafts.csv", "id,title,html_url,draft\nhc-7,Live,https://e.com/7,false\nhc-8,Draft,https://e.com/8,true\n")).code).toBe(0);
     expect(JSON.parse((await cli("show", "hc-7", "--json")).out).deleted).toBe(false);

@@ -98,7 +98,7 @@ function csvAsDocument(c: CommandContext, file: string) {
   } finally {
     on.close();
   }
-  const { records, lines, notes, renamed } = csvArticles(file, bytes);
+  const { records, lines, notes, renamed, unknown } = csvArticles(file, bytes);
   for (const n of notes) c.io.err(`replyd: note: column ${n.column} "${n.name}" is read as the sheet's own notes and not imported`);
   // A field the sheet heads otherwise is said by its column too: "tag" alone had named nothing the
   // sheet shows ("section" of a help centre's export: a bike share's walkthrough).
@@ -114,12 +114,18 @@ function csvAsDocument(c: CommandContext, file: string) {
   return {
     file: memoryFile(`${basename(file)}.json`, new TextEncoder().encode(JSON.stringify(records))),
     async byLines<T>(work: () => T | Promise<T>): Promise<T> {
+      // Columns no field is named: refused with the rows' own problems, read without them, in one run.
+      const refused = (rows: string[]) => new CLIError(CODE.invalid_document, `${file} is not a CSV of articles as replyd reads it; nothing was written`, 1, [...unknown, ...rows].slice(0, 50));
+      let done: T;
       try {
-        return await work();
+        done = await work();
       } catch (e) {
         if (!(e instanceof CLIError)) throw e;
+        if (unknown.length && e.code === CODE.invalid_document) throw refused(told(e.detailLines.map(byLine)));
         throw new CLIError(e.code, byLine(e.message), e.exitCode, told(e.detailLines.map(byLine)));
       }
+      if (unknown.length) throw refused([]);
+      return done;
     },
   };
 }
