@@ -19,7 +19,7 @@
  * elements): bodies arrive by the thousand in an import. bodyTextSliced() does the same work a
  * slice at a time, for the server's event loop.
  */
-import { framed, HtmlReduction, htmlToText, TAG_START } from "./html-reduction.ts";
+import { HtmlReduction, htmlToText, TAG_START } from "./html-reduction.ts";
 import type { Slices } from "../base/slices.ts";
 import { markdownToText, mayHoldMarkdown } from "./markdown.ts";
 
@@ -57,7 +57,7 @@ export async function bodyTextSliced(raw: string, slices: Slices): Promise<strin
   let reduction = new HtmlReduction(text);
   while (!reduction.step(() => slices.spent)) await slices.pause();
   // A page whose frame is all there is: the frame is the text (html-reduction.ts pageFrame).
-  if (reduction.text() === "" && framed(text)) {
+  if (reduction.text() === "" && reduction.frame) {
     reduction = new HtmlReduction(text, { frame: false });
     while (!reduction.step(() => slices.spent)) await slices.pause();
   }

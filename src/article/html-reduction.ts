@@ -77,9 +77,10 @@ export class HtmlReduction {
   private readonly tagsPerLook: number;
   private readonly chunk: number;
 
-  /** `tagsPerLook` and `chunk` (characters of text written at once) are for tests that stop it everywhere. */
-  private readonly frame: boolean;
+  /** Whether a page's frame is dropped (pageFrame): given, else read off the page (framed). */
+  readonly frame: boolean;
 
+  /** `tagsPerLook` and `chunk` (characters of text written at once) are for tests that stop it everywhere. */
   constructor(
     private readonly html: string,
     opts: { tagsPerLook?: number; chunk?: number; frame?: boolean } = {},

@@ -130,7 +130,7 @@ const ONLY_GREETING = new Set(["hi", "hello", "hey", "heya", "hiya", "hallo", "h
 /** A question's first word: what a greeting typed straight onto a question stands before. */
 const QUESTION_OPENS = /^(?:can|could|do|does|did|is|are|was|were|will|would|should|shall|may|might|have|has|how|what|whats|what's|when|where|wheres|where's|why|who|whos|which|i|im|i'm|ive|i've|we|my|our|any|pls|please|plz)\b/;
 /** Latin words a greeting is made of ("good morning", "hiya", "hi there, quick question"): one greeting, the rest of these. */
-const GREETING = new Set(["hi", "hello", "hey", "heya", "hiya", "hallo", "howdy", "yo", "morning", "afternoon", "evening", "greetings", "gm", "gday", "gidday", "arvo", "magandang", "dear"]);
+const GREETING = new Set([...ONLY_GREETING, "yo", "morning", "afternoon", "evening", "greetings", "gm", "gday", "gidday", "arvo", "magandang", "dear"]);
 const AROUND_GREETING = new Set(["good", "gd", "there", "all", "everyone", "guys", "folks", "team", "dear", "again", "quick", "question", "one", "more", "another", "i", "have", "a", "got", "please", "anyone", "anybody", "is", "mate", "umaga", "hapon", "gabi", "araw", ...ADDRESSED_LATIN]);
 const MOST_WORDS = 8;
 

@@ -32,6 +32,9 @@ export function answeringSentence(text: string, span: Span, q: readonly QueryTer
   return { parts, at };
 }
 
+/** The passage's sentences, its first the one shown first (an opening: shown-passage.ts) — none scored. */
+export const openingSentence = (text: string, span: Span): Answering => ({ parts: sentences(text, span.start, span.end), at: 0 });
+
 /** `answering` read once, when first asked for. */
 export function once(read: () => Answering): () => Answering {
   let got: Answering | undefined;

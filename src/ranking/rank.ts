@@ -8,7 +8,7 @@
  * postings and the rows (`RankingSource`); everything else is decided here.
  */
 import { explainedTerms } from "./explanation.ts";
-import { answeringSentence, cardPassage, excerpt, once } from "./excerpt.ts";
+import { answeringSentence, cardPassage, excerpt, once, openingSentence } from "./excerpt.ts";
 import { asQuestion, CONTEXT, type Question } from "./question.ts";
 import { withoutOpening } from "./courtesy.ts";
 import { whereabouts } from "./whereabouts.ts";
@@ -151,7 +151,7 @@ function rankRead(given: Question, bare: string, complained: string | null, sour
     const shown = s.shown;
     const priced = asked.asksPrice === true;
     // The opening shown: from its first sentence (shownPassage says why).
-    const answering = shown ? once(() => (shown.opening ? { ...answeringSentence(text, shown, terms, priced), at: 0 } : answeringSentence(text, shown, terms, priced))) : undefined;
+    const answering = shown ? once(() => (shown.opening ? openingSentence(text, shown) : answeringSentence(text, shown, terms, priced))) : undefined;
     return {
       id: r.id,
       title: r.title,

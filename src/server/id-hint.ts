@@ -3,7 +3,7 @@
  * `-` (or `-` for `_`), in capitals, or with spaces — the slips a hand-typed id makes ("card_refund"
  * for card-refund: a salon's operator was told only that there was none, a walkthrough, Session 51).
  * Looked up by those few spellings, never by scanning the account: an error on a million articles
- * costs what it costs on ten.
+ * costs what it costs on ten. And the live article an operator's name for one stands for (liveByIdOrCode).
  */
 import type { ArticleReads } from "../store/read-model.ts";
 
@@ -27,4 +27,14 @@ export function idHint(id: string, articles: Pick<ArticleReads, "get" | "getLive
     if (a && !a.deleted) return ` (did you mean "${a.id}"?)`;
   }
   return "";
+}
+
+/**
+ * The live article `named` names: by its id, else by its live code ("2" where articles are numbered
+ * 1–14) — followers and the help text know articles by their codes, and so do many operators
+ * (teach, reply --article); null when none.
+ */
+export function liveByIdOrCode(articles: Pick<ArticleReads, "get" | "getLiveByCode">, named: string) {
+  const byId = articles.get(named);
+  return byId && !byId.deleted ? byId : articles.getLiveByCode(named);
 }

@@ -7,6 +7,7 @@ import { MAX_TEXT_BYTES } from "../wechat/door/message.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";
+import { liveByIdOrCode } from "./id-hint.ts";
 import { onPlatform, platformOf } from "./platform.ts";
 
 /**
@@ -34,7 +35,7 @@ export async function postReply(ctx: AppContext, req: SignedRequest) {
     message = { type: "text", text };
     logged = text;
   } else {
-    const a = f.has("article") ? liveByIdOrCode(ctx, f.require("article")) : ctx.read.articles.getLiveByCode(f.require("code"));
+    const a = f.has("article") ? liveByIdOrCode(ctx.read.articles, f.require("article")) : ctx.read.articles.getLiveByCode(f.require("code"));
     if (!a) throw notFound(f.has("article") ? `no live article with id or code "${f.require("article").slice(0, 64)}"` : `no live article with code "${f.require("code").slice(0, 64)}"`);
     message = { type: "news", article: a };
     logged = `${a.code ?? a.id}: ${a.title}`;
@@ -65,10 +66,4 @@ export async function postReply(ctx: AppContext, req: SignedRequest) {
     throw e;
   }
   return { sent: true, openid, type: message.type, seq: sent.seq, reply_to: replyTo, window: sent.window };
-}
-
-/** The live article with id `named`, else with that live code. */
-function liveByIdOrCode(ctx: AppContext, named: string) {
-  const byId = ctx.read.articles.get(named);
-  return byId && !byId.deleted ? byId : ctx.read.articles.getLiveByCode(named);
 }

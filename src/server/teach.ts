@@ -7,7 +7,7 @@ import { asksAnother } from "../ranking/another.ts";
 import { leansOnBefore, saidBetweenQuestions } from "../ranking/cues.ts";
 import { searchedWords } from "../ranking/picks.ts";
 import { continuesQuestion } from "../ranking/continuation.ts";
-import { idHint } from "./id-hint.ts";
+import { idHint, liveByIdOrCode } from "./id-hint.ts";
 import { byPronoun, followUpOnly, leaningShort, leansAsSent, namesNothing, ofItAlone } from "./teach-leaning.ts";
 import { shellWord } from "../base/shell-word.ts";
 import { withoutOpening } from "../ranking/courtesy.ts";
@@ -38,10 +38,8 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   const seq = f.int("inbox", 1, Number.MAX_SAFE_INTEGER, 0);
   if (!seq) throw badRequest('"inbox" is required: the number of a follower\'s message in the log (replyd inbox)');
   const named = f.require("id");
-  // An article by its id, else by its live code ("2" where articles are numbered 1–14): followers
-  // and the help text know articles by their codes, and so do many operators.
-  const live = ctx.read.articles.get(named);
-  const id = live && !live.deleted ? named : (ctx.read.articles.getLiveByCode(named)?.id ?? named);
+  // None live so named: the id as given, said as such below (deleted, or no article).
+  const id = liveByIdOrCode(ctx.read.articles, named)?.id ?? named;
 
   // The log must hold every message that arrived so far: the named entry may be the newest.
   await ctx.write.log.settled();

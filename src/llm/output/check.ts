@@ -110,11 +110,11 @@ export function checkOutput(raw: string, sources: readonly Source[], o: CheckOpt
   if (first) return first;
   const seenFolded = fold(seen).text;
   if (!seenFolded.trim() || /\bNO_ANSWER\b/.test(seenFolded)) return refuse("no_answer", "the model found no answer in the sources");
+  /** A given article's link, or one the passages or the question write. */
+  const given = (link: string) => sources.some((s) => sameAddress(s.url, link)) || heldBy(link, held);
   // Citations read as spaces: "evil[9].example" is a link once [9] is gone.
   const foreign = (folded: string): Checked | null => {
-    for (const link of findLinks(folded.replace(CITE_RE, " ")))
-      if (!sources.some((s) => sameAddress(s.url, link.text)) && !heldBy(link.text, held))
-        return refuse("foreign_link", `the answer links to ${link.text.slice(0, 80)}, which is none of the given articles`);
+    for (const link of findLinks(folded.replace(CITE_RE, " "))) if (!given(link.text)) return refuse("foreign_link", `the answer links to ${link.text.slice(0, 80)}, which is none of the given articles`);
     return null;
   };
   // What the model wrote, before its markup is reduced: a link in a tag's attribute leaves with the
@@ -125,7 +125,7 @@ export function checkOutput(raw: string, sources: readonly Source[], o: CheckOpt
   // words would call the follower to act on nothing. A mini program's link names no host: WeChat
   // opens data-miniprogram-appid's program from a text reply.
   const writ = fold(decodedAll(seen)).text;
-  const attribute = [...writ.matchAll(LINK_ATTRIBUTE)].map((m) => (m[1] ?? m[2] ?? m[3] ?? "").trim()).find((v) => !sources.some((s) => sameAddress(s.url, v)) && !heldBy(v, held));
+  const attribute = [...writ.matchAll(LINK_ATTRIBUTE)].map((m) => (m[1] ?? m[2] ?? m[3] ?? "").trim()).find((v) => !given(v));
   const written =
     // An attribute's name is no part of its link ("href=https://…" is the link https://…): a line
     // break in its place, which joins nothing (a space would: "example . <evil" read as a host).
