@@ -21,7 +21,7 @@ import type { Source } from "../prompt.ts";
 import { utf8Prefix } from "../../base/utf8.ts";
 import { groundsOf, ungrounded } from "./grounding.ts";
 import { findLinks, heldBy, hostPath, sameAddress } from "./links.ts";
-import { decodeReferences, dropEmptyBrackets, MARKUP_ROUNDS, neutralise, plainText, tidy } from "./markup.ts";
+import { decodeReferences, dropEmptyBrackets, neutralise, plainText, settled, tidy } from "./markup.ts";
 import { cutChars, fold, RAW_CHARS, seen as seenOf, visible } from "./normalise.ts";
 import { holdsSecret, SECRET_RUN } from "./secrets.ts";
 
@@ -45,17 +45,6 @@ export interface CheckOptions {
 const MINI_PROGRAM = /data-miniprogram-(?:appid|path)/i;
 /** A tag's link: href, src or action, its value quoted or not. */
 const LINK_ATTRIBUTE = /\b(?:href|src|action|formaction)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/gi;
-
-/** References decoded until nothing changes (MARKUP_ROUNDS at most): "&amp;amp;" is "&" as a browser would, given time. */
-function decodedAll(s: string): string {
-  let text = s;
-  for (let round = 0; round < MARKUP_ROUNDS; round++) {
-    const next = decodeReferences(text);
-    if (next === text) break;
-    text = next;
-  }
-  return text;
-}
 
 /** A run of this many characters of the instructions in an answer is an echo of them. */
 export const ECHO_RUN = 24;
@@ -124,7 +113,8 @@ export function checkOutput(raw: string, sources: readonly Source[], o: CheckOpt
   // A tag's link must be a given article's, whatever it names — a relative one ("/coupon") too: its
   // words would call the follower to act on nothing. A mini program's link names no host: WeChat
   // opens data-miniprogram-appid's program from a text reply.
-  const writ = fold(decodedAll(seen)).text;
+  // Decoded until nothing changes: "&amp;amp;" is "&" as a browser would, given time.
+  const writ = fold(settled(seen, decodeReferences)).text;
   const attribute = [...writ.matchAll(LINK_ATTRIBUTE)].map((m) => (m[1] ?? m[2] ?? m[3] ?? "").trim()).find((v) => !given(v));
   const written =
     // An attribute's name is no part of its link ("href=https://…" is the link https://…): a line

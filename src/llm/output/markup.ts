@@ -149,17 +149,22 @@ const EMPHASIS = /\*{2,}|(?<=^|[\s(（\[【"'“‘\p{Script=Han}])_{2,}(?=\S)|(
 /** Rounds of removing tags and decoding references: each undoes one level of `<<a>a>` or `&amp;lt;`; what is left past them is neutralised. */
 export const MARKUP_ROUNDS = 4;
 
-/** Markdown and HTML as the plain text a reader sees. Linear in its input (MARKUP_ROUNDS passes at most). */
-export function plainText(md: string): string {
-  const lines = md.split("\n").map(blockLine).filter((l): l is string => l !== null);
-  let text = inlineLinks(lines.join("\n")).replace(EMPHASIS, "");
-  // Removing a tag can join the pieces of another (`<<b>script>`), decoding can make one (`&lt;a`): again, until nothing changes.
+/** `step` applied to `s` until nothing changes, MARKUP_ROUNDS times at most. */
+export function settled(s: string, step: (s: string) => string): string {
+  let text = s;
   for (let round = 0; round < MARKUP_ROUNDS; round++) {
-    const next = decodeReferences(stripTags(text));
+    const next = step(text);
     if (next === text) break;
     text = next;
   }
   return text;
+}
+
+/** Markdown and HTML as the plain text a reader sees. Linear in its input (MARKUP_ROUNDS passes at most). */
+export function plainText(md: string): string {
+  const lines = md.split("\n").map(blockLine).filter((l): l is string => l !== null);
+  // Removing a tag can join the pieces of another (`<<b>script>`), decoding can make one (`&lt;a`): again, until nothing changes.
+  return settled(inlineLinks(lines.join("\n")).replace(EMPHASIS, ""), (text) => decodeReferences(stripTags(text)));
 }
 
 /** Nothing left that a reader's app could take for a tag or a reference. The last step: nothing folds the text after it. */
