@@ -4,7 +4,7 @@
  * question sent as a follower's text through the real callback, the reply read as the follower gets
  * it.
  *
- *   bun bench/answers.ts [--sets dev,trial,dureader,nq,en,faq-zh,faq-en,fresh-zh,fresh-en,fresh2-zh,fresh2-en,fresh3-zh,fresh3-en,fresh4-zh,fresh4-en,fresh5-zh,fresh5-en,fresh6-zh,fresh6-en,fresh7-zh,fresh7-en,fresh8-zh,fresh8-en,fresh9-zh,fresh9-en,fresh10-zh,fresh10-en,fresh11-zh,fresh11-en,fresh12-zh,fresh12-en,walk-zh,walk-en] [--scale 10000,30000,100000,1000000]
+ *   bun bench/answers.ts [--sets dev,trial,dureader,nq,en,faq-zh,faq-en,fresh-zh,fresh-en,fresh2-zh,fresh2-en,fresh3-zh,fresh3-en,fresh4-zh,fresh4-en,fresh5-zh,fresh5-en,fresh6-zh,fresh6-en,fresh7-zh,fresh7-en,fresh8-zh,fresh8-en,fresh9-zh,fresh9-en,fresh10-zh,fresh10-en,fresh11-zh,fresh11-en,fresh12-zh,fresh12-en,fresh13-zh,fresh13-en,walk-zh,walk-en] [--scale 10000,30000,100000,1000000]
  *   ./scripts/bench --only answers
  *
  * Per set, on its tuning half, its held-out half and all of it (bench/answers-tune.ts figures()):
@@ -219,7 +219,7 @@ export async function answersBench(sets: string[], scales: number[], report: (li
 if (import.meta.main) {
   const args = process.argv.slice(2);
   const opt = (name: string, fallback: string) => (args.includes(name) ? (args[args.indexOf(name) + 1] as string) : fallback);
-  const sets = opt("--sets", "dev,trial,dureader,nq,en,faq-zh,faq-en,fresh-zh,fresh-en,fresh2-zh,fresh2-en,fresh3-zh,fresh3-en,fresh4-zh,fresh4-en,fresh5-zh,fresh5-en,fresh6-zh,fresh6-en,fresh7-zh,fresh7-en,fresh8-zh,fresh8-en,fresh9-zh,fresh9-en,fresh10-zh,fresh10-en,fresh11-zh,fresh11-en,fresh12-zh,fresh12-en,walk-zh,walk-en").split(",").filter(Boolean);
+  const sets = opt("--sets", "dev,trial,dureader,nq,en,faq-zh,faq-en,fresh-zh,fresh-en,fresh2-zh,fresh2-en,fresh3-zh,fresh3-en,fresh4-zh,fresh4-en,fresh5-zh,fresh5-en,fresh6-zh,fresh6-en,fresh7-zh,fresh7-en,fresh8-zh,fresh8-en,fresh9-zh,fresh9-en,fresh10-zh,fresh10-en,fresh11-zh,fresh11-en,fresh12-zh,fresh12-en,fresh13-zh,fresh13-en,walk-zh,walk-en").split(",").filter(Boolean);
   const scales = opt("--scale", "10000,30000,100000").split(",").filter(Boolean).map(Number);
   const result = await answersBench(sets, scales, (line) => process.stdout.write(line + "\n"));
   process.stdout.write(JSON.stringify(result) + "\n");

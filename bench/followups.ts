@@ -18,10 +18,11 @@
  *   bun bench/followups.ts --fresh10 [--binary] [--misses]    (bench/eval/followups-fresh10 on bench/eval/faq-fresh10: the same, Session 54)
  *   bun bench/followups.ts --fresh11 [--binary] [--misses]    (bench/eval/followups-fresh11 on bench/eval/faq-fresh11: the same, Session 55)
  *   bun bench/followups.ts --fresh12 [--binary] [--misses]    (bench/eval/followups-fresh12 on bench/eval/faq-fresh12: the same, Session 56)
+ *   bun bench/followups.ts --fresh13 [--binary] [--misses]    (bench/eval/followups-fresh13 on bench/eval/faq-fresh13: the same, Session 57)
  *   bun bench/followups.ts --walk [--binary] [--misses]    (bench/eval/followups-walk on bench/eval/faq-walk: the walkthroughs' pairs)
  *   bun bench/followups.ts --second [--half tune|held|all] [--misses]    (bench/eval/followups-b: a second set on our accounts, Session 41)
- *   bun bench/followups.ts [--fresh|--fresh2|--fresh3|--fresh4|--fresh5|--fresh6|--fresh7|--fresh8|--fresh9|--fresh10|--fresh11|--fresh12|--walk] --cross    (each question of its own asked after every first question of the pairs)
- *   bun bench/followups.ts [--fresh|--fresh2|--fresh3|--fresh4|--fresh5|--fresh6|--fresh7|--fresh8|--fresh9|--fresh10|--fresh11|--fresh12|--walk] --standalone [PATH]    (default: the accounts' own questions.jsonl)
+ *   bun bench/followups.ts [--fresh|--fresh2|--fresh3|--fresh4|--fresh5|--fresh6|--fresh7|--fresh8|--fresh9|--fresh10|--fresh11|--fresh12|--fresh13|--walk] --cross    (each question of its own asked after every first question of the pairs)
+ *   bun bench/followups.ts [--fresh|--fresh2|--fresh3|--fresh4|--fresh5|--fresh6|--fresh7|--fresh8|--fresh9|--fresh10|--fresh11|--fresh12|--fresh13|--walk] --standalone [PATH]    (default: the accounts' own questions.jsonl)
  *   ./scripts/bench --only followups        (both)
  *
  * Kinds: stay (the follow-up is answered by the first question's article), move (by a neighbouring
@@ -71,6 +72,7 @@ const HELD_OUT: Record<string, { accounts: string; pairs: string; title: string 
   fresh10: { accounts: "faq-fresh10", pairs: "followups-fresh10", title: "the tenth fresh accounts, pairs written blind to the articles" },
   fresh11: { accounts: "faq-fresh11", pairs: "followups-fresh11", title: "the eleventh fresh accounts, pairs written blind to the articles" },
   fresh12: { accounts: "faq-fresh12", pairs: "followups-fresh12", title: "the twelfth fresh accounts, pairs written blind to the articles" },
+  fresh13: { accounts: "faq-fresh13", pairs: "followups-fresh13", title: "the thirteenth fresh accounts, pairs written blind to the articles" },
   walk: { accounts: "faq-walk", pairs: "followups-walk", title: "the walkthroughs' accounts" },
 };
 /** A second set on our accounts, written in the fresh set's manner (half without a cue word, moves in the follower's words). */
@@ -425,7 +427,7 @@ if (import.meta.main) {
     else if (k === "lead") ANSWERS.lead = Number(v);
     else throw new Error(`unknown setting ${k}`);
   }
-  // --fresh … --fresh12 (accounts nobody tuned to), --walk (the walkthroughs'): every pair, --half does not apply.
+  // --fresh … --fresh13 (accounts nobody tuned to), --walk (the walkthroughs'): every pair, --half does not apply.
   const flag = Object.keys(HELD_OUT).find((name) => args.includes(`--${name}`));
   const heldOut = flag ? (HELD_OUT[flag] as (typeof HELD_OUT)[string]) : null;
   const accounts = loadAccounts(heldOut?.accounts ?? "faq");

@@ -15,7 +15,7 @@
  *   7. followups: question + follow-up pairs on the FAQ accounts, each follow-up alone and in its
  *      conversation, in memory and through the callback (bench/followups.ts).
  *
- *   ./scripts/bench [--duration 10] [--warmup 3] [--connections 64] [--rounds 3] [--sizes 10000,100000,1000000] [--layout-sizes 100000,1000000] [--stores sqlite,postgres,cluster] [--only reply,admin,bulk,startup,layouts,answers,followups,generated,accounts] [--answer-sets dev,trial,dureader,nq,en,faq-zh,faq-en,fresh-zh,fresh-en,fresh2-zh,fresh2-en,fresh3-zh,fresh3-en,fresh4-zh,fresh4-en,fresh5-zh,fresh5-en,fresh6-zh,fresh6-en,fresh7-zh,fresh7-en,fresh8-zh,fresh8-en,fresh9-zh,fresh9-en,fresh10-zh,fresh10-en,fresh11-zh,fresh11-en,fresh12-zh,fresh12-en,walk-zh,walk-en] [--answer-scale 10000,30000,100000] [--pin]
+ *   ./scripts/bench [--duration 10] [--warmup 3] [--connections 64] [--rounds 3] [--sizes 10000,100000,1000000] [--layout-sizes 100000,1000000] [--stores sqlite,postgres,cluster] [--only reply,admin,bulk,startup,layouts,answers,followups,generated,accounts] [--answer-sets dev,trial,dureader,nq,en,faq-zh,faq-en,fresh-zh,fresh-en,fresh2-zh,fresh2-en,fresh3-zh,fresh3-en,fresh4-zh,fresh4-en,fresh5-zh,fresh5-en,fresh6-zh,fresh6-en,fresh7-zh,fresh7-en,fresh8-zh,fresh8-en,fresh9-zh,fresh9-en,fresh10-zh,fresh10-en,fresh11-zh,fresh11-en,fresh12-zh,fresh12-en,fresh13-zh,fresh13-en,walk-zh,walk-en] [--answer-scale 10000,30000,100000] [--pin]
  *
  * PostgreSQL runs as a throwaway cluster on loopback with fsync on (test/pg.ts), as production would.
  */
@@ -46,7 +46,7 @@ const ROUNDS = Number(opt("--rounds", "3"));
 const SIZES = opt("--sizes", "10000,100000,1000000").split(",").filter(Boolean).map(Number);
 const LAYOUT_SIZES = opt("--layout-sizes", "100000,1000000").split(",").filter(Boolean).map(Number);
 const ONLY = opt("--only", "reply,admin,bulk,startup,layouts,answers,followups").split(",");
-const ANSWER_SETS = opt("--answer-sets", "dev,trial,dureader,nq,en,faq-zh,faq-en,fresh-zh,fresh-en,fresh2-zh,fresh2-en,fresh3-zh,fresh3-en,fresh4-zh,fresh4-en,fresh5-zh,fresh5-en,fresh6-zh,fresh6-en,fresh7-zh,fresh7-en,fresh8-zh,fresh8-en,fresh9-zh,fresh9-en,fresh10-zh,fresh10-en,fresh11-zh,fresh11-en,fresh12-zh,fresh12-en,walk-zh,walk-en").split(",").filter(Boolean);
+const ANSWER_SETS = opt("--answer-sets", "dev,trial,dureader,nq,en,faq-zh,faq-en,fresh-zh,fresh-en,fresh2-zh,fresh2-en,fresh3-zh,fresh3-en,fresh4-zh,fresh4-en,fresh5-zh,fresh5-en,fresh6-zh,fresh6-en,fresh7-zh,fresh7-en,fresh8-zh,fresh8-en,fresh9-zh,fresh9-en,fresh10-zh,fresh10-en,fresh11-zh,fresh11-en,fresh12-zh,fresh12-en,fresh13-zh,fresh13-en,walk-zh,walk-en").split(",").filter(Boolean);
 const ANSWER_SCALE = opt("--answer-scale", "10000,30000,100000").split(",").filter(Boolean).map(Number);
 // "cluster": replyd_redis and cluster2 in the reply rotation (needs postgres and redis-server).
 const STORES = opt("--stores", "sqlite,postgres,cluster").split(",");

@@ -31,6 +31,8 @@
  * - fresh11-zh, fresh11-en: six more (bench/eval/faq-fresh11/), written the same way in Session 55:
  *   measured first then; its misses read in Session 56.
  * - fresh12-zh, fresh12-en: six more (bench/eval/faq-fresh12/), written the same way in Session 56:
+ *   measured first then; a tuning set from Session 57.
+ * - fresh13-zh, fresh13-en: six more (bench/eval/faq-fresh13/), written the same way in Session 57:
  *   held out.
  * - walk-zh, walk-en: the two walkthroughs' accounts of Session 47 (bench/eval/faq-walk/, the same
  *   layout), labelled in Session 48; their misses were read and some mended, as a walkthrough's are.
@@ -80,7 +82,7 @@ export interface EvalSet {
   accounts: Account[];
 }
 
-export const SET_NAMES = ["dev", "trial", "dureader", "nq", "en", "faq-zh", "faq-en", "fresh-zh", "fresh-en", "fresh2-zh", "fresh2-en", "fresh3-zh", "fresh3-en", "fresh4-zh", "fresh4-en", "fresh5-zh", "fresh5-en", "fresh6-zh", "fresh6-en", "fresh7-zh", "fresh7-en", "fresh8-zh", "fresh8-en", "fresh9-zh", "fresh9-en", "fresh10-zh", "fresh10-en", "fresh11-zh", "fresh11-en", "fresh12-zh", "fresh12-en", "walk-zh", "walk-en"] as const;
+export const SET_NAMES = ["dev", "trial", "dureader", "nq", "en", "faq-zh", "faq-en", "fresh-zh", "fresh-en", "fresh2-zh", "fresh2-en", "fresh3-zh", "fresh3-en", "fresh4-zh", "fresh4-en", "fresh5-zh", "fresh5-en", "fresh6-zh", "fresh6-en", "fresh7-zh", "fresh7-en", "fresh8-zh", "fresh8-en", "fresh9-zh", "fresh9-en", "fresh10-zh", "fresh10-en", "fresh11-zh", "fresh11-en", "fresh12-zh", "fresh12-en", "fresh13-zh", "fresh13-en", "walk-zh", "walk-en"] as const;
 
 const SHARED = resolve(process.cwd(), "../shared/eval");
 const FAQ = resolve(process.cwd(), "bench/eval/faq");
@@ -99,6 +101,7 @@ const FAQ_LIKE: Record<string, string> = {
   fresh10: resolve(process.cwd(), "bench/eval/faq-fresh10"),
   fresh11: resolve(process.cwd(), "bench/eval/faq-fresh11"),
   fresh12: resolve(process.cwd(), "bench/eval/faq-fresh12"),
+  fresh13: resolve(process.cwd(), "bench/eval/faq-fresh13"),
   walk: resolve(process.cwd(), "bench/eval/faq-walk"),
 };
 
