@@ -14,6 +14,7 @@ import { asksOnlyPrice } from "../ranking/price.ts";
 import type { RankedArticle } from "../ranking/types.ts";
 import { termsOf } from "../ranking/words.ts";
 import { frameOnly } from "../ranking/asks-frame.ts";
+import { isWord } from "../ranking/score.ts";
 
 /** Whether there is a charge, of something unnamed: "is there a fee?", "are there any extra charges", "do you charge?". */
 const WHETHER_CHARGED = /\b(?:is|are) there (?:a|an|any|extra|additional)\b|\bcharge\W*$/;
@@ -115,6 +116,26 @@ export const leaningShort = (text: string, ranked: readonly RankedArticle[], id:
 
 const short = (text: string) => fewWords(text, FOLLOW_UP_WORDS.han, FOLLOW_UP_WORDS.latin);
 
+/**
+ * A few words sent just after the follower's question that was offered this very article, naming no
+ * word of its title or keywords, whose words alone do not send it (`offeredBefore`: 怎么操作 after
+ * 卡能停吗 got the freeze article, 提前多久 after 私教课怎么改时间, "do i still pay" after a broken
+ * bike's report, "on a normal bike" after pausing a ride): they ask of that article only through
+ * the question before them, read alone or not. Taught, every follower sending them after any
+ * question got this article alone (two walkthroughs, Session 57: 怎么操作 then answered a class
+ * booking's follow-up with the freeze article). A question of its own naming the article's subject
+ * ("营业时间是几点" after 周末开吗, the hours' title) is taught; one naming it in other words is the
+ * operator's to say so, with --as and the same words.
+ */
+export const afterItsArticle = (text: string, ranked: readonly RankedArticle[], article: { id: string; title: string; keywords: readonly string[] }, offeredBefore: boolean): boolean =>
+  offeredBefore && short(text) && !singlesOut(ranked, article.id) && !namesHead(text, article);
+
+/** A word of `text` (a pair or a Latin word, not a character) is in the article's title or keywords. */
+function namesHead(text: string, article: { title: string; keywords: readonly string[] }): boolean {
+  const head = new Set(termsOf([article.title, ...article.keywords].join("\n")));
+  return termsOf(text).some((t) => isWord(t) && head.has(t));
+}
+
 /** The ranking sends `id` alone for these words. */
 export function singlesOut(ranked: readonly RankedArticle[], id: string): boolean {
   const c = choose(ranked);
@@ -122,5 +143,5 @@ export function singlesOut(ranked: readonly RankedArticle[], id: string): boolea
 }
 
 /** Whether teaching `text` itself to `id` would be refused as leaning on the question before it (each rule above). */
-export const leansAsSent = (text: string, ranked: readonly RankedArticle[], id: string, how: { readWith: boolean; afterQuestion: boolean }): boolean =>
-  followUpOnly(text) || namesNothing(text) || ofItAlone(text, ranked) || byPronoun(text, ranked, id) || leaningShort(text, ranked, id, how);
+export const leansAsSent = (text: string, ranked: readonly RankedArticle[], article: { id: string; title: string; keywords: readonly string[] }, how: { readWith: boolean; afterQuestion: boolean; offeredBefore: boolean }): boolean =>
+  followUpOnly(text) || namesNothing(text) || ofItAlone(text, ranked) || byPronoun(text, ranked, article.id) || leaningShort(text, ranked, article.id, how) || afterItsArticle(text, ranked, article, how.offeredBefore);

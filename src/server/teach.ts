@@ -8,7 +8,7 @@ import { leansOnBefore, saidBetweenQuestions } from "../ranking/cues.ts";
 import { searchedWords } from "../ranking/picks.ts";
 import { continuesQuestion } from "../ranking/continuation.ts";
 import { idHint, liveByIdOrCode } from "./id-hint.ts";
-import { byPronoun, followUpOnly, leaningShort, leansAsSent, namesNothing, ofItAlone } from "./teach-leaning.ts";
+import { afterItsArticle, byPronoun, followUpOnly, leaningShort, leansAsSent, namesNothing, ofItAlone } from "./teach-leaning.ts";
 import { shellWord } from "../base/shell-word.ts";
 import { withoutOpening } from "../ranking/courtesy.ts";
 import { termsOf } from "../ranking/words.ts";
@@ -121,6 +121,12 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
     const before = await questionBefore(ctx.write.log, entry);
     return before && (continuing || offeredIn(before.answer).length) ? before : null;
   };
+  // The follower's question just before, when it was offered this very article (teach-leaning.ts afterItsArticle).
+  const target = ctx.read.articles.get(id);
+  const offeredBefore = async () => {
+    const before = await questionBefore(ctx.write.log, entry);
+    return before !== null && offeredIn(before.answer).includes(target?.id ?? id);
+  };
   const leanedOn = given === undefined && ranked ? await questionLeanedOn(text) : null;
   const leanedText = leanedOn ? textOf(leanedOn) : null;
   if (given === undefined && ranked && leaningShort(text, ranked, id, { readWith, afterQuestion: leanedOn !== null }))
@@ -128,6 +134,14 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
       `${what} ("${text.slice(0, 40)}") ${readWith ? "was read with the question before it, which says what it asks of" : `leans on the follower's question just before it (message ${leanedOn?.seq}${leanedText ? `, "${leanedText.slice(0, 40)}"` : ""}), which says what it asks of`}: taught alone, every follower sending it would get this article, whatever they had asked. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…" (the same words with --as, if they are a question of its own)`,
       "leans_on_before",
     );
+  if (given === undefined && ranked && target && afterItsArticle(text, ranked, target, await offeredBefore())) {
+    const before = await questionBefore(ctx.write.log, entry);
+    const beforeText = before ? textOf(before) : null;
+    throw badRequest(
+      `${what} ("${text.slice(0, 40)}") came just after the follower's question that got this article (message ${before?.seq}${beforeText ? `, "${beforeText.slice(0, 40)}"` : ""}) and names nothing of its title or keywords: it asks of that article only through the question before it. Taught alone, every follower sending it would get this article, whatever they had asked. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…" (the same words with --as, if they are a question of its own)`,
+      "leans_on_before",
+    );
+  }
 
   // What followers' other questions are offered first, to say afterwards which of them it now answers.
   const before = ranked ? await beforeTeaching(ctx, text, [seq, entry.seq]) : new Map();
@@ -157,7 +171,7 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   const ownRanked = given !== undefined && !saidBetweenQuestions(said) ? await rankedFor(ctx, said).catch(() => null) : null;
   const own = ownRanked ? offerOf(ctx, said, ownRanked) : undefined;
   // …and whether teaching them as they are would be refused as leaning on the question before.
-  const ownLeans = ownRanked !== null && own !== undefined && leansAsSent(message, ownRanked, id, { readWith, afterQuestion: (await questionLeanedOn(message)) !== null });
+  const ownLeans = ownRanked !== null && own !== undefined && target !== null && leansAsSent(message, ownRanked, target, { readWith, afterQuestion: (await questionLeanedOn(message)) !== null, offeredBefore: await offeredBefore() });
   return {
     taught: true,
     seq,

@@ -1143,3 +1143,33 @@ test("a few words leaning on the follower's question just before them, which got
   await say("母猫绝育后住院的话每天可以探视几次");
   expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "inpatient"]])).status).toBe(200);
 });
+
+test("a few words right after the follower's question that got this article, naming nothing of its title or keywords, are refused as sent, however they were read (怎么操作 after 卡能停吗, 提前多久, \"do i still pay\"); with --as taught, saying the message leans", async () => {
+  // A gym's and a bike share's walkthroughs (Session 57): 怎么操作 taught to the freeze article then
+  // answered a class booking's follow-up with it, "do i still pay" every question with the broken bike's.
+  await importDoc({}, [
+    { id: "freeze", title: "会员卡冻结（停卡）", keywords: ["冻结", "停卡"], url: "https://gym.example/freeze", body: "年卡会员每年可冻结一次，最长60天。请在小程序【我的】→【冻结】提交申请，或到前台办理。月卡和次卡不能冻结。" },
+    { id: "classbook", title: "团课预约", keywords: ["团课"], url: "https://gym.example/class", body: "团课请在小程序提前预约，开课前2小时停止预约，迟到10分钟不能进场。" },
+    { id: "ptbook", title: "私教预约、改约和取消", keywords: ["私教"], url: "https://gym.example/pt", body: "私教课在小程序预约。改约或取消请在上课前12小时操作，否则按已上课扣除课时。" },
+    { id: "damaged-bike", title: "Reporting a damaged or faulty bike", url: "https://bikes.example/damaged", body: "If a bike is faulty, dock it and press the spanner button. Tell us in the app and we will refund the ride if you report it within 5 minutes." },
+  ]);
+  const after = async (question: string, words: string) => {
+    t.clock.advance(CONVERSATION.windowMs + 1000);
+    await say(question);
+    const asked = await lastLogged();
+    await say(words);
+    return { asked, seq: await newest() };
+  };
+  const teach = (seq: number, id: string, as?: string) => call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", id], ...(as === undefined ? [] : [["as", as] as [string, string]])]);
+  for (const [question, words, id] of [["我要出差两个月 卡能停吗", "怎么操作", "freeze"], ["私教课怎么改时间", "提前多久", "ptbook"], ["brakes dont work on the bike i just took", "do i still pay", "damaged-bike"]] as const) {
+    const { asked, seq } = await after(question, words);
+    expect({ question, offered: offeredIn(asked.answer) }).toEqual({ question, offered: [id] });
+    const r = await teach(seq, id);
+    expect({ words, error: r.error }).toMatchObject({ words, error: { code: CODE.leans_on_before, message: expect.stringContaining(`came just after the follower's question that got this article (message ${asked.seq}`) } });
+  }
+  // With --as the operator says what they ask; the message's own words are said to lean, so no teach of them is suggested.
+  const { seq } = await after("私教课怎么改时间", "要提前多少");
+  const as = await teach(seq, "ptbook", "私教改约要提前多久");
+  expect(as.status).toBe(200);
+  expect(as.data.message_leans).toBe(true);
+});
