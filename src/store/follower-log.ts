@@ -88,6 +88,13 @@ export interface NewReply {
   sentBy: string;
   /** The inbox entry answered, or null when the reply went to the follower directly. */
   replyTo: number | null;
+  /**
+   * false: it answers no inbox entry — the model's answer following late (wechat/ai/late-answers.ts),
+   * which no person wrote: the message it answers got the fallback and waits in the inbox, open (a
+   * gym's walkthrough: a complaint the fallback promised a colleague for read "answered" once the
+   * model's late text went out). Else the entry named, or every unanswered one of the window.
+   */
+  answers?: boolean;
   nowMs: number;
 }
 

@@ -112,8 +112,10 @@ test("while the model writes, an earlier delivery is held; the answer goes out o
   expect(model.requests.length).toBe(1);
 });
 
-test("the last delivery is answered in time with the retrieval reply; the model's answer follows as a customer-service message", async () => {
+test("the last delivery is answered in time with the retrieval reply; the model's answer follows as a customer-service message, answering no inbox entry", async () => {
   await setup({ platform: true });
+  // A message nothing answered, earlier: the model's late answer is no person's reply to it.
+  expect(contentOf(await deliver("zzzz qqqq"))).toBe("Sorry, I did not understand that. Send h for help.");
   model.mode = { delayMs: 3000 };
   const gaveUp = [new AbortController(), new AbortController()];
   const d1 = deliver(QUESTION, { msgId: "9002", signal: gaveUp[0]?.signal });
@@ -136,6 +138,9 @@ test("the last delivery is answered in time with the retrieval reply; the model'
   const log = await inboxAll();
   expect(log.find((m) => m.direction === "in" && m.content === QUESTION)?.answer).toBe("answer:refund");
   expect(log.find((m) => m.direction === "out")).toMatchObject({ sent_by: "ai", content: GENERATED });
+  // It answers no inbox entry: the one nothing answered waits, open (a gym's walkthrough: a complaint
+  // given the fallback had read "answered" once the model's late text went out).
+  expect(log.find((m) => m.content === "zzzz qqqq")).toMatchObject({ unmatched: true, answered_at: null });
   expect((await health()).generated_answers).toMatchObject({ delivered: { customer_service: 1 }, last_deliveries_answered_by_retrieval: 1, customer_service: "ok" });
 });
 

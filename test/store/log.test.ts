@@ -105,7 +105,14 @@ describe.each(STORES)("%s", (kind) => {
       ["m:q", new Date(T0 + 4000).toISOString()],
     ]);
     expect(await settledWindow(t, "o_1", T0 + 6000)).toMatchObject({ open: true, sent: 2, left: 3 });
-    expect(await settledWindow(t, "o_1", T0 + 2000 + 48 * HOUR)).toMatchObject({ open: false, closed: CODE.window_closed });
+    // The model's answer following late answers no entry (answers: false): the fallback's waits, open.
+    t.log.add(entry("m:q3", T0 + 6000, { unmatched: true, answer: "fallback" }));
+    await settledWindow(t, "o_1", T0 + 6500);
+    const late = await t.log.record({ openid: "o_1", type: "text", content: "Generated", sentBy: "ai", replyTo: null, answers: false, nowMs: T0 + 7000 });
+    expect(await t.log.entry(late)).toMatchObject({ direction: "out", sent_by: "ai", reply_to: null });
+    const open3 = (await t.log.list({ only: "unmatched", limit: 10, offset: 0 })).items.find((m) => m.msg_key === "m:q3");
+    expect(open3?.answered_at).toBeNull();
+    expect(await settledWindow(t, "o_1", T0 + 6000 + 48 * HOUR)).toMatchObject({ open: false, closed: CODE.window_closed });
   });
 });
 

@@ -274,6 +274,7 @@ export class PgMessageLog {
         RETURNING seq::text AS seq`) as [{ seq: string }];
       // Counted with the quarter hour's messages (store/log-kinds.ts): a report reads the sends there.
       await tx`INSERT INTO log_counts (period, kind, n) VALUES (${periodOf(at)}, ${kindOf("out", "reply", false, r.sentBy)}, 1) ON CONFLICT (period, kind) DO UPDATE SET n = log_counts.n + 1`;
+      if (r.answers === false) return Number(seq);
       if (r.replyTo !== null) await tx`UPDATE messages SET answered_at = ${at} WHERE seq = ${r.replyTo} AND answered_at IS NULL`;
       else
         await tx`UPDATE messages SET answered_at = ${at} WHERE unmatched AND from_user = ${r.openid} AND direction = 'in' AND answered_at IS NULL

@@ -67,6 +67,7 @@ export class ReplyBook {
         );
         // Counted with the quarter hour's messages (store/log-kinds.ts): a report reads the sends there.
         this.db.run("INSERT INTO log_counts (period, kind, n) VALUES (?, ?, 1) ON CONFLICT(period, kind) DO UPDATE SET n = n + 1", [periodOf(at), kindOf("out", "reply", false, r.sentBy)]);
+        if (r.answers === false) return seq;
         if (r.replyTo !== null) this.db.run("UPDATE messages SET answered_at = ? WHERE seq = ? AND answered_at IS NULL", [at, r.replyTo]);
         else {
           // The unmatched messages of the last 48 hours, walked in the inbox's own index from the

@@ -40,7 +40,7 @@ export class LateAnswers {
     if (!platform) return "pending";
     if (this.refused && Date.now() - this.refused.at < REFUSAL_KEPT_MS) return "pending";
     try {
-      await sendFollowUp(this.write, platform, this.clock, { openid, message: { type: "text", text: answer }, logged: answer, sentBy: "ai", replyTo: null });
+      await sendFollowUp(this.write, platform, this.clock, { openid, message: { type: "text", text: answer }, logged: answer, sentBy: "ai", replyTo: null, answers: false });
       this.refused = null;
       return "customer_service";
     } catch (e) {

@@ -34,6 +34,8 @@ export interface FollowUp {
   sentBy: string;
   /** The inbox entry it answers, if one was named. */
   replyTo: number | null;
+  /** false: it answers no inbox entry (the model's late answer: follower-log.ts NewReply.answers). */
+  answers?: boolean;
 }
 
 /** Throws WindowClosed before sending, the platform's refusal (PlatformError) as it is, NotLogged after. */
@@ -62,7 +64,7 @@ export async function sendFollowUp(write: Writer, platform: Pick<PlatformClient,
     }
     let seq: number;
     try {
-      seq = await write.log.record({ openid: f.openid, type: f.message.type, content: f.logged, sentBy: f.sentBy, replyTo: f.replyTo, nowMs: now });
+      seq = await write.log.record({ openid: f.openid, type: f.message.type, content: f.logged, sentBy: f.sentBy, replyTo: f.replyTo, ...(f.answers === false ? { answers: false } : {}), nowMs: now });
     } catch (e) {
       throw new NotLogged(`the reply was sent to ${f.openid}, but could not be written to the log: ${(e as Error).message}`);
     }
