@@ -1,7 +1,7 @@
 /**
  * A message a person should read, whatever answers it (docs/answers.md "What followers get"): it
  * says it is urgent, tells of a death, of money taken twice, of waiting on the phone with no one
- * answering, or of a complaint, a lawyer or the regulator. Answered as any message is, and listed in
+ * answering, of someone hurt or nearly, asks for a person, or tells of a complaint, a lawyer or the regulator. Answered as any message is, and listed in
  * the inbox too: a theatre's box office had sent "I need to cancel my booking, my mum has died" the
  * ticket transfer article, "my booking ref …, i paid twice!!" the group bookings, "been on hold for
  * 20 mins" the running times — lists counted as answered, seen by no one (a walkthrough).
@@ -12,7 +12,7 @@
 import { fold } from "./fold.ts";
 
 /** The cue and what it says, in the inbox's words. */
-export type PersonCue = "urgent" | "bereavement" | "charged_twice" | "no_answer" | "complaint" | "escalation";
+export type PersonCue = "urgent" | "bereavement" | "charged_twice" | "no_answer" | "complaint" | "escalation" | "safety" | "asks_for_a_person";
 
 /** Not in a hurry: 不着急, 不是很急, 不用急 say the opposite. */
 const CALM_HAN = /(?:不|不是|没|没有|不用|别|无需)(?:很|太|那么|特别|这么)?(?:着急|急)/gu;
@@ -26,6 +26,10 @@ const HAN: [PersonCue, RegExp][] = [
   // The account not answering: its phone, its service, its replies — not a parcel no one was in for (没人接快递).
   ["no_answer", /没(?:有)?人(?:回|理)|(?:电话|客服|热线|人工)[^，。,.!?！？]{0,6}(?:没人接|没有人接|打不通|占线)|打不通|联系不上|不回(?:消息|复|我)/u],
   ["complaint", /投诉/u],
+  // Someone hurt, or nearly: 受伤, 摔伤, 差点撞上 (a bike share's walkthrough: a snapped brake cable read as any question).
+  ["safety", /受伤|受了伤|摔伤|撞伤|伤到了|差点(?:撞|摔|出事|出车祸)|出车祸/u],
+  // Asking for a human: 转人工, 人工客服, 真人 — not 人工湖 or 人工草坪 (only the service's names).
+  ["asks_for_a_person", /转人工|找人工|要人工|人工客服|真人客服|(?:找|要)真人/u],
   // Not 报警器, the alarm an article is about; 曝光 as exposing the account, not a camera's.
   ["escalation", /律师|起诉|报警(?!器)|12315|消协|消费者协会|市场监管|(?:要|去|找)曝光|曝光你们|找媒体|(?:告诉|联系)媒体/u],
 ];
@@ -41,7 +45,12 @@ const LATIN: [PersonCue, RegExp][] = [
   ["charged_twice", /\b(?:charged|billed|debited)\b(?:\s+\S+){0,3}\s+(?:twice|two times|double)\b|\bpaid(?:\s+\S+){0,3}\s+twice\b|\b(?:took|taken|take)\b(?:\s+\S+){0,2}\s+(?:money|payment|payments)\b(?:\s+\S+){0,2}\s+twice\b|\btwo payments\b|\bdouble[- ]?(?:charged|billed)\b/],
   // Waiting on the line: been, kept or left on hold, on hold for minutes — not a membership or an order put on hold.
   ["no_answer", /\b(?:been|kept|left|waiting|sat|sitting|stuck) on hold\b|\bon hold for\b|\b(?:no ?one|nobody|no body)\b(?:\s+\S+){0,2}\s+(?:answers?|answering|answered|replies|replied|replying|picks? up|responds?|responded|gets? back)\b/],
-  ["complaint", /\bcomplain(?:t|ts|ing|ed)?\b/],
+  // A complaint, said so or shouted: "worst service ever", "thanks for nothing" (a bike share's walkthrough) — not "the worst case" of a help article.
+  ["complaint", /\bcomplain(?:t|ts|ing|ed)?\b|\bworst (?:service|company|experience|customer service|app)\b|\bthanks for nothing\b|\bunacceptable\b|\bdisgraceful\b/],
+  // Someone hurt, or nearly: "someone is going to get hurt", "i nearly went into a bus" — not an article's "if you have an accident" (a bike share's walkthrough).
+  ["safety", /\b(?:get|gets|got|getting|been|be|was|were|is|am|are)\s+(?:badly\s+|seriously\s+)?(?:hurt|injured)\b|\bnearly (?:hit|crashed|crashed into|fell|fell off|went into|got hit|died|killed)\b/],
+  // Asking for a human: "talk to a real person", "speak to someone", "a human being".
+  ["asks_for_a_person", /\b(?:real|actual|live) (?:person|human|agent)\b|\bhuman being\b|\b(?:speak|talk|chat) (?:to|with) (?:a |an )?(?:person|human|someone|somebody|agent|manager|supervisor)\b/],
   ["escalation", /\b(?:lawyer|legal action|small claims|trading standards|ombudsman|sue you|suing)\b/],
 ];
 

@@ -461,3 +461,13 @@ test("inbox lists a message a person should read beside what answered it, saying
   const out = (await cli("inbox")).out;
   expect(out).toContain("(for a person: charged twice) i paid twice for my booking!! refund please");
 });
+
+test("inbox says why a person should read a message nothing answered too, each cue's words spaced: (for a person: asks for a person)", async () => {
+  await say("zzzz i need to talk to a real person");
+  await say("zzzz qqqq");
+  const out = (await cli("inbox")).out;
+  expect(out).toContain("(for a person: asks for a person) zzzz i need to talk to a real person");
+  // One with no cue is listed as it is.
+  expect(out).toMatch(/ {2}zzzz qqqq/);
+  expect(out).not.toContain("(for a person: asks for a person) zzzz qqqq");
+});

@@ -36,6 +36,15 @@ describe("the cues", () => {
       ["我要投诉他", "complaint"],
       ["I'll be taking legal action", "escalation"],
       ["再不退我就打12315", "escalation"],
+      // A bike share's and a gym's walkthroughs (Session 57).
+      ["the brakes on bike 31175 are really bad someone is going to get hurt", "safety"],
+      ["brake cable snapped while riding, i nearly went into a bus", "safety"],
+      ["骑到一半链条断了 摔伤了腿", "safety"],
+      ["i need to talk to a real person my account got locked", "asks_for_a_person"],
+      ["can i speak to someone please", "asks_for_a_person"],
+      ["转人工", "asks_for_a_person"],
+      ["honestly the worst service ever, the app still says im riding", "complaint"],
+      ["thanks for nothing", "complaint"],
     ] as const)
       expect({ text, cue: needsPerson(text) }).toEqual({ text, cue });
   });
@@ -44,6 +53,7 @@ describe("the cues", () => {
       "急诊在哪", "晚上儿科有急诊吗", "有没有加急的 后天要穿", "紧急出口那排能选吗", "燃气报警器必须装吗", "our solicitor says completion may slip", "is there an emergency vet on sundays", "my card was stolen", "how do i pay", "退款多久到账", "can i pay twice a month", "how long does a refund for a double payment take",
       // A review's: everyday questions that had read as cues.
       "how do i put my membership on hold", "is my order on hold", "my phone has died, can i still show my ticket", "the scooter battery died on the way home", "is the tablet taken twice a day", "can the resit exam be taken twice", "do staff get paid double on bank holidays", "is there urgent care on sundays",
+      "what happens if I have an accident", "is the injury cover included", "the worst case is a day late", "人工湖边能遛狗吗", "人工草坪多久换一次", "person of the year award",
       "家里没人接快递怎么办", "放学后孩子没人管可以托管吗", "物业费一年交两次吗", "门禁卡要刷两次才开吗", "多媒体教室怎么借", "新媒体专业在哪个学院", "曝光补偿怎么调", "紧急避孕药有卖吗", "不着急，下周发货也可以", "不是很急 慢慢来",
     ])
       expect({ text, cue: needsPerson(text) }).toEqual({ text, cue: null });

@@ -48,11 +48,15 @@ const firstListed = (answer: string): string => answer.replace(/^((?:[a-z]+:)?an
 export const olderInbox = (e: unknown): unknown =>
   olderServerSaid(e, "bad_request", /"inbox" must be/, "0.2.26, which lists the questions answered with a list (inbox --lists): replyd inbox --all shows every message, with how it was answered");
 
-/** What a person reads it for, of a message answered with articles and in the inbox all the same (ranking/needs-person.ts): "(for a person: charged twice) ". */
+/**
+ * What a person reads it for (ranking/needs-person.ts): "(for a person: charged twice) " — of a
+ * message answered with articles and in the inbox all the same, and of one nothing answered (0.2.30:
+ * the inbox is in time order, and 急！！…扣了两遍 had looked no different from zm几点开: a gym's walkthrough).
+ */
 const forPerson = (m: Entry): string => {
-  if (m.direction === "out" || !m.unmatched || !/^(?:[a-z]+:)?(?:answers?|ai|search|rule):?/.test(m.answer)) return "";
+  if (m.direction === "out" || !m.unmatched) return "";
   const cue = needsPerson(m.content ?? "");
-  return cue ? `(for a person: ${cue.replace("_", " ")}) ` : "";
+  return cue ? `(for a person: ${cue.replaceAll("_", " ")}) ` : "";
 };
 
 /** "换一个" names the question it asked another answer to: the one replyd teach SEQ teaches for it (a server before 0.2.12 names none). */
