@@ -667,3 +667,20 @@ test("a kind counted without the 呢 spoken Chinese drops (20斤的, 3岁的) as
     expect({ said, how: r.how, first: shown(r)[0] }).toEqual({ said, how: "followup", first: "neuter-dog" });
   }
 });
+
+test("a message asking only what it costs names no article by its price word: 'is there a fee' after leaving a contract early stays on that article, whose body holds it, though the holding fee's title names 'fee' (fresh12's student accommodation)", async () => {
+  const homes = new MemorySource([
+    { id: "early-release", title: "Leaving your contract early", keywords: "early release\u001fleave early", body: "You can leave your tenancy early if a replacement tenant takes your room. An early release fee of £150 covers the admin, and rent is due until the new tenant moves in." },
+    { id: "holding-fee", title: "Holding fee", keywords: "holding fee\u001freserve a room", body: "A holding fee of £250 secures your room for 14 days while we check your references. It becomes part of your first month's rent." },
+    { id: "deposit", title: "Security deposit", keywords: "deposit", body: "Your deposit of one month's rent is protected in a government scheme and returned within 10 days of your tenancy ending." },
+  ]);
+  // Alone, the holding fee's title names "fee": it leads.
+  expect(rank("is there a fee", homes).articles[0]?.id).toBe("holding-fee");
+  const first = await conversationIn(homes, "can i leave my contract early");
+  expect(shown(first)).toEqual(["early-release"]);
+  const r = await conversationIn(homes, "can i leave my contract early", "is there a fee");
+  expect(r.how).toBe("followup");
+  expect(shown(r)[0]).toBe("early-release");
+  // A question naming what it asks the price of is its own: not held to the article read.
+  expect(shown(await conversationIn(homes, "can i leave my contract early", "how much is the deposit"))[0]).toBe("deposit");
+});

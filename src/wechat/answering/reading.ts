@@ -181,7 +181,12 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // or help since), or its own ranking sure of one, and it stands alone — no second ranking.
   const reading = articleRead(last);
   const aloneChoice = choose(alone.ranked.articles);
-  if (!leans && (reading === undefined || aloneChoice.kind === "one")) return { ...lone, why: aloneChoice.kind === "one" ? "sure" : "nothing_read" };
+  // Asking only what it costs in English ("is there a fee") does not lean, but its own ranking's
+  // sureness is a title's price word ("Holding fee"), no subject: it may stay on the article read
+  // as an unsure message does, when that article holds its words (staysOn) — "is there a fee" after
+  // leaving a contract early had got the holding fee's card (fresh12's student accommodation).
+  const sureOfSubject = aloneChoice.kind === "one" && !(onlyPrice && reading !== undefined);
+  if (!leans && (reading === undefined || sureOfSubject)) return { ...lone, why: aloneChoice.kind === "one" ? "sure" : "nothing_read" };
   // Naming nothing after nothing read (the fallback, or a question no more named than it): of nothing.
   if (nothingNamed && (reading ?? last.read) === undefined) return lone;
   const earlier = earlierOf(last);
@@ -224,7 +229,8 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // the van licences, after taking the car to Ireland — a car hire's walkthrough; no set moved).
   // Nor does a head name it by the message's frame words alone (多久 of a keyword: namesBeyondFrame).
   const first = alone.ranked.articles[0];
-  const named = alone.ranked.terms.some((t) => isWord(t.term)) && !(leans && alone.ranked.articles.slice(1).some((a) => first && a.headCoverage >= first.headCoverage)) && first !== undefined && namesBeyondFrame(asked, alone.ranked.terms, first) ? first : undefined;
+  // Nor by a price word alone ("is there a fee": the head of "Holding fee" names no subject asked).
+  const named = !onlyPrice && alone.ranked.terms.some((t) => isWord(t.term)) && !(leans && alone.ranked.articles.slice(1).some((a) => first && a.headCoverage >= first.headCoverage)) && first !== undefined && namesBeyondFrame(asked, alone.ranked.terms, first) ? first : undefined;
   const led = together.articles[0];
   const ledHead = alone.ranked.articles.find((a) => a.id === led?.id)?.headCoverage ?? 0;
   // Not either when the reading together is sure of the article the follower reads: its body holds
