@@ -97,12 +97,18 @@ test("Redis answering with errors (OOM, then a wrong type): the local answer; Re
   expect(await get(l, "k")).toBe("v");
 });
 
-test("REFUSE: RedisDown reaches the caller; nothing local is consulted", async () => {
+test("REFUSE: RedisDown reaches the caller; nothing local is consulted; a failed reconnection says its reason once", async () => {
   const l = await link();
   redis.halt();
   try {
     await Bun.sleep(100);
     await expect(viaRedis(() => l.send("GET", ["k"]), REFUSE)).rejects.toBeInstanceOf(RedisDown);
+    // A command timed out, then a reconnection attempt timed out (2 s): what the caller reads names Redis once.
+    await l.send("GET", ["k"]).catch(() => {});
+    await Bun.sleep(3000);
+    const down = await l.send("GET", ["k"]).then(() => null, (e: Error) => e.message);
+    expect(down?.match(/Redis is unreachable/g)?.length).toBe(1);
+    expect(down?.match(/admin requests are refused/g)?.length).toBe(1);
   } finally {
     await redis.resume();
   }

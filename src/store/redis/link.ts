@@ -189,7 +189,8 @@ export class RedisLink {
       this.timer = null;
       this.connect().catch((e) => {
         this.reconnectMs = Math.min(2000, this.reconnectMs * 2);
-        this.markDown((e as Error).message);
+        // connect() says RedisDown: its reason, not its whole message ("Redis is unreachable (Redis is unreachable (…): …): …" had been said: a walkthrough).
+        this.markDown(e instanceof RedisDown ? e.reason : (e as Error).message);
       });
     }, this.reconnectMs);
     this.timer.unref?.();
