@@ -33,6 +33,7 @@ test("rules lists the rules in matching order with what each answers, the texts 
   expect(listed.out).toContain('text "We will look it up." (kept in the inbox)');
   expect(listed.out).toContain('welcome   "Welcome! Reply 1 for hours."');
   expect(listed.out).toContain("fallback  (replyd's own, in the follower's language)");
+  expect(listed.out).toContain("not_found (replyd's own, in the follower's language)");
   expect(listed.out).toContain('warning: rule "gone" answers with article "nope", which does not exist');
   expect(JSON.parse((await cli("rules", "--json")).out)).toMatchObject({ count: 4, rules: [{ id: "human" }, { id: "agent" }, { id: "tracking", inbox: true }, { id: "gone" }] });
   // The file replaces two rules by one: the import says the one left out still answers.
@@ -42,4 +43,15 @@ test("rules lists the rules in matching order with what each answers, the texts 
   expect(merged.code).toBe(0);
   expect(merged.out + merged.err).toContain("2 stored rules the file does not list are kept and still answer: agent, gone (an import merges rules by id; replyd rules lists them; replyd restore --matter rules FILE makes the file's the only ones)");
   expect((await cli("rules", "extra")).code).toBe(2);
+});
+
+test("rules says not_found and media unwritten are the operator's fallback text once that is written, as health does (a bike share's walkthrough had read 'replyd's own')", async () => {
+  const file = join(s.dir, "texts.json");
+  writeFileSync(file, rulesDoc([], { fallback: "Sorry, we couldn't find an answer.", media: "Thanks for the photo." }));
+  expect((await cli("import", file)).code).toBe(0);
+  const out = (await cli("rules")).out;
+  expect(out).toContain('fallback  "Sorry, we couldn\'t find an answer."');
+  expect(out).toContain("not_found (your fallback text)");
+  expect(out).toContain('media     "Thanks for the photo."');
+  expect(out).toContain("help      (replyd's own, in the follower's language)");
 });

@@ -6,6 +6,7 @@ import type { CommandContext } from "../context.ts";
 import { usage } from "../errors.ts";
 import { cutColumns, table } from "../table.ts";
 import { oneLine } from "../report/text-charts.ts";
+import { FALLBACK_BORROWERS } from "../../wechat/answering/texts.ts";
 
 type Listed = Rule & { disabled?: true };
 
@@ -24,7 +25,9 @@ export async function rules(c: CommandContext): Promise<void> {
       rule.match === "regex" ? `/${rule.pattern}/` : rule.pattern,
       `${replyOf(rule)}${rule.inbox ? " (kept in the inbox)" : ""}${rule.disabled ? " DISABLED (timed out twice)" : ""}`,
     ]);
-    const texts = TEXT_KEYS.map((k) => `${k.padEnd(9)} ${r.texts[k] === undefined ? "(replyd's own, in the follower's language)" : `"${cutColumns(oneLine(r.texts[k] as string), 100)}"`}`);
+    // Unwritten, not_found and media are the operator's fallback text when that is written (wechat/answering/texts.ts operatorText), as health says.
+    const unset = (k: (typeof TEXT_KEYS)[number]) => ((FALLBACK_BORROWERS as readonly string[]).includes(k) && r.texts.fallback !== undefined ? "(your fallback text)" : "(replyd's own, in the follower's language)");
+    const texts = TEXT_KEYS.map((k) => `${k.padEnd(9)} ${r.texts[k] === undefined ? unset(k) : `"${cutColumns(oneLine(r.texts[k] as string), 100)}"`}`);
     return [
       ...(rows.length ? table([["#", "ID", "MATCH", "PATTERN", "ANSWERS WITH"], ...rows], [{ right: true }, { max: 24 }, {}, { max: 40 }, { max: 80 }]) : ["no rules"]),
       "",
