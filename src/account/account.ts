@@ -62,6 +62,8 @@ export interface Account {
 export interface AccountDeps {
   clock: Clock;
   log: (msg: string) => void;
+  /** What goes wrong as designed (a model's answer refused, a cap reached): logged at "warn" (default: log). */
+  warn?: (msg: string) => void;
   cluster: ClusterMember | null;
   /** Replaces the reply logic (tests inject a slow one to exercise the deadline). */
   responder?: Pick<Responder, "respond">;
@@ -89,7 +91,7 @@ export async function assembleAccount(store: { read: ReadModel; write: Writer; c
   });
   const platform = deps.platform !== undefined ? deps.platform : platformClient(settings.platform, { clock, log, cluster });
   const shared = cluster ? new SharedAnswers(cluster.link, cluster.instance, SHARED_ANSWER_DEFAULTS, cluster.keys) : null;
-  const generator = settings.ai ? await aiAnswers(settings.ai, { write, clock, log, shared, platform, keys: cluster?.keys ?? null }) : null;
+  const generator = settings.ai ? await aiAnswers(settings.ai, { write, clock, log, warn: deps.warn ?? log, shared, platform, keys: cluster?.keys ?? null }) : null;
   // An injected reply logic answers followers; `replyd ask --after` reads the account's own in a conversation aside.
   const injected = deps.responder;
   const answers: Pick<Responder, "respond" | "aside"> = injected ? { respond: (m, inConversation) => injected.respond(m, inConversation), aside: () => responder.aside() } : responder;

@@ -16,7 +16,7 @@ import type { AiOptions } from "./settings.ts";
  */
 export async function aiAnswers(
   ai: AiOptions,
-  deps: { write: Writer; clock: Clock; log: (msg: string) => void; shared: SharedAnswers | null; platform: PlatformClient | null; keys: Keyspace | null },
+  deps: { write: Writer; clock: Clock; log: (msg: string) => void; warn?: (msg: string) => void; shared: SharedAnswers | null; platform: PlatformClient | null; keys: Keyspace | null },
 ): Promise<GeneratedAnswers> {
   const { write, clock, log, shared, platform } = deps;
   const since = new Date(clock.now() - 24 * 3_600_000).toISOString();
@@ -34,6 +34,7 @@ export async function aiAnswers(
     write,
     clock,
     log,
+    ...(deps.warn ? { warn: deps.warn } : {}),
     shared: shared ? new RedisBook(shared) : null,
     pending,
     platform: () => platform,

@@ -37,6 +37,8 @@ export interface AppOptions {
   /** The client's address for failure counting; the listening server passes the socket's. */
   clientAddress?: (request: Request) => string;
   logError?: (msg: string) => void;
+  /** What goes wrong as designed, at "warn": a model's answer the checks refused, a model cap reached (default: logError). */
+  logWarn?: (msg: string) => void;
   /** The messaging callback and the platform API (--wx-*); without a token the callback answers 503. */
   wechat?: CallbackFlags & Partial<WechatOptions>;
   /** Replaces the reply logic (tests inject a slow one to exercise the deadline). */

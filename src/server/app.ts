@@ -43,6 +43,7 @@ export async function createApp(opts: AppOptions) {
   const windowMs = opts.windowMs ?? DEFAULTS.windowMs;
   const maxUpload = opts.maxUpload ?? DEFAULTS.maxUpload;
   const logError = opts.logError ?? ((msg) => console.error(JSON.stringify({ t: new Date().toISOString(), level: "error", msg })));
+  const logWarn = opts.logWarn ?? logError;
   const startedAt = clock.now();
   const door = adminDoor({
     keys: opts.keys,
@@ -68,6 +69,7 @@ export async function createApp(opts: AppOptions) {
       assembleAccount(store, settings, {
         clock,
         log: declared ? (msg) => logError(`account ${settings.name}: ${msg}`) : logError,
+        warn: declared ? (msg) => logWarn(`account ${settings.name}: ${msg}`) : logWarn,
         // A declared account's Redis names carry its name; the one account of a server without [accounts] keeps every earlier version's.
         cluster: opts.cluster ? { link: opts.cluster.link, instance: opts.cluster.instance, keys: declared ? keyspace(settings.name) : DEFAULT_KEYS } : null,
         ...(opts.responder ? { responder: opts.responder } : {}),

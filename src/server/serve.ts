@@ -108,6 +108,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     limiter: { ...DEFAULTS.limiter, maxFailures: opts.maxAuthFailures },
     clientAddress: (req) => addresses.get(req) ?? "unknown",
     logError: (msg) => emit({ level: "error", msg }),
+    logWarn: (msg) => emit({ level: "warn", msg }),
     ...(opts.wechat ? { wechat: opts.wechat } : {}),
     ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
     ...(opts.maxMedia ? { maxMedia: opts.maxMedia } : {}),

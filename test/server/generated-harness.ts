@@ -28,10 +28,13 @@ export let platform: FakePlatform | null = null;
 export let keeper: PlatformClient | null = null;
 export let t: Awaited<ReturnType<typeof testApp>>;
 export const logged: string[] = [];
+/** What was logged at "warn": the checks' refusals, a cap reached. */
+export const warned: string[] = [];
 
 export async function setup(o: { caps?: Partial<CapLimits>; times?: Partial<DeliveryTimes>; platform?: boolean; timeoutMs?: number } = {}) {
   model = startFakeModel(KEY);
   logged.length = 0;
+  warned.length = 0;
   const extra: Pick<AppOptions, "platform"> = {};
   if (o.platform) {
     platform = startFakePlatform(APPID, SECRET);
@@ -42,6 +45,7 @@ export async function setup(o: { caps?: Partial<CapLimits>; times?: Partial<Deli
   t = await testApp({
     wechat: { token: TOKEN },
     logError: (m) => void logged.push(m),
+    logWarn: (m) => void warned.push(m),
     ai: { endpoint: { base: model.base, model: "fake-1", key: KEY, timeoutMs: o.timeoutMs ?? 6000 }, caps: { perFollower: 10, perMinute: 1000, daily: 1000, concurrency: 100, ...o.caps }, times: { ...TIMES, ...o.times } },
     ...extra,
   });

@@ -13,7 +13,7 @@ import { startFakeModel } from "../model/fake.ts";
 import { TOKEN, wxPost } from "../wechat/helpers.ts";
 import { DEFAULT_TEXTS } from "../../src/wechat/answering/texts.ts";
 import {
-  abandoned, call, calls, loggedCalls, contentOf, deliver, GENERATED, health, inboxAll, KEY, logged, model, newsTitle, nextMsgId, platform, QUESTION, REFUND, sec, setup, t, TIMES, until, useModel, xmlOf,
+  abandoned, call, calls, loggedCalls, contentOf, deliver, GENERATED, health, inboxAll, KEY, logged, warned, model, newsTitle, nextMsgId, platform, QUESTION, REFUND, sec, setup, t, TIMES, until, useModel, xmlOf,
 } from "./generated-harness.ts";
 
 test("a question answered in the model's words from the articles, citing the article with its link; logged, listed and counted", async () => {
@@ -244,6 +244,10 @@ test("hostile outputs never reach the follower: the instructions, the key, a for
   expect((await health()).generated_answers.refused).toMatchObject({ prompt_echo: 1, secret: 1, foreign_link: 1, no_citation: 1 });
   // The model's words are kept for the operator, the key hidden from every log line.
   expect(logged.join("\n")).not.toContain(KEY);
+  expect(warned.join("\n")).not.toContain(KEY);
+  // The checks working as designed are logged at "warn", not as errors (a gym's walkthrough: anyone alerting on errors was paged for each).
+  expect(warned.filter((m) => m.includes("not used (refused:")).length).toBe(4);
+  expect(logged.filter((m) => m.includes("not used (refused:"))).toEqual([]);
 });
 
 test("caps: past the follower's hourly cap and the daily one, the retrieval reply without a call, logged as capped; a restart still counts them", async () => {
@@ -256,6 +260,11 @@ test("caps: past the follower's hourly cap and the daily one, the retrieval repl
   expect(newsTitle(await deliver(QUESTION, { from: "o_third" }))).toBe("售后政策");
   expect(model.requests.length).toBe(3);
   expect((await health()).generated_answers).toMatchObject({ capped: { follower: 1, daily: 1 }, caps: { used_24h: 3 } });
+  // Each cap reached is said at "warn" (it had logged nothing: a gym's walkthrough), once a minute at most.
+  expect(warned.filter((m) => m.startsWith("model calls capped:"))).toEqual([
+    "model calls capped: this follower's (or key's) hourly cap (--ai-per-follower) is reached — questions get the retrieval reply meanwhile (replyd health counts them)",
+    "model calls capped: the daily cap (--ai-daily) is reached — questions get the retrieval reply meanwhile (replyd health counts them)",
+  ]);
   // The messages the caps kept from the model are logged with the calls, as capped (no call made).
   await until(async () => (await calls()).total === 5);
   // Each is logged as it is capped, not awaited by the reply: two logged close together may take their places in either order (PostgreSQL).
@@ -264,6 +273,10 @@ test("caps: past the follower's hourly cap and the daily one, the retrieval repl
     ["capped:daily", null],
     ["capped:follower", null],
   ]);
+  // Met again within the minute: counted, not said again.
+  expect(newsTitle(await deliver(QUESTION, { from: "o_fourth" }))).toBe("售后政策");
+  expect((await health()).generated_answers.capped).toMatchObject({ daily: 2 });
+  expect(warned.filter((m) => m.startsWith("model calls capped:")).length).toBe(2);
   // A new app on the same store (a restart) counts the calls it logged (not the capped ones).
   const again = await createApp({
     read: t.backend.read,

@@ -53,6 +53,8 @@ export interface GeneratedAnswersOptions {
   write: Writer;
   clock: Clock;
   log: (msg: string) => void;
+  /** What goes wrong as designed — an answer the checks refused, a cap reached — at "warn" (default: log): routine, no one to page. */
+  warn?: (msg: string) => void;
   /** The cluster's book (Redis); without it, or while Redis is away, this instance's. */
   shared?: GenerationBook | null;
   /** Followers with an answer waiting, told to every instance (a cluster's Redis). */
@@ -94,7 +96,7 @@ export class GeneratedAnswers {
     this.times = { ...DELIVERY_TIMES, ...o.times };
     this.late = new LateAnswers(o.write, o.clock, o.log, o.platform ?? (() => null), o.pending ?? new PendingFollowers());
     this.stats = new GeneratedStats(o.endpoint, o.caps);
-    this.calls = new MeteredCalls({ endpoint: o.endpoint, caps: o.caps, write: o.write, clock: o.clock, log: o.log, stats: this.stats, ...(o.fetch ? { fetch: o.fetch } : {}) });
+    this.calls = new MeteredCalls({ endpoint: o.endpoint, caps: o.caps, write: o.write, clock: o.clock, log: o.log, warn: o.warn ?? o.log, stats: this.stats, ...(o.fetch ? { fetch: o.fetch } : {}) });
     this.probe = new EndpointProbe(o.endpoint, o.clock, o.fetch);
   }
 
@@ -214,7 +216,8 @@ export class GeneratedAnswers {
     const { answer, cited, usage, detail } = r;
     let outcome = r.outcome;
     this.stats.called(outcome, usage);
-    if (detail) this.o.log(`generated answer for ${key} not used (${outcome}): ${detail}`);
+    // The checks working as designed (refused:…) are routine; a failed call is the endpoint's trouble.
+    if (detail) (outcome.startsWith("refused:") ? (this.o.warn ?? this.o.log) : this.o.log)(`generated answer for ${key} not used (${outcome}): ${detail}`);
 
     const out = answer === null ? fallback : hooks.render({ type: "text", content: answer });
     let kept: { kept: boolean; answer: string };

@@ -20,12 +20,17 @@ const CAP_DETAIL: Record<CapReached, string> = {
   concurrency: "as many calls as --ai-concurrency allows are in flight",
 };
 
+/** A cap reached is said at most this often, each. */
+const REACHED_SAID_MS = 60_000;
+
 export interface MeteredCallsOptions {
   endpoint: ModelEndpoint;
   caps: Caps;
   write: Writer;
   clock: Clock;
   log: (msg: string) => void;
+  /** A cap reached, said once a minute each (a gym's walkthrough: the daily cap reached had logged nothing). */
+  warn: (msg: string) => void;
   stats: GeneratedStats;
   fetch?: typeof fetch;
 }
@@ -85,8 +90,21 @@ export class MeteredCalls {
   /** A place for one more call within every cap, or the cap reached (counted in health). */
   async take(who: string): Promise<Slot | CapReached> {
     const taken = await this.o.caps.take(who, this.o.clock.now()).catch((e): CapReached => (this.o.log(`model caps: ${(e as Error).message}`), "daily"));
-    if (typeof taken === "string") this.o.stats.capped[taken]++;
+    if (typeof taken === "string") {
+      this.o.stats.capped[taken]++;
+      this.saidReached(taken);
+    }
     return taken;
+  }
+
+  /** When each cap was last said reached: once a minute at most, however many questions meet it. */
+  private readonly reachedSaid = new Map<CapReached, number>();
+
+  private saidReached(cap: CapReached): void {
+    const now = this.o.clock.now();
+    if (now - (this.reachedSaid.get(cap) ?? -Infinity) < REACHED_SAID_MS) return;
+    this.reachedSaid.set(cap, now);
+    this.o.warn(`model calls capped: ${CAP_DETAIL[cap]} — questions get the retrieval reply meanwhile (replyd health counts them)`);
   }
 
   /** The call, its place in flight held while it runs. */
