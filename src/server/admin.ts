@@ -5,7 +5,7 @@ import { bodyReducedAhead, KeptBodies, readDocumentSliced } from "../doc/bodies.
 import { badRequest, InvalidDocumentError, notFound, ReplydError, tooLarge } from "../base/errors.ts";
 import { newArticleId } from "../store/ids.ts";
 import { taughtElsewhereWarnings } from "./taught-elsewhere.ts";
-import { accountWarnings, deletedWarnings, keptQuestionsWarnings, keptRulesWarnings, undescribedTagWarnings, ruleWarnings, tagWarnings, toldCodes, toldCodeWarnings, wordlessQuestionWarnings, wordlessSynonymWarnings, leaningQuestionWarnings } from "./write-warnings.ts";
+import { accountWarnings, deletedWarnings, keptQuestionsWarnings, keptRulesWarnings, undescribedTagWarnings, ruleWarnings, tagWarnings, toldCodes, toldCodeWarnings, wordlessQuestionWarnings, wordlessSynonymWarnings, wordlessKeywordWarnings, WORDLESS_SCAN_MAX, leaningQuestionWarnings } from "./write-warnings.ts";
 import type { SignedRequest } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 import { Fields } from "./fields.ts";
@@ -135,7 +135,7 @@ export async function postCli(ctx: AppContext, req: SignedRequest) {
       const told = toldCodes(ctx);
       const result = await ctx.write.importDocument(doc, mode, { replaceQuestions: questions === "replace" });
       // The document may have named articles or tags that are not there, or removed some that rules name or the welcome tells followers to send.
-      return { mode, ...result, warnings: [...keptQuestionsWarnings(result.questions_kept), ...(mode === "merge" ? keptRulesWarnings(ctx, doc.rules) : []), ...accountWarnings(ctx, doc.account, "imported"), ...ruleWarnings(ctx), ...tagWarnings(ctx), ...(doc.articles ? undescribedTagWarnings(ctx) : []), ...toldCodeWarnings(ctx, told), ...(doc.articles || doc.texts ? numberedCodeClash(ctx) : []), ...wordlessSynonymWarnings(doc.synonyms)] };
+      return { mode, ...result, warnings: [...keptQuestionsWarnings(result.questions_kept), ...(mode === "merge" ? keptRulesWarnings(ctx, doc.rules) : []), ...accountWarnings(ctx, doc.account, "imported"), ...ruleWarnings(ctx), ...tagWarnings(ctx), ...(doc.articles ? undescribedTagWarnings(ctx) : []), ...toldCodeWarnings(ctx, told), ...(doc.articles || doc.texts ? numberedCodeClash(ctx) : []), ...wordlessSynonymWarnings(doc.synonyms), ...(doc.articles && doc.articles.count <= WORDLESS_SCAN_MAX ? wordlessKeywordWarnings(doc.articles.values()) : [])] };
     } finally {
       bodies.close();
     }
@@ -233,7 +233,7 @@ export async function putCli(ctx: AppContext, req: SignedRequest) {
  * answers already (taught-elsewhere.ts).
  */
 async function articleWarnings(ctx: AppContext, a: Article, added: readonly string[]): Promise<{ warnings?: string[] }> {
-  const warnings = [...tagWarnings(ctx, [a.tag, a.code]), ...wordlessQuestionWarnings(a), ...leaningQuestionWarnings(a), ...(a.deleted ? [] : await taughtElsewhereWarnings(ctx, a.id, added))];
+  const warnings = [...tagWarnings(ctx, [a.tag, a.code]), ...wordlessQuestionWarnings(a), ...wordlessKeywordWarnings([a]), ...leaningQuestionWarnings(a), ...(a.deleted ? [] : await taughtElsewhereWarnings(ctx, a.id, added))];
   return warnings.length ? { warnings } : {};
 }
 

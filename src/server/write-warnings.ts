@@ -54,6 +54,23 @@ export function wordlessQuestionWarnings(a: Pick<Article, "id" | "questions">): 
   return [`${questionsOf(a.id, wordless)} hold${many ? "" : "s"} no word the ranking reads (only words such as "where", "are", "you", 在, 吗): no follower's message finds the article by ${many ? "them" : "it"} — answer those words with an exact rule (replyd import rules.json)`];
 }
 
+/**
+ * Keywords that hold no word the ranking reads ("how much": how and much are filler): a keyword is
+ * ranked as the title is, and these are nothing to it — a bike share's prices article keyworded
+ * "how much" was imported unsaid, and "how much is it" got the fallback (a walkthrough, Session 57).
+ * Of the articles given: one added or set, or an import's records, when it holds at most
+ * WORDLESS_SCAN_MAX (a bulk load's million is not read a second time for it).
+ */
+export function wordlessKeywordWarnings(articles: Iterable<{ id?: string; keywords?: readonly string[] }>): string[] {
+  const wordless: string[] = [];
+  for (const a of articles) for (const k of a.keywords ?? []) if (!termsOf(k).length) wordless.push(`${a.id ?? "(new)"}'s ${JSON.stringify(k.slice(0, 40))}`);
+  if (!wordless.length) return [];
+  const many = wordless.length > 1;
+  const listed = wordless.slice(0, 5).join(", ") + (wordless.length > 5 ? ` and ${wordless.length - 5} more` : "");
+  return [`keyword${many ? "s" : ""} ${listed} hold${many ? "" : "s"} no word the ranking reads (only words such as "how", "much", "where", 在, 吗): no follower's message finds the article by ${many ? "them" : "it"} — its title and other keywords still do; answer such words with an exact rule (replyd import rules.json)`];
+}
+export const WORDLESS_SCAN_MAX = 10_000;
+
 /** `id's question "a"`, `id's questions "a", "b", "c" and 2 more`: the first three, each cut to 40 characters. */
 function questionsOf(id: string, questions: readonly string[]): string {
   const quoted = questions.slice(0, 3).map((q) => JSON.stringify(q.slice(0, 40))).join(", ");

@@ -130,6 +130,17 @@ test("a question holding no word the ranking reads, set or added, is taken with 
   expect(fine.data.warnings).toBeUndefined();
 });
 
+test("a keyword holding no word the ranking reads, imported or set, is taken with a warning that it finds the article for nobody (\"how much\" keyworded to the prices: a bike share's walkthrough)", async () => {
+  const imported = await importDoc({ matter: "articles" }, [...SHOP.slice(0, 2), { ...SHOP[4], keywords: ["how much", "在吗", "电话"] }]);
+  expect(imported.warnings).toContainEqual(expect.stringContaining(`keywords contact's "how much", contact's "在吗" hold no word the ranking reads`));
+  const set = await call("PUT", "/api/cli", [["id", "delivery"], ["keywords", "where,shipping"]]);
+  expect(set.data.warnings).toEqual([expect.stringContaining(`keyword delivery's "where" holds no word the ranking reads`)]);
+  // Keywords with a word: none said.
+  const fine = await call("PUT", "/api/cli", [["id", "delivery"], ["keywords", "shipping,postage"]]);
+  expect(fine.data.warnings).toBeUndefined();
+  expect((await importDoc({ matter: "articles" }, SHOP.slice(0, 2))).warnings ?? []).not.toContainEqual(expect.stringContaining("keyword"));
+});
+
 test("a question naming nothing it asks about, set or added, is taken with a warning that every follower sending it gets the article alone; teach refuses it, its --as phrasing too", async () => {
   await importDoc({ matter: "articles" }, SHOP);
   // "is it free?" added to one article, "how long" to another: each warned, as teach would refuse them (an airport's walkthrough).
