@@ -6,6 +6,7 @@ import { startServer, type RunningServer } from "../../src/server/serve.ts";
 import { ADMIN, article, captureIO, doc, READER, tempDir } from "../helpers.ts";
 import { TOKEN, textMsg, wxPost } from "../wechat/helpers.ts";
 import { CODE } from "../../src/base/errors.ts";
+import { listening } from "./listening.ts";
 
 let server: RunningServer;
 let tmp: ReturnType<typeof tempDir>;
@@ -768,4 +769,19 @@ describe("what a new operator stumbles on", () => {
     // The first one is unharmed.
     expect((await cli("health")).code).toBe(0);
   });
+});
+
+test("health says why the platform link failed when it has no error code (it could not be reached), not 'error' alone (a gym's walkthrough)", async () => {
+  const s = await listening({ wechat: { token: TOKEN, appid: "wx0000000000000000", secret: "s".repeat(32), api: "http://127.0.0.1:1" } });
+  try {
+    let out = "";
+    for (let i = 0; i < 100 && !/platform {7}error/.test(out); i++) {
+      out = (await s.cli("health")).out;
+      if (!/platform {7}error/.test(out)) await Bun.sleep(50);
+    }
+    expect(out).toMatch(/\nplatform {7}error \(the platform could not be reached: [^)]+\)/);
+    expect(out).not.toContain("s".repeat(32));
+  } finally {
+    await s.close();
+  }
 });

@@ -128,15 +128,16 @@ describe("the terminal", () => {
   test("the messages the caps kept from the model are said after the calls, by cap, on the terminal and the page", () => {
     const day = new Date(NOW - 1000).toISOString().slice(0, 10);
     const r = assembleReport(
-      { kinds: [], replyTimes: [], model: [{ day, outcome: "reply", n: 4, tokens_prompt: 100, tokens_completion: 10 }, { day, outcome: "capped:minute", n: 3, tokens_prompt: 0, tokens_completion: 0 }], failures: [], unanswered: [], closeCalls: [], askedAgain: [], detailsSince: null },
+      { kinds: [], replyTimes: [], model: [{ day, outcome: "reply", n: 4, tokens_prompt: 100, tokens_completion: 10 }, { day, outcome: "capped:minute", n: 3, tokens_prompt: 0, tokens_completion: 0 }, { day, outcome: "capped:daily", n: 2, tokens_prompt: 0, tokens_completion: 0 }, { day, outcome: "capped:follower", n: 1, tokens_prompt: 0, tokens_completion: 0 }], failures: [], unanswered: [], closeCalls: [], askedAgain: [], detailsSince: null },
       { since: new Date(NOW - DAY).toISOString(), until: new Date(NOW).toISOString(), tz: 0 },
       () => null,
       () => null,
     );
-    expect(r.model).toMatchObject({ calls: 4, capped: { minute: 3 } });
+    expect(r.model).toMatchObject({ calls: 4, capped: { minute: 3, daily: 2, follower: 1 } });
     expect(reportText(r)).toContain("MODEL CALLS  4 (100 prompt + 10 completion tokens)");
-    expect(reportText(r)).toContain("kept from the model by its caps (the retrieval reply instead): minute 3");
-    expect(reportHtml(r)).toContain("kept from the model by its caps (the retrieval reply instead): minute 3");
+    // Every cap's count whole on the terminal, within its width (they had been cut: a gym's walkthrough).
+    expect(reportText(r)).toContain("kept from the model by its caps (the retrieval reply instead):\n    minute 3, daily 2, follower 1\n");
+    expect(reportHtml(r)).toContain("kept from the model by its caps (the retrieval reply instead): minute 3, daily 2, follower 1");
   });
 
   test("what followers say between questions (thx, 2, another) is not listed among the questions nothing answered: teach refuses it", () => {

@@ -161,7 +161,7 @@ export async function health(c: CommandContext): Promise<void> {
       ...(h.environment_key ? [`environment key ${h.environment_key}: the server took it from its environment (REPLYD_APPKEY); it works until the server restarts without it (replyd keys rm cannot revoke it)`] : []),
       ...(h.platform?.link === "not configured"
         ? ["platform       not configured: no AppSecret (--wx-secret); the callback answers followers without it, replyd reply, token and menu push need it"]
-        : h.platform ? [`platform       ${h.platform.link}${h.platform.errcode !== undefined ? ` (${h.platform.errcode}: ${h.platform.message ?? ""})` : ""}${h.platform.advice ? ` — ${h.platform.advice}` : ""}`] : []),
+        : h.platform ? [`platform       ${h.platform.link}${h.platform.errcode !== undefined ? ` (${h.platform.errcode}: ${h.platform.message ?? ""})` : h.platform.message ? ` (${h.platform.message})` : ""}${h.platform.advice ? ` — ${h.platform.advice}` : ""}`] : []),
       ...(h.menu !== undefined ? [`menu           ${h.menu ? `stored ${h.menu.updated_at}, ${h.menu.pushed_at ? `pushed ${h.menu.pushed_at}` : "NOT pushed since it changed (replyd menu push)"}` : "none stored"}`] : []),
       ...(h.generated_answers ? modelLines(h.generated_answers) : []),
       ...(h.search && (h.search.busy || h.search.late) ? [`searches        ${h.search.busy} answered busy, ${h.search.late} past the deadline since start`] : []),

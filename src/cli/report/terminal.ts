@@ -158,7 +158,8 @@ function model(r: Report): string[] {
   const m = r.model;
   const capped = Object.entries(m.capped ?? {}).sort((a, b) => b[1] - a[1]);
   // The caps decided for these: the retrieval reply went out, no call was made.
-  const keptFrom = capped.length ? [`  kept from the model by its caps (the retrieval reply instead): ${capped.map(([cap, n]) => `${cap} ${count(n)}`).join(", ")}`] : [];
+  // The counts on a line of their own: after the words, the terminal's width had cut them ("minute 20, dai…": a gym's walkthrough).
+  const keptFrom = capped.length ? ["  kept from the model by its caps (the retrieval reply instead):", `    ${capped.map(([cap, n]) => `${cap} ${count(n)}`).join(", ")}`] : [];
   if (!m.calls) return ["MODEL CALLS  none", ...keptFrom];
   const lines = [`MODEL CALLS  ${count(m.calls)} (${count(m.tokens.prompt)} prompt + ${count(m.tokens.completion)} completion tokens)`];
   const outcomes = Object.entries(m.outcomes).sort((a, b) => b[1] - a[1]);
