@@ -66,15 +66,19 @@ describe("replies", () => {
     expect(fake.sent).toEqual([{ touser: FOLLOWER, msgtype: "text", text: { content: "Thanks for the photo: we will send a technician." } }]);
   });
   test("to an openid with an article: a 1-article news; the follower's unanswered messages are marked", async () => {
-    await call("POST", "/api/cli", { files: [{ name: "json", content: doc([article(1, { picurl: "https://example.com/p.jpg" })]) }] });
+    await call("POST", "/api/cli", { files: [{ name: "json", content: doc([article(1, { picurl: "https://example.com/p.jpg", body: "Switch off the mains, then ring 0800 123 456." }), article(2, { description: "How to book a visit." })]) }] });
     // Two questions nothing answers ("second" alone would be a pick of nothing, not in the inbox).
     await followerWrites("my boiler broke");
     await followerWrites("it is leaking too");
     const r = await reply([["openid", FOLLOWER], ["code", "c1"]]);
     expect(r.status).toBe(200);
-    expect(fake.sent[0]).toEqual({ touser: FOLLOWER, msgtype: "news", news: { articles: [{ title: "Article 1", description: "", url: "https://example.com/1", picurl: "https://example.com/p.jpg" }] } });
+    // No description: the body's opening, as the callback's card shows it (a title alone had been sent: a gym's walkthrough).
+    expect(fake.sent[0]).toEqual({ touser: FOLLOWER, msgtype: "news", news: { articles: [{ title: "Article 1", description: "Switch off the mains, then ring 0800 123 456.", url: "https://example.com/1", picurl: "https://example.com/p.jpg" }] } });
     const inbox = await call("GET", "/api/cli", { fields: [["inbox", "unmatched"]] });
     expect(inbox.data.items.map((m: { answered_at: string | null }) => m.answered_at !== null)).toEqual([true, true]);
+    // A description written is the card's.
+    expect((await reply([["openid", FOLLOWER], ["code", "c2"]])).status).toBe(200);
+    expect((fake.sent[1] as { news: { articles: { description: string }[] } }).news.articles[0]?.description).toBe("How to book a visit.");
   });
   test("article= names the article by its id — one with no code too — or by its live code; code= only by its code", async () => {
     // An imported help centre's articles have no codes: code= could send none of them (a theatre's walkthrough).

@@ -21,10 +21,13 @@ export const NEWS_DESCRIPTION_BYTES = 1024;
  */
 export const news = (a: ArticleSummary & { body?: string }): NewsItem => ({
   title: a.title,
-  description: a.description || truncateUtf8((a.body ?? "").slice(0, NEWS_DESCRIPTION_BYTES).trim(), NEWS_DESCRIPTION_BYTES),
+  description: cardDescription(a),
   picurl: a.picurl,
   url: a.url,
 });
+
+/** A card's description: the article's, else its body's opening (news() says why) — a reply's card and a customer-service message's alike. */
+export const cardDescription = (a: { description: string; body?: string }): string => a.description || truncateUtf8((a.body ?? "").slice(0, NEWS_DESCRIPTION_BYTES).trim(), NEWS_DESCRIPTION_BYTES);
 
 /**
  * How the log names a choice that offers something (store/log-kinds.ts): answer:<id> alone,

@@ -5,8 +5,9 @@
  */
 import type { Article } from "../../article/article.ts";
 import type { PlatformClient } from "./client.ts";
+import { cardDescription } from "../answering/ranked-reply.ts";
 
-export type CustomMessage = { type: "text"; text: string } | { type: "news"; article: Pick<Article, "title" | "description" | "url" | "picurl"> };
+export type CustomMessage = { type: "text"; text: string } | { type: "news"; article: Pick<Article, "title" | "description" | "url" | "picurl"> & { body?: string } };
 
 export async function sendCustomMessage(platform: Pick<PlatformClient, "call">, openid: string, m: CustomMessage): Promise<void> {
   const body =
@@ -15,7 +16,8 @@ export async function sendCustomMessage(platform: Pick<PlatformClient, "call">, 
       : {
           touser: openid,
           msgtype: "news",
-          news: { articles: [{ title: m.article.title, description: m.article.description, url: m.article.url, ...(m.article.picurl ? { picurl: m.article.picurl } : {}) }] },
+          // An article with no description shows its body's opening, as the callback's card does (replyd reply --article had sent a title alone: a gym's walkthrough).
+          news: { articles: [{ title: m.article.title, description: cardDescription(m.article), url: m.article.url, ...(m.article.picurl ? { picurl: m.article.picurl } : {}) }] },
         };
   await platform.call("/cgi-bin/message/custom/send", body);
 }
