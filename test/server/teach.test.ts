@@ -1155,7 +1155,7 @@ test("a few words leaning on the follower's question just before them, which got
   expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "inpatient"]])).status).toBe(200);
 });
 
-test("a few words right after the follower's question that got this article, naming nothing of its title or keywords, are refused as sent, however they were read (怎么操作 after 卡能停吗, 提前多久, \"do i still pay\"); with --as taught, saying the message leans", async () => {
+test("a few words right after the follower's question that got this article, naming nothing of its title or keywords, are refused as sent, however they were read (怎么操作 after 卡能停吗, 当天能改吗, \"do i still pay\"); with --as taught, saying the message leans", async () => {
   // A gym's and a bike share's walkthroughs (Session 57): 怎么操作 taught to the freeze article then
   // answered a class booking's follow-up with it, "do i still pay" every question with the broken bike's.
   await importDoc({}, [
@@ -1172,7 +1172,7 @@ test("a few words right after the follower's question that got this article, nam
     return { asked, seq: await newest() };
   };
   const teach = (seq: number, id: string, as?: string) => call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", id], ...(as === undefined ? [] : [["as", as] as [string, string]])]);
-  for (const [question, words, id] of [["我要出差两个月 卡能停吗", "怎么操作", "freeze"], ["私教课怎么改时间", "提前多久", "ptbook"], ["brakes dont work on the bike i just took", "do i still pay", "damaged-bike"]] as const) {
+  for (const [question, words, id] of [["我要出差两个月 卡能停吗", "怎么操作", "freeze"], ["私教课怎么改时间", "当天能改吗", "ptbook"], ["brakes dont work on the bike i just took", "do i still pay", "damaged-bike"]] as const) {
     const { asked, seq } = await after(question, words);
     expect({ question, offered: offeredIn(asked.answer) }).toEqual({ question, offered: [id] });
     const r = await teach(seq, id);
