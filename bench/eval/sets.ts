@@ -33,7 +33,7 @@
  * - fresh12-zh, fresh12-en: six more (bench/eval/faq-fresh12/), written the same way in Session 56:
  *   measured first then; a tuning set from Session 57.
  * - fresh13-zh, fresh13-en: six more (bench/eval/faq-fresh13/), written the same way in Session 57:
- *   held out.
+ *   measured first then (the session's start and end code the same to the digit); not read yet.
  * - walk-zh, walk-en: the two walkthroughs' accounts of Session 47 (bench/eval/faq-walk/, the same
  *   layout), labelled in Session 48; their misses were read and some mended, as a walkthrough's are.
  * - faq-zh, faq-en: our own FAQ accounts (bench/eval/faq/: accounts/*.json and questions.jsonl),
