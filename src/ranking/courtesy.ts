@@ -192,9 +192,17 @@ function piecesOf(f: string): Courtesy | "addressed" | undefined {
   return kinds[chars.length];
 }
 
+/** A greeting drawn out ("hii", "heyyy", "helloo": "hii" had got the fallback, a bike share's walkthrough): the greeting; any other word as it is. */
+const drawnOut = (w: string): string => {
+  if (GREETING.has(w)) return w;
+  const short = w.replace(/([a-z])\1+$/, "$1");
+  return GREETING.has(short) ? short : w;
+};
+
 /** A message in Latin letters made of the words above: a greeting, or thanks and acknowledgement. */
-function latinWords(words: string[], asked = false): Courtesy | null {
-  if (words.length > MOST_WORDS) return null;
+function latinWords(typed: string[], asked = false): Courtesy | null {
+  if (typed.length > MOST_WORDS) return null;
+  const words = typed.map(drawnOut);
   if (words.some((w) => GREETING.has(w)) && words.every((w) => GREETING.has(w) || AROUND_GREETING.has(w))) return "opens";
   const thanks = words.some((w) => THANKING.has(w));
   // Asked ("thanks, it works now?", "thanks! are you open"): the words beside thanks are a question's.

@@ -245,7 +245,9 @@ describe("what a message says about the reply before it", () => {
       "哈囉", "安安", "請問一下", "你好在吗", "您好，请问", "下午好", "嗨", "你好呀", "早晨呀", "有冇人", "有冇人呀", "喂", "Hello, anyone there?", "anyone there?",
       "selamat pagi", "hello doc", "morning doc", "gd morning", "老师好", "医生在吗",
       "g'day", "G'day mate!", "gday", "good arvo", "xin chào", "xin chao", "chào bạn", "chào anh", "hi po", "good morning po", "magandang umaga po",
-      "dzień dobry", "cześć", "hola", "bonjour", "hallo", "привет", "こんにちは", "안녕하세요", "السلام عليكم", "السلام علیکم", "witam", "Salam", "Assalamualaikum", "Oi", "Olá, tudo bem?", "ㄋㄏ"];
+      "dzień dobry", "cześć", "hola", "bonjour", "hallo", "привет", "こんにちは", "안녕하세요", "السلام عليكم", "السلام علیکم", "witam", "Salam", "Assalamualaikum", "Oi", "Olá, tudo bem?", "ㄋㄏ",
+      // Drawn out (a bike share's walkthrough: "hii" had got the fallback).
+      "hii", "hiii there", "heyyy", "helloo"];
     expect(kinds(opens)).toEqual(opens.map((t) => [t, "opens"]));
     // One word outside the phrases, or asked: a message.
     const messages = ["ok help", "thanks, where is my order", "good?", "evening?", "hi can you help", "cheers for nothing, where is my bin", "tax", "5", "了解一下会员", "谢谢，运费呢", "晚上好几点关门", "good morning what time do you open",
@@ -260,6 +262,8 @@ describe("what a message says about the reply before it", () => {
       // That it worked, a day, only beside thanks, and a day only in "see you …": "thanks! sunday?" asks about Sundays.
       "worked", "fixed?", "see you thursday", "thanks! sunday?", "thanks, tomorrow?", "能用了吗", "没问题吧", "问题解决了吗",
       "do you do cat vaccines thanks", "i would appreciate help with my refund",
+      // Not every word ending in a doubled letter: "hill", "hiss", "yoo-hoo" are no greetings.
+      "hill", "hiss", "heyy can i book",
       // Asked: the words beside thanks are a question's (a review).
       "thanks! do you help with that?", "thank you, will you help?", "thanks, it works now?", "do you do that thanks", "thanks, will that do?", "thanks, see you thursday?",
       "have you got a day pass", "thanks, what day is it?"];
