@@ -92,6 +92,9 @@ export function offerOf(ctx: Pick<AppContext, "read">, text: string, ranked: rea
   return taught ? { kind: "one", article: taught.article, margin: 0 } : choose(ranked, ordersByHead({ text }));
 }
 
+/** Every article an offer offers, in its order. */
+export const offeredBy = (c: Choice<RankedArticle>): string[] => (c.kind === "one" ? [c.article.id] : c.kind === "list" ? c.articles.map((a) => a.id) : []);
+
 /** The first article of an offer, null when it offers nothing. */
 export const firstOffered = (c: Choice<RankedArticle>): string | null => (c.kind === "one" ? c.article.id : c.kind === "list" ? (c.articles[0]?.id ?? null) : null);
 

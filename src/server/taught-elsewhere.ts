@@ -6,7 +6,7 @@
  * first (a bookkeeping app's walkthrough: "how to delete a customer" added to the invoices article,
  * taught to the customers' already).
  */
-import type { RankedArticle } from "../ranking/types.ts";
+import type { RankedArticle, Ranking } from "../ranking/types.ts";
 import { shellWord } from "../base/shell-word.ts";
 import { taughtOf } from "../wechat/answering/taught.ts";
 import { namesTitle, titleForm } from "../ranking/names.ts";
@@ -14,8 +14,13 @@ import type { AppContext } from "./context.ts";
 
 /** The articles the ranking finds for `text`, as for a follower's message; null when it is busy or fails (the checks that read them are then skipped). */
 export async function rankedFor(ctx: AppContext, text: string): Promise<RankedArticle[] | null> {
+  return (await rankingFor(ctx, text))?.articles ?? null;
+}
+
+/** The ranking of `text` as a follower sending it would be ranked: its articles and the terms some article holds; null when busy or none. */
+export async function rankingFor(ctx: AppContext, text: string): Promise<Ranking | null> {
   const ranking = await ctx.read.searcher.rank({ text });
-  return ranking && ranking !== "busy" ? ranking.articles : null;
+  return ranking && ranking !== "busy" ? ranking : null;
 }
 
 /** The live article other than `id` that `text` is taught to, titled or a keyword of, as a follower sending it would be answered. */

@@ -11,8 +11,8 @@ import { continuesQuestion } from "../ranking/continuation.ts";
 import { choose } from "../ranking/choice.ts";
 import { fold } from "../ranking/fold.ts";
 import { asksOnlyPrice } from "../ranking/price.ts";
-import type { RankedArticle } from "../ranking/types.ts";
-import { termsOf } from "../ranking/words.ts";
+import type { RankedArticle, Ranking } from "../ranking/types.ts";
+import { placesOf, termsOf } from "../ranking/words.ts";
 import { frameOnly } from "../ranking/asks-frame.ts";
 import { isWord } from "../ranking/score.ts";
 
@@ -117,18 +117,29 @@ export const leaningShort = (text: string, ranked: readonly RankedArticle[], id:
 const short = (text: string) => fewWords(text, FOLLOW_UP_WORDS.han, FOLLOW_UP_WORDS.latin);
 
 /**
- * A few words sent just after the follower's question that was offered this very article, naming no
- * word of its title or keywords, whose words alone do not send it (`offeredBefore`: 怎么操作 after
- * 卡能停吗 got the freeze article, 提前多久 after 私教课怎么改时间, "do i still pay" after a broken
- * bike's report, "on a normal bike" after pausing a ride): they ask of that article only through
- * the question before them, read alone or not. Taught, every follower sending them after any
- * question got this article alone (two walkthroughs, Session 57: 怎么操作 then answered a class
- * booking's follow-up with the freeze article). A question of its own naming the article's subject
- * ("营业时间是几点" after 周末开吗, the hours' title) is taught; one naming it in other words is the
- * operator's to say so, with --as and the same words.
+ * A few words sent just after the follower's question that offers this very article (`offeredBefore`:
+ * as it was answered, or as it is now, taught since), naming no word of its title or keywords, no word
+ * no article holds, and whose words alone do not send it: 怎么操作 after 卡能停吗 got the freeze
+ * article, "do i still pay" after a broken bike's report — words of the account's, asking of that
+ * article only through the question before them, read alone or not. Taught, every follower sending
+ * them after any question got this article alone (two walkthroughs, Session 57: 怎么操作 then answered
+ * a class booking's follow-up with the freeze article). Taught: a question naming the article's
+ * subject ("营业时间是几点" after 周末开吗, the hours' title), and one naming a thing no article holds
+ * ("any concessions", "the chain came off" after the prices or a broken bike: what teaching is for —
+ * a review found them refused). Others are the operator's to say so, with --as and the same words.
  */
-export const afterItsArticle = (text: string, ranked: readonly RankedArticle[], article: { id: string; title: string; keywords: readonly string[] }, offeredBefore: boolean): boolean =>
-  offeredBefore && short(text) && !singlesOut(ranked, article.id) && !namesHead(text, article);
+export const afterItsArticle = (text: string, ranking: Pick<Ranking, "articles" | "terms">, article: { id: string; title: string; keywords: readonly string[] }, offeredBefore: boolean): boolean =>
+  offeredBefore && short(text) && !singlesOut(ranking.articles, article.id) && !namesHead(text, article) && !namesUnheld(text, ranking);
+
+/**
+ * A place of `text` (words.ts placesOf: a Latin word, or a Han character with its pairs) no term of
+ * which any article holds: a thing the account's words do not name yet. Not a Han pair alone — one
+ * straddling two words (课冻 of 团课冻结) is held nowhere, its characters are.
+ */
+function namesUnheld(text: string, ranking: Pick<Ranking, "terms">): boolean {
+  const held = new Set(ranking.terms.map((t) => t.term));
+  return placesOf(text).some((p) => !held.has(p.term) && !p.by.some((b) => held.has(b)));
+}
 
 /** A word of `text` (a pair or a Latin word, not a character) is in the article's title or keywords. */
 function namesHead(text: string, article: { title: string; keywords: readonly string[] }): boolean {
@@ -143,5 +154,5 @@ export function singlesOut(ranked: readonly RankedArticle[], id: string): boolea
 }
 
 /** Whether teaching `text` itself to `id` would be refused as leaning on the question before it (each rule above). */
-export const leansAsSent = (text: string, ranked: readonly RankedArticle[], article: { id: string; title: string; keywords: readonly string[] }, how: { readWith: boolean; afterQuestion: boolean; offeredBefore: boolean }): boolean =>
-  followUpOnly(text) || namesNothing(text) || ofItAlone(text, ranked) || byPronoun(text, ranked, article.id) || leaningShort(text, ranked, article.id, how) || afterItsArticle(text, ranked, article, how.offeredBefore);
+export const leansAsSent = (text: string, ranking: Pick<Ranking, "articles" | "terms">, article: { id: string; title: string; keywords: readonly string[] }, how: { readWith: boolean; afterQuestion: boolean; offeredBefore: boolean }): boolean =>
+  followUpOnly(text) || namesNothing(text) || ofItAlone(text, ranking.articles) || byPronoun(text, ranking.articles, article.id) || leaningShort(text, ranking.articles, article.id, how) || afterItsArticle(text, ranking, article, how.offeredBefore);

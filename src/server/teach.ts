@@ -19,9 +19,10 @@ import { Fields } from "./fields.ts";
 import { askedAnotherOf, MOST_PASSED, questionBefore, textOf } from "./asked-another.ts";
 import { CONVERSATION } from "../wechat/answering/conversation.ts";
 import { beforeTeaching, movedJson, movedTo } from "./teach-moves.ts";
-import { offeredIn, offerOf } from "./answered-now.ts";
+import { offeredBy, offeredIn, offeredNow, offerOf } from "./answered-now.ts";
+import { once } from "../base/once.ts";
 import { loggedAnswer } from "../wechat/answering/ranked-reply.ts";
-import { answeredByAnother, namesOthers, rankedFor } from "./taught-elsewhere.ts";
+import { answeredByAnother, namesOthers, rankingFor } from "./taught-elsewhere.ts";
 
 /**
  * POST /api/cli/teach (admin keys): a follower's text, named by its message in the log (inbox=),
@@ -101,7 +102,8 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   // Words another article answers already, as taught, titled or as a keyword ("要带什么", a keyword
   // of the entry rules, taught to the deep-water test: every follower sending it got the test —
   // a swimming pool's walkthrough): said, not moved, until the operator takes them from that one.
-  const ranked = ctx.read.articles.get(id)?.deleted === false ? await rankedFor(ctx, text) : null;
+  const ranking = ctx.read.articles.get(id)?.deleted === false ? await rankingFor(ctx, text) : null;
+  const ranked = ranking?.articles ?? null;
   if (ranked && ofItAlone(text, ranked)) throw byPronounOnly(what, text, seq, named);
   const other = ranked && answeredByAnother(ctx, text, ranked, id);
   if (other)
@@ -115,18 +117,26 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   // The follower's question just before words that continue it, within the conversation's window —
   // or that lean on it, when it was offered an article to lean on: after a question nothing
   // answered, 要带什么材料 asks a question of its own.
+  // The follower's question just before, looked up once whatever asks.
+  const questionJustBefore = once(() => questionBefore(ctx.write.log, entry));
   const questionLeanedOn = async (words: string) => {
     const continuing = continuesQuestion(words);
     if (!continuing && !leansOnBefore(words)) return null;
-    const before = await questionBefore(ctx.write.log, entry);
+    const before = await questionJustBefore();
     return before && (continuing || offeredIn(before.answer).length) ? before : null;
   };
-  // The follower's question just before, when it was offered this very article (teach-leaning.ts afterItsArticle).
+  // That question, when it offers this very article (teach-leaning.ts afterItsArticle): as it was
+  // answered, or as it is answered now — taught since, as an operator clearing the inbox does first
+  // (卡能停吗 got the fallback, was taught to the freeze article, and 怎么弄 after it was taught too: a review).
   const target = ctx.read.articles.get(id);
-  const offeredBefore = async () => {
-    const before = await questionBefore(ctx.write.log, entry);
-    return before !== null && offeredIn(before.answer).includes(target?.id ?? id);
-  };
+  const offeredBefore = once(async () => {
+    const before = await questionJustBefore();
+    const asked = before ? textOf(before) : null;
+    if (!before || !target) return null;
+    if (offeredIn(before.answer).includes(target.id)) return before;
+    const now = asked ? await offeredNow(ctx, asked) : undefined;
+    return now && offeredBy(now).includes(target.id) ? before : null;
+  });
   const leanedOn = given === undefined && ranked ? await questionLeanedOn(text) : null;
   const leanedText = leanedOn ? textOf(leanedOn) : null;
   if (given === undefined && ranked && leaningShort(text, ranked, id, { readWith, afterQuestion: leanedOn !== null }))
@@ -134,11 +144,11 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
       `${what} ("${text.slice(0, 40)}") ${readWith ? "was read with the question before it, which says what it asks of" : `leans on the follower's question just before it (message ${leanedOn?.seq}${leanedText ? `, "${leanedText.slice(0, 40)}"` : ""}), which says what it asks of`}: taught alone, every follower sending it would get this article, whatever they had asked. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…" (the same words with --as, if they are a question of its own)`,
       "leans_on_before",
     );
-  if (given === undefined && ranked && target && afterItsArticle(text, ranked, target, await offeredBefore())) {
-    const before = await questionBefore(ctx.write.log, entry);
+  if (given === undefined && ranking && target && afterItsArticle(text, ranking, target, (await offeredBefore()) !== null)) {
+    const before = await offeredBefore();
     const beforeText = before ? textOf(before) : null;
     throw badRequest(
-      `${what} ("${text.slice(0, 40)}") came just after the follower's question that got this article (message ${before?.seq}${beforeText ? `, "${beforeText.slice(0, 40)}"` : ""}) and names nothing of its title or keywords: it asks of that article only through the question before it. Taught alone, every follower sending it would get this article, whatever they had asked. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…" (the same words with --as, if they are a question of its own)`,
+      `${what} ("${text.slice(0, 40)}") came just after the follower's question this article answers (message ${before?.seq}${beforeText ? `, "${beforeText.slice(0, 40)}"` : ""}) and names nothing of its title or keywords, nor anything no article holds: it may ask of that article only through the question before it. Taught alone, every follower sending it would get this article, whatever they had asked. Teach the question in words that name it: replyd teach ${seq} ${named} --as "…" (the same words with --as, if they are a question of its own)`,
       "leans_on_before",
     );
   }
@@ -168,10 +178,10 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   // One ranking of them (the ranking reads them without their greeting, as `message` holds them).
   // Other articles' titles and keywords it writes out: lent to this one now (taught-elsewhere.ts).
   const othersNamed = ranked ? namesOthers(text, ranked, r.article.id) : [];
-  const ownRanked = given !== undefined && !saidBetweenQuestions(said) ? await rankedFor(ctx, said).catch(() => null) : null;
-  const own = ownRanked ? offerOf(ctx, said, ownRanked) : undefined;
+  const ownRanking = given !== undefined && !saidBetweenQuestions(said) ? await rankingFor(ctx, said).catch(() => null) : null;
+  const own = ownRanking ? offerOf(ctx, said, ownRanking.articles) : undefined;
   // …and whether teaching them as they are would be refused as leaning on the question before.
-  const ownLeans = ownRanked !== null && own !== undefined && target !== null && leansAsSent(message, ownRanked, target, { readWith, afterQuestion: (await questionLeanedOn(message)) !== null, offeredBefore: await offeredBefore() });
+  const ownLeans = ownRanking !== null && own !== undefined && target !== null && leansAsSent(message, ownRanking, target, { readWith, afterQuestion: (await questionLeanedOn(message)) !== null, offeredBefore: (await offeredBefore()) !== null });
   return {
     taught: true,
     seq,

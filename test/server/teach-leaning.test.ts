@@ -1,7 +1,8 @@
 /**
  * teach-leaning.ts afterItsArticle, each of its conditions on its own: a few words sent just after
- * the follower's question that was offered this article, naming nothing of its title or keywords,
- * whose words alone do not send it (on the real ranking over a small account in memory).
+ * the follower's question that offers this article, naming nothing of its title or keywords nor
+ * anything no article holds, whose words alone do not send it (on the real ranking over a small
+ * account in memory).
  */
 import { expect, test } from "bun:test";
 import { afterItsArticle } from "../../src/server/teach-leaning.ts";
@@ -16,9 +17,9 @@ const ARTICLES = [
 ];
 const gym = new MemorySource(ARTICLES.map((a) => ({ ...a, keywords: a.keywords.join("\u001f") })));
 const article = (id: string) => ARTICLES.find((a) => a.id === id) as (typeof ARTICLES)[number];
-const leans = (words: string, id: string, offeredBefore = true) => afterItsArticle(words, rank(words, gym).articles, article(id), offeredBefore);
+const leans = (words: string, id: string, offeredBefore = true) => afterItsArticle(words, rank(words, gym), article(id), offeredBefore);
 
-test("怎么操作 right after the freeze article was offered: refused; not when the question before got another article", () => {
+test("怎么操作 right after the freeze article was offered: refused; not when the question before offers another article", () => {
   expect(choose(rank("怎么操作", gym).articles)).not.toMatchObject({ kind: "one", article: { id: "freeze" } });
   expect(leans("怎么操作", "freeze")).toBe(true);
   expect(leans("怎么操作", "freeze", false)).toBe(false);
@@ -31,12 +32,23 @@ test("…not when a word of it is in the article's title or keywords, though alo
   expect(leans("团课冻结", "ptbook")).toBe(true);
 });
 
+test("…not when a word of it is one no article holds: a thing the account's words do not name yet, what teaching is for (游泳馆能停吗 — a review's 'any concessions')", () => {
+  expect(leans("游泳馆能停吗", "freeze")).toBe(false);
+  // Its other words the account's: 能停 alone is refused.
+  expect(leans("能停吗", "freeze")).toBe(true);
+});
+
 test("…not when its words alone send the article (扣除课时 only the personal training's body says)", () => {
   expect(choose(rank("会扣课时吗", gym).articles)).toMatchObject({ kind: "one", article: { id: "ptbook" } });
   expect(leans("会扣课时吗", "ptbook")).toBe(false);
 });
 
-test("…not past a few words: a question of its own (nine characters and more)", () => {
-  expect(leans("我想问一下具体要怎么操作呢", "freeze")).toBe(false);
-  expect(leans("具体怎么操作", "freeze")).toBe(true);
+test("…only a few words (eight characters): past them, a message is not read so — the rule reads length, as the read-with rule does", () => {
+  expect(leans("要怎么操作呢", "freeze")).toBe(true);
+  expect(leans("那这个要怎么操作呢", "freeze")).toBe(false);
+});
+
+test("a word the account does not use counts as a thing named, however generic (具体, 弄): the rule lets such messages through", () => {
+  expect(leans("具体要怎么操作", "freeze")).toBe(false);
+  expect(leans("怎么弄", "freeze")).toBe(false);
 });

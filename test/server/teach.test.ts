@@ -1155,14 +1155,15 @@ test("a few words leaning on the follower's question just before them, which got
   expect((await call("POST", "/api/cli/teach", [["inbox", String(await newest())], ["id", "inpatient"]])).status).toBe(200);
 });
 
-test("a few words right after the follower's question that got this article, naming nothing of its title or keywords, are refused as sent, however they were read (怎么操作 after 卡能停吗, 当天能改吗, \"do i still pay\"); with --as taught, saying the message leans", async () => {
+test("a few words right after the follower's question that got this article, naming nothing of its title or keywords nor anything no article holds, are refused as sent (怎么操作 after 卡能停吗); taught after a question that got the fallback and was taught this article since too; naming a thing no article holds, taught; with --as taught, saying the message leans", async () => {
   // A gym's and a bike share's walkthroughs (Session 57): 怎么操作 taught to the freeze article then
   // answered a class booking's follow-up with it, "do i still pay" every question with the broken bike's.
   await importDoc({}, [
     { id: "freeze", title: "会员卡冻结（停卡）", keywords: ["冻结", "停卡"], url: "https://gym.example/freeze", body: "年卡会员每年可冻结一次，最长60天。请在小程序【我的】→【冻结】提交申请，或到前台办理。月卡和次卡不能冻结。" },
     { id: "classbook", title: "团课预约", keywords: ["团课"], url: "https://gym.example/class", body: "团课请在小程序提前预约，开课前2小时停止预约，迟到10分钟不能进场。" },
     { id: "ptbook", title: "私教预约、改约和取消", keywords: ["私教"], url: "https://gym.example/pt", body: "私教课在小程序预约。改约或取消请在上课前12小时操作，否则按已上课扣除课时。" },
-    { id: "damaged-bike", title: "Reporting a damaged or faulty bike", url: "https://bikes.example/damaged", body: "If a bike is faulty, dock it and press the spanner button. Tell us in the app and we will refund the ride if you report it within 5 minutes." },
+    { id: "damaged-bike", title: "Reporting a damaged or faulty bike", url: "https://bikes.example/damaged", body: "If a bike is faulty, dock it and press the spanner button. Tell us in the app and you will not pay for that ride if you report it within 5 minutes." },
+    { id: "prices", title: "Prices and passes", url: "https://bikes.example/prices", body: "Pay as you go: £1 to unlock and 10p a minute. Pay monthly with a pass." },
   ]);
   const after = async (question: string, words: string) => {
     t.clock.advance(CONVERSATION.windowMs + 1000);
@@ -1172,15 +1173,21 @@ test("a few words right after the follower's question that got this article, nam
     return { asked, seq: await newest() };
   };
   const teach = (seq: number, id: string, as?: string) => call("POST", "/api/cli/teach", [["inbox", String(seq)], ["id", id], ...(as === undefined ? [] : [["as", as] as [string, string]])]);
-  for (const [question, words, id] of [["我要出差两个月 卡能停吗", "怎么操作", "freeze"], ["私教课怎么改时间", "当天能改吗", "ptbook"], ["brakes dont work on the bike i just took", "do i still pay", "damaged-bike"]] as const) {
-    const { asked, seq } = await after(question, words);
-    expect({ question, offered: offeredIn(asked.answer) }).toEqual({ question, offered: [id] });
-    const r = await teach(seq, id);
-    expect({ words, error: r.error }).toMatchObject({ words, error: { code: CODE.leans_on_before, message: expect.stringContaining(`came just after the follower's question that got this article (message ${asked.seq}`) } });
-  }
+  const { asked, seq: leaning } = await after("我要出差两个月 卡能停吗", "怎么操作");
+  expect(offeredIn(asked.answer)).toEqual(["freeze"]);
+  expect((await teach(leaning, "freeze")).error).toMatchObject({ code: CODE.leans_on_before, message: expect.stringContaining(`came just after the follower's question this article answers (message ${asked.seq}`) });
+  // "do i still pay", read with the broken bike's report (pay is two articles' word), is refused by the read-with rule.
+  expect((await teach((await after("brakes dont work on the bike i just took", "do i still pay")).seq, "damaged-bike")).error).toMatchObject({ code: CODE.leans_on_before });
+  // A thing no article holds is what teaching is for ("any concessions" after the prices: a review).
+  expect((await teach((await after("我要出差两个月 卡能停吗", "游泳馆能停吗")).seq, "freeze")).status).toBe(200);
+  // The question before got the fallback, and was taught this article since: the words after it lean on it all the same (a review).
+  const { asked: unanswered, seq: after2 } = await after("要出国半年怎么办", "怎么操作");
+  expect(offeredIn(unanswered.answer)).not.toContain("freeze");
+  expect((await teach(unanswered.seq, "freeze")).status).toBe(200);
+  expect((await teach(after2, "freeze")).error).toMatchObject({ code: CODE.leans_on_before, message: expect.stringContaining(`this article answers (message ${unanswered.seq}`) });
   // With --as the operator says what they ask; the message's own words are said to lean, so no teach of them is suggested.
-  const { seq } = await after("私教课怎么改时间", "要提前多少");
-  const as = await teach(seq, "ptbook", "私教改约要提前多久");
+  const { seq } = await after("我要出差两个月 卡能停吗", "怎么操作");
+  const as = await teach(seq, "freeze", "冻结怎么操作");
   expect(as.status).toBe(200);
   expect(as.data.message_leans).toBe(true);
 });
