@@ -25,11 +25,12 @@ const HAN: [PersonCue, RegExp][] = [
   ["charged_twice", /扣了?(?:两|2|二)(?:次|遍|笔|回)|(?:付|交|收|刷|缴)了(?:两|2|二)(?:次|遍|笔|回)|重复(?:扣|付|支付|收|缴)|多扣了?|扣(?:款|费)?重复/u],
   // The account not answering: its phone, its service, its replies — not a parcel no one was in for (没人接快递).
   ["no_answer", /没(?:有)?人(?:回|理)|(?:电话|客服|热线|人工)[^，。,.!?！？]{0,6}(?:没人接|没有人接|打不通|占线)|打不通|联系不上|不回(?:消息|复|我)/u],
-  ["complaint", /投诉/u],
-  // Someone hurt, or nearly: 受伤, 摔伤, 差点撞上 (a bike share's walkthrough: a snapped brake cable read as any question).
-  ["safety", /受伤|受了伤|摔伤|撞伤|伤到了|差点(?:撞|摔|出事|出车祸)|出车祸/u],
-  // Asking for a human: 转人工, 人工客服, 真人 — not 人工湖 or 人工草坪 (only the service's names).
-  ["asks_for_a_person", /转人工|找人工|要人工|人工客服|真人客服|(?:找|要)真人/u],
+  ["complaint", /投诉|差评|服务太差/u],
+  // Someone hurt, or nearly, as it happened: 摔伤了, 被车撞了, 差点撞上, 流血 (a bike share's walkthrough: a
+  // snapped brake cable read as any question) — not 受伤 asked of a rule (受伤了可以停卡吗, 意外受伤险: a review).
+  ["safety", /摔伤|撞伤|摔倒了|摔了一跤|被(?:车|电动车|汽车)?撞了|差点(?:撞|摔|出事|出车祸)|出车祸了|流血了|骨折了/u],
+  // Asking for a human: 转人工, 人工客服, 人工 alone — not 人工湖, 人工草坪 or 真人认证 (a review).
+  ["asks_for_a_person", /转人工|找人工|要人工|人工客服|人工服务|^人工(?:呢|吗|啊)?$|真人客服|找(?:个)?真人|我要找客服/u],
   // Not 报警器, the alarm an article is about; 曝光 as exposing the account, not a camera's.
   ["escalation", /律师|起诉|报警(?!器)|12315|消协|消费者协会|市场监管|(?:要|去|找)曝光|曝光你们|找媒体|(?:告诉|联系)媒体/u],
 ];
@@ -45,12 +46,12 @@ const LATIN: [PersonCue, RegExp][] = [
   ["charged_twice", /\b(?:charged|billed|debited)\b(?:\s+\S+){0,3}\s+(?:twice|two times|double)\b|\bpaid(?:\s+\S+){0,3}\s+twice\b|\b(?:took|taken|take)\b(?:\s+\S+){0,2}\s+(?:money|payment|payments)\b(?:\s+\S+){0,2}\s+twice\b|\btwo payments\b|\bdouble[- ]?(?:charged|billed)\b/],
   // Waiting on the line: been, kept or left on hold, on hold for minutes — not a membership or an order put on hold.
   ["no_answer", /\b(?:been|kept|left|waiting|sat|sitting|stuck) on hold\b|\bon hold for\b|\b(?:no ?one|nobody|no body)\b(?:\s+\S+){0,2}\s+(?:answers?|answering|answered|replies|replied|replying|picks? up|responds?|responded|gets? back)\b/],
-  // A complaint, said so or shouted: "worst service ever", "thanks for nothing" (a bike share's walkthrough) — not "the worst case" of a help article.
-  ["complaint", /\bcomplain(?:t|ts|ing|ed)?\b|\bworst (?:service|company|experience|customer service|app)\b|\bthanks for nothing\b|\bunacceptable\b|\bdisgraceful\b/],
-  // Someone hurt, or nearly: "someone is going to get hurt", "i nearly went into a bus" — not an article's "if you have an accident" (a bike share's walkthrough).
-  ["safety", /\b(?:get|gets|got|getting|been|be|was|were|is|am|are)\s+(?:badly\s+|seriously\s+)?(?:hurt|injured)\b|\bnearly (?:hit|crashed|crashed into|fell|fell off|went into|got hit|died|killed)\b/],
-  // Asking for a human: "talk to a real person", "speak to someone", "a human being".
-  ["asks_for_a_person", /\b(?:real|actual|live) (?:person|human|agent)\b|\bhuman being\b|\b(?:speak|talk|chat) (?:to|with) (?:a |an )?(?:person|human|someone|somebody|agent|manager|supervisor)\b/],
+  // A complaint, said so or shouted: "worst service ever", "thanks for nothing", "terrible service" (a bike share's walkthrough) — not "the worst case" of a help article, nor what is "unacceptable" in a bin (a review).
+  ["complaint", /\bcomplain(?:t|ts|ing|ed)?\b|\b(?:worst|terrible|awful|appalling|shocking) (?:service|company|experience|customer service|app)\b|\bthanks for nothing\b|\b(?:this|that|it)(?: is|'s|s) (?:totally |completely |absolutely )?(?:unacceptable|disgraceful)\b/],
+  // Someone hurt, or nearly, as it happened: "someone is going to get hurt", "i fell off and hurt my knee", "i nearly went into a bus" — not asked of a rule ("what if my child gets hurt", "is my dog covered if he is injured": a review).
+  ["safety", /\b(?:got|been|was|were) (?:badly |seriously )?(?:hurt|injured)\b|\bgoing to get (?:badly |seriously )?hurt\b|\binjured (?:my|his|her|their|our)\b|\bfell off (?:the|my|a|your|his|her) (?:bike|e-?bike|scooter|bicycle)\b|\bnearly (?:hit|crashed|crashed into|fell|fell off|went into|got hit|died|killed)\b|\bhad an accident\b/],
+  // Asking for a human: "talk to a real person", "speak to your manager", "human please" — not "real human hair" (a review).
+  ["asks_for_a_person", /\b(?:real|actual|live) person\b|\bhuman being\b|\b(?:speak|talk|chat) (?:to|with) (?:a |an |your |the )?(?:real |actual )?(?:person|human|someone|somebody|agent|manager|supervisor)\b|^(?:a )?human(?: please| pls| plz)?\W*$/],
   ["escalation", /\b(?:lawyer|legal action|small claims|trading standards|ombudsman|sue you|suing)\b/],
 ];
 

@@ -45,6 +45,17 @@ describe("the cues", () => {
       ["转人工", "asks_for_a_person"],
       ["honestly the worst service ever, the app still says im riding", "complaint"],
       ["thanks for nothing", "complaint"],
+      // A review's: the usual ways to ask for a person, someone hurt as it happened, a complaint in other words.
+      ["人工", "asks_for_a_person"],
+      ["人工服务", "asks_for_a_person"],
+      ["let me speak to your manager", "asks_for_a_person"],
+      ["human please", "asks_for_a_person"],
+      ["i fell off the bike and hurt my knee", "safety"],
+      ["i injured my wrist on your bike", "safety"],
+      ["被车撞了", "safety"],
+      ["差评", "complaint"],
+      ["terrible service", "complaint"],
+      ["this is unacceptable", "complaint"],
     ] as const)
       expect({ text, cue: needsPerson(text) }).toEqual({ text, cue });
   });
@@ -54,6 +65,8 @@ describe("the cues", () => {
       // A review's: everyday questions that had read as cues.
       "how do i put my membership on hold", "is my order on hold", "my phone has died, can i still show my ticket", "the scooter battery died on the way home", "is the tablet taken twice a day", "can the resit exam be taken twice", "do staff get paid double on bank holidays", "is there urgent care on sundays",
       "what happens if I have an accident", "is the injury cover included", "the worst case is a day late", "人工湖边能遛狗吗", "人工草坪多久换一次", "person of the year award",
+      // A review's: a rule asked of, not a person hurt or wanted.
+      "受伤了可以停卡吗", "意外受伤险包括哪些", "what if my child gets hurt on the trampoline", "is my dog covered if he is injured", "需要真人认证吗", "报名要真人照片吗", "do you sell real human hair extensions", "which items are unacceptable in the recycling bin",
       "家里没人接快递怎么办", "放学后孩子没人管可以托管吗", "物业费一年交两次吗", "门禁卡要刷两次才开吗", "多媒体教室怎么借", "新媒体专业在哪个学院", "曝光补偿怎么调", "紧急避孕药有卖吗", "不着急，下周发货也可以", "不是很急 慢慢来",
     ])
       expect({ text, cue: needsPerson(text) }).toEqual({ text, cue: null });
