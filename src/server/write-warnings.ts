@@ -67,7 +67,7 @@ export function wordlessKeywordWarnings(articles: Iterable<{ id?: string; keywor
   if (!wordless.length) return [];
   const many = wordless.length > 1;
   const listed = wordless.slice(0, 5).join(", ") + (wordless.length > 5 ? ` and ${wordless.length - 5} more` : "");
-  return [`keyword${many ? "s" : ""} ${listed} hold${many ? "" : "s"} no word the ranking reads (only words such as "how", "much", "where", 在, 吗): no follower's message finds the article by ${many ? "them" : "it"} — its title and other keywords still do; answer such words with an exact rule (replyd import rules.json)`];
+  return [`keyword${many ? "s" : ""} ${listed} hold${many ? "" : "s"} no word the ranking reads (only words such as "how", "much", "where", 在, 吗): no follower's message finds the article by ${many ? "them" : "it"} — its title and other keywords still do; after an article, such words are read with it (a rule matching them would come first and answer "how much" after every article alike: a review)`];
 }
 export const WORDLESS_SCAN_MAX = 10_000;
 
