@@ -8,10 +8,9 @@ import type { Choice } from "../../ranking/choice.ts";
 import type { RankedArticle } from "../../ranking/types.ts";
 import { truncateUtf8 } from "../../base/utf8.ts";
 import type { ArticleSummary } from "../../article/article.ts";
+import { cardDescription, NEWS_DESCRIPTION_BYTES } from "../../article/card-description.ts";
 import { MAX_TEXT_BYTES, type NewsItem, type Reply } from "../door/message.ts";
 
-/** A news description longer than this is cut (the platform's client shows a few lines of it). */
-export const NEWS_DESCRIPTION_BYTES = 1024;
 
 /**
  * An article as a news reply's item: its title, description, picture and link. An article written
@@ -25,9 +24,6 @@ export const news = (a: ArticleSummary & { body?: string }): NewsItem => ({
   picurl: a.picurl,
   url: a.url,
 });
-
-/** A card's description: the article's, else its body's opening (news() says why) — a reply's card and a customer-service message's alike. */
-export const cardDescription = (a: { description: string; body?: string }): string => a.description || truncateUtf8((a.body ?? "").slice(0, NEWS_DESCRIPTION_BYTES).trim(), NEWS_DESCRIPTION_BYTES);
 
 /**
  * How the log names a choice that offers something (store/log-kinds.ts): answer:<id> alone,

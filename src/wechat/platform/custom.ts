@@ -5,7 +5,7 @@
  */
 import type { Article } from "../../article/article.ts";
 import type { PlatformClient } from "./client.ts";
-import { cardDescription } from "../answering/ranked-reply.ts";
+import { cardDescription } from "../../article/card-description.ts";
 
 export type CustomMessage = { type: "text"; text: string } | { type: "news"; article: Pick<Article, "title" | "description" | "url" | "picurl"> & { body?: string } };
 
