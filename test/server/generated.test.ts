@@ -245,9 +245,11 @@ test("hostile outputs never reach the follower: the instructions, the key, a for
   // The model's words are kept for the operator, the key hidden from every log line.
   expect(logged.join("\n")).not.toContain(KEY);
   expect(warned.join("\n")).not.toContain(KEY);
-  // The checks working as designed are logged at "warn", not as errors (a gym's walkthrough: anyone alerting on errors was paged for each).
-  expect(warned.filter((m) => m.includes("not used (refused:")).length).toBe(4);
-  expect(logged.filter((m) => m.includes("not used (refused:"))).toEqual([]);
+  // The model's slips are logged at "warn", not as errors (a gym's walkthrough: anyone alerting on
+  // errors was paged for each); the key or the instructions written back, maybe an injection, at error (a review).
+  const refusedIn = (lines: string[]) => lines.map((m) => m.match(/not used \((refused:[a-z_]+)\)/)?.[1]).filter(Boolean).sort();
+  expect(refusedIn(warned)).toEqual(["refused:foreign_link", "refused:no_citation"]);
+  expect(refusedIn(logged)).toEqual(["refused:prompt_echo", "refused:secret"]);
 });
 
 test("caps: past the follower's hourly cap and the daily one, the retrieval reply without a call, logged as capped; a restart still counts them", async () => {
@@ -273,10 +275,13 @@ test("caps: past the follower's hourly cap and the daily one, the retrieval repl
     ["capped:daily", null],
     ["capped:follower", null],
   ]);
-  // Met again within the minute: counted, not said again.
+  // Met again within the minute: counted, not said again; a minute on, said again.
   expect(newsTitle(await deliver(QUESTION, { from: "o_fourth" }))).toBe("售后政策");
   expect((await health()).generated_answers.capped).toMatchObject({ daily: 2 });
   expect(warned.filter((m) => m.startsWith("model calls capped:")).length).toBe(2);
+  t.clock.advance(61_000);
+  expect(newsTitle(await deliver(QUESTION, { from: "o_fifth" }))).toBe("售后政策");
+  expect(warned.filter((m) => m.startsWith("model calls capped: the daily cap")).length).toBe(2);
   // A new app on the same store (a restart) counts the calls it logged (not the capped ones).
   const again = await createApp({
     read: t.backend.read,

@@ -12,6 +12,7 @@
 import type { Clock } from "../../base/clock.ts";
 import type { ModelEndpoint } from "../../llm/client.ts";
 import type { Source } from "../../llm/prompt.ts";
+import { REFUSALS } from "../../llm/output/check.ts";
 import type { Writer } from "../../store/writer.ts";
 import { readingPrefix } from "../../store/log-kinds.ts";
 import { viaRedis } from "../../cluster/fallback.ts";
@@ -46,6 +47,9 @@ export const DELIVERY_TIMES: DeliveryTimes = { lastAnswerMs: 3800, lastAfterMs: 
 
 /** The longest a stopping server waits for the given-up calls to be logged (a send to the platform may hang). */
 const STOP_WAIT_MS = 3000;
+
+/** The checks' refusals logged at warn: the model's slips. Not refused:secret nor refused:prompt_echo, which may be an injection at work. */
+const ROUTINE_REFUSALS: ReadonlySet<string> = new Set(REFUSALS.filter((r) => r !== "secret" && r !== "prompt_echo").map((r) => `refused:${r}`));
 
 export interface GeneratedAnswersOptions {
   endpoint: ModelEndpoint;
@@ -216,8 +220,9 @@ export class GeneratedAnswers {
     const { answer, cited, usage, detail } = r;
     let outcome = r.outcome;
     this.stats.called(outcome, usage);
-    // The checks working as designed (refused:…) are routine; a failed call is the endpoint's trouble.
-    if (detail) (outcome.startsWith("refused:") ? (this.o.warn ?? this.o.log) : this.o.log)(`generated answer for ${key} not used (${outcome}): ${detail}`);
+    // The checks working as designed (refused:…) are routine; a failed call is the endpoint's trouble,
+    // and the key or the instructions written back may be an injection at work — both at error (a review).
+    if (detail) (ROUTINE_REFUSALS.has(outcome) ? (this.o.warn ?? this.o.log) : this.o.log)(`generated answer for ${key} not used (${outcome}): ${detail}`);
 
     const out = answer === null ? fallback : hooks.render({ type: "text", content: answer });
     let kept: { kept: boolean; answer: string };

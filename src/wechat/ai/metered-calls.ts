@@ -89,10 +89,16 @@ export class MeteredCalls {
 
   /** A place for one more call within every cap, or the cap reached (counted in health). */
   async take(who: string): Promise<Slot | CapReached> {
-    const taken = await this.o.caps.take(who, this.o.clock.now()).catch((e): CapReached => (this.o.log(`model caps: ${(e as Error).message}`), "daily"));
+    // The caps could not be read (Redis refusing): held as the daily cap, said as what it is, not as a cap reached (a review).
+    let failed = false;
+    const taken = await this.o.caps.take(who, this.o.clock.now()).catch((e): CapReached => {
+      failed = true;
+      this.o.log(`model caps: ${(e as Error).message}`);
+      return "daily";
+    });
     if (typeof taken === "string") {
       this.o.stats.capped[taken]++;
-      this.saidReached(taken);
+      if (!failed) this.saidReached(taken);
     }
     return taken;
   }
