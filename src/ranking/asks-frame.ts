@@ -10,7 +10,7 @@ import { termsOf } from "./words.ts";
 // Simplified and traditional, as a follower types them, and 怎么办 (what to do about it); not the 办 of
 // 怎么办理 or 怎么办卡, the 号 of 几号线, nor the 几 of 好几天 or 前几天, which ask nothing (a review).
 const FRAME =
-  /多[长長][时時][间間]|多久|(?:[什甚][么麼麽]|啥)[时時](?:候|[间間])|(?<![好这這那])(?<!(?<!提)前)[几幾](?:[点點][钟鐘]?|天|[号號](?![线線楼樓])|[个個]?月|周|年|[个個]?(?:小[时時]|[钟鐘]头|[钟鐘]頭))|提前(?=多久|多[长長]|[几幾])|多少[钱錢]?|(?:怎[么麼]|咋)[办辦](?![理卡证證])|\bhow (?:long|much|many|often|soon)\b|\bwhat time\b|\bwhen\b/giu;
+  /多[长長][时時][间間]|多久|(?:[什甚][么麼麽]|啥)[时時](?:候|[间間])|(?<![好这這那])(?<!(?<!提)前)[几幾](?:[点點][钟鐘]?|天|[号號](?![线線楼樓])|[个個]?月|周|年|[个個]?(?:小[时時]|[钟鐘]头|[钟鐘]頭)|分[钟鐘])|多少天|提[前早](?=多久|多[长長]|[几幾]|多少天)|多少[钱錢]?|(?:怎[么麼]|咋)[办辦](?![理卡证證])|\bhow (?:long|much|many|often|soon)\b|\bwhat time\b|\bwhen\b/giu;
 
 /** The terms of `text` (words.ts termsOf) that only its frame words hold: those its other words do not hold too. */
 export function frameTerms(text: string): ReadonlySet<string> {
@@ -46,7 +46,8 @@ export function answersFrame(text: string, passage: string): boolean {
   if (WHAT_TIME.test(typed)) return CLOCK.test(passage);
   return false;
 }
-const HOW_LONG = /多[长長][时時][间間]|多久|\bhow long\b/iu;
+// How far ahead too: 提前几天, 提前几个小时, 几分钟 ask a duration (a review: 要提前几天 had never been answered so).
+const HOW_LONG = /多[长長][时時][间間]|多久|[几幾](?:天|[个個]?(?:小[时時]|[钟鐘][头頭])|分[钟鐘])|多少天|\bhow long\b/iu;
 const WHAT_TIME = /[几幾][点點]|\bwhat time\b/iu;
 // A duration: a count of working days, hours, weeks… — not a date or an age (2024年, 15日, 18周岁, 6月), nor "7 days a week" (a review).
 const DURATION = /(?<!\d)\d{1,3}\s*(?:个|個)?\s*(?:工作日|自然日|天(?![津河])|小时|小時|分钟|分鐘|周(?!岁|歲|[一二三四五六日末])|星期(?![一二三四五六日天])|个月|個月|年(?![\d级級龄齡满滿底初])|月(?=内|以内|左右|后|後))|[一二两三四五六七八九十半]+\s*(?:个|個)?(?:工作日|天|小时|小時|分钟|分鐘|周(?!岁|歲)|星期|个月|個月|年(?![级級龄齡]))|当[场天]|當[場天]|即时|立等可取|\b\d+\s*(?:working |business )?(?:days?|hours?|minutes?|mins?|weeks?|months?|years?)\b(?!\s+(?:a|per|each)\s+(?:day|week|month|year)\b)|\bsame day\b|\bstraight away\b/iu;

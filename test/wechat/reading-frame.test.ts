@@ -93,16 +93,20 @@ describe("how long or what time, asked alone of the article read (asks-frame.ts 
   });
 
   test("提前 before how long (提前多久, 要提前几天, 提前几个小时) is the frame's: how far ahead names nothing either (a gym's walkthrough: 提前多久 after 私教课怎么改时间 got the fallback, and taught, answered a freeze question with the trainer's article); 提前 naming a thing, and 前几天, are not", async () => {
-    for (const text of ["提前多久", "要提前几天", "提前几个小时", "几个小时"]) expect({ text, only: frameOnly(text) }).toEqual({ text, only: true });
+    for (const text of ["提前多久", "要提前几天", "提前几个小时", "几个小时", "提前几分钟", "提前多少天", "提早多久"]) expect({ text, only: frameOnly(text) }).toEqual({ text, only: true });
+    // Each asks a duration: answered by a passage saying one (a review: 要提前几天 had never been).
+    for (const text of ["要提前几天", "提前几个小时", "提前几分钟", "提前多少天"]) expect({ text, says: answersFrame(text, "需提前3天申请") }).toEqual({ text, says: true });
     for (const text of ["提前还款怎么办", "提前多久可以改私教", "前几天预约的"]) expect({ text, only: frameOnly(text) }).toEqual({ text, only: false });
     const gym = new MemorySource([
       { id: "ptbook", title: "私教预约、改约和取消", keywords: "私教", description: "", body: "私教课在小程序预约。改约或取消请在上课前12小时操作，否则按已上课扣除课时。" },
       { id: "freeze", title: "会员卡冻结（停卡）", keywords: "冻结\u001f停卡", description: "", body: "年卡会员每年可冻结一次，最长60天，需提前3天申请。" },
       { id: "classbook", title: "团课预约", keywords: "团课", description: "", body: "团课请在小程序提前预约，开课前2小时停止预约。" },
     ]);
-    const last = await conversationIn(gym, "私教课怎么改时间", "提前多久");
-    expect(last).toMatchObject({ how: "followup", sure: true });
-    expect(shown(last)).toEqual(["ptbook"]);
+    for (const asked of ["提前多久", "要提前几个小时"]) {
+      const last = await conversationIn(gym, "私教课怎么改时间", asked);
+      expect({ asked, last }).toMatchObject({ asked, last: { how: "followup", sure: true } });
+      expect(shown(last)).toEqual(["ptbook"]);
+    }
   });
 
   test("answersFrame: a duration for how long, a time of day for what time; nothing for another frame", () => {

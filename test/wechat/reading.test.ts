@@ -684,3 +684,17 @@ test("a message asking only what it costs names no article by its price word: 'i
   // A question naming what it asks the price of is its own: not held to the article read.
   expect(shown(await conversationIn(homes, "can i leave my contract early", "how much is the deposit"))[0]).toBe("deposit");
 });
+
+test("…nor is its own ranking sure of an article for a title's price word: 'is there a fee', sure alone of the holding fee, stays on the long early-release article read (the sureness layer alone)", async () => {
+  const long = "You can leave your tenancy early if a replacement tenant takes your room. Tell the lettings team in writing, give us four weeks, and keep the room tidy for viewings; we advertise it and show it to students on the waiting list. An early release fee of £150 covers the admin, and rent is due until the new tenant moves in.";
+  const homes = new MemorySource([
+    { id: "early-release", title: "Leaving your contract early", keywords: "early release", body: long },
+    { id: "holding-fee", title: "Holding fee", keywords: "holding fee", body: "A holding fee of £250 secures your room." },
+  ]);
+  // Alone, sure of the holding fee: its title names the fee, and the long article holds "fee" once.
+  expect(choose(rank("is there a fee", homes).articles)).toMatchObject({ kind: "one", article: { id: "holding-fee" } });
+  const r = await conversationIn(homes, "can i leave my contract early", "is there a fee");
+  expect(shown(r)[0]).toBe("early-release");
+  // The account's own prices ("what are your fees") are not the article read's: read alone, sure.
+  expect(shown(await conversationIn(homes, "can i leave my contract early", "what are your fees"))[0]).toBe("holding-fee");
+});

@@ -32,6 +32,7 @@ import { standsAlone, withoutOpening } from "../../ranking/courtesy.ts";
 import { CONVERSATION, type Turn } from "./conversation.ts";
 import { articleRead, lastPicked } from "./turn.ts";
 import { ledRead, namesBeyondFrame, READING, staysOn, taughtOnly } from "./reading-rules.ts";
+import { fold } from "../../ranking/fold.ts";
 import { asksOnlyPrice, PRICE } from "../../ranking/price.ts";
 import { answersFrame, frameOnly } from "../../ranking/asks-frame.ts";
 
@@ -115,6 +116,9 @@ async function sureOfOffered(meant: string, last: Turn, rank: Ranker): Promise<{
   return c.kind === "one" && last.offered.includes(c.article.id) ? { question, ranked } : undefined;
 }
 
+/** A price asked of the account itself ("what are your prices", 你们的价格): not of the article read. */
+const ACCOUNTS_OWN = /\byour\b|你们|您们/u;
+
 /** What nothing is ranked for: no article is offered. */
 const NOTHING: RankingResult = { terms: [], postings: 0, candidates: 0, articles: [] };
 
@@ -185,7 +189,9 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // sureness is a title's price word ("Holding fee"), no subject: it may stay on the article read
   // as an unsure message does, when that article holds its words (staysOn) — "is there a fee" after
   // leaving a contract early had got the holding fee's card (fresh12's student accommodation).
-  const sureOfSubject = aloneChoice.kind === "one" && !(onlyPrice && reading !== undefined);
+  // Not "what are your prices": the account's own, its price list's (a review).
+  const priceOfRead = onlyPrice && !ACCOUNTS_OWN.test(fold(asked));
+  const sureOfSubject = aloneChoice.kind === "one" && !(priceOfRead && reading !== undefined);
   if (!leans && (reading === undefined || sureOfSubject)) return { ...lone, why: aloneChoice.kind === "one" ? "sure" : "nothing_read" };
   // Naming nothing after nothing read (the fallback, or a question no more named than it): of nothing.
   if (nothingNamed && (reading ?? last.read) === undefined) return lone;
@@ -230,7 +236,7 @@ export async function read(text: string, turns: readonly Turn[], rank: Ranker): 
   // Nor does a head name it by the message's frame words alone (多久 of a keyword: namesBeyondFrame).
   const first = alone.ranked.articles[0];
   // Nor by a price word alone ("is there a fee": the head of "Holding fee" names no subject asked).
-  const named = !onlyPrice && alone.ranked.terms.some((t) => isWord(t.term)) && !(leans && alone.ranked.articles.slice(1).some((a) => first && a.headCoverage >= first.headCoverage)) && first !== undefined && namesBeyondFrame(asked, alone.ranked.terms, first) ? first : undefined;
+  const named = !priceOfRead && alone.ranked.terms.some((t) => isWord(t.term)) && !(leans && alone.ranked.articles.slice(1).some((a) => first && a.headCoverage >= first.headCoverage)) && first !== undefined && namesBeyondFrame(asked, alone.ranked.terms, first) ? first : undefined;
   const led = together.articles[0];
   const ledHead = alone.ranked.articles.find((a) => a.id === led?.id)?.headCoverage ?? 0;
   // Not either when the reading together is sure of the article the follower reads: its body holds
