@@ -8,7 +8,8 @@
 import { termsOf } from "./words.ts";
 
 // Simplified and traditional, as a follower types them, and 怎么办 (what to do about it); not the 办 of
-// 怎么办理 or 怎么办卡, the 号 of 几号线, nor the 几 of 好几天 or 前几天, which ask nothing (a review).
+// 怎么办理 or 怎么办卡, the 号 of 几号线, nor the 几 of 好几天 or 前几天, which ask nothing (a review);
+// how far ahead is (提前几天, 提前多久, 提早多久: a gym's walkthrough, Session 57).
 const FRAME =
   /多[长長][时時][间間]|多久|(?:[什甚][么麼麽]|啥)[时時](?:候|[间間])|(?<![好这這那])(?<!(?<!提)前)[几幾](?:[点點][钟鐘]?|天|[号號](?![线線楼樓])|[个個]?月|周|年|[个個]?(?:小[时時]|[钟鐘]头|[钟鐘]頭)|分[钟鐘])|多少天|提[前早](?=多久|多[长長]|[几幾]|多少天)|多少[钱錢]?|(?:怎[么麼]|咋)[办辦](?![理卡证證])|\bhow (?:long|much|many|often|soon)\b|\bwhat time\b|\bwhen\b/giu;
 

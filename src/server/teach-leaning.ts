@@ -118,8 +118,8 @@ const short = (text: string) => fewWords(text, FOLLOW_UP_WORDS.han, FOLLOW_UP_WO
 
 /**
  * A few words sent just after the follower's question that offers this very article (`offeredBefore`:
- * as it was answered, or as it is now, taught since), naming no word of its title or keywords, no word
- * no article holds, and whose words alone do not send it: 怎么操作 after 卡能停吗 got the freeze
+ * as it was answered, or as it is now, taught since), naming no word of its title or keywords and
+ * nothing the account's articles do not hold, whose words alone do not send it: 怎么操作 after 卡能停吗 got the freeze
  * article, "do i still pay" after a broken bike's report — words of the account's, asking of that
  * article only through the question before them, read alone or not. Taught, every follower sending
  * them after any question got this article alone (two walkthroughs, Session 57: 怎么操作 then answered

@@ -114,11 +114,11 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   // The operator's phrasing (--as) is held to this one too: it should name the thing.
   if (ranked && byPronoun(text, ranked, id)) throw byPronounOnly(what, text, seq, named);
   const readWith = entry.answer.startsWith("followup:");
-  // The follower's question just before words that continue it, within the conversation's window —
-  // or that lean on it, when it was offered an article to lean on: after a question nothing
-  // answered, 要带什么材料 asks a question of its own.
   // The follower's question just before, looked up once whatever asks.
   const questionJustBefore = once(() => questionBefore(ctx.write.log, entry));
+  // That question, before words that continue it, within the conversation's window — or that lean
+  // on it, when it was offered an article to lean on: after a question nothing answered, 要带什么材料
+  // asks a question of its own.
   const questionLeanedOn = async (words: string) => {
     const continuing = continuesQuestion(words);
     if (!continuing && !leansOnBefore(words)) return null;
@@ -127,7 +127,7 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   };
   // That question, when it offers this very article (teach-leaning.ts afterItsArticle): as it was
   // answered, or as it is answered now — taught since, as an operator clearing the inbox does first
-  // (卡能停吗 got the fallback, was taught to the freeze article, and 怎么弄 after it was taught too: a review).
+  // (卡能停吗 got the fallback, was taught to the freeze article, and 怎么操作 after it was taught too: a review).
   const target = ctx.read.articles.get(id);
   const offeredBefore = once(async () => {
     const before = await questionJustBefore();
