@@ -2,6 +2,7 @@
 import { passageScore, type QueryTerm } from "./bm25.ts";
 import { sentences, type Span } from "./passages.ts";
 import { utf8Prefix } from "../base/utf8.ts";
+import { once } from "../base/once.ts";
 import { termsOf } from "./words.ts";
 import { PRICE, withoutPriceWords } from "./price.ts";
 
@@ -34,12 +35,6 @@ export function answeringSentence(text: string, span: Span, q: readonly QueryTer
 
 /** The passage's sentences, its first the one shown first (an opening: shown-passage.ts) — none scored. */
 export const openingSentence = (text: string, span: Span): Answering => ({ parts: sentences(text, span.start, span.end), at: 0 });
-
-/** `answering` read once, when first asked for. */
-export function once(read: () => Answering): () => Answering {
-  let got: Answering | undefined;
-  return () => (got ??= read());
-}
 
 /** A passage cut down to `maxBytes` of UTF-8 around its answering sentence, with "…" where it was cut. */
 export function excerpt(text: string, span: Span, q: readonly QueryTerm[], maxBytes: number, priced = false, answering = once(() => answeringSentence(text, span, q, priced))): string {

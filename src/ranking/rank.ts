@@ -8,7 +8,8 @@
  * postings and the rows (`RankingSource`); everything else is decided here.
  */
 import { explainedTerms } from "./explanation.ts";
-import { answeringSentence, cardPassage, excerpt, once, openingSentence } from "./excerpt.ts";
+import { answeringSentence, cardPassage, excerpt, openingSentence } from "./excerpt.ts";
+import { once } from "../base/once.ts";
 import { asQuestion, CONTEXT, type Question } from "./question.ts";
 import { withoutOpening } from "./courtesy.ts";
 import { whereabouts } from "./whereabouts.ts";

@@ -102,7 +102,8 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   // Words another article answers already, as taught, titled or as a keyword ("要带什么", a keyword
   // of the entry rules, taught to the deep-water test: every follower sending it got the test —
   // a swimming pool's walkthrough): said, not moved, until the operator takes them from that one.
-  const ranking = ctx.read.articles.get(id)?.deleted === false ? await rankingFor(ctx, text) : null;
+  const target = ctx.read.articles.get(id);
+  const ranking = target?.deleted === false ? await rankingFor(ctx, text) : null;
   const ranked = ranking?.articles ?? null;
   if (ranked && ofItAlone(text, ranked)) throw byPronounOnly(what, text, seq, named);
   const other = ranked && answeredByAnother(ctx, text, ranked, id);
@@ -128,7 +129,6 @@ export async function postTeach(ctx: AppContext, req: SignedRequest) {
   // That question, when it offers this very article (teach-leaning.ts afterItsArticle): as it was
   // answered, or as it is answered now — taught since, as an operator clearing the inbox does first
   // (卡能停吗 got the fallback, was taught to the freeze article, and 怎么操作 after it was taught too: a review).
-  const target = ctx.read.articles.get(id);
   const offeredBefore = once(async () => {
     const before = await questionJustBefore();
     const asked = before ? textOf(before) : null;

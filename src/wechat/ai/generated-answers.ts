@@ -95,12 +95,15 @@ export class GeneratedAnswers {
   private readonly probe: EndpointProbe;
   /** The model's calls under way and what follows each (run()): a stopping server waits for them to be logged. */
   private readonly running = new Set<Promise<void>>();
+  /** Where what goes wrong as designed is said: o.warn, else the log. */
+  private readonly warn: (msg: string) => void;
 
   constructor(private readonly o: GeneratedAnswersOptions) {
     this.times = { ...DELIVERY_TIMES, ...o.times };
+    this.warn = o.warn ?? o.log;
     this.late = new LateAnswers(o.write, o.clock, o.log, o.platform ?? (() => null), o.pending ?? new PendingFollowers());
     this.stats = new GeneratedStats(o.endpoint, o.caps);
-    this.calls = new MeteredCalls({ endpoint: o.endpoint, caps: o.caps, write: o.write, clock: o.clock, log: o.log, warn: o.warn ?? o.log, stats: this.stats, ...(o.fetch ? { fetch: o.fetch } : {}) });
+    this.calls = new MeteredCalls({ endpoint: o.endpoint, caps: o.caps, write: o.write, clock: o.clock, log: o.log, warn: this.warn, stats: this.stats, ...(o.fetch ? { fetch: o.fetch } : {}) });
     this.probe = new EndpointProbe(o.endpoint, o.clock, o.fetch);
   }
 
@@ -222,7 +225,7 @@ export class GeneratedAnswers {
     this.stats.called(outcome, usage);
     // The checks working as designed (refused:…) are routine; a failed call is the endpoint's trouble,
     // and the key or the instructions written back may be an injection at work — both at error (a review).
-    if (detail) (ROUTINE_REFUSALS.has(outcome) ? (this.o.warn ?? this.o.log) : this.o.log)(`generated answer for ${key} not used (${outcome}): ${detail}`);
+    if (detail) (ROUTINE_REFUSALS.has(outcome) ? this.warn : this.o.log)(`generated answer for ${key} not used (${outcome}): ${detail}`);
 
     const out = answer === null ? fallback : hooks.render({ type: "text", content: answer });
     let kept: { kept: boolean; answer: string };
